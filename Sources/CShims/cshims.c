@@ -1,0 +1,41 @@
+#include "cshims.h"
+#include <signal.h>
+#include <string.h>
+
+CURLcode sw_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+CURLcode sw_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+CURLcode sw_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+CURLcode sw_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+CURLcode sw_setopt_write_cb(CURL *h, CURLoption o, curl_write_callback cb) { return curl_easy_setopt(h, o, cb); }
+CURLcode sw_setopt_read_cb(CURL *h, CURLoption o, curl_read_callback cb) { return curl_easy_setopt(h, o, cb); }
+CURLcode sw_setopt_xferinfo_cb(CURL *h, curl_xferinfo_callback cb) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, cb); }
+CURLcode sw_setopt_debug_cb(CURL *h, curl_debug_callback cb) { return curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, cb); }
+CURLcode sw_setopt_ssl_ctx_cb(CURL *h, curl_ssl_ctx_callback cb) { return curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, cb); }
+CURLcode sw_setopt_seek_cb(CURL *h, curl_seek_callback cb) { return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, cb); }
+
+CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
+CURLcode sw_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
+CURLcode sw_getinfo_double(CURL *h, CURLINFO i, double *out) { return curl_easy_getinfo(h, i, out); }
+CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out) { return curl_easy_getinfo(h, i, out); }
+CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out) { return curl_easy_getinfo(h, CURLINFO_CERTINFO, out); }
+CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out) { return curl_easy_getinfo(h, CURLINFO_TLS_SSL_PTR, out); }
+
+curl_version_info_data *sw_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+
+int sw_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_min_proto_version(ctx, version); }
+int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_max_proto_version(ctx, version); }
+int sw_sk_x509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
+X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
+void sw_openssl_free(void *p) { OPENSSL_free(p); }
+
+static volatile sig_atomic_t sw_sigint_seen = 0;
+static void sw_on_sigint(int sig) { (void)sig; sw_sigint_seen = 1; }
+void sw_install_sigint_handler(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sw_on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+int sw_interrupted(void) { return sw_sigint_seen != 0; }

@@ -1,0 +1,43 @@
+#ifndef SWURL_CSHIMS_H
+#define SWURL_CSHIMS_H
+// Typed, prefixed wrappers for what Swift cannot call directly: curl's variadic
+// curl_easy_setopt/curl_easy_getinfo and OpenSSL's function-like macros.
+#define CURL_DISABLE_TYPECHECK 1
+#include <curl/curl.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+// curl_easy_setopt(3), one wrapper per argument type.
+CURLcode sw_setopt_long(CURL *h, CURLoption o, long v);
+CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v);
+CURLcode sw_setopt_str(CURL *h, CURLoption o, const char *v);
+CURLcode sw_setopt_ptr(CURL *h, CURLoption o, void *v);
+CURLcode sw_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v);
+CURLcode sw_setopt_write_cb(CURL *h, CURLoption o, curl_write_callback cb);
+CURLcode sw_setopt_read_cb(CURL *h, CURLoption o, curl_read_callback cb);
+CURLcode sw_setopt_xferinfo_cb(CURL *h, curl_xferinfo_callback cb);
+CURLcode sw_setopt_debug_cb(CURL *h, curl_debug_callback cb);
+CURLcode sw_setopt_ssl_ctx_cb(CURL *h, curl_ssl_ctx_callback cb);
+CURLcode sw_setopt_seek_cb(CURL *h, curl_seek_callback cb);
+
+// curl_easy_getinfo(3), one wrapper per result type.
+CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out);
+CURLcode sw_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out);
+CURLcode sw_getinfo_double(CURL *h, CURLINFO i, double *out);
+CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out);
+CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out);
+CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out);
+
+curl_version_info_data *sw_curl_version_info(void);
+
+// OpenSSL macros (SSL_CTX_set_min_proto_version(3) and friends).
+int sw_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version);
+int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version);
+int sw_sk_x509_num(const STACK_OF(X509) *sk);
+X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i);
+void sw_openssl_free(void *p);
+
+// SIGINT: a flag set by an async-signal-safe handler, polled by transfers.
+void sw_install_sigint_handler(void);
+int sw_interrupted(void);
+#endif

@@ -1,0 +1,93 @@
+@preconcurrency import CShims
+
+/// The program: parse the command line, build the request, send it (or print it with
+/// `--offline`), print the response, and return the exit status.
+public enum Swurl {
+    /// Runs swurl with `arguments` (without the program name) in `environment`.
+    /// - Returns: the process exit status (see `ExitStatus`).
+    public static func main(arguments: [String], environment: Environment) -> Int32 {
+        do {
+            return try run(arguments: arguments, environment: environment).rawValue
+        } catch {
+            report(error, environment: environment)
+            return ExitStatus(for: error).rawValue
+        }
+    }
+
+    /// Prints `swurl: error: …` and a hint line to stderr.
+    static func report(_ error: SwurlError, environment: Environment) {
+        var text = "swurl: error: \(error.message)\n"
+        if let hint = error.hint {
+            text += hint.contains("\n") ? hint + "\n" : "swurl: hint: \(hint)\n"
+        }
+        try? environment.stderr.write(text)
+    }
+
+    static func run(arguments: [String], environment: Environment) throws(SwurlError) -> ExitStatus {
+        let args = try ArgumentParser.parse(arguments)
+        if args.has("help") {
+            try write(HelpGenerator.help(), to: environment.stdout)
+            return .success
+        }
+        if args.has("version") {
+            try write("swurl \(RequestBuilder.version)\nlibcurl \(CurlVersion.libcurl) (\(CurlVersion.ssl))\n\(CurlVersion.openSSL)\n",
+                      to: environment.stdout)
+            return .success
+        }
+        if let what = args.value("generate") {
+            try write(DocumentationGenerator.generate(what), to: environment.stdout)
+            return .success
+        }
+        let options = try CommandOptions(args, environment: environment)
+        let request = try RequestBuilder(options: options, environment: environment).build()
+
+        // Where the output goes and how it looks.
+        let outputFile = try options.outputPath.map { p throws(SwurlError) in try OutputFile(path: environment.resolvePath(p)) }
+        let sink: ByteSink = outputFile ?? environment.stdout
+        let terminal = outputFile == nil && environment.stdoutIsTerminal
+        let pretty = options.pretty ?? (terminal ? "all" : "none")
+        let style = Printer.Style(format: pretty == "all" || pretty == "format",
+                                  colors: (pretty == "all" || pretty == "colors") && environment.colorsAllowed,
+                                  terminal: terminal)
+        let selection = options.selection
+            ?? (options.verbose ? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: true, responseBody: true)
+                : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
+                : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
+                : PrintSelection(responseBody: true))
+        let printer = Printer(sink: sink, selection: selection, style: style)
+
+        do {
+            if options.offline {
+                try OfflineRequest.emit(request, to: printer)
+                try printer.finishRequest()
+                try outputFile?.commit()
+                return .success
+            }
+            sw_install_sigint_handler()
+            var transferOptions = options.transfer
+            transferOptions.captureRequest = selection.printsRequest
+            let transfer = try Transfer(request: request, options: transferOptions, delegate: printer)
+            _ = try transfer.perform()
+            try printer.finish()
+            try outputFile?.commit()
+        } catch let error as SwurlError {
+            outputFile?.discard()
+            throw error
+        } catch {
+            outputFile?.discard()
+            throw .output("\(error)")
+        }
+
+        if options.checkStatus, let head = printer.responseHead, let status = ExitStatus(httpStatus: head.status) {
+            if !terminal || !selection.responseHeaders {
+                try? environment.stderr.write("swurl: warning: HTTP \(head.status) \(TerminalSanitizer.clean(head.reason))\n")
+            }
+            return status
+        }
+        return .success
+    }
+
+    private static func write(_ text: String, to sink: ByteSink) throws(SwurlError) {
+        do { try sink.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+    }
+}

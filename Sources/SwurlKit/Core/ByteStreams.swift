@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Somewhere bytes can be read from: a file descriptor, or memory in tests.
+public protocol ByteSource: AnyObject {
+    /// Reads up to `buffer.count` bytes; returns 0 at end of input.
+    /// - Throws: `SwurlError.transport` when the read fails.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Somewhere bytes can be written: a terminal, a pipe, a file, or memory in tests.
+public protocol ByteSink: AnyObject {
+    /// Writes all of `bytes` or throws; a partial write is never reported as success.
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension ByteSink {
+    /// Writes an array of bytes.
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Writes a string as UTF-8.
+    public func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Reads from a file descriptor, retrying on EINTR.
+public final class FileDescriptorSource: ByteSource {
+    public let fd: Int32
+    public init(fd: Int32) { self.fd = fd }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SwurlError.transport("reading input failed: \(systemErrorMessage(errno))")
+        }
+    }
+}
+
+/// Writes to a file descriptor, retrying on EINTR and short writes.
+public final class FileDescriptorSink: ByteSink {
+    public let fd: Int32
+    let name: String
+    public init(fd: Int32, name: String) {
+        self.fd = fd
+        self.name = name
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard var p = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let n = Glibc.write(fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SwurlError.output("writing to \(name) failed: \(systemErrorMessage(errno))")
+            }
+            p += n
+            left -= n
+        }
+    }
+}
+
+/// An in-memory source, used for tests and for bytes read ahead of a stream.
+public final class MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(buffer.count, bytes.count - offset)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { src in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[offset..<offset + n]))
+        }
+        offset += n
+        return n
+    }
+}
+
+/// An in-memory sink, used by tests to capture output.
+public final class MemorySink: ByteSink {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
+    /// The captured bytes as UTF-8 text (invalid sequences repaired).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// `strerror` as a Swift string.
+func systemErrorMessage(_ code: Int32) -> String {
+    guard let s = strerror(code) else { return "error \(code)" }
+    return String(cString: s)
+}

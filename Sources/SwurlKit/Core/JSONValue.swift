@@ -1,0 +1,85 @@
+/// A JSON document that keeps key order and number literals exactly as written.
+public indirect enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's literal text, e.g. `1.50` or `12345678901234567890`, never rounded.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([Member])
+
+    /// One key and value of an object, in document order.
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Compact JSON text (no spaces), UTF-8 kept as is, control characters escaped.
+    public var serialized: String {
+        var out: [UInt8] = []
+        write(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends compact JSON text to `out`.
+    public func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out += Array("null".utf8)
+        case .bool(let b): out += Array((b ? "true" : "false").utf8)
+        case .number(let n): out += Array(n.utf8)
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `s` as a quoted JSON string.
+    static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [0x5C, 0x22]
+            case UInt8(ascii: "\\"): out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case 0x08: out += [0x5C, UInt8(ascii: "b")]
+            case 0x0C: out += [0x5C, UInt8(ascii: "f")]
+            case 0..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The text a form or query string sends for a scalar: strings as they are, other scalars as JSON.
+    public var formText: String? {
+        switch self {
+        case .null, .array, .object: return nil
+        case .string(let s): return s
+        default: return serialized
+        }
+    }
+}

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// A request body as a list of segments that are read one after another while sending.
+///
+/// Bytes segments hold serialized text (JSON, forms, multipart framing); file segments are read
+/// from disk at send time, so a body of any size needs only one buffer of memory; a stream
+/// segment (stdin) has no known length and makes the body chunked.
+public struct RequestBody: @unchecked Sendable {
+    /// One piece of the body.
+    public enum Segment {
+        case bytes([UInt8])
+        /// A regular file whose size was measured when the body was built.
+        case file(path: String, size: Int64)
+        /// A stream read until its end (stdin); `length` is known when stdin is a regular file.
+        case stream(ByteSource, label: String, length: Int64?)
+    }
+
+    public var segments: [Segment]
+
+    public init(_ segments: [Segment]) { self.segments = segments }
+    public init(bytes: [UInt8]) { self.segments = [.bytes(bytes)] }
+
+    /// The exact length when no segment is a stream; nil means chunked transfer encoding.
+    public var length: Int64? {
+        var total: Int64 = 0
+        for segment in segments {
+            switch segment {
+            case .bytes(let b): total += Int64(b.count)
+            case .file(_, let size): total += size
+            case .stream(_, _, let length):
+                guard let length else { return nil }
+                total += length
+            }
+        }
+        return total
+    }
+
+    /// Whether the body can be read again from the start (needed for 307/308 redirects).
+    public var isRewindable: Bool {
+        !segments.contains { if case .stream = $0 { return true } else { return false } }
+    }
+
+    /// The whole body, when it is held in memory (nil when it reads files or streams).
+    public var inMemoryBytes: [UInt8]? {
+        var out: [UInt8] = []
+        for segment in segments {
+            guard case .bytes(let b) = segment else { return nil }
+            out += b
+        }
+        return out
+    }
+
+    /// A fresh reader positioned at the start of the body.
+    public func makeReader() -> RequestBodyReader { RequestBodyReader(segments: segments) }
+}
+
+/// Reads a `RequestBody` segment by segment into caller-provided buffers.
+public final class RequestBodyReader {
+    private let segments: [RequestBody.Segment]
+    private var index = 0
+    private var offset = 0          // within a bytes segment
+    private var fd: Int32 = -1      // open file of a file segment
+    private var fileRead: Int64 = 0
+
+    init(segments: [RequestBody.Segment]) { self.segments = segments }
+
+    deinit { closeFile() }
+
+    private func closeFile() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    /// Fills `buffer` with the next bytes; returns 0 at the end of the body.
+    /// - Throws: `SwurlError.inputFile` when a file cannot be read or changed size since the
+    ///   body's length was computed (a wrong Content-Length must never be sent silently).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while index < segments.count {
+            switch segments[index] {
+            case .bytes(let bytes):
+                let n = min(buffer.count, bytes.count - offset)
+                if n > 0 {
+                    bytes.withUnsafeBytes { src in
+                        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[offset..<offset + n]))
+                    }
+                    offset += n
+                    return n
+                }
+            case .file(let path, let size):
+                if fd < 0 {
+                    fd = open(path, O_RDONLY | O_CLOEXEC)
+                    if fd < 0 {
+                        throw SwurlError.inputFile("cannot read '\(path)': \(systemErrorMessage(errno))")
+                    }
+                    fileRead = 0
+                }
+                let want = Int(min(Int64(buffer.count), size - fileRead))
+                if want > 0 {
+                    var n: Int
+                    repeat { n = Glibc.read(fd, buffer.baseAddress, want) } while n < 0 && errno == EINTR
+                    if n < 0 {
+                        throw SwurlError.inputFile("cannot read '\(path)': \(systemErrorMessage(errno))")
+                    }
+                    if n == 0 {
+                        throw SwurlError.inputFile("'\(path)' shrank while it was being sent (expected \(size) bytes, got \(fileRead))")
+                    }
+                    fileRead += Int64(n)
+                    return n
+                }
+                closeFile()
+            case .stream(let source, let label, let length):
+                let want = length.map { Int(min(Int64(buffer.count), $0 - fileRead)) } ?? buffer.count
+                if want > 0 {
+                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+                    if n > 0 { fileRead += Int64(n); return n }
+                    if let length, fileRead < length {
+                        throw SwurlError.inputFile("\(label) ended early (expected \(length) bytes, got \(fileRead))")
+                    }
+                }
+                fileRead = 0
+            }
+            index += 1
+            offset = 0
+        }
+        return 0
+    }
+
+    /// Writes the whole body to `sink` in chunks (used by `--offline`).
+    public func copy(to sink: ByteSink, chunked: Bool = false) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try read(into: buffer)
+            if chunked {
+                if n == 0 { try sink.write("0\r\n\r\n"); return }
+                try sink.write(String(n, radix: 16) + "\r\n")
+                try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                try sink.write("\r\n")
+            } else {
+                if n == 0 { return }
+                try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            }
+        }
+    }
+}

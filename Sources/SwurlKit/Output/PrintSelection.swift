@@ -1,0 +1,37 @@
+/// Which parts of the exchange to print: `--print` letters H B h b.
+public struct PrintSelection: Equatable, Sendable {
+    public var requestHeaders = false
+    public var requestBody = false
+    public var responseHeaders = false
+    public var responseBody = false
+
+    public init(requestHeaders: Bool = false, requestBody: Bool = false,
+                responseHeaders: Bool = false, responseBody: Bool = false) {
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+    }
+
+    /// Parses `--print` letters.
+    /// - Throws: `SwurlError.usage` naming an unknown letter.
+    public init(letters: String) throws(SwurlError) {
+        guard !letters.isEmpty else {
+            throw .usage("--print needs at least one of the letters H, B, h, b")
+        }
+        for c in letters {
+            switch c {
+            case "H": requestHeaders = true
+            case "B": requestBody = true
+            case "h": responseHeaders = true
+            case "b": responseBody = true
+            default:
+                throw .usage("unknown letter '\(c)' in --print=\(letters)",
+                             hint: "use H (request headers), B (request body), h (response headers), b (response body)")
+            }
+        }
+    }
+
+    /// Whether anything of the request is printed.
+    public var printsRequest: Bool { requestHeaders || requestBody }
+}

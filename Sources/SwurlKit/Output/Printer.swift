@@ -1,0 +1,170 @@
+/// Shows the exchange: request head and body as sent, then the final response head and body,
+/// as `--print` selects. On a terminal (or with `--pretty`) heads are coloured and bodies
+/// formatted; otherwise bytes go out as they came.
+public final class Printer: TransferDelegate {
+    /// How output is shaped.
+    public struct Style: Sendable {
+        public var format: Bool
+        public var colors: Bool
+        /// Whether the sink is a terminal (control characters are then made visible).
+        public var terminal: Bool
+        public init(format: Bool, colors: Bool, terminal: Bool) {
+            self.format = format
+            self.colors = colors
+            self.terminal = terminal
+        }
+    }
+
+    private let sink: ByteSink
+    private let selection: PrintSelection
+    private let style: Style
+    private let theme: Theme?
+
+    private var requestHeadsSeen = 0
+    private var requestBodyWriter: BodyWriter?
+    private var requestPrinted = false
+    private var pendingHead: HTTPResponseHead?
+    private var headPrinted = false
+    private var bodyWriter: BodyWriter?
+    /// The final response head, once known.
+    public private(set) var responseHead: HTTPResponseHead?
+
+    public init(sink: ByteSink, selection: PrintSelection, style: Style) {
+        self.sink = sink
+        self.selection = selection
+        self.style = style
+        self.theme = style.colors ? Theme() : nil
+    }
+
+    // MARK: Request
+
+    public func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+        requestHeadsSeen += 1
+        // Only the first request; redirect hops repeat it.
+        guard requestHeadsSeen == 1 else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let contentType = text.components(separatedByCRLF: ()).first { $0.lowercased().hasPrefix("content-type:") }
+            .map { String($0.dropFirst("content-type:".count)).trimmingSpaces().lowercased() }
+        requestBodyWriter = BodyWriter(enabled: selection.requestBody,
+                                       mediaType: contentType?.split(separator: ";").first.map { String($0).trimmingSpaces() },
+                                       format: style.format, theme: theme, terminal: style.terminal)
+        guard selection.requestHeaders else { return }
+        requestPrinted = true
+        if !style.format && !style.colors && !style.terminal {
+            try sink.write(bytes)
+            return
+        }
+        var lines = text.components(separatedByCRLF: ())
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        var out = ""
+        if let first = lines.first {
+            let parts = first.split(separator: " ", maxSplits: 2).map(String.init)
+            if parts.count == 3 {
+                out += paint(TerminalSanitizer.clean(parts[0]), theme?.method) + " "
+                    + paint(TerminalSanitizer.clean(parts[1]), theme?.target) + " "
+                    + paint(parts[2], theme?.version) + "\n"
+            } else {
+                out += TerminalSanitizer.clean(first) + "\n"
+            }
+        }
+        for line in lines.dropFirst() { out += headerLine(line) }
+        out += "\n"
+        try sink.write(out)
+    }
+
+    public func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
+        guard requestHeadsSeen <= 1, let writer = requestBodyWriter, selection.requestBody else { return }
+        requestPrinted = true
+        var out: [UInt8] = []
+        writer.write(bytes, into: &out)
+        try sink.write(out)
+    }
+
+    // MARK: Response
+
+    public func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        // 1xx heads (100 Continue) are not the response.
+        if head.status >= 100 && head.status < 200 && head.status != 101 { return }
+        pendingHead = head
+        responseHead = head
+        headPrinted = false
+        bodyWriter = nil
+    }
+
+    public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+        try printHeadIfNeeded()
+        guard selection.responseBody, let writer = bodyWriter else { return }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 2)
+        writer.write(bytes, into: &out)
+        if !out.isEmpty { try sink.write(out) }
+    }
+
+    /// Completes the output after the transfer: the head if no body came, and the body's end.
+    public func finish() throws {
+        try finishRequest()
+        try printHeadIfNeeded()
+        if let writer = bodyWriter {
+            var out: [UInt8] = []
+            writer.finish(into: &out)
+            if !out.isEmpty { try sink.write(out) }
+        }
+    }
+
+    /// Ends the request part: closes its body and separates it from what follows.
+    public func finishRequest() throws {
+        guard let writer = requestBodyWriter else { return }
+        requestBodyWriter = nil
+        var out: [UInt8] = []
+        writer.finish(into: &out)
+        if requestPrinted && (style.format || style.terminal) && writer.byteCount > 0 {
+            if out.last != 0x0A && !(out.isEmpty && writer.byteCount == 0) { out.append(0x0A) }
+            out.append(0x0A)
+        }
+        if !out.isEmpty { try sink.write(out) }
+    }
+
+    private func printHeadIfNeeded() throws {
+        guard !headPrinted, let head = pendingHead else { return }
+        headPrinted = true
+        try finishRequest()
+        bodyWriter = BodyWriter(enabled: selection.responseBody, mediaType: head.mediaType,
+                                format: style.format, theme: theme, terminal: style.terminal)
+        guard selection.responseHeaders else { return }
+        if requestPrinted && (style.format || style.terminal) { try sink.write("\n") }
+        let raw = !style.format && !style.colors && !style.terminal
+        var out = ""
+        if raw {
+            out = "\(head.version) \(head.status) \(head.reason)\r\n"
+            for f in head.headers { out += "\(f.name): \(f.value)\r\n" }
+            out += "\r\n"
+        } else {
+            out = paint(head.version, theme?.version) + " "
+                + paint("\(head.status) \(TerminalSanitizer.clean(head.reason))", theme?.status(head.status)) + "\n"
+            for f in head.headers { out += headerLine("\(f.name): \(f.value)") }
+            if selection.responseBody { out += "\n" }
+        }
+        try sink.write(out)
+    }
+
+    private func headerLine(_ line: String) -> String {
+        guard let colon = line.firstIndex(of: ":") else { return TerminalSanitizer.clean(line) + "\n" }
+        let name = String(line[..<colon])
+        let value = String(line[line.index(after: colon)...]).trimmingSpaces()
+        return paint(TerminalSanitizer.clean(name), theme?.headerName) + ": " + TerminalSanitizer.clean(value) + "\n"
+    }
+
+    private func paint(_ s: String, _ color: String?) -> String {
+        guard let color, let theme else { return s }
+        return color + s + theme.reset
+    }
+}
+
+extension String {
+    /// Splits on CRLF (and lone LF), keeping empty lines.
+    func components(separatedByCRLF _: Void) -> [String] {
+        Array(utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+        }
+    }
+}

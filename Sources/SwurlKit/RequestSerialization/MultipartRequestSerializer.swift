@@ -1,0 +1,110 @@
+/// `--multipart` (or `--form` with a file field): RFC 7578 multipart/form-data whose file parts
+/// are read from disk while sending, so the body's size never matters for memory. The exact
+/// Content-Length is known before sending; only a stdin part (`name@-`) makes it chunked.
+public struct MultipartRequestSerializer: RequestSerializing {
+    /// The boundary, fixed by `--boundary` or random.
+    public let boundary: String
+    let environment: Environment
+
+    public init(boundary: String?, environment: Environment) {
+        self.boundary = boundary ?? MultipartRequestSerializer.randomBoundary()
+        self.environment = environment
+    }
+
+    static func randomBoundary() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef")
+        return "swurl-" + String((0..<24).map { _ in hex[Int(rng.next() % 16)] })
+    }
+
+    public func serialize(tree: JSONValue?, items: [RequestItem], into request: inout HTTPRequest) throws(SwurlError) {
+        let method = request.method.uppercased()
+        if method == "GET" || method == "HEAD" {
+            throw .usage("a multipart body cannot be sent with \(method)",
+                         hint: "use POST or PUT (e.g. swurl POST URL …), or --form GET to send fields in the query string")
+        }
+        // Fields are grouped under their top-level key at its first appearance; files stand at
+        // their own place.
+        var groups: [String: [(String, String?)]] = [:]
+        var arrayRoot: [(String, String?)]?
+        switch tree {
+        case .object(let members)?:
+            for m in members { groups[m.key] = FormRequestSerializer.pairs(.object([m])) }
+        case .some(let other):
+            arrayRoot = FormRequestSerializer.pairs(other)
+        case nil:
+            break
+        }
+
+        var segments: [RequestBody.Segment] = []
+        var pending: [UInt8] = []
+        var partCount = 0
+        var stdinUsed = false
+        func openPart(_ headers: String) {
+            pending += Array(((partCount == 0 ? "" : "\r\n") + "--\(boundary)\r\n" + headers + "\r\n").utf8)
+            partCount += 1
+        }
+        func field(_ name: String, _ value: String?) {
+            openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(name))\"\r\n")
+            pending += Array((value ?? "").utf8)
+        }
+        for item in items {
+            switch item.kind {
+            case .field(let key, _):
+                if let root = arrayRoot {
+                    for (n, v) in root { field(n, v) }
+                    arrayRoot = nil
+                    continue
+                }
+                let top = (try? NestedKeyParser.parse(key, item: item.raw))?.components.first
+                guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: name) else { continue }
+                for (n, v) in pairs { field(n, v) }
+            case .file(let key, let path, let mime, let filename):
+                let isStdin = path == "-"
+                if isStdin {
+                    if stdinUsed { throw .usage("'\(item.raw)': stdin can feed only one file field") }
+                    stdinUsed = true
+                }
+                let shownName = filename ?? (isStdin ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path))
+                let type = mime ?? (isStdin ? MIMETypes.fallback : MIMETypes.type(forPath: filename ?? path))
+                openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(key))\"; filename=\"\(MultipartRequestSerializer.quote(shownName))\"\r\n"
+                         + "Content-Type: \(type)\r\n")
+                segments.append(.bytes(pending))
+                pending = []
+                if isStdin {
+                    segments.append(.stream(environment.stdin, label: "stdin", length: nil))
+                } else {
+                    let size = try RequestItemParser(environment: environment).fileSize(path, item.raw)
+                    guard size >= 0 else {
+                        throw .inputFile("'\(path)' (from '\(item.raw)') is not a regular file",
+                                         hint: "to stream a pipe or device, use name@- and feed it on stdin")
+                    }
+                    segments.append(.file(path: environment.resolvePath(path), size: size))
+                }
+            default:
+                continue
+            }
+        }
+        if partCount == 0 { return }
+        pending += Array("\r\n--\(boundary)--\r\n".utf8)
+        segments.append(.bytes(pending))
+        request.body = RequestBody(segments)
+    }
+
+    /// Escapes a name or filename for a quoted Content-Disposition parameter: backslash before
+    /// `"` and `\`; CR and LF, which no quoted string can hold, as `%0D` and `%0A` (as browsers
+    /// do); other characters, non-ASCII included, as UTF-8.
+    public static func quote(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

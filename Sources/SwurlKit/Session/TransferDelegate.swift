@@ -1,0 +1,32 @@
+/// Receives what happens during a transfer, in order. The engine never formats output; the
+/// printer implements this protocol.
+public protocol TransferDelegate: AnyObject {
+    /// The request head exactly as sent (one call per request, including redirect hops).
+    func transferDidSendRequestHead(_ bytes: [UInt8]) throws
+    /// Request body bytes as they leave.
+    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws
+    /// A complete response head (also 1xx and redirect heads).
+    func transferDidReceiveHead(_ head: HTTPResponseHead) throws
+    /// A chunk of the final response's body, already decoded from its Content-Encoding.
+    func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+/// What shapes a transfer besides the request itself.
+public struct TransferOptions: Sendable {
+    public var followRedirects = false
+    public var maxRedirects = 30
+    /// Connect timeout and idle timeout (no bytes moved) in seconds; nil means none.
+    public var timeout: Double?
+    /// Whether the delegate wants the request head and body as sent (costs a debug callback).
+    public var captureRequest = false
+
+    public init() {}
+}
+
+/// What the engine knows after the transfer.
+public struct TransferResult: Sendable {
+    /// The final response's head, nil when no response arrived.
+    public var head: HTTPResponseHead?
+    public var effectiveURL: String?
+    public var redirectCount: Int
+}
