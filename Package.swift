@@ -35,13 +35,19 @@ let package = Package(
             name: "swurl",
             dependencies: ["SwurlKit"]
         ),
+        // Test servers, certificate factory and process helpers shared by both test targets.
+        .target(
+            name: "SwurlTestSupport",
+            dependencies: ["SwurlKit"],
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "SwurlKitTests",
-            dependencies: ["SwurlKit"]
+            dependencies: ["SwurlKit", "SwurlTestSupport"]
         ),
         .testTarget(
             name: "swurlTests",
-            dependencies: ["SwurlKit"]
+            dependencies: ["SwurlKit", "SwurlTestSupport"]
         ),
     ]
 )

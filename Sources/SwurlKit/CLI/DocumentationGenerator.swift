@@ -65,6 +65,14 @@ public enum DocumentationGenerator {
 
     // MARK: completions
 
+    /// The first sentence of a help text, for one-line completion descriptions.
+    static func summary(_ help: String) -> String {
+        var s = Substring(help)
+        if let end = s.firstRange(of: ". ") { s = s[..<end.lowerBound] }
+        if s.hasSuffix(".") { s = s.dropLast() }
+        return String(s)
+    }
+
     private static func longNames(_ spec: OptionSpec) -> [String] { ([spec.name] + spec.aliases).map { "--" + $0 } }
 
     static func bash() -> String {
@@ -101,7 +109,7 @@ public enum DocumentationGenerator {
         var s = "#compdef swurl\n# \(banner)\n\n_swurl() {\n  _arguments -s \\\n"
         for spec in OptionTable.documented {
             let forms = spec.shorts.map { "-" + String($0) } + longNames(spec)
-            let help = zshQuote(HelpGenerator.wrap(spec.help, width: 10_000).first.map { String($0.prefix(70)) } ?? "")
+            let help = zshQuote(summary(spec.help))
             var action = ""
             switch spec.argument {
             case .none: break
@@ -145,7 +153,7 @@ public enum DocumentationGenerator {
                     line += " -f"
                 }
             }
-            let help = (HelpGenerator.wrap(spec.help, width: 10_000).first.map { String($0.prefix(80)) } ?? "")
+            let help = summary(spec.help)
                 .replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'")
             line += " -d '\(help)'"
             s += line + "\n"

@@ -67,8 +67,9 @@ public struct JSONParser {
     }
 
     private mutating func literal(_ word: String) throws(SyntaxError) {
+        let start = pos
         for b in word.utf8 {
-            guard current == b else { throw error("invalid literal, expected '\(word)'") }
+            guard current == b else { throw error("invalid literal, expected '\(word)'", at: start) }
             pos += 1
         }
     }

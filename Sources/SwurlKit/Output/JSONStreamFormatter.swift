@@ -18,6 +18,9 @@ public final class JSONStreamFormatter {
     private var topLevelDone = false
     private var failed = false
     private var pendingC2 = false
+    /// The keyword being read (true/false/null), checked when it ends; numbers are checked by character.
+    private var keyword: [UInt8] = []
+    private var literalIsNumber = false
 
     /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
     public private(set) var isValid = true
@@ -51,8 +54,11 @@ public final class JSONStreamFormatter {
         }
     }
 
+    private static let keywords: [[UInt8]] = [Array("true".utf8), Array("false".utf8), Array("null".utf8)]
+
     private func endLiteral(_ out: inout [UInt8]) {
         inLiteral = false
+        if !literalIsNumber && !JSONStreamFormatter.keywords.contains(keyword) { isValid = false }
         if theme != nil { color(theme?.reset, &out) }
         if stack.isEmpty { topLevelDone = true }
     }
@@ -102,7 +108,18 @@ public final class JSONStreamFormatter {
                     }
                     color(isNumber ? theme?.jsonNumber : theme?.jsonLiteral, &out)
                     inLiteral = true
+                    literalIsNumber = isNumber
+                    keyword.removeAll(keepingCapacity: true)
                     sawValue = true
+                }
+                if literalIsNumber {
+                    if b >= UInt8(ascii: "a") && b != UInt8(ascii: "e") || b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") && b != UInt8(ascii: "E") {
+                        isValid = false
+                    }
+                } else if keyword.count < 5 {
+                    keyword.append(b)
+                } else {
+                    isValid = false
                 }
                 out.append(b)
             default:

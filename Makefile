@@ -1,0 +1,58 @@
+# swurl — build, test, install. `make install` and `make test` are the only set-up commands.
+PREFIX ?= /usr/local
+SWIFT ?= swift
+VENV := .build/venv
+RELEASE_BIN := .build/release/swurl
+DEBUG_BIN := .build/debug/swurl
+# Debian packages: build (libcurl, OpenSSL, readline, pkg-config) and test servers (openssl, nginx).
+BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
+TEST_PACKAGES := openssl nginx-light curl jq
+
+.PHONY: all build deps test-deps venv test install man completions bench clean
+
+all: build
+
+# Installs what is missing with apt-get; does nothing when all is there.
+deps:
+	@scripts/apt-ensure $(BUILD_PACKAGES)
+
+test-deps: deps
+	@scripts/apt-ensure $(TEST_PACKAGES)
+	@python3 -c 'import venv, ensurepip' 2>/dev/null || scripts/apt-ensure python3 python3-venv
+
+build: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product swurl
+
+# The Python venv with httpbin and gunicorn (pinned in Tests/requirements.txt).
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: Tests/requirements.txt
+	@command -v python3 >/dev/null || scripts/apt-ensure python3 python3-venv
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/requirements.txt
+	touch $@
+
+test: test-deps venv
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+man completions: deps
+	$(SWIFT) build --product swurl
+	$(DEBUG_BIN) --generate man > man/swurl.1
+	$(DEBUG_BIN) --generate bash > completions/swurl.bash
+	$(DEBUG_BIN) --generate zsh > completions/_swurl
+	$(DEBUG_BIN) --generate fish > completions/swurl.fish
+
+install: build
+	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/swurl
+	install -D -m 644 man/swurl.1 $(DESTDIR)$(PREFIX)/share/man/man1/swurl.1
+	install -D -m 644 completions/swurl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl
+	install -D -m 644 completions/_swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl
+	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
+
+bench: build test-deps venv
+	@scripts/apt-ensure hyperfine
+	scripts/bench
+
+clean:
+	rm -rf .build

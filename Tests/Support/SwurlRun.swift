@@ -1,0 +1,93 @@
+import Foundation
+
+/// The result of running the built `swurl` binary.
+public struct SwurlResult {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
+    public var text: String { String(decoding: stdout, as: UTF8.self) }
+
+    /// stdout parsed as JSON (what httpbin echoed).
+    public func json() throws -> [String: Any] {
+        guard let obj = try JSONSerialization.jsonObject(with: stdout) as? [String: Any] else {
+            throw TestServerError("stdout is not a JSON object: \(text.prefix(500))")
+        }
+        return obj
+    }
+}
+
+/// Runs the built binary as a user would, with stdout and stderr captured (so neither is a
+/// terminal) and stdin from `stdin` (nil: /dev/null).
+public func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: String? = nil,
+                     environment: [String: String] = [:], directory: String? = nil) throws -> SwurlResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+    p.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_COLOR"] {
+        env.removeValue(forKey: key)
+    }
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let dir = TestPaths.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let outPath = dir + "/out", errPath = dir + "/err"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    p.standardOutput = FileHandle(forWritingAtPath: outPath)
+    p.standardError = FileHandle(forWritingAtPath: errPath)
+    var inPipe: Pipe?
+    if let stdinFile {
+        p.standardInput = FileHandle(forReadingAtPath: stdinFile)
+    } else if stdin != nil {
+        inPipe = Pipe()
+        p.standardInput = inPipe
+    } else {
+        p.standardInput = FileHandle.nullDevice
+    }
+    try p.run()
+    if let inPipe, let stdin {
+        let h = inPipe.fileHandleForWriting
+        DispatchQueue.global().async {
+            try? h.write(contentsOf: stdin)
+            try? h.close()
+        }
+    }
+    p.waitUntilExit()
+    return SwurlResult(status: p.terminationStatus,
+                       stdout: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
+                       stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+}
+
+/// Runs a Python snippet with the test venv's interpreter; returns stdout.
+public func runPython(_ code: String, arguments: [String] = []) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: TestPaths.venv + "/bin/python3")
+    p.arguments = ["-c", code] + arguments
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else {
+        throw TestServerError("python failed: \(String(decoding: errData, as: UTF8.self))")
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// The body of a GET as the curl CLI receives it, to compare swurl's output against.
+public func fetchWithCurl(_ url: String, arguments: [String] = []) throws -> Data {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    p.arguments = ["-sS", "--compressed"] + arguments + [url]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw TestServerError("curl \(url) failed: \(p.terminationStatus)") }
+    return data
+}

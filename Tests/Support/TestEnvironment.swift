@@ -1,0 +1,23 @@
+import SwurlKit
+
+/// An in-memory `Environment` for running swurl in-process.
+public struct TestEnvironment {
+    public let environment: Environment
+    public let stdout: MemorySink
+    public let stderr: MemorySink
+
+    public init(stdin: String? = nil, stdinIsTerminal: Bool = true, stdoutIsTerminal: Bool = false,
+                variables: [String: String] = [:], directory: String = "/tmp") {
+        stdout = MemorySink()
+        stderr = MemorySink()
+        environment = Environment(stdin: MemorySource(stdin ?? ""), stdout: stdout, stderr: stderr,
+                                  stdinIsTerminal: stdin == nil ? stdinIsTerminal : false,
+                                  stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: false,
+                                  variables: variables, currentDirectory: directory)
+    }
+
+    /// Runs swurl in-process; returns the exit status.
+    public func run(_ arguments: [String]) -> Int32 {
+        Swurl.main(arguments: arguments, environment: environment)
+    }
+}

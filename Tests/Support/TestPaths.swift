@@ -1,0 +1,35 @@
+import Foundation
+
+/// Where the package, the built binary and the test venv are.
+public enum TestPaths {
+    /// The package root, found from this file's location.
+    public static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The Python venv with httpbin and gunicorn that `make test` prepares.
+    public static var venv: String {
+        ProcessInfo.processInfo.environment["SWURL_TEST_VENV"] ?? packageRoot + "/.build/venv"
+    }
+
+    /// The `swurl` binary built next to the test bundle.
+    public static let binary: String = {
+        if let override = ProcessInfo.processInfo.environment["SWURL_BINARY"] { return override }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // xctest bundles on Linux are a single file in the build directory.
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("swurl").path), dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("swurl").path
+    }()
+
+    /// A fresh temporary directory.
+    public static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "swurl-test-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}

@@ -1,0 +1,65 @@
+import XCTest
+@testable import SwurlKit
+
+final class ArgumentParserTests: XCTestCase {
+    func testOptionsMayStandAnywhereAndPositionalsKeepOrder() throws {
+        let p = try ArgumentParser.parse(["--form", "POST", "-v", "example.org", "a=1", "--timeout", "3", "b=2"])
+        XCTAssertEqual(p.positionals, ["POST", "example.org", "a=1", "b=2"])
+        XCTAssertTrue(p.has("form"))
+        XCTAssertTrue(p.has("verbose"))
+        XCTAssertEqual(p.value("timeout"), "3")
+    }
+
+    func testDoubleDashEndsOptions() throws {
+        let p = try ArgumentParser.parse(["example.org", "--", "--not-an-option=1"])
+        XCTAssertEqual(p.positionals, ["example.org", "--not-an-option=1"])
+    }
+
+    func testShortFlagsCombineAndTakeAttachedValues() throws {
+        let p = try ArgumentParser.parse(["-hv", "-pHh", "-oout.txt", "x"])
+        XCTAssertTrue(p.has("headers"))
+        XCTAssertTrue(p.has("verbose"))
+        XCTAssertEqual(p.value("print"), "Hh")
+        XCTAssertEqual(p.value("output"), "out.txt")
+    }
+
+    func testLongOptionWithEqualsValue() throws {
+        let p = try ArgumentParser.parse(["--pretty=format", "--plist", "x"])
+        XCTAssertEqual(p.value("pretty"), "format")
+        XCTAssertTrue(p.has("plist"))
+        XCTAssertNil(p.value("plist"))
+        XCTAssertEqual(try ArgumentParser.parse(["--plist=binary"]).value("plist"), "binary")
+    }
+
+    func testUnknownOptionNamesTheClosestOne() {
+        XCTAssertThrowsError(try ArgumentParser.parse(["--folow"])) { error in
+            guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
+            XCTAssertEqual(message, "unknown option '--folow'")
+            XCTAssertEqual(hint, "did you mean '--follow'?")
+        }
+    }
+
+    func testMissingValueAndBadChoiceAreUsageErrors() {
+        XCTAssertThrowsError(try ArgumentParser.parse(["--timeout"])) { error in
+            XCTAssertEqual(ExitStatus(for: error as! SwurlError), .usage)
+        }
+        XCTAssertThrowsError(try ArgumentParser.parse(["--pretty=loud"])) { error in
+            XCTAssertEqual((error as? SwurlError)?.message, "invalid value 'loud' for --pretty")
+        }
+        XCTAssertThrowsError(try ArgumentParser.parse(["--follow=yes"]))
+    }
+
+    func testFlagAliases() throws {
+        XCTAssertTrue(try ArgumentParser.parse(["-L"]).has("follow"))
+        XCTAssertTrue(try ArgumentParser.parse(["-F"]).has("follow"))
+    }
+
+    func testEveryOptionNameIsUnique() {
+        var seen: Set<String> = []
+        for spec in OptionTable.all {
+            for name in [spec.name] + spec.aliases + spec.shorts.map({ String($0) }) {
+                XCTAssertTrue(seen.insert(name).inserted, "duplicate option name \(name)")
+            }
+        }
+    }
+}

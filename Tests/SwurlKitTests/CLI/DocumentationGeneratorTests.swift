@@ -1,0 +1,35 @@
+import XCTest
+import SwurlTestSupport
+@testable import SwurlKit
+
+/// The committed man page and completions must be what the option table generates today.
+final class DocumentationGeneratorTests: XCTestCase {
+    private func committed(_ path: String) throws -> String {
+        try String(contentsOfFile: TestPaths.packageRoot + "/" + path, encoding: .utf8)
+    }
+
+    func testCommittedFilesMatchTheOptionTable() throws {
+        let files = ["man": "man/swurl.1", "bash": "completions/swurl.bash", "zsh": "completions/_swurl",
+                     "fish": "completions/swurl.fish"]
+        for (what, path) in files {
+            XCTAssertEqual(try committed(path), DocumentationGenerator.generate(what),
+                           "\(path) is stale: run 'make man completions' and commit the result")
+        }
+    }
+
+    func testEveryDocumentedOptionAppearsEverywhere() throws {
+        let help = HelpGenerator.help()
+        let man = DocumentationGenerator.generate("man")
+        let fish = DocumentationGenerator.generate("fish")
+        let bash = DocumentationGenerator.generate("bash")
+        let zsh = DocumentationGenerator.generate("zsh")
+        for spec in OptionTable.documented {
+            XCTAssertTrue(help.contains("--\(spec.name)"), spec.name)
+            XCTAssertTrue(man.contains("\\-\\-\(spec.name.replacingOccurrences(of: "-", with: "\\-"))"), spec.name)
+            XCTAssertTrue(fish.contains("-l \(spec.name) "), spec.name)
+            XCTAssertTrue(bash.contains("--\(spec.name)"), spec.name)
+            XCTAssertTrue(zsh.contains("--\(spec.name)"), spec.name)
+        }
+        XCTAssertFalse(help.contains("--generate"))
+    }
+}

@@ -1,0 +1,27 @@
+import XCTest
+@testable import SwurlKit
+
+final class NestedKeyParserTests: XCTestCase {
+    func testComponents() throws {
+        XCTAssertEqual(try NestedKeyParser.parse("a[b][0][]", item: "i").components,
+                       [.key("a"), .key("b"), .index(0), .append])
+        XCTAssertEqual(try NestedKeyParser.parse("[]", item: "i").components, [.append])
+        XCTAssertEqual(try NestedKeyParser.parse("[2][x]", item: "i").components, [.index(2), .key("x")])
+        XCTAssertEqual(try NestedKeyParser.parse("plain", item: "i").components, [.key("plain")])
+    }
+
+    func testEscapedBracketsAreLiteral() throws {
+        XCTAssertEqual(try NestedKeyParser.parse("a\\[b\\]", item: "i").components, [.key("a[b]")])
+        XCTAssertEqual(try NestedKeyParser.parse("a[x\\]y]", item: "i").components, [.key("a"), .key("x]y")])
+    }
+
+    func testErrorsPointAtTheBadCharacter() {
+        XCTAssertThrowsError(try NestedKeyParser.parse("a[b]c", item: "a[b]c=1")) { error in
+            guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail() }
+            XCTAssertTrue(message.contains("'a[b]c=1'"))
+            XCTAssertEqual(hint, "  a[b]c=1\n      ^")
+        }
+        XCTAssertThrowsError(try NestedKeyParser.parse("a[b", item: "a[b=1"))
+        XCTAssertThrowsError(try NestedKeyParser.parse("a]", item: "a]=1"))
+    }
+}

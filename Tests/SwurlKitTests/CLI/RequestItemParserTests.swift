@@ -1,0 +1,69 @@
+import XCTest
+import SwurlTestSupport
+@testable import SwurlKit
+
+final class RequestItemParserTests: XCTestCase {
+    private var dir = ""
+
+    override func setUp() {
+        dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/text.txt", contents: Data("hello\n".utf8))
+        FileManager.default.createFile(atPath: dir + "/doc.json", contents: Data("{\"k\": [1, 2.50]}".utf8))
+    }
+
+    private func parse(_ raw: String) throws -> RequestItem.Kind {
+        try RequestItemParser(environment: TestEnvironment(directory: dir).environment).parse(raw).kind
+    }
+
+    func testEachSeparator() throws {
+        XCTAssertEqual(try parse("X-Trace:1"), .header(name: "X-Trace", value: "1"))
+        XCTAssertEqual(try parse("Accept:"), .removeHeader(name: "Accept"))
+        XCTAssertEqual(try parse("X-Empty;"), .emptyHeader(name: "X-Empty"))
+        XCTAssertEqual(try parse("q==a b"), .query(name: "q", value: "a b"))
+        XCTAssertEqual(try parse("name=Ann"), .field(key: "name", value: .string("Ann")))
+        XCTAssertEqual(try parse("age:=30"), .field(key: "age", value: .number("30")))
+        XCTAssertEqual(try parse("f@text.txt"), .file(key: "f", path: "text.txt", mimeType: nil, filename: nil))
+    }
+
+    func testFileForms() throws {
+        XCTAssertEqual(try parse("t=@text.txt"), .field(key: "t", value: .string("hello\n")))
+        XCTAssertEqual(try parse("j:=@doc.json"),
+                       .field(key: "j", value: .object([.init("k", .array([.number("1"), .number("2.50")]))])))
+        XCTAssertEqual(try parse("q==@text.txt"), .query(name: "q", value: "hello"))
+        XCTAssertEqual(try parse("X-H:@text.txt"), .header(name: "X-H", value: "hello"))
+        XCTAssertEqual(try parse("f@text.txt;type=text/x-a;filename=b.txt"),
+                       .file(key: "f", path: "text.txt", mimeType: "text/x-a", filename: "b.txt"))
+    }
+
+    func testTheEarliestSeparatorWinsAndValuesKeepLaterOnes() throws {
+        XCTAssertEqual(try parse("url=http://x/?a=b"), .field(key: "url", value: .string("http://x/?a=b")))
+        XCTAssertEqual(try parse("X-A:b=c"), .header(name: "X-A", value: "b=c"))
+    }
+
+    func testBackslashEscapesSeparators() throws {
+        XCTAssertEqual(try parse("a\\:b=c"), .field(key: "a:b", value: .string("c")))
+        XCTAssertEqual(try parse("a\\=b==c"), .query(name: "a=b", value: "c"))
+        XCTAssertEqual(try parse("k=v\\=w"), .field(key: "k", value: .string("v=w")))
+        // Brackets stay escaped for the nested-key parser.
+        XCTAssertEqual(try parse("a\\[b]=c"), .field(key: "a\\[b]", value: .string("c")))
+    }
+
+    func testErrorsHaveTheRightKind() {
+        func status(_ raw: String) -> ExitStatus? {
+            do { _ = try parse(raw); return nil } catch { return ExitStatus(for: error as! SwurlError) }
+        }
+        XCTAssertEqual(status("a:=[1,"), .badData)
+        XCTAssertEqual(status("a=@missing"), .inputFile)
+        XCTAssertEqual(status("f@missing"), .inputFile)
+        XCTAssertEqual(status("f@."), .inputFile)
+        XCTAssertEqual(status(":value"), .usage)
+        XCTAssertEqual(status("bad name:v"), .usage)
+        XCTAssertEqual(status("noseparator"), .usage)
+    }
+
+    func testInvalidJSONNamesLineAndColumn() {
+        XCTAssertThrowsError(try parse("a:={\"x\":\n tru}")) { error in
+            XCTAssertTrue((error as? SwurlError)?.message.contains("line 2, column 2") ?? false, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import XCTest
+@testable import SwurlKit
+
+final class URLBuilderTests: XCTestCase {
+    func testLocalhostShorthands() throws {
+        XCTAssertEqual(try URLBuilder.resolve(":8080/x").url, "http://localhost:8080/x")
+        XCTAssertEqual(try URLBuilder.resolve(":/x").url, "http://localhost/x")
+        XCTAssertEqual(try URLBuilder.resolve(":").url, "http://localhost/")
+        XCTAssertEqual(try URLBuilder.resolve(":3000").url, "http://localhost:3000/")
+    }
+
+    func testMissingSchemeGetsTheDefault() throws {
+        XCTAssertEqual(try URLBuilder.resolve("example.org/a?b=1").url, "http://example.org/a?b=1")
+        XCTAssertEqual(try URLBuilder.resolve("example.org", defaultScheme: "https").url, "https://example.org/")
+        XCTAssertEqual(try URLBuilder.resolve("://example.org").url, "http://example.org/")
+    }
+
+    func testBadURLsAreUsageErrors() {
+        for bad in ["http://", "", "ftp://example.org", ":abc"] {
+            XCTAssertThrowsError(try URLBuilder.resolve(bad), bad) { error in
+                XCTAssertEqual(ExitStatus(for: error as! SwurlError), .usage)
+            }
+        }
+    }
+
+    func testQueryJoinsExistingQueryAndKeepsFragment() {
+        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
+        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p?b=2"), "http://x/p?b=2&a=1")
+        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p?"), "http://x/p?a=1")
+        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p#f"), "http://x/p?a=1#f")
+    }
+
+    func testRequestTargetAndHostHeader() throws {
+        let u = try URLBuilder.resolve("http://127.0.0.1:81/a%20b?x=1")
+        XCTAssertEqual(u.requestTarget, "/a%20b?x=1")
+        XCTAssertEqual(u.hostHeader, "127.0.0.1:81")
+        XCTAssertEqual(try URLBuilder.resolve("https://example.org").hostHeader, "example.org")
+    }
+}

@@ -1,0 +1,31 @@
+import XCTest
+@testable import SwurlKit
+
+final class JSONParserTests: XCTestCase {
+    func testKeepsOrderAndNumberLiterals() throws {
+        let v = try JSONParser.parse(#"{"b": 1.50, "a": [12345678901234567890, -0, 1e3], "c": null}"#)
+        XCTAssertEqual(v.serialized, #"{"b":1.50,"a":[12345678901234567890,-0,1e3],"c":null}"#)
+    }
+
+    func testEscapesRoundTrip() throws {
+        let v = try JSONParser.parse(#""a\"b\\c\n\u00e9\ud83d\ude00\u0001""#)
+        XCTAssertEqual(v, .string("a\"b\\c\né😀\u{1}"))
+        XCTAssertEqual(v.serialized, #""a\"b\\c\né😀\u0001""#)
+    }
+
+    func testRejectsInvalidDocumentsWithPositions() {
+        let cases: [(String, Int, Int)] = [("[1,", 1, 4), ("{\"a\" 1}", 1, 6), ("01", 1, 2), ("[1]\n x", 2, 2),
+                                            ("\"abc", 1, 1), ("tru", 1, 1), ("\"\\ud800\"", 1, 8)]
+        for (text, line, column) in cases {
+            XCTAssertThrowsError(try JSONParser.parse(text), text) { error in
+                guard let e = error as? JSONParser.SyntaxError else { return XCTFail() }
+                XCTAssertEqual([e.line, e.column], [line, column], "\(text): \(e.description)")
+            }
+        }
+    }
+
+    func testDeepNestingIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000)
+        XCTAssertThrowsError(try JSONParser.parse(deep))
+    }
+}

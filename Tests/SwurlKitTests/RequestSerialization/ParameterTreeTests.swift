@@ -1,0 +1,52 @@
+import XCTest
+import SwurlTestSupport
+@testable import SwurlKit
+
+final class ParameterTreeTests: XCTestCase {
+    private func tree(_ raws: [String]) throws -> JSONValue? {
+        let parser = RequestItemParser(environment: TestEnvironment().environment)
+        return try ParameterTree.build(try raws.map { try parser.parse($0) })
+    }
+
+    private func json(_ raws: [String]) throws -> String? { try tree(raws)?.serialized }
+
+    func testNestingKeepsOrderAndTypes() throws {
+        XCTAssertEqual(try json(["user[name]=Ann", "tags[]=a", "user[age]:=30", "tags[]:=true"]),
+                       #"{"user":{"name":"Ann","age":30},"tags":["a",true]}"#)
+    }
+
+    func testIndexesFillGapsWithNull() throws {
+        XCTAssertEqual(try json(["a[2]=x", "a[0]=y"]), #"{"a":["y",null,"x"]}"#)
+        XCTAssertEqual(try json(["items[0][id]:=1", "items[1][id]:=2", "items[0][n]=a"]),
+                       #"{"items":[{"id":1,"n":"a"},{"id":2}]}"#)
+    }
+
+    func testTopLevelArray() throws {
+        XCTAssertEqual(try json(["[]:=1", "[]=x"]), #"[1,"x"]"#)
+        XCTAssertEqual(try json(["[1]=b", "[0]=a"]), #"["a","b"]"#)
+    }
+
+    func testRepeatedPlainKeysCollectIntoAnArray() throws {
+        XCTAssertEqual(try json(["a=1", "a=2", "a=3"]), #"{"a":["1","2","3"]}"#)
+    }
+
+    func testEscapedBracketsAreLiteralKeys() throws {
+        XCTAssertEqual(try json(["a\\[b\\]=1"]), #"{"a[b]":"1"}"#)
+    }
+
+    func testConflictsAreUsageErrorsThatPointAtThePart() {
+        let cases: [[String]] = [["a[b]=1", "a[]=2"], ["a=1", "a[b]=2"], ["a[]=1", "a[x]=2"], ["a=1", "[]=2"],
+                                 ["a[0]=1", "a[0]=2"]]
+        for items in cases {
+            XCTAssertThrowsError(try tree(items), "\(items)") { error in
+                guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
+                XCTAssertTrue(message.contains(items[1]), message)
+                XCTAssertTrue(hint?.contains("^") ?? false)
+            }
+        }
+    }
+
+    func testNoFieldsMeansNoTree() throws {
+        XCTAssertNil(try tree(["X-A:1", "q==1"]))
+    }
+}

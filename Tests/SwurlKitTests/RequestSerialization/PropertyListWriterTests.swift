@@ -1,0 +1,33 @@
+import XCTest
+@testable import SwurlKit
+
+final class PropertyListWriterTests: XCTestCase {
+    let tree = JSONValue.object([
+        .init("s", .string("a<b&c")), .init("i", .number("-3")), .init("r", .number("1.5")),
+        .init("t", .bool(true)), .init("a", .array([.number("1"), .string("é")])), .init("e", .object([])),
+    ])
+
+    func testXMLHasApplesDoctypeAndTabs() throws {
+        let xml = String(decoding: try PropertyListWriter.xml(tree), as: UTF8.self)
+        XCTAssertTrue(xml.contains("<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">"))
+        XCTAssertTrue(xml.contains("\t<key>s</key>\n\t<string>a&lt;b&amp;c</string>\n"))
+        XCTAssertTrue(xml.contains("\t<integer>-3</integer>\n\t<key>r</key>\n\t<real>1.5</real>"))
+        XCTAssertTrue(xml.contains("\t<dict/>\n"))
+    }
+
+    func testBinaryStartsWithMagicAndEndsWithTrailer() throws {
+        let b = try PropertyListWriter.binary(tree)
+        XCTAssertEqual(Array(b.prefix(8)), Array("bplist00".utf8))
+        XCTAssertGreaterThan(b.count, 40)
+    }
+
+    func testNullIsBadDataNamingWhereItIs() {
+        let t = JSONValue.object([.init("a", .object([.init("b", .null)]))])
+        for binary in [false, true] {
+            XCTAssertThrowsError(try binary ? PropertyListWriter.binary(t) : PropertyListWriter.xml(t)) { error in
+                XCTAssertEqual(ExitStatus(for: error as! SwurlError), .badData)
+                XCTAssertTrue((error as? SwurlError)?.message.contains("a[b]") ?? false)
+            }
+        }
+    }
+}

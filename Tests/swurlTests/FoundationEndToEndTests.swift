@@ -1,0 +1,180 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// The built binary against httpbin under gunicorn on 127.0.0.1: what httpbin echoed is what
+/// swurl sent.
+final class FoundationEndToEndTests: XCTestCase {
+    func testJSONItemsAndHeadersReachTheServer() throws {
+        let r = try runSwurl(["POST", try HTTPBin.url("/anything"), "name=Ann", "age:=30", #"tags:=["a","b"]"#, "X-Trace:1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let echo = try r.json()
+        XCTAssertEqual(echo["json"] as? NSDictionary, ["name": "Ann", "age": 30, "tags": ["a", "b"]] as NSDictionary)
+        let headers = echo["headers"] as? [String: String] ?? [:]
+        XCTAssertEqual(headers["X-Trace"], "1")
+        XCTAssertEqual(headers["Content-Type"], "application/json")
+        XCTAssertEqual(headers["Accept"], "application/json, */*;q=0.5")
+        XCTAssertEqual(headers["User-Agent"], "swurl/0.1.0")
+        XCTAssertEqual(echo["method"] as? String, "POST")
+    }
+
+    func testFormSendsTheSameItemsUrlencoded() throws {
+        let r = try runSwurl(["-f", "POST", try HTTPBin.url("/anything"), "name=Ann", "age:=30", "user[name]=A B"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let echo = try r.json()
+        XCTAssertEqual(echo["form"] as? [String: String], ["name": "Ann", "age": "30", "user[name]": "A B"])
+        XCTAssertEqual(echo["data"] as? String, "")
+        XCTAssertEqual((echo["headers"] as? [String: String])?["Content-Type"], "application/x-www-form-urlencoded; charset=utf-8")
+    }
+
+    func testMethodDefaultsToGETWithoutBodyAndPOSTWithOne() throws {
+        XCTAssertEqual(try runSwurl([try HTTPBin.url("/anything")]).json()["method"] as? String, "GET")
+        XCTAssertEqual(try runSwurl([try HTTPBin.url("/anything"), "a=1"]).json()["method"] as? String, "POST")
+        XCTAssertEqual(try runSwurl(["PATCH", try HTTPBin.url("/anything"), "a=1"]).json()["method"] as? String, "PATCH")
+        XCTAssertEqual(try runSwurl(["DELETE", try HTTPBin.url("/anything")]).json()["method"] as? String, "DELETE")
+    }
+
+    func testHeaderRemovalEmptyHeaderAndFileHeader() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try "secret-token\n".write(toFile: dir + "/tok", atomically: true, encoding: .utf8)
+        let r = try runSwurl([try HTTPBin.url("/headers"), "Accept:", "User-Agent:", "X-Empty;", "X-Tok:@tok",
+                              "Accept-Encoding:"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let headers = try r.json()["headers"] as? [String: String] ?? [:]
+        XCTAssertNil(headers["Accept"])
+        XCTAssertNil(headers["User-Agent"])
+        XCTAssertNil(headers["Accept-Encoding"])
+        XCTAssertEqual(headers["X-Empty"], "")
+        XCTAssertEqual(headers["X-Tok"], "secret-token")
+    }
+
+    func testQueryItemsCombineWithTheURLQuery() throws {
+        let r = try runSwurl([try HTTPBin.url("/anything?x=1"), "q==a b", "q==c&d", "t[]==1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let echo = try r.json()
+        XCTAssertEqual(echo["args"] as? NSDictionary, ["x": "1", "q": ["a b", "c&d"], "t[]": "1"] as NSDictionary)
+    }
+
+    func testPipedBodyIsByteExact() throws {
+        let expected = try fetchWithCurl(try HTTPBin.url("/bytes/100000?seed=7"))
+        let r = try runSwurl([try HTTPBin.url("/bytes/100000?seed=7")])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout.count, 100_000)
+        XCTAssertEqual(r.stdout, expected)
+    }
+
+    func testCompressedResponsesAreDecoded() throws {
+        for path in ["/gzip", "/deflate", "/brotli"] {
+            let r = try runSwurl([try HTTPBin.url(path)])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let echo = try r.json()
+            let flag = ["gzip": "gzipped", "deflate": "deflated", "brotli": "brotli"][String(path.dropFirst())]!
+            XCTAssertEqual(echo[flag] as? Bool, true, path)
+        }
+    }
+
+    func testStdinIsStreamedAsTheBody() throws {
+        let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let r = try runSwurl(["PUT", try HTTPBin.url("/anything")], stdin: payload)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let echo = try r.json()
+        let data = echo["data"] as? String ?? ""
+        XCTAssertTrue(data.hasPrefix("data:application/octet-stream;base64,") || data.count > 0)
+        XCTAssertEqual((echo["headers"] as? [String: String])?["Transfer-Encoding"], "chunked")
+    }
+
+    func testStdinFromAFileGetsAContentLength() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try "{\"from\":\"file\"}".write(toFile: dir + "/body.json", atomically: true, encoding: .utf8)
+        let r = try runSwurl([try HTTPBin.url("/anything")], stdinFile: dir + "/body.json")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let echo = try r.json()
+        XCTAssertEqual(echo["json"] as? [String: String], ["from": "file"])
+        XCTAssertEqual(echo["method"] as? String, "POST")
+        XCTAssertEqual((echo["headers"] as? [String: String])?["Content-Length"], "15")
+    }
+
+    func testEmptyStdinMeansNoBody() throws {
+        let r = try runSwurl([try HTTPBin.url("/anything")], stdin: Data())
+        XCTAssertEqual(try r.json()["method"] as? String, "GET")
+    }
+
+    func testStdinIsIgnoredWithDataItemsAndWithIgnoreStdin() throws {
+        let r = try runSwurl([try HTTPBin.url("/anything"), "a=1"], stdin: Data("not this".utf8))
+        XCTAssertEqual(try r.json()["json"] as? [String: String], ["a": "1"])
+        let i = try runSwurl(["-I", try HTTPBin.url("/anything")], stdin: Data("not this".utf8))
+        XCTAssertEqual(try i.json()["method"] as? String, "GET")
+        XCTAssertEqual(try i.json()["data"] as? String, "")
+    }
+
+    func testRawBody() throws {
+        let r = try runSwurl(["--raw", "hello raw", try HTTPBin.url("/anything"), "Content-Type:text/plain"])
+        let echo = try r.json()
+        XCTAssertEqual(echo["data"] as? String, "hello raw")
+        XCTAssertEqual(echo["method"] as? String, "POST")
+    }
+
+    func testCheckStatusMapsStatusClasses() throws {
+        for (code, status) in [(200, 0), (204, 0), (302, 3), (404, 4), (418, 4), (500, 5), (503, 5)] as [(Int, Int32)] {
+            let r = try runSwurl(["--check-status", try HTTPBin.url("/status/\(code)")])
+            XCTAssertEqual(r.status, status, "HTTP \(code)")
+            if status != 0 { XCTAssertTrue(r.stderr.contains("warning: HTTP \(code)"), r.stderr) }
+        }
+        XCTAssertEqual(try runSwurl([try HTTPBin.url("/status/500")]).status, 0)
+    }
+
+    func testFollowRedirectsAndTheLimit() throws {
+        let followed = try runSwurl(["--follow", try HTTPBin.url("/redirect/3")])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertTrue((try followed.json()["url"] as? String ?? "").hasSuffix("/get"))
+        let unfollowed = try runSwurl(["-p", "h", try HTTPBin.url("/redirect/1")])
+        XCTAssertTrue(unfollowed.text.hasPrefix("HTTP/1.1 302"), unfollowed.text)
+        let limited = try runSwurl(["-F", "--max-redirects", "2", try HTTPBin.url("/redirect/3")])
+        XCTAssertEqual(limited.status, 6, limited.stderr)
+        XCTAssertTrue(limited.stderr.contains("too many redirects"))
+    }
+
+    func testTimeoutExitsWithTwo() throws {
+        let r = try runSwurl(["--timeout", "1", try HTTPBin.url("/delay/4")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("swurl: error: timed out"), r.stderr)
+    }
+
+    func testConnectionRefusedIsATransportError() throws {
+        let port = try ServerProcess.freePort()
+        let r = try runSwurl(["http://127.0.0.1:\(port)/"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasPrefix("swurl: error: "), r.stderr)
+    }
+
+    func testPrintSelectionWhenPiped() throws {
+        let h = try runSwurl(["-h", try HTTPBin.url("/get")])
+        XCTAssertTrue(h.text.hasPrefix("HTTP/1.1 200 OK\r\n"), h.text)
+        XCTAssertTrue(h.text.hasSuffix("\r\n\r\n"))
+        let v = try runSwurl(["-v", try HTTPBin.url("/anything"), "a=1"])
+        XCTAssertTrue(v.text.hasPrefix("POST /anything HTTP/1.1\r\nHost: 127.0.0.1:"), v.text)
+        XCTAssertTrue(v.text.contains("\r\n\r\n{\"a\":\"1\"}HTTP/1.1 200 OK\r\n"), v.text)
+    }
+
+    func testPrettyFormatIndentsJSONInAPipe() throws {
+        let r = try runSwurl(["--pretty=format", try HTTPBin.url("/json")])
+        XCTAssertTrue(r.text.hasPrefix("{\n    \"slideshow\": {\n"), r.text)
+        let colors = try runSwurl(["--pretty=all", try HTTPBin.url("/json")])
+        XCTAssertTrue(colors.text.contains("\u{1B}["))
+        let noColor = try runSwurl(["--pretty=all", try HTTPBin.url("/json")], environment: ["NO_COLOR": "1"])
+        XCTAssertFalse(noColor.text.contains("\u{1B}["))
+    }
+
+    func testOutputFileIsWrittenOnlyOnSuccess() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let ok = try runSwurl(["-o", "out.bin", try HTTPBin.url("/bytes/5000?seed=1")], directory: dir)
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/out.bin")).count, 5000)
+        try "keep me".write(toFile: dir + "/old.txt", atomically: true, encoding: .utf8)
+        let failed = try runSwurl(["-o", "old.txt", "--timeout", "1", try HTTPBin.url("/delay/4")],
+                                  directory: dir)
+        XCTAssertEqual(failed.status, 2, failed.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/old.txt", encoding: .utf8), "keep me")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["old.txt", "out.bin"])
+    }
+}
