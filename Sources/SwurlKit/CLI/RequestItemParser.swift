@@ -83,7 +83,7 @@ public struct RequestItemParser {
                                hint: separator == .json ? "quote the value for the shell, e.g. \(key):='[1, 2]'" : nil)
             }
         case .file:
-            if key.isEmpty { throw .usage("'\(raw)': a file field needs a name before '@'", hint: "write name@\(value)") }
+            // An empty name (`@path`) sends the file as the whole body.
             let (path, mime, filename) = splitFileParameters(value)
             if path.isEmpty { throw .usage("'\(raw)': a file field needs a path after '@'") }
             if path != "-" { _ = try fileSize(path, raw) }

@@ -1,0 +1,283 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// Every serializer against real parsers: httpbin (Werkzeug), Python's plistlib and email parser.
+final class SerializerEndToEndTests: XCTestCase {
+    private var dir = ""
+
+    override func setUp() {
+        dir = TestPaths.temporaryDirectory()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    // MARK: JSON and form matrix
+
+    func testJSONMatrix() throws {
+        let cases: [([String], String)] = [
+            (["a=1"], #"{"a":"1"}"#),
+            (["n:=1.5", "b:=true", "z:=null"], #"{"n":1.5,"b":true,"z":null}"#),
+            (["user[name]=Ann", "user[tags][]=x", "user[tags][]=y"], #"{"user":{"name":"Ann","tags":["x","y"]}}"#),
+            (["items[0][id]:=1", "items[1][id]:=2"], #"{"items":[{"id":1},{"id":2}]}"#),
+            (["a[2]=c"], #"{"a":[null,null,"c"]}"#),
+            (["[]:=1", "[]=two"], #"[1,"two"]"#),
+            (["k\\[x\\]=v"], #"{"k[x]":"v"}"#),
+        ]
+        for (items, expected) in cases {
+            let r = try runSwurl(["POST", try HTTPBin.url("/anything")] + items)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let echo = try r.json()
+            let got = try JSONSerialization.data(withJSONObject: echo["json"] ?? NSNull(), options: [.fragmentsAllowed])
+            let want = try JSONSerialization.jsonObject(with: Data(expected.utf8), options: [.fragmentsAllowed])
+            XCTAssertEqual(try JSONSerialization.jsonObject(with: got, options: [.fragmentsAllowed]) as? NSObject, want as? NSObject, "\(items)")
+            XCTAssertEqual(echo["data"] as? String, expected, "key order and literals as given: \(items)")
+        }
+    }
+
+    func testFormMatrixAsWerkzeugReadsIt() throws {
+        let cases: [([String], [String: [String]])] = [
+            (["a=1", "b=x y"], ["a": ["1"], "b": ["x y"]]),
+            (["user[name]=Ann", "user[age]:=30"], ["user[name]": ["Ann"], "user[age]": ["30"]]),
+            (["tags[]=a", "tags[]=b"], ["tags[]": ["a", "b"]]),
+            (["q=50% & more+=", "é=☃"], ["q": ["50% & more+="], "é": ["☃"]]),
+            (["deep[a][b][]=1", "deep[a][c]=2"], ["deep[a][b][]": ["1"], "deep[a][c]": ["2"]]),
+            (["t:=true", "n:=null", "e:=[]"], ["t": ["true"], "n": [""]]),
+        ]
+        for (items, expected) in cases {
+            let r = try runSwurl(["-f", "POST", try HTTPBin.url("/anything")] + items)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            // httpbin collapses single values; ask Python for the full multi-dict instead.
+            let raw = try r.json()["data"] as? String ?? ""
+            let form = (try r.json()["form"] as? [String: Any]) ?? [:]
+            let parsed = try runPython("import sys, json, urllib.parse; print(json.dumps(urllib.parse.parse_qs(sys.argv[1], keep_blank_values=True)))", arguments: [raw.isEmpty ? formBody(r) : raw])
+            let dict = try JSONSerialization.jsonObject(with: Data(parsed.utf8)) as? [String: [String]]
+            XCTAssertEqual(dict, expected, "\(items)")
+            XCTAssertEqual(Set(form.keys), Set(expected.keys), "\(items)")
+        }
+    }
+
+    private func formBody(_ r: SwurlResult) -> String {
+        // httpbin moves urlencoded bodies into "form"; rebuild the multi-dict text from it.
+        guard let form = try? r.json()["form"] as? [String: Any] else { return "" }
+        var pairs: [String] = []
+        for (k, v) in form {
+            let values = (v as? [String]) ?? [(v as? String) ?? ""]
+            for value in values {
+                pairs.append("\(k.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? k)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)")
+            }
+        }
+        return pairs.joined(separator: "&")
+    }
+
+    func testFormBytesAreAFNetworkingsEncoding() throws {
+        let r = try runSwurl(["--offline", "-f", "POST", "example.org/x", "user[name]=A B", "tags[]=x/y?z", "k=%41"])
+        XCTAssertTrue(r.text.hasSuffix("\r\n\r\nuser%5Bname%5D=A%20B&tags%5B%5D=x/y?z&k=%2541"), r.text)
+    }
+
+    func testFormWithGETGoesToTheQueryString() throws {
+        let r = try runSwurl(["-f", "GET", try HTTPBin.url("/anything?x=1"), "a[b]=c", "d==e"])
+        let echo = try r.json()
+        XCTAssertEqual(echo["args"] as? [String: String], ["x": "1", "a[b]": "c", "d": "e"])
+        XCTAssertEqual(echo["data"] as? String, "")
+    }
+
+    // MARK: property lists
+
+    func testPlistXMLAndBinaryReadBackByPlistlib() throws {
+        let items = ["name=Ann", "age:=30", "ratio:=0.25", "ok:=true", "tags[]=a", "tags[]:=2", "nested[k]=é☃", "empty:={}", "list:=[]",
+                     "neg:=-70000", "big:=4294967296"]
+        let expected = #"{"name": "Ann", "age": 30, "ratio": 0.25, "ok": true, "tags": ["a", 2], "nested": {"k": "\u00e9\u2603"}, "empty": {}, "list": [], "neg": -70000, "big": 4294967296}"#
+        for format in ["xml", "binary"] {
+            let capture = try SinkServer(saveBodiesTo: dir)
+            let r = try runSwurl(["--plist=\(format)", "POST", capture.url + "/p"] + items)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual((try r.json()["headers"] as? [String: String])?["Content-Type"], "application/x-plist")
+            let decoded = try runPython("""
+            import plistlib, json, sys
+            data = open(sys.argv[1], 'rb').read()
+            assert data.startswith(b'bplist00') == (sys.argv[2] == 'binary'), data[:40]
+            print(json.dumps(plistlib.loads(data)))
+            """, arguments: [dir + "/body.bin", format])
+            XCTAssertEqual(decoded.trimmingCharacters(in: .whitespacesAndNewlines), expected, format)
+        }
+    }
+
+    func testPlistNullIsBadData() throws {
+        let r = try runSwurl(["--plist", "--offline", "POST", "example.org", "a[b]:=null"])
+        XCTAssertEqual(r.status, 65)
+        XCTAssertTrue(r.stderr.contains("a[b]"), r.stderr)
+    }
+
+    func testLargePlistWithManyObjectsReadsBack() throws {
+        let items = (0..<300).map { "k\($0)[]:=\($0)" }
+        let capture = try SinkServer(saveBodiesTo: dir)
+        let r = try runSwurl(["--plist=binary", "POST", capture.url] + items)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let count = try runPython("import plistlib, sys; d = plistlib.loads(open(sys.argv[1], 'rb').read()); print(len(d), d['k299'])",
+                                  arguments: [dir + "/body.bin"])
+        XCTAssertEqual(count.trimmingCharacters(in: .whitespacesAndNewlines), "300 [299]")
+    }
+
+    // MARK: multipart
+
+    private func makeFiles() throws -> [String: Data] {
+        var files: [String: Data] = [
+            "text.txt": Data("hello\r\nworld\n--not-a-boundary\n".utf8),
+            "binary.bin": Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }),
+            "empty.dat": Data(),
+        ]
+        files["we\"ird\\ na;me é.txt"] = Data("odd name".utf8)
+        for (name, data) in files {
+            FileManager.default.createFile(atPath: dir + "/" + name, contents: data)
+        }
+        return files
+    }
+
+    func testMultipartAsHttpbinReadsIt() throws {
+        let files = try makeFiles()
+        let r = try runSwurl(["-f", "POST", try HTTPBin.url("/anything"), "title=Trip", "user[name]=Ann",
+                              "doc@text.txt", "bin@binary.bin", "none@empty.dat", "odd@we\"ird\\ na;me é.txt;type=text/x-odd",
+                              "tags[]=a", "tags[]=b"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let echo = try r.json()
+        XCTAssertEqual(echo["form"] as? NSDictionary, ["title": "Trip", "user[name]": "Ann", "tags[]": ["a", "b"]] as NSDictionary)
+        let got = echo["files"] as? [String: String] ?? [:]
+        XCTAssertEqual(got["doc"], String(decoding: files["text.txt"]!, as: UTF8.self))
+        XCTAssertEqual(got["none"], "")
+        XCTAssertEqual(got["odd"], "odd name")
+        let b64 = files["binary.bin"]!.base64EncodedString()
+        XCTAssertEqual(got["bin"], "data:application/octet-stream;base64," + b64)
+        let ct = (echo["headers"] as? [String: String])?["Content-Type"] ?? ""
+        XCTAssertTrue(ct.hasPrefix("multipart/form-data; boundary=swurl-"), ct)
+    }
+
+    func testMultipartAsPythonsEmailParserReadsItAndOfflineEqualsSent() throws {
+        let files = try makeFiles()
+        let sink = try SinkServer(saveBodiesTo: dir)
+        let args = ["--multipart", "--boundary", "XyZ-123", "POST", sink.url + "/up", "title=Tr\"ip", "we\"ird\\key=v",
+                    "doc@text.txt", "bin@binary.bin;filename=renamed.bin", "none@empty.dat",
+                    "odd@we\"ird\\ na;me é.txt;type=text/x-odd", "cert@text.txt;filename=c.crt"]
+        let sent = try runSwurl(args, directory: dir)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        let received = try sent.json()
+        let offline = try runSwurl(["--offline", "-p", "B"] + args, directory: dir)
+        XCTAssertEqual(offline.status, 0, offline.stderr)
+        let offlineSHA = try runPython("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())",
+                                       arguments: [dir + "/body.bin"])
+        XCTAssertEqual(received["sha256"] as? String, offlineSHA.trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertEqual(offline.stdout, try Data(contentsOf: URL(fileURLWithPath: dir + "/body.bin")))
+        let headers = received["headers"] as? [String: String] ?? [:]
+        XCTAssertEqual(headers["Content-Type"], "multipart/form-data; boundary=XyZ-123")
+        XCTAssertEqual(headers["Content-Length"], String(offline.stdout.count), "exact Content-Length, no chunking")
+        XCTAssertNil(headers["Transfer-Encoding"])
+        XCTAssertTrue(offline.stdout.starts(with: Data("--XyZ-123\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nTr\"ip\r\n--XyZ-123\r\n".utf8)))
+        XCTAssertTrue(offline.stdout.suffix(13) == Data("\r\n--XyZ-123--\r\n".utf8).suffix(13))
+
+        let parsed = try runPython(#"""
+        import sys, json, base64, email
+        from email import policy
+        body = open(sys.argv[1], 'rb').read()
+        msg = email.message_from_bytes(b'Content-Type: multipart/form-data; boundary=XyZ-123\r\n\r\n' + body, policy=policy.HTTP)
+        out = []
+        for part in msg.iter_parts():
+            out.append({'name': part.get_param('name', header='content-disposition'), 'filename': part.get_filename(),
+                        'type': part.get_content_type() if part.get('Content-Type') else None,
+                        'data': base64.b64encode(part.get_payload(decode=True) or b'').decode()})
+        print(json.dumps(out))
+        """#, arguments: [dir + "/body.bin"])
+        let parts = try JSONSerialization.jsonObject(with: Data(parsed.utf8)) as? [[String: Any]] ?? []
+        func b64(_ d: Data) -> String { d.base64EncodedString() }
+        let expected: [(String, String?, String?, Data)] = [
+            ("title", nil, nil, Data("Tr\"ip".utf8)),
+            ("we\"ird\\key", nil, nil, Data("v".utf8)),
+            ("doc", "text.txt", "text/plain", files["text.txt"]!),
+            ("bin", "renamed.bin", "application/octet-stream", files["binary.bin"]!),
+            ("none", "empty.dat", "application/octet-stream", Data()),
+            ("odd", "we\"ird\\ na;me é.txt", "text/x-odd", files["we\"ird\\ na;me é.txt"]!),
+            ("cert", "c.crt", "application/x-x509-ca-cert", files["text.txt"]!),
+        ]
+        XCTAssertEqual(parts.count, expected.count, parsed)
+        for (part, want) in zip(parts, expected) {
+            XCTAssertEqual(part["name"] as? String, want.0)
+            XCTAssertEqual(part["filename"] as? String, want.1)
+            XCTAssertEqual(part["type"] as? String, want.2, want.0)
+            XCTAssertEqual(part["data"] as? String, b64(want.3), want.0)
+        }
+    }
+
+    func testMultipartFilePartFromStdinIsStreamedChunked() throws {
+        let sink = try SinkServer(saveBodiesTo: dir)
+        let payload = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
+        let r = try runSwurl(["--multipart", "--boundary", "B0", "POST", sink.url, "a=1", "f@-;filename=from-stdin.bin"], stdin: payload)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let received = try r.json()
+        XCTAssertEqual((received["headers"] as? [String: String])?["Transfer-Encoding"], "chunked")
+        let body = try Data(contentsOf: URL(fileURLWithPath: dir + "/body.bin"))
+        let head = Data("--B0\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--B0\r\nContent-Disposition: form-data; name=\"f\"; filename=\"from-stdin.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        XCTAssertEqual(body, head + payload + Data("\r\n--B0--\r\n".utf8))
+    }
+
+    func testMultipartErrors() throws {
+        FileManager.default.createFile(atPath: dir + "/f", contents: Data("x".utf8))
+        let get = try runSwurl(["--multipart", "GET", "example.org", "f@f"], directory: dir)
+        XCTAssertEqual(get.status, 64)
+        XCTAssertTrue(get.stderr.contains("cannot be sent with GET"), get.stderr)
+        let missing = try runSwurl(["--multipart", "POST", "example.org", "f@nope"], directory: dir)
+        XCTAssertEqual(missing.status, 66)
+        let directory = try runSwurl(["--multipart", "POST", "example.org", "f@."], directory: dir)
+        XCTAssertEqual(directory.status, 66)
+        let json = try runSwurl(["POST", "example.org", "f@f"], directory: dir)
+        XCTAssertEqual(json.status, 64)
+        XCTAssertTrue(json.stderr.contains("--form"), json.stderr)
+        let unreadable = dir + "/secret"
+        FileManager.default.createFile(atPath: unreadable, contents: Data("x".utf8), attributes: [.posixPermissions: 0])
+        if getuid() != 0 {
+            XCTAssertEqual(try runSwurl(["--multipart", "POST", "example.org", "f@secret"], directory: dir).status, 66)
+        }
+    }
+
+    /// A 1 GiB sparse file uploads streamed: the server receives exactly the offline body.
+    func testOneGibibyteSparseFileUpload() throws {
+        let path = dir + "/big.img"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let h = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try h.truncate(atOffset: 1 << 30)
+        try h.close()
+        let sink = try SinkServer()
+        let r = try runSwurl(["--multipart", "--boundary", "BIG", "POST", sink.url, "name=big", "file@big.img"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let received = try r.json()
+        let head = "--BIG\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nbig\r\n--BIG\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.img\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        let expected = try runPython("""
+        import hashlib, sys
+        h = hashlib.sha256(sys.argv[1].encode()); z = bytes(1 << 20)
+        for _ in range(1024): h.update(z)
+        h.update(b'\\r\\n--BIG--\\r\\n'); print(h.hexdigest())
+        """, arguments: [head])
+        XCTAssertEqual(received["length"] as? Int, head.utf8.count + (1 << 30) + 11)
+        XCTAssertEqual(received["sha256"] as? String, expected.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    // MARK: raw bodies
+
+    func testFileAsWholeBodyGetsTypeFromExtension() throws {
+        try #"{"from":"file"}"#.write(toFile: dir + "/b.json", atomically: true, encoding: .utf8)
+        let r = try runSwurl(["PUT", try HTTPBin.url("/anything"), "@b.json"], directory: dir)
+        let echo = try r.json()
+        XCTAssertEqual(echo["json"] as? [String: String], ["from": "file"])
+        XCTAssertEqual((echo["headers"] as? [String: String])?["Content-Type"], "application/json")
+        XCTAssertEqual((echo["headers"] as? [String: String])?["Content-Length"], "15")
+    }
+
+    func testChunkedForcesChunkedEncoding() throws {
+        let sink = try SinkServer()
+        let r = try runSwurl(["--chunked", "POST", sink.url, "a=1"])
+        let received = try r.json()
+        XCTAssertEqual((received["headers"] as? [String: String])?["Transfer-Encoding"], "chunked")
+        XCTAssertNil((received["headers"] as? [String: String])?["Content-Length"])
+        XCTAssertEqual(received["length"] as? Int, 9)
+    }
+}
