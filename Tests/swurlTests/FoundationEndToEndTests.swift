@@ -178,3 +178,23 @@ final class FoundationEndToEndTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["old.txt", "out.bin"])
     }
 }
+
+final class InterruptTests: XCTestCase {
+    /// Ctrl-C stops a transfer cleanly with status 130.
+    func testSIGINTExitsWith130() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = [try HTTPBin.url("/delay/8")]
+        p.standardOutput = FileHandle.nullDevice
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        XCTAssertEqual(p.terminationReason, .exit)
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(text, "swurl: error: interrupted\n")
+    }
+}
