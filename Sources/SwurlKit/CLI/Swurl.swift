@@ -55,6 +55,7 @@ public enum Swurl {
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
         let printer = Printer(sink: sink, selection: selection, style: style)
+        printer.prepareRequestBody(request.body)
 
         do {
             if options.offline {

@@ -7,7 +7,7 @@ final class BodyWriter {
     private let format: Bool
     private let theme: Theme?
     private let terminal: Bool
-    private var pendingC2 = false
+    private var sanitizer = TerminalSanitizer()
     private(set) var byteCount: Int64 = 0
     private var mediaType: String?
     private var lastByte: UInt8?
@@ -37,7 +37,7 @@ final class BodyWriter {
     private func choose(_ first: UnsafeRawBufferPointer) -> Mode {
         guard enabled else { return .discard }
         let head = first.prefix(1024)
-        let looksBinary = head.contains(0) || BodyWriter.isBinaryType(mediaType)
+        let looksBinary = BinarySniffer.looksBinary(first) || BodyWriter.isBinaryType(mediaType)
         if terminal && looksBinary { return .binaryNote }
         if format && !looksBinary {
             let firstSignificant = head.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
@@ -57,7 +57,7 @@ final class BodyWriter {
         if let l = chunk.last { lastByte = l }
         switch mode {
         case .raw: out.append(contentsOf: chunk)
-        case .sanitized: TerminalSanitizer.append(chunk, to: &out, pendingC2: &pendingC2)
+        case .sanitized: sanitizer.append(chunk, to: &out)
         case .json(let f): f.feed(chunk, into: &out)
         default: break
         }
@@ -77,7 +77,7 @@ final class BodyWriter {
             let type = mediaType.map { " of \($0)" } ?? ""
             note("binary data not shown: \(byteCount) bytes\(type); use -o FILE or a pipe to save it", &out)
         case .sanitized:
-            if pendingC2 { out.append(0xC2); pendingC2 = false }
+            sanitizer.finish(into: &out)
             if byteCount > 0 && lastByte != 0x0A { out.append(0x0A) }
         default:
             break

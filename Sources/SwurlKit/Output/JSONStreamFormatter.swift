@@ -17,7 +17,7 @@ public final class JSONStreamFormatter {
     private var sawValue = false
     private var topLevelDone = false
     private var failed = false
-    private var pendingC2 = false
+    private var sanitizer = TerminalSanitizer()
     /// The keyword being read (true/false/null), checked when it ends; numbers are checked by character.
     private var keyword: [UInt8] = []
     private var literalIsNumber = false
@@ -179,7 +179,7 @@ public final class JSONStreamFormatter {
 
     private func passThrough(_ bytes: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
         if sanitize {
-            TerminalSanitizer.append(bytes, to: &out, pendingC2: &pendingC2)
+            sanitizer.append(bytes, to: &out)
         } else {
             out.append(contentsOf: bytes)
         }
@@ -188,7 +188,7 @@ public final class JSONStreamFormatter {
     /// Ends the document: closes an open literal and checks that nothing was left open.
     public func finish(into out: inout [UInt8]) {
         if inLiteral { endLiteral(&out) }
-        if pendingC2 { out.append(0xC2); pendingC2 = false }
+        sanitizer.finish(into: &out)
         if !failed && (inString || !stack.isEmpty || !sawValue) {
             isValid = false
             color(theme?.reset, &out)

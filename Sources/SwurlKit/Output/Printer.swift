@@ -26,6 +26,12 @@ public final class Printer: TransferDelegate {
     private var pendingHead: HTTPResponseHead?
     private var headPrinted = false
     private var bodyWriter: BodyWriter?
+    /// Where the request body's file segments lie, so binary files can be replaced by a note on
+    /// a terminal while the multipart framing around them is still shown.
+    private var segmentMap: [(length: Int64, binaryLabel: String?)] = []
+    private var segmentIndex = 0
+    private var segmentOffset: Int64 = 0
+    private var notedSegment = -1
     /// The final response head, once known.
     public private(set) var responseHead: HTTPResponseHead?
 
@@ -37,6 +43,25 @@ public final class Printer: TransferDelegate {
     }
 
     // MARK: Request
+
+    /// Tells the printer what the request body is made of before it is sent. On a terminal, file
+    /// segments that hold binary data are then shown as a one-line note.
+    public func prepareRequestBody(_ body: RequestBody?) {
+        segmentMap = []
+        guard style.terminal, selection.requestBody, let body, body.length != nil,
+              !(body.segments.count == 1 && body.inMemoryBytes != nil) else { return }
+        for segment in body.segments {
+            switch segment {
+            case .bytes(let b):
+                segmentMap.append((Int64(b.count), nil))
+            case .file(let path, let size):
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                segmentMap.append((size, BinarySniffer.fileLooksBinary(path) ? name : nil))
+            case .stream(_, let label, let length):
+                segmentMap.append((length ?? 0, label))
+            }
+        }
+    }
 
     public func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
         requestHeadsSeen += 1
@@ -76,7 +101,33 @@ public final class Printer: TransferDelegate {
         guard requestHeadsSeen <= 1, let writer = requestBodyWriter, selection.requestBody else { return }
         requestPrinted = true
         var out: [UInt8] = []
-        writer.write(bytes, into: &out)
+        if segmentMap.isEmpty {
+            writer.write(bytes, into: &out)
+        } else {
+            // Walk the chunk across the segments it covers.
+            var rest = bytes[...]
+            while !rest.isEmpty && segmentIndex < segmentMap.count {
+                let segment = segmentMap[segmentIndex]
+                let take = Int(min(Int64(rest.count), segment.length - segmentOffset))
+                let piece = UnsafeRawBufferPointer(rebasing: rest.prefix(take))
+                if let label = segment.binaryLabel {
+                    if notedSegment != segmentIndex {
+                        notedSegment = segmentIndex
+                        let note = "[swurl: binary data not shown: \(segment.length) bytes from '\(TerminalSanitizer.clean(label))']"
+                        out += Array(((theme?.note ?? "") + note + (theme?.reset ?? "")).utf8)
+                    }
+                } else {
+                    writer.write(piece, into: &out)
+                }
+                rest = rest.dropFirst(take)
+                segmentOffset += Int64(take)
+                if segmentOffset >= segment.length {
+                    segmentIndex += 1
+                    segmentOffset = 0
+                }
+            }
+            if !rest.isEmpty { writer.write(UnsafeRawBufferPointer(rebasing: rest), into: &out) }
+        }
         try sink.write(out)
     }
 
