@@ -54,7 +54,15 @@ install: build
 	install -D -m 644 completions/_swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl
 	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
 
-bench: build test-deps venv
+# HTTPie for side-by-side numbers lives in its own venv (never on the test path).
+HTTPIE_VENV := .build/httpie
+
+$(HTTPIE_VENV)/.installed:
+	python3 -m venv $(HTTPIE_VENV)
+	$(HTTPIE_VENV)/bin/pip install --quiet --disable-pip-version-check httpie==3.2.4
+	touch $@
+
+bench: build test-deps venv $(HTTPIE_VENV)/.installed
 	@scripts/apt-ensure hyperfine time
 	scripts/bench
 
