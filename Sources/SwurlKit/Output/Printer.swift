@@ -28,6 +28,8 @@ public final class Printer: TransferDelegate {
     private var bodyWriter: BodyWriter?
     /// The final response head, once known.
     public private(set) var responseHead: HTTPResponseHead?
+    /// Where `-v` shows TLS details (stderr), nil to show none; stdout stays byte-exact.
+    public var diagnostics: ByteSink?
 
     public init(sink: ByteSink, selection: PrintSelection, style: Style) {
         self.sink = sink
@@ -78,6 +80,12 @@ public final class Printer: TransferDelegate {
         var out: [UInt8] = []
         writer.write(bytes, into: &out)
         try sink.write(out)
+    }
+
+    // MARK: TLS
+
+    public func transferDidVerifyTLS(_ summary: TLSSummary) {
+        try? diagnostics?.write(TerminalSanitizer.clean(summary.line) + "\n")
     }
 
     // MARK: Response
