@@ -10,7 +10,11 @@ public enum CertificateReportFormatter {
         if let path = r.verifiedPath {
             s += "Verified path (\(path.count), leaf to anchor):\n"
             for (i, e) in path.enumerated() {
-                s += "  \(i) \(e.subject)\n     \(e.pin)\n"
+                if let k = r.presented.firstIndex(where: { $0.fingerprint == e.fingerprint }) {
+                    s += "  \(i) \(e.subject) (presented #\(k))\n    pin:         \(e.pin)\n"
+                } else {
+                    s += entry(i, e)   // an anchor from the trust store, never sent
+                }
             }
         } else {
             s += "Verified path: none\n"
@@ -25,7 +29,9 @@ public enum CertificateReportFormatter {
                 s += "or its issuing CA's key, which survives a certificate renewal:\n  --pin-pubkey '\(issuer)'\n"
             }
         }
-        return TerminalSanitizer.clean(s)
+        // Names come from the server: make control characters visible, line by line.
+        return s.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalSanitizer.clean(String($0)) }.joined(separator: "\n")
     }
 
     private static func entry(_ i: Int, _ e: CertificateReport.Entry) -> String {

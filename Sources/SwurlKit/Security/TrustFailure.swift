@@ -29,10 +29,10 @@ public struct TrustFailure: Sendable, Equatable {
         var hint: String
         switch check {
         case .chain:
-            hint = "swurl: hint: trust its CA with --cacert FILE, or pin the server with --pin-cert/--pin-pubkey; 'swurl certs URL' shows the chain"
+            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert/--pin-pubkey; 'swurl certs URL' shows the chain"
         case .host:
             let names = certificateNames.isEmpty ? "no subjectAltName" : certificateNames.joined(separator: ", ")
-            hint = "swurl: hint: the certificate is for \(names); use that name in the URL, or pin the certificate"
+            hint = "the certificate is for \(names); use that name in the URL, or pin the certificate"
         case .pin:
             hint = "swurl: hint: the server presented (leaf first):"
             for p in presented { hint += "\n  \(p.pin)  \(p.subject)" }
