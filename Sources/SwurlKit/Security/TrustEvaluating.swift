@@ -48,7 +48,10 @@ final class ServerTrust {
         if let p = X509_STORE_CTX_get_ex_data(storeContext, SSL_get_ex_data_X509_STORE_CTX_idx()) {
             let ssl = OpaquePointer(p)
             if let v = SSL_get_version(ssl) { version = String(cString: v) }
-            if let c = SSL_get_current_cipher(ssl), let name = SSL_CIPHER_get_name(c) { cipher = String(cString: name) }
+            // During a TLS 1.2 handshake the negotiated suite is still the pending one.
+            if let c = SSL_get_current_cipher(ssl) ?? SSL_get_pending_cipher(ssl), let name = SSL_CIPHER_get_name(c) {
+                cipher = String(cString: name)
+            }
             var buf = [CChar](repeating: 0, count: 256)
             if sw_ssl_alpn(ssl, &buf, Int32(buf.count)) > 0 {
                 alpn = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -54,7 +54,8 @@ public final class Transfer {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
         if rc != CURLE_OK {
-            throw Transfer.error(for: rc, message: easy.errorMessage(rc))
+            let error = Transfer.error(for: rc, message: easy.errorMessage(rc))
+            throw verifier?.explain(rc, error) ?? error
         }
         return TransferResult(head: lastHead, effectiveURL: easy.info(string: CURLINFO_EFFECTIVE_URL),
                               redirectCount: easy.info(long: CURLINFO_REDIRECT_COUNT))
