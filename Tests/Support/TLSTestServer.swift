@@ -76,6 +76,12 @@ public final class TLSTestServer: @unchecked Sendable {
         raw, _ = s.accept()
         raw.settimeout(3)
         try:
+            # A readiness probe connects and closes without a byte: not a client, not logged.
+            if not raw.recv(1, socket.MSG_PEEK):
+                raw.close(); continue
+        except Exception:
+            raw.close(); continue
+        try:
             c = ctx.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
         except Exception as e:
             raw.close(); continue
