@@ -44,9 +44,11 @@ final class HandshakeVerifier {
         // callback's verdict; VERIFY_PEER makes a 0 abort the handshake.
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
         if !policy.pinnedCertificates.isEmpty && (policy.checksChain || mode == .inspect) {
-            guard let store = SSL_CTX_get_cert_store(ctx), let param = SSL_CTX_get0_param(ctx) else { return false }
+            guard let store = SSL_CTX_get_cert_store(ctx), let param = SSL_CTX_get0_param(ctx) else {
+                return setupFailed("OpenSSL gave no trust store to add the pinned certificates to")
+            }
             for der in policy.pinnedCertificates {
-                guard let c = Certificate(der: der) else { return false }
+                guard let c = Certificate(der: der) else { return setupFailed("a pinned certificate could not be loaded") }
                 // A certificate already in the store is not an error (X509_STORE_add_cert(3)).
                 _ = X509_STORE_add_cert(store, c.raw)
             }
@@ -60,6 +62,14 @@ final class HandshakeVerifier {
             return Unmanaged<HandshakeVerifier>.fromOpaque(arg).takeUnretainedValue().verify(storeContext: storeContext)
         }, context)
         return true
+    }
+
+    /// Records why the handshake cannot be secured; the transfer then fails closed (exit 7).
+    private func setupFailed(_ reason: String) -> Bool {
+        if failure == nil {
+            failure = TrustFailure(check: .chain, host: host, reason: reason, presented: [], pinned: [])
+        }
+        return false
     }
 
     /// The evaluators the policy calls for, in order: chain, host, pins.

@@ -45,7 +45,7 @@ extension EasyHandle {
             var p: UnsafePointer<CChar>?
             guard sw_getinfo_str(curl, CURLINFO_EFFECTIVE_URL, &p) == CURLE_OK, let p,
                   let url = try? CurlURL(parsing: String(cString: p)) else { return CURLE_ABORTED_BY_CALLBACK }
-            return verifier.prepare(sslContext: sslContext, host: url.host) ? CURLE_OK : CURLE_SSL_CERTPROBLEM
+            return verifier.prepare(sslContext: sslContext, host: url.host) ? CURLE_OK : CURLE_ABORTED_BY_CALLBACK
         }
         guard rc == CURLE_OK else {
             throw .transport("this libcurl cannot run swurl's TLS policy in the handshake (CURLOPT_SSL_CTX_FUNCTION: \(String(cString: curl_easy_strerror(rc))))",
