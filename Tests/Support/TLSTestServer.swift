@@ -23,14 +23,15 @@ public final class TLSTestServer: @unchecked Sendable {
     ///   - chain: PEM with the certificates the server sends, leaf first.
     ///   - key: the leaf's private key.
     ///   - clientCA: when set, a client certificate signed under this CA is required.
-    ///   - redirect: answer every request with a 302 to this URL.
+    ///   - redirect: answer every request with a 302 to this URL (except a request for its path).
     ///   - maxTLS: "1.2" to cap the server at TLS 1.2.
-    public init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil) throws {
+    public init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
+                port: Int? = nil) throws {
         connectionLog = TestPaths.temporaryDirectory() + "/connections.log"
         FileManager.default.createFile(atPath: connectionLog, contents: nil)
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
                                    arguments: ["-c", TLSTestServer.script, "{PORT}", chain, key, connectionLog,
-                                               clientCA ?? "", redirect ?? "", maxTLS ?? ""])
+                                               clientCA ?? "", redirect ?? "", maxTLS ?? ""], port: port)
     }
 
     deinit { server.stop() }
@@ -112,7 +113,8 @@ public final class TLSTestServer: @unchecked Sendable {
         record(True, len(data), '')
         if data:
             try:
-                if redirect:
+                target = redirect.split('://', 1)[-1].partition('/')[2]
+                if redirect and not data.startswith(('GET /' + target + ' ').encode()):
                     c.sendall(('HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' % redirect).encode())
                 else:
                     c.sendall(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok')

@@ -213,6 +213,21 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertEqual(plain.text, "ok")
     }
 
+    /// A redirect back to the same server opens a new connection (the server closes each one);
+    /// with TLS session resumption that handshake would carry no certificate and skip the
+    /// policy. Both hops must run it in full.
+    func testEveryHopRunsAFullVerifiedHandshake() throws {
+        let pki = try CertificateFactory.shared()
+        let port = try ServerProcess.freePort()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"),
+                                       redirect: "https://127.0.0.1:\(port)/final", port: port)
+        let r = try runSwurl(["-v", "--follow", "--cacert", pki.path("root.pem"), "--pin-pubkey", try pki.pin("int.pem"),
+                              "\(server.url)/start"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "* TLS: ").count - 1, 2, r.stderr)
+        XCTAssertEqual(server.connections.count, 2)
+    }
+
     func testMutualTLS() throws {
         let pki = try CertificateFactory.shared()
         let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
