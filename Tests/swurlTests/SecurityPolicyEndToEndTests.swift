@@ -249,6 +249,39 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(wrong.stderr.contains("--key-password"), wrong.stderr)
     }
 
+    /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
+    func testEncryptedKeyPromptsOnATerminal() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let script = """
+        import os, pty, sys
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out, sent = b'', False
+        while True:
+            try:
+                d = os.read(fd, 1024)
+            except OSError:
+                break
+            if not d:
+                break
+            out += d
+            if not sent and b'Password for' in out:
+                os.write(fd, b'secret\\n'); sent = True
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+        print(out.decode(errors='replace'))
+        """
+        let out = try runPython(script, arguments: [TestPaths.binary, "--cacert", pki.path("root.pem"),
+                                                    "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
+                                                    "\(server.url)/prompt"])
+        XCTAssertTrue(out.hasPrefix("0\n"), out)
+        XCTAssertTrue(out.contains("Password for"), out)
+        XCTAssertFalse(out.contains("secret"), "the password must not be echoed: \(out)")
+        XCTAssertTrue(out.contains("200 OK"), out)
+    }
+
     func testVerboseShowsTLSDetailsOnStderrOnly() throws {
         let s = try Servers.get()
         let r = try runSwurl(["-v", "--cacert", s.pki.path("root.pem"), "https://localhost:\(s.good.port)/v"])
