@@ -2,14 +2,21 @@
 public struct CertificateReport: Sendable, Equatable {
     /// One certificate as the report shows it.
     public struct Entry: Sendable, Equatable {
+        /// The subject name, RFC 2253 (`CN=localhost`).
         public var subject: String
+        /// The issuer name, RFC 2253.
         public var issuer: String
+        /// subjectAltName entries (`DNS:localhost`, `IP Address:127.0.0.1`).
         public var subjectAlternativeNames: [String]
+        /// Start of validity, `YYYY-MM-DD hh:mm:ss UTC`.
         public var notBefore: String
+        /// End of validity, `YYYY-MM-DD hh:mm:ss UTC`.
         public var notAfter: String
         /// Days until expiry; negative once expired.
         public var daysLeft: Int
+        /// Whether the end of validity has passed.
         public var expired: Bool
+        /// Whether the start of validity is in the future.
         public var notYetValid: Bool
         /// `EC P-256`, `RSA 2048`.
         public var key: String
@@ -17,6 +24,7 @@ public struct CertificateReport: Sendable, Equatable {
         public var fingerprint: String
         /// `sha256//BASE64` of the SubjectPublicKeyInfo.
         public var pin: String
+        /// Whether subject and issuer are the same name.
         public var selfIssued: Bool
 
         init(_ c: Certificate) {
@@ -37,7 +45,9 @@ public struct CertificateReport: Sendable, Equatable {
 
     /// The URL that was probed.
     public var url: String
+    /// The host the certificate was checked against.
     public var host: String
+    /// Negotiated protocol, cipher and ALPN.
     public var tls: TLSSummary
     /// What the server sent, leaf first.
     public var presented: [Entry]
@@ -49,6 +59,7 @@ public struct CertificateReport: Sendable, Equatable {
     public var hostMatches: Bool
     /// Whether pins were given (with `--pin-pubkey`/`--pin-cert`) and, if so, why they failed.
     public var pinsGiven: Bool
+    /// Why the pins did not match; nil when they did or none were given.
     public var pinError: String?
 
     init(url: String, host: String, inspection: CertificateInspection, pinsGiven: Bool) {

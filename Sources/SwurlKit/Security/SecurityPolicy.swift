@@ -24,6 +24,7 @@ public struct SecurityPolicy: Sendable, Equatable {
     public enum TLSVersion: String, Sendable, CaseIterable, Comparable {
         case v1_2 = "1.2"
         case v1_3 = "1.3"
+        /// 1.2 sorts before 1.3.
         public static func < (a: TLSVersion, b: TLSVersion) -> Bool { a == .v1_2 && b == .v1_3 }
     }
 
@@ -48,8 +49,9 @@ public struct SecurityPolicy: Sendable, Equatable {
     public var clientKey: String?
     /// `--key-password`: the passphrase of an encrypted client key.
     public var keyPassword: String?
-    /// `--tls-min` / `--tls-max`.
+    /// `--tls-min`; nil for the default (TLS 1.2).
     public var minimumVersion: TLSVersion?
+    /// `--tls-max`; nil for libcurl's default (the highest it supports).
     public var maximumVersion: TLSVersion?
     /// `--ciphers`: an OpenSSL cipher list; TLS 1.3 suite names (`TLS_…`) go to the 1.3 list.
     public var ciphers: String?

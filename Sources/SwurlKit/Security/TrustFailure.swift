@@ -8,11 +8,15 @@ public struct TrustFailure: Sendable, Equatable {
 
     /// One certificate the server presented, as the message lists it.
     public struct Presented: Sendable, Equatable {
+        /// The subject name, RFC 2253.
         public var subject: String
+        /// `sha256//` of its key.
         public var pin: String
     }
 
+    /// Which check failed.
     public var check: Check
+    /// The host of the connection (the redirect hop's, on a redirect).
     public var host: String
     /// What went wrong, in words.
     public var reason: String
