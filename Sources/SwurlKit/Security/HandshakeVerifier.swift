@@ -43,6 +43,11 @@ final class HandshakeVerifier {
         // CURLOPT_SSL_VERIFYPEER=0 (-k) leaves SSL_VERIFY_NONE, under which OpenSSL ignores the
         // callback's verdict; VERIFY_PEER makes a 0 abort the handshake.
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
+        // libcurl's CAINFO/CAPATH replace the system store; swurl's --cacert/--capath add to it.
+        if policy.caFile != nil || policy.caPath != nil {
+            _ = SSL_CTX_set_default_verify_paths(ctx)
+            ERR_clear_error()
+        }
         if !policy.pinnedCertificates.isEmpty && (policy.checksChain || mode == .inspect) {
             guard let store = SSL_CTX_get_cert_store(ctx), let param = SSL_CTX_get0_param(ctx) else {
                 return setupFailed("OpenSSL gave no trust store to add the pinned certificates to")
