@@ -28,22 +28,39 @@ public struct TrustFailure: Sendable, Equatable {
     public var certificateNames: [String] = []
 
     /// The error swurl reports: exit 7, naming the check, the host and the presented pins.
+    /// Names come from the server's certificates, so control characters are made visible.
     public var error: SwurlError {
-        let message = "TLS \(check.rawValue) check failed for \(host): \(reason)"
+        let message = "TLS \(check.rawValue) check failed for \(host): \(TrustFailure.visible(reason))"
         var hint: String
         switch check {
         case .chain:
             hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert/--pin-pubkey; 'swurl certs URL' shows the chain"
         case .host:
-            let names = certificateNames.isEmpty ? "no subjectAltName" : certificateNames.joined(separator: ", ")
+            let names = certificateNames.isEmpty ? "no subjectAltName" : TrustFailure.visible(certificateNames.joined(separator: ", "))
             hint = "the certificate is for \(names); use that name in the URL, or pin the certificate"
         case .pin:
             hint = "swurl: hint: the server presented (leaf first):"
-            for p in presented { hint += "\n  \(p.pin)  \(p.subject)" }
-            hint += "\nswurl: hint: pinned: \(pinned.joined(separator: ", "))"
+            for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.visible(p.subject))" }
+            hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
             hint += "\nswurl: hint: if the server changed its key on purpose, update the pin ('swurl certs URL' prints it)"
         }
         return .trust(message, hint: hint)
+    }
+
+    /// Replaces C0 and C1 control characters with `\xNN`, so a hostile certificate name cannot
+    /// drive the terminal that shows the error.
+    static func visible(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || (v >= 0x7F && v <= 0x9F) {
+                let hex = String(v, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

@@ -23,6 +23,13 @@ final class TrustFailureTests: XCTestCase {
         XCTAssertTrue(host.error.hint?.contains("DNS:a.example") == true)
     }
 
+    func testServerNamesCannotDriveTheTerminal() {
+        let f = TrustFailure(check: .pin, host: "h", reason: "r", presented: [.init(subject: "CN=\u{1B}[31mred\u{9B}", pin: "sha256//X=")],
+                             pinned: [])
+        XCTAssertFalse(f.error.hint?.contains("\u{1B}") ?? true)
+        XCTAssertTrue(f.error.hint?.contains("CN=\\x1B[31mred\\x9B") == true, f.error.hint ?? "")
+    }
+
     func testVerboseLine() {
         let s = TLSSummary(version: "TLSv1.3", cipher: "TLS_AES_128_GCM_SHA256", alpn: nil, certificate: "CN=x",
                            verification: "chain verified")
