@@ -60,14 +60,13 @@ extension HandshakeVerifier {
     /// not load, or a server that hung up after the handshake (typically: it wants a client
     /// certificate).
     func explain(_ rc: CURLcode, _ error: SwurlError) -> SwurlError {
-        switch rc {
-        case CURLE_SSL_CERTPROBLEM:
+        if rc == CURLE_SSL_CERTPROBLEM {
             return .inputFile(error.message, hint: "check --cert, --key and --key-password (PEM; the key must belong to the certificate)")
-        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING
-            where policy.clientCertificate == nil && verifications > 0:
-            return .transport(error.message, hint: "the server ended the TLS connection; if it requires a client certificate, give --cert FILE --key FILE")
-        default:
-            return error
         }
+        let hungUp = [CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING].contains(rc)
+        if hungUp && policy.clientCertificate == nil && verifications > 0 {
+            return .transport(error.message, hint: "the server ended the TLS connection; if it requires a client certificate, give --cert FILE --key FILE")
+        }
+        return error
     }
 }
