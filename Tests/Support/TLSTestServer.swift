@@ -28,7 +28,7 @@ public final class TLSTestServer: @unchecked Sendable {
     public init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
                 port: Int? = nil) throws {
         connectionLog = TestPaths.temporaryDirectory() + "/connections.log"
-        FileManager.default.createFile(atPath: connectionLog, contents: nil)
+        _ = FileManager.default.createFile(atPath: connectionLog, contents: nil)
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
                                    arguments: ["-c", TLSTestServer.script, "{PORT}", chain, key, connectionLog,
                                                clientCA ?? "", redirect ?? "", maxTLS ?? ""], port: port)
