@@ -25,7 +25,9 @@ public enum CertificateReportFormatter {
         if r.pinsGiven { s += "  pins:  " + (r.pinError.map { "FAILED: \($0)" } ?? "ok") + "\n" }
         if let option = r.pinOption {
             s += "\nPin this server's key (ready to paste):\n  \(option)\n"
-            if let issuer = r.issuerPin {
+            if r.chainError != nil {
+                s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
+            } else if let issuer = r.issuerPin {
                 s += "or its issuing CA's key, which survives a certificate renewal:\n  --pin-pubkey '\(issuer)'\n"
             }
         }
