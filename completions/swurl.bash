@@ -13,9 +13,20 @@ _swurl() {
         --max-redirects) return ;;
         --timeout) return ;;
         --default-scheme) COMPREPLY=($(compgen -W "http https" -- "$cur")); return ;;
+        --pin-pubkey) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pin-cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pin-scope) COMPREPLY=($(compgen -W "any leaf chain" -- "$cur")); return ;;
+        --cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --capath) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --key-password) return ;;
+        --tls-min) COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return ;;
+        --tls-max) COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return ;;
+        --ciphers) return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --check-status --follow -F -L --max-redirects --timeout --default-scheme --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --check-status --follow -F -L --max-redirects --timeout --default-scheme --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cert --key --key-password --tls-min --tls-max --ciphers --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS" -- "$cur"))
     fi

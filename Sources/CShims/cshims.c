@@ -1,6 +1,8 @@
 #include "cshims.h"
 #include <signal.h>
 #include <string.h>
+#include <openssl/x509v3.h>
+#include <openssl/bio.h>
 
 CURLcode sw_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
@@ -28,6 +30,32 @@ int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version) { return (int)SSL_CTX_se
 int sw_sk_x509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
 X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
 void sw_openssl_free(void *p) { OPENSSL_free(p); }
+long sw_bio_mem_data(BIO *bio, const char **out) {
+    char *p = NULL;
+    long n = BIO_get_mem_data(bio, &p);
+    *out = p;
+    return n;
+}
+int sw_x509_name_print(BIO *bio, const X509_NAME *name) {
+    return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
+}
+int sw_x509_san_print(BIO *bio, X509 *x) {
+    int i = X509_get_ext_by_NID(x, NID_subject_alt_name, -1);
+    if (i < 0) return 0;
+    X509_EXTENSION *ext = X509_get_ext(x, i);
+    if (ext == NULL) return 0;
+    return X509V3_EXT_print(bio, ext, 0, 0);
+}
+int sw_ssl_alpn(const SSL *ssl, char *buf, int size) {
+    const unsigned char *p = NULL;
+    unsigned int n = 0;
+    SSL_get0_alpn_selected(ssl, &p, &n);
+    if (p == NULL || n == 0 || size <= 0) return 0;
+    if ((int)n >= size) n = (unsigned int)size - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return (int)n;
+}
 
 static volatile sig_atomic_t sw_sigint_seen = 0;
 static void sw_on_sigint(int sig) { (void)sig; sw_sigint_seen = 1; }

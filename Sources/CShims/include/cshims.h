@@ -36,6 +36,14 @@ int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version);
 int sw_sk_x509_num(const STACK_OF(X509) *sk);
 X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i);
 void sw_openssl_free(void *p);
+// BIO_get_mem_data(3): the bytes written to a memory BIO so far.
+long sw_bio_mem_data(BIO *bio, const char **out);
+// X509_NAME_print_ex(3) in RFC 2253 form with UTF-8 kept readable.
+int sw_x509_name_print(BIO *bio, const X509_NAME *name);
+// The subjectAltName extension as X509V3_EXT_print(3) shows it; 0 when there is none.
+int sw_x509_san_print(BIO *bio, X509 *x);
+// SSL_get0_alpn_selected(3) as a C string copy into buf; 0 when none was negotiated.
+int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
 
 // SIGINT: a flag set by an async-signal-safe handler, polled by transfers.
 void sw_install_sigint_handler(void);

@@ -90,6 +90,7 @@ public struct CommandOptions {
             transfer.timeout = t
         }
         if let s = args.value("default-scheme") { defaultScheme = s }
+        transfer.security = try SecurityArguments.policy(from: args, environment: environment)
     }
 
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word).

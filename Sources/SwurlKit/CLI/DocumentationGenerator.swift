@@ -26,12 +26,20 @@ public enum DocumentationGenerator {
         s += ".TH SWURL 1 \"\" \"swurl \(RequestBuilder.version)\" \"User Commands\"\n"
         s += ".SH NAME\nswurl \\- a friendly, scriptable HTTP client with in\\-handshake certificate pinning\n"
         s += ".SH SYNOPSIS\n.B swurl\n[\\fIMETHOD\\fR] \\fIURL\\fR [\\fIREQUEST_ITEM\\fR ...] [\\fIOPTIONS\\fR]\n"
+        s += ".br\n.B swurl certs\n\\fIURL\\fR [\\fITLS OPTIONS\\fR] [\\fB\\-\\-json\\fR]\n"
         s += ".SH DESCRIPTION\n"
         s += "swurl sends an HTTP request built from HTTPie's request\\-item grammar and prints the response. "
         s += "On a terminal it shows the status line, headers and a formatted, coloured body; "
         s += "when stdout is a pipe or file it writes the body alone, byte for byte.\n"
         s += ".PP\nMETHOD is any word in capitals (GET without a body, POST with one). "
         s += "URL may be \\fB:8080/path\\fR for http://localhost:8080/path; without a scheme http:// is used.\n"
+        s += ".PP\n\\fBswurl certs\\fR \\fIURL\\fR connects, completes the TLS handshake and sends no request. "
+        s += "It prints the presented chain and the verified path (subject, issuer, names, validity, key, "
+        s += "SHA\\-256 fingerprint and sha256// pin of each certificate), the result of the chain, host and pin "
+        s += "checks, and a ready\\-to\\-paste \\fB\\-\\-pin\\-pubkey\\fR option; \\fB\\-\\-json\\fR prints the same as JSON. "
+        s += "It works on untrusted, self\\-signed and expired chains.\n"
+        s += ".PP\nPins and host names are checked inside the TLS handshake, on every connection and redirect hop, "
+        s += "so a failing check sends no HTTP byte and exits 7.\n"
         s += ".SH REQUEST ITEMS\n"
         for (syntax, text) in HelpGenerator.itemHelp {
             s += ".TP\n.B \(roff(syntax))\n\(roff(text))\n"
@@ -48,7 +56,7 @@ public enum DocumentationGenerator {
         let codes: [(String, String)] = [
             ("0", "success (any HTTP status unless checked)"), ("1", "transport error: DNS, connection, protocol, output"),
             ("2", "timed out"), ("3, 4, 5", "HTTP 3xx, 4xx, 5xx with \\-\\-check\\-status"),
-            ("6", "too many redirects"), ("7", "TLS trust failure"), ("8", "response rejected"),
+            ("6", "too many redirects"), ("7", "TLS trust failure: chain, host name or pin"), ("8", "response rejected"),
             ("64", "usage error"), ("65", "bad input data"), ("66", "input file missing or unreadable"),
             ("130", "interrupted"),
         ]
@@ -59,7 +67,10 @@ public enum DocumentationGenerator {
         s += "swurl POST :8080/anything name=Ann age:=30 X\\-Trace:1\n"
         s += "swurl \\-f POST api.example.org/users user[name]=Ann tags[]=a\n"
         s += "swurl example.org/data.json | jq .\n"
-        s += "swurl \\-\\-offline PUT example.org/x a=1\n.fi\n"
+        s += "swurl \\-\\-offline PUT example.org/x a=1\n"
+        s += "swurl certs https://api.example.org\n"
+        s += "swurl \\-\\-pin\\-pubkey sha256//BASE64= https://api.example.org/v1/me\n"
+        s += "swurl \\-\\-pin\\-cert server.pem https://10.0.0.5:8443/health\n.fi\n"
         return s
     }
 

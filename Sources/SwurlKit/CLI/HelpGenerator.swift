@@ -15,7 +15,8 @@ public enum HelpGenerator {
 
     /// The whole help text.
     public static func help() -> String {
-        var s = "\(summary)\n\nUsage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]\n\n"
+        var s = "\(summary)\n\nUsage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]\n"
+        s += "       swurl certs URL [TLS OPTIONS] [--json]   show the server's certificates and pins; send no request\n\n"
         s += "  METHOD  any word in capitals; GET without a body, POST with one.\n"
         s += "  URL     http://, https://, or :PORT/path for localhost; no scheme means http:// (--default-scheme).\n\n"
         s += "Request items:\n"
@@ -27,7 +28,7 @@ public enum HelpGenerator {
             for spec in specs { s += entry(spec.signature, spec.help) }
         }
         s += "\nExit status: 0 ok, 1 transport error, 2 timeout, 3/4/5 HTTP 3xx/4xx/5xx with --check-status,\n"
-        s += "6 too many redirects, 64 usage, 65 bad input data, 66 missing input file, 130 interrupted.\n"
+        s += "6 too many redirects, 7 TLS trust failure (chain, host or pin), 64 usage, 65 bad input data, 66 missing input file, 130 interrupted.\n"
         return s
     }
 

@@ -3,6 +3,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case body = "Request body"
     case output = "Output"
     case network = "Network"
+    case tls = "TLS and pinning"
     case other = "Other"
 }
 

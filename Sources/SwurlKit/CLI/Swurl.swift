@@ -38,6 +38,9 @@ public enum Swurl {
             try write(DocumentationGenerator.generate(what), to: environment.stdout)
             return .success
         }
+        if args.positionals.first == "certs" {
+            return try CertsCommand.run(args, environment: environment)
+        }
         let options = try CommandOptions(args, environment: environment)
         let request = try RequestBuilder(options: options, environment: environment).build()
 
@@ -56,6 +59,7 @@ public enum Swurl {
                 : PrintSelection(responseBody: true))
         let printer = Printer(sink: sink, selection: selection, style: style)
         printer.prepareRequestBody(request.body)
+        if options.verbose { printer.diagnostics = environment.stderr }
 
         do {
             if options.offline {
@@ -65,6 +69,9 @@ public enum Swurl {
                 return .success
             }
             sw_install_sigint_handler()
+            if let warning = options.transfer.security.weakeningWarning {
+                try? environment.stderr.write("swurl: warning: \(warning)\n")
+            }
             var transferOptions = options.transfer
             transferOptions.captureRequest = selection.printsRequest
             let transfer = try Transfer(request: request, options: transferOptions, delegate: printer)

@@ -34,6 +34,8 @@ public final class Printer: TransferDelegate {
     private var notedSegment = -1
     /// The final response head, once known.
     public private(set) var responseHead: HTTPResponseHead?
+    /// Where `-v` shows TLS details (stderr), nil to show none; stdout stays byte-exact.
+    public var diagnostics: ByteSink?
 
     public init(sink: ByteSink, selection: PrintSelection, style: Style) {
         self.sink = sink
@@ -129,6 +131,12 @@ public final class Printer: TransferDelegate {
             if !rest.isEmpty { writer.write(UnsafeRawBufferPointer(rebasing: rest), into: &out) }
         }
         try sink.write(out)
+    }
+
+    // MARK: TLS
+
+    public func transferDidVerifyTLS(_ summary: TLSSummary) {
+        try? diagnostics?.write(TerminalSanitizer.clean(summary.line) + "\n")
     }
 
     // MARK: Response

@@ -12,6 +12,8 @@ public final class Transfer {
     private let delegate: TransferDelegate
     private let easy: EasyHandle
     private var bodyReader: RequestBodyReader?
+    /// Runs the security policy inside every TLS handshake of this transfer's handle.
+    private var verifier: HandshakeVerifier?
 
     // Callback state.
     private var failure: SwurlError?
@@ -42,6 +44,7 @@ public final class Transfer {
         try easy.set(CURLOPT_DEBUGDATA, pointer: context)
         lastActivity = Transfer.now()
         let rc = withExtendedLifetime(self) { easy.perform() }
+        if let trust = verifier?.failure { throw trust.error }
         if let failure { throw failure }
         if sw_interrupted() != 0 { throw .interrupted }
         if timedOut || rc == CURLE_OPERATION_TIMEDOUT {
@@ -51,7 +54,8 @@ public final class Transfer {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
         if rc != CURLE_OK {
-            throw Transfer.error(for: rc, message: easy.errorMessage(rc))
+            let error = Transfer.error(for: rc, message: easy.errorMessage(rc))
+            throw verifier?.explain(rc, error) ?? error
         }
         return TransferResult(head: lastHead, effectiveURL: easy.info(string: CURLINFO_EFFECTIVE_URL),
                               redirectCount: easy.info(long: CURLINFO_REDIRECT_COUNT))
@@ -100,6 +104,8 @@ public final class Transfer {
             try easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(t * 1000)))
         }
         try easy.set(CURLOPT_HTTPHEADER, list: headerLines())
+        verifier = try easy.applySecurity(options.security)
+        verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
 
         let method = request.method
         if let body = request.body {

@@ -9,6 +9,13 @@ public protocol TransferDelegate: AnyObject {
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws
     /// A chunk of the final response's body, already decoded from its Content-Encoding.
     func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws
+    /// A TLS handshake passed the security policy (one call per new connection).
+    func transferDidVerifyTLS(_ summary: TLSSummary)
+}
+
+extension TransferDelegate {
+    /// By default the TLS details are not shown.
+    public func transferDidVerifyTLS(_ summary: TLSSummary) {}
 }
 
 /// What shapes a transfer besides the request itself.
@@ -19,6 +26,8 @@ public struct TransferOptions: Sendable {
     public var timeout: Double?
     /// Whether the delegate wants the request head and body as sent (costs a debug callback).
     public var captureRequest = false
+    /// The TLS security policy (chain, host, pins, client certificate); enforced in the handshake.
+    public var security = SecurityPolicy()
 
     public init() {}
 }

@@ -1,0 +1,38 @@
+import XCTest
+@testable import SwurlKit
+
+final class TrustFailureTests: XCTestCase {
+    func testPinFailureListsPresentedAndPinnedPins() {
+        let f = TrustFailure(check: .pin, host: "api.example.org", reason: "no certificate of the verified path matches a pin",
+                             presented: [.init(subject: "CN=api.example.org", pin: "sha256//LEAF="),
+                                         .init(subject: "CN=CA", pin: "sha256//CA=")],
+                             pinned: ["sha256//OLD="])
+        guard case .trust(let message, let hint?) = f.error else { return XCTFail("\(f.error)") }
+        XCTAssertEqual(message, "TLS pin check failed for api.example.org: no certificate of the verified path matches a pin")
+        XCTAssertTrue(hint.contains("\n  sha256//LEAF=  CN=api.example.org\n  sha256//CA=  CN=CA\n"), hint)
+        XCTAssertTrue(hint.contains("swurl: hint: pinned: sha256//OLD="), hint)
+        XCTAssertEqual(ExitStatus(for: f.error), .trustFailure)
+    }
+
+    func testChainAndHostFailuresNameTheCheckAndGiveAOneLineHint() {
+        let chain = TrustFailure(check: .chain, host: "h", reason: "self-signed certificate", presented: [], pinned: [])
+        XCTAssertEqual(chain.error.message, "TLS chain check failed for h: self-signed certificate")
+        XCTAssertFalse(chain.error.hint?.contains("\n") ?? true)
+        let host = TrustFailure(check: .host, host: "10.0.0.1", reason: "mismatch", presented: [], pinned: [],
+                                certificateNames: ["DNS:a.example"])
+        XCTAssertTrue(host.error.hint?.contains("DNS:a.example") == true)
+    }
+
+    func testServerNamesCannotDriveTheTerminal() {
+        let f = TrustFailure(check: .pin, host: "h", reason: "r", presented: [.init(subject: "CN=\u{1B}[31mred\u{9B}", pin: "sha256//X=")],
+                             pinned: [])
+        XCTAssertFalse(f.error.hint?.contains("\u{1B}") ?? true)
+        XCTAssertTrue(f.error.hint?.contains("CN=\\x1B[31mred\\x9B") == true, f.error.hint ?? "")
+    }
+
+    func testVerboseLine() {
+        let s = TLSSummary(version: "TLSv1.3", cipher: "TLS_AES_128_GCM_SHA256", alpn: nil, certificate: "CN=x",
+                           verification: "chain verified")
+        XCTAssertEqual(s.line, "* TLS: TLSv1.3, TLS_AES_128_GCM_SHA256, ALPN none; certificate: CN=x; chain verified")
+    }
+}

@@ -1,0 +1,94 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `swurl certs URL`: shows chains and pins without sending a request.
+final class CertsCommandTests: XCTestCase {
+    private func report(_ args: [String]) throws -> [String: Any] {
+        let r = try runSwurl(["certs"] + args + ["--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try r.json()
+    }
+
+    private func entries(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
+
+    func testFingerprintsAndPinsEqualOpenSSLForEveryCertificate() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let json = try report(["--cacert", pki.path("root.pem"), server.url])
+        let presented = entries(json["presented"])
+        XCTAssertEqual(presented.count, 2)
+        for (entry, name) in zip(presented, ["leaf.pem", "int.pem"]) {
+            XCTAssertEqual(entry["sha256_fingerprint"] as? String, try pki.fingerprint(name), name)
+            XCTAssertEqual(entry["pin"] as? String, try pki.pin(name), name)
+        }
+        let path = entries(json["verified_path"])
+        XCTAssertEqual(path.count, 3, "leaf, intermediate and the root from --cacert")
+        for (entry, name) in zip(path, ["leaf.pem", "int.pem", "root.pem"]) {
+            XCTAssertEqual(entry["sha256_fingerprint"] as? String, try pki.fingerprint(name), name)
+            XCTAssertEqual(entry["pin"] as? String, try pki.pin(name), name)
+        }
+        XCTAssertEqual(json["chain_ok"] as? Bool, true)
+        XCTAssertEqual(json["host_ok"] as? Bool, true)
+        XCTAssertEqual(json["pin_option"] as? String, "--pin-pubkey '\(try pki.pin("leaf.pem"))'")
+        XCTAssertEqual(presented.first?["subject_alt_names"] as? [String], ["DNS:localhost", "IP Address:127.0.0.1"])
+        XCTAssertEqual(presented.first?["key"] as? String, "EC P-256")
+        // The handshake completed and not one HTTP byte was sent.
+        let conn = server.connection(after: 0)
+        XCTAssertEqual(conn?.handshake, true)
+        XCTAssertEqual(conn?.bytes, 0)
+    }
+
+    func testWorksOnUntrustedSelfSignedAndExpiredChains() throws {
+        let pki = try CertificateFactory.shared()
+        let selfSigned = try TLSTestServer(chain: pki.path("selfsigned-chain.pem"), key: pki.path("selfsigned.key"))
+        let s = try report([selfSigned.url])
+        XCTAssertEqual(s["chain_ok"] as? Bool, false)
+        XCTAssertTrue((s["chain_error"] as? String)?.contains("self-signed") == true)
+        XCTAssertTrue(s["verified_path"] is NSNull)
+        XCTAssertEqual(entries(s["presented"]).first?["pin"] as? String, try pki.pin("selfsigned.pem"))
+        XCTAssertEqual(entries(s["presented"]).first?["self_issued"] as? Bool, true)
+
+        let expired = try TLSTestServer(chain: pki.path("expired-chain.pem"), key: pki.path("expired.key"))
+        let e = try report(["--cacert", pki.path("root.pem"), expired.url])
+        XCTAssertEqual(e["chain_ok"] as? Bool, false)
+        XCTAssertTrue((e["chain_error"] as? String)?.contains("expired") == true)
+        let leaf = entries(e["presented"]).first
+        XCTAssertEqual(leaf?["expired"] as? Bool, true)
+        XCTAssertEqual(leaf?["sha256_fingerprint"] as? String, try pki.fingerprint("expired.pem"))
+
+        let untrusted = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let text = try runSwurl(["certs", untrusted.url])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.text.contains("chain: FAILED: unable to get local issuer certificate"), text.text)
+        XCTAssertTrue(text.text.contains("--pin-pubkey '\(try pki.pin("leaf.pem"))'"), text.text)
+        XCTAssertTrue(text.text.contains(try pki.fingerprint("int.pem")), text.text)
+
+        let expiredText = try runSwurl(["certs", expired.url])
+        XCTAssertTrue(expiredText.text.contains("(EXPIRED "), expiredText.text)
+        // The printed pin works as printed.
+        let pinned = try runSwurl(["-k", "--pin-pubkey", try pki.pin("selfsigned.pem"), "\(selfSigned.url)/x"])
+        XCTAssertEqual(pinned.status, 0, pinned.stderr)
+    }
+
+    func testReportsHostAndPinResults() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("wronghost-chain.pem"), key: pki.path("wronghost.key"))
+        let r = try report(["--cacert", pki.path("root.pem"), "--pin-pubkey", try pki.pin("leaf.pem"), server.url])
+        XCTAssertEqual(r["chain_ok"] as? Bool, true)
+        XCTAssertEqual(r["host_ok"] as? Bool, false)
+        XCTAssertEqual(r["pins_ok"] as? Bool, false)
+    }
+
+    func testUsageErrors() throws {
+        let none = try runSwurl(["certs"])
+        XCTAssertEqual(none.status, 64)
+        XCTAssertTrue(none.stderr.contains("swurl certs needs a URL"), none.stderr)
+        let http = try runSwurl(["certs", "http://127.0.0.1:9/"])
+        XCTAssertEqual(http.status, 64)
+        XCTAssertTrue(http.stderr.contains("https://"), http.stderr)
+        let refused = try runSwurl(["certs", "https://127.0.0.1:9/"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.hasPrefix("swurl: error: "), refused.stderr)
+    }
+}

@@ -1,0 +1,312 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// The security policy against real TLS servers on 127.0.0.1 with a PKI made at test time.
+/// Every rejection must also show that the server received zero application bytes.
+final class SecurityPolicyEndToEndTests: XCTestCase {
+    /// The servers of the decision table, started once per test process.
+    final class Servers: @unchecked Sendable {
+        let pki: CertificateFactory
+        let good, wrongHost, expired, selfSigned, evil: TLSTestServer
+
+        init() throws {
+            let pki = try CertificateFactory.shared()
+            self.pki = pki
+            func server(_ name: String) throws -> TLSTestServer {
+                try TLSTestServer(chain: pki.path("\(name)-chain.pem"), key: pki.path("\(name).key"))
+            }
+            good = try server("leaf")
+            wrongHost = try server("wronghost")
+            expired = try server("expired")
+            selfSigned = try server("selfsigned")
+            evil = try server("evil")
+        }
+
+        nonisolated(unsafe) static var shared: Servers?
+        static let lock = NSLock()
+        static func get() throws -> Servers {
+            lock.lock()
+            defer { lock.unlock() }
+            if let shared { return shared }
+            let s = try Servers()
+            shared = s
+            return s
+        }
+    }
+
+    /// One row: which server, which options, what must happen.
+    struct Case {
+        var name: String
+        var server: KeyPath<Servers, TLSTestServer>
+        var args: [String]
+        /// 0 accepted; 7 rejected with `check` named.
+        var status: Int32
+        var check: String? = nil
+        var host = "127.0.0.1"
+    }
+
+    /// Runs one case and checks exit status, message and what the server saw.
+    private func check(_ c: Case, _ s: Servers, file: StaticString = #filePath, line: UInt = #line) throws {
+        let server = s[keyPath: c.server]
+        let before = server.connections.count
+        let args = c.args.map { $0.hasPrefix("@") ? s.pki.path(String($0.dropFirst())) : $0 }
+        let r = try runSwurl(args + ["https://\(c.host):\(server.port)/table"])
+        XCTAssertEqual(r.status, c.status, "\(c.name): \(r.stderr)", file: file, line: line)
+        guard let conn = server.connection(after: before) else {
+            XCTFail("\(c.name): the server logged no connection", file: file, line: line)
+            return
+        }
+        if c.status == 0 {
+            XCTAssertTrue(conn.handshake && conn.bytes > 0, "\(c.name): \(conn)", file: file, line: line)
+            XCTAssertEqual(r.text, "ok", c.name, file: file, line: line)
+        } else {
+            // Rejected inside the handshake: it never completed, no request byte arrived.
+            XCTAssertFalse(conn.handshake, "\(c.name): \(conn)", file: file, line: line)
+            XCTAssertEqual(conn.bytes, 0, "\(c.name): \(conn)", file: file, line: line)
+            XCTAssertTrue(r.stdout.isEmpty, c.name, file: file, line: line)
+            if let check = c.check {
+                XCTAssertTrue(r.stderr.contains("swurl: error: TLS \(check) check failed for \(c.host)"),
+                              "\(c.name): \(r.stderr)", file: file, line: line)
+            }
+        }
+    }
+
+    func testDecisionTable() throws {
+        let s = try Servers.get()
+        let leaf = try s.pki.pin("leaf.pem"), int = try s.pki.pin("int.pem"), root = try s.pki.pin("root.pem")
+        let selfPin = try s.pki.pin("selfsigned.pem"), wrongPin = try s.pki.pin("wronghost.pem")
+        let expiredPin = try s.pki.pin("expired.pem")
+        let ca = ["--cacert", "@root.pem"]
+        let cases: [Case] = [
+            // No pins: system CAs plus --cacert, host checked; -k lifts both.
+            Case(name: "no pins, unknown CA", server: \.good, args: [], status: 7, check: "chain"),
+            Case(name: "no pins, --cacert", server: \.good, args: ca, status: 0),
+            Case(name: "no pins, --cacert, DNS name", server: \.good, args: ca, status: 0, host: "localhost"),
+            Case(name: "no pins, wrong host", server: \.wrongHost, args: ca, status: 7, check: "host"),
+            Case(name: "no pins, wrong host, --no-verify-host", server: \.wrongHost, args: ca + ["--no-verify-host"], status: 0),
+            Case(name: "no pins, wrong host by name", server: \.wrongHost, args: ca, status: 7, check: "host", host: "localhost"),
+            Case(name: "no pins, expired", server: \.expired, args: ca, status: 7, check: "chain"),
+            Case(name: "no pins, self-signed", server: \.selfSigned, args: [], status: 7, check: "chain"),
+            Case(name: "no pins, self-signed, -k", server: \.selfSigned, args: ["-k"], status: 0),
+            Case(name: "no pins, wrong host, -k", server: \.wrongHost, args: ["-k"], status: 0),
+            Case(name: "no pins, evil chain", server: \.evil, args: ca, status: 7, check: "chain"),
+            // --pin-cert: pinned certificates are anchors; the verified path must contain one.
+            Case(name: "pin-cert leaf", server: \.good, args: ["--pin-cert", "@leaf.pem"], status: 0),
+            Case(name: "pin-cert intermediate", server: \.good, args: ["--pin-cert", "@int.pem"], status: 0),
+            Case(name: "pin-cert root", server: \.good, args: ["--pin-cert", "@root.pem"], status: 0),
+            Case(name: "pin-cert unrelated", server: \.good, args: ["--pin-cert", "@selfsigned.pem"], status: 7, check: "chain"),
+            Case(name: "pin-cert unrelated, with --cacert", server: \.good, args: ca + ["--pin-cert", "@selfsigned.pem"], status: 7, check: "pin"),
+            Case(name: "pin-cert self-signed, no -k", server: \.selfSigned, args: ["--pin-cert", "@selfsigned.pem"], status: 0),
+            Case(name: "pin-cert other, self-signed server", server: \.selfSigned, args: ["--pin-cert", "@leaf.pem"], status: 7, check: "chain"),
+            Case(name: "pin-cert int, evil presents int", server: \.evil, args: ["--pin-cert", "@int.pem"], status: 7, check: "chain"),
+            Case(name: "pin-cert int, evil root trusted", server: \.evil, args: ["--pin-cert", "@int.pem", "--cacert", "@evilroot.pem"], status: 7, check: "pin"),
+            Case(name: "pin-cert int, wrong host", server: \.wrongHost, args: ["--pin-cert", "@int.pem"], status: 7, check: "host"),
+            Case(name: "pin-cert int, wrong host, --no-verify-host", server: \.wrongHost, args: ["--pin-cert", "@int.pem", "--no-verify-host"], status: 0),
+            Case(name: "pin-cert int, expired leaf", server: \.expired, args: ["--pin-cert", "@int.pem"], status: 7, check: "chain"),
+            Case(name: "pin-cert expired leaf, -k", server: \.expired, args: ["-k", "--pin-cert", "@expired.pem"], status: 0),
+            Case(name: "pin-cert int, scope leaf", server: \.good, args: ["--pin-cert", "@int.pem", "--pin-scope", "leaf"], status: 7, check: "pin"),
+            Case(name: "pin-cert leaf, scope leaf", server: \.good, args: ["--pin-cert", "@leaf.pem", "--pin-scope", "leaf"], status: 0),
+            Case(name: "pin-cert leaf+int, scope chain", server: \.good, args: ["--pin-cert", "@leaf-chain.pem", "--pin-scope", "chain"], status: 0),
+            Case(name: "pin-cert int, scope chain", server: \.good, args: ["--pin-cert", "@int.pem", "--pin-scope", "chain"], status: 7, check: "pin"),
+            Case(name: "pin-cert leaf, -k", server: \.good, args: ["-k", "--pin-cert", "@leaf.pem"], status: 0),
+            Case(name: "pin-cert int, -k (only the leaf counts)", server: \.good, args: ["-k", "--pin-cert", "@int.pem"], status: 7, check: "pin"),
+            // --pin-pubkey: chain verified as usual (unless -k), then a key of the verified path.
+            Case(name: "pin-pubkey leaf", server: \.good, args: ca + ["--pin-pubkey", leaf], status: 0),
+            Case(name: "pin-pubkey intermediate", server: \.good, args: ca + ["--pin-pubkey", int], status: 0),
+            Case(name: "pin-pubkey root (never sent)", server: \.good, args: ca + ["--pin-pubkey", root], status: 0),
+            Case(name: "pin-pubkey leaf, unknown CA", server: \.good, args: ["--pin-pubkey", leaf], status: 7, check: "chain"),
+            Case(name: "pin-pubkey leaf, -k", server: \.good, args: ["-k", "--pin-pubkey", leaf], status: 0),
+            Case(name: "pin-pubkey int, -k (only the leaf counts)", server: \.good, args: ["-k", "--pin-pubkey", int], status: 7, check: "pin"),
+            Case(name: "pin-pubkey unrelated", server: \.good, args: ca + ["--pin-pubkey", selfPin], status: 7, check: "pin"),
+            Case(name: "pin-pubkey int, scope leaf", server: \.good, args: ca + ["--pin-pubkey", int, "--pin-scope", "leaf"], status: 7, check: "pin"),
+            Case(name: "pin-pubkey all three, scope chain", server: \.good, args: ca + ["--pin-pubkey", "\(leaf);\(int);\(root)", "--pin-scope", "chain"], status: 0),
+            Case(name: "pin-pubkey leaf+int, scope chain (root unpinned)", server: \.good, args: ca + ["--pin-pubkey", "\(leaf);\(int)", "--pin-scope", "chain"], status: 7, check: "pin"),
+            Case(name: "pin-pubkey int, evil chain", server: \.evil, args: ca + ["--pin-pubkey", int], status: 7, check: "chain"),
+            Case(name: "pin-pubkey int, evil root trusted, int only presented", server: \.evil, args: ["--cacert", "@evilroot.pem", "--pin-pubkey", int], status: 7, check: "pin"),
+            Case(name: "pin-pubkey int, evil, -k", server: \.evil, args: ["-k", "--pin-pubkey", int], status: 7, check: "pin"),
+            Case(name: "pin-pubkey self-signed key file, -k", server: \.selfSigned, args: ["-k", "--pin-pubkey", "@selfsigned.pub.pem"], status: 0),
+            Case(name: "pin-pubkey self-signed, -k, DNS name", server: \.selfSigned, args: ["-k", "--pin-pubkey", selfPin], status: 0, host: "localhost"),
+            Case(name: "pin-pubkey self-signed, no -k", server: \.selfSigned, args: ["--pin-pubkey", selfPin], status: 7, check: "chain"),
+            Case(name: "pin-pubkey wrong-host leaf, -k: host still checked", server: \.wrongHost, args: ["-k", "--pin-pubkey", wrongPin], status: 7, check: "host"),
+            Case(name: "pin-pubkey wrong-host leaf, -k --no-verify-host", server: \.wrongHost, args: ["-k", "--no-verify-host", "--pin-pubkey", wrongPin], status: 0),
+            Case(name: "pin-pubkey from a certificate file", server: \.good, args: ca + ["--pin-pubkey", "@leaf.pem"], status: 0),
+            Case(name: "pin-pubkey expired leaf", server: \.expired, args: ca + ["--pin-pubkey", expiredPin], status: 7, check: "chain"),
+            Case(name: "pin-pubkey expired leaf, -k", server: \.expired, args: ["-k", "--pin-pubkey", expiredPin], status: 0),
+            Case(name: "-k --verify-host with pin", server: \.selfSigned, args: ["-k", "--verify-host", "--pin-pubkey", selfPin], status: 0),
+        ]
+        XCTAssertGreaterThanOrEqual(cases.count, 30)
+        for c in cases { try check(c, s) }
+    }
+
+    func testPinMismatchNamesHostAndPresentedPins() throws {
+        let s = try Servers.get()
+        let r = try runSwurl(["--cacert", s.pki.path("root.pem"), "--pin-pubkey", try s.pki.pin("selfsigned.pem"),
+                              "\(s.good.url)/x"])
+        XCTAssertEqual(r.status, 7)
+        XCTAssertTrue(r.stderr.contains("TLS pin check failed for 127.0.0.1"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(try s.pki.pin("leaf.pem")), r.stderr)
+        XCTAssertTrue(r.stderr.contains(try s.pki.pin("int.pem")), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pinned: \(try s.pki.pin("selfsigned.pem"))"), r.stderr)
+    }
+
+    func testWarningsOnlyWhenSomethingIsWeakened() throws {
+        let s = try Servers.get()
+        let quiet = try runSwurl(["--cacert", s.pki.path("root.pem"), "\(s.good.url)/q"])
+        XCTAssertEqual(quiet.status, 0)
+        XCTAssertEqual(quiet.stderr, "", "a plain request with --cacert must print nothing on stderr")
+        let insecure = try runSwurl(["-k", "\(s.selfSigned.url)/q"])
+        XCTAssertEqual(insecure.status, 0)
+        XCTAssertTrue(insecure.stderr.hasPrefix("swurl: warning: --insecure"), insecure.stderr)
+        let pinned = try runSwurl(["-k", "--pin-pubkey", try s.pki.pin("selfsigned.pem"), "\(s.selfSigned.url)/q"])
+        XCTAssertEqual(pinned.status, 0)
+        XCTAssertEqual(pinned.stderr, "")
+    }
+
+    func testBadSecurityOptionsFailBeforeConnecting() throws {
+        let pki = try CertificateFactory.shared()
+        let url = "https://127.0.0.1:9/x"
+        let cases: [([String], Int32, String)] = [
+            (["-k", "--verify-host"], 64, "needs a pin"),
+            (["--pin-pubkey", "sha256//abc"], 64, "not a SHA-256 pin"),
+            (["--pin-pubkey", "sha256//" + String(repeating: "A", count: 43) + "=;md5//x"], 64, "not a sha256// pin"),
+            (["--pin-pubkey", "/nonexistent/key.pem"], 66, "cannot read"),
+            (["--pin-cert", pki.path("leaf.key")], 65, "holds no certificate"),
+            (["--pin-cert", "/nonexistent.pem"], 66, "cannot read"),
+            (["--pin-scope", "leaf"], 64, "needs --pin-pubkey or --pin-cert"),
+            (["--pin-scope", "all", "--pin-cert", pki.path("leaf.pem")], 64, "invalid value 'all'"),
+            (["--cacert", "/nonexistent.pem"], 66, "--cacert"),
+            (["--capath", pki.path("root.pem")], 66, "not a directory"),
+            (["--tls-min", "1.3", "--tls-max", "1.2"], 64, "above"),
+            (["--tls-min", "1.1"], 64, "invalid value"),
+            (["--key", pki.path("client.key")], 64, "--key needs --cert"),
+            (["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")], 64, "is encrypted"),
+            (["--verify-host", "--no-verify-host"], 64, "cannot be combined"),
+        ]
+        for (args, status, fragment) in cases {
+            let r = try runSwurl(args + [url])
+            XCTAssertEqual(r.status, status, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: error: "), "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(fragment), "\(args): \(r.stderr)")
+        }
+    }
+
+    /// A redirect hop to a server with another key is checked with the same pins and rejected
+    /// in its handshake.
+    func testRedirectToAnotherKeyIsRejected() throws {
+        let pki = try CertificateFactory.shared()
+        let second = try TLSTestServer(chain: pki.path("leaf2-chain.pem"), key: pki.path("leaf2.key"))
+        let first = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"),
+                                      redirect: "https://localhost:\(second.port)/next")
+        let pin = try pki.pin("leaf.pem")
+        let r = try runSwurl(["--follow", "--cacert", pki.path("root.pem"), "--pin-pubkey", pin, "\(first.url)/start"])
+        XCTAssertEqual(r.status, 7, r.stderr)
+        XCTAssertTrue(r.stderr.contains("TLS pin check failed for localhost"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(try pki.pin("leaf2.pem")), r.stderr)
+        XCTAssertEqual(first.connection(after: 0)?.handshake, true)
+        let hop = second.connection(after: 0)
+        XCTAssertEqual(hop?.handshake, false, "\(String(describing: hop))")
+        XCTAssertEqual(hop?.bytes, 0)
+        // Without the pin the same redirect is followed.
+        let plain = try runSwurl(["--follow", "--cacert", pki.path("root.pem"), "\(first.url)/start"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(plain.text, "ok")
+    }
+
+    /// A redirect back to the same server opens a new connection (the server closes each one);
+    /// with TLS session resumption that handshake would carry no certificate and skip the
+    /// policy. Both hops must run it in full.
+    func testEveryHopRunsAFullVerifiedHandshake() throws {
+        let pki = try CertificateFactory.shared()
+        let port = try ServerProcess.freePort()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"),
+                                       redirect: "https://127.0.0.1:\(port)/final", port: port)
+        let r = try runSwurl(["-v", "--follow", "--cacert", pki.path("root.pem"), "--pin-pubkey", try pki.pin("int.pem"),
+                              "\(server.url)/start"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "* TLS: ").count - 1, 2, r.stderr)
+        XCTAssertEqual(server.connections.count, 2)
+    }
+
+    func testMutualTLS() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let ca = ["--cacert", pki.path("root.pem")]
+        let without = try runSwurl(ca + ["\(server.url)/m"])
+        XCTAssertNotEqual(without.status, 0)
+        XCTAssertTrue(without.stderr.contains("--cert FILE --key FILE"), without.stderr)
+        XCTAssertEqual(server.connection(after: 0)?.bytes, 0)
+        XCTAssertEqual(server.connection(after: 0)?.handshake, false)
+        let with = try runSwurl(ca + ["--cert", pki.path("client-chain.pem"), "--key", pki.path("client.key"), "\(server.url)/m"])
+        XCTAssertEqual(with.status, 0, with.stderr)
+        XCTAssertEqual(with.text, "ok")
+        let encrypted = try runSwurl(ca + ["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
+                                           "--key-password", "secret", "\(server.url)/m"])
+        XCTAssertEqual(encrypted.status, 0, encrypted.stderr)
+        let wrong = try runSwurl(ca + ["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
+                                       "--key-password", "wrong", "\(server.url)/m"])
+        XCTAssertEqual(wrong.status, 66, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("--key-password"), wrong.stderr)
+    }
+
+    /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
+    func testEncryptedKeyPromptsOnATerminal() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let script = """
+        import os, pty, sys
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out, sent = b'', False
+        while True:
+            try:
+                d = os.read(fd, 1024)
+            except OSError:
+                break
+            if not d:
+                break
+            out += d
+            if not sent and b'Password for' in out:
+                os.write(fd, b'secret\\n'); sent = True
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+        print(out.decode(errors='replace'))
+        """
+        let out = try runPython(script, arguments: [TestPaths.binary, "--cacert", pki.path("root.pem"),
+                                                    "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
+                                                    "\(server.url)/prompt"])
+        XCTAssertTrue(out.hasPrefix("0\n"), out)
+        XCTAssertTrue(out.contains("Password for"), out)
+        XCTAssertFalse(out.contains("secret"), "the password must not be echoed: \(out)")
+        XCTAssertTrue(out.contains("200 OK"), out)
+    }
+
+    func testVerboseShowsTLSDetailsOnStderrOnly() throws {
+        let s = try Servers.get()
+        let r = try runSwurl(["-v", "--cacert", s.pki.path("root.pem"), "https://localhost:\(s.good.port)/v"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("* TLS: TLSv1.3, TLS_"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("ALPN http/1.1"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("certificate: CN=localhost (issuer CN=swurl Test Intermediate; EC P-256"), r.stderr)
+        XCTAssertFalse(r.text.contains("* TLS"))
+        let v12 = try runSwurl(["-v", "--tls-max", "1.2", "--cacert", s.pki.path("root.pem"), "\(s.good.url)/v"])
+        XCTAssertEqual(v12.status, 0, v12.stderr)
+        XCTAssertTrue(v12.stderr.contains("* TLS: TLSv1.2, ECDHE-ECDSA-"), v12.stderr)
+        let quiet = try runSwurl(["--cacert", s.pki.path("root.pem"), "\(s.good.url)/v"])
+        XCTAssertEqual(quiet.text, "ok")
+        XCTAssertEqual(quiet.stderr, "")
+    }
+
+    func testCiphersAndVersionLimits() throws {
+        let pki = try CertificateFactory.shared()
+        let server12 = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), maxTLS: "1.2")
+        let ca = ["--cacert", pki.path("root.pem")]
+        let refused = try runSwurl(ca + ["--tls-min", "1.3", "\(server12.url)/t"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(server12.connection(after: 0)?.bytes, 0)
+        let cipher = try runSwurl(ca + ["-v", "--ciphers", "ECDHE-ECDSA-AES128-GCM-SHA256", "\(server12.url)/t"])
+        XCTAssertEqual(cipher.status, 0, cipher.stderr)
+        XCTAssertTrue(cipher.stderr.contains("ECDHE-ECDSA-AES128-GCM-SHA256"), cipher.stderr)
+    }
+}
