@@ -75,8 +75,9 @@ public struct ExchangeTiming: Sendable, Equatable {
     public var connect: Double { max(0, final.connect - final.nameLookup) }
     /// TLS handshake (after TCP connect); 0 without one.
     public var tls: Double { final.appConnect > 0 ? max(0, final.appConnect - final.connect) : 0 }
-    /// From the request being ready to the first response byte (time to first byte).
-    public var wait: Double { max(0, final.startTransfer - final.preTransfer) }
+    /// From the connection being ready (after TCP and TLS) to the first response byte: sending
+    /// the request and the server's think time (time to first byte).
+    public var wait: Double { max(0, final.startTransfer - max(final.connect, final.appConnect)) }
     /// From the first response byte to the end.
     public var transfer: Double { max(0, final.total - final.startTransfer) }
     /// Everything: redirect hops plus the final hop.
