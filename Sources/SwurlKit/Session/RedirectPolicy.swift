@@ -35,9 +35,12 @@ public enum RedirectPolicy {
     /// - Throws: `SwurlError.usage` for a target that is not http or https, and
     ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
     public static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
-        let target = try CurlURL(parsing: location)
-        guard URLBuilder.supportedSchemes.contains(target.scheme.lowercased()) else {
-            throw .transport("the server redirected to '\(location)', which is not an http or https URL")
+        guard let scheme = URLBuilder.schemeOf(location), URLBuilder.supportedSchemes.contains(scheme.lowercased()) else {
+            throw .transport("the server redirected to '\(TerminalSanitizer.clean(location))', which is not an http or https URL")
+        }
+        let target: CurlURL
+        do { target = try CurlURL(parsing: location) } catch {
+            throw .transport("the server redirected to an invalid URL: \(error.message)")
         }
         var next = request
         next.url = target.url

@@ -25,6 +25,8 @@ public final class Transfer {
     public private(set) var failureIsTransient = false
     private var headerCount = 0
     private var headerBytes = 0
+    private lazy var receiveLimiter = options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
+    private lazy var sendLimiter = options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
     // Callback state.
     private var failure: SwurlError?
@@ -215,7 +217,10 @@ public final class Transfer {
         guard let reader = bodyReader else { return 0 }
         do {
             let n = try reader.read(into: buffer)
-            if n > 0 { lastActivity = Transfer.now() }
+            if n > 0 {
+                sendLimiter?.account(n)
+                lastActivity = Transfer.now()
+            }
             return n
         } catch {
             fail(error as? SwurlError ?? .transport("reading the request body failed"))
@@ -234,6 +239,7 @@ public final class Transfer {
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
             try delegate.transferDidReceiveBody(bytes)
+            receiveLimiter?.account(bytes.count)
             lastActivity = Transfer.now()
             return bytes.count
         } catch let e as SwurlError {

@@ -31,8 +31,7 @@ extension Transfer {
         case .v4: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
         case .v6: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
         }
-        if let r = options.maxReceiveRate { try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: r, "--limit-rate") }
-        if let r = options.maxSendRate { try easy.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: r, "--limit-rate") }
+        // --limit-rate is paced by RateLimiter in the read and write callbacks.
         if let size = options.receiveBufferSize { try easy.set(CURLOPT_BUFFERSIZE, size) }
         if let c = digestCredentials {
             try easy.set(CURLOPT_HTTPAUTH, Int(sw_curlauth_digest()), "Digest authentication")
