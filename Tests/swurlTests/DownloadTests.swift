@@ -149,6 +149,27 @@ final class DownloadTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("retrying"), r.stderr)
     }
 
+    func testAPipeOrDeviceAsOutputIsWrittenInPlaceNeverReplaced() throws {
+        for extra in [["-d"], []] {
+            let dir = TestPaths.temporaryDirectory()
+            let fifo = dir + "/fifo"
+            XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+            let reader = Process()
+            reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+            reader.arguments = ["-c", "cat fifo > received"]
+            reader.currentDirectoryURL = URL(fileURLWithPath: dir)
+            try reader.run()
+            let r = try runSwurl(extra + ["-o", "fifo", try HTTPBin.url("/bytes/2000?seed=2")], directory: dir)
+            reader.waitUntilExit()
+            XCTAssertEqual(r.status, 0, r.stderr)
+            var st = stat()
+            XCTAssertEqual(lstat(fifo, &st), 0)
+            XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "\(extra): the FIFO is still a FIFO")
+            XCTAssertEqual((try? Data(contentsOf: URL(fileURLWithPath: dir + "/received")))?.count, 2000, "\(extra)")
+            XCTAssertEqual(files(dir), ["fifo", "received"])
+        }
+    }
+
     func testCtrlCExits130AndKeepsAResumablePartFile() throws {
         let server = try ScriptedServer()
         let dir = TestPaths.temporaryDirectory()

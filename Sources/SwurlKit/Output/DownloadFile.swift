@@ -46,6 +46,8 @@ public final class DownloadFile: TransferDelegate {
     /// Whether a 416 showed that the `.part` file is already complete.
     private var alreadyComplete = false
     private var committed = false
+    /// `-o` names a device or pipe (`/dev/null`, a FIFO): written in place, never renamed over.
+    private var direct = false
 
     /// Decides what can be decided before the request: with `-o`, or with `--continue` and an
     /// existing `.part`, the name and resume offset.
@@ -56,7 +58,10 @@ public final class DownloadFile: TransferDelegate {
         self.headDelegate = headDelegate
         if let out = plan.outputPath {
             path = out
-            if plan.resume {
+            if DownloadFile.exists(out) && DownloadFile.size(of: out) == nil {
+                guard !plan.resume else { throw .usage("cannot resume into '\(out)': it is not a regular file") }
+                direct = true
+            } else if plan.resume {
                 // Resume FILE.part, or FILE itself (moved aside to FILE.part while it grows).
                 if DownloadFile.size(of: out + ".part") == nil, DownloadFile.size(of: out) != nil {
                     guard rename(out, out + ".part") == 0 else {
@@ -76,8 +81,11 @@ public final class DownloadFile: TransferDelegate {
 
     deinit { if fd >= 0 { close(fd) } }
 
-    /// The `.part` file of the chosen name.
-    public var partPath: String? { path.map { $0 + ".part" } }
+    /// The `.part` file of the chosen name (nil when writing to a device or pipe).
+    public var partPath: String? { direct ? nil : path.map { $0 + ".part" } }
+
+    /// Where the bytes are written while they arrive.
+    private var writePath: String? { direct ? path : partPath }
 
     /// Adds `Range: bytes=N-` when there are bytes to resume from, and asks for the body as
     /// stored (no Content-Encoding, which would make ranges meaningless).
@@ -121,7 +129,7 @@ public final class DownloadFile: TransferDelegate {
             let base = plan.directory + "/" + name
             path = plan.overwrite ? base : DownloadName.unique(base, exists: DownloadFile.exists)
         }
-        guard let part = partPath else { return }
+        guard let part = writePath else { return }
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
         var append = false
         if offset > 0 {
@@ -141,9 +149,12 @@ public final class DownloadFile: TransferDelegate {
         } else {
             expectedSize = length
         }
-        if fd >= 0 { close(fd) }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
-        fd = open(part, flags, 0o666)
+        if fd >= 0 && !direct {
+            close(fd)
+            fd = -1
+        }
+        let flags = direct ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
+        if fd < 0 || !direct { fd = open(part, flags, 0o666) }
         guard fd >= 0 else {
             throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
         }
@@ -158,7 +169,7 @@ public final class DownloadFile: TransferDelegate {
             let n = Glibc.write(fd, p, left)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw SwurlError.output("writing '\(partPath ?? "")' failed: \(systemErrorMessage(errno))")
+                throw SwurlError.output("writing '\(writePath ?? "")' failed: \(systemErrorMessage(errno))")
             }
             p += n
             left -= n
@@ -170,6 +181,15 @@ public final class DownloadFile: TransferDelegate {
     /// - Throws: `SwurlError.transport` when fewer bytes arrived than announced (the `.part`
     ///   file is kept for `--continue`), `.output` when the file cannot be saved.
     public func commit() throws(SwurlError) {
+        if direct {
+            if fd >= 0 { close(fd) }
+            fd = -1
+            committed = true
+            if let expected = expectedSize, written != expected {
+                throw .transport("the download stopped after \(written) of \(expected) bytes")
+            }
+            return
+        }
         guard !committed, let path, let part = partPath else { return }
         if fd >= 0 {
             let rc = close(fd)
