@@ -71,6 +71,9 @@ public final class Transfer {
         if sw_interrupted() != 0 { throw .interrupted }
         failureIsTransient = Transfer.isTransient(rc) || timedOut
         if timedOut || rc == CURLE_OPERATION_TIMEDOUT {
+            if !timedOut, let c = options.connectTimeout, options.timeout == nil || easy.info(long: CURLINFO_RESPONSE_CODE) == 0 {
+                throw .timedOut("timed out after \(Transfer.seconds(c)) seconds connecting (\(easy.errorMessage(rc)))")
+            }
             throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) seconds without data (\(easy.errorMessage(rc)))")
         }
         if rc == CURLE_TOO_MANY_REDIRECTS {
