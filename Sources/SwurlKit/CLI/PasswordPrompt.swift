@@ -20,16 +20,20 @@ enum PasswordPrompt {
             if echoOff { _ = sw_set_echo(0, 1) }
             try? environment.stderr.write("\n")
         }
+        // One byte at a time from the Environment's stdin, so nothing after the line is consumed.
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let n = read(0, &byte, 1)
-            if n < 0 && errno == EINTR {
-                if sw_interrupted() != 0 { throw .interrupted }
-                continue
+        var byte: [UInt8] = [0]
+        while sw_interrupted() == 0 {
+            var n: Int
+            if let source = environment.stdin as? FileDescriptorSource {
+                // A raw read, so Ctrl-C (EINTR) ends the prompt at once.
+                n = read(source.fd, &byte, 1)
+                if n < 0 && errno == EINTR { continue }
+            } else {
+                do { n = try byte.withUnsafeMutableBytes { try environment.stdin.read(into: $0) } } catch { break }
             }
-            if n <= 0 || byte == 0x0A { break }
-            if byte != 0x0D { bytes.append(byte) }
+            if n <= 0 || byte[0] == 0x0A { break }
+            if byte[0] != 0x0D { bytes.append(byte[0]) }
         }
         if sw_interrupted() != 0 { throw .interrupted }
         return String(decoding: bytes, as: UTF8.self)

@@ -25,6 +25,9 @@ public final class Transfer {
     public private(set) var failureIsTransient = false
     private var headerCount = 0
     private var headerBytes = 0
+    /// Body bytes delivered to the delegate (libcurl may call the write callback many times
+    /// between two progress callbacks, so progress is also reported from here).
+    private var receivedBytes: Int64 = 0
     private lazy var receiveLimiter = options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
     private lazy var sendLimiter = options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
@@ -242,6 +245,10 @@ public final class Transfer {
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
             try delegate.transferDidReceiveBody(bytes)
+            receivedBytes += Int64(bytes.count)
+            if let progressHandler {
+                progressHandler(TransferProgress(downloaded: receivedBytes, downloadTotal: nil, uploaded: lastCounts.1, uploadTotal: nil))
+            }
             receiveLimiter?.account(bytes.count)
             lastActivity = Transfer.now()
             return bytes.count
