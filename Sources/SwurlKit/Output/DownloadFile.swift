@@ -15,9 +15,12 @@ public final class DownloadFile: TransferDelegate {
         public var directory: String
         /// The URL the user typed; its last segment is the fallback name.
         public var initialURL: String
+        /// `--overwrite`: replace an existing file instead of choosing a `-1` suffix.
         public var overwrite = false
+        /// `--continue`: resume an existing `.part` (or `-o`) file.
         public var resume = false
 
+        /// A plan from the command line's values.
         public init(outputPath: String?, directory: String, initialURL: String, overwrite: Bool = false, resume: Bool = false) {
             self.outputPath = outputPath
             self.directory = directory

@@ -3,11 +3,13 @@
 public struct Netrc: Sendable, Equatable {
     /// One `machine` entry.
     public struct Entry: Sendable, Equatable {
+        /// The host name, lower-cased; empty for the `default` entry.
         public var machine: String
         public var login: String?
         public var password: String?
     }
 
+    /// The `machine` entries in file order (the first match wins).
     public private(set) var entries: [Entry] = []
     /// The `default` entry.
     public private(set) var fallback: Entry?

@@ -47,10 +47,13 @@ extension Transfer {
 
 /// Bytes moved so far in one hop.
 public struct TransferProgress: Sendable {
+    /// Body bytes received in this hop.
     public var downloaded: Int64
     /// The expected body size (Content-Length), nil when unknown.
     public var downloadTotal: Int64?
+    /// Request body bytes sent in this hop.
     public var uploaded: Int64
+    /// The request body's size, nil when unknown (chunked).
     public var uploadTotal: Int64?
 }
 
@@ -67,7 +70,12 @@ public enum HTTPVersionPreference: Sendable, Equatable {
 
 /// Which address family to connect over (`-4`, `-6`).
 public enum IPVersion: Sendable, Equatable {
-    case any, v4, v6
+    /// Whatever the resolver returns.
+    case any
+    /// `-4`.
+    case v4
+    /// `-6`.
+    case v6
 }
 
 /// Proxies from `--proxy` and the environment (`http_proxy`, `HTTPS_PROXY`, `ALL_PROXY`,
@@ -75,12 +83,16 @@ public enum IPVersion: Sendable, Equatable {
 public struct ProxySettings: Sendable, Equatable {
     /// `--proxy URL`: every hop goes through it.
     public var explicit: String?
+    /// `http_proxy`: for http URLs.
     public var http: String?
+    /// `https_proxy` / `HTTPS_PROXY`: for https URLs.
     public var https: String?
+    /// `all_proxy` / `ALL_PROXY`: for either, when the scheme's own is unset.
     public var all: String?
     /// Hosts that bypass the proxy (comma-separated, `*` for all).
     public var noProxy: String?
 
+    /// No proxy.
     public init() {}
 
     /// Reads the conventional variables. Only the lower-case `http_proxy` is honoured, as curl
@@ -107,6 +119,7 @@ public struct ProxySettings: Sendable, Equatable {
 public struct Credentials: Sendable, Equatable {
     public var user: String
     public var password: String
+    /// Credentials as given.
     public init(user: String, password: String) {
         self.user = user
         self.password = password
@@ -115,5 +128,10 @@ public struct Credentials: Sendable, Equatable {
 
 /// How `--auth` credentials are sent (`--auth-type`).
 public enum AuthType: String, Sendable, CaseIterable {
-    case basic, digest, bearer
+    /// `Authorization: Basic` built by swurl (visible with `--offline`).
+    case basic
+    /// libcurl answers the server's Digest challenge.
+    case digest
+    /// `Authorization: Bearer TOKEN`.
+    case bearer
 }
