@@ -51,7 +51,7 @@ install: build
 	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
 
 bench: build test-deps venv
-	@scripts/apt-ensure hyperfine
+	@scripts/apt-ensure hyperfine time
 	scripts/bench
 
 clean:
