@@ -56,4 +56,10 @@ final class RetryTests: XCTestCase {
         let quiet = try runSwurl(["-q", "--retry", "1", "--retry-delay", "0.05", "http://127.0.0.1:\(port)/"])
         XCTAssertFalse(quiet.stderr.contains("retrying"), quiet.stderr)
     }
+
+    func testTimeoutsAreRetried() throws {
+        let r = try runSwurl(["--timeout", "0.4", "--retry", "1", "--retry-delay", "0.05", try HTTPBin.url("/delay/3")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "retrying in").count - 1, 1, r.stderr)
+    }
 }

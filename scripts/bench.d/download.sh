@@ -31,20 +31,21 @@ cp "$dir/nginx.pid" "$OUT/nginx-download.pid"
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/" && break; sleep 0.1; done
 url="http://127.0.0.1:$nport/1g.bin"
 
-# One timed run: prints "seconds peak_rss_kb".
+# One timed run; leaves "seconds peak_rss_kb" in $dir/time.txt.
 run() {
   rm -f "$dir/dl/"*
   /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || { cat "$dir/stderr.txt" >&2; exit 1; }
-  [ "$(stat -c %s "$dir/dl/1g.bin")" = 1073741824 ] || { echo "incomplete download" >&2; exit 1; }
-  cat "$dir/time.txt"
+  [ "$(stat -c %s "$dir/dl/1g.bin")" = 1073741824 ] || { echo "incomplete download: $*" >&2; exit 1; }
 }
 
 echo "== 1 GiB download to a file (nginx, $N runs each, alternating)"
 code=$(curl -s -o /dev/null -w "%{http_code}" -r 0-0 "$url"); [ "$code" = 206 ] || { echo "nginx answers $code" >&2; exit 1; }
 s_times=(); c_times=(); s_rss=0; c_rss=0
 for _ in $(seq "$N"); do
-  read -r t m < <(run "$SWURL" -q -d -o "$dir/dl/1g.bin" "$url"); s_times+=("$t"); [ "$m" -gt "$s_rss" ] && s_rss=$m
-  read -r t m < <(run curl -s -o "$dir/dl/1g.bin" "$url"); c_times+=("$t"); [ "$m" -gt "$c_rss" ] && c_rss=$m
+  run "$SWURL" -q -d -o "$dir/dl/1g.bin" "$url"; read -r t m < "$dir/time.txt"
+  s_times+=("$t"); if [ "$m" -gt "$s_rss" ]; then s_rss=$m; fi
+  run curl -s -o "$dir/dl/1g.bin" "$url"; read -r t m < "$dir/time.txt"
+  c_times+=("$t"); if [ "$m" -gt "$c_rss" ]; then c_rss=$m; fi
 done
 kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
 python3 - "$s_rss" "$c_rss" "${s_times[*]}" "${c_times[*]}" <<'PY'
