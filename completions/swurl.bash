@@ -10,9 +10,20 @@ _swurl() {
         --print|-p) return ;;
         --pretty) COMPREPLY=($(compgen -W "all colors format none" -- "$cur")); return ;;
         --output|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --limit-rate) return ;;
+        --auth|-a) return ;;
+        --auth-type|-A) COMPREPLY=($(compgen -W "basic digest bearer" -- "$cur")); return ;;
         --max-redirects) return ;;
         --timeout) return ;;
         --default-scheme) COMPREPLY=($(compgen -W "http https" -- "$cur")); return ;;
+        --connect-timeout) return ;;
+        --retry) return ;;
+        --retry-delay) return ;;
+        --retry-max-time) return ;;
+        --proxy) return ;;
+        --unix-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --resolve) return ;;
+        --max-headers) return ;;
         --pin-pubkey) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pin-cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pin-scope) COMPREPLY=($(compgen -W "any leaf chain" -- "$cur")); return ;;
@@ -26,7 +37,7 @@ _swurl() {
         --ciphers) return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --check-status --follow -F -L --max-redirects --timeout --default-scheme --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cert --key --key-password --tls-min --tls-max --ciphers --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --check-status --all --timing --quiet -q --download -d --continue -c --overwrite --limit-rate --auth -a --auth-type -A --ignore-netrc --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cert --key --key-password --tls-min --tls-max --ciphers --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS" -- "$cur"))
     fi

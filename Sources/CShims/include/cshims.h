@@ -30,6 +30,12 @@ CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out);
 
 curl_version_info_data *sw_curl_version_info(void);
 
+// curl_share_setopt(3) (variadic) for the share handle redirect hops use for cookies, DNS and
+// connections; and the CURLAUTH_* bit masks, which are macros Swift cannot import.
+CURLSHcode sw_share_lock_data(CURLSH *sh, curl_lock_data what);
+unsigned long sw_curlauth_basic(void);
+unsigned long sw_curlauth_digest(void);
+
 // OpenSSL macros (SSL_CTX_set_min_proto_version(3) and friends).
 int sw_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version);
 int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version);
@@ -48,4 +54,6 @@ int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
 // SIGINT: a flag set by an async-signal-safe handler, polled by transfers.
 void sw_install_sigint_handler(void);
 int sw_interrupted(void);
+// Switches terminal echo on fd off or on for password prompts (termios(3)); 0 on success.
+int sw_set_echo(int fd, int on);
 #endif

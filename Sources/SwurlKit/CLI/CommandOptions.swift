@@ -22,6 +22,18 @@ public struct CommandOptions {
     public var checkStatus = false
     public var transfer = TransferOptions()
     public var defaultScheme = "http"
+    /// `--download`, `--continue`, `--overwrite`, `--quiet`, `--all`, `--timing`, `--auth`
+    /// (see TransferArguments.swift).
+    public var download = false
+    public var resume = false
+    public var overwrite = false
+    public var quiet = false
+    public var showAllHops = false
+    /// `text` or `json` with `--timing`.
+    public var timing: String?
+    /// `--auth USER[:PASS]` as typed; the password may still have to be asked for.
+    public var authUser: String?
+    public var authPassword: String?
 
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
@@ -91,6 +103,7 @@ public struct CommandOptions {
         }
         if let s = args.value("default-scheme") { defaultScheme = s }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
+        try parseTransferArguments(args, environment: environment)
     }
 
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word).

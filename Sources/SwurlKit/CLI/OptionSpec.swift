@@ -2,6 +2,8 @@
 public enum OptionGroup: String, CaseIterable, Sendable {
     case body = "Request body"
     case output = "Output"
+    case download = "Downloads"
+    case auth = "Authentication"
     case network = "Network"
     case tls = "TLS and pinning"
     case other = "Other"

@@ -43,6 +43,13 @@ public enum Swurl {
         }
         let options = try CommandOptions(args, environment: environment)
         let request = try RequestBuilder(options: options, environment: environment).build()
+        // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
+        sw_install_sigint_handler()
+        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        if options.download {
+            return try DownloadCommand.run(request: request, options: options, transferOptions: transferOptions,
+                                           environment: environment)
+        }
 
         // Where the output goes and how it looks.
         let outputFile = try options.outputPath.map { p throws(SwurlError) in try OutputFile(path: environment.resolvePath(p)) }
@@ -57,34 +64,62 @@ public enum Swurl {
                 : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
-        let printer = Printer(sink: sink, selection: selection, style: style)
-        printer.prepareRequestBody(request.body)
-        if options.verbose { printer.diagnostics = environment.stderr }
+        transferOptions.captureRequest = selection.printsRequest
+        let makePrinter = { () -> Printer in
+            let p = Printer(sink: sink, selection: selection, style: style)
+            p.prepareRequestBody(request.body)
+            if options.verbose { p.diagnostics = environment.stderr }
+            return p
+        }
+        var printer = makePrinter()
+        let session = try TransferSession(request: request, options: transferOptions) { printer = makePrinter(); return printer }
 
+        var timing: ExchangeTiming?
+        var uploadBar: ProgressBar?
         do {
             if options.offline {
-                try OfflineRequest.emit(request, to: printer)
+                try OfflineRequest.emit(try session.firstHop(), to: printer)
                 try printer.finishRequest()
                 try outputFile?.commit()
                 return .success
             }
-            sw_install_sigint_handler()
             if let warning = options.transfer.security.weakeningWarning {
                 try? environment.stderr.write("swurl: warning: \(warning)\n")
             }
-            var transferOptions = options.transfer
-            transferOptions.captureRequest = selection.printsRequest
-            let transfer = try Transfer(request: request, options: transferOptions, delegate: printer)
-            _ = try transfer.perform()
+            session.delegatePerHop = options.showAllHops
+            session.hopDidFinish = { delegate in
+                try (delegate as? Printer)?.finish()
+                if style.format || style.terminal { try sink.write("\n") }
+            }
+            session.report = Swurl.reporter(options, environment)
+            // Uploads of a few hundred KB or more get a progress bar on a terminal.
+            if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024 {
+                let bar = ProgressBar(sink: environment.stderr, label: "upload", columns: Swurl.columns(environment))
+                uploadBar = bar
+                session.progressHandler = { p in
+                    if p.downloaded == 0 { bar.update(done: p.uploaded, total: p.uploadTotal ?? length) }
+                }
+            }
+            let result = try session.perform()
+            uploadBar?.finish(done: result.timing.final.uploadedBytes, total: length(of: request))
+            uploadBar = nil
+            timing = result.timing
             try printer.finish()
+            if selection.meta {
+                if terminal && (selection.responseBody || selection.responseHeaders) { try sink.write("\n") }
+                try sink.write(TimingFormatter.text(result.timing))
+            }
             try outputFile?.commit()
         } catch let error as SwurlError {
+            uploadBar?.interrupt()
             outputFile?.discard()
             throw error
         } catch {
+            uploadBar?.interrupt()
             outputFile?.discard()
             throw .output("\(error)")
         }
+        if let timing { Swurl.printTiming(timing, options, environment) }
 
         if options.checkStatus, let head = printer.responseHead, let status = ExitStatus(httpStatus: head.status) {
             if !terminal || !selection.responseHeaders {
@@ -94,6 +129,8 @@ public enum Swurl {
         }
         return .success
     }
+
+    private static func length(of request: HTTPRequest) -> Int64? { request.body?.length }
 
     private static func write(_ text: String, to sink: ByteSink) throws(SwurlError) {
         do { try sink.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }

@@ -8,6 +8,8 @@ final class EasyHandle {
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
     /// libcurl writes its error text here (CURLOPT_ERRORBUFFER).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// Kept alive until after curl_easy_cleanup: a share must outlive its easy handles.
+    private var share: ShareHandle?
 
     private static let globalInit: Bool = {
         curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
@@ -74,6 +76,18 @@ final class EasyHandle {
         }
         if let l { lists.append(l) }
         try check(sw_setopt_slist(raw, option, l), "the header list")
+    }
+
+    /// CURLOPT_SHARE(3): cookies, DNS and connections shared with the other hops.
+    func use(share: ShareHandle) throws(SwurlError) {
+        self.share = share
+        try check(sw_setopt_ptr(raw, CURLOPT_SHARE, share.raw), "the share handle")
+    }
+
+    /// curl_easy_getinfo(3) for a double.
+    func info(double what: CURLINFO) -> Double {
+        var v: Double = 0
+        return sw_getinfo_double(raw, what, &v) == CURLE_OK ? v : 0
     }
 
     /// curl_easy_getinfo(3) for a long.

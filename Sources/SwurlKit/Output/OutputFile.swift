@@ -3,16 +3,29 @@
 #endif
 
 /// `--output FILE`: writes to a temporary file beside FILE and renames it over FILE only when
-/// everything succeeded, so a failed transfer never leaves a truncated file behind.
+/// everything succeeded, so a failed transfer never leaves a truncated file behind. A FILE that
+/// exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is written in place: a
+/// rename would replace the device node itself.
 public final class OutputFile: ByteSink {
     public let path: String
     private let tempPath: String
     private var fd: Int32
     private var done = false
+    private let inPlace: Bool
 
     /// - Throws: `SwurlError.output` when the directory is not writable.
     public init(path: String) throws(SwurlError) {
         self.path = path
+        var st = stat()
+        if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG, (st.st_mode & S_IFMT) != S_IFDIR {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .output("cannot write '\(path)': \(systemErrorMessage(errno))") }
+            self.fd = fd
+            self.tempPath = path
+            self.inPlace = true
+            return
+        }
+        inPlace = false
         var template = Array((path + ".swurl-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
@@ -47,6 +60,7 @@ public final class OutputFile: ByteSink {
         done = true
         let closed = close(fd)
         fd = -1
+        if inPlace { return }
         guard closed == 0, rename(tempPath, path) == 0 else {
             let e = systemErrorMessage(errno)
             unlink(tempPath)
@@ -59,6 +73,6 @@ public final class OutputFile: ByteSink {
         guard !done else { return }
         done = true
         if fd >= 0 { close(fd) }
-        unlink(tempPath)
+        if !inPlace { unlink(tempPath) }
     }
 }

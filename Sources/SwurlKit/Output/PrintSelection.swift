@@ -4,20 +4,23 @@ public struct PrintSelection: Equatable, Sendable {
     public var requestBody = false
     public var responseHeaders = false
     public var responseBody = false
+    /// `m`: the timing breakdown, sizes and remote address after the response.
+    public var meta = false
 
     public init(requestHeaders: Bool = false, requestBody: Bool = false,
-                responseHeaders: Bool = false, responseBody: Bool = false) {
+                responseHeaders: Bool = false, responseBody: Bool = false, meta: Bool = false) {
         self.requestHeaders = requestHeaders
         self.requestBody = requestBody
         self.responseHeaders = responseHeaders
         self.responseBody = responseBody
+        self.meta = meta
     }
 
     /// Parses `--print` letters.
     /// - Throws: `SwurlError.usage` naming an unknown letter.
     public init(letters: String) throws(SwurlError) {
         guard !letters.isEmpty else {
-            throw .usage("--print needs at least one of the letters H, B, h, b")
+            throw .usage("--print needs at least one of the letters H, B, h, b, m")
         }
         for c in letters {
             switch c {
@@ -25,9 +28,10 @@ public struct PrintSelection: Equatable, Sendable {
             case "B": requestBody = true
             case "h": responseHeaders = true
             case "b": responseBody = true
+            case "m": meta = true
             default:
                 throw .usage("unknown letter '\(c)' in --print=\(letters)",
-                             hint: "use H (request headers), B (request body), h (response headers), b (response body)")
+                             hint: "use H (request headers), B (request body), h (response headers), b (response body), m (meta)")
             }
         }
     }

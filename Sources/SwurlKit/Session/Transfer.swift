@@ -6,14 +6,32 @@
 
 /// Sends one request with libcurl's easy interface, streaming the request body through a read
 /// callback and the response through header and write callbacks.
+///
+/// A transfer is one hop: it never follows redirects itself. `TransferSession` follows them hop
+/// by hop, so it decides methods, bodies and credentials per origin; every hop runs through
+/// `configure()` and so gets the same connection and security settings.
 public final class Transfer {
-    private let request: HTTPRequest
-    private let options: TransferOptions
+    let request: HTTPRequest
+    let options: TransferOptions
     private let delegate: TransferDelegate
-    private let easy: EasyHandle
+    let easy: EasyHandle
     private var bodyReader: RequestBodyReader?
     /// Runs the security policy inside every TLS handshake of this transfer's handle.
     private var verifier: HandshakeVerifier?
+    /// Credentials libcurl answers a Digest challenge with; only for the origin they belong to.
+    let digestCredentials: Credentials?
+    /// Called from the progress callback with bytes moved so far (at most as often as libcurl
+    /// calls it, about once a second when idle and on every chunk otherwise).
+    var progressHandler: ((TransferProgress) -> Void)?
+    /// Whether the last failure is one a retry may cure (connection refused or reset, timeout).
+    public private(set) var failureIsTransient = false
+    private var headerCount = 0
+    private var headerBytes = 0
+    /// Body bytes delivered to the delegate (libcurl may call the write callback many times
+    /// between two progress callbacks, so progress is also reported from here).
+    private var receivedBytes: Int64 = 0
+    private lazy var receiveLimiter = options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
+    private lazy var sendLimiter = options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
     // Callback state.
     private var failure: SwurlError?
@@ -23,11 +41,21 @@ public final class Transfer {
     private var lastActivity: Double = 0
     private var lastCounts: (Int64, Int64) = (0, 0)
 
-    public init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate) throws(SwurlError) {
+    /// - Parameters:
+    ///   - share: cookies, DNS and connections shared with the other hops of an exchange.
+    ///   - digestCredentials: user and password for a Digest challenge (nil: none).
+    public init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate,
+                digestCredentials: Credentials? = nil) throws(SwurlError) {
         self.request = request
         self.options = options
         self.delegate = delegate
+        self.digestCredentials = digestCredentials
         self.easy = try EasyHandle()
+    }
+
+    /// Joins the hops of one exchange (cookies, DNS cache, connections).
+    func use(share: ShareHandle) throws(SwurlError) {
+        try easy.use(share: share)
     }
 
     /// Runs the transfer to its end.
@@ -47,7 +75,11 @@ public final class Transfer {
         if let trust = verifier?.failure { throw trust.error }
         if let failure { throw failure }
         if sw_interrupted() != 0 { throw .interrupted }
+        failureIsTransient = Transfer.isTransient(rc) || timedOut
         if timedOut || rc == CURLE_OPERATION_TIMEDOUT {
+            if !timedOut, let c = options.connectTimeout, options.timeout == nil || easy.info(long: CURLINFO_RESPONSE_CODE) == 0 {
+                throw .timedOut("timed out after \(Transfer.seconds(c)) seconds connecting (\(easy.errorMessage(rc)))")
+            }
             throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) seconds without data (\(easy.errorMessage(rc)))")
         }
         if rc == CURLE_TOO_MANY_REDIRECTS {
@@ -58,7 +90,21 @@ public final class Transfer {
             throw verifier?.explain(rc, error) ?? error
         }
         return TransferResult(head: lastHead, effectiveURL: easy.info(string: CURLINFO_EFFECTIVE_URL),
-                              redirectCount: easy.info(long: CURLINFO_REDIRECT_COUNT))
+                              redirectCount: easy.info(long: CURLINFO_REDIRECT_COUNT),
+                              redirectURL: easy.info(string: CURLINFO_REDIRECT_URL),
+                              timing: TransferTiming(easy))
+    }
+
+    /// libcurl results that a later attempt may not repeat: the server was unreachable, the
+    /// connection broke, or nothing moved in time.
+    static func isTransient(_ rc: CURLcode) -> Bool {
+        switch rc {
+        case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
+             CURLE_PARTIAL_FILE, CURLE_OPERATION_TIMEDOUT, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return true
+        default:
+            return false
+        }
     }
 
     static func seconds(_ s: Double) -> String {
@@ -93,16 +139,12 @@ public final class Transfer {
     private func configure() throws(SwurlError) {
         try easy.set(CURLOPT_URL, request.url, "the URL")
         try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.set(CURLOPT_ACCEPT_ENCODING, "", "Accept-Encoding")
+        if options.decodeContent { try easy.set(CURLOPT_ACCEPT_ENCODING, "", "Accept-Encoding") }
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https", "the protocol list")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "the redirect protocol list")
-        if options.followRedirects {
-            try easy.set(CURLOPT_FOLLOWLOCATION, 1)
-            try easy.set(CURLOPT_MAXREDIRS, options.maxRedirects)
-        }
-        if let t = options.timeout {
-            try easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(t * 1000)))
-        }
+        // Redirects are followed hop by hop by TransferSession, never by libcurl.
+        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
+        try configureConnection()
         try easy.set(CURLOPT_HTTPHEADER, list: headerLines())
         verifier = try easy.applySecurity(options.security)
         verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
@@ -147,7 +189,7 @@ public final class Transfer {
         _ = sw_setopt_xferinfo_cb(easy.raw) { ud, dltotal, dlnow, ultotal, ulnow in
             guard let ud else { return 0 }
             let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
-            return t.progress(down: Int64(dlnow), up: Int64(ulnow))
+            return t.progress(down: Int64(dlnow), downTotal: Int64(dltotal), up: Int64(ulnow), upTotal: Int64(ultotal))
         }
         if options.captureRequest {
             try easy.set(CURLOPT_VERBOSE, 1)
@@ -187,7 +229,10 @@ public final class Transfer {
         guard let reader = bodyReader else { return 0 }
         do {
             let n = try reader.read(into: buffer)
-            if n > 0 { lastActivity = Transfer.now() }
+            if n > 0 {
+                sendLimiter?.account(n)
+                lastActivity = Transfer.now()
+            }
             return n
         } catch {
             fail(error as? SwurlError ?? .transport("reading the request body failed"))
@@ -206,6 +251,11 @@ public final class Transfer {
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
             try delegate.transferDidReceiveBody(bytes)
+            receivedBytes += Int64(bytes.count)
+            if let progressHandler {
+                progressHandler(TransferProgress(downloaded: receivedBytes, downloadTotal: nil, uploaded: lastCounts.1, uploadTotal: nil))
+            }
+            receiveLimiter?.account(bytes.count)
             lastActivity = Transfer.now()
             return bytes.count
         } catch let e as SwurlError {
@@ -220,6 +270,23 @@ public final class Transfer {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headerCount = 0
+            headerBytes = 0
+        } else if !line.isEmpty {
+            // A cap on header count and size (a header flood must not exhaust memory, CVE-2023-38039).
+            headerCount += 1
+            headerBytes += bytes.count
+            if options.maxHeaders > 0 && headerCount > options.maxHeaders {
+                fail(.transport("the response has more than \(options.maxHeaders) header fields",
+                                hint: "raise the limit with --max-headers N (0 means no limit)"))
+                return 0
+            }
+            if headerBytes > options.maxHeaderBytes {
+                fail(.transport("the response head is larger than \(options.maxHeaderBytes / 1024) KiB"))
+                return 0
+            }
+        }
         if line.isEmpty {
             if let head = HTTPResponseHead(lines: headLines) {
                 lastHead = head
@@ -239,8 +306,10 @@ public final class Transfer {
         return bytes.count
     }
 
-    private func progress(down: Int64, up: Int64) -> Int32 {
+    private func progress(down: Int64, downTotal: Int64, up: Int64, upTotal: Int64) -> Int32 {
         if sw_interrupted() != 0 { return 1 }
+        progressHandler?(TransferProgress(downloaded: down, downloadTotal: downTotal > 0 ? downTotal : nil,
+                                          uploaded: up, uploadTotal: upTotal > 0 ? upTotal : nil))
         let now = Transfer.now()
         if (down, up) != lastCounts {
             lastCounts = (down, up)

@@ -28,6 +28,35 @@ public struct TransferOptions: Sendable {
     public var captureRequest = false
     /// The TLS security policy (chain, host, pins, client certificate); enforced in the handshake.
     public var security = SecurityPolicy()
+    /// `--connect-timeout`: the limit for connecting only (default: `timeout`).
+    public var connectTimeout: Double?
+    public var httpVersion: HTTPVersionPreference = .automatic
+    public var proxy = ProxySettings()
+    /// `--unix-socket PATH`: connect to this socket instead of the URL's host.
+    public var unixSocket: String?
+    /// `--resolve HOST:PORT:ADDR` entries.
+    public var resolve: [String] = []
+    public var ipVersion: IPVersion = .any
+    /// `--limit-rate` in bytes per second, for each direction.
+    public var maxReceiveRate: Int64?
+    public var maxSendRate: Int64?
+    /// `--max-headers`: the most header fields one response may have (0: no limit; default 100).
+    public var maxHeaders = 100
+    /// The most bytes one response head may take (default 256 KiB).
+    public var maxHeaderBytes = 256 * 1024
+    /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).
+    public var decodeContent = true
+    /// libcurl's receive buffer (CURLOPT_BUFFERSIZE), nil for libcurl's default of 16 KiB.
+    public var receiveBufferSize: Int?
+    /// `--retry` and friends.
+    public var retry = RetryPolicy()
+    /// `--auth` credentials (bound to the first URL's origin) and how they are sent.
+    public var credentials: Credentials?
+    public var authType: AuthType = .basic
+    /// The bearer token of `--auth-type bearer`.
+    public var bearerToken: String?
+    /// Parsed `.netrc`, consulted per hop; nil with `--ignore-netrc` or when there is none.
+    public var netrc: Netrc?
 
     public init() {}
 }
@@ -38,4 +67,8 @@ public struct TransferResult: Sendable {
     public var head: HTTPResponseHead?
     public var effectiveURL: String?
     public var redirectCount: Int
+    /// Where the response's Location points, made absolute by libcurl (CURLINFO_REDIRECT_URL).
+    public var redirectURL: String?
+    /// libcurl's counters for this hop.
+    public var timing: TransferTiming
 }

@@ -1,0 +1,44 @@
+import XCTest
+@testable import SwurlKit
+
+final class ProgressBarTests: XCTestCase {
+    func testKnownSizeShowsPercentRateAndETA() {
+        var now = 100.0
+        let bar = ProgressBar(sink: MemorySink(), label: "file.bin", columns: 80, clock: { now })
+        now = 102
+        let line = bar.line(done: 1024 * 1024, total: 4 * 1024 * 1024, now: now, final: false)
+        XCTAssertTrue(line.contains(" 25% ["), line)
+        XCTAssertTrue(line.contains("1.0 MiB / 4.0 MiB"), line)
+        XCTAssertTrue(line.contains("512.0 KiB/s"), line)
+        XCTAssertTrue(line.contains("ETA 0:06"), line)
+        XCTAssertLessThanOrEqual(line.count, 80)
+    }
+
+    func testUnknownSizeShowsASpinner() {
+        let bar = ProgressBar(sink: MemorySink(), label: "x", clock: { 0 })
+        let line = bar.line(done: 2048, total: nil, now: 1, final: false)
+        XCTAssertTrue(line.contains("2.0 KiB"), line)
+        XCTAssertFalse(line.contains("%"), line)
+    }
+
+    func testRedrawsAtMostTenTimesASecond() {
+        var now = 0.0
+        let sink = MemorySink()
+        let bar = ProgressBar(sink: sink, label: "x", clock: { now })
+        for i in 0..<100 {
+            now = Double(i) * 0.01
+            bar.update(done: Int64(i), total: 100)
+        }
+        let draws = String(decoding: sink.bytes, as: UTF8.self).filter { $0 == "\r" }.count
+        XCTAssertLessThanOrEqual(draws, 10)
+        XCTAssertGreaterThanOrEqual(draws, 9)
+    }
+
+    func testFormats() {
+        XCTAssertEqual(ProgressBar.bytes(512), "512 B")
+        XCTAssertEqual(ProgressBar.bytes(1536), "1.5 KiB")
+        XCTAssertEqual(ProgressBar.bytes(1 << 30), "1.0 GiB")
+        XCTAssertEqual(ProgressBar.duration(65), "1:05")
+        XCTAssertEqual(ProgressBar.duration(3725), "1:02:05")
+    }
+}

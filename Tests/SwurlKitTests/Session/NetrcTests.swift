@@ -1,0 +1,42 @@
+import XCTest
+@testable import SwurlKit
+
+final class NetrcTests: XCTestCase {
+    func testMachineEntriesOnOneOrManyLines() {
+        let n = Netrc(parsing: """
+        machine a.example login ann password s1
+        machine B.example
+            login bob
+            password "two words"
+        """)
+        XCTAssertEqual(n.credentials(forHost: "a.example", allowDefault: false), Credentials(user: "ann", password: "s1"))
+        XCTAssertEqual(n.credentials(forHost: "b.example", allowDefault: false), Credentials(user: "bob", password: "two words"))
+        XCTAssertNil(n.credentials(forHost: "c.example", allowDefault: false))
+    }
+
+    func testDefaultEntryOnlyWhenAllowed() {
+        let n = Netrc(parsing: "machine a login x password y\ndefault login any password all\n")
+        XCTAssertEqual(n.credentials(forHost: "other", allowDefault: true), Credentials(user: "any", password: "all"))
+        XCTAssertNil(n.credentials(forHost: "other", allowDefault: false))
+    }
+
+    func testMacdefBodiesAndCommentsAreSkipped() {
+        let n = Netrc(parsing: """
+        # a comment machine evil login e password e
+        macdef init
+        machine fake login f password f
+
+        machine real login r password p
+        """)
+        XCTAssertNil(n.credentials(forHost: "fake", allowDefault: false))
+        XCTAssertNil(n.credentials(forHost: "evil", allowDefault: false))
+        XCTAssertEqual(n.credentials(forHost: "real", allowDefault: false), Credentials(user: "r", password: "p"))
+    }
+
+    func testBase64() {
+        XCTAssertEqual(Base64.encode(Array("u:p".utf8)), "dTpw")
+        XCTAssertEqual(Base64.encode(Array("second:two".utf8)), "c2Vjb25kOnR3bw==")
+        XCTAssertEqual(Base64.encode(Array("ab".utf8)), "YWI=")
+        XCTAssertEqual(Base64.encode([]), "")
+    }
+}

@@ -1,0 +1,60 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `--auth`, `--auth-type` and `.netrc` against httpbin.
+final class AuthTests: XCTestCase {
+    func testBasicAuth() throws {
+        let r = try runSwurl(["-a", "ann:secret", try HTTPBin.url("/basic-auth/ann/secret")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["authenticated"] as? Bool, true)
+        XCTAssertEqual(try runSwurl(["--check-status", "-a", "ann:wrong", try HTTPBin.url("/basic-auth/ann/secret")]).status, 4)
+    }
+
+    func testDigestAuth() throws {
+        let r = try runSwurl(["-A", "digest", "-a", "ann:secret", try HTTPBin.url("/digest-auth/auth/ann/secret")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["user"] as? String, "ann")
+    }
+
+    func testBearerAuth() throws {
+        let r = try runSwurl(["-A", "bearer", "-a", "tok-123", try HTTPBin.url("/bearer")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["token"] as? String, "tok-123")
+    }
+
+    func testMissingPasswordWithoutATerminalIsAUsageError() throws {
+        let r = try runSwurl(["-a", "ann", try HTTPBin.url("/basic-auth/ann/secret")])
+        XCTAssertEqual(r.status, 64)
+        XCTAssertTrue(r.stderr.contains("password"), r.stderr)
+    }
+
+    private func netrc(_ text: String) throws -> String {
+        let dir = TestPaths.temporaryDirectory()
+        let path = dir + "/netrc"
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        return path
+    }
+
+    func testNetrcIsUsedByDefaultAndCanBeIgnored() throws {
+        let path = try netrc("machine 127.0.0.1\n  login nu\n  password np\n")
+        let r = try runSwurl([try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["user"] as? String, "nu")
+        let ignored = try runSwurl(["--check-status", "--ignore-netrc", try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
+        XCTAssertEqual(ignored.status, 4)
+    }
+
+    func testNetrcIsLookedUpPerHopAndItsDefaultOnlyForTheFirstHost() throws {
+        let port = try HTTPBin.shared().port
+        let path = try netrc("machine 127.0.0.1 login first password one\ndefault login any password all\n")
+        let url = try HTTPBin.url("/redirect-to?url=" + "http://localhost:\(port)/headers".urlQueryEscaped)
+        let r = try runSwurl(["-F", url], environment: ["NETRC": path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNil((try r.json()["headers"] as? [String: String])?["Authorization"], "neither 127.0.0.1's nor the default entry")
+
+        let perHost = try netrc("machine 127.0.0.1 login first password one\nmachine localhost login second password two\n")
+        let r2 = try runSwurl(["-F", url], environment: ["NETRC": perHost])
+        XCTAssertEqual((try r2.json()["headers"] as? [String: String])?["Authorization"], "Basic c2Vjb25kOnR3bw==")
+    }
+}

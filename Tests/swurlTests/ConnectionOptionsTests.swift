@@ -1,0 +1,67 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `--resolve`, proxies, `--unix-socket`, HTTP versions, `--limit-rate`, `--max-headers`.
+final class ConnectionOptionsTests: XCTestCase {
+    func testResolveConnectsToTheGivenAddress() throws {
+        let port = try HTTPBin.shared().port
+        let r = try runSwurl(["--resolve", "swurl.test:\(port):127.0.0.1", "http://swurl.test:\(port)/headers"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual((try r.json()["headers"] as? [String: String])?["Host"], "swurl.test:\(port)")
+    }
+
+    func testExplicitProxyGetsTheAbsoluteURL() throws {
+        let proxy = try ScriptedServer()
+        let r = try runSwurl(["--proxy", proxy.url(""), "http://swurl.test/x"])
+        XCTAssertEqual(r.text, "proxied", r.stderr)
+        XCTAssertEqual(proxy.requests().last?["path"] as? String, "http://swurl.test/x")
+    }
+
+    func testProxyFromTheEnvironmentAndNoProxy() throws {
+        let proxy = try ScriptedServer()
+        let r = try runSwurl(["http://swurl.test/y"], environment: ["http_proxy": proxy.url("")])
+        XCTAssertEqual(r.text, "proxied", r.stderr)
+        let bypass = try runSwurl([try HTTPBin.url("/get")], environment: ["http_proxy": proxy.url(""), "NO_PROXY": "127.0.0.1"])
+        XCTAssertEqual(bypass.status, 0, bypass.stderr)
+        XCTAssertNotNil(try bypass.json()["url"])
+        XCTAssertEqual(proxy.requests().count, 1)
+    }
+
+    func testUnixSocket() throws {
+        let socket = TestPaths.temporaryDirectory() + "/s.sock"
+        let server = try ScriptedServer(unixSocket: socket)
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        let r = try runSwurl(["--unix-socket", socket, "http://anything.test/echo"])
+        XCTAssertEqual(r.text, "ok", r.stderr)
+        XCTAssertEqual((server.requests().last?["headers"] as? [String: String])?["Host"], "anything.test")
+    }
+
+    func testHTTP2PriorKnowledgeAgainstNginx() throws {
+        let nginx = try NginxServer(http2: true)
+        let r = try runSwurl(["--http2-prior-knowledge", "--timing=json", nginx.url("/small.txt")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.text, "hello from nginx\n")
+        XCTAssertTrue(r.stderr.contains("\"http_version\":\"2\""), r.stderr)
+    }
+
+    func testHTTPVersionFlagsExcludeEachOther() throws {
+        XCTAssertEqual(try runSwurl(["--http1.1", "--http2", "--offline", "example.org"]).status, 64)
+    }
+
+    func testLimitRateThrottles() throws {
+        let start = Date()
+        let r = try runSwurl(["--limit-rate", "100K", try HTTPBin.url("/bytes/100000")])
+        XCTAssertEqual(r.stdout.count, 100_000, r.stderr)
+        XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.8)
+        XCTAssertEqual(try runSwurl(["--limit-rate", "fast", "--offline", "x.org"]).status, 64)
+    }
+
+    func testMaxHeadersCapsTheResponseHead() throws {
+        let server = try ScriptedServer()
+        let r = try runSwurl(["--max-headers", "5", server.url("/many-headers?n=20")])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("more than 5 header fields"), r.stderr)
+        XCTAssertEqual(try runSwurl([server.url("/many-headers?n=20")]).status, 0)
+    }
+}

@@ -1,0 +1,200 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--download` end to end: naming rules, `.part` files, resume, 4xx handling, Ctrl-C.
+final class DownloadTests: XCTestCase {
+    private func files(_ dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+
+    func testNameComesFromTheURLPlusAnExtensionForTheContentType() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", try HTTPBin.url("/json")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(dir), ["json.json"])
+        XCTAssertEqual(r.stdout.count, 0, "download mode leaves stdout alone")
+        XCTAssertTrue(r.stderr.contains("saved"), r.stderr)
+    }
+
+    func testExistingFilesAreNeverOverwrittenWithoutOverwrite() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let url = try HTTPBin.url("/bytes/300?seed=3")
+        for _ in 0..<3 { XCTAssertEqual(try runSwurl(["-d", url], directory: dir).status, 0) }
+        XCTAssertEqual(files(dir), ["300", "300-1", "300-2"])
+        XCTAssertEqual(try runSwurl(["-d", "--overwrite", url], directory: dir).status, 0)
+        XCTAssertEqual(files(dir), ["300", "300-1", "300-2"])
+    }
+
+    func testOutputOptionNamesTheFileAndRefusesToReplaceIt() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let url = try HTTPBin.url("/bytes/100?seed=1")
+        XCTAssertEqual(try runSwurl(["-d", "-o", "mine.bin", url], directory: dir).status, 0)
+        let again = try runSwurl(["-d", "-o", "mine.bin", url], directory: dir)
+        XCTAssertEqual(again.status, 64)
+        XCTAssertTrue(again.stderr.contains("already exists"), again.stderr)
+        XCTAssertEqual(try runSwurl(["-d", "-o", "mine.bin", "--overwrite", url], directory: dir).status, 0)
+        XCTAssertEqual(files(dir), ["mine.bin"])
+    }
+
+    func testContentDispositionNamesTheFile() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let url = try HTTPBin.url("/response-headers?Content-Disposition=" + "attachment; filename=\"report.pdf\"".urlQueryEscaped)
+        XCTAssertEqual(try runSwurl(["-d", url], directory: dir).status, 0)
+        XCTAssertEqual(files(dir), ["report.pdf"])
+    }
+
+    func testRFC5987FilenameWinsOverThePlainOne() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let cd = "attachment; filename=\"fallback.txt\"; filename*=UTF-8''%E2%82%AC%20rates.txt"
+        XCTAssertEqual(try runSwurl(["-d", try HTTPBin.url("/response-headers?Content-Disposition=" + cd.urlQueryEscaped)],
+                                    directory: dir).status, 0)
+        XCTAssertEqual(files(dir), ["€ rates.txt"])
+    }
+
+    func testMaliciousContentDispositionCannotEscapeTheDirectoryOrHideAFile() throws {
+        let parent = TestPaths.temporaryDirectory()
+        let dir = parent + "/inner"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for (cd, expected) in [("attachment; filename=\"../../escape.sh\"", "escape.sh"),
+                               ("attachment; filename=\".bashrc\"", "bashrc"),
+                               ("attachment; filename=\"..\"", "response-headers")] {
+            try? FileManager.default.removeItem(atPath: dir)
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let r = try runSwurl(["-d", try HTTPBin.url("/response-headers?Content-Disposition=" + cd.urlQueryEscaped)], directory: dir)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(files(dir).first?.hasPrefix(expected) == true, "\(cd) → \(files(dir))")
+            XCTAssertEqual(files(parent), ["inner"], cd)
+        }
+    }
+
+    func testTheNameNeverComesFromARedirectTarget() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", try HTTPBin.url("/redirect-to?url=" + "/anything/.bashrc".urlQueryEscaped)], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(dir), ["redirect-to.json"])
+    }
+
+    func testAnErrorStatusWritesNoFile() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", try HTTPBin.url("/status/404")], directory: dir)
+        XCTAssertEqual(r.status, 4)
+        XCTAssertTrue(r.stderr.contains("404"), r.stderr)
+        XCTAssertEqual(files(dir), [])
+        XCTAssertEqual(try runSwurl(["-d", try HTTPBin.url("/status/503")], directory: dir).status, 5)
+        XCTAssertEqual(files(dir), [])
+    }
+
+    func testACutDownloadKeepsThePartFileAndResumesByteIdentical() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let expected = ScriptedServer.fileBytes(size: 200_000, seed: 9)
+        let cut = try runSwurl(["-d", "-o", "big.bin", server.url("/file?size=200000&seed=9&cut=80000&key=a")], directory: dir)
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        XCTAssertEqual(files(dir), ["big.bin.part"], "no finished-looking file after a cut")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/big.bin.part")), expected.prefix(80_000))
+
+        let resumed = try runSwurl(["-d", "-c", "-o", "big.bin", server.url("/file?size=200000&seed=9")], directory: dir)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(files(dir), ["big.bin"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/big.bin")), expected)
+        let last = server.requests().last?["headers"] as? [String: String]
+        XCTAssertEqual(last?["Range"], "bytes=80000-")
+    }
+
+    func testContinueWithoutOutputFindsThePartFileByTheURLName() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let expected = ScriptedServer.fileBytes(size: 50_000, seed: 4)
+        XCTAssertEqual(try runSwurl(["-d", server.url("/file?size=50000&seed=4&cut=20000&key=b")], directory: dir).status, 1)
+        XCTAssertEqual(files(dir), ["file.part"])
+        let r = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=4")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/file")), expected)
+    }
+
+    func testAServerIgnoringRangeMakesTheDownloadStartOver() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let expected = ScriptedServer.fileBytes(size: 30_000, seed: 5)
+        try Data(repeating: 0xEE, count: 10_000).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
+        let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/file?size=30000&seed=5&ignore_range=1")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("ignored the range"), r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/f.bin")), expected)
+    }
+
+    func testACompletePartFileIsRecognisedFromA416() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let expected = ScriptedServer.fileBytes(size: 5_000, seed: 6)
+        try expected.write(to: URL(fileURLWithPath: dir + "/g.bin.part"))
+        let r = try runSwurl(["-d", "-c", "-o", "g.bin", server.url("/file?size=5000&seed=6")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin")), expected)
+    }
+
+    func testRetryAfterACutResumesWithARange() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let expected = ScriptedServer.fileBytes(size: 60_000, seed: 7)
+        let r = try runSwurl(["-d", "-o", "h.bin", "--retry", "2", "--retry-delay", "0.05",
+                              server.url("/file?size=60000&seed=7&cut=25000&key=c")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/h.bin")), expected)
+        XCTAssertEqual((server.requests().last?["headers"] as? [String: String])?["Range"], "bytes=25000-")
+        XCTAssertTrue(r.stderr.contains("retrying"), r.stderr)
+    }
+
+    func testAPipeOrDeviceAsOutputIsWrittenInPlaceNeverReplaced() throws {
+        for extra in [["-d"], []] {
+            let dir = TestPaths.temporaryDirectory()
+            let fifo = dir + "/fifo"
+            XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+            let reader = Process()
+            reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+            reader.arguments = ["-c", "cat fifo > received"]
+            reader.currentDirectoryURL = URL(fileURLWithPath: dir)
+            try reader.run()
+            let r = try runSwurl(extra + ["-o", "fifo", try HTTPBin.url("/bytes/2000?seed=2")], directory: dir)
+            reader.waitUntilExit()
+            XCTAssertEqual(r.status, 0, r.stderr)
+            var st = stat()
+            XCTAssertEqual(lstat(fifo, &st), 0)
+            XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "\(extra): the FIFO is still a FIFO")
+            XCTAssertEqual((try? Data(contentsOf: URL(fileURLWithPath: dir + "/received")))?.count, 2000, "\(extra)")
+            XCTAssertEqual(files(dir), ["fifo", "received"])
+        }
+    }
+
+    func testCtrlCExits130AndKeepsAResumablePartFile() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["-d", "-o", "slow.bin", server.url("/slow?size=200000")]
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(10)
+        while (try? FileManager.default.attributesOfItem(atPath: dir + "/slow.bin.part")[.size] as? Int).flatMap({ $0 }) ?? 0 < 2000,
+              Date() < deadline {
+            usleep(20_000)
+        }
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        XCTAssertEqual(files(dir), ["slow.bin.part"])
+    }
+}
+
+extension String {
+    /// Percent-escapes everything but unreserved characters, for a query value.
+    var urlQueryEscaped: String {
+        addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? self
+    }
+}

@@ -1,0 +1,119 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// Redirects followed hop by hop: method and body rules, limits, `--all`, and credentials that
+/// stay with their origin (checked by what the second server received).
+final class RedirectTests: XCTestCase {
+    private func redirect(_ code: Int, to target: String) throws -> String {
+        try HTTPBin.url("/redirect-to?status_code=\(code)&url=" + target.urlQueryEscaped)
+    }
+
+    func testEveryRedirectCodeWithAndWithoutABody() throws {
+        // (code, method sent, method expected at the target, body kept)
+        let cases: [(Int, String, String, Bool)] = [
+            (301, "POST", "GET", false), (302, "POST", "GET", false), (303, "POST", "GET", false),
+            (307, "POST", "POST", true), (308, "POST", "POST", true),
+            (301, "PUT", "PUT", true), (302, "PUT", "PUT", true), (303, "PUT", "GET", false),
+            (307, "PUT", "PUT", true), (308, "PUT", "PUT", true),
+        ]
+        for (code, method, expected, kept) in cases {
+            let r = try runSwurl(["-F", method, try redirect(code, to: "/anything"), "name=Ann"])
+            XCTAssertEqual(r.status, 0, "\(code) \(method): \(r.stderr)")
+            let echo = try r.json()
+            XCTAssertEqual(echo["method"] as? String, expected, "\(code) \(method)")
+            if kept {
+                XCTAssertEqual(echo["json"] as? [String: String], ["name": "Ann"], "\(code) \(method)")
+            } else {
+                XCTAssertEqual(echo["data"] as? String, "", "\(code) \(method)")
+                XCTAssertNil((echo["headers"] as? [String: String])?["Content-Type"], "\(code) \(method)")
+            }
+        }
+        for code in [301, 302, 303, 307, 308] {
+            let r = try runSwurl(["-F", try redirect(code, to: "/anything")])
+            XCTAssertEqual(try r.json()["method"] as? String, "GET", "\(code) without a body")
+        }
+    }
+
+    func testAFileBodyIsSentAgainOn307() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try "from a file".write(toFile: dir + "/body.txt", atomically: true, encoding: .utf8)
+        let r = try runSwurl(["-F", "--multipart", "POST", try redirect(307, to: "/anything"), "doc@body.txt"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["files"] as? [String: String], ["doc": "from a file"])
+    }
+
+    func testAStdinBodyCannotBeSentTwiceAndSaysSo() throws {
+        let r = try runSwurl(["-F", "POST", try redirect(307, to: "/anything")], stdin: Data("piped".utf8))
+        XCTAssertEqual(r.status, 66)
+        XCTAssertTrue(r.stderr.contains("stdin"), r.stderr)
+        // A 303 needs no body: that works with stdin.
+        XCTAssertEqual(try runSwurl(["-F", "POST", try redirect(303, to: "/get")], stdin: Data("piped".utf8)).status, 0)
+    }
+
+    func testWithoutFollowTheRedirectIsTheResponse() throws {
+        let r = try runSwurl(["-h", try redirect(302, to: "/get")])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.text.hasPrefix("HTTP/1.1 302"), r.text)
+    }
+
+    func testMaxRedirectsExitsSix() throws {
+        let r = try runSwurl(["-F", "--max-redirects", "2", try HTTPBin.url("/redirect/3")])
+        XCTAssertEqual(r.status, 6)
+        XCTAssertTrue(r.stderr.contains("too many redirects"), r.stderr)
+        XCTAssertEqual(try runSwurl(["-F", "--max-redirects", "3", try HTTPBin.url("/redirect/3")]).status, 0)
+    }
+
+    func testAllPrintsEveryHop() throws {
+        let r = try runSwurl(["-F", "--all", "-h", try HTTPBin.url("/redirect/2")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let statusLines = r.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }
+        XCTAssertEqual(statusLines.count, 3, r.text)
+        let plain = try runSwurl(["-F", "-h", try HTTPBin.url("/redirect/2")])
+        XCTAssertEqual(plain.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }.count, 1)
+    }
+
+    func testCredentialsAreKeptOnTheSameOrigin() throws {
+        let r = try runSwurl(["-F", "-a", "u:p", try redirect(302, to: "/headers"), "Cookie:a=b", "X-Other:1"])
+        let headers = try r.json()["headers"] as? [String: String] ?? [:]
+        XCTAssertEqual(headers["Authorization"], "Basic dTpw")
+        XCTAssertEqual(headers["Cookie"], "a=b")
+    }
+
+    func testCredentialsAreDroppedWhenTheHostChanges() throws {
+        // 127.0.0.1 → localhost on the same port: another origin, the same httpbin echoes.
+        let port = try HTTPBin.shared().port
+        let target = "http://localhost:\(port)/headers"
+        for extra in [["-a", "u:p"], ["Authorization:Bearer secret"], ["-A", "bearer", "-a", "tok"]] {
+            let r = try runSwurl(["-F", try redirect(302, to: target), "Cookie:a=b", "Proxy-Authorization:Basic eDp5", "X-Other:1"] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let headers = try r.json()["headers"] as? [String: String] ?? [:]
+            XCTAssertNil(headers["Authorization"], "\(extra)")
+            XCTAssertNil(headers["Cookie"], "\(extra)")
+            XCTAssertNil(headers["Proxy-Authorization"], "\(extra)")
+            XCTAssertEqual(headers["X-Other"], "1", "other headers still go")
+        }
+    }
+
+    func testCredentialsAreDroppedWhenThePortChanges() throws {
+        let second = try ScriptedServer()
+        let r = try runSwurl(["-F", "-a", "u:p", try redirect(307, to: second.url("/echo")), "Cookie:a=b"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let received = second.requests().last?["headers"] as? [String: String] ?? [:]
+        XCTAssertNil(received["Authorization"])
+        XCTAssertNil(received["Cookie"])
+        XCTAssertNotNil(received["User-Agent"])
+    }
+
+    func testServerCookiesFollowTheChain() throws {
+        let r = try runSwurl(["-F", try HTTPBin.url("/cookies/set?k=v")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["cookies"] as? [String: String], ["k": "v"])
+    }
+
+    func testNonHTTPTargetsAreRefused() throws {
+        let r = try runSwurl(["-F", try redirect(302, to: "file:///etc/passwd")])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("not an http or https URL"), r.stderr)
+    }
+}

@@ -1,0 +1,65 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `--retry` against a server that fails before it succeeds.
+final class RetryTests: XCTestCase {
+    func testRetriesUntilTheServerRecovers() throws {
+        let server = try ScriptedServer()
+        let r = try runSwurl(["--retry", "3", "--retry-delay", "0.05", server.url("/flaky?key=a&fails=2")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.text, "ok")
+        XCTAssertEqual(r.stderr.components(separatedBy: "retrying in").count - 1, 2, r.stderr)
+        XCTAssertEqual(server.requests().count, 3)
+    }
+
+    func testGivesUpAfterNRetriesAndShowsTheLastResponse() throws {
+        let server = try ScriptedServer()
+        let r = try runSwurl(["--check-status", "--retry", "1", "--retry-delay", "0.05", server.url("/flaky?key=b&fails=5")])
+        XCTAssertEqual(r.status, 5)
+        XCTAssertEqual(r.text, "try later")
+        XCTAssertEqual(server.requests().count, 2)
+    }
+
+    func testNonIdempotentMethodsAreNotRetriedUnlessAsked() throws {
+        let server = try ScriptedServer()
+        let r = try runSwurl(["--retry", "3", "--retry-delay", "0.05", "POST", server.url("/flaky?key=c&fails=1"), "a=1"])
+        XCTAssertEqual(r.text, "try later")
+        XCTAssertEqual(server.requests().count, 1)
+        let all = try runSwurl(["--retry", "3", "--retry-delay", "0.05", "--retry-all-methods", "POST",
+                                server.url("/flaky?key=d&fails=1"), "a=1"])
+        XCTAssertEqual(all.text, "ok")
+        XCTAssertEqual(server.requests().filter { $0["method"] as? String == "POST" }.last?["body_len"] as? Int, 9)
+    }
+
+    func testRetryAfterIsHonoured() throws {
+        let server = try ScriptedServer()
+        let start = Date()
+        let r = try runSwurl(["--retry", "2", "--retry-delay", "0.01", server.url("/flaky?key=e&fails=1&status=429&ra=1")])
+        XCTAssertEqual(r.text, "ok", r.stderr)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.95)
+    }
+
+    func testRetryMaxTimeStopsEarly() throws {
+        let server = try ScriptedServer()
+        let r = try runSwurl(["--retry", "5", "--retry-max-time", "0.5", server.url("/flaky?key=f&fails=5&ra=2")])
+        XCTAssertEqual(r.text, "try later")
+        XCTAssertEqual(server.requests().count, 1)
+    }
+
+    func testConnectionFailuresAreRetried() throws {
+        let port = try ServerProcess.freePort()
+        let r = try runSwurl(["--retry", "2", "--retry-delay", "0.05", "http://127.0.0.1:\(port)/"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr.components(separatedBy: "retrying in").count - 1, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("retry 2 of 2"), r.stderr)
+        let quiet = try runSwurl(["-q", "--retry", "1", "--retry-delay", "0.05", "http://127.0.0.1:\(port)/"])
+        XCTAssertFalse(quiet.stderr.contains("retrying"), quiet.stderr)
+    }
+
+    func testTimeoutsAreRetried() throws {
+        let r = try runSwurl(["--timeout", "0.4", "--retry", "1", "--retry-delay", "0.05", try HTTPBin.url("/delay/3")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "retrying in").count - 1, 1, r.stderr)
+    }
+}

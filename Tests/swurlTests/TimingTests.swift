@@ -1,0 +1,45 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `--timing`, `--timing=json` and `--print=m`.
+final class TimingTests: XCTestCase {
+    func testJSONTimingIsConsistent() throws {
+        let r = try runSwurl(["--timing=json", try HTTPBin.url("/delay/0.2")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let line = try XCTUnwrap(r.stderr.split(separator: "\n").last)
+        let t = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let total = try XCTUnwrap(t["total"] as? Double)
+        XCTAssertGreaterThanOrEqual(total, 0.2)
+        for phase in ["dns", "connect", "tls", "wait", "transfer", "redirect"] {
+            let v = try XCTUnwrap(t[phase] as? Double, phase)
+            XCTAssertGreaterThanOrEqual(v, 0, phase)
+            XCTAssertLessThanOrEqual(v, total, phase)
+        }
+        XCTAssertGreaterThanOrEqual(t["wait"] as? Double ?? 0, 0.2)
+        let sum = ["dns", "connect", "tls", "wait", "transfer"].compactMap { t[$0] as? Double }.reduce(0, +)
+        XCTAssertLessThanOrEqual(sum, total + 0.001)
+        XCTAssertEqual(t["remote_ip"] as? String, "127.0.0.1")
+        XCTAssertEqual(t["size_download"] as? Int, r.stdout.count)
+        XCTAssertEqual(t["http_version"] as? String, "1.1")
+    }
+
+    func testRedirectTimeIsPartOfTheTotal() throws {
+        let r = try runSwurl(["-F", "--timing=json", try HTTPBin.url("/redirect/2")])
+        let line = try XCTUnwrap(r.stderr.split(separator: "\n").last)
+        let t = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(t["redirects"] as? Int, 2)
+        XCTAssertGreaterThan(t["redirect"] as? Double ?? 0, 0)
+        XCTAssertLessThanOrEqual(t["redirect"] as? Double ?? 1, t["total"] as? Double ?? 0)
+    }
+
+    func testTextTimingAndTheMetaLetter() throws {
+        let r = try runSwurl(["--timing", try HTTPBin.url("/get")])
+        for label in ["DNS lookup", "TCP connect", "TLS handshake", "Waiting (TTFB)", "Transfer", "Total", "Remote address"] {
+            XCTAssertTrue(r.stderr.contains(label), label + ": " + r.stderr)
+        }
+        let m = try runSwurl(["--print=m", try HTTPBin.url("/get")])
+        XCTAssertTrue(m.text.contains("Total"), m.text)
+        XCTAssertFalse(m.text.contains("\"headers\""), "only the meta part")
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A 1 GiB download from nginx (sendfile, 127.0.0.1) to a file: swurl --download vs curl -o.
+# Throughput as a ratio to curl, and peak RSS from /usr/bin/time. Env: SWURL, OUT (scratch dir).
+set -euo pipefail
+SWURL=${SWURL:-.build/release/swurl}
+OUT=${OUT:-$(mktemp -d)}
+N=${DOWNLOAD_RUNS:-3}
+dir="$OUT/nginx-download"
+mkdir -p "$dir/www" "$dir/tmp" "$dir/logs" "$dir/dl"
+truncate -s 1G "$dir/www/1g.bin"   # sparse: the page cache serves it, the disk is not the bottleneck
+nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# Workers run as the invoking user (as root nginx would switch to nobody, who cannot read $OUT).
+user_line=""; [ "$(id -u)" = 0 ] && user_line="user root;"
+cat > "$dir/nginx.conf" <<CONF
+$user_line
+daemon on;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log;
+worker_processes 1;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi; uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
+    sendfile on;
+    server { listen 127.0.0.1:$nport; root $dir/www; }
+}
+CONF
+/usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log"
+cp "$dir/nginx.pid" "$OUT/nginx-download.pid"
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/" && break; sleep 0.1; done
+url="http://127.0.0.1:$nport/1g.bin"
+
+# One timed run; leaves "seconds peak_rss_kb" in $dir/time.txt.
+run() {
+  rm -f "$dir/dl/"*
+  /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || { cat "$dir/stderr.txt" >&2; exit 1; }
+  [ "$(stat -c %s "$dir/dl/1g.bin")" = 1073741824 ] || { echo "incomplete download: $*" >&2; exit 1; }
+}
+
+echo "== 1 GiB download to a file (nginx, $N runs each, alternating)"
+code=$(curl -s -o /dev/null -w "%{http_code}" -r 0-0 "$url"); [ "$code" = 206 ] || { echo "nginx answers $code" >&2; exit 1; }
+s_times=(); c_times=(); s_rss=0; c_rss=0
+for _ in $(seq "$N"); do
+  run "$SWURL" -q -d -o "$dir/dl/1g.bin" "$url"; read -r t m < "$dir/time.txt"
+  s_times+=("$t"); if [ "$m" -gt "$s_rss" ]; then s_rss=$m; fi
+  run curl -s -o "$dir/dl/1g.bin" "$url"; read -r t m < "$dir/time.txt"
+  c_times+=("$t"); if [ "$m" -gt "$c_rss" ]; then c_rss=$m; fi
+done
+kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
+python3 - "$s_rss" "$c_rss" "${s_times[*]}" "${c_times[*]}" <<'PY'
+import statistics, sys
+s_rss, c_rss = int(sys.argv[1]), int(sys.argv[2])
+s = statistics.median(map(float, sys.argv[3].split())); c = statistics.median(map(float, sys.argv[4].split()))
+gib = 1.0
+print(f"  swurl   median {s:6.2f} s  {gib/s*1024:7.0f} MiB/s  peak RSS {s_rss/1024:5.1f} MB")
+print(f"  curl    median {c:6.2f} s  {gib/c*1024:7.0f} MiB/s  peak RSS {c_rss/1024:5.1f} MB")
+print(f"  throughput ratio swurl/curl {c/s:5.2f}x (target >= 0.9x); swurl RSS target < 30 MB")
+PY
