@@ -221,6 +221,7 @@ private final class HopFilter: TransferDelegate {
 
     func transferDidSendRequestHead(_ bytes: [UInt8]) throws { try target.transferDidSendRequestHead(bytes) }
     func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws { try target.transferDidSendRequestBody(bytes) }
+    func transferDidVerifyTLS(_ summary: TLSSummary) { target.transferDidVerifyTLS(summary) }
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
         if head.status >= 100 && head.status < 200 && head.status != 101 {
