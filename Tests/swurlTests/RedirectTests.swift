@@ -105,6 +105,24 @@ final class RedirectTests: XCTestCase {
         XCTAssertNotNil(received["User-Agent"])
     }
 
+    /// https → http is another origin: nothing secret follows the downgrade (checked by what the
+    /// plain-HTTP server received).
+    func testCredentialsAreDroppedOnAnHTTPSToHTTPDowngrade() throws {
+        let pki = try CertificateFactory.shared()
+        let target = try HTTPBin.url("/headers")
+        let tls = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), redirect: target)
+        for extra in [["-a", "u:p"], ["Authorization:Bearer secret"]] {
+            let r = try runSwurl(["-F", "--cacert", pki.path("root.pem"), "\(tls.url)/start", "Cookie:a=b", "X-Other:1"] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let headers = try r.json()["headers"] as? [String: String] ?? [:]
+            XCTAssertNil(headers["Authorization"], "\(extra)")
+            XCTAssertNil(headers["Cookie"], "\(extra)")
+            XCTAssertEqual(headers["X-Other"], "1")
+        }
+        // The first hop did get them: the TLS server saw a request with bytes.
+        XCTAssertGreaterThan(tls.connection(after: 0)?.bytes ?? 0, 0)
+    }
+
     func testServerCookiesFollowTheChain() throws {
         let r = try runSwurl(["-F", try HTTPBin.url("/cookies/set?k=v")])
         XCTAssertEqual(r.status, 0, r.stderr)
