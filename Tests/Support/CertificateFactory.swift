@@ -55,21 +55,7 @@ public final class CertificateFactory: @unchecked Sendable {
     /// Runs a shell script; throws with its output when it fails.
     @discardableResult
     public static func shell(_ script: String, in directory: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        p.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw TestServerError("openssl script failed: \(String(decoding: errData, as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try runProcess("/bin/sh", ["-c", script], directory: directory).stdout, as: UTF8.self)
     }
 
     static let script = #"""

@@ -60,34 +60,39 @@ public func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: Strin
                        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
 }
 
+/// Runs a program to its end; stdout and stderr go through files, so neither can fill a pipe
+/// and stall the child.
+/// - Throws: when it cannot start, or (with `check`) when it exits non-zero.
+public func runProcess(_ executable: String, _ arguments: [String], directory: String? = nil,
+                       check: Bool = true) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let dir = TestPaths.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let outPath = dir + "/out", errPath = dir + "/err"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    p.standardOutput = FileHandle(forWritingAtPath: outPath)
+    p.standardError = FileHandle(forWritingAtPath: errPath)
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    let out = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
+    let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    if check && p.terminationStatus != 0 {
+        throw TestServerError("\(executable) failed with \(p.terminationStatus): \(err)")
+    }
+    return (p.terminationStatus, out, err)
+}
+
 /// Runs a Python snippet with the test venv's interpreter; returns stdout.
 public func runPython(_ code: String, arguments: [String] = []) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: TestPaths.venv + "/bin/python3")
-    p.arguments = ["-c", code] + arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else {
-        throw TestServerError("python failed: \(String(decoding: errData, as: UTF8.self))")
-    }
-    return String(decoding: data, as: UTF8.self)
+    String(decoding: try runProcess(TestPaths.venv + "/bin/python3", ["-c", code] + arguments).stdout, as: UTF8.self)
 }
 
 /// The body of a GET as the curl CLI receives it, to compare swurl's output against.
 public func fetchWithCurl(_ url: String, arguments: [String] = []) throws -> Data {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    p.arguments = ["-sS", "--compressed"] + arguments + [url]
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw TestServerError("curl \(url) failed: \(p.terminationStatus)") }
-    return data
+    try runProcess("/usr/bin/curl", ["-sS", "--compressed"] + arguments + [url]).stdout
 }

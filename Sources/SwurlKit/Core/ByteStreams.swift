@@ -53,17 +53,7 @@ public final class FileDescriptorSink: ByteSink {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SwurlError.output("writing to \(name) failed: \(systemErrorMessage(errno))")
-            }
-            p += n
-            left -= n
-        }
+        try writeAll(fd, bytes, describing: name)
     }
 }
 
@@ -92,6 +82,22 @@ public final class MemorySink: ByteSink {
     public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
     /// The captured bytes as UTF-8 text (invalid sequences repaired).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Writes all of `bytes` to `fd`, retrying on EINTR and short writes.
+/// - Throws: `SwurlError.output` naming `name` when a write fails.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing name: String) throws(SwurlError) {
+    guard var p = bytes.baseAddress else { return }
+    var left = bytes.count
+    while left > 0 {
+        let n = Glibc.write(fd, p, left)
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw .output("writing to \(name) failed: \(systemErrorMessage(errno))")
+        }
+        p += n
+        left -= n
+    }
 }
 
 /// `strerror` as a Swift string.

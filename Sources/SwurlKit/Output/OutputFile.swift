@@ -41,17 +41,7 @@ public final class OutputFile: ByteSink {
     deinit { discard() }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SwurlError.output("writing '\(path)' failed: \(systemErrorMessage(errno))")
-            }
-            p += n
-            left -= n
-        }
+        try writeAll(fd, bytes, describing: "'\(path)'")
     }
 
     /// Makes the file visible under its name.
