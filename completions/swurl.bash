@@ -10,12 +10,17 @@ _swurl() {
         --print|-p) return ;;
         --pretty) COMPREPLY=($(compgen -W "all colors format none" -- "$cur")); return ;;
         --output|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --style|-s) COMPREPLY=($(compgen -W "auto basic dark light mono" -- "$cur")); return ;;
+        --accept-status) return ;;
+        --accept-type) return ;;
+        --decode) COMPREPLY=($(compgen -W "auto json xml plist image text raw" -- "$cur")); return ;;
+        --plist-as) COMPREPLY=($(compgen -W "xml json" -- "$cur")); return ;;
         --max-redirects) return ;;
         --timeout) return ;;
         --default-scheme) COMPREPLY=($(compgen -W "http https" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --check-status --follow -F -L --max-redirects --timeout --default-scheme --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS" -- "$cur"))
     fi

@@ -48,13 +48,15 @@ public enum Swurl {
         let pretty = options.pretty ?? (terminal ? "all" : "none")
         let style = Printer.Style(format: pretty == "all" || pretty == "format",
                                   colors: (pretty == "all" || pretty == "colors") && environment.colorsAllowed,
-                                  terminal: terminal)
+                                  terminal: terminal, themeStyle: options.style,
+                                  colorDepth: ColorDepth.detect(environment.variables))
         let selection = options.selection
             ?? (options.verbose ? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: true, responseBody: true)
                 : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
-        let printer = Printer(sink: sink, selection: selection, style: style)
+        let printer = Printer(sink: sink, selection: selection, style: style,
+                              decoding: options.decoding, validator: options.validator)
 
         do {
             if options.offline {
@@ -78,11 +80,28 @@ public enum Swurl {
             throw .output("\(error)")
         }
 
-        if options.checkStatus, let head = printer.responseHead, let status = ExitStatus(httpStatus: head.status) {
+        return try validate(printer, options: options, terminal: terminal, selection: selection, environment: environment)
+    }
+
+    /// Validate, then decode: the status (shown body or not), then the content type, then a strict
+    /// decoder's verdict. The exit status is decided here, never in the printer.
+    static func validate(_ printer: Printer, options: CommandOptions, terminal: Bool, selection: PrintSelection,
+                         environment: Environment) throws(SwurlError) -> ExitStatus {
+        guard let head = printer.responseHead else { return .success }
+        if let status = options.validator.statusFailure(head.status) {
             if !terminal || !selection.responseHeaders {
                 try? environment.stderr.write("swurl: warning: HTTP \(head.status) \(TerminalSanitizer.clean(head.reason))\n")
             }
             return status
+        }
+        if printer.contentTypeRejected && printer.responseBodyBytes > 0 {
+            let type = head.mediaType.map { "Content-Type \(TerminalSanitizer.clean($0))" } ?? "a response without a Content-Type"
+            throw .responseRejected("\(type) is not acceptable",
+                                    hint: "--accept-type allows \((options.validator.acceptableTypes ?? []).joined(separator: ", "))")
+        }
+        if options.decoding.isStrict, let reason = printer.decodingFailure {
+            throw .responseRejected("--decode \(options.decoding.choice.rawValue): \(reason)",
+                                    hint: "use --decode auto to show any body, or --decode raw for the bytes as sent")
         }
         return .success
     }

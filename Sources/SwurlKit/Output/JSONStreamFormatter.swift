@@ -3,178 +3,395 @@
 /// whatever the body's size. Several top-level values (JSON Lines) are formatted one by one.
 /// Text that turns out not to be JSON is passed through from that point on, and `isValid`
 /// becomes false so the caller can add a note.
+///
+/// The hot loop works on raw pointers: input bytes are classified with a lookup table, string
+/// runs are copied with one `memcpy`-like copy, and output goes to a growable buffer that is
+/// appended to the caller's array once per chunk.
 public final class JSONStreamFormatter {
-    private let theme: Theme?
-    private let indentUnit: [UInt8]
+    // What may come next.
+    private enum Expect: UInt8 {
+        case value, arrayFirst, objectFirst, key, colon, afterValue
+    }
+
+    // Byte classes for the structural loop.
+    private static let classWhitespace: UInt8 = 1
+    private static let classLiteral: UInt8 = 2
+    private static let classOther: UInt8 = 0
+    private static let classes: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 256)
+        for b in [0x20, 0x09, 0x0A, 0x0D] { t[b] = classWhitespace }
+        for b in UInt8(ascii: "0")...UInt8(ascii: "9") { t[Int(b)] = classLiteral }
+        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { t[Int(b)] = classLiteral }
+        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { t[Int(b)] = classLiteral }
+        for c in "+-." { t[Int(c.asciiValue ?? 0)] = classLiteral }
+        return t
+    }()
+    /// Bytes that end a plain run inside a string: quote, backslash, controls.
+    private static let stringStops: [Bool] = {
+        var t = [Bool](repeating: false, count: 256)
+        for b in 0..<0x20 { t[b] = true }
+        t[0x22] = true
+        t[0x5C] = true
+        return t
+    }()
+
+    private let keyColor: [UInt8]
+    private let stringColor: [UInt8]
+    private let numberColor: [UInt8]
+    private let literalColor: [UInt8]
+    private let reset: [UInt8]
+    private let colored: Bool
+    private let indent: Int
     private let sanitize: Bool
 
-    private var stack: [UInt8] = []
-    private var inString = false
-    private var escaped = false
-    private var inLiteral = false
-    private var pendingOpen = false
-    private var expectKey = false
-    private var sawValue = false
+    // Parser state, kept across chunks.
+    private var stack: [Bool] = []          // true: object, false: array
+    private var expect = Expect.value
     private var topLevelDone = false
+    private var sawValue = false
     private var failed = false
     private var pendingC2 = false
-    /// The keyword being read (true/false/null), checked when it ends; numbers are checked by character.
-    private var keyword: [UInt8] = []
+    private var inString = false
+    private var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
+    private var inLiteral = false
     private var literalIsNumber = false
+    private var numberState = 0
+    private var keyword: UInt64 = 0         // packed bytes of true/false/null
+    private var keywordLength = 0
+
+    // Output buffer for one chunk.
+    private var buf: UnsafeMutablePointer<UInt8>
+    private var cap: Int
+    private var len = 0
+    private let spaces: UnsafeMutablePointer<UInt8>
+    private static let spacesCount = 4096
 
     /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
     public private(set) var isValid = true
+    /// Whether the formatter gave up and passes the rest through as text.
+    public var hasFailed: Bool { failed }
 
     /// - Parameters:
     ///   - theme: colours, or nil for plain indentation.
     ///   - indent: spaces per level (HTTPie uses 4).
     ///   - sanitize: make control characters visible in text passed through after a syntax error.
     public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
-        self.theme = theme
-        self.indentUnit = [UInt8](repeating: 0x20, count: indent)
+        colored = theme != nil
+        keyColor = Array((theme?.jsonKey ?? "").utf8)
+        stringColor = Array((theme?.jsonString ?? "").utf8)
+        numberColor = Array((theme?.jsonNumber ?? "").utf8)
+        literalColor = Array((theme?.jsonLiteral ?? "").utf8)
+        reset = Array((theme?.reset ?? "").utf8)
+        self.indent = max(0, indent)
         self.sanitize = sanitize
+        cap = 1 << 16
+        buf = .allocate(capacity: cap)
+        spaces = .allocate(capacity: JSONStreamFormatter.spacesCount)
+        spaces.initialize(repeating: 0x20, count: JSONStreamFormatter.spacesCount)
     }
 
-    @inline(__always) private func newline(_ out: inout [UInt8], depth: Int) {
-        out.append(0x0A)
-        for _ in 0..<depth { out += indentUnit }
+    deinit {
+        buf.deallocate()
+        spaces.deallocate()
     }
 
-    @inline(__always) private func color(_ code: String?, _ out: inout [UInt8]) {
-        if let code { out += Array(code.utf8) }
+    // MARK: Output buffer
+
+    @inline(__always) private func reserve(_ n: Int) {
+        if len + n > cap { grow(len + n) }
     }
 
-    private func beforeValue(_ out: inout [UInt8]) {
-        if pendingOpen {
-            newline(&out, depth: stack.count)
-            pendingOpen = false
-        } else if stack.isEmpty && topLevelDone {
-            out.append(0x0A)
-            topLevelDone = false
+    private func grow(_ need: Int) {
+        var newCap = cap * 2
+        while newCap < need { newCap *= 2 }
+        let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
+        nb.update(from: buf, count: len)
+        buf.deallocate()
+        buf = nb
+        cap = newCap
+    }
+
+    @inline(__always) private func put(_ b: UInt8) {
+        buf[len] = b
+        len += 1
+    }
+
+    @inline(__always) private func put(_ bytes: [UInt8]) {
+        let c = bytes.count
+        if c == 0 { return }
+        bytes.withUnsafeBufferPointer { p in
+            if let base = p.baseAddress { (buf + len).update(from: base, count: c) }
+        }
+        len += c
+    }
+
+    @inline(__always) private func put(_ p: UnsafePointer<UInt8>, _ c: Int) {
+        (buf + len).update(from: p, count: c)
+        len += c
+    }
+
+    /// Newline plus indentation for `depth`; the caller reserved room.
+    @inline(__always) private func newline(depth: Int) {
+        put(0x0A)
+        var left = depth * indent
+        while left > 0 {
+            let c = min(left, JSONStreamFormatter.spacesCount)
+            put(spaces, c)
+            left -= c
         }
     }
 
-    private static let keywords: [[UInt8]] = [Array("true".utf8), Array("false".utf8), Array("null".utf8)]
-
-    private func endLiteral(_ out: inout [UInt8]) {
-        inLiteral = false
-        if !literalIsNumber && !JSONStreamFormatter.keywords.contains(keyword) { isValid = false }
-        if theme != nil { color(theme?.reset, &out) }
-        if stack.isEmpty { topLevelDone = true }
+    private func flush(into out: inout [UInt8]) {
+        if len > 0 {
+            out.append(contentsOf: UnsafeBufferPointer(start: buf, count: len))
+            len = 0
+        }
     }
+
+    // MARK: Feeding
 
     /// Formats one chunk, appending to `out`.
     public func feed(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        var i = 0
+        guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
+        if failed {
+            passThrough(bytes, &out)
+            return
+        }
+        let p = raw.assumingMemoryBound(to: UInt8.self)
         let n = bytes.count
-        while i < n {
-            if failed {
-                passThrough(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out)
-                return
+        var i = 0
+        JSONStreamFormatter.classes.withUnsafeBufferPointer { classesBuf in
+            JSONStreamFormatter.stringStops.withUnsafeBufferPointer { stopsBuf in
+                guard let classes = classesBuf.baseAddress, let stops = stopsBuf.baseAddress else { return }
+                i = run(p, n, classes, stops)
             }
-            let b = bytes[i]
-            if inString {
-                // Copy a run of ordinary string bytes at once.
-                var j = i
-                while j < n {
-                    let c = bytes[j]
-                    if escaped { escaped = false; j += 1; continue }
-                    if c == 0x5C { escaped = true; j += 1; continue }
-                    if c == 0x22 || c < 0x20 { break }
-                    j += 1
-                }
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[i..<j]))
-                i = j
-                guard i < n else { return }
-                if bytes[i] < 0x20 { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                out.append(0x22)
-                color(theme?.reset, &out)
-                inString = false
-                if stack.isEmpty { topLevelDone = true }
-                i += 1
-                continue
-            }
-            switch b {
-            case 0x20, 0x09, 0x0A, 0x0D:
-                if inLiteral { endLiteral(&out) }
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                 UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                if !inLiteral {
-                    if expectKey { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    beforeValue(&out)
-                    let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
-                    if !isNumber && b != UInt8(ascii: "t") && b != UInt8(ascii: "f") && b != UInt8(ascii: "n") {
-                        fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return
-                    }
-                    color(isNumber ? theme?.jsonNumber : theme?.jsonLiteral, &out)
-                    inLiteral = true
-                    literalIsNumber = isNumber
-                    keyword.removeAll(keepingCapacity: true)
-                    sawValue = true
-                }
-                if literalIsNumber {
-                    if b >= UInt8(ascii: "a") && b != UInt8(ascii: "e") || b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") && b != UInt8(ascii: "E") {
-                        isValid = false
-                    }
-                } else if keyword.count < 5 {
-                    keyword.append(b)
-                } else {
-                    isValid = false
-                }
-                out.append(b)
-            default:
-                if inLiteral { endLiteral(&out) }
-                switch b {
-                case 0x22:
-                    beforeValue(&out)
-                    let isKey = expectKey
-                    color(isKey ? theme?.jsonKey : theme?.jsonString, &out)
-                    out.append(0x22)
-                    inString = true
-                    sawValue = true
-                    expectKey = false
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    if expectKey { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    beforeValue(&out)
-                    out.append(b)
-                    stack.append(b)
-                    pendingOpen = true
-                    expectKey = b == UInt8(ascii: "{")
-                    sawValue = true
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    let open: UInt8 = b == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")
-                    guard stack.last == open else { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    stack.removeLast()
-                    if pendingOpen {
-                        pendingOpen = false
-                    } else {
-                        newline(&out, depth: stack.count)
-                    }
-                    out.append(b)
-                    expectKey = false
-                    if stack.isEmpty { topLevelDone = true }
-                case UInt8(ascii: ","):
-                    guard let top = stack.last, !pendingOpen else { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    out.append(b)
-                    newline(&out, depth: stack.count)
-                    expectKey = top == UInt8(ascii: "{")
-                case UInt8(ascii: ":"):
-                    guard stack.last == UInt8(ascii: "{") else { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    out += [UInt8(ascii: ":"), 0x20]
-                default:
-                    fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return
-                }
-            }
-            i += 1
+        }
+        flush(into: &out)
+        if failed && i < n {
+            passThrough(UnsafeRawBufferPointer(start: raw + i, count: n - i), &out)
         }
     }
 
-    private func fail(_ rest: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
+    /// The main loop; returns where it stopped (n, or the failing byte).
+    private func run(_ p: UnsafePointer<UInt8>, _ n: Int,
+                     _ classes: UnsafePointer<UInt8>, _ stops: UnsafePointer<Bool>) -> Int {
+        var i = 0
+        while i < n {
+            if inString {
+                // Pending escape from the previous byte or chunk.
+                if escapeState != 0 {
+                    let c = p[i]
+                    if escapeState == 1 {
+                        switch c {
+                        case 0x22, 0x5C, 0x2F, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                             UInt8(ascii: "r"), UInt8(ascii: "t"):
+                            escapeState = 0
+                        case UInt8(ascii: "u"):
+                            escapeState = 5
+                        default:
+                            isValid = false
+                            escapeState = 0
+                        }
+                    } else {
+                        if !JSONStreamFormatter.isHex(c) { isValid = false }
+                        escapeState = escapeState == 2 ? 0 : escapeState - 1
+                    }
+                    reserve(1)
+                    put(c)
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < n && !stops[Int(p[j])] { j += 1 }
+                if j > i {
+                    reserve(j - i)
+                    put(p + i, j - i)
+                }
+                i = j
+                guard i < n else { return n }
+                let c = p[i]
+                if c == 0x5C {
+                    escapeState = 1
+                    reserve(1)
+                    put(c)
+                    i += 1
+                    continue
+                }
+                if c < 0x20 { fail(); return i }
+                // Closing quote.
+                reserve(1 + reset.count)
+                put(0x22)
+                put(reset)
+                inString = false
+                if expect == .colon {
+                    // It was a key.
+                } else {
+                    valueEnded()
+                }
+                i += 1
+                continue
+            }
+            let b = p[i]
+            let cls = classes[Int(b)]
+            if inLiteral {
+                if cls == JSONStreamFormatter.classLiteral {
+                    // Copy the literal's run.
+                    var j = i
+                    while j < n && classes[Int(p[j])] == JSONStreamFormatter.classLiteral {
+                        literalByte(p[j])
+                        j += 1
+                    }
+                    reserve(j - i)
+                    put(p + i, j - i)
+                    i = j
+                    continue
+                }
+                endLiteral()
+            }
+            if cls == JSONStreamFormatter.classWhitespace {
+                i += 1
+                continue
+            }
+            reserve(stack.count * indent + 64)
+            switch b {
+            case 0x22:
+                if expect == .key || expect == .objectFirst {
+                    beforeValue()
+                    put(keyColor)
+                    expect = .colon
+                } else {
+                    guard startValue() else { fail(); return i }
+                    put(stringColor)
+                }
+                put(0x22)
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard startValue() else { fail(); return i }
+                put(b)
+                let isObject = b == UInt8(ascii: "{")
+                stack.append(isObject)
+                expect = isObject ? .objectFirst : .arrayFirst
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                let isObject = b == UInt8(ascii: "}")
+                guard let top = stack.last, top == isObject else { fail(); return i }
+                let empty = expect == .objectFirst || expect == .arrayFirst
+                guard empty || expect == .afterValue else { fail(); return i }
+                stack.removeLast()
+                if !empty { newline(depth: stack.count) }
+                put(b)
+                valueEnded()
+            case UInt8(ascii: ","):
+                guard expect == .afterValue, let top = stack.last else { fail(); return i }
+                put(b)
+                newline(depth: stack.count)
+                expect = top ? .key : .value
+            case UInt8(ascii: ":"):
+                guard expect == .colon else { fail(); return i }
+                put(b)
+                put(0x20)
+                expect = .value
+            default:
+                guard cls == JSONStreamFormatter.classLiteral else { fail(); return i }
+                let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
+                guard isNumber || b == UInt8(ascii: "t") || b == UInt8(ascii: "f") || b == UInt8(ascii: "n"),
+                      startValue() else { fail(); return i }
+                put(isNumber ? numberColor : literalColor)
+                inLiteral = true
+                literalIsNumber = isNumber
+                numberState = 0
+                keyword = 0
+                keywordLength = 0
+                // The byte itself is copied by the literal branch on the next turn.
+                continue
+            }
+            i += 1
+        }
+        return n
+    }
+
+    @inline(__always) private static func isHex(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+    }
+
+    /// Checks what may start a value here and writes the separator it needs.
+    @inline(__always) private func startValue() -> Bool {
+        switch expect {
+        case .value, .arrayFirst:
+            beforeValue()
+            return true
+        case .afterValue where stack.isEmpty:
+            beforeValue()
+            return true
+        default:
+            return false
+        }
+    }
+
+    @inline(__always) private func beforeValue() {
+        if expect == .arrayFirst || expect == .objectFirst {
+            newline(depth: stack.count)
+        } else if stack.isEmpty && topLevelDone {
+            put(0x0A)
+            topLevelDone = false
+        }
+        sawValue = true
+    }
+
+    @inline(__always) private func valueEnded() {
+        expect = .afterValue
+        if stack.isEmpty { topLevelDone = true }
+    }
+
+    /// Validates one byte of a number or keyword.
+    @inline(__always) private func literalByte(_ c: UInt8) {
+        if literalIsNumber {
+            // States: 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp, 9 bad.
+            let digit = c >= 0x30 && c <= 0x39
+            switch numberState {
+            case 0: numberState = c == UInt8(ascii: "-") ? 1 : c == 0x30 ? 2 : digit ? 3 : 9
+            case 1: numberState = c == 0x30 ? 2 : digit ? 3 : 9
+            case 2, 3:
+                if digit { numberState = numberState == 2 ? 9 : 3 }
+                else if c == UInt8(ascii: ".") { numberState = 4 }
+                else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { numberState = 6 }
+                else { numberState = 9 }
+            case 4, 5:
+                if digit { numberState = 5 }
+                else if numberState == 5 && (c == UInt8(ascii: "e") || c == UInt8(ascii: "E")) { numberState = 6 }
+                else { numberState = 9 }
+            case 6: numberState = (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")) ? 7 : digit ? 8 : 9
+            case 7, 8: numberState = digit ? 8 : 9
+            default: break
+            }
+        } else {
+            if keywordLength < 6 { keyword = keyword << 8 | UInt64(c) }
+            keywordLength += 1
+        }
+    }
+
+    private static func pack(_ s: String) -> UInt64 { s.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+    private static let packedTrue = pack("true"), packedFalse = pack("false"), packedNull = pack("null")
+
+    private func endLiteral() {
+        inLiteral = false
+        if literalIsNumber {
+            if !(numberState == 2 || numberState == 3 || numberState == 5 || numberState == 8) { isValid = false }
+        } else if keywordLength > 5
+                    || !(keyword == JSONStreamFormatter.packedTrue || keyword == JSONStreamFormatter.packedFalse
+                         || keyword == JSONStreamFormatter.packedNull) {
+            isValid = false
+        }
+        reserve(reset.count)
+        put(reset)
+        valueEnded()
+    }
+
+    private func fail() {
         failed = true
         isValid = false
-        color(theme?.reset, &out)
-        out.append(0x0A)
-        passThrough(rest, &out)
+        reserve(reset.count + 1)
+        put(reset)
+        put(0x0A)
     }
 
     private func passThrough(_ bytes: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
@@ -187,11 +404,12 @@ public final class JSONStreamFormatter {
 
     /// Ends the document: closes an open literal and checks that nothing was left open.
     public func finish(into out: inout [UInt8]) {
-        if inLiteral { endLiteral(&out) }
+        if inLiteral { endLiteral() }
+        flush(into: &out)
         if pendingC2 { out.append(0xC2); pendingC2 = false }
-        if !failed && (inString || !stack.isEmpty || !sawValue) {
+        if !failed && (inString || !stack.isEmpty || !sawValue || expect == .colon) {
             isValid = false
-            color(theme?.reset, &out)
+            if colored { out += reset }
         }
     }
 }
