@@ -55,13 +55,16 @@ public enum Swurl {
                 : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
-        let printer = Printer(sink: sink, selection: selection, style: style,
+        // Formatting a large body into a pipe or file: write on a second thread meanwhile.
+        let background = style.format && !terminal ? BackgroundWriter(target: sink) : nil
+        let printer = Printer(sink: background ?? sink, selection: selection, style: style,
                               decoding: options.decoding, validator: options.validator)
 
         do {
             if options.offline {
                 try OfflineRequest.emit(request, to: printer)
                 try printer.finishRequest()
+                try background?.finish()
                 try outputFile?.commit()
                 return .success
             }
@@ -71,11 +74,14 @@ public enum Swurl {
             let transfer = try Transfer(request: request, options: transferOptions, delegate: printer)
             _ = try transfer.perform()
             try printer.finish()
+            try background?.finish()
             try outputFile?.commit()
         } catch let error as SwurlError {
+            try? background?.finish()
             outputFile?.discard()
             throw error
         } catch {
+            try? background?.finish()
             outputFile?.discard()
             throw .output("\(error)")
         }

@@ -45,7 +45,9 @@ public final class JSONStreamFormatter {
     private let sanitize: Bool
 
     // Parser state, kept across chunks.
-    private var stack: [Bool] = []          // true: object, false: array
+    private var stackBytes: UnsafeMutablePointer<UInt8>
+    private var stackCap = 64
+    private var depth = 0
     private var expect = Expect.value
     private var topLevelDone = false
     private var sawValue = false
@@ -56,6 +58,11 @@ public final class JSONStreamFormatter {
     private var inLiteral = false
     private var literalIsNumber = false
     private var numberState = 0
+    /// Colour sequences as raw bytes, allocated once.
+    private var colorBytes: (key: (UnsafePointer<UInt8>, Int), string: (UnsafePointer<UInt8>, Int),
+                             number: (UnsafePointer<UInt8>, Int), literal: (UnsafePointer<UInt8>, Int),
+                             reset: (UnsafePointer<UInt8>, Int))
+    private let colorStorage: UnsafeMutablePointer<UInt8>
     private var keyword: UInt64 = 0         // packed bytes of true/false/null
     private var keywordLength = 0
 
@@ -86,11 +93,24 @@ public final class JSONStreamFormatter {
         self.sanitize = sanitize
         cap = 1 << 16
         buf = .allocate(capacity: cap)
+        stackBytes = .allocate(capacity: stackCap)
+        let parts = [keyColor, stringColor, numberColor, literalColor, reset]
+        colorStorage = .allocate(capacity: max(1, parts.reduce(0) { $0 + $1.count }))
+        var offsets: [(UnsafePointer<UInt8>, Int)] = []
+        var at = 0
+        for part in parts {
+            (colorStorage + at).initialize(from: part, count: part.count)
+            offsets.append((UnsafePointer(colorStorage + at), part.count))
+            at += part.count
+        }
+        colorBytes = (offsets[0], offsets[1], offsets[2], offsets[3], offsets[4])
         spaces = .allocate(capacity: JSONStreamFormatter.spacesCount)
         spaces.initialize(repeating: 0x20, count: JSONStreamFormatter.spacesCount)
     }
 
     deinit {
+        stackBytes.deallocate()
+        colorStorage.deallocate()
         buf.deallocate()
         spaces.deallocate()
     }
@@ -172,13 +192,110 @@ public final class JSONStreamFormatter {
         }
     }
 
-    /// The main loop; returns where it stopped (n, or the failing byte).
+    /// Number validation as a table-driven DFA: `numberTable[state * 256 + byte]`.
+    /// States: 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp, 9 bad.
+    private static let numberTable: [UInt8] = {
+        var t = [UInt8](repeating: 9, count: 10 * 256)
+        func set(_ s: Int, _ c: UInt8, _ to: UInt8) { t[s * 256 + Int(c)] = to }
+        let digits = Array(UInt8(ascii: "0")...UInt8(ascii: "9"))
+        set(0, UInt8(ascii: "-"), 1)
+        set(0, 0x30, 2); set(1, 0x30, 2)
+        for d in digits.dropFirst() { set(0, d, 3); set(1, d, 3) }
+        for d in digits { set(3, d, 3); set(4, d, 5); set(5, d, 5); set(6, d, 8); set(7, d, 8); set(8, d, 8) }
+        for s in [2, 3] { set(s, UInt8(ascii: "."), 4) }
+        for s in [2, 3, 5] { set(s, UInt8(ascii: "e"), 6); set(s, UInt8(ascii: "E"), 6) }
+        set(6, UInt8(ascii: "+"), 7); set(6, UInt8(ascii: "-"), 7)
+        return t
+    }()
+
+    /// The main loop; returns where it stopped (n, or the failing byte). All hot state lives in
+    /// locals and is written back at the end, so the loop pays no exclusivity checks.
     private func run(_ p: UnsafePointer<UInt8>, _ n: Int,
                      _ classes: UnsafePointer<UInt8>, _ stops: UnsafePointer<Bool>) -> Int {
+        JSONStreamFormatter.numberTable.withUnsafeBufferPointer { tableBuf in
+            guard let numbers = tableBuf.baseAddress else { return n }
+            return loop(p, n, classes, stops, numbers)
+        }
+    }
+
+    private func loop(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
+                      _ stops: UnsafePointer<Bool>, _ numbers: UnsafePointer<UInt8>) -> Int {
+        var o = buf, olen = len, ocap = cap
+        var expect = self.expect
+        var inString = self.inString, escapeState = self.escapeState
+        var inLiteral = self.inLiteral, literalIsNumber = self.literalIsNumber
+        var numberState = Int(self.numberState), keyword = self.keyword, keywordLength = self.keywordLength
+        var topLevelDone = self.topLevelDone, sawValue = self.sawValue, valid = self.isValid
+        var depth = self.depth
+        let indent = self.indent
+        let spaces = UnsafePointer(self.spaces)
+        let colors = self.colorBytes
+        let keyC = colors.key, strC = colors.string, numC = colors.number, litC = colors.literal, resetC = colors.reset
+        var stop = n
+
+        @inline(__always) func ensure(_ need: Int) {
+            if olen + need > ocap {
+                len = olen
+                grow(olen + need)
+                o = buf
+                ocap = cap
+            }
+        }
+        @inline(__always) func put(_ b: UInt8) { o[olen] = b; olen += 1 }
+        @inline(__always) func put(_ c: (UnsafePointer<UInt8>, Int)) {
+            // Colour codes are a few bytes: a plain loop beats a memmove call.
+            var k = 0
+            while k < c.1 { o[olen &+ k] = c.0[k]; k &+= 1 }
+            olen &+= c.1
+        }
+        @inline(__always) func newline(_ d: Int) {
+            o[olen] = 0x0A
+            olen += 1
+            var left = d * indent
+            while left > 0 {
+                let c = min(left, JSONStreamFormatter.spacesCount)
+                (o + olen).update(from: spaces, count: c)
+                olen += c
+                left -= c
+            }
+        }
+        @inline(__always) func beforeValue() {
+            if expect == .arrayFirst || expect == .objectFirst {
+                newline(depth)
+            } else if depth == 0 && topLevelDone {
+                put(0x0A)
+                topLevelDone = false
+            }
+            sawValue = true
+        }
+        @inline(__always) func startValue() -> Bool {
+            switch expect {
+            case .value, .arrayFirst: beforeValue(); return true
+            case .afterValue where depth == 0: beforeValue(); return true
+            default: return false
+            }
+        }
+        @inline(__always) func valueEnded() {
+            expect = .afterValue
+            if depth == 0 { topLevelDone = true }
+        }
+        @inline(__always) func endLiteral() {
+            inLiteral = false
+            if literalIsNumber {
+                if !(numberState == 2 || numberState == 3 || numberState == 5 || numberState == 8) { valid = false }
+            } else if keywordLength > 5
+                        || !(keyword == JSONStreamFormatter.packedTrue || keyword == JSONStreamFormatter.packedFalse
+                             || keyword == JSONStreamFormatter.packedNull) {
+                valid = false
+            }
+            ensure(resetC.1)
+            put(resetC)
+            valueEnded()
+        }
+
         var i = 0
-        while i < n {
+        scan: while i < n {
             if inString {
-                // Pending escape from the previous byte or chunk.
                 if escapeState != 0 {
                     let c = p[i]
                     if escapeState == 1 {
@@ -189,45 +306,46 @@ public final class JSONStreamFormatter {
                         case UInt8(ascii: "u"):
                             escapeState = 5
                         default:
-                            isValid = false
+                            valid = false
                             escapeState = 0
                         }
                     } else {
-                        if !JSONStreamFormatter.isHex(c) { isValid = false }
+                        if !JSONStreamFormatter.isHex(c) { valid = false }
                         escapeState = escapeState == 2 ? 0 : escapeState - 1
                     }
-                    reserve(1)
+                    ensure(1)
                     put(c)
                     i += 1
                     continue
                 }
+                // Copy the run of plain string bytes while scanning it.
+                ensure(n - i)
                 var j = i
-                while j < n && !stops[Int(p[j])] { j += 1 }
-                if j > i {
-                    reserve(j - i)
-                    put(p + i, j - i)
+                var w = olen
+                while j < n {
+                    let c = p[j]
+                    if stops[Int(c)] { break }
+                    o[w] = c
+                    w &+= 1
+                    j &+= 1
                 }
+                olen = w
                 i = j
-                guard i < n else { return n }
+                guard i < n else { break scan }
                 let c = p[i]
                 if c == 0x5C {
                     escapeState = 1
-                    reserve(1)
+                    ensure(1)
                     put(c)
                     i += 1
                     continue
                 }
-                if c < 0x20 { fail(); return i }
-                // Closing quote.
-                reserve(1 + reset.count)
+                if c < 0x20 { stop = i; break scan }
+                ensure(1 + resetC.1)
                 put(0x22)
-                put(reset)
+                put(resetC)
                 inString = false
-                if expect == .colon {
-                    // It was a key.
-                } else {
-                    valueEnded()
-                }
+                if expect != .colon { valueEnded() }
                 i += 1
                 continue
             }
@@ -235,14 +353,32 @@ public final class JSONStreamFormatter {
             let cls = classes[Int(b)]
             if inLiteral {
                 if cls == JSONStreamFormatter.classLiteral {
-                    // Copy the literal's run.
+                    ensure(n - i)
                     var j = i
-                    while j < n && classes[Int(p[j])] == JSONStreamFormatter.classLiteral {
-                        literalByte(p[j])
-                        j += 1
+                    var w = olen
+                    if literalIsNumber {
+                        var st = numberState
+                        while j < n {
+                            let c = p[j]
+                            if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
+                            st = Int(numbers[st &* 256 &+ Int(c)])
+                            o[w] = c
+                            w &+= 1
+                            j &+= 1
+                        }
+                        numberState = st
+                    } else {
+                        while j < n {
+                            let c = p[j]
+                            if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
+                            if keywordLength < 6 { keyword = keyword << 8 | UInt64(c) }
+                            keywordLength += 1
+                            o[w] = c
+                            w &+= 1
+                            j &+= 1
+                        }
                     }
-                    reserve(j - i)
-                    put(p + i, j - i)
+                    olen = w
                     i = j
                     continue
                 }
@@ -252,126 +388,100 @@ public final class JSONStreamFormatter {
                 i += 1
                 continue
             }
-            reserve(stack.count * indent + 64)
+            ensure(depth * indent + 64)
             switch b {
             case 0x22:
                 if expect == .key || expect == .objectFirst {
                     beforeValue()
-                    put(keyColor)
+                    put(keyC)
                     expect = .colon
                 } else {
-                    guard startValue() else { fail(); return i }
-                    put(stringColor)
+                    guard startValue() else { stop = i; break scan }
+                    put(strC)
                 }
                 put(0x22)
                 inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard startValue() else { fail(); return i }
+                guard startValue() else { stop = i; break scan }
                 put(b)
                 let isObject = b == UInt8(ascii: "{")
-                stack.append(isObject)
+                pushContainer(isObject, depth)
+                depth += 1
                 expect = isObject ? .objectFirst : .arrayFirst
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 let isObject = b == UInt8(ascii: "}")
-                guard let top = stack.last, top == isObject else { fail(); return i }
+                guard depth > 0, containerIsObject(depth - 1) == isObject else { stop = i; break scan }
                 let empty = expect == .objectFirst || expect == .arrayFirst
-                guard empty || expect == .afterValue else { fail(); return i }
-                stack.removeLast()
-                if !empty { newline(depth: stack.count) }
+                guard empty || expect == .afterValue else { stop = i; break scan }
+                depth -= 1
+                if !empty { newline(depth) }
                 put(b)
                 valueEnded()
             case UInt8(ascii: ","):
-                guard expect == .afterValue, let top = stack.last else { fail(); return i }
+                guard expect == .afterValue, depth > 0 else { stop = i; break scan }
                 put(b)
-                newline(depth: stack.count)
-                expect = top ? .key : .value
+                newline(depth)
+                expect = containerIsObject(depth - 1) ? .key : .value
             case UInt8(ascii: ":"):
-                guard expect == .colon else { fail(); return i }
+                guard expect == .colon else { stop = i; break scan }
                 put(b)
                 put(0x20)
                 expect = .value
             default:
-                guard cls == JSONStreamFormatter.classLiteral else { fail(); return i }
+                guard cls == JSONStreamFormatter.classLiteral else { stop = i; break scan }
                 let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
                 guard isNumber || b == UInt8(ascii: "t") || b == UInt8(ascii: "f") || b == UInt8(ascii: "n"),
-                      startValue() else { fail(); return i }
-                put(isNumber ? numberColor : literalColor)
+                      startValue() else { stop = i; break scan }
+                put(isNumber ? numC : litC)
                 inLiteral = true
                 literalIsNumber = isNumber
                 numberState = 0
                 keyword = 0
                 keywordLength = 0
-                // The byte itself is copied by the literal branch on the next turn.
                 continue
             }
             i += 1
         }
-        return n
+        len = olen
+        self.expect = expect
+        self.inString = inString
+        self.escapeState = escapeState
+        self.inLiteral = inLiteral
+        self.literalIsNumber = literalIsNumber
+        self.numberState = numberState
+        self.keyword = keyword
+        self.keywordLength = keywordLength
+        self.topLevelDone = topLevelDone
+        self.sawValue = sawValue
+        self.isValid = valid
+        self.depth = depth
+        if stop < n { fail() }
+        return stop
     }
 
     @inline(__always) private static func isHex(_ c: UInt8) -> Bool {
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
     }
 
-    /// Checks what may start a value here and writes the separator it needs.
-    @inline(__always) private func startValue() -> Bool {
-        switch expect {
-        case .value, .arrayFirst:
-            beforeValue()
-            return true
-        case .afterValue where stack.isEmpty:
-            beforeValue()
-            return true
-        default:
-            return false
+    // The container stack: one byte per level (1 object, 0 array), grown as needed.
+    private func pushContainer(_ isObject: Bool, _ at: Int) {
+        if at >= stackCap {
+            let newCap = stackCap * 2
+            let ns = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
+            ns.update(from: stackBytes, count: stackCap)
+            stackBytes.deallocate()
+            stackBytes = ns
+            stackCap = newCap
         }
+        stackBytes[at] = isObject ? 1 : 0
     }
 
-    @inline(__always) private func beforeValue() {
-        if expect == .arrayFirst || expect == .objectFirst {
-            newline(depth: stack.count)
-        } else if stack.isEmpty && topLevelDone {
-            put(0x0A)
-            topLevelDone = false
-        }
-        sawValue = true
-    }
-
-    @inline(__always) private func valueEnded() {
-        expect = .afterValue
-        if stack.isEmpty { topLevelDone = true }
-    }
-
-    /// Validates one byte of a number or keyword.
-    @inline(__always) private func literalByte(_ c: UInt8) {
-        if literalIsNumber {
-            // States: 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp, 9 bad.
-            let digit = c >= 0x30 && c <= 0x39
-            switch numberState {
-            case 0: numberState = c == UInt8(ascii: "-") ? 1 : c == 0x30 ? 2 : digit ? 3 : 9
-            case 1: numberState = c == 0x30 ? 2 : digit ? 3 : 9
-            case 2, 3:
-                if digit { numberState = numberState == 2 ? 9 : 3 }
-                else if c == UInt8(ascii: ".") { numberState = 4 }
-                else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { numberState = 6 }
-                else { numberState = 9 }
-            case 4, 5:
-                if digit { numberState = 5 }
-                else if numberState == 5 && (c == UInt8(ascii: "e") || c == UInt8(ascii: "E")) { numberState = 6 }
-                else { numberState = 9 }
-            case 6: numberState = (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")) ? 7 : digit ? 8 : 9
-            case 7, 8: numberState = digit ? 8 : 9
-            default: break
-            }
-        } else {
-            if keywordLength < 6 { keyword = keyword << 8 | UInt64(c) }
-            keywordLength += 1
-        }
-    }
+    @inline(__always) private func containerIsObject(_ at: Int) -> Bool { stackBytes[at] == 1 }
 
     private static func pack(_ s: String) -> UInt64 { s.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
     private static let packedTrue = pack("true"), packedFalse = pack("false"), packedNull = pack("null")
 
+    /// Closes a literal left open at the end of the body (same checks as in the loop).
     private func endLiteral() {
         inLiteral = false
         if literalIsNumber {
@@ -383,7 +493,8 @@ public final class JSONStreamFormatter {
         }
         reserve(reset.count)
         put(reset)
-        valueEnded()
+        expect = .afterValue
+        if depth == 0 { topLevelDone = true }
     }
 
     private func fail() {
@@ -407,7 +518,7 @@ public final class JSONStreamFormatter {
         if inLiteral { endLiteral() }
         flush(into: &out)
         if pendingC2 { out.append(0xC2); pendingC2 = false }
-        if !failed && (inString || !stack.isEmpty || !sawValue || expect == .colon) {
+        if !failed && (inString || depth > 0 || !sawValue || expect == .colon) {
             isValid = false
             if colored { out += reset }
         }
