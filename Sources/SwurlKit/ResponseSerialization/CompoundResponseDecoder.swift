@@ -31,7 +31,8 @@ final class CompoundResponseDecoder: ResponseDecoding {
     init(context: DecodingContext) { self.context = context }
 
     /// Picks a decoder from the media type, and when that is missing or generic, from the first bytes.
-    static func kind(choice: DecoderChoice, mediaType: String?, head: [UInt8], terminal: Bool) -> Kind {
+    /// - Parameter charset: a UTF-16 or UTF-32 charset keeps NUL bytes from meaning binary.
+    static func kind(choice: DecoderChoice, mediaType: String?, head: [UInt8], terminal: Bool, charset: String? = nil) -> Kind {
         switch choice {
         case .json: return .json
         case .xml: return .xml
@@ -52,6 +53,9 @@ final class CompoundResponseDecoder: ResponseDecoding {
         }
         if t.hasPrefix("image/") { return ImageInfo.sniff(head) != nil ? (terminal ? .image : .raw) : .binary }
         if t.hasPrefix("audio/") || t.hasPrefix("video/") || binaryTypes.contains(t) { return .binary }
+        if let charset, charset.hasPrefix("utf-16") || charset.hasPrefix("utf-32") || charset.hasPrefix("ucs-") {
+            return t.isEmpty || t.hasPrefix("text/") || genericTypes.contains(t) ? .text : .binary
+        }
         if !t.isEmpty && !genericTypes.contains(t) {
             return TextResponseDecoder.looksBinary(head) ? .binary : .text
         }
@@ -98,7 +102,7 @@ final class CompoundResponseDecoder: ResponseDecoding {
 
     private func choose(_ out: inout [UInt8]) {
         let k = CompoundResponseDecoder.kind(choice: context.options.choice, mediaType: context.mediaType,
-                                             head: head, terminal: context.terminal)
+                                             head: head, terminal: context.terminal, charset: context.charset)
         kind = k
         let d = CompoundResponseDecoder.make(k, context: context)
         chosen = d

@@ -34,7 +34,10 @@ final class JSONResponseDecoder: ResponseDecoding {
         if let text { text.decode(chunk, into: &out); return }
         if !prefixDone {
             prefix.append(contentsOf: chunk)
-            guard prefix.count >= 16 else { return }
+            // Wait for enough bytes to recognise a guard, unless the first one already rules it out.
+            let first = prefix.first { !isSpace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+            let mayBeGuard = first == nil || first == UInt8(ascii: ")") || first == UInt8(ascii: "w") || first == UInt8(ascii: "f")
+            guard prefix.count >= 16 || !mayBeGuard else { return }
             let rest = takePrefix(into: &out)
             rest.withUnsafeBytes { body($0, &out) }
             return
