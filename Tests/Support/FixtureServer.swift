@@ -1,7 +1,8 @@
 import Foundation
 
 /// A tiny HTTP server in Python on 127.0.0.1 that serves the files of a directory with the
-/// Content-Type and status the request asks for: `GET /name?type=image/png&status=404`.
+/// Content-Type and status the request asks for: `GET /name?type=image/png&status=404`;
+/// `gzip=1` sends the file gzip-encoded, `header=Name:%20value` adds a raw header field.
 /// `HEAD` is answered with the head only. Used to test response decoders against real responses.
 public final class FixtureServer {
     public let server: ServerProcess
@@ -11,7 +12,7 @@ public final class FixtureServer {
     public init() throws {
         directory = TestPaths.temporaryDirectory()
         let script = """
-        import http.server, os, sys, urllib.parse
+        import gzip, http.server, os, sys, urllib.parse
         root = sys.argv[2]
         class H(http.server.BaseHTTPRequestHandler):
             protocol_version = 'HTTP/1.1'
@@ -26,6 +27,12 @@ public final class FixtureServer {
                 self.send_response(status)
                 if 'type' in q:
                     self.send_header('Content-Type', q['type'][0])
+                if 'gzip' in q:
+                    body = gzip.compress(body)
+                    self.send_header('Content-Encoding', 'gzip')
+                for h in q.get('header', []):
+                    name, _, value = h.partition(':')
+                    self.send_header(name, value.strip())
                 if status not in (204, 304):
                     self.send_header('Content-Length', str(len(body)))
                 self.end_headers()
@@ -51,8 +58,11 @@ public final class FixtureServer {
     }
 
     /// The URL of a fixture served with `type` (none when nil) and `status`.
-    public func url(_ name: String, type: String? = nil, status: Int = 200) -> String {
+    public func url(_ name: String, type: String? = nil, status: Int = 200, gzip: Bool = false,
+                    headers: [String] = []) -> String {
         var query: [String] = ["status=\(status)"]
+        if gzip { query.append("gzip=1") }
+        for h in headers { query.append("header=" + (h.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? h)) }
         if let type { query.append("type=" + (type.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? type)) }
         return "http://127.0.0.1:\(server.port)/\(name)?" + query.joined(separator: "&")
     }
