@@ -17,6 +17,7 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
     private var thread = pthread_t()
     // Shared with the writer thread, guarded by `mutex`.
     private var pending: [[UInt8]] = []
+    private var spare: [[UInt8]] = []
     private var pendingBytes = 0
     private var closed = false
     private var failure: Error?
@@ -64,16 +65,16 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
 
     private func enqueue() throws {
         guard !current.isEmpty else { return }
-        let copy = current
-        current.removeAll(keepingCapacity: true)
         pthread_mutex_lock(mutex)
         while pendingBytes > maxPending && failure == nil { pthread_cond_wait(cond, mutex) }
         if let failure {
             pthread_mutex_unlock(mutex)
             throw failure
         }
-        pending.append(copy)
-        pendingBytes += copy.count
+        pendingBytes += current.count
+        pending.append(current)
+        // Reuse a block the thread has written (fresh memory costs page faults).
+        current = spare.popLast() ?? []
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
     }
@@ -100,16 +101,20 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
         while true {
             while pending.isEmpty && !closed { pthread_cond_wait(cond, mutex) }
             if pending.isEmpty && closed { break }
-            let batch = pending
+            var batch = pending
             pending = []
             pendingBytes = 0
             pthread_cond_broadcast(cond)
             pthread_mutex_unlock(mutex)
             var error: Error?
-            for chunk in batch where error == nil {
-                do { try target.write(chunk) } catch let e { error = e }
+            for k in batch.indices where error == nil {
+                do { try target.write(batch[k]) } catch let e { error = e }
             }
             pthread_mutex_lock(mutex)
+            while var block = batch.popLast() {
+                block.removeAll(keepingCapacity: true)
+                if spare.count < 4 { spare.append(block) }
+            }
             if let error {
                 failure = error
                 pending = []

@@ -241,7 +241,7 @@ public final class JSONStreamFormatter {
                 ocap = cap
             }
         }
-        @inline(__always) func put(_ b: UInt8) { o[olen] = b; olen += 1 }
+        @inline(__always) func put(_ b: UInt8) { o[olen] = b; olen &+= 1 }
         @inline(__always) func put(_ c: (UnsafePointer<UInt8>, Int)) {
             // Colour codes are a few bytes: a plain loop beats a memmove call.
             var k = 0
@@ -422,11 +422,14 @@ public final class JSONStreamFormatter {
                 put(b)
                 newline(depth)
                 expect = containerIsObject(depth - 1) ? .key : .value
+                // The usual ", " separator: skip its space here rather than in another turn.
+                if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
             case UInt8(ascii: ":"):
                 guard expect == .colon else { stop = i; break scan }
                 put(b)
                 put(0x20)
                 expect = .value
+                if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
             default:
                 guard cls == JSONStreamFormatter.classLiteral else { stop = i; break scan }
                 let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
@@ -440,7 +443,7 @@ public final class JSONStreamFormatter {
                 keywordLength = 0
                 continue
             }
-            i += 1
+            i &+= 1
         }
         len = olen
         self.expect = expect
