@@ -55,8 +55,9 @@ public enum Swurl {
                 : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
-        // Formatting a large body into a pipe or file: write on a second thread meanwhile.
-        let background = style.format && !terminal ? BackgroundWriter(target: sink) : nil
+        // Formatting a large body into a pipe or file: write on a second thread meanwhile
+        // (not with --stream, whose chunks must go out as they come).
+        let background = style.format && !terminal && !options.decoding.stream ? BackgroundWriter(target: sink) : nil
         let printer = Printer(sink: background ?? sink, selection: selection, style: style,
                               decoding: options.decoding, validator: options.validator)
 
