@@ -72,6 +72,8 @@ public final class JSONStreamFormatter {
     private var len = 0
     private let spaces: UnsafeMutablePointer<UInt8>
     private static let spacesCount = 4096
+    /// Levels beyond this are not indented further.
+    static let maxIndentDepth = 64
 
     /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
     public private(set) var isValid = true
@@ -153,7 +155,7 @@ public final class JSONStreamFormatter {
     /// Newline plus indentation for `depth`; the caller reserved room.
     @inline(__always) private func newline(depth: Int) {
         put(0x0A)
-        var left = depth * indent
+        var left = min(depth, JSONStreamFormatter.maxIndentDepth) * indent
         while left > 0 {
             let c = min(left, JSONStreamFormatter.spacesCount)
             put(spaces, c)
@@ -251,7 +253,9 @@ public final class JSONStreamFormatter {
         @inline(__always) func newline(_ d: Int) {
             o[olen] = 0x0A
             olen += 1
-            var left = d * indent
+            // Indentation stops growing past maxIndentDepth, so hostile nesting cannot make the
+            // output quadratic in the input.
+            var left = min(d, JSONStreamFormatter.maxIndentDepth) * indent
             while left > 0 {
                 let c = min(left, JSONStreamFormatter.spacesCount)
                 (o + olen).update(from: spaces, count: c)
@@ -388,7 +392,7 @@ public final class JSONStreamFormatter {
                 i += 1
                 continue
             }
-            ensure(depth * indent + 64)
+            ensure(min(depth, JSONStreamFormatter.maxIndentDepth) * indent + 64)
             switch b {
             case 0x22:
                 if expect == .key || expect == .objectFirst {

@@ -51,7 +51,8 @@ struct XMLPrettyPrinter {
         func line() {
             if !first { out.append(0x0A) }
             first = false
-            out += [UInt8](repeating: 0x20, count: depth * indent)
+            // Indentation stops growing past 64 levels (hostile nesting stays linear).
+            out += [UInt8](repeating: 0x20, count: max(0, min(depth, 64)) * indent)
         }
         while i < tokens.count {
             switch tokens[i] {
