@@ -2,7 +2,8 @@ import Foundation
 
 /// A tiny HTTP server in Python on 127.0.0.1 that serves the files of a directory with the
 /// Content-Type and status the request asks for: `GET /name?type=image/png&status=404`;
-/// `gzip=1` sends the file gzip-encoded, `header=Name:%20value` adds a raw header field.
+/// `gzip=1` sends the file gzip-encoded, `header=Name:%20value` adds a raw header field,
+/// `truncate=N` announces the whole file but sends N bytes and closes the connection.
 /// `HEAD` is answered with the head only. Used to test response decoders against real responses.
 public final class FixtureServer {
     public let server: ServerProcess
@@ -37,6 +38,11 @@ public final class FixtureServer {
                     self.send_header('Content-Length', str(len(body)))
                 self.end_headers()
                 if body_too and status not in (204, 304):
+                    if 'truncate' in q:
+                        self.wfile.write(body[:int(q['truncate'][0])])
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
                     self.wfile.write(body)
             def do_GET(self): self.answer(True)
             def do_HEAD(self): self.answer(False)
@@ -59,8 +65,9 @@ public final class FixtureServer {
 
     /// The URL of a fixture served with `type` (none when nil) and `status`.
     public func url(_ name: String, type: String? = nil, status: Int = 200, gzip: Bool = false,
-                    headers: [String] = []) -> String {
+                    headers: [String] = [], truncate: Int? = nil) -> String {
         var query: [String] = ["status=\(status)"]
+        if let truncate { query.append("truncate=\(truncate)") }
         if gzip { query.append("gzip=1") }
         for h in headers { query.append("header=" + (h.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? h)) }
         if let type { query.append("type=" + (type.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? type)) }

@@ -148,6 +148,15 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertTrue(headers.contains("X-Evil: a\\x1b[31mb\\x07c"), headers)
     }
 
+    func testATruncatedBodyIsStillShown() throws {
+        let s = try server()
+        try s.put("cut.json", #"{"first": [1, 2, 3], "second": "never arrives"}"#)
+        let (text, status) = try runOnTerminal(["-b", s.url("cut.json", type: "application/json", truncate: 20)])
+        XCTAssertEqual(status, 1, text)
+        XCTAssertTrue(text.contains(#"{"first": [1, 2, 3],"#), text)
+        XCTAssertTrue(text.contains("not valid JSON"), text)
+    }
+
     func testPlistOverTheWireAsXMLAndJSON() throws {
         let s = try server()
         let b64 = try runPython("import plistlib,base64,sys; sys.stdout.write(base64.b64encode(plistlib.dumps({'a':[1,True],'d':b'hi'}, fmt=plistlib.FMT_BINARY)).decode())")

@@ -78,6 +78,7 @@ public enum Swurl {
             try background?.finish()
             try outputFile?.commit()
         } catch let error as SwurlError {
+            try? printer.finishAfterFailure()
             try? background?.finish()
             outputFile?.discard()
             throw error

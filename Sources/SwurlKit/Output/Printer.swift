@@ -133,6 +133,17 @@ public final class Printer: TransferDelegate {
         }
     }
 
+    /// After a failed or interrupted transfer: shows what a decoder still holds of a body that had
+    /// started (the first megabyte of JSON is held back), so no received byte is lost. Prints no
+    /// head that was not printed yet.
+    public func finishAfterFailure() throws {
+        guard headPrinted, let writer = bodyWriter else { return }
+        bodyWriter = nil
+        var out: [UInt8] = []
+        writer.finish(into: &out)
+        if !out.isEmpty { try sink.write(out) }
+    }
+
     /// Ends the request part: closes its body and separates it from what follows.
     public func finishRequest() throws {
         guard let writer = requestBodyWriter else { return }

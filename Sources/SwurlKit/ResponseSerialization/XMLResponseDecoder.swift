@@ -120,14 +120,16 @@ struct XMLPrettyPrinter {
         if let c = theme?.xmlTag { out += Array(c.utf8) }
         out.append(UInt8(ascii: "<"))
         content(name, &out)
-        if let theme { out += Array(theme.reset.utf8) }
-        for a in attributes {
-            out.append(0x20)
-            paint(a.name, theme?.xmlAttribute, &out)
-            out.append(UInt8(ascii: "="))
-            paint(a.quotedValue, theme?.jsonString, &out)
+        if !attributes.isEmpty {
+            if let theme { out += Array(theme.reset.utf8) }
+            for a in attributes {
+                out.append(0x20)
+                paint(a.name, theme?.xmlAttribute, &out)
+                out.append(UInt8(ascii: "="))
+                paint(a.quotedValue, theme?.jsonString, &out)
+            }
+            if let c = theme?.xmlTag { out += Array(c.utf8) }
         }
-        if let c = theme?.xmlTag { out += Array(c.utf8) }
         out += selfClosing ? [UInt8(ascii: "/"), UInt8(ascii: ">")] : [UInt8(ascii: ">")]
         if let theme { out += Array(theme.reset.utf8) }
     }
