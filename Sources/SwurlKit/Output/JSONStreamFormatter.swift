@@ -4,19 +4,19 @@
 /// Text that turns out not to be JSON is passed through from that point on, and `isValid`
 /// becomes false so the caller can add a note.
 ///
-/// The hot loop works on raw pointers: input bytes are classified with a lookup table, string
-/// runs are copied with one `memcpy`-like copy, and output goes to a growable buffer that is
-/// appended to the caller's array once per chunk.
+/// The hot loop works on raw pointers: input bytes are classified with lookup tables, string and
+/// literal runs are copied while they are scanned, and output goes to a growable buffer that is
+/// appended to the caller's array once per chunk. All loop state lives in a struct that is
+/// copied in and out once per chunk, so the loop pays no dynamic exclusivity checks.
 public final class JSONStreamFormatter {
     // What may come next.
-    private enum Expect: UInt8 {
+    fileprivate enum Expect: UInt8 {
         case value, arrayFirst, objectFirst, key, colon, afterValue
     }
 
     // Byte classes for the structural loop.
-    private static let classWhitespace: UInt8 = 1
-    private static let classLiteral: UInt8 = 2
-    private static let classOther: UInt8 = 0
+    fileprivate static let classWhitespace: UInt8 = 1
+    fileprivate static let classLiteral: UInt8 = 2
     private static let classes: [UInt8] = {
         var t = [UInt8](repeating: 0, count: 256)
         for b in [0x20, 0x09, 0x0A, 0x0D] { t[b] = classWhitespace }
@@ -34,166 +34,6 @@ public final class JSONStreamFormatter {
         t[0x5C] = true
         return t
     }()
-
-    private let keyColor: [UInt8]
-    private let stringColor: [UInt8]
-    private let numberColor: [UInt8]
-    private let literalColor: [UInt8]
-    private let reset: [UInt8]
-    private let colored: Bool
-    private let indent: Int
-    private let sanitize: Bool
-
-    // Parser state, kept across chunks.
-    private var stackBytes: UnsafeMutablePointer<UInt8>
-    private var stackCap = 64
-    private var depth = 0
-    private var expect = Expect.value
-    private var topLevelDone = false
-    private var sawValue = false
-    private var failed = false
-    private var pendingC2 = false
-    private var inString = false
-    private var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
-    private var inLiteral = false
-    private var literalIsNumber = false
-    private var numberState = 0
-    /// Colour sequences as raw bytes, allocated once.
-    private var colorBytes: (key: (UnsafePointer<UInt8>, Int), string: (UnsafePointer<UInt8>, Int),
-                             number: (UnsafePointer<UInt8>, Int), literal: (UnsafePointer<UInt8>, Int),
-                             reset: (UnsafePointer<UInt8>, Int))
-    private let colorStorage: UnsafeMutablePointer<UInt8>
-    private var keyword: UInt64 = 0         // packed bytes of true/false/null
-    private var keywordLength = 0
-
-    // Output buffer for one chunk.
-    private var buf: UnsafeMutablePointer<UInt8>
-    private var cap: Int
-    private var len = 0
-    private let spaces: UnsafeMutablePointer<UInt8>
-    private static let spacesCount = 4096
-    /// Levels beyond this are not indented further.
-    static let maxIndentDepth = 64
-
-    /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
-    public private(set) var isValid = true
-    /// Whether the formatter gave up and passes the rest through as text.
-    public var hasFailed: Bool { failed }
-
-    /// - Parameters:
-    ///   - theme: colours, or nil for plain indentation.
-    ///   - indent: spaces per level (HTTPie uses 4).
-    ///   - sanitize: make control characters visible in text passed through after a syntax error.
-    public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
-        colored = theme != nil
-        keyColor = Array((theme?.jsonKey ?? "").utf8)
-        stringColor = Array((theme?.jsonString ?? "").utf8)
-        numberColor = Array((theme?.jsonNumber ?? "").utf8)
-        literalColor = Array((theme?.jsonLiteral ?? "").utf8)
-        reset = Array((theme?.reset ?? "").utf8)
-        self.indent = max(0, indent)
-        self.sanitize = sanitize
-        cap = 1 << 16
-        buf = .allocate(capacity: cap)
-        stackBytes = .allocate(capacity: stackCap)
-        let parts = [keyColor, stringColor, numberColor, literalColor, reset]
-        colorStorage = .allocate(capacity: max(1, parts.reduce(0) { $0 + $1.count }))
-        var offsets: [(UnsafePointer<UInt8>, Int)] = []
-        var at = 0
-        for part in parts {
-            (colorStorage + at).initialize(from: part, count: part.count)
-            offsets.append((UnsafePointer(colorStorage + at), part.count))
-            at += part.count
-        }
-        colorBytes = (offsets[0], offsets[1], offsets[2], offsets[3], offsets[4])
-        spaces = .allocate(capacity: JSONStreamFormatter.spacesCount)
-        spaces.initialize(repeating: 0x20, count: JSONStreamFormatter.spacesCount)
-    }
-
-    deinit {
-        stackBytes.deallocate()
-        colorStorage.deallocate()
-        buf.deallocate()
-        spaces.deallocate()
-    }
-
-    // MARK: Output buffer
-
-    @inline(__always) private func reserve(_ n: Int) {
-        if len + n > cap { grow(len + n) }
-    }
-
-    private func grow(_ need: Int) {
-        var newCap = cap * 2
-        while newCap < need { newCap *= 2 }
-        let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
-        nb.update(from: buf, count: len)
-        buf.deallocate()
-        buf = nb
-        cap = newCap
-    }
-
-    @inline(__always) private func put(_ b: UInt8) {
-        buf[len] = b
-        len += 1
-    }
-
-    @inline(__always) private func put(_ bytes: [UInt8]) {
-        let c = bytes.count
-        if c == 0 { return }
-        bytes.withUnsafeBufferPointer { p in
-            if let base = p.baseAddress { (buf + len).update(from: base, count: c) }
-        }
-        len += c
-    }
-
-    @inline(__always) private func put(_ p: UnsafePointer<UInt8>, _ c: Int) {
-        (buf + len).update(from: p, count: c)
-        len += c
-    }
-
-    /// Newline plus indentation for `depth`; the caller reserved room.
-    @inline(__always) private func newline(depth: Int) {
-        put(0x0A)
-        var left = min(depth, JSONStreamFormatter.maxIndentDepth) * indent
-        while left > 0 {
-            let c = min(left, JSONStreamFormatter.spacesCount)
-            put(spaces, c)
-            left -= c
-        }
-    }
-
-    private func flush(into out: inout [UInt8]) {
-        if len > 0 {
-            out.append(contentsOf: UnsafeBufferPointer(start: buf, count: len))
-            len = 0
-        }
-    }
-
-    // MARK: Feeding
-
-    /// Formats one chunk, appending to `out`.
-    public func feed(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
-        if failed {
-            passThrough(bytes, &out)
-            return
-        }
-        let p = raw.assumingMemoryBound(to: UInt8.self)
-        let n = bytes.count
-        var i = 0
-        JSONStreamFormatter.classes.withUnsafeBufferPointer { classesBuf in
-            JSONStreamFormatter.stringStops.withUnsafeBufferPointer { stopsBuf in
-                guard let classes = classesBuf.baseAddress, let stops = stopsBuf.baseAddress else { return }
-                i = run(p, n, classes, stops)
-            }
-        }
-        flush(into: &out)
-        if failed && i < n {
-            passThrough(UnsafeRawBufferPointer(start: raw + i, count: n - i), &out)
-        }
-    }
-
     /// Number validation as a table-driven DFA: `numberTable[state * 256 + byte]`.
     /// States: 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp, 9 bad.
     private static let numberTable: [UInt8] = {
@@ -209,96 +49,253 @@ public final class JSONStreamFormatter {
         set(6, UInt8(ascii: "+"), 7); set(6, UInt8(ascii: "-"), 7)
         return t
     }()
+    fileprivate static let spacesCount = 4096
+    /// Levels beyond this are not indented further, so hostile nesting cannot make the output
+    /// quadratic in the input.
+    static let maxIndentDepth = 64
 
-    /// The main loop; returns where it stopped (n, or the failing byte). All hot state lives in
-    /// locals and is written back at the end, so the loop pays no exclusivity checks.
-    private func run(_ p: UnsafePointer<UInt8>, _ n: Int,
-                     _ classes: UnsafePointer<UInt8>, _ stops: UnsafePointer<Bool>) -> Int {
-        JSONStreamFormatter.numberTable.withUnsafeBufferPointer { tableBuf in
-            guard let numbers = tableBuf.baseAddress else { return n }
-            return loop(p, n, classes, stops, numbers)
+    private var m: FormatterMachine
+    private let sanitize: Bool
+    private let colored: Bool
+    private let reset: [UInt8]
+    private let colorStorage: UnsafeMutablePointer<UInt8>
+    private let spaces: UnsafeMutablePointer<UInt8>
+    private var failed = false
+    private var pendingC2 = false
+
+    /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
+    public var isValid: Bool { m.valid }
+    /// Whether the formatter gave up and passes the rest through as text.
+    public var hasFailed: Bool { failed }
+
+    /// - Parameters:
+    ///   - theme: colours, or nil for plain indentation.
+    ///   - indent: spaces per level (HTTPie uses 4).
+    ///   - sanitize: make control characters visible in text passed through after a syntax error.
+    public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
+        colored = theme != nil
+        reset = Array((theme?.reset ?? "").utf8)
+        self.sanitize = sanitize
+        let parts = [theme?.jsonKey, theme?.jsonString, theme?.jsonNumber, theme?.jsonLiteral, theme?.reset]
+            .map { Array(($0 ?? "").utf8) }
+        colorStorage = .allocate(capacity: max(1, parts.reduce(0) { $0 + $1.count }))
+        var spans: [ColorSpan] = []
+        var at = 0
+        for part in parts {
+            (colorStorage + at).initialize(from: part, count: part.count)
+            spans.append(ColorSpan(bytes: UnsafePointer(colorStorage + at), count: part.count))
+            at += part.count
+        }
+        spaces = .allocate(capacity: JSONStreamFormatter.spacesCount)
+        spaces.initialize(repeating: 0x20, count: JSONStreamFormatter.spacesCount)
+        m = FormatterMachine(indent: max(0, indent), spaces: UnsafePointer(spaces),
+                             key: spans[0], string: spans[1], number: spans[2], literal: spans[3], reset: spans[4])
+    }
+
+    deinit {
+        m.release()
+        colorStorage.deallocate()
+        spaces.deallocate()
+    }
+
+    /// Formats one chunk, appending to `out`.
+    public func feed(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
+        if failed {
+            passThrough(bytes, &out)
+            return
+        }
+        let p = raw.assumingMemoryBound(to: UInt8.self)
+        let n = bytes.count
+        var stop = n
+        var machine = m
+        JSONStreamFormatter.classes.withUnsafeBufferPointer { classes in
+            JSONStreamFormatter.stringStops.withUnsafeBufferPointer { stops in
+                JSONStreamFormatter.numberTable.withUnsafeBufferPointer { numbers in
+                    guard let c = classes.baseAddress, let s = stops.baseAddress, let t = numbers.baseAddress else { return }
+                    stop = machine.run(p, n, c, s, t)
+                }
+            }
+        }
+        if stop < n { machine.fail(); failed = true }
+        machine.flush(into: &out)
+        m = machine
+        if failed && stop < n {
+            passThrough(UnsafeRawBufferPointer(start: raw + stop, count: n - stop), &out)
         }
     }
 
-    private func loop(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
+    private func passThrough(_ bytes: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
+        if sanitize {
+            TerminalSanitizer.append(bytes, to: &out, pendingC2: &pendingC2)
+        } else {
+            out.append(contentsOf: bytes)
+        }
+    }
+
+    /// Ends the document: closes an open literal and checks that nothing was left open.
+    public func finish(into out: inout [UInt8]) {
+        var machine = m
+        if machine.inLiteral { machine.endLiteral() }
+        machine.flush(into: &out)
+        if pendingC2 { out.append(0xC2); pendingC2 = false }
+        if !failed && (machine.inString || machine.depth > 0 || !machine.sawValue || machine.expect == .colon) {
+            machine.valid = false
+            if colored { out += reset }
+        }
+        m = machine
+    }
+}
+
+/// A colour sequence in the formatter's storage.
+private struct ColorSpan {
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+}
+
+private func pack(_ s: String) -> UInt64 { s.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+private let packedTrue = pack("true"), packedFalse = pack("false"), packedNull = pack("null")
+
+@inline(__always) private func isHex(_ c: UInt8) -> Bool {
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+}
+
+/// The formatter's state and output buffer. It owns two allocations (output, container stack),
+/// released by `release()`.
+private struct FormatterMachine {
+    typealias Expect = JSONStreamFormatter.Expect
+
+    // Output buffer.
+    var o: UnsafeMutablePointer<UInt8>
+    var olen = 0
+    var ocap: Int
+    // Container stack: one byte per level (1 object, 0 array).
+    var stack: UnsafeMutablePointer<UInt8>
+    var stackCap = 64
+    var depth = 0
+    // Parser state, kept across chunks.
+    var expect = Expect.value
+    var topLevelDone = false
+    var sawValue = false
+    var valid = true
+    var inString = false
+    var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
+    var inLiteral = false
+    var literalIsNumber = false
+    var numberState = 0
+    var keyword: UInt64 = 0         // packed bytes of true/false/null
+    var keywordLength = 0
+    // Configuration.
+    let indent: Int
+    let spaces: UnsafePointer<UInt8>
+    let keyC, strC, numC, litC, resetC: ColorSpan
+
+    init(indent: Int, spaces: UnsafePointer<UInt8>, key: ColorSpan, string: ColorSpan, number: ColorSpan,
+         literal: ColorSpan, reset: ColorSpan) {
+        self.indent = indent
+        self.spaces = spaces
+        keyC = key; strC = string; numC = number; litC = literal; resetC = reset
+        ocap = 1 << 16
+        o = .allocate(capacity: ocap)
+        stack = .allocate(capacity: stackCap)
+    }
+
+    func release() {
+        o.deallocate()
+        stack.deallocate()
+    }
+
+    @inline(__always) mutating func ensure(_ need: Int) {
+        if olen &+ need > ocap { grow(olen &+ need) }
+    }
+
+    mutating func grow(_ need: Int) {
+        var newCap = ocap * 2
+        while newCap < need { newCap *= 2 }
+        let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
+        nb.update(from: o, count: olen)
+        o.deallocate()
+        o = nb
+        ocap = newCap
+    }
+
+    @inline(__always) mutating func put(_ b: UInt8) { o[olen] = b; olen &+= 1 }
+
+    @inline(__always) mutating func put(_ c: ColorSpan) {
+        // Colour codes are a few bytes: a plain loop beats a memmove call.
+        var k = 0
+        while k < c.count { o[olen &+ k] = c.bytes[k]; k &+= 1 }
+        olen &+= c.count
+    }
+
+    /// Newline plus indentation; the caller reserved room.
+    @inline(__always) mutating func newline(_ d: Int) {
+        o[olen] = 0x0A
+        olen &+= 1
+        var left = min(d, JSONStreamFormatter.maxIndentDepth) * indent
+        while left > 0 {
+            let c = min(left, JSONStreamFormatter.spacesCount)
+            (o + olen).update(from: spaces, count: c)
+            olen &+= c
+            left -= c
+        }
+    }
+
+    @inline(__always) mutating func beforeValue() {
+        if expect == .arrayFirst || expect == .objectFirst {
+            newline(depth)
+        } else if depth == 0 && topLevelDone {
+            put(0x0A)
+            topLevelDone = false
+        }
+        sawValue = true
+    }
+
+    /// Checks that a value may start here and writes the separator it needs.
+    @inline(__always) mutating func startValue() -> Bool {
+        switch expect {
+        case .value, .arrayFirst: beforeValue(); return true
+        case .afterValue where depth == 0: beforeValue(); return true
+        default: return false
+        }
+    }
+
+    @inline(__always) mutating func valueEnded() {
+        expect = .afterValue
+        if depth == 0 { topLevelDone = true }
+    }
+
+    mutating func endLiteral() {
+        inLiteral = false
+        if literalIsNumber {
+            if !(numberState == 2 || numberState == 3 || numberState == 5 || numberState == 8) { valid = false }
+        } else if keywordLength > 5 || !(keyword == packedTrue || keyword == packedFalse || keyword == packedNull) {
+            valid = false
+        }
+        ensure(resetC.count)
+        put(resetC)
+        valueEnded()
+    }
+
+    mutating func fail() {
+        valid = false
+        ensure(resetC.count + 1)
+        put(resetC)
+        put(0x0A)
+    }
+
+    mutating func flush(into out: inout [UInt8]) {
+        if olen > 0 {
+            out.append(contentsOf: UnsafeBufferPointer(start: o, count: olen))
+            olen = 0
+        }
+    }
+
+    /// The main loop; returns where it stopped (n, or the byte that is not JSON).
+    mutating func run(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
                       _ stops: UnsafePointer<Bool>, _ numbers: UnsafePointer<UInt8>) -> Int {
-        var o = buf, olen = len, ocap = cap
-        var expect = self.expect
-        var inString = self.inString, escapeState = self.escapeState
-        var inLiteral = self.inLiteral, literalIsNumber = self.literalIsNumber
-        var numberState = Int(self.numberState), keyword = self.keyword, keywordLength = self.keywordLength
-        var topLevelDone = self.topLevelDone, sawValue = self.sawValue, valid = self.isValid
-        var depth = self.depth
-        let indent = self.indent
-        let spaces = UnsafePointer(self.spaces)
-        let colors = self.colorBytes
-        let keyC = colors.key, strC = colors.string, numC = colors.number, litC = colors.literal, resetC = colors.reset
-        var stop = n
-
-        @inline(__always) func ensure(_ need: Int) {
-            if olen + need > ocap {
-                len = olen
-                grow(olen + need)
-                o = buf
-                ocap = cap
-            }
-        }
-        @inline(__always) func put(_ b: UInt8) { o[olen] = b; olen &+= 1 }
-        @inline(__always) func put(_ c: (UnsafePointer<UInt8>, Int)) {
-            // Colour codes are a few bytes: a plain loop beats a memmove call.
-            var k = 0
-            while k < c.1 { o[olen &+ k] = c.0[k]; k &+= 1 }
-            olen &+= c.1
-        }
-        @inline(__always) func newline(_ d: Int) {
-            o[olen] = 0x0A
-            olen += 1
-            // Indentation stops growing past maxIndentDepth, so hostile nesting cannot make the
-            // output quadratic in the input.
-            var left = min(d, JSONStreamFormatter.maxIndentDepth) * indent
-            while left > 0 {
-                let c = min(left, JSONStreamFormatter.spacesCount)
-                (o + olen).update(from: spaces, count: c)
-                olen += c
-                left -= c
-            }
-        }
-        @inline(__always) func beforeValue() {
-            if expect == .arrayFirst || expect == .objectFirst {
-                newline(depth)
-            } else if depth == 0 && topLevelDone {
-                put(0x0A)
-                topLevelDone = false
-            }
-            sawValue = true
-        }
-        @inline(__always) func startValue() -> Bool {
-            switch expect {
-            case .value, .arrayFirst: beforeValue(); return true
-            case .afterValue where depth == 0: beforeValue(); return true
-            default: return false
-            }
-        }
-        @inline(__always) func valueEnded() {
-            expect = .afterValue
-            if depth == 0 { topLevelDone = true }
-        }
-        @inline(__always) func endLiteral() {
-            inLiteral = false
-            if literalIsNumber {
-                if !(numberState == 2 || numberState == 3 || numberState == 5 || numberState == 8) { valid = false }
-            } else if keywordLength > 5
-                        || !(keyword == JSONStreamFormatter.packedTrue || keyword == JSONStreamFormatter.packedFalse
-                             || keyword == JSONStreamFormatter.packedNull) {
-                valid = false
-            }
-            ensure(resetC.1)
-            put(resetC)
-            valueEnded()
-        }
-
         var i = 0
-        scan: while i < n {
+        while i < n {
             if inString {
                 if escapeState != 0 {
                     let c = p[i]
@@ -314,43 +311,44 @@ public final class JSONStreamFormatter {
                             escapeState = 0
                         }
                     } else {
-                        if !JSONStreamFormatter.isHex(c) { valid = false }
+                        if !isHex(c) { valid = false }
                         escapeState = escapeState == 2 ? 0 : escapeState - 1
                     }
                     ensure(1)
                     put(c)
-                    i += 1
+                    i &+= 1
                     continue
                 }
                 // Copy the run of plain string bytes while scanning it.
                 ensure(n - i)
                 var j = i
                 var w = olen
+                let out = o
                 while j < n {
                     let c = p[j]
                     if stops[Int(c)] { break }
-                    o[w] = c
+                    out[w] = c
                     w &+= 1
                     j &+= 1
                 }
                 olen = w
                 i = j
-                guard i < n else { break scan }
+                guard i < n else { return n }
                 let c = p[i]
                 if c == 0x5C {
                     escapeState = 1
                     ensure(1)
                     put(c)
-                    i += 1
+                    i &+= 1
                     continue
                 }
-                if c < 0x20 { stop = i; break scan }
-                ensure(1 + resetC.1)
+                if c < 0x20 { return i }
+                ensure(1 + resetC.count)
                 put(0x22)
                 put(resetC)
                 inString = false
                 if expect != .colon { valueEnded() }
-                i += 1
+                i &+= 1
                 continue
             }
             let b = p[i]
@@ -360,13 +358,14 @@ public final class JSONStreamFormatter {
                     ensure(n - i)
                     var j = i
                     var w = olen
+                    let out = o
                     if literalIsNumber {
                         var st = numberState
                         while j < n {
                             let c = p[j]
                             if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
                             st = Int(numbers[st &* 256 &+ Int(c)])
-                            o[w] = c
+                            out[w] = c
                             w &+= 1
                             j &+= 1
                         }
@@ -376,8 +375,8 @@ public final class JSONStreamFormatter {
                             let c = p[j]
                             if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
                             if keywordLength < 6 { keyword = keyword << 8 | UInt64(c) }
-                            keywordLength += 1
-                            o[w] = c
+                            keywordLength &+= 1
+                            out[w] = c
                             w &+= 1
                             j &+= 1
                         }
@@ -389,7 +388,7 @@ public final class JSONStreamFormatter {
                 endLiteral()
             }
             if cls == JSONStreamFormatter.classWhitespace {
-                i += 1
+                i &+= 1
                 continue
             }
             ensure(min(depth, JSONStreamFormatter.maxIndentDepth) * indent + 64)
@@ -400,134 +399,63 @@ public final class JSONStreamFormatter {
                     put(keyC)
                     expect = .colon
                 } else {
-                    guard startValue() else { stop = i; break scan }
+                    guard startValue() else { return i }
                     put(strC)
                 }
                 put(0x22)
                 inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard startValue() else { stop = i; break scan }
+                guard startValue() else { return i }
                 put(b)
                 let isObject = b == UInt8(ascii: "{")
-                pushContainer(isObject, depth)
-                depth += 1
+                if depth >= stackCap {
+                    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: stackCap * 2)
+                    grown.update(from: stack, count: stackCap)
+                    stack.deallocate()
+                    stack = grown
+                    stackCap *= 2
+                }
+                stack[depth] = isObject ? 1 : 0
+                depth &+= 1
                 expect = isObject ? .objectFirst : .arrayFirst
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 let isObject = b == UInt8(ascii: "}")
-                guard depth > 0, containerIsObject(depth - 1) == isObject else { stop = i; break scan }
+                guard depth > 0, (stack[depth - 1] == 1) == isObject else { return i }
                 let empty = expect == .objectFirst || expect == .arrayFirst
-                guard empty || expect == .afterValue else { stop = i; break scan }
-                depth -= 1
+                guard empty || expect == .afterValue else { return i }
+                depth &-= 1
                 if !empty { newline(depth) }
                 put(b)
                 valueEnded()
             case UInt8(ascii: ","):
-                guard expect == .afterValue, depth > 0 else { stop = i; break scan }
+                guard expect == .afterValue, depth > 0 else { return i }
                 put(b)
                 newline(depth)
-                expect = containerIsObject(depth - 1) ? .key : .value
+                expect = stack[depth - 1] == 1 ? .key : .value
                 // The usual ", " separator: skip its space here rather than in another turn.
                 if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
             case UInt8(ascii: ":"):
-                guard expect == .colon else { stop = i; break scan }
+                guard expect == .colon else { return i }
                 put(b)
                 put(0x20)
                 expect = .value
                 if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
             default:
-                guard cls == JSONStreamFormatter.classLiteral else { stop = i; break scan }
+                guard cls == JSONStreamFormatter.classLiteral else { return i }
                 let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
                 guard isNumber || b == UInt8(ascii: "t") || b == UInt8(ascii: "f") || b == UInt8(ascii: "n"),
-                      startValue() else { stop = i; break scan }
+                      startValue() else { return i }
                 put(isNumber ? numC : litC)
                 inLiteral = true
                 literalIsNumber = isNumber
                 numberState = 0
                 keyword = 0
                 keywordLength = 0
+                // The literal's bytes are copied by the literal branch on the next turn.
                 continue
             }
             i &+= 1
         }
-        len = olen
-        self.expect = expect
-        self.inString = inString
-        self.escapeState = escapeState
-        self.inLiteral = inLiteral
-        self.literalIsNumber = literalIsNumber
-        self.numberState = numberState
-        self.keyword = keyword
-        self.keywordLength = keywordLength
-        self.topLevelDone = topLevelDone
-        self.sawValue = sawValue
-        self.isValid = valid
-        self.depth = depth
-        if stop < n { fail() }
-        return stop
-    }
-
-    @inline(__always) private static func isHex(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
-    }
-
-    // The container stack: one byte per level (1 object, 0 array), grown as needed.
-    private func pushContainer(_ isObject: Bool, _ at: Int) {
-        if at >= stackCap {
-            let newCap = stackCap * 2
-            let ns = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
-            ns.update(from: stackBytes, count: stackCap)
-            stackBytes.deallocate()
-            stackBytes = ns
-            stackCap = newCap
-        }
-        stackBytes[at] = isObject ? 1 : 0
-    }
-
-    @inline(__always) private func containerIsObject(_ at: Int) -> Bool { stackBytes[at] == 1 }
-
-    private static func pack(_ s: String) -> UInt64 { s.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
-    private static let packedTrue = pack("true"), packedFalse = pack("false"), packedNull = pack("null")
-
-    /// Closes a literal left open at the end of the body (same checks as in the loop).
-    private func endLiteral() {
-        inLiteral = false
-        if literalIsNumber {
-            if !(numberState == 2 || numberState == 3 || numberState == 5 || numberState == 8) { isValid = false }
-        } else if keywordLength > 5
-                    || !(keyword == JSONStreamFormatter.packedTrue || keyword == JSONStreamFormatter.packedFalse
-                         || keyword == JSONStreamFormatter.packedNull) {
-            isValid = false
-        }
-        reserve(reset.count)
-        put(reset)
-        expect = .afterValue
-        if depth == 0 { topLevelDone = true }
-    }
-
-    private func fail() {
-        failed = true
-        isValid = false
-        reserve(reset.count + 1)
-        put(reset)
-        put(0x0A)
-    }
-
-    private func passThrough(_ bytes: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
-        if sanitize {
-            TerminalSanitizer.append(bytes, to: &out, pendingC2: &pendingC2)
-        } else {
-            out.append(contentsOf: bytes)
-        }
-    }
-
-    /// Ends the document: closes an open literal and checks that nothing was left open.
-    public func finish(into out: inout [UInt8]) {
-        if inLiteral { endLiteral() }
-        flush(into: &out)
-        if pendingC2 { out.append(0xC2); pendingC2 = false }
-        if !failed && (inString || depth > 0 || !sawValue || expect == .colon) {
-            isValid = false
-            if colored { out += reset }
-        }
+        return n
     }
 }
