@@ -29,6 +29,8 @@ public final class Printer: TransferDelegate {
     private let decoding: DecodingOptions
     private let validator: ResponseValidator
     private var out: [UInt8] = []
+    /// Whether the final body's writer was finished (it must be, exactly once).
+    private var bodyFinished = false
 
     private var requestHeadsSeen = 0
     private var requestBodyWriter: BodyWriter?
@@ -111,6 +113,7 @@ public final class Printer: TransferDelegate {
         responseHead = head
         headPrinted = false
         bodyWriter = nil
+        bodyFinished = false
     }
 
     public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
@@ -125,7 +128,8 @@ public final class Printer: TransferDelegate {
     public func finish() throws {
         try finishRequest()
         try printHeadIfNeeded()
-        if let writer = bodyWriter {
+        if let writer = bodyWriter, !bodyFinished {
+            bodyFinished = true
             var out: [UInt8] = []
             writer.finish(into: &out)
             decodingFailure = writer.decodingFailure
@@ -137,8 +141,8 @@ public final class Printer: TransferDelegate {
     /// started (the first megabyte of JSON is held back), so no received byte is lost. Prints no
     /// head that was not printed yet.
     public func finishAfterFailure() throws {
-        guard headPrinted, let writer = bodyWriter else { return }
-        bodyWriter = nil
+        guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
+        bodyFinished = true
         var out: [UInt8] = []
         writer.finish(into: &out)
         if !out.isEmpty { try sink.write(out) }
