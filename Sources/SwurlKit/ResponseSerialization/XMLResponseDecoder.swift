@@ -54,7 +54,15 @@ struct XMLPrettyPrinter {
             // Indentation stops growing past 64 levels (hostile nesting stays linear).
             out += [UInt8](repeating: 0x20, count: max(0, min(depth, 64)) * indent)
         }
+        let mixed = XMLPrettyPrinter.mixedContent(tokens)
         while i < tokens.count {
+            if mixed[i] {
+                // Mixed content (<p>Why <em>this</em> works</p>): one line, text exactly as sent,
+                // because re-indenting it would change what it says.
+                line()
+                i = inline(tokens, from: i, &out)
+                continue
+            }
             switch tokens[i] {
             case .processingInstruction(let b):
                 line(); paint(b, theme?.xmlProcessing, &out)
@@ -90,6 +98,53 @@ struct XMLPrettyPrinter {
             }
             i += 1
         }
+    }
+
+    /// For each token, whether it starts an element that directly holds non-blank text and
+    /// other markup (computed in one pass).
+    static func mixedContent(_ tokens: [XMLTokenizer.Token]) -> [Bool] {
+        var mixed = [Bool](repeating: false, count: tokens.count)
+        var open: [(index: Int, text: Bool, markup: Bool)] = []
+        for (k, token) in tokens.enumerated() {
+            switch token {
+            case .startTag(_, _, let selfClosing):
+                if !open.isEmpty { open[open.count - 1].markup = true }
+                if !selfClosing { open.append((k, false, false)) }
+            case .endTag:
+                if let e = open.popLast(), e.text && e.markup { mixed[e.index] = true }
+            case .text(let t):
+                if !open.isEmpty, !isBlank(Array(t)) { open[open.count - 1].text = true }
+            case .cdata, .comment, .processingInstruction:
+                if !open.isEmpty { open[open.count - 1].markup = true }
+            case .doctype:
+                break
+            }
+        }
+        return mixed
+    }
+
+    /// Writes the element starting at `start` and everything in it on the current line;
+    /// returns the index after its end tag.
+    private func inline(_ tokens: [XMLTokenizer.Token], from start: Int, _ out: inout [UInt8]) -> Int {
+        var level = 0
+        var k = start
+        while k < tokens.count {
+            switch tokens[k] {
+            case .startTag(let name, let attributes, let selfClosing):
+                startTag(name, attributes, selfClosing, &out)
+                if !selfClosing { level += 1 }
+            case .endTag(let name):
+                endTag(name, &out)
+                level -= 1
+            case .text(let t): content(t, &out)
+            case .cdata(let b): paint(b, theme?.jsonString, &out)
+            case .comment(let b): paint(b, theme?.xmlComment, &out)
+            case .processingInstruction(let b), .doctype(let b): paint(b, theme?.xmlProcessing, &out)
+            }
+            k += 1
+            if level == 0 { break }
+        }
+        return k
     }
 
     private func trim(_ b: ArraySlice<UInt8>) -> ArraySlice<UInt8> {

@@ -22,6 +22,11 @@ final class XMLResponseDecoderTests: XCTestCase {
         """)
     }
 
+    func testMixedContentStaysOnOneLineAsSent() {
+        let r = runDecoder("<doc><p>Why <em>this</em>  works</p><q><r/></q></doc>", mediaType: "application/xml")
+        XCTAssertEqual(r.text, "<doc>\n  <p>Why <em>this</em>  works</p>\n  <q>\n    <r/>\n  </q>\n</doc>")
+    }
+
     func testInvalidXMLIsShownAsText() {
         for input in ["<a><b></a>", "<a>", "<a x=1/>", "<a>&amp</a>", "<a/><b/>", "<a>\u{1B}[2J"] {
             let r = runDecoder(input, mediaType: "text/xml", terminal: false)
