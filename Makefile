@@ -4,9 +4,10 @@ SWIFT ?= swift
 VENV := .build/venv
 RELEASE_BIN := .build/release/swurl
 DEBUG_BIN := .build/debug/swurl
-# Debian packages: build (libcurl, OpenSSL, readline, pkg-config) and test servers (openssl, nginx).
+# Debian packages: build (libcurl, OpenSSL, readline, pkg-config) and tests (openssl, nginx, curl, jq;
+# bsdutils for `script`, which runs swurl on a pseudo-terminal).
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
-TEST_PACKAGES := openssl nginx-light curl jq
+TEST_PACKAGES := openssl nginx-light curl jq bsdutils
 
 .PHONY: all build deps test-deps venv test install man completions bench clean
 

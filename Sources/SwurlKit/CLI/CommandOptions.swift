@@ -20,6 +20,12 @@ public struct CommandOptions {
     public var outputPath: String?
     public var offline = false
     public var checkStatus = false
+    /// `--decode`, `--sort-keys`, `--drop-nulls`, `--stream`, `--plist-as`.
+    public var decoding = DecodingOptions()
+    /// `--check-status`, `--accept-status`, `--accept-type`.
+    public var validator = ResponseValidator()
+    /// `--style`.
+    public var style: ThemeStyle = .auto
     public var transfer = TransferOptions()
     public var defaultScheme = "http"
     /// `--download`, `--continue`, `--overwrite`, `--quiet`, `--all`, `--timing`, `--auth`
@@ -88,6 +94,15 @@ public struct CommandOptions {
         if outputPath?.isEmpty == true { throw .usage("--output needs a file name") }
         offline = args.has("offline")
         checkStatus = args.has("check-status")
+        validator.checkStatus = checkStatus
+        if let v = args.value("accept-status") { validator.acceptableStatus = try ResponseValidator.parseStatusList(v) }
+        if let v = args.value("accept-type") { validator.acceptableTypes = try ResponseValidator.parseTypeList(v) }
+        if let v = args.value("decode") { decoding.choice = DecoderChoice(rawValue: v) ?? .auto }
+        decoding.sortKeys = args.has("sort-keys")
+        decoding.dropNulls = args.has("drop-nulls")
+        decoding.stream = args.has("stream")
+        decoding.plistAsJSON = args.value("plist-as") == "json"
+        if let v = args.value("style") { style = ThemeStyle(rawValue: v) ?? .auto }
         transfer.followRedirects = args.has("follow")
         if let v = args.value("max-redirects") {
             guard let n = Int(v), n >= 0 else {

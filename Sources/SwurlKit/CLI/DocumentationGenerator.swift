@@ -55,18 +55,21 @@ public enum DocumentationGenerator {
         s += ".SH EXIT STATUS\n"
         let codes: [(String, String)] = [
             ("0", "success (any HTTP status unless checked)"), ("1", "transport error: DNS, connection, protocol, output"),
-            ("2", "timed out"), ("3, 4, 5", "HTTP 3xx, 4xx, 5xx with \\-\\-check\\-status"),
-            ("6", "too many redirects"), ("7", "TLS trust failure: chain, host name or pin"), ("8", "response rejected"),
+            ("2", "timed out"), ("3, 4, 5", "HTTP 3xx, 4xx, 5xx with \\-\\-check\\-status or outside \\-\\-accept\\-status"),
+            ("6", "too many redirects"), ("7", "TLS trust failure: chain, host name or pin"), ("8", "response rejected: unacceptable content type (\\-\\-accept\\-type), or a strict \\-\\-decode could not decode the body"),
             ("64", "usage error"), ("65", "bad input data"), ("66", "input file missing or unreadable"),
             ("130", "interrupted"),
         ]
         for (code, text) in codes { s += ".TP\n.B \(code)\n\(text)\n" }
         s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
-        s += ".TP\n.B TERM\nWhen dumb, no colours are used.\n"
+        s += ".TP\n.B TERM\nWhen dumb, no colours are used; a name with 256color selects 256 colours.\n"
+        s += ".TP\n.B COLORTERM\nWhen truecolor or 24bit, styles use 24\\-bit colours.\n"
         s += ".SH EXAMPLES\n.nf\n"
         s += "swurl POST :8080/anything name=Ann age:=30 X\\-Trace:1\n"
         s += "swurl \\-f POST api.example.org/users user[name]=Ann tags[]=a\n"
         s += "swurl example.org/data.json | jq .\n"
+        s += "swurl \\-\\-sort\\-keys \\-\\-drop\\-nulls example.org/data.json\n"
+        s += "swurl \\-\\-accept\\-status 200\\-299,304 \\-\\-accept\\-type application/json example.org/api\n"
         s += "swurl \\-\\-offline PUT example.org/x a=1\n"
         s += "swurl certs https://api.example.org\n"
         s += "swurl \\-\\-pin\\-pubkey sha256//BASE64= https://api.example.org/v1/me\n"

@@ -2,6 +2,7 @@
 public enum OptionGroup: String, CaseIterable, Sendable {
     case body = "Request body"
     case output = "Output"
+    case response = "Response"
     case download = "Downloads"
     case auth = "Authentication"
     case network = "Network"

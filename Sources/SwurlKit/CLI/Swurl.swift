@@ -58,15 +58,21 @@ public enum Swurl {
         let pretty = options.pretty ?? (terminal ? "all" : "none")
         let style = Printer.Style(format: pretty == "all" || pretty == "format",
                                   colors: (pretty == "all" || pretty == "colors") && environment.colorsAllowed,
-                                  terminal: terminal)
+                                  terminal: terminal, themeStyle: options.style,
+                                  colorDepth: ColorDepth.detect(environment.variables))
         let selection = options.selection
             ?? (options.verbose ? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: true, responseBody: true)
                 : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
         transferOptions.captureRequest = selection.printsRequest
+        // Formatting a large body into a pipe or file: write on a second thread meanwhile
+        // (not with --stream, whose chunks must go out as they come).
+        let background = style.format && !terminal && !options.decoding.stream ? BackgroundWriter(target: sink) : nil
+        let out: ByteSink = background ?? sink
         let makePrinter = { () -> Printer in
-            let p = Printer(sink: sink, selection: selection, style: style)
+            let p = Printer(sink: out, selection: selection, style: style,
+                            decoding: options.decoding, validator: options.validator)
             p.prepareRequestBody(request.body)
             if options.verbose { p.diagnostics = environment.stderr }
             return p
@@ -80,6 +86,7 @@ public enum Swurl {
             if options.offline {
                 try OfflineRequest.emit(try session.firstHop(), to: printer)
                 try printer.finishRequest()
+                try background?.finish()
                 try outputFile?.commit()
                 return .success
             }
@@ -89,7 +96,7 @@ public enum Swurl {
             session.delegatePerHop = options.showAllHops
             session.hopDidFinish = { delegate in
                 try (delegate as? Printer)?.finish()
-                if style.format || style.terminal { try sink.write("\n") }
+                if style.format || style.terminal { try out.write("\n") }
             }
             session.report = Swurl.reporter(options, environment)
             // Uploads of a few hundred KB or more get a progress bar on a terminal.
@@ -106,26 +113,47 @@ public enum Swurl {
             timing = result.timing
             try printer.finish()
             if selection.meta {
-                if terminal && (selection.responseBody || selection.responseHeaders) { try sink.write("\n") }
-                try sink.write(TimingFormatter.text(result.timing))
+                if terminal && (selection.responseBody || selection.responseHeaders) { try out.write("\n") }
+                try out.write(TimingFormatter.text(result.timing))
             }
+            try background?.finish()
             try outputFile?.commit()
         } catch let error as SwurlError {
             uploadBar?.interrupt()
+            try? printer.finishAfterFailure()
+            try? background?.finish()
             outputFile?.discard()
             throw error
         } catch {
             uploadBar?.interrupt()
+            try? background?.finish()
             outputFile?.discard()
             throw .output("\(error)")
         }
         if let timing { Swurl.printTiming(timing, options, environment) }
 
-        if options.checkStatus, let head = printer.responseHead, let status = ExitStatus(httpStatus: head.status) {
+        return try validate(printer, options: options, terminal: terminal, selection: selection, environment: environment)
+    }
+
+    /// Validate, then decode: the status (shown body or not), then the content type, then a strict
+    /// decoder's verdict. The exit status is decided here, never in the printer.
+    static func validate(_ printer: Printer, options: CommandOptions, terminal: Bool, selection: PrintSelection,
+                         environment: Environment) throws(SwurlError) -> ExitStatus {
+        guard let head = printer.responseHead else { return .success }
+        if let status = options.validator.statusFailure(head.status) {
             if !terminal || !selection.responseHeaders {
                 try? environment.stderr.write("swurl: warning: HTTP \(head.status) \(TerminalSanitizer.clean(head.reason))\n")
             }
             return status
+        }
+        if printer.contentTypeRejected && printer.responseBodyBytes > 0 {
+            let type = head.mediaType.map { "Content-Type \(TerminalSanitizer.clean($0))" } ?? "a response without a Content-Type"
+            throw .responseRejected("\(type) is not acceptable",
+                                    hint: "--accept-type allows \((options.validator.acceptableTypes ?? []).joined(separator: ", "))")
+        }
+        if options.decoding.isStrict, let reason = printer.decodingFailure {
+            throw .responseRejected("--decode \(options.decoding.choice.rawValue): \(reason)",
+                                    hint: "use --decode auto to show any body, or --decode raw for the bytes as sent")
         }
         return .success
     }

@@ -18,10 +18,12 @@ enum Base64 {
     }
 
     /// Decodes padded or unpadded base64; nil on any character outside the alphabet.
-    static func decode(_ text: String) -> [UInt8]? {
+    /// - Parameter ignoringWhitespace: skip spaces, tabs and line breaks (property-list `<data>`).
+    static func decode(_ text: String, ignoringWhitespace: Bool = false) -> [UInt8]? {
         var values: [UInt8] = []
         var padding = 0
         for c in text.utf8 {
+            if ignoringWhitespace && (c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09) { continue }
             if c == UInt8(ascii: "=") { padding += 1; continue }
             guard padding == 0, let v = alphabet.firstIndex(of: c) else { return nil }
             values.append(UInt8(v))

@@ -47,6 +47,18 @@ public struct HTTPResponseHead: Sendable, Equatable {
         let base = ct.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ct
         return base.trimmingSpaces().lowercased()
     }
+
+    /// The `charset` parameter of `Content-Type`, lower-cased and unquoted, or nil.
+    public var charset: String? {
+        guard let ct = headers["Content-Type"] else { return nil }
+        for param in ct.split(separator: ";").dropFirst() {
+            let kv = param.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
+            if kv.count == 2, kv[0].lowercased() == "charset" {
+                return kv[1].replacingAll("\"", with: "").lowercased()
+            }
+        }
+        return nil
+    }
 }
 
 extension String {

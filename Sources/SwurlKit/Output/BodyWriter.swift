@@ -1,86 +1,98 @@
-/// Writes one message body to the output the way the destination needs it: JSON formatted,
-/// text made terminal-safe, binary replaced by a note on a terminal, or raw bytes.
+/// Writes one message body to the output the way the destination needs it. When formatting,
+/// the response decoders show it (JSON, XML, property list, image summary, text); otherwise the
+/// bytes go out as sent — made terminal-safe, or replaced by a note when binary, on a terminal.
+/// With a strict (explicitly chosen) decoder the body is also decoded for validation when it
+/// is not shown decoded.
 final class BodyWriter {
-    enum Mode { case discard, raw, sanitized, json(JSONStreamFormatter), binaryNote }
+    private enum Mode { case discard, raw, decoder(ResponseDecoding) }
 
-    private var mode: Mode?
-    private let format: Bool
+    private let mode: Mode
+    /// Decodes a copy, output discarded, only to validate it (strict decoder, unformatted output).
+    private let validator: ResponseDecoding?
     private let theme: Theme?
     private let terminal: Bool
-    private var sanitizer = TerminalSanitizer()
+    private let format: Bool
+    private var scratch: [UInt8] = []
+    private var lastOut: UInt8?
+    private var wrote = false
     private(set) var byteCount: Int64 = 0
-    private var mediaType: String?
-    private var lastByte: UInt8?
-    private let enabled: Bool
+    /// Why a decoder could not decode the body, after `finish`.
+    private(set) var decodingFailure: String?
 
-    init(enabled: Bool, mediaType: String?, format: Bool, theme: Theme?, terminal: Bool) {
-        self.enabled = enabled
-        self.mediaType = mediaType
-        self.format = format
+    /// - Parameters:
+    ///   - enabled: whether the body is printed at all.
+    ///   - mediaType: the Content-Type's media type, lower-cased.
+    ///   - charset: the Content-Type's charset parameter.
+    ///   - format: whether bodies are formatted (`--pretty=all|format`).
+    ///   - decoding: `--decode` and its companions.
+    ///   - decode: false when validation rejected the content type (the body is then shown undecoded).
+    init(enabled: Bool, mediaType: String?, charset: String? = nil, format: Bool, theme: Theme?, terminal: Bool,
+         decoding: DecodingOptions = DecodingOptions(), decode: Bool = true) {
         self.theme = theme
         self.terminal = terminal
-    }
-
-    static func isJSONType(_ t: String?) -> Bool {
-        guard let t else { return false }
-        return t == "application/json" || t == "text/json" || t == "text/javascript" || t.hasSuffix("+json")
-            || t == "application/x-ndjson" || t == "application/jsonl"
-    }
-
-    static func isBinaryType(_ t: String?) -> Bool {
-        guard let t else { return false }
-        if t.hasPrefix("image/") || t.hasPrefix("audio/") || t.hasPrefix("video/") { return true }
-        return ["application/octet-stream", "application/zip", "application/gzip", "application/pdf",
-                "application/x-bplist", "application/x-tar"].contains(t)
-    }
-
-    private func choose(_ first: UnsafeRawBufferPointer) -> Mode {
-        guard enabled else { return .discard }
-        let head = first.prefix(1024)
-        let looksBinary = BinarySniffer.looksBinary(first) || BodyWriter.isBinaryType(mediaType)
-        if terminal && looksBinary { return .binaryNote }
-        if format && !looksBinary {
-            let firstSignificant = head.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-            let textual = mediaType == nil || mediaType == "text/plain"
-            if BodyWriter.isJSONType(mediaType)
-                || (textual && (firstSignificant == UInt8(ascii: "{") || firstSignificant == UInt8(ascii: "["))) {
-                return .json(JSONStreamFormatter(theme: theme, sanitize: terminal))
-            }
+        self.format = format
+        let context = DecodingContext(options: decoding, theme: theme, terminal: terminal,
+                                      mediaType: mediaType, charset: charset)
+        let strict = decode && decoding.isStrict
+        if !enabled {
+            mode = .discard
+        } else if format && decode {
+            mode = .decoder(CompoundResponseDecoder(context: context))
+        } else if terminal {
+            // Unformatted on a terminal: safe text, or a note for binary.
+            var raw = context
+            raw.options.choice = .raw
+            mode = .decoder(CompoundResponseDecoder(context: raw))
+        } else {
+            mode = .raw
         }
-        return terminal ? .sanitized : .raw
+        var needsValidator = strict
+        if case .decoder = mode, format && decode { needsValidator = false }
+        if needsValidator {
+            var quiet = context
+            quiet.theme = nil
+            quiet.terminal = false
+            validator = CompoundResponseDecoder(context: quiet)
+        } else {
+            validator = nil
+        }
     }
 
     /// Appends the output for one chunk to `out`.
     func write(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        if mode == nil { mode = choose(chunk) }
         byteCount += Int64(chunk.count)
-        if let l = chunk.last { lastByte = l }
+        let before = out.count
         switch mode {
         case .raw: out.append(contentsOf: chunk)
-        case .sanitized: sanitizer.append(chunk, to: &out)
-        case .json(let f): f.feed(chunk, into: &out)
-        default: break
+        case .decoder(let d): d.decode(chunk, into: &out)
+        case .discard: break
+        }
+        if out.count > before { wrote = true; lastOut = out.last }
+        if let validator {
+            validator.decode(chunk, into: &scratch)
+            scratch.removeAll(keepingCapacity: true)
         }
     }
 
-    /// Whether a body was written that the reader should see a final newline after.
-    /// Appends what closes the body: a formatter's end, a binary note, a final newline when formatting.
+    /// Appends what closes the body: a decoder's held-back output, a note, and on a terminal or
+    /// when formatting a final newline.
     func finish(into out: inout [UInt8]) {
-        switch mode {
-        case .json(let f):
-            f.finish(into: &out)
-            if out.last != 0x0A { out.append(0x0A) }
-            if !f.isValid {
-                note("the body is not valid JSON; shown as sent", &out)
-            }
-        case .binaryNote:
-            let type = mediaType.map { " of \($0)" } ?? ""
-            note("binary data not shown: \(byteCount) bytes\(type); use -o FILE or a pipe to save it", &out)
-        case .sanitized:
-            sanitizer.finish(into: &out)
-            if byteCount > 0 && lastByte != 0x0A { out.append(0x0A) }
-        default:
-            break
+        if let validator, case .failed(let reason) = validator.finish(into: &scratch) {
+            decodingFailure = reason
+        }
+        scratch = []
+        guard case .decoder(let d) = mode else { return }
+        let before = out.count
+        let outcome = d.finish(into: &out)
+        if out.count > before { wrote = true; lastOut = out.last }
+        if wrote && lastOut != 0x0A && (terminal || format) { out.append(0x0A) }
+        switch outcome {
+        case .decoded: break
+        case .failed(let reason):
+            decodingFailure = reason
+            if terminal { note(reason, &out) }
+        case .note(let text):
+            if terminal || format { note(text, &out) }
         }
     }
 

@@ -3,178 +3,126 @@
 /// whatever the body's size. Several top-level values (JSON Lines) are formatted one by one.
 /// Text that turns out not to be JSON is passed through from that point on, and `isValid`
 /// becomes false so the caller can add a note.
+///
+/// The hot loop works on raw pointers: input bytes are classified with lookup tables, string and
+/// literal runs are copied while they are scanned, and output goes to a growable buffer that is
+/// appended to the caller's array once per chunk. All loop state lives in a struct that is
+/// copied in and out once per chunk, so the loop pays no dynamic exclusivity checks.
 public final class JSONStreamFormatter {
-    private let theme: Theme?
-    private let indentUnit: [UInt8]
-    private let sanitize: Bool
+    // What may come next.
+    fileprivate enum Expect: UInt8 {
+        case value, arrayFirst, objectFirst, key, colon, afterValue
+    }
 
-    private var stack: [UInt8] = []
-    private var inString = false
-    private var escaped = false
-    private var inLiteral = false
-    private var pendingOpen = false
-    private var expectKey = false
-    private var sawValue = false
-    private var topLevelDone = false
+    // Byte classes for the structural loop.
+    fileprivate static let classWhitespace: UInt8 = 1
+    fileprivate static let classLiteral: UInt8 = 2
+    private static let classes: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 256)
+        for b in [0x20, 0x09, 0x0A, 0x0D] { t[b] = classWhitespace }
+        for b in UInt8(ascii: "0")...UInt8(ascii: "9") { t[Int(b)] = classLiteral }
+        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { t[Int(b)] = classLiteral }
+        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { t[Int(b)] = classLiteral }
+        for c in "+-." { t[Int(c.asciiValue ?? 0)] = classLiteral }
+        return t
+    }()
+    /// Bytes that end a plain run inside a string: quote, backslash, controls.
+    private static let stringStops: [Bool] = {
+        var t = [Bool](repeating: false, count: 256)
+        for b in 0..<0x20 { t[b] = true }
+        t[0x22] = true
+        t[0x5C] = true
+        return t
+    }()
+    /// Number validation as a table-driven DFA: `numberTable[state * 256 + byte]`.
+    /// States: 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp, 9 bad.
+    private static let numberTable: [UInt8] = {
+        var t = [UInt8](repeating: 9, count: 10 * 256)
+        func set(_ s: Int, _ c: UInt8, _ to: UInt8) { t[s * 256 + Int(c)] = to }
+        let digits = Array(UInt8(ascii: "0")...UInt8(ascii: "9"))
+        set(0, UInt8(ascii: "-"), 1)
+        set(0, 0x30, 2); set(1, 0x30, 2)
+        for d in digits.dropFirst() { set(0, d, 3); set(1, d, 3) }
+        for d in digits { set(3, d, 3); set(4, d, 5); set(5, d, 5); set(6, d, 8); set(7, d, 8); set(8, d, 8) }
+        for s in [2, 3] { set(s, UInt8(ascii: "."), 4) }
+        for s in [2, 3, 5] { set(s, UInt8(ascii: "e"), 6); set(s, UInt8(ascii: "E"), 6) }
+        set(6, UInt8(ascii: "+"), 7); set(6, UInt8(ascii: "-"), 7)
+        return t
+    }()
+    fileprivate static let spacesCount = 4096
+    /// Levels beyond this are not indented further, so hostile nesting cannot make the output
+    /// quadratic in the input.
+    static let maxIndentDepth = 64
+
+    private var m: FormatterMachine
+    private let sanitize: Bool
+    private let colored: Bool
+    private let reset: [UInt8]
+    private let colorStorage: UnsafeMutablePointer<UInt8>
+    private let spaces: UnsafeMutablePointer<UInt8>
     private var failed = false
     private var sanitizer = TerminalSanitizer()
-    /// The keyword being read (true/false/null), checked when it ends; numbers are checked by character.
-    private var keyword: [UInt8] = []
-    private var literalIsNumber = false
 
     /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
-    public private(set) var isValid = true
+    public var isValid: Bool { m.valid }
+    /// Whether the formatter gave up and passes the rest through as text.
+    public var hasFailed: Bool { failed }
 
     /// - Parameters:
     ///   - theme: colours, or nil for plain indentation.
     ///   - indent: spaces per level (HTTPie uses 4).
     ///   - sanitize: make control characters visible in text passed through after a syntax error.
     public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
-        self.theme = theme
-        self.indentUnit = [UInt8](repeating: 0x20, count: indent)
+        colored = theme != nil
+        reset = Array((theme?.reset ?? "").utf8)
         self.sanitize = sanitize
-    }
-
-    @inline(__always) private func newline(_ out: inout [UInt8], depth: Int) {
-        out.append(0x0A)
-        for _ in 0..<depth { out += indentUnit }
-    }
-
-    @inline(__always) private func color(_ code: String?, _ out: inout [UInt8]) {
-        if let code { out += Array(code.utf8) }
-    }
-
-    private func beforeValue(_ out: inout [UInt8]) {
-        if pendingOpen {
-            newline(&out, depth: stack.count)
-            pendingOpen = false
-        } else if stack.isEmpty && topLevelDone {
-            out.append(0x0A)
-            topLevelDone = false
+        let parts = [theme?.jsonKey, theme?.jsonString, theme?.jsonNumber, theme?.jsonLiteral, theme?.reset]
+            .map { Array(($0 ?? "").utf8) }
+        colorStorage = .allocate(capacity: max(1, parts.reduce(0) { $0 + $1.count }))
+        var spans: [ColorSpan] = []
+        var at = 0
+        for part in parts {
+            (colorStorage + at).initialize(from: part, count: part.count)
+            spans.append(ColorSpan(bytes: UnsafePointer(colorStorage + at), count: part.count))
+            at += part.count
         }
+        spaces = .allocate(capacity: JSONStreamFormatter.spacesCount)
+        spaces.initialize(repeating: 0x20, count: JSONStreamFormatter.spacesCount)
+        m = FormatterMachine(indent: max(0, indent), spaces: UnsafePointer(spaces),
+                             key: spans[0], string: spans[1], number: spans[2], literal: spans[3], reset: spans[4])
     }
 
-    private static let keywords: [[UInt8]] = [Array("true".utf8), Array("false".utf8), Array("null".utf8)]
-
-    private func endLiteral(_ out: inout [UInt8]) {
-        inLiteral = false
-        if !literalIsNumber && !JSONStreamFormatter.keywords.contains(keyword) { isValid = false }
-        if theme != nil { color(theme?.reset, &out) }
-        if stack.isEmpty { topLevelDone = true }
+    deinit {
+        m.release()
+        colorStorage.deallocate()
+        spaces.deallocate()
     }
 
     /// Formats one chunk, appending to `out`.
     public func feed(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            if failed {
-                passThrough(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out)
-                return
-            }
-            let b = bytes[i]
-            if inString {
-                // Copy a run of ordinary string bytes at once.
-                var j = i
-                while j < n {
-                    let c = bytes[j]
-                    if escaped { escaped = false; j += 1; continue }
-                    if c == 0x5C { escaped = true; j += 1; continue }
-                    if c == 0x22 || c < 0x20 { break }
-                    j += 1
-                }
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[i..<j]))
-                i = j
-                guard i < n else { return }
-                if bytes[i] < 0x20 { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                out.append(0x22)
-                color(theme?.reset, &out)
-                inString = false
-                if stack.isEmpty { topLevelDone = true }
-                i += 1
-                continue
-            }
-            switch b {
-            case 0x20, 0x09, 0x0A, 0x0D:
-                if inLiteral { endLiteral(&out) }
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                 UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                if !inLiteral {
-                    if expectKey { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    beforeValue(&out)
-                    let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
-                    if !isNumber && b != UInt8(ascii: "t") && b != UInt8(ascii: "f") && b != UInt8(ascii: "n") {
-                        fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return
-                    }
-                    color(isNumber ? theme?.jsonNumber : theme?.jsonLiteral, &out)
-                    inLiteral = true
-                    literalIsNumber = isNumber
-                    keyword.removeAll(keepingCapacity: true)
-                    sawValue = true
-                }
-                if literalIsNumber {
-                    if b >= UInt8(ascii: "a") && b != UInt8(ascii: "e") || b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") && b != UInt8(ascii: "E") {
-                        isValid = false
-                    }
-                } else if keyword.count < 5 {
-                    keyword.append(b)
-                } else {
-                    isValid = false
-                }
-                out.append(b)
-            default:
-                if inLiteral { endLiteral(&out) }
-                switch b {
-                case 0x22:
-                    beforeValue(&out)
-                    let isKey = expectKey
-                    color(isKey ? theme?.jsonKey : theme?.jsonString, &out)
-                    out.append(0x22)
-                    inString = true
-                    sawValue = true
-                    expectKey = false
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    if expectKey { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    beforeValue(&out)
-                    out.append(b)
-                    stack.append(b)
-                    pendingOpen = true
-                    expectKey = b == UInt8(ascii: "{")
-                    sawValue = true
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    let open: UInt8 = b == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")
-                    guard stack.last == open else { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    stack.removeLast()
-                    if pendingOpen {
-                        pendingOpen = false
-                    } else {
-                        newline(&out, depth: stack.count)
-                    }
-                    out.append(b)
-                    expectKey = false
-                    if stack.isEmpty { topLevelDone = true }
-                case UInt8(ascii: ","):
-                    guard let top = stack.last, !pendingOpen else { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    out.append(b)
-                    newline(&out, depth: stack.count)
-                    expectKey = top == UInt8(ascii: "{")
-                case UInt8(ascii: ":"):
-                    guard stack.last == UInt8(ascii: "{") else { fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return }
-                    out += [UInt8(ascii: ":"), 0x20]
-                default:
-                    fail(UnsafeRawBufferPointer(rebasing: bytes[i...]), &out); return
-                }
-            }
-            i += 1
+        guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
+        if failed {
+            passThrough(bytes, &out)
+            return
         }
-    }
-
-    private func fail(_ rest: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
-        failed = true
-        isValid = false
-        color(theme?.reset, &out)
-        out.append(0x0A)
-        passThrough(rest, &out)
+        let p = raw.assumingMemoryBound(to: UInt8.self)
+        let n = bytes.count
+        var stop = n
+        var machine = m
+        JSONStreamFormatter.classes.withUnsafeBufferPointer { classes in
+            JSONStreamFormatter.stringStops.withUnsafeBufferPointer { stops in
+                JSONStreamFormatter.numberTable.withUnsafeBufferPointer { numbers in
+                    guard let c = classes.baseAddress, let s = stops.baseAddress, let t = numbers.baseAddress else { return }
+                    stop = machine.run(p, n, c, s, t)
+                }
+            }
+        }
+        if stop < n { machine.fail(); failed = true }
+        machine.flush(into: &out)
+        m = machine
+        if failed && stop < n {
+            passThrough(UnsafeRawBufferPointer(start: raw + stop, count: n - stop), &out)
+        }
     }
 
     private func passThrough(_ bytes: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
@@ -187,11 +135,327 @@ public final class JSONStreamFormatter {
 
     /// Ends the document: closes an open literal and checks that nothing was left open.
     public func finish(into out: inout [UInt8]) {
-        if inLiteral { endLiteral(&out) }
+        var machine = m
+        if machine.inLiteral { machine.endLiteral() }
+        machine.flush(into: &out)
         sanitizer.finish(into: &out)
-        if !failed && (inString || !stack.isEmpty || !sawValue) {
-            isValid = false
-            color(theme?.reset, &out)
+        if !failed && (machine.inString || machine.depth > 0 || !machine.sawValue || machine.expect == .colon) {
+            machine.valid = false
+            if colored { out += reset }
         }
+        m = machine
+    }
+}
+
+/// A colour sequence in the formatter's storage.
+private struct ColorSpan {
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+}
+
+private func pack(_ s: String) -> UInt64 { s.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+private let packedTrue = pack("true"), packedFalse = pack("false"), packedNull = pack("null")
+
+@inline(__always) private func isHex(_ c: UInt8) -> Bool {
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+}
+
+/// The formatter's state and output buffer. It owns two allocations (output, container stack),
+/// released by `release()`.
+private struct FormatterMachine {
+    typealias Expect = JSONStreamFormatter.Expect
+
+    // Output buffer.
+    var o: UnsafeMutablePointer<UInt8>
+    var olen = 0
+    var ocap: Int
+    // Container stack: one byte per level (1 object, 0 array).
+    var stack: UnsafeMutablePointer<UInt8>
+    var stackCap = 64
+    var depth = 0
+    // Parser state, kept across chunks.
+    var expect = Expect.value
+    var topLevelDone = false
+    var sawValue = false
+    var valid = true
+    var inString = false
+    var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
+    var inLiteral = false
+    var literalIsNumber = false
+    var numberState = 0
+    var keyword: UInt64 = 0         // packed bytes of true/false/null
+    var keywordLength = 0
+    // Configuration.
+    let indent: Int
+    let spaces: UnsafePointer<UInt8>
+    let keyC, strC, numC, litC, resetC: ColorSpan
+
+    init(indent: Int, spaces: UnsafePointer<UInt8>, key: ColorSpan, string: ColorSpan, number: ColorSpan,
+         literal: ColorSpan, reset: ColorSpan) {
+        self.indent = indent
+        self.spaces = spaces
+        keyC = key; strC = string; numC = number; litC = literal; resetC = reset
+        ocap = 1 << 16
+        o = .allocate(capacity: ocap)
+        stack = .allocate(capacity: stackCap)
+    }
+
+    func release() {
+        o.deallocate()
+        stack.deallocate()
+    }
+
+    @inline(__always) mutating func ensure(_ need: Int) {
+        if olen &+ need > ocap { grow(olen &+ need) }
+    }
+
+    mutating func grow(_ need: Int) {
+        var newCap = ocap * 2
+        while newCap < need { newCap *= 2 }
+        let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
+        nb.update(from: o, count: olen)
+        o.deallocate()
+        o = nb
+        ocap = newCap
+    }
+
+    @inline(__always) mutating func put(_ b: UInt8) { o[olen] = b; olen &+= 1 }
+
+    @inline(__always) mutating func put(_ c: ColorSpan) {
+        // Colour codes are a few bytes: a plain loop beats a memmove call.
+        var k = 0
+        while k < c.count { o[olen &+ k] = c.bytes[k]; k &+= 1 }
+        olen &+= c.count
+    }
+
+    /// Newline plus indentation; the caller reserved room.
+    @inline(__always) mutating func newline(_ d: Int) {
+        o[olen] = 0x0A
+        olen &+= 1
+        var left = min(d, JSONStreamFormatter.maxIndentDepth) * indent
+        while left > 0 {
+            let c = min(left, JSONStreamFormatter.spacesCount)
+            (o + olen).update(from: spaces, count: c)
+            olen &+= c
+            left -= c
+        }
+    }
+
+    @inline(__always) mutating func beforeValue() {
+        if expect == .arrayFirst || expect == .objectFirst {
+            newline(depth)
+        } else if depth == 0 && topLevelDone {
+            put(0x0A)
+            topLevelDone = false
+        }
+        sawValue = true
+    }
+
+    /// Checks that a value may start here and writes the separator it needs.
+    @inline(__always) mutating func startValue() -> Bool {
+        switch expect {
+        case .value, .arrayFirst: beforeValue(); return true
+        case .afterValue where depth == 0: beforeValue(); return true
+        default: return false
+        }
+    }
+
+    @inline(__always) mutating func valueEnded() {
+        expect = .afterValue
+        if depth == 0 { topLevelDone = true }
+    }
+
+    mutating func endLiteral() {
+        inLiteral = false
+        if literalIsNumber {
+            if !(numberState == 2 || numberState == 3 || numberState == 5 || numberState == 8) { valid = false }
+        } else if keywordLength > 5 || !(keyword == packedTrue || keyword == packedFalse || keyword == packedNull) {
+            valid = false
+        }
+        ensure(resetC.count)
+        put(resetC)
+        valueEnded()
+    }
+
+    mutating func fail() {
+        valid = false
+        ensure(resetC.count + 1)
+        put(resetC)
+        put(0x0A)
+    }
+
+    mutating func flush(into out: inout [UInt8]) {
+        if olen > 0 {
+            out.append(contentsOf: UnsafeBufferPointer(start: o, count: olen))
+            olen = 0
+        }
+    }
+
+    /// The main loop; returns where it stopped (n, or the byte that is not JSON).
+    mutating func run(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
+                      _ stops: UnsafePointer<Bool>, _ numbers: UnsafePointer<UInt8>) -> Int {
+        var i = 0
+        while i < n {
+            if inString {
+                if escapeState != 0 {
+                    let c = p[i]
+                    if escapeState == 1 {
+                        switch c {
+                        case 0x22, 0x5C, 0x2F, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                             UInt8(ascii: "r"), UInt8(ascii: "t"):
+                            escapeState = 0
+                        case UInt8(ascii: "u"):
+                            escapeState = 5
+                        default:
+                            valid = false
+                            escapeState = 0
+                        }
+                    } else {
+                        if !isHex(c) { valid = false }
+                        escapeState = escapeState == 2 ? 0 : escapeState - 1
+                    }
+                    ensure(1)
+                    put(c)
+                    i &+= 1
+                    continue
+                }
+                // Copy the run of plain string bytes while scanning it.
+                ensure(n - i)
+                var j = i
+                var w = olen
+                let out = o
+                while j < n {
+                    let c = p[j]
+                    if stops[Int(c)] { break }
+                    out[w] = c
+                    w &+= 1
+                    j &+= 1
+                }
+                olen = w
+                i = j
+                guard i < n else { return n }
+                let c = p[i]
+                if c == 0x5C {
+                    escapeState = 1
+                    ensure(1)
+                    put(c)
+                    i &+= 1
+                    continue
+                }
+                if c < 0x20 { return i }
+                ensure(1 + resetC.count)
+                put(0x22)
+                put(resetC)
+                inString = false
+                if expect != .colon { valueEnded() }
+                i &+= 1
+                continue
+            }
+            let b = p[i]
+            let cls = classes[Int(b)]
+            if inLiteral {
+                if cls == JSONStreamFormatter.classLiteral {
+                    ensure(n - i)
+                    var j = i
+                    var w = olen
+                    let out = o
+                    if literalIsNumber {
+                        var st = numberState
+                        while j < n {
+                            let c = p[j]
+                            if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
+                            st = Int(numbers[st &* 256 &+ Int(c)])
+                            out[w] = c
+                            w &+= 1
+                            j &+= 1
+                        }
+                        numberState = st
+                    } else {
+                        while j < n {
+                            let c = p[j]
+                            if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
+                            if keywordLength < 6 { keyword = keyword << 8 | UInt64(c) }
+                            keywordLength &+= 1
+                            out[w] = c
+                            w &+= 1
+                            j &+= 1
+                        }
+                    }
+                    olen = w
+                    i = j
+                    continue
+                }
+                endLiteral()
+            }
+            if cls == JSONStreamFormatter.classWhitespace {
+                i &+= 1
+                continue
+            }
+            ensure(min(depth, JSONStreamFormatter.maxIndentDepth) * indent + 64)
+            switch b {
+            case 0x22:
+                if expect == .key || expect == .objectFirst {
+                    beforeValue()
+                    put(keyC)
+                    expect = .colon
+                } else {
+                    guard startValue() else { return i }
+                    put(strC)
+                }
+                put(0x22)
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard startValue() else { return i }
+                put(b)
+                let isObject = b == UInt8(ascii: "{")
+                if depth >= stackCap {
+                    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: stackCap * 2)
+                    grown.update(from: stack, count: stackCap)
+                    stack.deallocate()
+                    stack = grown
+                    stackCap *= 2
+                }
+                stack[depth] = isObject ? 1 : 0
+                depth &+= 1
+                expect = isObject ? .objectFirst : .arrayFirst
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                let isObject = b == UInt8(ascii: "}")
+                guard depth > 0, (stack[depth - 1] == 1) == isObject else { return i }
+                let empty = expect == .objectFirst || expect == .arrayFirst
+                guard empty || expect == .afterValue else { return i }
+                depth &-= 1
+                if !empty { newline(depth) }
+                put(b)
+                valueEnded()
+            case UInt8(ascii: ","):
+                guard expect == .afterValue, depth > 0 else { return i }
+                put(b)
+                newline(depth)
+                expect = stack[depth - 1] == 1 ? .key : .value
+                // The usual ", " separator: skip its space here rather than in another turn.
+                if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
+            case UInt8(ascii: ":"):
+                guard expect == .colon else { return i }
+                put(b)
+                put(0x20)
+                expect = .value
+                if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
+            default:
+                guard cls == JSONStreamFormatter.classLiteral else { return i }
+                let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
+                guard isNumber || b == UInt8(ascii: "t") || b == UInt8(ascii: "f") || b == UInt8(ascii: "n"),
+                      startValue() else { return i }
+                put(isNumber ? numC : litC)
+                inLiteral = true
+                literalIsNumber = isNumber
+                numberState = 0
+                keyword = 0
+                keywordLength = 0
+                // The literal's bytes are copied by the literal branch on the next turn.
+                continue
+            }
+            i &+= 1
+        }
+        return n
     }
 }

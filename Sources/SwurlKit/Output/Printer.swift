@@ -8,10 +8,17 @@ public final class Printer: TransferDelegate {
         public var colors: Bool
         /// Whether the sink is a terminal (control characters are then made visible).
         public var terminal: Bool
-        public init(format: Bool, colors: Bool, terminal: Bool) {
+        /// `--style`.
+        public var themeStyle: ThemeStyle
+        /// How many colours the terminal shows.
+        public var colorDepth: ColorDepth
+        public init(format: Bool, colors: Bool, terminal: Bool, themeStyle: ThemeStyle = .auto,
+                    colorDepth: ColorDepth = .ansi16) {
             self.format = format
             self.colors = colors
             self.terminal = terminal
+            self.themeStyle = themeStyle
+            self.colorDepth = colorDepth
         }
     }
 
@@ -19,6 +26,11 @@ public final class Printer: TransferDelegate {
     private let selection: PrintSelection
     private let style: Style
     private let theme: Theme?
+    private let decoding: DecodingOptions
+    private let validator: ResponseValidator
+    private var out: [UInt8] = []
+    /// Whether the final body's writer was finished (it must be, exactly once).
+    private var bodyFinished = false
 
     private var requestHeadsSeen = 0
     private var requestBodyWriter: BodyWriter?
@@ -36,12 +48,24 @@ public final class Printer: TransferDelegate {
     public private(set) var responseHead: HTTPResponseHead?
     /// Where `-v` shows TLS details (stderr), nil to show none; stdout stays byte-exact.
     public var diagnostics: ByteSink?
+    /// Whether validation refused the final response's content type (its body was not decoded).
+    public private(set) var contentTypeRejected = false
+    /// Bytes of the final response's body.
+    public var responseBodyBytes: Int64 { bodyWriter?.byteCount ?? 0 }
+    /// Why the chosen decoder could not decode the final response's body, after `finish`.
+    public private(set) var decodingFailure: String?
 
-    public init(sink: ByteSink, selection: PrintSelection, style: Style) {
+    /// - Parameters:
+    ///   - decoding: `--decode` and its companions (default: auto).
+    ///   - validator: decides whether the content type may be decoded (default: any).
+    public init(sink: ByteSink, selection: PrintSelection, style: Style,
+                decoding: DecodingOptions = DecodingOptions(), validator: ResponseValidator = ResponseValidator()) {
         self.sink = sink
         self.selection = selection
         self.style = style
-        self.theme = style.colors ? Theme() : nil
+        self.theme = style.colors ? Theme(style: style.themeStyle, depth: style.colorDepth) : nil
+        self.decoding = decoding
+        self.validator = validator
     }
 
     // MARK: Request
@@ -148,13 +172,13 @@ public final class Printer: TransferDelegate {
         responseHead = head
         headPrinted = false
         bodyWriter = nil
+        bodyFinished = false
     }
 
     public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
         try printHeadIfNeeded()
-        guard selection.responseBody, let writer = bodyWriter else { return }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + bytes.count / 2)
+        guard let writer = bodyWriter else { return }
+        out.removeAll(keepingCapacity: true)
         writer.write(bytes, into: &out)
         if !out.isEmpty { try sink.write(out) }
     }
@@ -163,11 +187,24 @@ public final class Printer: TransferDelegate {
     public func finish() throws {
         try finishRequest()
         try printHeadIfNeeded()
-        if let writer = bodyWriter {
+        if let writer = bodyWriter, !bodyFinished {
+            bodyFinished = true
             var out: [UInt8] = []
             writer.finish(into: &out)
+            decodingFailure = writer.decodingFailure
             if !out.isEmpty { try sink.write(out) }
         }
+    }
+
+    /// After a failed or interrupted transfer: shows what a decoder still holds of a body that had
+    /// started (the first megabyte of JSON is held back), so no received byte is lost. Prints no
+    /// head that was not printed yet.
+    public func finishAfterFailure() throws {
+        guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
+        bodyFinished = true
+        var out: [UInt8] = []
+        writer.finish(into: &out)
+        if !out.isEmpty { try sink.write(out) }
     }
 
     /// Ends the request part: closes its body and separates it from what follows.
@@ -187,8 +224,10 @@ public final class Printer: TransferDelegate {
         guard !headPrinted, let head = pendingHead else { return }
         headPrinted = true
         try finishRequest()
-        bodyWriter = BodyWriter(enabled: selection.responseBody, mediaType: head.mediaType,
-                                format: style.format, theme: theme, terminal: style.terminal)
+        contentTypeRejected = !validator.acceptsContentType(head.mediaType)
+        bodyWriter = BodyWriter(enabled: selection.responseBody, mediaType: head.mediaType, charset: head.charset,
+                                format: style.format, theme: theme, terminal: style.terminal,
+                                decoding: decoding, decode: !contentTypeRejected)
         guard selection.responseHeaders else { return }
         if requestPrinted && (style.format || style.terminal) { try sink.write("\n") }
         let raw = !style.format && !style.colors && !style.terminal

@@ -1,0 +1,86 @@
+/// What the user chose with `--decode`.
+public enum DecoderChoice: String, CaseIterable, Sendable {
+    case auto, json, xml, plist, image, text, raw
+}
+
+/// How decoded bodies are shown: the options of `--decode` and its companions.
+public struct DecodingOptions: Sendable {
+    /// `--decode`; `auto` picks by Content-Type, then by sniffing.
+    public var choice: DecoderChoice = .auto
+    /// `--sort-keys`: sort object keys (needs the whole document in memory).
+    public var sortKeys = false
+    /// `--drop-nulls`: AFNetworking's removesKeysWithNullValues (needs the whole document).
+    public var dropNulls = false
+    /// `--stream`: show each chunk as soon as it arrives instead of holding a window back.
+    public var stream = false
+    /// `--plist-as json`: show property lists as JSON instead of XML.
+    public var plistAsJSON = false
+
+    public init() {}
+
+    /// Whether the decoder was chosen explicitly, which makes it strict: a body it cannot
+    /// decode rejects the response (exit 8).
+    public var isStrict: Bool { choice != .auto && choice != .raw && choice != .text }
+}
+
+/// Everything a decoder needs to know about where its output goes.
+struct DecodingContext {
+    var options: DecodingOptions
+    /// Colours, or nil.
+    var theme: Theme?
+    /// Whether the output is a terminal (control characters must be made visible).
+    var terminal: Bool
+    /// The media type, lower-cased, without parameters.
+    var mediaType: String?
+    /// The `charset` parameter of Content-Type, lower-cased.
+    var charset: String?
+}
+
+/// How a decoder ended.
+enum DecodingOutcome: Equatable {
+    /// The body was shown decoded (or was empty).
+    case decoded
+    /// The body could not be decoded and was shown as text; the reason becomes a one-line note,
+    /// and a strict decoder turns it into exit 8.
+    case failed(String)
+    /// An informational line to show after the body (a binary body's summary).
+    case note(String)
+}
+
+/// A response decoder: turns body chunks into what is shown. One implementation per media
+/// family, each in its own file; `CompoundResponseDecoder` chooses between them.
+protocol ResponseDecoding: AnyObject {
+    /// Appends the display form of `chunk` to `out`; may hold bytes back until `finish`.
+    func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8])
+    /// Appends whatever was held back and says how decoding went.
+    func finish(into out: inout [UInt8]) -> DecodingOutcome
+}
+
+/// Collects a whole body for decoders that need all of it (XML, plist, image, sorted JSON), up
+/// to a limit past which they give up and show the rest as text.
+struct BodyBuffer {
+    /// 256 MB: beyond this a whole-document decoder falls back to streaming text.
+    static let defaultLimit = 256 << 20
+    private(set) var bytes: [UInt8] = []
+    private(set) var total = 0
+    let limit: Int
+
+    init(limit: Int = BodyBuffer.defaultLimit) { self.limit = limit }
+
+    /// Appends a chunk; returns false once the limit is passed (the chunk is still kept).
+    mutating func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        bytes.append(contentsOf: chunk)
+        total += chunk.count
+        return total <= limit
+    }
+
+    mutating func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+}
+
+/// Whether a body of these bytes is nothing but whitespace (a lone space is an empty body).
+func isBlank(_ bytes: [UInt8]) -> Bool {
+    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+}

@@ -1,0 +1,43 @@
+import XCTest
+@testable import SwurlKit
+
+final class BackgroundWriterTests: XCTestCase {
+    private final class FailingSink: ByteSink {
+        var written = 0
+        func write(_ bytes: UnsafeRawBufferPointer) throws {
+            written += bytes.count
+            if written > 3 << 20 { throw SwurlError.output("disk full") }
+        }
+    }
+
+    func testEverythingArrivesInOrder() throws {
+        let target = MemorySink()
+        let writer = BackgroundWriter(target: target, threshold: 1000, maxPending: 64 << 10)
+        var expected: [UInt8] = []
+        for i in 0..<2000 {
+            let chunk = [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: 1 + i % 3000)
+            expected += chunk
+            try writer.write(chunk)
+        }
+        try writer.finish()
+        XCTAssertEqual(target.bytes, expected)
+        try writer.finish()   // twice is fine
+    }
+
+    func testSmallOutputNeverStartsTheThreadAndIsWrittenAtOnce() throws {
+        let target = MemorySink()
+        let writer = BackgroundWriter(target: target)
+        try writer.write(Array("hello".utf8))
+        XCTAssertEqual(target.text, "hello")
+        try writer.finish()
+    }
+
+    func testAWriteErrorIsReported() {
+        let writer = BackgroundWriter(target: FailingSink(), threshold: 0, maxPending: 1 << 20)
+        let chunk = [UInt8](repeating: 1, count: 100_000)
+        XCTAssertThrowsError(try {
+            for _ in 0..<200 { try writer.write(chunk) }
+            try writer.finish()
+        }())
+    }
+}

@@ -1,0 +1,51 @@
+import XCTest
+@testable import SwurlKit
+
+final class CompoundResponseDecoderTests: XCTestCase {
+    private func kind(_ type: String?, _ head: String, terminal: Bool = true) -> CompoundResponseDecoder.Kind {
+        CompoundResponseDecoder.kind(choice: .auto, mediaType: type, head: Array(head.utf8), terminal: terminal)
+    }
+
+    func testContentTypeComesFirst() {
+        // AFJSONResponseSerializer's types, plus any +json.
+        for t in ["application/json", "text/json", "text/javascript", "application/problem+json", "application/x-ndjson"] {
+            XCTAssertEqual(kind(t, "not json"), .json, t)
+        }
+        // AFXMLParserResponseSerializer's types, plus any +xml.
+        for t in ["application/xml", "text/xml", "application/atom+xml"] { XCTAssertEqual(kind(t, "x"), .xml, t) }
+        XCTAssertEqual(kind("application/x-plist", "x"), .plist)
+        XCTAssertEqual(kind("application/xml", "<?xml version=\"1.0\"?><!DOCTYPE plist"), .plist)
+        XCTAssertEqual(kind("text/html", "{\"a\":1}"), .text)
+        XCTAssertEqual(kind("image/png", "\u{89}PNG"), .binary)
+        XCTAssertEqual(kind("application/pdf", "%PDF"), .binary)
+    }
+
+    func testSniffingWhenTheTypeSaysNothing() {
+        XCTAssertEqual(kind(nil, "  {\"a\":1}"), .json)
+        XCTAssertEqual(kind("text/plain", "[1]"), .json)
+        XCTAssertEqual(kind(nil, ")]}',\n[1]"), .json)
+        XCTAssertEqual(kind(nil, "<?xml version=\"1.0\"?><a/>"), .xml)
+        XCTAssertEqual(kind(nil, "<feed/>"), .xml)
+        XCTAssertEqual(kind(nil, "<html><body>"), .text)
+        XCTAssertEqual(kind(nil, "bplist00"), .plist)
+        XCTAssertEqual(kind("application/octet-stream", "GIF89a\u{2}\0\u{2}\0"), .image)
+        XCTAssertEqual(kind("application/octet-stream", "GIF89a\u{2}\0\u{2}\0", terminal: false), .raw)
+        XCTAssertEqual(kind(nil, "a\0b"), .binary)
+        XCTAssertEqual(kind(nil, "hello"), .text)
+    }
+
+    func testExplicitChoiceSkipsGuessing() {
+        XCTAssertEqual(CompoundResponseDecoder.kind(choice: .xml, mediaType: "application/json", head: [], terminal: true), .xml)
+        XCTAssertEqual(CompoundResponseDecoder.kind(choice: .raw, mediaType: "image/png", head: [], terminal: true), .binary)
+        XCTAssertEqual(CompoundResponseDecoder.kind(choice: .raw, mediaType: "application/json", head: [], terminal: true), .raw)
+    }
+
+    func testEmptyBodiesAreFineForEveryDecoder() {
+        for choice in DecoderChoice.allCases {
+            for body in ["", " "] {
+                let r = runDecoder(body, choice: choice, mediaType: "application/json")
+                XCTAssertEqual(r.outcome, .decoded, "\(choice) \(body.debugDescription)")
+            }
+        }
+    }
+}

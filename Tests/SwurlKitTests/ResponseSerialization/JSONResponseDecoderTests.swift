@@ -1,0 +1,90 @@
+import XCTest
+@testable import SwurlKit
+
+final class JSONResponseDecoderTests: XCTestCase {
+    func testValidJSONIsFormattedAtAnyChunkSize() {
+        for chunk in [1, 3, 64, 100_000] {
+            let r = runDecoder(#"{"b":[1.50,true,null],"a":"x\u00e9"}"#, mediaType: "application/json", chunk: chunk)
+            XCTAssertEqual(r.text, "{\n    \"b\": [\n        1.50,\n        true,\n        null\n    ],\n    \"a\": \"x\\u00e9\"\n}")
+            XCTAssertEqual(r.outcome, .decoded)
+        }
+    }
+
+    func testInvalidJSONIsShownAsTextWithoutLosingBytes() {
+        let input = "{\"a\": oops, \u{1B}[31m}"
+        let r = runDecoder(input, mediaType: "application/json")
+        XCTAssertEqual(r.text, "{\"a\": oops, \\x1b[31m}")
+        XCTAssertTrue(r.outcome.isFailure)
+        let piped = runDecoder(input, mediaType: "application/json", terminal: false)
+        XCTAssertEqual(piped.text, input)
+    }
+
+    func testTruncatedJSONFailsAndKeepsEveryByte() {
+        let input = #"{"a": [1, 2, {"b": "unfinished"#
+        let r = runDecoder(input, choice: .json, terminal: false)
+        XCTAssertEqual(r.text, input)
+        XCTAssertTrue(r.outcome.isFailure)
+    }
+
+    func testEmptyAndBlankBodiesAreFine() {
+        for body in ["", " ", "\n\n"] {
+            let r = runDecoder(body, choice: .json)
+            XCTAssertEqual(r.outcome, .decoded, "\(body.debugDescription)")
+            XCTAssertEqual(r.text, "")
+        }
+    }
+
+    func testXSSIGuardIsShownAndTheRestFormatted() {
+        let r = runDecoder(")]}',\n{\"a\":1}", mediaType: "application/json")
+        XCTAssertEqual(r.text, ")]}',\n{\n    \"a\": 1\n}")
+        XCTAssertEqual(r.outcome, .decoded)
+        XCTAssertEqual(runDecoder("while(1);[1]", mediaType: "application/json").text, "while(1);\n[\n    1\n]")
+    }
+
+    func testJSONLinesAreFormattedOneByOne() {
+        let r = runDecoder("{\"a\":1}\n{\"b\":[]}\n", mediaType: "application/x-ndjson")
+        XCTAssertEqual(r.text, "{\n    \"a\": 1\n}\n{\n    \"b\": []\n}")
+    }
+
+    func testDropNullsFollowsAFNetworking() {
+        // removesKeysWithNullValues: null keys and null array elements go, emptied containers stay.
+        let r = runDecoder(#"{"a":null,"b":[null,1,{"c":null}],"d":{"e":null},"f":[null]}"#, mediaType: "application/json") {
+            $0.dropNulls = true
+        }
+        XCTAssertEqual(try JSONParser.parse(r.text), try JSONParser.parse(#"{"b":[1,{}],"d":{},"f":[]}"#))
+        XCTAssertEqual(JSONTransform.droppingNulls(.null), .null)
+    }
+
+    func testSortKeysSortsRecursivelyAndKeepsNumbers() {
+        let r = runDecoder(#"{"b":1.10,"a":{"z":1,"y":[{"d":1,"c":2}]}}"#, mediaType: "application/json") { $0.sortKeys = true }
+        XCTAssertEqual(r.text, "{\n    \"a\": {\n        \"y\": [\n            {\n                \"c\": 2,\n                \"d\": 1\n            }\n        ],\n        \"z\": 1\n    },\n    \"b\": 1.10\n}")
+    }
+
+    func testSortKeysOnInvalidJSONShowsText() {
+        let r = runDecoder("{nope", mediaType: "application/json") { $0.sortKeys = true }
+        XCTAssertEqual(r.text, "{nope")
+        XCTAssertTrue(r.outcome.isFailure)
+    }
+
+    func testStreamModeEmitsBeforeTheEnd() {
+        var options = DecodingOptions()
+        options.stream = true
+        let decoder = CompoundResponseDecoder(context: DecodingContext(options: options, theme: nil, terminal: true,
+                                                                       mediaType: "application/json", charset: nil))
+        var out: [UInt8] = []
+        Array("{\"a\":1}\n".utf8).withUnsafeBytes { decoder.decode($0, into: &out) }
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "{\n    \"a\": 1\n}")
+    }
+
+    func testVeryLargeDocumentReparsesToTheSame() throws {
+        var doc = "["
+        for i in 0..<50_000 {
+            if i > 0 { doc += "," }
+            doc += #"{"id":\#(i),"s":"a\"b\\c é","f":-1.5e+3,"n":null,"t":[true,false]}"#
+        }
+        doc += "]"
+        let r = runDecoder(doc, mediaType: "application/json", terminal: false, chunk: 16_384)
+        XCTAssertEqual(r.outcome, .decoded)
+        XCTAssertEqual(try JSONParser.parse(r.text), try JSONParser.parse(doc))
+    }
+}

@@ -1,0 +1,57 @@
+import XCTest
+@testable import SwurlKit
+
+final class XMLResponseDecoderTests: XCTestCase {
+    func testIndentsAndPreservesCommentsCDATAPIsNamespacesAndEntities() {
+        let input = #"<?xml version="1.0"?><!-- c --><!DOCTYPE r [<!ENTITY e "x">]><n:r xmlns:n="urn:x" a='1 &amp; 2'><b>t &lt; &e;</b><c/><![CDATA[<raw>]]><?pi data?><d><e>1</e></d></n:r>"#
+        let r = runDecoder(input, mediaType: "application/xml")
+        XCTAssertEqual(r.outcome, .decoded)
+        XCTAssertEqual(r.text, """
+        <?xml version="1.0"?>
+        <!-- c -->
+        <!DOCTYPE r [<!ENTITY e "x">]>
+        <n:r xmlns:n="urn:x" a='1 &amp; 2'>
+          <b>t &lt; &e;</b>
+          <c/>
+          <![CDATA[<raw>]]>
+          <?pi data?>
+          <d>
+            <e>1</e>
+          </d>
+        </n:r>
+        """)
+    }
+
+    func testMixedContentStaysOnOneLineAsSent() {
+        let r = runDecoder("<doc><p>Why <em>this</em>  works</p><q><r/></q></doc>", mediaType: "application/xml")
+        XCTAssertEqual(r.text, "<doc>\n  <p>Why <em>this</em>  works</p>\n  <q>\n    <r/>\n  </q>\n</doc>")
+    }
+
+    func testInvalidXMLIsShownAsText() {
+        for input in ["<a><b></a>", "<a>", "<a x=1/>", "<a>&amp</a>", "<a/><b/>", "<a>\u{1B}[2J"] {
+            let r = runDecoder(input, mediaType: "text/xml", terminal: false)
+            XCTAssertEqual(r.text, input)
+            XCTAssertTrue(r.outcome.isFailure, input)
+        }
+        XCTAssertTrue(runDecoder("<a>", choice: .xml).outcome.isFailure)
+    }
+
+    func testEmptyAndTruncatedBodies() {
+        XCTAssertEqual(runDecoder(" ", choice: .xml).outcome, .decoded)
+        XCTAssertTrue(runDecoder("<root><child attr=\"", choice: .xml).outcome.isFailure)
+    }
+
+    func testControlCharactersInTextAreVisibleOnATerminal() {
+        let r = runDecoder("<a>x\u{1B}]0;t\u{07}</a>", mediaType: "application/xml")
+        XCTAssertEqual(r.text, "<a>x\\x1b]0;t\\x07</a>")
+    }
+
+    func testLargeDocument() {
+        var doc = "<list>"
+        for i in 0..<20_000 { doc += "<item id=\"\(i)\"><name>n\(i)</name></item>" }
+        doc += "</list>"
+        let r = runDecoder(doc, mediaType: "application/xml", terminal: false, chunk: 8192)
+        XCTAssertEqual(r.outcome, .decoded)
+        XCTAssertTrue(r.text.hasPrefix("<list>\n  <item id=\"0\">\n    <name>n0</name>\n  </item>"))
+    }
+}

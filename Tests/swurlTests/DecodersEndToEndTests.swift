@@ -1,0 +1,184 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+@testable import SwurlKit
+
+/// The built binary against real servers on 127.0.0.1: piped bodies stay byte-exact, formatted
+/// JSON re-parses to the original, validation options exit as documented, and terminal output
+/// (run under `script`, a real pseudo-terminal) is decoded and safe.
+final class DecodersEndToEndTests: XCTestCase {
+    nonisolated(unsafe) private static var fixtures: FixtureServer?
+
+    private func server() throws -> FixtureServer {
+        if let s = DecodersEndToEndTests.fixtures { return s }
+        let s = try FixtureServer()
+        DecodersEndToEndTests.fixtures = s
+        return s
+    }
+
+    private func sha256(_ data: Data) throws -> String {
+        let dir = TestPaths.temporaryDirectory()
+        try data.write(to: URL(fileURLWithPath: dir + "/d"))
+        return try runPython("import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())",
+                             arguments: [dir + "/d"])
+    }
+
+    /// Runs swurl on a pseudo-terminal (util-linux `script`); returns what the terminal got.
+    private func runOnTerminal(_ arguments: [String], environment: [String: String] = ["TERM": "xterm"]) throws -> (String, Int32) {
+        let quoted = ([TestPaths.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", quoted.joined(separator: " "), "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"), p.terminationStatus)
+    }
+
+    func testPipedBodiesAreByteExactForJSONBinaryAndGzip() throws {
+        for path in ["/json", "/bytes/65536?seed=3", "/image/png", "/xml", "/encoding/utf8"] {
+            let url = try HTTPBin.url(path)
+            let r = try runSwurl([url])
+            XCTAssertEqual(r.status, 0, path)
+            XCTAssertEqual(try sha256(r.stdout), try sha256(try fetchWithCurl(url)), path)
+        }
+        // gzip-encoded JSON and binary: the decoded body, byte for byte.
+        let s = try server()
+        let json = Data(#"{"k": [1, 2.50, "\u00e9"], "z": null}"#.utf8)
+        let binary = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 7) })
+        try s.put("g.json", json)
+        try s.put("g.bin", binary)
+        for (name, data, type) in [("g.json", json, "application/json"), ("g.bin", binary, "application/octet-stream")] {
+            let r = try runSwurl([s.url(name, type: type, gzip: true)])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(try sha256(r.stdout), try sha256(data), name)
+        }
+    }
+
+    func testFormattedJSONReparsesToTheOriginal() throws {
+        let url = try HTTPBin.url("/json")
+        let r = try runSwurl(["--pretty=format", url])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNotEqual(r.stdout, try fetchWithCurl(url))
+        XCTAssertEqual(try JSONParser.parse(Array(r.stdout)), try JSONParser.parse(Array(try fetchWithCurl(url))))
+    }
+
+    func testLargeFormattedBodyGoesThroughTheBackgroundWriter() throws {
+        let s = try server()
+        var doc = "["
+        for i in 0..<60_000 { doc += (i > 0 ? "," : "") + #"{"i":\#(i),"s":"x\ty","n":null}"# }
+        doc += "]"
+        try s.put("big.json", doc)
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["--pretty=all", "-o", dir + "/out", s.url("big.json", type: "application/json")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let out = try Data(contentsOf: URL(fileURLWithPath: dir + "/out"))
+        let plain = String(decoding: out, as: UTF8.self).replacingOccurrences(of: "\u{1B}[", with: "\u{0}")
+            .split(separator: "\u{0}").map { part -> Substring in
+                guard let m = part.firstIndex(of: "m") else { return part }
+                return part[part.index(after: m)...]
+            }.joined()
+        XCTAssertEqual(try JSONParser.parse(String(plain.dropFirst(0))), try JSONParser.parse(doc))
+    }
+
+    func testAcceptStatusAndCheckStatusStillShowTheBody() throws {
+        let url = try HTTPBin.url("/status/418")
+        let r = try runSwurl(["--accept-status", "200-299,304", url])
+        XCTAssertEqual(r.status, 4)
+        XCTAssertTrue(r.text.contains("teapot"), r.text)
+        XCTAssertEqual(try runSwurl(["--accept-status", "200-299,304", try HTTPBin.url("/status/304")]).status, 0)
+        XCTAssertEqual(try runSwurl(["--accept-status", "418", url]).status, 0)
+        XCTAssertEqual(try runSwurl(["--accept-status", "200", try HTTPBin.url("/status/204")]).status, 8)
+        XCTAssertEqual(try runSwurl(["--accept-status", "2xx", url]).status, 64)
+    }
+
+    func testAcceptTypeRejectsAndDoesNotDecode() throws {
+        let r = try runSwurl(["--accept-type", "application/xml", "--pretty=format", try HTTPBin.url("/json")])
+        XCTAssertEqual(r.status, 8)
+        XCTAssertTrue(r.stderr.contains("Content-Type application/json is not acceptable"), r.stderr)
+        XCTAssertEqual(r.stdout, try fetchWithCurl(try HTTPBin.url("/json")))   // shown, not formatted
+        XCTAssertEqual(try runSwurl(["--accept-type", "application/*,text/*", try HTTPBin.url("/json")]).status, 0)
+        // An empty body is never rejected for its type.
+        XCTAssertEqual(try runSwurl(["--accept-type", "application/json", try HTTPBin.url("/status/204")]).status, 0)
+        XCTAssertEqual(try runSwurl(["-h", "--accept-type", "application/json", "HEAD", try HTTPBin.url("/html")]).status, 0)
+    }
+
+    func testExplicitDecoderIsStrict() throws {
+        let s = try server()
+        try s.put("notplist", "{\"a\": 1}")
+        let r = try runSwurl(["--decode", "plist", s.url("notplist", type: "application/json")])
+        XCTAssertEqual(r.status, 8)
+        XCTAssertTrue(r.stderr.contains("not a property list"), r.stderr)
+        XCTAssertEqual(r.text, "{\"a\": 1}")   // piped: still the bytes
+        XCTAssertEqual(try runSwurl(["--decode", "json", s.url("notplist")]).status, 0)
+        XCTAssertEqual(try runSwurl(["--decode", "xml", try HTTPBin.url("/xml")]).status, 0)
+        XCTAssertEqual(try runSwurl(["--decode", "xml", try HTTPBin.url("/json")]).status, 8)
+        XCTAssertEqual(try runSwurl(["--decode", "json", "HEAD", try HTTPBin.url("/json")]).status, 0)
+        XCTAssertEqual(try runSwurl(["--decode", "bogus", try HTTPBin.url("/json")]).status, 64)
+    }
+
+    func testTerminalShowsDecodedBodiesSafely() throws {
+        let s = try server()
+        try s.put("esc.txt", "hi \u{1B}]0;pwned\u{07}\u{1B}[2J there\n")
+        let (text, status) = try runOnTerminal(["-b", s.url("esc.txt", type: "text/plain")])
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(text, "hi \\x1b]0;pwned\\x07\\x1b[2J there\n")
+
+        try s.put("latin1.txt", Data([0x63, 0x61, 0x66, 0xE9, 0x0A]))
+        XCTAssertEqual(try runOnTerminal(["-b", s.url("latin1.txt", type: "text/plain; charset=ISO-8859-1")]).0, "café\n")
+
+        let (png, _) = try runOnTerminal(["-b", try HTTPBin.url("/image/png")])
+        XCTAssertTrue(png.contains("[swurl: PNG image, 100×100, 8-bit RGB, 1 frame, 8 090 bytes; use -o FILE or a pipe to save it]"), png)
+
+        let (bin, _) = try runOnTerminal(["-b", try HTTPBin.url("/bytes/300?seed=1")])
+        XCTAssertTrue(bin.contains("[swurl: binary data not shown: 300 bytes of application/octet-stream; use -o FILE or a pipe to save it]"), bin)
+        XCTAssertEqual(bin.filter { $0 == "\n" }.count, 1, bin)
+
+        let (xml, _) = try runOnTerminal(["-b", "--pretty=format", try HTTPBin.url("/xml")])
+        XCTAssertTrue(xml.contains("<slideshow title=\"Sample Slide Show\" date=\"Date of publication\" author=\"Yours Truly\">\n  <!-- TITLE SLIDE -->\n  <slide type=\"all\">\n    <title>Wake up to WonderWidgets!</title>"), xml)
+
+        let (headers, _) = try runOnTerminal(["-h", "--pretty=none", s.url("esc.txt", headers: ["X-Evil: a\u{1B}[31mb\u{07}c"])])
+        XCTAssertTrue(headers.contains("X-Evil: a\\x1b[31mb\\x07c"), headers)
+    }
+
+    func testATruncatedBodyIsStillShown() throws {
+        let s = try server()
+        try s.put("cut.json", #"{"first": [1, 2, 3], "second": "never arrives"}"#)
+        let (text, status) = try runOnTerminal(["-b", s.url("cut.json", type: "application/json", truncate: 20)])
+        XCTAssertEqual(status, 1, text)
+        XCTAssertTrue(text.contains(#"{"first": [1, 2, 3],"#), text)
+        XCTAssertTrue(text.contains("not valid JSON"), text)
+    }
+
+    func testPlistOverTheWireAsXMLAndJSON() throws {
+        let s = try server()
+        let b64 = try runPython("import plistlib,base64,sys; sys.stdout.write(base64.b64encode(plistlib.dumps({'a':[1,True],'d':b'hi'}, fmt=plistlib.FMT_BINARY)).decode())")
+        try s.put("p.bplist", try XCTUnwrap(Data(base64Encoded: b64)))
+        let (xml, status) = try runOnTerminal(["-b", "--pretty=format", s.url("p.bplist", type: "application/octet-stream")])
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(xml.contains("<plist version=\"1.0\">\n  <dict>\n    <key>a</key>\n    <array>\n      <integer>1</integer>\n      <true/>\n    </array>"), xml)
+        let r = try runSwurl(["--pretty=format", "--plist-as", "json", s.url("p.bplist")])
+        XCTAssertEqual(try JSONParser.parse(Array(r.stdout)), try JSONParser.parse(#"{"a":[1,true],"d":"aGk="}"#))
+    }
+
+    func testColoursFollowStyleAndEnvironment() throws {
+        let url = try HTTPBin.url("/json")
+        let (basic, _) = try runOnTerminal(["-b", url], environment: ["TERM": "xterm"])
+        XCTAssertTrue(basic.contains("\u{1B}[34;1m\"slideshow\""), basic)
+        let (truecolor, _) = try runOnTerminal(["-b", url], environment: ["TERM": "xterm", "COLORTERM": "truecolor"])
+        XCTAssertTrue(truecolor.contains("\u{1B}[38;2;"), truecolor)
+        let (c256, _) = try runOnTerminal(["-b", "--style", "light", url], environment: ["TERM": "xterm-256color"])
+        XCTAssertTrue(c256.contains("\u{1B}[38;5;"), c256)
+        let (none, _) = try runOnTerminal(["-b", url], environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        XCTAssertFalse(none.contains("\u{1B}["), none)
+        let (dumb, _) = try runOnTerminal(["-b", url], environment: ["TERM": "dumb"])
+        XCTAssertFalse(dumb.contains("\u{1B}["), dumb)
+    }
+}
