@@ -17,18 +17,29 @@ public struct SwurlResult {
 }
 
 /// Runs the built binary as a user would, with stdout and stderr captured (so neither is a
-/// terminal) and stdin from `stdin` (nil: /dev/null).
+/// terminal) and stdin from `stdin` or `stdinFile` (neither: /dev/null).
 public func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: String? = nil,
                      environment: [String: String] = [:], directory: String? = nil) throws -> SwurlResult {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-    p.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_COLOR"] {
         env.removeValue(forKey: key)
     }
     for (k, v) in environment { env[k] = v }
-    p.environment = env
+    let r = try runProcess(TestPaths.binary, arguments, directory: directory, environment: env,
+                           stdin: stdin, stdinFile: stdinFile, check: false)
+    return SwurlResult(status: r.status, stdout: r.stdout, stderr: r.stderr)
+}
+
+/// Runs a program to its end; stdout and stderr go through files, so neither can fill a pipe
+/// and stall the child.
+/// - Throws: when it cannot start, or (with `check`) when it exits non-zero.
+public func runProcess(_ executable: String, _ arguments: [String], directory: String? = nil,
+                       environment: [String: String]? = nil, stdin: Data? = nil, stdinFile: String? = nil,
+                       check: Bool = true) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    if let environment { p.environment = environment }
     if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let dir = TestPaths.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -54,30 +65,6 @@ public func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: Strin
             try? h.close()
         }
     }
-    p.waitUntilExit()
-    return SwurlResult(status: p.terminationStatus,
-                       stdout: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
-                       stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
-}
-
-/// Runs a program to its end; stdout and stderr go through files, so neither can fill a pipe
-/// and stall the child.
-/// - Throws: when it cannot start, or (with `check`) when it exits non-zero.
-public func runProcess(_ executable: String, _ arguments: [String], directory: String? = nil,
-                       check: Bool = true) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let dir = TestPaths.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let outPath = dir + "/out", errPath = dir + "/err"
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
-    p.standardOutput = FileHandle(forWritingAtPath: outPath)
-    p.standardError = FileHandle(forWritingAtPath: errPath)
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
     p.waitUntilExit()
     let out = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
     let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""

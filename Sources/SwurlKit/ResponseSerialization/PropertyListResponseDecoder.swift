@@ -3,26 +3,21 @@
 /// when short), keyed-archiver UIDs `CF$UID` dictionaries.
 final class PropertyListResponseDecoder: ResponseDecoding {
     private let context: DecodingContext
-    private var buffer = BodyBuffer(limit: 64 << 20)
-    private var text: TextResponseDecoder?
+    private var body: WholeBody
 
-    init(context: DecodingContext) { self.context = context }
+    init(context: DecodingContext) {
+        self.context = context
+        body = WholeBody(limit: 64 << 20, context: context)
+    }
 
     func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        if let text { text.decode(chunk, into: &out); return }
-        if !buffer.append(chunk) {
-            let t = TextResponseDecoder(context: context)
-            t.decode(buffer.take(), into: &out)
-            text = t
-        }
+        body.add(chunk, into: &out)
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
-        if let text {
-            _ = text.finish(into: &out)
+        guard let bytes = body.finish(into: &out) else {
             return .failed("the body is too large for a property list; not decoded")
         }
-        let bytes = buffer.take()
         if isBlank(bytes) { return .decoded }
         let value: PropertyListValue
         do {

@@ -80,6 +80,37 @@ struct BodyBuffer {
     }
 }
 
+/// A body that a decoder needs whole (XML, property lists), kept up to a limit; past the limit
+/// the body streams on as text instead, so memory stays bounded.
+struct WholeBody {
+    private var buffer: BodyBuffer
+    private var text: TextResponseDecoder?
+    private let context: DecodingContext
+
+    init(limit: Int = BodyBuffer.defaultLimit, context: DecodingContext) {
+        buffer = BodyBuffer(limit: limit)
+        self.context = context
+    }
+
+    mutating func add(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        if let text { text.decode(chunk, into: &out); return }
+        if !buffer.append(chunk) {
+            let t = TextResponseDecoder(context: context)
+            t.decode(buffer.take(), into: &out)
+            text = t
+        }
+    }
+
+    /// The whole body, or nil when it outgrew the limit and was shown as text (finished here).
+    mutating func finish(into out: inout [UInt8]) -> [UInt8]? {
+        if let text {
+            _ = text.finish(into: &out)
+            return nil
+        }
+        return buffer.take()
+    }
+}
+
 /// Whether a body of these bytes is nothing but whitespace (a lone space is an empty body).
 func isBlank(_ bytes: [UInt8]) -> Bool {
     bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }

@@ -4,26 +4,21 @@
 /// with a note.
 final class XMLResponseDecoder: ResponseDecoding {
     private let context: DecodingContext
-    private var buffer = BodyBuffer()
-    private var text: TextResponseDecoder?
+    private var body: WholeBody
 
-    init(context: DecodingContext) { self.context = context }
+    init(context: DecodingContext) {
+        self.context = context
+        body = WholeBody(context: context)
+    }
 
     func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        if let text { text.decode(chunk, into: &out); return }
-        if !buffer.append(chunk) {
-            let t = TextResponseDecoder(context: context)
-            t.decode(buffer.take(), into: &out)
-            text = t
-        }
+        body.add(chunk, into: &out)
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
-        if let text {
-            _ = text.finish(into: &out)
+        guard let bytes = body.finish(into: &out) else {
             return .failed("the body is too large to format as XML; shown as sent")
         }
-        let bytes = buffer.take()
         if isBlank(bytes) { return .decoded }
         do {
             let tokens = try XMLTokenizer.tokenize(bytes)
