@@ -38,9 +38,13 @@ public struct Environment {
         var vars: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") {
-                vars[String(s[..<eq])] = String(s[s.index(after: eq)...])
+            // Split at the first '=' on bytes: Character-wise search costs more than the rest of start-up.
+            let length = strlen(entry)
+            entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                let all = UnsafeBufferPointer(start: bytes, count: length)
+                if let eq = all.firstIndex(of: UInt8(ascii: "=")) {
+                    vars[String(decoding: all[..<eq], as: UTF8.self)] = String(decoding: all[(eq + 1)...], as: UTF8.self)
+                }
             }
             p += 1
         }
@@ -80,7 +84,9 @@ public struct Environment {
     }
 }
 
-/// Ends the process with `status`, flushing nothing (swurl writes unbuffered).
+/// Ends the process with `status`. swurl writes unbuffered and commits its files before this
+/// point, so the C library's exit handlers (libcurl's and OpenSSL's global clean-up, which only
+/// free memory) are skipped.
 public func exitProcess(_ status: Int32) -> Never {
-    exit(status)
+    _exit(status)
 }
