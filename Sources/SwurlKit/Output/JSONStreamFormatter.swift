@@ -78,7 +78,10 @@ public final class JSONStreamFormatter {
         self.sanitize = sanitize
         let parts = [theme?.jsonKey, theme?.jsonString, theme?.jsonNumber, theme?.jsonLiteral, theme?.reset]
             .map { Array(($0 ?? "").utf8) }
-        colorStorage = .allocate(capacity: max(1, parts.reduce(0) { $0 + $1.count }))
+        // 16 spare bytes: `put(ColorSpan)` always loads 16 bytes from a span's start.
+        let colorBytes = parts.reduce(0) { $0 + $1.count }
+        colorStorage = .allocate(capacity: colorBytes + 16)
+        (colorStorage + colorBytes).initialize(repeating: 0, count: 16)
         var spans: [ColorSpan] = []
         var at = 0
         for part in parts {
@@ -205,8 +208,12 @@ private struct FormatterMachine {
         stack.deallocate()
     }
 
+    /// Room that every `ensure` adds on top: colour spans and indentation are written in whole
+    /// 8- and 16-byte stores that may run a little past what they count.
+    static let slack = 32
+
     @inline(__always) mutating func ensure(_ need: Int) {
-        if olen &+ need > ocap { grow(olen &+ need) }
+        if olen &+ need &+ FormatterMachine.slack > ocap { grow(olen &+ need &+ FormatterMachine.slack) }
     }
 
     mutating func grow(_ need: Int) {
@@ -222,9 +229,17 @@ private struct FormatterMachine {
     @inline(__always) mutating func put(_ b: UInt8) { o[olen] = b; olen &+= 1 }
 
     @inline(__always) mutating func put(_ c: ColorSpan) {
-        // Colour codes are a few bytes: a plain loop beats a memmove call.
-        var k = 0
-        while k < c.count { o[olen &+ k] = c.bytes[k]; k &+= 1 }
+        // Colour codes are a few bytes: two 8-byte stores (the storage is padded and the output
+        // has slack) beat a loop or a memmove call.
+        let dst = UnsafeMutableRawPointer(o + olen)
+        let src = UnsafeRawPointer(c.bytes)
+        if c.count <= 16 {
+            dst.storeBytes(of: src.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        } else {
+            var k = 0
+            while k < c.count { o[olen &+ k] = c.bytes[k]; k &+= 1 }
+        }
         olen &+= c.count
     }
 
@@ -232,13 +247,15 @@ private struct FormatterMachine {
     @inline(__always) mutating func newline(_ d: Int) {
         o[olen] = 0x0A
         olen &+= 1
-        var left = min(d, JSONStreamFormatter.maxIndentDepth) * indent
-        while left > 0 {
-            let c = min(left, JSONStreamFormatter.spacesCount)
-            (o + olen).update(from: spaces, count: c)
-            olen &+= c
-            left -= c
+        // Eight spaces per store; the caller reserved the indentation plus slack.
+        let count = min(d, JSONStreamFormatter.maxIndentDepth) &* indent
+        let dst = UnsafeMutableRawPointer(o + olen)
+        var k = 0
+        while k < count {
+            dst.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
+            k &+= 8
         }
+        olen &+= count
     }
 
     @inline(__always) mutating func beforeValue() {
