@@ -110,12 +110,7 @@ public struct CommandOptions {
             }
             transfer.maxRedirects = n
         }
-        if let v = args.value("timeout") {
-            guard let t = Double(v), t > 0, t.isFinite else {
-                throw .usage("--timeout: '\(v)' is not a positive number of seconds", hint: "e.g. --timeout 2.5")
-            }
-            transfer.timeout = t
-        }
+        if let v = args.value("timeout") { transfer.timeout = try CommandOptions.seconds(v, "timeout") }
         if let s = args.value("default-scheme") { defaultScheme = s }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
         try parseTransferArguments(args, environment: environment)

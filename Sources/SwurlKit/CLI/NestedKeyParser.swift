@@ -16,6 +16,9 @@ public struct NestedKey: Equatable, Sendable {
 /// Parses HTTPie 3's nested-key grammar: `a[b][c]`, `a[]`, `a[3]`, `[]`, `[0]`; `\[` and `\]`
 /// are literal brackets.
 public enum NestedKeyParser {
+    /// The deepest key accepted, as deep as `:=` JSON may nest.
+    public static let maxDepth = 512
+
     /// - Parameter item: the whole item text, quoted in errors.
     /// - Throws: `SwurlError.usage` whose hint shows the item with a caret under the bad character.
     public static func parse(_ key: String, item: String) throws(SwurlError) -> NestedKey {
@@ -65,15 +68,18 @@ public enum NestedKeyParser {
             if !closed { throw error(item, key: key, at: start, "unclosed '['") }
             if inner.isEmpty {
                 components.append(.append)
-            } else if inner.allSatisfy(\.isASCIIDigit), let n = Int(inner) {
-                guard n <= 100_000 else {
-                    throw error(item, key: key, at: start + 1, "array index \(n) is too large (at most 100000)")
+            } else if inner.allSatisfy(\.isASCIIDigit) {
+                guard let n = Int(inner), n <= 100_000 else {
+                    throw error(item, key: key, at: start + 1, "array index \(inner) is too large (at most 100000)")
                 }
                 components.append(.index(n))
             } else {
                 components.append(.key(inner))
             }
             offsets.append(start)
+            if components.count > maxDepth {
+                throw error(item, key: key, at: start, "more than \(maxDepth) levels of nesting")
+            }
         }
         return NestedKey(components: components, offsets: offsets)
     }
@@ -81,7 +87,7 @@ public enum NestedKeyParser {
     /// A usage error that quotes the item and puts a caret under character `at` of the key.
     static func error(_ item: String, key: String, at offset: Int, _ reason: String) -> SwurlError {
         .usage("bad nested key in '\(item)': \(reason)",
-               hint: "  \(item)\n  \(String(repeating: " ", count: offset))^")
+               hint: "  \(key)\n  \(String(repeating: " ", count: offset))^")
     }
 }
 

@@ -16,9 +16,14 @@ public enum Swurl {
 
     /// Prints `swurl: error: …` and a hint line to stderr.
     static func report(_ error: SwurlError, environment: Environment) {
-        var text = "swurl: error: \(error.message)\n"
+        // Messages may quote what a server sent (a Location, a plist element): made visible, line by line.
+        func safe(_ s: String) -> String {
+            s.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalSanitizer.clean(String($0)) }
+                .joined(separator: "\n")
+        }
+        var text = "swurl: error: \(safe(error.message))\n"
         if let hint = error.hint {
-            text += hint.contains("\n") ? hint + "\n" : "swurl: hint: \(hint)\n"
+            text += hint.contains("\n") ? safe(hint) + "\n" : "swurl: hint: \(safe(hint))\n"
         }
         try? environment.stderr.write(text)
     }

@@ -100,9 +100,16 @@ extension CommandOptions {
         return max(1, Int64(v * multiplier))
     }
 
+    /// The longest duration any option takes (about 11.5 days): beyond it milliseconds overflow
+    /// libcurl's options and nobody means it.
+    static let maxSeconds: Double = 1_000_000
+
     static func seconds(_ v: String, _ name: String, allowZero: Bool = false) throws(SwurlError) -> Double {
         guard let t = Double(v), t.isFinite, allowZero ? t >= 0 : t > 0 else {
             throw .usage("--\(name): '\(v)' is not a positive number of seconds", hint: "e.g. --\(name) 2.5")
+        }
+        guard t <= maxSeconds else {
+            throw .usage("--\(name): \(v) seconds is too long", hint: "at most \(Int(maxSeconds)) seconds")
         }
         return t
     }

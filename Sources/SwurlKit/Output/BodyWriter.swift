@@ -98,7 +98,7 @@ final class BodyWriter {
 
     private func note(_ text: String, _ out: inout [UInt8]) {
         if let theme { out += Array(theme.note.utf8) }
-        out += Array("[swurl: \(text)]".utf8)
+        out += Array("[swurl: \(TerminalSanitizer.clean(text))]".utf8)
         if let theme { out += Array(theme.reset.utf8) }
         out.append(0x0A)
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
 /// Turns the command line into an `HTTPRequest`: URL and query items, default and user
 /// headers, and the body from data items, `--raw`, `@file` or stdin.
 public struct RequestBuilder {
@@ -67,7 +71,16 @@ public struct RequestBuilder {
             contentType = defaultRawContentType
         } else if let rawFile, case .file(_, let path, let mime, _) = rawFile.kind {
             let size = try RequestItemParser(environment: environment).fileSize(path, rawFile.raw)
-            request.body = RequestBody([.file(path: environment.resolvePath(path), size: size)])
+            if size >= 0 {
+                request.body = RequestBody([.file(path: environment.resolvePath(path), size: size)])
+            } else {
+                // A pipe or device (`@<(cmd)`, `@/dev/stdin`): no size to announce, so it streams chunked.
+                let fd = open(environment.resolvePath(path), O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    throw .inputFile("cannot read '\(path)' (from '\(rawFile.raw)'): \(systemErrorMessage(errno))")
+                }
+                request.body = RequestBody([.stream(FileDescriptorSource(fd: fd), label: "'\(path)'", length: nil)])
+            }
             contentType = mime ?? MIMETypes.type(forPath: path)
         } else if !options.ignoreStdin && !environment.stdinIsTerminal {
             request.body = try stdinBody()
@@ -80,6 +93,7 @@ public struct RequestBuilder {
         }
 
         try applyHeaderItems(items, to: &request)
+        try checkFraming(request)
         return request
     }
 
@@ -123,6 +137,25 @@ public struct RequestBuilder {
                 seen.insert(key)
                 request.removedHeaders.removeAll { $0.lowercased() == key }
             }
+        }
+    }
+
+    /// A user's Content-Length or Transfer-Encoding item must agree with the body swurl sends:
+    /// a wrong length would desynchronise the connection (the rest of the body read as another
+    /// request).
+    private func checkFraming(_ request: HTTPRequest) throws(SwurlError) {
+        if let given = request.headers["Content-Length"] {
+            let actual = request.body?.length ?? 0
+            guard given.trimmingSpaces() == String(actual), request.headers["Transfer-Encoding"] == nil else {
+                throw .usage("Content-Length:\(given) does not match the body swurl sends (\(request.body?.length.map(String.init) ?? "chunked"))",
+                             hint: "leave Content-Length out; swurl computes it")
+            }
+        }
+        if let te = request.headers["Transfer-Encoding"], te.lowercased().trimmingSpaces() != "chunked" {
+            throw .usage("Transfer-Encoding:\(te) is not supported", hint: "use --chunked for chunked transfer encoding")
+        }
+        if request.headers["Transfer-Encoding"] != nil && request.body == nil {
+            throw .usage("Transfer-Encoding:chunked needs a body")
         }
     }
 

@@ -5,10 +5,12 @@ public enum OfflineRequest {
     public static func head(_ request: HTTPRequest) throws(SwurlError) -> [UInt8] {
         let url = try CurlURL(parsing: request.url)
         var s = "\(request.method) \(url.requestTarget) HTTP/1.1\r\n"
-        if !request.headers.contains("Host") && !request.isRemoved("Host") {
+        if let host = request.headers["Host"] {
+            s += host.isEmpty ? "Host:\r\n" : "Host: \(host)\r\n"
+        } else if !request.isRemoved("Host") {
             s += "Host: \(url.hostHeader)\r\n"
         }
-        for f in request.headers {
+        for f in request.headers where f.name.lowercased() != "host" {
             s += f.value.isEmpty ? "\(f.name):\r\n" : "\(f.name): \(f.value)\r\n"
         }
         let chunked = request.headers["Transfer-Encoding"]?.lowercased().contains("chunked") ?? false
