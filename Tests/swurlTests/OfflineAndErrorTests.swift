@@ -23,6 +23,7 @@ final class OfflineAndErrorTests: XCTestCase {
             ["-f", "PUT", "{URL}/f", "user[name]=A B", "tags[]=x"],
             ["GET", "{URL}/g", "q==1", "Accept:", "X-E;"],
             ["--raw", "text body", "{URL}/r", "Content-Type:text/plain"],
+            ["POST", "{URL}/h", "Host:example.test", "a=1"],
         ]
         for args in cases {
             let capture = try CaptureServer()
@@ -52,6 +53,15 @@ final class OfflineAndErrorTests: XCTestCase {
             ([], 64, "no URL"),
             (["-p", "Z", url], 64, "unknown letter"),
             (["ftp://example.org"], 64, "unsupported URL scheme"),
+            (["--timeout", "1e300", url], 64, "too long"),
+            (["--connect-timeout", "1e19", url], 64, "too long"),
+            ([url, "a" + String(repeating: "[b]", count: 600) + "=1"], 64, "levels of nesting"),
+            ([url, "a[99999999999999999999]=1"], 64, "too large"),
+            ([url, "X-A:a\u{01}b"], 64, "control characters"),
+            (["POST", url, "a=1", "Content-Length:3"], 64, "does not match"),
+            (["POST", url, "a=1", "Transfer-Encoding:gzip"], 64, "not supported"),
+            (["--multipart", "POST", url, "f@/etc/hostname;type=text/plain\r\nX-Injected: 1"], 64, "not a media type"),
+            (["--proxy", "https://127.0.0.1:9", url], 64, "HTTPS proxies"),
         ]
         for (args, status, fragment) in cases {
             let r = try runSwurl(args)
@@ -60,6 +70,26 @@ final class OfflineAndErrorTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(fragment), "\(args): \(r.stderr)")
             XCTAssertTrue(r.stdout.isEmpty)
         }
+    }
+
+    /// `@<(cmd)` and `@/dev/stdin` are pipes: no size to announce, so the body streams chunked.
+    func testAPipeAsTheWholeBodyStreamsChunked() throws {
+        let sink = try SinkServer()
+        let r = try runSwurl(["POST", sink.url + "/p", "@/dev/stdin", "Content-Type:text/plain"], stdin: Data("piped body".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let received = try r.json()
+        XCTAssertEqual(received["length"] as? Int, 10)
+        XCTAssertEqual((received["headers"] as? [String: String])?["Transfer-Encoding"], "chunked")
+    }
+
+    /// Text from a server inside an error message is made visible, never interpreted.
+    func testErrorMessagesQuotingServerTextAreTerminalSafe() throws {
+        let fixtures = try FixtureServer()
+        try fixtures.put("r", "")
+        let url = fixtures.url("r", status: 302, headers: ["Location: http://bad host\u{1B}]0;x\u{07}/"])
+        let r = try runSwurl(["-F", url])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertFalse(r.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, r.stderr)
     }
 
     func testHelpAndVersion() throws {

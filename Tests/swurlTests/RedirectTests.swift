@@ -106,13 +106,16 @@ final class RedirectTests: XCTestCase {
     }
 
     /// https → http is another origin: nothing secret follows the downgrade (checked by what the
-    /// plain-HTTP server received).
+    /// plain-HTTP server received). With -k (no policy to keep) the redirect itself is followed.
     func testCredentialsAreDroppedOnAnHTTPSToHTTPDowngrade() throws {
         let pki = try CertificateFactory.shared()
         let target = try HTTPBin.url("/headers")
         let tls = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), redirect: target)
-        for extra in [["-a", "u:p"], ["Authorization:Bearer secret"]] {
-            let r = try runSwurl(["-F", "--cacert", pki.path("root.pem"), "\(tls.url)/start", "Cookie:a=b", "X-Other:1"] + extra)
+        let dir = TestPaths.temporaryDirectory()
+        try "machine 127.0.0.1 login alice password s3cret\n".write(toFile: dir + "/netrc", atomically: true, encoding: .utf8)
+        for extra in [["-a", "u:p"], ["Authorization:Bearer secret"], []] {
+            let r = try runSwurl(["-k", "-F", "\(tls.url)/start", "Cookie:a=b", "X-Other:1"] + extra,
+                                 environment: ["NETRC": dir + "/netrc"])
             XCTAssertEqual(r.status, 0, r.stderr)
             let headers = try r.json()["headers"] as? [String: String] ?? [:]
             XCTAssertNil(headers["Authorization"], "\(extra)")
@@ -121,6 +124,22 @@ final class RedirectTests: XCTestCase {
         }
         // The first hop did get them: the TLS server saw a request with bytes.
         XCTAssertGreaterThan(tls.connection(after: 0)?.bytes ?? 0, 0)
+    }
+
+    /// Under a TLS policy (a checked chain or pins) an https exchange never continues over plain
+    /// http: exit 7, and the http server is never contacted.
+    func testAVerifiedExchangeRefusesARedirectToPlainHTTP() throws {
+        let pki = try CertificateFactory.shared()
+        let plain = try CaptureServer()
+        let tls = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"),
+                                    redirect: "http://127.0.0.1:\(plain.server.port)/plain")
+        for policy in [["--cacert", pki.path("root.pem")], ["-k", "--pin-pubkey", try pki.pin("leaf.pem")]] {
+            let r = try runSwurl(policy + ["-F", "\(tls.url)/start"])
+            XCTAssertEqual(r.status, 7, r.stderr)
+            XCTAssertTrue(r.stderr.contains("refused the redirect from https://127.0.0.1"), r.stderr)
+        }
+        Thread.sleep(forTimeInterval: 0.6)
+        XCTAssertEqual(plain.captured.count, 0)
     }
 
     func testServerCookiesFollowTheChain() throws {

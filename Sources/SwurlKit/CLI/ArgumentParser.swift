@@ -57,7 +57,14 @@ public enum ArgumentParser {
                     if inline != nil { throw .usage("option --\(spec.name) takes no value (got '\(arg)')") }
                     try record(spec, nil)
                 case .optional:
-                    try record(spec, inline)
+                    // `--timing json` as well as `--timing=json`: the next word is taken only when
+                    // it is one of the option's words, so a URL after the flag stays a URL.
+                    if inline == nil, i < arguments.count, spec.choices.contains(arguments[i]) {
+                        try record(spec, arguments[i])
+                        i += 1
+                    } else {
+                        try record(spec, inline)
+                    }
                 case .required(let metavar):
                     if let v = inline {
                         try record(spec, v)

@@ -14,12 +14,7 @@ enum CertsCommand {
         var policy = try SecurityArguments.policy(from: args, environment: environment)
         policy.hostVerification = policy.hostVerification ?? true
         var timeout: Double?
-        if let v = args.value("timeout") {
-            guard let t = Double(v), t > 0, t.isFinite else {
-                throw .usage("--timeout: '\(v)' is not a positive number of seconds", hint: "e.g. --timeout 2.5")
-            }
-            timeout = t
-        }
+        if let v = args.value("timeout") { timeout = try CommandOptions.seconds(v, "timeout") }
         let report = try CertificateProbe.inspect(url: url, policy: policy, timeout: timeout)
         let text = args.has("json") ? CertificateReportFormatter.json(report) : CertificateReportFormatter.text(report)
         do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }

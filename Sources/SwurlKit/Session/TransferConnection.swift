@@ -22,7 +22,14 @@ extension Transfer {
         // The proxy comes from swurl's Environment, never from libcurl reading the process
         // environment itself: "" switches libcurl's own lookup off.
         let scheme = (try? CurlURL(parsing: request.url))?.scheme.lowercased() ?? "http"
-        try easy.set(CURLOPT_PROXY, options.proxy.proxy(forScheme: scheme) ?? "", "the proxy")
+        let proxy = options.proxy.proxy(forScheme: scheme) ?? ""
+        // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
+        // host name) would be applied to the proxy's certificate: not supported, said plainly.
+        if proxy.lowercased().hasPrefix("https://") {
+            throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(proxy))'",
+                         hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
+        }
+        try easy.set(CURLOPT_PROXY, proxy, "the proxy")
         if let noProxy = options.proxy.noProxy { try easy.set(CURLOPT_NOPROXY, noProxy, "the no-proxy list") }
         if let path = options.unixSocket { try easy.set(CURLOPT_UNIX_SOCKET_PATH, path, "--unix-socket") }
         if !options.resolve.isEmpty { try easy.set(CURLOPT_RESOLVE, list: options.resolve) }

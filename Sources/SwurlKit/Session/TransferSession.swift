@@ -117,6 +117,7 @@ public final class TransferSession {
                     throw .transport("the redirect target '\(TerminalSanitizer.clean(location))' is not a valid URL")
                 }
                 current = try RedirectPolicy.follow(current, status: status, to: target)
+                try refuseDowngrade(to: current.url)
                 redirectTime += result.timing.total
             case .final:
                 return Result(head: result.head, url: hop.url,
@@ -149,13 +150,25 @@ public final class TransferSession {
             return (hop, nil)
         }
         var credentials = sameOrigin ? options.credentials : nil
-        if credentials == nil, let netrc = options.netrc, !TransferSession.hasUserInfo(current.url) {
+        // After an https → http downgrade no netrc password goes out in the clear.
+        let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
+        if credentials == nil, !downgraded, let netrc = options.netrc, !TransferSession.hasUserInfo(current.url) {
             credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
         }
         guard let credentials else { return (hop, nil) }
         if options.authType == .digest { return (hop, credentials) }
         hop.headers.add("Authorization", "Basic " + Base64.encode(Array("\(credentials.user):\(credentials.password)".utf8)))
         return (hop, nil)
+    }
+
+    /// An exchange that started on https under a policy that checks something (the chain or
+    /// pins) never continues over plain http: that hop could not be checked, so the policy fails
+    /// closed instead of showing a body nobody authenticated.
+    private func refuseDowngrade(to url: String) throws(SwurlError) {
+        guard initialOrigin.scheme == "https", options.security.checksChain || options.security.hasPins,
+              let next = try? Origin(url: url), next.scheme != "https" else { return }
+        throw .trust("refused the redirect from \(initialOrigin) to \(next): plain http cannot be checked by the TLS policy",
+                     hint: "request the http URL directly if you mean it")
     }
 
     /// Whether a URL carries its own `user:password@` (which then wins over netrc).

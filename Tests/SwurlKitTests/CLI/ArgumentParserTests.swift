@@ -49,6 +49,16 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertThrowsError(try ArgumentParser.parse(["--follow=yes"]))
     }
 
+    func testOptionalValueMayFollowAsItsOwnWordWhenItIsAChoice() throws {
+        let p = try ArgumentParser.parse(["--plist", "binary", "x", "--timing", "json"])
+        XCTAssertEqual(p.value("plist"), "binary")
+        XCTAssertEqual(p.value("timing"), "json")
+        XCTAssertEqual(p.positionals, ["x"])
+        let q = try ArgumentParser.parse(["--plist", "example.org"])
+        XCTAssertNil(q.value("plist"))
+        XCTAssertEqual(q.positionals, ["example.org"])
+    }
+
     func testFlagAliases() throws {
         XCTAssertTrue(try ArgumentParser.parse(["-L"]).has("follow"))
         XCTAssertTrue(try ArgumentParser.parse(["-F"]).has("follow"))
