@@ -46,7 +46,7 @@ complete -c swurl -l retry-all-methods -d 'Retry POST, PATCH and other methods t
 complete -c swurl -l http1.1 -d 'Speak HTTP/1.1 only'
 complete -c swurl -l http2 -d 'Ask for HTTP/2 (ALPN on https, an upgrade on http)'
 complete -c swurl -l http2-prior-knowledge -d 'Speak HTTP/2 straight away, without ALPN or upgrade'
-complete -c swurl -l proxy -r -f -d 'Send requests through this proxy (http://, https://, socks5://, socks5h://)'
+complete -c swurl -l proxy -r -f -d 'Send requests through this proxy (http://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end)'
 complete -c swurl -l unix-socket -r -d 'Connect to the Unix domain socket PATH instead of the URL\'s host'
 complete -c swurl -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of resolving it (repeatable)'
 complete -c swurl -s 4 -l ipv4 -d 'Connect over IPv4 only'

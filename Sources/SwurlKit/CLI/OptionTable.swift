@@ -97,7 +97,7 @@ public enum OptionTable {
         OptionSpec("http2-prior-knowledge", group: .network,
                    help: "Speak HTTP/2 straight away, without ALPN or upgrade."),
         OptionSpec("proxy", argument: .required("URL"), group: .network,
-                   help: "Send requests through this proxy (http://, https://, socks5://, socks5h://). Without it swurl uses http_proxy, HTTPS_PROXY and ALL_PROXY, except for hosts in NO_PROXY."),
+                   help: "Send requests through this proxy (http://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end). Without it swurl uses http_proxy, HTTPS_PROXY and ALL_PROXY, except for hosts in NO_PROXY. Proxies spoken to over TLS (https://) are refused."),
         OptionSpec("unix-socket", argument: .required("PATH"), completion: .file, group: .network,
                    help: "Connect to the Unix domain socket PATH instead of the URL's host."),
         OptionSpec("resolve", argument: .required("HOST:PORT:ADDR"), group: .network,
