@@ -44,6 +44,9 @@ enum DownloadCommand {
                 bar?.update(done: file.written, total: file.expectedSize)
             }
         }
+        if let warning = options.transfer.security.weakeningWarning {
+            try? environment.stderr.write("swurl: warning: \(warning)\n")
+        }
         let result: TransferSession.Result
         do {
             result = try session.perform()
@@ -52,14 +55,18 @@ enum DownloadCommand {
             let error = (error as? SwurlError) ?? .output("\(error)")
             bar?.interrupt()
             file.abandon()
-            if let part = file.partPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
-                try? environment.stderr.write("swurl: the partial download was kept in '\(part)'; resume it with --continue\n")
+            if let part = file.keptPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
+                try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
             }
             throw error
         }
         if let failed = file.failedHead {
             bar?.interrupt()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
+            // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
+            if let part = file.partPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
+                try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
+            }
             Swurl.printTiming(result.timing, options, environment)
             return ExitStatus(httpStatus: failed.status) ?? .transportError
         }

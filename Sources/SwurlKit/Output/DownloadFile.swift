@@ -6,6 +6,10 @@
 /// NAME only when the transfer completed, so a failure never leaves a truncated file that looks
 /// finished. Resumes a `.part` file with a Range request (`--continue`, and after a cut during
 /// `--retry`), checks the server's Content-Range, and starts over when the server ignores it.
+/// `--continue -o FILE` without `FILE.part` appends to FILE in place; FILE is never moved or
+/// truncated before the server sent a usable answer, so a failed request leaves it as it was.
+/// Only the body of a response that is being saved reaches the file: an error page, a 416 or a
+/// redirect after an earlier attempt never lands in it.
 public final class DownloadFile: TransferDelegate {
     /// What the user asked for.
     public struct Plan {
@@ -49,8 +53,17 @@ public final class DownloadFile: TransferDelegate {
     /// Whether a 416 showed that the `.part` file is already complete.
     private var alreadyComplete = false
     private var committed = false
-    /// `-o` names a device or pipe (`/dev/null`, a FIFO): written in place, never renamed over.
+    /// `-o` names a character device or pipe (`/dev/null`, a FIFO, also through a symbolic
+    /// link): written in place, never renamed over.
     private var direct = false
+    /// `--continue -o FILE` without `FILE.part`: the range is appended to FILE itself. Cleared
+    /// when the server ignores the range (the new copy then grows in `FILE.part`).
+    private var inPlace = false
+    /// Whether the body of the current response goes to the file (set only for a response
+    /// that is saved, so error pages and the like are dropped).
+    private var saving = false
+    /// Whether this run opened the file (bytes on disk from an earlier attempt count then).
+    private var opened = false
 
     /// Decides what can be decided before the request: with `-o`, or with `--continue` and an
     /// existing `.part`, the name and resume offset.
@@ -61,17 +74,21 @@ public final class DownloadFile: TransferDelegate {
         self.headDelegate = headDelegate
         if let out = plan.outputPath {
             path = out
-            if DownloadFile.exists(out) && DownloadFile.size(of: out) == nil {
+            if DownloadFile.isStream(out) {
                 guard !plan.resume else { throw .usage("cannot resume into '\(out)': it is not a regular file") }
                 direct = true
             } else if plan.resume {
-                // Resume FILE.part, or FILE itself (moved aside to FILE.part while it grows).
-                if DownloadFile.size(of: out + ".part") == nil, DownloadFile.size(of: out) != nil {
-                    guard rename(out, out + ".part") == 0 else {
-                        throw .output("cannot resume '\(out)': \(systemErrorMessage(errno))")
-                    }
+                // Resume FILE.part, or FILE itself in place (a symbolic link or directory is
+                // never resumed into).
+                if DownloadFile.exists(out) && DownloadFile.size(of: out) == nil {
+                    throw .usage("cannot resume into '\(out)': it is not a regular file")
                 }
-                offset = DownloadFile.size(of: out + ".part") ?? 0
+                if let partSize = DownloadFile.size(of: out + ".part") {
+                    offset = partSize
+                } else if let size = DownloadFile.size(of: out) {
+                    inPlace = true
+                    offset = size
+                }
             } else if DownloadFile.exists(out) && !plan.overwrite {
                 throw .usage("'\(out)' already exists", hint: "use --overwrite to replace it or --continue to resume it")
             }
@@ -88,14 +105,17 @@ public final class DownloadFile: TransferDelegate {
     public var partPath: String? { direct ? nil : path.map { $0 + ".part" } }
 
     /// Where the bytes are written while they arrive.
-    private var writePath: String? { direct ? path : partPath }
+    private var writePath: String? { direct || inPlace ? path : partPath }
+
+    /// Where a partial download stays after a failure, for `--continue` (nil for a device or pipe).
+    public var keptPath: String? { direct ? nil : writePath }
 
     /// Adds `Range: bytes=N-` when there are bytes to resume from, and asks for the body as
     /// stored (no Content-Encoding, which would make ranges meaningless).
     public func prepare(_ request: inout HTTPRequest) {
         if !request.isRemoved("Accept-Encoding") { request.headers.set("Accept-Encoding", "identity") }
         request.headers.remove("Range")
-        if fd >= 0 {
+        if opened {
             // A retry after a cut: resume from what is on disk now.
             offset = written
         }
@@ -114,7 +134,11 @@ public final class DownloadFile: TransferDelegate {
 
     public func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
         try headDelegate?.transferDidReceiveHead(head)
-        if head.status < 200 || RedirectPolicy.isRedirect(head) && head.status != 304 { return }
+        // An informational head: the final one follows, and nothing changes until then.
+        if head.status < 200 { return }
+        // Until this head is accepted for saving, its body is dropped.
+        stopSaving()
+        if RedirectPolicy.isRedirect(head) && head.status != 304 { return }
         failedHead = nil
         if head.status == 416, offset > 0, let total = DownloadFile.contentRangeTotal(head.headers["Content-Range"]),
            total == offset {
@@ -132,26 +156,42 @@ public final class DownloadFile: TransferDelegate {
             let base = plan.directory + "/" + name
             path = plan.overwrite ? base : DownloadName.unique(base, exists: DownloadFile.exists)
         }
-        guard let part = writePath else { return }
+        guard let resumed = writePath else { return }
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
         var append = false
         if offset > 0 {
             if head.status == 206, let range = DownloadFile.contentRange(head.headers["Content-Range"]) {
                 guard range.start == offset else {
                     throw SwurlError.transport("the server resumed at byte \(range.start), not at byte \(offset)",
-                                               hint: "delete '\(part)' to start over")
+                                               hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                 }
                 append = true
-                expectedSize = range.total ?? length.map { offset + $0 }
+                if let total = range.total {
+                    expectedSize = total
+                } else if let length {
+                    let (total, overflow) = offset.addingReportingOverflow(length)
+                    guard !overflow else {
+                        throw SwurlError.transport("the server announced an impossible size (\(length) bytes after byte \(offset))")
+                    }
+                    expectedSize = total
+                } else {
+                    expectedSize = nil
+                }
             } else if head.status == 206 {
                 throw SwurlError.transport("the server answered 206 without a usable Content-Range")
+            } else if direct {
+                // A device or pipe cannot be truncated: starting over would append a second copy.
+                throw SwurlError.transport("the server ignored the range request; '\(TerminalSanitizer.clean(path ?? ""))' is not a regular file, so the download cannot start over")
             } else {
                 notice?("swurl: the server ignored the range request; downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start")
                 expectedSize = length
+                // FILE stays as it was; the new copy grows in FILE.part and replaces it when complete.
+                inPlace = false
             }
         } else {
             expectedSize = length
         }
+        guard let part = writePath else { return }
         if fd >= 0 && !direct {
             close(fd)
             fd = -1
@@ -161,12 +201,24 @@ public final class DownloadFile: TransferDelegate {
         guard fd >= 0 else {
             throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
         }
+        opened = true
+        saving = true
         if !append { offset = 0 }
         written = offset
     }
 
+    /// Drops the body of the current response: the file of an earlier attempt is closed (a
+    /// device or pipe stays open, as closing a FIFO would end the reader's stream).
+    private func stopSaving() {
+        saving = false
+        if fd >= 0 && !direct {
+            close(fd)
+            fd = -1
+        }
+    }
+
     public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
-        guard fd >= 0, var p = bytes.baseAddress else { return }
+        guard saving, fd >= 0, var p = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
             let n = Glibc.write(fd, p, left)
@@ -193,12 +245,12 @@ public final class DownloadFile: TransferDelegate {
             }
             return
         }
-        guard !committed, let path, let part = partPath else { return }
+        guard !committed, let path, let part = writePath else { return }
         if fd >= 0 {
             let rc = close(fd)
             fd = -1
             guard rc == 0 else { throw .output("saving '\(part)' failed: \(systemErrorMessage(errno))") }
-        } else if !alreadyComplete {
+        } else if !alreadyComplete && !inPlace {
             // No body arrived (an empty file).
             let created = open(part, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_TRUNC, 0o666)
             guard created >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
@@ -207,6 +259,11 @@ public final class DownloadFile: TransferDelegate {
         if let expected = expectedSize, written != expected {
             throw .transport("the download stopped after \(written) of \(expected) bytes",
                              hint: "'\(part)' was kept; resume it with --continue")
+        }
+        if inPlace {
+            // FILE itself grew (or was already complete): there is nothing to rename.
+            committed = true
+            return
         }
         if !plan.overwrite && plan.outputPath == nil && DownloadFile.exists(path) {
             // Someone created the name meanwhile: never replace it.
@@ -231,6 +288,15 @@ public final class DownloadFile: TransferDelegate {
         var st = stat()
         guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(st.st_size)
+    }
+
+    /// Whether `path` is, or links to, a character device or FIFO (`/dev/null`, a pipe), which
+    /// is written in place. A link to a regular file is an existing file like any other.
+    static func isStream(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        let kind = st.st_mode & S_IFMT
+        return kind == S_IFCHR || kind == S_IFIFO
     }
 
     static func exists(_ path: String) -> Bool {

@@ -58,9 +58,11 @@ public final class ProgressBar {
     func line(done: Int64, total: Int64?, now: Double, final: Bool) -> String {
         let elapsed = max(now - start, 0.001)
         let rate = Double(max(0, done - initialBytes)) / elapsed
+        // Bytes per second as an integer for display; clamped so no value converts with a trap.
+        let shownRate = rate < 9e18 ? Int64(rate) : Int64.max
         var right = ProgressBar.bytes(done)
         if let total, total > 0 {
-            right += " / " + ProgressBar.bytes(total) + "  " + ProgressBar.bytes(Int64(rate)) + "/s"
+            right += " / " + ProgressBar.bytes(total) + "  " + ProgressBar.bytes(shownRate) + "/s"
             if final {
                 right += "  " + ProgressBar.duration(elapsed)
             } else if rate > 0 {
@@ -78,7 +80,7 @@ public final class ProgressBar {
         let frames: [Character] = ["|", "/", "-", "\\"]
         spinner = (spinner + 1) % frames.count
         let mark = final ? "done" : String(frames[spinner])
-        return "\(label.prefix(max(10, width / 3))) \(mark) \(right)  \(ProgressBar.bytes(Int64(rate)))/s"
+        return "\(label.prefix(max(10, width / 3))) \(mark) \(right)  \(ProgressBar.bytes(shownRate))/s"
     }
 
     /// `512 B`, `1.5 KiB`, `12.3 MiB`, `1.02 GiB`.
@@ -96,9 +98,10 @@ public final class ProgressBar {
         return "\(rounded) \(units[unit])"
     }
 
-    /// `0:05`, `12:34`, `1:02:03`.
+    /// `0:05`, `12:34`, `1:02:03`; `--:--` for a negative, infinite or absurd value (a
+    /// thousand hours or more, as a huge Content-Length at a tiny rate gives).
     public static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite else { return "--:--" }
+        guard seconds.isFinite, seconds >= 0, seconds < 3_600_000 else { return "--:--" }
         let s = Int(seconds.rounded())
         let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }
         if s >= 3600 { return "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" }

@@ -9,7 +9,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxRetries = 0
     /// The first wait in seconds; each further wait doubles it (exponential backoff).
     public var baseDelay = 1.0
-    /// No single computed wait is longer than this (a server's Retry-After is still honoured).
+    /// No single computed wait is longer than this (a server's Retry-After is honoured up to
+    /// `max(maxDelay, retryAfterLimit)`).
     public var maxDelay = 120.0
     /// Give up retrying once this many seconds have passed since the first attempt.
     public var maxTime: Double?
@@ -20,6 +21,9 @@ public struct RetryPolicy: Sendable, Equatable {
     public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Methods that RFC 9110 §9.2.2 calls idempotent.
     public static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
+    /// The longest wait a server's Retry-After can impose (five minutes, or `maxDelay` when
+    /// that is longer): a server cannot make swurl sleep for days.
+    public static let retryAfterLimit = 300.0
 
     public init() {}
 
@@ -30,9 +34,13 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The wait before retry number `retry` (0 for the first): the server's Retry-After when
     /// given, else `baseDelay * 2^retry` capped at `maxDelay`, of which a random half is
-    /// jitter (`random` in 0..<1), so many clients do not come back in lockstep.
+    /// jitter (`random` in 0..<1), so many clients do not come back in lockstep. A Retry-After
+    /// longer than `max(maxDelay, retryAfterLimit)` is cut to that.
     public func delay(retry: Int, retryAfter: Double?, random: Double) -> Double {
-        if let retryAfter { return max(0, retryAfter) }
+        if let retryAfter {
+            let limit = maxDelay.isFinite ? max(maxDelay, RetryPolicy.retryAfterLimit) : RetryPolicy.retryAfterLimit
+            return retryAfter.isNaN ? 0 : min(max(0, retryAfter), limit)
+        }
         let exponential = min(maxDelay, baseDelay * Double(1 << min(retry, 20)))
         return exponential / 2 + exponential / 2 * min(max(random, 0), 1)
     }
@@ -44,7 +52,9 @@ public struct RetryPolicy: Sendable, Equatable {
         if let seconds = Int(v), seconds >= 0 { return Double(seconds) }
         // Sun, 06 Nov 1994 08:49:37 GMT
         let parts = v.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]) else { return nil }
+        // IMF-fixdate has a four-digit year; anything else (a server's 99999999999) is unusable.
+        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), parts[3].count == 4,
+              let year = Int(parts[3]), (1000...9999).contains(year) else { return nil }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard let month = months.firstIndex(of: String(parts[2])) else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
@@ -60,5 +70,14 @@ public struct RetryPolicy: Sendable, Equatable {
         let when = timegm(&t)
         guard when != -1 else { return nil }
         return max(0, Double(when) - now)
+    }
+
+    /// A wait for the retry message: tenths below ten seconds (`2.5`), whole seconds above
+    /// (`120`); never traps, whatever the value.
+    public static func describe(seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "0" }
+        if seconds < 10 { return String(Double(Int(seconds * 10)) / 10) }
+        guard seconds < 1e15 else { return String(seconds) }
+        return String(Int(seconds))
     }
 }

@@ -186,7 +186,7 @@ public final class TransferSession {
 
     /// Reports a retry and waits, waking up for Ctrl-C.
     private func pause(_ seconds: Double, reason: String, retry: Int) throws(SwurlError) {
-        let shown = seconds < 10 ? String(Double(Int(seconds * 10)) / 10) : String(Int(seconds))
+        let shown = RetryPolicy.describe(seconds: seconds)
         report?("swurl: \(reason); retrying in \(shown) s (retry \(retry) of \(options.retry.maxRetries))")
         let end = Transfer.now() + seconds
         while Transfer.now() < end {

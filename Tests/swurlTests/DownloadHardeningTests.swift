@@ -1,0 +1,252 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Regression tests for what a hostile or broken server (or an unlucky file system layout) could
+/// do to `--download` and `--retry`: crashes from server-chosen numbers, error pages in `.part`
+/// files, writes through symbolic links, a resumed FILE that disappears, a silent `-k`.
+final class DownloadHardeningTests: XCTestCase {
+    private func files(_ dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+
+    private func contents(_ path: String) -> Data? {
+        try? Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    private static let html = Data("<html><body><h1>Not Found</h1></body></html>".utf8)
+
+    /// 200 announcing `size` bytes of `A` but sending only `sent` before the connection drops.
+    private static func cut(_ sent: Int, of size: Int) -> SequenceServer.Reply {
+        SequenceServer.Reply("200 OK", ["Content-Type: application/octet-stream", "Content-Length: \(size)"],
+                             body: Data(repeating: UInt8(ascii: "A"), count: sent))
+    }
+
+    private static func page(_ status: String, _ extra: [String] = []) -> SequenceServer.Reply {
+        SequenceServer.Reply(status, ["Content-Type: text/html", "Content-Length: \(html.count)"] + extra, body: html)
+    }
+
+    // MARK: Retry-After
+
+    /// Starts swurl, waits until it announces its retry, and interrupts it: the announced wait
+    /// must be capped, and swurl must still be alive (not trapped) to exit 130.
+    func testAHugeRetryAfterIsCappedAndNeverTraps() throws {
+        for value in ["9223372036854775807", "31536000", "Sun, 06 Nov 9999 08:49:37 GMT"] {
+            let server = try SequenceServer([Self.page("503 Service Unavailable", ["Retry-After: \(value)"]),
+                                             SequenceServer.Reply("200 OK", ["Content-Length: 2"], body: Data("ok".utf8))])
+            let dir = TestPaths.temporaryDirectory()
+            let errPath = dir + "/stderr"
+            FileManager.default.createFile(atPath: errPath, contents: nil)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+            p.arguments = ["--retry", "1", server.url("/")]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle(forWritingAtPath: errPath)
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            let deadline = Date().addingTimeInterval(10)
+            var stderr = ""
+            while p.isRunning, Date() < deadline {
+                stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+                if stderr.contains("retrying in") { break }
+                usleep(20_000)
+            }
+            usleep(100_000)
+            let alive = p.isRunning
+            if alive { kill(p.processIdentifier, SIGINT) }
+            p.waitUntilExit()
+            stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+            XCTAssertTrue(alive, "\(value): swurl died: \(p.terminationReason == .uncaughtSignal ? "signal" : "exit") \(p.terminationStatus) \(stderr)")
+            XCTAssertEqual(p.terminationStatus, 130, "\(value): \(stderr)")
+            XCTAssertTrue(stderr.contains("retrying in 300 s"), "\(value): \(stderr)")
+        }
+    }
+
+    func testARetryAfterDateWithAnImpossibleYearIsIgnored() throws {
+        let server = try SequenceServer([Self.page("503 Service Unavailable", ["Retry-After: Sun, 06 Nov 99999999999 08:49:37 GMT"]),
+                                         SequenceServer.Reply("200 OK", ["Content-Length: 2"], body: Data("ok".utf8))])
+        let r = try runSwurl(["--retry", "1", "--retry-delay", "0.05", server.url("/")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.text, "ok", r.stderr)
+        XCTAssertEqual(server.requests().count, 2)
+    }
+
+    // MARK: Resume arithmetic
+
+    func testAResumeLengthThatOverflowsIsATransportError() throws {
+        let server = try SequenceServer([SequenceServer.Reply("206 Partial Content",
+                                                              ["Content-Range: bytes 5-9/*", "Content-Length: 9223372036854775807"],
+                                                              body: Data("BBBBB".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
+        let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("impossible size"), r.stderr)
+        XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAA".utf8))
+        XCTAssertEqual(files(dir), ["f.bin.part"])
+        XCTAssertTrue(server.requests().first?.contains("Range: bytes=5-") == true, "\(server.requests())")
+    }
+
+    // MARK: Bodies that are not saved
+
+    func testAnErrorPageAfterARetryNeverLandsInThePartFile() throws {
+        for (status, exit) in [("404 Not Found", Int32(4)), ("503 Service Unavailable", Int32(5))] {
+            let server = try SequenceServer([Self.cut(100, of: 1000), Self.page(status)])
+            let dir = TestPaths.temporaryDirectory()
+            let r = try runSwurl(["-d", "--retry", "1", "--retry-delay", "0.05", server.url("/data.bin")], directory: dir)
+            XCTAssertEqual(r.status, exit, r.stderr)
+            XCTAssertTrue(r.stderr.contains("nothing was saved"), r.stderr)
+            XCTAssertEqual(files(dir), ["data.bin.part"], status)
+            XCTAssertEqual(contents(dir + "/data.bin.part"), Data(repeating: UInt8(ascii: "A"), count: 100), status)
+            XCTAssertTrue(server.requests().last?.contains("Range: bytes=100-") == true, "\(server.requests())")
+        }
+    }
+
+    func testThe416BodyAfterARetryIsNotAppended() throws {
+        let server = try SequenceServer([Self.cut(100, of: 1000), Self.page("416 Range Not Satisfiable", ["Content-Range: bytes */100"])])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", "--retry", "1", "--retry-delay", "0.05", server.url("/data.bin")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(dir), ["data.bin"])
+        XCTAssertEqual(contents(dir + "/data.bin"), Data(repeating: UInt8(ascii: "A"), count: 100))
+    }
+
+    // MARK: Symbolic links and devices
+
+    func testOutputThroughASymlinkIsTreatedAsAnExistingFile() throws {
+        let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 3"], body: Data("new".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        let precious = Data("precious content that must survive\n".utf8)
+        try precious.write(to: URL(fileURLWithPath: dir + "/target.txt"))
+        XCTAssertEqual(symlink("target.txt", dir + "/link"), 0)
+
+        let refused = try runSwurl(["-d", "-o", "link", server.url("/x")], directory: dir)
+        XCTAssertEqual(refused.status, 64, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("already exists"), refused.stderr)
+        XCTAssertEqual(contents(dir + "/target.txt"), precious, "nothing is written through the link")
+
+        let resume = try runSwurl(["-d", "-c", "-o", "link", server.url("/x")], directory: dir)
+        XCTAssertEqual(resume.status, 64, resume.stderr)
+        XCTAssertEqual(contents(dir + "/target.txt"), precious)
+
+        let replaced = try runSwurl(["-d", "--overwrite", "-o", "link", server.url("/x")], directory: dir)
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertEqual(contents(dir + "/target.txt"), precious, "--overwrite replaces the link, not its target")
+        XCTAssertEqual(contents(dir + "/link"), Data("new".utf8))
+        XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link"))
+        XCTAssertEqual(files(dir), ["link", "target.txt"])
+    }
+
+    func testADerivedNameThatIsASymlinkGetsASuffix() throws {
+        let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 3"], body: Data("new".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        let precious = Data("precious\n".utf8)
+        try precious.write(to: URL(fileURLWithPath: dir + "/target.txt"))
+        XCTAssertEqual(symlink("target.txt", dir + "/report"), 0)
+        let r = try runSwurl(["-d", server.url("/report")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(contents(dir + "/target.txt"), precious)
+        XCTAssertEqual(contents(dir + "/report-1"), Data("new".utf8))
+    }
+
+    func testARetryIntoAPipeNeverAppendsASecondCopy() throws {
+        let server = try SequenceServer([Self.cut(100, of: 1000),
+                                         SequenceServer.Reply("200 OK", ["Content-Length: 1000"],
+                                                              body: Data(repeating: UInt8(ascii: "B"), count: 1000))])
+        let dir = TestPaths.temporaryDirectory()
+        XCTAssertEqual(mkfifo(dir + "/fifo", 0o600), 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "cat fifo > received"]
+        reader.currentDirectoryURL = URL(fileURLWithPath: dir)
+        try reader.run()
+        let r = try runSwurl(["-d", "-o", "fifo", "--retry", "1", "--retry-delay", "0.05", server.url("/x")], directory: dir)
+        reader.waitUntilExit()
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("ignored the range"), r.stderr)
+        XCTAssertEqual(contents(dir + "/received"), Data(repeating: UInt8(ascii: "A"), count: 100))
+        XCTAssertEqual(files(dir), ["fifo", "received"])
+    }
+
+    // MARK: --continue -o FILE
+
+    func testContinueIntoAFileLeavesItAsItWasWhenTheRequestFails() throws {
+        let server = try SequenceServer([Self.page("404 Not Found")])
+        let dir = TestPaths.temporaryDirectory()
+        try Data("12345".utf8).write(to: URL(fileURLWithPath: dir + "/keep.bin"))
+        let r = try runSwurl(["-d", "-c", "-o", "keep.bin", server.url("/keep.bin")], directory: dir)
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertEqual(files(dir), ["keep.bin"])
+        XCTAssertEqual(contents(dir + "/keep.bin"), Data("12345".utf8))
+
+        let refused = try runSwurl(["-d", "-c", "-o", "keep.bin", "http://127.0.0.1:\(try ServerProcess.freePort())/"], directory: dir)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(files(dir), ["keep.bin"])
+        XCTAssertEqual(contents(dir + "/keep.bin"), Data("12345".utf8))
+    }
+
+    func testContinueIntoAFileThatTheServerRestartsKeepsTheFileUntilTheNewCopyIsComplete() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let original = Data(repeating: 0xEE, count: 10_000)
+        try original.write(to: URL(fileURLWithPath: dir + "/f.bin"))
+        let expected = ScriptedServer.fileBytes(size: 30_000, seed: 5)
+        let cut = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/file?size=30000&seed=5&ignore_range=1&cut=5000&key=r")],
+                               directory: dir)
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        XCTAssertEqual(contents(dir + "/f.bin"), original, "the file is untouched while the new copy is incomplete")
+        XCTAssertEqual(contents(dir + "/f.bin.part"), expected.prefix(5_000))
+
+        let resumed = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/file?size=30000&seed=5")], directory: dir)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(files(dir), ["f.bin"])
+        XCTAssertEqual(contents(dir + "/f.bin"), expected)
+    }
+
+    func testContinueIntoAFileAppendsInPlace() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let expected = ScriptedServer.fileBytes(size: 50_000, seed: 4)
+        try expected.prefix(20_000).write(to: URL(fileURLWithPath: dir + "/g.bin"))
+        let r = try runSwurl(["-d", "-c", "-o", "g.bin", server.url("/file?size=50000&seed=4")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(dir), ["g.bin"])
+        XCTAssertEqual(contents(dir + "/g.bin"), expected)
+        XCTAssertEqual((server.requests().last?["headers"] as? [String: String])?["Range"], "bytes=20000-")
+
+        // Already complete: a 416 leaves it as it is.
+        let again = try runSwurl(["-d", "-c", "-o", "g.bin", server.url("/file?size=50000&seed=4")], directory: dir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(files(dir), ["g.bin"])
+        XCTAssertEqual(contents(dir + "/g.bin"), expected)
+    }
+
+    // MARK: -k and the progress bar
+
+    func testInsecureDownloadsWarn() throws {
+        let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 3"], body: Data("new".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-k", "-d", server.url("/x")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: warning: --insecure"), r.stderr)
+        let plain = try runSwurl(["-d", "--overwrite", server.url("/x")], directory: dir)
+        XCTAssertFalse(plain.stderr.contains("warning"), plain.stderr)
+    }
+
+    /// A huge Content-Length and a trickle of bytes on a terminal: the ETA is absurd, and the
+    /// bar must show that instead of trapping. `script` gives swurl a pseudo-terminal.
+    func testTheProgressBarSurvivesAnAbsurdETA() throws {
+        let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 9223372036854775807"],
+                                                              body: Data("A".utf8), hold: 2.5)])
+        let dir = TestPaths.temporaryDirectory()
+        let command = "'\(TestPaths.binary)' -d -o out.bin '\(server.url("/x"))'"
+        let r = try runProcess("/usr/bin/script", ["-qfec", command, dir + "/typescript"], directory: dir, check: false)
+        let screen = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: dir + "/typescript"))) ?? Data(), as: UTF8.self)
+        XCTAssertEqual(r.status, 1, screen)
+        XCTAssertTrue(screen.contains("--:--"), screen)
+        XCTAssertTrue(screen.contains("out.bin.part"), screen)
+    }
+}
