@@ -168,6 +168,44 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(Array(r.stdout)), try JSONParser.parse(#"{"a":[1,true],"d":"aGk="}"#))
     }
 
+    /// Regression: a few hundred bytes of binary plist whose 61 nested arrays each hold the next
+    /// one twice expanded to 2^61 objects and hung swurl (auto-decoded by Content-Type).
+    func testSharedReferencePlistBombIsNotDecoded() throws {
+        let s = try server()
+        let b64 = try runPython("""
+        import plistlib, base64, sys
+        a = False
+        for _ in range(61): a = [a, a]
+        sys.stdout.write(base64.b64encode(plistlib.dumps(a, fmt=plistlib.FMT_BINARY)).decode())
+        """)
+        let bomb = try XCTUnwrap(Data(base64Encoded: b64))
+        XCTAssertLessThan(bomb.count, 400)
+        try s.put("bomb.plist", bomb)
+        let url = s.url("bomb.plist", type: "application/x-plist")
+        let auto = try runSwurl(["--pretty=format", url])
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        XCTAssertEqual(auto.stdout.prefix(bomb.count), bomb)   // shown as sent (plus a final newline)
+        let strict = try runSwurl(["--decode", "plist", "--plist-as", "json", url])
+        XCTAssertEqual(strict.status, 8, strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("more than 1000000 objects"), strict.stderr)
+        let (terminal, status) = try runOnTerminal(["-b", url])
+        XCTAssertEqual(status, 0, terminal)
+    }
+
+    /// Regression: C1 controls (U+009B is CSI) and DEL inside valid JSON strings reached the terminal raw.
+    func testTerminalEscapesC1ControlsInJSONStrings() throws {
+        let s = try server()
+        try s.put("c1.json", Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC2, 0x9B, 0x33, 0x31, 0x6D, 0x7F, 0x22, 0x7D]))
+        let url = s.url("c1.json", type: "application/json")
+        for extra in [[], ["--sort-keys"], ["--drop-nulls"]] {
+            let (text, status) = try runOnTerminal(["-b"] + extra + [url], environment: ["TERM": "xterm", "NO_COLOR": "1"])
+            XCTAssertEqual(status, 0, text)
+            XCTAssertEqual(text, "{\n    \"a\": \"\\u009b31m\\u007f\"\n}\n", "\(extra)")
+        }
+        // Piped: byte for byte.
+        XCTAssertEqual(try runSwurl(["-b", url]).stdout, Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC2, 0x9B, 0x33, 0x31, 0x6D, 0x7F, 0x22, 0x7D]))
+    }
+
     func testColoursFollowStyleAndEnvironment() throws {
         let url = try HTTPBin.url("/json")
         let (basic, _) = try runOnTerminal(["-b", url], environment: ["TERM": "xterm"])

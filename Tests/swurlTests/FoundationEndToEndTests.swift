@@ -153,7 +153,11 @@ final class FoundationEndToEndTests: XCTestCase {
         XCTAssertTrue(h.text.hasSuffix("\r\n\r\n"))
         let v = try runSwurl(["-v", try HTTPBin.url("/anything"), "a=1"])
         XCTAssertTrue(v.text.hasPrefix("POST /anything HTTP/1.1\r\nHost: 127.0.0.1:"), v.text)
-        XCTAssertTrue(v.text.contains("\r\n\r\n{\"a\":\"1\"}HTTP/1.1 200 OK\r\n"), v.text)
+        // The request body and the response are set apart by a blank line pair, as in HTTPie.
+        XCTAssertTrue(v.text.contains("\r\n\r\n{\"a\":\"1\"}\n\nHTTP/1.1 200 OK\r\n"), v.text)
+        // --offline (no response part) stays byte-exact: nothing after the body.
+        let offline = try runSwurl(["--offline", try HTTPBin.url("/anything"), "a=1"])
+        XCTAssertTrue(offline.text.hasSuffix("\r\n\r\n{\"a\":\"1\"}"), offline.text)
     }
 
     func testPrettyFormatIndentsJSONInAPipe() throws {

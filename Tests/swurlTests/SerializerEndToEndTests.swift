@@ -111,6 +111,26 @@ final class SerializerEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("a[b]"), r.stderr)
     }
 
+    /// Regression: 1e400 went out as +inf in binary plists, and XML took integers binary refused.
+    func testPlistUnencodableNumbersAreBadDataInBothFormats() throws {
+        for format in ["xml", "binary"] {
+            for value in ["1e400", "18446744073709551616", "-9223372036854775809"] {
+                let r = try runSwurl(["--plist=\(format)", "--offline", "POST", "example.org", "a[f]:=\(value)"])
+                XCTAssertEqual(r.status, 65, "\(format) \(value): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains("'a[f]'"), r.stderr)
+            }
+        }
+        // The whole 64-bit range goes through, and plistlib reads it back.
+        let r = try runSwurl(["--plist=binary", "--offline", "--print=B", "POST", "example.org",
+                              "u:=18446744073709551615", "s:=-9223372036854775808"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let tmp = TestPaths.temporaryDirectory()
+        try r.stdout.write(to: URL(fileURLWithPath: tmp + "/b.plist"))
+        let decoded = try runPython("import plistlib,sys; d = plistlib.load(open(sys.argv[1], 'rb')); print(d['u'], d['s'])",
+                                    arguments: [tmp + "/b.plist"])
+        XCTAssertEqual(decoded.trimmingCharacters(in: .whitespacesAndNewlines), "18446744073709551615 -9223372036854775808")
+    }
+
     func testLargePlistWithManyObjectsReadsBack() throws {
         let items = (0..<300).map { "k\($0)[]:=\($0)" }
         let capture = try SinkServer(saveBodiesTo: dir)

@@ -18,7 +18,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Compact JSON text (no spaces), UTF-8 kept as is, control characters escaped.
+    /// Compact JSON text (no spaces), UTF-8 kept as is, control characters (C0, DEL, C1) escaped.
     public var serialized: String {
         var out: [UInt8] = []
         write(to: &out)
@@ -51,11 +51,26 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Appends `s` as a quoted JSON string.
+    /// Appends `s` as a quoted JSON string. C0 controls, DEL and the C1 controls U+0080…U+009F
+    /// (CSI among them) are written as `\u00XX` escapes, so the text is safe on a terminal.
     static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        var afterC2 = false
         for byte in s.utf8 {
+            if afterC2 {
+                afterC2 = false
+                if byte >= 0x80 && byte <= 0x9F {
+                    // U+0080…U+009F: the 0xC2 lead byte was held back.
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += Array("\\u00".utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
+                    continue
+                }
+                out.append(0xC2)
+            }
             switch byte {
+            case 0xC2: afterC2 = true
             case UInt8(ascii: "\""): out += [0x5C, 0x22]
             case UInt8(ascii: "\\"): out += [0x5C, 0x5C]
             case 0x0A: out += [0x5C, UInt8(ascii: "n")]
@@ -71,6 +86,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             default: out.append(byte)
             }
         }
+        if afterC2 { out.append(0xC2) }   // cannot happen in valid UTF-8, kept for safety
         out.append(UInt8(ascii: "\""))
     }
 

@@ -34,6 +34,14 @@ public final class JSONStreamFormatter {
         t[0x5C] = true
         return t
     }()
+    /// The same when sanitizing: DEL, and 0xC2 (the lead byte of U+0080…U+009F, the C1 controls
+    /// such as CSI), also end a run so that they can be written as `\u00XX` escapes.
+    private static let stringStopsSanitizing: [Bool] = {
+        var t = stringStops
+        t[0x7F] = true
+        t[0xC2] = true
+        return t
+    }()
     /// Number validation as a table-driven DFA: `numberTable[state * 256 + byte]`.
     /// States: 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp, 9 bad.
     private static let numberTable: [UInt8] = {
@@ -71,7 +79,9 @@ public final class JSONStreamFormatter {
     /// - Parameters:
     ///   - theme: colours, or nil for plain indentation.
     ///   - indent: spaces per level (HTTPie uses 4).
-    ///   - sanitize: make control characters visible in text passed through after a syntax error.
+    ///   - sanitize: for a terminal: C1 controls (U+0080…U+009F) and DEL inside strings are written
+    ///     as `\u00XX` escapes (the output stays valid JSON), and control characters in text
+    ///     passed through after a syntax error are made visible.
     public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
         colored = theme != nil
         reset = Array((theme?.reset ?? "").utf8)
@@ -113,7 +123,7 @@ public final class JSONStreamFormatter {
         var stop = n
         var machine = m
         JSONStreamFormatter.classes.withUnsafeBufferPointer { classes in
-            JSONStreamFormatter.stringStops.withUnsafeBufferPointer { stops in
+            (sanitize ? JSONStreamFormatter.stringStopsSanitizing : JSONStreamFormatter.stringStops).withUnsafeBufferPointer { stops in
                 JSONStreamFormatter.numberTable.withUnsafeBufferPointer { numbers in
                     guard let c = classes.baseAddress, let s = stops.baseAddress, let t = numbers.baseAddress else { return }
                     stop = machine.run(p, n, c, s, t)
@@ -140,6 +150,12 @@ public final class JSONStreamFormatter {
     public func finish(into out: inout [UInt8]) {
         var machine = m
         if machine.inLiteral { machine.endLiteral() }
+        if machine.pendingC2 {
+            // The body ended inside a string right after a 0xC2 byte: keep the byte.
+            machine.pendingC2 = false
+            machine.ensure(1)
+            machine.put(0xC2)
+        }
         machine.flush(into: &out)
         sanitizer.finish(into: &out)
         if !failed && (machine.inString || machine.depth > 0 || !machine.sawValue || machine.expect == .colon) {
@@ -183,6 +199,9 @@ private struct FormatterMachine {
     var valid = true
     var inString = false
     var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
+    /// Sanitizing: a string's 0xC2 byte ended the last chunk; the next byte decides whether it
+    /// starts a C1 control.
+    var pendingC2 = false
     var inLiteral = false
     var literalIsNumber = false
     var numberState = 0
@@ -301,6 +320,15 @@ private struct FormatterMachine {
         put(0x0A)
     }
 
+    /// `\u00XX` for a C1 control or DEL inside a string (sanitizing only).
+    @inline(__always) mutating func putEscaped(_ b: UInt8) {
+        ensure(6)
+        let hex: StaticString = "0123456789abcdef"
+        let h = hex.utf8Start
+        put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
+        put(h[Int(b >> 4)]); put(h[Int(b & 0xF)])
+    }
+
     mutating func flush(into out: inout [UInt8]) {
         if olen > 0 {
             out.append(contentsOf: UnsafeBufferPointer(start: o, count: olen))
@@ -312,6 +340,16 @@ private struct FormatterMachine {
     mutating func run(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
                       _ stops: UnsafePointer<Bool>, _ numbers: UnsafePointer<UInt8>) -> Int {
         var i = 0
+        if pendingC2 && n > 0 {
+            pendingC2 = false
+            if p[0] >= 0x80 && p[0] <= 0x9F {
+                putEscaped(p[0])
+                i = 1
+            } else {
+                ensure(1)
+                put(0xC2)
+            }
+        }
         while i < n {
             if inString {
                 if escapeState != 0 {
@@ -324,11 +362,18 @@ private struct FormatterMachine {
                         case UInt8(ascii: "u"):
                             escapeState = 5
                         default:
+                            // Not an escape: the byte is looked at again as string content
+                            // (a control character there stops the formatter).
                             valid = false
                             escapeState = 0
+                            continue
                         }
                     } else {
-                        if !isHex(c) { valid = false }
+                        if !isHex(c) {
+                            valid = false
+                            escapeState = 0
+                            continue
+                        }
                         escapeState = escapeState == 2 ? 0 : escapeState - 1
                     }
                     ensure(1)
@@ -360,6 +405,24 @@ private struct FormatterMachine {
                     continue
                 }
                 if c < 0x20 { return i }
+                if c >= 0x7F {
+                    // Only the sanitizing stop table stops here: DEL, or 0xC2.
+                    if c == 0x7F {
+                        putEscaped(c)
+                        i &+= 1
+                    } else if i &+ 1 == n {
+                        pendingC2 = true
+                        i &+= 1
+                    } else if p[i &+ 1] >= 0x80 && p[i &+ 1] <= 0x9F {
+                        putEscaped(p[i &+ 1])
+                        i &+= 2
+                    } else {
+                        ensure(1)
+                        put(c)
+                        i &+= 1
+                    }
+                    continue
+                }
                 ensure(1 + resetC.count)
                 put(0x22)
                 put(resetC)

@@ -35,6 +35,9 @@ public final class Printer: TransferDelegate {
     private var requestHeadsSeen = 0
     private var requestBodyWriter: BodyWriter?
     private var requestPrinted = false
+    /// A request body went out unformatted (piped): a response part that follows is set apart
+    /// by a blank line pair, as HTTPie does, instead of running on from the body's last byte.
+    private var rawRequestBodyEnded = false
     private var pendingHead: HTTPResponseHead?
     private var headPrinted = false
     private var bodyWriter: BodyWriter?
@@ -216,6 +219,9 @@ public final class Printer: TransferDelegate {
         if requestPrinted && (style.format || style.terminal) && writer.byteCount > 0 {
             if out.last != 0x0A && !(out.isEmpty && writer.byteCount == 0) { out.append(0x0A) }
             out.append(0x0A)
+        } else if requestPrinted && selection.requestBody && writer.byteCount > 0 {
+            // Written only if a response part follows, so --offline output stays byte-exact.
+            rawRequestBodyEnded = true
         }
         if !out.isEmpty { try sink.write(out) }
     }
@@ -228,6 +234,10 @@ public final class Printer: TransferDelegate {
         bodyWriter = BodyWriter(enabled: selection.responseBody, mediaType: head.mediaType, charset: head.charset,
                                 format: style.format, theme: theme, terminal: style.terminal,
                                 decoding: decoding, decode: !contentTypeRejected)
+        if rawRequestBodyEnded && (selection.responseHeaders || selection.responseBody) {
+            rawRequestBodyEnded = false
+            try sink.write("\n\n")
+        }
         guard selection.responseHeaders else { return }
         if requestPrinted && (style.format || style.terminal) { try sink.write("\n") }
         let raw = !style.format && !style.colors && !style.terminal

@@ -27,10 +27,9 @@ public enum PropertyListWriter {
         case .bool(let b):
             out += pad + (b ? "<true/>" : "<false/>") + "\n"
         case .number(let n):
-            if isInteger(n) {
-                out += pad + "<integer>\(n)</integer>\n"
-            } else {
-                out += pad + "<real>\(n)</real>\n"
+            switch try checkedNumber(n, path: path) {
+            case .int, .uint: out += pad + "<integer>\(n)</integer>\n"
+            case .real: out += pad + "<real>\(n)</real>\n"
             }
         case .string(let s):
             out += pad + "<string>\(escapeXML(s))</string>\n"
@@ -55,6 +54,28 @@ public enum PropertyListWriter {
                  hint: "leave the item out, or send it as a string (\(path.isEmpty ? "key" : path)=) or with --json")
     }
 
+    /// A number as both formats can hold it: a 64-bit integer (signed, or unsigned above
+    /// Int64.max) or a finite real.
+    enum CheckedNumber: Equatable { case int(Int64), uint(UInt64), real(Double) }
+
+    /// Refuses numbers no property list can carry — integers outside the Int64/UInt64 range and
+    /// reals that overflow to infinity — the same way for XML and binary output.
+    static func checkedNumber(_ n: String, path: String) throws(SwurlError) -> CheckedNumber {
+        let place = path.isEmpty ? "the body" : path
+        if isInteger(n) {
+            if let v = Int64(n) { return .int(v) }
+            if let v = UInt64(n) { return .uint(v) }
+            throw .badData("'\(place)': the integer \(n.prefix(80)) does not fit in a property list (64 bits)",
+                           hint: "send it as a string (\(path.isEmpty ? "key" : path)=...)")
+        }
+        guard let d = Double(n) else { throw .badData("'\(place)': \(n.prefix(80)) is not a number") }
+        guard d.isFinite else {
+            throw .badData("'\(place)': the real \(n.prefix(80)) is out of range for a property list (not finite as a 64-bit double)",
+                           hint: "send it as a string (\(path.isEmpty ? "key" : path)=...)")
+        }
+        return .real(d)
+    }
+
     static func isInteger(_ literal: String) -> Bool {
         !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
     }
@@ -75,7 +96,7 @@ public enum PropertyListWriter {
     // MARK: Binary
 
     private enum Object {
-        case bool(Bool), int(Int64), real(Double), ascii([UInt8]), utf16([UInt16])
+        case bool(Bool), int(Int64), uint(UInt64), real(Double), ascii([UInt8]), utf16([UInt16])
         case array([Int]), dict(keys: [Int], values: [Int])
     }
 
@@ -91,6 +112,11 @@ public enum PropertyListWriter {
             switch object {
             case .bool(let b): out.append(b ? 0x09 : 0x08)
             case .int(let v): writeInt(v, into: &out)
+            case .uint(let v):
+                // Above Int64.max: a 16-byte integer whose high half is zero, as CoreFoundation writes it.
+                out.append(0x14)
+                appendBigEndian(0, width: 8, into: &out)
+                appendBigEndian(v, width: 8, into: &out)
             case .real(let d):
                 out.append(0x23)
                 appendBigEndian(d.bitPattern, width: 8, into: &out)
@@ -127,15 +153,10 @@ public enum PropertyListWriter {
         case .bool(let b):
             objects.append(.bool(b))
         case .number(let n):
-            if isInteger(n) {
-                guard let v = Int64(n) else {
-                    throw .badData("'\(path)': the integer \(n) does not fit in a binary property list (64 bits)",
-                                   hint: "use --plist=xml, or send it as a string")
-                }
-                objects.append(.int(v))
-            } else {
-                guard let d = Double(n) else { throw .badData("'\(path)': \(n) is not a number") }
-                objects.append(.real(d))
+            switch try checkedNumber(n, path: path) {
+            case .int(let v): objects.append(.int(v))
+            case .uint(let v): objects.append(.uint(v))
+            case .real(let d): objects.append(.real(d))
             }
         case .string(let s):
             if s.utf8.allSatisfy({ $0 < 0x80 }) {

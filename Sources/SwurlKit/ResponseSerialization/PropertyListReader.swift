@@ -37,6 +37,13 @@ enum PropertyListReader {
     struct Failure: Error, Equatable { var reason: String }
 
     static let maxDepth = 512
+    /// Most objects a binary plist may expand to. Shared references are expanded each time they
+    /// are used, so without a budget 61 nested arrays of `[next, next]` (344 bytes) expand to
+    /// 2^62 objects.
+    static let maxObjects = 1_000_000
+    /// Most string and data bytes a binary plist may expand to (shared strings count each time),
+    /// so the rendered output stays proportionate: a fixed allowance plus twice the input.
+    static func maxContentBytes(inputSize: Int) -> Int { (32 << 20) + 2 * inputSize }
 
     /// Whether the bytes start like a property list (binary magic, or XML naming plist early on).
     static func looksLikePropertyList(_ head: some Collection<UInt8>) -> Bool {
@@ -148,8 +155,22 @@ enum PropertyListReader {
         var offsets: [Int] = []
         var refSize = 0
         var visiting: Set<Int> = []
+        /// Objects and string/data bytes decoded so far, each shared reference counted again.
+        var objectCount = 0
+        var contentBytes = 0
+        let contentBudget: Int
 
-        init(_ bytes: [UInt8]) { b = bytes }
+        init(_ bytes: [UInt8]) {
+            b = bytes
+            contentBudget = PropertyListReader.maxContentBytes(inputSize: bytes.count)
+        }
+
+        mutating func spend(content n: Int) throws(Failure) {
+            contentBytes += n
+            guard contentBytes <= contentBudget else {
+                throw Failure(reason: "shared references expand to more than \(contentBudget >> 20) MiB of strings and data")
+            }
+        }
 
         func uint(_ at: Int, _ width: Int) throws(Failure) -> UInt64 {
             guard width >= 1, width <= 8, at >= 0, at + width <= b.count else { throw Failure(reason: "truncated binary plist") }
@@ -195,6 +216,10 @@ enum PropertyListReader {
         mutating func object(_ ref: Int, depth: Int) throws(Failure) -> PropertyListValue {
             guard ref >= 0, ref < offsets.count else { throw Failure(reason: "object reference out of range") }
             guard depth < PropertyListReader.maxDepth, !visiting.contains(ref) else { throw Failure(reason: "object references loop") }
+            objectCount += 1
+            guard objectCount <= PropertyListReader.maxObjects else {
+                throw Failure(reason: "shared references expand to more than \(PropertyListReader.maxObjects) objects")
+            }
             let at = offsets[ref]
             let marker = b[at]
             switch marker >> 4 {
@@ -224,14 +249,17 @@ enum PropertyListReader {
             case 0x4:
                 let (n, start) = try length(marker, at: at)
                 guard start + n <= b.count else { throw Failure(reason: "truncated data") }
+                try spend(content: n)
                 return .data(Array(b[start..<start + n]))
             case 0x5:
                 let (n, start) = try length(marker, at: at)
                 guard start + n <= b.count else { throw Failure(reason: "truncated string") }
+                try spend(content: n)
                 return .string(String(decoding: b[start..<start + n], as: UTF8.self))
             case 0x6:
                 let (n, start) = try length(marker, at: at)
                 guard start + 2 * n <= b.count else { throw Failure(reason: "truncated string") }
+                try spend(content: 3 * n)   // UTF-16 units take at most 3 UTF-8 bytes each
                 var units: [UInt16] = []
                 units.reserveCapacity(n)
                 for k in 0..<n { units.append(UInt16(b[start + 2 * k]) << 8 | UInt16(b[start + 2 * k + 1])) }

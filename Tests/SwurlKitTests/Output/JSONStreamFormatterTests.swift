@@ -66,4 +66,52 @@ final class JSONStreamFormatterTests: XCTestCase {
         XCTAssertTrue(out.contains(theme.jsonString + "\"v\"" + theme.reset))
         XCTAssertTrue(out.contains(theme.jsonNumber + "1" + theme.reset))
     }
+
+    private func formatBytes(_ bytes: [UInt8], chunk: Int, sanitize: Bool) -> ([UInt8], Bool) {
+        let f = JSONStreamFormatter(theme: nil, sanitize: sanitize)
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let end = min(bytes.count, i + chunk)
+            bytes[i..<end].withUnsafeBytes { f.feed($0, into: &out) }
+            i = end
+        }
+        f.finish(into: &out)
+        return (out, f.isValid)
+    }
+
+    /// Regression: raw C1 controls (U+009B is CSI) and DEL inside valid JSON strings reached the
+    /// terminal. Sanitizing writes them as `\u00XX` escapes, however the chunks split them.
+    func testSanitizingEscapesC1AndDELInsideStringsAtAnyChunkSize() throws {
+        let input: [UInt8] = Array(#"{"k\#u{9B}":"\#u{9B}31m\#u{7F}°\#u{85}é","n":"\#u{80}\#u{9F}\#u{A0}"}"#.utf8)
+        XCTAssertTrue(input.contains(0xC2))
+        let expected = "{\n    \"k\\u009b\": \"\\u009b31m\\u007f°\\u0085é\",\n    \"n\": \"\\u0080\\u009f\u{A0}\"\n}"
+        for chunk in 1...9 {
+            let (out, valid) = formatBytes(input, chunk: chunk, sanitize: true)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), expected, "chunk \(chunk)")
+            XCTAssertTrue(valid)
+            XCTAssertFalse(out.contains(0x7F))
+            XCTAssertFalse(zip(out, out.dropFirst()).contains { $0 == 0xC2 && (0x80...0x9F).contains($1) }, "chunk \(chunk)")
+            // Still the same document.
+            XCTAssertEqual(try JSONParser.parse(out), try JSONParser.parse(input))
+        }
+        // Not sanitizing (a pipe): the bytes stay as sent.
+        let (raw, _) = formatBytes(input, chunk: 4, sanitize: false)
+        XCTAssertEqual(String(decoding: raw, as: UTF8.self),
+                       "{\n    \"k\u{9B}\": \"\u{9B}31m\u{7F}°\u{85}é\",\n    \"n\": \"\u{80}\u{9F}\u{A0}\"\n}")
+        // A string cut after its 0xC2 byte keeps the byte (and is flagged as unterminated).
+        let (cut, cutValid) = formatBytes([0x22, 0x61, 0xC2], chunk: 3, sanitize: true)
+        XCTAssertEqual(cut, [0x22, 0x61, 0xC2])
+        XCTAssertFalse(cutValid)
+    }
+
+    /// A control character right after a backslash is not an escape: it must not be copied raw.
+    func testControlAfterBackslashIsNotCopiedRaw() {
+        for chunk in [1, 2, 100] {
+            let (out, valid) = format("{\"a\": \"x\\\u{1B}[2J\\u00\u{1B}]0;t\u{07}\"}", chunk: chunk)
+            XCTAssertFalse(valid)
+            XCTAssertFalse(out.contains("\u{1B}"), out)
+            XCTAssertFalse(out.contains("\u{07}"), out)
+        }
+    }
 }

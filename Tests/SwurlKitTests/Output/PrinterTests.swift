@@ -33,4 +33,30 @@ final class PrinterTests: XCTestCase {
         XCTAssertEqual(t.run(["--offline", "POST", "example.org", "a=1"]), 0)
         XCTAssertTrue(t.stdout.text.hasSuffix("\n\n{\n    \"a\": \"1\"\n}\n\n"), t.stdout.text)
     }
+
+    /// Regression: piped `-v` ran the request body into the status line (`{"a":"1"}HTTP/1.1 200 OK`).
+    func testPipedRequestBodyIsSetApartFromTheResponse() throws {
+        func run(_ letters: String, response: Bool) throws -> [UInt8] {
+            let sink = MemorySink()
+            let p = Printer(sink: sink, selection: try PrintSelection(letters: letters),
+                            style: .init(format: false, colors: false, terminal: false))
+            try p.transferDidSendRequestHead(Array("POST / HTTP/1.1\r\nContent-Type: application/json\r\n\r\n".utf8))
+            try Array("{\"a\":\"1\"}".utf8).withUnsafeBytes { try p.transferDidSendRequestBody($0) }
+            if response {
+                try p.transferDidReceiveHead(HTTPResponseHead(version: "HTTP/1.1", status: 200, reason: "OK",
+                                                              headers: HTTPHeaders([.init(name: "Content-Type", value: "text/plain")])))
+                try Array("ok".utf8).withUnsafeBytes { try p.transferDidReceiveBody($0) }
+            }
+            try p.finish()
+            return sink.bytes
+        }
+        let head = "POST / HTTP/1.1\r\nContent-Type: application/json\r\n\r\n{\"a\":\"1\"}"
+        XCTAssertEqual(String(decoding: try run("HBhb", response: true), as: UTF8.self),
+                       head + "\n\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nok")
+        XCTAssertEqual(String(decoding: try run("Bb", response: true), as: UTF8.self), "{\"a\":\"1\"}\n\nok")
+        // No response part: byte-exact.
+        XCTAssertEqual(String(decoding: try run("HBhb", response: false), as: UTF8.self), head)
+        XCTAssertEqual(String(decoding: try run("HB", response: true), as: UTF8.self), head)
+        XCTAssertEqual(String(decoding: try run("b", response: true), as: UTF8.self), "ok")
+    }
 }

@@ -30,4 +30,31 @@ final class PropertyListWriterTests: XCTestCase {
             }
         }
     }
+
+    /// Regression: 1e400 became +inf in binary plists, and XML took integers beyond 64 bits that
+    /// binary refused. Both formats now refuse both, naming the item.
+    func testUnencodableNumbersAreBadDataInBothFormats() {
+        for (literal, kind) in [("1e400", "real"), ("-1e400", "real"), ("18446744073709551616", "integer"),
+                                ("-9223372036854775809", "integer")] {
+            let t = JSONValue.object([.init("a", .object([.init("f", .number(literal))]))])
+            for binary in [false, true] {
+                XCTAssertThrowsError(try binary ? PropertyListWriter.binary(t) : PropertyListWriter.xml(t), "\(literal) binary=\(binary)") { error in
+                    guard let e = error as? SwurlError else { return XCTFail("\(error)") }
+                    XCTAssertEqual(ExitStatus(for: e), .badData)
+                    XCTAssertTrue(e.message.contains("a[f]"), e.message)
+                    XCTAssertTrue(e.message.contains(kind), e.message)
+                }
+            }
+        }
+    }
+
+    func testSixtyFourBitExtremesRoundTripInBothFormats() throws {
+        let t = JSONValue.array([.number("18446744073709551615"), .number("-9223372036854775808"),
+                                 .number("9223372036854775807"), .number("1.7976931348623157e308")])
+        let xml = String(decoding: try PropertyListWriter.xml(t), as: UTF8.self)
+        XCTAssertTrue(xml.contains("<integer>18446744073709551615</integer>"))
+        let value = try PropertyListReader.read(try PropertyListWriter.binary(t))
+        XCTAssertEqual(value, .array([.integer("18446744073709551615"), .integer("-9223372036854775808"),
+                                      .integer("9223372036854775807"), .real(1.7976931348623157e308)]))
+    }
 }

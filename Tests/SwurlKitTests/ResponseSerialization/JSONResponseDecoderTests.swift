@@ -87,4 +87,22 @@ final class JSONResponseDecoderTests: XCTestCase {
         XCTAssertEqual(r.outcome, .decoded)
         XCTAssertEqual(try JSONParser.parse(r.text), try JSONParser.parse(doc))
     }
+
+    /// Regression: the tree path (--sort-keys, --drop-nulls) decoded `\u009b` and wrote raw C2 9B.
+    func testTreePathEscapesC1AndDEL() {
+        for configure in [{ (o: inout DecodingOptions) in o.sortKeys = true }, { (o: inout DecodingOptions) in o.dropNulls = true }] {
+            for terminal in [true, false] {
+                let r = runDecoder(#"{"b":"\u009b31m","a":"x\u007f\u0085\u00a0"}"#, mediaType: "application/json",
+                                   terminal: terminal, configure: configure)
+                XCTAssertEqual(r.outcome, .decoded)
+                XCTAssertFalse(zip(r.bytes, r.bytes.dropFirst()).contains { $0 == 0xC2 && (0x80...0x9F).contains($1) }, r.text)
+                XCTAssertFalse(r.bytes.contains(0x7F), r.text)
+                XCTAssertTrue(r.text.contains(#""\u009b31m""#), r.text)
+                XCTAssertTrue(r.text.contains("\"x\\u007f\\u0085\u{A0}\""), r.text)
+            }
+        }
+        var out: [UInt8] = []
+        JSONValue.writeString("\u{80}\u{9F}\u{A0}é\u{7F}", to: &out)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "\"\\u0080\\u009f\u{A0}é\\u007f\"")
+    }
 }

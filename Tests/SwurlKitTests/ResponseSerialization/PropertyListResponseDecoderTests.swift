@@ -67,4 +67,70 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertEqual(PropertyListDate.parse("2024-02-29T12:00:00Z").map(PropertyListDate.format), "2024-02-29T12:00:00Z")
         XCTAssertEqual(Base64.decode(Base64.encode([1, 2, 3, 4])), [1, 2, 3, 4])
     }
+
+    /// A binary plist whose objects 0..<levels are arrays `[k+1, k+1]` and whose last object is
+    /// `leaf` (the bytes of one object): 2^levels leaves once shared references are expanded.
+    static func doublingPlist(levels: Int, leaf: [UInt8]) -> [UInt8] {
+        var b = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for k in 0..<levels {
+            offsets.append(b.count)
+            b += [0xA2, UInt8(k + 1), UInt8(k + 1)]
+        }
+        offsets.append(b.count)
+        b += leaf
+        let table = b.count
+        for o in offsets { b += [UInt8(o >> 24 & 0xFF), UInt8(o >> 16 & 0xFF), UInt8(o >> 8 & 0xFF), UInt8(o & 0xFF)] }
+        func be64(_ v: Int) -> [UInt8] { (0..<8).map { UInt8(v >> (56 - 8 * $0) & 0xFF) } }
+        b += [0, 0, 0, 0, 0, 0, 4, 1] + be64(offsets.count) + be64(0) + be64(table)
+        return b
+    }
+
+    /// Regression: 61 nested `[next, next]` arrays (a few hundred bytes) expanded to 2^61 leaves
+    /// and hung swurl. Now the object budget stops it: shown as sent when auto-detected, a
+    /// decoding failure with an explicit --decode plist.
+    func testSharedReferenceBombIsRefusedQuickly() {
+        let bomb = Self.doublingPlist(levels: 61, leaf: [0x08])
+        XCTAssertLessThan(bomb.count, 500)
+        XCTAssertThrowsError(try PropertyListReader.read(bomb)) { error in
+            XCTAssertTrue((error as? PropertyListReader.Failure)?.reason.contains("objects") ?? false, "\(error)")
+        }
+        let auto = runDecoder(bomb, mediaType: "application/x-plist", terminal: false, chunk: 4096)
+        XCTAssertTrue(auto.outcome.isFailure)
+        XCTAssertEqual(auto.bytes, bomb)   // shown as sent
+        XCTAssertTrue(runDecoder(bomb, choice: .plist, terminal: false, chunk: 4096).outcome.isFailure)
+        XCTAssertTrue(runDecoder(bomb, choice: .plist, terminal: true, chunk: 4096) { $0.plistAsJSON = true }.outcome.isFailure)
+        // Sharing within the budget still decodes, every reference expanded.
+        let small = Self.doublingPlist(levels: 3, leaf: [0x09])
+        let eight: PropertyListValue = .array(Array(repeating: .array(Array(repeating: .array([.bool(true), .bool(true)]), count: 2)), count: 2))
+        XCTAssertEqual(try PropertyListReader.read(small), eight)
+    }
+
+    /// A shared 1 MiB string reached through 10 levels of sharing is only 2047 objects but 1 GiB
+    /// of text: the content budget keeps the rendered output from exploding.
+    func testSharedLargeStringCannotExplodeTheOutput() {
+        let n = 1 << 20
+        let leaf: [UInt8] = [0x5F, 0x12, UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+            + Array(repeating: UInt8(ascii: "x"), count: n)
+        let bomb = Self.doublingPlist(levels: 10, leaf: leaf)
+        XCTAssertThrowsError(try PropertyListReader.read(bomb)) { error in
+            XCTAssertTrue((error as? PropertyListReader.Failure)?.reason.contains("MiB") ?? false, "\(error)")
+        }
+        XCTAssertTrue(runDecoder(bomb, choice: .plist, terminal: false, chunk: 1 << 16).outcome.isFailure)
+        // Two levels (4 copies) is within the budget.
+        guard case .array(let a)? = try? PropertyListReader.read(Self.doublingPlist(levels: 2, leaf: leaf)), a.count == 2 else {
+            return XCTFail("four shared copies should decode")
+        }
+    }
+
+    /// Regression: `--plist-as json` wrote a string's U+009B (CSI) raw.
+    func testPlistAsJSONEscapesC1Controls() throws {
+        let b64 = try runPython("import plistlib,base64,sys; sys.stdout.write(base64.b64encode(plistlib.dumps({'a': '\\x9b31m\\x7f\\x85'}, fmt=plistlib.FMT_BINARY)).decode())")
+        let bytes = [UInt8](Data(base64Encoded: b64) ?? Data())
+        XCTAssertFalse(bytes.isEmpty)
+        let r = runDecoder(bytes, terminal: true) { $0.plistAsJSON = true }
+        XCTAssertEqual(r.outcome, .decoded)
+        XCTAssertTrue(r.text.contains(#""a": "\u009b31m\u007f\u0085""#), r.text)
+        XCTAssertFalse(zip(r.bytes, r.bytes.dropFirst()).contains { $0 == 0xC2 && (0x80...0x9F).contains($1) }, r.text)
+    }
 }
