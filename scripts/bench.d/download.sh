@@ -4,7 +4,7 @@
 set -euo pipefail
 SWURL=${SWURL:-.build/release/swurl}
 OUT=${OUT:-$(mktemp -d)}
-N=${DOWNLOAD_RUNS:-5}
+N=${DOWNLOAD_RUNS:-6}
 dir="$OUT/nginx-download"
 mkdir -p "$dir/www" "$dir/tmp" "$dir/logs"
 # The downloads land in memory (tmpfs) when there is one: on this VM, writeback to the disk
@@ -12,7 +12,8 @@ mkdir -p "$dir/www" "$dir/tmp" "$dir/logs"
 dl_root=/dev/shm
 [ -d "$dl_root" ] && [ -w "$dl_root" ] || dl_root=$dir
 dl=$(mktemp -d "$dl_root/swurl-bench-XXXXXX")
-trap 'rm -rf "$dl"' EXIT
+# Stop this row's nginx and free the tmpfs on any exit, also when the row runs on its own.
+trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$dl"' EXIT
 ln -sfn "$dl" "$dir/dl"
 truncate -s 1G "$dir/www/1g.bin"   # sparse: the page cache serves it, the disk is not the bottleneck
 nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -41,18 +42,25 @@ url="http://127.0.0.1:$nport/1g.bin"
 # One timed run; leaves "seconds peak_rss_kb" in $dir/time.txt.
 run() {
   rm -f "$dl/"*
+  sleep 0.5
   /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || { cat "$dir/stderr.txt" >&2; exit 1; }
   [ "$(stat -c %s "$dl/1g.bin")" = 1073741824 ] || { echo "incomplete download: $*" >&2; exit 1; }
 }
 
-echo "== 1 GiB download to a file (nginx, $N runs each, alternating)"
+echo "== 1 GiB download to a file (nginx, $N runs each, taking turns to go first)"
 code=$(curl -s -o /dev/null -w "%{http_code}" -r 0-0 "$url"); [ "$code" = 206 ] || { echo "nginx answers $code" >&2; exit 1; }
 s_times=(); c_times=(); s_rss=0; c_rss=0
-for _ in $(seq "$N"); do
+swurl_run() {
   run "$SWURL" -q -d -o "$dl/1g.bin" "$url"; read -r t m < "$dir/time.txt"
   s_times+=("$t"); if [ "$m" -gt "$s_rss" ]; then s_rss=$m; fi
+}
+curl_run() {
   run curl -s -o "$dl/1g.bin" "$url"; read -r t m < "$dir/time.txt"
   c_times+=("$t"); if [ "$m" -gt "$c_rss" ]; then c_rss=$m; fi
+}
+# The run right after a 1 GiB file was deleted pays for the freed pages: take turns going first.
+for i in $(seq "$N"); do
+  if [ $((i % 2)) = 1 ]; then swurl_run; curl_run; else curl_run; swurl_run; fi
 done
 kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
 python3 - "$s_rss" "$c_rss" "${s_times[*]}" "${c_times[*]}" <<'PY'
