@@ -110,7 +110,7 @@ public enum DocumentationGenerator {
         s += "    esac\n"
         s += "    if [[ \"$cur\" == -* ]]; then\n"
         s += "        COMPREPLY=($(compgen -W \"\(all.joined(separator: " "))\" -- \"$cur\"))\n"
-        s += "    else\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS\" -- \"$cur\"))\n    fi\n}\n"
+        s += "    else\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS certs\" -- \"$cur\"))\n    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
         return s
     }
@@ -145,13 +145,15 @@ public enum DocumentationGenerator {
             if case .optional = spec.argument, !action.isEmpty { action = ":" + action }
             s += "    \(group)\(names)'[\(help)]\(action)' \\\n"
         }
-        s += "    '1:method or URL:(GET POST PUT PATCH DELETE HEAD OPTIONS)' \\\n"
+        s += "    '1:method, URL or certs:(GET POST PUT PATCH DELETE HEAD OPTIONS certs)' \\\n"
         s += "    '*:request item:_files'\n}\n\n_swurl \"$@\"\n"
         return s
     }
 
     static func fish() -> String {
         var s = "# \(banner)\n# fish completion for swurl\n"
+        s += "complete -c swurl -n '__fish_is_first_arg' -f -a certs -d 'Show the server certificates and pins; send no request'\n"
+        s += "complete -c swurl -n '__fish_is_first_arg' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
         for spec in OptionTable.documented {
             var line = "complete -c swurl"
             for short in spec.shorts { line += " -s \(short)" }
