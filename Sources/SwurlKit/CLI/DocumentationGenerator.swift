@@ -152,8 +152,8 @@ public enum DocumentationGenerator {
 
     static func fish() -> String {
         var s = "# \(banner)\n# fish completion for swurl\n"
-        s += "complete -c swurl -n '__fish_is_first_arg' -f -a certs -d 'Show the server certificates and pins; send no request'\n"
-        s += "complete -c swurl -n '__fish_is_first_arg' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
+        s += "complete -c swurl -n '__fish_use_subcommand' -f -a certs -d 'Show the server certificates and pins; send no request'\n"
+        s += "complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
         for spec in OptionTable.documented {
             var line = "complete -c swurl"
             for short in spec.shorts { line += " -s \(short)" }
