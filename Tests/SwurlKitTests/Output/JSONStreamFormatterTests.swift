@@ -3,17 +3,8 @@ import XCTest
 
 final class JSONStreamFormatterTests: XCTestCase {
     private func format(_ text: String, chunk: Int = 3, theme: Theme? = nil) -> (String, Bool) {
-        let f = JSONStreamFormatter(theme: theme, sanitize: true)
-        var out: [UInt8] = []
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            let end = min(bytes.count, i + chunk)
-            bytes[i..<end].withUnsafeBytes { f.feed($0, into: &out) }
-            i = end
-        }
-        f.finish(into: &out)
-        return (String(decoding: out, as: UTF8.self), f.isValid)
+        let (out, valid) = formatBytes(Array(text.utf8), chunk: chunk, sanitize: true, theme: theme)
+        return (String(decoding: out, as: UTF8.self), valid)
     }
 
     func testIndentsAndKeepsLiteralsAtAnyChunkSize() {
@@ -67,8 +58,8 @@ final class JSONStreamFormatterTests: XCTestCase {
         XCTAssertTrue(out.contains(theme.jsonNumber + "1" + theme.reset))
     }
 
-    private func formatBytes(_ bytes: [UInt8], chunk: Int, sanitize: Bool) -> ([UInt8], Bool) {
-        let f = JSONStreamFormatter(theme: nil, sanitize: sanitize)
+    private func formatBytes(_ bytes: [UInt8], chunk: Int, sanitize: Bool, theme: Theme? = nil) -> ([UInt8], Bool) {
+        let f = JSONStreamFormatter(theme: theme, sanitize: sanitize)
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
