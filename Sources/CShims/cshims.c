@@ -72,6 +72,7 @@ void sw_install_sigint_handler(void) {
     sigaction(SIGINT, &sa, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
+void sw_clear_interrupted(void) { sw_sigint_seen = 0; }
 
 int sw_set_echo(int fd, int on) {
     struct termios t;

@@ -54,6 +54,8 @@ int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
 // SIGINT: a flag set by an async-signal-safe handler, polled by transfers.
 void sw_install_sigint_handler(void);
 int sw_interrupted(void);
+/// Forgets an earlier Ctrl-C (each exchange of a REPL or batch starts uninterrupted).
+void sw_clear_interrupted(void);
 // Switches terminal echo on fd off or on for password prompts (termios(3)); 0 on success.
 int sw_set_echo(int fd, int on);
 #endif

@@ -1,16 +1,16 @@
 /// The raw result of parsing argv against `OptionTable`: option occurrences and positionals.
 public struct ParsedArguments: Sendable {
     /// Each option's occurrences in order; a flag's occurrence has a nil value.
-    public var options: [String: [String?]] = [:]
+    public var options: [Option: [String?]] = [:]
     /// Everything that is not an option: method, URL, request items.
     public var positionals: [String] = []
 
     /// Whether the option named `name` was given.
-    public func has(_ name: String) -> Bool { options[name] != nil }
+    public func has(_ option: Option) -> Bool { options[option] != nil }
     /// The last value given for `name`.
-    public func value(_ name: String) -> String? { options[name]?.last ?? nil }
+    public func value(_ option: Option) -> String? { options[option]?.last ?? nil }
     /// Every value given for `name`, in order.
-    public func values(_ name: String) -> [String] { (options[name] ?? []).compactMap { $0 } }
+    public func values(_ option: Option) -> [String] { (options[option] ?? []).compactMap { $0 } }
 }
 
 /// Parses `swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]`: options may stand anywhere,
@@ -26,7 +26,7 @@ public enum ArgumentParser {
                 throw .usage("invalid value '\(v)' for --\(spec.name)",
                              hint: "choose one of: \(spec.choices.joined(separator: ", "))")
             }
-            result.options[spec.name, default: []].append(value)
+            result.options[spec.option, default: []].append(value)
         }
         while i < arguments.count {
             let arg = arguments[i]

@@ -1,3 +1,13 @@
+/// `--pretty`: what to do to the output.
+public enum PrettyMode: String, CaseIterable, Sendable {
+    case all, colors, format, none
+}
+
+/// `--timing`: how the timing breakdown is printed.
+public enum TimingFormat: String, CaseIterable, Sendable {
+    case text, json
+}
+
 /// The typed, validated form of the command line.
 public struct CommandOptions {
     /// How data items become a body.
@@ -16,7 +26,8 @@ public struct CommandOptions {
     public var ignoreStdin = false
     public var selection: PrintSelection?
     public var verbose = false
-    public var pretty: String?
+    /// `--pretty`; nil means by the sink (all on a terminal, none otherwise).
+    public var pretty: PrettyMode?
     public var outputPath: String?
     public var offline = false
     public var checkStatus = false
@@ -35,8 +46,8 @@ public struct CommandOptions {
     public var overwrite = false
     public var quiet = false
     public var showAllHops = false
-    /// `text` or `json` with `--timing`.
-    public var timing: String?
+    /// `--timing[=text|json]`.
+    public var timing: TimingFormat?
     /// `--auth USER[:PASS]` as typed; the password may still have to be asked for.
     public var authUser: String?
     public var authPassword: String?
@@ -59,59 +70,59 @@ public struct CommandOptions {
         let parser = RequestItemParser(environment: environment)
         for raw in positionals.dropFirst() { items.append(try parser.parse(raw)) }
 
-        let formats = ["json", "form", "multipart", "plist"].filter { args.has($0) }
+        let formats = [Option.json, .form, .multipart, .plist].filter { args.has($0) }.map(\.rawValue)
         if formats.count > 1 {
             throw .usage("--\(formats[0]) and --\(formats[1]) cannot be combined", hint: "choose one body format")
         }
-        explicitJSON = args.has("json")
-        if args.has("form") {
+        explicitJSON = args.has(.json)
+        if args.has(.form) {
             let hasFile = items.contains { if case .file(let k, _, _, _) = $0.kind { return !k.isEmpty } else { return false } }
             bodyFormat = hasFile ? .multipart : .form
         }
-        if args.has("multipart") { bodyFormat = .multipart }
-        if args.has("plist") { bodyFormat = .plist(binary: args.value("plist") == "binary") }
-        boundary = args.value("boundary")
+        if args.has(.multipart) { bodyFormat = .multipart }
+        if args.has(.plist) { bodyFormat = .plist(binary: args.value(.plist) == "binary") }
+        boundary = args.value(.boundary)
         if let b = boundary {
             guard !b.isEmpty, b.count <= 70, b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "'()+_,-./:=?".contains($0)) }) else {
                 throw .usage("invalid --boundary '\(b)'", hint: "use 1 to 70 letters, digits or '()+_,-./:=? (RFC 2046)")
             }
         }
-        rawBody = args.value("raw")
-        chunked = args.has("chunked")
-        ignoreStdin = args.has("ignore-stdin")
+        rawBody = args.value(.raw)
+        chunked = args.has(.chunked)
+        ignoreStdin = args.has(.ignoreStdin)
         if rawBody != nil && items.contains(where: \.isData) {
             throw .usage("--raw cannot be combined with data items", hint: "send either --raw TEXT or field items")
         }
-        if let letters = args.value("print") { selection = try PrintSelection(letters: letters) }
-        verbose = args.has("verbose")
-        if args.has("headers") || args.has("body") {
+        if let letters = args.value(.print) { selection = try PrintSelection(letters: letters) }
+        verbose = args.has(.verbose)
+        if args.has(.headers) || args.has(.body) {
             if selection == nil { selection = PrintSelection() }
-            if args.has("headers") { selection?.responseHeaders = true }
-            if args.has("body") { selection?.responseBody = true }
+            if args.has(.headers) { selection?.responseHeaders = true }
+            if args.has(.body) { selection?.responseBody = true }
         }
-        pretty = args.value("pretty")
-        outputPath = args.value("output")
+        pretty = args.value(.pretty).flatMap(PrettyMode.init(rawValue:))
+        outputPath = args.value(.output)
         if outputPath?.isEmpty == true { throw .usage("--output needs a file name") }
-        offline = args.has("offline")
-        checkStatus = args.has("check-status")
+        offline = args.has(.offline)
+        checkStatus = args.has(.checkStatus)
         validator.checkStatus = checkStatus
-        if let v = args.value("accept-status") { validator.acceptableStatus = try ResponseValidator.parseStatusList(v) }
-        if let v = args.value("accept-type") { validator.acceptableTypes = try ResponseValidator.parseTypeList(v) }
-        if let v = args.value("decode") { decoding.choice = DecoderChoice(rawValue: v) ?? .auto }
-        decoding.sortKeys = args.has("sort-keys")
-        decoding.dropNulls = args.has("drop-nulls")
-        decoding.stream = args.has("stream")
-        decoding.plistAsJSON = args.value("plist-as") == "json"
-        if let v = args.value("style") { style = ThemeStyle(rawValue: v) ?? .auto }
-        transfer.followRedirects = args.has("follow")
-        if let v = args.value("max-redirects") {
+        if let v = args.value(.acceptStatus) { validator.acceptableStatus = try ResponseValidator.parseStatusList(v) }
+        if let v = args.value(.acceptType) { validator.acceptableTypes = try ResponseValidator.parseTypeList(v) }
+        if let v = args.value(.decode) { decoding.choice = DecoderChoice(rawValue: v) ?? .auto }
+        decoding.sortKeys = args.has(.sortKeys)
+        decoding.dropNulls = args.has(.dropNulls)
+        decoding.stream = args.has(.stream)
+        decoding.plistAsJSON = args.value(.plistAs) == "json"
+        if let v = args.value(.style) { style = ThemeStyle(rawValue: v) ?? .auto }
+        transfer.followRedirects = args.has(.follow)
+        if let v = args.value(.maxRedirects) {
             guard let n = Int(v), n >= 0 else {
                 throw .usage("--max-redirects: '\(v)' is not a whole number", hint: "e.g. --max-redirects 5")
             }
             transfer.maxRedirects = n
         }
-        if let v = args.value("timeout") { transfer.timeout = try CommandOptions.seconds(v, "timeout") }
-        if let s = args.value("default-scheme") { defaultScheme = s }
+        if let v = args.value(.timeout) { transfer.timeout = try CommandOptions.seconds(v, "timeout") }
+        if let s = args.value(.defaultScheme) { defaultScheme = s }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
         try parseTransferArguments(args, environment: environment)
     }

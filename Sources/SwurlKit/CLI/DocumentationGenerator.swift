@@ -25,8 +25,14 @@ public enum DocumentationGenerator {
         var s = ".\\\" \(banner)\n"
         s += ".TH SWURL 1 \"\" \"swurl \(RequestBuilder.version)\" \"User Commands\"\n"
         s += ".SH NAME\nswurl \\- a friendly, scriptable HTTP client with in\\-handshake certificate pinning\n"
-        s += ".SH SYNOPSIS\n.B swurl\n[\\fIMETHOD\\fR] \\fIURL\\fR [\\fIREQUEST_ITEM\\fR ...] [\\fIOPTIONS\\fR]\n"
-        s += ".br\n.B swurl certs\n\\fIURL\\fR [\\fITLS OPTIONS\\fR] [\\fB\\-\\-json\\fR]\n"
+        s += ".SH SYNOPSIS\n"
+        for (i, command) in CommandTable.all.enumerated() {
+            s += (i == 0 ? "" : ".br\n") + roff(command.usage) + "\n"
+        }
+        s += ".SH COMMANDS\n"
+        for command in CommandTable.all {
+            s += ".TP\n.B \(command.name.rawValue)\n\(roff(command.usage)): \(roff(command.summary)).\n"
+        }
         s += ".SH DESCRIPTION\n"
         s += "swurl sends an HTTP request built from HTTPie's request\\-item grammar and prints the response. "
         s += "On a terminal it shows the status line, headers and a formatted, coloured body; "
@@ -48,8 +54,9 @@ public enum DocumentationGenerator {
             let specs = OptionTable.documented.filter { $0.group == group }
             guard !specs.isEmpty else { continue }
             s += ".SH \(group.rawValue.uppercased()) OPTIONS\n"
+            s += "For: " + CommandName.allCases.filter(group.defaultCommands.contains).map(\.rawValue).joined(separator: ", ") + ".\n"
             for spec in specs {
-                s += ".TP\n.B \(roff(spec.signature))\n\(roff(spec.help))\n"
+                s += ".TP\n.B \(roff(spec.signature))\n\(roff(spec.documentation))\n"
             }
         }
         s += ".SH EXIT STATUS\n"
@@ -82,7 +89,14 @@ public enum DocumentationGenerator {
     /// The first sentence of a help text, for one-line completion descriptions.
     static func summary(_ help: String) -> String {
         var s = Substring(help)
-        if let end = s.firstRange(of: ". ") { s = s[..<end.lowerBound] }
+        // The first ". " that ends a sentence, not the one in "e.g. " or "i.e. ".
+        var from = s.startIndex
+        while let end = s[from...].firstRange(of: ". ") {
+            let before = s[..<end.lowerBound]
+            if before.hasSuffix("e.g") || before.hasSuffix("i.e") { from = end.upperBound; continue }
+            s = s[..<end.lowerBound]
+            break
+        }
         if s.hasSuffix(".") { s = s.dropLast() }
         return String(s)
     }
@@ -110,7 +124,7 @@ public enum DocumentationGenerator {
         s += "    esac\n"
         s += "    if [[ \"$cur\" == -* ]]; then\n"
         s += "        COMPREPLY=($(compgen -W \"\(all.joined(separator: " "))\" -- \"$cur\"))\n"
-        s += "    else\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS certs\" -- \"$cur\"))\n    fi\n}\n"
+        s += "    else\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " "))\" -- \"$cur\"))\n    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
         return s
     }
@@ -145,14 +159,17 @@ public enum DocumentationGenerator {
             if case .optional = spec.argument, !action.isEmpty { action = ":" + action }
             s += "    \(group)\(names)'[\(help)]\(action)' \\\n"
         }
-        s += "    '1:method, URL or certs:(GET POST PUT PATCH DELETE HEAD OPTIONS certs)' \\\n"
+        s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")))' \\\n"
         s += "    '*:request item:_files'\n}\n\n_swurl \"$@\"\n"
         return s
     }
 
     static func fish() -> String {
         var s = "# \(banner)\n# fish completion for swurl\n"
-        s += "complete -c swurl -n '__fish_use_subcommand' -f -a certs -d 'Show the server certificates and pins; send no request'\n"
+        for command in CommandTable.all {
+            guard let word = command.word else { continue }
+            s += "complete -c swurl -n '__fish_use_subcommand' -f -a \(word) -d '\(command.summary.replacingAll("'", with: "\\'"))'\n"
+        }
         s += "complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
         for spec in OptionTable.documented {
             var line = "complete -c swurl"

@@ -1,19 +1,26 @@
 /// `--download`: the body goes to a file (see `DownloadFile`), response heads to stderr when
 /// asked for, a progress bar to stderr on a terminal.
-enum DownloadCommand {
-    static func run(request: HTTPRequest, options: CommandOptions, transferOptions: TransferOptions,
+enum DownloadCommand: SwurlCommand {
+    static let name = CommandName.download
+    static let word: String? = nil
+    static let invocation = "swurl -d URL"
+    static let usage = "swurl -d [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]"
+    static let summary = "send a request and save the response body to a file"
+
+    static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
+        try RequestCommand.exchange(CommandOptions(args, environment: environment), environment: environment)
+    }
+
+    /// The download half of an exchange, after the request is built.
+    static func download(request: HTTPRequest, options: CommandOptions, transferOptions: TransferOptions,
                     environment: Environment) throws(SwurlError) -> ExitStatus {
         // Heads go to stderr, and only when asked for (-v, -h, --print): stdout stays free.
         var headPrinter: Printer?
         if var selection = options.selection ?? (options.verbose ? PrintSelection(requestHeaders: true, responseHeaders: true) : nil) {
             selection.responseBody = false
             selection.requestBody = false
-            let terminal = environment.stderrIsTerminal
-            let pretty = options.pretty ?? (terminal ? "all" : "none")
             headPrinter = Printer(sink: environment.stderr, selection: selection,
-                                  style: Printer.Style(format: pretty == "all" || pretty == "format",
-                                                       colors: (pretty == "all" || pretty == "colors") && environment.colorsAllowed,
-                                                       terminal: terminal))
+                                  style: RequestCommand.style(options, terminal: environment.stderrIsTerminal, environment: environment))
         }
         let plan = DownloadFile.Plan(outputPath: options.outputPath.map { environment.resolvePath($0) },
                                      directory: environment.currentDirectory, initialURL: request.url,

@@ -15,8 +15,13 @@ public enum HelpGenerator {
 
     /// The whole help text.
     public static func help() -> String {
-        var s = "\(summary)\n\nUsage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]\n"
-        s += "       swurl certs URL [TLS OPTIONS] [--json]   show the server's certificates and pins; send no request\n\n"
+        var s = "\(summary)\n\n"
+        for (i, command) in CommandTable.all.enumerated() {
+            s += (i == 0 ? "Usage: " : "       ") + command.usage + "\n"
+        }
+        s += "\nCommands:\n"
+        for command in CommandTable.all { s += entry(command.name.rawValue, command.summary + ".") }
+        s += "\n"
         s += "  METHOD  any word in capitals; GET without a body, POST with one.\n"
         s += "  URL     http://, https://, or :PORT/path for localhost; no scheme means http:// (--default-scheme).\n\n"
         s += "Request items:\n"
@@ -24,8 +29,8 @@ public enum HelpGenerator {
         for group in OptionGroup.allCases {
             let specs = OptionTable.documented.filter { $0.group == group }
             guard !specs.isEmpty else { continue }
-            s += "\n\(group.rawValue):\n"
-            for spec in specs { s += entry(spec.signature, spec.help) }
+            s += "\n\(group.heading):\n"
+            for spec in specs { s += entry(spec.signature, spec.documentation) }
         }
         s += "\nExit status: 0 ok, 1 transport error, 2 timeout, 3/4/5 HTTP 3xx/4xx/5xx with --check-status\n"
         s += "or outside --accept-status, 6 too many redirects, 7 TLS trust failure (chain, host or pin),\n"

@@ -8,6 +8,20 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case network = "Network"
     case tls = "TLS and pinning"
     case other = "Other"
+
+    /// The heading: the group's name and its commands (`Network (request, download, certs)`).
+    public var heading: String {
+        rawValue + " (" + CommandName.allCases.filter(defaultCommands.contains).map(\.rawValue).joined(separator: ", ") + ")"
+    }
+
+    /// The commands an option of this group applies to, unless the option says otherwise.
+    var defaultCommands: Set<CommandName> {
+        switch self {
+        case .body, .output, .response, .auth: return [.request, .download]
+        case .download: return [.download]
+        case .network, .tls, .other: return Set(CommandName.allCases)
+        }
+    }
 }
 
 /// One command-line option, declared once in `OptionTable`; the parser, `--help`, the man
@@ -27,8 +41,10 @@ public struct OptionSpec: Sendable {
         case none, file, directory
     }
 
+    /// Which option this is; its raw value is the long name.
+    public let option: Option
     /// The long name without the leading dashes.
-    public let name: String
+    public var name: String { option.rawValue }
     /// One-letter forms (`-f`), the first is the main one.
     public let shorts: [Character]
     /// Other long names accepted for the same option.
@@ -42,11 +58,15 @@ public struct OptionSpec: Sendable {
     public let help: String
     /// Hidden options work but appear in no documentation (generators for the build).
     public let hidden: Bool
+    /// The commands that take this option; any other command refuses it (exit 64).
+    public let commands: Set<CommandName>
 
-    public init(_ name: String, short: [Character] = [], aliases: [String] = [],
+    /// - Parameter commands: the commands that accept the option; by default those of its group.
+    public init(_ option: Option, short: [Character] = [], aliases: [String] = [],
                 argument: Argument = .none, choices: [String] = [], completion: Completion = .none,
-                group: OptionGroup, hidden: Bool = false, help: String) {
-        self.name = name
+                group: OptionGroup, commands: Set<CommandName>? = nil, hidden: Bool = false, help: String) {
+        self.option = option
+        self.commands = commands ?? group.defaultCommands
         self.shorts = short
         self.aliases = aliases
         self.argument = argument
@@ -64,6 +84,16 @@ public struct OptionSpec: Sendable {
         case .required(let m), .optional(let m): return m
         }
     }
+
+    /// Where the option's commands differ from its group's: "Commands: request, download, certs.";
+    /// nil otherwise (the group's heading names them).
+    public var commandNote: String? {
+        guard commands != group.defaultCommands else { return nil }
+        return "Commands: " + CommandName.allCases.filter(commands.contains).map(\.rawValue).joined(separator: ", ") + "."
+    }
+
+    /// The text for help and the man page: the help and, where it differs from the group, the commands.
+    public var documentation: String { commandNote.map { help + " " + $0 } ?? help }
 
     /// `-f, --form` or `--timeout SECONDS` as shown in help.
     public var signature: String {

@@ -50,3 +50,11 @@ enum ItemSeparator: String, CaseIterable {
     /// Characters that can start a separator; a backslash before one makes it literal.
     static let leadCharacters: Set<Character> = [":", "=", "@", ";"]
 }
+
+extension RequestItem {
+    /// The item as a serializer's data field, or nil when it is not a `key=value`/`key:=json` field.
+    public var parameterField: RequestParameters.Field? {
+        guard case .field(let key, let value) = kind else { return nil }
+        return .init(key: key, value: value, label: raw)
+    }
+}

@@ -11,29 +11,29 @@ enum SecurityArguments {
     static func policy(from args: ParsedArguments, environment: Environment) throws(SwurlError) -> SecurityPolicy {
         var policy = SecurityPolicy()
         let read = { (path: String) throws(SwurlError) -> [UInt8] in try readInput(path, environment: environment) }
-        for value in args.values("pin-pubkey") { try policy.addKeyPins(value, readFile: read) }
-        for file in args.values("pin-cert") { try policy.addPinnedCertificates(file: file, readFile: read) }
-        if let s = args.value("pin-scope") { policy.scope = SecurityPolicy.PinScope(rawValue: s) ?? .any }
-        policy.allowsInvalidCertificates = args.has("insecure")
-        if args.has("verify-host") && args.has("no-verify-host") {
+        for value in args.values(.pinPubkey) { try policy.addKeyPins(value, readFile: read) }
+        for file in args.values(.pinCert) { try policy.addPinnedCertificates(file: file, readFile: read) }
+        if let s = args.value(.pinScope) { policy.scope = SecurityPolicy.PinScope(rawValue: s) ?? .any }
+        policy.allowsInvalidCertificates = args.has(.insecure)
+        if args.has(.verifyHost) && args.has(.noVerifyHost) {
             throw .usage("--verify-host and --no-verify-host cannot be combined")
         }
-        if args.has("verify-host") { policy.hostVerification = true }
-        if args.has("no-verify-host") { policy.hostVerification = false }
-        if let f = args.value("cacert") { policy.caFile = try checkedPath(f, "--cacert", environment: environment) }
-        if let d = args.value("capath") { policy.caPath = try checkedPath(d, "--capath", directory: true, environment: environment) }
-        if let c = args.value("cert") { policy.clientCertificate = try checkedPath(c, "--cert", environment: environment) }
-        if let k = args.value("key") { policy.clientKey = try checkedPath(k, "--key", environment: environment) }
-        policy.keyPassword = args.value("key-password")
-        policy.minimumVersion = args.value("tls-min").flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
-        policy.maximumVersion = args.value("tls-max").flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
-        if let c = args.value("ciphers") {
+        if args.has(.verifyHost) { policy.hostVerification = true }
+        if args.has(.noVerifyHost) { policy.hostVerification = false }
+        if let f = args.value(.cacert) { policy.caFile = try checkedPath(f, "--cacert", environment: environment) }
+        if let d = args.value(.capath) { policy.caPath = try checkedPath(d, "--capath", directory: true, environment: environment) }
+        if let c = args.value(.cert) { policy.clientCertificate = try checkedPath(c, "--cert", environment: environment) }
+        if let k = args.value(.key) { policy.clientKey = try checkedPath(k, "--key", environment: environment) }
+        policy.keyPassword = args.value(.keyPassword)
+        policy.minimumVersion = args.value(.tlsMin).flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
+        policy.maximumVersion = args.value(.tlsMax).flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
+        if let c = args.value(.ciphers) {
             guard !c.isEmpty, c.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
                 throw .usage("--ciphers: '\(c)' is not a cipher list", hint: "e.g. --ciphers ECDHE-ECDSA-AES128-GCM-SHA256:TLS_AES_128_GCM_SHA256")
             }
             policy.ciphers = c
         }
-        if args.has("pin-scope") && !policy.hasPins {
+        if args.has(.pinScope) && !policy.hasPins {
             throw .usage("--pin-scope needs --pin-pubkey or --pin-cert")
         }
         try policy.validate()

@@ -27,6 +27,6 @@ extension Swurl {
     /// `--timing` on stderr.
     static func printTiming(_ timing: ExchangeTiming, _ options: CommandOptions, _ environment: Environment) {
         guard let format = options.timing else { return }
-        try? environment.stderr.write(format == "json" ? TimingFormatter.json(timing) : TimingFormatter.text(timing))
+        try? environment.stderr.write(format == .json ? TimingFormatter.json(timing) : TimingFormatter.text(timing))
     }
 }

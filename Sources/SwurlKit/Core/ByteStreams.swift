@@ -86,7 +86,7 @@ public final class MemorySink: ByteSink {
 
 /// Writes all of `bytes` to `fd`, retrying on EINTR and short writes.
 /// - Throws: `SwurlError.output` naming `name` when a write fails.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing name: String) throws(SwurlError) {
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing name: String) throws(SwurlError) {
     guard var p = bytes.baseAddress else { return }
     var left = bytes.count
     while left > 0 {
@@ -101,7 +101,7 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing name: Str
 }
 
 /// `strerror` as a Swift string.
-func systemErrorMessage(_ code: Int32) -> String {
+public func systemErrorMessage(_ code: Int32) -> String {
     guard let s = strerror(code) else { return "error \(code)" }
     return String(cString: s)
 }

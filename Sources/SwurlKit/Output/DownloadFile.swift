@@ -218,17 +218,8 @@ public final class DownloadFile: TransferDelegate {
     }
 
     public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
-        guard saving, fd >= 0, var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SwurlError.output("writing '\(writePath ?? "")' failed: \(systemErrorMessage(errno))")
-            }
-            p += n
-            left -= n
-        }
+        guard saving, fd >= 0 else { return }
+        try writeAll(fd, bytes, describing: "'\(writePath ?? "")'")
         written += Int64(bytes.count)
     }
 

@@ -8,11 +8,11 @@ public struct FormRequestSerializer: RequestSerializing {
 
     public init() {}
 
-    public func serialize(tree: JSONValue?, items: [RequestItem], into request: inout HTTPRequest) throws(SwurlError) {
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
         guard let tree else { return }
         let query = FormRequestSerializer.encode(tree)
         if FormRequestSerializer.methodsEncodingParametersInURI.contains(request.method.uppercased()) {
-            if !query.isEmpty { request.url = URLBuilder.appendingQuery(query, to: request.url) }
+            if !query.isEmpty { request.url = URLText.appendingQuery(query, to: request.url) }
         } else {
             request.body = RequestBody(bytes: Array(query.utf8))
         }

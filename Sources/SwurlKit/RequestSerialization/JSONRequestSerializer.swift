@@ -2,9 +2,9 @@
 public struct JSONRequestSerializer: RequestSerializing {
     public init() {}
 
-    public func serialize(tree: JSONValue?, items: [RequestItem], into request: inout HTTPRequest) throws(SwurlError) {
-        if let file = items.first(where: { if case .file = $0.kind { return true } else { return false } }) {
-            throw .usage("'\(file.raw)' is a file field, which JSON cannot carry",
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+        if let file = parameters.files.first {
+            throw .usage("'\(file.label)' is a file field, which JSON cannot carry",
                          hint: "use --form or --multipart to upload files, or name:=@file to embed a JSON file")
         }
         guard let tree else { return }

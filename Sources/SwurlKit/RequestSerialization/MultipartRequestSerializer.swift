@@ -4,11 +4,9 @@
 public struct MultipartRequestSerializer: RequestSerializing {
     /// The boundary, fixed by `--boundary` or random.
     public let boundary: String
-    let environment: Environment
 
-    public init(boundary: String?, environment: Environment) {
+    public init(boundary: String?) {
         self.boundary = boundary ?? MultipartRequestSerializer.randomBoundary()
-        self.environment = environment
     }
 
     static func randomBoundary() -> String {
@@ -17,7 +15,7 @@ public struct MultipartRequestSerializer: RequestSerializing {
         return "swurl-" + String((0..<24).map { _ in hex[Int(rng.next() % 16)] })
     }
 
-    public func serialize(tree: JSONValue?, items: [RequestItem], into request: inout HTTPRequest) throws(SwurlError) {
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
         let method = request.method.uppercased()
         if method == "GET" || method == "HEAD" {
             throw .usage("a multipart body cannot be sent with \(method)",
@@ -39,7 +37,6 @@ public struct MultipartRequestSerializer: RequestSerializing {
         var segments: [RequestBody.Segment] = []
         var pending: [UInt8] = []
         var partCount = 0
-        var stdinUsed = false
         func openPart(_ headers: String) {
             pending += Array(((partCount == 0 ? "" : "\r\n") + "--\(boundary)\r\n" + headers + "\r\n").utf8)
             partCount += 1
@@ -48,41 +45,26 @@ public struct MultipartRequestSerializer: RequestSerializing {
             openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(name))\"\r\n")
             pending += Array((value ?? "").utf8)
         }
-        for item in items {
-            switch item.kind {
-            case .field(let key, _):
+        for entry in parameters.entries {
+            switch entry {
+            case .field(let f):
                 if let root = arrayRoot {
                     for (n, v) in root { field(n, v) }
                     arrayRoot = nil
                     continue
                 }
-                let top = (try? NestedKeyParser.parse(key, item: item.raw))?.components.first
+                let top = (try? NestedKeyParser.parse(f.key, item: f.label))?.components.first
                 guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: name) else { continue }
                 for (n, v) in pairs { field(n, v) }
-            case .file(let key, let path, let mime, let filename):
-                let isStdin = path == "-"
-                if isStdin {
-                    if stdinUsed { throw .usage("'\(item.raw)': stdin can feed only one file field") }
-                    stdinUsed = true
-                }
-                let shownName = filename ?? (isStdin ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path))
-                let type = mime ?? (isStdin ? MIMETypes.fallback : MIMETypes.type(forPath: filename ?? path))
-                openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(key))\"; filename=\"\(MultipartRequestSerializer.quote(shownName))\"\r\n"
-                         + "Content-Type: \(type)\r\n")
+            case .file(let part):
+                openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(part.name))\"; filename=\"\(MultipartRequestSerializer.quote(part.filename))\"\r\n"
+                         + "Content-Type: \(part.contentType)\r\n")
                 segments.append(.bytes(pending))
                 pending = []
-                if isStdin {
-                    segments.append(.stream(environment.stdin, label: "stdin", length: nil))
-                } else {
-                    let size = try RequestItemParser(environment: environment).fileSize(path, item.raw)
-                    guard size >= 0 else {
-                        throw .inputFile("'\(path)' (from '\(item.raw)') is not a regular file",
-                                         hint: "to stream a pipe or device, use name@- and feed it on stdin")
-                    }
-                    segments.append(.file(path: environment.resolvePath(path), size: size))
+                switch part.source {
+                case .file(let path, let size): segments.append(.file(path: path, size: size))
+                case .stream(let source, let label): segments.append(.stream(source, label: label, length: nil))
                 }
-            default:
-                continue
             }
         }
         if partCount == 0 { return }

@@ -27,16 +27,15 @@ public enum ParameterTree {
         }
     }
 
-    /// The tree for `items`' fields (headers, queries and files are skipped), or nil when there
-    /// are no fields.
-    public static func build(_ items: [RequestItem]) throws(SwurlError) -> JSONValue? {
+    /// The tree for `fields`, or nil when there are none.
+    public static func build(_ fields: [RequestParameters.Field]) throws(SwurlError) -> JSONValue? {
         var root: Node?
-        for item in items {
-            guard case .field(let keyText, let value) = item.kind else { continue }
-            let key = try NestedKeyParser.parse(keyText, item: item.raw)
+        for field in fields {
+            let (keyText, value, label) = (field.key, field.value, field.label)
+            let key = try NestedKeyParser.parse(keyText, item: label)
             let topIsArray = key.components.first.map { if case .key = $0 { return false } else { return true } } ?? false
             var node = root ?? (topIsArray ? .array([]) : .object([]))
-            try insert(value, into: &node, path: key, depth: 0, item: item.raw, keyText: keyText)
+            try insert(value, into: &node, path: key, depth: 0, item: label, keyText: keyText)
             root = node
         }
         return root?.json

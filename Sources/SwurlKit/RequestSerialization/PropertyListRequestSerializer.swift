@@ -4,9 +4,9 @@ public struct PropertyListRequestSerializer: RequestSerializing {
 
     public init(binary: Bool) { self.binary = binary }
 
-    public func serialize(tree: JSONValue?, items: [RequestItem], into request: inout HTTPRequest) throws(SwurlError) {
-        if let file = items.first(where: { if case .file = $0.kind { return true } else { return false } }) {
-            throw .usage("'\(file.raw)' is a file field, which a property list cannot carry",
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+        if let file = parameters.files.first {
+            throw .usage("'\(file.label)' is a file field, which a property list cannot carry",
                          hint: "use --multipart to upload files")
         }
         guard let tree else { return }

@@ -2,11 +2,11 @@
 public protocol RequestSerializing {
     /// - Parameters:
     ///   - tree: the data items' tree, or nil when only file fields (or nothing) were given.
-    ///   - files: the file fields in item order.
+    ///   - parameters: the fields and file parts in the order given.
     ///   - request: the request to fill in; its method and URL are already set.
     /// - Throws: `SwurlError.badData` when a value cannot be encoded, `.usage` when the
     ///   combination makes no sense for this serializer.
-    func serialize(tree: JSONValue?, items: [RequestItem], into request: inout HTTPRequest) throws(SwurlError)
+    func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError)
 }
 
 extension HTTPRequest {

@@ -5,9 +5,9 @@ final class ArgumentParserTests: XCTestCase {
     func testOptionsMayStandAnywhereAndPositionalsKeepOrder() throws {
         let p = try ArgumentParser.parse(["--form", "POST", "-v", "example.org", "a=1", "--timeout", "3", "b=2"])
         XCTAssertEqual(p.positionals, ["POST", "example.org", "a=1", "b=2"])
-        XCTAssertTrue(p.has("form"))
-        XCTAssertTrue(p.has("verbose"))
-        XCTAssertEqual(p.value("timeout"), "3")
+        XCTAssertTrue(p.has(.form))
+        XCTAssertTrue(p.has(.verbose))
+        XCTAssertEqual(p.value(.timeout), "3")
     }
 
     func testDoubleDashEndsOptions() throws {
@@ -17,18 +17,18 @@ final class ArgumentParserTests: XCTestCase {
 
     func testShortFlagsCombineAndTakeAttachedValues() throws {
         let p = try ArgumentParser.parse(["-hv", "-pHh", "-oout.txt", "x"])
-        XCTAssertTrue(p.has("headers"))
-        XCTAssertTrue(p.has("verbose"))
-        XCTAssertEqual(p.value("print"), "Hh")
-        XCTAssertEqual(p.value("output"), "out.txt")
+        XCTAssertTrue(p.has(.headers))
+        XCTAssertTrue(p.has(.verbose))
+        XCTAssertEqual(p.value(.print), "Hh")
+        XCTAssertEqual(p.value(.output), "out.txt")
     }
 
     func testLongOptionWithEqualsValue() throws {
         let p = try ArgumentParser.parse(["--pretty=format", "--plist", "x"])
-        XCTAssertEqual(p.value("pretty"), "format")
-        XCTAssertTrue(p.has("plist"))
-        XCTAssertNil(p.value("plist"))
-        XCTAssertEqual(try ArgumentParser.parse(["--plist=binary"]).value("plist"), "binary")
+        XCTAssertEqual(p.value(.pretty), "format")
+        XCTAssertTrue(p.has(.plist))
+        XCTAssertNil(p.value(.plist))
+        XCTAssertEqual(try ArgumentParser.parse(["--plist=binary"]).value(.plist), "binary")
     }
 
     func testUnknownOptionNamesTheClosestOne() {
@@ -51,17 +51,17 @@ final class ArgumentParserTests: XCTestCase {
 
     func testOptionalValueMayFollowAsItsOwnWordWhenItIsAChoice() throws {
         let p = try ArgumentParser.parse(["--plist", "binary", "x", "--timing", "json"])
-        XCTAssertEqual(p.value("plist"), "binary")
-        XCTAssertEqual(p.value("timing"), "json")
+        XCTAssertEqual(p.value(.plist), "binary")
+        XCTAssertEqual(p.value(.timing), "json")
         XCTAssertEqual(p.positionals, ["x"])
         let q = try ArgumentParser.parse(["--plist", "example.org"])
-        XCTAssertNil(q.value("plist"))
+        XCTAssertNil(q.value(.plist))
         XCTAssertEqual(q.positionals, ["example.org"])
     }
 
     func testFlagAliases() throws {
-        XCTAssertTrue(try ArgumentParser.parse(["-L"]).has("follow"))
-        XCTAssertTrue(try ArgumentParser.parse(["-F"]).has("follow"))
+        XCTAssertTrue(try ArgumentParser.parse(["-L"]).has(.follow))
+        XCTAssertTrue(try ArgumentParser.parse(["-F"]).has(.follow))
     }
 
     func testEveryOptionNameIsUnique() {

@@ -24,10 +24,10 @@ final class URLBuilderTests: XCTestCase {
     }
 
     func testQueryJoinsExistingQueryAndKeepsFragment() {
-        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
-        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p?b=2"), "http://x/p?b=2&a=1")
-        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p?"), "http://x/p?a=1")
-        XCTAssertEqual(URLBuilder.appendingQuery("a=1", to: "http://x/p#f"), "http://x/p?a=1#f")
+        XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
+        XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p?b=2"), "http://x/p?b=2&a=1")
+        XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p?"), "http://x/p?a=1")
+        XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p#f"), "http://x/p?a=1#f")
     }
 
     func testRequestTargetAndHostHeader() throws {

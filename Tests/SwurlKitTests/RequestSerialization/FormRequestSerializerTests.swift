@@ -5,7 +5,7 @@ import SwurlTestSupport
 final class FormRequestSerializerTests: XCTestCase {
     private func form(_ raws: [String]) throws -> String {
         let parser = RequestItemParser(environment: TestEnvironment().environment)
-        guard let tree = try ParameterTree.build(try raws.map { try parser.parse($0) }) else { return "" }
+        guard let tree = try ParameterTree.build(try raws.map { try parser.parse($0) }.compactMap(\.parameterField)) else { return "" }
         return FormRequestSerializer.encode(tree)
     }
 

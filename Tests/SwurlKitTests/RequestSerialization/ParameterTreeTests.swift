@@ -5,7 +5,7 @@ import SwurlTestSupport
 final class ParameterTreeTests: XCTestCase {
     private func tree(_ raws: [String]) throws -> JSONValue? {
         let parser = RequestItemParser(environment: TestEnvironment().environment)
-        return try ParameterTree.build(try raws.map { try parser.parse($0) })
+        return try ParameterTree.build(try raws.map { try parser.parse($0) }.compactMap(\.parameterField))
     }
 
     private func json(_ raws: [String]) throws -> String? { try tree(raws)?.serialized }

@@ -26,7 +26,7 @@ public struct RequestBuilder {
             guard case .query(let name, let value) = item.kind else { return nil }
             return FormRequestSerializer.percentEscape(name) + "=" + FormRequestSerializer.percentEscape(value)
         }
-        url = URLBuilder.appendingQuery(queryPairs.joined(separator: "&"), to: url)
+        url = URLText.appendingQuery(queryPairs.joined(separator: "&"), to: url)
 
         let dataItems = items.filter(\.isData)
         let rawFile = dataItems.first { if case .file(let k, _, _, _) = $0.kind { return k.isEmpty } else { return false } }
@@ -34,7 +34,8 @@ public struct RequestBuilder {
         if rawFile != nil && !fields.isEmpty {
             throw .usage("'\(rawFile?.raw ?? "@")' sends a file as the whole body and cannot be combined with data items")
         }
-        let tree = try ParameterTree.build(fields)
+        let parameters = try self.parameters(fields, resolvingFiles: options.bodyFormat == .multipart)
+        let tree = try ParameterTree.build(parameters.fields)
         let hasData = !fields.isEmpty
 
         var request = HTTPRequest(method: options.method ?? (hasData ? "POST" : "GET"), url: url)
@@ -57,14 +58,14 @@ public struct RequestBuilder {
                 serializer = FormRequestSerializer()
                 contentType = "application/x-www-form-urlencoded; charset=utf-8"
             case .multipart:
-                let m = MultipartRequestSerializer(boundary: options.boundary, environment: environment)
+                let m = MultipartRequestSerializer(boundary: options.boundary)
                 serializer = m
                 contentType = "multipart/form-data; boundary=\(m.boundary)"
             case .plist(let binary):
                 serializer = PropertyListRequestSerializer(binary: binary)
                 contentType = "application/x-plist"
             }
-            try serializer.serialize(tree: tree, items: fields, into: &request)
+            try serializer.serialize(tree: tree, parameters: parameters, into: &request)
             if request.body == nil { contentType = nil }
         } else if let raw = options.rawBody {
             request.body = RequestBody(bytes: Array(raw.utf8))
@@ -95,6 +96,44 @@ public struct RequestBuilder {
         try applyHeaderItems(items, to: &request)
         try checkFraming(request)
         return request
+    }
+
+    /// The data items as the serializers take them. File fields are measured (and stdin taken)
+    /// only for a multipart body that can be sent; other serializers refuse them by their label.
+    private func parameters(_ items: [RequestItem], resolvingFiles: Bool) throws(SwurlError) -> RequestParameters {
+        let method = (options.method ?? "POST").uppercased()
+        let resolve = resolvingFiles && method != "GET" && method != "HEAD"
+        var entries: [RequestParameters.Entry] = []
+        var stdinUsed = false
+        for item in items {
+            switch item.kind {
+            case .field:
+                if let field = item.parameterField { entries.append(.field(field)) }
+            case .file(let key, let path, let mime, let filename):
+                let isStdin = path == "-"
+                let shownName = filename ?? (isStdin ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path))
+                let type = mime ?? (isStdin ? MIMETypes.fallback : MIMETypes.type(forPath: filename ?? path))
+                var source = RequestParameters.FilePart.Source.file(path: path, size: 0)
+                if resolve {
+                    if isStdin {
+                        if stdinUsed { throw .usage("'\(item.raw)': stdin can feed only one file field") }
+                        stdinUsed = true
+                        source = .stream(environment.stdin, label: "stdin")
+                    } else {
+                        let size = try RequestItemParser(environment: environment).fileSize(path, item.raw)
+                        guard size >= 0 else {
+                            throw .inputFile("'\(path)' (from '\(item.raw)') is not a regular file",
+                                             hint: "to stream a pipe or device, use name@- and feed it on stdin")
+                        }
+                        source = .file(path: environment.resolvePath(path), size: size)
+                    }
+                }
+                entries.append(.file(.init(name: key, filename: shownName, contentType: type, source: source, label: item.raw)))
+            default:
+                continue
+            }
+        }
+        return RequestParameters(entries)
     }
 
     /// The Content-Type of a raw body (stdin, --raw) in the chosen mode, as HTTPie sends it.

@@ -1,0 +1,74 @@
+/// The name of every option, so that code reads options by a case, never by a string: a
+/// misspelt option is a compile error. The raw value is the long name; `OptionTable` declares
+/// each one's forms, argument and help.
+public enum Option: String, CaseIterable, Sendable, Hashable {
+    case json
+    case form
+    case multipart
+    case boundary
+    case plist
+    case raw
+    case chunked
+    case ignoreStdin = "ignore-stdin"
+    case print
+    case headers
+    case body
+    case verbose
+    case pretty
+    case output
+    case offline
+    case all
+    case timing
+    case quiet
+    case download
+    case `continue`
+    case overwrite
+    case limitRate = "limit-rate"
+    case auth
+    case authType = "auth-type"
+    case ignoreNetrc = "ignore-netrc"
+    case style
+    case checkStatus = "check-status"
+    case acceptStatus = "accept-status"
+    case acceptType = "accept-type"
+    case decode
+    case sortKeys = "sort-keys"
+    case dropNulls = "drop-nulls"
+    case stream
+    case plistAs = "plist-as"
+    case follow
+    case maxRedirects = "max-redirects"
+    case timeout
+    case defaultScheme = "default-scheme"
+    case connectTimeout = "connect-timeout"
+    case retry
+    case retryDelay = "retry-delay"
+    case retryMaxTime = "retry-max-time"
+    case retryAllMethods = "retry-all-methods"
+    case http1_1 = "http1.1"
+    case http2
+    case http2PriorKnowledge = "http2-prior-knowledge"
+    case proxy
+    case unixSocket = "unix-socket"
+    case resolve
+    case ipv4
+    case ipv6
+    case maxHeaders = "max-headers"
+    case pinPubkey = "pin-pubkey"
+    case pinCert = "pin-cert"
+    case pinScope = "pin-scope"
+    case insecure
+    case verifyHost = "verify-host"
+    case noVerifyHost = "no-verify-host"
+    case cacert
+    case capath
+    case cert
+    case key
+    case keyPassword = "key-password"
+    case tlsMin = "tls-min"
+    case tlsMax = "tls-max"
+    case ciphers
+    case help
+    case version
+    case generate
+}
