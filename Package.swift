@@ -1,13 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets are the layers (see README "Architecture" and shared/DESIGN.md): each one's
+// dependency list is what it may import, so a wrong-way import does not compile.
 let package = Package(
     name: "swurl",
     products: [
         .executable(name: "swurl", targets: ["swurl"]),
-        .library(name: "SwurlKit", targets: ["SwurlKit"]),
+        .library(name: "SwurlKit", targets: [
+            "SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlResponseSerialization",
+            "SwurlRequestSerialization", "SwurlSecurity", "SwurlCurl", "SwurlCore",
+        ]),
     ],
     targets: [
+        // C libraries from Debian packages.
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -23,31 +29,49 @@ let package = Package(
             name: "CReadline",
             providers: [.apt(["libreadline-dev"])]
         ),
-        .target(
-            name: "CShims",
-            dependencies: ["CCurl", "COpenSSL"]
-        ),
-        .target(
-            name: "SwurlKit",
-            dependencies: ["CCurl", "COpenSSL", "CReadline", "CShims"]
-        ),
-        .executableTarget(
-            name: "swurl",
-            dependencies: ["SwurlKit"]
-        ),
+        // Variadic setopt/getinfo, OpenSSL macros and callback trampolines.
+        .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
+        // Signals and terminal modes: no library headers, so the core stays free of them.
+        .target(name: "CSupport"),
+
+        // Value types and text helpers: requests, headers, bodies, errors, exit statuses, terminal
+        // sanitizing, JSON values, MIME types, URL text, the Environment, transfer events.
+        .target(name: "SwurlCore", dependencies: ["CSupport"]),
+        // The libcurl wrapper: the only importer of CCurl.
+        .target(name: "SwurlCurl", dependencies: ["SwurlCore", "CCurl", "CShims"]),
+        // The security policy on OpenSSL: the only importer of COpenSSL (besides the TLS hook).
+        .target(name: "SwurlSecurity", dependencies: ["SwurlCore", "COpenSSL", "CShims"]),
+        // Parameter tree → JSON, form, property list, multipart; never CLI types.
+        .target(name: "SwurlRequestSerialization", dependencies: ["SwurlCore"]),
+        // Validation and the parsers that yield values and tokens; no themes, no ANSI.
+        .target(name: "SwurlResponseSerialization", dependencies: ["SwurlCore"]),
+        // The engine: transfers, redirects, auth origin binding, retries; prints nothing.
+        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore", "CCurl", "CShims"]),
+        // Printer, renderers, themes, progress, output files.
+        .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore", "SwurlSession"]),
+        // Option table, parser, typed options, commands.
+        .target(name: "SwurlCLI", dependencies: [
+            "SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
+            "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport",
+        ]),
+        .executableTarget(name: "swurl", dependencies: ["SwurlCLI"]),
+
         // Test servers, certificate factory and process helpers shared by both test targets.
         .target(
             name: "SwurlTestSupport",
-            dependencies: ["SwurlKit"],
+            dependencies: ["SwurlCLI", "SwurlCore"],
             path: "Tests/Support"
         ),
         .testTarget(
             name: "SwurlKitTests",
-            dependencies: ["SwurlKit", "SwurlTestSupport"]
+            dependencies: [
+                "SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlResponseSerialization",
+                "SwurlRequestSerialization", "SwurlSecurity", "SwurlCurl", "SwurlCore", "SwurlTestSupport",
+            ]
         ),
         .testTarget(
             name: "swurlTests",
-            dependencies: ["SwurlKit", "SwurlTestSupport"]
+            dependencies: ["SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlCore", "SwurlTestSupport"]
         ),
     ]
 )

@@ -1,9 +1,7 @@
 #include "cshims.h"
-#include <signal.h>
 #include <string.h>
 #include <openssl/x509v3.h>
 #include <openssl/bio.h>
-#include <termios.h>
 
 CURLcode sw_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
@@ -60,23 +58,4 @@ int sw_ssl_alpn(const SSL *ssl, char *buf, int size) {
     memcpy(buf, p, n);
     buf[n] = 0;
     return (int)n;
-}
-
-static volatile sig_atomic_t sw_sigint_seen = 0;
-static void sw_on_sigint(int sig) { (void)sig; sw_sigint_seen = 1; }
-void sw_install_sigint_handler(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = sw_on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-}
-int sw_interrupted(void) { return sw_sigint_seen != 0; }
-void sw_clear_interrupted(void) { sw_sigint_seen = 0; }
-
-int sw_set_echo(int fd, int on) {
-    struct termios t;
-    if (tcgetattr(fd, &t) != 0) return -1;
-    if (on) t.c_lflag |= ECHO; else t.c_lflag &= ~(tcflag_t)ECHO;
-    return tcsetattr(fd, TCSAFLUSH, &t);
 }

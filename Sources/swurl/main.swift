@@ -1,5 +1,6 @@
-import SwurlKit
+import SwurlCLI
+import SwurlCore
 
-// Everything lives in SwurlKit; main only runs it and exits with its status.
+// Everything lives in the layers; main only runs the CLI and exits with its status.
 let status = Swurl.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: Environment.process())
 exitProcess(status)

@@ -1,4 +1,5 @@
-import SwurlKit
+import SwurlCLI
+import SwurlCore
 
 /// An in-memory `Environment` for running swurl in-process.
 public struct TestEnvironment {

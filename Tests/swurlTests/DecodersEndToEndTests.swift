@@ -1,7 +1,8 @@
 import XCTest
 import Foundation
 import SwurlTestSupport
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlCore
 
 /// The built binary against real servers on 127.0.0.1: piped bodies stay byte-exact, formatted
 /// JSON re-parses to the original, validation options exit as documented, and terminal output

@@ -51,11 +51,4 @@ int sw_x509_san_print(BIO *bio, X509 *x);
 // SSL_get0_alpn_selected(3) as a C string copy into buf; 0 when none was negotiated.
 int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
 
-// SIGINT: a flag set by an async-signal-safe handler, polled by transfers.
-void sw_install_sigint_handler(void);
-int sw_interrupted(void);
-/// Forgets an earlier Ctrl-C (each exchange of a REPL or batch starts uninterrupted).
-void sw_clear_interrupted(void);
-// Switches terminal echo on fd off or on for password prompts (termios(3)); 0 on success.
-int sw_set_echo(int fd, int on);
 #endif

@@ -1,6 +1,13 @@
 import XCTest
 import SwurlTestSupport
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 final class RequestItemParserTests: XCTestCase {
     private var dir = ""

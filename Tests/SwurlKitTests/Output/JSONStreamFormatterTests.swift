@@ -1,5 +1,12 @@
 import XCTest
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 final class JSONStreamFormatterTests: XCTestCase {
     private func format(_ text: String, chunk: Int = 3, theme: Theme? = nil) -> (String, Bool) {

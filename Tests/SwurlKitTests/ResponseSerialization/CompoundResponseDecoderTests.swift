@@ -1,5 +1,12 @@
 import XCTest
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 final class CompoundResponseDecoderTests: XCTestCase {
     private func kind(_ type: String?, _ head: String, terminal: Bool = true) -> CompoundResponseDecoder.Kind {

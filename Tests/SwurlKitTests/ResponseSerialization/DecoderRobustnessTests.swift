@@ -1,5 +1,12 @@
 import XCTest
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 /// No input crashes a decoder: random bytes, random mutations of valid documents, deep nesting.
 final class DecoderRobustnessTests: XCTestCase {

@@ -1,4 +1,11 @@
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 /// Runs a decoder over bytes fed in chunks; returns the output and the outcome.
 func runDecoder(_ bytes: [UInt8], choice: DecoderChoice = .auto, mediaType: String? = nil, charset: String? = nil,

@@ -1,7 +1,14 @@
 import XCTest
 import Foundation
 import SwurlTestSupport
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 final class ImageResponseDecoderTests: XCTestCase {
     /// Images built byte by byte in Python (no imaging library needed).

@@ -1,6 +1,13 @@
 import XCTest
 import SwurlTestSupport
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 final class SecurityPolicyTests: XCTestCase {
     private func noFiles(_ path: String) throws(SwurlError) -> [UInt8] { throw .inputFile("no files here: \(path)") }

@@ -1,5 +1,12 @@
 import XCTest
-@testable import SwurlKit
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
 
 final class RetryPolicyTests: XCTestCase {
     func testBackoffDoublesWithJitterInTheUpperHalf() {

@@ -1,0 +1,135 @@
+import SwurlCore
+/// The raw result of parsing argv against `OptionTable`: option occurrences and positionals.
+public struct ParsedArguments: Sendable {
+    /// Each option's occurrences in order; a flag's occurrence has a nil value.
+    public var options: [Option: [String?]] = [:]
+    /// Everything that is not an option: method, URL, request items.
+    public var positionals: [String] = []
+
+    /// Whether the option named `name` was given.
+    public func has(_ option: Option) -> Bool { options[option] != nil }
+    /// The last value given for `name`.
+    public func value(_ option: Option) -> String? { options[option]?.last ?? nil }
+    /// Every value given for `name`, in order.
+    public func values(_ option: Option) -> [String] { (options[option] ?? []).compactMap { $0 } }
+}
+
+/// Parses `swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]`: options may stand anywhere,
+/// `--` ends them, short flags combine (`-hv`, `-pHh`).
+public enum ArgumentParser {
+    /// - Throws: `SwurlError.usage` naming the bad argument and, for a typo, the closest option.
+    public static func parse(_ arguments: [String]) throws(SwurlError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var i = 0
+        var optionsEnded = false
+        func record(_ spec: OptionSpec, _ value: String?) throws(SwurlError) {
+            if let v = value, !spec.choices.isEmpty, !spec.choices.contains(v) {
+                throw .usage("invalid value '\(v)' for --\(spec.name)",
+                             hint: "choose one of: \(spec.choices.joined(separator: ", "))")
+            }
+            result.options[spec.option, default: []].append(value)
+        }
+        while i < arguments.count {
+            let arg = arguments[i]
+            i += 1
+            if optionsEnded || arg == "-" || !arg.hasPrefix("-") {
+                result.positionals.append(arg)
+                continue
+            }
+            if arg == "--" {
+                optionsEnded = true
+                continue
+            }
+            if arg.hasPrefix("--") {
+                let body = arg.dropFirst(2)
+                let name: String
+                var inline: String?
+                if let eq = body.firstIndex(of: "=") {
+                    name = String(body[..<eq])
+                    inline = String(body[body.index(after: eq)...])
+                } else {
+                    name = String(body)
+                }
+                guard let spec = OptionTable.spec(long: name) else {
+                    throw unknown("--" + name)
+                }
+                switch spec.argument {
+                case .none:
+                    if inline != nil { throw .usage("option --\(spec.name) takes no value (got '\(arg)')") }
+                    try record(spec, nil)
+                case .optional:
+                    // `--timing json` as well as `--timing=json`: the next word is taken only when
+                    // it is one of the option's words, so a URL after the flag stays a URL.
+                    if inline == nil, i < arguments.count, spec.choices.contains(arguments[i]) {
+                        try record(spec, arguments[i])
+                        i += 1
+                    } else {
+                        try record(spec, inline)
+                    }
+                case .required(let metavar):
+                    if let v = inline {
+                        try record(spec, v)
+                    } else if i < arguments.count {
+                        try record(spec, arguments[i])
+                        i += 1
+                    } else {
+                        throw .usage("option --\(spec.name) needs a value (\(metavar))")
+                    }
+                }
+                continue
+            }
+            // A cluster of short options: -hv, -pHh, -o file.
+            var rest = Substring(arg.dropFirst())
+            while let c = rest.first {
+                rest = rest.dropFirst()
+                guard let spec = OptionTable.spec(short: c) else {
+                    throw unknown("-" + String(c))
+                }
+                switch spec.argument {
+                case .none, .optional:
+                    try record(spec, nil)
+                case .required(let metavar):
+                    if !rest.isEmpty {
+                        try record(spec, String(rest.hasPrefix("=") ? rest.dropFirst() : rest))
+                        rest = ""
+                    } else if i < arguments.count {
+                        try record(spec, arguments[i])
+                        i += 1
+                    } else {
+                        throw .usage("option -\(c) (--\(spec.name)) needs a value (\(metavar))")
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    private static func unknown(_ option: String) -> SwurlError {
+        let names = OptionTable.documented.flatMap { spec in
+            ([spec.name] + spec.aliases).map { "--" + $0 } + spec.shorts.map { "-" + String($0) }
+        }
+        let best = names.min { editDistance(option, $0) < editDistance(option, $1) }
+        var hint = "see 'swurl --help' for the list of options"
+        if let best, editDistance(option, best) <= max(2, option.count / 3) {
+            hint = "did you mean '\(best)'?"
+        }
+        return .usage("unknown option '\(option)'", hint: hint)
+    }
+
+    /// Levenshtein distance between two strings, by characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

@@ -1,0 +1,32 @@
+import SwurlOutput
+import SwurlSession
+import SwurlCore
+/// `swurl certs URL [TLS options] [--json]`: show a server's certificates and pins; sends no request.
+enum CertsCommand: SwurlCommand {
+    static let name = CommandName.certs
+    static let word: String? = "certs"
+    static let invocation = "swurl certs URL"
+    static let usage = "swurl certs URL [TLS OPTIONS] [--json]"
+    public static let summary = "show the server's certificates and pins; send no request"
+
+    /// - Returns: `.success` when the report was printed (whatever the verification result).
+    /// - Throws: `.usage` for a missing or non-HTTPS URL, the policy's errors, transport errors.
+    static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
+        let rest = args.positionals[...]
+        guard let target = rest.first else {
+            throw .usage("swurl certs needs a URL", hint: "e.g. swurl certs https://example.org")
+        }
+        if rest.count > 1 {
+            throw .usage("swurl certs takes one URL (got also '\(rest.dropFirst().joined(separator: " "))')")
+        }
+        let url = try URLBuilder.resolve(target, defaultScheme: "https")
+        var policy = try SecurityArguments.policy(from: args, environment: environment)
+        policy.hostVerification = policy.hostVerification ?? true
+        var timeout: Double?
+        if let v = args.value(.timeout) { timeout = try CommandOptions.seconds(v, "timeout") }
+        let report = try CertificateProbe.inspect(url: url, policy: policy, timeout: timeout)
+        let text = args.has(.json) ? CertificateReportFormatter.json(report) : CertificateReportFormatter.text(report)
+        do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+        return .success
+    }
+}

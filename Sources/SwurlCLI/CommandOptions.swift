@@ -1,0 +1,139 @@
+import SwurlOutput
+import SwurlSession
+import SwurlResponseSerialization
+import SwurlCore
+/// `--pretty`: what to do to the output.
+public enum PrettyMode: String, CaseIterable, Sendable {
+    case all, colors, format, none
+}
+
+/// `--timing`: how the timing breakdown is printed.
+public enum TimingFormat: String, CaseIterable, Sendable {
+    case text, json
+}
+
+/// The typed, validated form of the command line.
+public struct CommandOptions {
+    /// How data items become a body.
+    public enum BodyFormat: Equatable, Sendable {
+        case json, form, multipart, plist(binary: Bool)
+    }
+
+    public var method: String?
+    public var url: String
+    public var items: [RequestItem] = []
+    public var bodyFormat: BodyFormat = .json
+    public var explicitJSON = false
+    public var boundary: String?
+    public var rawBody: String?
+    public var chunked = false
+    public var ignoreStdin = false
+    public var selection: PrintSelection?
+    public var verbose = false
+    /// `--pretty`; nil means by the sink (all on a terminal, none otherwise).
+    public var pretty: PrettyMode?
+    public var outputPath: String?
+    public var offline = false
+    public var checkStatus = false
+    /// `--decode`, `--sort-keys`, `--drop-nulls`, `--stream`, `--plist-as`.
+    public var decoding = DecodingOptions()
+    /// `--check-status`, `--accept-status`, `--accept-type`.
+    public var validator = ResponseValidator()
+    /// `--style`.
+    public var style: ThemeStyle = .auto
+    public var transfer = TransferOptions()
+    public var defaultScheme = "http"
+    /// `--download`, `--continue`, `--overwrite`, `--quiet`, `--all`, `--timing`, `--auth`
+    /// (see TransferArguments.swift).
+    public var download = false
+    public var resume = false
+    public var overwrite = false
+    public var quiet = false
+    public var showAllHops = false
+    /// `--timing[=text|json]`.
+    public var timing: TimingFormat?
+    /// `--auth USER[:PASS]` as typed; the password may still have to be asked for.
+    public var authUser: String?
+    public var authPassword: String?
+
+    /// Validates option values and splits the positionals into method, URL and items.
+    /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
+    public init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
+        var positionals = args.positionals[...]
+        guard let first = positionals.first else {
+            throw .usage("no URL given", hint: "usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]; see 'swurl --help'")
+        }
+        if CommandOptions.looksLikeMethod(first) {
+            method = first
+            positionals = positionals.dropFirst()
+            guard positionals.first != nil else {
+                throw .usage("the method \(first) needs a URL after it", hint: "e.g. swurl \(first) example.org/path")
+            }
+        }
+        url = positionals.first ?? ""
+        let parser = RequestItemParser(environment: environment)
+        for raw in positionals.dropFirst() { items.append(try parser.parse(raw)) }
+
+        let formats = [Option.json, .form, .multipart, .plist].filter { args.has($0) }.map(\.rawValue)
+        if formats.count > 1 {
+            throw .usage("--\(formats[0]) and --\(formats[1]) cannot be combined", hint: "choose one body format")
+        }
+        explicitJSON = args.has(.json)
+        if args.has(.form) {
+            let hasFile = items.contains { if case .file(let k, _, _, _) = $0.kind { return !k.isEmpty } else { return false } }
+            bodyFormat = hasFile ? .multipart : .form
+        }
+        if args.has(.multipart) { bodyFormat = .multipart }
+        if args.has(.plist) { bodyFormat = .plist(binary: args.value(.plist) == "binary") }
+        boundary = args.value(.boundary)
+        if let b = boundary {
+            guard !b.isEmpty, b.count <= 70, b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "'()+_,-./:=?".contains($0)) }) else {
+                throw .usage("invalid --boundary '\(b)'", hint: "use 1 to 70 letters, digits or '()+_,-./:=? (RFC 2046)")
+            }
+        }
+        rawBody = args.value(.raw)
+        chunked = args.has(.chunked)
+        ignoreStdin = args.has(.ignoreStdin)
+        if rawBody != nil && items.contains(where: \.isData) {
+            throw .usage("--raw cannot be combined with data items", hint: "send either --raw TEXT or field items")
+        }
+        if let letters = args.value(.print) { selection = try PrintSelection(letters: letters) }
+        verbose = args.has(.verbose)
+        if args.has(.headers) || args.has(.body) {
+            if selection == nil { selection = PrintSelection() }
+            if args.has(.headers) { selection?.responseHeaders = true }
+            if args.has(.body) { selection?.responseBody = true }
+        }
+        pretty = args.value(.pretty).flatMap(PrettyMode.init(rawValue:))
+        outputPath = args.value(.output)
+        if outputPath?.isEmpty == true { throw .usage("--output needs a file name") }
+        offline = args.has(.offline)
+        checkStatus = args.has(.checkStatus)
+        validator.checkStatus = checkStatus
+        if let v = args.value(.acceptStatus) { validator.acceptableStatus = try ResponseValidator.parseStatusList(v) }
+        if let v = args.value(.acceptType) { validator.acceptableTypes = try ResponseValidator.parseTypeList(v) }
+        if let v = args.value(.decode) { decoding.choice = DecoderChoice(rawValue: v) ?? .auto }
+        decoding.sortKeys = args.has(.sortKeys)
+        decoding.dropNulls = args.has(.dropNulls)
+        decoding.stream = args.has(.stream)
+        decoding.plistAsJSON = args.value(.plistAs) == "json"
+        if let v = args.value(.style) { style = ThemeStyle(rawValue: v) ?? .auto }
+        transfer.followRedirects = args.has(.follow)
+        if let v = args.value(.maxRedirects) {
+            guard let n = Int(v), n >= 0 else {
+                throw .usage("--max-redirects: '\(v)' is not a whole number", hint: "e.g. --max-redirects 5")
+            }
+            transfer.maxRedirects = n
+        }
+        if let v = args.value(.timeout) { transfer.timeout = try CommandOptions.seconds(v, "timeout") }
+        if let s = args.value(.defaultScheme) { defaultScheme = s }
+        transfer.security = try SecurityArguments.policy(from: args, environment: environment)
+        try parseTransferArguments(args, environment: environment)
+    }
+
+    /// Whether a word is a method: all capital letters (HTTPie accepts any such word).
+    static func looksLikeMethod(_ word: String) -> Bool {
+        !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isASCII && $0.isUppercase || $0 == "-" || $0 == "_" }
+            && word.first?.isLetter == true
+    }
+}

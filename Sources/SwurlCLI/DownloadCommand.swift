@@ -1,0 +1,102 @@
+import SwurlOutput
+import SwurlSession
+import SwurlCore
+/// `--download`: the body goes to a file (see `DownloadFile`), response heads to stderr when
+/// asked for, a progress bar to stderr on a terminal.
+enum DownloadCommand: SwurlCommand {
+    static let name = CommandName.download
+    static let word: String? = nil
+    static let invocation = "swurl -d URL"
+    static let usage = "swurl -d [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]"
+    public static let summary = "send a request and save the response body to a file"
+
+    static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
+        try RequestCommand.exchange(CommandOptions(args, environment: environment), environment: environment)
+    }
+
+    /// The download half of an exchange, after the request is built.
+    static func download(request: HTTPRequest, options: CommandOptions, transferOptions: TransferOptions,
+                    environment: Environment) throws(SwurlError) -> ExitStatus {
+        // Heads go to stderr, and only when asked for (-v, -h, --print): stdout stays free.
+        var headPrinter: Printer?
+        if var selection = options.selection ?? (options.verbose ? PrintSelection(requestHeaders: true, responseHeaders: true) : nil) {
+            selection.responseBody = false
+            selection.requestBody = false
+            headPrinter = Printer(sink: environment.stderr, selection: selection,
+                                  style: RequestCommand.style(options, terminal: environment.stderrIsTerminal, environment: environment))
+        }
+        let plan = DownloadFile.Plan(outputPath: options.outputPath.map { environment.resolvePath($0) },
+                                     directory: environment.currentDirectory, initialURL: request.url,
+                                     overwrite: options.overwrite, resume: options.resume)
+        let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
+        var t = transferOptions
+        // Bytes as the server stores them (ranges refer to those), read in large blocks.
+        t.decodeContent = false
+        t.receiveBufferSize = 128 * 1024
+        t.captureRequest = headPrinter != nil && (options.selection?.requestHeaders ?? options.verbose)
+        let session = try TransferSession(request: request, options: t) { file }
+        session.prepareAttempt = { file.prepare(&$0) }
+        session.delegateCanRestart = true
+        let report = Swurl.reporter(options, environment)
+        session.report = report
+        file.notice = report
+
+        var bar: ProgressBar?
+        if environment.stderrIsTerminal && !options.quiet {
+            let columns = Swurl.columns(environment)
+            session.progressHandler = { p in
+                guard file.failedHead == nil, let path = file.path, p.downloaded > 0 || file.written > 0 else { return }
+                if bar == nil {
+                    let b = ProgressBar(sink: environment.stderr, label: DownloadCommand.baseName(path), columns: columns)
+                    b.initialBytes = file.written - p.downloaded
+                    bar = b
+                }
+                bar?.update(done: file.written, total: file.expectedSize)
+            }
+        }
+        if let warning = options.transfer.security.weakeningWarning {
+            try? environment.stderr.write("swurl: warning: \(warning)\n")
+        }
+        let result: TransferSession.Result
+        do {
+            result = try session.perform()
+            try headPrinter?.finish()
+        } catch {
+            let error = (error as? SwurlError) ?? .output("\(error)")
+            bar?.interrupt()
+            file.abandon()
+            if let part = file.keptPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
+                try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
+            }
+            throw error
+        }
+        if let failed = file.failedHead {
+            bar?.interrupt()
+            try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
+            // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
+            if let part = file.partPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
+                try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
+            }
+            Swurl.printTiming(result.timing, options, environment)
+            return ExitStatus(httpStatus: failed.status) ?? .transportError
+        }
+        do {
+            try file.commit()
+        } catch {
+            bar?.interrupt()
+            throw error
+        }
+        if let bar {
+            bar.finish(done: file.written, total: file.expectedSize)
+        }
+        if !options.quiet, let path = file.path {
+            try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(file.written) bytes)\n")
+        }
+        Swurl.printTiming(result.timing, options, environment)
+        return .success
+    }
+
+    static func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,69 @@
+/// `--help`, generated from `OptionTable`.
+public enum HelpGenerator {
+    /// The request-item grammar, shared by `--help` and the man page.
+    static let itemHelp: [(String, String)] = [
+        ("Header:value", "Request header. 'Header:' removes it (libcurl's defaults too), 'Header;' sends it empty, 'Header:@file' reads the value from a file."),
+        ("name==value", "Query-string parameter; 'name==@file' reads the value from a file."),
+        ("field=value", "String field; 'field=@file' reads the value from a text file."),
+        ("field:=json", "Typed JSON field (number, bool, null, array, object); 'field:=@file' reads JSON from a file."),
+        ("field@path", "File field, sent as multipart (with --form or --multipart). Add ';type=MIME' or ';filename=NAME'; 'field@-' streams stdin."),
+        ("@path", "Send a file as the whole body, streamed; Content-Type from its extension."),
+        ("a[b][c]=x", "Nested keys: a[]=x appends, a[3]=x sets an index, []:=1 makes a top-level array. A backslash escapes a separator or bracket."),
+    ]
+
+    public static let summary = "swurl — a friendly, scriptable HTTP client with in-handshake certificate pinning"
+
+    /// The whole help text.
+    public static func help() -> String {
+        var s = "\(summary)\n\n"
+        for (i, command) in CommandTable.all.enumerated() {
+            s += (i == 0 ? "Usage: " : "       ") + command.usage + "\n"
+        }
+        s += "\nCommands:\n"
+        for command in CommandTable.all { s += entry(command.name.rawValue, command.summary + ".") }
+        s += "\n"
+        s += "  METHOD  any word in capitals; GET without a body, POST with one.\n"
+        s += "  URL     http://, https://, or :PORT/path for localhost; no scheme means http:// (--default-scheme).\n\n"
+        s += "Request items:\n"
+        for (syntax, text) in itemHelp { s += entry(syntax, text) }
+        for group in OptionGroup.allCases {
+            let specs = OptionTable.documented.filter { $0.group == group }
+            guard !specs.isEmpty else { continue }
+            s += "\n\(group.heading):\n"
+            for spec in specs { s += entry(spec.signature, spec.documentation) }
+        }
+        s += "\nExit status: 0 ok, 1 transport error, 2 timeout, 3/4/5 HTTP 3xx/4xx/5xx with --check-status\n"
+        s += "or outside --accept-status, 6 too many redirects, 7 TLS trust failure (chain, host or pin),\n"
+        s += "8 response rejected (--accept-type, a strict --decode), 64 usage, 65 bad input data,\n"
+        s += "66 missing input file, 130 interrupted.\n"
+        return s
+    }
+
+    private static func entry(_ left: String, _ text: String) -> String {
+        let indent = 26
+        var s = "  " + left
+        let lines = wrap(text, width: 78 - indent)
+        if s.count + 2 > indent {
+            s += "\n" + String(repeating: " ", count: indent)
+        } else {
+            s += String(repeating: " ", count: indent - s.count)
+        }
+        s += lines.joined(separator: "\n" + String(repeating: " ", count: indent)) + "\n"
+        return s
+    }
+
+    /// Greedy word wrap.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,220 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlSession
+import SwurlRequestSerialization
+import SwurlCurl
+import SwurlCore
+
+/// Turns the command line into an `HTTPRequest`: URL and query items, default and user
+/// headers, and the body from data items, `--raw`, `@file` or stdin.
+public struct RequestBuilder {
+    /// swurl's version, sent in `User-Agent` and shown by `--version`.
+    public static let version = "0.1.0"
+
+    let options: CommandOptions
+    let environment: Environment
+
+    public init(options: CommandOptions, environment: Environment) {
+        self.options = options
+        self.environment = environment
+    }
+
+    /// - Throws: the serializers' errors, `.usage` for a bad URL, `.inputFile` for stdin/file errors.
+    public func build() throws(SwurlError) -> HTTPRequest {
+        let parsed = try URLBuilder.resolve(options.url, defaultScheme: options.defaultScheme)
+        var url = parsed.url
+        let items = options.items
+
+        let queryPairs = items.compactMap { item -> String? in
+            guard case .query(let name, let value) = item.kind else { return nil }
+            return FormRequestSerializer.percentEscape(name) + "=" + FormRequestSerializer.percentEscape(value)
+        }
+        url = URLText.appendingQuery(queryPairs.joined(separator: "&"), to: url)
+
+        let dataItems = items.filter(\.isData)
+        let rawFile = dataItems.first { if case .file(let k, _, _, _) = $0.kind { return k.isEmpty } else { return false } }
+        let fields = dataItems.filter { $0 != rawFile }
+        if rawFile != nil && !fields.isEmpty {
+            throw .usage("'\(rawFile?.raw ?? "@")' sends a file as the whole body and cannot be combined with data items")
+        }
+        let parameters = try self.parameters(fields, resolvingFiles: options.bodyFormat == .multipart)
+        let tree = try ParameterTree.build(parameters.fields)
+        let hasData = !fields.isEmpty
+
+        var request = HTTPRequest(method: options.method ?? (hasData ? "POST" : "GET"), url: url)
+        request.headers.add("User-Agent", "swurl/\(RequestBuilder.version)")
+        let jsonMode = options.bodyFormat == .json
+        request.headers.add("Accept", jsonMode && (hasData || options.explicitJSON)
+                            ? "application/json, */*;q=0.5" : "*/*")
+        let encodings = CurlVersion.acceptEncoding
+        if !encodings.isEmpty { request.headers.add("Accept-Encoding", encodings) }
+
+        // The body.
+        var contentType: String?
+        if hasData {
+            let serializer: RequestSerializing
+            switch options.bodyFormat {
+            case .json:
+                serializer = JSONRequestSerializer()
+                contentType = "application/json"
+            case .form:
+                serializer = FormRequestSerializer()
+                contentType = "application/x-www-form-urlencoded; charset=utf-8"
+            case .multipart:
+                let m = MultipartRequestSerializer(boundary: options.boundary)
+                serializer = m
+                contentType = "multipart/form-data; boundary=\(m.boundary)"
+            case .plist(let binary):
+                serializer = PropertyListRequestSerializer(binary: binary)
+                contentType = "application/x-plist"
+            }
+            try serializer.serialize(tree: tree, parameters: parameters, into: &request)
+            if request.body == nil { contentType = nil }
+        } else if let raw = options.rawBody {
+            request.body = RequestBody(bytes: Array(raw.utf8))
+            contentType = defaultRawContentType
+        } else if let rawFile, case .file(_, let path, let mime, _) = rawFile.kind {
+            let size = try RequestItemParser(environment: environment).fileSize(path, rawFile.raw)
+            if size >= 0 {
+                request.body = RequestBody([.file(path: environment.resolvePath(path), size: size)])
+            } else {
+                // A pipe or device (`@<(cmd)`, `@/dev/stdin`): no size to announce, so it streams chunked.
+                let fd = open(environment.resolvePath(path), O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    throw .inputFile("cannot read '\(path)' (from '\(rawFile.raw)'): \(systemErrorMessage(errno))")
+                }
+                request.body = RequestBody([.stream(FileDescriptorSource(fd: fd), label: "'\(path)'", length: nil)])
+            }
+            contentType = mime ?? MIMETypes.type(forPath: path)
+        } else if !options.ignoreStdin && !environment.stdinIsTerminal {
+            request.body = try stdinBody()
+            if request.body != nil { contentType = defaultRawContentType }
+        }
+        if options.method == nil && request.body != nil { request.method = "POST" }
+        if let ct = contentType { request.headers.add("Content-Type", ct) }
+        if request.body != nil && (options.chunked || request.body?.length == nil) {
+            request.headers.add("Transfer-Encoding", "chunked")
+        }
+
+        try applyHeaderItems(items, to: &request)
+        try checkFraming(request)
+        return request
+    }
+
+    /// The data items as the serializers take them. File fields are measured (and stdin taken)
+    /// only for a multipart body that can be sent; other serializers refuse them by their label.
+    private func parameters(_ items: [RequestItem], resolvingFiles: Bool) throws(SwurlError) -> RequestParameters {
+        let method = (options.method ?? "POST").uppercased()
+        let resolve = resolvingFiles && method != "GET" && method != "HEAD"
+        var entries: [RequestParameters.Entry] = []
+        var stdinUsed = false
+        for item in items {
+            switch item.kind {
+            case .field:
+                if let field = item.parameterField { entries.append(.field(field)) }
+            case .file(let key, let path, let mime, let filename):
+                let isStdin = path == "-"
+                let shownName = filename ?? (isStdin ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path))
+                let type = mime ?? (isStdin ? MIMETypes.fallback : MIMETypes.type(forPath: filename ?? path))
+                var source = RequestParameters.FilePart.Source.file(path: path, size: 0)
+                if resolve {
+                    if isStdin {
+                        if stdinUsed { throw .usage("'\(item.raw)': stdin can feed only one file field") }
+                        stdinUsed = true
+                        source = .stream(environment.stdin, label: "stdin")
+                    } else {
+                        let size = try RequestItemParser(environment: environment).fileSize(path, item.raw)
+                        guard size >= 0 else {
+                            throw .inputFile("'\(path)' (from '\(item.raw)') is not a regular file",
+                                             hint: "to stream a pipe or device, use name@- and feed it on stdin")
+                        }
+                        source = .file(path: environment.resolvePath(path), size: size)
+                    }
+                }
+                entries.append(.file(.init(name: key, filename: shownName, contentType: type, source: source, label: item.raw)))
+            default:
+                continue
+            }
+        }
+        return RequestParameters(entries)
+    }
+
+    /// The Content-Type of a raw body (stdin, --raw) in the chosen mode, as HTTPie sends it.
+    private var defaultRawContentType: String? {
+        switch options.bodyFormat {
+        case .json: return "application/json"
+        case .form: return "application/x-www-form-urlencoded; charset=utf-8"
+        case .plist: return "application/x-plist"
+        case .multipart: return nil
+        }
+    }
+
+    /// User header items replace the defaults of the same name, in place; later items with the
+    /// same name add more fields; `Name:` removes, `Name;` sends an empty value.
+    private func applyHeaderItems(_ items: [RequestItem], to request: inout HTTPRequest) throws(SwurlError) {
+        var seen: Set<String> = []
+        for item in items {
+            let name: String
+            let value: String
+            switch item.kind {
+            case .header(let n, let v):
+                name = n
+                value = v
+            case .emptyHeader(let n):
+                name = n
+                value = ""
+            case .removeHeader(let n):
+                request.headers.remove(n)
+                seen.remove(n.lowercased())
+                if !request.isRemoved(n) { request.removedHeaders.append(n) }
+                continue
+            default:
+                continue
+            }
+            let key = name.lowercased()
+            if seen.contains(key) {
+                request.headers.add(name, value)
+            } else {
+                request.headers.set(name, value)
+                seen.insert(key)
+                request.removedHeaders.removeAll { $0.lowercased() == key }
+            }
+        }
+    }
+
+    /// A user's Content-Length or Transfer-Encoding item must agree with the body swurl sends:
+    /// a wrong length would desynchronise the connection (the rest of the body read as another
+    /// request).
+    private func checkFraming(_ request: HTTPRequest) throws(SwurlError) {
+        if let given = request.headers["Content-Length"] {
+            let actual = request.body?.length ?? 0
+            guard given.trimmingSpaces() == String(actual), request.headers["Transfer-Encoding"] == nil else {
+                throw .usage("Content-Length:\(given) does not match the body swurl sends (\(request.body?.length.map(String.init) ?? "chunked"))",
+                             hint: "leave Content-Length out; swurl computes it")
+            }
+        }
+        if let te = request.headers["Transfer-Encoding"], te.lowercased().trimmingSpaces() != "chunked" {
+            throw .usage("Transfer-Encoding:\(te) is not supported", hint: "use --chunked for chunked transfer encoding")
+        }
+        if request.headers["Transfer-Encoding"] != nil && request.body == nil {
+            throw .usage("Transfer-Encoding:chunked needs a body")
+        }
+    }
+
+    /// Stdin as the body when it holds anything: the first chunk is read ahead so that an empty
+    /// stdin (`</dev/null`) means no body at all; the rest streams while sending.
+    private func stdinBody() throws(SwurlError) -> RequestBody? {
+        var first = [UInt8](repeating: 0, count: 64 * 1024)
+        let n: Int
+        do {
+            n = try first.withUnsafeMutableBytes { try environment.stdin.read(into: $0) }
+        } catch {
+            throw .inputFile("cannot read stdin: \((error as? SwurlError)?.message ?? "\(error)")")
+        }
+        guard n > 0 else { return nil }
+        first.removeSubrange(n...)
+        let rest = environment.stdinFileSize.map { max(0, $0 - Int64(n)) }
+        return RequestBody([.bytes(first), .stream(environment.stdin, label: "stdin", length: rest)])
+    }
+}

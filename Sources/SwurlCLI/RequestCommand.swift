@@ -1,0 +1,155 @@
+import SwurlOutput
+import SwurlSession
+import SwurlCore
+/// `swurl [METHOD] URL [ITEMS…]`: one exchange, the response printed. `perform` is the unit
+/// every command that sends requests calls: typed options and an environment in, a status out,
+/// no process-wide effects beyond re-arming the Ctrl-C flag.
+enum RequestCommand: SwurlCommand {
+    static let name = CommandName.request
+    static let word: String? = nil
+    static let invocation = "swurl URL"
+    static let usage = "swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]"
+    public static let summary = "send a request and print the response"
+
+    static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
+        try exchange(CommandOptions(args, environment: environment), environment: environment)
+    }
+
+    /// Performs one exchange (a download with `-d`) and reports a failure on stderr.
+    /// - Returns: the exit status of the exchange, never throws.
+    public static func perform(_ options: CommandOptions, environment: Environment) -> ExitStatus {
+        do {
+            return try exchange(options, environment: environment)
+        } catch {
+            Swurl.report(error, environment: environment)
+            return ExitStatus(for: error)
+        }
+    }
+
+    /// Builds the request, sends it (or prints it with `--offline`) and prints the response.
+    /// - Throws: every stage's `SwurlError`.
+    static func exchange(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
+        let request = try RequestBuilder(options: options, environment: environment).build()
+        // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
+        Interrupt.arm()
+        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        if options.download {
+            return try DownloadCommand.download(request: request, options: options, transferOptions: transferOptions,
+                                                environment: environment)
+        }
+
+        // Where the output goes and how it looks.
+        let outputFile = try options.outputPath.map { p throws(SwurlError) in try OutputFile(path: environment.resolvePath(p)) }
+        let sink: ByteSink = outputFile ?? environment.stdout
+        let terminal = outputFile == nil && environment.stdoutIsTerminal
+        let style = RequestCommand.style(options, terminal: terminal, environment: environment)
+        let selection = options.selection
+            ?? (options.verbose ? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: true, responseBody: true)
+                : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
+                : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
+                : PrintSelection(responseBody: true))
+        transferOptions.captureRequest = selection.printsRequest
+        // Formatting a large body into a pipe or file: write on a second thread meanwhile
+        // (not with --stream, whose chunks must go out as they come).
+        let background = style.format && !terminal && !options.decoding.stream ? BackgroundWriter(target: sink) : nil
+        let out: ByteSink = background ?? sink
+        let makePrinter = { () -> Printer in
+            let p = Printer(sink: out, selection: selection, style: style,
+                            decoding: options.decoding, validator: options.validator)
+            p.prepareRequestBody(request.body)
+            if options.verbose { p.diagnostics = environment.stderr }
+            return p
+        }
+        var printer = makePrinter()
+        let session = try TransferSession(request: request, options: transferOptions) { printer = makePrinter(); return printer }
+
+        var timing: ExchangeTiming?
+        var uploadBar: ProgressBar?
+        do {
+            if options.offline {
+                try OfflineRequest.emit(try session.firstHop(), to: printer)
+                try printer.finishRequest()
+                try background?.finish()
+                try outputFile?.commit()
+                return .success
+            }
+            if let warning = options.transfer.security.weakeningWarning {
+                try? environment.stderr.write("swurl: warning: \(warning)\n")
+            }
+            session.delegatePerHop = options.showAllHops
+            session.hopDidFinish = { delegate in
+                try (delegate as? Printer)?.finish()
+                if style.format || style.terminal { try out.write("\n") }
+            }
+            session.report = Swurl.reporter(options, environment)
+            // Uploads of a few hundred KB or more get a progress bar on a terminal.
+            if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024 {
+                let bar = ProgressBar(sink: environment.stderr, label: "upload", columns: Swurl.columns(environment))
+                uploadBar = bar
+                session.progressHandler = { p in
+                    if p.downloaded == 0 { bar.update(done: p.uploaded, total: p.uploadTotal ?? length) }
+                }
+            }
+            let result = try session.perform()
+            uploadBar?.finish(done: result.timing.final.uploadedBytes, total: length(of: request))
+            uploadBar = nil
+            timing = result.timing
+            try printer.finish()
+            if selection.meta {
+                if terminal && (selection.responseBody || selection.responseHeaders) { try out.write("\n") }
+                try out.write(TimingFormatter.text(result.timing))
+            }
+            try background?.finish()
+            try outputFile?.commit()
+        } catch let error as SwurlError {
+            uploadBar?.interrupt()
+            try? printer.finishAfterFailure()
+            try? background?.finish()
+            outputFile?.discard()
+            throw error
+        } catch {
+            uploadBar?.interrupt()
+            try? background?.finish()
+            outputFile?.discard()
+            throw .output("\(error)")
+        }
+        if let timing { Swurl.printTiming(timing, options, environment) }
+
+        return try validate(printer, options: options, terminal: terminal, selection: selection, environment: environment)
+    }
+
+    /// Validate, then decode: the status (shown body or not), then the content type, then a strict
+    /// decoder's verdict. The exit status is decided here, never in the printer.
+    static func validate(_ printer: Printer, options: CommandOptions, terminal: Bool, selection: PrintSelection,
+                         environment: Environment) throws(SwurlError) -> ExitStatus {
+        guard let head = printer.responseHead else { return .success }
+        if let status = options.validator.statusFailure(head.status) {
+            if !terminal || !selection.responseHeaders {
+                try? environment.stderr.write("swurl: warning: HTTP \(head.status) \(TerminalSanitizer.clean(head.reason))\n")
+            }
+            return status
+        }
+        if printer.contentTypeRejected && printer.responseBodyBytes > 0 {
+            let type = head.mediaType.map { "Content-Type \(TerminalSanitizer.clean($0))" } ?? "a response without a Content-Type"
+            throw .responseRejected("\(type) is not acceptable",
+                                    hint: "--accept-type allows \((options.validator.acceptableTypes ?? []).joined(separator: ", "))")
+        }
+        if options.decoding.isStrict, let reason = printer.decodingFailure {
+            throw .responseRejected("--decode \(options.decoding.choice.rawValue): \(reason)",
+                                    hint: "use --decode auto to show any body, or --decode raw for the bytes as sent")
+        }
+        return .success
+    }
+
+    /// How output looks on a sink: `--pretty` (default all on a terminal, none otherwise), `--style`,
+    /// the colour depth the terminal supports.
+    static func style(_ options: CommandOptions, terminal: Bool, environment: Environment) -> Printer.Style {
+        let pretty = options.pretty ?? (terminal ? .all : PrettyMode.none)
+        return Printer.Style(format: pretty == .all || pretty == .format,
+                             colors: (pretty == .all || pretty == .colors) && environment.colorsAllowed,
+                             terminal: terminal, themeStyle: options.style,
+                             colorDepth: ColorDepth.detect(environment.variables))
+    }
+
+    private static func length(of request: HTTPRequest) -> Int64? { request.body?.length }
+}

@@ -1,0 +1,63 @@
+import SwurlOutput
+import SwurlRequestSerialization
+import SwurlCore
+/// One request item from the command line, HTTPie's grammar.
+public struct RequestItem: Equatable, Sendable {
+    /// What the item adds to the request.
+    public enum Kind: Equatable, Sendable {
+        /// `Name:value` or `Name:@file`.
+        case header(name: String, value: String)
+        /// `Name:` removes the header, libcurl's defaults included.
+        case removeHeader(name: String)
+        /// `Name;` sends the header with an empty value.
+        case emptyHeader(name: String)
+        /// `name==value` or `name==@file`: a query-string parameter.
+        case query(name: String, value: String)
+        /// `key=value` or `key=@file`: a string field; `key` may nest (`a[b]`, `a[]`).
+        case field(key: String, value: JSONValue)
+        /// `name@path`, `name@path;type=MIME;filename=NAME`: a file field (multipart).
+        case file(key: String, path: String, mimeType: String?, filename: String?)
+    }
+
+    /// The item exactly as typed, for error messages.
+    public var raw: String
+    public var kind: Kind
+
+    public init(raw: String, kind: Kind) {
+        self.raw = raw
+        self.kind = kind
+    }
+
+    /// Whether the item contributes to the body (fields and files).
+    public var isData: Bool {
+        switch kind {
+        case .field, .file: return true
+        default: return false
+        }
+    }
+}
+
+/// The separators of the request-item grammar, longest first within each leading character.
+enum ItemSeparator: String, CaseIterable {
+    case jsonFile = ":=@"
+    case headerFile = ":@"
+    case json = ":="
+    case header = ":"
+    case queryFile = "==@"
+    case query = "=="
+    case fieldFile = "=@"
+    case field = "="
+    case file = "@"
+    case emptyHeader = ";"
+
+    /// Characters that can start a separator; a backslash before one makes it literal.
+    static let leadCharacters: Set<Character> = [":", "=", "@", ";"]
+}
+
+extension RequestItem {
+    /// The item as a serializer's data field, or nil when it is not a `key=value`/`key:=json` field.
+    public var parameterField: RequestParameters.Field? {
+        guard case .field(let key, let value) = kind else { return nil }
+        return .init(key: key, value: value, label: raw)
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlSecurity
+import SwurlCore
+
+/// Turns the "TLS and pinning" options into a `SecurityPolicy`, reading pin files and checking
+/// every named file up front, so a mistake fails before any connection (curl only notices a bad
+/// pin file after the handshake).
+enum SecurityArguments {
+    /// - Throws: `.usage` for malformed or contradictory values, `.inputFile` for missing files,
+    ///   `.badData` for files without a certificate or key.
+    public static func policy(from args: ParsedArguments, environment: Environment) throws(SwurlError) -> SecurityPolicy {
+        var policy = SecurityPolicy()
+        let read = { (path: String) throws(SwurlError) -> [UInt8] in try readInput(path, environment: environment) }
+        for value in args.values(.pinPubkey) { try policy.addKeyPins(value, readFile: read) }
+        for file in args.values(.pinCert) { try policy.addPinnedCertificates(file: file, readFile: read) }
+        if let s = args.value(.pinScope) { policy.scope = SecurityPolicy.PinScope(rawValue: s) ?? .any }
+        policy.allowsInvalidCertificates = args.has(.insecure)
+        if args.has(.verifyHost) && args.has(.noVerifyHost) {
+            throw .usage("--verify-host and --no-verify-host cannot be combined")
+        }
+        if args.has(.verifyHost) { policy.hostVerification = true }
+        if args.has(.noVerifyHost) { policy.hostVerification = false }
+        if let f = args.value(.cacert) { policy.caFile = try checkedPath(f, "--cacert", environment: environment) }
+        if let d = args.value(.capath) { policy.caPath = try checkedPath(d, "--capath", directory: true, environment: environment) }
+        if let c = args.value(.cert) { policy.clientCertificate = try checkedPath(c, "--cert", environment: environment) }
+        if let k = args.value(.key) { policy.clientKey = try checkedPath(k, "--key", environment: environment) }
+        policy.keyPassword = args.value(.keyPassword)
+        policy.minimumVersion = args.value(.tlsMin).flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
+        policy.maximumVersion = args.value(.tlsMax).flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
+        if let c = args.value(.ciphers) {
+            guard !c.isEmpty, c.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw .usage("--ciphers: '\(c)' is not a cipher list", hint: "e.g. --ciphers ECDHE-ECDSA-AES128-GCM-SHA256:TLS_AES_128_GCM_SHA256")
+            }
+            policy.ciphers = c
+        }
+        if args.has(.pinScope) && !policy.hasPins {
+            throw .usage("--pin-scope needs --pin-pubkey or --pin-cert")
+        }
+        try policy.validate()
+        if policy.keyPassword == nil, let keyFile = policy.clientKey ?? policy.clientCertificate,
+           try isEncryptedKey(keyFile) {
+            policy.keyPassword = try promptForPassword(keyFile, environment: environment)
+        }
+        return policy
+    }
+
+    private static func readInput(_ path: String, environment: Environment) throws(SwurlError) -> [UInt8] {
+        do {
+            return try readWholeFile(environment.resolvePath(path))
+        } catch {
+            throw .inputFile("cannot read '\(path)': \(error.message)")
+        }
+    }
+
+    /// The resolved path of an existing file (or directory); `.inputFile` otherwise.
+    private static func checkedPath(_ path: String, _ option: String, directory: Bool = false,
+                                    environment: Environment) throws(SwurlError) -> String {
+        if path.isEmpty { throw .usage("\(option) needs a \(directory ? "directory" : "file") name") }
+        let resolved = environment.resolvePath(path)
+        var st = stat()
+        guard stat(resolved, &st) == 0 else {
+            throw .inputFile("\(option): cannot read '\(path)': \(systemErrorMessage(errno))")
+        }
+        let isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
+        if directory != isDirectory {
+            throw .inputFile("\(option): '\(path)' is \(isDirectory ? "a directory" : "not a directory")")
+        }
+        guard access(resolved, R_OK) == 0 else {
+            throw .inputFile("\(option): cannot read '\(path)': \(systemErrorMessage(errno))")
+        }
+        return resolved
+    }
+
+    /// Whether a PEM file holds an encrypted private key (PKCS#8 or the traditional header).
+    private static func isEncryptedKey(_ path: String) throws(SwurlError) -> Bool {
+        guard let bytes = try? readWholeFile(path) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
+    }
+
+    /// Asks for the key's password on the terminal without echo (getpass(3)); refuses when no
+    /// terminal is there to ask.
+    private static func promptForPassword(_ keyFile: String, environment: Environment) throws(SwurlError) -> String {
+        guard environment.stdinIsTerminal && environment.stderrIsTerminal else {
+            throw .usage("the private key '\(keyFile)' is encrypted and no password was given",
+                         hint: "give it with --key-password, or run swurl on a terminal to be asked")
+        }
+        guard let p = getpass("Password for \(keyFile): ") else {
+            throw .usage("no password read for '\(keyFile)'")
+        }
+        return String(cString: p)
+    }
+}

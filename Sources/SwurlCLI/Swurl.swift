@@ -1,0 +1,54 @@
+import SwurlCurl
+import SwurlCore
+/// The program: parse the command line, build the request, send it (or print it with
+/// `--offline`), print the response, and return the exit status.
+public enum Swurl {
+    /// Runs swurl with `arguments` (without the program name) in `environment`.
+    /// - Returns: the process exit status (see `ExitStatus`).
+    public static func main(arguments: [String], environment: Environment) -> Int32 {
+        do {
+            return try run(arguments: arguments, environment: environment).rawValue
+        } catch {
+            report(error, environment: environment)
+            return ExitStatus(for: error).rawValue
+        }
+    }
+
+    /// Prints `swurl: error: …` and a hint line to stderr.
+    static func report(_ error: SwurlError, environment: Environment) {
+        // Messages may quote what a server sent (a Location, a plist element): made visible, line by line.
+        func safe(_ s: String) -> String {
+            s.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalSanitizer.clean(String($0)) }
+                .joined(separator: "\n")
+        }
+        var text = "swurl: error: \(safe(error.message))\n"
+        if let hint = error.hint {
+            text += hint.contains("\n") ? safe(hint) + "\n" : "swurl: hint: \(safe(hint))\n"
+        }
+        try? environment.stderr.write(text)
+    }
+
+    static func run(arguments: [String], environment: Environment) throws(SwurlError) -> ExitStatus {
+        var args = try ArgumentParser.parse(arguments)
+        if args.has(.help) {
+            try write(HelpGenerator.help(), to: environment.stdout)
+            return .success
+        }
+        if args.has(.version) {
+            try write("swurl \(RequestBuilder.version)\nlibcurl \(CurlVersion.libcurl) (\(CurlVersion.ssl))\n\(CurlVersion.openSSL)\n",
+                      to: environment.stdout)
+            return .success
+        }
+        if let what = args.value(.generate) {
+            try write(DocumentationGenerator.generate(what), to: environment.stdout)
+            return .success
+        }
+        let command = CommandTable.select(&args)
+        try CommandTable.check(args, for: command)
+        return try command.run(args, environment: environment)
+    }
+
+    static func write(_ text: String, to sink: ByteSink) throws(SwurlError) {
+        do { try sink.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+    }
+}

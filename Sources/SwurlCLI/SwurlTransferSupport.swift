@@ -1,0 +1,35 @@
+import SwurlOutput
+import SwurlSession
+import SwurlCore
+extension Swurl {
+    /// The engine's options with `--auth` resolved (asking for a missing password).
+    static func transferOptions(_ options: CommandOptions, url: String, environment: Environment) throws(SwurlError) -> TransferOptions {
+        var t = options.transfer
+        if let user = options.authUser {
+            if t.authType == .bearer {
+                t.bearerToken = user + (options.authPassword.map { ":" + $0 } ?? "")
+            } else {
+                var password = options.authPassword
+                if password == nil { password = try PasswordPrompt.ask(user: user, url: url, environment: environment) }
+                t.credentials = Credentials(user: user, password: password ?? "")
+            }
+        }
+        return t
+    }
+
+    /// Where retry notices go: stderr, unless `--quiet`.
+    static func reporter(_ options: CommandOptions, _ environment: Environment) -> (String) -> Void {
+        { line in if !options.quiet { try? environment.stderr.write(line + "\n") } }
+    }
+
+    /// The terminal width from `COLUMNS`, else 80.
+    static func columns(_ environment: Environment) -> Int {
+        environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(40, $0) } ?? 80
+    }
+
+    /// `--timing` on stderr.
+    static func printTiming(_ timing: ExchangeTiming, _ options: CommandOptions, _ environment: Environment) {
+        guard let format = options.timing else { return }
+        try? environment.stderr.write(format == .json ? TimingFormatter.json(timing) : TimingFormatter.text(timing))
+    }
+}

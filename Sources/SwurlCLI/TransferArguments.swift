@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlSession
+import SwurlCurl
+import SwurlCore
+
+extension CommandOptions {
+    /// Validates the download, auth, retry, timing and connection options.
+    /// - Throws: `SwurlError.usage` for a bad value or a contradictory combination.
+    mutating func parseTransferArguments(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
+        download = args.has(.download)
+        resume = args.has(.continue)
+        overwrite = args.has(.overwrite)
+        quiet = args.has(.quiet)
+        showAllHops = args.has(.all)
+        if args.has(.timing) { timing = args.value(.timing).flatMap(TimingFormat.init(rawValue:)) ?? .text }
+        if resume && !download { throw .usage("--continue works with --download", hint: "add -d") }
+        if resume && overwrite { throw .usage("--continue and --overwrite cannot be combined") }
+        if download && offline { throw .usage("--download and --offline cannot be combined") }
+        if download { transfer.followRedirects = true }
+
+        if let v = args.value(.limitRate) {
+            guard let rate = CommandOptions.parseRate(v) else {
+                throw .usage("--limit-rate: '\(v)' is not a rate", hint: "e.g. --limit-rate 100K (bytes per second; K, M, G)")
+            }
+            transfer.maxReceiveRate = rate
+            transfer.maxSendRate = rate
+        }
+        if let v = args.value(.connectTimeout) { transfer.connectTimeout = try CommandOptions.seconds(v, "connect-timeout") }
+        if let v = args.value(.retry) {
+            guard let n = Int(v), n >= 0, n <= 1000 else {
+                throw .usage("--retry: '\(v)' is not a whole number from 0 to 1000", hint: "e.g. --retry 3")
+            }
+            transfer.retry.maxRetries = n
+        }
+        if let v = args.value(.retryDelay) { transfer.retry.baseDelay = try CommandOptions.seconds(v, "retry-delay", allowZero: true) }
+        if let v = args.value(.retryMaxTime) { transfer.retry.maxTime = try CommandOptions.seconds(v, "retry-max-time") }
+        transfer.retry.allMethods = args.has(.retryAllMethods)
+
+        let versions = [Option.http1_1, .http2, .http2PriorKnowledge].filter { args.has($0) }
+        if versions.count > 1 { throw .usage("--\(versions[0].rawValue) and --\(versions[1].rawValue) cannot be combined") }
+        switch versions.first {
+        case .http1_1: transfer.httpVersion = .http1_1
+        case .http2: transfer.httpVersion = .http2
+        case .http2PriorKnowledge: transfer.httpVersion = .http2PriorKnowledge
+        default: break
+        }
+        if transfer.httpVersion == .http2 || transfer.httpVersion == .http2PriorKnowledge, !CurlVersion.hasHTTP2 {
+            throw .usage("this libcurl (\(CurlVersion.libcurl)) has no HTTP/2 support", hint: "leave out --\(versions[0].rawValue)")
+        }
+
+        transfer.proxy = ProxySettings(variables: environment.variables)
+        if let p = args.value(.proxy) {
+            let scheme = URLBuilder.schemeOf(p)?.lowercased()
+            guard scheme == nil || ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme ?? "") else {
+                throw .usage("--proxy: unsupported proxy scheme in '\(p)'", hint: "use http://, https://, socks5:// or socks5h://")
+            }
+            transfer.proxy.explicit = p
+        }
+        transfer.unixSocket = args.value(.unixSocket)
+        for entry in args.values(.resolve) {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[0].isEmpty, Int(parts[1]) != nil, !parts[2].isEmpty else {
+                throw .usage("--resolve: '\(entry)' is not HOST:PORT:ADDR", hint: "e.g. --resolve example.org:443:127.0.0.1")
+            }
+            transfer.resolve.append(entry)
+        }
+        if args.has(.ipv4) && args.has(.ipv6) { throw .usage("-4 and -6 cannot be combined") }
+        if args.has(.ipv4) { transfer.ipVersion = .v4 }
+        if args.has(.ipv6) { transfer.ipVersion = .v6 }
+        if let v = args.value(.maxHeaders) {
+            guard let n = Int(v), n >= 0 else { throw .usage("--max-headers: '\(v)' is not a whole number") }
+            transfer.maxHeaders = n
+        }
+
+        if let a = args.value(.auth) {
+            if let colon = a.firstIndex(of: ":") {
+                authUser = String(a[..<colon])
+                authPassword = String(a[a.index(after: colon)...])
+            } else {
+                authUser = a
+            }
+        }
+        if let t = args.value(.authType) { transfer.authType = AuthType(rawValue: t) ?? .basic }
+        if transfer.authType != .basic && authUser == nil && args.has(.authType) {
+            throw .usage("--auth-type \(transfer.authType.rawValue) needs --auth", hint: transfer.authType == .bearer ? "e.g. -A bearer -a TOKEN" : "e.g. -A digest -a user:password")
+        }
+        if !args.has(.ignoreNetrc) { transfer.netrc = CommandOptions.loadNetrc(environment) }
+    }
+
+    /// `100`, `100K`, `2M`, `1G` (powers of 1024; a trailing `B` or `/s` is allowed).
+    static func parseRate(_ text: String) -> Int64? {
+        var t = text.uppercased()
+        if t.hasSuffix("/S") { t.removeLast(2) }
+        if t.hasSuffix("B") { t.removeLast() }
+        var multiplier: Double = 1
+        if let last = t.last, let m = ["K": 1024.0, "M": 1024.0 * 1024, "G": 1024.0 * 1024 * 1024][String(last)] {
+            multiplier = m
+            t.removeLast()
+        }
+        guard let v = Double(t), v > 0, v.isFinite, v * multiplier < 1e15 else { return nil }
+        return max(1, Int64(v * multiplier))
+    }
+
+    /// The longest duration any option takes (about 11.5 days): beyond it milliseconds overflow
+    /// libcurl's options and nobody means it.
+    static let maxSeconds: Double = 1_000_000
+
+    static func seconds(_ v: String, _ name: String, allowZero: Bool = false) throws(SwurlError) -> Double {
+        guard let t = Double(v), t.isFinite, allowZero ? t >= 0 : t > 0 else {
+            throw .usage("--\(name): '\(v)' is not a positive number of seconds", hint: "e.g. --\(name) 2.5")
+        }
+        guard t <= maxSeconds else {
+            throw .usage("--\(name): \(v) seconds is too long", hint: "at most \(Int(maxSeconds)) seconds")
+        }
+        return t
+    }
+
+    /// `$NETRC` or `~/.netrc`, when it exists and is readable.
+    static func loadNetrc(_ environment: Environment) -> Netrc? {
+        guard let path = environment.variables["NETRC"] ?? environment.variables["HOME"].map({ $0 + "/.netrc" }) else { return nil }
+        guard let text = readSmallFile(path) else { return nil }
+        return Netrc(parsing: text)
+    }
+
+    /// A file's text when it is a regular file under 1 MiB.
+    static func readSmallFile(_ path: String) -> String? {
+        guard let bytes = try? SmallFile.read(path, maxSize: (1 << 20) - 1, regularOnly: true) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,36 @@
+import SwurlCurl
+import SwurlCore
+/// HTTPie's URL shorthands and the joining of query items.
+public enum URLBuilder {
+    /// Schemes swurl sends requests to.
+    static let supportedSchemes = URLText.httpSchemes
+
+    /// Expands `:8080/x` to `http://localhost:8080/x`, `:/x` to `http://localhost/x`, adds
+    /// `defaultScheme` to a URL without one, and validates the result.
+    /// - Throws: `SwurlError.usage` for an empty, host-less or unsupported URL.
+    public static func resolve(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> CurlURL {
+        var text = raw
+        if text.hasPrefix("://") { text.removeFirst(3) }
+        if text.isEmpty { throw .usage("the URL is empty") }
+        if text.hasPrefix(":") {
+            let rest = text.dropFirst()
+            let digits = rest.prefix { $0.isASCIIDigit }
+            let after = rest.dropFirst(digits.count)
+            guard after.isEmpty || after.hasPrefix("/") || after.hasPrefix("?") || after.hasPrefix("#") else {
+                throw .usage("invalid URL '\(raw)': ':' must be followed by a port or a path",
+                             hint: "write :8080/path for http://localhost:8080/path")
+            }
+            text = "\(defaultScheme)://localhost" + (digits.isEmpty ? "" : ":" + digits) + after
+        } else if let scheme = schemeOf(text) {
+            guard supportedSchemes.contains(scheme.lowercased()) else {
+                throw .usage("unsupported URL scheme '\(scheme)' in '\(raw)'", hint: "swurl speaks http and https")
+            }
+        } else {
+            text = "\(defaultScheme)://" + text
+        }
+        return try CurlURL(parsing: text)
+    }
+
+    /// The scheme of `text` when it starts with `scheme://`.
+    static func schemeOf(_ text: String) -> String? { URLText.schemeOf(text) }
+}

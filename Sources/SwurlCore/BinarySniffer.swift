@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Decides whether bytes are binary (not fit for a terminal): a NUL byte, or bytes that are
+/// not UTF-8 text.
+public enum BinarySniffer {
+    /// Whether the first kilobyte holds a NUL or invalid UTF-8 (a sequence cut at the end is fine).
+    static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(1024))
+        if head.contains(0) { return true }
+        // Drop a possibly cut multi-byte sequence at the end before validating.
+        var end = head.count
+        var back = 0
+        while end > 0 && back < 3 && head[end - 1] & 0xC0 == 0x80 { end -= 1; back += 1 }
+        if end > 0 && head[end - 1] >= 0xC0 { end -= 1 }
+        return String(validating: UnsafeRawBufferPointer(rebasing: head[0..<end]), as: UTF8.self) == nil
+    }
+
+    /// Reads the first kilobyte of a file; unreadable files count as binary.
+    public static func fileLooksBinary(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n >= 0 else { return true }
+        return buffer.withUnsafeBytes { looksBinary(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+    }
+}
+
+/// Whether a body of these bytes is nothing but whitespace (a lone space is an empty body).
+public func isBlank(_ bytes: [UInt8]) -> Bool {
+    bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+}

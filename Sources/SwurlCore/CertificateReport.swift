@@ -1,0 +1,90 @@
+/// What `swurl certs` found: the presented chain, the verified path and each check's result.
+public struct CertificateReport: Sendable, Equatable {
+    /// One certificate as the report shows it.
+    public struct Entry: Sendable, Equatable {
+        /// The subject name, RFC 2253 (`CN=localhost`).
+        public var subject: String
+        /// The issuer name, RFC 2253.
+        public var issuer: String
+        /// subjectAltName entries (`DNS:localhost`, `IP Address:127.0.0.1`).
+        public var subjectAlternativeNames: [String]
+        /// Start of validity, `YYYY-MM-DD hh:mm:ss UTC`.
+        public var notBefore: String
+        /// End of validity, `YYYY-MM-DD hh:mm:ss UTC`.
+        public var notAfter: String
+        /// Days until expiry; negative once expired.
+        public var daysLeft: Int
+        /// Whether the end of validity has passed.
+        public var expired: Bool
+        /// Whether the start of validity is in the future.
+        public var notYetValid: Bool
+        /// `EC P-256`, `RSA 2048`.
+        public var key: String
+        /// SHA-256 of the DER, colon-separated hex (as `openssl x509 -fingerprint -sha256`).
+        public var fingerprint: String
+        /// `sha256//BASE64` of the SubjectPublicKeyInfo.
+        public var pin: String
+        /// Whether subject and issuer are the same name.
+        public var selfIssued: Bool
+
+        public init(subject: String, issuer: String, subjectAlternativeNames: [String], notBefore: String, notAfter: String,
+                    daysLeft: Int, expired: Bool, notYetValid: Bool, key: String, fingerprint: String, pin: String, selfIssued: Bool) {
+            self.subject = subject
+            self.issuer = issuer
+            self.subjectAlternativeNames = subjectAlternativeNames
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.daysLeft = daysLeft
+            self.expired = expired
+            self.notYetValid = notYetValid
+            self.key = key
+            self.fingerprint = fingerprint
+            self.pin = pin
+            self.selfIssued = selfIssued
+        }
+    }
+
+    /// The URL that was probed.
+    public var url: String
+    /// The host the certificate was checked against.
+    public var host: String
+    /// Negotiated protocol, cipher and ALPN.
+    public var tls: TLSSummary
+    /// What the server sent, leaf first.
+    public var presented: [Entry]
+    /// The verified path, leaf to anchor; nil when the chain did not verify.
+    public var verifiedPath: [Entry]?
+    /// Why the chain did not verify; nil when it did.
+    public var chainError: String?
+    /// Whether the leaf is valid for `host`.
+    public var hostMatches: Bool
+    /// Whether pins were given (with `--pin-pubkey`/`--pin-cert`) and, if so, why they failed.
+    public var pinsGiven: Bool
+    /// Why the pins did not match; nil when they did or none were given.
+    public var pinError: String?
+
+    public init(url: String, host: String, tls: TLSSummary, presented: [Entry], verifiedPath: [Entry]?,
+                chainError: String?, hostMatches: Bool, pinsGiven: Bool, pinError: String?) {
+        self.url = url
+        self.host = host
+        self.tls = tls
+        self.presented = presented
+        self.verifiedPath = verifiedPath
+        self.chainError = chainError
+        self.hostMatches = hostMatches
+        self.pinsGiven = pinsGiven
+        self.pinError = pinError
+    }
+
+    /// The pin of the leaf: what `--pin-pubkey` should hold for this server.
+    public var leafPin: String? { presented.first?.pin }
+
+    /// The issuing CA's key pin (survives a leaf renewal), when the path shows one.
+    public var issuerPin: String? {
+        if let path = verifiedPath, path.count > 1 { return path[1].pin }
+        return presented.count > 1 ? presented[1].pin : nil
+    }
+
+    /// A ready-to-paste option for the leaf's key.
+    public var pinOption: String? { leafPin.map { "--pin-pubkey '\($0)'" } }
+}

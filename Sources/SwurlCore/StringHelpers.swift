@@ -1,0 +1,36 @@
+/// Small string helpers every layer uses (no Foundation).
+extension String {
+    /// Replaces every occurrence of `target` (plain text, no patterns).
+    public func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let r = rest.firstRange(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// The string without trailing CR and LF characters.
+    public func trimmingTrailingNewlines() -> String {
+        var s = Substring(self)
+        while let l = s.last, l == "\n" || l == "\r" || l == "\r\n" { s = s.dropLast() }
+        return String(s)
+    }
+
+    /// The string with `&`, `<` and `>` as XML character entities (for element content).
+    public var xmlEscaped: String {
+        var out = ""
+        for c in unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}

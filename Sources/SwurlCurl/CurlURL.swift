@@ -1,0 +1,44 @@
+@preconcurrency import CCurl
+import SwurlCore
+
+/// A parsed URL, through libcurl's own URL API (curl_url(3)), so that what swurl shows with
+/// `--offline` is what libcurl would send.
+public struct CurlURL: Sendable, Equatable {
+    public var url: String
+    public var scheme: String
+    public var host: String
+    /// The explicit port, or nil for the scheme's default.
+    public var port: Int?
+    /// Path and query as they go on the request line.
+    public var requestTarget: String
+
+    /// `host` or `host:port` as in a Host header.
+    public var hostHeader: String { port.map { "\(host):\($0)" } ?? host }
+
+    /// Parses an absolute URL.
+    /// - Throws: `SwurlError.usage` with libcurl's reason when it is not a valid URL.
+    public init(parsing text: String) throws(SwurlError) {
+        guard let h = curl_url() else { throw .transport("out of memory") }
+        defer { curl_url_cleanup(h) }
+        let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        guard rc == CURLUE_OK else {
+            let reason = curl_url_strerror(rc).map { String(cString: $0) } ?? "malformed"
+            throw .usage("invalid URL '\(text)': \(reason)")
+        }
+        func part(_ which: CURLUPart, _ flags: UInt32 = 0) -> String? {
+            var out: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(h, which, &out, flags) == CURLUE_OK, let out else { return nil }
+            defer { curl_free(out) }
+            return String(cString: out)
+        }
+        guard let host = part(CURLUPART_HOST), !host.isEmpty else {
+            throw .usage("invalid URL '\(text)': no host name")
+        }
+        self.host = host
+        self.scheme = part(CURLUPART_SCHEME) ?? "http"
+        self.port = part(CURLUPART_PORT).flatMap { Int($0) }
+        let path = part(CURLUPART_PATH) ?? "/"
+        self.requestTarget = path + (part(CURLUPART_QUERY).map { "?" + $0 } ?? "")
+        self.url = part(CURLUPART_URL) ?? text
+    }
+}

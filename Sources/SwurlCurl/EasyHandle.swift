@@ -1,0 +1,118 @@
+@preconcurrency import CCurl
+@preconcurrency import CShims
+import SwurlCore
+
+/// Owns one libcurl easy handle (curl_easy_init(3)) and the header lists given to it.
+/// Every `CCurl` call of the engine goes through here or `CurlURL`.
+public final class EasyHandle {
+    public let raw: UnsafeMutableRawPointer
+    private var lists: [UnsafeMutablePointer<curl_slist>] = []
+    /// libcurl writes its error text here (CURLOPT_ERRORBUFFER).
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// Kept alive until after curl_easy_cleanup: a share must outlive its easy handles.
+    private var share: ShareHandle?
+
+    private static let globalInit: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+    }()
+
+    public init() throws(SwurlError) {
+        guard EasyHandle.globalInit, let h = curl_easy_init() else {
+            throw .transport("libcurl could not be initialised")
+        }
+        raw = h
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        _ = sw_setopt_ptr(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    deinit {
+        curl_easy_cleanup(raw)
+        for l in lists { curl_slist_free_all(l) }
+        errorBuffer.deallocate()
+    }
+
+    /// libcurl's detailed message for the last failure, or the generic text for `code`.
+    public func errorMessage(_ code: CURLcode) -> String {
+        let detail = String(cString: errorBuffer)
+        if !detail.isEmpty { return detail }
+        return String(cString: curl_easy_strerror(code))
+    }
+
+    private func check(_ rc: CURLcode, _ what: String) throws(SwurlError) {
+        guard rc == CURLE_OK else {
+            throw .transport("libcurl rejected \(what): \(String(cString: curl_easy_strerror(rc)))",
+                             hint: "this libcurl (\(CurlVersion.libcurl)) may lack the feature")
+        }
+    }
+
+    /// curl_easy_setopt(3) with a long.
+    public func set(_ option: CURLoption, _ value: Int, _ what: String = "an option") throws(SwurlError) {
+        try check(sw_setopt_long(raw, option, value), what)
+    }
+
+    /// curl_easy_setopt(3) with a curl_off_t.
+    public func set(_ option: CURLoption, offset value: Int64, _ what: String = "an option") throws(SwurlError) {
+        try check(sw_setopt_off(raw, option, curl_off_t(value)), what)
+    }
+
+    /// curl_easy_setopt(3) with a string; libcurl copies it.
+    public func set(_ option: CURLoption, _ value: String, _ what: String = "an option") throws(SwurlError) {
+        try check(sw_setopt_str(raw, option, value), what)
+    }
+
+    /// curl_easy_setopt(3) with an opaque pointer (callback user data).
+    public func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(SwurlError) {
+        try check(sw_setopt_ptr(raw, option, pointer), "a pointer option")
+    }
+
+    /// curl_easy_setopt(3) with a header list; the list lives as long as the handle.
+    public func set(_ option: CURLoption, list: [String]) throws(SwurlError) {
+        var l: UnsafeMutablePointer<curl_slist>?
+        for line in list {
+            guard let next = curl_slist_append(l, line) else {
+                if let l { curl_slist_free_all(l) }
+                throw .transport("out of memory building the header list")
+            }
+            l = next
+        }
+        if let l { lists.append(l) }
+        try check(sw_setopt_slist(raw, option, l), "the header list")
+    }
+
+    /// CURLOPT_SHARE(3): cookies, DNS and connections shared with the other hops.
+    public func use(share: ShareHandle) throws(SwurlError) {
+        self.share = share
+        try check(sw_setopt_ptr(raw, CURLOPT_SHARE, share.raw), "the share handle")
+    }
+
+    /// curl_easy_getinfo(3) for a double.
+    public func info(double what: CURLINFO) -> Double {
+        var v: Double = 0
+        return sw_getinfo_double(raw, what, &v) == CURLE_OK ? v : 0
+    }
+
+    /// curl_easy_getinfo(3) for a long.
+    public func info(long what: CURLINFO) -> Int {
+        var v = 0
+        return sw_getinfo_long(raw, what, &v) == CURLE_OK ? v : 0
+    }
+
+    /// curl_easy_getinfo(3) for a curl_off_t.
+    public func info(offset what: CURLINFO) -> Int64 {
+        var v: curl_off_t = 0
+        return sw_getinfo_off(raw, what, &v) == CURLE_OK ? Int64(v) : 0
+    }
+
+    /// curl_easy_getinfo(3) for a string.
+    public func info(string what: CURLINFO) -> String? {
+        var p: UnsafePointer<CChar>?
+        guard sw_getinfo_str(raw, what, &p) == CURLE_OK, let p else { return nil }
+        return String(cString: p)
+    }
+
+    /// curl_easy_perform(3).
+    public func perform() -> CURLcode {
+        errorBuffer[0] = 0
+        return curl_easy_perform(raw)
+    }
+}

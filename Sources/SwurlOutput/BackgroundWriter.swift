@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCore
+import SwurlSession
+
+/// A sink that hands large outputs to a second thread, so formatting the next chunk overlaps
+/// with the `write(2)` of the last one (formatting a big body into a file otherwise pays for
+/// both in turn). Small outputs are written directly and never start the thread; at most
+/// `maxPending` bytes wait in memory, so memory stays constant.
+public final class BackgroundWriter: ByteSink, @unchecked Sendable {
+    private let target: ByteSink
+    private let threshold: Int
+    private let maxPending: Int
+    private var direct = 0
+    private var started = false
+    private var finished = false
+    private var current: [UInt8] = []
+    private var thread = pthread_t()
+    // Shared with the writer thread, guarded by `mutex`.
+    private var pending: [[UInt8]] = []
+    private var spare: [[UInt8]] = []
+    private var pendingBytes = 0
+    private var closed = false
+    private var failure: Error?
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let cond: UnsafeMutablePointer<pthread_cond_t>
+
+    /// - Parameters:
+    ///   - target: where the bytes go.
+    ///   - threshold: bytes written directly before the thread starts (default 1 MB).
+    ///   - maxPending: bytes that may wait for the thread (default 2 MB).
+    public init(target: ByteSink, threshold: Int = 1 << 20, maxPending: Int = 2 << 20) {
+        self.target = target
+        self.threshold = threshold
+        self.maxPending = maxPending
+        mutex = .allocate(capacity: 1)
+        cond = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(cond, nil)
+    }
+
+    deinit {
+        try? finish()
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        cond.deallocate()
+        mutex.deallocate()
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count > 0 else { return }
+        if !started {
+            if direct < threshold || finished {
+                direct += bytes.count
+                try target.write(bytes)
+                return
+            }
+            start()
+        }
+        // Collect into blocks so the thread wakes (and write(2) runs) once per block.
+        current.append(contentsOf: bytes)
+        if current.count >= BackgroundWriter.blockSize { try enqueue() }
+    }
+
+    private static let blockSize = 256 << 10
+
+    private func enqueue() throws {
+        guard !current.isEmpty else { return }
+        pthread_mutex_lock(mutex)
+        while pendingBytes > maxPending && failure == nil { pthread_cond_wait(cond, mutex) }
+        if let failure {
+            pthread_mutex_unlock(mutex)
+            throw failure
+        }
+        pendingBytes += current.count
+        pending.append(current)
+        // Reuse a block the thread has written (fresh memory costs page faults).
+        current = spare.popLast() ?? []
+        pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
+    }
+
+    private func start() {
+        started = true
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let ok = pthread_create(&thread, nil, { arg in
+            guard let arg else { return nil }
+            let writer = Unmanaged<BackgroundWriter>.fromOpaque(arg).takeRetainedValue()
+            writer.drain()
+            return nil
+        }, context)
+        if ok != 0 {
+            // No thread: write synchronously from now on.
+            Unmanaged<BackgroundWriter>.fromOpaque(context).release()
+            started = false
+            finished = true
+        }
+    }
+
+    private func drain() {
+        pthread_mutex_lock(mutex)
+        while true {
+            while pending.isEmpty && !closed { pthread_cond_wait(cond, mutex) }
+            if pending.isEmpty && closed { break }
+            var batch = pending
+            pending = []
+            pendingBytes = 0
+            pthread_cond_broadcast(cond)
+            pthread_mutex_unlock(mutex)
+            var error: Error?
+            for k in batch.indices where error == nil {
+                do { try target.write(batch[k]) } catch let e { error = e }
+            }
+            pthread_mutex_lock(mutex)
+            while var block = batch.popLast() {
+                block.removeAll(keepingCapacity: true)
+                if spare.count < 4 { spare.append(block) }
+            }
+            if let error {
+                failure = error
+                pending = []
+                pendingBytes = 0
+                pthread_cond_broadcast(cond)
+                break
+            }
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits until everything was written and stops the thread.
+    /// - Throws: the first write error of the thread.
+    public func finish() throws {
+        guard started, !finished else { return }
+        let flushed = Result { try enqueue() }
+        finished = true
+        pthread_mutex_lock(mutex)
+        closed = true
+        pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
+        pthread_join(thread, nil)
+        started = false
+        if let failure { throw failure }
+        try flushed.get()
+    }
+}

@@ -1,0 +1,107 @@
+import SwurlResponseSerialization
+import SwurlCore
+/// Writes one message body to the output the way the destination needs it. When formatting,
+/// the response decoders show it (JSON, XML, property list, image summary, text); otherwise the
+/// bytes go out as sent — made terminal-safe, or replaced by a note when binary, on a terminal.
+/// With a strict (explicitly chosen) decoder the body is also decoded for validation when it
+/// is not shown decoded.
+final class BodyWriter {
+    private enum Mode { case discard, raw, decoder(ResponseDecoding) }
+
+    private let mode: Mode
+    /// Decodes a copy, output discarded, only to validate it (strict decoder, unformatted output).
+    private let validator: ResponseDecoding?
+    private let theme: Theme?
+    private let terminal: Bool
+    private let format: Bool
+    private var scratch: [UInt8] = []
+    private var lastOut: UInt8?
+    private var wrote = false
+    private(set) var byteCount: Int64 = 0
+    /// Why a decoder could not decode the body, after `finish`.
+    private(set) var decodingFailure: String?
+
+    /// - Parameters:
+    ///   - enabled: whether the body is printed at all.
+    ///   - mediaType: the Content-Type's media type, lower-cased.
+    ///   - charset: the Content-Type's charset parameter.
+    ///   - format: whether bodies are formatted (`--pretty=all|format`).
+    ///   - decoding: `--decode` and its companions.
+    ///   - decode: false when validation rejected the content type (the body is then shown undecoded).
+    init(enabled: Bool, mediaType: String?, charset: String? = nil, format: Bool, theme: Theme?, terminal: Bool,
+         decoding: DecodingOptions = DecodingOptions(), decode: Bool = true) {
+        self.theme = theme
+        self.terminal = terminal
+        self.format = format
+        let context = DecodingContext(options: decoding, theme: theme, terminal: terminal,
+                                      mediaType: mediaType, charset: charset)
+        let strict = decode && decoding.isStrict
+        if !enabled {
+            mode = .discard
+        } else if format && decode {
+            mode = .decoder(CompoundResponseDecoder(context: context))
+        } else if terminal {
+            // Unformatted on a terminal: safe text, or a note for binary.
+            var raw = context
+            raw.options.choice = .raw
+            mode = .decoder(CompoundResponseDecoder(context: raw))
+        } else {
+            mode = .raw
+        }
+        var needsValidator = strict
+        if case .decoder = mode, format && decode { needsValidator = false }
+        if needsValidator {
+            var quiet = context
+            quiet.theme = nil
+            quiet.terminal = false
+            validator = CompoundResponseDecoder(context: quiet)
+        } else {
+            validator = nil
+        }
+    }
+
+    /// Appends the output for one chunk to `out`.
+    func write(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        byteCount += Int64(chunk.count)
+        let before = out.count
+        switch mode {
+        case .raw: out.append(contentsOf: chunk)
+        case .decoder(let d): d.decode(chunk, into: &out)
+        case .discard: break
+        }
+        if out.count > before { wrote = true; lastOut = out.last }
+        if let validator {
+            validator.decode(chunk, into: &scratch)
+            scratch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Appends what closes the body: a decoder's held-back output, a note, and on a terminal or
+    /// when formatting a final newline.
+    func finish(into out: inout [UInt8]) {
+        if let validator, case .failed(let reason) = validator.finish(into: &scratch) {
+            decodingFailure = reason
+        }
+        scratch = []
+        guard case .decoder(let d) = mode else { return }
+        let before = out.count
+        let outcome = d.finish(into: &out)
+        if out.count > before { wrote = true; lastOut = out.last }
+        if wrote && lastOut != 0x0A && (terminal || format) { out.append(0x0A) }
+        switch outcome {
+        case .decoded: break
+        case .failed(let reason):
+            decodingFailure = reason
+            if terminal { note(reason, &out) }
+        case .note(let text):
+            if terminal || format { note(text, &out) }
+        }
+    }
+
+    private func note(_ text: String, _ out: inout [UInt8]) {
+        if let theme { out += Array(theme.note.utf8) }
+        out += Array("[swurl: \(TerminalSanitizer.clean(text))]".utf8)
+        if let theme { out += Array(theme.reset.utf8) }
+        out.append(0x0A)
+    }
+}

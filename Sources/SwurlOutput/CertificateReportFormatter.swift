@@ -1,0 +1,81 @@
+import SwurlCore
+/// Writes a `CertificateReport` as text for people or as JSON for scripts (`swurl certs --json`).
+public enum CertificateReportFormatter {
+    /// The human-readable report.
+    public static func text(_ r: CertificateReport) -> String {
+        var s = "\(r.url)\n"
+        s += "TLS: \(r.tls.version), \(r.tls.cipher), ALPN \(r.tls.alpn ?? "none")\n\n"
+        s += "Presented chain (\(r.presented.count) certificate\(r.presented.count == 1 ? "" : "s"), leaf first):\n"
+        for (i, e) in r.presented.enumerated() { s += entry(i, e) }
+        s += "\n"
+        if let path = r.verifiedPath {
+            s += "Verified path (\(path.count), leaf to anchor):\n"
+            for (i, e) in path.enumerated() {
+                if let k = r.presented.firstIndex(where: { $0.fingerprint == e.fingerprint }) {
+                    s += "  \(i) \(e.subject) (presented #\(k))\n    pin:         \(e.pin)\n"
+                } else {
+                    s += entry(i, e)   // an anchor from the trust store, never sent
+                }
+            }
+        } else {
+            s += "Verified path: none\n"
+        }
+        s += "\nVerification:\n"
+        s += "  chain: " + (r.chainError.map { "FAILED: \($0)" } ?? "ok") + "\n"
+        s += "  host:  " + (r.hostMatches ? "ok (\(r.host))" : "FAILED: the certificate does not match '\(r.host)'") + "\n"
+        if r.pinsGiven { s += "  pins:  " + (r.pinError.map { "FAILED: \($0)" } ?? "ok") + "\n" }
+        if let option = r.pinOption {
+            s += "\nPin this server's key (ready to paste):\n  \(option)\n"
+            if r.chainError != nil {
+                s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
+            } else if let issuer = r.issuerPin {
+                s += "or its issuing CA's key, which survives a certificate renewal:\n  --pin-pubkey '\(issuer)'\n"
+            }
+        }
+        // Names come from the server: make control characters visible, line by line.
+        return s.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalSanitizer.clean(String($0)) }.joined(separator: "\n")
+    }
+
+    private static func entry(_ i: Int, _ e: CertificateReport.Entry) -> String {
+        var s = "  \(i) subject:     \(e.subject)\n"
+        s += "    issuer:      \(e.issuer)\(e.selfIssued ? " (self-issued)" : "")\n"
+        if !e.subjectAlternativeNames.isEmpty { s += "    names:       \(e.subjectAlternativeNames.joined(separator: ", "))\n" }
+        let state = e.expired ? "EXPIRED \(-e.daysLeft) days ago" : e.notYetValid ? "NOT YET VALID" : "\(e.daysLeft) days left"
+        s += "    valid:       \(e.notBefore) to \(e.notAfter) (\(state))\n"
+        s += "    key:         \(e.key)\n"
+        s += "    sha256:      \(e.fingerprint)\n"
+        s += "    pin:         \(e.pin)\n"
+        return s
+    }
+
+    /// The report as one JSON object (followed by a newline).
+    public static func json(_ r: CertificateReport) -> String {
+        func str(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+        func entries(_ list: [CertificateReport.Entry]) -> JSONValue {
+            .array(list.map { e in
+                .object([
+                    .init("subject", .string(e.subject)), .init("issuer", .string(e.issuer)),
+                    .init("subject_alt_names", .array(e.subjectAlternativeNames.map { .string($0) })),
+                    .init("not_before", .string(e.notBefore)), .init("not_after", .string(e.notAfter)),
+                    .init("days_left", .number(String(e.daysLeft))), .init("expired", .bool(e.expired)),
+                    .init("not_yet_valid", .bool(e.notYetValid)), .init("self_issued", .bool(e.selfIssued)),
+                    .init("key", .string(e.key)), .init("sha256_fingerprint", .string(e.fingerprint)),
+                    .init("pin", .string(e.pin)),
+                ])
+            })
+        }
+        let value: JSONValue = .object([
+            .init("url", .string(r.url)), .init("host", .string(r.host)),
+            .init("tls", .object([.init("version", .string(r.tls.version)), .init("cipher", .string(r.tls.cipher)),
+                                  .init("alpn", str(r.tls.alpn))])),
+            .init("presented", entries(r.presented)),
+            .init("verified_path", r.verifiedPath.map(entries) ?? .null),
+            .init("chain_ok", .bool(r.chainError == nil)), .init("chain_error", str(r.chainError)),
+            .init("host_ok", .bool(r.hostMatches)),
+            .init("pins_ok", r.pinsGiven ? .bool(r.pinError == nil) : .null), .init("pin_error", str(r.pinError)),
+            .init("pin_option", str(r.pinOption)),
+        ])
+        return value.serialized + "\n"
+    }
+}

@@ -1,0 +1,338 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCore
+import SwurlSession
+
+/// `--download`: receives the final response and writes its body to `NAME.part`, renamed to
+/// NAME only when the transfer completed, so a failure never leaves a truncated file that looks
+/// finished. Resumes a `.part` file with a Range request (`--continue`, and after a cut during
+/// `--retry`), checks the server's Content-Range, and starts over when the server ignores it.
+/// `--continue -o FILE` without `FILE.part` appends to FILE in place; FILE is never moved or
+/// truncated before the server sent a usable answer, so a failed request leaves it as it was.
+/// Only the body of a response that is being saved reaches the file: an error page, a 416 or a
+/// redirect after an earlier attempt never lands in it.
+public final class DownloadFile: TransferDelegate {
+    /// What the user asked for.
+    public struct Plan {
+        /// `-o FILE`, resolved; nil means a name from the response.
+        public var outputPath: String?
+        /// Where derived names are created.
+        public var directory: String
+        /// The URL the user typed; its last segment is the fallback name.
+        public var initialURL: String
+        /// `--overwrite`: replace an existing file instead of choosing a `-1` suffix.
+        public var overwrite = false
+        /// `--continue`: resume an existing `.part` (or `-o`) file.
+        public var resume = false
+
+        /// A plan from the command line's values.
+        public init(outputPath: String?, directory: String, initialURL: String, overwrite: Bool = false, resume: Bool = false) {
+            self.outputPath = outputPath
+            self.directory = directory
+            self.initialURL = initialURL
+            self.overwrite = overwrite
+            self.resume = resume
+        }
+    }
+
+    private let plan: Plan
+    /// Shows response heads (to stderr), when the user asked for them.
+    private let headDelegate: TransferDelegate?
+    /// The file the body ends up in, once known.
+    public private(set) var path: String?
+    private var fd: Int32 = -1
+    /// Bytes in the `.part` file before the current attempt.
+    private var offset: Int64 = 0
+    /// Bytes of the body written so far (including `offset`).
+    public private(set) var written: Int64 = 0
+    /// The full size when known (Content-Length, or the total of a Content-Range).
+    public private(set) var expectedSize: Int64?
+    /// The final response head, when it was an error status (nothing is written then).
+    public private(set) var failedHead: HTTPResponseHead?
+    /// A note for stderr (e.g. the server ignored the range).
+    public var notice: ((String) -> Void)?
+    /// Whether a 416 showed that the `.part` file is already complete.
+    private var alreadyComplete = false
+    private var committed = false
+    /// `-o` names a character device or pipe (`/dev/null`, a FIFO, also through a symbolic
+    /// link): written in place, never renamed over.
+    private var direct = false
+    /// `--continue -o FILE` without `FILE.part`: the range is appended to FILE itself. Cleared
+    /// when the server ignores the range (the new copy then grows in `FILE.part`).
+    private var inPlace = false
+    /// Whether the body of the current response goes to the file (set only for a response
+    /// that is saved, so error pages and the like are dropped).
+    private var saving = false
+    /// Whether this run opened the file (bytes on disk from an earlier attempt count then).
+    private var opened = false
+
+    /// Decides what can be decided before the request: with `-o`, or with `--continue` and an
+    /// existing `.part`, the name and resume offset.
+    /// - Throws: `SwurlError.usage` when `-o FILE` exists and neither `--overwrite` nor
+    ///   `--continue` was given.
+    public init(plan: Plan, headDelegate: TransferDelegate?) throws(SwurlError) {
+        self.plan = plan
+        self.headDelegate = headDelegate
+        if let out = plan.outputPath {
+            path = out
+            if DownloadFile.isStream(out) {
+                guard !plan.resume else { throw .usage("cannot resume into '\(out)': it is not a regular file") }
+                direct = true
+            } else if plan.resume {
+                // Resume FILE.part, or FILE itself in place (a symbolic link or directory is
+                // never resumed into).
+                if DownloadFile.exists(out) && DownloadFile.size(of: out) == nil {
+                    throw .usage("cannot resume into '\(out)': it is not a regular file")
+                }
+                if let partSize = DownloadFile.size(of: out + ".part") {
+                    offset = partSize
+                } else if let size = DownloadFile.size(of: out) {
+                    inPlace = true
+                    offset = size
+                }
+            } else if DownloadFile.exists(out) && !plan.overwrite {
+                throw .usage("'\(out)' already exists", hint: "use --overwrite to replace it or --continue to resume it")
+            }
+        } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
+            path = found
+            offset = DownloadFile.size(of: found + ".part") ?? 0
+        }
+        written = offset
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// The `.part` file of the chosen name (nil when writing to a device or pipe).
+    public var partPath: String? { direct ? nil : path.map { $0 + ".part" } }
+
+    /// Where the bytes are written while they arrive.
+    private var writePath: String? { direct || inPlace ? path : partPath }
+
+    /// Where a partial download stays after a failure, for `--continue` (nil for a device or pipe).
+    public var keptPath: String? { direct ? nil : writePath }
+
+    /// Adds `Range: bytes=N-` when there are bytes to resume from, and asks for the body as
+    /// stored (no Content-Encoding, which would make ranges meaningless).
+    public func prepare(_ request: inout HTTPRequest) {
+        if !request.isRemoved("Accept-Encoding") { request.headers.set("Accept-Encoding", "identity") }
+        request.headers.remove("Range")
+        if opened {
+            // A retry after a cut: resume from what is on disk now.
+            offset = written
+        }
+        if offset > 0 { request.headers.set("Range", "bytes=\(offset)-") }
+    }
+
+    // MARK: TransferDelegate
+
+    public func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+        try headDelegate?.transferDidSendRequestHead(bytes)
+    }
+
+    public func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
+        try headDelegate?.transferDidSendRequestBody(bytes)
+    }
+
+    public func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        try headDelegate?.transferDidReceiveHead(head)
+        // An informational head: the final one follows, and nothing changes until then.
+        if head.status < 200 { return }
+        // Until this head is accepted for saving, its body is dropped.
+        stopSaving()
+        if RedirectPolicy.isRedirect(head) && head.status != 304 { return }
+        failedHead = nil
+        if head.status == 416, offset > 0, let total = DownloadFile.contentRangeTotal(head.headers["Content-Range"]),
+           total == offset {
+            alreadyComplete = true
+            expectedSize = total
+            return
+        }
+        guard head.status < 300 else {
+            failedHead = head
+            return
+        }
+        if path == nil {
+            let name = DownloadName.choose(contentDisposition: head.headers["Content-Disposition"],
+                                           initialURL: plan.initialURL, mediaType: head.mediaType)
+            let base = plan.directory + "/" + name
+            path = plan.overwrite ? base : DownloadName.unique(base, exists: DownloadFile.exists)
+        }
+        guard let resumed = writePath else { return }
+        let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
+        var append = false
+        if offset > 0 {
+            if head.status == 206, let range = DownloadFile.contentRange(head.headers["Content-Range"]) {
+                guard range.start == offset else {
+                    throw SwurlError.transport("the server resumed at byte \(range.start), not at byte \(offset)",
+                                               hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
+                }
+                append = true
+                if let total = range.total {
+                    expectedSize = total
+                } else if let length {
+                    let (total, overflow) = offset.addingReportingOverflow(length)
+                    guard !overflow else {
+                        throw SwurlError.transport("the server announced an impossible size (\(length) bytes after byte \(offset))")
+                    }
+                    expectedSize = total
+                } else {
+                    expectedSize = nil
+                }
+            } else if head.status == 206 {
+                throw SwurlError.transport("the server answered 206 without a usable Content-Range")
+            } else if direct {
+                // A device or pipe cannot be truncated: starting over would append a second copy.
+                throw SwurlError.transport("the server ignored the range request; '\(TerminalSanitizer.clean(path ?? ""))' is not a regular file, so the download cannot start over")
+            } else {
+                notice?("swurl: the server ignored the range request; downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start")
+                expectedSize = length
+                // FILE stays as it was; the new copy grows in FILE.part and replaces it when complete.
+                inPlace = false
+            }
+        } else {
+            expectedSize = length
+        }
+        guard let part = writePath else { return }
+        if fd >= 0 && !direct {
+            close(fd)
+            fd = -1
+        }
+        let flags = direct ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
+        if fd < 0 || !direct { fd = open(part, flags, 0o666) }
+        guard fd >= 0 else {
+            throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
+        }
+        opened = true
+        saving = true
+        if !append { offset = 0 }
+        written = offset
+    }
+
+    /// Drops the body of the current response: the file of an earlier attempt is closed (a
+    /// device or pipe stays open, as closing a FIFO would end the reader's stream).
+    private func stopSaving() {
+        saving = false
+        if fd >= 0 && !direct {
+            close(fd)
+            fd = -1
+        }
+    }
+
+    public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+        guard saving, fd >= 0 else { return }
+        try writeAll(fd, bytes, describing: "'\(writePath ?? "")'")
+        written += Int64(bytes.count)
+    }
+
+    /// Renames `NAME.part` to NAME after a complete transfer.
+    /// - Throws: `SwurlError.transport` when fewer bytes arrived than announced (the `.part`
+    ///   file is kept for `--continue`), `.output` when the file cannot be saved.
+    public func commit() throws(SwurlError) {
+        if direct {
+            if fd >= 0 { close(fd) }
+            fd = -1
+            committed = true
+            if let expected = expectedSize, written != expected {
+                throw .transport("the download stopped after \(written) of \(expected) bytes")
+            }
+            return
+        }
+        guard !committed, let path, let part = writePath else { return }
+        if fd >= 0 {
+            let rc = close(fd)
+            fd = -1
+            guard rc == 0 else { throw .output("saving '\(part)' failed: \(systemErrorMessage(errno))") }
+        } else if !alreadyComplete && !inPlace {
+            // No body arrived (an empty file).
+            let created = open(part, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_TRUNC, 0o666)
+            guard created >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
+            close(created)
+        }
+        if let expected = expectedSize, written != expected {
+            throw .transport("the download stopped after \(written) of \(expected) bytes",
+                             hint: "'\(part)' was kept; resume it with --continue")
+        }
+        if inPlace {
+            // FILE itself grew (or was already complete): there is nothing to rename.
+            committed = true
+            return
+        }
+        if !plan.overwrite && plan.outputPath == nil && DownloadFile.exists(path) {
+            // Someone created the name meanwhile: never replace it.
+            self.path = DownloadName.unique(path, exists: DownloadFile.exists)
+        }
+        guard let final = self.path, rename(part, final) == 0 else {
+            throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
+        }
+        committed = true
+    }
+
+    /// Closes the `.part` file and keeps it for `--continue` (nothing is removed: what
+    /// arrived is good data).
+    public func abandon() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    // MARK: Helpers
+
+    public static func size(of path: String) -> Int64? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
+    }
+
+    /// Whether `path` is, or links to, a character device or FIFO (`/dev/null`, a pipe), which
+    /// is written in place. A link to a regular file is an existing file like any other.
+    static func isStream(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        let kind = st.st_mode & S_IFMT
+        return kind == S_IFCHR || kind == S_IFIFO
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
+    /// `bytes START-END/TOTAL` → (START, TOTAL or nil for `*`).
+    static func contentRange(_ value: String?) -> (start: Int64, total: Int64?)? {
+        guard let value else { return nil }
+        let v = value.trimmingSpaces()
+        guard v.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = String(v.dropFirst(6)).trimmingSpaces()
+        let halves = spec.split(separator: "/", maxSplits: 1)
+        guard halves.count == 2 else { return nil }
+        let range = halves[0].split(separator: "-", maxSplits: 1)
+        guard range.count == 2, let start = Int64(range[0]), let end = Int64(range[1]), end >= start else { return nil }
+        return (start, halves[1] == "*" ? nil : Int64(halves[1]))
+    }
+
+    /// The total of `bytes */TOTAL` (a 416 answer).
+    static func contentRangeTotal(_ value: String?) -> Int64? {
+        guard let v = value?.trimmingSpaces(), v.lowercased().hasPrefix("bytes */") else { return nil }
+        return Int64(v.dropFirst(8))
+    }
+
+    /// With `--continue` and no `-o`: the `.part` of the URL's name (`NAME.part` or, when the
+    /// Content-Type added an extension, `NAME.EXT.part`) in `directory`.
+    static func findPart(in directory: String, for url: String) -> String? {
+        guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
+        let base = directory + "/" + name
+        if size(of: base + ".part") != nil { return base }
+        guard let dir = opendir(directory) else { return nil }
+        defer { closedir(dir) }
+        var found: [String] = []
+        while let entry = readdir(dir) {
+            let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if file.hasPrefix(name + "."), file.hasSuffix(".part"), !file.dropFirst(name.count + 1).dropLast(5).contains(".") {
+                found.append(String(file.dropLast(5)))
+            }
+        }
+        return found.sorted().first.map { directory + "/" + $0 }
+    }
+}

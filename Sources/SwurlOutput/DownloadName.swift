@@ -1,0 +1,137 @@
+import SwurlCore
+/// Chooses the file name for `--download`: Content-Disposition (RFC 6266, with RFC 5987
+/// `filename*`), else the first URL's last path segment plus an extension for its Content-Type.
+/// Never the name of a redirect target (CVE-2019-10751), and always a plain base name.
+public enum DownloadName {
+    /// The name a response should be saved under (before `-1`, `-2` suffixes).
+    /// - Parameters:
+    ///   - contentDisposition: the response's Content-Disposition, if any.
+    ///   - initialURL: the URL the user typed (not where redirects led).
+    ///   - mediaType: the response's media type, for an extension.
+    public static func choose(contentDisposition: String?, initialURL: String, mediaType: String?) -> String {
+        if let cd = contentDisposition, let raw = filename(fromContentDisposition: cd), let name = sanitize(raw) {
+            return name
+        }
+        var name = fromURL(initialURL) ?? "index"
+        if !name.contains("."), let mediaType, let ext = fileExtension(forMediaType: mediaType) {
+            name += "." + ext
+        }
+        return name
+    }
+
+    /// The sanitized last path segment of `url`, percent-decoded; nil when there is none.
+    public static func fromURL(_ url: String) -> String? {
+        var rest = Substring(url)
+        if let r = rest.firstRange(of: "://") { rest = rest[r.upperBound...] }
+        rest = rest.prefix { $0 != "?" && $0 != "#" }
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let path = rest[slash...]
+        guard let last = path.split(separator: "/").last else { return nil }
+        return sanitize(percentDecode(String(last), latin1: false))
+    }
+
+    /// The file name a Content-Disposition value carries: `filename*` (RFC 5987, UTF-8 or
+    /// ISO-8859-1) wins over `filename`. Nil when neither is present.
+    public static func filename(fromContentDisposition value: String) -> String? {
+        var plain: String?
+        var extended: String?
+        for param in parameters(value).dropFirst() {
+            guard let eq = param.firstIndex(of: "=") else { continue }
+            let key = String(param[..<eq]).trimmingSpaces().lowercased()
+            let raw = String(param[param.index(after: eq)...]).trimmingSpaces()
+            if key == "filename*" {
+                // charset'language'percent-encoded
+                let pieces = raw.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+                guard pieces.count == 3 else { continue }
+                let charset = pieces[0].lowercased()
+                guard charset == "utf-8" || charset == "iso-8859-1" else { continue }
+                extended = percentDecode(String(pieces[2]), latin1: charset == "iso-8859-1")
+            } else if key == "filename" {
+                plain = unquote(raw)
+            }
+        }
+        return extended ?? plain
+    }
+
+    /// A safe base name: the part after the last `/` or `\`, without control characters,
+    /// surrounding spaces or leading dots (no hidden files), at most 200 bytes. Nil when
+    /// nothing usable is left (`..`, `.`, empty).
+    public static func sanitize(_ raw: String) -> String? {
+        let base = raw.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? raw
+        var name = String(String.UnicodeScalarView(base.unicodeScalars.filter {
+            $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)
+        }))
+        name = name.trimmingSpaces()
+        while name.hasPrefix(".") { name.removeFirst() }
+        name = name.trimmingSpaces()
+        while name.utf8.count > 200 { name.removeLast() }
+        return name.isEmpty ? nil : name
+    }
+
+    /// A file extension for a media type (`json` for application/json), nil for unknown or
+    /// generic binary types.
+    public static func fileExtension(forMediaType mediaType: String) -> String? {
+        let type = mediaType.split(separator: ";").first.map { String($0).trimmingSpaces().lowercased() } ?? ""
+        let preferred: [String: String] = [
+            "application/json": "json", "text/html": "html", "text/plain": "txt", "image/jpeg": "jpg",
+            "application/xml": "xml", "text/xml": "xml", "image/svg+xml": "svg", "application/gzip": "gz",
+            "text/javascript": "js", "application/javascript": "js", "image/tiff": "tif", "video/mp4": "mp4",
+            "audio/mpeg": "mp3", "application/x-plist": "plist", "application/yaml": "yaml",
+        ]
+        if let ext = preferred[type] { return ext }
+        if type == MIMETypes.fallback || type.isEmpty { return nil }
+        return MIMETypes.table.filter { $0.value == type }.keys.sorted().first
+    }
+
+    /// `name`, or `name-1`, `name-2`… — the first for which `exists` says no (for the file and
+    /// its `.part`).
+    public static func unique(_ path: String, exists: (String) -> Bool) -> String {
+        if !exists(path) && !exists(path + ".part") { return path }
+        var n = 1
+        while exists("\(path)-\(n)") || exists("\(path)-\(n).part") { n += 1 }
+        return "\(path)-\(n)"
+    }
+
+    /// Splits a header value at `;` outside quotes.
+    static func parameters(_ value: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for c in value {
+            if escaped { current.append(c); escaped = false; continue }
+            if c == "\\" && quoted { current.append(c); escaped = true; continue }
+            if c == "\"" { quoted.toggle() }
+            if c == ";" && !quoted { out.append(current); current = ""; continue }
+            current.append(c)
+        }
+        out.append(current)
+        return out
+    }
+
+    static func unquote(_ s: String) -> String {
+        guard s.count >= 2, s.hasPrefix("\""), s.hasSuffix("\"") else { return s }
+        var out = ""
+        var escaped = false
+        for c in s.dropFirst().dropLast() {
+            if escaped { out.append(c); escaped = false } else if c == "\\" { escaped = true } else { out.append(c) }
+        }
+        return out
+    }
+
+    static func percentDecode(_ s: String, latin1: Bool) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(s.utf8)[...]
+        while let b = utf8.popFirst() {
+            if b == UInt8(ascii: "%"), utf8.count >= 2,
+               let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(v)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(b)
+            }
+        }
+        if latin1 { return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

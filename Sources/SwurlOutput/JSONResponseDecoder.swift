@@ -1,0 +1,201 @@
+import SwurlCore
+/// Shows JSON indented and coloured. By default it streams through `JSONStreamFormatter` in
+/// constant memory, holding back only a small window at the start so that a body that is not
+/// JSON after all is shown as plain text instead of half formatted. `--sort-keys` and
+/// `--drop-nulls` need the whole document and build a tree. A leading XSSI guard (`)]}',`,
+/// `while(1);`, `for(;;);`) is shown on its own line and the JSON after it formatted.
+final class JSONResponseDecoder: ResponseDecoding {
+    /// Bytes held back at the start (none with `--stream`).
+    static let window = 1 << 20
+    /// Guards that servers put before JSON to stop it being run as a script.
+    static let xssiGuards: [[UInt8]] = [")]}'", "while(1);", "for(;;);", ")]}"].map { Array($0.utf8) }
+
+    private let context: DecodingContext
+    private let formatter: JSONStreamFormatter
+    private let treeMode: Bool
+    private let windowSize: Int
+
+    private var prefixDone = false
+    private var prefix: [UInt8] = []
+    private var held: [UInt8] = []
+    private var heldOutput: [UInt8] = []
+    private var windowOpen = true
+    private var text: TextResponseDecoder?
+    private var tree = BodyBuffer()
+    private var sawContent = false
+
+    init(context: DecodingContext) {
+        self.context = context
+        formatter = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
+        treeMode = context.options.sortKeys || context.options.dropNulls
+        windowSize = context.options.stream ? 0 : JSONResponseDecoder.window
+    }
+
+    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        if let text { text.decode(chunk, into: &out); return }
+        if !prefixDone {
+            prefix.append(contentsOf: chunk)
+            // Wait for enough bytes to recognise a guard, unless the first one already rules it out.
+            let first = prefix.first { !isSpace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+            let mayBeGuard = first == nil || first == UInt8(ascii: ")") || first == UInt8(ascii: "w") || first == UInt8(ascii: "f")
+            guard prefix.count >= 16 || !mayBeGuard else { return }
+            let rest = takePrefix(into: &out)
+            rest.withUnsafeBytes { body($0, &out) }
+            return
+        }
+        body(chunk, &out)
+    }
+
+    /// Strips a BOM and shows an XSSI guard; returns the bytes after them.
+    private func takePrefix(into out: inout [UInt8]) -> [UInt8] {
+        prefixDone = true
+        var start = 0
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < prefix.count, isSpace(prefix[start]) { start += 1 }
+        let rest = prefix[start...]
+        for guardBytes in JSONResponseDecoder.xssiGuards where rest.starts(with: guardBytes) {
+            var end = start + guardBytes.count
+            if end < prefix.count, prefix[end] == UInt8(ascii: ",") { end += 1 }
+            if let theme = context.theme { out += Array(theme.note.utf8) }
+            out += prefix[start..<end]
+            if let theme = context.theme { out += Array(theme.reset.utf8) }
+            out.append(0x0A)
+            let remaining = Array(prefix[end...])
+            prefix = []
+            return remaining
+        }
+        let remaining = Array(prefix[start...])
+        prefix = []
+        return remaining
+    }
+
+    private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    private func body(_ chunk: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
+        guard chunk.count > 0 else { return }
+        if !sawContent, chunk.contains(where: { !isSpace($0) }) { sawContent = true }
+        if treeMode {
+            if !tree.append(chunk) {
+                // Too large for a tree: show it as text.
+                let t = TextResponseDecoder(context: context)
+                t.decode(tree.take(), into: &out)
+                text = t
+            }
+            return
+        }
+        if windowOpen {
+            held.append(contentsOf: chunk)
+            formatter.feed(chunk, into: &heldOutput)
+            if !formatter.isValid {
+                fallBack(&out)
+            } else if held.count > windowSize {
+                out += heldOutput
+                heldOutput = []
+                held = []
+                windowOpen = false
+            }
+            return
+        }
+        formatter.feed(chunk, into: &out)
+    }
+
+    /// Shows everything held so far as text; the rest follows as text too.
+    private func fallBack(_ out: inout [UInt8]) {
+        let t = TextResponseDecoder(context: context)
+        t.decode(held, into: &out)
+        held = []
+        heldOutput = []
+        windowOpen = false
+        text = t
+    }
+
+    func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if !prefixDone {
+            let rest = takePrefix(into: &out)
+            rest.withUnsafeBytes { body($0, &out) }
+        }
+        if let text {
+            _ = text.finish(into: &out)
+            return .failed(treeMode ? "the body is too large for --sort-keys/--drop-nulls; shown as sent" : "the body is not valid JSON; shown as sent")
+        }
+        guard sawContent else { return .decoded }
+        if treeMode { return finishTree(&out) }
+        if windowOpen {
+            formatter.finish(into: &heldOutput)
+            if !formatter.isValid {
+                fallBack(&out)
+                _ = text?.finish(into: &out)
+                return .failed("the body is not valid JSON; shown as sent")
+            }
+            out += heldOutput
+            heldOutput = []
+            return .decoded
+        }
+        formatter.finish(into: &out)
+        return formatter.isValid ? .decoded : .failed("the body is not valid JSON; the rest is shown as sent")
+    }
+
+    private func finishTree(_ out: inout [UInt8]) -> DecodingOutcome {
+        let bytes = tree.take()
+        var values: [JSONValue] = []
+        do {
+            values = [try JSONParser.parse(bytes)]
+        } catch {
+            // JSON Lines: every non-blank line a document.
+            for line in bytes.split(separator: 0x0A) where !isBlank(Array(line)) {
+                guard let v = try? JSONParser.parse(Array(line)) else {
+                    let t = TextResponseDecoder(context: context)
+                    t.decode(bytes, into: &out)
+                    _ = t.finish(into: &out)
+                    return .failed("the body is not valid JSON (\(error.description)); shown as sent")
+                }
+                values.append(v)
+            }
+        }
+        for v in values {
+            var value = v
+            if context.options.dropNulls { value = JSONTransform.droppingNulls(value) }
+            if context.options.sortKeys { value = JSONTransform.sortingKeys(value) }
+            var compact: [UInt8] = []
+            value.write(to: &compact)
+            compact.append(0x0A)
+            compact.withUnsafeBytes { formatter.feed($0, into: &out) }
+        }
+        formatter.finish(into: &out)
+        return .decoded
+    }
+}
+
+/// Tree transformations behind `--drop-nulls` and `--sort-keys`.
+enum JSONTransform {
+    /// AFNetworking's `AFJSONObjectByRemovingKeysWithNullValues`: keys whose value is null and
+    /// null array elements are removed, recursively; containers that become empty are kept.
+    static func droppingNulls(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items):
+            return .array(items.compactMap { $0 == .null ? nil : droppingNulls($0) })
+        case .object(let members):
+            return .object(members.compactMap { m in
+                m.value == .null ? nil : JSONValue.Member(m.key, droppingNulls(m.value))
+            })
+        default:
+            return value
+        }
+    }
+
+    /// Object keys sorted by their UTF-8 bytes, recursively; equal keys keep their order.
+    static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items):
+            return .array(items.map(sortingKeys))
+        case .object(let members):
+            let sorted = members.enumerated().sorted { a, b in
+                let ka = Array(a.element.key.utf8), kb = Array(b.element.key.utf8)
+                return ka == kb ? a.offset < b.offset : ka.lexicographicallyPrecedes(kb)
+            }
+            return .object(sorted.map { JSONValue.Member($0.element.key, sortingKeys($0.element.value)) })
+        default:
+            return value
+        }
+    }
+}

@@ -1,0 +1,542 @@
+import SwurlCore
+/// Indents and colours JSON as it streams in, chunk by chunk, without building a tree: key
+/// order, number literals and string escapes stay exactly as sent, and memory stays constant
+/// whatever the body's size. Several top-level values (JSON Lines) are formatted one by one.
+/// Text that turns out not to be JSON is passed through from that point on, and `isValid`
+/// becomes false so the caller can add a note.
+///
+/// The hot loop works on raw pointers: input bytes are classified with lookup tables, string and
+/// literal runs are copied while they are scanned, and output goes to a growable buffer that is
+/// appended to the caller's array once per chunk. All loop state lives in a struct that is
+/// copied in and out once per chunk, so the loop pays no dynamic exclusivity checks.
+public final class JSONStreamFormatter {
+    // What may come next.
+    fileprivate enum Expect: UInt8 {
+        case value, arrayFirst, objectFirst, key, colon, afterValue
+    }
+
+    // Byte classes for the structural loop.
+    fileprivate static let classWhitespace: UInt8 = 1
+    fileprivate static let classLiteral: UInt8 = 2
+    private static let classes: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 256)
+        for b in [0x20, 0x09, 0x0A, 0x0D] { t[b] = classWhitespace }
+        for b in UInt8(ascii: "0")...UInt8(ascii: "9") { t[Int(b)] = classLiteral }
+        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { t[Int(b)] = classLiteral }
+        for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { t[Int(b)] = classLiteral }
+        for c in "+-." { t[Int(c.asciiValue ?? 0)] = classLiteral }
+        return t
+    }()
+    /// Bytes that end a plain run inside a string: quote, backslash, controls.
+    private static let stringStops: [Bool] = {
+        var t = [Bool](repeating: false, count: 256)
+        for b in 0..<0x20 { t[b] = true }
+        t[0x22] = true
+        t[0x5C] = true
+        return t
+    }()
+    /// The same when sanitizing: DEL, and 0xC2 (the lead byte of U+0080…U+009F, the C1 controls
+    /// such as CSI), also end a run so that they can be written as `\u00XX` escapes.
+    private static let stringStopsSanitizing: [Bool] = {
+        var t = stringStops
+        t[0x7F] = true
+        t[0xC2] = true
+        return t
+    }()
+    /// Number validation as a table-driven DFA: `numberTable[state * 256 + byte]`.
+    /// States: 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp, 9 bad.
+    private static let numberTable: [UInt8] = {
+        var t = [UInt8](repeating: 9, count: 10 * 256)
+        func set(_ s: Int, _ c: UInt8, _ to: UInt8) { t[s * 256 + Int(c)] = to }
+        let digits = Array(UInt8(ascii: "0")...UInt8(ascii: "9"))
+        set(0, UInt8(ascii: "-"), 1)
+        set(0, 0x30, 2); set(1, 0x30, 2)
+        for d in digits.dropFirst() { set(0, d, 3); set(1, d, 3) }
+        for d in digits { set(3, d, 3); set(4, d, 5); set(5, d, 5); set(6, d, 8); set(7, d, 8); set(8, d, 8) }
+        for s in [2, 3] { set(s, UInt8(ascii: "."), 4) }
+        for s in [2, 3, 5] { set(s, UInt8(ascii: "e"), 6); set(s, UInt8(ascii: "E"), 6) }
+        set(6, UInt8(ascii: "+"), 7); set(6, UInt8(ascii: "-"), 7)
+        return t
+    }()
+    fileprivate static let spacesCount = 4096
+    /// Levels beyond this are not indented further, so hostile nesting cannot make the output
+    /// quadratic in the input.
+    static let maxIndentDepth = 64
+
+    private var m: FormatterMachine
+    private let sanitize: Bool
+    private let colored: Bool
+    private let reset: [UInt8]
+    private let colorStorage: UnsafeMutablePointer<UInt8>
+    private let spaces: UnsafeMutablePointer<UInt8>
+    private var failed = false
+    private var sanitizer = TerminalSanitizer()
+
+    /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
+    public var isValid: Bool { m.valid }
+    /// Whether the formatter gave up and passes the rest through as text.
+    public var hasFailed: Bool { failed }
+
+    /// - Parameters:
+    ///   - theme: colours, or nil for plain indentation.
+    ///   - indent: spaces per level (HTTPie uses 4).
+    ///   - sanitize: for a terminal: C1 controls (U+0080…U+009F) and DEL inside strings are written
+    ///     as `\u00XX` escapes (the output stays valid JSON), and control characters in text
+    ///     passed through after a syntax error are made visible.
+    public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
+        colored = theme != nil
+        reset = Array((theme?.reset ?? "").utf8)
+        self.sanitize = sanitize
+        let parts = [theme?.jsonKey, theme?.jsonString, theme?.jsonNumber, theme?.jsonLiteral, theme?.reset]
+            .map { Array(($0 ?? "").utf8) }
+        // 16 spare bytes: `put(ColorSpan)` always loads 16 bytes from a span's start.
+        let colorBytes = parts.reduce(0) { $0 + $1.count }
+        colorStorage = .allocate(capacity: colorBytes + 16)
+        (colorStorage + colorBytes).initialize(repeating: 0, count: 16)
+        var spans: [ColorSpan] = []
+        var at = 0
+        for part in parts {
+            (colorStorage + at).initialize(from: part, count: part.count)
+            spans.append(ColorSpan(bytes: UnsafePointer(colorStorage + at), count: part.count))
+            at += part.count
+        }
+        spaces = .allocate(capacity: JSONStreamFormatter.spacesCount)
+        spaces.initialize(repeating: 0x20, count: JSONStreamFormatter.spacesCount)
+        m = FormatterMachine(indent: max(0, indent), spaces: UnsafePointer(spaces),
+                             key: spans[0], string: spans[1], number: spans[2], literal: spans[3], reset: spans[4])
+    }
+
+    deinit {
+        m.release()
+        colorStorage.deallocate()
+        spaces.deallocate()
+    }
+
+    /// Formats one chunk, appending to `out`.
+    public func feed(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
+        if failed {
+            passThrough(bytes, &out)
+            return
+        }
+        let p = raw.assumingMemoryBound(to: UInt8.self)
+        let n = bytes.count
+        var stop = n
+        var machine = m
+        JSONStreamFormatter.classes.withUnsafeBufferPointer { classes in
+            (sanitize ? JSONStreamFormatter.stringStopsSanitizing : JSONStreamFormatter.stringStops).withUnsafeBufferPointer { stops in
+                JSONStreamFormatter.numberTable.withUnsafeBufferPointer { numbers in
+                    guard let c = classes.baseAddress, let s = stops.baseAddress, let t = numbers.baseAddress else { return }
+                    stop = machine.run(p, n, c, s, t)
+                }
+            }
+        }
+        if stop < n { machine.fail(); failed = true }
+        machine.flush(into: &out)
+        m = machine
+        if failed && stop < n {
+            passThrough(UnsafeRawBufferPointer(start: raw + stop, count: n - stop), &out)
+        }
+    }
+
+    private func passThrough(_ bytes: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
+        if sanitize {
+            sanitizer.append(bytes, to: &out)
+        } else {
+            out.append(contentsOf: bytes)
+        }
+    }
+
+    /// Ends the document: closes an open literal and checks that nothing was left open.
+    public func finish(into out: inout [UInt8]) {
+        var machine = m
+        if machine.inLiteral { machine.endLiteral() }
+        if machine.pendingC2 {
+            // The body ended inside a string right after a 0xC2 byte: keep the byte.
+            machine.pendingC2 = false
+            machine.ensure(1)
+            machine.put(0xC2)
+        }
+        machine.flush(into: &out)
+        sanitizer.finish(into: &out)
+        if !failed && (machine.inString || machine.depth > 0 || !machine.sawValue || machine.expect == .colon) {
+            machine.valid = false
+            if colored { out += reset }
+        }
+        m = machine
+    }
+}
+
+/// A colour sequence in the formatter's storage.
+private struct ColorSpan {
+    let bytes: UnsafePointer<UInt8>
+    let count: Int
+}
+
+private func pack(_ s: String) -> UInt64 { s.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+private let packedTrue = pack("true"), packedFalse = pack("false"), packedNull = pack("null")
+
+@inline(__always) private func isHex(_ c: UInt8) -> Bool {
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+}
+
+/// The formatter's state and output buffer. It owns two allocations (output, container stack),
+/// released by `release()`.
+private struct FormatterMachine {
+    typealias Expect = JSONStreamFormatter.Expect
+
+    // Output buffer.
+    var o: UnsafeMutablePointer<UInt8>
+    var olen = 0
+    var ocap: Int
+    // Container stack: one byte per level (1 object, 0 array).
+    var stack: UnsafeMutablePointer<UInt8>
+    var stackCap = 64
+    var depth = 0
+    // Parser state, kept across chunks.
+    var expect = Expect.value
+    var topLevelDone = false
+    var sawValue = false
+    var valid = true
+    var inString = false
+    var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
+    /// Sanitizing: a string's 0xC2 byte ended the last chunk; the next byte decides whether it
+    /// starts a C1 control.
+    var pendingC2 = false
+    var inLiteral = false
+    var literalIsNumber = false
+    var numberState = 0
+    var keyword: UInt64 = 0         // packed bytes of true/false/null
+    var keywordLength = 0
+    // Configuration.
+    let indent: Int
+    let spaces: UnsafePointer<UInt8>
+    let keyC, strC, numC, litC, resetC: ColorSpan
+
+    init(indent: Int, spaces: UnsafePointer<UInt8>, key: ColorSpan, string: ColorSpan, number: ColorSpan,
+         literal: ColorSpan, reset: ColorSpan) {
+        self.indent = indent
+        self.spaces = spaces
+        keyC = key; strC = string; numC = number; litC = literal; resetC = reset
+        ocap = 1 << 16
+        o = .allocate(capacity: ocap)
+        stack = .allocate(capacity: stackCap)
+    }
+
+    func release() {
+        o.deallocate()
+        stack.deallocate()
+    }
+
+    /// Room that every `ensure` adds on top: colour spans and indentation are written in whole
+    /// 8- and 16-byte stores that may run a little past what they count.
+    static let slack = 32
+
+    @inline(__always) mutating func ensure(_ need: Int) {
+        if olen &+ need &+ FormatterMachine.slack > ocap { grow(olen &+ need &+ FormatterMachine.slack) }
+    }
+
+    mutating func grow(_ need: Int) {
+        var newCap = ocap * 2
+        while newCap < need { newCap *= 2 }
+        let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
+        nb.update(from: o, count: olen)
+        o.deallocate()
+        o = nb
+        ocap = newCap
+    }
+
+    @inline(__always) mutating func put(_ b: UInt8) { o[olen] = b; olen &+= 1 }
+
+    @inline(__always) mutating func put(_ c: ColorSpan) {
+        // Colour codes are a few bytes: two 8-byte stores (the storage is padded and the output
+        // has slack) beat a loop or a memmove call.
+        let dst = UnsafeMutableRawPointer(o + olen)
+        let src = UnsafeRawPointer(c.bytes)
+        if c.count <= 16 {
+            dst.storeBytes(of: src.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        } else {
+            var k = 0
+            while k < c.count { o[olen &+ k] = c.bytes[k]; k &+= 1 }
+        }
+        olen &+= c.count
+    }
+
+    /// Newline plus indentation; the caller reserved room.
+    @inline(__always) mutating func newline(_ d: Int) {
+        o[olen] = 0x0A
+        olen &+= 1
+        // Eight spaces per store; the caller reserved the indentation plus slack.
+        let count = min(d, JSONStreamFormatter.maxIndentDepth) &* indent
+        let dst = UnsafeMutableRawPointer(o + olen)
+        var k = 0
+        while k < count {
+            dst.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
+            k &+= 8
+        }
+        olen &+= count
+    }
+
+    @inline(__always) mutating func beforeValue() {
+        if expect == .arrayFirst || expect == .objectFirst {
+            newline(depth)
+        } else if depth == 0 && topLevelDone {
+            put(0x0A)
+            topLevelDone = false
+        }
+        sawValue = true
+    }
+
+    /// Checks that a value may start here and writes the separator it needs.
+    @inline(__always) mutating func startValue() -> Bool {
+        switch expect {
+        case .value, .arrayFirst: beforeValue(); return true
+        case .afterValue where depth == 0: beforeValue(); return true
+        default: return false
+        }
+    }
+
+    @inline(__always) mutating func valueEnded() {
+        expect = .afterValue
+        if depth == 0 { topLevelDone = true }
+    }
+
+    mutating func endLiteral() {
+        inLiteral = false
+        if literalIsNumber {
+            if !(numberState == 2 || numberState == 3 || numberState == 5 || numberState == 8) { valid = false }
+        } else if keywordLength > 5 || !(keyword == packedTrue || keyword == packedFalse || keyword == packedNull) {
+            valid = false
+        }
+        ensure(resetC.count)
+        put(resetC)
+        valueEnded()
+    }
+
+    mutating func fail() {
+        valid = false
+        ensure(resetC.count + 1)
+        put(resetC)
+        put(0x0A)
+    }
+
+    /// `\u00XX` for a C1 control or DEL inside a string (sanitizing only).
+    @inline(__always) mutating func putEscaped(_ b: UInt8) {
+        ensure(6)
+        let hex: StaticString = "0123456789abcdef"
+        let h = hex.utf8Start
+        put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
+        put(h[Int(b >> 4)]); put(h[Int(b & 0xF)])
+    }
+
+    mutating func flush(into out: inout [UInt8]) {
+        if olen > 0 {
+            out.append(contentsOf: UnsafeBufferPointer(start: o, count: olen))
+            olen = 0
+        }
+    }
+
+    /// The main loop; returns where it stopped (n, or the byte that is not JSON).
+    mutating func run(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
+                      _ stops: UnsafePointer<Bool>, _ numbers: UnsafePointer<UInt8>) -> Int {
+        var i = 0
+        if pendingC2 && n > 0 {
+            pendingC2 = false
+            if p[0] >= 0x80 && p[0] <= 0x9F {
+                putEscaped(p[0])
+                i = 1
+            } else {
+                ensure(1)
+                put(0xC2)
+            }
+        }
+        while i < n {
+            if inString {
+                if escapeState != 0 {
+                    let c = p[i]
+                    if escapeState == 1 {
+                        switch c {
+                        case 0x22, 0x5C, 0x2F, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                             UInt8(ascii: "r"), UInt8(ascii: "t"):
+                            escapeState = 0
+                        case UInt8(ascii: "u"):
+                            escapeState = 5
+                        default:
+                            // Not an escape: the byte is looked at again as string content
+                            // (a control character there stops the formatter).
+                            valid = false
+                            escapeState = 0
+                            continue
+                        }
+                    } else {
+                        if !isHex(c) {
+                            valid = false
+                            escapeState = 0
+                            continue
+                        }
+                        escapeState = escapeState == 2 ? 0 : escapeState - 1
+                    }
+                    ensure(1)
+                    put(c)
+                    i &+= 1
+                    continue
+                }
+                // Copy the run of plain string bytes while scanning it.
+                ensure(n - i)
+                var j = i
+                var w = olen
+                let out = o
+                while j < n {
+                    let c = p[j]
+                    if stops[Int(c)] { break }
+                    out[w] = c
+                    w &+= 1
+                    j &+= 1
+                }
+                olen = w
+                i = j
+                guard i < n else { return n }
+                let c = p[i]
+                if c == 0x5C {
+                    escapeState = 1
+                    ensure(1)
+                    put(c)
+                    i &+= 1
+                    continue
+                }
+                if c < 0x20 { return i }
+                if c >= 0x7F {
+                    // Only the sanitizing stop table stops here: DEL, or 0xC2.
+                    if c == 0x7F {
+                        putEscaped(c)
+                        i &+= 1
+                    } else if i &+ 1 == n {
+                        pendingC2 = true
+                        i &+= 1
+                    } else if p[i &+ 1] >= 0x80 && p[i &+ 1] <= 0x9F {
+                        putEscaped(p[i &+ 1])
+                        i &+= 2
+                    } else {
+                        ensure(1)
+                        put(c)
+                        i &+= 1
+                    }
+                    continue
+                }
+                ensure(1 + resetC.count)
+                put(0x22)
+                put(resetC)
+                inString = false
+                if expect != .colon { valueEnded() }
+                i &+= 1
+                continue
+            }
+            let b = p[i]
+            let cls = classes[Int(b)]
+            if inLiteral {
+                if cls == JSONStreamFormatter.classLiteral {
+                    ensure(n - i)
+                    var j = i
+                    var w = olen
+                    let out = o
+                    if literalIsNumber {
+                        var st = numberState
+                        while j < n {
+                            let c = p[j]
+                            if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
+                            st = Int(numbers[st &* 256 &+ Int(c)])
+                            out[w] = c
+                            w &+= 1
+                            j &+= 1
+                        }
+                        numberState = st
+                    } else {
+                        while j < n {
+                            let c = p[j]
+                            if classes[Int(c)] != JSONStreamFormatter.classLiteral { break }
+                            if keywordLength < 6 { keyword = keyword << 8 | UInt64(c) }
+                            keywordLength &+= 1
+                            out[w] = c
+                            w &+= 1
+                            j &+= 1
+                        }
+                    }
+                    olen = w
+                    i = j
+                    continue
+                }
+                endLiteral()
+            }
+            if cls == JSONStreamFormatter.classWhitespace {
+                i &+= 1
+                continue
+            }
+            ensure(min(depth, JSONStreamFormatter.maxIndentDepth) * indent + 64)
+            switch b {
+            case 0x22:
+                if expect == .key || expect == .objectFirst {
+                    beforeValue()
+                    put(keyC)
+                    expect = .colon
+                } else {
+                    guard startValue() else { return i }
+                    put(strC)
+                }
+                put(0x22)
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard startValue() else { return i }
+                put(b)
+                let isObject = b == UInt8(ascii: "{")
+                if depth >= stackCap {
+                    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: stackCap * 2)
+                    grown.update(from: stack, count: stackCap)
+                    stack.deallocate()
+                    stack = grown
+                    stackCap *= 2
+                }
+                stack[depth] = isObject ? 1 : 0
+                depth &+= 1
+                expect = isObject ? .objectFirst : .arrayFirst
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                let isObject = b == UInt8(ascii: "}")
+                guard depth > 0, (stack[depth - 1] == 1) == isObject else { return i }
+                let empty = expect == .objectFirst || expect == .arrayFirst
+                guard empty || expect == .afterValue else { return i }
+                depth &-= 1
+                if !empty { newline(depth) }
+                put(b)
+                valueEnded()
+            case UInt8(ascii: ","):
+                guard expect == .afterValue, depth > 0 else { return i }
+                put(b)
+                newline(depth)
+                expect = stack[depth - 1] == 1 ? .key : .value
+                // The usual ", " separator: skip its space here rather than in another turn.
+                if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
+            case UInt8(ascii: ":"):
+                guard expect == .colon else { return i }
+                put(b)
+                put(0x20)
+                expect = .value
+                if i &+ 1 < n && p[i &+ 1] == 0x20 { i &+= 1 }
+            default:
+                guard cls == JSONStreamFormatter.classLiteral else { return i }
+                let isNumber = b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39)
+                guard isNumber || b == UInt8(ascii: "t") || b == UInt8(ascii: "f") || b == UInt8(ascii: "n"),
+                      startValue() else { return i }
+                put(isNumber ? numC : litC)
+                inLiteral = true
+                literalIsNumber = isNumber
+                numberState = 0
+                keyword = 0
+                keywordLength = 0
+                // The literal's bytes are copied by the literal branch on the next turn.
+                continue
+            }
+            i &+= 1
+        }
+        return n
+    }
+}

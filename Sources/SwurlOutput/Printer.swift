@@ -1,0 +1,281 @@
+import SwurlResponseSerialization
+import SwurlCore
+import SwurlSession
+/// Shows the exchange: request head and body as sent, then the final response head and body,
+/// as `--print` selects. On a terminal (or with `--pretty`) heads are coloured and bodies
+/// formatted; otherwise bytes go out as they came.
+public final class Printer: TransferDelegate {
+    /// How output is shaped.
+    public struct Style: Sendable {
+        public var format: Bool
+        public var colors: Bool
+        /// Whether the sink is a terminal (control characters are then made visible).
+        public var terminal: Bool
+        /// `--style`.
+        public var themeStyle: ThemeStyle
+        /// How many colours the terminal shows.
+        public var colorDepth: ColorDepth
+        public init(format: Bool, colors: Bool, terminal: Bool, themeStyle: ThemeStyle = .auto,
+                    colorDepth: ColorDepth = .ansi16) {
+            self.format = format
+            self.colors = colors
+            self.terminal = terminal
+            self.themeStyle = themeStyle
+            self.colorDepth = colorDepth
+        }
+    }
+
+    private let sink: ByteSink
+    private let selection: PrintSelection
+    private let style: Style
+    private let theme: Theme?
+    private let decoding: DecodingOptions
+    private let validator: ResponseValidator
+    private var out: [UInt8] = []
+    /// Whether the final body's writer was finished (it must be, exactly once).
+    private var bodyFinished = false
+
+    private var requestHeadsSeen = 0
+    private var requestBodyWriter: BodyWriter?
+    private var requestPrinted = false
+    /// A request body went out unformatted (piped): a response part that follows is set apart
+    /// by a blank line pair, as HTTPie does, instead of running on from the body's last byte.
+    private var rawRequestBodyEnded = false
+    private var pendingHead: HTTPResponseHead?
+    private var headPrinted = false
+    private var bodyWriter: BodyWriter?
+    /// Where the request body's file segments lie, so binary files can be replaced by a note on
+    /// a terminal while the multipart framing around them is still shown.
+    private var segmentMap: [(length: Int64, binaryLabel: String?)] = []
+    private var segmentIndex = 0
+    private var segmentOffset: Int64 = 0
+    private var notedSegment = -1
+    /// The final response head, once known.
+    public private(set) var responseHead: HTTPResponseHead?
+    /// Where `-v` shows TLS details (stderr), nil to show none; stdout stays byte-exact.
+    public var diagnostics: ByteSink?
+    /// Whether validation refused the final response's content type (its body was not decoded).
+    public private(set) var contentTypeRejected = false
+    /// Bytes of the final response's body.
+    public var responseBodyBytes: Int64 { bodyWriter?.byteCount ?? 0 }
+    /// Why the chosen decoder could not decode the final response's body, after `finish`.
+    public private(set) var decodingFailure: String?
+
+    /// - Parameters:
+    ///   - decoding: `--decode` and its companions (default: auto).
+    ///   - validator: decides whether the content type may be decoded (default: any).
+    public init(sink: ByteSink, selection: PrintSelection, style: Style,
+                decoding: DecodingOptions = DecodingOptions(), validator: ResponseValidator = ResponseValidator()) {
+        self.sink = sink
+        self.selection = selection
+        self.style = style
+        self.theme = style.colors ? Theme(style: style.themeStyle, depth: style.colorDepth) : nil
+        self.decoding = decoding
+        self.validator = validator
+    }
+
+    // MARK: Request
+
+    /// Tells the printer what the request body is made of before it is sent. On a terminal, file
+    /// segments that hold binary data are then shown as a one-line note.
+    public func prepareRequestBody(_ body: RequestBody?) {
+        segmentMap = []
+        guard style.terminal, selection.requestBody, let body, body.length != nil,
+              !(body.segments.count == 1 && body.inMemoryBytes != nil) else { return }
+        for segment in body.segments {
+            switch segment {
+            case .bytes(let b):
+                segmentMap.append((Int64(b.count), nil))
+            case .file(let path, let size):
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                segmentMap.append((size, BinarySniffer.fileLooksBinary(path) ? name : nil))
+            case .stream(_, let label, let length):
+                segmentMap.append((length ?? 0, label))
+            }
+        }
+    }
+
+    public func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+        requestHeadsSeen += 1
+        // Only the first request; redirect hops repeat it.
+        guard requestHeadsSeen == 1 else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let contentType = text.components(separatedByCRLF: ()).first { $0.lowercased().hasPrefix("content-type:") }
+            .map { String($0.dropFirst("content-type:".count)).trimmingSpaces().lowercased() }
+        requestBodyWriter = BodyWriter(enabled: selection.requestBody,
+                                       mediaType: contentType?.split(separator: ";").first.map { String($0).trimmingSpaces() },
+                                       format: style.format, theme: theme, terminal: style.terminal)
+        guard selection.requestHeaders else { return }
+        requestPrinted = true
+        if !style.format && !style.colors && !style.terminal {
+            try sink.write(bytes)
+            return
+        }
+        var lines = text.components(separatedByCRLF: ())
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        var out = ""
+        if let first = lines.first {
+            let parts = first.split(separator: " ", maxSplits: 2).map(String.init)
+            if parts.count == 3 {
+                out += paint(TerminalSanitizer.clean(parts[0]), theme?.method) + " "
+                    + paint(TerminalSanitizer.clean(parts[1]), theme?.target) + " "
+                    + paint(parts[2], theme?.version) + "\n"
+            } else {
+                out += TerminalSanitizer.clean(first) + "\n"
+            }
+        }
+        for line in lines.dropFirst() { out += headerLine(line) }
+        out += "\n"
+        try sink.write(out)
+    }
+
+    public func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
+        guard requestHeadsSeen <= 1, let writer = requestBodyWriter, selection.requestBody else { return }
+        requestPrinted = true
+        var out: [UInt8] = []
+        if segmentMap.isEmpty {
+            writer.write(bytes, into: &out)
+        } else {
+            // Walk the chunk across the segments it covers.
+            var rest = bytes[...]
+            while !rest.isEmpty && segmentIndex < segmentMap.count {
+                let segment = segmentMap[segmentIndex]
+                let take = Int(min(Int64(rest.count), segment.length - segmentOffset))
+                let piece = UnsafeRawBufferPointer(rebasing: rest.prefix(take))
+                if let label = segment.binaryLabel {
+                    if notedSegment != segmentIndex {
+                        notedSegment = segmentIndex
+                        let note = "[swurl: binary data not shown: \(segment.length) bytes from '\(TerminalSanitizer.clean(label))']"
+                        out += Array(((theme?.note ?? "") + note + (theme?.reset ?? "")).utf8)
+                    }
+                } else {
+                    writer.write(piece, into: &out)
+                }
+                rest = rest.dropFirst(take)
+                segmentOffset += Int64(take)
+                if segmentOffset >= segment.length {
+                    segmentIndex += 1
+                    segmentOffset = 0
+                }
+            }
+            if !rest.isEmpty { writer.write(UnsafeRawBufferPointer(rebasing: rest), into: &out) }
+        }
+        try sink.write(out)
+    }
+
+    // MARK: TLS
+
+    public func transferDidVerifyTLS(_ summary: TLSSummary) {
+        try? diagnostics?.write(TerminalSanitizer.clean(summary.line) + "\n")
+    }
+
+    // MARK: Response
+
+    public func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        // 1xx heads (100 Continue) are not the response.
+        if head.status >= 100 && head.status < 200 && head.status != 101 { return }
+        pendingHead = head
+        responseHead = head
+        headPrinted = false
+        bodyWriter = nil
+        bodyFinished = false
+    }
+
+    public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+        try printHeadIfNeeded()
+        guard let writer = bodyWriter else { return }
+        out.removeAll(keepingCapacity: true)
+        writer.write(bytes, into: &out)
+        if !out.isEmpty { try sink.write(out) }
+    }
+
+    /// Completes the output after the transfer: the head if no body came, and the body's end.
+    public func finish() throws {
+        try finishRequest()
+        try printHeadIfNeeded()
+        if let writer = bodyWriter, !bodyFinished {
+            bodyFinished = true
+            var out: [UInt8] = []
+            writer.finish(into: &out)
+            decodingFailure = writer.decodingFailure
+            if !out.isEmpty { try sink.write(out) }
+        }
+    }
+
+    /// After a failed or interrupted transfer: shows what a decoder still holds of a body that had
+    /// started (the first megabyte of JSON is held back), so no received byte is lost. Prints no
+    /// head that was not printed yet.
+    public func finishAfterFailure() throws {
+        guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
+        bodyFinished = true
+        var out: [UInt8] = []
+        writer.finish(into: &out)
+        if !out.isEmpty { try sink.write(out) }
+    }
+
+    /// Ends the request part: closes its body and separates it from what follows.
+    public func finishRequest() throws {
+        guard let writer = requestBodyWriter else { return }
+        requestBodyWriter = nil
+        var out: [UInt8] = []
+        writer.finish(into: &out)
+        if requestPrinted && (style.format || style.terminal) && writer.byteCount > 0 {
+            if out.last != 0x0A && !(out.isEmpty && writer.byteCount == 0) { out.append(0x0A) }
+            out.append(0x0A)
+        } else if requestPrinted && selection.requestBody && writer.byteCount > 0 {
+            // Written only if a response part follows, so --offline output stays byte-exact.
+            rawRequestBodyEnded = true
+        }
+        if !out.isEmpty { try sink.write(out) }
+    }
+
+    private func printHeadIfNeeded() throws {
+        guard !headPrinted, let head = pendingHead else { return }
+        headPrinted = true
+        try finishRequest()
+        contentTypeRejected = !validator.acceptsContentType(head.mediaType)
+        bodyWriter = BodyWriter(enabled: selection.responseBody, mediaType: head.mediaType, charset: head.charset,
+                                format: style.format, theme: theme, terminal: style.terminal,
+                                decoding: decoding, decode: !contentTypeRejected)
+        if rawRequestBodyEnded && (selection.responseHeaders || selection.responseBody) {
+            rawRequestBodyEnded = false
+            try sink.write("\n\n")
+        }
+        guard selection.responseHeaders else { return }
+        if requestPrinted && (style.format || style.terminal) { try sink.write("\n") }
+        let raw = !style.format && !style.colors && !style.terminal
+        var out = ""
+        if raw {
+            out = "\(head.version) \(head.status) \(head.reason)\r\n"
+            for f in head.headers { out += "\(f.name): \(f.value)\r\n" }
+            out += "\r\n"
+        } else {
+            out = paint(head.version, theme?.version) + " "
+                + paint("\(head.status) \(TerminalSanitizer.clean(head.reason))", theme?.status(head.status)) + "\n"
+            for f in head.headers { out += headerLine("\(f.name): \(f.value)") }
+            if selection.responseBody { out += "\n" }
+        }
+        try sink.write(out)
+    }
+
+    private func headerLine(_ line: String) -> String {
+        guard let colon = line.firstIndex(of: ":") else { return TerminalSanitizer.clean(line) + "\n" }
+        let name = String(line[..<colon])
+        let value = String(line[line.index(after: colon)...]).trimmingSpaces()
+        return paint(TerminalSanitizer.clean(name), theme?.headerName) + ": " + TerminalSanitizer.clean(value) + "\n"
+    }
+
+    private func paint(_ s: String, _ color: String?) -> String {
+        guard let color, let theme else { return s }
+        return color + s + theme.reset
+    }
+}
+
+extension String {
+    /// Splits on CRLF (and lone LF), keeping empty lines.
+    func components(separatedByCRLF _: Void) -> [String] {
+        Array(utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import SwurlCore
+import SwurlSession
+/// A one-line progress display on stderr: bytes, percentage, rate and ETA with a bar when the
+/// size is known, a spinner with bytes and rate when it is not. It redraws at most ten times a
+/// second and only where it was asked to (the caller checks that stderr is a terminal).
+public final class ProgressBar {
+    private let sink: ByteSink
+    private let label: String
+    private let width: Int
+    private let clock: () -> Double
+    private let start: Double
+    private var lastDraw = -1.0
+    private var spinner = 0
+    private var drawn = false
+    /// Bytes that were already there when this run started (a resumed download); they count
+    /// toward the percentage but not toward the rate.
+    public var initialBytes: Int64 = 0
+
+    /// - Parameters:
+    ///   - label: what moves (a file name), shown first.
+    ///   - columns: the terminal width (default 80).
+    ///   - clock: monotonic seconds (default: the system's monotonic clock; replaceable in tests).
+    public init(sink: ByteSink, label: String, columns: Int = 80, clock: (() -> Double)? = nil) {
+        self.sink = sink
+        self.label = TerminalSanitizer.clean(label)
+        self.width = max(40, columns)
+        let clock = clock ?? { Transfer.now() }
+        self.clock = clock
+        self.start = clock()
+    }
+
+    /// Redraws when at least 0.1 s passed since the last drawing.
+    public func update(done: Int64, total: Int64?) {
+        let now = clock()
+        guard now - lastDraw >= 0.1 else { return }
+        lastDraw = now
+        draw(line(done: done, total: total, now: now, final: false))
+    }
+
+    /// Draws the final state and ends the line.
+    public func finish(done: Int64, total: Int64?) {
+        draw(line(done: done, total: total ?? done, now: clock(), final: true))
+        try? sink.write("\n")
+        drawn = false
+    }
+
+    /// Ends the line where it stands (an error or Ctrl-C), so the next output starts cleanly.
+    public func interrupt() {
+        guard drawn else { return }
+        try? sink.write("\n")
+        drawn = false
+    }
+
+    private func draw(_ text: String) {
+        drawn = true
+        try? sink.write("\r" + text + "\u{1B}[K")
+    }
+
+    /// The text of one drawing (without the carriage return).
+    func line(done: Int64, total: Int64?, now: Double, final: Bool) -> String {
+        let elapsed = max(now - start, 0.001)
+        let rate = Double(max(0, done - initialBytes)) / elapsed
+        // Bytes per second as an integer for display; clamped so no value converts with a trap.
+        let shownRate = rate < 9e18 ? Int64(rate) : Int64.max
+        var right = ProgressBar.bytes(done)
+        if let total, total > 0 {
+            right += " / " + ProgressBar.bytes(total) + "  " + ProgressBar.bytes(shownRate) + "/s"
+            if final {
+                right += "  " + ProgressBar.duration(elapsed)
+            } else if rate > 0 {
+                right += "  ETA " + ProgressBar.duration(Double(max(0, total - done)) / rate)
+            }
+            let fraction = min(1, Double(done) / Double(total))
+            let percent = String(Int(fraction * 100)) + "%"
+            let name = String(label.prefix(max(10, width / 4)))
+            let barWidth = max(10, width - name.count - right.count - percent.count - 8)
+            let filled = Int(fraction * Double(barWidth))
+            let bar = String(repeating: "=", count: filled) + (filled < barWidth ? ">" : "")
+                + String(repeating: " ", count: max(0, barWidth - filled - 1))
+            return "\(name) \(String(repeating: " ", count: max(0, 4 - percent.count)))\(percent) [\(bar)] \(right)"
+        }
+        let frames: [Character] = ["|", "/", "-", "\\"]
+        spinner = (spinner + 1) % frames.count
+        let mark = final ? "done" : String(frames[spinner])
+        return "\(label.prefix(max(10, width / 3))) \(mark) \(right)  \(ProgressBar.bytes(shownRate))/s"
+    }
+
+    /// `512 B`, `1.5 KiB`, `12.3 MiB`, `1.02 GiB`.
+    public static func bytes(_ n: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(n)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(n) B" }
+        let digits = value < 10 ? 100.0 : 10.0
+        let rounded = (value * digits).rounded() / digits
+        return "\(rounded) \(units[unit])"
+    }
+
+    /// `0:05`, `12:34`, `1:02:03`; `--:--` for a negative, infinite or absurd value (a
+    /// thousand hours or more, as a huge Content-Length at a tiny rate gives).
+    public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 3_600_000 else { return "--:--" }
+        let s = Int(seconds.rounded())
+        let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }
+        if s >= 3600 { return "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" }
+        return "\(s / 60):\(two(s % 60))"
+    }
+}

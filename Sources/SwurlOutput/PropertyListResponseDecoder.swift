@@ -1,0 +1,120 @@
+import SwurlResponseSerialization
+import SwurlCore
+/// Shows XML and binary property lists as an indented, coloured XML plist — or as JSON with
+/// `--plist-as json`. Dates become ISO 8601 UTC, data base64 with its size (and its bytes in hex
+/// when short), keyed-archiver UIDs `CF$UID` dictionaries.
+final class PropertyListResponseDecoder: ResponseDecoding {
+    private let context: DecodingContext
+    private var body: WholeBody
+
+    init(context: DecodingContext) {
+        self.context = context
+        body = WholeBody(limit: 64 << 20, context: context)
+    }
+
+    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        body.add(chunk, into: &out)
+    }
+
+    func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        guard let bytes = body.finish(into: &out) else {
+            return .failed("the body is too large for a property list; not decoded")
+        }
+        if isBlank(bytes) { return .decoded }
+        let value: PropertyListValue
+        do {
+            value = try PropertyListReader.read(bytes)
+        } catch {
+            // Binary that is not a plist is never dumped on a terminal.
+            if context.terminal && bytes.prefix(1024).contains(0) {
+                return .failed("the body is not a property list (\(error.reason)); \(bytes.count) bytes not shown")
+            }
+            let t = TextResponseDecoder(context: context)
+            t.decode(bytes, into: &out)
+            _ = t.finish(into: &out)
+            return .failed("the body is not a property list (\(error.reason)); shown as sent")
+        }
+        if context.options.plistAsJSON {
+            let f = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
+            var compact: [UInt8] = []
+            PropertyListResponseDecoder.json(value).write(to: &compact)
+            compact.withUnsafeBytes { f.feed($0, into: &out) }
+            f.finish(into: &out)
+        } else {
+            let xml = PropertyListResponseDecoder.xml(value)
+            if let tokens = try? XMLTokenizer.tokenize(xml) {
+                XMLPrettyPrinter(theme: context.theme, sanitize: context.terminal, indent: 2).write(tokens, into: &out)
+            } else {
+                out += xml
+            }
+        }
+        return .decoded
+    }
+
+    // MARK: Rendering
+
+    /// The value as an XML property list document.
+    static func xml(_ value: PropertyListValue) -> [UInt8] {
+        var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        s += "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+        s += "<plist version=\"1.0\">"
+        writeXML(value, into: &s)
+        s += "</plist>\n"
+        return Array(s.utf8)
+    }
+
+    private static func writeXML(_ value: PropertyListValue, into s: inout String) {
+        switch value {
+        case .string(let v): s += "<string>\(v.xmlEscaped)</string>"
+        case .integer(let v): s += "<integer>\(v)</integer>"
+        case .real(let v): s += "<real>\(realText(v))</real>"
+        case .bool(let v): s += v ? "<true/>" : "<false/>"
+        case .date(let v): s += "<date>\(PropertyListDate.format(v))</date>"
+        case .data(let d):
+            s += "<data>\(Base64.encode(d))</data><!-- \(dataSummary(d)) -->"
+        case .uid(let v): s += "<dict><key>CF$UID</key><integer>\(v)</integer></dict>"
+        case .array(let items):
+            s += "<array>"
+            for i in items { writeXML(i, into: &s) }
+            s += "</array>"
+        case .dictionary(let members):
+            s += "<dict>"
+            for (k, v) in members {
+                s += "<key>\(k.xmlEscaped)</key>"
+                writeXML(v, into: &s)
+            }
+            s += "</dict>"
+        }
+    }
+
+    /// `3 bytes: 00 01 02` for short data, `1024 bytes` otherwise.
+    static func dataSummary(_ d: [UInt8]) -> String {
+        let unit = d.count == 1 ? "byte" : "bytes"
+        guard !d.isEmpty, d.count <= 32 else { return "\(d.count) \(unit)" }
+        let hex = Array("0123456789abcdef".utf8)
+        let text = d.map { String(decoding: [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]], as: UTF8.self) }.joined(separator: " ")
+        return "\(d.count) \(unit): \(text)"
+    }
+
+    private static func realText(_ v: Double) -> String {
+        if v.isNaN { return "nan" }
+        if v.isInfinite { return v < 0 ? "-inf" : "+inf" }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return String(v)
+    }
+
+    /// The value as JSON: dates as ISO 8601 strings, data as base64 strings, UIDs as `{"CF$UID": n}`.
+    static func json(_ value: PropertyListValue) -> JSONValue {
+        switch value {
+        case .string(let v): return .string(v)
+        case .integer(let v): return .number(v.hasPrefix("0x") ? String(UInt64(v.dropFirst(2), radix: 16) ?? 0) : v)
+        case .real(let v): return v.isFinite ? .number(realText(v)) : .string(realText(v))
+        case .bool(let v): return .bool(v)
+        case .date(let v): return .string(PropertyListDate.format(v))
+        case .data(let d): return .string(Base64.encode(d))
+        case .uid(let v): return .object([JSONValue.Member("CF$UID", .number(String(v)))])
+        case .array(let items): return .array(items.map(json))
+        case .dictionary(let members): return .object(members.map { JSONValue.Member($0.0, json($0.1)) })
+        }
+    }
+}

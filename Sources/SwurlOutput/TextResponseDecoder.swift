@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCore
+
+/// Shows text: on a terminal, converted from the Content-Type charset to UTF-8 (iconv) and with
+/// control characters made visible; anywhere else, the bytes as sent. On a terminal, a body that
+/// turns out to be binary (a NUL byte early on, or `binary: true`) is not shown: a one-line note
+/// says how many bytes there were and how to save them.
+final class TextResponseDecoder: ResponseDecoding {
+    private let sanitize: Bool
+    private var converter: CharsetConverter?
+    private var sanitizer = TerminalSanitizer()
+    private let mediaType: String?
+    private var suppress: Bool
+    private var sniffed = false
+    private var total = 0
+
+    /// - Parameters:
+    ///   - convert: whether to convert the charset (false for `--decode raw`).
+    ///   - binary: whether the body is known to be binary.
+    init(context: DecodingContext, convert: Bool = true, binary: Bool = false) {
+        sanitize = context.terminal
+        mediaType = context.mediaType
+        suppress = binary && context.terminal
+        if convert, context.terminal, let charset = context.charset, !TextResponseDecoder.isUTF8Compatible(charset) {
+            converter = CharsetConverter(from: charset)
+        }
+    }
+
+    /// Whether bytes look binary: a NUL in the first kilobyte.
+    static func looksBinary(_ head: some Collection<UInt8>) -> Bool {
+        head.prefix(1024).contains(0)
+    }
+
+    /// Charsets whose bytes are already fine for a UTF-8 terminal.
+    static func isUTF8Compatible(_ charset: String) -> Bool {
+        ["utf-8", "utf8", "us-ascii", "ascii"].contains(charset.lowercased())
+    }
+
+    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        total += chunk.count
+        if !sniffed && chunk.count > 0 {
+            sniffed = true
+            if sanitize && converter == nil && TextResponseDecoder.looksBinary(chunk) { suppress = true }
+        }
+        if suppress { return }
+        if let converter {
+            let utf8 = converter.convert(chunk, final: false)
+            utf8.withUnsafeBytes { emit($0, &out) }
+        } else {
+            emit(chunk, &out)
+        }
+    }
+
+    /// Decodes a whole buffer at once (used by decoders falling back to text).
+    public func decode(_ bytes: [UInt8], into out: inout [UInt8]) {
+        bytes.withUnsafeBytes { decode($0, into: &out) }
+    }
+
+    private func emit(_ bytes: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
+        if sanitize {
+            sanitizer.append(bytes, to: &out)
+        } else {
+            out.append(contentsOf: bytes)
+        }
+    }
+
+    func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if suppress {
+            guard total > 0 else { return .decoded }
+            let type = mediaType.map { " of \($0)" } ?? ""
+            return .note("binary data not shown: \(ImageResponseDecoder.byteText(total))\(type); use -o FILE or a pipe to save it")
+        }
+        if let converter {
+            let rest = converter.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            rest.withUnsafeBytes { emit($0, &out) }
+        }
+        sanitizer.finish(into: &out)
+        return .decoded
+    }
+}
+
+/// A streaming iconv conversion to UTF-8 that carries incomplete sequences across chunks and
+/// shows undecodable bytes as U+FFFD.
+final class CharsetConverter {
+    private let cd: iconv_t
+    private var leftover: [UInt8] = []
+
+    /// Nil when iconv does not know the charset (the text is then shown as sent).
+    init?(from charset: String) {
+        let cd = iconv_open("UTF-8", charset)
+        guard let cd, Int(bitPattern: cd) != -1 else { return nil }
+        self.cd = cd
+    }
+
+    deinit { iconv_close(cd) }
+
+    /// Converts `chunk` (after any bytes left from the last call).
+    /// - Parameter final: whether this is the end; leftover bytes then become U+FFFD.
+    func convert(_ chunk: UnsafeRawBufferPointer, final: Bool) -> [UInt8] {
+        var input = leftover
+        input.append(contentsOf: chunk)
+        leftover = []
+        var out: [UInt8] = []
+        var result = [UInt8](repeating: 0, count: max(64, input.count * 4))
+        var consumed = 0
+        input.withUnsafeMutableBytes { inBuf in
+            guard let inBase = inBuf.baseAddress else { return }
+            while consumed < inBuf.count {
+                var inPtr: UnsafeMutablePointer<CChar>? = (inBase + consumed).assumingMemoryBound(to: CChar.self)
+                var inLeft = inBuf.count - consumed
+                let produced: Int = result.withUnsafeMutableBytes { outBuf -> Int in
+                    guard let outBase = outBuf.baseAddress else { return 0 }
+                    var outPtr: UnsafeMutablePointer<CChar>? = outBase.assumingMemoryBound(to: CChar.self)
+                    var outLeft = outBuf.count
+                    _ = iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
+                    return outBuf.count - outLeft
+                }
+                let err = errno
+                out.append(contentsOf: result[0..<produced])
+                let newConsumed = inBuf.count - inLeft
+                let progressed = newConsumed > consumed || produced > 0
+                consumed = newConsumed
+                if consumed >= inBuf.count { break }
+                if err == EINVAL && !final {
+                    // An incomplete sequence at the end: keep it for the next chunk.
+                    leftover = Array(UnsafeRawBufferPointer(rebasing: inBuf[consumed...]))
+                    break
+                }
+                if err == E2BIG && progressed { continue }
+                // Invalid (or incomplete at the very end): show U+FFFD and skip one byte.
+                out += [0xEF, 0xBF, 0xBD]
+                consumed += 1
+            }
+        }
+        return out
+    }
+}

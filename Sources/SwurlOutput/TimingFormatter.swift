@@ -1,0 +1,70 @@
+import SwurlCore
+import SwurlSession
+/// Renders an exchange's timing (`--timing`, `--timing=json`, the `m` letter of `--print`).
+public enum TimingFormatter {
+    /// Aligned lines for people.
+    public static func text(_ t: ExchangeTiming) -> String {
+        func ms(_ s: Double) -> String {
+            let v = (s * 10_000).rounded() / 10
+            return "\(v) ms"
+        }
+        var rows: [(String, String)] = [
+            ("DNS lookup", ms(t.dns)),
+            ("TCP connect", ms(t.connect)),
+            ("TLS handshake", t.final.appConnect > 0 ? ms(t.tls) : "-"),
+            ("Waiting (TTFB)", ms(t.wait)),
+            ("Transfer", ms(t.transfer)),
+        ]
+        if t.redirects > 0 { rows.append(("Redirects", "\(t.redirects) in \(ms(t.redirectTime))")) }
+        if t.retries > 0 { rows.append(("Retries", "\(t.retries)")) }
+        rows.append(("Total", ms(t.total)))
+        rows.append(("Downloaded", "\(ProgressBar.bytes(t.final.downloadedBytes)) at \(ProgressBar.bytes(t.final.downloadSpeed))/s"))
+        if t.final.uploadedBytes > 0 {
+            rows.append(("Uploaded", "\(ProgressBar.bytes(t.final.uploadedBytes)) at \(ProgressBar.bytes(t.final.uploadSpeed))/s"))
+        }
+        if let address = t.final.remoteAddress {
+            let host = address.contains(":") ? "[\(address)]" : address
+            rows.append(("Remote address", "\(host):\(t.final.remotePort)" + (t.final.httpVersion.map { " (HTTP/\($0))" } ?? "")))
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 + "\n" }.joined()
+    }
+
+    /// One JSON object on one line; times in seconds.
+    public static func json(_ t: ExchangeTiming) -> String {
+        func num(_ s: Double) -> String {
+            let micros = Int64((max(0, s) * 1_000_000).rounded())
+            let frac = String(micros % 1_000_000)
+            return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
+        }
+        func str(_ s: String?) -> String {
+            guard let s else { return "null" }
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                default:
+                    if u.value < 0x20 {
+                        let hex = String(u.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(u)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        let fields: [(String, String)] = [
+            ("dns", num(t.dns)), ("connect", num(t.connect)), ("tls", num(t.tls)), ("wait", num(t.wait)),
+            ("transfer", num(t.transfer)), ("redirect", num(t.redirectTime)), ("total", num(t.total)),
+            ("redirects", String(t.redirects)), ("retries", String(t.retries)),
+            ("size_download", String(t.final.downloadedBytes)), ("size_upload", String(t.final.uploadedBytes)),
+            ("size_header", String(t.final.headerBytes)),
+            ("speed_download", String(t.final.downloadSpeed)), ("speed_upload", String(t.final.uploadSpeed)),
+            ("remote_ip", str(t.final.remoteAddress)), ("remote_port", String(t.final.remotePort)),
+            ("http_version", str(t.final.httpVersion)), ("new_connections", String(t.final.newConnections)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+    }
+}

@@ -1,0 +1,68 @@
+import SwurlCore
+/// `--form`: AFNetworking's urlencoded form. Nested objects become `parent[child]`, arrays
+/// `parent[]` repeated in order; brackets are added before escaping so they travel as
+/// `%5B`/`%5D`. With GET, HEAD and DELETE the pairs go into the query string instead
+/// (AFNetworking's HTTPMethodsEncodingParametersInURI).
+public struct FormRequestSerializer: RequestSerializing {
+    /// Methods whose parameters go into the URL.
+    public static let methodsEncodingParametersInURI: Set<String> = ["GET", "HEAD", "DELETE"]
+
+    public init() {}
+
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+        guard let tree else { return }
+        let query = FormRequestSerializer.encode(tree)
+        if FormRequestSerializer.methodsEncodingParametersInURI.contains(request.method.uppercased()) {
+            if !query.isEmpty { request.url = URLText.appendingQuery(query, to: request.url) }
+        } else {
+            request.body = RequestBody(bytes: Array(query.utf8))
+        }
+    }
+
+    /// The `key=value&…` text for a tree (AFQueryStringFromParameters, in item order).
+    public static func encode(_ tree: JSONValue) -> String {
+        pairs(tree).map { name, value in
+            value.map { percentEscape(name) + "=" + percentEscape($0) } ?? percentEscape(name)
+        }.joined(separator: "&")
+    }
+
+    /// The flattened (name, value) pairs, brackets already in the names; a nil value is a null.
+    public static func pairs(_ tree: JSONValue) -> [(String, String?)] {
+        var out: [(String, String?)] = []
+        flatten(tree, name: nil, into: &out)
+        return out
+    }
+
+    private static func flatten(_ value: JSONValue, name: String?, into out: inout [(String, String?)]) {
+        switch value {
+        case .object(let members):
+            for m in members { flatten(m.value, name: name.map { "\($0)[\(m.key)]" } ?? m.key, into: &out) }
+        case .array(let items):
+            for item in items { flatten(item, name: (name ?? "") + "[]", into: &out) }
+        case .null:
+            out.append((name ?? "", nil))
+        default:
+            out.append((name ?? "", value.formText))
+        }
+    }
+
+    /// Percent-encodes every byte outside `A-Z a-z 0-9 - . _ ~ / ?` as uppercase `%XX`
+    /// (AFPercentEscapedStringFromString); space is `%20`, `%` itself is encoded.
+    public static func percentEscape(_ s: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                 UInt8(ascii: "/"), UInt8(ascii: "?"):
+                out.append(b)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,16 @@
+import SwurlCore
+/// `--json` (the default): the tree as compact JSON, keys in the order given.
+public struct JSONRequestSerializer: RequestSerializing {
+    public init() {}
+
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+        if let file = parameters.files.first {
+            throw .usage("'\(file.label)' is a file field, which JSON cannot carry",
+                         hint: "use --form or --multipart to upload files, or name:=@file to embed a JSON file")
+        }
+        guard let tree else { return }
+        var out: [UInt8] = []
+        tree.write(to: &out)
+        request.body = RequestBody(bytes: out)
+    }
+}

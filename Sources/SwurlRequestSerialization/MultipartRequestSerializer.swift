@@ -1,0 +1,93 @@
+import SwurlCore
+/// `--multipart` (or `--form` with a file field): RFC 7578 multipart/form-data whose file parts
+/// are read from disk while sending, so the body's size never matters for memory. The exact
+/// Content-Length is known before sending; only a stdin part (`name@-`) makes it chunked.
+public struct MultipartRequestSerializer: RequestSerializing {
+    /// The boundary, fixed by `--boundary` or random.
+    public let boundary: String
+
+    public init(boundary: String?) {
+        self.boundary = boundary ?? MultipartRequestSerializer.randomBoundary()
+    }
+
+    static func randomBoundary() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef")
+        return "swurl-" + String((0..<24).map { _ in hex[Int(rng.next() % 16)] })
+    }
+
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+        let method = request.method.uppercased()
+        if method == "GET" || method == "HEAD" {
+            throw .usage("a multipart body cannot be sent with \(method)",
+                         hint: "use POST or PUT (e.g. swurl POST URL …), or --form GET to send fields in the query string")
+        }
+        // Fields are grouped under their top-level key at its first appearance; files stand at
+        // their own place.
+        var groups: [String: [(String, String?)]] = [:]
+        var arrayRoot: [(String, String?)]?
+        switch tree {
+        case .object(let members)?:
+            for m in members { groups[m.key] = FormRequestSerializer.pairs(.object([m])) }
+        case .some(let other):
+            arrayRoot = FormRequestSerializer.pairs(other)
+        case nil:
+            break
+        }
+
+        var segments: [RequestBody.Segment] = []
+        var pending: [UInt8] = []
+        var partCount = 0
+        func openPart(_ headers: String) {
+            pending += Array(((partCount == 0 ? "" : "\r\n") + "--\(boundary)\r\n" + headers + "\r\n").utf8)
+            partCount += 1
+        }
+        func field(_ name: String, _ value: String?) {
+            openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(name))\"\r\n")
+            pending += Array((value ?? "").utf8)
+        }
+        for entry in parameters.entries {
+            switch entry {
+            case .field(let f):
+                if let root = arrayRoot {
+                    for (n, v) in root { field(n, v) }
+                    arrayRoot = nil
+                    continue
+                }
+                let top = (try? NestedKeyParser.parse(f.key, item: f.label))?.components.first
+                guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: name) else { continue }
+                for (n, v) in pairs { field(n, v) }
+            case .file(let part):
+                openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(part.name))\"; filename=\"\(MultipartRequestSerializer.quote(part.filename))\"\r\n"
+                         + "Content-Type: \(part.contentType)\r\n")
+                segments.append(.bytes(pending))
+                pending = []
+                switch part.source {
+                case .file(let path, let size): segments.append(.file(path: path, size: size))
+                case .stream(let source, let label): segments.append(.stream(source, label: label, length: nil))
+                }
+            }
+        }
+        if partCount == 0 { return }
+        pending += Array("\r\n--\(boundary)--\r\n".utf8)
+        segments.append(.bytes(pending))
+        request.body = RequestBody(segments)
+    }
+
+    /// Escapes a name or filename for a quoted Content-Disposition parameter: backslash before
+    /// `"` and `\`; CR and LF, which no quoted string can hold, as `%0D` and `%0A` (as browsers
+    /// do); other characters, non-ASCII included, as UTF-8.
+    public static func quote(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

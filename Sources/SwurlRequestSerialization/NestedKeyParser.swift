@@ -1,0 +1,97 @@
+import SwurlCore
+/// One step of a nested key: `name`, `[name]`, `[3]` or `[]`.
+public enum KeyComponent: Equatable, Sendable {
+    case key(String)
+    case index(Int)
+    case append
+}
+
+/// A parsed nested key with the offsets of each component in the original text, so errors
+/// can point at the offending part.
+public struct NestedKey: Equatable, Sendable {
+    public var components: [KeyComponent]
+    /// The character offset in the key text where each component starts.
+    public var offsets: [Int]
+}
+
+/// Parses HTTPie 3's nested-key grammar: `a[b][c]`, `a[]`, `a[3]`, `[]`, `[0]`; `\[` and `\]`
+/// are literal brackets.
+public enum NestedKeyParser {
+    /// The deepest key accepted, as deep as `:=` JSON may nest.
+    public static let maxDepth = 512
+
+    /// - Parameter item: the whole item text, quoted in errors.
+    /// - Throws: `SwurlError.usage` whose hint shows the item with a caret under the bad character.
+    public static func parse(_ key: String, item: String) throws(SwurlError) -> NestedKey {
+        let chars = Array(key)
+        var components: [KeyComponent] = []
+        var offsets: [Int] = []
+        var i = 0
+        var head = ""
+        // The first component: plain text up to the first unescaped '['.
+        while i < chars.count, chars[i] != "[" {
+            if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" {
+                head.append(chars[i + 1])
+                i += 2
+                continue
+            }
+            if chars[i] == "]" {
+                throw error(item, key: key, at: i, "unexpected ']' (write \\] for a literal bracket)")
+            }
+            head.append(chars[i])
+            i += 1
+        }
+        if i > 0 || chars.isEmpty {
+            components.append(.key(head))
+            offsets.append(0)
+        }
+        while i < chars.count {
+            guard chars[i] == "[" else {
+                throw error(item, key: key, at: i, "expected '[' after ']'")
+            }
+            let start = i
+            i += 1
+            var inner = ""
+            var closed = false
+            while i < chars.count {
+                if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" {
+                    inner.append(chars[i + 1])
+                    i += 2
+                    continue
+                }
+                if chars[i] == "]" { closed = true; i += 1; break }
+                if chars[i] == "[" {
+                    throw error(item, key: key, at: i, "unexpected '[' inside brackets (write \\[ for a literal bracket)")
+                }
+                inner.append(chars[i])
+                i += 1
+            }
+            if !closed { throw error(item, key: key, at: start, "unclosed '['") }
+            if inner.isEmpty {
+                components.append(.append)
+            } else if inner.allSatisfy(\.isASCIIDigit) {
+                guard let n = Int(inner), n <= 100_000 else {
+                    throw error(item, key: key, at: start + 1, "array index \(inner) is too large (at most 100000)")
+                }
+                components.append(.index(n))
+            } else {
+                components.append(.key(inner))
+            }
+            offsets.append(start)
+            if components.count > maxDepth {
+                throw error(item, key: key, at: start, "more than \(maxDepth) levels of nesting")
+            }
+        }
+        return NestedKey(components: components, offsets: offsets)
+    }
+
+    /// A usage error that quotes the item and puts a caret under character `at` of the key.
+    static func error(_ item: String, key: String, at offset: Int, _ reason: String) -> SwurlError {
+        .usage("bad nested key in '\(item)': \(reason)",
+               hint: "  \(key)\n  \(String(repeating: " ", count: offset))^")
+    }
+}
+
+extension Character {
+    public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

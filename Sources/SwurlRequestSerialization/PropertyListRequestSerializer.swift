@@ -1,0 +1,16 @@
+import SwurlCore
+/// `--plist`: the tree as an Apple property list, XML 1.0 (the default) or binary (`bplist00`).
+public struct PropertyListRequestSerializer: RequestSerializing {
+    public let binary: Bool
+
+    public init(binary: Bool) { self.binary = binary }
+
+    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+        if let file = parameters.files.first {
+            throw .usage("'\(file.label)' is a file field, which a property list cannot carry",
+                         hint: "use --multipart to upload files")
+        }
+        guard let tree else { return }
+        request.body = RequestBody(bytes: binary ? try PropertyListWriter.binary(tree) : try PropertyListWriter.xml(tree))
+    }
+}

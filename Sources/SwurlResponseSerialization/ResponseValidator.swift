@@ -1,0 +1,77 @@
+import SwurlCore
+/// Validation before decoding (AFHTTPResponseSerializer): acceptable status codes and
+/// acceptable content types. A rejected status still shows the body (the error is usually
+/// described there); a rejected content type does not decode it.
+public struct ResponseValidator: Sendable {
+    /// `--accept-status`: the acceptable codes; nil means any.
+    public var acceptableStatus: [ClosedRange<Int>]?
+    /// `--check-status`: 3xx, 4xx and 5xx fail.
+    public var checkStatus = false
+    /// `--accept-type`: acceptable media types (`text/*` and `*/*` allowed); nil means any.
+    public var acceptableTypes: [String]?
+
+    public init(acceptableStatus: [ClosedRange<Int>]? = nil, checkStatus: Bool = false, acceptableTypes: [String]? = nil) {
+        self.acceptableStatus = acceptableStatus
+        self.checkStatus = checkStatus
+        self.acceptableTypes = acceptableTypes
+    }
+
+    /// The exit status for a status code that fails validation, or nil when it passes.
+    /// Outside `--accept-status` it exits by class (3, 4, 5); a 1xx or 2xx outside it is
+    /// rejected with 8.
+    public func statusFailure(_ code: Int) -> ExitStatus? {
+        if let ranges = acceptableStatus {
+            if ranges.contains(where: { $0.contains(code) }) { return nil }
+            return ExitStatus(httpStatus: code) ?? .responseRejected
+        }
+        return checkStatus ? ExitStatus(httpStatus: code) : nil
+    }
+
+    /// Whether a response with this media type may be decoded. With `--accept-type` a missing
+    /// Content-Type is not acceptable (AFNetworking), unless the body turns out empty.
+    public func acceptsContentType(_ mediaType: String?) -> Bool {
+        guard let patterns = acceptableTypes else { return true }
+        guard let type = mediaType?.lowercased(), !type.isEmpty else { return false }
+        return patterns.contains { ResponseValidator.matches(type, pattern: $0) }
+    }
+
+    /// `*/*`, `text/*` or an exact type; `+json`-style suffixes match `application/*+json`.
+    static func matches(_ type: String, pattern: String) -> Bool {
+        if pattern == "*/*" || pattern == "*" { return true }
+        if pattern.hasSuffix("/*") { return type.hasPrefix(pattern.dropLast(1)) }
+        if pattern.hasPrefix("*/*+") || pattern.contains("/*+") {
+            guard let plus = pattern.lastIndex(of: "+"), let slash = pattern.firstIndex(of: "/") else { return false }
+            let major = pattern[..<slash]
+            return type.hasSuffix(pattern[plus...]) && (major == "*" || type.hasPrefix(major + "/"))
+        }
+        return type == pattern
+    }
+
+    /// Parses `200-299,304`.
+    /// - Throws: `SwurlError.usage` quoting the bad part.
+    public static func parseStatusList(_ text: String) throws(SwurlError) -> [ClosedRange<Int>] {
+        var ranges: [ClosedRange<Int>] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let p = String(part).trimmingSpaces()
+            let bounds = p.split(separator: "-", omittingEmptySubsequences: false).map { Int(String($0).trimmingSpaces()) }
+            guard (bounds.count == 1 || bounds.count == 2), let lo = bounds.first ?? nil, let hi = bounds.last ?? nil,
+                  (100...999).contains(lo), (100...999).contains(hi), lo <= hi else {
+                throw .usage("--accept-status: '\(p)' is not a status code or range", hint: "e.g. --accept-status 200-299,304")
+            }
+            ranges.append(lo...hi)
+        }
+        return ranges
+    }
+
+    /// Parses `application/json,text/*`.
+    /// - Throws: `SwurlError.usage` quoting the bad part.
+    public static func parseTypeList(_ text: String) throws(SwurlError) -> [String] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { part throws(SwurlError) in
+            let t = String(part).trimmingSpaces().lowercased()
+            guard t == "*" || (t.contains("/") && !t.hasPrefix("/") && !t.hasSuffix("/") && !t.contains(" ")) else {
+                throw .usage("--accept-type: '\(t)' is not a media type", hint: "e.g. --accept-type application/json,text/*")
+            }
+            return t
+        }
+    }
+}

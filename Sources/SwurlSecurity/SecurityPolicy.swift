@@ -1,0 +1,156 @@
+import SwurlCore
+/// How swurl decides whether to trust a TLS server: AFNetworking's AFSecurityPolicy, made strict.
+///
+/// - No pins: the chain must verify against the system CAs (plus `caFile`/`caPath`) and the host
+///   must match; `allowsInvalidCertificates` (`-k`) lifts both.
+/// - Pinned certificates become trust anchors (partial chains allowed); the verified path must
+///   contain one (`scope` says which ones must match).
+/// - Pinned keys: the chain verifies as usual, then a key of the verified path must match; with
+///   `-k` only the leaf's key counts, because the handshake proves possession of that key only.
+/// - Pins are matched against the verified path, never against the list the server merely sent.
+///
+/// The policy is a value; `HandshakeVerifier` enforces it inside each TLS handshake.
+public struct SecurityPolicy: Sendable, Equatable {
+    /// Which certificates of the verified path must be pinned.
+    public enum PinScope: String, Sendable, CaseIterable {
+        /// Some certificate of the verified path (the default).
+        case any
+        /// The leaf itself.
+        case leaf
+        /// Every certificate of the verified path (AFNetworking 2's validatesCertificateChain).
+        case chain
+    }
+
+    /// A TLS protocol version for `--tls-min` / `--tls-max`.
+    public enum TLSVersion: String, Sendable, CaseIterable, Comparable {
+        case v1_2 = "1.2"
+        case v1_3 = "1.3"
+        /// 1.2 sorts before 1.3.
+        public static func < (a: TLSVersion, b: TLSVersion) -> Bool { a == .v1_2 && b == .v1_3 }
+    }
+
+    /// DER encodings of the pinned certificates (`--pin-cert`, and certificate files given to
+    /// `--pin-pubkey` are pinned by key, not here).
+    public internal(set) var pinnedCertificates: [[UInt8]] = []
+    /// SHA-256 digests of pinned SubjectPublicKeyInfos (`--pin-pubkey`).
+    public internal(set) var pinnedKeyDigests: [[UInt8]] = []
+    /// Which certificates must match a pin; default `any`.
+    public var scope: PinScope = .any
+    /// `-k`: skip chain verification (AFNetworking's allowInvalidCertificates).
+    public var allowsInvalidCertificates = false
+    /// `--verify-host` (true) / `--no-verify-host` (false); nil means the default (see `checksHost`).
+    public var hostVerification: Bool?
+    /// `--cacert FILE`: extra trust anchors.
+    public var caFile: String?
+    /// `--capath DIR`: a hashed directory of extra anchors.
+    public var caPath: String?
+    /// `--cert FILE`: the client certificate (PEM, optionally with its chain and key).
+    public var clientCertificate: String?
+    /// `--key FILE`: the client private key.
+    public var clientKey: String?
+    /// `--key-password`: the passphrase of an encrypted client key.
+    public var keyPassword: String?
+    /// `--tls-min`; nil for the default (TLS 1.2).
+    public var minimumVersion: TLSVersion?
+    /// `--tls-max`; nil for libcurl's default (the highest it supports).
+    public var maximumVersion: TLSVersion?
+    /// `--ciphers`: an OpenSSL cipher list; TLS 1.3 suite names (`TLS_…`) go to the 1.3 list.
+    public var ciphers: String?
+
+    /// The default: system CAs, host check, no pins.
+    public init() {}
+
+    /// Whether any pin is set.
+    public var hasPins: Bool { !pinnedCertificates.isEmpty || !pinnedKeyDigests.isEmpty }
+
+    /// Whether the chain is verified (`-k` lifts it).
+    public var checksChain: Bool { !allowsInvalidCertificates }
+
+    /// Whether the host name is checked: as given, else on — except `-k` without pins, which
+    /// lifts it too (nothing then vouches for the name).
+    public var checksHost: Bool {
+        if let hostVerification { return hostVerification }
+        return !(allowsInvalidCertificates && !hasPins)
+    }
+
+    /// The `sha256//` form of every key pin.
+    public var keyPins: [String] { pinnedKeyDigests.map { "sha256//" + Base64.encode($0) } }
+
+    /// Adds `--pin-pubkey VALUE`: `sha256//B64` pins joined by `;`, or a file with PEM/DER public
+    /// keys or certificates (their keys are pinned).
+    /// - Parameter readFile: reads a (resolved) file; throws `SwurlError.inputFile`.
+    /// - Throws: `.usage` for a malformed pin, `.inputFile` / `.badData` for a bad file.
+    public mutating func addKeyPins(_ value: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+        let trimmed = value.trimmingSpaces()
+        if trimmed.hasPrefix("sha256//") {
+            for part in trimmed.split(separator: ";", omittingEmptySubsequences: true) {
+                let pin = String(part).trimmingSpaces()
+                guard pin.hasPrefix("sha256//") else {
+                    throw .usage("--pin-pubkey: '\(pin)' is not a sha256// pin",
+                                 hint: "write pins as sha256//BASE64, several joined by ';'; 'swurl certs URL' prints them")
+                }
+                guard let digest = Base64.decode(String(pin.dropFirst(8))), digest.count == 32 else {
+                    throw .usage("--pin-pubkey: '\(pin)' is not a SHA-256 pin (44 base64 characters expected after sha256//)",
+                                 hint: "'swurl certs URL' prints the pins of a server")
+                }
+                if !pinnedKeyDigests.contains(digest) { pinnedKeyDigests.append(digest) }
+            }
+            return
+        }
+        if trimmed.isEmpty { throw .usage("--pin-pubkey needs a sha256// pin or a file") }
+        let keys = PublicKey.parseAll(try readFile(value))
+        guard !keys.isEmpty else {
+            throw .badData("--pin-pubkey: '\(value)' holds no public key or certificate (PEM or DER)",
+                           hint: "give a sha256//BASE64 pin, or a PEM/DER public key or certificate file")
+        }
+        for key in keys where !pinnedKeyDigests.contains(key.digest) { pinnedKeyDigests.append(key.digest) }
+    }
+
+    /// Adds `--pin-cert FILE`: every certificate in a PEM or DER file.
+    /// - Throws: `.inputFile` for a missing file, `.badData` when it holds no certificate.
+    public mutating func addPinnedCertificates(file: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+        let certificates = Certificate.parseAll(try readFile(file))
+        guard !certificates.isEmpty else {
+            throw .badData("--pin-cert: '\(file)' holds no certificate (PEM or DER)",
+                           hint: "'swurl certs URL' shows the server's certificates")
+        }
+        for c in certificates {
+            let der = c.der
+            if !der.isEmpty && !pinnedCertificates.contains(der) { pinnedCertificates.append(der) }
+        }
+    }
+
+    /// Whether a certificate matches any pin (its DER is pinned, or its key is).
+    func isPinned(_ certificate: Certificate) -> Bool {
+        if !pinnedCertificates.isEmpty && pinnedCertificates.contains(certificate.der) { return true }
+        if !pinnedKeyDigests.isEmpty, let key = certificate.publicKey, pinnedKeyDigests.contains(key.digest) { return true }
+        return false
+    }
+
+    /// The warning for settings that weaken the checks, or nil when nothing is weakened.
+    public var weakeningWarning: String? {
+        if allowsInvalidCertificates && !hasPins {
+            return "--insecure: the certificate chain and host name are not checked; anyone on the path can read and change this exchange (pin the server instead: 'swurl certs URL' prints ready-to-use pins)"
+        }
+        if !checksHost && !allowsInvalidCertificates && !hasPins {
+            return "--no-verify-host: the host name is not checked; any certificate from a trusted CA is accepted"
+        }
+        return nil
+    }
+
+    /// Rejects contradictory settings.
+    /// - Throws: `.usage` for `-k --verify-host` without pins (a name on an unverified
+    ///   certificate proves nothing; AFNetworking refuses it too) and for `--tls-min` above `--tls-max`.
+    public func validate() throws(SwurlError) {
+        if allowsInvalidCertificates && hostVerification == true && !hasPins {
+            throw .usage("--insecure with --verify-host needs a pin: a host name on an unverified certificate proves nothing",
+                         hint: "pin the server's key with --pin-pubkey sha256//… ('swurl certs URL' prints it), or drop -k")
+        }
+        if let lo = minimumVersion, let hi = maximumVersion, hi < lo {
+            throw .usage("--tls-min \(lo.rawValue) is above --tls-max \(hi.rawValue)")
+        }
+        if clientKey != nil && clientCertificate == nil {
+            throw .usage("--key needs --cert", hint: "give the client certificate with --cert FILE")
+        }
+    }
+}

@@ -1,0 +1,142 @@
+@preconcurrency import COpenSSL
+@preconcurrency import CShims
+import SwurlCore
+
+/// One check of a server's trust, run inside the TLS handshake.
+protocol TrustEvaluating {
+    /// Returns why `trust` fails the check, or nil when it passes.
+    func evaluate(_ trust: ServerTrust) -> TrustFailure?
+}
+
+/// The server's certificates during the handshake: a view on OpenSSL's `X509_STORE_CTX` in
+/// the certificate verification callback (SSL_CTX_set_cert_verify_callback(3)).
+final class ServerTrust {
+    let storeContext: OpaquePointer
+    let host: String
+    /// What the peer sent, leaf first (X509_STORE_CTX_get0_untrusted(3)) — proves nothing by itself.
+    let presented: [Certificate]
+    /// The leaf (X509_STORE_CTX_get0_cert(3)); its key is what the handshake proves possession of.
+    let leaf: Certificate?
+    /// The verified path, leaf to anchor, once `ChainTrustEvaluator` succeeded.
+    var verifiedPath: [Certificate]?
+
+    init(storeContext: OpaquePointer, host: String) {
+        self.storeContext = storeContext
+        self.host = host
+        presented = ServerTrust.certificates(X509_STORE_CTX_get0_untrusted(storeContext))
+        leaf = Certificate(borrowing: X509_STORE_CTX_get0_cert(storeContext))
+    }
+
+    /// Copies (with X509_up_ref(3)) the certificates of a `STACK_OF(X509)`.
+    static func certificates(_ stack: OpaquePointer?) -> [Certificate] {
+        guard let stack else { return [] }
+        let n = OPENSSL_sk_num(stack)
+        guard n > 0 else { return [] }
+        return (0..<n).compactMap { i in
+            Certificate(borrowing: OpaquePointer(OPENSSL_sk_value(stack, i)))
+        }
+    }
+
+    /// The presented list as a failure message shows it.
+    var presentedForMessage: [TrustFailure.Presented] {
+        presented.map { TrustFailure.Presented(subject: $0.subject, pin: $0.pin) }
+    }
+
+    /// The negotiated protocol, cipher and ALPN of the connection being verified.
+    func connectionSummary(verification: String) -> TLSSummary {
+        var version = "TLS", cipher = "?"
+        var alpn: String?
+        if let p = X509_STORE_CTX_get_ex_data(storeContext, SSL_get_ex_data_X509_STORE_CTX_idx()) {
+            let ssl = OpaquePointer(p)
+            if let v = SSL_get_version(ssl) { version = String(cString: v) }
+            // During a TLS 1.2 handshake the negotiated suite is still the pending one.
+            if let c = SSL_get_current_cipher(ssl) ?? SSL_get_pending_cipher(ssl), let name = SSL_CIPHER_get_name(c) {
+                cipher = String(cString: name)
+            }
+            var buf = [CChar](repeating: 0, count: 256)
+            if sw_ssl_alpn(ssl, &buf, Int32(buf.count)) > 0 {
+                alpn = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+        return TLSSummary(version: version, cipher: cipher, alpn: alpn,
+                          certificate: leaf?.summary ?? "none", verification: verification)
+    }
+}
+
+/// Verifies the chain against the trust store (X509_verify_cert(3)): system CAs, `--cacert`,
+/// `--capath` and pinned certificates (as partial-chain anchors).
+struct ChainTrustEvaluator: TrustEvaluating {
+    func evaluate(_ trust: ServerTrust) -> TrustFailure? {
+        let ctx = trust.storeContext
+        if X509_verify_cert(ctx) == 1 {
+            trust.verifiedPath = ServerTrust.certificates(X509_STORE_CTX_get0_chain(ctx))
+            return nil
+        }
+        let code = X509_STORE_CTX_get_error(ctx)
+        let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
+        let depth = X509_STORE_CTX_get_error_depth(ctx)
+        var reason = "\(text) (certificate at depth \(depth)"
+        if let current = Certificate(borrowing: X509_STORE_CTX_get_current_cert(ctx)) {
+            reason += ": \(current.subject)"
+        }
+        reason += ")"
+        return TrustFailure(check: .chain, host: trust.host, reason: reason,
+                            presented: trust.presentedForMessage, pinned: [])
+    }
+}
+
+/// Checks the host name against the leaf: DNS names with X509_check_host(3), IP literals
+/// against IP SANs with X509_check_ip_asc(3).
+struct HostTrustEvaluator: TrustEvaluating {
+    func evaluate(_ trust: ServerTrust) -> TrustFailure? {
+        guard let leaf = trust.leaf else {
+            return TrustFailure(check: .host, host: trust.host, reason: "the server sent no certificate",
+                                presented: [], pinned: [])
+        }
+        if !trust.host.isEmpty && leaf.matches(host: trust.host) { return nil }
+        let what = HostName.isIPLiteral(trust.host) ? "IP address" : "host name"
+        return TrustFailure(check: .host, host: trust.host,
+                            reason: "the certificate (\(leaf.subject)) does not match the \(what) '\(trust.host)'",
+                            presented: trust.presentedForMessage, pinned: [],
+                            certificateNames: leaf.subjectAlternativeNames)
+    }
+}
+
+/// Matches pins against the verified path (or only the leaf when the chain is not verified),
+/// never against the list the server merely sent.
+struct PinnedTrustEvaluator: TrustEvaluating {
+    public let policy: SecurityPolicy
+
+    func evaluate(_ trust: ServerTrust) -> TrustFailure? {
+        let candidates: [Certificate]
+        let basis: String
+        if let path = trust.verifiedPath, policy.checksChain {
+            candidates = path
+            basis = "verified path"
+        } else {
+            // Without chain verification the handshake proves possession of the leaf key only.
+            candidates = trust.leaf.map { [$0] } ?? []
+            basis = "leaf (the chain is not verified with --insecure)"
+        }
+        let ok: Bool
+        let rule: String
+        switch policy.scope {
+        case .any:
+            ok = candidates.contains(where: policy.isPinned)
+            rule = "no certificate of the \(basis) matches a pin"
+        case .leaf:
+            ok = candidates.first.map(policy.isPinned) ?? false
+            rule = "the leaf does not match a pin (--pin-scope leaf)"
+        case .chain:
+            ok = !candidates.isEmpty && candidates.allSatisfy(policy.isPinned)
+            rule = "not every certificate of the \(basis) is pinned (--pin-scope chain)"
+        }
+        if ok { return nil }
+        var pinned = policy.keyPins
+        for der in policy.pinnedCertificates {
+            if let c = Certificate(der: der) { pinned.append("certificate \(c.subject) (\(c.pin))") }
+        }
+        return TrustFailure(check: .pin, host: trust.host, reason: rule,
+                            presented: trust.presentedForMessage, pinned: pinned)
+    }
+}

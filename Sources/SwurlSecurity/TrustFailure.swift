@@ -1,0 +1,66 @@
+import SwurlCore
+/// Why a TLS server was not trusted: which check failed, for which host, and what the server
+/// presented — so the message can show both what was pinned and what was found.
+public struct TrustFailure: Sendable, Equatable {
+    /// The check that failed.
+    public enum Check: String, Sendable {
+        case chain, host, pin
+    }
+
+    /// One certificate the server presented, as the message lists it.
+    public struct Presented: Sendable, Equatable {
+        /// The subject name, RFC 2253.
+        public var subject: String
+        /// `sha256//` of its key.
+        public var pin: String
+    }
+
+    /// Which check failed.
+    public var check: Check
+    /// The host of the connection (the redirect hop's, on a redirect).
+    public var host: String
+    /// What went wrong, in words.
+    public var reason: String
+    /// The certificates the server sent, leaf first.
+    public var presented: [Presented]
+    /// The pins that were required (`pin` failures only).
+    public var pinned: [String]
+    /// What the certificate is valid for (`host` failures only).
+    public var certificateNames: [String] = []
+
+    /// The error swurl reports: exit 7, naming the check, the host and the presented pins.
+    /// Names come from the server's certificates, so control characters are made visible.
+    public var error: SwurlError {
+        let message = "TLS \(check.rawValue) check failed for \(host): \(TrustFailure.visible(reason))"
+        var hint: String
+        switch check {
+        case .chain:
+            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert/--pin-pubkey; 'swurl certs URL' shows the chain"
+        case .host:
+            let names = certificateNames.isEmpty ? "no subjectAltName" : TrustFailure.visible(certificateNames.joined(separator: ", "))
+            hint = "the certificate is for \(names); use that name in the URL, or pin the certificate"
+        case .pin:
+            hint = "swurl: hint: the server presented (leaf first):"
+            for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.visible(p.subject))" }
+            hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
+            hint += "\nswurl: hint: if the server changed its key on purpose, update the pin ('swurl certs URL' prints it)"
+        }
+        return .trust(message, hint: hint)
+    }
+
+    /// Replaces C0 and C1 control characters with `\xNN`, so a hostile certificate name cannot
+    /// drive the terminal that shows the error.
+    static func visible(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || (v >= 0x7F && v <= 0x9F) {
+                let hex = String(v, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,43 @@
+import SwurlCurl
+import SwurlCore
+/// Renders a request as the bytes libcurl would put on the wire for HTTP/1.1, for `--offline`.
+public enum OfflineRequest {
+    /// The request line and headers, ending with the blank line: `Host` first, then the headers
+    /// in order (an empty value as `Name:`), then `Content-Length` as libcurl adds it.
+    public static func head(_ request: HTTPRequest) throws(SwurlError) -> [UInt8] {
+        let url = try CurlURL(parsing: request.url)
+        var s = "\(request.method) \(url.requestTarget) HTTP/1.1\r\n"
+        if let host = request.headers["Host"] {
+            s += host.isEmpty ? "Host:\r\n" : "Host: \(host)\r\n"
+        } else if !request.isRemoved("Host") {
+            s += "Host: \(url.hostHeader)\r\n"
+        }
+        for f in request.headers where f.name.lowercased() != "host" {
+            s += f.value.isEmpty ? "\(f.name):\r\n" : "\(f.name): \(f.value)\r\n"
+        }
+        let chunked = request.headers["Transfer-Encoding"]?.lowercased().contains("chunked") ?? false
+        if let body = request.body, !chunked, !request.headers.contains("Content-Length"), let length = body.length {
+            s += "Content-Length: \(length)\r\n"
+        } else if request.body == nil && request.method == "POST" && !request.headers.contains("Content-Length") {
+            s += "Content-Length: 0\r\n"
+        }
+        s += "\r\n"
+        return Array(s.utf8)
+    }
+
+    /// Sends the request to `delegate` as a transfer would, without a network.
+    public static func emit(_ request: HTTPRequest, to delegate: TransferDelegate) throws {
+        try delegate.transferDidSendRequestHead(try head(request))
+        guard let body = request.body else { return }
+        let chunked = request.headers["Transfer-Encoding"]?.lowercased().contains("chunked") ?? false
+        let reader = body.makeReader()
+        let forward = DelegateSink(delegate: delegate)
+        try reader.copy(to: forward, chunked: chunked)
+    }
+
+    private final class DelegateSink: ByteSink {
+        let delegate: TransferDelegate
+        init(delegate: TransferDelegate) { self.delegate = delegate }
+        func write(_ bytes: UnsafeRawBufferPointer) throws { try delegate.transferDidSendRequestBody(bytes) }
+    }
+}

@@ -1,0 +1,63 @@
+import SwurlCurl
+import SwurlCore
+/// An origin as RFC 6454 defines it: scheme, host and port. Credentials are bound to one; a
+/// change of any part (an https→http downgrade too) is a different origin.
+public struct Origin: Sendable, Equatable, CustomStringConvertible {
+    public var scheme: String
+    public var host: String
+    public var port: Int
+
+    /// - Throws: `SwurlError.usage` when `url` is not a valid URL.
+    public init(url: String) throws(SwurlError) {
+        let u = try CurlURL(parsing: url)
+        scheme = u.scheme.lowercased()
+        host = u.host.lowercased()
+        port = u.port ?? (scheme == "https" ? 443 : 80)
+    }
+
+    public var description: String { "\(scheme)://\(host):\(port)" }
+}
+
+/// How a request changes when a redirect is followed (RFC 9110 §15.4, as browsers, HTTPie
+/// and curl's `--follow` do it).
+public enum RedirectPolicy {
+    /// The statuses that carry a Location swurl follows.
+    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Header fields that carry credentials: sent only to the origin they were given for.
+    public static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Cookie2"]
+
+    /// Whether `head` is a redirect swurl would follow.
+    public static func isRedirect(_ head: HTTPResponseHead) -> Bool {
+        redirectStatuses.contains(head.status) && head.headers["Location"] != nil
+    }
+
+    /// The request for the next hop: 303 becomes GET without a body (HEAD stays HEAD), 301 and
+    /// 302 turn a POST into a GET without a body, 307 and 308 keep method and body.
+    /// - Throws: `SwurlError.usage` for a target that is not http or https, and
+    ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
+    public static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
+        guard let scheme = URLText.schemeOf(location), URLText.httpSchemes.contains(scheme.lowercased()) else {
+            throw .transport("the server redirected to '\(TerminalSanitizer.clean(location))', which is not an http or https URL")
+        }
+        let target: CurlURL
+        do { target = try CurlURL(parsing: location) } catch {
+            throw .transport("the server redirected to an invalid URL: \(error.message)")
+        }
+        var next = request
+        next.url = target.url
+        let becomesGet = (status == 303 && request.method != "HEAD")
+            || ((status == 301 || status == 302) && request.method == "POST")
+        if becomesGet {
+            next.method = "GET"
+            next.body = nil
+            for name in ["Content-Type", "Content-Length", "Transfer-Encoding", "Content-Encoding"] {
+                next.headers.remove(name)
+            }
+        } else if let body = request.body, !body.isRewindable {
+            throw .inputFile("the server answered \(status) and wants the request body sent again to \(location), but it came from stdin and cannot be read twice",
+                             hint: "save the body to a file and send it with @FILE, or leave out --follow")
+        }
+        return next
+    }
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCore
+
+/// When and how long to wait before trying a request again (`--retry`, `--retry-delay`,
+/// `--retry-max-time`, `--retry-all-methods`).
+public struct RetryPolicy: Sendable, Equatable {
+    /// How many times to try again after the first attempt (0: never).
+    public var maxRetries = 0
+    /// The first wait in seconds; each further wait doubles it (exponential backoff).
+    public var baseDelay = 1.0
+    /// No single computed wait is longer than this (a server's Retry-After is honoured up to
+    /// `max(maxDelay, retryAfterLimit)`).
+    public var maxDelay = 120.0
+    /// Give up retrying once this many seconds have passed since the first attempt.
+    public var maxTime: Double?
+    /// Retry POST, PATCH and other methods that are not idempotent too.
+    public var allMethods = false
+
+    /// Statuses that mean "try again later" (RFC 9110 §15.5.9, §15.6, RFC 6585 §4).
+    public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// Methods that RFC 9110 §9.2.2 calls idempotent.
+    public static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
+    /// The longest wait a server's Retry-After can impose (five minutes, or `maxDelay` when
+    /// that is longer): a server cannot make swurl sleep for days.
+    public static let retryAfterLimit = 300.0
+
+    public init() {}
+
+    /// Whether a request with `method` may be sent again at all.
+    public func allows(method: String) -> Bool {
+        maxRetries > 0 && (allMethods || RetryPolicy.idempotentMethods.contains(method.uppercased()))
+    }
+
+    /// The wait before retry number `retry` (0 for the first): the server's Retry-After when
+    /// given, else `baseDelay * 2^retry` capped at `maxDelay`, of which a random half is
+    /// jitter (`random` in 0..<1), so many clients do not come back in lockstep. A Retry-After
+    /// longer than `max(maxDelay, retryAfterLimit)` is cut to that.
+    public func delay(retry: Int, retryAfter: Double?, random: Double) -> Double {
+        if let retryAfter {
+            let limit = maxDelay.isFinite ? max(maxDelay, RetryPolicy.retryAfterLimit) : RetryPolicy.retryAfterLimit
+            return retryAfter.isNaN ? 0 : min(max(0, retryAfter), limit)
+        }
+        let exponential = min(maxDelay, baseDelay * Double(1 << min(retry, 20)))
+        return exponential / 2 + exponential / 2 * min(max(random, 0), 1)
+    }
+
+    /// Parses a Retry-After value: delay seconds, or an HTTP date (IMF-fixdate, RFC 9110
+    /// §5.6.7) relative to `now` (seconds since the epoch). Nil when unparsable.
+    public static func parseRetryAfter(_ value: String, now: Double) -> Double? {
+        let v = value.trimmingSpaces()
+        if let seconds = Int(v), seconds >= 0 { return Double(seconds) }
+        // Sun, 06 Nov 1994 08:49:37 GMT
+        let parts = v.split(separator: " ")
+        // IMF-fixdate has a four-digit year; anything else (a server's 99999999999) is unusable.
+        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), parts[3].count == 4,
+              let year = Int(parts[3]), (1000...9999).contains(year) else { return nil }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard let month = months.firstIndex(of: String(parts[2])) else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3, (1...31).contains(day), (0...23).contains(clock[0]),
+              (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
+        var t = tm()
+        t.tm_year = Int32(year - 1900)
+        t.tm_mon = Int32(month)
+        t.tm_mday = Int32(day)
+        t.tm_hour = Int32(clock[0])
+        t.tm_min = Int32(clock[1])
+        t.tm_sec = Int32(clock[2])
+        let when = timegm(&t)
+        guard when != -1 else { return nil }
+        return max(0, Double(when) - now)
+    }
+
+    /// A wait for the retry message: tenths below ten seconds (`2.5`), whole seconds above
+    /// (`120`); never traps, whatever the value.
+    public static func describe(seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "0" }
+        if seconds < 10 { return String(Double(Int(seconds * 10)) / 10) }
+        guard seconds < 1e15 else { return String(seconds) }
+        return String(Int(seconds))
+    }
+}

@@ -1,0 +1,354 @@
+@preconcurrency import CCurl
+@preconcurrency import CShims
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCurl
+import SwurlSecurity
+import SwurlCore
+
+/// Sends one request with libcurl's easy interface, streaming the request body through a read
+/// callback and the response through header and write callbacks.
+///
+/// A transfer is one hop: it never follows redirects itself. `TransferSession` follows them hop
+/// by hop, so it decides methods, bodies and credentials per origin; every hop runs through
+/// `configure()` and so gets the same connection and security settings.
+public final class Transfer {
+    let request: HTTPRequest
+    let options: TransferOptions
+    private let delegate: TransferDelegate
+    let easy: EasyHandle
+    private var bodyReader: RequestBodyReader?
+    /// Runs the security policy inside every TLS handshake of this transfer's handle.
+    private var verifier: HandshakeVerifier?
+    /// Credentials libcurl answers a Digest challenge with; only for the origin they belong to.
+    let digestCredentials: Credentials?
+    /// Called from the progress callback with bytes moved so far (at most as often as libcurl
+    /// calls it, about once a second when idle and on every chunk otherwise).
+    var progressHandler: ((TransferProgress) -> Void)?
+    /// Whether the last failure is one a retry may cure (connection refused or reset, timeout).
+    public private(set) var failureIsTransient = false
+    private var headerCount = 0
+    private var headerBytes = 0
+    /// Body bytes delivered to the delegate (libcurl may call the write callback many times
+    /// between two progress callbacks, so progress is also reported from here).
+    private var receivedBytes: Int64 = 0
+    private lazy var receiveLimiter = options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
+    private lazy var sendLimiter = options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
+
+    // Callback state.
+    private var failure: SwurlError?
+    private var headLines: [String] = []
+    private var lastHead: HTTPResponseHead?
+    private var timedOut = false
+    private var lastActivity: Double = 0
+    private var lastCounts: (Int64, Int64) = (0, 0)
+
+    /// - Parameters:
+    ///   - share: cookies, DNS and connections shared with the other hops of an exchange.
+    ///   - digestCredentials: user and password for a Digest challenge (nil: none).
+    public init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate,
+                digestCredentials: Credentials? = nil) throws(SwurlError) {
+        self.request = request
+        self.options = options
+        self.delegate = delegate
+        self.digestCredentials = digestCredentials
+        self.easy = try EasyHandle()
+    }
+
+    /// Joins the hops of one exchange (cookies, DNS cache, connections).
+    public func use(share: ShareHandle) throws(SwurlError) {
+        try easy.use(share: share)
+    }
+
+    /// Runs the transfer to its end.
+    /// - Throws: the delegate's own error, or a `SwurlError` for transport, timeout, redirect
+    ///   and interruption failures.
+    public func perform() throws(SwurlError) -> TransferResult {
+        try configure()
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try easy.set(CURLOPT_WRITEDATA, pointer: context)
+        try easy.set(CURLOPT_HEADERDATA, pointer: context)
+        try easy.set(CURLOPT_READDATA, pointer: context)
+        try easy.set(CURLOPT_SEEKDATA, pointer: context)
+        try easy.set(CURLOPT_XFERINFODATA, pointer: context)
+        try easy.set(CURLOPT_DEBUGDATA, pointer: context)
+        lastActivity = Transfer.now()
+        let rc = withExtendedLifetime(self) { easy.perform() }
+        if let trust = verifier?.failure { throw trust.error }
+        if let failure { throw failure }
+        if Interrupt.requested { throw .interrupted }
+        failureIsTransient = Transfer.isTransient(rc) || timedOut
+        if timedOut || rc == CURLE_OPERATION_TIMEDOUT {
+            if !timedOut, let c = options.connectTimeout, options.timeout == nil || easy.info(long: CURLINFO_RESPONSE_CODE) == 0 {
+                throw .timedOut("timed out after \(Transfer.seconds(c)) seconds connecting (\(easy.errorMessage(rc)))")
+            }
+            throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) seconds without data (\(easy.errorMessage(rc)))")
+        }
+        if rc == CURLE_TOO_MANY_REDIRECTS {
+            throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
+        }
+        if rc != CURLE_OK {
+            let error = Transfer.error(for: rc, message: easy.errorMessage(rc))
+            throw verifier?.explain(rc, error) ?? error
+        }
+        return TransferResult(head: lastHead, effectiveURL: easy.info(string: CURLINFO_EFFECTIVE_URL),
+                              redirectCount: easy.info(long: CURLINFO_REDIRECT_COUNT),
+                              redirectURL: easy.info(string: CURLINFO_REDIRECT_URL),
+                              timing: TransferTiming(easy))
+    }
+
+    /// libcurl results that a later attempt may not repeat: the server was unreachable, the
+    /// connection broke, or nothing moved in time.
+    static func isTransient(_ rc: CURLcode) -> Bool {
+        switch rc {
+        case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
+             CURLE_PARTIAL_FILE, CURLE_OPERATION_TIMEDOUT, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? String(Int(s)) : String(s)
+    }
+
+    /// Maps a libcurl failure to swurl's error kinds.
+    static func error(for rc: CURLcode, message: String) -> SwurlError {
+        switch rc {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return .transport(message, hint: "check the host name")
+        case CURLE_COULDNT_CONNECT:
+            return .transport(message, hint: "is the server running and listening on that port?")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_ISSUER_ERROR:
+            return .trust(message, hint: "use --cacert FILE to trust a private CA")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return .usage(message)
+        default:
+            return .transport(message)
+        }
+    }
+
+    public static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    // MARK: - Configuration
+
+    private func configure() throws(SwurlError) {
+        try easy.set(CURLOPT_URL, request.url, "the URL")
+        try easy.set(CURLOPT_NOSIGNAL, 1)
+        if options.decodeContent { try easy.set(CURLOPT_ACCEPT_ENCODING, "", "Accept-Encoding") }
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https", "the protocol list")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "the redirect protocol list")
+        // Redirects are followed hop by hop by TransferSession, never by libcurl.
+        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
+        try configureConnection()
+        try easy.set(CURLOPT_HTTPHEADER, list: headerLines())
+        verifier = try easy.applySecurity(options.security)
+        verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
+
+        let method = request.method
+        if let body = request.body {
+            bodyReader = body.makeReader()
+            try easy.set(CURLOPT_POST, 1)
+            let chunked = request.headers["Transfer-Encoding"]?.lowercased().contains("chunked") ?? false
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: chunked ? -1 : (body.length ?? -1))
+            _ = sw_setopt_read_cb(easy.raw, CURLOPT_READFUNCTION) { buffer, size, count, ud in
+                guard let ud, let buffer else { return Int(CURL_READFUNC_ABORT) }
+                let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
+                return t.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+            }
+            _ = sw_setopt_seek_cb(easy.raw) { ud, offset, origin in
+                guard let ud else { return Int32(CURL_SEEKFUNC_FAIL) }
+                let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
+                return t.rewindBody(offset: Int64(offset), origin: origin)
+            }
+            if method != "POST" { try easy.set(CURLOPT_CUSTOMREQUEST, method, "the method") }
+        } else if method == "HEAD" {
+            try easy.set(CURLOPT_NOBODY, 1)
+        } else if method == "POST" {
+            try easy.set(CURLOPT_POST, 1)
+            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+        } else if method != "GET" {
+            try easy.set(CURLOPT_CUSTOMREQUEST, method, "the method")
+        }
+
+        _ = sw_setopt_write_cb(easy.raw, CURLOPT_WRITEFUNCTION) { data, size, count, ud in
+            guard let ud else { return 0 }
+            let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
+            return t.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        _ = sw_setopt_write_cb(easy.raw, CURLOPT_HEADERFUNCTION) { data, size, count, ud in
+            guard let ud else { return 0 }
+            let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
+            return t.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        try easy.set(CURLOPT_NOPROGRESS, 0)
+        _ = sw_setopt_xferinfo_cb(easy.raw) { ud, dltotal, dlnow, ultotal, ulnow in
+            guard let ud else { return 0 }
+            let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
+            return t.progress(down: Int64(dlnow), downTotal: Int64(dltotal), up: Int64(ulnow), upTotal: Int64(ultotal))
+        }
+        if options.captureRequest {
+            try easy.set(CURLOPT_VERBOSE, 1)
+            _ = sw_setopt_debug_cb(easy.raw) { _, type, data, size, ud in
+                guard let ud else { return 0 }
+                let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
+                t.debug(type, UnsafeRawBufferPointer(start: data, count: size))
+                return 0
+            }
+        }
+    }
+
+    /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`
+    /// for removed ones (which also suppresses libcurl's defaults such as Accept and Expect).
+    private func headerLines() -> [String] {
+        var lines: [String] = []
+        for field in request.headers {
+            lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        for name in request.removedHeaders { lines.append("\(name):") }
+        // libcurl adds `Expect: 100-continue` to large uploads and then waits for an answer
+        // some servers never send; HTTPie never sends it. An explicit Expect item wins.
+        if !request.headers.contains("Expect") && !request.isRemoved("Expect") { lines.append("Expect:") }
+        if request.body != nil && !request.headers.contains("Content-Type") && !request.isRemoved("Content-Type") {
+            lines.append("Content-Type:")
+        }
+        return lines
+    }
+
+    // MARK: - Callbacks
+
+    private func fail(_ error: SwurlError) {
+        if failure == nil { failure = error }
+    }
+
+    private func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let reader = bodyReader else { return 0 }
+        do {
+            let n = try reader.read(into: buffer)
+            if n > 0 {
+                sendLimiter?.account(n)
+                lastActivity = Transfer.now()
+            }
+            return n
+        } catch {
+            fail(error as? SwurlError ?? .transport("reading the request body failed"))
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    private func rewindBody(offset: Int64, origin: Int32) -> Int32 {
+        guard let body = request.body, body.isRewindable, offset == 0, origin == SEEK_SET else {
+            return Int32(CURL_SEEKFUNC_CANTSEEK)
+        }
+        bodyReader = body.makeReader()
+        return Int32(CURL_SEEKFUNC_OK)
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        do {
+            try delegate.transferDidReceiveBody(bytes)
+            receivedBytes += Int64(bytes.count)
+            if let progressHandler {
+                progressHandler(TransferProgress(downloaded: receivedBytes, downloadTotal: nil, uploaded: lastCounts.1, uploadTotal: nil))
+            }
+            receiveLimiter?.account(bytes.count)
+            lastActivity = Transfer.now()
+            return bytes.count
+        } catch let e as SwurlError {
+            fail(e)
+        } catch {
+            fail(.output("\(error)"))
+        }
+        return 0
+    }
+
+    private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headerCount = 0
+            headerBytes = 0
+        } else if !line.isEmpty {
+            // A cap on header count and size (a header flood must not exhaust memory, CVE-2023-38039).
+            headerCount += 1
+            headerBytes += bytes.count
+            if options.maxHeaders > 0 && headerCount > options.maxHeaders {
+                fail(.transport("the response has more than \(options.maxHeaders) header fields",
+                                hint: "raise the limit with --max-headers N (0 means no limit)"))
+                return 0
+            }
+            if headerBytes > options.maxHeaderBytes {
+                fail(.transport("the response head is larger than \(options.maxHeaderBytes / 1024) KiB"))
+                return 0
+            }
+        }
+        if line.isEmpty {
+            if let head = HTTPResponseHead(lines: headLines) {
+                lastHead = head
+                do { try delegate.transferDidReceiveHead(head) } catch {
+                    fail(error as? SwurlError ?? .output("\(error)"))
+                    return 0
+                }
+            }
+            headLines = []
+        } else if line.hasPrefix("HTTP/") {
+            headLines = [line]
+        } else if let first = line.first, first == " " || first == "\t", !headLines.isEmpty {
+            headLines[headLines.count - 1] += " " + line.trimmingSpaces()   // obsolete line folding
+        } else {
+            headLines.append(line)
+        }
+        return bytes.count
+    }
+
+    private func progress(down: Int64, downTotal: Int64, up: Int64, upTotal: Int64) -> Int32 {
+        if Interrupt.requested { return 1 }
+        progressHandler?(TransferProgress(downloaded: down, downloadTotal: downTotal > 0 ? downTotal : nil,
+                                          uploaded: up, uploadTotal: upTotal > 0 ? upTotal : nil))
+        let now = Transfer.now()
+        if (down, up) != lastCounts {
+            lastCounts = (down, up)
+            lastActivity = now
+        } else if let t = options.timeout, now - lastActivity > t {
+            timedOut = true
+            return 1
+        }
+        return 0
+    }
+
+    private func debug(_ type: curl_infotype, _ bytes: UnsafeRawBufferPointer) {
+        do {
+            switch type {
+            case CURLINFO_HEADER_OUT: try delegate.transferDidSendRequestHead(Array(bytes))
+            case CURLINFO_DATA_OUT: try delegate.transferDidSendRequestBody(bytes)
+            default: break
+            }
+        } catch {
+            fail(error as? SwurlError ?? .output("\(error)"))
+        }
+    }
+}
+
+extension HTTPResponseHead {
+    /// Parses a status line and header lines; nil when the status line is malformed.
+    init?(lines: [String]) {
+        guard let statusLine = lines.first else { return nil }
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces())
+        }
+        self.init(version: String(parts[0]), status: status,
+                  reason: parts.count > 2 ? String(parts[2]).trimmingSpaces() : "", headers: headers)
+    }
+}

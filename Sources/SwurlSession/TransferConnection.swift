@@ -1,0 +1,147 @@
+@preconcurrency import CCurl
+@preconcurrency import CShims
+import SwurlCurl
+import SwurlSecurity
+import SwurlCore
+
+extension Transfer {
+    /// The connection settings of every hop: timeouts, HTTP version, proxy, Unix socket,
+    /// `--resolve`, IP version, rate limits, buffer size and Digest credentials.
+    func configureConnection() throws(SwurlError) {
+        if let t = options.connectTimeout ?? options.timeout {
+            try easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(t * 1000)))
+        }
+        switch options.httpVersion {
+        case .automatic:
+            // ALPN offers h2 on TLS where libcurl has nghttp2; plain http stays HTTP/1.1.
+            if CurlVersion.hasHTTP2 { try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) }
+        case .http1_1:
+            try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1), "--http1.1")
+        case .http2:
+            try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_0), "--http2")
+        case .http2PriorKnowledge:
+            try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE), "--http2-prior-knowledge")
+        }
+        // The proxy comes from swurl's Environment, never from libcurl reading the process
+        // environment itself: "" switches libcurl's own lookup off.
+        let scheme = (try? CurlURL(parsing: request.url))?.scheme.lowercased() ?? "http"
+        let proxy = options.proxy.proxy(forScheme: scheme) ?? ""
+        // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
+        // host name) would be applied to the proxy's certificate: not supported, said plainly.
+        if proxy.lowercased().hasPrefix("https://") {
+            throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(proxy))'",
+                         hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
+        }
+        try easy.set(CURLOPT_PROXY, proxy, "the proxy")
+        if let noProxy = options.proxy.noProxy { try easy.set(CURLOPT_NOPROXY, noProxy, "the no-proxy list") }
+        if let path = options.unixSocket { try easy.set(CURLOPT_UNIX_SOCKET_PATH, path, "--unix-socket") }
+        if !options.resolve.isEmpty { try easy.set(CURLOPT_RESOLVE, list: options.resolve) }
+        switch options.ipVersion {
+        case .any: break
+        case .v4: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
+        case .v6: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        }
+        // --limit-rate is paced by RateLimiter in the read and write callbacks.
+        if let size = options.receiveBufferSize { try easy.set(CURLOPT_BUFFERSIZE, size) }
+        if let c = digestCredentials {
+            try easy.set(CURLOPT_HTTPAUTH, Int(sw_curlauth_digest()), "Digest authentication")
+            try easy.set(CURLOPT_USERNAME, c.user, "the user name")
+            try easy.set(CURLOPT_PASSWORD, c.password, "the password")
+        }
+        // The in-memory cookie engine; with the share handle, cookies follow the redirect chain.
+        try easy.set(CURLOPT_COOKIEFILE, "", "the cookie engine")
+        // No credentials from ~/.netrc behind swurl's back: TransferSession looks them up per hop.
+        try easy.set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue))
+    }
+}
+
+/// Bytes moved so far in one hop.
+public struct TransferProgress: Sendable {
+    /// Body bytes received in this hop.
+    public var downloaded: Int64
+    /// The expected body size (Content-Length), nil when unknown.
+    public var downloadTotal: Int64?
+    /// Request body bytes sent in this hop.
+    public var uploaded: Int64
+    /// The request body's size, nil when unknown (chunked).
+    public var uploadTotal: Int64?
+}
+
+/// Which HTTP version to speak (`--http1.1`, `--http2`, `--http2-prior-knowledge`).
+public enum HTTPVersionPreference: Sendable, Equatable {
+    /// HTTP/2 through ALPN on TLS where libcurl has nghttp2, HTTP/1.1 otherwise.
+    case automatic
+    case http1_1
+    /// HTTP/2 on TLS, an upgrade attempt on plain http.
+    case http2
+    /// HTTP/2 straight away, without ALPN or upgrade.
+    case http2PriorKnowledge
+}
+
+/// Which address family to connect over (`-4`, `-6`).
+public enum IPVersion: Sendable, Equatable {
+    /// Whatever the resolver returns.
+    case any
+    /// `-4`.
+    case v4
+    /// `-6`.
+    case v6
+}
+
+/// Proxies from `--proxy` and the environment (`http_proxy`, `HTTPS_PROXY`, `ALL_PROXY`,
+/// `NO_PROXY`), chosen per hop by the hop's scheme.
+public struct ProxySettings: Sendable, Equatable {
+    /// `--proxy URL`: every hop goes through it.
+    public var explicit: String?
+    /// `http_proxy`: for http URLs.
+    public var http: String?
+    /// `https_proxy` / `HTTPS_PROXY`: for https URLs.
+    public var https: String?
+    /// `all_proxy` / `ALL_PROXY`: for either, when the scheme's own is unset.
+    public var all: String?
+    /// Hosts that bypass the proxy (comma-separated, `*` for all).
+    public var noProxy: String?
+
+    /// No proxy.
+    public init() {}
+
+    /// Reads the conventional variables. Only the lower-case `http_proxy` is honoured, as curl
+    /// does: a CGI program gets `HTTP_PROXY` from a request's `Proxy:` header (httpoxy).
+    public init(variables: [String: String]) {
+        func value(_ names: String...) -> String? {
+            for n in names { if let v = variables[n], !v.isEmpty { return v } }
+            return nil
+        }
+        http = value("http_proxy")
+        https = value("https_proxy", "HTTPS_PROXY")
+        all = value("all_proxy", "ALL_PROXY")
+        noProxy = value("no_proxy", "NO_PROXY")
+    }
+
+    /// The proxy for a URL scheme, nil for a direct connection.
+    public func proxy(forScheme scheme: String) -> String? {
+        if let explicit { return explicit }
+        return (scheme == "https" ? https : http) ?? all
+    }
+}
+
+/// A user name and password (`--auth`, `.netrc`).
+public struct Credentials: Sendable, Equatable {
+    public var user: String
+    public var password: String
+    /// Credentials as given.
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
+/// How `--auth` credentials are sent (`--auth-type`).
+public enum AuthType: String, Sendable, CaseIterable {
+    /// `Authorization: Basic` built by swurl (visible with `--offline`).
+    case basic
+    /// libcurl answers the server's Digest challenge.
+    case digest
+    /// `Authorization: Bearer TOKEN`.
+    case bearer
+}

@@ -1,0 +1,76 @@
+import SwurlSecurity
+import SwurlCore
+/// Receives what happens during a transfer, in order. The engine never formats output; the
+/// printer implements this protocol.
+public protocol TransferDelegate: AnyObject {
+    /// The request head exactly as sent (one call per request, including redirect hops).
+    func transferDidSendRequestHead(_ bytes: [UInt8]) throws
+    /// Request body bytes as they leave.
+    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws
+    /// A complete response head (also 1xx and redirect heads).
+    func transferDidReceiveHead(_ head: HTTPResponseHead) throws
+    /// A chunk of the final response's body, already decoded from its Content-Encoding.
+    func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws
+    /// A TLS handshake passed the security policy (one call per new connection).
+    func transferDidVerifyTLS(_ summary: TLSSummary)
+}
+
+extension TransferDelegate {
+    /// By default the TLS details are not shown.
+    public func transferDidVerifyTLS(_ summary: TLSSummary) {}
+}
+
+/// What shapes a transfer besides the request itself.
+public struct TransferOptions: Sendable {
+    public var followRedirects = false
+    public var maxRedirects = 30
+    /// Connect timeout and idle timeout (no bytes moved) in seconds; nil means none.
+    public var timeout: Double?
+    /// Whether the delegate wants the request head and body as sent (costs a debug callback).
+    public var captureRequest = false
+    /// The TLS security policy (chain, host, pins, client certificate); enforced in the handshake.
+    public var security = SecurityPolicy()
+    /// `--connect-timeout`: the limit for connecting only (default: `timeout`).
+    public var connectTimeout: Double?
+    public var httpVersion: HTTPVersionPreference = .automatic
+    public var proxy = ProxySettings()
+    /// `--unix-socket PATH`: connect to this socket instead of the URL's host.
+    public var unixSocket: String?
+    /// `--resolve HOST:PORT:ADDR` entries.
+    public var resolve: [String] = []
+    public var ipVersion: IPVersion = .any
+    /// `--limit-rate` in bytes per second, for each direction.
+    public var maxReceiveRate: Int64?
+    public var maxSendRate: Int64?
+    /// `--max-headers`: the most header fields one response may have (0: no limit; default 100).
+    public var maxHeaders = 100
+    /// The most bytes one response head may take (default 256 KiB).
+    public var maxHeaderBytes = 256 * 1024
+    /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).
+    public var decodeContent = true
+    /// libcurl's receive buffer (CURLOPT_BUFFERSIZE), nil for libcurl's default of 16 KiB.
+    public var receiveBufferSize: Int?
+    /// `--retry` and friends.
+    public var retry = RetryPolicy()
+    /// `--auth` credentials (bound to the first URL's origin) and how they are sent.
+    public var credentials: Credentials?
+    public var authType: AuthType = .basic
+    /// The bearer token of `--auth-type bearer`.
+    public var bearerToken: String?
+    /// Parsed `.netrc`, consulted per hop; nil with `--ignore-netrc` or when there is none.
+    public var netrc: Netrc?
+
+    public init() {}
+}
+
+/// What the engine knows after the transfer.
+public struct TransferResult: Sendable {
+    /// The final response's head, nil when no response arrived.
+    public var head: HTTPResponseHead?
+    public var effectiveURL: String?
+    public var redirectCount: Int
+    /// Where the response's Location points, made absolute by libcurl (CURLINFO_REDIRECT_URL).
+    public var redirectURL: String?
+    /// libcurl's counters for this hop.
+    public var timing: TransferTiming
+}

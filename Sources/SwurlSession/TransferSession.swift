@@ -1,0 +1,255 @@
+@preconcurrency import CShims
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCurl
+import SwurlCore
+
+/// Runs one exchange: the request, the redirects it leads to (followed hop by hop, each hop a
+/// fresh `Transfer` through the same `configure()` path) and the retries its failures allow.
+///
+/// Credentials are bound to the first URL's origin (scheme, host and port): `Authorization`,
+/// `Proxy-Authorization`, `Cookie` and `Host` header items and `--auth` go only to that
+/// origin; `.netrc` is looked up again for every hop's host. Cookies set by the servers live
+/// in libcurl's cookie engine, shared by the hops, which scopes them to their domain.
+public final class TransferSession {
+    public let request: HTTPRequest
+    public let options: TransferOptions
+    /// Lines for stderr: each retry is reported here.
+    public var report: ((String) -> Void)?
+    /// Progress of the running hop.
+    public var progressHandler: ((TransferProgress) -> Void)?
+    /// Adjusts every attempt's request just before it is sent (a download adds its Range here).
+    public var prepareAttempt: ((inout HTTPRequest) -> Void)?
+    /// Whether the final delegate can take a response again after a cut (a download resumes);
+    /// otherwise a failure after body bytes were delivered is not retried.
+    public var delegateCanRestart = false
+    /// A new delegate for every hop and attempt (`--all`), instead of one for the exchange.
+    public var delegatePerHop = false
+    /// Called for the delegate of every hop that was not the final one, when `delegatePerHop`.
+    public var hopDidFinish: ((TransferDelegate) throws -> Void)?
+
+    private let makeDelegate: () -> TransferDelegate
+    private let initialOrigin: Origin
+    /// Random numbers for jitter; replaceable in tests.
+    var random: () -> Double = { Double.random(in: 0..<1) }
+
+    /// - Parameter makeDelegate: makes the delegate that sees what is sent and received
+    ///   (called once, or once per hop with `delegatePerHop`).
+    /// - Throws: `SwurlError.usage` when the request's URL is invalid.
+    public init(request: HTTPRequest, options: TransferOptions, makeDelegate: @escaping () -> TransferDelegate) throws(SwurlError) {
+        self.request = request
+        self.options = options
+        self.makeDelegate = makeDelegate
+        self.initialOrigin = try Origin(url: request.url)
+    }
+
+    /// What an exchange ended with.
+    public struct Result {
+        /// The final response's head (nil when none arrived).
+        public var head: HTTPResponseHead?
+        /// The URL of the final hop.
+        public var url: String
+        public var timing: ExchangeTiming
+        /// The delegate of the final hop.
+        public var delegate: TransferDelegate
+    }
+
+    /// Runs the exchange to its end.
+    /// - Throws: the delegates' errors and `SwurlError` for transport, timeout, too many
+    ///   redirects (`tooManyRedirects`), a body that cannot be sent again, and interruption.
+    public func perform() throws(SwurlError) -> Result {
+        let share = try ShareHandle()
+        let start = Transfer.now()
+        var current = request
+        var redirects = 0
+        var retries = 0
+        var redirectTime = 0.0
+        var delegate = makeDelegate()
+        var firstAttempt = true
+
+        while true {
+            if !firstAttempt && delegatePerHop { delegate = makeDelegate() }
+            firstAttempt = false
+            var (hop, digest) = try prepared(current)
+            prepareAttempt?(&hop)
+            let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
+                && (hop.body?.isRewindable ?? true)
+            let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
+                if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
+                    let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: TransferSession.wallClock()) }
+                    let wait = options.retry.delay(retry: retries, retryAfter: after, random: self.random())
+                    if options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true {
+                        return .retry(wait, "HTTP \(head.status) \(TerminalSanitizer.clean(head.reason))")
+                    }
+                }
+                if options.followRedirects && RedirectPolicy.isRedirect(head) { return .redirect }
+                return .final
+            }
+            let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest)
+            try transfer.use(share: share)
+            transfer.progressHandler = progressHandler
+            let result: TransferResult
+            do {
+                result = try transfer.perform()
+            } catch {
+                guard error != .interrupted, canRetry, transfer.failureIsTransient,
+                      !filter.deliveredBody || delegateCanRestart else { throw error }
+                let wait = options.retry.delay(retry: retries, retryAfter: nil, random: random())
+                guard options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true else { throw error }
+                retries += 1
+                try pause(wait, reason: error.message, retry: retries)
+                if delegatePerHop { try finishHop(delegate) }
+                continue
+            }
+            switch filter.verdict {
+            case .retry(let wait, let reason):
+                retries += 1
+                try pause(wait, reason: reason, retry: retries)
+                continue
+            case .redirect:
+                if delegatePerHop { try finishHop(delegate) }
+                redirects += 1
+                if redirects > options.maxRedirects {
+                    throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
+                }
+                let status = result.head?.status ?? 0
+                guard let target = result.redirectURL, !target.isEmpty else {
+                    let location = result.head?.headers["Location"] ?? ""
+                    throw .transport("the redirect target '\(TerminalSanitizer.clean(location))' is not a valid URL")
+                }
+                current = try RedirectPolicy.follow(current, status: status, to: target)
+                try refuseDowngrade(to: current.url)
+                redirectTime += result.timing.total
+            case .final:
+                return Result(head: result.head, url: hop.url,
+                              timing: ExchangeTiming(final: result.timing, redirectTime: redirectTime,
+                                                     redirects: redirects, retries: retries),
+                              delegate: delegate)
+            }
+        }
+    }
+
+    /// The first hop's request as it will be sent (for `--offline`): with `--auth` and netrc
+    /// credentials applied.
+    public func firstHop() throws(SwurlError) -> HTTPRequest {
+        var (hop, _) = try prepared(request)
+        prepareAttempt?(&hop)
+        return hop
+    }
+
+    /// The hop's request with credentials bound to origins, and Digest credentials for libcurl.
+    func prepared(_ current: HTTPRequest) throws(SwurlError) -> (HTTPRequest, Credentials?) {
+        let origin = try Origin(url: current.url)
+        let sameOrigin = origin == initialOrigin
+        var hop = current
+        if !sameOrigin {
+            for name in RedirectPolicy.credentialHeaders + ["Host"] { hop.headers.remove(name) }
+        }
+        guard !hop.headers.contains("Authorization"), !hop.isRemoved("Authorization") else { return (hop, nil) }
+        if sameOrigin, let token = options.bearerToken {
+            hop.headers.add("Authorization", "Bearer \(token)")
+            return (hop, nil)
+        }
+        var credentials = sameOrigin ? options.credentials : nil
+        // After an https → http downgrade no netrc password goes out in the clear.
+        let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
+        if credentials == nil, !downgraded, let netrc = options.netrc, !TransferSession.hasUserInfo(current.url) {
+            credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
+        }
+        guard let credentials else { return (hop, nil) }
+        if options.authType == .digest { return (hop, credentials) }
+        hop.headers.add("Authorization", "Basic " + Base64.encode(Array("\(credentials.user):\(credentials.password)".utf8)))
+        return (hop, nil)
+    }
+
+    /// An exchange that started on https under a policy that checks something (the chain or
+    /// pins) never continues over plain http: that hop could not be checked, so the policy fails
+    /// closed instead of showing a body nobody authenticated.
+    private func refuseDowngrade(to url: String) throws(SwurlError) {
+        guard initialOrigin.scheme == "https", options.security.checksChain || options.security.hasPins,
+              let next = try? Origin(url: url), next.scheme != "https" else { return }
+        throw .trust("refused the redirect from \(initialOrigin) to \(next): plain http cannot be checked by the TLS policy",
+                     hint: "request the http URL directly if you mean it")
+    }
+
+    /// Whether a URL carries its own `user:password@` (which then wins over netrc).
+    static func hasUserInfo(_ url: String) -> Bool {
+        guard let r = url.firstRange(of: "://") else { return false }
+        let authority = url[r.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return authority.contains("@")
+    }
+
+    private func finishHop(_ delegate: TransferDelegate) throws(SwurlError) {
+        do { try hopDidFinish?(delegate) } catch {
+            throw (error as? SwurlError) ?? .output("\(error)")
+        }
+    }
+
+    /// Reports a retry and waits, waking up for Ctrl-C.
+    private func pause(_ seconds: Double, reason: String, retry: Int) throws(SwurlError) {
+        let shown = RetryPolicy.describe(seconds: seconds)
+        report?("swurl: \(reason); retrying in \(shown) s (retry \(retry) of \(options.retry.maxRetries))")
+        let end = Transfer.now() + seconds
+        while Transfer.now() < end {
+            if Interrupt.requested { throw .interrupted }
+            usleep(UInt32(min(50_000, max(1_000, (end - Transfer.now()) * 1_000_000))))
+        }
+        if Interrupt.requested { throw .interrupted }
+    }
+
+    static func wallClock() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec)
+    }
+}
+
+/// Sits between a hop's transfer and the delegate: decides from each response head whether it
+/// is the final response, a redirect to follow or a failure to retry, and passes on only what
+/// the delegate should see.
+private final class HopFilter: TransferDelegate {
+    enum Verdict {
+        case final, redirect
+        case retry(Double, String)
+    }
+
+    private let target: TransferDelegate
+    private let showIntermediate: Bool
+    private let classify: (HTTPResponseHead) -> Verdict
+    private(set) var verdict: Verdict = .final
+    private(set) var deliveredBody = false
+
+    init(target: TransferDelegate, showIntermediate: Bool, classify: @escaping (HTTPResponseHead) -> Verdict) {
+        self.target = target
+        self.showIntermediate = showIntermediate
+        self.classify = classify
+    }
+
+    private var forwarding: Bool {
+        switch verdict {
+        case .final: return true
+        case .redirect: return showIntermediate
+        case .retry: return false
+        }
+    }
+
+    func transferDidSendRequestHead(_ bytes: [UInt8]) throws { try target.transferDidSendRequestHead(bytes) }
+    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws { try target.transferDidSendRequestBody(bytes) }
+    func transferDidVerifyTLS(_ summary: TLSSummary) { target.transferDidVerifyTLS(summary) }
+
+    func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        if head.status >= 100 && head.status < 200 && head.status != 101 {
+            try target.transferDidReceiveHead(head)
+            return
+        }
+        verdict = classify(head)
+        if forwarding { try target.transferDidReceiveHead(head) }
+    }
+
+    func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+        guard forwarding else { return }
+        deliveredBody = true
+        try target.transferDidReceiveBody(bytes)
+    }
+}
