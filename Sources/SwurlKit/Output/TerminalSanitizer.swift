@@ -50,14 +50,25 @@ public struct TerminalSanitizer {
         pendingC2 = false
     }
 
-    /// A sanitized copy of a short string (header names and values, status reasons); tabs and
-    /// newlines are shown too, since a header line holds neither.
+    /// A sanitized copy of a short string (header names and values, status reasons, error
+    /// messages); tabs, newlines and every CR are shown too, since such a line holds none of them.
+    /// Works on bytes: `"\r\n"` is one Character in Swift and would slip past a Character search.
     public static func clean(_ s: String) -> String {
         var out: [UInt8] = []
         var sanitizer = TerminalSanitizer()
         var copy = s
         copy.withUTF8 { sanitizer.append(UnsafeRawBufferPointer($0), to: &out) }
         sanitizer.finish(into: &out)
-        return String(decoding: out, as: UTF8.self).replacingAll("\n", with: "\\n").replacingAll("\t", with: "\\t")
+        var shown: [UInt8] = []
+        shown.reserveCapacity(out.count)
+        for b in out {
+            switch b {
+            case 0x0A: shown += Array("\\n".utf8)
+            case 0x09: shown += Array("\\t".utf8)
+            case 0x0D: shown += Array("\\x0d".utf8)
+            default: shown.append(b)
+            }
+        }
+        return String(decoding: shown, as: UTF8.self)
     }
 }
