@@ -63,9 +63,7 @@ public struct RequestItemParser {
             }
             var text = separator == .headerFile ? try readText(value, raw) : value
             if separator == .headerFile { text = text.trimmingTrailingNewlines() }
-            if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
-                throw .usage("'\(raw)': a header value cannot contain line breaks or other control characters")
-            }
+            try HeaderValue.check(text, "'\(raw)'")
             return RequestItem(raw: raw, kind: .header(name: key, value: text.trimmingSpaces()))
         case .query, .queryFile:
             let text = separator == .queryFile ? try readText(value, raw).trimmingTrailingNewlines() : value
@@ -87,11 +85,10 @@ public struct RequestItemParser {
             // An empty name (`@path`) sends the file as the whole body.
             let (path, mime, filename) = splitFileParameters(value)
             if path.isEmpty { throw .usage("'\(raw)': a file field needs a path after '@'") }
+            if let mime { try HeaderValue.check(mime, "'\(raw)' (;type=)") }
+            if let filename { try HeaderValue.check(filename, "'\(raw)' (;filename=)") }
             if let mime, !RequestItemParser.isMediaType(mime) {
                 throw .usage("'\(raw)': '\(mime)' is not a media type", hint: "write ;type=text/plain (type/subtype)")
-            }
-            if let filename, filename.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                throw .usage("'\(raw)': the filename contains control characters")
             }
             if path != "-" { _ = try fileSize(path, raw) }
             return RequestItem(raw: raw, kind: .file(key: key, path: path, mimeType: mime, filename: filename))
@@ -132,7 +129,7 @@ public struct RequestItemParser {
     /// (no control characters, so it cannot inject a part header).
     static func isMediaType(_ s: String) -> Bool {
         let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
+        guard HeaderValue.forbiddenScalar(in: s) == nil else { return false }
         let base = s.split(separator: ";", maxSplits: 1).first.map(String.init) ?? s
         let parts = base.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { token.contains($0) } }

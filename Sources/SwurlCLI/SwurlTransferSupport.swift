@@ -10,7 +10,10 @@ extension Swurl {
                 t.bearerToken = user + (options.authPassword.map { ":" + $0 } ?? "")
             } else {
                 var password = options.authPassword
-                if password == nil { password = try PasswordPrompt.ask(user: user, url: url, environment: environment) }
+                if password == nil {
+                    password = try PasswordPrompt.ask(user: user, url: url, environment: environment)
+                    try HeaderValue.check(password ?? "", "the password typed for --auth")
+                }
                 t.credentials = Credentials(user: user, password: password ?? "")
             }
         }

@@ -86,6 +86,16 @@ extension CommandOptions {
         if transfer.authType != .basic && authUser == nil && args.has(.authType) {
             throw .usage("--auth-type \(transfer.authType.rawValue) needs --auth", hint: transfer.authType == .bearer ? "e.g. -A bearer -a TOKEN" : "e.g. -A digest -a user:password")
         }
+        if let user = authUser {
+            // The token or user name goes into a header (bearer, basic) or to libcurl raw (digest):
+            // refused here, before a password prompt, rather than sent with a line break inside.
+            if transfer.authType == .bearer {
+                try HeaderValue.check(user + (authPassword.map { ":" + $0 } ?? ""), "--auth (the bearer token)")
+            } else {
+                try HeaderValue.check(user, "--auth (the user name)")
+                if let p = authPassword { try HeaderValue.check(p, "--auth (the password)") }
+            }
+        }
         if !args.has(.ignoreNetrc) { transfer.netrc = CommandOptions.loadNetrc(environment) }
     }
 

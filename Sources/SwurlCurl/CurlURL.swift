@@ -11,6 +11,9 @@ public struct CurlURL: Sendable, Equatable {
     public var port: Int?
     /// Path and query as they go on the request line.
     public var requestTarget: String
+    /// The user name and password of a `user:password@` part, percent-decoded; nil when absent.
+    public var user: String?
+    public var password: String?
 
     /// `host` or `host:port` as in a Host header.
     public var hostHeader: String { port.map { "\(host):\($0)" } ?? host }
@@ -40,5 +43,25 @@ public struct CurlURL: Sendable, Equatable {
         let path = part(CURLUPART_PATH) ?? "/"
         self.requestTarget = path + (part(CURLUPART_QUERY).map { "?" + $0 } ?? "")
         self.url = part(CURLUPART_URL) ?? text
+        // Decoded here: libcurl's own CURLU_URLDECODE refuses control characters, and those are
+        // exactly what a caller checking the user info must see.
+        self.user = part(CURLUPART_USER).map(CurlURL.percentDecoded)
+        self.password = part(CURLUPART_PASSWORD).map(CurlURL.percentDecoded)
+    }
+
+    /// `%XX` sequences replaced by their bytes (invalid UTF-8 becomes U+FFFD; control bytes stay).
+    static func percentDecoded(_ s: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = Array(s.utf8)[...]
+        while let b = rest.popFirst() {
+            if b == UInt8(ascii: "%"), rest.count >= 2,
+               let v = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(v)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(b)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -16,7 +16,8 @@ public enum DownloadName {
         if !name.contains("."), let mediaType, let ext = fileExtension(forMediaType: mediaType) {
             name += "." + ext
         }
-        return name
+        // The rule holds for the final name, whatever step came last.
+        return sanitize(name) ?? "index"
     }
 
     /// The sanitized last path segment of `url`, percent-decoded; nil when there is none.
@@ -53,19 +54,44 @@ public enum DownloadName {
         return extended ?? plain
     }
 
-    /// A safe base name: the part after the last `/` or `\`, without control characters,
-    /// surrounding spaces or leading dots (no hidden files), at most 200 bytes. Nil when
-    /// nothing usable is left (`..`, `.`, empty).
+    /// A safe base name: the part after the last `/` or `\`, without control characters or
+    /// bidirectional controls (which can disguise an extension: `a\u{202E}gpj.exe`), surrounding
+    /// white space or leading dots (no hidden files), at most 200 bytes. Nil when nothing usable
+    /// is left (`..`, `.`, `. ..`, empty).
+    ///
+    /// The rule "no hidden file, never `.` or `..`" is checked on the result: trimming and dot
+    /// stripping repeat until neither changes anything (`. .bashrc` would otherwise become
+    /// `.bashrc`), and again after truncation.
     public static func sanitize(_ raw: String) -> String? {
         let base = raw.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? raw
-        var name = String(String.UnicodeScalarView(base.unicodeScalars.filter {
-            $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)
-        }))
-        name = name.trimmingSpaces()
-        while name.hasPrefix(".") { name.removeFirst() }
-        name = name.trimmingSpaces()
-        while name.utf8.count > 200 { name.removeLast() }
+        var name = String(String.UnicodeScalarView(base.unicodeScalars.filter { !isInvisible($0) }))
+        name = withoutHiddenPrefix(name)
+        if name.utf8.count > 200 {
+            while name.utf8.count > 200 { name.removeLast() }
+            name = withoutHiddenPrefix(name)
+        }
         return name.isEmpty ? nil : name
+    }
+
+    /// Control characters (C0, DEL, C1) and the bidirectional controls U+061C, U+200E, U+200F,
+    /// U+202A–U+202E and U+2066–U+2069.
+    static func isInvisible(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `name` with white space trimmed from both ends and dots from the front, repeated until
+    /// stable: the result neither starts with a dot nor is `.` or `..`.
+    static func withoutHiddenPrefix(_ name: String) -> String {
+        var s = Substring(name)
+        while true {
+            let before = s.count
+            while let f = s.first, f == "." || f.isWhitespace { s = s.dropFirst() }
+            while let l = s.last, l.isWhitespace { s = s.dropLast() }
+            if s.count == before { return String(s) }
+        }
     }
 
     /// A file extension for a media type (`json` for application/json), nil for unknown or

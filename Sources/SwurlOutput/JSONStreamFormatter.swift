@@ -35,12 +35,12 @@ public final class JSONStreamFormatter {
         t[0x5C] = true
         return t
     }()
-    /// The same when sanitizing: DEL, and 0xC2 (the lead byte of U+0080…U+009F, the C1 controls
-    /// such as CSI), also end a run so that they can be written as `\u00XX` escapes.
+    /// The same when sanitizing: DEL and every non-ASCII byte also end a run, so that UTF-8 is
+    /// followed sequence by sequence: C1 controls (U+0080…U+009F, such as CSI) become `\u00XX`
+    /// escapes, bytes that are not UTF-8 at all (a lone 0x9B) become `\xNN`.
     private static let stringStopsSanitizing: [Bool] = {
         var t = stringStops
-        t[0x7F] = true
-        t[0xC2] = true
+        for b in 0x7F...0xFF { t[b] = true }
         return t
     }()
     /// Number validation as a table-driven DFA: `numberTable[state * 256 + byte]`.
@@ -81,8 +81,9 @@ public final class JSONStreamFormatter {
     ///   - theme: colours, or nil for plain indentation.
     ///   - indent: spaces per level (HTTPie uses 4).
     ///   - sanitize: for a terminal: C1 controls (U+0080…U+009F) and DEL inside strings are written
-    ///     as `\u00XX` escapes (the output stays valid JSON), and control characters in text
-    ///     passed through after a syntax error are made visible.
+    ///     as `\u00XX` escapes (the output stays valid JSON), bytes that are not valid UTF-8 as
+    ///     `\xNN` (no JSON can hold them anyway), and control characters in text passed through
+    ///     after a syntax error are made visible.
     public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
         colored = theme != nil
         reset = Array((theme?.reset ?? "").utf8)
@@ -151,11 +152,11 @@ public final class JSONStreamFormatter {
     public func finish(into out: inout [UInt8]) {
         var machine = m
         if machine.inLiteral { machine.endLiteral() }
-        if machine.pendingC2 {
-            // The body ended inside a string right after a 0xC2 byte: keep the byte.
-            machine.pendingC2 = false
-            machine.ensure(1)
-            machine.put(0xC2)
+        if machine.utf8.isHolding {
+            // The body ended inside a string in the middle of a UTF-8 sequence.
+            var tracker = machine.utf8
+            tracker.flush(into: &machine)
+            machine.utf8 = tracker
         }
         machine.flush(into: &out)
         sanitizer.finish(into: &out)
@@ -200,9 +201,8 @@ private struct FormatterMachine {
     var valid = true
     var inString = false
     var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
-    /// Sanitizing: a string's 0xC2 byte ended the last chunk; the next byte decides whether it
-    /// starts a C1 control.
-    var pendingC2 = false
+    /// Sanitizing: the UTF-8 sequence a string is in the middle of (possibly across chunks).
+    var utf8 = UTF8SequenceTracker()
     var inLiteral = false
     var literalIsNumber = false
     var numberState = 0
@@ -321,6 +321,15 @@ private struct FormatterMachine {
         put(0x0A)
     }
 
+    /// `\xNN` for a byte that is not UTF-8 (sanitizing only).
+    @inline(__always) mutating func putInvalid(_ b: UInt8) {
+        ensure(4)
+        let hex: StaticString = "0123456789abcdef"
+        let h = hex.utf8Start
+        put(0x5C); put(UInt8(ascii: "x"))
+        put(h[Int(b >> 4)]); put(h[Int(b & 0xF)])
+    }
+
     /// `\u00XX` for a C1 control or DEL inside a string (sanitizing only).
     @inline(__always) mutating func putEscaped(_ b: UInt8) {
         ensure(6)
@@ -341,18 +350,17 @@ private struct FormatterMachine {
     mutating func run(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
                       _ stops: UnsafePointer<Bool>, _ numbers: UnsafePointer<UInt8>) -> Int {
         var i = 0
-        if pendingC2 && n > 0 {
-            pendingC2 = false
-            if p[0] >= 0x80 && p[0] <= 0x9F {
-                putEscaped(p[0])
-                i = 1
-            } else {
-                ensure(1)
-                put(0xC2)
-            }
-        }
         while i < n {
             if inString {
+                if utf8.isHolding {
+                    var tracker = utf8
+                    let taken = tracker.feed(p[i], into: &self)
+                    utf8 = tracker
+                    if taken {
+                        i &+= 1
+                        continue
+                    }
+                }
                 if escapeState != 0 {
                     let c = p[i]
                     if escapeState == 1 {
@@ -407,21 +415,16 @@ private struct FormatterMachine {
                 }
                 if c < 0x20 { return i }
                 if c >= 0x7F {
-                    // Only the sanitizing stop table stops here: DEL, or 0xC2.
+                    // Only the sanitizing stop table stops here: DEL, or a non-ASCII byte that
+                    // starts (or fails to start) a UTF-8 sequence.
                     if c == 0x7F {
                         putEscaped(c)
-                        i &+= 1
-                    } else if i &+ 1 == n {
-                        pendingC2 = true
-                        i &+= 1
-                    } else if p[i &+ 1] >= 0x80 && p[i &+ 1] <= 0x9F {
-                        putEscaped(p[i &+ 1])
-                        i &+= 2
                     } else {
-                        ensure(1)
-                        put(c)
-                        i &+= 1
+                        var tracker = utf8
+                        _ = tracker.feed(c, into: &self)
+                        utf8 = tracker
                     }
+                    i &+= 1
                     continue
                 }
                 ensure(1 + resetC.count)
@@ -539,4 +542,15 @@ private struct FormatterMachine {
         }
         return n
     }
+}
+
+extension FormatterMachine: VisibleTextSink {
+    mutating func text(_ byte: UInt8) {
+        ensure(1)
+        put(byte)
+    }
+
+    mutating func c1(_ byte: UInt8) { putEscaped(byte) }
+
+    mutating func invalid(_ byte: UInt8) { putInvalid(byte) }
 }

@@ -76,15 +76,17 @@ public struct MultipartRequestSerializer: RequestSerializing {
 
     /// Escapes a name or filename for a quoted Content-Disposition parameter: backslash before
     /// `"` and `\`; CR and LF, which no quoted string can hold, as `%0D` and `%0A` (as browsers
-    /// do); other characters, non-ASCII included, as UTF-8.
+    /// do), and likewise every other character a header line cannot hold (`HeaderValue`: C0
+    /// controls but tab, DEL) as `%XX`; other characters, non-ASCII included, as UTF-8.
     public static func quote(_ s: String) -> String {
         var out = ""
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
+            case _ where HeaderValue.isForbidden(scalar):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "%" + (hex.count < 2 ? "0" + hex : hex)
             default: out.unicodeScalars.append(scalar)
             }
         }

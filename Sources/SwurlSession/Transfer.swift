@@ -141,6 +141,11 @@ public final class Transfer {
 
     private func configure() throws(SwurlError) {
         try easy.set(CURLOPT_URL, request.url, "the URL")
+        // libcurl sends a URL's user:password@ (Basic, or Digest with -A digest) decoded.
+        if let parsed = try? CurlURL(parsing: request.url) {
+            if let u = parsed.user { try HeaderValue.check(u, "the user name in the URL") }
+            if let p = parsed.password { try HeaderValue.check(p, "the password in the URL") }
+        }
         try easy.set(CURLOPT_NOSIGNAL, 1)
         if options.decodeContent { try easy.set(CURLOPT_ACCEPT_ENCODING, "", "Accept-Encoding") }
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https", "the protocol list")
@@ -148,7 +153,7 @@ public final class Transfer {
         // Redirects are followed hop by hop by TransferSession, never by libcurl.
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)
         try configureConnection()
-        try easy.set(CURLOPT_HTTPHEADER, list: headerLines())
+        try easy.set(CURLOPT_HTTPHEADER, list: try headerLines())
         verifier = try easy.applySecurity(options.security)
         verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
 
@@ -207,9 +212,13 @@ public final class Transfer {
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`
     /// for removed ones (which also suppresses libcurl's defaults such as Accept and Expect).
-    private func headerLines() -> [String] {
+    /// - Throws: `SwurlError.usage` for a field that would break its line (the last guard: every
+    ///   source of headers checks its own values with `HeaderValue` and a better label first).
+    private func headerLines() throws(SwurlError) -> [String] {
         var lines: [String] = []
         for field in request.headers {
+            try HeaderValue.check(field.name, "the header name '\(field.name)'")
+            try HeaderValue.check(field.value, "the \(field.name) header")
             lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
         for name in request.removedHeaders { lines.append("\(name):") }

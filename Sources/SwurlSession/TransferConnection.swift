@@ -32,6 +32,10 @@ extension Transfer {
             throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(proxy))'",
                          hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
         }
+        if !proxy.isEmpty, let parsed = try? CurlURL(parsing: proxy.contains("://") ? proxy : "http://" + proxy) {
+            if let u = parsed.user { try HeaderValue.check(u, "the user name in the proxy URL") }
+            if let p = parsed.password { try HeaderValue.check(p, "the password in the proxy URL") }
+        }
         try easy.set(CURLOPT_PROXY, proxy, "the proxy")
         if let noProxy = options.proxy.noProxy { try easy.set(CURLOPT_NOPROXY, noProxy, "the no-proxy list") }
         if let path = options.unixSocket { try easy.set(CURLOPT_UNIX_SOCKET_PATH, path, "--unix-socket") }
@@ -44,6 +48,8 @@ extension Transfer {
         // --limit-rate is paced by RateLimiter in the read and write callbacks.
         if let size = options.receiveBufferSize { try easy.set(CURLOPT_BUFFERSIZE, size) }
         if let c = digestCredentials {
+            try HeaderValue.check(c.user, "the Digest user name")
+            try HeaderValue.check(c.password, "the Digest password")
             try easy.set(CURLOPT_HTTPAUTH, Int(sw_curlauth_digest()), "Digest authentication")
             try easy.set(CURLOPT_USERNAME, c.user, "the user name")
             try easy.set(CURLOPT_PASSWORD, c.password, "the password")

@@ -148,16 +148,23 @@ public final class TransferSession {
         }
         guard !hop.headers.contains("Authorization"), !hop.isRemoved("Authorization") else { return (hop, nil) }
         if sameOrigin, let token = options.bearerToken {
+            try HeaderValue.check(token, "--auth (the bearer token)")
             hop.headers.add("Authorization", "Bearer \(token)")
             return (hop, nil)
         }
         var credentials = sameOrigin ? options.credentials : nil
+        var source = "--auth"
         // After an https → http downgrade no netrc password goes out in the clear.
         let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
         if credentials == nil, !downgraded, let netrc = options.netrc, !TransferSession.hasUserInfo(current.url) {
             credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
+            source = "the netrc entry for \(origin.host)"
         }
         guard let credentials else { return (hop, nil) }
+        // Digest hands the user name to libcurl as is; Basic would encode it, but one rule for
+        // every credential is easier to trust (and a stray CR from a CRLF file is a mistake).
+        try HeaderValue.check(credentials.user, "\(source) (the user name)")
+        try HeaderValue.check(credentials.password, "\(source) (the password)")
         if options.authType == .digest { return (hop, credentials) }
         hop.headers.add("Authorization", "Basic " + Base64.encode(Array("\(credentials.user):\(credentials.password)".utf8)))
         return (hop, nil)

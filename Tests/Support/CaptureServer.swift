@@ -27,6 +27,7 @@ public final class CaptureServer {
             if not data:
                 c.close(); continue
             open(sys.argv[2], 'wb').write(data)
+            open(sys.argv[2] + '.all', 'ab').write(data)
             c.sendall(b'HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\nContent-Type: text/plain\\r\\n\\r\\nok')
             c.close()
         """
@@ -36,6 +37,9 @@ public final class CaptureServer {
 
     /// The bytes of the last request.
     public var captured: Data { (try? Data(contentsOf: URL(fileURLWithPath: capturePath))) ?? Data() }
+
+    /// The bytes of every request so far, in the order they arrived.
+    public var capturedAll: Data { (try? Data(contentsOf: URL(fileURLWithPath: capturePath + ".all"))) ?? Data() }
 
     deinit { server.stop() }
 }

@@ -26,6 +26,12 @@ final class DecodersEndToEndTests: XCTestCase {
 
     /// Runs swurl on a pseudo-terminal (util-linux `script`); returns what the terminal got.
     private func runOnTerminal(_ arguments: [String], environment: [String: String] = ["TERM": "xterm"]) throws -> (String, Int32) {
+        let (data, status) = try runOnTerminalBytes(arguments, environment: environment)
+        return (String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"), status)
+    }
+
+    /// The same, as the bytes the terminal received (no UTF-8 decoding that would hide stray bytes).
+    private func runOnTerminalBytes(_ arguments: [String], environment: [String: String] = ["TERM": "xterm"]) throws -> (Data, Int32) {
         let quoted = ([TestPaths.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -40,7 +46,29 @@ final class DecodersEndToEndTests: XCTestCase {
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"), p.terminationStatus)
+        return (data, p.terminationStatus)
+    }
+
+    /// Regression (issue 14): a lone 0x9B (8-bit CSI) in a body that is not valid UTF-8 reached
+    /// the terminal raw, in text and inside JSON strings. The terminal must never receive it.
+    func testTerminalNeverReceivesBytesThatAreNotUTF8() throws {
+        let s = try server()
+        let csi: [UInt8] = [0x9B] + Array("31mRED".utf8)
+        try s.put("c1.txt", Data(Array("text ".utf8) + csi + [0xE2, 0x9B] + Array(" end\n".utf8)))
+        try s.put("c1.json", Data(Array(#"{"k":"a"#.utf8) + csi + Array(#"","é":"€"}"#.utf8)))
+        try s.put("c1.xml", Data(Array("<a>x".utf8) + csi + Array("</a>".utf8)))
+        for (name, type) in [("c1.txt", "text/plain"), ("c1.json", "application/json"), ("c1.xml", "application/xml")] {
+            for args in [["-b"], ["-b", "--pretty=none"], ["-b", "-S"], ["--print=hb"]] {
+                let (out, status) = try runOnTerminalBytes(args + [s.url(name, type: type, headers: ["X-Evil: a\u{9B}31mb"])])
+                XCTAssertEqual(status, 0, "\(name) \(args)")
+                // Valid UTF-8 throughout: a 0x9B left in it can only be a continuation byte.
+                XCTAssertNotNil(String(validating: out, as: UTF8.self), "\(name) \(args): \(Array(out))")
+                XCTAssertTrue(String(decoding: out, as: UTF8.self).contains("\\x9b31m"),
+                              "\(name) \(args): \(String(decoding: out, as: UTF8.self))")
+            }
+        }
+        let (json, _) = try runOnTerminal(["-b", "--pretty=format", s.url("c1.json", type: "application/json")])
+        XCTAssertEqual(json, "{\n    \"k\": \"a\\x9b31mRED\",\n    \"é\": \"€\"\n}\n")
     }
 
     func testPipedBodiesAreByteExactForJSONBinaryAndGzip() throws {

@@ -71,6 +71,31 @@ final class DownloadTests: XCTestCase {
         }
     }
 
+    /// Regression (issue 17): a space between leading dots survived sanitizing, so a server could
+    /// choose `.bashrc`, `.gitconfig`, `.` or `..` as the name (both Content-Disposition forms,
+    /// and URL names alike). Bidirectional controls are dropped too.
+    func testDotsAndSpacesInAnyOrderNeverMakeAHiddenFile() throws {
+        let cases: [(String, String)] = [
+            ("attachment; filename=\". .bashrc\"", "bashrc"),
+            ("attachment; filename*=UTF-8''.%20.gitconfig", "gitconfig"),
+            ("attachment; filename=\". ..\"", "response-headers.json"),
+            ("attachment; filename=\" . . \"", "response-headers.json"),
+            ("attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe", "invoicefdp.exe"),
+        ]
+        for (cd, expected) in cases {
+            let dir = TestPaths.temporaryDirectory()
+            let r = try runSwurl(["-d", try HTTPBin.url("/response-headers?Content-Disposition=" + cd.urlQueryEscaped)], directory: dir)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(files(dir), [expected], cd)
+            let body = FileManager.default.contents(atPath: dir + "/" + expected) ?? Data()
+            XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("Content-Disposition"), cd)
+        }
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", try HTTPBin.url("/anything/.%20.profile")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(dir), ["profile.json"])
+    }
+
     func testTheNameNeverComesFromARedirectTarget() throws {
         let dir = TestPaths.temporaryDirectory()
         let r = try runSwurl(["-d", try HTTPBin.url("/redirect-to?url=" + "/anything/.bashrc".urlQueryEscaped)], directory: dir)

@@ -60,7 +60,7 @@ final class OfflineAndErrorTests: XCTestCase {
             ([url, "X-A:a\u{01}b"], 64, "control characters"),
             (["POST", url, "a=1", "Content-Length:3"], 64, "does not match"),
             (["POST", url, "a=1", "Transfer-Encoding:gzip"], 64, "not supported"),
-            (["--multipart", "POST", url, "f@/etc/hostname;type=text/plain\r\nX-Injected: 1"], 64, "not a media type"),
+            (["--multipart", "POST", url, "f@/etc/hostname;type=text/plain\r\nX-Injected: 1"], 64, "cannot be sent in a header"),
             (["--proxy", "https://127.0.0.1:9", url], 64, "HTTPS proxies"),
         ]
         for (args, status, fragment) in cases {

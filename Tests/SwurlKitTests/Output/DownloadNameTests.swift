@@ -30,6 +30,41 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertEqual(DownloadName.sanitize(String(repeating: "x", count: 300))?.utf8.count, 200)
     }
 
+    /// Regression (issue 17): leading dots were stripped before spaces were trimmed, so a space
+    /// between dots survived and the name became a dotfile, `.` or `..`.
+    func testNoDotfileDotOrDotDotSurvivesAnyOrderOfSteps() {
+        XCTAssertEqual(DownloadName.sanitize(". .bashrc"), "bashrc")
+        XCTAssertNil(DownloadName.sanitize(". .."))
+        XCTAssertNil(DownloadName.sanitize(" . . "))
+        XCTAssertEqual(DownloadName.sanitize(" .\t. \u{1B}.profile"), "profile")
+        XCTAssertEqual(DownloadName.sanitize(".\u{202E}.bashrc"), "bashrc")
+        XCTAssertEqual(DownloadName.sanitize("\u{A0}.\u{3000}.x"), "x")
+        XCTAssertEqual(DownloadName.choose(contentDisposition: "attachment; filename=\". .bashrc\"", initialURL: "http://h/y", mediaType: nil), "bashrc")
+        XCTAssertEqual(DownloadName.choose(contentDisposition: "attachment; filename*=UTF-8''.%20.gitconfig", initialURL: "http://h/y", mediaType: nil), "gitconfig")
+        XCTAssertEqual(DownloadName.choose(contentDisposition: "attachment; filename=\". ..\"", initialURL: "http://h/y", mediaType: nil), "y")
+        XCTAssertEqual(DownloadName.choose(contentDisposition: "attachment; filename=\" . . \"", initialURL: "http://h/y", mediaType: nil), "y")
+        XCTAssertEqual(DownloadName.choose(contentDisposition: nil, initialURL: "http://h/.%20.ssh%20", mediaType: nil), "ssh")
+        XCTAssertEqual(DownloadName.choose(contentDisposition: nil, initialURL: "http://h/%20.%20", mediaType: "text/html"), "index.html")
+        // Truncation to 200 bytes cannot leave a dot or space in front either.
+        let long = ". " + String(repeating: "é", count: 150)
+        XCTAssertEqual(DownloadName.sanitize(long)?.first, "é")
+        XCTAssertLessThanOrEqual(DownloadName.sanitize(long)?.utf8.count ?? 999, 200)
+        // Every name chosen from hostile input is a plain, visible, non-hidden base name.
+        for hostile in [". .bashrc", " ..  ..", ".\u{200F}.x", "./.", ". / ..", "\u{2066}.a\u{2069}", "..\u{0}..x"] {
+            let name = DownloadName.choose(contentDisposition: "attachment; filename=\"\(hostile)\"", initialURL: "http://h/%2E%20%2Ez", mediaType: nil)
+            XCTAssertFalse(name.hasPrefix(".") || name.hasPrefix(" ") || name.contains("/") || name.isEmpty, "\(hostile.debugDescription) → \(name.debugDescription)")
+        }
+    }
+
+    /// Bidirectional controls can make `invoice‮fdp.exe` look like `invoiceexe.pdf`: dropped.
+    func testBidirectionalControlsAreDropped() {
+        for scalar in [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C] {
+            let raw = "invoice" + String(Character(Unicode.Scalar(UInt32(scalar)) ?? "x")) + "fdp.exe"
+            XCTAssertEqual(DownloadName.sanitize(raw), "invoicefdp.exe", String(scalar, radix: 16))
+        }
+        XCTAssertEqual(DownloadName.choose(contentDisposition: "attachment; filename*=UTF-8''a%E2%80%AEgpj.exe", initialURL: "http://h/y", mediaType: nil), "agpj.exe")
+    }
+
     func testChooseFallsBackToTheInitialURLAndAddsAnExtension() {
         XCTAssertEqual(DownloadName.choose(contentDisposition: nil, initialURL: "http://h/files/report?x=1", mediaType: "application/pdf"), "report.pdf")
         XCTAssertEqual(DownloadName.choose(contentDisposition: nil, initialURL: "http://h/files/report.tar.gz", mediaType: "application/gzip"), "report.tar.gz")

@@ -97,10 +97,28 @@ final class JSONStreamFormatterTests: XCTestCase {
         let (raw, _) = formatBytes(input, chunk: 4, sanitize: false)
         XCTAssertEqual(String(decoding: raw, as: UTF8.self),
                        "{\n    \"k\u{9B}\": \"\u{9B}31m\u{7F}°\u{85}é\",\n    \"n\": \"\u{80}\u{9F}\u{A0}\"\n}")
-        // A string cut after its 0xC2 byte keeps the byte (and is flagged as unterminated).
+        // A string cut after its 0xC2 byte: the byte is not UTF-8, so it is shown as `\xc2`
+        // (and the string is flagged as unterminated).
         let (cut, cutValid) = formatBytes([0x22, 0x61, 0xC2], chunk: 3, sanitize: true)
-        XCTAssertEqual(cut, [0x22, 0x61, 0xC2])
+        XCTAssertEqual(String(decoding: cut, as: UTF8.self), "\"a\\xc2")
         XCTAssertFalse(cutValid)
+    }
+
+    /// Regression (issue 14): a lone 0x9B (8-bit CSI) in a string that is not valid UTF-8 reached
+    /// the terminal raw. Every byte that is not part of valid UTF-8 becomes `\xNN`, however the
+    /// chunks fall; valid multi-byte text is untouched.
+    func testSanitizingShowsBytesThatAreNotUTF8AtAnyChunkSize() {
+        let input: [UInt8] = Array(#"{"k":"a"#.utf8) + [0x9B] + Array("[31mb".utf8)
+            + [0xE2, 0x9B] + Array(#"","e":"€😀\#u{85}","x":""#.utf8) + [0xE0, 0x9B, 0xED, 0xA0, 0x80, 0xFF, 0xC2] + Array(#""}"#.utf8)
+        let expected = #"{\#n    "k": "a\x9b[31mb\xe2\x9b",\#n    "e": "€😀\u0085",\#n    "x": "\xe0\x9b\xed\xa0\x80\xff\xc2"\#n}"#
+        for chunk in 1...input.count {
+            let (out, _) = formatBytes(input, chunk: chunk, sanitize: true)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), expected, "chunk \(chunk)")
+            XCTAssertNotNil(String(validating: out, as: UTF8.self), "chunk \(chunk)")
+        }
+        // A pipe gets the bytes as sent.
+        let (raw, _) = formatBytes(input, chunk: 5, sanitize: false)
+        XCTAssertTrue(raw.contains(0x9B))
     }
 
     /// A control character right after a backslash is not an escape: it must not be copied raw.

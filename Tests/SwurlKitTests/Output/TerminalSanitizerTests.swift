@@ -35,4 +35,30 @@ final class TerminalSanitizerTests: XCTestCase {
     func testHeaderValuesShowNewlinesAndTabs() {
         XCTAssertEqual(TerminalSanitizer.clean("a\tb\u{1B}[2J"), "a\\tb\\x1b[2J")
     }
+
+    /// Regression (issue 14): a lone 0x9B, the 8-bit CSI, is not UTF-8 and was passed raw.
+    func testBytesThatAreNotUTF8AreShownAsHex() {
+        XCTAssertEqual(clean([[0x61, 0x9B] + Array("[2Jb".utf8)]), "a\\x9b[2Jb")
+        // Cut sequences, overlong forms, surrogates, bytes that never start a sequence.
+        XCTAssertEqual(clean([[0xE2, 0x9B, 0x41]]), "\\xe2\\x9bA")
+        XCTAssertEqual(clean([[0xE0, 0x9B, 0xBB]]), "\\xe0\\x9b\\xbb")
+        XCTAssertEqual(clean([[0xED, 0xA0, 0x80]]), "\\xed\\xa0\\x80")
+        XCTAssertEqual(clean([[0xC0, 0x80, 0xF5, 0xFF, 0xF4, 0x90, 0x80, 0x80]]), "\\xc0\\x80\\xf5\\xff\\xf4\\x90\\x80\\x80")
+        XCTAssertEqual(clean([[0xC2]]), "\\xc2")
+        XCTAssertEqual(clean([[0xF0, 0x9F, 0x98]]), "\\xf0\\x9f\\x98")
+        // A sequence cut by a control or CR: both shown.
+        XCTAssertEqual(clean([[0xC3, 0x1B, 0xC3, 0x0D, 0x0A]]), "\\xc3\\x1b\\xc3\r\n")
+    }
+
+    /// The same bytes give the same output however they are split into chunks, and valid UTF-8
+    /// (two, three and four bytes) passes untouched.
+    func testOutputDoesNotDependOnChunking() {
+        let input: [UInt8] = Array("é€😀 a\r\n".utf8) + [0x9B, 0xC2, 0x85, 0xE2, 0x82] + Array("x\r".utf8) + [0xF0, 0x9F, 0x98, 0x80, 0x9F]
+        let whole = clean([input])
+        XCTAssertEqual(whole, "é€😀 a\r\n\\x9b\\u{85}\\xe2\\x82x\\x0d😀\\x9f")
+        for size in 1...input.count {
+            let chunks = stride(from: 0, to: input.count, by: size).map { Array(input[$0..<min($0 + size, input.count)]) }
+            XCTAssertEqual(clean(chunks), whole, "chunk \(size)")
+        }
+    }
 }
