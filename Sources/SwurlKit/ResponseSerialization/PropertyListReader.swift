@@ -294,10 +294,12 @@ enum PropertyListReader {
 }
 
 extension String {
+    /// The string without leading and trailing XML white space (space, tab, CR, LF), trimmed by
+    /// Unicode scalar: "\r\n" or a space before a combining mark is one Character.
     func trimmingNewlines() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == "\n" || f == "\r" || f == "\t" || f == " " || f == "\r\n" { s = s.dropFirst() }
-        while let l = s.last, l == "\n" || l == "\r" || l == "\t" || l == " " || l == "\r\n" { s = s.dropLast() }
+        var s = Substring(self).unicodeScalars
+        while let f = s.first, f == "\n" || f == "\r" || f == "\t" || f == " " { s.removeFirst() }
+        while let l = s.last, l == "\n" || l == "\r" || l == "\t" || l == " " { s.removeLast() }
         return String(s)
     }
 }

@@ -49,4 +49,8 @@ final class ParameterTreeTests: XCTestCase {
     func testNoFieldsMeansNoTree() throws {
         XCTAssertNil(try tree(["X-A:1", "q==1"]))
     }
+
+    func testABracketBeforeACombiningMarkStillOpensAKey() throws {
+        XCTAssertEqual(try json(["a[\u{301}b]=1"]), "{\"a\":{\"\u{301}b\":\"1\"}}")
+    }
 }
