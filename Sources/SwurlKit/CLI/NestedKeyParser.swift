@@ -18,6 +18,8 @@ public struct NestedKey: Equatable, Sendable {
 public enum NestedKeyParser {
     /// The deepest key accepted, as deep as `:=` JSON may nest.
     public static let maxDepth = 512
+    /// The largest array index a key may name.
+    public static let maxIndex = 100_000
 
     /// - Parameter item: the whole item text, quoted in errors.
     /// - Throws: `SwurlError.usage` whose hint shows the item with a caret under the bad character.
@@ -70,8 +72,8 @@ public enum NestedKeyParser {
             if inner.isEmpty {
                 components.append(.append)
             } else if inner.allSatisfy({ ("0"..."9").contains($0) }) {
-                guard let n = Int(String(inner)), n <= 100_000 else {
-                    throw error(item, key: key, at: start + 1, "array index \(String(inner)) is too large (at most 100000)")
+                guard let n = Int(String(inner)), n <= maxIndex else {
+                    throw error(item, key: key, at: start + 1, "array index \(String(inner)) is too large (at most \(maxIndex))")
                 }
                 components.append(.index(n))
             } else {
