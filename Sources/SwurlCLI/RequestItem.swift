@@ -51,7 +51,8 @@ enum ItemSeparator: String, CaseIterable {
     case emptyHeader = ";"
 
     /// Characters that can start a separator; a backslash before one makes it literal.
-    static let leadCharacters: Set<Character> = [":", "=", "@", ";"]
+    /// Unicode scalars, not Characters: a separator followed by a combining mark is still one.
+    static let leadCharacters: Set<Unicode.Scalar> = [":", "=", "@", ";"]
 }
 
 extension RequestItem {

@@ -16,8 +16,10 @@ public struct RequestItemParser {
     /// - Throws: `SwurlError.usage` for a malformed item, `.badData` for invalid JSON,
     ///   `.inputFile` for a file that cannot be read.
     public func parse(_ raw: String) throws(SwurlError) -> RequestItem {
-        let chars = Array(raw)
-        var key = ""
+        // Scalars, not Characters: `name=\u{301}x` must still split at '=' (the '=' and the
+        // combining mark make one Character).
+        let chars = Array(raw.unicodeScalars)
+        var keyScalars = String.UnicodeScalarView()
         var i = 0
         var separator: ItemSeparator?
         while i < chars.count {
@@ -25,23 +27,23 @@ public struct RequestItemParser {
             if c == "\\", i + 1 < chars.count {
                 let next = chars[i + 1]
                 if ItemSeparator.leadCharacters.contains(next) || next == "\\" {
-                    key.append(next)
+                    keyScalars.append(next)
                 } else {
-                    key.append(c)
-                    key.append(next)
+                    keyScalars.append(c)
+                    keyScalars.append(next)
                 }
                 i += 2
                 continue
             }
             if ItemSeparator.leadCharacters.contains(c) {
-                let rest = String(chars[i...])
-                separator = ItemSeparator.allCases.first { rest.hasPrefix($0.rawValue) }
-                if let s = separator { i += s.rawValue.count }
+                separator = ItemSeparator.allCases.first { chars[i...].starts(with: $0.rawValue.unicodeScalars) }
+                if let s = separator { i += s.rawValue.unicodeScalars.count }
                 break
             }
-            key.append(c)
+            keyScalars.append(c)
             i += 1
         }
+        let key = String(keyScalars)
         guard let separator else {
             throw .usage("'\(raw)' is not a request item",
                          hint: "use Header:value, name==query, field=value, field:=json or field@file")
@@ -95,8 +97,8 @@ public struct RequestItemParser {
         }
     }
 
-    private func unescape(_ chars: ArraySlice<Character>) -> String {
-        var out = ""
+    private func unescape(_ chars: ArraySlice<Unicode.Scalar>) -> String {
+        var out = String.UnicodeScalarView()
         var i = chars.startIndex
         while i < chars.endIndex {
             let c = chars[i]
@@ -108,7 +110,7 @@ public struct RequestItemParser {
             out.append(c)
             i += 1
         }
-        return out
+        return String(out)
     }
 
     private func unescapeBrackets(_ s: String) -> String {

@@ -75,9 +75,10 @@ extension CommandOptions {
         }
 
         if let a = args.value(.auth) {
-            if let colon = a.firstIndex(of: ":") {
-                authUser = String(a[..<colon])
-                authPassword = String(a[a.index(after: colon)...])
+            // By scalar: ':' before a combining mark is one Character.
+            if let colon = a.unicodeScalars.firstIndex(of: ":") {
+                authUser = String(a.unicodeScalars[..<colon])
+                authPassword = String(a.unicodeScalars[a.unicodeScalars.index(after: colon)...])
             } else {
                 authUser = a
             }

@@ -62,11 +62,14 @@ public struct HTTPResponseHead: Sendable, Equatable {
 }
 
 extension String {
-    /// The string without leading and trailing spaces and tabs.
+    /// The string without leading spaces and tabs and without trailing spaces, tabs, CRs and LFs.
+    ///
+    /// Trims Unicode scalars, not Characters: "\r\n", or a space followed by a combining mark,
+    /// is one Character and would never compare equal to a single separator.
     public func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" || l == "\r\n" { s = s.dropLast() }
+        var s = Substring(self).unicodeScalars
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" { s.removeLast() }
         return String(s)
     }
 }

@@ -13,10 +13,10 @@ extension String {
         return out + rest
     }
 
-    /// The string without trailing CR and LF characters.
+    /// The string without trailing CRs and LFs, trimmed by Unicode scalar ("\r\n" is one Character).
     public func trimmingTrailingNewlines() -> String {
-        var s = Substring(self)
-        while let l = s.last, l == "\n" || l == "\r" || l == "\r\n" { s = s.dropLast() }
+        var s = Substring(self).unicodeScalars
+        while let l = s.last, l == "\n" || l == "\r" { s.removeLast() }
         return String(s)
     }
 

@@ -21,8 +21,11 @@ final class CompoundResponseDecoder: ResponseDecoding {
                                            "application/x-tar", "application/wasm", "application/x-bzip2",
                                            "application/x-xz", "application/x-7z-compressed", "font/woff", "font/woff2"]
 
-    /// How many bytes are looked at before choosing.
-    static let sniffLength = 64
+    /// How many bytes are looked at before choosing: the first kilobyte, which the binary check
+    /// (a NUL) and the property-list check read. Exactly these bytes are judged however the body
+    /// was cut into chunks, so the choice never depends on the chunking (except with `--stream`,
+    /// which chooses on the first chunk).
+    static let sniffLength = TextResponseDecoder.sniffLength
 
     private let context: DecodingContext
     private var chosen: ResponseDecoding?
@@ -104,7 +107,8 @@ final class CompoundResponseDecoder: ResponseDecoding {
 
     private func choose(_ out: inout [UInt8]) {
         let k = CompoundResponseDecoder.kind(choice: context.options.choice, mediaType: context.mediaType,
-                                             head: head, terminal: context.terminal, charset: context.charset)
+                                             head: Array(head.prefix(CompoundResponseDecoder.sniffLength)),
+                                             terminal: context.terminal, charset: context.charset)
         kind = k
         let d = CompoundResponseDecoder.make(k, context: context)
         chosen = d

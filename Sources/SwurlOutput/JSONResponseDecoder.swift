@@ -9,6 +9,9 @@ final class JSONResponseDecoder: ResponseDecoding {
     static let window = 1 << 20
     /// Guards that servers put before JSON to stop it being run as a script.
     static let xssiGuards: [[UInt8]] = [")]}'", "while(1);", "for(;;);", ")]}"].map { Array($0.utf8) }
+    /// Bytes after the leading BOM and white space that decide whether a guard is there: the
+    /// longest guard and its optional comma.
+    static let guardWindow = 10
 
     private let context: DecodingContext
     private let formatter: JSONStreamFormatter
@@ -16,6 +19,9 @@ final class JSONResponseDecoder: ResponseDecoding {
     private let windowSize: Int
 
     private var prefixDone = false
+    /// Whether a leading BOM was looked for (and dropped).
+    private var bomChecked = false
+    /// The start of the body, without BOM and leading white space, until a guard is ruled in or out.
     private var prefix: [UInt8] = []
     private var held: [UInt8] = []
     private var heldOutput: [UInt8] = []
@@ -35,10 +41,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         if let text { text.decode(chunk, into: &out); return }
         if !prefixDone {
             prefix.append(contentsOf: chunk)
-            // Wait for enough bytes to recognise a guard, unless the first one already rules it out.
-            let first = prefix.first { !isSpace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
-            let mayBeGuard = first == nil || first == UInt8(ascii: ")") || first == UInt8(ascii: "w") || first == UInt8(ascii: "f")
-            guard prefix.count >= 16 || !mayBeGuard else { return }
+            guard prefixIsDecided(final: false) else { return }
             let rest = takePrefix(into: &out)
             rest.withUnsafeBytes { body($0, &out) }
             return
@@ -46,27 +49,42 @@ final class JSONResponseDecoder: ResponseDecoding {
         body(chunk, &out)
     }
 
-    /// Strips a BOM and shows an XSSI guard; returns the bytes after them.
+    /// Drops a leading BOM and white space from `prefix` (they are never shown) and says whether
+    /// enough of the body is there to tell if a guard follows. The answer depends only on the
+    /// bytes, never on where the chunks were cut, so the output does not either.
+    private func prefixIsDecided(final: Bool) -> Bool {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        if !bomChecked {
+            if !final && prefix.count < bom.count && bom.starts(with: prefix) { return false }
+            bomChecked = true
+            if prefix.starts(with: bom) { prefix.removeFirst(bom.count) }
+        }
+        guard let start = prefix.firstIndex(where: { !isSpace($0) }) else {
+            prefix = []
+            return final
+        }
+        if start > 0 { prefix.removeFirst(start) }
+        if final || prefix.count >= JSONResponseDecoder.guardWindow { return true }
+        // Still possibly a guard: wait for the whole window.
+        let mayBeGuard = JSONResponseDecoder.xssiGuards.contains { $0.starts(with: prefix.prefix($0.count)) }
+        return !mayBeGuard
+    }
+
+    /// Shows an XSSI guard at the start of `prefix` (BOM and white space already dropped);
+    /// returns the bytes after it.
     private func takePrefix(into out: inout [UInt8]) -> [UInt8] {
         prefixDone = true
-        var start = 0
-        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < prefix.count, isSpace(prefix[start]) { start += 1 }
-        let rest = prefix[start...]
-        for guardBytes in JSONResponseDecoder.xssiGuards where rest.starts(with: guardBytes) {
-            var end = start + guardBytes.count
+        defer { prefix = [] }
+        for guardBytes in JSONResponseDecoder.xssiGuards where prefix.starts(with: guardBytes) {
+            var end = guardBytes.count
             if end < prefix.count, prefix[end] == UInt8(ascii: ",") { end += 1 }
             if let theme = context.theme { out += Array(theme.note.utf8) }
-            out += prefix[start..<end]
+            out += prefix[..<end]
             if let theme = context.theme { out += Array(theme.reset.utf8) }
             out.append(0x0A)
-            let remaining = Array(prefix[end...])
-            prefix = []
-            return remaining
+            return Array(prefix[end...])
         }
-        let remaining = Array(prefix[start...])
-        prefix = []
-        return remaining
+        return prefix
     }
 
     private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
@@ -84,16 +102,24 @@ final class JSONResponseDecoder: ResponseDecoding {
             return
         }
         if windowOpen {
-            held.append(contentsOf: chunk)
-            formatter.feed(chunk, into: &heldOutput)
+            // The window closes after exactly `windowSize` bytes, wherever the chunks end, so
+            // what is held back (and shown as text if it is not JSON) never depends on them.
+            let room = max(0, windowSize - held.count)
+            let inWindow = UnsafeRawBufferPointer(rebasing: chunk.prefix(room))
+            let after = UnsafeRawBufferPointer(rebasing: chunk.dropFirst(room))
+            held.append(contentsOf: inWindow)
+            formatter.feed(inWindow, into: &heldOutput)
             if !formatter.isValid {
                 fallBack(&out)
-            } else if held.count > windowSize {
-                out += heldOutput
-                heldOutput = []
-                held = []
-                windowOpen = false
+                text?.decode(after, into: &out)
+                return
             }
+            guard held.count >= windowSize else { return }
+            out += heldOutput
+            heldOutput = []
+            held = []
+            windowOpen = false
+            if after.count > 0 { formatter.feed(after, into: &out) }
             return
         }
         formatter.feed(chunk, into: &out)
@@ -111,6 +137,7 @@ final class JSONResponseDecoder: ResponseDecoding {
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
         if !prefixDone {
+            _ = prefixIsDecided(final: true)
             let rest = takePrefix(into: &out)
             rest.withUnsafeBytes { body($0, &out) }
         }

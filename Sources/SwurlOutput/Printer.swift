@@ -259,9 +259,10 @@ public final class Printer: TransferDelegate {
     }
 
     private func headerLine(_ line: String) -> String {
-        guard let colon = line.firstIndex(of: ":") else { return TerminalSanitizer.clean(line) + "\n" }
-        let name = String(line[..<colon])
-        let value = String(line[line.index(after: colon)...]).trimmingSpaces()
+        let scalars = line.unicodeScalars   // by scalar: ':' before a combining mark is one Character
+        guard let colon = scalars.firstIndex(of: ":") else { return TerminalSanitizer.clean(line) + "\n" }
+        let name = String(scalars[..<colon])
+        let value = String(scalars[scalars.index(after: colon)...]).trimmingSpaces()
         return paint(TerminalSanitizer.clean(name), theme?.headerName) + ": " + TerminalSanitizer.clean(value) + "\n"
     }
 

@@ -14,7 +14,15 @@ final class TextResponseDecoder: ResponseDecoding {
     private let mediaType: String?
     private var suppress: Bool
     private var sniffed = false
+    /// Whether the sniff waits for `sniffLength` bytes (not with `--stream`, which shows every
+    /// chunk at once and so judges the first chunk alone).
+    private let waitsForSniff: Bool
+    /// The bytes held back until the sniff can look at the whole first kilobyte.
+    private var sniffHead: [UInt8] = []
     private var total = 0
+
+    /// How many bytes the binary check looks at.
+    static let sniffLength = 1024
 
     /// - Parameters:
     ///   - convert: whether to convert the charset (false for `--decode raw`).
@@ -23,6 +31,7 @@ final class TextResponseDecoder: ResponseDecoding {
         sanitize = context.terminal
         mediaType = context.mediaType
         suppress = binary && context.terminal
+        waitsForSniff = !context.options.stream
         if convert, context.terminal, let charset = context.charset, !TextResponseDecoder.isUTF8Compatible(charset) {
             converter = CharsetConverter(from: charset)
         }
@@ -30,7 +39,7 @@ final class TextResponseDecoder: ResponseDecoding {
 
     /// Whether bytes look binary: a NUL in the first kilobyte.
     static func looksBinary(_ head: some Collection<UInt8>) -> Bool {
-        head.prefix(1024).contains(0)
+        head.prefix(sniffLength).contains(0)
     }
 
     /// Charsets whose bytes are already fine for a UTF-8 terminal.
@@ -41,9 +50,33 @@ final class TextResponseDecoder: ResponseDecoding {
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         total += chunk.count
         if !sniffed && chunk.count > 0 {
-            sniffed = true
-            if sanitize && converter == nil && TextResponseDecoder.looksBinary(chunk) { suppress = true }
+            guard sanitize && converter == nil && !suppress else {
+                sniffed = true
+                return decodeSniffed(chunk, &out)
+            }
+            guard waitsForSniff else {
+                sniffed = true
+                if TextResponseDecoder.looksBinary(chunk) { suppress = true }
+                return decodeSniffed(chunk, &out)
+            }
+            // Judge the first kilobyte whatever the chunks: a NUL in a later chunk counts too.
+            sniffHead.append(contentsOf: chunk)
+            if sniffHead.count >= TextResponseDecoder.sniffLength { endSniff(&out) }
+            return
         }
+        decodeSniffed(chunk, &out)
+    }
+
+    /// Decides on the bytes held for the sniff and shows them unless they look binary.
+    private func endSniff(_ out: inout [UInt8]) {
+        sniffed = true
+        if TextResponseDecoder.looksBinary(sniffHead) { suppress = true }
+        let head = sniffHead
+        sniffHead = []
+        head.withUnsafeBytes { decodeSniffed($0, &out) }
+    }
+
+    private func decodeSniffed(_ chunk: UnsafeRawBufferPointer, _ out: inout [UInt8]) {
         if suppress { return }
         if let converter {
             let utf8 = converter.convert(chunk, final: false)
@@ -67,6 +100,7 @@ final class TextResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if !sniffed && !sniffHead.isEmpty { endSniff(&out) }
         if suppress {
             guard total > 0 else { return .decoded }
             let type = mediaType.map { " of \($0)" } ?? ""

@@ -19,15 +19,18 @@ public struct NestedKey: Equatable, Sendable {
 public enum NestedKeyParser {
     /// The deepest key accepted, as deep as `:=` JSON may nest.
     public static let maxDepth = 512
+    /// The largest array index a key may name.
+    public static let maxIndex = 100_000
 
     /// - Parameter item: the whole item text, quoted in errors.
     /// - Throws: `SwurlError.usage` whose hint shows the item with a caret under the bad character.
     public static func parse(_ key: String, item: String) throws(SwurlError) -> NestedKey {
-        let chars = Array(key)
+        // Unicode scalars, not Characters: a bracket followed by a combining mark is still a bracket.
+        let chars = Array(key.unicodeScalars)
         var components: [KeyComponent] = []
         var offsets: [Int] = []
         var i = 0
-        var head = ""
+        var head = String.UnicodeScalarView()
         // The first component: plain text up to the first unescaped '['.
         while i < chars.count, chars[i] != "[" {
             if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" {
@@ -42,7 +45,7 @@ public enum NestedKeyParser {
             i += 1
         }
         if i > 0 || chars.isEmpty {
-            components.append(.key(head))
+            components.append(.key(String(head)))
             offsets.append(0)
         }
         while i < chars.count {
@@ -51,7 +54,7 @@ public enum NestedKeyParser {
             }
             let start = i
             i += 1
-            var inner = ""
+            var inner = String.UnicodeScalarView()
             var closed = false
             while i < chars.count {
                 if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" {
@@ -69,13 +72,13 @@ public enum NestedKeyParser {
             if !closed { throw error(item, key: key, at: start, "unclosed '['") }
             if inner.isEmpty {
                 components.append(.append)
-            } else if inner.allSatisfy(\.isASCIIDigit) {
-                guard let n = Int(inner), n <= 100_000 else {
-                    throw error(item, key: key, at: start + 1, "array index \(inner) is too large (at most 100000)")
+            } else if inner.allSatisfy({ ("0"..."9").contains($0) }) {
+                guard let n = Int(String(inner)), n <= maxIndex else {
+                    throw error(item, key: key, at: start + 1, "array index \(String(inner)) is too large (at most \(maxIndex))")
                 }
                 components.append(.index(n))
             } else {
-                components.append(.key(inner))
+                components.append(.key(String(inner)))
             }
             offsets.append(start)
             if components.count > maxDepth {

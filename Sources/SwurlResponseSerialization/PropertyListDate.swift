@@ -5,6 +5,8 @@ public enum PropertyListDate {
     static let referenceOffset: Double = 978_307_200
 
     /// `2026-11-29T20:14:37Z`; fractions of a second are kept to the millisecond when present.
+    /// Years have at least four digits, as ISO 8601 wants (`0276-01-02…`); years before 1 BC
+    /// are signed (`-0001`, astronomical numbering) and years past 9999 carry a `+`.
     public static func format(_ sinceReference: Double) -> String {
         guard sinceReference.isFinite, abs(sinceReference) < 1e13 else { return String(sinceReference) }
         let unix = sinceReference + referenceOffset
@@ -16,12 +18,19 @@ public enum PropertyListDate {
         if secs < 0 { secs += 86400; days -= 1 }
         let (y, m, d) = civil(days)
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        var s = "\(y)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))"
+        var s = "\(year(y))-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))"
         if millis > 0 && millis < 1000 {
             let m = String(millis)
             s += "." + String(repeating: "0", count: 3 - m.count) + m
         }
         return s + "Z"
+    }
+
+    /// ISO 8601's year: four digits at least, signed outside 0000…9999.
+    static func year(_ y: Int64) -> String {
+        let digits = String(y.magnitude)
+        let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        return y < 0 ? "-" + padded : y > 9999 ? "+" + padded : padded
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SSZ` (the form XML property lists use).

@@ -38,13 +38,15 @@ public enum PropertyListReader {
     public struct Failure: Error, Equatable { public var reason: String }
 
     static let maxDepth = 512
-    /// Most objects a binary plist may expand to. Shared references are expanded each time they
-    /// are used, so without a budget 61 nested arrays of `[next, next]` (344 bytes) expand to
-    /// 2^62 objects.
-    static let maxObjects = 1_000_000
+    /// Most values a binary plist may expand to: four per input byte, at least 10,000. Shared
+    /// references are expanded each time they are used, so without a budget 61 nested arrays of
+    /// `[next, next]` (344 bytes) expand to 2^62 values, and a fixed budget of a million let 115
+    /// bytes take 250 MB. Every reference takes at least one byte, so a plist that shares only
+    /// strings and numbers (as writers do) expands to about one value per byte.
+    static func maxObjects(inputSize: Int) -> Int { max(10_000, 4 * inputSize) }
     /// Most string and data bytes a binary plist may expand to (shared strings count each time),
-    /// so the rendered output stays proportionate: a fixed allowance plus twice the input.
-    static func maxContentBytes(inputSize: Int) -> Int { (32 << 20) + 2 * inputSize }
+    /// so the rendered output stays proportionate: 1 MiB plus four times the input.
+    static func maxContentBytes(inputSize: Int) -> Int { (1 << 20) + 4 * inputSize }
 
     /// Whether the bytes start like a property list (binary magic, or XML naming plist early on).
     public static func looksLikePropertyList(_ head: some Collection<UInt8>) -> Bool {
@@ -160,16 +162,19 @@ public enum PropertyListReader {
         var objectCount = 0
         var contentBytes = 0
         let contentBudget: Int
+        let objectBudget: Int
 
         init(_ bytes: [UInt8]) {
             b = bytes
             contentBudget = PropertyListReader.maxContentBytes(inputSize: bytes.count)
+            objectBudget = PropertyListReader.maxObjects(inputSize: bytes.count)
         }
 
         mutating func spend(content n: Int) throws(Failure) {
             contentBytes += n
             guard contentBytes <= contentBudget else {
-                throw Failure(reason: "shared references expand to more than \(contentBudget >> 20) MiB of strings and data")
+                throw Failure(reason: "shared references expand to more than \(contentBudget) bytes of strings and data "
+                              + "(the budget for \(b.count) input bytes); refusing")
             }
         }
 
@@ -218,8 +223,9 @@ public enum PropertyListReader {
             guard ref >= 0, ref < offsets.count else { throw Failure(reason: "object reference out of range") }
             guard depth < PropertyListReader.maxDepth, !visiting.contains(ref) else { throw Failure(reason: "object references loop") }
             objectCount += 1
-            guard objectCount <= PropertyListReader.maxObjects else {
-                throw Failure(reason: "shared references expand to more than \(PropertyListReader.maxObjects) objects")
+            guard objectCount <= objectBudget else {
+                throw Failure(reason: "shared references expand to more than \(objectBudget) values "
+                              + "(the budget for \(b.count) input bytes); refusing")
             }
             let at = offsets[ref]
             let marker = b[at]
@@ -295,10 +301,12 @@ public enum PropertyListReader {
 }
 
 extension String {
+    /// The string without leading and trailing XML white space (space, tab, CR, LF), trimmed by
+    /// Unicode scalar: "\r\n" or a space before a combining mark is one Character.
     func trimmingNewlines() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == "\n" || f == "\r" || f == "\t" || f == " " || f == "\r\n" { s = s.dropFirst() }
-        while let l = s.last, l == "\n" || l == "\r" || l == "\t" || l == " " || l == "\r\n" { s = s.dropLast() }
+        var s = Substring(self).unicodeScalars
+        while let f = s.first, f == "\n" || f == "\r" || f == "\t" || f == " " { s.removeFirst() }
+        while let l = s.last, l == "\n" || l == "\r" || l == "\t" || l == " " { s.removeLast() }
         return String(s)
     }
 }

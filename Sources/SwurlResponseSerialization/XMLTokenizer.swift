@@ -107,6 +107,8 @@ public struct XMLTokenizer {
                 while j < n && isNameByte(bytes[j]) { j += 1 }
                 let name = bytes[nameStart..<j]
                 var attributes: [Attribute] = []
+                // A set, not a scan of `attributes`: a tag with many attributes must stay linear.
+                var attributeNames: Set<ArraySlice<UInt8>> = []
                 var selfClosing = false
                 while true {
                     let before = j
@@ -136,7 +138,7 @@ public struct XMLTokenizer {
                     }
                     guard k < n else { throw SyntaxError(reason: "unterminated attribute value", offset: j) }
                     try checkEntities(bytes[(j + 1)..<k], at: j + 1)
-                    if attributes.contains(where: { $0.name.elementsEqual(attrName) }) {
+                    guard attributeNames.insert(attrName).inserted else {
                         throw SyntaxError(reason: "duplicate attribute", offset: an)
                     }
                     attributes.append(Attribute(name: attrName, quotedValue: bytes[j...k]))

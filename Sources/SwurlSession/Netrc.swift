@@ -54,50 +54,74 @@ public struct Netrc: Sendable, Equatable {
 
     /// Whitespace-separated words; `"…"` quotes with backslash escapes; a blank line after
     /// `macdef` ends the macro (reported as `macroEnd`).
+    ///
+    /// Works on UTF-8 bytes, not Characters: "\r\n" is a single Character in Swift, so a
+    /// Character-wise scan never sees the line feed of a CRLF file (nor a quote or space that a
+    /// combining mark follows).
     static func tokens(_ text: String) -> [String] {
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), hash = UInt8(ascii: "#")
+        func isSpace(_ b: UInt8) -> Bool { b == space || b == tab || b == lf || b == cr }
+        /// Whether a line ending (LF or CRLF) or the end of the text starts at `j`.
+        func isLineEnd(_ bytes: ArraySlice<UInt8>, _ j: Int) -> Bool {
+            j >= bytes.endIndex || bytes[j] == lf || (bytes[j] == cr && (j + 1 >= bytes.endIndex || bytes[j + 1] == lf))
+        }
+        /// The index just past the line ending at `j` (LF or CRLF).
+        func skipLineEnd(_ bytes: ArraySlice<UInt8>, _ j: Int) -> Int {
+            guard j < bytes.endIndex else { return j }
+            return bytes[j] == cr && j + 1 < bytes.endIndex && bytes[j + 1] == lf ? j + 2 : j + 1
+        }
+        let bytes = Array(text.utf8)[...]
         var out: [String] = []
-        var chars = Array(text)[...]
+        var i = bytes.startIndex
         var inMacro = false
-        while let c = chars.first {
+        while i < bytes.endIndex {
+            let c = bytes[i]
             if inMacro {
                 // Skip to a blank line.
-                if c == "\n", chars.dropFirst().first == "\n" || chars.dropFirst().first == nil {
-                    out.append(macroEnd)
-                    inMacro = false
+                if c == lf || (c == cr && i + 1 < bytes.endIndex && bytes[i + 1] == lf) {
+                    let next = skipLineEnd(bytes, i)
+                    if isLineEnd(bytes, next) {
+                        out.append(macroEnd)
+                        inMacro = false
+                    }
+                    i = next
+                } else {
+                    i += 1
                 }
-                chars = chars.dropFirst()
                 continue
             }
-            if c == " " || c == "\t" || c == "\n" || c == "\r" {
-                chars = chars.dropFirst()
+            if isSpace(c) { i += 1; continue }
+            if c == hash {
+                while i < bytes.endIndex, bytes[i] != lf { i += 1 }
                 continue
             }
-            if c == "#" {
-                while let d = chars.first, d != "\n" { chars = chars.dropFirst() }
-                continue
-            }
-            var word = ""
-            if c == "\"" {
-                chars = chars.dropFirst()
-                while let d = chars.popFirst(), d != "\"" {
-                    if d == "\\", let e = chars.popFirst() { word.append(e) } else { word.append(d) }
+            var word: [UInt8] = []
+            if c == quote {
+                i += 1
+                while i < bytes.endIndex, bytes[i] != quote {
+                    if bytes[i] == backslash, i + 1 < bytes.endIndex { i += 1 }
+                    word.append(bytes[i])
+                    i += 1
                 }
+                i += 1
             } else {
-                while let d = chars.first, !(d == " " || d == "\t" || d == "\n" || d == "\r") {
-                    word.append(d)
-                    chars = chars.dropFirst()
+                while i < bytes.endIndex, !isSpace(bytes[i]) {
+                    word.append(bytes[i])
+                    i += 1
                 }
             }
+            let token = String(decoding: word, as: UTF8.self)
             if out.last == "macdef" {
-                out.append(word)
+                out.append(token)
                 inMacro = true
                 // The macro name ends its line; the body starts on the next one.
-                while let d = chars.first, d != "\n" { chars = chars.dropFirst() }
-                chars = chars.dropFirst()
-                if chars.first == "\n" || chars.isEmpty { out.append(macroEnd); inMacro = false }
+                while i < bytes.endIndex, !isLineEnd(bytes, i) { i += 1 }
+                i = skipLineEnd(bytes, i)
+                if isLineEnd(bytes, i) { out.append(macroEnd); inMacro = false }
                 continue
             }
-            out.append(word)
+            out.append(token)
         }
         return out
     }

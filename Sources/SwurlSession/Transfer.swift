@@ -310,7 +310,8 @@ public final class Transfer {
             headLines = []
         } else if line.hasPrefix("HTTP/") {
             headLines = [line]
-        } else if let first = line.first, first == " " || first == "\t", !headLines.isEmpty {
+        } else if let first = line.unicodeScalars.first, first == " " || first == "\t", !headLines.isEmpty {
+            // By scalar: a space followed by a combining mark is one Character.
             headLines[headLines.count - 1] += " " + line.trimmingSpaces()   // obsolete line folding
         } else {
             headLines.append(line)
@@ -354,8 +355,10 @@ extension HTTPResponseHead {
         guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces())
+            // By scalar: ':' followed by a combining mark is one Character and would hide the header.
+            let scalars = line.unicodeScalars
+            guard let colon = scalars.firstIndex(of: ":") else { continue }
+            headers.add(String(scalars[..<colon]), String(scalars[scalars.index(after: colon)...]).trimmingSpaces())
         }
         self.init(version: String(parts[0]), status: status,
                   reason: parts.count > 2 ? String(parts[2]).trimmingSpaces() : "", headers: headers)

@@ -73,4 +73,15 @@ final class RequestItemParserTests: XCTestCase {
             XCTAssertTrue((error as? SwurlError)?.message.contains("line 2, column 2") ?? false, "\(error)")
         }
     }
+
+    func testCRLFFilesAndCombiningMarksAfterSeparators() throws {
+        FileManager.default.createFile(atPath: dir + "/crlf.txt", contents: Data("v1 \r\n\r\n".utf8))
+        XCTAssertEqual(try parse("X-H:@crlf.txt"), .header(name: "X-H", value: "v1"))
+        XCTAssertEqual(try parse("q==@crlf.txt"), .query(name: "q", value: "v1 "))
+        // '=' or ':' followed by a combining mark is one Character; the separator must still count.
+        XCTAssertEqual(try parse("name=\u{301}x"), .field(key: "name", value: .string("\u{301}x")))
+        XCTAssertEqual(try parse("X-A:\u{301}v"), .header(name: "X-A", value: "\u{301}v"))
+        XCTAssertEqual(try parse("X-A:v \u{301}"), .header(name: "X-A", value: "v \u{301}"))
+        XCTAssertEqual(try parse("a\\=\u{301}b=c"), .field(key: "a=\u{301}b", value: .string("c")))
+    }
 }

@@ -56,4 +56,23 @@ final class ParameterTreeTests: XCTestCase {
     func testNoFieldsMeansNoTree() throws {
         XCTAssertNil(try tree(["X-A:1", "q==1"]))
     }
+
+    func testABracketBeforeACombiningMarkStillOpensAKey() throws {
+        XCTAssertEqual(try json(["a[\u{301}b]=1"]), "{\"a\":{\"\u{301}b\":\"1\"}}")
+    }
+
+    func testIndexGapsShareABudgetThatGrowsWithTheItems() throws {
+        // Regression: `a[100000]` repeated 60 times made 6 million nulls (324 MB) from 1 KB of arguments.
+        let one = try XCTUnwrap(try tree(["a[100000]=x"]))
+        guard case .object(let members) = one, case .array(let items)? = members.first?.value else { return XCTFail("\(one)") }
+        XCTAssertEqual(items.count, 100_001)
+        XCTAssertNotNil(try tree(["a[99000]=x", "b[1500]=y", "c[]=z"]))
+        XCTAssertThrowsError(try tree(["a[100000]=1", "b[100000]=2", "c[100000]=3"])) { error in
+            guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("'b[100000]=2'"), message)
+            XCTAssertTrue(message.contains("expand to more than 103000 null values") && message.contains("refusing"), message)
+            XCTAssertEqual(hint, "  b[100000]\n   ^")
+            XCTAssertEqual(ExitStatus(for: .usage(message, hint: hint)), .usage)
+        }
+    }
 }

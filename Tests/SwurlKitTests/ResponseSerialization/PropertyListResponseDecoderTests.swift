@@ -100,7 +100,7 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         let bomb = Self.doublingPlist(levels: 61, leaf: [0x08])
         XCTAssertLessThan(bomb.count, 500)
         XCTAssertThrowsError(try PropertyListReader.read(bomb)) { error in
-            XCTAssertTrue((error as? PropertyListReader.Failure)?.reason.contains("objects") ?? false, "\(error)")
+            XCTAssertTrue((error as? PropertyListReader.Failure)?.reason.contains("values") ?? false, "\(error)")
         }
         let auto = runDecoder(bomb, mediaType: "application/x-plist", terminal: false, chunk: 4096)
         XCTAssertTrue(auto.outcome.isFailure)
@@ -113,6 +113,25 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertEqual(try PropertyListReader.read(small), eight)
     }
 
+    /// Regression: 18 levels of `[next, next]` (under 200 bytes) expanded to 262,144 values and
+    /// about 250 MB, inside the old fixed budget of a million. The budget now grows with the input.
+    func testTheExpansionBudgetIsProportionalToTheInput() throws {
+        let bomb = Self.doublingPlist(levels: 18, leaf: [0x08])
+        XCTAssertLessThan(bomb.count, 200)
+        XCTAssertThrowsError(try PropertyListReader.read(bomb)) { error in
+            let reason = (error as? PropertyListReader.Failure)?.reason ?? "\(error)"
+            XCTAssertTrue(reason.contains("expand to more than 10000 values") && reason.contains("refusing"), reason)
+        }
+        let r = runDecoder(bomb, choice: .plist, terminal: false, chunk: 4096)
+        XCTAssertTrue(r.outcome.isFailure)
+        // A large plist without sharing is far inside the budget.
+        let many = JSONValue.array((0..<30_000).map { .number(String($0)) })
+        guard case .array(let items) = try PropertyListReader.read(try PropertyListWriter.binary(many)) else {
+            return XCTFail("not an array")
+        }
+        XCTAssertEqual(items.count, 30_000)
+    }
+
     /// A shared 1 MiB string reached through 10 levels of sharing is only 2047 objects but 1 GiB
     /// of text: the content budget keeps the rendered output from exploding.
     func testSharedLargeStringCannotExplodeTheOutput() {
@@ -121,7 +140,7 @@ final class PropertyListResponseDecoderTests: XCTestCase {
             + Array(repeating: UInt8(ascii: "x"), count: n)
         let bomb = Self.doublingPlist(levels: 10, leaf: leaf)
         XCTAssertThrowsError(try PropertyListReader.read(bomb)) { error in
-            XCTAssertTrue((error as? PropertyListReader.Failure)?.reason.contains("MiB") ?? false, "\(error)")
+            XCTAssertTrue((error as? PropertyListReader.Failure)?.reason.contains("bytes of strings and data") ?? false, "\(error)")
         }
         XCTAssertTrue(runDecoder(bomb, choice: .plist, terminal: false, chunk: 1 << 16).outcome.isFailure)
         // Two levels (4 copies) is within the budget.

@@ -61,4 +61,18 @@ final class XMLResponseDecoderTests: XCTestCase {
         XCTAssertEqual(r.outcome, .decoded)
         XCTAssertTrue(r.text.hasPrefix("<list>\n  <item id=\"0\">\n    <name>n0</name>\n  </item>"))
     }
+
+    func testManyAttributesDecodeAndDuplicatesAreStillCaught() {
+        // 50,000 attributes took longer than 25 s when each was compared with every earlier one.
+        var tag = "<a"
+        for i in 0..<50_000 { tag += " a\(i)=\"\(i)\"" }
+        let r = runDecoder(tag + "/>", choice: .xml, terminal: false, chunk: 1 << 16)
+        XCTAssertEqual(r.outcome, .decoded)
+        XCTAssertTrue(r.text.hasSuffix(#" a49999="49999"/>"#), String(r.text.suffix(40)))
+
+        XCTAssertThrowsError(try XMLTokenizer.tokenize(Array((tag + " a7='x'/>").utf8))) { error in
+            XCTAssertEqual((error as? XMLTokenizer.SyntaxError)?.reason, "duplicate attribute")
+        }
+        XCTAssertTrue(runDecoder("<a x='1' y='2' x='3'/>", choice: .xml).outcome.isFailure)
+    }
 }

@@ -40,6 +40,24 @@ final class NetrcTests: XCTestCase {
         XCTAssertEqual(n.credentials(forHost: "real", allowDefault: false), Credentials(user: "r", password: "p"))
     }
 
+    func testCRLFLineEndings() {
+        // "\r\n" is one Character in Swift; a Character-wise tokenizer never split these lines.
+        let n = Netrc(parsing: "machine example.com\r\nlogin user\r\npassword pw\r\n")
+        XCTAssertEqual(n.credentials(forHost: "example.com", allowDefault: false), Credentials(user: "user", password: "pw"))
+
+        let m = Netrc(parsing: "# comment\r\nmacdef init\r\nmachine fake login f password f\r\n\r\n"
+                              + "machine real login r password \"p w\"\r\ndefault login d password e\r\n")
+        XCTAssertNil(m.credentials(forHost: "fake", allowDefault: false))
+        XCTAssertEqual(m.credentials(forHost: "real", allowDefault: false), Credentials(user: "r", password: "p w"))
+        XCTAssertEqual(m.credentials(forHost: "other", allowDefault: true), Credentials(user: "d", password: "e"))
+    }
+
+    func testACombiningMarkDoesNotSwallowTheSeparatorBeforeIt() {
+        // A space or quote followed by a combining mark is one Character, but still a separator.
+        let n = Netrc(parsing: "machine a login \"x\"\u{301} password y")
+        XCTAssertEqual(n.credentials(forHost: "a", allowDefault: false), Credentials(user: "x", password: "y"))
+    }
+
     func testBase64() {
         XCTAssertEqual(Base64.encode(Array("u:p".utf8)), "dTpw")
         XCTAssertEqual(Base64.encode(Array("second:two".utf8)), "c2Vjb25kOnR3bw==")
