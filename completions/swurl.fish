@@ -60,7 +60,7 @@ complete -c swurl -l pin-scope -r -f -a 'any leaf chain' -d 'Which certificates 
 complete -c swurl -s k -l insecure -d 'Do not verify the certificate chain'
 complete -c swurl -l verify-host -d 'Check the host name (DNS name or IP address) against the certificate inside the handshake (the default, also with -k and pins)'
 complete -c swurl -l no-verify-host -d 'Do not check the host name against the certificate'
-complete -c swurl -l cacert -r -d 'Trust the CA certificates in FILE (PEM) instead of the system\'s (as curl does); add --cacert-add to trust both'
+complete -c swurl -l cacert -r -d 'Trust the CA certificates in FILE (PEM) instead of the system\'s (as curl does); to trust both, use --cacert-add FILE instead'
 complete -c swurl -l capath -r -d 'Trust the CA certificates in DIR (OpenSSL hashed directory, see c_rehash) instead of the system\'s'
 complete -c swurl -l cacert-add -r -d 'Trust the CA certificates in FILE (PEM or DER) in addition to the system\'s (or those of --cacert/--capath)'
 complete -c swurl -l cert -r -d 'Client certificate for mutual TLS (PEM; add its intermediates after it; may hold the key too)'

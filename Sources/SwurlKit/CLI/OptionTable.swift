@@ -120,7 +120,7 @@ public enum OptionTable {
         OptionSpec("no-verify-host", group: .tls,
                    help: "Do not check the host name against the certificate."),
         OptionSpec("cacert", argument: .required("FILE"), completion: .file, group: .tls,
-                   help: "Trust the CA certificates in FILE (PEM) instead of the system's (as curl does); add --cacert-add to trust both."),
+                   help: "Trust the CA certificates in FILE (PEM) instead of the system's (as curl does); to trust both, use --cacert-add FILE instead."),
         OptionSpec("capath", argument: .required("DIR"), completion: .directory, group: .tls,
                    help: "Trust the CA certificates in DIR (OpenSSL hashed directory, see c_rehash) instead of the system's."),
         OptionSpec("cacert-add", argument: .required("FILE"), completion: .file, group: .tls,
