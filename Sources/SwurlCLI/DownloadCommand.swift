@@ -32,7 +32,6 @@ enum DownloadCommand: SwurlCommand {
         var t = transferOptions
         // Bytes as the server stores them (ranges refer to those), read in large blocks.
         t.decodeContent = false
-        t.receiveBufferSize = 128 * 1024
         t.captureRequest = headPrinter != nil && (options.selection?.requestHeaders ?? options.verbose)
         let session = try TransferSession(request: request, options: t) { file }
         session.prepareAttempt = { file.prepare(&$0) }

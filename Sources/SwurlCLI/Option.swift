@@ -62,6 +62,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case noVerifyHost = "no-verify-host"
     case cacert
     case capath
+    case cacertAdd = "cacert-add"
     case cert
     case key
     case keyPassword = "key-password"

@@ -24,6 +24,10 @@ enum SecurityArguments {
         if args.has(.noVerifyHost) { policy.hostVerification = false }
         if let f = args.value(.cacert) { policy.caFile = try checkedPath(f, "--cacert", environment: environment) }
         if let d = args.value(.capath) { policy.caPath = try checkedPath(d, "--capath", directory: true, environment: environment) }
+        for file in args.values(.cacertAdd) {
+            try policy.addTrustedCertificates(file: checkedPath(file, "--cacert-add", environment: environment), readFile: read)
+        }
+        policy.defaultStore = DefaultTrustStore(variables: environment.variables)
         if let c = args.value(.cert) { policy.clientCertificate = try checkedPath(c, "--cert", environment: environment) }
         if let k = args.value(.key) { policy.clientKey = try checkedPath(k, "--key", environment: environment) }
         policy.keyPassword = args.value(.keyPassword)

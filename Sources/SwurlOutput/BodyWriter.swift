@@ -60,6 +60,20 @@ final class BodyWriter {
         }
     }
 
+    /// Whether chunks go out exactly as received (raw output, nothing to validate): the caller
+    /// then writes them straight from libcurl's buffer and reports them with `passedThrough`,
+    /// so a large body is not copied on its way to write(2).
+    var passesThrough: Bool {
+        if case .raw = mode, validator == nil { return true }
+        return false
+    }
+
+    /// Accounts for a chunk the caller wrote itself (see `passesThrough`).
+    func passedThrough(_ chunk: UnsafeRawBufferPointer) {
+        byteCount += Int64(chunk.count)
+        if let last = chunk.last { wrote = true; lastOut = last }
+    }
+
     /// Appends the output for one chunk to `out`.
     func write(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         byteCount += Int64(chunk.count)

@@ -184,6 +184,11 @@ public final class Printer: TransferDelegate {
     public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
         try printHeadIfNeeded()
         guard let writer = bodyWriter else { return }
+        if writer.passesThrough {
+            writer.passedThrough(bytes)
+            try sink.write(bytes)
+            return
+        }
         out.removeAll(keepingCapacity: true)
         writer.write(bytes, into: &out)
         if !out.isEmpty { try sink.write(out) }

@@ -44,23 +44,31 @@ public final class HandshakeVerifier {
         // CURLOPT_SSL_VERIFYPEER=0 (-k) leaves SSL_VERIFY_NONE, under which OpenSSL ignores the
         // callback's verdict; VERIFY_PEER makes a 0 abort the handshake.
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
-        // libcurl's CAINFO/CAPATH replace the system store; swurl's --cacert/--capath add to it.
-        if policy.caFile != nil || policy.caPath != nil {
-            _ = SSL_CTX_set_default_verify_paths(ctx)
-            ERR_clear_error()
-        }
-        if !policy.pinnedCertificates.isEmpty && (policy.checksChain || mode == .inspect) {
-            guard let store = SSL_CTX_get_cert_store(ctx), let param = SSL_CTX_get0_param(ctx) else {
-                return setupFailed("OpenSSL gave no trust store to add the pinned certificates to")
+        // Without a chain check (-k) no store is consulted, so none is loaded.
+        if policy.checksChain || mode == .inspect {
+            guard let store = SSL_CTX_get_cert_store(ctx) else {
+                return setupFailed("OpenSSL gave no trust store to load the CA certificates into")
             }
-            for der in policy.pinnedCertificates {
-                guard let c = Certificate(der: der) else { return setupFailed("a pinned certificate could not be loaded") }
-                // A certificate already in the store is not an error (X509_STORE_add_cert(3)).
+            // libcurl loaded --cacert/--capath (CAINFO/CAPATH), which replace the default store;
+            // without them both are unset and the system's store is added here, lazily.
+            if policy.usesDefaultStore { policy.defaultStore.install(into: store) }
+            for der in policy.addedCertificates {
+                guard let c = Certificate(der: der) else { return setupFailed("a --cacert-add certificate could not be loaded") }
                 _ = X509_STORE_add_cert(store, c.raw)
             }
+            if !policy.pinnedCertificates.isEmpty {
+                guard let param = SSL_CTX_get0_param(ctx) else {
+                    return setupFailed("OpenSSL gave no verification parameters for the pinned certificates")
+                }
+                for der in policy.pinnedCertificates {
+                    guard let c = Certificate(der: der) else { return setupFailed("a pinned certificate could not be loaded") }
+                    // A certificate already in the store is not an error (X509_STORE_add_cert(3)).
+                    _ = X509_STORE_add_cert(store, c.raw)
+                }
+                // Pinned certificates are anchors even when they are not self-signed roots.
+                X509_VERIFY_PARAM_set_flags(param, UInt(X509_V_FLAG_PARTIAL_CHAIN))
+            }
             ERR_clear_error()
-            // Pinned certificates are anchors even when they are not self-signed roots.
-            X509_VERIFY_PARAM_set_flags(param, UInt(X509_V_FLAG_PARTIAL_CHAIN))
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
         SSL_CTX_set_cert_verify_callback(ctx, { storeContext, arg in

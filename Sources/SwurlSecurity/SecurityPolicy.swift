@@ -1,8 +1,10 @@
 import SwurlCore
 /// How swurl decides whether to trust a TLS server: AFNetworking's AFSecurityPolicy, made strict.
 ///
-/// - No pins: the chain must verify against the system CAs (plus `caFile`/`caPath`) and the host
-///   must match; `allowsInvalidCertificates` (`-k`) lifts both.
+/// - No pins: the chain must verify against the trust store and the host must match;
+///   `allowsInvalidCertificates` (`-k`) lifts both. The trust store is the system's
+///   (`defaultStore`, loaded lazily) unless `caFile`/`caPath` replace it, as in curl, HTTPie and
+///   AFNetworking; `addedCertificates` (`--cacert-add`) extend whichever store is used.
 /// - Pinned certificates become trust anchors (partial chains allowed); the verified path must
 ///   contain one (`scope` says which ones must match).
 /// - Pinned keys: the chain verifies as usual, then a key of the verified path must match; with
@@ -40,10 +42,14 @@ public struct SecurityPolicy: Sendable, Equatable {
     public var allowsInvalidCertificates = false
     /// `--verify-host` (true) / `--no-verify-host` (false); nil means the default (see `checksHost`).
     public var hostVerification: Bool?
-    /// `--cacert FILE`: extra trust anchors.
+    /// `--cacert FILE`: the trust anchors, replacing the default store.
     public var caFile: String?
-    /// `--capath DIR`: a hashed directory of extra anchors.
+    /// `--capath DIR`: a hashed directory of trust anchors, replacing the default store.
     public var caPath: String?
+    /// DER encodings of the `--cacert-add` certificates: anchors added to the store in use.
+    public internal(set) var addedCertificates: [[UInt8]] = []
+    /// Where the system's CAs are (`SSL_CERT_DIR`, `SSL_CERT_FILE`); used without `caFile`/`caPath`.
+    public var defaultStore = DefaultTrustStore()
     /// `--cert FILE`: the client certificate (PEM, optionally with its chain and key).
     public var clientCertificate: String?
     /// `--key FILE`: the client private key.
@@ -59,6 +65,9 @@ public struct SecurityPolicy: Sendable, Equatable {
 
     /// The default: system CAs, host check, no pins.
     public init() {}
+
+    /// Whether the system's store is the trust store (neither `--cacert` nor `--capath` replaces it).
+    public var usesDefaultStore: Bool { caFile == nil && caPath == nil }
 
     /// Whether any pin is set.
     public var hasPins: Bool { !pinnedCertificates.isEmpty || !pinnedKeyDigests.isEmpty }
@@ -117,6 +126,20 @@ public struct SecurityPolicy: Sendable, Equatable {
         for c in certificates {
             let der = c.der
             if !der.isEmpty && !pinnedCertificates.contains(der) { pinnedCertificates.append(der) }
+        }
+    }
+
+    /// Adds `--cacert-add FILE`: every certificate in a PEM or DER file becomes a trust anchor
+    /// next to the store in use.
+    /// - Throws: `.inputFile` for a missing file, `.badData` when it holds no certificate.
+    public mutating func addTrustedCertificates(file: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+        let certificates = Certificate.parseAll(try readFile(file))
+        guard !certificates.isEmpty else {
+            throw .badData("--cacert-add: '\(file)' holds no certificate (PEM or DER)")
+        }
+        for c in certificates {
+            let der = c.der
+            if !der.isEmpty && !addedCertificates.contains(der) { addedCertificates.append(der) }
         }
     }
 

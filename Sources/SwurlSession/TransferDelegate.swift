@@ -48,7 +48,8 @@ public struct TransferOptions: Sendable {
     public var maxHeaderBytes = 256 * 1024
     /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).
     public var decodeContent = true
-    /// libcurl's receive buffer (CURLOPT_BUFFERSIZE), nil for libcurl's default of 16 KiB.
+    /// libcurl's receive buffer (CURLOPT_BUFFERSIZE); nil for swurl's default (512 KiB, or
+    /// libcurl's 16 KiB under `--limit-rate`).
     public var receiveBufferSize: Int?
     /// `--retry` and friends.
     public var retry = RetryPolicy()

@@ -21,8 +21,11 @@ extension EasyHandle {
         // a second line of defence whenever the policy wants the host checked.
         try set(CURLOPT_SSL_VERIFYHOST, policy.checksHost && mode == .enforce ? 2 : 0)
         try set(CURLOPT_SSL_SESSIONID_CACHE, 0)
-        if let f = policy.caFile { try set(CURLOPT_CAINFO, f, "--cacert") }
-        if let d = policy.caPath { try set(CURLOPT_CAPATH, d, "--capath") }
+        // --cacert/--capath replace the default store, so each unsets the other's compiled-in
+        // default (Debian's libcurl has both). Without either, both stay unset: the verifier
+        // adds the system store lazily instead of libcurl parsing the whole bundle.
+        if let f = policy.caFile { try set(CURLOPT_CAINFO, f, "--cacert") } else { try set(CURLOPT_CAINFO, pointer: nil) }
+        if let d = policy.caPath { try set(CURLOPT_CAPATH, d, "--capath") } else { try set(CURLOPT_CAPATH, pointer: nil) }
         if let c = policy.clientCertificate { try set(CURLOPT_SSLCERT, c, "--cert") }
         if let k = policy.clientKey { try set(CURLOPT_SSLKEY, k, "--key") }
         if let p = policy.keyPassword { try set(CURLOPT_KEYPASSWD, p, "--key-password") }

@@ -45,6 +45,24 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("\"http_version\":\"2\""), r.stderr)
     }
 
+    /// A body of many receive buffers goes to stdout (a file here) and to -o byte for byte:
+    /// raw output is written straight from libcurl's buffer.
+    func testALargeRawBodyArrivesByteExact() throws {
+        let nginx = try NginxServer()
+        var generator = SystemRandomNumberGenerator()
+        let body = Data((0..<(3 << 20) + 12345).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try body.write(to: URL(fileURLWithPath: nginx.root + "/big.bin"))
+        let r = try runSwurl([nginx.url("/big.bin")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.count, body.count)
+        XCTAssertTrue(r.stdout == body, "stdout differs from what nginx served")
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let o = try runSwurl(["-o", dir + "/out.bin", nginx.url("/big.bin")])
+        XCTAssertEqual(o.status, 0, o.stderr)
+        XCTAssertTrue((try Data(contentsOf: URL(fileURLWithPath: dir + "/out.bin"))) == body, "-o file differs")
+    }
+
     func testHTTPVersionFlagsExcludeEachOther() throws {
         XCTAssertEqual(try runSwurl(["--http1.1", "--http2", "--offline", "example.org"]).status, 64)
     }

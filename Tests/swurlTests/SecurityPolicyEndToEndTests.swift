@@ -44,6 +44,8 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         var status: Int32
         var check: String? = nil
         var host = "127.0.0.1"
+        /// Extra environment for the child (SSL_CERT_FILE / SSL_CERT_DIR name its default store).
+        var environment: [String: String] = [:]
     }
 
     /// Runs one case and checks exit status, message and what the server saw.
@@ -51,7 +53,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let server = s[keyPath: c.server]
         let before = server.connections.count
         let args = c.args.map { $0.hasPrefix("@") ? s.pki.path(String($0.dropFirst())) : $0 }
-        let r = try runSwurl(args + ["https://\(c.host):\(server.port)/table"])
+        let r = try runSwurl(args + ["https://\(c.host):\(server.port)/table"], environment: c.environment)
         XCTAssertEqual(r.status, c.status, "\(c.name): \(r.stderr)", file: file, line: line)
         guard let conn = server.connection(after: before) else {
             XCTFail("\(c.name): the server logged no connection", file: file, line: line)
@@ -139,6 +141,51 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         for c in cases { try check(c, s) }
     }
 
+    /// `--cacert`/`--capath` replace the default store (curl, HTTPie, AFNetworking);
+    /// `--cacert-add` adds to it. The default store is pointed at the "evil" root with
+    /// SSL_CERT_FILE (and an empty SSL_CERT_DIR), so it holds one known CA and nothing else.
+    func testCacertReplacesTheDefaultStoreAndCacertAddExtendsIt() throws {
+        let s = try Servers.get()
+        let empty = TestPaths.temporaryDirectory(), rootDir = TestPaths.temporaryDirectory()
+        defer { for d in [empty, rootDir] { try? FileManager.default.removeItem(atPath: d) } }
+        try FileManager.default.copyItem(atPath: s.pki.path("root.pem"), toPath: rootDir + "/root.pem")
+        try CertificateFactory.shell("openssl rehash .", in: rootDir)
+        let env = ["SSL_CERT_FILE": s.pki.path("evilroot.pem"), "SSL_CERT_DIR": empty]
+        let cases: [Case] = [
+            Case(name: "private CA, no --cacert", server: \.good, args: [], status: 7, check: "chain", environment: env),
+            Case(name: "private CA, --cacert", server: \.good, args: ["--cacert", "@root.pem"], status: 0, environment: env),
+            Case(name: "default store from SSL_CERT_FILE", server: \.evil, args: [], status: 0, environment: env),
+            Case(name: "--cacert replaces the default store", server: \.evil, args: ["--cacert", "@root.pem"], status: 7, check: "chain", environment: env),
+            Case(name: "--capath replaces the default store", server: \.evil, args: ["--capath", rootDir], status: 7, check: "chain", environment: env),
+            Case(name: "--capath trusts its CAs", server: \.good, args: ["--capath", rootDir], status: 0, environment: env),
+            Case(name: "--cacert-add keeps the default store", server: \.evil, args: ["--cacert-add", "@root.pem"], status: 0, environment: env),
+            Case(name: "--cacert-add trusts its CAs", server: \.good, args: ["--cacert-add", "@root.pem"], status: 0, environment: env),
+            Case(name: "--cacert-add repeated", server: \.good, args: ["--cacert-add", "@selfsigned.pem", "--cacert-add", "@root.pem"], status: 0, environment: env),
+            Case(name: "--cacert and --cacert-add", server: \.evil, args: ["--cacert", "@root.pem", "--cacert-add", "@evilroot.pem"], status: 0, environment: env),
+            Case(name: "pin-cert still anchors", server: \.good, args: ["--pin-cert", "@int.pem"], status: 0, environment: env),
+            Case(name: "pin-cert int, evil root in the default store", server: \.evil, args: ["--pin-cert", "@int.pem"], status: 7, check: "pin", environment: env),
+        ]
+        for c in cases { try check(c, s) }
+    }
+
+    /// SSL_CERT_DIR names a hashed directory (c_rehash links) that is searched during the
+    /// handshake; --cacert still replaces it.
+    func testDefaultStoreFromAHashedDirectory() throws {
+        let s = try Servers.get()
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: s.pki.path("evilroot.pem"), toPath: dir + "/evilroot.pem")
+        try CertificateFactory.shell("openssl rehash .", in: dir)
+        let env = ["SSL_CERT_DIR": dir, "SSL_CERT_FILE": dir + "/none.pem"]
+        let cases: [Case] = [
+            Case(name: "hashed dir: its CA", server: \.evil, args: [], status: 0, environment: env),
+            Case(name: "hashed dir: other CA", server: \.good, args: [], status: 7, check: "chain", environment: env),
+            Case(name: "hashed dir: --cacert replaces it", server: \.evil, args: ["--cacert", "@root.pem"], status: 7, check: "chain", environment: env),
+            Case(name: "hashed dir: --cacert-add keeps it", server: \.evil, args: ["--cacert-add", "@root.pem"], status: 0, environment: env),
+        ]
+        for c in cases { try check(c, s) }
+    }
+
     func testPinMismatchNamesHostAndPresentedPins() throws {
         let s = try Servers.get()
         let r = try runSwurl(["--cacert", s.pki.path("root.pem"), "--pin-pubkey", try s.pki.pin("selfsigned.pem"),
@@ -177,6 +224,8 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             (["--pin-scope", "all", "--pin-cert", pki.path("leaf.pem")], 64, "invalid value 'all'"),
             (["--cacert", "/nonexistent.pem"], 66, "--cacert"),
             (["--capath", pki.path("root.pem")], 66, "not a directory"),
+            (["--cacert-add", "/nonexistent.pem"], 66, "--cacert-add"),
+            (["--cacert-add", pki.path("leaf.key")], 65, "holds no certificate"),
             (["--tls-min", "1.3", "--tls-max", "1.2"], 64, "above"),
             (["--tls-min", "1.1"], 64, "invalid value"),
             (["--key", pki.path("client.key")], 64, "--key needs --cert"),
