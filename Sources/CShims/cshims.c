@@ -3,7 +3,6 @@
 #include <string.h>
 #include <openssl/x509v3.h>
 #include <openssl/bio.h>
-#include <termios.h>
 
 CURLcode sw_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
@@ -25,6 +24,7 @@ CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out) { return curl_
 CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out) { return curl_easy_getinfo(h, CURLINFO_TLS_SSL_PTR, out); }
 
 curl_version_info_data *sw_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+const char *sw_openssl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 
 CURLSHcode sw_share_lock_data(CURLSH *sh, curl_lock_data what) { return curl_share_setopt(sh, CURLSHOPT_SHARE, what); }
 unsigned long sw_curlauth_basic(void) { return CURLAUTH_BASIC; }
@@ -72,10 +72,4 @@ void sw_install_sigint_handler(void) {
     sigaction(SIGINT, &sa, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
-
-int sw_set_echo(int fd, int on) {
-    struct termios t;
-    if (tcgetattr(fd, &t) != 0) return -1;
-    if (on) t.c_lflag |= ECHO; else t.c_lflag &= ~(tcflag_t)ECHO;
-    return tcsetattr(fd, TCSAFLUSH, &t);
-}
+void sw_clear_interrupted(void) { sw_sigint_seen = 0; }

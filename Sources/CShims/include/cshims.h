@@ -29,6 +29,8 @@ CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out);
 CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out);
 
 curl_version_info_data *sw_curl_version_info(void);
+// OpenSSL_version(3) with OPENSSL_VERSION, so the libcurl wrapper needs no COpenSSL import.
+const char *sw_openssl_version(void);
 
 // curl_share_setopt(3) (variadic) for the share handle redirect hops use for cookies, DNS and
 // connections; and the CURLAUTH_* bit masks, which are macros Swift cannot import.
@@ -54,6 +56,6 @@ int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
 // SIGINT: a flag set by an async-signal-safe handler, polled by transfers.
 void sw_install_sigint_handler(void);
 int sw_interrupted(void);
-// Switches terminal echo on fd off or on for password prompts (termios(3)); 0 on success.
-int sw_set_echo(int fd, int on);
+// Clears the flag again (a REPL re-arms it before each exchange).
+void sw_clear_interrupted(void);
 #endif

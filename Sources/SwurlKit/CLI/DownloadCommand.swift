@@ -28,7 +28,7 @@ enum DownloadCommand {
         session.prepareAttempt = { file.prepare(&$0) }
         session.delegateCanRestart = true
         let report = Swurl.reporter(options, environment)
-        session.report = report
+        session.willRetry = Swurl.retryReporter(options, environment)
         file.notice = report
 
         var bar: ProgressBar?

@@ -1,4 +1,3 @@
-@preconcurrency import CShims
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -15,15 +14,15 @@ enum PasswordPrompt {
         let host = (try? CurlURL(parsing: url))?.hostHeader ?? url
         try? environment.stderr.write("swurl: password for \(user)@\(host): ")
         // Echo goes back on whatever happens, so Ctrl-C never leaves a silent terminal.
-        let echoOff = sw_set_echo(0, 0) == 0
+        let echoOff = setEcho(fd: 0, on: false)
         defer {
-            if echoOff { _ = sw_set_echo(0, 1) }
+            if echoOff { _ = setEcho(fd: 0, on: true) }
             try? environment.stderr.write("\n")
         }
         // One byte at a time from the Environment's stdin, so nothing after the line is consumed.
         var bytes: [UInt8] = []
         var byte: [UInt8] = [0]
-        while sw_interrupted() == 0 {
+        while !Interruption.requested {
             var n: Int
             if let source = environment.stdin as? FileDescriptorSource {
                 // A raw read, so Ctrl-C (EINTR) ends the prompt at once.
@@ -35,7 +34,15 @@ enum PasswordPrompt {
             if n <= 0 || byte[0] == 0x0A { break }
             if byte[0] != 0x0D { bytes.append(byte[0]) }
         }
-        if sw_interrupted() != 0 { throw .interrupted }
+        if Interruption.requested { throw .interrupted }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Switches terminal echo on `fd` off or on (termios(3)); whether it worked.
+    private static func setEcho(fd: Int32, on: Bool) -> Bool {
+        var t = termios()
+        guard tcgetattr(fd, &t) == 0 else { return false }
+        if on { t.c_lflag |= tcflag_t(ECHO) } else { t.c_lflag &= ~tcflag_t(ECHO) }
+        return tcsetattr(fd, TCSAFLUSH, &t) == 0
     }
 }

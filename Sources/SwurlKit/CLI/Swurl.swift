@@ -1,5 +1,3 @@
-@preconcurrency import CShims
-
 /// The program: parse the command line, build the request, send it (or print it with
 /// `--offline`), print the response, and return the exit status.
 public enum Swurl {
@@ -49,7 +47,7 @@ public enum Swurl {
         let options = try CommandOptions(args, environment: environment)
         let request = try RequestBuilder(options: options, environment: environment).build()
         // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
-        sw_install_sigint_handler()
+        Interruption.install()
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         if options.download {
             return try DownloadCommand.run(request: request, options: options, transferOptions: transferOptions,
@@ -103,7 +101,7 @@ public enum Swurl {
                 try (delegate as? Printer)?.finish()
                 if style.format || style.terminal { try out.write("\n") }
             }
-            session.report = Swurl.reporter(options, environment)
+            session.willRetry = Swurl.retryReporter(options, environment)
             // Uploads of a few hundred KB or more get a progress bar on a terminal.
             if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024 {
                 let bar = ProgressBar(sink: environment.stderr, label: "upload", columns: Swurl.columns(environment))

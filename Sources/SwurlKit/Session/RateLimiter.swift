@@ -1,4 +1,3 @@
-@preconcurrency import CShims
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -24,7 +23,7 @@ final class RateLimiter {
         guard let start else { return }
         let due = start + total / bytesPerSecond
         var left = due - now
-        while left > 0.001 && sw_interrupted() == 0 {
+        while left > 0.001 && !Interruption.requested {
             usleep(UInt32(min(left, 0.1) * 1_000_000))
             left = due - Transfer.now()
         }

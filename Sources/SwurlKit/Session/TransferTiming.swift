@@ -1,5 +1,3 @@
-@preconcurrency import CCurl
-
 /// libcurl's own counters for one hop (curl_easy_getinfo(3) `*_TIME_T`, sizes, speeds and the
 /// address it connected to). Times are seconds from the start of the hop.
 public struct TransferTiming: Sendable, Equatable {
@@ -26,28 +24,21 @@ public struct TransferTiming: Sendable, Equatable {
     public init() {}
 
     init(_ easy: EasyHandle) {
-        func seconds(_ i: CURLINFO) -> Double { Double(easy.info(offset: i)) / 1_000_000 }
-        nameLookup = seconds(CURLINFO_NAMELOOKUP_TIME_T)
-        connect = seconds(CURLINFO_CONNECT_TIME_T)
-        appConnect = seconds(CURLINFO_APPCONNECT_TIME_T)
-        preTransfer = seconds(CURLINFO_PRETRANSFER_TIME_T)
-        startTransfer = seconds(CURLINFO_STARTTRANSFER_TIME_T)
-        total = seconds(CURLINFO_TOTAL_TIME_T)
-        downloadedBytes = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
-        uploadedBytes = easy.info(offset: CURLINFO_SIZE_UPLOAD_T)
-        headerBytes = Int64(easy.info(long: CURLINFO_HEADER_SIZE))
-        downloadSpeed = easy.info(offset: CURLINFO_SPEED_DOWNLOAD_T)
-        uploadSpeed = easy.info(offset: CURLINFO_SPEED_UPLOAD_T)
-        remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
-        remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
-        switch easy.info(long: CURLINFO_HTTP_VERSION) {
-        case Int(CURL_HTTP_VERSION_1_0): httpVersion = "1.0"
-        case Int(CURL_HTTP_VERSION_1_1): httpVersion = "1.1"
-        case Int(CURL_HTTP_VERSION_2_0): httpVersion = "2"
-        case Int(CURL_HTTP_VERSION_3): httpVersion = "3"
-        default: httpVersion = nil
-        }
-        newConnections = easy.info(long: CURLINFO_NUM_CONNECTS)
+        nameLookup = easy.seconds(.nameLookup)
+        connect = easy.seconds(.connect)
+        appConnect = easy.seconds(.appConnect)
+        preTransfer = easy.seconds(.preTransfer)
+        startTransfer = easy.seconds(.startTransfer)
+        total = easy.seconds(.total)
+        downloadedBytes = easy.downloadedBytes
+        uploadedBytes = easy.uploadedBytes
+        headerBytes = easy.headerBytes
+        downloadSpeed = easy.downloadSpeed
+        uploadSpeed = easy.uploadSpeed
+        remoteAddress = easy.remoteAddress
+        remotePort = easy.remotePort
+        httpVersion = easy.httpVersion
+        newConnections = easy.newConnections
     }
 }
 
