@@ -46,9 +46,9 @@ let package = Package(
         // Validation and the parsers that yield values and tokens; no themes, no ANSI.
         .target(name: "SwurlResponseSerialization", dependencies: ["SwurlCore"]),
         // The engine: transfers, redirects, auth origin binding, retries; prints nothing.
-        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore", "CCurl", "CShims"]),
+        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore"]),
         // Printer, renderers, themes, progress, output files.
-        .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore", "SwurlSession"]),
+        .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore"]),
         // Option table, parser, typed options, commands.
         .target(name: "SwurlCLI", dependencies: [
             "SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",

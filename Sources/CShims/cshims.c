@@ -23,6 +23,7 @@ CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out) { return curl_
 CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out) { return curl_easy_getinfo(h, CURLINFO_TLS_SSL_PTR, out); }
 
 curl_version_info_data *sw_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+const char *sw_openssl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 
 CURLSHcode sw_share_lock_data(CURLSH *sh, curl_lock_data what) { return curl_share_setopt(sh, CURLSHOPT_SHARE, what); }
 unsigned long sw_curlauth_basic(void) { return CURLAUTH_BASIC; }

@@ -37,7 +37,7 @@ enum DownloadCommand: SwurlCommand {
         session.prepareAttempt = { file.prepare(&$0) }
         session.delegateCanRestart = true
         let report = Swurl.reporter(options, environment)
-        session.report = report
+        session.willRetry = Swurl.retryReporter(options, environment)
         file.notice = report
 
         var bar: ProgressBar?

@@ -81,7 +81,7 @@ enum RequestCommand: SwurlCommand {
                 try (delegate as? Printer)?.finish()
                 if style.format || style.terminal { try out.write("\n") }
             }
-            session.report = Swurl.reporter(options, environment)
+            session.willRetry = Swurl.retryReporter(options, environment)
             // Uploads of a few hundred KB or more get a progress bar on a terminal.
             if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024 {
                 let bar = ProgressBar(sink: environment.stderr, label: "upload", columns: Swurl.columns(environment))

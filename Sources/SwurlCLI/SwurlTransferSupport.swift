@@ -20,9 +20,26 @@ extension Swurl {
         return t
     }
 
-    /// Where retry notices go: stderr, unless `--quiet`.
+    /// Where notices go: stderr, unless `--quiet`.
     static func reporter(_ options: CommandOptions, _ environment: Environment) -> (String) -> Void {
         { line in if !options.quiet { try? environment.stderr.write(line + "\n") } }
+    }
+
+    /// Shows the session's retries on stderr, unless `--quiet`.
+    static func retryReporter(_ options: CommandOptions, _ environment: Environment) -> (RetryNotice) -> Void {
+        let report = reporter(options, environment)
+        return { report(retryLine($0)) }
+    }
+
+    /// `swurl: HTTP 503 Service Unavailable; retrying in 1.0 s (retry 1 of 3)`.
+    static func retryLine(_ notice: RetryNotice) -> String {
+        let reason: String
+        switch notice.cause {
+        case .status(let status, let phrase): reason = "HTTP \(status) \(TerminalSanitizer.clean(phrase))"
+        case .failure(let error): reason = error.message
+        }
+        let shown = RetryPolicy.describe(seconds: notice.delay)
+        return "swurl: \(reason); retrying in \(shown) s (retry \(notice.retry) of \(notice.maxRetries))"
     }
 
     /// The terminal width from `COLUMNS`, else 80.

@@ -41,6 +41,14 @@ public struct HTTPResponseHead: Sendable, Equatable {
         self.headers = headers
     }
 
+    /// The statuses a redirect can have (301, 302, 303, 307, 308).
+    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Whether this head is a redirect that can be followed: a redirect status with a Location.
+    public var isRedirect: Bool {
+        HTTPResponseHead.redirectStatuses.contains(status) && headers["Location"] != nil
+    }
+
     /// The media type of `Content-Type`, lower-cased, without parameters.
     public var mediaType: String? {
         guard let ct = headers["Content-Type"] else { return nil }

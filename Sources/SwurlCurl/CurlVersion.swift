@@ -1,5 +1,5 @@
+import SwurlCore
 @preconcurrency import CCurl
-@preconcurrency import COpenSSL
 @preconcurrency import CShims
 
 /// Versions and features of the libraries swurl runs on (curl_version_info(3)).
@@ -20,7 +20,7 @@ public enum CurlVersion {
 
     /// The OpenSSL swurl links, e.g. `OpenSSL 3.0.19 27 Jan 2026`.
     public static var openSSL: String {
-        OpenSSL_version(Int32(OPENSSL_VERSION)).map { String(cString: $0) } ?? "unknown"
+        sw_openssl_version().map { String(cString: $0) } ?? "unknown"
     }
 
     private static func has(_ feature: Int32) -> Bool {

@@ -6,10 +6,10 @@ import SwurlCore
 /// together: the cookie engine (cookies follow the redirect chain, scoped by libcurl to their
 /// domain, path and secure flag), the DNS cache and the connection cache. TLS sessions are not
 /// shared, so every new connection runs the full certificate check of the security policy.
-public final class ShareHandle {
-    public let raw: UnsafeMutableRawPointer
+package final class ShareHandle {
+    let raw: UnsafeMutableRawPointer
 
-    public init() throws(SwurlError) {
+    package init() throws(SwurlError) {
         guard let h = curl_share_init() else { throw .transport("libcurl could not create a share handle") }
         raw = h
         // Failures only cost sharing, never correctness, so they are not errors.

@@ -2,7 +2,6 @@
 @preconcurrency import Glibc
 #endif
 import SwurlCore
-import SwurlSession
 
 /// A sink that hands large outputs to a second thread, so formatting the next chunk overlaps
 /// with the `write(2)` of the last one (formatting a big body into a file otherwise pays for

@@ -2,7 +2,6 @@
 @preconcurrency import Glibc
 #endif
 import SwurlCore
-import SwurlSession
 
 /// `--download`: receives the final response and writes its body to `NAME.part`, renamed to
 /// NAME only when the transfer completed, so a failure never leaves a truncated file that looks
@@ -140,7 +139,7 @@ public final class DownloadFile: TransferDelegate {
         if head.status < 200 { return }
         // Until this head is accepted for saving, its body is dropped.
         stopSaving()
-        if RedirectPolicy.isRedirect(head) && head.status != 304 { return }
+        if head.isRedirect && head.status != 304 { return }
         failedHead = nil
         if head.status == 416, offset > 0, let total = DownloadFile.contentRangeTotal(head.headers["Content-Range"]),
            total == offset {

@@ -1,6 +1,5 @@
 import SwurlResponseSerialization
 import SwurlCore
-import SwurlSession
 /// Shows the exchange: request head and body as sent, then the final response head and body,
 /// as `--print` selects. On a terminal (or with `--pretty`) heads are coloured and bodies
 /// formatted; otherwise bytes go out as they came.

@@ -1,5 +1,4 @@
 import SwurlCore
-import SwurlSession
 /// A one-line progress display on stderr: bytes, percentage, rate and ETA with a bar when the
 /// size is known, a spinner with bytes and rate when it is not. It redraws at most ten times a
 /// second and only where it was asked to (the caller checks that stderr is a terminal).
@@ -24,7 +23,7 @@ public final class ProgressBar {
         self.sink = sink
         self.label = TerminalSanitizer.clean(label)
         self.width = max(40, columns)
-        let clock = clock ?? { Transfer.now() }
+        let clock = clock ?? { MonotonicClock.now() }
         self.clock = clock
         self.start = clock()
     }

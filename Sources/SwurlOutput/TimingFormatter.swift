@@ -1,5 +1,4 @@
 import SwurlCore
-import SwurlSession
 /// Renders an exchange's timing (`--timing`, `--timing=json`, the `m` letter of `--print`).
 public enum TimingFormatter {
     /// Aligned lines for people.

@@ -1,9 +1,6 @@
-@preconcurrency import CCurl
-@preconcurrency import CShims
 import SwurlCurl
 import SwurlSecurity
 import SwurlCore
-
 /// Connects to an HTTPS server, completes the TLS handshake, sends no request, and reports the
 /// certificates (`swurl certs`). Works on untrusted, self-signed and expired chains: the
 /// verifier runs in `.inspect` mode and accepts every handshake.
@@ -18,15 +15,15 @@ public enum CertificateProbe {
             throw .usage("swurl certs needs an https:// URL (got '\(url.url)')", hint: "e.g. swurl certs https://\(url.hostHeader)")
         }
         let easy = try EasyHandle()
-        try easy.set(CURLOPT_URL, url.url, "the URL")
-        try easy.set(CURLOPT_NOSIGNAL, 1)
-        try easy.set(CURLOPT_PROTOCOLS_STR, "https", "the protocol list")
+        try easy.set(.url(url.url), "the URL")
+        try easy.set(.noSignal(true))
+        try easy.set(.protocols("https"), "the protocol list")
         // CONNECT_ONLY: connect and handshake, then stop — zero HTTP bytes.
-        try easy.set(CURLOPT_CONNECT_ONLY, 1)
-        if let t = timeout { try easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(t * 1000))) }
+        try easy.set(.connectOnly(true))
+        if let t = timeout { try easy.set(.connectTimeoutMilliseconds(max(1, Int(t * 1000)))) }
         let verifier = try easy.applySecurity(policy, mode: .inspect)
         let rc = withExtendedLifetime(verifier) { easy.perform() }
-        guard rc == CURLE_OK else { throw Transfer.error(for: rc, message: easy.errorMessage(rc)) }
+        guard rc.succeeded else { throw rc.error }
         guard let inspection = verifier.inspection else {
             throw .transport("the server at \(url.hostHeader) presented no certificate")
         }

@@ -1,3 +1,5 @@
+import SwurlCurl
+import SwurlSecurity
 import SwurlCore
 /// The entries of a `.netrc` file (`machine`, `login`, `password`, `default`; `macdef` bodies
 /// are skipped), looked up by host for every redirect hop.

@@ -1,3 +1,4 @@
+import SwurlSecurity
 import SwurlCurl
 import SwurlCore
 /// Renders a request as the bytes libcurl would put on the wire for HTTP/1.1, for `--offline`.

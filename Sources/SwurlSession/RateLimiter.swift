@@ -1,4 +1,5 @@
-@preconcurrency import CShims
+import SwurlCurl
+import SwurlSecurity
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

@@ -1,3 +1,4 @@
+import SwurlSecurity
 import SwurlCurl
 import SwurlCore
 /// An origin as RFC 6454 defines it: scheme, host and port. Credentials are bound to one; a
@@ -22,15 +23,13 @@ public struct Origin: Sendable, Equatable, CustomStringConvertible {
 /// and curl's `--follow` do it).
 public enum RedirectPolicy {
     /// The statuses that carry a Location swurl follows.
-    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    public static let redirectStatuses = HTTPResponseHead.redirectStatuses
 
     /// Header fields that carry credentials: sent only to the origin they were given for.
     public static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Cookie2"]
 
     /// Whether `head` is a redirect swurl would follow.
-    public static func isRedirect(_ head: HTTPResponseHead) -> Bool {
-        redirectStatuses.contains(head.status) && head.headers["Location"] != nil
-    }
+    public static func isRedirect(_ head: HTTPResponseHead) -> Bool { head.isRedirect }
 
     /// The request for the next hop: 303 becomes GET without a body (HEAD stays HEAD), 301 and
     /// 302 turn a POST into a GET without a body, 307 and 308 keep method and body.

@@ -1,3 +1,5 @@
+import SwurlCurl
+import SwurlSecurity
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -81,4 +83,23 @@ public struct RetryPolicy: Sendable, Equatable {
         guard seconds < 1e15 else { return String(seconds) }
         return String(Int(seconds))
     }
+}
+
+/// A retry `TransferSession` is about to make, for whoever shows it (the engine prints nothing).
+public struct RetryNotice: Sendable, Equatable {
+    /// What made the attempt fail.
+    public enum Cause: Sendable, Equatable {
+        /// A response with a retryable status (429, 5xx) and its reason phrase as received.
+        case status(Int, reason: String)
+        /// A transient transport failure (connection refused or reset, timeout).
+        case failure(SwurlError)
+    }
+
+    public var cause: Cause
+    /// Seconds the session waits before the retry.
+    public var delay: Double
+    /// Which retry this is, from 1.
+    public var retry: Int
+    /// `--retry N`.
+    public var maxRetries: Int
 }

@@ -1,9 +1,7 @@
-@preconcurrency import CCurl
-@preconcurrency import CShims
+import SwurlCurl
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
-import SwurlCurl
 import SwurlSecurity
 import SwurlCore
 
@@ -13,7 +11,7 @@ import SwurlCore
 /// A transfer is one hop: it never follows redirects itself. `TransferSession` follows them hop
 /// by hop, so it decides methods, bodies and credentials per origin; every hop runs through
 /// `configure()` and so gets the same connection and security settings.
-public final class Transfer {
+public final class Transfer: EasyTransferHandler {
     let request: HTTPRequest
     let options: TransferOptions
     private let delegate: TransferDelegate
@@ -57,7 +55,7 @@ public final class Transfer {
     }
 
     /// Joins the hops of one exchange (cookies, DNS cache, connections).
-    public func use(share: ShareHandle) throws(SwurlError) {
+    func use(share: ShareHandle) throws(SwurlError) {
         try easy.use(share: share)
     }
 
@@ -66,148 +64,76 @@ public final class Transfer {
     ///   and interruption failures.
     public func perform() throws(SwurlError) -> TransferResult {
         try configure()
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        try easy.set(CURLOPT_WRITEDATA, pointer: context)
-        try easy.set(CURLOPT_HEADERDATA, pointer: context)
-        try easy.set(CURLOPT_READDATA, pointer: context)
-        try easy.set(CURLOPT_SEEKDATA, pointer: context)
-        try easy.set(CURLOPT_XFERINFODATA, pointer: context)
-        try easy.set(CURLOPT_DEBUGDATA, pointer: context)
         lastActivity = Transfer.now()
-        let rc = withExtendedLifetime(self) { easy.perform() }
+        let rc = withExtendedLifetime(self) { easy.perform(handler: self) }
         if let trust = verifier?.failure { throw trust.error }
         if let failure { throw failure }
         if Interrupt.requested { throw .interrupted }
-        failureIsTransient = Transfer.isTransient(rc) || timedOut
-        if timedOut || rc == CURLE_OPERATION_TIMEDOUT {
-            if !timedOut, let c = options.connectTimeout, options.timeout == nil || easy.info(long: CURLINFO_RESPONSE_CODE) == 0 {
-                throw .timedOut("timed out after \(Transfer.seconds(c)) seconds connecting (\(easy.errorMessage(rc)))")
+        failureIsTransient = rc.isTransient || timedOut
+        if timedOut || rc.timedOut {
+            if !timedOut, let c = options.connectTimeout, options.timeout == nil || easy.responseCode == 0 {
+                throw .timedOut("timed out after \(Transfer.seconds(c)) seconds connecting (\(rc.message))")
             }
-            throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) seconds without data (\(easy.errorMessage(rc)))")
+            throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) seconds without data (\(rc.message))")
         }
-        if rc == CURLE_TOO_MANY_REDIRECTS {
+        if rc.tooManyRedirects {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
-        if rc != CURLE_OK {
-            let error = Transfer.error(for: rc, message: easy.errorMessage(rc))
+        if !rc.succeeded {
+            let error = rc.error
             throw verifier?.explain(rc, error) ?? error
         }
-        return TransferResult(head: lastHead, effectiveURL: easy.info(string: CURLINFO_EFFECTIVE_URL),
-                              redirectCount: easy.info(long: CURLINFO_REDIRECT_COUNT),
-                              redirectURL: easy.info(string: CURLINFO_REDIRECT_URL),
+        return TransferResult(head: lastHead, effectiveURL: easy.effectiveURL,
+                              redirectCount: easy.redirectCount,
+                              redirectURL: easy.redirectURL,
                               timing: TransferTiming(easy))
-    }
-
-    /// libcurl results that a later attempt may not repeat: the server was unreachable, the
-    /// connection broke, or nothing moved in time.
-    static func isTransient(_ rc: CURLcode) -> Bool {
-        switch rc {
-        case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
-             CURLE_PARTIAL_FILE, CURLE_OPERATION_TIMEDOUT, CURLE_HTTP2, CURLE_HTTP2_STREAM:
-            return true
-        default:
-            return false
-        }
     }
 
     static func seconds(_ s: Double) -> String {
         s == s.rounded() ? String(Int(s)) : String(s)
     }
 
-    /// Maps a libcurl failure to swurl's error kinds.
-    static func error(for rc: CURLcode, message: String) -> SwurlError {
-        switch rc {
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            return .transport(message, hint: "check the host name")
-        case CURLE_COULDNT_CONNECT:
-            return .transport(message, hint: "is the server running and listening on that port?")
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
-             CURLE_SSL_ISSUER_ERROR:
-            return .trust(message, hint: "use --cacert FILE to trust a private CA")
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            return .usage(message)
-        default:
-            return .transport(message)
-        }
-    }
-
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.now() }
 
     // MARK: - Configuration
 
     private func configure() throws(SwurlError) {
-        try easy.set(CURLOPT_URL, request.url, "the URL")
+        try easy.set(.url(request.url), "the URL")
         // libcurl sends a URL's user:password@ (Basic, or Digest with -A digest) decoded.
         if let parsed = try? CurlURL(parsing: request.url) {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the URL") }
             if let p = parsed.password { try HeaderValue.check(p, "the password in the URL") }
         }
-        try easy.set(CURLOPT_NOSIGNAL, 1)
-        if options.decodeContent { try easy.set(CURLOPT_ACCEPT_ENCODING, "", "Accept-Encoding") }
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https", "the protocol list")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "the redirect protocol list")
+        try easy.set(.noSignal(true))
+        if options.decodeContent { try easy.set(.acceptEncoding(""), "Accept-Encoding") }
+        try easy.set(.protocols("http,https"), "the protocol list")
+        try easy.set(.redirectProtocols("http,https"), "the redirect protocol list")
         // Redirects are followed hop by hop by TransferSession, never by libcurl.
-        try easy.set(CURLOPT_FOLLOWLOCATION, 0)
+        try easy.set(.followLocation(false))
         try configureConnection()
-        try easy.set(CURLOPT_HTTPHEADER, list: try headerLines())
+        try easy.set(.headers(try headerLines()))
         verifier = try easy.applySecurity(options.security)
         verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
 
         let method = request.method
         if let body = request.body {
             bodyReader = body.makeReader()
-            try easy.set(CURLOPT_POST, 1)
+            try easy.set(.post(true))
             let chunked = request.headers["Transfer-Encoding"]?.lowercased().contains("chunked") ?? false
-            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: chunked ? -1 : (body.length ?? -1))
-            _ = sw_setopt_read_cb(easy.raw, CURLOPT_READFUNCTION) { buffer, size, count, ud in
-                guard let ud, let buffer else { return Int(CURL_READFUNC_ABORT) }
-                let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
-                return t.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-            }
-            _ = sw_setopt_seek_cb(easy.raw) { ud, offset, origin in
-                guard let ud else { return Int32(CURL_SEEKFUNC_FAIL) }
-                let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
-                return t.rewindBody(offset: Int64(offset), origin: origin)
-            }
-            if method != "POST" { try easy.set(CURLOPT_CUSTOMREQUEST, method, "the method") }
+            try easy.set(.postFieldSize(chunked ? -1 : (body.length ?? -1)))
+            try easy.registerUploadCallbacks()
+            if method != "POST" { try easy.set(.customRequest(method), "the method") }
         } else if method == "HEAD" {
-            try easy.set(CURLOPT_NOBODY, 1)
+            try easy.set(.noBody(true))
         } else if method == "POST" {
-            try easy.set(CURLOPT_POST, 1)
-            try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+            try easy.set(.post(true))
+            try easy.set(.postFieldSize(0))
         } else if method != "GET" {
-            try easy.set(CURLOPT_CUSTOMREQUEST, method, "the method")
+            try easy.set(.customRequest(method), "the method")
         }
 
-        _ = sw_setopt_write_cb(easy.raw, CURLOPT_WRITEFUNCTION) { data, size, count, ud in
-            guard let ud else { return 0 }
-            let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
-            return t.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-        }
-        _ = sw_setopt_write_cb(easy.raw, CURLOPT_HEADERFUNCTION) { data, size, count, ud in
-            guard let ud else { return 0 }
-            let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
-            return t.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-        }
-        try easy.set(CURLOPT_NOPROGRESS, 0)
-        _ = sw_setopt_xferinfo_cb(easy.raw) { ud, dltotal, dlnow, ultotal, ulnow in
-            guard let ud else { return 0 }
-            let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
-            return t.progress(down: Int64(dlnow), downTotal: Int64(dltotal), up: Int64(ulnow), upTotal: Int64(ultotal))
-        }
-        if options.captureRequest {
-            try easy.set(CURLOPT_VERBOSE, 1)
-            _ = sw_setopt_debug_cb(easy.raw) { _, type, data, size, ud in
-                guard let ud else { return 0 }
-                let t = Unmanaged<Transfer>.fromOpaque(ud).takeUnretainedValue()
-                t.debug(type, UnsafeRawBufferPointer(start: data, count: size))
-                return 0
-            }
-        }
+        try easy.registerReceiveCallbacks()
+        if options.captureRequest { try easy.registerDebugCallback() }
     }
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`
@@ -231,13 +157,13 @@ public final class Transfer {
         return lines
     }
 
-    // MARK: - Callbacks
+    // MARK: - Callbacks (EasyTransferHandler)
 
     private func fail(_ error: SwurlError) {
         if failure == nil { failure = error }
     }
 
-    private func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func easyReadBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         guard let reader = bodyReader else { return 0 }
         do {
             let n = try reader.read(into: buffer)
@@ -248,19 +174,17 @@ public final class Transfer {
             return n
         } catch {
             fail(error as? SwurlError ?? .transport("reading the request body failed"))
-            return Int(CURL_READFUNC_ABORT)
+            return nil
         }
     }
 
-    private func rewindBody(offset: Int64, origin: Int32) -> Int32 {
-        guard let body = request.body, body.isRewindable, offset == 0, origin == SEEK_SET else {
-            return Int32(CURL_SEEKFUNC_CANTSEEK)
-        }
+    package func easyRewindBody() -> Bool {
+        guard let body = request.body, body.isRewindable else { return false }
         bodyReader = body.makeReader()
-        return Int32(CURL_SEEKFUNC_OK)
+        return true
     }
 
-    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    package func easyDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
             try delegate.transferDidReceiveBody(bytes)
             receivedBytes += Int64(bytes.count)
@@ -278,7 +202,7 @@ public final class Transfer {
         return 0
     }
 
-    private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+    package func easyDidReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
@@ -319,8 +243,8 @@ public final class Transfer {
         return bytes.count
     }
 
-    private func progress(down: Int64, downTotal: Int64, up: Int64, upTotal: Int64) -> Int32 {
-        if Interrupt.requested { return 1 }
+    package func easyProgress(down: Int64, downTotal: Int64, up: Int64, upTotal: Int64) -> Bool {
+        if Interrupt.requested { return false }
         progressHandler?(TransferProgress(downloaded: down, downloadTotal: downTotal > 0 ? downTotal : nil,
                                           uploaded: up, uploadTotal: upTotal > 0 ? upTotal : nil))
         let now = Transfer.now()
@@ -329,17 +253,17 @@ public final class Transfer {
             lastActivity = now
         } else if let t = options.timeout, now - lastActivity > t {
             timedOut = true
-            return 1
+            return false
         }
-        return 0
+        return true
     }
 
-    private func debug(_ type: curl_infotype, _ bytes: UnsafeRawBufferPointer) {
+    package func easyDebug(_ kind: EasyDebugKind, _ bytes: UnsafeRawBufferPointer) {
         do {
-            switch type {
-            case CURLINFO_HEADER_OUT: try delegate.transferDidSendRequestHead(Array(bytes))
-            case CURLINFO_DATA_OUT: try delegate.transferDidSendRequestBody(bytes)
-            default: break
+            switch kind {
+            case .headerOut: try delegate.transferDidSendRequestHead(Array(bytes))
+            case .dataOut: try delegate.transferDidSendRequestBody(bytes)
+            case .other: break
             }
         } catch {
             fail(error as? SwurlError ?? .output("\(error)"))

@@ -1,9 +1,6 @@
-@preconcurrency import CCurl
-@preconcurrency import CShims
 import SwurlCurl
 import SwurlSecurity
 import SwurlCore
-
 extension Transfer {
     /// CURLOPT_BUFFERSIZE(3) for every transfer without `--limit-rate` (libcurl allows up to 512 KiB).
     static let receiveBufferSize = 512 * 1024
@@ -12,18 +9,18 @@ extension Transfer {
     /// `--resolve`, IP version, rate limits, buffer size and Digest credentials.
     func configureConnection() throws(SwurlError) {
         if let t = options.connectTimeout ?? options.timeout {
-            try easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(t * 1000)))
+            try easy.set(.connectTimeoutMilliseconds(max(1, Int(t * 1000))))
         }
         switch options.httpVersion {
         case .automatic:
             // ALPN offers h2 on TLS where libcurl has nghttp2; plain http stays HTTP/1.1.
-            if CurlVersion.hasHTTP2 { try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) }
+            if CurlVersion.hasHTTP2 { try easy.set(.httpVersion(.http2OverTLS)) }
         case .http1_1:
-            try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1), "--http1.1")
+            try easy.set(.httpVersion(.http1_1), "--http1.1")
         case .http2:
-            try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_0), "--http2")
+            try easy.set(.httpVersion(.http2), "--http2")
         case .http2PriorKnowledge:
-            try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE), "--http2-prior-knowledge")
+            try easy.set(.httpVersion(.http2PriorKnowledge), "--http2-prior-knowledge")
         }
         // The proxy comes from swurl's Environment, never from libcurl reading the process
         // environment itself: "" switches libcurl's own lookup off.
@@ -39,14 +36,14 @@ extension Transfer {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the proxy URL") }
             if let p = parsed.password { try HeaderValue.check(p, "the password in the proxy URL") }
         }
-        try easy.set(CURLOPT_PROXY, proxy, "the proxy")
-        if let noProxy = options.proxy.noProxy { try easy.set(CURLOPT_NOPROXY, noProxy, "the no-proxy list") }
-        if let path = options.unixSocket { try easy.set(CURLOPT_UNIX_SOCKET_PATH, path, "--unix-socket") }
-        if !options.resolve.isEmpty { try easy.set(CURLOPT_RESOLVE, list: options.resolve) }
+        try easy.set(.proxy(proxy), "the proxy")
+        if let noProxy = options.proxy.noProxy { try easy.set(.noProxy(noProxy), "the no-proxy list") }
+        if let path = options.unixSocket { try easy.set(.unixSocketPath(path), "--unix-socket") }
+        if !options.resolve.isEmpty { try easy.set(.resolve(options.resolve)) }
         switch options.ipVersion {
         case .any: break
-        case .v4: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V4))
-        case .v6: try easy.set(CURLOPT_IPRESOLVE, Int(CURL_IPRESOLVE_V6))
+        case .v4: try easy.set(.ipResolve(.v4))
+        case .v6: try easy.set(.ipResolve(.v6))
         }
         // --limit-rate is paced by RateLimiter in the read and write callbacks.
         // A 512 KiB receive buffer instead of libcurl's 16 KiB: a 1 GiB body to stdout then takes as few as
@@ -54,19 +51,19 @@ extension Transfer {
         // the same wall time, 2-8% less CPU in paired runs). --limit-rate keeps libcurl's default
         // so the pacing stays fine-grained.
         if let size = options.receiveBufferSize ?? (options.maxReceiveRate == nil ? Transfer.receiveBufferSize : nil) {
-            try easy.set(CURLOPT_BUFFERSIZE, size)
+            try easy.set(.bufferSize(size))
         }
         if let c = digestCredentials {
             try HeaderValue.check(c.user, "the Digest user name")
             try HeaderValue.check(c.password, "the Digest password")
-            try easy.set(CURLOPT_HTTPAUTH, Int(sw_curlauth_digest()), "Digest authentication")
-            try easy.set(CURLOPT_USERNAME, c.user, "the user name")
-            try easy.set(CURLOPT_PASSWORD, c.password, "the password")
+            try easy.set(.digestAuthentication, "Digest authentication")
+            try easy.set(.userName(c.user), "the user name")
+            try easy.set(.password(c.password), "the password")
         }
         // The in-memory cookie engine; with the share handle, cookies follow the redirect chain.
-        try easy.set(CURLOPT_COOKIEFILE, "", "the cookie engine")
+        try easy.set(.cookieFile(""), "the cookie engine")
         // No credentials from ~/.netrc behind swurl's back: TransferSession looks them up per hop.
-        try easy.set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue))
+        try easy.set(.netrcIgnored)
     }
 }
 

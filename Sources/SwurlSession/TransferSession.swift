@@ -1,8 +1,8 @@
-@preconcurrency import CShims
+import SwurlCurl
+import SwurlSecurity
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
-import SwurlCurl
 import SwurlCore
 
 /// Runs one exchange: the request, the redirects it leads to (followed hop by hop, each hop a
@@ -15,8 +15,9 @@ import SwurlCore
 public final class TransferSession {
     public let request: HTTPRequest
     public let options: TransferOptions
-    /// Lines for stderr: each retry is reported here.
-    public var report: ((String) -> Void)?
+    /// Told about each retry before the session waits for it (the engine prints nothing; the
+    /// CLI shows these on stderr).
+    public var willRetry: ((RetryNotice) -> Void)?
     /// Progress of the running hop.
     public var progressHandler: ((TransferProgress) -> Void)?
     /// Adjusts every attempt's request just before it is sent (a download adds its Range here).
@@ -80,7 +81,7 @@ public final class TransferSession {
                     let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: TransferSession.wallClock()) }
                     let wait = options.retry.delay(retry: retries, retryAfter: after, random: self.random())
                     if options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true {
-                        return .retry(wait, "HTTP \(head.status) \(TerminalSanitizer.clean(head.reason))")
+                        return .retry(wait, .status(head.status, reason: head.reason))
                     }
                 }
                 if options.followRedirects && RedirectPolicy.isRedirect(head) { return .redirect }
@@ -98,14 +99,14 @@ public final class TransferSession {
                 let wait = options.retry.delay(retry: retries, retryAfter: nil, random: random())
                 guard options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true else { throw error }
                 retries += 1
-                try pause(wait, reason: error.message, retry: retries)
+                try pause(wait, cause: .failure(error), retry: retries)
                 if delegatePerHop { try finishHop(delegate) }
                 continue
             }
             switch filter.verdict {
-            case .retry(let wait, let reason):
+            case .retry(let wait, let cause):
                 retries += 1
-                try pause(wait, reason: reason, retry: retries)
+                try pause(wait, cause: cause, retry: retries)
                 continue
             case .redirect:
                 if delegatePerHop { try finishHop(delegate) }
@@ -194,9 +195,8 @@ public final class TransferSession {
     }
 
     /// Reports a retry and waits, waking up for Ctrl-C.
-    private func pause(_ seconds: Double, reason: String, retry: Int) throws(SwurlError) {
-        let shown = RetryPolicy.describe(seconds: seconds)
-        report?("swurl: \(reason); retrying in \(shown) s (retry \(retry) of \(options.retry.maxRetries))")
+    private func pause(_ seconds: Double, cause: RetryNotice.Cause, retry: Int) throws(SwurlError) {
+        willRetry?(RetryNotice(cause: cause, delay: seconds, retry: retry, maxRetries: options.retry.maxRetries))
         let end = Transfer.now() + seconds
         while Transfer.now() < end {
             if Interrupt.requested { throw .interrupted }
@@ -218,7 +218,7 @@ public final class TransferSession {
 private final class HopFilter: TransferDelegate {
     enum Verdict {
         case final, redirect
-        case retry(Double, String)
+        case retry(Double, RetryNotice.Cause)
     }
 
     private let target: TransferDelegate

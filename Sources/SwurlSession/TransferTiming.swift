@@ -1,86 +1,24 @@
-@preconcurrency import CCurl
 import SwurlCurl
+import SwurlCore
 
-/// libcurl's own counters for one hop (curl_easy_getinfo(3) `*_TIME_T`, sizes, speeds and the
-/// address it connected to). Times are seconds from the start of the hop.
-public struct TransferTiming: Sendable, Equatable {
-    public var nameLookup: Double = 0
-    public var connect: Double = 0
-    /// 0 when there was no TLS handshake (plain http, or a reused connection).
-    public var appConnect: Double = 0
-    public var preTransfer: Double = 0
-    public var startTransfer: Double = 0
-    public var total: Double = 0
-    public var downloadedBytes: Int64 = 0
-    public var uploadedBytes: Int64 = 0
-    public var headerBytes: Int64 = 0
-    /// Bytes per second, averaged by libcurl over the whole hop.
-    public var downloadSpeed: Int64 = 0
-    public var uploadSpeed: Int64 = 0
-    public var remoteAddress: String?
-    public var remotePort: Int = 0
-    /// `1.1`, `2`, or nil when unknown.
-    public var httpVersion: String?
-    /// New connections this hop opened (0 when it reused one).
-    public var newConnections: Int = 0
-
-    public init() {}
-
+extension TransferTiming {
+    /// The counters libcurl kept for the hop that just ran on `easy`.
     init(_ easy: EasyHandle) {
-        func seconds(_ i: CURLINFO) -> Double { Double(easy.info(offset: i)) / 1_000_000 }
-        nameLookup = seconds(CURLINFO_NAMELOOKUP_TIME_T)
-        connect = seconds(CURLINFO_CONNECT_TIME_T)
-        appConnect = seconds(CURLINFO_APPCONNECT_TIME_T)
-        preTransfer = seconds(CURLINFO_PRETRANSFER_TIME_T)
-        startTransfer = seconds(CURLINFO_STARTTRANSFER_TIME_T)
-        total = seconds(CURLINFO_TOTAL_TIME_T)
-        downloadedBytes = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T)
-        uploadedBytes = easy.info(offset: CURLINFO_SIZE_UPLOAD_T)
-        headerBytes = Int64(easy.info(long: CURLINFO_HEADER_SIZE))
-        downloadSpeed = easy.info(offset: CURLINFO_SPEED_DOWNLOAD_T)
-        uploadSpeed = easy.info(offset: CURLINFO_SPEED_UPLOAD_T)
-        remoteAddress = easy.info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
-        remotePort = easy.info(long: CURLINFO_PRIMARY_PORT)
-        switch easy.info(long: CURLINFO_HTTP_VERSION) {
-        case Int(CURL_HTTP_VERSION_1_0): httpVersion = "1.0"
-        case Int(CURL_HTTP_VERSION_1_1): httpVersion = "1.1"
-        case Int(CURL_HTTP_VERSION_2_0): httpVersion = "2"
-        case Int(CURL_HTTP_VERSION_3): httpVersion = "3"
-        default: httpVersion = nil
-        }
-        newConnections = easy.info(long: CURLINFO_NUM_CONNECTS)
+        self.init()
+        nameLookup = easy.seconds(.nameLookup)
+        connect = easy.seconds(.connect)
+        appConnect = easy.seconds(.appConnect)
+        preTransfer = easy.seconds(.preTransfer)
+        startTransfer = easy.seconds(.startTransfer)
+        total = easy.seconds(.total)
+        downloadedBytes = easy.downloadedBytes
+        uploadedBytes = easy.uploadedBytes
+        headerBytes = easy.headerBytes
+        downloadSpeed = easy.downloadSpeed
+        uploadSpeed = easy.uploadSpeed
+        remoteAddress = easy.remoteAddress
+        remotePort = easy.remotePort
+        httpVersion = easy.httpVersion
+        newConnections = easy.newConnections
     }
-}
-
-/// The timing of a whole exchange: the final hop's phases plus the time spent in redirect hops
-/// and retries before it.
-public struct ExchangeTiming: Sendable, Equatable {
-    /// The final hop's counters.
-    public var final: TransferTiming
-    /// Seconds spent in the hops before the final one (redirects).
-    public var redirectTime: Double = 0
-    public var redirects: Int = 0
-    /// Attempts that were retried.
-    public var retries: Int = 0
-
-    public init(final: TransferTiming, redirectTime: Double = 0, redirects: Int = 0, retries: Int = 0) {
-        self.final = final
-        self.redirectTime = redirectTime
-        self.redirects = redirects
-        self.retries = retries
-    }
-
-    /// DNS lookup of the final hop.
-    public var dns: Double { max(0, final.nameLookup) }
-    /// TCP connect (after DNS).
-    public var connect: Double { max(0, final.connect - final.nameLookup) }
-    /// TLS handshake (after TCP connect); 0 without one.
-    public var tls: Double { final.appConnect > 0 ? max(0, final.appConnect - final.connect) : 0 }
-    /// From the connection being ready (after TCP and TLS) to the first response byte: sending
-    /// the request and the server's think time (time to first byte).
-    public var wait: Double { max(0, final.startTransfer - max(final.connect, final.appConnect)) }
-    /// From the first response byte to the end.
-    public var transfer: Double { max(0, final.total - final.startTransfer) }
-    /// Everything: redirect hops plus the final hop.
-    public var total: Double { redirectTime + final.total }
 }

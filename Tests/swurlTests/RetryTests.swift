@@ -57,6 +57,21 @@ final class RetryTests: XCTestCase {
         XCTAssertFalse(quiet.stderr.contains("retrying"), quiet.stderr)
     }
 
+    /// The retry notices on stderr, word for word (the engine reports events, the CLI words them).
+    func testRetryNoticesReadAsBefore() throws {
+        let server = try ScriptedServer()
+        let r = try runSwurl(["--retry", "2", server.url("/flaky?key=g&fails=1&ra=0")])
+        XCTAssertEqual(r.text, "ok", r.stderr)
+        XCTAssertEqual(r.stderr, "swurl: HTTP 503 Service Unavailable; retrying in 0.0 s (retry 1 of 2)\n")
+
+        let port = try ServerProcess.freePort()
+        let refused = try runSwurl(["--retry", "1", "--retry-delay", "0.05", "http://127.0.0.1:\(port)/"])
+        let lines = refused.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, refused.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix("swurl: Failed to connect to 127.0.0.1 port \(port)") ?? false, refused.stderr)
+        XCTAssertTrue(lines.first?.hasSuffix("; retrying in 0.0 s (retry 1 of 1)") ?? false, refused.stderr)
+    }
+
     func testTimeoutsAreRetried() throws {
         let r = try runSwurl(["--timeout", "0.4", "--retry", "1", "--retry-delay", "0.05", try HTTPBin.url("/delay/3")])
         XCTAssertEqual(r.status, 2, r.stderr)

@@ -29,6 +29,8 @@ CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out);
 CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out);
 
 curl_version_info_data *sw_curl_version_info(void);
+// OpenSSL_version(3) with OPENSSL_VERSION, so the libcurl wrapper needs no COpenSSL import.
+const char *sw_openssl_version(void);
 
 // curl_share_setopt(3) (variadic) for the share handle redirect hops use for cookies, DNS and
 // connections; and the CURLAUTH_* bit masks, which are macros Swift cannot import.

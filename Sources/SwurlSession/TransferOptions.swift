@@ -1,25 +1,6 @@
+import SwurlCurl
 import SwurlSecurity
 import SwurlCore
-/// Receives what happens during a transfer, in order. The engine never formats output; the
-/// printer implements this protocol.
-public protocol TransferDelegate: AnyObject {
-    /// The request head exactly as sent (one call per request, including redirect hops).
-    func transferDidSendRequestHead(_ bytes: [UInt8]) throws
-    /// Request body bytes as they leave.
-    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws
-    /// A complete response head (also 1xx and redirect heads).
-    func transferDidReceiveHead(_ head: HTTPResponseHead) throws
-    /// A chunk of the final response's body, already decoded from its Content-Encoding.
-    func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws
-    /// A TLS handshake passed the security policy (one call per new connection).
-    func transferDidVerifyTLS(_ summary: TLSSummary)
-}
-
-extension TransferDelegate {
-    /// By default the TLS details are not shown.
-    public func transferDidVerifyTLS(_ summary: TLSSummary) {}
-}
-
 /// What shapes a transfer besides the request itself.
 public struct TransferOptions: Sendable {
     public var followRedirects = false

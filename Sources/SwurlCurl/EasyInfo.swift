@@ -1,0 +1,82 @@
+import SwurlCore
+@preconcurrency import CCurl
+@preconcurrency import CShims
+
+/// What libcurl knows about a handle's last transfer (curl_easy_getinfo(3)), typed. A value
+/// that libcurl cannot give reads as 0 or nil.
+extension EasyHandle {
+    /// curl_easy_getinfo(3) for a long.
+    private func info(long what: CURLINFO) -> Int {
+        var v = 0
+        return sw_getinfo_long(raw, what, &v) == CURLE_OK ? v : 0
+    }
+
+    /// curl_easy_getinfo(3) for a curl_off_t.
+    private func info(offset what: CURLINFO) -> Int64 {
+        var v: curl_off_t = 0
+        return sw_getinfo_off(raw, what, &v) == CURLE_OK ? Int64(v) : 0
+    }
+
+    /// curl_easy_getinfo(3) for a string.
+    private func info(string what: CURLINFO) -> String? {
+        var p: UnsafePointer<CChar>?
+        guard sw_getinfo_str(raw, what, &p) == CURLE_OK, let p else { return nil }
+        return String(cString: p)
+    }
+
+    /// CURLINFO_RESPONSE_CODE: the last status code, 0 when no response arrived.
+    package var responseCode: Int { info(long: CURLINFO_RESPONSE_CODE) }
+    /// CURLINFO_EFFECTIVE_URL: the URL last used.
+    package var effectiveURL: String? { info(string: CURLINFO_EFFECTIVE_URL) }
+    /// CURLINFO_REDIRECT_COUNT.
+    package var redirectCount: Int { info(long: CURLINFO_REDIRECT_COUNT) }
+    /// CURLINFO_REDIRECT_URL: where the response's Location points, made absolute.
+    package var redirectURL: String? { info(string: CURLINFO_REDIRECT_URL) }
+
+    /// The phases of a transfer libcurl times (CURLINFO_*_TIME_T).
+    package enum Phase {
+        case nameLookup, connect, appConnect, preTransfer, startTransfer, total
+    }
+
+    /// Seconds from the start of the transfer to the end of `phase` (0 when it did not happen).
+    package func seconds(_ phase: Phase) -> Double {
+        let what: CURLINFO
+        switch phase {
+        case .nameLookup: what = CURLINFO_NAMELOOKUP_TIME_T
+        case .connect: what = CURLINFO_CONNECT_TIME_T
+        case .appConnect: what = CURLINFO_APPCONNECT_TIME_T
+        case .preTransfer: what = CURLINFO_PRETRANSFER_TIME_T
+        case .startTransfer: what = CURLINFO_STARTTRANSFER_TIME_T
+        case .total: what = CURLINFO_TOTAL_TIME_T
+        }
+        return Double(info(offset: what)) / 1_000_000
+    }
+
+    /// CURLINFO_SIZE_DOWNLOAD_T: body bytes received.
+    package var downloadedBytes: Int64 { info(offset: CURLINFO_SIZE_DOWNLOAD_T) }
+    /// CURLINFO_SIZE_UPLOAD_T: body bytes sent.
+    package var uploadedBytes: Int64 { info(offset: CURLINFO_SIZE_UPLOAD_T) }
+    /// CURLINFO_HEADER_SIZE: header bytes received.
+    package var headerBytes: Int64 { Int64(info(long: CURLINFO_HEADER_SIZE)) }
+    /// CURLINFO_SPEED_DOWNLOAD_T: bytes per second, averaged over the transfer.
+    package var downloadSpeed: Int64 { info(offset: CURLINFO_SPEED_DOWNLOAD_T) }
+    /// CURLINFO_SPEED_UPLOAD_T.
+    package var uploadSpeed: Int64 { info(offset: CURLINFO_SPEED_UPLOAD_T) }
+    /// CURLINFO_PRIMARY_IP: the address connected to, nil when none.
+    package var remoteAddress: String? { info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 } }
+    /// CURLINFO_PRIMARY_PORT.
+    package var remotePort: Int { info(long: CURLINFO_PRIMARY_PORT) }
+    /// CURLINFO_NUM_CONNECTS: new connections the transfer opened.
+    package var newConnections: Int { info(long: CURLINFO_NUM_CONNECTS) }
+
+    /// CURLINFO_HTTP_VERSION as text: `1.0`, `1.1`, `2`, `3`, or nil when unknown.
+    package var httpVersion: String? {
+        switch info(long: CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): return "1.0"
+        case Int(CURL_HTTP_VERSION_1_1): return "1.1"
+        case Int(CURL_HTTP_VERSION_2_0): return "2"
+        case Int(CURL_HTTP_VERSION_3): return "3"
+        default: return nil
+        }
+    }
+}

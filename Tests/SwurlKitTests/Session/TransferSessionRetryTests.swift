@@ -1,0 +1,58 @@
+import XCTest
+import SwurlTestSupport
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlSession
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSecurity
+@testable import SwurlCurl
+@testable import SwurlCore
+
+/// The session reports retries as events and prints nothing itself.
+final class TransferSessionRetryTests: XCTestCase {
+    private final class Collector: TransferDelegate {
+        var body: [UInt8] = []
+        func transferDidSendRequestHead(_ bytes: [UInt8]) throws {}
+        func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {}
+        func transferDidReceiveHead(_ head: HTTPResponseHead) throws {}
+        func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws { body += Array(bytes) }
+    }
+
+    func testARetryableStatusIsReportedAsANotice() throws {
+        let server = try ScriptedServer()
+        var options = TransferOptions()
+        options.retry.maxRetries = 3
+        let collector = Collector()
+        let session = try TransferSession(request: HTTPRequest(method: "GET", url: server.url("/flaky?key=n&fails=2&ra=0")),
+                                          options: options) { collector }
+        var notices: [RetryNotice] = []
+        session.willRetry = { notices.append($0) }
+        let result = try session.perform()
+        XCTAssertEqual(result.head?.status, 200)
+        XCTAssertEqual(collector.body, Array("ok".utf8))
+        XCTAssertEqual(notices, [
+            RetryNotice(cause: .status(503, reason: "Service Unavailable"), delay: 0, retry: 1, maxRetries: 3),
+            RetryNotice(cause: .status(503, reason: "Service Unavailable"), delay: 0, retry: 2, maxRetries: 3),
+        ])
+        XCTAssertEqual(result.timing.retries, 2)
+    }
+
+    func testATransportFailureIsReportedWithItsError() throws {
+        let port = try ServerProcess.freePort()
+        var options = TransferOptions()
+        options.retry.maxRetries = 1
+        options.retry.baseDelay = 0.02
+        let session = try TransferSession(request: HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/"),
+                                          options: options) { Collector() }
+        var notices: [RetryNotice] = []
+        session.willRetry = { notices.append($0) }
+        XCTAssertThrowsError(try session.perform()) { error in
+            guard case SwurlError.transport(let message, let hint) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(hint, "is the server running and listening on that port?")
+            XCTAssertEqual(notices.count, 1)
+            XCTAssertEqual(notices.first?.cause, .failure(.transport(message, hint: hint)))
+            XCTAssertEqual(notices.first?.retry, 1)
+        }
+    }
+}
