@@ -52,7 +52,7 @@ let package = Package(
         // Option table, parser, typed options, commands.
         .target(name: "SwurlCLI", dependencies: [
             "SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
-            "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport",
+            "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline",
         ]),
         .executableTarget(name: "swurl", dependencies: ["SwurlCLI"]),
 
