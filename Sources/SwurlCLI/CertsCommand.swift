@@ -22,9 +22,10 @@ enum CertsCommand: SwurlCommand {
         let url = try URLBuilder.resolve(target, defaultScheme: "https")
         var policy = try SecurityArguments.policy(from: args, environment: environment)
         policy.hostVerification = policy.hostVerification ?? true
-        var timeout: Double?
-        if let v = args.value(.timeout) { timeout = try CommandOptions.seconds(v, "timeout") }
-        let report = try CertificateProbe.inspect(url: url, policy: policy, timeout: timeout)
+        var connection = TransferOptions()
+        if let v = args.value(.timeout) { connection.timeout = try CommandOptions.seconds(v, "timeout") }
+        try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
+        let report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection)
         let text = args.has(.json) ? CertificateReportFormatter.json(report) : CertificateReportFormatter.text(report)
         do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
         return .success

@@ -27,7 +27,6 @@ extension CommandOptions {
             transfer.maxReceiveRate = rate
             transfer.maxSendRate = rate
         }
-        if let v = args.value(.connectTimeout) { transfer.connectTimeout = try CommandOptions.seconds(v, "connect-timeout") }
         if let v = args.value(.retry) {
             guard let n = Int(v), n >= 0, n <= 1000 else {
                 throw .usage("--retry: '\(v)' is not a whole number from 0 to 1000", hint: "e.g. --retry 3")
@@ -50,25 +49,7 @@ extension CommandOptions {
             throw .usage("this libcurl (\(CurlVersion.libcurl)) has no HTTP/2 support", hint: "leave out --\(versions[0].rawValue)")
         }
 
-        transfer.proxy = ProxySettings(variables: environment.variables)
-        if let p = args.value(.proxy) {
-            let scheme = URLBuilder.schemeOf(p)?.lowercased()
-            guard scheme == nil || ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme ?? "") else {
-                throw .usage("--proxy: unsupported proxy scheme in '\(p)'", hint: "use http://, https://, socks5:// or socks5h://")
-            }
-            transfer.proxy.explicit = p
-        }
-        transfer.unixSocket = args.value(.unixSocket)
-        for entry in args.values(.resolve) {
-            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, !parts[0].isEmpty, Int(parts[1]) != nil, !parts[2].isEmpty else {
-                throw .usage("--resolve: '\(entry)' is not HOST:PORT:ADDR", hint: "e.g. --resolve example.org:443:127.0.0.1")
-            }
-            transfer.resolve.append(entry)
-        }
-        if args.has(.ipv4) && args.has(.ipv6) { throw .usage("-4 and -6 cannot be combined") }
-        if args.has(.ipv4) { transfer.ipVersion = .v4 }
-        if args.has(.ipv6) { transfer.ipVersion = .v6 }
+        try CommandOptions.parseConnectionArguments(args, into: &transfer, environment: environment)
         if let v = args.value(.maxHeaders) {
             guard let n = Int(v), n >= 0 else { throw .usage("--max-headers: '\(v)' is not a whole number") }
             transfer.maxHeaders = n
@@ -98,6 +79,32 @@ extension CommandOptions {
             }
         }
         if !args.has(.ignoreNetrc) { transfer.netrc = CommandOptions.loadNetrc(environment) }
+    }
+
+    /// Where and how to connect: `--connect-timeout`, `--proxy` (else the proxy variables),
+    /// `--unix-socket`, `--resolve`, `-4`/`-6`. Shared by every command that connects (certs too).
+    static func parseConnectionArguments(_ args: ParsedArguments, into transfer: inout TransferOptions,
+                                         environment: Environment) throws(SwurlError) {
+        if let v = args.value(.connectTimeout) { transfer.connectTimeout = try CommandOptions.seconds(v, "connect-timeout") }
+        transfer.proxy = ProxySettings(variables: environment.variables)
+        if let p = args.value(.proxy) {
+            let scheme = URLBuilder.schemeOf(p)?.lowercased()
+            guard scheme == nil || ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme ?? "") else {
+                throw .usage("--proxy: unsupported proxy scheme in '\(p)'", hint: "use http://, https://, socks5:// or socks5h://")
+            }
+            transfer.proxy.explicit = p
+        }
+        transfer.unixSocket = args.value(.unixSocket)
+        for entry in args.values(.resolve) {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[0].isEmpty, Int(parts[1]) != nil, !parts[2].isEmpty else {
+                throw .usage("--resolve: '\(entry)' is not HOST:PORT:ADDR", hint: "e.g. --resolve example.org:443:127.0.0.1")
+            }
+            transfer.resolve.append(entry)
+        }
+        if args.has(.ipv4) && args.has(.ipv6) { throw .usage("-4 and -6 cannot be combined") }
+        if args.has(.ipv4) { transfer.ipVersion = .v4 }
+        if args.has(.ipv6) { transfer.ipVersion = .v6 }
     }
 
     /// `100`, `100K`, `2M`, `1G` (powers of 1024; a trailing `B` or `/s` is allowed).

@@ -8,9 +8,10 @@ public enum CertificateProbe {
     /// - Parameters:
     ///   - url: an `https://` URL.
     ///   - policy: trust store, pins and client certificate to evaluate against (never enforced).
-    ///   - timeout: connect timeout in seconds; nil for libcurl's default.
+    ///   - connection: how to connect (timeouts, proxy, Unix socket, `--resolve`, IP version), as
+    ///     for a request.
     /// - Throws: `.usage` for a non-HTTPS URL, `.transport` when the connection fails.
-    public static func inspect(url: CurlURL, policy: SecurityPolicy, timeout: Double?) throws(SwurlError) -> CertificateReport {
+    public static func inspect(url: CurlURL, policy: SecurityPolicy, connection: TransferOptions = TransferOptions()) throws(SwurlError) -> CertificateReport {
         guard url.scheme == "https" else {
             throw .usage("swurl certs needs an https:// URL (got '\(url.url)')", hint: "e.g. swurl certs https://\(url.hostHeader)")
         }
@@ -20,7 +21,7 @@ public enum CertificateProbe {
         try easy.set(.protocols("https"), "the protocol list")
         // CONNECT_ONLY: connect and handshake, then stop — zero HTTP bytes.
         try easy.set(.connectOnly(true))
-        if let t = timeout { try easy.set(.connectTimeoutMilliseconds(max(1, Int(t * 1000)))) }
+        try easy.applyRoute(connection, url: url.url)
         let verifier = try easy.applySecurity(policy, mode: .inspect)
         let rc = withExtendedLifetime(verifier) { easy.perform() }
         guard rc.succeeded else { throw rc.error }

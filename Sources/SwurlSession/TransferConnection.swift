@@ -8,9 +8,6 @@ extension Transfer {
     /// The connection settings of every hop: timeouts, HTTP version, proxy, Unix socket,
     /// `--resolve`, IP version, rate limits, buffer size and Digest credentials.
     func configureConnection() throws(SwurlError) {
-        if let t = options.connectTimeout ?? options.timeout {
-            try easy.set(.connectTimeoutMilliseconds(max(1, Int(t * 1000))))
-        }
         switch options.httpVersion {
         case .automatic:
             // ALPN offers h2 on TLS where libcurl has nghttp2; plain http stays HTTP/1.1.
@@ -22,29 +19,7 @@ extension Transfer {
         case .http2PriorKnowledge:
             try easy.set(.httpVersion(.http2PriorKnowledge), "--http2-prior-knowledge")
         }
-        // The proxy comes from swurl's Environment, never from libcurl reading the process
-        // environment itself: "" switches libcurl's own lookup off.
-        let scheme = (try? CurlURL(parsing: request.url))?.scheme.lowercased() ?? "http"
-        let proxy = options.proxy.proxy(forScheme: scheme) ?? ""
-        // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
-        // host name) would be applied to the proxy's certificate: not supported, said plainly.
-        if proxy.lowercased().hasPrefix("https://") {
-            throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(proxy))'",
-                         hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
-        }
-        if !proxy.isEmpty, let parsed = try? CurlURL(parsing: proxy.contains("://") ? proxy : "http://" + proxy) {
-            if let u = parsed.user { try HeaderValue.check(u, "the user name in the proxy URL") }
-            if let p = parsed.password { try HeaderValue.check(p, "the password in the proxy URL") }
-        }
-        try easy.set(.proxy(proxy), "the proxy")
-        if let noProxy = options.proxy.noProxy { try easy.set(.noProxy(noProxy), "the no-proxy list") }
-        if let path = options.unixSocket { try easy.set(.unixSocketPath(path), "--unix-socket") }
-        if !options.resolve.isEmpty { try easy.set(.resolve(options.resolve)) }
-        switch options.ipVersion {
-        case .any: break
-        case .v4: try easy.set(.ipResolve(.v4))
-        case .v6: try easy.set(.ipResolve(.v6))
-        }
+        try easy.applyRoute(options, url: request.url)
         // --limit-rate is paced by RateLimiter in the read and write callbacks.
         // A 512 KiB receive buffer instead of libcurl's 16 KiB: a 1 GiB body to stdout then takes as few as
         // 2,048 callbacks and write(2)s instead of 65,536 or more (CPU time about halved; against 256 KiB
@@ -156,4 +131,38 @@ public enum AuthType: String, Sendable, CaseIterable {
     case digest
     /// `Authorization: Bearer TOKEN`.
     case bearer
+}
+
+extension EasyHandle {
+    /// Where and how a handle connects: connect timeout, proxy (the Environment's, never
+    /// libcurl's own lookup), no-proxy list, Unix socket, `--resolve`, IP version. One place for
+    /// every command that connects (requests, downloads, `swurl certs`).
+    func applyRoute(_ options: TransferOptions, url: String) throws(SwurlError) {
+        if let t = options.connectTimeout ?? options.timeout {
+            try set(.connectTimeoutMilliseconds(max(1, Int(t * 1000))))
+        }
+        // The proxy comes from swurl's Environment, never from libcurl reading the process
+        // environment itself: "" switches libcurl's own lookup off.
+        let scheme = (try? CurlURL(parsing: url))?.scheme.lowercased() ?? "http"
+        let proxy = options.proxy.proxy(forScheme: scheme) ?? ""
+        // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
+        // host name) would be applied to the proxy's certificate: not supported, said plainly.
+        if proxy.lowercased().hasPrefix("https://") {
+            throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(proxy))'",
+                         hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
+        }
+        if !proxy.isEmpty, let parsed = try? CurlURL(parsing: proxy.contains("://") ? proxy : "http://" + proxy) {
+            if let u = parsed.user { try HeaderValue.check(u, "the user name in the proxy URL") }
+            if let p = parsed.password { try HeaderValue.check(p, "the password in the proxy URL") }
+        }
+        try set(.proxy(proxy), "the proxy")
+        if let noProxy = options.proxy.noProxy { try set(.noProxy(noProxy), "the no-proxy list") }
+        if let path = options.unixSocket { try set(.unixSocketPath(path), "--unix-socket") }
+        if !options.resolve.isEmpty { try set(.resolve(options.resolve)) }
+        switch options.ipVersion {
+        case .any: break
+        case .v4: try set(.ipResolve(.v4))
+        case .v6: try set(.ipResolve(.v6))
+        }
+    }
 }

@@ -10,6 +10,24 @@ final class CertsCommandTests: XCTestCase {
         return try r.json()
     }
 
+    func testConnectionOptionsApply() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        // --resolve sends a made-up name to the server's address; the leaf's localhost name is then checked.
+        let port = server.port
+        let json = try report(["--cacert", pki.path("root.pem"), "--resolve", "localhost:\(port):127.0.0.1",
+                               "--connect-timeout", "5", "-4", "https://localhost:\(port)/"])
+        XCTAssertEqual(json["chain_ok"] as? Bool, true)
+        XCTAssertEqual(server.connection(after: 0)?.bytes, 0)
+        // A proxy that does not exist is used, so the probe fails instead of connecting directly.
+        let r = try runSwurl(["certs", "--cacert", pki.path("root.pem"), "--proxy", "http://127.0.0.1:9", server.url])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        // Options of requests are refused, not ignored.
+        let form = try runSwurl(["certs", server.url, "--form"])
+        XCTAssertEqual(form.status, 64, form.stderr)
+        XCTAssertTrue(form.stderr.contains("--form does not apply to 'swurl certs'"), form.stderr)
+    }
+
     private func entries(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
 
     func testFingerprintsAndPinsEqualOpenSSLForEveryCertificate() throws {
