@@ -3,6 +3,10 @@ import PackageDescription
 
 // The targets are the layers (see README "Architecture" and shared/DESIGN.md): each one's
 // dependency list is what it may import, so a wrong-way import does not compile.
+// Cross-module optimisation in release builds: the hot paths (JSON formatter, write path) call
+// across layer targets (Core's sanitizer and sinks), which would otherwise cost a call each.
+let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "swurl",
     products: [
@@ -36,25 +40,25 @@ let package = Package(
 
         // Value types and text helpers: requests, headers, bodies, errors, exit statuses, terminal
         // sanitizing, JSON values, MIME types, URL text, the Environment, transfer events.
-        .target(name: "SwurlCore", dependencies: ["CSupport"]),
+        .target(name: "SwurlCore", dependencies: ["CSupport"], swiftSettings: optimized),
         // The libcurl wrapper: the only importer of CCurl.
-        .target(name: "SwurlCurl", dependencies: ["SwurlCore", "CCurl", "CShims"]),
+        .target(name: "SwurlCurl", dependencies: ["SwurlCore", "CCurl", "CShims"], swiftSettings: optimized),
         // The security policy on OpenSSL: the only importer of COpenSSL (besides the TLS hook).
-        .target(name: "SwurlSecurity", dependencies: ["SwurlCore", "COpenSSL", "CShims"]),
+        .target(name: "SwurlSecurity", dependencies: ["SwurlCore", "COpenSSL", "CShims"], swiftSettings: optimized),
         // Parameter tree → JSON, form, property list, multipart; never CLI types.
-        .target(name: "SwurlRequestSerialization", dependencies: ["SwurlCore"]),
+        .target(name: "SwurlRequestSerialization", dependencies: ["SwurlCore"], swiftSettings: optimized),
         // Validation and the parsers that yield values and tokens; no themes, no ANSI.
-        .target(name: "SwurlResponseSerialization", dependencies: ["SwurlCore"]),
+        .target(name: "SwurlResponseSerialization", dependencies: ["SwurlCore"], swiftSettings: optimized),
         // The engine: transfers, redirects, auth origin binding, retries; prints nothing.
-        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore"]),
+        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore"], swiftSettings: optimized),
         // Printer, renderers, themes, progress, output files.
-        .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore"]),
+        .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore"], swiftSettings: optimized),
         // Option table, parser, typed options, commands.
         .target(name: "SwurlCLI", dependencies: [
             "SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
             "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline",
-        ]),
-        .executableTarget(name: "swurl", dependencies: ["SwurlCLI"]),
+        ], swiftSettings: optimized),
+        .executableTarget(name: "swurl", dependencies: ["SwurlCLI"], swiftSettings: optimized),
 
         // Test servers, certificate factory and process helpers shared by both test targets.
         .target(
