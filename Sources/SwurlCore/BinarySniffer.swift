@@ -2,13 +2,22 @@
 @preconcurrency import Glibc
 #endif
 
-/// Decides whether bytes are binary (not fit for a terminal): a NUL byte, or bytes that are
-/// not UTF-8 text.
+/// Decides whether bytes are binary (not fit for a terminal). The one place for both rules:
+/// a response body is binary when its first kilobyte holds a NUL (text in another charset is
+/// still text); a file being uploaded also when it is not UTF-8.
 public enum BinarySniffer {
+    /// How many leading bytes the rules look at.
+    public static let sniffLength = 1024
+
+    /// The response rule: a NUL among the first `sniffLength` bytes.
+    public static func hasNUL(_ head: some Collection<UInt8>) -> Bool {
+        head.prefix(sniffLength).contains(0)
+    }
+
     /// Whether the first kilobyte holds a NUL or invalid UTF-8 (a sequence cut at the end is fine).
     static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(1024))
-        if head.contains(0) { return true }
+        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(sniffLength))
+        if hasNUL(head) { return true }
         // Drop a possibly cut multi-byte sequence at the end before validating.
         var end = head.count
         var back = 0

@@ -26,7 +26,7 @@ final class PropertyListResponseDecoder: ResponseDecoding {
             value = try PropertyListReader.read(bytes)
         } catch {
             // Binary that is not a plist is never dumped on a terminal.
-            if context.terminal && bytes.prefix(1024).contains(0) {
+            if context.terminal && BinarySniffer.hasNUL(bytes) {
                 return .failed("the body is not a property list (\(error.reason)); \(bytes.count) bytes not shown")
             }
             let t = TextResponseDecoder(context: context)

@@ -22,7 +22,7 @@ final class TextResponseDecoder: ResponseDecoding {
     private var total = 0
 
     /// How many bytes the binary check looks at.
-    static let sniffLength = 1024
+    static let sniffLength = BinarySniffer.sniffLength
 
     /// - Parameters:
     ///   - convert: whether to convert the charset (false for `--decode raw`).
@@ -38,9 +38,7 @@ final class TextResponseDecoder: ResponseDecoding {
     }
 
     /// Whether bytes look binary: a NUL in the first kilobyte.
-    static func looksBinary(_ head: some Collection<UInt8>) -> Bool {
-        head.prefix(sniffLength).contains(0)
-    }
+    static func looksBinary(_ head: some Collection<UInt8>) -> Bool { BinarySniffer.hasNUL(head) }
 
     /// Charsets whose bytes are already fine for a UTF-8 terminal.
     static func isUTF8Compatible(_ charset: String) -> Bool {
