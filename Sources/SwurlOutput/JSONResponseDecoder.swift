@@ -171,9 +171,7 @@ final class JSONResponseDecoder: ResponseDecoding {
             // JSON Lines: every non-blank line a document.
             for line in bytes.split(separator: 0x0A) where !isBlank(Array(line)) {
                 guard let v = try? JSONParser.parse(Array(line)) else {
-                    let t = TextResponseDecoder(context: context)
-                    t.decode(bytes, into: &out)
-                    _ = t.finish(into: &out)
+                    TextResponseDecoder.show(bytes, context: context, into: &out)
                     return .failed("the body is not valid JSON (\(error.description)); shown as sent")
                 }
                 values.append(v)

@@ -29,9 +29,7 @@ final class PropertyListResponseDecoder: ResponseDecoding {
             if context.terminal && BinarySniffer.hasNUL(bytes) {
                 return .failed("the body is not a property list (\(error.reason)); \(bytes.count) bytes not shown")
             }
-            let t = TextResponseDecoder(context: context)
-            t.decode(bytes, into: &out)
-            _ = t.finish(into: &out)
+            TextResponseDecoder.show(bytes, context: context, into: &out)
             return .failed("the body is not a property list (\(error.reason)); shown as sent")
         }
         if context.options.plistAsJSON {

@@ -40,6 +40,13 @@ final class TextResponseDecoder: ResponseDecoding {
     /// Whether bytes look binary: a NUL in the first kilobyte.
     static func looksBinary(_ head: some Collection<UInt8>) -> Bool { BinarySniffer.hasNUL(head) }
 
+    /// The fallback of every whole-body decoder that could not decode: the bytes shown as text.
+    static func show(_ bytes: [UInt8], context: DecodingContext, into out: inout [UInt8]) {
+        let t = TextResponseDecoder(context: context)
+        t.decode(bytes, into: &out)
+        _ = t.finish(into: &out)
+    }
+
     /// Charsets whose bytes are already fine for a UTF-8 terminal.
     static func isUTF8Compatible(_ charset: String) -> Bool {
         ["utf-8", "utf8", "us-ascii", "ascii"].contains(charset.lowercased())

@@ -27,9 +27,7 @@ final class XMLResponseDecoder: ResponseDecoding {
             XMLPrettyPrinter(theme: context.theme, sanitize: context.terminal).write(tokens, into: &out)
             return .decoded
         } catch {
-            let t = TextResponseDecoder(context: context)
-            t.decode(bytes, into: &out)
-            _ = t.finish(into: &out)
+            TextResponseDecoder.show(bytes, context: context, into: &out)
             return .failed("the body is not well-formed XML (\(error.reason) at byte \(error.offset)); shown as sent")
         }
     }
