@@ -40,4 +40,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         default: return nil
         }
     }
+
+    /// The one status rule for a response that validation refused: 3xx, 4xx and 5xx exit by
+    /// class (3, 4, 5); any other code (a 1xx or 2xx outside `--accept-status`) is rejected (8).
+    public init(rejectedHTTPStatus code: Int) {
+        self = ExitStatus(httpStatus: code) ?? .responseRejected
+    }
 }

@@ -16,15 +16,17 @@ public struct ResponseValidator: Sendable {
         self.acceptableTypes = acceptableTypes
     }
 
-    /// The exit status for a status code that fails validation, or nil when it passes.
-    /// Outside `--accept-status` it exits by class (3, 4, 5); a 1xx or 2xx outside it is
-    /// rejected with 8.
+    /// Whether a status code passes: inside `--accept-status` when given, else anything but
+    /// 3xx, 4xx and 5xx under `--check-status`, else any code.
+    public func accepts(status code: Int) -> Bool {
+        if let ranges = acceptableStatus { return ranges.contains { $0.contains(code) } }
+        return !checkStatus || ExitStatus(httpStatus: code) == nil
+    }
+
+    /// The exit status for a status code that fails validation (by `ExitStatus`'s one rule), or
+    /// nil when it passes.
     public func statusFailure(_ code: Int) -> ExitStatus? {
-        if let ranges = acceptableStatus {
-            if ranges.contains(where: { $0.contains(code) }) { return nil }
-            return ExitStatus(httpStatus: code) ?? .responseRejected
-        }
-        return checkStatus ? ExitStatus(httpStatus: code) : nil
+        accepts(status: code) ? nil : ExitStatus(rejectedHTTPStatus: code)
     }
 
     /// Whether a response with this media type may be decoded. With `--accept-type` a missing
