@@ -2,11 +2,7 @@ import XCTest
 import SwurlTestSupport
 @testable import SwurlCLI
 @testable import SwurlOutput
-@testable import SwurlSession
 @testable import SwurlResponseSerialization
-@testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 /// The committed man page and completions must be what the option table generates today.

@@ -1,12 +1,6 @@
 import XCTest
 @testable import SwurlCLI
-@testable import SwurlOutput
 @testable import SwurlSession
-@testable import SwurlResponseSerialization
-@testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
-@testable import SwurlCore
 
 /// The CLI words the session's retry events as it always did.
 final class SwurlTransferSupportTests: XCTestCase {

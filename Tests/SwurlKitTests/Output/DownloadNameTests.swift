@@ -1,11 +1,7 @@
 import XCTest
-@testable import SwurlCLI
 @testable import SwurlOutput
-@testable import SwurlSession
 @testable import SwurlResponseSerialization
 @testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 final class DownloadNameTests: XCTestCase {

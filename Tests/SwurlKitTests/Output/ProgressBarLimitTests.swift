@@ -1,11 +1,5 @@
 import XCTest
-@testable import SwurlCLI
 @testable import SwurlOutput
-@testable import SwurlSession
-@testable import SwurlResponseSerialization
-@testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 /// A server's Content-Length reaches the progress bar unchecked: no value may trap there.

@@ -2,11 +2,8 @@ import XCTest
 import SwurlTestSupport
 @testable import SwurlCLI
 @testable import SwurlOutput
-@testable import SwurlSession
 @testable import SwurlResponseSerialization
 @testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 final class ParameterTreeTests: XCTestCase {

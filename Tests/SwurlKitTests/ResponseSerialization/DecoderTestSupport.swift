@@ -1,10 +1,5 @@
-@testable import SwurlCLI
 @testable import SwurlOutput
-@testable import SwurlSession
 @testable import SwurlResponseSerialization
-@testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 /// Runs a decoder over bytes fed in chunks; returns the output and the outcome.

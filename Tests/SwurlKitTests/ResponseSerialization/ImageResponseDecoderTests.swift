@@ -1,13 +1,8 @@
 import XCTest
 import Foundation
 import SwurlTestSupport
-@testable import SwurlCLI
 @testable import SwurlOutput
-@testable import SwurlSession
 @testable import SwurlResponseSerialization
-@testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 final class ImageResponseDecoderTests: XCTestCase {

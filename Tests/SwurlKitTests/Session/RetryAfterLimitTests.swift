@@ -1,12 +1,5 @@
 import XCTest
-@testable import SwurlCLI
-@testable import SwurlOutput
 @testable import SwurlSession
-@testable import SwurlResponseSerialization
-@testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
-@testable import SwurlCore
 
 /// Server-chosen Retry-After values: never a trap, never a wait of years.
 final class RetryAfterLimitTests: XCTestCase {

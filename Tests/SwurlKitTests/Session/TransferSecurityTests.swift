@@ -1,12 +1,10 @@
 import XCTest
 import SwurlTestSupport
-@testable import SwurlCLI
 @testable import SwurlOutput
 @testable import SwurlSession
 @testable import SwurlResponseSerialization
 @testable import SwurlRequestSerialization
 @testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 /// The engine as the REPL and batch modes will use it: several transfers in one process.

@@ -1,12 +1,7 @@
 import XCTest
 import SwurlTestSupport
-@testable import SwurlCLI
-@testable import SwurlOutput
 @testable import SwurlSession
-@testable import SwurlResponseSerialization
 @testable import SwurlRequestSerialization
-@testable import SwurlSecurity
-@testable import SwurlCurl
 @testable import SwurlCore
 
 /// The session reports retries as events and prints nothing itself.
