@@ -92,6 +92,7 @@ enum ReachCommand: SwurlCommand {
                 line += " dev \(route.interface)"
                 if let s = route.source { line += " src \(s)" }
                 if let i = step.interface { line += " — \(i.label) (\(i.evidence))" }
+                if let e = step.error { line += ": \(e)" }
                 lines.append(line)
             } else {
                 lines.append("route    \(step.address.text): \(step.error ?? "no route")")

@@ -25,6 +25,15 @@ public struct InterfaceDescription: Equatable, Sendable {
     /// `ethernet, virtual` or `wifi`.
     public var label: String { virtual ? "\(kind.rawValue), virtual" : kind.rawValue }
 
+    /// Whether the interface is administratively up (IFF_UP in `root/IF/flags`); nil when unknown.
+    public static func isUp(interface name: String, root: String = "/sys/class/net") -> Bool? {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != "..",
+              let bytes = try? SmallFile.read(root + "/" + name + "/flags", maxSize: 64 * 1024) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
+        guard text.hasPrefix("0x"), let flags = Int(text.dropFirst(2), radix: 16) else { return nil }
+        return flags & 1 != 0
+    }
+
     /// Reads `root/IF/type`, `wireless`, `phy80211`, `uevent` (DEVTYPE), `tun_flags`, `bridge`
     /// and `device`.
     /// - Parameter root: `/sys/class/net`, or a fixture tree shaped like it.

@@ -160,14 +160,17 @@ public enum Reachability {
             switch monitor.route(to: address) {
             case .success(let route):
                 let interface = InterfaceDescription.of(interface: route.interface, root: target.sysfsRoot)
-                report.routes.append(.init(address: address, route: route, error: nil, interface: interface))
+                // The kernel keeps local routes of a downed loopback; packets on it go nowhere.
+                let down = InterfaceDescription.isUp(interface: route.interface, root: target.sysfsRoot) == false
+                report.routes.append(.init(address: address, route: route,
+                                           error: down ? "interface \(route.interface) is down" : nil, interface: interface))
             case .failure(let e):
                 report.routes.append(.init(address: address, route: nil, error: e.message, interface: nil))
             }
         }
-        let routed = report.routes.filter { $0.route != nil }
+        let routed = report.routes.filter { $0.route != nil && $0.error == nil }
         guard !routed.isEmpty else {
-            let first = report.routes.first
+            let first = report.routes.first { $0.route != nil } ?? report.routes.first
             report.verdict = .notReachable(reason: "no route to \(first?.address.text ?? target.host): \(first?.error ?? "unknown")")
             return report
         }
