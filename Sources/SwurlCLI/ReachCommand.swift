@@ -41,7 +41,7 @@ enum ReachCommand: SwurlCommand {
         let watch = args.has(.watch)
         let target = ReachabilityTarget(url: url, family: family, policy: policy,
                                         connectTimeout: connectTimeout ?? (watch ? nil : timeout) ?? defaultConnectTimeout,
-                                        sysfsRoot: environment.variables["SWURL_SYSFS_NET"] ?? "/sys/class/net")
+                                        sysfsRoot: "/sys/class/net")
         let json = args.has(.json)
         Interrupt.arm()
         if watch {
