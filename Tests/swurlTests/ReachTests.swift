@@ -125,6 +125,12 @@ final class ReachTests: XCTestCase {
         let refused = try ns.swurl(["reach", "127.0.0.1:8081"])
         XCTAssertEqual(refused.status, 1)
         XCTAssertEqual(lastLine(refused), "not reachable (connection refused)")
+        // IPv6: the route lookup with a 16-byte destination.
+        let v6 = try ns.swurl(["reach", "--json", "http://[::1]:8081/"])
+        let route = (try v6.json()["routes"] as? [[String: Any]])?.first
+        XCTAssertEqual(route?["address"] as? String, "::1", v6.text)
+        XCTAssertEqual(route?["interface"] as? String, "lo")
+        XCTAssertEqual(route?["kind"] as? String, "loopback")
     }
 
     func testVethIsEthernetVirtualWithSourceAddress() throws {
