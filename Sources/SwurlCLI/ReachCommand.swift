@@ -30,8 +30,10 @@ enum ReachCommand: SwurlCommand {
         guard url.scheme == "http" || url.scheme == "https" else {
             throw .usage("swurl reach checks http and https targets (got '\(url.scheme)')")
         }
-        var policy = try SecurityArguments.policy(from: args, environment: environment)
-        policy.hostVerification = policy.hostVerification ?? (policy.allowsInvalidCertificates && !policy.hasPins ? false : true)
+        let policy = try SecurityArguments.policy(from: args, environment: environment)
+        if url.scheme == "https", let warning = policy.weakeningWarning {
+            try? environment.stderr.write("swurl: warning: \(warning)\n")
+        }
         var timeout: Double?
         if let v = args.value(.timeout) { timeout = try CommandOptions.seconds(v, "timeout") }
         var connectTimeout: Double?

@@ -302,6 +302,12 @@ final class ReachTests: XCTestCase {
         // Untrusted chain (no --cacert): 7 as well; plain http to the same port is not checked for TLS.
         let untrusted = try runSwurl(["reach", server.url])
         XCTAssertEqual(untrusted.status, 7, untrusted.text)
+        // -k: the chain is not checked (and said so), a pin still is.
+        let insecure = try runSwurl(["reach", "-k", server.url])
+        XCTAssertEqual(insecure.status, 0, insecure.text + insecure.stderr)
+        XCTAssertTrue(insecure.stderr.hasPrefix("swurl: warning: "), insecure.stderr)
+        let insecurePinned = try runSwurl(["reach", "-k", "--pin-pubkey", try pki.pin("leaf2.pem"), server.url])
+        XCTAssertEqual(insecurePinned.status, 7, insecurePinned.text)
         let plain = try runSwurl(["reach", "--json", "http://127.0.0.1:\(server.port)"])
         XCTAssertEqual(plain.status, 0)
         XCTAssertTrue(try plain.json()["tls"] is NSNull)
