@@ -313,6 +313,36 @@ final class ReachTests: XCTestCase {
         XCTAssertTrue(try plain.json()["tls"] is NSNull)
     }
 
+    func testTLSVerdictsUnderAPinInsideANamespace() throws {
+        let pki = try CertificateFactory.shared()
+        let ns = try NetworkNamespace()
+        try ns.ip("link set lo up")
+        let script = """
+            import socket, ssl, sys
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(('127.0.0.1', 8443)); s.listen(16)
+            while True:
+                c, _ = s.accept()
+                try:
+                    t = ctx.wrap_socket(c, server_side=True); t.close()
+                except Exception:
+                    c.close()
+            """
+        try ns.start(TestPaths.venv + "/bin/python3", ["-c", script, pki.path("leaf-chain.pem"), pki.path("leaf.key")])
+        try ns.waitForListener(port: 8443)
+        let url = "https://127.0.0.1:8443"
+        let good = try ns.swurl(["reach", "--cacert", pki.path("root.pem"), "--pin-pubkey", try pki.pin("int.pem"), url])
+        XCTAssertEqual(good.status, 0, good.text + good.stderr)
+        XCTAssertEqual(lastLine(good), "reachable via loopback (lo)")
+        let bad = try ns.swurl(["reach", "--cacert", pki.path("root.pem"), "--pin-pubkey", try pki.pin("leaf2.pem"), url])
+        XCTAssertEqual(bad.status, 7, bad.text + bad.stderr)
+        XCTAssertTrue(lastLine(bad).hasPrefix("not reachable (TLS: "), bad.text)
+        let scoped = try ns.swurl(["reach", "--cacert", pki.path("root.pem"), "--pin-pubkey", try pki.pin("int.pem"),
+                                   "--pin-scope", "leaf", url])
+        XCTAssertEqual(scoped.status, 7, scoped.text)
+    }
+
     func testUsageErrors() throws {
         XCTAssertEqual(try runSwurl(["reach"]).status, 64)
         XCTAssertEqual(try runSwurl(["reach", "a.example", "b.example"]).status, 64)
