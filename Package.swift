@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
         // Signals and terminal modes: no library headers, so the core stays free of them.
         .target(name: "CSupport"),
+        // rtnetlink's constants and message macros for the reachability checks (RouteMonitor).
+        .target(name: "CNetlink"),
 
         // Value types and text helpers: requests, headers, bodies, errors, exit statuses, terminal
         // sanitizing, JSON values, MIME types, URL text, the Environment, transfer events.
@@ -50,7 +52,7 @@ let package = Package(
         // Validation and the parsers that yield values and tokens; no themes, no ANSI.
         .target(name: "SwurlResponseSerialization", dependencies: ["SwurlCore"], swiftSettings: optimized),
         // The engine: transfers, redirects, auth origin binding, retries; prints nothing.
-        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore"], swiftSettings: optimized),
+        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink"], swiftSettings: optimized),
         // Printer, renderers, themes, progress, output files.
         .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore"], swiftSettings: optimized),
         // Option table, parser, typed options, commands.

@@ -55,6 +55,8 @@ public struct CommandOptions {
     /// `--auth USER[:PASS]` as typed; the password may still have to be asked for.
     public var authUser: String?
     public var authPassword: String?
+    /// `--wait-for-network[=SECONDS]`: how long to wait for the target to become reachable.
+    public var waitForNetwork: Double?
 
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
@@ -127,6 +129,9 @@ public struct CommandOptions {
         }
         if let v = args.value(.timeout) { transfer.timeout = try CommandOptions.seconds(v, "timeout") }
         if let s = args.value(.defaultScheme) { defaultScheme = s }
+        if args.has(.waitForNetwork) {
+            waitForNetwork = try args.value(.waitForNetwork).map { v throws(SwurlError) in try CommandOptions.seconds(v, "wait-for-network") } ?? 60
+        }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
         try parseTransferArguments(args, environment: environment)
     }

@@ -54,6 +54,8 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case ipv4
     case ipv6
     case maxHeaders = "max-headers"
+    case watch
+    case waitForNetwork = "wait-for-network"
     case pinPubkey = "pin-pubkey"
     case pinCert = "pin-cert"
     case pinScope = "pin-scope"

@@ -33,6 +33,9 @@ enum RequestCommand: SwurlCommand {
         // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
         Interrupt.arm()
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        if let limit = options.waitForNetwork, !options.offline {
+            try ReachCommand.waitForNetwork(request.url, options: options, limit: limit)
+        }
         if options.download {
             return try DownloadCommand.download(request: request, options: options, transferOptions: transferOptions,
                                                 environment: environment)

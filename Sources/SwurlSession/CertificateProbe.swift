@@ -31,3 +31,33 @@ public enum CertificateProbe {
         return CertificateReport(url: url.url, host: verifier.host, inspection: inspection, pinsGiven: policy.hasPins)
     }
 }
+
+extension CertificateProbe {
+    /// Connects to `address` for the URL's host and completes the TLS handshake under `policy`
+    /// (enforced, as for a request); sends no HTTP bytes (`swurl reach`).
+    /// - Returns: the handshake's seconds and what was negotiated.
+    /// - Throws: `.trust` when the policy rejects the server, `.transport`/`.timedOut` otherwise.
+    public static func handshake(url: CurlURL, address: String, port: Int, policy: SecurityPolicy,
+                                 timeout: Double?) throws(SwurlError) -> (seconds: Double, summary: TLSSummary?) {
+        let easy = try EasyHandle()
+        try easy.set(.url(url.url), "the URL")
+        try easy.set(.noSignal(true))
+        try easy.set(.protocols("https"), "the protocol list")
+        try easy.set(.connectOnly(true))
+        var host = url.host
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        // The address that answered the TCP connect, not a fresh lookup.
+        if host != address {
+            try easy.set(.resolve(["\(host):\(port):" + (address.contains(":") ? "[\(address)]" : address)]), "the address")
+        }
+        if let t = timeout { try easy.set(.connectTimeoutMilliseconds(max(1, Int(t * 1000)))) }
+        let verifier = try easy.applySecurity(policy, mode: .enforce)
+        var summary: TLSSummary?
+        verifier.onVerified = { summary = $0 }
+        let rc = withExtendedLifetime(verifier) { easy.perform() }
+        if let trust = verifier.failure { throw trust.error }
+        if Interrupt.requested { throw .interrupted }
+        guard rc.succeeded else { throw rc.error }
+        return (max(0, easy.seconds(.appConnect) - easy.seconds(.connect)), summary)
+    }
+}

@@ -7,6 +7,12 @@ public struct SwurlResult {
     public var stderr: String
     public var text: String { String(decoding: stdout, as: UTF8.self) }
 
+    public init(status: Int32, stdout: Data, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     /// stdout parsed as JSON (what httpbin echoed).
     public func json() throws -> [String: Any] {
         guard let obj = try JSONSerialization.jsonObject(with: stdout) as? [String: Any] else {

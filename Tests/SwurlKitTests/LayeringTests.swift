@@ -31,12 +31,15 @@ final class LayeringTests: XCTestCase {
             return inSecurity || (inCurl && fileName.contains("TLS"))
         case "CReadline":
             return fileName.hasPrefix("Repl") || fileName.hasPrefix("Readline")
+        case "CNetlink":
+            // rtnetlink stays behind the engine's route monitor.
+            return (folders.contains("Session") || folders.contains("SwurlSession")) && fileName.hasPrefix("RouteMonitor")
         default:
             return true
         }
     }
 
-    static let cModules = ["CCurl", "CShims", "COpenSSL", "CReadline"]
+    static let cModules = ["CCurl", "CShims", "COpenSSL", "CReadline", "CNetlink"]
 
     /// The C modules a Swift file imports, with their line numbers: `import CCurl`,
     /// `@preconcurrency import CCurl`, `@_exported import CCurl`, `import struct CCurl.CURL`.
@@ -89,7 +92,7 @@ final class LayeringTests: XCTestCase {
         "SwurlSecurity": ["SwurlCore", "COpenSSL", "CShims"],
         "SwurlRequestSerialization": ["SwurlCore"],
         "SwurlResponseSerialization": ["SwurlCore"],
-        "SwurlSession": ["SwurlCurl", "SwurlSecurity", "SwurlCore"],
+        "SwurlSession": ["SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink"],
         "SwurlOutput": ["SwurlResponseSerialization", "SwurlCore"],
         "SwurlCLI": ["SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
                      "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline"],
@@ -164,5 +167,8 @@ final class LayeringTests: XCTestCase {
         XCTAssertFalse(ok("COpenSSL", "SwurlKit/Output/Printer.swift"))
         XCTAssertTrue(ok("CReadline", "SwurlCLI/ReplCommand.swift"))
         XCTAssertFalse(ok("CReadline", "SwurlCLI/Swurl.swift"))
+        XCTAssertTrue(ok("CNetlink", "SwurlSession/RouteMonitor.swift"))
+        XCTAssertFalse(ok("CNetlink", "SwurlSession/Transfer.swift"))
+        XCTAssertFalse(ok("CNetlink", "SwurlCLI/ReachCommand.swift"))
     }
 }

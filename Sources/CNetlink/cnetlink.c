@@ -1,0 +1,119 @@
+#include "cnetlink.h"
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+unsigned cnl_event_groups(void) {
+    return RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR;
+}
+
+int cnl_open(unsigned groups) {
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (fd < 0) return -errno;
+    struct sockaddr_nl sa;
+    memset(&sa, 0, sizeof sa);
+    sa.nl_family = AF_NETLINK;
+    sa.nl_groups = groups;
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    return fd;
+}
+
+int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, struct cnl_route *out) {
+    if ((family == AF_INET && addrlen != 4) || (family == AF_INET6 && addrlen != 16)) return -EINVAL;
+    memset(out, 0, sizeof *out);
+    struct {
+        struct nlmsghdr h;
+        struct rtmsg r;
+        char attrs[64];
+    } req;
+    memset(&req, 0, sizeof req);
+    static unsigned seq = 0;
+    req.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct rtmsg));
+    req.h.nlmsg_type = RTM_GETROUTE;
+    req.h.nlmsg_flags = NLM_F_REQUEST;
+    req.h.nlmsg_seq = ++seq;
+    req.r.rtm_family = (unsigned char)family;
+    req.r.rtm_dst_len = (unsigned char)(addrlen * 8);
+    struct rtattr *rta = (struct rtattr *)(((char *)&req) + NLMSG_ALIGN(req.h.nlmsg_len));
+    rta->rta_type = RTA_DST;
+    rta->rta_len = RTA_LENGTH(addrlen);
+    memcpy(RTA_DATA(rta), addr, (size_t)addrlen);
+    req.h.nlmsg_len = NLMSG_ALIGN(req.h.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+
+    struct sockaddr_nl kernel;
+    memset(&kernel, 0, sizeof kernel);
+    kernel.nl_family = AF_NETLINK;
+    if (sendto(fd, &req, req.h.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0) return -errno;
+
+    char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+    for (;;) {
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        int len = (int)n;
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)len); h = NLMSG_NEXT(h, len)) {
+            if (h->nlmsg_seq != req.h.nlmsg_seq) continue;  // an event or a stale reply
+            if (h->nlmsg_type == NLMSG_ERROR) {
+                if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr))) return -EPROTO;
+                struct nlmsgerr *err = (struct nlmsgerr *)NLMSG_DATA(h);
+                return err->error == 0 ? -ENOENT : err->error;
+            }
+            if (h->nlmsg_type != RTM_NEWROUTE) continue;
+            if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct rtmsg))) return -EPROTO;
+            struct rtmsg *r = (struct rtmsg *)NLMSG_DATA(h);
+            out->type = r->rtm_type;
+            int alen = (int)RTM_PAYLOAD(h);
+            for (struct rtattr *a = RTM_RTA(r); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+                size_t dlen = RTA_PAYLOAD(a);
+                switch (a->rta_type) {
+                case RTA_OIF:
+                    if (dlen >= sizeof(int)) memcpy(&out->oif, RTA_DATA(a), sizeof(int));
+                    break;
+                case RTA_GATEWAY:
+                    if (dlen == (size_t)addrlen) { memcpy(out->gateway, RTA_DATA(a), dlen); out->has_gateway = 1; }
+                    break;
+                case RTA_PREFSRC:
+                    if (dlen == (size_t)addrlen) { memcpy(out->prefsrc, RTA_DATA(a), dlen); out->has_prefsrc = 1; }
+                    break;
+                default:
+                    break;
+                }
+            }
+            return 0;
+        }
+    }
+}
+
+int cnl_drain_events(int fd) {
+    char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+    int count = 0;
+    for (;;) {
+        ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return count;
+            // ENOBUFS: events were lost; the caller re-evaluates anyway.
+            if (errno == ENOBUFS) { count++; continue; }
+            return -errno;
+        }
+        if (n == 0) return count;
+        int len = (int)n;
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)len); h = NLMSG_NEXT(h, len)) {
+            switch (h->nlmsg_type) {
+            case RTM_NEWLINK: case RTM_DELLINK: case RTM_NEWADDR: case RTM_DELADDR:
+            case RTM_NEWROUTE: case RTM_DELROUTE:
+                count++;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+}

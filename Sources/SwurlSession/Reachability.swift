@@ -1,0 +1,352 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCurl
+import SwurlSecurity
+import SwurlCore
+
+/// An IPv4 or IPv6 address as the kernel sees it.
+public struct NetworkAddress: Equatable, Sendable {
+    /// AF_INET or AF_INET6.
+    public var family: Int32
+    /// 4 or 16 bytes, network order.
+    public var bytes: [UInt8]
+
+    public init(family: Int32, bytes: [UInt8]) {
+        self.family = family
+        self.bytes = bytes
+    }
+
+    /// `10.0.0.1` or `fe80::1` (inet_ntop).
+    public var text: String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let ok = bytes.withUnsafeBytes { raw in
+            inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil
+        }
+        return ok ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+    }
+
+    /// The address of a `sockaddr_in`/`sockaddr_in6` from getaddrinfo.
+    init?(_ sa: UnsafePointer<sockaddr>) {
+        switch Int32(sa.pointee.sa_family) {
+        case AF_INET:
+            let a = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in.self).pointee.sin_addr
+            self.init(family: AF_INET, bytes: withUnsafeBytes(of: a) { Array($0) })
+        case AF_INET6:
+            let a = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in6.self).pointee.sin6_addr
+            self.init(family: AF_INET6, bytes: withUnsafeBytes(of: a) { Array($0) })
+        default:
+            return nil
+        }
+    }
+}
+
+/// What `swurl reach` checks and `--wait-for-network` waits for: name, route, interface kind,
+/// TCP connect and, for https, the TLS handshake under the security policy.
+public struct ReachabilityTarget: Sendable {
+    public var url: CurlURL
+    /// The host without IPv6 brackets.
+    public var host: String
+    public var port: Int
+    /// Whether the TLS handshake is part of the check (https).
+    public var tls: Bool
+    /// AF_INET or AF_INET6 for -4/-6, nil for both.
+    public var family: Int32?
+    public var policy: SecurityPolicy
+    /// Seconds for each connect (and the TLS handshake).
+    public var connectTimeout: Double
+    /// Where interface kinds are read (`/sys/class/net`).
+    public var sysfsRoot: String
+
+    public init(url: CurlURL, family: Int32? = nil, policy: SecurityPolicy = SecurityPolicy(),
+                connectTimeout: Double = 10, sysfsRoot: String = "/sys/class/net") {
+        self.url = url
+        var h = url.host
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        self.host = h
+        self.port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        self.tls = url.scheme == "https"
+        self.family = family
+        self.policy = policy
+        self.connectTimeout = connectTimeout
+        self.sysfsRoot = sysfsRoot
+    }
+
+    /// `host:port`, with brackets for IPv6.
+    public var endpoint: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// One evaluation of a target.
+public struct ReachabilityReport: Sendable {
+    public enum Verdict: Equatable, Sendable {
+        case reachable(InterfaceDescription.Kind, interface: String)
+        /// No address, no route, refused, timed out, TLS failed: `reason` says which.
+        case notReachable(reason: String)
+    }
+
+    public struct RouteStep: Sendable {
+        public var address: NetworkAddress
+        public var route: RouteMonitor.Route?
+        public var error: String?
+        public var interface: InterfaceDescription?
+    }
+
+    public struct ConnectStep: Sendable {
+        public var address: NetworkAddress
+        public var seconds: Double
+        /// nil when the connect succeeded; `connection refused`, `timed out after 2 s`…
+        public var error: String?
+    }
+
+    public struct TLSStep: Sendable {
+        public var seconds: Double?
+        public var summary: TLSSummary?
+        public var error: String?
+    }
+
+    public var target: ReachabilityTarget
+    public var addresses: [NetworkAddress] = []
+    public var resolveSeconds: Double = 0
+    public var resolveError: String?
+    public var routes: [RouteStep] = []
+    public var connects: [ConnectStep] = []
+    public var tls: TLSStep?
+    public var verdict: Verdict = .notReachable(reason: "not checked")
+    /// 0 reachable, 1 not reachable, 2 connect timed out, 7 TLS or pin failure.
+    public var status: ExitStatus = .transportError
+
+    /// The route and interface of the address that answered.
+    public var path: RouteStep? {
+        guard let ok = connects.first(where: { $0.error == nil }) else { return nil }
+        return routes.first { $0.address == ok.address }
+    }
+
+    /// `reachable via ethernet (veth0)` / `not reachable (no route to 10.0.0.2: network is unreachable)`.
+    public var verdictText: String {
+        switch verdict {
+        case .reachable(let kind, let interface): return "reachable via \(kind.rawValue) (\(interface))"
+        case .notReachable(let reason): return "not reachable (\(reason))"
+        }
+    }
+}
+
+public enum Reachability {
+    /// Resolves, routes, connects and (for https) shakes hands once.
+    /// - Parameters:
+    ///   - monitor: the netlink socket for route lookups.
+    ///   - handshake: whether to include the TLS step for https targets.
+    /// - Throws: `.interrupted` on Ctrl-C only; every failure is part of the report.
+    public static func evaluate(_ target: ReachabilityTarget, monitor: RouteMonitor,
+                                handshake: Bool = true) throws(SwurlError) -> ReachabilityReport {
+        var report = ReachabilityReport(target: target)
+        // 1. The name.
+        let start = MonotonicClock.now()
+        switch resolve(target.host, family: target.family) {
+        case .success(let list): report.addresses = list
+        case .failure(let e): report.resolveError = e.message
+        }
+        report.resolveSeconds = MonotonicClock.now() - start
+        if Interrupt.requested { throw .interrupted }
+        if let error = report.resolveError {
+            report.verdict = .notReachable(reason: "cannot resolve \(target.host): \(error)")
+            return report
+        }
+        if report.addresses.isEmpty {
+            report.verdict = .notReachable(reason: "no address for \(target.host)")
+            return report
+        }
+        // 2. The kernel's route to each address, and the interface it leaves by.
+        for address in report.addresses {
+            switch monitor.route(to: address) {
+            case .success(let route):
+                let interface = InterfaceDescription.of(interface: route.interface, root: target.sysfsRoot)
+                // The kernel keeps local routes of a downed loopback; packets on it go nowhere.
+                let down = InterfaceDescription.isUp(interface: route.interface, root: target.sysfsRoot) == false
+                report.routes.append(.init(address: address, route: route,
+                                           error: down ? "interface \(route.interface) is down" : nil, interface: interface))
+            case .failure(let e):
+                report.routes.append(.init(address: address, route: nil, error: e.message, interface: nil))
+            }
+        }
+        let routed = report.routes.filter { $0.route != nil && $0.error == nil }
+        guard !routed.isEmpty else {
+            let first = report.routes.first { $0.route != nil } ?? report.routes.first
+            report.verdict = .notReachable(reason: "no route to \(first?.address.text ?? target.host): \(first?.error ?? "unknown")")
+            return report
+        }
+        // 3. TCP: each routed address in turn until one accepts.
+        var connected: ReachabilityReport.RouteStep?
+        for step in routed {
+            let attempt = try connect(step.address, port: target.port, timeout: target.connectTimeout)
+            report.connects.append(attempt)
+            if attempt.error == nil { connected = step; break }
+        }
+        guard let path = connected, let route = path.route else {
+            let failures = report.connects.compactMap(\.error)
+            let timedOut = !failures.isEmpty && failures.allSatisfy { $0.hasPrefix("connect timed out") }
+            report.status = timedOut ? .timedOut : .transportError
+            let last = report.connects.last
+            report.verdict = .notReachable(reason: last?.error ?? "no connection")
+            return report
+        }
+        // 4. TLS under the policy, on the address that answered.
+        if target.tls && handshake {
+            do {
+                let (seconds, summary) = try CertificateProbe.handshake(url: target.url, address: path.address.text,
+                                                                         port: target.port, policy: target.policy,
+                                                                         timeout: target.connectTimeout)
+                report.tls = .init(seconds: seconds, summary: summary, error: nil)
+            } catch {
+                if case .interrupted = error { throw error }
+                report.tls = .init(seconds: nil, summary: nil, error: error.message)
+                report.status = ExitStatus(for: error) == .trustFailure ? .trustFailure
+                    : ExitStatus(for: error) == .timedOut ? .timedOut : .transportError
+                report.verdict = .notReachable(reason: "TLS: \(error.message)")
+                return report
+            }
+        }
+        let kind = path.interface?.kind ?? .other
+        report.verdict = .reachable(kind, interface: route.interface)
+        report.status = .success
+        return report
+    }
+
+    /// `10.0.0.1:80`, `[::1]:443`.
+    public static func endpoint(_ address: NetworkAddress, _ port: Int) -> String {
+        address.family == AF_INET6 ? "[\(address.text)]:\(port)" : "\(address.text):\(port)"
+    }
+
+    /// getaddrinfo: the host's addresses in the resolver's order, without duplicates.
+    static func resolve(_ host: String, family: Int32?) -> Result<[NetworkAddress], RouteError> {
+        var hints = addrinfo()
+        hints.ai_family = family ?? AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, nil, &hints, &list)
+        guard rc == 0 else {
+            let message = rc == EAI_SYSTEM ? RouteMonitor.describe(errno) : String(cString: gai_strerror(rc)).lowercased()
+            return .failure(RouteError(code: rc, message: message))
+        }
+        defer { freeaddrinfo(list) }
+        var out: [NetworkAddress] = []
+        var node = list
+        while let n = node {
+            if let sa = n.pointee.ai_addr, let a = NetworkAddress(sa), !out.contains(a) { out.append(a) }
+            node = n.pointee.ai_next
+        }
+        return .success(out)
+    }
+
+    /// A non-blocking TCP connect bounded by `timeout`; the socket is closed right away.
+    /// - Throws: `.interrupted` on Ctrl-C.
+    static func connect(_ address: NetworkAddress, port: Int, timeout: Double) throws(SwurlError) -> ReachabilityReport.ConnectStep {
+        let start = MonotonicClock.now()
+        func step(_ error: String?) -> ReachabilityReport.ConnectStep {
+            .init(address: address, seconds: MonotonicClock.now() - start, error: error)
+        }
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return step(RouteMonitor.describe(errno)) }
+        defer { close(fd) }
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        if address.family == AF_INET6 {
+            var sa = sockaddr_in6()
+            sa.sin6_family = sa_family_t(AF_INET6)
+            sa.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+            withUnsafeMutableBytes(of: &sa.sin6_addr) { dst in
+                for (i, b) in address.bytes.prefix(dst.count).enumerated() { dst[i] = b }
+            }
+            withUnsafeMutableBytes(of: &storage) { dst in withUnsafeBytes(of: sa) { dst.copyMemory(from: $0) } }
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        } else {
+            var sa = sockaddr_in()
+            sa.sin_family = sa_family_t(AF_INET)
+            sa.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+            withUnsafeMutableBytes(of: &sa.sin_addr) { dst in
+                for (i, b) in address.bytes.prefix(dst.count).enumerated() { dst[i] = b }
+            }
+            withUnsafeMutableBytes(of: &storage) { dst in withUnsafeBytes(of: sa) { dst.copyMemory(from: $0) } }
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        }
+        let rc = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+        }
+        if rc == 0 { return step(nil) }
+        guard errno == EINPROGRESS else { return step(RouteMonitor.describe(errno)) }
+        let deadline = start + timeout
+        while true {
+            if Interrupt.requested { throw .interrupted }
+            let left = deadline - MonotonicClock.now()
+            if left <= 0 { return step("connect timed out after \(seconds(timeout)) s") }
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let n = poll(&p, 1, Int32(min(left * 1000, 1e9).rounded(.up)))
+            if n < 0 {
+                if errno == EINTR { continue }
+                return step(RouteMonitor.describe(errno))
+            }
+            if n == 0 { continue }
+            var error: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 else { return step(RouteMonitor.describe(errno)) }
+            return step(error == 0 ? nil : RouteMonitor.describe(error))
+        }
+    }
+
+    /// `2`, `0.5`: seconds as people write them.
+    public static func seconds(_ s: Double) -> String {
+        s == s.rounded() && abs(s) < 1e9 ? String(Int(s)) : String(s)
+    }
+
+    /// Re-evaluates on every link, address or route change and calls `onChange` with each new
+    /// verdict (the first one included). Idle between changes: one `poll` on the netlink socket.
+    /// - Parameter timeout: how long to watch; nil for ever.
+    /// - Returns: when the time is up (`.timedOut`).
+    /// - Throws: `.interrupted` on Ctrl-C, `onChange`'s errors.
+    public static func watch(_ target: ReachabilityTarget, timeout: Double?,
+                             onChange: (ReachabilityReport) throws(SwurlError) -> Void) throws(SwurlError) {
+        let monitor = try RouteMonitor(events: true)
+        let deadline = timeout.map { MonotonicClock.now() + $0 }
+        var last: ReachabilityReport.Verdict?
+        while true {
+            let report = try evaluate(target, monitor: monitor)
+            if report.verdict != last {
+                last = report.verdict
+                try onChange(report)
+            }
+            let left = deadline.map { $0 - MonotonicClock.now() }
+            if let left, left <= 0 { return }
+            switch monitor.waitForChange(timeout: left) {
+            case .changed: continue
+            case .timedOut: return
+            case .interrupted: throw .interrupted
+            }
+        }
+    }
+
+    /// Waits until the target accepts a TCP connection (route, name, listener), woken by network
+    /// changes and by a backing-off retry (0.1 s doubling to 2 s) for a server not yet listening.
+    /// - Throws: `.timedOut("HOST:PORT not reachable after N s (last: …)")`, `.interrupted`.
+    public static func waitUntilReachable(_ target: ReachabilityTarget, limit: Double) throws(SwurlError) {
+        let monitor = try RouteMonitor(events: true)
+        let deadline = MonotonicClock.now() + limit
+        var delay = 0.1
+        var target = target
+        while true {
+            target.connectTimeout = max(0.05, min(target.connectTimeout, deadline - MonotonicClock.now()))
+            let report = try evaluate(target, monitor: monitor, handshake: false)
+            if case .notReachable(let reason) = report.verdict {
+                let left = deadline - MonotonicClock.now()
+                if left <= 0 {
+                    throw .timedOut("\(target.endpoint) not reachable after \(seconds(limit)) s (last: \(reason))")
+                }
+                switch monitor.waitForChange(timeout: min(delay, left)) {
+                case .interrupted: throw .interrupted
+                case .changed, .timedOut: break
+                }
+                delay = min(delay * 2, 2)
+            } else {
+                return
+            }
+        }
+    }
+}
