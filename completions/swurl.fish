@@ -26,6 +26,8 @@ complete -c swurl -l overwrite -d 'With --download, replace an existing file ins
 complete -c swurl -l limit-rate -r -f -d 'Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024'
 complete -c swurl -s a -l auth -r -f -d 'Credentials for the first URL\'s origin only (never sent to another origin on a redirect)'
 complete -c swurl -s A -l auth-type -r -f -a 'basic digest bearer' -d 'How --auth is sent: basic (the default), digest, or bearer (Authorization: Bearer TOKEN)'
+complete -c swurl -l session -r -d 'Use and update a session: header items (not Content-*, If-*, Host or credentials), --auth credentials (sent only to the origin they were first used with) and cookies (kept by libcurl\'s cookie engine, each sent only to the host or domain that set it)'
+complete -c swurl -l session-read-only -r -d 'Use a session like --session but never write it'
 complete -c swurl -l ignore-netrc -d 'Do not read credentials from ~/.netrc (or $NETRC)'
 complete -c swurl -s s -l style -r -f -a 'auto basic dark light mono' -d 'Colour scheme: auto (the default: mid-tones readable on dark and light backgrounds, 256 colours or truecolor when COLORTERM or TERM say so), basic (the 16 ANSI colours), dark, light, or mono (bold and underline only)'
 complete -c swurl -l check-status -d 'Exit with 3, 4 or 5 when the response status is 3xx, 4xx or 5xx'

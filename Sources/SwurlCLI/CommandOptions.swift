@@ -55,6 +55,9 @@ public struct CommandOptions {
     /// `--auth USER[:PASS]` as typed; the password may still have to be asked for.
     public var authUser: String?
     public var authPassword: String?
+    /// `--session` and `--session-read-only` as given (a name or a path).
+    public var session: String?
+    public var sessionReadOnly: String?
 
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
@@ -129,6 +132,14 @@ public struct CommandOptions {
         if let s = args.value(.defaultScheme) { defaultScheme = s }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
         try parseTransferArguments(args, environment: environment)
+        session = args.value(.session)
+        sessionReadOnly = args.value(.sessionReadOnly)
+        if session != nil && sessionReadOnly != nil {
+            throw .usage("--session and --session-read-only cannot be combined", hint: "use one of them")
+        }
+        if session != nil && download {
+            throw .usage("--session cannot be updated by a download", hint: "use --session-read-only with --download")
+        }
     }
 
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word).

@@ -60,6 +60,7 @@ public enum DocumentationGenerator {
                 s += ".TP\n.B \(roff(spec.signature))\n\(roff(spec.documentation))\n"
             }
         }
+        s += sessionFiles()
         s += ".SH EXIT STATUS\n"
         let codes: [(String, String)] = [
             ("0", "success (any HTTP status unless checked)"), ("1", "transport error: DNS, connection, protocol, output"),
@@ -84,6 +85,29 @@ public enum DocumentationGenerator {
         s += "swurl certs https://api.example.org\n"
         s += "swurl \\-\\-pin\\-pubkey sha256//BASE64= https://api.example.org/v1/me\n"
         s += "swurl \\-\\-pin\\-cert server.pem https://10.0.0.5:8443/health\n.fi\n"
+        return s
+    }
+
+    /// The SESSION FILES section: where sessions live and the file format.
+    static func sessionFiles() -> String {
+        var s = ".SH SESSION FILES\n"
+        s += roff("--session NAME keeps a session in $XDG_CONFIG_HOME/swurl/sessions/HOST_PORT/NAME.json (default ~/.config/swurl/...), one per host and port; --session PATH (any value with a /) uses that file. Directories swurl creates are 0700, files 0600 from the moment they exist; a file is written to a temporary file in the same directory and renamed. Writers take a lock (flock on the directory), re-read the file and merge their own changes into it per header name and per cookie, so concurrent runs lose nothing. A file that is not valid JSON of this shape, or is larger than 1 MiB, is an error (exit 65) and is left as it is; a file that cannot be written is reported after the response (exit 1).") + "\n"
+        s += ".PP\nThe format, version 1 (keys in any order, unknown keys ignored):\n.nf\n"
+        s += roff("""
+            {
+              "swurl": "session",
+              "version": 1,
+              "headers": [ {"name": "X-Team", "value": "blue"} ],
+              "auth": {"type": "basic", "origin": "https://api.example.org:443",
+                       "username": "ann", "password": "s3cret"},
+              "cookies": [ {"domain": "api.example.org", "includeSubdomains": false,
+                            "path": "/", "secure": true, "httpOnly": true,
+                            "expires": 0, "name": "sid", "value": "abc"} ]
+            }
+            """) + "\n.fi\n"
+        s += ".TP\n.B headers\n" + roff("Header items given with --session (not Content-*, If-*, Host, Authorization, Cookie or other per-request fields), sent on every run unless the command line names the same header; Name: on the command line removes one. Values are checked like header items (no CR, LF or NUL).") + "\n"
+        s += ".TP\n.B auth\n" + roff("The last -a/-A credentials: type basic, digest (username, password) or bearer (token), and the origin (scheme://host:port) they were used with. They are sent only to that origin, and never across a redirect to another one; -a on the command line wins. null when none.") + "\n"
+        s += ".TP\n.B cookies\n" + roff("libcurl's cookie engine's cookies (its Netscape fields): domain is the host that set a host-only cookie (includeSubdomains false) or the cookie's domain; expires is seconds since the epoch, 0 for a session cookie. Only cookies for the request's host are given to the engine, so a session file shared by two hosts never sends one host's cookies to the other. Expired cookies are dropped when the file is written.") + "\n"
         return s
     }
 

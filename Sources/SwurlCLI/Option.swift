@@ -27,6 +27,8 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case auth
     case authType = "auth-type"
     case ignoreNetrc = "ignore-netrc"
+    case session
+    case sessionReadOnly = "session-read-only"
     case style
     case checkStatus = "check-status"
     case acceptStatus = "accept-status"

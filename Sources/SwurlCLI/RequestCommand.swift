@@ -29,10 +29,13 @@ enum RequestCommand: SwurlCommand {
     /// Builds the request, sends it (or prints it with `--offline`) and prints the response.
     /// - Throws: every stage's `SwurlError`.
     static func exchange(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
-        let request = try RequestBuilder(options: options, environment: environment).build()
+        var request = try RequestBuilder(options: options, environment: environment).build()
+        let stored = try SessionBinding.open(options, request: request, environment: environment)
+        stored?.apply(to: &request, options: options)
         // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
         Interrupt.arm()
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        stored?.apply(to: &transferOptions, options: options)
         if options.download {
             return try DownloadCommand.download(request: request, options: options, transferOptions: transferOptions,
                                                 environment: environment)
@@ -114,6 +117,14 @@ enum RequestCommand: SwurlCommand {
             throw .output("\(error)")
         }
         if let timing { Swurl.printTiming(timing, options, environment) }
+        if let stored {
+            do {
+                try stored.save(options: options, transfer: transferOptions, cookies: session.cookiesAfterExchange)
+            } catch {
+                Swurl.report(error, environment: environment)
+                return ExitStatus(for: error)
+            }
+        }
 
         return try validate(printer, options: options, terminal: terminal, selection: selection, environment: environment)
     }
