@@ -61,6 +61,8 @@ public enum DocumentationGenerator {
             }
         }
         s += sessionFiles()
+        s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host). SWURL_CONFIG= (empty) or --no-config anywhere on the command line turns the file off. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE. Options the command does not take are left out.") + "\n"
+        s += ".PP\n.nf\n" + roff("# ~/.config/swurl/config\n--style mono   --timeout 30\n--pin-scope chain  # comments end the line\n--proxy 'http://proxy.internal:3128'") + "\n.fi\n"
         s += ".SH EXIT STATUS\n"
         let codes: [(String, String)] = [
             ("0", "success (any HTTP status unless checked)"), ("1", "transport error: DNS, connection, protocol, output"),
@@ -71,6 +73,8 @@ public enum DocumentationGenerator {
         ]
         for (code, text) in codes { s += ".TP\n.B \(code)\n\(text)\n" }
         s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
+        s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
+        s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"
         s += ".TP\n.B TERM\nWhen dumb, no colours are used; a name with 256color selects 256 colours.\n"
         s += ".TP\n.B COLORTERM\nWhen truecolor or 24bit, styles use 24\\-bit colours.\n"
         s += ".TP\n.B SSL_CERT_DIR\nA hashed directory (c_rehash links) of CA certificates to use as the system store instead of OpenSSL's default directory (/etc/ssl/certs on Debian). Not used with \\-\\-cacert or \\-\\-capath.\n"

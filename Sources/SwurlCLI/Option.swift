@@ -71,6 +71,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case tlsMin = "tls-min"
     case tlsMax = "tls-max"
     case ciphers
+    case noConfig = "no-config"
     case help
     case version
     case generate

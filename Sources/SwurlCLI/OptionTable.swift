@@ -146,6 +146,8 @@ public enum OptionTable {
         OptionSpec(.ciphers, argument: .required("LIST"), group: .tls,
                    help: "OpenSSL cipher list, ':'-separated; TLS 1.3 suite names (TLS_AES_128_GCM_SHA256, ...) set the TLS 1.3 suites."),
         // Other
+        OptionSpec(.noConfig, group: .other,
+                   help: "Do not read the config file of default options ($SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config, default ~/.config/swurl/config). See CONFIG FILE in the man page."),
         OptionSpec(.help, group: .other, help: "Show this help and exit."),
         OptionSpec(.version, group: .other, help: "Show the versions of swurl, libcurl and OpenSSL and exit."),
         OptionSpec(.generate, argument: .required("WHAT"), choices: ["man", "bash", "zsh", "fish"], group: .other,
