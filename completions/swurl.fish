@@ -17,6 +17,7 @@ complete -c swurl -s v -l verbose -d 'Print the request as it was sent and the r
 complete -c swurl -l pretty -r -f -a 'all colors format none' -d 'all (colours and formatting, the default on a terminal), colors, format, or none (the default otherwise)'
 complete -c swurl -s o -l output -r -d 'Write the output to FILE instead of stdout'
 complete -c swurl -l offline -d 'Build the request and print the exact bytes it would send; send nothing'
+complete -c swurl -l curl -d 'Print the equivalent curl command (long options, one per line, quoted for a POSIX shell) and send nothing'
 complete -c swurl -l all -d 'With --follow, print every hop (intermediate requests and responses), not just the final one'
 complete -c swurl -l timing -r -f -a 'text json' -d 'Print the timing breakdown on stderr after the response: DNS, connect, TLS, time to first byte, transfer, redirects, total, sizes, speeds and the remote address, from libcurl\'s counters'
 complete -c swurl -s q -l quiet -d 'No progress bar, no download summary and no retry notices on stderr (errors are still shown)'

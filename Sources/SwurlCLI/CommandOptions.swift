@@ -58,6 +58,8 @@ public struct CommandOptions {
     /// `--session` and `--session-read-only` as given (a name or a path).
     public var session: String?
     public var sessionReadOnly: String?
+    /// `--curl`: print the curl command instead of sending.
+    public var curl = false
 
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
@@ -132,6 +134,10 @@ public struct CommandOptions {
         if let s = args.value(.defaultScheme) { defaultScheme = s }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
         try parseTransferArguments(args, environment: environment)
+        curl = args.has(.curl)
+        if curl && (offline || download) {
+            throw .usage("--curl cannot be combined with --\(offline ? "offline" : "download")", hint: "--curl prints the request as a curl command")
+        }
         session = args.value(.session)
         sessionReadOnly = args.value(.sessionReadOnly)
         if session != nil && sessionReadOnly != nil {

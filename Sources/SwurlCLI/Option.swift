@@ -17,6 +17,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case pretty
     case output
     case offline
+    case curl
     case all
     case timing
     case quiet

@@ -36,6 +36,8 @@ public enum OptionTable {
                    help: "Write the output to FILE instead of stdout. FILE is replaced only when the transfer succeeds."),
         OptionSpec(.offline, group: .output,
                    help: "Build the request and print the exact bytes it would send; send nothing."),
+        OptionSpec(.curl, group: .output, commands: [.request],
+                   help: "Print the equivalent curl command (long options, one per line, quoted for a POSIX shell) and send nothing. Running it sends the same method, URL, headers and body; what curl cannot express the same way is listed on stderr as 'swurl: warning: curl cannot ...'."),
         OptionSpec(.all, group: .output,
                    help: "With --follow, print every hop (intermediate requests and responses), not just the final one."),
         OptionSpec(.timing, argument: .optional("FORMAT"), choices: TimingFormat.allCases.map(\.rawValue), group: .output,

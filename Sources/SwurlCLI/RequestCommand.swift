@@ -36,6 +36,13 @@ enum RequestCommand: SwurlCommand {
         Interrupt.arm()
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         stored?.apply(to: &transferOptions, options: options)
+        if options.curl {
+            let export = CurlCommandExport(request: request, options: options, transfer: transferOptions,
+                                           cookies: stored?.cookiesSent ?? []).render()
+            for warning in export.warnings { try? environment.stderr.write("swurl: warning: curl cannot \(warning)\n") }
+            do { try environment.stdout.write(export.command) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+            return .success
+        }
         if options.download {
             return try DownloadCommand.download(request: request, options: options, transferOptions: transferOptions,
                                                 environment: environment)
