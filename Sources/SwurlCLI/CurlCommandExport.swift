@@ -1,6 +1,7 @@
 import SwurlSession
 import SwurlSecurity
 import SwurlCore
+import SwurlRequestSerialization
 
 /// `--curl`: the curl command that sends the same request, one long option per line with
 /// ` \` continuations, every value quoted for a POSIX shell. What curl cannot express the same
@@ -11,6 +12,8 @@ struct CurlCommandExport {
     let transfer: TransferOptions
     /// The session's cookies for the request's host (`--cookie`), when a session is used.
     let cookies: [SessionCookie]
+    /// The multipart parts, in order (empty unless the body is multipart).
+    let parts: [MultipartRequestSerializer.Part]
 
     /// Header fields curl writes itself from the body or its own settings.
     static let leftToCurl: Set<String> = ["content-length", "accept-encoding"]
@@ -60,22 +63,20 @@ struct CurlCommandExport {
             prefix = group + Array("} | ".utf8)
             add("--data-binary", "@-")
         } else if multipart {
-            for item in options.items {
-                switch item.kind {
-                case .field(let key, let value):
-                    let text: String
-                    if case .string(let s) = value { text = s } else { text = value.serialized }
-                    add("--form-string", "\(key)=\(text)")
-                case .file(let key, let path, let type, let filename):
-                    var spec = "\(key)=@\(CurlCommandExport.formValue(path))"
-                    if let type { spec += ";type=\(type)" }
-                    if let filename { spec += ";filename=\(CurlCommandExport.formValue(filename))" }
-                    let shownName = filename ?? String(path.split(separator: "/").last ?? "")
-                    if shownName.contains(where: { $0 == "\"" || $0 == "\\" }) {
+            for part in parts {
+                switch part {
+                case .field(let name, let value):
+                    add("--form-string", "\(name)=\(value ?? "")")
+                case .file(let file):
+                    guard case .file(let path, _) = file.source else {
+                        warnings.append("stream a file part from stdin the same way; it reads stdin for '\(file.name)'")
+                        add("--form", "\(CurlCommandExport.formValue(file.name))=@-;type=\(file.contentType)")
+                        continue
+                    }
+                    add("--form", "\(file.name)=@\(CurlCommandExport.formValue(path));type=\(file.contentType);filename=\(CurlCommandExport.formValue(file.filename))")
+                    if file.filename.contains(where: { $0 == "\"" || $0 == "\\" }) {
                         warnings.append("write a \" or \\ in a part's filename as swurl does (backslash escape); it sends %22 or %5C")
                     }
-                    add("--form", spec)
-                default: break
                 }
             }
         } else if let body = request.body {

@@ -37,8 +37,10 @@ enum RequestCommand: SwurlCommand {
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         stored?.apply(to: &transferOptions, options: options)
         if options.curl {
+            let parts = options.bodyFormat == .multipart
+                ? try RequestBuilder(options: options, environment: environment).multipartParts() : []
             let export = CurlCommandExport(request: request, options: options, transfer: transferOptions,
-                                           cookies: stored?.cookiesSent ?? []).render()
+                                           cookies: stored?.cookiesSent ?? [], parts: parts).render()
             for warning in export.warnings { try? environment.stderr.write("swurl: warning: curl cannot \(warning)\n") }
             do { try environment.stdout.write(export.command) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
             return .success

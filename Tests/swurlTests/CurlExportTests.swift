@@ -99,12 +99,13 @@ final class CurlExportTests: XCTestCase {
 
     func testMultipartPartsRoundTrip() throws {
         let path = try tempFile(Array("file body\n".utf8), name: "up load.txt")
-        let r = try roundTrip(["--multipart", "{URL}/m", "a=1", "b=two words", "f@\(path);type=text/x-test;filename=n,1 (q).txt"],
+        let r = try roundTrip(["--multipart", "{URL}/m", "a=1", "b=two words", "f@\(path);type=text/x-test;filename=n,1 (q).txt",
+                               "user[name]=Ann", "o:={\"k\":[1,2]}", "n:=2", "g@\(path)"],
                               ignoring: ["content-type", "content-length"])
         XCTAssertEqual(r.swurl.line, r.curl.line)
         XCTAssertEqual(r.swurl.headers, r.curl.headers)
         XCTAssertEqual(try parts(r.swurl.body), try parts(r.curl.body), r.printed.text)
-        XCTAssertEqual(try parts(r.swurl.body).count, 3)
+        XCTAssertEqual(try parts(r.swurl.body).count, 8)
     }
 
     func testQuoteInAFilenameIsAWarning() throws {
@@ -112,7 +113,7 @@ final class CurlExportTests: XCTestCase {
         let r = try runSwurl(["--curl", "--multipart", "http://127.0.0.1:1/", "f@\(path);filename=q\"x.txt"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.hasPrefix("swurl: warning: curl cannot write a \" or \\ in a part's filename"), r.stderr)
-        XCTAssertTrue(r.text.contains("--form 'f=@\(path);filename=\"q\\\"x.txt\"'"), r.text)
+        XCTAssertTrue(r.text.contains("--form 'f=@\(path);type=text/plain;filename=\"q\\\"x.txt\"'"), r.text)
     }
 
     func testMultipartWithABoundarySendsTheSameBytes() throws {
@@ -164,6 +165,12 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(leaf.stderr, "")
         let any = try runSwurl(["--curl", "--pin-pubkey", pin, "https://127.0.0.1:1/"])
         XCTAssertTrue(any.stderr.hasPrefix("swurl: warning: curl cannot match a pin beyond the leaf"), any.stderr)
+        let certs = try CertificateFactory.shared()
+        let pinned = try runSwurl(["--curl", "--pin-cert", certs.path("leaf.pem"), "--no-verify-host", "https://127.0.0.1:1/"])
+        XCTAssertEqual(pinned.status, 0, pinned.stderr)
+        XCTAssertEqual(pinned.stderr.split(separator: "\n").map { String($0.prefix(42)) },
+                       ["swurl: warning: curl cannot skip only the ", "swurl: warning: curl cannot pin certificat"])
+        XCTAssertFalse(pinned.text.contains("leaf.pem"), pinned.text)
     }
 
     func testSessionCookiesBecomeCookieOption() throws {

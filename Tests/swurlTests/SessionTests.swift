@@ -113,6 +113,18 @@ final class SessionTests: XCTestCase {
         XCTAssertNotNil(same["Authorization"])
     }
 
+    func testSessionCredentialsDoNotFollowARedirectToAnotherOrigin() throws {
+        XCTAssertEqual(try swurl(["--session", "s", "-a", "ann:pw", try url("/get")]).status, 0)
+        let target = try otherHostURL("/headers")
+        let r = try swurl(["--session", "s", "--follow", try url("/redirect-to?url=" + target)])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let headers = try sentHeaders(r)
+        XCTAssertEqual(headers["Host"], target.replacingOccurrences(of: "http://", with: "").replacingOccurrences(of: "/headers", with: ""))
+        XCTAssertNil(headers["Authorization"])
+        // On the same origin they are sent.
+        XCTAssertNotNil(try sentHeaders(try swurl(["--session", "s", try url("/headers")]))["Authorization"])
+    }
+
     func testReadOnlySessionIsUsedButNeverWritten() throws {
         XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/set/a/1")]).status, 0)
         let file = try namedFile("s")
