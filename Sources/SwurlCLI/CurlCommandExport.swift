@@ -155,6 +155,9 @@ struct CurlCommandExport {
                 warnings.append("match a pin beyond the leaf certificate (--pin-scope \(security.scope.rawValue)); --pinnedpubkey checks the server's own key only")
             }
         }
+        if !security.addedCertificates.isEmpty {
+            warnings.append("add certificates to the system store (--cacert-add); --cacert would replace it, so they are left out")
+        }
         if !security.pinnedCertificates.isEmpty {
             warnings.append("pin certificates (--pin-cert); the pinned certificates are left out")
         }

@@ -152,6 +152,25 @@ final class CurlExportTests: XCTestCase {
         }
     }
 
+    func testProxyRoundTrips() throws {
+        // The capture server is the proxy: both must send it the same absolute-form request.
+        try assertSame(["--proxy", "http://127.0.0.1:{PORT}", "http://swurl.test/via?q=1", "a=1"])
+    }
+
+    func testDigestAuthWorksWithCurl() throws {
+        let printed = try runSwurl(["--curl", "-A", "digest", "-a", "ann:secret", try HTTPBin.url("/digest-auth/auth/ann/secret")])
+        let ran = try runProcess("/bin/sh", ["-c", printed.text], check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertTrue(String(decoding: ran.stdout, as: UTF8.self).contains("\"authenticated\": true"), printed.text)
+    }
+
+    func testCacertAddIsAWarning() throws {
+        let certs = try CertificateFactory.shared()
+        let r = try runSwurl(["--curl", "--cacert-add", certs.path("leaf.pem"), "https://127.0.0.1:1/"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("swurl: warning: curl cannot add certificates to the system store"), r.stderr)
+    }
+
     func testResolveAndFollowWorkWithCurl() throws {
         try assertSame(["--resolve", "swurl.test:{PORT}:127.0.0.1", "--follow", "--max-redirects", "2",
                         "--timeout", "20", "--http1.1", "http://swurl.test:{PORT}/r"])
