@@ -17,6 +17,7 @@ CURLcode sw_setopt_seek_cb(CURL *h, curl_seek_callback cb) { return curl_easy_se
 
 CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
 CURLcode sw_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
+CURLcode sw_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **out) { return curl_easy_getinfo(h, i, out); }
 CURLcode sw_getinfo_double(CURL *h, CURLINFO i, double *out) { return curl_easy_getinfo(h, i, out); }
 CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out) { return curl_easy_getinfo(h, i, out); }
 CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out) { return curl_easy_getinfo(h, CURLINFO_CERTINFO, out); }

@@ -57,6 +57,11 @@ public struct CommandOptions {
     public var authPassword: String?
     /// `--wait-for-network[=SECONDS]`: how long to wait for the target to become reachable.
     public var waitForNetwork: Double?
+    /// `--session` and `--session-read-only` as given (a name or a path).
+    public var session: String?
+    public var sessionReadOnly: String?
+    /// `--curl`: print the curl command instead of sending.
+    public var curl = false
 
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
@@ -134,6 +139,18 @@ public struct CommandOptions {
         }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
         try parseTransferArguments(args, environment: environment)
+        curl = args.has(.curl)
+        if curl && (offline || download) {
+            throw .usage("--curl cannot be combined with --\(offline ? "offline" : "download")", hint: "--curl prints the request as a curl command")
+        }
+        session = args.value(.session)
+        sessionReadOnly = args.value(.sessionReadOnly)
+        if session != nil && sessionReadOnly != nil {
+            throw .usage("--session and --session-read-only cannot be combined", hint: "use one of them")
+        }
+        if session != nil && download {
+            throw .usage("--session cannot be updated by a download", hint: "use --session-read-only with --download")
+        }
     }
 
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word).

@@ -72,6 +72,9 @@ public enum DocumentationGenerator {
                 s += ".TP\n.B \(roff(spec.signature))\n\(roff(spec.documentation))\n"
             }
         }
+        s += sessionFiles()
+        s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host). SWURL_CONFIG= (empty) or --no-config anywhere on the command line turns the file off. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE. Options the command does not take are left out.") + "\n"
+        s += ".PP\n.nf\n" + roff("# ~/.config/swurl/config\n--style mono   --timeout 30\n--pin-scope chain  # comments end the line\n--proxy 'http://proxy.internal:3128'") + "\n.fi\n"
         s += ".SH EXIT STATUS\n"
         let codes: [(String, String)] = [
             ("0", "success (any HTTP status unless checked)"), ("1", "transport error: DNS, connection, protocol, output"),
@@ -82,6 +85,8 @@ public enum DocumentationGenerator {
         ]
         for (code, text) in codes { s += ".TP\n.B \(code)\n\(text)\n" }
         s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
+        s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
+        s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"
         s += ".TP\n.B TERM\nWhen dumb, no colours are used; a name with 256color selects 256 colours.\n"
         s += ".TP\n.B COLORTERM\nWhen truecolor or 24bit, styles use 24\\-bit colours.\n"
         s += ".TP\n.B SSL_CERT_DIR\nA hashed directory (c_rehash links) of CA certificates to use as the system store instead of OpenSSL's default directory (/etc/ssl/certs on Debian). Not used with \\-\\-cacert or \\-\\-capath.\n"
@@ -98,6 +103,29 @@ public enum DocumentationGenerator {
         s += "swurl \\-\\-wait\\-for\\-network=30 \\-\\-check\\-status :8080/health\n"
         s += "swurl \\-\\-pin\\-pubkey sha256//BASE64= https://api.example.org/v1/me\n"
         s += "swurl \\-\\-pin\\-cert server.pem https://10.0.0.5:8443/health\n.fi\n"
+        return s
+    }
+
+    /// The SESSION FILES section: where sessions live and the file format.
+    static func sessionFiles() -> String {
+        var s = ".SH SESSION FILES\n"
+        s += roff("--session NAME keeps a session in $XDG_CONFIG_HOME/swurl/sessions/HOST_PORT/NAME.json (default ~/.config/swurl/...), one per host and port; --session PATH (any value with a /) uses that file. Directories swurl creates are 0700, files 0600 from the moment they exist; a file is written to a temporary file in the same directory and renamed. Writers take a lock (flock on the directory), re-read the file and merge their own changes into it per header name and per cookie, so concurrent runs lose nothing. A file that is not valid JSON of this shape, or is larger than 1 MiB, is an error (exit 65) and is left as it is; a file that cannot be written is reported after the response (exit 1).") + "\n"
+        s += ".PP\nThe format, version 1 (keys in any order, unknown keys ignored):\n.nf\n"
+        s += roff("""
+            {
+              "swurl": "session",
+              "version": 1,
+              "headers": [ {"name": "X-Team", "value": "blue"} ],
+              "auth": {"type": "basic", "origin": "https://api.example.org:443",
+                       "username": "ann", "password": "s3cret"},
+              "cookies": [ {"domain": "api.example.org", "includeSubdomains": false,
+                            "path": "/", "secure": true, "httpOnly": true,
+                            "expires": 0, "name": "sid", "value": "abc"} ]
+            }
+            """) + "\n.fi\n"
+        s += ".TP\n.B headers\n" + roff("Header items given with --session (not Content-*, If-*, Host, Authorization, Cookie or other per-request fields), sent on every run unless the command line names the same header; Name: on the command line removes one. Values are checked like header items (no CR, LF or NUL).") + "\n"
+        s += ".TP\n.B auth\n" + roff("The last -a/-A credentials: type basic, digest (username, password) or bearer (token), and the origin (scheme://host:port) they were used with. They are sent only to that origin, and never across a redirect to another one; -a on the command line wins. null when none.") + "\n"
+        s += ".TP\n.B cookies\n" + roff("libcurl's cookie engine's cookies (its Netscape fields): domain is the host that set a host-only cookie (includeSubdomains false) or the cookie's domain; expires is seconds since the epoch, 0 for a session cookie. Only cookies for the request's host are given to the engine, so a session file shared by two hosts never sends one host's cookies to the other. Expired cookies are dropped when the file is written.") + "\n"
         return s
     }
 

@@ -17,6 +17,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case pretty
     case output
     case offline
+    case curl
     case all
     case timing
     case quiet
@@ -27,6 +28,8 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case auth
     case authType = "auth-type"
     case ignoreNetrc = "ignore-netrc"
+    case session
+    case sessionReadOnly = "session-read-only"
     case style
     case checkStatus = "check-status"
     case acceptStatus = "accept-status"
@@ -71,6 +74,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case tlsMin = "tls-min"
     case tlsMax = "tls-max"
     case ciphers
+    case noConfig = "no-config"
     case help
     case version
     case generate

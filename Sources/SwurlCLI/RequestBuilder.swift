@@ -102,6 +102,18 @@ public struct RequestBuilder {
         return request
     }
 
+    /// The multipart body's parts as `build()` serializes them (for `--curl`).
+    /// - Throws: the same errors as `build()` for the data items.
+    func multipartParts() throws(SwurlError) -> [MultipartRequestSerializer.Part] {
+        let fields = options.items.filter { item in
+            guard item.isData else { return false }
+            if case .file(let k, _, _, _) = item.kind { return !k.isEmpty }
+            return true
+        }
+        let parameters = try self.parameters(fields, resolvingFiles: true)
+        return MultipartRequestSerializer.parts(tree: try ParameterTree.build(parameters.fields), parameters: parameters)
+    }
+
     /// The data items as the serializers take them. File fields are measured (and stdin taken)
     /// only for a multipart body that can be sent; other serializers refuse them by their label.
     private func parameters(_ items: [RequestItem], resolvingFiles: Bool) throws(SwurlError) -> RequestParameters {

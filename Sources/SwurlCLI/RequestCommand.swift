@@ -29,10 +29,22 @@ enum RequestCommand: SwurlCommand {
     /// Builds the request, sends it (or prints it with `--offline`) and prints the response.
     /// - Throws: every stage's `SwurlError`.
     static func exchange(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
-        let request = try RequestBuilder(options: options, environment: environment).build()
+        var request = try RequestBuilder(options: options, environment: environment).build()
+        let stored = try SessionBinding.open(options, request: request, environment: environment)
+        stored?.apply(to: &request, options: options)
         // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
         Interrupt.arm()
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        stored?.apply(to: &transferOptions, options: options)
+        if options.curl {
+            let parts = options.bodyFormat == .multipart
+                ? try RequestBuilder(options: options, environment: environment).multipartParts() : []
+            let export = CurlCommandExport(request: request, options: options, transfer: transferOptions,
+                                           cookies: stored?.cookiesSent ?? [], parts: parts).render()
+            for warning in export.warnings { try? environment.stderr.write("swurl: warning: curl cannot \(warning)\n") }
+            do { try environment.stdout.write(export.command) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+            return .success
+        }
         if let limit = options.waitForNetwork, !options.offline {
             try ReachCommand.waitForNetwork(request.url, options: options, limit: limit)
         }
@@ -117,6 +129,14 @@ enum RequestCommand: SwurlCommand {
             throw .output("\(error)")
         }
         if let timing { Swurl.printTiming(timing, options, environment) }
+        if let stored {
+            do {
+                try stored.save(options: options, transfer: transferOptions, cookies: session.cookiesAfterExchange)
+            } catch {
+                Swurl.report(error, environment: environment)
+                return ExitStatus(for: error)
+            }
+        }
 
         return try validate(printer, options: options, terminal: terminal, selection: selection, environment: environment)
     }

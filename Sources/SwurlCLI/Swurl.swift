@@ -43,7 +43,13 @@ public enum Swurl {
             try write(DocumentationGenerator.generate(what), to: environment.stdout)
             return .success
         }
+        let given = args
+        args = try ConfigFile.apply(to: args, environment: environment)
         let command = CommandTable.select(&args)
+        // A default from the config that this command does not take is left out, not an error.
+        for spec in OptionTable.all where !spec.commands.contains(command.name) && !given.has(spec.option) {
+            args.options[spec.option] = nil
+        }
         try CommandTable.check(args, for: command)
         return try command.run(args, environment: environment)
     }

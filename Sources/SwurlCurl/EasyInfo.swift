@@ -33,6 +33,21 @@ extension EasyHandle {
     /// CURLINFO_REDIRECT_URL: where the response's Location points, made absolute.
     package var redirectURL: String? { info(string: CURLINFO_REDIRECT_URL) }
 
+    /// CURLINFO_COOKIELIST(3): every cookie the engine (or the shared jar) holds, one Netscape
+    /// line each (`#HttpOnly_` before the domain of an HttpOnly cookie); empty when none.
+    package var cookieList: [String] {
+        var list: UnsafeMutablePointer<curl_slist>?
+        guard sw_getinfo_slist(raw, CURLINFO_COOKIELIST, &list) == CURLE_OK, let head = list else { return [] }
+        defer { curl_slist_free_all(head) }
+        var lines: [String] = []
+        var node: UnsafeMutablePointer<curl_slist>? = head
+        while let n = node {
+            if let data = n.pointee.data { lines.append(String(cString: data)) }
+            node = n.pointee.next
+        }
+        return lines
+    }
+
     /// The phases of a transfer libcurl times (CURLINFO_*_TIME_T).
     package enum Phase {
         case nameLookup, connect, appConnect, preTransfer, startTransfer, total

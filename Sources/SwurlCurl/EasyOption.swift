@@ -51,6 +51,9 @@ package enum EasyOption {
     case password(String)
     /// CURLOPT_COOKIEFILE(3): "" starts the in-memory cookie engine.
     case cookieFile(String)
+    /// CURLOPT_COOKIELIST(3): one cookie in Netscape format (or "ALL", "SESS", "FLUSH",
+    /// "RELOAD") handed to the cookie engine; with a share handle, to the shared jar.
+    case cookieList(String)
     /// CURLOPT_NETRC(3) with CURL_NETRC_IGNORED: no credentials from ~/.netrc.
     case netrcIgnored
     /// CURLOPT_CONNECT_ONLY(3): connect (and handshake), then stop.
@@ -142,6 +145,7 @@ extension EasyHandle {
         case .userName(let v): try set(CURLOPT_USERNAME, v, what)
         case .password(let v): try set(CURLOPT_PASSWORD, v, what)
         case .cookieFile(let v): try set(CURLOPT_COOKIEFILE, v, what)
+        case .cookieList(let v): try set(CURLOPT_COOKIELIST, v, what)
         case .netrcIgnored: try set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue), what)
         case .connectOnly(let b): try set(CURLOPT_CONNECT_ONLY, flag(b), what)
         case .verifyPeer(let b): try set(CURLOPT_SSL_VERIFYPEER, flag(b), what)

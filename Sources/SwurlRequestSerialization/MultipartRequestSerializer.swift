@@ -22,19 +22,6 @@ public struct MultipartRequestSerializer: RequestSerializing {
             throw .usage("a multipart body cannot be sent with \(method)",
                          hint: "use POST or PUT (e.g. swurl POST URL …), or --form GET to send fields in the query string")
         }
-        // Fields are grouped under their top-level key at its first appearance; files stand at
-        // their own place.
-        var groups: [String: [(String, String?)]] = [:]
-        var arrayRoot: [(String, String?)]?
-        switch tree {
-        case .object(let members)?:
-            for m in members { groups[m.key] = FormRequestSerializer.pairs(.object([m])) }
-        case .some(let other):
-            arrayRoot = FormRequestSerializer.pairs(other)
-        case nil:
-            break
-        }
-
         var segments: [RequestBody.Segment] = []
         var pending: [UInt8] = []
         var partCount = 0
@@ -46,17 +33,10 @@ public struct MultipartRequestSerializer: RequestSerializing {
             openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(name))\"\r\n")
             pending += Array((value ?? "").utf8)
         }
-        for entry in parameters.entries {
-            switch entry {
-            case .field(let f):
-                if let root = arrayRoot {
-                    for (n, v) in root { field(n, v) }
-                    arrayRoot = nil
-                    continue
-                }
-                let top = (try? NestedKeyParser.parse(f.key, item: f.label))?.components.first
-                guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: name) else { continue }
-                for (n, v) in pairs { field(n, v) }
+        for part in MultipartRequestSerializer.parts(tree: tree, parameters: parameters) {
+            switch part {
+            case .field(let n, let v):
+                field(n, v)
             case .file(let part):
                 openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(part.name))\"; filename=\"\(MultipartRequestSerializer.quote(part.filename))\"\r\n"
                          + "Content-Type: \(part.contentType)\r\n")
@@ -72,6 +52,49 @@ public struct MultipartRequestSerializer: RequestSerializing {
         pending += Array("\r\n--\(boundary)--\r\n".utf8)
         segments.append(.bytes(pending))
         request.body = RequestBody(segments)
+    }
+
+    /// One part of the body, in the order it is sent.
+    public enum Part {
+        /// A field: its flattened name (`user[name]`, `tags[]`) and value.
+        case field(name: String, value: String?)
+        case file(RequestParameters.FilePart)
+    }
+
+    /// The parts `serialize` writes, in order: fields grouped under their top-level key at its
+    /// first appearance (nested values flattened as a form flattens them), files at their own
+    /// place. `--curl` turns them into curl's `-F` arguments.
+    public static func parts(tree: JSONValue?, parameters: RequestParameters) -> [Part] {
+        // Fields are grouped under their top-level key at its first appearance; files stand at
+        // their own place.
+        var groups: [String: [(String, String?)]] = [:]
+        var arrayRoot: [(String, String?)]?
+        switch tree {
+        case .object(let members)?:
+            for m in members { groups[m.key] = FormRequestSerializer.pairs(.object([m])) }
+        case .some(let other):
+            arrayRoot = FormRequestSerializer.pairs(other)
+        case nil:
+            break
+        }
+
+        var parts: [Part] = []
+        for entry in parameters.entries {
+            switch entry {
+            case .field(let f):
+                if let root = arrayRoot {
+                    for (n, v) in root { parts.append(.field(name: n, value: v)) }
+                    arrayRoot = nil
+                    continue
+                }
+                let top = (try? NestedKeyParser.parse(f.key, item: f.label))?.components.first
+                guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: name) else { continue }
+                for (n, v) in pairs { parts.append(.field(name: n, value: v)) }
+            case .file(let part):
+                parts.append(.file(part))
+            }
+        }
+        return parts
     }
 
     /// Escapes a name or filename for a quoted Content-Disposition parameter: backslash before

@@ -41,6 +41,9 @@ public struct TransferOptions: Sendable {
     public var bearerToken: String?
     /// Parsed `.netrc`, consulted per hop; nil with `--ignore-netrc` or when there is none.
     public var netrc: Netrc?
+    /// `--session`: the cookies to hand to the cookie engine before the first hop (only those
+    /// for the request's host); nil without a session, and then the jar is not read back.
+    public var sessionCookies: [SessionCookie]?
 
     public init() {}
 }

@@ -29,6 +29,9 @@ public final class TransferSession {
     public var delegatePerHop = false
     /// Called for the delegate of every hop that was not the final one, when `delegatePerHop`.
     public var hopDidFinish: ((TransferDelegate) throws -> Void)?
+    /// With `options.sessionCookies`: every cookie the engine held when the exchange ended
+    /// (what was loaded, as the servers changed it), read back with CURLINFO_COOKIELIST.
+    public private(set) var cookiesAfterExchange: [SessionCookie] = []
 
     private let makeDelegate: () -> TransferDelegate
     private let initialOrigin: Origin
@@ -61,6 +64,7 @@ public final class TransferSession {
     ///   redirects (`tooManyRedirects`), a body that cannot be sent again, and interruption.
     public func perform() throws(SwurlError) -> Result {
         let share = try ShareHandle()
+        let jar = try cookieJar(share)
         let start = Transfer.now()
         var current = request
         var redirects = 0
@@ -123,12 +127,23 @@ public final class TransferSession {
                 try refuseDowngrade(to: current.url)
                 redirectTime += result.timing.total
             case .final:
+                if let jar { cookiesAfterExchange = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)) }
                 return Result(head: result.head, url: hop.url,
                               timing: ExchangeTiming(final: result.timing, redirectTime: redirectTime,
                                                      redirects: redirects, retries: retries),
                               delegate: delegate)
             }
         }
+    }
+
+    /// An easy handle on the exchange's shared cookie jar, holding the session's cookies
+    /// (CURLOPT_COOKIELIST); nil without a session.
+    private func cookieJar(_ share: ShareHandle) throws(SwurlError) -> EasyHandle? {
+        guard let cookies = options.sessionCookies else { return nil }
+        let jar = try EasyHandle()
+        try jar.use(share: share)
+        for cookie in cookies { try jar.set(.cookieList(cookie.netscapeLine), "a session cookie") }
+        return jar
     }
 
     /// The first hop's request as it will be sent (for `--offline`): with `--auth` and netrc
@@ -205,7 +220,8 @@ public final class TransferSession {
         if Interrupt.requested { throw .interrupted }
     }
 
-    static func wallClock() -> Double {
+    /// Seconds since the epoch (CLOCK_REALTIME).
+    public static func wallClock() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec)

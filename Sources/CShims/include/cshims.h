@@ -25,6 +25,7 @@ CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out);
 CURLcode sw_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out);
 CURLcode sw_getinfo_double(CURL *h, CURLINFO i, double *out);
 CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out);
+CURLcode sw_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **out);
 CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out);
 CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out);
 

@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCore
+
+/// Default options: `$XDG_CONFIG_HOME/swurl/config` (default `~/.config/swurl/config`), or the
+/// file named by `SWURL_CONFIG` (`SWURL_CONFIG=` turns it off, as `--no-config` does).
+///
+/// The file holds options in command-line syntax, one or more per line, with `#` comments and
+/// shell-like quoting (`'…'`, `"…"`, backslash). It is read byte by byte, without Foundation:
+/// when there is none, it costs one `open` that fails.
+enum ConfigFile {
+    /// The most bytes a config file may have.
+    static let maxSize = 64 * 1024
+    /// Options that make no sense as defaults (they replace the run itself).
+    static let refused: Set<Option> = [.help, .version, .generate, .noConfig]
+    /// Options that exclude each other: one of them on the command line drops the others the
+    /// config gave (a later `--json` beats a config `--form`).
+    static let exclusive: [Set<Option>] = [
+        [.json, .form, .multipart, .plist], [.http1_1, .http2, .http2PriorKnowledge], [.ipv4, .ipv6],
+        [.verifyHost, .noVerifyHost], [.session, .sessionReadOnly], [.print, .headers, .body, .verbose],
+    ]
+
+    /// The config file's path and whether the user named it; nil when turned off.
+    static func location(_ environment: Environment) -> (path: String, explicit: Bool)? {
+        if let named = environment.variables["SWURL_CONFIG"] {
+            return named.isEmpty ? nil : (environment.resolvePath(named), true)
+        }
+        if let x = environment.variables["XDG_CONFIG_HOME"], x.hasPrefix("/") { return (x + "/swurl/config", false) }
+        guard let home = environment.variables["HOME"], !home.isEmpty else { return nil }
+        return (home + "/.config/swurl/config", false)
+    }
+
+    /// The command line's options over the config's: the config's come first, so the last
+    /// value (the command line's) wins, and an option on the command line drops the config's
+    /// options that exclude it. Nothing changes with `--no-config` or without a file.
+    /// - Throws: `SwurlError.usage` naming `file:line` for anything wrong in the file, and
+    ///   `.inputFile` when a file named by `SWURL_CONFIG` cannot be read.
+    static func apply(to args: ParsedArguments, environment: Environment) throws(SwurlError) -> ParsedArguments {
+        guard !args.has(.noConfig), let (path, explicit) = location(environment),
+              let bytes = try readFile(path, explicit: explicit) else { return args }
+        let config = try parse(bytes, file: path)
+        var merged = config
+        for (option, _) in args.options {
+            for group in exclusive where group.contains(option) {
+                for other in group where other != option { merged.options[other] = nil }
+            }
+        }
+        for (option, values) in args.options { merged.options[option, default: []] += values }
+        merged.positionals = args.positionals
+        return merged
+    }
+
+    /// The file's bytes; nil when it does not exist (and was not named by the user).
+    static func readFile(_ path: String, explicit: Bool) throws(SwurlError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if !explicit && (errno == ENOENT || errno == ENOTDIR) { return nil }
+            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))",
+                             hint: "fix SWURL_CONFIG, or set SWURL_CONFIG= (empty) or use --no-config to run without it")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return bytes }
+            bytes += buffer[0..<n]
+            if bytes.count > maxSize {
+                throw .usage("the config file \(TerminalSanitizer.clean(path)) is larger than 64 KiB", hint: "it should hold a few options")
+            }
+        }
+    }
+
+    /// Parses the file's options, line by line.
+    /// - Throws: `SwurlError.usage` naming `file:line`.
+    static func parse(_ bytes: [UInt8], file: String) throws(SwurlError) -> ParsedArguments {
+        var result = ParsedArguments()
+        for (line, words) in try lines(bytes, file: file) {
+            let place = "\(TerminalSanitizer.clean(file)):\(line)"
+            let parsed: ParsedArguments
+            do { parsed = try ArgumentParser.parse(words) } catch {
+                throw .usage("\(place): \(error.message)", hint: error.hint)
+            }
+            if let word = parsed.positionals.first {
+                throw .usage("\(place): '\(TerminalSanitizer.clean(word))' is not an option; request items and URLs are not allowed in the config file",
+                             hint: "the config file holds options only")
+            }
+            for (option, values) in parsed.options {
+                if refused.contains(option) { throw .usage("\(place): --\(option.rawValue) is not allowed in the config file") }
+                result.options[option, default: []] += values
+            }
+        }
+        return result
+    }
+
+    /// Splits the file into words per line, as a POSIX shell would: blanks separate words,
+    /// `#` at the start of a word comments out the rest of the line, `'…'` is literal, `"…"`
+    /// takes backslash escapes of `"`, `\`, `$` and `` ` ``, a backslash outside quotes takes the
+    /// next byte as is (a backslash before the line end joins the next line).
+    /// - Returns: each line that has words, with its number (the line it starts on).
+    static func lines(_ bytes: [UInt8], file: String) throws(SwurlError) -> [(Int, [String])] {
+        var out: [(Int, [String])] = []
+        var words: [String] = []
+        var word: [UInt8] = []
+        var inWord = false
+        var line = 1, start = 1
+        var i = 0
+        func fail(_ what: String) -> SwurlError { .usage("\(TerminalSanitizer.clean(file)):\(line): \(what)") }
+        func endWord() throws(SwurlError) {
+            guard inWord else { return }
+            guard let text = String(validating: word, as: UTF8.self), !word.contains(0) else {
+                throw fail("the line is not valid UTF-8 text")
+            }
+            words.append(text)
+            word = []
+            inWord = false
+        }
+        func endLine() throws(SwurlError) {
+            try endWord()
+            if !words.isEmpty { out.append((start, words)) }
+            words = []
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            i += 1
+            switch b {
+            case UInt8(ascii: "\n"):
+                try endLine()
+                line += 1
+                start = line
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                try endWord()
+            case UInt8(ascii: "#") where !inWord:
+                while i < bytes.count && bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            case UInt8(ascii: "\\"):
+                guard i < bytes.count else { break }
+                if bytes[i] == UInt8(ascii: "\n") {
+                    line += 1
+                } else {
+                    inWord = true
+                    word.append(bytes[i])
+                }
+                i += 1
+            case UInt8(ascii: "'"):
+                inWord = true
+                guard let close = bytes[i...].firstIndex(of: UInt8(ascii: "'")) else { throw fail("unterminated ' quote") }
+                for c in bytes[i..<close] where c == UInt8(ascii: "\n") { line += 1 }
+                word += bytes[i..<close]
+                i = close + 1
+            case UInt8(ascii: "\""):
+                inWord = true
+                var closed = false
+                while i < bytes.count {
+                    let c = bytes[i]
+                    i += 1
+                    if c == UInt8(ascii: "\"") { closed = true; break }
+                    if c == UInt8(ascii: "\n") { line += 1 }
+                    if c == UInt8(ascii: "\\"), i < bytes.count,
+                       [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "`"), UInt8(ascii: "\n")].contains(bytes[i]) {
+                        if bytes[i] == UInt8(ascii: "\n") { line += 1 } else { word.append(bytes[i]) }
+                        i += 1
+                        continue
+                    }
+                    word.append(c)
+                }
+                if !closed { throw fail("unterminated \" quote") }
+            default:
+                inWord = true
+                word.append(b)
+            }
+        }
+        try endLine()
+        return out
+    }
+}

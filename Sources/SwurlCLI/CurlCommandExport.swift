@@ -1,0 +1,212 @@
+import SwurlSession
+import SwurlSecurity
+import SwurlCore
+import SwurlRequestSerialization
+
+/// `--curl`: the curl command that sends the same request, one long option per line with
+/// ` \` continuations, every value quoted for a POSIX shell. What curl cannot express the same
+/// way is listed as warnings; the command keeps the closest form.
+struct CurlCommandExport {
+    let request: HTTPRequest
+    let options: CommandOptions
+    let transfer: TransferOptions
+    /// The session's cookies for the request's host (`--cookie`), when a session is used.
+    let cookies: [SessionCookie]
+    /// The multipart parts, in order (empty unless the body is multipart).
+    let parts: [MultipartRequestSerializer.Part]
+
+    /// Header fields curl writes itself from the body or its own settings.
+    static let leftToCurl: Set<String> = ["content-length", "accept-encoding"]
+
+    /// The command's bytes and the warnings, each a sentence after `curl cannot`.
+    func render() -> (command: [UInt8], warnings: [String]) {
+        var lines: [[UInt8]] = []
+        var warnings: [String] = []
+        var prefix: [UInt8] = []
+        func add(_ option: String, _ value: String? = nil) {
+            lines.append(Array(option.utf8) + (value.map { [UInt8(ascii: " ")] + CurlCommandExport.quote(Array($0.utf8)) } ?? []))
+        }
+
+        // Method: curl's own choice when it is the same, else --request (--head for HEAD).
+        let hasBody = request.body != nil || options.bodyFormat == .multipart && options.items.contains(where: \.isData)
+        if request.method == "HEAD" {
+            add("--head")
+        } else if request.method != (hasBody ? "POST" : "GET") {
+            add("--request", request.method)
+        }
+        add("--url", request.url)
+
+        // Headers as swurl sends them (curl's defaults replaced), removals and empty values.
+        // Multipart with --boundary: the very bytes, piped in (`cat` for the files); without it
+        // curl's -F sends the same parts with its own boundary.
+        let exactMultipart = options.bodyFormat == .multipart && options.boundary != nil && request.body != nil
+        let multipart = options.bodyFormat == .multipart && !exactMultipart
+        for field in request.headers {
+            let key = field.name.lowercased()
+            if CurlCommandExport.leftToCurl.contains(key) || multipart && key == "content-type" { continue }
+            add("--header", field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        for name in request.removedHeaders { add("--header", "\(name):") }
+        // swurl asks for compressed bodies and decodes them; curl does with --compressed.
+        if request.headers.contains("Accept-Encoding") { add("--compressed") }
+
+        // The body.
+        if exactMultipart, let body = request.body {
+            var group = Array("{ ".utf8)
+            for segment in body.segments {
+                switch segment {
+                case .bytes(let b): group += Array("printf '".utf8) + CurlCommandExport.printfFormat(b) + Array("'; ".utf8)
+                case .file(let path, _): group += Array("cat ".utf8) + CurlCommandExport.quote(Array(path.utf8)) + Array("; ".utf8)
+                case .stream: group += Array("cat; ".utf8)
+                }
+            }
+            prefix = group + Array("} | ".utf8)
+            add("--data-binary", "@-")
+        } else if multipart {
+            for part in parts {
+                switch part {
+                case .field(let name, let value):
+                    add("--form-string", "\(name)=\(value ?? "")")
+                case .file(let file):
+                    guard case .file(let path, _) = file.source else {
+                        warnings.append("stream a file part from stdin the same way; it reads stdin for '\(file.name)'")
+                        add("--form", "\(CurlCommandExport.formValue(file.name))=@-;type=\(file.contentType)")
+                        continue
+                    }
+                    add("--form", "\(file.name)=@\(CurlCommandExport.formValue(path));type=\(file.contentType);filename=\(CurlCommandExport.formValue(file.filename))")
+                    if file.filename.contains(where: { $0 == "\"" || $0 == "\\" }) {
+                        warnings.append("write a \" or \\ in a part's filename as swurl does (backslash escape); it sends %22 or %5C")
+                    }
+                }
+            }
+        } else if let body = request.body {
+            if body.segments.count == 1, case .file(let path, _) = body.segments[0] {
+                add("--data-binary", "@" + path)
+            } else if let bytes = body.inMemoryBytes {
+                if bytes.contains(0) {
+                    // No argument can hold a NUL byte: the body comes through a pipe instead.
+                    prefix = Array("printf '".utf8) + CurlCommandExport.printfFormat(bytes) + Array("' | ".utf8)
+                    add("--data-binary", "@-")
+                } else {
+                    lines.append(Array("--data-binary ".utf8) + CurlCommandExport.quote(bytes))
+                }
+            } else {
+                warnings.append("read this body from the command (it is read from stdin or a stream); it reads stdin")
+                add("--data-binary", "@-")
+            }
+        }
+
+        // Credentials.
+        if let token = transfer.bearerToken {
+            add("--oauth2-bearer", token)
+        } else if let c = transfer.credentials {
+            if transfer.authType == .digest { add("--digest") }
+            add("--user", "\(c.user):\(c.password)")
+        } else if transfer.netrc != nil {
+            add("--netrc-optional")
+        }
+        if !cookies.isEmpty {
+            add("--cookie", cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
+        }
+
+        // Redirects, time limits, connections.
+        if transfer.followRedirects {
+            add("--location")
+            add("--max-redirs", String(transfer.maxRedirects))
+        }
+        if let t = transfer.connectTimeout ?? transfer.timeout { add("--connect-timeout", CurlCommandExport.number(t)) }
+        if let t = transfer.timeout {
+            add("--speed-limit", "1")
+            add("--speed-time", String(Int(t.rounded(.up))))
+        }
+        switch transfer.httpVersion {
+        case .http1_1: add("--http1.1")
+        case .http2: add("--http2")
+        case .http2PriorKnowledge: add("--http2-prior-knowledge")
+        default: break
+        }
+        if let p = transfer.proxy.explicit { add("--proxy", p) }
+        for r in transfer.resolve { add("--resolve", r) }
+        if let s = transfer.unixSocket { add("--unix-socket", s) }
+        switch transfer.ipVersion {
+        case .v4: add("--ipv4")
+        case .v6: add("--ipv6")
+        default: break
+        }
+        if let r = transfer.maxReceiveRate { add("--limit-rate", String(r)) }
+
+        // TLS.
+        let security = transfer.security
+        if security.allowsInvalidCertificates { add("--insecure") }
+        if security.hostVerification == false && !security.allowsInvalidCertificates {
+            warnings.append("skip only the host name check (--no-verify-host); --insecure would skip the chain check too, so it is left out")
+        }
+        if let f = security.caFile { add("--cacert", f) }
+        if let p = security.caPath { add("--capath", p) }
+        if let c = security.clientCertificate { add("--cert", c) }
+        if let k = security.clientKey { add("--key", k) }
+        if let p = security.keyPassword { add("--pass", p) }
+        if let v = security.minimumVersion { add("--tlsv" + v.rawValue) }
+        if let v = security.maximumVersion { add("--tls-max", v.rawValue) }
+        if let c = security.ciphers { add("--ciphers", c) }
+        if !security.keyPins.isEmpty {
+            add("--pinnedpubkey", security.keyPins.joined(separator: ";"))
+            if security.scope != .leaf {
+                warnings.append("match a pin beyond the leaf certificate (--pin-scope \(security.scope.rawValue)); --pinnedpubkey checks the server's own key only")
+            }
+        }
+        if !security.addedCertificates.isEmpty {
+            warnings.append("add certificates to the system store (--cacert-add); --cacert would replace it, so they are left out")
+        }
+        if !security.pinnedCertificates.isEmpty {
+            warnings.append("pin certificates (--pin-cert); the pinned certificates are left out")
+        }
+
+        var out = prefix + Array("curl".utf8)
+        for line in lines { out += Array(" \\\n  ".utf8) + line }
+        out.append(UInt8(ascii: "\n"))
+        return (out, warnings)
+    }
+
+    /// A word for a POSIX shell: as is when it is made of safe characters, else in single
+    /// quotes (a quote inside becomes `'\''`). Any byte but NUL survives.
+    static func quote(_ bytes: [UInt8]) -> [UInt8] {
+        let safe = !bytes.isEmpty && bytes.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || Array("_./:=@%+,-".utf8).contains(b)
+        }
+        if safe { return bytes }
+        var out: [UInt8] = [UInt8(ascii: "'")]
+        for b in bytes {
+            if b == UInt8(ascii: "'") { out += Array("'\\''".utf8) } else { out.append(b) }
+        }
+        out.append(UInt8(ascii: "'"))
+        return out
+    }
+
+    /// Bytes as a printf format inside single quotes: printable ASCII as is, anything else
+    /// (and `\`, `%`, `'`, a leading `-`) as an octal escape (`\000`), so printf writes exactly `bytes`.
+    static func printfFormat(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (i, b) in bytes.enumerated() {
+            // A leading `-` would read as an option of printf.
+            if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\\") && b != UInt8(ascii: "%") && b != UInt8(ascii: "'")
+                && !(i == 0 && b == UInt8(ascii: "-")) {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "\\")] + [b >> 6, (b >> 3) & 7, b & 7].map { UInt8(ascii: "0") + $0 }
+            }
+        }
+        return out
+    }
+
+    /// A value inside curl's `-F` syntax: double-quoted when it holds `;`, `,` or `"`.
+    static func formValue(_ s: String) -> String {
+        guard s.contains(where: { $0 == ";" || $0 == "," || $0 == "\"" || $0 == "\\" }) else { return s }
+        return "\"" + s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    /// Seconds as curl reads them (`5`, `0.5`).
+    static func number(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,273 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCore
+
+/// One cookie as libcurl's cookie engine lists it (CURLINFO_COOKIELIST, Netscape format) and
+/// takes it back (CURLOPT_COOKIELIST). swurl never parses a `Set-Cookie` header itself: the
+/// engine does, and this type only carries its seven tab-separated fields between runs.
+public struct SessionCookie: Equatable, Sendable {
+    /// The host (host-only cookie) or domain (with `includeSubdomains`) it belongs to.
+    public var domain: String
+    public var includeSubdomains: Bool
+    public var path: String
+    public var secure: Bool
+    public var httpOnly: Bool
+    /// Expiry as seconds since the epoch; 0 for a session cookie.
+    public var expires: Int64
+    public var name: String
+    public var value: String
+
+    /// The cookie's identity: a later cookie with the same domain, path and name replaces it.
+    public var key: String { "\(domain.lowercased())\t\(path)\t\(name)" }
+
+    /// Reads one line of CURLINFO_COOKIELIST; nil for a line that is not seven fields.
+    public init?(netscapeLine line: String) {
+        var text = Substring(line)
+        httpOnly = text.hasPrefix("#HttpOnly_")
+        if httpOnly { text = text.dropFirst(10) }
+        let f = text.split(separator: "\t", maxSplits: 6, omittingEmptySubsequences: false)
+        guard f.count == 7, let expiry = Int64(f[4]) else { return nil }
+        includeSubdomains = f[1] == "TRUE"
+        // libcurl writes a domain cookie's domain with a leading dot; keep the bare domain.
+        domain = includeSubdomains && f[0].hasPrefix(".") ? String(f[0].dropFirst()) : String(f[0])
+        path = String(f[2])
+        secure = f[3] == "TRUE"
+        expires = expiry
+        name = String(f[5])
+        value = String(f[6])
+    }
+
+    public init(domain: String, includeSubdomains: Bool, path: String, secure: Bool, httpOnly: Bool,
+                expires: Int64, name: String, value: String) {
+        self.domain = domain
+        self.includeSubdomains = includeSubdomains
+        self.path = path
+        self.secure = secure
+        self.httpOnly = httpOnly
+        self.expires = expires
+        self.name = name
+        self.value = value
+    }
+
+    /// The line CURLOPT_COOKIELIST takes.
+    public var netscapeLine: String {
+        let d = includeSubdomains ? "." + domain : domain
+        return "\(httpOnly ? "#HttpOnly_" : "")\(d)\t\(includeSubdomains ? "TRUE" : "FALSE")\t\(path)\t"
+            + "\(secure ? "TRUE" : "FALSE")\t\(expires)\t\(name)\t\(value)"
+    }
+
+    /// Whether the cookie may be sent to `host`: a host-only cookie to its exact host, a domain
+    /// cookie to the domain and its subdomains. Only such cookies are handed to the engine, so a
+    /// session shared by two hosts never leaks one host's cookies to the other.
+    public func applies(toHost host: String) -> Bool {
+        let h = host.lowercased()
+        let d = domain.lowercased()
+        if h == d { return true }
+        return includeSubdomains && !d.isEmpty && h.hasSuffix("." + d)
+    }
+
+    /// Whether the cookie had expired at `now` (seconds since the epoch).
+    public func isExpired(now: Int64) -> Bool { expires != 0 && expires <= now }
+}
+
+/// Credentials a session remembers, with the origin they were first used with: they are
+/// sent to that origin only.
+public struct SessionAuth: Equatable, Sendable {
+    public var type: AuthType
+    /// `scheme://host:port`, as `Origin.description` writes it.
+    public var origin: String
+    /// The user name, or the token for bearer.
+    public var user: String
+    public var password: String
+
+    public init(type: AuthType, origin: String, user: String, password: String) {
+        self.type = type
+        self.origin = origin
+        self.user = user
+        self.password = password
+    }
+}
+
+/// What a session holds: request headers, credentials, cookies.
+public struct SessionData: Equatable, Sendable {
+    public var headers: [HTTPHeaders.Field] = []
+    public var auth: SessionAuth?
+    public var cookies: [SessionCookie] = []
+
+    public init(headers: [HTTPHeaders.Field] = [], auth: SessionAuth? = nil, cookies: [SessionCookie] = []) {
+        self.headers = headers
+        self.auth = auth
+        self.cookies = cookies
+    }
+
+    /// This run's changes from `before` to `after`, applied to `self` (the file as it is on
+    /// disk now, perhaps written by another process meanwhile): per header name and per
+    /// cookie, the last writer wins; what another process changed and this run did not stays.
+    public func merging(from before: SessionData, to after: SessionData) -> SessionData {
+        var result = self
+        // Headers, by lower-cased name.
+        func grouped(_ fields: [HTTPHeaders.Field]) -> [String: [HTTPHeaders.Field]] {
+            Dictionary(grouping: fields) { $0.name.lowercased() }
+        }
+        let old = grouped(before.headers), new = grouped(after.headers)
+        for name in Set(old.keys).union(new.keys) where old[name] != new[name] {
+            let at = result.headers.firstIndex { $0.name.lowercased() == name } ?? result.headers.endIndex
+            result.headers.removeAll { $0.name.lowercased() == name }
+            result.headers.insert(contentsOf: new[name] ?? [], at: min(at, result.headers.endIndex))
+        }
+        if before.auth != after.auth { result.auth = after.auth }
+        // Cookies, by domain, path and name.
+        let oldCookies = Dictionary(before.cookies.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        let newCookies = Dictionary(after.cookies.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        for key in Set(oldCookies.keys).union(newCookies.keys) where oldCookies[key] != newCookies[key] {
+            if let c = newCookies[key] {
+                if let i = result.cookies.firstIndex(where: { $0.key == key }) { result.cookies[i] = c } else { result.cookies.append(c) }
+            } else {
+                result.cookies.removeAll { $0.key == key }
+            }
+        }
+        return result
+    }
+}
+
+/// A session file: `--session NAME|PATH`. Read at the start of a run, written (locked,
+/// re-read, merged, written to a temporary file and renamed) after the response.
+///
+/// Files are 0600 and the directories swurl creates for them 0700, both created with those
+/// modes. A file that is not a valid session (bad JSON, wrong types, more than 1 MiB) is an
+/// error naming it (exit 65) and is never rewritten.
+public struct SessionStore: Sendable {
+    /// The file's path.
+    public let path: String
+    /// Session files larger than this are refused.
+    public static let maxSize = 1 << 20
+    /// The format version this swurl writes and reads.
+    public static let version = 1
+
+    public init(path: String) { self.path = path }
+
+    /// Where `--session VALUE` lives: a VALUE with a `/` is a path used as is; a NAME is
+    /// `CONFIG/swurl/sessions/HOST_PORT/NAME.json`, so one name on two hosts is two sessions.
+    /// - Parameter configDirectory: `$XDG_CONFIG_HOME`, else `~/.config`.
+    /// - Throws: `SwurlError.usage` for an empty or unusable name.
+    public static func location(_ value: String, origin: Origin, configDirectory: String) throws(SwurlError) -> SessionStore {
+        if value.contains("/") { return SessionStore(path: value) }
+        guard !value.isEmpty, value != ".", value != "..", !value.contains("\0") else {
+            throw .usage("--session: '\(TerminalSanitizer.clean(value))' is not a session name",
+                         hint: "use a name such as 'work', or a path with a /")
+        }
+        let host = origin.host.filter { $0 != "[" && $0 != "]" }
+        return SessionStore(path: "\(configDirectory)/swurl/sessions/\(host)_\(origin.port)/\(value).json")
+    }
+
+    /// The session as stored; an empty one when the file does not exist.
+    /// - Throws: `SwurlError.badData` naming the file when it is not a valid session, and
+    ///   `SwurlError.inputFile` when it exists but cannot be read.
+    public func load() throws(SwurlError) -> SessionData {
+        guard let bytes = try readBytes() else { return SessionData() }
+        return try SessionFormat.decode(bytes, file: path)
+    }
+
+    /// Reads the file; nil when it does not exist.
+    private func readBytes() throws(SwurlError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw .inputFile("cannot read the session file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw .inputFile("the session file \(TerminalSanitizer.clean(path)) is not a regular file")
+        }
+        guard st.st_size <= SessionStore.maxSize else {
+            throw .badData("the session file \(TerminalSanitizer.clean(path)) is too big (\(st.st_size) bytes; at most 1 MiB)",
+                           hint: "it was left as it is; remove it or use another session")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw .inputFile("cannot read the session file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+            if bytes.count > SessionStore.maxSize {
+                throw .badData("the session file \(TerminalSanitizer.clean(path)) is too big (more than 1 MiB)",
+                               hint: "it was left as it is; remove it or use another session")
+            }
+        }
+        return bytes
+    }
+
+    /// Writes this run's changes: takes the directory's lock, re-reads the file, merges
+    /// (`SessionData.merging`), drops expired cookies, writes a temporary 0600 file and renames it.
+    /// - Parameters:
+    ///   - before: the session as this run loaded it.
+    ///   - after: the session as this run leaves it.
+    ///   - now: seconds since the epoch, for expiry.
+    /// - Throws: `SwurlError.output` when the file cannot be written (the message says the
+    ///   session was not saved), `SwurlError.badData` when the file turned invalid meanwhile.
+    public func save(from before: SessionData, to after: SessionData, now: Int64) throws(SwurlError) {
+        let shown = TerminalSanitizer.clean(path)
+        func failure(_ what: String) -> SwurlError {
+            .output("the session was not saved: \(what) \(shown): \(String(cString: strerror(errno)))")
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        try SessionStore.makeDirectories(directory)
+        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirFD >= 0 else { throw failure("cannot open the directory of") }
+        defer { close(dirFD) }
+        // Serialises the writers of every session in this directory; released on close.
+        while flock(dirFD, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw failure("cannot lock the directory of") }
+        }
+        let current = try load()
+        var merged = current.merging(from: before, to: after)
+        merged.cookies.removeAll { $0.isExpired(now: now) }
+        let text = SessionFormat.encode(merged)
+
+        var template = Array("\(directory)/.\(base).XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else { throw failure("cannot create a temporary file next to") }
+        let temp = String(cString: template)
+        var ok = fchmod(fd, 0o600) == 0
+        if ok {
+            ok = text.withUnsafeBufferPointer { buf in
+                guard let base = buf.baseAddress else { return true }
+                var done = 0
+                while done < buf.count {
+                    let n = write(fd, base + done, buf.count - done)
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { return false }
+                    done += n
+                }
+                return true
+            }
+        }
+        if ok { ok = fsync(fd) == 0 }
+        let saved = errno
+        close(fd)
+        guard ok, rename(temp, path) == 0 else {
+            let e = ok ? errno : saved
+            unlink(temp)
+            errno = e
+            throw failure("cannot write")
+        }
+    }
+
+    /// Creates the missing directories of `directory`, each 0700 from the start.
+    static func makeDirectories(_ directory: String) throws(SwurlError) {
+        var st = stat()
+        if stat(directory, &st) == 0 { return }
+        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+            try makeDirectories(String(directory[..<slash]))
+        }
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw .output("the session was not saved: cannot create the directory \(TerminalSanitizer.clean(directory)): \(String(cString: strerror(errno)))")
+        }
+    }
+}

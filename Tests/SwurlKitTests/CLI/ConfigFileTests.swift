@@ -1,0 +1,67 @@
+import XCTest
+@testable import SwurlCLI
+import SwurlCore
+
+/// The config file's words (shell-like quoting, comments) and how its options meet the
+/// command line's.
+final class ConfigFileTests: XCTestCase {
+    private func lines(_ text: String) throws -> [[String]] {
+        try ConfigFile.lines(Array(text.utf8), file: "cfg").map { $0.1 }
+    }
+
+    func testWordsQuotesAndComments() throws {
+        XCTAssertEqual(try lines("--a 'b c'  \"d \\\" \\\\ \\n\" e\\ f # x 'y\n# whole line\n\n  --g=h#i\r\n"),
+                       [["--a", "b c", "d \" \\ \\n", "e f"], ["--g=h#i"]])
+        XCTAssertEqual(try lines("--x ''\n"), [["--x", ""]])
+        XCTAssertEqual(try lines("--x \\\n  y\n"), [["--x", "y"]])
+    }
+
+    func testLineNumbersAndUnterminatedQuotes() throws {
+        let numbered = try ConfigFile.lines(Array("# c\n\n--a\n--b 'x\ny'\n--c\n".utf8), file: "cfg")
+        XCTAssertEqual(numbered.map { $0.0 }, [3, 4, 6])
+        XCTAssertThrowsError(try lines("--a\n--b 'oops\n")) { error in
+            XCTAssertEqual((error as? SwurlError)?.message, "cfg:2: unterminated ' quote")
+        }
+        XCTAssertThrowsError(try lines("--a \"x\n"))
+    }
+
+    func testUnknownOptionsItemsAndRefusedOptionsNameFileAndLine() {
+        func message(_ text: String) -> String? {
+            do { _ = try ConfigFile.parse(Array(text.utf8), file: "/c/config"); return nil } catch { return error.message }
+        }
+        XCTAssertEqual(message("--form\n--fomr\n"), "/c/config:2: unknown option '--fomr'")
+        XCTAssertEqual(message("--json a=1\n")?.hasPrefix("/c/config:1: 'a=1' is not an option"), true)
+        XCTAssertEqual(message("\n\nexample.org\n")?.hasPrefix("/c/config:3:"), true)
+        XCTAssertEqual(message("--help\n"), "/c/config:1: --help is not allowed in the config file")
+        XCTAssertEqual(message("--timeout\n"), "/c/config:1: option --timeout needs a value (SECONDS)")
+    }
+
+    func testCommandLineOverridesTheConfig() throws {
+        let dir = NSTemporaryDirectory() + "swurl-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/config"
+        try Data("--form --timeout 30 --verify-host -4\n--resolve a:80:1.2.3.4\n".utf8).write(to: URL(fileURLWithPath: path))
+        var env = Environment.process()
+        env.variables = ["SWURL_CONFIG": path]
+        let cli = try ArgumentParser.parse(["--json", "--timeout=5", "--no-verify-host", "--resolve", "b:80:1.2.3.4", "x.org"])
+        let merged = try ConfigFile.apply(to: cli, environment: env)
+        XCTAssertFalse(merged.has(.form))
+        XCTAssertTrue(merged.has(.json))
+        XCTAssertEqual(merged.value(.timeout), "5")
+        XCTAssertFalse(merged.has(.verifyHost))
+        XCTAssertTrue(merged.has(.ipv4))
+        XCTAssertEqual(merged.values(.resolve), ["a:80:1.2.3.4", "b:80:1.2.3.4"])
+        XCTAssertEqual(merged.positionals, ["x.org"])
+        // --no-config and SWURL_CONFIG= leave the command line alone.
+        let off = try ConfigFile.apply(to: try ArgumentParser.parse(["--no-config", "x.org"]), environment: env)
+        XCTAssertFalse(off.has(.form))
+        env.variables = ["SWURL_CONFIG": ""]
+        XCTAssertFalse(try ConfigFile.apply(to: try ArgumentParser.parse(["x.org"]), environment: env).has(.form))
+        // A named file that is missing is an error; the default one is not.
+        env.variables = ["SWURL_CONFIG": dir + "/missing"]
+        XCTAssertThrowsError(try ConfigFile.apply(to: cli, environment: env))
+        env.variables = ["XDG_CONFIG_HOME": dir + "/none"]
+        XCTAssertEqual(try ConfigFile.apply(to: cli, environment: env).positionals, ["x.org"])
+    }
+}

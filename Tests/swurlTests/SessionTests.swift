@@ -1,0 +1,252 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `--session` and `--session-read-only` end to end against httpbin: what the server received
+/// on the next run, and what the session file holds.
+final class SessionTests: XCTestCase {
+    private var config = ""
+
+    override func setUp() {
+        config = TestPaths.temporaryDirectory() + "/config"
+    }
+
+    private func swurl(_ args: [String], directory: String? = nil) throws -> SwurlResult {
+        try runSwurl(args, environment: ["XDG_CONFIG_HOME": config], directory: directory)
+    }
+
+    private func url(_ path: String) throws -> String { try HTTPBin.url(path) }
+    /// The same httpbin under another host name (another cookie host, another origin).
+    private func otherHostURL(_ path: String) throws -> String {
+        try HTTPBin.url(path).replacingOccurrences(of: "127.0.0.1", with: "localhost")
+    }
+
+    private func namedFile(_ name: String, host: String = "127.0.0.1") throws -> String {
+        "\(config)/swurl/sessions/\(host)_\(try HTTPBin.shared().port)/\(name).json"
+    }
+
+    private func cookies(_ r: SwurlResult) throws -> [String: String] {
+        try r.json()["cookies"] as? [String: String] ?? [:]
+    }
+
+    private func sentHeaders(_ r: SwurlResult) throws -> [String: String] {
+        try r.json()["headers"] as? [String: String] ?? [:]
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    func testCookiesSetByTheServerAreSentOnTheNextRun() throws {
+        let set = try swurl(["--session", "s", try url("/cookies/set/flavour/oat")])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let r = try swurl(["--session", "s", try url("/cookies")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try cookies(r), ["flavour": "oat"])
+        // Without the session nothing is sent.
+        XCTAssertEqual(try cookies(try swurl([try url("/cookies")])), [:])
+    }
+
+    func testCookieDeletedByTheServerLeavesTheSession() throws {
+        XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/set?a=1&b=2")]).status, 0)
+        XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/delete?a")]).status, 0)
+        XCTAssertEqual(try cookies(try swurl(["--session", "s", try url("/cookies")])), ["b": "2"])
+    }
+
+    func testHeadersAndCredentialsArePersistedAndTheCommandLineOverrides() throws {
+        let first = try swurl(["--session", "s", try url("/basic-auth/ann/secret"), "X-Team:blue", "X-Other:1",
+                               "-a", "ann:secret", "Content-Type:text/x-not-kept", "If-None-Match:x"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let again = try swurl(["--session", "s", try url("/basic-auth/ann/secret")])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try again.json()["authenticated"] as? Bool, true)
+
+        let headers = try sentHeaders(try swurl(["--session", "s", try url("/headers"), "X-Other:2"]))
+        XCTAssertEqual(headers["X-Team"], "blue")
+        XCTAssertEqual(headers["X-Other"], "2")
+        XCTAssertNil(headers["If-None-Match"])
+        XCTAssertNotEqual(headers["Content-Type"], "text/x-not-kept")
+        // The override was stored; `Name:` removes a stored header.
+        let later = try sentHeaders(try swurl(["--session", "s", try url("/headers"), "X-Team:"]))
+        XCTAssertEqual(later["X-Other"], "2")
+        XCTAssertNil(later["X-Team"])
+        XCTAssertNil(try sentHeaders(try swurl(["--session", "s", try url("/headers")]))["X-Team"])
+        let text = try String(contentsOfFile: try namedFile("s"), encoding: .utf8)
+        XCTAssertTrue(text.contains("\"version\": 1"), text)
+        XCTAssertFalse(text.contains("text/x-not-kept"), text)
+    }
+
+    func testBearerTokenIsPersisted() throws {
+        XCTAssertEqual(try swurl(["--session", "s", "-A", "bearer", "-a", "tok-9", try url("/bearer")]).status, 0)
+        let r = try swurl(["--session", "s", try url("/bearer")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["token"] as? String, "tok-9")
+    }
+
+    func testNamedSessionIsBoundToHostAndPort() throws {
+        XCTAssertEqual(try swurl(["--session", "work", try url("/cookies/set/k/v"), "X-Team:blue"]).status, 0)
+        let other = try swurl(["--session", "work", try otherHostURL("/headers")])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        let headers = try sentHeaders(other)
+        XCTAssertNil(headers["X-Team"])
+        XCTAssertNil(headers["Cookie"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try namedFile("work")))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try namedFile("work", host: "localhost")))
+    }
+
+    func testPathSessionNeverSendsOneHostsCookiesOrCredentialsToAnother() throws {
+        let path = TestPaths.temporaryDirectory() + "/shared.json"
+        XCTAssertEqual(try swurl(["--session", path, try url("/cookies/set/secret/1"), "-a", "ann:pw"]).status, 0)
+        // A cookie planted for the other host is sent there, and only there.
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"cookies\": [", with:
+            "\"cookies\": [\n    {\"domain\": \"localhost\", \"path\": \"/\", \"name\": \"mine\", \"value\": \"2\"},")
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+
+        let other = try swurl(["--session", path, try otherHostURL("/headers")])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        let headers = try sentHeaders(other)
+        XCTAssertEqual(headers["Cookie"], "mine=2")
+        XCTAssertNil(headers["Authorization"])
+        let same = try sentHeaders(try swurl(["--session", path, try url("/headers")]))
+        XCTAssertEqual(same["Cookie"], "secret=1")
+        XCTAssertNotNil(same["Authorization"])
+    }
+
+    func testSessionCredentialsDoNotFollowARedirectToAnotherOrigin() throws {
+        XCTAssertEqual(try swurl(["--session", "s", "-a", "ann:pw", try url("/get")]).status, 0)
+        let target = try otherHostURL("/headers")
+        let r = try swurl(["--session", "s", "--follow", try url("/redirect-to?url=" + target)])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let headers = try sentHeaders(r)
+        XCTAssertEqual(headers["Host"], target.replacingOccurrences(of: "http://", with: "").replacingOccurrences(of: "/headers", with: ""))
+        XCTAssertNil(headers["Authorization"])
+        // On the same origin they are sent.
+        XCTAssertNotNil(try sentHeaders(try swurl(["--session", "s", try url("/headers")]))["Authorization"])
+    }
+
+    func testReadOnlySessionIsUsedButNeverWritten() throws {
+        XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/set/a/1")]).status, 0)
+        let file = try namedFile("s")
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let r = try swurl(["--session-read-only", "s", try url("/cookies/set/b/2"), "X-New:1", "--follow"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try cookies(r), ["a": "1", "b": "2"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)
+        // A missing read-only session is not created.
+        XCTAssertEqual(try swurl(["--session-read-only", "none", try url("/get")]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try namedFile("none")))
+    }
+
+    func testTwentyConcurrentWritersLoseNothing() throws {
+        let path = TestPaths.temporaryDirectory() + "/many.json"
+        let base = try url("/cookies/set")
+        // Twenty processes started together, each on its own thread.
+        let failures = Failures()
+        let threads = (0..<20).map { i in
+            Thread {
+                let r = try? runSwurl(["--session", path, "\(base)/c\(i)/v\(i)"])
+                if r?.status != 0 { failures.add("c\(i): \(r?.stderr ?? "did not run")") }
+                failures.finished()
+            }
+        }
+        threads.forEach { $0.start() }
+        failures.waitFor(20)
+        XCTAssertEqual(failures.list, [])
+        let sent = try cookies(try swurl(["--session-read-only", path, try url("/cookies")]))
+        XCTAssertEqual(sent.count, 20, "\(sent)")
+        for i in 0..<20 { XCTAssertEqual(sent["c\(i)"], "v\(i)") }
+        // No temporary files left behind.
+        let left = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        XCTAssertEqual(left, ["many.json"])
+    }
+
+    func testInvalidSessionFileIsAnErrorAndLeftUntouched() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let cases: [(String, Data)] = [
+            ("json", Data("{\"version\": 1, \"headers\": [".utf8)),
+            ("types", Data("{\"version\": 1, \"headers\": {\"a\": 1}}".utf8)),
+            ("version", Data("{\"version\": 7}".utf8)),
+            ("crlf", Data("{\"version\": 1, \"headers\": [{\"name\": \"X\", \"value\": \"a\\r\\nEvil: 1\"}]}".utf8)),
+            ("tab", Data("{\"version\": 1, \"cookies\": [{\"domain\": \"127.0.0.1\", \"path\": \"/\", \"name\": \"a\\tb\", \"value\": \"1\"}]}".utf8)),
+            ("big", Data("{\"version\": 1, \"headers\": [], \"x\": \"".utf8) + Data(repeating: 0x61, count: 1 << 20) + Data("\"}".utf8)),
+        ]
+        for (name, bytes) in cases {
+            let path = "\(dir)/\(name).json"
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let r = try swurl(["--session", path, try url("/cookies/set/a/1")])
+            XCTAssertEqual(r.status, 65, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(path), "\(name): \(r.stderr)")
+            XCTAssertEqual(r.stdout, Data(), name)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, name)
+        }
+    }
+
+    func testFilesAndDirectoriesAreCreatedPrivateWhateverTheUmask() throws {
+        let r = try runProcess("/bin/sh", ["-c", "umask 000; exec \"$0\" \"$@\"", TestPaths.binary, "--session", "s",
+                                           try url("/cookies/set/a/1")],
+                               environment: ["XDG_CONFIG_HOME": config, "PATH": "/usr/bin:/bin"], check: false)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let file = try namedFile("s")
+        XCTAssertEqual(try mode(file), 0o600)
+        XCTAssertEqual(try mode((file as NSString).deletingLastPathComponent), 0o700)
+        XCTAssertEqual(try mode("\(config)/swurl/sessions"), 0o700)
+        // A rewrite keeps the mode.
+        XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/set/b/2")]).status, 0)
+        XCTAssertEqual(try mode(file), 0o600)
+    }
+
+    func testExpiredCookiesAreDroppedOnSave() throws {
+        let path = TestPaths.temporaryDirectory() + "/old.json"
+        try Data("""
+            {"version": 1, "cookies": [
+              {"domain": "127.0.0.1", "path": "/", "expires": 1000, "name": "old", "value": "1"},
+              {"domain": "elsewhere.example", "path": "/", "expires": 1000, "name": "gone", "value": "1"},
+              {"domain": "elsewhere.example", "path": "/", "expires": 0, "name": "kept", "value": "1"}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let r = try swurl(["--session", path, try url("/cookies")])
+        XCTAssertEqual(try cookies(r), [:])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertFalse(text.contains("\"old\""), text)
+        XCTAssertFalse(text.contains("\"gone\""), text)
+        XCTAssertTrue(text.contains("\"kept\""), text)
+    }
+
+    func testUnwritableSessionIsAnErrorAfterTheResponse() throws {
+        let dir = TestPaths.temporaryDirectory()
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/not-a-dir", contents: Data()))
+        let r = try swurl(["--session", dir + "/not-a-dir/s.json", try url("/get")])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertNotNil(try r.json()["url"], "the response is printed first")
+        XCTAssertTrue(r.stderr.contains("session was not saved"), r.stderr)
+        if geteuid() != 0 {
+            let ro = dir + "/ro"
+            try FileManager.default.createDirectory(atPath: ro, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o555])
+            let denied = try swurl(["--session", ro + "/s.json", try url("/get")])
+            XCTAssertEqual(denied.status, 1, denied.stderr)
+            XCTAssertTrue(denied.stderr.contains("session was not saved"), denied.stderr)
+        }
+    }
+
+    func testSessionOptionsAreRefusedTogetherAndNamesAreChecked() throws {
+        XCTAssertEqual(try swurl(["--session", "a", "--session-read-only", "b", try url("/get")]).status, 64)
+        XCTAssertEqual(try swurl(["--session", "..", try url("/get")]).status, 64)
+    }
+}
+
+/// What the concurrent writers report, under a lock.
+private final class Failures: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var done = 0
+    private(set) var list: [String] = []
+
+    func add(_ s: String) { condition.lock(); list.append(s); condition.unlock() }
+    func finished() { condition.lock(); done += 1; condition.broadcast(); condition.unlock() }
+    func waitFor(_ n: Int) {
+        condition.lock()
+        while done < n { condition.wait() }
+        condition.unlock()
+    }
+}
