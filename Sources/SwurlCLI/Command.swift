@@ -8,6 +8,8 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
     case download
     /// `swurl certs URL`: the server's certificates and pins; no request is sent.
     case certs
+    /// `swurl batch FILE`: one request per line, many at once.
+    case batch
 }
 
 /// One command: how it is invoked and what it does. Commands are values of the table, one file each.
@@ -29,7 +31,7 @@ protocol SwurlCommand {
 
 /// Every command, in the order help lists them, and the choice of one for a command line.
 enum CommandTable {
-    static let all: [any SwurlCommand.Type] = [RequestCommand.self, DownloadCommand.self, CertsCommand.self]
+    static let all: [any SwurlCommand.Type] = [RequestCommand.self, DownloadCommand.self, CertsCommand.self, BatchCommand.self]
 
     /// The command words (`certs`…), for completions.
     static var words: [String] { all.compactMap { $0.word } }
@@ -64,6 +66,7 @@ extension SwurlCommand {
         case .request: return "a request"
         case .download: return "a download (-d)"
         case .certs: return "'swurl certs'"
+        case .batch: return "'swurl batch'"
         }
     }
 }

@@ -40,7 +40,7 @@ public enum OptionTable {
                    help: "With --follow, print every hop (intermediate requests and responses), not just the final one."),
         OptionSpec(.timing, argument: .optional("FORMAT"), choices: TimingFormat.allCases.map(\.rawValue), group: .output,
                    help: "Print the timing breakdown on stderr after the response: DNS, connect, TLS, time to first byte, transfer, redirects, total, sizes, speeds and the remote address, from libcurl's counters. --timing=json prints one JSON object (times in seconds)."),
-        OptionSpec(.quiet, short: ["q"], group: .output,
+        OptionSpec(.quiet, short: ["q"], group: .output, commands: [.request, .download, .batch],
                    help: "No progress bar, no download summary and no retry notices on stderr (errors are still shown)."),
         // Downloads
         OptionSpec(.download, short: ["d"], group: .download,
@@ -51,6 +51,17 @@ public enum OptionTable {
                    help: "With --download, replace an existing file instead of choosing a new name."),
         OptionSpec(.limitRate, argument: .required("RATE"), group: .download, commands: [.request, .download],
                    help: "Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024."),
+        // Batch
+        OptionSpec(.parallel, argument: .required("N"), group: .batch,
+                   help: "With 'swurl batch': run N requests at once (default 16) on one libcurl multi handle; also the most connections opened per host."),
+        OptionSpec(.jsonl, group: .batch,
+                   help: "With 'swurl batch': print one JSON object per request (line, method, url, status, http_version, time_total, time_first_byte, size, error, exit) instead of a text line."),
+        OptionSpec(.outputDir, argument: .required("DIR"), completion: .directory, group: .batch,
+                   help: "With 'swurl batch': write each response body to DIR/LINE.body (LINE: the input line number), whole or not at all."),
+        OptionSpec(.order, argument: .required("ORDER"), choices: ["completion", "input"], group: .batch,
+                   help: "With 'swurl batch': print results as requests finish (completion, the default) or in input order (input; only results are held back, never bodies)."),
+        OptionSpec(.failFast, group: .batch,
+                   help: "With 'swurl batch': start no new request after the first failing line; the running ones finish."),
         // Authentication
         OptionSpec(.auth, short: ["a"], argument: .required("USER[:PASS]"), group: .auth,
                    help: "Credentials for the first URL's origin only (never sent to another origin on a redirect). Without :PASS, swurl asks for the password without echo on a terminal. With --auth-type bearer, the token."),
