@@ -313,7 +313,8 @@ final class BatchRunner {
         var options = try CommandOptions(args, environment: environment)
         options.ignoreStdin = true
         let request = try RequestBuilder(options: options, environment: environment).build()
-        let transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        transferOptions.rateLimitedByLibcurl = true
         let validator = options.validator
         let body = BatchBody(outputDir: outputDir, line: number,
                              validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes))

@@ -31,8 +31,8 @@ public final class Transfer: EasyTransferHandler {
     /// Body bytes delivered to the delegate (libcurl may call the write callback many times
     /// between two progress callbacks, so progress is also reported from here).
     private var receivedBytes: Int64 = 0
-    private lazy var receiveLimiter = options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
-    private lazy var sendLimiter = options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
+    private lazy var receiveLimiter = options.rateLimitedByLibcurl ? nil : options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
+    private lazy var sendLimiter = options.rateLimitedByLibcurl ? nil : options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
     // Callback state.
     private var failure: SwurlError?

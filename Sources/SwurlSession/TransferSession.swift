@@ -117,11 +117,12 @@ public final class TransferSession {
         prepareAttempt?(&hop)
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true)
-        let retries = self.retries, start = self.start
+        // Values, not `self`: the session keeps the filter until the hop ends (no cycle).
+        let retries = self.retries, start = self.start, random = self.random
         let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
                 let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: TransferSession.wallClock()) }
-                let wait = options.retry.delay(retry: retries, retryAfter: after, random: self.random())
+                let wait = options.retry.delay(retry: retries, retryAfter: after, random: random())
                 if options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true {
                     return .retry(wait, .status(head.status, reason: head.reason))
                 }
@@ -143,6 +144,7 @@ public final class TransferSession {
         guard let (hop, filter, canRetry) = self.hop, let delegate, let current else {
             throw .transport("internal: no hop is running")
         }
+        self.hop = nil
         let result: TransferResult
         switch outcome {
         case .failure(let error):

@@ -232,4 +232,77 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(download.status, 64, download.text)
         XCTAssertTrue(download.text.contains("\"line\":1"), download.text)
     }
+
+    /// Ctrl-C on a terminal: the progress line was on stderr, the finished lines' results stay,
+    /// the running lines end as interrupted, exit 130.
+    func testCtrlCOnAPtyKeepsResultsAndExits130() throws {
+        let nginx = try NginxServer()
+        let slow = try HTTPBin.url("/delay/10")
+        let path = try input([nginx.url("/small.txt"), nginx.url("/small.txt")] + Array(repeating: slow, count: 4))
+        let out = TestPaths.temporaryDirectory() + "/out.jsonl"
+        // Runs swurl with stderr on a pty, waits for the two fast results, then sends SIGINT.
+        let script = """
+        import os, pty, signal, subprocess, sys, time
+        binary, path, out = sys.argv[1:4]
+        master, slave = pty.openpty()
+        with open(out, "wb") as f:
+            p = subprocess.Popen([binary, "batch", path, "--jsonl", "--parallel", "6"], stdout=f, stderr=slave,
+                                 stdin=subprocess.DEVNULL, env=dict(os.environ, COLUMNS="80"))
+        os.close(slave)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with open(out, "rb") as f:
+                if f.read().count(b"\\n") >= 2: break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        code = p.wait(timeout=60)
+        err = b""
+        try:
+            while True:
+                chunk = os.read(master, 65536)
+                if not chunk: break
+                err += chunk
+        except OSError:
+            pass
+        sys.stdout.write("%d\\n" % code)
+        sys.stdout.buffer.write(err)
+        """
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, path, out], check: false)
+        let report = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertTrue(report.hasPrefix("130\n"), report + r.stderr)
+        XCTAssertTrue(report.contains("done, "), "the progress line was drawn on the terminal: \(report)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let results = try text.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let map = byLine(results)
+        XCTAssertEqual(map[1]?["exit"] as? Int, 0, text)
+        XCTAssertEqual(map[2]?["exit"] as? Int, 0, text)
+        for line in 3...6 { XCTAssertEqual(map[line]?["exit"] as? Int, 130, text) }
+    }
+
+    /// 100,000 lines are read as they are needed: peak memory stays near that of 1,000 lines.
+    func testHundredThousandLinesKeepMemoryFlat() throws {
+        let nginx = try NginxServer()
+        let url = nginx.url("/small.txt")
+        func peakKiB(_ count: Int) throws -> Int {
+            let path = TestPaths.temporaryDirectory() + "/lines.txt"
+            try (String(repeating: url + "\n", count: count)).write(toFile: path, atomically: true, encoding: .utf8)
+            let script = """
+            import resource, subprocess, sys
+            r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+            print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+            let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, "batch", path, "--parallel", "32", "-q"])
+            let fields = String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+            XCTAssertEqual(fields.first, "0")
+            return fields.count > 1 ? Int(fields[1]) ?? Int.max : Int.max
+        }
+        let small = try peakKiB(1000)
+        let large = try peakKiB(100_000)
+        XCTAssertLessThan(large, 40 * 1024, "peak RSS for 100,000 lines (KiB)")
+        XCTAssertLessThan(large, small + 8 * 1024, "100,000 lines: \(large) KiB, 1,000 lines: \(small) KiB")
+        XCTAssertEqual(nginx.logLines().count, 101_000)
+    }
 }
