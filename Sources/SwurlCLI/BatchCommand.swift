@@ -143,6 +143,7 @@ final class LineReader {
         while true {
             if let nl = buffer[start..<end].firstIndex(of: 0x0A) {
                 if !tooLong { line += buffer[start..<nl] }
+                if line.count > LineReader.maxLine { tooLong = true; line = [] }
                 start = nl + 1
                 lineNumber += 1
                 if line.last == 0x0D { line.removeLast() }
@@ -320,6 +321,12 @@ final class BatchRunner {
                              validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes))
         let session = try TransferSession(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
+        if !options.quiet {
+            let stderr = environment.stderr
+            session.willRetry = { notice in
+                try? stderr.write("swurl: line \(number): " + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
+            }
+        }
         return (BatchLine(number: number, ordinal: ordinal, method: request.method, url: request.url, options: options, body: body),
                 session)
     }

@@ -83,7 +83,7 @@ public final class MultiDriver {
                 for slot in slots.values {
                     if let t = slot.transfer { multi.remove(t.easy) }
                 }
-                let left = slots.values.sorted { _, _ in false }
+                let left = Array(slots.values)
                 slots.removeAll()
                 for slot in left { _ = finished(slot.tag, .failure(.interrupted)) }
                 return .interrupted

@@ -98,6 +98,20 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(accepted.status, 0, accepted.text + accepted.stderr)
     }
 
+    func testRetriesWaitPerLineWithoutHoldingUpTheOthers() throws {
+        let nginx = try NginxServer(serverConfig: "location = /busy { return 503; }")
+        let path = try input([nginx.url("/busy") + " --retry 2 --retry-delay 0.2", nginx.url("/small.txt")])
+        let r = try runSwurl(["batch", path, "--jsonl", "--order", "input", "--check-status"])
+        XCTAssertEqual(r.status, 5, r.text)
+        let results = try objects(r)
+        XCTAssertEqual(results.count, 2)
+        XCTAssertEqual(results.first?["status"] as? Int, 503)
+        XCTAssertEqual(results.last?["exit"] as? Int, 0)
+        XCTAssertEqual(nginx.logLines().filter { $0.contains("/busy") }.count, 3, "one request and two retries")
+        XCTAssertTrue(r.stderr.contains("swurl: line 1: HTTP 503"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("(retry 2 of 2)"), r.stderr)
+    }
+
     func testMalformedLineFailsAloneWithItsLineNumber() throws {
         let nginx = try NginxServer()
         let path = try input([
