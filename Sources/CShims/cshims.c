@@ -27,6 +27,7 @@ curl_version_info_data *sw_curl_version_info(void) { return curl_version_info(CU
 const char *sw_openssl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 
 CURLSHcode sw_share_lock_data(CURLSH *sh, curl_lock_data what) { return curl_share_setopt(sh, CURLSHOPT_SHARE, what); }
+CURLMcode sw_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 unsigned long sw_curlauth_basic(void) { return CURLAUTH_BASIC; }
 unsigned long sw_curlauth_digest(void) { return CURLAUTH_DIGEST; }
 

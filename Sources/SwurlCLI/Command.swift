@@ -10,6 +10,8 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
     case certs
     /// `swurl reach HOST|URL`: name, route, interface, TCP and TLS checks; sends no request.
     case reach
+    /// `swurl batch FILE`: one request per line, many at once.
+    case batch
 }
 
 /// One command: how it is invoked and what it does. Commands are values of the table, one file each.
@@ -32,7 +34,7 @@ protocol SwurlCommand {
 /// Every command, in the order help lists them, and the choice of one for a command line.
 enum CommandTable {
     static let all: [any SwurlCommand.Type] = [RequestCommand.self, DownloadCommand.self, CertsCommand.self,
-                                           ReachCommand.self]
+                                           ReachCommand.self, BatchCommand.self]
 
     /// The command words (`certs`…), for completions.
     static var words: [String] { all.compactMap { $0.word } }
@@ -68,6 +70,7 @@ extension SwurlCommand {
         case .download: return "a download (-d)"
         case .certs: return "'swurl certs'"
         case .reach: return "'swurl reach'"
+        case .batch: return "'swurl batch'"
         }
     }
 }

@@ -21,6 +21,11 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case all
     case timing
     case quiet
+    case parallel
+    case jsonl
+    case outputDir = "output-dir"
+    case order
+    case failFast = "fail-fast"
     case download
     case `continue`
     case overwrite

@@ -7,6 +7,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case auth = "Authentication"
     case network = "Network"
     case tls = "TLS and pinning"
+    case batch = "Batch"
     case other = "Other"
 
     /// The heading: the group's name and its commands (`Network (request, download, certs)`).
@@ -17,7 +18,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     /// The commands an option of this group applies to, unless the option says otherwise.
     var defaultCommands: Set<CommandName> {
         switch self {
-        case .body, .output, .response, .auth: return [.request, .download]
+        case .body, .response, .auth: return [.request, .download, .batch]
+        case .output: return [.request, .download]
+        case .batch: return [.batch]
         case .download: return [.download]
         case .network, .tls, .other: return Set(CommandName.allCases)
         }

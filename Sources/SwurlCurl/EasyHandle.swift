@@ -91,13 +91,19 @@ package final class EasyHandle {
         try check(sw_setopt_ptr(raw, CURLOPT_SHARE, share.raw), "the share handle")
     }
 
+    /// Sets the handler for the callbacks and clears the last error text (before a transfer
+    /// starts, here or on a `MultiHandle`).
+    func prepareForPerform(handler: EasyTransferHandler?) {
+        self.handler = handler
+        errorBuffer[0] = 0
+    }
+
     /// curl_easy_perform(3), with `handler` receiving the callbacks registered on this handle
     /// (it is held only while the transfer runs).
     /// - Returns: how libcurl ended, mapped to swurl's terms.
     package func perform(handler: EasyTransferHandler? = nil) -> CurlResult {
-        self.handler = handler
+        prepareForPerform(handler: handler)
         defer { self.handler = nil }
-        errorBuffer[0] = 0
         let rc = curl_easy_perform(raw)
         return CurlResult(rc, message: errorMessage(rc))
     }

@@ -84,6 +84,10 @@ package enum EasyOption {
     case cipherList(String)
     /// CURLOPT_TLS13_CIPHERS(3): TLS 1.3 suite names.
     case tls13Ciphers(String)
+    /// CURLOPT_MAX_RECV_SPEED_LARGE: bytes per second, paced by libcurl (no blocking callback).
+    case maxReceiveSpeed(Int64)
+    /// CURLOPT_MAX_SEND_SPEED_LARGE.
+    case maxSendSpeed(Int64)
 
     /// Values of CURLOPT_HTTP_VERSION.
     package enum HTTPVersion {
@@ -165,6 +169,8 @@ extension EasyHandle {
             try set(CURLOPT_SSLVERSION, value, what)
         case .cipherList(let v): try set(CURLOPT_SSL_CIPHER_LIST, v, what)
         case .tls13Ciphers(let v): try set(CURLOPT_TLS13_CIPHERS, v, what)
+        case .maxReceiveSpeed(let n): try set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: n, what)
+        case .maxSendSpeed(let n): try set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: n, what)
         }
     }
 }

@@ -31,8 +31,8 @@ public final class Transfer: EasyTransferHandler {
     /// Body bytes delivered to the delegate (libcurl may call the write callback many times
     /// between two progress callbacks, so progress is also reported from here).
     private var receivedBytes: Int64 = 0
-    private lazy var receiveLimiter = options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
-    private lazy var sendLimiter = options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
+    private lazy var receiveLimiter = options.rateLimitedByLibcurl ? nil : options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
+    private lazy var sendLimiter = options.rateLimitedByLibcurl ? nil : options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
     // Callback state.
     private var failure: SwurlError?
@@ -63,9 +63,22 @@ public final class Transfer: EasyTransferHandler {
     /// - Throws: the delegate's own error, or a `SwurlError` for transport, timeout, redirect
     ///   and interruption failures.
     public func perform() throws(SwurlError) -> TransferResult {
+        try begin()
+        let rc = withExtendedLifetime(self) { easy.perform(handler: self) }
+        return try end(rc)
+    }
+
+    /// Configures the handle for this hop; then either `perform()` runs it on this thread or a
+    /// `MultiDriver` adds it to its multi handle, and `end(_:)` judges how it ended. The two
+    /// ways share every rule.
+    func begin() throws(SwurlError) {
         try configure()
         lastActivity = Transfer.now()
-        let rc = withExtendedLifetime(self) { easy.perform(handler: self) }
+    }
+
+    /// The hop's result from how libcurl ended it.
+    /// - Throws: as `perform()`.
+    func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {
         if let trust = verifier?.failure { throw trust.error }
         if let failure { throw failure }
         if Interrupt.requested { throw .interrupted }

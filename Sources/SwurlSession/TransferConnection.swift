@@ -20,7 +20,11 @@ extension Transfer {
             try easy.set(.httpVersion(.http2PriorKnowledge), "--http2-prior-knowledge")
         }
         try easy.applyRoute(options, url: request.url)
-        // --limit-rate is paced by RateLimiter in the read and write callbacks.
+        // --limit-rate is paced by RateLimiter in the read and write callbacks, or by libcurl on a multi handle.
+        if options.rateLimitedByLibcurl {
+            if let r = options.maxReceiveRate { try easy.set(.maxReceiveSpeed(r), "--limit-rate") }
+            if let r = options.maxSendRate { try easy.set(.maxSendSpeed(r), "--limit-rate") }
+        }
         // A 512 KiB receive buffer instead of libcurl's 16 KiB: a 1 GiB body to stdout then takes as few as
         // 2,048 callbacks and write(2)s instead of 65,536 or more (CPU time about halved; against 256 KiB
         // the same wall time, 2-8% less CPU in paired runs). --limit-rate keeps libcurl's default

@@ -23,6 +23,9 @@ public struct TransferOptions: Sendable {
     /// `--limit-rate` in bytes per second, for each direction.
     public var maxReceiveRate: Int64?
     public var maxSendRate: Int64?
+    /// Whether libcurl paces `--limit-rate` (CURLOPT_MAX_*_SPEED_LARGE) instead of `RateLimiter`
+    /// sleeping in the callbacks: on a multi handle a sleep would stall every transfer.
+    public var rateLimitedByLibcurl = false
     /// `--max-headers`: the most header fields one response may have (0: no limit; default 100).
     public var maxHeaders = 100
     /// The most bytes one response head may take (default 256 KiB).

@@ -32,6 +32,8 @@ public final class TransferSession {
     /// With `options.sessionCookies`: every cookie the engine held when the exchange ended
     /// (what was loaded, as the servers changed it), read back with CURLINFO_COOKIELIST.
     public private(set) var cookiesAfterExchange: [SessionCookie] = []
+    /// The easy handle that holds the session's cookies in the shared jar.
+    private var jar: EasyHandle?
 
     private let makeDelegate: () -> TransferDelegate
     private let initialOrigin: Origin
@@ -59,80 +61,137 @@ public final class TransferSession {
         public var delegate: TransferDelegate
     }
 
-    /// Runs the exchange to its end.
+    /// Runs the exchange to its end on this thread (curl_easy_perform per hop).
     /// - Throws: the delegates' errors and `SwurlError` for transport, timeout, too many
     ///   redirects (`tooManyRedirects`), a body that cannot be sent again, and interruption.
     public func perform() throws(SwurlError) -> Result {
-        let share = try ShareHandle()
-        let jar = try cookieJar(share)
-        let start = Transfer.now()
-        var current = request
-        var redirects = 0
-        var retries = 0
-        var redirectTime = 0.0
-        var delegate = makeDelegate()
-        var firstAttempt = true
-
         while true {
-            if !firstAttempt && delegatePerHop { delegate = makeDelegate() }
-            firstAttempt = false
-            var (hop, digest) = try prepared(current)
-            prepareAttempt?(&hop)
-            let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
-                && (hop.body?.isRewindable ?? true)
-            let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
-                if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
-                    let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: TransferSession.wallClock()) }
-                    let wait = options.retry.delay(retry: retries, retryAfter: after, random: self.random())
-                    if options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true {
-                        return .retry(wait, .status(head.status, reason: head.reason))
-                    }
-                }
-                if options.followRedirects && RedirectPolicy.isRedirect(head) { return .redirect }
-                return .final
+            let transfer = try beginHop()
+            let outcome: Swift.Result<TransferResult, SwurlError>
+            do { outcome = .success(try transfer.perform()) } catch { outcome = .failure(error) }
+            switch try endHop(transfer, outcome) {
+            case .finished(let result): return result
+            case .next: continue
+            case .retry(let wait): try pause(wait)
             }
-            let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest)
-            try transfer.use(share: share)
-            transfer.progressHandler = progressHandler
-            let result: TransferResult
-            do {
-                result = try transfer.perform()
-            } catch {
-                guard error != .interrupted, canRetry, transfer.failureIsTransient,
-                      !filter.deliveredBody || delegateCanRestart else { throw error }
-                let wait = options.retry.delay(retry: retries, retryAfter: nil, random: random())
-                guard options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true else { throw error }
-                retries += 1
-                try pause(wait, cause: .failure(error), retry: retries)
-                if delegatePerHop { try finishHop(delegate) }
-                continue
+        }
+    }
+
+    /// What comes after a hop.
+    public enum Step {
+        /// The exchange ended with this result.
+        case finished(Result)
+        /// Another hop (a redirect) starts now.
+        case next
+        /// Another attempt starts after this many seconds (already reported through `willRetry`).
+        case retry(Double)
+    }
+
+    // The state of the exchange between hops (`beginHop` / `endHop`).
+    private var share: ShareHandle?
+    private var start = 0.0
+    private var current: HTTPRequest?
+    private var redirects = 0
+    private var retries = 0
+    private var redirectTime = 0.0
+    private var delegate: TransferDelegate?
+    private var pendingHopFinish: TransferDelegate?
+    private var hop: (request: HTTPRequest, filter: HopFilter, canRetry: Bool)?
+
+    /// Shares cookies, DNS and connections with other exchanges (a batch); by default each
+    /// exchange has its own share for its hops.
+    public func share(with other: SharedState) { share = other.share }
+
+    /// Prepares the next hop (the first one on the first call): credentials bound to origins,
+    /// the retry and redirect rules, and a configured `Transfer`, not yet running.
+    func beginHop() throws(SwurlError) -> Transfer {
+        if current == nil {
+            if share == nil { share = try ShareHandle() }
+            if let share { jar = try cookieJar(share) }
+            start = Transfer.now()
+            current = request
+            delegate = makeDelegate()
+        } else if delegatePerHop {
+            if let pending = pendingHopFinish {
+                pendingHopFinish = nil
+                try finishHop(pending)
             }
-            switch filter.verdict {
-            case .retry(let wait, let cause):
-                retries += 1
-                try pause(wait, cause: cause, retry: retries)
-                continue
-            case .redirect:
-                if delegatePerHop { try finishHop(delegate) }
-                redirects += 1
-                if redirects > options.maxRedirects {
-                    throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
+            delegate = makeDelegate()
+        }
+        guard let current, let delegate, let share else { throw .transport("internal: the exchange has no request") }
+        var (hop, digest) = try prepared(current)
+        prepareAttempt?(&hop)
+        let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
+            && (hop.body?.isRewindable ?? true)
+        // Values, not `self`: the session keeps the filter until the hop ends (no cycle).
+        let retries = self.retries, start = self.start, random = self.random
+        let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
+            if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
+                let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: TransferSession.wallClock()) }
+                let wait = options.retry.delay(retry: retries, retryAfter: after, random: random())
+                if options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true {
+                    return .retry(wait, .status(head.status, reason: head.reason))
                 }
-                let status = result.head?.status ?? 0
-                guard let target = result.redirectURL, !target.isEmpty else {
-                    let location = result.head?.headers["Location"] ?? ""
-                    throw .transport("the redirect target '\(TerminalSanitizer.clean(location))' is not a valid URL")
-                }
-                current = try RedirectPolicy.follow(current, status: status, to: target)
-                try refuseDowngrade(to: current.url)
-                redirectTime += result.timing.total
-            case .final:
-                if let jar { cookiesAfterExchange = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)) }
-                return Result(head: result.head, url: hop.url,
-                              timing: ExchangeTiming(final: result.timing, redirectTime: redirectTime,
-                                                     redirects: redirects, retries: retries),
-                              delegate: delegate)
             }
+            if options.followRedirects && RedirectPolicy.isRedirect(head) { return .redirect }
+            return .final
+        }
+        let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest)
+        try transfer.use(share: share)
+        transfer.progressHandler = progressHandler
+        self.hop = (hop, filter, canRetry)
+        try transfer.begin()
+        return transfer
+    }
+
+    /// Judges how a hop ended: the final response, a redirect to follow, or a retry.
+    /// - Throws: as `perform()`.
+    func endHop(_ transfer: Transfer, _ outcome: Swift.Result<TransferResult, SwurlError>) throws(SwurlError) -> Step {
+        guard let (hop, filter, canRetry) = self.hop, let delegate, let current else {
+            throw .transport("internal: no hop is running")
+        }
+        self.hop = nil
+        let result: TransferResult
+        switch outcome {
+        case .failure(let error):
+            guard error != .interrupted, canRetry, transfer.failureIsTransient,
+                  !filter.deliveredBody || delegateCanRestart else { throw error }
+            let wait = options.retry.delay(retry: retries, retryAfter: nil, random: random())
+            guard options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true else { throw error }
+            retries += 1
+            notifyRetry(wait, cause: .failure(error))
+            if delegatePerHop { pendingHopFinish = delegate }
+            return .retry(wait)
+        case .success(let r):
+            result = r
+        }
+        switch filter.verdict {
+        case .retry(let wait, let cause):
+            retries += 1
+            notifyRetry(wait, cause: cause)
+            return .retry(wait)
+        case .redirect:
+            if delegatePerHop { try finishHop(delegate) }
+            redirects += 1
+            if redirects > options.maxRedirects {
+                throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
+            }
+            let status = result.head?.status ?? 0
+            guard let target = result.redirectURL, !target.isEmpty else {
+                let location = result.head?.headers["Location"] ?? ""
+                throw .transport("the redirect target '\(TerminalSanitizer.clean(location))' is not a valid URL")
+            }
+            let next = try RedirectPolicy.follow(current, status: status, to: target)
+            try refuseDowngrade(to: next.url)
+            self.current = next
+            redirectTime += result.timing.total
+            return .next
+        case .final:
+            if let jar { cookiesAfterExchange = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)) }
+            return .finished(Result(head: result.head, url: hop.url,
+                                    timing: ExchangeTiming(final: result.timing, redirectTime: redirectTime,
+                                                           redirects: redirects, retries: retries),
+                                    delegate: delegate))
         }
     }
 
@@ -209,9 +268,12 @@ public final class TransferSession {
         }
     }
 
-    /// Reports a retry and waits, waking up for Ctrl-C.
-    private func pause(_ seconds: Double, cause: RetryNotice.Cause, retry: Int) throws(SwurlError) {
-        willRetry?(RetryNotice(cause: cause, delay: seconds, retry: retry, maxRetries: options.retry.maxRetries))
+    private func notifyRetry(_ seconds: Double, cause: RetryNotice.Cause) {
+        willRetry?(RetryNotice(cause: cause, delay: seconds, retry: retries, maxRetries: options.retry.maxRetries))
+    }
+
+    /// Waits before a retry, waking up for Ctrl-C.
+    private func pause(_ seconds: Double) throws(SwurlError) {
         let end = Transfer.now() + seconds
         while Transfer.now() < end {
             if Interrupt.requested { throw .interrupted }
@@ -226,6 +288,12 @@ public final class TransferSession {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec)
     }
+}
+
+/// Cookies, DNS cache and connections that several exchanges share (the lines of a batch).
+public final class SharedState {
+    let share: ShareHandle
+    public init() throws(SwurlError) { share = try ShareHandle() }
 }
 
 /// Sits between a hop's transfer and the delegate: decides from each response head whether it

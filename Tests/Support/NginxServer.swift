@@ -7,7 +7,14 @@ public final class NginxServer {
     public let server: ServerProcess
     public let root: String
 
-    public init(http2: Bool = false) throws {
+    /// The access log: one line per request, `CONNECTION STATUS "URI" "AUTHORIZATION" PROTOCOL`.
+    public let accessLog: String
+    public let tls: Bool
+
+    /// - Parameters:
+    ///   - tls: certificate chain and key files: the port speaks TLS (with `http2`, h2 by ALPN).
+    ///   - serverConfig: extra directives inside the `server` block (locations, returns).
+    public init(http2: Bool = false, tls: (chain: String, key: String)? = nil, serverConfig: String = "") throws {
         let dir = TestPaths.temporaryDirectory()
         root = dir + "/www"
         for sub in ["www", "tmp", "logs"] {
@@ -15,14 +22,19 @@ public final class NginxServer {
         }
         try "hello from nginx\n".write(toFile: root + "/small.txt", atomically: true, encoding: .utf8)
         let port = try ServerProcess.freePort()
+        accessLog = dir + "/logs/access.log"
+        self.tls = tls != nil
+        let tlsConfig = tls.map { "ssl_certificate \($0.chain);\n        ssl_certificate_key \($0.key);" } ?? ""
         let conf = """
         daemon off;
         pid \(dir)/nginx.pid;
         error_log \(dir)/logs/error.log;
         worker_processes 1;
-        events { worker_connections 64; }
+        events { worker_connections 512; }
         http {
-            access_log off;
+            log_format conn '$connection $status "$request_uri" "$http_authorization" $server_protocol';
+            access_log \(dir)/logs/access.log conn;
+            keepalive_requests 100000;
             client_body_temp_path \(dir)/tmp/body;
             proxy_temp_path \(dir)/tmp/proxy;
             fastcgi_temp_path \(dir)/tmp/fastcgi;
@@ -31,8 +43,10 @@ public final class NginxServer {
             sendfile on;
             default_type application/octet-stream;
             server {
-                listen 127.0.0.1:\(port)\(http2 ? " http2" : "");
+                listen 127.0.0.1:\(port)\(tls != nil ? " ssl" : "")\(http2 ? " http2" : "");
+                \(tlsConfig)
                 root \(root);
+                \(serverConfig)
             }
         }
         """
@@ -45,5 +59,15 @@ public final class NginxServer {
     deinit { server.stop() }
 
     /// `http://127.0.0.1:PORT` + path.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(server.port)\(path)" }
+    public func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(server.port)\(path)" }
+
+    /// The access log's lines so far (nginx writes each when its request ends).
+    public func logLines() -> [String] {
+        ((try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// The distinct connection serial numbers nginx logged requests on.
+    public func connections() -> Set<String> {
+        Set(logLines().compactMap { $0.split(separator: " ").first.map(String.init) })
+    }
 }

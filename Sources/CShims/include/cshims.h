@@ -36,6 +36,7 @@ const char *sw_openssl_version(void);
 // curl_share_setopt(3) (variadic) for the share handle redirect hops use for cookies, DNS and
 // connections; and the CURLAUTH_* bit masks, which are macros Swift cannot import.
 CURLSHcode sw_share_lock_data(CURLSH *sh, curl_lock_data what);
+CURLMcode sw_multi_setopt_long(CURLM *m, CURLMoption o, long v);
 unsigned long sw_curlauth_basic(void);
 unsigned long sw_curlauth_digest(void);
 

@@ -1,0 +1,493 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlOutput
+import SwurlSession
+import SwurlCore
+
+/// `swurl batch [FILE|-] [OPTIONS]`: one request per line in the one-shot grammar
+/// (`[METHOD] URL [ITEMS…] [OPTIONS…]`), many at once on one libcurl multi handle
+/// (`MultiDriver`). Each line goes through the same parser, `CommandOptions`, `RequestBuilder`,
+/// `TransferSession` and validation rules as `swurl URL`; the batch's own options are every
+/// line's defaults. Lines are read as slots free up, results are written as lines finish.
+enum BatchCommand: SwurlCommand {
+    static let name = CommandName.batch
+    static let word: String? = "batch"
+    static let invocation = "swurl batch FILE"
+    static let usage = "swurl batch [FILE|-] [OPTIONS]"
+    static let summary = "run the requests of a file, one per line, many at once"
+
+    static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
+        guard args.positionals.count <= 1 else {
+            throw .usage("'swurl batch' takes one input file, got \(args.positionals.count) arguments",
+                         hint: "put the requests in the file, one per line: [METHOD] URL [ITEMS…] [OPTIONS…]")
+        }
+        let path = args.positionals.first ?? "-"
+        var parallel = 16
+        if let v = args.value(.parallel) {
+            guard let n = Int(v), n >= 1, n <= 1024 else {
+                throw .usage("--parallel needs a number from 1 to 1024, not '\(TerminalSanitizer.clean(v))'")
+            }
+            parallel = n
+        }
+        let outputDir = args.value(.outputDir).map { environment.resolvePath($0) }
+        if let dir = outputDir {
+            var st = stat()
+            guard stat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+                throw .inputFile("--output-dir '\(TerminalSanitizer.clean(dir))' is not a directory")
+            }
+        }
+        // The batch's options, without its own, are every line's defaults.
+        var defaults = args
+        defaults.positionals = []
+        for spec in OptionTable.all where !spec.commands.contains(.request) { defaults.options[spec.option] = nil }
+
+        let reader: LineReader
+        if path == "-" {
+            reader = LineReader(fd: 0, name: "stdin")
+        } else {
+            let fd = open(environment.resolvePath(path), O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw .inputFile("cannot read '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(errno))")
+            }
+            reader = LineReader(fd: fd, name: path, closeAtEnd: true)
+        }
+        let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
+        let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
+        let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
+                                 failFast: args.has(.failFast), report: report, progress: progress)
+        Interrupt.arm()
+        let driver = try MultiDriver(parallel: parallel)
+        let ending = driver.run(next: { runner.next(reader) },
+                                finished: { runner.finished($0, $1) },
+                                tick: { report.flush(); progress?.draw(force: false) })
+        progress?.finish()
+        if let error = reader.error { Swurl.report(error, environment: environment) }
+        report.flush()
+        if ending == .interrupted || Interrupt.requested { return .interrupted }
+        if let error = reader.error { return ExitStatus(for: error) }
+        return runner.firstFailure?.status ?? .success
+    }
+
+    /// Splits a line into words the way a shell would for simple cases: blanks separate words,
+    /// '…' quotes literally, "…" quotes with \" and \\ escapes, and a backslash outside quotes
+    /// escapes the next character.
+    /// - Throws: `SwurlError.usage` for an unterminated quote.
+    static func words(_ line: String) throws(SwurlError) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for c in line {
+            if escaped {
+                word.append(c); escaped = false; inWord = true
+                continue
+            }
+            if let q = quote {
+                if c == q { quote = nil } else if c == "\\" && q == "\"" { escaped = true } else { word.append(c) }
+                continue
+            }
+            switch c {
+            case " ", "\t":
+                if inWord { words.append(word); word = ""; inWord = false }
+            case "'", "\"":
+                quote = c; inWord = true
+            case "\\":
+                escaped = true
+            default:
+                word.append(c); inWord = true
+            }
+        }
+        if quote != nil { throw .usage("unterminated \(quote == "'" ? "single" : "double") quote") }
+        if escaped { word.append("\\") }
+        if inWord { words.append(word) }
+        return words
+    }
+}
+
+/// One request of the batch: its line number and, once built, the method and URL.
+struct BatchLine {
+    let number: Int
+    let ordinal: Int
+    let method: String
+    let url: String
+    let options: CommandOptions
+    let body: BatchBody
+}
+
+/// Reads the input a line at a time (a 64 KiB buffer; a line longer than 1 MiB is that line's error).
+final class LineReader {
+    private let fd: Int32
+    private let name: String
+    private let closeAtEnd: Bool
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+    private var start = 0, end = 0
+    private var atEOF = false
+    private(set) var lineNumber = 0
+    private(set) var error: SwurlError?
+    static let maxLine = 1 << 20
+
+    init(fd: Int32, name: String, closeAtEnd: Bool = false) {
+        self.fd = fd
+        self.name = name
+        self.closeAtEnd = closeAtEnd
+    }
+
+    deinit { if closeAtEnd { close(fd) } }
+
+    /// The next line without its line ending (nil at the end); `tooLong` when it was cut.
+    func next() -> (text: String, tooLong: Bool)? {
+        var line: [UInt8] = []
+        var tooLong = false
+        while true {
+            if let nl = buffer[start..<end].firstIndex(of: 0x0A) {
+                if !tooLong { line += buffer[start..<nl] }
+                if line.count > LineReader.maxLine { tooLong = true; line = [] }
+                start = nl + 1
+                lineNumber += 1
+                if line.last == 0x0D { line.removeLast() }
+                return (String(decoding: line, as: UTF8.self), tooLong)
+            }
+            if !tooLong { line += buffer[start..<end] }
+            if line.count > LineReader.maxLine { tooLong = true; line = [] }
+            start = 0; end = 0
+            if atEOF {
+                guard !line.isEmpty || tooLong else { return nil }
+                lineNumber += 1
+                atEOF = true
+                return (String(decoding: line, as: UTF8.self), tooLong)
+            }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR && !Interrupt.requested { continue }
+                if error == nil && !Interrupt.requested {
+                    error = .inputFile("reading '\(TerminalSanitizer.clean(name))' failed: \(systemErrorMessage(errno))")
+                }
+                atEOF = true
+                if line.isEmpty { return nil }
+            } else if n == 0 {
+                atEOF = true
+            } else {
+                end = n
+            }
+        }
+    }
+}
+
+/// Receives one line's response: counts the body and, with `--output-dir`, writes it to
+/// `DIR/.LINE.body.part`, renamed to `DIR/LINE.body` when the line succeeds.
+final class BatchBody: TransferDelegate {
+    private(set) var head: HTTPResponseHead?
+    private(set) var bytes: Int64 = 0
+    private let partPath: String?
+    let finalPath: String?
+    private var fd: Int32 = -1
+    private let validator: ResponseValidatorBox
+    private(set) var contentTypeRejected = false
+
+    init(outputDir: String?, line: Int, validator: ResponseValidatorBox) {
+        partPath = outputDir.map { "\($0)/.\(line).body.part" }
+        finalPath = outputDir.map { "\($0)/\(line).body" }
+        self.validator = validator
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    func transferDidSendRequestHead(_ bytes: [UInt8]) throws {}
+    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {}
+
+    func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        self.head = head
+        guard head.status >= 200 else { return }
+        // A new response (a retry after a cut): start the file again.
+        bytes = 0
+        contentTypeRejected = !validator.acceptsContentType(head.mediaType)
+        if let partPath {
+            if fd >= 0 { close(fd) }
+            fd = open(partPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw SwurlError.output("cannot write '\(TerminalSanitizer.clean(partPath))': \(systemErrorMessage(errno))")
+            }
+        }
+    }
+
+    func transferDidReceiveBody(_ b: UnsafeRawBufferPointer) throws {
+        bytes += Int64(b.count)
+        if fd >= 0, let partPath { try writeAll(fd, b, describing: partPath) }
+    }
+
+    /// Keeps the body (renamed into place) or removes it.
+    func settle(keep: Bool) -> SwurlError? {
+        if fd >= 0 { close(fd); fd = -1 }
+        guard let partPath, let finalPath else { return nil }
+        if keep {
+            if head == nil || access(partPath, F_OK) != 0 {
+                // No body arrived (HEAD, 204): an empty file.
+                let f = open(partPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                if f >= 0 { close(f) }
+            }
+            if rename(partPath, finalPath) != 0 {
+                let e = errno
+                unlink(partPath)
+                return .output("cannot write '\(TerminalSanitizer.clean(finalPath))': \(systemErrorMessage(e))")
+            }
+        } else {
+            unlink(partPath)
+        }
+        return nil
+    }
+}
+
+/// The validator as a class, so a delegate made before the request runs can use it.
+final class ResponseValidatorBox {
+    let acceptableTypes: [String]?
+    let check: (String?) -> Bool
+    init(_ accepts: @escaping (String?) -> Bool, types: [String]?) {
+        check = accepts
+        acceptableTypes = types
+    }
+    func acceptsContentType(_ t: String?) -> Bool { check(t) }
+}
+
+/// Turns lines into exchanges for the driver and their outcomes into results.
+final class BatchRunner {
+    private let defaults: ParsedArguments
+    private let environment: Environment
+    private let outputDir: String?
+    private let failFast: Bool
+    private let report: BatchReport
+    private let progress: BatchProgress?
+    private var ordinal = 0
+    private var stop = false
+    /// The first failing line in input order and its status.
+    private(set) var firstFailure: (line: Int, status: ExitStatus)?
+
+    init(defaults: ParsedArguments, environment: Environment, outputDir: String?, failFast: Bool,
+         report: BatchReport, progress: BatchProgress?) {
+        self.defaults = defaults
+        self.environment = environment
+        self.outputDir = outputDir
+        self.failFast = failFast
+        self.report = report
+        self.progress = progress
+    }
+
+    private func failed(_ line: Int, _ status: ExitStatus) {
+        if firstFailure.map({ line < $0.line }) ?? true { firstFailure = (line, status) }
+        if failFast { stop = true }
+    }
+
+    /// The next request from the input; malformed lines are reported here and skipped.
+    func next(_ reader: LineReader) -> (BatchLine, TransferSession)? {
+        while !stop, !Interrupt.requested, let (text, tooLong) = reader.next() {
+            let number = reader.lineNumber
+            let trimmed = text.trimmingSpaces()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let index = ordinal
+            ordinal += 1
+            progress?.started()
+            do throws(SwurlError) {
+                if tooLong { throw SwurlError.usage("the line is longer than \(LineReader.maxLine / 1024) KiB") }
+                let (line, session) = try build(trimmed, number: number, ordinal: index)
+                return (line, session)
+            } catch {
+                let status = ExitStatus(for: error)
+                report.add(ordinal: index, BatchResult(line: number, method: nil, url: nil, status: nil, httpVersion: nil,
+                                                       timeTotal: nil, timeFirstByte: nil, size: nil,
+                                                       error: error.message, exit: status))
+                progress?.finished(failed: true, bytes: 0)
+                failed(number, status)
+            }
+        }
+        return nil
+    }
+
+    /// One line through the one-shot grammar: parser, options (the batch's as defaults), request builder.
+    private func build(_ text: String, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
+        var args = try ArgumentParser.parse(try BatchCommand.words(text))
+        for option in [Option.download, .output, .offline, .help, .version, .generate] where args.has(option) {
+            throw .usage("--\(option.rawValue) cannot be used on a batch line")
+        }
+        try CommandTable.check(args, for: RequestCommand.self)
+        for (option, values) in defaults.options where args.options[option] == nil { args.options[option] = values }
+        var options = try CommandOptions(args, environment: environment)
+        options.ignoreStdin = true
+        let request = try RequestBuilder(options: options, environment: environment).build()
+        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        transferOptions.rateLimitedByLibcurl = true
+        let validator = options.validator
+        let body = BatchBody(outputDir: outputDir, line: number,
+                             validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes))
+        let session = try TransferSession(request: request, options: transferOptions) { body }
+        session.delegateCanRestart = true
+        if !options.quiet {
+            let stderr = environment.stderr
+            session.willRetry = { notice in
+                try? stderr.write("swurl: line \(number): " + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
+            }
+        }
+        return (BatchLine(number: number, ordinal: ordinal, method: request.method, url: request.url, options: options, body: body),
+                session)
+    }
+
+    /// A line ended: validate it as a one-shot request would, write its body, report it.
+    /// - Returns: whether new lines may start.
+    func finished(_ line: BatchLine, _ outcome: Swift.Result<TransferSession.Result, SwurlError>) -> Bool {
+        var result = BatchResult(line: line.number, method: line.method, url: line.url)
+        var status = ExitStatus.success
+        switch outcome {
+        case .failure(let error):
+            status = ExitStatus(for: error)
+            result.error = error.message
+            _ = line.body.settle(keep: false)
+        case .success(let r):
+            result.url = r.url
+            result.status = r.head?.status
+            result.httpVersion = r.timing.final.httpVersion
+            result.timeTotal = r.timing.final.total + r.timing.redirectTime
+            result.timeFirstByte = r.timing.final.startTransfer
+            result.size = line.body.bytes
+            if let code = r.head?.status, let s = line.options.validator.statusFailure(code) {
+                status = s
+                result.error = "HTTP \(code) \(r.head?.reason ?? "")"
+            } else if line.body.contentTypeRejected && line.body.bytes > 0 {
+                status = .responseRejected
+                result.error = "\(r.head?.mediaType.map { "Content-Type \($0)" } ?? "a response without a Content-Type") is not acceptable"
+            }
+            if let e = line.body.settle(keep: status == .success) {
+                status = ExitStatus(for: e)
+                result.error = e.message
+            }
+        }
+        result.exit = status
+        report.add(ordinal: line.ordinal, result)
+        progress?.finished(failed: status != .success, bytes: result.size ?? 0)
+        if status != .success && status != .interrupted { failed(line.number, status) }
+        return !stop
+    }
+}
+
+/// What one line ended with.
+struct BatchResult {
+    var line: Int
+    var method: String?
+    var url: String?
+    var status: Int?
+    var httpVersion: String?
+    var timeTotal: Double?
+    var timeFirstByte: Double?
+    var size: Int64?
+    var error: String?
+    var exit: ExitStatus = .success
+
+    /// `LINE STATUS TIME SIZE METHOD URL`, or `LINE error EXIT METHOD URL: MESSAGE`.
+    var text: String {
+        let m = method ?? "-", u = url.map { TerminalSanitizer.clean($0) } ?? "-"
+        if let status, let timeTotal, let size {
+            var s = "\(line) \(status) \(BatchResult.seconds(timeTotal)) \(size) \(m) \(u)"
+            if exit != .success { s += " (exit \(exit.rawValue): \(TerminalSanitizer.clean(error ?? "")))" }
+            return s
+        }
+        return "\(line) error \(exit.rawValue) \(m) \(u): \(TerminalSanitizer.clean(error ?? ""))"
+    }
+
+    var json: String {
+        func num(_ d: Double?) -> JSONValue { d.map { .number(BatchResult.seconds($0)) } ?? .null }
+        let v = JSONValue.object([
+            .init("line", .number(String(line))),
+            .init("method", method.map { .string($0) } ?? .null),
+            .init("url", url.map { .string($0) } ?? .null),
+            .init("status", status.map { .number(String($0)) } ?? .null),
+            .init("http_version", httpVersion.map { .string($0) } ?? .null),
+            .init("time_total", num(timeTotal)),
+            .init("time_first_byte", num(timeFirstByte)),
+            .init("size", size.map { .number(String($0)) } ?? .null),
+            .init("error", error.map { .string($0) } ?? .null),
+            .init("exit", .number(String(exit.rawValue))),
+        ])
+        return v.serialized
+    }
+
+    static func seconds(_ d: Double) -> String {
+        let ms = Int((max(0, d) * 1_000_000).rounded())
+        let frac = String(ms % 1_000_000)
+        return "\(ms / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
+    }
+}
+
+/// Writes results as lines finish, or in input order (holding back only results).
+final class BatchReport {
+    private let sink: ByteSink
+    private let jsonl: Bool
+    private let inputOrder: Bool
+    private var held: [Int: BatchResult] = [:]
+    private var nextOrdinal = 0
+    private var pending: [UInt8] = []
+
+    init(sink: ByteSink, jsonl: Bool, inputOrder: Bool) {
+        self.sink = sink
+        self.jsonl = jsonl
+        self.inputOrder = inputOrder
+    }
+
+    func add(ordinal: Int, _ result: BatchResult) {
+        if !inputOrder {
+            emit(result)
+        } else {
+            held[ordinal] = result
+            while let r = held.removeValue(forKey: nextOrdinal) {
+                emit(r)
+                nextOrdinal += 1
+            }
+        }
+        if pending.count >= 16384 { flush() }
+    }
+
+    private func emit(_ r: BatchResult) {
+        pending += Array((jsonl ? r.json : r.text).utf8)
+        pending.append(0x0A)
+    }
+
+    /// Writes what is waiting (also the held results after an interruption, in input order).
+    func flush() {
+        if !held.isEmpty && Interrupt.requested {
+            for key in held.keys.sorted() { if let r = held.removeValue(forKey: key) { emit(r) } }
+        }
+        guard !pending.isEmpty else { return }
+        try? sink.write(pending)
+        pending = []
+    }
+}
+
+/// The batch progress line on stderr: done/started, failures, requests/s, bytes; at most 10
+/// redraws a second.
+final class BatchProgress {
+    private let sink: ByteSink
+    private let startTime = MonotonicClock.now()
+    private var lastDraw = 0.0
+    private var started_ = 0, done = 0, failures = 0
+    private var bytes: Int64 = 0
+
+    init(sink: ByteSink) { self.sink = sink }
+
+    func started() { started_ += 1 }
+    func finished(failed: Bool, bytes b: Int64) {
+        done += 1
+        if failed { failures += 1 }
+        bytes += b
+    }
+
+    func draw(force: Bool) {
+        let now = MonotonicClock.now()
+        guard force || now - lastDraw >= 0.1 else { return }
+        lastDraw = now
+        let rate = Double(done) / max(0.001, now - startTime)
+        try? sink.write("\r\u{1B}[K\(done)/\(started_) done, \(failures) failed, \(Int(rate)) req/s, \(ProgressBar.bytes(bytes))")
+    }
+
+    func finish() {
+        draw(force: true)
+        try? sink.write("\n")
+    }
+}

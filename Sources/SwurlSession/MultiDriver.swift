@@ -1,0 +1,142 @@
+import SwurlCurl
+import SwurlCore
+
+/// Runs many exchanges at once on one libcurl multi handle. Each exchange is a
+/// `TransferSession`, stepped hop by hop with the same `beginHop`/`endHop` code that
+/// `TransferSession.perform()` uses, so redirects, credential origin binding, retries, the TLS
+/// policy (the `HandshakeVerifier` installed by each hop's `configure()`) and timeouts are the
+/// one-shot rules; only the waiting differs (the multi handle instead of curl_easy_perform, a
+/// per-exchange timer instead of a sleep before a retry).
+public final class MultiDriver {
+    /// At most this many exchanges run at once.
+    public let parallel: Int
+    private let multi: MultiHandle
+    /// The shared cookies, DNS cache and connection cache every exchange joins.
+    public let shared: SharedState
+
+    /// One exchange in flight, with the caller's tag.
+    private final class Slot<Tag> {
+        let tag: Tag
+        let session: TransferSession
+        var transfer: Transfer?
+        /// When a retry may start (monotonic seconds), while waiting.
+        var wakeAt: Double?
+        init(tag: Tag, session: TransferSession) {
+            self.tag = tag
+            self.session = session
+        }
+    }
+
+    /// - Parameters:
+    ///   - parallel: exchanges at once (at least 1); also the cap on connections per host.
+    public init(parallel: Int) throws(SwurlError) {
+        self.parallel = max(1, parallel)
+        multi = try MultiHandle()
+        try multi.limitConnections(perHost: self.parallel, total: self.parallel)
+        shared = try SharedState()
+    }
+
+    /// How `run` ended.
+    public enum Ending {
+        /// Every exchange `next` gave was run.
+        case completed
+        /// `finished` asked to stop starting new exchanges; those running were finished.
+        case stopped
+        /// Ctrl-C: the running exchanges were abandoned (each reported as `.interrupted`).
+        case interrupted
+    }
+
+    /// Runs exchanges until `next` returns nil and all have ended.
+    /// - Parameters:
+    ///   - next: the next exchange to start and its tag; nil when there are no more. Called
+    ///     only when a slot is free, so the source is read as it is needed.
+    ///   - finished: each exchange's outcome as it ends (completion order); return false to
+    ///     start no new exchanges (the running ones still finish).
+    ///   - tick: called at least every 100 ms (for a progress display).
+    public func run<Tag>(next: () -> (Tag, TransferSession)?,
+                         finished: (Tag, Swift.Result<TransferSession.Result, SwurlError>) -> Bool,
+                         tick: () -> Void = {}) -> Ending {
+        var slots: [ObjectIdentifier: Slot<Tag>] = [:]
+        var byEasy: [ObjectIdentifier: Slot<Tag>] = [:]
+        var waiting: [Slot<Tag>] = []
+        var sourceDone = false
+        var stopping = false
+
+        func end(_ slot: Slot<Tag>, _ outcome: Swift.Result<TransferSession.Result, SwurlError>) {
+            slots.removeValue(forKey: ObjectIdentifier(slot))
+            if !finished(slot.tag, outcome) { stopping = true }
+        }
+        func startHop(_ slot: Slot<Tag>) {
+            do {
+                let transfer = try slot.session.beginHop()
+                slot.transfer = transfer
+                try multi.add(transfer.easy, handler: transfer)
+                byEasy[ObjectIdentifier(transfer.easy)] = slot
+            } catch {
+                slot.transfer = nil
+                end(slot, .failure(error))
+            }
+        }
+
+        while true {
+            if Interrupt.requested {
+                for slot in slots.values {
+                    if let t = slot.transfer { multi.remove(t.easy) }
+                }
+                let left = Array(slots.values)
+                slots.removeAll()
+                for slot in left { _ = finished(slot.tag, .failure(.interrupted)) }
+                return .interrupted
+            }
+            // Fill the free slots from the source.
+            while !stopping && !sourceDone && slots.count < parallel {
+                guard let (tag, session) = next() else { sourceDone = true; break }
+                let slot = Slot(tag: tag, session: session)
+                slots[ObjectIdentifier(slot)] = slot
+                session.share(with: shared)
+                startHop(slot)
+            }
+            if slots.isEmpty { return stopping ? .stopped : .completed }
+
+            // Retries whose wait is over.
+            let now = Transfer.now()
+            var stillWaiting: [Slot<Tag>] = []
+            for slot in waiting {
+                if let at = slot.wakeAt, at <= now { slot.wakeAt = nil; startHop(slot) } else { stillWaiting.append(slot) }
+            }
+            waiting = stillWaiting
+
+            let done: [(EasyHandle, CurlResult)]
+            do { done = try multi.perform() } catch {
+                for slot in Array(slots.values) {
+                    if let t = slot.transfer { multi.remove(t.easy) }
+                    end(slot, .failure(error))
+                }
+                continue
+            }
+            for (easy, rc) in done {
+                guard let slot = byEasy.removeValue(forKey: ObjectIdentifier(easy)), let transfer = slot.transfer else { continue }
+                multi.remove(easy)
+                slot.transfer = nil
+                let outcome: Swift.Result<TransferResult, SwurlError>
+                do { outcome = .success(try transfer.end(rc)) } catch { outcome = .failure(error) }
+                do {
+                    switch try slot.session.endHop(transfer, outcome) {
+                    case .finished(let result): end(slot, .success(result))
+                    case .next: startHop(slot)
+                    case .retry(let wait):
+                        slot.wakeAt = Transfer.now() + wait
+                        waiting.append(slot)
+                    }
+                } catch {
+                    end(slot, .failure(error))
+                }
+            }
+            tick()
+            if done.isEmpty {
+                let soonest = waiting.compactMap(\.wakeAt).min().map { max(0, $0 - Transfer.now()) } ?? 0.1
+                multi.poll(milliseconds: Int(min(0.1, soonest) * 1000))
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `swurl batch FILE`: many requests on one libcurl multi handle, each line through the one-shot
+/// grammar and rules; checked against what nginx logged.
+final class BatchTests: XCTestCase {
+    private func input(_ lines: [String]) throws -> String {
+        let path = TestPaths.temporaryDirectory() + "/batch.txt"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func objects(_ r: SwurlResult) throws -> [[String: Any]] {
+        try r.text.split(separator: "\n").map { line in
+            guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw TestServerError("not a JSON object: \(line)")
+            }
+            return o
+        }
+    }
+
+    private func byLine(_ objects: [[String: Any]]) -> [Int: [String: Any]] {
+        var map: [Int: [String: Any]] = [:]
+        for o in objects { if let n = o["line"] as? Int { map[n] = o } }
+        return map
+    }
+
+    func testThousandLinesJSONLOnAtMostParallelConnections() throws {
+        let nginx = try NginxServer()
+        let path = try input((1...1000).map { nginx.url("/small.txt?n=\($0)") })
+        let r = try runSwurl(["batch", path, "--jsonl", "--parallel", "8"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let results = try objects(r)
+        XCTAssertEqual(results.count, 1000)
+        XCTAssertEqual(Set(results.compactMap { $0["line"] as? Int }), Set(1...1000))
+        for o in results {
+            XCTAssertEqual(o["status"] as? Int, 200)
+            XCTAssertEqual(o["exit"] as? Int, 0)
+            XCTAssertEqual(o["size"] as? Int, 17)
+            XCTAssertEqual(o["http_version"] as? String, "1.1")
+            XCTAssertTrue(o["error"] is NSNull)
+            XCTAssertNotNil(o["time_total"] as? Double)
+            XCTAssertNotNil(o["time_first_byte"] as? Double)
+        }
+        // Every line reached nginx, over at most --parallel connections.
+        let log = nginx.logLines()
+        XCTAssertEqual(log.count, 1000)
+        XCTAssertLessThanOrEqual(nginx.connections().count, 8, "connections nginx saw")
+        XCTAssertGreaterThanOrEqual(nginx.connections().count, 1)
+    }
+
+    func testParallelOneUsesOneKeepAliveConnection() throws {
+        let nginx = try NginxServer()
+        let path = try input((1...50).map { _ in nginx.url("/small.txt") })
+        let r = try runSwurl(["batch", path, "--parallel", "1", "--order", "input"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 50)
+        for (i, line) in lines.enumerated() {
+            XCTAssertTrue(line.hasPrefix("\(i + 1) 200 "), String(line))
+            XCTAssertTrue(line.hasSuffix(" 17 GET \(nginx.url("/small.txt"))"), String(line))
+        }
+        XCTAssertEqual(nginx.connections().count, 1)
+    }
+
+    func testMixedStatusesWithCheckStatusReportEveryLineAndExitWithFirstFailureInInputOrder() throws {
+        let nginx = try NginxServer(serverConfig: "location = /boom { return 500; }")
+        let path = try input([
+            nginx.url("/small.txt"),
+            "# a comment",
+            "",
+            nginx.url("/boom"),
+            nginx.url("/missing"),
+            nginx.url("/small.txt"),
+        ])
+        let r = try runSwurl(["batch", path, "--jsonl", "--check-status"])
+        XCTAssertEqual(r.status, 5, "the first failing line (4) is a 500: \(r.text)")
+        let results = byLine(try objects(r))
+        XCTAssertEqual(Set(results.keys), [1, 4, 5, 6])
+        XCTAssertEqual(results[1]?["exit"] as? Int, 0)
+        XCTAssertEqual(results[4]?["status"] as? Int, 500)
+        XCTAssertEqual(results[4]?["exit"] as? Int, 5)
+        XCTAssertEqual(results[5]?["status"] as? Int, 404)
+        XCTAssertEqual(results[5]?["exit"] as? Int, 4)
+        XCTAssertEqual(results[6]?["exit"] as? Int, 0)
+        XCTAssertEqual(nginx.logLines().count, 4)
+
+        // Without --check-status an error status is a result, not a failure; a line's own option applies to it alone.
+        let lines = try input([nginx.url("/missing"), nginx.url("/boom") + " --check-status"])
+        let plain = try runSwurl(["batch", lines, "--jsonl"])
+        XCTAssertEqual(plain.status, 5, plain.text)
+        let p = byLine(try objects(plain))
+        XCTAssertEqual(p[1]?["exit"] as? Int, 0)
+        XCTAssertEqual(p[2]?["exit"] as? Int, 5)
+        // --accept-status from the batch is every line's default.
+        let accepted = try runSwurl(["batch", lines, "--accept-status", "200-599"])
+        XCTAssertEqual(accepted.status, 0, accepted.text + accepted.stderr)
+    }
+
+    func testRetriesWaitPerLineWithoutHoldingUpTheOthers() throws {
+        let nginx = try NginxServer(serverConfig: "location = /busy { return 503; }")
+        let path = try input([nginx.url("/busy") + " --retry 2 --retry-delay 0.2", nginx.url("/small.txt")])
+        let r = try runSwurl(["batch", path, "--jsonl", "--order", "input", "--check-status"])
+        XCTAssertEqual(r.status, 5, r.text)
+        let results = try objects(r)
+        XCTAssertEqual(results.count, 2)
+        XCTAssertEqual(results.first?["status"] as? Int, 503)
+        XCTAssertEqual(results.last?["exit"] as? Int, 0)
+        XCTAssertEqual(nginx.logLines().filter { $0.contains("/busy") }.count, 3, "one request and two retries")
+        XCTAssertTrue(r.stderr.contains("swurl: line 1: HTTP 503"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("(retry 2 of 2)"), r.stderr)
+    }
+
+    func testMalformedLineFailsAloneWithItsLineNumber() throws {
+        let nginx = try NginxServer()
+        let path = try input([
+            nginx.url("/small.txt"),
+            "GET \(nginx.url("/small.txt")) --no-such-option",
+            "POST \"unterminated",
+            nginx.url("/small.txt"),
+        ])
+        let r = try runSwurl(["batch", path, "--order", "input"])
+        XCTAssertEqual(r.status, 64, r.text)
+        let lines = r.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 4, r.text)
+        XCTAssertTrue(lines[0].hasPrefix("1 200 "), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix("2 error 64 "), lines[1])
+        XCTAssertTrue(lines[1].contains("--no-such-option"), lines[1])
+        XCTAssertTrue(lines[2].hasPrefix("3 error 64 "), lines[2])
+        XCTAssertTrue(lines[2].contains("unterminated"), lines[2])
+        XCTAssertTrue(lines[3].hasPrefix("4 200 "), lines[3])
+        XCTAssertEqual(nginx.logLines().count, 2, "the malformed lines sent nothing")
+    }
+
+    func testOutputDirBodiesAreByteEqualToOneShotDownloadsAndFailuresWriteNothing() throws {
+        let nginx = try NginxServer()
+        var lines: [String] = []
+        for i in 1...5 {
+            var bytes = [UInt8](repeating: 0, count: 1000 * i * i + 7)
+            for j in bytes.indices { bytes[j] = UInt8.random(in: 0...255) }
+            try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/f\(i).bin"))
+            lines.append(nginx.url("/f\(i).bin"))
+        }
+        lines.append(nginx.url("/missing") + " --check-status")
+        let path = try input(lines)
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["batch", path, "--output-dir", dir, "-q"])
+        XCTAssertEqual(r.status, 4, r.text + r.stderr)
+        for i in 1...5 {
+            let one = try runSwurl(["-o", dir + "/one\(i)", nginx.url("/f\(i).bin")])
+            XCTAssertEqual(one.status, 0, one.stderr)
+            let batchBody = try Data(contentsOf: URL(fileURLWithPath: dir + "/\(i).body"))
+            XCTAssertEqual(batchBody, try Data(contentsOf: URL(fileURLWithPath: dir + "/one\(i)")), "line \(i)")
+            XCTAssertEqual(batchBody, try Data(contentsOf: URL(fileURLWithPath: nginx.root + "/f\(i).bin")), "line \(i)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        XCTAssertFalse(names.contains("6.body"), "a failed line leaves no body")
+        XCTAssertFalse(names.contains { $0.hasSuffix(".part") }, "\(names)")
+    }
+
+    func testWrongPinFailsEveryLineWithSevenAndNginxSeesNoRequest() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let path = try input((1...20).map { nginx.url("/small.txt?n=\($0)") })
+        let wrong = try runSwurl(["batch", path, "--jsonl", "--cacert", pki.path("root.pem"),
+                                  "--pin-pubkey", try pki.pin("selfsigned.pem")])
+        XCTAssertEqual(wrong.status, 7, wrong.text)
+        let results = try objects(wrong)
+        XCTAssertEqual(results.count, 20)
+        for o in results { XCTAssertEqual(o["exit"] as? Int, 7, "\(o)") }
+        XCTAssertEqual(nginx.logLines(), [], "no request reached the application")
+        // The right pin: every line succeeds on the same server.
+        let right = try runSwurl(["batch", path, "--jsonl", "--cacert", pki.path("root.pem"),
+                                  "--pin-pubkey", try pki.pin("leaf.pem")])
+        XCTAssertEqual(right.status, 0, right.text + right.stderr)
+        XCTAssertEqual(nginx.logLines().count, 20)
+    }
+
+    func testRedirectsPerLineDropCredentialsAcrossOrigins() throws {
+        let other = try NginxServer()
+        let nginx = try NginxServer(serverConfig: """
+        location = /away { return 302 \(other.url("/small.txt")); }
+        location = /here { return 302 /small.txt; }
+        """)
+        let path = try input([
+            nginx.url("/away") + " --follow -a ann:secret",
+            nginx.url("/here") + " --follow -a bob:pw",
+            nginx.url("/away"),
+        ])
+        let r = try runSwurl(["batch", path, "--jsonl", "--order", "input"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let results = try objects(r)
+        XCTAssertEqual(results.count, 3)
+        XCTAssertEqual(results[0]["status"] as? Int, 200)
+        XCTAssertEqual(results[0]["url"] as? String, other.url("/small.txt"))
+        XCTAssertEqual(results[1]["url"] as? String, nginx.url("/small.txt"))
+        XCTAssertEqual(results[2]["status"] as? Int, 302, "line 3 does not follow")
+        let basicAnn = "Basic " + Data("ann:secret".utf8).base64EncodedString()
+        let basicBob = "Basic " + Data("bob:pw".utf8).base64EncodedString()
+        let here = nginx.logLines()
+        XCTAssertTrue(here.contains { $0.contains("\"/away\" \"\(basicAnn)\"") }, "\(here)")
+        XCTAssertTrue(here.contains { $0.contains("\"/small.txt\" \"\(basicBob)\"") }, "same origin keeps credentials: \(here)")
+        let there = other.logLines()
+        XCTAssertEqual(there.count, 1)
+        XCTAssertTrue(there.allSatisfy { $0.contains("\"/small.txt\" \"-\"") }, "credentials crossed origins: \(there)")
+    }
+
+    func testHTTP2MultiplexesOneHundredLinesOnOneConnection() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let path = try input((1...100).map { nginx.url("/small.txt?n=\($0)") })
+        let r = try runSwurl(["batch", path, "--jsonl", "--http2", "--cacert", pki.path("root.pem")])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let results = try objects(r)
+        XCTAssertEqual(results.count, 100)
+        for o in results { XCTAssertEqual(o["http_version"] as? String, "2", "\(o)") }
+        XCTAssertEqual(nginx.logLines().count, 100)
+        XCTAssertTrue(nginx.logLines().allSatisfy { $0.hasSuffix("HTTP/2.0") }, "\(nginx.logLines().prefix(3))")
+        XCTAssertEqual(nginx.connections().count, 1, "streams multiplexed on one connection")
+    }
+
+    func testFailFastStartsNoNewLineAfterAFailure() throws {
+        let nginx = try NginxServer()
+        let path = try input([nginx.url("/missing")] + (1...30).map { _ in nginx.url("/small.txt") })
+        let r = try runSwurl(["batch", path, "--check-status", "--fail-fast", "--parallel", "1"])
+        XCTAssertEqual(r.status, 4, r.text)
+        XCTAssertEqual(r.text.split(separator: "\n").count, 1, r.text)
+        XCTAssertEqual(nginx.logLines().count, 1)
+        let all = try runSwurl(["batch", path, "--check-status", "--parallel", "1"])
+        XCTAssertEqual(all.status, 4)
+        XCTAssertEqual(all.text.split(separator: "\n").count, 31)
+    }
+
+    func testReadsStdinAndRefusesBadInput() throws {
+        let nginx = try NginxServer()
+        let r = try runSwurl(["batch", "-"], stdin: Data((nginx.url("/small.txt") + "\n").utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.hasPrefix("1 200 "), r.text)
+        let missing = try runSwurl(["batch", "/nonexistent/batch.txt"])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertTrue(missing.stderr.contains("/nonexistent/batch.txt"), missing.stderr)
+        let parallel = try runSwurl(["batch", "-", "--parallel", "0"])
+        XCTAssertEqual(parallel.status, 64)
+        let download = try runSwurl(["batch", "-", "--jsonl"], stdin: Data("-d \(nginx.url("/small.txt"))\n".utf8))
+        XCTAssertEqual(download.status, 64, download.text)
+        XCTAssertTrue(download.text.contains("\"line\":1"), download.text)
+    }
+
+    /// Ctrl-C on a terminal: the progress line was on stderr, the finished lines' results stay,
+    /// the running lines end as interrupted, exit 130.
+    func testCtrlCOnAPtyKeepsResultsAndExits130() throws {
+        let nginx = try NginxServer()
+        let slow = try HTTPBin.url("/delay/10")
+        let path = try input([nginx.url("/small.txt"), nginx.url("/small.txt")] + Array(repeating: slow, count: 4))
+        let out = TestPaths.temporaryDirectory() + "/out.jsonl"
+        // Runs swurl with stderr on a pty, waits for the two fast results, then sends SIGINT.
+        let script = """
+        import os, pty, signal, subprocess, sys, time
+        binary, path, out = sys.argv[1:4]
+        master, slave = pty.openpty()
+        with open(out, "wb") as f:
+            p = subprocess.Popen([binary, "batch", path, "--jsonl", "--parallel", "6"], stdout=f, stderr=slave,
+                                 stdin=subprocess.DEVNULL, env=dict(os.environ, COLUMNS="80"))
+        os.close(slave)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with open(out, "rb") as f:
+                if f.read().count(b"\\n") >= 2: break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        code = p.wait(timeout=60)
+        err = b""
+        try:
+            while True:
+                chunk = os.read(master, 65536)
+                if not chunk: break
+                err += chunk
+        except OSError:
+            pass
+        sys.stdout.write("%d\\n" % code)
+        sys.stdout.buffer.write(err)
+        """
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, path, out], check: false)
+        let report = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertTrue(report.hasPrefix("130\n"), report + r.stderr)
+        XCTAssertTrue(report.contains("done, "), "the progress line was drawn on the terminal: \(report)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let results = try text.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let map = byLine(results)
+        XCTAssertEqual(map[1]?["exit"] as? Int, 0, text)
+        XCTAssertEqual(map[2]?["exit"] as? Int, 0, text)
+        for line in 3...6 { XCTAssertEqual(map[line]?["exit"] as? Int, 130, text) }
+    }
+
+    /// 100,000 lines are read as they are needed: peak memory stays near that of 1,000 lines.
+    func testHundredThousandLinesKeepMemoryFlat() throws {
+        let nginx = try NginxServer()
+        let url = nginx.url("/small.txt")
+        func peakKiB(_ count: Int) throws -> Int {
+            let path = TestPaths.temporaryDirectory() + "/lines.txt"
+            try (String(repeating: url + "\n", count: count)).write(toFile: path, atomically: true, encoding: .utf8)
+            let script = """
+            import resource, subprocess, sys
+            r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+            print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+            let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, "batch", path, "--parallel", "32", "-q"])
+            let fields = String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+            XCTAssertEqual(fields.first, "0")
+            return fields.count > 1 ? Int(fields[1]) ?? Int.max : Int.max
+        }
+        let small = try peakKiB(1000)
+        let large = try peakKiB(100_000)
+        XCTAssertLessThan(large, 40 * 1024, "peak RSS for 100,000 lines (KiB)")
+        XCTAssertLessThan(large, small + 8 * 1024, "100,000 lines: \(large) KiB, 1,000 lines: \(small) KiB")
+        XCTAssertEqual(nginx.logLines().count, 101_000)
+    }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# 1000 small GETs from nginx on 127.0.0.1 in one process: swurl batch (libcurl multi) vs
+# curl --parallel -K, with 16 at once and with 1 (one keep-alive connection); then 100,000 lines
+# through swurl batch. Reports requests/s, peak RSS and the connections nginx saw.
+# Env: SWURL, OUT (scratch dir), BATCH_RUNS.
+set -euo pipefail
+SWURL=${SWURL:-.build/release/swurl}
+OUT=${OUT:-$(mktemp -d)}
+RUNS=${BATCH_RUNS:-10}
+dir="$OUT/nginx-batch"
+mkdir -p "$dir/www" "$dir/tmp" "$dir/logs"
+trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
+echo "hello from nginx" > "$dir/www/small.txt"
+nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+user_line=""; [ "$(id -u)" = 0 ] && user_line="user root;"
+cat > "$dir/nginx.conf" <<CONF
+$user_line
+daemon on;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log;
+worker_processes 1;
+events { worker_connections 512; }
+http {
+    log_format conn '\$connection';
+    access_log $dir/logs/access.log conn;
+    keepalive_requests 1000000;
+    client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi; uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
+    server { listen 127.0.0.1:$nport; root $dir/www; }
+}
+CONF
+/usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log"
+cp "$dir/nginx.pid" "$OUT/nginx-batch.pid"
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/small.txt" && break; sleep 0.1; done
+
+url="http://127.0.0.1:$nport/small.txt"
+for i in $(seq 1000); do echo "$url"; done > "$dir/urls"
+for i in $(seq 1000); do printf 'url = "%s"\noutput = "/dev/null"\n' "$url"; done > "$dir/curl.K"
+
+for p in 16 1; do
+  echo "== 1000 small GETs, $p at once (whole process wall time)"
+  hyperfine -N -w 2 -r "$RUNS" --export-json "$dir/batch$p.json" \
+    -n swurl "$SWURL batch $dir/urls -q --parallel $p" \
+    -n curl "curl -s --parallel --parallel-max $p -K $dir/curl.K" >/dev/null 2>&1
+  python3 - "$dir/batch$p.json" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+c = r["curl"]["median"]
+for name, x in r.items():
+    print(f"  {name:7s} median {x['median']*1000:7.2f} ms  {1000/x['median']:8.0f} req/s   ratio to curl {x['median']/c:5.2f}x")
+PY
+  for tool in swurl curl; do
+    : > "$dir/logs/access.log"; kill -USR1 "$(cat "$dir/nginx.pid")"; sleep 0.2
+    if [ $tool = swurl ]; then cmd=("$SWURL" batch "$dir/urls" -q --parallel "$p")
+    else cmd=(curl -s --parallel --parallel-max "$p" -K "$dir/curl.K"); fi
+    rss=$( { /usr/bin/time -f '%M' "${cmd[@]}" >/dev/null; } 2>&1 | tail -1)
+    sleep 0.3; kill -USR1 "$(cat "$dir/nginx.pid")"; sleep 0.3
+    conns=$(sort -u "$dir/logs/access.log" | grep -c . || true)
+    echo "  $tool: peak RSS ${rss} KiB, connections seen by nginx: $conns"
+  done
+done
+
+echo "== 100,000 lines, swurl batch --parallel 16"
+for i in $(seq 100); do cat "$dir/urls"; done > "$dir/urls100k"
+start=$(date +%s.%N)
+rss=$( { /usr/bin/time -f '%M' "$SWURL" batch "$dir/urls100k" -q --parallel 16 >/dev/null; } 2>&1 | tail -1)
+end=$(date +%s.%N)
+python3 -c "import sys; t=float(sys.argv[2])-float(sys.argv[1]); print(f'  swurl: {t:.2f} s, {100000/t:.0f} req/s, peak RSS {sys.argv[3]} KiB')" "$start" "$end" "$rss"
