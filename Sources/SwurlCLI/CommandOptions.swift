@@ -70,7 +70,9 @@ public struct CommandOptions {
                 throw .usage("the method \(first) needs a URL after it", hint: "e.g. swurl \(first) example.org/path")
             }
         }
-        url = positionals.first ?? ""
+        // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
+        // percent-encoded here, once, so --offline shows what is sent.
+        url = URLText.percentEncodingUnsafeBytes(positionals.first ?? "")
         let parser = RequestItemParser(environment: environment)
         for raw in positionals.dropFirst() { items.append(try parser.parse(raw)) }
 
