@@ -53,8 +53,13 @@ package struct CurlResult: Sendable {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_ISSUER_ERROR:
             return .trust(message, hint: "use --cacert FILE to trust a private CA")
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            return .usage(message)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
+            // The user's URL was checked before sending: at transfer time these come from the
+            // server (a reply that is not HTTP, a redirect to a scheme swurl does not speak).
+            return .transport(message, hint: "the server did not answer in HTTP")
+        case CURLE_URL_MALFORMAT:
+            // Likewise a Location header the server sent.
+            return .transport(message, hint: "the server sent a URL that cannot be followed")
         default:
             return .transport(message)
         }

@@ -24,16 +24,34 @@ final class OfflineAndErrorTests: XCTestCase {
             ["GET", "{URL}/g", "q==1", "Accept:", "X-E;"],
             ["--raw", "text body", "{URL}/r", "Content-Type:text/plain"],
             ["POST", "{URL}/h", "Host:example.test", "a=1"],
+            ["{USERINFO}/u"],
+            ["-A", "digest", "-a", "u:p", "{URL}/d"],
+            ["{URL}/pé/a b?q=é ü&r=1", "s==ä b"],
         ]
         for args in cases {
             let capture = try CaptureServer()
             let base = "http://127.0.0.1:\(capture.server.port)"
-            let filled = args.map { $0.replacingOccurrences(of: "{URL}", with: base) }
+            let filled = args.map {
+                $0.replacingOccurrences(of: "{URL}", with: base)
+                    .replacingOccurrences(of: "{USERINFO}", with: "http://us%20er:p%40ss@127.0.0.1:\(capture.server.port)")
+            }
             let offline = try runSwurl(["--offline"] + filled)
             XCTAssertEqual(offline.status, 0, offline.stderr)
             let sent = try runSwurl(filled)
             XCTAssertEqual(sent.status, 0, sent.stderr)
             XCTAssertEqual(String(decoding: capture.captured, as: UTF8.self), offline.text, "\(args)")
+        }
+    }
+
+    /// A server that does not speak HTTP is a transport failure (1), never a usage error (64).
+    func testNonHTTPServerIsATransportError() throws {
+        var notHTTP = SequenceServer.Reply("200 OK")
+        notHTTP.head = "NOT HTTP AT ALL\r\n\r\n"
+        for reply in [notHTTP, SequenceServer.Reply("99999 Weird")] {
+            let server = try SequenceServer([reply])
+            let r = try runSwurl([server.url("/x")])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("did not answer in HTTP"), r.stderr)
         }
     }
 
