@@ -53,7 +53,7 @@ complete -c swurl -l unix-socket -r -d 'Connect to the Unix domain socket PATH i
 complete -c swurl -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of resolving it (repeatable)'
 complete -c swurl -s 4 -l ipv4 -d 'Connect over IPv4 only'
 complete -c swurl -s 6 -l ipv6 -d 'Connect over IPv6 only'
-complete -c swurl -l max-headers -r -f -d 'Fail when a response has more than N header fields (default 100; 0 means no limit)'
+complete -c swurl -l max-headers -r -f -d 'Fail when a response has more than N header fields (default: no limit, as curl and HTTPie; 0 means no limit)'
 complete -c swurl -l pin-pubkey -r -d 'Trust the server only if a key of its verified certificate path matches PIN: sha256//BASE64 (several joined by \';\') or a PEM/DER public-key or certificate file'
 complete -c swurl -l pin-cert -r -d 'Trust the certificates in FILE (PEM or DER, several allowed) as anchors and require one in the verified path; a pinned self-signed certificate works without -k'
 complete -c swurl -l pin-scope -r -f -a 'any leaf chain' -d 'Which certificates of the verified path must match a pin: any (the default), leaf, or chain (every one)'

@@ -18,7 +18,11 @@ public final class OutputFile: ByteSink {
     public init(path: String) throws(SwurlError) {
         self.path = path
         var st = stat()
-        if stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) != S_IFREG, (st.st_mode & S_IFMT) != S_IFDIR {
+        if stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            // Refused before anything is transferred (the rename would fail only afterwards).
+            throw .output("cannot write '\(path)': it is a directory; give -o a file name")
+        }
+        if stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
             let fd = open(ArgumentBytes.path(path), O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw .output("cannot write '\(path)': \(systemErrorMessage(errno))") }
             self.fd = fd
