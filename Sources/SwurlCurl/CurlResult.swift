@@ -43,9 +43,18 @@ package struct CurlResult: Sendable {
         }
     }
 
+    /// The connection could not be made (CURLE_COULDNT_CONNECT).
+    package var couldNotConnect: Bool { code == CURLE_COULDNT_CONNECT }
+
     /// The failure as one of swurl's error kinds.
     package var error: SwurlError {
         switch code {
+        case CURLE_OUT_OF_MEMORY:
+            // libcurl reports a header line over its 100 KB limit this way (7.88).
+            return .transport("the response could not be read: a header line is larger than libcurl accepts (100 KB), or memory ran out",
+                              hint: "libcurl said: \(message)")
+        case CURLE_SSL_CONNECT_ERROR where message.contains("wrong version number"):
+            return .transport(message, hint: "the port may speak plain HTTP: try http:// instead of https://")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .transport(message, hint: "check the host name")
         case CURLE_COULDNT_CONNECT:

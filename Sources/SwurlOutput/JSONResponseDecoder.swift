@@ -142,7 +142,8 @@ final class JSONResponseDecoder: ResponseDecoding {
             rest.withUnsafeBytes { body($0, &out) }
         }
         if let text {
-            _ = text.finish(into: &out)
+            // A binary body labelled JSON says so (and is not shown), not "invalid JSON".
+            if case .note(let note) = text.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
             return .failed(treeMode ? "the body is too large for --sort-keys/--drop-nulls; shown as sent" : "the body is not valid JSON; shown as sent")
         }
         guard sawContent else { return .decoded }
@@ -151,7 +152,7 @@ final class JSONResponseDecoder: ResponseDecoding {
             formatter.finish(into: &heldOutput)
             if !formatter.isValid {
                 fallBack(&out)
-                _ = text?.finish(into: &out)
+                if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
                 return .failed("the body is not valid JSON; shown as sent")
             }
             out += heldOutput

@@ -141,3 +141,30 @@ struct ShellResult {
 private extension Data {
     func ends(with suffix: Data) -> Bool { count >= suffix.count && self.suffix(suffix.count) == suffix }
 }
+
+/// An event stream is shown as each event arrives, also when formatting is on.
+final class EventStreamTests: XCTestCase {
+    func testOneEventFollowedBySilenceIsShown() throws {
+        let script = """
+        import socket, sys, time
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(4)
+        while True:
+            c, _ = s.accept()
+            if not c.recv(65536): c.close(); continue
+            c.sendall(b'HTTP/1.1 200 OK\\r\\nContent-Type: text/event-stream\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n')
+            ev = b'data: hello\\n\\n'
+            c.sendall(b'%x\\r\\n%s\\r\\n' % (len(ev), ev))
+            time.sleep(60)
+        """
+        let server = try ServerProcess(executable: TestPaths.venv + "/bin/python3", arguments: ["-c", script, "{PORT}"])
+        defer { server.stop() }
+        var env = ProcessInfo.processInfo.environment
+        env["SWURL"] = TestPaths.binary
+        // The server never ends the stream: swurl is stopped after a while, and what it
+        // printed by then must hold the event.
+        let r = try runProcess("/bin/bash", ["-c", "timeout 8 \"$SWURL\" --pretty=all http://127.0.0.1:\(server.port)/events"],
+                               environment: env, check: false)
+        XCTAssertTrue(String(decoding: r.stdout, as: UTF8.self).contains("data: hello"), "nothing shown: \(r.stderr)")
+    }
+}

@@ -55,6 +55,20 @@ final class OfflineAndErrorTests: XCTestCase {
         }
     }
 
+    /// Transport errors name the real cause: the Unix socket path, a plain-http port behind https.
+    func testTransportErrorsNameTheRealCause() throws {
+        let socket = try runSwurl(["--unix-socket", "/nonexistent-dir/swurl.sock", "http://localhost/x"])
+        XCTAssertEqual(socket.status, 1, socket.stderr)
+        XCTAssertTrue(socket.stderr.contains("Unix socket '/nonexistent-dir/swurl.sock'"), socket.stderr)
+        XCTAssertFalse(socket.stderr.contains("port 80"), socket.stderr)
+        let server = try ScriptedServer()
+        let tls = try runSwurl(["https://127.0.0.1:\(server.port)/echo"])
+        XCTAssertEqual(tls.status, 1, tls.stderr)
+        XCTAssertTrue(tls.stderr.contains("try http://"), tls.stderr)
+        let certs = try runSwurl(["certs", "https://127.0.0.1:\(server.port)/"])
+        XCTAssertTrue(certs.stderr.contains("try http://"), certs.stderr)
+    }
+
     /// Each bad input gives one error line (plus an optional hint), the right status, no crash.
     func testBadInputGivesAClearErrorAndStatus() throws {
         let url = "http://127.0.0.1:9/x"

@@ -112,4 +112,14 @@ final class JSONResponseDecoderTests: XCTestCase {
         JSONValue.writeString("\u{80}\u{9F}\u{A0}é\u{7F}", to: &out)
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "\"\\u0080\\u009f\u{A0}é\\u007f\"")
     }
+
+    /// A binary body labelled JSON is called binary (and not shown), not "invalid JSON; shown as sent".
+    func testBinaryBodyLabelledJSONSaysBinary() {
+        let bytes: [UInt8] = [0x00, 0x01, 0x02, 0xFF] + Array(repeating: 0, count: 2000)
+        let r = runDecoder(bytes, mediaType: "application/json", terminal: true)
+        guard case .failed(let message) = r.outcome else { return XCTFail("\(r.outcome)") }
+        XCTAssertTrue(message.contains("binary data not shown"), message)
+        XCTAssertFalse(message.contains("shown as sent"), message)
+        XCTAssertTrue(r.bytes.isEmpty)
+    }
 }
