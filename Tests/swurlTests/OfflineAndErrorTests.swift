@@ -67,6 +67,10 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertTrue(tls.stderr.contains("try http://"), tls.stderr)
         let certs = try runSwurl(["certs", "https://127.0.0.1:\(server.port)/"])
         XCTAssertTrue(certs.stderr.contains("try http://"), certs.stderr)
+        let huge = try SequenceServer([SequenceServer.Reply("200 OK", ["X-Big: " + String(repeating: "a", count: 1_000_000)], body: Data("ok".utf8))])
+        let big = try runSwurl([huge.url("/big")])
+        XCTAssertEqual(big.status, 1, big.stderr)
+        XCTAssertTrue(big.stderr.contains("header line is larger than libcurl accepts"), big.stderr)
     }
 
     /// Each bad input gives one error line (plus an optional hint), the right status, no crash.
