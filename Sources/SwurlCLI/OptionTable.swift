@@ -22,7 +22,7 @@ public enum OptionTable {
         OptionSpec(.chunked, group: .body,
                    help: "Send the body with chunked transfer encoding instead of a Content-Length."),
         OptionSpec(.ignoreStdin, short: ["I"], group: .body,
-                   help: "Never read the body from stdin (stdin is only read when it is not a terminal and no data items are given)."),
+                   help: "Never read the body from stdin. Stdin is read only when a method that carries a body is given (not GET, HEAD, OPTIONS, TRACE) or the item @- asks for it, and not with data items (a warning then says piped input was not sent)."),
         // Output
         OptionSpec(.print, short: ["p"], argument: .required("WHAT"), group: .output,
                    help: "What to print: H request headers, B request body, h response headers, b response body, m meta (timing, sizes, remote address). Default: hb on a terminal, b otherwise; HB with --offline."),
@@ -33,7 +33,7 @@ public enum OptionTable {
         OptionSpec(.pretty, argument: .required("STYLE"), choices: PrettyMode.allCases.map(\.rawValue), group: .output,
                    help: "all (colours and formatting, the default on a terminal), colors, format, or none (the default otherwise)."),
         OptionSpec(.output, short: ["o"], argument: .required("FILE"), completion: .file, group: .output,
-                   help: "Write the output to FILE instead of stdout. FILE is replaced only when the transfer succeeds."),
+                   help: "Write the output to FILE instead of stdout ('-' is stdout). FILE is replaced only when the transfer succeeds; a directory is refused before sending. The name is used byte for byte."),
         OptionSpec(.offline, group: .output,
                    help: "Build the request and print the exact bytes it would send; send nothing."),
         OptionSpec(.all, group: .output,
