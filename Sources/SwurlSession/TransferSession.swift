@@ -159,6 +159,8 @@ public final class TransferSession {
            let user = url.user {
             // `http://user:pass@host/`: the header is made here, as for --auth, so --offline
             // shows the Authorization that is sent (libcurl adds none when one is given).
+            try HeaderValue.check(user, "the user name in the URL")
+            try HeaderValue.check(url.password ?? "", "the password in the URL")
             credentials = Credentials(user: user, password: url.password ?? "")
             source = "the URL's user info"
         }
