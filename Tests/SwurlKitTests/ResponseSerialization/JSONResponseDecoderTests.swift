@@ -122,4 +122,24 @@ final class JSONResponseDecoderTests: XCTestCase {
         XCTAssertFalse(message.contains("shown as sent"), message)
         XCTAssertTrue(r.bytes.isEmpty)
     }
+
+    /// UTF-16 JSON (by its charset) is converted and formatted, not called invalid.
+    func testUTF16JSONIsFormatted() {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "{\"a\": \"é\"}".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let r = runDecoder(bytes, mediaType: "application/json", charset: "utf-16", terminal: true)
+        XCTAssertEqual(r.outcome, .decoded, "\(r.outcome)")
+        XCTAssertTrue(r.text.contains("\"é\""), r.text)
+    }
+
+    /// Valid JSON deeper than the tree's limit is not called invalid.
+    func testDeepValidJSONIsNotCalledInvalid() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let r = runDecoder(deep, mediaType: "application/json", terminal: true) { $0.sortKeys = true }
+        guard case .failed(let message) = r.outcome else { return XCTFail("\(r.outcome)") }
+        XCTAssertFalse(message.contains("not valid JSON"), message)
+        XCTAssertTrue(message.contains("nests too deeply"), message)
+        let plain = runDecoder(deep, mediaType: "application/json", terminal: true)
+        XCTAssertEqual(plain.outcome, .decoded)
+    }
 }
