@@ -104,7 +104,26 @@ public enum ArgumentParser {
         return result
     }
 
+    /// curl's options that swurl spells differently: the hint says swurl's grammar instead of
+    /// guessing at a similar-looking option.
+    static let curlGrammar: [String: String] = [
+        "-X": "the method is the first word: swurl POST URL (upper or lower case)",
+        "--request": "the method is the first word: swurl POST URL (upper or lower case)",
+        "-H": "headers are request items after the URL: swurl URL 'Name:value'",
+        "--header": "headers are request items after the URL: swurl URL 'Name:value'",
+        "--data": "data are request items after the URL: name=value, name:=json; or --raw TEXT, or @file",
+        "--data-raw": "send a literal body with --raw TEXT",
+        "--data-binary": "send a file as the body with the item @file (@- for stdin)",
+        "--data-urlencode": "form fields are request items with --form: swurl -f URL name=value",
+        "-F": "file fields are request items: swurl URL name@file (-F is --follow in swurl)",
+        "--user": "credentials: -a USER[:PASS]",
+        "-u": "credentials: -a USER[:PASS]",
+    ]
+
     private static func unknown(_ option: String) -> SwurlError {
+        if let grammar = curlGrammar[option] {
+            return .usage("unknown option '\(option)'", hint: grammar)
+        }
         let names = OptionTable.documented.flatMap { spec in
             ([spec.name] + spec.aliases).map { "--" + $0 } + spec.shorts.map { "-" + String($0) }
         }

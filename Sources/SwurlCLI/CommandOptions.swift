@@ -70,16 +70,24 @@ public struct CommandOptions {
         guard let first = positionals.first else {
             throw .usage("no URL given", hint: "usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]; see 'swurl --help'")
         }
-        if CommandOptions.looksLikeMethod(first) {
-            method = first
+        if CommandOptions.looksLikeMethod(first, urlFollows: positionals.count > 1) {
+            method = first.uppercased()
             positionals = positionals.dropFirst()
             guard positionals.first != nil else {
                 throw .usage("the method \(first) needs a URL after it", hint: "e.g. swurl \(first) example.org/path")
             }
         }
-        url = positionals.first ?? ""
+        // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
+        // percent-encoded here, once, so --offline shows what is sent.
+        url = URLText.percentEncodingUnsafeBytes(positionals.first ?? "")
         let parser = RequestItemParser(environment: environment)
-        for raw in positionals.dropFirst() { items.append(try parser.parse(raw)) }
+        for raw in positionals.dropFirst() {
+            if CommandOptions.looksLikeURL(raw) {
+                throw .usage("'\(raw)' looks like a URL, but the URL was '\(url)'",
+                             hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; -d is --download, and data are items like name=value")
+            }
+            items.append(try parser.parse(raw))
+        }
 
         let formats = [Option.json, .form, .multipart, .plist].filter { args.has($0) }.map(\.rawValue)
         if formats.count > 1 {
@@ -114,6 +122,14 @@ public struct CommandOptions {
         pretty = args.value(.pretty).flatMap(PrettyMode.init(rawValue:))
         outputPath = args.value(.output)
         if outputPath?.isEmpty == true { throw .usage("--output needs a file name") }
+        if outputPath == "-" {
+            // `-o -` is stdout, as in curl.
+            if args.has(.download) { throw .usage("--download saves to a file; '-o -' (stdout) needs no -d") }
+            outputPath = nil
+        }
+        if boundary != nil, bodyFormat != .multipart {
+            throw .usage("--boundary applies to multipart bodies only", hint: "add --multipart, or --form with a file field")
+        }
         offline = args.has(.offline)
         checkStatus = args.has(.checkStatus)
         validator.checkStatus = checkStatus
@@ -151,11 +167,27 @@ public struct CommandOptions {
         if session != nil && download {
             throw .usage("--session cannot be updated by a download", hint: "use --session-read-only with --download")
         }
+        if showAllHops && !transfer.followRedirects {
+            throw .usage("--all shows the responses of followed redirects", hint: "add -F to follow them")
+        }
     }
 
-    /// Whether a word is a method: all capital letters (HTTPie accepts any such word).
-    static func looksLikeMethod(_ word: String) -> Bool {
-        !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isASCII && $0.isUppercase || $0 == "-" || $0 == "_" }
+    /// `http://…`, `https://…` or the `:PORT/path` shorthand: not a request item.
+    static func looksLikeURL(_ word: String) -> Bool {
+        if word.hasPrefix("http://") || word.hasPrefix("https://") { return true }
+        guard word.hasPrefix(":"), let second = word.dropFirst().first else { return false }
+        return second.isNumber || second == "/"
+    }
+
+    /// The methods also accepted in lower case (`swurl post URL`), as HTTPie accepts them; any
+    /// other method must be written in capitals, so a lower-case word stays a URL.
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+
+    /// Whether a word is a method: all capital letters (HTTPie accepts any such word), or a
+    /// known method in any case when a URL follows (`swurl post URL`; a lone `swurl head` is a host).
+    static func looksLikeMethod(_ word: String, urlFollows: Bool = true) -> Bool {
+        if urlFollows && knownMethods.contains(word.uppercased()) { return true }
+        return !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isASCII && $0.isUppercase || $0 == "-" || $0 == "_" }
             && word.first?.isLetter == true
     }
 }

@@ -7,7 +7,7 @@ public enum HelpGenerator {
         ("field=value", "String field; 'field=@file' reads the value from a text file."),
         ("field:=json", "Typed JSON field (number, bool, null, array, object); 'field:=@file' reads JSON from a file."),
         ("field@path", "File field, sent as multipart (with --form or --multipart). Add ';type=MIME' or ';filename=NAME'; 'field@-' streams stdin."),
-        ("@path", "Send a file as the whole body, streamed; Content-Type from its extension."),
+        ("@path", "Send a file as the whole body, streamed; Content-Type from its extension. '@-' sends stdin."),
         ("a[b][c]=x", "Nested keys: a[]=x appends, a[3]=x sets an index, []:=1 makes a top-level array. A backslash escapes a separator or bracket."),
     ]
 

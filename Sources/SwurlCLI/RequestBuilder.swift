@@ -74,22 +74,31 @@ public struct RequestBuilder {
         } else if let raw = options.rawBody {
             request.body = RequestBody(bytes: Array(raw.utf8))
             contentType = defaultRawContentType
+        } else if let rawFile, case .file(_, "-", let mime, _) = rawFile.kind {
+            // `@-` asks for stdin as the body, whatever the method.
+            request.body = try stdinBody()
+            if request.body != nil { contentType = mime ?? defaultRawContentType }
         } else if let rawFile, case .file(_, let path, let mime, _) = rawFile.kind {
             let size = try RequestItemParser(environment: environment).fileSize(path, rawFile.raw)
             if size >= 0 {
                 request.body = RequestBody([.file(path: environment.resolvePath(path), size: size)])
             } else {
                 // A pipe or device (`@<(cmd)`, `@/dev/stdin`): no size to announce, so it streams chunked.
-                let fd = open(environment.resolvePath(path), O_RDONLY | O_CLOEXEC)
+                let fd = open(ArgumentBytes.path(environment.resolvePath(path)), O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else {
                     throw .inputFile("cannot read '\(path)' (from '\(rawFile.raw)'): \(systemErrorMessage(errno))")
                 }
                 request.body = RequestBody([.stream(FileDescriptorSource(fd: fd), label: "'\(path)'", length: nil)])
             }
             contentType = mime ?? MIMETypes.type(forPath: path)
-        } else if !options.ignoreStdin && !environment.stdinIsTerminal {
+        } else if !options.ignoreStdin && !environment.stdinIsTerminal && RequestBuilder.stdinMayBeBody(options.method) {
             request.body = try stdinBody()
             if request.body != nil { contentType = defaultRawContentType }
+        }
+        if (hasData || options.rawBody != nil) && !options.ignoreStdin && !environment.stdinIsTerminal
+            && RequestBuilder.stdinMayBeBody(options.method ?? "POST") && environment.stdinHasData() {
+            try? environment.stderr.write("swurl: warning: stdin is not sent: the body comes from "
+                                          + (hasData ? "the data items" : "--raw") + " (use @- to send stdin, --ignore-stdin to silence this)\n")
         }
         if options.method == nil && request.body != nil { request.method = "POST" }
         if let ct = contentType { request.headers.add("Content-Type", ct) }
@@ -212,6 +221,16 @@ public struct RequestBuilder {
         if request.headers["Transfer-Encoding"] != nil && request.body == nil {
             throw .usage("Transfer-Encoding:chunked needs a body")
         }
+    }
+
+    /// Whether piped stdin becomes the body: only when a method that carries a body is given
+    /// (`POST`, `PUT`, `PATCH`, `DELETE`, any other word but `GET`, `HEAD`, `OPTIONS`, `TRACE`);
+    /// `@-` asks for it explicitly. So a bare `swurl URL` inside a `while read` loop never eats
+    /// the loop's input and never turns into a POST (HTTPie reads stdin for any method; curl
+    /// only with `-d @-`).
+    static func stdinMayBeBody(_ method: String?) -> Bool {
+        guard let method = method?.uppercased() else { return false }
+        return !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method)
     }
 
     /// Stdin as the body when it holds anything: the first chunk is read ahead so that an empty

@@ -67,12 +67,15 @@ enum RequestCommand: SwurlCommand {
         // Formatting a large body into a pipe or file: write on a second thread meanwhile
         // (not with --stream, whose chunks must go out as they come).
         let background = style.format && !terminal && !options.decoding.stream ? BackgroundWriter(target: sink) : nil
-        let out: ByteSink = background ?? sink
+        // Output to the terminal erases the upload bar first (it never shares a row with it).
+        let clearing = ProgressClearingSink(target: background ?? sink)
+        let clearingDiagnostics = ProgressClearingSink(target: environment.stderr)
+        let out: ByteSink = clearing
         let makePrinter = { () -> Printer in
             let p = Printer(sink: out, selection: selection, style: style,
                             decoding: options.decoding, validator: options.validator)
             p.prepareRequestBody(request.body)
-            if options.verbose { p.diagnostics = environment.stderr }
+            if options.verbose { p.diagnostics = clearingDiagnostics }
             return p
         }
         var printer = makePrinter()
@@ -98,9 +101,13 @@ enum RequestCommand: SwurlCommand {
             }
             session.willRetry = Swurl.retryReporter(options, environment)
             // Uploads of a few hundred KB or more get a progress bar on a terminal.
-            if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024 {
+            // Not while the request body itself is printed to the terminal (-v): they would interleave.
+            if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024,
+               !(selection.requestBody && terminal) {
                 let bar = ProgressBar(sink: environment.stderr, label: "upload", columns: Swurl.columns(environment))
                 uploadBar = bar
+                if terminal { clearing.bar = bar }
+                clearingDiagnostics.bar = bar
                 session.progressHandler = { p in
                     if p.downloaded == 0 { bar.update(done: p.uploaded, total: p.uploadTotal ?? length) }
                 }

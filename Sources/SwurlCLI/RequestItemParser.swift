@@ -49,6 +49,7 @@ public struct RequestItemParser {
                          hint: "use Header:value, name==query, field=value, field:=json or field@file")
         }
         let value = unescape(chars[i...])
+        try checkText(key: key, value: value, separator: separator, raw: raw)
 
         switch separator {
         case .header, .headerFile, .emptyHeader:
@@ -90,10 +91,35 @@ public struct RequestItemParser {
             if let mime { try HeaderValue.check(mime, "'\(raw)' (;type=)") }
             if let filename { try HeaderValue.check(filename, "'\(raw)' (;filename=)") }
             if let mime, !RequestItemParser.isMediaType(mime) {
-                throw .usage("'\(raw)': '\(mime)' is not a media type", hint: "write ;type=text/plain (type/subtype)")
+                throw .usage("'\(raw)': the ;type= is empty", hint: "write ;type=text/plain")
             }
             if path != "-" { _ = try fileSize(path, raw) }
             return RequestItem(raw: raw, kind: .file(key: key, path: path, mimeType: mime, filename: filename))
+        }
+    }
+
+    /// Bytes that are not UTF-8 (`ArgumentBytes`) may stand only in file paths and query values
+    /// (percent-encoded); names, headers and field values are text, refused rather than rewritten.
+    private func checkText(key: String, value: String, separator: ItemSeparator, raw: String) throws(SwurlError) {
+        let shown = ArgumentBytes.shown(raw)
+        if ArgumentBytes.hasEscapes(key) {
+            throw .usage("'\(shown)': the name is not valid UTF-8 text", hint: "names must be UTF-8 text")
+        }
+        guard ArgumentBytes.hasEscapes(value) else { return }
+        switch separator {
+        case .headerFile, .queryFile, .fieldFile, .jsonFile, .query:
+            return
+        case .file:
+            let (_, mime, _) = splitFileParameters(value)
+            if let mime, ArgumentBytes.hasEscapes(mime) {
+                throw .usage("'\(shown)': the ;type= is not valid UTF-8 text")
+            }
+        case .header, .emptyHeader:
+            throw .usage("'\(shown)': the header value is not valid UTF-8 text",
+                         hint: "swurl does not rewrite bytes; send binary data as a body (@file)")
+        case .field, .json:
+            throw .badData("'\(shown)': the value is not valid UTF-8 text, which a field must be",
+                           hint: "send binary data as a file field (name@file) or as the whole body (@file)")
         }
     }
 
@@ -127,46 +153,58 @@ public struct RequestItemParser {
         }
     }
 
-    /// Whether `s` is `type/subtype` of token characters, optionally with `; name=value` parameters
-    /// (no control characters, so it cannot inject a part header).
+    /// Whether `s` can stand as a part's media type: anything a header line can hold, with its
+    /// parameters (`type=data`, `text/plain; charset=utf-8`), as curl and HTTPie send it; only
+    /// bytes that would break the header (CR, LF, NUL, controls) are refused.
     static func isMediaType(_ s: String) -> Bool {
-        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        guard HeaderValue.forbiddenScalar(in: s) == nil else { return false }
-        let base = s.split(separator: ";", maxSplits: 1).first.map(String.init) ?? s
-        let parts = base.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { token.contains($0) } }
+        !s.trimmingSpaces().isEmpty && HeaderValue.forbiddenScalar(in: s) == nil
     }
 
-    /// `path;type=MIME;filename=NAME` split into its parts.
+    /// `path;type=MIME;filename=NAME` split into its parts: the path ends at the first `;type=`
+    /// or `;filename=`, and each parameter runs to the next one, so a media type keeps its own
+    /// parameters (`;type=text/plain;charset=utf-8`).
     private func splitFileParameters(_ value: String) -> (String, String?, String?) {
-        var path = value
+        let scalars = Array(value.unicodeScalars)
+        let markers: [(String, Array<Unicode.Scalar>)] = [("type", Array(";type=".unicodeScalars)),
+                                                          ("filename", Array(";filename=".unicodeScalars))]
+        var starts: [(index: Int, name: String, length: Int)] = []
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == ";", let m = markers.first(where: { scalars[i...].starts(with: $0.1) }),
+               !starts.contains(where: { $0.name == m.0 }) {
+                starts.append((i, m.0, m.1.count))
+                i += m.1.count
+                continue
+            }
+            i += 1
+        }
+        guard let first = starts.first else { return (value, nil, nil) }
+        func text(_ a: Int, _ b: Int) -> String {
+            var v = String.UnicodeScalarView()
+            v.append(contentsOf: scalars[a..<b])
+            return String(v)
+        }
         var mime: String?
         var filename: String?
-        while let semi = path.lastIndex(of: ";") {
-            let param = path[path.index(after: semi)...]
-            if param.hasPrefix("type=") {
-                mime = String(param.dropFirst(5))
-            } else if param.hasPrefix("filename=") {
-                filename = String(param.dropFirst(9))
-            } else {
-                break
-            }
-            path = String(path[..<semi])
+        for (n, start) in starts.enumerated() {
+            let end = n + 1 < starts.count ? starts[n + 1].index : scalars.count
+            let v = text(start.index + start.length, end)
+            if start.name == "type" { mime = v } else { filename = v }
         }
-        return (path, mime, filename)
+        return (text(0, first.index), mime, filename)
     }
 
     /// The size of a regular file the user named, or a clear error.
     func fileSize(_ path: String, _ raw: String) throws(SwurlError) -> Int64 {
         let full = environment.resolvePath(path)
         var st = stat()
-        guard stat(full, &st) == 0 else {
+        guard stat(ArgumentBytes.path(full), &st) == 0 else {
             throw .inputFile("cannot read '\(path)' (from '\(raw)'): \(systemErrorMessage(errno))")
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw .inputFile("'\(path)' (from '\(raw)') is a directory, not a file")
         }
-        guard access(full, R_OK) == 0 else {
+        guard access(ArgumentBytes.path(full), R_OK) == 0 else {
             throw .inputFile("cannot read '\(path)' (from '\(raw)'): \(systemErrorMessage(errno))")
         }
         return (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : -1

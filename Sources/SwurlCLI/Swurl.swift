@@ -30,6 +30,7 @@ public enum Swurl {
 
     static func run(arguments: [String], environment: Environment) throws(SwurlError) -> ExitStatus {
         var args = try ArgumentParser.parse(arguments)
+        try checkArgumentText(args)
         if args.has(.help) {
             try write(HelpGenerator.help(), to: environment.stdout)
             return .success
@@ -52,6 +53,17 @@ public enum Swurl {
         }
         try CommandTable.check(args, for: command)
         return try command.run(args, environment: environment)
+    }
+
+    /// Option values are text, except `--output`'s file name, which is used as the exact bytes
+    /// given (`ArgumentBytes`); an option value that is not UTF-8 is refused, never rewritten.
+    static func checkArgumentText(_ args: ParsedArguments) throws(SwurlError) {
+        for (option, values) in args.options where option != .output {
+            for case let value? in values where ArgumentBytes.hasEscapes(value) {
+                throw .usage("--\(option.rawValue) '\(ArgumentBytes.shown(value))' is not valid UTF-8 text",
+                             hint: "only URLs, -o file names and @file paths may hold other bytes")
+            }
+        }
     }
 
     static func write(_ text: String, to sink: ByteSink) throws(SwurlError) {

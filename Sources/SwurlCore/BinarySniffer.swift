@@ -28,7 +28,7 @@ public enum BinarySniffer {
 
     /// Reads the first kilobyte of a file; unreadable files count as binary.
     public static func fileLooksBinary(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return true }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1024)

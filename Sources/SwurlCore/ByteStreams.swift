@@ -57,6 +57,18 @@ public final class FileDescriptorSink: ByteSink {
     }
 }
 
+/// A standard stream the shell closed (`>&-`): every write fails, as it would on the closed
+/// descriptor, without touching whatever now has its number.
+public final class ClosedSink: ByteSink {
+    let name: String
+    public init(name: String) { self.name = name }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count > 0 else { return }
+        throw SwurlError.output("writing to \(name) failed: it is closed")
+    }
+}
+
 /// An in-memory source, used for tests and for bytes read ahead of a stream.
 public final class MemorySource: ByteSource {
     private let bytes: [UInt8]

@@ -14,6 +14,9 @@ public struct Environment {
     public var stderrIsTerminal: Bool
     /// The size of stdin when it is a regular file (`< file`), so it can be sent with a Content-Length.
     public var stdinFileSize: Int64?
+    /// Whether stdin has bytes waiting right now (a pipe with data, a non-empty file), asked
+    /// without reading any; used to warn that piped input is not sent.
+    public var stdinHasData: () -> Bool = { false }
     /// Environment variables (`NO_COLOR`, `TERM`, proxies, `HOME`).
     public var variables: [String: String]
     /// Where relative file paths in request items are resolved.
@@ -34,7 +37,17 @@ public struct Environment {
     }
 
     /// The real process: file descriptors 0, 1, 2 and `environ`.
+    ///
+    /// A standard descriptor the shell closed (`>&-`, `<&-`) is reopened on /dev/null first, so
+    /// no file or socket swurl opens later can take its number and receive what was meant for
+    /// it; a closed stdin then reads as empty, and writing to a closed stdout fails.
     public static func process() -> Environment {
+        var closed = [false, false, false]
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            closed[Int(fd)] = true
+            // open() returns the lowest free number: the one just found closed.
+            _ = open("/dev/null", (fd == 0 ? O_RDONLY : O_WRONLY) | O_CLOEXEC)
+        }
         var vars: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
@@ -57,9 +70,9 @@ public struct Environment {
         }
         var cwd = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let dir = getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "."
-        return Environment(
-            stdin: FileDescriptorSource(fd: 0),
-            stdout: FileDescriptorSink(fd: 1, name: "stdout"),
+        var environment = Environment(
+            stdin: closed[0] ? MemorySource([]) : FileDescriptorSource(fd: 0),
+            stdout: closed[1] ? ClosedSink(name: "stdout") : FileDescriptorSink(fd: 1, name: "stdout"),
             stderr: FileDescriptorSink(fd: 2, name: "stderr"),
             stdinIsTerminal: isatty(0) == 1,
             stdoutIsTerminal: isatty(1) == 1,
@@ -67,6 +80,16 @@ public struct Environment {
             stdinFileSize: stdinSize,
             variables: vars,
             currentDirectory: dir)
+        if !closed[0] {
+            environment.stdinHasData = {
+                if let size = stdinSize { return size > 0 }
+                var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                guard poll(&fds, 1, 0) == 1, fds.revents & Int16(POLLIN) != 0 else { return false }
+                var available: Int32 = 0
+                return ioctl(0, UInt(FIONREAD), &available) == 0 && available > 0
+            }
+        }
+        return environment
     }
 
     /// Whether colours are allowed at all: `NO_COLOR` (non-empty) and `TERM=dumb` turn them off.

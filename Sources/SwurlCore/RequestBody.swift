@@ -90,7 +90,7 @@ public final class RequestBodyReader {
                 }
             case .file(let path, let size):
                 if fd < 0 {
-                    fd = open(path, O_RDONLY | O_CLOEXEC)
+                    fd = open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC)
                     if fd < 0 {
                         throw SwurlError.inputFile("cannot read '\(path)': \(systemErrorMessage(errno))")
                     }

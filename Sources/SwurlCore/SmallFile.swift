@@ -10,7 +10,7 @@ public enum SmallFile {
     ///   - regularOnly: refuse anything but a regular file (no FIFOs or devices that never end).
     /// - Throws: `SwurlError.inputFile` with the system's reason.
     public static func read(_ path: String, maxSize: Int? = nil, regularOnly: Bool = false) throws(SwurlError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .inputFile(systemErrorMessage(errno)) }
         defer { close(fd) }
         if regularOnly || maxSize != nil {

@@ -14,6 +14,35 @@ public enum URLText {
     }
 
     /// Joins `query` (already escaped) to the URL's query string with `&`, before any fragment.
+    /// `url` with every byte a URL cannot hold literally — space, controls, non-ASCII (UTF-8 or
+    /// bytes from argv that are not UTF-8, see `ArgumentBytes`), `"<>\\^`{|}` — percent-encoded
+    /// in the path, query and fragment, as HTTPie does. The scheme and authority are left alone
+    /// (a non-ASCII host name is IDN, not percent-encoding); `%` is kept, so encoded input stays.
+    public static func percentEncodingUnsafeBytes(_ url: String) -> String {
+        let bytes = ArgumentBytes.bytes(url)
+        var start = 0
+        // The scheme's `://`, if any, is at the first slash.
+        if let slash = bytes.firstIndex(of: UInt8(ascii: "/")), slash > 0, bytes[slash - 1] == UInt8(ascii: ":"),
+           slash + 1 < bytes.count, bytes[slash + 1] == UInt8(ascii: "/") {
+            start = slash + 2
+        }
+        let rest = bytes[start...]
+        guard let pathStart = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+        else { return url }
+        let unsafe = Set("\"<>\\^`{|}".utf8)
+        guard bytes[pathStart...].contains(where: { $0 <= 0x20 || $0 >= 0x7F || unsafe.contains($0) }) else { return url }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array(bytes[..<pathStart])
+        for b in bytes[pathStart...] {
+            if b <= 0x20 || b >= 0x7F || unsafe.contains(b) {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            } else {
+                out.append(b)
+            }
+        }
+        return ArgumentBytes.decode(out)
+    }
+
     public static func appendingQuery(_ query: String, to url: String) -> String {
         guard !query.isEmpty else { return url }
         var base = Substring(url)

@@ -43,9 +43,18 @@ package struct CurlResult: Sendable {
         }
     }
 
+    /// The connection could not be made (CURLE_COULDNT_CONNECT).
+    package var couldNotConnect: Bool { code == CURLE_COULDNT_CONNECT }
+
     /// The failure as one of swurl's error kinds.
     package var error: SwurlError {
         switch code {
+        case CURLE_OUT_OF_MEMORY:
+            // libcurl reports a header line over its 100 KB limit this way (7.88).
+            return .transport("the response could not be read: a header line is larger than libcurl accepts (100 KB), or memory ran out",
+                              hint: "libcurl said: \(message)")
+        case CURLE_SSL_CONNECT_ERROR where message.contains("wrong version number"):
+            return .transport(message, hint: "the port may speak plain HTTP: try http:// instead of https://")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .transport(message, hint: "check the host name")
         case CURLE_COULDNT_CONNECT:
@@ -53,8 +62,13 @@ package struct CurlResult: Sendable {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_ISSUER_ERROR:
             return .trust(message, hint: "use --cacert FILE to trust a private CA")
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            return .usage(message)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
+            // The user's URL was checked before sending: at transfer time these come from the
+            // server (a reply that is not HTTP, a redirect to a scheme swurl does not speak).
+            return .transport(message, hint: "the server did not answer in HTTP")
+        case CURLE_URL_MALFORMAT:
+            // Likewise a Location header the server sent.
+            return .transport(message, hint: "the server sent a URL that cannot be followed")
         default:
             return .transport(message)
         }

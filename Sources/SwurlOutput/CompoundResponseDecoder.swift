@@ -33,7 +33,13 @@ final class CompoundResponseDecoder: ResponseDecoding {
     /// The kind chosen, once the first bytes were seen.
     private(set) var kind: Kind?
 
-    init(context: DecodingContext) { self.context = context }
+    /// A `text/event-stream` is always streamed: each event is shown as it arrives (holding
+    /// bytes back to sniff would hide one small event followed by silence).
+    init(context: DecodingContext) {
+        var context = context
+        if context.mediaType == "text/event-stream" { context.options.stream = true }
+        self.context = context
+    }
 
     /// Picks a decoder from the media type, and when that is missing or generic, from the first bytes.
     /// - Parameter charset: a UTF-16 or UTF-32 charset keeps NUL bytes from meaning binary.

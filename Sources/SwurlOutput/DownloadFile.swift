@@ -198,7 +198,7 @@ public final class DownloadFile: TransferDelegate {
             fd = -1
         }
         let flags = direct ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
-        if fd < 0 || !direct { fd = open(part, flags, 0o666) }
+        if fd < 0 || !direct { fd = open(ArgumentBytes.path(part), flags, 0o666) }
         guard fd >= 0 else {
             throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
         }
@@ -244,7 +244,7 @@ public final class DownloadFile: TransferDelegate {
             guard rc == 0 else { throw .output("saving '\(part)' failed: \(systemErrorMessage(errno))") }
         } else if !alreadyComplete && !inPlace {
             // No body arrived (an empty file).
-            let created = open(part, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_TRUNC, 0o666)
+            let created = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_TRUNC, 0o666)
             guard created >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
             close(created)
         }
@@ -261,7 +261,7 @@ public final class DownloadFile: TransferDelegate {
             // Someone created the name meanwhile: never replace it.
             self.path = DownloadName.unique(path, exists: DownloadFile.exists)
         }
-        guard let final = self.path, rename(part, final) == 0 else {
+        guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
             throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
         }
         committed = true
@@ -278,7 +278,7 @@ public final class DownloadFile: TransferDelegate {
 
     public static func size(of path: String) -> Int64? {
         var st = stat()
-        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard lstat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(st.st_size)
     }
 
@@ -286,14 +286,14 @@ public final class DownloadFile: TransferDelegate {
     /// is written in place. A link to a regular file is an existing file like any other.
     static func isStream(_ path: String) -> Bool {
         var st = stat()
-        guard stat(path, &st) == 0 else { return false }
+        guard stat(ArgumentBytes.path(path), &st) == 0 else { return false }
         let kind = st.st_mode & S_IFMT
         return kind == S_IFCHR || kind == S_IFIFO
     }
 
     static func exists(_ path: String) -> Bool {
         var st = stat()
-        return lstat(path, &st) == 0
+        return lstat(ArgumentBytes.path(path), &st) == 0
     }
 
     /// `bytes START-END/TOTAL` → (START, TOTAL or nil for `*`).

@@ -30,7 +30,18 @@ final class JSONResponseDecoder: ResponseDecoding {
     private var tree = BodyBuffer()
     private var sawContent = false
 
+    /// UTF-16 and UTF-32 JSON (by its charset) is converted to UTF-8 before formatting; the
+    /// decoders behind it then see UTF-8 (no charset).
+    private let transcoder: CharsetConverter?
+
     init(context: DecodingContext) {
+        var context = context
+        if let cs = context.charset, cs.hasPrefix("utf-16") || cs.hasPrefix("utf-32"), let t = CharsetConverter(from: cs) {
+            transcoder = t
+            context.charset = nil
+        } else {
+            transcoder = nil
+        }
         self.context = context
         formatter = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
         treeMode = context.options.sortKeys || context.options.dropNulls
@@ -38,6 +49,15 @@ final class JSONResponseDecoder: ResponseDecoding {
     }
 
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        if let transcoder {
+            let utf8 = transcoder.convert(chunk, final: false)
+            utf8.withUnsafeBytes { decodeUTF8($0, into: &out) }
+            return
+        }
+        decodeUTF8(chunk, into: &out)
+    }
+
+    private func decodeUTF8(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let text { text.decode(chunk, into: &out); return }
         if !prefixDone {
             prefix.append(contentsOf: chunk)
@@ -136,13 +156,18 @@ final class JSONResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if let transcoder {
+            let rest = transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            rest.withUnsafeBytes { decodeUTF8($0, into: &out) }
+        }
         if !prefixDone {
             _ = prefixIsDecided(final: true)
             let rest = takePrefix(into: &out)
             rest.withUnsafeBytes { body($0, &out) }
         }
         if let text {
-            _ = text.finish(into: &out)
+            // A binary body labelled JSON says so (and is not shown), not "invalid JSON".
+            if case .note(let note) = text.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
             return .failed(treeMode ? "the body is too large for --sort-keys/--drop-nulls; shown as sent" : "the body is not valid JSON; shown as sent")
         }
         guard sawContent else { return .decoded }
@@ -151,7 +176,7 @@ final class JSONResponseDecoder: ResponseDecoding {
             formatter.finish(into: &heldOutput)
             if !formatter.isValid {
                 fallBack(&out)
-                _ = text?.finish(into: &out)
+                if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
                 return .failed("the body is not valid JSON; shown as sent")
             }
             out += heldOutput
@@ -172,6 +197,10 @@ final class JSONResponseDecoder: ResponseDecoding {
             for line in bytes.split(separator: 0x0A) where !isBlank(Array(line)) {
                 guard let v = try? JSONParser.parse(Array(line)) else {
                     TextResponseDecoder.show(bytes, context: context, into: &out)
+                    // Valid JSON past the tree's depth limit is not "invalid": say what the limit is.
+                    if error.description.contains("nesting deeper") {
+                        return .failed("the body nests too deeply for --sort-keys/--drop-nulls (\(error.description)); shown as sent")
+                    }
                     return .failed("the body is not valid JSON (\(error.description)); shown as sent")
                 }
                 values.append(v)

@@ -18,8 +18,12 @@ public final class OutputFile: ByteSink {
     public init(path: String) throws(SwurlError) {
         self.path = path
         var st = stat()
-        if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG, (st.st_mode & S_IFMT) != S_IFDIR {
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
+        if stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            // Refused before anything is transferred (the rename would fail only afterwards).
+            throw .output("cannot write '\(path)': it is a directory; give -o a file name")
+        }
+        if stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            let fd = open(ArgumentBytes.path(path), O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw .output("cannot write '\(path)': \(systemErrorMessage(errno))") }
             self.fd = fd
             self.tempPath = path
@@ -27,13 +31,13 @@ public final class OutputFile: ByteSink {
             return
         }
         inPlace = false
-        var template = Array((path + ".swurl-XXXXXX").utf8CString)
+        var template = ArgumentBytes.path(path + ".swurl-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
             throw .output("cannot create '\(path)': \(systemErrorMessage(errno))")
         }
         self.fd = fd
-        self.tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.tempPath = ArgumentBytes.decode(cString: template)
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
@@ -52,9 +56,9 @@ public final class OutputFile: ByteSink {
         let closed = close(fd)
         fd = -1
         if inPlace { return }
-        guard closed == 0, rename(tempPath, path) == 0 else {
+        guard closed == 0, rename(ArgumentBytes.path(tempPath), ArgumentBytes.path(path)) == 0 else {
             let e = systemErrorMessage(errno)
-            unlink(tempPath)
+            unlink(ArgumentBytes.path(tempPath))
             throw .output("saving '\(path)' failed: \(e)")
         }
     }
@@ -64,6 +68,6 @@ public final class OutputFile: ByteSink {
         guard !done else { return }
         done = true
         if fd >= 0 { close(fd) }
-        if !inPlace { unlink(tempPath) }
+        if !inPlace { unlink(ArgumentBytes.path(tempPath)) }
     }
 }

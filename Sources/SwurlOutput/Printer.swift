@@ -96,8 +96,20 @@ public final class Printer: TransferDelegate {
 
     public func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
         requestHeadsSeen += 1
-        // Only the first request; redirect hops repeat it.
-        guard requestHeadsSeen == 1 else { return }
+        // Only the first request; redirect hops repeat it. An authentication round inside one
+        // transfer (Digest: a 401 challenge, then the request that answers it) is shown whole,
+        // as `curl -v` does: the challenge's head, then the second request.
+        guard requestHeadsSeen == 1 else {
+            guard selection.requestHeaders, let challenge = pendingHead, challenge.status == 401 || challenge.status == 407
+            else { return }
+            if !headPrinted { try printHeadIfNeeded() }
+            pendingHead = nil
+            headPrinted = false
+            bodyWriter = nil
+            if style.format || style.terminal { try sink.write("\n") }
+            try printRequestHead(bytes, String(decoding: bytes, as: UTF8.self))
+            return
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         let contentType = text.components(separatedByCRLF: ()).first { $0.lowercased().hasPrefix("content-type:") }
             .map { String($0.dropFirst("content-type:".count)).trimmingSpaces().lowercased() }
@@ -105,6 +117,10 @@ public final class Printer: TransferDelegate {
                                        mediaType: contentType?.split(separator: ";").first.map { String($0).trimmingSpaces() },
                                        format: style.format, theme: theme, terminal: style.terminal)
         guard selection.requestHeaders else { return }
+        try printRequestHead(bytes, text)
+    }
+
+    private func printRequestHead(_ bytes: [UInt8], _ text: String) throws {
         requestPrinted = true
         if !style.format && !style.colors && !style.terminal {
             try sink.write(bytes)

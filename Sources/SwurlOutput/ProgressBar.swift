@@ -11,6 +11,8 @@ public final class ProgressBar {
     private var lastDraw = -1.0
     private var spinner = 0
     private var drawn = false
+    /// Set once other output took the terminal: the bar is gone for good.
+    private var retired = false
     /// Bytes that were already there when this run started (a resumed download); they count
     /// toward the percentage but not toward the rate.
     public var initialBytes: Int64 = 0
@@ -30,6 +32,7 @@ public final class ProgressBar {
 
     /// Redraws when at least 0.1 s passed since the last drawing.
     public func update(done: Int64, total: Int64?) {
+        guard !retired else { return }
         let now = clock()
         guard now - lastDraw >= 0.1 else { return }
         lastDraw = now
@@ -38,6 +41,7 @@ public final class ProgressBar {
 
     /// Draws the final state and ends the line.
     public func finish(done: Int64, total: Int64?) {
+        guard !retired else { return }
         draw(line(done: done, total: total ?? done, now: clock(), final: true))
         try? sink.write("\n")
         drawn = false
@@ -47,6 +51,15 @@ public final class ProgressBar {
     public func interrupt() {
         guard drawn else { return }
         try? sink.write("\n")
+        drawn = false
+    }
+
+    /// Erases the bar and draws it no more: the response (or `-v` output) comes next, on its
+    /// own rows, never after the bar on the same row.
+    public func retire() {
+        guard !retired else { return }
+        retired = true
+        if drawn { try? sink.write("\r\u{1B}[K") }
         drawn = false
     }
 
@@ -107,5 +120,22 @@ public final class ProgressBar {
         let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }
         if s >= 3600 { return "\(s / 3600):\(two(s / 60 % 60)):\(two(s % 60))" }
         return "\(s / 60):\(two(s % 60))"
+    }
+}
+
+/// A sink that erases a progress bar before the first bytes go to the same terminal.
+public final class ProgressClearingSink: ByteSink {
+    private let target: ByteSink
+    /// The bar to erase, if one is showing.
+    public var bar: ProgressBar?
+
+    public init(target: ByteSink) { self.target = target }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if bytes.count > 0, let bar {
+            bar.retire()
+            self.bar = nil
+        }
+        try target.write(bytes)
     }
 }

@@ -52,7 +52,9 @@ public struct FormRequestSerializer: RequestSerializing {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
-        for b in s.utf8 {
+        // ArgumentBytes: a query value from argv may hold bytes that are not UTF-8; they are
+        // percent-encoded as they are.
+        for b in ArgumentBytes.bytes(s) {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"),

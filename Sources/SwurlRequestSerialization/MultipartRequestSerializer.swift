@@ -26,7 +26,8 @@ public struct MultipartRequestSerializer: RequestSerializing {
         var pending: [UInt8] = []
         var partCount = 0
         func openPart(_ headers: String) {
-            pending += Array(((partCount == 0 ? "" : "\r\n") + "--\(boundary)\r\n" + headers + "\r\n").utf8)
+            // File names may carry bytes from argv that are not UTF-8: sent as they are.
+            pending += ArgumentBytes.bytes((partCount == 0 ? "" : "\r\n") + "--\(boundary)\r\n" + headers + "\r\n")
             partCount += 1
         }
         func field(_ name: String, _ value: String?) {

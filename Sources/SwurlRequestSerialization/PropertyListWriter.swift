@@ -33,6 +33,7 @@ public enum PropertyListWriter {
             case .real: out += pad + "<real>\(n)</real>\n"
             }
         case .string(let s):
+            try checkXMLText(s, path: path)
             out += pad + "<string>\(escapeXML(s))</string>\n"
         case .array(let items):
             if items.isEmpty { out += pad + "<array/>\n"; return }
@@ -43,6 +44,7 @@ public enum PropertyListWriter {
             if members.isEmpty { out += pad + "<dict/>\n"; return }
             out += pad + "<dict>\n"
             for m in members {
+                try checkXMLText(m.key, path: path.isEmpty ? m.key : path + "[\(m.key)]")
                 out += pad + "\t<key>\(escapeXML(m.key))</key>\n"
                 try writeXML(m.value, depth: depth + 1, path: path.isEmpty ? m.key : path + "[\(m.key)]", into: &out)
             }
@@ -82,6 +84,17 @@ public enum PropertyListWriter {
     }
 
     static func escapeXML(_ s: String) -> String { s.xmlEscaped }
+
+    /// XML 1.0 cannot hold control characters other than tab, LF and CR, not even as character
+    /// references, nor U+FFFE/U+FFFF: such a string is refused by name (binary plists carry it).
+    static func checkXMLText(_ s: String, path: String) throws(SwurlError) {
+        guard let bad = s.unicodeScalars.first(where: { c in
+            (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || c.value == 0xFFFE || c.value == 0xFFFF
+        }) else { return }
+        let hex = String(bad.value, radix: 16, uppercase: true)
+        throw .badData("'\(path.isEmpty ? "the body" : path)' holds the control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex), which an XML property list cannot carry",
+                       hint: "send it as a binary property list: --plist=binary")
+    }
 
     // MARK: Binary
 

@@ -113,10 +113,12 @@ public enum PropertyListReader {
         case "string": return .string(e.text)
         case "integer":
             let t = e.text.trimmingSpaces().trimmingNewlines()
-            guard !t.isEmpty, Int128(t) != nil || UInt64(t) != nil || (t.hasPrefix("0x") && UInt64(t.dropFirst(2), radix: 16) != nil) else {
-                throw Failure(reason: "<integer> holds '\(t.prefix(40))'")
-            }
-            return .integer(t)
+            // Kept as canonical decimal text (`+5` → 5, `007` → 7, `0x1F` → 31), so the value
+            // prints as valid JSON and valid XML whatever spelling the server used.
+            if let v = Int128(t) { return .integer(String(v)) }
+            if t.hasPrefix("0x"), let v = UInt64(t.dropFirst(2), radix: 16) { return .integer(String(v)) }
+            if t.hasPrefix("-0x"), let v = UInt64(t.dropFirst(3), radix: 16) { return .integer(v == 0 ? "0" : "-" + String(v)) }
+            throw Failure(reason: "<integer> holds '\(t.prefix(40))'")
         case "real":
             let t = e.text.trimmingSpaces().trimmingNewlines()
             guard let d = Double(t) else { throw Failure(reason: "<real> holds '\(t.prefix(40))'") }

@@ -92,6 +92,12 @@ public final class Transfer: EasyTransferHandler {
         if rc.tooManyRedirects {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
+        if !rc.succeeded, rc.couldNotConnect, let path = options.unixSocket {
+            // libcurl names the URL's host and port, which --unix-socket replaced.
+            var st = stat()
+            let reason = stat(path, &st) == 0 ? "nothing is listening there" : systemErrorMessage(errno)
+            throw .transport("cannot connect to the Unix socket '\(path)': \(reason)", hint: "is the server running on that socket?")
+        }
         if !rc.succeeded {
             let error = rc.error
             throw verifier?.explain(rc, error) ?? error

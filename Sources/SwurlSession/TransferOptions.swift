@@ -26,8 +26,9 @@ public struct TransferOptions: Sendable {
     /// Whether libcurl paces `--limit-rate` (CURLOPT_MAX_*_SPEED_LARGE) instead of `RateLimiter`
     /// sleeping in the callbacks: on a multi handle a sleep would stall every transfer.
     public var rateLimitedByLibcurl = false
-    /// `--max-headers`: the most header fields one response may have (0: no limit; default 100).
-    public var maxHeaders = 100
+    /// `--max-headers`: the most header fields one response may have (0: no limit, the default,
+    /// as curl and HTTPie; the head's size is still capped by `maxHeaderBytes`).
+    public var maxHeaders = 0
     /// The most bytes one response head may take (default 256 KiB).
     public var maxHeaderBytes = 256 * 1024
     /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).

@@ -229,6 +229,15 @@ public final class TransferSession {
         }
         var credentials = sameOrigin ? options.credentials : nil
         var source = "--auth"
+        if credentials == nil, TransferSession.hasUserInfo(current.url), let url = try? CurlURL(parsing: current.url),
+           let user = url.user {
+            // `http://user:pass@host/`: the header is made here, as for --auth, so --offline
+            // shows the Authorization that is sent (libcurl adds none when one is given).
+            try HeaderValue.check(user, "the user name in the URL")
+            try HeaderValue.check(url.password ?? "", "the password in the URL")
+            credentials = Credentials(user: user, password: url.password ?? "")
+            source = "the URL's user info"
+        }
         // After an https → http downgrade no netrc password goes out in the clear.
         let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
         if credentials == nil, !downgraded, let netrc = options.netrc, !TransferSession.hasUserInfo(current.url) {

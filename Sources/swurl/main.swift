@@ -2,5 +2,5 @@ import SwurlCLI
 import SwurlCore
 
 // Everything lives in the layers; main only runs the CLI and exits with its status.
-let status = Swurl.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: Environment.process())
+let status = Swurl.main(arguments: ArgumentBytes.processArguments(), environment: Environment.process())
 exitProcess(status)

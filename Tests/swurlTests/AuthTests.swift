@@ -17,6 +17,17 @@ final class AuthTests: XCTestCase {
         XCTAssertEqual(try r.json()["user"] as? String, "ann")
     }
 
+    /// `-v` with Digest shows both requests and the challenge between them, as `curl -v` does.
+    func testVerboseDigestShowsBothRequests() throws {
+        let r = try runSwurl(["-v", "-A", "digest", "-a", "ann:secret", try HTTPBin.url("/digest-auth/auth/ann/secret")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let text = r.text
+        XCTAssertEqual(text.components(separatedBy: "GET /digest-auth/auth/ann/secret HTTP/1.1").count - 1, 2, text)
+        XCTAssertTrue(text.contains("401 UNAUTHORIZED"), text)
+        XCTAssertTrue(text.contains("Authorization: Digest username=\"ann\""), text)
+        XCTAssertTrue(text.contains("\"authenticated\": true") || text.contains("\"authenticated\":true"), text)
+    }
+
     func testBearerAuth() throws {
         let r = try runSwurl(["-A", "bearer", "-a", "tok-123", try HTTPBin.url("/bearer")])
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -81,5 +81,8 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("more than 5 header fields"), r.stderr)
         XCTAssertEqual(try runSwurl([server.url("/many-headers?n=20")]).status, 0)
+        // No limit by default: curl and HTTPie print such a response.
+        let many = try runSwurl([server.url("/many-headers?n=150")])
+        XCTAssertEqual(many.status, 0, many.stderr)
     }
 }

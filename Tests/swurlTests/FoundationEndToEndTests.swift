@@ -86,7 +86,7 @@ final class FoundationEndToEndTests: XCTestCase {
     func testStdinFromAFileGetsAContentLength() throws {
         let dir = TestPaths.temporaryDirectory()
         try "{\"from\":\"file\"}".write(toFile: dir + "/body.json", atomically: true, encoding: .utf8)
-        let r = try runSwurl([try HTTPBin.url("/anything")], stdinFile: dir + "/body.json")
+        let r = try runSwurl(["POST", try HTTPBin.url("/anything")], stdinFile: dir + "/body.json")
         XCTAssertEqual(r.status, 0, r.stderr)
         let echo = try r.json()
         XCTAssertEqual(echo["json"] as? [String: String], ["from": "file"])

@@ -24,17 +24,53 @@ final class OfflineAndErrorTests: XCTestCase {
             ["GET", "{URL}/g", "q==1", "Accept:", "X-E;"],
             ["--raw", "text body", "{URL}/r", "Content-Type:text/plain"],
             ["POST", "{URL}/h", "Host:example.test", "a=1"],
+            ["{USERINFO}/u"],
+            ["-A", "digest", "-a", "u:p", "{URL}/d"],
+            ["{URL}/pé/a b?q=é ü&r=1", "s==ä b"],
         ]
         for args in cases {
             let capture = try CaptureServer()
             let base = "http://127.0.0.1:\(capture.server.port)"
-            let filled = args.map { $0.replacingOccurrences(of: "{URL}", with: base) }
+            let filled = args.map {
+                $0.replacingOccurrences(of: "{URL}", with: base)
+                    .replacingOccurrences(of: "{USERINFO}", with: "http://us%20er:p%40ss@127.0.0.1:\(capture.server.port)")
+            }
             let offline = try runSwurl(["--offline"] + filled)
             XCTAssertEqual(offline.status, 0, offline.stderr)
             let sent = try runSwurl(filled)
             XCTAssertEqual(sent.status, 0, sent.stderr)
             XCTAssertEqual(String(decoding: capture.captured, as: UTF8.self), offline.text, "\(args)")
         }
+    }
+
+    /// A server that does not speak HTTP is a transport failure (1), never a usage error (64).
+    func testNonHTTPServerIsATransportError() throws {
+        var notHTTP = SequenceServer.Reply("200 OK")
+        notHTTP.head = "NOT HTTP AT ALL\r\n\r\n"
+        for reply in [notHTTP, SequenceServer.Reply("99999 Weird")] {
+            let server = try SequenceServer([reply])
+            let r = try runSwurl([server.url("/x")])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("did not answer in HTTP"), r.stderr)
+        }
+    }
+
+    /// Transport errors name the real cause: the Unix socket path, a plain-http port behind https.
+    func testTransportErrorsNameTheRealCause() throws {
+        let socket = try runSwurl(["--unix-socket", "/nonexistent-dir/swurl.sock", "http://localhost/x"])
+        XCTAssertEqual(socket.status, 1, socket.stderr)
+        XCTAssertTrue(socket.stderr.contains("Unix socket '/nonexistent-dir/swurl.sock'"), socket.stderr)
+        XCTAssertFalse(socket.stderr.contains("port 80"), socket.stderr)
+        let server = try ScriptedServer()
+        let tls = try runSwurl(["https://127.0.0.1:\(server.port)/echo"])
+        XCTAssertEqual(tls.status, 1, tls.stderr)
+        XCTAssertTrue(tls.stderr.contains("try http://"), tls.stderr)
+        let certs = try runSwurl(["certs", "https://127.0.0.1:\(server.port)/"])
+        XCTAssertTrue(certs.stderr.contains("try http://"), certs.stderr)
+        let huge = try SequenceServer([SequenceServer.Reply("200 OK", ["X-Big: " + String(repeating: "a", count: 1_000_000)], body: Data("ok".utf8))])
+        let big = try runSwurl([huge.url("/big")])
+        XCTAssertEqual(big.status, 1, big.stderr)
+        XCTAssertTrue(big.stderr.contains("header line is larger than libcurl accepts"), big.stderr)
     }
 
     /// Each bad input gives one error line (plus an optional hint), the right status, no crash.

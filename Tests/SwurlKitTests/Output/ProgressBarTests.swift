@@ -43,4 +43,22 @@ final class ProgressBarTests: XCTestCase {
         XCTAssertEqual(ProgressBar.duration(65), "1:05")
         XCTAssertEqual(ProgressBar.duration(3725), "1:02:05")
     }
+
+    /// Output to the same terminal erases the bar first, and the bar is not drawn again, so
+    /// `-v` output and the response never share a row with it.
+    func testOutputErasesTheBarForGood() throws {
+        let terminal = MemorySink()
+        var now = 0.0
+        let bar = ProgressBar(sink: terminal, label: "upload", clock: { now })
+        let out = ProgressClearingSink(target: terminal)
+        out.bar = bar
+        bar.update(done: 10, total: 100)
+        try out.write("HTTP/1.1 200 OK\n")
+        XCTAssertTrue(terminal.text.contains("\r\u{1B}[KHTTP/1.1 200 OK\n"), terminal.text.debugDescription)
+        let before = terminal.bytes.count
+        now = 5
+        bar.update(done: 50, total: 100)
+        bar.finish(done: 100, total: 100)
+        XCTAssertEqual(terminal.bytes.count, before, "the bar was drawn again after the output")
+    }
 }

@@ -60,4 +60,15 @@ final class PropertyListWriterTests: XCTestCase {
         XCTAssertEqual(value, .array([.integer("18446744073709551615"), .integer("-9223372036854775808"),
                                       .integer("9223372036854775807"), .real(1.7976931348623157e308)]))
     }
+
+    /// XML 1.0 cannot carry control characters: refused with 65 naming the value, never ill-formed XML.
+    func testControlCharactersInXMLStringsAreRefusedByName() throws {
+        let tree = JSONValue.object([.init("a", .object([.init("b", .string("x\u{01}y"))]))])
+        XCTAssertThrowsError(try PropertyListWriter.xml(tree)) { error in
+            guard case .badData(let message, _) = error as? SwurlError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("'a[b]'") && message.contains("U+0001"), message)
+        }
+        XCTAssertNoThrow(try PropertyListWriter.binary(tree))
+        XCTAssertNoThrow(try PropertyListWriter.xml(.string("tab\tand\nnewline")))
+    }
 }

@@ -107,4 +107,34 @@ final class JSONResponseDecoderTests: XCTestCase {
         JSONValue.writeString("\u{80}\u{9F}\u{A0}é\u{7F}", to: &out)
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "\"\\u0080\\u009f\u{A0}é\\u007f\"")
     }
+
+    /// A binary body labelled JSON is called binary (and not shown), not "invalid JSON; shown as sent".
+    func testBinaryBodyLabelledJSONSaysBinary() {
+        let bytes: [UInt8] = [0x00, 0x01, 0x02, 0xFF] + Array(repeating: 0, count: 2000)
+        let r = runDecoder(bytes, mediaType: "application/json", terminal: true)
+        guard case .failed(let message) = r.outcome else { return XCTFail("\(r.outcome)") }
+        XCTAssertTrue(message.contains("binary data not shown"), message)
+        XCTAssertFalse(message.contains("shown as sent"), message)
+        XCTAssertTrue(r.bytes.isEmpty)
+    }
+
+    /// UTF-16 JSON (by its charset) is converted and formatted, not called invalid.
+    func testUTF16JSONIsFormatted() {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "{\"a\": \"é\"}".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let r = runDecoder(bytes, mediaType: "application/json", charset: "utf-16", terminal: true)
+        XCTAssertEqual(r.outcome, .decoded, "\(r.outcome)")
+        XCTAssertTrue(r.text.contains("\"é\""), r.text)
+    }
+
+    /// Valid JSON deeper than the tree's limit is not called invalid.
+    func testDeepValidJSONIsNotCalledInvalid() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let r = runDecoder(deep, mediaType: "application/json", terminal: true) { $0.sortKeys = true }
+        guard case .failed(let message) = r.outcome else { return XCTFail("\(r.outcome)") }
+        XCTAssertFalse(message.contains("not valid JSON"), message)
+        XCTAssertTrue(message.contains("nests too deeply"), message)
+        let plain = runDecoder(deep, mediaType: "application/json", terminal: true)
+        XCTAssertEqual(plain.outcome, .decoded)
+    }
 }

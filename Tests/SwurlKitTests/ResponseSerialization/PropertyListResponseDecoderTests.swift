@@ -38,6 +38,15 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertTrue(r.text.contains("<integer>9223372036854775807</integer>"), r.text)
     }
 
+    /// Integer spellings XML plists allow but JSON does not come out as canonical numbers.
+    func testIntegerSpellingsBecomeValidJSON() throws {
+        let xml = #"<?xml version="1.0"?><plist version="1.0"><array><integer>+5</integer><integer>007</integer><integer>-0</integer><integer>0x1F</integer></array></plist>"#
+        let r = runDecoder(Array(xml.utf8), mediaType: "application/x-plist", terminal: false) { $0.plistAsJSON = true }
+        let text = r.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(text.filter { !$0.isWhitespace }, "[5,7,0,31]", text)
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)))
+    }
+
     func testExplicitPlistOnSomethingElseFails() {
         XCTAssertTrue(runDecoder(#"{"a":1}"#, choice: .plist).outcome.isFailure)
         XCTAssertTrue(runDecoder("<html></html>", choice: .plist).outcome.isFailure)

@@ -1,0 +1,170 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// Arguments are bytes, standard streams may be closed or shared with a loop: what reaches the
+/// server and the disk is exactly what the user gave, and nothing is eaten or written astray.
+final class ArgumentBytesAndStdioTests: XCTestCase {
+    /// Runs a bash script with `$SWURL` set to the binary (bash can pass bytes that are not
+    /// UTF-8 in argv, which Foundation's Process cannot).
+    func shell(_ script: String, directory: String? = nil) throws -> ShellResult {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_COLOR"] {
+            env.removeValue(forKey: key)
+        }
+        env["SWURL"] = TestPaths.binary
+        let r = try runProcess("/bin/bash", ["-c", script], directory: directory, environment: env, check: false)
+        return ShellResult(status: r.status, stdout: r.stdout, stderr: r.stderr)
+    }
+
+    func testLatin1OutputNameIsWrittenUnderExactlyThatName() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try shell("\"$SWURL\" -o $'out\\xe9' http://127.0.0.1:\(capture.server.port)/x && cat $'out\\xe9' && ls | od -An -tx1",
+                          directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.hasPrefix("ok"), r.text)
+        XCTAssertTrue(r.text.contains("6f 75 74 e9"), "the file name is not out\\xE9: \(r.text)")
+    }
+
+    func testLatin1FileIsUploadedWithItsExactName() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try shell("printf hello > $'caf\\xe9.txt' && \"$SWURL\" --form POST http://127.0.0.1:\(capture.server.port)/u f@$'caf\\xe9.txt' name=A",
+                          directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let sent = capture.captured
+        XCTAssertNotNil(sent.range(of: Data("filename=\"caf".utf8) + Data([0xE9]) + Data(".txt\"".utf8)),
+                        String(decoding: sent, as: UTF8.self))
+        XCTAssertNotNil(sent.range(of: Data("\r\n\r\nhello\r\n".utf8)))
+    }
+
+    func testBytesInURLsAndQueriesArePercentEncoded() throws {
+        let capture = try CaptureServer()
+        let r = try shell("\"$SWURL\" $'http://127.0.0.1:\(capture.server.port)/p\\xe9?a=\\xe9' q==$'\\xe9' 'r==a b'")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(capture.captured.starts(with: Data("GET /p%E9?a=%E9&q=%E9&r=a%20b HTTP/1.1\r\n".utf8)),
+                      String(decoding: capture.captured, as: UTF8.self))
+    }
+
+    func testTextArgumentsThatAreNotUTF8AreRefusedByName() throws {
+        let url = "http://127.0.0.1:9/x"
+        let cases: [(String, Int32, String)] = [
+            ("\"$SWURL\" \(url) X-A:$'\\xe9'", 64, "'X-A:\\xE9': the header value is not valid UTF-8"),
+            ("\"$SWURL\" \(url) a=$'\\xe9'", 65, "'a=\\xE9': the value is not valid UTF-8"),
+            ("\"$SWURL\" \(url) a:=$'\"\\xe9\"'", 65, "not valid UTF-8"),
+            ("\"$SWURL\" \(url) $'\\xe9'=1", 64, "the name is not valid UTF-8"),
+            ("\"$SWURL\" -A bearer -a $'t\\xe9' \(url)", 64, "--auth 't\\xE9' is not valid UTF-8"),
+        ]
+        for (script, status, message) in cases {
+            let r = try shell(script)
+            XCTAssertEqual(r.status, status, script + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains(message), script + ": " + r.stderr)
+        }
+    }
+
+    /// A closed stdout fails the run (no success reported, nothing written into whatever
+    /// descriptor the kernel hands out as number 1 — here it would be the socket).
+    func testClosedStdoutFails() throws {
+        let capture = try CaptureServer()
+        let r = try shell("\"$SWURL\" http://127.0.0.1:\(capture.server.port)/x >&-")
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("writing to stdout failed"), r.stderr)
+        let offline = try shell("\"$SWURL\" --offline :9/x >&-")
+        XCTAssertEqual(offline.status, 1, offline.stderr)
+    }
+
+    func testClosedStdinIsNoBody() throws {
+        let capture = try CaptureServer()
+        let r = try shell("\"$SWURL\" http://127.0.0.1:\(capture.server.port)/x <&-")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(capture.captured.starts(with: Data("GET /x HTTP/1.1\r\n".utf8)))
+        let post = try shell("\"$SWURL\" POST http://127.0.0.1:\(capture.server.port)/y <&-")
+        XCTAssertEqual(post.status, 0, post.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("POST /y"))
+        XCTAssertFalse(String(decoding: capture.captured, as: UTF8.self).contains("Transfer-Encoding"))
+    }
+
+    /// A bare request inside `while read` neither eats the loop's input nor becomes a POST.
+    func testWhileReadLoopKeepsItsInput() throws {
+        let capture = try CaptureServer()
+        let r = try shell("printf 'a\\nb\\nc\\n' | while read p; do \"$SWURL\" http://127.0.0.1:\(capture.server.port)/$p || exit 9; done")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let all = String(decoding: capture.capturedAll, as: UTF8.self)
+        for p in ["a", "b", "c"] { XCTAssertTrue(all.contains("GET /\(p) HTTP/1.1"), all) }
+        XCTAssertFalse(all.contains("POST"), all)
+    }
+
+    func testPipedStdinIsTheBodyOnlyWithABodyMethodOrAtDash() throws {
+        let capture = try CaptureServer()
+        let url = "http://127.0.0.1:\(capture.server.port)"
+        _ = try shell("printf piped | \"$SWURL\" PUT \(url)/put")
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("PUT /put"))
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("\r\n5\r\npiped\r\n0\r\n\r\n"))
+        _ = try shell("printf piped | \"$SWURL\" \(url)/at @-")
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("POST /at"))
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("\r\n5\r\npiped\r\n0\r\n\r\n"))
+        _ = try shell("printf piped | \"$SWURL\" \(url)/get")
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("GET /get"))
+        XCTAssertFalse(String(decoding: capture.captured, as: UTF8.self).contains("piped"))
+    }
+
+    func testPipedStdinIgnoredForDataItemsIsReported() throws {
+        let capture = try CaptureServer()
+        let r = try shell("echo '{}' > in.json; \"$SWURL\" POST http://127.0.0.1:\(capture.server.port)/p a=1 < in.json",
+                          directory: TestPaths.temporaryDirectory())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning: stdin is not sent"), r.stderr)
+        XCTAssertTrue(capture.captured.ends(with: Data("{\"a\":\"1\"}".utf8)))
+        let quiet = try shell("echo '{}' | \"$SWURL\" --ignore-stdin POST http://127.0.0.1:\(capture.server.port)/p a=1")
+        XCTAssertFalse(quiet.stderr.contains("warning"), quiet.stderr)
+    }
+
+    func testFileFieldMediaTypesWithParameters() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try "x".write(toFile: dir + "/f.txt", atomically: true, encoding: .utf8)
+        let r = try runSwurl(["--offline", "--form", "POST", ":9/x", "f@f.txt;type=text/plain;charset=utf-8",
+                              "g@f.txt;type=data;filename=n.bin"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.contains("name=\"f\"; filename=\"f.txt\"\r\nContent-Type: text/plain;charset=utf-8\r\n"), r.text)
+        XCTAssertTrue(r.text.contains("name=\"g\"; filename=\"n.bin\"\r\nContent-Type: data\r\n"), r.text)
+    }
+}
+
+struct ShellResult {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+    var text: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+private extension Data {
+    func ends(with suffix: Data) -> Bool { count >= suffix.count && self.suffix(suffix.count) == suffix }
+}
+
+/// An event stream is shown as each event arrives, also when formatting is on.
+final class EventStreamTests: XCTestCase {
+    func testOneEventFollowedBySilenceIsShown() throws {
+        let script = """
+        import socket, sys, time
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(4)
+        while True:
+            c, _ = s.accept()
+            if not c.recv(65536): c.close(); continue
+            c.sendall(b'HTTP/1.1 200 OK\\r\\nContent-Type: text/event-stream\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n')
+            ev = b'data: hello\\n\\n'
+            c.sendall(b'%x\\r\\n%s\\r\\n' % (len(ev), ev))
+            time.sleep(60)
+        """
+        let server = try ServerProcess(executable: TestPaths.venv + "/bin/python3", arguments: ["-c", script, "{PORT}"])
+        defer { server.stop() }
+        var env = ProcessInfo.processInfo.environment
+        env["SWURL"] = TestPaths.binary
+        // The server never ends the stream: swurl is stopped after a while, and what it
+        // printed by then must hold the event.
+        let r = try runProcess("/bin/bash", ["-c", "timeout 8 \"$SWURL\" --pretty=all http://127.0.0.1:\(server.port)/events"],
+                               environment: env, check: false)
+        XCTAssertTrue(String(decoding: r.stdout, as: UTF8.self).contains("data: hello"), "nothing shown: \(r.stderr)")
+    }
+}
