@@ -8,6 +8,8 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
     case download
     /// `swurl certs URL`: the server's certificates and pins; no request is sent.
     case certs
+    /// `swurl repl [BASE_URL]`: an interactive client bound to a base URL.
+    case repl
 }
 
 /// One command: how it is invoked and what it does. Commands are values of the table, one file each.
@@ -29,7 +31,7 @@ protocol SwurlCommand {
 
 /// Every command, in the order help lists them, and the choice of one for a command line.
 enum CommandTable {
-    static let all: [any SwurlCommand.Type] = [RequestCommand.self, DownloadCommand.self, CertsCommand.self]
+    static let all: [any SwurlCommand.Type] = [RequestCommand.self, DownloadCommand.self, CertsCommand.self, ReplCommand.self]
 
     /// The command words (`certs`…), for completions.
     static var words: [String] { all.compactMap { $0.word } }
@@ -47,7 +49,7 @@ enum CommandTable {
     /// Refuses an option the command does not take (exit 64), naming the commands that do.
     static func check(_ args: ParsedArguments, for command: any SwurlCommand.Type) throws(SwurlError) {
         for spec in OptionTable.all where args.has(spec.option) && !spec.commands.contains(command.name) {
-            if command.name == .request && spec.commands == [.download] {
+            if command.name == .request && spec.commands.subtracting([.repl]) == [.download] {
                 throw .usage("--\(spec.name) works with --download", hint: "add -d")
             }
             let takers = all.filter { spec.commands.contains($0.name) }.map { $0.invocation }
@@ -64,6 +66,7 @@ extension SwurlCommand {
         case .request: return "a request"
         case .download: return "a download (-d)"
         case .certs: return "'swurl certs'"
+        case .repl: return "'swurl repl'"
         }
     }
 }

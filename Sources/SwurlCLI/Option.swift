@@ -72,4 +72,5 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case help
     case version
     case generate
+    case stopOnError = "stop-on-error"
 }
