@@ -246,7 +246,10 @@ final class ReplSession {
     func runScript(stopOnError: Bool) -> ExitStatus {
         let reader = LineReader(source: environment.stdin)
         var status = ExitStatus.success
+        // Ctrl-C between lines stops the script too (during a request the engine sees it).
+        Interrupt.arm()
         while let line = reader.next() {
+            if Interrupt.requested { return .interrupted }
             switch execute(line) {
             case .nothing: continue
             case .exit(let s): return s
@@ -255,7 +258,7 @@ final class ReplSession {
                 if s == .interrupted || (stopOnError && s != .success) { return s }
             }
         }
-        return status
+        return Interrupt.requested ? .interrupted : status
     }
 
     // MARK: env
