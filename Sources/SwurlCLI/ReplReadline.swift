@@ -17,6 +17,8 @@ enum ReplReadline {
         ReplState.session = session
         rl_readline_name = UnsafePointer(strdup("swurl"))
         rl_catch_signals = 0
+        // `swurl repl > file` on a terminal: the prompt and the echo stay on the terminal.
+        if !session.environment.stdoutIsTerminal && session.environment.stderrIsTerminal { rl_outstream = stderr }
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n"))
         rl_attempted_completion_function = { text, start, _ in ReplReadline.complete(text, Int(start)) }
         rl_signal_event_hook = {

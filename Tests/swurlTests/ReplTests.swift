@@ -115,6 +115,11 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(last.status, 5)
         let usage = try script(["/get", "cd relative"], [])
         XCTAssertEqual(usage.status, 64, usage.stderr)
+        // A bad line is reported and the script goes on; exit N ends it with N.
+        let bad = try script(["x 'open", "/get", "exit 3", "/get"], [root])
+        XCTAssertEqual(bad.status, 3, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("unterminated quote"), bad.stderr)
+        XCTAssertEqual(urls(bad.text), ["\(root)/get"])
     }
 
     /// A base pinned to the server's key: after the server changes key, the next request is
@@ -170,7 +175,7 @@ final class ReplTests: XCTestCase {
         let root = try HTTPBin.url("")
         let state = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let out = try runProcess("/usr/bin/python3", ["-c", ReplTests.ptyDriver, TestPaths.binary, root, state], check: false)
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.ptyDriver, TestPaths.binary, root, state], check: false)
         let text = String(decoding: out.stdout, as: UTF8.self)
         XCTAssertEqual(out.status, 0, text + out.stderr)
         guard let data = text.split(separator: "\n").last.map({ Data($0.utf8) }),
