@@ -199,6 +199,62 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("secret") }, "\(lines)")
     }
 
+    /// On a terminal a REPL line prints exactly what the one-shot command prints (Date aside).
+    func testTerminalOutputIsTheOneShotOutput() throws {
+        let root = try HTTPBin.url("")
+        let state = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.sameOutputDriver, TestPaths.binary, root, state],
+                                 check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        guard let data = text.split(separator: "\n").last.map({ Data($0.utf8) }),
+              let result = try JSONSerialization.jsonObject(with: data) as? [String: String] else {
+            return XCTFail("no result: \(text) \(out.stderr)")
+        }
+        let oneShot = result["oneshot"] ?? "", repl = result["repl"] ?? ""
+        XCTAssertTrue(oneShot.contains("\u{1b}["), "colours on a terminal: \(oneShot)")
+        XCTAssertTrue(oneShot.contains("/anything/same"), oneShot)
+        XCTAssertEqual(repl, oneShot)
+    }
+
+    static let sameOutputDriver = #"""
+    import os, pty, sys, time, select, json, re
+    binary, base, state = sys.argv[1:4]
+    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    def run(args, lines):
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(binary, [binary] + args, env)
+        for l in lines:
+            time.sleep(0.3)
+            os.write(fd, l)
+        buf = b""
+        end = time.time() + 20
+        while time.time() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    d = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not d:
+                    break
+                buf += d
+        os.waitpid(pid, 0)
+        return buf.decode(errors="replace")
+    def clean(t):
+        return "\n".join(l for l in t.split("\n") if "Date" not in l)
+    one = run([base + "/anything/same"], [])
+    # The REPL: the output between the echoed line and the next prompt.
+    rep = run(["repl", base], [b"/anything/same\n", b"\x04"])
+    start = rep.find("/anything/same\r\n")
+    rest = rep[start + len("/anything/same\r\n"):]
+    rest = rest.split("\x1b[?2004h")[0].replace("\x1b[?2004l\r", "")
+    print(json.dumps({"oneshot": clean(one), "repl": clean(rest)}))
+    """#
+
     static let ptyDriver = #"""
     import os, pty, sys, time, select, json
     binary, base, state = sys.argv[1:4]
