@@ -12,6 +12,8 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
     case reach
     /// `swurl batch FILE`: one request per line, many at once.
     case batch
+    /// `swurl repl [BASE_URL]`: an interactive client bound to a base URL.
+    case repl
 }
 
 /// One command: how it is invoked and what it does. Commands are values of the table, one file each.
@@ -34,7 +36,7 @@ protocol SwurlCommand {
 /// Every command, in the order help lists them, and the choice of one for a command line.
 enum CommandTable {
     static let all: [any SwurlCommand.Type] = [RequestCommand.self, DownloadCommand.self, CertsCommand.self,
-                                           ReachCommand.self, BatchCommand.self]
+                                           ReplCommand.self, ReachCommand.self, BatchCommand.self]
 
     /// The command words (`certs`…), for completions.
     static var words: [String] { all.compactMap { $0.word } }
@@ -52,7 +54,7 @@ enum CommandTable {
     /// Refuses an option the command does not take (exit 64), naming the commands that do.
     static func check(_ args: ParsedArguments, for command: any SwurlCommand.Type) throws(SwurlError) {
         for spec in OptionTable.all where args.has(spec.option) && !spec.commands.contains(command.name) {
-            if command.name == .request && spec.commands == [.download] {
+            if command.name == .request && spec.commands.subtracting([.repl]) == [.download] {
                 throw .usage("--\(spec.name) works with --download", hint: "add -d")
             }
             let takers = all.filter { spec.commands.contains($0.name) }.map { $0.invocation }
@@ -71,6 +73,7 @@ extension SwurlCommand {
         case .certs: return "'swurl certs'"
         case .reach: return "'swurl reach'"
         case .batch: return "'swurl batch'"
+        case .repl: return "'swurl repl'"
         }
     }
 }

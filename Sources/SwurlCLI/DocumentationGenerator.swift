@@ -22,6 +22,16 @@ public enum DocumentationGenerator {
         return out
     }
 
+    /// The man page's REPL section: the grammar, the resolution, readline and the history file.
+    static let replText = [
+        "swurl repl [BASE_URL] [REQUEST_ITEM ...] [OPTIONS] is an interactive client bound to a base URL, as AFHTTPSessionManager is. The items and options given to repl are the defaults of every request; pins and other TLS options apply to every request. Each line is [METHOD] [PATH_OR_URL] [REQUEST_ITEM ...] [OPTIONS] in the grammar above, runs through the same parser and exchange as a one-shot request and prints what it prints; a line's options and items override the defaults of the same name. A leading 'swurl ' is dropped.",
+        "PATH resolves against the base: a base whose path is not empty gets a trailing /, then RFC 3986 reference resolution applies: foo joins the base path, /foo replaces it, foo?x=1 keeps its query, foo/ keeps its slash, .. goes up, and a URL with a scheme replaces the base. A line with only items or options requests the base; an empty line does nothing.",
+        "Built-ins: cd [PATH_OR_URL] changes the base by the same resolution (alone: back to the first base); set ITEM|OPTION... adds defaults; unset NAME... removes a default header or item, or an option (unset --form, unset -a); env prints the base and the defaults with credentials masked; help; exit [STATUS], quit, or Ctrl-D (status 0) leave.",
+        "On a terminal lines are read with GNU readline (Emacs-style editing, ~/.inputrc applies). History is kept in $XDG_STATE_HOME/swurl/history (default ~/.local/state/swurl/history), created with mode 0600 in directories of mode 0700, and truncated to the last 1000 lines; a line with credentials (-a, --auth, --key-password, an Authorization, Proxy-Authorization or Cookie item, a URL with a password) is never saved. Tab completes built-ins, methods, option names and their values, common header names, and the paths used in this session.",
+        "The prompt shows the base URL and, when it was not 0, the last exit status. Ctrl-C during a request cancels it (status 130) and returns to the prompt; at the prompt it clears the line. A failed request, a usage error or a bad line prints the one-shot error and the REPL goes on.",
+        "When stdin is not a terminal there is no readline and no prompt: the lines are run in order as a script, lines starting with # are comments, and the exit status is the last command's. --stop-on-error stops at the first failing line with its status; Ctrl-C stops the script with 130. Stdin is never read as a request body in the REPL.",
+    ]
+
     static func manPage() -> String {
         var s = ".\\\" \(banner)\n"
         s += ".TH SWURL 1 \"\" \"swurl \(RequestBuilder.version)\" \"User Commands\"\n"
@@ -59,6 +69,10 @@ public enum DocumentationGenerator {
         s += "\\fB\\-\\-wait\\-for\\-network\\fR[=\\fISECONDS\\fR] makes a request wait for the same route, name and TCP accept first.\n"
         s += ".PP\nPins and host names are checked inside the TLS handshake, on every connection and redirect hop, "
         s += "so a failing check sends no HTTP byte and exits 7.\n"
+        s += ".SH REPL\n"
+        for paragraph in DocumentationGenerator.replText {
+            s += ".PP\n" + roff(paragraph) + "\n"
+        }
         s += ".SH REQUEST ITEMS\n"
         for (syntax, text) in HelpGenerator.itemHelp {
             s += ".TP\n.B \(roff(syntax))\n\(roff(text))\n"

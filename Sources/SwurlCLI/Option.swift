@@ -83,4 +83,5 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case help
     case version
     case generate
+    case stopOnError = "stop-on-error"
 }

@@ -18,10 +18,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     /// The commands an option of this group applies to, unless the option says otherwise.
     var defaultCommands: Set<CommandName> {
         switch self {
-        case .body, .response, .auth: return [.request, .download, .batch]
-        case .output: return [.request, .download]
+        case .body, .response, .auth: return [.request, .download, .batch, .repl]
+        case .output: return [.request, .download, .repl]
         case .batch: return [.batch]
-        case .download: return [.download]
+        case .download: return [.download, .repl]
         case .network, .tls, .other: return Set(CommandName.allCases)
         }
     }
@@ -69,7 +69,10 @@ public struct OptionSpec: Sendable {
                 argument: Argument = .none, choices: [String] = [], completion: Completion = .none,
                 group: OptionGroup, commands: Set<CommandName>? = nil, hidden: Bool = false, help: String) {
         self.option = option
-        self.commands = commands ?? group.defaultCommands
+        // Whatever a request or download takes, the REPL takes as a default for its requests.
+        var taking = commands ?? group.defaultCommands
+        if !taking.isDisjoint(with: [.request, .download]) { taking.insert(.repl) }
+        self.commands = taking
         self.shorts = short
         self.aliases = aliases
         self.argument = argument

@@ -167,6 +167,8 @@ public enum OptionTable {
                    help: "Do not read the config file of default options ($SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config, default ~/.config/swurl/config). See CONFIG FILE in the man page."),
         OptionSpec(.help, group: .other, help: "Show this help and exit."),
         OptionSpec(.version, group: .other, help: "Show the versions of swurl, libcurl and OpenSSL and exit."),
+        OptionSpec(.stopOnError, group: .other, commands: [.repl],
+                   help: "With 'swurl repl' reading a script (stdin not a terminal): stop at the first line that fails and exit with its status."),
         OptionSpec(.generate, argument: .required("WHAT"), choices: ["man", "bash", "zsh", "fish"], group: .other,
                    hidden: true, help: "Print the man page or a completion script generated from this table."),
     ]

@@ -1,0 +1,489 @@
+import SwurlCurl
+import SwurlCore
+/// `swurl repl [BASE_URL] [ITEMS…] [OPTIONS]`: an interactive client bound to a base URL, as
+/// AFHTTPSessionManager is. Every line goes through the one-shot grammar, `CommandOptions` and
+/// `RequestCommand.perform`, with the REPL's defaults merged before the line's own words.
+/// On a terminal it reads lines with readline (see ReplReadline.swift); otherwise it runs stdin as
+/// a script.
+enum ReplCommand: SwurlCommand {
+    static let name = CommandName.repl
+    static let word: String? = "repl"
+    static let invocation = "swurl repl [BASE_URL]"
+    static let usage = "swurl repl [BASE_URL] [REQUEST_ITEM ...] [OPTIONS]"
+    static let summary = "an interactive client bound to a base URL (a script when stdin is not a terminal)"
+
+    static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
+        let session = try ReplSession(args, environment: environment)
+        if environment.stdinIsTerminal {
+            return ReplReadline.interactive(session)
+        }
+        return session.runScript(stopOnError: args.has(.stopOnError))
+    }
+}
+
+/// What a line asks the REPL to do next.
+enum ReplOutcome: Equatable {
+    /// Nothing was run (empty line, comment): the last status stays.
+    case nothing
+    /// A command ran with this status.
+    case ran(ExitStatus)
+    /// `exit`/`quit`, with the status to exit with.
+    case exit(ExitStatus)
+}
+
+/// The state of one REPL: the base URL, the default options and items, the last status, the paths seen.
+final class ReplSession {
+    let environment: Environment
+    /// The base as given on the command line (`cd` without an argument returns to it).
+    let initialBase: String?
+    /// The current base, normalized (a non-empty path ends in `/`).
+    private(set) var base: String?
+    /// Default options, merged under every line's.
+    private(set) var defaults = ParsedArguments()
+    /// Default request items as typed (`X-Token:abc`, `q==1`).
+    private(set) var defaultItems: [String] = []
+    private(set) var lastStatus: ExitStatus = .success
+    /// Relative paths used in this REPL, for completion.
+    private(set) var seenPaths: [String] = []
+    /// Whether the session is on a terminal (Ctrl-D exits 0; `exit` then exits 0 too).
+    var interactive = false
+
+    static let builtins = ["cd", "set", "unset", "env", "help", "exit", "quit"]
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+    /// Options that only the REPL itself takes: never merged into a line.
+    static let replOnly: [Option] = [.stopOnError]
+    /// Options of which a line's one replaces every default of the same set.
+    static let exclusiveSets: [[Option]] = [
+        [.json, .form, .multipart, .plist, .raw],
+        [.print, .headers, .body, .verbose],
+        [.http1_1, .http2, .http2PriorKnowledge],
+        [.ipv4, .ipv6],
+        [.verifyHost, .noVerifyHost],
+    ]
+
+    init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
+        self.environment = environment
+        var positionals = args.positionals[...]
+        var startBase: String?
+        if let first = positionals.first, !ReplSession.isItem(first) {
+            startBase = try ReplSession.absoluteBase(first, defaultScheme: args.value(.defaultScheme) ?? "http")
+            positionals = positionals.dropFirst()
+        }
+        initialBase = startBase
+        base = startBase
+        let parser = RequestItemParser(environment: environment)
+        for raw in positionals {
+            _ = try parser.parse(raw)
+            defaultItems.append(raw)
+        }
+        defaults.options = args.options
+        for o in ReplSession.replOnly { defaults.options[o] = nil }
+    }
+
+    /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's slash.
+    static func absoluteBase(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
+        URLReference.normalizedBase(try URLBuilder.resolve(raw, defaultScheme: defaultScheme).url)
+    }
+
+    // MARK: Lines
+
+    /// Runs one line and records its status.
+    func execute(_ line: String) -> ReplOutcome {
+        let outcome: ReplOutcome
+        do {
+            outcome = try run(line)
+        } catch {
+            Swurl.report(error, environment: environment)
+            outcome = .ran(ExitStatus(for: error))
+        }
+        if case .ran(let status) = outcome { lastStatus = status }
+        return outcome
+    }
+
+    private func run(_ line: String) throws(SwurlError) -> ReplOutcome {
+        var words = try ReplSession.words(line)
+        if words.first == "swurl" { words.removeFirst() }
+        guard let first = words.first else { return .nothing }
+        if first.hasPrefix("#") { return .nothing }
+        let rest = Array(words.dropFirst())
+        switch first {
+        case "exit", "quit":
+            if let n = rest.first {
+                guard let v = Int32(n), let status = ExitStatus(rawValue: v) ?? (v == 0 ? .success : nil) else {
+                    throw .usage("exit takes a status swurl uses (0, 1-8, 64-66, 130), got '\(n)'")
+                }
+                return .exit(status)
+            }
+            return .exit(interactive ? .success : lastStatus)
+        case "help":
+            try write(ReplSession.helpText)
+            return .ran(.success)
+        case "env":
+            try write(environmentText())
+            return .ran(.success)
+        case "cd":
+            try changeBase(rest.first)
+            return .ran(.success)
+        case "set":
+            try set(rest)
+            return .ran(.success)
+        case "unset":
+            try unset(rest)
+            return .ran(.success)
+        default:
+            return .ran(try request(words))
+        }
+    }
+
+    private func write(_ text: String) throws(SwurlError) {
+        do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+    }
+
+    /// `cd [PATH_OR_URL]`: the base resolved like a request path; no argument returns to the first base.
+    func changeBase(_ target: String?) throws(SwurlError) {
+        guard let target else { base = initialBase; return }
+        let scheme = defaults.value(.defaultScheme) ?? "http"
+        if URLText.schemeOf(target) != nil || target.hasPrefix(":") {
+            base = try ReplSession.absoluteBase(target, defaultScheme: scheme)
+        } else if let base {
+            self.base = try ReplSession.absoluteBase(URLReference.resolve(target, against: base), defaultScheme: scheme)
+        } else {
+            throw .usage("cd \(target): there is no base URL to resolve it against",
+                         hint: "give an absolute URL, e.g. cd http://127.0.0.1:8080/api")
+        }
+        remember(path: target)
+    }
+
+    /// `set ITEM|OPTION…`: adds defaults; an item replaces a default item of the same name.
+    func set(_ words: [String]) throws(SwurlError) {
+        guard !words.isEmpty else { throw .usage("set needs request items or options", hint: "e.g. set X-Token:abc, set --form") }
+        let parsed = try ArgumentParser.parse(words)
+        for o in ReplSession.replOnly where parsed.has(o) {
+            throw .usage("--\(o.rawValue) is an option of 'swurl repl' itself, not a default for requests")
+        }
+        try CommandTable.check(parsed, for: ReplCommand.self)
+        let parser = RequestItemParser(environment: environment)
+        for raw in parsed.positionals {
+            guard ReplSession.isItem(raw) else {
+                throw .usage("set: '\(raw)' is not a request item or an option", hint: "use cd to change the base URL")
+            }
+            _ = try parser.parse(raw)
+        }
+        defaults = ReplSession.merge(defaults, parsed)
+        defaultItems = ReplSession.merge(items: defaultItems, parsed.positionals)
+    }
+
+    /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.
+    func unset(_ names: [String]) throws(SwurlError) {
+        guard !names.isEmpty else { throw .usage("unset needs a header, item or option name", hint: "e.g. unset X-Token, unset --form") }
+        for name in names {
+            if name.hasPrefix("-") && name.count > 1 {
+                let spec = name.hasPrefix("--") ? OptionTable.spec(long: String(name.dropFirst(2)))
+                    : name.count == 2 ? name.last.flatMap(OptionTable.spec(short:)) : nil
+                guard let spec else { throw .usage("unset: unknown option '\(name)'") }
+                guard defaults.has(spec.option) else { throw .usage("unset: --\(spec.name) is not set") }
+                defaults.options[spec.option] = nil
+            } else {
+                let before = defaultItems.count
+                defaultItems.removeAll { ReplSession.itemKey($0)?.name.lowercased() == name.lowercased() }
+                if before == defaultItems.count { throw .usage("unset: no default item named '\(name)'", hint: "'env' lists them") }
+            }
+        }
+    }
+
+    /// A request line: `[METHOD] [PATH_OR_URL] [ITEMS…] [OPTIONS…]` with the defaults merged in.
+    func request(_ words: [String]) throws(SwurlError) -> ExitStatus {
+        let line = try ArgumentParser.parse(words)
+        if line.has(.help) {
+            try write(HelpGenerator.help())
+            return .success
+        }
+        var merged = ReplSession.merge(defaults, line)
+        for o in ReplSession.replOnly where line.has(o) {
+            throw .usage("--\(o.rawValue) applies to 'swurl repl' itself, not to a line")
+        }
+        // Stdin is the REPL's input: never a request body.
+        merged.options[.ignoreStdin] = [nil]
+        var positionals = line.positionals[...]
+        var method: String?
+        if let m = positionals.first, CommandOptions.looksLikeMethod(m) {
+            method = m
+            positionals = positionals.dropFirst()
+        }
+        var target: String?
+        if let t = positionals.first, !ReplSession.isItem(t) {
+            target = t
+            positionals = positionals.dropFirst()
+        }
+        let url: String
+        if let target, URLText.schemeOf(target) != nil || target.hasPrefix(":") {
+            url = target
+        } else if let base {
+            url = URLReference.resolve(target ?? "", against: base)
+            if let target { remember(path: target) }
+        } else if let target {
+            url = target
+        } else {
+            throw .usage("no URL: this REPL has no base URL", hint: "give a URL on the line, or set a base with cd URL")
+        }
+        merged.positionals = (method.map { [$0] } ?? []) + [url]
+            + ReplSession.merge(items: defaultItems, Array(positionals))
+        let command: any SwurlCommand.Type = merged.has(.download) ? DownloadCommand.self : RequestCommand.self
+        try CommandTable.check(merged, for: command)
+        let options = try CommandOptions(merged, environment: environment)
+        return RequestCommand.perform(options, environment: environment)
+    }
+
+    private func remember(path: String) {
+        guard !path.isEmpty, !seenPaths.contains(path) else { return }
+        seenPaths.append(path)
+        if seenPaths.count > 500 { seenPaths.removeFirst() }
+    }
+
+    // MARK: Script mode
+
+    /// Runs stdin line by line: `#` lines are comments; the status is the last command's.
+    func runScript(stopOnError: Bool) -> ExitStatus {
+        let reader = ScriptLineReader(source: environment.stdin)
+        var status = ExitStatus.success
+        // Ctrl-C between lines stops the script too (during a request the engine sees it).
+        Interrupt.arm()
+        while let line = reader.next() {
+            if Interrupt.requested { return .interrupted }
+            switch execute(line) {
+            case .nothing: continue
+            case .exit(let s): return s
+            case .ran(let s):
+                status = s
+                if s == .interrupted || (stopOnError && s != .success) { return s }
+            }
+        }
+        return Interrupt.requested ? .interrupted : status
+    }
+
+    // MARK: env
+
+    /// The base and every default, credentials masked.
+    func environmentText() -> String {
+        var s = "base: " + (base.map(ReplSession.maskURL) ?? "(none)") + "\n"
+        for spec in OptionTable.all {
+            guard let values = defaults.options[spec.option] else { continue }
+            for v in values {
+                guard let v else { s += "--\(spec.name)\n"; continue }
+                let shown: String
+                switch spec.option {
+                case .auth: shown = v.firstIndex(of: ":").map { String(v[..<$0]) + ":****" } ?? v
+                case .keyPassword: shown = "****"
+                case .proxy: shown = ReplSession.maskURL(v)
+                default: shown = v
+                }
+                s += "--\(spec.name) \(ReplSession.quote(shown))\n"
+            }
+        }
+        for item in defaultItems {
+            if let key = ReplSession.itemKey(item), key.kind == .header,
+               ReplSession.credentialHeaders.contains(key.name.lowercased()) {
+                s += "\(key.name):****\n"
+            } else {
+                s += ReplSession.quote(item) + "\n"
+            }
+        }
+        // Typed text, shown back: made visible line by line.
+        return s.split(separator: "\n").map { TerminalSanitizer.clean(String($0)) + "\n" }.joined()
+    }
+
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// `https://user:pass@h/` → `https://user:****@h/`.
+    static func maskURL(_ url: String) -> String {
+        var parts = URLReference.Parts(url)
+        guard var authority = parts.authority, let at = authority.lastIndex(of: "@") else { return url }
+        let userinfo = authority[..<at]
+        if let colon = userinfo.firstIndex(of: ":") {
+            authority = String(userinfo[..<colon]) + ":****" + authority[at...]
+            parts.authority = authority
+        }
+        return parts.text
+    }
+
+    static func quote(_ word: String) -> String {
+        guard word.isEmpty || word.contains(where: { " \t'\"\\".contains($0) }) else { return word }
+        return "'" + word.replacingAll("'", with: "'\\''") + "'"
+    }
+
+    // MARK: History
+
+    /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`,
+    /// `--key-password`, an Authorization/Proxy-Authorization/Cookie header item, a URL with a password.
+    static func containsCredentials(_ line: String) -> Bool {
+        guard var words = try? ReplSession.words(line) else {
+            let l = line.lowercased()
+            return ["-a", "--auth", "authorization", "--key-password", "cookie"].contains { l.contains($0) } || l.contains("@")
+        }
+        if words.first == "swurl" { words.removeFirst() }
+        if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
+        for w in words {
+            if let parts = Optional(URLReference.Parts(w)), URLText.schemeOf(w) != nil,
+               let authority = parts.authority, authority.contains("@") { return true }
+        }
+        guard let parsed = try? ArgumentParser.parse(words) else {
+            return words.contains { $0.hasPrefix("-a") || $0.hasPrefix("--auth") || $0.hasPrefix("--key-password")
+                || $0.lowercased().hasPrefix("authorization") }
+        }
+        if parsed.has(.auth) || parsed.has(.keyPassword) { return true }
+        if let proxy = parsed.value(.proxy), URLReference.Parts(proxy).authority?.contains("@") == true { return true }
+        return parsed.positionals.contains { w in
+            guard let key = itemKey(w), key.kind == .header else { return false }
+            return credentialHeaders.contains(key.name.lowercased())
+        }
+    }
+
+    // MARK: Words and items
+
+    /// Splits a line into words as a shell would for swurl's purposes: whitespace separates,
+    /// '…' is literal, "…" allows \" and \\, a backslash outside quotes keeps the next character
+    /// (a backslash before an item separator stays, for the item parser).
+    static func words(_ line: String) throws(SwurlError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var i = line.startIndex
+        while i < line.endIndex {
+            let c = line[i]
+            i = line.index(after: i)
+            if let q = quote {
+                if c == q {
+                    quote = nil
+                } else if q == "\"" && c == "\\" && i < line.endIndex && (line[i] == "\"" || line[i] == "\\") {
+                    current.append(line[i])
+                    i = line.index(after: i)
+                } else {
+                    current.append(c)
+                }
+                continue
+            }
+            if c == " " || c == "\t" || c == "\n" || c == "\r" {
+                if inWord { words.append(current); current = ""; inWord = false }
+                continue
+            }
+            inWord = true
+            if c == "'" || c == "\"" {
+                quote = c
+            } else if c == "\\" && i < line.endIndex {
+                let next = line[i]
+                if ":=@;\\".contains(next) { current.append(c) }
+                current.append(next)
+                i = line.index(after: i)
+            } else {
+                current.append(c)
+            }
+        }
+        if quote != nil { throw .usage("unterminated quote in the line", hint: "close the \(quote.map(String.init) ?? "") quote") }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    enum ItemKind { case header, query, field }
+
+    /// The name and kind of a request item (`X-Token:abc` → header X-Token), by its first
+    /// unescaped separator; nil when the word has none.
+    static func itemKey(_ word: String) -> (name: String, kind: ItemKind)? {
+        let scalars = Array(word.unicodeScalars)
+        var name = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "\\", i + 1 < scalars.count {
+                name.append(scalars[i + 1])
+                i += 2
+                continue
+            }
+            if ItemSeparator.leadCharacters.contains(c) {
+                let rest = String(String.UnicodeScalarView(scalars[i...]))
+                let kind: ItemKind = rest.hasPrefix(":=") ? .field : rest.hasPrefix(":") || rest.hasPrefix(";") ? .header
+                    : rest.hasPrefix("==") ? .query : .field
+                return (String(name), kind)
+            }
+            name.append(c)
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether a word is a request item rather than a path or URL: it has a separator, and the
+    /// text before it is a non-empty name without `/`, `?`, `#` (`foo?x=1` and `a/b:c` are paths).
+    static func isItem(_ word: String) -> Bool {
+        if URLText.schemeOf(word) != nil { return false }
+        guard let key = itemKey(word), !key.name.isEmpty else { return false }
+        return !key.name.contains(where: { "/?#".contains($0) }) && !key.name.hasPrefix(".")
+    }
+
+    /// Options: a line's option replaces the defaults' values of the same option and of its exclusive set.
+    static func merge(_ defaults: ParsedArguments, _ line: ParsedArguments) -> ParsedArguments {
+        var merged = defaults
+        for option in line.options.keys {
+            for set in exclusiveSets where set.contains(option) { for o in set { merged.options[o] = nil } }
+        }
+        for (option, values) in line.options { merged.options[option] = values }
+        return merged
+    }
+
+    /// Items: a line's item replaces default items of the same kind and name (headers by any case).
+    static func merge(items defaults: [String], _ line: [String]) -> [String] {
+        let keys = line.compactMap(itemKey)
+        let kept = defaults.filter { d in
+            guard let k = itemKey(d) else { return true }
+            return !keys.contains { $0.kind == k.kind && (k.kind == .header ? $0.name.lowercased() == k.name.lowercased() : $0.name == k.name) }
+        }
+        return kept + line
+    }
+
+    static let helpText = """
+    A line is [METHOD] [PATH_OR_URL] [REQUEST_ITEM ...] [OPTIONS], as for one-shot swurl.
+    PATH resolves against the base URL (a base path gets a trailing /; then RFC 3986):
+      foo -> BASE/foo    /foo -> the host's /foo    ../x, foo?x=1, foo/    http://other/ replaces the base
+    A line with only items or options requests the base. A leading 'swurl ' is dropped.
+    Built-ins:
+      cd [PATH_OR_URL]      change the base URL (cd .. goes up; cd alone returns to the first base)
+      set ITEM|OPTION ...   add defaults for every request (set X-Token:abc, set --form, set -a user:pass)
+      unset NAME ...        remove a default header or item (unset X-Token) or option (unset --form)
+      env                   show the base URL and the defaults, credentials masked
+      help                  this text; 'GET --help' shows swurl's options
+      exit, quit, Ctrl-D    leave the REPL
+    Ctrl-C cancels a running request (status 130) or clears the line being typed.
+
+    """
+}
+
+/// Lines from a byte source, read in chunks; a final line without a newline counts; CR before LF is dropped.
+final class ScriptLineReader {
+    private let source: ByteSource
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    init(source: ByteSource) { self.source = source }
+
+    func next() -> String? {
+        while true {
+            if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                var end = nl
+                if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                start = nl + 1
+                return line
+            }
+            if ended {
+                guard start < buffer.count else { return nil }
+                let line = String(decoding: buffer[start...], as: UTF8.self)
+                start = buffer.count
+                return line
+            }
+            if start > 0 { buffer.removeFirst(start); start = 0 }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let n = (try? chunk.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
+            if n <= 0 { ended = true } else { buffer += chunk[..<n] }
+        }
+    }
+}

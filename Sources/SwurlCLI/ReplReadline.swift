@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+@preconcurrency import CReadline
+import SwurlCore
+
+/// The interactive side of `swurl repl`: GNU readline for editing, history and completion. The
+/// only importer of CReadline. readline's own signal handlers are off (`rl_catch_signals = 0`):
+/// Ctrl-C sets swurl's interrupt flag, which cancels a running request (the engine polls it) or,
+/// at the prompt, clears the line (`rl_signal_event_hook`).
+enum ReplReadline {
+    /// The REPL on a terminal: prompt, read, run, until Ctrl-D or `exit`.
+    /// - Returns: 0 on Ctrl-D, or the status `exit N` gave.
+    static func interactive(_ session: ReplSession) -> ExitStatus {
+        session.interactive = true
+        let history = ReplHistory(path: ReplHistory.path(session.environment.variables))
+        ReplState.session = session
+        rl_readline_name = UnsafePointer(strdup("swurl"))
+        rl_catch_signals = 0
+        // `swurl repl > file` on a terminal: the prompt and the echo stay on the terminal.
+        if !session.environment.stdoutIsTerminal && session.environment.stderrIsTerminal { rl_outstream = stderr }
+        rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n"))
+        rl_attempted_completion_function = { text, start, _ in ReplReadline.complete(text, Int(start)) }
+        rl_signal_event_hook = {
+            if Interrupt.requested {
+                Interrupt.arm()
+                rl_replace_line("", 0)
+                rl_crlf()
+                rl_on_new_line()
+                rl_redisplay()
+            }
+            return 0
+        }
+        while true {
+            Interrupt.arm()
+            guard let raw = readline(prompt(session)) else {
+                // Ctrl-D: end the prompt's line so the shell's prompt starts clean.
+                try? session.environment.stdout.write("\n")
+                return .success
+            }
+            let line = String(cString: raw)
+            free(raw)
+            if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
+            if case .exit(let status) = session.execute(line) { return status }
+        }
+    }
+
+    /// `swurl http://h/api/> `, or `swurl http://h/api/ [7]> ` after a failure.
+    static func prompt(_ session: ReplSession) -> String {
+        var p = "swurl"
+        if let base = session.base { p += " " + TerminalSanitizer.clean(ReplSession.maskURL(base)) }
+        if session.lastStatus != .success { p += " [\(session.lastStatus.rawValue)]" }
+        return p + "> "
+    }
+
+    /// readline's completion entry: the candidates for the word at `start`, never file names.
+    static func complete(_ text: UnsafePointer<CChar>?, _ start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        rl_attempted_completion_over = 1
+        let word = text.map { String(cString: $0) } ?? ""
+        let lineBytes = rl_line_buffer.map { String(cString: $0) } ?? ""
+        let before = String(decoding: Array(lineBytes.utf8).prefix(max(0, start)), as: UTF8.self)
+        guard let session = ReplState.session else { return nil }
+        let matches = ReplCompletion.candidates(before: before, word: word, seenPaths: session.seenPaths)
+        guard !matches.isEmpty else { return nil }
+        // Header names end in ':' and paths in '/': no space after them.
+        rl_completion_suppress_append = matches.allSatisfy { $0.hasSuffix(":") || $0.hasSuffix("/") || $0.hasSuffix("=") } ? 1 : 0
+        ReplState.matches = matches
+        return rl_completion_matches(text) { _, state in
+            if state == 0 { ReplState.index = 0 }
+            guard ReplState.index < ReplState.matches.count else { return nil }
+            defer { ReplState.index += 1 }
+            return strdup(ReplState.matches[ReplState.index])
+        }
+    }
+}
+
+/// What readline's C callbacks reach (they cannot capture): used on the main thread only.
+enum ReplState {
+    nonisolated(unsafe) static var session: ReplSession?
+    nonisolated(unsafe) static var matches: [String] = []
+    nonisolated(unsafe) static var index = 0
+}
+
+/// The history file: `$XDG_STATE_HOME/swurl/history` (default `~/.local/state/swurl/history`),
+/// mode 0600, at most 1000 lines, never a line with credentials.
+final class ReplHistory {
+    static let limit: Int32 = 1000
+    let path: String?
+
+    /// The file's path, or nil when neither XDG_STATE_HOME nor HOME is set.
+    static func path(_ variables: [String: String]) -> String? {
+        if let state = variables["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/swurl/history" }
+        if let home = variables["HOME"], !home.isEmpty { return home + "/.local/state/swurl/history" }
+        return nil
+    }
+
+    init(path: String?) {
+        stifle_history(ReplHistory.limit)
+        guard let path, ReplHistory.prepare(path) else { self.path = nil; return }
+        self.path = path
+        read_history(path)
+    }
+
+    /// Creates the directories (0700) and the file (0600) before readline touches it.
+    private static func prepare(_ path: String) -> Bool {
+        var dir = ""
+        for component in path.split(separator: "/").dropLast() {
+            dir += "/" + component
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        fchmod(fd, 0o600)
+        close(fd)
+        return true
+    }
+
+    /// Adds a line to the history (memory and file), unless it carries credentials.
+    func remember(_ line: String) {
+        guard !ReplSession.containsCredentials(line) else { return }
+        add_history(line)
+        guard let path else { return }
+        append_history(1, path)
+        history_truncate_file(path, ReplHistory.limit)
+        chmod(path, 0o600)
+    }
+}
+
+/// Completion candidates: built-ins, methods, option names and their choices (from `OptionTable`),
+/// common header names, and the paths seen in this REPL.
+enum ReplCompletion {
+    static let headerNames = [
+        "Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control", "Connection",
+        "Content-Type", "Content-Length", "Cookie", "ETag", "Host", "If-Match", "If-Modified-Since",
+        "If-None-Match", "Origin", "Range", "Referer", "User-Agent", "X-Requested-With", "X-Request-ID",
+    ]
+
+    /// - Parameters:
+    ///   - before: the line up to the word being completed.
+    ///   - word: the partial word.
+    static func candidates(before: String, word: String, seenPaths: [String]) -> [String] {
+        var previous = (try? ReplSession.words(before)) ?? before.split(separator: " ").map(String.init)
+        if previous.first == "swurl" { previous.removeFirst() }
+        if let last = previous.last, let spec = spec(for: last), !spec.choices.isEmpty {
+            if case .none = spec.argument {} else { return spec.choices.filter { $0.hasPrefix(word) } }
+        }
+        if word.hasPrefix("--"), let eq = word.firstIndex(of: "="),
+           let spec = OptionTable.spec(long: String(word[word.index(word.startIndex, offsetBy: 2)..<eq])) {
+            let prefix = word[..<word.index(after: eq)]
+            return spec.choices.map { prefix + $0 }.filter { $0.hasPrefix(word) }
+        }
+        if word.hasPrefix("-") {
+            let names = OptionTable.documented.filter { $0.commands.contains(.repl) || $0.commands.contains(.request) }
+                .flatMap { spec in ([spec.name] + spec.aliases).map { "--" + $0 } }
+            return names.filter { $0.hasPrefix(word) }.sorted()
+        }
+        var pool: [String] = []
+        if previous.isEmpty {
+            pool = ReplSession.builtins + ReplSession.methods + seenPaths
+        } else if previous == ["cd"] || (previous.count == 1 && CommandOptions.looksLikeMethod(previous[0])) {
+            pool = seenPaths
+        } else if previous.first == "unset" {
+            pool = headerNames
+        } else {
+            pool = seenPaths + headerNames.map { $0 + ":" }
+        }
+        let lower = word.lowercased()
+        var seen = Set<String>()
+        return pool.filter { $0.lowercased().hasPrefix(lower) && seen.insert($0).inserted }
+    }
+
+    private static func spec(for word: String) -> OptionSpec? {
+        if word.hasPrefix("--") { return word.contains("=") ? nil : OptionTable.spec(long: String(word.dropFirst(2))) }
+        if word.hasPrefix("-"), word.count == 2, let c = word.last { return OptionTable.spec(short: c) }
+        return nil
+    }
+}

@@ -1,0 +1,137 @@
+/// RFC 3986 reference resolution against a base URL, the way AFHTTPSessionManager joins a
+/// relative path to its base URL: a base whose path is not empty gets a trailing `/` first
+/// (`https://h/api/v1` → `https://h/api/v1/`), so `foo` resolves to `…/v1/foo`, not `…/foo`.
+/// Text only: no percent-decoding and no validation (the request's URL parser does that).
+public enum URLReference {
+    /// The five components of RFC 3986 appendix B; nil for an absent component.
+    public struct Parts: Equatable, Sendable {
+        public var scheme: String?
+        public var authority: String?
+        public var path: String
+        public var query: String?
+        public var fragment: String?
+
+        /// Recomposes the parts (RFC 3986 section 5.3).
+        public var text: String {
+            var s = ""
+            if let scheme { s += scheme + ":" }
+            if let authority { s += "//" + authority }
+            s += path
+            if let query { s += "?" + query }
+            if let fragment { s += "#" + fragment }
+            return s
+        }
+
+        /// Splits a URI reference (`^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`).
+        public init(_ text: String) {
+            var rest = Substring(text)
+            if let colon = rest.firstIndex(where: { ":/?#".contains($0) }), rest[colon] == ":", colon != rest.startIndex {
+                scheme = String(rest[..<colon])
+                rest = rest[rest.index(after: colon)...]
+            }
+            if rest.hasPrefix("//") {
+                rest = rest.dropFirst(2)
+                let end = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
+                authority = String(rest[..<end])
+                rest = rest[end...]
+            }
+            if let hash = rest.firstIndex(of: "#") {
+                fragment = String(rest[rest.index(after: hash)...])
+                rest = rest[..<hash]
+            }
+            if let q = rest.firstIndex(of: "?") {
+                query = String(rest[rest.index(after: q)...])
+                rest = rest[..<q]
+            }
+            path = String(rest)
+        }
+    }
+
+    /// The base as AFHTTPSessionManager keeps it: a non-empty path that does not end in `/` gets one.
+    public static func normalizedBase(_ base: String) -> String {
+        var parts = Parts(base)
+        if !parts.path.isEmpty && !parts.path.hasSuffix("/") { parts.path += "/" }
+        return parts.text
+    }
+
+    /// Resolves `reference` against `base` (normalized first), RFC 3986 section 5.2.2, strict:
+    /// a reference with a scheme replaces the base.
+    public static func resolve(_ reference: String, against base: String) -> String {
+        Parts.resolveStrict(reference, Parts(normalizedBase(base)))
+    }
+}
+
+extension URLReference.Parts {
+    /// Section 5.2.2 against a base taken as is.
+    static func resolveStrict(_ reference: String, _ b: URLReference.Parts) -> String {
+        let removeDotSegments = URLReference.removeDotSegments
+        let r = URLReference.Parts(reference)
+        var t = URLReference.Parts("")
+        if r.scheme != nil {
+            t = r
+            t.path = removeDotSegments(r.path)
+        } else {
+            if r.authority != nil {
+                t.authority = r.authority
+                t.path = removeDotSegments(r.path)
+                t.query = r.query
+            } else {
+                if r.path.isEmpty {
+                    t.path = b.path
+                    t.query = r.query ?? b.query
+                } else {
+                    if r.path.hasPrefix("/") {
+                        t.path = removeDotSegments(r.path)
+                    } else {
+                        t.path = removeDotSegments(URLReference.merge(base: b, r.path))
+                    }
+                    t.query = r.query
+                }
+                t.authority = b.authority
+            }
+            t.scheme = b.scheme
+        }
+        t.fragment = r.fragment
+        return t.text
+    }
+}
+
+extension URLReference {
+    /// Section 5.2.3.
+    static func merge(base: Parts, _ path: String) -> String {
+        if base.authority != nil && base.path.isEmpty { return "/" + path }
+        guard let slash = base.path.lastIndex(of: "/") else { return path }
+        return base.path[...slash] + path
+    }
+
+    /// Section 5.2.4: removes `.` and `..` segments.
+    public static func removeDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var output: [Substring] = []  // segments, each starting with "/" except maybe the first
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "/.." {
+                input = "/"
+                if !output.isEmpty { output.removeLast() }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                let start = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
+                let end = input[start...].firstIndex(of: "/") ?? input.endIndex
+                output.append(input[..<end])
+                input = input[end...]
+            }
+        }
+        return output.joined()
+    }
+}

@@ -1,0 +1,66 @@
+import XCTest
+import SwurlTestSupport
+@testable import SwurlCLI
+@testable import SwurlCore
+
+/// The REPL's pure parts: words, items versus paths, merging defaults, credentials, completion.
+final class ReplSessionTests: XCTestCase {
+    func testWordsSplitLikeAShell() throws {
+        XCTAssertEqual(try ReplSession.words("  GET foo  'a b'=c \"x \\\" y\":1 "), ["GET", "foo", "a b=c", "x \" y:1"])
+        XCTAssertEqual(try ReplSession.words("a\\=b=c"), ["a\\=b=c"])
+        XCTAssertEqual(try ReplSession.words(""), [])
+        XCTAssertThrowsError(try ReplSession.words("x 'open"))
+    }
+
+    func testItemsVersusPaths() {
+        for item in ["q==1", "X-Token:abc", "a=b", "n:=1", "f@file", "H;", "user[name]=Ann"] {
+            XCTAssertTrue(ReplSession.isItem(item), item)
+        }
+        for path in ["foo", "/foo", "foo?x=1", "foo/", "a/b:c", "..", "http://h/x=1", ":8080/x", "./a=b"] {
+            XCTAssertFalse(ReplSession.isItem(path), path)
+        }
+    }
+
+    func testLineOptionsAndItemsOverrideDefaults() throws {
+        let defaults = try ArgumentParser.parse(["--form", "-v", "--timeout", "5"])
+        let line = try ArgumentParser.parse(["--json", "--timeout", "9"])
+        let merged = ReplSession.merge(defaults, line)
+        XCTAssertFalse(merged.has(.form))
+        XCTAssertTrue(merged.has(.json))
+        XCTAssertTrue(merged.has(.verbose))
+        XCTAssertEqual(merged.values(.timeout), ["9"])
+        XCTAssertEqual(ReplSession.merge(items: ["X-A:1", "q==1", "x-b:2"], ["X-B:3", "q==2"]), ["X-A:1", "X-B:3", "q==2"])
+    }
+
+    func testCredentialLinesAreRecognized() {
+        for line in ["GET x -a u:p", "x --auth=u:p", "x -va u:p", "set -a u", "x Authorization:'Bearer t'",
+                     "x --key-password s", "https://u:p@h/x", "swurl x cookie:a=b", "x 'unclosed -a"] {
+            XCTAssertTrue(ReplSession.containsCredentials(line), line)
+        }
+        for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1"] {
+            XCTAssertFalse(ReplSession.containsCredentials(line), line)
+        }
+    }
+
+    func testMaskedURL() {
+        XCTAssertEqual(ReplSession.maskURL("https://u:p@h/x"), "https://u:****@h/x")
+        XCTAssertEqual(ReplSession.maskURL("https://h/x"), "https://h/x")
+    }
+
+    func testCompletion() {
+        XCTAssertEqual(ReplCompletion.candidates(before: "GET x ", word: "--follo", seenPaths: []), ["--follow"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "x --pretty ", word: "co", seenPaths: []), ["colors"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "x ", word: "--pretty=f", seenPaths: []), ["--pretty=format"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "", word: "un", seenPaths: []), ["unset"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "", word: "PO", seenPaths: []), ["POST"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "us", seenPaths: ["users/", "items"]), ["users/"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "GET x ", word: "content-t", seenPaths: []), ["Content-Type:"])
+        XCTAssertTrue(ReplCompletion.candidates(before: "x ", word: "--stop", seenPaths: []).contains("--stop-on-error"))
+    }
+
+    func testHistoryPath() {
+        XCTAssertEqual(ReplHistory.path(["XDG_STATE_HOME": "/s", "HOME": "/h"]), "/s/swurl/history")
+        XCTAssertEqual(ReplHistory.path(["XDG_STATE_HOME": "relative", "HOME": "/h"]), "/h/.local/state/swurl/history")
+        XCTAssertNil(ReplHistory.path([:]))
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import XCTest
+import SwurlTestSupport
+
+/// `swurl repl` end to end: script mode (stdin not a terminal) against httpbin and a TLS server,
+/// and a real terminal session on a pseudo-terminal.
+final class ReplTests: XCTestCase {
+    /// The `url` values httpbin echoed, in order.
+    private func urls(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("\"url\": \"") else { return nil }
+            return String(t.dropFirst(8).prefix { $0 != "\"" })
+        }
+    }
+
+    private func script(_ lines: [String], _ args: [String]) throws -> SwurlResult {
+        try runSwurl(["repl"] + args, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Every resolution case of issue 11, compared with the URL httpbin saw.
+    func testPathsResolveAgainstTheBaseAsAFHTTPSessionManagerDoes() throws {
+        let root = try HTTPBin.url("")
+        let r = try script([
+            "# a comment",
+            "",
+            "foo",                       // joins the base path (v1 gets its slash)
+            "/anything/abs",             // replaces the path
+            "foo?x=1",                   // keeps its query
+            "foo/",                      // keeps its slash
+            "q==1",                      // only items: the base
+            "\(root)/anything/other",    // an absolute URL replaces the base
+            "../up",                     // dot segments
+            "GET bar",                   // with a method
+            "swurl baz",                 // a pasted one-shot command
+        ], ["\(root)/anything/v1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(urls(r.text), [
+            "\(root)/anything/v1/foo", "\(root)/anything/abs", "\(root)/anything/v1/foo?x=1",
+            "\(root)/anything/v1/foo/", "\(root)/anything/v1/?q=1", "\(root)/anything/other",
+            "\(root)/anything/up", "\(root)/anything/v1/bar", "\(root)/anything/v1/baz",
+        ])
+    }
+
+    func testCdSetUnsetAndEnv() throws {
+        let root = try HTTPBin.url("")
+        let r = try script([
+            "cd sub",
+            "one",
+            "cd ..",
+            "two",
+            "cd /anything/z",
+            "three",
+            "cd",
+            "four",
+            "set X-Token:abc -a user:secret Authorization:'Bearer hidden'",
+            "env",
+            "five",
+            "unset X-Token Authorization",
+            "unset -a",
+            "env",
+            "six",
+        ], ["\(root)/anything/api"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(urls(r.text), [
+            "\(root)/anything/api/sub/one", "\(root)/anything/api/two", "\(root)/anything/z/three",
+            "\(root)/anything/api/four", "\(root)/anything/api/five", "\(root)/anything/api/six",
+        ])
+        // The defaults went with "five" only.
+        XCTAssertEqual(r.text.components(separatedBy: "\"X-Token\": \"abc\"").count - 1, 1, r.text)
+        // An Authorization item wins over -a, as in one-shot swurl.
+        XCTAssertEqual(r.text.components(separatedBy: "\"Authorization\": \"Bearer hidden\"").count - 1, 1, r.text)
+        // env: the base and the defaults, credentials masked.
+        XCTAssertTrue(r.text.contains("base: \(root)/anything/api/\n--auth user:****\nX-Token:abc\nAuthorization:****\n"), r.text)
+        // After unset: nothing left but the base.
+        XCTAssertTrue(r.text.contains("base: \(root)/anything/api/\n{"), r.text)
+        XCTAssertFalse(r.text.contains("secret"), r.text)
+        XCTAssertFalse(r.text.contains("hidden\n"), r.text)
+    }
+
+    /// Options and items given to `repl` are defaults; a line's own options override them.
+    func testDefaultsFromTheCommandLineAndOverrides() throws {
+        let root = try HTTPBin.url("")
+        let r = try script([
+            "POST post a=b",
+            "POST post a=c --json",
+            "POST post a=d X-Default:2",
+        ], ["\(root)", "X-Default:1", "--form"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let docs = r.text.components(separatedBy: "\n}\n").filter { $0.contains("\"url\"") }
+        XCTAssertEqual(docs.count, 3, r.text)
+        guard docs.count == 3 else { return }
+        XCTAssertTrue(docs[0].contains("\"form\": {\n    \"a\": \"b\"\n  }"), docs[0])
+        XCTAssertTrue(docs[1].contains("\"json\": {\n    \"a\": \"c\"\n  }"), docs[1])
+        XCTAssertTrue(docs[0].contains("\"X-Default\": \"1\""), docs[0])
+        XCTAssertTrue(docs[1].contains("\"X-Default\": \"1\""), docs[1])
+        XCTAssertTrue(docs[2].contains("\"X-Default\": \"2\""), docs[2])
+        XCTAssertFalse(docs[2].contains("\"X-Default\": \"1"), docs[2])
+    }
+
+    func testFailuresDoNotEndTheScriptUnlessStopOnError() throws {
+        let root = try HTTPBin.url("")
+        let lines = ["/status/404 --check-status", "GET --no-such-option", "/get"]
+        let goesOn = try script(lines, [root])
+        XCTAssertEqual(goesOn.status, 0, goesOn.stderr)
+        XCTAssertTrue(goesOn.stderr.contains("unknown option '--no-such-option'"), goesOn.stderr)
+        XCTAssertEqual(urls(goesOn.text), ["\(root)/get"])
+
+        let stops = try script(lines, [root, "--stop-on-error"])
+        XCTAssertEqual(stops.status, 4, stops.stderr)
+        XCTAssertEqual(urls(stops.text), [])
+
+        // The status is the last command's.
+        let last = try script(["/get", "/status/500 --check-status"], [root])
+        XCTAssertEqual(last.status, 5)
+        let usage = try script(["/get", "cd relative"], [])
+        XCTAssertEqual(usage.status, 64, usage.stderr)
+        // A bad line is reported and the script goes on; exit N ends it with N.
+        let bad = try script(["x 'open", "/get", "exit 3", "/get"], [root])
+        XCTAssertEqual(bad.status, 3, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("unterminated quote"), bad.stderr)
+        XCTAssertEqual(urls(bad.text), ["\(root)/get"])
+    }
+
+    /// A base pinned to the server's key: after the server changes key, the next request is
+    /// rejected in the handshake (7, no HTTP byte) and the REPL goes on.
+    func testPinnedBaseWhoseServerChangesKey() throws {
+        let pki = try CertificateFactory.shared()
+        let root = try HTTPBin.url("")
+        let first = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let port = first.port
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: dir + "/out", contents: nil)
+        FileManager.default.createFile(atPath: dir + "/err", contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["repl", "https://127.0.0.1:\(port)/api", "--cacert", pki.path("root.pem"),
+                       "--pin-pubkey", try pki.pin("leaf.pem")]
+        let input = Pipe()
+        p.standardInput = input
+        p.standardOutput = FileHandle(forWritingAtPath: dir + "/out")
+        p.standardError = FileHandle(forWritingAtPath: dir + "/err")
+        try p.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("one\n".utf8))
+        let accepted = first.connection(after: 0, timeout: 20)
+        XCTAssertEqual(accepted?.handshake, true)
+        // Wait until the response was printed before changing the server.
+        for _ in 0..<200 where ((try? String(contentsOfFile: dir + "/out", encoding: .utf8)) ?? "").isEmpty { usleep(50_000) }
+        first.server.stop()
+        let second = try TLSTestServer(chain: pki.path("leaf2-chain.pem"), key: pki.path("leaf2.key"), port: port)
+        try input.fileHandleForWriting.write(contentsOf: Data("two\n\(root)/anything/after\n".utf8))
+        try input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        let out = (try? String(contentsOfFile: dir + "/out", encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: dir + "/err", encoding: .utf8)) ?? ""
+        let rejected = second.connection(after: 0)
+        XCTAssertEqual(rejected?.handshake, false, "\(String(describing: rejected))")
+        XCTAssertEqual(rejected?.bytes, 0)
+        XCTAssertTrue(err.contains("TLS pin check failed"), err)
+        XCTAssertEqual(urls(out), ["\(root)/anything/after"], out)
+        XCTAssertEqual(p.terminationStatus, 0, err)
+
+        // With --stop-on-error the same rejection ends the script with 7.
+        let again = try runSwurl(["repl", "https://127.0.0.1:\(port)/api", "--cacert", pki.path("root.pem"),
+                                  "--pin-pubkey", try pki.pin("leaf.pem"), "--stop-on-error"],
+                                 stdin: Data("x\n\(root)/get\n".utf8))
+        XCTAssertEqual(again.status, 7, again.stderr)
+        XCTAssertEqual(urls(again.text), [])
+    }
+
+    /// A terminal session on a pseudo-terminal: prompt, completion, a request, Ctrl-C during a
+    /// slow request and at the prompt, a credential line, Ctrl-D; then the history file.
+    func testTerminalSession() throws {
+        let root = try HTTPBin.url("")
+        let state = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.ptyDriver, TestPaths.binary, root, state], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        guard let data = text.split(separator: "\n").last.map({ Data($0.utf8) }),
+              let result = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return XCTFail("no result: \(text) \(out.stderr)")
+        }
+        XCTAssertEqual(result["prompt"] as? String, "swurl \(root)/> ")
+        XCTAssertTrue((result["first"] as? String ?? "").contains("\"url\": \"\(root)/anything/one\""), "\(result)")
+        XCTAssertTrue((result["first"] as? String ?? "").contains("HTTP/1.1 200 OK"), "\(result)")
+        XCTAssertTrue((result["after_cancel"] as? String ?? "").contains("swurl \(root)/ [130]> "), "\(result)")
+        XCTAssertTrue((result["second"] as? String ?? "").contains("\"url\": \"\(root)/anything/two\""), "\(result)")
+        XCTAssertEqual(result["exit"] as? Int, 0)
+
+        let history = state + "/swurl/history"
+        let attributes = try FileManager.default.attributesOfItem(atPath: history)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let lines = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("/anything/one --follow "), "\(lines)")
+        XCTAssertTrue(lines.contains("/delay/10"), "\(lines)")
+        XCTAssertTrue(lines.contains("/anything/two"), "\(lines)")
+        XCTAssertFalse(lines.contains { $0.contains("secret") }, "\(lines)")
+    }
+
+    /// On a terminal a REPL line prints exactly what the one-shot command prints (Date aside).
+    func testTerminalOutputIsTheOneShotOutput() throws {
+        let root = try HTTPBin.url("")
+        let state = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.sameOutputDriver, TestPaths.binary, root, state],
+                                 check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        guard let data = text.split(separator: "\n").last.map({ Data($0.utf8) }),
+              let result = try JSONSerialization.jsonObject(with: data) as? [String: String] else {
+            return XCTFail("no result: \(text) \(out.stderr)")
+        }
+        let oneShot = result["oneshot"] ?? "", repl = result["repl"] ?? ""
+        XCTAssertTrue(oneShot.contains("\u{1b}["), "colours on a terminal: \(oneShot)")
+        XCTAssertTrue(oneShot.contains("/anything/same"), oneShot)
+        XCTAssertEqual(repl, oneShot)
+    }
+
+    static let sameOutputDriver = #"""
+    import os, pty, sys, time, select, json, re
+    binary, base, state = sys.argv[1:4]
+    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    def run(args, lines):
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(binary, [binary] + args, env)
+        for l in lines:
+            time.sleep(0.3)
+            os.write(fd, l)
+        buf = b""
+        end = time.time() + 20
+        while time.time() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    d = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not d:
+                    break
+                buf += d
+        os.waitpid(pid, 0)
+        return buf.decode(errors="replace")
+    def clean(t):
+        return "\n".join(l for l in t.split("\n") if "Date" not in l)
+    one = run([base + "/anything/same"], [])
+    # The REPL: the output between the echoed line and the next prompt.
+    rep = run(["repl", base], [b"/anything/same\n", b"\x04"])
+    start = rep.find("/anything/same\r\n")
+    rest = rep[start + len("/anything/same\r\n"):]
+    rest = rest.split("\x1b[?2004h")[0].replace("\x1b[?2004l\r", "")
+    print(json.dumps({"oneshot": clean(one), "repl": clean(rest)}))
+    """#
+
+    static let ptyDriver = #"""
+    import os, pty, sys, time, select, json
+    binary, base, state = sys.argv[1:4]
+    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary, "repl", base], env)
+    buf = b""
+    def expect(pat, timeout=20):
+        global buf
+        end = time.time() + timeout
+        while time.time() < end:
+            i = buf.find(pat)
+            if i >= 0:
+                seen = buf[:i + len(pat)]
+                buf = buf[i + len(pat):]
+                return seen.decode(errors="replace")
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    d = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not d:
+                    break
+                buf += d
+        print("timed out waiting for %r; got %r" % (pat, buf[-800:]))
+        sys.exit(1)
+    res = {}
+    prompt = expect(b"> ")
+    res["prompt"] = prompt.split("\x1b[?2004h")[-1]
+    os.write(fd, b"/anything/one --follo\t")
+    expect(b"--follow ")
+    os.write(fd, b"\n")
+    res["first"] = expect(b"\"url\"") + expect(b"> ")
+    os.write(fd, b"/delay/10\n")
+    expect(b"delay/10\r\n")
+    time.sleep(0.5)
+    started = time.time()
+    os.write(fd, b"\x03")
+    # The delay is 10 s: the prompt must come back well before it ends.
+    res["after_cancel"] = expect(b"[130]> ", 5)
+    res["cancel_seconds"] = time.time() - started
+    os.write(fd, b"garbage\x03")
+    expect(b"[130]> ")
+    os.write(fd, b"/anything/two\n")
+    res["second"] = expect(b"\"url\"") + expect(b"> ")
+    os.write(fd, b"/anything/three -a user:secret\n")
+    expect(b"\"url\"")
+    expect(b"> ")
+    os.write(fd, b"\x04")
+    _, st = os.waitpid(pid, 0)
+    res["exit"] = os.waitstatus_to_exitcode(st)
+    print(json.dumps(res))
+    """#
+}
