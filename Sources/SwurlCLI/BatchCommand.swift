@@ -4,6 +4,7 @@
 import SwurlOutput
 import SwurlSession
 import SwurlCore
+import SwurlCurl
 
 /// `swurl batch [FILE|-] [OPTIONS]`: one request per line in the one-shot grammar
 /// (`[METHOD] URL [ITEMS…] [OPTIONS…]`), many at once on one libcurl multi handle
@@ -253,6 +254,9 @@ final class ResponseValidatorBox {
 /// Turns lines into exchanges for the driver and their outcomes into results.
 final class BatchRunner {
     private let defaults: ParsedArguments
+    /// `--wait-for-network`: the origins (scheme, host, port) already found reachable, so each is
+    /// waited for once, before its first line starts.
+    private var reachedOrigins: Set<String> = []
     private let environment: Environment
     private let outputDir: String?
     private let failFast: Bool
@@ -314,6 +318,13 @@ final class BatchRunner {
         var options = try CommandOptions(args, environment: environment)
         options.ignoreStdin = true
         let request = try RequestBuilder(options: options, environment: environment).build()
+        if let limit = options.waitForNetwork {
+            let origin = (try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url
+            if !reachedOrigins.contains(origin) {
+                try ReachCommand.waitForNetwork(request.url, options: options, limit: limit)
+                reachedOrigins.insert(origin)
+            }
+        }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         transferOptions.rateLimitedByLibcurl = true
         let validator = options.validator

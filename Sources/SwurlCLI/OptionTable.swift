@@ -127,7 +127,7 @@ public enum OptionTable {
         OptionSpec(.ipv6, short: ["6"], group: .network, help: "Connect over IPv6 only."),
         OptionSpec(.maxHeaders, argument: .required("N"), group: .network, commands: [.request, .download, .batch],
                    help: "Fail when a response has more than N header fields (default: no limit, as curl and HTTPie; 0 means no limit). A response head is always limited to 256 KiB."),
-        OptionSpec(.waitForNetwork, argument: .optional("SECONDS"), group: .network, commands: [.request, .download],
+        OptionSpec(.waitForNetwork, argument: .optional("SECONDS"), group: .network, commands: [.request, .download, .batch],
                    help: "Before sending, wait until the URL's host is reachable: its name resolves, the kernel has a route and the port accepts a TCP connection. Woken by link, address and route changes (rtnetlink) and by a connect retry backing off from 0.1 to 2 seconds. Gives up after SECONDS (default 60) with exit 2. Waits for the --proxy instead when one is given."),
         OptionSpec(.watch, group: .network, commands: [.reach],
                    help: "With 'swurl reach': keep running and print a line (with --json, a JSON line) with a timestamp each time the verdict changes, re-checking only when links, addresses or routes change. Ctrl-C ends it (exit 130); --timeout bounds it (exit 2)."),

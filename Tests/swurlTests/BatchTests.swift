@@ -112,6 +112,29 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("(retry 2 of 2)"), r.stderr)
     }
 
+    func testWaitForNetworkWaitsPerOriginAndFailsLinesThatNeverBecomeReachable() throws {
+        let nginx = try NginxServer()
+        // A port nothing listens on: bind one, note it, close it.
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
+        let deadPort = Int(UInt16(bigEndian: addr.sin_port))
+        close(probe)
+        let path = try input([nginx.url("/small.txt"), "http://127.0.0.1:\(deadPort)/x", nginx.url("/small.txt")])
+        let r = try runSwurl(["batch", path, "--order", "input", "--wait-for-network=1"])
+        XCTAssertEqual(r.status, 2, r.text + r.stderr)
+        let lines = r.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, r.text)
+        XCTAssertTrue(lines[0].hasPrefix("1 200 "), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix("2 error 2 "), lines[1])
+        XCTAssertTrue(lines[1].contains("not reachable after"), lines[1])
+        XCTAssertTrue(lines[2].hasPrefix("3 200 "), lines[2])
+    }
+
     func testMalformedLineFailsAloneWithItsLineNumber() throws {
         let nginx = try NginxServer()
         let path = try input([
