@@ -127,7 +127,7 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
             pthread_mutex_lock(mutex)
             while var block = batch.popLast() {
                 block.removeAll(keepingCapacity: true)
-                if spare.count < 4 { spare.append(block) }
+                if spare.count < 2 { spare.append(block) }
             }
             if let error {
                 failure = error
