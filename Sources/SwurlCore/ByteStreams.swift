@@ -13,9 +13,17 @@ public protocol ByteSource: AnyObject {
 public protocol ByteSink: AnyObject {
     /// Writes all of `bytes` or throws; a partial write is never reported as success.
     func write(_ bytes: UnsafeRawBufferPointer) throws
+    /// Writes `bytes`, which the sink may keep instead of copying; `bytes` comes back empty
+    /// (possibly with the capacity of another buffer, for the caller to fill again).
+    func write(handingOver bytes: inout [UInt8]) throws
 }
 
 extension ByteSink {
+    public func write(handingOver bytes: inout [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// Writes an array of bytes.
     public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }

@@ -62,6 +62,19 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
         if current.count >= BackgroundWriter.blockSize { try enqueue() }
     }
 
+    /// Takes a large buffer as a block of its own instead of copying it (formatted chunks are
+    /// usually larger than a block).
+    public func write(handingOver bytes: inout [UInt8]) throws {
+        guard started, bytes.count >= BackgroundWriter.blockSize else {
+            try bytes.withUnsafeBytes { try write($0) }
+            bytes.removeAll(keepingCapacity: true)
+            return
+        }
+        try enqueue()
+        swap(&current, &bytes)
+        try enqueue()
+    }
+
     private static let blockSize = 256 << 10
 
     private func enqueue() throws {
@@ -114,7 +127,7 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
             pthread_mutex_lock(mutex)
             while var block = batch.popLast() {
                 block.removeAll(keepingCapacity: true)
-                if spare.count < 4 { spare.append(block) }
+                if spare.count < 2 { spare.append(block) }
             }
             if let error {
                 failure = error

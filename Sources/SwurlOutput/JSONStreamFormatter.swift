@@ -105,6 +105,7 @@ public final class JSONStreamFormatter {
         spaces.initialize(repeating: 0x20, count: JSONStreamFormatter.spacesCount)
         m = FormatterMachine(indent: max(0, indent), spaces: UnsafePointer(spaces),
                              key: spans[0], string: spans[1], number: spans[2], literal: spans[3], reset: spans[4])
+        m.sanitizing = sanitize
     }
 
     deinit {
@@ -177,6 +178,22 @@ private struct ColorSpan {
 private func pack(_ s: String) -> UInt64 { s.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
 private let packedTrue = pack("true"), packedFalse = pack("false"), packedNull = pack("null")
 
+private let ones: UInt64 = 0x0101_0101_0101_0101
+private let highs: UInt64 = 0x8080_8080_8080_8080
+
+/// High bit set in every byte of `x` that is zero; exact for the lowest such byte (a borrow only
+/// flags bytes above a true zero), which is all the scan needs.
+@inline(__always) private func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+
+/// High bit set in the bytes of `word` that end a plain run inside a string: `"`, `\`, bytes
+/// below 0x20 and, when sanitizing, DEL and every byte of 0x80 or more. Exact for the lowest
+/// flagged byte (little-endian: the first in memory).
+@inline(__always) private func stringStopMask(_ word: UInt64, _ sanitizing: Bool) -> UInt64 {
+    var m = zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | ((word &- ones &* 0x20) & ~word & highs)
+    if sanitizing { m |= (word & highs) | zeroBytes(word ^ (ones &* 0x7F)) }
+    return m
+}
+
 @inline(__always) private func isHex(_ c: UInt8) -> Bool {
     (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
 }
@@ -211,6 +228,8 @@ private struct FormatterMachine {
     // Configuration.
     let indent: Int
     let spaces: UnsafePointer<UInt8>
+    /// Whether string runs also stop at DEL and non-ASCII bytes (the sanitizing stop table).
+    var sanitizing = false
     let keyC, strC, numC, litC, resetC: ColorSpan
 
     init(indent: Int, spaces: UnsafePointer<UInt8>, key: ColorSpan, string: ColorSpan, number: ColorSpan,
@@ -390,12 +409,31 @@ private struct FormatterMachine {
                     i &+= 1
                     continue
                 }
-                // Copy the run of plain string bytes while scanning it.
+                // Copy the run of plain string bytes while scanning it, eight bytes at a time
+                // while no stop byte is among them (SWAR), then byte by byte up to the stop.
                 ensure(n - i)
                 var j = i
                 var w = olen
                 let out = o
-                while j < n {
+                let src = UnsafeRawPointer(p)
+                let dst = UnsafeMutableRawPointer(out)
+                var scanned = false
+                while j &+ 8 <= n {
+                    let word = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                    // `ensure` reserved n - i bytes plus slack, so a whole word always fits.
+                    dst.storeBytes(of: word, toByteOffset: w, as: UInt64.self)
+                    let found = stringStopMask(word, sanitizing)
+                    if found != 0 {
+                        let k = found.trailingZeroBitCount &>> 3
+                        j &+= k
+                        w &+= k
+                        scanned = true
+                        break
+                    }
+                    j &+= 8
+                    w &+= 8
+                }
+                while !scanned && j < n {
                     let c = p[j]
                     if stops[Int(c)] { break }
                     out[w] = c

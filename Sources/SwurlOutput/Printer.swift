@@ -206,7 +206,7 @@ public final class Printer: TransferDelegate {
         }
         out.removeAll(keepingCapacity: true)
         writer.write(bytes, into: &out)
-        if !out.isEmpty { try sink.write(out) }
+        if !out.isEmpty { try sink.write(handingOver: &out) }
     }
 
     /// Completes the output after the transfer: the head if no body came, and the body's end.

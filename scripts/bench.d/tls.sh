@@ -36,6 +36,7 @@ openssl rehash "$dir/store" 2>/dev/null
 cat "$system_bundle" "$dir/ca.pem" > "$dir/bundle.pem" 2>/dev/null || cp "$dir/ca.pem" "$dir/bundle.pem"
 
 nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+hport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 user_line=""; [ "$(id -u)" = 0 ] && user_line="user root;"
 cat > "$dir/nginx.conf" <<CONF
 $user_line
@@ -53,6 +54,10 @@ http {
         root $dir/www;
         ssl_certificate $dir/leaf.pem;
         ssl_certificate_key $dir/leaf.key;
+    }
+    server {
+        listen 127.0.0.1:$hport;
+        root $dir/www;
     }
 }
 CONF
@@ -73,6 +78,21 @@ for cmd in "$SWURL -q --cacert $dir/ca.pem $url" "curl -s --cacert $dir/ca.pem $
   [ "$($cmd)" = ok ] || { echo "tls row: '$cmd' did not fetch the file" >&2; exit 1; }
 done
 
+plain="http://127.0.0.1:$hport/small.txt"
+[ "$("$SWURL" -q "$plain")" = ok ] || { echo "small GET row: swurl did not fetch $plain" >&2; exit 1; }
+echo "== small GET, -o /dev/null (nginx, plain http, whole process, $RUNS runs each)"
+hyperfine -N -w 5 -r "$RUNS" --export-json "$dir/plain.json" \
+  -n swurl "$SWURL -q $plain -o /dev/null" -n curl "curl -s $plain -o /dev/null" >/dev/null 2>&1
+rss() { /usr/bin/time -f '%M' -o "$dir/rss.txt" "$@" >/dev/null 2>&1; cat "$dir/rss.txt"; }
+python3 - "$dir/plain.json" "$(rss "$SWURL" -q "$plain" -o /dev/null)" "$(rss curl -s "$plain" -o /dev/null)" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+s, c = r["swurl"], r["curl"]
+for name, x, kb in [("swurl", s, sys.argv[2]), ("curl", c, sys.argv[3])]:
+    print(f"  {name:7s} median {x['median']*1000:6.2f} ms  user {x['user']*1000:5.2f} ms  sys {x['system']*1000:5.2f} ms  peak RSS {int(kb)/1024:5.1f} MB")
+print(f"  ratio swurl/curl: wall {s['median']/c['median']:5.2f}x, cpu {(s['user']+s['system'])/(c['user']+c['system']):5.2f}x (target <= 1.05x)")
+PY
+
 echo "== TLS GET, small file (nginx, whole process, $RUNS runs each)"
 hyperfine -N -w 3 -r "$RUNS" --export-json "$dir/tls.json" \
   -n "swurl --cacert" "$SWURL -q --cacert $dir/ca.pem $url" \
@@ -83,7 +103,6 @@ hyperfine -N -w 3 -r "$RUNS" --export-json "$dir/tls.json" \
   -n "curl default store" "${curl_default[*]} -s $url" \
   -n "swurl default +pin" "${sw_default[*]} -q --pin-pubkey $pin $url" \
   -n "curl default +pin" "${curl_default[*]} -s --pinnedpubkey $pin $url" >/dev/null 2>&1
-rss() { /usr/bin/time -f '%M' -o "$dir/rss.txt" "$@" >/dev/null 2>&1; cat "$dir/rss.txt"; }
 s_rss=$(rss "$SWURL" -q --cacert "$dir/ca.pem" "$url"); c_rss=$(rss curl -s --cacert "$dir/ca.pem" "$url")
 kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
 python3 - "$dir/tls.json" "$s_rss" "$c_rss" <<'PY'

@@ -125,4 +125,61 @@ final class JSONStreamFormatterTests: XCTestCase {
             XCTAssertFalse(out.contains("\u{07}"), out)
         }
     }
+
+    /// String runs are scanned eight bytes at a time: every kind of byte that ends a run (quote,
+    /// escape, multi-byte UTF-8, the closing quote) at every offset within a word, and the body
+    /// cut at every offset, must give the bytes as sent.
+    func testStringsKeepTheirBytesAtEveryOffsetAndEveryCut() {
+        let stops: [[UInt8]] = [Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\n"#.utf8), Array(#"\u00e9"#.utf8),
+                                Array("é".utf8), Array("€".utf8), Array("😀".utf8), Array("~".utf8)]
+        for sanitize in [false, true] {
+            for stop in stops {
+                for lead in 0..<17 {
+                    var value = [UInt8](repeating: UInt8(ascii: "a"), count: lead) + stop
+                    value += Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8.prefix(lead + 3)) + stop + stop
+                    let input = Array(#"{"k":""#.utf8) + value + Array(#"","l":["#.utf8) + [0x22] + value + Array(#""]}"#.utf8)
+                    let expected = Array("{\n    \"k\": \"".utf8) + value + Array("\",\n    \"l\": [\n        \"".utf8)
+                        + value + Array("\"\n    ]\n}".utf8)
+                    for chunk in [1, 2, 3, 5, 7, 8, 9, 13, 16, 1000] {
+                        let (out, valid) = formatBytes(input, chunk: chunk, sanitize: sanitize)
+                        XCTAssertEqual(out, expected, "stop \(stop) lead \(lead) chunk \(chunk) sanitize \(sanitize)")
+                        XCTAssertTrue(valid)
+                    }
+                    // Every single cut point of the whole body.
+                    for cut in 1..<input.count {
+                        let f = JSONStreamFormatter(theme: nil, sanitize: sanitize)
+                        var out: [UInt8] = []
+                        input[..<cut].withUnsafeBytes { f.feed($0, into: &out) }
+                        input[cut...].withUnsafeBytes { f.feed($0, into: &out) }
+                        f.finish(into: &out)
+                        if out != expected { XCTFail("stop \(stop) lead \(lead) cut \(cut) sanitize \(sanitize)"); return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A control byte, DEL or C1 control anywhere in a long string is still found by the
+    /// word-at-a-time scan: controls end the JSON (and are never written raw to a terminal), DEL
+    /// and C1 are escaped on a terminal and kept as sent elsewhere.
+    func testStopBytesAreFoundAtEveryOffsetOfALongString() {
+        for lead in 0..<24 {
+            let plain = [UInt8](repeating: UInt8(ascii: "x"), count: lead)
+            for chunk in [3, 8, 1000] {
+                let control = Array(#"{"k":""#.utf8) + plain + [0x1B] + Array(#"[2J"}"#.utf8)
+                let (out, valid) = formatBytes(control, chunk: chunk, sanitize: true)
+                XCTAssertFalse(valid, "lead \(lead)")
+                XCTAssertFalse(out.contains(0x1B), "lead \(lead) chunk \(chunk)")
+
+                let del = Array(#"{"k":""#.utf8) + plain + [0x7F, 0xC2, 0x9B] + plain + Array(#""}"#.utf8)
+                let (shown, shownValid) = formatBytes(del, chunk: chunk, sanitize: true)
+                XCTAssertTrue(shownValid)
+                XCTAssertEqual(String(decoding: shown, as: UTF8.self),
+                               "{\n    \"k\": \"" + String(repeating: "x", count: lead) + "\\u007f\\u009b"
+                               + String(repeating: "x", count: lead) + "\"\n}", "lead \(lead) chunk \(chunk)")
+                let (raw, _) = formatBytes(del, chunk: chunk, sanitize: false)
+                XCTAssertEqual(raw, Array("{\n    \"k\": \"".utf8) + plain + [0x7F, 0xC2, 0x9B] + plain + Array("\"\n}".utf8))
+            }
+        }
+    }
 }
