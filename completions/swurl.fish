@@ -54,6 +54,7 @@ complete -c swurl -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of 
 complete -c swurl -s 4 -l ipv4 -d 'Connect over IPv4 only'
 complete -c swurl -s 6 -l ipv6 -d 'Connect over IPv6 only'
 complete -c swurl -l max-headers -r -f -d 'Fail when a response has more than N header fields (default 100; 0 means no limit)'
+complete -c swurl -l max-filesize -r -f -d 'Stop with exit 8 once the response body, after decoding its Content-Encoding, passes SIZE bytes (K, M, G suffixes); what was written is not left looking complete'
 complete -c swurl -l pin-pubkey -r -d 'Trust the server only if a key of its verified certificate path matches PIN: sha256//BASE64 (several joined by \';\') or a PEM/DER public-key or certificate file'
 complete -c swurl -l pin-cert -r -d 'Trust the certificates in FILE (PEM or DER, several allowed) as anchors and require one in the verified path; a pinned self-signed certificate works without -k'
 complete -c swurl -l pin-scope -r -f -a 'any leaf chain' -d 'Which certificates of the verified path must match a pin: any (the default), leaf, or chain (every one)'

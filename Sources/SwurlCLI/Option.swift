@@ -54,6 +54,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case ipv4
     case ipv6
     case maxHeaders = "max-headers"
+    case maxFilesize = "max-filesize"
     case pinPubkey = "pin-pubkey"
     case pinCert = "pin-cert"
     case pinScope = "pin-scope"

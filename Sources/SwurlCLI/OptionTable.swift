@@ -110,6 +110,8 @@ public enum OptionTable {
         OptionSpec(.ipv6, short: ["6"], group: .network, help: "Connect over IPv6 only."),
         OptionSpec(.maxHeaders, argument: .required("N"), group: .network, commands: [.request, .download],
                    help: "Fail when a response has more than N header fields (default 100; 0 means no limit). A response head is also limited to 256 KiB."),
+        OptionSpec(.maxFilesize, argument: .required("SIZE"), group: .network, commands: [.request, .download],
+                   help: "Stop with exit 8 once the response body, after decoding its Content-Encoding, passes SIZE bytes (K, M, G suffixes); what was written is not left looking complete. Guards against compression bombs."),
         // TLS and pinning (enforced inside the TLS handshake; see SecurityPolicy)
         OptionSpec(.pinPubkey, argument: .required("PIN"), completion: .file, group: .tls,
                    help: "Trust the server only if a key of its verified certificate path matches PIN: sha256//BASE64 (several joined by ';') or a PEM/DER public-key or certificate file. Repeatable. With -k only the leaf's key counts. 'swurl certs URL' prints the pins."),

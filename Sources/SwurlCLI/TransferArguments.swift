@@ -69,6 +69,12 @@ extension CommandOptions {
         if args.has(.ipv4) && args.has(.ipv6) { throw .usage("-4 and -6 cannot be combined") }
         if args.has(.ipv4) { transfer.ipVersion = .v4 }
         if args.has(.ipv6) { transfer.ipVersion = .v6 }
+        if let v = args.value(.maxFilesize) {
+            guard let size = CommandOptions.parseRate(v) else {
+                throw .usage("--max-filesize: '\(v)' is not a size", hint: "e.g. --max-filesize 100M (bytes; K, M, G)")
+            }
+            transfer.maxFileSize = size
+        }
         if let v = args.value(.maxHeaders) {
             guard let n = Int(v), n >= 0 else { throw .usage("--max-headers: '\(v)' is not a whole number") }
             transfer.maxHeaders = n

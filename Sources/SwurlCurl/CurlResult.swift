@@ -53,8 +53,15 @@ package struct CurlResult: Sendable {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_ISSUER_ERROR:
             return .trust(message, hint: "use --cacert FILE to trust a private CA")
+        case CURLE_UNSUPPORTED_PROTOCOL where message.contains("HTTP/0.9"):
+            // The server's fault, not the command line's: an answer with no status line.
+            return .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             return .usage(message)
+        case CURLE_OUT_OF_MEMORY:
+            // libcurl gives up this way on a header line longer than 100 KiB (CURL_MAX_HTTP_HEADER).
+            return .transport("libcurl could not read the response (\(message))",
+                              hint: "a response header line longer than 100 KiB causes this")
         default:
             return .transport(message)
         }

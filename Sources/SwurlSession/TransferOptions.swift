@@ -25,6 +25,9 @@ public struct TransferOptions: Sendable {
     public var maxSendRate: Int64?
     /// `--max-headers`: the most header fields one response may have (0: no limit; default 100).
     public var maxHeaders = 100
+    /// `--max-filesize`: the most body bytes (after Content-Encoding decoding) one response may
+    /// deliver; past it the transfer stops with `responseRejected`.
+    public var maxFileSize: Int64?
     /// The most bytes one response head may take (default 256 KiB).
     public var maxHeaderBytes = 256 * 1024
     /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).
