@@ -310,6 +310,16 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(r.err.contains("too many redirects"), r.err)
     }
 
+    func testTLSServerSendingGarbageAfterTheHandshake() throws {
+        let pki = try CertificateFactory.shared()
+        let tls = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), garbageAfterHandshake: true)
+        let r = try run(["--cacert", pki.path("root.pem"), tls.url])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("error:"), r.err)
+        XCTAssertFalse(r.text.contains("garbage"), "plain bytes after the handshake were taken as the response")
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
     func testRedirectsToOtherSchemesAreRefused() throws {
         let s = try server()
         for scheme in ["file", "ftp", "gopher", "dict", "data"] {
