@@ -94,7 +94,9 @@ final class HostileServerTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory()
         let r = try run(["-d", s.url("/short")], directory: dir)
         XCTAssertEqual(r.status, 1, r.err)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/short"), "a cut download must not get its final name")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        XCTAssertEqual(files, ["short.txt.part"], "a cut download must keep its .part name")
+        XCTAssertTrue(r.err.contains("--continue"), r.err)
     }
 
     func testInvalidChunkSize() throws {
@@ -193,6 +195,7 @@ final class HostileServerTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory()
         let r = try run(["--max-filesize", "5M", "-o", dir + "/bomb.bin", s.url("/bomb/zstd")])
         XCTAssertEqual(r.status, 8, r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/bomb.bin"), "a cut body must not be left under the -o name")
         XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
     }
 
