@@ -5,11 +5,11 @@ VENV := .build/venv
 RELEASE_BIN := .build/release/swurl
 DEBUG_BIN := .build/debug/swurl
 # Debian packages: build (libcurl, OpenSSL, readline, pkg-config) and tests (openssl, nginx, curl, jq;
-# bsdutils for `script`, which runs swurl on a pseudo-terminal; iproute2 for the network namespaces of the reach tests).
+# bsdutils for `script`, which runs swurl on a pseudo-terminal; iproute2 for the network namespaces of the reach tests; time for peak RSS in the hostile-server tests).
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
-TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2
+TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time
 
-.PHONY: all build deps test-deps venv test install man completions bench clean
+.PHONY: all build deps test-deps venv test install man completions bench fuzz clean
 
 all: build
 
@@ -66,6 +66,13 @@ $(HTTPIE_VENV)/.installed:
 bench: build test-deps venv $(HTTPIE_VENV)/.installed
 	@scripts/apt-ensure hyperfine time
 	scripts/bench
+
+# libFuzzer + AddressSanitizer targets in Fuzz/ (a separate package `make test` never builds),
+# each run FUZZ_SECONDS (default 60) from Fuzz/corpus/<target>; prints a table per target.
+FUZZ_SECONDS ?= 60
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz
 
 clean:
 	rm -rf .build

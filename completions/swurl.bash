@@ -34,6 +34,7 @@ _swurl() {
         --unix-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --resolve) return ;;
         --max-headers) return ;;
+        --max-filesize) return ;;
         --pin-pubkey) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pin-cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --pin-scope) COMPREPLY=($(compgen -W "any leaf chain" -- "$cur")); return ;;
@@ -48,7 +49,7 @@ _swurl() {
         --ciphers) return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --quiet -q --download -d --continue -c --overwrite --limit-rate --parallel --jsonl --output-dir --order --fail-fast --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --watch --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version --stop-on-error" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --quiet -q --download -d --continue -c --overwrite --limit-rate --parallel --jsonl --output-dir --order --fail-fast --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --watch --max-filesize --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version --stop-on-error" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS certs repl reach batch" -- "$cur"))
     fi

@@ -64,6 +64,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case maxHeaders = "max-headers"
     case watch
     case waitForNetwork = "wait-for-network"
+    case maxFilesize = "max-filesize"
     case pinPubkey = "pin-pubkey"
     case pinCert = "pin-cert"
     case pinScope = "pin-scope"

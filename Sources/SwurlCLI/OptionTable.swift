@@ -131,6 +131,8 @@ public enum OptionTable {
                    help: "Before sending, wait until the URL's host is reachable: its name resolves, the kernel has a route and the port accepts a TCP connection. Woken by link, address and route changes (rtnetlink) and by a connect retry backing off from 0.1 to 2 seconds. Gives up after SECONDS (default 60) with exit 2. Waits for the --proxy instead when one is given."),
         OptionSpec(.watch, group: .network, commands: [.reach],
                    help: "With 'swurl reach': keep running and print a line (with --json, a JSON line) with a timestamp each time the verdict changes, re-checking only when links, addresses or routes change. Ctrl-C ends it (exit 130); --timeout bounds it (exit 2)."),
+        OptionSpec(.maxFilesize, argument: .required("SIZE"), group: .network, commands: [.request, .download, .batch],
+                   help: "Stop with exit 8 once the response body, after decoding its Content-Encoding, passes SIZE bytes (K, M, G suffixes); what was written is not left looking complete. Guards against compression bombs."),
         // TLS and pinning (enforced inside the TLS handshake; see SecurityPolicy)
         OptionSpec(.pinPubkey, argument: .required("PIN"), completion: .file, group: .tls,
                    help: "Trust the server only if a key of its verified certificate path matches PIN: sha256//BASE64 (several joined by ';') or a PEM/DER public-key or certificate file. Repeatable. With -k only the leaf's key counts. 'swurl certs URL' prints the pins."),

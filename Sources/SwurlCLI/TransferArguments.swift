@@ -50,6 +50,12 @@ extension CommandOptions {
         }
 
         try CommandOptions.parseConnectionArguments(args, into: &transfer, environment: environment)
+        if let v = args.value(.maxFilesize) {
+            guard let size = CommandOptions.parseRate(v) else {
+                throw .usage("--max-filesize: '\(v)' is not a size", hint: "e.g. --max-filesize 100M (bytes; K, M, G)")
+            }
+            transfer.maxFileSize = size
+        }
         if let v = args.value(.maxHeaders) {
             guard let n = Int(v), n >= 0 else { throw .usage("--max-headers: '\(v)' is not a whole number") }
             transfer.maxHeaders = n

@@ -62,6 +62,9 @@ package struct CurlResult: Sendable {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_ISSUER_ERROR:
             return .trust(message, hint: "use --cacert FILE to trust a private CA")
+        case CURLE_UNSUPPORTED_PROTOCOL where message.contains("HTTP/0.9"):
+            // The server's fault, not the command line's: an answer with no status line.
+            return .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
             // The user's URL was checked before sending: at transfer time these come from the
             // server (a reply that is not HTTP, a redirect to a scheme swurl does not speak).

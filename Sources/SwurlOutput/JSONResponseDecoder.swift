@@ -7,6 +7,12 @@ import SwurlCore
 final class JSONResponseDecoder: ResponseDecoding {
     /// Bytes held back at the start (none with `--stream`).
     static let window = 1 << 20
+    /// The window is fed in pieces of this size, at fixed offsets of the body, so that
+    /// `heldOutputBudget` is checked at the same places whatever the chunking.
+    static let windowStep = 16 << 10
+    /// Formatted output held back at most: deep nesting makes output far larger than input
+    /// (up to 260 bytes per `[`), so the window closes early once this much is held.
+    static let heldOutputBudget = 4 << 20
     /// Guards that servers put before JSON to stop it being run as a script.
     static let xssiGuards: [[UInt8]] = [")]}'", "while(1);", "for(;;);", ")]}"].map { Array($0.utf8) }
     /// Bytes after the leading BOM and white space that decide whether a guard is there: the
@@ -124,22 +130,31 @@ final class JSONResponseDecoder: ResponseDecoding {
         if windowOpen {
             // The window closes after exactly `windowSize` bytes, wherever the chunks end, so
             // what is held back (and shown as text if it is not JSON) never depends on them.
-            let room = max(0, windowSize - held.count)
-            let inWindow = UnsafeRawBufferPointer(rebasing: chunk.prefix(room))
-            let after = UnsafeRawBufferPointer(rebasing: chunk.dropFirst(room))
-            held.append(contentsOf: inWindow)
-            formatter.feed(inWindow, into: &heldOutput)
-            if !formatter.isValid {
-                fallBack(&out)
-                text?.decode(after, into: &out)
-                return
+            // It also closes early, at a `windowStep` boundary, once the held output passes
+            // its budget, so deeply nested JSON never piles up in memory.
+            var rest = chunk[...]
+            while !rest.isEmpty {
+                let step = JSONResponseDecoder.windowStep - held.count % JSONResponseDecoder.windowStep
+                let room = min(step, max(0, windowSize - held.count))
+                let inWindow = UnsafeRawBufferPointer(rebasing: rest.prefix(room))
+                rest = rest.dropFirst(room)
+                held.append(contentsOf: inWindow)
+                formatter.feed(inWindow, into: &heldOutput)
+                if !formatter.isValid {
+                    fallBack(&out)
+                    text?.decode(UnsafeRawBufferPointer(rebasing: rest), into: &out)
+                    return
+                }
+                let atStep = held.count % JSONResponseDecoder.windowStep == 0
+                if held.count >= windowSize || (atStep && heldOutput.count > JSONResponseDecoder.heldOutputBudget) {
+                    out += heldOutput
+                    heldOutput = []
+                    held = []
+                    windowOpen = false
+                    if !rest.isEmpty { formatter.feed(UnsafeRawBufferPointer(rebasing: rest), into: &out) }
+                    return
+                }
             }
-            guard held.count >= windowSize else { return }
-            out += heldOutput
-            heldOutput = []
-            held = []
-            windowOpen = false
-            if after.count > 0 { formatter.feed(after, into: &out) }
             return
         }
         formatter.feed(chunk, into: &out)

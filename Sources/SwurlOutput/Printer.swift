@@ -204,10 +204,22 @@ public final class Printer: TransferDelegate {
             try sink.write(bytes)
             return
         }
-        out.removeAll(keepingCapacity: true)
-        writer.write(bytes, into: &out)
-        if !out.isEmpty { try sink.write(handingOver: &out) }
+        // In pieces: formatted output can be hundreds of times its input (deeply nested JSON),
+        // so each piece's output goes out before the next is formatted and memory stays flat.
+        var rest = bytes[...]
+        repeat {
+            let piece = rest.prefix(Printer.formatPiece)
+            rest = rest.dropFirst(piece.count)
+            out.removeAll(keepingCapacity: out.capacity <= Printer.keptOutputCapacity)
+            writer.write(UnsafeRawBufferPointer(rebasing: piece), into: &out)
+            if !out.isEmpty { try sink.write(handingOver: &out) }
+        } while !rest.isEmpty
     }
+
+    /// The most body bytes formatted before their output is written.
+    static let formatPiece = 16 << 10
+    /// The output buffer's capacity kept between pieces.
+    static let keptOutputCapacity = 8 << 20
 
     /// Completes the output after the transfer: the head if no body came, and the body's end.
     public func finish() throws {

@@ -204,6 +204,11 @@ public final class Transfer: EasyTransferHandler {
     }
 
     package func easyDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let max = options.maxFileSize, receivedBytes + Int64(bytes.count) > max {
+            fail(.responseRejected("the response body is larger than --max-filesize \(max) bytes (after decoding)",
+                                   hint: "raise --max-filesize if the size is expected"))
+            return 0
+        }
         do {
             try delegate.transferDidReceiveBody(bytes)
             receivedBytes += Int64(bytes.count)

@@ -29,6 +29,9 @@ public struct TransferOptions: Sendable {
     /// `--max-headers`: the most header fields one response may have (0: no limit, the default,
     /// as curl and HTTPie; the head's size is still capped by `maxHeaderBytes`).
     public var maxHeaders = 0
+    /// `--max-filesize`: the most body bytes (after Content-Encoding decoding) one response may
+    /// deliver; past it the transfer stops with `responseRejected`.
+    public var maxFileSize: Int64?
     /// The most bytes one response head may take (default 256 KiB).
     public var maxHeaderBytes = 256 * 1024
     /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).

@@ -25,13 +25,15 @@ public final class TLSTestServer: @unchecked Sendable {
     ///   - clientCA: when set, a client certificate signed under this CA is required.
     ///   - redirect: answer every request with a 302 to this URL (except a request for its path).
     ///   - maxTLS: "1.2" to cap the server at TLS 1.2.
+    ///   - garbageAfterHandshake: answer the request with plain bytes that are not a TLS record.
     public init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
-                port: Int? = nil) throws {
+                garbageAfterHandshake: Bool = false, port: Int? = nil) throws {
         connectionLog = TestPaths.temporaryDirectory() + "/connections.log"
         _ = FileManager.default.createFile(atPath: connectionLog, contents: nil)
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
                                    arguments: ["-c", TLSTestServer.script, "{PORT}", chain, key, connectionLog,
-                                               clientCA ?? "", redirect ?? "", maxTLS ?? ""], port: port)
+                                               clientCA ?? "", redirect ?? "", maxTLS ?? "",
+                                               garbageAfterHandshake ? "garbage" : ""], port: port)
     }
 
     deinit { server.stop() }
@@ -58,7 +60,8 @@ public final class TLSTestServer: @unchecked Sendable {
     }
 
     static let script = #"""
-    import socket, ssl, sys
+    import os, socket, ssl, sys
+    garbage = len(sys.argv) > 8 and sys.argv[8] == 'garbage'
     port, chain, key, log, client_ca, redirect, max_tls = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7]
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(chain, key)
@@ -111,6 +114,12 @@ public final class TLSTestServer: @unchecked Sendable {
             record(True, len(data), type(e).__name__ + ': ' + str(e))
             c.close(); continue
         record(True, len(data), '')
+        if data and garbage:
+            try:
+                os.write(c.fileno(), b'HTTP/1.1 200 OK\r\n\x00\xff garbage, not a TLS record\r\n' * 64)
+            except Exception:
+                pass
+            c.close(); continue
         if data:
             try:
                 target = redirect.split('://', 1)[-1].partition('/')[2]

@@ -1,0 +1,368 @@
+// The fuzz harnesses: one function per parser, shared by the libFuzzer targets under Fuzz/
+// (a symlink there points at this file) and by FuzzCorpusTests, which feeds every committed
+// corpus input through the same functions in `make test` — without the fuzzer sanitizer.
+// A crash is a finding; so is a broken property, reported as a `FuzzPropertyFailure`.
+@testable import SwurlCLI
+@testable import SwurlOutput
+@testable import SwurlResponseSerialization
+@testable import SwurlRequestSerialization
+@testable import SwurlSession
+@testable import SwurlCore
+
+public struct FuzzPropertyFailure: Error, CustomStringConvertible {
+    public var description: String
+    init(_ d: String) { description = d }
+}
+
+/// One fuzz target per case; the raw value is the target's folder name under Fuzz/corpus/.
+public enum FuzzHarness: String, CaseIterable, Sendable {
+    case requestItems = "request-items"
+    case formRoundTrip = "form-roundtrip"
+    case jsonFormatter = "json-formatter"
+    case jsonParser = "json-parser"
+    case xmlTokenizer = "xml-tokenizer"
+    case plistReader = "plist-reader"
+    case plistRoundTrip = "plist-roundtrip"
+    case imageHeaders = "image-headers"
+    case downloadName = "download-name"
+    case netrc = "netrc"
+    case contentRange = "content-range"
+    case retryAfter = "retry-after"
+    case terminalSanitizer = "terminal-sanitizer"
+    case decoderJSON = "decoder-json"
+    case decoderXML = "decoder-xml"
+    case decoderPlist = "decoder-plist"
+    case decoderImage = "decoder-image"
+    case decoderText = "decoder-text"
+    case decoderAuto = "decoder-auto"
+
+    /// Runs one input; throws when a property does not hold.
+    public func run(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        switch self {
+        case .requestItems: try FuzzHarness.requestItems(data)
+        case .formRoundTrip: try FuzzHarness.formRoundTrip(data)
+        case .jsonFormatter: try FuzzHarness.jsonFormatter(data)
+        case .jsonParser: try FuzzHarness.jsonParser(data)
+        case .xmlTokenizer: _ = try? XMLTokenizer.tokenize(data)
+        case .plistReader: _ = try? PropertyListReader.read(data)
+        case .plistRoundTrip: try FuzzHarness.plistRoundTrip(data)
+        case .imageHeaders:
+            _ = ImageInfo.sniff(data)
+            if let info = ImageInfo.read(data), info.width < 0 || info.height < 0 {
+                throw FuzzPropertyFailure("negative image dimensions")
+            }
+        case .downloadName: try FuzzHarness.downloadName(data)
+        case .netrc:
+            let n = Netrc(parsing: String(decoding: data, as: UTF8.self))
+            _ = n.credentials(forHost: "example.com", allowDefault: true)
+        case .contentRange:
+            let s = String(decoding: data, as: UTF8.self)
+            if let r = DownloadFile.contentRange(s), r.start < 0 || (r.total.map { $0 <= r.start } ?? false) {
+                throw FuzzPropertyFailure("impossible Content-Range \(r)")
+            }
+            if let t = DownloadFile.contentRangeTotal(s), t < 0 { throw FuzzPropertyFailure("negative total \(t)") }
+        case .retryAfter:
+            if let d = RetryPolicy.parseRetryAfter(String(decoding: data, as: UTF8.self), now: 1_700_000_000),
+               !d.isFinite {
+                throw FuzzPropertyFailure("Retry-After gave \(d)")
+            }
+        case .terminalSanitizer: try FuzzHarness.sanitizer(data)
+        case .decoderJSON: try FuzzHarness.decoder(.json, data)
+        case .decoderXML: try FuzzHarness.decoder(.xml, data)
+        case .decoderPlist: try FuzzHarness.decoder(.plist, data)
+        case .decoderImage: try FuzzHarness.decoder(.image, data)
+        case .decoderText: try FuzzHarness.decoder(.text, data)
+        case .decoderAuto: try FuzzHarness.decoder(.auto, data)
+        }
+    }
+
+    /// For libFuzzer: runs the input and aborts on a broken property.
+    public func fuzz(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        let data = Array(UnsafeBufferPointer(start: p, count: n))
+        do { try run(data) } catch { fatalError("\(rawValue): \(error)") }
+    }
+
+    /// For libFuzzer: the empty input.
+    public func fuzzEmpty() {
+        do { try run([]) } catch { fatalError("\(rawValue): \(error)") }
+    }
+
+    // MARK: - Helpers
+
+    /// Splits `data` into chunk sizes chosen by its first byte(s): byte 0 is a seed, the rest is
+    /// the body. Returns (body, chunk lengths) so every decoder sees fuzzer-chosen boundaries.
+    static func chunked(_ data: [UInt8]) -> (body: [UInt8], cuts: [Int]) {
+        guard let seed = data.first else { return ([], []) }
+        let body = Array(data.dropFirst())
+        var cuts: [Int] = []
+        var x = UInt32(seed) &* 2654435761 &+ 1
+        var left = body.count
+        while left > 0 {
+            x = x &* 1103515245 &+ 12345
+            let n = min(left, seed == 0 ? 1 : Int((x >> 16) % UInt32(seed)) + 1)
+            cuts.append(n)
+            left -= n
+        }
+        return (body, cuts)
+    }
+
+    static func lines(_ data: [UInt8]) -> [String] {
+        String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    // MARK: - Request items and nested keys
+
+    static func requestItems(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        // No `@`: a file item would read a file named by the fuzzer.
+        let items = lines(data).filter { !$0.contains("@") }.prefix(64)
+        let environment = Environment(stdin: FuzzNullSource(), stdout: FuzzNullSink(), stderr: FuzzNullSink())
+        let parser = RequestItemParser(environment: environment)
+        for item in items { _ = try? parser.parse(item) }
+        var fields: [RequestParameters.Field] = []
+        for line in items {
+            let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0])
+            _ = try? NestedKeyParser.parse(key, item: line)
+            fields.append(.init(key: key, value: .string(parts.count > 1 ? String(parts[1]) : ""), label: line))
+        }
+        if let tree = try? ParameterTree.build(fields) {
+            _ = FormRequestSerializer.encode(tree)
+            _ = tree.serialized
+        }
+    }
+
+    /// The form serializer's output parses back to the same (name, value) pairs.
+    static func formRoundTrip(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        var fields: [RequestParameters.Field] = []
+        for line in lines(data).prefix(64) {
+            let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            fields.append(.init(key: String(parts[0]), value: .string(parts.count > 1 ? String(parts[1]) : ""), label: line))
+        }
+        guard let tree = try? ParameterTree.build(fields) else { return }
+        let expected = FormRequestSerializer.pairs(tree)
+        let text = FormRequestSerializer.encode(tree)
+        let parsed: [(String, String?)] = text.isEmpty && expected.isEmpty ? [] : text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (percentDecode(kv[0]), kv.count > 1 ? percentDecode(kv[1]) : nil)
+        }
+        guard parsed.count == expected.count,
+              zip(parsed, expected).allSatisfy({ $0.0 == $1.0 && $0.1 == $1.1 }) else {
+            throw FuzzPropertyFailure("form text \(text) does not parse back to \(expected)")
+        }
+    }
+
+    static func percentDecode(_ s: Substring) -> String {
+        var out: [UInt8] = []
+        let b = Array(s.utf8)
+        var i = 0
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x41...0x46: return c - 0x41 + 10
+            case 0x61...0x66: return c - 0x61 + 10
+            default: return nil
+            }
+        }
+        while i < b.count {
+            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let h = hex(b[i + 1]), let l = hex(b[i + 2]) {
+                out.append(h << 4 | l); i += 3
+            } else { out.append(b[i]); i += 1 }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - JSON
+
+    static func jsonParser(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        guard let value = try? JSONParser.parse(data) else { return }
+        let text = Array(value.serialized.utf8)
+        guard let again = try? JSONParser.parse(text), again == value else {
+            throw FuzzPropertyFailure("serialized JSON does not re-parse to the same value")
+        }
+    }
+
+    /// Formatting valid JSON keeps every value, and the output does not depend on the chunking.
+    static func jsonFormatter(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        let (body, cuts) = chunked(data)
+        func format(_ cuts: [Int]) -> [UInt8] {
+            let f = JSONStreamFormatter(theme: nil, indent: 2, sanitize: false)
+            var out: [UInt8] = []
+            var at = 0
+            body.withUnsafeBytes { raw in
+                for n in cuts {
+                    f.feed(UnsafeRawBufferPointer(rebasing: raw[at..<at + n]), into: &out)
+                    at += n
+                }
+            }
+            f.finish(into: &out)
+            return out
+        }
+        let chunked = format(cuts)
+        let whole = format(body.isEmpty ? [] : [body.count])
+        guard chunked == whole else { throw FuzzPropertyFailure("formatter output depends on the chunking") }
+        guard let value = try? JSONParser.parse(body) else { return }
+        guard let again = try? JSONParser.parse(whole) else {
+            throw FuzzPropertyFailure("formatted valid JSON is not valid JSON")
+        }
+        guard again == value else { throw FuzzPropertyFailure("formatted JSON has different values") }
+    }
+
+    // MARK: - Property lists
+
+    /// JSON → XML and binary plist → reader gives the same tree.
+    static func plistRoundTrip(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        guard let value = try? JSONParser.parse(data), let expected = try? plistValue(value) else { return }
+        for (form, bytes) in [("xml", try? PropertyListWriter.xml(value)), ("binary", try? PropertyListWriter.binary(value))] {
+            guard let bytes else { continue }
+            let read: PropertyListValue
+            do { read = try PropertyListReader.read(bytes) } catch {
+                throw FuzzPropertyFailure("\(form) plist written from \(value.serialized) does not read back: \(error.reason)")
+            }
+            guard same(read, expected) else {
+                throw FuzzPropertyFailure("\(form) plist written from \(value.serialized) reads back as \(read)")
+            }
+        }
+    }
+
+    struct Unrepresentable: Error {}
+
+    /// Tree equality with integers compared by value (`-0` and `0` are the same integer).
+    static func same(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)):
+            if x == y { return true }
+            if let i = Int64(x), let j = Int64(y) { return i == j }
+            return false
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.dictionary(let x), .dictionary(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && same($0.1, $1.1) }
+        default:
+            return a == b
+        }
+    }
+
+    static func plistValue(_ v: JSONValue) throws(Unrepresentable) -> PropertyListValue {
+        switch v {
+        case .null: throw Unrepresentable()
+        case .bool(let b): return .bool(b)
+        case .string(let s): return .string(s)
+        case .number(let n):
+            guard let checked = try? PropertyListWriter.checkedNumber(n, path: "") else { throw Unrepresentable() }
+            switch checked {
+            case .int(let i): return .integer(String(i))
+            case .uint(let u): return .integer(String(u))
+            case .real(let d): return .real(d)
+            }
+        case .array(let items):
+            var out: [PropertyListValue] = []
+            for item in items { out.append(try plistValue(item)) }
+            return .array(out)
+        case .object(let members):
+            var out: [(String, PropertyListValue)] = []
+            for m in members { out.append((m.key, try plistValue(m.value))) }
+            return .dictionary(out)
+        }
+    }
+
+    // MARK: - Download names
+
+    static func downloadName(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        let text = String(decoding: data, as: UTF8.self)
+        var names: [String] = []
+        // The raw filename parameter is checked only after sanitizing (choose does that).
+        if let raw = DownloadName.filename(fromContentDisposition: text), let n = DownloadName.sanitize(raw) { names.append(n) }
+        if let n = DownloadName.sanitize(text) { names.append(n) }
+        names.append(DownloadName.choose(contentDisposition: text, initialURL: "http://h/x", mediaType: nil))
+        names.append(DownloadName.choose(contentDisposition: nil, initialURL: "http://h/" + text, mediaType: "text/html"))
+        for name in names {
+            if name.hasPrefix(".") || name == "" || name.contains("/") || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{202E}" }) {
+                throw FuzzPropertyFailure("unsafe download name \(name.debugDescription) from \(text.debugDescription)")
+            }
+        }
+    }
+
+    // MARK: - Terminal
+
+    static func isControl(_ b: UInt8) -> Bool { b < 0x20 || b == 0x7F }
+
+    /// Throws when `out` holds a control byte other than tab, newline and a CR before a newline.
+    static func checkNoControl(_ out: [UInt8], what: String) throws(FuzzPropertyFailure) {
+        for (i, b) in out.enumerated() where isControl(b) && b != 0x09 && b != 0x0A {
+            if b == 0x0D, i + 1 < out.count, out[i + 1] == 0x0A { continue }
+            throw FuzzPropertyFailure("\(what) wrote control byte \(b) to a terminal")
+        }
+    }
+
+    static func sanitizer(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        let cleaned = TerminalSanitizer.clean(String(decoding: data, as: UTF8.self))
+        if cleaned.utf8.contains(where: isControl) || cleaned.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) {
+            throw FuzzPropertyFailure("clean() left a control character")
+        }
+        // The streaming form, with fuzzer-chosen chunks: only tab, newline and CRLF survive.
+        let (body, cuts) = chunked(data)
+        var s = TerminalSanitizer()
+        var out: [UInt8] = []
+        var at = 0
+        body.withUnsafeBytes { raw in
+            for n in cuts {
+                s.append(UnsafeRawBufferPointer(rebasing: raw[at..<at + n]), to: &out)
+                at += n
+            }
+        }
+        s.finish(into: &out)
+        try checkNoControl(out, what: "the sanitizer")
+        if String(decoding: out, as: UTF8.self).unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) {
+            throw FuzzPropertyFailure("sanitizer output holds a C1 control")
+        }
+    }
+
+    // MARK: - Response decoders (renderers) in streaming mode
+
+    /// Feeds a decoder the body in fuzzer-chosen chunks and whole: on a terminal without colours
+    /// the output never holds an escape or other control byte, and outside `--stream` it does not
+    /// depend on the chunking.
+    static func decoder(_ choice: DecoderChoice, _ data: [UInt8]) throws(FuzzPropertyFailure) {
+        // The first byte picks the media type, --stream, --sort-keys and --plist-as json; the
+        // second the chunking.
+        let flags = data.first ?? 0
+        let (body, cuts) = chunked(Array(data.dropFirst()))
+        let types: [String?] = [nil, "application/json", "text/xml", "application/x-plist", "image/png", "text/plain", "application/octet-stream", "text/html"]
+        var options = DecodingOptions()
+        options.choice = choice
+        options.stream = flags & 0x80 != 0
+        options.sortKeys = flags & 0x40 != 0
+        options.plistAsJSON = flags & 0x20 != 0
+        let context = DecodingContext(options: options, theme: nil, terminal: true,
+                                      mediaType: types[Int(flags & 7)], charset: nil)
+        func run(_ cuts: [Int]) -> ([UInt8], DecodingOutcome) {
+            let d = CompoundResponseDecoder(context: context)
+            var out: [UInt8] = []
+            var at = 0
+            body.withUnsafeBytes { raw in
+                for n in cuts {
+                    d.decode(UnsafeRawBufferPointer(rebasing: raw[at..<at + n]), into: &out)
+                    at += n
+                }
+            }
+            let outcome = d.finish(into: &out)
+            return (out, outcome)
+        }
+        let (chunkedOut, chunkedOutcome) = run(cuts)
+        try checkNoControl(chunkedOut, what: "the \(choice) decoder")
+        if !options.stream {
+            let (wholeOut, wholeOutcome) = run(body.isEmpty ? [] : [body.count])
+            guard wholeOut == chunkedOut, wholeOutcome == chunkedOutcome else {
+                throw FuzzPropertyFailure("\(choice) decoder output depends on the chunking")
+            }
+        }
+    }
+}
+
+final class FuzzNullSource: ByteSource {
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
+}
+
+final class FuzzNullSink: ByteSink {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {}
+}

@@ -1,0 +1,340 @@
+import Foundation
+import XCTest
+import SwurlTestSupport
+
+/// End-to-end runs against a server that breaks HTTP on purpose (Tests/Support/HostileServer):
+/// each case ends with a clear error, the right exit status and bounded memory (peak RSS from
+/// /usr/bin/time), and nothing half-written that looks complete.
+final class HostileServerTests: XCTestCase {
+    nonisolated(unsafe) static var shared: HostileServer?
+
+    private func server() throws -> HostileServer {
+        if let s = HostileServerTests.shared { return s }
+        let s = try HostileServer()
+        HostileServerTests.shared = s
+        return s
+    }
+
+    override class func tearDown() {
+        shared = nil
+        super.tearDown()
+    }
+
+    struct Run {
+        var status: Int32
+        /// stdout, or everything the terminal received.
+        var out: Data
+        var err: String
+        /// Peak resident set size of swurl, in KiB.
+        var rssKB: Int
+        var text: String { String(decoding: out, as: UTF8.self) }
+    }
+
+    /// Runs swurl under /usr/bin/time (peak RSS); with `terminal`, on a pseudo-terminal
+    /// (util-linux `script`), where stderr shows up in `out` too. `pipe` sends stdout through `cat`;
+    /// `count` through `wc -c`, leaving only the byte count in `out` (for bodies of gigabytes).
+    private func run(_ arguments: [String], terminal: Bool = false, pipe: Bool = false, count: Bool = false,
+                     directory: String? = nil) throws -> Run {
+        let dir = TestPaths.temporaryDirectory()
+        let quote = { (s: String) in "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let swurl = (["/usr/bin/time", "-o", dir + "/rss", "-f", "%M", TestPaths.binary] + arguments).map(quote).joined(separator: " ")
+        let command: String
+        if terminal {
+            command = "/usr/bin/script -qec \(quote(swurl + "; echo \"[exit $?]\"")) /dev/null > \(quote(dir + "/out"))"
+        } else if pipe || count {
+            command = "{ \(swurl) 2> \(quote(dir + "/err")); echo $? > \(quote(dir + "/status")); } | \(count ? "wc -c" : "cat") > \(quote(dir + "/out"))"
+        } else {
+            command = "\(swurl) > \(quote(dir + "/out")) 2> \(quote(dir + "/err")); echo $? > \(quote(dir + "/status"))"
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        var env = ProcessInfo.processInfo.environment
+        for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_COLOR"] {
+            env.removeValue(forKey: key)
+        }
+        env["TERM"] = "xterm"
+        p.environment = env
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        let out = (try? Data(contentsOf: URL(fileURLWithPath: dir + "/out"))) ?? Data()
+        var status: Int32 = -1
+        if terminal {
+            let text = String(decoding: out, as: UTF8.self)
+            if let r = text.range(of: "[exit ", options: .backwards),
+               let n = Int32(text[r.upperBound...].prefix { $0.isNumber }) { status = n }
+        } else {
+            let s = (try? String(contentsOfFile: dir + "/status", encoding: .utf8)) ?? ""
+            status = Int32(s.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        let rssText = (try? String(contentsOfFile: dir + "/rss", encoding: .utf8)) ?? ""
+        // `time` prints "Command exited with non-zero status N" before the figure.
+        let rss = rssText.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.last ?? -1
+        let err = (try? String(contentsOfFile: dir + "/err", encoding: .utf8)) ?? ""
+        return Run(status: status, out: out, err: err, rssKB: rss)
+    }
+
+    /// Memory that does not grow with the body: 1 GiB bombs and 100 MB strings stay far below this.
+    static let flatRSSKB = 150_000
+
+    // MARK: - Broken framing
+
+    func testBodyShorterThanContentLength() throws {
+        let s = try server()
+        let r = try run([s.url("/short")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("90 bytes remaining"), r.err)
+        XCTAssertEqual(r.text, "0123456789")
+    }
+
+    func testShortBodyDownloadIsNotLeftLookingComplete() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try run(["-d", s.url("/short")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.err)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        XCTAssertEqual(files, ["short.txt.part"], "a cut download must keep its .part name")
+        XCTAssertTrue(r.err.contains("--continue"), r.err)
+    }
+
+    func testInvalidChunkSize() throws {
+        let s = try server()
+        let r = try run([s.url("/bad-chunk")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.lowercased().contains("chunk"), r.err)
+    }
+
+    func testSlowDripUnderTimeout() throws {
+        let s = try server()
+        let r = try run(["--timeout", "0.5", s.url("/drip")])
+        XCTAssertEqual(r.status, 2, r.err)
+        XCTAssertTrue(r.err.contains("timed out"), r.err)
+    }
+
+    func testEndlessChunkedBodyStopsOnCtrlC() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["--timeout", "5", s.url("/endless")]
+        FileManager.default.createFile(atPath: dir + "/out", contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: dir + "/out")
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait until the body has started, then interrupt.
+        var waited = 0
+        func size() -> Int {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: dir + "/out") else { return 0 }
+            return (attributes[.size] as? Int) ?? 0
+        }
+        while size() < 12, waited < 400 {
+            usleep(50_000); waited += 1
+        }
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+    }
+
+    // MARK: - Heads
+
+    func testHundredThousandHeaders() throws {
+        let s = try server()
+        // No header-count limit by default (as curl and HTTPie): the 256 KiB cap on a head stops it.
+        let r = try run([s.url("/many-headers")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("larger than 256 KiB"), r.err)
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+        // With --max-headers the count is what stops it.
+        let limited = try run(["--max-headers", "100", s.url("/many-headers")])
+        XCTAssertEqual(limited.status, 1, limited.err)
+        XCTAssertTrue(limited.err.contains("more than 100 header fields"), limited.err)
+    }
+
+    func testMegabyteHeaderLine() throws {
+        let s = try server()
+        let r = try run([s.url("/long-header")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("100 KB"), r.err)
+    }
+
+    func testHeaderWithNUL() throws {
+        let s = try server()
+        let r = try run([s.url("/nul-header")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.lowercased().contains("nul"), r.err)
+    }
+
+    func testEscapesInReasonPhraseAreMadeVisibleOnATerminal() throws {
+        let s = try server()
+        let r = try run([s.url("/evil-reason")], terminal: true)
+        XCTAssertEqual(r.status, 0, r.text)
+        XCTAssertTrue(r.text.contains("\\x1b]0;pwned\\x07"), r.text)
+        XCTAssertFalse(r.text.contains("\u{1B}]0;"), "an OSC sequence reached the terminal")
+    }
+
+    func testEscapesInLocationAreMadeVisible() throws {
+        let s = try server()
+        let r = try run(["-F", s.url("/evil-location")], terminal: true)
+        XCTAssertNotEqual(r.status, 0, r.text)
+        XCTAssertFalse(r.text.contains("\u{1B}[2J"), "a clear-screen sequence reached the terminal")
+        XCTAssertFalse(r.text.contains("\u{1B}]0;"), "an OSC sequence reached the terminal")
+    }
+
+    // MARK: - Compression bombs
+
+    func testBombsAreCutByMaxFilesize() throws {
+        let s = try server()
+        for kind in ["gzip", "deflate", "br", "zstd"] {
+            let r = try run(["--max-filesize", "10M", s.url("/bomb/" + kind)], pipe: true)
+            XCTAssertEqual(r.status, 8, "\(kind): \(r.err)")
+            XCTAssertTrue(r.err.contains("--max-filesize"), "\(kind): \(r.err)")
+            XCTAssertLessThanOrEqual(r.out.count, 10 << 20, kind)
+            XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB, kind)
+        }
+    }
+
+    func testBombToAFileKeepsMemoryFlatAndIsCut() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try run(["--max-filesize", "5M", "-o", dir + "/bomb.bin", s.url("/bomb/zstd")])
+        XCTAssertEqual(r.status, 8, r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/bomb.bin"), "a cut body must not be left under the -o name")
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testBombToATerminalIsSummarisedInFlatMemory() throws {
+        let s = try server()
+        let r = try run([s.url("/bomb/gzip?type=text/plain")], terminal: true)
+        XCTAssertEqual(r.status, 0, r.text)
+        XCTAssertTrue(r.text.contains("binary data not shown"), r.text)
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testWholeBombToAPipeKeepsMemoryFlat() throws {
+        let s = try server()
+        let r = try run([s.url("/bomb/zstd")], count: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.text.trimmingCharacters(in: .whitespacesAndNewlines), String(1 << 30))
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testMaxFilesizeNeedsASize() throws {
+        let r = try run(["--max-filesize", "lots", "http://127.0.0.1:9/"])
+        XCTAssertEqual(r.status, 64, r.err)
+        XCTAssertTrue(r.err.contains("--max-filesize"), r.err)
+    }
+
+    // MARK: - Hostile documents
+
+    /// Regression: 2 MB of `[`…`]` took 558 MB formatted (the first megabyte's formatted
+    /// output, 260 bytes per `[`, was held back whole, and each chunk's output built up before
+    /// it was written). Formatted through a pipe (as on a terminal, which is only slower).
+    func testMillionDeepJSONFormattedStaysFlat() throws {
+        let s = try server()
+        let r = try run([s.url("/deep-json?n=1000000"), "--print=b", "--pretty=all"], count: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertGreaterThan(Int(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 100_000_000)
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testHugeStringAndNumberStayFlat() throws {
+        let s = try server()
+        let string = try run([s.url("/big-string?mb=100"), "--print=b"], count: true)
+        XCTAssertEqual(string.status, 0, string.err)
+        XCTAssertEqual(string.text.trimmingCharacters(in: .whitespacesAndNewlines), String((100 << 20) + 2))
+        XCTAssertLessThan(string.rssKB, HostileServerTests.flatRSSKB)
+        let number = try run([s.url("/big-number?digits=1000000"), "--print=b"], terminal: true)
+        XCTAssertEqual(number.status, 0)
+        XCTAssertLessThan(number.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testBillionLaughsIsNeverExpanded() throws {
+        let s = try server()
+        let r = try run([s.url("/laughs"), "--print=b"], terminal: true)
+        XCTAssertEqual(r.status, 0)
+        XCTAssertFalse(r.text.contains("lollollol"), "entities were expanded")
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testPlistBombAndCycleAreRefused() throws {
+        let s = try server()
+        let bomb = try run([s.url("/plist-bomb")], terminal: true)
+        XCTAssertTrue(bomb.text.contains("shared references expand"), bomb.text)
+        XCTAssertLessThan(bomb.rssKB, HostileServerTests.flatRSSKB)
+        let cycle = try run([s.url("/plist-cycle")], terminal: true)
+        XCTAssertTrue(cycle.text.contains("loop"), cycle.text)
+        let strict = try run(["--decode", "plist", s.url("/plist-bomb")])
+        XCTAssertEqual(strict.status, 8, strict.err)
+    }
+
+    func testAbsurdImageDimensionsAreOnlyDescribed() throws {
+        let s = try server()
+        let r = try run([s.url("/huge-png")], terminal: true)
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.text.contains("2147483647"), r.text)
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    // MARK: - Protocol oddities
+
+    func testHTTP09IsATransportErrorNotAUsageError() throws {
+        let s = try server()
+        let r = try run([s.url("/http09")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("HTTP/0.9"), r.err)
+    }
+
+    func testHTTP10BodyWithoutLengthEndsAtClose() throws {
+        let s = try server()
+        let r = try run([s.url("/http10")])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.text, "body until close\n")
+    }
+
+    func testInformationalHeadsBeforeTheAnswer() throws {
+        let s = try server()
+        let r = try run([s.url("/informational"), "--print=hb"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.text.contains("200 OK"), r.text)
+        XCTAssertFalse(r.text.contains("102"), r.text)
+        XCTAssertTrue(r.text.hasSuffix("final\n"), r.text)
+    }
+
+    func testNoBodyStatusesIgnoreABody() throws {
+        let s = try server()
+        for path in ["/204-body", "/304-body"] {
+            let r = try run([s.url(path)])
+            XCTAssertEqual(r.status, 0, "\(path): \(r.err)")
+            XCTAssertFalse(r.text.contains("sneaky"), path)
+        }
+    }
+
+    func testRedirectLoop() throws {
+        let s = try server()
+        let r = try run(["-F", s.url("/loop")])
+        XCTAssertEqual(r.status, 6, r.err)
+        XCTAssertTrue(r.err.contains("too many redirects"), r.err)
+    }
+
+    func testTLSServerSendingGarbageAfterTheHandshake() throws {
+        let pki = try CertificateFactory.shared()
+        let tls = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), garbageAfterHandshake: true)
+        let r = try run(["--cacert", pki.path("root.pem"), tls.url])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("error:"), r.err)
+        XCTAssertFalse(r.text.contains("garbage"), "plain bytes after the handshake were taken as the response")
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testRedirectsToOtherSchemesAreRefused() throws {
+        let s = try server()
+        for scheme in ["file", "ftp", "gopher", "dict", "data"] {
+            let r = try run(["-F", s.url("/to?scheme=" + scheme)])
+            XCTAssertEqual(r.status, 1, "\(scheme): \(r.err)")
+            XCTAssertTrue(r.err.contains("not an http or https URL"), "\(scheme): \(r.err)")
+            XCTAssertFalse(r.text.contains("root:"), scheme)
+        }
+    }
+}
