@@ -206,7 +206,9 @@ final class BatchBody: TransferDelegate {
         contentTypeRejected = !validator.acceptsContentType(head.mediaType)
         if let partPath {
             if fd >= 0 { close(fd) }
-            fd = open(partPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            // Never through a planted link in a shared directory: a fresh file or nothing.
+            unlink(partPath)
+            fd = open(partPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 throw SwurlError.output("cannot write '\(TerminalSanitizer.clean(partPath))': \(systemErrorMessage(errno))")
             }
@@ -225,7 +227,8 @@ final class BatchBody: TransferDelegate {
         if keep {
             if head == nil || access(partPath, F_OK) != 0 {
                 // No body arrived (HEAD, 204): an empty file.
-                let f = open(partPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                unlink(partPath)
+                let f = open(partPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
                 if f >= 0 { close(f) }
             }
             if rename(partPath, finalPath) != 0 {
@@ -310,7 +313,8 @@ final class BatchRunner {
     /// One line through the one-shot grammar: parser, options (the batch's as defaults), request builder.
     private func build(_ text: String, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
         var args = try ArgumentParser.parse(try BatchCommand.words(text))
-        for option in [Option.download, .output, .offline, .help, .version, .generate] where args.has(option) {
+        for option in [Option.download, .output, .offline, .curl, .session, .sessionReadOnly, .help, .version, .generate]
+        where args.has(option) {
             throw .usage("--\(option.rawValue) cannot be used on a batch line")
         }
         try CommandTable.check(args, for: RequestCommand.self)

@@ -73,7 +73,7 @@ struct CurlCommandExport {
                         add("--form", "\(CurlCommandExport.formValue(file.name))=@-;type=\(file.contentType)")
                         continue
                     }
-                    add("--form", "\(file.name)=@\(CurlCommandExport.formValue(path));type=\(file.contentType);filename=\(CurlCommandExport.formValue(file.filename))")
+                    add("--form", "\(CurlCommandExport.formValue(file.name))=@\(CurlCommandExport.formValue(path));type=\(file.contentType);filename=\(CurlCommandExport.formValue(file.filename))")
                     if file.filename.contains(where: { $0 == "\"" || $0 == "\\" }) {
                         warnings.append("write a \" or \\ in a part's filename as swurl does (backslash escape); it sends %22 or %5C")
                     }
@@ -88,7 +88,9 @@ struct CurlCommandExport {
                     prefix = Array("printf '".utf8) + CurlCommandExport.printfFormat(bytes) + Array("' | ".utf8)
                     add("--data-binary", "@-")
                 } else {
-                    lines.append(Array("--data-binary ".utf8) + CurlCommandExport.quote(bytes))
+                    // A leading @ would make curl read a file of that name: --data-raw sends it as is.
+                    let flag = bytes.first == UInt8(ascii: "@") ? "--data-raw " : "--data-binary "
+                    lines.append(Array(flag.utf8) + CurlCommandExport.quote(bytes))
                 }
             } else {
                 warnings.append("read this body from the command (it is read from stdin or a stream); it reads stdin")

@@ -64,7 +64,8 @@ package struct CurlResult: Sendable {
             return .trust(message, hint: "use --cacert FILE to trust a private CA")
         case CURLE_UNSUPPORTED_PROTOCOL where message.contains("HTTP/0.9"):
             // The server's fault, not the command line's: an answer with no status line.
-            return .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept")
+            return .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept",
+                              hint: "the server did not answer in HTTP")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
             // The user's URL was checked before sending: at transfer time these come from the
             // server (a reply that is not HTTP, a redirect to a scheme swurl does not speak).

@@ -112,6 +112,9 @@ public final class MultiDriver {
                     if let t = slot.transfer { multi.remove(t.easy) }
                     end(slot, .failure(error))
                 }
+                // Every slot has ended: none may be restarted or reported again.
+                waiting.removeAll()
+                byEasy.removeAll()
                 continue
             }
             for (easy, rc) in done {

@@ -106,7 +106,11 @@ public final class RouteMonitor {
             }
             if n == 0 { continue }
             // Several messages come with one change (link, address, routes): read them all.
-            if cnl_drain_events(eventSocket) != 0 { return .changed }
+            let drained = cnl_drain_events(eventSocket)
+            // ENOBUFS: the kernel dropped messages, so something changed; any other error would
+            // make poll return at once forever, so it ends the wait instead of spinning.
+            if drained > 0 || drained == -ENOBUFS { return .changed }
+            if drained < 0 { return .timedOut }
         }
     }
 

@@ -21,7 +21,8 @@ public struct SessionCookie: Equatable, Sendable {
     /// The cookie's identity: a later cookie with the same domain, path and name replaces it.
     public var key: String { "\(domain.lowercased())\t\(path)\t\(name)" }
 
-    /// Reads one line of CURLINFO_COOKIELIST; nil for a line that is not seven fields.
+    /// Reads one line of CURLINFO_COOKIELIST; nil for a line that is not seven fields or holds a
+    /// tab or control character in a field.
     public init?(netscapeLine line: String) {
         var text = Substring(line)
         httpOnly = text.hasPrefix("#HttpOnly_")
@@ -36,6 +37,12 @@ public struct SessionCookie: Equatable, Sendable {
         expires = expiry
         name = String(f[5])
         value = String(f[6])
+        // What the session reader refuses is never kept: a tab or control character (libcurl's
+        // parser lets a tab through in a value) would make the saved file unreadable for good.
+        for field in [domain, path, name, value]
+        where field.unicodeScalars.contains(where: { $0 == "\t" || HeaderValue.isForbidden($0) }) {
+            return nil
+        }
     }
 
     public init(domain: String, includeSubdomains: Bool, path: String, secure: Bool, httpOnly: Bool,

@@ -135,6 +135,17 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(lines[2].hasPrefix("3 200 "), lines[2])
     }
 
+    func testLinesCannotAskForCurlExportOrASession() throws {
+        let nginx = try NginxServer()
+        let path = try input(["DELETE \(nginx.url("/small.txt")) --curl", "\(nginx.url("/small.txt")) --session s"])
+        let r = try runSwurl(["batch", path, "--order", "input"])
+        XCTAssertEqual(r.status, 64, r.text)
+        let lines = r.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, r.text)
+        XCTAssertTrue(lines.allSatisfy { $0.contains(" error 64 ") }, r.text)
+        XCTAssertEqual(nginx.logLines().count, 0, "neither line was sent")
+    }
+
     func testMalformedLineFailsAloneWithItsLineNumber() throws {
         let nginx = try NginxServer()
         let path = try input([

@@ -22,6 +22,13 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertNil(SessionCookie(netscapeLine: "a.example\tFALSE\t/"))
     }
 
+    func testACookieLineTheFileReaderWouldRefuseIsDropped() {
+        // A tab inside the value (the seventh field) would make the saved file unreadable.
+        XCTAssertNil(SessionCookie(netscapeLine: "a.example\tFALSE\t/\tFALSE\t0\tbad\tx\ty"))
+        XCTAssertNil(SessionCookie(netscapeLine: "a.example\tFALSE\t/\tFALSE\t0\tbad\tx\u{1B}[31m"))
+        XCTAssertEqual(SessionCookie(netscapeLine: "a.example\tFALSE\t/\tFALSE\t0\tgood\t1")?.value, "1")
+    }
+
     func testHostOnlyCookieAppliesToItsHostOnly() {
         XCTAssertTrue(cookie("a", "1").applies(toHost: "A.example"))
         XCTAssertFalse(cookie("a", "1").applies(toHost: "b.a.example"))
