@@ -72,30 +72,20 @@ public enum ArgumentBytes {
     }
 
     /// `text` with escaped bytes percent-encoded (`%E9`), for URLs.
-    public static func percentEncodingEscapes(_ text: String) -> String {
-        guard hasEscapes(text) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isEscape(scalar) {
-                let v = UInt8(scalar.value - base)
-                let hex = Array("0123456789ABCDEF")
-                out += "%" + String(hex[Int(v >> 4)]) + String(hex[Int(v & 0xF)])
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    public static func percentEncodingEscapes(_ text: String) -> String { replacingEscapes(text, prefix: "%") }
 
     /// `text` for messages: escaped bytes shown as `\xE9`.
-    public static func shown(_ text: String) -> String {
+    public static func shown(_ text: String) -> String { replacingEscapes(text, prefix: "\\x") }
+
+    /// `text` with every escaped byte written as `prefix` and two upper-case hex digits.
+    private static func replacingEscapes(_ text: String, prefix: String) -> String {
         guard hasEscapes(text) else { return text }
+        let hex = Array("0123456789ABCDEF")
         var out = ""
         for scalar in text.unicodeScalars {
             if isEscape(scalar) {
                 let v = UInt8(scalar.value - base)
-                let hex = Array("0123456789ABCDEF")
-                out += "\\x" + String(hex[Int(v >> 4)]) + String(hex[Int(v & 0xF)])
+                out += prefix + String(hex[Int(v >> 4)]) + String(hex[Int(v & 0xF)])
             } else {
                 out.unicodeScalars.append(scalar)
             }

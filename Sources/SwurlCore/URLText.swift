@@ -61,4 +61,20 @@ public enum URLText {
         }
         return base + joiner + query + fragment
     }
+
+    /// The bytes of `s` with every `%XX` replaced by the byte it names (other bytes as they are).
+    public static func percentDecodedBytes(_ s: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var rest = Array(s.utf8)[...]
+        while let b = rest.popFirst() {
+            if b == UInt8(ascii: "%"), rest.count >= 2,
+               let v = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(v)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(b)
+            }
+        }
+        return bytes
+    }
 }

@@ -51,17 +51,6 @@ public struct CurlURL: Sendable, Equatable {
 
     /// `%XX` sequences replaced by their bytes (invalid UTF-8 becomes U+FFFD; control bytes stay).
     static func percentDecoded(_ s: String) -> String {
-        var bytes: [UInt8] = []
-        var rest = Array(s.utf8)[...]
-        while let b = rest.popFirst() {
-            if b == UInt8(ascii: "%"), rest.count >= 2,
-               let v = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(v)
-                rest = rest.dropFirst(2)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: URLText.percentDecodedBytes(s), as: UTF8.self)
     }
 }

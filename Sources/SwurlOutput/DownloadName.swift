@@ -146,17 +146,7 @@ public enum DownloadName {
     }
 
     static func percentDecode(_ s: String, latin1: Bool) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(s.utf8)[...]
-        while let b = utf8.popFirst() {
-            if b == UInt8(ascii: "%"), utf8.count >= 2,
-               let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(v)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(b)
-            }
-        }
+        let bytes = URLText.percentDecodedBytes(s)
         if latin1 { return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })) }
         return String(decoding: bytes, as: UTF8.self)
     }
