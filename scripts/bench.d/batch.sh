@@ -4,6 +4,7 @@
 # through swurl batch. Reports requests/s, peak RSS and the connections nginx saw.
 # Env: SWURL, OUT (scratch dir), BATCH_RUNS.
 set -euo pipefail
+. "$(dirname "$0")/../nginx.bash"
 SWURL=${SWURL:-.build/release/swurl}
 OUT=${OUT:-$(mktemp -d)}
 RUNS=${BATCH_RUNS:-10}
@@ -11,26 +12,11 @@ dir="$OUT/nginx-batch"
 mkdir -p "$dir/www" "$dir/tmp" "$dir/logs"
 trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
 echo "hello from nginx" > "$dir/www/small.txt"
-nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-user_line=""; [ "$(id -u)" = 0 ] && user_line="user root;"
-cat > "$dir/nginx.conf" <<CONF
-$user_line
-daemon on;
-pid $dir/nginx.pid;
-error_log $dir/logs/error.log;
-worker_processes 1;
-events { worker_connections 512; }
-http {
-    log_format conn '\$connection';
+nport=$(free_port)
+start_nginx "$dir" batch 512 "    log_format conn '\$connection';
     access_log $dir/logs/access.log conn;
     keepalive_requests 1000000;
-    client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi; uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
-    server { listen 127.0.0.1:$nport; root $dir/www; }
-}
-CONF
-/usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log"
-cp "$dir/nginx.pid" "$OUT/nginx-batch.pid"
+    server { listen 127.0.0.1:$nport; root $dir/www; }"
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/small.txt" && break; sleep 0.1; done
 
 url="http://127.0.0.1:$nport/small.txt"

@@ -3,6 +3,7 @@
 # then to stdout -> /dev/null (swurl vs curl).
 # Throughput as a ratio to curl, and peak RSS from /usr/bin/time. Env: SWURL, OUT (scratch dir).
 set -euo pipefail
+. "$(dirname "$0")/../nginx.bash"
 SWURL=${SWURL:-.build/release/swurl}
 OUT=${OUT:-$(mktemp -d)}
 N=${DOWNLOAD_RUNS:-6}
@@ -17,26 +18,10 @@ dl=$(mktemp -d "$dl_root/swurl-bench-XXXXXX")
 trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$dl"' EXIT
 ln -sfn "$dl" "$dir/dl"
 truncate -s 1G "$dir/www/1g.bin"   # sparse: the page cache serves it, the disk is not the bottleneck
-nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-# Workers run as the invoking user (as root nginx would switch to nobody, who cannot read $OUT).
-user_line=""; [ "$(id -u)" = 0 ] && user_line="user root;"
-cat > "$dir/nginx.conf" <<CONF
-$user_line
-daemon on;
-pid $dir/nginx.pid;
-error_log $dir/logs/error.log;
-worker_processes 1;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi; uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
+nport=$(free_port)
+start_nginx "$dir" download 64 "    access_log off;
     sendfile on;
-    server { listen 127.0.0.1:$nport; root $dir/www; }
-}
-CONF
-/usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log"
-cp "$dir/nginx.pid" "$OUT/nginx-download.pid"
+    server { listen 127.0.0.1:$nport; root $dir/www; }"
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/" && break; sleep 0.1; done
 url="http://127.0.0.1:$nport/1g.bin"
 

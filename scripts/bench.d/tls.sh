@@ -4,6 +4,7 @@
 # (the system CAs plus the private CA; curl parses its bundle, swurl searches a hashed directory).
 # Env: SWURL, OUT (scratch dir).
 set -euo pipefail
+. "$(dirname "$0")/../nginx.bash"
 SWURL=${SWURL:-.build/release/swurl}
 OUT=${OUT:-$(mktemp -d)}
 RUNS=${TLS_RUNS:-30}
@@ -35,20 +36,9 @@ cp "$dir/ca.pem" "$dir/store/swurl-bench-ca.pem"
 openssl rehash "$dir/store" 2>/dev/null
 cat "$system_bundle" "$dir/ca.pem" > "$dir/bundle.pem" 2>/dev/null || cp "$dir/ca.pem" "$dir/bundle.pem"
 
-nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-hport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-user_line=""; [ "$(id -u)" = 0 ] && user_line="user root;"
-cat > "$dir/nginx.conf" <<CONF
-$user_line
-daemon on;
-pid $dir/nginx.pid;
-error_log $dir/logs/error.log;
-worker_processes 1;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi; uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
+nport=$(free_port)
+hport=$(free_port)
+start_nginx "$dir" tls 64 "    access_log off;
     server {
         listen 127.0.0.1:$nport ssl;
         root $dir/www;
@@ -58,11 +48,7 @@ http {
     server {
         listen 127.0.0.1:$hport;
         root $dir/www;
-    }
-}
-CONF
-/usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log"
-cp "$dir/nginx.pid" "$OUT/nginx-tls.pid"
+    }"
 url="https://127.0.0.1:$nport/small.txt"
 for _ in $(seq 50); do curl -s -o /dev/null --cacert "$dir/ca.pem" "$url" && break; sleep 0.1; done
 
