@@ -45,13 +45,13 @@ enum BatchCommand: SwurlCommand {
 
         let reader: LineReader
         if path == "-" {
-            reader = LineReader(fd: 0, name: "stdin")
+            reader = LineReader(source: environment.stdin, name: "stdin")
         } else {
             let fd = open(environment.resolvePath(path), O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 throw .inputFile("cannot read '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(errno))")
             }
-            reader = LineReader(fd: fd, name: path, closeAtEnd: true)
+            reader = LineReader(owning: fd, name: path)
         }
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
@@ -117,11 +117,13 @@ struct BatchLine {
     let body: BatchBody
 }
 
-/// Reads the input a line at a time (a 64 KiB buffer; a line longer than 1 MiB is that line's error).
+/// Reads input a line at a time (a 64 KiB buffer; a line longer than 1 MiB is that line's error):
+/// batch files and the REPL's script mode.
 final class LineReader {
-    private let fd: Int32
+    private let source: ByteSource
     private let name: String
-    private let closeAtEnd: Bool
+    /// A descriptor to close at the end (a file the caller opened for the reader).
+    private let owned: Int32?
     private var buffer = [UInt8](repeating: 0, count: 65536)
     private var start = 0, end = 0
     private var atEOF = false
@@ -129,13 +131,18 @@ final class LineReader {
     private(set) var error: SwurlError?
     static let maxLine = 1 << 20
 
-    init(fd: Int32, name: String, closeAtEnd: Bool = false) {
-        self.fd = fd
+    init(source: ByteSource, name: String, owning fd: Int32? = nil) {
+        self.source = source
         self.name = name
-        self.closeAtEnd = closeAtEnd
+        owned = fd
     }
 
-    deinit { if closeAtEnd { close(fd) } }
+    /// Lines of the file open on `fd`, which the reader closes at its end.
+    convenience init(owning fd: Int32, name: String) {
+        self.init(source: FileDescriptorSource(fd: fd), name: name, owning: fd)
+    }
+
+    deinit { if let owned { close(owned) } }
 
     /// The next line without its line ending (nil at the end); `tooLong` when it was cut.
     func next() -> (text: String, tooLong: Bool)? {
@@ -159,15 +166,19 @@ final class LineReader {
                 atEOF = true
                 return (String(decoding: line, as: UTF8.self), tooLong)
             }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR && !Interrupt.requested { continue }
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+            } catch let failure {
                 if error == nil && !Interrupt.requested {
-                    error = .inputFile("reading '\(TerminalSanitizer.clean(name))' failed: \(systemErrorMessage(errno))")
+                    let why = (failure as? SwurlError)?.message ?? "\(failure)"
+                    error = .inputFile("reading '\(TerminalSanitizer.clean(name))' failed: \(why)")
                 }
                 atEOF = true
                 if line.isEmpty { return nil }
-            } else if n == 0 {
+                continue
+            }
+            if n == 0 {
                 atEOF = true
             } else {
                 end = n

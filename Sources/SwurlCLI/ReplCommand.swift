@@ -244,12 +244,18 @@ final class ReplSession {
 
     /// Runs stdin line by line: `#` lines are comments; the status is the last command's.
     func runScript(stopOnError: Bool) -> ExitStatus {
-        let reader = ScriptLineReader(source: environment.stdin)
+        let reader = LineReader(source: environment.stdin, name: "stdin")
         var status = ExitStatus.success
         // Ctrl-C between lines stops the script too (during a request the engine sees it).
         Interrupt.arm()
-        while let line = reader.next() {
+        while let (line, tooLong) = reader.next() {
             if Interrupt.requested { return .interrupted }
+            if tooLong {
+                Swurl.report(.usage("line \(reader.lineNumber) is longer than \(LineReader.maxLine) bytes"), environment: environment)
+                status = .usage
+                if stopOnError { return status }
+                continue
+            }
             switch execute(line) {
             case .nothing: continue
             case .exit(let s): return s
@@ -257,6 +263,10 @@ final class ReplSession {
                 status = s
                 if s == .interrupted || (stopOnError && s != .success) { return s }
             }
+        }
+        if let error = reader.error {
+            Swurl.report(error, environment: environment)
+            return ExitStatus(for: error)
         }
         return Interrupt.requested ? .interrupted : status
     }
@@ -454,36 +464,4 @@ final class ReplSession {
     Ctrl-C cancels a running request (status 130) or clears the line being typed.
 
     """
-}
-
-/// Lines from a byte source, read in chunks; a final line without a newline counts; CR before LF is dropped.
-final class ScriptLineReader {
-    private let source: ByteSource
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var ended = false
-
-    init(source: ByteSource) { self.source = source }
-
-    func next() -> String? {
-        while true {
-            if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                var end = nl
-                if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = nl + 1
-                return line
-            }
-            if ended {
-                guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
-                start = buffer.count
-                return line
-            }
-            if start > 0 { buffer.removeFirst(start); start = 0 }
-            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let n = (try? chunk.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
-            if n <= 0 { ended = true } else { buffer += chunk[..<n] }
-        }
-    }
 }

@@ -45,7 +45,11 @@ public final class FileDescriptorSource: ByteSource {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
-            if errno == EINTR { continue }
+            if errno == EINTR {
+                // Ctrl-C ends a read that waits on a terminal or a pipe (exit 130).
+                if Interrupt.requested { throw SwurlError.interrupted }
+                continue
+            }
             throw SwurlError.transport("reading input failed: \(systemErrorMessage(errno))")
         }
     }

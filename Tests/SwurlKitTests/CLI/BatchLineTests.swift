@@ -21,7 +21,7 @@ final class BatchLineTests: XCTestCase {
         try Data("a\r\nb\n\(long)\nlast".utf8).write(to: URL(fileURLWithPath: path))
         let fd = open(path, O_RDONLY)
         XCTAssertGreaterThanOrEqual(fd, 0)
-        let reader = LineReader(fd: fd, name: path, closeAtEnd: true)
+        let reader = LineReader(owning: fd, name: path)
         XCTAssertEqual(reader.next()?.text, "a")
         XCTAssertEqual(reader.next()?.text, "b")
         let cut = reader.next()
