@@ -164,9 +164,6 @@ public struct CommandOptions {
         if session != nil && sessionReadOnly != nil {
             throw .usage("--session and --session-read-only cannot be combined", hint: "use one of them")
         }
-        if session != nil && download {
-            throw .usage("--session cannot be updated by a download", hint: "use --session-read-only with --download")
-        }
         if showAllHops && !transfer.followRedirects {
             throw .usage("--all shows the responses of followed redirects", hint: "add -F to follow them")
         }

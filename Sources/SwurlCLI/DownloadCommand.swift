@@ -15,8 +15,10 @@ enum DownloadCommand: SwurlCommand {
     }
 
     /// The download half of an exchange, after the request is built.
+    /// With `--session`, the cookies the exchange ends with are saved once the transfer is over,
+    /// whether the server sent the file or an error status.
     static func download(request: HTTPRequest, options: CommandOptions, transferOptions: TransferOptions,
-                    environment: Environment) throws(SwurlError) -> ExitStatus {
+                         stored: SessionBinding?, environment: Environment) throws(SwurlError) -> ExitStatus {
         // Heads go to stderr, and only when asked for (-v, -h, --print): stdout stays free.
         var headPrinter: Printer?
         if var selection = options.selection ?? (options.verbose ? PrintSelection(requestHeaders: true, responseHeaders: true) : nil) {
@@ -69,6 +71,10 @@ enum DownloadCommand: SwurlCommand {
             }
             throw error
         }
+        // After the file is dealt with: a session that cannot be written never costs the download.
+        func saveSession() throws(SwurlError) {
+            try stored?.save(options: options, transfer: transferOptions, cookies: session.cookiesAfterExchange)
+        }
         if let failed = file.failedHead {
             bar?.interrupt()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
@@ -77,6 +83,7 @@ enum DownloadCommand: SwurlCommand {
                 try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
             }
             Swurl.printTiming(result.timing, options, environment)
+            try saveSession()
             return ExitStatus(httpStatus: failed.status) ?? .transportError
         }
         do {
@@ -92,6 +99,7 @@ enum DownloadCommand: SwurlCommand {
             try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(file.written) bytes)\n")
         }
         Swurl.printTiming(result.timing, options, environment)
+        try saveSession()
         return .success
     }
 

@@ -50,7 +50,7 @@ enum RequestCommand: SwurlCommand {
         }
         if options.download {
             return try DownloadCommand.download(request: request, options: options, transferOptions: transferOptions,
-                                                environment: environment)
+                                                stored: stored, environment: environment)
         }
 
         // Where the output goes and how it looks.
@@ -85,7 +85,7 @@ enum RequestCommand: SwurlCommand {
         var uploadBar: ProgressBar?
         do {
             if options.offline {
-                try OfflineRequest.emit(try session.firstHop(), to: printer)
+                try OfflineRequest.emit(try session.firstHop(), cookies: transferOptions.sessionCookies ?? [], to: printer)
                 try printer.finishRequest()
                 try background?.finish()
                 try outputFile?.commit()

@@ -11,6 +11,8 @@ public struct CurlURL: Sendable, Equatable {
     public var port: Int?
     /// Path and query as they go on the request line.
     public var requestTarget: String
+    /// The path alone, as sent.
+    public var path: String
     /// The user name and password of a `user:password@` part, percent-decoded; nil when absent.
     public var user: String?
     public var password: String?
@@ -41,6 +43,7 @@ public struct CurlURL: Sendable, Equatable {
         self.scheme = part(CURLUPART_SCHEME) ?? "http"
         self.port = part(CURLUPART_PORT).flatMap { Int($0) }
         let path = part(CURLUPART_PATH) ?? "/"
+        self.path = path
         self.requestTarget = path + (part(CURLUPART_QUERY).map { "?" + $0 } ?? "")
         self.url = part(CURLUPART_URL) ?? text
         // Decoded here: libcurl's own CURLU_URLDECODE refuses control characters, and those are

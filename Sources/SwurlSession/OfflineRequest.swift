@@ -4,14 +4,21 @@ import SwurlCore
 /// Renders a request as the bytes libcurl would put on the wire for HTTP/1.1, for `--offline`.
 public enum OfflineRequest {
     /// The request line and headers, ending with the blank line: `Host` first, then the headers
-    /// in order (an empty value as `Name:`), then `Content-Length` as libcurl adds it.
-    public static func head(_ request: HTTPRequest) throws(SwurlError) -> [UInt8] {
+    /// in order (an empty value as `Name:`), then `Content-Length` as libcurl adds it. With a
+    /// session's `cookies`, the `Cookie` header the cookie engine adds after `Host`.
+    public static func head(_ request: HTTPRequest, cookies: [SessionCookie] = [],
+                            now: Int64 = Int64(TransferSession.wallClock())) throws(SwurlError) -> [UInt8] {
         let url = try CurlURL(parsing: request.url)
         var s = "\(request.method) \(url.requestTarget) HTTP/1.1\r\n"
         if let host = request.headers["Host"] {
             s += host.isEmpty ? "Host:\r\n" : "Host: \(host)\r\n"
         } else if !request.isRemoved("Host") {
             s += "Host: \(url.hostHeader)\r\n"
+        }
+        let cookieHost = EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: request.headers["Host"])
+        if let line = EngineCookieHeader.value(cookies, host: cookieHost, path: url.path,
+                                               https: url.scheme.lowercased() == "https", now: now) {
+            s += "Cookie: \(line)\r\n"
         }
         for f in request.headers where f.name.lowercased() != "host" {
             s += f.value.isEmpty ? "\(f.name):\r\n" : "\(f.name): \(f.value)\r\n"
@@ -27,8 +34,8 @@ public enum OfflineRequest {
     }
 
     /// Sends the request to `delegate` as a transfer would, without a network.
-    public static func emit(_ request: HTTPRequest, to delegate: TransferDelegate) throws {
-        try delegate.transferDidSendRequestHead(try head(request))
+    public static func emit(_ request: HTTPRequest, cookies: [SessionCookie] = [], to delegate: TransferDelegate) throws {
+        try delegate.transferDidSendRequestHead(try head(request, cookies: cookies))
         guard let body = request.body else { return }
         let chunked = request.headers["Transfer-Encoding"]?.lowercased().contains("chunked") ?? false
         let reader = body.makeReader()

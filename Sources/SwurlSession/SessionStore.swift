@@ -151,6 +151,8 @@ public struct SessionStore: Sendable {
     public static let maxSize = 1 << 20
     /// The format version this swurl writes and reads.
     public static let version = 1
+    /// How long a save waits for another writer's lock, in seconds.
+    public static let lockWait = 10.0
 
     public init(path: String) { self.path = path }
 
@@ -208,7 +210,7 @@ public struct SessionStore: Sendable {
         return bytes
     }
 
-    /// Writes this run's changes: takes the directory's lock, re-reads the file, merges
+    /// Writes this run's changes: takes the session's lock, re-reads the file, merges
     /// (`SessionData.merging`), drops expired cookies, writes a temporary 0600 file and renames it.
     /// - Parameters:
     ///   - before: the session as this run loaded it.
@@ -225,12 +227,21 @@ public struct SessionStore: Sendable {
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         try SessionStore.makeDirectories(directory)
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirFD >= 0 else { throw failure("cannot open the directory of") }
-        defer { close(dirFD) }
-        // Serialises the writers of every session in this directory; released on close.
-        while flock(dirFD, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure("cannot lock the directory of") }
+        // Writers of this session serialise on its own lock file (`.NAME.lock`, 0600, never
+        // through a symbolic link), not on the directory: in a shared directory such as /tmp
+        // anybody can hold a directory's lock. A lock held past `lockWait` (another user's file,
+        // a stuck run) fails the save instead of hanging the run. Released on close.
+        let lockFD = open("\(directory)/.\(base).lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else { throw failure("cannot open the lock file of") }
+        defer { close(lockFD) }
+        let deadline = MonotonicClock.now() + SessionStore.lockWait
+        while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EINTR || errno == EWOULDBLOCK else { throw failure("cannot lock") }
+            guard MonotonicClock.now() < deadline else {
+                errno = EWOULDBLOCK
+                throw failure("another process held the lock (.\(base).lock) for \(Int(SessionStore.lockWait)) s on")
+            }
+            usleep(5_000)
         }
         let current = try load()
         var merged = current.merging(from: before, to: after)

@@ -27,13 +27,29 @@ final class OfflineAndErrorTests: XCTestCase {
             ["{USERINFO}/u"],
             ["-A", "digest", "-a", "u:p", "{URL}/d"],
             ["{URL}/pé/a b?q=é ü&r=1", "s==ä b"],
+            ["--session-read-only", "{SESSION}", "{URL}/x/y/z?q=1", "X-After:1"],
+            ["--session-read-only", "{SESSION}", "{URL}/other/"],
+            ["--session-read-only", "{SESSION}", "{URL}/elsewhere", "Cookie:mine=1"],
         ]
+        // Cookies of several paths, ages and name lengths, a secure one (127.0.0.1 counts as a
+        // secure context for libcurl), an expired one and a subdomain one (never for an IP).
+        let session = TestPaths.temporaryDirectory() + "/cookies.json"
+        func cookie(_ name: String, _ path: String, secure: Bool = false, expires: Int = 0, subdomains: Bool = false) -> String {
+            "{\"domain\": \"127.0.0.1\", \"includeSubdomains\": \(subdomains), \"path\": \"\(path)\", \"secure\": \(secure), "
+                + "\"httpOnly\": false, \"expires\": \(expires), \"name\": \"\(name)\", \"value\": \"v-\(name)\"}"
+        }
+        let cookies = [cookie("a", "/"), cookie("bb", "/x"), cookie("c", "/x/y/"), cookie("o", "/other"),
+                       cookie("sec", "/", secure: true), cookie("old", "/", expires: 1000), cookie("d", "/x"),
+                       cookie("dom", "/", subdomains: true), cookie("e", "/x"), cookie("xy", "/x/yz")]
+        try Data("{\"version\": 1, \"cookies\": [\(cookies.joined(separator: ", "))]}".utf8)
+            .write(to: URL(fileURLWithPath: session))
         for args in cases {
             let capture = try CaptureServer()
             let base = "http://127.0.0.1:\(capture.server.port)"
             let filled = args.map {
                 $0.replacingOccurrences(of: "{URL}", with: base)
                     .replacingOccurrences(of: "{USERINFO}", with: "http://us%20er:p%40ss@127.0.0.1:\(capture.server.port)")
+                    .replacingOccurrences(of: "{SESSION}", with: session)
             }
             let offline = try runSwurl(["--offline"] + filled)
             XCTAssertEqual(offline.status, 0, offline.stderr)

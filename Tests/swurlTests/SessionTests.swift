@@ -47,6 +47,21 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try cookies(try swurl([try url("/cookies")])), [:])
     }
 
+    /// A download keeps the session's cookies too; a session that cannot be written never costs
+    /// the downloaded file.
+    func testDownloadUpdatesTheSessionAfterTheFileIsSaved() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let dl = try swurl(["--session", "s", "-d", "-o", dir + "/out.json", try url("/response-headers?Set-Cookie=dl%3D1")])
+        XCTAssertEqual(dl.status, 0, dl.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out.json"))
+        XCTAssertEqual(try cookies(try swurl(["--session", "s", try url("/cookies")])), ["dl": "1"])
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/not-a-dir", contents: Data()))
+        let failed = try swurl(["--session", dir + "/not-a-dir/s.json", "-d", "-o", dir + "/kept.json", try url("/get")])
+        XCTAssertEqual(failed.status, 1, failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("session was not saved"), failed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/kept.json"), "the download was lost")
+    }
+
     func testCookieDeletedByTheServerLeavesTheSession() throws {
         XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/set?a=1&b=2")]).status, 0)
         XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/delete?a")]).status, 0)
@@ -138,6 +153,27 @@ final class SessionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: try namedFile("none")))
     }
 
+    /// The lock is the session's own lock file: a lock on the directory (anybody can take one in
+    /// /tmp) does not stall a save, and a lock file held for good fails it after 10 s, exit 1.
+    func testALockHeldElsewhereNeverHangsASave() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let dirFD = open(dir, O_RDONLY | O_DIRECTORY)
+        XCTAssertGreaterThanOrEqual(dirFD, 0)
+        defer { close(dirFD) }
+        XCTAssertEqual(flock(dirFD, LOCK_EX), 0)
+        let ok = try swurl(["--session", dir + "/s.json", try url("/cookies/set/a/1")])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        let lockFD = open(dir + "/.s.json.lock", O_RDWR)
+        XCTAssertGreaterThanOrEqual(lockFD, 0, "the lock file is next to the session")
+        defer { close(lockFD) }
+        XCTAssertEqual(try mode(dir + "/.s.json.lock"), 0o600)
+        XCTAssertEqual(flock(lockFD, LOCK_EX), 0)
+        let held = try swurl(["--session", dir + "/s.json", try url("/cookies/set/b/2")])
+        XCTAssertEqual(held.status, 1, held.stderr)
+        XCTAssertTrue(held.stderr.contains("the session was not saved: another process held the lock"), held.stderr)
+        XCTAssertTrue(try String(contentsOfFile: dir + "/s.json", encoding: .utf8).contains("\"a\""))
+    }
+
     func testTwentyConcurrentWritersLoseNothing() throws {
         let path = TestPaths.temporaryDirectory() + "/many.json"
         let base = try url("/cookies/set")
@@ -156,9 +192,9 @@ final class SessionTests: XCTestCase {
         let sent = try cookies(try swurl(["--session-read-only", path, try url("/cookies")]))
         XCTAssertEqual(sent.count, 20, "\(sent)")
         for i in 0..<20 { XCTAssertEqual(sent["c\(i)"], "v\(i)") }
-        // No temporary files left behind.
+        // No temporary files left behind; the lock file stays (removing it would race a writer).
         let left = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
-        XCTAssertEqual(left, ["many.json"])
+        XCTAssertEqual(Set(left), ["many.json", ".many.json.lock"])
     }
 
     func testInvalidSessionFileIsAnErrorAndLeftUntouched() throws {
