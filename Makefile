@@ -70,9 +70,10 @@ bench: build test-deps venv $(HTTPIE_VENV)/.installed
 # libFuzzer + AddressSanitizer targets in Fuzz/ (a separate package `make test` never builds),
 # each run FUZZ_SECONDS (default 60) from Fuzz/corpus/<target>; prints a table per target.
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
 
 fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) scripts/fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) SWIFT=$(SWIFT) scripts/fuzz
 
 clean:
 	rm -rf .build

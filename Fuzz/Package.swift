@@ -8,6 +8,7 @@
 import PackageDescription
 
 let targets = [
+    "config-file",
     "content-range",
     "decoder-auto",
     "decoder-image",
@@ -25,6 +26,7 @@ let targets = [
     "plist-roundtrip",
     "request-items",
     "retry-after",
+    "session-file",
     "terminal-sanitizer",
     "xml-tokenizer",
 ]

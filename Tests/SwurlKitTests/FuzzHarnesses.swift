@@ -35,6 +35,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case decoderImage = "decoder-image"
     case decoderText = "decoder-text"
     case decoderAuto = "decoder-auto"
+    case sessionFile = "session-file"
+    case configFile = "config-file"
 
     /// Runs one input; throws when a property does not hold.
     public func run(_ data: [UInt8]) throws(FuzzPropertyFailure) {
@@ -73,6 +75,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .decoderImage: try FuzzHarness.decoder(.image, data)
         case .decoderText: try FuzzHarness.decoder(.text, data)
         case .decoderAuto: try FuzzHarness.decoder(.auto, data)
+        case .sessionFile: try FuzzHarness.sessionFile(data)
+        case .configFile: try FuzzHarness.configFile(data)
         }
     }
 
@@ -108,6 +112,39 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
 
     static func lines(_ data: [UInt8]) -> [String] {
         String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    // MARK: - Session and config files
+
+    /// A session file that reads is written back to a file that reads as the same session.
+    static func sessionFile(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        guard let session = try? SessionFormat.decode(data, file: "fuzz") else { return }
+        let text = SessionFormat.encode(session)
+        let again: SessionData
+        do { again = try SessionFormat.decode(text, file: "fuzz") } catch {
+            throw FuzzPropertyFailure("a written session does not read back: \(error.message)")
+        }
+        if again != session { throw FuzzPropertyFailure("a session changed on a write and read") }
+    }
+
+    /// A config file's words, written back single-quoted one line each, split into the same
+    /// words; the option parser never crashes on them.
+    static func configFile(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        guard let lines = try? ConfigFile.lines(data, file: "fuzz") else { return }
+        var text: [UInt8] = []
+        for (_, words) in lines {
+            for word in words {
+                text += Array("'".utf8) + Array(word.utf8.split(separator: UInt8(ascii: "'"), omittingEmptySubsequences: false)
+                    .map { Array($0) }.joined(separator: Array("'\\''".utf8))) + Array("' ".utf8)
+            }
+            text.append(UInt8(ascii: "\n"))
+        }
+        let again: [[String]]
+        do { again = try ConfigFile.lines(text, file: "fuzz").map(\.1) } catch {
+            throw FuzzPropertyFailure("re-quoted config words do not split: \(error.message)")
+        }
+        if again != lines.map(\.1) { throw FuzzPropertyFailure("re-quoted config words split differently") }
+        _ = try? ConfigFile.parse(data, file: "fuzz")
     }
 
     // MARK: - Request items and nested keys
