@@ -59,9 +59,16 @@ enum BatchCommand: SwurlCommand {
                                  failFast: args.has(.failFast), report: report, progress: progress)
         Interrupt.arm()
         let driver = try MultiDriver(parallel: parallel)
+        // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
+        // holds up the lines already read; the driver waits for more input beside the transfers.
+        reader.waits = false
+        let input = reader.descriptor.map { fd in
+            MultiDriver.Input(fd: fd, ended: { reader.ended || runner.stopped || Interrupt.requested })
+        }
         let ending = driver.run(next: { runner.next(reader) },
                                 finished: { runner.finished($0, $1) },
-                                tick: { report.flush(); progress?.draw(force: false) })
+                                tick: { report.flush(); progress?.draw(force: false) },
+                                input: input)
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         report.flush()
@@ -127,8 +134,17 @@ final class LineReader {
     private var buffer = [UInt8](repeating: 0, count: 65536)
     private var start = 0, end = 0
     private var atEOF = false
+    /// The start of a line whose end has not been read yet (kept across `next` calls).
+    private var partial: [UInt8] = []
+    private var partialTooLong = false
     private(set) var lineNumber = 0
     private(set) var error: SwurlError?
+    /// Whether `next` waits for input (the default). When false, `next` returns nil as soon as
+    /// no whole line is ready and the descriptor has nothing to read; `ended` tells that apart
+    /// from the end of the input.
+    var waits = true
+    /// Whether the input has ended (after `next` returned nil).
+    private(set) var ended = false
     static let maxLine = 1 << 20
 
     init(source: ByteSource, name: String, owning fd: Int32? = nil) {
@@ -144,28 +160,26 @@ final class LineReader {
 
     deinit { if let owned { close(owned) } }
 
-    /// The next line without its line ending (nil at the end); `tooLong` when it was cut.
+    /// The descriptor the input comes from, when it is one (not memory in tests).
+    var descriptor: Int32? { (source as? FileDescriptorSource)?.fd }
+
+    /// The next line without its line ending (nil at the end, or with `waits` false when none
+    /// is ready); `tooLong` when it was cut.
     func next() -> (text: String, tooLong: Bool)? {
-        var line: [UInt8] = []
-        var tooLong = false
         while true {
             if let nl = buffer[start..<end].firstIndex(of: 0x0A) {
-                if !tooLong { line += buffer[start..<nl] }
-                if line.count > LineReader.maxLine { tooLong = true; line = [] }
+                if !partialTooLong { partial += buffer[start..<nl] }
                 start = nl + 1
-                lineNumber += 1
-                if line.last == 0x0D { line.removeLast() }
-                return (String(decoding: line, as: UTF8.self), tooLong)
+                return take()
             }
-            if !tooLong { line += buffer[start..<end] }
-            if line.count > LineReader.maxLine { tooLong = true; line = [] }
+            if !partialTooLong { partial += buffer[start..<end] }
+            if partial.count > LineReader.maxLine { partialTooLong = true; partial = [] }
             start = 0; end = 0
             if atEOF {
-                guard !line.isEmpty || tooLong else { return nil }
-                lineNumber += 1
-                atEOF = true
-                return (String(decoding: line, as: UTF8.self), tooLong)
+                guard !partial.isEmpty || partialTooLong else { ended = true; return nil }
+                return take()
             }
+            if !waits, let fd = descriptor, !LineReader.readable(fd) { return nil }
             let n: Int
             do {
                 n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
@@ -175,7 +189,6 @@ final class LineReader {
                     error = .inputFile("reading '\(TerminalSanitizer.clean(name))' failed: \(why)")
                 }
                 atEOF = true
-                if line.isEmpty { return nil }
                 continue
             }
             if n == 0 {
@@ -183,6 +196,27 @@ final class LineReader {
             } else {
                 end = n
             }
+        }
+    }
+
+    /// The line collected in `partial`, which starts over.
+    private func take() -> (text: String, tooLong: Bool) {
+        let tooLong = partialTooLong || partial.count > LineReader.maxLine
+        if partial.last == 0x0D { partial.removeLast() }
+        let text = tooLong ? "" : String(decoding: partial, as: UTF8.self)
+        partial.removeAll(keepingCapacity: partial.capacity <= 65536)
+        partialTooLong = false
+        lineNumber += 1
+        return (text, tooLong)
+    }
+
+    /// Whether a read from `fd` would not block: input, its end, or an error waiting.
+    private static func readable(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let rc = poll(&p, 1, 0)
+            if rc >= 0 { return rc == 1 }
+            if errno != EINTR || Interrupt.requested { return true }
         }
     }
 }
@@ -278,6 +312,8 @@ final class BatchRunner {
     private let progress: BatchProgress?
     private var ordinal = 0
     private var stop = false
+    /// Whether no new line may start (`--fail-fast` after a failure).
+    var stopped: Bool { stop }
     /// The first failing line in input order and its status.
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
