@@ -2,6 +2,7 @@
 @preconcurrency import Glibc
 #endif
 import SwurlOutput
+import SwurlResponseSerialization
 import SwurlSession
 import SwurlCore
 import SwurlCurl
@@ -38,6 +39,13 @@ enum BatchCommand: SwurlCommand {
                 throw .inputFile("--output-dir '\(TerminalSanitizer.clean(dir))' is not a directory")
             }
         }
+        var nameTemplate: BatchNameTemplate?
+        if let t = args.value(.nameTemplate) {
+            guard outputDir != nil else {
+                throw .usage("--name-template names the files of --output-dir", hint: "add --output-dir DIR")
+            }
+            nameTemplate = try BatchNameTemplate(t)
+        }
         // The batch's options, without its own, are every line's defaults.
         var defaults = args
         defaults.positionals = []
@@ -56,7 +64,7 @@ enum BatchCommand: SwurlCommand {
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
-                                 failFast: args.has(.failFast), report: report, progress: progress)
+                                 nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report, progress: progress)
         Interrupt.arm()
         let driver = try MultiDriver(parallel: parallel)
         // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
@@ -76,6 +84,11 @@ enum BatchCommand: SwurlCommand {
         if let error = reader.error { return ExitStatus(for: error) }
         return runner.firstFailure?.status ?? .success
     }
+
+    /// Options that change how a response is shown: refused on a batch line (and, by the option
+    /// table, on `swurl batch` itself), since a batch shows results, not responses.
+    static let displayOptions: [Option] = [.verbose, .print, .headers, .body, .timing, .all, .pretty, .style,
+                                           .sortKeys, .dropNulls, .stream, .plistAs]
 
     /// Splits a line into words the way a shell would for simple cases: blanks separate words,
     /// '…' quotes literally, "…" quotes with \" and \\ escapes, and a backslash outside quotes
@@ -221,21 +234,24 @@ final class LineReader {
     }
 }
 
-/// Receives one line's response: counts the body and, with `--output-dir`, writes it to
-/// `DIR/.LINE.body.part`, renamed to `DIR/LINE.body` when the line succeeds.
+/// Receives one line's response: counts the body, runs a strict `--decode` over it and, with
+/// `--output-dir`, writes it to `DIR/.LINE.body.part`, renamed to its final name (`DIR/LINE.body`
+/// or the `--name-template` name) when the line succeeds.
 final class BatchBody: TransferDelegate {
     private(set) var head: HTTPResponseHead?
     private(set) var bytes: Int64 = 0
     private let partPath: String?
-    let finalPath: String?
     private var fd: Int32 = -1
     private let validator: ResponseValidatorBox
     private(set) var contentTypeRejected = false
+    /// `--decode` when it is strict (nil otherwise: nothing is decoded).
+    private let strictDecoding: DecodingOptions?
+    private var decodingCheck: BodyDecodingCheck?
 
-    init(outputDir: String?, line: Int, validator: ResponseValidatorBox) {
+    init(outputDir: String?, line: Int, validator: ResponseValidatorBox, decoding: DecodingOptions) {
         partPath = outputDir.map { "\($0)/.\(line).body.part" }
-        finalPath = outputDir.map { "\($0)/\(line).body" }
         self.validator = validator
+        strictDecoding = decoding.isStrict ? decoding : nil
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -249,6 +265,9 @@ final class BatchBody: TransferDelegate {
         // A new response (a retry after a cut): start the file again.
         bytes = 0
         contentTypeRejected = !validator.acceptsContentType(head.mediaType)
+        decodingCheck = strictDecoding.map {
+            BodyDecodingCheck(head: head, decoding: $0, contentTypeAccepted: !contentTypeRejected)
+        }
         if let partPath {
             if fd >= 0 { close(fd) }
             // Never through a planted link in a shared directory: a fresh file or nothing.
@@ -262,11 +281,19 @@ final class BatchBody: TransferDelegate {
 
     func transferDidReceiveBody(_ b: UnsafeRawBufferPointer) throws {
         bytes += Int64(b.count)
+        decodingCheck?.feed(b)
         if fd >= 0, let partPath { try writeAll(fd, b, describing: partPath) }
     }
 
-    /// Keeps the body (renamed into place) or removes it.
-    func settle(keep: Bool) -> SwurlError? {
+    /// After the last hop: why the strict `--decode` could not decode the body (nil when it
+    /// could, or when `--decode` is not strict).
+    func decodingFailure() -> String? {
+        defer { decodingCheck = nil }
+        return decodingCheck?.finish()
+    }
+
+    /// Keeps the body (renamed to `finalPath`) or removes it.
+    func settle(keep: Bool, to finalPath: String?) -> SwurlError? {
         if fd >= 0 { close(fd); fd = -1 }
         guard let partPath, let finalPath else { return nil }
         if keep {
@@ -307,6 +334,9 @@ final class BatchRunner {
     private var reachedOrigins: Set<String> = []
     private let environment: Environment
     private let outputDir: String?
+    private let nameTemplate: BatchNameTemplate?
+    /// The `--name-template` names this batch wrote, so that no line replaces another's body.
+    private var writtenNames: Set<String> = []
     private let failFast: Bool
     private let report: BatchReport
     private let progress: BatchProgress?
@@ -317,11 +347,12 @@ final class BatchRunner {
     /// The first failing line in input order and its status.
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
-    init(defaults: ParsedArguments, environment: Environment, outputDir: String?, failFast: Bool,
-         report: BatchReport, progress: BatchProgress?) {
+    init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
+         failFast: Bool, report: BatchReport, progress: BatchProgress?) {
         self.defaults = defaults
         self.environment = environment
         self.outputDir = outputDir
+        self.nameTemplate = nameTemplate
         self.failFast = failFast
         self.report = report
         self.progress = progress
@@ -364,10 +395,22 @@ final class BatchRunner {
         where args.has(option) {
             throw .usage("--\(option.rawValue) cannot be used on a batch line")
         }
+        // A batch prints one result per line, never responses: what would change how a response
+        // is shown is refused rather than ignored.
+        for option in BatchCommand.displayOptions where args.has(option) {
+            throw .usage("--\(option.rawValue) cannot be used on a batch line: a batch prints one result per request, not the response "
+                         + "(--jsonl adds timings, --output-dir keeps bodies)")
+        }
         try CommandTable.check(args, for: RequestCommand.self)
         for (option, values) in defaults.options where args.options[option] == nil { args.options[option] = values }
         var options = try CommandOptions(args, environment: environment)
         options.ignoreStdin = true
+        // Stdin is the batch's input (or the terminal), never a line's body.
+        for item in options.items {
+            if case .file(_, "-", _, _) = item.kind {
+                throw .usage("'\(TerminalSanitizer.clean(item.raw))' reads stdin, which a batch line cannot (send a file with @FILE or name@FILE)")
+            }
+        }
         let request = try RequestBuilder(options: options, environment: environment).build()
         if let limit = options.waitForNetwork {
             let origin = (try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url
@@ -380,7 +423,8 @@ final class BatchRunner {
         transferOptions.rateLimitedByLibcurl = true
         let validator = options.validator
         let body = BatchBody(outputDir: outputDir, line: number,
-                             validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes))
+                             validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes),
+                             decoding: options.decoding)
         let session = try TransferSession(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
         if !options.quiet {
@@ -393,6 +437,18 @@ final class BatchRunner {
                 session)
     }
 
+    /// Where a successful line's body goes: `DIR/LINE.body`, or the `--name-template` name (one
+    /// no other line of this batch wrote; a name left empty by sanitizing falls back to LINE.body).
+    private func finalPath(_ line: BatchLine, status: Int?) -> String? {
+        guard let outputDir else { return nil }
+        guard let nameTemplate else { return "\(outputDir)/\(line.number).body" }
+        let wanted = nameTemplate.name(line: line.number, method: line.method, url: line.url, status: status)
+            ?? "\(line.number).body"
+        let name = BatchNameTemplate.unclaimed(wanted, line: line.number) { writtenNames.contains($0) }
+        writtenNames.insert(name)
+        return "\(outputDir)/\(name)"
+    }
+
     /// A line ended: validate it as a one-shot request would, write its body, report it.
     /// - Returns: whether new lines may start.
     func finished(_ line: BatchLine, _ outcome: Swift.Result<TransferSession.Result, SwurlError>) -> Bool {
@@ -402,7 +458,7 @@ final class BatchRunner {
         case .failure(let error):
             status = ExitStatus(for: error)
             result.error = error.message
-            _ = line.body.settle(keep: false)
+            _ = line.body.settle(keep: false, to: nil)
         case .success(let r):
             result.url = r.url
             result.status = r.head?.status
@@ -416,10 +472,17 @@ final class BatchRunner {
             } else if line.body.contentTypeRejected && line.body.bytes > 0 {
                 status = .responseRejected
                 result.error = "\(r.head?.mediaType.map { "Content-Type \($0)" } ?? "a response without a Content-Type") is not acceptable"
+            } else if let reason = line.body.decodingFailure() {
+                // As `RequestCommand.validate`: a strict decoder's verdict comes last.
+                status = .responseRejected
+                result.error = "--decode \(line.options.decoding.choice.rawValue): \(reason)"
             }
-            if let e = line.body.settle(keep: status == .success) {
+            let path = status == .success ? finalPath(line, status: r.head?.status) : nil
+            if let e = line.body.settle(keep: status == .success, to: path) {
                 status = ExitStatus(for: e)
                 result.error = e.message
+            } else if let path, status == .success {
+                result.file = String(path.split(separator: "/").last ?? "")
             }
         }
         result.exit = status
@@ -442,6 +505,8 @@ struct BatchResult {
     var size: Int64?
     var error: String?
     var exit: ExitStatus = .success
+    /// The body's file name in `--output-dir` (nil when none was written).
+    var file: String?
 
     /// `LINE STATUS TIME SIZE METHOD URL`, or `LINE error EXIT METHOD URL: MESSAGE`.
     var text: String {
@@ -467,7 +532,7 @@ struct BatchResult {
             .init("size", size.map { .number(String($0)) } ?? .null),
             .init("error", error.map { .string($0) } ?? .null),
             .init("exit", .number(String(exit.rawValue))),
-        ])
+        ] + (file.map { [.init("file", .string($0))] } ?? []))
         return v.serialized
     }
 
