@@ -295,8 +295,8 @@ final class BatchBody: TransferDelegate {
     /// Keeps the body (renamed to `finalPath`) or removes it.
     func settle(keep: Bool, to finalPath: String?) -> SwurlError? {
         if fd >= 0 { close(fd); fd = -1 }
-        guard let partPath, let finalPath else { return nil }
-        if keep {
+        guard let partPath else { return nil }
+        if keep, let finalPath {
             if head == nil || access(partPath, F_OK) != 0 {
                 // No body arrived (HEAD, 204): an empty file.
                 unlink(partPath)
