@@ -2,7 +2,7 @@ import SwurlOutput
 import SwurlCurl
 import SwurlCore
 /// `swurl batch --output-dir DIR --name-template TEMPLATE`: the file name of each line's body.
-/// Placeholders: `{line}` (the input line number), `{host}`, `{port}` (explicit or the scheme's
+/// Placeholders: `{line}` (the input line number), `{host}` (lower-cased), `{port}` (explicit or the scheme's
 /// default), `{path}` (percent-decoded, without the query), `{method}` and `{status}` (the final
 /// response's). Host, port and path are the URL of the line as typed, never a redirect target's
 /// (as for download names, CVE-2019-10751). Every `/` and `\` a value brings becomes `_`, and the
@@ -63,7 +63,7 @@ struct BatchNameTemplate {
             case .line: out += String(line)
             case .method: out += BatchNameTemplate.flat(method)
             case .status: out += status.map(String.init) ?? "none"
-            case .host: out += BatchNameTemplate.flat(parsed?.host ?? "unknown")
+            case .host: out += BatchNameTemplate.flat(parsed?.host.lowercased() ?? "unknown")
             case .port:
                 let scheme = parsed?.scheme.lowercased()
                 out += String(parsed?.port ?? (scheme == "https" ? 443 : 80))
