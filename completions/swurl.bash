@@ -13,6 +13,7 @@ _swurl() {
         --limit-rate) return ;;
         --parallel) return ;;
         --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --name-template) return ;;
         --order) COMPREPLY=($(compgen -W "completion input" -- "$cur")); return ;;
         --auth|-a) return ;;
         --auth-type|-A) COMPREPLY=($(compgen -W "basic digest bearer" -- "$cur")); return ;;
@@ -49,7 +50,7 @@ _swurl() {
         --ciphers) return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --quiet -q --download -d --continue -c --overwrite --limit-rate --parallel --jsonl --output-dir --order --fail-fast --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --watch --max-filesize --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version --stop-on-error" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --quiet -q --download -d --continue -c --overwrite --limit-rate --parallel --jsonl --output-dir --name-template --order --fail-fast --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --watch --max-filesize --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version --stop-on-error" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS certs repl reach batch" -- "$cur"))
     fi

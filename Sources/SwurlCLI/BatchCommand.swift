@@ -2,6 +2,7 @@
 @preconcurrency import Glibc
 #endif
 import SwurlOutput
+import SwurlResponseSerialization
 import SwurlSession
 import SwurlCore
 import SwurlCurl
@@ -38,6 +39,13 @@ enum BatchCommand: SwurlCommand {
                 throw .inputFile("--output-dir '\(TerminalSanitizer.clean(dir))' is not a directory")
             }
         }
+        var nameTemplate: BatchNameTemplate?
+        if let t = args.value(.nameTemplate) {
+            guard outputDir != nil else {
+                throw .usage("--name-template names the files of --output-dir", hint: "add --output-dir DIR")
+            }
+            nameTemplate = try BatchNameTemplate(t)
+        }
         // The batch's options, without its own, are every line's defaults.
         var defaults = args
         defaults.positionals = []
@@ -56,12 +64,19 @@ enum BatchCommand: SwurlCommand {
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
-                                 failFast: args.has(.failFast), report: report, progress: progress)
+                                 nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report, progress: progress)
         Interrupt.arm()
         let driver = try MultiDriver(parallel: parallel)
+        // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
+        // holds up the lines already read; the driver waits for more input beside the transfers.
+        reader.waits = false
+        let input = reader.descriptor.map { fd in
+            MultiDriver.Input(fd: fd, ended: { reader.ended || runner.stopped || Interrupt.requested })
+        }
         let ending = driver.run(next: { runner.next(reader) },
                                 finished: { runner.finished($0, $1) },
-                                tick: { report.flush(); progress?.draw(force: false) })
+                                tick: { report.flush(); progress?.draw(force: false) },
+                                input: input)
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         report.flush()
@@ -69,6 +84,11 @@ enum BatchCommand: SwurlCommand {
         if let error = reader.error { return ExitStatus(for: error) }
         return runner.firstFailure?.status ?? .success
     }
+
+    /// Options that change how a response is shown: refused on a batch line (and, by the option
+    /// table, on `swurl batch` itself), since a batch shows results, not responses.
+    static let displayOptions: [Option] = [.verbose, .print, .headers, .body, .timing, .all, .pretty, .style,
+                                           .sortKeys, .dropNulls, .stream, .plistAs]
 
     /// Splits a line into words the way a shell would for simple cases: blanks separate words,
     /// '…' quotes literally, "…" quotes with \" and \\ escapes, and a backslash outside quotes
@@ -127,8 +147,17 @@ final class LineReader {
     private var buffer = [UInt8](repeating: 0, count: 65536)
     private var start = 0, end = 0
     private var atEOF = false
+    /// The start of a line whose end has not been read yet (kept across `next` calls).
+    private var partial: [UInt8] = []
+    private var partialTooLong = false
     private(set) var lineNumber = 0
     private(set) var error: SwurlError?
+    /// Whether `next` waits for input (the default). When false, `next` returns nil as soon as
+    /// no whole line is ready and the descriptor has nothing to read; `ended` tells that apart
+    /// from the end of the input.
+    var waits = true
+    /// Whether the input has ended (after `next` returned nil).
+    private(set) var ended = false
     static let maxLine = 1 << 20
 
     init(source: ByteSource, name: String, owning fd: Int32? = nil) {
@@ -144,28 +173,26 @@ final class LineReader {
 
     deinit { if let owned { close(owned) } }
 
-    /// The next line without its line ending (nil at the end); `tooLong` when it was cut.
+    /// The descriptor the input comes from, when it is one (not memory in tests).
+    var descriptor: Int32? { (source as? FileDescriptorSource)?.fd }
+
+    /// The next line without its line ending (nil at the end, or with `waits` false when none
+    /// is ready); `tooLong` when it was cut.
     func next() -> (text: String, tooLong: Bool)? {
-        var line: [UInt8] = []
-        var tooLong = false
         while true {
             if let nl = buffer[start..<end].firstIndex(of: 0x0A) {
-                if !tooLong { line += buffer[start..<nl] }
-                if line.count > LineReader.maxLine { tooLong = true; line = [] }
+                if !partialTooLong { partial += buffer[start..<nl] }
                 start = nl + 1
-                lineNumber += 1
-                if line.last == 0x0D { line.removeLast() }
-                return (String(decoding: line, as: UTF8.self), tooLong)
+                return take()
             }
-            if !tooLong { line += buffer[start..<end] }
-            if line.count > LineReader.maxLine { tooLong = true; line = [] }
+            if !partialTooLong { partial += buffer[start..<end] }
+            if partial.count > LineReader.maxLine { partialTooLong = true; partial = [] }
             start = 0; end = 0
             if atEOF {
-                guard !line.isEmpty || tooLong else { return nil }
-                lineNumber += 1
-                atEOF = true
-                return (String(decoding: line, as: UTF8.self), tooLong)
+                guard !partial.isEmpty || partialTooLong else { ended = true; return nil }
+                return take()
             }
+            if !waits, let fd = descriptor, !LineReader.readable(fd) { return nil }
             let n: Int
             do {
                 n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
@@ -175,7 +202,6 @@ final class LineReader {
                     error = .inputFile("reading '\(TerminalSanitizer.clean(name))' failed: \(why)")
                 }
                 atEOF = true
-                if line.isEmpty { return nil }
                 continue
             }
             if n == 0 {
@@ -185,23 +211,47 @@ final class LineReader {
             }
         }
     }
+
+    /// The line collected in `partial`, which starts over.
+    private func take() -> (text: String, tooLong: Bool) {
+        let tooLong = partialTooLong || partial.count > LineReader.maxLine
+        if partial.last == 0x0D { partial.removeLast() }
+        let text = tooLong ? "" : String(decoding: partial, as: UTF8.self)
+        partial.removeAll(keepingCapacity: partial.capacity <= 65536)
+        partialTooLong = false
+        lineNumber += 1
+        return (text, tooLong)
+    }
+
+    /// Whether a read from `fd` would not block: input, its end, or an error waiting.
+    private static func readable(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let rc = poll(&p, 1, 0)
+            if rc >= 0 { return rc == 1 }
+            if errno != EINTR || Interrupt.requested { return true }
+        }
+    }
 }
 
-/// Receives one line's response: counts the body and, with `--output-dir`, writes it to
-/// `DIR/.LINE.body.part`, renamed to `DIR/LINE.body` when the line succeeds.
+/// Receives one line's response: counts the body, runs a strict `--decode` over it and, with
+/// `--output-dir`, writes it to `DIR/.LINE.body.part`, renamed to its final name (`DIR/LINE.body`
+/// or the `--name-template` name) when the line succeeds.
 final class BatchBody: TransferDelegate {
     private(set) var head: HTTPResponseHead?
     private(set) var bytes: Int64 = 0
     private let partPath: String?
-    let finalPath: String?
     private var fd: Int32 = -1
     private let validator: ResponseValidatorBox
     private(set) var contentTypeRejected = false
+    /// `--decode` when it is strict (nil otherwise: nothing is decoded).
+    private let strictDecoding: DecodingOptions?
+    private var decodingCheck: BodyDecodingCheck?
 
-    init(outputDir: String?, line: Int, validator: ResponseValidatorBox) {
+    init(outputDir: String?, line: Int, validator: ResponseValidatorBox, decoding: DecodingOptions) {
         partPath = outputDir.map { "\($0)/.\(line).body.part" }
-        finalPath = outputDir.map { "\($0)/\(line).body" }
         self.validator = validator
+        strictDecoding = decoding.isStrict ? decoding : nil
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -215,6 +265,9 @@ final class BatchBody: TransferDelegate {
         // A new response (a retry after a cut): start the file again.
         bytes = 0
         contentTypeRejected = !validator.acceptsContentType(head.mediaType)
+        decodingCheck = strictDecoding.map {
+            BodyDecodingCheck(head: head, decoding: $0, contentTypeAccepted: !contentTypeRejected)
+        }
         if let partPath {
             if fd >= 0 { close(fd) }
             // Never through a planted link in a shared directory: a fresh file or nothing.
@@ -228,14 +281,22 @@ final class BatchBody: TransferDelegate {
 
     func transferDidReceiveBody(_ b: UnsafeRawBufferPointer) throws {
         bytes += Int64(b.count)
+        decodingCheck?.feed(b)
         if fd >= 0, let partPath { try writeAll(fd, b, describing: partPath) }
     }
 
-    /// Keeps the body (renamed into place) or removes it.
-    func settle(keep: Bool) -> SwurlError? {
+    /// After the last hop: why the strict `--decode` could not decode the body (nil when it
+    /// could, or when `--decode` is not strict).
+    func decodingFailure() -> String? {
+        defer { decodingCheck = nil }
+        return decodingCheck?.finish()
+    }
+
+    /// Keeps the body (renamed to `finalPath`) or removes it.
+    func settle(keep: Bool, to finalPath: String?) -> SwurlError? {
         if fd >= 0 { close(fd); fd = -1 }
-        guard let partPath, let finalPath else { return nil }
-        if keep {
+        guard let partPath else { return nil }
+        if keep, let finalPath {
             if head == nil || access(partPath, F_OK) != 0 {
                 // No body arrived (HEAD, 204): an empty file.
                 unlink(partPath)
@@ -273,19 +334,25 @@ final class BatchRunner {
     private var reachedOrigins: Set<String> = []
     private let environment: Environment
     private let outputDir: String?
+    private let nameTemplate: BatchNameTemplate?
+    /// The `--name-template` names this batch wrote, so that no line replaces another's body.
+    private var writtenNames: Set<String> = []
     private let failFast: Bool
     private let report: BatchReport
     private let progress: BatchProgress?
     private var ordinal = 0
     private var stop = false
+    /// Whether no new line may start (`--fail-fast` after a failure).
+    var stopped: Bool { stop }
     /// The first failing line in input order and its status.
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
-    init(defaults: ParsedArguments, environment: Environment, outputDir: String?, failFast: Bool,
-         report: BatchReport, progress: BatchProgress?) {
+    init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
+         failFast: Bool, report: BatchReport, progress: BatchProgress?) {
         self.defaults = defaults
         self.environment = environment
         self.outputDir = outputDir
+        self.nameTemplate = nameTemplate
         self.failFast = failFast
         self.report = report
         self.progress = progress
@@ -328,10 +395,22 @@ final class BatchRunner {
         where args.has(option) {
             throw .usage("--\(option.rawValue) cannot be used on a batch line")
         }
+        // A batch prints one result per line, never responses: what would change how a response
+        // is shown is refused rather than ignored.
+        for option in BatchCommand.displayOptions where args.has(option) {
+            throw .usage("--\(option.rawValue) cannot be used on a batch line: a batch prints one result per request, not the response "
+                         + "(--jsonl adds timings, --output-dir keeps bodies)")
+        }
         try CommandTable.check(args, for: RequestCommand.self)
         for (option, values) in defaults.options where args.options[option] == nil { args.options[option] = values }
         var options = try CommandOptions(args, environment: environment)
         options.ignoreStdin = true
+        // Stdin is the batch's input (or the terminal), never a line's body.
+        for item in options.items {
+            if case .file(_, "-", _, _) = item.kind {
+                throw .usage("'\(TerminalSanitizer.clean(item.raw))' reads stdin, which a batch line cannot (send a file with @FILE or name@FILE)")
+            }
+        }
         let request = try RequestBuilder(options: options, environment: environment).build()
         if let limit = options.waitForNetwork {
             let origin = (try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url
@@ -344,7 +423,8 @@ final class BatchRunner {
         transferOptions.rateLimitedByLibcurl = true
         let validator = options.validator
         let body = BatchBody(outputDir: outputDir, line: number,
-                             validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes))
+                             validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes),
+                             decoding: options.decoding)
         let session = try TransferSession(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
         if !options.quiet {
@@ -357,6 +437,18 @@ final class BatchRunner {
                 session)
     }
 
+    /// Where a successful line's body goes: `DIR/LINE.body`, or the `--name-template` name (one
+    /// no other line of this batch wrote; a name left empty by sanitizing falls back to LINE.body).
+    private func finalPath(_ line: BatchLine, status: Int?) -> String? {
+        guard let outputDir else { return nil }
+        guard let nameTemplate else { return "\(outputDir)/\(line.number).body" }
+        let wanted = nameTemplate.name(line: line.number, method: line.method, url: line.url, status: status)
+            ?? "\(line.number).body"
+        let name = BatchNameTemplate.unclaimed(wanted, line: line.number) { writtenNames.contains($0) }
+        writtenNames.insert(name)
+        return "\(outputDir)/\(name)"
+    }
+
     /// A line ended: validate it as a one-shot request would, write its body, report it.
     /// - Returns: whether new lines may start.
     func finished(_ line: BatchLine, _ outcome: Swift.Result<TransferSession.Result, SwurlError>) -> Bool {
@@ -366,7 +458,7 @@ final class BatchRunner {
         case .failure(let error):
             status = ExitStatus(for: error)
             result.error = error.message
-            _ = line.body.settle(keep: false)
+            _ = line.body.settle(keep: false, to: nil)
         case .success(let r):
             result.url = r.url
             result.status = r.head?.status
@@ -380,10 +472,17 @@ final class BatchRunner {
             } else if line.body.contentTypeRejected && line.body.bytes > 0 {
                 status = .responseRejected
                 result.error = "\(r.head?.mediaType.map { "Content-Type \($0)" } ?? "a response without a Content-Type") is not acceptable"
+            } else if let reason = line.body.decodingFailure() {
+                // As `RequestCommand.validate`: a strict decoder's verdict comes last.
+                status = .responseRejected
+                result.error = "--decode \(line.options.decoding.choice.rawValue): \(reason)"
             }
-            if let e = line.body.settle(keep: status == .success) {
+            let path = status == .success ? finalPath(line, status: r.head?.status) : nil
+            if let e = line.body.settle(keep: status == .success, to: path) {
                 status = ExitStatus(for: e)
                 result.error = e.message
+            } else if let path, status == .success {
+                result.file = String(path.split(separator: "/").last ?? "")
             }
         }
         result.exit = status
@@ -406,6 +505,8 @@ struct BatchResult {
     var size: Int64?
     var error: String?
     var exit: ExitStatus = .success
+    /// The body's file name in `--output-dir` (nil when none was written).
+    var file: String?
 
     /// `LINE STATUS TIME SIZE METHOD URL`, or `LINE error EXIT METHOD URL: MESSAGE`.
     var text: String {
@@ -431,7 +532,7 @@ struct BatchResult {
             .init("size", size.map { .number(String($0)) } ?? .null),
             .init("error", error.map { .string($0) } ?? .null),
             .init("exit", .number(String(exit.rawValue))),
-        ])
+        ] + (file.map { [.init("file", .string($0))] } ?? []))
         return v.serialized
     }
 

@@ -30,6 +30,14 @@ public enum DocumentationGenerator {
         "On a terminal lines are read with GNU readline (Emacs-style editing, ~/.inputrc applies). History is kept in $XDG_STATE_HOME/swurl/history (default ~/.local/state/swurl/history), created with mode 0600 in directories of mode 0700, and truncated to the last 1000 lines; a line with credentials (-a, --auth, --key-password, an Authorization, Proxy-Authorization or Cookie item, a URL with a password) is never saved. Tab completes built-ins, methods, option names and their values, common header names, and the paths used in this session.",
         "The prompt shows the base URL and, when it was not 0, the last exit status. Ctrl-C during a request cancels it (status 130) and returns to the prompt; at the prompt it clears the line. A failed request, a usage error or a bad line prints the one-shot error and the REPL goes on.",
         "When stdin is not a terminal there is no readline and no prompt: the lines are run in order as a script, lines starting with # are comments, and the exit status is the last command's. --stop-on-error stops at the first failing line with its status; Ctrl-C stops the script with 130. Stdin is never read as a request body in the REPL.",
+        "Default credentials (-a, and Authorization, Proxy-Authorization or Cookie items given to repl or with set) go only to the origin (scheme, host, port) of the base they were given with, or, without a base, of the first request that used them, as credentials never follow a redirect to another origin. A line with an absolute URL to another origin is sent without them (a note on stderr says so), and cd to another origin does not take them along; credentials typed on a line go to that line's URL.",
+    ]
+
+    /// The man page's BATCH section: what a line may do, and how its results and bodies are kept.
+    static let batchText = [
+        "swurl batch [FILE|-] [OPTIONS] runs one request per line of FILE (or stdin) in the one-shot grammar, many at once on one libcurl multi handle; empty lines and lines starting with # are skipped. The options given to batch are the defaults of every line, credentials included: -a given to batch is sent on every line, whatever its origin (as curl --parallel -u does), since the user chose it for the whole file; a line's own options override the defaults.",
+        "Lines are read as they are needed and started as soon as they are whole: a pipe or terminal whose next line has not arrived yet never holds up the lines already read. A batch prints one result per line, never responses: -v, --print, -h, -b, --timing, --all, --pretty, --style, --sort-keys, --drop-nulls, --stream and --plist-as are refused on a line (that line fails with 64) and on batch itself, as are --download, --output, --offline, --curl, --session and items that read stdin (@-, name@-).",
+        "Each line gets its one-shot exit status from --check-status, --accept-status, --accept-type and a strict --decode (json, xml, plist, image: a body it cannot decode fails the line with 8). With --output-dir each successful line's body is written whole or not at all, as DIR/LINE.body or under the --name-template name; a name an earlier line of the same batch took gets the line number before its extension, and --jsonl then reports each file's name as file.",
     ]
 
     static func manPage() -> String {
@@ -71,6 +79,10 @@ public enum DocumentationGenerator {
         s += "so a failing check sends no HTTP byte and exits 7.\n"
         s += ".SH REPL\n"
         for paragraph in DocumentationGenerator.replText {
+            s += ".PP\n" + roff(paragraph) + "\n"
+        }
+        s += ".SH BATCH\n"
+        for paragraph in DocumentationGenerator.batchText {
             s += ".PP\n" + roff(paragraph) + "\n"
         }
         s += ".SH REQUEST ITEMS\n"

@@ -24,6 +24,7 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case parallel
     case jsonl
     case outputDir = "output-dir"
+    case nameTemplate = "name-template"
     case order
     case failFast = "fail-fast"
     case download

@@ -1,3 +1,4 @@
+import SwurlSession
 import SwurlCurl
 import SwurlCore
 /// `swurl repl [BASE_URL] [ITEMS…] [OPTIONS]`: an interactive client bound to a base URL, as
@@ -47,6 +48,11 @@ final class ReplSession {
     private(set) var seenPaths: [String] = []
     /// Whether the session is on a terminal (Ctrl-D exits 0; `exit` then exits 0 too).
     var interactive = false
+    /// The origin each default credential goes to, by key (`auth` for `-a`, or a lower-cased
+    /// credential header name): the base's origin when it was given, else the origin of the
+    /// first request that used it. A line to any other origin does not get it, as a redirect
+    /// to another origin does not (`cd` to another origin does not move it either).
+    private var credentialOrigins: [String: Origin] = [:]
 
     static let builtins = ["cd", "set", "unset", "env", "help", "exit", "quit"]
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
@@ -78,6 +84,29 @@ final class ReplSession {
         }
         defaults.options = args.options
         for o in ReplSession.replOnly { defaults.options[o] = nil }
+        bindCredentials(args, items: defaultItems)
+    }
+
+    /// Binds the credentials among new defaults to the current base's origin (with no base: to
+    /// the first request's).
+    private func bindCredentials(_ parsed: ParsedArguments, items: [String]) {
+        let origin = base.flatMap { try? Origin(url: $0) }
+        var keys: [String] = parsed.has(.auth) ? ["auth"] : []
+        for item in items {
+            if let key = ReplSession.itemKey(item), key.kind == .header, ReplSession.credentialHeaders.contains(key.name.lowercased()) {
+                keys.append(key.name.lowercased())
+            }
+        }
+        for key in keys { credentialOrigins[key] = origin }
+    }
+
+    /// Whether the default credential `key` may go to a request for `origin` (binding it there
+    /// when it has no origin yet).
+    private func credentialGoes(_ key: String, to origin: Origin?) -> Bool {
+        guard let origin else { return false }
+        if let bound = credentialOrigins[key] { return bound == origin }
+        credentialOrigins[key] = origin
+        return true
     }
 
     /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's slash.
@@ -171,6 +200,7 @@ final class ReplSession {
         }
         defaults = ReplSession.merge(defaults, parsed)
         defaultItems = ReplSession.merge(items: defaultItems, parsed.positionals)
+        bindCredentials(parsed, items: parsed.positionals)
     }
 
     /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.
@@ -226,8 +256,29 @@ final class ReplSession {
         } else {
             throw .usage("no URL: this REPL has no base URL", hint: "give a URL on the line, or set a base with cd URL")
         }
+        // Default credentials go only to the origin they were given for: a line's own go anywhere.
+        let origin = try? Origin(url: URLBuilder.resolve(url, defaultScheme: merged.value(.defaultScheme) ?? "http").url)
+        var withheld: [String] = []
+        if defaults.has(.auth) && !line.has(.auth) && !credentialGoes("auth", to: origin) {
+            merged.options[.auth] = nil
+            withheld.append("-a")
+        }
+        let ownHeaders = Set(positionals.compactMap(ReplSession.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })
+        let items = defaultItems.filter { item in
+            guard let key = ReplSession.itemKey(item), key.kind == .header,
+                  ReplSession.credentialHeaders.contains(key.name.lowercased()),
+                  !ownHeaders.contains(key.name.lowercased()) else { return true }
+            if credentialGoes(key.name.lowercased(), to: origin) { return true }
+            withheld.append(key.name + ":")
+            return false
+        }
+        if !withheld.isEmpty && !merged.has(.quiet) {
+            try? environment.stderr.write("swurl: note: the default credentials (" + withheld.joined(separator: ", ")
+                + ") are not sent to " + TerminalSanitizer.clean(origin?.description ?? url)
+                + ": they belong to the origin they were given for (give them on the line to send them here)\n")
+        }
         merged.positionals = (method.map { [$0] } ?? []) + [url]
-            + ReplSession.merge(items: defaultItems, Array(positionals))
+            + ReplSession.merge(items: items, Array(positionals))
         let command: any SwurlCommand.Type = merged.has(.download) ? DownloadCommand.self : RequestCommand.self
         try CommandTable.check(merged, for: command)
         let options = try CommandOptions(merged, environment: environment)

@@ -76,10 +76,15 @@ package final class MultiHandle {
     }
 
     /// curl_multi_poll(3): waits until a transfer's socket is ready, `milliseconds` pass, or
-    /// `wakeup()` is called.
-    package func poll(milliseconds: Int) {
+    /// `wakeup()` is called; with `readable`, also until that descriptor has input (or its end).
+    package func poll(milliseconds: Int, readable fd: Int32? = nil) {
         var n: Int32 = 0
-        _ = curl_multi_poll(raw, nil, 0, Int32(milliseconds), &n)
+        if let fd {
+            var extra = curl_waitfd(fd: fd, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+            _ = curl_multi_poll(raw, &extra, 1, Int32(milliseconds), &n)
+        } else {
+            _ = curl_multi_poll(raw, nil, 0, Int32(milliseconds), &n)
+        }
     }
 
     /// curl_multi_wakeup(3): ends a `poll` early (safe from another thread).

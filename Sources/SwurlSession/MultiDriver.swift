@@ -46,6 +46,21 @@ public final class MultiDriver {
         case interrupted
     }
 
+    /// A source of exchanges that may have none ready yet: lines still to come on a pipe or a
+    /// terminal. The driver goes on with the running exchanges meanwhile and asks again when
+    /// `fd` has input, so a slow writer never holds up the lines already read.
+    public struct Input {
+        /// The descriptor the source reads from.
+        public let fd: Int32
+        /// After `next` returned nil: whether the source has ended (true) or has nothing ready yet.
+        public let ended: () -> Bool
+
+        public init(fd: Int32, ended: @escaping () -> Bool) {
+            self.fd = fd
+            self.ended = ended
+        }
+    }
+
     /// Runs exchanges until `next` returns nil and all have ended.
     /// - Parameters:
     ///   - next: the next exchange to start and its tag; nil when there are no more. Called
@@ -53,9 +68,12 @@ public final class MultiDriver {
     ///   - finished: each exchange's outcome as it ends (completion order); return false to
     ///     start no new exchanges (the running ones still finish).
     ///   - tick: called at least every 100 ms (for a progress display).
+    ///   - input: when given, a nil from `next` ends the source only if `input.ended()` says
+    ///     so; otherwise `next` is asked again once `input.fd` is readable. Default: nil (a
+    ///     nil from `next` is the end).
     public func run<Tag>(next: () -> (Tag, TransferSession)?,
                          finished: (Tag, Swift.Result<TransferSession.Result, SwurlError>) -> Bool,
-                         tick: () -> Void = {}) -> Ending {
+                         tick: () -> Void = {}, input: Input? = nil) -> Ending {
         var slots: [ObjectIdentifier: Slot<Tag>] = [:]
         var byEasy: [ObjectIdentifier: Slot<Tag>] = [:]
         var waiting: [Slot<Tag>] = []
@@ -89,14 +107,18 @@ public final class MultiDriver {
                 return .interrupted
             }
             // Fill the free slots from the source.
+            var inputPending = false
             while !stopping && !sourceDone && slots.count < parallel {
-                guard let (tag, session) = next() else { sourceDone = true; break }
+                guard let (tag, session) = next() else {
+                    if let input, !input.ended() { inputPending = true } else { sourceDone = true }
+                    break
+                }
                 let slot = Slot(tag: tag, session: session)
                 slots[ObjectIdentifier(slot)] = slot
                 session.share(with: shared)
                 startHop(slot)
             }
-            if slots.isEmpty { return stopping ? .stopped : .completed }
+            if slots.isEmpty && !inputPending { return stopping ? .stopped : .completed }
 
             // Retries whose wait is over.
             let now = Transfer.now()
@@ -138,7 +160,8 @@ public final class MultiDriver {
             tick()
             if done.isEmpty {
                 let soonest = waiting.compactMap(\.wakeAt).min().map { max(0, $0 - Transfer.now()) } ?? 0.1
-                multi.poll(milliseconds: Int(min(0.1, soonest) * 1000))
+                // Waiting for input too: its next line starts as soon as it is there.
+                multi.poll(milliseconds: Int(min(0.1, soonest) * 1000), readable: inputPending ? input?.fd : nil)
             }
         }
     }

@@ -281,6 +281,167 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(download.text.contains("\"line\":1"), download.text)
     }
 
+    /// `--name-template`: placeholders, download-name sanitizing (no hidden file, no separator,
+    /// no bidi control), a name two lines share gets the later line's number, bodies byte-equal,
+    /// failures write nothing; bad templates are usage errors before anything is sent.
+    func testNameTemplateNamesBodiesSafelyAndNeverReplacesOne() throws {
+        let nginx = try NginxServer()
+        try FileManager.default.createDirectory(atPath: nginx.root + "/a", withIntermediateDirectories: true)
+        let files = ["/a/one.json": "{\"n\":1}\n", "/two.txt": "two\n", "/\u{202E}gpj.exe": "bidi\n"]
+        for (path, body) in files { try body.write(toFile: nginx.root + path, atomically: true, encoding: .utf8) }
+        let path = try input([
+            nginx.url("/a/one.json"),
+            nginx.url("/two.txt"),
+            nginx.url("/%E2%80%AEgpj.exe"),
+            nginx.url("/two.txt"),
+            nginx.url("/missing") + " --check-status",
+            "HEAD " + nginx.url("/two.txt"),
+        ])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["batch", path, "--output-dir", dir, "--name-template", "{line}-{host}-{port}{path}", "--jsonl"])
+        XCTAssertEqual(r.status, 4, r.text + r.stderr)
+        let results = byLine(try objects(r))
+        let port = URL(string: nginx.url("/"))?.port ?? 0
+        let expected = [
+            1: "1-127.0.0.1-\(port)_a_one.json", 2: "2-127.0.0.1-\(port)_two.txt",
+            3: "3-127.0.0.1-\(port)_gpj.exe", 4: "4-127.0.0.1-\(port)_two.txt", 6: "6-127.0.0.1-\(port)_two.txt",
+        ]
+        for (line, name) in expected { XCTAssertEqual(results[line]?["file"] as? String, name, "line \(line)") }
+        XCTAssertNil(results[5]?["file"], "a failed line names no file")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        XCTAssertEqual(Set(names), Set(expected.values), "\(names)")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/" + (expected[1] ?? ""), encoding: .utf8), files["/a/one.json"])
+        XCTAssertEqual(try String(contentsOfFile: dir + "/" + (expected[3] ?? ""), encoding: .utf8), files["/\u{202E}gpj.exe"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + (expected[6] ?? ""))).count, 0, "HEAD: an empty file")
+
+        // Names several lines share: the first to finish keeps it, the others get their line number in.
+        let same = try input((1...3).map { _ in nginx.url("/a/one.json") } + ["POST " + nginx.url("/two.txt")])
+        let dir2 = TestPaths.temporaryDirectory()
+        let shared = try runSwurl(["batch", same, "--output-dir", dir2, "--name-template", ".{method}-{status}{path}",
+                                   "--jsonl", "--parallel", "1"])
+        XCTAssertEqual(shared.status, 0, shared.text + shared.stderr)
+        let s = byLine(try objects(shared))
+        XCTAssertEqual(s[1]?["file"] as? String, "GET-200_a_one.json", "a leading dot is dropped: no hidden file")
+        XCTAssertEqual(s[2]?["file"] as? String, "GET-200_a_one-2.json")
+        XCTAssertEqual(s[3]?["file"] as? String, "GET-200_a_one-3.json")
+        XCTAssertEqual(s[4]?["file"] as? String, "POST-405_two.txt")
+        let names2 = try FileManager.default.contentsOfDirectory(atPath: dir2).sorted()
+        XCTAssertEqual(names2, ["GET-200_a_one-2.json", "GET-200_a_one-3.json", "GET-200_a_one.json", "POST-405_two.txt"])
+        for name in names2 where name.hasPrefix("GET") {
+            XCTAssertEqual(try String(contentsOfFile: dir2 + "/" + name, encoding: .utf8), files["/a/one.json"], name)
+        }
+
+        let before = nginx.logLines().count
+        for (template, message) in [("{line}-{nope}", "unknown placeholder '{nope}'"), ("{line", "without a closing"),
+                                    ("x/{line}", "cannot contain '/'"), ("..\\{line}", "cannot contain '\\'"),
+                                    ("fixed.txt", "no placeholder")] {
+            let bad = try runSwurl(["batch", path, "--output-dir", dir, "--name-template", template])
+            XCTAssertEqual(bad.status, 64, template)
+            XCTAssertTrue(bad.stderr.contains(message), bad.stderr)
+            XCTAssertEqual(bad.text, "", template)
+        }
+        let noDir = try runSwurl(["batch", path, "--name-template", "{line}"])
+        XCTAssertEqual(noDir.status, 64)
+        XCTAssertTrue(noDir.stderr.contains("--output-dir"), noDir.stderr)
+        XCTAssertEqual(nginx.logLines().count, before, "a bad template sends nothing")
+    }
+
+    /// A strict `--decode` judges each line's body as the one-shot request does: exit 8 for that
+    /// line, no body kept, the batch's status the first failing line's.
+    func testStrictDecodeFailsTheLineWithTheOneShotStatus() throws {
+        let json = try HTTPBin.url("/json"), html = try HTTPBin.url("/html"), xml = try HTTPBin.url("/xml")
+        let oneShot = try runSwurl(["--decode", "json", html])
+        XCTAssertEqual(oneShot.status, 8, oneShot.stderr)
+        let path = try input([json, html, html + " --decode auto", xml + " --decode xml", xml])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["batch", path, "--decode", "json", "--jsonl", "--output-dir", dir])
+        XCTAssertEqual(r.status, oneShot.status, r.text + r.stderr)
+        let results = byLine(try objects(r))
+        XCTAssertEqual(results.count, 5, r.text)
+        XCTAssertEqual(results[1]?["exit"] as? Int, 0)
+        XCTAssertEqual(results[2]?["exit"] as? Int, 8)
+        XCTAssertEqual(results[2]?["status"] as? Int, 200)
+        XCTAssertTrue((results[2]?["error"] as? String)?.hasPrefix("--decode json: ") == true, "\(results[2] ?? [:])")
+        XCTAssertEqual(results[3]?["exit"] as? Int, 0, "--decode auto on the line is not strict")
+        XCTAssertEqual(results[4]?["exit"] as? Int, 0)
+        XCTAssertEqual(results[5]?["exit"] as? Int, 8, "XML is not JSON")
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
+        XCTAssertEqual(names, ["1.body", "3.body", "4.body"], "a rejected body is not kept")
+        // Without --decode nothing is judged.
+        let plain = try runSwurl(["batch", path])
+        XCTAssertEqual(plain.status, 0, plain.text)
+    }
+
+    /// Options that only change how a response is shown are refused on a line (64, that line
+    /// only, nothing sent for it) and on the batch; so is an item that would read stdin.
+    func testDisplayOptionsAndStdinItemsAreRefused() throws {
+        let nginx = try NginxServer()
+        let url = nginx.url("/small.txt")
+        let refused = ["-v", "--verbose", "-p hb", "--print=H", "-h", "-b", "--timing", "--timing=json", "--pretty=all",
+                       "--sort-keys", "--stream", "--all --follow"]
+        let path = try input([url] + refused.map { "\(url) \($0)" } + ["POST \(url) @-", "POST \(url) --form f@-"])
+        let r = try runSwurl(["batch", path, "--order", "input"], stdin: Data("secret stdin\n".utf8))
+        XCTAssertEqual(r.status, 64, r.text)
+        let lines = r.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, refused.count + 3, r.text)
+        XCTAssertTrue(lines.first?.hasPrefix("1 200 ") == true, r.text)
+        for (i, line) in lines.dropFirst().enumerated() {
+            XCTAssertTrue(line.hasPrefix("\(i + 2) error 64 "), line)
+            if i < refused.count {
+                XCTAssertTrue(line.contains("cannot be used on a batch line"), line)
+            } else {
+                XCTAssertTrue(line.contains("reads stdin"), line)
+            }
+        }
+        XCTAssertEqual(nginx.logLines().count, 1, "only the first line was sent")
+        for option in ["-v", "-h", "-b", "--timing", "--print=b", "--sort-keys"] {
+            let batch = try runSwurl(["batch", path, option])
+            XCTAssertEqual(batch.status, 64, option)
+            XCTAssertTrue(batch.stderr.contains("does not apply to 'swurl batch'"), batch.stderr)
+        }
+        XCTAssertEqual(nginx.logLines().count, 1)
+    }
+
+    /// Lines on a pipe start as they arrive: the second line is written only after nginx served
+    /// the first and its result was printed, so a reader that waits for more input before starting
+    /// the first line never gets there (the deadline fails the test instead of hanging it).
+    func testStdinLinesStartAsTheyArriveFromASlowWriter() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let outPath = dir + "/out"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["batch", "-"]
+        let stdin = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = FileHandle(forWritingAtPath: outPath)
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let writer = stdin.fileHandleForWriting
+        try writer.write(contentsOf: Data((nginx.url("/small.txt?first") + "\n").utf8))
+        func waitFor(_ what: String, _ done: () -> Bool) {
+            let deadline = Date().addingTimeInterval(60)
+            while !done() && Date() < deadline { usleep(20_000) }
+            XCTAssertTrue(done(), what)
+        }
+        let output = { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+        waitFor("line 1 ran and was reported while the pipe was still open") { output().hasPrefix("1 200 ") }
+        XCTAssertEqual(nginx.logLines().count, 1)
+        // Half a line, then the rest: the line starts once it is whole.
+        try writer.write(contentsOf: Data(nginx.url("/small.txt?sec").utf8))
+        usleep(200_000)
+        try writer.write(contentsOf: Data("ond\n".utf8))
+        waitFor("line 2 ran") { output().contains("\n2 200 ") }
+        try writer.close()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertEqual(output().split(separator: "\n").count, 2, output())
+        XCTAssertEqual(nginx.logLines().map { $0.split(separator: " ").dropFirst(2).first.map(String.init) ?? "" },
+                       ["\"/small.txt?first\"", "\"/small.txt?second\""])
+    }
+
     /// Ctrl-C on a terminal: the progress line was on stderr, the finished lines' results stay,
     /// the running lines end as interrupted, exit 130.
     func testCtrlCOnAPtyKeepsResultsAndExits130() throws {

@@ -122,6 +122,48 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(urls(bad.text), ["\(root)/get"])
     }
 
+    /// Default credentials (-a, Authorization, Cookie, Proxy-Authorization items) go only to the
+    /// origin they were given for, as on a redirect; a line's own go where the line says, and
+    /// `cd` to another origin does not take them along. httpbin reports what arrived.
+    func testDefaultCredentialsGoOnlyToTheOriginTheyWereGivenFor() throws {
+        let root = try HTTPBin.url("")
+        let other = root.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let basic = { (s: String) in "Basic " + Data(s.utf8).base64EncodedString() }
+        let r = try script([
+            "/headers",
+            "\(other)/headers",
+            "\(other)/headers -a own:pw Cookie:mine",
+            "cd \(other)",
+            "/headers",
+            "set -a b:c",
+            "/headers",
+            "cd \(root)",
+            "/headers",
+        ], [root, "-a", "ann:secret", "Cookie:c=1", "Proxy-Authorization:Basic eA==", "X-Plain:1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let docs = r.text.components(separatedBy: "\n}\n").filter { $0.contains("\"headers\"") }
+        XCTAssertEqual(docs.count, 6, r.text)
+        guard docs.count == 6 else { return }
+        func has(_ doc: Int, _ name: String, _ value: String) -> Bool { docs[doc].contains("\"\(name)\": \"\(value)\"") }
+        func lacks(_ doc: Int, _ name: String) -> Bool { !docs[doc].contains("\"\(name)\":") }
+        // 1: the base's origin gets every default.
+        XCTAssertTrue(has(0, "Authorization", basic("ann:secret")) && has(0, "Cookie", "c=1")
+                      && has(0, "Proxy-Authorization", "Basic eA=="), docs[0])
+        // 2: another origin gets none of them, the other defaults still.
+        XCTAssertTrue(lacks(1, "Authorization") && lacks(1, "Cookie") && lacks(1, "Proxy-Authorization"), docs[1])
+        XCTAssertTrue(has(1, "X-Plain", "1"), docs[1])
+        XCTAssertTrue(r.stderr.contains("are not sent to http://localhost:"), r.stderr)
+        // 3: credentials typed on the line go to that line's URL.
+        XCTAssertTrue(has(2, "Authorization", basic("own:pw")) && has(2, "Cookie", "mine"), docs[2])
+        XCTAssertTrue(lacks(2, "Proxy-Authorization"), docs[2])
+        // 4: cd to another origin does not move them.
+        XCTAssertTrue(lacks(3, "Authorization") && lacks(3, "Cookie"), docs[3])
+        // 5: set -a there binds the new -a to the new base's origin.
+        XCTAssertTrue(has(4, "Authorization", basic("b:c")) && lacks(4, "Cookie"), docs[4])
+        // 6: back at the first origin: its Cookie, not the -a given for the other.
+        XCTAssertTrue(lacks(5, "Authorization") && has(5, "Cookie", "c=1"), docs[5])
+    }
+
     /// A base pinned to the server's key: after the server changes key, the next request is
     /// rejected in the handshake (7, no HTTP byte) and the REPL goes on.
     func testPinnedBaseWhoseServerChangesKey() throws {

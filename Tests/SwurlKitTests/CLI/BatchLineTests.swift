@@ -32,6 +32,51 @@ final class BatchLineTests: XCTestCase {
         XCTAssertNil(reader.error)
     }
 
+    func testLineReaderWithoutWaitingReturnsWholeLinesOnlyAndKeepsPartialOnes() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[1]) }
+        let reader = LineReader(owning: fds[0], name: "pipe")
+        reader.waits = false
+        XCTAssertNil(reader.next(), "nothing written yet")
+        XCTAssertFalse(reader.ended)
+        XCTAssertEqual(write(fds[1], "one\ntw", 6), 6)
+        XCTAssertEqual(reader.next()?.text, "one")
+        XCTAssertNil(reader.next(), "half a line is held back")
+        XCTAssertFalse(reader.ended)
+        XCTAssertEqual(write(fds[1], "o\r\nthree", 8), 8)
+        XCTAssertEqual(reader.next()?.text, "two")
+        XCTAssertEqual(reader.lineNumber, 2)
+        XCTAssertNil(reader.next())
+        close(fds[1]); fds[1] = -1
+        XCTAssertEqual(reader.next()?.text, "three", "the last line needs no newline")
+        XCTAssertNil(reader.next())
+        XCTAssertTrue(reader.ended)
+    }
+
+    func testNameTemplateExpandsAndSanitizes() throws {
+        let t = try BatchNameTemplate("{line}-{method}-{host}-{port}{path}.{status}")
+        XCTAssertEqual(t.name(line: 3, method: "GET", url: "https://Example.org/a/b%2Fc.json?q=1", status: 200),
+                       "3-GET-example.org-443_a_b_c.json.200")
+        XCTAssertEqual(t.name(line: 1, method: "POST", url: "http://h:8080/", status: 201), "1-POST-h-8080_.201")
+        let bidi = try BatchNameTemplate("{path}")
+        XCTAssertEqual(bidi.name(line: 1, method: "GET", url: "http://h/%E2%80%AEgpj.exe", status: 200), "_gpj.exe")
+        let dots = try BatchNameTemplate("..{path}")
+        XCTAssertEqual(dots.name(line: 1, method: "GET", url: "http://h/..%2F..%2Fetc", status: 200), "_.._.._etc")
+        XCTAssertEqual(try BatchNameTemplate(" .{status}").name(line: 1, method: "GET", url: "http://h/", status: 204), "204")
+        for bad in ["{line", "{Line}", "{}", "a/{line}", "a\\{line}", "plain"] {
+            XCTAssertThrowsError(try BatchNameTemplate(bad), bad) { error in
+                XCTAssertEqual(ExitStatus(for: error as? SwurlError ?? .output("")), .usage)
+            }
+        }
+        var taken: Set<String> = ["a.json", "a-7.json", "noext"]
+        XCTAssertEqual(BatchNameTemplate.unclaimed("b.json", line: 7) { taken.contains($0) }, "b.json")
+        XCTAssertEqual(BatchNameTemplate.unclaimed("a.json", line: 7) { taken.contains($0) }, "a-7-2.json")
+        XCTAssertEqual(BatchNameTemplate.unclaimed("noext", line: 9) { taken.contains($0) }, "noext-9")
+        taken.insert("x")
+        XCTAssertEqual(BatchNameTemplate.unclaimed("x", line: 1) { taken.contains($0) }, "x-1")
+    }
+
     func testResultLinesAndJSON() throws {
         var r = BatchResult(line: 7, method: "GET", url: "http://x/\u{1B}[31m", status: 404, httpVersion: "1.1",
                             timeTotal: 0.0125, timeFirstByte: 0.01, size: 12, error: "HTTP 404 Not Found", exit: .clientError)
