@@ -406,11 +406,7 @@ final class BatchRunner {
         var options = try CommandOptions(args, environment: environment)
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.
-        for item in options.items {
-            if case .file(_, "-", _, _) = item.kind {
-                throw .usage("'\(TerminalSanitizer.clean(item.raw))' reads stdin, which a batch line cannot (send a file with @FILE or name@FILE)")
-            }
-        }
+        try options.refuseStdinItems("a batch line")
         let request = try RequestBuilder(options: options, environment: environment).build()
         if let limit = options.waitForNetwork {
             let origin = (try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url

@@ -187,4 +187,15 @@ public struct CommandOptions {
         return !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isASCII && $0.isUppercase || $0 == "-" || $0 == "_" }
             && word.first?.isLetter == true
     }
+
+    /// Where stdin carries the command's own input (batch lines, a REPL's script), an `@-` or
+    /// `name@-` item cannot read a body from it.
+    /// - Throws: `SwurlError.usage` naming the item and `context`.
+    func refuseStdinItems(_ context: String) throws(SwurlError) {
+        for item in items {
+            if case .file(_, "-", _, _) = item.kind {
+                throw .usage("'\(TerminalSanitizer.clean(item.raw))' reads stdin, which \(context) cannot (send a file with @FILE or name@FILE)")
+            }
+        }
+    }
 }

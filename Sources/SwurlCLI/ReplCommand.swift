@@ -282,6 +282,8 @@ final class ReplSession {
         let command: any SwurlCommand.Type = merged.has(.download) ? DownloadCommand.self : RequestCommand.self
         try CommandTable.check(merged, for: command)
         let options = try CommandOptions(merged, environment: environment)
+        // Stdin is the REPL's input (its script or the terminal), never a line's body.
+        try options.refuseStdinItems("a REPL line")
         return RequestCommand.perform(options, environment: environment)
     }
 

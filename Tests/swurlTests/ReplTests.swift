@@ -120,6 +120,11 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(bad.status, 3, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("unterminated quote"), bad.stderr)
         XCTAssertEqual(urls(bad.text), ["\(root)/get"])
+        // Stdin is the script: an @- item cannot take the next lines as its body.
+        let stdinItem = try script(["POST /post @-", "/get"], [root])
+        XCTAssertEqual(stdinItem.status, 0, stdinItem.stderr)
+        XCTAssertTrue(stdinItem.stderr.contains("'@-' reads stdin, which a REPL line cannot"), stdinItem.stderr)
+        XCTAssertEqual(urls(stdinItem.text), ["\(root)/get"])
     }
 
     /// Default credentials (-a, Authorization, Cookie, Proxy-Authorization items) go only to the
