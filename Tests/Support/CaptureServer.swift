@@ -40,7 +40,7 @@ public final class CaptureServer {
         while True:
             ready, _, _ = select.select(listeners, [], [])
             c, _ = ready[0].accept()
-            peer = ''
+            peer, session = '', ''
             if ctx is not None and ready[0] is s:
                 c.settimeout(5)
                 try:
@@ -48,6 +48,7 @@ public final class CaptureServer {
                     if not c.recv(1, socket.MSG_PEEK):
                         c.close(); continue
                     c = ctx.wrap_socket(c, server_side=True)
+                    session = '%s %s' % (c.version(), c.cipher()[0])
                     cert = c.getpeercert()
                     if cert:
                         peer = ','.join('%s=%s' % kv for rdn in cert.get('subject', ()) for kv in rdn)
@@ -66,6 +67,7 @@ public final class CaptureServer {
             if not data:
                 c.close(); continue
             open(path + '.peer', 'w').write(peer)
+            open(path + '.tls', 'w').write(session)
             open(path, 'wb').write(data)
             open(path + '.all', 'ab').write(data)
             try:
@@ -90,6 +92,10 @@ public final class CaptureServer {
     /// The subject of the client certificate presented with the last request (`commonName=…`),
     /// empty when none was.
     public var peerSubject: String { (try? String(contentsOfFile: capturePath + ".peer", encoding: .utf8)) ?? "" }
+
+    /// The TLS version and cipher suite of the last request's connection (`TLSv1.3
+    /// TLS_AES_256_GCM_SHA384`), empty without TLS.
+    public var tlsSession: String { (try? String(contentsOfFile: capturePath + ".tls", encoding: .utf8)) ?? "" }
 
     /// TLS handshakes that failed on the server's side, one line each.
     public var handshakeErrors: String { (try? String(contentsOfFile: capturePath + ".errors", encoding: .utf8)) ?? "" }

@@ -14,8 +14,10 @@ final class CurlExportTests: XCTestCase {
         var headers: [String]
         var body: [UInt8]
         var peer = ""
+        /// The TLS version and cipher suite, empty without TLS.
+        var tls = ""
         var description: String {
-            "\(line)\n\(headers.joined(separator: "\n"))\n\n\(String(decoding: body, as: UTF8.self))\(peer.isEmpty ? "" : "\n[client: \(peer)]")"
+            "\(line)\n\(headers.joined(separator: "\n"))\n\n\(String(decoding: body, as: UTF8.self))\n[\(tls)]\(peer.isEmpty ? "" : "\n[client: \(peer)]")"
         }
     }
 
@@ -70,15 +72,18 @@ final class CurlExportTests: XCTestCase {
         let skip = ignoring.union(["user-agent", "accept-encoding"])
         var bySwurl = try parse(capture.captured, ignoring: skip)
         bySwurl.peer = capture.peerSubject
+        bySwurl.tls = capture.tlsSession
         let printed = try runSwurl(["--curl"] + real, environment: environment)
         XCTAssertEqual(printed.status, 0, printed.stderr, file: file, line: line)
         // What curl sends must arrive fresh, not be swurl's request still on file.
         try FileManager.default.removeItem(atPath: capture.capturePath)
         try? FileManager.default.removeItem(atPath: capture.capturePath + ".peer")
+        try? FileManager.default.removeItem(atPath: capture.capturePath + ".tls")
         let ran = try runProcess("/bin/sh", ["-c", printed.text], check: false)
         XCTAssertEqual(ran.status, 0, "\(printed.text)\n\(ran.stderr)", file: file, line: line)
         var byCurl = try parse(capture.captured, ignoring: skip)
         byCurl.peer = capture.peerSubject
+        byCurl.tls = capture.tlsSession
         return (bySwurl, byCurl, printed)
     }
 
@@ -269,6 +274,24 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(r.printed.stderr, "")
         // swurl trusts only --cacert; curl would add its CA directory unless told there is none.
         XCTAssertTrue(r.printed.text.hasSuffix("  --capath /dev/null\n"), r.printed.text)
+    }
+
+    func testCiphersAndVersionsRoundTrip() throws {
+        // Python's server would pick AES-256-GCM; a TLS 1.3 suite given to --ciphers must reach
+        // curl's TLS 1.3 list, and a 1.2 suite its 1.2 list.
+        let (capture, certs) = try tlsCapture()
+        let root = certs.path("root.pem")
+        let r13 = try roundTrip(["--cacert", root, "--ciphers", "ECDHE-ECDSA-AES128-GCM-SHA256:TLS_CHACHA20_POLY1305_SHA256",
+                                 "{URL}/c13"], capture: capture)
+        XCTAssertEqual(r13.swurl, r13.curl, r13.printed.text)
+        XCTAssertEqual(r13.curl.tls, "TLSv1.3 TLS_CHACHA20_POLY1305_SHA256")
+        let r12 = try roundTrip(["--cacert", root, "--tls-max", "1.2", "--ciphers", "ECDHE-ECDSA-CHACHA20-POLY1305:TLS_AES_128_GCM_SHA256",
+                                 "{URL}/c12"], capture: capture)
+        XCTAssertEqual(r12.swurl, r12.curl, r12.printed.text)
+        XCTAssertEqual(r12.curl.tls, "TLSv1.2 ECDHE-ECDSA-CHACHA20-POLY1305")
+        let min13 = try roundTrip(["--cacert", root, "--tls-min", "1.3", "{URL}/m13"], capture: capture)
+        XCTAssertEqual(min13.swurl, min13.curl, min13.printed.text)
+        XCTAssertTrue(min13.curl.tls.hasPrefix("TLSv1.3 "), min13.curl.tls)
     }
 
     func testCapathRoundTrips() throws {
