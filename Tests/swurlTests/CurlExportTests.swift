@@ -374,6 +374,13 @@ final class CurlExportTests: XCTestCase {
         XCTAssertTrue(r.text.contains("--insecure"), r.text)
     }
 
+    /// The protocol of each request nginx logged, once `count` are there (nginx writes a line
+    /// after the response went out, so it may trail the client's exit by a moment).
+    private func loggedProtocols(_ nginx: NginxServer, count: Int) -> [String] {
+        for _ in 0..<100 where nginx.logLines().count < count { usleep(50_000) }
+        return nginx.logLines().map { $0.split(separator: " ").last.map(String.init) ?? "" }
+    }
+
     func testHTTP2RoundTripsThroughNginx() throws {
         // nginx speaks h2 (ALPN) and hands each request to the capture server, the same way for both.
         let capture = try CaptureServer()
@@ -383,8 +390,14 @@ final class CurlExportTests: XCTestCase {
             """)
         try assertSame(["--http2", "--cacert", certs.path("root.pem"), "POST", "{URL}/h2?q=1", "a=1", "X-T:1"],
                        capture: capture, base: nginx.url(""))
-        let protocols = nginx.logLines().map { $0.split(separator: " ").last.map(String.init) ?? "" }
-        XCTAssertEqual(protocols, ["HTTP/2.0", "HTTP/2.0"], nginx.logLines().joined(separator: "\n"))
+        // curl would pick h2 by ALPN unaided; --http1.1 must reach it to keep both on 1.1.
+        try assertSame(["--http1.1", "--cacert", certs.path("root.pem"), "{URL}/h1"], capture: capture, base: nginx.url(""))
+        let protocols = loggedProtocols(nginx, count: 4)
+        XCTAssertEqual(protocols, ["HTTP/2.0", "HTTP/2.0", "HTTP/1.1", "HTTP/1.1"], nginx.logLines().joined(separator: "\n"))
+        // On plain http --http2 is an upgrade offer (Upgrade: h2c, HTTP2-Settings): the same from both.
+        let upgrade = try roundTrip(["--http2", "{URL}/up"])
+        XCTAssertEqual(upgrade.swurl, upgrade.curl, upgrade.printed.text)
+        XCTAssertTrue(upgrade.curl.headers.contains("upgrade:h2c"), "\(upgrade.curl)")
     }
 
     func testHTTP2PriorKnowledgeRoundTripsThroughNginx() throws {
@@ -393,7 +406,7 @@ final class CurlExportTests: XCTestCase {
             location / { proxy_pass http://127.0.0.1:\(capture.server.port); proxy_set_header Host $http_host; }
             """)
         try assertSame(["--http2-prior-knowledge", "PUT", "{URL}/h2c", "a=1"], capture: capture, base: nginx.url(""))
-        let protocols = nginx.logLines().map { $0.split(separator: " ").last.map(String.init) ?? "" }
+        let protocols = loggedProtocols(nginx, count: 2)
         XCTAssertEqual(protocols, ["HTTP/2.0", "HTTP/2.0"], nginx.logLines().joined(separator: "\n"))
     }
 
