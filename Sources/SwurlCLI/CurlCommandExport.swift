@@ -23,8 +23,10 @@ struct CurlCommandExport {
         var lines: [[UInt8]] = []
         var warnings: [String] = []
         var prefix: [UInt8] = []
+        // A value is written as the bytes it stands for: a path or file name from argv that is
+        // not UTF-8 holds escapes (`ArgumentBytes`) that become the original bytes again.
         func add(_ option: String, _ value: String? = nil) {
-            lines.append(Array(option.utf8) + (value.map { [UInt8(ascii: " ")] + CurlCommandExport.quote(Array($0.utf8)) } ?? []))
+            lines.append(Array(option.utf8) + (value.map { [UInt8(ascii: " ")] + CurlCommandExport.quote(ArgumentBytes.bytes($0)) } ?? []))
         }
 
         // Method: curl's own choice when it is the same, else --request (--head for HEAD).
@@ -56,7 +58,7 @@ struct CurlCommandExport {
             for segment in body.segments {
                 switch segment {
                 case .bytes(let b): group += Array("printf '".utf8) + CurlCommandExport.printfFormat(b) + Array("'; ".utf8)
-                case .file(let path, _): group += Array("cat ".utf8) + CurlCommandExport.quote(Array(path.utf8)) + Array("; ".utf8)
+                case .file(let path, _): group += Array("cat -- ".utf8) + CurlCommandExport.quote(ArgumentBytes.bytes(path)) + Array("; ".utf8)
                 case .stream: group += Array("cat; ".utf8)
                 }
             }
@@ -140,20 +142,40 @@ struct CurlCommandExport {
         // TLS.
         let security = transfer.security
         if security.allowsInvalidCertificates { add("--insecure") }
-        if security.hostVerification == false && !security.allowsInvalidCertificates {
+        if security.checksChain && !security.checksHost {
             warnings.append("skip only the host name check (--no-verify-host); --insecure would skip the chain check too, so it is left out")
+        } else if !security.checksChain && security.checksHost {
+            warnings.append("check the host name while skipping the chain check (-k with a pin); --insecure skips both")
         }
-        if let f = security.caFile { add("--cacert", f) }
-        if let p = security.caPath { add("--capath", p) }
-        if let c = security.clientCertificate { add("--cert", c) }
+        // curl keeps its compiled-in CA directory (Debian: /etc/ssl/certs) beside --cacert, and
+        // its CA bundle beside --capath; swurl trusts only what was given. A CA "directory" that
+        // holds nothing (/dev/null) switches the first off; the bundle cannot be.
+        if let f = security.caFile {
+            add("--cacert", f)
+            if security.caPath == nil { add("--capath", "/dev/null") }
+        }
+        if let p = security.caPath {
+            add("--capath", p)
+            if security.caFile == nil {
+                warnings.append("trust only the certificates in --capath; it also trusts its own CA bundle")
+            }
+        }
+        if let c = security.clientCertificate { add("--cert", CurlCommandExport.certificateName(c)) }
         if let k = security.clientKey { add("--key", k) }
         if let p = security.keyPassword { add("--pass", p) }
         if let v = security.minimumVersion { add("--tlsv" + v.rawValue) }
         if let v = security.maximumVersion { add("--tls-max", v.rawValue) }
-        if let c = security.ciphers { add("--ciphers", c) }
+        if let c = security.ciphers {
+            // swurl sends TLS 1.3 suite names to the 1.3 list, as curl's --tls13-ciphers does.
+            let names = c.split(separator: ":").map(String.init)
+            let v12 = names.filter { !$0.hasPrefix("TLS_") }, v13 = names.filter { $0.hasPrefix("TLS_") }
+            if !v12.isEmpty { add("--ciphers", v12.joined(separator: ":")) }
+            if !v13.isEmpty { add("--tls13-ciphers", v13.joined(separator: ":")) }
+        }
         if !security.keyPins.isEmpty {
             add("--pinnedpubkey", security.keyPins.joined(separator: ";"))
-            if security.scope != .leaf {
+            // With -k swurl matches the leaf's key only, as curl does.
+            if security.scope == .chain || security.scope == .any && security.checksChain {
                 warnings.append("match a pin beyond the leaf certificate (--pin-scope \(security.scope.rawValue)); --pinnedpubkey checks the server's own key only")
             }
         }
@@ -199,6 +221,11 @@ struct CurlCommandExport {
             }
         }
         return out
+    }
+
+    /// A file name for curl's `--cert`, which reads `FILE:PASSWORD`: `\\` and `:` escaped.
+    static func certificateName(_ path: String) -> String {
+        path.replacingAll("\\", with: "\\\\").replacingAll(":", with: "\\:")
     }
 
     /// A value inside curl's `-F` syntax: double-quoted when it holds `;`, `,` or `"`.

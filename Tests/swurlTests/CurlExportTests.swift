@@ -6,12 +6,35 @@ import SwurlTestSupport
 /// command (run by the real curl through /bin/sh) sends its own; the server must have received
 /// the same method, target, headers (User-Agent and Accept-Encoding aside) and body.
 final class CurlExportTests: XCTestCase {
-    /// One request as received: request line, headers (lower-cased names, sorted), body.
+    /// One request as received: request line, headers (lower-cased names, sorted), body (a
+    /// chunked body decoded: curl and libcurl may cut chunks differently), and the subject of the
+    /// client certificate presented over TLS (empty when none was).
     struct Received: Equatable, CustomStringConvertible {
         var line: String
         var headers: [String]
         var body: [UInt8]
-        var description: String { "\(line)\n\(headers.joined(separator: "\n"))\n\n\(String(decoding: body, as: UTF8.self))" }
+        var peer = ""
+        /// The TLS version and cipher suite, empty without TLS.
+        var tls = ""
+        var description: String {
+            "\(line)\n\(headers.joined(separator: "\n"))\n\n\(String(decoding: body, as: UTF8.self))\n[\(tls)]\(peer.isEmpty ? "" : "\n[client: \(peer)]")"
+        }
+    }
+
+    /// The payload of a chunked body; throws when the framing is broken.
+    private func dechunk(_ body: [UInt8]) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while true {
+            guard let crlf = (i..<max(i, body.count - 1)).first(where: { body[$0] == 13 && body[$0 + 1] == 10 }),
+                  let size = Int(String(decoding: body[i..<crlf], as: UTF8.self).split(separator: ";").first ?? "", radix: 16),
+                  crlf + 2 + size + 2 <= body.count else {
+                throw TestServerError("broken chunked body: \(String(decoding: body, as: UTF8.self))")
+            }
+            if size == 0 { return out }
+            out += body[(crlf + 2)..<(crlf + 2 + size)]
+            i = crlf + 2 + size + 2
+        }
     }
 
     private func parse(_ data: Data, ignoring: Set<String>) throws -> Received {
@@ -26,33 +49,47 @@ final class CurlExportTests: XCTestCase {
             let name = line[..<colon].lowercased()
             return ignoring.contains(name) ? nil : name + ":" + line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }.sorted()
-        return Received(line: lines.first ?? "", headers: headers, body: Array(bytes[(end + 4)...]))
+        let body = Array(bytes[(end + 4)...])
+        return Received(line: lines.first ?? "", headers: headers,
+                        body: headers.contains("transfer-encoding:chunked") ? try dechunk(body) : body)
     }
 
-    /// Runs swurl with `args` ({URL} is the capture server), then the printed curl command.
+    /// Runs swurl with `args`, then the printed curl command, each sending to `capture` (a
+    /// plain one when nil). In `args`, {URL} is `base` (default: the capture server's own),
+    /// {PORT} its port and {SOCK} its Unix socket.
     @discardableResult
-    private func roundTrip(_ args: [String], ignoring: Set<String> = [], environment: [String: String] = [:],
+    private func roundTrip(_ args: [String], capture given: CaptureServer? = nil, base givenBase: String? = nil,
+                           ignoring: Set<String> = [], environment: [String: String] = [:],
                            file: StaticString = #filePath, line: UInt = #line) throws -> (swurl: Received, curl: Received, printed: SwurlResult) {
-        let capture = try CaptureServer()
-        let base = "http://127.0.0.1:\(capture.server.port)"
+        let capture = try given ?? CaptureServer()
+        let base = givenBase ?? capture.base
         let real = args.map {
             $0.replacingOccurrences(of: "{URL}", with: base).replacingOccurrences(of: "{PORT}", with: String(capture.server.port))
+                .replacingOccurrences(of: "{SOCK}", with: capture.unixSocket ?? "")
         }
         let sent = try runSwurl(real, environment: environment)
         XCTAssertEqual(sent.status, 0, sent.stderr, file: file, line: line)
         let skip = ignoring.union(["user-agent", "accept-encoding"])
-        let bySwurl = try parse(capture.captured, ignoring: skip)
+        var bySwurl = try parse(capture.captured, ignoring: skip)
+        bySwurl.peer = capture.peerSubject
+        bySwurl.tls = capture.tlsSession
         let printed = try runSwurl(["--curl"] + real, environment: environment)
         XCTAssertEqual(printed.status, 0, printed.stderr, file: file, line: line)
+        // What curl sends must arrive fresh, not be swurl's request still on file.
+        try FileManager.default.removeItem(atPath: capture.capturePath)
+        try? FileManager.default.removeItem(atPath: capture.capturePath + ".peer")
+        try? FileManager.default.removeItem(atPath: capture.capturePath + ".tls")
         let ran = try runProcess("/bin/sh", ["-c", printed.text], check: false)
         XCTAssertEqual(ran.status, 0, "\(printed.text)\n\(ran.stderr)", file: file, line: line)
-        let byCurl = try parse(capture.captured, ignoring: skip)
+        var byCurl = try parse(capture.captured, ignoring: skip)
+        byCurl.peer = capture.peerSubject
+        byCurl.tls = capture.tlsSession
         return (bySwurl, byCurl, printed)
     }
 
-    private func assertSame(_ args: [String], ignoring: Set<String> = [], environment: [String: String] = [:],
-                            file: StaticString = #filePath, line: UInt = #line) throws {
-        let r = try roundTrip(args, ignoring: ignoring, environment: environment, file: file, line: line)
+    private func assertSame(_ args: [String], capture: CaptureServer? = nil, base: String? = nil, ignoring: Set<String> = [],
+                            environment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try roundTrip(args, capture: capture, base: base, ignoring: ignoring, environment: environment, file: file, line: line)
         XCTAssertEqual(r.swurl, r.curl, "command:\n\(r.printed.text)", file: file, line: line)
         XCTAssertEqual(r.printed.stderr, "", file: file, line: line)
     }
@@ -121,7 +158,7 @@ final class CurlExportTests: XCTestCase {
         let r = try roundTrip(["--multipart", "--boundary", "xyz-42", "{URL}/m", "a=1", "b=it's 100%", "f@\(path);type=application/x-t"])
         XCTAssertEqual(r.swurl, r.curl, r.printed.text)
         XCTAssertEqual(r.printed.stderr, "")
-        XCTAssertTrue(r.printed.text.contains("cat '"), r.printed.text)
+        XCTAssertTrue(r.printed.text.contains("cat -- '"), r.printed.text)
     }
 
     /// The parts of a multipart body: each part's lower-cased headers and content.
@@ -212,5 +249,241 @@ final class CurlExportTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.7)
         XCTAssertEqual(capture.captured.count, 0)
         XCTAssertEqual(try runSwurl(["--curl", "--offline", "http://127.0.0.1:1/"]).status, 64)
+    }
+
+    // MARK: Transports and TLS, run with curl
+
+    func testUnixSocketRoundTrips() throws {
+        // The host does not resolve: only the socket can carry the request.
+        let capture = try CaptureServer(unixSocket: true)
+        try assertSame(["--unix-socket", "{SOCK}", "POST", "http://swurl.test/u?q=1", "a=1"], capture: capture)
+        XCTAssertEqual(String(decoding: capture.captured.prefix(16), as: UTF8.self), "POST /u?q=1 HTTP")
+    }
+
+    /// A capture server with the test PKI's leaf (root → int → leaf for 127.0.0.1).
+    private func tlsCapture(_ leaf: String = "leaf", clientCA: String? = nil) throws -> (CaptureServer, CertificateFactory) {
+        let certs = try CertificateFactory.shared()
+        return (try CaptureServer(tls: (certs.path("\(leaf)-chain.pem"), certs.path("\(leaf).key")),
+                                  clientCA: clientCA.map(certs.path)), certs)
+    }
+
+    func testCacertRoundTrips() throws {
+        let (capture, certs) = try tlsCapture()
+        let r = try roundTrip(["--cacert", certs.path("root.pem"), "PUT", "{URL}/tls?x=1", "a=1", "X-T:1"], capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        XCTAssertEqual(r.printed.stderr, "")
+        // swurl trusts only --cacert; curl would add its CA directory unless told there is none.
+        XCTAssertTrue(r.printed.text.hasSuffix("  --capath /dev/null\n"), r.printed.text)
+    }
+
+    func testCiphersAndVersionsRoundTrip() throws {
+        // Python's server would pick AES-256-GCM; a TLS 1.3 suite given to --ciphers must reach
+        // curl's TLS 1.3 list, and a 1.2 suite its 1.2 list.
+        let (capture, certs) = try tlsCapture()
+        let root = certs.path("root.pem")
+        let r13 = try roundTrip(["--cacert", root, "--ciphers", "ECDHE-ECDSA-AES128-GCM-SHA256:TLS_CHACHA20_POLY1305_SHA256",
+                                 "{URL}/c13"], capture: capture)
+        XCTAssertEqual(r13.swurl, r13.curl, r13.printed.text)
+        XCTAssertEqual(r13.curl.tls, "TLSv1.3 TLS_CHACHA20_POLY1305_SHA256")
+        let r12 = try roundTrip(["--cacert", root, "--tls-max", "1.2", "--ciphers", "ECDHE-ECDSA-CHACHA20-POLY1305:TLS_AES_128_GCM_SHA256",
+                                 "{URL}/c12"], capture: capture)
+        XCTAssertEqual(r12.swurl, r12.curl, r12.printed.text)
+        XCTAssertEqual(r12.curl.tls, "TLSv1.2 ECDHE-ECDSA-CHACHA20-POLY1305")
+        let min13 = try roundTrip(["--cacert", root, "--tls-min", "1.3", "{URL}/m13"], capture: capture)
+        XCTAssertEqual(min13.swurl, min13.curl, min13.printed.text)
+        XCTAssertTrue(min13.curl.tls.hasPrefix("TLSv1.3 "), min13.curl.tls)
+    }
+
+    func testCapathRoundTrips() throws {
+        let (capture, certs) = try tlsCapture()
+        let dir = TestPaths.temporaryDirectory() + "/ca dir"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: certs.path("root.pem"), toPath: dir + "/root.pem")
+        try CertificateFactory.shell("openssl rehash .", in: dir)
+        let r = try roundTrip(["--capath", dir, "{URL}/capath"], capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        // curl keeps its CA bundle beside --capath: trusting more than swurl is said, not hidden.
+        XCTAssertEqual(r.printed.stderr, "swurl: warning: curl cannot trust only the certificates in --capath; it also trusts its own CA bundle\n")
+    }
+
+    func testClientCertificateRoundTrips() throws {
+        let (capture, certs) = try tlsCapture(clientCA: "root.pem")
+        let r = try roundTrip(["--cacert", certs.path("root.pem"), "--cert", certs.path("client-chain.pem"),
+                               "--key", certs.path("client.key"), "{URL}/mtls", "a=1"], capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        XCTAssertEqual(r.curl.peer, "commonName=swurl client", capture.handshakeErrors)
+        XCTAssertEqual(r.printed.stderr, "")
+    }
+
+    func testEncryptedClientKeyRoundTrips() throws {
+        let (capture, certs) = try tlsCapture(clientCA: "root.pem")
+        let r = try roundTrip(["--cacert", certs.path("root.pem"), "--cert", certs.path("client-chain.pem"),
+                               "--key", certs.path("client-enc.key"), "--key-password", "secret", "{URL}/mtls"], capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        XCTAssertEqual(r.curl.peer, "commonName=swurl client", capture.handshakeErrors)
+    }
+
+    func testClientCertificatePathWithAColonRoundTrips() throws {
+        // curl reads `--cert FILE:PASSWORD`: a colon in the file name must be escaped for it.
+        let (capture, certs) = try tlsCapture(clientCA: "root.pem")
+        let dir = TestPaths.temporaryDirectory() + "/a:b\\c"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: certs.path("client-chain.pem"), toPath: dir + "/client:chain.pem")
+        let r = try roundTrip(["--cacert", certs.path("root.pem"), "--cert", dir + "/client:chain.pem",
+                               "--key", certs.path("client.key"), "{URL}/mtls"], capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        XCTAssertEqual(r.curl.peer, "commonName=swurl client", capture.handshakeErrors)
+    }
+
+    func testInsecureRoundTripsWithASelfSignedServer() throws {
+        let (capture, _) = try tlsCapture("selfsigned")
+        try assertSame(["-k", "POST", "{URL}/k", "a=1"], capture: capture)
+        // Without -k both refuse the server, so the test stands on -k.
+        XCTAssertNotEqual(try runSwurl([capture.base + "/no"]).status, 0)
+    }
+
+    func testPinnedPubkeyWorksWithCurlAndAWrongPinFailsWithBoth() throws {
+        let (capture, certs) = try tlsCapture()
+        let right = try certs.pin("leaf.pem")
+        let r = try roundTrip(["--cacert", certs.path("root.pem"), "--pin-pubkey", right, "--pin-scope", "leaf", "{URL}/pin"],
+                              capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        XCTAssertTrue(r.printed.text.contains("--pinnedpubkey '\(right)'") || r.printed.text.contains("--pinnedpubkey \(right)"),
+                      r.printed.text)
+
+        let wrong = try CaptureServer(tls: (certs.path("leaf-chain.pem"), certs.path("leaf.key")))
+        let args = ["--cacert", certs.path("root.pem"), "--pin-pubkey", try certs.pin("leaf2.pem"), "--pin-scope", "leaf",
+                    wrong.base + "/pin"]
+        let bySwurl = try runSwurl(args)
+        XCTAssertNotEqual(bySwurl.status, 0, bySwurl.stderr)
+        let printed = try runSwurl(["--curl"] + args)
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        let byCurl = try runProcess("/bin/sh", ["-c", printed.text], check: false)
+        // 90: CURLE_SSL_PINNEDPUBKEYNOTMATCH.
+        XCTAssertEqual(byCurl.status, 90, byCurl.stderr)
+        XCTAssertEqual(wrong.capturedAll.count, 0, String(decoding: wrong.capturedAll, as: UTF8.self))
+    }
+
+    func testInsecureWithAPinWarnsThatCurlSkipsTheHostCheck() throws {
+        // swurl -k with a pin still checks the host name; curl --insecure cannot.
+        let certs = try CertificateFactory.shared()
+        let r = try runSwurl(["--curl", "-k", "--pin-pubkey", try certs.pin("leaf.pem"), "https://127.0.0.1:1/"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").map { String($0.prefix(47)) },
+                       ["swurl: warning: curl cannot check the host name"], r.stderr)
+        XCTAssertTrue(r.text.contains("--insecure"), r.text)
+    }
+
+    /// The protocol of each request nginx logged, once `count` are there (nginx writes a line
+    /// after the response went out, so it may trail the client's exit by a moment).
+    private func loggedProtocols(_ nginx: NginxServer, count: Int) -> [String] {
+        for _ in 0..<100 where nginx.logLines().count < count { usleep(50_000) }
+        return nginx.logLines().map { $0.split(separator: " ").last.map(String.init) ?? "" }
+    }
+
+    func testHTTP2RoundTripsThroughNginx() throws {
+        // nginx speaks h2 (ALPN) and hands each request to the capture server, the same way for both.
+        let capture = try CaptureServer()
+        let certs = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (certs.path("leaf-chain.pem"), certs.path("leaf.key")), serverConfig: """
+            location / { proxy_pass http://127.0.0.1:\(capture.server.port); proxy_set_header Host $http_host; }
+            """)
+        try assertSame(["--http2", "--cacert", certs.path("root.pem"), "POST", "{URL}/h2?q=1", "a=1", "X-T:1"],
+                       capture: capture, base: nginx.url(""))
+        // curl would pick h2 by ALPN unaided; --http1.1 must reach it to keep both on 1.1.
+        try assertSame(["--http1.1", "--cacert", certs.path("root.pem"), "{URL}/h1"], capture: capture, base: nginx.url(""))
+        let protocols = loggedProtocols(nginx, count: 4)
+        XCTAssertEqual(protocols, ["HTTP/2.0", "HTTP/2.0", "HTTP/1.1", "HTTP/1.1"], nginx.logLines().joined(separator: "\n"))
+        // On plain http --http2 is an upgrade offer (Upgrade: h2c, HTTP2-Settings): the same from both.
+        let upgrade = try roundTrip(["--http2", "{URL}/up"])
+        XCTAssertEqual(upgrade.swurl, upgrade.curl, upgrade.printed.text)
+        XCTAssertTrue(upgrade.curl.headers.contains("upgrade:h2c"), "\(upgrade.curl)")
+    }
+
+    func testHTTP2PriorKnowledgeRoundTripsThroughNginx() throws {
+        let capture = try CaptureServer()
+        let nginx = try NginxServer(http2: true, serverConfig: """
+            location / { proxy_pass http://127.0.0.1:\(capture.server.port); proxy_set_header Host $http_host; }
+            """)
+        try assertSame(["--http2-prior-knowledge", "PUT", "{URL}/h2c", "a=1"], capture: capture, base: nginx.url(""))
+        let protocols = loggedProtocols(nginx, count: 2)
+        XCTAssertEqual(protocols, ["HTTP/2.0", "HTTP/2.0"], nginx.logLines().joined(separator: "\n"))
+    }
+
+    func testChunkedRoundTrips() throws {
+        let path = try tempFile(Array(0...255) + Array("tail\n".utf8))
+        for args in [["--chunked", "POST", "{URL}/c", "a=1"], ["--chunked", "PUT", "{URL}/cf", "@" + path]] {
+            let r = try roundTrip(args)
+            XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+            XCTAssertTrue(r.curl.headers.contains("transfer-encoding:chunked"), "\(r.curl)")
+            XCTAssertFalse(r.curl.headers.contains { $0.hasPrefix("content-length:") }, "\(r.curl)")
+            XCTAssertEqual(r.printed.stderr, "")
+        }
+    }
+
+    // MARK: Arguments that are not UTF-8
+
+    /// Runs `swurl ARGS` and the command `swurl --curl ARGS` prints, by /bin/sh and by bash, in a
+    /// directory holding the Latin-1 file `caf\xE9.txt`. ARGS is bash text (`$'\xe9'` for bytes
+    /// Foundation's Process cannot pass); {URL} is the capture server. Returns what arrived from
+    /// swurl, then from each shell's run, and the printed bytes.
+    private func bytesRoundTrip(_ args: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (swurl: Received, curl: [Received], printed: Data, raw: [Data]) {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        try Data([0x63, 0x61, 0x66, 0xE9, 0x0A, 0x00, 0xFF, 0x27]).write(to: URL(fileURLWithPath: dir + "/content"))
+        try runProcess("/bin/bash", ["-c", "mv content $'caf\\xe9.txt'"], directory: dir)
+        var env = ProcessInfo.processInfo.environment
+        for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] { env.removeValue(forKey: key) }
+        env["SWURL"] = TestPaths.binary
+        let real = args.replacingOccurrences(of: "{URL}", with: capture.base)
+        let sent = try runProcess("/bin/bash", ["-c", "\"$SWURL\" \(real)"], directory: dir, environment: env, check: false)
+        XCTAssertEqual(sent.status, 0, sent.stderr, file: file, line: line)
+        let bySwurl = try parse(capture.captured, ignoring: ["user-agent", "accept-encoding"])
+        let printed = try runProcess("/bin/bash", ["-c", "\"$SWURL\" --curl \(real)"], directory: dir, environment: env, check: false)
+        XCTAssertEqual(printed.status, 0, printed.stderr, file: file, line: line)
+        XCTAssertEqual(printed.stderr, "", file: file, line: line)
+        // Neither U+FFFD nor swurl's private escape scalars (U+10FF80…) may stand for a byte.
+        XCTAssertNil(printed.stdout.range(of: Data([0xEF, 0xBF, 0xBD])), file: file, line: line)
+        XCTAssertNil(printed.stdout.range(of: Data([0xF4, 0x8F])), file: file, line: line)
+        let script = TestPaths.temporaryDirectory() + "/printed.sh"
+        try printed.stdout.write(to: URL(fileURLWithPath: script))
+        var byCurl: [Received] = []
+        var raw: [Data] = []
+        for shell in ["/bin/sh", "/bin/bash"] {
+            try FileManager.default.removeItem(atPath: capture.capturePath)
+            let ran = try runProcess(shell, [script], directory: dir, check: false)
+            XCTAssertEqual(ran.status, 0, "\(shell): \(ran.stderr)", file: file, line: line)
+            raw.append(capture.captured)
+            byCurl.append(try parse(capture.captured, ignoring: ["user-agent", "accept-encoding"]))
+        }
+        return (bySwurl, byCurl, printed.stdout, raw)
+    }
+
+    func testLatin1FileBodyAndURLBytesAreExported() throws {
+        let r = try bytesRoundTrip("PUT $'{URL}/p\\xe9?a=\\xe9' q==$'\\xe9' @$'caf\\xe9.txt'")
+        XCTAssertEqual(r.swurl.line, "PUT /p%E9?a=%E9&q=%E9 HTTP/1.1")
+        XCTAssertEqual(r.swurl.body, [0x63, 0x61, 0x66, 0xE9, 0x0A, 0x00, 0xFF, 0x27])
+        XCTAssertEqual(r.curl, [r.swurl, r.swurl], String(decoding: r.printed, as: UTF8.self))
+        XCTAssertNotNil(r.printed.range(of: Data("/caf".utf8) + Data([0xE9]) + Data(".txt'\n".utf8)),
+                        String(decoding: r.printed, as: UTF8.self))
+    }
+
+    func testLatin1MultipartFileNamesAreExported() throws {
+        let filename = Data("filename=\"caf".utf8) + Data([0xE9]) + Data(".txt\"".utf8)
+        let renamed = Data("filename=\"n".utf8) + Data([0xE9, 0x27]) + Data(".bin\"".utf8)
+        // curl's own boundary: the same parts, and the very file-name bytes.
+        let r = try bytesRoundTrip("--multipart POST {URL}/m name=A f@$'caf\\xe9.txt' g@$'caf\\xe9.txt;filename=n\\xe9\\'.bin'")
+        for (received, raw) in zip(r.curl, r.raw) {
+            XCTAssertEqual(received.line, r.swurl.line)
+            XCTAssertEqual(received.headers.filter { !$0.hasPrefix("content-") }, r.swurl.headers.filter { !$0.hasPrefix("content-") })
+            XCTAssertEqual(try parts(received.body), try parts(r.swurl.body), String(decoding: r.printed, as: UTF8.self))
+            XCTAssertNotNil(raw.range(of: filename), String(decoding: raw, as: UTF8.self))
+            XCTAssertNotNil(raw.range(of: renamed), String(decoding: raw, as: UTF8.self))
+        }
+        // With --boundary: the same bytes, the file read by `cat`.
+        let exact = try bytesRoundTrip("--multipart --boundary b-1 POST {URL}/m name=A f@$'caf\\xe9.txt;filename=n\\xe9\\'.bin'")
+        XCTAssertEqual(exact.curl, [exact.swurl, exact.swurl], String(decoding: exact.printed, as: UTF8.self))
+        XCTAssertNotNil(exact.swurl.body.firstRange(of: Array(renamed)))
     }
 }
