@@ -77,6 +77,10 @@ final class XMLStreamFormatter {
     private var passing = false
     private var sanitizer = TerminalSanitizer()
 
+    /// Body bytes held right now (tokens not yet written, a partial token, what was compacted
+    /// away not counted): what bounds this formatter's memory.
+    var heldBytes: Int { buffer.count }
+
     /// Why formatting stopped (not well-formed, or a limit), with the body offset; nil while
     /// everything seen so far was fine.
     private(set) var failure: XMLTokenizer.SyntaxError?
@@ -145,9 +149,14 @@ final class XMLStreamFormatter {
 
     private func scan(final: Bool, _ out: inout [UInt8]) {
         while failure == nil {
-            let result: Result<XMLStreamToken?, XMLTokenizer.SyntaxError> = buffer.withUnsafeBufferPointer { b in
+            // The tokenizer sees at most one byte past the limit of the token, so whether a
+            // long token ends in the limit or in a syntax error further on never depends on
+            // how many bytes had come when it was asked.
+            let from = scanned - bufferBase
+            let result: Result<XMLStreamToken?, XMLTokenizer.SyntaxError> = buffer.withUnsafeBufferPointer { all in
+                let b = final ? all : UnsafeBufferPointer(rebasing: all[..<min(all.count, from + XMLStreamFormatter.tokenLimit + 1)])
                 do throws(XMLTokenizer.SyntaxError) {
-                    return .success(try tokenizer.next(in: b, at: scanned - bufferBase, base: bufferBase, final: final))
+                    return .success(try tokenizer.next(in: b, at: from, base: bufferBase, final: final))
                 } catch {
                     return .failure(error)
                 }
@@ -161,15 +170,24 @@ final class XMLStreamFormatter {
                 searchedTo = 0
                 lookForTerminator()
                 if !final && waitingFor > XMLStreamFormatter.tokenLimit {
-                    fail(XMLTokenizer.SyntaxError(reason: "a single token (tag, text, comment…) longer than \(XMLStreamFormatter.tokenLimit >> 20) MiB, the limit",
-                                                  offset: scanned, isLimit: true), &out)
+                    fail(tokenTooLong(at: scanned), &out)
                 }
                 return
             case .success(let token?):
+                // Checked on whole tokens too, so that the limit does not depend on whether
+                // the token came in one chunk or many.
+                guard token.end - token.start <= XMLStreamFormatter.tokenLimit else {
+                    return fail(tokenTooLong(at: token.start), &out)
+                }
                 scanned = token.end
                 receive(token, &out)
             }
         }
+    }
+
+    private func tokenTooLong(at offset: Int) -> XMLTokenizer.SyntaxError {
+        XMLTokenizer.SyntaxError(reason: "a single token (tag, text, comment…) longer than \(XMLStreamFormatter.tokenLimit >> 20) MiB, the limit",
+                                 offset: offset, isLimit: true)
     }
 
     /// Notes what `token` says about mixed content, queues it, and writes what can be written.
@@ -306,6 +324,7 @@ final class XMLStreamFormatter {
 
     /// Drops bytes and tokens that were written, once they are most of what is held.
     private func compact() {
+        guard !passing else { return }
         if head > 1024 && head * 2 > queue.count {
             queue.removeFirst(head)
             queueBase += head
