@@ -23,13 +23,17 @@ final class XMLResponseDecoder: ResponseDecoding {
     private let formatter: XMLStreamFormatter
     private var held: [UInt8] = []
     private var heldOutput: [UInt8] = []
-    private var windowOpen = true
+    /// Closed from the start with `--stream`, which shows output as soon as there is some.
+    private var windowOpen: Bool
+    private let stream: Bool
     private var text: TextResponseDecoder?
     private var sawContent = false
 
     init(context: DecodingContext) {
         self.context = context
         formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
+        stream = context.options.stream
+        windowOpen = !stream
     }
 
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
@@ -37,7 +41,7 @@ final class XMLResponseDecoder: ResponseDecoding {
         guard chunk.count > 0 else { return }
         if !sawContent, chunk.contains(where: { !XMLTokenizer.isSpace($0) }) { sawContent = true }
         guard windowOpen else {
-            formatter.feed(chunk, into: &out)
+            formatter.feed(chunk, into: &out, settle: stream)
             return
         }
         var rest = chunk[...]

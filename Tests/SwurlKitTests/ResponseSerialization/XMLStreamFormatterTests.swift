@@ -176,10 +176,22 @@ final class XMLStreamFormatterTests: XCTestCase {
         late = []
     }
 
+    func testStreamShowsOutputBeforeTheWindowFills() {
+        let context = DecodingContext(options: { var o = DecodingOptions(); o.choice = .xml; o.stream = true; return o }(),
+                                      theme: nil, terminal: false, mediaType: nil, charset: nil)
+        let d = CompoundResponseDecoder(context: context)
+        var out: [UInt8] = []
+        Array("<r>\n<a>1</a>\n<b>2</b>\n".utf8).withUnsafeBytes { d.decode($0, into: &out) }
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "", "the root's layout is not known yet")
+        Array("text <c/>".utf8).withUnsafeBytes { d.decode($0, into: &out) }
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "<r>\n<a>1</a>\n<b>2</b>\ntext ", "mixed content is written as it comes")
+    }
+
     func testMixedContentPastTheLookAheadIsLaidOutOneChildPerLine() {
         // The only layout that differs from the whole-document printer: mixed content whose
-        // first text comes more than `lookaheadLimit` bytes into the element.
-        let children = String(repeating: "<b/>", count: XMLStreamFormatter.lookaheadLimit / 4 + 10)
+        // first text comes more than `lookaheadLimit` bytes or `lookaheadTokens` tokens into
+        // the element.
+        let children = String(repeating: "<b/>", count: XMLStreamFormatter.lookaheadTokens + 10)
         let doc = "<p>" + children + "text</p>"
         let r = runDecoder(doc, choice: .xml, terminal: false, chunk: 1 << 16)
         XCTAssertEqual(r.outcome, .decoded)
