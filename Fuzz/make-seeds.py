@@ -60,6 +60,13 @@ put('plist-reader', 'simple', simple); put('plist-reader', 'old-date', date_bp);
 put('plist-reader', 'truncated', simple[:-5]); put('plist-reader', 'xml-deep', '<plist><array>' + '<array>' * 3000 + '</array>' * 3000 + '</array></plist>')
 put('xml-tokenizer', 'laughs', laughs); put('xml-tokenizer', 'many-attributes', many_attrs); put('xml-tokenizer', 'duplicate-attributes', dup_attrs)
 put('xml-tokenizer', 'deep', deep_xml); put('xml-tokenizer', 'misc', xml_misc); put('xml-tokenizer', 'unclosed', '<a><b></a>')
+# The streaming formatter's limits and look-ahead: nesting one level past 10,000, mixed content,
+# a fault after formatted items, a BOM and markup cut where chunks may split it.
+deep_past = '<a>' * 10001 + '</a>' * 10001
+xml_mixed = '<doc><p>Why <em>this</em>  works</p><q><r/> <!-- c --> </q><s>t</s><u></u></doc>'
+xml_late_fault = '<list>' + ''.join('<i n="%d">v%d</i>' % (k, k) for k in range(200)) + '<x></y> tail'
+xml_bom_split = '\ufeff<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "x">]><r a="&e;"><![CDATA[]]]]><!----></r>'
+put('xml-tokenizer', 'deep-past-limit', deep_past); put('xml-tokenizer', 'mixed', xml_mixed)
 for name, data in [('png', png), ('gif', gif), ('jpeg', jpeg), ('webp', webp), ('bmp', bmp), ('ico', ico), ('short-png', png[:20])]:
     put('image-headers', name, data)
     put('decoder-image', name, b'\x04\x03' + data)
@@ -98,6 +105,8 @@ for target, kind in [('decoder-json', 1), ('decoder-auto', 0)]:
 for target, kind in [('decoder-xml', 2), ('decoder-auto', 2)]:
     for name, body in [('laughs', laughs), ('attrs', many_attrs[:20000]), ('deep', deep_xml), ('misc', xml_misc), ('bad', '<a><b></a>')]:
         put(target, 'xml-' + name, bytes([kind, 2]) + body.encode())
+    for name, body in [('deep-past-limit', deep_past), ('mixed', xml_mixed), ('late-fault', xml_late_fault), ('bom-split', xml_bom_split)]:
+        put(target, 'xml-' + name, bytes([kind, 3]) + body.encode())
 for target, kind in [('decoder-plist', 3), ('decoder-auto', 0)]:
     for name, body in [('bomb', bomb), ('cycle', cycle), ('simple', simple), ('old-date', date_bp), ('xml', xml_plist.encode())]:
         put(target, 'plist-' + name, bytes([kind, 1]) + body)

@@ -3,6 +3,11 @@ import SwurlCore
 /// Shows XML and binary property lists as an indented, coloured XML plist — or as JSON with
 /// `--plist-as json`. Dates become ISO 8601 UTC, data base64 with its size (and its bytes in hex
 /// when short), keyed-archiver UIDs `CF$UID` dictionaries.
+///
+/// Unlike the XML and JSON decoders this one needs the whole body (up to 64 MiB, past which it
+/// is shown as text): a binary plist is read through an offset table at its end, and both kinds
+/// are decoded into a value tree before anything is shown (dates, data and UIDs are rewritten,
+/// and `--plist-as json` changes the syntax), so there is nothing to show before the end.
 final class PropertyListResponseDecoder: ResponseDecoding {
     private let context: DecodingContext
     private var body: WholeBody
@@ -39,12 +44,10 @@ final class PropertyListResponseDecoder: ResponseDecoding {
             compact.withUnsafeBytes { f.feed($0, into: &out) }
             f.finish(into: &out)
         } else {
-            let xml = PropertyListResponseDecoder.xml(value)
-            if let tokens = try? XMLTokenizer.tokenize(xml) {
-                XMLPrettyPrinter(theme: context.theme, sanitize: context.terminal, indent: 2).write(tokens, into: &out)
-            } else {
-                out += xml
-            }
+            // Our own well-formed XML, so the formatter never falls back here.
+            let formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
+            PropertyListResponseDecoder.xml(value).withUnsafeBytes { formatter.feed($0, into: &out) }
+            formatter.finish(into: &out)
         }
         return .decoded
     }

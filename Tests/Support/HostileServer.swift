@@ -11,7 +11,8 @@ import Foundation
 /// - `/bomb/gzip`, `/bomb/deflate` (1 GiB of zeros, ~1 MB sent), `/bomb/br`, `/bomb/zstd`
 ///   (1 GiB, from Tests/Fixtures/bombs).
 /// - `/deep-json?n=N` N `[` then N `]`; `/big-string?mb=N`; `/big-number?digits=N`;
-///   `/laughs` XML billion laughs; `/plist-bomb`, `/plist-cycle`; `/huge-png` absurd dimensions.
+///   `/laughs` XML billion laughs; `/deep-xml?n=N` N `<a>` then N `</a>`; `/flat-xml?mb=N` about N MB
+///   of `<item>` elements in one `<list>`; `/plist-bomb`, `/plist-cycle`; `/huge-png` absurd dimensions.
 /// - `/http09` no status line; `/http10` HTTP/1.0 with no length; `/informational` 100 and
 ///   102 before the answer; `/204-body`, `/304-body`; `/loop` a redirect to itself;
 ///   `/to?scheme=file|ftp|gopher|dict` a redirect to another scheme.
@@ -129,6 +130,16 @@ def handle(conn):
         elif p == '/big-number':
             n = int(q.get('digits', '1000000'))
             send(answer(b'200 OK', [(b'Content-Type', b'application/json')], b'[' + b'7' * n + b']'))
+        elif p == '/deep-xml':
+            n = int(q.get('n', '2000000'))
+            send(answer(b'200 OK', [(b'Content-Type', b'application/xml')], b'<a>' * n + b'</a>' * n))
+        elif p == '/flat-xml':
+            n = int(q.get('mb', '100'))
+            block = b''.join(b'  <item id="%d" kind=\'x\'><name>n%d &amp; m</name><!-- c --></item>\n' % (i, i) for i in range(15000))
+            head, tail = b'<?xml version="1.0"?>\n<list>\n', b'</list>\n'
+            send(b'HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: %d\r\n\r\n' % (len(head) + n * len(block) + len(tail)) + head)
+            for _ in range(n): send(block)
+            send(tail)
         elif p == '/laughs':
             send(answer(b'200 OK', [(b'Content-Type', b'application/xml')], LAUGHS))
         elif p == '/plist-bomb':

@@ -258,6 +258,26 @@ final class HostileServerTests: XCTestCase {
         XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
     }
 
+    /// Regression: XML was held whole with every token and the whole output (7 MB of nested
+    /// `<a>` took 728 MB, a 100 MB file far more); it now streams like JSON.
+    func testLargeFlatXMLFormattedStaysFlat() throws {
+        let s = try server()
+        let r = try run([s.url("/flat-xml?mb=40"), "--print=b", "--pretty=all"], count: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertGreaterThan(Int(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 40_000_000)
+        XCTAssertFalse(r.err.contains("XML"), r.err)
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    func testXMLNestedPastTheLimitIsShownAsSentInFlatMemory() throws {
+        let s = try server()
+        let r = try run([s.url("/deep-xml?n=2000000"), "--print=b", "--pretty=all", "--decode", "xml"], pipe: true)
+        XCTAssertEqual(r.status, 8, r.err)
+        XCTAssertEqual(r.out.count, 14_000_001, "the body as sent and a line break")
+        XCTAssertTrue(r.err.contains("nested deeper than 10000 levels, the limit for formatting"), r.err)
+        XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
     func testPlistBombAndCycleAreRefused() throws {
         let s = try server()
         let bomb = try run([s.url("/plist-bomb")], terminal: true)
