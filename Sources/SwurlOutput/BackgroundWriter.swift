@@ -28,8 +28,8 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
     /// - Parameters:
     ///   - target: where the bytes go.
     ///   - threshold: bytes written directly before the thread starts (default 1 MB).
-    ///   - maxPending: bytes that may wait for the thread (default 2 MB).
-    public init(target: ByteSink, threshold: Int = 1 << 20, maxPending: Int = 2 << 20) {
+    ///   - maxPending: bytes that may wait for the thread (default 1 MB: four blocks).
+    public init(target: ByteSink, threshold: Int = 1 << 20, maxPending: Int = 1 << 20) {
         self.target = target
         self.threshold = threshold
         self.maxPending = maxPending

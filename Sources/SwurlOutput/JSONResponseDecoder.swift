@@ -147,9 +147,8 @@ final class JSONResponseDecoder: ResponseDecoding {
                 }
                 let atStep = held.count % JSONResponseDecoder.windowStep == 0
                 if held.count >= windowSize || (atStep && heldOutput.count > JSONResponseDecoder.heldOutputBudget) {
-                    out += heldOutput
-                    heldOutput = []
                     held = []
+                    takeHeldOutput(&out)
                     windowOpen = false
                     if !rest.isEmpty { formatter.feed(UnsafeRawBufferPointer(rebasing: rest), into: &out) }
                     return
@@ -158,6 +157,17 @@ final class JSONResponseDecoder: ResponseDecoding {
             return
         }
         formatter.feed(chunk, into: &out)
+    }
+
+    /// Moves the held output to `out`: by swapping when `out` is empty (the usual case, as the
+    /// window closes), so megabytes of output are not copied and not held twice.
+    private func takeHeldOutput(_ out: inout [UInt8]) {
+        if out.isEmpty {
+            swap(&out, &heldOutput)
+        } else {
+            out += heldOutput
+        }
+        heldOutput = []
     }
 
     /// Shows everything held so far as text; the rest follows as text too.
@@ -194,8 +204,7 @@ final class JSONResponseDecoder: ResponseDecoding {
                 if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
                 return .failed("the body is not valid JSON; shown as sent")
             }
-            out += heldOutput
-            heldOutput = []
+            takeHeldOutput(&out)
             return .decoded
         }
         formatter.finish(into: &out)

@@ -84,7 +84,8 @@ public final class JSONStreamFormatter {
     ///     as `\u00XX` escapes (the output stays valid JSON), bytes that are not valid UTF-8 as
     ///     `\xNN` (no JSON can hold them anyway), and control characters in text passed through
     ///     after a syntax error are made visible.
-    public init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
+    ///   - fastPath: whether the token-at-a-time fast path runs (tests compare it with the general loop).
+    init(theme: Theme?, indent: Int = 4, sanitize: Bool, fastPath: Bool) {
         colored = theme != nil
         reset = Array((theme?.reset ?? "").utf8)
         self.sanitize = sanitize
@@ -106,6 +107,11 @@ public final class JSONStreamFormatter {
         m = FormatterMachine(indent: max(0, indent), spaces: UnsafePointer(spaces),
                              key: spans[0], string: spans[1], number: spans[2], literal: spans[3], reset: spans[4])
         m.sanitizing = sanitize
+        m.fastPath = fastPath
+    }
+
+    public convenience init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
+        self.init(theme: theme, indent: indent, sanitize: sanitize, fastPath: true)
     }
 
     deinit {
@@ -230,13 +236,20 @@ private struct FormatterMachine {
     let spaces: UnsafePointer<UInt8>
     /// Whether string runs also stop at DEL and non-ASCII bytes (the sanitizing stop table).
     var sanitizing = false
+    /// Whether `fast` may run (off only in tests, to compare the two loops).
+    var fastPath = true
     let keyC, strC, numC, litC, resetC: ColorSpan
+    /// Output room the fast path reserves per token on top of the input left: the deepest
+    /// indentation, colour spans and slack for whole-word stores.
+    let tokenRoom: Int
 
     init(indent: Int, spaces: UnsafePointer<UInt8>, key: ColorSpan, string: ColorSpan, number: ColorSpan,
          literal: ColorSpan, reset: ColorSpan) {
         self.indent = indent
         self.spaces = spaces
         keyC = key; strC = string; numC = number; litC = literal; resetC = reset
+        tokenRoom = JSONStreamFormatter.maxIndentDepth * indent + 2 * max(key.count, string.count, number.count, literal.count)
+            + 2 * reset.count + 128
         ocap = 1 << 16
         o = .allocate(capacity: ocap)
         stack = .allocate(capacity: stackCap)
@@ -369,7 +382,13 @@ private struct FormatterMachine {
     mutating func run(_ p: UnsafePointer<UInt8>, _ n: Int, _ classes: UnsafePointer<UInt8>,
                       _ stops: UnsafePointer<Bool>, _ numbers: UnsafePointer<UInt8>) -> Int {
         var i = 0
+        var bailed = -1
         while i < n {
+            if fastPath && !inString && !inLiteral && depth > 0 && i != bailed && !utf8.isHolding {
+                i = fast(p, i, n, classes, stops)
+                if i >= n { return n }
+                bailed = i
+            }
             if inString {
                 if utf8.isHolding {
                     var tracker = utf8
@@ -591,4 +610,306 @@ extension FormatterMachine: VisibleTextSink {
     mutating func c1(_ byte: UInt8) { putEscaped(byte) }
 
     mutating func invalid(_ byte: UInt8) { putInvalid(byte) }
+}
+
+// MARK: Fast path
+
+@inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+
+/// `"true"`, `"null"` and `"fals"` as little-endian 32-bit loads.
+private let word32True: UInt32 = 0x6575_7274, word32Null: UInt32 = 0x6C6C_756E, word32Fals: UInt32 = 0x736C_6166
+
+extension FormatterMachine {
+    /// Writes a colour span at `w`; returns the new end.
+    @inline(__always) func span(_ c: ColorSpan, at w: Int) -> Int {
+        let dst = UnsafeMutableRawPointer(o + w)
+        let src = UnsafeRawPointer(c.bytes)
+        if c.count <= 16 {
+            dst.storeBytes(of: src.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        } else {
+            var k = 0
+            while k < c.count { o[w &+ k] = c.bytes[k]; k &+= 1 }
+        }
+        return w &+ c.count
+    }
+
+    /// Newline and the indentation of level `d` at `w`; returns the new end.
+    @inline(__always) func newline(_ d: Int, at w: Int) -> Int {
+        o[w] = 0x0A
+        let count = min(d, JSONStreamFormatter.maxIndentDepth) &* indent
+        let dst = UnsafeMutableRawPointer(o + (w &+ 1))
+        var k = 0
+        repeat {
+            dst.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
+            dst.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k &+ 8, as: UInt64.self)
+            k &+= 16
+        } while k < count
+        return w &+ 1 &+ count
+    }
+
+    /// Copies `count` bytes from `src` to `w` in whole words; `src` may be read up to `limit`
+    /// bytes and the output has room for `count` plus slack.
+    @inline(__always) func blit(_ src: UnsafePointer<UInt8>, _ count: Int, _ limit: Int, at w: Int) {
+        let s = UnsafeRawPointer(src)
+        let d = UnsafeMutableRawPointer(o + w)
+        if count <= 16 && limit >= 16 {
+            d.storeBytes(of: s.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            d.storeBytes(of: s.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        } else if count <= 32 && limit >= 32 {
+            var k = 0
+            repeat {
+                d.storeBytes(of: s.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k, as: UInt64.self)
+                k &+= 8
+            } while k < 32
+        } else {
+            d.copyMemory(from: s, byteCount: count)
+        }
+    }
+
+    /// Formats ordinary JSON inside a container, token by token without the general loop's
+    /// per-byte state: white space, structural characters, keys with their colon, strings
+    /// (plain runs eight bytes at a time, common escapes inline), numbers and keywords that
+    /// end inside the chunk. Anything else — a token cut by the chunk's end that is not a
+    /// string, a literal that is not valid, a control or (sanitizing) non-ASCII byte in a
+    /// string, a syntax error, the top level — stops it, with the state exactly as the
+    /// general loop would have it at that byte, so the general loop takes over there and the
+    /// output does not depend on which of the two formatted a byte.
+    /// - Precondition: not in a string or literal, `depth > 0`.
+    /// - Returns: where it stopped.
+    mutating func fast(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int, _ classes: UnsafePointer<UInt8>,
+                       _ stops: UnsafePointer<Bool>) -> Int {
+        var i = start
+        var w = olen
+        var d = depth
+        var ex = expect
+        let room = tokenRoom
+        let ws = JSONStreamFormatter.classWhitespace, lit = JSONStreamFormatter.classLiteral
+        defer {
+            olen = w
+            depth = d
+            expect = ex
+        }
+        while true {
+            guard i < n else { return n }
+            var c = p[i]
+            if classes[Int(c)] == ws {
+                i &+= 1
+                while i < n && classes[Int(p[i])] == ws { i &+= 1 }
+                guard i < n else { return n }
+                c = p[i]
+            }
+            if w &+ (n &- i) &+ room > ocap {
+                olen = w
+                grow(w &+ (n &- i) &+ room)
+            }
+            switch ex {
+            case .afterValue:
+                if c == 0x2C {   // ,
+                    o[w] = c
+                    w = newline(d, at: w &+ 1)
+                    ex = stack[d &- 1] == 1 ? .key : .value
+                    i &+= 1
+                    if i < n && p[i] == 0x20 { i &+= 1 }
+                    continue
+                }
+                guard c | 0x20 == 0x7D, d > 1 else { return i }   // } or ]
+                guard (stack[d &- 1] == 1) == (c == 0x7D) else { return i }
+                d &-= 1
+                w = newline(d, at: w)
+                o[w] = c
+                w &+= 1
+                i &+= 1
+                continue
+            case .key, .objectFirst:
+                if c == 0x7D && ex == .objectFirst {
+                    guard d > 1 else { return i }
+                    d &-= 1
+                    o[w] = c
+                    w &+= 1
+                    ex = .afterValue
+                    i &+= 1
+                    continue
+                }
+                guard c == 0x22 else { return i }
+                if ex == .objectFirst { w = newline(d, at: w) }
+                w = span(keyC, at: w)
+                o[w] = 0x22
+                w &+= 1
+                ex = .colon
+                guard let end = copyString(p, i &+ 1, n, stops, sanitizing, o, &w) else { inString = true; return n }
+                i = end
+                guard p[i] == 0x22 else { inString = true; return i }
+                o[w] = 0x22
+                w = span(resetC, at: w &+ 1)
+                i &+= 1
+                // The colon, usually right after the key.
+                guard i < n, p[i] == 0x3A else { continue }
+                o[w] = 0x3A
+                o[w &+ 1] = 0x20
+                w &+= 2
+                ex = .value
+                i &+= 1
+                if i < n && p[i] == 0x20 { i &+= 1 }
+                continue
+            case .colon:
+                guard c == 0x3A else { return i }
+                o[w] = 0x3A
+                o[w &+ 1] = 0x20
+                w &+= 2
+                ex = .value
+                i &+= 1
+                if i < n && p[i] == 0x20 { i &+= 1 }
+                continue
+            case .value, .arrayFirst:
+                if c == 0x22 {
+                    if ex == .arrayFirst { w = newline(d, at: w) }
+                    w = span(strC, at: w)
+                    o[w] = 0x22
+                    w &+= 1
+                    ex = .value
+                    guard let end = copyString(p, i &+ 1, n, stops, sanitizing, o, &w) else { inString = true; return n }
+                    i = end
+                    guard p[i] == 0x22 else { inString = true; return i }
+                    o[w] = 0x22
+                    w = span(resetC, at: w &+ 1)
+                    ex = .afterValue
+                    i &+= 1
+                    continue
+                }
+                if isDigit(c) || c == 0x2D {
+                    // The literal ends at a byte that is not a literal byte, inside the chunk.
+                    var j = i
+                    if c == 0x2D {
+                        j &+= 1
+                        guard j < n else { return i }
+                    }
+                    let first = p[j]
+                    j &+= 1
+                    if first != 0x30 {
+                        guard isDigit(first) else { return i }
+                        while j < n && isDigit(p[j]) { j &+= 1 }
+                    }
+                    if j < n && p[j] == 0x2E {
+                        j &+= 1
+                        let digits = j
+                        while j < n && isDigit(p[j]) { j &+= 1 }
+                        guard j > digits else { return i }
+                    }
+                    if j < n && p[j] | 0x20 == 0x65 {
+                        j &+= 1
+                        if j < n && (p[j] == 0x2B || p[j] == 0x2D) { j &+= 1 }
+                        let digits = j
+                        while j < n && isDigit(p[j]) { j &+= 1 }
+                        guard j > digits else { return i }
+                    }
+                    guard j < n, classes[Int(p[j])] != lit else { return i }
+                    if ex == .arrayFirst { w = newline(d, at: w) }
+                    w = span(numC, at: w)
+                    blit(p + i, j &- i, n &- i, at: w)
+                    w &+= j &- i
+                    w = span(resetC, at: w)
+                    ex = .afterValue
+                    i = j
+                    continue
+                }
+                if c == 0x7B || c == 0x5B {   // { [
+                    if d >= stackCap { return i }
+                    if ex == .arrayFirst { w = newline(d, at: w) }
+                    o[w] = c
+                    w &+= 1
+                    let isObject = c == 0x7B
+                    stack[d] = isObject ? 1 : 0
+                    d &+= 1
+                    ex = isObject ? .objectFirst : .arrayFirst
+                    i &+= 1
+                    continue
+                }
+                if c == 0x5D && ex == .arrayFirst {
+                    guard d > 1 else { return i }
+                    d &-= 1
+                    o[w] = c
+                    w &+= 1
+                    ex = .afterValue
+                    i &+= 1
+                    continue
+                }
+                // true, false, null followed by a byte that ends them.
+                var length = 0
+                if n &- i > 5 {
+                    let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt32.self)
+                    if word == word32True || word == word32Null {
+                        length = 4
+                    } else if word == word32Fals && p[i &+ 4] == 0x65 {
+                        length = 5
+                    }
+                }
+                guard length > 0, classes[Int(p[i &+ length])] != lit else { return i }
+                if ex == .arrayFirst { w = newline(d, at: w) }
+                w = span(litC, at: w)
+                blit(p + i, length, n &- i, at: w)
+                w &+= length
+                w = span(resetC, at: w)
+                ex = .afterValue
+                i &+= length
+                continue
+            }
+        }
+    }
+
+}
+
+/// Copies string content from `start` to `o + w` up to the closing quote or a byte the general
+/// loop must see (a backslash that does not start a whole common escape in the chunk, a control
+/// byte, with sanitizing DEL and non-ASCII); returns where it stopped, or nil at the chunk's end.
+/// The output has room for the rest of the chunk plus slack.
+@inline(__always) private func copyString(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int, _ stops: UnsafePointer<Bool>,
+                                          _ sanitizing: Bool, _ o: UnsafeMutablePointer<UInt8>, _ w: inout Int) -> Int? {
+    var j = start
+    var v = w
+    let src = UnsafeRawPointer(p)
+    let dst = UnsafeMutableRawPointer(o)
+    defer { w = v }
+    while true {
+        var found = false
+        while j &+ 8 <= n {
+            let word = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+            dst.storeBytes(of: word, toByteOffset: v, as: UInt64.self)
+            let mask = stringStopMask(word, sanitizing)
+            if mask != 0 {
+                let k = mask.trailingZeroBitCount &>> 3
+                j &+= k
+                v &+= k
+                found = true
+                break
+            }
+            j &+= 8
+            v &+= 8
+        }
+        if !found {
+            while j < n && !stops[Int(p[j])] {
+                o[v] = p[j]
+                v &+= 1
+                j &+= 1
+            }
+            guard j < n else { return nil }
+        }
+        guard p[j] == 0x5C, j &+ 1 < n else { return j }
+        let e = p[j &+ 1]
+        switch e {
+        case 0x22, 0x5C, 0x2F, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            o[v] = 0x5C
+            o[v &+ 1] = e
+            v &+= 2
+            j &+= 2
+        case UInt8(ascii: "u"):
+            guard j &+ 5 < n, isHex(p[j &+ 2]), isHex(p[j &+ 3]), isHex(p[j &+ 4]), isHex(p[j &+ 5]) else { return j }
+            var k = 0
+            while k < 6 { o[v &+ k] = p[j &+ k]; k &+= 1 }
+            v &+= 6
+            j &+= 6
+        default:
+            return j
+        }
+    }
 }

@@ -205,21 +205,28 @@ public final class Printer: TransferDelegate {
             return
         }
         // In pieces: formatted output can be hundreds of times its input (deeply nested JSON),
-        // so each piece's output goes out before the next is formatted and memory stays flat.
+        // so output goes out once a piece makes it pass `handOverSize` and memory stays flat.
+        // Collecting the pieces' output up to that size lets a background writer take it as
+        // one block instead of copying it; all of a chunk's output goes out before returning.
         var rest = bytes[...]
+        out.removeAll(keepingCapacity: out.capacity <= Printer.keptOutputCapacity)
         repeat {
             let piece = rest.prefix(Printer.formatPiece)
             rest = rest.dropFirst(piece.count)
-            out.removeAll(keepingCapacity: out.capacity <= Printer.keptOutputCapacity)
             writer.write(UnsafeRawBufferPointer(rebasing: piece), into: &out)
-            if !out.isEmpty { try sink.write(handingOver: &out) }
+            if !out.isEmpty && (rest.isEmpty || out.count >= Printer.handOverSize) {
+                try sink.write(handingOver: &out)
+                out.removeAll(keepingCapacity: out.capacity <= Printer.keptOutputCapacity)
+            }
         } while !rest.isEmpty
     }
 
-    /// The most body bytes formatted before their output is written.
+    /// The most body bytes formatted at a time.
     static let formatPiece = 16 << 10
+    /// Output collected before it is written (the background writer's block size).
+    static let handOverSize = 256 << 10
     /// The output buffer's capacity kept between pieces.
-    static let keptOutputCapacity = 8 << 20
+    static let keptOutputCapacity = 1 << 20
 
     /// Completes the output after the transfer: the head if no body came, and the body's end.
     public func finish() throws {

@@ -138,4 +138,14 @@ public final class ProgressClearingSink: ByteSink {
         }
         try target.write(bytes)
     }
+
+    /// Passes a buffer on to the target whole (a background writer then keeps it as a block
+    /// instead of copying it).
+    public func write(handingOver bytes: inout [UInt8]) throws {
+        if !bytes.isEmpty, let bar {
+            bar.retire()
+            self.bar = nil
+        }
+        try target.write(handingOver: &bytes)
+    }
 }

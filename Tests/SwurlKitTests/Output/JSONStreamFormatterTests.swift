@@ -60,8 +60,9 @@ final class JSONStreamFormatterTests: XCTestCase {
         XCTAssertTrue(out.contains(theme.jsonNumber + "1" + theme.reset))
     }
 
-    private func formatBytes(_ bytes: [UInt8], chunk: Int, sanitize: Bool, theme: Theme? = nil) -> ([UInt8], Bool) {
-        let f = JSONStreamFormatter(theme: theme, sanitize: sanitize)
+    private func formatBytes(_ bytes: [UInt8], chunk: Int, sanitize: Bool, theme: Theme? = nil,
+                             fastPath: Bool = true) -> ([UInt8], Bool) {
+        let f = JSONStreamFormatter(theme: theme, sanitize: sanitize, fastPath: fastPath)
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
@@ -179,6 +180,77 @@ final class JSONStreamFormatterTests: XCTestCase {
                                + String(repeating: "x", count: lead) + "\"\n}", "lead \(lead) chunk \(chunk)")
                 let (raw, _) = formatBytes(del, chunk: chunk, sanitize: false)
                 XCTAssertEqual(raw, Array("{\n    \"k\": \"".utf8) + plain + [0x7F, 0xC2, 0x9B] + plain + Array("\"\n}".utf8))
+            }
+        }
+    }
+
+    /// The token-at-a-time fast path and the general loop alone (fed one byte at a time, and in
+    /// the same chunks) must agree byte for byte, validity and all, for valid documents and for every kind of damage: numbers and keywords of every
+    /// shape, escapes good and bad, controls, empty and deep containers, JSON Lines, plus many
+    /// seeded random mutations of a realistic document.
+    func testFastPathAgreesWithByteAtATimeFormatting() {
+        var cases: [[UInt8]] = []
+        let numbers = ["0", "-0", "7", "-12", "1.5", "-0.25", "1e5", "1E+5", "2.5e-3", "-9.75E10", "12345678901234567890.123456789e-12",
+                       "01", "1.", ".5", "-", "+1", "1e", "1e+", "1.5.5", "12abc", "0x1F", "--1", "1-2", "-a", "00"]
+        let keywords = ["true", "false", "null", "tru", "truex", "nul", "falsey", "True", "nulll", "f", "n"]
+        for v in numbers + keywords {
+            cases.append(Array("[\(v)]".utf8))
+            cases.append(Array("{\"k\": \(v), \"l\":[\(v),\(v)]}".utf8))
+            cases.append(Array("[\(v) ,\t\(v)\n]".utf8))
+        }
+        let strings = [#""plain""#, #""a\"b\\c\/d\be\ff\ng\rh\ti""#, #""\u00e9\u20AC\uD83D\uDE00""#, #""\u12G4""#, #""\u12""#,
+                       #""\x41""#, #""\"#, "\"a\u{1B}b\"", "\"tab\there\"", "\"é€😀\"", "\"\u{7F}\u{85}\"", #""0123456789abcdef\"""#, #""""#]
+        for v in strings {
+            cases.append(Array("[\(v)]".utf8))
+            cases.append(Array("{\(v): \(v), \(v):[\(v)]}".utf8))
+        }
+        for v in ["{}", "[]", "[{}]", "{\"a\":{}}", "[[],[[]]]", "{\"a\":[]}", "[}", "{]", "{\"a\"}", "{\"a\" 1}", "{\"a\"::1}",
+                  "[1 2]", "[1,]", "{,}", "{\"a\":1,}", "[1]]", "{\"a\":1}}", "1 2", "{\"a\":1}\n[2]\n\"s\"", "[1]x", " \r\n\t[ 1 , 2 ]\r\n"] {
+            cases.append(Array(v.utf8))
+        }
+        cases.append(Array((String(repeating: "[", count: 70) + "1" + String(repeating: "]", count: 70)).utf8))
+        cases.append(Array((String(repeating: "{\"k\":", count: 70) + "[]" + String(repeating: "}", count: 70)).utf8))
+        // A realistic document and seeded mutations of it.
+        var doc = "["
+        for i in 0..<40 {
+            doc += (i > 0 ? ", " : "") + "{\"id\": \(i), \"name\": \"n\\u00e9 \\\"\(i)\\\" é\", \"score\": -\(i).25e\(i % 3), "
+                + "\"ok\": \(i % 2 == 0), \"p\": null, \"tags\": [\"a\", \"bb\", []], \"geo\": {\"lat\": 12.3456789012345678, \"h\": {}}}"
+        }
+        doc += "]\n"
+        let base = Array(doc.utf8)
+        cases.append(base)
+        var seed: UInt64 = 0x5EED
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: seed >> 33)
+        }
+        let alphabet = Array("{}[]\",:\\ -+.0123456789eEtrufalsn\t\n\u{1B}u".utf8) + [0x7F, 0xC3, 0xA9]
+        for _ in 0..<300 {
+            var m = base
+            for _ in 0..<(1 + next() % 3) {
+                let at = next() % m.count
+                switch next() % 3 {
+                case 0: m[at] = alphabet[next() % alphabet.count]
+                case 1: m.remove(at: at)
+                default: m.insert(alphabet[next() % alphabet.count], at: at)
+                }
+            }
+            cases.append(m)
+        }
+        let theme = Theme()
+        for input in cases {
+            for sanitize in [false, true] {
+                for colors in [nil, theme] {
+                    let (slow, slowValid) = formatBytes(input, chunk: 1, sanitize: sanitize, theme: colors, fastPath: false)
+                    for chunk in [input.count, 1, 7, 64] {
+                        let (fast, fastValid) = formatBytes(input, chunk: chunk, sanitize: sanitize, theme: colors)
+                        if fast != slow || fastValid != slowValid {
+                            XCTFail("chunk \(chunk) sanitize \(sanitize) colors \(colors != nil): \(String(decoding: input, as: UTF8.self))\n"
+                                    + String(decoding: fast, as: UTF8.self) + "\n---\n" + String(decoding: slow, as: UTF8.self))
+                            return
+                        }
+                    }
+                }
             }
         }
     }
