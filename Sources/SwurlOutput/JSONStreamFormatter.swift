@@ -428,37 +428,11 @@ private struct FormatterMachine {
                     i &+= 1
                     continue
                 }
-                // Copy the run of plain string bytes while scanning it, eight bytes at a time
-                // while no stop byte is among them (SWAR), then byte by byte up to the stop.
+                // Copy the run of plain string bytes while scanning it (see copyPlainRun).
                 ensure(n - i)
                 var j = i
                 var w = olen
-                let out = o
-                let src = UnsafeRawPointer(p)
-                let dst = UnsafeMutableRawPointer(out)
-                var scanned = false
-                while j &+ 8 <= n {
-                    let word = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                    // `ensure` reserved n - i bytes plus slack, so a whole word always fits.
-                    dst.storeBytes(of: word, toByteOffset: w, as: UInt64.self)
-                    let found = stringStopMask(word, sanitizing)
-                    if found != 0 {
-                        let k = found.trailingZeroBitCount &>> 3
-                        j &+= k
-                        w &+= k
-                        scanned = true
-                        break
-                    }
-                    j &+= 8
-                    w &+= 8
-                }
-                while !scanned && j < n {
-                    let c = p[j]
-                    if stops[Int(c)] { break }
-                    out[w] = c
-                    w &+= 1
-                    j &+= 1
-                }
+                copyPlainRun(p, &j, n, stops, sanitizing, o, &w)
                 olen = w
                 i = j
                 guard i < n else { return n }
@@ -862,38 +836,42 @@ extension FormatterMachine {
 /// Copies string content from `start` to `o + w` up to the closing quote or a byte the general
 /// loop must see (a backslash that does not start a whole common escape in the chunk, a control
 /// byte, with sanitizing DEL and non-ASCII); returns where it stopped, or nil at the chunk's end.
+/// Copies the run of plain string bytes at `p[j..<n]` to `o[w...]`, up to the first stop byte or
+/// `n`: eight bytes at a time while no stop byte is among them (SWAR), then byte by byte.
+/// The output has room for `n - j` bytes plus slack, so a whole word always fits.
+@inline(__always) private func copyPlainRun(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ n: Int, _ stops: UnsafePointer<Bool>,
+                                            _ sanitizing: Bool, _ o: UnsafeMutablePointer<UInt8>, _ w: inout Int) {
+    let src = UnsafeRawPointer(p)
+    let dst = UnsafeMutableRawPointer(o)
+    while j &+ 8 <= n {
+        let word = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+        dst.storeBytes(of: word, toByteOffset: w, as: UInt64.self)
+        let mask = stringStopMask(word, sanitizing)
+        if mask != 0 {
+            let k = mask.trailingZeroBitCount &>> 3
+            j &+= k
+            w &+= k
+            return
+        }
+        j &+= 8
+        w &+= 8
+    }
+    while j < n && !stops[Int(p[j])] {
+        o[w] = p[j]
+        w &+= 1
+        j &+= 1
+    }
+}
+
 /// The output has room for the rest of the chunk plus slack.
 @inline(__always) private func copyString(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int, _ stops: UnsafePointer<Bool>,
                                           _ sanitizing: Bool, _ o: UnsafeMutablePointer<UInt8>, _ w: inout Int) -> Int? {
     var j = start
     var v = w
-    let src = UnsafeRawPointer(p)
-    let dst = UnsafeMutableRawPointer(o)
     defer { w = v }
     while true {
-        var found = false
-        while j &+ 8 <= n {
-            let word = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-            dst.storeBytes(of: word, toByteOffset: v, as: UInt64.self)
-            let mask = stringStopMask(word, sanitizing)
-            if mask != 0 {
-                let k = mask.trailingZeroBitCount &>> 3
-                j &+= k
-                v &+= k
-                found = true
-                break
-            }
-            j &+= 8
-            v &+= 8
-        }
-        if !found {
-            while j < n && !stops[Int(p[j])] {
-                o[v] = p[j]
-                v &+= 1
-                j &+= 1
-            }
-            guard j < n else { return nil }
-        }
+        copyPlainRun(p, &j, n, stops, sanitizing, o, &v)
+        guard j < n else { return nil }
         guard p[j] == 0x5C, j &+ 1 < n else { return j }
         let e = p[j &+ 1]
         switch e {
