@@ -37,4 +37,20 @@ final class URLBuilderTests: XCTestCase {
         XCTAssertEqual(u.hostHeader, "127.0.0.1:81")
         XCTAssertEqual(try URLBuilder.resolve("https://example.org").hostHeader, "example.org")
     }
+
+    func testSchemeIsFoundByBytesOrByCharacters() {
+        XCTAssertEqual(URLText.schemeOf("http://x"), "http")
+        XCTAssertEqual(URLText.schemeOf("HTTPS://x/a://b"), "HTTPS")
+        XCTAssertEqual(URLText.schemeOf("svn+ssh://x"), "svn+ssh")
+        XCTAssertEqual(URLText.schemeOf("a://"), "a")
+        XCTAssertNil(URLText.schemeOf("1http://x"))
+        XCTAssertNil(URLText.schemeOf("://x"))
+        XCTAssertNil(URLText.schemeOf("http:/x"))
+        XCTAssertNil(URLText.schemeOf("x/http://y"))
+        XCTAssertNil(URLText.schemeOf("example.org"))
+        // Beyond ASCII the Character rules decide: '/' then a combining mark is one Character.
+        XCTAssertNil(URLText.schemeOf("http://\u{301}x"))
+        XCTAssertEqual(URLText.schemeOf("http://\u{E9}x"), "http")
+        XCTAssertNil(URLText.schemeOf("h\u{E9}://x"))
+    }
 }
