@@ -52,18 +52,27 @@ public enum URLText {
         let rest = bytes[start...]
         guard let pathStart = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
         else { return url }
-        let unsafe = Set("\"<>\\^`{|}".utf8)
-        guard bytes[pathStart...].contains(where: { $0 <= 0x20 || $0 >= 0x7F || unsafe.contains($0) }) else { return url }
+        guard bytes[pathStart...].contains(where: isUnsafe) else { return url }
         let hex = Array("0123456789ABCDEF".utf8)
         var out = Array(bytes[..<pathStart])
         for b in bytes[pathStart...] {
-            if b <= 0x20 || b >= 0x7F || unsafe.contains(b) {
+            if isUnsafe(b) {
                 out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
             } else {
                 out.append(b)
             }
         }
         return ArgumentBytes.decode(out)
+    }
+
+    /// Space, controls, non-ASCII and `"<>\\^`{|}`: bytes a URL's path cannot hold literally.
+    private static func isUnsafe(_ b: UInt8) -> Bool {
+        switch b {
+        case 0...0x20, 0x7F...0xFF: return true
+        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+             UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"): return true
+        default: return false
+        }
     }
 
     public static func appendingQuery(_ query: String, to url: String) -> String {
