@@ -53,4 +53,11 @@ final class URLBuilderTests: XCTestCase {
         XCTAssertEqual(URLText.schemeOf("http://\u{E9}x"), "http")
         XCTAssertNil(URLText.schemeOf("h\u{E9}://x"))
     }
+
+    func testUnsafeBytesInPathQueryAndFragmentArePercentEncoded() {
+        XCTAssertEqual(URLText.percentEncodingUnsafeBytes("http://h\u{E9}st/a b\"<>\\^`{|}~\u{E9}?q=1\t2#f\u{7F}"),
+                       "http://h\u{E9}st/a%20b%22%3C%3E%5C%5E%60%7B%7C%7D~%C3%A9?q=1%092#f%7F")
+        XCTAssertEqual(URLText.percentEncodingUnsafeBytes("http://x/ok-path_~.!$&'()*+,;=:@%41"), "http://x/ok-path_~.!$&'()*+,;=:@%41")
+        XCTAssertEqual(URLText.percentEncodingUnsafeBytes("x y"), "x y")
+    }
 }
