@@ -258,9 +258,11 @@ public final class Transfer: EasyTransferHandler {
                     return 0
                 }
             }
-            headLines = []
+            headLines.removeAll(keepingCapacity: true)
         } else if isStatusLine {
-            headLines = [line]
+            headLines.removeAll(keepingCapacity: true)
+            headLines.reserveCapacity(16)
+            headLines.append(line)
         } else if let first = line.unicodeScalars.first, first == " " || first == "\t", !headLines.isEmpty {
             // By scalar: a space followed by a combining mark is one Character.
             headLines[headLines.count - 1] += " " + line.trimmingSpaces()   // obsolete line folding
@@ -307,7 +309,8 @@ extension HTTPResponseHead {
             ? statusLine.utf8.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map { Substring($0) }
             : statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
-        var headers = HTTPHeaders()
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
             // By bytes, not Characters: ':' followed by a combining mark is one Character and
             // would hide the header. ':' and the blanks are ASCII, so every cut is between scalars.
@@ -321,8 +324,9 @@ extension HTTPResponseHead {
                 return (String(decoding: UnsafeBufferPointer(rebasing: b[..<colon]), as: UTF8.self),
                         String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self))
             }
-            if let field { headers.add(field.name, field.value) }
+            if let field { fields.append(.init(name: field.name, value: field.value)) }
         }
+        let headers = HTTPHeaders(fields)
         self.init(version: String(parts[0]), status: status,
                   reason: parts.count > 2 ? String(parts[2]).trimmingSpaces() : "", headers: headers)
     }

@@ -60,4 +60,15 @@ final class URLBuilderTests: XCTestCase {
         XCTAssertEqual(URLText.percentEncodingUnsafeBytes("http://x/ok-path_~.!$&'()*+,;=:@%41"), "http://x/ok-path_~.!$&'()*+,;=:@%41")
         XCTAssertEqual(URLText.percentEncodingUnsafeBytes("x y"), "x y")
     }
+
+    func testResolvedURLIsTheResolvedURLsText() {
+        func outcome(_ body: () throws -> String) -> String {
+            do { return try body() } catch { return "error: \((error as? SwurlError)?.message ?? "\(error)")" }
+        }
+        for raw in ["example.org", "HTTP://Example.org:80/a/../b?q=1#f", ":8080/x", ":", "https://u:p@h/", "http://[::1]:8/",
+                    "", "ftp://x", "http://", "http://a b/", ":x", "h\u{E9}st/p\u{E9}", "http://x/%zz"] {
+            XCTAssertEqual(outcome { try URLBuilder.resolvedURL(raw) }, outcome { try URLBuilder.resolve(raw).url }, raw)
+        }
+        XCTAssertEqual(outcome { try URLBuilder.resolvedURL("x", defaultScheme: "https") }, "https://x/")
+    }
 }
