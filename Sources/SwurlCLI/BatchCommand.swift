@@ -95,6 +95,7 @@ enum BatchCommand: SwurlCommand {
     /// escapes the next character.
     /// - Throws: `SwurlError.usage` for an unterminated quote.
     static func words(_ line: String) throws(SwurlError) -> [String] {
+        if let plain = plainWords(line) { return plain }
         var words: [String] = []
         var word = ""
         var inWord = false
@@ -264,7 +265,7 @@ final class BatchBody: TransferDelegate {
         guard head.status >= 200 else { return }
         // A new response (a retry after a cut): start the file again.
         bytes = 0
-        contentTypeRejected = !validator.acceptsContentType(head.mediaType)
+        contentTypeRejected = validator.acceptableTypes != nil && !validator.acceptsContentType(head.mediaType)
         decodingCheck = strictDecoding.map {
             BodyDecodingCheck(head: head, decoding: $0, contentTypeAccepted: !contentTypeRejected)
         }
@@ -328,7 +329,7 @@ final class ResponseValidatorBox {
 
 /// Turns lines into exchanges for the driver and their outcomes into results.
 final class BatchRunner {
-    private let defaults: ParsedArguments
+    private let defaults: BatchDefaults
     /// `--wait-for-network`: the origins (scheme, host, port) already found reachable, so each is
     /// waited for once, before its first line starts.
     private var reachedOrigins: Set<String> = []
@@ -349,7 +350,7 @@ final class BatchRunner {
 
     init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
          failFast: Bool, report: BatchReport, progress: BatchProgress?) {
-        self.defaults = defaults
+        self.defaults = BatchDefaults(defaults, environment: environment)
         self.environment = environment
         self.outputDir = outputDir
         self.nameTemplate = nameTemplate
@@ -390,20 +391,7 @@ final class BatchRunner {
 
     /// One line through the one-shot grammar: parser, options (the batch's as defaults), request builder.
     private func build(_ text: String, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
-        var args = try ArgumentParser.parse(try BatchCommand.words(text))
-        for option in [Option.download, .output, .offline, .curl, .session, .sessionReadOnly, .help, .version, .generate]
-        where args.has(option) {
-            throw .usage("--\(option.rawValue) cannot be used on a batch line")
-        }
-        // A batch prints one result per line, never responses: what would change how a response
-        // is shown is refused rather than ignored.
-        for option in BatchCommand.displayOptions where args.has(option) {
-            throw .usage("--\(option.rawValue) cannot be used on a batch line: a batch prints one result per request, not the response "
-                         + "(--jsonl adds timings, --output-dir keeps bodies)")
-        }
-        try CommandTable.check(args, for: RequestCommand.self)
-        for (option, values) in defaults.options where args.options[option] == nil { args.options[option] = values }
-        var options = try CommandOptions(args, environment: environment)
+        var options = try defaults.options(for: ArgumentParser.parse(try BatchCommand.words(text)))
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.
         try options.refuseStdinItems("a batch line")
@@ -417,6 +405,7 @@ final class BatchRunner {
         }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         transferOptions.rateLimitedByLibcurl = true
+        BatchDefaults.sizeReceiveBuffer(&transferOptions)
         let validator = options.validator
         let body = BatchBody(outputDir: outputDir, line: number,
                              validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes),
@@ -568,7 +557,7 @@ final class BatchReport {
     }
 
     private func emit(_ r: BatchResult) {
-        pending += Array((jsonl ? r.json : r.text).utf8)
+        pending.append(contentsOf: (jsonl ? r.json : r.text).utf8)
         pending.append(0x0A)
     }
 

@@ -66,7 +66,15 @@ public struct CommandOptions {
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
     public init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
-        var positionals = args.positionals[...]
+        url = ""
+        try takePositionals(args.positionals, environment: environment)
+        try parseOptions(args, environment: environment)
+    }
+
+    /// Method, URL and request items from the positionals.
+    /// - Throws: `SwurlError.usage` for a missing URL, and the item parser's errors.
+    mutating func takePositionals(_ words: [String], environment: Environment) throws(SwurlError) {
+        var positionals = words[...]
         guard let first = positionals.first else {
             throw .usage("no URL given", hint: "usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]; see 'swurl --help'")
         }
@@ -88,16 +96,16 @@ public struct CommandOptions {
             }
             items.append(try parser.parse(raw))
         }
+    }
 
+    /// Everything but the positionals (after `takePositionals`: a few rules look at the items).
+    private mutating func parseOptions(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         let formats = [Option.json, .form, .multipart, .plist].filter { args.has($0) }.map(\.rawValue)
         if formats.count > 1 {
             throw .usage("--\(formats[0]) and --\(formats[1]) cannot be combined", hint: "choose one body format")
         }
         explicitJSON = args.has(.json)
-        if args.has(.form) {
-            let hasFile = items.contains { if case .file(let k, _, _, _) = $0.kind { return !k.isEmpty } else { return false } }
-            bodyFormat = hasFile ? .multipart : .form
-        }
+        if args.has(.form) { bodyFormat = CommandOptions.formFormat(items) }
         if args.has(.multipart) { bodyFormat = .multipart }
         if args.has(.plist) { bodyFormat = .plist(binary: args.value(.plist) == "binary") }
         boundary = args.value(.boundary)
@@ -109,9 +117,7 @@ public struct CommandOptions {
         rawBody = args.value(.raw)
         chunked = args.has(.chunked)
         ignoreStdin = args.has(.ignoreStdin)
-        if rawBody != nil && items.contains(where: \.isData) {
-            throw .usage("--raw cannot be combined with data items", hint: "send either --raw TEXT or field items")
-        }
+        try checkRawAgainstItems()
         if let letters = args.value(.print) { selection = try PrintSelection(letters: letters) }
         verbose = args.has(.verbose)
         if args.has(.headers) || args.has(.body) {
@@ -166,6 +172,38 @@ public struct CommandOptions {
         }
         if showAllHops && !transfer.followRedirects {
             throw .usage("--all shows the responses of followed redirects", hint: "add -F to follow them")
+        }
+    }
+
+    /// The options alone, for many requests that share them (a batch's defaults): each
+    /// request's copy then takes its positionals with `with(positionals:form:environment:)`.
+    /// - Throws: as `init`, for the options.
+    init(optionsOnly args: ParsedArguments, environment: Environment) throws(SwurlError) {
+        url = ""
+        try parseOptions(args, environment: environment)
+    }
+
+    /// These options (from `init(optionsOnly:)`) for a request with `words` as its positionals:
+    /// what `init` makes of the same options and those positionals. `form` is whether the
+    /// options hold `--form`; without `--boundary` (which `init(optionsOnly:)` refuses with
+    /// `--form`) the items can change only the body format and the `--raw` rule.
+    func with(positionals words: [String], form: Bool, environment: Environment) throws(SwurlError) -> CommandOptions {
+        var o = self
+        try o.takePositionals(words, environment: environment)
+        if form { o.bodyFormat = CommandOptions.formFormat(o.items) }
+        try o.checkRawAgainstItems()
+        return o
+    }
+
+    /// `--form` sends multipart when a file field is among the items, else urlencoded.
+    private static func formFormat(_ items: [RequestItem]) -> BodyFormat {
+        let hasFile = items.contains { if case .file(let k, _, _, _) = $0.kind { return !k.isEmpty } else { return false } }
+        return hasFile ? .multipart : .form
+    }
+
+    private func checkRawAgainstItems() throws(SwurlError) {
+        if rawBody != nil && items.contains(where: \.isData) {
+            throw .usage("--raw cannot be combined with data items", hint: "send either --raw TEXT or field items")
         }
     }
 

@@ -22,8 +22,7 @@ public struct RequestBuilder {
 
     /// - Throws: the serializers' errors, `.usage` for a bad URL, `.inputFile` for stdin/file errors.
     public func build() throws(SwurlError) -> HTTPRequest {
-        let parsed = try URLBuilder.resolve(options.url, defaultScheme: options.defaultScheme)
-        var url = parsed.url
+        var url = try URLBuilder.resolvedURL(options.url, defaultScheme: options.defaultScheme)
         let items = options.items
 
         let queryPairs = items.compactMap { item -> String? in

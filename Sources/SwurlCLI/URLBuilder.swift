@@ -9,6 +9,17 @@ public enum URLBuilder {
     /// `defaultScheme` to a URL without one, and validates the result.
     /// - Throws: `SwurlError.usage` for an empty, host-less or unsupported URL.
     public static func resolve(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> CurlURL {
+        try CurlURL(parsing: absolute(raw, defaultScheme: defaultScheme))
+    }
+
+    /// `resolve(raw).url`, without the URL's other parts.
+    /// - Throws: as `resolve`.
+    public static func resolvedURL(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> String {
+        try CurlURL.normalized(parsing: absolute(raw, defaultScheme: defaultScheme))
+    }
+
+    /// The text `resolve` parses: the shorthands expanded, the default scheme added.
+    private static func absolute(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
         var text = raw
         if text.hasPrefix("://") { text.removeFirst(3) }
         if text.isEmpty { throw .usage("the URL is empty") }
@@ -28,7 +39,7 @@ public enum URLBuilder {
         } else {
             text = "\(defaultScheme)://" + text
         }
-        return try CurlURL(parsing: text)
+        return text
     }
 
     /// The scheme of `text` when it starts with `scheme://`.

@@ -18,8 +18,30 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// The first value for `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
-        let key = name.lowercased()
-        return fields.first { $0.name.lowercased() == key }?.value
+        fields.first { HTTPHeaders.sameName($0.name, name) }?.value
+    }
+
+    /// `a.lowercased() == b.lowercased()`, without lower-casing when both are ASCII.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        let ascii: Bool? = a.withUTF8 { x in
+            b.withUTF8 { y -> Bool? in
+                // Past an ASCII prefix equal but for case, an ASCII byte that differs settles it.
+                for i in 0..<Swift.min(x.count, y.count) {
+                    let p = x[i], q = y[i]
+                    if p >= 0x80 || q >= 0x80 { return nil }
+                    if p != q && HTTPHeaders.lower(p) != HTTPHeaders.lower(q) { return false }
+                }
+                if x.count == y.count { return true }
+                let rest = x.count > y.count ? UnsafeBufferPointer(rebasing: x[y.count...]) : UnsafeBufferPointer(rebasing: y[x.count...])
+                return rest.allSatisfy { $0 < 0x80 } ? false : nil
+            }
+        }
+        return ascii ?? (a.lowercased() == b.lowercased())
+    }
+
+    private static func lower(_ b: UInt8) -> UInt8 {
+        b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b + 32 : b
     }
 
     /// Whether a field named `name` exists.

@@ -21,10 +21,10 @@ public enum HeaderValue {
     /// - Parameters:
     ///   - value: the text as it would be sent.
     ///   - label: what the user calls its source, e.g. `--auth`, `'X-A:b'`, `the netrc entry for
-    ///     example.org`; the message starts with it.
+    ///     example.org`; the message starts with it (made only for a refused value).
     /// - Throws: `SwurlError.usage` (exit 64) naming `label` and the character, with a hint for
     ///   the common case of a value read from a file with CRLF line ends.
-    public static func check(_ value: String, _ label: String) throws(SwurlError) {
+    public static func check(_ value: String, _ label: @autoclosure () -> String) throws(SwurlError) {
         guard let bad = forbiddenScalar(in: value) else { return }
         var hint: String?
         if value.unicodeScalars.last == "\r",
@@ -33,7 +33,7 @@ public enum HeaderValue {
         } else if bad == "\n" || bad == "\r" {
             hint = "a header value is one line; remove the line break"
         }
-        throw .usage("\(label): \(describe(bad)) cannot be sent in a header (line breaks and other control characters are refused)",
+        throw .usage("\(label()): \(describe(bad)) cannot be sent in a header (line breaks and other control characters are refused)",
                      hint: hint)
     }
 

@@ -65,6 +65,8 @@ public struct TerminalSanitizer {
     /// messages); tabs, newlines and every CR are shown too, since such a line holds none of them.
     /// Works on bytes: `"\r\n"` is one Character in Swift and would slip past a Character search.
     public static func clean(_ s: String) -> String {
+        // Printable ASCII is shown as it is.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s }
         var out: [UInt8] = []
         var sanitizer = TerminalSanitizer()
         var copy = s

@@ -6,11 +6,34 @@ public enum URLText {
 
     /// The scheme of `text` when it starts with `scheme://`.
     public static func schemeOf(_ text: String) -> String? {
+        // The common case by bytes: ASCII scheme characters, then `://` and an ASCII byte (or
+        // the end), so no Character there can combine with what follows; anything else is
+        // searched for by Character below.
+        let u = text.utf8
+        var i = u.startIndex
+        while i != u.endIndex, isSchemeByte(u[i], first: i == u.startIndex) { i = u.index(after: i) }
+        if i != u.startIndex {
+            var j = i
+            var separator = true
+            for b in "://".utf8 {
+                guard j != u.endIndex, u[j] == b else { separator = false; break }
+                j = u.index(after: j)
+            }
+            if separator && (j == u.endIndex || u[j] < 0x80) { return String(text[..<i]) }
+        }
         guard let r = text.firstRange(of: "://") else { return nil }
         let scheme = text[..<r.lowerBound]
         guard let first = scheme.first, first.isLetter, first.isASCII,
               scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }) else { return nil }
         return String(scheme)
+    }
+
+    private static func isSchemeByte(_ b: UInt8, first: Bool) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "-"): return !first
+        default: return false
+        }
     }
 
     /// Joins `query` (already escaped) to the URL's query string with `&`, before any fragment.
@@ -29,18 +52,27 @@ public enum URLText {
         let rest = bytes[start...]
         guard let pathStart = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
         else { return url }
-        let unsafe = Set("\"<>\\^`{|}".utf8)
-        guard bytes[pathStart...].contains(where: { $0 <= 0x20 || $0 >= 0x7F || unsafe.contains($0) }) else { return url }
+        guard bytes[pathStart...].contains(where: isUnsafe) else { return url }
         let hex = Array("0123456789ABCDEF".utf8)
         var out = Array(bytes[..<pathStart])
         for b in bytes[pathStart...] {
-            if b <= 0x20 || b >= 0x7F || unsafe.contains(b) {
+            if isUnsafe(b) {
                 out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
             } else {
                 out.append(b)
             }
         }
         return ArgumentBytes.decode(out)
+    }
+
+    /// Space, controls, non-ASCII and `"<>\\^`{|}`: bytes a URL's path cannot hold literally.
+    private static func isUnsafe(_ b: UInt8) -> Bool {
+        switch b {
+        case 0...0x20, 0x7F...0xFF: return true
+        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+             UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"): return true
+        default: return false
+        }
     }
 
     public static func appendingQuery(_ query: String, to url: String) -> String {

@@ -52,6 +52,51 @@ public struct CurlURL: Sendable, Equatable {
         self.password = part(CURLUPART_PASSWORD).map(CurlURL.percentDecoded)
     }
 
+    /// `CurlURL(parsing: text).url` without the other parts (cheaper: two look-ups, not eight).
+    /// - Throws: as `init(parsing:)`.
+    public static func normalized(parsing text: String) throws(SwurlError) -> String {
+        guard let h = curl_url() else { throw .transport("out of memory") }
+        defer { curl_url_cleanup(h) }
+        let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        guard rc == CURLUE_OK else {
+            let reason = curl_url_strerror(rc).map { String(cString: $0) } ?? "malformed"
+            throw .usage("invalid URL '\(text)': \(reason)")
+        }
+        func part(_ which: CURLUPart) -> String? {
+            var out: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(h, which, &out, 0) == CURLUE_OK, let out else { return nil }
+            defer { curl_free(out) }
+            return String(cString: out)
+        }
+        guard let host = part(CURLUPART_HOST), !host.isEmpty else {
+            throw .usage("invalid URL '\(text)': no host name")
+        }
+        return part(CURLUPART_URL) ?? text
+    }
+
+    /// Scheme, host and port of an absolute URL, as `init(parsing:)` finds them, without the
+    /// other parts (cheaper: no reassembled URL).
+    /// - Throws: as `init(parsing:)`.
+    public static func origin(parsing text: String) throws(SwurlError) -> (scheme: String, host: String, port: Int?) {
+        guard let h = curl_url() else { throw .transport("out of memory") }
+        defer { curl_url_cleanup(h) }
+        let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        guard rc == CURLUE_OK else {
+            let reason = curl_url_strerror(rc).map { String(cString: $0) } ?? "malformed"
+            throw .usage("invalid URL '\(text)': \(reason)")
+        }
+        func part(_ which: CURLUPart) -> String? {
+            var out: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(h, which, &out, 0) == CURLUE_OK, let out else { return nil }
+            defer { curl_free(out) }
+            return String(cString: out)
+        }
+        guard let host = part(CURLUPART_HOST), !host.isEmpty else {
+            throw .usage("invalid URL '\(text)': no host name")
+        }
+        return (part(CURLUPART_SCHEME) ?? "http", host, part(CURLUPART_PORT).flatMap { Int($0) })
+    }
+
     /// `%XX` sequences replaced by their bytes (invalid UTF-8 becomes U+FFFD; control bytes stay).
     static func percentDecoded(_ s: String) -> String {
         String(decoding: URLText.percentDecodedBytes(s), as: UTF8.self)

@@ -29,15 +29,15 @@ public enum CurlVersion {
     }
 
     /// Whether this libcurl speaks HTTP/2.
-    public static var hasHTTP2: Bool { has(CURL_VERSION_HTTP2) }
+    public static let hasHTTP2: Bool = has(CURL_VERSION_HTTP2)
 
     /// The Accept-Encoding libcurl sends when asked for every encoding it can decode
     /// (CURLOPT_ACCEPT_ENCODING ""), in libcurl's order.
-    public static var acceptEncoding: String {
+    public static let acceptEncoding: String = {
         var names: [String] = []
         if has(CURL_VERSION_LIBZ) { names += ["deflate", "gzip"] }
         if has(CURL_VERSION_BROTLI) { names.append("br") }
         if has(CURL_VERSION_ZSTD) { names.append("zstd") }
         return names.joined(separator: ", ")
-    }
+    }()
 }

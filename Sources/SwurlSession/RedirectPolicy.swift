@@ -10,7 +10,7 @@ public struct Origin: Sendable, Equatable, CustomStringConvertible {
 
     /// - Throws: `SwurlError.usage` when `url` is not a valid URL.
     public init(url: String) throws(SwurlError) {
-        let u = try CurlURL(parsing: url)
+        let u = try CurlURL.origin(parsing: url)
         scheme = u.scheme.lowercased()
         host = u.host.lowercased()
         port = u.port ?? (scheme == "https" ? 443 : 80)

@@ -24,6 +24,8 @@ public final class Transfer: EasyTransferHandler {
     /// Called from the progress callback with bytes moved so far (at most as often as libcurl
     /// calls it, about once a second when idle and on every chunk otherwise).
     var progressHandler: ((TransferProgress) -> Void)?
+    /// The request URL's scheme, lower-cased, when the session has parsed the URL already.
+    var routeScheme: String?
     /// Whether the last failure is one a retry may cure (connection refused or reset, timeout).
     public private(set) var failureIsTransient = false
     private var headerCount = 0
@@ -119,7 +121,7 @@ public final class Transfer: EasyTransferHandler {
     private func configure() throws(SwurlError) {
         try easy.set(.url(request.url), "the URL")
         // libcurl sends a URL's user:password@ (Basic, or Digest with -A digest) decoded.
-        if let parsed = try? CurlURL(parsing: request.url) {
+        if request.url.utf8.contains(UInt8(ascii: "@")), let parsed = try? CurlURL(parsing: request.url) {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the URL") }
             if let p = parsed.password { try HeaderValue.check(p, "the password in the URL") }
         }
@@ -164,7 +166,7 @@ public final class Transfer: EasyTransferHandler {
         for field in request.headers {
             try HeaderValue.check(field.name, "the header name '\(field.name)'")
             try HeaderValue.check(field.value, "the \(field.name) header")
-            lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }
         for name in request.removedHeaders { lines.append("\(name):") }
         // libcurl adds `Expect: 100-continue` to large uploads and then waits for an answer
@@ -230,7 +232,8 @@ public final class Transfer: EasyTransferHandler {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        let isStatusLine = line.hasPrefix("HTTP/")
+        if isStatusLine {
             headerCount = 0
             headerBytes = 0
         } else if !line.isEmpty {
@@ -255,9 +258,11 @@ public final class Transfer: EasyTransferHandler {
                     return 0
                 }
             }
-            headLines = []
-        } else if line.hasPrefix("HTTP/") {
-            headLines = [line]
+            headLines.removeAll(keepingCapacity: true)
+        } else if isStatusLine {
+            headLines.removeAll(keepingCapacity: true)
+            headLines.reserveCapacity(16)
+            headLines.append(line)
         } else if let first = line.unicodeScalars.first, first == " " || first == "\t", !headLines.isEmpty {
             // By scalar: a space followed by a combining mark is one Character.
             headLines[headLines.count - 1] += " " + line.trimmingSpaces()   // obsolete line folding
@@ -299,15 +304,29 @@ extension HTTPResponseHead {
     /// Parses a status line and header lines; nil when the status line is malformed.
     init?(lines: [String]) {
         guard let statusLine = lines.first else { return nil }
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        // By Character; for ASCII (every status line in practice) bytes are Characters.
+        let parts = statusLine.utf8.allSatisfy({ $0 < 0x80 })
+            ? statusLine.utf8.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map { Substring($0) }
+            : statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
-        var headers = HTTPHeaders()
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
-            // By scalar: ':' followed by a combining mark is one Character and would hide the header.
-            let scalars = line.unicodeScalars
-            guard let colon = scalars.firstIndex(of: ":") else { continue }
-            headers.add(String(scalars[..<colon]), String(scalars[scalars.index(after: colon)...]).trimmingSpaces())
+            // By bytes, not Characters: ':' followed by a combining mark is one Character and
+            // would hide the header. ':' and the blanks are ASCII, so every cut is between scalars.
+            var text = line
+            let field: (name: String, value: String)? = text.withUTF8 { b in
+                guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+                // The value without leading blanks and trailing blanks and line ends (`trimmingSpaces`).
+                var start = colon + 1, end = b.count
+                while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+                while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
+                return (String(decoding: UnsafeBufferPointer(rebasing: b[..<colon]), as: UTF8.self),
+                        String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self))
+            }
+            if let field { fields.append(.init(name: field.name, value: field.value)) }
         }
+        let headers = HTTPHeaders(fields)
         self.init(version: String(parts[0]), status: status,
                   reason: parts.count > 2 ? String(parts[2]).trimmingSpaces() : "", headers: headers)
     }

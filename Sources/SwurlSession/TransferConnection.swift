@@ -19,7 +19,7 @@ extension Transfer {
         case .http2PriorKnowledge:
             try easy.set(.httpVersion(.http2PriorKnowledge), "--http2-prior-knowledge")
         }
-        try easy.applyRoute(options, url: request.url)
+        try easy.applyRoute(options, url: request.url, scheme: routeScheme)
         // --limit-rate is paced by RateLimiter in the read and write callbacks, or by libcurl on a multi handle.
         if options.rateLimitedByLibcurl {
             if let r = options.maxReceiveRate { try easy.set(.maxReceiveSpeed(r), "--limit-rate") }
@@ -141,13 +141,14 @@ extension EasyHandle {
     /// Where and how a handle connects: connect timeout, proxy (the Environment's, never
     /// libcurl's own lookup), no-proxy list, Unix socket, `--resolve`, IP version. One place for
     /// every command that connects (requests, downloads, `swurl certs`).
-    func applyRoute(_ options: TransferOptions, url: String) throws(SwurlError) {
+    /// - Parameter scheme: the URL's scheme, lower-cased, when the caller has parsed it already.
+    func applyRoute(_ options: TransferOptions, url: String, scheme known: String? = nil) throws(SwurlError) {
         if let t = options.connectTimeout ?? options.timeout {
             try set(.connectTimeoutMilliseconds(max(1, Int(t * 1000))))
         }
         // The proxy comes from swurl's Environment, never from libcurl reading the process
         // environment itself: "" switches libcurl's own lookup off.
-        let scheme = (try? CurlURL(parsing: url))?.scheme.lowercased() ?? "http"
+        let scheme = known ?? (try? CurlURL(parsing: url))?.scheme.lowercased() ?? "http"
         let proxy = options.proxy.proxy(forScheme: scheme) ?? ""
         // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
         // host name) would be applied to the proxy's certificate: not supported, said plainly.

@@ -137,6 +137,7 @@ public final class TransferSession {
             return .final
         }
         let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest)
+        transfer.routeScheme = (try? origin(of: hop.url))?.scheme
         try transfer.use(share: share)
         transfer.progressHandler = progressHandler
         self.hop = (hop, filter, canRetry)
@@ -215,7 +216,8 @@ public final class TransferSession {
 
     /// The hop's request with credentials bound to origins, and Digest credentials for libcurl.
     func prepared(_ current: HTTPRequest) throws(SwurlError) -> (HTTPRequest, Credentials?) {
-        let origin = try Origin(url: current.url)
+        // The first hop (every hop of most exchanges) is the request's URL, parsed once at init.
+        let origin = try self.origin(of: current.url)
         let sameOrigin = origin == initialOrigin
         var hop = current
         if !sameOrigin {
@@ -254,6 +256,23 @@ public final class TransferSession {
         return (hop, nil)
     }
 
+    /// The last URL whose origin was found, and that origin (the first hop's is found at init).
+    private var lastOrigin: (url: String, origin: Origin)?
+
+    /// `Origin(url:)`, parsed once for the hop's URL (by bytes: the same text).
+    private func origin(of url: String) throws(SwurlError) -> Origin {
+        if TransferSession.sameBytes(url, request.url) { return initialOrigin }
+        if let last = lastOrigin, TransferSession.sameBytes(last.url, url) { return last.origin }
+        let origin = try Origin(url: url)
+        lastOrigin = (url, origin)
+        return origin
+    }
+
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+    }
+
     /// An exchange that started on https under a policy that checks something (the chain or
     /// pins) never continues over plain http: that hop could not be checked, so the policy fails
     /// closed instead of showing a body nobody authenticated.
@@ -266,6 +285,8 @@ public final class TransferSession {
 
     /// Whether a URL carries its own `user:password@` (which then wins over netrc).
     static func hasUserInfo(_ url: String) -> Bool {
+        // No '@' anywhere, no user info (the common case, without a search by Character).
+        guard url.utf8.contains(UInt8(ascii: "@")) else { return false }
         guard let r = url.firstRange(of: "://") else { return false }
         let authority = url[r.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return authority.contains("@")

@@ -1,6 +1,8 @@
 import XCTest
 import Foundation
+import SwurlTestSupport
 @testable import SwurlCLI
+@testable import SwurlSession
 import SwurlCore
 
 /// How a batch line is split into words, read from a stream, and how results are written.
@@ -86,5 +88,86 @@ final class BatchLineTests: XCTestCase {
         XCTAssertEqual(json?["url"] as? String, "http://x/\u{1B}[31m")
         r = BatchResult(line: 3, error: "unknown option '--x'", exit: .usage)
         XCTAssertEqual(r.text, "3 error 64 - -: unknown option '--x'")
+    }
+
+    func testPlainLinesSplitByBytesAsTheQuotingRulesWould() throws {
+        XCTAssertEqual(BatchCommand.plainWords("  GET\thttp://x/a  b=1 \t"), ["GET", "http://x/a", "b=1"])
+        XCTAssertEqual(BatchCommand.plainWords(""), [])
+        XCTAssertEqual(BatchCommand.plainWords(" \t "), [])
+        // Quotes, backslashes, controls and anything not ASCII (a blank before a combining mark
+        // is one Character, no separator) take the Character path.
+        for line in ["a 'b c'", "a \"b\"", "a\\ b", "a \u{301}b", "caf\u{E9} x", "a\rb"] {
+            XCTAssertNil(BatchCommand.plainWords(line), line)
+        }
+        XCTAssertEqual(try BatchCommand.words("a \u{301}b"), ["a \u{301}b"])
+        XCTAssertEqual(try BatchCommand.words("caf\u{E9} x"), ["caf\u{E9}", "x"])
+    }
+
+    /// A line without options takes the parsed defaults; every outcome must match the full
+    /// path (`CommandOptions` of the line's options over the defaults).
+    func testLinesWithoutOptionsGetWhatTheFullPathGives() throws {
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/f.txt", contents: Data("x".utf8))
+        let environment = TestEnvironment(directory: dir).environment
+        func full(_ defaults: [String], _ line: String) throws -> CommandOptions {
+            var args = try ArgumentParser.parse(try BatchCommand.words(line))
+            for (option, values) in try ArgumentParser.parse(defaults).options where args.options[option] == nil {
+                args.options[option] = values
+            }
+            return try CommandOptions(args, environment: environment)
+        }
+        func fast(_ defaults: [String], _ line: String) throws -> CommandOptions {
+            try BatchDefaults(try ArgumentParser.parse(defaults), environment: environment)
+                .options(for: try ArgumentParser.parse(try BatchCommand.words(line)))
+        }
+        func message(_ body: () throws -> CommandOptions) -> String? {
+            do { _ = try body(); return nil } catch { return (error as? SwurlError)?.message ?? "\(error)" }
+        }
+        let cases: [([String], String)] = [
+            ([], "http://x/a"),
+            (["--timeout", "5", "-F"], "POST x a=1 X-H:v"),
+            (["--form"], "x a=1"),
+            (["--form"], "x a=1 f@f.txt"),
+            (["--form", "--boundary", "b0"], "x f@f.txt"),
+            (["--form", "--boundary", "b0"], "x a=1"),
+            (["--multipart", "--boundary", "b0"], "x a=1"),
+            (["--raw", "text"], "PUT x"),
+            (["--raw", "text"], "x a=1"),
+            (["--timeout", "abc"], "x"),
+            (["--timeout", "abc"], "x a@/nonexistent/file"),
+            (["--timeout", "5"], "x --timeout 2"),
+            (["--check-status", "--accept-type", "text/*"], "x --accept-status 2xx,404"),
+            ([], "GET"),
+            ([], "x http://y"),
+        ]
+        for (defaults, line) in cases {
+            let expected = message { try full(defaults, line) }
+            XCTAssertEqual(message { try fast(defaults, line) }, expected, "\(defaults) \(line)")
+            guard expected == nil else { continue }
+            let a = try full(defaults, line), b = try fast(defaults, line)
+            XCTAssertEqual(a.method, b.method, line)
+            XCTAssertEqual(a.url, b.url, line)
+            XCTAssertEqual(a.items.map(\.raw), b.items.map(\.raw), line)
+            XCTAssertEqual(a.bodyFormat, b.bodyFormat, line)
+            XCTAssertEqual(a.boundary, b.boundary, line)
+            XCTAssertEqual(a.rawBody, b.rawBody, line)
+            XCTAssertEqual(a.transfer.timeout, b.transfer.timeout, line)
+            XCTAssertEqual(a.transfer.followRedirects, b.transfer.followRedirects, line)
+            XCTAssertEqual(a.validator.checkStatus, b.validator.checkStatus, line)
+            XCTAssertEqual(a.validator.acceptableTypes, b.validator.acceptableTypes, line)
+            XCTAssertEqual(a.validator.acceptableStatus.map { "\($0)" }, b.validator.acceptableStatus.map { "\($0)" }, line)
+        }
+        // A line may not carry what a batch line refuses, whatever the defaults.
+        XCTAssertEqual(message { try fast([], "x --offline") }, "--offline cannot be used on a batch line")
+    }
+
+    func testBatchLinesUseA64KiBReceiveBufferUnlessRateLimited() {
+        var t = TransferOptions()
+        BatchDefaults.sizeReceiveBuffer(&t)
+        XCTAssertEqual(t.receiveBufferSize, 64 * 1024)
+        var limited = TransferOptions()
+        limited.maxReceiveRate = 1000
+        BatchDefaults.sizeReceiveBuffer(&limited)
+        XCTAssertNil(limited.receiveBufferSize)
     }
 }

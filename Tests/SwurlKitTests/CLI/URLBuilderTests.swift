@@ -37,4 +37,38 @@ final class URLBuilderTests: XCTestCase {
         XCTAssertEqual(u.hostHeader, "127.0.0.1:81")
         XCTAssertEqual(try URLBuilder.resolve("https://example.org").hostHeader, "example.org")
     }
+
+    func testSchemeIsFoundByBytesOrByCharacters() {
+        XCTAssertEqual(URLText.schemeOf("http://x"), "http")
+        XCTAssertEqual(URLText.schemeOf("HTTPS://x/a://b"), "HTTPS")
+        XCTAssertEqual(URLText.schemeOf("svn+ssh://x"), "svn+ssh")
+        XCTAssertEqual(URLText.schemeOf("a://"), "a")
+        XCTAssertNil(URLText.schemeOf("1http://x"))
+        XCTAssertNil(URLText.schemeOf("://x"))
+        XCTAssertNil(URLText.schemeOf("http:/x"))
+        XCTAssertNil(URLText.schemeOf("x/http://y"))
+        XCTAssertNil(URLText.schemeOf("example.org"))
+        // Beyond ASCII the Character rules decide: '/' then a combining mark is one Character.
+        XCTAssertNil(URLText.schemeOf("http://\u{301}x"))
+        XCTAssertEqual(URLText.schemeOf("http://\u{E9}x"), "http")
+        XCTAssertNil(URLText.schemeOf("h\u{E9}://x"))
+    }
+
+    func testUnsafeBytesInPathQueryAndFragmentArePercentEncoded() {
+        XCTAssertEqual(URLText.percentEncodingUnsafeBytes("http://h\u{E9}st/a b\"<>\\^`{|}~\u{E9}?q=1\t2#f\u{7F}"),
+                       "http://h\u{E9}st/a%20b%22%3C%3E%5C%5E%60%7B%7C%7D~%C3%A9?q=1%092#f%7F")
+        XCTAssertEqual(URLText.percentEncodingUnsafeBytes("http://x/ok-path_~.!$&'()*+,;=:@%41"), "http://x/ok-path_~.!$&'()*+,;=:@%41")
+        XCTAssertEqual(URLText.percentEncodingUnsafeBytes("x y"), "x y")
+    }
+
+    func testResolvedURLIsTheResolvedURLsText() {
+        func outcome(_ body: () throws -> String) -> String {
+            do { return try body() } catch { return "error: \((error as? SwurlError)?.message ?? "\(error)")" }
+        }
+        for raw in ["example.org", "HTTP://Example.org:80/a/../b?q=1#f", ":8080/x", ":", "https://u:p@h/", "http://[::1]:8/",
+                    "", "ftp://x", "http://", "http://a b/", ":x", "h\u{E9}st/p\u{E9}", "http://x/%zz"] {
+            XCTAssertEqual(outcome { try URLBuilder.resolvedURL(raw) }, outcome { try URLBuilder.resolve(raw).url }, raw)
+        }
+        XCTAssertEqual(outcome { try URLBuilder.resolvedURL("x", defaultScheme: "https") }, "https://x/")
+    }
 }

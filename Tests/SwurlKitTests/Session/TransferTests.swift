@@ -22,4 +22,27 @@ final class TransferTests: XCTestCase {
         XCTAssertEqual(" \u{301}a".trimmingSpaces(), "\u{301}a")
         XCTAssertEqual("\n\u{301}7".trimmingNewlines(), "\u{301}7")
     }
+
+    func testStatusLinesOutsideASCIISplitByCharacter() {
+        // A space before a combining mark is one Character: no separator there.
+        let head = HTTPResponseHead(lines: ["HTTP/1.1 404 Not \u{301}Found", "X: y"])
+        XCTAssertEqual(head?.status, 404)
+        XCTAssertEqual(head?.reason, "Not \u{301}Found")
+        XCTAssertNil(HTTPResponseHead(lines: ["HTTP/1.1 \u{301}200 OK"]))
+        XCTAssertEqual(HTTPResponseHead(lines: ["HTTP/2 204"])?.reason, "")
+        XCTAssertNil(HTTPResponseHead(lines: ["HTTP/1.1"]))
+    }
+
+    func testHeaderNamesCompareAsLowerCasedStrings() {
+        let headers = HTTPHeaders([.init(name: "content-TYPE", value: "a"), .init(name: "\u{212A}ey", value: "kelvin"),
+                                   .init(name: "X-\u{C9}", value: "e")])
+        XCTAssertEqual(headers["Content-Type"], "a")
+        XCTAssertNil(headers["Content-Typ"])
+        XCTAssertNil(headers["Content-Types"])
+        // U+212A KELVIN SIGN lower-cases to "k", as String.lowercased() has it.
+        XCTAssertEqual(headers["KEY"], "kelvin")
+        XCTAssertEqual(headers["x-\u{E9}"], "e")
+        XCTAssertEqual(headers["x-e\u{301}"], "e")
+        XCTAssertNil(headers["x-\u{E9}\u{E9}"])
+    }
 }

@@ -1,0 +1,80 @@
+import SwurlSession
+import SwurlCore
+
+/// A batch's options, the defaults of every line, parsed once: a line without options of its
+/// own (the common case) gets a copy of the parsed defaults with its method, URL and items,
+/// instead of parsing, checking and merging the option table again (and reading the netrc,
+/// pin files and the proxy variables again) for every line. A line with its own options, or
+/// defaults that do not parse on their own, take the full path, so every line ends as
+/// `CommandOptions(line's options over the defaults)` would.
+final class BatchDefaults {
+    /// The batch's arguments without its own options and positionals.
+    let arguments: ParsedArguments
+    private let environment: Environment
+    /// The defaults parsed alone, at the first line that needs them (a key password is asked
+    /// for then, once); nil when that failed (each line then reports the error the full path
+    /// finds, after its own).
+    private lazy var parsed: CommandOptions? = try? CommandOptions(optionsOnly: arguments, environment: environment)
+    private let form: Bool
+
+    init(_ arguments: ParsedArguments, environment: Environment) {
+        self.arguments = arguments
+        self.environment = environment
+        form = arguments.has(.form)
+    }
+
+    /// A batch line's receive buffer: 64 KiB instead of the one-shot 512 KiB, which libcurl
+    /// allocates for every transfer (with `--parallel 1024` half a gigabyte, and for small
+    /// responses a heap that grows and shrinks with every line). `--limit-rate` keeps libcurl's.
+    static func sizeReceiveBuffer(_ options: inout TransferOptions) {
+        if options.receiveBufferSize == nil && options.maxReceiveRate == nil { options.receiveBufferSize = 64 * 1024 }
+    }
+
+    /// The options batch lines may not carry.
+    static let refused: [Option] = [.download, .output, .offline, .curl, .session, .sessionReadOnly, .help, .version, .generate]
+
+    /// One line's options: its own over the defaults.
+    /// - Throws: `SwurlError.usage` for an option a batch line cannot carry or one a request
+    ///   does not take, and the errors of `CommandOptions.init`.
+    func options(for line: ParsedArguments) throws(SwurlError) -> CommandOptions {
+        if line.options.isEmpty, let parsed {
+            return try parsed.with(positionals: line.positionals, form: form, environment: environment)
+        }
+        var args = line
+        for option in BatchDefaults.refused where args.has(option) {
+            throw .usage("--\(option.rawValue) cannot be used on a batch line")
+        }
+        // A batch prints one result per line, never responses: what would change how a response
+        // is shown is refused rather than ignored.
+        for option in BatchCommand.displayOptions where args.has(option) {
+            throw .usage("--\(option.rawValue) cannot be used on a batch line: a batch prints one result per request, not the response "
+                         + "(--jsonl adds timings, --output-dir keeps bodies)")
+        }
+        try CommandTable.check(args, for: RequestCommand.self)
+        for (option, values) in arguments.options where args.options[option] == nil { args.options[option] = values }
+        return try CommandOptions(args, environment: environment)
+    }
+}
+
+extension BatchCommand {
+    /// `words(line)` for a line of printable ASCII without quotes or backslashes (most lines):
+    /// split at blanks by bytes; nil for any other line.
+    static func plainWords(_ line: String) -> [String]? {
+        var words: [String] = []
+        var start: String.UTF8View.Index?
+        let u = line.utf8
+        var i = u.startIndex
+        while i != u.endIndex {
+            let b = u[i]
+            if b == 0x20 || b == 0x09 {
+                if let s = start { words.append(String(line[s..<i])); start = nil }
+            } else {
+                guard b > 0x20, b < 0x7F, b != UInt8(ascii: "'"), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\") else { return nil }
+                if start == nil { start = i }
+            }
+            i = u.index(after: i)
+        }
+        if let s = start { words.append(String(line[s..<u.endIndex])) }
+        return words
+    }
+}
