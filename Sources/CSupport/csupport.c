@@ -1,4 +1,9 @@
+#define _GNU_SOURCE
 #include "csupport.h"
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -20,4 +25,28 @@ int sw_set_echo(int fd, int on) {
     if (tcgetattr(fd, &t) != 0) return -1;
     if (on) t.c_lflag |= ECHO; else t.c_lflag &= ~(tcflag_t)ECHO;
     return tcsetattr(fd, TCSAFLUSH, &t);
+}
+
+int sw_read_key(int fd) {
+    sigset_t block, old, waiting;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    waiting = old;
+    sigdelset(&waiting, SIGINT);
+    int result = -1;
+    struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
+    for (;;) {
+        if (sw_sigint_seen) { result = -2; break; }
+        int r = ppoll(&p, 1, NULL, &waiting);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) break;
+        unsigned char c;
+        ssize_t n = read(fd, &c, 1);
+        if (n == 1) { result = c; break; }
+        if (n < 0 && errno == EINTR) continue;
+        break;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return result;
 }

@@ -3,11 +3,12 @@
 #endif
 @preconcurrency import CReadline
 import SwurlCore
+@preconcurrency import CSupport
 
 /// The interactive side of `swurl repl`: GNU readline for editing, history and completion. The
 /// only importer of CReadline. readline's own signal handlers are off (`rl_catch_signals = 0`):
 /// Ctrl-C sets swurl's interrupt flag, which cancels a running request (the engine polls it) or,
-/// at the prompt, clears the line (`rl_signal_event_hook`).
+/// at the prompt, clears the line (`nextKey` waits in `ppoll` with SIGINT unblocked only there).
 enum ReplReadline {
     /// The REPL on a terminal: prompt, read, run, until Ctrl-D or `exit`.
     /// - Returns: 0 on Ctrl-D, or the status `exit N` gave.
@@ -22,15 +23,10 @@ enum ReplReadline {
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n"))
         rl_attempted_completion_function = { text, start, _ in ReplReadline.complete(text, Int(start)) }
         rl_signal_event_hook = {
-            if Interrupt.requested {
-                Interrupt.arm()
-                rl_replace_line("", 0)
-                rl_crlf()
-                rl_on_new_line()
-                rl_redisplay()
-            }
+            ReplReadline.clearLineAfterInterrupt()
             return 0
         }
+        rl_getc_function = { stream in ReplReadline.nextKey(stream) }
         while true {
             Interrupt.arm()
             guard let raw = readline(prompt(session)) else {
@@ -42,6 +38,30 @@ enum ReplReadline {
             free(raw)
             if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
             if case .exit(let status) = session.execute(line) { return status }
+        }
+    }
+
+    /// Ctrl-C at the prompt: an empty line on a fresh row.
+    static func clearLineAfterInterrupt() {
+        guard Interrupt.requested else { return }
+        Interrupt.arm()
+        rl_replace_line("", 0)
+        rl_crlf()
+        rl_on_new_line()
+        rl_redisplay()
+    }
+
+    /// readline's key reader: waits for input with SIGINT blocked except inside `ppoll`, so a
+    /// Ctrl-C that arrives after the prompt is drawn but before the wait begins is seen at once
+    /// (with a plain blocking read it would wait for the next key, and the terminal has already
+    /// discarded what was typed ahead).
+    static func nextKey(_ stream: UnsafeMutablePointer<FILE>?) -> Int32 {
+        guard let stream else { return EOF }
+        while true {
+            clearLineAfterInterrupt()
+            let key = sw_read_key(fileno(stream))
+            if key == -2 { continue }
+            return key < 0 ? EOF : key
         }
     }
 
