@@ -343,7 +343,10 @@ extension HTTPResponseHead {
     /// UTF-8 (invalid bytes repaired): every cut is at an ASCII byte, which repairing never joins.
     init?(bytes: [UInt8], lineEnds: [Int]) {
         guard let first = lineEnds.first, first <= bytes.count else { return nil }
-        let parsed: (String, [HTTPHeaders.Field]) = bytes.withUnsafeBytes { b in
+        let parsed: (status: AsciiStatusLine, statusLine: String, fields: [HTTPHeaders.Field])? = bytes.withUnsafeBytes { b in
+            let statusBytes = UnsafeRawBufferPointer(rebasing: b[..<first])
+            let status = AsciiStatusLine(statusBytes)
+            if case .malformed = status { return nil }
             var fields: [HTTPHeaders.Field] = []
             fields.reserveCapacity(lineEnds.count - 1)
             var start = first
@@ -351,9 +354,41 @@ extension HTTPResponseHead {
                 if let field = HTTPResponseHead.field(UnsafeRawBufferPointer(rebasing: b[start..<end])) { fields.append(field) }
                 start = end
             }
-            return (String(decoding: UnsafeRawBufferPointer(rebasing: b[..<first]), as: UTF8.self), fields)
+            let statusLine = if case .notASCII = status { String(decoding: statusBytes, as: UTF8.self) } else { "" }
+            return (status, statusLine, fields)
         }
-        self.init(statusLine: parsed.0, fields: parsed.1)
+        guard let parsed else { return nil }
+        if case .parsed(let version, let code, let reason) = parsed.status {
+            self.init(version: version, status: code, reason: reason, headers: HTTPHeaders(parsed.fields))
+        } else {
+            self.init(statusLine: parsed.statusLine, fields: parsed.fields)
+        }
+    }
+
+    /// An ASCII status line split as `init(statusLine:fields:)` splits it, straight from its bytes.
+    private enum AsciiStatusLine {
+        case parsed(version: String, code: Int, reason: String)
+        case malformed
+        /// Other bytes than ASCII: split by Character from the decoded line.
+        case notASCII
+
+        init(_ b: UnsafeRawBufferPointer) {
+            guard b.allSatisfy({ $0 < 0x80 }) else { self = .notASCII; return }
+            guard let space1 = b.firstIndex(of: 0x20) else { self = .malformed; return }
+            let space2 = b[(space1 + 1)...].firstIndex(of: 0x20)
+            let codeText = String(decoding: UnsafeRawBufferPointer(rebasing: b[(space1 + 1)..<(space2 ?? b.count)]), as: UTF8.self)
+            guard let code = Int(codeText) else { self = .malformed; return }
+            var reason = ""
+            if let space2 {
+                // `trimmingSpaces`: blanks before, blanks and line ends after.
+                var start = space2 + 1, end = b.count
+                while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+                while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
+                reason = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+            }
+            self = .parsed(version: String(decoding: UnsafeRawBufferPointer(rebasing: b[..<space1]), as: UTF8.self),
+                           code: code, reason: reason)
+        }
     }
 
     private init?(statusLine: String, fields: [HTTPHeaders.Field]) {
