@@ -167,10 +167,17 @@ public final class Transfer: EasyTransferHandler {
     ///   source of headers checks its own values with `HeaderValue` and a better label first).
     private func headerLines() throws(SwurlError) -> [String] {
         var lines: [String] = []
+        lines.reserveCapacity(request.headers.fields.count + request.removedHeaders.count + 2)
         for field in request.headers {
             try HeaderValue.check(field.name, "the header name '\(field.name)'")
             try HeaderValue.check(field.value, "the \(field.name) header")
-            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
+            // One string of the right size, not one per `+`.
+            var line = ""
+            line.reserveCapacity(field.name.utf8.count + field.value.utf8.count + 2)
+            line += field.name
+            line += field.value.isEmpty ? ";" : ": "
+            line += field.value
+            lines.append(line)
         }
         for name in request.removedHeaders { lines.append("\(name):") }
         // libcurl adds `Expect: 100-continue` to large uploads and then waits for an answer
