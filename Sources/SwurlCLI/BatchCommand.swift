@@ -495,6 +495,67 @@ struct BatchResult {
 
     /// `LINE STATUS TIME SIZE METHOD URL`, or `LINE error EXIT METHOD URL: MESSAGE`.
     var text: String {
+        var bytes: [UInt8] = []
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` appended as bytes; a successful line's numbers are written digit by digit and a
+    /// printable ASCII method and URL copied as they are (what `TerminalSanitizer.clean` keeps).
+    func appendText(to out: inout [UInt8]) {
+        guard exit == .success, let status, let timeTotal, let size,
+              BatchResult.isPrintableASCII(method), BatchResult.isPrintableASCII(url) else {
+            out.append(contentsOf: slowText.utf8)
+            return
+        }
+        BatchResult.appendDecimal(Int64(line), to: &out)
+        out.append(0x20)
+        BatchResult.appendDecimal(Int64(status), to: &out)
+        out.append(0x20)
+        BatchResult.appendSeconds(timeTotal, to: &out)
+        out.append(0x20)
+        BatchResult.appendDecimal(size, to: &out)
+        out.append(0x20)
+        if let method { out.append(contentsOf: method.utf8) } else { out.append(UInt8(ascii: "-")) }
+        out.append(0x20)
+        if let url { out.append(contentsOf: url.utf8) } else { out.append(UInt8(ascii: "-")) }
+    }
+
+    private static func isPrintableASCII(_ s: String?) -> Bool {
+        s?.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ?? true
+    }
+
+    private static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
+        if n < 0 { out.append(contentsOf: String(n).utf8); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = n
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[count] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+                v /= 10
+                count += 1
+            } while v > 0
+            while count > 0 { count -= 1; out.append(d[count]) }
+        }
+    }
+
+    /// `seconds(_:)` appended as bytes.
+    private static func appendSeconds(_ d: Double, to out: inout [UInt8]) {
+        let ms = Int64((max(0, d) * 1_000_000).rounded())
+        appendDecimal(ms / 1_000_000, to: &out)
+        out.append(UInt8(ascii: "."))
+        var frac = ms % 1_000_000, divisor: Int64 = 100_000
+        while divisor > 0 {
+            out.append(UInt8(truncatingIfNeeded: frac / divisor) + 0x30)
+            frac %= divisor
+            divisor /= 10
+        }
+    }
+
+    private var slowText: String {
         let m = method ?? "-", u = url.map { TerminalSanitizer.clean($0) } ?? "-"
         if let status, let timeTotal, let size {
             var s = "\(line) \(status) \(BatchResult.seconds(timeTotal)) \(size) \(m) \(u)"
@@ -557,7 +618,7 @@ final class BatchReport {
     }
 
     private func emit(_ r: BatchResult) {
-        pending.append(contentsOf: (jsonl ? r.json : r.text).utf8)
+        if jsonl { pending.append(contentsOf: r.json.utf8) } else { r.appendText(to: &pending) }
         pending.append(0x0A)
     }
 

@@ -63,7 +63,8 @@ package final class EasyHandle {
 
     /// curl_easy_setopt(3) with a string; libcurl copies it.
     func set(_ option: CURLoption, _ value: String, _ what: String = "an option") throws(SwurlError) {
-        try check(sw_setopt_str(raw, option, value), what)
+        // withCString: a native string's own bytes, no copy into a new array.
+        try check(value.withCString { sw_setopt_str(raw, option, $0) }, what)
     }
 
     /// curl_easy_setopt(3) with an opaque pointer (callback user data).
@@ -75,7 +76,7 @@ package final class EasyHandle {
     func set(_ option: CURLoption, list: [String]) throws(SwurlError) {
         var l: UnsafeMutablePointer<curl_slist>?
         for line in list {
-            guard let next = curl_slist_append(l, line) else {
+            guard let next = line.withCString({ curl_slist_append(l, $0) }) else {
                 if let l { curl_slist_free_all(l) }
                 throw .transport("out of memory building the header list")
             }

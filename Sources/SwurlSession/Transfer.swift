@@ -38,7 +38,11 @@ public final class Transfer: EasyTransferHandler {
 
     // Callback state.
     private var failure: SwurlError?
-    private var headLines: [String] = []
+    /// The current response head as received: the status line and header lines without their
+    /// line endings (folded lines joined to the line before), one after the other.
+    private var headBytes: [UInt8] = []
+    /// Where each line of `headBytes` ends.
+    private var headLineEnds: [Int] = []
     private var lastHead: HTTPResponseHead?
     private var timedOut = false
     private var lastActivity: Double = 0
@@ -163,10 +167,17 @@ public final class Transfer: EasyTransferHandler {
     ///   source of headers checks its own values with `HeaderValue` and a better label first).
     private func headerLines() throws(SwurlError) -> [String] {
         var lines: [String] = []
+        lines.reserveCapacity(request.headers.fields.count + request.removedHeaders.count + 2)
         for field in request.headers {
             try HeaderValue.check(field.name, "the header name '\(field.name)'")
             try HeaderValue.check(field.value, "the \(field.name) header")
-            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
+            // One string of the right size, not one per `+`.
+            var line = ""
+            line.reserveCapacity(field.name.utf8.count + field.value.utf8.count + 2)
+            line += field.name
+            line += field.value.isEmpty ? ";" : ": "
+            line += field.value
+            lines.append(line)
         }
         for name in request.removedHeaders { lines.append("\(name):") }
         // libcurl adds `Expect: 100-continue` to large uploads and then waits for an answer
@@ -231,12 +242,13 @@ public final class Transfer: EasyTransferHandler {
     package func easyDidReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        let isStatusLine = line.hasPrefix("HTTP/")
+        // The line stays bytes: the fields are made from them once, when the head is complete.
+        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+        let isStatusLine = Transfer.isStatusLine(line)
         if isStatusLine {
             headerCount = 0
             headerBytes = 0
-        } else if !line.isEmpty {
+        } else if end > 0 {
             // A cap on header count and size (a header flood must not exhaust memory, CVE-2023-38039).
             headerCount += 1
             headerBytes += bytes.count
@@ -250,26 +262,46 @@ public final class Transfer: EasyTransferHandler {
                 return 0
             }
         }
-        if line.isEmpty {
-            if let head = HTTPResponseHead(lines: headLines) {
+        if end == 0 {
+            if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
                 do { try delegate.transferDidReceiveHead(head) } catch {
                     fail(error as? SwurlError ?? .output("\(error)"))
                     return 0
                 }
             }
-            headLines.removeAll(keepingCapacity: true)
+            headBytes.removeAll(keepingCapacity: true)
+            headLineEnds.removeAll(keepingCapacity: true)
         } else if isStatusLine {
-            headLines.removeAll(keepingCapacity: true)
-            headLines.reserveCapacity(16)
-            headLines.append(line)
-        } else if let first = line.unicodeScalars.first, first == " " || first == "\t", !headLines.isEmpty {
-            // By scalar: a space followed by a combining mark is one Character.
-            headLines[headLines.count - 1] += " " + line.trimmingSpaces()   // obsolete line folding
+            headBytes.removeAll(keepingCapacity: true)
+            headLineEnds.removeAll(keepingCapacity: true)
+            headBytes.reserveCapacity(512)
+            headLineEnds.reserveCapacity(16)
+            headBytes.append(contentsOf: line)
+            headLineEnds.append(headBytes.count)
+        } else if line[0] == 0x20 || line[0] == 0x09, !headLineEnds.isEmpty {
+            // Obsolete line folding: joined to the line before with one space, without the
+            // blanks around it (`trimmingSpaces`).
+            var start = 0, stop = end
+            while start < stop, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+            while stop > start, line[stop - 1] == 0x20 || line[stop - 1] == 0x09 || line[stop - 1] == 0x0D || line[stop - 1] == 0x0A { stop -= 1 }
+            headBytes.append(0x20)
+            headBytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[start..<stop]))
+            headLineEnds[headLineEnds.count - 1] = headBytes.count
         } else {
-            headLines.append(line)
+            headBytes.append(contentsOf: line)
+            headLineEnds.append(headBytes.count)
         }
         return bytes.count
+    }
+
+    /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,
+    /// so a combining mark after the slash makes it no status line.
+    static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F
+        else { return false }
+        if line.count == 5 || line[5] < 0x80 { return true }
+        return String(decoding: line, as: UTF8.self).hasPrefix("HTTP/")
     }
 
     package func easyProgress(down: Int64, downTotal: Int64, up: Int64, upTotal: Int64) -> Bool {
@@ -304,30 +336,88 @@ extension HTTPResponseHead {
     /// Parses a status line and header lines; nil when the status line is malformed.
     init?(lines: [String]) {
         guard let statusLine = lines.first else { return nil }
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(lines.count - 1)
+        for line in lines.dropFirst() {
+            var text = line
+            if let field = text.withUTF8({ HTTPResponseHead.field(UnsafeRawBufferPointer($0)) }) { fields.append(field) }
+        }
+        self.init(statusLine: statusLine, fields: fields)
+    }
+
+    /// Parses a head kept as bytes: the status line and header lines one after the other,
+    /// `lineEnds` where each ends. The same result as `init(lines:)` with each line decoded as
+    /// UTF-8 (invalid bytes repaired): every cut is at an ASCII byte, which repairing never joins.
+    init?(bytes: [UInt8], lineEnds: [Int]) {
+        guard let first = lineEnds.first, first <= bytes.count else { return nil }
+        let parsed: (status: AsciiStatusLine, statusLine: String, fields: [HTTPHeaders.Field])? = bytes.withUnsafeBytes { b in
+            let statusBytes = UnsafeRawBufferPointer(rebasing: b[..<first])
+            let status = AsciiStatusLine(statusBytes)
+            if case .malformed = status { return nil }
+            var fields: [HTTPHeaders.Field] = []
+            fields.reserveCapacity(lineEnds.count - 1)
+            var start = first
+            for end in lineEnds.dropFirst() where start <= end && end <= b.count {
+                if let field = HTTPResponseHead.field(UnsafeRawBufferPointer(rebasing: b[start..<end])) { fields.append(field) }
+                start = end
+            }
+            let statusLine = if case .notASCII = status { String(decoding: statusBytes, as: UTF8.self) } else { "" }
+            return (status, statusLine, fields)
+        }
+        guard let parsed else { return nil }
+        if case .parsed(let version, let code, let reason) = parsed.status {
+            self.init(version: version, status: code, reason: reason, headers: HTTPHeaders(parsed.fields))
+        } else {
+            self.init(statusLine: parsed.statusLine, fields: parsed.fields)
+        }
+    }
+
+    /// An ASCII status line split as `init(statusLine:fields:)` splits it, straight from its bytes.
+    private enum AsciiStatusLine {
+        case parsed(version: String, code: Int, reason: String)
+        case malformed
+        /// Other bytes than ASCII: split by Character from the decoded line.
+        case notASCII
+
+        init(_ b: UnsafeRawBufferPointer) {
+            guard b.allSatisfy({ $0 < 0x80 }) else { self = .notASCII; return }
+            guard let space1 = b.firstIndex(of: 0x20) else { self = .malformed; return }
+            let space2 = b[(space1 + 1)...].firstIndex(of: 0x20)
+            let codeText = String(decoding: UnsafeRawBufferPointer(rebasing: b[(space1 + 1)..<(space2 ?? b.count)]), as: UTF8.self)
+            guard let code = Int(codeText) else { self = .malformed; return }
+            var reason = ""
+            if let space2 {
+                // `trimmingSpaces`: blanks before, blanks and line ends after.
+                var start = space2 + 1, end = b.count
+                while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+                while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
+                reason = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+            }
+            self = .parsed(version: String(decoding: UnsafeRawBufferPointer(rebasing: b[..<space1]), as: UTF8.self),
+                           code: code, reason: reason)
+        }
+    }
+
+    private init?(statusLine: String, fields: [HTTPHeaders.Field]) {
         // By Character; for ASCII (every status line in practice) bytes are Characters.
         let parts = statusLine.utf8.allSatisfy({ $0 < 0x80 })
             ? statusLine.utf8.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map { Substring($0) }
             : statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
-        var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(lines.count - 1)
-        for line in lines.dropFirst() {
-            // By bytes, not Characters: ':' followed by a combining mark is one Character and
-            // would hide the header. ':' and the blanks are ASCII, so every cut is between scalars.
-            var text = line
-            let field: (name: String, value: String)? = text.withUTF8 { b in
-                guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-                // The value without leading blanks and trailing blanks and line ends (`trimmingSpaces`).
-                var start = colon + 1, end = b.count
-                while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
-                while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
-                return (String(decoding: UnsafeBufferPointer(rebasing: b[..<colon]), as: UTF8.self),
-                        String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self))
-            }
-            if let field { fields.append(.init(name: field.name, value: field.value)) }
-        }
-        let headers = HTTPHeaders(fields)
         self.init(version: String(parts[0]), status: status,
-                  reason: parts.count > 2 ? String(parts[2]).trimmingSpaces() : "", headers: headers)
+                  reason: parts.count > 2 ? String(parts[2]).trimmingSpaces() : "", headers: HTTPHeaders(fields))
+    }
+
+    /// One header line's field; nil without a colon. By bytes, not Characters: ':' followed by
+    /// a combining mark is one Character and would hide the header. ':' and the blanks are
+    /// ASCII, so every cut is between scalars.
+    private static func field(_ b: UnsafeRawBufferPointer) -> HTTPHeaders.Field? {
+        guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        // The value without leading blanks and trailing blanks and line ends (`trimmingSpaces`).
+        var start = colon + 1, end = b.count
+        while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+        while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
+        return .init(name: String(decoding: UnsafeRawBufferPointer(rebasing: b[..<colon]), as: UTF8.self),
+                     value: String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self))
     }
 }

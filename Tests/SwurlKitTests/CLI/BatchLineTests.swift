@@ -90,6 +90,27 @@ final class BatchLineTests: XCTestCase {
         XCTAssertEqual(r.text, "3 error 64 - -: unknown option '--x'")
     }
 
+    func testSuccessfulResultLinesWrittenAsBytes() {
+        // The byte path (digits, the fraction padded to six places, ASCII copied as it is).
+        var r = BatchResult(line: 1042, method: "GET", url: "http://127.0.0.1:8080/a?b=1", status: 200, httpVersion: "1.1",
+                            timeTotal: 12.0000004, timeFirstByte: nil, size: 0)
+        XCTAssertEqual(r.text, "1042 200 12.000000 0 GET http://127.0.0.1:8080/a?b=1")
+        r.timeTotal = 0.1234565
+        r.size = 9_223_372_036_854_775_807
+        XCTAssertEqual(r.text, "1042 200 0.123457 9223372036854775807 GET http://127.0.0.1:8080/a?b=1")
+        r.timeTotal = 0.000001
+        r.status = 0
+        r.line = 0
+        XCTAssertEqual(r.text, "0 0 0.000001 9223372036854775807 GET http://127.0.0.1:8080/a?b=1")
+        // Not printable ASCII: sanitized as before.
+        r.url = "http://x/caf\u{E9}\n"
+        r.timeTotal = -1
+        XCTAssertEqual(r.text, "0 0 0.000000 9223372036854775807 GET http://x/caf\u{E9}\\n")
+        var bytes: [UInt8] = Array("x".utf8)
+        r.appendText(to: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "x" + r.text)
+    }
+
     func testPlainLinesSplitByBytesAsTheQuotingRulesWould() throws {
         XCTAssertEqual(BatchCommand.plainWords("  GET\thttp://x/a  b=1 \t"), ["GET", "http://x/a", "b=1"])
         XCTAssertEqual(BatchCommand.plainWords(""), [])

@@ -14,6 +14,62 @@ final class TransferTests: XCTestCase {
         XCTAssertEqual(head?.headers["X-C "], "\u{301}")
     }
 
+    private final class HeadCollector: TransferDelegate {
+        var heads: [HTTPResponseHead] = []
+        func transferDidSendRequestHead(_ bytes: [UInt8]) throws {}
+        func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {}
+        func transferDidReceiveHead(_ head: HTTPResponseHead) throws { heads.append(head) }
+        func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {}
+    }
+
+    /// The head the header callback builds from raw lines (kept as bytes) is the head the String
+    /// parser builds from the same lines decoded one by one, folding joined as before.
+    func testHeaderCallbackBuildsTheHeadTheLineParserBuilds() throws {
+        let heads: [[[UInt8]]] = [
+            [Array("HTTP/1.1 200 OK \t".utf8), Array("X-A:\u{301}v".utf8), Array("X-B: two \t".utf8), Array("X-C : \u{301} ".utf8)],
+            [Array("HTTP/1.1 404 Not \u{301}Found".utf8), Array("X: y".utf8)],
+            [Array("HTTP/1.1 \u{301}200 OK".utf8)],
+            [Array("HTTP/1.1 200".utf8), Array("X: a".utf8), Array("  b \t".utf8), Array("\tc".utf8), Array("Y:".utf8), Array(" d".utf8)],
+            [Array("HTTP/1.1 200 ".utf8), Array(" folded into the status line".utf8), Array("no colon".utf8)],
+            [Array("HTTP/2 204".utf8), [0x58, 0x3A, 0x20, 0xC3, 0x28, 0xFF, 0x3A, 0xE2, 0x82]],   // invalid UTF-8
+            [[0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x2E, 0x31, 0x20, 0x32, 0x30, 0x30, 0x20, 0xFF], Array("Z: \u{1F600}".utf8)],
+            [Array("HTTP/1.1 +201 Created".utf8)],
+            [Array("HTTP/1.1".utf8)],
+            [Array("HTTP/\u{301}1.1 200 OK".utf8), Array("X: y".utf8)],
+        ]
+        for lines in heads {
+            let collector = HeadCollector()
+            let transfer = try Transfer(request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), options: TransferOptions(),
+                                        delegate: collector)
+            for line in lines + [[]] {
+                let sent = line + [0x0D, 0x0A]
+                XCTAssertEqual(sent.withUnsafeBytes { transfer.easyDidReceiveHeaderLine($0) }, sent.count)
+            }
+            // The String way: each line decoded, folded lines joined with one space.
+            var texts: [String] = []
+            for line in lines {
+                let text = String(decoding: line, as: UTF8.self)
+                if let first = text.unicodeScalars.first, first == " " || first == "\t", !texts.isEmpty {
+                    texts[texts.count - 1] += " " + text.trimmingSpaces()
+                } else {
+                    texts.append(text)
+                }
+            }
+            let expected = HTTPResponseHead(lines: texts)
+            let got = collector.heads.first
+            XCTAssertEqual(collector.heads.count, expected == nil ? 0 : 1, "\(texts)")
+            XCTAssertEqual(got?.version, expected?.version, "\(texts)")
+            XCTAssertEqual(got?.status, expected?.status, "\(texts)")
+            XCTAssertEqual(got?.reason, expected?.reason, "\(texts)")
+            XCTAssertEqual(got?.headers.fields.map(\.name), expected?.headers.fields.map(\.name), "\(texts)")
+            XCTAssertEqual(got?.headers.fields.map(\.value), expected?.headers.fields.map(\.value), "\(texts)")
+        }
+        XCTAssertFalse(Transfer.isStatusLine(UnsafeRawBufferPointer(start: nil, count: 0)))
+        XCTAssertFalse(Array("HTTP/\u{301}1.1 200".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
+        XCTAssertTrue(Array("HTTP/\u{E9}".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
+        XCTAssertTrue(Array("HTTP/".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
+    }
+
     func testTrimmingWorksOnScalarsNotCharacters() {
         XCTAssertEqual(" \t a b \r\n".trimmingSpaces(), "a b")
         XCTAssertEqual("a\r\n\r\n".trimmingTrailingNewlines(), "a")
