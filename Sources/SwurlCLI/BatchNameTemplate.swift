@@ -77,7 +77,8 @@ struct BatchNameTemplate {
 
     /// A value with its path separators made harmless.
     private static func flat(_ s: String) -> String {
-        String(s.map { $0 == "/" || $0 == "\\" ? "_" : $0 })
+        // By scalars: a `/` followed by a combining mark is one Character unequal to "/".
+        String(String.UnicodeScalarView(s.unicodeScalars.map { $0 == "/" || $0 == "\\" ? "_" : $0 }))
     }
 
     /// `name` unless this batch already wrote a body under it; otherwise the line number goes

@@ -225,7 +225,13 @@ struct CurlCommandExport {
 
     /// A file name for curl's `--cert`, which reads `FILE:PASSWORD`: `\\` and `:` escaped.
     static func certificateName(_ path: String) -> String {
-        path.replacingAll("\\", with: "\\\\").replacingAll(":", with: "\\:")
+        // By scalars: a `:` followed by a combining mark is one Character unequal to ":".
+        var out = String.UnicodeScalarView()
+        for c in path.unicodeScalars {
+            if c == "\\" || c == ":" { out.append("\\") }
+            out.append(c)
+        }
+        return String(out)
     }
 
     /// A value inside curl's `-F` syntax: double-quoted when it holds `;`, `,` or `"`.

@@ -83,7 +83,8 @@ enum DownloadCommand: SwurlCommand {
                 try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
             }
             Swurl.printTiming(result.timing, options, environment)
-            try saveSession()
+            // The HTTP status is the run's status; a session that cannot be saved is still said.
+            do { try saveSession() } catch { Swurl.report(error, environment: environment) }
             return ExitStatus(httpStatus: failed.status) ?? .transportError
         }
         do {

@@ -261,6 +261,8 @@ final class ReplSession {
         var withheld: [String] = []
         if defaults.has(.auth) && !line.has(.auth) && !credentialGoes("auth", to: origin) {
             merged.options[.auth] = nil
+            // The type goes with the credentials it describes (alone it is a usage error).
+            if !line.has(.authType) { merged.options[.authType] = nil }
             withheld.append("-a")
         }
         let ownHeaders = Set(positionals.compactMap(ReplSession.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })

@@ -63,7 +63,11 @@ public enum DownloadName {
     /// stripping repeat until neither changes anything (`. .bashrc` would otherwise become
     /// `.bashrc`), and again after truncation.
     public static func sanitize(_ raw: String) -> String? {
-        let base = raw.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? raw
+        // By scalars, not Characters: a `/` followed by a combining mark is one Character that
+        // compares unequal to "/", yet its first byte is still a path separator.
+        let scalars = raw.unicodeScalars
+        let base = scalars.lastIndex { $0 == "/" || $0 == "\\" }
+            .map { String(String.UnicodeScalarView(scalars[scalars.index(after: $0)...])) } ?? raw
         var name = String(String.UnicodeScalarView(base.unicodeScalars.filter { !isInvisible($0) }))
         name = withoutHiddenPrefix(name)
         if name.utf8.count > 200 {
@@ -85,11 +89,13 @@ public enum DownloadName {
     /// `name` with white space trimmed from both ends and dots from the front, repeated until
     /// stable: the result neither starts with a dot nor is `.` or `..`.
     static func withoutHiddenPrefix(_ name: String) -> String {
-        var s = Substring(name)
+        // By scalars: "." followed by a combining mark is one Character, but the file name would
+        // still start with a dot.
+        var s = Substring(name).unicodeScalars
         while true {
             let before = s.count
-            while let f = s.first, f == "." || f.isWhitespace { s = s.dropFirst() }
-            while let l = s.last, l.isWhitespace { s = s.dropLast() }
+            while let f = s.first, f == "." || f.properties.isWhitespace { s = s.dropFirst() }
+            while let l = s.last, l.properties.isWhitespace { s = s.dropLast() }
             if s.count == before { return String(s) }
         }
     }

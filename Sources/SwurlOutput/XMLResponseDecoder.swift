@@ -51,7 +51,7 @@ final class XMLResponseDecoder: ResponseDecoding {
             rest = rest.dropFirst(piece.count)
             held.append(contentsOf: piece)
             let atStep = held.count % XMLResponseDecoder.windowStep == 0
-            formatter.feed(piece, into: &heldOutput, settle: atStep)
+            formatter.feed(piece, into: &heldOutput, settle: atStep, checkpoint: atStep)
             if formatter.failure != nil {
                 fallBack(&out)
                 text?.decode(UnsafeRawBufferPointer(rebasing: rest), into: &out)

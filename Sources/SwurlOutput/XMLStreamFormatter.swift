@@ -25,6 +25,8 @@ import SwurlResponseSerialization
 final class XMLStreamFormatter {
     /// A single token (a tag, a text run, a comment…) longer than this ends formatting.
     static let tokenLimit = 16 << 20
+    /// With `settle`, pending bytes up to this size are tokenized as soon as a terminator comes.
+    static let settleLimit = 64 * 1024
     /// Bytes of tokens held back at most while an element's layout is undecided.
     static let lookaheadLimit = 1 << 20
     /// Tokens held back at most, likewise (each costs some 64 bytes: `<b/>` is 4).
@@ -56,9 +58,12 @@ final class XMLStreamFormatter {
     /// - Parameter settle: tokenize everything complete now, rather than waiting for a partial
     ///   token to double (the caller's fixed checkpoints, so what is written by then does not
     ///   depend on the chunking).
-    func feed(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8], settle: Bool = false) {
+    ///   With `checkpoint` (fixed offsets of the caller's window) even a token whose end has not
+    ///   come is tokenized, so an error that shows before it is found at the same place however
+    ///   the body was cut.
+    func feed(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8], settle: Bool = false, checkpoint: Bool = false) {
         var m = takeMachine()
-        m.feed(chunk, into: &out, settle: settle)
+        m.feed(chunk, into: &out, settle: settle, checkpoint: checkpoint)
         machine = m
     }
 
@@ -134,7 +139,8 @@ final class XMLStreamFormatter {
             reset = Array((theme?.reset ?? "").utf8)
         }
 
-        mutating func feed(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8], settle: Bool = false) {
+        mutating func feed(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8], settle: Bool = false,
+                           checkpoint: Bool = false) {
             if passing {
                 passThrough(chunk, &out)
                 return
@@ -143,7 +149,14 @@ final class XMLStreamFormatter {
             total += chunk.count
             if !terminatorSeen { lookForTerminator() }
             let unscanned = total - scanned
-            if unscanned > XMLStreamFormatter.tokenLimit || (terminatorSeen && (settle || unscanned >= 2 * waitingFor)) {
+            // At a checkpoint everything so far is tokenized even without a terminator (an error
+            // can show before one comes), so what is decided there does not depend on chunking.
+            // Otherwise only after a terminator: at once while the pending bytes are small
+            // (`settle`, --stream), else when they have doubled, so a long token is never
+            // rescanned for every chunk.
+            let soon = settle && unscanned <= XMLStreamFormatter.settleLimit
+            if unscanned > XMLStreamFormatter.tokenLimit || settle && checkpoint
+                || (terminatorSeen && (soon || unscanned >= 2 * waitingFor)) {
                 scan(final: false, &out)
             }
             compact()
@@ -198,10 +211,11 @@ final class XMLStreamFormatter {
                 case .failure(let error):
                     fail(error, &out)
                 case .success(nil):
+                    // Not complete with every byte so far: the byte that completes it is still
+                    // to come, so only new bytes are searched for a terminator.
                     waitingFor = total - scanned
                     terminatorSeen = false
-                    searchedTo = 0
-                    lookForTerminator()
+                    searchedTo = total
                     if !final && waitingFor > XMLStreamFormatter.tokenLimit {
                         fail(tokenTooLong(at: scanned), &out)
                     }

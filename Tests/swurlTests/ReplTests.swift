@@ -167,6 +167,13 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(has(4, "Authorization", basic("b:c")) && lacks(4, "Cookie"), docs[4])
         // 6: back at the first origin: its Cookie, not the -a given for the other.
         XCTAssertTrue(lacks(5, "Authorization") && has(5, "Cookie", "c=1"), docs[5])
+        // A bearer (or digest) default withheld from another origin takes its -A along: the line
+        // is sent without credentials, not refused for an -A without -a.
+        let bearer = try script(["\(other)/headers"], [root, "-A", "bearer", "-a", "tok"])
+        XCTAssertEqual(bearer.status, 0, bearer.stderr)
+        XCTAssertFalse(bearer.text.contains("\"Authorization\""), bearer.text)
+        // Response options apply to the REPL's lines too.
+        XCTAssertEqual(try script(["/get"], [root, "--sort-keys", "--stream"]).status, 0)
     }
 
     /// A base pinned to the server's key: after the server changes key, the next request is

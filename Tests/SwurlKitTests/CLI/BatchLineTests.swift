@@ -66,6 +66,11 @@ final class BatchLineTests: XCTestCase {
         let dots = try BatchNameTemplate("..{path}")
         XCTAssertEqual(dots.name(line: 1, method: "GET", url: "http://h/..%2F..%2Fetc", status: 200), "_.._.._etc")
         XCTAssertEqual(try BatchNameTemplate(" .{status}").name(line: 1, method: "GET", url: "http://h/", status: 204), "204")
+        // A `/` followed by a combining mark is one Character but still a separator byte.
+        let combining = try BatchNameTemplate("{path}").name(line: 1, method: "GET", url: "http://h/sub%2F%CC%81x", status: 200)
+        XCTAssertFalse(combining?.unicodeScalars.contains("/") ?? true, combining ?? "nil")
+        // The same for curl's --cert FILE:PASSWORD syntax.
+        XCTAssertEqual(CurlCommandExport.certificateName("a:\u{301}b\\c.pem"), "a\\:\u{301}b\\\\c.pem")
         for bad in ["{line", "{Line}", "{}", "a/{line}", "a\\{line}", "plain"] {
             XCTAssertThrowsError(try BatchNameTemplate(bad), bad) { error in
                 XCTAssertEqual(ExitStatus(for: error as? SwurlError ?? .output("")), .usage)

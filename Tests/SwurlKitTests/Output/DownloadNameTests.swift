@@ -19,6 +19,11 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertEqual(DownloadName.sanitize("..\\..\\boot.ini"), "boot.ini")
         XCTAssertEqual(DownloadName.sanitize(".bashrc"), "bashrc")
         XCTAssertEqual(DownloadName.sanitize("a\u{1B}[31mb\u{7}.txt"), "a[31mb.txt")
+        // A separator or dot followed by a combining mark is one Character, but still that byte.
+        XCTAssertFalse(DownloadName.sanitize("a/\u{301}b")?.unicodeScalars.contains("/") ?? true)
+        XCTAssertEqual(DownloadName.sanitize("a/\u{301}b"), "\u{301}b")
+        XCTAssertFalse(DownloadName.sanitize(".\u{301}bashrc")?.hasPrefix(".") ?? true)
+        XCTAssertFalse(DownloadName.sanitize(".\u{301}bashrc")?.utf8.first == UInt8(ascii: "."))
         XCTAssertNil(DownloadName.sanitize(".."))
         XCTAssertNil(DownloadName.sanitize("."))
         XCTAssertNil(DownloadName.sanitize("dir/"))

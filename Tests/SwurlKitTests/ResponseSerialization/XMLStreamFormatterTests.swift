@@ -159,6 +159,18 @@ final class XMLStreamFormatterTests: XCTestCase {
         }
     }
 
+    /// An error that shows before the token's `>` arrives (an unquoted attribute value) is found
+    /// at the window's checkpoints however the body was cut: all chunkings agree.
+    func testAnErrorBeforeTheTerminatorIsFoundTheSameWayForAnyChunking() {
+        let body = Array("<r><a b=c".utf8) + [UInt8](repeating: 0x20, count: 2 << 20) + Array("></a></r>".utf8)
+        let whole = runDecoder(body, choice: .xml, terminal: true, chunk: body.count)
+        for chunk in [9, 4096, 65_537] {
+            let r = runDecoder(body, choice: .xml, terminal: true, chunk: chunk)
+            XCTAssertEqual(r.outcome, whole.outcome, "chunk \(chunk)")
+            XCTAssertTrue(r.bytes == whole.bytes, "chunk \(chunk)")
+        }
+    }
+
     func testATokenPastTheLimitSaysWhichLimit() {
         var doc = Array("<r>".utf8)
         doc += [UInt8](repeating: UInt8(ascii: "x"), count: XMLStreamFormatter.tokenLimit + 10)
