@@ -33,3 +33,15 @@ extension DecodingOutcome {
     var isFailure: Bool { if case .failed = self { return true } else { return false } }
     var noteText: String? { if case .note(let t) = self { return t } else { return nil } }
 }
+
+/// A small deterministic generator (SplitMix64), so a failure with random input can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

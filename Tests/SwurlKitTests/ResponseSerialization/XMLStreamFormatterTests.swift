@@ -6,17 +6,6 @@ import XCTest
 /// The streaming XML formatter: the same layout as the whole-document printer it replaced, for
 /// any chunking, in memory bounded by its limits rather than by the body.
 final class XMLStreamFormatterTests: XCTestCase {
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A random well-formed document: nested elements, attributes, text (blank, with entities,
     /// controls and non-ASCII), mixed content, comments, CDATA, processing instructions.
     private static func document(_ rng: inout SeededGenerator) -> String {
