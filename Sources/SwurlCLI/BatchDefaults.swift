@@ -23,11 +23,13 @@ final class BatchDefaults {
         form = arguments.has(.form)
     }
 
-    /// A batch line's receive buffer: 64 KiB instead of the one-shot 512 KiB, which libcurl
-    /// allocates for every transfer (with `--parallel 1024` half a gigabyte, and for small
-    /// responses a heap that grows and shrinks with every line). `--limit-rate` keeps libcurl's.
+    /// A batch line's receive buffer: libcurl's own 16 KiB instead of the one-shot 512 KiB, which
+    /// libcurl allocates for every transfer (with `--parallel 1024` half a gigabyte, and for
+    /// small responses a heap that grows and shrinks with every line). It is also what lets
+    /// lines reuse the easy handles of finished ones: libcurl refuses CURLOPT_BUFFERSIZE on a
+    /// handle that still holds the buffer of an HTTP/2 stream.
     static func sizeReceiveBuffer(_ options: inout TransferOptions) {
-        if options.receiveBufferSize == nil && options.maxReceiveRate == nil { options.receiveBufferSize = 64 * 1024 }
+        if options.receiveBufferSize == nil { options.receiveBufferSize = 0 }
     }
 
     /// The options batch lines may not carry.

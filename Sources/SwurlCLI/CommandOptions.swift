@@ -221,6 +221,12 @@ public struct CommandOptions {
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word), or a
     /// known method in any case when a URL follows (`swurl post URL`; a lone `swurl head` is a host).
     static func looksLikeMethod(_ word: String, urlFollows: Bool = true) -> Bool {
+        // Neither rule takes a word with an ASCII byte other than a letter, `-` or `_` (a URL
+        // has `:`, `/` or `.`): decided by bytes, before uppercasing and counting Characters.
+        for b in word.utf8 where b < 0x80 {
+            guard (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+            else { return false }
+        }
         if urlFollows && knownMethods.contains(word.uppercased()) { return true }
         return !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isASCII && $0.isUppercase || $0 == "-" || $0 == "_" }
             && word.first?.isLetter == true

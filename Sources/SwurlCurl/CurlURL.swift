@@ -59,6 +59,15 @@ public struct CurlURL: Sendable, Equatable {
     /// - Throws: `SwurlError.usage` with libcurl's reason when it is not a valid URL.
     private static func parts<T>(of text: String,
                                  _ body: (_ part: (CURLUPart) -> String?, _ host: String) -> T) throws(SwurlError) -> T {
+        if let plain = PlainURL(text) {
+            return body({ plain.part($0) }, plain.host)
+        }
+        return try libcurlParts(of: text, body)
+    }
+
+    /// `parts(of:_:)` through libcurl's URL API, for any URL.
+    static func libcurlParts<T>(of text: String,
+                                _ body: (_ part: (CURLUPart) -> String?, _ host: String) -> T) throws(SwurlError) -> T {
         guard let h = curl_url() else { throw .transport("out of memory") }
         defer { curl_url_cleanup(h) }
         let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
@@ -78,8 +87,163 @@ public struct CurlURL: Sendable, Equatable {
         return body(part, host)
     }
 
+    /// Every part (URL, scheme, host, port, path, query, user, password, options, fragment,
+    /// zone id) as the fast path (nil when it does not take `text`) or libcurl finds them; for
+    /// tests holding the two to the same answers.
+    static func allParts(_ text: String, libcurl: Bool) throws(SwurlError) -> [String?]? {
+        let which = [CURLUPART_URL, CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT, CURLUPART_PATH, CURLUPART_QUERY,
+                     CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_OPTIONS, CURLUPART_FRAGMENT, CURLUPART_ZONEID]
+        if libcurl { return try libcurlParts(of: text) { part, _ in which.map(part) } }
+        return PlainURL(text).map { plain in which.map { plain.part($0) } }
+    }
+
     /// `%XX` sequences replaced by their bytes (invalid UTF-8 becomes U+FFFD; control bytes stay).
     static func percentDecoded(_ s: String) -> String {
         String(decoding: URLText.percentDecodedBytes(s), as: UTF8.self)
+    }
+}
+
+/// A URL in the plain form most URLs have (`http[s]://host[:port]/path[?query]` of lowercase
+/// host names or a dotted IPv4 address, ordinary path bytes), split without libcurl's URL API:
+/// for exactly these, libcurl's parse gives back the same text in the same parts (its
+/// normalizations — scheme and IPv4 forms, ports, dot segments, encodings, user info, IPv6,
+/// fragments — never apply), and the full parse costs ~25,000 instructions a URL, a third of a
+/// batch line. Anything else returns nil and takes libcurl's parse; `CurlURLPlainTests` holds
+/// the two to the same answers.
+struct PlainURL {
+    private let text: String
+    private let ranges: (schemeEnd: Int, host: Range<Int>, port: Range<Int>?, path: Range<Int>?, query: Range<Int>?)
+    let host: String
+
+    init?(_ text: String) {
+        var text = text
+        guard let p = text.withUTF8({ PlainURL.split($0) }) else { return nil }
+        self.text = text
+        ranges = p
+        host = PlainURL.slice(text, p.host)
+    }
+
+    /// The bytes of `r` as a String (made only for the parts a caller asks for).
+    private static func slice(_ text: String, _ r: Range<Int>) -> String {
+        var text = text
+        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[r]), as: UTF8.self) }
+    }
+
+    func part(_ which: CURLUPart) -> String? {
+        switch which {
+        case CURLUPART_URL: return ranges.path == nil ? text + "/" : text
+        case CURLUPART_SCHEME: return ranges.schemeEnd == 4 ? "http" : "https"
+        case CURLUPART_HOST: return host
+        case CURLUPART_PORT: return ranges.port.map { PlainURL.slice(text, $0) }
+        case CURLUPART_PATH: return ranges.path.map { PlainURL.slice(text, $0) } ?? "/"
+        case CURLUPART_QUERY: return ranges.query.map { PlainURL.slice(text, $0) }
+        default: return nil // no user, password, options, fragment or zone id in a plain URL
+        }
+    }
+
+    /// Byte ranges of the parts, or nil when `b` is not a plain URL.
+    static func split(_ b: UnsafeBufferPointer<UInt8>)
+        -> (schemeEnd: Int, host: Range<Int>, port: Range<Int>?, path: Range<Int>?, query: Range<Int>?)? {
+        let schemeEnd: Int
+        if hasPrefix(b, "http://") { schemeEnd = 4 } else if hasPrefix(b, "https://") { schemeEnd = 5 } else { return nil }
+        let hostStart = schemeEnd + 3
+        var i = hostStart
+        while i < b.count, b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ":"), b[i] != UInt8(ascii: "?") { i += 1 }
+        let host = hostStart..<i
+        guard plainHost(UnsafeBufferPointer(rebasing: b[host])) else { return nil }
+        var port: Range<Int>?
+        if i < b.count, b[i] == UInt8(ascii: ":") {
+            let start = i + 1
+            i = start
+            var value = 0
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39, i - start < 5 { value = value * 10 + Int(b[i] - 0x30); i += 1 }
+            // libcurl rewrites a port with leading zeros and refuses 0 and values above 65535.
+            guard i > start, b[start] != 0x30, value <= 65535 else { return nil }
+            port = start..<i
+        }
+        if i == b.count { return (schemeEnd, host, port, nil, nil) }
+        guard b[i] == UInt8(ascii: "/") else { return nil } // `host?query` gains a `/` from libcurl
+        let pathStart = i
+        var query: Range<Int>?
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "?") {
+                guard query == nil else { i += 1; continue }
+                query = (i + 1)..<b.count
+                guard i + 1 < b.count else { return nil } // an empty query: libcurl's choice
+            } else if c == UInt8(ascii: "%") {
+                // Only well-formed escapes, and never an encoded dot (a dot segment in disguise).
+                guard i + 2 < b.count, isHex(b[i + 1]), isHex(b[i + 2]) else { return nil }
+                if query == nil, b[i + 1] == 0x32, b[i + 2] | 0x20 == UInt8(ascii: "e") { return nil }
+            } else if c == UInt8(ascii: ".") {
+                // Dot segments are removed by libcurl: a path with a segment starting with a dot
+                // takes its parse.
+                if query == nil, b[i - 1] == UInt8(ascii: "/") { return nil }
+            } else if !pathByte[Int(c)] {
+                return nil
+            }
+            i += 1
+        }
+        let pathEnd = query.map { $0.lowerBound - 1 } ?? b.count
+        return (schemeEnd, host, port, pathStart..<pathEnd, query)
+    }
+
+    /// A lowercase DNS name that cannot be read as a number, or a dotted IPv4 address as
+    /// libcurl writes it (four decimal parts 0–255 without leading zeros).
+    static func plainHost(_ h: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !h.isEmpty, h.count <= 253, h[0] != UInt8(ascii: "."), h[h.count - 1] != UInt8(ascii: ".") else { return false }
+        var nonNumericLetter = false, previousDot = false
+        for c in h {
+            switch c {
+            case UInt8(ascii: "."):
+                if previousDot { return false }
+                previousDot = true
+                continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "x"):
+                break
+            case UInt8(ascii: "g")...UInt8(ascii: "z"):
+                nonNumericLetter = true
+            default:
+                return false
+            }
+            previousDot = false
+        }
+        if nonNumericLetter { return true }
+        // No letter outside hex digits and `x`: libcurl may read it as an IPv4 number (`0x7f.1`,
+        // `2130706433`), so only the canonical dotted form passes.
+        var parts = 0, value = 0, digits = 0, first: UInt8 = 0
+        for c in h {
+            if c == UInt8(ascii: ".") {
+                guard digits > 0, value <= 255, digits == 1 || first != 0x30 else { return false }
+                parts += 1; value = 0; digits = 0
+            } else {
+                guard c >= 0x30, c <= 0x39, digits < 3 else { return false }
+                if digits == 0 { first = c }
+                value = value * 10 + Int(c - 0x30); digits += 1
+            }
+        }
+        return parts == 3 && digits > 0 && value <= 255 && (digits == 1 || first != 0x30)
+    }
+
+    private static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, _ p: StaticString) -> Bool {
+        guard b.count >= p.utf8CodeUnitCount else { return false }
+        for k in 0..<p.utf8CodeUnitCount where b[k] != p.utf8Start[k] { return false }
+        return true
+    }
+
+    private static func isHex(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "f"))
+    }
+
+    /// RFC 3986 path and query bytes that libcurl passes through as they are: unreserved,
+    /// sub-delims, `:`, `@` and `/` (`%` and `.` and `?` are judged in `split`).
+    static let pathByte: [Bool] = (0..<256).map { c in
+        let c = UInt8(c)
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-_~!$&'()*+,;=:@/".utf8.contains(c)
+        }
     }
 }

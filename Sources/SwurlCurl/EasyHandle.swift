@@ -22,8 +22,11 @@ package final class EasyHandle {
         curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
     }()
 
-    package init() throws(SwurlError) {
-        guard EasyHandle.globalInit, let h = curl_easy_init() else {
+    /// - Parameter share: when given, a spare handle the share kept from a finished transfer is
+    ///   taken if there is one (it is back to every default, as a new one); the caller still
+    ///   joins the share with `use(share:)`.
+    package init(reusingFrom share: ShareHandle? = nil) throws(SwurlError) {
+        guard EasyHandle.globalInit, let h = share?.takeSpare() ?? curl_easy_init() else {
             throw .transport("libcurl could not be initialised")
         }
         raw = h
@@ -32,7 +35,9 @@ package final class EasyHandle {
     }
 
     deinit {
-        curl_easy_cleanup(raw)
+        // A handle is never on a multi handle here (MultiHandle holds those it runs), so its
+        // share may keep it for the next transfer; the reset drops its pointers to the lists below.
+        if !(share?.keepSpare(raw) ?? false) { curl_easy_cleanup(raw) }
         for l in lists { curl_slist_free_all(l) }
         errorBuffer.deallocate()
     }

@@ -33,7 +33,7 @@ public final class MultiDriver {
         self.parallel = max(1, parallel)
         multi = try MultiHandle()
         try multi.limitConnections(perHost: self.parallel, total: self.parallel)
-        shared = try SharedState()
+        shared = try SharedState(spareHandles: self.parallel)
     }
 
     /// How `run` ended.
@@ -159,7 +159,8 @@ public final class MultiDriver {
             }
             tick()
             if done.isEmpty {
-                let soonest = waiting.compactMap(\.wakeAt).min().map { max(0, $0 - Transfer.now()) } ?? 0.1
+                // A closure, not `\.wakeAt`: a key path into the generic Slot is built at run time on every call.
+                let soonest = waiting.compactMap({ $0.wakeAt }).min().map { max(0, $0 - Transfer.now()) } ?? 0.1
                 // Waiting for input too: its next line starts as soon as it is there.
                 multi.poll(milliseconds: Int(min(0.1, soonest) * 1000), readable: inputPending ? input?.fd : nil)
             }

@@ -51,13 +51,20 @@ public final class Transfer: EasyTransferHandler {
     /// - Parameters:
     ///   - share: cookies, DNS and connections shared with the other hops of an exchange.
     ///   - digestCredentials: user and password for a Digest challenge (nil: none).
-    public init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate,
-                digestCredentials: Credentials? = nil) throws(SwurlError) {
+    public convenience init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate,
+                            digestCredentials: Credentials? = nil) throws(SwurlError) {
+        try self.init(request: request, options: options, delegate: delegate, digestCredentials: digestCredentials, share: nil)
+    }
+
+    /// As the public initialiser; `share` is the share the transfer will join (`use(share:)`),
+    /// whose spare easy handle it may take (nil: a new one).
+    init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate,
+         digestCredentials: Credentials?, share: ShareHandle?) throws(SwurlError) {
         self.request = request
         self.options = options
         self.delegate = delegate
         self.digestCredentials = digestCredentials
-        self.easy = try EasyHandle()
+        self.easy = try EasyHandle(reusingFrom: share)
     }
 
     /// Joins the hops of one exchange (cookies, DNS cache, connections).

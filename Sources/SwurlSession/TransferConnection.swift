@@ -29,7 +29,7 @@ extension Transfer {
         // 2,048 callbacks and write(2)s instead of 65,536 or more (CPU time about halved; against 256 KiB
         // the same wall time, 2-8% less CPU in paired runs). --limit-rate keeps libcurl's default
         // so the pacing stays fine-grained.
-        if let size = options.receiveBufferSize ?? (options.maxReceiveRate == nil ? Transfer.receiveBufferSize : nil) {
+        if let size = options.receiveBufferSize ?? (options.maxReceiveRate == nil ? Transfer.receiveBufferSize : nil), size > 0 {
             try easy.set(.bufferSize(size))
         }
         if let c = digestCredentials {

@@ -37,7 +37,7 @@ public struct TransferOptions: Sendable {
     /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).
     public var decodeContent = true
     /// libcurl's receive buffer (CURLOPT_BUFFERSIZE); nil for swurl's default (512 KiB, or
-    /// libcurl's 16 KiB under `--limit-rate`).
+    /// libcurl's 16 KiB under `--limit-rate`), 0 for libcurl's 16 KiB.
     public var receiveBufferSize: Int?
     /// `--retry` and friends.
     public var retry = RetryPolicy()

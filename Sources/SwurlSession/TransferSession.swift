@@ -136,7 +136,7 @@ public final class TransferSession {
             if options.followRedirects && RedirectPolicy.isRedirect(head) { return .redirect }
             return .final
         }
-        let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest)
+        let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest, share: share)
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
         try transfer.use(share: share)
         transfer.progressHandler = progressHandler
@@ -270,7 +270,12 @@ public final class TransferSession {
 
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count, let p = x.baseAddress, let q = y.baseAddress else { return x.count == y.count }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 
     /// An exchange that started on https under a policy that checks something (the chain or
@@ -323,7 +328,9 @@ public final class TransferSession {
 /// Cookies, DNS cache and connections that several exchanges share (the lines of a batch).
 public final class SharedState {
     let share: ShareHandle
-    public init() throws(SwurlError) { share = try ShareHandle() }
+    /// - Parameter spareHandles: finished easy handles kept for the next exchanges (a batch
+    ///   keeps as many as run at once).
+    public init(spareHandles: Int = 0) throws(SwurlError) { share = try ShareHandle(keepingSpareHandles: spareHandles) }
 }
 
 /// Sits between a hop's transfer and the delegate: decides from each response head whether it

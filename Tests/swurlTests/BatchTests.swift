@@ -193,6 +193,40 @@ final class BatchTests: XCTestCase {
         XCTAssertFalse(names.contains { $0.hasSuffix(".part") }, "\(names)")
     }
 
+    /// Lines reuse the easy handles of finished lines: nothing of a line's own options (headers,
+    /// credentials, method, body, timeouts) may reach the next line sent on the same handle.
+    func testALineSendsNothingOfThePreviousLinesOptions() throws {
+        let anything = try HTTPBin.url("/anything")
+        let path = try input([
+            "POST \(anything) X-First:one a=1 -a user:secret --timeout 30",
+            "\(anything)",
+            "PUT \(anything) X-Third:three --form b=2",
+            "\(anything)",
+        ])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["batch", path, "--parallel", "1", "--output-dir", dir, "-q"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        func received(_ line: Int) throws -> [String: Any] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/\(line).body"))
+            return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        }
+        let first = try received(1), third = try received(3)
+        XCTAssertEqual(first["method"] as? String, "POST")
+        XCTAssertEqual((first["headers"] as? [String: String])?["X-First"], "one")
+        XCTAssertNotNil((first["headers"] as? [String: String])?["Authorization"])
+        XCTAssertEqual(third["method"] as? String, "PUT")
+        XCTAssertEqual((third["form"] as? [String: String])?["b"], "2")
+        for line in [2, 4] {
+            let got = try received(line)
+            let headers = got["headers"] as? [String: String] ?? [:]
+            XCTAssertEqual(got["method"] as? String, "GET", "line \(line)")
+            XCTAssertEqual(got["data"] as? String, "", "line \(line): \(got)")
+            for name in ["X-First", "X-Third", "Authorization", "Content-Type", "Content-Length"] {
+                XCTAssertNil(headers[name], "line \(line) sent \(name): \(headers)")
+            }
+        }
+    }
+
     func testWrongPinFailsEveryLineWithSevenAndNginxSeesNoRequest() throws {
         let pki = try CertificateFactory.shared()
         let nginx = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))

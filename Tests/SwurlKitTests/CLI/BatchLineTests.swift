@@ -187,13 +187,16 @@ final class BatchLineTests: XCTestCase {
         XCTAssertEqual(message { try fast([], "x --offline") }, "--offline cannot be used on a batch line")
     }
 
-    func testBatchLinesUseA64KiBReceiveBufferUnlessRateLimited() {
+    /// Batch lines keep libcurl's own receive buffer (0), rate-limited or not, so that a finished
+    /// line's easy handle can serve the next (libcurl refuses CURLOPT_BUFFERSIZE on a handle that
+    /// still holds an HTTP/2 stream's buffer); the one-shot default (nil: 512 KiB) is not used.
+    func testBatchLinesKeepLibcurlsReceiveBuffer() {
         var t = TransferOptions()
         BatchDefaults.sizeReceiveBuffer(&t)
-        XCTAssertEqual(t.receiveBufferSize, 64 * 1024)
+        XCTAssertEqual(t.receiveBufferSize, 0)
         var limited = TransferOptions()
         limited.maxReceiveRate = 1000
         BatchDefaults.sizeReceiveBuffer(&limited)
-        XCTAssertNil(limited.receiveBufferSize)
+        XCTAssertEqual(limited.receiveBufferSize, 0)
     }
 }
