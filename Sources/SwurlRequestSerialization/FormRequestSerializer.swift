@@ -19,11 +19,28 @@ public struct FormRequestSerializer: RequestSerializing {
         }
     }
 
-    /// The `key=value&…` text for a tree (AFQueryStringFromParameters, in item order).
+    /// The `key=value&…` text for a tree (AFQueryStringFromParameters, in item order), written
+    /// into one buffer; an array's items share one name, escaped once.
     public static func encode(_ tree: JSONValue) -> String {
-        pairs(tree).map { name, value in
-            value.map { percentEscape(name) + "=" + percentEscape($0) } ?? percentEscape(name)
-        }.joined(separator: "&")
+        var out: [UInt8] = []
+        var last: (name: String, escaped: [UInt8])?
+        for (name, value) in pairs(tree) {
+            if last != nil { out.append(UInt8(ascii: "&")) }
+            // Bytes, not String ==: two names equal only up to Unicode equivalence escape differently.
+            if let l = last, l.name.utf8.elementsEqual(name.utf8) {
+                out.append(contentsOf: l.escaped)
+            } else {
+                var escaped: [UInt8] = []
+                appendEscaped(name, to: &escaped)
+                out.append(contentsOf: escaped)
+                last = (name, escaped)
+            }
+            if let value {
+                out.append(UInt8(ascii: "="))
+                appendEscaped(value, to: &out)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The flattened (name, value) pairs, brackets already in the names; a nil value is a null.
@@ -49,12 +66,18 @@ public struct FormRequestSerializer: RequestSerializing {
     /// Percent-encodes every byte outside `A-Z a-z 0-9 - . _ ~ / ?` as uppercase `%XX`
     /// (AFPercentEscapedStringFromString); space is `%20`, `%` itself is encoded.
     public static func percentEscape(_ s: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count)
+        appendEscaped(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `percentEscape(s)`'s bytes appended to `out`.
+    static func appendEscaped(_ s: String, to out: inout [UInt8]) {
         // ArgumentBytes: a query value from argv may hold bytes that are not UTF-8; they are
         // percent-encoded as they are.
-        for b in ArgumentBytes.bytes(s) {
+        let bytes = ArgumentBytes.bytes(s)
+        out.reserveCapacity(out.count + bytes.count)
+        for b in bytes {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -62,9 +85,12 @@ public struct FormRequestSerializer: RequestSerializing {
                  UInt8(ascii: "/"), UInt8(ascii: "?"):
                 out.append(b)
             default:
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(b >> 4))
+                out.append(hexDigit(b & 0xF))
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
+
+    private static func hexDigit(_ d: UInt8) -> UInt8 { d < 10 ? 0x30 + d : 0x37 + d }
 }

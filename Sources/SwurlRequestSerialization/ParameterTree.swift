@@ -31,7 +31,9 @@ public enum ParameterTree {
     /// and searched every key, which was quadratic).
     private final class ObjectNode {
         var members: [(String, Node)] = []
-        var index: [String: Int] = [:]
+        /// By the key's bytes: String equality is Unicode canonical equivalence, which would
+        /// merge `é` and `e` + U+0301, two keys in JSON (and in HTTPie).
+        var index: [[UInt8]: Int] = [:]
     }
 
     private final class ArrayNode {
@@ -85,7 +87,7 @@ public enum ParameterTree {
         }
         switch (component, node) {
         case (.key(let k), .object(let object)):
-            if let i = object.index[k] {
+            if let i = object.index[Array(k.utf8)] {
                 let child = object.members[i].1
                 if isLast {
                     switch child {
@@ -98,7 +100,7 @@ public enum ParameterTree {
                 }
             } else {
                 let child = try fresh(value, path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)
-                object.index[k] = object.members.count
+                object.index[Array(k.utf8)] = object.members.count
                 object.members.append((k, child))
             }
         case (.append, .array(let array)):

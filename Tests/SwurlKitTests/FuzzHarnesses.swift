@@ -178,8 +178,11 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         guard let tree = try? ParameterTree.build(fields) else { return }
         let expected = FormRequestSerializer.pairs(tree)
         let text = FormRequestSerializer.encode(tree)
-        let parsed: [(String, String?)] = text.isEmpty && expected.isEmpty ? [] : text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        // Split by bytes: the text is ASCII, and a split by Character costs seconds on the 800 KB
+        // that `a[100000]=x` (the largest index gap allowed) encodes to.
+        let bytes = Array(text.utf8)
+        let parsed: [(String, String?)] = text.isEmpty && expected.isEmpty ? [] : bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair in
+            let kv = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             return (percentDecode(kv[0]), kv.count > 1 ? percentDecode(kv[1]) : nil)
         }
         guard parsed.count == expected.count,
@@ -188,9 +191,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         }
     }
 
-    static func percentDecode(_ s: Substring) -> String {
+    static func percentDecode(_ s: ArraySlice<UInt8>) -> String {
         var out: [UInt8] = []
-        let b = Array(s.utf8)
+        let b = Array(s)
         var i = 0
         func hex(_ c: UInt8) -> UInt8? {
             switch c {

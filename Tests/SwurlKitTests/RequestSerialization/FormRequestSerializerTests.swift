@@ -25,6 +25,15 @@ final class FormRequestSerializerTests: XCTestCase {
         XCTAssertEqual(FormRequestSerializer.percentEscape(":#[]@!$'()*,;"), "%3A%23%5B%5D%40%21%24%27%28%29%2A%2C%3B")
     }
 
+    /// Repeated names (an array's items) are escaped once and reused; names equal only up to
+    /// Unicode equivalence are still escaped from their own bytes.
+    func testRepeatedNamesAndCanonicallyEquivalentNames() throws {
+        XCTAssertEqual(try form(["a[]=1", "a[]=2", "a[3]=x", "b=1"]),
+                       "a%5B%5D=1&a%5B%5D=2&a%5B%5D&a%5B%5D=x&b=1")
+        // Two keys (as in JSON and HTTPie), each its own escaped name, though Swift's String == calls them equal.
+        XCTAssertEqual(try form(["\u{E9}[]=1", "e\u{301}[]=2", "e\u{301}[]=3"]), "%C3%A9%5B%5D=1&e%CC%81%5B%5D=2&e%CC%81%5B%5D=3")
+    }
+
     func testNullSendsTheKeyAloneAndEmptyContainersNothing() throws {
         XCTAssertEqual(try form(["a:=null", "b:={}", "c:=[]", "d=1"]), "a&d=1")
     }
