@@ -522,7 +522,8 @@ struct BatchResult {
     }
 
     private static func isPrintableASCII(_ s: String?) -> Bool {
-        s?.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ?? true
+        guard var s else { return true }
+        return s.withUTF8 { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
     }
 
     private static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {

@@ -9,7 +9,11 @@
 public enum HeaderValue {
     /// The first character `value` may not carry into a header, or nil when it is clean.
     public static func forbiddenScalar(in value: String) -> Unicode.Scalar? {
-        value.unicodeScalars.first(where: isForbidden)
+        // The forbidden scalars are ASCII, one byte each in UTF-8: a byte scan finds whether
+        // there is one before the search by scalar.
+        var v = value
+        let clean = v.withUTF8 { bytes in !bytes.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } }
+        return clean ? nil : value.unicodeScalars.first(where: isForbidden)
     }
 
     /// Whether a header line cannot hold `scalar`: C0 controls except tab, and DEL.

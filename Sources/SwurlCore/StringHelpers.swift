@@ -1,5 +1,16 @@
+@preconcurrency import Glibc
 /// Small string helpers every layer uses (no Foundation).
 extension String {
+    /// Whether the UTF-8 bytes hold `byte` (memchr over a native string's storage; a search by
+    /// Character or a generic `utf8.contains` costs ~25 instructions a byte).
+    public func containsByte(_ byte: UInt8) -> Bool {
+        var s = self
+        return s.withUTF8 { buf in
+            guard let p = buf.baseAddress else { return false }
+            return memchr(p, Int32(byte), buf.count) != nil
+        }
+    }
+
     /// Replaces every occurrence of `target` (plain text, no patterns).
     public func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty, contains(target) else { return self }

@@ -132,7 +132,7 @@ public final class Transfer: EasyTransferHandler {
     private func configure() throws(SwurlError) {
         try easy.set(.url(request.url), "the URL")
         // libcurl sends a URL's user:password@ (Basic, or Digest with -A digest) decoded.
-        if request.url.utf8.contains(UInt8(ascii: "@")), let parsed = try? CurlURL(parsing: request.url) {
+        if request.url.containsByte(UInt8(ascii: "@")), let parsed = try? CurlURL(parsing: request.url) {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the URL") }
             if let p = parsed.password { try HeaderValue.check(p, "the password in the URL") }
         }

@@ -291,7 +291,7 @@ public final class TransferSession {
     /// Whether a URL carries its own `user:password@` (which then wins over netrc).
     static func hasUserInfo(_ url: String) -> Bool {
         // No '@' anywhere, no user info (the common case, without a search by Character).
-        guard url.utf8.contains(UInt8(ascii: "@")) else { return false }
+        guard url.containsByte(UInt8(ascii: "@")) else { return false }
         guard let r = url.firstRange(of: "://") else { return false }
         let authority = url[r.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return authority.contains("@")
