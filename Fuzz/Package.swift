@@ -28,6 +28,7 @@ let targets = [
     "retry-after",
     "session-file",
     "terminal-sanitizer",
+    "url-plain",
     "xml-tokenizer",
 ]
 

@@ -115,3 +115,9 @@ for target, kind in [('decoder-text', 5), ('decoder-auto', 6)]:
     put(target, 'text-nul-second-chunk', bytes([kind, 1]) + b'hello world, this is text' + b'\x00binary')
     put(target, 'text-escapes', bytes([kind, 3]) + b'\x1b[31mred\x1b[0m \xc2\x9b \x9b\r\n\xff')
     put(target, 'text-latin1', bytes([kind, 2]) + b'caf\xe9 \xa3')
+# url-plain: URLs the plain-URL fast path takes, and near misses that must go to libcurl.
+for i, u in enumerate(['http://127.0.0.1:8080/small.txt', 'https://api.example.com/v1/items?x=1&y=%20z', 'http://localhost',
+                       'https://example.com:8443', 'http://a-b.c0m/x/y.json?q=a.b/c?d', 'http://10.0.0.255/',
+                       'http://example.com/a/../b', 'http://0x7f.0.0.1/', 'http://u:p@example.com/', 'http://example.com:080/x',
+                       'http://[::1]:80/', 'http://example.com/%2e/x', 'HTTP://EXAMPLE.COM/']):
+    put('url-plain', 'seed-%d' % (i + 1), u)

@@ -7,6 +7,7 @@
 @testable import SwurlResponseSerialization
 @testable import SwurlRequestSerialization
 @testable import SwurlSession
+@testable import SwurlCurl
 @testable import SwurlCore
 
 public struct FuzzPropertyFailure: Error, CustomStringConvertible {
@@ -37,6 +38,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case decoderAuto = "decoder-auto"
     case sessionFile = "session-file"
     case configFile = "config-file"
+    case urlPlain = "url-plain"
 
     /// Runs one input; throws when a property does not hold.
     public func run(_ data: [UInt8]) throws(FuzzPropertyFailure) {
@@ -77,6 +79,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .decoderAuto: try FuzzHarness.decoder(.auto, data)
         case .sessionFile: try FuzzHarness.sessionFile(data)
         case .configFile: try FuzzHarness.configFile(data)
+        case .urlPlain: try FuzzHarness.urlPlain(data)
         }
     }
 
@@ -145,6 +148,21 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         }
         if again != lines.map(\.1) { throw FuzzPropertyFailure("re-quoted config words split differently") }
         _ = try? ConfigFile.parse(data, file: "fuzz")
+    }
+
+    // MARK: - URLs
+
+    /// Every URL the plain-URL fast path takes gets exactly libcurl's parts (CurlURL).
+    static func urlPlain(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let fast = try? CurlURL.allParts(text, libcurl: false) else { return }
+        let slow: [String?]?
+        do { slow = try CurlURL.allParts(text, libcurl: true) } catch {
+            throw FuzzPropertyFailure("the fast path took \(text.debugDescription), which libcurl refuses: \(error.message)")
+        }
+        guard slow == fast else {
+            throw FuzzPropertyFailure("parts of \(text.debugDescription): fast path \(fast), libcurl \(String(describing: slow))")
+        }
     }
 
     // MARK: - Request items and nested keys
