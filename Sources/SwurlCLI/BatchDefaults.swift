@@ -54,6 +54,12 @@ final class BatchDefaults {
         }
         try CommandTable.check(args, for: RequestCommand.self)
         for (option, values) in arguments.options where args.options[option] == nil { args.options[option] = values }
+        // The client key's password asked for once, at the first line, serves every line that
+        // uses the batch's key (a line with its own --key, --cert or --key-password is asked anew).
+        if !line.has(.key), !line.has(.cert), !line.has(.keyPassword), arguments.has(.key) || arguments.has(.cert),
+           let password = parsed?.transfer.security.keyPassword {
+            args.options[.keyPassword] = [password]
+        }
         return try CommandOptions(args, environment: environment)
     }
 }

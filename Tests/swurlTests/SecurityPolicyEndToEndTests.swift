@@ -331,6 +331,43 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(out.contains("200 OK"), out)
     }
 
+    /// A batch asks for an encrypted key's password once, also for lines with options of their own.
+    func testBatchAsksForTheKeyPasswordOnce() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let input = TestPaths.temporaryDirectory() + "/lines.txt"
+        try ["\(server.url)/one", "\(server.url)/two X-Line:2", "\(server.url)/three --timeout 30"].joined(separator: "\n")
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let script = """
+        import os, pty, sys
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out, prompts = b'', 0
+        while True:
+            try:
+                d = os.read(fd, 1024)
+            except OSError:
+                break
+            if not d:
+                break
+            out += d
+            if out.count(b'Password for') > prompts:
+                prompts += 1
+                os.write(fd, b'secret\\n')
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+        print(prompts)
+        print(out.decode(errors='replace'))
+        """
+        let out = try runPython(script, arguments: [TestPaths.binary, "batch", input, "-q", "--parallel", "1", "--cacert", pki.path("root.pem"),
+                                                    "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")])
+        XCTAssertTrue(out.hasPrefix("0\n1\n"), out)
+        for (n, path) in [(1, "/one"), (2, "/two"), (3, "/three")] {
+            XCTAssertTrue(out.contains("\(n) 200 "), "line \(n) (\(path)): \(out)")
+        }
+    }
+
     func testVerboseShowsTLSDetailsOnStderrOnly() throws {
         let s = try Servers.get()
         let r = try runSwurl(["-v", "--cacert", s.pki.path("root.pem"), "https://localhost:\(s.good.port)/v"])
