@@ -24,7 +24,9 @@ public enum NestedKeyParser {
 
     /// - Parameter item: the whole item text, quoted in errors.
     /// - Throws: `SwurlError.usage` whose hint shows the item with a caret under the bad character.
-    public static func parse(_ key: String, item: String) throws(SwurlError) -> NestedKey {
+    /// - Parameter maxIndex: the largest array index allowed (`maxIndex` unless a caller, such
+    ///   as a fuzz harness exploring shapes rather than sizes, asks for less).
+    public static func parse(_ key: String, item: String, maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> NestedKey {
         // Unicode scalars, not Characters: a bracket followed by a combining mark is still a bracket.
         let chars = Array(key.unicodeScalars)
         var components: [KeyComponent] = []

@@ -11,15 +11,15 @@ import SwurlCore
 /// item. Past it the item is refused as a usage error.
 public enum ParameterTree {
     /// Most null slots that index gaps may add in one tree for `itemCount` items.
-    static func gapBudget(itemCount: Int) -> Int { NestedKeyParser.maxIndex + 1_000 * itemCount }
+    static func gapBudget(itemCount: Int, maxIndex: Int = NestedKeyParser.maxIndex) -> Int { maxIndex + 1_000 * itemCount }
 
     /// The null slots index gaps may still add, and how many there were for the error message.
     private struct GapBudget {
         let total: Int
         let itemCount: Int
         var left: Int
-        init(itemCount: Int) {
-            total = ParameterTree.gapBudget(itemCount: itemCount)
+        init(itemCount: Int, maxIndex: Int) {
+            total = ParameterTree.gapBudget(itemCount: itemCount, maxIndex: maxIndex)
             self.itemCount = itemCount
             left = total
         }
@@ -64,12 +64,15 @@ public enum ParameterTree {
     }
 
     /// The tree for `fields`, or nil when there are none.
-    public static func build(_ fields: [RequestParameters.Field]) throws(SwurlError) -> JSONValue? {
+    /// - Parameter maxIndex: the largest array index (default `NestedKeyParser.maxIndex`; the
+    ///   gap budget grows with it).
+    public static func build(_ fields: [RequestParameters.Field],
+                             maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> JSONValue? {
         var root: Node?
-        var gapBudget = GapBudget(itemCount: fields.count)
+        var gapBudget = GapBudget(itemCount: fields.count, maxIndex: maxIndex)
         for field in fields {
             let (keyText, value, label) = (field.key, field.value, field.label)
-            let key = try NestedKeyParser.parse(keyText, item: label)
+            let key = try NestedKeyParser.parse(keyText, item: label, maxIndex: maxIndex)
             let topIsArray = key.components.first.map { if case .key = $0 { return false } else { return true } } ?? false
             let node = root ?? (topIsArray ? .array(ArrayNode()) : .object(ObjectNode()))
             try insert(value, into: node, path: key, depth: 0, item: label, keyText: keyText, gapBudget: &gapBudget)

@@ -72,4 +72,11 @@ final class ParameterTreeTests: XCTestCase {
             XCTAssertEqual(ExitStatus(for: .usage(message, hint: hint)), .usage)
         }
     }
+
+    /// A caller may ask for a smaller index limit (the fuzz harnesses do).
+    func testASmallerIndexLimitIsHonoured() throws {
+        func field(_ key: String) -> RequestParameters.Field { .init(key: key, value: .string("x"), label: key + "=x") }
+        XCTAssertNotNil(try ParameterTree.build([field("a[1000]")], maxIndex: 1_000))
+        XCTAssertThrowsError(try ParameterTree.build([field("a[1001]")], maxIndex: 1_000))
+    }
 }
