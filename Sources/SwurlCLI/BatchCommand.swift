@@ -134,7 +134,10 @@ struct BatchLine {
     let ordinal: Int
     let method: String
     let url: String
-    let options: CommandOptions
+    /// The line's status and content rules and its `--decode` (not all its options: a copy of
+    /// CommandOptions costs ~2,000 instructions a line).
+    let validator: ResponseValidator
+    let decoding: DecodingOptions
     let body: BatchBody
 }
 
@@ -418,7 +421,8 @@ final class BatchRunner {
                 try? stderr.write("swurl: line \(number): " + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
             }
         }
-        return (BatchLine(number: number, ordinal: ordinal, method: request.method, url: request.url, options: options, body: body),
+        return (BatchLine(number: number, ordinal: ordinal, method: request.method, url: request.url,
+                          validator: validator, decoding: options.decoding, body: body),
                 session)
     }
 
@@ -451,7 +455,7 @@ final class BatchRunner {
             result.timeTotal = r.timing.final.total + r.timing.redirectTime
             result.timeFirstByte = r.timing.final.startTransfer
             result.size = line.body.bytes
-            if let code = r.head?.status, let s = line.options.validator.statusFailure(code) {
+            if let code = r.head?.status, let s = line.validator.statusFailure(code) {
                 status = s
                 result.error = "HTTP \(code) \(r.head?.reason ?? "")"
             } else if line.body.contentTypeRejected && line.body.bytes > 0 {
@@ -460,7 +464,7 @@ final class BatchRunner {
             } else if let reason = line.body.decodingFailure() {
                 // As `RequestCommand.validate`: a strict decoder's verdict comes last.
                 status = .responseRejected
-                result.error = "--decode \(line.options.decoding.choice.rawValue): \(reason)"
+                result.error = "--decode \(line.decoding.choice.rawValue): \(reason)"
             }
             let path = status == .success ? finalPath(line, status: r.head?.status) : nil
             if let e = line.body.settle(keep: status == .success, to: path) {

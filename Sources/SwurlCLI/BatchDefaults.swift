@@ -14,7 +14,12 @@ final class BatchDefaults {
     /// The defaults parsed alone, at the first line that needs them (a key password is asked
     /// for then, once); nil when that failed (each line then reports the error the full path
     /// finds, after its own).
-    private lazy var parsed: CommandOptions? = try? CommandOptions(optionsOnly: arguments, environment: environment)
+    private lazy var parsedBox: ParsedDefaults? = (try? CommandOptions(optionsOnly: arguments, environment: environment)).map(ParsedDefaults.init)
+    /// The parsed defaults in a class, so that reading them copies no CommandOptions.
+    private final class ParsedDefaults {
+        let options: CommandOptions
+        init(_ options: CommandOptions) { self.options = options }
+    }
     private let form: Bool
 
     init(_ arguments: ParsedArguments, environment: Environment) {
@@ -39,8 +44,8 @@ final class BatchDefaults {
     /// - Throws: `SwurlError.usage` for an option a batch line cannot carry or one a request
     ///   does not take, and the errors of `CommandOptions.init`.
     func options(for line: ParsedArguments) throws(SwurlError) -> CommandOptions {
-        if line.options.isEmpty, let parsed {
-            return try parsed.with(positionals: line.positionals, form: form, environment: environment)
+        if line.options.isEmpty, let parsed = parsedBox {
+            return try parsed.options.with(positionals: line.positionals, form: form, environment: environment)
         }
         var args = line
         for option in BatchDefaults.refused where args.has(option) {
@@ -57,7 +62,7 @@ final class BatchDefaults {
         // The client key's password asked for once, at the first line, serves every line that
         // uses the batch's key (a line with its own --key, --cert or --key-password is asked anew).
         if !line.has(.key), !line.has(.cert), !line.has(.keyPassword), arguments.has(.key) || arguments.has(.cert),
-           let password = parsed?.transfer.security.keyPassword {
+           let password = parsedBox?.options.transfer.security.keyPassword {
             args.options[.keyPassword] = [password]
         }
         return try CommandOptions(args, environment: environment)
