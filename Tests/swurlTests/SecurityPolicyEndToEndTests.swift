@@ -298,46 +298,9 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(wrong.stderr.contains("--key-password"), wrong.stderr)
     }
 
-    /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
-    func testEncryptedKeyPromptsOnATerminal() throws {
-        let pki = try CertificateFactory.shared()
-        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
-        let script = """
-        import os, pty, sys
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], sys.argv[1:])
-        out, sent = b'', False
-        while True:
-            try:
-                d = os.read(fd, 1024)
-            except OSError:
-                break
-            if not d:
-                break
-            out += d
-            if not sent and b'Password for' in out:
-                os.write(fd, b'secret\\n'); sent = True
-        _, status = os.waitpid(pid, 0)
-        print(os.waitstatus_to_exitcode(status))
-        print(out.decode(errors='replace'))
-        """
-        let out = try runPython(script, arguments: [TestPaths.binary, "--cacert", pki.path("root.pem"),
-                                                    "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
-                                                    "\(server.url)/prompt"])
-        XCTAssertTrue(out.hasPrefix("0\n"), out)
-        XCTAssertTrue(out.contains("Password for"), out)
-        XCTAssertFalse(out.contains("secret"), "the password must not be echoed: \(out)")
-        XCTAssertTrue(out.contains("200 OK"), out)
-    }
-
-    /// A batch asks for an encrypted key's password once, also for lines with options of their own.
-    func testBatchAsksForTheKeyPasswordOnce() throws {
-        let pki = try CertificateFactory.shared()
-        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
-        let input = TestPaths.temporaryDirectory() + "/lines.txt"
-        try ["\(server.url)/one", "\(server.url)/two X-Line:2", "\(server.url)/three --timeout 30"].joined(separator: "\n")
-            .write(toFile: input, atomically: true, encoding: .utf8)
+    /// Runs swurl on a pty and answers every "Password for" prompt with `secret`: the exit
+    /// status, the number of prompts, and everything the terminal showed.
+    private func runOnPty(_ arguments: [String]) throws -> (status: String, prompts: Int, shown: String) {
         let script = """
         import os, pty, sys
         pid, fd = pty.fork()
@@ -360,11 +323,37 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         print(prompts)
         print(out.decode(errors='replace'))
         """
-        let out = try runPython(script, arguments: [TestPaths.binary, "batch", input, "-q", "--parallel", "1", "--cacert", pki.path("root.pem"),
-                                                    "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")])
-        XCTAssertTrue(out.hasPrefix("0\n1\n"), out)
+        let out = try runPython(script, arguments: [TestPaths.binary] + arguments)
+        let parts = out.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let prompts = Int(parts[1]) else { throw TestServerError("pty run: \(out)") }
+        return (String(parts[0]), prompts, String(parts[2]))
+    }
+
+    /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
+    func testEncryptedKeyPromptsOnATerminal() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let r = try runOnPty(["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
+                              "--key", pki.path("client-enc.key"), "\(server.url)/prompt"])
+        XCTAssertEqual(r.status, "0", r.shown)
+        XCTAssertEqual(r.prompts, 1, r.shown)
+        XCTAssertFalse(r.shown.contains("secret"), "the password must not be echoed: \(r.shown)")
+        XCTAssertTrue(r.shown.contains("200 OK"), r.shown)
+    }
+
+    /// A batch asks for an encrypted key's password once, also for lines with options of their own.
+    func testBatchAsksForTheKeyPasswordOnce() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let input = TestPaths.temporaryDirectory() + "/lines.txt"
+        try ["\(server.url)/one", "\(server.url)/two X-Line:2", "\(server.url)/three --timeout 30"].joined(separator: "\n")
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try runOnPty(["batch", input, "-q", "--parallel", "1", "--cacert", pki.path("root.pem"),
+                              "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")])
+        XCTAssertEqual(r.status, "0", r.shown)
+        XCTAssertEqual(r.prompts, 1, r.shown)
         for (n, path) in [(1, "/one"), (2, "/two"), (3, "/three")] {
-            XCTAssertTrue(out.contains("\(n) 200 "), "line \(n) (\(path)): \(out)")
+            XCTAssertTrue(r.shown.contains("\(n) 200 "), "line \(n) (\(path)): \(r.shown)")
         }
     }
 
