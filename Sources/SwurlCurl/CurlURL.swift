@@ -144,6 +144,8 @@ struct PlainURL {
     /// Byte ranges of the parts, or nil when `b` is not a plain URL.
     static func split(_ b: UnsafeBufferPointer<UInt8>)
         -> (schemeEnd: Int, host: Range<Int>, port: Range<Int>?, path: Range<Int>?, query: Range<Int>?)? {
+        // libcurl refuses input over 8,000,000 bytes (CURL_MAX_INPUT_LENGTH): its parse says so.
+        guard b.count <= 8_000_000 else { return nil }
         let schemeEnd: Int
         if hasPrefix(b, "http://") { schemeEnd = 4 } else if hasPrefix(b, "https://") { schemeEnd = 5 } else { return nil }
         let hostStart = schemeEnd + 3

@@ -22,6 +22,18 @@ final class CurlURLPlainTests: XCTestCase {
         }
     }
 
+    /// Long names and paths: whatever the fast path takes, libcurl must agree with.
+    func testLongHostsLabelsAndPaths() throws {
+        let label = String(repeating: "a", count: 70)
+        for url in ["http://\(label).example/", "http://" + Array(repeating: "abcdefghi", count: 28).joined(separator: ".") + "/",
+                    "http://" + Array(repeating: "abcdefghi", count: 25).joined(separator: ".") + "/x",
+                    "http://example.com/" + String(repeating: "p", count: 100_000),
+                    "http://example.com/?" + String(repeating: "q", count: 100_000)] {
+            _ = try assertSameAsLibcurl(url)
+        }
+        XCTAssertNil(try CurlURL.allParts("http://example.com/" + String(repeating: "p", count: 8_000_000), libcurl: false))
+    }
+
     func testURLsLibcurlWouldRewriteTakeItsParse() throws {
         for url in ["HTTP://example.com/", "http://Example.com/", "http://127.1/", "http://0x7f.0.0.1/", "http://2130706433/",
                     "http://010.0.0.1/", "http://example.com:080/", "http://example.com:0/", "http://example.com:65536/",
