@@ -16,7 +16,8 @@ package final class ShareHandle {
     /// transfer that joins the share takes one instead of paying curl_easy_init(3) and
     /// curl_easy_cleanup(3) (~13,000 instructions a transfer in a batch).
     private var spares: [UnsafeMutableRawPointer] = []
-    private var sparesLock = pthread_mutex_t()
+    /// Allocated, not a stored `pthread_mutex_t`: `&property` gives no stable address.
+    private let sparesLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     /// - Parameter keepingSpareHandles: how many finished easy handles to keep for reuse (a batch
     ///   keeps as many as run at once); 0 cleans each up when its transfer ends.
@@ -24,7 +25,7 @@ package final class ShareHandle {
         guard let h = curl_share_init() else { throw .transport("libcurl could not create a share handle") }
         raw = h
         spareLimit = max(0, keepingSpareHandles)
-        pthread_mutex_init(&sparesLock, nil)
+        pthread_mutex_init(sparesLock, nil)
         // Failures only cost sharing, never correctness, so they are not errors.
         _ = sw_share_lock_data(raw, CURL_LOCK_DATA_COOKIE)
         _ = sw_share_lock_data(raw, CURL_LOCK_DATA_DNS)
@@ -34,15 +35,16 @@ package final class ShareHandle {
     deinit {
         // The spares still point at this share: they go first.
         for h in spares { curl_easy_cleanup(h) }
-        pthread_mutex_destroy(&sparesLock)
+        pthread_mutex_destroy(sparesLock)
+        sparesLock.deallocate()
         curl_share_cleanup(raw)
     }
 
     /// A reset easy handle of an earlier transfer on this share, or nil.
     func takeSpare() -> UnsafeMutableRawPointer? {
         guard spareLimit > 0 else { return nil }
-        pthread_mutex_lock(&sparesLock)
-        defer { pthread_mutex_unlock(&sparesLock) }
+        pthread_mutex_lock(sparesLock)
+        defer { pthread_mutex_unlock(sparesLock) }
         return spares.popLast()
     }
 
@@ -52,8 +54,8 @@ package final class ShareHandle {
     /// cookies live in the share either way. False when full: the caller cleans it up.
     func keepSpare(_ h: UnsafeMutableRawPointer) -> Bool {
         guard spareLimit > 0 else { return false }
-        pthread_mutex_lock(&sparesLock)
-        defer { pthread_mutex_unlock(&sparesLock) }
+        pthread_mutex_lock(sparesLock)
+        defer { pthread_mutex_unlock(sparesLock) }
         guard spares.count < spareLimit else { return false }
         curl_easy_reset(h)
         spares.append(h)

@@ -75,9 +75,9 @@ public struct FormRequestSerializer: RequestSerializing {
     static func appendEscaped(_ s: String, to out: inout [UInt8]) {
         // ArgumentBytes: a query value from argv may hold bytes that are not UTF-8; they are
         // percent-encoded as they are.
-        let bytes = ArgumentBytes.bytes(s)
-        out.reserveCapacity(out.count + bytes.count)
-        for b in bytes {
+        // No reserveCapacity here: called once per name and value, an exact reservation would
+        // reallocate the whole buffer every time (quadratic), where append grows it geometrically.
+        for b in ArgumentBytes.bytes(s) {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"),
