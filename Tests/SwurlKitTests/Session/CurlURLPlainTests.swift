@@ -17,7 +17,8 @@ final class CurlURLPlainTests: XCTestCase {
     func testCommonURLsTakeTheFastPathWithLibcurlsParts() throws {
         for url in ["http://127.0.0.1:8080/small.txt", "https://api.example.com/v1/items?x=1&y=%20z",
                     "http://localhost", "https://example.com:8443", "http://a-b.c0m/x/y.json?q=a.b/c?d",
-                    "http://10.0.0.255/", "https://h.example/p;a=b/@:!$&'()*+,=~_-"] {
+                    "http://10.0.0.255/", "https://h.example/p;a=b/@:!$&'()*+,=~_-", "http://h.example/%4a%2f?q=%e9%2E",
+                    "http://h.example/a.b/c..d/e.?x=./../"] {
             XCTAssertTrue(try assertSameAsLibcurl(url), "\(url) should take the fast path")
         }
     }
