@@ -62,10 +62,11 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
         if current.count >= BackgroundWriter.blockSize { try enqueue() }
     }
 
-    /// Takes a large buffer as a block of its own instead of copying it (formatted chunks are
-    /// usually larger than a block).
+    /// Takes a buffer of at least `handOverSize` as a block of its own instead of copying it:
+    /// the formatter's output for one network chunk (~50 KB for 16 KB of JSON) then costs the
+    /// formatting thread no copy, the writer thread one more write(2) per chunk.
     public func write(handingOver bytes: inout [UInt8]) throws {
-        guard started, bytes.count >= BackgroundWriter.blockSize else {
+        guard started, bytes.count >= BackgroundWriter.handOverSize else {
             try bytes.withUnsafeBytes { try write($0) }
             bytes.removeAll(keepingCapacity: true)
             return
@@ -76,6 +77,8 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
     }
 
     private static let blockSize = 256 << 10
+    /// The smallest buffer taken over whole (smaller ones are copied into the current block).
+    static let handOverSize = 32 << 10
 
     private func enqueue() throws {
         guard !current.isEmpty else { return }

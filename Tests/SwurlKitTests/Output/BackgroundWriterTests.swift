@@ -25,6 +25,22 @@ final class BackgroundWriterTests: XCTestCase {
         try writer.finish()   // twice is fine
     }
 
+    /// Hand-overs (taken whole from `handOverSize` up) and copied writes keep their order.
+    func testHandOversAndCopiesArriveInOrder() throws {
+        let target = MemorySink()
+        let writer = BackgroundWriter(target: target, threshold: 1000, maxPending: 256 << 10)
+        var expected: [UInt8] = []
+        for i in 0..<600 {
+            let size = [5, 1000, BackgroundWriter.handOverSize - 1, BackgroundWriter.handOverSize, 70_000, 300_000][i % 6]
+            var chunk = [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: size)
+            expected += chunk
+            if i % 2 == 0 { try writer.write(handingOver: &chunk) } else { try writer.write(chunk) }
+        }
+        try writer.finish()
+        XCTAssertEqual(target.bytes.count, expected.count)
+        XCTAssertTrue(target.bytes == expected)
+    }
+
     func testSmallOutputNeverStartsTheThreadAndIsWrittenAtOnce() throws {
         let target = MemorySink()
         let writer = BackgroundWriter(target: target)
