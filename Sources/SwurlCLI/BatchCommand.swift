@@ -394,7 +394,8 @@ final class BatchRunner {
 
     /// One line through the one-shot grammar: parser, options (the batch's as defaults), request builder.
     private func build(_ text: String, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
-        var options = try defaults.options(for: ArgumentParser.parse(try BatchCommand.words(text)))
+        let arguments = try ArgumentParser.parse(try BatchCommand.words(text))
+        var options = try defaults.options(for: arguments)
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.
         try options.refuseStdinItems("a batch line")
@@ -408,6 +409,9 @@ final class BatchRunner {
         }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         transferOptions.rateLimitedByLibcurl = true
+        // A line with TLS options of its own (pins above all) never shares a connection: a reused
+        // one was checked under another line's policy, and libcurl cannot see pins to tell.
+        transferOptions.ownConnection = arguments.options.keys.contains { OptionTable.spec(long: $0.rawValue)?.group == .tls }
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
         let validator = options.validator
         let body = BatchBody(outputDir: outputDir, line: number,

@@ -58,6 +58,9 @@ package enum EasyOption {
     case netrcIgnored
     /// CURLOPT_CONNECT_ONLY(3): connect (and handshake), then stop.
     case connectOnly(Bool)
+    /// CURLOPT_FRESH_CONNECT(3) and CURLOPT_FORBID_REUSE(3): a new connection, closed after the
+    /// transfer, so it neither takes nor leaves one for others.
+    case ownConnection
     /// CURLOPT_SSL_VERIFYPEER(3).
     case verifyPeer(Bool)
     /// CURLOPT_SSL_VERIFYHOST(3): true is 2 (the name must match), false is 0.
@@ -152,6 +155,9 @@ extension EasyHandle {
         case .cookieList(let v): try set(CURLOPT_COOKIELIST, v, what)
         case .netrcIgnored: try set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue), what)
         case .connectOnly(let b): try set(CURLOPT_CONNECT_ONLY, flag(b), what)
+        case .ownConnection:
+            try set(CURLOPT_FRESH_CONNECT, 1, what)
+            try set(CURLOPT_FORBID_REUSE, 1, what)
         case .verifyPeer(let b): try set(CURLOPT_SSL_VERIFYPEER, flag(b), what)
         case .verifyHost(let b): try set(CURLOPT_SSL_VERIFYHOST, b ? 2 : 0, what)
         case .sessionIDCache(let b): try set(CURLOPT_SSL_SESSIONID_CACHE, flag(b), what)

@@ -20,6 +20,7 @@ extension Transfer {
             try easy.set(.httpVersion(.http2PriorKnowledge), "--http2-prior-knowledge")
         }
         try easy.applyRoute(options, url: request.url, scheme: routeScheme)
+        if options.ownConnection { try easy.set(.ownConnection, "a connection of its own") }
         // --limit-rate is paced by RateLimiter in the read and write callbacks, or by libcurl on a multi handle.
         if options.rateLimitedByLibcurl {
             if let r = options.maxReceiveRate { try easy.set(.maxReceiveSpeed(r), "--limit-rate") }

@@ -36,6 +36,11 @@ public struct TransferOptions: Sendable {
     public var maxHeaderBytes = 256 * 1024
     /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).
     public var decodeContent = true
+    /// A connection of its own, never reused by or for another transfer. A batch line whose TLS
+    /// policy is not the batch's gets one: libcurl matches connections on its own TLS options,
+    /// but pins, the pin scope and added trust anchors live in the handshake verifier, which a
+    /// reused connection never runs again.
+    public var ownConnection = false
     /// libcurl's receive buffer (CURLOPT_BUFFERSIZE); nil for swurl's default (512 KiB, or
     /// libcurl's 16 KiB under `--limit-rate`), 0 for libcurl's 16 KiB.
     public var receiveBufferSize: Int?

@@ -245,6 +245,35 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(nginx.logLines().count, 20)
     }
 
+    /// A line with a pin of its own never rides on a connection another line's policy checked
+    /// (libcurl matches connections on its own TLS options and cannot see swurl's pins): a wrong
+    /// pin after a right one still fails, over HTTP/1.1 and multiplexed HTTP/2, and nothing of it
+    /// reaches nginx.
+    func testALinesOwnPinIsCheckedEvenWhenAnotherLineLeftAConnection() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let right = try pki.pin("leaf.pem"), wrong = try pki.pin("selfsigned.pem")
+        let path = try input([
+            nginx.url("/small.txt?n=1") + " --pin-pubkey " + right,
+            nginx.url("/small.txt?n=2") + " --pin-pubkey " + wrong,
+            nginx.url("/small.txt?n=3"),
+            nginx.url("/small.txt?n=4") + " --pin-pubkey " + wrong,
+            nginx.url("/small.txt?n=5") + " --pin-pubkey " + right,
+        ])
+        for http in ["--http1.1", "--http2"] {
+            let before = nginx.logLines().count
+            let r = try runSwurl(["batch", path, "--jsonl", "--parallel", "1", "--cacert", pki.path("root.pem"), http])
+            XCTAssertEqual(r.status, 7, r.text + r.stderr)
+            let results = byLine(try objects(r))
+            for (line, exit) in [(1, 0), (2, 7), (3, 0), (4, 7), (5, 0)] {
+                XCTAssertEqual(results[line]?["exit"] as? Int, exit, "\(http) line \(line): \(results[line] ?? [:])")
+            }
+            let served = nginx.logLines().dropFirst(before)
+            XCTAssertEqual(served.count, 3, "\(http): \(served)")
+            XCTAssertFalse(served.contains { $0.contains("n=2") || $0.contains("n=4") }, "\(http): \(served)")
+        }
+    }
+
     func testRedirectsPerLineDropCredentialsAcrossOrigins() throws {
         let other = try NginxServer()
         let nginx = try NginxServer(serverConfig: """
