@@ -63,8 +63,8 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
     }
 
     /// Takes a buffer of at least `handOverSize` as a block of its own instead of copying it:
-    /// the formatter's output for one network chunk (~50 KB for 16 KB of JSON) then costs the
-    /// formatting thread no copy, the writer thread one more write(2) per chunk.
+    /// what the printer hands over at the end of each network chunk (often 30–100 KB of formatted
+    /// output) then costs the formatting thread no copy, the writer thread one write(2) more.
     public func write(handingOver bytes: inout [UInt8]) throws {
         guard started, bytes.count >= BackgroundWriter.handOverSize else {
             try bytes.withUnsafeBytes { try write($0) }
