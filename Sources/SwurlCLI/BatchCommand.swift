@@ -412,6 +412,10 @@ final class BatchRunner {
         // A line with TLS options of its own (pins above all) never shares a connection: a reused
         // one was checked under another line's policy, and libcurl cannot see pins to tell.
         transferOptions.ownConnection = arguments.options.keys.contains { OptionTable.spec(long: $0.rawValue)?.group == .tls }
+        // Over HTTP/1.1: FORBID_REUSE is applied only when the last transfer leaves a connection,
+        // so other lines could join an HTTP/2 connection this line's trust (--cacert-add,
+        // --pin-cert) let in, and keep it after; an HTTP/1.1 connection carries one transfer.
+        if transferOptions.ownConnection { transferOptions.httpVersion = .http1_1 }
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
         let validator = options.validator
         let body = BatchBody(outputDir: outputDir, line: number,

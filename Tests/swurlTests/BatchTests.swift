@@ -271,6 +271,13 @@ final class BatchTests: XCTestCase {
             let served = nginx.logLines().dropFirst(before)
             XCTAssertEqual(served.count, 3, "\(http): \(served)")
             XCTAssertFalse(served.contains { $0.contains("n=2") || $0.contains("n=4") }, "\(http): \(served)")
+            // Lines with a pin of their own speak HTTP/1.1: no other line can be multiplexed onto
+            // a connection their policy admitted; the others keep HTTP/2.
+            if http == "--http2" {
+                XCTAssertEqual(results[1]?["http_version"] as? String, "1.1", "\(results[1] ?? [:])")
+                XCTAssertEqual(results[5]?["http_version"] as? String, "1.1", "\(results[5] ?? [:])")
+                XCTAssertEqual(results[3]?["http_version"] as? String, "2", "\(results[3] ?? [:])")
+            }
         }
     }
 
