@@ -9,7 +9,7 @@ DEBUG_BIN := .build/debug/swurl
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
 TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time
 
-.PHONY: all build deps test-deps venv test install man completions bench fuzz clean
+.PHONY: all build release-binary deps test-deps venv test install man completions bench fuzz clean
 
 all: build
 
@@ -21,8 +21,20 @@ test-deps: deps
 	@scripts/apt-ensure $(TEST_PACKAGES)
 	@python3 -c 'import venv, ensurepip' 2>/dev/null || scripts/apt-ensure python3 python3-venv
 
+# The static Swift runtime needs libstdc++, and the toolchain links it as a shared library: every
+# start then resolves ~4,300 of its relocations through ~40 libraries (2.2M instructions, ~0.5 ms
+# of a 9 ms small GET). A libstdc++.a link in the release products directory, which the linker
+# searches before GCC's, makes that `-lstdc++` static (only the few pieces the runtime uses, not
+# exported). Without GCC's libstdc++.a the link stays shared and everything still works.
+STATIC_LIBSTDCXX := $(lastword $(sort $(wildcard /usr/lib/gcc/$(shell uname -m)-linux-gnu/*/libstdc++.a)))
+
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product swurl
+	@$(MAKE) --no-print-directory release-binary
+
+release-binary:
+	@if [ -n "$(STATIC_LIBSTDCXX)" ]; then dir=$$($(SWIFT) build -c release --show-bin-path) && \
+	  mkdir -p "$$dir" && ln -sfn "$(STATIC_LIBSTDCXX)" "$$dir/libstdc++.a"; fi
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product swurl
 
 # The Python venv with httpbin and gunicorn (pinned in Tests/requirements.txt).
 venv: $(VENV)/.installed
@@ -38,7 +50,7 @@ $(VENV)/.installed: Tests/requirements.txt
 test: test-deps venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(SWIFT) build -c release --static-swift-stdlib --product swurl
+	@$(MAKE) --no-print-directory release-binary
 	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
 
 man completions: deps

@@ -28,15 +28,16 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        // No pkgConfig: readline.pc adds -D flags that SwiftPM rejects with a warning on every build.
-        .systemLibrary(
-            name: "CReadline",
-            providers: [.apt(["libreadline-dev"])]
-        ),
+        // GNU readline's headers (libreadline-dev); the library is opened with dlopen when the
+        // REPL starts on a terminal, so other commands never load it (readline_loader.c).
+        .target(name: "CReadline", linkerSettings: [.linkedLibrary("dl")]),
         // Variadic setopt/getinfo, OpenSSL macros and callback trampolines.
         .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
         // Signals and terminal modes: no library headers, so the core stays free of them.
         .target(name: "CSupport"),
+        // argc/argv for the executable without the static runtime's /proc/self/maps scan (see
+        // arguments.c); linked into `swurl` only.
+        .target(name: "CArguments"),
         // rtnetlink's constants and message macros for the reachability checks (RouteMonitor).
         .target(name: "CNetlink"),
 
@@ -60,7 +61,7 @@ let package = Package(
             "SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
             "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline",
         ], swiftSettings: optimized),
-        .executableTarget(name: "swurl", dependencies: ["SwurlCLI"], swiftSettings: optimized),
+        .executableTarget(name: "swurl", dependencies: ["SwurlCLI", "CArguments"], swiftSettings: optimized),
 
         // Test servers, certificate factory and process helpers shared by both test targets.
         .target(

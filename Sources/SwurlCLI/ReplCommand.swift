@@ -16,7 +16,7 @@ enum ReplCommand: SwurlCommand {
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
         let session = try ReplSession(args, environment: environment)
         if environment.stdinIsTerminal {
-            return ReplReadline.interactive(session)
+            return try ReplReadline.interactive(session)
         }
         return session.runScript(stopOnError: args.has(.stopOnError))
     }

@@ -6,30 +6,34 @@ import SwurlCore
 @preconcurrency import CSupport
 
 /// The interactive side of `swurl repl`: GNU readline for editing, history and completion. The
-/// only importer of CReadline. readline's own signal handlers are off (`rl_catch_signals = 0`):
+/// only importer of CReadline, which opens libreadline when this starts (other commands never
+/// load it). readline's own signal handlers are off (`rl_catch_signals = 0`):
 /// Ctrl-C sets swurl's interrupt flag, which cancels a running request (the engine polls it) or,
 /// at the prompt, clears the line (`nextKey` waits in `ppoll` with SIGINT unblocked only there).
 enum ReplReadline {
     /// The REPL on a terminal: prompt, read, run, until Ctrl-D or `exit`.
     /// - Returns: 0 on Ctrl-D, or the status `exit N` gave.
-    static func interactive(_ session: ReplSession) -> ExitStatus {
+    /// - Throws: `.transport` when GNU readline (libreadline.so.8) cannot be loaded.
+    static func interactive(_ session: ReplSession) throws(SwurlError) -> ExitStatus {
+        guard sw_rl_load() == 0 else {
+            throw .transport("cannot load GNU readline for the interactive REPL: " + String(cString: sw_rl_load_error()),
+                             hint: "install it (apt-get install libreadline8), or pipe the lines into `swurl repl`")
+        }
         session.interactive = true
         let history = ReplHistory(path: ReplHistory.path(session.environment.variables))
         ReplState.session = session
-        rl_readline_name = UnsafePointer(strdup("swurl"))
-        rl_catch_signals = 0
         // `swurl repl > file` on a terminal: the prompt and the echo stay on the terminal.
-        if !session.environment.stdoutIsTerminal && session.environment.stderrIsTerminal { rl_outstream = stderr }
-        rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n"))
-        rl_attempted_completion_function = { text, start, _ in ReplReadline.complete(text, Int(start)) }
-        rl_signal_event_hook = {
-            ReplReadline.clearLineAfterInterrupt()
-            return 0
-        }
-        rl_getc_function = { stream in ReplReadline.nextKey(stream) }
+        let out = !session.environment.stdoutIsTerminal && session.environment.stderrIsTerminal ? stderr : nil
+        sw_rl_configure(strdup("swurl"), out, strdup(" \t\n"),
+                        { text, start, _ in ReplReadline.complete(text, Int(start)) },
+                        {
+                            ReplReadline.clearLineAfterInterrupt()
+                            return 0
+                        },
+                        { stream in ReplReadline.nextKey(stream) })
         while true {
             Interrupt.arm()
-            guard let raw = readline(prompt(session)) else {
+            guard let raw = sw_rl_readline(prompt(session)) else {
                 // Ctrl-D: end the prompt's line so the shell's prompt starts clean.
                 try? session.environment.stdout.write("\n")
                 return .success
@@ -45,10 +49,7 @@ enum ReplReadline {
     static func clearLineAfterInterrupt() {
         guard Interrupt.requested else { return }
         Interrupt.arm()
-        rl_replace_line("", 0)
-        rl_crlf()
-        rl_on_new_line()
-        rl_redisplay()
+        sw_rl_clear_line()
     }
 
     /// readline's key reader: waits for input with SIGINT blocked except inside `ppoll`, so a
@@ -75,17 +76,17 @@ enum ReplReadline {
 
     /// readline's completion entry: the candidates for the word at `start`, never file names.
     static func complete(_ text: UnsafePointer<CChar>?, _ start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        rl_attempted_completion_over = 1
+        sw_rl_set_completion_over(1)
         let word = text.map { String(cString: $0) } ?? ""
-        let lineBytes = rl_line_buffer.map { String(cString: $0) } ?? ""
+        let lineBytes = sw_rl_line_buffer().map { String(cString: $0) } ?? ""
         let before = String(decoding: Array(lineBytes.utf8).prefix(max(0, start)), as: UTF8.self)
         guard let session = ReplState.session else { return nil }
         let matches = ReplCompletion.candidates(before: before, word: word, seenPaths: session.seenPaths)
         guard !matches.isEmpty else { return nil }
         // Header names end in ':' and paths in '/': no space after them.
-        rl_completion_suppress_append = matches.allSatisfy { $0.hasSuffix(":") || $0.hasSuffix("/") || $0.hasSuffix("=") } ? 1 : 0
+        sw_rl_set_suppress_append(matches.allSatisfy { $0.hasSuffix(":") || $0.hasSuffix("/") || $0.hasSuffix("=") } ? 1 : 0)
         ReplState.matches = matches
-        return rl_completion_matches(text) { _, state in
+        return sw_rl_completion_matches(text) { _, state in
             if state == 0 { ReplState.index = 0 }
             guard ReplState.index < ReplState.matches.count else { return nil }
             defer { ReplState.index += 1 }
@@ -115,10 +116,10 @@ final class ReplHistory {
     }
 
     init(path: String?) {
-        stifle_history(ReplHistory.limit)
+        sw_rl_stifle_history(ReplHistory.limit)
         guard let path, ReplHistory.prepare(path) else { self.path = nil; return }
         self.path = path
-        read_history(path)
+        sw_rl_read_history(path)
     }
 
     /// Creates the directories (0700) and the file (0600) before readline touches it.
@@ -138,10 +139,10 @@ final class ReplHistory {
     /// Adds a line to the history (memory and file), unless it carries credentials.
     func remember(_ line: String) {
         guard !ReplSession.containsCredentials(line) else { return }
-        add_history(line)
+        sw_rl_add_history(line)
         guard let path else { return }
-        append_history(1, path)
-        history_truncate_file(path, ReplHistory.limit)
+        sw_rl_append_history(1, path)
+        sw_rl_history_truncate_file(path, ReplHistory.limit)
         chmod(path, 0o600)
     }
 }

@@ -96,7 +96,7 @@ final class LayeringTests: XCTestCase {
         "SwurlOutput": ["SwurlResponseSerialization", "SwurlCore"],
         "SwurlCLI": ["SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
                      "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline"],
-        "swurl": ["SwurlCLI"],
+        "swurl": ["SwurlCLI", "CArguments"],
     ]
 
     /// Each `.target(name: "X", dependencies: [...])` of Package.swift, read as text.
