@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # 1000 small GETs from nginx on 127.0.0.1 in one process: swurl batch (libcurl multi) vs
-# curl --parallel -K, with 16 at once and with 1 (one keep-alive connection); then 100,000 lines
-# through swurl batch. Reports requests/s, peak RSS and the connections nginx saw.
+# curl --parallel -K, with 16 at once and with 1 (one keep-alive connection; also against curl -K
+# in its sequential mode), all taking turns; then 100,000 lines through swurl batch. Reports
+# requests/s, peak RSS and the connections nginx saw.
 # Env: SWURL, OUT (scratch dir), BATCH_RUNS.
 set -euo pipefail
 . "$(dirname "$0")/../nginx.bash"
 SWURL=${SWURL:-.build/release/swurl}
 OUT=${OUT:-$(mktemp -d)}
-RUNS=${BATCH_RUNS:-10}
+RUNS=${BATCH_RUNS:-20}
 dir="$OUT/nginx-batch"
 mkdir -p "$dir/www" "$dir/tmp" "$dir/logs"
 trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
@@ -24,17 +25,19 @@ for i in $(seq 1000); do echo "$url"; done > "$dir/urls"
 for i in $(seq 1000); do printf 'url = "%s"\noutput = "/dev/null"\n' "$url"; done > "$dir/curl.K"
 
 for p in 16 1; do
-  echo "== 1000 small GETs, $p at once (whole process wall time)"
-  hyperfine -N -w 2 -r "$RUNS" --export-json "$dir/batch$p.json" \
-    -n swurl "$SWURL batch $dir/urls -q --parallel $p" \
-    -n curl "curl -s --parallel --parallel-max $p -K $dir/curl.K" >/dev/null 2>&1
-  python3 - "$dir/batch$p.json" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-c = r["curl"]["median"]
-for name, x in r.items():
-    print(f"  {name:7s} median {x['median']*1000:7.2f} ms  {1000/x['median']:8.0f} req/s   ratio to curl {x['median']/c:5.2f}x")
-PY
+  echo "== 1000 small GETs, $p at once (whole process, $RUNS runs each taking turns)"
+  if [ "$p" = 1 ]; then
+    # --parallel 1 against both of curl's ways to run a -K file one at a time: its sequential mode
+    # (the issue's "curl sequential") and its multi interface limited to one transfer.
+    python3 scripts/bench-turns.py "$RUNS" 2 1000 \
+      "swurl=$SWURL batch $dir/urls -q --parallel 1" \
+      "curl --parallel-max 1=curl -s --parallel --parallel-max 1 -K $dir/curl.K" \
+      "curl sequential=curl -s -K $dir/curl.K"
+  else
+    python3 scripts/bench-turns.py "$RUNS" 2 1000 \
+      "swurl=$SWURL batch $dir/urls -q --parallel $p" \
+      "curl=curl -s --parallel --parallel-max $p -K $dir/curl.K"
+  fi
   for tool in swurl curl; do
     : > "$dir/logs/access.log"; kill -USR1 "$(cat "$dir/nginx.pid")"; sleep 0.2
     if [ $tool = swurl ]; then cmd=("$SWURL" batch "$dir/urls" -q --parallel "$p")

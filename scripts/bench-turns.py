@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Runs commands in turns (A B C, A B C, ...) and prints each one's median wall and CPU time.
+
+Taking turns keeps a drift in machine speed (other guests, frequency) from landing on one tool,
+which back-to-back blocks of runs (hyperfine's order) do not. stdout/stderr go to /dev/null.
+Usage: bench-turns.py RUNS WARMUP UNIT NAME=COMMAND... (the last one is the base of the ratios;
+UNIT is how many requests one run makes, for requests/s, or 0).
+"""
+import os, shlex, statistics, sys, time
+
+runs, warmup, unit = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+named = [arg.split("=", 1) for arg in sys.argv[4:]]
+devnull = os.open(os.devnull, os.O_RDWR)
+wall = {name: [] for name, _ in named}
+cpu = {name: [] for name, _ in named}
+for turn in range(warmup + runs):
+    for name, command in named:
+        argv = shlex.split(command)
+        start = time.perf_counter()
+        pid = os.posix_spawnp(argv[0], argv, os.environ,
+                              file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)])
+        _, status, usage = os.wait4(pid, 0)
+        elapsed = time.perf_counter() - start
+        if status != 0:
+            sys.exit(f"{name} failed (wait status {status}): {command}")
+        if turn >= warmup:
+            wall[name].append(elapsed)
+            cpu[name].append(usage.ru_utime + usage.ru_stime)
+base = named[-1][0]
+bw, bc = statistics.median(wall[base]), statistics.median(cpu[base])
+for name, _ in named:
+    w, c = statistics.median(wall[name]), statistics.median(cpu[name])
+    rate = f"{unit / w:8.0f} req/s" if unit else ""
+    print(f"  {name:22s} median {w * 1000:8.2f} ms {rate}  cpu {c * 1000:7.2f} ms   ratio to {base}: wall {w / bw:4.2f}x, cpu {c / bc:4.2f}x")
