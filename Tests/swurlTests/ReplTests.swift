@@ -253,6 +253,27 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("secret") }, "\(lines)")
     }
 
+    /// readline is opened when the terminal REPL starts: without it (here hidden by an empty file
+    /// bound over it in a private mount namespace) the REPL names the library and the fix and
+    /// exits 1, and one-shot requests, which never load it, still work.
+    func testWithoutReadlineTheTerminalREPLSaysSoAndExits1() throws {
+        let library = try XCTUnwrap(["/lib/x86_64-linux-gnu/libreadline.so.8", "/usr/lib/x86_64-linux-gnu/libreadline.so.8"]
+            .first { FileManager.default.fileExists(atPath: $0) }, "libreadline.so.8 is not installed")
+        let root = try HTTPBin.url("")
+        let shell = """
+            mount --bind /dev/null "$(readlink -f "$1")" || exit 99
+            script -q -e -c "'$2' repl '$3'" /dev/null < /dev/null; echo "repl=$?"
+            "$2" "$3/get" -b > /dev/null; echo "oneshot=$?"
+            """
+        let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", library, TestPaths.binary, root], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        XCTAssertTrue(text.contains("cannot load GNU readline for the interactive REPL"), text)
+        XCTAssertTrue(text.contains("apt-get install libreadline8"), text)
+        XCTAssertTrue(text.contains("repl=1"), text)
+        XCTAssertTrue(text.contains("oneshot=0"), text)
+    }
+
     /// On a terminal a REPL line prints exactly what the one-shot command prints (Date aside).
     func testTerminalOutputIsTheOneShotOutput() throws {
         let root = try HTTPBin.url("")
