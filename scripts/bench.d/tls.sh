@@ -66,37 +66,20 @@ done
 
 plain="http://127.0.0.1:$hport/small.txt"
 [ "$("$SWURL" -q "$plain")" = ok ] || { echo "small GET row: swurl did not fetch $plain" >&2; exit 1; }
-echo "== small GET, -o /dev/null (nginx, plain http, whole process, $RUNS runs each)"
-hyperfine -N -w 5 -r "$RUNS" --export-json "$dir/plain.json" \
-  -n swurl "$SWURL -q $plain -o /dev/null" -n curl "curl -s $plain -o /dev/null" >/dev/null 2>&1
+echo "== small GET, -o /dev/null (nginx, plain http, whole process, $RUNS runs each taking turns)"
+python3 scripts/bench-turns.py "$RUNS" 5 0 "swurl=$SWURL -q $plain -o /dev/null" "curl=curl -s $plain -o /dev/null"
 rss() { /usr/bin/time -f '%M' -o "$dir/rss.txt" "$@" >/dev/null 2>&1; cat "$dir/rss.txt"; }
-python3 - "$dir/plain.json" "$(rss "$SWURL" -q "$plain" -o /dev/null)" "$(rss curl -s "$plain" -o /dev/null)" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-s, c = r["swurl"], r["curl"]
-for name, x, kb in [("swurl", s, sys.argv[2]), ("curl", c, sys.argv[3])]:
-    print(f"  {name:7s} median {x['median']*1000:6.2f} ms  user {x['user']*1000:5.2f} ms  sys {x['system']*1000:5.2f} ms  peak RSS {int(kb)/1024:5.1f} MB")
-print(f"  ratio swurl/curl: wall {s['median']/c['median']:5.2f}x, cpu {(s['user']+s['system'])/(c['user']+c['system']):5.2f}x (target <= 1.05x)")
-PY
+echo "  peak RSS: swurl $(( $(rss "$SWURL" -q "$plain" -o /dev/null) / 1024 )) MB, curl $(( $(rss curl -s "$plain" -o /dev/null) / 1024 )) MB (target: wall and cpu <= 1.05x)"
 
-echo "== TLS GET, small file (nginx, whole process, $RUNS runs each)"
-hyperfine -N -w 3 -r "$RUNS" --export-json "$dir/tls.json" \
-  -n "swurl --cacert" "$SWURL -q --cacert $dir/ca.pem $url" \
-  -n "curl --cacert" "curl -s --cacert $dir/ca.pem $url" \
-  -n "swurl --cacert +pin" "$SWURL -q --cacert $dir/ca.pem --pin-pubkey $pin $url" \
-  -n "curl --cacert +pin" "curl -s --cacert $dir/ca.pem --pinnedpubkey $pin $url" \
-  -n "swurl default store" "${sw_default[*]} -q $url" \
-  -n "curl default store" "${curl_default[*]} -s $url" \
-  -n "swurl default +pin" "${sw_default[*]} -q --pin-pubkey $pin $url" \
-  -n "curl default +pin" "${curl_default[*]} -s --pinnedpubkey $pin $url" >/dev/null 2>&1
+echo "== TLS GET, small file (nginx, whole process, $RUNS runs each taking turns; target <= 1.0x)"
+python3 scripts/bench-turns.py "$RUNS" 3 0 "swurl --cacert=$SWURL -q --cacert $dir/ca.pem $url" \
+  "curl --cacert=curl -s --cacert $dir/ca.pem $url"
+python3 scripts/bench-turns.py "$RUNS" 3 0 "swurl --cacert +pin=$SWURL -q --cacert $dir/ca.pem --pin-pubkey $pin $url" \
+  "curl --cacert +pin=curl -s --cacert $dir/ca.pem --pinnedpubkey $pin $url"
+python3 scripts/bench-turns.py "$RUNS" 3 0 "swurl default store=${sw_default[*]} -q $url" \
+  "curl default store=${curl_default[*]} -s $url"
+python3 scripts/bench-turns.py "$RUNS" 3 0 "swurl default +pin=${sw_default[*]} -q --pin-pubkey $pin $url" \
+  "curl default +pin=${curl_default[*]} -s --pinnedpubkey $pin $url"
 s_rss=$(rss "$SWURL" -q --cacert "$dir/ca.pem" "$url"); c_rss=$(rss curl -s --cacert "$dir/ca.pem" "$url")
 kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
-python3 - "$dir/tls.json" "$s_rss" "$c_rss" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-print(f"  peak RSS with --cacert: swurl {int(sys.argv[2])/1024:5.1f} MB, curl {int(sys.argv[3])/1024:5.1f} MB")
-for case in ["--cacert", "--cacert +pin", "default store", "default +pin"]:
-    s, c = r["swurl " + case], r["curl " + case]
-    print(f"  {case:14s} swurl median {s['median']*1000:6.2f} ms   curl {c['median']*1000:6.2f} ms"
-          f"   ratio swurl/curl {s['median']/c['median']:5.2f}x (target <= 1.0x)")
-PY
+echo "  peak RSS with --cacert: swurl $((s_rss / 1024)) MB, curl $((c_rss / 1024)) MB"
