@@ -43,6 +43,8 @@ package enum EasyOption {
     case ipResolve(IPResolve)
     /// CURLOPT_BUFFERSIZE(3): the receive buffer in bytes.
     case bufferSize(Int)
+    /// CURLOPT_UPLOAD_BUFFERSIZE(3): the send buffer in bytes (16 KiB to 2 MiB).
+    case uploadBufferSize(Int)
     /// CURLOPT_HTTPAUTH(3) with CURLAUTH_DIGEST: libcurl answers a Digest challenge.
     case digestAuthentication
     /// CURLOPT_USERNAME(3).
@@ -148,6 +150,7 @@ extension EasyHandle {
         case .ipResolve(let v):
             try set(CURLOPT_IPRESOLVE, v == .v4 ? Int(CURL_IPRESOLVE_V4) : Int(CURL_IPRESOLVE_V6), what)
         case .bufferSize(let n): try set(CURLOPT_BUFFERSIZE, n, what)
+        case .uploadBufferSize(let n): try set(CURLOPT_UPLOAD_BUFFERSIZE, n, what)
         case .digestAuthentication: try set(CURLOPT_HTTPAUTH, Int(sw_curlauth_digest()), what)
         case .userName(let v): try set(CURLOPT_USERNAME, v, what)
         case .password(let v): try set(CURLOPT_PASSWORD, v, what)

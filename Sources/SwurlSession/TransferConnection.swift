@@ -33,6 +33,12 @@ extension Transfer {
         if let size = options.receiveBufferSize ?? (options.maxReceiveRate == nil ? Transfer.receiveBufferSize : nil), size > 0 {
             try easy.set(.bufferSize(size))
         }
+        // The same for a request body larger than libcurl's 64 KiB send buffer (a file, a multipart
+        // upload): fewer read callbacks and send(2)s. Unknown lengths (stdin) too; --limit-rate keeps
+        // the default for the same reason as above.
+        if options.maxSendRate == nil, let body = request.body, (body.length ?? Int64.max) > 64 * 1024 {
+            try easy.set(.uploadBufferSize(Transfer.receiveBufferSize))
+        }
         if let c = digestCredentials {
             try HeaderValue.check(c.user, "the Digest user name")
             try HeaderValue.check(c.password, "the Digest password")
