@@ -76,7 +76,11 @@ enum BatchCommand: SwurlCommand {
         let ending = driver.run(next: { runner.next(reader) },
                                 finished: { runner.finished($0, $1) },
                                 tick: { report.flush(); progress?.draw(force: false) },
-                                input: input)
+                                input: input,
+                                // The next line is prepared while the running ones wait on the network,
+                                // unless a failure must stop the reading (--fail-fast) or preparing a
+                                // line may wait for the network itself (--wait-for-network).
+                                prefetch: !args.has(.failFast) && !args.has(.waitForNetwork))
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         report.flush()

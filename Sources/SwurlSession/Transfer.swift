@@ -89,6 +89,9 @@ public final class Transfer: EasyTransferHandler {
         lastActivity = Transfer.now()
     }
 
+    /// A hop configured ahead of time starts now: the stall timeout counts from here.
+    func starts() { lastActivity = Transfer.now() }
+
     /// The hop's result from how libcurl ended it.
     /// - Throws: as `perform()`.
     func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {

@@ -102,6 +102,10 @@ public final class TransferSession {
     /// exchange has its own share for its hops.
     public func share(with other: SharedState) { share = other.share }
 
+    /// A first hop prepared ahead of time (`MultiDriver`'s prefetch) starts now: the retry
+    /// budget (`--retry-max-time`) counts from here, not from its preparation.
+    func firstHopStarts() { start = Transfer.now() }
+
     /// Prepares the next hop (the first one on the first call): credentials bound to origins,
     /// the retry and redirect rules, and a configured `Transfer`, not yet running.
     func beginHop() throws(SwurlError) -> Transfer {

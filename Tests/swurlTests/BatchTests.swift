@@ -512,6 +512,30 @@ final class BatchTests: XCTestCase {
                        ["\"/small.txt?first\"", "\"/small.txt?second\""])
     }
 
+    /// The next line is prepared while the running one waits (one at a time here) but sends
+    /// nothing until that one has ended, and its clocks start when it does: a 1 s stall timeout
+    /// is not used up by the 2 s it waited. On the code without `starts()` line 2 timed out.
+    func testALinePreparedAheadStartsOnlyWhenASlotFreesWithItsOwnClocks() throws {
+        let nginx = try NginxServer()
+        let slow = try HTTPBin.url("/delay/2")
+        let path = try input([slow, nginx.url("/small.txt") + " --timeout 1", nginx.url("/small.txt?third") + " --timeout 1"])
+        final class Outcome: @unchecked Sendable { var result: SwurlResult? }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            outcome.result = try? runSwurl(["batch", path, "--jsonl", "--parallel", "1"])
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 1.0)
+        XCTAssertEqual(nginx.logLines(), [], "a prepared line reached the server while line 1 was still running")
+        XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+        let r = try XCTUnwrap(outcome.result)
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let lines = try objects(r)
+        XCTAssertEqual(lines.map { $0["status"] as? Int }, [200, 200, 200], r.text)
+        XCTAssertEqual(nginx.logLines().count, 2)
+    }
+
     /// Ctrl-C on a terminal: the progress line was on stderr, the finished lines' results stay,
     /// the running lines end as interrupted, exit 130.
     func testCtrlCOnAPtyKeepsResultsAndExits130() throws {
