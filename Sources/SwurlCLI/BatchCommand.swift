@@ -73,7 +73,7 @@ enum BatchCommand: SwurlCommand {
         let input = reader.descriptor.map { fd in
             MultiDriver.Input(fd: fd, ended: { reader.ended || runner.stopped || Interrupt.requested })
         }
-        let ending = driver.run(next: { runner.next(reader) },
+        let ending = driver.run(next: { runner.next(reader, ahead: $0) },
                                 finished: { runner.finished($0, $1) },
                                 tick: { report.flush(); progress?.draw(force: false) },
                                 input: input,
@@ -371,18 +371,37 @@ final class BatchRunner {
         if failFast { stop = true }
     }
 
+    /// A line read ahead (`next(ahead: true)`) but left for its turn, since preparing it may wait.
+    private var heldBack: (text: String, number: Int, tooLong: Bool)?
+
     /// The next request from the input; malformed lines are reported here and skipped.
-    func next(_ reader: LineReader) -> (BatchLine, TransferSession)? {
-        while !stop, !Interrupt.requested, let (text, tooLong) = reader.next() {
-            let number = reader.lineNumber
+    /// - Parameter ahead: asked while every slot is busy (the driver's prefetch). A line whose
+    ///   preparation may wait — its own `--wait-for-network`, or its own `--key`/`--cert`, whose
+    ///   password may be asked for — is then held back and nil returned; the next call takes it.
+    func next(_ reader: LineReader, ahead: Bool = false) -> (BatchLine, TransferSession)? {
+        while !stop, !Interrupt.requested {
+            let text: String, number: Int, tooLong: Bool
+            if let held = heldBack {
+                if ahead { return nil }
+                heldBack = nil
+                (text, number, tooLong) = held
+            } else {
+                guard let (read, long) = reader.next() else { return nil }
+                (text, number, tooLong) = (read, reader.lineNumber, long)
+            }
             let trimmed = text.trimmingSpaces()
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let arguments = tooLong ? nil : (try? ArgumentParser.parse(try BatchCommand.words(trimmed)))
+            if ahead, let arguments, arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) {
+                heldBack = (text, number, tooLong)
+                return nil
+            }
             let index = ordinal
             ordinal += 1
             progress?.started()
             do throws(SwurlError) {
                 if tooLong { throw SwurlError.usage("the line is longer than \(LineReader.maxLine / 1024) KiB") }
-                let (line, session) = try build(trimmed, number: number, ordinal: index)
+                let (line, session) = try build(trimmed, arguments: arguments, number: number, ordinal: index)
                 return (line, session)
             } catch {
                 let status = ExitStatus(for: error)
@@ -397,8 +416,10 @@ final class BatchRunner {
     }
 
     /// One line through the one-shot grammar: parser, options (the batch's as defaults), request builder.
-    private func build(_ text: String, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
-        let arguments = try ArgumentParser.parse(try BatchCommand.words(text))
+    /// - Parameter arguments: the line already parsed, or nil to parse it here (and throw its error).
+    private func build(_ text: String, arguments parsed: ParsedArguments?, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
+        let arguments: ParsedArguments
+        if let parsed { arguments = parsed } else { arguments = try ArgumentParser.parse(try BatchCommand.words(text)) }
         var options = try defaults.options(for: arguments)
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.

@@ -64,7 +64,8 @@ public final class MultiDriver {
     /// Runs exchanges until `next` returns nil and all have ended.
     /// - Parameters:
     ///   - next: the next exchange to start and its tag; nil when there are no more. Called
-    ///     only when a slot is free, so the source is read as it is needed.
+    ///     with false when a slot is free, so the source is read as it is needed, and with true
+    ///     (`prefetch`) when all are busy: a nil then means only "none to prepare now".
     ///   - finished: each exchange's outcome as it ends (completion order); return false to
     ///     start no new exchanges (the running ones still finish).
     ///   - tick: called at least every 100 ms (for a progress display).
@@ -78,7 +79,7 @@ public final class MultiDriver {
     ///     sent before it starts. A caller whose `finished` may return false, or whose `next`
     ///     may block, passes false: a prepared exchange left when the run stops is reported as
     ///     `.interrupted`. Default: false.
-    public func run<Tag>(next: () -> (Tag, TransferSession)?,
+    public func run<Tag>(next: (_ ahead: Bool) -> (Tag, TransferSession)?,
                          finished: (Tag, Swift.Result<TransferSession.Result, SwurlError>) -> Bool,
                          tick: () -> Void = {}, input: Input? = nil, prefetch: Bool = false) -> Ending {
         var slots: [ObjectIdentifier: Slot<Tag>] = [:]
@@ -114,11 +115,13 @@ public final class MultiDriver {
         }
 
         /// The next exchange from the source, joined to the shared state; nil when there is none
-        /// now (`inputPending` or `sourceDone` then says why).
+        /// now (`inputPending` or `sourceDone` then says why, unless it was asked `ahead`).
         var inputPending = false
-        func take() -> Slot<Tag>? {
-            guard let (tag, session) = next() else {
-                if let input, !input.ended() { inputPending = true } else { sourceDone = true }
+        func take(ahead: Bool) -> Slot<Tag>? {
+            guard let (tag, session) = next(ahead) else {
+                if !ahead {
+                    if let input, !input.ended() { inputPending = true } else { sourceDone = true }
+                }
                 return nil
             }
             session.share(with: shared)
@@ -149,7 +152,7 @@ public final class MultiDriver {
                     startHop(slot)
                     continue
                 }
-                guard !sourceDone, let slot = take() else { break }
+                guard !sourceDone, let slot = take(ahead: false) else { break }
                 slots[ObjectIdentifier(slot)] = slot
                 startHop(slot)
             }
@@ -194,7 +197,7 @@ public final class MultiDriver {
             }
             tick()
             if done.isEmpty && prefetch && ready == nil && !stopping && !sourceDone && slots.count >= parallel,
-               let slot = take() {
+               let slot = take(ahead: true) {
                 // Prepared now, while the network works; a failure to prepare ends it at once.
                 do {
                     slot.transfer = try slot.session.beginHop()

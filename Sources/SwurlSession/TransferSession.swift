@@ -89,7 +89,13 @@ public final class TransferSession {
 
     // The state of the exchange between hops (`beginHop` / `endHop`).
     private var share: ShareHandle?
-    private var start = 0.0
+    /// When the exchange started (monotonic seconds), for `--retry-max-time`; a box, so that the
+    /// hop filters made before a prepared first hop starts see `firstHopStarts()` move it.
+    private let startTime = StartTime()
+    private var start: Double {
+        get { startTime.value }
+        set { startTime.value = newValue }
+    }
     private var current: HTTPRequest?
     private var redirects = 0
     private var retries = 0
@@ -128,12 +134,12 @@ public final class TransferSession {
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true)
         // Values, not `self`: the session keeps the filter until the hop ends (no cycle).
-        let retries = self.retries, start = self.start, random = self.random
+        let retries = self.retries, startTime = self.startTime, random = self.random
         let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
                 let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: TransferSession.wallClock()) }
                 let wait = options.retry.delay(retry: retries, retryAfter: after, random: random())
-                if options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true {
+                if options.retry.maxTime.map({ Transfer.now() - startTime.value + wait <= $0 }) ?? true {
                     return .retry(wait, .status(head.status, reason: head.reason))
                 }
             }
@@ -327,6 +333,11 @@ public final class TransferSession {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec)
     }
+}
+
+/// When an exchange started; shared by reference with its hop filters.
+final class StartTime {
+    var value = 0.0
 }
 
 /// Cookies, DNS cache and connections that several exchanges share (the lines of a batch).

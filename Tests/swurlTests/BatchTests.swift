@@ -514,11 +514,13 @@ final class BatchTests: XCTestCase {
 
     /// The next line is prepared while the running one waits (one at a time here) but sends
     /// nothing until that one has ended, and its clocks start when it does: a 1 s stall timeout
-    /// is not used up by the 2 s it waited. On the code without `starts()` line 2 timed out.
+    /// and a 1 s retry budget are not used up by the 2 s it waited. Without `starts()` line 2
+    /// timed out; with the retry budget counted from the preparation, /busy was not retried.
     func testALinePreparedAheadStartsOnlyWhenASlotFreesWithItsOwnClocks() throws {
-        let nginx = try NginxServer()
+        let nginx = try NginxServer(serverConfig: "location = /busy { return 503; }")
         let slow = try HTTPBin.url("/delay/2")
-        let path = try input([slow, nginx.url("/small.txt") + " --timeout 1", nginx.url("/small.txt?third") + " --timeout 1"])
+        let path = try input([slow, nginx.url("/busy") + " --retry 1 --retry-delay 0.1 --retry-max-time 1",
+                              slow, nginx.url("/small.txt") + " --timeout 1"])
         final class Outcome: @unchecked Sendable { var result: SwurlResult? }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
@@ -530,10 +532,34 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(nginx.logLines(), [], "a prepared line reached the server while line 1 was still running")
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
         let r = try XCTUnwrap(outcome.result)
-        XCTAssertEqual(r.status, 0, r.text + r.stderr)
         let lines = try objects(r)
-        XCTAssertEqual(lines.map { $0["status"] as? Int }, [200, 200, 200], r.text)
-        XCTAssertEqual(nginx.logLines().count, 2)
+        XCTAssertEqual(lines.map { $0["status"] as? Int }, [200, 503, 200, 200], r.text)
+        XCTAssertEqual(lines.map { $0["exit"] as? Int }, [0, 0, 0, 0], r.text)
+        XCTAssertEqual(nginx.logLines().filter { $0.contains("/busy") }.count, 2, "one request and one retry")
+        XCTAssertEqual(nginx.logLines().count, 3)
+    }
+
+    /// A line whose preparation may wait (its own --wait-for-network, --key or --cert) is not
+    /// read ahead: it is prepared in its turn, after the running line has ended. Here its wait
+    /// for a port nothing listens on ends in a failure after 1 s; prepared ahead, that failure
+    /// would be reported before line 1 (2 s), in completion order.
+    func testALineThatMayWaitIsNotPreparedAhead() throws {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
+        let deadPort = Int(UInt16(bigEndian: addr.sin_port))
+        close(probe)
+        let path = try input([try HTTPBin.url("/delay/2"), "http://127.0.0.1:\(deadPort)/x --wait-for-network=1"])
+        let r = try runSwurl(["batch", path, "--parallel", "1"])
+        XCTAssertEqual(r.status, 2, r.text + r.stderr)
+        let lines = r.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, r.text)
+        XCTAssertTrue(lines.first?.hasPrefix("1 200 ") == true, r.text)
+        XCTAssertTrue(lines.last?.hasPrefix("2 error 2 ") == true, r.text)
     }
 
     /// Ctrl-C on a terminal: the progress line was on stderr, the finished lines' results stay,
