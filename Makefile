@@ -76,7 +76,7 @@ $(HTTPIE_VENV)/.installed:
 	touch $@
 
 bench: build test-deps venv $(HTTPIE_VENV)/.installed
-	@scripts/apt-ensure hyperfine time
+	@scripts/apt-ensure time
 	scripts/bench
 
 # libFuzzer + AddressSanitizer targets in Fuzz/ (a separate package `make test` never builds),
