@@ -11,6 +11,19 @@ final class BatchTests: XCTestCase {
         return path
     }
 
+    /// A port nothing listens on: bind one, note it, close it.
+    private static func deadPort() -> Int {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
+        close(probe)
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
     private func objects(_ r: SwurlResult) throws -> [[String: Any]] {
         try r.text.split(separator: "\n").map { line in
             guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -114,16 +127,7 @@ final class BatchTests: XCTestCase {
 
     func testWaitForNetworkWaitsPerOriginAndFailsLinesThatNeverBecomeReachable() throws {
         let nginx = try NginxServer()
-        // A port nothing listens on: bind one, note it, close it.
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
-        let deadPort = Int(UInt16(bigEndian: addr.sin_port))
-        close(probe)
+        let deadPort = BatchTests.deadPort()
         let path = try input([nginx.url("/small.txt"), "http://127.0.0.1:\(deadPort)/x", nginx.url("/small.txt")])
         let r = try runSwurl(["batch", path, "--order", "input", "--wait-for-network=1"])
         XCTAssertEqual(r.status, 2, r.text + r.stderr)
@@ -544,15 +548,7 @@ final class BatchTests: XCTestCase {
     /// for a port nothing listens on ends in a failure after 1 s; prepared ahead, that failure
     /// would be reported before line 1 (2 s), in completion order.
     func testALineThatMayWaitIsNotPreparedAhead() throws {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
-        let deadPort = Int(UInt16(bigEndian: addr.sin_port))
-        close(probe)
+        let deadPort = BatchTests.deadPort()
         let path = try input([try HTTPBin.url("/delay/2"), "http://127.0.0.1:\(deadPort)/x --wait-for-network=1"])
         let r = try runSwurl(["batch", path, "--parallel", "1"])
         XCTAssertEqual(r.status, 2, r.text + r.stderr)
