@@ -35,8 +35,10 @@ extension Transfer {
         }
         // The same for a request body larger than libcurl's 64 KiB send buffer (a file, a multipart
         // upload): fewer read callbacks and send(2)s. Unknown lengths (stdin) too; --limit-rate keeps
-        // the default for the same reason as above.
-        if options.maxSendRate == nil, let body = request.body, (body.length ?? Int64.max) > 64 * 1024 {
+        // the default for the same reason as above, and so does a batch line (receiveBufferSize 0:
+        // libcurl's buffers, so 16 lines at once hold no 8 MB of send buffers).
+        if options.maxSendRate == nil, options.receiveBufferSize == nil,
+           let body = request.body, (body.length ?? Int64.max) > 64 * 1024 {
             try easy.set(.uploadBufferSize(Transfer.receiveBufferSize))
         }
         if let c = digestCredentials {

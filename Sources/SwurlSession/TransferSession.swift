@@ -133,7 +133,8 @@ public final class TransferSession {
         prepareAttempt?(&hop)
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true)
-        // Values, not `self`: the session keeps the filter until the hop ends (no cycle).
+        // Values (and the start-time box), not `self`: the session keeps the filter until the hop
+        // ends (no cycle).
         let retries = self.retries, startTime = self.startTime, random = self.random
         let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
