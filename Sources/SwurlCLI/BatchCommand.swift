@@ -372,7 +372,7 @@ final class BatchRunner {
     }
 
     /// A line read ahead (`next(ahead: true)`) but left for its turn, since preparing it may wait.
-    private var heldBack: (text: String, number: Int, tooLong: Bool)?
+    private var heldBack: (number: Int, arguments: ParsedArguments)?
 
     /// The next request from the input; malformed lines are reported here and skipped.
     /// - Parameter ahead: asked while every slot is busy (the driver's prefetch). A line whose
@@ -380,28 +380,30 @@ final class BatchRunner {
     ///   password may be asked for — is then held back and nil returned; the next call takes it.
     func next(_ reader: LineReader, ahead: Bool = false) -> (BatchLine, TransferSession)? {
         while !stop, !Interrupt.requested {
-            let text: String, number: Int, tooLong: Bool
+            let number: Int, parsed: Result<ParsedArguments, SwurlError>
             if let held = heldBack {
                 if ahead { return nil }
                 heldBack = nil
-                (text, number, tooLong) = held
+                (number, parsed) = (held.number, .success(held.arguments))
             } else {
-                guard let (read, long) = reader.next() else { return nil }
-                (text, number, tooLong) = (read, reader.lineNumber, long)
-            }
-            let trimmed = text.trimmingSpaces()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let arguments = tooLong ? nil : (try? ArgumentParser.parse(try BatchCommand.words(trimmed)))
-            if ahead, let arguments, arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) {
-                heldBack = (text, number, tooLong)
-                return nil
+                guard let (text, tooLong) = reader.next() else { return nil }
+                number = reader.lineNumber
+                let trimmed = text.trimmingSpaces()
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                parsed = tooLong
+                    ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
+                    : Result { () throws(SwurlError) in try ArgumentParser.parse(try BatchCommand.words(trimmed)) }
+                if ahead, case .success(let arguments) = parsed,
+                   arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) {
+                    heldBack = (number, arguments)
+                    return nil
+                }
             }
             let index = ordinal
             ordinal += 1
             progress?.started()
             do throws(SwurlError) {
-                if tooLong { throw SwurlError.usage("the line is longer than \(LineReader.maxLine / 1024) KiB") }
-                let (line, session) = try build(trimmed, arguments: arguments, number: number, ordinal: index)
+                let (line, session) = try build(parsed.get(), number: number, ordinal: index)
                 return (line, session)
             } catch {
                 let status = ExitStatus(for: error)
@@ -415,11 +417,8 @@ final class BatchRunner {
         return nil
     }
 
-    /// One line through the one-shot grammar: parser, options (the batch's as defaults), request builder.
-    /// - Parameter arguments: the line already parsed, or nil to parse it here (and throw its error).
-    private func build(_ text: String, arguments parsed: ParsedArguments?, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
-        let arguments: ParsedArguments
-        if let parsed { arguments = parsed } else { arguments = try ArgumentParser.parse(try BatchCommand.words(text)) }
+    /// One parsed line through the one-shot rules: options (the batch's as defaults), request builder.
+    private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
         var options = try defaults.options(for: arguments)
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.

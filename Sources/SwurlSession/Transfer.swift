@@ -86,10 +86,11 @@ public final class Transfer: EasyTransferHandler {
     /// ways share every rule.
     func begin() throws(SwurlError) {
         try configure()
-        lastActivity = Transfer.now()
+        starts()
     }
 
-    /// A hop configured ahead of time starts now: the stall timeout counts from here.
+    /// The hop starts now: the stall timeout counts from here (called again for a hop that was
+    /// configured ahead of time, when it really starts).
     func starts() { lastActivity = Transfer.now() }
 
     /// The hop's result from how libcurl ended it.
