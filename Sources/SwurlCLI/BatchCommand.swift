@@ -389,7 +389,8 @@ final class BatchRunner {
                 guard let (text, tooLong) = reader.next() else { return nil }
                 number = reader.lineNumber
                 let trimmed = text.trimmingSpaces()
-                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                // A line cut for its length comes back empty: it is reported, never skipped.
+                if !tooLong && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
                 parsed = tooLong
                     ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
                     : Result { () throws(SwurlError) in try ArgumentParser.parse(try BatchCommand.words(trimmed)) }

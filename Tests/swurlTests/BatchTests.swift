@@ -340,6 +340,21 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(all.text.split(separator: "\n").count, 31)
     }
 
+    /// A line over the 1 MiB limit fails with 64 under its number (it was once read back as an
+    /// empty line and skipped, so the batch exited 0 without it); the lines around it run.
+    func testALineTooLongIsReportedNotSkipped() throws {
+        let nginx = try NginxServer()
+        let long = nginx.url("/small.txt?") + String(repeating: "a", count: 2 << 20)
+        let path = try input([nginx.url("/small.txt?one"), long, nginx.url("/small.txt?three")])
+        let r = try runSwurl(["batch", path, "--order", "input"])
+        XCTAssertEqual(r.status, 64, r.text + r.stderr)
+        let lines = r.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, r.text)
+        XCTAssertTrue(lines[1].hasPrefix("2 error 64 "), lines[1])
+        XCTAssertTrue(lines[1].contains("longer than 1024 KiB"), lines[1])
+        XCTAssertEqual(nginx.logLines().count, 2)
+    }
+
     func testReadsStdinAndRefusesBadInput() throws {
         let nginx = try NginxServer()
         let r = try runSwurl(["batch", "-"], stdin: Data((nginx.url("/small.txt") + "\n").utf8))
