@@ -87,7 +87,22 @@ final class BodyWriter {
         if let validator {
             validator.decode(chunk, into: &scratch)
             scratch.removeAll(keepingCapacity: true)
+            while validator.drain(into: &scratch, upTo: BodyWriter.drainPiece) { scratch.removeAll(keepingCapacity: true) }
+            scratch.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Output the validator's backlog is drained in.
+    private static let drainPiece = 256 << 10
+
+    /// Appends output the decoder left pending after `write` until `out` holds `limit` bytes;
+    /// returns whether more is pending (see `ResponseDecoding.drain`).
+    func drain(into out: inout [UInt8], upTo limit: Int) -> Bool {
+        guard case .decoder(let d) = mode else { return false }
+        let before = out.count
+        let more = d.drain(into: &out, upTo: limit)
+        if out.count > before { wrote = true; lastOut = out.last }
+        return more
     }
 
     /// Appends what closes the body: a decoder's held-back output, a note, and on a terminal or

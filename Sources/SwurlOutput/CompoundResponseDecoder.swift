@@ -105,6 +105,10 @@ final class CompoundResponseDecoder: ResponseDecoding {
         }
     }
 
+    func drain(into out: inout [UInt8], upTo limit: Int) -> Bool {
+        chosen?.drain(into: &out, upTo: limit) ?? false
+    }
+
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let chosen { chosen.decode(chunk, into: &out); return }
         head.append(contentsOf: chunk)

@@ -1,7 +1,10 @@
 import SwurlCore
 /// Shows JSON indented and coloured. By default it streams through `JSONStreamFormatter` in
 /// constant memory, holding back only a small window at the start so that a body that is not
-/// JSON after all is shown as plain text instead of half formatted. `--sort-keys` and
+/// JSON after all is shown as plain text instead of half formatted. The window's bytes are
+/// checked as they come (by a second formatter whose output is only counted) and formatted
+/// when it closes, piece by piece through `drain`, so its formatted output (about three times
+/// the input with colours) is never held whole. `--sort-keys` and
 /// `--drop-nulls` need the whole document and build a tree. A leading XSSI guard (`)]}',`,
 /// `while(1);`, `for(;;);`) is shown on its own line and the JSON after it formatted.
 final class JSONResponseDecoder: ResponseDecoding {
@@ -10,8 +13,9 @@ final class JSONResponseDecoder: ResponseDecoding {
     /// The window is fed in pieces of this size, at fixed offsets of the body, so that
     /// `heldOutputBudget` is checked at the same places whatever the chunking.
     static let windowStep = 16 << 10
-    /// Formatted output held back at most: deep nesting makes output far larger than input
-    /// (up to 260 bytes per `[`), so the window closes early once this much is held.
+    /// Formatted output the window may stand for at most: deep nesting makes output far larger
+    /// than input (up to 260 bytes per `[`), so the window closes early once its bytes would
+    /// format to this much (what `finish` writes at once for a body that ends inside it).
     static let heldOutputBudget = 4 << 20
     /// Guards that servers put before JSON to stop it being run as a script.
     static let xssiGuards: [[UInt8]] = [")]}'", "while(1);", "for(;;);", ")]}"].map { Array($0.utf8) }
@@ -30,8 +34,15 @@ final class JSONResponseDecoder: ResponseDecoding {
     /// The start of the body, without BOM and leading white space, until a guard is ruled in or out.
     private var prefix: [UInt8] = []
     private var held: [UInt8] = []
-    private var heldOutput: [UInt8] = []
-    private var windowOpen = true
+    /// Checks the window's bytes with the same theme as `formatter`; its output is only counted.
+    private var checker: JSONStreamFormatter?
+    private var checkerOutput: [UInt8] = []
+    private var heldOutputCount = 0
+    private var windowOpen: Bool
+    /// Bytes accepted but not yet formatted (the window's, once it closed, and the rest of the
+    /// chunk that closed it), in order, with how far the first was formatted.
+    private var backlog: [[UInt8]] = []
+    private var backlogStart = 0
     private var text: TextResponseDecoder?
     private var tree = BodyBuffer()
     private var sawContent = false
@@ -52,6 +63,8 @@ final class JSONResponseDecoder: ResponseDecoding {
         formatter = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
         treeMode = context.options.sortKeys || context.options.dropNulls
         windowSize = context.options.stream ? 0 : JSONResponseDecoder.window
+        windowOpen = windowSize > 0
+        if windowOpen && !treeMode { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }
     }
 
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
@@ -127,47 +140,70 @@ final class JSONResponseDecoder: ResponseDecoding {
             }
             return
         }
-        if windowOpen {
+        if windowOpen, let checker {
             // The window closes after exactly `windowSize` bytes, wherever the chunks end, so
             // what is held back (and shown as text if it is not JSON) never depends on them.
-            // It also closes early, at a `windowStep` boundary, once the held output passes
-            // its budget, so deeply nested JSON never piles up in memory.
+            // It also closes early, at a `windowStep` boundary, once its output passes the
+            // budget, so deeply nested JSON never makes `finish` write a huge block at once.
             var rest = chunk[...]
             while !rest.isEmpty {
                 let step = JSONResponseDecoder.windowStep - held.count % JSONResponseDecoder.windowStep
                 let room = min(step, max(0, windowSize - held.count))
                 let inWindow = UnsafeRawBufferPointer(rebasing: rest.prefix(room))
                 rest = rest.dropFirst(room)
+                // Its final size at once: growing by doubling would copy it and, for a moment,
+                // hold it twice.
+                if held.isEmpty { held.reserveCapacity(windowSize) }
                 held.append(contentsOf: inWindow)
-                formatter.feed(inWindow, into: &heldOutput)
-                if !formatter.isValid {
+                checker.feed(inWindow, into: &checkerOutput)
+                heldOutputCount += checkerOutput.count
+                checkerOutput.removeAll(keepingCapacity: true)
+                if !checker.isValid {
                     fallBack(&out)
                     text?.decode(UnsafeRawBufferPointer(rebasing: rest), into: &out)
                     return
                 }
                 let atStep = held.count % JSONResponseDecoder.windowStep == 0
-                if held.count >= windowSize || (atStep && heldOutput.count > JSONResponseDecoder.heldOutputBudget) {
-                    held = []
-                    takeHeldOutput(&out)
-                    windowOpen = false
-                    if !rest.isEmpty { formatter.feed(UnsafeRawBufferPointer(rebasing: rest), into: &out) }
+                if held.count >= windowSize || (atStep && heldOutputCount > JSONResponseDecoder.heldOutputBudget) {
+                    closeWindow()
+                    if !rest.isEmpty { backlog.append(Array(UnsafeRawBufferPointer(rebasing: rest))) }
                     return
                 }
             }
             return
         }
+        formatBacklog(&out, upTo: .max)
         formatter.feed(chunk, into: &out)
     }
 
-    /// Moves the held output to `out`: by swapping when `out` is empty (the usual case, as the
-    /// window closes), so megabytes of output are not copied and not held twice.
-    private func takeHeldOutput(_ out: inout [UInt8]) {
-        if out.isEmpty {
-            swap(&out, &heldOutput)
-        } else {
-            out += heldOutput
+    /// The window's bytes were JSON: they become the backlog, formatted by `drain` (or by the
+    /// next `decode` or `finish`).
+    private func closeWindow() {
+        windowOpen = false
+        backlog = [held]
+        held = []
+        backlogStart = 0
+        checker = nil
+        checkerOutput = []
+    }
+
+    func drain(into out: inout [UInt8], upTo limit: Int) -> Bool {
+        formatBacklog(&out, upTo: limit)
+        return !backlog.isEmpty
+    }
+
+    /// Formats the backlog a window step at a time until `out` holds `limit` bytes; each
+    /// part is let go as soon as it is formatted.
+    private func formatBacklog(_ out: inout [UInt8], upTo limit: Int) {
+        while let first = backlog.first, out.count < limit {
+            let end = min(first.count, backlogStart + JSONResponseDecoder.windowStep)
+            first[backlogStart..<end].withUnsafeBytes { formatter.feed($0, into: &out) }
+            backlogStart = end
+            if end == first.count {
+                backlog.removeFirst()
+                backlogStart = 0
+            }
         }
-        heldOutput = []
     }
 
     /// Shows everything held so far as text; the rest follows as text too.
@@ -175,7 +211,8 @@ final class JSONResponseDecoder: ResponseDecoding {
         let t = TextResponseDecoder(context: context)
         t.decode(held, into: &out)
         held = []
-        heldOutput = []
+        checker = nil
+        checkerOutput = []
         windowOpen = false
         text = t
     }
@@ -197,16 +234,16 @@ final class JSONResponseDecoder: ResponseDecoding {
         }
         guard sawContent else { return .decoded }
         if treeMode { return finishTree(&out) }
-        if windowOpen {
-            formatter.finish(into: &heldOutput)
-            if !formatter.isValid {
+        if windowOpen, let checker {
+            checker.finish(into: &checkerOutput)
+            if !checker.isValid {
                 fallBack(&out)
                 if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
                 return .failed("the body is not valid JSON; shown as sent")
             }
-            takeHeldOutput(&out)
-            return .decoded
+            closeWindow()
         }
+        formatBacklog(&out, upTo: .max)
         formatter.finish(into: &out)
         return formatter.isValid ? .decoded : .failed("the body is not valid JSON; the rest is shown as sent")
     }

@@ -214,6 +214,11 @@ public final class Printer: TransferDelegate {
             let piece = rest.prefix(Printer.formatPiece)
             rest = rest.dropFirst(piece.count)
             writer.write(UnsafeRawBufferPointer(rebasing: piece), into: &out)
+            // A decoder's backlog (the JSON window once it closes) comes out in blocks too.
+            while writer.drain(into: &out, upTo: Printer.handOverSize) {
+                try sink.write(handingOver: &out)
+                out.removeAll(keepingCapacity: out.capacity <= Printer.keptOutputCapacity)
+            }
             if !out.isEmpty && (rest.isEmpty || out.count >= Printer.handOverSize) {
                 try sink.write(handingOver: &out)
                 out.removeAll(keepingCapacity: out.capacity <= Printer.keptOutputCapacity)

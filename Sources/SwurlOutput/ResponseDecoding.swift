@@ -31,6 +31,15 @@ protocol ResponseDecoding: AnyObject {
     func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8])
     /// Appends whatever was held back and says how decoding went.
     func finish(into out: inout [UInt8]) -> DecodingOutcome
+    /// Appends output that `decode` left pending (a large backlog is formatted in pieces, so it
+    /// never sits in memory whole) until `out` holds at least `limit` bytes; returns whether some
+    /// is still pending. A caller that never drains loses nothing: the next `decode` or `finish`
+    /// writes the backlog first.
+    func drain(into out: inout [UInt8], upTo limit: Int) -> Bool
+}
+
+extension ResponseDecoding {
+    func drain(into out: inout [UInt8], upTo limit: Int) -> Bool { false }
 }
 
 /// Collects a whole body for decoders that need all of it (XML, plist, image, sorted JSON), up

@@ -62,4 +62,41 @@ final class PrinterTests: XCTestCase {
         XCTAssertEqual(String(decoding: try run("HB", response: true), as: UTF8.self), head)
         XCTAssertEqual(String(decoding: try run("b", response: true), as: UTF8.self), "ok")
     }
+
+    /// The first megabyte of JSON is held back to check it, but its formatted output (two to
+    /// three times as large) reaches the sink in blocks, not as one piece when the window closes.
+    func testTheJSONWindowIsWrittenInBlocksNotWhole() throws {
+        final class LargestWrite: ByteSink {
+            var bytes: [UInt8] = []
+            var largest = 0
+            func write(_ chunk: UnsafeRawBufferPointer) throws {
+                bytes.append(contentsOf: chunk)
+                largest = max(largest, chunk.count)
+            }
+        }
+        var body = Array("[".utf8)
+        var k = 0
+        while body.count < 3 << 20 {
+            body += Array("{\"id\": \(k), \"name\": \"item \(k)\", \"tags\": [\"a\", \"b\"], \"ok\": true},".utf8)
+            k += 1
+        }
+        body[body.count - 1] = UInt8(ascii: "]")
+        let sink = LargestWrite()
+        let p = Printer(sink: sink, selection: try PrintSelection(letters: "b"), style: .init(format: true, colors: false, terminal: false))
+        try p.transferDidReceiveHead(HTTPResponseHead(version: "HTTP/1.1", status: 200, reason: "OK",
+                                                      headers: HTTPHeaders([.init(name: "Content-Type", value: "application/json")])))
+        // Network-sized chunks, the window closing inside one.
+        var at = 0
+        while at < body.count {
+            let end = min(body.count, at + 100_000)
+            try body[at..<end].withUnsafeBytes { try p.transferDidReceiveBody($0) }
+            at = end
+        }
+        try p.finish()
+        let whole = runDecoder(body, choice: .json, mediaType: "application/json", terminal: false, chunk: body.count)
+        XCTAssertEqual(whole.outcome, .decoded)
+        XCTAssertTrue(sink.bytes == whole.bytes + [0x0A] || sink.bytes == whole.bytes, "output differs: \(sink.bytes.count) vs \(whole.bytes.count)")
+        XCTAssertGreaterThan(sink.bytes.count, 2 * JSONResponseDecoder.window)
+        XCTAssertLessThan(sink.largest, JSONResponseDecoder.window / 2, "a block of \(sink.largest) bytes")
+    }
 }
