@@ -590,6 +590,25 @@ extension FormatterMachine: VisibleTextSink {
 
 @inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
+/// Advances `j` past the ASCII digits at `p[j..<n]`, eight bytes at a time where it can: a byte
+/// is flagged when it is above `9` (adding 0x46 to its low seven bits carries into bit 7), has
+/// bit 7 set, or is below `0` (adding 0x50 does not reach bit 7); the low seven bits plus 0x50
+/// never pass 0xFF, so no byte carries into the next.
+@inline(__always) private func skipDigits(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ n: Int) {
+    let src = UnsafeRawPointer(p)
+    while j &+ 8 <= n {
+        let x = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+        let low = x & 0x7F7F_7F7F_7F7F_7F7F
+        let flagged = ((low &+ 0x4646_4646_4646_4646) | x | ~(low &+ 0x5050_5050_5050_5050)) & highs
+        if flagged != 0 {
+            j &+= flagged.trailingZeroBitCount &>> 3
+            return
+        }
+        j &+= 8
+    }
+    while j < n && isDigit(p[j]) { j &+= 1 }
+}
+
 /// `"true"`, `"null"` and `"fals"` as little-endian 32-bit loads.
 private let word32True: UInt32 = 0x6575_7274, word32Null: UInt32 = 0x6C6C_756E, word32Fals: UInt32 = 0x736C_6166
 
@@ -667,7 +686,8 @@ extension FormatterMachine {
         while true {
             guard i < n else { return n }
             var c = p[i]
-            if classes[Int(c)] == ws {
+            // One compare rules out white space for almost every token (no table load first).
+            if c <= 0x20 && classes[Int(c)] == ws {
                 i &+= 1
                 while i < n && classes[Int(p[i])] == ws { i &+= 1 }
                 guard i < n else { return n }
@@ -762,19 +782,19 @@ extension FormatterMachine {
                     j &+= 1
                     if first != 0x30 {
                         guard isDigit(first) else { return i }
-                        while j < n && isDigit(p[j]) { j &+= 1 }
+                        skipDigits(p, &j, n)
                     }
                     if j < n && p[j] == 0x2E {
                         j &+= 1
                         let digits = j
-                        while j < n && isDigit(p[j]) { j &+= 1 }
+                        skipDigits(p, &j, n)
                         guard j > digits else { return i }
                     }
                     if j < n && p[j] | 0x20 == 0x65 {
                         j &+= 1
                         if j < n && (p[j] == 0x2B || p[j] == 0x2D) { j &+= 1 }
                         let digits = j
-                        while j < n && isDigit(p[j]) { j &+= 1 }
+                        skipDigits(p, &j, n)
                         guard j > digits else { return i }
                     }
                     guard j < n, classes[Int(p[j])] != lit else { return i }

@@ -208,6 +208,14 @@ final class JSONStreamFormatterTests: XCTestCase {
                   "[1 2]", "[1,]", "{,}", "{\"a\":1,}", "[1]]", "{\"a\":1}}", "1 2", "{\"a\":1}\n[2]\n\"s\"", "[1]x", " \r\n\t[ 1 , 2 ]\r\n"] {
             cases.append(Array(v.utf8))
         }
+        // Digit runs of every length up to three words, ended by bytes just outside 0-9, with
+        // bit 7 set, or 0-9 with bit 7 set (the eight-at-a-time digit scan flags each).
+        for length in 1...24 {
+            let digits = Array(String(repeating: "7", count: length).utf8)
+            for end: UInt8 in [0x2C, 0x2F, 0x3A, 0x40, 0x00, 0xB0, 0xB9, 0xFF, 0x65] {
+                cases.append(Array("[1".utf8) + digits + [end] + Array(", -0.".utf8) + digits + [end] + Array("5]".utf8))
+            }
+        }
         cases.append(Array((String(repeating: "[", count: 70) + "1" + String(repeating: "]", count: 70)).utf8))
         cases.append(Array((String(repeating: "{\"k\":", count: 70) + "[]" + String(repeating: "}", count: 70)).utf8))
         // A realistic document and seeded mutations of it.
