@@ -34,6 +34,11 @@ measure() {  # name, command...; prints "seconds kilobytes": the median of 3 run
 echo "== pretty-print a ${MB} MB JSON body with colours into a file"
 declare -A result
 result[swurl]=$(measure swurl "$SWURL" --pretty=all "$url")
+# The floor under swurl's time: writing the same output bytes to a file with nothing else to do
+# (dd from the page cache, the background writer's 256 KiB blocks), median of 3.
+out_mb=$(( $(stat -c %s "$dir/swurl.out") / 1000000 ))
+floor=$(measure floor dd if="$dir/swurl.out" of="$dir/floor.out" bs=256K)
+rm -f "$dir/floor.out"
 if command -v jq >/dev/null; then
   result[jq]=$(measure jq jq . "$dir/big.json")
   result[jq-C]=$(measure jq-C jq -C . "$dir/big.json")
@@ -58,3 +63,4 @@ if [ -n "${result[jq]:-}" ]; then
   awk -v st="$sw_t" -v sm="$sw_m" -v jt="${result[jq]%% *}" 'BEGIN{
     printf "  target: swurl >= 50x faster than jq . (now %.1fx), < 20 MB RSS (now %.1f MB)\n", jt/st, sm/1024 }'
 fi
+echo "  floor: writing swurl's ${out_mb} MB of output alone takes ${floor%% *} s (dd, 256 KiB blocks, median of 3)"
