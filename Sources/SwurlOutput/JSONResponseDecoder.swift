@@ -63,8 +63,8 @@ final class JSONResponseDecoder: ResponseDecoding {
         formatter = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
         treeMode = context.options.sortKeys || context.options.dropNulls
         windowSize = context.options.stream ? 0 : JSONResponseDecoder.window
-        windowOpen = windowSize > 0
-        if windowOpen && !treeMode { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }
+        windowOpen = windowSize > 0 && !treeMode
+        if windowOpen { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }
     }
 
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
@@ -151,9 +151,11 @@ final class JSONResponseDecoder: ResponseDecoding {
                 let room = min(step, max(0, windowSize - held.count))
                 let inWindow = UnsafeRawBufferPointer(rebasing: rest.prefix(room))
                 rest = rest.dropFirst(room)
-                // Its final size at once: growing by doubling would copy it and, for a moment,
-                // hold it twice.
-                if held.isEmpty { held.reserveCapacity(windowSize) }
+                // 64 KiB, then the whole window at once: growing by doubling would copy a large
+                // window and, for a moment, hold it twice.
+                if held.count + inWindow.count > held.capacity {
+                    held.reserveCapacity(held.isEmpty ? min(windowSize, 64 << 10) : windowSize)
+                }
                 held.append(contentsOf: inWindow)
                 checker.feed(inWindow, into: &checkerOutput)
                 heldOutputCount += checkerOutput.count

@@ -731,7 +731,8 @@ extension FormatterMachine {
                 o[w] = 0x22
                 w &+= 1
                 ex = .colon
-                guard let end = copyString(p, i &+ 1, n, stops, sanitizing, o, &w) else { inString = true; return n }
+                guard let end = shortString(p, i &+ 1, n, sanitizing, o, &w)
+                    ?? copyString(p, i &+ 1, n, stops, sanitizing, o, &w) else { inString = true; return n }
                 i = end
                 guard p[i] == 0x22 else { inString = true; return i }
                 o[w] = 0x22
@@ -762,7 +763,8 @@ extension FormatterMachine {
                     o[w] = 0x22
                     w &+= 1
                     ex = .value
-                    guard let end = copyString(p, i &+ 1, n, stops, sanitizing, o, &w) else { inString = true; return n }
+                    guard let end = shortString(p, i &+ 1, n, sanitizing, o, &w)
+                        ?? copyString(p, i &+ 1, n, stops, sanitizing, o, &w) else { inString = true; return n }
                     i = end
                     guard p[i] == 0x22 else { inString = true; return i }
                     o[w] = 0x22
@@ -881,6 +883,23 @@ extension FormatterMachine {
         w &+= 1
         j &+= 1
     }
+}
+
+/// A string whose closing quote is among its first eight bytes (most keys, many values), with
+/// no escape or other stop byte before it: copied as one word, without the loop (or the call)
+/// of `copyString`. Returns where the quote is, or nil for any other string (nothing written
+/// that counts: `w` is unchanged and `copyString` starts over).
+@inline(__always) private func shortString(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int, _ sanitizing: Bool,
+                                           _ o: UnsafeMutablePointer<UInt8>, _ w: inout Int) -> Int? {
+    guard start &+ 8 <= n else { return nil }
+    let word = UnsafeRawPointer(p).loadUnaligned(fromByteOffset: start, as: UInt64.self)
+    let mask = stringStopMask(word, sanitizing)
+    guard mask != 0 else { return nil }
+    let k = mask.trailingZeroBitCount &>> 3
+    guard p[start &+ k] == 0x22 else { return nil }
+    UnsafeMutableRawPointer(o).storeBytes(of: word, toByteOffset: w, as: UInt64.self)
+    w &+= k
+    return start &+ k
 }
 
 /// The output has room for the rest of the chunk plus slack.
