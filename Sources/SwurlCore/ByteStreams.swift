@@ -16,12 +16,18 @@ public protocol ByteSink: AnyObject {
     /// Writes `bytes`, which the sink may keep instead of copying; `bytes` comes back empty
     /// (possibly with the capacity of another buffer, for the caller to fill again).
     func write(handingOver bytes: inout [UInt8]) throws
+    /// Writes the buffers one after another (a file descriptor: with writev(2), several at once).
+    func write(gathering buffers: [[UInt8]]) throws
 }
 
 extension ByteSink {
     public func write(handingOver bytes: inout [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
         bytes.removeAll(keepingCapacity: true)
+    }
+
+    public func write(gathering buffers: [[UInt8]]) throws {
+        for b in buffers { try write(b) }
     }
 
     /// Writes an array of bytes.
@@ -66,6 +72,10 @@ public final class FileDescriptorSink: ByteSink {
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         try writeAll(fd, bytes, describing: name)
+    }
+
+    public func write(gathering buffers: [[UInt8]]) throws {
+        try writeAll(fd, buffers, describing: name)
     }
 }
 
@@ -121,6 +131,51 @@ public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing na
         }
         p += n
         left -= n
+    }
+}
+
+/// Writes all of `buffers`, in order, with as few writev(2) calls as the kernel allows (up to
+/// 64 buffers a call), retrying on EINTR and after short writes.
+public func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String) throws(SwurlError) {
+    var index = 0
+    var offset = 0   // bytes of buffers[index] already written
+    while index < buffers.count {
+        if buffers[index].count == offset { index += 1; offset = 0; continue }
+        let end = min(buffers.count, index + 64)
+        var iov: [iovec] = []
+        iov.reserveCapacity(end - index)
+        // Each buffer's pointer is used inside its own `withUnsafeBytes`: the calls nest, and
+        // writev runs in the innermost one.
+        func nest(_ k: Int) -> Int {
+            guard k < end else {
+                return iov.withUnsafeBufferPointer { Glibc.writev(fd, $0.baseAddress, Int32($0.count)) }
+            }
+            return buffers[k].withUnsafeBytes { raw in
+                let skip = k == index ? offset : 0
+                if let base = raw.baseAddress, raw.count > skip {
+                    iov.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: base + skip), iov_len: raw.count - skip))
+                }
+                return nest(k + 1)
+            }
+        }
+        let n = nest(index)
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw .output("writing to \(name) failed: \(systemErrorMessage(errno))")
+        }
+        // Step past what was written.
+        var left = n
+        while left > 0 && index < buffers.count {
+            let rest = buffers[index].count - offset
+            if left >= rest {
+                left -= rest
+                index += 1
+                offset = 0
+            } else {
+                offset += left
+                left = 0
+            }
+        }
     }
 }
 

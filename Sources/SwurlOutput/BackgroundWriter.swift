@@ -15,6 +15,11 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
     private var started = false
     private var finished = false
     private var current: [UInt8] = []
+    /// Buffers taken over whole since the last wake-up, in order, and their size: the thread is
+    /// woken once they make a block, not for each (the printer hands one over per network
+    /// chunk, often only 16–50 KB of output).
+    private var gathered: [[UInt8]] = []
+    private var gatheredBytes = 0
     private var thread = pthread_t()
     // Shared with the writer thread, guarded by `mutex`.
     private var pending: [[UInt8]] = []
@@ -62,36 +67,52 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
         if current.count >= BackgroundWriter.blockSize { try enqueue() }
     }
 
-    /// Takes a buffer of at least `handOverSize` as a block of its own instead of copying it:
-    /// what the printer hands over at the end of each network chunk (often 30–100 KB of formatted
-    /// output) then costs the formatting thread no copy, the writer thread one write(2) more.
+    /// Takes a buffer of at least `handOverSize` whole instead of copying it: what the printer
+    /// hands over at the end of each network chunk then costs the formatting thread no copy.
+    /// Buffers gather until they make a block; the thread writes them with one writev(2).
     public func write(handingOver bytes: inout [UInt8]) throws {
         guard started, bytes.count >= BackgroundWriter.handOverSize else {
             try bytes.withUnsafeBytes { try write($0) }
             bytes.removeAll(keepingCapacity: true)
             return
         }
-        try enqueue()
-        swap(&current, &bytes)
-        try enqueue()
+        if !current.isEmpty {
+            // Copied bytes written before this buffer go before it.
+            gatheredBytes += current.count
+            gathered.append(current)
+            current = []
+        }
+        gatheredBytes += bytes.count
+        gathered.append(bytes)
+        bytes = []
+        pthread_mutex_lock(mutex)
+        if let block = spare.popLast() { bytes = block }
+        pthread_mutex_unlock(mutex)
+        if gatheredBytes >= BackgroundWriter.blockSize { try enqueue() }
     }
 
     private static let blockSize = 256 << 10
     /// The smallest buffer taken over whole (smaller ones are copied into the current block).
     static let handOverSize = 32 << 10
 
+    /// Hands what gathered and the current block to the thread, in that order.
     private func enqueue() throws {
-        guard !current.isEmpty else { return }
+        guard !current.isEmpty || !gathered.isEmpty else { return }
         pthread_mutex_lock(mutex)
         while pendingBytes > maxPending && failure == nil { pthread_cond_wait(cond, mutex) }
         if let failure {
             pthread_mutex_unlock(mutex)
             throw failure
         }
-        pendingBytes += current.count
-        pending.append(current)
-        // Reuse a block the thread has written (fresh memory costs page faults).
-        current = spare.popLast() ?? []
+        pendingBytes += gatheredBytes + current.count
+        pending.append(contentsOf: gathered)
+        gathered.removeAll(keepingCapacity: true)
+        gatheredBytes = 0
+        if !current.isEmpty {
+            pending.append(current)
+            // Reuse a block the thread has written (fresh memory costs page faults).
+            current = spare.popLast() ?? []
+        }
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
     }
@@ -118,16 +139,16 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
         while true {
             while pending.isEmpty && !closed { pthread_cond_wait(cond, mutex) }
             if pending.isEmpty && closed { break }
+            // The batch counts as pending until it is written, so `maxPending` bounds all the
+            // output in memory, not only what waits behind the write in progress.
             var batch = pending
             pending = []
-            pendingBytes = 0
-            pthread_cond_broadcast(cond)
             pthread_mutex_unlock(mutex)
             var error: Error?
-            for k in batch.indices where error == nil {
-                do { try target.write(batch[k]) } catch let e { error = e }
-            }
+            do { try target.write(gathering: batch) } catch let e { error = e }
             pthread_mutex_lock(mutex)
+            pendingBytes -= batch.reduce(0) { $0 + $1.count }
+            pthread_cond_broadcast(cond)
             while var block = batch.popLast() {
                 block.removeAll(keepingCapacity: true)
                 if spare.count < 2 { spare.append(block) }

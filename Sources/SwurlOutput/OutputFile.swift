@@ -49,6 +49,10 @@ public final class OutputFile: ByteSink {
         try writeAll(fd, bytes, describing: "'\(path)'")
     }
 
+    public func write(gathering buffers: [[UInt8]]) throws {
+        try writeAll(fd, buffers, describing: "'\(path)'")
+    }
+
     /// Makes the file visible under its name.
     public func commit() throws(SwurlError) {
         guard !done else { return }
