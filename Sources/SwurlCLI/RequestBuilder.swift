@@ -29,7 +29,9 @@ public struct RequestBuilder {
             guard case .query(let name, let value) = item.kind else { return nil }
             return FormRequestSerializer.percentEscape(name) + "=" + FormRequestSerializer.percentEscape(value)
         }
-        url = URLText.appendingQuery(queryPairs.joined(separator: "&"), to: url)
+        // Only when there are some: `joined` costs a runtime conformance lookup (a scan of every
+        // conformance record) the first time, at every start of a request without query items.
+        if !queryPairs.isEmpty { url = URLText.appendingQuery(queryPairs.joined(separator: "&"), to: url) }
 
         let dataItems = items.filter(\.isData)
         let rawFile = dataItems.first { if case .file(let k, _, _, _) = $0.kind { return k.isEmpty } else { return false } }

@@ -11,6 +11,24 @@ extension String {
         }
     }
 
+    /// Whether the UTF-8 bytes hold those of `needle` (unlike `contains(_:)`, which compares
+    /// Characters, no table is built and a combining mark after a match does not undo it).
+    public func containsText(_ needle: String) -> Bool {
+        var s = self, n = needle
+        return s.withUTF8 { hay in
+            n.withUTF8 { pin in
+                guard let first = pin.first else { return true }
+                guard pin.count <= hay.count else { return false }
+                var i = 0
+                while i <= hay.count - pin.count {
+                    if hay[i] == first && hay[i..<i + pin.count].elementsEqual(pin) { return true }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
     /// Replaces every occurrence of `target` (plain text, no patterns).
     public func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty, contains(target) else { return self }

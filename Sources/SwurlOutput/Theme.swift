@@ -9,7 +9,9 @@ public enum ColorDepth: Sendable, Equatable {
         let colorterm = (variables["COLORTERM"] ?? "").lowercased()
         if colorterm == "truecolor" || colorterm == "24bit" { return .truecolor }
         let term = (variables["TERM"] ?? "").lowercased()
-        if term.contains("256") || term.contains("direct") { return .ansi256 }
+        // Byte search: `String.contains(String)` builds a Character table (and looks up a
+        // conformance at run time) on every start.
+        if term.containsText("256") || term.containsText("direct") { return .ansi256 }
         return .ansi16
     }
 }
