@@ -31,10 +31,16 @@ STATIC_LIBSTDCXX := $(lastword $(sort $(wildcard /usr/lib/gcc/$(shell uname -m)-
 build: deps
 	@$(MAKE) --no-print-directory release-binary
 
+# The functions that run at start-up and in a small request are linked next to each other
+# (scripts/startup-order.txt, made by scripts/startup-order): start-up then faults in a few pages of
+# code instead of 64 KiB windows all over the 6 MB .text (753 -> 727 page faults, ~6% of a small GET).
+# The toolchain links with gold, whose --section-ordering-file skips names it does not find.
+STARTUP_ORDER := -Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-order.txt
+
 release-binary:
 	@if [ -n "$(STATIC_LIBSTDCXX)" ]; then dir=$$($(SWIFT) build -c release --show-bin-path) && \
 	  mkdir -p "$$dir" && ln -sfn "$(STATIC_LIBSTDCXX)" "$$dir/libstdc++.a"; fi
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product swurl
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product swurl $(STARTUP_ORDER)
 
 # The Python venv with httpbin and gunicorn (pinned in Tests/requirements.txt).
 venv: $(VENV)/.installed
