@@ -33,7 +33,7 @@ build: deps
 
 # The functions that run at start-up and in a small request are linked next to each other
 # (scripts/startup-order.txt, made by scripts/startup-order): start-up then faults in a few pages of
-# code instead of 64 KiB windows all over the 6 MB .text (753 -> 727 page faults, ~6% of a small GET).
+# code instead of 64 KiB windows all over the 6 MB .text (753 -> 733 page faults, ~6% of a small GET).
 # The toolchain links with gold, whose --section-ordering-file skips names it does not find.
 STARTUP_ORDER := -Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-order.txt
 
