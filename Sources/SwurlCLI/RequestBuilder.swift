@@ -29,8 +29,7 @@ public struct RequestBuilder {
             guard case .query(let name, let value) = item.kind else { return nil }
             return FormRequestSerializer.percentEscape(name) + "=" + FormRequestSerializer.percentEscape(value)
         }
-        // Only when there are some: `joined` costs a runtime conformance lookup (a scan of every
-        // conformance record) the first time, at every start of a request without query items.
+        // Only when there are some: a request without query items skips `joined` at start-up.
         if !queryPairs.isEmpty { url = URLText.appendingQuery(queryPairs.joined(separator: "&"), to: url) }
 
         let dataItems = items.filter(\.isData)

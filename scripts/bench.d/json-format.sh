@@ -37,8 +37,8 @@ result[swurl]=$(measure swurl "$SWURL" --pretty=all "$url")
 # The floor under swurl's time: writing the same output bytes to a file with nothing else to do
 # (dd from the page cache, the background writer's 256 KiB blocks), median of 3.
 out_mb=$(( $(stat -c %s "$dir/swurl.out") / 1000000 ))
-floor=$(measure floor dd if="$dir/swurl.out" of="$dir/floor.out" bs=256K)
-rm -f "$dir/floor.out"
+floor=$(measure floor dd if="$dir/swurl.out" of="$dir/floor.copy" bs=256K)
+rm -f "$dir/floor.copy" "$dir/floor.out"
 if command -v jq >/dev/null; then
   result[jq]=$(measure jq jq . "$dir/big.json")
   result[jq-C]=$(measure jq-C jq -C . "$dir/big.json")
