@@ -41,6 +41,10 @@ release-binary:
 	@if [ -n "$(STATIC_LIBSTDCXX)" ]; then dir=$$($(SWIFT) build -c release --show-bin-path) && \
 	  mkdir -p "$$dir" && ln -sfn "$(STATIC_LIBSTDCXX)" "$$dir/libstdc++.a"; fi
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product swurl $(STARTUP_ORDER)
+	@if command -v nm >/dev/null && nm $(RELEASE_BIN) | grep -q 17_StringProcessing; then \
+	  echo "error: $(RELEASE_BIN) links _StringProcessing (~1 MB mapped and relocated at every start):" \
+	    "a String search uses contains(_: String) or firstRange(of:); use containsText or rangeOfText" \
+	    "(find it with: nm -u .build/release/*.build/*.o | grep 17_StringProcessing)" >&2; exit 1; fi
 
 # The Python venv with httpbin and gunicorn (pinned in Tests/requirements.txt).
 venv: $(VENV)/.installed

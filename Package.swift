@@ -9,8 +9,13 @@ import PackageDescription
 // direct accessors instead of mangled names: a mangled name makes the runtime look up each
 // conformance the type needs by scanning every conformance record in the binary (five scans,
 // ~0.5M instructions and their page faults, at every start).
+// Every function in its own section (without it Swift gives only public functions one; internal
+// functions, specializations and outlined copies share `.text`): the release link's
+// --gc-sections then drops the unused ones and its start-up order (Makefile) can move the used
+// ones next to each other.
 let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization",
-                                               "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+                                               "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+                                               "-Xfrontend", "-function-sections"],
                                               .when(configuration: .release))]
 
 let package = Package(

@@ -164,7 +164,7 @@ public enum DocumentationGenerator {
         var s = Substring(help)
         // The first ". " that ends a sentence, not the one in "e.g. " or "i.e. ".
         var from = s.startIndex
-        while let end = s[from...].firstRange(of: ". ") {
+        while let end = s[from...].rangeOfText(". ") {
             let before = s[..<end.lowerBound]
             if before.hasSuffix("e.g") || before.hasSuffix("i.e") { from = end.upperBound; continue }
             s = s[..<end.lowerBound]

@@ -371,8 +371,12 @@ final class ReplSession {
         return parts.text
     }
 
+    /// `word` as one shell word. Bytes decide (a quote followed by a combining mark is still a
+    /// quote to the shell, though not a "'" Character).
     static func quote(_ word: String) -> String {
-        guard word.isEmpty || word.contains(where: { " \t'\"\\".contains($0) }) else { return word }
+        guard word.isEmpty || word.utf8.contains(where: { b in
+            b == 0x20 || b == 0x09 || b == 0x27 || b == 0x22 || b == 0x5C
+        }) else { return word }
         return "'" + word.replacingAll("'", with: "'\\''") + "'"
     }
 
@@ -383,20 +387,20 @@ final class ReplSession {
     static func containsCredentials(_ line: String) -> Bool {
         guard var words = try? ReplSession.words(line) else {
             let l = line.lowercased()
-            return ["-a", "--auth", "authorization", "--key-password", "cookie"].contains { l.contains($0) } || l.contains("@")
+            return ["-a", "--auth", "authorization", "--key-password", "cookie"].contains { l.containsText($0) } || l.containsText("@")
         }
         if words.first == "swurl" { words.removeFirst() }
         if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
         for w in words {
             if let parts = Optional(URLReference.Parts(w)), URLText.schemeOf(w) != nil,
-               let authority = parts.authority, authority.contains("@") { return true }
+               let authority = parts.authority, authority.containsText("@") { return true }
         }
         guard let parsed = try? ArgumentParser.parse(words) else {
             return words.contains { $0.hasPrefix("-a") || $0.hasPrefix("--auth") || $0.hasPrefix("--key-password")
                 || $0.lowercased().hasPrefix("authorization") }
         }
         if parsed.has(.auth) || parsed.has(.keyPassword) { return true }
-        if let proxy = parsed.value(.proxy), URLReference.Parts(proxy).authority?.contains("@") == true { return true }
+        if let proxy = parsed.value(.proxy), URLReference.Parts(proxy).authority?.containsText("@") == true { return true }
         return parsed.positionals.contains { w in
             guard let key = itemKey(w), key.kind == .header else { return false }
             return credentialHeaders.contains(key.name.lowercased())

@@ -81,7 +81,7 @@ enum SecurityArguments {
     private static func isEncryptedKey(_ path: String) throws(SwurlError) -> Bool {
         guard let bytes = try? readWholeFile(path) else { return false }
         let text = String(decoding: bytes, as: UTF8.self)
-        return text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
+        return text.containsText("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.containsText("Proc-Type: 4,ENCRYPTED")
     }
 
     /// Asks for the key's password on the terminal without echo (getpass(3)); refuses when no

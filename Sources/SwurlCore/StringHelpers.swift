@@ -1,5 +1,38 @@
 @preconcurrency import Glibc
 /// Small string helpers every layer uses (no Foundation).
+///
+/// Text searches go through `containsText` and `rangeOfText`, not `contains(_: String)` or
+/// `firstRange(of:)`: those two live in `_StringProcessing`, and one call to either links that
+/// module and `_RegexParser` into the binary (~0.9 MB of code and ~45 KB of relocated data that
+/// every start maps and copies; measured in the issue 16 notes). Check with
+/// `nm -u .build/release/*/*.o | grep _StringProcessing` after adding a string search.
+extension StringProtocol {
+    /// The first occurrence of `needle`'s UTF-8 bytes (an empty needle is found at the start).
+    /// Matched by bytes, like `containsText`; the bounds are scalar boundaries of valid text.
+    public func rangeOfText(_ needle: String) -> Range<Index>? {
+        let hay = utf8
+        let pin = Array(needle.utf8)
+        guard let first = pin.first else { return startIndex..<startIndex }
+        var i = hay.startIndex
+        while i != hay.endIndex {
+            if hay[i] == first {
+                var j = hay.index(after: i)
+                var k = 1
+                while k < pin.count, j != hay.endIndex, hay[j] == pin[k] {
+                    hay.formIndex(after: &j)
+                    k += 1
+                }
+                if k == pin.count { return i..<j }
+            }
+            hay.formIndex(after: &i)
+        }
+        return nil
+    }
+
+    /// Whether `needle`'s UTF-8 bytes occur (a `String` takes the faster contiguous search below).
+    public func containsText(_ needle: String) -> Bool { rangeOfText(needle) != nil }
+}
+
 extension String {
     /// Whether the UTF-8 bytes hold `byte` (memchr over a native string's storage; a search by
     /// Character or a generic `utf8.contains` costs ~25 instructions a byte).
@@ -31,10 +64,10 @@ extension String {
 
     /// Replaces every occurrence of `target` (plain text, no patterns).
     public func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
+        guard !target.isEmpty, containsText(target) else { return self }
         var out = ""
         var rest = Substring(self)
-        while let r = rest.firstRange(of: target) {
+        while let r = rest.rangeOfText(target) {
             out += rest[..<r.lowerBound]
             out += replacement
             rest = rest[r.upperBound...]

@@ -21,11 +21,26 @@ public enum URLText {
             }
             if separator && (j == u.endIndex || u[j] < 0x80) { return String(text[..<i]) }
         }
-        guard let r = text.firstRange(of: "://") else { return nil }
-        let scheme = text[..<r.lowerBound]
+        guard let colon = characterSeparator(in: text) else { return nil }
+        let scheme = text[..<colon]
         guard let first = scheme.first, first.isLetter, first.isASCII,
               scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }) else { return nil }
         return String(scheme)
+    }
+
+    /// Where `://` starts as three Characters (a combining mark on the second `/` makes it another
+    /// Character, so no separator there).
+    private static func characterSeparator(in text: String) -> String.Index? {
+        var i = text.startIndex
+        while i != text.endIndex {
+            let next = text.index(after: i)
+            if text[i] == ":", next != text.endIndex, text[next] == "/" {
+                let last = text.index(after: next)
+                if last != text.endIndex, text[last] == "/" { return i }
+            }
+            i = next
+        }
+        return nil
     }
 
     private static func isSchemeByte(_ b: UInt8, first: Bool) -> Bool {

@@ -53,7 +53,7 @@ package struct CurlResult: Sendable {
             // libcurl reports a header line over its 100 KB limit this way (7.88).
             return .transport("the response could not be read: a header line is larger than libcurl accepts (100 KB), or memory ran out",
                               hint: "libcurl said: \(message)")
-        case CURLE_SSL_CONNECT_ERROR where message.contains("wrong version number"):
+        case CURLE_SSL_CONNECT_ERROR where message.containsText("wrong version number"):
             return .transport(message, hint: "the port may speak plain HTTP: try http:// instead of https://")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .transport(message, hint: "check the host name")
@@ -62,7 +62,7 @@ package struct CurlResult: Sendable {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_ISSUER_ERROR:
             return .trust(message, hint: "use --cacert FILE to trust a private CA")
-        case CURLE_UNSUPPORTED_PROTOCOL where message.contains("HTTP/0.9"):
+        case CURLE_UNSUPPORTED_PROTOCOL where message.containsText("HTTP/0.9"):
             // The server's fault, not the command line's: an answer with no status line.
             return .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept",
                               hint: "the server did not answer in HTTP")

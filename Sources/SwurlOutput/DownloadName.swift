@@ -23,7 +23,7 @@ public enum DownloadName {
     /// The sanitized last path segment of `url`, percent-decoded; nil when there is none.
     public static func fromURL(_ url: String) -> String? {
         var rest = Substring(url)
-        if let r = rest.firstRange(of: "://") { rest = rest[r.upperBound...] }
+        if let r = rest.rangeOfText("://") { rest = rest[r.upperBound...] }
         rest = rest.prefix { $0 != "?" && $0 != "#" }
         guard let slash = rest.firstIndex(of: "/") else { return nil }
         let path = rest[slash...]

@@ -261,7 +261,7 @@ final class JSONResponseDecoder: ResponseDecoding {
                 guard let v = try? JSONParser.parse(Array(line)) else {
                     TextResponseDecoder.show(bytes, context: context, into: &out)
                     // Valid JSON past the tree's depth limit is not "invalid": say what the limit is.
-                    if error.description.contains("nesting deeper") {
+                    if error.description.containsText("nesting deeper") {
                         return .failed("the body nests too deeply for --sort-keys/--drop-nulls (\(error.description)); shown as sent")
                     }
                     return .failed("the body is not valid JSON (\(error.description)); shown as sent")

@@ -52,7 +52,7 @@ public enum PropertyListReader {
     public static func looksLikePropertyList(_ head: some Collection<UInt8>) -> Bool {
         if head.starts(with: Array("bplist00".utf8)) { return true }
         let text = String(decoding: head.prefix(512), as: UTF8.self)
-        return text.contains("<!DOCTYPE plist") || text.contains("<plist")
+        return text.containsText("<!DOCTYPE plist") || text.containsText("<plist")
     }
 
     /// Decodes a binary or XML property list.

@@ -41,7 +41,7 @@ public struct ResponseValidator: Sendable {
     static func matches(_ type: String, pattern: String) -> Bool {
         if pattern == "*/*" || pattern == "*" { return true }
         if pattern.hasSuffix("/*") { return type.hasPrefix(pattern.dropLast(1)) }
-        if pattern.hasPrefix("*/*+") || pattern.contains("/*+") {
+        if pattern.hasPrefix("*/*+") || pattern.containsText("/*+") {
             guard let plus = pattern.lastIndex(of: "+"), let slash = pattern.firstIndex(of: "/") else { return false }
             let major = pattern[..<slash]
             return type.hasSuffix(pattern[plus...]) && (major == "*" || type.hasPrefix(major + "/"))
@@ -70,7 +70,7 @@ public struct ResponseValidator: Sendable {
     public static func parseTypeList(_ text: String) throws(SwurlError) -> [String] {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { part throws(SwurlError) in
             let t = String(part).trimmingSpaces().lowercased()
-            guard t == "*" || (t.contains("/") && !t.hasPrefix("/") && !t.hasSuffix("/") && !t.contains(" ")) else {
+            guard t == "*" || (t.containsText("/") && !t.hasPrefix("/") && !t.hasSuffix("/") && !t.containsText(" ")) else {
                 throw .usage("--accept-type: '\(t)' is not a media type", hint: "e.g. --accept-type application/json,text/*")
             }
             return t

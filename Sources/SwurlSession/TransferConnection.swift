@@ -165,7 +165,7 @@ extension EasyHandle {
             throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(proxy))'",
                          hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
         }
-        if !proxy.isEmpty, let parsed = try? CurlURL(parsing: proxy.contains("://") ? proxy : "http://" + proxy) {
+        if !proxy.isEmpty, let parsed = try? CurlURL(parsing: proxy.containsText("://") ? proxy : "http://" + proxy) {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the proxy URL") }
             if let p = parsed.password { try HeaderValue.check(p, "the password in the proxy URL") }
         }

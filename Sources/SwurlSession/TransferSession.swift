@@ -303,7 +303,7 @@ public final class TransferSession {
     static func hasUserInfo(_ url: String) -> Bool {
         // No '@' anywhere, no user info (the common case, without a search by Character).
         guard url.containsByte(UInt8(ascii: "@")) else { return false }
-        guard let r = url.firstRange(of: "://") else { return false }
+        guard let r = url.rangeOfText("://") else { return false }
         let authority = url[r.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return authority.contains("@")
     }

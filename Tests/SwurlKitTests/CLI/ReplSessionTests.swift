@@ -5,6 +5,15 @@ import SwurlTestSupport
 
 /// The REPL's pure parts: words, items versus paths, merging defaults, credentials, completion.
 final class ReplSessionTests: XCTestCase {
+    func testShownWordsAreQuotedByBytes() {
+        XCTAssertEqual(ReplSession.quote("plain"), "plain")
+        XCTAssertEqual(ReplSession.quote(""), "''")
+        XCTAssertEqual(ReplSession.quote("a b"), "'a b'")
+        XCTAssertEqual(ReplSession.quote("it's"), "'it'\\''s'")
+        // A quote with a combining mark is one Character, but the shell still sees the quote.
+        XCTAssertEqual(ReplSession.quote("a'\u{301}b"), "'a'\\''\u{301}b'")
+    }
+
     func testWordsSplitLikeAShell() throws {
         XCTAssertEqual(try ReplSession.words("  GET foo  'a b'=c \"x \\\" y\":1 "), ["GET", "foo", "a b=c", "x \" y:1"])
         XCTAssertEqual(try ReplSession.words("a\\=b=c"), ["a\\=b=c"])

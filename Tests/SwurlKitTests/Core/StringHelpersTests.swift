@@ -17,4 +17,39 @@ final class StringHelpersTests: XCTestCase {
         XCTAssertTrue("cafe\u{301}".containsText("e"))
         XCTAssertFalse("cafe\u{301}".contains("e"))
     }
+
+    func testRangeOfTextFindsTheFirstByteMatch() {
+        func found(_ hay: String, _ needle: String) -> String? {
+            hay.rangeOfText(needle).map { String(hay[$0]) + "@" + String(hay.utf8.distance(from: hay.startIndex, to: $0.lowerBound)) }
+        }
+        XCTAssertEqual(found("http://host/x://y", "://"), "://@4")   // the first of two
+        XCTAssertEqual(found("abc", "abc"), "abc@0")
+        XCTAssertEqual(found("abc", "c"), "c@2")
+        XCTAssertEqual(found("abc", ""), "@0")
+        XCTAssertEqual(found("aab", "ab"), "ab@1")                   // a restart inside a partial match
+        XCTAssertEqual(found("δέλτα", "λτ"), "λτ@4")                 // byte offset of a scalar boundary
+        XCTAssertEqual(found("One. Two. ", ". "), ". @3")
+        XCTAssertNil(found("ab", "abc"))                             // the needle runs past the end
+        XCTAssertNil(found("", "a"))
+        XCTAssertNil(found("a:/b", "://"))
+        // On a substring the range is in the base string's indices, and the search stays inside it.
+        let text = "x://y://z"
+        let tail = text[text.index(text.startIndex, offsetBy: 2)...]
+        let r = tail.rangeOfText("://")
+        XCTAssertEqual(r.map { String(text[$0]) }, "://")
+        XCTAssertEqual(r.map { text.distance(from: text.startIndex, to: $0.lowerBound) }, 5)   // not the one cut at 1
+        XCTAssertNil(text[..<text.index(text.startIndex, offsetBy: 3)].rangeOfText("://"))
+        XCTAssertTrue(tail.containsText("y:"))
+        XCTAssertFalse(tail.containsText("x"))
+    }
+
+    func testReplacingAllMatchesBytesSoAQuoteBeforeACombiningMarkIsReplaced() {
+        // By Character, "'" + U+0301 is one Character unequal to "'", and a shell quote built
+        // with replacingAll would end early; by bytes every quote is escaped.
+        XCTAssertEqual("a'\u{301}b".replacingAll("'", with: "'\\''"), "a'\\''\u{301}b")
+        XCTAssertEqual("x\"\u{301}".replacingAll("\"", with: "\\\""), "x\\\"\u{301}")
+        XCTAssertEqual("aaa".replacingAll("aa", with: "b"), "ba")
+        XCTAssertEqual("abc".replacingAll("", with: "x"), "abc")
+        XCTAssertEqual("abc".replacingAll("z", with: "x"), "abc")
+    }
 }
