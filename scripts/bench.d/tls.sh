@@ -67,12 +67,16 @@ done
 plain="http://127.0.0.1:$hport/small.txt"
 [ "$("$SWURL" -q "$plain")" = ok ] || { echo "small GET row: swurl did not fetch $plain" >&2; exit 1; }
 echo "== small GET, -o /dev/null (nginx, plain http, whole process, $RUNS runs each taking turns)"
-python3 scripts/bench-turns.py "$RUNS" 5 0 "swurl=$SWURL -q $plain -o /dev/null" "curl=curl -s $plain -o /dev/null"
+# "swurl, again" is the same command a second time: how far two entries of one binary land apart
+# in this run is the noise that the ratio to curl has to be read against.
+python3 scripts/bench-turns.py "$RUNS" 5 0 "swurl=$SWURL -q $plain -o /dev/null" "swurl, again=$SWURL -q $plain -o /dev/null" \
+  "curl=curl -s $plain -o /dev/null"
 rss() { /usr/bin/time -f '%M' -o "$dir/rss.txt" "$@" >/dev/null 2>&1; cat "$dir/rss.txt"; }
 echo "  peak RSS: swurl $(( $(rss "$SWURL" -q "$plain" -o /dev/null) / 1024 )) MB, curl $(( $(rss curl -s "$plain" -o /dev/null) / 1024 )) MB (target: wall and cpu <= 1.05x)"
 
 echo "== TLS GET, small file (nginx, whole process, $RUNS runs each taking turns; target <= 1.0x)"
 python3 scripts/bench-turns.py "$RUNS" 3 0 "swurl --cacert=$SWURL -q --cacert $dir/ca.pem $url" \
+  "swurl --cacert, again=$SWURL -q --cacert $dir/ca.pem $url" \
   "curl --cacert=curl -s --cacert $dir/ca.pem $url"
 python3 scripts/bench-turns.py "$RUNS" 3 0 "swurl --cacert +pin=$SWURL -q --cacert $dir/ca.pem --pin-pubkey $pin $url" \
   "curl --cacert +pin=curl -s --cacert $dir/ca.pem --pinnedpubkey $pin $url"
