@@ -3,8 +3,8 @@
 ///
 /// Text searches go through `containsText` and `rangeOfText`, not `contains(_: String)` or
 /// `firstRange(of:)`: those two live in `_StringProcessing`, and one call to either links that
-/// module and `_RegexParser` into the binary (~0.9 MB of code and ~45 KB of relocated data that
-/// every start maps and copies; measured in the issue 16 notes). Check with
+/// module and `_RegexParser` into the binary (~0.9 MB of code, ~38 KB of relocated data that
+/// every start copies and ~58 KB of .bss; measured in the issue 16 notes). Check with
 /// `nm -u .build/release/*/*.o | grep _StringProcessing` after adding a string search.
 extension StringProtocol {
     /// The first occurrence of `needle`'s UTF-8 bytes (an empty needle is found at the start).
