@@ -24,6 +24,12 @@ public struct HTTPRequest: Sendable {
     public func isRemoved(_ name: String) -> Bool {
         removedHeaders.contains { $0.lowercased() == name.lowercased() }
     }
+
+    /// Whether `Transfer-Encoding` asks for chunked encoding (the body is then sent in chunks
+    /// and no `Content-Length` is added).
+    public var isChunked: Bool {
+        headers["Transfer-Encoding"]?.lowercased().containsText("chunked") ?? false
+    }
 }
 
 /// The response status line and header fields of one HTTP response.

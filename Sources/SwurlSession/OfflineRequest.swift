@@ -23,7 +23,7 @@ public enum OfflineRequest {
         for f in request.headers where f.name.lowercased() != "host" {
             s += f.value.isEmpty ? "\(f.name):\r\n" : "\(f.name): \(f.value)\r\n"
         }
-        let chunked = request.headers["Transfer-Encoding"]?.lowercased().containsText("chunked") ?? false
+        let chunked = request.isChunked
         if let body = request.body, !chunked, !request.headers.contains("Content-Length"), let length = body.length {
             s += "Content-Length: \(length)\r\n"
         } else if request.body == nil && request.method == "POST" && !request.headers.contains("Content-Length") {
@@ -37,7 +37,7 @@ public enum OfflineRequest {
     public static func emit(_ request: HTTPRequest, cookies: [SessionCookie] = [], to delegate: TransferDelegate) throws {
         try delegate.transferDidSendRequestHead(try head(request, cookies: cookies))
         guard let body = request.body else { return }
-        let chunked = request.headers["Transfer-Encoding"]?.lowercased().containsText("chunked") ?? false
+        let chunked = request.isChunked
         let reader = body.makeReader()
         let forward = DelegateSink(delegate: delegate)
         try reader.copy(to: forward, chunked: chunked)

@@ -155,7 +155,7 @@ public final class Transfer: EasyTransferHandler {
         if let body = request.body {
             bodyReader = body.makeReader()
             try easy.set(.post(true))
-            let chunked = request.headers["Transfer-Encoding"]?.lowercased().containsText("chunked") ?? false
+            let chunked = request.isChunked
             try easy.set(.postFieldSize(chunked ? -1 : (body.length ?? -1)))
             try easy.registerUploadCallbacks()
             if method != "POST" { try easy.set(.customRequest(method), "the method") }

@@ -23,6 +23,7 @@ final class OfflineAndErrorTests: XCTestCase {
             ["-f", "PUT", "{URL}/f", "user[name]=A B", "tags[]=x"],
             ["GET", "{URL}/g", "q==1", "Accept:", "X-E;"],
             ["--raw", "text body", "{URL}/r", "Content-Type:text/plain"],
+            ["--chunked", "POST", "{URL}/c", "a=1"],
             ["POST", "{URL}/h", "Host:example.test", "a=1"],
             ["{USERINFO}/u"],
             ["-A", "digest", "-a", "u:p", "{URL}/d"],
