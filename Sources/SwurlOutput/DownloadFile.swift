@@ -54,8 +54,8 @@ public final class DownloadFile: TransferDelegate {
     /// Whether a 416 showed that the `.part` file is already complete.
     private var alreadyComplete = false
     private var committed = false
-    /// `-o` names a character device or pipe (`/dev/null`, a FIFO, also through a symbolic
-    /// link): written in place, never renamed over.
+    /// `-o` names something other than a regular file (`/dev/null`, a FIFO, `/dev/stdout`, also
+    /// through a symbolic link): written in place, never renamed over.
     private var direct = false
     /// `--continue -o FILE` without `FILE.part`: the range is appended to FILE itself. Cleared
     /// when the server ignores the range (the new copy then grows in `FILE.part`).
@@ -73,11 +73,22 @@ public final class DownloadFile: TransferDelegate {
     public init(plan: Plan, headDelegate: TransferDelegate?) throws(SwurlError) {
         self.plan = plan
         self.headDelegate = headDelegate
-        if let out = plan.outputPath {
-            path = out
-            if DownloadFile.isStream(out) {
-                guard !plan.resume else { throw .usage("cannot resume into '\(out)': it is not a regular file") }
+        if let given = plan.outputPath {
+            // A symbolic link is followed to its target (`OutputTarget`): the `.part` file grows
+            // beside the target and replaces it; the link itself is never replaced.
+            let out: String
+            switch try OutputTarget.resolve(given) {
+            case .directory:
+                throw .usage("cannot write '\(given)': it is a directory", hint: "give -o a file name, or use --output-dir DIR")
+            case .direct:
+                out = given
                 direct = true
+            case .file(let target):
+                out = target
+            }
+            path = out
+            if direct {
+                guard !plan.resume else { throw .usage("cannot resume into '\(given)': it is not a regular file") }
             } else if plan.resume {
                 // Resume FILE.part, or FILE itself in place (a symbolic link or directory is
                 // never resumed into).
@@ -91,7 +102,7 @@ public final class DownloadFile: TransferDelegate {
                     offset = size
                 }
             } else if DownloadFile.exists(out) && !plan.overwrite {
-                throw .usage("'\(out)' already exists", hint: "use --overwrite to replace it or --continue to resume it")
+                throw .usage("'\(given)' already exists", hint: "use --overwrite to replace it or --continue to resume it")
             }
         } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
             path = found
@@ -197,7 +208,8 @@ public final class DownloadFile: TransferDelegate {
             close(fd)
             fd = -1
         }
-        let flags = direct ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
+        // A regular file reached through /proc (stdout redirected to a file) is appended to.
+        let flags = direct ? O_WRONLY | O_CLOEXEC | (DownloadFile.size(following: part) != nil ? O_APPEND : 0) : O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
         if fd < 0 || !direct { fd = open(ArgumentBytes.path(part), flags, 0o666) }
         guard fd >= 0 else {
             throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
@@ -282,13 +294,11 @@ public final class DownloadFile: TransferDelegate {
         return Int64(st.st_size)
     }
 
-    /// Whether `path` is, or links to, a character device or FIFO (`/dev/null`, a pipe), which
-    /// is written in place. A link to a regular file is an existing file like any other.
-    static func isStream(_ path: String) -> Bool {
+    /// The size of the regular file `path` leads to, links followed.
+    static func size(following path: String) -> Int64? {
         var st = stat()
-        guard stat(ArgumentBytes.path(path), &st) == 0 else { return false }
-        let kind = st.st_mode & S_IFMT
-        return kind == S_IFCHR || kind == S_IFIFO
+        guard stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
     }
 
     static func exists(_ path: String) -> Bool {

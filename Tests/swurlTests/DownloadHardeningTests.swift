@@ -116,28 +116,27 @@ final class DownloadHardeningTests: XCTestCase {
 
     // MARK: Symbolic links and devices
 
-    func testOutputThroughASymlinkIsTreatedAsAnExistingFile() throws {
+    /// `-d -o LINK` follows the link: the target counts as the existing file, `--overwrite`
+    /// replaces the target (its `.part` grows beside it), and the link itself stays a link.
+    func testOutputThroughASymlinkUpdatesTheTargetAndKeepsTheLink() throws {
         let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 3"], body: Data("new".utf8))])
         let dir = TestPaths.temporaryDirectory()
         let precious = Data("precious content that must survive\n".utf8)
-        try precious.write(to: URL(fileURLWithPath: dir + "/target.txt"))
-        XCTAssertEqual(symlink("target.txt", dir + "/link"), 0)
+        try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: true)
+        try precious.write(to: URL(fileURLWithPath: dir + "/real/target.txt"))
+        XCTAssertEqual(symlink("real/target.txt", dir + "/link"), 0)
 
         let refused = try runSwurl(["-d", "-o", "link", server.url("/x")], directory: dir)
         XCTAssertEqual(refused.status, 64, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("already exists"), refused.stderr)
-        XCTAssertEqual(contents(dir + "/target.txt"), precious, "nothing is written through the link")
-
-        let resume = try runSwurl(["-d", "-c", "-o", "link", server.url("/x")], directory: dir)
-        XCTAssertEqual(resume.status, 64, resume.stderr)
-        XCTAssertEqual(contents(dir + "/target.txt"), precious)
+        XCTAssertEqual(contents(dir + "/real/target.txt"), precious, "nothing is written without --overwrite")
 
         let replaced = try runSwurl(["-d", "--overwrite", "-o", "link", server.url("/x")], directory: dir)
         XCTAssertEqual(replaced.status, 0, replaced.stderr)
-        XCTAssertEqual(contents(dir + "/target.txt"), precious, "--overwrite replaces the link, not its target")
-        XCTAssertEqual(contents(dir + "/link"), Data("new".utf8))
-        XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link"))
-        XCTAssertEqual(files(dir), ["link", "target.txt"])
+        XCTAssertEqual(contents(dir + "/real/target.txt"), Data("new".utf8), "the target is updated")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link"), "real/target.txt")
+        XCTAssertEqual(files(dir), ["link", "real"])
+        XCTAssertEqual(files(dir + "/real"), ["target.txt"])
     }
 
     func testADerivedNameThatIsASymlinkGetsASuffix() throws {

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Where bytes for an output path (`-o`, `-d -o`) really go, decided when the file is opened.
+/// A symbolic link is followed to its target and never replaced: `-o /dev/stdout` writes through
+/// the link as curl does, and `-o link.txt` updates the file the link points at.
+public enum OutputTarget: Equatable, Sendable {
+    /// A regular file, or a name not there yet: written to a temporary file in the same
+    /// directory and renamed over this path (every symbolic link resolved) when complete.
+    case file(String)
+    /// Anything else (a pipe, a terminal, a character device, `/proc/self/fd/N`): opened and
+    /// written in place at this path.
+    case direct(String)
+    /// A directory: nothing can be written.
+    case directory(String)
+
+    /// Most links followed before giving up (the kernel's own limit).
+    static let maxLinks = 40
+
+    /// Follows `path` through its symbolic links. A path whose directory lies in `/proc` (`/dev/fd/N`,
+    /// `/proc/self/fd/N`, and `/dev/stdout` through them) is written directly: its links name open
+    /// files, not places to create one.
+    /// - Throws: `SwurlError.output` on a loop of links.
+    public static func resolve(_ path: String) throws(SwurlError) -> OutputTarget {
+        var current = path
+        var followed = false
+        for _ in 0..<maxLinks {
+            if isInProc(current) { return kind(of: path, orFile: path) }
+            var st = stat()
+            guard lstat(ArgumentBytes.path(current), &st) == 0 else {
+                // Not there yet (or not reachable): created here, and open reports what is wrong.
+                return .file(current)
+            }
+            switch st.st_mode & S_IFMT {
+            case S_IFLNK:
+                guard let target = readLink(current) else { return .file(current) }
+                followed = true
+                current = target.hasPrefix("/") ? target : directory(of: current) + "/" + target
+            case S_IFREG: return .file(current)
+            case S_IFDIR: return .directory(followed ? current : path)
+            default: return .direct(current)
+            }
+        }
+        throw .output("cannot write '\(path)': too many levels of symbolic links")
+    }
+
+    /// The path that a successful transfer leaves the bytes at.
+    public var path: String {
+        switch self {
+        case .file(let p), .direct(let p), .directory(let p): return p
+        }
+    }
+
+    /// `.direct` unless `path` (followed) is a directory.
+    private static func kind(of path: String, orFile: String) -> OutputTarget {
+        var st = stat()
+        if stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return .directory(path) }
+        return .direct(orFile)
+    }
+
+    /// Whether `path`'s directory, with every link resolved, is `/proc` or below it.
+    private static func isInProc(_ path: String) -> Bool {
+        let dir = directory(of: path)
+        guard let real = realPath(dir) else { return false }
+        return real == "/proc" || real.hasPrefix("/proc/")
+    }
+
+    /// `a/b/c` → `a/b`; `c` → `.`; `/c` → `/`.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    private static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(ArgumentBytes.path(path), &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return ArgumentBytes.decode(buffer[..<n].map { UInt8(bitPattern: $0) })
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(ArgumentBytes.path(path), nil) else { return nil }
+        defer { free(resolved) }
+        return ArgumentBytes.decode(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
+    }
+}
