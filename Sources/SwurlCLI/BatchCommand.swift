@@ -530,6 +530,12 @@ struct BatchResult {
     /// The body's file name in `--output-dir` (nil when none was written).
     var file: String?
 
+    /// The URL as results show it: a password in it masked.
+    var shownURL: String? {
+        guard let url, url.utf8.contains(UInt8(ascii: "@")) else { return url }
+        return Redactor.url(url)
+    }
+
     /// `LINE STATUS TIME SIZE METHOD URL`, or `LINE error EXIT METHOD URL: MESSAGE`.
     var text: String {
         var bytes: [UInt8] = []
@@ -541,7 +547,7 @@ struct BatchResult {
     /// printable ASCII method and URL copied as they are (what `TerminalSanitizer.clean` keeps).
     func appendText(to out: inout [UInt8]) {
         guard exit == .success, let status, let timeTotal, let size,
-              BatchResult.isPrintableASCII(method), BatchResult.isPrintableASCII(url) else {
+              BatchResult.isPrintableASCII(method), BatchResult.isPrintableASCII(shownURL) else {
             out.append(contentsOf: slowText.utf8)
             return
         }
@@ -555,7 +561,7 @@ struct BatchResult {
         out.append(0x20)
         if let method { out.append(contentsOf: method.utf8) } else { out.append(UInt8(ascii: "-")) }
         out.append(0x20)
-        if let url { out.append(contentsOf: url.utf8) } else { out.append(UInt8(ascii: "-")) }
+        if let url = shownURL { out.append(contentsOf: url.utf8) } else { out.append(UInt8(ascii: "-")) }
     }
 
     private static func isPrintableASCII(_ s: String?) -> Bool {
@@ -594,7 +600,7 @@ struct BatchResult {
     }
 
     private var slowText: String {
-        let m = method ?? "-", u = url.map { TerminalSanitizer.clean($0) } ?? "-"
+        let m = method ?? "-", u = shownURL.map { TerminalSanitizer.clean($0) } ?? "-"
         if let status, let timeTotal, let size {
             var s = "\(line) \(status) \(BatchResult.seconds(timeTotal)) \(size) \(m) \(u)"
             if exit != .success { s += " (exit \(exit.rawValue): \(TerminalSanitizer.clean(error ?? "")))" }
@@ -608,7 +614,7 @@ struct BatchResult {
         let v = JSONValue.object([
             .init("line", .number(String(line))),
             .init("method", method.map { .string($0) } ?? .null),
-            .init("url", url.map { .string($0) } ?? .null),
+            .init("url", shownURL.map { .string($0) } ?? .null),
             .init("status", status.map { .number(String($0)) } ?? .null),
             .init("http_version", httpVersion.map { .string($0) } ?? .null),
             .init("time_total", num(timeTotal)),

@@ -42,6 +42,13 @@ public enum DocumentationGenerator {
         "An encrypted client key given to batch (--key or --cert without --key-password) asks for its password once, on the terminal, for every line that uses it. Finished lines hand their libcurl easy handle, reset to every default, to the next line; each line reads with libcurl's 16 KiB receive buffer (one-shot requests use 512 KiB).",
     ]
 
+    /// The SECURITY section of the man page (the README's "Security" section says the same).
+    static let securityText = [
+        "Output files: -o PATH (also with --download) follows a symbolic link when the file is opened and never replaces the link. A regular file, or a name that does not exist yet, is written to a temporary file in the target's own directory and renamed over the target only when the transfer completed; an existing file keeps its mode. Anything else (a pipe, a terminal, a character device, /dev/stdout, /dev/fd/N and other links into /proc) is opened and written in place; a regular file reached through /proc (stdout redirected to a file) is appended to. --output-dir never writes through a symbolic link: a planted link makes the name taken.",
+        "Secrets shown back: wherever swurl shows a URL or an option (error messages, the REPL's env and prompt, batch results in text and --jsonl) a password in a URL (scheme://user:PASSWORD@host, //user:PASSWORD@host, user:PASSWORD@host:port) is shown as ****, as are -a/--auth passwords and bearer tokens, --key-password and the values of Authorization, Proxy-Authorization and Cookie items. The REPL keeps no line with credentials in its history file, in any of these forms or in a cluster of short options (-qa user:pw). --offline, -v and --print show the request as sent, secrets included: that is what they are for.",
+        "Batch files, REPL scripts and config files are programs: a line can read any file the user can read (@file, =@, :=@, ==@, name@file) and send it anywhere, and a REPL line can write any file the user can write (-o). Run only files you would run as a shell script, as with curl -K.",
+    ]
+
     static func manPage() -> String {
         var s = ".\\\" \(banner)\n"
         s += ".TH SWURL 1 \"\" \"swurl \(RequestBuilder.version)\" \"User Commands\"\n"
@@ -101,6 +108,10 @@ public enum DocumentationGenerator {
             }
         }
         s += sessionFiles()
+        s += ".SH SECURITY\n"
+        for paragraph in DocumentationGenerator.securityText {
+            s += ".PP\n" + roff(paragraph) + "\n"
+        }
         s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host). SWURL_CONFIG= (empty) or --no-config anywhere on the command line turns the file off. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE. Options the command does not take are left out.") + "\n"
         s += ".PP\n.nf\n" + roff("# ~/.config/swurl/config\n--style mono   --timeout 30\n--pin-scope chain  # comments end the line\n--proxy 'http://proxy.internal:3128'") + "\n.fi\n"
         s += ".SH EXIT STATUS\n"

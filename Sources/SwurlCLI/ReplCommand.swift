@@ -93,7 +93,7 @@ final class ReplSession {
         let origin = base.flatMap { try? Origin(url: $0) }
         var keys: [String] = parsed.has(.auth) ? ["auth"] : []
         for item in items {
-            if let key = ReplSession.itemKey(item), key.kind == .header, ReplSession.credentialHeaders.contains(key.name.lowercased()) {
+            if let key = ReplSession.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
                 keys.append(key.name.lowercased())
             }
         }
@@ -268,7 +268,7 @@ final class ReplSession {
         let ownHeaders = Set(positionals.compactMap(ReplSession.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })
         let items = defaultItems.filter { item in
             guard let key = ReplSession.itemKey(item), key.kind == .header,
-                  ReplSession.credentialHeaders.contains(key.name.lowercased()),
+                  Redactor.isCredentialHeader(key.name),
                   !ownHeaders.contains(key.name.lowercased()) else { return true }
             if credentialGoes(key.name.lowercased(), to: origin) { return true }
             withheld.append(key.name + ":")
@@ -276,7 +276,7 @@ final class ReplSession {
         }
         if !withheld.isEmpty && !merged.has(.quiet) {
             try? environment.stderr.write("swurl: note: the default credentials (" + withheld.joined(separator: ", ")
-                + ") are not sent to " + TerminalSanitizer.clean(origin?.description ?? url)
+                + ") are not sent to " + TerminalSanitizer.clean(origin?.description ?? Redactor.url(url))
                 + ": they belong to the origin they were given for (give them on the line to send them here)\n")
         }
         merged.positionals = (method.map { [$0] } ?? []) + [url]
@@ -328,47 +328,33 @@ final class ReplSession {
 
     // MARK: env
 
-    /// The base and every default, credentials masked.
+    /// The base and every default, credentials masked (`Redactor`).
     func environmentText() -> String {
-        var s = "base: " + (base.map(ReplSession.maskURL) ?? "(none)") + "\n"
+        var s = "base: " + (base.map(Redactor.url) ?? "(none)") + "\n"
+        let bearer = defaults.value(.authType)?.lowercased() == "bearer"
         for spec in OptionTable.all {
             guard let values = defaults.options[spec.option] else { continue }
             for v in values {
                 guard let v else { s += "--\(spec.name)\n"; continue }
                 let shown: String
                 switch spec.option {
-                case .auth: shown = v.firstIndex(of: ":").map { String(v[..<$0]) + ":****" } ?? v
-                case .keyPassword: shown = "****"
-                case .proxy: shown = ReplSession.maskURL(v)
-                default: shown = v
+                // A bearer token is a secret as a whole; `user:pass` keeps the user name.
+                case .auth: shown = Redactor.credentials(v, whole: bearer)
+                case .keyPassword: shown = Redactor.mask
+                default: shown = Redactor.url(v)
                 }
                 s += "--\(spec.name) \(ReplSession.quote(shown))\n"
             }
         }
         for item in defaultItems {
-            if let key = ReplSession.itemKey(item), key.kind == .header,
-               ReplSession.credentialHeaders.contains(key.name.lowercased()) {
-                s += "\(key.name):****\n"
+            if let key = ReplSession.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
+                s += "\(key.name):\(Redactor.mask)\n"
             } else {
-                s += ReplSession.quote(item) + "\n"
+                s += ReplSession.quote(Redactor.url(item)) + "\n"
             }
         }
         // Typed text, shown back: made visible line by line.
         return s.split(separator: "\n").map { TerminalSanitizer.clean(String($0)) + "\n" }.joined()
-    }
-
-    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
-
-    /// `https://user:pass@h/` → `https://user:****@h/`.
-    static func maskURL(_ url: String) -> String {
-        var parts = URLReference.Parts(url)
-        guard var authority = parts.authority, let at = authority.lastIndex(of: "@") else { return url }
-        let userinfo = authority[..<at]
-        if let colon = userinfo.firstIndex(of: ":") {
-            authority = String(userinfo[..<colon]) + ":****" + authority[at...]
-            parts.authority = authority
-        }
-        return parts.text
     }
 
     /// `word` as one shell word. Bytes decide (a quote followed by a combining mark is still a
@@ -382,8 +368,10 @@ final class ReplSession {
 
     // MARK: History
 
-    /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`,
-    /// `--key-password`, an Authorization/Proxy-Authorization/Cookie header item, a URL with a password.
+    /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`
+    /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
+    /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
+    /// When the line does not parse, it is judged conservatively: kept out if it might.
     static func containsCredentials(_ line: String) -> Bool {
         guard var words = try? ReplSession.words(line) else {
             let l = line.lowercased()
@@ -391,19 +379,18 @@ final class ReplSession {
         }
         if words.first == "swurl" { words.removeFirst() }
         if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
-        for w in words {
-            if let parts = Optional(URLReference.Parts(w)), URLText.schemeOf(w) != nil,
-               let authority = parts.authority, authority.containsText("@") { return true }
-        }
+        if words.contains(where: Redactor.hasURLPassword) { return true }
         guard let parsed = try? ArgumentParser.parse(words) else {
-            return words.contains { $0.hasPrefix("-a") || $0.hasPrefix("--auth") || $0.hasPrefix("--key-password")
-                || $0.lowercased().hasPrefix("authorization") }
+            return words.contains { w in
+                w.hasPrefix("--auth") || w.hasPrefix("--key-password")
+                    || w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains("a")
+                    || itemKey(w).map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true
+            }
         }
         if parsed.has(.auth) || parsed.has(.keyPassword) { return true }
-        if let proxy = parsed.value(.proxy), URLReference.Parts(proxy).authority?.containsText("@") == true { return true }
         return parsed.positionals.contains { w in
             guard let key = itemKey(w), key.kind == .header else { return false }
-            return credentialHeaders.contains(key.name.lowercased())
+            return Redactor.isCredentialHeader(key.name)
         }
     }
 

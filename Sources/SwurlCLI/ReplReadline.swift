@@ -69,7 +69,7 @@ enum ReplReadline {
     /// `swurl http://h/api/> `, or `swurl http://h/api/ [7]> ` after a failure.
     static func prompt(_ session: ReplSession) -> String {
         var p = "swurl"
-        if let base = session.base { p += " " + TerminalSanitizer.clean(ReplSession.maskURL(base)) }
+        if let base = session.base { p += " " + TerminalSanitizer.clean(Redactor.url(base)) }
         if session.lastStatus != .success { p += " [\(session.lastStatus.rawValue)]" }
         return p + "> "
     }

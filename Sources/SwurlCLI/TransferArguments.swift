@@ -96,7 +96,7 @@ extension CommandOptions {
         if let p = args.value(.proxy) {
             let scheme = URLBuilder.schemeOf(p)?.lowercased()
             guard scheme == nil || ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme ?? "") else {
-                throw .usage("--proxy: unsupported proxy scheme in '\(p)'", hint: "use http://, https://, socks5:// or socks5h://")
+                throw .usage("--proxy: unsupported proxy scheme in '\(Redactor.url(p))'", hint: "use http://, socks4://, socks4a://, socks5:// or socks5h://")
             }
             transfer.proxy.explicit = p
         }

@@ -37,7 +37,7 @@ public enum RedirectPolicy {
     ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
     public static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
         guard let scheme = URLText.schemeOf(location), URLText.httpSchemes.contains(scheme.lowercased()) else {
-            throw .transport("the server redirected to '\(TerminalSanitizer.clean(location))', which is not an http or https URL")
+            throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which is not an http or https URL")
         }
         let target: CurlURL
         do { target = try CurlURL(parsing: location) } catch {

@@ -162,7 +162,7 @@ extension EasyHandle {
         // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
         // host name) would be applied to the proxy's certificate: not supported, said plainly.
         if proxy.lowercased().hasPrefix("https://") {
-            throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(proxy))'",
+            throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(Redactor.url(proxy)))'",
                          hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
         }
         if !proxy.isEmpty, let parsed = try? CurlURL(parsing: proxy.containsText("://") ? proxy : "http://" + proxy) {

@@ -191,7 +191,7 @@ public final class TransferSession {
             let status = result.head?.status ?? 0
             guard let target = result.redirectURL, !target.isEmpty else {
                 let location = result.head?.headers["Location"] ?? ""
-                throw .transport("the redirect target '\(TerminalSanitizer.clean(location))' is not a valid URL")
+                throw .transport("the redirect target '\(TerminalSanitizer.clean(Redactor.url(location)))' is not a valid URL")
             }
             let next = try RedirectPolicy.follow(current, status: status, to: target)
             try refuseDowngrade(to: next.url)

@@ -43,17 +43,22 @@ final class ReplSessionTests: XCTestCase {
 
     func testCredentialLinesAreRecognized() {
         for line in ["GET x -a u:p", "x --auth=u:p", "x -va u:p", "set -a u", "x Authorization:'Bearer t'",
-                     "x --key-password s", "https://u:p@h/x", "swurl x cookie:a=b", "x 'unclosed -a"] {
+                     "x --key-password s", "https://u:p@h/x", "swurl x cookie:a=b", "x 'unclosed -a",
+                     // Forms the history kept before: scheme-less URLs, a scheme-less proxy, clusters.
+                     "//ann:pw@localhost:8080/x", "localhost:8080/x --proxy ann:pw@127.0.0.1:3128",
+                     "x -qa ann:pw", "x -qva ann", "set --proxy http://ann:pw@p:1", "x Proxy-Authorization:Basic",
+                     "x --unknown-option -qa ann:pw", "ann:pw@localhost:8080/x"] {
             XCTAssertTrue(ReplSession.containsCredentials(line), line)
         }
-        for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1"] {
+        for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
+                     "x --proxy http://127.0.0.1:3128", "x -qv"] {
             XCTAssertFalse(ReplSession.containsCredentials(line), line)
         }
     }
 
     func testMaskedURL() {
-        XCTAssertEqual(ReplSession.maskURL("https://u:p@h/x"), "https://u:****@h/x")
-        XCTAssertEqual(ReplSession.maskURL("https://h/x"), "https://h/x")
+        XCTAssertEqual(Redactor.url("https://u:p@h/x"), "https://u:****@h/x")
+        XCTAssertEqual(Redactor.url("https://h/x"), "https://h/x")
     }
 
     func testCompletion() {

@@ -1,0 +1,59 @@
+/// The one place that hides secrets in what swurl shows back: URLs and options in error
+/// messages, the REPL's `env`, batch results and the REPL history filter. `--offline` shows the
+/// exact request bytes and does not use it.
+public enum Redactor {
+    /// What stands in for a hidden secret.
+    public static let mask = "****"
+
+    /// Header fields whose values are credentials.
+    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// Whether `name` (any case) is a header field whose value is a credential.
+    public static func isCredentialHeader(_ name: some StringProtocol) -> Bool {
+        credentialHeaders.contains(name.lowercased())
+    }
+
+    /// The userinfo of `text` read as a URL (`scheme://user:pw@host`), a network-path reference
+    /// (`//user:pw@host`) or a scheme-less authority (`user:pw@host:8080/x`, as `--proxy` and the
+    /// URL shorthands take): its range in `text`, or nil when there is none.
+    static func userinfoRange(_ text: String) -> Range<String.Index>? {
+        var start = text.startIndex
+        if let sep = text.rangeOfText("://") {
+            // The scheme must be the only thing before it (no '/', '?', '#', '@').
+            let scheme = text[..<sep.lowerBound]
+            guard !scheme.isEmpty, !scheme.contains(where: { "/?#@".contains($0) }) else { return nil }
+            start = sep.upperBound
+        } else if text.hasPrefix("//") {
+            start = text.index(text.startIndex, offsetBy: 2)
+        }
+        let rest = text[start...]
+        let end = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
+        guard let at = rest[..<end].lastIndex(of: "@") else { return nil }
+        return start..<at
+    }
+
+    /// Whether `text`, read as `userinfoRange` reads it, carries a password (`user:pw@`).
+    public static func hasURLPassword(_ text: String) -> Bool {
+        guard let r = userinfoRange(text) else { return false }
+        return text[r].contains(":")
+    }
+
+    /// `https://ann:pw@h/` → `https://ann:****@h/`; also `//ann:pw@h` and `ann:pw@h:8080`. A
+    /// user name without a password is left as it is.
+    public static func url(_ text: String) -> String {
+        guard let r = userinfoRange(text), let colon = text[r].firstIndex(of: ":") else { return text }
+        return String(text[..<text.index(after: colon)]) + mask + String(text[r.upperBound...])
+    }
+
+    /// `user:password` → `user:****`; a value without a colon (a bearer token, or a user name
+    /// whose password is asked for) → `****` when `whole`, else as it is.
+    public static func credentials(_ value: String, whole: Bool = true) -> String {
+        if let colon = value.firstIndex(of: ":") { return String(value[..<colon]) + ":" + mask }
+        return whole ? mask : value
+    }
+
+    /// A header field as shown: credential values masked (`Authorization: ****`).
+    public static func header(name: String, value: String) -> String {
+        isCredentialHeader(name) ? name + ": " + mask : name + ": " + value
+    }
+}

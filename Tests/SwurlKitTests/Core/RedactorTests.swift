@@ -1,0 +1,34 @@
+import XCTest
+@testable import SwurlCore
+
+final class RedactorTests: XCTestCase {
+    /// Every form of a URL password is masked; what is not a password is left alone.
+    func testURLPasswordsAreMaskedInEveryForm() {
+        let table: [(String, String)] = [
+            ("http://ann:S3CRET@host/x", "http://ann:****@host/x"),
+            ("HTTPS://ann:S3CRET@host:8443/x?q=1", "HTTPS://ann:****@host:8443/x?q=1"),
+            ("//ann:S3CRET@host:8080/x", "//ann:****@host:8080/x"),
+            ("ann:S3CRET@host:8080/x", "ann:****@host:8080/x"),
+            ("ftp://ann:S3CRET@proxy.example:21", "ftp://ann:****@proxy.example:21"),
+            ("socks5h://ann:p@ss:w@rd@proxy:1080", "socks5h://ann:****@proxy:1080"),
+            ("http://ann@host/x", "http://ann@host/x"),
+            ("http://host/x?mail=a:b@c", "http://host/x?mail=a:b@c"),
+            ("http://host/a:b@c", "http://host/a:b@c"),
+            ("localhost:8080/x", "localhost:8080/x"),
+            ("", ""),
+        ]
+        for (input, shown) in table {
+            XCTAssertEqual(Redactor.url(input), shown, input)
+            XCTAssertEqual(Redactor.hasURLPassword(input), input != shown, input)
+        }
+    }
+
+    func testCredentialsKeepTheUserNameOnly() {
+        XCTAssertEqual(Redactor.credentials("ann:S3CRET"), "ann:****")
+        XCTAssertEqual(Redactor.credentials("SECRETTOKEN123"), "****")
+        XCTAssertEqual(Redactor.credentials("ann", whole: false), "ann")
+        XCTAssertEqual(Redactor.header(name: "Proxy-Authorization", value: "Basic x"), "Proxy-Authorization: ****")
+        XCTAssertEqual(Redactor.header(name: "X-Token", value: "abc"), "X-Token: abc")
+        XCTAssertTrue(Redactor.isCredentialHeader("COOKIE"))
+    }
+}

@@ -1,0 +1,68 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// Secrets never appear where swurl shows a URL or an option back: the REPL's `env`, batch
+/// results (text and `--jsonl`), error messages about a proxy. One table of forms through every
+/// printer; `--offline`, which shows the exact bytes, is not among them.
+final class RedactionTests: XCTestCase {
+    static let secret = "S3CRET"
+
+    private func assertNoSecret(_ text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(text.contains(RedactionTests.secret), "\(what): \(text)", file: file, line: line)
+        XCTAssertFalse(text.contains("SECRETTOKEN123"), "\(what): \(text)", file: file, line: line)
+    }
+
+    func testREPLEnvMasksEveryKindOfCredential() throws {
+        let root = try HTTPBin.url("")
+        let base = root.replacingOccurrences(of: "http://", with: "http://ann:\(RedactionTests.secret)@")
+        let lines = [
+            "set -A bearer -a SECRETTOKEN123",
+            "set --proxy ann:\(RedactionTests.secret)@127.0.0.1:9",
+            "set --key-password \(RedactionTests.secret)",
+            "set Authorization:'Basic \(RedactionTests.secret)' Proxy-Authorization:\(RedactionTests.secret) Cookie:sid=\(RedactionTests.secret)",
+            "env",
+            "unset -A -a",
+            "set -qa ann:\(RedactionTests.secret)",
+            "env",
+        ]
+        let r = try runSwurl(["repl", base], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        assertNoSecret(r.text, "env")
+        assertNoSecret(r.stderr, "stderr")
+        XCTAssertTrue(r.text.contains("--auth '****'") || r.text.contains("--auth ****"), r.text)
+        XCTAssertTrue(r.text.contains("--auth ann:****"), r.text)
+        XCTAssertTrue(r.text.contains("--proxy ann:****@127.0.0.1:9"), r.text)
+        XCTAssertTrue(r.text.contains("base: http://ann:****@127.0.0.1"), r.text)
+        XCTAssertTrue(r.text.contains("Proxy-Authorization:****"), r.text)
+        XCTAssertTrue(r.text.contains("Cookie:****"), r.text)
+    }
+
+    func testBatchResultsMaskURLPasswords() throws {
+        let server = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let url = server.base.replacingOccurrences(of: "http://", with: "http://ann:\(RedactionTests.secret)@") + "/x"
+        let dead = "http://ann:\(RedactionTests.secret)@127.0.0.1:9/down"
+        try Data("\(url)\n\(dead)\n".utf8).write(to: URL(fileURLWithPath: dir + "/lines"))
+        for extra in [[], ["--jsonl"]] {
+            let r = try runSwurl(["batch", dir + "/lines", "--order", "input"] + extra)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            assertNoSecret(r.text, "batch \(extra)")
+            assertNoSecret(r.stderr, "batch stderr \(extra)")
+            XCTAssertTrue(r.text.contains("ann:****@127.0.0.1"), r.text)
+        }
+        // The server did get the credentials: only the display is masked.
+        XCTAssertTrue(String(decoding: server.capturedAll, as: UTF8.self).contains("Authorization: Basic"))
+    }
+
+    func testProxyErrorsMaskThePasswordAndHintOnlySupportedSchemes() throws {
+        for proxy in ["ftp://ann:\(RedactionTests.secret)@proxy.example:21", "https://ann:\(RedactionTests.secret)@127.0.0.1:9"] {
+            let r = try runSwurl(["--proxy", proxy, "http://127.0.0.1:9/x"])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            assertNoSecret(r.stderr, proxy)
+            XCTAssertTrue(r.stderr.contains("ann:****@"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("hint: use http://, https://"), r.stderr)
+        }
+    }
+}
