@@ -138,10 +138,8 @@ struct BatchLine {
     let ordinal: Int
     let method: String
     let url: String
-    /// The line's status and content rules and its `--decode` (not all its options: a copy of
-    /// CommandOptions costs ~2,000 instructions a line).
-    let validator: ResponseValidator
-    let decoding: DecodingOptions
+    /// Receives the response; its judge holds the line's status, content and `--decode` rules
+    /// (not all its options: a copy of CommandOptions costs ~2,000 instructions a line).
     let body: BatchBody
 }
 
@@ -246,20 +244,15 @@ final class LineReader {
 /// `--output-dir`, writes it to `DIR/.LINE.body.part`, renamed to its final name (`DIR/LINE.body`
 /// or the `--name-template` name) when the line succeeds.
 final class BatchBody: TransferDelegate {
-    private(set) var head: HTTPResponseHead?
-    private(set) var bytes: Int64 = 0
+    /// The facts the line's verdict is drawn from (head, size, strict decoding).
+    let judge: ResponseJudge
+    var bytes: Int64 { judge.bytes }
     private let partPath: String?
     private var fd: Int32 = -1
-    private let validator: ResponseValidatorBox
-    private(set) var contentTypeRejected = false
-    /// `--decode` when it is strict (nil otherwise: nothing is decoded).
-    private let strictDecoding: DecodingOptions?
-    private var decodingCheck: BodyDecodingCheck?
 
-    init(outputDir: String?, line: Int, validator: ResponseValidatorBox, decoding: DecodingOptions) {
+    init(outputDir: String?, line: Int, validator: ResponseValidator, decoding: DecodingOptions) {
         partPath = outputDir.map { "\($0)/.\(line).body.part" }
-        self.validator = validator
-        strictDecoding = decoding.isStrict ? decoding : nil
+        judge = ResponseJudge(validator: validator, decoding: decoding)
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -268,14 +261,9 @@ final class BatchBody: TransferDelegate {
     func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {}
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
-        self.head = head
+        judge.received(head: head)
         guard head.status >= 200 else { return }
         // A new response (a retry after a cut): start the file again.
-        bytes = 0
-        contentTypeRejected = validator.acceptableTypes != nil && !validator.acceptsContentType(head.mediaType)
-        decodingCheck = strictDecoding.map {
-            BodyDecodingCheck(head: head, decoding: $0, contentTypeAccepted: !contentTypeRejected)
-        }
         if let partPath {
             if fd >= 0 { close(fd) }
             // Never through a planted link in a shared directory: a fresh file or nothing.
@@ -288,16 +276,8 @@ final class BatchBody: TransferDelegate {
     }
 
     func transferDidReceiveBody(_ b: UnsafeRawBufferPointer) throws {
-        bytes += Int64(b.count)
-        decodingCheck?.feed(b)
+        judge.received(body: b)
         if fd >= 0, let partPath { try writeAll(fd, b, describing: partPath) }
-    }
-
-    /// After the last hop: why the strict `--decode` could not decode the body (nil when it
-    /// could, or when `--decode` is not strict).
-    func decodingFailure() -> String? {
-        defer { decodingCheck = nil }
-        return decodingCheck?.finish()
     }
 
     /// Keeps the body (renamed to `finalPath`) or removes it.
@@ -305,7 +285,7 @@ final class BatchBody: TransferDelegate {
         if fd >= 0 { close(fd); fd = -1 }
         guard let partPath else { return nil }
         if keep, let finalPath {
-            if head == nil || access(partPath, F_OK) != 0 {
+            if judge.head == nil || access(partPath, F_OK) != 0 {
                 // No body arrived (HEAD, 204): an empty file.
                 unlink(partPath)
                 let f = open(partPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -321,17 +301,6 @@ final class BatchBody: TransferDelegate {
         }
         return nil
     }
-}
-
-/// The validator as a class, so a delegate made before the request runs can use it.
-final class ResponseValidatorBox {
-    let acceptableTypes: [String]?
-    let check: (String?) -> Bool
-    init(_ accepts: @escaping (String?) -> Bool, types: [String]?) {
-        check = accepts
-        acceptableTypes = types
-    }
-    func acceptsContentType(_ t: String?) -> Bool { check(t) }
 }
 
 /// Turns lines into exchanges for the driver and their outcomes into results.
@@ -442,10 +411,7 @@ final class BatchRunner {
         // --pin-cert) let in, and keep it after; an HTTP/1.1 connection carries one transfer.
         if transferOptions.ownConnection { transferOptions.httpVersion = .http1_1 }
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
-        let validator = options.validator
-        let body = BatchBody(outputDir: outputDir, line: number,
-                             validator: ResponseValidatorBox({ validator.acceptsContentType($0) }, types: validator.acceptableTypes),
-                             decoding: options.decoding)
+        let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
         let session = try TransferSession(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
         if !options.quiet {
@@ -454,8 +420,7 @@ final class BatchRunner {
                 try? stderr.write("swurl: line \(number): " + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
             }
         }
-        return (BatchLine(number: number, ordinal: ordinal, method: request.method, url: request.url,
-                          validator: validator, decoding: options.decoding, body: body),
+        return (BatchLine(number: number, ordinal: ordinal, method: request.method, url: request.url, body: body),
                 session)
     }
 
@@ -488,16 +453,10 @@ final class BatchRunner {
             result.timeTotal = r.timing.final.total + r.timing.redirectTime
             result.timeFirstByte = r.timing.final.startTransfer
             result.size = line.body.bytes
-            if let code = r.head?.status, let s = line.validator.statusFailure(code) {
-                status = s
-                result.error = "HTTP \(code) \(r.head?.reason ?? "")"
-            } else if line.body.contentTypeRejected && line.body.bytes > 0 {
-                status = .responseRejected
-                result.error = "\(r.head?.mediaType.map { "Content-Type \($0)" } ?? "a response without a Content-Type") is not acceptable"
-            } else if let reason = line.body.decodingFailure() {
-                // As `RequestCommand.validate`: a strict decoder's verdict comes last.
-                status = .responseRejected
-                result.error = "--decode \(line.decoding.choice.rawValue): \(reason)"
+            if let verdict = line.body.judge.verdict() {
+                // The one-shot request's verdict, on the same facts.
+                status = verdict.exitStatus
+                result.error = verdict.message
             }
             let path = status == .success ? finalPath(line, status: r.head?.status) : nil
             if let e = line.body.settle(keep: status == .success, to: path) {

@@ -1,3 +1,4 @@
+import SwurlResponseSerialization
 import SwurlOutput
 import SwurlSession
 import SwurlCore
@@ -31,6 +32,8 @@ enum DownloadCommand: SwurlCommand {
                                      directory: environment.currentDirectory, initialURL: request.url,
                                      overwrite: options.overwrite, resume: options.resume)
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
+        let judge = ResponseJudge(validator: options.validator, decoding: options.decoding)
+        file.judge = judge
         var t = transferOptions
         // Bytes as the server stores them (ranges refer to those), read in large blocks.
         t.decodeContent = false
@@ -86,6 +89,20 @@ enum DownloadCommand: SwurlCommand {
             // The HTTP status is the run's status; a session that cannot be saved is still said.
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }
             return ExitStatus(httpStatus: failed.status) ?? .transportError
+        }
+        // The one-shot request's verdict: a response it would reject is not saved either.
+        if let verdict = judge.verdict(), verdict.exitStatus != .success {
+            bar?.interrupt()
+            file.discard()
+            Swurl.printTiming(result.timing, options, environment)
+            do { try saveSession() } catch { Swurl.report(error, environment: environment) }
+            if let error = verdict.error(validator: options.validator) {
+                Swurl.report(error, environment: environment)
+            } else {
+                try? environment.stderr.write("swurl: error: \(verdict.message ?? "the response was rejected")\n")
+            }
+            try? environment.stderr.write("swurl: nothing was saved\n")
+            return verdict.exitStatus
         }
         do {
             try file.commit()

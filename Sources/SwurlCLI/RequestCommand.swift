@@ -1,3 +1,4 @@
+import SwurlResponseSerialization
 import SwurlOutput
 import SwurlSession
 import SwurlCore
@@ -82,6 +83,7 @@ enum RequestCommand: SwurlCommand {
         let session = try TransferSession(request: request, options: transferOptions) { printer = makePrinter(); return printer }
 
         var timing: ExchangeTiming?
+        var verdict: ResponseVerdict?
         var uploadBar: ProgressBar?
         do {
             if options.offline {
@@ -122,7 +124,10 @@ enum RequestCommand: SwurlCommand {
                 try out.write(TimingFormatter.text(result.timing))
             }
             try background?.finish()
-            try outputFile?.commit()
+            // A body whose type or decoding the verdict rejects is not kept as the -o file (one
+            // with a rejected status is: it is the body that explains the error, as on stdout).
+            verdict = RequestCommand.verdict(printer, options: options)
+            if verdict?.error(validator: options.validator) != nil { outputFile?.discard() } else { try outputFile?.commit() }
         } catch let error as SwurlError {
             uploadBar?.interrupt()
             try? printer.finishAfterFailure()
@@ -145,30 +150,27 @@ enum RequestCommand: SwurlCommand {
             }
         }
 
-        return try validate(printer, options: options, terminal: terminal, selection: selection, environment: environment)
+        return try report(verdict, options: options, terminal: terminal, selection: selection, environment: environment)
     }
 
-    /// Validate, then decode: the status (shown body or not), then the content type, then a strict
-    /// decoder's verdict. The exit status is decided here, never in the printer.
-    static func validate(_ printer: Printer, options: CommandOptions, terminal: Bool, selection: PrintSelection,
-                         environment: Environment) throws(SwurlError) -> ExitStatus {
-        guard let head = printer.responseHead else { return .success }
-        if let status = options.validator.statusFailure(head.status) {
-            if !terminal || !selection.responseHeaders {
-                try? environment.stderr.write("swurl: warning: HTTP \(head.status) \(TerminalSanitizer.clean(head.reason))\n")
-            }
-            return status
+    /// The verdict on the printed response (`ResponseVerdict`), nil when no response arrived.
+    static func verdict(_ printer: Printer, options: CommandOptions) -> ResponseVerdict? {
+        guard let head = printer.responseHead else { return nil }
+        return ResponseVerdict(status: head.status, reason: head.reason, mediaType: head.mediaType,
+                               bodyBytes: printer.responseBodyBytes, decodingFailure: printer.decodingFailure,
+                               validator: options.validator, decoding: options.decoding)
+    }
+
+    /// Reports the verdict: a rejected status is a warning (its body was shown) and an exit
+    /// status; a rejected type or body is an error.
+    static func report(_ verdict: ResponseVerdict?, options: CommandOptions, terminal: Bool, selection: PrintSelection,
+                       environment: Environment) throws(SwurlError) -> ExitStatus {
+        guard let verdict else { return .success }
+        if let error = verdict.error(validator: options.validator) { throw error }
+        if let message = verdict.message, !terminal || !selection.responseHeaders {
+            try? environment.stderr.write("swurl: warning: \(message)\n")
         }
-        if printer.contentTypeRejected && printer.responseBodyBytes > 0 {
-            let type = head.mediaType.map { "Content-Type \(TerminalSanitizer.clean($0))" } ?? "a response without a Content-Type"
-            throw .responseRejected("\(type) is not acceptable",
-                                    hint: "--accept-type allows \((options.validator.acceptableTypes ?? []).joined(separator: ", "))")
-        }
-        if options.decoding.isStrict, let reason = printer.decodingFailure {
-            throw .responseRejected("--decode \(options.decoding.choice.rawValue): \(reason)",
-                                    hint: "use --decode auto to show any body, or --decode raw for the bytes as sent")
-        }
-        return .success
+        return verdict.exitStatus
     }
 
     /// How output looks on a sink: `--pretty` (default all on a terminal, none otherwise), `--style`,

@@ -65,6 +65,12 @@ public final class DownloadFile: TransferDelegate {
     private var saving = false
     /// Whether this run opened the file (bytes on disk from an earlier attempt count then).
     private var opened = false
+    /// Bytes already on disk when the run began (a resumed `.part` or FILE), which `discard`
+    /// leaves as they were.
+    private var startOffset: Int64 = 0
+    /// Sees the saved response's head and body, for the verdict (`ResponseVerdict`) that decides
+    /// whether the file is committed.
+    public var judge: ResponseJudge?
 
     /// Decides what can be decided before the request: with `-o`, or with `--continue` and an
     /// existing `.part`, the name and resume offset.
@@ -109,6 +115,7 @@ public final class DownloadFile: TransferDelegate {
             offset = DownloadFile.size(of: found + ".part") ?? 0
         }
         written = offset
+        startOffset = offset
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -216,6 +223,7 @@ public final class DownloadFile: TransferDelegate {
         }
         opened = true
         saving = true
+        judge?.received(head: head)
         if !append { offset = 0 }
         written = offset
     }
@@ -232,6 +240,7 @@ public final class DownloadFile: TransferDelegate {
 
     public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
         guard saving, fd >= 0 else { return }
+        judge?.received(body: bytes)
         try writeAll(fd, bytes, describing: "'\(writePath ?? "")'")
         written += Int64(bytes.count)
     }
@@ -277,6 +286,21 @@ public final class DownloadFile: TransferDelegate {
             throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
         }
         committed = true
+    }
+
+    /// The response failed its verdict: what this run wrote goes away (a `.part` it created is
+    /// removed, a resumed file is cut back to the bytes it had), nothing is committed. A device
+    /// or pipe keeps what it was sent.
+    public func discard() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+        committed = true
+        guard !direct, opened, let target = writePath else { return }
+        if startOffset == 0 && !inPlace {
+            unlink(ArgumentBytes.path(target))
+        } else {
+            truncate(ArgumentBytes.path(target), off_t(startOffset))
+        }
     }
 
     /// Closes the `.part` file and keeps it for `--continue` (nothing is removed: what

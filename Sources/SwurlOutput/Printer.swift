@@ -54,7 +54,7 @@ public final class Printer: TransferDelegate {
     /// Where `-v` shows TLS details (stderr), nil to show none; stdout stays byte-exact.
     public var diagnostics: ByteSink?
     /// Whether validation refused the final response's content type (its body was not decoded).
-    public private(set) var contentTypeRejected = false
+    private var contentTypeRejected = false
     /// Bytes of the final response's body.
     public var responseBodyBytes: Int64 { bodyWriter?.byteCount ?? 0 }
     /// Why the chosen decoder could not decode the final response's body, after `finish`.

@@ -1,0 +1,45 @@
+import SwurlResponseSerialization
+import SwurlCore
+
+/// Gathers what `ResponseVerdict` needs of a response that no printer shows (a download's, a
+/// batch line's): the final head, the body's size, and a strict `--decode`'s outcome (the
+/// printer's decoders, output discarded). A new final head (a retry) starts over.
+public final class ResponseJudge {
+    public let validator: ResponseValidator
+    public let decoding: DecodingOptions
+    /// The final response's head, once one arrived.
+    public private(set) var head: HTTPResponseHead?
+    /// Body bytes of the final response so far.
+    public private(set) var bytes: Int64 = 0
+    private var check: BodyDecodingCheck?
+
+    public init(validator: ResponseValidator, decoding: DecodingOptions) {
+        self.validator = validator
+        self.decoding = decoding
+    }
+
+    /// A response head: informational ones are skipped; a final one resets the body's facts.
+    public func received(head: HTTPResponseHead) {
+        self.head = head
+        guard head.status >= 200 else { return }
+        bytes = 0
+        check = decoding.isStrict
+            ? BodyDecodingCheck(head: head, decoding: decoding, contentTypeAccepted: validator.acceptsContentType(head.mediaType))
+            : nil
+    }
+
+    /// A chunk of the final response's body.
+    public func received(body chunk: UnsafeRawBufferPointer) {
+        bytes += Int64(chunk.count)
+        check?.feed(chunk)
+    }
+
+    /// The verdict on the response (nil when no head arrived); ends the decoding check.
+    public func verdict() -> ResponseVerdict? {
+        guard let head else { return nil }
+        let failure = check?.finish()
+        check = nil
+        return ResponseVerdict(status: head.status, reason: head.reason, mediaType: head.mediaType, bodyBytes: bytes,
+                               decodingFailure: failure, validator: validator, decoding: decoding)
+    }
+}

@@ -1,0 +1,71 @@
+import SwurlCore
+
+/// The one verdict on a response (AFNetworking's `validateResponse:data:error:`, Alamofire's
+/// Validation as one stage): the status first (a rejected status still shows its body), then the
+/// content type (a rejected type is not decoded), then a strict decoder's outcome. The one-shot
+/// request, `--download`, batch lines and REPL lines all ask it; printers only render.
+public struct ResponseVerdict: Equatable, Sendable {
+    /// Why a response failed, in the order the rules are applied.
+    public enum Failure: Equatable, Sendable {
+        /// `--check-status` or `--accept-status` rejected the code.
+        case status(code: Int, reason: String)
+        /// `--accept-type` rejected the media type (nil: no Content-Type) of a non-empty body.
+        case contentType(String?)
+        /// A strict `--decode` could not decode the body.
+        case decoding(choice: String, reason: String)
+    }
+
+    /// Nil when the response passed every rule.
+    public let failure: Failure?
+    /// The exit status the response gives the command.
+    public let exitStatus: ExitStatus
+
+    /// The response judged by the user's rules.
+    /// - Parameters:
+    ///   - status, reason: the final response's status line.
+    ///   - mediaType: its Content-Type's media type, nil when absent.
+    ///   - bodyBytes: how many body bytes arrived (an empty body has no type to reject).
+    ///   - decodingFailure: what the decoder chosen by `decoding` said of the body, nil when it decoded.
+    public init(status: Int, reason: String, mediaType: String?, bodyBytes: Int64, decodingFailure: String?,
+                validator: ResponseValidator, decoding: DecodingOptions) {
+        if let exit = validator.statusFailure(status) {
+            failure = .status(code: status, reason: reason)
+            exitStatus = exit
+        } else if bodyBytes > 0 && !validator.acceptsContentType(mediaType) {
+            failure = .contentType(mediaType)
+            exitStatus = .responseRejected
+        } else if decoding.isStrict, let decodingFailure {
+            failure = .decoding(choice: decoding.choice.rawValue, reason: decodingFailure)
+            exitStatus = .responseRejected
+        } else {
+            failure = nil
+            exitStatus = .success
+        }
+    }
+
+    /// One line saying why: `HTTP 404 Not Found`, `Content-Type text/html is not acceptable`,
+    /// `--decode json: …`; nil when the response passed.
+    public var message: String? {
+        switch failure {
+        case nil: return nil
+        case .status(let code, let reason): return "HTTP \(code) \(TerminalSanitizer.clean(reason))"
+        case .contentType(let type):
+            return (type.map { "Content-Type \(TerminalSanitizer.clean($0))" } ?? "a response without a Content-Type") + " is not acceptable"
+        case .decoding(let choice, let reason): return "--decode \(choice): \(reason)"
+        }
+    }
+
+    /// The error a rejected type or body is reported with (a rejected status is reported as a
+    /// warning, the body having been shown), with the hint that helps; nil otherwise.
+    public func error(validator: ResponseValidator) -> SwurlError? {
+        guard let message else { return nil }
+        switch failure {
+        case .contentType:
+            return .responseRejected(message, hint: "--accept-type allows \((validator.acceptableTypes ?? []).joined(separator: ", "))")
+        case .decoding:
+            return .responseRejected(message, hint: "use --decode auto to show any body, or --decode raw for the bytes as sent")
+        case .status, nil:
+            return nil
+        }
+    }
+}
