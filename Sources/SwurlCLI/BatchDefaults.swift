@@ -37,6 +37,15 @@ final class BatchDefaults {
         if options.receiveBufferSize == nil { options.receiveBufferSize = 0 }
     }
 
+    /// Whether a line needs cookies, a DNS cache and connections of its own
+    /// (`TransferOptions.ownSharedState`) rather than the batch's: when it changes where it
+    /// connects (`--resolve`, `--proxy`, `--unix-socket`). In the shared DNS cache its
+    /// `--resolve` addresses would serve every later line for that host and port, and its
+    /// connections could serve lines that never asked for that route.
+    static func needsOwnSharedState(_ transfer: TransferOptions, request: HTTPRequest) -> Bool {
+        !transfer.resolve.isEmpty || transfer.unixSocket != nil || transfer.proxy.explicit != nil
+    }
+
     /// The options batch lines may not carry.
     static let refused: [Option] = [.download, .output, .offline, .curl, .session, .sessionReadOnly, .help, .version, .generate]
 
