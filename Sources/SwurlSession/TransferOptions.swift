@@ -44,7 +44,8 @@ public struct TransferOptions: Sendable {
     /// Cookies, DNS cache and connections of its own: the exchange never joins the state other
     /// exchanges share (`MultiDriver`). A batch line gets this when it changes where it connects
     /// (`--resolve`, `--proxy`, `--unix-socket`), so its addresses never reach another line and
-    /// no other line's connection serves it.
+    /// no other line's connection serves it; and when it sets its own `Host` header, since
+    /// libcurl's cookie engine matches cookies on that header instead of the URL's host.
     public var ownSharedState = false
     /// libcurl's receive buffer (CURLOPT_BUFFERSIZE); nil for swurl's default (512 KiB, or
     /// libcurl's 16 KiB under `--limit-rate`), 0 for libcurl's 16 KiB.

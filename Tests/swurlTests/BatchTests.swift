@@ -693,4 +693,44 @@ final class BatchTests: XCTestCase {
         XCTAssertFalse(received.contains("/plain"), received)
         XCTAssertFalse(received.contains("Authorization"), received)
     }
+
+    /// The cookies httpbin's `/cookies` saw on each line (from the line's body in DIR).
+    private func cookiesSeen(_ dir: String, line: Int) throws -> [String: String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/\(line).body"))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return object?["cookies"] as? [String: String] ?? [:]
+    }
+
+    /// The shared jar matches cookies on the URL's host: a line that names another origin in a
+    /// `Host:` header gets none of that origin's cookies, while a line to that origin does.
+    func testSharedCookiesFollowTheURLsHostNotAHostHeader() throws {
+        let port = try HTTPBin.shared().port
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([
+            "http://localhost:\(port)/cookies/set?sid=SECRET",
+            "http://127.0.0.1:\(port)/cookies Host:localhost:\(port)",
+            "http://localhost:\(port)/cookies",
+        ])
+        let r = try runSwurl(["batch", path, "--parallel", "1", "--output-dir", dir, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr + r.text)
+        XCTAssertEqual(try cookiesSeen(dir, line: 2), [:])
+        XCTAssertEqual(try cookiesSeen(dir, line: 3), ["sid": "SECRET"], "lines to one origin share its cookies")
+    }
+
+    /// A line with its own `Host:` header cannot plant cookies for that host into the shared jar
+    /// (session fixation).
+    func testAHostHeaderLinePlantsNoCookiesForOtherLines() throws {
+        let port = try HTTPBin.shared().port
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([
+            "http://127.0.0.1:\(port)/cookies/set?sid=EVIL Host:localhost:\(port)",
+            "http://localhost:\(port)/cookies",
+            "http://127.0.0.1:\(port)/cookies",
+        ])
+        let r = try runSwurl(["batch", path, "--parallel", "1", "--output-dir", dir, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr + r.text)
+        XCTAssertEqual(try cookiesSeen(dir, line: 2), [:])
+        XCTAssertEqual(try cookiesSeen(dir, line: 3), [:])
+    }
+
 }
