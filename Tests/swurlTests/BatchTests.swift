@@ -732,5 +732,4 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try cookiesSeen(dir, line: 2), [:])
         XCTAssertEqual(try cookiesSeen(dir, line: 3), [:])
     }
-
 }
