@@ -410,6 +410,7 @@ final class BatchRunner {
         // so other lines could join an HTTP/2 connection this line's trust (--cacert-add,
         // --pin-cert) let in, and keep it after; an HTTP/1.1 connection carries one transfer.
         if transferOptions.ownConnection { transferOptions.httpVersion = .http1_1 }
+        transferOptions.ownSharedState = BatchDefaults.needsOwnSharedState(transferOptions, request: request)
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
         let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
         let session = try TransferSession(request: request, options: transferOptions) { body }

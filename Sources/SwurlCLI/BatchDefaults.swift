@@ -37,6 +37,21 @@ final class BatchDefaults {
         if options.receiveBufferSize == nil { options.receiveBufferSize = 0 }
     }
 
+    /// Whether a line needs cookies, a DNS cache and connections of its own
+    /// (`TransferOptions.ownSharedState`) rather than the batch's:
+    /// - it changes where it connects (`--resolve`, `--proxy`, `--unix-socket`): in the shared
+    ///   DNS cache its `--resolve` addresses would serve every later line for that host and
+    ///   port, and its connections could serve lines that never asked for that route;
+    /// - it sets its own `Host` header: libcurl's cookie engine matches and stores cookies on
+    ///   that header, not on the URL's host, so the shared jar would hand the line another
+    ///   origin's cookies, and take cookies from it for that origin (session fixation).
+    ///
+    /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
+    static func needsOwnSharedState(_ transfer: TransferOptions, request: HTTPRequest) -> Bool {
+        !transfer.resolve.isEmpty || transfer.unixSocket != nil || transfer.proxy.explicit != nil
+            || request.headers.contains("Host")
+    }
+
     /// The options batch lines may not carry.
     static let refused: [Option] = [.download, .output, .offline, .curl, .session, .sessionReadOnly, .help, .version, .generate]
 

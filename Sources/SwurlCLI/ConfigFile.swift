@@ -35,7 +35,8 @@ enum ConfigFile {
     /// value (the command line's) wins, and an option on the command line drops the config's
     /// options that exclude it. Nothing changes with `--no-config` or without a file.
     /// - Throws: `SwurlError.usage` naming `file:line` for anything wrong in the file, and
-    ///   `.inputFile` when a file named by `SWURL_CONFIG` cannot be read.
+    ///   `.inputFile` when a file named by `SWURL_CONFIG` cannot be read, `.badData` when
+    ///   another user could have changed it.
     static func apply(to args: ParsedArguments, environment: Environment) throws(SwurlError) -> ParsedArguments {
         guard !args.has(.noConfig), let (path, explicit) = location(environment),
               let bytes = try readFile(path, explicit: explicit) else { return args }
@@ -52,6 +53,7 @@ enum ConfigFile {
     }
 
     /// The file's bytes; nil when it does not exist (and was not named by the user).
+    /// - Throws: `SwurlError.badData` (65) when another user could have changed it (`FileTrust`).
     static func readFile(_ path: String, explicit: Bool) throws(SwurlError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -60,6 +62,9 @@ enum ConfigFile {
                              hint: "fix SWURL_CONFIG, or set SWURL_CONFIG= (empty) or use --no-config to run without it")
         }
         defer { close(fd) }
+        // Its options shape every request (a --proxy sees every Authorization): only if nobody
+        // else could have written them.
+        try FileTrust.check(path, what: "the config file", fd: fd)
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

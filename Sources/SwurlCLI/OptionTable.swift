@@ -55,7 +55,7 @@ public enum OptionTable {
                    help: "Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024."),
         // Batch
         OptionSpec(.parallel, argument: .required("N"), group: .batch,
-                   help: "With 'swurl batch': run N requests at once (default 16) on one libcurl multi handle; also the most connections opened per host."),
+                   help: "With 'swurl batch': run N requests at once (default 16) on one libcurl multi handle; also the most connections opened per host. The lines share connections, the DNS cache and one cookie jar (cookies matched on the URL's host); a line with its own --resolve, --proxy, --unix-socket or Host header gets its own."),
         OptionSpec(.jsonl, group: .batch,
                    help: "With 'swurl batch': print one JSON object per request (line, method, url, status, http_version, time_total, time_first_byte, size, error, exit) instead of a text line."),
         OptionSpec(.outputDir, argument: .required("DIR"), completion: .directory, group: .batch,
@@ -72,7 +72,7 @@ public enum OptionTable {
         OptionSpec(.authType, short: ["A"], argument: .required("TYPE"), choices: ["basic", "digest", "bearer"], group: .auth,
                    help: "How --auth is sent: basic (the default), digest, or bearer (Authorization: Bearer TOKEN)."),
         OptionSpec(.session, argument: .required("NAME|PATH"), completion: .file, group: .auth, commands: [.request, .download],
-                   help: "Use and update a session: header items (not Content-*, If-*, Host or credentials), --auth credentials (sent only to the origin they were first used with) and cookies (kept by libcurl's cookie engine, each sent only to the host or domain that set it). A NAME is bound to the request's host and port: $XDG_CONFIG_HOME/swurl/sessions/HOST_PORT/NAME.json (default ~/.config); a value with a / is a file path. Items on the command line override the session and update it. Files are 0600 in 0700 directories; concurrent runs merge their changes. See SESSION FILES in the man page."),
+                   help: "Use and update a session: header items (not Content-*, If-*, Host or credentials), --auth credentials (sent only to the origin they were first used with) and cookies (kept by libcurl's cookie engine, each sent only to the host or domain that set it). A NAME is bound to the request's host and port: $XDG_CONFIG_HOME/swurl/sessions/HOST_PORT/NAME.json (default ~/.config); a value with a / is a file path. Items on the command line override the session and update it. Files are 0600 in 0700 directories; concurrent runs merge their changes. A file that is not yours or root's, that others can write, or in a directory others can write without the sticky bit is refused (exit 65). See SESSION FILES in the man page."),
         OptionSpec(.sessionReadOnly, argument: .required("NAME|PATH"), completion: .file, group: .auth, commands: [.request, .download],
                    help: "Use a session like --session but never write it."),
         OptionSpec(.ignoreNetrc, group: .auth,

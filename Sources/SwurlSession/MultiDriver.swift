@@ -11,7 +11,8 @@ public final class MultiDriver {
     /// At most this many exchanges run at once.
     public let parallel: Int
     private let multi: MultiHandle
-    /// The shared cookies, DNS cache and connection cache every exchange joins.
+    /// The shared cookies, DNS cache and connection cache every exchange joins, except those
+    /// with `ownSharedState` (each then has a share of its own, for its hops).
     public let shared: SharedState
 
     /// One exchange in flight, with the caller's tag.
@@ -114,7 +115,8 @@ public final class MultiDriver {
             }
         }
 
-        /// The next exchange from the source, joined to the shared state; nil when there is none
+        /// The next exchange from the source, joined to the shared state unless it asks for its
+        /// own (`TransferOptions.ownSharedState`); nil when there is none
         /// now (`inputPending` or `sourceDone` then says why, unless it was asked `ahead`).
         var inputPending = false
         func take(ahead: Bool) -> Slot<Tag>? {
@@ -124,7 +126,7 @@ public final class MultiDriver {
                 }
                 return nil
             }
-            session.share(with: shared)
+            if !session.options.ownSharedState { session.share(with: shared) }
             return Slot(tag: tag, session: session)
         }
 

@@ -143,7 +143,9 @@ public struct SessionData: Equatable, Sendable {
 ///
 /// Files are 0600 and the directories swurl creates for them 0700, both created with those
 /// modes. A file that is not a valid session (bad JSON, wrong types, more than 1 MiB) is an
-/// error naming it (exit 65) and is never rewritten.
+/// error naming it (exit 65) and is never rewritten, and so is a file another user could have
+/// changed (`FileTrust`: not the user's or root's, writable by others, or in a directory others
+/// can write without the sticky bit).
 public struct SessionStore: Sendable {
     /// The file's path.
     public let path: String
@@ -171,8 +173,9 @@ public struct SessionStore: Sendable {
     }
 
     /// The session as stored; an empty one when the file does not exist.
-    /// - Throws: `SwurlError.badData` naming the file when it is not a valid session, and
-    ///   `SwurlError.inputFile` when it exists but cannot be read.
+    /// - Throws: `SwurlError.badData` naming the file when it is not a valid session or others
+    ///   could have changed it (`FileTrust`), and `SwurlError.inputFile` when it exists but
+    ///   cannot be read.
     public func load() throws(SwurlError) -> SessionData {
         guard let bytes = try readBytes() else { return SessionData() }
         return try SessionFormat.decode(bytes, file: path)
@@ -190,6 +193,8 @@ public struct SessionStore: Sendable {
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             throw .inputFile("the session file \(TerminalSanitizer.clean(path)) is not a regular file")
         }
+        // Its headers and credentials go out with the request: only if nobody else could plant them.
+        try FileTrust.check(path, what: "the session file", fd: fd)
         guard st.st_size <= SessionStore.maxSize else {
             throw .badData("the session file \(TerminalSanitizer.clean(path)) is too big (\(st.st_size) bytes; at most 1 MiB)",
                            hint: "it was left as it is; remove it or use another session")

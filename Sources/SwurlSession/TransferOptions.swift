@@ -41,6 +41,12 @@ public struct TransferOptions: Sendable {
     /// but pins, the pin scope and added trust anchors live in the handshake verifier, which a
     /// reused connection never runs again.
     public var ownConnection = false
+    /// Cookies, DNS cache and connections of its own: the exchange never joins the state other
+    /// exchanges share (`MultiDriver`). A batch line gets this when it changes where it connects
+    /// (`--resolve`, `--proxy`, `--unix-socket`), so its addresses never reach another line and
+    /// no other line's connection serves it; and when it sets its own `Host` header, since
+    /// libcurl's cookie engine matches cookies on that header instead of the URL's host.
+    public var ownSharedState = false
     /// libcurl's receive buffer (CURLOPT_BUFFERSIZE); nil for swurl's default (512 KiB, or
     /// libcurl's 16 KiB under `--limit-rate`), 0 for libcurl's 16 KiB.
     public var receiveBufferSize: Int?

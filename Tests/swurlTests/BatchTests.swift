@@ -645,4 +645,91 @@ final class BatchTests: XCTestCase {
         XCTAssertLessThan(large, small + 8 * 1024, "100,000 lines: \(large) KiB, 1,000 lines: \(small) KiB")
         XCTAssertEqual(nginx.logLines().count, 101_000)
     }
+
+    // MARK: - Line isolation: network overrides and Host headers
+
+    /// A line's `--resolve` stays that line's: a later line for the same host and port, without
+    /// one, fails to resolve (as it would alone) and its credentials go nowhere.
+    func testALinesResolveNeverReachesAnotherLine() throws {
+        let capture = try CaptureServer()
+        let port = capture.server.port
+        let path = try input([
+            "http://victim.test:\(port)/one --resolve victim.test:\(port):127.0.0.1",
+            "http://victim.test:\(port)/two -a ann:secret",
+        ])
+        let r = try runSwurl(["batch", path, "--jsonl", "--parallel", "1", "--order", "input"])
+        let map = byLine(try objects(r))
+        XCTAssertEqual(map[1]?["exit"] as? Int, 0, r.text)
+        XCTAssertEqual(map[2]?["exit"] as? Int, 1, r.text)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let received = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertTrue(received.contains("GET /one "), received)
+        XCTAssertFalse(received.contains("/two"), received)
+        XCTAssertFalse(received.contains("Authorization"), received)
+    }
+
+    /// Lines with routes of their own (`--resolve`, `--unix-socket`, `--proxy`) still work, each
+    /// on its own; a plain line after them for the same made-up host still fails to resolve.
+    func testLinesWithTheirOwnRouteStillWork() throws {
+        let capture = try CaptureServer(unixSocket: true)
+        let port = capture.server.port
+        let socket = try XCTUnwrap(capture.unixSocket)
+        let path = try input([
+            "http://victim.test:\(port)/resolved --resolve victim.test:\(port):127.0.0.1",
+            "http://victim.test:\(port)/socket --unix-socket \(socket)",
+            "http://victim.test:\(port)/proxied --proxy http://127.0.0.1:\(port)",
+            "http://victim.test:\(port)/plain -a ann:secret",
+        ])
+        for parallel in ["1", "16"] {
+            let r = try runSwurl(["batch", path, "--jsonl", "--parallel", parallel, "--order", "input"])
+            let map = byLine(try objects(r))
+            for line in 1...3 { XCTAssertEqual(map[line]?["exit"] as? Int, 0, "line \(line): \(r.text)") }
+            XCTAssertEqual(map[4]?["exit"] as? Int, 1, r.text)
+        }
+        let received = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertTrue(received.contains("GET /resolved "), received)
+        XCTAssertTrue(received.contains("GET /socket "), received)
+        XCTAssertTrue(received.contains("GET http://victim.test:\(port)/proxied "), received)
+        XCTAssertFalse(received.contains("/plain"), received)
+        XCTAssertFalse(received.contains("Authorization"), received)
+    }
+
+    /// The cookies httpbin's `/cookies` saw on each line (from the line's body in DIR).
+    private func cookiesSeen(_ dir: String, line: Int) throws -> [String: String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/\(line).body"))
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return object?["cookies"] as? [String: String] ?? [:]
+    }
+
+    /// The shared jar matches cookies on the URL's host: a line that names another origin in a
+    /// `Host:` header gets none of that origin's cookies, while a line to that origin does.
+    func testSharedCookiesFollowTheURLsHostNotAHostHeader() throws {
+        let port = try HTTPBin.shared().port
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([
+            "http://localhost:\(port)/cookies/set?sid=SECRET",
+            "http://127.0.0.1:\(port)/cookies Host:localhost:\(port)",
+            "http://localhost:\(port)/cookies",
+        ])
+        let r = try runSwurl(["batch", path, "--parallel", "1", "--output-dir", dir, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr + r.text)
+        XCTAssertEqual(try cookiesSeen(dir, line: 2), [:])
+        XCTAssertEqual(try cookiesSeen(dir, line: 3), ["sid": "SECRET"], "lines to one origin share its cookies")
+    }
+
+    /// A line with its own `Host:` header cannot plant cookies for that host into the shared jar
+    /// (session fixation).
+    func testAHostHeaderLinePlantsNoCookiesForOtherLines() throws {
+        let port = try HTTPBin.shared().port
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([
+            "http://127.0.0.1:\(port)/cookies/set?sid=EVIL Host:localhost:\(port)",
+            "http://localhost:\(port)/cookies",
+            "http://127.0.0.1:\(port)/cookies",
+        ])
+        let r = try runSwurl(["batch", path, "--parallel", "1", "--output-dir", dir, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr + r.text)
+        XCTAssertEqual(try cookiesSeen(dir, line: 2), [:])
+        XCTAssertEqual(try cookiesSeen(dir, line: 3), [:])
+    }
 }

@@ -48,4 +48,42 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try runSwurl([try HTTPBin.url("/get"), "--overwrite"], environment: env).status, 64)
     }
+
+    /// A config file another user could have written is refused with 65, naming the file, why
+    /// and the fix, before anything is sent: not the planted `--proxy`, not the request.
+    func testAConfigFileOthersCouldChangeIsRefused() throws {
+        let proxy = try CaptureServer()
+        let env = try config("--proxy http://127.0.0.1:\(proxy.server.port)\n")
+        let home = try XCTUnwrap(env["XDG_CONFIG_HOME"])
+        let dir = home + "/swurl", file = dir + "/config"
+        func refused(_ what: String, naming: String, fix: String) throws {
+            let r = try runSwurl([try HTTPBin.url("/get"), "-a", "ann:secret"], environment: env)
+            XCTAssertEqual(r.status, 65, "\(what): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(file) && r.stderr.contains(naming) && r.stderr.contains(fix), "\(what): \(r.stderr)")
+            XCTAssertEqual(r.stdout, Data(), what)
+        }
+        for m in [0o664, 0o646, 0o666] as [mode_t] {
+            XCTAssertEqual(chmod(file, m), 0)
+            try refused("mode \(String(m, radix: 8))", naming: "writable by", fix: "chmod go-w \(file)")
+        }
+        XCTAssertEqual(chmod(file, 0o644), 0)
+        XCTAssertEqual(chown(file, 12345, 12345), 0)
+        try refused("another owner", naming: "uid 12345", fix: "chown")
+        XCTAssertEqual(chown(file, geteuid(), getegid()), 0)
+        XCTAssertEqual(chmod(dir, 0o777), 0)
+        try refused("world-writable directory", naming: "its directory \(dir) is writable by", fix: "chmod go-w \(dir)")
+        XCTAssertEqual(chmod(dir, 0o755), 0)
+        XCTAssertEqual(chown(dir, 12345, 12345), 0)
+        try refused("directory of another user", naming: "its directory \(dir) belongs to uid 12345", fix: "move the file")
+        XCTAssertEqual(chown(dir, geteuid(), getegid()), 0)
+        XCTAssertEqual(proxy.capturedAll, Data(), "the planted proxy received nothing")
+        // The same file, once only its owner can change it, is used.
+        XCTAssertEqual(chmod(dir, 0o1777), 0)
+        let r = try runSwurl([try HTTPBin.url("/get"), "--no-config"], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let used = try runSwurl(["http://swurl.test/x"], environment: env)
+        XCTAssertEqual(used.status, 0, used.stderr)
+        XCTAssertTrue(String(decoding: proxy.captured, as: UTF8.self).hasPrefix("GET http://swurl.test/x "))
+    }
+
 }

@@ -270,6 +270,64 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try swurl(["--session", "a", "--session-read-only", "b", try url("/get")]).status, 64)
         XCTAssertEqual(try swurl(["--session", "..", try url("/get")]).status, 64)
     }
+    // MARK: - Files that others can write
+
+    /// A session file another user could have written or planted (not the user's or root's,
+    /// writable by group or others, in a directory others can write without the sticky bit) is
+    /// refused with 65 naming the file, why and the fix; nothing is sent and the file is left
+    /// as it is. Once fixed, it works again.
+    func testSessionFilesOthersCouldChangeAreRefused() throws {
+        let dir = TestPaths.temporaryDirectory() + "/sessions"
+        XCTAssertEqual(mkdir(dir, 0o700), 0)
+        let path = dir + "/s.json"
+        let made = try swurl(["--session", path, try url("/headers"), "X-Team:red"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let stored = try Data(contentsOf: URL(fileURLWithPath: path))
+        func refused(_ what: String, naming: String, fix: String) throws {
+            let r = try swurl(["--session", path, try url("/headers")])
+            XCTAssertEqual(r.status, 65, "\(what): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(path) && r.stderr.contains(naming) && r.stderr.contains(fix), "\(what): \(r.stderr)")
+            XCTAssertEqual(r.stdout, Data(), what)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), stored, what)
+        }
+        func works(_ what: String) throws {
+            let r = try swurl(["--session", path, try url("/headers")])
+            XCTAssertEqual(r.status, 0, "\(what): \(r.stderr)")
+            XCTAssertEqual(try sentHeaders(r)["X-Team"], "red", what)
+        }
+        for m in [0o666, 0o620, 0o602] as [mode_t] {
+            XCTAssertEqual(chmod(path, m), 0)
+            try refused("mode \(String(m, radix: 8))", naming: "writable by", fix: "chmod go-w \(path)")
+        }
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        try works("0600")
+        XCTAssertEqual(chown(path, 12345, 12345), 0)
+        try refused("another owner", naming: "uid 12345", fix: "chown")
+        XCTAssertEqual(chown(path, geteuid(), getegid()), 0)
+        try works("own file again")
+        XCTAssertEqual(chmod(dir, 0o777), 0)
+        try refused("world-writable directory", naming: "its directory \(dir) is writable by", fix: "chmod go-w \(dir)")
+        XCTAssertEqual(chmod(dir, 0o770), 0)
+        try refused("group-writable directory", naming: "without the sticky bit", fix: "chmod go-w \(dir)")
+        XCTAssertEqual(chmod(dir, 0o1777), 0)
+        try works("sticky directory")
+    }
+
+    /// `--session /tmp/FILE`: /tmp is world-writable but sticky, and the file is the user's own
+    /// and 0600, so the session works and keeps working.
+    func testSessionDirectlyUnderTmpKeepsWorking() throws {
+        let path = "/tmp/swurl-test-session-\(UUID().uuidString).json"
+        defer {
+            unlink(path)
+            unlink("/tmp/." + (path as NSString).lastPathComponent + ".lock")
+        }
+        XCTAssertEqual(try swurl(["--session", path, try url("/headers"), "X-Team:blue"]).status, 0)
+        let r = try swurl(["--session", path, try url("/headers")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try sentHeaders(r)["X-Team"], "blue")
+        XCTAssertEqual(try mode(path), 0o600)
+    }
+
 }
 
 /// What the concurrent writers report, under a lock.

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The one rule for files whose contents swurl obeys (the config file, session files): as
+/// OpenSSH does for its own, such a file must belong to the user (or root) and be writable by
+/// nobody else, and no directory on its path may let anybody else replace it. Otherwise another
+/// user could plant options (a `--proxy` that receives every Authorization, an `-o` that
+/// redirects output) or session headers and credentials into the user's requests.
+public enum FileTrust {
+    /// Why a file is not trusted, with the command that fixes it.
+    public struct Doubt: Equatable, Sendable {
+        public let reason: String
+        public let fix: String
+    }
+
+    /// Refuses the file at `path` (which exists) unless only the user or root can change it.
+    /// - Parameters:
+    ///   - path: the file, absolute or relative to the working directory.
+    ///   - what: how the messages name it ("the config file").
+    ///   - fd: the file opened for reading, so the file checked is the file read; nil to check the path.
+    /// - Throws: `SwurlError.badData` (65) naming the file, the reason and the fix.
+    public static func check(_ path: String, what: String, fd: Int32? = nil) throws(SwurlError) {
+        guard let doubt = doubt(path, fd: fd) else { return }
+        throw .badData("\(what) \(TerminalSanitizer.clean(path)) is refused: \(doubt.reason)",
+                       hint: doubt.fix + " (another user could have changed it; check its contents first)")
+    }
+
+    /// Why the file at `path` is not trusted; nil when it is (or cannot be examined: reading it
+    /// then reports the error).
+    public static func doubt(_ path: String, fd: Int32? = nil) -> Doubt? {
+        var st = stat()
+        let found = fd.map { fstat($0, &st) == 0 } ?? (stat(path, &st) == 0)
+        guard found else { return nil }
+        let shown = quoted(path)
+        if let owner = foreignOwner(st) {
+            return Doubt(reason: "it belongs to uid \(owner), not to you (uid \(geteuid())) or root",
+                         fix: "if it is yours: chown \(geteuid()) \(shown); otherwise remove it")
+        }
+        if st.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            return Doubt(reason: "it is writable by \(writers(st)) (mode \(octal(st.st_mode)))", fix: "chmod go-w \(shown)")
+        }
+        // Every directory on the path as given and on the path the links lead to.
+        var seen: Set<String> = []
+        for file in [absolute(path), realPath(path)].compactMap({ $0 }) {
+            for dir in directories(of: file) where seen.insert(dir).inserted {
+                if let doubt = directoryDoubt(dir) { return doubt }
+            }
+        }
+        return nil
+    }
+
+    /// Why the directory `dir` lets others replace what it holds; nil when it does not.
+    static func directoryDoubt(_ dir: String) -> Doubt? {
+        var st = stat()
+        guard stat(dir, &st) == 0 else { return nil }
+        let shown = quoted(dir)
+        if let owner = foreignOwner(st) {
+            return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) belongs to uid \(owner), not to you (uid \(geteuid())) or root",
+                         fix: "move the file to a directory of your own")
+        }
+        // The sticky bit (/tmp) lets only a file's owner rename or remove it.
+        if st.st_mode & (S_IWGRP | S_IWOTH) != 0 && st.st_mode & S_ISVTX == 0 {
+            return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) is writable by \(writers(st)) "
+                             + "(mode \(octal(st.st_mode))) without the sticky bit",
+                         fix: "chmod go-w \(shown), or move the file to a directory only you can write")
+        }
+        return nil
+    }
+
+    /// The owner's uid when it is neither the user nor root.
+    private static func foreignOwner(_ st: stat) -> uid_t? {
+        st.st_uid == geteuid() || st.st_uid == 0 ? nil : st.st_uid
+    }
+
+    private static func writers(_ st: stat) -> String {
+        switch (st.st_mode & S_IWGRP != 0, st.st_mode & S_IWOTH != 0) {
+        case (true, true): return "its group and others"
+        case (true, false): return "its group"
+        default: return "others"
+        }
+    }
+
+    private static func octal(_ mode: mode_t) -> String {
+        let s = String(mode & 0o7777, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+
+    /// `path` for a shell command line: as it is when it holds only safe characters, else in single quotes.
+    private static func quoted(_ path: String) -> String {
+        let clean = TerminalSanitizer.clean(path)
+        let plain = clean.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || "/._-+,:@%".utf8.contains(b)
+        }
+        return plain && !clean.isEmpty ? clean : "'" + clean.replacingAll("'", with: "'\\''") + "'"
+    }
+
+    /// `path` made absolute against the working directory; nil when that is unknown.
+    private static func absolute(_ path: String) -> String? {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        let cwd = String(cString: buffer)
+        return (cwd == "/" ? "" : cwd) + "/" + path
+    }
+
+    /// `path` with every link resolved (realpath(3)); nil when it cannot be.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The directories that hold `file`, from its own up to `/`.
+    static func directories(of file: String) -> [String] {
+        var out: [String] = []
+        var rest = Substring(file)
+        while let slash = rest.lastIndex(of: "/") {
+            let dir = slash == rest.startIndex ? "/" : String(rest[..<slash])
+            out.append(dir)
+            if dir == "/" { break }
+            rest = rest[..<slash]
+        }
+        return out
+    }
+}

@@ -1,0 +1,82 @@
+import XCTest
+import Foundation
+@testable import SwurlCore
+
+/// `FileTrust`: which files another user could have changed (run as root here, so ownership is
+/// tested with chown to an unused uid).
+final class FileTrustTests: XCTestCase {
+    private var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "swurl-trust-" + UUID().uuidString
+        XCTAssertEqual(mkdir(dir, 0o700), 0)
+    }
+
+    private func file(_ name: String, in directory: String? = nil, mode: mode_t = 0o600) -> String {
+        let path = (directory ?? dir) + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        XCTAssertEqual(chmod(path, mode), 0)
+        return path
+    }
+
+    func testTheUsersOwnPrivateFileIsTrusted() {
+        XCTAssertNil(FileTrust.doubt(file("a", mode: 0o600)))
+        XCTAssertNil(FileTrust.doubt(file("b", mode: 0o644)))
+    }
+
+    func testGroupOrWorldWritableFilesAreNot() {
+        XCTAssertEqual(FileTrust.doubt(file("g", mode: 0o620))?.reason, "it is writable by its group (mode 0620)")
+        XCTAssertEqual(FileTrust.doubt(file("o", mode: 0o602))?.reason, "it is writable by others (mode 0602)")
+        let both = file("go", mode: 0o666)
+        XCTAssertEqual(FileTrust.doubt(both)?.fix, "chmod go-w \(both)")
+    }
+
+    func testAnotherUsersFileIsNot() {
+        let path = file("theirs")
+        XCTAssertEqual(chown(path, 12345, 12345), 0)
+        XCTAssertEqual(FileTrust.doubt(path)?.reason.hasPrefix("it belongs to uid 12345"), true)
+    }
+
+    func testADirectoryOthersCanWriteCountsUnlessSticky() {
+        let open = dir + "/open"
+        XCTAssertEqual(mkdir(open, 0o700), 0)
+        let path = file("s", in: open)
+        XCTAssertEqual(chmod(open, 0o777), 0)
+        XCTAssertEqual(FileTrust.doubt(path)?.reason.hasPrefix("its directory \(open) is writable by its group and others"), true)
+        XCTAssertEqual(chmod(open, 0o1777), 0)
+        XCTAssertNil(FileTrust.doubt(path))
+        // A directory further up counts too.
+        XCTAssertEqual(chmod(open, 0o700), 0)
+        XCTAssertEqual(chmod(dir, 0o757), 0)
+        XCTAssertEqual(FileTrust.doubt(path)?.reason.hasPrefix("its directory \(dir) "), true)
+    }
+
+    /// A link in a private directory to a file in a directory others can write is judged by
+    /// where it leads.
+    func testLinksAreFollowedToTheRealFile() {
+        let open = dir + "/open"
+        XCTAssertEqual(mkdir(open, 0o777), 0)
+        XCTAssertEqual(chmod(open, 0o777), 0)
+        let target = file("real", in: open)
+        let link = dir + "/link"
+        XCTAssertEqual(symlink(target, link), 0)
+        XCTAssertEqual(FileTrust.doubt(link)?.reason.hasPrefix("its directory \(open) "), true)
+    }
+
+    func testCheckThrowsBadDataNamingTheFileAndTheFix() {
+        let path = file("c", mode: 0o666)
+        XCTAssertThrowsError(try FileTrust.check(path, what: "the config file")) { error in
+            guard let e = error as? SwurlError, case .badData(let message, let hint) = e else { return XCTFail("\(error)") }
+            XCTAssertEqual(message, "the config file \(path) is refused: it is writable by its group and others (mode 0666)")
+            XCTAssertEqual(hint?.hasPrefix("chmod go-w \(path)"), true)
+        }
+        XCTAssertNoThrow(try FileTrust.check(dir + "/missing", what: "the config file"))
+    }
+
+    func testDirectoriesRunUpToTheRoot() {
+        XCTAssertEqual(FileTrust.directories(of: "/a/b/c"), ["/a/b", "/a", "/"])
+        XCTAssertEqual(FileTrust.directories(of: "/c"), ["/"])
+    }
+}
