@@ -93,43 +93,6 @@ enum BatchCommand: SwurlCommand {
     /// table, on `swurl batch` itself), since a batch shows results, not responses.
     static let displayOptions: [Option] = [.verbose, .print, .headers, .body, .timing, .all, .pretty, .style,
                                            .sortKeys, .dropNulls, .stream, .plistAs]
-
-    /// Splits a line into words the way a shell would for simple cases: blanks separate words,
-    /// '…' quotes literally, "…" quotes with \" and \\ escapes, and a backslash outside quotes
-    /// escapes the next character.
-    /// - Throws: `SwurlError.usage` for an unterminated quote.
-    static func words(_ line: String) throws(SwurlError) -> [String] {
-        if let plain = plainWords(line) { return plain }
-        var words: [String] = []
-        var word = ""
-        var inWord = false
-        var quote: Character?
-        var escaped = false
-        for c in line {
-            if escaped {
-                word.append(c); escaped = false; inWord = true
-                continue
-            }
-            if let q = quote {
-                if c == q { quote = nil } else if c == "\\" && q == "\"" { escaped = true } else { word.append(c) }
-                continue
-            }
-            switch c {
-            case " ", "\t":
-                if inWord { words.append(word); word = ""; inWord = false }
-            case "'", "\"":
-                quote = c; inWord = true
-            case "\\":
-                escaped = true
-            default:
-                word.append(c); inWord = true
-            }
-        }
-        if quote != nil { throw .usage("unterminated \(quote == "'" ? "single" : "double") quote") }
-        if escaped { word.append("\\") }
-        if inWord { words.append(word) }
-        return words
-    }
 }
 
 /// One request of the batch: its line number and, once built, the method and URL.
@@ -222,7 +185,8 @@ final class LineReader {
     private func take() -> (text: String, tooLong: Bool) {
         let tooLong = partialTooLong || partial.count > LineReader.maxLine
         if partial.last == 0x0D { partial.removeLast() }
-        let text = tooLong ? "" : String(decoding: partial, as: UTF8.self)
+        // Decoded as argv is: a byte that is not UTF-8 stays that byte (ArgumentBytes).
+        let text = tooLong ? "" : ArgumentBytes.decode(partial)
         partial.removeAll(keepingCapacity: partial.capacity <= 65536)
         partialTooLong = false
         lineNumber += 1
@@ -362,7 +326,7 @@ final class BatchRunner {
                 if !tooLong && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
                 parsed = tooLong
                     ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
-                    : Result { () throws(SwurlError) in try ArgumentParser.parse(try BatchCommand.words(trimmed)) }
+                    : Result { () throws(SwurlError) in try ArgumentParser.parse(try ShellWords.words(trimmed)) }
                 if ahead, case .success(let arguments) = parsed,
                    arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) {
                     heldBack = (number, arguments)

@@ -83,26 +83,3 @@ final class BatchDefaults {
         return try CommandOptions(args, environment: environment)
     }
 }
-
-extension BatchCommand {
-    /// `words(line)` for a line of printable ASCII without quotes or backslashes (most lines):
-    /// split at blanks by bytes; nil for any other line.
-    static func plainWords(_ line: String) -> [String]? {
-        var words: [String] = []
-        var start: String.UTF8View.Index?
-        let u = line.utf8
-        var i = u.startIndex
-        while i != u.endIndex {
-            let b = u[i]
-            if b == 0x20 || b == 0x09 {
-                if let s = start { words.append(String(line[s..<i])); start = nil }
-            } else {
-                guard b > 0x20, b < 0x7F, b != UInt8(ascii: "'"), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\") else { return nil }
-                if start == nil { start = i }
-            }
-            i = u.index(after: i)
-        }
-        if let s = start { words.append(String(line[s..<u.endIndex])) }
-        return words
-    }
-}

@@ -103,83 +103,14 @@ enum ConfigFile {
         return result
     }
 
-    /// Splits the file into words per line, as a POSIX shell would: blanks separate words,
-    /// `#` at the start of a word comments out the rest of the line, `'…'` is literal, `"…"`
-    /// takes backslash escapes of `"`, `\`, `$` and `` ` ``, a backslash outside quotes takes the
-    /// next byte as is (a backslash before the line end joins the next line).
+    /// The file's lines of words (`ShellWords`, the splitter every door shares).
     /// - Returns: each line that has words, with its number (the line it starts on).
+    /// - Throws: `SwurlError.usage` naming `file:line`.
     static func lines(_ bytes: [UInt8], file: String) throws(SwurlError) -> [(Int, [String])] {
-        var out: [(Int, [String])] = []
-        var words: [String] = []
-        var word: [UInt8] = []
-        var inWord = false
-        var line = 1, start = 1
-        var i = 0
-        func fail(_ what: String) -> SwurlError { .usage("\(TerminalSanitizer.clean(file)):\(line): \(what)") }
-        func endWord() throws(SwurlError) {
-            guard inWord else { return }
-            guard let text = String(validating: word, as: UTF8.self), !word.contains(0) else {
-                throw fail("the line is not valid UTF-8 text")
-            }
-            words.append(text)
-            word = []
-            inWord = false
+        do {
+            return try ShellWords.lines(bytes).map { ($0.number, $0.words) }
+        } catch {
+            throw .usage("\(TerminalSanitizer.clean(file)):\(error.line): \(error.message)")
         }
-        func endLine() throws(SwurlError) {
-            try endWord()
-            if !words.isEmpty { out.append((start, words)) }
-            words = []
-        }
-        while i < bytes.count {
-            let b = bytes[i]
-            i += 1
-            switch b {
-            case UInt8(ascii: "\n"):
-                try endLine()
-                line += 1
-                start = line
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                try endWord()
-            case UInt8(ascii: "#") where !inWord:
-                while i < bytes.count && bytes[i] != UInt8(ascii: "\n") { i += 1 }
-            case UInt8(ascii: "\\"):
-                guard i < bytes.count else { break }
-                if bytes[i] == UInt8(ascii: "\n") {
-                    line += 1
-                } else {
-                    inWord = true
-                    word.append(bytes[i])
-                }
-                i += 1
-            case UInt8(ascii: "'"):
-                inWord = true
-                guard let close = bytes[i...].firstIndex(of: UInt8(ascii: "'")) else { throw fail("unterminated ' quote") }
-                for c in bytes[i..<close] where c == UInt8(ascii: "\n") { line += 1 }
-                word += bytes[i..<close]
-                i = close + 1
-            case UInt8(ascii: "\""):
-                inWord = true
-                var closed = false
-                while i < bytes.count {
-                    let c = bytes[i]
-                    i += 1
-                    if c == UInt8(ascii: "\"") { closed = true; break }
-                    if c == UInt8(ascii: "\n") { line += 1 }
-                    if c == UInt8(ascii: "\\"), i < bytes.count,
-                       [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "`"), UInt8(ascii: "\n")].contains(bytes[i]) {
-                        if bytes[i] == UInt8(ascii: "\n") { line += 1 } else { word.append(bytes[i]) }
-                        i += 1
-                        continue
-                    }
-                    word.append(c)
-                }
-                if !closed { throw fail("unterminated \" quote") }
-            default:
-                inWord = true
-                word.append(b)
-            }
-        }
-        try endLine()
-        return out
     }
 }

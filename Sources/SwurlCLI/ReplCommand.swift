@@ -396,48 +396,10 @@ final class ReplSession {
 
     // MARK: Words and items
 
-    /// Splits a line into words as a shell would for swurl's purposes: whitespace separates,
-    /// '…' is literal, "…" allows \" and \\, a backslash outside quotes keeps the next character
-    /// (a backslash before an item separator stays, for the item parser).
+    /// Splits a line into words as a POSIX shell would (`ShellWords`, the splitter every door
+    /// shares): a line means what it means typed after `swurl`.
     static func words(_ line: String) throws(SwurlError) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var inWord = false
-        var quote: Character?
-        var i = line.startIndex
-        while i < line.endIndex {
-            let c = line[i]
-            i = line.index(after: i)
-            if let q = quote {
-                if c == q {
-                    quote = nil
-                } else if q == "\"" && c == "\\" && i < line.endIndex && (line[i] == "\"" || line[i] == "\\") {
-                    current.append(line[i])
-                    i = line.index(after: i)
-                } else {
-                    current.append(c)
-                }
-                continue
-            }
-            if c == " " || c == "\t" || c == "\n" || c == "\r" {
-                if inWord { words.append(current); current = ""; inWord = false }
-                continue
-            }
-            inWord = true
-            if c == "'" || c == "\"" {
-                quote = c
-            } else if c == "\\" && i < line.endIndex {
-                let next = line[i]
-                if ":=@;\\".contains(next) { current.append(c) }
-                current.append(next)
-                i = line.index(after: i)
-            } else {
-                current.append(c)
-            }
-        }
-        if quote != nil { throw .usage("unterminated quote in the line", hint: "close the \(quote.map(String.init) ?? "") quote") }
-        if inWord { words.append(current) }
-        return words
+        try ShellWords.words(line)
     }
 
     enum ItemKind { case header, query, field }

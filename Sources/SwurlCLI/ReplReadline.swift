@@ -38,7 +38,8 @@ enum ReplReadline {
                 try? session.environment.stdout.write("\n")
                 return .success
             }
-            let line = String(cString: raw)
+            // Decoded as argv is: a byte that is not UTF-8 stays that byte.
+            let line = ArgumentBytes.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 })
             free(raw)
             if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
             if case .exit(let status) = session.execute(line) { return status }

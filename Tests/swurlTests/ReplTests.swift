@@ -118,7 +118,7 @@ final class ReplTests: XCTestCase {
         // A bad line is reported and the script goes on; exit N ends it with N.
         let bad = try script(["x 'open", "/get", "exit 3", "/get"], [root])
         XCTAssertEqual(bad.status, 3, bad.stderr)
-        XCTAssertTrue(bad.stderr.contains("unterminated quote"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("unterminated ' quote"), bad.stderr)
         XCTAssertEqual(urls(bad.text), ["\(root)/get"])
         // Stdin is the script: an @- item cannot take the next lines as its body.
         let stdinItem = try script(["POST /post @-", "/get"], [root])

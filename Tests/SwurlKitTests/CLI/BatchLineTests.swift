@@ -8,10 +8,10 @@ import SwurlCore
 /// How a batch line is split into words, read from a stream, and how results are written.
 final class BatchLineTests: XCTestCase {
     func testWordsFollowSimpleShellQuoting() throws {
-        XCTAssertEqual(try BatchCommand.words("GET  http://x/a\tname=Ann"), ["GET", "http://x/a", "name=Ann"])
-        XCTAssertEqual(try BatchCommand.words(#"POST http://x 'msg=two words' "q=say \"hi\"" a\ b ''"#),
+        XCTAssertEqual(try ShellWords.words("GET  http://x/a\tname=Ann"), ["GET", "http://x/a", "name=Ann"])
+        XCTAssertEqual(try ShellWords.words(#"POST http://x 'msg=two words' "q=say \"hi\"" a\ b ''"#),
                        ["POST", "http://x", "msg=two words", #"q=say "hi""#, "a b", ""])
-        XCTAssertThrowsError(try BatchCommand.words("POST 'open")) { error in
+        XCTAssertThrowsError(try ShellWords.words("POST 'open")) { error in
             XCTAssertEqual(ExitStatus(for: error as? SwurlError ?? .output("")), .usage)
         }
     }
@@ -116,19 +116,6 @@ final class BatchLineTests: XCTestCase {
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "x" + r.text)
     }
 
-    func testPlainLinesSplitByBytesAsTheQuotingRulesWould() throws {
-        XCTAssertEqual(BatchCommand.plainWords("  GET\thttp://x/a  b=1 \t"), ["GET", "http://x/a", "b=1"])
-        XCTAssertEqual(BatchCommand.plainWords(""), [])
-        XCTAssertEqual(BatchCommand.plainWords(" \t "), [])
-        // Quotes, backslashes, controls and anything not ASCII (a blank before a combining mark
-        // is one Character, no separator) take the Character path.
-        for line in ["a 'b c'", "a \"b\"", "a\\ b", "a \u{301}b", "caf\u{E9} x", "a\rb"] {
-            XCTAssertNil(BatchCommand.plainWords(line), line)
-        }
-        XCTAssertEqual(try BatchCommand.words("a \u{301}b"), ["a \u{301}b"])
-        XCTAssertEqual(try BatchCommand.words("caf\u{E9} x"), ["caf\u{E9}", "x"])
-    }
-
     /// A line without options takes the parsed defaults; every outcome must match the full
     /// path (`CommandOptions` of the line's options over the defaults).
     func testLinesWithoutOptionsGetWhatTheFullPathGives() throws {
@@ -136,7 +123,7 @@ final class BatchLineTests: XCTestCase {
         FileManager.default.createFile(atPath: dir + "/f.txt", contents: Data("x".utf8))
         let environment = TestEnvironment(directory: dir).environment
         func full(_ defaults: [String], _ line: String) throws -> CommandOptions {
-            var args = try ArgumentParser.parse(try BatchCommand.words(line))
+            var args = try ArgumentParser.parse(try ShellWords.words(line))
             for (option, values) in try ArgumentParser.parse(defaults).options where args.options[option] == nil {
                 args.options[option] = values
             }
@@ -144,7 +131,7 @@ final class BatchLineTests: XCTestCase {
         }
         func fast(_ defaults: [String], _ line: String) throws -> CommandOptions {
             try BatchDefaults(try ArgumentParser.parse(defaults), environment: environment)
-                .options(for: try ArgumentParser.parse(try BatchCommand.words(line)))
+                .options(for: try ArgumentParser.parse(try ShellWords.words(line)))
         }
         func message(_ body: () throws -> CommandOptions) -> String? {
             do { _ = try body(); return nil } catch { return (error as? SwurlError)?.message ?? "\(error)" }

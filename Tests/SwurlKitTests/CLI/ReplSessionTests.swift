@@ -16,7 +16,10 @@ final class ReplSessionTests: XCTestCase {
 
     func testWordsSplitLikeAShell() throws {
         XCTAssertEqual(try ReplSession.words("  GET foo  'a b'=c \"x \\\" y\":1 "), ["GET", "foo", "a b=c", "x \" y:1"])
-        XCTAssertEqual(try ReplSession.words("a\\=b=c"), ["a\\=b=c"])
+        // As in a shell: the backslash escapes '=' for the line, so the item parser sees a=b=c;
+        // quoting or doubling it passes it on.
+        XCTAssertEqual(try ReplSession.words("a\\=b=c"), ["a=b=c"])
+        XCTAssertEqual(try ReplSession.words("'a\\=b=c' a\\\\=b"), ["a\\=b=c", "a\\=b"])
         XCTAssertEqual(try ReplSession.words(""), [])
         XCTAssertThrowsError(try ReplSession.words("x 'open"))
     }
