@@ -385,7 +385,7 @@ final class BatchRunner {
                 try? stderr.write("swurl: line \(number): " + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
             }
         }
-        return (BatchLine(number: number, ordinal: ordinal, method: request.method, url: request.url, body: body),
+        return (BatchLine(number: number, ordinal: ordinal, method: request.method.rawValue, url: request.url, body: body),
                 session)
     }
 

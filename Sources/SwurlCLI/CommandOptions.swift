@@ -214,10 +214,6 @@ public struct CommandOptions {
         return second.isNumber || second == "/"
     }
 
-    /// The methods also accepted in lower case (`swurl post URL`), as HTTPie accepts them; any
-    /// other method must be written in capitals, so a lower-case word stays a URL.
-    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
-
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word), or a
     /// known method in any case when a URL follows (`swurl post URL`; a lone `swurl head` is a host).
     static func looksLikeMethod(_ word: String, urlFollows: Bool = true) -> Bool {
@@ -227,7 +223,7 @@ public struct CommandOptions {
             guard (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
             else { return false }
         }
-        if urlFollows && knownMethods.contains(word.uppercased()) { return true }
+        if urlFollows && HTTPMethod(word).isKnown { return true }
         return !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isASCII && $0.isUppercase || $0 == "-" || $0 == "_" }
             && word.first?.isLetter == true
     }

@@ -31,10 +31,10 @@ struct CurlCommandExport {
 
         // Method: curl's own choice when it is the same, else --request (--head for HEAD).
         let hasBody = request.body != nil || options.bodyFormat == .multipart && options.items.contains(where: \.isData)
-        if request.method == "HEAD" {
+        if request.method == .head {
             add("--head")
         } else if request.method != (hasBody ? "POST" : "GET") {
-            add("--request", request.method)
+            add("--request", request.method.rawValue)
         }
         add("--url", request.url)
 

@@ -55,7 +55,7 @@ final class ReplSession {
     private var credentialOrigins: [String: Origin] = [:]
 
     static let builtins = ["cd", "set", "unset", "env", "help", "exit", "quit"]
-    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+    static let methods = HTTPMethod.known.map(\.rawValue)
     /// Options that only the REPL itself takes: never merged into a line.
     static let replOnly: [Option] = [.stopOnError]
     /// Options of which a line's one replaces every default of the same set.

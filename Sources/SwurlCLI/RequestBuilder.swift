@@ -42,7 +42,7 @@ public struct RequestBuilder {
         let tree = try ParameterTree.build(parameters.fields)
         let hasData = !fields.isEmpty
 
-        var request = HTTPRequest(method: options.method ?? (hasData ? "POST" : "GET"), url: url)
+        var request = HTTPRequest(method: options.method.map { HTTPMethod($0) } ?? (hasData ? .post : .get), url: url)
         request.headers.add("User-Agent", "swurl/\(RequestBuilder.version)")
         let jsonMode = options.bodyFormat == .json
         request.headers.add("Accept", jsonMode && (hasData || options.explicitJSON)
@@ -126,8 +126,7 @@ public struct RequestBuilder {
     /// The data items as the serializers take them. File fields are measured (and stdin taken)
     /// only for a multipart body that can be sent; other serializers refuse them by their label.
     private func parameters(_ items: [RequestItem], resolvingFiles: Bool) throws(SwurlError) -> RequestParameters {
-        let method = (options.method ?? "POST").uppercased()
-        let resolve = resolvingFiles && method != "GET" && method != "HEAD"
+        let resolve = resolvingFiles && !HTTPMethod(options.method ?? "POST").uppercased.sendsNoBody
         var entries: [RequestParameters.Entry] = []
         var stdinUsed = false
         for item in items {
@@ -224,13 +223,12 @@ public struct RequestBuilder {
     }
 
     /// Whether piped stdin becomes the body: only when a method that carries a body is given
-    /// (`POST`, `PUT`, `PATCH`, `DELETE`, any other word but `GET`, `HEAD`, `OPTIONS`, `TRACE`);
-    /// `@-` asks for it explicitly. So a bare `swurl URL` inside a `while read` loop never eats
-    /// the loop's input and never turns into a POST (HTTPie reads stdin for any method; curl
-    /// only with `-d @-`).
+    /// (`POST`, `PUT`, `PATCH`, `DELETE`, any other word but `GET`, `HEAD`, `OPTIONS`, `TRACE`:
+    /// `HTTPMethod.mayTakeStdinBody`); `@-` asks for it explicitly. So a bare `swurl URL` inside
+    /// a `while read` loop never eats the loop's input and never turns into a POST (HTTPie reads
+    /// stdin for any method; curl only with `-d @-`).
     static func stdinMayBeBody(_ method: String?) -> Bool {
-        guard let method = method?.uppercased() else { return false }
-        return !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method)
+        method.map { HTTPMethod($0).mayTakeStdinBody } ?? false
     }
 
     /// Stdin as the body when it holds anything: the first chunk is read ahead so that an empty

@@ -1,7 +1,7 @@
 /// A request as the serializers built it, ready for the engine or for `--offline`.
 public struct HTTPRequest: Sendable {
-    /// The method word as sent, e.g. `GET` or `PROPFIND`.
-    public var method: String
+    /// The method as sent, e.g. `GET` or `PROPFIND`.
+    public var method: HTTPMethod
     /// The absolute URL, query items already merged.
     public var url: String
     /// Header fields in the order they are sent, after `Host`.
@@ -11,7 +11,7 @@ public struct HTTPRequest: Sendable {
     /// The body, or nil for none.
     public var body: RequestBody?
 
-    public init(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(),
+    public init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(),
                 removedHeaders: [String] = [], body: RequestBody? = nil) {
         self.method = method
         self.url = url

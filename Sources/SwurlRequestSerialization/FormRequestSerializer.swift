@@ -4,15 +4,13 @@ import SwurlCore
 /// `%5B`/`%5D`. With GET, HEAD and DELETE the pairs go into the query string instead
 /// (AFNetworking's HTTPMethodsEncodingParametersInURI).
 public struct FormRequestSerializer: RequestSerializing {
-    /// Methods whose parameters go into the URL.
-    public static let methodsEncodingParametersInURI: Set<String> = ["GET", "HEAD", "DELETE"]
 
     public init() {}
 
     public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
         guard let tree else { return }
         let query = FormRequestSerializer.encode(tree)
-        if FormRequestSerializer.methodsEncodingParametersInURI.contains(request.method.uppercased()) {
+        if request.method.encodesParametersInURI {
             if !query.isEmpty { request.url = URLText.appendingQuery(query, to: request.url) }
         } else {
             request.body = RequestBody(bytes: Array(query.utf8))

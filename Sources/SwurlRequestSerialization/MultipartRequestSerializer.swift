@@ -17,8 +17,8 @@ public struct MultipartRequestSerializer: RequestSerializing {
     }
 
     public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
-        let method = request.method.uppercased()
-        if method == "GET" || method == "HEAD" {
+        let method = request.method.uppercased
+        if method.sendsNoBody {
             throw .usage("a multipart body cannot be sent with \(method)",
                          hint: "use POST or PUT (e.g. swurl POST URL …), or --form GET to send fields in the query string")
         }

@@ -26,7 +26,7 @@ public enum OfflineRequest {
         let chunked = request.isChunked
         if let body = request.body, !chunked, !request.headers.contains("Content-Length"), let length = body.length {
             s += "Content-Length: \(length)\r\n"
-        } else if request.body == nil && request.method == "POST" && !request.headers.contains("Content-Length") {
+        } else if request.body == nil && request.method == .post && !request.headers.contains("Content-Length") {
             s += "Content-Length: 0\r\n"
         }
         s += "\r\n"

@@ -45,10 +45,10 @@ public enum RedirectPolicy {
         }
         var next = request
         next.url = target.url
-        let becomesGet = (status == 303 && request.method != "HEAD")
-            || ((status == 301 || status == 302) && request.method == "POST")
+        let becomesGet = (status == 303 && request.method != .head)
+            || ((status == 301 || status == 302) && request.method == .post)
         if becomesGet {
-            next.method = "GET"
+            next.method = .get
             next.body = nil
             for name in ["Content-Type", "Content-Length", "Transfer-Encoding", "Content-Encoding"] {
                 next.headers.remove(name)

@@ -22,8 +22,6 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Statuses that mean "try again later" (RFC 9110 §15.5.9, §15.6, RFC 6585 §4).
     public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
-    /// Methods that RFC 9110 §9.2.2 calls idempotent.
-    public static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
     /// The longest wait a server's Retry-After can impose (five minutes, or `maxDelay` when
     /// that is longer): a server cannot make swurl sleep for days.
     public static let retryAfterLimit = 300.0
@@ -31,8 +29,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public init() {}
 
     /// Whether a request with `method` may be sent again at all.
-    public func allows(method: String) -> Bool {
-        maxRetries > 0 && (allMethods || RetryPolicy.idempotentMethods.contains(method.uppercased()))
+    public func allows(method: HTTPMethod) -> Bool {
+        maxRetries > 0 && (allMethods || method.isIdempotent)
     }
 
     /// The wait before retry number `retry` (0 for the first): the server's Retry-After when

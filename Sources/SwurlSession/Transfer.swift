@@ -158,14 +158,14 @@ public final class Transfer: EasyTransferHandler {
             let chunked = request.isChunked
             try easy.set(.postFieldSize(chunked ? -1 : (body.length ?? -1)))
             try easy.registerUploadCallbacks()
-            if method != "POST" { try easy.set(.customRequest(method), "the method") }
-        } else if method == "HEAD" {
+            if method != .post { try easy.set(.customRequest(method.rawValue), "the method") }
+        } else if method == .head {
             try easy.set(.noBody(true))
-        } else if method == "POST" {
+        } else if method == .post {
             try easy.set(.post(true))
             try easy.set(.postFieldSize(0))
-        } else if method != "GET" {
-            try easy.set(.customRequest(method), "the method")
+        } else if method != .get {
+            try easy.set(.customRequest(method.rawValue), "the method")
         }
 
         try easy.registerReceiveCallbacks()
