@@ -73,6 +73,7 @@ man completions: deps
 	$(DEBUG_BIN) --generate bash > completions/swurl.bash
 	$(DEBUG_BIN) --generate zsh > completions/_swurl
 	$(DEBUG_BIN) --generate fish > completions/swurl.fish
+	scripts/readme-exit-status $(DEBUG_BIN)
 
 install: build
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/swurl

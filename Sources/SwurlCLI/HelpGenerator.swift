@@ -1,3 +1,4 @@
+import SwurlCore
 /// `--help`, generated from `OptionTable`.
 public enum HelpGenerator {
     /// The request-item grammar, shared by `--help` and the man page.
@@ -32,10 +33,10 @@ public enum HelpGenerator {
             s += "\n\(group.heading):\n"
             for spec in specs { s += entry(spec.signature, spec.documentation) }
         }
-        s += "\nExit status: 0 ok, 1 transport error, 2 timeout, 3/4/5 HTTP 3xx/4xx/5xx with --check-status\n"
-        s += "or outside --accept-status, 6 too many redirects, 7 TLS trust failure (chain, host or pin),\n"
-        s += "8 response rejected (--accept-type, a strict --decode), 64 usage, 65 bad input data,\n"
-        s += "66 missing input file, 130 interrupted.\n"
+        s += "\nExit status:\n"
+        for row in ExitStatus.documentation {
+            s += entry(row.codes.map { String($0.rawValue) }.joined(separator: "/"), row.meaning)
+        }
         return s
     }
 

@@ -173,8 +173,8 @@ public enum OptionTable {
         OptionSpec(.version, group: .other, help: "Show the versions of swurl, libcurl and OpenSSL and exit."),
         OptionSpec(.stopOnError, group: .other, commands: [.repl],
                    help: "With 'swurl repl' reading a script (stdin not a terminal): stop at the first line that fails and exit with its status."),
-        OptionSpec(.generate, argument: .required("WHAT"), choices: ["man", "bash", "zsh", "fish"], group: .other,
-                   hidden: true, help: "Print the man page or a completion script generated from this table."),
+        OptionSpec(.generate, argument: .required("WHAT"), choices: ["man", "bash", "zsh", "fish", "exit-status"], group: .other,
+                   hidden: true, help: "Print the man page, a completion script or the README's exit-status table, generated from this table."),
     ]
 
     /// The spec for a long name or alias (without dashes).

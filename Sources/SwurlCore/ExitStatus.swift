@@ -46,4 +46,20 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     public init(rejectedHTTPStatus code: Int) {
         self = ExitStatus(httpStatus: code) ?? .responseRejected
     }
+
+    /// What each status means, for `--help`, the man page and the README (all generated from
+    /// this table, so they cannot drift): the codes (3, 4 and 5 share a row), then the meaning.
+    public static let documentation: [(codes: [ExitStatus], meaning: String)] = [
+        ([.success], "success (any HTTP status, unless checked)"),
+        ([.transportError], "transport error: DNS, connection refused/reset, protocol error, output write failure"),
+        ([.timedOut], "timed out"),
+        ([.redirection, .clientError, .serverError], "3xx / 4xx / 5xx with --check-status, or outside --accept-status"),
+        ([.tooManyRedirects], "too many redirects"),
+        ([.trustFailure], "TLS trust failure: untrusted chain, host mismatch, pin mismatch"),
+        ([.responseRejected], "response rejected: unacceptable Content-Type (--accept-type), a strict --decode could not decode the body, or the body passed --max-filesize"),
+        ([.usage], "usage error (bad option, bad request item, contradictory flags)"),
+        ([.badData], "bad input data (invalid := JSON, a value the serializer cannot encode, a config or session file others could change)"),
+        ([.inputFile], "input file missing or unreadable"),
+        ([.interrupted], "interrupted (Ctrl-C)"),
+    ]
 }

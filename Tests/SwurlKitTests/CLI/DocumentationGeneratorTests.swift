@@ -20,6 +20,19 @@ final class DocumentationGeneratorTests: XCTestCase {
         }
     }
 
+    /// README, man page and --help take their exit-status tables from `ExitStatus.documentation`.
+    func testExitStatusTablesComeFromExitStatus() throws {
+        XCTAssertTrue(try committed("README.md").contains(DocumentationGenerator.exitStatusMarkdown()),
+                      "README.md's exit-status table is stale: run 'make man completions' and commit the result")
+        let help = HelpGenerator.help()
+        for status in ExitStatus.allCases {
+            XCTAssertTrue(ExitStatus.documentation.contains { $0.codes.contains(status) }, "\(status) is not documented")
+            XCTAssertTrue(DocumentationGenerator.manPage().contains(".B \(status.rawValue)") || status.rawValue >= 3 && status.rawValue <= 5,
+                          "\(status) is not in the man page")
+            XCTAssertTrue(help.contains("  \(status.rawValue)") || status.rawValue >= 3 && status.rawValue <= 5, "\(status) is not in --help")
+        }
+    }
+
     func testEveryDocumentedOptionAppearsEverywhere() throws {
         let help = HelpGenerator.help()
         let man = DocumentationGenerator.generate("man")
