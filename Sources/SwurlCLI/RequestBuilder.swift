@@ -55,20 +55,12 @@ public struct RequestBuilder {
         if hasData {
             let serializer: RequestSerializing
             switch options.bodyFormat {
-            case .json:
-                serializer = JSONRequestSerializer()
-                contentType = "application/json"
-            case .form:
-                serializer = FormRequestSerializer()
-                contentType = "application/x-www-form-urlencoded; charset=utf-8"
-            case .multipart:
-                let m = MultipartRequestSerializer(boundary: options.boundary)
-                serializer = m
-                contentType = "multipart/form-data; boundary=\(m.boundary)"
-            case .plist(let binary):
-                serializer = PropertyListRequestSerializer(binary: binary)
-                contentType = "application/x-plist"
+            case .json: serializer = JSONRequestSerializer()
+            case .form: serializer = FormRequestSerializer()
+            case .multipart: serializer = MultipartRequestSerializer(boundary: options.boundary)
+            case .plist(let binary): serializer = PropertyListRequestSerializer(binary: binary)
             }
+            contentType = serializer.contentType
             try serializer.serialize(tree: tree, parameters: parameters, into: &request)
             if request.body == nil { contentType = nil }
         } else if let raw = options.rawBody {
@@ -163,9 +155,9 @@ public struct RequestBuilder {
     /// The Content-Type of a raw body (stdin, --raw) in the chosen mode, as HTTPie sends it.
     private var defaultRawContentType: String? {
         switch options.bodyFormat {
-        case .json: return "application/json"
-        case .form: return "application/x-www-form-urlencoded; charset=utf-8"
-        case .plist: return "application/x-plist"
+        case .json: return JSONRequestSerializer.mediaType
+        case .form: return FormRequestSerializer.mediaType
+        case .plist: return PropertyListRequestSerializer.mediaType
         case .multipart: return nil
         }
     }

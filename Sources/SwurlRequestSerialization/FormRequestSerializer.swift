@@ -4,6 +4,9 @@ import SwurlCore
 /// `%5B`/`%5D`. With GET, HEAD and DELETE the pairs go into the query string instead
 /// (AFNetworking's HTTPMethodsEncodingParametersInURI).
 public struct FormRequestSerializer: RequestSerializing {
+    /// The media type of what it writes, also for a raw body in this mode (`--raw`, stdin).
+    public static let mediaType = "application/x-www-form-urlencoded; charset=utf-8"
+    public var contentType: String { Self.mediaType }
 
     public init() {}
 

@@ -1,6 +1,9 @@
 import SwurlCore
 /// `--json` (the default): the tree as compact JSON, keys in the order given.
 public struct JSONRequestSerializer: RequestSerializing {
+    /// The media type of what it writes, also for a raw body in this mode (`--raw`, stdin).
+    public static let mediaType = "application/json"
+    public var contentType: String { Self.mediaType }
     public init() {}
 
     public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {

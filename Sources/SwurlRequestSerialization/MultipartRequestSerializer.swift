@@ -3,6 +3,7 @@ import SwurlCore
 /// are read from disk while sending, so the body's size never matters for memory. The exact
 /// Content-Length is known before sending; only a stdin part (`name@-`) makes it chunked.
 public struct MultipartRequestSerializer: RequestSerializing {
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
     /// The boundary, fixed by `--boundary` or random.
     public let boundary: String
 

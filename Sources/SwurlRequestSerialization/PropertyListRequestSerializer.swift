@@ -1,6 +1,9 @@
 import SwurlCore
 /// `--plist`: the tree as an Apple property list, XML 1.0 (the default) or binary (`bplist00`).
 public struct PropertyListRequestSerializer: RequestSerializing {
+    /// The media type of what it writes, also for a raw body in this mode (`--raw`, stdin).
+    public static let mediaType = "application/x-plist"
+    public var contentType: String { Self.mediaType }
     public let binary: Bool
 
     public init(binary: Bool) { self.binary = binary }

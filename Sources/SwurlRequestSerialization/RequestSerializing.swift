@@ -1,6 +1,9 @@
 import SwurlCore
 /// Writes the parameter tree (and file fields) into a request: body, Content-Type, or query.
 public protocol RequestSerializing {
+    /// The Content-Type of the body it writes (multipart: with its boundary).
+    var contentType: String { get }
+
     /// - Parameters:
     ///   - tree: the data items' tree, or nil when only file fields (or nothing) were given.
     ///   - parameters: the fields and file parts in the order given.
