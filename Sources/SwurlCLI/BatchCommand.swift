@@ -361,7 +361,7 @@ final class BatchRunner {
         if let limit = options.waitForNetwork {
             let origin = (try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url
             if !reachedOrigins.contains(origin) {
-                try ReachCommand.waitForNetwork(request.url, options: options, limit: limit)
+                try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
                 reachedOrigins.insert(origin)
             }
         }

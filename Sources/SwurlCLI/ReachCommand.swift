@@ -60,23 +60,6 @@ enum ReachCommand: SwurlCommand {
         return report.status
     }
 
-    /// `--wait-for-network`: waits for the URL's host (or the --proxy) to accept a TCP connection.
-    static func waitForNetwork(_ urlText: String, options: CommandOptions, limit: Double) throws(SwurlError) {
-        if options.transfer.unixSocket != nil {
-            throw .usage("--wait-for-network cannot be combined with --unix-socket", hint: "it waits for a TCP port")
-        }
-        var url = try CurlURL(parsing: options.transfer.proxy.explicit ?? urlText)
-        if options.transfer.proxy.explicit != nil, url.port == nil, url.scheme != "https" { url.port = 1080 }
-        let family: Int32? = switch options.transfer.ipVersion {
-        case .v4: AF_INET
-        case .v6: AF_INET6
-        default: nil
-        }
-        let target = ReachabilityTarget(url: url, family: family,
-                                        connectTimeout: options.transfer.connectTimeout ?? 5)
-        try Reachability.waitUntilReachable(target, limit: limit)
-    }
-
     /// The report, one step a line, the verdict last.
     static func text(_ r: ReachabilityReport) -> String {
         func ms(_ s: Double) -> String { formatMilliseconds(s) }

@@ -47,7 +47,7 @@ enum RequestCommand: SwurlCommand {
             return .success
         }
         if let limit = options.waitForNetwork, !options.offline {
-            try ReachCommand.waitForNetwork(request.url, options: options, limit: limit)
+            try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
         }
         if options.download {
             return try DownloadCommand.download(request: request, options: options, transferOptions: transferOptions,

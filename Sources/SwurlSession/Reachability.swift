@@ -323,6 +323,25 @@ public enum Reachability {
         }
     }
 
+    /// `--wait-for-network`: waits until what the request connects to first — the URL's host, or
+    /// the `--proxy` (default port 1080 unless https) — accepts a TCP connection, under the
+    /// request's connection options (`-4`/`-6`, the connect timeout, default 5 s per attempt).
+    /// - Throws: `.usage` with `--unix-socket` (nothing to wait for over TCP), else as
+    ///   `waitUntilReachable`.
+    public static func waitForNetwork(_ urlText: String, options: TransferOptions, limit: Double) throws(SwurlError) {
+        if options.unixSocket != nil {
+            throw .usage("--wait-for-network cannot be combined with --unix-socket", hint: "it waits for a TCP port")
+        }
+        var url = try CurlURL(parsing: options.proxy.explicit ?? urlText)
+        if options.proxy.explicit != nil, url.port == nil, url.scheme != "https" { url.port = 1080 }
+        let family: Int32? = switch options.ipVersion {
+        case .v4: AF_INET
+        case .v6: AF_INET6
+        default: nil
+        }
+        try waitUntilReachable(ReachabilityTarget(url: url, family: family, connectTimeout: options.connectTimeout ?? 5), limit: limit)
+    }
+
     /// Waits until the target accepts a TCP connection (route, name, listener), woken by network
     /// changes and by a backing-off retry (0.1 s doubling to 2 s) for a server not yet listening.
     /// - Throws: `.timedOut("HOST:PORT not reachable after N s (last: …)")`, `.interrupted`.
