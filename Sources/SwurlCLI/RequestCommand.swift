@@ -75,7 +75,7 @@ enum RequestCommand: SwurlCommand {
         let makePrinter = { () -> Printer in
             let p = Printer(sink: out, selection: selection, style: style,
                             decoding: options.decoding, validator: options.validator)
-            p.prepareRequestBody(request.body)
+            p.prepare(for: request)
             if options.verbose { p.diagnostics = clearingDiagnostics }
             return p
         }

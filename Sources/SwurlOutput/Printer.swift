@@ -55,6 +55,8 @@ public final class Printer: TransferDelegate {
     public var diagnostics: ByteSink?
     /// Whether validation refused the final response's content type (its body was not decoded).
     private var contentTypeRejected = false
+    /// The request's Content-Type media type, from `prepare(for:)`.
+    private var requestMediaType: String?
     /// Bytes of the final response's body.
     public var responseBodyBytes: Int64 { bodyWriter?.byteCount ?? 0 }
     /// Why the chosen decoder could not decode the final response's body, after `finish`.
@@ -75,9 +77,13 @@ public final class Printer: TransferDelegate {
 
     // MARK: Request
 
-    /// Tells the printer what the request body is made of before it is sent. On a terminal, file
-    /// segments that hold binary data are then shown as a one-line note.
-    public func prepareRequestBody(_ body: RequestBody?) {
+    /// Tells the printer about the request before it is sent: its body's media type (how the
+    /// body is shown) and what the body is made of (on a terminal, file segments that hold binary
+    /// data are shown as a one-line note).
+    public func prepare(for request: HTTPRequest) {
+        requestMediaType = request.headers["Content-Type"]
+            .flatMap { $0.split(separator: ";").first.map { String($0).trimmingSpaces().lowercased() } }
+        let body = request.body
         segmentMap = []
         guard style.terminal, selection.requestBody, let body, body.length != nil,
               !(body.segments.count == 1 && body.inMemoryBytes != nil) else { return }
@@ -111,10 +117,7 @@ public final class Printer: TransferDelegate {
             return
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        let contentType = text.components(separatedByCRLF: ()).first { $0.lowercased().hasPrefix("content-type:") }
-            .map { String($0.dropFirst("content-type:".count)).trimmingSpaces().lowercased() }
-        requestBodyWriter = BodyWriter(enabled: selection.requestBody,
-                                       mediaType: contentType?.split(separator: ";").first.map { String($0).trimmingSpaces() },
+        requestBodyWriter = BodyWriter(enabled: selection.requestBody, mediaType: requestMediaType,
                                        format: style.format, theme: theme, terminal: style.terminal)
         guard selection.requestHeaders else { return }
         try printRequestHead(bytes, text)
