@@ -143,7 +143,7 @@ enum RequestCommand: SwurlCommand {
         if let timing { Swurl.printTiming(timing, options, environment) }
         if let stored {
             do {
-                try stored.save(options: options, transfer: transferOptions, cookies: session.cookiesAfterExchange)
+                try stored.save(options: options, transfer: transferOptions, session: session, environment: environment)
             } catch {
                 Swurl.report(error, environment: environment)
                 return ExitStatus(for: error)
