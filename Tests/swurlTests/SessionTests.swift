@@ -468,6 +468,12 @@ final class SessionTests: XCTestCase {
         let home = try sentHeaders(try swurl(["--session", "s", try otherHostURL("/headers")]))
         XCTAssertEqual(home["Cookie"], "mine=1")
         XCTAssertNotNil(home["Authorization"])
+        // A PATH session: 127.0.0.1 set the cookie on a run of its own.
+        let path = TestPaths.temporaryDirectory() + "/shared.json"
+        XCTAssertEqual(try swurl(["--session", path, try url("/cookies/set/direct/1")]).status, 0)
+        let hop = try swurl(["--session", path, "-F", redirect + (try url("/cookies"))])
+        XCTAssertEqual(hop.status, 0, hop.stderr)
+        XCTAssertEqual(try cookies(hop), ["direct": "1"])
     }
 
     /// A name with a line break or another control character is refused (64) as HTTPie does.
