@@ -55,11 +55,20 @@ enum ConfigFile {
     /// The file's bytes; nil when it does not exist (and was not named by the user).
     /// - Throws: `SwurlError.badData` (65) when another user could have changed it (`FileTrust`).
     static func readFile(_ path: String, explicit: Bool) throws(SwurlError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if !explicit && (errno == ENOENT || errno == ENOTDIR) { return nil }
-            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))",
-                             hint: "fix SWURL_CONFIG, or set SWURL_CONFIG= (empty) or use --no-config to run without it")
+        let hint = "fix SWURL_CONFIG, or set SWURL_CONFIG= (empty) or use --no-config to run without it"
+        let fd: Int32
+        // Never blocks on a FIFO: anything but a regular file is refused.
+        switch RegularFile.open(path) {
+        case .opened(let opened): fd = opened
+        case .missing where !explicit: return nil
+        case .missing:
+            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(ENOENT)))",
+                             hint: hint)
+        case .failed(let e):
+            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(e)))",
+                             hint: hint)
+        case .notRegular(let kind):
+            throw .inputFile("the config file \(TerminalSanitizer.clean(path)) is \(kind), not a regular file", hint: hint)
         }
         defer { close(fd) }
         // Its options shape every request (a --proxy sees every Authorization): only if nobody

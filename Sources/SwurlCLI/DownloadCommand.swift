@@ -76,7 +76,7 @@ enum DownloadCommand: SwurlCommand {
         }
         // After the file is dealt with: a session that cannot be written never costs the download.
         func saveSession() throws(SwurlError) {
-            try stored?.save(options: options, transfer: transferOptions, cookies: session.cookiesAfterExchange)
+            try stored?.save(options: options, transfer: transferOptions, session: session, environment: environment)
         }
         if let failed = file.failedHead {
             bar?.interrupt()

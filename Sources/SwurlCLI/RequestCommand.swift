@@ -87,7 +87,8 @@ enum RequestCommand: SwurlCommand {
         var uploadBar: ProgressBar?
         do {
             if options.offline {
-                try OfflineRequest.emit(try session.firstHop(), cookies: transferOptions.sessionCookies ?? [], to: printer)
+                // The first hop's host's cookies: what the engine is handed for it (never a Host header's).
+                try OfflineRequest.emit(try session.firstHop(), cookies: stored?.cookiesSent ?? [], to: printer)
                 try printer.finishRequest()
                 try background?.finish()
                 try outputFile?.commit()
@@ -143,7 +144,7 @@ enum RequestCommand: SwurlCommand {
         if let timing { Swurl.printTiming(timing, options, environment) }
         if let stored {
             do {
-                try stored.save(options: options, transfer: transferOptions, cookies: session.cookiesAfterExchange)
+                try stored.save(options: options, transfer: transferOptions, session: session, environment: environment)
             } catch {
                 Swurl.report(error, environment: environment)
                 return ExitStatus(for: error)

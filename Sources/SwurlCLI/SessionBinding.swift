@@ -10,7 +10,8 @@ struct SessionBinding {
     /// The session as read at the start.
     let loaded: SessionData
     let origin: Origin
-    /// The stored cookies handed to the engine: those for the request's host.
+    /// The stored cookies for the request's host: those the first hop can send (`--offline`,
+    /// `--curl`). The exchange hands each hop's host its own (`TransferSession`).
     let cookiesSent: [SessionCookie]
 
     /// Header names a session never keeps: per-request ones and credentials (which a session
@@ -28,17 +29,39 @@ struct SessionBinding {
         return (environment.variables["HOME"] ?? "") + "/.config"
     }
 
-    /// Reads the session for `request`'s origin; nil without `--session`.
-    /// - Throws: `SwurlError.badData` (65) for an invalid file, `.usage` for a bad name.
+    /// Reads the session for `request`'s origin; nil without `--session`. Entries the session
+    /// skips (a bad cookie) or ignores (a header it never sends) are warned about on stderr.
+    /// - Throws: `SwurlError.badData` (65) for an invalid file, `.inputFile` (66) for one that
+    ///   cannot be read or is not a regular file, `.usage` for a bad name.
     static func open(_ options: CommandOptions, request: HTTPRequest, environment: Environment) throws(SwurlError) -> SessionBinding? {
         guard let value = options.session ?? options.sessionReadOnly else { return nil }
         let origin = try Origin(url: request.url)
         let given = value.contains("/") ? environment.resolvePath(value) : value
         let store = try SessionStore.location(given, origin: origin, configDirectory: configDirectory(environment))
-        let loaded = try store.load()
+        var warnings: [String] = []
+        let loaded = try store.load(warnings: &warnings)
+        warnings += ignoredHeaders(loaded.headers, file: store.path)
+        for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
         let sent = loaded.cookies.filter { $0.applies(toHost: origin.host.filter { $0 != "[" && $0 != "]" }) }
         return SessionBinding(store: store, readOnly: options.sessionReadOnly != nil, loaded: loaded, origin: origin,
                               cookiesSent: sent)
+    }
+
+    /// A warning for each stored header a session never sends (added to the file by hand):
+    /// credentials, cookies, `Host` and per-request headers. They stay in the file as they are.
+    static func ignoredHeaders(_ headers: [HTTPHeaders.Field], file: String) -> [String] {
+        headers.enumerated().filter { !isStorable($0.element.name) }.map { i, field in
+            let why: String
+            switch field.name.lowercased() {
+            case "authorization", "proxy-authorization":
+                why = "a session sends only the credentials of its \"auth\" entry, and only to their origin (store them with --auth)"
+            case "cookie", "cookie2": why = "a session sends the cookies of its \"cookies\" entries, each to its own host"
+            case "host": why = "a session never sets Host (the URL's host is sent; give Host: on the command line)"
+            default: why = "it belongs to one request, so a session never sends it"
+            }
+            return "the session file \(TerminalSanitizer.clean(file)): headers[\(i)] (\(TerminalSanitizer.clean(field.name))) is ignored: "
+                + "\(why); remove it from the file"
+        }
     }
 
     /// Header names the command line sets, empties or removes.
@@ -70,9 +93,10 @@ struct SessionBinding {
     }
 
     /// The stored credentials, when the command line gives none and the request goes to the
-    /// origin they were first used with; and the cookies for the request's host.
+    /// origin they were first used with; and the stored cookies, which the exchange hands to
+    /// each hop's host.
     func apply(to transfer: inout TransferOptions, options: CommandOptions) {
-        transfer.sessionCookies = cookiesSent
+        transfer.sessionCookies = loaded.cookies
         guard options.authUser == nil, let auth = loaded.auth, auth.origin == origin.description else { return }
         transfer.authType = auth.type
         if auth.type == .bearer {
@@ -84,8 +108,9 @@ struct SessionBinding {
 
     /// The session as this run leaves it: command-line headers replace stored ones of the same
     /// name (`Name:` removes), new credentials replace the stored ones, the engine's cookies
-    /// replace those that were handed to it.
-    func updated(options: CommandOptions, transfer: TransferOptions, cookies: [SessionCookie]) -> SessionData {
+    /// replace those that were handed to it (`handed`, by key).
+    func updated(options: CommandOptions, transfer: TransferOptions, cookies: [SessionCookie],
+                 handed: Set<String>) -> SessionData {
         var after = loaded
         let given = SessionBinding.commandLineHeaderNames(options)
         after.headers.removeAll { given.contains($0.name.lowercased()) }
@@ -103,16 +128,41 @@ struct SessionBinding {
                 after.auth = SessionAuth(type: transfer.authType, origin: origin.description, user: c.user, password: c.password)
             }
         }
-        let handed = Set(cookiesSent.map(\.key))
-        after.cookies = loaded.cookies.filter { !handed.contains($0.key) } + cookies
+        after.cookies = SessionBinding.cookies(loaded.cookies, handed: handed, engine: cookies)
         return after
     }
 
-    /// Writes the run's changes unless read-only.
+    /// The stored cookies after an exchange, in creation order: a handed cookie the engine still
+    /// holds keeps its place with the engine's value, one it no longer holds is gone, one never
+    /// handed stays; the engine's new cookies follow (one per key, the last listed winning).
+    static func cookies(_ stored: [SessionCookie], handed: Set<String>, engine: [SessionCookie]) -> [SessionCookie] {
+        var latest: [String: SessionCookie] = [:]
+        for c in engine { latest[c.key] = c }
+        var placed: Set<String> = []
+        var out: [SessionCookie] = []
+        for c in stored where placed.insert(c.key).inserted {
+            if !handed.contains(c.key) {
+                out.append(c)
+            } else if let now = latest[c.key] {
+                out.append(now)
+            }
+        }
+        for c in engine where placed.insert(c.key).inserted {
+            if let now = latest[c.key] { out.append(now) }
+        }
+        return out
+    }
+
+    /// Writes the run's changes unless read-only; the store's warnings (cookies dropped to keep
+    /// the file within its limits) go to stderr.
+    /// - Parameter session: the exchange, for the cookies its engine held and which it was handed.
     /// - Throws: `SwurlError.output` when the file cannot be written.
-    func save(options: CommandOptions, transfer: TransferOptions, cookies: [SessionCookie]) throws(SwurlError) {
+    func save(options: CommandOptions, transfer: TransferOptions, session: TransferSession,
+              environment: Environment) throws(SwurlError) {
         guard !readOnly else { return }
-        let after = updated(options: options, transfer: transfer, cookies: cookies)
-        try store.save(from: loaded, to: after, now: Int64(TransferSession.wallClock()))
+        let after = updated(options: options, transfer: transfer, cookies: session.cookiesAfterExchange,
+                            handed: session.cookiesHanded)
+        let warnings = try store.save(from: loaded, to: after, now: Int64(TransferSession.wallClock()))
+        for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
     }
 }

@@ -16,7 +16,7 @@ public enum OutputTarget: Equatable, Sendable {
     case directory(String)
 
     /// Most links followed before giving up (the kernel's own limit).
-    static let maxLinks = 40
+    public static let maxLinks = 40
 
     /// Follows `path` through its symbolic links. A path whose directory lies in `/proc` (`/dev/fd/N`,
     /// `/proc/self/fd/N`, and `/dev/stdout` through them) is written directly: its links name open
@@ -34,9 +34,9 @@ public enum OutputTarget: Equatable, Sendable {
             }
             switch st.st_mode & S_IFMT {
             case S_IFLNK:
-                guard let target = readLink(current) else { return .file(current) }
+                guard let target = linkTarget(current) else { return .file(current) }
                 followed = true
-                current = target.hasPrefix("/") ? target : directory(of: current) + "/" + target
+                current = target
             case S_IFREG: return .file(current)
             case S_IFDIR: return .directory(followed ? current : path)
             default: return .direct(current)
@@ -71,6 +71,13 @@ public enum OutputTarget: Equatable, Sendable {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
+    }
+
+    /// Where the symbolic link at `path` leads: its target, a relative one joined to the link's
+    /// directory; nil when `path` is not a link (or cannot be read).
+    public static func linkTarget(_ path: String) -> String? {
+        guard let target = readLink(path) else { return nil }
+        return target.hasPrefix("/") ? target : directory(of: path) + "/" + target
     }
 
     private static func readLink(_ path: String) -> String? {

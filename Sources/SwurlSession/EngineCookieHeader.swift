@@ -4,9 +4,11 @@ import SwurlCore
 /// that `--offline` shows the bytes a session's cookies make libcurl send. It follows libcurl's
 /// `Curl_cookie_getlist` and `Curl_http_cookies` (7.88): expired cookies dropped, secure cookies
 /// only in a secure context, domain and path matching, at most 150 cookies in the order they
-/// were added, sorted by path length, domain length and name length (longest first), then newest
-/// and the header cut before it reaches 8190 bytes. The capture test compares it with what the
-/// engine really sends.
+/// were added, sorted by path length, domain length and name length (longest first), then the
+/// one added last first, and the header cut before it reaches 8190 bytes. `TransferSession`
+/// hands a session's cookies to the engine newest first, so of cookies in the order they were
+/// created (the session file's order) the oldest goes first. The capture test compares it with
+/// what the engine really sends.
 enum EngineCookieHeader {
     static let maxCookies = 150
     static let maxLength = 8190
@@ -17,12 +19,14 @@ enum EngineCookieHeader {
     ///     the host part of a `Host` header given.
     ///   - path: the URL's path as sent (percent-encoded), without the query.
     ///   - https: whether the scheme is https.
+    ///   - cookies: in the order they were created, oldest first (the session file's order).
     static func value(_ cookies: [SessionCookie], host: String, path: String, https: Bool, now: Int64) -> String? {
         let h = host.lowercased()
         let secureContext = https || h == "localhost" || host == "127.0.0.1" || host == "::1"
         let isIP = isIPAddress(host)
         var matched: [(offset: Int, cookie: SessionCookie)] = []
-        for (i, c) in cookies.enumerated() {
+        // The engine holds them newest first (as they were handed to it).
+        for (i, c) in cookies.enumerated().reversed() {
             if c.expires != 0 && c.expires < now { continue }
             if c.secure && !secureContext { continue }
             let d = c.domain.lowercased()
@@ -37,7 +41,7 @@ enum EngineCookieHeader {
             if x.path.utf8.count != y.path.utf8.count { return x.path.utf8.count > y.path.utf8.count }
             if x.domain.utf8.count != y.domain.utf8.count { return x.domain.utf8.count > y.domain.utf8.count }
             if x.name.utf8.count != y.name.utf8.count { return x.name.utf8.count > y.name.utf8.count }
-            return a.offset > b.offset
+            return a.offset < b.offset
         }
         var out = ""
         var length = 0

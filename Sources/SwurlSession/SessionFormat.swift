@@ -17,10 +17,21 @@ import SwurlCore
 /// ```
 /// `auth.type` is basic, digest or bearer (then `token` instead of username and password);
 /// `expires` is seconds since the epoch, 0 for a session cookie. Unknown keys are ignored.
+/// Cookies are listed in the order they were created, oldest first.
 enum SessionFormat {
     /// Parses and checks a session file; every header value goes through `HeaderValue.check`.
     /// - Throws: `SwurlError.badData` naming `file` and what is wrong.
     static func decode(_ bytes: [UInt8], file: String) throws(SwurlError) -> SessionData {
+        var warnings: [String] = []
+        return try decode(bytes, file: file, warnings: &warnings)
+    }
+
+    /// Parses and checks a session file. A cookie entry that is not valid (servers write
+    /// cookies, so one bad response must not lock the user out of the session) is skipped
+    /// with a warning in `warnings` naming the file and the entry; anything else wrong refuses
+    /// the file.
+    /// - Throws: `SwurlError.badData` naming `file` and what is wrong.
+    static func decode(_ bytes: [UInt8], file: String, warnings: inout [String]) throws(SwurlError) -> SessionData {
         let shown = TerminalSanitizer.clean(file)
         func bad(_ what: String) -> SwurlError {
             .badData("the session file \(shown) is not valid: \(what)", hint: "it was left as it is; fix or remove it")
@@ -84,29 +95,52 @@ enum SessionFormat {
         case nil: break
         case .array(let items)?:
             for (i, item) in items.enumerated() {
-                let what = "cookies[\(i)]"
-                guard case .object(let m) = item else { throw bad("\(what) must be an object") }
-                guard case .number(let e)? = member(m, "expires") ?? .number("0"), let expires = Int64(e), expires >= 0 else {
-                    throw bad("\(what): \"expires\" must be a whole number of seconds")
+                do {
+                    data.cookies.append(try cookie(item, "cookies[\(i)]"))
+                } catch {
+                    warnings.append("the session file \(shown): \(error.message); the entry is skipped "
+                                    + "(and dropped when the session is next saved)")
                 }
-                let cookie = SessionCookie(domain: try string(m, "domain", in: what),
-                                           includeSubdomains: try bool(m, "includeSubdomains", in: what),
-                                           path: try string(m, "path", in: what), secure: try bool(m, "secure", in: what),
-                                           httpOnly: try bool(m, "httpOnly", in: what), expires: expires,
-                                           name: try string(m, "name", in: what), value: try string(m, "value", in: what))
-                // A tab or line break would split the Netscape line handed to libcurl.
-                for field in [cookie.domain, cookie.path, cookie.name, cookie.value]
-                where field.unicodeScalars.contains(where: { $0 == "\t" || HeaderValue.isForbidden($0) }) {
-                    throw bad("\(what) contains a tab or a control character")
-                }
-                guard !cookie.domain.isEmpty, cookie.path.hasPrefix("/") else {
-                    throw bad("\(what) needs a domain and a path starting with /")
-                }
-                data.cookies.append(cookie)
             }
         default: throw bad("\"cookies\" must be an array")
         }
         return data
+    }
+
+    /// One entry of "cookies", checked.
+    /// - Parameter what: the entry as messages name it (`cookies[3]`).
+    /// - Throws: `SwurlError.badData` saying what is wrong with the entry.
+    private static func cookie(_ item: JSONValue, _ what: String) throws(SwurlError) -> SessionCookie {
+        guard case .object(let m) = item else { throw .badData("\(what) is not an object") }
+        func member(_ key: String) -> JSONValue? { m.last { $0.key == key }?.value }
+        func string(_ key: String) throws(SwurlError) -> String {
+            guard case .string(let s)? = member(key) else { throw .badData("\(what) has no string \"\(key)\"") }
+            return s
+        }
+        func bool(_ key: String) throws(SwurlError) -> Bool {
+            switch member(key) {
+            case .bool(let b)?: return b
+            case nil: return false
+            default: throw .badData("\(what): \"\(key)\" is not true or false")
+            }
+        }
+        guard case .number(let e)? = member("expires") ?? .number("0"), let expires = Int64(e), expires >= 0 else {
+            throw .badData("\(what): \"expires\" is not a whole number of seconds")
+        }
+        let cookie = SessionCookie(domain: try string("domain"), includeSubdomains: try bool("includeSubdomains"),
+                                   path: try string("path"), secure: try bool("secure"), httpOnly: try bool("httpOnly"),
+                                   expires: expires, name: try string("name"), value: try string("value"))
+        let named = "\(what) (\(TerminalSanitizer.clean(cookie.name)) for \(TerminalSanitizer.clean(cookie.domain)))"
+        // A tab or line break would split the Netscape line handed to libcurl.
+        for field in [cookie.domain, cookie.path, cookie.name, cookie.value]
+        where field.unicodeScalars.contains(where: { $0 == "\t" || HeaderValue.isForbidden($0) }) {
+            throw .badData("\(named) contains a tab or a control character")
+        }
+        guard !cookie.domain.isEmpty else { throw .badData("\(what) has an empty domain") }
+        guard cookie.hasValidPath else {
+            throw .badData("\(named) has the path '\(TerminalSanitizer.clean(cookie.path))', which does not start with /")
+        }
+        return cookie
     }
 
     /// The file's text, ending in a newline.
@@ -144,17 +178,27 @@ enum SessionFormat {
         }
         put("  \"cookies\": [")
         for (i, c) in data.cookies.enumerated() {
-            put(i == 0 ? "\n    {\"domain\": " : ",\n    {\"domain\": ")
-            str(c.domain)
-            put(", \"includeSubdomains\": \(c.includeSubdomains), \"path\": ")
-            str(c.path)
-            put(", \"secure\": \(c.secure), \"httpOnly\": \(c.httpOnly), \"expires\": \(c.expires), \"name\": ")
-            str(c.name)
-            put(", \"value\": ")
-            str(c.value)
-            put("}")
+            put(i == 0 ? "\n    " : ",\n    ")
+            out += encode(c)
         }
         put(data.cookies.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        return out
+    }
+
+    /// One cookie's entry: `{"domain": …}`. In the file each also takes 6 bytes (`,\n    `).
+    static func encode(_ c: SessionCookie) -> [UInt8] {
+        var out: [UInt8] = []
+        func put(_ s: String) { out += Array(s.utf8) }
+        func str(_ s: String) { JSONValue.string(s).write(to: &out) }
+        put("{\"domain\": ")
+        str(c.domain)
+        put(", \"includeSubdomains\": \(c.includeSubdomains), \"path\": ")
+        str(c.path)
+        put(", \"secure\": \(c.secure), \"httpOnly\": \(c.httpOnly), \"expires\": \(c.expires), \"name\": ")
+        str(c.name)
+        put(", \"value\": ")
+        str(c.value)
+        put("}")
         return out
     }
 }

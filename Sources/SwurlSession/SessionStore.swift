@@ -76,6 +76,22 @@ public struct SessionCookie: Equatable, Sendable {
 
     /// Whether the cookie had expired at `now` (seconds since the epoch).
     public func isExpired(now: Int64) -> Bool { expires != 0 && expires <= now }
+
+    /// Whether the path is one RFC 6265 §5.2.4 keeps: it starts with `/`. An empty, relative or
+    /// quoted `Path` attribute (which libcurl's engine lists as given) means the default path.
+    public var hasValidPath: Bool { path.hasPrefix("/") }
+
+    /// The default path of RFC 6265 §5.1.4 for a cookie set by a response to `requestPath`
+    /// (the URL's path, without the query): up to, not including, its right-most `/`; `/` when
+    /// that leaves nothing or the path does not start with `/`.
+    public static func defaultPath(_ requestPath: String) -> String {
+        let path = requestPath.prefix { $0 != "?" && $0 != "#" }
+        guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The bytes browsers count against their per-cookie limit: name and value.
+    public var size: Int { name.utf8.count + value.utf8.count }
 }
 
 /// Credentials a session remembers, with the origin they were first used with: they are
@@ -118,16 +134,20 @@ public struct SessionData: Equatable, Sendable {
             Dictionary(grouping: fields) { $0.name.lowercased() }
         }
         let old = grouped(before.headers), new = grouped(after.headers)
-        for name in Set(old.keys).union(new.keys) where old[name] != new[name] {
+        // In the order the names appear (never a `Set`'s): the file's order is stable.
+        let names = SessionData.unique((before.headers + after.headers).map { $0.name.lowercased() })
+        for name in names where old[name] != new[name] {
             let at = result.headers.firstIndex { $0.name.lowercased() == name } ?? result.headers.endIndex
             result.headers.removeAll { $0.name.lowercased() == name }
             result.headers.insert(contentsOf: new[name] ?? [], at: min(at, result.headers.endIndex))
         }
         if before.auth != after.auth { result.auth = after.auth }
-        // Cookies, by domain, path and name.
+        // Cookies, by domain, path and name. A changed cookie keeps its place and a new one is
+        // appended, so the file lists cookies in the order they were created (RFC 6265 §5.4's
+        // tie-break when they are sent).
         let oldCookies = Dictionary(before.cookies.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         let newCookies = Dictionary(after.cookies.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        for key in Set(oldCookies.keys).union(newCookies.keys) where oldCookies[key] != newCookies[key] {
+        for key in SessionData.unique((before.cookies + after.cookies).map(\.key)) where oldCookies[key] != newCookies[key] {
             if let c = newCookies[key] {
                 if let i = result.cookies.firstIndex(where: { $0.key == key }) { result.cookies[i] = c } else { result.cookies.append(c) }
             } else {
@@ -135,6 +155,12 @@ public struct SessionData: Equatable, Sendable {
             }
         }
         return result
+    }
+
+    /// `keys` without repeats, in the order of their first appearance.
+    static func unique(_ keys: [String]) -> [String] {
+        var seen: Set<String> = []
+        return keys.filter { seen.insert($0).inserted }
     }
 }
 
@@ -145,7 +171,11 @@ public struct SessionData: Equatable, Sendable {
 /// modes. A file that is not a valid session (bad JSON, wrong types, more than 1 MiB) is an
 /// error naming it (exit 65) and is never rewritten, and so is a file another user could have
 /// changed (`FileTrust`: not the user's or root's, writable by others, or in a directory others
-/// can write without the sticky bit).
+/// can write without the sticky bit). A cookie entry that is not valid is skipped with a
+/// warning instead. A path that is not a regular file (a FIFO, a device) is refused (exit 66)
+/// without opening it for good. Saving keeps the cookies within `SessionLimits`, so the file
+/// never grows past what a later run reads, and writes through a symbolic link that is the
+/// user's own to its target.
 public struct SessionStore: Sendable {
     /// The file's path.
     public let path: String
@@ -164,8 +194,12 @@ public struct SessionStore: Sendable {
     /// - Throws: `SwurlError.usage` for an empty or unusable name.
     public static func location(_ value: String, origin: Origin, configDirectory: String) throws(SwurlError) -> SessionStore {
         if value.contains("/") { return SessionStore(path: value) }
-        guard !value.isEmpty, value != ".", value != "..", !value.contains("\0") else {
-            throw .usage("--session: '\(TerminalSanitizer.clean(value))' is not a session name",
+        // A line break or other control character would make a file name no listing shows
+        // as typed (HTTPie refuses them too).
+        let control = value.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
+        guard !value.isEmpty, value != ".", value != "..", !control else {
+            throw .usage("--session: '\(TerminalSanitizer.clean(value))' is not a session name"
+                         + (control ? " (it holds a control character)" : ""),
                          hint: "use a name such as 'work', or a path with a /")
         }
         let host = origin.host.filter { $0 != "[" && $0 != "]" }
@@ -177,21 +211,33 @@ public struct SessionStore: Sendable {
     ///   could have changed it (`FileTrust`), and `SwurlError.inputFile` when it exists but
     ///   cannot be read.
     public func load() throws(SwurlError) -> SessionData {
+        var warnings: [String] = []
+        return try load(warnings: &warnings)
+    }
+
+    /// The session as stored, with a warning in `warnings` for each entry skipped.
+    /// - Throws: as `load()`.
+    public func load(warnings: inout [String]) throws(SwurlError) -> SessionData {
         guard let bytes = try readBytes() else { return SessionData() }
-        return try SessionFormat.decode(bytes, file: path)
+        return try SessionFormat.decode(bytes, file: path, warnings: &warnings)
     }
 
     /// Reads the file; nil when it does not exist.
     private func readBytes() throws(SwurlError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw .inputFile("cannot read the session file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        switch RegularFile.open(path) {
+        case .missing: return nil
+        case .opened(let opened): fd = opened
+        case .failed(let e):
+            throw .inputFile("cannot read the session file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(e)))")
+        case .notRegular(let kind):
+            throw .inputFile("the session file \(TerminalSanitizer.clean(path)) is \(kind), not a regular file",
+                             hint: "a session is a regular file; give another name or path")
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            throw .inputFile("the session file \(TerminalSanitizer.clean(path)) is not a regular file")
+        guard fstat(fd, &st) == 0 else {
+            throw .inputFile("cannot read the session file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))")
         }
         // Its headers and credentials go out with the request: only if nobody else could plant them.
         try FileTrust.check(path, what: "the session file", fd: fd)
@@ -216,18 +262,23 @@ public struct SessionStore: Sendable {
     }
 
     /// Writes this run's changes: takes the session's lock, re-reads the file, merges
-    /// (`SessionData.merging`), drops expired cookies, writes a temporary 0600 file and renames it.
+    /// (`SessionData.merging`), drops expired cookies, applies `SessionLimits`, writes a
+    /// temporary 0600 file and renames it. Through a symbolic link (the user's own) all of
+    /// this happens at the link's target, and the link stays.
     /// - Parameters:
     ///   - before: the session as this run loaded it.
     ///   - after: the session as this run leaves it.
     ///   - now: seconds since the epoch, for expiry.
+    /// - Returns: warnings about cookies the limits dropped.
     /// - Throws: `SwurlError.output` when the file cannot be written (the message says the
     ///   session was not saved), `SwurlError.badData` when the file turned invalid meanwhile.
-    public func save(from before: SessionData, to after: SessionData, now: Int64) throws(SwurlError) {
-        let shown = TerminalSanitizer.clean(path)
+    @discardableResult
+    public func save(from before: SessionData, to after: SessionData, now: Int64) throws(SwurlError) -> [String] {
+        let shown = TerminalSanitizer.clean(self.path)
         func failure(_ what: String) -> SwurlError {
             .output("the session was not saved: \(what) \(shown): \(String(cString: strerror(errno)))")
         }
+        let path = try writtenPath()
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -248,9 +299,10 @@ public struct SessionStore: Sendable {
             }
             usleep(5_000)
         }
-        let current = try load()
+        let current = try SessionStore(path: path).load()
         var merged = current.merging(from: before, to: after)
         merged.cookies.removeAll { $0.isExpired(now: now) }
+        let warnings = try SessionLimits.enforce(&merged, shown: shown, maxSize: SessionStore.maxSize)
         let text = SessionFormat.encode(merged)
 
         var template = Array("\(directory)/.\(base).XXXXXX".utf8CString)
@@ -279,6 +331,32 @@ public struct SessionStore: Sendable {
             unlink(temp)
             errno = e
             throw failure("cannot write")
+        }
+        return warnings
+    }
+
+    /// The file a save writes: the path itself, or the target its symbolic links lead to
+    /// (`OutputTarget`), so that the link is never replaced by a regular file.
+    /// - Throws: `SwurlError.output` when a link on the way belongs to another user (its target
+    ///   is then not the user's to choose) or the path leads to a directory.
+    private func writtenPath() throws(SwurlError) -> String {
+        let shown = TerminalSanitizer.clean(path)
+        var current = path
+        for _ in 0..<OutputTarget.maxLinks {
+            var st = stat()
+            guard lstat(current, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { break }
+            guard st.st_uid == geteuid() || st.st_uid == 0 else {
+                throw .output("the session was not saved: the symbolic link \(TerminalSanitizer.clean(current)) belongs to "
+                              + "uid \(st.st_uid), not to you (uid \(geteuid())); swurl writes only through your own links; "
+                              + "remove the link, or give the path of the file itself")
+            }
+            guard let next = OutputTarget.linkTarget(current) else { break }
+            current = next
+        }
+        switch try OutputTarget.resolve(path) {
+        case .file(let target): return target
+        case .directory, .direct:
+            throw .output("the session was not saved: \(shown) does not lead to a regular file")
         }
     }
 

@@ -11,7 +11,9 @@ import SwurlCore
 /// Credentials are bound to the first URL's origin (scheme, host and port): `Authorization`,
 /// `Proxy-Authorization`, `Cookie` and `Host` header items and `--auth` go only to that
 /// origin; `.netrc` is looked up again for every hop's host. Cookies set by the servers live
-/// in libcurl's cookie engine, shared by the hops, which scopes them to their domain.
+/// in libcurl's cookie engine, shared by the hops, which scopes them to their domain; a
+/// session's stored cookies join the engine hop by hop, those of each hop's host (so a redirect
+/// to another host of the session gets that host's cookies, as with curl `-b jar -L`).
 public final class TransferSession {
     public let request: HTTPRequest
     public let options: TransferOptions
@@ -30,10 +32,17 @@ public final class TransferSession {
     /// Called for the delegate of every hop that was not the final one, when `delegatePerHop`.
     public var hopDidFinish: ((TransferDelegate) throws -> Void)?
     /// With `options.sessionCookies`: every cookie the engine held when the exchange ended
-    /// (what was loaded, as the servers changed it), read back with CURLINFO_COOKIELIST.
+    /// (what was loaded, as the servers changed it), read back with CURLINFO_COOKIELIST; a path
+    /// RFC 6265 would not keep (empty, relative, quoted) is replaced by the default path of the
+    /// hop whose response set it.
     public private(set) var cookiesAfterExchange: [SessionCookie] = []
+    /// The keys (`SessionCookie.key`) of the stored cookies handed to the engine: those of the
+    /// hosts the exchange reached. `cookiesAfterExchange` replaces these, and only these.
+    public private(set) var cookiesHanded: Set<String> = []
     /// The easy handle that holds the session's cookies in the shared jar.
     private var jar: EasyHandle?
+    /// Default paths for the cookies with an invalid path, by key, from the hop that set them.
+    private var defaultPaths: [String: String] = [:]
 
     private let makeDelegate: () -> TransferDelegate
     private let initialOrigin: Origin
@@ -131,6 +140,7 @@ public final class TransferSession {
         guard let current, let delegate, let share else { throw .transport("internal: the exchange has no request") }
         var (hop, digest) = try prepared(current)
         prepareAttempt?(&hop)
+        try handCookies(forHost: try origin(of: hop.url).host)
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true)
         // Values (and the start-time box), not `self`: the session keeps the filter until the hop
@@ -177,6 +187,7 @@ public final class TransferSession {
         case .success(let r):
             result = r
         }
+        noteCookiePaths(setBy: hop.url)
         switch filter.verdict {
         case .retry(let wait, let cause):
             retries += 1
@@ -199,7 +210,13 @@ public final class TransferSession {
             redirectTime += result.timing.total
             return .next
         case .final:
-            if let jar { cookiesAfterExchange = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)) }
+            if let jar {
+                cookiesAfterExchange = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)).map { c in
+                    var c = c
+                    if !c.hasValidPath { c.path = defaultPaths[c.key] ?? "/" }
+                    return c
+                }
+            }
             return .finished(Result(head: result.head, url: hop.url,
                                     timing: ExchangeTiming(final: result.timing, redirectTime: redirectTime,
                                                            redirects: redirects, retries: retries),
@@ -207,14 +224,46 @@ public final class TransferSession {
         }
     }
 
-    /// An easy handle on the exchange's shared cookie jar, holding the session's cookies
-    /// (CURLOPT_COOKIELIST); nil without a session.
+    /// An easy handle on the exchange's shared cookie jar, for the session's cookies
+    /// (`handCookies`); nil without a session.
     private func cookieJar(_ share: ShareHandle) throws(SwurlError) -> EasyHandle? {
-        guard let cookies = options.sessionCookies else { return nil }
+        guard options.sessionCookies != nil else { return nil }
         let jar = try EasyHandle()
         try jar.use(share: share)
-        for cookie in cookies { try jar.set(.cookieList(cookie.netscapeLine), "a session cookie") }
         return jar
+    }
+
+    /// Hands the engine the stored cookies for `host` (URL host, brackets and all) that it does
+    /// not hold yet (CURLOPT_COOKIELIST), never another host's: the engine matches a `Host`
+    /// header's host, and a hand-set `Host` must not draw out another host's cookies. A cookie
+    /// a server of this exchange already set or changed is not overwritten by the stored one.
+    ///
+    /// They go in newest first: among cookies of equal path, domain and name length, libcurl
+    /// (7.88) sends the one it was given last first, so the oldest (first in the file) is sent
+    /// first, as RFC 6265 §5.4 orders them.
+    private func handCookies(forHost urlHost: String) throws(SwurlError) {
+        guard let jar, let stored = options.sessionCookies else { return }
+        let host = EngineCookieHeader.cookieHost(urlHost: urlHost, hostHeader: nil)
+        let pending = stored.filter { !cookiesHanded.contains($0.key) && $0.applies(toHost: host) }
+        guard !pending.isEmpty else { return }
+        // Before the first hop the engine holds nothing of this exchange's.
+        let held = redirects + retries == 0 ? []
+            : Set(jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)).map(\.key))
+        for cookie in pending.reversed() {
+            cookiesHanded.insert(cookie.key)
+            if held.contains(cookie.key) { continue }
+            try jar.set(.cookieList(cookie.netscapeLine), "a session cookie")
+        }
+    }
+
+    /// Remembers the default path (RFC 6265 §5.1.4) of the hop at `url` for each cookie with
+    /// an invalid path the engine holds and that no earlier hop set.
+    private func noteCookiePaths(setBy url: String) {
+        guard let jar else { return }
+        let invalid = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)).filter { !$0.hasValidPath }
+        guard !invalid.isEmpty else { return }
+        let path = (try? CurlURL(parsing: url)).map { SessionCookie.defaultPath($0.path) } ?? "/"
+        for cookie in invalid where defaultPaths[cookie.key] == nil { defaultPaths[cookie.key] = path }
     }
 
     /// The first hop's request as it will be sent (for `--offline`): with `--auth` and netrc

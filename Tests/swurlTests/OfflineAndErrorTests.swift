@@ -31,6 +31,8 @@ final class OfflineAndErrorTests: XCTestCase {
             ["--session-read-only", "{SESSION}", "{URL}/x/y/z?q=1", "X-After:1"],
             ["--session-read-only", "{SESSION}", "{URL}/other/"],
             ["--session-read-only", "{SESSION}", "{URL}/elsewhere", "Cookie:mine=1"],
+            // A Host header names another host of the session: none of its cookies go out.
+            ["--session-read-only", "{SESSION}", "{URL}/x", "Host:other.test"],
         ]
         // Cookies of several paths, ages and name lengths, a secure one (127.0.0.1 counts as a
         // secure context for libcurl), an expired one and a subdomain one (never for an IP).
@@ -41,7 +43,8 @@ final class OfflineAndErrorTests: XCTestCase {
         }
         let cookies = [cookie("a", "/"), cookie("bb", "/x"), cookie("c", "/x/y/"), cookie("o", "/other"),
                        cookie("sec", "/", secure: true), cookie("old", "/", expires: 1000), cookie("d", "/x"),
-                       cookie("dom", "/", subdomains: true), cookie("e", "/x"), cookie("xy", "/x/yz")]
+                       cookie("dom", "/", subdomains: true), cookie("e", "/x"), cookie("xy", "/x/yz"),
+                       cookie("elsewhere", "/").replacingOccurrences(of: "\"127.0.0.1\"", with: "\"other.test\"")]
         try Data("{\"version\": 1, \"cookies\": [\(cookies.joined(separator: ", "))]}".utf8)
             .write(to: URL(fileURLWithPath: session))
         for args in cases {

@@ -204,7 +204,7 @@ final class SessionTests: XCTestCase {
             ("types", Data("{\"version\": 1, \"headers\": {\"a\": 1}}".utf8)),
             ("version", Data("{\"version\": 7}".utf8)),
             ("crlf", Data("{\"version\": 1, \"headers\": [{\"name\": \"X\", \"value\": \"a\\r\\nEvil: 1\"}]}".utf8)),
-            ("tab", Data("{\"version\": 1, \"cookies\": [{\"domain\": \"127.0.0.1\", \"path\": \"/\", \"name\": \"a\\tb\", \"value\": \"1\"}]}".utf8)),
+            ("cookies", Data("{\"version\": 1, \"cookies\": {}}".utf8)),
             ("big", Data("{\"version\": 1, \"headers\": [], \"x\": \"".utf8) + Data(repeating: 0x61, count: 1 << 20) + Data("\"}".utf8)),
         ]
         for (name, bytes) in cases {
@@ -326,6 +326,241 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try sentHeaders(r)["X-Team"], "blue")
         XCTAssertEqual(try mode(path), 0o600)
+    }
+
+    // MARK: - Issue 27: cookie order, attributes, limits, redirects, names, odd files, links
+
+    /// The Cookie header on a request to /headers, as httpbin echoes it.
+    private func cookieHeader(_ args: [String]) throws -> String? {
+        let r = try swurl(args)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try sentHeaders(r)["Cookie"]
+    }
+
+    /// The cookies' names in the session file, in its order.
+    private func cookieNames(_ path: String) throws -> [String] {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        return (object?["cookies"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+
+    /// RFC 6265 §5.4: longer paths first, then earlier creation; the same on every run, and the
+    /// file keeps the cookies in the order they were created (it was written from a `Set`).
+    func testCookiesAreSentInCreationOrderOnEveryRun() throws {
+        let names = (1...6).map { "k\($0)" }
+        let query = names.map { "\($0)=v" }.joined(separator: "&")
+        XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/set?" + query)]).status, 0)
+        XCTAssertEqual(try swurl(["--session", "s", try url("/response-headers?Set-Cookie=deep%3D1%3B%20Path%3D%2Fheaders")]).status, 0)
+        let expected = "deep=1; " + names.map { "\($0)=v" }.joined(separator: "; ")
+        for run in 1...4 {
+            XCTAssertEqual(try cookieHeader(["--session", "s", try url("/headers")]), expected, "run \(run)")
+        }
+        XCTAssertEqual(try cookieNames(try namedFile("s")), names + ["deep"])
+        // A cookie the server changes keeps its place.
+        XCTAssertEqual(try swurl(["--session", "s", try url("/cookies/set/k1/w")]).status, 0)
+        XCTAssertEqual(try cookieNames(try namedFile("s")), names + ["deep"])
+        XCTAssertEqual(try cookieHeader(["--session", "s", try url("/headers")]), expected.replacingOccurrences(of: "k1=v", with: "k1=w"))
+    }
+
+    /// `Path=` (empty), a relative and a quoted path are the default path (RFC 6265 §5.2.4), not
+    /// a stored `"path": ""` that made every later run exit 65.
+    func testEmptyRelativeOrQuotedPathsAreStoredAsTheDefaultPath() throws {
+        let set = ["a%3D1%3B%20Path%3D", "b%3D2%3B%20path%3Dx", "c%3D3%3B%20Path%3D%22%2Fq%22"]
+            .map { "Set-Cookie=" + $0 }.joined(separator: "&")
+        let first = try swurl(["--session", "s", try url("/response-headers?" + set)])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let r = try swurl(["--session", "s", try url("/cookies")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try cookies(r), ["a": "1", "b": "2", "c": "3"])
+        let text = try String(contentsOfFile: try namedFile("s"), encoding: .utf8)
+        XCTAssertEqual(text.components(separatedBy: "\"path\": \"/\"").count, 4, text)
+    }
+
+    /// A bad cookie entry (written by an older swurl, or by hand) is skipped with a warning
+    /// naming the file and the entry; the rest of the session works, and the next save drops it.
+    func testABadCookieEntryIsSkippedWithAWarning() throws {
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        try Data("""
+            {"version": 1, "cookies": [
+              {"domain": "127.0.0.1", "path": "", "name": "empty", "value": "1"},
+              {"domain": "127.0.0.1", "path": "/", "name": "a\\tb", "value": "1"},
+              {"domain": "127.0.0.1", "path": "/", "name": "good", "value": "1"},
+              {"domain": "127.0.0.1", "path": "/", "name": "typed", "value": 5}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let r = try swurl(["--session", path, try url("/cookies")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try cookies(r), ["good": "1"])
+        for entry in ["cookies[0] (empty for 127.0.0.1) has the path ''", "cookies[1]", "cookies[3] has no string \"value\""] {
+            XCTAssertTrue(r.stderr.contains("swurl: warning: the session file \(path): \(entry)"), "\(entry): \(r.stderr)")
+        }
+        XCTAssertEqual(try cookieNames(path), ["good"])
+        let again = try swurl(["--session", path, try url("/cookies")])
+        XCTAssertEqual(again.stderr, "")
+    }
+
+    /// Per-cookie (4096 bytes of name and value) and per-domain (50) limits apply when saving,
+    /// the oldest going first, with a warning naming what was dropped.
+    func testSavingKeepsPerCookieAndPerDomainLimits() throws {
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        func entry(_ domain: String, _ name: String, _ value: String) -> String {
+            "{\"domain\": \"\(domain)\", \"path\": \"/\", \"name\": \"\(name)\", \"value\": \"\(value)\"}"
+        }
+        let mine = (0..<60).map { entry("127.0.0.1", String(format: "n%02d", $0), "1") }
+        let huge = entry("big.example", "huge", String(repeating: "x", count: 4093))
+        let fine = entry("big.example", "fine", String(repeating: "x", count: 4092))
+        try Data("{\"version\": 1, \"cookies\": [\(([huge, fine] + mine).joined(separator: ",\n"))]}".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let r = try swurl(["--session", path, try url("/cookies/set/fresh/1")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the session file \(path): 1 cookie of more than 4096 bytes (name and value) was not saved: huge"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("keeps at most 50 cookies per domain: the 11 oldest cookies for 127.0.0.1 dropped: n00, n01, n02, n03, n04, …"), r.stderr)
+        XCTAssertEqual(try cookieNames(path), ["fine"] + (11..<60).map { String(format: "n%02d", $0) } + ["fresh"])
+    }
+
+    /// The file never grows past the 1 MiB a later run reads: the oldest cookies go.
+    func testTheFileNeverGrowsPastWhatALaterRunReads() throws {
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        let value = String(repeating: "y", count: 3900)
+        var entries: [String] = []
+        var size = 60
+        var i = 0
+        while size < (1 << 20) - 2000 {
+            let e = "{\"domain\": \"f\(i).example\", \"path\": \"/\", \"name\": \"f\(i)\", \"value\": \"\(value)\"}"
+            entries.append(e)
+            size += e.utf8.count + 2
+            i += 1
+        }
+        entries.removeLast()
+        try Data("{\"version\": 1, \"cookies\": [\(entries.joined(separator: ",\n"))]}".utf8).write(to: URL(fileURLWithPath: path))
+        var warned = ""
+        for n in 0..<4 {
+            let r = try swurl(["--session", path, try url("/cookies/set/big\(n)/" + String(repeating: "z", count: 1800))])
+            XCTAssertEqual(r.status, 0, "run \(n): \(r.stderr)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path)).count
+            XCTAssertLessThanOrEqual(bytes, 1 << 20, "run \(n)")
+            warned += r.stderr
+        }
+        // (Written by swurl, each entry is longer than the one given: the first save drops several.)
+        XCTAssertTrue(warned.contains("swurl: warning: the session file \(path) would pass 1 MiB: the "), warned)
+        XCTAssertTrue(warned.contains(" oldest cookies dropped: f0, f1, "), warned)
+        let later = try swurl(["--session", path, try url("/cookies")])
+        XCTAssertEqual(later.status, 0, later.stderr)
+        XCTAssertEqual(Set(try cookies(later).keys), ["big0", "big1", "big2", "big3"])
+        let names = try cookieNames(path)
+        XCTAssertFalse(names.contains("f0"), "the oldest went first")
+        XCTAssertTrue(names.contains("f\(i - 2)"))
+    }
+
+    /// A redirect to another host of the same session gets that host's cookies (as curl
+    /// `-b jar -L` and HTTPie do), never the first host's; credentials stay with their origin.
+    func testEachRedirectHopGetsItsOwnHostsCookies() throws {
+        let redirect = try otherHostURL("/redirect-to?url=")
+        // 127.0.0.1 sets a cookie on a hop of a localhost session; localhost sets its own.
+        let set = try swurl(["--session", "s", "-F", redirect + (try url("/cookies/set/flavour/oat"))])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        XCTAssertEqual(try swurl(["--session", "s", "-a", "ann:pw", try otherHostURL("/cookies/set/mine/1")]).status, 0)
+        let r = try swurl(["--session", "s", "-F", redirect + (try url("/headers"))])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let headers = try sentHeaders(r)
+        XCTAssertEqual(headers["Cookie"], "flavour=oat")
+        XCTAssertNil(headers["Authorization"])
+        // On its own host, localhost gets its cookie and the credentials.
+        let home = try sentHeaders(try swurl(["--session", "s", try otherHostURL("/headers")]))
+        XCTAssertEqual(home["Cookie"], "mine=1")
+        XCTAssertNotNil(home["Authorization"])
+        // A PATH session: 127.0.0.1 set the cookie on a run of its own.
+        let path = TestPaths.temporaryDirectory() + "/shared.json"
+        XCTAssertEqual(try swurl(["--session", path, try url("/cookies/set/direct/1")]).status, 0)
+        let hop = try swurl(["--session", path, "-F", redirect + (try url("/cookies"))])
+        XCTAssertEqual(hop.status, 0, hop.stderr)
+        XCTAssertEqual(try cookies(hop), ["direct": "1"])
+    }
+
+    /// A name with a line break or another control character is refused (64) as HTTPie does.
+    func testSessionNamesWithControlCharactersAreRefused() throws {
+        for name in ["a\nb", "tab\there", "esc\u{1B}[31m", "del\u{7F}"] {
+            let r = try swurl(["--session", name, try url("/get")])
+            XCTAssertEqual(r.status, 64, "\(name.debugDescription): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("control character"), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/swurl"))
+    }
+
+    /// Authorization, Cookie and Host added by hand to "headers" are not sent, and each run says
+    /// so, naming the file and the entry; the file keeps them.
+    func testHeadersASessionNeverSendsAreWarnedAbout() throws {
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        let text = """
+            {"version": 1, "headers": [
+              {"name": "Authorization", "value": "Basic YW5uOnB3"},
+              {"name": "Cookie", "value": "planted=1"},
+              {"name": "Host", "value": "evil.example"},
+              {"name": "X-Team", "value": "blue"}
+            ]}
+            """
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let r = try swurl(["--session", path, try url("/headers")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let headers = try sentHeaders(r)
+        XCTAssertEqual(headers["X-Team"], "blue")
+        XCTAssertNil(headers["Authorization"])
+        XCTAssertNil(headers["Cookie"])
+        XCTAssertNotEqual(headers["Host"], "evil.example")
+        for (i, name) in ["Authorization", "Cookie", "Host"].enumerated() {
+            XCTAssertTrue(r.stderr.contains("swurl: warning: the session file \(path): headers[\(i)] (\(name)) is ignored: "), r.stderr)
+        }
+        XCTAssertTrue(r.stderr.contains("remove it from the file"), r.stderr)
+        XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains("planted=1"))
+    }
+
+    /// A session or config path that is a FIFO is refused at once (66), not waited on for a
+    /// writer. (A helper thread opens the FIFO after 3 s, so a binary that waits ends anyway.)
+    func testAFIFOSessionOrConfigIsRefusedWithoutWaiting() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let fifo = dir + "/fifo.json"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        Thread {
+            Thread.sleep(forTimeInterval: 3)
+            for _ in 0..<50 {
+                let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }.start()
+        for (args, env, what) in [(["--session", fifo], [:], "the session file"), ([], ["SWURL_CONFIG": fifo], "the config file")] {
+            let start = Date()
+            let r = try runSwurl(args + [try url("/get")], environment: env.merging(["XDG_CONFIG_HOME": config]) { $1 })
+            XCTAssertLessThan(Date().timeIntervalSince(start), 2.5, "\(what) was waited on")
+            XCTAssertEqual(r.status, 66, r.stderr)
+            XCTAssertTrue(r.stderr.contains("\(what) \(fifo) is a FIFO, not a regular file"), r.stderr)
+        }
+    }
+
+    /// A session file that is a symbolic link (the user's own) is written at its target,
+    /// atomically, and the link stays a link.
+    func testASymlinkedSessionIsWrittenThroughTheLink() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        let link = dir + "/link.json"
+        XCTAssertEqual(symlink("real/s.json", link), 0)
+        for n in 1...2 {
+            let r = try swurl(["--session", link, try url("/cookies/set/c\(n)/v")])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "real/s.json", "run \(n)")
+        }
+        XCTAssertEqual(try cookieNames(dir + "/real/s.json"), ["c1", "c2"])
+        XCTAssertEqual(try mode(dir + "/real/s.json"), 0o600)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir + "/real")), ["s.json", ".s.json.lock"])
+        XCTAssertEqual(try cookies(try swurl(["--session", link, try url("/cookies")])), ["c1": "v", "c2": "v"])
+        // A link another user owns is not written through.
+        if geteuid() == 0 {
+            XCTAssertEqual(lchown(link, 12345, 12345), 0)
+            let r = try swurl(["--session", link, try url("/cookies/set/c3/v")])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("the session was not saved: the symbolic link \(link) belongs to uid 12345"), r.stderr)
+            XCTAssertEqual(try cookieNames(dir + "/real/s.json"), ["c1", "c2"])
+        }
     }
 
 }

@@ -24,7 +24,8 @@ final class EngineCookieHeaderTests: XCTestCase {
     func testSecureCookiesOnlyInASecureContextAndDomainCookiesForSubdomains() {
         let cookies = [cookie("s", secure: true), cookie("d", domain: "example.org", subdomains: true)]
         XCTAssertEqual(EngineCookieHeader.value(cookies, host: "example.org", path: "/", https: false, now: 0), "d=v")
-        XCTAssertEqual(EngineCookieHeader.value(cookies, host: "example.org", path: "/", https: true, now: 0), "d=v; s=v")
+        // Equal path, domain and name lengths: the older (first listed) goes first.
+        XCTAssertEqual(EngineCookieHeader.value(cookies, host: "example.org", path: "/", https: true, now: 0), "s=v; d=v")
         XCTAssertEqual(EngineCookieHeader.value(cookies, host: "api.example.org", path: "/", https: false, now: 0), "d=v")
         XCTAssertNil(EngineCookieHeader.value(cookies, host: "badexample.org", path: "/", https: false, now: 0))
         XCTAssertEqual(EngineCookieHeader.cookieHost(urlHost: "[::1]", hostHeader: nil), "::1")

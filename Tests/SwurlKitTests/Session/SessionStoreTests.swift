@@ -48,6 +48,43 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertEqual(merged.cookies.map { "\($0.name)=\($0.value)" }, ["keep=9", "theirs=1", "mine=1"])
     }
 
+    /// New cookies are appended in the order this run made them, whatever the hashing; a
+    /// changed one keeps its place (the file's order is creation order).
+    func testMergeKeepsCreationOrder() {
+        let names = (0..<40).map { "c\($0)" }
+        let after = SessionData(cookies: names.map { cookie($0, "1") })
+        for _ in 0..<5 {
+            XCTAssertEqual(SessionData().merging(from: SessionData(), to: after).cookies.map(\.name), names)
+        }
+        let changed = SessionData(cookies: [cookie("c0", "1"), cookie("c1", "2")])
+        let disk = SessionData(cookies: [cookie("c0", "1"), cookie("c1", "1"), cookie("c2", "1")])
+        XCTAssertEqual(disk.merging(from: disk, to: changed).cookies.map { "\($0.name)=\($0.value)" }, ["c0=1", "c1=2"])
+    }
+
+    func testDefaultPathFollowsRFC6265() {
+        XCTAssertEqual(SessionCookie.defaultPath(""), "/")
+        XCTAssertEqual(SessionCookie.defaultPath("/"), "/")
+        XCTAssertEqual(SessionCookie.defaultPath("/login"), "/")
+        XCTAssertEqual(SessionCookie.defaultPath("/a/b/login?x=/y"), "/a/b")
+        XCTAssertEqual(SessionCookie.defaultPath("/a/b/"), "/a/b")
+        XCTAssertEqual(SessionCookie.defaultPath("x/y"), "/")
+    }
+
+    func testLimitsDropLargeCookiesThenEachDomainsOldestThenTheOldestToFit() throws {
+        var data = SessionData(cookies: [cookie("big", String(repeating: "x", count: 4094))]
+            + (0..<52).map { cookie("a\($0)", "1") } + [cookie("b", "1", domain: "b.example")])
+        let warnings = try SessionLimits.enforce(&data, shown: "f", maxSize: 1 << 20)
+        XCTAssertEqual(data.cookies.map(\.name), (2..<52).map { "a\($0)" } + ["b"])
+        XCTAssertEqual(warnings.count, 2, "\(warnings)")
+        // Within a small file: the oldest go first, the newest stay.
+        var small = SessionData(cookies: (0..<10).map { cookie("c\($0)", String(repeating: "v", count: 100)) })
+        let fit = SessionFormat.encode(small).count - 300
+        XCTAssertEqual(try SessionLimits.enforce(&small, shown: "f", maxSize: fit).count, 1)
+        XCTAssertLessThanOrEqual(SessionFormat.encode(small).count, fit)
+        XCTAssertEqual(small.cookies.last?.name, "c9")
+        XCTAssertEqual(small.cookies.first?.name, "c2", "two entries of ~230 bytes make room for 300")
+    }
+
     func testFormatRoundTripsAndIsReadable() throws {
         let data = SessionData(headers: [.init(name: "X-Q", value: "a \"b\" \\ é")],
                                auth: SessionAuth(type: .digest, origin: "http://h:80", user: "ann", password: "p:w"),

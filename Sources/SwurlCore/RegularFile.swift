@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Opening a file swurl reads as its own state (a session, the config file) without hanging:
+/// a FIFO would block `open` until some writer appears, and a device never ends. The file is
+/// opened with O_NONBLOCK (which no open of a FIFO waits under), judged by `fstat` and handed
+/// back blocking, or refused.
+public enum RegularFile {
+    /// How opening went.
+    public enum Opening: Equatable, Sendable {
+        /// A regular file, open for reading (blocking); the caller closes it.
+        case opened(Int32)
+        /// Nothing there (ENOENT, or ENOTDIR for a directory on the path).
+        case missing
+        /// `open` or `fstat` failed with this errno.
+        case failed(Int32)
+        /// Something else: "a FIFO", "a directory", "a character device", ….
+        case notRegular(String)
+    }
+
+    /// Opens `path` for reading if it is a regular file (links followed).
+    public static func open(_ path: String) -> Opening {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        if fd < 0 {
+            return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(errno)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            close(fd)
+            return .failed(e)
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return .notRegular(kind(st.st_mode))
+        }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        return .opened(fd)
+    }
+
+    /// The file type, as messages name it.
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "a special file"
+        }
+    }
+}
