@@ -133,8 +133,10 @@ extension CurlCommandExport {
         }
         let rest = afterMajor.dropFirst(1 + minor.count)
         for segment in rest.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).dropFirst() {
-            let word = String(decoding: segment.drop(while: isFormSpace), as: UTF8.self).lowercased()
-            if let keyword = ["filename=", "headers=", "encoder="].first(where: { word.hasPrefix($0) }) {
+            // By bytes, as curl compares (ASCII case folded): as Characters, `=` and a combining
+            // mark after it would be one Character, and `filename=` no prefix.
+            let word = segment.drop(while: isFormSpace).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+            if let keyword = ["filename=", "headers=", "encoder="].first(where: { word.starts(with: $0.utf8) }) {
                 throw refusal(part, "its type '\(type)' holds ';\(keyword)', which curl's -F reads as its own parameter (a type cannot be quoted)")
             }
         }
