@@ -203,6 +203,8 @@ final class CurlExportTests: XCTestCase {
         for (a, b) in zip(bySwurl, byCurl) where a != b { XCTFail("swurl sent\n\(a)\ncurl sent\n\(b)") }
         XCTAssertFalse(byCurl.joined().contains("SECRET"), r.printed.text)
         XCTAssertEqual(r.printed.stderr, "")
+        let syntax = try runProcess("/bin/bash", ["-n", "-c", r.printed.text], check: false)
+        XCTAssertEqual(syntax.status, 0, syntax.stderr)
     }
 
     /// Parts curl's -F cannot express are refused (64, naming the part and why), not printed
