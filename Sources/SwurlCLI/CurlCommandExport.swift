@@ -5,7 +5,9 @@ import SwurlRequestSerialization
 
 /// `--curl`: the curl command that sends the same request, one long option per line with
 /// ` \` continuations, every value quoted for a POSIX shell. What curl cannot express the same
-/// way is listed as warnings; the command keeps the closest form.
+/// way is listed as warnings; the command keeps the closest form. A multipart part curl's `-F`
+/// would read as something else (another file, part headers, another name) is refused instead
+/// (CurlFormExport.swift).
 struct CurlCommandExport {
     let request: HTTPRequest
     let options: CommandOptions
