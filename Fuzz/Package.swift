@@ -10,6 +10,7 @@ import PackageDescription
 let targets = [
     "config-file",
     "content-range",
+    "curl-export",
     "decoder-auto",
     "decoder-image",
     "decoder-json",

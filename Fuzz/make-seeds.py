@@ -121,3 +121,23 @@ for i, u in enumerate(['http://127.0.0.1:8080/small.txt', 'https://api.example.c
                        'http://example.com/a/../b', 'http://0x7f.0.0.1/', 'http://u:p@example.com/', 'http://example.com:080/x',
                        'http://[::1]:80/', 'http://example.com/%2e/x', 'HTTP://EXAMPLE.COM/']):
     put('url-plain', 'seed-%d' % (i + 1), u)
+
+# curl-export: byte 0 the part count (1 + b % 3), then per part a kind byte (bit 0 file, bit 1
+# value-less field / stdin file, bit 2 a type of tokens alone, else x/y and tokens, bit 3 an empty
+# name stays empty, else it is `n`), then pieces: a length byte (name: % 5, else % 13; the
+# type suffix % 4) and that many token indices (FuzzHarness.exportTokens:
+# 0 a, 2 =, 3 ;, 4 ',', 5 ", 6 \, 7 @, 11 blank, 13 LF, 14 CR, 15 \x01, 16 DEL, 17 NUL, 19 /,
+# 22 headers=@, 26 -, 27 text/plain, 28 x/y, 31 \xE9, 32 \xFF'). A field: name, value; a file:
+# name, filename, path, type.
+for name, seq in [('plain', [0, 1,0, 1,1,  1, 1,0, 1,0, 2,19,0, 0]),
+                  ('type-headers', [5, 1,0, 1,0, 2,0,11, 3,27,3,22]),
+                  ('type-comma', [1, 1,0, 1,0, 1,0, 2,4,0]),
+                  ('name-equals', [0, 4,0,2,7,3, 1,1]), ('empty-name', [8, 0, 1,1]),
+                  ('quotes', [1, 3,0,5,6, 5,5,6,3,4,11, 4,11,5,6,11, 0,  0, 2,5,6, 1,13]),
+                  ('controls', [1, 2,0,16, 2,14,13, 2,31,32, 0,  0, 3,15,13,14, 1,0]),
+                  ('nul-value', [0, 1,0, 2,0,17]),
+                  ('stdin', [3, 1,0, 1,26, 0, 0]),
+                  ('dash-path', [1, 1,0, 1,0, 1,26, 0]),
+                  ('type-params', [1, 1,0, 1,0, 1,0, 3,3,11,24]),
+                  ('blanks', [5, 1,0, 2,11,0, 2,0,11, 2,11,27,  0, 2,11,0, 2,0,11])]:
+    put('curl-export', name, bytes([2] + seq))

@@ -5,7 +5,9 @@ import SwurlRequestSerialization
 
 /// `--curl`: the curl command that sends the same request, one long option per line with
 /// ` \` continuations, every value quoted for a POSIX shell. What curl cannot express the same
-/// way is listed as warnings; the command keeps the closest form.
+/// way is listed as warnings; the command keeps the closest form. A multipart part curl's `-F`
+/// would read as something else (another file, part headers, another name) is refused instead
+/// (CurlFormExport.swift).
 struct CurlCommandExport {
     let request: HTTPRequest
     let options: CommandOptions
@@ -19,7 +21,9 @@ struct CurlCommandExport {
     static let leftToCurl: Set<String> = ["content-length", "accept-encoding"]
 
     /// The command's bytes and the warnings, each a sentence after `curl cannot`.
-    func render() -> (command: [UInt8], warnings: [String]) {
+    /// - Throws: `SwurlError.usage` when a multipart part cannot be written for curl's `-F`
+    ///   so that curl sends the same part (`formArguments`).
+    func render() throws(SwurlError) -> (command: [UInt8], warnings: [String]) {
         var lines: [[UInt8]] = []
         var warnings: [String] = []
         var prefix: [UInt8] = []
@@ -36,6 +40,8 @@ struct CurlCommandExport {
         } else if request.method != (hasBody ? "POST" : "GET") {
             add("--request", request.method.rawValue)
         }
+        // curl reads `[1-2]` and `{a,b}` in a URL as a glob (several requests, or "bad range").
+        if CurlCommandExport.globs(request.url) { add("--globoff") }
         add("--url", request.url)
 
         // Headers as swurl sends them (curl's defaults replaced), removals and empty values.
@@ -65,22 +71,10 @@ struct CurlCommandExport {
             prefix = group + Array("} | ".utf8)
             add("--data-binary", "@-")
         } else if multipart {
-            for part in parts {
-                switch part {
-                case .field(let name, let value):
-                    add("--form-string", "\(name)=\(value ?? "")")
-                case .file(let file):
-                    guard case .file(let path, _) = file.source else {
-                        warnings.append("stream a file part from stdin the same way; it reads stdin for '\(file.name)'")
-                        add("--form", "\(CurlCommandExport.formValue(file.name))=@-;type=\(file.contentType)")
-                        continue
-                    }
-                    add("--form", "\(CurlCommandExport.formValue(file.name))=@\(CurlCommandExport.formValue(path));type=\(file.contentType);filename=\(CurlCommandExport.formValue(file.filename))")
-                    if file.filename.contains(where: { $0 == "\"" || $0 == "\\" }) {
-                        warnings.append("write a \" or \\ in a part's filename as swurl does (backslash escape); it sends %22 or %5C")
-                    }
-                }
-            }
+            let form = try CurlCommandExport.formArguments(parts)
+            if form.formEscape { add("--form-escape") }
+            for argument in form.arguments { add(argument.option, argument.value) }
+            warnings += form.warnings
         } else if let body = request.body {
             if body.segments.count == 1, case .file(let path, _) = body.segments[0] {
                 add("--data-binary", "@" + path)
@@ -232,12 +226,6 @@ struct CurlCommandExport {
             out.append(c)
         }
         return String(out)
-    }
-
-    /// A value inside curl's `-F` syntax: double-quoted when it holds `;`, `,` or `"`.
-    static func formValue(_ s: String) -> String {
-        guard s.contains(where: { $0 == ";" || $0 == "," || $0 == "\"" || $0 == "\\" }) else { return s }
-        return "\"" + s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
 
     /// Seconds as curl reads them (`5`, `0.5`).

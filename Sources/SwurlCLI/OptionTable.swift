@@ -37,7 +37,7 @@ public enum OptionTable {
         OptionSpec(.offline, group: .output,
                    help: "Build the request and print the exact bytes it would send; send nothing."),
         OptionSpec(.curl, group: .output, commands: [.request],
-                   help: "Print the equivalent curl command (long options, one per line, quoted for a POSIX shell) and send nothing. Running it sends the same method, URL, headers and body; what curl cannot express the same way is listed on stderr as 'swurl: warning: curl cannot ...'."),
+                   help: "Print the equivalent curl command (long options, one per line, quoted for a POSIX shell) and send nothing. Running it sends the same method, URL, headers and body; what curl cannot express the same way is listed on stderr as 'swurl: warning: curl cannot ...'. A URL holding [ ] { } gets --globoff (curl would glob it). Multipart parts are written for curl's -F grammar (paths and filenames double-quoted, --form-escape for a \" or \\ in a name); a part it cannot express exactly (a name that is empty or holds '=', a type holding ',' or ';filename=', ';headers=', ';encoder=', blanks at its ends or no major/minor start) is refused with exit 64 naming the part, rather than printed as a command that sends something else."),
         OptionSpec(.all, group: .output,
                    help: "With --follow, print every hop (intermediate requests and responses), not just the final one."),
         OptionSpec(.timing, argument: .optional("FORMAT"), choices: TimingFormat.allCases.map(\.rawValue), group: .output,

@@ -40,8 +40,8 @@ enum RequestCommand: SwurlCommand {
         if options.curl {
             let parts = options.bodyFormat == .multipart
                 ? try RequestBuilder(options: options, environment: environment).multipartParts() : []
-            let export = CurlCommandExport(request: request, options: options, transfer: transferOptions,
-                                           cookies: stored?.cookiesSent ?? [], parts: parts).render()
+            let export = try CurlCommandExport(request: request, options: options, transfer: transferOptions,
+                                               cookies: stored?.cookiesSent ?? [], parts: parts).render()
             for warning in export.warnings { try? environment.stderr.write("swurl: warning: curl cannot \(warning)\n") }
             do { try environment.stdout.write(export.command) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
             return .success

@@ -39,6 +39,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case sessionFile = "session-file"
     case configFile = "config-file"
     case urlPlain = "url-plain"
+    case curlExport = "curl-export"
 
     /// Runs one input; throws when a property does not hold.
     public func run(_ data: [UInt8]) throws(FuzzPropertyFailure) {
@@ -80,6 +81,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .sessionFile: try FuzzHarness.sessionFile(data)
         case .configFile: try FuzzHarness.configFile(data)
         case .urlPlain: try FuzzHarness.urlPlain(data)
+        case .curlExport: _ = try FuzzHarness.curlExport(data)
         }
     }
 
@@ -163,6 +165,140 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         guard slow == fast else {
             throw FuzzPropertyFailure("parts of \(text.debugDescription): fast path \(fast), libcurl \(String(describing: slow))")
         }
+    }
+
+    // MARK: - --curl export
+
+    /// The pieces the export harness builds names, types, filenames and paths from: curl's `-F`
+    /// syntax, blanks, controls, quotes, and bytes that are not UTF-8 (paths and filenames only).
+    static let exportTokens: [[UInt8]] = [
+        "a", "b", "=", ";", ",", "\"", "\\", "@", "<", "(", ")", " ", "\t", "\n", "\r", "\u{1}", "\u{7F}", "\u{0}",
+        "é", "/", "type=", "filename=", "headers=@", "encoder=", "FileName=", "%0A", "-", "text/plain", "x/y", "'", "\u{301}",
+    ].map { Array($0.utf8) } + [[0xE9], [0xFF, 0x27]]
+
+    /// Parts built from the input are exported as `-F`/`--form-string` arguments; each
+    /// argument, through the shell quoting, must be read by the model of curl's parser
+    /// (CurlFormModel) as exactly the part swurl sends (its wire name and filename, type, path),
+    /// or the export must be refused, and only for a part curl cannot be given. Returns whether
+    /// the parts were exported.
+    @discardableResult
+    static func curlExport(_ data: [UInt8]) throws(FuzzPropertyFailure) -> Bool {
+        var at = 0
+        func next() -> UInt8? {
+            guard at < data.count else { return nil }
+            defer { at += 1 }
+            return data[at]
+        }
+        /// A length byte, then that many token bytes (fewer than `most`).
+        func piece(utf8: Bool, most: UInt8 = 13) -> String {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int((next() ?? 0) % most) {
+                guard let b = next() else { break }
+                let token = exportTokens[Int(b) % exportTokens.count]
+                // The last tokens are not UTF-8: names, types and values are text.
+                if utf8 && (token.first ?? 0) >= 0xE9 { continue }
+                bytes += token
+            }
+            return utf8 ? String(decoding: bytes, as: UTF8.self) : ArgumentBytes.decode(bytes)
+        }
+        // Byte 0: 1-3 parts (one refusal refuses them all).
+        let count = 1 + Int((next() ?? 0) % 3)
+        var parts: [MultipartRequestSerializer.Part] = []
+        while at < data.count && parts.count < count {
+            let kind = next() ?? 0
+            // Short names (most names of 12 tokens would hold a `=`), empty only with bit 3.
+            let short = piece(utf8: true, most: 5)
+            let name = short.isEmpty && kind & 8 == 0 ? "n" : short
+            if kind & 1 == 0 {
+                parts.append(.field(name: name, value: kind & 2 == 0 ? piece(utf8: true) : nil))
+            } else {
+                // Bit 2: a type made of tokens alone; else `x/y` and then tokens.
+                let filename = piece(utf8: false), path = piece(utf8: false)
+                let type = kind & 4 == 0 ? "x/y" + piece(utf8: true, most: 4) : piece(utf8: true)
+                let source: RequestParameters.FilePart.Source = kind & 2 == 0
+                    ? .file(path: path, size: 0) : .stream(FuzzNullSource(), label: "stdin")
+                parts.append(.file(.init(name: name, filename: filename, contentType: type,
+                                         source: source, label: "fuzz")))
+            }
+        }
+        let form: (arguments: [CurlCommandExport.FormArgument], formEscape: Bool, warnings: [String])
+        do { form = try CurlCommandExport.formArguments(parts) } catch {
+            try checkRefusal(parts, error)
+            return false
+        }
+        guard form.arguments.count == parts.count else { throw FuzzPropertyFailure("\(parts.count) parts, \(form.arguments.count) arguments") }
+        for (part, argument) in zip(parts, form.arguments) {
+            let bytes = ArgumentBytes.bytes(argument.value)
+            if bytes.contains(0) { throw FuzzPropertyFailure("an argument holds NUL: \(argument)") }
+            let word = shellWord(CurlCommandExport.quote(bytes))
+            guard word == bytes else { throw FuzzPropertyFailure("the shell reads \(word) for \(bytes)") }
+            try checkFormArgument(part, argument, bytes, formEscape: form.formEscape)
+        }
+        return true
+    }
+
+    /// A refusal is for a part curl cannot be given: an empty name or one with `=`, a NUL, a
+    /// type that is not a plain `token/token`.
+    static func checkRefusal(_ parts: [MultipartRequestSerializer.Part], _ error: SwurlError) throws(FuzzPropertyFailure) {
+        guard case .usage(let message, _) = error, message.hasPrefix("--curl cannot write the multipart part ") else {
+            throw FuzzPropertyFailure("the export failed with \(error)")
+        }
+        let plainType: (String) -> Bool = { t in
+            let halves = t.split(separator: "/", omittingEmptySubsequences: false)
+            return halves.count == 2 && halves.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) } }
+        }
+        let excused = parts.contains { part in
+            switch part {
+            case .field(let name, let value):
+                return name.isEmpty || name.unicodeScalars.contains("=") || (value ?? "").unicodeScalars.contains("\u{0}")
+            case .file(let f):
+                let nulPath: Bool
+                if case .file(let path, _) = f.source { nulPath = path.unicodeScalars.contains("\u{0}") } else { nulPath = false }
+                return f.name.isEmpty || f.name.unicodeScalars.contains("=") || nulPath || !plainType(f.contentType)
+            }
+        }
+        if !excused { throw FuzzPropertyFailure("refused parts curl can be given: \(message)") }
+    }
+
+    /// One argument as the model of curl's `-F` reads it: the part swurl sends.
+    static func checkFormArgument(_ part: MultipartRequestSerializer.Part, _ argument: CurlCommandExport.FormArgument,
+                                  _ bytes: [UInt8], formEscape: Bool) throws(FuzzPropertyFailure) {
+        let read: CurlFormModel
+        do { read = try CurlFormModel.parse(bytes, literal: argument.option == "--form-string") } catch {
+            throw FuzzPropertyFailure("curl refuses \(argument): \(error.reason)")
+        }
+        func wire(_ b: [UInt8]?) -> [UInt8]? { b.map { CurlFormModel.wire($0, formEscape: formEscape) } }
+        func swurl(_ s: String) -> [UInt8] { ArgumentBytes.bytes(MultipartRequestSerializer.quote(s)) }
+        switch part {
+        case .field(let name, let value):
+            guard argument.option == "--form-string", wire(read.name) == swurl(name), read.content == .text(Array((value ?? "").utf8)) else {
+                throw FuzzPropertyFailure("field \(name.debugDescription)=\(String(describing: value)) exported as \(argument), read as \(read)")
+            }
+        case .file(let f):
+            let path: [UInt8]
+            switch f.source {
+            case .file(let p, _): path = p == "-" ? Array("./-".utf8) : ArgumentBytes.bytes(p)
+            case .stream: path = Array("-".utf8)
+            }
+            guard argument.option == "--form", wire(read.name) == swurl(f.name), case .files(let files) = read.content, files.count == 1,
+                  let file = files.first, file.path == path, file.type == Array(f.contentType.utf8),
+                  wire(file.filename) == swurl(f.filename), file.headers.isEmpty, file.encoder == nil else {
+                throw FuzzPropertyFailure("file part \(f.name.debugDescription) (\(f.filename.debugDescription), \(f.contentType.debugDescription)) exported as \(argument), read as \(read)")
+            }
+        }
+    }
+
+    /// A word `CurlCommandExport.quote` wrote, as a POSIX shell reads it (bare, '…', \c).
+    static func shellWord(_ text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var quoted = false, escaped = false
+        for b in text {
+            if escaped { out.append(b); escaped = false }
+            else if b == UInt8(ascii: "'") { quoted.toggle() }
+            else if b == UInt8(ascii: "\\") && !quoted { escaped = true }
+            else { out.append(b) }
+        }
+        return out
     }
 
     // MARK: - Request items and nested keys

@@ -145,12 +145,112 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(try parts(r.swurl.body).count, 8)
     }
 
-    func testQuoteInAFilenameIsAWarning() throws {
+    func testQuoteAndBackslashInNamesAreSentAsSwurlSendsThem() throws {
+        // swurl writes `"` and `\\` in a name or filename with a backslash; curl does with --form-escape.
         let path = try tempFile(Array("x".utf8), name: "a.txt")
-        let r = try runSwurl(["--curl", "--multipart", "http://127.0.0.1:1/", "f@\(path);filename=q\"x.txt"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.hasPrefix("swurl: warning: curl cannot write a \" or \\ in a part's filename"), r.stderr)
-        XCTAssertTrue(r.text.contains("--form 'f=@\(path);type=text/plain;filename=\"q\\\"x.txt\"'"), r.text)
+        let r = try roundTrip(["--multipart", "{URL}/m", "f@\(path);filename=q\"x\\y.txt", "n\"a\\me=1"],
+                              ignoring: ["content-type", "content-length"])
+        XCTAssertEqual(r.printed.stderr, "")
+        XCTAssertTrue(r.printed.text.contains("--form-escape"), r.printed.text)
+        XCTAssertTrue(r.printed.text.contains("--form 'f=@\"\(path)\";type=text/plain;filename=\"q\\\"x\\\\y.txt\"'"), r.printed.text)
+        XCTAssertEqual(try rawParts(r.swurl.body), try rawParts(r.curl.body), r.printed.text)
+    }
+
+    /// The parts of a multipart body, each exactly as sent (headers and content), without the
+    /// boundary, which differs between swurl and curl.
+    private func rawParts(_ body: [UInt8]) throws -> [String] {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let first = text.components(separatedBy: "\r\n").first, first.hasPrefix("--") else {
+            throw TestServerError("not multipart: \(text)")
+        }
+        return text.components(separatedBy: first).dropFirst().filter { !$0.hasPrefix("--") }
+    }
+
+    /// Hostile names, filenames, types, paths and values: each must reach the server from the
+    /// printed curl command exactly as swurl sends it (curl's -F splits at `;`, `,` and the first
+    /// `=`, trims blanks, reads `;headers=@FILE`, writes `"` as %22 unless told otherwise).
+    func testHostileMultipartPartsRoundTrip() throws {
+        let dir = TestPaths.temporaryDirectory() + "/hostile"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data("SECRET\n".utf8).write(to: URL(fileURLWithPath: dir + "/secret.txt"))
+        let fileNames = ["secret.txt ", " secret.txt", "a;b,c.txt", "q\"x\\y.txt", "type=x.txt", "@at.txt", "<lt.txt",
+                         "f;headers=@secret.txt,secret.txt", "é ü.txt", "back\\slash"]
+        var paths: [String] = []
+        for (i, name) in fileNames.enumerated() {
+            paths.append(dir + "/" + name)
+            try Data("content \(i) of \(name)\n".utf8).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
+        // Names as swurl's item grammar writes them (`\=`, `\@`, `\:` are escapes there).
+        let names = ["a\\;b", "c,d", "q\"x", "b\\s", " lead", "trail ", "semi\\;type", "x\\@secret.txt\\;", "(paren", "é"]
+        let filenames = ["a;b,c.txt", "q\"x\\y.txt", " lead.txt", "trail.txt ", "f;type=x/y", "h;headers=@secret.txt", "c,secret.txt",
+                         "é.txt", "\\", "a\tb"]
+        let types = ["text/plain; charset=utf-8", "x/y;q=\"a\\b\"", "application/x-t;v=1", "a/b;foo", "x/y ;z", "x/y\"q",
+                     "te;xt/plain", "x/y;type=a/b", "x/y;;", "a/b; c"]
+        let values = ["v;type=x/y", "x@secret.txt", "<secret.txt", "(x", "multi\nline", "a=b=c", " spaced ", "q\"\\", "é", ""]
+        var items: [String] = []
+        for i in 0..<max(names.count, paths.count) {
+            items.append("\(names[i % names.count])@\(paths[i % paths.count]);type=\(types[i % types.count]);filename=\(filenames[i % filenames.count])")
+            items.append("\(names[(i + 3) % names.count])=\(values[i % values.count])")
+        }
+        // Values that -F (not --form-string) would read as a file to upload or as subparts.
+        items += ["at:=\"@secret.txt\"", "lt:=\"<secret.txt\"", "op:=\"(\""]
+        let r = try roundTrip(["--multipart", "{URL}/m"] + items, ignoring: ["content-type", "content-length"])
+        XCTAssertEqual(r.swurl.line, r.curl.line)
+        XCTAssertEqual(r.swurl.headers, r.curl.headers)
+        let bySwurl = try rawParts(r.swurl.body), byCurl = try rawParts(r.curl.body)
+        XCTAssertEqual(bySwurl.count, 23)
+        XCTAssertEqual(bySwurl, byCurl, r.printed.text)
+        for (a, b) in zip(bySwurl, byCurl) where a != b { XCTFail("swurl sent\n\(a)\ncurl sent\n\(b)") }
+        XCTAssertFalse(byCurl.joined().contains("SECRET"), r.printed.text)
+        XCTAssertEqual(r.printed.stderr, "")
+        let syntax = try runProcess("/bin/bash", ["-n", "-c", r.printed.text], check: false)
+        XCTAssertEqual(syntax.status, 0, syntax.stderr)
+    }
+
+    /// Parts curl's -F cannot express are refused (64, naming the part and why), not printed
+    /// as a command that sends something else.
+    func testPartsCurlCannotSendAreRefused() throws {
+        let path = try tempFile(Array("x".utf8), name: "file.txt")
+        let cases: [(item: String, reason: String)] = [
+            ("f@\(path);type=text/plain;headers=@secret.txt", "holds ';headers='"),
+            ("f@\(path);type=text/plain,/etc/passwd", "holds ','"),
+            ("f@\(path);type=a/b;encoder=base64", "holds ';encoder='"),
+            ("f@\(path);type=a/b; FileName=x", "holds ';filename='"),
+            // curl compares bytes: a combining mark after the `=` does not hide the keyword.
+            ("f@\(path);type=a/b;headers=\u{301}@secret.txt", "holds ';headers='"),
+            ("f@\(path);type=textplain", "must start with major/minor"),
+            ("f@\(path);type=text/plain ", "starts or ends with a blank"),
+            ("x\\=\\@secret.txt\\;=v", "its name holds '='"),
+            ("a\\=b=c", "its name holds '='"),
+            ("n\\=@\(path)", "its name holds '='"),
+        ]
+        for c in cases {
+            let r = try runSwurl(["--curl", "--multipart", "http://127.0.0.1:1/m", c.item])
+            XCTAssertEqual(r.status, 64, "\(c.item): \(r.text)")
+            XCTAssertEqual(r.text, "", c.item)
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: error: --curl cannot write the multipart part "), r.stderr)
+            XCTAssertTrue(r.stderr.contains(c.reason), "\(c.item): \(r.stderr)")
+        }
+        // The part is named as it was written.
+        let named = try runSwurl(["--curl", "--multipart", "http://127.0.0.1:1/m", "ok=1", "f@\(path);type=a/b,c"])
+        XCTAssertTrue(named.stderr.contains("part 'f@\(path);type=a/b,c'"), named.stderr)
+        let field = try runSwurl(["--curl", "--multipart", "http://127.0.0.1:1/m", "a\\=b=c"])
+        XCTAssertTrue(field.stderr.contains("part field 'a=b'"), field.stderr)
+    }
+
+    /// curl reads `[1-2]` and `{a,b}` in a URL as a glob: the export turns that off.
+    func testBracketsAndBracesInTheURLAreNotGlobbed() throws {
+        // Without --globoff curl sends /x1 and /x2, and fails on `a[0]` ("bad range").
+        for target in ["/x[1-2]", "/q?a[0]=1", "/{a,b}?q={c,d}", "/p?x=%7B%7D[]"] {
+            let r = try roundTrip(["{URL}\(target)"])
+            XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+            // swurl may percent-encode some of them itself (`{}` in the path): then no glob is left.
+            let url = r.printed.text.split(separator: "\n").first { $0.hasPrefix("  --url ") } ?? ""
+            XCTAssertEqual(r.printed.text.contains("  --globoff \\\n"), url.contains { "[]{}".contains($0) }, r.printed.text)
+            if target.hasPrefix("/x") || target.hasPrefix("/q") { XCTAssertTrue(r.printed.text.contains("--globoff"), r.printed.text) }
+        }
+        let plain = try runSwurl(["--curl", "http://127.0.0.1:1/x?a=1"])
+        XCTAssertFalse(plain.text.contains("--globoff"), plain.text)
     }
 
     func testMultipartWithABoundarySendsTheSameBytes() throws {

@@ -1,0 +1,1 @@
+../../Tests/SwurlKitTests/CurlFormModel.swift
