@@ -12,14 +12,14 @@ enum DownloadCommand: SwurlCommand {
     public static let summary = "send a request and save the response body to a file"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
-        try RequestCommand.exchange(CommandOptions(args, environment: environment), environment: environment)
+        try Exchange.perform(CommandOptions(args, environment: environment), environment: environment)
     }
 
-    /// The download half of an exchange, after the request is built.
+    /// The download half of an exchange, after `Exchange` prepared it.
     /// With `--session`, the cookies the exchange ends with are saved once the transfer is over,
     /// whether the server sent the file or an error status.
-    static func download(request: HTTPRequest, options: CommandOptions, transferOptions: TransferOptions,
-                         stored: SessionBinding?, environment: Environment) throws(SwurlError) -> ExitStatus {
+    static func download(_ prepared: Exchange.Prepared, options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
+        let request = prepared.request, transferOptions = prepared.transferOptions, stored = prepared.stored
         // Heads go to stderr, and only when asked for (-v, -h, --print): stdout stays free.
         var headPrinter: Printer?
         if var selection = options.selection ?? (options.verbose ? PrintSelection(requestHeaders: true, responseHeaders: true) : nil) {

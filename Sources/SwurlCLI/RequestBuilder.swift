@@ -20,8 +20,20 @@ public struct RequestBuilder {
         self.environment = environment
     }
 
+    /// The request, and for a multipart body its parts in order (what `--curl` prints as `-F`),
+    /// from one pass over the items.
+    public struct Built {
+        public var request: HTTPRequest
+        public var parts: [MultipartRequestSerializer.Part]
+    }
+
     /// - Throws: the serializers' errors, `.usage` for a bad URL, `.inputFile` for stdin/file errors.
     public func build() throws(SwurlError) -> HTTPRequest {
+        try buildWithParts().request
+    }
+
+    /// `build()`, with the multipart parts the body was made of.
+    public func buildWithParts() throws(SwurlError) -> Built {
         var url = try URLBuilder.resolvedURL(options.url, defaultScheme: options.defaultScheme)
         let items = options.items
 
@@ -100,19 +112,8 @@ public struct RequestBuilder {
 
         try applyHeaderItems(items, to: &request)
         try checkFraming(request)
-        return request
-    }
-
-    /// The multipart body's parts as `build()` serializes them (for `--curl`).
-    /// - Throws: the same errors as `build()` for the data items.
-    func multipartParts() throws(SwurlError) -> [MultipartRequestSerializer.Part] {
-        let fields = options.items.filter { item in
-            guard item.isData else { return false }
-            if case .file(let k, _, _, _) = item.kind { return !k.isEmpty }
-            return true
-        }
-        let parameters = try self.parameters(fields, resolvingFiles: true)
-        return MultipartRequestSerializer.parts(tree: try ParameterTree.build(parameters.fields), parameters: parameters)
+        let parts = options.bodyFormat == .multipart && hasData ? MultipartRequestSerializer.parts(tree: tree, parameters: parameters) : []
+        return Built(request: request, parts: parts)
     }
 
     /// The data items as the serializers take them. File fields are measured (and stdin taken)

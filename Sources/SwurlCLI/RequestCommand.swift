@@ -13,47 +13,26 @@ enum RequestCommand: SwurlCommand {
     public static let summary = "send a request and print the response"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
-        try exchange(CommandOptions(args, environment: environment), environment: environment)
+        try Exchange.perform(CommandOptions(args, environment: environment), environment: environment)
     }
 
     /// Performs one exchange (a download with `-d`) and reports a failure on stderr.
     /// - Returns: the exit status of the exchange, never throws.
     public static func perform(_ options: CommandOptions, environment: Environment) -> ExitStatus {
         do {
-            return try exchange(options, environment: environment)
+            return try Exchange.perform(options, environment: environment)
         } catch {
             Swurl.report(error, environment: environment)
             return ExitStatus(for: error)
         }
     }
 
-    /// Builds the request, sends it (or prints it with `--offline`) and prints the response.
+    /// The response half of an exchange, after `Exchange` prepared it: sends the request (or
+    /// prints it with `--offline`), prints the response, and reports its verdict.
     /// - Throws: every stage's `SwurlError`.
-    static func exchange(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
-        var request = try RequestBuilder(options: options, environment: environment).build()
-        let stored = try SessionBinding.open(options, request: request, environment: environment)
-        stored?.apply(to: &request, options: options)
-        // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
-        Interrupt.arm()
-        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
-        stored?.apply(to: &transferOptions, options: options)
-        if options.curl {
-            let parts = options.bodyFormat == .multipart
-                ? try RequestBuilder(options: options, environment: environment).multipartParts() : []
-            let export = try CurlCommandExport(request: request, options: options, transfer: transferOptions,
-                                               cookies: stored?.cookiesSent ?? [], parts: parts).render()
-            for warning in export.warnings { try? environment.stderr.write("swurl: warning: curl cannot \(warning)\n") }
-            do { try environment.stdout.write(export.command) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
-            return .success
-        }
-        if let limit = options.waitForNetwork, !options.offline {
-            try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
-        }
-        if options.download {
-            return try DownloadCommand.download(request: request, options: options, transferOptions: transferOptions,
-                                                stored: stored, environment: environment)
-        }
-
+    static func respond(_ prepared: Exchange.Prepared, options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
+        let request = prepared.request, stored = prepared.stored
+        var transferOptions = prepared.transferOptions
         // Where the output goes and how it looks.
         let outputFile = try options.outputPath.map { p throws(SwurlError) in try OutputFile(path: environment.resolvePath(p)) }
         let sink: ByteSink = outputFile ?? environment.stdout
