@@ -9,7 +9,7 @@ DEBUG_BIN := .build/debug/swurl
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
 TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time
 
-.PHONY: all build release-binary deps test-deps venv test install man completions bench fuzz clean
+.PHONY: all build build-info release-binary deps test-deps venv test install man completions bench fuzz clean
 
 all: build
 
@@ -41,7 +41,12 @@ STARTUP_ORDER := -Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-orde
 # not load libgcc_s.so.1 as well (small GET page faults 707 -> 698, 0.95-0.97x the time in 50-run turns).
 STATIC_LIBGCC := -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 
-release-binary:
+# The commit for `swurl --version` (Sources/CBuildInfo/commit.h, git-ignored; the version itself
+# is the VERSION file, compiled in by CBuildInfo). Rewritten only when HEAD moved.
+build-info:
+	@scripts/build-info
+
+release-binary: build-info
 	@if [ -n "$(STATIC_LIBSTDCXX)" ]; then dir=$$($(SWIFT) build -c release --show-bin-path) && \
 	  mkdir -p "$$dir" && ln -sfn "$(STATIC_LIBSTDCXX)" "$$dir/libstdc++.a"; fi
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product swurl $(STARTUP_ORDER) $(STATIC_LIBGCC)
@@ -61,13 +66,13 @@ $(VENV)/.installed: Tests/requirements.txt
 
 # The whole suite against the debug build, then the serializers again against the static
 # release binary (Foundation's plist writer is known to break there; ours must not).
-test: test-deps venv
+test: test-deps venv build-info
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory release-binary
 	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
 
-man completions: deps
+man completions: deps build-info
 	$(SWIFT) build --product swurl
 	$(DEBUG_BIN) --generate man > man/swurl.1
 	$(DEBUG_BIN) --generate bash > completions/swurl.bash
