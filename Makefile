@@ -9,7 +9,7 @@ DEBUG_BIN := .build/debug/swurl
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
 TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time
 
-.PHONY: all build build-info release-binary deps test-deps venv test install man completions bench fuzz clean
+.PHONY: all build build-info release-binary deb deps test-deps venv test install man completions bench fuzz clean
 
 all: build
 
@@ -65,12 +65,17 @@ $(VENV)/.installed: Tests/requirements.txt
 	touch $@
 
 # The whole suite against the debug build, then the serializers again against the static
-# release binary (Foundation's plist writer is known to break there; ours must not).
+# release binary (Foundation's plist writer is known to break there; ours must not), then the
+# Debian package made from that binary (PackageTests, which needs SWURL_DEB).
+DEB := $(CURDIR)/swurl_$(shell head -n 1 VERSION)_$(shell dpkg --print-architecture).deb
+
 test: test-deps venv build-info
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip swurlTests.PackageTests
 	@$(MAKE) --no-print-directory release-binary
 	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
+	@$(MAKE) --no-print-directory deb
+	SWURL_DEB=$(DEB) $(SWIFT) test --skip-build --filter swurlTests.PackageTests
 
 man completions: deps build-info
 	$(SWIFT) build --product swurl
@@ -85,6 +90,11 @@ install: build
 	install -D -m 644 completions/swurl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl
 	install -D -m 644 completions/_swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl
 	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
+
+# swurl_VERSION_ARCH.deb in the top directory (scripts/make-deb: staged tree, dpkg-shlibdeps,
+# dpkg-deb, lintian), from the release binary.
+deb: build
+	@scripts/make-deb
 
 # HTTPie for side-by-side numbers lives in its own venv (never on the test path).
 HTTPIE_VENV := .build/httpie
