@@ -9,7 +9,7 @@ DEBUG_BIN := .build/debug/swurl
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
 TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time
 
-.PHONY: all build release-binary deps test-deps venv test install man completions bench fuzz clean
+.PHONY: all build build-info release-binary deb deps test-deps venv test install man completions bench fuzz clean
 
 all: build
 
@@ -41,7 +41,12 @@ STARTUP_ORDER := -Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-orde
 # not load libgcc_s.so.1 as well (small GET page faults 707 -> 698, 0.95-0.97x the time in 50-run turns).
 STATIC_LIBGCC := -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 
-release-binary:
+# The commit for `swurl --version` (Sources/CBuildInfo/commit.h, git-ignored; the version itself
+# is the VERSION file, compiled in by CBuildInfo). Rewritten only when HEAD moved.
+build-info:
+	@scripts/build-info
+
+release-binary: build-info
 	@if [ -n "$(STATIC_LIBSTDCXX)" ]; then dir=$$($(SWIFT) build -c release --show-bin-path) && \
 	  mkdir -p "$$dir" && ln -sfn "$(STATIC_LIBSTDCXX)" "$$dir/libstdc++.a"; fi
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product swurl $(STARTUP_ORDER) $(STATIC_LIBGCC)
@@ -60,14 +65,19 @@ $(VENV)/.installed: Tests/requirements.txt
 	touch $@
 
 # The whole suite against the debug build, then the serializers again against the static
-# release binary (Foundation's plist writer is known to break there; ours must not).
-test: test-deps venv
+# release binary (Foundation's plist writer is known to break there; ours must not), then the
+# Debian package made from that binary (PackageTests, which needs SWURL_DEB).
+DEB := $(CURDIR)/swurl_$(shell head -n 1 VERSION)_$(shell dpkg --print-architecture).deb
+
+test: test-deps venv build-info
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip swurlTests.PackageTests
 	@$(MAKE) --no-print-directory release-binary
 	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
+	@$(MAKE) --no-print-directory deb
+	SWURL_DEB=$(DEB) $(SWIFT) test --skip-build --filter swurlTests.PackageTests
 
-man completions: deps
+man completions: deps build-info
 	$(SWIFT) build --product swurl
 	$(DEBUG_BIN) --generate man > man/swurl.1
 	$(DEBUG_BIN) --generate bash > completions/swurl.bash
@@ -81,6 +91,11 @@ install: build
 	install -D -m 644 completions/swurl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl
 	install -D -m 644 completions/_swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl
 	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
+
+# swurl_VERSION_ARCH.deb in the top directory (scripts/make-deb: staged tree, dpkg-shlibdeps,
+# dpkg-deb, lintian), from the release binary.
+deb: build
+	@scripts/make-deb
 
 # HTTPie for side-by-side numbers lives in its own venv (never on the test path).
 HTTPIE_VENV := .build/httpie

@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "CArguments"),
         // rtnetlink's constants and message macros for the reachability checks (RouteMonitor).
         .target(name: "CNetlink"),
+        // The VERSION file's text (C23 #embed) and the commit scripts/build-info wrote (BuildInfo).
+        .target(name: "CBuildInfo"),
 
         // Value types and text helpers: requests, headers, bodies, errors, exit statuses, terminal
         // sanitizing, JSON values, MIME types, URL text, the Environment, transfer events.
@@ -70,7 +72,7 @@ let package = Package(
         // Option table, parser, typed options, commands.
         .target(name: "SwurlCLI", dependencies: [
             "SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
-            "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline",
+            "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline", "CBuildInfo",
         ], swiftSettings: optimized),
         .executableTarget(name: "swurl", dependencies: ["SwurlCLI", "CArguments"], swiftSettings: optimized),
 

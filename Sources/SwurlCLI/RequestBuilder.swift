@@ -9,8 +9,8 @@ import SwurlCore
 /// Turns the command line into an `HTTPRequest`: URL and query items, default and user
 /// headers, and the body from data items, `--raw`, `@file` or stdin.
 public struct RequestBuilder {
-    /// swurl's version, sent in `User-Agent` and shown by `--version`.
-    public static let version = "0.1.0"
+    /// swurl's version (the VERSION file, see `BuildInfo`), sent in `User-Agent`.
+    public static var version: String { BuildInfo.version }
 
     let options: CommandOptions
     let environment: Environment

@@ -36,7 +36,7 @@ public enum Swurl {
             return .success
         }
         if args.has(.version) {
-            try write("swurl \(RequestBuilder.version)\nlibcurl \(CurlVersion.libcurl) (\(CurlVersion.ssl))\n\(CurlVersion.openSSL)\n",
+            try write("\(BuildInfo.versionLine)\nlibcurl \(CurlVersion.libcurl) (\(CurlVersion.ssl))\n\(CurlVersion.openSSL)\n",
                       to: environment.stdout)
             return .success
         }

@@ -9,6 +9,16 @@ public enum TestPaths {
         return url.path
     }()
 
+    /// The version in the top-level VERSION file (its first line, trimmed), which the binary
+    /// must report; fails loudly when the file is missing or empty.
+    public static func version() throws -> String {
+        let text = try String(contentsOfFile: packageRoot + "/VERSION", encoding: .utf8)
+        guard let first = text.split(separator: "\n").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty else {
+            throw TestServerError("VERSION is empty")
+        }
+        return first
+    }
+
     /// The Python venv with httpbin and gunicorn that `make test` prepares.
     public static var venv: String {
         ProcessInfo.processInfo.environment["SWURL_TEST_VENV"] ?? packageRoot + "/.build/venv"

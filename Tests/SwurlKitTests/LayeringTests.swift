@@ -31,6 +31,8 @@ final class LayeringTests: XCTestCase {
             return inSecurity || (inCurl && fileName.contains("TLS"))
         case "CReadline":
             return fileName.hasPrefix("Repl") || fileName.hasPrefix("Readline")
+        case "CBuildInfo":
+            return fileName == "BuildInfo.swift"
         case "CNetlink":
             // rtnetlink stays behind the engine's route monitor.
             return (folders.contains("Session") || folders.contains("SwurlSession")) && fileName.hasPrefix("RouteMonitor")
@@ -39,7 +41,7 @@ final class LayeringTests: XCTestCase {
         }
     }
 
-    static let cModules = ["CCurl", "CShims", "COpenSSL", "CReadline", "CNetlink"]
+    static let cModules = ["CCurl", "CShims", "COpenSSL", "CReadline", "CNetlink", "CBuildInfo"]
 
     /// The C modules a Swift file imports, with their line numbers: `import CCurl`,
     /// `@preconcurrency import CCurl`, `@_exported import CCurl`, `import struct CCurl.CURL`.
@@ -95,7 +97,7 @@ final class LayeringTests: XCTestCase {
         "SwurlSession": ["SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink"],
         "SwurlOutput": ["SwurlResponseSerialization", "SwurlCore"],
         "SwurlCLI": ["SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
-                     "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline"],
+                     "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline", "CBuildInfo"],
         "swurl": ["SwurlCLI", "CArguments"],
     ]
 

@@ -14,7 +14,7 @@ final class FoundationEndToEndTests: XCTestCase {
         XCTAssertEqual(headers["X-Trace"], "1")
         XCTAssertEqual(headers["Content-Type"], "application/json")
         XCTAssertEqual(headers["Accept"], "application/json, */*;q=0.5")
-        XCTAssertEqual(headers["User-Agent"], "swurl/0.1.0")
+        XCTAssertEqual(headers["User-Agent"], "swurl/\(try TestPaths.version())")
         XCTAssertEqual(echo["method"] as? String, "POST")
     }
 

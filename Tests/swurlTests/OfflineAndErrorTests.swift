@@ -153,7 +153,14 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.text.contains("Usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]"))
         let version = try runSwurl(["--version"])
-        XCTAssertTrue(version.text.hasPrefix("swurl 0.1.0\nlibcurl 7."), version.text)
+        // The first line is VERSION's content and the commit: `swurl 0.9.0 (commit abc1234)`
+        // (a hex hash under make, "unknown" from a plain `swift build`).
+        let lines = version.text.split(separator: "\n").map(String.init)
+        let expected = try TestPaths.version()
+        XCTAssertTrue(lines.first?.hasPrefix("swurl \(expected) (commit ") == true, version.text)
+        let commit = lines.first.map { $0.dropFirst("swurl \(expected) (commit ".count).dropLast() } ?? ""
+        XCTAssertTrue(commit == "unknown" || (commit.count >= 7 && commit.allSatisfy(\.isHexDigit)), version.text)
+        XCTAssertTrue(lines.count > 1 && lines[1].hasPrefix("libcurl 7."), version.text)
         XCTAssertTrue(version.text.contains("OpenSSL 3"))
     }
 }

@@ -1,0 +1,151 @@
+import Foundation
+import SwurlTestSupport
+import XCTest
+
+/// The Debian package `make deb` builds: its metadata, its files (paths, modes, owners, contents),
+/// and the packaged binary run from a scratch root. `make test` builds the package after the
+/// release binary and runs this test with SWURL_DEB set to it; without SWURL_DEB the test fails
+/// and says how to run it (building a release binary from inside `swift test` would wait on the
+/// build directory that `swift test` holds).
+final class PackageTests: XCTestCase {
+    /// The package under test; fails (never skips) when it is not there.
+    static func debPath() throws -> String {
+        guard let path = ProcessInfo.processInfo.environment["SWURL_DEB"], !path.isEmpty else {
+            throw TestServerError("SWURL_DEB is not set: run `make test`, or `make deb` and then "
+                + "SWURL_DEB=$PWD/swurl_VERSION_ARCH.deb swift test --skip-build --filter swurlTests.PackageTests")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TestServerError("SWURL_DEB=\(path): no such package (make deb builds it)")
+        }
+        return path
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let r = try runProcess(tool, arguments)
+        return String(decoding: r.stdout, as: UTF8.self)
+    }
+
+    static func architecture() throws -> String {
+        try run("/usr/bin/dpkg", ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The package names of a relationship field (`libc6 (>= 2.36), libcurl4 (>= 7.80.0) | x`).
+    static func packageNames(_ field: String) -> Set<String> {
+        var names: Set<String> = []
+        for alternative in field.split(whereSeparator: { $0 == "," || $0 == "|" }) {
+            if let name = alternative.split(separator: " ").first { names.insert(String(name)) }
+        }
+        return names
+    }
+
+    func testMetadata() throws {
+        let deb = try PackageTests.debPath()
+        let version = try TestPaths.version()
+        let arch = try PackageTests.architecture()
+        XCTAssertEqual((deb as NSString).lastPathComponent, "swurl_\(version)_\(arch).deb")
+        func field(_ name: String) throws -> String {
+            try PackageTests.run("/usr/bin/dpkg-deb", ["-f", deb, name]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(try field("Package"), "swurl")
+        XCTAssertEqual(try field("Version"), version)
+        XCTAssertEqual(try field("Architecture"), arch)
+        XCTAssertEqual(try field("Section"), "web")
+        XCTAssertEqual(try field("Priority"), "optional")
+        XCTAssertFalse(try field("Maintainer").isEmpty)
+        XCTAssertFalse(try field("Description").isEmpty)
+        let size = Int(try field("Installed-Size")) ?? 0
+        XCTAssertGreaterThan(size, 1000, "Installed-Size in KiB; the binary alone is several MB")
+        // Depends comes from dpkg-shlibdeps, with versions; readline is only recommended (dlopen).
+        let depends = try field("Depends")
+        XCTAssertTrue(PackageTests.packageNames(depends).isSuperset(of: ["libc6", "libcurl4", "libssl3"]), depends)
+        XCTAssertTrue(depends.contains("libc6 (>= "), depends)
+        XCTAssertFalse(PackageTests.packageNames(depends).contains("libreadline8"), depends)
+        XCTAssertEqual(PackageTests.packageNames(try field("Recommends")), ["libreadline8"])
+    }
+
+    func testContentsModesAndOwners() throws {
+        let deb = try PackageTests.debPath()
+        // `drwxr-xr-x root/root 0 2026-12-02 04:40 ./usr/bin/`: mode, owner, size, date, time, path.
+        let listing = try PackageTests.run("/usr/bin/dpkg-deb", ["-c", deb])
+        var files: [String: String] = [:]
+        var directories: Set<String> = []
+        for line in listing.split(separator: "\n") {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard words.count >= 6 else { XCTFail("unexpected listing line: \(line)"); continue }
+            XCTAssertEqual(words[1], "root/root", String(line))
+            let path = words[5...].joined(separator: " ")
+            if words[0].hasPrefix("d") {
+                XCTAssertEqual(words[0], "drwxr-xr-x", String(line))
+                directories.insert(path)
+            } else {
+                files[path] = words[0]
+            }
+        }
+        let expected: [String: String] = [
+            "./usr/bin/swurl": "-rwxr-xr-x",
+            "./usr/share/man/man1/swurl.1.gz": "-rw-r--r--",
+            "./usr/share/bash-completion/completions/swurl": "-rw-r--r--",
+            "./usr/share/zsh/vendor-completions/_swurl": "-rw-r--r--",
+            "./usr/share/fish/vendor_completions.d/swurl.fish": "-rw-r--r--",
+            "./usr/share/doc/swurl/copyright": "-rw-r--r--",
+            "./usr/share/doc/swurl/changelog.Debian.gz": "-rw-r--r--",
+            "./usr/share/doc/swurl/changelog.gz": "-rw-r--r--",
+            "./usr/share/lintian/overrides/swurl": "-rw-r--r--",
+        ]
+        XCTAssertEqual(files, expected, listing)
+        XCTAssertTrue(directories.contains("./usr/bin/"), listing)
+    }
+
+    func testInstalledIntoAScratchRootAndRun() throws {
+        let deb = try PackageTests.debPath()
+        let version = try TestPaths.version()
+        let root = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try PackageTests.run("/usr/bin/dpkg-deb", ["-x", deb, root])
+
+        // The documentation files are the repository's, compressed with gzip -9n.
+        func gunzip(_ path: String) throws -> Data {
+            try runProcess("/bin/gzip", ["-dc", root + path]).stdout
+        }
+        func repo(_ path: String) throws -> Data {
+            try Data(contentsOf: URL(fileURLWithPath: TestPaths.packageRoot + "/" + path))
+        }
+        func installed(_ path: String) throws -> Data {
+            try Data(contentsOf: URL(fileURLWithPath: root + path))
+        }
+        XCTAssertEqual(try gunzip("/usr/share/man/man1/swurl.1.gz"), try repo("man/swurl.1"))
+        XCTAssertEqual(try gunzip("/usr/share/doc/swurl/changelog.gz"), try repo("CHANGELOG.md"))
+        XCTAssertEqual(try installed("/usr/share/bash-completion/completions/swurl"), try repo("completions/swurl.bash"))
+        XCTAssertEqual(try installed("/usr/share/zsh/vendor-completions/_swurl"), try repo("completions/_swurl"))
+        XCTAssertEqual(try installed("/usr/share/fish/vendor_completions.d/swurl.fish"), try repo("completions/swurl.fish"))
+        XCTAssertEqual(try installed("/usr/share/doc/swurl/copyright"), try repo("packaging/copyright"))
+        let copyright = String(decoding: try installed("/usr/share/doc/swurl/copyright"), as: UTF8.self)
+        XCTAssertTrue(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        let changelog = String(decoding: try gunzip("/usr/share/doc/swurl/changelog.Debian.gz"), as: UTF8.self)
+        XCTAssertTrue(changelog.hasPrefix("swurl (\(version)) unstable; urgency=medium\n"), changelog)
+        // gzip -n: no name or time stamp in the header (bytes 4-7 are the mtime).
+        let man = try installed("/usr/share/man/man1/swurl.1.gz")
+        XCTAssertEqual(man.count > 10 ? Array(man[4..<8]) : [], [0, 0, 0, 0])
+
+        // The packaged binary runs: its version, then one request against httpbin.
+        let swurl = root + "/usr/bin/swurl"
+        let v = try runProcess(swurl, ["--version"], check: false)
+        XCTAssertEqual(v.status, 0, v.stderr)
+        let text = String(decoding: v.stdout, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("swurl \(version) (commit "), text)
+        XCTAssertTrue(text.contains("\nlibcurl "), text)
+
+        var env = ProcessInfo.processInfo.environment
+        for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] {
+            env.removeValue(forKey: key)
+        }
+        let r = try runProcess(swurl, ["POST", try HTTPBin.url("/anything"), "name=Ann", "X-Trace:package"],
+                               environment: env, check: false)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let echo = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any] ?? [:]
+        XCTAssertEqual(echo["json"] as? NSDictionary, ["name": "Ann"] as NSDictionary)
+        let headers = echo["headers"] as? [String: String] ?? [:]
+        XCTAssertEqual(headers["X-Trace"], "package")
+        XCTAssertEqual(headers["User-Agent"], "swurl/\(version)")
+    }
+}
