@@ -379,12 +379,7 @@ final class BatchRunner {
         let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
         let session = try TransferSession(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
-        if !options.quiet {
-            let stderr = environment.stderr
-            session.willRetry = { notice in
-                try? stderr.write("swurl: line \(number): " + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
-            }
-        }
+        session.observer = TransferReporter(options, environment, context: "line \(number): ")
         return (BatchLine(number: number, ordinal: ordinal, method: request.method.rawValue, url: request.url, body: body),
                 session)
     }

@@ -39,25 +39,11 @@ enum DownloadCommand: SwurlCommand {
         t.decodeContent = false
         t.captureRequest = headPrinter != nil && (options.selection?.requestHeaders ?? options.verbose)
         let session = try TransferSession(request: request, options: t) { file }
-        session.prepareAttempt = { file.prepare(&$0) }
+        session.adapter = ResumeAdapter(file)
         session.delegateCanRestart = true
-        let report = Swurl.reporter(options, environment)
-        session.willRetry = Swurl.retryReporter(options, environment)
-        file.notice = report
-
-        var bar: ProgressBar?
-        if environment.stderrIsTerminal && !options.quiet {
-            let columns = Swurl.columns(environment)
-            session.progressHandler = { p in
-                guard file.failedHead == nil, let path = file.path, p.downloaded > 0 || file.written > 0 else { return }
-                if bar == nil {
-                    let b = ProgressBar(sink: environment.stderr, label: DownloadCommand.baseName(path), columns: columns)
-                    b.initialBytes = file.written - p.downloaded
-                    bar = b
-                }
-                bar?.update(done: file.written, total: file.expectedSize)
-            }
-        }
+        let reporter = DownloadReporter(options, environment, file: file)
+        session.observer = reporter
+        file.notice = Swurl.reporter(options, environment)
         if let warning = options.transfer.security.weakeningWarning {
             try? environment.stderr.write("swurl: warning: \(warning)\n")
         }
@@ -67,7 +53,7 @@ enum DownloadCommand: SwurlCommand {
             try headPrinter?.finish()
         } catch {
             let error = (error as? SwurlError) ?? .output("\(error)")
-            bar?.interrupt()
+            reporter.bar?.interrupt()
             file.abandon()
             if let part = file.keptPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
                 try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
@@ -79,7 +65,7 @@ enum DownloadCommand: SwurlCommand {
             try stored?.save(options: options, transfer: transferOptions, session: session, environment: environment)
         }
         if let failed = file.failedHead {
-            bar?.interrupt()
+            reporter.bar?.interrupt()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
             if let part = file.partPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
@@ -92,7 +78,7 @@ enum DownloadCommand: SwurlCommand {
         }
         // The one-shot request's verdict: a response it would reject is not saved either.
         if let verdict = judge.verdict(), verdict.exitStatus != .success {
-            bar?.interrupt()
+            reporter.bar?.interrupt()
             file.discard()
             Swurl.printTiming(result.timing, options, environment)
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }
@@ -107,10 +93,10 @@ enum DownloadCommand: SwurlCommand {
         do {
             try file.commit()
         } catch {
-            bar?.interrupt()
+            reporter.bar?.interrupt()
             throw error
         }
-        if let bar {
+        if let bar = reporter.bar {
             bar.finish(done: file.written, total: file.expectedSize)
         }
         if !options.quiet, let path = file.path {
@@ -123,5 +109,31 @@ enum DownloadCommand: SwurlCommand {
 
     static func baseName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// A download's progress bar on a terminal (named after the file, started once its bytes flow),
+/// beside the retries every transfer reports.
+final class DownloadReporter: TransferReporter {
+    private let file: DownloadFile
+    private let shows: Bool
+    private let columns: Int
+    private(set) var bar: ProgressBar?
+
+    init(_ options: CommandOptions, _ environment: Environment, file: DownloadFile) {
+        self.file = file
+        shows = environment.stderrIsTerminal && !options.quiet
+        columns = Swurl.columns(environment)
+        super.init(options, environment)
+    }
+
+    override func transferDidProgress(_ p: TransferProgress) {
+        guard shows, file.failedHead == nil, let path = file.path, p.downloaded > 0 || file.written > 0 else { return }
+        if bar == nil {
+            let b = ProgressBar(sink: environment.stderr, label: DownloadCommand.baseName(path), columns: columns)
+            b.initialBytes = file.written - p.downloaded
+            bar = b
+        }
+        bar?.update(done: file.written, total: file.expectedSize)
     }
 }

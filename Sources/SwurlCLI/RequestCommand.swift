@@ -77,11 +77,8 @@ enum RequestCommand: SwurlCommand {
                 try? environment.stderr.write("swurl: warning: \(warning)\n")
             }
             session.delegatePerHop = options.showAllHops
-            session.hopDidFinish = { delegate in
-                try (delegate as? Printer)?.finish()
-                if style.format || style.terminal { try out.write("\n") }
-            }
-            session.willRetry = Swurl.retryReporter(options, environment)
+            let reporter = PrintedExchangeReporter(options, environment, out: out, separated: style.format || style.terminal)
+            session.observer = reporter
             // Uploads of a few hundred KB or more get a progress bar on a terminal.
             // Not while the request body itself is printed to the terminal (-v): they would interleave.
             if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024,
@@ -90,9 +87,7 @@ enum RequestCommand: SwurlCommand {
                 uploadBar = bar
                 if terminal { clearing.bar = bar }
                 clearingDiagnostics.bar = bar
-                session.progressHandler = { p in
-                    if p.downloaded == 0 { bar.update(done: p.uploaded, total: p.uploadTotal ?? length) }
-                }
+                reporter.upload = (bar, length)
             }
             let result = try session.perform()
             uploadBar?.finish(done: result.timing.final.uploadedBytes, total: length(of: request))
@@ -164,4 +159,29 @@ enum RequestCommand: SwurlCommand {
     }
 
     private static func length(of request: HTTPRequest) -> Int64? { request.body?.length }
+}
+
+/// What a printed exchange shows as it goes, beside retries: the upload bar, and the end of
+/// each intermediate hop's response (`--all`), finished and set apart from the next.
+final class PrintedExchangeReporter: TransferReporter {
+    private let out: ByteSink
+    private let separated: Bool
+    /// The upload bar and the body's length, when one is shown.
+    var upload: (bar: ProgressBar, length: Int64)?
+
+    init(_ options: CommandOptions, _ environment: Environment, out: ByteSink, separated: Bool) {
+        self.out = out
+        self.separated = separated
+        super.init(options, environment)
+    }
+
+    override func transferDidProgress(_ p: TransferProgress) {
+        guard let upload, p.downloaded == 0 else { return }
+        upload.bar.update(done: p.uploaded, total: p.uploadTotal ?? upload.length)
+    }
+
+    override func transferHopDidFinish(_ delegate: TransferDelegate) throws {
+        try (delegate as? Printer)?.finish()
+        if separated { try out.write("\n") }
+    }
 }

@@ -25,12 +25,6 @@ extension Swurl {
         { line in if !options.quiet { try? environment.stderr.write(line + "\n") } }
     }
 
-    /// Shows the session's retries on stderr, unless `--quiet`.
-    static func retryReporter(_ options: CommandOptions, _ environment: Environment) -> (RetryNotice) -> Void {
-        let report = reporter(options, environment)
-        return { report(retryLine($0)) }
-    }
-
     /// `swurl: HTTP 503 Service Unavailable; retrying in 1.0 s (retry 1 of 3)`.
     static func retryLine(_ notice: RetryNotice) -> String {
         let reason: String
@@ -52,4 +46,28 @@ extension Swurl {
         guard let format = options.timing else { return }
         try? environment.stderr.write(format == .json ? TimingFormatter.json(timing) : TimingFormatter.text(timing))
     }
+}
+
+/// Shows a transfer's retries on stderr, unless `--quiet`; the observer (`TransferObserving`) the
+/// commands give their sessions, and the base of those that show more as it goes.
+class TransferReporter: TransferObserving {
+    let environment: Environment
+    let quiet: Bool
+    /// What a retry line starts with after `swurl: ` (a batch line's `line N: `).
+    let context: String
+
+    init(_ options: CommandOptions, _ environment: Environment, context: String = "") {
+        self.environment = environment
+        quiet = options.quiet
+        self.context = context
+    }
+
+    func transferWillRetry(_ notice: RetryNotice) {
+        guard !quiet else { return }
+        try? environment.stderr.write("swurl: " + context + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
+    }
+
+    // Shown by subclasses (declared here so that they can override them).
+    func transferDidProgress(_ progress: TransferProgress) {}
+    func transferHopDidFinish(_ delegate: TransferDelegate) throws {}
 }

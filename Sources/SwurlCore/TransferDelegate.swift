@@ -17,3 +17,9 @@ extension TransferDelegate {
     /// By default the TLS details are not shown.
     public func transferDidVerifyTLS(_ summary: TLSSummary) {}
 }
+
+/// A delegate whose file can take the rest of a body after a cut (a download's `.part`).
+public protocol ResumableTransferDelegate: TransferDelegate {
+    /// How many bytes of the body are on disk now (0: start from the beginning).
+    func resumeOffset() -> Int64
+}

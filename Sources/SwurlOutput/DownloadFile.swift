@@ -11,7 +11,7 @@ import SwurlCore
 /// truncated before the server sent a usable answer, so a failed request leaves it as it was.
 /// Only the body of a response that is being saved reaches the file: an error page, a 416 or a
 /// redirect after an earlier attempt never lands in it.
-public final class DownloadFile: TransferDelegate {
+public final class DownloadFile: ResumableTransferDelegate {
     /// What the user asked for.
     public struct Plan {
         /// `-o FILE`, resolved; nil means a name from the response.
@@ -129,16 +129,11 @@ public final class DownloadFile: TransferDelegate {
     /// Where a partial download stays after a failure, for `--continue` (nil for a device or pipe).
     public var keptPath: String? { direct ? nil : writePath }
 
-    /// Adds `Range: bytes=N-` when there are bytes to resume from, and asks for the body as
-    /// stored (no Content-Encoding, which would make ranges meaningless).
-    public func prepare(_ request: inout HTTPRequest) {
-        if !request.isRemoved("Accept-Encoding") { request.headers.set("Accept-Encoding", "identity") }
-        request.headers.remove("Range")
-        if opened {
-            // A retry after a cut: resume from what is on disk now.
-            offset = written
-        }
-        if offset > 0 { request.headers.set("Range", "bytes=\(offset)-") }
+    /// The bytes to resume from before an attempt (`ResumeAdapter` asks): after a cut, what is
+    /// on disk now.
+    public func resumeOffset() -> Int64 {
+        if opened { offset = written }
+        return offset
     }
 
     // MARK: TransferDelegate

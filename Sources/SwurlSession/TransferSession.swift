@@ -17,20 +17,15 @@ import SwurlCore
 public final class TransferSession {
     public let request: HTTPRequest
     public let options: TransferOptions
-    /// Told about each retry before the session waits for it (the engine prints nothing; the
-    /// CLI shows these on stderr).
-    public var willRetry: ((RetryNotice) -> Void)?
-    /// Progress of the running hop.
-    public var progressHandler: ((TransferProgress) -> Void)?
-    /// Adjusts every attempt's request just before it is sent (a download adds its Range here).
-    public var prepareAttempt: ((inout HTTPRequest) -> Void)?
+    /// Told about retries, progress and finished hops (the engine prints nothing).
+    public var observer: TransferObserving?
+    /// Adjusts every attempt's request just before it is sent (a download's `ResumeAdapter`).
+    public var adapter: RequestAdapting?
     /// Whether the final delegate can take a response again after a cut (a download resumes);
     /// otherwise a failure after body bytes were delivered is not retried.
     public var delegateCanRestart = false
     /// A new delegate for every hop and attempt (`--all`), instead of one for the exchange.
     public var delegatePerHop = false
-    /// Called for the delegate of every hop that was not the final one, when `delegatePerHop`.
-    public var hopDidFinish: ((TransferDelegate) throws -> Void)?
     /// With `options.sessionCookies`: every cookie the engine held when the exchange ended
     /// (what was loaded, as the servers changed it), read back with CURLINFO_COOKIELIST; a path
     /// RFC 6265 would not keep (empty, relative, quoted) is replaced by the default path of the
@@ -92,7 +87,7 @@ public final class TransferSession {
         case finished(Result)
         /// Another hop (a redirect) starts now.
         case next
-        /// Another attempt starts after this many seconds (already reported through `willRetry`).
+        /// Another attempt starts after this many seconds (already reported to the observer).
         case retry(Double)
     }
 
@@ -139,7 +134,7 @@ public final class TransferSession {
         }
         guard let current, let delegate, let share else { throw .transport("internal: the exchange has no request") }
         var (hop, digest) = try prepared(current)
-        prepareAttempt?(&hop)
+        adapter?.adapt(&hop)
         try handCookies(forHost: try origin(of: hop.url).host)
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true)
@@ -160,7 +155,7 @@ public final class TransferSession {
         let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest, share: share)
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
         try transfer.use(share: share)
-        transfer.progressHandler = progressHandler
+        transfer.progressHandler = observer.map { o in { o.transferDidProgress($0) } }
         self.hop = (hop, filter, canRetry)
         try transfer.begin()
         return transfer
@@ -270,7 +265,7 @@ public final class TransferSession {
     /// credentials applied.
     public func firstHop() throws(SwurlError) -> HTTPRequest {
         var (hop, _) = try prepared(request)
-        prepareAttempt?(&hop)
+        adapter?.adapt(&hop)
         return hop
     }
 
@@ -358,13 +353,13 @@ public final class TransferSession {
     }
 
     private func finishHop(_ delegate: TransferDelegate) throws(SwurlError) {
-        do { try hopDidFinish?(delegate) } catch {
+        do { try observer?.transferHopDidFinish(delegate) } catch {
             throw (error as? SwurlError) ?? .output("\(error)")
         }
     }
 
     private func notifyRetry(_ seconds: Double, cause: RetryNotice.Cause) {
-        willRetry?(RetryNotice(cause: cause, delay: seconds, retry: retries, maxRetries: options.retry.maxRetries))
+        observer?.transferWillRetry(RetryNotice(cause: cause, delay: seconds, retry: retries, maxRetries: options.retry.maxRetries))
     }
 
     /// Waits before a retry, waking up for Ctrl-C.

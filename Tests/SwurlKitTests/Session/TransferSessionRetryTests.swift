@@ -14,6 +14,12 @@ final class TransferSessionRetryTests: XCTestCase {
         func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws { body += Array(bytes) }
     }
 
+    /// The observer role: what the session told it.
+    private final class Notices: TransferObserving {
+        var list: [RetryNotice] = []
+        func transferWillRetry(_ notice: RetryNotice) { list.append(notice) }
+    }
+
     func testARetryableStatusIsReportedAsANotice() throws {
         let server = try ScriptedServer()
         var options = TransferOptions()
@@ -21,9 +27,10 @@ final class TransferSessionRetryTests: XCTestCase {
         let collector = Collector()
         let session = try TransferSession(request: HTTPRequest(method: "GET", url: server.url("/flaky?key=n&fails=2&ra=0")),
                                           options: options) { collector }
-        var notices: [RetryNotice] = []
-        session.willRetry = { notices.append($0) }
+        let observer = Notices()
+        session.observer = observer
         let result = try session.perform()
+        let notices = observer.list
         XCTAssertEqual(result.head?.status, 200)
         XCTAssertEqual(collector.body, Array("ok".utf8))
         XCTAssertEqual(notices, [
@@ -40,9 +47,10 @@ final class TransferSessionRetryTests: XCTestCase {
         options.retry.baseDelay = 0.02
         let session = try TransferSession(request: HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/"),
                                           options: options) { Collector() }
-        var notices: [RetryNotice] = []
-        session.willRetry = { notices.append($0) }
+        let observer = Notices()
+        session.observer = observer
         XCTAssertThrowsError(try session.perform()) { error in
+            let notices = observer.list
             guard case SwurlError.transport(let message, let hint) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(hint, "is the server running and listening on that port?")
             XCTAssertEqual(notices.count, 1)

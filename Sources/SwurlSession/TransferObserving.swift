@@ -1,0 +1,40 @@
+import SwurlCore
+
+/// Watches an exchange (Alamofire's `EventMonitor`): the engine prints nothing, so whoever shows
+/// retries, progress bars or the responses of intermediate hops learns of them here. Every
+/// method has an empty default, so an observer implements what it shows.
+public protocol TransferObserving: AnyObject {
+    /// A retry is due after `notice.delay` seconds (told before the session waits).
+    func transferWillRetry(_ notice: RetryNotice)
+    /// Bytes moved on the running hop.
+    func transferDidProgress(_ progress: TransferProgress)
+    /// With `delegatePerHop`: a hop that was not the final one is over, and so is its delegate.
+    func transferHopDidFinish(_ delegate: TransferDelegate) throws
+}
+
+public extension TransferObserving {
+    func transferWillRetry(_ notice: RetryNotice) {}
+    func transferDidProgress(_ progress: TransferProgress) {}
+    func transferHopDidFinish(_ delegate: TransferDelegate) throws {}
+}
+
+/// Adapts each attempt's request just before it is sent (Alamofire's `RequestAdapter`).
+public protocol RequestAdapting: AnyObject {
+    func adapt(_ request: inout HTTPRequest)
+}
+
+/// Resumes a download: asks for the body as stored (`Accept-Encoding: identity`, since a
+/// Content-Encoding makes byte ranges meaningless, unless the user removed the header) and,
+/// when bytes are on disk, for the rest of it (`Range: bytes=N-`), before every attempt.
+public final class ResumeAdapter: RequestAdapting {
+    private let target: ResumableTransferDelegate
+
+    public init(_ target: ResumableTransferDelegate) { self.target = target }
+
+    public func adapt(_ request: inout HTTPRequest) {
+        if !request.isRemoved("Accept-Encoding") { request.headers.set("Accept-Encoding", "identity") }
+        request.headers.remove("Range")
+        let offset = target.resumeOffset()
+        if offset > 0 { request.headers.set("Range", "bytes=\(offset)-") }
+    }
+}
