@@ -85,6 +85,6 @@ complete -c swurl -l tls-min -r -f -a '1.2 1.3' -d 'Lowest TLS version to accept
 complete -c swurl -l tls-max -r -f -a '1.2 1.3' -d 'Highest TLS version to offer: 1.2 or 1.3 (the default)'
 complete -c swurl -l ciphers -r -f -d 'OpenSSL cipher list, \':\'-separated; TLS 1.3 suite names (TLS_AES_128_GCM_SHA256, ...) set the TLS 1.3 suites'
 complete -c swurl -l no-config -d 'Do not read the config file of default options ($SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config, default ~/.config/swurl/config)'
-complete -c swurl -l help -d 'Show this help and exit'
+complete -c swurl -l help -d 'Show one screen of help and exit; --help all (or swurl help all) shows every option, swurl help COMMAND (or swurl COMMAND --help) one command\'s options'
 complete -c swurl -l version -d 'Show the versions of swurl, libcurl and OpenSSL and exit'
 complete -c swurl -l stop-on-error -d 'With \'swurl repl\' reading a script (stdin not a terminal): stop at the first line that fails and exit with its status'

@@ -14,7 +14,50 @@ public enum HelpGenerator {
 
     public static let summary = "swurl — a friendly, scriptable HTTP client with in-handshake certificate pinning"
 
-    /// The whole help text.
+    /// The options `swurl --help` shows (the rest: `--help all`, `swurl help COMMAND`, man swurl).
+    static let mostUsed: [Option] = [.json, .form, .verbose, .headers, .body, .output, .download,
+                                     .follow, .auth, .checkStatus, .timeout, .pinPubkey, .offline, .session, .curl]
+
+    /// `swurl --help`: one screen (at most 60 lines): usage, commands, the grammar in brief, the
+    /// most used options, and where the rest is.
+    public static func short() -> String {
+        var s = "\(summary)\n\n"
+        s += "Usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]\n"
+        s += "       swurl COMMAND ... (one of: " + CommandTable.words.joined(separator: ", ") + ")\n\n"
+        s += "Commands:\n"
+        for command in CommandTable.all { s += entry(command.word ?? (command.name == .download ? "-d URL" : "URL"), command.summary + ".") }
+        s += "\nRequest items: Header:value  name==query  field=text  field:=json  field@file  @file\n"
+        s += "  nested keys: user[name]=Ann tags[]=a; a backslash escapes a separator.\n"
+        s += "\nMost used options:\n"
+        for option in mostUsed {
+            guard let spec = OptionTable.all.first(where: { $0.option == option }) else { continue }
+            s += entry(spec.signature, firstSentence(spec.help))
+        }
+        s += "\nMore: swurl help COMMAND (its options), swurl --help all (everything), man swurl.\n"
+        s += "Exit status: 0 ok; 1 transport; 2 timeout; 3/4/5 HTTP errors with --check-status; 7 TLS; 8 rejected.\n"
+        return s
+    }
+
+    /// `swurl help COMMAND`, `swurl COMMAND --help`: the command's usage and every option it takes.
+    static func help(for command: any SwurlCommand.Type) -> String {
+        var s = "\(command.usage)\n  \(command.summary).\n"
+        for group in OptionGroup.allCases {
+            let specs = OptionTable.documented.filter { $0.group == group && $0.commands.contains(command.name) }
+            guard !specs.isEmpty else { continue }
+            s += "\n\(group.heading):\n"
+            for spec in specs { s += entry(spec.signature, spec.documentation) }
+        }
+        s += "\nExit status: swurl --help all or man swurl.\n"
+        return s
+    }
+
+    /// The first sentence of a help text (up to the first ". ").
+    static func firstSentence(_ text: String) -> String {
+        guard let end = text.rangeOfText(". ") else { return text }
+        return String(text[..<end.lowerBound]) + "."
+    }
+
+    /// `swurl --help all`: the whole help text.
     public static func help() -> String {
         var s = "\(summary)\n\n"
         for (i, command) in CommandTable.all.enumerated() {

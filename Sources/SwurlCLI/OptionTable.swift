@@ -169,7 +169,7 @@ public enum OptionTable {
         // Other
         OptionSpec(.noConfig, group: .other,
                    help: "Do not read the config file of default options ($SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config, default ~/.config/swurl/config). See CONFIG FILE in the man page."),
-        OptionSpec(.help, group: .other, help: "Show this help and exit."),
+        OptionSpec(.help, group: .other, help: "Show one screen of help and exit; --help all (or swurl help all) shows every option, swurl help COMMAND (or swurl COMMAND --help) one command's options."),
         OptionSpec(.version, group: .other, help: "Show the versions of swurl, libcurl and OpenSSL and exit."),
         OptionSpec(.stopOnError, group: .other, commands: [.repl],
                    help: "With 'swurl repl' reading a script (stdin not a terminal): stop at the first line that fails and exit with its status."),

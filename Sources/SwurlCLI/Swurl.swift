@@ -31,8 +31,8 @@ public enum Swurl {
     static func run(arguments: [String], environment: Environment) throws(SwurlError) -> ExitStatus {
         var args = try ArgumentParser.parse(arguments)
         try checkArgumentText(args)
-        if args.has(.help) {
-            try write(HelpGenerator.help(), to: environment.stdout)
+        if let text = try helpText(args) {
+            try write(text, to: environment.stdout)
             return .success
         }
         if args.has(.version) {
@@ -53,6 +53,27 @@ public enum Swurl {
         }
         try CommandTable.check(args, for: command)
         return try command.run(args, environment: environment)
+    }
+
+    /// The help a command line asks for, nil when it asks for none: `--help` (one screen),
+    /// `--help all` or `swurl help all` (everything), `swurl help COMMAND` and `swurl COMMAND
+    /// --help` (that command's options). `swurl help` alone is the short help.
+    /// - Throws: `.usage` for `swurl help WORD` with a word that is no command.
+    static func helpText(_ args: ParsedArguments) throws(SwurlError) -> String? {
+        var words = args.positionals
+        let asked = args.has(.help) || words.first == "help" && words.count <= 2
+        guard asked else { return nil }
+        if words.first == "help" { words.removeFirst() }
+        guard let word = words.first else {
+            return args.has(.download) ? HelpGenerator.help(for: DownloadCommand.self) : HelpGenerator.short()
+        }
+        if word == "all" { return HelpGenerator.help() }
+        let commands: [any SwurlCommand.Type] = CommandTable.all
+        if let command = commands.first(where: { $0.word == word || $0.name.rawValue == word }) {
+            return HelpGenerator.help(for: command)
+        }
+        if args.has(.help) { return HelpGenerator.short() }
+        throw .usage("'\(TerminalSanitizer.clean(word))' is not a command", hint: "swurl help lists them: " + CommandTable.words.joined(separator: ", "))
     }
 
     /// Option values are text, except `--output`'s file name, which is used as the exact bytes
