@@ -21,39 +21,18 @@ test-deps: deps
 	@scripts/apt-ensure $(TEST_PACKAGES)
 	@python3 -c 'import venv, ensurepip' 2>/dev/null || scripts/apt-ensure python3 python3-venv
 
-# The static Swift runtime needs libstdc++, and the toolchain links it as a shared library: every
-# start then resolves ~4,300 of its relocations through ~40 libraries (2.2M instructions, ~0.5 ms
-# of a 9 ms small GET). A libstdc++.a link in the release products directory, which the linker
-# searches before GCC's, makes that `-lstdc++` static (only the few pieces the runtime uses, not
-# exported). Without GCC's libstdc++.a the link stays shared and everything still works.
-STATIC_LIBSTDCXX := $(lastword $(sort $(wildcard /usr/lib/gcc/$(shell uname -m)-linux-gnu/*/libstdc++.a)))
-
-build: deps
-	@$(MAKE) --no-print-directory release-binary
-
-# The functions that run at start-up and in a small request are linked next to each other
-# (scripts/startup-order.txt, made by scripts/startup-order): start-up then faults in a few pages of
-# code instead of 64 KiB windows all over the 6 MB .text (753 -> 733 page faults, ~6% of a small GET).
-# The toolchain links with gold, whose --section-ordering-file skips names it does not find.
-STARTUP_ORDER := -Xlinker --section-ordering-file=$(CURDIR)/scripts/startup-order.txt
-
-# libgcc's unwinder (the Swift runtime's and libstdc++'s _Unwind_* calls) linked in, so start-up does
-# not load libgcc_s.so.1 as well (small GET page faults 707 -> 698, 0.95-0.97x the time in 50-run turns).
-STATIC_LIBGCC := -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# A release build only builds: it installs nothing (`make deps` does, and install and test call it).
+build: release-binary
 
 # The commit for `swurl --version` (Sources/CBuildInfo/commit.h, git-ignored; the version itself
 # is the VERSION file, compiled in by CBuildInfo). Rewritten only when HEAD moved.
 build-info:
 	@scripts/build-info
 
+# The release link's extra steps (static libstdc++ and libgcc unwinder, the start-up order, the
+# _StringProcessing guard) are in scripts/release-binary, one comment each.
 release-binary: build-info
-	@if [ -n "$(STATIC_LIBSTDCXX)" ]; then dir=$$($(SWIFT) build -c release --show-bin-path) && \
-	  mkdir -p "$$dir" && ln -sfn "$(STATIC_LIBSTDCXX)" "$$dir/libstdc++.a"; fi
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product swurl $(STARTUP_ORDER) $(STATIC_LIBGCC)
-	@if command -v nm >/dev/null && nm $(RELEASE_BIN) | grep -q 17_StringProcessing; then \
-	  echo "error: $(RELEASE_BIN) links _StringProcessing (~1 MB mapped and relocated at every start):" \
-	    "a String search uses contains(_: String) or firstRange(of:); use containsText or rangeOfText" \
-	    "(find it with: nm -u .build/release/*.build/*.o | grep 17_StringProcessing)" >&2; exit 1; fi
+	@SWIFT=$(SWIFT) scripts/release-binary
 
 # The Python venv with httpbin and gunicorn (pinned in Tests/requirements.txt).
 venv: $(VENV)/.installed
@@ -85,7 +64,8 @@ man completions: deps build-info
 	$(DEBUG_BIN) --generate fish > completions/swurl.fish
 	scripts/readme-exit-status $(DEBUG_BIN)
 
-install: build
+install: deps
+	@$(MAKE) --no-print-directory build
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/swurl
 	install -D -m 644 man/swurl.1 $(DESTDIR)$(PREFIX)/share/man/man1/swurl.1
 	install -D -m 644 completions/swurl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl
@@ -105,7 +85,8 @@ $(HTTPIE_VENV)/.installed:
 	$(HTTPIE_VENV)/bin/pip install --quiet --disable-pip-version-check httpie==3.2.4
 	touch $@
 
-bench: build test-deps venv $(HTTPIE_VENV)/.installed
+bench: test-deps venv $(HTTPIE_VENV)/.installed
+	@$(MAKE) --no-print-directory build
 	@scripts/apt-ensure time
 	scripts/bench
 

@@ -1,18 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The targets are the layers (see README "Architecture" and shared/DESIGN.md): each one's
-// dependency list is what it may import, so a wrong-way import does not compile.
-// Cross-module optimisation in release builds: the hot paths (JSON formatter, write path) call
-// across layer targets (Core's sanitizer and sinks), which would otherwise cost a call each.
-// Concrete generic types (`[String: String]`, `Set<CommandName>`, …) get their metadata from
-// direct accessors instead of mangled names: a mangled name makes the runtime look up each
-// conformance the type needs by scanning every conformance record in the binary (five scans,
-// ~0.5M instructions and their page faults, at every start).
-// Every function in its own section (without it Swift gives only public functions one; internal
-// functions, specializations and outlined copies share `.text`): the release link's
-// --gc-sections then drops the unused ones and its start-up order (Makefile) can move the used
-// ones next to each other.
+// The targets are the layers (docs/ARCHITECTURE.md draws the graph; LayeringTests holds it to
+// this file): each one's dependency list is what it may import, so a wrong-way import does not compile.
+// Release-build flags (the figures behind them: docs/performance.md):
+// - cross-module optimisation: the hot paths (JSON formatter, write path) call across layer
+//   targets, which would otherwise cost a call each;
+// - concrete generic metadata through direct accessors, not mangled names, whose runtime lookup
+//   scans every conformance record in the binary at every start;
+// - every function in its own section, so the release link's --gc-sections drops the unused ones
+//   and its start-up order (scripts/release-binary) can put the used ones together.
 let optimized: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization",
                                                "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
                                                "-Xfrontend", "-function-sections"],

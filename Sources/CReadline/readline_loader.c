@@ -2,7 +2,7 @@
  * GNU readline, opened with dlopen when `swurl repl` starts on a terminal.
  *
  * Linked normally, libreadline and libtinfo are loaded and relocated at every start of swurl
- * (~0.35 ms of a 9 ms small GET here) although only the interactive REPL uses them. The headers
+ * (docs/performance.md) although only the interactive REPL uses them. The headers
  * still come from libreadline-dev, so the types and prototypes are readline's own; only the
  * addresses are looked up at run time, all at once in sw_rl_load.
  */

@@ -102,7 +102,7 @@ struct BatchLine {
     let method: String
     let url: String
     /// Receives the response; its judge holds the line's status, content and `--decode` rules
-    /// (not all its options: a copy of CommandOptions costs ~2,000 instructions a line).
+    /// (not all its options: copying CommandOptions for every line is measurable; docs/performance.md).
     let body: BatchBody
 }
 

@@ -3,9 +3,8 @@
 ///
 /// Text searches go through `containsText` and `rangeOfText`, not `contains(_: String)` or
 /// `firstRange(of:)`: those two live in `_StringProcessing`, and one call to either links that
-/// module and `_RegexParser` into the binary (~0.9 MB of code, ~38 KB of relocated data that
-/// every start copies and ~58 KB of .bss; measured in the issue 16 notes). Check with
-/// `nm -u .build/release/*/*.o | grep _StringProcessing` after adding a string search.
+/// module and `_RegexParser` into the binary, which every start then maps and relocates
+/// (docs/performance.md). `make release-binary` fails when they come back.
 extension StringProtocol {
     /// The first occurrence of `needle`'s UTF-8 bytes (an empty needle is found at the start).
     /// Matched by bytes, like `containsText`; the bounds are scalar boundaries of valid text.
@@ -35,7 +34,7 @@ extension StringProtocol {
 
 extension String {
     /// Whether the UTF-8 bytes hold `byte` (memchr over a native string's storage; a search by
-    /// Character or a generic `utf8.contains` costs ~25 instructions a byte).
+    /// Character or a generic `utf8.contains` costs many instructions a byte).
     public func containsByte(_ byte: UInt8) -> Bool {
         var s = self
         return s.withUTF8 { buf in

@@ -107,8 +107,8 @@ public struct CurlURL: Sendable, Equatable {
 /// host names or a dotted IPv4 address, ordinary path bytes), split without libcurl's URL API:
 /// for exactly these, libcurl's parse gives back the same text in the same parts (its
 /// normalizations — scheme and IPv4 forms, ports, dot segments, encodings, user info, IPv6,
-/// fragments — never apply), and the full parse costs ~25,000 instructions a URL, a third of a
-/// batch line. Anything else returns nil and takes libcurl's parse; `CurlURLPlainTests` holds
+/// fragments — never apply), and the full parse is a large share of a batch line's cost
+/// (docs/performance.md). Anything else returns nil and takes libcurl's parse; `CurlURLPlainTests` holds
 /// the two to the same answers.
 struct PlainURL {
     private let text: String

@@ -14,7 +14,7 @@ package final class ShareHandle {
     private let spareLimit: Int
     /// Easy handles of finished transfers on this share, reset by curl_easy_reset(3): the next
     /// transfer that joins the share takes one instead of paying curl_easy_init(3) and
-    /// curl_easy_cleanup(3) (~13,000 instructions a transfer in a batch).
+    /// curl_easy_cleanup(3) for every transfer in a batch.
     private var spares: [UnsafeMutableRawPointer] = []
     /// Allocated, not a stored `pthread_mutex_t`: `&property` gives no stable address.
     private let sparesLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -8,8 +8,8 @@
 ///
 /// It is loaded lazily: OpenSSL's hashed-directory lookup (X509_LOOKUP_hash_dir(3)) on the
 /// c_rehash links Debian ships in `/etc/ssl/certs` reads only the issuer certificates a
-/// handshake asks for, where the bundle file (`ca-certificates.crt`) would parse ~140
-/// certificates on every run (~40 ms with OpenSSL 3). The bundle is the fallback where no hashed
+/// handshake asks for, where the bundle file (`ca-certificates.crt`) would parse every
+/// certificate on every run. The bundle is the fallback where no hashed
 /// directory exists.
 ///
 /// `SSL_CERT_DIR` and `SSL_CERT_FILE` name other locations, as for OpenSSL's own

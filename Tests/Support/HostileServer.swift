@@ -1,7 +1,8 @@
 import Foundation
 
-/// A raw-socket server (Python, no HTTP library) that breaks HTTP on purpose, one behaviour per
-/// path. Every connection gets one answer and is closed (or dropped mid-way, or kept dripping).
+/// A raw-socket server (Python, no HTTP library: `Tests/Servers/hostile.py`) that breaks HTTP on
+/// purpose, one behaviour per path. Every connection gets one answer and is closed (or dropped
+/// mid-way, or kept dripping).
 ///
 /// - `/short` Content-Length 100, 10 bytes, close. `/bad-chunk` an invalid chunk size.
 /// - `/endless` a chunked body that never ends; `/drip` one byte a second of a 1 MB body.
@@ -21,161 +22,11 @@ public final class HostileServer {
     public var port: Int { server.port }
 
     public init() throws {
-        let dir = TestPaths.temporaryDirectory()
-        try HostileServer.script.write(toFile: dir + "/hostile.py", atomically: true, encoding: .utf8)
         server = try ServerProcess(executable: "/usr/bin/python3",
-                                   arguments: [dir + "/hostile.py", "{PORT}", TestPaths.packageRoot + "/Tests/Fixtures/bombs"])
+                                   arguments: [TestPaths.server("hostile.py"), "{PORT}", TestPaths.packageRoot + "/Tests/Fixtures/bombs"])
     }
 
     deinit { server.stop() }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
-
-    static let script = #"""
-import socket, struct, sys, threading, time, zlib, urllib.parse
-
-port = int(sys.argv[1]); bombs = sys.argv[2]
-
-def deflate_zeros(total_mb, wrap):
-    # After a full flush the compressor starts over, so one flushed megabyte repeats exactly.
-    c = zlib.compressobj(9, zlib.DEFLATED, wrap)
-    head = c.compress(b'\0' * (1 << 20)) + c.flush(zlib.Z_FULL_FLUSH)
-    c2 = zlib.compressobj(9, zlib.DEFLATED, -15)
-    c2.compress(b'\0' * (1 << 20)); block = c2.flush(zlib.Z_FULL_FLUSH)
-    c3 = zlib.compressobj(9, zlib.DEFLATED, -15)
-    last = c3.compress(b'') + c3.flush(zlib.Z_FINISH)
-    body = head + block * (total_mb - 1) + last
-    if wrap == 31:
-        crc = 0
-        mb = b'\0' * (1 << 20)
-        for _ in range(total_mb): crc = zlib.crc32(mb, crc)
-        body += struct.pack('<II', crc, (total_mb << 20) & 0xffffffff)
-    elif wrap == 15:
-        a = 1
-        mb = b'\0' * (1 << 20)
-        for _ in range(total_mb): a = zlib.adler32(mb, a)
-        body += struct.pack('>I', a)
-    return body
-
-GZIP = deflate_zeros(1024, 31)
-DEFLATE = deflate_zeros(1024, 15)
-BR = open(bombs + '/zeros-1G.br', 'rb').read()
-ZSTD = open(bombs + '/zeros-1G.zst', 'rb').read()
-
-def bplist(objects):
-    out = bytearray(b'bplist00'); offs = []
-    for o in objects: offs.append(len(out)); out += o
-    table = len(out)
-    for o in offs: out += bytes([o])
-    out += bytes(6) + bytes([1, 1]) + struct.pack('>QQQ', len(objects), 0, table)
-    return bytes(out)
-
-PLIST_BOMB = bplist([bytes([0xA2, i + 1, i + 1]) for i in range(24)] + [b'\x51x'])
-PLIST_CYCLE = bplist([bytes([0xA1, 0])])
-LAUGHS = (b'<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">' +
-          b''.join(b'<!ENTITY lol%d "%s">' % (i, (b'&lol%d;' % (i - 1) if i > 1 else b'&lol;') * 10) for i in range(1, 10)) +
-          b']>\n<lolz>&lol9;</lolz>\n')
-PNG = b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x7f\xff\xff\xff\x7f\xff\xff\xff\x08\x06\x00\x00\x00' + b'\x00' * 4
-
-def answer(status, headers, body):
-    h = b'HTTP/1.1 ' + status + b'\r\n' + b''.join(k + b': ' + v + b'\r\n' for k, v in headers)
-    return h + b'Content-Length: %d\r\nConnection: close\r\n\r\n' % len(body) + body
-
-def handle(conn):
-    try:
-        data = b''
-        while b'\r\n\r\n' not in data:
-            more = conn.recv(65536)
-            if not more: return
-            data += more
-        target = data.split(b'\r\n', 1)[0].split(b' ')[1].decode()
-        u = urllib.parse.urlsplit(target); q = dict(urllib.parse.parse_qsl(u.query)); p = u.path
-        send = conn.sendall
-        if p == '/short':
-            send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789')
-        elif p == '/bad-chunk':
-            send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nbroken\r\n0\r\n\r\n')
-        elif p == '/endless':
-            send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n')
-            while True:
-                send(b'6\r\nmore.\n\r\n'); time.sleep(0.2)
-        elif p == '/drip':
-            send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n')
-            while True:
-                send(b'x'); time.sleep(1)
-        elif p == '/many-headers':
-            send(b'HTTP/1.1 200 OK\r\n' + b''.join(b'X-H%d: v\r\n' % i for i in range(100000)) + b'Content-Length: 2\r\n\r\nok')
-        elif p == '/long-header':
-            send(b'HTTP/1.1 200 OK\r\nX-Long: ' + b'a' * (1 << 20) + b'\r\nContent-Length: 2\r\n\r\nok')
-        elif p == '/nul-header':
-            send(b'HTTP/1.1 200 OK\r\nX-Nul: a\x00b\r\nContent-Length: 2\r\n\r\nok')
-        elif p == '/evil-reason':
-            send(answer(b'200 OK\x1b]0;pwned\x07\x1b[31mRED', [(b'Content-Type', b'text/plain')], b'ok\n'))
-        elif p == '/evil-location':
-            send(answer(b'302 Found', [(b'Location', b'/x\x1b[2J\x1b]0;pwned\x07')], b''))
-        elif p.startswith('/bomb/'):
-            kind = p[6:]
-            body = {'gzip': GZIP, 'deflate': DEFLATE, 'br': BR, 'zstd': ZSTD}[kind]
-            ctype = q.get('type', 'application/octet-stream').encode()
-            send(answer(b'200 OK', [(b'Content-Type', ctype), (b'Content-Encoding', kind.encode())], body))
-        elif p == '/deep-json':
-            n = int(q.get('n', '1000000'))
-            send(answer(b'200 OK', [(b'Content-Type', b'application/json')], b'[' * n + b']' * n))
-        elif p == '/big-string':
-            n = int(q.get('mb', '100')) << 20
-            send(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"' % (n + 2))
-            chunk = b'a' * (1 << 20)
-            for _ in range(n >> 20): send(chunk)
-            send(b'"')
-        elif p == '/big-number':
-            n = int(q.get('digits', '1000000'))
-            send(answer(b'200 OK', [(b'Content-Type', b'application/json')], b'[' + b'7' * n + b']'))
-        elif p == '/deep-xml':
-            n = int(q.get('n', '2000000'))
-            send(answer(b'200 OK', [(b'Content-Type', b'application/xml')], b'<a>' * n + b'</a>' * n))
-        elif p == '/flat-xml':
-            n = int(q.get('mb', '100'))
-            block = b''.join(b'  <item id="%d" kind=\'x\'><name>n%d &amp; m</name><!-- c --></item>\n' % (i, i) for i in range(15000))
-            head, tail = b'<?xml version="1.0"?>\n<list>\n', b'</list>\n'
-            send(b'HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: %d\r\n\r\n' % (len(head) + n * len(block) + len(tail)) + head)
-            for _ in range(n): send(block)
-            send(tail)
-        elif p == '/laughs':
-            send(answer(b'200 OK', [(b'Content-Type', b'application/xml')], LAUGHS))
-        elif p == '/plist-bomb':
-            send(answer(b'200 OK', [(b'Content-Type', b'application/x-bplist')], PLIST_BOMB))
-        elif p == '/plist-cycle':
-            send(answer(b'200 OK', [(b'Content-Type', b'application/x-bplist')], PLIST_CYCLE))
-        elif p == '/huge-png':
-            send(answer(b'200 OK', [(b'Content-Type', b'image/png')], PNG))
-        elif p == '/http09':
-            send(b'just a body, no status line\n')
-        elif p == '/http10':
-            send(b'HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nbody until close\n')
-        elif p == '/informational':
-            send(b'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n' + answer(b'200 OK', [(b'Content-Type', b'text/plain')], b'final\n'))
-        elif p == '/204-body':
-            send(b'HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\nsneaky\n')
-        elif p == '/304-body':
-            send(b'HTTP/1.1 304 Not Modified\r\nContent-Length: 7\r\n\r\nsneaky\n')
-        elif p == '/loop':
-            send(answer(b'302 Found', [(b'Location', b'/loop')], b''))
-        elif p == '/to':
-            targets = {'file': b'file:///etc/passwd', 'ftp': b'ftp://127.0.0.1/x', 'gopher': b'gopher://127.0.0.1/x',
-                       'dict': b'dict://127.0.0.1/x', 'data': b'data:,hi'}
-            send(answer(b'302 Found', [(b'Location', targets[q.get('scheme', 'file')])], b''))
-        else:
-            send(answer(b'404 Not Found', [], b'no\n'))
-    except (BrokenPipeError, ConnectionResetError, OSError):
-        pass
-    finally:
-        try: conn.close()
-        except OSError: pass
-
-srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-srv.bind(('127.0.0.1', port)); srv.listen(64)
-while True:
-    c, _ = srv.accept()
-    threading.Thread(target=handle, args=(c,), daemon=True).start()
-"""#
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Debian's nginx, run unprivileged from a temporary prefix on a free port, serving a docroot
-/// (`small.txt` plus whatever the caller writes into `root`). `http2` makes the port speak
-/// HTTP/2 with prior knowledge (h2c).
+/// Debian's nginx (configured by `Tests/Servers/nginx.conf`), run unprivileged from a temporary
+/// prefix on a free port, serving a docroot (`small.txt` plus whatever the caller writes into
+/// `root`). `http2` makes the port speak HTTP/2 with prior knowledge (h2c).
 public final class NginxServer {
     public let server: ServerProcess
     public let root: String
@@ -25,31 +25,13 @@ public final class NginxServer {
         accessLog = dir + "/logs/access.log"
         self.tls = tls != nil
         let tlsConfig = tls.map { "ssl_certificate \($0.chain);\n        ssl_certificate_key \($0.key);" } ?? ""
-        let conf = """
-        daemon off;
-        pid \(dir)/nginx.pid;
-        error_log \(dir)/logs/error.log;
-        worker_processes 1;
-        events { worker_connections 512; }
-        http {
-            log_format conn '$connection $status "$request_uri" "$http_authorization" $server_protocol';
-            access_log \(dir)/logs/access.log conn;
-            keepalive_requests 100000;
-            client_body_temp_path \(dir)/tmp/body;
-            proxy_temp_path \(dir)/tmp/proxy;
-            fastcgi_temp_path \(dir)/tmp/fastcgi;
-            uwsgi_temp_path \(dir)/tmp/uwsgi;
-            scgi_temp_path \(dir)/tmp/scgi;
-            sendfile on;
-            default_type application/octet-stream;
-            server {
-                listen 127.0.0.1:\(port)\(tls != nil ? " ssl" : "")\(http2 ? " http2" : "");
-                \(tlsConfig)
-                root \(root);
-                \(serverConfig)
-            }
+        // Tests/Servers/nginx.conf with its @NAME@ words filled in (the caller's directives last).
+        var conf = try String(contentsOfFile: TestPaths.server("nginx.conf"), encoding: .utf8)
+        for (word, value) in [("@DIR@", dir), ("@ROOT@", root), ("@PORT@", String(port)),
+                              ("@LISTEN@", (tls != nil ? " ssl" : "") + (http2 ? " http2" : "")),
+                              ("@TLS@", tlsConfig), ("@SERVER@", serverConfig)] {
+            conf = conf.replacingOccurrences(of: word, with: value)
         }
-        """
         try conf.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
         server = try ServerProcess(executable: "/usr/sbin/nginx",
                                    arguments: ["-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log"],

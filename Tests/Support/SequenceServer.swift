@@ -1,9 +1,9 @@
 import Foundation
 
-/// A one-connection-at-a-time TCP server in Python that answers the Nth request with the Nth
-/// scripted reply (the last one again once the script runs out), byte for byte as given, then
-/// closes the connection. A reply whose body is shorter than its Content-Length is a cut
-/// download; `hold` keeps the connection open that many seconds before closing it. Every
+/// A one-connection-at-a-time TCP server in Python (`Tests/Servers/sequence.py`) that answers the
+/// Nth request with the Nth scripted reply (the last one again once the script runs out), byte for
+/// byte as given, then closes the connection. A reply whose body is shorter than its Content-Length
+/// is a cut download; `hold` keeps the connection open that many seconds before closing it. Every
 /// request head is logged, so tests can check what was asked (e.g. the Range header).
 public final class SequenceServer {
     /// One scripted answer.
@@ -31,38 +31,8 @@ public final class SequenceServer {
             ["head": Data(r.head.utf8).base64EncodedString(), "body": r.body.base64EncodedString(), "hold": r.hold]
         }
         try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: dir + "/plan.json"))
-        let script = """
-        import base64, json, socket, sys, time
-        plan = json.load(open(sys.argv[2])); log = sys.argv[3]
-        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(8)
-        n = 0
-        while True:
-            c, _ = s.accept()
-            c.settimeout(5)
-            data = b''
-            try:
-                while b'\\r\\n\\r\\n' not in data:
-                    d = c.recv(65536)
-                    if not d: break
-                    data += d
-            except Exception:
-                pass
-            if b'\\r\\n\\r\\n' not in data:
-                c.close(); continue
-            with open(log, 'a') as f:
-                f.write(json.dumps(data.split(b'\\r\\n\\r\\n')[0].decode('latin-1')) + '\\n')
-            r = plan[min(n, len(plan) - 1)]; n += 1
-            try:
-                c.sendall(base64.b64decode(r['head']) + base64.b64decode(r['body']))
-                if r['hold']: time.sleep(r['hold'])
-                c.shutdown(socket.SHUT_RDWR)
-            except Exception:
-                pass
-            c.close()
-        """
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
-                                   arguments: ["-c", script, "{PORT}", dir + "/plan.json", logPath])
+                                   arguments: [TestPaths.server("sequence.py"), "{PORT}", dir + "/plan.json", logPath])
     }
 
     deinit { server.stop() }

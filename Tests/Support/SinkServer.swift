@@ -1,55 +1,14 @@
 import Foundation
 
-/// An HTTP server in Python that reads each request body as it streams in (Content-Length or
-/// chunked), hashes it without keeping it, and answers with JSON: method, path, headers,
-/// body length and SHA-256. Optionally it also saves the body to a file for parsing.
+/// An HTTP server in Python (`Tests/Servers/sink.py`) that reads each request body as it streams in
+/// (Content-Length or chunked), hashes it without keeping it, and answers with JSON: method, path,
+/// headers, body length and SHA-256. Optionally it also saves the body to a file for parsing.
 public final class SinkServer {
     public let server: ServerProcess
 
     public init(saveBodiesTo directory: String? = nil) throws {
-        let script = #"""
-        import hashlib, json, sys, os
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-        SAVE = sys.argv[2] if len(sys.argv) > 2 else ''
-        class H(BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'
-            def log_message(self, *a): pass
-            def handle_any(self):
-                h = hashlib.sha256(); n = 0
-                out = open(os.path.join(SAVE, 'body.bin'), 'wb') if SAVE else None
-                def eat(data):
-                    nonlocal n
-                    h.update(data); n += len(data)
-                    if out: out.write(data)
-                if self.headers.get('Transfer-Encoding', '').lower() == 'chunked':
-                    while True:
-                        size = int(self.rfile.readline().split(b';')[0].strip(), 16)
-                        if size == 0:
-                            while self.rfile.readline() not in (b'\r\n', b'\n', b''): pass
-                            break
-                        left = size
-                        while left:
-                            d = self.rfile.read(min(left, 1 << 20)); left -= len(d); eat(d)
-                        self.rfile.readline()
-                else:
-                    left = int(self.headers.get('Content-Length') or 0)
-                    while left:
-                        d = self.rfile.read(min(left, 1 << 20))
-                        if not d: break
-                        left -= len(d); eat(d)
-                if out: out.close()
-                body = json.dumps({'method': self.command, 'path': self.path, 'length': n,
-                                   'sha256': h.hexdigest(), 'headers': dict(self.headers.items())}).encode()
-                self.send_response(200)
-                self.send_header('Content-Type', 'application/json')
-                self.send_header('Content-Length', str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
-        ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
-        """#
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
-                                   arguments: ["-c", script, "{PORT}"] + (directory.map { [$0] } ?? []))
+                                   arguments: [TestPaths.server("sink.py"), "{PORT}"] + (directory.map { [$0] } ?? []))
     }
 
     public var url: String { "http://127.0.0.1:\(server.port)" }

@@ -19,6 +19,9 @@ public enum TestPaths {
         return first
     }
 
+    /// A test server's program or configuration in `Tests/Servers` (`capture.py`, `nginx.conf`…).
+    public static func server(_ name: String) -> String { packageRoot + "/Tests/Servers/" + name }
+
     /// The Python venv with httpbin and gunicorn that `make test` prepares.
     public static var venv: String {
         ProcessInfo.processInfo.environment["SWURL_TEST_VENV"] ?? packageRoot + "/.build/venv"

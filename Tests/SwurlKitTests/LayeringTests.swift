@@ -2,10 +2,9 @@ import Foundation
 import SwurlTestSupport
 import XCTest
 
-/// The layers of shared/DESIGN.md, checked on the sources: C modules are imported only by the
-/// code that wraps them. Paths are matched by folder name, so the rules hold both while the
-/// layers are folders of SwurlKit (`Sources/SwurlKit/Curl`) and once they are targets of their
-/// own (`Sources/SwurlCurl`).
+/// The layers of docs/ARCHITECTURE.md, checked on Package.swift and the sources: the target
+/// graph is the one that document's `targets` block draws (read from there, the one place it
+/// is written), and C modules are imported only by the code that wraps them.
 final class LayeringTests: XCTestCase {
     /// One import that breaks a rule.
     struct Violation: Equatable, CustomStringConvertible {
@@ -15,27 +14,29 @@ final class LayeringTests: XCTestCase {
         var description: String { "\(path):\(line): import \(module) is not allowed here" }
     }
 
-    /// Which files may import a C module; `components` are the path's folders below Sources.
+    /// Which files may import a C module; `folders` are the path's folders below Sources (the
+    /// first is the target).
     static func allows(module: String, folders: [String], fileName: String) -> Bool {
-        let inCurl = folders.contains("Curl") || folders.contains("SwurlCurl")
-        let inSecurity = folders.contains("Security") || folders.contains("SwurlSecurity")
+        let target = folders.first ?? ""
+        let inCurl = target == "SwurlCurl"
+        let inSecurity = target == "SwurlSecurity"
         switch module {
         case "CCurl":
             return inCurl
         case "CShims":
-            // The shim holds libcurl's variadic calls and OpenSSL's macros; it splits in two
-            // when the targets do, until then Security uses its OpenSSL half.
+            // The shim holds libcurl's variadic calls and OpenSSL's macros: Security uses its
+            // OpenSSL half.
             return inCurl || inSecurity
         case "COpenSSL":
             // Besides Security, only the wrapper's TLS hook may see OpenSSL.
             return inSecurity || (inCurl && fileName.contains("TLS"))
         case "CReadline":
-            return fileName.hasPrefix("Repl") || fileName.hasPrefix("Readline")
+            return target == "SwurlCLI" && (fileName.hasPrefix("Repl") || fileName.hasPrefix("Readline"))
         case "CBuildInfo":
-            return fileName == "BuildInfo.swift"
+            return target == "SwurlCLI" && fileName == "BuildInfo.swift"
         case "CNetlink":
             // rtnetlink stays behind the engine's route monitor.
-            return (folders.contains("Session") || folders.contains("SwurlSession")) && fileName.hasPrefix("RouteMonitor")
+            return target == "SwurlSession" && fileName.hasPrefix("RouteMonitor")
         default:
             return true
         }
@@ -87,54 +88,108 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(LayeringTests.cImports(in: easy).map(\.module), ["CCurl", "CShims"])
     }
 
-    /// The layer targets and what each may depend on (shared/DESIGN.md "Package layout").
-    static let allowedDependencies: [String: Set<String>] = [
-        "SwurlCore": ["CSupport"],
-        "SwurlCurl": ["SwurlCore", "CCurl", "CShims"],
-        "SwurlSecurity": ["SwurlCore", "COpenSSL", "CShims"],
-        "SwurlRequestSerialization": ["SwurlCore"],
-        "SwurlResponseSerialization": ["SwurlCore"],
-        "SwurlSession": ["SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink"],
-        "SwurlOutput": ["SwurlResponseSerialization", "SwurlCore"],
-        "SwurlCLI": ["SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
-                     "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline", "CBuildInfo"],
-        "swurl": ["SwurlCLI", "CArguments"],
-    ]
+    /// The map: docs/ARCHITECTURE.md, whose fenced `targets` block is the target graph.
+    static let mapPath = TestPaths.packageRoot + "/docs/ARCHITECTURE.md"
 
-    /// Each `.target(name: "X", dependencies: [...])` of Package.swift, read as text.
+    /// The graph of the map's `targets` block: one `TARGET -> DEP, DEP` line per target (a target
+    /// alone on its line depends on nothing).
+    /// - Throws: when the document has no such block, or a line or target is given twice.
+    static func mapGraph(_ markdown: String) throws -> [String: Set<String>] {
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let open = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "```targets" }),
+              let close = lines[(open + 1)...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "```" }) else {
+            throw TestServerError("no ```targets block in the map")
+        }
+        var graph: [String: Set<String>] = [:]
+        for line in lines[(open + 1)..<close] where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let sides = line.components(separatedBy: "->")
+            let name = sides[0].trimmingCharacters(in: .whitespaces)
+            guard sides.count <= 2, !name.isEmpty, !name.contains(" "), graph[name] == nil else {
+                throw TestServerError("bad or repeated line in the map's targets block: \(line)")
+            }
+            let deps = sides.count == 2
+                ? sides[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : []
+            graph[name] = Set(deps)
+        }
+        return graph
+    }
+
+    /// Each target of Package.swift (`.target`, `.executableTarget`, `.testTarget`,
+    /// `.systemLibrary`) with the names in its `dependencies` list, read as text.
     static func packageTargets(_ manifest: String) -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
-        var rest = Substring(manifest)
-        while let start = rest.range(of: "name: \"") {
-            rest = rest[start.upperBound...]
-            guard let end = rest.firstIndex(of: "\"") else { break }
-            let name = String(rest[..<end])
-            // The dependency list belongs to this target only if it comes before the next target.
-            let next = rest.range(of: "name: \"")?.lowerBound ?? rest.endIndex
+        let kinds = [".target(", ".executableTarget(", ".testTarget(", ".systemLibrary("]
+        // Where each target declaration starts, in order.
+        var starts: [String.Index] = []
+        for kind in kinds {
+            var from = manifest.startIndex
+            while let r = manifest.range(of: kind, range: from..<manifest.endIndex) {
+                starts.append(r.lowerBound)
+                from = r.upperBound
+            }
+        }
+        starts.sort()
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < starts.count ? starts[i + 1] : manifest.endIndex
+            let text = manifest[start..<end]
+            guard let n = text.range(of: "name: \""), let q = text[n.upperBound...].firstIndex(of: "\"") else { continue }
+            let name = String(text[n.upperBound..<q])
             var deps: Set<String> = []
-            if let open = rest.range(of: "dependencies: ["), open.lowerBound < next,
-               let close = rest[open.upperBound...].firstIndex(of: "]") {
-                for part in rest[open.upperBound..<close].split(separator: ",") {
-                    let word = part.filter { $0 != "\"" && $0 != " " && $0 != "\n" }
-                    if !word.isEmpty { deps.insert(String(word)) }
-                }
+            if let open = text.range(of: "dependencies: ["), let close = text[open.upperBound...].firstIndex(of: "]") {
+                // Every quoted name in the list (`"X"`, `.target(name: "X")`, `.product(name: "X", …)`).
+                let parts = text[open.upperBound..<close].split(separator: "\"", omittingEmptySubsequences: false)
+                for (k, part) in parts.enumerated() where k % 2 == 1 { deps.insert(String(part)) }
             }
             result[name] = deps
         }
         return result
     }
 
-    func testPackageTargetsFollowTheDesignGraph() throws {
+    func testPackageTargetsFollowTheMap() throws {
         let manifest = try String(contentsOfFile: TestPaths.packageRoot + "/Package.swift", encoding: .utf8)
         let targets = LayeringTests.packageTargets(manifest)
-        for (target, allowed) in LayeringTests.allowedDependencies {
-            guard let deps = targets[target] else { XCTFail("Package.swift has no target \(target)"); continue }
-            let wrong = deps.subtracting(allowed)
+        let allowed = try LayeringTests.mapGraph(String(contentsOfFile: LayeringTests.mapPath, encoding: .utf8))
+        for (target, deps) in targets {
+            guard let ok = allowed[target] else { XCTFail("\(target) of Package.swift is not in the map"); continue }
+            let wrong = deps.subtracting(ok)
             XCTAssertTrue(wrong.isEmpty, "\(target) depends on \(wrong.sorted()), which its layer may not use")
         }
-        // The reader is not vacuous: a wrong-way dependency is caught.
+        // The reader is not vacuous: the layers and a wrong-way dependency are seen.
+        XCTAssertEqual(targets["SwurlCore"], ["CSupport"])
+        XCTAssertEqual(targets["SwurlTestSupport"], ["SwurlCLI", "SwurlCore"])
+        XCTAssertEqual(targets["CCurl"], [])
         let bad = LayeringTests.packageTargets(#".target(name: "SwurlOutput", dependencies: ["SwurlSession"]),"#)
         XCTAssertEqual(bad["SwurlOutput"], ["SwurlSession"])
+    }
+
+    /// The map draws exactly Package.swift's graph: every edge in it exists, and every edge
+    /// between the package's targets is in it.
+    func testPackageGraphMatchesTheMap() throws {
+        let manifest = try String(contentsOfFile: TestPaths.packageRoot + "/Package.swift", encoding: .utf8)
+        let package = LayeringTests.packageTargets(manifest)
+        let map = try LayeringTests.mapGraph(String(contentsOfFile: LayeringTests.mapPath, encoding: .utf8))
+        XCTAssertEqual(Set(map.keys), Set(package.keys), "the map and Package.swift name different targets")
+        for (target, deps) in package {
+            let edges = deps.filter { package[$0] != nil }
+            XCTAssertEqual(map[target] ?? [], edges, "\(target): the map's edges differ from Package.swift's")
+        }
+        XCTAssertGreaterThanOrEqual(package.count, 19)
+    }
+
+    func testMapBlockIsRead() throws {
+        let graph = try LayeringTests.mapGraph("""
+            text
+            ```targets
+            A -> B, C
+            B -> C
+
+            C
+            ```
+            D -> A
+            """)
+        XCTAssertEqual(graph, ["A": ["B", "C"], "B": ["C"], "C": []])
+        XCTAssertThrowsError(try LayeringTests.mapGraph("```targets\nA -> B\nA -> C\n```\n"))
+        XCTAssertThrowsError(try LayeringTests.mapGraph("no block"))
     }
 
     func testImportFormsAreRecognised() {
@@ -151,22 +206,22 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(LayeringTests.cImports(in: text).map(\.module), ["CCurl", "CShims", "COpenSSL", "CReadline"])
     }
 
-    func testRulesFollowFoldersAndTheirTargetNames() {
+    func testRulesFollowTargets() {
         func ok(_ module: String, _ path: String) -> Bool {
             var parts = path.split(separator: "/").map(String.init)
             let name = parts.removeLast()
             return LayeringTests.allows(module: module, folders: parts, fileName: name)
         }
-        XCTAssertTrue(ok("CCurl", "SwurlKit/Curl/EasyHandle.swift"))
         XCTAssertTrue(ok("CCurl", "SwurlCurl/EasyHandle.swift"))
-        XCTAssertFalse(ok("CCurl", "SwurlKit/Session/Transfer.swift"))
         XCTAssertFalse(ok("CCurl", "SwurlSession/Transfer.swift"))
-        XCTAssertFalse(ok("CShims", "SwurlKit/CLI/Swurl.swift"))
-        XCTAssertFalse(ok("CShims", "SwurlKit/Session/RateLimiter.swift"))
+        XCTAssertFalse(ok("CShims", "SwurlCLI/Swurl.swift"))
+        XCTAssertFalse(ok("CShims", "SwurlSession/RateLimiter.swift"))
+        XCTAssertTrue(ok("CShims", "SwurlSecurity/Certificate.swift"))
         XCTAssertTrue(ok("COpenSSL", "SwurlSecurity/Certificate.swift"))
         XCTAssertTrue(ok("COpenSSL", "SwurlCurl/EasyTLSHook.swift"))
         XCTAssertFalse(ok("COpenSSL", "SwurlCurl/CurlVersion.swift"))
-        XCTAssertFalse(ok("COpenSSL", "SwurlKit/Output/Printer.swift"))
+        XCTAssertFalse(ok("COpenSSL", "SwurlOutput/Printer.swift"))
+        XCTAssertFalse(ok("CReadline", "SwurlOutput/ReplPrinter.swift"))
         XCTAssertTrue(ok("CReadline", "SwurlCLI/ReplCommand.swift"))
         XCTAssertFalse(ok("CReadline", "SwurlCLI/Swurl.swift"))
         XCTAssertTrue(ok("CNetlink", "SwurlSession/RouteMonitor.swift"))

@@ -4,7 +4,7 @@ import SwurlTestSupport
 
 /// The built binary against httpbin under gunicorn on 127.0.0.1: what httpbin echoed is what
 /// swurl sent.
-final class FoundationEndToEndTests: XCTestCase {
+final class HTTPBinEndToEndTests: XCTestCase {
     func testJSONItemsAndHeadersReachTheServer() throws {
         let r = try runSwurl(["POST", try HTTPBin.url("/anything"), "name=Ann", "age:=30", #"tags:=["a","b"]"#, "X-Trace:1"])
         XCTAssertEqual(r.status, 0, r.stderr)

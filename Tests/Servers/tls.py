@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""A TLS server that logs, per connection, whether the handshake completed and how many
+application bytes arrived (Tests/Support/TLSTestServer.swift).
+
+Usage: tls.py PORT CHAIN KEY LOG [CLIENT_CA [REDIRECT [MAX_TLS [garbage]]]]
+(an optional argument given as '' is not used)
+
+CHAIN is the PEM the server sends (leaf first), KEY its key. LOG gets one line per connection:
+`ok|failed BYTES ERROR`. CLIENT_CA requires a client certificate under that CA; REDIRECT answers
+every request but one for its own path with a 302 to that URL; MAX_TLS 1.2 caps the version;
+`garbage` answers with plain bytes that are not a TLS record. Otherwise the answer is 200 ok.
+"""
+import os, socket, ssl, sys
+args = sys.argv[1:] + [''] * (8 - len(sys.argv[1:]))
+garbage = args[7] == 'garbage'
+port, chain, key, log, client_ca, redirect, max_tls = int(args[0]), args[1], args[2], args[3], args[4], args[5], args[6]
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(chain, key)
+ctx.set_alpn_protocols(['http/1.1'])
+if max_tls == '1.2':
+    ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+if client_ca:
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    ctx.load_verify_locations(client_ca)
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', port)); s.listen(16)
+def record(ok, n, err):
+    with open(log, 'a') as f:
+        f.write('%s %d %s\n' % ('ok' if ok else 'failed', n, err.replace('\n', ' ')))
+while True:
+    raw, _ = s.accept()
+    raw.settimeout(3)
+    try:
+        # A readiness probe connects and closes without a byte: not a client, not logged.
+        if not raw.recv(1, socket.MSG_PEEK):
+            raw.close(); continue
+    except Exception:
+        raw.close(); continue
+    try:
+        c = ctx.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
+    except Exception as e:
+        raw.close(); continue
+    try:
+        c.do_handshake()
+    except Exception as e:
+        # The handshake failed: count whatever still arrives (it must be nothing).
+        n = 0
+        try:
+            raw.settimeout(0.3)
+            while True:
+                d = raw.recv(65536)
+                if not d: break
+                n += 0  # raw TLS records after a failed handshake are not application data
+        except Exception:
+            pass
+        record(False, 0, type(e).__name__ + ': ' + str(e))
+        c.close(); continue
+    data = b''
+    try:
+        while b'\r\n\r\n' not in data:
+            d = c.recv(65536)
+            if not d: break
+            data += d
+    except Exception as e:
+        record(True, len(data), type(e).__name__ + ': ' + str(e))
+        c.close(); continue
+    record(True, len(data), '')
+    if data and garbage:
+        try:
+            os.write(c.fileno(), b'HTTP/1.1 200 OK\r\n\x00\xff garbage, not a TLS record\r\n' * 64)
+        except Exception:
+            pass
+        c.close(); continue
+    if data:
+        try:
+            target = redirect.split('://', 1)[-1].partition('/')[2]
+            if redirect and not data.startswith(('GET /' + target + ' ').encode()):
+                c.sendall(('HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' % redirect).encode())
+            else:
+                c.sendall(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok')
+            c.unwrap()
+        except Exception:
+            pass
+    c.close()
