@@ -21,7 +21,7 @@ public enum Swurl {
             s.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalSanitizer.clean(String($0)) }
                 .joined(separator: "\n")
         }
-        var text = "swurl: error: \(safe(error.message))\n"
+        var text = "swurl: error: " + (environment.errorPlace.map { "\($0): " } ?? "") + "\(safe(error.message))\n"
         if let hint = error.hint {
             text += hint.contains("\n") ? safe(hint) + "\n" : "swurl: hint: \(safe(hint))\n"
         }

@@ -57,4 +57,35 @@ final class BatchAndReplDoorTests: XCTestCase {
         let text = try runSwurl(["batch", path, "--order", "input"])
         XCTAssertTrue(text.text.hasPrefix("1 error 2 DELETE \(dead): "), text.text)
     }
+
+    /// `host:port[/path]` is a URL in the REPL too, as a base and on a line, never a header item.
+    func testReplReadsHostPortAsAURL() throws {
+        let capture = try CaptureServer()
+        let hostPort = "localhost:\(capture.server.port)"
+        let r = try repl(["x", "\(hostPort)/y", "cd \(hostPort)/dir/", "z"], [hostPort])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let all = String(decoding: capture.capturedAll, as: UTF8.self)
+        for path in ["/x", "/y", "/dir/z"] { XCTAssertTrue(all.contains("GET \(path) HTTP/1.1\r\n"), all) }
+        XCTAssertFalse(all.lowercased().contains("\r\nlocalhost:"), "sent as a header: \(all)")
+    }
+
+    /// Defaults that exclude each other are refused when set; redirection and pipes are named as
+    /// not REPL syntax; every script-mode error names its line.
+    func testReplRefusesConflictingDefaultsAndShellSyntaxNamingTheLine() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["repl", capture.base],
+                             stdin: Data("set --json --form\n# comment\nget > out.txt\nget | head\nPOST p a=1\n".utf8),
+                             directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: line 1: set: --json and --form cannot both be defaults"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: line 3: '>': redirection and pipes are not REPL syntax"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: line 4: '|': redirection and pipes are not REPL syntax"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.txt"))
+        // The refused set left no default behind: the body is the one-shot default, JSON.
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasSuffix("\r\n\r\n{\"a\":\"1\"}"),
+                      String(decoding: capture.captured, as: UTF8.self))
+        let failing = try repl(["nowhere:80:x:y --timeout abc"], [capture.base])
+        XCTAssertTrue(failing.stderr.contains("error: line 1: "), failing.stderr)
+    }
 }
