@@ -62,7 +62,7 @@ complete -c swurl -l http2 -d 'Ask for HTTP/2 (ALPN on https, an upgrade on http
 complete -c swurl -l http2-prior-knowledge -d 'Speak HTTP/2 straight away, without ALPN or upgrade'
 complete -c swurl -l proxy -r -f -d 'Send requests through this proxy (http://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end)'
 complete -c swurl -l unix-socket -r -d 'Connect to the Unix domain socket PATH instead of the URL\'s host'
-complete -c swurl -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of resolving it (repeatable)'
+complete -c swurl -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of resolving it (repeatable); --wait-for-network and \'swurl reach\' use it too'
 complete -c swurl -s 4 -l ipv4 -d 'Connect over IPv4 only'
 complete -c swurl -s 6 -l ipv6 -d 'Connect over IPv6 only'
 complete -c swurl -l max-headers -r -f -d 'Fail when a response has more than N header fields (default: no limit, as curl and HTTPie; 0 means no limit)'

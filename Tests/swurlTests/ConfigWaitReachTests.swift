@@ -69,4 +69,22 @@ final class ConfigWaitReachTests: XCTestCase {
         let asked = try runSwurl(["reach", capture.base, "--json"], environment: env)
         XCTAssertTrue(asked.text.hasPrefix("{"), asked.text)
     }
+
+    /// The network wait and `reach` connect where --resolve says, as the request does.
+    func testWaitForNetworkAndReachHonourResolve() throws {
+        let capture = try CaptureServer()
+        let port = capture.server.port
+        let resolve = ["--resolve", "api.test:\(port):127.0.0.1"]
+        let r = try runSwurl(["--wait-for-network=3"] + resolve + ["http://api.test:\(port)/x"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("Host: api.test:\(port)\r\n"))
+        let reach = try runSwurl(["reach", "http://api.test:\(port)"] + resolve)
+        XCTAssertEqual(reach.status, 0, reach.text + reach.stderr)
+        XCTAssertTrue(reach.text.contains("api.test → 127.0.0.1"), reach.text)
+        let batch = TestPaths.temporaryDirectory() + "/lines"
+        try Data("http://api.test:\(port)/b --wait-for-network=3 \(resolve.joined(separator: " "))\n".utf8)
+            .write(to: URL(fileURLWithPath: batch))
+        let lines = try runSwurl(["batch", batch])
+        XCTAssertEqual(lines.status, 0, lines.text + lines.stderr)
+    }
 }
