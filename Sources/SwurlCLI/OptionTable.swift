@@ -68,7 +68,7 @@ public enum OptionTable {
                    help: "With 'swurl batch': start no new request after the first failing line; the running ones finish."),
         // Authentication
         OptionSpec(.auth, short: ["a"], argument: .required("USER[:PASS]"), group: .auth,
-                   help: "Credentials for the first URL's origin only (never sent to another origin on a redirect). Without :PASS, swurl asks for the password without echo on a terminal. With --auth-type bearer, the token."),
+                   help: "Credentials for the first URL's origin only (never sent to another origin on a redirect). Without :PASS, swurl asks for the password without echo on the terminal (/dev/tty when stdin is a pipe carrying the body, as curl and HTTPie do). With --auth-type bearer, the token."),
         OptionSpec(.authType, short: ["A"], argument: .required("TYPE"), choices: ["basic", "digest", "bearer"], group: .auth,
                    help: "How --auth is sent: basic (the default), digest, or bearer (Authorization: Bearer TOKEN)."),
         OptionSpec(.session, argument: .required("NAME|PATH"), completion: .file, group: .auth, commands: [.request, .download],
@@ -149,7 +149,7 @@ public enum OptionTable {
         OptionSpec(.noVerifyHost, group: .tls,
                    help: "Do not check the host name against the certificate."),
         OptionSpec(.cacert, argument: .required("FILE"), completion: .file, group: .tls,
-                   help: "Trust the CA certificates in FILE (PEM) instead of the system's (as curl does); to trust both, use --cacert-add FILE instead."),
+                   help: "Trust the CA certificates in FILE (PEM) instead of the system's (as curl does); to trust both, use --cacert-add FILE instead. A file without a PEM certificate is refused before connecting (exit 65)."),
         OptionSpec(.capath, argument: .required("DIR"), completion: .directory, group: .tls,
                    help: "Trust the CA certificates in DIR (OpenSSL hashed directory, see c_rehash) instead of the system's."),
         OptionSpec(.cacertAdd, argument: .required("FILE"), completion: .file, group: .tls,
