@@ -76,4 +76,23 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertTrue(sent.contains("Authorization: Basic \(Data("ann:s3cret".utf8).base64EncodedString())\r\n"), sent)
         XCTAssertTrue(sent.hasSuffix("\r\n\r\n{}") || sent.contains("\r\n2\r\n{}\r\n"), sent)
     }
+
+    /// --retry, --max-filesize and --check-status become curl's options (the printed command
+    /// runs), and where curl's differ a warning says how; none is dropped silently.
+    func testCurlExportMapsRetryMaxFilesizeAndCheckStatus() throws {
+        let capture = try CaptureServer()
+        let url = "http://127.0.0.1:\(capture.server.port)/x"
+        let r = try runSwurl(["--curl", url, "--retry", "2", "--max-filesize", "1K", "--check-status"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for option in ["--retry 2", "--retry-connrefused", "--max-filesize 1024", "--fail-with-body"] {
+            XCTAssertTrue(r.text.contains("  \(option)"), "\(option): \(r.text)")
+        }
+        XCTAssertTrue(r.stderr.contains("curl cannot exit 3, 4 or 5 by status class (--check-status)"), r.stderr)
+        let ran = try runProcess("/bin/sh", ["-c", r.text], check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("GET /x HTTP/1.1"))
+        let post = try runSwurl(["--curl", "POST", url, "--retry", "2"])
+        XCTAssertFalse(post.text.contains("--retry"), post.text)
+        XCTAssertTrue(post.stderr.contains("curl cannot retry only idempotent methods"), post.stderr)
+    }
 }
