@@ -472,7 +472,8 @@ struct BatchResult {
         return Redactor.url(url)
     }
 
-    /// `LINE STATUS TIME SIZE METHOD URL`, or `LINE error EXIT METHOD URL: MESSAGE`.
+    /// `LINE STATUS TIME SIZE METHOD URL` (with ` (exit EXIT: MESSAGE)` when the response failed
+    /// the line's checks), or `LINE error EXIT METHOD URL: MESSAGE`.
     var text: String {
         var bytes: [UInt8] = []
         appendText(to: &bytes)

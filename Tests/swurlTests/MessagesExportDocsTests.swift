@@ -95,4 +95,35 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertFalse(post.text.contains("--retry"), post.text)
         XCTAssertTrue(post.stderr.contains("curl cannot retry only idempotent methods"), post.stderr)
     }
+
+    /// The completions the binary generates offer only a command's own options after its word;
+    /// the man page names every variable swurl reads; README lists every command.
+    func testCompletionsPerCommandAndDocumentedEnvironmentAndCommands() throws {
+        let script = TestPaths.temporaryDirectory() + "/swurl.bash"
+        let generated = try runSwurl(["--generate", "bash"])
+        try generated.stdout.write(to: URL(fileURLWithPath: script))
+        let driver = """
+            source "$1"
+            comp() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _swurl; echo "${COMPREPLY[*]}"; }
+            echo "reach=$(comp swurl reach example.org --)"
+            echo "request=$(comp swurl example.org --)"
+            """
+        let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script]).stdout, as: UTF8.self)
+        let lines = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
+            guard let eq = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<eq]), Set(line[line.index(after: eq)...].split(separator: " ").map(String.init)))
+        })
+        let reach = lines["reach"] ?? [], request = lines["request"] ?? []
+        XCTAssertTrue(reach.contains("--watch") && reach.contains("--resolve"), "\(reach)")
+        for refused in ["--form", "--print", "--offline", "--parallel"] { XCTAssertFalse(reach.contains(refused), "\(refused) after reach") }
+        XCTAssertTrue(request.contains("--form") && !request.contains("--watch") && !request.contains("--parallel"), "\(request)")
+
+        let man = try runSwurl(["--generate", "man"]).text
+        for variable in ["XDG_STATE_HOME", "NETRC", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {
+            XCTAssertTrue(man.contains(".B \(variable)") || man.contains(", \(variable)"), "\(variable) is not in ENVIRONMENT")
+        }
+        XCTAssertTrue(man.contains("(exit N: MESSAGE)"), "batch's failure suffix is not documented")
+        let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
+        for word in ["repl", "reach", "batch"] { XCTAssertTrue(readme.contains("| \(word) | `swurl \(word)"), "\(word) is not in Commands") }
+    }
 }
