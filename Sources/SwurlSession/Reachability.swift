@@ -167,10 +167,9 @@ public enum Reachability {
             switch monitor.route(to: address) {
             case .success(let route):
                 let interface = InterfaceDescription.of(interface: route.interface, root: target.sysfsRoot)
-                // The kernel keeps local routes of a downed loopback; packets on it go nowhere.
-                let down = InterfaceDescription.isUp(interface: route.interface, root: target.sysfsRoot) == false
                 report.routes.append(.init(address: address, route: route,
-                                           error: down ? "interface \(route.interface) is down" : nil, interface: interface))
+                                           error: linkProblem(route, monitor: monitor, sysfsRoot: target.sysfsRoot),
+                                           interface: interface))
             case .failure(let e):
                 report.routes.append(.init(address: address, route: nil, error: e.message, interface: nil))
             }
@@ -216,6 +215,20 @@ public enum Reachability {
         report.verdict = .reachable(kind, interface: route.interface)
         report.status = .success
         return report
+    }
+
+    /// Why packets on the route's interface go nowhere, nil when they may: it is down (the
+    /// kernel keeps local routes of a downed loopback), or has no carrier (a route marked
+    /// `linkdown`). Read from rtnetlink, which answers in any network namespace; sysfs only
+    /// when rtnetlink does not.
+    static func linkProblem(_ route: RouteMonitor.Route, monitor: RouteMonitor, sysfsRoot: String) -> String? {
+        let down: Bool
+        if let link = monitor.link(index: route.interfaceIndex) {
+            down = !link.up || (!link.lowerUp && !route.local) || route.linkDown
+        } else {
+            down = route.linkDown || InterfaceDescription.isUp(interface: route.interface, root: sysfsRoot) == false
+        }
+        return down ? "interface \(route.interface) is down" : nil
     }
 
     /// `10.0.0.1:80`, `[::1]:443`.

@@ -87,4 +87,25 @@ final class ConfigWaitReachTests: XCTestCase {
         let lines = try runSwurl(["batch", batch])
         XCTAssertEqual(lines.status, 0, lines.text + lines.stderr)
     }
+
+    /// An interface without carrier (a veth whose peer is down: the route is `linkdown`) or
+    /// set down is reported at once, from rtnetlink, with exit 1 — not after the connect timeout.
+    func testReachThroughAnInterfaceThatIsDownSaysSoAtOnce() throws {
+        let ns = try NetworkNamespace()
+        try ns.ip("link add v0 type veth peer name v1")
+        try ns.ip("addr add 10.79.0.1/24 dev v0")
+        try ns.ip("link set v0 up")
+        let start = Date()
+        let r = try ns.swurl(["reach", "--connect-timeout", "5", "http://10.79.0.2:80/"])
+        XCTAssertEqual(r.status, 1, r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("not reachable (no route to 10.79.0.2: interface v0 is down)"), r.text)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3, "waited for the connect timeout")
+        // Without a sysfs of its own (unshare -n), a downed interface is still seen as down.
+        let unshared = try runProcess("/usr/bin/unshare", ["-n", "sh", "-c",
+            "ip link add v0 type veth peer name v1 && ip addr add 10.79.1.1/24 dev v0 && ip link set v0 up && ip link set v1 up && ip link set v0 down && ip route add 10.79.1.0/24 dev v0 2>/dev/null; \"$0\" reach --connect-timeout 5 http://10.79.1.2:80/",
+            TestPaths.binary], check: false)
+        let text = String(decoding: unshared.stdout, as: UTF8.self)
+        XCTAssertEqual(unshared.status, 1, text + unshared.stderr)
+        XCTAssertFalse(text.contains("connect timed out"), text)
+    }
 }
