@@ -166,7 +166,7 @@ public enum Reachability {
         for address in report.addresses {
             switch monitor.route(to: address) {
             case .success(let route):
-                let interface = InterfaceDescription.of(interface: route.interface, root: target.sysfsRoot)
+                let interface = describe(route, monitor: monitor, sysfsRoot: target.sysfsRoot)
                 report.routes.append(.init(address: address, route: route,
                                            error: linkProblem(route, monitor: monitor, sysfsRoot: target.sysfsRoot),
                                            interface: interface))
@@ -215,6 +215,19 @@ public enum Reachability {
         report.verdict = .reachable(kind, interface: route.interface)
         report.status = .success
         return report
+    }
+
+    /// The route's interface from sysfs, unless sysfs describes another namespace's interface of
+    /// that name (its index differs): then from the kind rtnetlink gives.
+    static func describe(_ route: RouteMonitor.Route, monitor: RouteMonitor, sysfsRoot: String) -> InterfaceDescription {
+        let index = InterfaceDescription.index(interface: route.interface, root: sysfsRoot)
+        if index != route.interfaceIndex {
+            if let kind = monitor.link(index: route.interfaceIndex)?.kind, let description = InterfaceDescription.of(linkKind: kind) {
+                return description
+            }
+            if index != nil { return .init(kind: .other, virtual: false, evidence: "sysfs shows another namespace") }
+        }
+        return InterfaceDescription.of(interface: route.interface, root: sysfsRoot)
     }
 
     /// Why packets on the route's interface go nowhere, nil when they may: it is down (the
