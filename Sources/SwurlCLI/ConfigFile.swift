@@ -81,7 +81,9 @@ enum ConfigFile {
             config.has(option) && message.containsText("--\(option.rawValue):") || config.has(option) && message.containsText("--\(option.rawValue) ")
                 || config.values(option).contains { !$0.isEmpty && message.containsText("'\($0)'") }
         }
-        guard let place = places.filter({ mentioned($0.key) }).map(\.value).min() else { return error }
+        // The earliest line when several are named (`FILE:LINE`, compared by LINE).
+        func line(_ place: String) -> Int { place.split(separator: ":").last.flatMap { Int($0) } ?? .max }
+        guard let place = places.filter({ mentioned($0.key) }).map(\.value).min(by: { line($0) < line($1) }) else { return error }
         switch error {
         case .usage(let m, let hint): return .usage("\(place): \(m)", hint: hint)
         case .inputFile(let m, let hint): return .inputFile("\(place): \(m)", hint: hint)

@@ -68,14 +68,9 @@ final class ReplSession {
         [.verifyHost, .noVerifyHost],
     ]
 
-    /// The sets whose options a request refuses together (`-h` and `-b` combine, `--raw` goes
-    /// with any format).
-    static let conflictingSets: [[Option]] = [
-        [.json, .form, .multipart, .plist],
-        [.http1_1, .http2, .http2PriorKnowledge],
-        [.ipv4, .ipv6],
-        [.verifyHost, .noVerifyHost],
-    ]
+    /// The exclusive sets whose options a request refuses together: all but the print set
+    /// (`-h` and `-b` combine) and `--raw` (it goes with any format).
+    static let conflictingSets: [[Option]] = exclusiveSets.filter { !$0.contains(.print) }.map { $0.filter { $0 != .raw } }
 
     init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         self.environment = environment
