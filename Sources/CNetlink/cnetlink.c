@@ -1,4 +1,5 @@
 #include "cnetlink.h"
+#include <linux/if_link.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -69,6 +70,7 @@ int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, st
             if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct rtmsg))) return -EPROTO;
             struct rtmsg *r = (struct rtmsg *)NLMSG_DATA(h);
             out->type = r->rtm_type;
+            out->linkdown = (r->rtm_flags & RTNH_F_LINKDOWN) != 0;
             int alen = (int)RTM_PAYLOAD(h);
             for (struct rtattr *a = RTM_RTA(r); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
                 size_t dlen = RTA_PAYLOAD(a);
@@ -84,6 +86,63 @@ int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, st
                     break;
                 default:
                     break;
+                }
+            }
+            return 0;
+        }
+    }
+}
+
+int cnl_link_get(int fd, int ifindex, struct cnl_link *out) {
+    if (ifindex <= 0) return -ENODEV;
+    memset(out, 0, sizeof *out);
+    struct {
+        struct nlmsghdr h;
+        struct ifinfomsg i;
+    } req;
+    memset(&req, 0, sizeof req);
+    static unsigned seq = 0x40000000u;
+    req.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+    req.h.nlmsg_type = RTM_GETLINK;
+    req.h.nlmsg_flags = NLM_F_REQUEST;
+    req.h.nlmsg_seq = ++seq;
+    req.i.ifi_family = AF_UNSPEC;
+    req.i.ifi_index = ifindex;
+
+    struct sockaddr_nl kernel;
+    memset(&kernel, 0, sizeof kernel);
+    kernel.nl_family = AF_NETLINK;
+    if (sendto(fd, &req, req.h.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) < 0) return -errno;
+
+    char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+    for (;;) {
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        int len = (int)n;
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)len); h = NLMSG_NEXT(h, len)) {
+            if (h->nlmsg_seq != req.h.nlmsg_seq) continue;  // an event or a stale reply
+            if (h->nlmsg_type == NLMSG_ERROR) {
+                if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr))) return -EPROTO;
+                struct nlmsgerr *err = (struct nlmsgerr *)NLMSG_DATA(h);
+                return err->error == 0 ? -ENODEV : err->error;
+            }
+            if (h->nlmsg_type != RTM_NEWLINK) continue;
+            if (h->nlmsg_len < NLMSG_LENGTH(sizeof(struct ifinfomsg))) return -EPROTO;
+            struct ifinfomsg *info = (struct ifinfomsg *)NLMSG_DATA(h);
+            out->flags = info->ifi_flags;
+            int alen = (int)IFLA_PAYLOAD(h);
+            for (struct rtattr *a = IFLA_RTA(info); RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+                if (a->rta_type != IFLA_LINKINFO) continue;
+                int ilen = (int)RTA_PAYLOAD(a);
+                for (struct rtattr *k = (struct rtattr *)RTA_DATA(a); RTA_OK(k, ilen); k = RTA_NEXT(k, ilen)) {
+                    if (k->rta_type != IFLA_INFO_KIND) continue;
+                    size_t klen = RTA_PAYLOAD(k);
+                    if (klen >= sizeof out->kind) klen = sizeof out->kind - 1;
+                    memcpy(out->kind, RTA_DATA(k), klen);
+                    out->kind[klen] = 0;
                 }
             }
             return 0;

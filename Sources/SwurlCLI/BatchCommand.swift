@@ -84,8 +84,11 @@ enum BatchCommand: SwurlCommand {
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         report.flush()
+        // Results that could not be written (stdout full or closed) fail the batch, as they
+        // fail any other command.
+        if let error = report.writeError { Swurl.report(error, environment: environment) }
         if ending == .interrupted || Interrupt.requested { return .interrupted }
-        if let error = reader.error { return ExitStatus(for: error) }
+        if let error = reader.error ?? report.writeError { return ExitStatus(for: error) }
         return runner.firstFailure?.status ?? .success
     }
 
@@ -283,8 +286,8 @@ final class BatchRunner {
     private let progress: BatchProgress?
     private var ordinal = 0
     private var stop = false
-    /// Whether no new line may start (`--fail-fast` after a failure).
-    var stopped: Bool { stop }
+    /// Whether no new line may start (`--fail-fast` after a failure, or results that cannot be written).
+    var stopped: Bool { stop || report.writeError != nil }
     /// The first failing line in input order and its status.
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
@@ -312,7 +315,7 @@ final class BatchRunner {
     ///   preparation may wait — its own `--wait-for-network`, or its own `--key`/`--cert`, whose
     ///   password may be asked for — is then held back and nil returned; the next call takes it.
     func next(_ reader: LineReader, ahead: Bool = false) -> (BatchLine, TransferSession)? {
-        while !stop, !Interrupt.requested {
+        while !stopped, !Interrupt.requested {
             let number: Int, parsed: Result<ParsedArguments, SwurlError>
             if let held = heldBack {
                 if ahead { return nil }
@@ -336,12 +339,16 @@ final class BatchRunner {
             let index = ordinal
             ordinal += 1
             progress?.started()
+            // The method and URL once the request is built: a later failure (the network wait,
+            // the transfer options) is reported with them.
+            var request: HTTPRequest?
             do throws(SwurlError) {
-                let (line, session) = try build(parsed.get(), number: number, ordinal: index)
+                let (line, session) = try build(parsed.get(), number: number, ordinal: index, request: &request)
                 return (line, session)
             } catch {
                 let status = ExitStatus(for: error)
-                report.add(ordinal: index, BatchResult(line: number, method: nil, url: nil, status: nil, httpVersion: nil,
+                report.add(ordinal: index, BatchResult(line: number, method: request?.method.rawValue, url: request?.url,
+                                                       status: nil, httpVersion: nil,
                                                        timeTotal: nil, timeFirstByte: nil, size: nil,
                                                        error: error.message, exit: status))
                 progress?.finished(failed: true, bytes: 0)
@@ -352,12 +359,15 @@ final class BatchRunner {
     }
 
     /// One parsed line through the one-shot rules: options (the batch's as defaults), request builder.
-    private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int) throws(SwurlError) -> (BatchLine, TransferSession) {
+    /// - Parameter built: set to the request as soon as it is built.
+    private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int,
+                       request built: inout HTTPRequest?) throws(SwurlError) -> (BatchLine, TransferSession) {
         var options = try defaults.options(for: arguments)
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.
         try options.refuseStdinItems("a batch line")
         let request = try RequestBuilder(options: options, environment: environment).build()
+        built = request
         if let limit = options.waitForNetwork {
             let origin = (try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url
             if !reachedOrigins.contains(origin) {
@@ -405,6 +415,8 @@ final class BatchRunner {
         case .failure(let error):
             status = ExitStatus(for: error)
             result.error = error.message
+            // A transfer stopped after the response began (--max-filesize, a cut) still has its status.
+            result.status = line.body.judge.head?.status
             _ = line.body.settle(keep: false, to: nil)
         case .success(let r):
             result.url = r.url
@@ -430,7 +442,7 @@ final class BatchRunner {
         report.add(ordinal: line.ordinal, result)
         progress?.finished(failed: status != .success, bytes: result.size ?? 0)
         if status != .success && status != .interrupted { failed(line.number, status) }
-        return !stop
+        return !stopped
     }
 }
 
@@ -455,7 +467,8 @@ struct BatchResult {
         return Redactor.url(url)
     }
 
-    /// `LINE STATUS TIME SIZE METHOD URL`, or `LINE error EXIT METHOD URL: MESSAGE`.
+    /// `LINE STATUS TIME SIZE METHOD URL` (with ` (exit EXIT: MESSAGE)` when the response failed
+    /// the line's checks), or `LINE error EXIT METHOD URL: MESSAGE`.
     var text: String {
         var bytes: [UInt8] = []
         appendText(to: &bytes)
@@ -560,6 +573,8 @@ final class BatchReport {
     private var held: [Int: BatchResult] = [:]
     private var nextOrdinal = 0
     private var pending: [UInt8] = []
+    /// Why results could not be written (the first failure); nothing more is written after it.
+    private(set) var writeError: SwurlError?
 
     init(sink: ByteSink, jsonl: Bool, inputOrder: Bool) {
         self.sink = sink
@@ -590,8 +605,12 @@ final class BatchReport {
         if !held.isEmpty && Interrupt.requested {
             for key in held.keys.sorted() { if let r = held.removeValue(forKey: key) { emit(r) } }
         }
-        guard !pending.isEmpty else { return }
-        try? sink.write(pending)
+        guard !pending.isEmpty, writeError == nil else { pending = []; return }
+        do {
+            try sink.write(pending)
+        } catch {
+            writeError = (error as? SwurlError) ?? .output("writing the results failed: \(error)")
+        }
         pending = []
     }
 }

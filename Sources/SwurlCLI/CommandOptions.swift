@@ -233,7 +233,7 @@ public struct CommandOptions {
     /// - Throws: `SwurlError.usage` naming the item and `context`.
     func refuseStdinItems(_ context: String) throws(SwurlError) {
         for item in items {
-            if case .file(_, "-", _, _) = item.kind {
+            if item.readsStdin {
                 throw .usage("'\(TerminalSanitizer.clean(item.raw))' reads stdin, which \(context) cannot (send a file with @FILE or name@FILE)")
             }
         }

@@ -19,7 +19,13 @@ enum ConfigFile {
     static let exclusive: [Set<Option>] = [
         [.json, .form, .multipart, .plist], [.http1_1, .http2, .http2PriorKnowledge], [.ipv4, .ipv6],
         [.verifyHost, .noVerifyHost], [.session, .sessionReadOnly], [.print, .headers, .body, .verbose],
+        // What the run does: print a curl command, save a file, or show the request unsent.
+        [.curl, .download, .offline],
     ]
+
+    /// Options that mean something else to these commands (`--json` is a body format for a
+    /// request, the report's format for `certs` and `reach`): a config default is never theirs.
+    static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach]]
 
     /// The config file's path and whether the user named it; nil when turned off.
     static func location(_ environment: Environment) -> (path: String, explicit: Bool)? {
@@ -38,9 +44,18 @@ enum ConfigFile {
     ///   `.inputFile` when a file named by `SWURL_CONFIG` cannot be read, `.badData` when
     ///   another user could have changed it.
     static func apply(to args: ParsedArguments, environment: Environment) throws(SwurlError) -> ParsedArguments {
+        try load(under: args, environment: environment).arguments
+    }
+
+    /// `apply`, and where each option the config gave (and the command line did not) came from
+    /// (`FILE:LINE`), for `placed(_:places:)`.
+    static func load(under args: ParsedArguments,
+                     environment: Environment) throws(SwurlError) -> (arguments: ParsedArguments, places: [Option: String]) {
         guard !args.has(.noConfig), let (path, explicit) = location(environment),
-              let bytes = try readFile(path, explicit: explicit) else { return args }
-        let config = try parse(bytes, file: path)
+              let bytes = try readFile(path, explicit: explicit) else { return (args, [:]) }
+        var places: [Option: String] = [:]
+        let config = try parse(bytes, file: path, places: &places)
+        for option in args.options.keys { places[option] = nil }
         var merged = config
         for (option, _) in args.options {
             for group in exclusive where group.contains(option) {
@@ -49,18 +64,47 @@ enum ConfigFile {
         }
         for (option, values) in args.options { merged.options[option, default: []] += values }
         merged.positionals = args.positionals
-        return merged
+        for option in places.keys where !merged.has(option) { places[option] = nil }
+        return (merged, places)
+    }
+
+    /// An error about a value the config file gave — it names the option (`--timeout: 'abc' …`)
+    /// or quotes the value (`cannot read 'ca.pem'`) — starting with the `FILE:LINE` it came from,
+    /// as the file's own syntax errors do; any other error as it is.
+    /// - Parameters:
+    ///   - config: the config's arguments as merged, for the values.
+    ///   - places: from `load`.
+    static func placed(_ error: SwurlError, config: ParsedArguments, places: [Option: String]) -> SwurlError {
+        guard !places.isEmpty else { return error }
+        let message = error.message
+        func mentioned(_ option: Option) -> Bool {
+            config.has(option) && message.containsText("--\(option.rawValue):") || config.has(option) && message.containsText("--\(option.rawValue) ")
+                || config.values(option).contains { !$0.isEmpty && message.containsText("'\($0)'") }
+        }
+        // The earliest line when several are named (`FILE:LINE`, compared by LINE).
+        func line(_ place: String) -> Int { place.split(separator: ":").last.flatMap { Int($0) } ?? .max }
+        guard let place = places.filter({ mentioned($0.key) }).map(\.value).min(by: { line($0) < line($1) }) else { return error }
+        switch error {
+        case .usage(let m, let hint): return .usage("\(place): \(m)", hint: hint)
+        case .inputFile(let m, let hint): return .inputFile("\(place): \(m)", hint: hint)
+        case .badData(let m, let hint): return .badData("\(place): \(m)", hint: hint)
+        default: return error
+        }
     }
 
     /// The file's bytes; nil when it does not exist (and was not named by the user).
     /// - Throws: `SwurlError.badData` (65) when another user could have changed it (`FileTrust`).
     static func readFile(_ path: String, explicit: Bool) throws(SwurlError) -> [UInt8]? {
-        let hint = "fix SWURL_CONFIG, or set SWURL_CONFIG= (empty) or use --no-config to run without it"
+        let hint = explicit ? "fix SWURL_CONFIG, or set SWURL_CONFIG= (empty) or use --no-config to run without it"
+            : "fix or remove it, or use --no-config (or SWURL_CONFIG=) to run without it"
         let fd: Int32
         // Never blocks on a FIFO: anything but a regular file is refused.
         switch RegularFile.open(path) {
         case .opened(let opened): fd = opened
         case .missing where !explicit: return nil
+        // A default path the user cannot read (another user's $HOME after su or sudo -u) is
+        // no config of theirs: as if there were none.
+        case .failed(let e) where !explicit && (e == EACCES || e == EPERM): return nil
         case .missing:
             throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(ENOENT)))",
                              hint: hint)
@@ -93,6 +137,12 @@ enum ConfigFile {
     /// Parses the file's options, line by line.
     /// - Throws: `SwurlError.usage` naming `file:line`.
     static func parse(_ bytes: [UInt8], file: String) throws(SwurlError) -> ParsedArguments {
+        var places: [Option: String] = [:]
+        return try parse(bytes, file: file, places: &places)
+    }
+
+    /// `parse`, noting the `FILE:LINE` of each option's last occurrence in `places`.
+    static func parse(_ bytes: [UInt8], file: String, places: inout [Option: String]) throws(SwurlError) -> ParsedArguments {
         var result = ParsedArguments()
         for (line, words) in try lines(bytes, file: file) {
             let place = "\(TerminalSanitizer.clean(file)):\(line)"
@@ -107,6 +157,7 @@ enum ConfigFile {
             for (option, values) in parsed.options {
                 if refused.contains(option) { throw .usage("\(place): --\(option.rawValue) is not allowed in the config file") }
                 result.options[option, default: []] += values
+                places[option] = place
             }
         }
         return result

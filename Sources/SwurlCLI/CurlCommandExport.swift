@@ -133,6 +133,33 @@ struct CurlCommandExport {
         }
         if let r = transfer.maxReceiveRate { add("--limit-rate", String(r)) }
 
+        // Retries, limits and the status verdict: curl's nearest options, and what differs.
+        let retry = transfer.retry
+        if retry.maxRetries > 0 {
+            if retry.allows(method: request.method) {
+                add("--retry", String(retry.maxRetries))
+                // swurl retries refused connections too; curl only with --retry-connrefused.
+                add("--retry-connrefused")
+                if let t = retry.maxTime { add("--retry-max-time", String(Int(t.rounded(.up)))) }
+                // curl's own waits start at 1 s and double, as swurl's do; its --retry-delay fixes every wait.
+                if retry.baseDelay != RetryPolicy().baseDelay {
+                    warnings.append("start the doubling waits at --retry-delay; its --retry-delay would fix every wait, so it is left out")
+                }
+            } else {
+                warnings.append("retry only idempotent methods; --retry would retry this \(request.method.rawValue) too, so it is left out (swurl retries it with --retry-all-methods)")
+            }
+        }
+        if let size = transfer.maxFileSize {
+            add("--max-filesize", String(size))
+            if request.headers.contains("Accept-Encoding") {
+                warnings.append("limit the body after decoding its Content-Encoding (--max-filesize); curl counts the bytes as received")
+            }
+        }
+        if options.checkStatus {
+            add("--fail-with-body")
+            warnings.append("exit 3, 4 or 5 by status class (--check-status); --fail-with-body exits 22 for 4xx and 5xx and passes 3xx")
+        }
+
         // TLS.
         let security = transfer.security
         if security.allowsInvalidCertificates { add("--insecure") }

@@ -38,6 +38,7 @@ public enum DocumentationGenerator {
     static let batchText = [
         "swurl batch [FILE|-] [OPTIONS] runs one request per line of FILE (or stdin) in the one-shot grammar, many at once on one libcurl multi handle; empty lines and lines starting with # are skipped. The options given to batch are the defaults of every line, credentials included: -a given to batch is sent on every line, whatever its origin (as curl --parallel -u does), since the user chose it for the whole file; a line's own options override the defaults.",
         "Lines are read as they are needed and started as soon as they are whole: a pipe or terminal whose next line has not arrived yet never holds up the lines already read. While every slot is busy the next line is read and prepared (its items, @file ones too, are read then), so it starts the moment a slot frees; nothing of it is sent before then and its timeouts and retry budget count from its start. Not with --fail-fast or --wait-for-network given to batch; a line with its own --wait-for-network, --key or --cert is prepared in its turn. A batch prints one result per line, never responses: -v, --print, -h, -b, --timing, --all, --pretty, --style, --sort-keys, --drop-nulls, --stream and --plist-as are refused on a line (that line fails with 64) and on batch itself, as are --download, --output, --offline, --curl, --session and items that read stdin (@-, name@-).",
+        "Each result is one line: LINE STATUS TIME SIZE METHOD URL, followed by (exit N: MESSAGE) when the response fails the line's checks, or LINE error N METHOD URL: MESSAGE when the line failed before or without a full response (a bad line, the network wait, --max-filesize, a transfer error); N is the line's exit status. --jsonl prints one JSON object per line instead. Results that cannot be written (stdout full or closed) stop the batch with exit 1 and the reason.",
         "Each line gets its one-shot exit status from --check-status, --accept-status, --accept-type and a strict --decode (json, xml, plist, image: a body it cannot decode fails the line with 8). With --output-dir each successful line's body is written whole or not at all, as DIR/LINE.body or under the --name-template name; a name an earlier line of the same batch took gets the line number before its extension, and --jsonl then reports each file's name as file.",
         "A line with TLS options of its own (--pin-pubkey, --pin-cert, --pin-scope, --cacert, -k, --cert and the rest of the TLS group) gets a connection of its own, opened for it and closed after it: pins are checked in the handshake, and a connection another line opened was checked under that line's policy; such a line speaks HTTP/1.1, so no other line is multiplexed onto its connection. Lines that take the batch's TLS options share connections.",
         "Line isolation: a line with its own --resolve, --proxy or --unix-socket (options batch itself refuses) gets a DNS cache, connections and a cookie jar of its own, so its --resolve address never answers another line's lookup, none of its connections serves another line and nothing the other lines share serves it. The other lines share one cookie jar, matched on the URL's host: a cookie goes with later lines to the host (or domain) that set it and to no other. libcurl's engine would match and store cookies on a Host: header instead, so a line with its own Host: header gets a jar of its own: it receives none of the shared cookies and plants none. Unlike curl (cookies only with -b or -c), the jar is on by default: a batch is one user's requests, every cookie still goes only to its own host, and a line's cookies follow its own redirects through it. Lines that must not see each other's cookies belong in separate batches.",
@@ -48,6 +49,8 @@ public enum DocumentationGenerator {
     static let securityText = [
         "Output files: -o PATH (also with --download) follows a symbolic link when the file is opened and never replaces the link. A regular file, or a name that does not exist yet, is written to a temporary file in the target's own directory and renamed over the target only when the transfer completed; an existing file keeps its mode. Anything else (a pipe, a terminal, a character device, /dev/stdout, /dev/fd/N and other links into /proc) is opened and written in place; a regular file reached through /proc (stdout redirected to a file) is appended to. --output-dir never writes through a symbolic link: a planted link makes the name taken.",
         "Secrets shown back: wherever swurl shows a URL or an option (error messages, the REPL's env and prompt, batch results in text and --jsonl) a password in a URL (scheme://user:PASSWORD@host, //user:PASSWORD@host, user:PASSWORD@host:port) is shown as ****, as are -a/--auth passwords and bearer tokens, --key-password and the values of Authorization, Proxy-Authorization and Cookie items. The REPL keeps no line with credentials in its history file, in any of these forms or in a cluster of short options (-qa user:pw). --offline, -v and --print show the request as sent, secrets included: that is what they are for.",
+        "Files others can change are refused: a config or session file that is not owned by the user or root, that group or others may write, or that sits in a directory others may write without the sticky bit, exits 65 naming the file, the reason and the fix (chmod go-w FILE). A session under /tmp works when the file is the user's own.",
+        "Batch lines stay apart: a line with its own --resolve, --proxy, --unix-socket or Host: header gets its own DNS cache, connections and cookie jar; the shared jar matches cookies on the URL's host. --curl prints only commands curl reads back as the same request: multipart parts are quoted for curl's -F grammar, URLs with [ ] { } get --globoff, and a part curl cannot express (a name with =, a type that lists files or adds headers=) is refused with 64.",
         "Batch files, REPL scripts and config files are programs: a line can read any file the user can read (@file, =@, :=@, ==@, name@file) and send it anywhere, and a REPL line can write any file the user can write (-o). Run only files you would run as a shell script, as with curl -K.",
     ]
 
@@ -114,7 +117,7 @@ public enum DocumentationGenerator {
         for paragraph in DocumentationGenerator.securityText {
             s += ".PP\n" + roff(paragraph) + "\n"
         }
-        s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host). SWURL_CONFIG= (empty) or --no-config anywhere on the command line turns the file off. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE. Options the command does not take are left out. A config file another user could have changed is refused (exit 65, naming the file, the reason and the fix), by the rule of session files: not yours or root's, writable by its group or others, or in a directory others can write without the sticky bit.") + "\n"
+        s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host, --offline a config --curl or --download). A config --json is the request body format only: certs and reach reports stay text. SWURL_CONFIG= (empty) or --no-config anywhere on the command line turns the file off. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE; so is a bad value (a missing --cacert file exits 66), its message starting with FILE:LINE:. Options the command does not take are left out. A default path the user cannot read (another user's $HOME) counts as no file. A config file another user could have changed is refused (exit 65, naming the file, the reason and the fix), by the rule of session files: not yours or root's, writable by its group or others, or in a directory others can write without the sticky bit.") + "\n"
         s += ".PP\n.nf\n" + roff("# ~/.config/swurl/config\n--style mono   --timeout 30\n--pin-scope chain  # comments end the line\n--proxy 'http://proxy.internal:3128'") + "\n.fi\n"
         s += ".SH EXIT STATUS\n"
         for row in ExitStatus.documentation {
@@ -123,6 +126,10 @@ public enum DocumentationGenerator {
         s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
         s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
         s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"
+        s += ".TP\n.B XDG_STATE_HOME\nWhere the REPL keeps its history, as swurl/history (default ~/.local/state).\n"
+        s += ".TP\n.B NETRC\nThe netrc file to read credentials from instead of ~/.netrc (see \\-\\-ignore\\-netrc).\n"
+        s += ".TP\n.B http_proxy, HTTPS_PROXY (https_proxy), ALL_PROXY (all_proxy)\nThe proxy for http URLs, for https URLs, and for both when the first two are not set; \\-\\-proxy replaces them. Only the lower-case http_proxy is read: a CGI program gets HTTP_PROXY from a request's Proxy: header (httpoxy), as curl does.\n"
+        s += ".TP\n.B NO_PROXY (no_proxy)\nHosts (comma-separated; a leading dot or a domain matches its subdomains; * matches all) reached without the proxy variables' proxy.\n"
         s += ".TP\n.B TERM\nWhen dumb, no colours are used; a name with 256color selects 256 colours.\n"
         s += ".TP\n.B COLORTERM\nWhen truecolor or 24bit, styles use 24\\-bit colours.\n"
         s += ".TP\n.B SSL_CERT_DIR\nA hashed directory (c_rehash links) of CA certificates to use as the system store instead of OpenSSL's default directory (/etc/ssl/certs on Debian). Not used with \\-\\-cacert or \\-\\-capath.\n"
@@ -200,14 +207,31 @@ public enum DocumentationGenerator {
 
     private static func longNames(_ spec: OptionSpec) -> [String] { ([spec.name] + spec.aliases).map { "--" + $0 } }
 
+    /// The options completed after a command word (`swurl reach --…`), or with no word (a
+    /// request or `-d` download): the option table's `commands:`, so a refused option is
+    /// never offered.
+    static func completedOptions(for word: String?) -> [OptionSpec] {
+        let names: Set<CommandName> = word.flatMap { w in CommandTable.all.first { $0.word == w }.map { [$0.name] } }
+            ?? [.request, .download]
+        return OptionTable.documented.filter { !$0.commands.isDisjoint(with: names) }
+    }
+
+    /// The words completion tells apart: nil (no command word), then each command word.
+    private static var completionContexts: [String?] { [nil] + CommandTable.words.map { Optional($0) } }
+
     static func bash() -> String {
-        let all = OptionTable.documented.flatMap { longNames($0) + $0.shorts.map { "-" + String($0) } }
+        func forms(_ spec: OptionSpec) -> [String] { longNames(spec) + spec.shorts.map { "-" + String($0) } }
         var s = "# \(banner)\n# bash completion for swurl\n_swurl() {\n"
-        s += "    local cur prev\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+        s += "    local cur prev cmd= i\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+        // The command is the first word that is neither an option nor an option's value.
+        let valued = OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
+        s += "    for ((i = 1; i < COMP_CWORD; i++)); do\n        case \"${COMP_WORDS[i]}\" in\n"
+        s += "            \(valued.flatMap(forms).joined(separator: "|"))) ((i++)) ;;\n"
+        s += "            -*) ;;\n            *) cmd=\"${COMP_WORDS[i]}\"; break ;;\n        esac\n    done\n"
         s += "    case \"$prev\" in\n"
         for spec in OptionTable.documented {
             guard case .required = spec.argument else { continue }
-            let names = (longNames(spec) + spec.shorts.map { "-" + String($0) }).joined(separator: "|")
+            let names = forms(spec).joined(separator: "|")
             if !spec.choices.isEmpty {
                 s += "        \(names)) COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
             } else if spec.completion == .file {
@@ -219,9 +243,14 @@ public enum DocumentationGenerator {
             }
         }
         s += "    esac\n"
-        s += "    if [[ \"$cur\" == -* ]]; then\n"
-        s += "        COMPREPLY=($(compgen -W \"\(all.joined(separator: " "))\" -- \"$cur\"))\n"
-        s += "    else\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " "))\" -- \"$cur\"))\n    fi\n}\n"
+        s += "    if [[ \"$cur\" == -* ]]; then\n        local opts\n        case \"$cmd\" in\n"
+        for word in CommandTable.words {
+            s += "            \(word)) opts=\"\(completedOptions(for: word).flatMap(forms).joined(separator: " "))\" ;;\n"
+        }
+        s += "            *) opts=\"\(completedOptions(for: nil).flatMap(forms).joined(separator: " "))\" ;;\n        esac\n"
+        s += "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+        s += "    elif [[ -z \"$cmd\" ]]; then\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " "))\" -- \"$cur\"))\n"
+        s += "    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
         return s
     }
@@ -230,9 +259,10 @@ public enum DocumentationGenerator {
         s.replacingAll("'", with: "'\\''").replacingAll("[", with: "\\[").replacingAll("]", with: "\\]").replacingAll(":", with: "\\:")
     }
 
-    static func zsh() -> String {
-        var s = "#compdef swurl\n# \(banner)\n\n_swurl() {\n  _arguments -s \\\n"
-        for spec in OptionTable.documented {
+    /// One `_arguments` spec line per option of `specs`.
+    private static func zshSpecs(_ specs: [OptionSpec]) -> String {
+        var s = ""
+        for spec in specs {
             let forms = spec.shorts.map { "-" + String($0) } + longNames(spec)
             let help = zshQuote(summary(spec.help))
             var action = ""
@@ -256,6 +286,22 @@ public enum DocumentationGenerator {
             if case .optional = spec.argument, !action.isEmpty { action = ":" + action }
             s += "    \(group)\(names)'[\(help)]\(action)' \\\n"
         }
+        return s
+    }
+
+    static func zsh() -> String {
+        var s = "#compdef swurl\n# \(banner)\n\n"
+        // After a command word, that command's options only.
+        for word in CommandTable.words {
+            s += "_swurl_\(word)() {\n  _arguments -s \\\n" + zshSpecs(completedOptions(for: word))
+            s += "    '*:argument:_files'\n}\n\n"
+        }
+        s += "_swurl() {\n  local i\n  for ((i = 2; i < CURRENT; i++)); do\n    case $words[i] in\n"
+        for word in CommandTable.words {
+            s += "      \(word)) shift $((i - 1)) words; (( CURRENT -= i - 1 )); _swurl_\(word); return ;;\n"
+        }
+        s += "      -*) ;;\n      *) break ;;\n    esac\n  done\n"
+        s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil))
         s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")))' \\\n"
         s += "    '*:request item:_files'\n}\n\n_swurl \"$@\"\n"
         return s
@@ -268,8 +314,18 @@ public enum DocumentationGenerator {
             s += "complete -c swurl -n '__fish_use_subcommand' -f -a \(word) -d '\(command.summary.replacingAll("'", with: "\\'"))'\n"
         }
         s += "complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
+        let words = CommandTable.words
         for spec in OptionTable.documented {
             var line = "complete -c swurl"
+            // Offered only where the option's commands are: after their words, or (for a
+            // request or download option) after no other command's word.
+            let taking = words.filter { w in completedOptions(for: w).contains { $0.option == spec.option } }
+            let others = words.filter { !taking.contains($0) }
+            if !completedOptions(for: nil).contains(where: { $0.option == spec.option }) {
+                line += " -n '__fish_seen_subcommand_from \(taking.joined(separator: " "))'"
+            } else if !others.isEmpty {
+                line += " -n 'not __fish_seen_subcommand_from \(others.joined(separator: " "))'"
+            }
             for short in spec.shorts { line += " -s \(short)" }
             line += " -l \(spec.name)"
             for alias in spec.aliases { line += " -l \(alias)" }

@@ -101,6 +101,13 @@ public struct OptionSpec: Sendable {
     /// The text for help and the man page: the help and, where it differs from the group, the commands.
     public var documentation: String { commandNote.map { help + " " + $0 } ?? help }
 
+    /// The option with `value` as a user would type it: `--timeout 2.5`, but `--wait-for-network=2.5`
+    /// for an optional value (after a space it would be the next argument, the URL).
+    public func example(_ value: String) -> String {
+        if case .optional = argument { return "--\(name)=\(value)" }
+        return "--\(name) \(value)"
+    }
+
     /// `-f, --form` or `--timeout SECONDS` as shown in help.
     public var signature: String {
         var parts = shorts.map { "-\($0)" }

@@ -5,34 +5,49 @@
 import SwurlCurl
 import SwurlCore
 
-/// Asks for the `--auth` password on the terminal without echoing it.
+/// Asks for the `--auth` password on the terminal without echoing it: on stdin when it is the
+/// terminal, else on the controlling terminal (`/dev/tty`), as curl and HTTPie do, so a body can
+/// still come from a pipe (`echo {} | swurl -a ann POST …`).
 enum PasswordPrompt {
-    /// - Throws: `SwurlError.usage` when stdin is not a terminal (a script must pass
+    /// - Throws: `SwurlError.usage` when there is no terminal to ask on (a script must pass
     ///   USER:PASS), `.interrupted` on Ctrl-C.
     static func ask(user: String, url: String, environment: Environment) throws(SwurlError) -> String {
-        guard environment.stdinIsTerminal else {
-            throw .usage("--auth \(user) has no password and stdin is not a terminal to ask for one",
+        let host = (try? CurlURL(parsing: url))?.hostHeader ?? url
+        let prompt = "swurl: password for \(user)@\(host): "
+        if environment.stdinIsTerminal {
+            try? environment.stderr.write(prompt)
+            return try readHidden(from: environment.stdin, echoFD: 0, newline: environment.stderr)
+        }
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else {
+            throw .usage("--auth \(user) has no password and there is no terminal to ask for one",
                          hint: "pass it as --auth USER:PASSWORD, or use ~/.netrc")
         }
-        let host = (try? CurlURL(parsing: url))?.hostHeader ?? url
-        try? environment.stderr.write("swurl: password for \(user)@\(host): ")
+        defer { close(tty) }
+        let terminal = FileDescriptorSink(fd: tty, name: "/dev/tty")
+        try? terminal.write(prompt)
+        return try readHidden(from: FileDescriptorSource(fd: tty), echoFD: tty, newline: terminal)
+    }
+
+    /// One line from `source` with echo off on `echoFD`; a newline goes to `newline` after it.
+    private static func readHidden(from source: ByteSource, echoFD: Int32, newline: ByteSink) throws(SwurlError) -> String {
         // Echo goes back on whatever happens, so Ctrl-C never leaves a silent terminal.
-        let echoOff = sw_set_echo(0, 0) == 0
+        let echoOff = sw_set_echo(echoFD, 0) == 0
         defer {
-            if echoOff { _ = sw_set_echo(0, 1) }
-            try? environment.stderr.write("\n")
+            if echoOff { _ = sw_set_echo(echoFD, 1) }
+            try? newline.write("\n")
         }
-        // One byte at a time from the Environment's stdin, so nothing after the line is consumed.
+        // One byte at a time, so nothing after the line is consumed.
         var bytes: [UInt8] = []
         var byte: [UInt8] = [0]
         while !Interrupt.requested {
             var n: Int
-            if let source = environment.stdin as? FileDescriptorSource {
+            if let source = source as? FileDescriptorSource {
                 // A raw read, so Ctrl-C (EINTR) ends the prompt at once.
                 n = read(source.fd, &byte, 1)
                 if n < 0 && errno == EINTR { continue }
             } else {
-                do { n = try byte.withUnsafeMutableBytes { try environment.stdin.read(into: $0) } } catch { break }
+                do { n = try byte.withUnsafeMutableBytes { try source.read(into: $0) } } catch { break }
             }
             if n <= 0 || byte[0] == 0x0A { break }
             if byte[0] != 0x0D { bytes.append(byte[0]) }

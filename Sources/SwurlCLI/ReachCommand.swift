@@ -10,7 +10,7 @@ enum ReachCommand: SwurlCommand {
     static let name = CommandName.reach
     static let word: String? = "reach"
     static let invocation = "swurl reach HOST"
-    static let usage = "swurl reach HOST|URL [--watch] [--json] [--timeout SECONDS] [TLS OPTIONS]"
+    static let usage = "swurl reach HOST|URL [--watch] [--json] [--timeout SECONDS] [--resolve HOST:PORT:ADDR] [TLS OPTIONS]"
     public static let summary = "check name, route, interface, TCP and TLS to a host; --watch for changes"
 
     /// Connects when no --connect-timeout or --timeout says otherwise.
@@ -41,9 +41,13 @@ enum ReachCommand: SwurlCommand {
         if args.has(.ipv4) && args.has(.ipv6) { throw .usage("-4 and -6 cannot be combined") }
         let family: Int32? = args.has(.ipv4) ? AF_INET : args.has(.ipv6) ? AF_INET6 : nil
         let watch = args.has(.watch)
-        let target = ReachabilityTarget(url: url, family: family, policy: policy,
+        var target = ReachabilityTarget(url: url, family: family, policy: policy,
                                         connectTimeout: connectTimeout ?? (watch ? nil : timeout) ?? defaultConnectTimeout,
                                         sysfsRoot: "/sys/class/net")
+        // --resolve as a request takes it (and checks its entries).
+        var connection = TransferOptions()
+        try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
+        target.resolve = connection.resolve
         let json = args.has(.json)
         Interrupt.arm()
         if watch {

@@ -34,7 +34,8 @@ enum ReplOutcome: Equatable {
 
 /// The state of one REPL: the base URL, the default options and items, the last status, the paths seen.
 final class ReplSession {
-    let environment: Environment
+    /// The process's environment; in script mode its `errorPlace` names the line being run.
+    private(set) var environment: Environment
     /// The base as given on the command line (`cd` without an argument returns to it).
     let initialBase: String?
     /// The current base, normalized (a non-empty path ends in `/`).
@@ -67,6 +68,10 @@ final class ReplSession {
         [.verifyHost, .noVerifyHost],
     ]
 
+    /// The exclusive sets whose options a request refuses together: all but the print set
+    /// (`-h` and `-b` combine) and `--raw` (it goes with any format).
+    static let conflictingSets: [[Option]] = exclusiveSets.filter { !$0.contains(.print) }.map { $0.filter { $0 != .raw } }
+
     init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         self.environment = environment
         var positionals = args.positionals[...]
@@ -82,6 +87,7 @@ final class ReplSession {
             _ = try parser.parse(raw)
             defaultItems.append(raw)
         }
+        try ReplSession.refuseConflicts(args, in: "swurl repl")
         defaults.options = args.options
         for o in ReplSession.replOnly { defaults.options[o] = nil }
         bindCredentials(args, items: defaultItems)
@@ -109,6 +115,12 @@ final class ReplSession {
         return true
     }
 
+    /// Whether a line's target or `cd` argument replaces the base instead of resolving against
+    /// it: `scheme://…`, the `:PORT/path` shorthand, or `host:port[/path]` (`URLText.isHostPort`).
+    static func isAbsolute(_ target: String) -> Bool {
+        URLText.schemeOf(target) != nil || target.hasPrefix(":") || URLText.isHostPort(target)
+    }
+
     /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's slash.
     static func absoluteBase(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
         URLReference.normalizedBase(try URLBuilder.resolve(raw, defaultScheme: defaultScheme).url)
@@ -134,6 +146,10 @@ final class ReplSession {
         if words.first == "swurl" { words.removeFirst() }
         guard let first = words.first else { return .nothing }
         if first.hasPrefix("#") { return .nothing }
+        if let op = words.first(where: ReplSession.isShellOperator) {
+            throw .usage("'\(TerminalSanitizer.clean(op))': redirection and pipes are not REPL syntax",
+                         hint: "save the body with -o FILE or --download; to pipe a response, run 'swurl …' in the shell")
+        }
         let rest = Array(words.dropFirst())
         switch first {
         case "exit", "quit":
@@ -172,7 +188,7 @@ final class ReplSession {
     func changeBase(_ target: String?) throws(SwurlError) {
         guard let target else { base = initialBase; return }
         let scheme = defaults.value(.defaultScheme) ?? "http"
-        if URLText.schemeOf(target) != nil || target.hasPrefix(":") {
+        if ReplSession.isAbsolute(target) {
             base = try ReplSession.absoluteBase(target, defaultScheme: scheme)
         } else if let base {
             self.base = try ReplSession.absoluteBase(URLReference.resolve(target, against: base), defaultScheme: scheme)
@@ -190,6 +206,7 @@ final class ReplSession {
         for o in ReplSession.replOnly where parsed.has(o) {
             throw .usage("--\(o.rawValue) is an option of 'swurl repl' itself, not a default for requests")
         }
+        try ReplSession.refuseConflicts(parsed, in: "set")
         try CommandTable.check(parsed, for: ReplCommand.self)
         let parser = RequestItemParser(environment: environment)
         for raw in parsed.positionals {
@@ -246,7 +263,7 @@ final class ReplSession {
             positionals = positionals.dropFirst()
         }
         let url: String
-        if let target, URLText.schemeOf(target) != nil || target.hasPrefix(":") {
+        if let target, ReplSession.isAbsolute(target) {
             url = target
         } else if let base {
             url = URLReference.resolve(target ?? "", against: base)
@@ -311,6 +328,8 @@ final class ReplSession {
                 if stopOnError { return status }
                 continue
             }
+            environment.errorPlace = "line \(reader.lineNumber)"
+            defer { environment.errorPlace = nil }
             switch execute(line) {
             case .nothing: continue
             case .exit(let s): return s
@@ -429,12 +448,32 @@ final class ReplSession {
         return nil
     }
 
+    /// Whether a word is a shell redirection, pipe or list operator (`>`, `>file`, `2>&1`, `<`,
+    /// `|`, `&&`, `;`): the REPL runs no shell, so a line with one cannot mean what it would
+    /// in one.
+    static func isShellOperator(_ word: String) -> Bool {
+        if ["|", "||", "&", "&&", ";"].contains(word) { return true }
+        return [">", "<", "|", "1>", "2>", "&>"].contains { word.hasPrefix($0) }
+    }
+
     /// Whether a word is a request item rather than a path or URL: it has a separator, and the
     /// text before it is a non-empty name without `/`, `?`, `#` (`foo?x=1` and `a/b:c` are paths).
     static func isItem(_ word: String) -> Bool {
-        if URLText.schemeOf(word) != nil { return false }
+        if URLText.schemeOf(word) != nil || URLText.isHostPort(word) { return false }
         guard let key = itemKey(word), !key.name.isEmpty else { return false }
         return !key.name.contains(where: { "/?#".contains($0) }) && !key.name.hasPrefix(".")
+    }
+
+    /// Defaults that exclude each other (`set --json --form`) are refused when they are set:
+    /// kept, they would fail every later request.
+    /// - Throws: `SwurlError.usage` naming both options.
+    static func refuseConflicts(_ parsed: ParsedArguments, in context: String) throws(SwurlError) {
+        for set in conflictingSets {
+            let given = set.filter { parsed.has($0) }
+            guard given.count > 1 else { continue }
+            throw .usage("\(context): --\(given[0].rawValue) and --\(given[1].rawValue) cannot both be defaults",
+                         hint: "choose one; a later 'set --\(given[1].rawValue)' replaces --\(given[0].rawValue)")
+        }
     }
 
     /// Options: a line's option replaces the defaults' values of the same option and of its exclusive set.
@@ -461,6 +500,7 @@ final class ReplSession {
     A line is [METHOD] [PATH_OR_URL] [REQUEST_ITEM ...] [OPTIONS], as for one-shot swurl.
     PATH resolves against the base URL (a base path gets a trailing /; then RFC 3986):
       foo -> BASE/foo    /foo -> the host's /foo    ../x, foo?x=1, foo/    http://other/ replaces the base
+      (so do :8080/x and host:port/x, e.g. localhost:8080/x or api.example.org:443)
     A line with only items or options requests the base. A leading 'swurl ' is dropped.
     Built-ins:
       cd [PATH_OR_URL]      change the base URL (cd .. goes up; cd alone returns to the first base)

@@ -99,7 +99,8 @@ public struct RequestBuilder {
             request.body = try stdinBody()
             if request.body != nil { contentType = defaultRawContentType }
         }
-        if (hasData || options.rawBody != nil) && !options.ignoreStdin && !environment.stdinIsTerminal
+        // A `name@-` field sends stdin in the body: nothing to warn about.
+        if (hasData || options.rawBody != nil) && !items.contains(where: \.readsStdin) && !options.ignoreStdin && !environment.stdinIsTerminal
             && RequestBuilder.stdinMayBeBody(options.method ?? "POST") && environment.stdinHasData() {
             try? environment.stderr.write("swurl: warning: stdin is not sent: the body comes from "
                                           + (hasData ? "the data items" : "--raw") + " (use @- to send stdin, --ignore-stdin to silence this)\n")

@@ -116,6 +116,12 @@ enum RequestCommand: SwurlCommand {
             throw .output("\(error)")
         }
         if let timing { Swurl.printTiming(timing, options, environment) }
+        // Formatting asked for off a terminal (--pretty=format): a body that could not be
+        // formatted says so on stderr, as the terminal's note does in the output; a strict
+        // --decode reports it as an error instead.
+        if !terminal, style.format, !options.decoding.isStrict, let failure = printer.decodingFailure {
+            try? environment.stderr.write("swurl: note: \(TerminalSanitizer.clean(failure))\n")
+        }
         if let stored {
             do {
                 try stored.save(options: options, transfer: transferOptions, session: session, environment: environment)

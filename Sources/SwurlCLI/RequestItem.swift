@@ -28,6 +28,12 @@ public struct RequestItem: Equatable, Sendable {
         self.kind = kind
     }
 
+    /// Whether the item reads stdin (`@-` as the whole body, `name@-` as a file field).
+    public var readsStdin: Bool {
+        if case .file(_, "-", _, _) = kind { return true }
+        return false
+    }
+
     /// Whether the item contributes to the body (fields and files).
     public var isData: Bool {
         switch kind {

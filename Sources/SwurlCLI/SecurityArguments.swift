@@ -22,7 +22,9 @@ enum SecurityArguments {
         }
         if args.has(.verifyHost) { policy.hostVerification = true }
         if args.has(.noVerifyHost) { policy.hostVerification = false }
-        if let f = args.value(.cacert) { policy.caFile = try checkedPath(f, "--cacert", environment: environment) }
+        if let f = args.value(.cacert) {
+            try policy.setCAFile(checkedPath(f, "--cacert", environment: environment), shown: f, readFile: read)
+        }
         if let d = args.value(.capath) { policy.caPath = try checkedPath(d, "--capath", directory: true, environment: environment) }
         for file in args.values(.cacertAdd) {
             try policy.addTrustedCertificates(file: checkedPath(file, "--cacert-add", environment: environment), readFile: read)

@@ -21,7 +21,7 @@ public enum Swurl {
             s.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalSanitizer.clean(String($0)) }
                 .joined(separator: "\n")
         }
-        var text = "swurl: error: \(safe(error.message))\n"
+        var text = "swurl: error: " + (environment.errorPlace.map { "\($0): " } ?? "") + "\(safe(error.message))\n"
         if let hint = error.hint {
             text += hint.contains("\n") ? safe(hint) + "\n" : "swurl: hint: \(safe(hint))\n"
         }
@@ -45,14 +45,21 @@ public enum Swurl {
             return .success
         }
         let given = args
-        args = try ConfigFile.apply(to: args, environment: environment)
+        let places: [Option: String]
+        (args, places) = try ConfigFile.load(under: args, environment: environment)
         let command = CommandTable.select(&args)
         // A default from the config that this command does not take is left out, not an error.
-        for spec in OptionTable.all where !spec.commands.contains(command.name) && !given.has(spec.option) {
+        for spec in OptionTable.all where !given.has(spec.option)
+            && (!spec.commands.contains(command.name) || ConfigFile.otherMeaning[spec.option]?.contains(command.name) == true) {
             args.options[spec.option] = nil
         }
-        try CommandTable.check(args, for: command)
-        return try command.run(args, environment: environment)
+        do {
+            try CommandTable.check(args, for: command)
+            return try command.run(args, environment: environment)
+        } catch {
+            // A bad value from the config file is reported at its line.
+            throw ConfigFile.placed(error, config: args, places: places)
+        }
     }
 
     /// The help a command line asks for, nil when it asks for none: `--help` (one screen),

@@ -133,7 +133,8 @@ extension CommandOptions {
 
     static func seconds(_ v: String, _ name: String, allowZero: Bool = false) throws(SwurlError) -> Double {
         guard let t = Double(v), t.isFinite, allowZero ? t >= 0 : t > 0 else {
-            throw .usage("--\(name): '\(v)' is not a positive number of seconds", hint: "e.g. --\(name) 2.5")
+            throw .usage("--\(name): '\(v)' is not a positive number of seconds",
+                         hint: "e.g. " + (OptionTable.spec(long: name)?.example("2.5") ?? "--\(name) 2.5"))
         }
         guard t <= maxSeconds else {
             throw .usage("--\(name): \(v) seconds is too long", hint: "at most \(Int(maxSeconds)) seconds")

@@ -21,6 +21,9 @@ public struct Environment {
     public var variables: [String: String]
     /// Where relative file paths in request items are resolved.
     public var currentDirectory: String
+    /// Where the command being run was read from, when not the command line (`line 3` of a REPL
+    /// script): error messages start with it, as a batch's and a config file's do.
+    public var errorPlace: String?
 
     public init(stdin: ByteSource, stdout: ByteSink, stderr: ByteSink,
                 stdinIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,

@@ -3,11 +3,14 @@
 ///
 /// C0 controls other than tab, newline and a CR that ends a line, and DEL become `\xNN`; the
 /// UTF-8 encoded C1 controls U+0080–U+009F become `\u{NN}`; every byte that is not part of valid
-/// UTF-8 (a lone 0x9B, the 8-bit CSI, among them) becomes `\xNN`. Valid UTF-8 passes untouched.
+/// UTF-8 (a lone 0x9B, the 8-bit CSI, among them) becomes `\xNN`, and a backslash right before
+/// any of these becomes `\x5c`, so no shown escape merges with it. Valid UTF-8 passes untouched.
 /// State (a pending CR, an unfinished UTF-8 sequence) carries across chunk boundaries.
 public struct TerminalSanitizer {
     private var utf8 = UTF8SequenceTracker()
     private var pendingCR = false
+    /// A backslash not shown yet (see `Sink.heldBackslash`).
+    private var heldBackslash = false
     fileprivate static let hex = Array("0123456789abcdef".utf8)
 
     public init() {}
@@ -15,24 +18,31 @@ public struct TerminalSanitizer {
     /// Appends the visible form of `bytes` to `out`.
     public mutating func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         var sink = Sink()
+        sink.heldBackslash = heldBackslash
         swap(&sink.out, &out)
-        defer { swap(&sink.out, &out) }
+        defer {
+            swap(&sink.out, &out)
+            heldBackslash = sink.heldBackslash
+        }
         for b in bytes {
             if pendingCR {
                 pendingCR = false
-                if b == 0x0A { sink.out += [0x0D, 0x0A]; continue }
-                sink.out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), UInt8(ascii: "0"), UInt8(ascii: "d")]
+                if b == 0x0A { sink.settle(beforeEscape: false); sink.out += [0x0D, 0x0A]; continue }
+                sink.invalid(0x0D)
             }
             if b >= 0x80 || utf8.isHolding, utf8.feed(b, into: &sink) { continue }
             switch b {
             case 0x09, 0x0A:
-                sink.out.append(b)
+                sink.text(b)
             case 0x0D:
                 pendingCR = true
             case 0x00..<0x20, 0x7F:
                 sink.invalid(b)
+            case 0x5C:
+                sink.settle(beforeEscape: false)
+                sink.heldBackslash = true
             default:
-                sink.out.append(b)
+                sink.text(b)
             }
         }
     }
@@ -40,24 +50,45 @@ public struct TerminalSanitizer {
     /// Writes out what is held back at the end of the input.
     public mutating func finish(into out: inout [UInt8]) {
         var sink = Sink()
+        sink.heldBackslash = heldBackslash
         swap(&sink.out, &out)
-        if pendingCR { sink.out += Array("\\x0d".utf8) }
+        if pendingCR { sink.invalid(0x0D) }
         pendingCR = false
         utf8.flush(into: &sink)
+        sink.settle(beforeEscape: false)
+        heldBackslash = false
         swap(&sink.out, &out)
     }
 
     /// Writes the tracker's verdicts in the sanitizer's notation.
     private struct Sink: VisibleTextSink {
         var out: [UInt8] = []
-        mutating func text(_ byte: UInt8) { out.append(byte) }
+        /// A backslash is shown only once the next byte is known: before a byte shown as `\xNN`
+        /// it is shown as `\x5c` too, so that the pair never reads as an escaped backslash
+        /// followed by text (`["\<E5>"]` would read `["\\xe5"]`, valid JSON of another string).
+        var heldBackslash = false
+
+        mutating func settle(beforeEscape: Bool) {
+            guard heldBackslash else { return }
+            heldBackslash = false
+            if beforeEscape { hexEscape(0x5C) } else { out.append(0x5C) }
+        }
+        mutating func hexEscape(_ byte: UInt8) {
+            let hex = TerminalSanitizer.hex
+            out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+        }
+        mutating func text(_ byte: UInt8) {
+            settle(beforeEscape: false)
+            out.append(byte)
+        }
         mutating func c1(_ byte: UInt8) {
+            settle(beforeEscape: true)
             let hex = TerminalSanitizer.hex
             out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "{"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)], UInt8(ascii: "}")]
         }
         mutating func invalid(_ byte: UInt8) {
-            let hex = TerminalSanitizer.hex
-            out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            settle(beforeEscape: true)
+            hexEscape(byte)
         }
     }
 

@@ -28,6 +28,28 @@ public enum URLText {
         return String(scheme)
     }
 
+    /// Whether `text` is `HOST:PORT` with an optional path, query or fragment after the port
+    /// (`localhost:8080/x`, `api.example.org:443`, `[::1]:8080`): a URL without its scheme, as the
+    /// one-shot command takes it. HOST is `localhost`, a name or address with a dot, or a
+    /// bracketed IPv6 address, so a header item such as `X-Count:5` is never one.
+    public static func isHostPort(_ text: String) -> Bool {
+        let u = Array(text.utf8)
+        let end = u.firstIndex { "/?#".utf8.contains($0) } ?? u.count
+        guard let colon = u[..<end].lastIndex(of: UInt8(ascii: ":")) else { return false }
+        let host = u[..<colon]
+        let isName = host.allSatisfy { b in
+            (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+        }
+        let named = isName && (host.contains(UInt8(ascii: ".")) || String(decoding: host, as: UTF8.self).lowercased() == "localhost")
+            && host.first != UInt8(ascii: ".") && host.first != UInt8(ascii: "-")
+        let bracketed = host.first == UInt8(ascii: "[") && host.last == UInt8(ascii: "]") && host.count > 2
+        guard named || bracketed else { return false }
+        let port = u[(colon + 1)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let after = colon + 1 + port.count
+        return (1...5).contains(port.count) && (after == u.count || "/?#".utf8.contains(u[after]))
+    }
+
     /// Where `://` starts as three Characters (a combining mark on the second `/` makes it another
     /// Character, so no separator there).
     private static func characterSeparator(in text: String) -> String.Index? {

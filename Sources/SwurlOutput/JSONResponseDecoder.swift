@@ -31,6 +31,8 @@ final class JSONResponseDecoder: ResponseDecoding {
     private var prefixDone = false
     /// Whether a leading BOM was looked for (and dropped).
     private var bomChecked = false
+    /// Whether one was there: a body of a BOM alone (and white space) is not JSON.
+    private var sawBOM = false
     /// The start of the body, without BOM and leading white space, until a guard is ruled in or out.
     private var prefix: [UInt8] = []
     private var held: [UInt8] = []
@@ -96,7 +98,10 @@ final class JSONResponseDecoder: ResponseDecoding {
         if !bomChecked {
             if !final && prefix.count < bom.count && bom.starts(with: prefix) { return false }
             bomChecked = true
-            if prefix.starts(with: bom) { prefix.removeFirst(bom.count) }
+            if prefix.starts(with: bom) {
+                prefix.removeFirst(bom.count)
+                sawBOM = true
+            }
         }
         guard let start = prefix.firstIndex(where: { !isSpace($0) }) else {
             prefix = []
@@ -234,7 +239,10 @@ final class JSONResponseDecoder: ResponseDecoding {
             if case .note(let note) = text.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
             return .failed(treeMode ? "the body is too large for --sort-keys/--drop-nulls; shown as sent" : "the body is not valid JSON; shown as sent")
         }
-        guard sawContent else { return .decoded }
+        guard sawContent else {
+            // Empty is no body; a byte order mark with nothing after it is a body that is not JSON.
+            return sawBOM ? .failed("the body is only a byte order mark (U+FEFF), not JSON") : .decoded
+        }
         if treeMode { return finishTree(&out) }
         if windowOpen, let checker {
             checker.finish(into: &checkerOutput)

@@ -10,12 +10,10 @@ import SwurlCore
 /// (`/dev/null`, a FIFO, a terminal, `/dev/stdout` and `/dev/fd/N`) is written in place.
 public final class OutputFile: ByteSink {
     public let path: String
-    private let tempPath: String
-    /// Where the rename puts the file (FILE, or the target of its links).
-    private let finalPath: String
+    /// The temporary file that replaces a regular target (nil when written in place).
+    private let atomic: AtomicFile?
     private var fd: Int32
     private var done = false
-    private let inPlace: Bool
 
     /// - Throws: `SwurlError.output` when the directory is not writable.
     public init(path: String) throws(SwurlError) {
@@ -32,28 +30,12 @@ public final class OutputFile: ByteSink {
             let fd = open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (regular ? O_APPEND : 0))
             guard fd >= 0 else { throw .output("cannot write '\(path)': \(systemErrorMessage(errno))") }
             self.fd = fd
-            self.tempPath = target
-            self.finalPath = target
-            self.inPlace = true
+            atomic = nil
         case .file(let target):
-            inPlace = false
-            finalPath = target
-            var template = ArgumentBytes.path(target + ".swurl-XXXXXX")
-            let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
-            guard fd >= 0 else {
-                throw .output("cannot create '\(path)': \(systemErrorMessage(errno))")
-            }
-            self.fd = fd
-            self.tempPath = ArgumentBytes.decode(cString: template)
             // A file that exists keeps its mode; a new one gets the umask's.
-            var st = stat()
-            if stat(ArgumentBytes.path(target), &st) == 0 {
-                fchmod(fd, st.st_mode & 0o7777)
-            } else {
-                let mask = umask(0)
-                umask(mask)
-                fchmod(fd, 0o666 & ~mask)
-            }
+            let file = try AtomicFile(replacing: target)
+            atomic = file
+            fd = file.descriptor
         }
     }
 
@@ -71,21 +53,19 @@ public final class OutputFile: ByteSink {
     public func commit() throws(SwurlError) {
         guard !done else { return }
         done = true
-        let closed = close(fd)
-        fd = -1
-        if inPlace { return }
-        guard closed == 0, rename(ArgumentBytes.path(tempPath), ArgumentBytes.path(finalPath)) == 0 else {
-            let e = systemErrorMessage(errno)
-            unlink(ArgumentBytes.path(tempPath))
-            throw .output("saving '\(path)' failed: \(e)")
+        if let atomic {
+            try atomic.commit()
+        } else {
+            close(fd)
         }
+        fd = -1
     }
 
     /// Removes the temporary file; FILE is left as it was.
     public func discard() {
         guard !done else { return }
         done = true
-        if fd >= 0 { close(fd) }
-        if !inPlace { unlink(ArgumentBytes.path(tempPath)) }
+        if let atomic { atomic.discard() } else if fd >= 0 { close(fd) }
+        fd = -1
     }
 }

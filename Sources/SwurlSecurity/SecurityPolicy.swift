@@ -129,6 +129,19 @@ public struct SecurityPolicy: Sendable, Equatable {
         }
     }
 
+    /// `--cacert FILE`, checked now as `--cacert-add` is: a file without a PEM certificate
+    /// (what OpenSSL reads as a CA file) is refused before any connection, not in the handshake.
+    /// - Parameter shown: the path as the user gave it, for the message.
+    /// - Throws: `.badData` (65) naming the file; the reader's errors.
+    public mutating func setCAFile(_ path: String, shown: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+        let bytes = try readFile(path)
+        guard PEMText.looksLikePEM(bytes), !Certificate.parseAll(bytes).isEmpty else {
+            throw .badData("--cacert: '\(shown)' holds no PEM certificate",
+                           hint: "give the CA certificates in PEM (openssl x509 -inform der -in FILE converts one); --cacert-add also takes DER")
+        }
+        caFile = path
+    }
+
     /// Adds `--cacert-add FILE`: every certificate in a PEM or DER file becomes a trust anchor
     /// next to the store in use.
     /// - Throws: `.inputFile` for a missing file, `.badData` when it holds no certificate.

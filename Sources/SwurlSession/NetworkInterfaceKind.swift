@@ -25,6 +25,27 @@ public struct InterfaceDescription: Equatable, Sendable {
     /// `ethernet, virtual` or `wifi`.
     public var label: String { virtual ? "\(kind.rawValue), virtual" : kind.rawValue }
 
+    /// The kind rtnetlink names (IFLA_LINKINFO's IFLA_INFO_KIND), for an interface sysfs does not
+    /// describe (a network namespace without its own sysfs); nil for a kind it does not tell.
+    public static func of(linkKind kind: String) -> InterfaceDescription? {
+        let evidence = "IFLA_INFO_KIND \(kind)"
+        switch kind {
+        case "veth", "bridge", "vlan", "macvlan", "ipvlan", "vxlan", "dummy", "bond", "team", "geneve", "macvtap":
+            return .init(kind: .ethernet, virtual: true, evidence: evidence)
+        case "tun", "wireguard", "ipip", "gre", "gretap", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm":
+            return .init(kind: .vpn, virtual: true, evidence: evidence)
+        default:
+            return nil
+        }
+    }
+
+    /// The interface index sysfs gives for `name` (`root/IF/ifindex`); nil when it has none.
+    public static func index(interface name: String, root: String = "/sys/class/net") -> Int? {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != "..",
+              let bytes = try? SmallFile.read(root + "/" + name + "/ifindex", maxSize: 64 * 1024) else { return nil }
+        return Int(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace })
+    }
+
     /// Whether the interface is administratively up (IFF_UP in `root/IF/flags`); nil when unknown.
     public static func isUp(interface name: String, root: String = "/sys/class/net") -> Bool? {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != "..",

@@ -57,6 +57,9 @@ public struct ReachabilityTarget: Sendable {
     public var connectTimeout: Double
     /// Where interface kinds are read (`/sys/class/net`).
     public var sysfsRoot: String
+    /// `--resolve HOST:PORT:ADDR[,ADDR…]` entries: an entry for the host and port gives its
+    /// addresses instead of the resolver, as it does for the request.
+    public var resolve: [String] = []
 
     public init(url: CurlURL, family: Int32? = nil, policy: SecurityPolicy = SecurityPolicy(),
                 connectTimeout: Double = 10, sysfsRoot: String = "/sys/class/net") {
@@ -141,9 +144,13 @@ public enum Reachability {
         var report = ReachabilityReport(target: target)
         // 1. The name.
         let start = MonotonicClock.now()
-        switch resolve(target.host, family: target.family) {
-        case .success(let list): report.addresses = list
-        case .failure(let e): report.resolveError = e.message
+        if let given = resolved(target.host, port: target.port, entries: target.resolve, family: target.family) {
+            report.addresses = given
+        } else {
+            switch resolve(target.host, family: target.family) {
+            case .success(let list): report.addresses = list
+            case .failure(let e): report.resolveError = e.message
+            }
         }
         report.resolveSeconds = MonotonicClock.now() - start
         if Interrupt.requested { throw .interrupted }
@@ -159,11 +166,10 @@ public enum Reachability {
         for address in report.addresses {
             switch monitor.route(to: address) {
             case .success(let route):
-                let interface = InterfaceDescription.of(interface: route.interface, root: target.sysfsRoot)
-                // The kernel keeps local routes of a downed loopback; packets on it go nowhere.
-                let down = InterfaceDescription.isUp(interface: route.interface, root: target.sysfsRoot) == false
+                let interface = describe(route, monitor: monitor, sysfsRoot: target.sysfsRoot)
                 report.routes.append(.init(address: address, route: route,
-                                           error: down ? "interface \(route.interface) is down" : nil, interface: interface))
+                                           error: linkProblem(route, monitor: monitor, sysfsRoot: target.sysfsRoot),
+                                           interface: interface))
             case .failure(let e):
                 report.routes.append(.init(address: address, route: nil, error: e.message, interface: nil))
             }
@@ -211,9 +217,60 @@ public enum Reachability {
         return report
     }
 
+    /// The route's interface from sysfs, unless sysfs describes another namespace's interface of
+    /// that name (its index differs): then from the kind rtnetlink gives.
+    static func describe(_ route: RouteMonitor.Route, monitor: RouteMonitor, sysfsRoot: String) -> InterfaceDescription {
+        let index = InterfaceDescription.index(interface: route.interface, root: sysfsRoot)
+        if index != route.interfaceIndex {
+            if let kind = monitor.link(index: route.interfaceIndex)?.kind, let description = InterfaceDescription.of(linkKind: kind) {
+                return description
+            }
+            if index != nil { return .init(kind: .other, virtual: false, evidence: "sysfs shows another namespace") }
+        }
+        return InterfaceDescription.of(interface: route.interface, root: sysfsRoot)
+    }
+
+    /// Why packets on the route's interface go nowhere, nil when they may: it is down (the
+    /// kernel keeps local routes of a downed loopback), or has no carrier (a route marked
+    /// `linkdown`). Read from rtnetlink, which answers in any network namespace; sysfs only
+    /// when rtnetlink does not.
+    static func linkProblem(_ route: RouteMonitor.Route, monitor: RouteMonitor, sysfsRoot: String) -> String? {
+        let down: Bool
+        if let link = monitor.link(index: route.interfaceIndex) {
+            down = !link.up || (!link.lowerUp && !route.local) || route.linkDown
+        } else {
+            down = route.linkDown || InterfaceDescription.isUp(interface: route.interface, root: sysfsRoot) == false
+        }
+        return down ? "interface \(route.interface) is down" : nil
+    }
+
     /// `10.0.0.1:80`, `[::1]:443`.
     public static func endpoint(_ address: NetworkAddress, _ port: Int) -> String {
         address.family == AF_INET6 ? "[\(address.text)]:\(port)" : "\(address.text):\(port)"
+    }
+
+    /// The addresses the first `--resolve` entry for `host` and `port` (or `*` and `port`) names,
+    /// in its order and of `family` when one is asked for; nil when no entry is for them.
+    static func resolved(_ host: String, port: Int, entries: [String], family: Int32?) -> [NetworkAddress]? {
+        for entry in entries {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, Int(parts[1]) == port else { continue }
+            let name = parts[0].hasPrefix("+") ? parts[0].dropFirst() : parts[0]
+            guard name == "*" || name.lowercased() == host.lowercased() else { continue }
+            var out: [NetworkAddress] = []
+            for text in parts[2].split(separator: ",") {
+                let bare = text.hasPrefix("[") && text.hasSuffix("]") ? text.dropFirst().dropLast() : text
+                for f in [AF_INET, AF_INET6] where family == nil || family == f {
+                    var bytes = [UInt8](repeating: 0, count: f == AF_INET ? 4 : 16)
+                    if inet_pton(f, String(bare), &bytes) == 1 {
+                        let a = NetworkAddress(family: f, bytes: bytes)
+                        if !out.contains(a) { out.append(a) }
+                    }
+                }
+            }
+            return out
+        }
+        return nil
     }
 
     /// getaddrinfo: the host's addresses in the resolver's order, without duplicates.
@@ -325,7 +382,8 @@ public enum Reachability {
 
     /// `--wait-for-network`: waits until what the request connects to first — the URL's host, or
     /// the `--proxy` (default port 1080 unless https) — accepts a TCP connection, under the
-    /// request's connection options (`-4`/`-6`, the connect timeout, default 5 s per attempt).
+    /// request's connection options (`-4`/`-6`, `--resolve`, the connect timeout, default 5 s per
+    /// attempt).
     /// - Throws: `.usage` with `--unix-socket` (nothing to wait for over TCP), else as
     ///   `waitUntilReachable`.
     public static func waitForNetwork(_ urlText: String, options: TransferOptions, limit: Double) throws(SwurlError) {
@@ -339,7 +397,9 @@ public enum Reachability {
         case .v6: AF_INET6
         default: nil
         }
-        try waitUntilReachable(ReachabilityTarget(url: url, family: family, connectTimeout: options.connectTimeout ?? 5), limit: limit)
+        var target = ReachabilityTarget(url: url, family: family, connectTimeout: options.connectTimeout ?? 5)
+        target.resolve = options.resolve
+        try waitUntilReachable(target, limit: limit)
     }
 
     /// Waits until the target accepts a TCP connection (route, name, listener), woken by network

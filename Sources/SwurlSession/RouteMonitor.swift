@@ -19,6 +19,8 @@ public final class RouteMonitor {
         public var source: String?
         /// A local address of this host (the kernel routes it over loopback).
         public var local: Bool
+        /// Whether the kernel marks the route `linkdown`: its device has no carrier.
+        public var linkDown = false
     }
 
     /// What a wait for events ended with.
@@ -79,10 +81,34 @@ public final class RouteMonitor {
             let all = withUnsafeBytes(of: tuple) { Array($0) }
             return NetworkAddress(family: address.family, bytes: Array(all.prefix(length))).text
         }
-        return .success(Route(interfaceIndex: Int(out.oif), interface: interface,
-                              gateway: out.has_gateway != 0 ? text(out.gateway) : nil,
-                              source: out.has_prefsrc != 0 ? text(out.prefsrc) : nil,
-                              local: out.type == Int32(RTN_LOCAL)))
+        var route = Route(interfaceIndex: Int(out.oif), interface: interface,
+                          gateway: out.has_gateway != 0 ? text(out.gateway) : nil,
+                          source: out.has_prefsrc != 0 ? text(out.prefsrc) : nil,
+                          local: out.type == Int32(RTN_LOCAL))
+        route.linkDown = out.linkdown != 0
+        return .success(route)
+    }
+
+    /// A link's state as rtnetlink reports it (RTM_GETLINK), which holds in any network
+    /// namespace; `/sys/class/net` describes the namespace sysfs was mounted in.
+    public struct Link: Equatable, Sendable {
+        /// IFF_UP: the interface was set up.
+        public var up: Bool
+        /// IFF_LOWER_UP: it has a carrier (a cable, a veth peer that is up).
+        public var lowerUp: Bool
+        /// IFLA_INFO_KIND (`veth`, `wireguard`, `bridge`), nil for a device without one.
+        public var kind: String?
+    }
+
+    /// The link with index `index`; nil when the kernel does not answer.
+    public func link(index: Int) -> Link? {
+        guard index > 0, index <= Int(Int32.max) else { return nil }
+        var out = cnl_link()
+        guard cnl_link_get(routeSocket, Int32(index), &out) == 0 else { return nil }
+        let kind = withUnsafeBytes(of: out.kind) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return Link(up: out.flags & 0x1 != 0, lowerUp: out.flags & 0x10000 != 0, kind: kind.isEmpty ? nil : kind)
     }
 
     /// Sleeps until links, addresses or routes change, `timeout` seconds pass (nil: no limit) or

@@ -305,32 +305,14 @@ public struct SessionStore: Sendable {
         let warnings = try SessionLimits.enforce(&merged, shown: shown, maxSize: SessionStore.maxSize)
         let text = SessionFormat.encode(merged)
 
-        var template = Array("\(directory)/.\(base).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw failure("cannot create a temporary file next to") }
-        let temp = String(cString: template)
-        var ok = fchmod(fd, 0o600) == 0
-        if ok {
-            ok = text.withUnsafeBufferPointer { buf in
-                guard let base = buf.baseAddress else { return true }
-                var done = 0
-                while done < buf.count {
-                    let n = write(fd, base + done, buf.count - done)
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { return false }
-                    done += n
-                }
-                return true
+        do {
+            let file = try AtomicFile(replacing: path, mode: 0o600)
+            try text.withUnsafeBufferPointer { buf throws(SwurlError) in
+                try file.write(UnsafeRawBufferPointer(buf), describing: "'\(shown)'")
             }
-        }
-        if ok { ok = fsync(fd) == 0 }
-        let saved = errno
-        close(fd)
-        guard ok, rename(temp, path) == 0 else {
-            let e = ok ? errno : saved
-            unlink(temp)
-            errno = e
-            throw failure("cannot write")
+            try file.commit(durable: true)
+        } catch {
+            throw .output("the session was not saved: \(error.message)")
         }
         return warnings
     }

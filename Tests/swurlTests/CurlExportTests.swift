@@ -277,14 +277,16 @@ final class CurlExportTests: XCTestCase {
 
     func testTransferOptionsAreSpelledForCurl() throws {
         let pem = try tempFile([], name: "any.pem")
+        // --cacert is checked for a certificate before anything else happens.
+        let ca = try CertificateFactory.shared().path("root.pem")
         let r = try runSwurl(["--curl", "--follow", "--max-redirects", "3", "--timeout", "2.5", "--connect-timeout", "1",
                               "--http1.1", "--proxy", "http://127.0.0.1:9", "--resolve", "x.test:80:127.0.0.1",
-                              "--unix-socket", "/tmp/s.sock", "-4", "-k", "--cacert", pem, "--cert", pem,
+                              "--unix-socket", "/tmp/s.sock", "-4", "-k", "--cacert", ca, "--cert", pem,
                               "--key", pem, "http://x.test/"])
         XCTAssertEqual(r.status, 0, r.stderr)
         for expected in ["--location", "--max-redirs 3", "--connect-timeout 1", "--speed-time 3", "--http1.1",
                          "--proxy http://127.0.0.1:9", "--resolve x.test:80:127.0.0.1", "--unix-socket /tmp/s.sock",
-                         "--ipv4", "--insecure", "--cacert \(pem)", "--cert \(pem)", "--key \(pem)", "--compressed"] {
+                         "--ipv4", "--insecure", "--cacert \(ca)", "--cert \(pem)", "--key \(pem)", "--compressed"] {
             XCTAssertTrue(r.text.contains("  \(expected) \\\n") || r.text.hasSuffix("  \(expected)\n"), "\(expected) in\n\(r.text)")
         }
     }

@@ -14,6 +14,14 @@ struct cnl_route {
     int has_prefsrc;
     unsigned char prefsrc[16];
     int type;                   // RTN_UNICAST, RTN_LOCAL, ...
+    int linkdown;               // the route's device has no carrier (RTNH_F_LINKDOWN)
+};
+
+// One link's state (RTM_GETLINK), read from rtnetlink rather than /sys/class/net, which in a
+// network namespace without its own sysfs describes another namespace's interfaces.
+struct cnl_link {
+    unsigned flags;             // IFF_UP, IFF_LOWER_UP, ...
+    char kind[32];              // IFLA_LINKINFO's IFLA_INFO_KIND ("veth", "wireguard"), "" when none
 };
 
 // The multicast groups a watcher needs: links, addresses, IPv4 and IPv6 routes.
@@ -24,6 +32,9 @@ int cnl_open(unsigned groups);
 // Asks the kernel for the route to `addr` (4 or 16 bytes, family AF_INET or AF_INET6) on `fd`.
 // Returns 0 and fills `out`, or -errno (e.g. -ENETUNREACH when there is no route).
 int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, struct cnl_route *out);
+// Asks the kernel for the link with index `ifindex` on `fd`.
+// Returns 0 and fills `out`, or -errno (-ENODEV when there is none).
+int cnl_link_get(int fd, int ifindex, struct cnl_link *out);
 // Reads every message waiting on an event socket without blocking.
 // Returns how many link, address and route messages were read, or -errno.
 int cnl_drain_events(int fd);

@@ -31,6 +31,14 @@ final class ReplSessionTests: XCTestCase {
         for path in ["foo", "/foo", "foo?x=1", "foo/", "a/b:c", "..", "http://h/x=1", ":8080/x", "./a=b"] {
             XCTAssertFalse(ReplSession.isItem(path), path)
         }
+        // host:port[/path] is a URL (issue 27); a header whose name has no dot is still an item.
+        for url in ["localhost:8080", "localhost:8080/x?q=1", "api.example.org:443", "10.0.0.1:80/", "[::1]:8080/x"] {
+            XCTAssertFalse(ReplSession.isItem(url), url)
+            XCTAssertTrue(ReplSession.isAbsolute(url), url)
+        }
+        for item in ["X-Count:5", "Host:example.org:80", "localhost:abc", "a.b:123456", "localhost:"] {
+            XCTAssertFalse(URLText.isHostPort(item), item)
+        }
     }
 
     func testLineOptionsAndItemsOverrideDefaults() throws {

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The one atomic writer: bytes go to a temporary file in the target's own directory
+/// (`.NAME.swurl-XXXXXX`), which replaces the target by `rename(2)` only when `commit` is called,
+/// so a reader sees the old file or the new one, never a torn one, and a failure leaves the
+/// target as it was. The target is a path with its links already resolved (`OutputTarget`): the
+/// rename replaces the file a link leads to, never the link. Used by `-o` and session files;
+/// downloads and batch bodies keep a `.part` of their own, which must outlive a failure.
+public final class AtomicFile {
+    /// The file the commit replaces.
+    public let target: String
+    private let tempPath: String
+    private var fd: Int32
+    private var done = false
+
+    /// Opens the temporary file.
+    /// - Parameter mode: the new file's mode; nil keeps an existing target's mode, or gives a new
+    ///   one 0666 less the umask, as `open(2)` would.
+    /// - Throws: `SwurlError.output` when the directory cannot take a new file.
+    public init(replacing target: String, mode: mode_t? = nil) throws(SwurlError) {
+        self.target = target
+        let dir = OutputTarget.directory(of: target)
+        let base = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        var template = ArgumentBytes.path(dir + "/." + base + ".swurl-XXXXXX")
+        let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else { throw .output("cannot create a file beside '\(target)': \(systemErrorMessage(errno))") }
+        self.fd = fd
+        tempPath = ArgumentBytes.decode(cString: template)
+        var st = stat()
+        if let mode {
+            fchmod(fd, mode)
+        } else if stat(ArgumentBytes.path(target), &st) == 0 {
+            fchmod(fd, st.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
+    }
+
+    deinit { discard() }
+
+    /// The descriptor to write to (until `commit` or `discard`).
+    public var descriptor: Int32 { fd }
+
+    /// Writes all of `bytes`.
+    /// - Throws: `SwurlError.output` naming `describing`.
+    public func write(_ bytes: UnsafeRawBufferPointer, describing: String) throws(SwurlError) {
+        try writeAll(fd, bytes, describing: describing)
+    }
+
+    /// Puts the file in place of the target (after `fsync` when `durable`).
+    /// - Throws: `SwurlError.output`; the target is then left as it was.
+    public func commit(durable: Bool = false) throws(SwurlError) {
+        guard !done else { return }
+        done = true
+        let synced = !durable || fsync(fd) == 0
+        let syncError = errno
+        let closed = close(fd) == 0
+        fd = -1
+        guard synced, closed, rename(ArgumentBytes.path(tempPath), ArgumentBytes.path(target)) == 0 else {
+            let e = synced ? errno : syncError
+            unlink(ArgumentBytes.path(tempPath))
+            throw .output("saving '\(target)' failed: \(systemErrorMessage(e))")
+        }
+    }
+
+    /// Removes the temporary file; the target stays as it was.
+    public func discard() {
+        guard !done else { return }
+        done = true
+        if fd >= 0 { close(fd) }
+        fd = -1
+        unlink(ArgumentBytes.path(tempPath))
+    }
+}

@@ -1,0 +1,91 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// Issue 27 §3: a batch line and a REPL line are held to the one-shot request's rules — output
+/// failures, what a failed line reports, `host:port` URLs, conflicting defaults, line numbers.
+final class BatchAndReplDoorTests: XCTestCase {
+    private func input(_ lines: [String]) throws -> String {
+        let path = TestPaths.temporaryDirectory() + "/batch.txt"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func shell(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"] { env.removeValue(forKey: key) }
+        env["SWURL"] = TestPaths.binary
+        let r = try runProcess("/bin/bash", ["-c", script], environment: env, check: false)
+        return (r.status, String(decoding: r.stdout, as: UTF8.self), r.stderr)
+    }
+
+    private func repl(_ lines: [String], _ args: [String]) throws -> SwurlResult {
+        try runSwurl(["repl"] + args, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Results that cannot be written fail the batch with exit 1 and the reason, as a one-shot
+    /// request's output does; a `# note` at the end of a line is a comment, as in a shell.
+    func testBatchOutputToAFullOrClosedStdoutFails() throws {
+        let capture = try CaptureServer()
+        let path = try input(["\(capture.base)/a # a note", "\(capture.base)/b"])
+        let full = try shell("\"$SWURL\" batch '\(path)' > /dev/full")
+        XCTAssertEqual(full.status, 1, full.stderr)
+        XCTAssertTrue(full.stderr.contains("writing to stdout failed"), full.stderr)
+        let closed = try shell("\"$SWURL\" batch '\(path)' >&-")
+        XCTAssertEqual(closed.status, 1, closed.stderr)
+        XCTAssertTrue(closed.stderr.contains("writing to stdout failed"), closed.stderr)
+        let fine = try runSwurl(["batch", path, "--order", "input"])
+        XCTAssertEqual(fine.status, 0, fine.text + fine.stderr)
+        XCTAssertTrue(fine.text.hasPrefix("1 200 "), fine.text)
+    }
+
+    /// A line failing the network wait or --max-filesize is reported with its method and URL
+    /// (and, once the response began, its status).
+    func testFailedLinesKeepTheirMethodURLAndStatus() throws {
+        let nginx = try NginxServer()
+        let dead = "http://127.0.0.1:1/x"
+        let path = try input(["DELETE \(dead) --wait-for-network=0.3", nginx.url("/small.txt") + " --max-filesize 5"])
+        let r = try runSwurl(["batch", path, "--jsonl", "--order", "input"])
+        XCTAssertEqual(r.status, 2, r.text + r.stderr)
+        let objects = try r.text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        XCTAssertEqual(objects.count, 2, r.text)
+        XCTAssertEqual(objects.first?["method"] as? String, "DELETE", r.text)
+        XCTAssertEqual(objects.first?["url"] as? String, dead, r.text)
+        XCTAssertEqual(objects.last?["method"] as? String, "GET", r.text)
+        XCTAssertEqual(objects.last?["status"] as? Int, 200, r.text)
+        XCTAssertEqual(objects.last?["exit"] as? Int, 8, r.text)
+        let text = try runSwurl(["batch", path, "--order", "input"])
+        XCTAssertTrue(text.text.hasPrefix("1 error 2 DELETE \(dead): "), text.text)
+    }
+
+    /// `host:port[/path]` is a URL in the REPL too, as a base and on a line, never a header item.
+    func testReplReadsHostPortAsAURL() throws {
+        let capture = try CaptureServer()
+        let hostPort = "localhost:\(capture.server.port)"
+        let r = try repl(["x", "\(hostPort)/y", "cd \(hostPort)/dir/", "z"], [hostPort])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let all = String(decoding: capture.capturedAll, as: UTF8.self)
+        for path in ["/x", "/y", "/dir/z"] { XCTAssertTrue(all.contains("GET \(path) HTTP/1.1\r\n"), all) }
+        XCTAssertFalse(all.lowercased().contains("\r\nlocalhost:"), "sent as a header: \(all)")
+    }
+
+    /// Defaults that exclude each other are refused when set; redirection and pipes are named as
+    /// not REPL syntax; every script-mode error names its line.
+    func testReplRefusesConflictingDefaultsAndShellSyntaxNamingTheLine() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["repl", capture.base],
+                             stdin: Data("set --json --form\n# comment\nget > out.txt\nget | head\nPOST p a=1\n".utf8),
+                             directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: line 1: set: --json and --form cannot both be defaults"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: line 3: '>': redirection and pipes are not REPL syntax"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: line 4: '|': redirection and pipes are not REPL syntax"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.txt"))
+        // The refused set left no default behind: the body is the one-shot default, JSON.
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasSuffix("\r\n\r\n{\"a\":\"1\"}"),
+                      String(decoding: capture.captured, as: UTF8.self))
+        let failing = try repl(["nowhere:80:x:y --timeout abc"], [capture.base])
+        XCTAssertTrue(failing.stderr.contains("error: line 1: "), failing.stderr)
+    }
+}

@@ -1,0 +1,112 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// Issue 27 §4: the config file's defaults under the command line's rules, and the network
+/// wait and `reach` honouring the connection options.
+final class ConfigWaitReachTests: XCTestCase {
+    private func config(_ text: String) throws -> (env: [String: String], file: String) {
+        let home = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
+        return (["XDG_CONFIG_HOME": home], home + "/swurl/config")
+    }
+
+    /// A default config path the user cannot read (here a 0700 home of root, read as nobody) is
+    /// no config: the run goes on, with no exit 66 and no SWURL_CONFIG hint.
+    func testAnUnreadableDefaultConfigIsAbsent() throws {
+        let home = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/.config/swurl", withIntermediateDirectories: true)
+        try Data("--form\n".utf8).write(to: URL(fileURLWithPath: home + "/.config/swurl/config"))
+        chmod(home, 0o700)
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = home
+        env.removeValue(forKey: "XDG_CONFIG_HOME")
+        env.removeValue(forKey: "SWURL_CONFIG")
+        let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary,
+                                                     "--offline", "POST", ":9/x", "a=1"], environment: env, check: false)
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("SWURL_CONFIG"), r.stderr)
+        XCTAssertTrue(out.contains("Content-Type: application/json"), "the unreadable --form applied: \(out)")
+    }
+
+    /// A mode from the config (--curl, --download) gives way to another on the command line.
+    func testTheCommandLineModeBeatsTheConfigs() throws {
+        for mode in ["--curl", "--download"] {
+            let (env, _) = try config("\(mode)\n")
+            let r = try runSwurl(["--offline", "http://127.0.0.1:9/x"], environment: env)
+            XCTAssertEqual(r.status, 0, "\(mode): \(r.stderr)")
+            XCTAssertTrue(r.text.hasPrefix("GET /x HTTP/1.1\r\n"), "\(mode): \(r.text)")
+        }
+    }
+
+    /// A bad value in the config is reported at its FILE:LINE, as its syntax errors are.
+    func testBadValuesInTheConfigNameTheFileAndLine() throws {
+        let cases: [(String, Int32)] = [("--timeout abc", 64), ("--limit-rate 10Q", 64), ("--pin-pubkey sha256//bad", 64),
+                                        ("--cacert /nonexistent/ca.pem", 66), ("--pin-cert missing.pem", 66)]
+        for (line, status) in cases {
+            let (env, file) = try config("# defaults\n\n\(line)\n")
+            let r = try runSwurl(["--offline", "http://127.0.0.1:9/x"], environment: env)
+            XCTAssertEqual(r.status, status, "\(line): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: error: \(file):3: "), "\(line): \(r.stderr)")
+        }
+        // The same value on the command line is the command line's.
+        let (env, file) = try config("--timeout 5\n")
+        let r = try runSwurl(["--offline", "http://127.0.0.1:9/x", "--timeout", "abc"], environment: env)
+        XCTAssertEqual(r.status, 64)
+        XCTAssertFalse(r.stderr.contains(file), r.stderr)
+    }
+
+    /// `--json` in the config is a request default: `reach` and `certs` reports stay text.
+    func testJSONInTheConfigDoesNotTurnReportsIntoJSON() throws {
+        let capture = try CaptureServer()
+        let (env, _) = try config("--json\n")
+        let r = try runSwurl(["reach", capture.base], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.text.hasPrefix("{"), r.text)
+        XCTAssertTrue(r.text.contains("reachable"), r.text)
+        let asked = try runSwurl(["reach", capture.base, "--json"], environment: env)
+        XCTAssertTrue(asked.text.hasPrefix("{"), asked.text)
+    }
+
+    /// The network wait and `reach` connect where --resolve says, as the request does.
+    func testWaitForNetworkAndReachHonourResolve() throws {
+        let capture = try CaptureServer()
+        let port = capture.server.port
+        let resolve = ["--resolve", "api.test:\(port):127.0.0.1"]
+        let r = try runSwurl(["--wait-for-network=3"] + resolve + ["http://api.test:\(port)/x"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("Host: api.test:\(port)\r\n"))
+        let reach = try runSwurl(["reach", "http://api.test:\(port)"] + resolve)
+        XCTAssertEqual(reach.status, 0, reach.text + reach.stderr)
+        XCTAssertTrue(reach.text.contains("api.test → 127.0.0.1"), reach.text)
+        let batch = TestPaths.temporaryDirectory() + "/lines"
+        try Data("http://api.test:\(port)/b --wait-for-network=3 \(resolve.joined(separator: " "))\n".utf8)
+            .write(to: URL(fileURLWithPath: batch))
+        let lines = try runSwurl(["batch", batch])
+        XCTAssertEqual(lines.status, 0, lines.text + lines.stderr)
+    }
+
+    /// An interface without carrier (a veth whose peer is down: the route is `linkdown`) or
+    /// set down is reported at once, from rtnetlink, with exit 1 — not after the connect timeout.
+    func testReachThroughAnInterfaceThatIsDownSaysSoAtOnce() throws {
+        let ns = try NetworkNamespace()
+        try ns.ip("link add v0 type veth peer name v1")
+        try ns.ip("addr add 10.79.0.1/24 dev v0")
+        try ns.ip("link set v0 up")
+        let start = Date()
+        let r = try ns.swurl(["reach", "--connect-timeout", "5", "http://10.79.0.2:80/"])
+        XCTAssertEqual(r.status, 1, r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("not reachable (no route to 10.79.0.2: interface v0 is down)"), r.text)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3, "waited for the connect timeout")
+        // Without a sysfs of its own (unshare -n: /sys/class/net is another namespace's), the
+        // link's state and kind still come from rtnetlink.
+        let unshared = try runProcess("/usr/bin/unshare", ["-n", "sh", "-c",
+            "ip link add v0 type veth peer name v1 && ip addr add 10.79.1.1/24 dev v0 && ip link set v0 up && \"$0\" reach --connect-timeout 5 http://10.79.1.2:80/",
+            TestPaths.binary], check: false)
+        let text = String(decoding: unshared.stdout, as: UTF8.self)
+        XCTAssertEqual(unshared.status, 1, text + unshared.stderr)
+        XCTAssertTrue(text.contains("— ethernet, virtual (IFLA_INFO_KIND veth): interface v0 is down"), text)
+    }
+}

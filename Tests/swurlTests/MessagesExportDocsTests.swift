@@ -1,0 +1,129 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// Issue 27 §5: messages that say what to type, checks made before connecting, the password
+/// prompt beside a piped body, and what `--curl` does with options curl spells differently.
+final class MessagesExportDocsTests: XCTestCase {
+    /// An optional value's hint is typed with `=` (after a space it would be the URL).
+    func testWaitForNetworkHintUsesEquals() throws {
+        let r = try runSwurl(["--wait-for-network=abc", "http://127.0.0.1:9/x"])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("hint: e.g. --wait-for-network=2.5\n"), r.stderr)
+        XCTAssertTrue(try runSwurl(["--timeout", "x", ":9/x"]).stderr.contains("e.g. --timeout 2.5\n"))
+    }
+
+    /// A --cacert file without a certificate is refused before connecting (65), as --cacert-add is.
+    func testGarbageCacertIsRefusedBeforeConnecting() throws {
+        let capture = try CaptureServer()
+        let garbage = TestPaths.temporaryDirectory() + "/garbage.pem"
+        try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        for option in ["--cacert", "--cacert-add"] {
+            let r = try runSwurl([option, garbage, "http://127.0.0.1:\(capture.server.port)/x"])
+            XCTAssertEqual(r.status, 65, "\(option): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("\(option): '\(garbage)' holds no"), r.stderr)
+        }
+        XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
+        let good = try CertificateFactory.shared().path("root.pem")
+        let fine = try runSwurl(["--cacert", good, "http://127.0.0.1:\(capture.server.port)/x"])
+        XCTAssertEqual(fine.status, 0, fine.stderr)
+    }
+
+    /// Stdin sent as a multipart file field (`f@-`) draws no "stdin is not sent" warning.
+    func testStdinFileFieldDrawsNoWarning() throws {
+        let capture = try CaptureServer()
+        let r = try runSwurl(["POST", "http://127.0.0.1:\(capture.server.port)/u", "f@-", "--multipart"], stdin: Data("hi".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("stdin is not sent"), r.stderr)
+        XCTAssertNotNil(capture.captured.range(of: Data("\r\nhi\r\n".utf8)))
+    }
+
+    /// With the body on a pipe, `-a USER` asks for the password on the terminal (/dev/tty).
+    func testAuthPasswordIsAskedOnTheTerminalWhenStdinIsAPipe() throws {
+        let capture = try CaptureServer()
+        let driver = #"""
+        import os, pty, sys, time, select
+        binary, url = sys.argv[1:3]
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv("/bin/sh", ["sh", "-c", 'printf "{}" | "$0" -a ann POST "$1" -b', binary, url])
+        buf = b""
+        end = time.time() + 20
+        while b"password for ann@" not in buf and time.time() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try: buf += os.read(fd, 4096)
+                except OSError: break
+        time.sleep(0.2)
+        os.write(fd, b"s3cret\n")
+        while time.time() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try: d = os.read(fd, 4096)
+                except OSError: break
+                if not d: break
+                buf += d
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.write(buf.decode(errors="replace") + "\nexit=%d\n" % os.waitstatus_to_exitcode(status))
+        """#
+        let out = try runProcess(TestPaths.venv + "/bin/python3",
+                                 ["-c", driver, TestPaths.binary, "http://127.0.0.1:\(capture.server.port)/p"], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertTrue(text.contains("password for ann@127.0.0.1:\(capture.server.port)"), text)
+        XCTAssertTrue(text.contains("exit=0"), text)
+        XCTAssertFalse(text.contains("s3cret"), "echoed: \(text)")
+        let sent = String(decoding: capture.captured, as: UTF8.self)
+        XCTAssertTrue(sent.contains("Authorization: Basic \(Data("ann:s3cret".utf8).base64EncodedString())\r\n"), sent)
+        XCTAssertTrue(sent.hasSuffix("\r\n\r\n{}") || sent.contains("\r\n2\r\n{}\r\n"), sent)
+    }
+
+    /// --retry, --max-filesize and --check-status become curl's options (the printed command
+    /// runs), and where curl's differ a warning says how; none is dropped silently.
+    func testCurlExportMapsRetryMaxFilesizeAndCheckStatus() throws {
+        let capture = try CaptureServer()
+        let url = "http://127.0.0.1:\(capture.server.port)/x"
+        let r = try runSwurl(["--curl", url, "--retry", "2", "--max-filesize", "1K", "--check-status"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for option in ["--retry 2", "--retry-connrefused", "--max-filesize 1024", "--fail-with-body"] {
+            XCTAssertTrue(r.text.contains("  \(option)"), "\(option): \(r.text)")
+        }
+        XCTAssertTrue(r.stderr.contains("curl cannot exit 3, 4 or 5 by status class (--check-status)"), r.stderr)
+        let ran = try runProcess("/bin/sh", ["-c", r.text], check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("GET /x HTTP/1.1"))
+        let post = try runSwurl(["--curl", "POST", url, "--retry", "2"])
+        XCTAssertFalse(post.text.contains("--retry"), post.text)
+        XCTAssertTrue(post.stderr.contains("curl cannot retry only idempotent methods"), post.stderr)
+    }
+
+    /// The completions the binary generates offer only a command's own options after its word;
+    /// the man page names every variable swurl reads; README lists every command.
+    func testCompletionsPerCommandAndDocumentedEnvironmentAndCommands() throws {
+        let script = TestPaths.temporaryDirectory() + "/swurl.bash"
+        let generated = try runSwurl(["--generate", "bash"])
+        try generated.stdout.write(to: URL(fileURLWithPath: script))
+        let driver = """
+            source "$1"
+            comp() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _swurl; echo "${COMPREPLY[*]}"; }
+            echo "reach=$(comp swurl reach example.org --)"
+            echo "request=$(comp swurl example.org --)"
+            """
+        let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script]).stdout, as: UTF8.self)
+        let lines = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
+            guard let eq = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<eq]), Set(line[line.index(after: eq)...].split(separator: " ").map(String.init)))
+        })
+        let reach = lines["reach"] ?? [], request = lines["request"] ?? []
+        XCTAssertTrue(reach.contains("--watch") && reach.contains("--resolve"), "\(reach)")
+        for refused in ["--form", "--print", "--offline", "--parallel"] { XCTAssertFalse(reach.contains(refused), "\(refused) after reach") }
+        XCTAssertTrue(request.contains("--form") && !request.contains("--watch") && !request.contains("--parallel"), "\(request)")
+
+        let man = try runSwurl(["--generate", "man"]).text
+        for variable in ["XDG_STATE_HOME", "NETRC", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {
+            XCTAssertTrue(man.contains(".B \(variable)") || man.contains(", \(variable)"), "\(variable) is not in ENVIRONMENT")
+        }
+        XCTAssertTrue(man.contains("(exit N: MESSAGE)"), "batch's failure suffix is not documented")
+        let readme = try String(contentsOfFile: TestPaths.packageRoot + "/README.md", encoding: .utf8)
+        for word in ["repl", "reach", "batch"] { XCTAssertTrue(readme.contains("| \(word) | `swurl \(word)"), "\(word) is not in Commands") }
+    }
+}
