@@ -10,7 +10,7 @@ import SwurlCurl
 /// `swurl batch [FILE|-] [OPTIONS]`: one request per line in the one-shot grammar
 /// (`[METHOD] URL [ITEMS…] [OPTIONS…]`), many at once on one libcurl multi handle
 /// (`MultiDriver`). Each line goes through the same parser, `CommandOptions`, `RequestBuilder`,
-/// `TransferSession` and validation rules as `swurl URL`; the batch's own options are every
+/// `Exchange` and validation rules as `swurl URL`; the batch's own options are every
 /// line's defaults. Lines are read as slots free up, results are written as lines finish.
 enum BatchCommand: SwurlCommand {
     static let name = CommandName.batch
@@ -314,7 +314,7 @@ final class BatchRunner {
     /// - Parameter ahead: asked while every slot is busy (the driver's prefetch). A line whose
     ///   preparation may wait — its own `--wait-for-network`, or its own `--key`/`--cert`, whose
     ///   password may be asked for — is then held back and nil returned; the next call takes it.
-    func next(_ reader: LineReader, ahead: Bool = false) -> (BatchLine, TransferSession)? {
+    func next(_ reader: LineReader, ahead: Bool = false) -> (BatchLine, Exchange)? {
         while !stopped, !Interrupt.requested {
             let number: Int, parsed: Result<ParsedArguments, SwurlError>
             if let held = heldBack {
@@ -361,7 +361,7 @@ final class BatchRunner {
     /// One parsed line through the one-shot rules: options (the batch's as defaults), request builder.
     /// - Parameter built: set to the request as soon as it is built.
     private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int,
-                       request built: inout HTTPRequest?) throws(SwurlError) -> (BatchLine, TransferSession) {
+                       request built: inout HTTPRequest?) throws(SwurlError) -> (BatchLine, Exchange) {
         var options = try defaults.options(for: arguments)
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.
@@ -387,7 +387,7 @@ final class BatchRunner {
         transferOptions.ownSharedState = BatchDefaults.needsOwnSharedState(transferOptions, request: request)
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
         let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
-        let session = try TransferSession(request: request, options: transferOptions) { body }
+        let session = try Exchange(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
         session.observer = TransferReporter(options, environment, context: "line \(number): ")
         return (BatchLine(number: number, ordinal: ordinal, method: request.method.rawValue, url: request.url, body: body),
@@ -408,7 +408,7 @@ final class BatchRunner {
 
     /// A line ended: validate it as a one-shot request would, write its body, report it.
     /// - Returns: whether new lines may start.
-    func finished(_ line: BatchLine, _ outcome: Swift.Result<TransferSession.Result, SwurlError>) -> Bool {
+    func finished(_ line: BatchLine, _ outcome: Swift.Result<Exchange.Result, SwurlError>) -> Bool {
         var result = BatchResult(line: line.number, method: line.method, url: line.url)
         var status = ExitStatus.success
         switch outcome {

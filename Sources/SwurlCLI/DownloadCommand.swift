@@ -12,13 +12,13 @@ enum DownloadCommand: SwurlCommand {
     public static let summary = "send a request and save the response body to a file"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
-        try Exchange.perform(CommandOptions(args, environment: environment), environment: environment)
+        try RequestPipeline.perform(CommandOptions(args, environment: environment), environment: environment)
     }
 
-    /// The download half of an exchange, after `Exchange` prepared it.
+    /// The download half of an exchange, after `RequestPipeline` prepared it.
     /// With `--session`, the cookies the exchange ends with are saved once the transfer is over,
     /// whether the server sent the file or an error status.
-    static func download(_ prepared: Exchange.Prepared, options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
+    static func download(_ prepared: RequestPipeline.Prepared, options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
         let request = prepared.request, transferOptions = prepared.transferOptions, stored = prepared.stored
         // Heads go to stderr, and only when asked for (-v, -h, --print): stdout stays free.
         var headPrinter: Printer?
@@ -38,7 +38,7 @@ enum DownloadCommand: SwurlCommand {
         // Bytes as the server stores them (ranges refer to those), read in large blocks.
         t.decodeContent = false
         t.captureRequest = headPrinter != nil && (options.selection?.requestHeaders ?? options.verbose)
-        let session = try TransferSession(request: request, options: t) { file }
+        let session = try Exchange(request: request, options: t) { file }
         session.adapter = ResumeAdapter(file)
         session.delegateCanRestart = true
         let reporter = DownloadReporter(options, environment, file: file)
@@ -47,7 +47,7 @@ enum DownloadCommand: SwurlCommand {
         if let warning = options.transfer.security.weakeningWarning {
             try? environment.stderr.write("swurl: warning: \(warning)\n")
         }
-        let result: TransferSession.Result
+        let result: Exchange.Result
         do {
             result = try session.perform()
             try headPrinter?.finish()

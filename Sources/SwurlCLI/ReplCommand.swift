@@ -14,7 +14,7 @@ enum ReplCommand: SwurlCommand {
     static let summary = "an interactive client bound to a base URL (a script when stdin is not a terminal)"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
-        let session = try ReplSession(args, environment: environment)
+        let session = try ReplContext(args, environment: environment)
         if environment.stdinIsTerminal {
             return try ReplReadline.interactive(session)
         }
@@ -33,7 +33,7 @@ enum ReplOutcome: Equatable {
 }
 
 /// The state of one REPL: the base URL, the default options and items, the last status, the paths seen.
-final class ReplSession {
+final class ReplContext {
     /// The process's environment; in script mode its `errorPlace` names the line being run.
     private(set) var environment: Environment
     /// The base as given on the command line (`cd` without an argument returns to it).
@@ -76,8 +76,8 @@ final class ReplSession {
         self.environment = environment
         var positionals = args.positionals[...]
         var startBase: String?
-        if let first = positionals.first, !ReplSession.isItem(first) {
-            startBase = try ReplSession.absoluteBase(first, defaultScheme: args.value(.defaultScheme) ?? "http")
+        if let first = positionals.first, !ReplContext.isItem(first) {
+            startBase = try ReplContext.absoluteBase(first, defaultScheme: args.value(.defaultScheme) ?? "http")
             positionals = positionals.dropFirst()
         }
         initialBase = startBase
@@ -87,9 +87,9 @@ final class ReplSession {
             _ = try parser.parse(raw)
             defaultItems.append(raw)
         }
-        try ReplSession.refuseConflicts(args, in: "swurl repl")
+        try ReplContext.refuseConflicts(args, in: "swurl repl")
         defaults.options = args.options
-        for o in ReplSession.replOnly { defaults.options[o] = nil }
+        for o in ReplContext.replOnly { defaults.options[o] = nil }
         bindCredentials(args, items: defaultItems)
     }
 
@@ -99,7 +99,7 @@ final class ReplSession {
         let origin = base.flatMap { try? Origin(url: $0) }
         var keys: [String] = parsed.has(.auth) ? ["auth"] : []
         for item in items {
-            if let key = ReplSession.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
+            if let key = ReplContext.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
                 keys.append(key.name.lowercased())
             }
         }
@@ -142,11 +142,11 @@ final class ReplSession {
     }
 
     private func run(_ line: String) throws(SwurlError) -> ReplOutcome {
-        var words = try ReplSession.words(line)
+        var words = try ReplContext.words(line)
         if words.first == "swurl" { words.removeFirst() }
         guard let first = words.first else { return .nothing }
         if first.hasPrefix("#") { return .nothing }
-        if let op = words.first(where: ReplSession.isShellOperator) {
+        if let op = words.first(where: ReplContext.isShellOperator) {
             throw .usage("'\(TerminalSanitizer.clean(op))': redirection and pipes are not REPL syntax",
                          hint: "save the body with -o FILE or --download; to pipe a response, run 'swurl …' in the shell")
         }
@@ -161,7 +161,7 @@ final class ReplSession {
             }
             return .exit(interactive ? .success : lastStatus)
         case "help":
-            try write(ReplSession.helpText)
+            try write(ReplContext.helpText)
             return .ran(.success)
         case "env":
             try write(environmentText())
@@ -188,10 +188,10 @@ final class ReplSession {
     func changeBase(_ target: String?) throws(SwurlError) {
         guard let target else { base = initialBase; return }
         let scheme = defaults.value(.defaultScheme) ?? "http"
-        if ReplSession.isAbsolute(target) {
-            base = try ReplSession.absoluteBase(target, defaultScheme: scheme)
+        if ReplContext.isAbsolute(target) {
+            base = try ReplContext.absoluteBase(target, defaultScheme: scheme)
         } else if let base {
-            self.base = try ReplSession.absoluteBase(URLReference.resolve(target, against: base), defaultScheme: scheme)
+            self.base = try ReplContext.absoluteBase(URLReference.resolve(target, against: base), defaultScheme: scheme)
         } else {
             throw .usage("cd \(target): there is no base URL to resolve it against",
                          hint: "give an absolute URL, e.g. cd http://127.0.0.1:8080/api")
@@ -203,20 +203,20 @@ final class ReplSession {
     func set(_ words: [String]) throws(SwurlError) {
         guard !words.isEmpty else { throw .usage("set needs request items or options", hint: "e.g. set X-Token:abc, set --form") }
         let parsed = try ArgumentParser.parse(words)
-        for o in ReplSession.replOnly where parsed.has(o) {
+        for o in ReplContext.replOnly where parsed.has(o) {
             throw .usage("--\(o.rawValue) is an option of 'swurl repl' itself, not a default for requests")
         }
-        try ReplSession.refuseConflicts(parsed, in: "set")
+        try ReplContext.refuseConflicts(parsed, in: "set")
         try CommandTable.check(parsed, for: ReplCommand.self)
         let parser = RequestItemParser(environment: environment)
         for raw in parsed.positionals {
-            guard ReplSession.isItem(raw) else {
+            guard ReplContext.isItem(raw) else {
                 throw .usage("set: '\(raw)' is not a request item or an option", hint: "use cd to change the base URL")
             }
             _ = try parser.parse(raw)
         }
-        defaults = ReplSession.merge(defaults, parsed)
-        defaultItems = ReplSession.merge(items: defaultItems, parsed.positionals)
+        defaults = ReplContext.merge(defaults, parsed)
+        defaultItems = ReplContext.merge(items: defaultItems, parsed.positionals)
         bindCredentials(parsed, items: parsed.positionals)
     }
 
@@ -232,7 +232,7 @@ final class ReplSession {
                 defaults.options[spec.option] = nil
             } else {
                 let before = defaultItems.count
-                defaultItems.removeAll { ReplSession.itemKey($0)?.name.lowercased() == name.lowercased() }
+                defaultItems.removeAll { ReplContext.itemKey($0)?.name.lowercased() == name.lowercased() }
                 if before == defaultItems.count { throw .usage("unset: no default item named '\(name)'", hint: "'env' lists them") }
             }
         }
@@ -245,8 +245,8 @@ final class ReplSession {
             try write(HelpGenerator.help())
             return .success
         }
-        var merged = ReplSession.merge(defaults, line)
-        for o in ReplSession.replOnly where line.has(o) {
+        var merged = ReplContext.merge(defaults, line)
+        for o in ReplContext.replOnly where line.has(o) {
             throw .usage("--\(o.rawValue) applies to 'swurl repl' itself, not to a line")
         }
         // Stdin is the REPL's input: never a request body.
@@ -258,12 +258,12 @@ final class ReplSession {
             positionals = positionals.dropFirst()
         }
         var target: String?
-        if let t = positionals.first, !ReplSession.isItem(t) {
+        if let t = positionals.first, !ReplContext.isItem(t) {
             target = t
             positionals = positionals.dropFirst()
         }
         let url: String
-        if let target, ReplSession.isAbsolute(target) {
+        if let target, ReplContext.isAbsolute(target) {
             url = target
         } else if let base {
             url = URLReference.resolve(target ?? "", against: base)
@@ -282,9 +282,9 @@ final class ReplSession {
             if !line.has(.authType) { merged.options[.authType] = nil }
             withheld.append("-a")
         }
-        let ownHeaders = Set(positionals.compactMap(ReplSession.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })
+        let ownHeaders = Set(positionals.compactMap(ReplContext.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })
         let items = defaultItems.filter { item in
-            guard let key = ReplSession.itemKey(item), key.kind == .header,
+            guard let key = ReplContext.itemKey(item), key.kind == .header,
                   Redactor.isCredentialHeader(key.name),
                   !ownHeaders.contains(key.name.lowercased()) else { return true }
             if credentialGoes(key.name.lowercased(), to: origin) { return true }
@@ -297,7 +297,7 @@ final class ReplSession {
                 + ": they belong to the origin they were given for (give them on the line to send them here)\n")
         }
         merged.positionals = (method.map { [$0] } ?? []) + [url]
-            + ReplSession.merge(items: items, Array(positionals))
+            + ReplContext.merge(items: items, Array(positionals))
         let command: any SwurlCommand.Type = merged.has(.download) ? DownloadCommand.self : RequestCommand.self
         try CommandTable.check(merged, for: command)
         let options = try CommandOptions(merged, environment: environment)
@@ -362,14 +362,14 @@ final class ReplSession {
                 case .keyPassword: shown = Redactor.mask
                 default: shown = Redactor.url(v)
                 }
-                s += "--\(spec.name) \(ReplSession.quote(shown))\n"
+                s += "--\(spec.name) \(ReplContext.quote(shown))\n"
             }
         }
         for item in defaultItems {
-            if let key = ReplSession.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
+            if let key = ReplContext.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
                 s += "\(key.name):\(Redactor.mask)\n"
             } else {
-                s += ReplSession.quote(Redactor.url(item)) + "\n"
+                s += ReplContext.quote(Redactor.url(item)) + "\n"
             }
         }
         // Typed text, shown back: made visible line by line.
@@ -392,7 +392,7 @@ final class ReplSession {
     /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
     /// When the line does not parse, it is judged conservatively: kept out if it might.
     static func containsCredentials(_ line: String) -> Bool {
-        guard var words = try? ReplSession.words(line) else {
+        guard var words = try? ReplContext.words(line) else {
             let l = line.lowercased()
             return ["-a", "--auth", "authorization", "--key-password", "cookie"].contains { l.containsText($0) } || l.containsText("@")
         }

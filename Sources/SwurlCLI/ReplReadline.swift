@@ -14,7 +14,7 @@ enum ReplReadline {
     /// The REPL on a terminal: prompt, read, run, until Ctrl-D or `exit`.
     /// - Returns: 0 on Ctrl-D, or the status `exit N` gave.
     /// - Throws: `.transport` when GNU readline (libreadline.so.8) cannot be loaded.
-    static func interactive(_ session: ReplSession) throws(SwurlError) -> ExitStatus {
+    static func interactive(_ session: ReplContext) throws(SwurlError) -> ExitStatus {
         guard sw_rl_load() == 0 else {
             throw .transport("cannot load GNU readline for the interactive REPL: " + String(cString: sw_rl_load_error()),
                              hint: "install it (apt-get install libreadline8), or pipe the lines into `swurl repl`")
@@ -68,7 +68,7 @@ enum ReplReadline {
     }
 
     /// `swurl http://h/api/> `, or `swurl http://h/api/ [7]> ` after a failure.
-    static func prompt(_ session: ReplSession) -> String {
+    static func prompt(_ session: ReplContext) -> String {
         var p = "swurl"
         if let base = session.base { p += " " + TerminalSanitizer.clean(Redactor.url(base)) }
         if session.lastStatus != .success { p += " [\(session.lastStatus.rawValue)]" }
@@ -98,7 +98,7 @@ enum ReplReadline {
 
 /// What readline's C callbacks reach (they cannot capture): used on the main thread only.
 enum ReplState {
-    nonisolated(unsafe) static var session: ReplSession?
+    nonisolated(unsafe) static var session: ReplContext?
     nonisolated(unsafe) static var matches: [String] = []
     nonisolated(unsafe) static var index = 0
 }
@@ -139,7 +139,7 @@ final class ReplHistory {
 
     /// Adds a line to the history (memory and file), unless it carries credentials.
     func remember(_ line: String) {
-        guard !ReplSession.containsCredentials(line) else { return }
+        guard !ReplContext.containsCredentials(line) else { return }
         sw_rl_add_history(line)
         guard let path else { return }
         sw_rl_append_history(1, path)
@@ -161,7 +161,7 @@ enum ReplCompletion {
     ///   - before: the line up to the word being completed.
     ///   - word: the partial word.
     static func candidates(before: String, word: String, seenPaths: [String]) -> [String] {
-        var previous = (try? ReplSession.words(before)) ?? before.split(separator: " ").map(String.init)
+        var previous = (try? ReplContext.words(before)) ?? before.split(separator: " ").map(String.init)
         if previous.first == "swurl" { previous.removeFirst() }
         if let last = previous.last, let spec = spec(for: last), !spec.choices.isEmpty {
             if case .none = spec.argument {} else { return spec.choices.filter { $0.hasPrefix(word) } }
@@ -178,7 +178,7 @@ enum ReplCompletion {
         }
         var pool: [String] = []
         if previous.isEmpty {
-            pool = ReplSession.builtins + ReplSession.methods + seenPaths
+            pool = ReplContext.builtins + ReplContext.methods + seenPaths
         } else if previous == ["cd"] || (previous.count == 1 && CommandOptions.looksLikeMethod(previous[0])) {
             pool = seenPaths
         } else if previous.first == "unset" {

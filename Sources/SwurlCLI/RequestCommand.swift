@@ -13,24 +13,24 @@ enum RequestCommand: SwurlCommand {
     public static let summary = "send a request and print the response"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
-        try Exchange.perform(CommandOptions(args, environment: environment), environment: environment)
+        try RequestPipeline.perform(CommandOptions(args, environment: environment), environment: environment)
     }
 
     /// Performs one exchange (a download with `-d`) and reports a failure on stderr.
     /// - Returns: the exit status of the exchange, never throws.
     public static func perform(_ options: CommandOptions, environment: Environment) -> ExitStatus {
         do {
-            return try Exchange.perform(options, environment: environment)
+            return try RequestPipeline.perform(options, environment: environment)
         } catch {
             Swurl.report(error, environment: environment)
             return ExitStatus(for: error)
         }
     }
 
-    /// The response half of an exchange, after `Exchange` prepared it: sends the request (or
+    /// The response half of an exchange, after `RequestPipeline` prepared it: sends the request (or
     /// prints it with `--offline`), prints the response, and reports its verdict.
     /// - Throws: every stage's `SwurlError`.
-    static func respond(_ prepared: Exchange.Prepared, options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
+    static func respond(_ prepared: RequestPipeline.Prepared, options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
         let request = prepared.request, stored = prepared.stored
         var transferOptions = prepared.transferOptions
         // Where the output goes and how it looks.
@@ -59,7 +59,7 @@ enum RequestCommand: SwurlCommand {
             return p
         }
         var printer = makePrinter()
-        let session = try TransferSession(request: request, options: transferOptions) { printer = makePrinter(); return printer }
+        let session = try Exchange(request: request, options: transferOptions) { printer = makePrinter(); return printer }
 
         var timing: ExchangeTiming?
         var verdict: ResponseVerdict?

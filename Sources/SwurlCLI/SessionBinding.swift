@@ -11,7 +11,7 @@ struct SessionBinding {
     let loaded: SessionData
     let origin: Origin
     /// The stored cookies for the request's host: those the first hop can send (`--offline`,
-    /// `--curl`). The exchange hands each hop's host its own (`TransferSession`).
+    /// `--curl`). The exchange hands each hop's host its own (`Exchange`).
     let cookiesSent: [SessionCookie]
 
     /// Header names a session never keeps: per-request ones and credentials (which a session
@@ -157,12 +157,12 @@ struct SessionBinding {
     /// the file within its limits) go to stderr.
     /// - Parameter session: the exchange, for the cookies its engine held and which it was handed.
     /// - Throws: `SwurlError.output` when the file cannot be written.
-    func save(options: CommandOptions, transfer: TransferOptions, session: TransferSession,
+    func save(options: CommandOptions, transfer: TransferOptions, session: Exchange,
               environment: Environment) throws(SwurlError) {
         guard !readOnly else { return }
         let after = updated(options: options, transfer: transfer, cookies: session.cookiesAfterExchange,
                             handed: session.cookiesHanded)
-        let warnings = try store.save(from: loaded, to: after, now: Int64(TransferSession.wallClock()))
+        let warnings = try store.save(from: loaded, to: after, now: Int64(Exchange.wallClock()))
         for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
     }
 }

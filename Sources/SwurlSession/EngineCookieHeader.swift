@@ -5,7 +5,7 @@ import SwurlCore
 /// `Curl_cookie_getlist` and `Curl_http_cookies` (7.88): expired cookies dropped, secure cookies
 /// only in a secure context, domain and path matching, at most 150 cookies in the order they
 /// were added, sorted by path length, domain length and name length (longest first), then the
-/// one added last first, and the header cut before it reaches 8190 bytes. `TransferSession`
+/// one added last first, and the header cut before it reaches 8190 bytes. `Exchange`
 /// hands a session's cookies to the engine newest first, so of cookies in the order they were
 /// created (the session file's order) the oldest goes first. The capture test compares it with
 /// what the engine really sends.

@@ -2,8 +2,8 @@ import SwurlCurl
 import SwurlCore
 
 /// Runs many exchanges at once on one libcurl multi handle. Each exchange is a
-/// `TransferSession`, stepped hop by hop with the same `beginHop`/`endHop` code that
-/// `TransferSession.perform()` uses, so redirects, credential origin binding, retries, the TLS
+/// `Exchange`, stepped hop by hop with the same `beginHop`/`endHop` code that
+/// `Exchange.perform()` uses, so redirects, credential origin binding, retries, the TLS
 /// policy (the `HandshakeVerifier` installed by each hop's `configure()`) and timeouts are the
 /// one-shot rules; only the waiting differs (the multi handle instead of curl_easy_perform, a
 /// per-exchange timer instead of a sleep before a retry).
@@ -18,11 +18,11 @@ public final class MultiDriver {
     /// One exchange in flight, with the caller's tag.
     private final class Slot<Tag> {
         let tag: Tag
-        let session: TransferSession
+        let session: Exchange
         var transfer: Transfer?
         /// When a retry may start (monotonic seconds), while waiting.
         var wakeAt: Double?
-        init(tag: Tag, session: TransferSession) {
+        init(tag: Tag, session: Exchange) {
             self.tag = tag
             self.session = session
         }
@@ -80,8 +80,8 @@ public final class MultiDriver {
     ///     sent before it starts. A caller whose `finished` may return false, or whose `next`
     ///     may block, passes false: a prepared exchange left when the run stops is reported as
     ///     `.interrupted`. Default: false.
-    public func run<Tag>(next: (_ ahead: Bool) -> (Tag, TransferSession)?,
-                         finished: (Tag, Swift.Result<TransferSession.Result, SwurlError>) -> Bool,
+    public func run<Tag>(next: (_ ahead: Bool) -> (Tag, Exchange)?,
+                         finished: (Tag, Swift.Result<Exchange.Result, SwurlError>) -> Bool,
                          tick: () -> Void = {}, input: Input? = nil, prefetch: Bool = false) -> Ending {
         var slots: [ObjectIdentifier: Slot<Tag>] = [:]
         var byEasy: [ObjectIdentifier: Slot<Tag>] = [:]
@@ -89,7 +89,7 @@ public final class MultiDriver {
         var sourceDone = false
         var stopping = false
 
-        func end(_ slot: Slot<Tag>, _ outcome: Swift.Result<TransferSession.Result, SwurlError>) {
+        func end(_ slot: Slot<Tag>, _ outcome: Swift.Result<Exchange.Result, SwurlError>) {
             slots.removeValue(forKey: ObjectIdentifier(slot))
             if !finished(slot.tag, outcome) { stopping = true }
         }

@@ -7,7 +7,7 @@ public enum OfflineRequest {
     /// in order (an empty value as `Name:`), then `Content-Length` as libcurl adds it. With a
     /// session's `cookies`, the `Cookie` header the cookie engine adds after `Host`.
     public static func head(_ request: HTTPRequest, cookies: [SessionCookie] = [],
-                            now: Int64 = Int64(TransferSession.wallClock())) throws(SwurlError) -> [UInt8] {
+                            now: Int64 = Int64(Exchange.wallClock())) throws(SwurlError) -> [UInt8] {
         let url = try CurlURL(parsing: request.url)
         var s = "\(request.method) \(url.requestTarget) HTTP/1.1\r\n"
         if let host = request.headers["Host"] {

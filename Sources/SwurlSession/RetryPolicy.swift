@@ -83,7 +83,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 }
 
-/// A retry `TransferSession` is about to make, for whoever shows it (the engine prints nothing).
+/// A retry `Exchange` is about to make, for whoever shows it (the engine prints nothing).
 public struct RetryNotice: Sendable, Equatable {
     /// What made the attempt fail.
     public enum Cause: Sendable, Equatable {

@@ -8,7 +8,7 @@ import SwurlCore
 /// Sends one request with libcurl's easy interface, streaming the request body through a read
 /// callback and the response through header and write callbacks.
 ///
-/// A transfer is one hop: it never follows redirects itself. `TransferSession` follows them hop
+/// A transfer is one hop: it never follows redirects itself. `Exchange` follows them hop
 /// by hop, so it decides methods, bodies and credentials per origin; every hop runs through
 /// `configure()` and so gets the same connection and security settings.
 public final class Transfer: EasyTransferHandler {
@@ -144,7 +144,7 @@ public final class Transfer: EasyTransferHandler {
         if options.decodeContent { try easy.set(.acceptEncoding(""), "Accept-Encoding") }
         try easy.set(.protocols("http,https"), "the protocol list")
         try easy.set(.redirectProtocols("http,https"), "the redirect protocol list")
-        // Redirects are followed hop by hop by TransferSession, never by libcurl.
+        // Redirects are followed hop by hop by Exchange, never by libcurl.
         try easy.set(.followLocation(false))
         try configureConnection()
         try easy.set(.headers(try headerLines()))

@@ -50,7 +50,7 @@ extension Transfer {
         }
         // The in-memory cookie engine; with the share handle, cookies follow the redirect chain.
         try easy.set(.cookieFile(""), "the cookie engine")
-        // No credentials from ~/.netrc behind swurl's back: TransferSession looks them up per hop.
+        // No credentials from ~/.netrc behind swurl's back: Exchange looks them up per hop.
         try easy.set(.netrcIgnored)
     }
 }

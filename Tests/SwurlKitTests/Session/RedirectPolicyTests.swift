@@ -55,7 +55,7 @@ final class RedirectPolicyTests: XCTestCase {
         XCTAssertNotEqual(try Origin(url: "http://a.test/"), try Origin(url: "http://b.test/"))
     }
 
-    private func session(_ url: String, _ configure: (inout TransferOptions) -> Void = { _ in }) throws -> TransferSession {
+    private func session(_ url: String, _ configure: (inout TransferOptions) -> Void = { _ in }) throws -> Exchange {
         var request = HTTPRequest(method: "GET", url: url)
         request.headers.add("Authorization", "Bearer user-typed")
         request.headers.add("Cookie", "a=b")
@@ -63,7 +63,7 @@ final class RedirectPolicyTests: XCTestCase {
         request.headers.add("X-Other", "1")
         var options = TransferOptions()
         configure(&options)
-        return try TransferSession(request: request, options: options) { NullDelegate() }
+        return try Exchange(request: request, options: options) { NullDelegate() }
     }
 
     func testAnHTTPSToHTTPDowngradeOnTheSamePortDropsCredentials() throws {
@@ -87,7 +87,7 @@ final class RedirectPolicyTests: XCTestCase {
         var options = TransferOptions()
         options.credentials = Credentials(user: "u", password: "p")
         options.netrc = Netrc(parsing: "machine b.test login bee password bp\ndefault login d password d")
-        let s = try TransferSession(request: request, options: options) { NullDelegate() }
+        let s = try Exchange(request: request, options: options) { NullDelegate() }
         XCTAssertEqual(try s.prepared(request).0.headers["Authorization"], "Basic dTpw")
         var hop = request
         hop.url = "http://a.test/"
@@ -96,7 +96,7 @@ final class RedirectPolicyTests: XCTestCase {
         XCTAssertEqual(try s.prepared(hop).0.headers["Authorization"], "Basic " + Base64.encode(Array("bee:bp".utf8)))
 
         options.authType = .digest
-        let d = try TransferSession(request: request, options: options) { NullDelegate() }
+        let d = try Exchange(request: request, options: options) { NullDelegate() }
         let (first, digest) = try d.prepared(request)
         XCTAssertNil(first.headers["Authorization"])
         XCTAssertEqual(digest, Credentials(user: "u", password: "p"))

@@ -6,7 +6,7 @@ import SwurlCore
 /// wait for the network and hand it to its half — `DownloadCommand.download` for `-d`,
 /// `RequestCommand.respond` otherwise. One-shot requests, `-d`, and REPL lines come through here
 /// (batch lines build theirs the same way, for the multi handle).
-enum Exchange {
+enum RequestPipeline {
     /// A request ready to send, with what goes along with it.
     struct Prepared {
         var request: HTTPRequest

@@ -14,7 +14,7 @@ import SwurlCore
 /// in libcurl's cookie engine, shared by the hops, which scopes them to their domain; a
 /// session's stored cookies join the engine hop by hop, those of each hop's host (so a redirect
 /// to another host of the session gets that host's cookies, as with curl `-b jar -L`).
-public final class TransferSession {
+public final class Exchange {
     public let request: HTTPRequest
     public let options: TransferOptions
     /// Told about retries, progress and finished hops (the engine prints nothing).
@@ -143,7 +143,7 @@ public final class TransferSession {
         let retries = self.retries, startTime = self.startTime, random = self.random
         let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
-                let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: TransferSession.wallClock()) }
+                let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: Exchange.wallClock()) }
                 let wait = options.retry.delay(retry: retries, retryAfter: after, random: random())
                 if options.retry.maxTime.map({ Transfer.now() - startTime.value + wait <= $0 }) ?? true {
                     return .retry(wait, .status(head.status, reason: head.reason))
@@ -286,7 +286,7 @@ public final class TransferSession {
         }
         var credentials = sameOrigin ? options.credentials : nil
         var source = "--auth"
-        if credentials == nil, TransferSession.hasUserInfo(current.url), let url = try? CurlURL(parsing: current.url),
+        if credentials == nil, Exchange.hasUserInfo(current.url), let url = try? CurlURL(parsing: current.url),
            let user = url.user {
             // `http://user:pass@host/`: the header is made here, as for --auth, so --offline
             // shows the Authorization that is sent (libcurl adds none when one is given).
@@ -297,7 +297,7 @@ public final class TransferSession {
         }
         // After an https → http downgrade no netrc password goes out in the clear.
         let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
-        if credentials == nil, !downgraded, let netrc = options.netrc, !TransferSession.hasUserInfo(current.url) {
+        if credentials == nil, !downgraded, let netrc = options.netrc, !Exchange.hasUserInfo(current.url) {
             credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
             source = "the netrc entry for \(origin.host)"
         }
@@ -316,8 +316,8 @@ public final class TransferSession {
 
     /// `Origin(url:)`, parsed once for the hop's URL (by bytes: the same text).
     private func origin(of url: String) throws(SwurlError) -> Origin {
-        if TransferSession.sameBytes(url, request.url) { return initialOrigin }
-        if let last = lastOrigin, TransferSession.sameBytes(last.url, url) { return last.origin }
+        if Exchange.sameBytes(url, request.url) { return initialOrigin }
+        if let last = lastOrigin, Exchange.sameBytes(last.url, url) { return last.origin }
         let origin = try Origin(url: url)
         lastOrigin = (url, origin)
         return origin

@@ -4,37 +4,37 @@ import SwurlTestSupport
 @testable import SwurlCore
 
 /// The REPL's pure parts: words, items versus paths, merging defaults, credentials, completion.
-final class ReplSessionTests: XCTestCase {
+final class ReplContextTests: XCTestCase {
     func testShownWordsAreQuotedByBytes() {
-        XCTAssertEqual(ReplSession.quote("plain"), "plain")
-        XCTAssertEqual(ReplSession.quote(""), "''")
-        XCTAssertEqual(ReplSession.quote("a b"), "'a b'")
-        XCTAssertEqual(ReplSession.quote("it's"), "'it'\\''s'")
+        XCTAssertEqual(ReplContext.quote("plain"), "plain")
+        XCTAssertEqual(ReplContext.quote(""), "''")
+        XCTAssertEqual(ReplContext.quote("a b"), "'a b'")
+        XCTAssertEqual(ReplContext.quote("it's"), "'it'\\''s'")
         // A quote with a combining mark is one Character, but the shell still sees the quote.
-        XCTAssertEqual(ReplSession.quote("a'\u{301}b"), "'a'\\''\u{301}b'")
+        XCTAssertEqual(ReplContext.quote("a'\u{301}b"), "'a'\\''\u{301}b'")
     }
 
     func testWordsSplitLikeAShell() throws {
-        XCTAssertEqual(try ReplSession.words("  GET foo  'a b'=c \"x \\\" y\":1 "), ["GET", "foo", "a b=c", "x \" y:1"])
+        XCTAssertEqual(try ReplContext.words("  GET foo  'a b'=c \"x \\\" y\":1 "), ["GET", "foo", "a b=c", "x \" y:1"])
         // As in a shell: the backslash escapes '=' for the line, so the item parser sees a=b=c;
         // quoting or doubling it passes it on.
-        XCTAssertEqual(try ReplSession.words("a\\=b=c"), ["a=b=c"])
-        XCTAssertEqual(try ReplSession.words("'a\\=b=c' a\\\\=b"), ["a\\=b=c", "a\\=b"])
-        XCTAssertEqual(try ReplSession.words(""), [])
-        XCTAssertThrowsError(try ReplSession.words("x 'open"))
+        XCTAssertEqual(try ReplContext.words("a\\=b=c"), ["a=b=c"])
+        XCTAssertEqual(try ReplContext.words("'a\\=b=c' a\\\\=b"), ["a\\=b=c", "a\\=b"])
+        XCTAssertEqual(try ReplContext.words(""), [])
+        XCTAssertThrowsError(try ReplContext.words("x 'open"))
     }
 
     func testItemsVersusPaths() {
         for item in ["q==1", "X-Token:abc", "a=b", "n:=1", "f@file", "H;", "user[name]=Ann"] {
-            XCTAssertTrue(ReplSession.isItem(item), item)
+            XCTAssertTrue(ReplContext.isItem(item), item)
         }
         for path in ["foo", "/foo", "foo?x=1", "foo/", "a/b:c", "..", "http://h/x=1", ":8080/x", "./a=b"] {
-            XCTAssertFalse(ReplSession.isItem(path), path)
+            XCTAssertFalse(ReplContext.isItem(path), path)
         }
         // host:port[/path] is a URL (issue 27); a header whose name has no dot is still an item.
         for url in ["localhost:8080", "localhost:8080/x?q=1", "api.example.org:443", "10.0.0.1:80/", "[::1]:8080/x"] {
-            XCTAssertFalse(ReplSession.isItem(url), url)
-            XCTAssertTrue(ReplSession.isAbsolute(url), url)
+            XCTAssertFalse(ReplContext.isItem(url), url)
+            XCTAssertTrue(ReplContext.isAbsolute(url), url)
         }
         for item in ["X-Count:5", "Host:example.org:80", "localhost:abc", "a.b:123456", "localhost:"] {
             XCTAssertFalse(URLText.isHostPort(item), item)
@@ -44,12 +44,12 @@ final class ReplSessionTests: XCTestCase {
     func testLineOptionsAndItemsOverrideDefaults() throws {
         let defaults = try ArgumentParser.parse(["--form", "-v", "--timeout", "5"])
         let line = try ArgumentParser.parse(["--json", "--timeout", "9"])
-        let merged = ReplSession.merge(defaults, line)
+        let merged = ReplContext.merge(defaults, line)
         XCTAssertFalse(merged.has(.form))
         XCTAssertTrue(merged.has(.json))
         XCTAssertTrue(merged.has(.verbose))
         XCTAssertEqual(merged.values(.timeout), ["9"])
-        XCTAssertEqual(ReplSession.merge(items: ["X-A:1", "q==1", "x-b:2"], ["X-B:3", "q==2"]), ["X-A:1", "X-B:3", "q==2"])
+        XCTAssertEqual(ReplContext.merge(items: ["X-A:1", "q==1", "x-b:2"], ["X-B:3", "q==2"]), ["X-A:1", "X-B:3", "q==2"])
     }
 
     func testCredentialLinesAreRecognized() {
@@ -59,11 +59,11 @@ final class ReplSessionTests: XCTestCase {
                      "//ann:pw@localhost:8080/x", "localhost:8080/x --proxy ann:pw@127.0.0.1:3128",
                      "x -qa ann:pw", "x -qva ann", "set --proxy http://ann:pw@p:1", "x Proxy-Authorization:Basic",
                      "x --unknown-option -qa ann:pw", "ann:pw@localhost:8080/x"] {
-            XCTAssertTrue(ReplSession.containsCredentials(line), line)
+            XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
                      "x --proxy http://127.0.0.1:3128", "x -qv"] {
-            XCTAssertFalse(ReplSession.containsCredentials(line), line)
+            XCTAssertFalse(ReplContext.containsCredentials(line), line)
         }
     }
 

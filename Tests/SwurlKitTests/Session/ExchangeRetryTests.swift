@@ -5,7 +5,7 @@ import SwurlTestSupport
 @testable import SwurlCore
 
 /// The session reports retries as events and prints nothing itself.
-final class TransferSessionRetryTests: XCTestCase {
+final class ExchangeRetryTests: XCTestCase {
     private final class Collector: TransferDelegate {
         var body: [UInt8] = []
         func transferDidSendRequestHead(_ bytes: [UInt8]) throws {}
@@ -25,7 +25,7 @@ final class TransferSessionRetryTests: XCTestCase {
         var options = TransferOptions()
         options.retry.maxRetries = 3
         let collector = Collector()
-        let session = try TransferSession(request: HTTPRequest(method: "GET", url: server.url("/flaky?key=n&fails=2&ra=0")),
+        let session = try Exchange(request: HTTPRequest(method: "GET", url: server.url("/flaky?key=n&fails=2&ra=0")),
                                           options: options) { collector }
         let observer = Notices()
         session.observer = observer
@@ -45,7 +45,7 @@ final class TransferSessionRetryTests: XCTestCase {
         var options = TransferOptions()
         options.retry.maxRetries = 1
         options.retry.baseDelay = 0.02
-        let session = try TransferSession(request: HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/"),
+        let session = try Exchange(request: HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/"),
                                           options: options) { Collector() }
         let observer = Notices()
         session.observer = observer
