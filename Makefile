@@ -48,9 +48,14 @@ $(VENV)/.installed: Tests/requirements.txt
 # Debian package made from that binary (PackageTests, which needs SWURL_DEB).
 DEB := $(CURDIR)/swurl_$(shell head -n 1 VERSION)_$(shell dpkg --print-architecture).deb
 
+# The tests mostly wait on their servers and processes, and each starts its own servers on free
+# ports in its own directories, so test classes run in parallel processes (TEST_WORKERS=1: one
+# at a time, for a failure that needs a quiet machine).
+TEST_WORKERS ?= 4
+
 test: test-deps venv build-info
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip swurlTests.PackageTests
+	$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) --skip swurlTests.PackageTests
 	@$(MAKE) --no-print-directory release-binary
 	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
 	@$(MAKE) --no-print-directory deb

@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlOutput
+import SwurlResponseSerialization
+import SwurlSession
+import SwurlCore
+import SwurlCurl
+
+/// What one line ended with.
+struct BatchResult {
+    var line: Int
+    var method: String?
+    var url: String?
+    var status: Int?
+    var httpVersion: String?
+    var timeTotal: Double?
+    var timeFirstByte: Double?
+    var size: Int64?
+    var error: String?
+    var exit: ExitStatus = .success
+    /// The body's file name in `--output-dir` (nil when none was written).
+    var file: String?
+
+    /// The URL as results show it: a password in it masked.
+    var shownURL: String? {
+        guard let url, url.utf8.contains(UInt8(ascii: "@")) else { return url }
+        return Redactor.url(url)
+    }
+
+    /// `LINE STATUS TIME SIZE METHOD URL` (with ` (exit EXIT: MESSAGE)` when the response failed
+    /// the line's checks), or `LINE error EXIT METHOD URL: MESSAGE`.
+    var text: String {
+        var bytes: [UInt8] = []
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` appended as bytes; a successful line's numbers are written digit by digit and a
+    /// printable ASCII method and URL copied as they are (what `TerminalSanitizer.clean` keeps).
+    func appendText(to out: inout [UInt8]) {
+        guard exit == .success, let status, let timeTotal, let size,
+              BatchResult.isPrintableASCII(method), BatchResult.isPrintableASCII(shownURL) else {
+            out.append(contentsOf: slowText.utf8)
+            return
+        }
+        BatchResult.appendDecimal(Int64(line), to: &out)
+        out.append(0x20)
+        BatchResult.appendDecimal(Int64(status), to: &out)
+        out.append(0x20)
+        BatchResult.appendSeconds(timeTotal, to: &out)
+        out.append(0x20)
+        BatchResult.appendDecimal(size, to: &out)
+        out.append(0x20)
+        if let method { out.append(contentsOf: method.utf8) } else { out.append(UInt8(ascii: "-")) }
+        out.append(0x20)
+        if let url = shownURL { out.append(contentsOf: url.utf8) } else { out.append(UInt8(ascii: "-")) }
+    }
+
+    private static func isPrintableASCII(_ s: String?) -> Bool {
+        guard var s else { return true }
+        return s.withUTF8 { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+    }
+
+    private static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
+        if n < 0 { out.append(contentsOf: String(n).utf8); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = n
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[count] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+                v /= 10
+                count += 1
+            } while v > 0
+            while count > 0 { count -= 1; out.append(d[count]) }
+        }
+    }
+
+    /// `seconds(_:)` appended as bytes.
+    private static func appendSeconds(_ d: Double, to out: inout [UInt8]) {
+        let ms = Int64((max(0, d) * 1_000_000).rounded())
+        appendDecimal(ms / 1_000_000, to: &out)
+        out.append(UInt8(ascii: "."))
+        var frac = ms % 1_000_000, divisor: Int64 = 100_000
+        while divisor > 0 {
+            out.append(UInt8(truncatingIfNeeded: frac / divisor) + 0x30)
+            frac %= divisor
+            divisor /= 10
+        }
+    }
+
+    private var slowText: String {
+        let m = method ?? "-", u = shownURL.map { TerminalSanitizer.clean($0) } ?? "-"
+        if let status, let timeTotal, let size {
+            var s = "\(line) \(status) \(BatchResult.seconds(timeTotal)) \(size) \(m) \(u)"
+            if exit != .success { s += " (exit \(exit.rawValue): \(TerminalSanitizer.clean(error ?? "")))" }
+            return s
+        }
+        return "\(line) error \(exit.rawValue) \(m) \(u): \(TerminalSanitizer.clean(error ?? ""))"
+    }
+
+    var json: String {
+        func num(_ d: Double?) -> JSONValue { d.map { .number(BatchResult.seconds($0)) } ?? .null }
+        let v = JSONValue.object([
+            .init("line", .number(String(line))),
+            .init("method", method.map { .string($0) } ?? .null),
+            .init("url", shownURL.map { .string($0) } ?? .null),
+            .init("status", status.map { .number(String($0)) } ?? .null),
+            .init("http_version", httpVersion.map { .string($0) } ?? .null),
+            .init("time_total", num(timeTotal)),
+            .init("time_first_byte", num(timeFirstByte)),
+            .init("size", size.map { .number(String($0)) } ?? .null),
+            .init("error", error.map { .string($0) } ?? .null),
+            .init("exit", .number(String(exit.rawValue))),
+        ] + (file.map { [.init("file", .string($0))] } ?? []))
+        return v.serialized
+    }
+
+    static func seconds(_ d: Double) -> String {
+        let ms = Int((max(0, d) * 1_000_000).rounded())
+        let frac = String(ms % 1_000_000)
+        return "\(ms / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
+    }
+}
+
+/// Writes results as lines finish, or in input order (holding back only results).
+final class BatchReport {
+    private let sink: ByteSink
+    private let jsonl: Bool
+    private let inputOrder: Bool
+    private var held: [Int: BatchResult] = [:]
+    private var nextOrdinal = 0
+    private var pending: [UInt8] = []
+    /// Why results could not be written (the first failure); nothing more is written after it.
+    private(set) var writeError: SwurlError?
+
+    init(sink: ByteSink, jsonl: Bool, inputOrder: Bool) {
+        self.sink = sink
+        self.jsonl = jsonl
+        self.inputOrder = inputOrder
+    }
+
+    func add(ordinal: Int, _ result: BatchResult) {
+        if !inputOrder {
+            emit(result)
+        } else {
+            held[ordinal] = result
+            while let r = held.removeValue(forKey: nextOrdinal) {
+                emit(r)
+                nextOrdinal += 1
+            }
+        }
+        if pending.count >= 16384 { flush() }
+    }
+
+    private func emit(_ r: BatchResult) {
+        if jsonl { pending.append(contentsOf: r.json.utf8) } else { r.appendText(to: &pending) }
+        pending.append(0x0A)
+    }
+
+    /// Writes what is waiting (also the held results after an interruption, in input order).
+    func flush() {
+        if !held.isEmpty && Interrupt.requested {
+            for key in held.keys.sorted() { if let r = held.removeValue(forKey: key) { emit(r) } }
+        }
+        guard !pending.isEmpty, writeError == nil else { pending = []; return }
+        do {
+            try sink.write(pending)
+        } catch {
+            writeError = (error as? SwurlError) ?? .output("writing the results failed: \(error)")
+        }
+        pending = []
+    }
+}

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlOutput
+import SwurlResponseSerialization
+import SwurlSession
+import SwurlCore
+import SwurlCurl
+
+/// Turns lines into exchanges for the driver and their outcomes into results.
+final class BatchRunner {
+    private let defaults: BatchDefaults
+    /// `--wait-for-network`: the origins (scheme, host, port) already found reachable, so each is
+    /// waited for once, before its first line starts.
+    private var reachedOrigins: Set<String> = []
+    private let environment: Environment
+    private let outputDir: String?
+    private let nameTemplate: BatchNameTemplate?
+    /// The `--name-template` names this batch wrote, so that no line replaces another's body.
+    private var writtenNames: Set<String> = []
+    private let failFast: Bool
+    private let report: BatchReport
+    private let progress: BatchProgress?
+    private var ordinal = 0
+    private var stop = false
+    /// Whether no new line may start (`--fail-fast` after a failure, or results that cannot be written).
+    var stopped: Bool { stop || report.writeError != nil }
+    /// The first failing line in input order and its status.
+    private(set) var firstFailure: (line: Int, status: ExitStatus)?
+
+    init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
+         failFast: Bool, report: BatchReport, progress: BatchProgress?) {
+        self.defaults = BatchDefaults(defaults, environment: environment)
+        self.environment = environment
+        self.outputDir = outputDir
+        self.nameTemplate = nameTemplate
+        self.failFast = failFast
+        self.report = report
+        self.progress = progress
+    }
+
+    private func failed(_ line: Int, _ status: ExitStatus) {
+        if firstFailure.map({ line < $0.line }) ?? true { firstFailure = (line, status) }
+        if failFast { stop = true }
+    }
+
+    /// A line read ahead (`next(ahead: true)`) but left for its turn, since preparing it may wait.
+    private var heldBack: (number: Int, arguments: ParsedArguments)?
+
+    /// The next request from the input; malformed lines are reported here and skipped.
+    /// - Parameter ahead: asked while every slot is busy (the driver's prefetch). A line whose
+    ///   preparation may wait — its own `--wait-for-network`, or its own `--key`/`--cert`, whose
+    ///   password may be asked for — is then held back and nil returned; the next call takes it.
+    func next(_ reader: LineReader, ahead: Bool = false) -> (BatchLine, Exchange)? {
+        while !stopped, !Interrupt.requested {
+            let number: Int, parsed: Result<ParsedArguments, SwurlError>
+            if let held = heldBack {
+                if ahead { return nil }
+                heldBack = nil
+                (number, parsed) = (held.number, .success(held.arguments))
+            } else {
+                guard let (text, tooLong) = reader.next() else { return nil }
+                number = reader.lineNumber
+                let trimmed = text.trimmingSpaces()
+                // A line cut for its length comes back empty: it is reported, never skipped.
+                if !tooLong && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
+                parsed = tooLong
+                    ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
+                    : Result { () throws(SwurlError) in try ArgumentParser.parse(try ShellWords.words(trimmed)) }
+                if ahead, case .success(let arguments) = parsed,
+                   arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) {
+                    heldBack = (number, arguments)
+                    return nil
+                }
+            }
+            let index = ordinal
+            ordinal += 1
+            progress?.started()
+            // The method and URL once the request is built: a later failure (the network wait,
+            // the transfer options) is reported with them.
+            var request: HTTPRequest?
+            do throws(SwurlError) {
+                let (line, session) = try build(parsed.get(), number: number, ordinal: index, request: &request)
+                return (line, session)
+            } catch {
+                let status = ExitStatus(for: error)
+                report.add(ordinal: index, BatchResult(line: number, method: request?.method.rawValue, url: request?.url,
+                                                       status: nil, httpVersion: nil,
+                                                       timeTotal: nil, timeFirstByte: nil, size: nil,
+                                                       error: error.message, exit: status))
+                progress?.finished(failed: true, bytes: 0)
+                failed(number, status)
+            }
+        }
+        return nil
+    }
+
+    /// One parsed line through the one-shot rules: options (the batch's as defaults), request builder.
+    /// - Parameter built: set to the request as soon as it is built.
+    private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int,
+                       request built: inout HTTPRequest?) throws(SwurlError) -> (BatchLine, Exchange) {
+        var options = try defaults.options(for: arguments)
+        options.ignoreStdin = true
+        // Stdin is the batch's input (or the terminal), never a line's body.
+        try options.refuseStdinItems("a batch line")
+        let request = try RequestBuilder(options: options, environment: environment).build()
+        built = request
+        if let limit = options.waitForNetwork {
+            let origin = (try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url
+            if !reachedOrigins.contains(origin) {
+                try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
+                reachedOrigins.insert(origin)
+            }
+        }
+        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        transferOptions.rateLimitedByLibcurl = true
+        // A line with TLS options of its own (pins above all) never shares a connection: a reused
+        // one was checked under another line's policy, and libcurl cannot see pins to tell.
+        transferOptions.ownConnection = arguments.options.keys.contains { OptionTable.spec(long: $0.rawValue)?.group == .tls }
+        // Over HTTP/1.1: FORBID_REUSE is applied only when the last transfer leaves a connection,
+        // so other lines could join an HTTP/2 connection this line's trust (--cacert-add,
+        // --pin-cert) let in, and keep it after; an HTTP/1.1 connection carries one transfer.
+        if transferOptions.ownConnection { transferOptions.httpVersion = .http1_1 }
+        transferOptions.ownSharedState = BatchDefaults.needsOwnSharedState(transferOptions, request: request)
+        BatchDefaults.sizeReceiveBuffer(&transferOptions)
+        let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
+        let session = try Exchange(request: request, options: transferOptions) { body }
+        session.delegateCanRestart = true
+        session.observer = TransferReporter(options, environment, context: "line \(number): ")
+        return (BatchLine(number: number, ordinal: ordinal, method: request.method.rawValue, url: request.url, body: body),
+                session)
+    }
+
+    /// Where a successful line's body goes: `DIR/LINE.body`, or the `--name-template` name (one
+    /// no other line of this batch wrote; a name left empty by sanitizing falls back to LINE.body).
+    private func finalPath(_ line: BatchLine, status: Int?) -> String? {
+        guard let outputDir else { return nil }
+        guard let nameTemplate else { return "\(outputDir)/\(line.number).body" }
+        let wanted = nameTemplate.name(line: line.number, method: line.method, url: line.url, status: status)
+            ?? "\(line.number).body"
+        let name = BatchNameTemplate.unclaimed(wanted, line: line.number) { writtenNames.contains($0) }
+        writtenNames.insert(name)
+        return "\(outputDir)/\(name)"
+    }
+
+    /// A line ended: validate it as a one-shot request would, write its body, report it.
+    /// - Returns: whether new lines may start.
+    func finished(_ line: BatchLine, _ outcome: Swift.Result<Exchange.Result, SwurlError>) -> Bool {
+        var result = BatchResult(line: line.number, method: line.method, url: line.url)
+        var status = ExitStatus.success
+        switch outcome {
+        case .failure(let error):
+            status = ExitStatus(for: error)
+            result.error = error.message
+            // A transfer stopped after the response began (--max-filesize, a cut) still has its status.
+            result.status = line.body.judge.head?.status
+            _ = line.body.settle(keep: false, to: nil)
+        case .success(let r):
+            result.url = r.url
+            result.status = r.head?.status
+            result.httpVersion = r.timing.final.httpVersion
+            result.timeTotal = r.timing.final.total + r.timing.redirectTime
+            result.timeFirstByte = r.timing.final.startTransfer
+            result.size = line.body.bytes
+            if let verdict = line.body.judge.verdict() {
+                // The one-shot request's verdict, on the same facts.
+                status = verdict.exitStatus
+                result.error = verdict.message
+            }
+            let path = status == .success ? finalPath(line, status: r.head?.status) : nil
+            if let e = line.body.settle(keep: status == .success, to: path) {
+                status = ExitStatus(for: e)
+                result.error = e.message
+            } else if let path, status == .success {
+                result.file = String(path.split(separator: "/").last ?? "")
+            }
+        }
+        result.exit = status
+        report.add(ordinal: line.ordinal, result)
+        progress?.finished(failed: status != .success, bytes: result.size ?? 0)
+        if status != .success && status != .interrupted { failed(line.number, status) }
+        return !stopped
+    }
+}

@@ -1,0 +1,484 @@
+import SwurlSession
+import SwurlCurl
+import SwurlCore
+/// The state of one REPL: the base URL, the default options and items, the last status, the paths seen.
+final class ReplContext {
+    /// The process's environment; in script mode its `errorPlace` names the line being run.
+    private(set) var environment: Environment
+    /// The base as given on the command line (`cd` without an argument returns to it).
+    let initialBase: String?
+    /// The current base, normalized (a non-empty path ends in `/`).
+    private(set) var base: String?
+    /// Default options, merged under every line's.
+    private(set) var defaults = ParsedArguments()
+    /// Default request items as typed (`X-Token:abc`, `q==1`).
+    private(set) var defaultItems: [String] = []
+    private(set) var lastStatus: ExitStatus = .success
+    /// Relative paths used in this REPL, for completion.
+    private(set) var seenPaths: [String] = []
+    /// Whether the session is on a terminal (Ctrl-D exits 0; `exit` then exits 0 too).
+    var interactive = false
+    /// The origin each default credential goes to, by key (`auth` for `-a`, or a lower-cased
+    /// credential header name): the base's origin when it was given, else the origin of the
+    /// first request that used it. A line to any other origin does not get it, as a redirect
+    /// to another origin does not (`cd` to another origin does not move it either).
+    private var credentialOrigins: [String: Origin] = [:]
+
+    static let builtins = ["cd", "set", "unset", "env", "help", "exit", "quit"]
+    static let methods = HTTPMethod.known.map(\.rawValue)
+    /// Options that only the REPL itself takes: never merged into a line.
+    static let replOnly: [Option] = [.stopOnError]
+    /// Options of which a line's one replaces every default of the same set.
+    static let exclusiveSets: [[Option]] = [
+        [.json, .form, .multipart, .plist, .raw],
+        [.print, .headers, .body, .verbose],
+        [.http1_1, .http2, .http2PriorKnowledge],
+        [.ipv4, .ipv6],
+        [.verifyHost, .noVerifyHost],
+    ]
+
+    /// The exclusive sets whose options a request refuses together: all but the print set
+    /// (`-h` and `-b` combine) and `--raw` (it goes with any format).
+    static let conflictingSets: [[Option]] = exclusiveSets.filter { !$0.contains(.print) }.map { $0.filter { $0 != .raw } }
+
+    init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
+        self.environment = environment
+        var positionals = args.positionals[...]
+        var startBase: String?
+        if let first = positionals.first, !ReplContext.isItem(first) {
+            startBase = try ReplContext.absoluteBase(first, defaultScheme: args.value(.defaultScheme) ?? "http")
+            positionals = positionals.dropFirst()
+        }
+        initialBase = startBase
+        base = startBase
+        let parser = RequestItemParser(environment: environment)
+        for raw in positionals {
+            _ = try parser.parse(raw)
+            defaultItems.append(raw)
+        }
+        try ReplContext.refuseConflicts(args, in: "swurl repl")
+        defaults.options = args.options
+        for o in ReplContext.replOnly { defaults.options[o] = nil }
+        bindCredentials(args, items: defaultItems)
+    }
+
+    /// Binds the credentials among new defaults to the current base's origin (with no base: to
+    /// the first request's).
+    private func bindCredentials(_ parsed: ParsedArguments, items: [String]) {
+        let origin = base.flatMap { try? Origin(url: $0) }
+        var keys: [String] = parsed.has(.auth) ? ["auth"] : []
+        for item in items {
+            if let key = ReplContext.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
+                keys.append(key.name.lowercased())
+            }
+        }
+        for key in keys { credentialOrigins[key] = origin }
+    }
+
+    /// Whether the default credential `key` may go to a request for `origin` (binding it there
+    /// when it has no origin yet).
+    private func credentialGoes(_ key: String, to origin: Origin?) -> Bool {
+        guard let origin else { return false }
+        if let bound = credentialOrigins[key] { return bound == origin }
+        credentialOrigins[key] = origin
+        return true
+    }
+
+    /// Whether a line's target or `cd` argument replaces the base instead of resolving against
+    /// it: `scheme://…`, the `:PORT/path` shorthand, or `host:port[/path]` (`URLText.isHostPort`).
+    static func isAbsolute(_ target: String) -> Bool {
+        URLText.schemeOf(target) != nil || target.hasPrefix(":") || URLText.isHostPort(target)
+    }
+
+    /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's slash.
+    static func absoluteBase(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
+        URLReference.normalizedBase(try URLBuilder.resolve(raw, defaultScheme: defaultScheme).url)
+    }
+
+    // MARK: Lines
+
+    /// Runs one line and records its status.
+    func execute(_ line: String) -> ReplOutcome {
+        let outcome: ReplOutcome
+        do {
+            outcome = try run(line)
+        } catch {
+            Swurl.report(error, environment: environment)
+            outcome = .ran(ExitStatus(for: error))
+        }
+        if case .ran(let status) = outcome { lastStatus = status }
+        return outcome
+    }
+
+    private func run(_ line: String) throws(SwurlError) -> ReplOutcome {
+        var words = try ReplContext.words(line)
+        if words.first == "swurl" { words.removeFirst() }
+        guard let first = words.first else { return .nothing }
+        if first.hasPrefix("#") { return .nothing }
+        if let op = words.first(where: ReplContext.isShellOperator) {
+            throw .usage("'\(TerminalSanitizer.clean(op))': redirection and pipes are not REPL syntax",
+                         hint: "save the body with -o FILE or --download; to pipe a response, run 'swurl …' in the shell")
+        }
+        let rest = Array(words.dropFirst())
+        switch first {
+        case "exit", "quit":
+            if let n = rest.first {
+                guard let v = Int32(n), let status = ExitStatus(rawValue: v) ?? (v == 0 ? .success : nil) else {
+                    throw .usage("exit takes a status swurl uses (0, 1-8, 64-66, 130), got '\(n)'")
+                }
+                return .exit(status)
+            }
+            return .exit(interactive ? .success : lastStatus)
+        case "help":
+            try write(ReplContext.helpText)
+            return .ran(.success)
+        case "env":
+            try write(environmentText())
+            return .ran(.success)
+        case "cd":
+            try changeBase(rest.first)
+            return .ran(.success)
+        case "set":
+            try set(rest)
+            return .ran(.success)
+        case "unset":
+            try unset(rest)
+            return .ran(.success)
+        default:
+            return .ran(try request(words))
+        }
+    }
+
+    private func write(_ text: String) throws(SwurlError) {
+        do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+    }
+
+    /// `cd [PATH_OR_URL]`: the base resolved like a request path; no argument returns to the first base.
+    func changeBase(_ target: String?) throws(SwurlError) {
+        guard let target else { base = initialBase; return }
+        let scheme = defaults.value(.defaultScheme) ?? "http"
+        if ReplContext.isAbsolute(target) {
+            base = try ReplContext.absoluteBase(target, defaultScheme: scheme)
+        } else if let base {
+            self.base = try ReplContext.absoluteBase(URLReference.resolve(target, against: base), defaultScheme: scheme)
+        } else {
+            throw .usage("cd \(target): there is no base URL to resolve it against",
+                         hint: "give an absolute URL, e.g. cd http://127.0.0.1:8080/api")
+        }
+        remember(path: target)
+    }
+
+    /// `set ITEM|OPTION…`: adds defaults; an item replaces a default item of the same name.
+    func set(_ words: [String]) throws(SwurlError) {
+        guard !words.isEmpty else { throw .usage("set needs request items or options", hint: "e.g. set X-Token:abc, set --form") }
+        let parsed = try ArgumentParser.parse(words)
+        for o in ReplContext.replOnly where parsed.has(o) {
+            throw .usage("--\(o.rawValue) is an option of 'swurl repl' itself, not a default for requests")
+        }
+        try ReplContext.refuseConflicts(parsed, in: "set")
+        try CommandTable.check(parsed, for: ReplCommand.self)
+        let parser = RequestItemParser(environment: environment)
+        for raw in parsed.positionals {
+            guard ReplContext.isItem(raw) else {
+                throw .usage("set: '\(raw)' is not a request item or an option", hint: "use cd to change the base URL")
+            }
+            _ = try parser.parse(raw)
+        }
+        defaults = ReplContext.merge(defaults, parsed)
+        defaultItems = ReplContext.merge(items: defaultItems, parsed.positionals)
+        bindCredentials(parsed, items: parsed.positionals)
+    }
+
+    /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.
+    func unset(_ names: [String]) throws(SwurlError) {
+        guard !names.isEmpty else { throw .usage("unset needs a header, item or option name", hint: "e.g. unset X-Token, unset --form") }
+        for name in names {
+            if name.hasPrefix("-") && name.count > 1 {
+                let spec = name.hasPrefix("--") ? OptionTable.spec(long: String(name.dropFirst(2)))
+                    : name.count == 2 ? name.last.flatMap(OptionTable.spec(short:)) : nil
+                guard let spec else { throw .usage("unset: unknown option '\(name)'") }
+                guard defaults.has(spec.option) else { throw .usage("unset: --\(spec.name) is not set") }
+                defaults.options[spec.option] = nil
+            } else {
+                let before = defaultItems.count
+                defaultItems.removeAll { ReplContext.itemKey($0)?.name.lowercased() == name.lowercased() }
+                if before == defaultItems.count { throw .usage("unset: no default item named '\(name)'", hint: "'env' lists them") }
+            }
+        }
+    }
+
+    /// A request line: `[METHOD] [PATH_OR_URL] [ITEMS…] [OPTIONS…]` with the defaults merged in.
+    func request(_ words: [String]) throws(SwurlError) -> ExitStatus {
+        let line = try ArgumentParser.parse(words)
+        if line.has(.help) {
+            try write(HelpGenerator.help())
+            return .success
+        }
+        var merged = ReplContext.merge(defaults, line)
+        for o in ReplContext.replOnly where line.has(o) {
+            throw .usage("--\(o.rawValue) applies to 'swurl repl' itself, not to a line")
+        }
+        // Stdin is the REPL's input: never a request body.
+        merged.options[.ignoreStdin] = [nil]
+        var positionals = line.positionals[...]
+        var method: String?
+        if let m = positionals.first, CommandOptions.looksLikeMethod(m) {
+            method = m
+            positionals = positionals.dropFirst()
+        }
+        var target: String?
+        if let t = positionals.first, !ReplContext.isItem(t) {
+            target = t
+            positionals = positionals.dropFirst()
+        }
+        let url: String
+        if let target, ReplContext.isAbsolute(target) {
+            url = target
+        } else if let base {
+            url = URLReference.resolve(target ?? "", against: base)
+            if let target { remember(path: target) }
+        } else if let target {
+            url = target
+        } else {
+            throw .usage("no URL: this REPL has no base URL", hint: "give a URL on the line, or set a base with cd URL")
+        }
+        // Default credentials go only to the origin they were given for: a line's own go anywhere.
+        let origin = try? Origin(url: URLBuilder.resolve(url, defaultScheme: merged.value(.defaultScheme) ?? "http").url)
+        var withheld: [String] = []
+        if defaults.has(.auth) && !line.has(.auth) && !credentialGoes("auth", to: origin) {
+            merged.options[.auth] = nil
+            // The type goes with the credentials it describes (alone it is a usage error).
+            if !line.has(.authType) { merged.options[.authType] = nil }
+            withheld.append("-a")
+        }
+        let ownHeaders = Set(positionals.compactMap(ReplContext.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })
+        let items = defaultItems.filter { item in
+            guard let key = ReplContext.itemKey(item), key.kind == .header,
+                  Redactor.isCredentialHeader(key.name),
+                  !ownHeaders.contains(key.name.lowercased()) else { return true }
+            if credentialGoes(key.name.lowercased(), to: origin) { return true }
+            withheld.append(key.name + ":")
+            return false
+        }
+        if !withheld.isEmpty && !merged.has(.quiet) {
+            try? environment.stderr.write("swurl: note: the default credentials (" + withheld.joined(separator: ", ")
+                + ") are not sent to " + TerminalSanitizer.clean(origin?.description ?? Redactor.url(url))
+                + ": they belong to the origin they were given for (give them on the line to send them here)\n")
+        }
+        merged.positionals = (method.map { [$0] } ?? []) + [url]
+            + ReplContext.merge(items: items, Array(positionals))
+        let command: any SwurlCommand.Type = merged.has(.download) ? DownloadCommand.self : RequestCommand.self
+        try CommandTable.check(merged, for: command)
+        let options = try CommandOptions(merged, environment: environment)
+        // Stdin is the REPL's input (its script or the terminal), never a line's body.
+        try options.refuseStdinItems("a REPL line")
+        return RequestCommand.perform(options, environment: environment)
+    }
+
+    private func remember(path: String) {
+        guard !path.isEmpty, !seenPaths.contains(path) else { return }
+        seenPaths.append(path)
+        if seenPaths.count > 500 { seenPaths.removeFirst() }
+    }
+
+    // MARK: Script mode
+
+    /// Runs stdin line by line: `#` lines are comments; the status is the last command's.
+    func runScript(stopOnError: Bool) -> ExitStatus {
+        let reader = LineReader(source: environment.stdin, name: "stdin")
+        var status = ExitStatus.success
+        // Ctrl-C between lines stops the script too (during a request the engine sees it).
+        Interrupt.arm()
+        while let (line, tooLong) = reader.next() {
+            if Interrupt.requested { return .interrupted }
+            if tooLong {
+                Swurl.report(.usage("line \(reader.lineNumber) is longer than \(LineReader.maxLine) bytes"), environment: environment)
+                status = .usage
+                if stopOnError { return status }
+                continue
+            }
+            environment.errorPlace = "line \(reader.lineNumber)"
+            defer { environment.errorPlace = nil }
+            switch execute(line) {
+            case .nothing: continue
+            case .exit(let s): return s
+            case .ran(let s):
+                status = s
+                if s == .interrupted || (stopOnError && s != .success) { return s }
+            }
+        }
+        if let error = reader.error {
+            Swurl.report(error, environment: environment)
+            return ExitStatus(for: error)
+        }
+        return Interrupt.requested ? .interrupted : status
+    }
+
+    // MARK: env
+
+    /// The base and every default, credentials masked (`Redactor`).
+    func environmentText() -> String {
+        var s = "base: " + (base.map(Redactor.url) ?? "(none)") + "\n"
+        let bearer = defaults.value(.authType)?.lowercased() == "bearer"
+        for spec in OptionTable.all {
+            guard let values = defaults.options[spec.option] else { continue }
+            for v in values {
+                guard let v else { s += "--\(spec.name)\n"; continue }
+                let shown: String
+                switch spec.option {
+                // A bearer token is a secret as a whole; `user:pass` keeps the user name.
+                case .auth: shown = Redactor.credentials(v, whole: bearer)
+                case .keyPassword: shown = Redactor.mask
+                default: shown = Redactor.url(v)
+                }
+                s += "--\(spec.name) \(ReplContext.quote(shown))\n"
+            }
+        }
+        for item in defaultItems {
+            if let key = ReplContext.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
+                s += "\(key.name):\(Redactor.mask)\n"
+            } else {
+                s += ReplContext.quote(Redactor.url(item)) + "\n"
+            }
+        }
+        // Typed text, shown back: made visible line by line.
+        return s.split(separator: "\n").map { TerminalSanitizer.clean(String($0)) + "\n" }.joined()
+    }
+
+    /// `word` as one shell word. Bytes decide (a quote followed by a combining mark is still a
+    /// quote to the shell, though not a "'" Character).
+    static func quote(_ word: String) -> String {
+        guard word.isEmpty || word.utf8.contains(where: { b in
+            b == 0x20 || b == 0x09 || b == 0x27 || b == 0x22 || b == 0x5C
+        }) else { return word }
+        return "'" + word.replacingAll("'", with: "'\\''") + "'"
+    }
+
+    // MARK: History
+
+    /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`
+    /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
+    /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
+    /// When the line does not parse, it is judged conservatively: kept out if it might.
+    static func containsCredentials(_ line: String) -> Bool {
+        guard var words = try? ReplContext.words(line) else {
+            let l = line.lowercased()
+            return ["-a", "--auth", "authorization", "--key-password", "cookie"].contains { l.containsText($0) } || l.containsText("@")
+        }
+        if words.first == "swurl" { words.removeFirst() }
+        if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
+        if words.contains(where: Redactor.hasURLPassword) { return true }
+        guard let parsed = try? ArgumentParser.parse(words) else {
+            return words.contains { w in
+                w.hasPrefix("--auth") || w.hasPrefix("--key-password")
+                    || w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains("a")
+                    || itemKey(w).map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true
+            }
+        }
+        if parsed.has(.auth) || parsed.has(.keyPassword) { return true }
+        return parsed.positionals.contains { w in
+            guard let key = itemKey(w), key.kind == .header else { return false }
+            return Redactor.isCredentialHeader(key.name)
+        }
+    }
+
+    // MARK: Words and items
+
+    /// Splits a line into words as a POSIX shell would (`ShellWords`, the splitter every door
+    /// shares): a line means what it means typed after `swurl`.
+    static func words(_ line: String) throws(SwurlError) -> [String] {
+        try ShellWords.words(line)
+    }
+
+    enum ItemKind { case header, query, field }
+
+    /// The name and kind of a request item (`X-Token:abc` → header X-Token), by its first
+    /// unescaped separator; nil when the word has none.
+    static func itemKey(_ word: String) -> (name: String, kind: ItemKind)? {
+        let scalars = Array(word.unicodeScalars)
+        var name = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "\\", i + 1 < scalars.count {
+                name.append(scalars[i + 1])
+                i += 2
+                continue
+            }
+            if ItemSeparator.leadCharacters.contains(c) {
+                let rest = String(String.UnicodeScalarView(scalars[i...]))
+                let kind: ItemKind = rest.hasPrefix(":=") ? .field : rest.hasPrefix(":") || rest.hasPrefix(";") ? .header
+                    : rest.hasPrefix("==") ? .query : .field
+                return (String(name), kind)
+            }
+            name.append(c)
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether a word is a shell redirection, pipe or list operator (`>`, `>file`, `2>&1`, `<`,
+    /// `|`, `&&`, `;`): the REPL runs no shell, so a line with one cannot mean what it would
+    /// in one.
+    static func isShellOperator(_ word: String) -> Bool {
+        if ["|", "||", "&", "&&", ";"].contains(word) { return true }
+        return [">", "<", "|", "1>", "2>", "&>"].contains { word.hasPrefix($0) }
+    }
+
+    /// Whether a word is a request item rather than a path or URL: it has a separator, and the
+    /// text before it is a non-empty name without `/`, `?`, `#` (`foo?x=1` and `a/b:c` are paths).
+    static func isItem(_ word: String) -> Bool {
+        if URLText.schemeOf(word) != nil || URLText.isHostPort(word) { return false }
+        guard let key = itemKey(word), !key.name.isEmpty else { return false }
+        return !key.name.contains(where: { "/?#".contains($0) }) && !key.name.hasPrefix(".")
+    }
+
+    /// Defaults that exclude each other (`set --json --form`) are refused when they are set:
+    /// kept, they would fail every later request.
+    /// - Throws: `SwurlError.usage` naming both options.
+    static func refuseConflicts(_ parsed: ParsedArguments, in context: String) throws(SwurlError) {
+        for set in conflictingSets {
+            let given = set.filter { parsed.has($0) }
+            guard given.count > 1 else { continue }
+            throw .usage("\(context): --\(given[0].rawValue) and --\(given[1].rawValue) cannot both be defaults",
+                         hint: "choose one; a later 'set --\(given[1].rawValue)' replaces --\(given[0].rawValue)")
+        }
+    }
+
+    /// Options: a line's option replaces the defaults' values of the same option and of its exclusive set.
+    static func merge(_ defaults: ParsedArguments, _ line: ParsedArguments) -> ParsedArguments {
+        var merged = defaults
+        for option in line.options.keys {
+            for set in exclusiveSets where set.contains(option) { for o in set { merged.options[o] = nil } }
+        }
+        for (option, values) in line.options { merged.options[option] = values }
+        return merged
+    }
+
+    /// Items: a line's item replaces default items of the same kind and name (headers by any case).
+    static func merge(items defaults: [String], _ line: [String]) -> [String] {
+        let keys = line.compactMap(itemKey)
+        let kept = defaults.filter { d in
+            guard let k = itemKey(d) else { return true }
+            return !keys.contains { $0.kind == k.kind && (k.kind == .header ? $0.name.lowercased() == k.name.lowercased() : $0.name == k.name) }
+        }
+        return kept + line
+    }
+
+    static let helpText = """
+    A line is [METHOD] [PATH_OR_URL] [REQUEST_ITEM ...] [OPTIONS], as for one-shot swurl.
+    PATH resolves against the base URL (a base path gets a trailing /; then RFC 3986):
+      foo -> BASE/foo    /foo -> the host's /foo    ../x, foo?x=1, foo/    http://other/ replaces the base
+      (so do :8080/x and host:port/x, e.g. localhost:8080/x or api.example.org:443)
+    A line with only items or options requests the base. A leading 'swurl ' is dropped.
+    Built-ins:
+      cd [PATH_OR_URL]      change the base URL (cd .. goes up; cd alone returns to the first base)
+      set ITEM|OPTION ...   add defaults for every request (set X-Token:abc, set --form, set -a user:pass)
+      unset NAME ...        remove a default header or item (unset X-Token) or option (unset --form)
+      env                   show the base URL and the defaults, credentials masked
+      help                  this text; 'GET --help' shows swurl's options
+      exit, quit, Ctrl-D    leave the REPL
+    Ctrl-C cancels a running request (status 130) or clears the line being typed.
+
+    """
+}
