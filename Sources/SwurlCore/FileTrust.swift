@@ -30,7 +30,7 @@ public enum FileTrust {
     /// then reports the error).
     public static func doubt(_ path: String, fd: Int32? = nil) -> Doubt? {
         var st = stat()
-        let found = fd.map { fstat($0, &st) == 0 } ?? (stat(path, &st) == 0)
+        let found = fd.map { fstat($0, &st) == 0 } ?? (stat(ArgumentBytes.path(path), &st) == 0)
         guard found else { return nil }
         let shown = quoted(path)
         if let owner = foreignOwner(st) {
@@ -53,7 +53,7 @@ public enum FileTrust {
     /// Why the directory `dir` lets others replace what it holds; nil when it does not.
     static func directoryDoubt(_ dir: String) -> Doubt? {
         var st = stat()
-        guard stat(dir, &st) == 0 else { return nil }
+        guard stat(ArgumentBytes.path(dir), &st) == 0 else { return nil }
         let shown = quoted(dir)
         if let owner = foreignOwner(st) {
             return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) belongs to uid \(owner), not to you (uid \(geteuid())) or root",
@@ -100,15 +100,15 @@ public enum FileTrust {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        let cwd = String(cString: buffer)
+        let cwd = ArgumentBytes.decode(cString: buffer)
         return (cwd == "/" ? "" : cwd) + "/" + path
     }
 
     /// `path` with every link resolved (realpath(3)); nil when it cannot be.
     private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        guard let resolved = realpath(ArgumentBytes.path(path), nil) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return ArgumentBytes.decode(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)).map { $0 })
     }
 
     /// The directories that hold `file`, from its own up to `/`.
