@@ -36,7 +36,7 @@ enum DownloadCommand: SwurlCommand {
         file.judge = judge
         var t = transferOptions
         // Bytes as the server stores them (ranges refer to those), read in large blocks.
-        t.decodeContent = false
+        t.contentCoding = .asStored
         t.captureRequest = headPrinter != nil && (options.selection?.requestHeaders ?? options.verbose)
         let session = try Exchange(request: request, options: t) { file }
         session.adapter = ResumeAdapter(file)

@@ -3,7 +3,6 @@
 #endif
 import SwurlSession
 import SwurlRequestSerialization
-import SwurlCurl
 import SwurlCore
 
 /// Turns the command line into an `HTTPRequest`: URL and query items, default and user
@@ -59,8 +58,7 @@ public struct RequestBuilder {
         let jsonMode = options.bodyFormat == .json
         request.headers.add("Accept", jsonMode && (hasData || options.explicitJSON)
                             ? "application/json, */*;q=0.5" : "*/*")
-        let encodings = CurlVersion.acceptEncoding
-        if !encodings.isEmpty { request.headers.add("Accept-Encoding", encodings) }
+        ContentCoding.decoded.addHeader(to: &request)
 
         // The body.
         var contentType: String?

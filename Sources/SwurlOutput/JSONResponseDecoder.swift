@@ -1,6 +1,6 @@
 import SwurlCore
 /// Shows JSON indented and coloured. By default it streams through `JSONStreamFormatter` in
-/// constant memory, holding back only a small window at the start so that a body that is not
+/// constant memory, holding back only the start (`HoldBackWindow`) so that a body that is not
 /// JSON after all is shown as plain text instead of half formatted. The window's bytes are
 /// checked as they come (by a second formatter whose output is only counted) and formatted
 /// when it closes, piece by piece through `drain`, so its formatted output (about three times
@@ -8,15 +8,6 @@ import SwurlCore
 /// `--drop-nulls` need the whole document and build a tree. A leading XSSI guard (`)]}',`,
 /// `while(1);`, `for(;;);`) is shown on its own line and the JSON after it formatted.
 final class JSONResponseDecoder: ResponseDecoding {
-    /// Bytes held back at the start (none with `--stream`).
-    static let window = 1 << 20
-    /// The window is fed in pieces of this size, at fixed offsets of the body, so that
-    /// `heldOutputBudget` is checked at the same places whatever the chunking.
-    static let windowStep = 16 << 10
-    /// Formatted output the window may stand for at most: deep nesting makes output far larger
-    /// than input (up to 260 bytes per `[`), so the window closes early once its bytes would
-    /// format to this much (what `finish` writes at once for a body that ends inside it).
-    static let heldOutputBudget = 4 << 20
     /// Guards that servers put before JSON to stop it being run as a script.
     static let xssiGuards: [[UInt8]] = [")]}'", "while(1);", "for(;;);", ")]}"].map { Array($0.utf8) }
     /// Bytes after the leading BOM and white space that decide whether a guard is there: the
@@ -26,7 +17,6 @@ final class JSONResponseDecoder: ResponseDecoding {
     private let context: DecodingContext
     private let formatter: JSONStreamFormatter
     private let treeMode: Bool
-    private let windowSize: Int
 
     private var prefixDone = false
     /// Whether a leading BOM was looked for (and dropped).
@@ -35,12 +25,11 @@ final class JSONResponseDecoder: ResponseDecoding {
     private var sawBOM = false
     /// The start of the body, without BOM and leading white space, until a guard is ruled in or out.
     private var prefix: [UInt8] = []
-    private var held: [UInt8] = []
+    /// The start of the body, held back; closed from the start with `--stream` (and in tree mode).
+    private var window: HoldBackWindow
     /// Checks the window's bytes with the same theme as `formatter`; its output is only counted.
     private var checker: JSONStreamFormatter?
     private var checkerOutput: [UInt8] = []
-    private var heldOutputCount = 0
-    private var windowOpen: Bool
     /// Bytes accepted but not yet formatted (the window's, once it closed, and the rest of the
     /// chunk that closed it), in order, with how far the first was formatted.
     private var backlog: [[UInt8]] = []
@@ -64,9 +53,8 @@ final class JSONResponseDecoder: ResponseDecoding {
         self.context = context
         formatter = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
         treeMode = context.options.sortKeys || context.options.dropNulls
-        windowSize = context.options.stream ? 0 : JSONResponseDecoder.window
-        windowOpen = windowSize > 0 && !treeMode
-        if windowOpen { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }
+        window = HoldBackWindow(open: !context.options.stream && !treeMode)
+        if window.isOpen { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }
     }
 
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
@@ -145,37 +133,21 @@ final class JSONResponseDecoder: ResponseDecoding {
             }
             return
         }
-        if windowOpen, let checker {
-            // The window closes after exactly `windowSize` bytes, wherever the chunks end, so
-            // what is held back (and shown as text if it is not JSON) never depends on them.
-            // It also closes early, at a `windowStep` boundary, once its output passes the
-            // budget, so deeply nested JSON never makes `finish` write a huge block at once.
-            var rest = chunk[...]
-            while !rest.isEmpty {
-                let step = JSONResponseDecoder.windowStep - held.count % JSONResponseDecoder.windowStep
-                let room = min(step, max(0, windowSize - held.count))
-                let inWindow = UnsafeRawBufferPointer(rebasing: rest.prefix(room))
-                rest = rest.dropFirst(room)
-                // 64 KiB, then the whole window at once: growing by doubling would copy a large
-                // window and, for a moment, hold it twice.
-                if held.count + inWindow.count > held.capacity {
-                    held.reserveCapacity(held.isEmpty ? min(windowSize, 64 << 10) : windowSize)
-                }
-                held.append(contentsOf: inWindow)
-                checker.feed(inWindow, into: &checkerOutput)
-                heldOutputCount += checkerOutput.count
-                checkerOutput.removeAll(keepingCapacity: true)
-                if !checker.isValid {
-                    fallBack(&out)
-                    text?.decode(UnsafeRawBufferPointer(rebasing: rest), into: &out)
-                    return
-                }
-                let atStep = held.count % JSONResponseDecoder.windowStep == 0
-                if held.count >= windowSize || (atStep && heldOutputCount > JSONResponseDecoder.heldOutputBudget) {
-                    closeWindow()
-                    if !rest.isEmpty { backlog.append(Array(UnsafeRawBufferPointer(rebasing: rest))) }
-                    return
-                }
+        if window.isOpen, let checker {
+            let outcome = window.take(chunk) { piece, _ in
+                checker.feed(piece, into: &checkerOutput)
+                defer { checkerOutput.removeAll(keepingCapacity: true) }
+                return checker.isValid ? checkerOutput.count : nil
+            }
+            switch outcome {
+            case .holding:
+                break
+            case .invalid(let rest):
+                fallBack(&out)
+                text?.decode(rest, into: &out)
+            case .closed(let rest):
+                closeWindow()
+                if !rest.isEmpty { backlog.append(Array(rest)) }
             }
             return
         }
@@ -186,9 +158,7 @@ final class JSONResponseDecoder: ResponseDecoding {
     /// The window's bytes were JSON: they become the backlog, formatted by `drain` (or by the
     /// next `decode` or `finish`).
     private func closeWindow() {
-        windowOpen = false
-        backlog = [held]
-        held = []
+        backlog = [window.close()]
         backlogStart = 0
         checker = nil
         checkerOutput = []
@@ -203,7 +173,7 @@ final class JSONResponseDecoder: ResponseDecoding {
     /// part is let go as soon as it is formatted.
     private func formatBacklog(_ out: inout [UInt8], upTo limit: Int) {
         while let first = backlog.first, out.count < limit {
-            let end = min(first.count, backlogStart + JSONResponseDecoder.windowStep)
+            let end = min(first.count, backlogStart + HoldBackWindow.step)
             first[backlogStart..<end].withUnsafeBytes { formatter.feed($0, into: &out) }
             backlogStart = end
             if end == first.count {
@@ -215,13 +185,9 @@ final class JSONResponseDecoder: ResponseDecoding {
 
     /// Shows everything held so far as text; the rest follows as text too.
     private func fallBack(_ out: inout [UInt8]) {
-        let t = TextResponseDecoder(context: context)
-        t.decode(held, into: &out)
-        held = []
+        text = window.showAsText(context: context, into: &out)
         checker = nil
         checkerOutput = []
-        windowOpen = false
-        text = t
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
@@ -244,7 +210,7 @@ final class JSONResponseDecoder: ResponseDecoding {
             return sawBOM ? .failed("the body is only a byte order mark (U+FEFF), not JSON") : .decoded
         }
         if treeMode { return finishTree(&out) }
-        if windowOpen, let checker {
+        if window.isOpen, let checker {
             checker.finish(into: &checkerOutput)
             if !checker.isValid {
                 fallBack(&out)

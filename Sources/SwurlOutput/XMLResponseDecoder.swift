@@ -4,27 +4,19 @@ import SwurlCore
 /// line, an element holding only text on one line, comments, CDATA sections, processing
 /// instructions, DOCTYPEs, namespace prefixes and entity references kept exactly as written.
 ///
-/// Like the JSON decoder, it holds back the formatted output of the first `window` bytes, so a
-/// body that is not well-formed within them is shown as text with a note rather than half
+/// Like the JSON decoder, it holds back the formatted output of the body's start
+/// (`HoldBackWindow`), so a body that is not well-formed within it is shown as text with a note rather than half
 /// formatted. Past the window, output is written as it comes; a document that turns out not to
 /// be well-formed there keeps what was formatted, and the rest is shown as sent, with a note
 /// that says so (as `JSONResponseDecoder` does).
 final class XMLResponseDecoder: ResponseDecoding {
-    /// Bytes whose formatted output is held back at the start.
-    static let window = 1 << 20
-    /// The window is fed in pieces of this size, at fixed offsets of the body, so that
-    /// `heldOutputBudget` is checked at the same places whatever the chunking.
-    static let windowStep = 16 << 10
-    /// Formatted output held back at most: nesting makes output larger than input (up to
-    /// 130 bytes of indentation per `<a>`), so the window closes early past this.
-    static let heldOutputBudget = 4 << 20
-
     private let context: DecodingContext
     private let formatter: XMLStreamFormatter
-    private var held: [UInt8] = []
+    /// The start of the body; closed from the start with `--stream`, which shows output as soon
+    /// as there is some.
+    private var window: HoldBackWindow
+    /// The formatted output of the window's bytes, written when it closes.
     private var heldOutput: [UInt8] = []
-    /// Closed from the start with `--stream`, which shows output as soon as there is some.
-    private var windowOpen: Bool
     private let stream: Bool
     private var text: TextResponseDecoder?
     private var sawContent = false
@@ -33,55 +25,46 @@ final class XMLResponseDecoder: ResponseDecoding {
         self.context = context
         formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
         stream = context.options.stream
-        windowOpen = !stream
+        window = HoldBackWindow(open: !stream)
     }
 
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let text { text.decode(chunk, into: &out); return }
         guard chunk.count > 0 else { return }
         if !sawContent, chunk.contains(where: { !XMLTokenizer.isSpace($0) }) { sawContent = true }
-        guard windowOpen else {
+        guard window.isOpen else {
             formatter.feed(chunk, into: &out, settle: stream)
             return
         }
-        var rest = chunk[...]
-        while !rest.isEmpty {
-            let step = XMLResponseDecoder.windowStep - held.count % XMLResponseDecoder.windowStep
-            let piece = UnsafeRawBufferPointer(rebasing: rest.prefix(min(step, XMLResponseDecoder.window - held.count)))
-            rest = rest.dropFirst(piece.count)
-            held.append(contentsOf: piece)
-            let atStep = held.count % XMLResponseDecoder.windowStep == 0
+        let outcome = window.take(chunk) { piece, atStep in
+            let before = heldOutput.count
             formatter.feed(piece, into: &heldOutput, settle: atStep, checkpoint: atStep)
-            if formatter.failure != nil {
-                fallBack(&out)
-                text?.decode(UnsafeRawBufferPointer(rebasing: rest), into: &out)
-                return
-            }
-            if held.count >= XMLResponseDecoder.window || (atStep && heldOutput.count > XMLResponseDecoder.heldOutputBudget) {
-                out += heldOutput
-                heldOutput = []
-                held = []
-                windowOpen = false
-                if !rest.isEmpty { formatter.feed(UnsafeRawBufferPointer(rebasing: rest), into: &out) }
-                return
-            }
+            return formatter.failure == nil ? heldOutput.count - before : nil
+        }
+        switch outcome {
+        case .holding:
+            break
+        case .invalid(let rest):
+            fallBack(&out)
+            text?.decode(rest, into: &out)
+        case .closed(let rest):
+            _ = window.close()
+            out += heldOutput
+            heldOutput = []
+            if !rest.isEmpty { formatter.feed(rest, into: &out) }
         }
     }
 
     /// Shows everything held so far as text; the rest follows as text too.
     private func fallBack(_ out: inout [UInt8]) {
-        let t = TextResponseDecoder(context: context)
-        t.decode(held, into: &out)
-        held = []
+        text = window.showAsText(context: context, into: &out)
         heldOutput = []
-        windowOpen = false
-        text = t
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
         if text == nil {
             guard sawContent else { return .decoded }
-            if windowOpen {
+            if window.isOpen {
                 formatter.finish(into: &heldOutput)
                 if formatter.failure == nil {
                     out += heldOutput

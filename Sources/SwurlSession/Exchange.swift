@@ -134,6 +134,7 @@ public final class Exchange {
         }
         guard let current, let delegate, let share else { throw .transport("internal: the exchange has no request") }
         var (hop, digest) = try prepared(current)
+        options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         try handCookies(forHost: try origin(of: hop.url).host)
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
@@ -265,6 +266,7 @@ public final class Exchange {
     /// credentials applied.
     public func firstHop() throws(SwurlError) -> HTTPRequest {
         var (hop, _) = try prepared(request)
+        options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         return hop
     }

@@ -141,7 +141,7 @@ public final class Transfer: EasyTransferHandler {
             if let p = parsed.password { try HeaderValue.check(p, "the password in the URL") }
         }
         try easy.set(.noSignal(true))
-        if options.decodeContent { try easy.set(.acceptEncoding(""), "Accept-Encoding") }
+        if options.contentCoding.libcurlDecodes { try easy.set(.acceptEncoding(""), "Accept-Encoding") }
         try easy.set(.protocols("http,https"), "the protocol list")
         try easy.set(.redirectProtocols("http,https"), "the redirect protocol list")
         // Redirects are followed hop by hop by Exchange, never by libcurl.

@@ -23,16 +23,15 @@ public protocol RequestAdapting: AnyObject {
     func adapt(_ request: inout HTTPRequest)
 }
 
-/// Resumes a download: asks for the body as stored (`Accept-Encoding: identity`, since a
-/// Content-Encoding makes byte ranges meaningless, unless the user removed the header) and,
-/// when bytes are on disk, for the rest of it (`Range: bytes=N-`), before every attempt.
+/// Resumes a download: when bytes are on disk, asks for the rest of them (`Range: bytes=N-`)
+/// before every attempt. The bytes are the stored ones (`ContentCoding.asStored`), so the
+/// range means what is on disk.
 public final class ResumeAdapter: RequestAdapting {
     private let target: ResumableTransferDelegate
 
     public init(_ target: ResumableTransferDelegate) { self.target = target }
 
     public func adapt(_ request: inout HTTPRequest) {
-        if !request.isRemoved("Accept-Encoding") { request.headers.set("Accept-Encoding", "identity") }
         request.headers.remove("Range")
         let offset = target.resumeOffset()
         if offset > 0 { request.headers.set("Range", "bytes=\(offset)-") }

@@ -34,8 +34,9 @@ public struct TransferOptions: Sendable {
     public var maxFileSize: Int64?
     /// The most bytes one response head may take (default 256 KiB).
     public var maxHeaderBytes = 256 * 1024
-    /// Whether to ask for and decode compressed bodies (downloads keep the bytes as sent).
-    public var decodeContent = true
+    /// Which codings to ask for and whether libcurl decodes the body (downloads keep the bytes
+    /// as stored).
+    public var contentCoding = ContentCoding.decoded
     /// A connection of its own, never reused by or for another transfer. A batch line whose TLS
     /// policy is not the batch's gets one: libcurl matches connections on its own TLS options,
     /// but pins, the pin scope and added trust anchors live in the handshake verifier, which a

@@ -130,6 +130,25 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(last?["Range"], "bytes=80000-")
     }
 
+    func testADownloadAsksForTheStoredBytesUnlessTheHeaderIsRemoved() throws {
+        // A download asks for identity (its ranges refer to the stored bytes), even over a
+        // header item; a request asks for what libcurl decodes.
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        func sent(_ args: [String]) throws -> String? {
+            let r = try runSwurl(args, directory: dir)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return (server.requests().last?["headers"] as? [String: String])?["Accept-Encoding"]
+        }
+        let url = server.url("/file?size=1000&seed=3")
+        XCTAssertEqual(try sent(["-d", "-o", "a.bin", url]), "identity")
+        XCTAssertEqual(try sent(["-d", "-o", "b.bin", url, "Accept-Encoding:gzip"]), "identity")
+        XCTAssertNil(try sent(["-d", "-o", "c.bin", url, "Accept-Encoding:"]))
+        let request = try sent(["-o", "d.bin", url])
+        XCTAssertNotEqual(request, "identity")
+        XCTAssertEqual(request?.contains("gzip"), true, request ?? "none")
+    }
+
     func testContinueWithoutOutputFindsThePartFileByTheURLName() throws {
         let server = try ScriptedServer()
         let dir = TestPaths.temporaryDirectory()

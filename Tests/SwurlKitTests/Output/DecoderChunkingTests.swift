@@ -126,7 +126,7 @@ final class DecoderChunkingTests: XCTestCase {
     func testAJSONWindowLongerThanOneChunkClosesAtTheSameByte() {
         // Invalid JSON just past the held-back window: shown the same whatever the chunk size.
         var body = Array("[".utf8)
-        while body.count < JSONResponseDecoder.window + 100 { body += Array("1234567,".utf8) }
+        while body.count < HoldBackWindow.size + 100 { body += Array("1234567,".utf8) }
         body += Array("x]".utf8)
         let setup = Setup(choice: .json, terminal: false)
         let whole = run(body, setup, chunks: [body.count])

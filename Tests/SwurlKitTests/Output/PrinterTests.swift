@@ -97,7 +97,7 @@ final class PrinterTests: XCTestCase {
         XCTAssertEqual(whole.outcome, .decoded)
         // The printer ends formatted output with a newline.
         XCTAssertTrue(sink.bytes == whole.bytes + [0x0A], "output differs: \(sink.bytes.count) vs \(whole.bytes.count) + 1")
-        XCTAssertGreaterThan(sink.bytes.count, 2 * JSONResponseDecoder.window)
-        XCTAssertLessThan(sink.largest, JSONResponseDecoder.window / 2, "a block of \(sink.largest) bytes")
+        XCTAssertGreaterThan(sink.bytes.count, 2 * HoldBackWindow.size)
+        XCTAssertLessThan(sink.largest, HoldBackWindow.size / 2, "a block of \(sink.largest) bytes")
     }
 }

@@ -129,7 +129,7 @@ final class XMLStreamFormatterTests: XCTestCase {
 
     func testInvalidPastTheWindowKeepsWhatWasFormattedAndShowsTheRestAsSent() throws {
         // What the JSON decoder does: the formatted part stays, the rest follows as sent.
-        let valid = XMLStreamFormatterTests.flat(bytes: XMLResponseDecoder.window + 50_000)
+        let valid = XMLStreamFormatterTests.flat(bytes: HoldBackWindow.size + 50_000)
         let cut = Array(valid.dropLast(8)) // drop "</list>\n"
         let bad = cut + Array("<x></y>\u{1B}[2J tail".utf8)
         let whole = runDecoder(bad, choice: .xml, terminal: true, chunk: bad.count)
