@@ -10,13 +10,8 @@ import SwurlCore
 final class JSONResponseDecoder: ResponseDecoding {
     /// Bytes held back at the start (none with `--stream`).
     static let window = 1 << 20
-    /// The window is fed in pieces of this size, at fixed offsets of the body, so that
-    /// `heldOutputBudget` is checked at the same places whatever the chunking.
+    /// The window is fed to the checker, and its backlog formatted, in pieces of this size.
     static let windowStep = 16 << 10
-    /// Formatted output the window may stand for at most: deep nesting makes output far larger
-    /// than input (up to 260 bytes per `[`), so the window closes early once its bytes would
-    /// format to this much (what `finish` writes at once for a body that ends inside it).
-    static let heldOutputBudget = 4 << 20
     /// Guards that servers put before JSON to stop it being run as a script.
     static let xssiGuards: [[UInt8]] = [")]}'", "while(1);", "for(;;);", ")]}"].map { Array($0.utf8) }
     /// Bytes after the leading BOM and white space that decide whether a guard is there: the
@@ -39,7 +34,8 @@ final class JSONResponseDecoder: ResponseDecoding {
     /// Checks the window's bytes with the same theme as `formatter`; its output is only counted.
     private var checker: JSONStreamFormatter?
     private var checkerOutput: [UInt8] = []
-    private var heldOutputCount = 0
+    /// Whether the checker has seen the end of the body (`endOfBody`).
+    private var checkerFinished = false
     private var windowOpen: Bool
     /// Bytes accepted but not yet formatted (the window's, once it closed, and the rest of the
     /// chunk that closed it), in order, with how far the first was formatted.
@@ -148,8 +144,9 @@ final class JSONResponseDecoder: ResponseDecoding {
         if windowOpen, let checker {
             // The window closes after exactly `windowSize` bytes, wherever the chunks end, so
             // what is held back (and shown as text if it is not JSON) never depends on them.
-            // It also closes early, at a `windowStep` boundary, once its output passes the
-            // budget, so deeply nested JSON never makes `finish` write a huge block at once.
+            // Deep nesting does not close it early: an unclosed document of `[`s under 1 MiB is
+            // then shown as sent, not formatted into hundreds of times its size. The held
+            // bytes' output is formatted in pieces once they check out (`endOfBody`, `drain`).
             var rest = chunk[...]
             while !rest.isEmpty {
                 let step = JSONResponseDecoder.windowStep - held.count % JSONResponseDecoder.windowStep
@@ -163,15 +160,13 @@ final class JSONResponseDecoder: ResponseDecoding {
                 }
                 held.append(contentsOf: inWindow)
                 checker.feed(inWindow, into: &checkerOutput)
-                heldOutputCount += checkerOutput.count
                 checkerOutput.removeAll(keepingCapacity: true)
                 if !checker.isValid {
                     fallBack(&out)
                     text?.decode(UnsafeRawBufferPointer(rebasing: rest), into: &out)
                     return
                 }
-                let atStep = held.count % JSONResponseDecoder.windowStep == 0
-                if held.count >= windowSize || (atStep && heldOutputCount > JSONResponseDecoder.heldOutputBudget) {
+                if held.count >= windowSize {
                     closeWindow()
                     if !rest.isEmpty { backlog.append(Array(UnsafeRawBufferPointer(rebasing: rest))) }
                     return
@@ -197,6 +192,16 @@ final class JSONResponseDecoder: ResponseDecoding {
     func drain(into out: inout [UInt8], upTo limit: Int) -> Bool {
         formatBacklog(&out, upTo: limit)
         return !backlog.isEmpty
+    }
+
+    /// A window still open at the end of a plain UTF-8 body is checked now: valid, it becomes
+    /// the backlog (`drain` formats it in pieces); invalid, `finish` shows it as sent.
+    func endOfBody() {
+        guard transcoder == nil, prefixDone, text == nil, !treeMode, windowOpen, let checker, !checkerFinished else { return }
+        checker.finish(into: &checkerOutput)
+        checkerOutput = []
+        checkerFinished = true
+        if checker.isValid { closeWindow() }
     }
 
     /// Formats the backlog a window step at a time until `out` holds `limit` bytes; each
@@ -245,7 +250,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         }
         if treeMode { return finishTree(&out) }
         if windowOpen, let checker {
-            checker.finish(into: &checkerOutput)
+            if !checkerFinished { checker.finish(into: &checkerOutput) }
             if !checker.isValid {
                 fallBack(&out)
                 if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
