@@ -285,14 +285,9 @@ final class ReplTests: XCTestCase {
         }
     }
 
-    /// Types each argument after the first two as a line at the prompt, then Ctrl-D.
-    static let historyDriver = #"""
-    import os, pty, sys, time
-    binary, state = sys.argv[1:3]
-    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(binary, [binary, "repl"], env)
+    /// The pty drivers' `expect(pattern)`: reads the terminal (`fd`) until `pattern` shows,
+    /// returns what came up to it; exits 1 when it does not come.
+    static let ptyExpect = #"""
     buf = b""
     def expect(pat, timeout=20):
         global buf
@@ -300,13 +295,31 @@ final class ReplTests: XCTestCase {
         while time.time() < end:
             i = buf.find(pat)
             if i >= 0:
+                seen = buf[:i + len(pat)]
                 buf = buf[i + len(pat):]
-                return
-            try:
-                buf += os.read(fd, 65536)
-            except OSError:
-                break
-        sys.exit("no %r in %r" % (pat, buf[-300:]))
+                return seen.decode(errors="replace")
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    d = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not d:
+                    break
+                buf += d
+        print("timed out waiting for %r; got %r" % (pat, buf[-800:]))
+        sys.exit(1)
+    """#
+
+    /// Types each argument after the first two as a line at the prompt, then Ctrl-D.
+    static let historyDriver = #"""
+    import os, pty, sys, time, select
+    binary, state = sys.argv[1:3]
+    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary, "repl"], env)
+    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
     expect(b"> ")
     for line in sys.argv[3:]:
         os.write(fd, line.encode() + b"\r")
@@ -400,27 +413,7 @@ final class ReplTests: XCTestCase {
     pid, fd = pty.fork()
     if pid == 0:
         os.execve(binary, [binary, "repl", base], env)
-    buf = b""
-    def expect(pat, timeout=20):
-        global buf
-        end = time.time() + timeout
-        while time.time() < end:
-            i = buf.find(pat)
-            if i >= 0:
-                seen = buf[:i + len(pat)]
-                buf = buf[i + len(pat):]
-                return seen.decode(errors="replace")
-            r, _, _ = select.select([fd], [], [], 0.05)
-            if r:
-                try:
-                    d = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not d:
-                    break
-                buf += d
-        print("timed out waiting for %r; got %r" % (pat, buf[-800:]))
-        sys.exit(1)
+    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
     res = {}
     prompt = expect(b"> ")
     res["prompt"] = prompt.split("\x1b[?2004h")[-1]
