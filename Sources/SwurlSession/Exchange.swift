@@ -288,7 +288,7 @@ public final class Exchange {
     /// libcurl ranks equal (path, domain and name length) the older is sent first, as RFC 6265
     /// §5.4 orders them and as the stored cookies are handed (libcurl 7.88 sends the one it was
     /// given last first, so without this a redirect gets a response's cookies newest first, as
-    /// curl `-L` sends them). A cookie whose `Path` was empty, relative or quoted goes back with
+    /// curl `-L` sends them), and two with one name, domain and path are one. A cookie whose `Path` was empty, relative or quoted goes back with
     /// the default path of the hop that set it (RFC 6265 §5.2.4), as it is saved, so the next hop
     /// already matches it as a later run will. Only in an exchange's own share (a batch's is
     /// shared by lines running at once), and only when every line reads as a cookie and as it
@@ -300,7 +300,12 @@ public final class Exchange {
         let badPath = ordered.contains { !($0.cookie?.hasValidPath ?? true) }
         guard ordered.count > 1 || badPath else { return }
         try jar.set(.cookieList("ALL"), "the cookie jar")
+        // One cookie per name, domain and path (RFC 6265 §5.3 step 11): libcurl keeps a
+        // `Domain=h` cookie beside the host-only one of the same name that host set. The later
+        // one listed is the newer, and it takes the older one's place.
+        var seen: Set<String> = []
         for entry in ordered.reversed() {
+            if let key = entry.cookie?.key, !seen.insert(key).inserted { continue }
             var line = entry.line
             if var c = entry.cookie, !c.hasValidPath {
                 c.path = defaultPaths[c.key] ?? "/"
