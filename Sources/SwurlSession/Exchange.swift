@@ -288,11 +288,11 @@ public final class Exchange {
     /// libcurl ranks equal (path, domain and name length) the older is sent first, as RFC 6265
     /// §5.4 orders them and as the stored cookies are handed (libcurl 7.88 sends the one it was
     /// given last first, so without this a redirect gets a response's cookies newest first, as
-    /// curl `-L` sends them), and two with one name, domain and path are one. A cookie whose `Path` was empty, relative or quoted goes back with
-    /// the default path of the hop that set it (RFC 6265 §5.2.4), as it is saved, so the next hop
-    /// already matches it as a later run will. Only in an exchange's own share (a batch's is
-    /// shared by lines running at once), and only when every line reads as a cookie and as it
-    /// was listed, so no byte of a cookie changes on the way.
+    /// curl `-L` sends them); two with one name, domain and path become one. A cookie whose
+    /// `Path` was empty, relative or quoted goes back with the default path of the hop that set
+    /// it (RFC 6265 §5.2.4), as it is saved, so the next hop matches it as a later run will.
+    /// Only in an exchange's own share (a batch's is shared by lines running at once), and only
+    /// when every line reads as a cookie and as it was listed, so no byte of a cookie changes.
     private func reorderJar() throws(SwurlError) {
         guard ownsShare, let jar else { return }
         let ordered = engineCookiesInCreationOrder()
