@@ -292,11 +292,11 @@ public final class Exchange {
     /// `Path` was empty, relative or quoted goes back with the default path of the hop that set
     /// it (RFC 6265 §5.2.4), as it is saved, so the next hop matches it as a later run will.
     /// Only in an exchange's own share (a batch's is shared by lines running at once), and only
-    /// when every line reads as a cookie and as it was listed, so no byte of a cookie changes.
+    /// when every line reads as a cookie (the lines keep their bytes: `EasyInfo.cookieList`).
     private func reorderJar() throws(SwurlError) {
         guard ownsShare, let jar else { return }
         let ordered = engineCookiesInCreationOrder()
-        guard ordered.allSatisfy({ $0.cookie != nil && !$0.line.unicodeScalars.contains("\u{FFFD}") }) else { return }
+        guard ordered.allSatisfy({ $0.cookie != nil }) else { return }
         let badPath = ordered.contains { !($0.cookie?.hasValidPath ?? true) }
         guard ordered.count > 1 || badPath else { return }
         try jar.set(.cookieList("ALL"), "the cookie jar")

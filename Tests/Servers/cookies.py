@@ -4,8 +4,8 @@ a chain of redirects through the case's steps, and logs the Cookie header it rec
 line (Tests/Support/CookieServer.swift describes the paths; CookieConformanceTests holds the cases).
 
 Every path is accepted, so the path a cookie is set from or sent to is the case's to choose:
-- `?case=ID&step=N` answers with step N's Set-Cookie headers (exactly the bytes of the case file's
-  strings, UTF-8), and with `&to=URL` a 302 to URL.
+- `?case=ID&step=N` answers with step N's Set-Cookie headers (the case file's strings in UTF-8,
+  each `\\xNN` written as the byte NN), and with `&to=URL` a 302 to URL.
 - `?to=URL` alone is a 302 to URL with no cookies (a redirect from another host).
 - anything else answers `ok`; every request is logged: method, Host, path and query, and the
   Cookie header as received (its bytes as UTF-8, invalid bytes as \\xNN), or null without one.
@@ -13,13 +13,18 @@ Every path is accepted, so the path a cookie is set from or sent to is the case'
 Usage: cookies.py PORT LOG CASES_JSON
 CASES_JSON: {"ID": [[set-cookie, ...], ...], ...} (the steps of each case).
 """
-import json, socketserver, sys, threading, urllib.parse
+import json, re, socketserver, sys, threading, urllib.parse
 from http.server import BaseHTTPRequestHandler
 
 port = int(sys.argv[1]); log_path = sys.argv[2]
 with open(sys.argv[3], encoding='utf-8') as f:
     cases = json.load(f)
 lock = threading.Lock()
+
+def raw(line):
+    """A case's header value as bytes: UTF-8, with each `\\xNN` the byte NN (for bytes that are
+    not UTF-8, which JSON strings cannot hold)."""
+    return re.sub(rb'\\x([0-9a-fA-F]{2})', lambda m: bytes([int(m.group(1), 16)]), line.encode('utf-8'))
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.0'
@@ -50,7 +55,7 @@ class Handler(BaseHTTPRequestHandler):
         status = b'302 Found' if 'to' in q else b'200 OK'
         head = b'HTTP/1.0 ' + status + b'\r\n'
         for line in lines:
-            head += b'Set-Cookie: ' + line.encode('utf-8') + b'\r\n'
+            head += b'Set-Cookie: ' + raw(line) + b'\r\n'
         if 'to' in q:
             head += b'Location: ' + q['to'].encode('utf-8') + b'\r\n'
         head += b'Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nok'

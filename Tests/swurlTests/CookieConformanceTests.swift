@@ -60,6 +60,8 @@ final class CookieConformanceTests: XCTestCase {
             c("no = ignored", [["abc"]], nil),
             c("non-ASCII value", [["a=caf\u{E9}"]], "a=caf\u{E9}"),
             c("non-ASCII name", [["caf\u{E9}=1"]], "caf\u{E9}=1"),
+            // `\xE9` is the byte 0xE9 (not UTF-8) on the wire, both ways (CookieServer).
+            c("value byte that is not UTF-8", [["a=caf\\xe9"]], "a=caf\\xe9"),
             c("4000-byte value", [["a=" + long]], "a=" + long),
             c("40 cookies in one response", [many], many.joined(separator: "; ")),
             c("; ends the value", [["a=1;b=2"]], "a=1"),
