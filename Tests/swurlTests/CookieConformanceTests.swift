@@ -63,6 +63,11 @@ final class CookieConformanceTests: XCTestCase {
             // `\xE9` is the byte 0xE9 (not UTF-8) on the wire, both ways (CookieServer).
             c("value byte that is not UTF-8", [["a=caf\\xe9"]], "a=caf\\xe9"),
             c("4000-byte value", [["a=" + long]], "a=" + long),
+            c("name byte that is not UTF-8", [["caf\\xe9=1"]], "caf\\xe9=1"),
+            c("tab inside the value", [["a=x\ty"]], "a=x\ty"),
+            c("comma in the value", [["a=1,2"]], "a=1,2"),
+            c("blank inside the name", [["a b=1"]], "a b=1"),
+            c("name starting with $", [["$Version=1"]], "$Version=1"),
             c("40 cookies in one response", [many], many.joined(separator: "; ")),
             c("; ends the value", [["a=1;b=2"]], "a=1"),
             // Path (§5.1.4, §5.2.4).
@@ -83,6 +88,7 @@ final class CookieConformanceTests: XCTestCase {
             c("default path: not a segment prefix", [["a=1"]], nil, setPath: "/a/b/c", getPath: "/a/bc"),
             c("default path of a top-level file is /", [["a=1"]], "a=1", setPath: "/set", getPath: "/x/y"),
             c("Path=/ from deep", [["a=1; Path=/"]], "a=1", setPath: "/a/b/c", getPath: "/z"),
+            c("Path percent-encoded", [["a=1; Path=/a%20b"]], "a=1", getPath: "/a%20b/x"),
             // Domain (§5.1.3, §5.2.3, §5.3).
             c("Domain = host", [["a=1; Domain=localhost"]], "a=1", set: "localhost"),
             c("Domain with leading dot", [["a=1; Domain=.localhost"]], "a=1", set: "localhost"),
@@ -92,6 +98,7 @@ final class CookieConformanceTests: XCTestCase {
             c("Domain a suffix of an IP", [["a=1; Domain=0.0.1"]], nil),
             c("Domain a name on an IP host", [["a=1; Domain=localhost"]], nil),
             c("empty Domain is host-only", [["a=1; Domain="]], "a=1", set: "localhost"),
+            c("Domain with a trailing dot", [["a=1; Domain=example.test."]], nil, set: "www.example.test"),
             c("Domain: sent to a subdomain", [["a=1; Domain=example.test"]], "a=1", set: "www.example.test", get: "api.example.test"),
             c("Domain: sent to the setter", [["a=1; Domain=example.test"]], "a=1", set: "www.example.test"),
             c("Domain: sent to the domain itself", [["a=1; Domain=example.test"]], "a=1", set: "www.example.test", get: "example.test"),
@@ -112,6 +119,8 @@ final class CookieConformanceTests: XCTestCase {
             c("Max-Age not a number ignored", [["a=1; Max-Age=abc"]], "a=1"),
             c("Max-Age with + ignored", [["a=1; Max-Age=+60"]], "a=1"),
             c("Max-Age in the future", [["a=1; Max-Age=3600"]], "a=1"),
+            c("Max-Age past 64 bits", [["a=1; Max-Age=99999999999999999999"]], "a=1"),
+            c("Expires in the year 9999", [["a=1; Expires=Fri, 31 Dec 9999 23:59:59 GMT"]], "a=1"),
             c("Max-Age beats a past Expires", [["a=1; Max-Age=3600; Expires=\(past)"]], "a=1"),
             c("Max-Age beats a past Expires before it", [["a=1; Expires=\(past); Max-Age=3600"]], "a=1"),
             c("Max-Age=0 beats a future Expires", [["a=1; Max-Age=0; Expires=\(future)"]], nil),
