@@ -104,9 +104,13 @@ enum ReplState {
 }
 
 /// The history file: `$XDG_STATE_HOME/swurl/history` (default `~/.local/state/swurl/history`),
-/// mode 0600, at most 1000 lines, never a line with credentials.
+/// mode 0600, at most 1000 lines, never a line with credentials. swurl writes it itself, not
+/// readline: each line rewrites the file atomically (`AtomicFile`) at the file a symbolic link
+/// that is the user's own leads to (`OutputTarget.ownFile`, the rule of `-o` and session
+/// files), so a linked history (a dotfiles repository) stays a link, and a crash never leaves
+/// a torn file. A history that cannot be read or written is not kept; the REPL goes on.
 final class ReplHistory {
-    static let limit: Int32 = 1000
+    static let limit = 1000
     let path: String?
 
     /// The file's path, or nil when neither XDG_STATE_HOME nor HOME is set.
@@ -117,34 +121,66 @@ final class ReplHistory {
     }
 
     init(path: String?) {
-        sw_rl_stifle_history(ReplHistory.limit)
-        guard let path, ReplHistory.prepare(path) else { self.path = nil; return }
+        sw_rl_stifle_history(Int32(ReplHistory.limit))
+        guard let path, ReplHistory.makeDirectories(of: path) else { self.path = nil; return }
         self.path = path
-        sw_rl_read_history(path)
+        for line in ReplHistory.lines(at: path) { ReplHistory.addToMemory(line) }
     }
 
-    /// Creates the directories (0700) and the file (0600) before readline touches it.
-    private static func prepare(_ path: String) -> Bool {
+    /// Creates the missing directories of `path`, each 0700.
+    private static func makeDirectories(of path: String) -> Bool {
         var dir = ""
         for component in path.split(separator: "/").dropLast() {
             dir += "/" + component
             if mkdir(dir, 0o700) != 0 && errno != EEXIST { return false }
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        fchmod(fd, 0o600)
-        close(fd)
         return true
+    }
+
+    /// The file's lines (through the user's own links); none when it is missing, not a regular
+    /// file or not readable.
+    static func lines(at path: String) -> [[UInt8]] {
+        guard let target = try? OutputTarget.ownFile(path), case .opened(let fd) = RegularFile.open(target) else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return bytes.split(separator: 0x0A).map(Array.init)
     }
 
     /// Adds a line to the history (memory and file), unless it carries credentials.
     func remember(_ line: String) {
         guard !ReplContext.containsCredentials(line) else { return }
-        sw_rl_add_history(line)
+        let bytes = ArgumentBytes.bytes(line)
+        ReplHistory.addToMemory(bytes)
         guard let path else { return }
-        sw_rl_append_history(1, path)
-        sw_rl_history_truncate_file(path, ReplHistory.limit)
-        chmod(path, 0o600)
+        try? ReplHistory.append(bytes, to: path)
+    }
+
+    /// readline's in-memory history, which holds the line's bytes as typed.
+    private static func addToMemory(_ line: [UInt8]) {
+        let c = line.map { CChar(bitPattern: $0) } + [0]
+        c.withUnsafeBufferPointer { sw_rl_add_history($0.baseAddress) }
+    }
+
+    /// Rewrites the file with `line` added and only the last `limit` lines kept.
+    /// - Throws: `SwurlError.output` when it cannot be written (the old file then stays).
+    static func append(_ line: [UInt8], to path: String) throws(SwurlError) {
+        let target = try OutputTarget.ownFile(path)
+        var kept = lines(at: path)
+        kept.append(line.filter { $0 != 0x0A })
+        var text: [UInt8] = []
+        for l in kept.suffix(limit) { text += l + [0x0A] }
+        let file = try AtomicFile(replacing: target, mode: 0o600)
+        try text.withUnsafeBufferPointer { buf throws(SwurlError) in
+            try file.write(UnsafeRawBufferPointer(buf), describing: "the REPL history")
+        }
+        try file.commit()
     }
 }
 

@@ -6,7 +6,7 @@
 /// (`.NAME.swurl-XXXXXX`), which replaces the target by `rename(2)` only when `commit` is called,
 /// so a reader sees the old file or the new one, never a torn one, and a failure leaves the
 /// target as it was. The target is a path with its links already resolved (`OutputTarget`): the
-/// rename replaces the file a link leads to, never the link. Used by `-o` and session files;
+/// rename replaces the file a link leads to, never the link. Used by `-o`, session files and the REPL history;
 /// downloads and batch bodies keep a `.part` of their own, which must outlive a failure.
 public final class AtomicFile {
     /// The file the commit replaces.

@@ -45,6 +45,34 @@ public enum OutputTarget: Equatable, Sendable {
         throw .output("cannot write '\(path)': too many levels of symbolic links")
     }
 
+    /// The regular file a file swurl keeps for the user (a session, the REPL's history) is
+    /// written to: `path` itself, or the target its symbolic links lead to, so that the link is
+    /// never replaced by a regular file. Only links that are the user's own (or root's) are
+    /// followed: another user's link would choose where the user's data goes.
+    /// - Returns: the path to replace atomically (`AtomicFile`).
+    /// - Throws: `SwurlError.output` saying why (without naming the file's role: callers add it)
+    ///   when a link on the way belongs to another user, or the path leads to anything but a
+    ///   regular file or a name not there yet.
+    public static func ownFile(_ path: String) throws(SwurlError) -> String {
+        var current = path
+        for _ in 0..<maxLinks {
+            var st = stat()
+            guard lstat(ArgumentBytes.path(current), &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { break }
+            guard st.st_uid == geteuid() || st.st_uid == 0 else {
+                throw .output("the symbolic link \(TerminalSanitizer.clean(current)) belongs to "
+                              + "uid \(st.st_uid), not to you (uid \(geteuid())); swurl writes only through your own links; "
+                              + "remove the link, or give the path of the file itself")
+            }
+            guard let next = linkTarget(current) else { break }
+            current = next
+        }
+        switch try resolve(path) {
+        case .file(let target): return target
+        case .directory, .direct:
+            throw .output("\(TerminalSanitizer.clean(path)) does not lead to a regular file")
+        }
+    }
+
     /// The path that a successful transfer leaves the bytes at.
     public var path: String {
         switch self {

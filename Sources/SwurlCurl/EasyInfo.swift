@@ -34,7 +34,9 @@ extension EasyHandle {
     package var redirectURL: String? { info(string: CURLINFO_REDIRECT_URL) }
 
     /// CURLINFO_COOKIELIST(3): every cookie the engine (or the shared jar) holds, one Netscape
-    /// line each (`#HttpOnly_` before the domain of an HttpOnly cookie); empty when none.
+    /// line each (`#HttpOnly_` before the domain of an HttpOnly cookie); empty when none. Bytes
+    /// that are not UTF-8 (a Latin-1 value) are kept as `ArgumentBytes` escapes, so a cookie
+    /// handed back (`EasyOption.cookieList`) or saved in a session keeps its exact bytes.
     package var cookieList: [String] {
         var list: UnsafeMutablePointer<curl_slist>?
         guard sw_getinfo_slist(raw, CURLINFO_COOKIELIST, &list) == CURLE_OK, let head = list else { return [] }
@@ -42,7 +44,9 @@ extension EasyHandle {
         var lines: [String] = []
         var node: UnsafeMutablePointer<curl_slist>? = head
         while let n = node {
-            if let data = n.pointee.data { lines.append(String(cString: data)) }
+            if let data = n.pointee.data {
+                lines.append(ArgumentBytes.decode(Array(UnsafeRawBufferPointer(start: data, count: strlen(data)))))
+            }
             node = n.pointee.next
         }
         return lines

@@ -54,7 +54,8 @@ package enum EasyOption {
     /// CURLOPT_COOKIEFILE(3): "" starts the in-memory cookie engine.
     case cookieFile(String)
     /// CURLOPT_COOKIELIST(3): one cookie in Netscape format (or "ALL", "SESS", "FLUSH",
-    /// "RELOAD") handed to the cookie engine; with a share handle, to the shared jar.
+    /// "RELOAD") handed to the cookie engine; with a share handle, to the shared jar. The line's
+    /// `ArgumentBytes` escapes go as the bytes they stand for (`EasyInfo.cookieList`).
     case cookieList(String)
     /// CURLOPT_NETRC(3) with CURL_NETRC_IGNORED: no credentials from ~/.netrc.
     case netrcIgnored
@@ -155,7 +156,9 @@ extension EasyHandle {
         case .userName(let v): try set(CURLOPT_USERNAME, v, what)
         case .password(let v): try set(CURLOPT_PASSWORD, v, what)
         case .cookieFile(let v): try set(CURLOPT_COOKIEFILE, v, what)
-        case .cookieList(let v): try set(CURLOPT_COOKIELIST, v, what)
+        case .cookieList(let v):
+            let bytes = ArgumentBytes.path(v)
+            try check(bytes.withUnsafeBufferPointer { sw_setopt_str(raw, CURLOPT_COOKIELIST, $0.baseAddress) }, what)
         case .netrcIgnored: try set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue), what)
         case .connectOnly(let b): try set(CURLOPT_CONNECT_ONLY, flag(b), what)
         case .ownConnection:

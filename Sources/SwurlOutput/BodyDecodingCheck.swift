@@ -27,6 +27,8 @@ public final class BodyDecodingCheck {
     /// - Returns: why the strict decoder could not decode it; nil when it could, or when the
     ///   choice is not strict.
     public func finish() -> String? {
+        writer.endOfBody()
+        while writer.drain(into: &scratch, upTo: 256 << 10) { scratch.removeAll(keepingCapacity: true) }
         writer.finish(into: &scratch)
         scratch = []
         return writer.decodingFailure

@@ -105,6 +105,17 @@ final class BodyWriter {
         return more
     }
 
+    /// Says that the body is complete, before `finish`: output a decoder held back may then be
+    /// pending for `drain` (in pieces) instead of coming out of `finish` at once.
+    func endOfBody() {
+        if let validator {
+            validator.endOfBody()
+            while validator.drain(into: &scratch, upTo: BodyWriter.drainPiece) { scratch.removeAll(keepingCapacity: true) }
+            scratch.removeAll(keepingCapacity: true)
+        }
+        if case .decoder(let d) = mode { d.endOfBody() }
+    }
+
     /// Appends what closes the body: a decoder's held-back output, a note, and on a terminal or
     /// when formatting a final newline.
     func finish(into out: inout [UInt8]) {

@@ -109,6 +109,8 @@ final class CompoundResponseDecoder: ResponseDecoding {
         chosen?.drain(into: &out, upTo: limit) ?? false
     }
 
+    func endOfBody() { chosen?.endOfBody() }
+
     public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let chosen { chosen.decode(chunk, into: &out); return }
         head.append(contentsOf: chunk)

@@ -3,9 +3,11 @@
 ///
 /// The window holds the first `size` bytes, in pieces that end at fixed offsets of the body
 /// (multiples of `step`), so where it closes and what it shows never depend on how the chunks
-/// were cut. It closes when it is full, or early at a step offset once the pieces stand for more
-/// than `heldOutputBudget` bytes of output (nesting makes formatted output far larger than its
-/// input), so a body that ends inside it is never written as one huge block.
+/// were cut. It closes when it is full or, for a decoder that asks for it (XML), early at a step
+/// offset once the pieces stand for more than `heldOutputBudget` bytes of output (nesting makes
+/// formatted output far larger than its input), so a body that ends inside it is never written
+/// as one huge block. JSON has no budget: an unclosed document under the window's size is shown
+/// as sent, and one that checks out is formatted in pieces after the body ends (`endOfBody`).
 struct HoldBackWindow {
     /// Bytes held back at the start.
     static let size = 1 << 20
@@ -30,8 +32,13 @@ struct HoldBackWindow {
     /// The bytes held so far.
     private(set) var held: [UInt8] = []
     private var heldOutputCount = 0
+    /// Output after which the window closes early; nil: only when full.
+    private let outputBudget: Int?
 
-    init(open: Bool) { isOpen = open }
+    init(open: Bool, outputBudget: Int? = HoldBackWindow.heldOutputBudget) {
+        isOpen = open
+        self.outputBudget = outputBudget
+    }
 
     /// Holds the part of `chunk` that falls in the window. `check` is given each piece and
     /// whether it ends at a step offset, and returns how many bytes of output the piece stands
@@ -51,7 +58,7 @@ struct HoldBackWindow {
             let atStep = held.count % HoldBackWindow.step == 0
             guard let output = check(piece, atStep) else { return .invalid(rest: UnsafeRawBufferPointer(rebasing: rest)) }
             heldOutputCount += output
-            if held.count >= HoldBackWindow.size || (atStep && heldOutputCount > HoldBackWindow.heldOutputBudget) {
+            if held.count >= HoldBackWindow.size || (atStep && heldOutputCount > (outputBudget ?? .max)) {
                 isOpen = false
                 return .closed(rest: UnsafeRawBufferPointer(rebasing: rest))
             }

@@ -30,6 +30,8 @@ final class JSONResponseDecoder: ResponseDecoding {
     /// Checks the window's bytes with the same theme as `formatter`; its output is only counted.
     private var checker: JSONStreamFormatter?
     private var checkerOutput: [UInt8] = []
+    /// Whether the checker has seen the end of the body (`endOfBody`).
+    private var checkerFinished = false
     /// Bytes accepted but not yet formatted (the window's, once it closed, and the rest of the
     /// chunk that closed it), in order, with how far the first was formatted.
     private var backlog: [[UInt8]] = []
@@ -53,7 +55,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         self.context = context
         formatter = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
         treeMode = context.options.sortKeys || context.options.dropNulls
-        window = HoldBackWindow(open: !context.options.stream && !treeMode)
+        window = HoldBackWindow(open: !context.options.stream && !treeMode, outputBudget: nil)
         if window.isOpen { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }
     }
 
@@ -164,6 +166,16 @@ final class JSONResponseDecoder: ResponseDecoding {
         checkerOutput = []
     }
 
+    /// A window still open at the end of a plain UTF-8 body is checked now: valid, it becomes
+    /// the backlog (`drain` formats it in pieces); invalid, `finish` shows it as sent.
+    func endOfBody() {
+        guard transcoder == nil, prefixDone, text == nil, !treeMode, window.isOpen, let checker, !checkerFinished else { return }
+        checker.finish(into: &checkerOutput)
+        checkerOutput = []
+        checkerFinished = true
+        if checker.isValid { closeWindow() }
+    }
+
     func drain(into out: inout [UInt8], upTo limit: Int) -> Bool {
         formatBacklog(&out, upTo: limit)
         return !backlog.isEmpty
@@ -211,7 +223,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         }
         if treeMode { return finishTree(&out) }
         if window.isOpen, let checker {
-            checker.finish(into: &checkerOutput)
+            if !checkerFinished { checker.finish(into: &checkerOutput) }
             if !checker.isValid {
                 fallBack(&out)
                 if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }

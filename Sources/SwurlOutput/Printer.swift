@@ -243,6 +243,12 @@ public final class Printer: TransferDelegate {
         if let writer = bodyWriter, !bodyFinished {
             bodyFinished = true
             var out: [UInt8] = []
+            // Held-back output that checks out (a JSON window) goes out in blocks, as a body's does.
+            writer.endOfBody()
+            while writer.drain(into: &out, upTo: Printer.handOverSize) {
+                try sink.write(handingOver: &out)
+                out.removeAll()
+            }
             writer.finish(into: &out)
             decodingFailure = writer.decodingFailure
             if !out.isEmpty { try sink.write(out) }

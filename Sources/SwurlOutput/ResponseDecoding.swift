@@ -36,10 +36,16 @@ protocol ResponseDecoding: AnyObject {
     /// is still pending. A caller that never drains loses nothing: the next `decode` or `finish`
     /// writes the backlog first.
     func drain(into out: inout [UInt8], upTo limit: Int) -> Bool
+    /// Says that no more chunks come, before `finish`: a decoder that held bytes back and can
+    /// now tell they are valid moves them to the backlog that `drain` formats in pieces, so
+    /// `finish` does not write their (perhaps huge) output at once. A caller that skips it
+    /// loses nothing: `finish` does the same.
+    func endOfBody()
 }
 
 extension ResponseDecoding {
     func drain(into out: inout [UInt8], upTo limit: Int) -> Bool { false }
+    func endOfBody() {}
 }
 
 /// Collects a whole body for decoders that need all of it (XML, plist, image, sorted JSON), up

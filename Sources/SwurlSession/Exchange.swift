@@ -93,6 +93,12 @@ public final class Exchange {
 
     // The state of the exchange between hops (`beginHop` / `endHop`).
     private var share: ShareHandle?
+    /// Whether `share` is this exchange's own (not a batch's): only then is the jar rewritten
+    /// between hops (`reorderJar`).
+    private var ownsShare = false
+    /// Keys (`SessionCookie.key`) of the cookies this exchange's servers set, in the order the
+    /// engine first listed them: their creation order.
+    private var createdOrder: [String] = []
     /// When the exchange started (monotonic seconds), for `--retry-max-time`; a box, so that the
     /// hop filters made before a prepared first hop starts see `firstHopStarts()` move it.
     private let startTime = StartTime()
@@ -120,7 +126,10 @@ public final class Exchange {
     /// the retry and redirect rules, and a configured `Transfer`, not yet running.
     func beginHop() throws(SwurlError) -> Transfer {
         if current == nil {
-            if share == nil { share = try ShareHandle() }
+            if share == nil {
+                share = try ShareHandle()
+                ownsShare = true
+            }
             if let share { jar = try cookieJar(share) }
             start = Transfer.now()
             current = request
@@ -136,6 +145,7 @@ public final class Exchange {
         var (hop, digest) = try prepared(current)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
+        if redirects + retries > 0 { try reorderJar() }
         try handCookies(forHost: try origin(of: hop.url).host)
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true)
@@ -206,8 +216,8 @@ public final class Exchange {
             redirectTime += result.timing.total
             return .next
         case .final:
-            if let jar {
-                cookiesAfterExchange = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)).map { c in
+            if jar != nil {
+                cookiesAfterExchange = engineCookiesInCreationOrder().compactMap(\.cookie).map { c in
                     var c = c
                     if !c.hasValidPath { c.path = defaultPaths[c.key] ?? "/" }
                     return c
@@ -249,6 +259,60 @@ public final class Exchange {
             cookiesHanded.insert(cookie.key)
             if held.contains(cookie.key) { continue }
             try jar.set(.cookieList(cookie.netscapeLine), "a session cookie")
+        }
+    }
+
+    /// The engine's cookies (its lines, and each read as a cookie, nil for a line that does not
+    /// read as one) in the order they were created: the stored ones in the session file's order,
+    /// then those this exchange's servers set, in the order they first appeared (a replaced
+    /// cookie keeps its place, as RFC 6265 §5.3 keeps its creation time). The engine's own list
+    /// cannot say: a cookie re-handed by `reorderJar` is listed where it was added.
+    private func engineCookiesInCreationOrder() -> [(line: String, cookie: SessionCookie?)] {
+        guard let jar else { return [] }
+        let listed = jar.cookieList.map { (line: $0, cookie: SessionCookie(netscapeLine: $0)) }
+        let stored = options.sessionCookies ?? []
+        var rank: [String: Int] = [:]
+        for (i, c) in stored.enumerated() where rank[c.key] == nil { rank[c.key] = i }
+        for entry in listed {
+            guard let key = entry.cookie?.key, rank[key] == nil, !createdOrder.contains(key) else { continue }
+            createdOrder.append(key)
+        }
+        for (i, key) in createdOrder.enumerated() where rank[key] == nil { rank[key] = stored.count + i }
+        return listed.enumerated().sorted { a, b in
+            let ra = a.element.cookie.flatMap { rank[$0.key] } ?? Int.max
+            let rb = b.element.cookie.flatMap { rank[$0.key] } ?? Int.max
+            return ra != rb ? ra < rb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Before a later hop: hands the engine its cookies again, newest first, so that of cookies
+    /// libcurl ranks equal (path, domain and name length) the older is sent first, as RFC 6265
+    /// §5.4 orders them and as the stored cookies are handed (libcurl 7.88 sends the one it was
+    /// given last first, so without this a redirect gets a response's cookies newest first, as
+    /// curl `-L` sends them); two with one name, domain and path become one. A cookie whose
+    /// `Path` was empty, relative or quoted goes back with the default path of the hop that set
+    /// it (RFC 6265 §5.2.4), as it is saved, so the next hop matches it as a later run will.
+    /// Only in an exchange's own share (a batch's is shared by lines running at once), and only
+    /// when every line reads as a cookie (the lines keep their bytes: `EasyInfo.cookieList`).
+    private func reorderJar() throws(SwurlError) {
+        guard ownsShare, let jar else { return }
+        let ordered = engineCookiesInCreationOrder()
+        guard ordered.allSatisfy({ $0.cookie != nil }) else { return }
+        let badPath = ordered.contains { !($0.cookie?.hasValidPath ?? true) }
+        guard ordered.count > 1 || badPath else { return }
+        try jar.set(.cookieList("ALL"), "the cookie jar")
+        // One cookie per name, domain and path (RFC 6265 §5.3 step 11): libcurl keeps a
+        // `Domain=h` cookie beside the host-only one of the same name that host set. The later
+        // one listed is the newer, and it takes the older one's place.
+        var seen: Set<String> = []
+        for entry in ordered.reversed() {
+            if let key = entry.cookie?.key, !seen.insert(key).inserted { continue }
+            var line = entry.line
+            if var c = entry.cookie, !c.hasValidPath {
+                c.path = defaultPaths[c.key] ?? "/"
+                line = c.netscapeLine
+            }
+            try jar.set(.cookieList(line), "a cookie")
         }
     }
 

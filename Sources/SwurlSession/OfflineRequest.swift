@@ -30,7 +30,9 @@ public enum OfflineRequest {
             s += "Content-Length: 0\r\n"
         }
         s += "\r\n"
-        return Array(s.utf8)
+        // A cookie's bytes that are not UTF-8 are escapes in its text (`EasyInfo.cookieList`):
+        // shown as the bytes the engine sends. No other header holds escapes (items refuse them).
+        return ArgumentBytes.bytes(s)
     }
 
     /// Sends the request to `delegate` as a transfer would, without a network.

@@ -317,28 +317,14 @@ public struct SessionStore: Sendable {
         return warnings
     }
 
-    /// The file a save writes: the path itself, or the target its symbolic links lead to
-    /// (`OutputTarget`), so that the link is never replaced by a regular file.
-    /// - Throws: `SwurlError.output` when a link on the way belongs to another user (its target
-    ///   is then not the user's to choose) or the path leads to a directory.
+    /// The file a save writes: the path itself, or the target its symbolic links (the user's
+    /// own) lead to (`OutputTarget.ownFile`), so that the link is never replaced.
+    /// - Throws: `SwurlError.output` saying the session was not saved, and why.
     private func writtenPath() throws(SwurlError) -> String {
-        let shown = TerminalSanitizer.clean(path)
-        var current = path
-        for _ in 0..<OutputTarget.maxLinks {
-            var st = stat()
-            guard lstat(current, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { break }
-            guard st.st_uid == geteuid() || st.st_uid == 0 else {
-                throw .output("the session was not saved: the symbolic link \(TerminalSanitizer.clean(current)) belongs to "
-                              + "uid \(st.st_uid), not to you (uid \(geteuid())); swurl writes only through your own links; "
-                              + "remove the link, or give the path of the file itself")
-            }
-            guard let next = OutputTarget.linkTarget(current) else { break }
-            current = next
-        }
-        switch try OutputTarget.resolve(path) {
-        case .file(let target): return target
-        case .directory, .direct:
-            throw .output("the session was not saved: \(shown) does not lead to a regular file")
+        do {
+            return try OutputTarget.ownFile(path)
+        } catch {
+            throw .output("the session was not saved: " + error.message)
         }
     }
 

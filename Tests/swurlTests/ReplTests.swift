@@ -253,6 +253,82 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(lines.contains { $0.contains("secret") }, "\(lines)")
     }
 
+    /// The history file through a symbolic link that is the user's own (a dotfiles checkout):
+    /// the target is rewritten (0600, old lines kept, the new ones after them) and the link
+    /// stays a link, as for `-o` and session files; another user's link is never followed.
+    func testHistoryIsWrittenThroughTheUsersOwnLink() throws {
+        let state = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state + "/swurl", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: state + "/dotfiles", withIntermediateDirectories: true)
+        let target = state + "/dotfiles/history", link = state + "/swurl/history"
+        XCTAssertTrue(FileManager.default.createFile(atPath: target, contents: Data("old line\n".utf8),
+                                                     attributes: [.posixPermissions: 0o644]))
+        XCTAssertEqual(symlink("../dotfiles/history", link), 0)
+        func session(_ lines: [String]) throws {
+            let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.historyDriver, TestPaths.binary, state] + lines,
+                                     check: false)
+            XCTAssertEqual(out.status, 0, String(decoding: out.stdout, as: UTF8.self) + out.stderr)
+        }
+        try session(["cd /one", "env"])
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "../dotfiles/history")
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old line\ncd /one\nenv\n")
+        let mode = (try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? NSNumber)?.intValue
+        XCTAssertEqual(mode, 0o600)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state + "/dotfiles"), ["history"], "no temporary file left")
+        // A link another user owns is not followed: nothing is written, the link stays.
+        if geteuid() == 0 {
+            XCTAssertEqual(lchown(link, 12345, 12345), 0)
+            try session(["cd /two"])
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "../dotfiles/history")
+            XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old line\ncd /one\nenv\n")
+        }
+    }
+
+    /// The pty drivers' `expect(pattern)`: reads the terminal (`fd`) until `pattern` shows,
+    /// returns what came up to it; exits 1 when it does not come.
+    static let ptyExpect = #"""
+    buf = b""
+    def expect(pat, timeout=20):
+        global buf
+        end = time.time() + timeout
+        while time.time() < end:
+            i = buf.find(pat)
+            if i >= 0:
+                seen = buf[:i + len(pat)]
+                buf = buf[i + len(pat):]
+                return seen.decode(errors="replace")
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    d = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not d:
+                    break
+                buf += d
+        print("timed out waiting for %r; got %r" % (pat, buf[-800:]))
+        sys.exit(1)
+    """#
+
+    /// Types each argument after the first two as a line at the prompt, then Ctrl-D.
+    static let historyDriver = #"""
+    import os, pty, sys, time, select
+    binary, state = sys.argv[1:3]
+    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary, "repl"], env)
+    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+    expect(b"> ")
+    for line in sys.argv[3:]:
+        os.write(fd, line.encode() + b"\r")
+        expect(b"> ")
+    os.write(fd, b"\x04")
+    _, status = os.waitpid(pid, 0)
+    sys.exit(os.waitstatus_to_exitcode(status))
+    """#
+
     /// readline is opened when the terminal REPL starts: without it (here hidden by an empty file
     /// bound over it in a private mount namespace) the REPL names the library and the fix and
     /// exits 1, and one-shot requests, which never load it, still work.
@@ -337,27 +413,7 @@ final class ReplTests: XCTestCase {
     pid, fd = pty.fork()
     if pid == 0:
         os.execve(binary, [binary, "repl", base], env)
-    buf = b""
-    def expect(pat, timeout=20):
-        global buf
-        end = time.time() + timeout
-        while time.time() < end:
-            i = buf.find(pat)
-            if i >= 0:
-                seen = buf[:i + len(pat)]
-                buf = buf[i + len(pat):]
-                return seen.decode(errors="replace")
-            r, _, _ = select.select([fd], [], [], 0.05)
-            if r:
-                try:
-                    d = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not d:
-                    break
-                buf += d
-        print("timed out waiting for %r; got %r" % (pat, buf[-800:]))
-        sys.exit(1)
+    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
     res = {}
     prompt = expect(b"> ")
     res["prompt"] = prompt.split("\x1b[?2004h")[-1]

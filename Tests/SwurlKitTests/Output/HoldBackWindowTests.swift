@@ -70,6 +70,25 @@ final class HoldBackWindowTests: XCTestCase {
         }
     }
 
+    /// JSON's window has no budget: whatever its bytes would print, it closes only when full.
+    func testAWindowWithoutABudgetClosesOnlyWhenFull() {
+        let body = [UInt8](repeating: 0x20, count: HoldBackWindow.size)
+        for chunk in [body.count, 5000] {
+            var window = HoldBackWindow(open: true, outputBudget: nil)
+            var closedAt: Int?
+            var offset = 0
+            while offset < body.count, closedAt == nil {
+                let end = min(body.count, offset + chunk)
+                let outcome = body[offset..<end].withUnsafeBytes { bytes in
+                    window.take(bytes) { _, atStep in atStep ? HoldBackWindow.heldOutputBudget : 0 }
+                }
+                if case .closed(let rest) = outcome { closedAt = end - rest.count }
+                offset = end
+            }
+            XCTAssertEqual(closedAt, HoldBackWindow.size, "chunk \(chunk)")
+        }
+    }
+
     /// A body of `open`, then `unit` repeated and spaces up to `badAt`, then `bad` and `close`.
     private func body(open: String, unit: String, badAt: Int, bad: String, close: String) -> [UInt8] {
         var bytes = Array(open.utf8)

@@ -127,6 +127,40 @@ final class JSONResponseDecoderTests: XCTestCase {
         XCTAssertTrue(r.text.contains("\"é\""), r.text)
     }
 
+    /// Unclosed deep nesting under the 1 MiB window is invalid JSON shown as sent (its own size),
+    /// at any chunk size; closed, the held window is formatted through `endOfBody` and `drain` in
+    /// pieces, and `finish` then adds only the end.
+    func testUnclosedDeepNestingIsShownAsSentAndClosedIsDrainedInPieces() {
+        let open = String(repeating: "[", count: 100_000)
+        for chunk in [7, 16 << 10, 1 << 20] {
+            let r = runDecoder(open, mediaType: "application/json", terminal: true, chunk: chunk)
+            XCTAssertEqual(r.text, open, "chunk \(chunk)")
+            guard case .failed(let why) = r.outcome else { return XCTFail("\(r.outcome)") }
+            XCTAssertEqual(why, "the body is not valid JSON; shown as sent")
+        }
+        let depth = 20_000 // 40 KB of input: three of the backlog's 16 KiB steps
+        let closed = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        let decoder = CompoundResponseDecoder(context: DecodingContext(options: DecodingOptions(), theme: nil, terminal: true,
+                                                                     mediaType: "application/json", charset: nil))
+        var out: [UInt8] = []
+        closed.withUnsafeBytes { decoder.decode($0, into: &out) }
+        XCTAssertEqual(out, [], "held back until the end")
+        decoder.endOfBody()
+        var pieces = 0, drained: [UInt8] = []
+        while decoder.drain(into: &out, upTo: 64 << 10) {
+            pieces += 1
+            drained += out
+            out.removeAll()
+        }
+        drained += out
+        out.removeAll()
+        XCTAssertGreaterThanOrEqual(pieces, 2, "a large backlog comes out in pieces")
+        XCTAssertEqual(decoder.finish(into: &out), .decoded)
+        XCTAssertLessThan(out.count, 16 << 10, "finish only ends what drain formatted")
+        let whole = runDecoder(closed, mediaType: "application/json", terminal: true, chunk: 4096)
+        XCTAssertEqual(drained + out, whole.bytes)
+    }
+
     /// Valid JSON deeper than the tree's limit is not called invalid.
     func testDeepValidJSONIsNotCalledInvalid() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SwurlSession
+import SwurlCore
 
 /// The engine's rules that the capture test (OfflineAndErrorTests) does not reach with a few
 /// cookies: the 8190-byte cap, the 150-cookie cap, path matching edge cases, the Host header.
@@ -31,6 +32,16 @@ final class EngineCookieHeaderTests: XCTestCase {
         XCTAssertEqual(EngineCookieHeader.cookieHost(urlHost: "[::1]", hostHeader: nil), "::1")
         XCTAssertEqual(EngineCookieHeader.cookieHost(urlHost: "127.0.0.1", hostHeader: "Example.test:8080"), "Example.test")
         XCTAssertEqual(EngineCookieHeader.cookieHost(urlHost: "127.0.0.1", hostHeader: "[::2]:80"), "::2")
+    }
+
+    /// A cookie byte that is not UTF-8 (kept as an `ArgumentBytes` escape) is shown by
+    /// `--offline` as the byte the engine sends.
+    func testOfflineShowsACookieByteThatIsNotUTF8AsThatByte() throws {
+        let value = ArgumentBytes.decode(Array("caf".utf8) + [0xE9])
+        let head = try OfflineRequest.head(HTTPRequest(method: .get, url: "http://example.org/"), cookies: [cookie("a", value)], now: 0)
+        let needle = Array("Cookie: a=caf".utf8) + [0xE9, 0x0D, 0x0A]
+        XCTAssertNotNil((0...(head.count - needle.count)).first { Array(head[$0..<($0 + needle.count)]) == needle },
+                        String(decoding: head, as: UTF8.self))
     }
 
     func testTheHeaderStopsBefore8190BytesAndAt150Cookies() throws {
