@@ -22,9 +22,9 @@ struct HoldBackWindow {
         case holding
         /// The window closed (full, or past the budget); `rest` is the chunk's part after it.
         case closed(rest: UnsafeRawBufferPointer)
-        /// A piece was not valid; `held` (the failing piece included) is to be shown as text,
-        /// then `rest`, the chunk's part after that piece.
-        case invalid(rest: UnsafeRawBufferPointer)
+        /// A piece was not valid: what was held and the rest of the chunk were shown as text by
+        /// this decoder, which shows the rest of the body too. The window is closed.
+        case shownAsText(TextResponseDecoder)
     }
 
     /// Whether bytes still go into the window. Closed from the start with `--stream`.
@@ -42,8 +42,9 @@ struct HoldBackWindow {
 
     /// Holds the part of `chunk` that falls in the window. `check` is given each piece and
     /// whether it ends at a step offset, and returns how many bytes of output the piece stands
-    /// for, or nil when the body is not valid.
-    mutating func take(_ chunk: UnsafeRawBufferPointer, check: (UnsafeRawBufferPointer, _ atStep: Bool) -> Int?) -> Outcome {
+    /// for, or nil when the body is not valid; then the body so far is shown as text in `out`.
+    mutating func take(_ chunk: UnsafeRawBufferPointer, context: DecodingContext, into out: inout [UInt8],
+                       check: (UnsafeRawBufferPointer, _ atStep: Bool) -> Int?) -> Outcome {
         var rest = chunk[...]
         while isOpen, !rest.isEmpty {
             let toStep = HoldBackWindow.step - held.count % HoldBackWindow.step
@@ -56,7 +57,11 @@ struct HoldBackWindow {
             }
             held.append(contentsOf: piece)
             let atStep = held.count % HoldBackWindow.step == 0
-            guard let output = check(piece, atStep) else { return .invalid(rest: UnsafeRawBufferPointer(rebasing: rest)) }
+            guard let output = check(piece, atStep) else {
+                let text = showAsText(context: context, into: &out)
+                text.decode(UnsafeRawBufferPointer(rebasing: rest), into: &out)
+                return .shownAsText(text)
+            }
             heldOutputCount += output
             if held.count >= HoldBackWindow.size || (atStep && heldOutputCount > (outputBudget ?? .max)) {
                 isOpen = false

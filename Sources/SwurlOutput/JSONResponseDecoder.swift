@@ -136,17 +136,14 @@ final class JSONResponseDecoder: ResponseDecoding {
             return
         }
         if window.isOpen, let checker {
-            let outcome = window.take(chunk) { piece, _ in
+            let outcome = window.take(chunk, context: context, into: &out) { piece, _ in
                 checker.feed(piece, into: &checkerOutput)
                 defer { checkerOutput.removeAll(keepingCapacity: true) }
                 return checker.isValid ? checkerOutput.count : nil
             }
             switch outcome {
-            case .holding:
-                break
-            case .invalid(let rest):
-                fallBack(&out)
-                text?.decode(rest, into: &out)
+            case .holding: break
+            case .shownAsText(let t): shown(as: t)
             case .closed(let rest):
                 closeWindow()
                 if !rest.isEmpty { backlog.append(Array(rest)) }
@@ -197,7 +194,12 @@ final class JSONResponseDecoder: ResponseDecoding {
 
     /// Shows everything held so far as text; the rest follows as text too.
     private func fallBack(_ out: inout [UInt8]) {
-        text = window.showAsText(context: context, into: &out)
+        shown(as: window.showAsText(context: context, into: &out))
+    }
+
+    /// The body is shown as text from now on, by `t`.
+    private func shown(as t: TextResponseDecoder) {
+        text = t
         checker = nil
         checkerOutput = []
     }

@@ -36,18 +36,15 @@ final class XMLResponseDecoder: ResponseDecoding {
             formatter.feed(chunk, into: &out, settle: stream)
             return
         }
-        let outcome = window.take(chunk) { piece, atStep in
+        let outcome = window.take(chunk, context: context, into: &out) { piece, atStep in
             let before = heldOutput.count
             formatter.feed(piece, into: &heldOutput, settle: atStep, checkpoint: atStep)
             return formatter.failure == nil ? heldOutput.count - before : nil
         }
-        switch outcome {
-        case .holding:
-            break
-        case .invalid(let rest):
-            fallBack(&out)
-            text?.decode(rest, into: &out)
-        case .closed(let rest):
+        if case .shownAsText(let t) = outcome {
+            text = t
+            heldOutput = []
+        } else if case .closed(let rest) = outcome {
             _ = window.close()
             out += heldOutput
             heldOutput = []

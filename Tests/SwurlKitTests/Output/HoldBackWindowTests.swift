@@ -5,24 +5,27 @@ import XCTest
 /// `HoldBackWindow` and the two decoders that hold a body's start back with it (JSON, XML):
 /// both must close it at the same byte.
 final class HoldBackWindowTests: XCTestCase {
+    private let context = DecodingContext(options: DecodingOptions(), theme: nil, terminal: false, mediaType: nil, charset: nil)
+
     /// Runs `body` through a window in `chunks`-sized chunks; returns each piece's end offset and
     /// whether the check was told it ends at a step, and the offset where the window closed.
     private func pieces(_ body: [UInt8], chunk: Int) -> (ends: [Int], atStep: [Bool], closedAt: Int?) {
         var window = HoldBackWindow(open: true)
+        var shown: [UInt8] = []
         var ends: [Int] = [], atStep: [Bool] = []
         var offset = 0
         var closedAt: Int?
         while offset < body.count, closedAt == nil {
             let end = min(body.count, offset + chunk)
             let outcome = body[offset..<end].withUnsafeBytes { bytes in
-                window.take(bytes) { piece, step in
+                window.take(bytes, context: context, into: &shown) { piece, step in
                     ends.append((ends.last ?? 0) + piece.count)
                     atStep.append(step)
                     return 0
                 }
             }
             if case .closed(let rest) = outcome { closedAt = end - rest.count }
-            if case .invalid = outcome { XCTFail("invalid at \(ends.last ?? 0)") }
+            if case .shownAsText = outcome { XCTFail("invalid at \(ends.last ?? 0)") }
             offset = end
         }
         return (ends, atStep, closedAt)
@@ -51,12 +54,13 @@ final class HoldBackWindowTests: XCTestCase {
         for chunk in [body.count, 5000] {
             var stepsSeen = 0
             var window = HoldBackWindow(open: true)
+            var shown: [UInt8] = []
             var closedAt: Int?
             var offset = 0
             while offset < body.count, closedAt == nil {
                 let end = min(body.count, offset + chunk)
                 let outcome = body[offset..<end].withUnsafeBytes { bytes in
-                    window.take(bytes) { _, atStep in
+                    window.take(bytes, context: context, into: &shown) { _, atStep in
                         guard atStep else { return 0 }
                         stepsSeen += 1
                         return perStep
@@ -67,6 +71,7 @@ final class HoldBackWindowTests: XCTestCase {
             }
             XCTAssertEqual(closedAt, 5 * HoldBackWindow.step, "chunk \(chunk)")
             XCTAssertFalse(window.isOpen)
+            XCTAssertEqual(shown, [], "nothing is shown while the window holds")
         }
     }
 
