@@ -214,7 +214,9 @@ public final class MultiDriver {
                let slot = take(ahead: true) {
                 // Prepared now, while the network works; a failure to prepare ends it at once.
                 do {
-                    slot.transfer = try slot.session.beginHop()
+                    // With the cache, the lookup waits for the start: a line still running may
+                    // store the response this one would otherwise fetch again.
+                    if slot.session.options.cache == nil { slot.transfer = try slot.session.beginHop() }
                     ready = slot
                 } catch {
                     end(slot, .failure(error))
