@@ -166,17 +166,24 @@ public enum CacheRules {
     /// present in the 304 replaces the stored ones of that name, in the stored position;
     /// new ones are appended); the status line stays the stored one.
     public static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
-        var head = stored
-        var seen: Set<String> = []
+        var updates: [String: [HTTPHeaders.Field]] = [:]
+        var order: [String] = []
         for field in notModified {
             let key = field.name.lowercased()
             if keptOn304.contains(key) { continue }
-            if seen.insert(key).inserted {
-                let values = notModified.values(field.name)
-                head.headers.remove(field.name)
-                for v in values { head.headers.add(field.name, v) }
-            }
+            if updates[key] == nil { order.append(key) }
+            updates[key, default: []].append(field)
         }
+        var fields: [HTTPHeaders.Field] = []
+        var placed: Set<String> = []
+        for field in stored.headers {
+            let key = field.name.lowercased()
+            guard let replacement = updates[key] else { fields.append(field); continue }
+            if placed.insert(key).inserted { fields += replacement }
+        }
+        for key in order where !placed.contains(key) { fields += updates[key] ?? [] }
+        var head = stored
+        head.headers = HTTPHeaders(fields)
         return head
     }
 
