@@ -24,8 +24,14 @@ final class HopCache: TransferDelegate {
     private var writer: CacheStore.Writer?
     private var pending: CacheEntry?
     private var revalidated: CacheEntry?
-    private var notStored: String?
     private let requestTime: Double
+    /// Whether the cache added the validators (so a 304 answers the cache, not the user).
+    private var validating = false
+
+    /// Whether the user's request is conditional itself (its answer is not the cache's to take).
+    static func isConditional(_ headers: HTTPHeaders) -> Bool {
+        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"].contains { headers.contains($0) }
+    }
 
     /// What to do before the hop.
     enum Plan {
@@ -49,6 +55,9 @@ final class HopCache: TransferDelegate {
         insecure = options.security.allowsInvalidCertificates
         requestTime = Exchange.wallClockPrecise()
         var opened = store.open(key)
+        // An entry for another URL or method under this name is no entry (a key collision, or a
+        // file put there by hand).
+        if let o = opened, o.entry.url != request.url || o.entry.method != request.method.rawValue { opened = nil }
         if let o = opened, !CacheRules.varyMatches(storedVary: o.entry.head.headers["Vary"].map(CacheRules.varyNames) ?? [],
                                                    storedRequest: o.entry.varyRequest, request: request.headers) {
             opened = nil
@@ -79,6 +88,9 @@ final class HopCache: TransferDelegate {
             if settings.only || onlyIfCached { status = "miss, only from the cache: 504"; return .gatewayTimeout }
             return .send([])
         }
+        // A conditional request of the user's own goes to the server as given (§4.3.2 would let
+        // the cache answer it; the server's answer is what the user asked to see).
+        if HopCache.isConditional(request.headers) && !settings.only && !onlyIfCached { return .send([]) }
         let e = stored.entry
         let age = CacheRules.currentAge(e.head, requestTime: e.requestTime, responseTime: e.responseTime, now: now)
         if settings.only {
@@ -93,8 +105,7 @@ final class HopCache: TransferDelegate {
         case .validate, .miss:
             if onlyIfCached { status = "stale, only-if-cached: 504"; return .gatewayTimeout }
             status = "stale"
-            // The user's own conditional headers win.
-            if request.headers.contains("If-None-Match") || request.headers.contains("If-Modified-Since") { return .send([]) }
+            validating = true
             return .send(CacheRules.conditionalHeaders(e.head))
         }
     }
@@ -119,7 +130,7 @@ final class HopCache: TransferDelegate {
         pending = nil
         revalidated = nil
         let now = Exchange.wallClockPrecise()
-        if head.status == 304, let stored, CacheRules.notModifiedSelects(stored.entry.head, head.headers) {
+        if head.status == 304, validating, let stored, CacheRules.notModifiedSelects(stored.entry.head, head.headers) {
             // §4.3.4: the stored response, its headers updated from the 304, with its body.
             var entry = stored.entry
             entry.head = CacheRules.merge(stored: entry.head, notModified: head.headers)
@@ -133,7 +144,6 @@ final class HopCache: TransferDelegate {
         }
         if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers,
                                                      response: head, insecure: insecure) {
-            notStored = reason
             status = "not stored: \(reason)"
         } else {
             var vary = HTTPHeaders()
