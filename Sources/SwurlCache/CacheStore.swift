@@ -205,15 +205,15 @@ public final class CacheStore {
     }
 
     /// The names of the entry files (temporary files, which start with '.', are left out).
-    func names() -> [String] {
+    func names() -> [String] { directoryNames().filter { $0.first != "." && $0.utf8.count == 65 } }
+
+    /// Every name in the directory.
+    private func directoryNames() -> [String] {
         guard let dir = opendir(ArgumentBytes.path(directory)) else { return [] }
         defer { closedir(dir) }
         var out: [String] = []
         while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.first != "." && name.utf8.count == 65 { out.append(name) }
+            out.append(withUnsafeBytes(of: e.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) })
         }
         return out
     }
@@ -311,18 +311,10 @@ public final class CacheStore {
                 if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
             }
         }
-        if let dir = opendir(ArgumentBytes.path(directory)) {
-            var stale: [String] = []
-            while let e = readdir(dir) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasPrefix("."), name.containsText(".swurl-") { stale.append(name) }
-            }
-            closedir(dir)
-            for name in stale {
-                var st = stat()
-                if stat(ArgumentBytes.path(path(name)), &st) == 0, Double(st.st_mtim.tv_sec) < now - 3600 {
-                    unlink(ArgumentBytes.path(path(name)))
-                }
+        for name in directoryNames() where name.hasPrefix(".") && name.containsText(".swurl-") {
+            var st = stat()
+            if stat(ArgumentBytes.path(path(name)), &st) == 0, Double(st.st_mtim.tv_sec) < now - 3600 {
+                unlink(ArgumentBytes.path(path(name)))
             }
         }
         return n + evict()
