@@ -53,38 +53,60 @@ public struct CacheEntry: Sendable, Equatable {
         return Array(s.utf8) + [0x0A]
     }
 
-    /// The lengths a footer states, if it is one of this version: (body, head).
-    public static func parseFooter(_ bytes: [UInt8], headDigest: (([UInt8]) -> Bool)? = nil) -> (body: Int64, head: Int, digest: String)? {
+    /// The lengths a footer states, if it is one of this version: (body, head, head digest).
+    /// Read by bytes: `swurl cache list` reads one footer per entry.
+    public static func parseFooter(_ bytes: [UInt8]) -> (body: Int64, head: Int, digest: String)? {
         guard bytes.count == footerSize, bytes.last == 0x0A else { return nil }
-        let words = String(decoding: bytes.dropLast(), as: UTF8.self).split(separator: " ")
-        guard words.count == 5, words[0] == magic, Int(words[1]) == version,
-              let body = Int64(words[2]), body >= 0, let head = Int(words[3]), head > 0, head < 16 << 20,
-              words[4].utf8.count == 64 else { return nil }
-        return (body, head, String(words[4]))
+        let words = bytes.dropLast().split(separator: 0x20)
+        guard words.count == 5, words[0].elementsEqual(magic.utf8), let v = number(words[1]), v == version,
+              let body = number(words[2]), let head = number(words[3]), head > 0, head < 16 << 20,
+              words[4].count == 64 else { return nil }
+        return (body, Int(head), String(decoding: words[4], as: UTF8.self))
     }
 
-    /// Parses head text (checked against its digest by the caller); nil when malformed.
+    /// A decimal number of at most 18 digits (no sign), from bytes.
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var n: Int64 = 0
+        for d in digits {
+            guard d >= 0x30 && d <= 0x39 else { return nil }
+            n = n * 10 + Int64(d - 0x30)
+        }
+        return n
+    }
+
+    /// Parses head text (checked against its digest by the caller); nil when malformed. By
+    /// bytes, line by line; only values become strings.
     public static func decode(head bytes: [UInt8]) -> CacheEntry? {
-        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
         var url: String?, method: String?, requestTime: Double?, responseTime: Double?
         var vary = HTTPHeaders(), fields: [HTTPHeaders.Field] = []
         var status: (String, Int, String)?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let space = line.firstIndex(of: " ") else { return nil }
-            let tag = line[..<space], value = String(line[line.index(after: space)...])
-            switch tag {
-            case "url": url = value
-            case "method": method = value
-            case "request-time": requestTime = Double(value)
-            case "response-time": responseTime = Double(value)
-            case "vary", "h":
-                guard let colon = value.rangeOfText(": ") else { return nil }
-                let field = HTTPHeaders.Field(name: String(value[..<colon.lowerBound]), value: String(value[colon.upperBound...]))
-                if tag == "vary" { vary.add(field.name, field.value) } else { fields.append(field) }
-            case "status":
-                let parts = value.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-                guard parts.count >= 2, let code = Int(parts[1]), (100...999).contains(code) else { return nil }
-                status = (String(parts[0]), code, parts.count > 2 ? String(parts[2]) : "")
+        func text(_ b: ArraySlice<UInt8>) -> String { String(decoding: b, as: UTF8.self) }
+        func field(_ b: ArraySlice<UInt8>) -> HTTPHeaders.Field? {
+            var i = b.startIndex
+            while i < b.endIndex - 1, !(b[i] == 0x3A && b[i + 1] == 0x20) { i += 1 }
+            guard i < b.endIndex - 1 else { return nil }
+            return HTTPHeaders.Field(name: text(b[b.startIndex..<i]), value: text(b[(i + 2)...]))
+        }
+        for line in bytes.split(separator: 0x0A) {
+            guard let space = line.firstIndex(of: 0x20) else { return nil }
+            let tag = line[line.startIndex..<space], value = line[(space + 1)...]
+            switch tag.count {
+            case 1 where tag.first == UInt8(ascii: "h"):
+                guard let f = field(value) else { return nil }
+                fields.append(f)
+            case 3 where tag.elementsEqual("url".utf8): url = text(value)
+            case 4 where tag.elementsEqual("vary".utf8):
+                guard let f = field(value) else { return nil }
+                vary.add(f.name, f.value)
+            case 6 where tag.elementsEqual("method".utf8): method = text(value)
+            case 6 where tag.elementsEqual("status".utf8):
+                let parts = value.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+                guard parts.count >= 2, let code = number(parts[1]), (100...999).contains(code) else { return nil }
+                status = (text(parts[0]), Int(code), parts.count > 2 ? text(parts[2]) : "")
+            case 12 where tag.elementsEqual("request-time".utf8): requestTime = Double(text(value))
+            case 13 where tag.elementsEqual("response-time".utf8): responseTime = Double(text(value))
             default: return nil
             }
         }
