@@ -20,7 +20,7 @@ let package = Package(
     products: [
         .executable(name: "swurl", targets: ["swurl"]),
         .library(name: "SwurlKit", targets: [
-            "SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlResponseSerialization",
+            "SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlCache", "SwurlResponseSerialization",
             "SwurlRequestSerialization", "SwurlSecurity", "SwurlCurl", "SwurlCore",
         ]),
     ],
@@ -62,13 +62,15 @@ let package = Package(
         .target(name: "SwurlRequestSerialization", dependencies: ["SwurlCore"], swiftSettings: optimized),
         // Validation and the parsers that yield values and tokens; no themes, no ANSI.
         .target(name: "SwurlResponseSerialization", dependencies: ["SwurlCore"], swiftSettings: optimized),
-        // The engine: transfers, redirects, auth origin binding, retries; prints nothing.
-        .target(name: "SwurlSession", dependencies: ["SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink"], swiftSettings: optimized),
+        // The HTTP cache (RFC 9111, private): its rules as pure functions, the key, the store.
+        .target(name: "SwurlCache", dependencies: ["SwurlSecurity", "SwurlCore"], swiftSettings: optimized),
+        // The engine: transfers, redirects, auth origin binding, retries, the cache's hooks; prints nothing.
+        .target(name: "SwurlSession", dependencies: ["SwurlCache", "SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink"], swiftSettings: optimized),
         // Printer, renderers, themes, progress, output files.
         .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore"], swiftSettings: optimized),
         // Option table, parser, typed options, commands.
         .target(name: "SwurlCLI", dependencies: [
-            "SwurlOutput", "SwurlSession", "SwurlResponseSerialization", "SwurlRequestSerialization",
+            "SwurlOutput", "SwurlSession", "SwurlCache", "SwurlResponseSerialization", "SwurlRequestSerialization",
             "SwurlSecurity", "SwurlCurl", "SwurlCore", "CSupport", "CReadline", "CBuildInfo",
         ], swiftSettings: optimized),
         .executableTarget(name: "swurl", dependencies: ["SwurlCLI", "CArguments"], swiftSettings: optimized),
@@ -82,13 +84,13 @@ let package = Package(
         .testTarget(
             name: "SwurlKitTests",
             dependencies: [
-                "SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlResponseSerialization",
+                "SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlCache", "SwurlResponseSerialization",
                 "SwurlRequestSerialization", "SwurlSecurity", "SwurlCurl", "SwurlCore", "SwurlTestSupport",
             ]
         ),
         .testTarget(
             name: "swurlTests",
-            dependencies: ["SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlCore", "SwurlTestSupport"]
+            dependencies: ["SwurlCLI", "SwurlOutput", "SwurlSession", "SwurlCache", "SwurlCore", "SwurlTestSupport"]
         ),
     ]
 )

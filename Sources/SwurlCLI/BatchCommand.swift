@@ -17,7 +17,7 @@ enum BatchCommand: SwurlCommand {
     static let word: String? = "batch"
     static let invocation = "swurl batch FILE"
     static let usage = "swurl batch [FILE|-] [OPTIONS]"
-    static let summary = "run the requests of a file, one per line, many at once"
+    static let summary = "run a file's requests, one per line, many at once"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
         guard args.positionals.count <= 1 else {

@@ -14,6 +14,8 @@ public enum CommandName: String, CaseIterable, Sendable, Hashable {
     case batch
     /// `swurl repl [BASE_URL]`: an interactive client bound to a base URL.
     case repl
+    /// `swurl cache list|clear|prune`: the HTTP cache's entries; sends no request.
+    case cache
 }
 
 /// One command: how it is invoked and what it does. Commands are values of the table, one file each.
@@ -36,7 +38,8 @@ protocol SwurlCommand {
 /// Every command, in the order help lists them, and the choice of one for a command line.
 enum CommandTable {
     static let all: [any SwurlCommand.Type] = [RequestCommand.self, DownloadCommand.self, CertsCommand.self,
-                                           ReplCommand.self, ReachCommand.self, BatchCommand.self]
+                                           ReplCommand.self, ReachCommand.self, BatchCommand.self,
+                                           CacheCommand.self]
 
     /// The command words (`certs`…), for completions.
     static var words: [String] { all.compactMap { $0.word } }
@@ -74,6 +77,7 @@ extension SwurlCommand {
         case .reach: return "'swurl reach'"
         case .batch: return "'swurl batch'"
         case .repl: return "'swurl repl'"
+        case .cache: return "'swurl cache'"
         }
     }
 }

@@ -161,6 +161,7 @@ public struct CommandOptions {
         }
         transfer.security = try SecurityArguments.policy(from: args, environment: environment)
         try parseTransferArguments(args, environment: environment)
+        transfer.cache = try CommandOptions.cacheSettings(args, environment: environment)
         curl = args.has(.curl)
         if curl && (offline || download) {
             throw .usage("--curl cannot be combined with --\(offline ? "offline" : "download")", hint: "--curl prints the request as a curl command")

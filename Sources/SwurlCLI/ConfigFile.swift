@@ -18,14 +18,14 @@ enum ConfigFile {
     /// config gave (a later `--json` beats a config `--form`).
     static let exclusive: [Set<Option>] = [
         [.json, .form, .multipart, .plist], [.http1_1, .http2, .http2PriorKnowledge], [.ipv4, .ipv6],
-        [.verifyHost, .noVerifyHost], [.session, .sessionReadOnly], [.print, .headers, .body, .verbose],
+        [.verifyHost, .noVerifyHost], [.session, .sessionReadOnly], [.cache, .noCache], [.print, .headers, .body, .verbose],
         // What the run does: print a curl command, save a file, or show the request unsent.
         [.curl, .download, .offline],
     ]
 
     /// Options that mean something else to these commands (`--json` is a body format for a
     /// request, the report's format for `certs` and `reach`): a config default is never theirs.
-    static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach]]
+    static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach, .cache]]
 
     /// The config file's path and whether the user named it; nil when turned off.
     static func location(_ environment: Environment) -> (path: String, explicit: Bool)? {

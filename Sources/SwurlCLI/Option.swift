@@ -66,6 +66,12 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case watch
     case waitForNetwork = "wait-for-network"
     case maxFilesize = "max-filesize"
+    case cache
+    case noCache = "no-cache"
+    case refresh
+    case cacheOnly = "cache-only"
+    case staleOK = "stale-ok"
+    case cacheMax = "cache-max"
     case pinPubkey = "pin-pubkey"
     case pinCert = "pin-cert"
     case pinScope = "pin-scope"

@@ -8,6 +8,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case network = "Network"
     case tls = "TLS and pinning"
     case batch = "Batch"
+    case cache = "Cache"
     case other = "Other"
 
     /// The heading: the group's name and its commands (`Network (request, download, certs)`).
@@ -22,7 +23,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         case .output: return [.request, .download, .repl]
         case .batch: return [.batch]
         case .download: return [.download, .repl]
-        case .network, .tls, .other: return Set(CommandName.allCases)
+        case .cache: return [.request, .download, .batch, .repl]
+        case .network, .tls, .other: return Set(CommandName.allCases).subtracting([.cache])
         }
     }
 }

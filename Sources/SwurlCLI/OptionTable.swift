@@ -7,8 +7,8 @@ import SwurlSecurity
 public enum OptionTable {
     public static let all: [OptionSpec] = [
         // Request body
-        OptionSpec(.json, short: ["j"], group: .body, commands: [.request, .download, .certs, .reach, .batch],
-                   help: "Serialize data items as a JSON object (the default). Sets Content-Type: application/json and Accept: application/json, */*;q=0.5. With 'swurl certs' or 'swurl reach': print the report as JSON."),
+        OptionSpec(.json, short: ["j"], group: .body, commands: [.request, .download, .certs, .reach, .batch, .cache],
+                   help: "Serialize data items as a JSON object (the default). Sets Content-Type: application/json and Accept: application/json, */*;q=0.5. With 'swurl certs', 'swurl reach' or 'swurl cache list': print the report as JSON."),
         OptionSpec(.form, short: ["f"], group: .body,
                    help: "Serialize data items as an urlencoded form (AFNetworking nesting: user[name]=Ann, tags[]=a). With GET, HEAD or DELETE the form goes into the query string. A file field (name@path) makes it multipart."),
         OptionSpec(.multipart, group: .body,
@@ -135,6 +135,20 @@ public enum OptionTable {
                    help: "With 'swurl reach': keep running and print a line (with --json, a JSON line) with a timestamp each time the verdict changes, re-checking only when links, addresses or routes change. Ctrl-C ends it (exit 130); --timeout bounds it (exit 2)."),
         OptionSpec(.maxFilesize, argument: .required("SIZE"), group: .network, commands: [.request, .download, .batch],
                    help: "Stop with exit 8 once the response body, after decoding its Content-Encoding, passes SIZE bytes (K, M, G suffixes); what was written is not left looking complete. Guards against compression bombs."),
+        // Cache (RFC 9111, private; docs/cache.md)
+        OptionSpec(.cache, argument: .optional("DIR"), completion: .directory, group: .cache,
+                   commands: [.request, .download, .batch, .repl, .cache],
+                   help: "Use the private HTTP cache in DIR (default $XDG_CACHE_HOME/swurl/http, ~/.cache/swurl/http): a fresh stored response is served without touching the network (with an Age header), a stale one is revalidated with If-None-Match/If-Modified-Since, and GET responses that RFC 9111 allows are stored (heads and bodies as libcurl delivered them). Credentials, cookies, the session and the TLS policy are part of the key; responses fetched with -k are never stored. The directory is 0700, entries 0600. AFNetworking's UseProtocolCachePolicy. See docs/cache.md."),
+        OptionSpec(.noCache, group: .cache,
+                   help: "Do not use the cache for this run (beats a config file's --cache)."),
+        OptionSpec(.refresh, group: .cache,
+                   help: "Revalidate a stored response even when it is fresh (AFNetworking's ReloadRevalidatingCacheData); implies --cache."),
+        OptionSpec(.cacheOnly, group: .cache,
+                   help: "Serve a stored response however old, or answer 504 Gateway Timeout, never touching the network (ReturnCacheDataDontLoad, like only-if-cached); implies --cache."),
+        OptionSpec(.staleOK, group: .cache,
+                   help: "When the network fails (connection, DNS, timeout), serve a stored response however old, unless it says must-revalidate or no-cache (ReturnCacheDataElseLoad when offline); implies --cache."),
+        OptionSpec(.cacheMax, argument: .required("SIZE"), group: .cache, commands: [.request, .download, .batch, .repl, .cache],
+                   help: "The most bytes the cache may take (default 200M; K, M, G suffixes); least recently used entries are removed past it."),
         // TLS and pinning (enforced inside the TLS handshake; see SecurityPolicy)
         OptionSpec(.pinPubkey, argument: .required("PIN"), completion: .file, group: .tls,
                    help: "Trust the server only if a key of its verified certificate path matches PIN: sha256//BASE64 (several joined by ';') or a PEM/DER public-key or certificate file. Repeatable. With -k only the leaf's key counts. 'swurl certs URL' prints the pins."),

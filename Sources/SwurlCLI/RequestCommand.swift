@@ -94,6 +94,10 @@ enum RequestCommand: SwurlCommand {
             uploadBar = nil
             timing = result.timing
             try printer.finish()
+            if options.verbose, let cache = result.cache { try? environment.stderr.write("swurl: cache: \(cache)\n") }
+            if let coding = result.undecodedEncoding, environment.stderrIsTerminal, !options.quiet {
+                try? environment.stderr.write("swurl: note: the Content-Encoding '\(TerminalSanitizer.clean(coding))' is not one libcurl decodes; the body is as received\n")
+            }
             if selection.meta {
                 if terminal && (selection.responseBody || selection.responseHeaders) { try out.write("\n") }
                 try out.write(TimingFormatter.text(result.timing))

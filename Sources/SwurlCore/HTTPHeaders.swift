@@ -44,6 +44,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b + 32 : b
     }
 
+    /// Every value for `name`, in order (compared case-insensitively).
+    public func values(_ name: String) -> [String] {
+        fields.filter { HTTPHeaders.sameName($0.name, name) }.map(\.value)
+    }
+
     /// Whether a field named `name` exists.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 

@@ -34,6 +34,9 @@ public struct ExchangeTiming: Sendable, Equatable {
     public var redirects: Int = 0
     /// Attempts that were retried.
     public var retries: Int = 0
+    /// What the HTTP cache did (`hit, age 12 s`, `revalidated (304)`, `miss, stored`,
+    /// `not stored: no-store`); nil without `--cache`.
+    public var cache: String?
 
     public init(final: TransferTiming, redirectTime: Double = 0, redirects: Int = 0, retries: Int = 0) {
         self.final = final

@@ -11,6 +11,9 @@ package enum EasyOption {
     case noSignal(Bool)
     /// CURLOPT_ACCEPT_ENCODING(3): "" asks for every encoding libcurl can decode.
     case acceptEncoding(String)
+    /// CURLOPT_HTTP_CONTENT_DECODING: whether libcurl decodes the body's Content-Encoding (may
+    /// be switched off from the header callback, before the first body byte).
+    case contentDecoding(Bool)
     /// CURLOPT_PROTOCOLS_STR(3), e.g. `http,https`.
     case protocols(String)
     /// CURLOPT_REDIR_PROTOCOLS_STR(3).
@@ -126,6 +129,7 @@ extension EasyHandle {
         case .url(let v): try set(CURLOPT_URL, v, what)
         case .noSignal(let b): try set(CURLOPT_NOSIGNAL, flag(b), what)
         case .acceptEncoding(let v): try set(CURLOPT_ACCEPT_ENCODING, v, what)
+        case .contentDecoding(let b): try set(CURLOPT_HTTP_CONTENT_DECODING, flag(b), what)
         case .protocols(let v): try set(CURLOPT_PROTOCOLS_STR, v, what)
         case .redirectProtocols(let v): try set(CURLOPT_REDIR_PROTOCOLS_STR, v, what)
         case .followLocation(let b): try set(CURLOPT_FOLLOWLOCATION, flag(b), what)

@@ -17,6 +17,7 @@ public enum TimingFormatter {
         if t.redirects > 0 { rows.append(("Redirects", "\(t.redirects) in \(ms(t.redirectTime))")) }
         if t.retries > 0 { rows.append(("Retries", "\(t.retries)")) }
         rows.append(("Total", ms(t.total)))
+        if let cache = t.cache { rows.append(("Cache", cache)) }
         rows.append(("Downloaded", "\(ProgressBar.bytes(t.final.downloadedBytes)) at \(ProgressBar.bytes(t.final.downloadSpeed))/s"))
         if t.final.uploadedBytes > 0 {
             rows.append(("Uploaded", "\(ProgressBar.bytes(t.final.uploadedBytes)) at \(ProgressBar.bytes(t.final.uploadSpeed))/s"))
@@ -63,6 +64,7 @@ public enum TimingFormatter {
             ("speed_download", String(t.final.downloadSpeed)), ("speed_upload", String(t.final.uploadSpeed)),
             ("remote_ip", str(t.final.remoteAddress)), ("remote_port", String(t.final.remotePort)),
             ("http_version", str(t.final.httpVersion)), ("new_connections", String(t.final.newConnections)),
+            ("cache", str(t.cache)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
     }

@@ -214,8 +214,9 @@ enum PEMText {
 }
 
 /// SHA-256 via EVP_Digest(3).
-enum Digest {
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+public enum Digest {
+    /// The 32-byte digest of `bytes` (empty if OpenSSL fails).
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         var len: UInt32 = 0
         let ok = bytes.withUnsafeBytes { buf in

@@ -1,5 +1,6 @@
 import SwurlCurl
 import SwurlSecurity
+import SwurlCache
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -63,6 +64,11 @@ public final class Exchange {
         public var timing: ExchangeTiming
         /// The delegate of the final hop.
         public var delegate: TransferDelegate
+        /// What the cache did for the final hop (nil without `--cache`), as in `timing.cache`.
+        public var cache: String? { timing.cache }
+        /// The final response's Content-Encoding when libcurl could not decode it and the body
+        /// was passed through as received.
+        public var undecodedEncoding: String?
     }
 
     /// Runs the exchange to its end on this thread (curl_easy_perform per hop).
@@ -112,7 +118,7 @@ public final class Exchange {
     private var redirectTime = 0.0
     private var delegate: TransferDelegate?
     private var pendingHopFinish: TransferDelegate?
-    private var hop: (request: HTTPRequest, filter: HopFilter, canRetry: Bool)?
+    private var hop: (request: HTTPRequest, filter: HopFilter, canRetry: Bool, cache: HopCache?)?
 
     /// Shares cookies, DNS and connections with other exchanges (a batch); by default each
     /// exchange has its own share for its hops.
@@ -147,6 +153,18 @@ public final class Exchange {
         adapter?.adapt(&hop)
         if redirects + retries > 0 { try reorderJar() }
         try handCookies(forHost: try origin(of: hop.url).host)
+        // The cache looks the hop up with its credentials in place (they are part of the key).
+        let cache = try HopCache(request: hop, options: options, digest: digest)
+        var replay: Transfer.Replay?
+        if let cache {
+            switch cache.plan(now: Exchange.wallClockPrecise()) {
+            case .serve(let opened, let age):
+                replay = .entry(opened, age: age)
+                cache.touch(opened)
+            case .gatewayTimeout: replay = .gatewayTimeout
+            case .send(let conditional): for f in conditional { hop.headers.add(f.name, f.value) }
+            }
+        }
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true)
         // Values (and the start-time box), not `self`: the session keeps the filter until the hop
@@ -163,11 +181,13 @@ public final class Exchange {
             if options.followRedirects && RedirectPolicy.isRedirect(head) { return .redirect }
             return .final
         }
-        let transfer = try Transfer(request: hop, options: options, delegate: filter, digestCredentials: digest, share: share)
+        let hopDelegate: TransferDelegate = replay == nil ? (cache?.attach(to: filter) ?? filter) : filter
+        let transfer = try Transfer(request: hop, options: options, delegate: hopDelegate, digestCredentials: digest, share: share)
+        transfer.replay = replay
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
-        try transfer.use(share: share)
+        if replay == nil { try transfer.use(share: share) }
         transfer.progressHandler = observer.map { o in { o.transferDidProgress($0) } }
-        self.hop = (hop, filter, canRetry)
+        self.hop = (hop, filter, canRetry, cache)
         try transfer.begin()
         return transfer
     }
@@ -175,23 +195,35 @@ public final class Exchange {
     /// Judges how a hop ended: the final response, a redirect to follow, or a retry.
     /// - Throws: as `perform()`.
     func endHop(_ transfer: Transfer, _ outcome: Swift.Result<TransferResult, SwurlError>) throws(SwurlError) -> Step {
-        guard let (hop, filter, canRetry) = self.hop, let delegate, let current else {
+        guard let (hop, filter, canRetry, cache) = self.hop, let delegate, let current else {
             throw .transport("internal: no hop is running")
         }
         self.hop = nil
-        let result: TransferResult
+        var result: TransferResult
         switch outcome {
         case .failure(let error):
-            guard error != .interrupted, canRetry, transfer.failureIsTransient,
-                  !filter.deliveredBody || delegateCanRestart else { throw error }
-            let wait = options.retry.delay(retry: retries, retryAfter: nil, random: random())
-            guard options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true else { throw error }
+            cache?.finish(succeeded: false)
+            cacheStatus = cache?.status
+            let retryable = error != .interrupted && canRetry && transfer.failureIsTransient
+                && (!filter.deliveredBody || delegateCanRestart)
+            let wait = retryable ? options.retry.delay(retry: retries, retryAfter: nil, random: random()) : 0
+            guard retryable, options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true else {
+                // --stale-ok: the network failed, a stored response stands in (RFC 9111 §4.2.4).
+                guard let stale = try staleFallback(error, cache: cache, filter: filter, transfer: transfer) else { throw error }
+                result = stale
+                break
+            }
             retries += 1
             notifyRetry(wait, cause: .failure(error))
             if delegatePerHop { pendingHopFinish = delegate }
             return .retry(wait)
         case .success(let r):
             result = r
+            if !transfer.isReplay {
+                cache?.finish(succeeded: true)
+                if let head = r.head, !hop.method.isSafe { HopCache.invalidate(request: hop, head: head, options: options) }
+            }
+            cacheStatus = cache?.status
         }
         noteCookiePaths(setBy: hop.url)
         switch filter.verdict {
@@ -223,11 +255,32 @@ public final class Exchange {
                     return c
                 }
             }
-            return .finished(Result(head: result.head, url: hop.url,
-                                    timing: ExchangeTiming(final: result.timing, redirectTime: redirectTime,
-                                                           redirects: redirects, retries: retries),
-                                    delegate: delegate))
+            var timing = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects, retries: retries)
+            timing.cache = cacheStatus
+            return .finished(Result(head: result.head, url: hop.url, timing: timing, delegate: delegate,
+                                    undecodedEncoding: transfer.undecodedEncoding))
         }
+    }
+
+    /// What the cache did for the last hop (nil without `--cache` or for a method it skips).
+    public private(set) var cacheStatus: String?
+
+    /// With `--stale-ok`, after a hop failed before any of its response reached the delegate:
+    /// the stored response (however stale, unless it says must-revalidate or no-cache) served
+    /// instead. Nil when there is none to serve; TLS trust failures and Ctrl-C are never covered.
+    private func staleFallback(_ error: SwurlError, cache: HopCache?, filter: HopFilter,
+                               transfer: Transfer) throws(SwurlError) -> TransferResult? {
+        guard let cache, cache.settings.staleOK, let stored = cache.stored, !filter.deliveredBody, !filter.deliveredHead,
+              CacheRules.mayServeStaleOnError(stored.entry.head) else { return nil }
+        switch error {
+        case .transport, .timedOut: break
+        default: return nil
+        }
+        let age = CacheRules.currentAge(stored.entry.head, requestTime: stored.entry.requestTime,
+                                        responseTime: stored.entry.responseTime, now: Exchange.wallClockPrecise())
+        let served = try transfer.run(.entry(stored, age: age), to: filter)
+        cacheStatus = "stale, served because the network failed (\(error.message)), age \(Int(age)) s"
+        return served
     }
 
     /// An easy handle on the exchange's shared cookie jar, for the session's cookies
@@ -329,9 +382,14 @@ public final class Exchange {
     /// The first hop's request as it will be sent (for `--offline`): with `--auth` and netrc
     /// credentials applied.
     public func firstHop() throws(SwurlError) -> HTTPRequest {
-        var (hop, _) = try prepared(request)
+        var (hop, digest) = try prepared(request)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
+        // A stale stored response adds its validators, as the real request would.
+        if let cache = try HopCache(request: hop, options: options, digest: digest),
+           case .send(let conditional) = cache.plan(now: Exchange.wallClockPrecise()) {
+            for f in conditional { hop.headers.add(f.name, f.value) }
+        }
         return hop
     }
 
@@ -438,6 +496,13 @@ public final class Exchange {
         if Interrupt.requested { throw .interrupted }
     }
 
+    /// Seconds since the epoch with their fraction (CLOCK_REALTIME).
+    static func wallClockPrecise() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
     /// Seconds since the epoch (CLOCK_REALTIME).
     public static func wallClock() -> Double {
         var ts = timespec()
@@ -473,6 +538,8 @@ private final class HopFilter: TransferDelegate {
     private let classify: (HTTPResponseHead) -> Verdict
     private(set) var verdict: Verdict = .final
     private(set) var deliveredBody = false
+    /// Whether a final (non-1xx) head went to the delegate.
+    private(set) var deliveredHead = false
 
     init(target: TransferDelegate, showIntermediate: Bool, classify: @escaping (HTTPResponseHead) -> Verdict) {
         self.target = target
@@ -498,7 +565,10 @@ private final class HopFilter: TransferDelegate {
             return
         }
         verdict = classify(head)
-        if forwarding { try target.transferDidReceiveHead(head) }
+        if forwarding {
+            deliveredHead = true
+            try target.transferDidReceiveHead(head)
+        }
     }
 
     func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {

@@ -95,6 +95,20 @@ public final class MultiDriver {
         }
         // The next exchange, its first hop prepared (`prefetch`), not started.
         var ready: Slot<Tag>?
+        /// After a hop: the exchange ends, goes on to its next hop, or waits for a retry.
+        func hopEnded(_ slot: Slot<Tag>, _ transfer: Transfer, _ outcome: Swift.Result<TransferResult, SwurlError>) {
+            do {
+                switch try slot.session.endHop(transfer, outcome) {
+                case .finished(let result): end(slot, .success(result))
+                case .next: startHop(slot)
+                case .retry(let wait):
+                    slot.wakeAt = Transfer.now() + wait
+                    waiting.append(slot)
+                }
+            } catch {
+                end(slot, .failure(error))
+            }
+        }
         func startHop(_ slot: Slot<Tag>) {
             do {
                 let transfer: Transfer
@@ -105,6 +119,14 @@ public final class MultiDriver {
                     transfer = prepared
                 } else {
                     transfer = try slot.session.beginHop()
+                }
+                if transfer.isReplay {
+                    // Served by the cache: no handle joins the multi handle.
+                    slot.transfer = nil
+                    let outcome: Swift.Result<TransferResult, SwurlError>
+                    do { outcome = .success(try transfer.perform()) } catch { outcome = .failure(error) }
+                    hopEnded(slot, transfer, outcome)
+                    return
                 }
                 slot.transfer = transfer
                 try multi.add(transfer.easy, handler: transfer)
@@ -185,24 +207,16 @@ public final class MultiDriver {
                 slot.transfer = nil
                 let outcome: Swift.Result<TransferResult, SwurlError>
                 do { outcome = .success(try transfer.end(rc)) } catch { outcome = .failure(error) }
-                do {
-                    switch try slot.session.endHop(transfer, outcome) {
-                    case .finished(let result): end(slot, .success(result))
-                    case .next: startHop(slot)
-                    case .retry(let wait):
-                        slot.wakeAt = Transfer.now() + wait
-                        waiting.append(slot)
-                    }
-                } catch {
-                    end(slot, .failure(error))
-                }
+                hopEnded(slot, transfer, outcome)
             }
             tick()
             if done.isEmpty && prefetch && ready == nil && !stopping && !sourceDone && slots.count >= parallel,
                let slot = take(ahead: true) {
                 // Prepared now, while the network works; a failure to prepare ends it at once.
                 do {
-                    slot.transfer = try slot.session.beginHop()
+                    // With the cache, the lookup waits for the start: a line still running may
+                    // store the response this one would otherwise fetch again.
+                    if slot.session.options.cache == nil { slot.transfer = try slot.session.beginHop() }
                     ready = slot
                 } catch {
                     end(slot, .failure(error))

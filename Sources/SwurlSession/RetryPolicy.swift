@@ -51,26 +51,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public static func parseRetryAfter(_ value: String, now: Double) -> Double? {
         let v = value.trimmingSpaces()
         if let seconds = Int(v), seconds >= 0 { return Double(seconds) }
-        // Sun, 06 Nov 1994 08:49:37 GMT
-        let parts = v.split(separator: " ")
-        // IMF-fixdate has a four-digit year; anything else (a server's 99999999999) is unusable.
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), parts[3].count == 4,
-              let year = Int(parts[3]), (1000...9999).contains(year) else { return nil }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard let month = months.firstIndex(of: String(parts[2])) else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (1...31).contains(day), (0...23).contains(clock[0]),
-              (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
-        var t = tm()
-        t.tm_year = Int32(year - 1900)
-        t.tm_mon = Int32(month)
-        t.tm_mday = Int32(day)
-        t.tm_hour = Int32(clock[0])
-        t.tm_min = Int32(clock[1])
-        t.tm_sec = Int32(clock[2])
-        let when = timegm(&t)
-        guard when != -1 else { return nil }
-        return max(0, Double(when) - now)
+        guard let when = HTTPDate.parse(v) else { return nil }
+        return max(0, when - now)
     }
 
     /// A wait for the retry message: tenths below ten seconds (`2.5`), whole seconds above

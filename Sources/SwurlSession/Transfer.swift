@@ -3,6 +3,7 @@ import SwurlCurl
 @preconcurrency import Glibc
 #endif
 import SwurlSecurity
+import SwurlCache
 import SwurlCore
 
 /// Sends one request with libcurl's easy interface, streaming the request body through a read
@@ -47,6 +48,19 @@ public final class Transfer: EasyTransferHandler {
     private var timedOut = false
     private var lastActivity: Double = 0
     private var lastCounts: (Int64, Int64) = (0, 0)
+    /// A response the cache serves instead of the network; set before `begin`.
+    var replay: Replay?
+    /// The final response's Content-Encoding when it named a coding libcurl cannot decode, so
+    /// the body was passed through as received (as curl without --compressed does).
+    public private(set) var undecodedEncoding: String?
+
+    /// What the cache answers with, without a transfer.
+    enum Replay {
+        /// A stored response, with the Age to send.
+        case entry(CacheStore.Opened, age: Double)
+        /// 504 for `--cache-only` / only-if-cached without a usable stored response.
+        case gatewayTimeout
+    }
 
     /// - Parameters:
     ///   - share: cookies, DNS and connections shared with the other hops of an exchange.
@@ -76,6 +90,7 @@ public final class Transfer: EasyTransferHandler {
     /// - Throws: the delegate's own error, or a `SwurlError` for transport, timeout, redirect
     ///   and interruption failures.
     public func perform() throws(SwurlError) -> TransferResult {
+        if let replay { starts(); return try run(replay, to: delegate) }
         try begin()
         let rc = withExtendedLifetime(self) { easy.perform(handler: self) }
         return try end(rc)
@@ -85,6 +100,7 @@ public final class Transfer: EasyTransferHandler {
     /// `MultiDriver` adds it to its multi handle, and `end(_:)` judges how it ended. The two
     /// ways share every rule.
     func begin() throws(SwurlError) {
+        if replay != nil { starts(); return }
         try configure()
         starts()
     }
@@ -124,6 +140,37 @@ public final class Transfer: EasyTransferHandler {
                               redirectURL: easy.redirectURL,
                               timing: TransferTiming(easy))
     }
+
+    /// Feeds a cached response to `delegate` as the network would: the head, then the body in
+    /// chunks; no request goes out.
+    func run(_ replay: Replay, to delegate: TransferDelegate) throws(SwurlError) -> TransferResult {
+        let started = Transfer.now()
+        let head: HTTPResponseHead
+        var bytes: Int64 = 0
+        do {
+            switch replay {
+            case .entry(let opened, let age):
+                head = HopCache.servedHead(opened.entry, age: age)
+                try delegate.transferDidReceiveHead(head)
+                try opened.streamBody { chunk in
+                    try delegate.transferDidReceiveBody(chunk)
+                    bytes += Int64(chunk.count)
+                }
+            case .gatewayTimeout:
+                head = HopCache.gatewayTimeoutHead
+                try delegate.transferDidReceiveHead(head)
+            }
+        } catch let e as SwurlError { throw e } catch { throw .output("\(error)") }
+        var timing = TransferTiming()
+        timing.total = Transfer.now() - started
+        timing.startTransfer = 0
+        timing.downloadedBytes = bytes
+        let redirect = head.headers["Location"].map { URLReference.resolve($0, against: request.url) }
+        return TransferResult(head: head, effectiveURL: request.url, redirectCount: 0, redirectURL: redirect, timing: timing)
+    }
+
+    /// Whether the hop is served by the cache (no handle runs).
+    var isReplay: Bool { replay != nil }
 
     static func seconds(_ s: Double) -> String {
         s == s.rounded() ? String(Int(s)) : String(s)
@@ -276,6 +323,7 @@ public final class Transfer: EasyTransferHandler {
         if end == 0 {
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
+                passThroughUnknownEncoding(head)
                 do { try delegate.transferDidReceiveHead(head) } catch {
                     fail(error as? SwurlError ?? .output("\(error)"))
                     return 0
@@ -304,6 +352,19 @@ public final class Transfer: EasyTransferHandler {
             headLineEnds.append(headBytes.count)
         }
         return bytes.count
+    }
+
+    /// A final response whose Content-Encoding names a coding libcurl cannot decode: libcurl
+    /// would fail on the first body byte ("Unrecognized content encoding"); instead the body is
+    /// passed through as received (CURLOPT_HTTP_CONTENT_DECODING off from here, before any body
+    /// byte), as curl without --compressed and HTTPie do.
+    private func passThroughUnknownEncoding(_ head: HTTPResponseHead) {
+        guard options.contentCoding.libcurlDecodes, head.status >= 200, let coding = head.headers["Content-Encoding"] else { return }
+        let known = Set(ContentCoding.decodable.split(separator: ",").map { String($0).trimmingSpaces() } + ["identity"]
+                        + (ContentCoding.decodable.containsText("gzip") ? ["x-gzip"] : []))
+        let tokens = coding.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
+        guard tokens.contains(where: { !known.contains($0) }) else { return }
+        if (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil { undecodedEncoding = coding }
     }
 
     /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,

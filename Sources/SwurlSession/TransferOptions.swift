@@ -63,6 +63,8 @@ public struct TransferOptions: Sendable {
     /// `--session`: the cookies to hand to the cookie engine before the first hop (only those
     /// for the request's host); nil without a session, and then the jar is not read back.
     public var sessionCookies: [SessionCookie]?
+    /// `--cache`: the private HTTP cache and its policy; nil when off.
+    public var cache: CacheSettings?
 
     public init() {}
 }

@@ -1,0 +1,224 @@
+import SwurlCore
+
+/// The rules of RFC 9111 for a private cache, as pure functions of heads, directives and
+/// clocks (seconds since the epoch), so each one is unit-tested without a store or a network.
+public enum CacheRules {
+    /// §4.2.2: statuses whose responses are heuristically cacheable ("cacheable by default",
+    /// RFC 9110 §15.1). 206 is left out: swurl does not combine partial responses.
+    public static let heuristicStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// Statuses whose response a cache can reuse when explicitly told so (final, not partial,
+    /// not 304, which only updates a stored response).
+    static func understood(_ status: Int) -> Bool {
+        status >= 200 && status != 206 && status != 304 && status < 600
+    }
+
+    /// Why a response is not stored, or nil when it may be (§3).
+    /// - Parameters:
+    ///   - method: the request's method: only GET is stored (HEAD and others are not cached).
+    ///   - insecure: the response came over TLS without chain checks (`-k`): never stored.
+    public static func notStorableReason(method: HTTPMethod, requestHeaders: HTTPHeaders, response: HTTPResponseHead,
+                                         insecure: Bool) -> String? {
+        if insecure { return "--insecure" }
+        guard method == .get else { return "method \(method.rawValue)" }
+        let status = response.status
+        if status == 206 { return "partial content (206)" }
+        if status == 304 { return "304" }
+        guard understood(status) else { return "status \(status)" }
+        let request = CacheControl(requestHeaders)
+        if request.has("no-store") { return "no-store in the request" }
+        let cc = CacheControl(response.headers)
+        if cc.has("no-store") { return "no-store" }
+        if response.headers["Vary"].map(varyNames).map({ $0.contains("*") }) == true { return "Vary: *" }
+        // §3: explicit freshness, a directive that permits storing, or a status cacheable by default.
+        if cc.has("public") || cc.has("private") || cc.seconds("max-age") != nil || response.headers["Expires"] != nil
+            || cc.has("no-cache") || heuristicStatuses.contains(status) {
+            return nil
+        }
+        return "status \(status) without explicit freshness"
+    }
+
+    /// §4.2.1: how long the response is fresh from its generation, in seconds.
+    /// `max-age`, else `Expires` minus `Date` (an invalid `Expires` means already expired), else
+    /// the heuristic of §4.2.2 (10% of the time since `Last-Modified`) for a status cacheable
+    /// by default or a `public` response; else 0.
+    public static func freshnessLifetime(_ response: HTTPResponseHead, responseTime: Double) -> Double {
+        let cc = CacheControl(response.headers)
+        if let maxAge = cc.seconds("max-age") { return maxAge }
+        if cc.has("max-age") { return 0 }
+        let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
+        if let expires = response.headers["Expires"] {
+            guard let when = HTTPDate.parse(expires) else { return 0 }
+            return max(0, when - date)
+        }
+        if heuristicStatuses.contains(response.status) || cc.has("public"),
+           let modified = response.headers["Last-Modified"].flatMap(HTTPDate.parse), modified < date {
+            return (date - modified) / 10
+        }
+        return 0
+    }
+
+    /// §4.2.3: the response's current age at `now`.
+    /// - Parameters:
+    ///   - requestTime: when the request that fetched it was sent.
+    ///   - responseTime: when its head arrived.
+    public static func currentAge(_ response: HTTPResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
+        let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
+        let ageValue = response.headers["Age"].flatMap { CacheControl.deltaSeconds($0) } ?? 0
+        let apparentAge = max(0, responseTime - date)
+        let responseDelay = max(0, responseTime - requestTime)
+        let correctedAgeValue = ageValue + responseDelay
+        let correctedInitialAge = max(apparentAge, correctedAgeValue)
+        let residentTime = max(0, now - responseTime)
+        return correctedInitialAge + residentTime
+    }
+
+    /// What to do with a stored response for a request.
+    public enum Decision: Equatable, Sendable {
+        /// Serve it; the `Age` to send.
+        case fresh(age: Double)
+        /// Send a conditional request (validators permitting) and use the answer.
+        case validate
+        /// The stored response does not match (Vary) or cannot be used: fetch anew.
+        case miss
+    }
+
+    /// The names a `Vary` value lists, lower-cased (`*` stays `*`).
+    public static func varyNames(_ vary: String) -> [String] {
+        vary.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// §4.1: whether the request's values of the headers the stored response's `Vary` lists are
+    /// those of the request that fetched it (combined field values, whitespace around commas
+    /// normalised). `Vary: *` never matches.
+    public static func varyMatches(storedVary: [String], storedRequest: HTTPHeaders, request: HTTPHeaders) -> Bool {
+        for name in storedVary {
+            if name == "*" { return false }
+            if normalized(storedRequest.values(name)) != normalized(request.values(name)) { return false }
+        }
+        return true
+    }
+
+    private static func normalized(_ values: [String]) -> String {
+        values.flatMap { $0.split(separator: ",").map { String($0).trimmingSpaces() } }.joined(separator: ",")
+    }
+
+    /// §4 and §4.2: whether a stored response may be served for a request, must be validated
+    /// first, or is of no use.
+    /// - Parameters:
+    ///   - refresh: `--refresh`: validate even when fresh.
+    public static func decide(request: HTTPHeaders, stored: HTTPResponseHead, requestTime: Double, responseTime: Double,
+                              now: Double, refresh: Bool = false) -> Decision {
+        let age = currentAge(stored, requestTime: requestTime, responseTime: responseTime, now: now)
+        let lifetime = freshnessLifetime(stored, responseTime: responseTime)
+        let rcc = CacheControl(request)
+        let scc = CacheControl(stored.headers)
+        // §5.4: Pragma: no-cache counts as request no-cache only without Cache-Control.
+        let pragmaNoCache = !request.contains("Cache-Control")
+            && request.values("Pragma").contains { $0.lowercased().contains("no-cache") }
+        if refresh || rcc.has("no-cache") || pragmaNoCache { return .validate }
+        // A no-cache response (with or without field names: swurl treats both as unqualified).
+        if scc.has("no-cache") { return .validate }
+        if let maxAge = rcc.seconds("max-age"), age > maxAge { return .validate }
+        let remaining = lifetime - age
+        if let minFresh = rcc.seconds("min-fresh") {
+            return remaining >= minFresh ? .fresh(age: age) : .validate
+        }
+        if remaining > 0 { return .fresh(age: age) }
+        // Stale: max-stale allows it unless the response forbids serving it stale.
+        if let maxStale = rcc.maxStale, !scc.has("must-revalidate"), -remaining <= maxStale {
+            return .fresh(age: age)
+        }
+        return .validate
+    }
+
+    /// §4.2.4: whether a stale stored response may be served when the origin cannot be reached
+    /// (`--stale-ok`): not with `must-revalidate` or `no-cache`.
+    public static func mayServeStaleOnError(_ stored: HTTPResponseHead) -> Bool {
+        let cc = CacheControl(stored.headers)
+        return !cc.has("must-revalidate") && !cc.has("no-cache")
+    }
+
+    /// §4.3.1: the conditional headers for validating a stored response (`If-None-Match` from
+    /// its `ETag`, `If-Modified-Since` from its `Last-Modified`); empty when it has neither.
+    public static func conditionalHeaders(_ stored: HTTPResponseHead) -> [HTTPHeaders.Field] {
+        var out: [HTTPHeaders.Field] = []
+        if let etag = stored.headers["ETag"] { out.append(.init(name: "If-None-Match", value: etag)) }
+        if let modified = stored.headers["Last-Modified"] { out.append(.init(name: "If-Modified-Since", value: modified)) }
+        return out
+    }
+
+    /// §4.3.3/§4.3.4: whether a 304 is about the stored response: when the 304 has a strong or
+    /// weak `ETag`, it must equal the stored one (weak comparison); otherwise it is.
+    public static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
+        guard let tag = notModified["ETag"] else { return true }
+        guard let storedTag = stored.headers["ETag"] else { return false }
+        func weak(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }
+        return weak(tag.trimmingSpaces()) == weak(storedTag.trimmingSpaces())
+    }
+
+    /// Header fields a 304 never replaces in the stored response (§3.2): the body's framing and
+    /// encoding, which the stored body depends on, and the hop-by-hop fields.
+    static let keptOn304: Set<String> = ["content-length", "content-encoding", "content-range", "transfer-encoding",
+                                         "connection", "keep-alive", "te", "trailer", "upgrade", "proxy-connection"]
+
+    /// §4.3.4 with §3.2: the stored head updated with the 304's header fields (each field
+    /// present in the 304 replaces the stored ones of that name, in the stored position;
+    /// new ones are appended); the status line stays the stored one.
+    public static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
+        var updates: [String: [HTTPHeaders.Field]] = [:]
+        var order: [String] = []
+        for field in notModified {
+            let key = field.name.lowercased()
+            if keptOn304.contains(key) { continue }
+            if updates[key] == nil { order.append(key) }
+            updates[key, default: []].append(field)
+        }
+        var fields: [HTTPHeaders.Field] = []
+        var placed: Set<String> = []
+        for field in stored.headers {
+            let key = field.name.lowercased()
+            guard let replacement = updates[key] else { fields.append(field); continue }
+            if placed.insert(key).inserted { fields += replacement }
+        }
+        for key in order where !placed.contains(key) { fields += updates[key] ?? [] }
+        var head = stored
+        head.headers = HTTPHeaders(fields)
+        return head
+    }
+
+    /// §4.4: the URLs an unsafe request's response invalidates: the request URL, and the
+    /// `Location` and `Content-Location` targets of the same origin; empty unless the method is
+    /// unsafe and the status 2xx or 3xx.
+    /// - Parameter resolve: makes a field value absolute against the request URL.
+    public static func invalidatedURLs(method: HTTPMethod, url: String, response: HTTPResponseHead,
+                                       resolve: (String) -> String?) -> [String] {
+        guard !method.isSafe, (200..<400).contains(response.status) else { return [] }
+        var out = [url]
+        let origin = CacheRules.origin(url)
+        for name in ["Location", "Content-Location"] {
+            if let value = response.headers[name], let target = resolve(value), CacheRules.origin(target) == origin,
+               origin != nil {
+                out.append(target)
+            }
+        }
+        return out
+    }
+
+    /// `scheme://host:port` of an absolute URL, lower-cased (nil when not absolute).
+    static func origin(_ url: String) -> String? {
+        guard let schemeEnd = url.rangeOfText("://") else { return nil }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last.map(String.init)?.lowercased() ?? ""
+        return scheme + "://" + host
+    }
+}
+
+extension CacheControl {
+    /// A bare delta-seconds value (the `Age` field).
+    static func deltaSeconds(_ text: String) -> Double? {
+        CacheControl("x=" + text.trimmingSpaces()).seconds("x")
+    }
+}

@@ -1,0 +1,322 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCore
+import SwurlSecurity
+
+/// The cache directory: one file per entry (`CacheEntry` describes the format), written by the
+/// one atomic writer (`AtomicFile`: a temporary file beside it, renamed into place), so a
+/// reader in another process sees a whole entry or none. The directory is 0700 and the
+/// entries 0600. Least-recently-used eviction goes by each entry's access time, which a hit
+/// sets explicitly (so `noatime` mounts do not matter); the size bound is checked after each
+/// store.
+public final class CacheStore {
+    public let directory: String
+    /// The most bytes the entries may take together (`--cache-max`).
+    public let maxSize: Int64
+
+    /// Opens (creating with mode 0700) the directory.
+    /// - Throws: `SwurlError.output` when it cannot be made, `.badData` when another user
+    ///   could change it (the responses it holds would be served as if from the server).
+    public init(directory: String, maxSize: Int64) throws(SwurlError) {
+        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        self.maxSize = maxSize
+        try CacheStore.makeDirectory(self.directory)
+        try FileTrust.check(self.directory, what: "the cache directory")
+    }
+
+    private static func makeDirectory(_ path: String) throws(SwurlError) {
+        var st = stat()
+        if stat(ArgumentBytes.path(path), &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFDIR else { throw .output("the cache directory '\(TerminalSanitizer.clean(path))' is not a directory") }
+            return
+        }
+        // Parents as mkdir -p would make them (0700 too: ~/.cache should not be open either).
+        var prefix = ""
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            prefix += (prefix.isEmpty && path.hasPrefix("/") ? "" : (prefix.isEmpty ? "" : "/")) + part
+            if prefix.isEmpty { prefix = "/"; continue }
+            if prefix == "/" { continue }
+            if mkdir(ArgumentBytes.path(prefix), 0o700) != 0 && errno != EEXIST {
+                throw .output("cannot create the cache directory '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(errno))")
+            }
+        }
+        chmod(ArgumentBytes.path(path), 0o700)
+    }
+
+    func path(_ name: String) -> String { directory + "/" + name }
+
+    /// O_NOATIME (Linux's 01000000, which Glibc's module does not export): listing must not
+    /// make every entry look just used.
+    static let noAtime: Int32 = 0o1000000
+
+    // MARK: - Reading
+
+    /// An entry opened for reading: its head, and the body on an open descriptor (a rename or an
+    /// eviction by another process does not change what it reads).
+    public final class Opened {
+        public let entry: CacheEntry
+        public let bodyLength: Int64
+        public let path: String
+        let fd: Int32
+        init(entry: CacheEntry, bodyLength: Int64, path: String, fd: Int32) {
+            self.entry = entry
+            self.bodyLength = bodyLength
+            self.path = path
+            self.fd = fd
+        }
+        deinit { close(fd) }
+
+        /// Reads the body in chunks of up to 1 MiB and hands each to `chunk`.
+        /// - Throws: what `chunk` throws; `SwurlError.output` when the file reads short.
+        public func streamBody(_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+            var offset: Int64 = 0
+            let size = Int(min(bodyLength, 1 << 20))
+            guard size > 0 else { return }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            defer { buffer.deallocate() }
+            while offset < bodyLength {
+                let want = Int(min(Int64(size), bodyLength - offset))
+                let n = pread(fd, buffer.baseAddress, want, off_t(offset))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw SwurlError.output("the cache entry '\(path)' ended early") }
+                try chunk(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                offset += Int64(n)
+            }
+        }
+
+        /// Copies the body to `fd` (for an entry rewritten after a 304).
+        func copyBody(to out: Int32) throws(SwurlError) {
+            do {
+                try streamBody { bytes throws(SwurlError) in try writeAll(out, bytes, describing: "the cache entry") }
+            } catch let e as SwurlError { throw e } catch { throw .output("\(error)") }
+        }
+    }
+
+    /// The entry stored under `key`, or nil. An unreadable, truncated, corrupt or other-version
+    /// file is removed (and so replaced by the next response), never served.
+    public func open(_ key: CacheKey) -> Opened? { open(name: key.fileName) }
+
+    func open(name: String) -> Opened? {
+        let p = path(name)
+        let fd = Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        guard let (entry, bodyLength) = CacheStore.read(fd) else {
+            close(fd)
+            unlink(ArgumentBytes.path(p))
+            return nil
+        }
+        return Opened(entry: entry, bodyLength: bodyLength, path: p, fd: fd)
+    }
+
+    /// The head and body length of the entry file on `fd`; nil when it is no valid entry.
+    static func read(_ fd: Int32) -> (CacheEntry, Int64)? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) >= CacheEntry.footerSize else { return nil }
+        let size = Int64(st.st_size)
+        guard let footerBytes = readExactly(fd, count: CacheEntry.footerSize, at: size - Int64(CacheEntry.footerSize)),
+              let footer = CacheEntry.parseFooter(footerBytes),
+              footer.body + Int64(footer.head) + Int64(CacheEntry.footerSize) == size,
+              let head = readExactly(fd, count: footer.head, at: footer.body),
+              String(CacheEntry.hex(Digest.sha256(head))) == footer.digest,
+              let entry = CacheEntry.decode(head: head) else { return nil }
+        return (entry, footer.body)
+    }
+
+    private static func readExactly(_ fd: Int32, count: Int, at offset: Int64) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { b -> Int in
+                guard let base = b.baseAddress else { return -1 }
+                return pread(fd, base + done, count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return out
+    }
+
+    /// Marks the entry as just used (its access time), for LRU eviction.
+    public func touch(_ opened: Opened) {
+        var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
+        futimens(opened.fd, &times)
+    }
+
+    // MARK: - Writing
+
+    /// An entry being written: the body as it streams, then the head and footer, then the
+    /// rename. Dropped without `commit`, it leaves nothing behind.
+    public final class Writer {
+        private let file: AtomicFile
+        private let store: CacheStore
+        public internal(set) var bodyLength: Int64 = 0
+        init(file: AtomicFile, store: CacheStore) {
+            self.file = file
+            self.store = store
+        }
+
+        public func write(_ bytes: UnsafeRawBufferPointer) throws(SwurlError) {
+            try file.write(bytes, describing: "the cache entry")
+            bodyLength += Int64(bytes.count)
+        }
+
+        /// Appends the head and footer and renames the entry into place; then evicts what
+        /// `maxSize` does not allow.
+        public func commit(_ entry: CacheEntry) throws(SwurlError) {
+            let head = entry.encodedHead()
+            let footer = CacheEntry.footer(bodyLength: bodyLength, head: head)
+            try writeAll(file.descriptor, [head, footer], describing: "the cache entry")
+            try file.commit()
+            store.noteStored(bodyLength + Int64(head.count + footer.count))
+        }
+
+        public func discard() { file.discard() }
+
+        var descriptor: Int32 { file.descriptor }
+    }
+
+    /// Starts an entry for `key` (mode 0600).
+    public func writer(for key: CacheKey) throws(SwurlError) -> Writer {
+        Writer(file: try AtomicFile(replacing: path(key.fileName), mode: 0o600), store: self)
+    }
+
+    /// Stores `opened`'s body again under a new head (after a 304 updated it).
+    public func rewrite(_ opened: Opened, as entry: CacheEntry, key: CacheKey) throws(SwurlError) {
+        let w = try writer(for: key)
+        try opened.copyBody(to: w.descriptor)
+        // The Writer counts what went through `write`; the copy went straight to the file.
+        w.bodyLength += opened.bodyLength
+        try w.commit(entry)
+    }
+
+    // MARK: - Listing, removing, evicting
+
+    /// One stored entry as `swurl cache list` shows it.
+    public struct Listing: Sendable {
+        public let name: String
+        public let entry: CacheEntry
+        public let bodyLength: Int64
+        /// The file's size on disk.
+        public let size: Int64
+        /// The last use (access time), seconds since the epoch.
+        public let lastUsed: Double
+    }
+
+    /// The names of the entry files (temporary files, which start with '.', are left out).
+    func names() -> [String] { directoryNames().filter { $0.first != "." && $0.utf8.count == 65 } }
+
+    /// Every name in the directory.
+    private func directoryNames() -> [String] {
+        guard let dir = opendir(ArgumentBytes.path(directory)) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let e = readdir(dir) {
+            out.append(withUnsafeBytes(of: e.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return out
+    }
+
+    /// Every valid entry; invalid files are removed as `open` would.
+    public func list() -> [Listing] {
+        var out: [Listing] = []
+        for name in names() {
+            let p = path(name)
+            let fd = Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | CacheStore.noAtime)
+            let opened = fd >= 0 ? fd : Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard opened >= 0 else { continue }
+            defer { close(opened) }
+            var st = stat()
+            guard let (entry, body) = CacheStore.read(opened), fstat(opened, &st) == 0 else {
+                unlink(ArgumentBytes.path(p))
+                continue
+            }
+            out.append(Listing(name: name, entry: entry, bodyLength: body, size: Int64(st.st_size),
+                               lastUsed: Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9))
+        }
+        return out
+    }
+
+    /// Removes every entry of `url` (every identity's): RFC 9111 §4.4 invalidation.
+    public func removeAll(forURL url: String) {
+        let prefix = CacheKey.prefix(forURL: url)
+        for name in names() where name.hasPrefix(prefix) { unlink(ArgumentBytes.path(path(name))) }
+    }
+
+    /// Removes the entries whose URL starts with `urlPrefix` (all with nil); returns how many.
+    @discardableResult
+    public func clear(urlPrefix: String? = nil) -> Int {
+        var n = 0
+        if let urlPrefix {
+            for l in list() where l.entry.url.hasPrefix(urlPrefix) {
+                if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
+            }
+        } else {
+            for name in names() where unlink(ArgumentBytes.path(path(name))) == 0 { n += 1 }
+        }
+        return n
+    }
+
+    /// The bytes this process believes each directory holds: measured by a full scan the first
+    /// time the process stores into it (and whenever the sum passes the bound), then grown by
+    /// what it stores itself, so a batch of 10,000 stores scans the directory once, not 10,000
+    /// times. Other processes' entries are counted at the next scan; the bound is a bound on
+    /// what eviction leaves, checked once per process at least. The engine runs its exchanges
+    /// on one thread (the multi handle's loop), which is the only one that stores.
+    nonisolated(unsafe) private static var knownSize: [String: Int64] = [:]
+
+    /// After an entry of `bytes` went into place: evicts when the directory may be over the bound.
+    func noteStored(_ bytes: Int64) {
+        if let known = CacheStore.knownSize[directory], known + bytes <= maxSize {
+            CacheStore.knownSize[directory] = known + bytes
+            return
+        }
+        CacheStore.knownSize[directory] = evictMeasuring(limit: maxSize).remaining
+    }
+
+    /// Removes least-recently-used entries until the rest fit in `limit` (default `maxSize`);
+    /// returns how many went. Sizes and access times come from `stat` only.
+    @discardableResult
+    public func evict(limit: Int64? = nil) -> Int { evictMeasuring(limit: limit ?? maxSize).removed }
+
+    private func evictMeasuring(limit: Int64) -> (removed: Int, remaining: Int64) {
+        var files: [(name: String, size: Int64, used: Double)] = []
+        var total: Int64 = 0
+        for name in names() {
+            var st = stat()
+            guard stat(ArgumentBytes.path(path(name)), &st) == 0 else { continue }
+            files.append((name, Int64(st.st_size), Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9))
+            total += Int64(st.st_size)
+        }
+        guard total > limit else { return (0, total) }
+        files.sort { $0.used < $1.used }
+        var n = 0
+        for f in files where total > limit {
+            if unlink(ArgumentBytes.path(path(f.name))) == 0 { n += 1 }
+            total -= f.size
+        }
+        return (n, total)
+    }
+
+    /// `swurl cache prune`: removes entries that are stale and have no validator (they can
+    /// never be used again without a full fetch), then evicts down to `maxSize`, and removes
+    /// temporary files left by a writer that died more than an hour ago. Returns how many went.
+    public func prune(now: Double) -> Int {
+        var n = 0
+        for l in list() {
+            let lifetime = CacheRules.freshnessLifetime(l.entry.head, responseTime: l.entry.responseTime)
+            let age = CacheRules.currentAge(l.entry.head, requestTime: l.entry.requestTime, responseTime: l.entry.responseTime, now: now)
+            if age >= lifetime && CacheRules.conditionalHeaders(l.entry.head).isEmpty {
+                if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
+            }
+        }
+        for name in directoryNames() where name.hasPrefix(".") && name.containsText(".swurl-") {
+            var st = stat()
+            if stat(ArgumentBytes.path(path(name)), &st) == 0, Double(st.st_mtim.tv_sec) < now - 3600 {
+                unlink(ArgumentBytes.path(path(name)))
+            }
+        }
+        return n + evict()
+    }
+}

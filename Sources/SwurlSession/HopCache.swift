@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlCache
+import SwurlCore
+
+/// The cache's part in one hop: looks the request up before it is sent (a fresh hit is
+/// served without a transfer; a stale entry adds its validators), sits between the transfer
+/// and the hop's delegate while the response streams (a 304 becomes the stored response with
+/// merged headers; a storable response is teed into a new entry), and commits or discards the
+/// entry when the hop ends. Every door (one-shot, download, batch, REPL) runs its hops through
+/// `Exchange`, so every door gets the same cache.
+final class HopCache: TransferDelegate {
+    let store: CacheStore
+    let key: CacheKey
+    let settings: CacheSettings
+    let request: HTTPRequest
+    /// The stored response for the key (Vary matched), if any.
+    let stored: CacheStore.Opened?
+    /// What the cache did, for `-v` and `--timing` (`hit, age 12 s`, `miss, stored`, ...).
+    private(set) var status: String
+    private let insecure: Bool
+    private var target: TransferDelegate?
+    private var writer: CacheStore.Writer?
+    private var pending: CacheEntry?
+    private var revalidated: CacheEntry?
+    private let requestTime: Double
+    /// Whether the cache added the validators (so a 304 answers the cache, not the user).
+    private var validating = false
+
+    /// Whether the user's request is conditional itself (its answer is not the cache's to take).
+    static func isConditional(_ headers: HTTPHeaders) -> Bool {
+        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"].contains { headers.contains($0) }
+    }
+
+    /// What to do before the hop.
+    enum Plan {
+        /// Serve this stored response with this age; no transfer.
+        case serve(CacheStore.Opened, age: Double)
+        /// Answer 504 (only-if-cached, `--cache-only`) without a transfer.
+        case gatewayTimeout
+        /// Send the request (with these conditional headers added) through the cache.
+        case send([HTTPHeaders.Field])
+    }
+
+    /// The cache for a hop, or nil when the cache is off or the request is not one it handles
+    /// (only GET is looked up and stored; other methods only invalidate, in `invalidate`).
+    /// - Throws: `SwurlError` when the cache directory cannot be used.
+    init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?) throws(SwurlError) {
+        guard let settings = options.cache, request.method == .get else { return nil }
+        self.settings = settings
+        self.request = request
+        store = try CacheStore(directory: settings.directory, maxSize: settings.maxSize)
+        key = HopCache.key(request, options, digest)
+        insecure = options.security.allowsInvalidCertificates
+        requestTime = Exchange.wallClockPrecise()
+        var opened = store.open(key)
+        // An entry for another URL or method under this name is no entry (a key collision, or a
+        // file put there by hand).
+        if let o = opened, o.entry.url != request.url || o.entry.method != request.method.rawValue { opened = nil }
+        if let o = opened, !CacheRules.varyMatches(storedVary: o.entry.head.headers["Vary"].map(CacheRules.varyNames) ?? [],
+                                                   storedRequest: o.entry.varyRequest, request: request.headers) {
+            opened = nil
+        }
+        stored = opened
+        status = "miss"
+    }
+
+    /// The key: method, URL and digests of what makes identities and trust differ.
+    static func key(_ request: HTTPRequest, _ options: TransferOptions, _ digest: Credentials?) -> CacheKey {
+        var identity: [(label: String, value: String)] = []
+        for name in CacheKey.credentialHeaders {
+            identity.append((name, request.headers.values(name).joined(separator: "\n")))
+        }
+        if let digest { identity.append(("digest", digest.user + ":" + digest.password)) }
+        if let cookies = options.sessionCookies { identity.append(("session", cookies.map(\.netscapeLine).joined(separator: "\n"))) }
+        identity.append(("proxy", String(describing: options.proxy)))
+        identity.append(("tls", String(describing: options.security)))
+        identity.append(("route", (options.unixSocket ?? "") + "|" + options.resolve.joined(separator: ",")))
+        identity.append(("decoded", options.contentCoding.libcurlDecodes ? "1" : "0"))
+        return CacheKey(method: request.method.rawValue, url: request.url, identity: identity)
+    }
+
+    /// Decides before the hop (RFC 9111 §4).
+    func plan(now: Double) -> Plan {
+        let onlyIfCached = CacheControl(request.headers).has("only-if-cached")
+        guard let stored else {
+            if settings.only || onlyIfCached { status = "miss, only from the cache: 504"; return .gatewayTimeout }
+            return .send([])
+        }
+        // A conditional request of the user's own goes to the server as given (§4.3.2 would let
+        // the cache answer it; the server's answer is what the user asked to see).
+        if HopCache.isConditional(request.headers) && !settings.only && !onlyIfCached { return .send([]) }
+        let e = stored.entry
+        let age = CacheRules.currentAge(e.head, requestTime: e.requestTime, responseTime: e.responseTime, now: now)
+        if settings.only {
+            status = "hit (cache only), age \(Int(age)) s"
+            return .serve(stored, age: age)
+        }
+        switch CacheRules.decide(request: request.headers, stored: e.head, requestTime: e.requestTime,
+                                 responseTime: e.responseTime, now: now, refresh: settings.refresh) {
+        case .fresh(let age):
+            status = "hit, age \(Int(age)) s"
+            return .serve(stored, age: age)
+        case .validate, .miss:
+            if onlyIfCached { status = "stale, only-if-cached: 504"; return .gatewayTimeout }
+            status = "stale"
+            validating = true
+            return .send(CacheRules.conditionalHeaders(e.head))
+        }
+    }
+
+    /// Puts the cache between the transfer and `target` for a sent hop.
+    func attach(to target: TransferDelegate) -> TransferDelegate {
+        self.target = target
+        return self
+    }
+
+    // MARK: - TransferDelegate (between the transfer and the hop's delegate)
+
+    func transferDidSendRequestHead(_ bytes: [UInt8]) throws { try target?.transferDidSendRequestHead(bytes) }
+    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws { try target?.transferDidSendRequestBody(bytes) }
+    func transferDidVerifyTLS(_ summary: TLSSummary) { target?.transferDidVerifyTLS(summary) }
+
+    func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        guard let target else { return }
+        if head.status >= 100 && head.status < 200 { try target.transferDidReceiveHead(head); return }
+        writer?.discard()
+        writer = nil
+        pending = nil
+        revalidated = nil
+        let now = Exchange.wallClockPrecise()
+        if head.status == 304, validating, let stored, CacheRules.notModifiedSelects(stored.entry.head, head.headers) {
+            // §4.3.4: the stored response, its headers updated from the 304, with its body.
+            var entry = stored.entry
+            entry.head = CacheRules.merge(stored: entry.head, notModified: head.headers)
+            entry.requestTime = requestTime
+            entry.responseTime = now
+            revalidated = entry
+            status = "revalidated (304)"
+            try target.transferDidReceiveHead(entry.head)
+            try stored.streamBody { try target.transferDidReceiveBody($0) }
+            return
+        }
+        if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers,
+                                                     response: head, insecure: insecure) {
+            status = "not stored: \(reason)"
+        } else {
+            var vary = HTTPHeaders()
+            for name in head.headers["Vary"].map(CacheRules.varyNames) ?? [] {
+                for v in request.headers.values(name) { vary.add(name, v) }
+            }
+            pending = CacheEntry(url: request.url, method: request.method.rawValue, requestTime: requestTime,
+                                 responseTime: now, varyRequest: vary, head: head)
+            writer = try? store.writer(for: key)
+            if writer == nil { status = "not stored: the cache directory is not writable" }
+        }
+        try target.transferDidReceiveHead(head)
+    }
+
+    func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+        if revalidated != nil { return }   // a 304 has no body of its own
+        if let w = writer {
+            do { try w.write(bytes) } catch {
+                w.discard()
+                writer = nil
+                status = "not stored: \(error.message)"
+            }
+        }
+        try target?.transferDidReceiveBody(bytes)
+    }
+
+    /// The hop ended with a whole response: the new entry goes into place (or the updated one
+    /// after a 304). A failed hop discards it (only complete responses are stored).
+    func finish(succeeded: Bool) {
+        guard succeeded else {
+            writer?.discard()
+            writer = nil
+            if status.hasPrefix("miss") || status == "stale" { status = "not stored: the transfer failed" }
+            return
+        }
+        if let entry = revalidated, let stored {
+            try? store.rewrite(stored, as: entry, key: key)
+            return
+        }
+        guard let w = writer, let entry = pending else { return }
+        writer = nil
+        // libcurl ends a transfer well only when the body is complete; a Content-Length that
+        // disagrees (possible only for a decoded body) is checked when no decoding took place.
+        if entry.head.headers["Content-Encoding"] == nil, let length = entry.head.headers["Content-Length"].flatMap({ Int64($0) }),
+           length != w.bodyLength {
+            w.discard()
+            status = "not stored: incomplete body"
+            return
+        }
+        do {
+            try w.commit(entry)
+            status = "miss, stored"
+        } catch {
+            status = "not stored: \(error.message)"
+        }
+    }
+
+    /// Marks a served entry as used (LRU).
+    func touch(_ opened: CacheStore.Opened) { store.touch(opened) }
+
+    /// §4.4: an unsafe method's 2xx/3xx invalidates the URL and its same-origin Location and
+    /// Content-Location (every identity's entries).
+    static func invalidate(request: HTTPRequest, head: HTTPResponseHead, options: TransferOptions) {
+        guard let settings = options.cache else { return }
+        let urls = CacheRules.invalidatedURLs(method: request.method, url: request.url, response: head) { value in
+            URLReference.resolve(value, against: request.url)
+        }
+        guard !urls.isEmpty, let store = try? CacheStore(directory: settings.directory, maxSize: settings.maxSize) else { return }
+        for url in urls { store.removeAll(forURL: url) }
+    }
+
+    /// The response for `--cache-only` / only-if-cached without a stored one (RFC 9111 §5.2.1.7).
+    static let gatewayTimeoutHead = HTTPResponseHead(version: "HTTP/1.1", status: 504, reason: "Gateway Timeout",
+                                                     headers: HTTPHeaders([.init(name: "Content-Length", value: "0")]))
+
+    /// The head served from an entry: as stored, with `Age` (§5.1).
+    static func servedHead(_ entry: CacheEntry, age: Double) -> HTTPResponseHead {
+        var head = entry.head
+        head.headers.set("Age", String(Int(max(0, min(age, 2_147_483_648)))))
+        return head
+    }
+}

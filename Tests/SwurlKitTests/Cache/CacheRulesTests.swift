@@ -1,0 +1,123 @@
+import XCTest
+@testable import SwurlCache
+import SwurlCore
+
+/// RFC 9111's rules as pure functions (`CacheRules`): each test names the section it checks.
+final class CacheRulesTests: XCTestCase {
+    private let t0 = 1_800_000_000.0
+
+    private func head(_ status: Int = 200, _ fields: [(String, String)]) -> HTTPResponseHead {
+        HTTPResponseHead(version: "HTTP/1.1", status: status, reason: "",
+                         headers: HTTPHeaders(fields.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }))
+    }
+
+    private func date(_ offset: Double) -> String { HTTPDate.format(t0 + offset) }
+
+    func testFreshnessLifetimeFromMaxAgeExpiresAndTheHeuristic() {
+        // §4.2.1: max-age wins over Expires.
+        XCTAssertEqual(CacheRules.freshnessLifetime(head(200, [("Cache-Control", "max-age=30"), ("Expires", date(600)),
+                                                                ("Date", date(0))]), responseTime: t0), 30)
+        XCTAssertEqual(CacheRules.freshnessLifetime(head(200, [("Expires", date(600)), ("Date", date(0))]), responseTime: t0), 600)
+        XCTAssertEqual(CacheRules.freshnessLifetime(head(200, [("Expires", "0"), ("Date", date(0))]), responseTime: t0), 0,
+                       "an invalid Expires is in the past")
+        // §4.2.2: 10% of the time since Last-Modified, for a status cacheable by default.
+        XCTAssertEqual(CacheRules.freshnessLifetime(head(200, [("Last-Modified", date(-1000)), ("Date", date(0))]), responseTime: t0), 100)
+        XCTAssertEqual(CacheRules.freshnessLifetime(head(201, [("Last-Modified", date(-1000)), ("Date", date(0))]), responseTime: t0), 0)
+        XCTAssertEqual(CacheRules.freshnessLifetime(head(200, [("Cache-Control", "max-age=abc")]), responseTime: t0), 0,
+                       "a bad max-age is no freshness")
+    }
+
+    func testCurrentAgeFollowsSection4_2_3() {
+        let h = head(200, [("Date", date(-10)), ("Age", "5")])
+        // apparent 10, corrected age value 5 + 1 (delay): initial 10; resident 20.
+        XCTAssertEqual(CacheRules.currentAge(h, requestTime: t0 - 1, responseTime: t0, now: t0 + 20), 30)
+        let noDate = head(200, [("Age", "50")])
+        XCTAssertEqual(CacheRules.currentAge(noDate, requestTime: t0, responseTime: t0, now: t0), 50)
+        XCTAssertEqual(CacheRules.currentAge(head(200, [("Age", "99999999999999")]), requestTime: t0, responseTime: t0, now: t0),
+                       2_147_483_648, "an Age too large is 2^31")
+    }
+
+    func testStorability() {
+        let get = HTTPMethod.get, none = HTTPHeaders()
+        XCTAssertNil(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(200, []), insecure: false))
+        XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: none,
+                                                    response: head(200, [("Cache-Control", "no-store")]), insecure: false), "no-store")
+        XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: HTTPHeaders([.init(name: "Cache-Control", value: "no-store")]),
+                                                    response: head(200, []), insecure: false), "no-store in the request")
+        XCTAssertEqual(CacheRules.notStorableReason(method: .post, requestHeaders: none, response: head(200, []), insecure: false),
+                       "method POST")
+        XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(206, []), insecure: false),
+                       "partial content (206)")
+        XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(200, []), insecure: true),
+                       "--insecure")
+        XCTAssertNotNil(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(302, []), insecure: false))
+        XCTAssertNil(CacheRules.notStorableReason(method: get, requestHeaders: none,
+                                                  response: head(302, [("Cache-Control", "max-age=5")]), insecure: false))
+        XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(200, [("Vary", "Accept, *")]),
+                                                    insecure: false), "Vary: *")
+    }
+
+    func testDecideHonoursRequestAndResponseDirectives() {
+        let fresh = head(200, [("Date", date(0)), ("Cache-Control", "max-age=60")])
+        func decide(_ stored: HTTPResponseHead, _ request: [(String, String)] = [], at now: Double) -> CacheRules.Decision {
+            CacheRules.decide(request: HTTPHeaders(request.map { .init(name: $0.0, value: $0.1) }), stored: stored,
+                              requestTime: t0, responseTime: t0, now: t0 + now)
+        }
+        XCTAssertEqual(decide(fresh, at: 10), .fresh(age: 10))
+        XCTAssertEqual(decide(fresh, at: 61), .validate)
+        XCTAssertEqual(decide(fresh, [("Cache-Control", "max-age=5")], at: 10), .validate)
+        XCTAssertEqual(decide(fresh, [("Cache-Control", "min-fresh=55")], at: 10), .validate)
+        XCTAssertEqual(decide(fresh, [("Cache-Control", "min-fresh=50")], at: 10), .fresh(age: 10))
+        XCTAssertEqual(decide(fresh, [("Cache-Control", "max-stale=10")], at: 65), .fresh(age: 65))
+        XCTAssertEqual(decide(fresh, [("Cache-Control", "max-stale=1")], at: 65), .validate)
+        XCTAssertEqual(decide(fresh, [("Cache-Control", "max-stale")], at: 6500), .fresh(age: 6500))
+        XCTAssertEqual(decide(fresh, [("Cache-Control", "no-cache")], at: 1), .validate)
+        XCTAssertEqual(decide(fresh, [("Pragma", "no-cache")], at: 1), .validate)
+        XCTAssertEqual(decide(fresh, [("Pragma", "no-cache"), ("Cache-Control", "max-age=100")], at: 1), .fresh(age: 1),
+                       "Pragma counts only without Cache-Control")
+        let strict = head(200, [("Date", date(0)), ("Cache-Control", "max-age=60, must-revalidate")])
+        XCTAssertEqual(decide(strict, [("Cache-Control", "max-stale")], at: 65), .validate)
+        let noCache = head(200, [("Date", date(0)), ("Cache-Control", "no-cache, max-age=60")])
+        XCTAssertEqual(decide(noCache, at: 1), .validate)
+        XCTAssertEqual(CacheRules.decide(request: HTTPHeaders(), stored: fresh, requestTime: t0, responseTime: t0, now: t0 + 1,
+                                         refresh: true), .validate)
+    }
+
+    func testVary() {
+        let stored = HTTPHeaders([.init(name: "Accept-Language", value: "en, fr")])
+        XCTAssertTrue(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: stored,
+                                             request: HTTPHeaders([.init(name: "accept-language", value: "en,fr")])))
+        XCTAssertFalse(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: stored,
+                                              request: HTTPHeaders([.init(name: "Accept-Language", value: "de")])))
+        XCTAssertFalse(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: stored, request: HTTPHeaders()))
+        XCTAssertFalse(CacheRules.varyMatches(storedVary: ["*"], storedRequest: stored, request: stored))
+        XCTAssertEqual(CacheRules.varyNames(" Accept ,X-A,,"), ["accept", "x-a"])
+    }
+
+    func testValidatorsAnd304Merging() {
+        let stored = head(200, [("Content-Length", "5"), ("ETag", "\"a\""), ("Last-Modified", date(-5)), ("X-Old", "1"),
+                                ("Cache-Control", "max-age=0")])
+        XCTAssertEqual(CacheRules.conditionalHeaders(stored).map(\.name), ["If-None-Match", "If-Modified-Since"])
+        XCTAssertEqual(CacheRules.conditionalHeaders(head(200, [])), [])
+        let update = HTTPHeaders([.init(name: "Cache-Control", value: "max-age=60"), .init(name: "Content-Length", value: "0"),
+                                  .init(name: "X-New", value: "2")])
+        let merged = CacheRules.merge(stored: stored, notModified: update)
+        XCTAssertEqual(merged.headers.fields.map(\.name), ["Content-Length", "ETag", "Last-Modified", "X-Old", "Cache-Control", "X-New"])
+        XCTAssertEqual(merged.headers["Content-Length"], "5", "a 304 never changes the stored body's length")
+        XCTAssertEqual(merged.headers["Cache-Control"], "max-age=60")
+        XCTAssertEqual(merged.status, 200)
+        XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "W/\"a\"")])))
+        XCTAssertFalse(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "\"b\"")])))
+        XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders()))
+    }
+
+    func testInvalidation() {
+        let url = "http://a.example:8080/x"
+        let h = head(201, [("Location", "/y"), ("Content-Location", "http://other.example/z")])
+        let resolve = { (v: String) -> String? in URLReference.resolve(v, against: url) }
+        XCTAssertEqual(CacheRules.invalidatedURLs(method: .post, url: url, response: h, resolve: resolve),
+                       [url, "http://a.example:8080/y"])
+        XCTAssertEqual(CacheRules.invalidatedURLs(method: .get, url: url, response: h, resolve: resolve), [])
+        XCTAssertEqual(CacheRules.invalidatedURLs(method: .delete, url: url, response: head(404, []), resolve: resolve), [])
+    }
+}

@@ -1,0 +1,531 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `--cache`: the private HTTP cache (RFC 9111), one test per rule, each against the scripted
+/// origin (`cache_origin.py`), which counts the requests it received: a rule that serves from
+/// the cache shows as a count that did not grow.
+final class CacheTests: XCTestCase {
+    private var origin: CacheOrigin!
+    private var dir = ""
+
+    override func setUpWithError() throws {
+        origin = try CacheOrigin()
+        dir = TestPaths.temporaryDirectory() + "/cache"
+    }
+
+    override func tearDown() { origin = nil }
+
+    /// Runs swurl with the test's cache directory.
+    private func swurl(_ args: [String], stdin: Data? = nil) throws -> SwurlResult {
+        try runSwurl(["--cache=\(dir)"] + args, stdin: stdin)
+    }
+
+    /// `swurl --cache --timing=json URL`: the body and what the cache said.
+    private func fetch(_ path: String, _ extra: [String] = []) throws -> (body: String, cache: String, result: SwurlResult) {
+        let r = try swurl(["--timing=json", origin.url(path)] + extra)
+        let line = r.stderr.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
+        let json = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        return (r.text, json["cache"] as? String ?? "", r)
+    }
+
+    private func q(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? s
+    }
+
+    private func entries() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }
+    }
+
+    // MARK: - Freshness (§4.2)
+
+    func testFreshMaxAgeIsServedWithoutTheNetworkWithAnAgeHeader() throws {
+        let path = "/fresh?cc=" + q("max-age=60")
+        let first = try fetch(path)
+        XCTAssertEqual(first.cache, "miss, stored", first.result.stderr)
+        let again = try swurl(["--print=hb", origin.url(path)])
+        XCTAssertEqual(origin.count("/fresh"), 1)
+        XCTAssertTrue(again.text.contains("\nAge: "), again.text)
+        XCTAssertTrue(again.text.hasSuffix("/fresh #1"), again.text)
+        XCTAssertTrue(try fetch(path).cache.hasPrefix("hit, age "))
+    }
+
+    func testExpiresRelativeToDateGivesFreshnessAndABadExpiresNone() throws {
+        _ = try fetch("/expires?exp=60")
+        XCTAssertTrue(try fetch("/expires?exp=60").cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/expires"), 1)
+        // Expires 60 s after a Date 100 s old: the apparent age (100 s) is past the lifetime.
+        _ = try fetch("/skew?date=-100&exp=-40")
+        _ = try fetch("/skew?date=-100&exp=-40")
+        XCTAssertEqual(origin.count("/skew"), 2)
+        _ = try fetch("/badexp?exp=bad")
+        _ = try fetch("/badexp?exp=bad")
+        XCTAssertEqual(origin.count("/badexp"), 2)
+    }
+
+    func testHeuristicFreshnessFromLastModified() throws {
+        _ = try fetch("/heuristic?lm=-36000")
+        XCTAssertTrue(try fetch("/heuristic?lm=-36000").cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/heuristic"), 1)
+        // No Last-Modified and no explicit freshness: stored (200 is cacheable by default) but never fresh.
+        _ = try fetch("/nofresh")
+        _ = try fetch("/nofresh")
+        XCTAssertEqual(origin.count("/nofresh"), 2)
+    }
+
+    func testAgeCountsTheServersAgeAndTheApparentAge() throws {
+        let path = "/aged?cc=" + q("max-age=60") + "&age=30"
+        _ = try fetch(path)
+        let again = try swurl(["-h", origin.url(path)])
+        let age = again.text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("Age: ") }.flatMap { Int($0.dropFirst(5)) } ?? -1
+        XCTAssertGreaterThanOrEqual(age, 30, again.text)
+        XCTAssertEqual(origin.count("/aged"), 1)
+        // An Age beyond max-age: stale at once.
+        _ = try fetch("/old?cc=" + q("max-age=60") + "&age=100")
+        _ = try fetch("/old?cc=" + q("max-age=60") + "&age=100")
+        XCTAssertEqual(origin.count("/old"), 2)
+        // A Date 100 s in the past makes the apparent age 100 s.
+        _ = try fetch("/apparent?cc=" + q("max-age=60") + "&date=-100")
+        _ = try fetch("/apparent?cc=" + q("max-age=60") + "&date=-100")
+        XCTAssertEqual(origin.count("/apparent"), 2)
+    }
+
+    // MARK: - Validation (§4.3)
+
+    func testETagValidationMergesThe304HeadersAndServesTheStoredBody() throws {
+        let path = "/etag?cc=" + q("max-age=0") + "&etag=" + q("\"v1\"") + "&h304=X-New:yes"
+        _ = try fetch(path)
+        let again = try fetch(path, ["--print=hb"])
+        XCTAssertEqual(again.cache, "revalidated (304)")
+        XCTAssertEqual(origin.lastHeaders("/etag")["If-None-Match"], "\"v1\"")
+        XCTAssertEqual(origin.count("/etag"), 2)
+        XCTAssertTrue(again.body.contains("HTTP/1.1 200 OK"), again.body)
+        XCTAssertTrue(again.body.contains("X-New: yes"), again.body)
+        XCTAssertTrue(again.body.hasSuffix("/etag #1"), again.body)
+        // The merged headers were stored: a third run sees them too.
+        let third = try swurl(["-h", "--cache-only", origin.url(path)])
+        XCTAssertTrue(third.text.contains("X-New: yes"), third.text)
+    }
+
+    func testLastModifiedValidationSendsIfModifiedSince() throws {
+        let path = "/lm?cc=" + q("max-age=0") + "&lm=-10"
+        _ = try fetch(path)
+        let again = try fetch(path)
+        XCTAssertEqual(again.cache, "revalidated (304)")
+        XCTAssertNotNil(origin.lastHeaders("/lm")["If-Modified-Since"])
+        XCTAssertEqual(again.body, "/lm #1")
+    }
+
+    func testRefreshRevalidatesAFreshEntry() throws {
+        let path = "/refresh?cc=" + q("max-age=60") + "&etag=" + q("\"r\"")
+        _ = try fetch(path)
+        let again = try fetch(path, ["--refresh"])
+        XCTAssertEqual(again.cache, "revalidated (304)")
+        XCTAssertEqual(origin.count("/refresh"), 2)
+        XCTAssertEqual(again.body, "/refresh #1")
+    }
+
+    func testOfflineShowsTheConditionalHeadersAStaleEntryWouldAdd() throws {
+        let path = "/offline?cc=" + q("max-age=0") + "&etag=" + q("\"o\"")
+        XCTAssertFalse(try swurl(["--offline", origin.url(path)]).text.contains("If-None-Match"))
+        _ = try fetch(path)
+        let shown = try swurl(["--offline", origin.url(path)])
+        XCTAssertTrue(shown.text.contains("If-None-Match: \"o\""), shown.text)
+        XCTAssertEqual(origin.count("/offline"), 1)
+    }
+
+    // MARK: - Response directives (§5.2.2)
+
+    func testNoStoreIsNeverStored() throws {
+        let first = try fetch("/nostore?cc=no-store")
+        XCTAssertEqual(first.cache, "not stored: no-store")
+        _ = try fetch("/nostore?cc=no-store")
+        XCTAssertEqual(origin.count("/nostore"), 2)
+        XCTAssertEqual(entries(), [])
+    }
+
+    func testNoCacheIsStoredButAlwaysRevalidated() throws {
+        let path = "/nocache?cc=no-cache&etag=" + q("\"n\"")
+        _ = try fetch(path)
+        let again = try fetch(path)
+        XCTAssertEqual(again.cache, "revalidated (304)")
+        XCTAssertEqual(origin.lastHeaders("/nocache")["If-None-Match"], "\"n\"")
+    }
+
+    func testMustRevalidateForbidsServingStaleWithMaxStale() throws {
+        let loose = "/loose?cc=" + q("max-age=0")
+        _ = try fetch(loose)
+        XCTAssertTrue(try fetch(loose, ["Cache-Control:max-stale=60"]).cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/loose"), 1)
+        let strict = "/strict?cc=" + q("max-age=0, must-revalidate")
+        _ = try fetch(strict)
+        _ = try fetch(strict, ["Cache-Control:max-stale=60"])
+        XCTAssertEqual(origin.count("/strict"), 2)
+    }
+
+    func testPrivateIsStoredAndPublicMakesAStatusCacheable() throws {
+        _ = try fetch("/private?cc=" + q("private, max-age=60"))
+        XCTAssertTrue(try fetch("/private?cc=" + q("private, max-age=60")).cache.hasPrefix("hit"))
+        // 302 is not cacheable by default; public makes it so (heuristic freshness from Last-Modified).
+        _ = try fetch("/public?status=302&cc=public&lm=-36000")
+        XCTAssertTrue(try fetch("/public?status=302&cc=public&lm=-36000").cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/public"), 1)
+        _ = try fetch("/plain302?status=302&lm=-36000")
+        _ = try fetch("/plain302?status=302&lm=-36000")
+        XCTAssertEqual(origin.count("/plain302"), 2)
+    }
+
+    // MARK: - Request directives (§5.2.1)
+
+    func testRequestMaxAgeAndMinFresh() throws {
+        let path = "/reqdir?cc=" + q("max-age=60")
+        _ = try fetch(path)
+        XCTAssertTrue(try fetch(path, ["Cache-Control:min-fresh=10"]).cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/reqdir"), 1)
+        _ = try fetch(path, ["Cache-Control:min-fresh=120"])
+        XCTAssertEqual(origin.count("/reqdir"), 2)
+        _ = try fetch(path, ["Cache-Control:max-age=0"])
+        XCTAssertEqual(origin.count("/reqdir"), 3)
+        _ = try fetch(path, ["Cache-Control:no-cache"])
+        XCTAssertEqual(origin.count("/reqdir"), 4)
+    }
+
+    func testRequestMaxStaleAcceptsAStaleResponse() throws {
+        let path = "/maxstale?cc=" + q("max-age=0")
+        _ = try fetch(path)
+        _ = try fetch(path)
+        XCTAssertEqual(origin.count("/maxstale"), 2)
+        XCTAssertTrue(try fetch(path, ["Cache-Control:max-stale"]).cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/maxstale"), 2)
+    }
+
+    func testOnlyIfCachedAnswers504WithoutTheNetwork() throws {
+        let path = "/oic?cc=" + q("max-age=60")
+        let miss = try swurl(["--check-status", "-h", origin.url(path), "Cache-Control:only-if-cached"])
+        XCTAssertEqual(miss.status, 5, miss.stderr)
+        XCTAssertTrue(miss.text.hasPrefix("HTTP/1.1 504"), miss.text)
+        XCTAssertEqual(origin.count("/oic"), 0)
+        _ = try fetch(path)
+        let hit = try fetch(path, ["Cache-Control:only-if-cached"])
+        XCTAssertEqual(hit.body, "/oic #1")
+        XCTAssertEqual(origin.count("/oic"), 1)
+    }
+
+    // MARK: - Vary (§4.1)
+
+    func testVaryMatchesOnlyTheSameHeaderValues() throws {
+        let path = "/vary?cc=" + q("max-age=60") + "&vary=X-Lang"
+        XCTAssertEqual(try fetch(path, ["X-Lang:en"]).body, "/vary #1 X-Lang=en")
+        XCTAssertEqual(try fetch(path, ["X-Lang:en"]).body, "/vary #1 X-Lang=en")
+        XCTAssertEqual(try fetch(path, ["X-Lang:fr"]).body, "/vary #2 X-Lang=fr")
+        XCTAssertEqual(origin.count("/vary"), 2)
+    }
+
+    func testVaryStarNeverMatches() throws {
+        let path = "/varystar?cc=" + q("max-age=60") + "&vary=*"
+        XCTAssertEqual(try fetch(path).cache, "not stored: Vary: *")
+        _ = try fetch(path)
+        XCTAssertEqual(origin.count("/varystar"), 2)
+    }
+
+    // MARK: - Invalidation (§4.4)
+
+    func testUnsafeMethodsInvalidateTheURLAndSameOriginLocations() throws {
+        let page = "/page?cc=" + q("max-age=60")
+        _ = try fetch(page)
+        _ = try swurl(["POST", origin.url(page), "a=1"])
+        _ = try fetch(page)
+        XCTAssertEqual(origin.requests().filter { $0["method"] as? String == "GET" }.count, 2)
+
+        let target = "/target?cc=" + q("max-age=60")
+        let other = "/other?cc=" + q("max-age=60")
+        _ = try fetch(target)
+        _ = try fetch(other)
+        _ = try swurl(["PUT", origin.url("/put?loc=" + q(origin.url(target))
+                                         + "&cloc=" + q("http://localhost:\(origin.port)" + other)), "a=1"])
+        _ = try fetch(target)
+        _ = try fetch(other)
+        XCTAssertEqual(origin.count("/target"), 2, "a same-origin Location is invalidated")
+        XCTAssertEqual(origin.count("/other"), 1, "another origin's Content-Location is not")
+        // A failed unsafe request (4xx) invalidates nothing.
+        _ = try swurl(["DELETE", origin.url("/del?status=404&loc=" + q(origin.url(other)))])
+        _ = try fetch(other)
+        XCTAssertEqual(origin.count("/other"), 1)
+    }
+
+    // MARK: - What is stored (§3)
+
+    func testPartialAndIncompleteResponsesAreNotStored() throws {
+        let partial = "/partial?status=206&cc=" + q("max-age=60")
+        XCTAssertEqual(try fetch(partial).cache, "not stored: partial content (206)")
+        _ = try fetch(partial)
+        XCTAssertEqual(origin.count("/partial"), 2)
+        let cut = try fetch("/cut?cut=1&cc=" + q("max-age=60"))
+        XCTAssertNotEqual(cut.result.status, 0)
+        _ = try fetch("/cut?cut=1&cc=" + q("max-age=60"))
+        XCTAssertEqual(origin.count("/cut"), 2)
+        XCTAssertEqual(entries(), [])
+    }
+
+    func testStatusesCacheableByDefault() throws {
+        _ = try fetch("/gone?status=404&lm=-36000")
+        XCTAssertTrue(try fetch("/gone?status=404&lm=-36000").cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/gone"), 1)
+        // 201 is not cacheable by default: with only Last-Modified it is not stored.
+        XCTAssertEqual(try fetch("/created?status=201&lm=-36000").cache, "not stored: status 201 without explicit freshness")
+        _ = try fetch("/created?status=201&lm=-36000")
+        XCTAssertEqual(origin.count("/created"), 2)
+    }
+
+    // MARK: - Safety
+
+    func testCredentialsArePartOfTheKeyAndNeverStoredInClear() throws {
+        let path = "/private-data?cc=" + q("private, max-age=60")
+        XCTAssertEqual(try fetch(path, ["Authorization:Bearer secret-token-a"]).body, "/private-data #1")
+        XCTAssertEqual(try fetch(path, ["Authorization:Bearer secret-token-a"]).body, "/private-data #1")
+        XCTAssertEqual(try fetch(path, ["Authorization:Bearer secret-token-b"]).body, "/private-data #2")
+        XCTAssertEqual(try fetch(path).body, "/private-data #3")
+        XCTAssertEqual(try fetch(path, ["Cookie:sid=secret-cookie"]).body, "/private-data #4")
+        XCTAssertEqual(try fetch(path, ["-a", "ann:secret-password"]).body, "/private-data #5")
+        XCTAssertEqual(try fetch(path, ["-a", "ann:secret-password"]).body, "/private-data #5")
+        for name in entries() {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertFalse(text.contains("secret"), name)
+        }
+    }
+
+    func testInsecureResponsesAreNeverStored() throws {
+        let path = "/insecure?cc=" + q("max-age=60")
+        XCTAssertEqual(try fetch(path, ["-k"]).cache, "not stored: --insecure")
+        _ = try fetch(path, ["-k"])
+        XCTAssertEqual(origin.count("/insecure"), 2)
+        XCTAssertEqual(entries(), [])
+    }
+
+    func testDirectoryIs0700AndEntries0600() throws {
+        _ = try fetch("/modes?cc=" + q("max-age=60"))
+        let dirMode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
+        XCTAssertEqual(dirMode, 0o700)
+        let name = try XCTUnwrap(entries().first)
+        let mode = try FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+    }
+
+    func testCorruptTruncatedAndOtherVersionEntriesAreReplaced() throws {
+        let path = "/corrupt?cc=" + q("max-age=60")
+        _ = try fetch(path)
+        let file = dir + "/" + (try XCTUnwrap(entries().first))
+        // Truncated by a byte.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        try bytes.dropLast().write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try fetch(path).body, "/corrupt #2")
+        XCTAssertEqual(try fetch(path).body, "/corrupt #2", "the replacement is used")
+        // A flipped byte in the head.
+        bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let headByte = bytes.count - 140
+        bytes[headByte] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try fetch(path).body, "/corrupt #3")
+        // Another version's footer.
+        bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let footer = bytes.count - 128
+        bytes[footer + 11] = UInt8(ascii: "9")
+        try bytes.write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try fetch(path).body, "/corrupt #4")
+        // Garbage.
+        try Data("not an entry".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try fetch(path).body, "/corrupt #5")
+        XCTAssertEqual(try fetch(path).body, "/corrupt #5")
+    }
+
+    // MARK: - Policies (AFNetworking's NSURLRequest cache policies)
+
+    func testCacheOnlyServesAnyStoredResponseOrAnswers504() throws {
+        let path = "/cacheonly?cc=" + q("max-age=0")
+        let miss = try swurl(["--cache-only", "--check-status", "-h", origin.url(path)])
+        XCTAssertEqual(miss.status, 5)
+        XCTAssertTrue(miss.text.hasPrefix("HTTP/1.1 504"), miss.text)
+        XCTAssertEqual(origin.count("/cacheonly"), 0)
+        _ = try fetch(path)
+        let stale = try swurl(["--cache-only", origin.url(path)])
+        XCTAssertEqual(stale.text, "/cacheonly #1")
+        XCTAssertEqual(origin.count("/cacheonly"), 1)
+    }
+
+    func testStaleOKServesAStoredResponseWhenTheNetworkFails() throws {
+        let loose = "/staleok?cc=" + q("max-age=0")
+        let strict = "/staleok-strict?cc=" + q("max-age=0, must-revalidate")
+        _ = try fetch(loose)
+        _ = try fetch(strict)
+        let looseURL = origin.url(loose), strictURL = origin.url(strict)
+        origin.server.stop()
+        let served = try swurl(["--stale-ok", looseURL])
+        XCTAssertEqual(served.status, 0, served.stderr)
+        XCTAssertEqual(served.text, "/staleok #1")
+        XCTAssertEqual(try swurl([looseURL]).status, 1)
+        XCTAssertEqual(try swurl(["--stale-ok", strictURL]).status, 1, "must-revalidate is never served stale")
+    }
+
+    func testNoCacheOptionTurnsTheCacheOff() throws {
+        let path = "/off?cc=" + q("max-age=60")
+        _ = try fetch(path)
+        let r = try swurl(["--no-cache", origin.url(path)])
+        XCTAssertEqual(r.text, "/off #2")
+        XCTAssertEqual(try swurl(["--no-cache", "--cache-only", origin.url(path)]).status, 64)
+    }
+
+    func testTheConfigFileTurnsTheCacheOnAndNoCacheTurnsItOff() throws {
+        let config = TestPaths.temporaryDirectory() + "/config"
+        try "--cache=\(dir)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let url = origin.url("/config?cc=" + q("max-age=60"))
+        XCTAssertEqual(try runSwurl([url], environment: ["SWURL_CONFIG": config]).text, "/config #1")
+        XCTAssertEqual(try runSwurl([url], environment: ["SWURL_CONFIG": config]).text, "/config #1")
+        XCTAssertEqual(try runSwurl(["--no-cache", url], environment: ["SWURL_CONFIG": config]).text, "/config #2")
+        XCTAssertEqual(origin.count("/config"), 2)
+    }
+
+    func testAConditionalRequestOfTheUsersOwnGetsTheServersAnswer() throws {
+        let path = "/own?cc=" + q("max-age=0") + "&etag=" + q("\"x\"")
+        _ = try fetch(path)
+        let own = try swurl(["-h", origin.url(path), "If-None-Match:\"x\""])
+        XCTAssertTrue(own.text.hasPrefix("HTTP/1.1 304"), own.text)
+        XCTAssertEqual(try swurl(["--cache-only", origin.url(path)]).text, "/own #1", "the entry is kept")
+    }
+
+    // MARK: - Content-Encoding
+
+    func testUnknownContentEncodingIsPassedThroughAndStoredAsReceived() throws {
+        let path = "/weird?ce=x-unknown&cc=" + q("max-age=60")
+        let plain = try runSwurl([origin.url(path)])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(plain.text, "/weird #1")
+        XCTAssertEqual(try fetch(path).body, "/weird #2")
+        XCTAssertEqual(try fetch(path).body, "/weird #2")
+    }
+
+    func testGzipBodyIsServedAsTheNetworkWouldServeIt() throws {
+        let path = "/gz?gzip=1&cc=" + q("max-age=60")
+        let decoded = try fetch(path)
+        XCTAssertEqual(decoded.body, "/gz #1")
+        XCTAssertEqual(try fetch(path).body, "/gz #1")
+        let out1 = TestPaths.temporaryDirectory() + "/a.gz", out2 = TestPaths.temporaryDirectory() + "/b.gz"
+        _ = try swurl(["-d", "-o", out1, origin.url(path)])
+        _ = try swurl(["-d", "-o", out2, origin.url(path)])
+        let raw = try Data(contentsOf: URL(fileURLWithPath: out1))
+        XCTAssertEqual(Array(raw.prefix(2)), [0x1f, 0x8b], "a download keeps the bytes as sent")
+        XCTAssertEqual(raw, try Data(contentsOf: URL(fileURLWithPath: out2)))
+        XCTAssertEqual(origin.count("/gz"), 2)
+    }
+
+    // MARK: - Every door
+
+    func testDownloadFromAFreshEntryNeedsNoTransfer() throws {
+        let path = "/file?size=300000&cc=" + q("max-age=60")
+        let tmp = TestPaths.temporaryDirectory()
+        XCTAssertEqual(try swurl(["-d", "-o", tmp + "/one", origin.url(path)]).status, 0)
+        XCTAssertEqual(try swurl(["-d", "-o", tmp + "/two", origin.url(path)]).status, 0)
+        XCTAssertEqual(origin.count("/file"), 1)
+        let one = try Data(contentsOf: URL(fileURLWithPath: tmp + "/one"))
+        XCTAssertEqual(one.count, 300000)
+        XCTAssertEqual(one, try Data(contentsOf: URL(fileURLWithPath: tmp + "/two")))
+    }
+
+    func testBatchLinesShareTheCache() throws {
+        let input = TestPaths.temporaryDirectory() + "/lines"
+        let url = origin.url("/batch?cc=" + q("max-age=60"))
+        try Array(repeating: url, count: 4).joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try swurl(["batch", input, "--parallel", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(origin.count("/batch"), 1)
+        _ = try fetch("/batch?cc=" + q("max-age=60"))
+        XCTAssertEqual(origin.count("/batch"), 1, "a one-shot request shares the batch's entries")
+    }
+
+    func testReplUsesTheCache() throws {
+        let lines = "get /repl?cc=max-age%3D60\nget /repl?cc=max-age%3D60\n"
+        let r = try swurl(["repl", origin.url("/")], stdin: Data(lines.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(origin.count("/repl"), 1)
+        XCTAssertEqual(r.text.components(separatedBy: "/repl #1").count - 1, 2, r.text)
+    }
+
+    /// 16 batch lines in each of 4 processes at once on one directory: every body byte-exact,
+    /// every entry whole afterwards.
+    func testConcurrentBatchesAndProcessesNeverSeeATornEntry() throws {
+        let sizes = [100_000, 150_001, 200_002, 250_003, 300_004, 350_005, 400_006, 450_007]
+        let urls = sizes.map { origin.url("/conc\($0)?size=\($0)&cc=" + q("max-age=60")) }
+        let base = TestPaths.temporaryDirectory()
+        let input = base + "/lines"
+        try (urls + urls).joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        var processes: [Process] = []
+        for i in 0..<4 {
+            try FileManager.default.createDirectory(atPath: base + "/out\(i)", withIntermediateDirectories: true)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+            p.arguments = ["--cache=\(dir)", "batch", input, "--parallel", "8", "--output-dir", base + "/out\(i)"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            processes.append(p)
+        }
+        for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0) }
+        func expected(_ size: Int) -> Data {
+            var out = Data(capacity: size)
+            var x: UInt32 = 12345
+            for _ in 0..<size {
+                x = x &* 1103515245 &+ 12345
+                out.append(UInt8(truncatingIfNeeded: x >> 16))
+            }
+            return out
+        }
+        for (k, size) in sizes.enumerated() {
+            let want = expected(size)
+            for i in 0..<4 {
+                for line in [k + 1, k + 1 + sizes.count] {
+                    let got = try Data(contentsOf: URL(fileURLWithPath: base + "/out\(i)/\(line).body"))
+                    XCTAssertEqual(got, want, "process \(i) line \(line)")
+                }
+            }
+            let cached = try swurl(["--cache-only", urls[k]])
+            XCTAssertEqual(cached.stdout, want, "the stored entry for \(size) bytes")
+        }
+        let list = try swurl(["cache", "list", "--json"])
+        let array = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]]
+        XCTAssertEqual(array?.count, sizes.count)
+    }
+
+    // MARK: - swurl cache
+
+    func testCacheListClearAndPrune() throws {
+        _ = try fetch("/one?cc=" + q("max-age=60"))
+        _ = try fetch("/two?cc=" + q("max-age=60"))
+        _ = try fetch("/three")   // stored, never fresh, no validator: prune removes it
+        let list = try swurl(["cache", "list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertEqual(list.text.split(separator: "\n").count, 3, list.text)
+        XCTAssertTrue(list.text.contains("fresh  " + origin.url("/one")), list.text)
+        XCTAssertTrue(list.text.contains("stale  " + origin.url("/three")), list.text)
+        let json = try JSONSerialization.jsonObject(with: try swurl(["cache", "list", "--json"]).stdout) as? [[String: Any]]
+        XCTAssertEqual(json?.first?["url"] as? String, origin.url("/one?cc=max-age%3D60"))
+        XCTAssertEqual(try swurl(["cache", "prune"]).text, "removed 1 entry\n")
+        XCTAssertEqual(try swurl(["cache", "clear", origin.url("/one")]).text, "removed 1 entry\n")
+        XCTAssertEqual(entries().count, 1)
+        XCTAssertEqual(try swurl(["cache", "clear"]).text, "removed 1 entry\n")
+        XCTAssertEqual(entries(), [])
+        XCTAssertEqual(try swurl(["cache", "frobnicate"]).status, 64)
+    }
+
+    func testLeastRecentlyUsedEntriesAreEvictedPastCacheMax() throws {
+        let a = "/lru-a?size=1000&cc=" + q("max-age=60"), b = "/lru-b?size=1000&cc=" + q("max-age=60")
+        let c = "/lru-c?size=1000&cc=" + q("max-age=60")
+        _ = try fetch(a, ["--cache-max", "3K"])
+        _ = try fetch(b, ["--cache-max", "3K"])
+        _ = try fetch(a, ["--cache-max", "3K"])   // a is now the most recently used
+        _ = try fetch(c, ["--cache-max", "3K"])   // over the bound: b goes
+        XCTAssertEqual(entries().count, 2)
+        XCTAssertTrue(try fetch(a, ["--cache-max", "3K"]).cache.hasPrefix("hit"))
+        XCTAssertTrue(try fetch(c, ["--cache-max", "3K"]).cache.hasPrefix("hit"))
+        XCTAssertEqual(try fetch(b, ["--cache-max", "3K"]).cache, "miss, stored")
+    }
+}
