@@ -84,8 +84,9 @@ final class HoldBackWindowTests: XCTestCase {
             var offset = 0
             while offset < body.count, closedAt == nil {
                 let end = min(body.count, offset + chunk)
+                var shown: [UInt8] = []
                 let outcome = body[offset..<end].withUnsafeBytes { bytes in
-                    window.take(bytes) { _, atStep in atStep ? HoldBackWindow.heldOutputBudget : 0 }
+                    window.take(bytes, context: context, into: &shown) { _, atStep in atStep ? HoldBackWindow.heldOutputBudget : 0 }
                 }
                 if case .closed(let rest) = outcome { closedAt = end - rest.count }
                 offset = end
