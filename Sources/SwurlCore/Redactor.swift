@@ -52,6 +52,13 @@ public enum Redactor {
         return whole ? mask : value
     }
 
+    /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
+    /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
+    public static func isRecordedSecretHeader(_ name: some StringProtocol) -> Bool {
+        let lower = name.lowercased()
+        return credentialHeaders.contains(lower) || lower == "set-cookie"
+    }
+
     /// A header field as shown: credential values masked (`Authorization: ****`).
     public static func header(name: String, value: String) -> String {
         isCredentialHeader(name) ? name + ": " + mask : name + ": " + value

@@ -1,0 +1,281 @@
+import SwurlCore
+
+/// One hop of a `--har` log: sees what the hop sent and received (a `HopTap`), and when it
+/// ends hands its HAR 1.2 entry, serialized, to the log. Holds the request head as sent, the
+/// last response head, and with `--har-bodies` a text body up to `textLimit` bytes.
+final class HAREntryRecorder: HopTap {
+    /// Most bytes of a body recorded as text (request `postData.text`, response `content.text`);
+    /// a longer body is recorded by its size, with a comment saying so.
+    static let textLimit = 1 << 20
+
+    private let request: HTTPRequest
+    private let settings: HARLog.Settings
+    private let comment: String?
+    private let done: ([UInt8]) -> Void
+    private var sentHead: [UInt8]?
+    /// When the head left and when the last body bytes did (monotonic seconds): `timings.send`.
+    private var headSentAt: Double?
+    private var bodySentAt: Double?
+    private var responseHead: HTTPResponseHead?
+    private var bodyBytes: Int64 = 0
+    private var bodyText: [UInt8] = []
+    private var keepsText = false
+
+    init(request: HTTPRequest, settings: HARLog.Settings, comment: String?, done: @escaping ([UInt8]) -> Void) {
+        self.request = request
+        self.settings = settings
+        self.comment = comment
+        self.done = done
+    }
+
+    func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+        // An authentication round in one transfer (Digest) sends a second head: it is the one answered.
+        sentHead = bytes
+        headSentAt = MonotonicClock.now()
+        bodySentAt = nil
+    }
+
+    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
+        bodySentAt = MonotonicClock.now()
+    }
+
+    func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        // 1xx heads come before the response; a 101 is the response.
+        guard head.status >= 200 || head.status == 101 || responseHead == nil else { return }
+        responseHead = head
+        bodyBytes = 0
+        bodyText = []
+        keepsText = settings.bodies && HAREntryRecorder.isText(head.headers["Content-Type"])
+    }
+
+    func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+        bodyBytes += Int64(bytes.count)
+        guard keepsText else { return }
+        if bodyText.count + bytes.count > HAREntryRecorder.textLimit {
+            keepsText = false
+            bodyText = []
+        } else {
+            bodyText.append(contentsOf: bytes)
+        }
+    }
+
+    func hopDidEnd(_ end: HopEnd) {
+        var out: [UInt8] = []
+        out.reserveCapacity(2048)
+        entry(end).write(to: &out)
+        done(out)
+    }
+
+    // MARK: - The entry
+
+    private typealias M = JSONValue.Member
+
+    private func entry(_ end: HopEnd) -> JSONValue {
+        let t = end.timing
+        let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds())
+        var members: [M] = [
+            M("startedDateTime", .string(Timestamp.iso8601(end.endedAt - max(0, t.total)))),
+            M("time", .number(HARTimings.ms(timings.total))),
+            M("request", requestValue(end)),
+            M("response", responseValue(end)),
+            M("cache", .object([])),
+            M("timings", timings.value),
+        ]
+        if let ip = t.remoteAddress { members.append(M("serverIPAddress", .string(ip))) }
+        if t.localPort > 0 { members.append(M("connection", .string(String(t.localPort)))) }
+        if let comment { members.append(M("comment", .string(comment))) }
+        if let error = end.error { members.append(M("_error", .string(error.message))) }
+        return .object(members)
+    }
+
+    /// Seconds from the request head leaving to the last body bytes leaving (0 without a body).
+    private func sendSeconds() -> Double {
+        guard let start = headSentAt, let end = bodySentAt else { return 0 }
+        return max(0, end - start)
+    }
+
+    private func url(_ text: String) -> String { settings.secrets ? text : Redactor.url(text) }
+
+    private func requestValue(_ end: HopEnd) -> JSONValue {
+        var version = ""
+        var fields: [HTTPHeaders.Field] = request.headers.fields
+        if let sentHead {
+            let parsed = HAREntryRecorder.parseRequestHead(sentHead)
+            version = parsed.version
+            fields = parsed.fields
+        }
+        var members: [M] = [
+            M("method", .string(request.method.rawValue)),
+            M("url", .string(url(request.url))),
+            M("httpVersion", .string(version)),
+            M("cookies", .array(fields.filter { $0.name.lowercased() == "cookie" }.flatMap { cookies(request: $0.value) })),
+            M("headers", headers(fields)),
+            M("queryString", .array(HAREntryRecorder.query(of: request.url).map { pair(name: $0.name, value: $0.value) })),
+        ]
+        if let body = request.body { members.append(M("postData", postData(body))) }
+        members.append(M("headersSize", .number(sentHead.map { String($0.count) } ?? "-1")))
+        let bodySize: Int64 = sentHead != nil ? end.timing.uploadedBytes : (request.body == nil ? 0 : -1)
+        members.append(M("bodySize", .number(String(bodySize))))
+        return .object(members)
+    }
+
+    private func postData(_ body: RequestBody) -> JSONValue {
+        let mime = request.headers["Content-Type"] ?? ""
+        var members: [M] = [M("mimeType", .string(mime))]
+        let length = body.length
+        let bytes = body.inMemoryBytes
+        if let bytes, HAREntryRecorder.isText(mime) || (mime.isEmpty && !BinarySniffer.hasNUL(bytes)),
+           bytes.count <= HAREntryRecorder.textLimit, let text = String(validating: bytes, as: UTF8.self) {
+            members.append(M("text", .string(text)))
+            if mime.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+                members.append(M("params", .array(HAREntryRecorder.formPairs(text).map { pair(name: $0.name, value: $0.value) })))
+            }
+        } else {
+            let kind = mime.lowercased().hasPrefix("multipart/") ? "multipart body"
+                : bytes == nil ? "body read from a file or stdin"
+                : (bytes?.count ?? 0) > HAREntryRecorder.textLimit ? "body over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
+                : "binary body"
+            let size = length.map { " of \($0) bytes" } ?? ""
+            members.append(M("comment", .string("\(kind)\(size): recorded by its size, not its text")))
+        }
+        return .object(members)
+    }
+
+    private func responseValue(_ end: HopEnd) -> JSONValue {
+        guard let head = responseHead else {
+            return .object([
+                M("status", .number("0")), M("statusText", .string("")), M("httpVersion", .string("")),
+                M("cookies", .array([])), M("headers", .array([])),
+                M("content", .object([M("size", .number("0")), M("mimeType", .string("x-unknown"))])),
+                M("redirectURL", .string("")), M("headersSize", .number("-1")), M("bodySize", .number("-1")),
+            ])
+        }
+        let fields = head.headers.fields
+        let mime = head.headers["Content-Type"] ?? "x-unknown"
+        var content: [M] = [M("size", .number(String(bodyBytes)))]
+        let onWire = end.timing.downloadedBytes
+        if onWire > 0 && onWire < bodyBytes { content.append(M("compression", .number(String(bodyBytes - onWire)))) }
+        content.append(M("mimeType", .string(mime)))
+        if settings.bodies {
+            if keepsText, let text = String(validating: bodyText, as: UTF8.self) {
+                content.append(M("text", .string(text)))
+            } else if bodyBytes > 0 {
+                let why = !HAREntryRecorder.isText(head.headers["Content-Type"]) ? "not a text type"
+                    : bodyBytes > Int64(HAREntryRecorder.textLimit) ? "over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
+                    : "not valid UTF-8"
+                content.append(M("comment", .string("body of \(bodyBytes) bytes not recorded: \(why)")))
+            }
+        }
+        let location = end.redirectURL.map(url) ?? ""
+        return .object([
+            M("status", .number(String(head.status))),
+            M("statusText", .string(head.reason)),
+            M("httpVersion", .string(head.version)),
+            M("cookies", .array(fields.filter { $0.name.lowercased() == "set-cookie" }.compactMap { cookie(setCookie: $0.value) })),
+            M("headers", headers(fields)),
+            M("content", .object(content)),
+            M("redirectURL", .string(head.status >= 300 && head.status < 400 ? location : "")),
+            M("headersSize", .number(end.timing.headerBytes > 0 ? String(end.timing.headerBytes) : "-1")),
+            M("bodySize", .number(String(onWire))),
+        ])
+    }
+
+    // MARK: - Pieces
+
+    private func pair(name: String, value: String) -> JSONValue {
+        .object([M("name", .string(name)), M("value", .string(value))])
+    }
+
+    private func secret(_ value: String) -> String { settings.secrets ? value : Redactor.mask }
+
+    private func headers(_ fields: [HTTPHeaders.Field]) -> JSONValue {
+        .array(fields.map { f in
+            pair(name: f.name, value: Redactor.isRecordedSecretHeader(f.name) ? secret(f.value) : f.value)
+        })
+    }
+
+    /// `a=1; b=2` → the request's cookies.
+    private func cookies(request value: String) -> [JSONValue] {
+        value.split(separator: ";").compactMap { part in
+            let text = String(part).trimmingSpaces()
+            guard !text.isEmpty else { return nil }
+            let (name, v) = HAREntryRecorder.split(text)
+            return pair(name: name, value: secret(v))
+        }
+    }
+
+    /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly, secure).
+    private func cookie(setCookie value: String) -> JSONValue? {
+        var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]
+        guard let first = parts.popFirst(), !first.isEmpty else { return nil }
+        let (name, v) = HAREntryRecorder.split(first)
+        var members: [M] = [M("name", .string(name)), M("value", .string(secret(v)))]
+        for attribute in parts {
+            let (key, attr) = HAREntryRecorder.split(attribute)
+            switch key.lowercased() {
+            case "path": members.append(M("path", .string(attr)))
+            case "domain": members.append(M("domain", .string(attr)))
+            case "httponly": members.append(M("httpOnly", .bool(true)))
+            case "secure": members.append(M("secure", .bool(true)))
+            default: break
+            }
+        }
+        return .object(members)
+    }
+
+    // MARK: - Parsing (pure, tested)
+
+    /// `name=value` → (name, value); without `=`, the whole text is the name.
+    static func split(_ text: String) -> (String, String) {
+        guard let eq = text.firstIndex(of: "=") else { return (text, "") }
+        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
+    }
+
+    /// Whether a Content-Type is text a person reads: `text/*`, JSON, XML, JavaScript, forms.
+    static func isText(_ contentType: String?) -> Bool {
+        guard let type = contentType?.lowercased().split(separator: ";").first.map({ String($0).trimmingSpaces() }),
+              !type.isEmpty else { return false }
+        if type.hasPrefix("text/") { return true }
+        return ["json", "xml", "javascript", "ecmascript", "x-www-form-urlencoded", "yaml", "graphql"]
+            .contains { type.containsText($0) }
+    }
+
+    /// A request head as libcurl sent it → its HTTP version and header fields.
+    static func parseRequestHead(_ bytes: [UInt8]) -> (version: String, fields: [HTTPHeaders.Field]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.last == "\r" ? line.dropLast() : line
+        }[...]
+        let requestLine = lines.popFirst() ?? ""
+        let version = requestLine.split(separator: " ").last.map(String.init) ?? ""
+        var fields: [HTTPHeaders.Field] = []
+        for line in lines where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields.append(.init(name: String(line[..<colon]),
+                                value: String(line[line.index(after: colon)...]).trimmingSpaces()))
+        }
+        return (version.hasPrefix("HTTP/") ? version : "", fields)
+    }
+
+    /// The query of a URL as name/value pairs, percent-decoded (`+` as in a form is left alone).
+    static func query(of url: String) -> [(name: String, value: String)] {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        guard let q = rest.firstIndex(of: "?") else { return [] }
+        return pairs(String(rest[rest.index(after: q)...]), plusIsSpace: false)
+    }
+
+    /// An urlencoded form's pairs, decoded (`+` is a space).
+    static func formPairs(_ text: String) -> [(name: String, value: String)] { pairs(text, plusIsSpace: true) }
+
+    private static func pairs(_ text: String, plusIsSpace: Bool) -> [(name: String, value: String)] {
+        text.split(separator: "&").map { part in
+            let (name, value) = split(String(part))
+            func decode(_ s: String) -> String {
+                let spaced = plusIsSpace ? s.replacingAll("+", with: " ") : s
+                return String(decoding: URLText.percentDecodedBytes(spaced), as: UTF8.self)
+            }
+            return (decode(name), decode(value))
+        }
+    }
+}
