@@ -16,6 +16,8 @@ final class HAREntryRecorder: HopTap {
     /// When the head left and when the last body bytes did (monotonic seconds): `timings.send`.
     private var headSentAt: Double?
     private var bodySentAt: Double?
+    /// When the first response head arrived (monotonic seconds).
+    private var headReceivedAt: Double?
     private var responseHead: HTTPResponseHead?
     private var bodyBytes: Int64 = 0
     private var bodyText: [UInt8] = []
@@ -40,6 +42,7 @@ final class HAREntryRecorder: HopTap {
     }
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        if headReceivedAt == nil { headReceivedAt = MonotonicClock.now() }
         // 1xx heads come before the response; a 101 is the response.
         guard head.status >= 200 || head.status == 101 || responseHead == nil else { return }
         responseHead = head
@@ -72,7 +75,7 @@ final class HAREntryRecorder: HopTap {
 
     private func entry(_ end: HopEnd) -> JSONValue {
         let t = end.timing
-        let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds())
+        let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds(), firstByteAfterHead: firstByteAfterHead())
         var members: [M] = [
             M("startedDateTime", .string(Timestamp.iso8601(end.endedAt - max(0, t.total)))),
             M("time", .number(HARTimings.ms(timings.total))),
@@ -92,6 +95,14 @@ final class HAREntryRecorder: HopTap {
     private func sendSeconds() -> Double {
         guard let start = headSentAt, let end = bodySentAt else { return 0 }
         return max(0, end - start)
+    }
+
+    /// With a body: seconds from the request head leaving to the response head arriving
+    /// (libcurl 7.88 starts CURLINFO_STARTTRANSFER when an upload starts, not at the first
+    /// response byte); nil without a body or a response.
+    private func firstByteAfterHead() -> Double? {
+        guard bodySentAt != nil, let sent = headSentAt, let received = headReceivedAt else { return nil }
+        return max(0, received - sent)
     }
 
     private func url(_ text: String) -> String { settings.secrets ? text : Redactor.url(text) }
@@ -242,17 +253,16 @@ final class HAREntryRecorder: HopTap {
 
     /// A request head as libcurl sent it → its HTTP version and header fields.
     static func parseRequestHead(_ bytes: [UInt8]) -> (version: String, fields: [HTTPHeaders.Field]) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.last == "\r" ? line.dropLast() : line
+        // By bytes: "\r\n" is one Character, so a String would not split at "\n".
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }[...]
         let requestLine = lines.popFirst() ?? ""
         let version = requestLine.split(separator: " ").last.map(String.init) ?? ""
         var fields: [HTTPHeaders.Field] = []
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            fields.append(.init(name: String(line[..<colon]),
-                                value: String(line[line.index(after: colon)...]).trimmingSpaces()))
+            fields.append(.init(name: String(line[..<colon]), value: String(line[line.index(after: colon)...]).trimmingSpaces()))
         }
         return (version.hasPrefix("HTTP/") ? version : "", fields)
     }
