@@ -119,7 +119,7 @@ final class HAREntryRecorder: HopTap {
             M("method", .string(request.method.rawValue)),
             M("url", .string(url(request.url))),
             M("httpVersion", .string(version)),
-            M("cookies", .array(fields.filter { $0.name.lowercased() == "cookie" }.flatMap { cookies(request: $0.value) })),
+            M("cookies", .array(fields.filter { HAREntryRecorder.isNamed($0.name, "cookie") }.flatMap { cookies(request: $0.value) })),
             M("headers", headers(fields)),
             M("queryString", .array(HAREntryRecorder.query(of: request.url).map { pair(name: $0.name, value: $0.value) })),
         ]
@@ -182,7 +182,7 @@ final class HAREntryRecorder: HopTap {
             M("status", .number(String(head.status))),
             M("statusText", .string(head.reason)),
             M("httpVersion", .string(head.version)),
-            M("cookies", .array(fields.filter { $0.name.lowercased() == "set-cookie" }.compactMap { cookie(setCookie: $0.value) })),
+            M("cookies", .array(fields.filter { HAREntryRecorder.isNamed($0.name, "set-cookie") }.compactMap { cookie(setCookie: $0.value) })),
             M("headers", headers(fields)),
             M("content", .object(content)),
             M("redirectURL", .string(head.status >= 300 && head.status < 400 ? location : "")),
@@ -253,18 +253,40 @@ final class HAREntryRecorder: HopTap {
 
     /// A request head as libcurl sent it → its HTTP version and header fields.
     static func parseRequestHead(_ bytes: [UInt8]) -> (version: String, fields: [HTTPHeaders.Field]) {
-        // By bytes: "\r\n" is one Character, so a String would not split at "\n".
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
-        }[...]
-        let requestLine = lines.popFirst() ?? ""
-        let version = requestLine.split(separator: " ").last.map(String.init) ?? ""
-        var fields: [HTTPHeaders.Field] = []
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields.append(.init(name: String(line[..<colon]), value: String(line[line.index(after: colon)...]).trimmingSpaces()))
+        // By bytes: "\r\n" is one Character, and ':', blanks and line ends are ASCII.
+        bytes.withUnsafeBufferPointer { b in
+            var fields: [HTTPHeaders.Field] = []
+            fields.reserveCapacity(12)
+            var version = ""
+            var start = 0
+            var first = true
+            while start < b.count {
+                var end = start
+                while end < b.count, b[end] != 0x0A { end += 1 }
+                var stop = end
+                if stop > start, b[stop - 1] == 0x0D { stop -= 1 }
+                if first {
+                    first = false
+                    var space = stop
+                    while space > start, b[space - 1] != 0x20 { space -= 1 }
+                    let word = UnsafeBufferPointer(rebasing: b[space..<stop])
+                    if word.starts(with: Array("HTTP/".utf8)) { version = String(decoding: word, as: UTF8.self) }
+                } else if stop > start, let colon = b[start..<stop].firstIndex(of: UInt8(ascii: ":")) {
+                    var v = colon + 1, w = stop
+                    while v < w, b[v] == 0x20 || b[v] == 0x09 { v += 1 }
+                    while w > v, b[w - 1] == 0x20 || b[w - 1] == 0x09 { w -= 1 }
+                    fields.append(.init(name: String(decoding: UnsafeBufferPointer(rebasing: b[start..<colon]), as: UTF8.self),
+                                        value: String(decoding: UnsafeBufferPointer(rebasing: b[v..<w]), as: UTF8.self)))
+                }
+                start = end + 1
+            }
+            return (version, fields)
         }
-        return (version.hasPrefix("HTTP/") ? version : "", fields)
+    }
+
+    /// Whether a header `name` is `lower` (lower-case ASCII), in any case.
+    static func isNamed(_ name: String, _ lower: String) -> Bool {
+        name.utf8.count == lower.utf8.count && name.lowercased() == lower
     }
 
     /// The query of a URL as name/value pairs, percent-decoded (`+` as in a form is left alone).

@@ -8,8 +8,9 @@ import SwurlCore
 /// Two ways to write, one format:
 /// - `.stream` (one-shot requests, `-d`, `batch`): the head goes to the temporary file at once,
 ///   each entry as its hop ends, the tail and the rename at `commit()`. Held in memory: the
-///   hops still running (their heads, and a body's text up to `HAREntryRecorder.textLimit`),
-///   never the entries already written, so a batch of any length stays flat.
+///   hops still running (their heads, and a body's text up to `HAREntryRecorder.textLimit`)
+///   and up to 64 KiB of finished entries not yet written, never all the entries, so a batch of
+///   any length stays flat.
 /// - `.rewrite` (the REPL): the entries are kept, and `commit()` writes a whole new file after
 ///   each request, so a crash loses nothing already done. The REPL's requests are typed by a
 ///   person, so keeping their entries is small.
@@ -42,6 +43,9 @@ public final class HARLog {
     /// `.rewrite`: every entry so far, serialized.
     private var entries: [[UInt8]] = []
     private var entryCount = 0
+    /// `.stream`: entries not written yet (at most about `block` bytes).
+    private var pending: [UInt8] = []
+    private static let block = 64 * 1024
     /// The first error writing an entry (`.stream`), reported by `commit()`.
     private var writeError: SwurlError?
 
@@ -77,10 +81,18 @@ public final class HARLog {
         entryCount += 1
         switch mode {
         case .stream:
-            write(entryCount > 1 ? [UInt8(ascii: ","), 0x0A] + entry : entry)
+            // Gathered into blocks of about 64 KiB: one write(2) per block, not per entry.
+            if entryCount > 1 { pending += [UInt8(ascii: ","), 0x0A] }
+            pending += entry
+            if pending.count >= HARLog.block { flush() }
         case .rewrite:
             entries.append(entry)
         }
+    }
+
+    private func flush() {
+        write(pending)
+        pending.removeAll(keepingCapacity: true)
     }
 
     private func write(_ bytes: [UInt8]) {
@@ -97,7 +109,8 @@ public final class HARLog {
         switch mode {
         case .stream:
             guard let file else { return }
-            write(Array(HARLog.tail.utf8))
+            pending += Array(HARLog.tail.utf8)
+            flush()
             self.file = nil
             if let writeError {
                 file.discard()
