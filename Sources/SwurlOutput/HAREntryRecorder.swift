@@ -63,32 +63,33 @@ final class HAREntryRecorder: HopTap {
     }
 
     func hopDidEnd(_ end: HopEnd) {
-        var out: [UInt8] = []
-        out.reserveCapacity(2048)
-        entry(end).write(to: &out)
-        done(out)
+        var w = JSONWriter(capacity: 2048)
+        entry(end, &w)
+        done(w.bytes)
     }
 
-    // MARK: - The entry
+    // MARK: - The entry (written straight into bytes: a batch writes thousands)
 
-    private typealias M = JSONValue.Member
-
-    private func entry(_ end: HopEnd) -> JSONValue {
+    private func entry(_ end: HopEnd, _ w: inout JSONWriter) {
         let t = end.timing
         let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds(), firstByteAfterHead: firstByteAfterHead())
-        var members: [M] = [
-            M("startedDateTime", .string(Timestamp.iso8601(end.endedAt - max(0, t.total)))),
-            M("time", .number(HARTimings.ms(timings.total))),
-            M("request", requestValue(end)),
-            M("response", responseValue(end)),
-            M("cache", .object([])),
-            M("timings", timings.value),
-        ]
-        if let ip = t.remoteAddress { members.append(M("serverIPAddress", .string(ip))) }
-        if t.localPort > 0 { members.append(M("connection", .string(String(t.localPort)))) }
-        if let comment { members.append(M("comment", .string(comment))) }
-        if let error = end.error { members.append(M("_error", .string(error.message))) }
-        return .object(members)
+        w.beginObject()
+        w.member("startedDateTime", Timestamp.iso8601(end.endedAt - max(0, t.total)))
+        w.member("time", number: HARTimings.ms(timings.total))
+        w.key("request")
+        requestValue(end, &w)
+        w.key("response")
+        responseValue(end, &w)
+        w.key("cache")
+        w.beginObject()
+        w.endObject()
+        w.key("timings")
+        timings.write(&w)
+        if let ip = t.remoteAddress { w.member("serverIPAddress", ip) }
+        if t.localPort > 0 { w.member("connection", String(t.localPort)) }
+        if let comment { w.member("comment", comment) }
+        if let error = end.error { w.member("_error", error.message) }
+        w.endObject()
     }
 
     /// Seconds from the request head leaving to the last body bytes leaving (0 without a body).
@@ -107,7 +108,7 @@ final class HAREntryRecorder: HopTap {
 
     private func url(_ text: String) -> String { settings.secrets ? text : Redactor.url(text) }
 
-    private func requestValue(_ end: HopEnd) -> JSONValue {
+    private func requestValue(_ end: HopEnd, _ w: inout JSONWriter) {
         var version = ""
         var fields: [HTTPHeaders.Field] = request.headers.fields
         if let sentHead {
@@ -115,31 +116,44 @@ final class HAREntryRecorder: HopTap {
             version = parsed.version
             fields = parsed.fields
         }
-        var members: [M] = [
-            M("method", .string(request.method.rawValue)),
-            M("url", .string(url(request.url))),
-            M("httpVersion", .string(version)),
-            M("cookies", .array(fields.filter { HAREntryRecorder.isNamed($0.name, "cookie") }.flatMap { cookies(request: $0.value) })),
-            M("headers", headers(fields)),
-            M("queryString", .array(HAREntryRecorder.query(of: request.url).map { pair(name: $0.name, value: $0.value) })),
-        ]
-        if let body = request.body { members.append(M("postData", postData(body))) }
-        members.append(M("headersSize", .number(sentHead.map { String($0.count) } ?? "-1")))
+        w.beginObject()
+        w.member("method", request.method.rawValue)
+        w.member("url", url(request.url))
+        w.member("httpVersion", version)
+        w.key("cookies")
+        w.beginArray()
+        for f in fields where HAREntryRecorder.isNamed(f.name, "cookie") { cookies(request: f.value, &w) }
+        w.endArray()
+        w.key("headers")
+        headers(fields, &w)
+        w.key("queryString")
+        w.beginArray()
+        for q in HAREntryRecorder.query(of: request.url) { pair(name: q.name, value: q.value, &w) }
+        w.endArray()
+        if let body = request.body {
+            w.key("postData")
+            postData(body, &w)
+        }
+        w.member("headersSize", number: sentHead.map { String($0.count) } ?? "-1")
         let bodySize: Int64 = sentHead != nil ? end.timing.uploadedBytes : (request.body == nil ? 0 : -1)
-        members.append(M("bodySize", .number(String(bodySize))))
-        return .object(members)
+        w.member("bodySize", number: String(bodySize))
+        w.endObject()
     }
 
-    private func postData(_ body: RequestBody) -> JSONValue {
+    private func postData(_ body: RequestBody, _ w: inout JSONWriter) {
         let mime = request.headers["Content-Type"] ?? ""
-        var members: [M] = [M("mimeType", .string(mime))]
+        w.beginObject()
+        w.member("mimeType", mime)
         let length = body.length
         let bytes = body.inMemoryBytes
         if let bytes, HAREntryRecorder.isText(mime) || (mime.isEmpty && !BinarySniffer.hasNUL(bytes)),
            bytes.count <= HAREntryRecorder.textLimit, let text = String(validating: bytes, as: UTF8.self) {
-            members.append(M("text", .string(text)))
+            w.member("text", text)
             if mime.lowercased().hasPrefix("application/x-www-form-urlencoded") {
-                members.append(M("params", .array(HAREntryRecorder.formPairs(text).map { pair(name: $0.name, value: $0.value) })))
+                w.key("params")
+                w.beginArray()
+                for p in HAREntryRecorder.formPairs(text) { pair(name: p.name, value: p.value, &w) }
+                w.endArray()
             }
         } else {
             let kind = mime.lowercased().hasPrefix("multipart/") ? "multipart body"
@@ -147,91 +161,111 @@ final class HAREntryRecorder: HopTap {
                 : (bytes?.count ?? 0) > HAREntryRecorder.textLimit ? "body over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
                 : "binary body"
             let size = length.map { " of \($0) bytes" } ?? ""
-            members.append(M("comment", .string("\(kind)\(size): recorded by its size, not its text")))
+            w.member("comment", "\(kind)\(size): recorded by its size, not its text")
         }
-        return .object(members)
+        w.endObject()
     }
 
-    private func responseValue(_ end: HopEnd) -> JSONValue {
+    private func responseValue(_ end: HopEnd, _ w: inout JSONWriter) {
+        w.beginObject()
         guard let head = responseHead else {
-            return .object([
-                M("status", .number("0")), M("statusText", .string("")), M("httpVersion", .string("")),
-                M("cookies", .array([])), M("headers", .array([])),
-                M("content", .object([M("size", .number("0")), M("mimeType", .string("x-unknown"))])),
-                M("redirectURL", .string("")), M("headersSize", .number("-1")), M("bodySize", .number("-1")),
-            ])
+            w.member("status", number: "0")
+            w.member("statusText", "")
+            w.member("httpVersion", "")
+            w.key("cookies"); w.beginArray(); w.endArray()
+            w.key("headers"); w.beginArray(); w.endArray()
+            w.key("content")
+            w.beginObject()
+            w.member("size", number: "0")
+            w.member("mimeType", "x-unknown")
+            w.endObject()
+            w.member("redirectURL", "")
+            w.member("headersSize", number: "-1")
+            w.member("bodySize", number: "-1")
+            w.endObject()
+            return
         }
         let fields = head.headers.fields
-        let mime = head.headers["Content-Type"] ?? "x-unknown"
-        var content: [M] = [M("size", .number(String(bodyBytes)))]
+        let contentType = head.headers["Content-Type"]
+        w.member("status", number: String(head.status))
+        w.member("statusText", head.reason)
+        w.member("httpVersion", head.version)
+        w.key("cookies")
+        w.beginArray()
+        for f in fields where HAREntryRecorder.isNamed(f.name, "set-cookie") { cookie(setCookie: f.value, &w) }
+        w.endArray()
+        w.key("headers")
+        headers(fields, &w)
+        w.key("content")
+        w.beginObject()
+        w.member("size", number: String(bodyBytes))
         let onWire = end.timing.downloadedBytes
-        if onWire > 0 && onWire < bodyBytes { content.append(M("compression", .number(String(bodyBytes - onWire)))) }
-        content.append(M("mimeType", .string(mime)))
+        if onWire > 0 && onWire < bodyBytes { w.member("compression", number: String(bodyBytes - onWire)) }
+        w.member("mimeType", contentType ?? "x-unknown")
         if settings.bodies {
             if keepsText, let text = String(validating: bodyText, as: UTF8.self) {
-                content.append(M("text", .string(text)))
+                w.member("text", text)
             } else if bodyBytes > 0 {
-                let why = !HAREntryRecorder.isText(head.headers["Content-Type"]) ? "not a text type"
+                let why = !HAREntryRecorder.isText(contentType) ? "not a text type"
                     : bodyBytes > Int64(HAREntryRecorder.textLimit) ? "over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
                     : "not valid UTF-8"
-                content.append(M("comment", .string("body of \(bodyBytes) bytes not recorded: \(why)")))
+                w.member("comment", "body of \(bodyBytes) bytes not recorded: \(why)")
             }
         }
+        w.endObject()
         let location = end.redirectURL.map(url) ?? ""
-        return .object([
-            M("status", .number(String(head.status))),
-            M("statusText", .string(head.reason)),
-            M("httpVersion", .string(head.version)),
-            M("cookies", .array(fields.filter { HAREntryRecorder.isNamed($0.name, "set-cookie") }.compactMap { cookie(setCookie: $0.value) })),
-            M("headers", headers(fields)),
-            M("content", .object(content)),
-            M("redirectURL", .string(head.status >= 300 && head.status < 400 ? location : "")),
-            M("headersSize", .number(end.timing.headerBytes > 0 ? String(end.timing.headerBytes) : "-1")),
-            M("bodySize", .number(String(onWire))),
-        ])
+        w.member("redirectURL", head.status >= 300 && head.status < 400 ? location : "")
+        w.member("headersSize", number: end.timing.headerBytes > 0 ? String(end.timing.headerBytes) : "-1")
+        w.member("bodySize", number: String(onWire))
+        w.endObject()
     }
 
     // MARK: - Pieces
 
-    private func pair(name: String, value: String) -> JSONValue {
-        .object([M("name", .string(name)), M("value", .string(value))])
+    private func pair(name: String, value: String, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.member("name", name)
+        w.member("value", value)
+        w.endObject()
     }
 
     private func secret(_ value: String) -> String { settings.secrets ? value : Redactor.mask }
 
-    private func headers(_ fields: [HTTPHeaders.Field]) -> JSONValue {
-        .array(fields.map { f in
-            pair(name: f.name, value: Redactor.isRecordedSecretHeader(f.name) ? secret(f.value) : f.value)
-        })
+    private func headers(_ fields: [HTTPHeaders.Field], _ w: inout JSONWriter) {
+        w.beginArray()
+        for f in fields { pair(name: f.name, value: Redactor.isRecordedSecretHeader(f.name) ? secret(f.value) : f.value, &w) }
+        w.endArray()
     }
 
     /// `a=1; b=2` → the request's cookies.
-    private func cookies(request value: String) -> [JSONValue] {
-        value.split(separator: ";").compactMap { part in
+    private func cookies(request value: String, _ w: inout JSONWriter) {
+        for part in value.split(separator: ";") {
             let text = String(part).trimmingSpaces()
-            guard !text.isEmpty else { return nil }
+            guard !text.isEmpty else { continue }
             let (name, v) = HAREntryRecorder.split(text)
-            return pair(name: name, value: secret(v))
+            pair(name: name, value: secret(v), &w)
         }
     }
 
     /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly, secure).
-    private func cookie(setCookie value: String) -> JSONValue? {
+    private func cookie(setCookie value: String, _ w: inout JSONWriter) {
         var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]
-        guard let first = parts.popFirst(), !first.isEmpty else { return nil }
+        guard let first = parts.popFirst(), !first.isEmpty else { return }
         let (name, v) = HAREntryRecorder.split(first)
-        var members: [M] = [M("name", .string(name)), M("value", .string(secret(v)))]
+        w.beginObject()
+        w.member("name", name)
+        w.member("value", secret(v))
         for attribute in parts {
             let (key, attr) = HAREntryRecorder.split(attribute)
             switch key.lowercased() {
-            case "path": members.append(M("path", .string(attr)))
-            case "domain": members.append(M("domain", .string(attr)))
-            case "httponly": members.append(M("httpOnly", .bool(true)))
-            case "secure": members.append(M("secure", .bool(true)))
+            case "path": w.member("path", attr)
+            case "domain": w.member("domain", attr)
+            case "httponly": w.key("httpOnly"); w.bool(true)
+            case "secure": w.key("secure"); w.bool(true)
             default: break
             }
         }
-        return .object(members)
+        w.endObject()
     }
 
     // MARK: - Parsing (pure, tested)

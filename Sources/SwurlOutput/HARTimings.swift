@@ -49,16 +49,16 @@ struct HARTimings {
     /// The entry's `time`: every phase but `ssl` (counted in `connect`), -1 ones left out.
     var total: Int64 { blocked + max(0, dns) + max(0, connect) + send + wait + receive }
 
-    var value: JSONValue {
-        .object([
-            .init("blocked", .number(HARTimings.ms(blocked))),
-            .init("dns", .number(HARTimings.ms(dns))),
-            .init("connect", .number(HARTimings.ms(connect))),
-            .init("ssl", .number(HARTimings.ms(ssl))),
-            .init("send", .number(HARTimings.ms(send))),
-            .init("wait", .number(HARTimings.ms(wait))),
-            .init("receive", .number(HARTimings.ms(receive))),
-        ])
+    func write(_ w: inout JSONWriter) {
+        w.beginObject()
+        w.member("blocked", number: HARTimings.ms(blocked))
+        w.member("dns", number: HARTimings.ms(dns))
+        w.member("connect", number: HARTimings.ms(connect))
+        w.member("ssl", number: HARTimings.ms(ssl))
+        w.member("send", number: HARTimings.ms(send))
+        w.member("wait", number: HARTimings.ms(wait))
+        w.member("receive", number: HARTimings.ms(receive))
+        w.endObject()
     }
 
     /// Microseconds as milliseconds with three decimals (`1234` → `1.234`); negative is `-1`.

@@ -386,11 +386,7 @@ public final class Exchange {
     }
 
     /// Seconds since the epoch (CLOCK_REALTIME).
-    public static func wallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec)
-    }
+    public static func wallClock() -> Double { Timestamp.now().rounded(.down) }
 }
 
 /// When an exchange started; shared by reference with its hop filters.
