@@ -50,6 +50,8 @@ enum BatchCommand: SwurlCommand {
         var defaults = args
         defaults.positionals = []
         for spec in OptionTable.all where !spec.commands.contains(.request) { defaults.options[spec.option] = nil }
+        // One log for the whole batch, written here (a line's own --har is refused).
+        for option in BatchCommand.batchWideOptions { defaults.options[option] = nil }
 
         let reader: LineReader
         if path == "-" {
@@ -61,10 +63,15 @@ enum BatchCommand: SwurlCommand {
             }
             reader = LineReader(owning: fd, name: path)
         }
+        // Streamed: each entry goes to the file as its hop ends; nothing is replaced until the end.
+        let har = try CommandOptions.har(args).map { h throws(SwurlError) in
+            try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream)
+        }
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
-                                 nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report, progress: progress)
+                                 nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report, progress: progress,
+                                 har: har)
         Interrupt.arm()
         let driver = try MultiDriver(parallel: parallel)
         // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
@@ -84,13 +91,18 @@ enum BatchCommand: SwurlCommand {
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         report.flush()
+        // Written also after failures and Ctrl-C: the entries say what happened.
+        let harError = har.flatMap { RequestPipeline.saveHAR($0, environment: environment) }
         // Results that could not be written (stdout full or closed) fail the batch, as they
         // fail any other command.
         if let error = report.writeError { Swurl.report(error, environment: environment) }
         if ending == .interrupted || Interrupt.requested { return .interrupted }
         if let error = reader.error ?? report.writeError { return ExitStatus(for: error) }
-        return runner.firstFailure?.status ?? .success
+        return runner.firstFailure?.status ?? harError.map { ExitStatus(for: $0) } ?? .success
     }
+
+    /// The batch's own options that a line may not give: they describe the whole batch's output.
+    static let batchWideOptions: [Option] = [.har, .harBodies, .harSecrets]
 
     /// Options that change how a response is shown: refused on a batch line (and, by the option
     /// table, on `swurl batch` itself), since a batch shows results, not responses.

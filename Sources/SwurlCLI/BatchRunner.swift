@@ -21,6 +21,8 @@ final class BatchRunner {
     private let failFast: Bool
     private let report: BatchReport
     private let progress: BatchProgress?
+    /// `--har`: every line's hops, one log.
+    private let har: HARLog?
     private var ordinal = 0
     private var stop = false
     /// Whether no new line may start (`--fail-fast` after a failure, or results that cannot be written).
@@ -29,7 +31,8 @@ final class BatchRunner {
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
     init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
-         failFast: Bool, report: BatchReport, progress: BatchProgress?) {
+         failFast: Bool, report: BatchReport, progress: BatchProgress?, har: HARLog? = nil) {
+        self.har = har
         self.defaults = BatchDefaults(defaults, environment: environment)
         self.environment = environment
         self.outputDir = outputDir
@@ -99,6 +102,9 @@ final class BatchRunner {
     /// - Parameter built: set to the request as soon as it is built.
     private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int,
                        request built: inout HTTPRequest?) throws(SwurlError) -> (BatchLine, Exchange) {
+        for option in BatchCommand.batchWideOptions where arguments.has(option) {
+            throw .usage("--\(option.rawValue) is an option of the whole batch, not of a line", hint: "give it to swurl batch")
+        }
         var options = try defaults.options(for: arguments)
         options.ignoreStdin = true
         // Stdin is the batch's input (or the terminal), never a line's body.
@@ -127,6 +133,7 @@ final class BatchRunner {
         let session = try Exchange(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
         session.observer = TransferReporter(options, environment, context: "line \(number): ")
+        session.recorder = har?.recorder(comment: "line \(number)")
         return (BatchLine(number: number, ordinal: ordinal, method: request.method.rawValue, url: request.url, body: body),
                 session)
     }

@@ -52,6 +52,8 @@ public struct CommandOptions {
     public var showAllHops = false
     /// `--timing[=text|json]`.
     public var timing: TimingFormat?
+    /// `--har FILE` (as given), `--har-bodies`, `--har-secrets`.
+    public var har: (path: String, settings: HARLog.Settings)?
     /// `--auth USER[:PASS]` as typed; the password may still have to be asked for.
     public var authUser: String?
     public var authPassword: String?
@@ -137,6 +139,7 @@ public struct CommandOptions {
             throw .usage("--boundary applies to multipart bodies only", hint: "add --multipart, or --form with a file field")
         }
         offline = args.has(.offline)
+        har = try CommandOptions.har(args)
         checkStatus = args.has(.checkStatus)
         validator.checkStatus = checkStatus
         if let v = args.value(.acceptStatus) { validator.acceptableStatus = try ResponseValidator.parseStatusList(v) }
@@ -238,5 +241,21 @@ public struct CommandOptions {
                 throw .usage("'\(TerminalSanitizer.clean(item.raw))' reads stdin, which \(context) cannot (send a file with @FILE or name@FILE)")
             }
         }
+    }
+}
+
+extension CommandOptions {
+    /// `--har FILE` with `--har-bodies` and `--har-secrets`; nil without `--har`.
+    /// - Throws: `SwurlError.usage` for an empty name, or `--har-bodies`/`--har-secrets` alone.
+    static func har(_ args: ParsedArguments) throws(SwurlError) -> (path: String, settings: HARLog.Settings)? {
+        guard let path = args.value(.har) else {
+            for option in [Option.harBodies, .harSecrets] where args.has(option) {
+                throw .usage("--\(option.rawValue) says what --har records", hint: "add --har FILE")
+            }
+            return nil
+        }
+        guard !path.isEmpty else { throw .usage("--har needs a file name") }
+        return (path, HARLog.Settings(bodies: args.has(.harBodies), secrets: args.has(.harSecrets),
+                                      creatorVersion: BuildInfo.version))
     }
 }

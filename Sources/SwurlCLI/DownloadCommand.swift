@@ -40,6 +40,7 @@ enum DownloadCommand: SwurlCommand {
         t.captureRequest = headPrinter != nil && (options.selection?.requestHeaders ?? options.verbose)
         let session = try Exchange(request: request, options: t) { file }
         session.adapter = ResumeAdapter(file)
+        session.recorder = prepared.recorder
         session.delegateCanRestart = true
         let reporter = DownloadReporter(options, environment, file: file)
         session.observer = reporter

@@ -20,6 +20,9 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case curl
     case all
     case timing
+    case har
+    case harBodies = "har-bodies"
+    case harSecrets = "har-secrets"
     case quiet
     case parallel
     case jsonl

@@ -42,6 +42,12 @@ public enum OptionTable {
                    help: "With --follow, print every hop (intermediate requests and responses), not just the final one."),
         OptionSpec(.timing, argument: .optional("FORMAT"), choices: TimingFormat.allCases.map(\.rawValue), group: .output,
                    help: "Print the timing breakdown on stderr after the response: DNS, connect, TLS, time to first byte, transfer, redirects, total, sizes, speeds and the remote address, from libcurl's counters. --timing=json prints one JSON object (times in seconds)."),
+        OptionSpec(.har, argument: .required("FILE"), completion: .file, group: .output, commands: [.request, .download, .batch, .repl],
+                   help: "Write an HTTP Archive 1.2 file of every request sent: one entry per redirect hop and retry, with the request (headers, query, the text of text bodies up to 1 MiB, other bodies by size), the response (status, headers, cookies, content size and type), timings from libcurl's counters (blocked, dns, connect, ssl, send, wait, receive; -1 where not applicable), the server's address and the connection's local port. Authorization, Proxy-Authorization, Cookie and Set-Cookie values and URL passwords are written as ****. The file is written whole or not at all (beside FILE, renamed over it; a link is followed, never replaced), also when a request fails (its entry has status 0 and an _error); batch writes all its lines into one file, the REPL rewrites it after each request."),
+        OptionSpec(.harBodies, group: .output, commands: [.request, .download, .batch, .repl],
+                   help: "With --har: also record the text of response bodies (text types, valid UTF-8, up to 1 MiB each); other bodies are recorded by size."),
+        OptionSpec(.harSecrets, group: .output, commands: [.request, .download, .batch, .repl],
+                   help: "With --har: keep credential and cookie values and URL passwords in the file instead of ****. Anyone who reads the file can then use them."),
         OptionSpec(.quiet, short: ["q"], group: .output, commands: [.request, .download, .batch],
                    help: "No progress bar, no download summary and no retry notices on stderr (errors are still shown)."),
         // Downloads

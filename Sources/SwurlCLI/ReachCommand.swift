@@ -177,16 +177,5 @@ enum ReachCommand: SwurlCommand {
     }
 
     /// `2026-11-30T22:10:01.123Z` (UTC, milliseconds).
-    static func timestamp() -> String {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        var seconds = ts.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let millis = Int(ts.tv_nsec / 1_000_000)
-        let m = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(m)Z"
-    }
+    static func timestamp() -> String { Timestamp.iso8601(Timestamp.now()) }
 }

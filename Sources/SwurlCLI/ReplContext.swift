@@ -1,3 +1,4 @@
+import SwurlOutput
 import SwurlSession
 import SwurlCurl
 import SwurlCore
@@ -16,6 +17,8 @@ final class ReplContext {
     private(set) var lastStatus: ExitStatus = .success
     /// Relative paths used in this REPL, for completion.
     private(set) var seenPaths: [String] = []
+    /// `--har FILE` given to `swurl repl`: every line's hops, the file rewritten after each line.
+    private(set) var har: HARLog?
     /// Whether the session is on a terminal (Ctrl-D exits 0; `exit` then exits 0 too).
     var interactive = false
     /// The origin each default credential goes to, by key (`auth` for `-a`, or a lower-cased
@@ -59,6 +62,11 @@ final class ReplContext {
         try ReplContext.refuseConflicts(args, in: "swurl repl")
         defaults.options = args.options
         for o in ReplContext.replOnly { defaults.options[o] = nil }
+        if let h = try CommandOptions.har(args) {
+            har = try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .rewrite)
+        }
+        // The REPL's log takes every line; a line's own --har writes a file of its own.
+        for o in [Option.har, .harBodies, .harSecrets] { defaults.options[o] = nil }
         bindCredentials(args, items: defaultItems)
     }
 
@@ -272,7 +280,14 @@ final class ReplContext {
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
-        return RequestCommand.perform(options, environment: environment)
+        guard let har, options.har == nil else { return RequestCommand.perform(options, environment: environment) }
+        let before = har.count
+        let status = RequestCommand.perform(options, environment: environment, har: har)
+        // After each request: a crash later loses nothing recorded so far.
+        if har.count > before, let error = RequestPipeline.saveHAR(har, environment: environment), status == .success {
+            return ExitStatus(for: error)
+        }
+        return status
     }
 
     private func remember(path: String) {

@@ -18,9 +18,10 @@ enum RequestCommand: SwurlCommand {
 
     /// Performs one exchange (a download with `-d`) and reports a failure on stderr.
     /// - Returns: the exit status of the exchange, never throws.
-    public static func perform(_ options: CommandOptions, environment: Environment) -> ExitStatus {
+    /// - Parameter har: the REPL's `--har` log (nil: the request's own `--har`, if any).
+    public static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil) -> ExitStatus {
         do {
-            return try RequestPipeline.perform(options, environment: environment)
+            return try RequestPipeline.perform(options, environment: environment, har: har)
         } catch {
             Swurl.report(error, environment: environment)
             return ExitStatus(for: error)
@@ -60,6 +61,7 @@ enum RequestCommand: SwurlCommand {
         }
         var printer = makePrinter()
         let session = try Exchange(request: request, options: transferOptions) { printer = makePrinter(); return printer }
+        session.recorder = prepared.recorder
 
         var timing: ExchangeTiming?
         var verdict: ResponseVerdict?

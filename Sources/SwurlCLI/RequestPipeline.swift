@@ -1,3 +1,4 @@
+import SwurlOutput
 import SwurlSession
 import SwurlCore
 
@@ -13,11 +14,15 @@ enum RequestPipeline {
         /// The `--session` file, bound to the request's host.
         var stored: SessionBinding?
         var transferOptions: TransferOptions
+        /// Records the exchange's hops (`--har`); nil without it.
+        var recorder: HopRecording?
     }
 
     /// Runs the whole exchange for `options`.
+    /// - Parameter har: the log this exchange's hops go to (the REPL's, which writes it); nil:
+    ///   the exchange's own `--har` file, if any, written here when the exchange is over.
     /// - Throws: every stage's `SwurlError`.
-    static func perform(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
+    static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil) throws(SwurlError) -> ExitStatus {
         let built = try RequestBuilder(options: options, environment: environment).buildWithParts()
         var request = built.request
         let stored = try SessionBinding.open(options, request: request, environment: environment)
@@ -36,9 +41,39 @@ enum RequestPipeline {
         if let limit = options.waitForNetwork, !options.offline {
             try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
         }
-        let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions)
-        return options.download
-            ? try DownloadCommand.download(prepared, options: options, environment: environment)
-            : try RequestCommand.respond(prepared, options: options, environment: environment)
+        // Nothing is sent with --offline, so there is nothing to record.
+        let ownHAR = har == nil && !options.offline
+            ? try options.har.map { h throws(SwurlError) in try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream) }
+            : nil
+        let log = options.offline ? nil : har ?? ownHAR
+        let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder())
+        let status: ExitStatus
+        do {
+            status = options.download
+                ? try DownloadCommand.download(prepared, options: options, environment: environment)
+                : try RequestCommand.respond(prepared, options: options, environment: environment)
+        } catch {
+            // A failed exchange is recorded too, its entries saying how far it got; one that sent
+            // nothing (refused before the transfer) leaves the file as it was.
+            if let ownHAR {
+                if ownHAR.count > 0 { saveHAR(ownHAR, environment: environment) } else { ownHAR.discard() }
+            }
+            throw error
+        }
+        if let ownHAR, let error = saveHAR(ownHAR, environment: environment), status == .success {
+            return ExitStatus(for: error)
+        }
+        return status
+    }
+
+    /// Writes a `--har` log, reporting a failure on stderr (the file is then left as it was).
+    /// - Returns: the failure, nil when the file was written.
+    @discardableResult
+    static func saveHAR(_ log: HARLog, environment: Environment) -> SwurlError? {
+        do { try log.commit() } catch {
+            Swurl.report(error, environment: environment)
+            return error
+        }
+        return nil
     }
 }

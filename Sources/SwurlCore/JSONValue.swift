@@ -53,8 +53,19 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Appends `s` as a quoted JSON string. C0 controls, DEL and the C1 controls U+0080…U+009F
     /// (CSI among them) are written as `\u00XX` escapes, so the text is safe on a terminal.
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied at once.
+        var plain = s
+        let copied = plain.withUTF8 { b -> Bool in
+            guard b.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xC2 }) else { return false }
+            out.append(contentsOf: b)
+            return true
+        }
+        if copied {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         var afterC2 = false
         for byte in s.utf8 {
             if afterC2 {

@@ -41,7 +41,8 @@ public enum Redactor {
     /// `https://ann:pw@h/` → `https://ann:****@h/`; also `//ann:pw@h` and `ann:pw@h:8080`. A
     /// user name without a password is left as it is.
     public static func url(_ text: String) -> String {
-        guard let r = userinfoRange(text), let colon = text[r].firstIndex(of: ":") else { return text }
+        // No '@' byte, no userinfo: the common case, without a search by Character.
+        guard text.containsByte(UInt8(ascii: "@")), let r = userinfoRange(text), let colon = text[r].firstIndex(of: ":") else { return text }
         return String(text[..<text.index(after: colon)]) + mask + String(text[r.upperBound...])
     }
 
@@ -50,6 +51,18 @@ public enum Redactor {
     public static func credentials(_ value: String, whole: Bool = true) -> String {
         if let colon = value.firstIndex(of: ":") { return String(value[..<colon]) + ":" + mask }
         return whole ? mask : value
+    }
+
+    /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
+    /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
+    public static func isRecordedSecretHeader(_ name: some StringProtocol) -> Bool {
+        // Only names of these lengths can match (checked before lower-casing: it allocates).
+        switch name.utf8.count {
+        case 6, 10, 13, 19: break
+        default: return false
+        }
+        let lower = name.lowercased()
+        return credentialHeaders.contains(lower) || lower == "set-cookie"
     }
 
     /// A header field as shown: credential values masked (`Authorization: ****`).

@@ -16,6 +16,8 @@ public struct TransferTiming: Sendable, Equatable {
     public var uploadSpeed: Int64 = 0
     public var remoteAddress: String?
     public var remotePort: Int = 0
+    /// The local port of the connection the hop used (0 when none): tells connections apart.
+    public var localPort: Int = 0
     /// `1.1`, `2`, or nil when unknown.
     public var httpVersion: String?
     /// New connections this hop opened (0 when it reused one).

@@ -85,6 +85,8 @@ extension EasyHandle {
     package var remoteAddress: String? { info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 } }
     /// CURLINFO_PRIMARY_PORT.
     package var remotePort: Int { info(long: CURLINFO_PRIMARY_PORT) }
+    /// CURLINFO_LOCAL_PORT: the local port of the connection used (0 when none).
+    package var localPort: Int { info(long: CURLINFO_LOCAL_PORT) }
     /// CURLINFO_NUM_CONNECTS: new connections the transfer opened.
     package var newConnections: Int { info(long: CURLINFO_NUM_CONNECTS) }
 

@@ -20,6 +20,8 @@ public final class Exchange {
     public let options: TransferOptions
     /// Told about retries, progress and finished hops (the engine prints nothing).
     public var observer: TransferObserving?
+    /// Sees every hop and attempt as it really went (`--har`), unfiltered; nil: none.
+    public var recorder: HopRecording?
     /// Adjusts every attempt's request just before it is sent (a download's `ResumeAdapter`).
     public var adapter: RequestAdapting?
     /// Whether the final delegate can take a response again after a cut (a download resumes);
@@ -118,7 +120,7 @@ public final class Exchange {
     private var redirectTime = 0.0
     private var delegate: TransferDelegate?
     private var pendingHopFinish: TransferDelegate?
-    private var hop: (request: HTTPRequest, filter: HopFilter, canRetry: Bool, cache: HopCache?)?
+    private var hop: (request: HTTPRequest, filter: HopFilter, canRetry: Bool, cache: HopCache?, tap: HopTap?)?
 
     /// Shares cookies, DNS and connections with other exchanges (a batch); by default each
     /// exchange has its own share for its hops.
@@ -170,7 +172,9 @@ public final class Exchange {
         // Values (and the start-time box), not `self`: the session keeps the filter until the hop
         // ends (no cycle).
         let retries = self.retries, startTime = self.startTime, random = self.random
-        let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop) { [options] head in
+        let tap = recorder?.hopWillBegin(hop)
+        let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop, tap: tap,
+                               forwardRequest: options.captureRequest) { [options] head in
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
                 let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: Exchange.wallClock()) }
                 let wait = options.retry.delay(retry: retries, retryAfter: after, random: random())
@@ -185,9 +189,10 @@ public final class Exchange {
         let transfer = try Transfer(request: hop, options: options, delegate: hopDelegate, digestCredentials: digest, share: share)
         transfer.replay = replay
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
+        transfer.recordsRequest = tap != nil
         if replay == nil { try transfer.use(share: share) }
         transfer.progressHandler = observer.map { o in { o.transferDidProgress($0) } }
-        self.hop = (hop, filter, canRetry, cache)
+        self.hop = (hop, filter, canRetry, cache, tap)
         try transfer.begin()
         return transfer
     }
@@ -195,10 +200,18 @@ public final class Exchange {
     /// Judges how a hop ended: the final response, a redirect to follow, or a retry.
     /// - Throws: as `perform()`.
     func endHop(_ transfer: Transfer, _ outcome: Swift.Result<TransferResult, SwurlError>) throws(SwurlError) -> Step {
-        guard let (hop, filter, canRetry, cache) = self.hop, let delegate, let current else {
+        guard let (hop, filter, canRetry, cache, tap) = self.hop, let delegate, let current else {
             throw .transport("internal: no hop is running")
         }
         self.hop = nil
+        if let tap {
+            switch outcome {
+            case .success(let r):
+                tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: r.redirectURL, error: nil, endedAt: Timestamp.now()))
+            case .failure(let error):
+                tap.hopDidEnd(HopEnd(timing: TransferTiming(transfer.easy), redirectURL: nil, error: error, endedAt: Timestamp.now()))
+            }
+        }
         var result: TransferResult
         switch outcome {
         case .failure(let error):
@@ -504,11 +517,7 @@ public final class Exchange {
     }
 
     /// Seconds since the epoch (CLOCK_REALTIME).
-    public static func wallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec)
-    }
+    public static func wallClock() -> Double { Timestamp.now().rounded(.down) }
 }
 
 /// When an exchange started; shared by reference with its hop filters.
@@ -535,15 +544,22 @@ private final class HopFilter: TransferDelegate {
 
     private let target: TransferDelegate
     private let showIntermediate: Bool
+    /// A recorder's tap: sees everything, before the filter decides (its errors are ignored).
+    private let tap: HopTap?
+    /// Whether the request as sent goes to the target (it asked for it: `captureRequest`).
+    private let forwardRequest: Bool
     private let classify: (HTTPResponseHead) -> Verdict
     private(set) var verdict: Verdict = .final
     private(set) var deliveredBody = false
     /// Whether a final (non-1xx) head went to the delegate.
     private(set) var deliveredHead = false
 
-    init(target: TransferDelegate, showIntermediate: Bool, classify: @escaping (HTTPResponseHead) -> Verdict) {
+    init(target: TransferDelegate, showIntermediate: Bool, tap: HopTap? = nil, forwardRequest: Bool = true,
+         classify: @escaping (HTTPResponseHead) -> Verdict) {
         self.target = target
         self.showIntermediate = showIntermediate
+        self.tap = tap
+        self.forwardRequest = forwardRequest
         self.classify = classify
     }
 
@@ -555,11 +571,21 @@ private final class HopFilter: TransferDelegate {
         }
     }
 
-    func transferDidSendRequestHead(_ bytes: [UInt8]) throws { try target.transferDidSendRequestHead(bytes) }
-    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws { try target.transferDidSendRequestBody(bytes) }
-    func transferDidVerifyTLS(_ summary: TLSSummary) { target.transferDidVerifyTLS(summary) }
+    func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+        try? tap?.transferDidSendRequestHead(bytes)
+        if forwardRequest { try target.transferDidSendRequestHead(bytes) }
+    }
+    func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
+        try? tap?.transferDidSendRequestBody(bytes)
+        if forwardRequest { try target.transferDidSendRequestBody(bytes) }
+    }
+    func transferDidVerifyTLS(_ summary: TLSSummary) {
+        tap?.transferDidVerifyTLS(summary)
+        target.transferDidVerifyTLS(summary)
+    }
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+        try? tap?.transferDidReceiveHead(head)
         if head.status >= 100 && head.status < 200 && head.status != 101 {
             try target.transferDidReceiveHead(head)
             return
@@ -572,6 +598,7 @@ private final class HopFilter: TransferDelegate {
     }
 
     func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+        try? tap?.transferDidReceiveBody(bytes)
         guard forwarding else { return }
         deliveredBody = true
         try target.transferDidReceiveBody(bytes)

@@ -25,6 +25,9 @@ public final class Transfer: EasyTransferHandler {
     /// Called from the progress callback with bytes moved so far (at most as often as libcurl
     /// calls it, about once a second when idle and on every chunk otherwise).
     var progressHandler: ((TransferProgress) -> Void)?
+    /// Whether a recorder sees the request as sent (the debug callback runs even when nothing
+    /// prints the request; the printer still gets it only with `options.captureRequest`).
+    var recordsRequest = false
     /// The request URL's scheme, lower-cased, when the session has parsed the URL already.
     var routeScheme: String?
     /// Whether the last failure is one a retry may cure (connection refused or reset, timeout).
@@ -216,7 +219,7 @@ public final class Transfer: EasyTransferHandler {
         }
 
         try easy.registerReceiveCallbacks()
-        if options.captureRequest { try easy.registerDebugCallback() }
+        if options.captureRequest || recordsRequest { try easy.registerDebugCallback() }
     }
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`

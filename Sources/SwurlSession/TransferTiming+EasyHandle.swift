@@ -18,6 +18,7 @@ extension TransferTiming {
         uploadSpeed = easy.uploadSpeed
         remoteAddress = easy.remoteAddress
         remotePort = easy.remotePort
+        localPort = easy.localPort
         httpVersion = easy.httpVersion
         newConnections = easy.newConnections
     }

@@ -1,0 +1,164 @@
+import SwurlCore
+
+/// `--har FILE`: an HTTP Archive 1.2 document of every hop swurl ran, one entry per request
+/// sent (redirect hops and retried attempts each get their own), written with the one output
+/// rule: `OutputFile` (a symbolic link is followed and its target replaced, never the link; a
+/// regular file is written beside the target and renamed over it).
+///
+/// Two ways to write, one format:
+/// - `.stream` (one-shot requests, `-d`, `batch`): the head goes to the temporary file at once,
+///   each entry as its hop ends, the tail and the rename at `commit()`. Held in memory: the
+///   hops still running (their heads, and a body's text up to `HAREntryRecorder.textLimit`)
+///   and up to 64 KiB of finished entries not yet written, never all the entries, so a batch of
+///   any length stays flat.
+/// - `.rewrite` (the REPL): the entries are kept, and `commit()` writes a whole new file after
+///   each request, so a crash loses nothing already done. The REPL's requests are typed by a
+///   person, so keeping their entries is small.
+public final class HARLog {
+    /// What the entries keep.
+    public struct Settings: Sendable {
+        /// `--har-bodies`: the text of response bodies (text types, valid UTF-8, up to the limit).
+        public var bodies = false
+        /// `--har-secrets`: credential and cookie values and URL passwords as they were.
+        public var secrets = false
+        /// `log.creator.version`.
+        public var creatorVersion = ""
+
+        public init(bodies: Bool = false, secrets: Bool = false, creatorVersion: String = "") {
+            self.bodies = bodies
+            self.secrets = secrets
+            self.creatorVersion = creatorVersion
+        }
+    }
+
+    public enum Mode: Sendable {
+        case stream, rewrite
+    }
+
+    public let path: String
+    let settings: Settings
+    private let mode: Mode
+    /// `.stream`: the file being written.
+    private var file: OutputFile?
+    /// `.rewrite`: every entry so far, serialized.
+    private var entries: [[UInt8]] = []
+    private var entryCount = 0
+    /// `.stream`: entries not written yet (at most about `block` bytes).
+    private var pending: [UInt8] = []
+    private static let block = 64 * 1024
+    /// The first error writing an entry (`.stream`), reported by `commit()`.
+    private var writeError: SwurlError?
+
+    /// Opens the log; nothing is replaced until `commit()`.
+    /// - Throws: `SwurlError.output` when `path` is a directory or its directory cannot take a
+    ///   new file (before any request is sent), or, for `.rewrite`, when it is not a regular file.
+    public init(path: String, settings: Settings, mode: Mode) throws(SwurlError) {
+        self.path = path
+        self.settings = settings
+        self.mode = mode
+        switch mode {
+        case .stream:
+            let file = try OutputFile(path: path, option: "--har")
+            self.file = file
+            write(Array(HARLog.head(settings).utf8))
+        case .rewrite:
+            switch try OutputTarget.resolve(path) {
+            case .directory: throw .output("cannot write '\(path)': it is a directory; give --har a file name")
+            case .direct: throw .output("cannot rewrite '\(path)' after each request: it is not a regular file; give the REPL's --har a file name")
+            case .file: break
+            }
+        }
+    }
+
+    /// A recorder for one exchange; `comment` goes into each of its entries (a batch's `line N`).
+    public func recorder(comment: String? = nil) -> HopRecording { Recorder(log: self, comment: comment) }
+
+    /// How many entries the log holds.
+    public var count: Int { entryCount }
+
+    /// Adds one serialized entry.
+    func append(_ entry: [UInt8]) {
+        entryCount += 1
+        switch mode {
+        case .stream:
+            // Gathered into blocks of about 64 KiB: one write(2) per block, not per entry.
+            if entryCount > 1 { pending += [UInt8(ascii: ","), 0x0A] }
+            pending += entry
+            if pending.count >= HARLog.block { flush() }
+        case .rewrite:
+            entries.append(entry)
+        }
+    }
+
+    private func flush() {
+        write(pending)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard writeError == nil, let file else { return }
+        do { try bytes.withUnsafeBytes { try file.write($0) } } catch {
+            writeError = (error as? SwurlError) ?? .output("writing '\(path)' failed: \(error)")
+        }
+    }
+
+    /// `.stream`: ends the document and puts it in place (once). `.rewrite`: writes the whole
+    /// document as it is now, replacing the last one.
+    /// - Throws: `SwurlError.output`; the file is then left as it was.
+    public func commit() throws(SwurlError) {
+        switch mode {
+        case .stream:
+            guard let file else { return }
+            pending += Array(HARLog.tail.utf8)
+            flush()
+            self.file = nil
+            if let writeError {
+                file.discard()
+                throw writeError
+            }
+            try file.commit()
+        case .rewrite:
+            let out = try OutputFile(path: path, option: "--har")
+            var bytes = Array(HARLog.head(settings).utf8)
+            for (i, entry) in entries.enumerated() {
+                if i > 0 { bytes += [UInt8(ascii: ","), 0x0A] }
+                bytes += entry
+            }
+            bytes += Array(HARLog.tail.utf8)
+            do { try bytes.withUnsafeBytes { try out.write($0) } } catch {
+                out.discard()
+                throw (error as? SwurlError) ?? .output("writing '\(path)' failed: \(error)")
+            }
+            try out.commit()
+        }
+    }
+
+    /// Leaves the file as it was (`.stream`: the temporary file is removed).
+    public func discard() {
+        file?.discard()
+        file = nil
+    }
+
+    /// The document up to the first entry: `log.version`, `log.creator`, the opening of `entries`.
+    static func head(_ settings: Settings) -> String {
+        let creator = JSONValue.object([.init("name", .string("swurl")), .init("version", .string(settings.creatorVersion))])
+        return "{\"log\":{\"version\":\"1.2\",\"creator\":" + creator.serialized + ",\"entries\":[\n"
+    }
+
+    static let tail = "\n]}}\n"
+
+    /// Hands each hop of one exchange a fresh entry recorder.
+    private final class Recorder: HopRecording {
+        let log: HARLog
+        let comment: String?
+
+        init(log: HARLog, comment: String?) {
+            self.log = log
+            self.comment = comment
+        }
+
+        func hopWillBegin(_ request: HTTPRequest) -> HopTap? {
+            HAREntryRecorder(request: request, settings: log.settings, comment: comment) { [log] entry in log.append(entry) }
+        }
+    }
+}

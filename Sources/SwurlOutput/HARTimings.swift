@@ -1,0 +1,70 @@
+import SwurlCore
+
+/// A hop's `timings` in a HAR entry, from libcurl's counters (curl_easy_getinfo(3): each a time
+/// from the hop's start to the end of a phase), in whole microseconds so that the phases add up
+/// to the entry's `time` exactly:
+///
+/// - `dns`: to CURLINFO_NAMELOOKUP; `connect`: from there to CURLINFO_CONNECT, or to
+///   CURLINFO_APPCONNECT with TLS (HAR counts `ssl` inside `connect`); `ssl`: APPCONNECT minus
+///   CONNECT. All three are -1 on a reused connection (none was made).
+/// - `blocked`: from the connection being ready to CURLINFO_PRETRANSFER (on a reused
+///   connection: the whole wait for it).
+/// - `send`: the time from the request head leaving to the last body bytes leaving, as the
+///   debug callback saw them (0 without a body); `wait`: the rest up to CURLINFO_STARTTRANSFER
+///   (the first response byte); `receive`: from there to CURLINFO_TOTAL. With a body, libcurl
+///   7.88 sets STARTTRANSFER when the upload starts, so the first byte is then taken as the
+///   request head leaving plus the time until the response head arrived (`firstByteAfterHead`).
+///   A hop that failed before any response byte waits until it ended.
+struct HARTimings {
+    var blocked: Int64 = 0
+    var dns: Int64 = -1
+    var connect: Int64 = -1
+    var ssl: Int64 = -1
+    var send: Int64 = 0
+    var wait: Int64 = 0
+    var receive: Int64 = 0
+
+    init(_ t: TransferTiming, failed: Bool, sendSeconds: Double, firstByteAfterHead: Double? = nil) {
+        func us(_ s: Double) -> Int64 { s.isFinite && s > 0 ? Int64((s * 1_000_000).rounded()) : 0 }
+        let total = us(t.total)
+        let lookup = min(us(t.nameLookup), total), tcp = min(us(t.connect), total), tls = min(us(t.appConnect), total)
+        // A failed hop may have looked up and connected without the count saying so.
+        let connected = t.newConnections > 0 || (failed && (lookup > 0 || tcp > 0))
+        var ready: Int64 = 0
+        if connected {
+            dns = lookup
+            ready = max(lookup, tls > 0 ? tls : tcp)
+            connect = ready - lookup
+            ssl = tls > 0 ? max(0, tls - tcp) : -1
+        }
+        let pre = min(max(us(t.preTransfer), ready), total)
+        let start = firstByteAfterHead.map { pre + us($0) } ?? (t.startTransfer > 0 ? us(t.startTransfer) : total)
+        let firstByte = min(max(start, pre), total)
+        blocked = pre - ready
+        send = min(us(sendSeconds), firstByte - pre)
+        wait = firstByte - pre - send
+        receive = total - firstByte
+    }
+
+    /// The entry's `time`: every phase but `ssl` (counted in `connect`), -1 ones left out.
+    var total: Int64 { blocked + max(0, dns) + max(0, connect) + send + wait + receive }
+
+    func write(_ w: inout JSONWriter) {
+        w.beginObject()
+        w.member("blocked", number: HARTimings.ms(blocked))
+        w.member("dns", number: HARTimings.ms(dns))
+        w.member("connect", number: HARTimings.ms(connect))
+        w.member("ssl", number: HARTimings.ms(ssl))
+        w.member("send", number: HARTimings.ms(send))
+        w.member("wait", number: HARTimings.ms(wait))
+        w.member("receive", number: HARTimings.ms(receive))
+        w.endObject()
+    }
+
+    /// Microseconds as milliseconds with three decimals (`1234` → `1.234`); negative is `-1`.
+    static func ms(_ us: Int64) -> String {
+        guard us >= 0 else { return "-1" }
+        let frac = us % 1000
+        return "\(us / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+    }
+}

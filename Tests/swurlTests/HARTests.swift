@@ -1,0 +1,313 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `--har FILE` (with `--har-bodies`, `--har-secrets`) through every door: one-shot requests,
+/// `-d`, `batch` and `repl`, against httpbin on 127.0.0.1. Every file is checked by
+/// `Tests/Servers/har_check.py`: valid against `Tests/Fixtures/har-1.2.schema.json` (written from
+/// the HAR 1.2 spec), loaded by haralyzer, and each entry's timings adding up to its time.
+final class HARTests: XCTestCase {
+    private var dir = ""
+
+    override func setUpWithError() throws {
+        dir = TestPaths.temporaryDirectory()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Checks `path` with the schema and haralyzer (a failure fails the test, never skips it)
+    /// and returns its entries.
+    @discardableResult
+    private func checkedEntries(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let r = try runProcess(TestPaths.venv + "/bin/python3",
+                               [TestPaths.server("har_check.py"), path, TestPaths.packageRoot + "/Tests/Fixtures/har-1.2.schema.json"],
+                               check: false)
+        let said = String(decoding: r.stdout, as: UTF8.self) + r.stderr
+        XCTAssertEqual(r.status, 0, "har_check.py: " + said, file: file, line: line)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let log = try XCTUnwrap(document["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
+        XCTAssertTrue(said.hasPrefix("ok \(entries.count)"), said, file: file, line: line)
+        return entries
+    }
+
+    private func request(_ e: [String: Any]) -> [String: Any] { e["request"] as? [String: Any] ?? [:] }
+    private func response(_ e: [String: Any]) -> [String: Any] { e["response"] as? [String: Any] ?? [:] }
+    private func headers(_ m: [String: Any]) -> [(String, String)] {
+        (m["headers"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0["value"] as? String ?? "") }
+    }
+    private func header(_ m: [String: Any], _ name: String) -> String? {
+        headers(m).first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
+    // MARK: - One-shot requests
+
+    func testEachRedirectHopIsAnEntryWithTimingsThatAddUp() throws {
+        let har = dir + "/hops.har"
+        let r = try runSwurl(["--follow", "--har", har, try HTTPBin.url("/redirect/2")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.map { response($0)["status"] as? Int }, [302, 302, 200])
+        XCTAssertEqual(entries.map { request($0)["url"] as? String },
+                       [try HTTPBin.url("/redirect/2"), try HTTPBin.url("/relative-redirect/1"), try HTTPBin.url("/get")])
+        // Each hop's redirectURL is where the next one went.
+        for (a, b) in zip(entries, entries.dropFirst()) {
+            XCTAssertEqual(response(a)["redirectURL"] as? String, request(b)["url"] as? String)
+        }
+        XCTAssertEqual(response(entries[2])["redirectURL"] as? String, "")
+        let starts = entries.compactMap { $0["startedDateTime"] as? String }
+        XCTAssertEqual(starts, starts.sorted(), "hops start one after the other")
+        for e in entries {
+            XCTAssertEqual(e["serverIPAddress"] as? String, "127.0.0.1")
+            XCTAssertNotNil(Int(e["connection"] as? String ?? ""), "the local port")
+            XCTAssertEqual(request(e)["httpVersion"] as? String, "HTTP/1.1")
+            XCTAssertEqual(response(e)["httpVersion"] as? String, "HTTP/1.1")
+            XCTAssertEqual(header(request(e), "Host"), "127.0.0.1:\(try HTTPBin.shared().port)", "the head as sent")
+            let timings = try XCTUnwrap(e["timings"] as? [String: Double])
+            XCTAssertEqual(timings["ssl"], -1, "plain http has no TLS")
+        }
+        // The body of the final response is what stdout got; its size is recorded.
+        let content = try XCTUnwrap(response(entries[2])["content"] as? [String: Any])
+        XCTAssertEqual(content["size"] as? Int, r.stdout.count)
+        XCTAssertEqual(content["mimeType"] as? String, "application/json")
+        XCTAssertNil(content["text"], "bodies only with --har-bodies")
+    }
+
+    func testQueryStringIsRecordedDecoded() throws {
+        let har = dir + "/q.har"
+        let r = try runSwurl(["--har", har, try HTTPBin.url("/get"), "q==a b", "n==1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        let query = (request(entry)["queryString"] as? [[String: String]] ?? []).map { [$0["name"] ?? "", $0["value"] ?? ""] }
+        XCTAssertEqual(query, [["q", "a b"], ["n", "1"]])
+    }
+
+    func testSecretsAreMaskedByDefault() throws {
+        let har = dir + "/secret.har"
+        let url = try HTTPBin.url("/response-headers").replacingOccurrences(of: "http://", with: "http://ann:hunter2@")
+        let r = try runSwurl(["--har", har, url + "?Set-Cookie=sid%3Dsetcookiesecret%3B%20Path%3D%2F%3B%20HttpOnly",
+                              "Cookie:jar=jarsecret", "Proxy-Authorization:Basic proxysecret"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let text = try String(contentsOfFile: har, encoding: .utf8)
+        for secret in ["hunter2", "jarsecret", "proxysecret", Data("ann:hunter2".utf8).base64EncodedString()] {
+            XCTAssertFalse(text.contains(secret), secret)
+        }
+        // The Set-Cookie value is in the URL's query too (httpbin echoes it): only there.
+        XCTAssertEqual(text.components(separatedBy: "setcookiesecret").count - 1, 2, "the url and its queryString: " + text)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertTrue((request(entry)["url"] as? String ?? "").hasPrefix("http://ann:****@127.0.0.1:"))
+        XCTAssertEqual(header(request(entry), "Authorization"), "****")
+        XCTAssertEqual(header(request(entry), "Cookie"), "****")
+        XCTAssertEqual(header(request(entry), "Proxy-Authorization"), "****")
+        XCTAssertEqual(header(response(entry), "Set-Cookie"), "****")
+        let sent = try XCTUnwrap((request(entry)["cookies"] as? [[String: Any]])?.first)
+        XCTAssertEqual(sent["name"] as? String, "jar")
+        XCTAssertEqual(sent["value"] as? String, "****")
+        let set = try XCTUnwrap((response(entry)["cookies"] as? [[String: Any]])?.first)
+        XCTAssertEqual(set["name"] as? String, "sid")
+        XCTAssertEqual(set["value"] as? String, "****")
+        XCTAssertEqual(set["path"] as? String, "/")
+        XCTAssertEqual(set["httpOnly"] as? Bool, true)
+    }
+
+    func testHarSecretsKeepsThem() throws {
+        let har = dir + "/kept.har"
+        let url = try HTTPBin.url("/response-headers").replacingOccurrences(of: "http://", with: "http://ann:hunter2@")
+        let r = try runSwurl(["--har", har, "--har-secrets", url + "?Set-Cookie=sid%3Dsetcookiesecret", "Cookie:jar=cookiesecret"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertTrue((request(entry)["url"] as? String ?? "").hasPrefix("http://ann:hunter2@"))
+        XCTAssertEqual(header(request(entry), "Authorization"), "Basic " + Data("ann:hunter2".utf8).base64EncodedString())
+        XCTAssertEqual(header(request(entry), "Cookie"), "jar=cookiesecret")
+        XCTAssertEqual(header(response(entry), "Set-Cookie"), "sid=setcookiesecret")
+        XCTAssertEqual((response(entry)["cookies"] as? [[String: Any]])?.first?["value"] as? String, "setcookiesecret")
+    }
+
+    func testPostDataForJSONFormMultipartAndBinaryBodies() throws {
+        let upload = dir + "/blob.bin"
+        let blob = Data((0..<3000).map { UInt8($0 % 256) })
+        try blob.write(to: URL(fileURLWithPath: upload))
+        let cases: [(name: String, args: [String])] = [
+            ("json", ["name=Ann", "age:=7"]),
+            ("form", ["--form", "name=Ann Lee", "tag=a&b"]),
+            ("multipart", ["--multipart", "name=Ann", "file@" + upload]),
+            ("binary", ["@" + upload, "Content-Type:application/octet-stream"]),
+        ]
+        var recorded: [String: [String: Any]] = [:]
+        for c in cases {
+            let har = dir + "/\(c.name).har"
+            let r = try runSwurl(["--har", har, try HTTPBin.url("/post")] + c.args)
+            XCTAssertEqual(r.status, 0, c.name + ": " + r.stderr)
+            let entry = try XCTUnwrap(try checkedEntries(har).first, c.name)
+            XCTAssertEqual(request(entry)["method"] as? String, "POST", c.name)
+            recorded[c.name] = request(entry)
+        }
+        let json = try XCTUnwrap(recorded["json"]?["postData"] as? [String: Any])
+        XCTAssertEqual(json["mimeType"] as? String, "application/json")
+        XCTAssertEqual(json["text"] as? String, #"{"name":"Ann","age":7}"#)
+        XCTAssertEqual(recorded["json"]?["bodySize"] as? Int, 22)
+
+        let form = try XCTUnwrap(recorded["form"]?["postData"] as? [String: Any])
+        XCTAssertTrue((form["mimeType"] as? String ?? "").hasPrefix("application/x-www-form-urlencoded"))
+        XCTAssertEqual(form["text"] as? String, "name=Ann%20Lee&tag=a%26b")
+        let params = (form["params"] as? [[String: String]] ?? []).map { [$0["name"] ?? "", $0["value"] ?? ""] }
+        XCTAssertEqual(params, [["name", "Ann Lee"], ["tag", "a&b"]])
+
+        let multipart = try XCTUnwrap(recorded["multipart"]?["postData"] as? [String: Any])
+        XCTAssertTrue((multipart["mimeType"] as? String ?? "").hasPrefix("multipart/form-data; boundary="))
+        XCTAssertNil(multipart["text"], "multipart bodies by size")
+        let size = try XCTUnwrap(recorded["multipart"]?["bodySize"] as? Int)
+        XCTAssertGreaterThan(size, blob.count)
+        XCTAssertTrue((multipart["comment"] as? String ?? "").contains("multipart body of \(size) bytes"), "\(multipart)")
+
+        let binary = try XCTUnwrap(recorded["binary"]?["postData"] as? [String: Any])
+        XCTAssertEqual(binary["mimeType"] as? String, "application/octet-stream")
+        XCTAssertNil(binary["text"])
+        XCTAssertEqual(recorded["binary"]?["bodySize"] as? Int, blob.count)
+    }
+
+    func testHarBodiesRecordsTextBodiesOnly() throws {
+        let har = dir + "/bodies.har"
+        let r = try runSwurl(["--har", har, "--har-bodies", try HTTPBin.url("/json")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let content = try XCTUnwrap(response(try XCTUnwrap(try checkedEntries(har).first))["content"] as? [String: Any])
+        XCTAssertEqual(content["text"] as? String, r.text)
+
+        let png = dir + "/png.har"
+        let image = try runSwurl(["--har", png, "--har-bodies", try HTTPBin.url("/image/png")])
+        XCTAssertEqual(image.status, 0, image.stderr)
+        let imageContent = try XCTUnwrap(response(try XCTUnwrap(try checkedEntries(png).first))["content"] as? [String: Any])
+        XCTAssertNil(imageContent["text"], "binary bodies by size")
+        XCTAssertEqual(imageContent["size"] as? Int, image.stdout.count)
+        XCTAssertTrue((imageContent["comment"] as? String ?? "").contains("not a text type"), "\(imageContent)")
+    }
+
+    // MARK: - Failures and the file
+
+    func testAFailedRequestIsRecordedAndARefusedOneLeavesTheFileAlone() throws {
+        let har = dir + "/fail.har"
+        let port = try ServerProcess.freePort()
+        let r = try runSwurl(["--har", har, "http://127.0.0.1:\(port)/nothing"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertEqual(response(entry)["status"] as? Int, 0)
+        XCTAssertTrue((entry["_error"] as? String ?? "").contains("onnect"), "\(entry)")
+
+        // A request refused before anything was sent (a bad item: 64) leaves the file as it was.
+        let before = try Data(contentsOf: URL(fileURLWithPath: har))
+        let bad = try runSwurl(["--har", har, try HTTPBin.url("/get"), "n:=not-json"])
+        XCTAssertEqual(bad.status, 65, bad.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: har)), before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
+        XCTAssertEqual(leftovers, [], "no temporary file stays behind")
+    }
+
+    func testAnErrorStatusIsRecordedWithTheRunsStatus() throws {
+        let har = dir + "/500.har"
+        let r = try runSwurl(["--har", har, "--check-status", try HTTPBin.url("/status/500")])
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertEqual(try checkedEntries(har).map { response($0)["status"] as? Int }, [500])
+    }
+
+    func testALinkIsFollowedAndNeverReplaced() throws {
+        let target = dir + "/real.har", link = dir + "/link.har"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.har")
+        let r = try runSwurl(["--har", link, try HTTPBin.url("/get")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "real.har")
+        XCTAssertEqual(try checkedEntries(target).count, 1)
+    }
+
+    func testADirectoryIsRefusedBeforeSending() throws {
+        let capture = try CaptureServer()
+        let r = try runSwurl(["--har", dir, "http://127.0.0.1:\(capture.server.port)/x"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("give --har a file name"), r.stderr)
+        XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
+    }
+
+    func testHarBodiesAloneIsAUsageError() throws {
+        let r = try runSwurl(["--har-bodies", try HTTPBin.url("/get")])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("add --har FILE"), r.stderr)
+    }
+
+    // MARK: - The other doors
+
+    func testDownloadRecordsItsHops() throws {
+        let har = dir + "/dl.har", out = dir + "/file.bin"
+        let r = try runSwurl(["-d", "-o", out, "--har", har, try HTTPBin.url("/redirect-to?url=/bytes/2048")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.map { response($0)["status"] as? Int }, [302, 200])
+        XCTAssertEqual((response(entries[1])["content"] as? [String: Any])?["size"] as? Int, 2048)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)).count, 2048)
+    }
+
+    func testBatchWritesEveryLineIntoOneFile() throws {
+        let closed = try ServerProcess.freePort()
+        var lines: [String] = []
+        for i in 1...30 { lines.append(try HTTPBin.url("/anything/\(i)")) }
+        lines.append(try HTTPBin.url("/redirect/1") + " --follow")
+        lines.append("http://127.0.0.1:\(closed)/refused")
+        lines.append("POST " + (try HTTPBin.url("/post")) + " n:=1")
+        let input = dir + "/lines.txt"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let har = dir + "/batch.har"
+        let r = try runSwurl(["batch", input, "--har", har, "--parallel", "8"])
+        XCTAssertEqual(r.status, 1, "the refused line fails the batch: " + r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.count, lines.count + 1, "the redirect line has two hops")
+        let comments = entries.compactMap { $0["comment"] as? String }
+        XCTAssertEqual(Set(comments), Set((1...lines.count).map { "line \($0)" }))
+        XCTAssertEqual(comments.filter { $0 == "line 31" }.count, 2)
+        let refused = try XCTUnwrap(entries.first { $0["comment"] as? String == "line 32" })
+        XCTAssertEqual(response(refused)["status"] as? Int, 0)
+        XCTAssertNotNil(refused["_error"])
+        let post = try XCTUnwrap(entries.first { $0["comment"] as? String == "line 33" })
+        XCTAssertEqual((request(post)["postData"] as? [String: Any])?["text"] as? String, #"{"n":1}"#)
+    }
+
+    func testABatchLineCannotHaveItsOwnHar() throws {
+        let input = dir + "/lines.txt"
+        try ((try HTTPBin.url("/get")) + " --har " + dir + "/line.har\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["batch", input])
+        XCTAssertEqual(r.status, 64, r.stderr + r.text)
+        XCTAssertTrue(r.text.contains("an option of the whole batch"), r.text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/line.har"))
+    }
+
+    func testReplRewritesTheFileAfterEachRequest() throws {
+        let har = dir + "/repl.har"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["repl", try HTTPBin.url("/"), "--har", har]
+        let input = Pipe()
+        p.standardInput = input
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("anything/one\n".utf8))
+        // The file appears once the first request is over; then the REPL is killed mid-session.
+        var appeared = false
+        for _ in 0..<400 {
+            if FileManager.default.fileExists(atPath: har) { appeared = true; break }
+            usleep(50_000)
+        }
+        XCTAssertTrue(appeared, "written after the first request, before the REPL ends")
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.map { request($0)["url"] as? String }, [try HTTPBin.url("/anything/one")])
+
+        // A script of two requests leaves both.
+        let script = try runSwurl(["repl", try HTTPBin.url("/"), "--har", har], stdin: Data("anything/one\nanything/x\n".utf8))
+        XCTAssertEqual(script.status, 0, script.stderr)
+        XCTAssertEqual(try checkedEntries(har).map { request($0)["url"] as? String },
+                       [try HTTPBin.url("/anything/one"), try HTTPBin.url("/anything/x")])
+    }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# What --har costs a batch: 1000 small GETs from nginx on 127.0.0.1, swurl batch with and
+# without --har (and with --har --har-bodies), taking turns; then 100,000 lines with --har for
+# the peak RSS (the entries are streamed to the file, so it must stay flat).
+# Env: SWURL, OUT (scratch dir), HAR_RUNS.
+set -euo pipefail
+. "$(dirname "$0")/../nginx.bash"
+SWURL=${SWURL:-.build/release/swurl}
+OUT=${OUT:-$(mktemp -d)}
+RUNS=${HAR_RUNS:-15}
+dir="$OUT/nginx-har"
+mkdir -p "$dir/www"
+trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
+echo "hello from nginx" > "$dir/www/small.txt"
+nport=$(free_port)
+start_nginx "$dir" har 512 "    access_log off;
+    keepalive_requests 1000000;
+    server { listen 127.0.0.1:$nport; root $dir/www; }"
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/small.txt" && break; sleep 0.1; done
+
+url="http://127.0.0.1:$nport/small.txt"
+for i in $(seq 1000); do echo "$url"; done > "$dir/urls"
+echo "== 1000 small GETs, 16 at once, with and without --har ($RUNS runs each, taking turns)"
+python3 scripts/bench-turns.py "$RUNS" 2 1000 \
+  "--har --har-bodies=$SWURL batch $dir/urls -q --har $dir/b.har --har-bodies" \
+  "--har=$SWURL batch $dir/urls -q --har $dir/a.har" \
+  "no --har=$SWURL batch $dir/urls -q"
+echo "  HAR of 1000 lines: $(stat -c %s "$dir/a.har") bytes"
+
+echo "== 100,000 lines, swurl batch --parallel 16, peak RSS"
+for i in $(seq 100); do cat "$dir/urls"; done > "$dir/urls100k"
+for har in "" "--har $dir/c.har"; do
+  rss=$( { /usr/bin/time -f '%M' "$SWURL" batch "$dir/urls100k" -q --parallel 16 $har >/dev/null; } 2>&1 | tail -1)
+  echo "  swurl batch ${har:-(no --har)}: peak RSS ${rss} KiB"
+done
+echo "  HAR of 100,000 lines: $(stat -c %s "$dir/c.har") bytes"
