@@ -94,4 +94,33 @@ extension String {
         }
         return out
     }
+
+    /// The string safe inside an XML or HTML attribute value or element content: `&`, `<`, `>`,
+    /// `"` and `'` as character references, tab, line feed and carriage return as numeric ones
+    /// (an attribute keeps them), and what XML 1.0 cannot hold at all (other C0 controls,
+    /// U+FFFE, U+FFFF) replaced by U+FFFD, so text from a URL or a server can neither end the
+    /// value nor make the document invalid.
+    public var markupEscaped: String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for c in unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\t": out += "&#9;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            default:
+                if c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF || c.value == 0x7F {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return out
+    }
 }

@@ -15,13 +15,15 @@ public final class OutputFile: ByteSink {
     private var fd: Int32
     private var done = false
 
+    /// - Parameter option: the option that named the file, for the message about a directory
+    ///   (default `-o`).
     /// - Throws: `SwurlError.output` when the directory is not writable.
-    public init(path: String) throws(SwurlError) {
+    public init(path: String, option: String = "-o") throws(SwurlError) {
         self.path = path
         switch try OutputTarget.resolve(path) {
         case .directory:
             // Refused before anything is transferred (the rename would fail only afterwards).
-            throw .output("cannot write '\(path)': it is a directory; give -o a file name")
+            throw .output("cannot write '\(path)': it is a directory; give \(option) a file name")
         case .direct(let target):
             // A regular file reached through /proc (stdout redirected to a file) is appended to:
             // the shell opened it, and what it holds is not ours to overwrite.
