@@ -22,8 +22,8 @@ final class BatchRunner {
     private let report: BatchReport
     /// Everything else that reads each result (`--report`, `--junit`).
     private let observers: [BatchResultObserving]
-    /// The batch's clock starts here (MonotonicClock seconds).
-    private let clockStart = MonotonicClock.now()
+    /// The batch's clock starts when the first line is taken (MonotonicClock seconds).
+    private var clockStart: Double?
     private let progress: BatchProgress?
     private var ordinal = 0
     private var stop = false
@@ -45,7 +45,11 @@ final class BatchRunner {
     }
 
     /// Seconds since the batch started.
-    private var clock: Double { MonotonicClock.now() - clockStart }
+    private var clock: Double {
+        let now = MonotonicClock.now()
+        guard let clockStart else { clockStart = now; return 0 }
+        return now - clockStart
+    }
 
     /// Hands a result to the results on stdout and to every other observer.
     private func record(ordinal: Int, _ result: BatchResult) {

@@ -30,15 +30,19 @@ struct LatencySketch {
     }
 
     /// The duration below which `fraction` (0…1) of the samples lie: the middle of its bucket,
-    /// never above the maximum; nil without samples.
+    /// never above the maximum (the maximum itself for the last sample); nil without samples.
     func percentile(_ fraction: Double) -> Double? {
         guard count > 0 else { return nil }
         let rank = Swift.max(1, Int((fraction * Double(count)).rounded(.up)))
+        // The last rank is the maximum, known exactly.
+        guard rank < count else { return max }
         var seen = 0
         for (i, c) in counts.enumerated() where c > 0 {
             seen += c
             if seen >= rank {
                 guard i > 0 else { return Swift.min(max, LatencySketch.base) }
+                // The last bucket is open-ended: only the maximum bounds it.
+                guard i < LatencySketch.bucketCount - 1 else { return max }
                 let low = LatencySketch.base * pow(LatencySketch.growth, Double(i - 1))
                 return Swift.min(max, low * (1 + LatencySketch.growth) / 2)
             }
