@@ -107,7 +107,7 @@ final class BatchHTMLReport: BatchResultObserving {
         // Nothing outside this file may load, even if something slipped into the markup.
         p.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n")
         p.raw("<title>swurl batch report: "); p.text(inputName); p.raw("</title>\n")
-        p.raw("<script>document.documentElement.dataset.errors='0';addEventListener('error',function(){var d=document.documentElement.dataset;d.errors=String(+d.errors+1);});</script>\n")
+        p.raw("<script>(function(){var h=document.documentElement.dataset;h.errors='0';function c(){h.errors=String(+h.errors+1);}addEventListener('error',c);addEventListener('securitypolicyviolation',c);})();</script>\n")
         p.raw(BatchHTMLReport.style)
         p.raw("</head><body>\n<h1>swurl batch: "); p.text(inputName); p.raw("</h1>\n")
         writeSummary(&p, axis: axis)
@@ -313,7 +313,9 @@ final class BatchHTMLReport: BatchResultObserving {
     """
 
     /// Counts what the page holds and says so in the DOM (`data-bars`, `data-failed-bars`,
-    /// `data-report="ready"` only when it ran to its end), and wires the failures filter.
+    /// `data-script-ms`: milliseconds from navigation to here, `data-report="ready"` only when
+    /// it ran to its end), and wires the failures filter. The first script counts script errors
+    /// and blocked loads (Content-Security-Policy violations) in `<html data-errors>`.
     private static let script = """
     <script>
     (function(){
@@ -323,7 +325,7 @@ final class BatchHTMLReport: BatchResultObserving {
     if(bars!==+w.dataset.drawn)throw new Error('bars '+bars+' != drawn '+w.dataset.drawn);
     var box=document.getElementById('only-failed');
     box.addEventListener('change',function(){document.body.classList.toggle('only-failed',box.checked);});
-    var d=document.body.dataset;d.bars=String(bars);d.failedBars=String(failed);d.report='ready';
+    var d=document.body.dataset;d.bars=String(bars);d.failedBars=String(failed);d.scriptMs=String(Math.round(performance.now()));d.report='ready';
     })();
     </script>
 

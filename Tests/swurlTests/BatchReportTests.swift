@@ -14,19 +14,6 @@ final class BatchReportTests: XCTestCase {
         return path
     }
 
-    /// A port nothing listens on: bind one, note it, close it.
-    private static func deadPort() -> Int {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
-        close(probe)
-        return Int(UInt16(bigEndian: addr.sin_port))
-    }
-
     private static let chromium = "/usr/bin/chromium"
 
     /// The DOM of `page` after its scripts ran, as headless Chromium serialises it.
@@ -73,7 +60,7 @@ final class BatchReportTests: XCTestCase {
         lines.insert(nginx.url("/missing-1 --check-status"), at: 5)
         lines.insert(nginx.url("/missing-2 --check-status"), at: 12)
         lines.insert(nginx.url("/missing-3 --check-status"), at: 20)
-        lines.insert("http://127.0.0.1:\(Self.deadPort())/refused", at: 25)
+        lines.insert("http://127.0.0.1:\(try ServerProcess.freePort())/refused", at: 25)
         lines.insert("GET", at: 30)  // malformed: a method without a URL
         lines.append(nginx.url("/small.txt").replacingOccurrences(of: "http://", with: "http://ann:s3cr3t-pw@"))
         XCTAssertEqual(lines.count, 40)
@@ -167,7 +154,7 @@ final class BatchReportTests: XCTestCase {
     func testJUnitHasOneTestCasePerLineAndFailuresWithExitStatus() throws {
         let nginx = try NginxServer()
         let dir = TestPaths.temporaryDirectory()
-        let dead = Self.deadPort()
+        let dead = try ServerProcess.freePort()
         var lines = (1...20).map { nginx.url("/small.txt?n=\($0)") }
         lines.insert(nginx.url("/nope --check-status"), at: 3)
         lines.append("http://127.0.0.1:\(dead)/refused")
@@ -253,6 +240,20 @@ final class BatchReportTests: XCTestCase {
             XCTAssertTrue(bad.stderr.contains("it is a directory; give \(option) a file name"), bad.stderr)
         }
         XCTAssertEqual(nginx.logLines().count, before, "nothing was sent for a batch whose report cannot be written")
+    }
+
+    /// A report that cannot be written (a full device) fails the batch with exit 1 and the
+    /// reason after the lines ran and their results were printed.
+    func testAReportThatCannotBeWrittenFailsTheBatchAfterTheResults() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        for option in ["--report", "--junit"] {
+            let r = try runSwurl(["batch", try input([nginx.url("/small.txt")], in: dir), option, "/dev/full"])
+            XCTAssertEqual(r.status, 1, "\(option): \(r.stderr)")
+            XCTAssertTrue(r.text.hasPrefix("1 200 "), r.text)
+            XCTAssertTrue(r.stderr.contains("swurl: error: ") && r.stderr.contains("/dev/full"), r.stderr)
+        }
+        XCTAssertEqual(nginx.logLines().count, 2)
     }
 
     /// Neither option is taken by a one-shot request or by a batch line.
