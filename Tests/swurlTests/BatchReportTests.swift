@@ -256,6 +256,71 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(nginx.logLines().count, 2)
     }
 
+    /// With both reports, 100,000 lines peak near 1,000 lines: the reports hold aggregates and
+    /// the first 2000 rows, and the JUnit cases go to a spool file, never to memory.
+    func testHundredThousandLinesWithBothReportsKeepMemoryFlat() throws {
+        let nginx = try NginxServer()
+        let url = nginx.url("/small.txt")
+        let dir = TestPaths.temporaryDirectory()
+        func peakKiB(_ count: Int) throws -> Int {
+            let path = dir + "/lines-\(count).txt"
+            try (String(repeating: url + "\n", count: count)).write(toFile: path, atomically: true, encoding: .utf8)
+            let script = """
+            import resource, subprocess, sys
+            r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+            print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+            let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, "batch", path, "--parallel", "32", "-q",
+                                                        "--report", dir + "/r-\(count).html", "--junit", dir + "/j-\(count).xml"])
+            let fields = String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+            XCTAssertEqual(fields.first, "0")
+            return fields.count > 1 ? Int(fields[1]) ?? Int.max : Int.max
+        }
+        let small = try peakKiB(1000)
+        let large = try peakKiB(100_000)
+        XCTAssertLessThan(large, small + 8 * 1024, "100,000 lines: \(large) KiB, 1,000 lines: \(small) KiB")
+        let junit = try String(contentsOfFile: dir + "/j-100000.xml", encoding: .utf8)
+        XCTAssertEqual(occurrences("<testcase ", in: junit), 100_000)
+        let html = try String(contentsOfFile: dir + "/r-100000.html", encoding: .utf8)
+        XCTAssertEqual(occurrences("class=\"bar\"", in: html), 2000)
+        XCTAssertTrue(html.contains("<dd id=\"lines\">100000</dd>"))
+        XCTAssertEqual(nginx.logLines().count, 101_000)
+    }
+
+    /// Ctrl-C: both reports are still written, holding the lines that finished and the running
+    /// ones as interrupted (exit 130).
+    func testCtrlCStillWritesBothReports() throws {
+        let nginx = try NginxServer()
+        let slow = try HTTPBin.url("/delay/10")
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([nginx.url("/small.txt"), nginx.url("/small.txt")] + Array(repeating: slow, count: 3), in: dir)
+        let page = dir + "/r.html", junit = dir + "/j.xml", out = dir + "/out.jsonl"
+        let script = """
+        import signal, subprocess, sys, time
+        binary, path, out, page, junit = sys.argv[1:6]
+        with open(out, "wb") as f:
+            p = subprocess.Popen([binary, "batch", path, "--jsonl", "--parallel", "5", "--report", page, "--junit", junit],
+                                 stdout=f, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with open(out, "rb") as f:
+                if f.read().count(b"\\n") >= 2: break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        print(p.wait(timeout=60))
+        """
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, path, out, page, junit])
+        XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "130\n", r.stderr)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertEqual(occurrences("<testcase ", in: xml), 5, xml)
+        XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3, xml)
+        let dom = try dumpDOM(page)
+        XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready")
+        XCTAssertEqual(attribute("data-bars", of: "body", in: dom), "5")
+        XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "3")
+    }
+
     /// Neither option is taken by a one-shot request or by a batch line.
     func testReportOptionsBelongToBatchAlone() throws {
         let nginx = try NginxServer()
