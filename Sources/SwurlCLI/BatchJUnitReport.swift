@@ -15,6 +15,7 @@ import SwurlCore
 final class BatchJUnitReport: BatchResultObserving {
     /// Every test case's class name.
     static let className = "swurl.batch"
+    private static let casePrefix = Array("  <testcase classname=\"\(className)\" name=\"line ".utf8)
 
     private let file: OutputFile
     private let inputName: String
@@ -48,20 +49,26 @@ final class BatchJUnitReport: BatchResultObserving {
         tests += 1
         let seconds = r.timeTotal ?? r.timeline?.duration ?? 0
         lastEnd = max(lastEnd, r.timeline?.end ?? 0)
-        var name = "line \(r.line)"
-        if let m = r.method { name += ": " + m + " " + (r.shownURL ?? "-") }
-        append("  <testcase classname=\"\(BatchJUnitReport.className)\" name=\"")
-        append(name.markupEscaped)
-        append("\" time=\"\(BatchResult.seconds(seconds))\"")
+        pending.append(contentsOf: BatchJUnitReport.casePrefix)
+        BatchResult.appendDecimal(Int64(r.line), to: &pending)
+        if let m = r.method {
+            append(": ")
+            m.appendMarkupEscaped(to: &pending)
+            append(" ")
+            (r.shownURL ?? "-").appendMarkupEscaped(to: &pending)
+        }
+        append("\" time=\"")
+        BatchResult.appendSeconds(seconds, to: &pending)
+        append("\"")
         if r.exit == .success {
             append("/>\n")
         } else {
             failures += 1
             let message = r.error ?? "failed"
             append(">\n    <failure type=\"exit \(r.exit.rawValue)\" message=\"")
-            append(message.markupEscaped)
+            message.appendMarkupEscaped(to: &pending)
             append("\">exit \(r.exit.rawValue): ")
-            append(message.markupEscaped)
+            message.appendMarkupEscaped(to: &pending)
             if let status = r.status { append(" (HTTP status \(status))") }
             append("</failure>\n  </testcase>\n")
         }

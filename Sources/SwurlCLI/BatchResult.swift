@@ -64,7 +64,7 @@ struct BatchResult {
         return s.withUTF8 { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
     }
 
-    private static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
+    static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
         if n < 0 { out.append(contentsOf: String(n).utf8); return }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
@@ -82,7 +82,7 @@ struct BatchResult {
     }
 
     /// `seconds(_:)` appended as bytes.
-    private static func appendSeconds(_ d: Double, to out: inout [UInt8]) {
+    static func appendSeconds(_ d: Double, to out: inout [UInt8]) {
         let ms = Int64((max(0, d) * 1_000_000).rounded())
         appendDecimal(ms / 1_000_000, to: &out)
         out.append(UInt8(ascii: "."))
