@@ -68,10 +68,20 @@ enum BatchCommand: SwurlCommand {
             try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream)
         }
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
+        // The report files are opened before any line runs: one that cannot be written fails now.
+        let inputName = path == "-" ? "stdin" : path
+        var observers: [BatchResultObserving] = []
+        if let file = args.value(.report) {
+            observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName))
+        }
+        if let file = args.value(.junit) {
+            observers.append(try BatchJUnitReport(path: environment.resolvePath(file), inputName: inputName,
+                                                  environment: environment))
+        }
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
-                                 nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report, progress: progress,
-                                 har: har)
+                                 nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report,
+                                 observers: observers, progress: progress, har: har)
         Interrupt.arm()
         let driver = try MultiDriver(parallel: parallel)
         // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
@@ -96,8 +106,16 @@ enum BatchCommand: SwurlCommand {
         // Results that could not be written (stdout full or closed) fail the batch, as they
         // fail any other command.
         if let error = report.writeError { Swurl.report(error, environment: environment) }
+        // The reports hold every line that ran, also after Ctrl-C or --fail-fast.
+        var reportError: SwurlError?
+        for observer in observers {
+            do throws(SwurlError) { try observer.finish() } catch {
+                Swurl.report(error, environment: environment)
+                reportError = reportError ?? error
+            }
+        }
         if ending == .interrupted || Interrupt.requested { return .interrupted }
-        if let error = reader.error ?? report.writeError { return ExitStatus(for: error) }
+        if let error = reader.error ?? report.writeError ?? reportError { return ExitStatus(for: error) }
         return runner.firstFailure?.status ?? harError.map { ExitStatus(for: $0) } ?? .success
     }
 
@@ -114,6 +132,8 @@ enum BatchCommand: SwurlCommand {
 struct BatchLine {
     let number: Int
     let ordinal: Int
+    /// When the line was taken from the input, on the batch's clock (seconds).
+    let taken: Double
     let method: String
     let url: String
     /// Receives the response; its judge holds the line's status, content and `--decode` rules

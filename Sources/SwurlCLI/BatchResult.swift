@@ -21,6 +21,8 @@ struct BatchResult {
     var exit: ExitStatus = .success
     /// The body's file name in `--output-dir` (nil when none was written).
     var file: String?
+    /// When the line ran on the batch's clock and its phases (for `--report` and `--junit`).
+    var timeline: BatchTimeline?
 
     /// The URL as results show it: a password in it masked.
     var shownURL: String? {
@@ -62,7 +64,7 @@ struct BatchResult {
         return s.withUTF8 { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
     }
 
-    private static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
+    static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
         if n < 0 { out.append(contentsOf: String(n).utf8); return }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
@@ -80,7 +82,7 @@ struct BatchResult {
     }
 
     /// `seconds(_:)` appended as bytes.
-    private static func appendSeconds(_ d: Double, to out: inout [UInt8]) {
+    static func appendSeconds(_ d: Double, to out: inout [UInt8]) {
         let ms = Int64((max(0, d) * 1_000_000).rounded())
         appendDecimal(ms / 1_000_000, to: &out)
         out.append(UInt8(ascii: "."))
@@ -127,7 +129,7 @@ struct BatchResult {
 }
 
 /// Writes results as lines finish, or in input order (holding back only results).
-final class BatchReport {
+final class BatchReport: BatchResultObserving {
     private let sink: ByteSink
     private let jsonl: Bool
     private let inputOrder: Bool
@@ -143,7 +145,7 @@ final class BatchReport {
         self.inputOrder = inputOrder
     }
 
-    func add(ordinal: Int, _ result: BatchResult) {
+    func observe(ordinal: Int, _ result: BatchResult) {
         if !inputOrder {
             emit(result)
         } else {
@@ -160,6 +162,8 @@ final class BatchReport {
         if jsonl { pending.append(contentsOf: r.json.utf8) } else { r.appendText(to: &pending) }
         pending.append(0x0A)
     }
+
+    func finish() throws(SwurlError) { flush() }
 
     /// Writes what is waiting (also the held results after an interruption, in input order).
     func flush() {

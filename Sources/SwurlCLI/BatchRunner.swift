@@ -20,6 +20,10 @@ final class BatchRunner {
     private var writtenNames: Set<String> = []
     private let failFast: Bool
     private let report: BatchReport
+    /// Everything else that reads each result (`--report`, `--junit`).
+    private let observers: [BatchResultObserving]
+    /// The batch's clock starts when the first line is taken (MonotonicClock seconds).
+    private var clockStart: Double?
     private let progress: BatchProgress?
     /// `--har`: every line's hops, one log.
     private let har: HARLog?
@@ -31,7 +35,7 @@ final class BatchRunner {
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
     init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
-         failFast: Bool, report: BatchReport, progress: BatchProgress?, har: HARLog? = nil) {
+         failFast: Bool, report: BatchReport, observers: [BatchResultObserving] = [], progress: BatchProgress?, har: HARLog? = nil) {
         self.har = har
         self.defaults = BatchDefaults(defaults, environment: environment)
         self.environment = environment
@@ -39,7 +43,21 @@ final class BatchRunner {
         self.nameTemplate = nameTemplate
         self.failFast = failFast
         self.report = report
+        self.observers = observers
         self.progress = progress
+    }
+
+    /// Seconds since the batch started.
+    private var clock: Double {
+        let now = MonotonicClock.now()
+        guard let clockStart else { clockStart = now; return 0 }
+        return now - clockStart
+    }
+
+    /// Hands a result to the results on stdout and to every other observer.
+    private func record(ordinal: Int, _ result: BatchResult) {
+        report.observe(ordinal: ordinal, result)
+        for observer in observers { observer.observe(ordinal: ordinal, result) }
     }
 
     private func failed(_ line: Int, _ status: ExitStatus) {
@@ -78,19 +96,21 @@ final class BatchRunner {
             }
             let index = ordinal
             ordinal += 1
+            let taken = clock
             progress?.started()
             // The method and URL once the request is built: a later failure (the network wait,
             // the transfer options) is reported with them.
             var request: HTTPRequest?
             do throws(SwurlError) {
-                let (line, session) = try build(parsed.get(), number: number, ordinal: index, request: &request)
+                let (line, session) = try build(parsed.get(), number: number, ordinal: index, taken: taken, request: &request)
                 return (line, session)
             } catch {
                 let status = ExitStatus(for: error)
-                report.add(ordinal: index, BatchResult(line: number, method: request?.method.rawValue, url: request?.url,
-                                                       status: nil, httpVersion: nil,
-                                                       timeTotal: nil, timeFirstByte: nil, size: nil,
-                                                       error: error.message, exit: status))
+                record(ordinal: index, BatchResult(line: number, method: request?.method.rawValue, url: request?.url,
+                                                   status: nil, httpVersion: nil,
+                                                   timeTotal: nil, timeFirstByte: nil, size: nil,
+                                                   error: error.message, exit: status,
+                                                   timeline: BatchTimeline(start: taken, end: clock)))
                 progress?.finished(failed: true, bytes: 0)
                 failed(number, status)
             }
@@ -100,7 +120,7 @@ final class BatchRunner {
 
     /// One parsed line through the one-shot rules: options (the batch's as defaults), request builder.
     /// - Parameter built: set to the request as soon as it is built.
-    private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int,
+    private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int, taken: Double,
                        request built: inout HTTPRequest?) throws(SwurlError) -> (BatchLine, Exchange) {
         for option in BatchCommand.batchWideOptions where arguments.has(option) {
             throw .usage("--\(option.rawValue) is an option of the whole batch, not of a line", hint: "give it to swurl batch")
@@ -134,7 +154,7 @@ final class BatchRunner {
         session.delegateCanRestart = true
         session.observer = TransferReporter(options, environment, context: "line \(number): ")
         session.recorder = har?.recorder(comment: "line \(number)")
-        return (BatchLine(number: number, ordinal: ordinal, method: request.method.rawValue, url: request.url, body: body),
+        return (BatchLine(number: number, ordinal: ordinal, taken: taken, method: request.method.rawValue, url: request.url, body: body),
                 session)
     }
 
@@ -155,8 +175,10 @@ final class BatchRunner {
     func finished(_ line: BatchLine, _ outcome: Swift.Result<Exchange.Result, SwurlError>) -> Bool {
         var result = BatchResult(line: line.number, method: line.method, url: line.url)
         var status = ExitStatus.success
+        let end = clock
         switch outcome {
         case .failure(let error):
+            result.timeline = BatchTimeline(start: line.taken, end: end)
             status = ExitStatus(for: error)
             result.error = error.message
             // A transfer stopped after the response began (--max-filesize, a cut) still has its status.
@@ -169,6 +191,7 @@ final class BatchRunner {
             result.timeTotal = r.timing.final.total + r.timing.redirectTime
             result.timeFirstByte = r.timing.final.startTransfer
             result.size = line.body.bytes
+            result.timeline = BatchTimeline(start: line.taken, end: end, timing: r.timing)
             if let verdict = line.body.judge.verdict() {
                 // The one-shot request's verdict, on the same facts.
                 status = verdict.exitStatus
@@ -183,7 +206,7 @@ final class BatchRunner {
             }
         }
         result.exit = status
-        report.add(ordinal: line.ordinal, result)
+        record(ordinal: line.ordinal, result)
         progress?.finished(failed: status != .success, bytes: result.size ?? 0)
         if status != .success && status != .interrupted { failed(line.number, status) }
         return !stopped

@@ -30,6 +30,8 @@ public enum Option: String, CaseIterable, Sendable, Hashable {
     case nameTemplate = "name-template"
     case order
     case failFast = "fail-fast"
+    case report
+    case junit
     case download
     case `continue`
     case overwrite

@@ -72,6 +72,10 @@ public enum OptionTable {
                    help: "With 'swurl batch': print results as requests finish (completion, the default) or in input order (input; only results are held back, never bodies)."),
         OptionSpec(.failFast, group: .batch,
                    help: "With 'swurl batch': start no new request after the first failing line; the running ones finish."),
+        OptionSpec(.report, argument: .required("FILE.html"), completion: .file, group: .batch,
+                   help: "With 'swurl batch': write an HTML report to FILE when the batch ends: lines, successes, failures and their reasons, requests per second, latency percentiles, bytes, a status histogram and a waterfall of the lines on one time axis (queued, DNS, connect, TLS, waiting, receiving), failures marked. One self-contained file (no external scripts, styles or fonts); the first 2000 lines are drawn, later ones aggregated. Written atomically."),
+        OptionSpec(.junit, argument: .required("FILE"), completion: .file, group: .batch,
+                   help: "With 'swurl batch': write JUnit XML to FILE when the batch ends, one test case per line (name: line number, method and URL; time in seconds) with a failure (type 'exit N' and the message) for a failing line. Written atomically."),
         // Authentication
         OptionSpec(.auth, short: ["a"], argument: .required("USER[:PASS]"), group: .auth,
                    help: "Credentials for the first URL's origin only (never sent to another origin on a redirect). Without :PASS, swurl asks for the password without echo on the terminal (/dev/tty when stdin is a pipe carrying the body, as curl and HTTPie do). With --auth-type bearer, the token."),

@@ -94,4 +94,44 @@ extension String {
         }
         return out
     }
+
+    /// The string safe inside an XML or HTML attribute value or element content: `&`, `<`, `>`,
+    /// `"` and `'` as character references, tab, line feed and carriage return as numeric ones
+    /// (an attribute keeps them), and what XML 1.0 cannot hold at all (other C0 controls, DEL,
+    /// U+FFFE, U+FFFF) replaced by U+FFFD, so text from a URL or a server can neither end the
+    /// value nor make the document invalid.
+    public var markupEscaped: String {
+        var out: [UInt8] = []
+        appendMarkupEscaped(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `markupEscaped`'s bytes appended to `out` (for writers that build a document as bytes).
+    public func appendMarkupEscaped(to out: inout [UInt8]) {
+        var s = self
+        s.withUTF8 { u in
+            let n = u.count
+            var i = 0
+            while i < n {
+                let b = u[i]
+                switch b {
+                case 0x26: out.append(contentsOf: "&amp;".utf8)
+                case 0x3C: out.append(contentsOf: "&lt;".utf8)
+                case 0x3E: out.append(contentsOf: "&gt;".utf8)
+                case 0x22: out.append(contentsOf: "&quot;".utf8)
+                case 0x27: out.append(contentsOf: "&#39;".utf8)
+                case 0x09: out.append(contentsOf: "&#9;".utf8)
+                case 0x0A: out.append(contentsOf: "&#10;".utf8)
+                case 0x0D: out.append(contentsOf: "&#13;".utf8)
+                case 0x00..<0x20, 0x7F: out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                case 0xEF where i + 2 < n && u[i + 1] == 0xBF && (u[i + 2] == 0xBE || u[i + 2] == 0xBF):
+                    // U+FFFE, U+FFFF
+                    out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                    i += 2
+                default: out.append(b)
+                }
+                i += 1
+            }
+        }
+    }
 }

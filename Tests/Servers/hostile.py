@@ -85,6 +85,10 @@ def handle(conn):
             send(b'HTTP/1.1 200 OK\r\nX-Nul: a\x00b\r\nContent-Length: 2\r\n\r\nok')
         elif p == '/evil-reason':
             send(answer(b'200 OK\x1b]0;pwned\x07\x1b[31mRED', [(b'Content-Type', b'text/plain')], b'ok\n'))
+        elif p == '/markup-reason':
+            # Markup, quotes, an XML-invalid control byte and an escape in the reason phrase: a
+            # report (HTML, JUnit) that quotes it must neither run it nor become invalid.
+            send(answer(b'500 <script>document.documentElement.dataset.pwned="1"</script><img src=x onerror="document.documentElement.dataset.pwned=2"> & \' \x01\x1b[31m', [(b'Content-Type', b'text/plain')], b'no\n'))
         elif p == '/evil-location':
             send(answer(b'302 Found', [(b'Location', b'/x\x1b[2J\x1b]0;pwned\x07')], b''))
         elif p.startswith('/bomb/'):

@@ -2,7 +2,7 @@
 # 1000 small GETs from nginx on 127.0.0.1 in one process: swurl batch (libcurl multi) vs
 # curl --parallel -K, with 16 at once and with 1 (one keep-alive connection; also against curl -K
 # in its sequential mode), all taking turns; then 100,000 lines through swurl batch. Reports
-# requests/s, peak RSS and the connections nginx saw.
+# requests/s, peak RSS and the connections nginx saw; and the same with --report and --junit.
 # Env: SWURL, OUT (scratch dir), BATCH_RUNS.
 set -euo pipefail
 . "$(dirname "$0")/../nginx.bash"
@@ -49,9 +49,19 @@ for p in 16 1; do
   done
 done
 
+# What --report and --junit cost: the same batch with and without them, taking turns.
+echo "== 1000 small GETs, 16 at once, with and without --report FILE.html --junit FILE ($RUNS runs each taking turns)"
+python3 scripts/bench-turns.py "$RUNS" 2 1000 \
+  "swurl --report --junit=$SWURL batch $dir/urls -q --report $dir/report.html --junit $dir/junit.xml" \
+  "swurl=$SWURL batch $dir/urls -q"
+
 echo "== 100,000 lines, swurl batch --parallel 16"
 for i in $(seq 100); do cat "$dir/urls"; done > "$dir/urls100k"
 start=$(date +%s.%N)
 rss=$( { /usr/bin/time -f '%M' "$SWURL" batch "$dir/urls100k" -q --parallel 16 >/dev/null; } 2>&1 | tail -1)
 end=$(date +%s.%N)
 python3 -c "import sys; t=float(sys.argv[2])-float(sys.argv[1]); print(f'  swurl: {t:.2f} s, {100000/t:.0f} req/s, peak RSS {sys.argv[3]} KiB')" "$start" "$end" "$rss"
+start=$(date +%s.%N)
+rss=$( { /usr/bin/time -f '%M' "$SWURL" batch "$dir/urls100k" -q --parallel 16 --report "$dir/report100k.html" --junit "$dir/junit100k.xml" >/dev/null; } 2>&1 | tail -1)
+end=$(date +%s.%N)
+python3 -c "import sys; t=float(sys.argv[2])-float(sys.argv[1]); print(f'  swurl --report --junit: {t:.2f} s, {100000/t:.0f} req/s, peak RSS {sys.argv[3]} KiB')" "$start" "$end" "$rss"

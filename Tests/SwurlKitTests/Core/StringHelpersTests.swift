@@ -52,4 +52,11 @@ final class StringHelpersTests: XCTestCase {
         XCTAssertEqual("abc".replacingAll("", with: "x"), "abc")
         XCTAssertEqual("abc".replacingAll("z", with: "x"), "abc")
     }
+
+    func testMarkupEscapedQuotesMarkupAndReplacesWhatXMLCannotHold() {
+        XCTAssertEqual("<a href=\"x\">&'</a>".markupEscaped, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;")
+        XCTAssertEqual("a\tb\nc\rd".markupEscaped, "a&#9;b&#10;c&#13;d")
+        XCTAssertEqual("x\u{01}\u{1B}\u{7F}\u{FFFE}\u{FFFF}y".markupEscaped, "x\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}y")
+        XCTAssertEqual("é ✓ 𝄞".markupEscaped, "é ✓ 𝄞")
+    }
 }

@@ -1,0 +1,447 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlOutput
+import SwurlCore
+
+/// `swurl batch --report FILE.html`: one self-contained HTML page (inline style and script, no
+/// external URL of any kind) with the batch's summary, a status histogram and a waterfall.
+///
+/// Memory stays bounded whatever the number of lines: the page keeps fixed-size aggregates
+/// (counts, a status histogram, at most `maxReasons` failure reasons, a `LatencySketch` for the
+/// percentiles, per-phase sums, completions per time slot) and the rows of the first
+/// `drawnLines` lines in input order; later lines are counted, not drawn. The page is written
+/// when the batch ends, through `OutputFile` (atomic, a symbolic link followed).
+final class BatchHTMLReport: BatchResultObserving {
+    /// Lines drawn as bars; the page says how many more were aggregated.
+    static let drawnLines = 2000
+    /// Distinct failure reasons listed; the others are counted together.
+    static let maxReasons = 50
+    /// Longest URL or message kept for a drawn row (characters), so rows stay small.
+    static let maxText = 400
+
+    private struct Row {
+        var line: Int
+        var method: String
+        var url: String
+        var status: Int?
+        var exit: Int32
+        var error: String?
+        var size: Int64?
+        var timeline: BatchTimeline
+    }
+
+    private let file: OutputFile
+    private let inputName: String
+    private var lines = 0, failures = 0
+    private var reasons: [String: Int] = [:]
+    private var otherReasons = 0
+    /// Status code → lines; 0 for lines without a response.
+    private var statuses: [Int: Int] = [:]
+    private var bytes: Int64 = 0
+    private var latency = LatencySketch()
+    private var phaseSums = [Double](repeating: 0, count: BatchTimeline.Phases.names.count)
+    private var timedLines = 0
+    private var lastEnd: Double = 0
+    private var rows: [Row?] = []
+    private var slots = CompletionSlots()
+
+    /// Opens FILE (refusing a directory) before the batch starts, so a report that cannot be
+    /// written fails at once rather than after the lines ran.
+    init(path: String, inputName: String) throws(SwurlError) {
+        file = try OutputFile(path: path, option: "--report")
+        self.inputName = inputName
+    }
+
+    func observe(ordinal: Int, _ r: BatchResult) {
+        lines += 1
+        let failed = r.exit != .success
+        if failed {
+            failures += 1
+            let reason = "exit \(r.exit.rawValue): " + BatchHTMLReport.clip(r.error ?? "failed", 200)
+            if reasons[reason] != nil || reasons.count < BatchHTMLReport.maxReasons {
+                reasons[reason, default: 0] += 1
+            } else {
+                otherReasons += 1
+            }
+        }
+        let statusKey = r.status.map { (100...999).contains($0) ? $0 : 0 } ?? 0
+        statuses[statusKey, default: 0] += 1
+        bytes += r.size ?? 0
+        if let t = r.timeTotal { latency.add(t) }
+        let timeline = r.timeline ?? BatchTimeline(start: lastEnd, end: lastEnd)
+        if let p = timeline.phases {
+            timedLines += 1
+            // Per line, so without the array `values` would build.
+            phaseSums[0] += p.queued; phaseSums[1] += p.redirects; phaseSums[2] += p.dns; phaseSums[3] += p.connect
+            phaseSums[4] += p.tls; phaseSums[5] += p.waiting; phaseSums[6] += p.receiving
+        }
+        lastEnd = max(lastEnd, timeline.end)
+        if ordinal < BatchHTMLReport.drawnLines {
+            if rows.count <= ordinal { rows.append(contentsOf: repeatElement(nil, count: ordinal - rows.count + 1)) }
+            rows[ordinal] = Row(line: r.line, method: r.method ?? "-",
+                                url: BatchHTMLReport.clip(r.shownURL ?? "-", BatchHTMLReport.maxText),
+                                status: r.status, exit: r.exit.rawValue,
+                                error: r.error.map { BatchHTMLReport.clip($0, BatchHTMLReport.maxText) },
+                                size: r.size, timeline: timeline)
+        } else {
+            slots.add(at: timeline.end, failed: failed)
+        }
+    }
+
+    func finish() throws(SwurlError) {
+        var page = HTMLPage()
+        writePage(&page)
+        do {
+            try file.write(gathering: page.allChunks)
+        } catch {
+            file.discard()
+            throw (error as? SwurlError) ?? .output("writing the report '\(file.path)' failed: \(error)")
+        }
+        try file.commit()
+    }
+
+    // MARK: the page
+
+    private func writePage(_ p: inout HTMLPage) {
+        let axis = max(lastEnd, 0.001)
+        p.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+        // Nothing outside this file may load, even if something slipped into the markup.
+        p.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n")
+        p.raw("<title>swurl batch report: "); p.text(inputName); p.raw("</title>\n")
+        p.raw("<script>(function(){var h=document.documentElement.dataset;h.errors='0';function c(){h.errors=String(+h.errors+1);}addEventListener('error',c);addEventListener('securitypolicyviolation',c);})();</script>\n")
+        p.raw(BatchHTMLReport.style)
+        p.raw("</head><body>\n<h1>swurl batch: "); p.text(inputName); p.raw("</h1>\n")
+        writeSummary(&p, axis: axis)
+        writeReasons(&p)
+        writeStatuses(&p)
+        writeWaterfall(&p, axis: axis)
+        writeRest(&p, axis: axis)
+        p.raw(BatchHTMLReport.script)
+        p.raw("</body></html>\n")
+    }
+
+    private func writeSummary(_ p: inout HTMLPage, axis: Double) {
+        p.raw("<section id=\"summary\"><h2>Summary</h2><dl>")
+        func item(_ name: String, _ value: String, id: String) {
+            p.raw("<div><dt>"); p.text(name); p.raw("</dt><dd id=\"\(id)\">"); p.text(value); p.raw("</dd></div>")
+        }
+        item("lines", String(lines), id: "lines")
+        item("succeeded", String(lines - failures), id: "succeeded")
+        item("failed", String(failures), id: "failed")
+        item("wall time", BatchHTMLReport.duration(lastEnd), id: "wall")
+        item("requests/s", lastEnd > 0 ? BatchHTMLReport.fixed(Double(lines) / lastEnd, 1) : "-", id: "rps")
+        for (name, f) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
+            item("latency " + name, latency.percentile(f).map(BatchHTMLReport.duration) ?? "-", id: name)
+        }
+        item("latency max", latency.count > 0 ? BatchHTMLReport.duration(latency.max) : "-", id: "max")
+        item("bytes received", BatchHTMLReport.byteCount(bytes), id: "bytes")
+        p.raw("</dl>")
+        if timedLines > 0 {
+            p.raw("<p class=\"note\">Mean time per phase over the \(timedLines) lines with transfer timing: ")
+            let names = BatchTimeline.Phases.names
+            for (i, sum) in phaseSums.enumerated() {
+                p.raw("<span class=\"key \(names[i])\"></span>\(names[i]) ")
+                p.text(BatchHTMLReport.duration(sum / Double(timedLines)))
+                p.raw(i == names.count - 1 ? "" : " · ")
+            }
+            p.raw(". Latency percentiles are of the \(latency.count) lines that got a response (within 1%: a log-scale histogram).</p>")
+        }
+        p.raw("</section>\n")
+    }
+
+    private func writeReasons(_ p: inout HTMLPage) {
+        guard failures > 0 else { return }
+        p.raw("<section id=\"failures\"><h2>Failures</h2><table><tr><th>lines</th><th>reason</th></tr>")
+        for (reason, n) in reasons.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+            p.raw("<tr class=\"failed\"><td>\(n)</td><td>"); p.text(reason); p.raw("</td></tr>")
+        }
+        if otherReasons > 0 { p.raw("<tr class=\"failed\"><td>\(otherReasons)</td><td>other reasons</td></tr>") }
+        p.raw("</table></section>\n")
+    }
+
+    private func writeStatuses(_ p: inout HTMLPage) {
+        p.raw("<section id=\"statuses\"><h2>Status codes</h2><table>")
+        let most = max(1, statuses.values.max() ?? 1)
+        for (status, n) in statuses.sorted(by: { $0.key < $1.key }) {
+            let cls = status == 0 ? "none" : "s\(status / 100)xx"
+            p.raw("<tr><td>\(status == 0 ? "no response" : String(status))</td><td>\(n)</td>")
+            p.raw("<td class=\"hist\"><span class=\"\(cls)\" style=\"width:\(BatchHTMLReport.percent(Double(n), of: Double(most)))%\"></span></td></tr>")
+        }
+        p.raw("</table></section>\n")
+    }
+
+    private func writeWaterfall(_ p: inout HTMLPage, axis: Double) {
+        let drawn = rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        p.raw("<section id=\"waterfall-section\"><h2>Waterfall</h2><p class=\"legend\">")
+        for name in BatchTimeline.Phases.names { p.raw("<span class=\"key \(name)\"></span>\(name) ") }
+        p.raw("<span class=\"key failed-key\"></span>failed (no transfer timing) ")
+        p.raw("<label><input type=\"checkbox\" id=\"only-failed\"> only failed lines</label></p>\n")
+        if lines > drawn {
+            p.raw("<p class=\"note\">The first \(drawn) lines are drawn; the other \(lines - drawn) are counted in the summary and shown below as completions over time.</p>\n")
+        }
+        p.raw("<div class=\"axis\"><span class=\"label\">0 → \(BatchHTMLReport.duration(axis))</span><span class=\"track\">")
+        let step = BatchHTMLReport.tickStep(axis)
+        var t = 0.0
+        while t <= axis + step / 1000 {
+            p.raw("<span class=\"tick\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
+            t += step
+        }
+        p.raw("</span></div>\n<div id=\"waterfall\" data-drawn=\"\(drawn)\" data-lines=\"\(lines)\">\n")
+        for case let row? in rows { writeRow(&p, row, axis: axis) }
+        p.raw("</div></section>\n")
+    }
+
+    /// One row, written straight into the page's bytes (it runs 2000 times on a large batch).
+    private func writeRow(_ p: inout HTMLPage, _ row: Row, axis: Double) {
+        let failed = row.exit != 0
+        let tl = row.timeline
+        p.raw(failed ? "<div class=\"row failed\" title=\"line " : "<div class=\"row\" title=\"line ")
+        p.int(row.line)
+        p.raw(": ")
+        p.text(row.method)
+        p.raw(" ")
+        p.text(row.url)
+        p.raw("&#10;status: ")
+        if let status = row.status { p.int(status) } else { p.raw("none") }
+        if failed {
+            p.raw(", exit ")
+            p.int(Int(row.exit))
+            p.raw(": ")
+            p.text(row.error ?? "failed")
+        }
+        if let size = row.size { p.raw("&#10;size: "); p.int(Int(size)); p.raw(" bytes") }
+        p.raw("&#10;start ")
+        p.duration(tl.start)
+        p.raw(", total ")
+        p.duration(tl.duration)
+        if let ph = tl.phases {
+            for (name, v) in zip(BatchTimeline.Phases.names, ph.values) where v > 0 {
+                p.raw("&#10;"); p.raw(name); p.raw(" "); p.duration(v)
+            }
+        }
+        p.raw("\"><span class=\"label\">")
+        p.int(row.line)
+        if failed {
+            p.raw(" <b class=\"mark\">✕ exit "); p.int(Int(row.exit)); p.raw("</b> ")
+        } else if let status = row.status {
+            p.raw(" <b>"); p.int(status); p.raw("</b> ")
+        } else {
+            p.raw(" <b>-</b> ")
+        }
+        p.text(row.method)
+        p.raw(" ")
+        p.text(row.url)
+        p.raw("</span><span class=\"track\"><span class=\"bar\" style=\"left:")
+        p.percent(tl.start, of: axis)
+        p.raw("%;width:")
+        p.percent(tl.duration, of: axis)
+        p.raw("%\">")
+        if let ph = tl.phases, tl.duration > 0 {
+            for (name, v) in zip(BatchTimeline.Phases.names, ph.values) where v > 0 {
+                p.raw("<i class=\""); p.raw(name); p.raw("\" style=\"width:"); p.percent(v, of: tl.duration); p.raw("%\"></i>")
+            }
+        } else if tl.phases == nil {
+            p.raw("<i class=\"failed-key\" style=\"width:100%\"></i>")
+        }
+        p.raw("</span></span></div>\n")
+    }
+
+    private func writeRest(_ p: inout HTMLPage, axis: Double) {
+        guard slots.total > 0 else { return }
+        p.raw("<section id=\"rest\"><h2>Lines after the first \(BatchHTMLReport.drawnLines)</h2>")
+        p.raw("<p class=\"note\">\(slots.total) lines (\(slots.failedTotal) failed), completions per \(BatchHTMLReport.duration(slots.width)) on the same time axis.</p>")
+        p.raw("<div class=\"axis\"><span class=\"label\"></span><span class=\"track cols\">")
+        let most = Double(max(1, slots.counts.max() ?? 1))
+        for (i, n) in slots.counts.enumerated() where n > 0 {
+            let failedHere = slots.failed[i]
+            p.raw("<span class=\"col\" title=\"\(n) lines ended, \(failedHere) failed\" style=\"left:\(BatchHTMLReport.percent(Double(i) * slots.width, of: axis))%;width:\(BatchHTMLReport.percent(slots.width, of: axis))%;height:\(BatchHTMLReport.percent(Double(n), of: most))%\">")
+            if failedHere > 0 { p.raw("<span class=\"failed-key\" style=\"height:\(BatchHTMLReport.percent(Double(failedHere), of: Double(n)))%\"></span>") }
+            p.raw("</span>")
+        }
+        p.raw("</span></div></section>\n")
+    }
+
+    // MARK: numbers as text
+
+    static func clip(_ s: String, _ limit: Int) -> String {
+        guard s.unicodeScalars.count > limit else { return s }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: s.unicodeScalars.prefix(limit))
+        return String(out) + "…"
+    }
+
+    /// `d` with `places` decimals (no Foundation formatter).
+    static func fixed(_ d: Double, _ places: Int) -> String {
+        guard d.isFinite else { return "0" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let n = Int64((abs(d) * scale).rounded())
+        let whole = String(n / Int64(scale))
+        guard places > 0 else { return (d < 0 && n != 0 ? "-" : "") + whole }
+        let frac = String(n % Int64(scale))
+        return (d < 0 && n != 0 ? "-" : "") + whole + "." + String(repeating: "0", count: places - frac.count) + frac
+    }
+
+    static func percent(_ v: Double, of total: Double) -> String {
+        guard total > 0 else { return "0" }
+        return fixed(min(100, max(0, v / total * 100)), 3)
+    }
+
+    static func duration(_ s: Double) -> String {
+        if s >= 10 { return fixed(s, 1) + " s" }
+        if s >= 1 { return fixed(s, 2) + " s" }
+        if s >= 0.001 { return fixed(s * 1000, s >= 0.1 ? 0 : 1) + " ms" }
+        return fixed(s * 1_000_000, 0) + " µs"
+    }
+
+    static func byteCount(_ n: Int64) -> String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var v = Double(n), i = 0
+        while v >= 1024 && i < units.count - 1 { v /= 1024; i += 1 }
+        return i == 0 ? "\(n) bytes" : fixed(v, 1) + " " + units[i] + " (\(n) bytes)"
+    }
+
+    /// A tick distance of 1, 2 or 5 times a power of ten giving at most about 10 ticks.
+    static func tickStep(_ axis: Double) -> Double {
+        let raw = axis / 10
+        var p = 1e-6
+        while p * 10 <= raw { p *= 10 }
+        for m in [1.0, 2.0, 5.0, 10.0] where p * m >= raw { return p * m }
+        return p * 10
+    }
+
+    private static let style = """
+    <style>
+    body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222;background:#fff}
+    h1{font-size:18px}h2{font-size:15px;margin:18px 0 6px}
+    dl{display:flex;flex-wrap:wrap;gap:6px 18px;margin:0}dl div{min-width:110px}dt{color:#666;font-size:11px}dd{margin:0;font-size:16px;font-weight:600}
+    table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}tr.failed td{color:#b00020}
+    .hist{width:320px}.hist span{display:block;height:12px}
+    .s1xx{background:#9e9e9e}.s2xx{background:#2e7d32}.s3xx{background:#1565c0}.s4xx{background:#ef6c00}.s5xx,.none{background:#c62828}
+    .note{color:#555}
+    .key{display:inline-block;width:10px;height:10px;margin:0 3px 0 6px;vertical-align:-1px}
+    .row,.axis{display:flex;height:14px;align-items:center;border-bottom:1px solid #f0f0f0}
+    .axis{height:18px;border-bottom:1px solid #999}
+    .row:hover{background:#eef}
+    .row{content-visibility:auto;contain-intrinsic-size:auto 14px}
+    .label{flex:0 0 360px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font:11px monospace;padding-right:6px}
+    .track{position:relative;flex:1;height:100%}
+    .cols{height:60px}.axis:has(.cols){height:64px}
+    .tick{position:absolute;top:2px;font-size:10px;color:#666;border-left:1px solid #bbb;padding-left:2px}
+    .bar{position:absolute;top:2px;height:10px;display:flex;min-width:1px}
+    .bar i{display:block;height:100%}
+    .col{position:absolute;bottom:0;background:#8d6e63;display:flex;flex-direction:column;justify-content:flex-end;min-width:1px}
+    .col span{display:block;width:100%}
+    .queued{background:#bdbdbd}.redirects{background:#9575cd}.dns{background:#26a69a}.connect{background:#ffa726}
+    .tls{background:#ab47bc}.waiting{background:#42a5f5}.receiving{background:#1e3a8a}.failed-key{background:#d50000}
+    .row.failed{background:#fff0f0}.row.failed .bar{outline:2px solid #d50000}.mark{color:#d50000}
+    body.only-failed .row:not(.failed){display:none}
+    </style>
+
+    """
+
+    /// Counts what the page holds and says so in the DOM (`data-bars`, `data-failed-bars`,
+    /// `data-script-ms`: milliseconds from navigation to here, `data-report="ready"` only when
+    /// it ran to its end), and wires the failures filter. The first script counts script errors
+    /// and blocked loads (Content-Security-Policy violations) in `<html data-errors>`.
+    private static let script = """
+    <script>
+    (function(){
+    var w=document.getElementById('waterfall');
+    var bars=w.querySelectorAll('.row .bar').length;
+    var failed=w.querySelectorAll('.row.failed .bar').length;
+    if(bars!==+w.dataset.drawn)throw new Error('bars '+bars+' != drawn '+w.dataset.drawn);
+    var box=document.getElementById('only-failed');
+    box.addEventListener('change',function(){document.body.classList.toggle('only-failed',box.checked);});
+    var d=document.body.dataset;d.bars=String(bars);d.failedBars=String(failed);d.scriptMs=String(Math.round(performance.now()));d.report='ready';
+    })();
+    </script>
+
+    """
+}
+
+/// The page as it is written: chunks of bytes, every text from a URL or a server escaped.
+private struct HTMLPage {
+    private(set) var chunks: [[UInt8]] = []
+    private var current: [UInt8] = []
+
+    private mutating func spill() {
+        if current.count >= 1 << 16 { chunks.append(current); current = [] }
+    }
+
+    /// Markup of the page's own (never text from outside).
+    mutating func raw(_ s: String) {
+        current.append(contentsOf: s.utf8)
+        spill()
+    }
+
+    /// Text from outside (URL, message, file name), valid in element content and attributes.
+    mutating func text(_ s: String) {
+        s.appendMarkupEscaped(to: &current)
+        spill()
+    }
+
+    mutating func int(_ n: Int) { BatchResult.appendDecimal(Int64(n), to: &current) }
+
+    /// `d` with `places` decimals, as `BatchHTMLReport.fixed` writes it.
+    mutating func fixed(_ d: Double, _ places: Int) {
+        guard d.isFinite else { current.append(UInt8(ascii: "0")); return }
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let n = Int64((abs(d) * Double(scale)).rounded())
+        if d < 0 && n != 0 { current.append(UInt8(ascii: "-")) }
+        BatchResult.appendDecimal(n / scale, to: &current)
+        guard places > 0 else { return }
+        current.append(UInt8(ascii: "."))
+        var frac = n % scale, divisor = scale / 10
+        while divisor > 0 {
+            current.append(UInt8(truncatingIfNeeded: frac / divisor) + 0x30)
+            frac %= divisor
+            divisor /= 10
+        }
+    }
+
+    mutating func percent(_ v: Double, of total: Double) {
+        guard total > 0 else { current.append(UInt8(ascii: "0")); return }
+        fixed(min(100, max(0, v / total * 100)), 3)
+    }
+
+    /// As `BatchHTMLReport.duration`.
+    mutating func duration(_ s: Double) {
+        if s >= 10 { fixed(s, 1); raw(" s") } else if s >= 1 { fixed(s, 2); raw(" s") } else if s >= 0.001 {
+            fixed(s * 1000, s >= 0.1 ? 0 : 1); raw(" ms")
+        } else { fixed(s * 1_000_000, 0); raw(" µs") }
+    }
+
+    var allChunks: [[UInt8]] { current.isEmpty ? chunks : chunks + [current] }
+}
+
+/// Completions per time slot for the lines that are not drawn: a fixed number of slots whose
+/// width doubles (neighbours merged) whenever a line ends past the last one.
+private struct CompletionSlots {
+    static let count = 200
+    private(set) var width = 0.01
+    private(set) var counts = [Int](repeating: 0, count: CompletionSlots.count)
+    private(set) var failed = [Int](repeating: 0, count: CompletionSlots.count)
+    private(set) var total = 0
+    private(set) var failedTotal = 0
+
+    mutating func add(at time: Double, failed isFailure: Bool) {
+        let t = max(0, time.isFinite ? time : 0)
+        while t >= width * Double(CompletionSlots.count) { widen() }
+        let i = min(CompletionSlots.count - 1, Int(t / width))
+        counts[i] += 1
+        total += 1
+        if isFailure { failed[i] += 1; failedTotal += 1 }
+    }
+
+    private mutating func widen() {
+        for i in 0..<CompletionSlots.count {
+            let a = 2 * i, b = 2 * i + 1
+            counts[i] = (a < counts.count ? counts[a] : 0) + (b < counts.count ? counts[b] : 0)
+            failed[i] = (a < failed.count ? failed[a] : 0) + (b < failed.count ? failed[b] : 0)
+        }
+        width *= 2
+    }
+}

@@ -1,0 +1,54 @@
+import SwurlCore
+
+/// Where one batch line sat on the batch's clock (seconds since the batch started) and how its
+/// time split into phases, from libcurl's timers (curl_easy_getinfo(3) `*_TIME_T`) of its final
+/// hop. The HTML report draws it; the JUnit writer takes its duration.
+struct BatchTimeline {
+    /// When the line was taken from the input and prepared.
+    var start: Double
+    /// When its result was known.
+    var end: Double
+    /// The phases, in order; nil when the line has no transfer timing (it failed before or
+    /// during the transfer, so libcurl's counters were not read).
+    var phases: Phases?
+
+    /// Seconds spent in each phase; they add up to `end - start`, up to the clock's rounding.
+    struct Phases {
+        /// Read and prepared, waiting for a free slot, plus pauses between retries.
+        var queued: Double
+        /// Hops before the final one (redirects).
+        var redirects: Double
+        var dns: Double
+        var connect: Double
+        var tls: Double
+        /// From the connection being ready to the first response byte (request sent, server thinking).
+        var waiting: Double
+        var receiving: Double
+
+        static let names = ["queued", "redirects", "dns", "connect", "tls", "waiting", "receiving"]
+
+        /// The values in the order of `names`.
+        var values: [Double] { [queued, redirects, dns, connect, tls, waiting, receiving] }
+    }
+
+    /// How long the line took from being taken up to its result.
+    var duration: Double { max(0, end - start) }
+
+    /// The timeline of a line whose exchange finished: the final hop's counters are laid back
+    /// from `end`, and whatever lies between `start` and the first hop is queueing.
+    init(start: Double, end: Double, timing: ExchangeTiming) {
+        self.start = start
+        self.end = max(start, end)
+        let busy = timing.dns + timing.connect + timing.tls + timing.wait + timing.transfer + timing.redirectTime
+        phases = Phases(queued: max(0, self.end - start - busy), redirects: max(0, timing.redirectTime),
+                        dns: timing.dns, connect: timing.connect, tls: timing.tls,
+                        waiting: timing.wait, receiving: timing.transfer)
+    }
+
+    /// The timeline of a line without transfer timing.
+    init(start: Double, end: Double) {
+        self.start = start
+        self.end = max(start, end)
+        phases = nil
+    }
+}

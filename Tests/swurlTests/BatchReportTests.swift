@@ -1,0 +1,336 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// `swurl batch --report FILE.html` and `--junit FILE` against nginx and the hostile server on
+/// 127.0.0.1. The HTML page is opened in Debian's Chromium, headless (`--dump-dom` prints the
+/// DOM after the page's script ran; `--screenshot` saves a PNG next to the test's output); the
+/// JUnit file is read with junitparser from the test venv. A missing `chromium` or junitparser
+/// fails these tests (runProcess throws), it never skips them.
+final class BatchReportTests: XCTestCase {
+    private func input(_ lines: [String], in dir: String) throws -> String {
+        let path = dir + "/batch.txt"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private static let chromium = "/usr/bin/chromium"
+
+    /// The DOM of `page` after its scripts ran, as headless Chromium serialises it.
+    private func dumpDOM(_ page: String) throws -> String {
+        let r = try runProcess(Self.chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                                               URL(fileURLWithPath: page).absoluteString])
+        return String(decoding: r.stdout, as: UTF8.self)
+    }
+
+    /// Saves a screenshot of `page` beside it and prints where, for people to look at.
+    private func screenshot(_ page: String) throws -> String {
+        let png = page.replacingOccurrences(of: ".html", with: ".png")
+        _ = try runProcess(Self.chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                           "--screenshot=" + png, "--window-size=1400,1000",
+                                           URL(fileURLWithPath: page).absoluteString])
+        let data = try Data(contentsOf: URL(fileURLWithPath: png))
+        XCTAssertEqual(Array(data.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "not a PNG: \(png)")
+        print("BatchReportTests: screenshot of \(page) saved at \(png)")
+        return png
+    }
+
+    /// The value of `attribute` on the first `<tag …>` of `dom`.
+    private func attribute(_ attribute: String, of tag: String, in dom: String) -> String? {
+        guard let open = dom.range(of: "<" + tag + " "),
+              let close = dom.range(of: ">", range: open.upperBound..<dom.endIndex) else { return nil }
+        let element = dom[open.upperBound..<close.lowerBound]
+        guard let start = element.range(of: attribute + "=\"") else { return nil }
+        let rest = element[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+
+    private func occurrences(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    /// 40 lines (34 served, 3 × 404 under --check-status, one refused connection, one
+    /// malformed line, one URL with a password): one bar per line, the failures marked, no
+    /// script error, the summary's counts, a screenshot.
+    func testHTMLReportOpensInChromiumWithOneBarPerLineAndFailuresMarked() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        var lines = (1...34).map { nginx.url("/small.txt?n=\($0)") }
+        lines.insert(nginx.url("/missing-1 --check-status"), at: 5)
+        lines.insert(nginx.url("/missing-2 --check-status"), at: 12)
+        lines.insert(nginx.url("/missing-3 --check-status"), at: 20)
+        lines.insert("http://127.0.0.1:\(try ServerProcess.freePort())/refused", at: 25)
+        lines.insert("GET", at: 30)  // malformed: a method without a URL
+        lines.append(nginx.url("/small.txt").replacingOccurrences(of: "http://", with: "http://ann:s3cr3t-pw@"))
+        XCTAssertEqual(lines.count, 40)
+        let page = dir + "/report.html"
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "--parallel", "4"])
+        XCTAssertEqual(r.status, 4, "the first failing line in input order is a 404: \(r.stderr)")
+        XCTAssertEqual(nginx.logLines().count, 38, "every line that could reach nginx did")
+
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertFalse(html.contains("s3cr3t-pw"), "a URL's password is redacted in the report")
+        let dom = try dumpDOM(page)
+        XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready", "the page's script ran to its end")
+        XCTAssertEqual(attribute("data-errors", of: "html", in: dom), "0", "no script error in the page")
+        XCTAssertEqual(attribute("data-bars", of: "body", in: dom), "40", "one bar per line")
+        XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "5", "each failed line is marked")
+        XCTAssertEqual(occurrences("<div class=\"row failed\"", in: dom), 5)
+        XCTAssertEqual(occurrences("class=\"bar\"", in: dom), 40)
+        XCTAssertTrue(dom.contains("<dd id=\"lines\">40</dd>"), "summary: lines")
+        XCTAssertTrue(dom.contains("<dd id=\"failed\">5</dd>"), "summary: failures")
+        XCTAssertTrue(dom.contains("<dd id=\"succeeded\">35</dd>"), "summary: successes")
+        XCTAssertTrue(dom.contains("<td>3</td><td>exit 4: HTTP 404 Not Found</td>"), "the 404s are one reason, counted")
+        XCTAssertTrue(dom.contains("<td>404</td><td>3</td>"), "status histogram: 404")
+        XCTAssertTrue(dom.contains("<td>200</td><td>35</td>"), "status histogram: 200")
+        XCTAssertTrue(dom.contains("<td>no response</td><td>2</td>"), "status histogram: lines without a response")
+        // The 404 line's row: marked, with its URL, status and timings in its title.
+        guard let row = dom.range(of: "title=\"line 6: GET " + nginx.url("/missing-1")) else {
+            return XCTFail("no row for line 6")
+        }
+        let rowText = String(dom[row.lowerBound...].prefix(600))
+        XCTAssertTrue(rowText.contains("status: 404, exit 4: HTTP 404 Not Found"), rowText)
+        XCTAssertTrue(rowText.contains("waiting "), rowText)
+        XCTAssertTrue(dom[..<row.lowerBound].hasSuffix("<div class=\"row failed\" "), "line 6's row is marked failed")
+        for phase in ["queued", "dns", "connect", "waiting", "receiving"] {
+            XCTAssertTrue(dom.contains("<i class=\"\(phase)\""), "a \(phase) segment is drawn")
+        }
+        _ = try screenshot(page)
+    }
+
+    /// The page loads nothing from anywhere: no src or href that leaves the file, no CSS url()
+    /// or @import, no <link>, and a Content-Security-Policy that forbids any load.
+    func testHTMLReportIsSelfContained() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let page = dir + "/r.html"
+        let r = try runSwurl(["batch", try input((1...5).map { nginx.url("/small.txt?n=\($0)") }, in: dir), "--report", page])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let html = try String(contentsOfFile: page, encoding: .utf8).lowercased()
+        for needle in ["src=", "href=", "url(", "@import", "<link", "<iframe", "<img", "<object"] {
+            XCTAssertFalse(html.contains(needle), "the page must not hold \(needle)")
+        }
+        XCTAssertTrue(html.contains("content-security-policy\" content=\"default-src 'none'"))
+        XCTAssertEqual(occurrences("<script", in: html), 2, "only the page's own two scripts")
+    }
+
+    /// A reason phrase full of markup, quotes, an ampersand and a control byte ends up as text
+    /// in both reports: Chromium runs none of it, and junitparser reads it back.
+    func testHostileReasonPhraseIsEscapedInHTMLAndJUnit() throws {
+        let hostile = try HostileServer()
+        let dir = TestPaths.temporaryDirectory()
+        let page = dir + "/hostile.html", junit = dir + "/hostile.xml"
+        let lines = [hostile.url("/markup-reason") + " --check-status",
+                     "'" + hostile.url("/markup-reason?q=\"><b id=injected>x</b><script>document.documentElement.dataset.pwned=3</script>") + "' --check-status"]
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "--junit", junit])
+        XCTAssertEqual(r.status, 5, r.stderr)
+        let dom = try dumpDOM(page)
+        XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready")
+        XCTAssertNil(attribute("data-pwned", of: "html", in: dom), "markup from the server ran in the page")
+        XCTAssertFalse(dom.contains("id=\"injected\""), "markup from the URL became an element")
+        XCTAssertFalse(dom.contains("<img"), "markup from the server became an element")
+        XCTAssertTrue(dom.contains("&lt;script&gt;document.documentElement.dataset.pwned"), "the reason shows as text")
+        XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "2")
+        let out = try runPython("""
+        import sys
+        from junitparser import JUnitXml
+        xml = JUnitXml.fromfile(sys.argv[1])
+        for suite in xml:
+            for case in suite:
+                for res in case.result:
+                    print(res.type + "|" + res.message)
+        """, arguments: [junit])
+        let results = out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(results.count, 2, out)
+        for line in results {
+            XCTAssertTrue(line.hasPrefix("exit 5|HTTP 500 <script>document.documentElement.dataset.pwned=\"1\"</script><img src=x onerror="), line)
+            XCTAssertTrue(line.contains(" & ' "), line)
+        }
+    }
+
+    /// One test case per line with name, class name and time; a failure of type "exit N"
+    /// with the message on each failing line; counts on <testsuite> and <testsuites>.
+    func testJUnitHasOneTestCasePerLineAndFailuresWithExitStatus() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let dead = try ServerProcess.freePort()
+        var lines = (1...20).map { nginx.url("/small.txt?n=\($0)") }
+        lines.insert(nginx.url("/nope --check-status"), at: 3)
+        lines.append("http://127.0.0.1:\(dead)/refused")
+        lines.append("POST " + nginx.url("/small.txt") + " a:={bad")
+        let junit = dir + "/junit.xml"
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--junit", junit, "--jsonl"])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertEqual(r.text.split(separator: "\n").count, 23, "--jsonl still printed every line")
+        let out = try runPython("""
+        import sys
+        from junitparser import JUnitXml, Failure
+        xml = JUnitXml.fromfile(sys.argv[1])
+        suites = list(xml)
+        print("suites", len(suites))
+        s = suites[0]
+        print("suite", s.name, s.tests, s.failures, s.errors, s.skipped)
+        for case in s:
+            fails = [r for r in case.result if isinstance(r, Failure)]
+            f = fails[0] if fails else None
+            print("case", case.classname, repr(case.name), float(case.time) >= 0,
+                  f.type if f else "-", f.message if f else "-")
+        """, arguments: [junit])
+        let rows = out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows.first, "suites 1", out)
+        XCTAssertEqual(rows.dropFirst().first, "suite \(dir)/batch.txt 23 3 0 0", out)
+        let cases = rows.filter { $0.hasPrefix("case ") }
+        XCTAssertEqual(cases.count, 23, out)
+        for n in [1, 2, 3, 5, 21] {
+            let name = "line \(n): GET " + nginx.url("/small.txt?n=\(n > 4 ? n - 1 : n)")
+            XCTAssertTrue(cases.contains("case swurl.batch '\(name)' True - -"), "\(name) in\n\(out)")
+        }
+        XCTAssertTrue(cases.contains("case swurl.batch 'line 4: GET \(nginx.url("/nope"))' True exit 4 HTTP 404 Not Found"), out)
+        XCTAssertTrue(cases.contains { $0.hasPrefix("case swurl.batch 'line 22: GET http://127.0.0.1:\(dead)/refused' True exit 1 ") }, out)
+        XCTAssertTrue(cases.contains { $0.hasPrefix("case swurl.batch 'line 23' True exit 65 ") }, out)
+        // The counts stand on <testsuites> too.
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains("<testsuites name=\"swurl batch\" tests=\"23\" failures=\"3\""), xml)
+    }
+
+    /// Past the first 2000 lines, bars stop and the rest is counted: 2600 lines give 2000 bars,
+    /// a note and the aggregate section, and the summary counts all 2600.
+    func testLinesPastTheFirstTwoThousandAreAggregatedNotDrawn() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        var lines = (1...2600).map { _ in nginx.url("/small.txt") }
+        lines[2400] = nginx.url("/gone --check-status")
+        let page = dir + "/big.html"
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "-q"])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        let dom = try dumpDOM(page)
+        XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready")
+        XCTAssertEqual(attribute("data-bars", of: "body", in: dom), "2000")
+        XCTAssertEqual(attribute("data-lines", of: "div", in: dom.components(separatedBy: "<div id=\"waterfall\"").dropFirst().first.map { "<div " + $0 } ?? ""), "2600")
+        XCTAssertTrue(dom.contains("<dd id=\"lines\">2600</dd>"))
+        XCTAssertTrue(dom.contains("<dd id=\"failed\">1</dd>"))
+        XCTAssertTrue(dom.contains("The first 2000 lines are drawn; the other 600 are counted"), "the page says it aggregated")
+        XCTAssertTrue(dom.contains("600 lines (1 failed)"), "the aggregate counts the rest and its failure")
+    }
+
+    /// Both files are written atomically through a symbolic link (the link stays, its target is
+    /// replaced); a directory is refused before any line is sent.
+    func testReportsFollowSymlinksAndADirectoryIsRefusedBeforeAnyRequest() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let batch = try input([nginx.url("/small.txt")], in: dir)
+        let fm = FileManager.default
+        try "old report".write(toFile: dir + "/target.html", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: dir + "/link.html", withDestinationPath: "target.html")
+        try "old junit".write(toFile: dir + "/target.xml", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: dir + "/link.xml", withDestinationPath: "target.xml")
+        let r = try runSwurl(["batch", batch, "--report", dir + "/link.html", "--junit", dir + "/link.xml"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try fm.destinationOfSymbolicLink(atPath: dir + "/link.html"), "target.html")
+        XCTAssertEqual(try fm.destinationOfSymbolicLink(atPath: dir + "/link.xml"), "target.xml")
+        XCTAssertTrue(try String(contentsOfFile: dir + "/target.html", encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        XCTAssertTrue(try String(contentsOfFile: dir + "/target.xml", encoding: .utf8).hasPrefix("<?xml"))
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
+
+        let before = nginx.logLines().count
+        for option in ["--report", "--junit"] {
+            let bad = try runSwurl(["batch", batch, option, dir])
+            XCTAssertEqual(bad.status, 1, bad.stderr)
+            XCTAssertTrue(bad.stderr.contains("it is a directory; give \(option) a file name"), bad.stderr)
+        }
+        XCTAssertEqual(nginx.logLines().count, before, "nothing was sent for a batch whose report cannot be written")
+    }
+
+    /// A report that cannot be written (a full device) fails the batch with exit 1 and the
+    /// reason after the lines ran and their results were printed.
+    func testAReportThatCannotBeWrittenFailsTheBatchAfterTheResults() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        for option in ["--report", "--junit"] {
+            let r = try runSwurl(["batch", try input([nginx.url("/small.txt")], in: dir), option, "/dev/full"])
+            XCTAssertEqual(r.status, 1, "\(option): \(r.stderr)")
+            XCTAssertTrue(r.text.hasPrefix("1 200 "), r.text)
+            XCTAssertTrue(r.stderr.contains("swurl: error: ") && r.stderr.contains("/dev/full"), r.stderr)
+        }
+        XCTAssertEqual(nginx.logLines().count, 2)
+    }
+
+    /// With both reports, 100,000 lines peak near 1,000 lines: the reports hold aggregates and
+    /// the first 2000 rows, and the JUnit cases go to a spool file, never to memory.
+    func testHundredThousandLinesWithBothReportsKeepMemoryFlat() throws {
+        let nginx = try NginxServer()
+        let url = nginx.url("/small.txt")
+        let dir = TestPaths.temporaryDirectory()
+        func peakKiB(_ count: Int) throws -> Int {
+            let path = dir + "/lines-\(count).txt"
+            try (String(repeating: url + "\n", count: count)).write(toFile: path, atomically: true, encoding: .utf8)
+            let script = """
+            import resource, subprocess, sys
+            r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+            print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+            let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, "batch", path, "--parallel", "32", "-q",
+                                                        "--report", dir + "/r-\(count).html", "--junit", dir + "/j-\(count).xml"])
+            let fields = String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+            XCTAssertEqual(fields.first, "0")
+            return fields.count > 1 ? Int(fields[1]) ?? Int.max : Int.max
+        }
+        let small = try peakKiB(1000)
+        let large = try peakKiB(100_000)
+        XCTAssertLessThan(large, small + 8 * 1024, "100,000 lines: \(large) KiB, 1,000 lines: \(small) KiB")
+        let junit = try String(contentsOfFile: dir + "/j-100000.xml", encoding: .utf8)
+        XCTAssertEqual(occurrences("<testcase ", in: junit), 100_000)
+        let html = try String(contentsOfFile: dir + "/r-100000.html", encoding: .utf8)
+        XCTAssertEqual(occurrences("class=\"bar\"", in: html), 2000)
+        XCTAssertTrue(html.contains("<dd id=\"lines\">100000</dd>"))
+        XCTAssertEqual(nginx.logLines().count, 101_000)
+    }
+
+    /// Ctrl-C: both reports are still written, holding the lines that finished and the running
+    /// ones as interrupted (exit 130).
+    func testCtrlCStillWritesBothReports() throws {
+        let nginx = try NginxServer()
+        let slow = try HTTPBin.url("/delay/10")
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([nginx.url("/small.txt"), nginx.url("/small.txt")] + Array(repeating: slow, count: 3), in: dir)
+        let page = dir + "/r.html", junit = dir + "/j.xml", out = dir + "/out.jsonl"
+        let script = """
+        import signal, subprocess, sys, time
+        binary, path, out, page, junit = sys.argv[1:6]
+        with open(out, "wb") as f:
+            p = subprocess.Popen([binary, "batch", path, "--jsonl", "--parallel", "5", "--report", page, "--junit", junit],
+                                 stdout=f, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with open(out, "rb") as f:
+                if f.read().count(b"\\n") >= 2: break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        print(p.wait(timeout=60))
+        """
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, path, out, page, junit])
+        XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "130\n", r.stderr)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertEqual(occurrences("<testcase ", in: xml), 5, xml)
+        XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3, xml)
+        let dom = try dumpDOM(page)
+        XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready")
+        XCTAssertEqual(attribute("data-bars", of: "body", in: dom), "5")
+        XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "3")
+    }
+
+    /// Neither option is taken by a one-shot request or by a batch line.
+    func testReportOptionsBelongToBatchAlone() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let oneShot = try runSwurl([nginx.url("/small.txt"), "--report", dir + "/x.html"])
+        XCTAssertEqual(oneShot.status, 64, oneShot.stderr)
+        let r = try runSwurl(["batch", try input([nginx.url("/small.txt") + " --junit " + dir + "/y.xml"], in: dir), "--jsonl"])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.text.contains("\"exit\":64"), r.text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x.html"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/y.xml"))
+    }
+}
