@@ -58,7 +58,7 @@ public final class HARLog {
         self.mode = mode
         switch mode {
         case .stream:
-            let file = try OutputFile(path: path, option: "--har")
+            let file = try OutputFile(path: path, option: "--har", mode: 0o600)
             self.file = file
             write(Array(HARLog.head(settings).utf8))
         case .rewrite:
@@ -118,7 +118,7 @@ public final class HARLog {
             }
             try file.commit()
         case .rewrite:
-            let out = try OutputFile(path: path, option: "--har")
+            let out = try OutputFile(path: path, option: "--har", mode: 0o600)
             var bytes = Array(HARLog.head(settings).utf8)
             for (i, entry) in entries.enumerated() {
                 if i > 0 { bytes += [UInt8(ascii: ","), 0x0A] }

@@ -15,9 +15,12 @@ public final class OutputFile: ByteSink {
     private var fd: Int32
     private var done = false
 
-    /// - Parameter option: the option that named the file, for the message refusing a directory.
+    /// - Parameters:
+    ///   - option: the option that named the file, for the message refusing a directory.
+    ///   - mode: the mode a replaced or new regular file gets (0600 for files that may hold
+    ///     secrets); nil keeps an existing file's mode and gives a new one the umask's.
     /// - Throws: `SwurlError.output` when the directory is not writable.
-    public init(path: String, option: String = "-o") throws(SwurlError) {
+    public init(path: String, option: String = "-o", mode: mode_t? = nil) throws(SwurlError) {
         self.path = path
         switch try OutputTarget.resolve(path) {
         case .directory:
@@ -34,7 +37,7 @@ public final class OutputFile: ByteSink {
             atomic = nil
         case .file(let target):
             // A file that exists keeps its mode; a new one gets the umask's.
-            let file = try AtomicFile(replacing: target)
+            let file = try AtomicFile(replacing: target, mode: mode)
             atomic = file
             fd = file.descriptor
         }

@@ -85,6 +85,18 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(query, [["q", "a b"], ["n", "1"]])
     }
 
+    /// A HAR holds heads, URLs with their queries and, with --har-secrets, credentials: 0600,
+    /// whatever the umask, also when it replaces an existing file.
+    func testTheFileIsPrivate() throws {
+        let har = dir + "/private.har"
+        XCTAssertTrue(FileManager.default.createFile(atPath: har, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+        let r = try runSwurl(["--har", har, "--har-secrets", try HTTPBin.url("/get"), "Authorization:Bearer t0ken"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: har)[.posixPermissions] as? NSNumber)
+        XCTAssertEqual(mode.intValue & 0o777, 0o600)
+        XCTAssertTrue(try String(contentsOfFile: har, encoding: .utf8).contains("t0ken"))
+    }
+
     func testSecretsAreMaskedByDefault() throws {
         let har = dir + "/secret.har"
         let url = try HTTPBin.url("/response-headers").replacingOccurrences(of: "http://", with: "http://ann:hunter2@")
