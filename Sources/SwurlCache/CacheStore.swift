@@ -85,6 +85,11 @@ public final class CacheStore {
             }
         }
 
+        /// Offers the body to `receiver` as a file range; false when it wants the bytes.
+        public func offerBody(to receiver: FileBodyReceiving) throws -> Bool {
+            try receiver.transferDidReceiveBody(fromFile: fd, offset: 0, count: bodyLength, source: "the cache entry '\(path)'")
+        }
+
         /// Copies the body to `fd` (for an entry rewritten after a 304).
         func copyBody(to out: Int32) throws(SwurlError) {
             do {

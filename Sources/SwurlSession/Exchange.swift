@@ -536,7 +536,7 @@ public final class SharedState {
 /// Sits between a hop's transfer and the delegate: decides from each response head whether it
 /// is the final response, a redirect to follow or a failure to retry, and passes on only what
 /// the delegate should see.
-private final class HopFilter: TransferDelegate {
+private final class HopFilter: FileBodyReceiving {
     enum Verdict {
         case final, redirect
         case retry(Double, RetryNotice.Cause)
@@ -602,5 +602,13 @@ private final class HopFilter: TransferDelegate {
         guard forwarding else { return }
         deliveredBody = true
         try target.transferDidReceiveBody(bytes)
+    }
+
+    func transferDidReceiveBody(fromFile fd: Int32, offset: Int64, count: Int64, source: String) throws -> Bool {
+        // A recorder (--har) sees the bytes; a body that is not forwarded is dropped either way.
+        guard tap == nil, forwarding, let receiver = target as? FileBodyReceiving else { return tap == nil && !forwarding }
+        guard try receiver.transferDidReceiveBody(fromFile: fd, offset: offset, count: count, source: source) else { return false }
+        deliveredBody = true
+        return true
     }
 }

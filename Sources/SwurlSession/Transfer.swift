@@ -155,9 +155,13 @@ public final class Transfer: EasyTransferHandler {
             case .entry(let opened, let age):
                 head = HopCache.servedHead(opened.entry, age: age)
                 try delegate.transferDidReceiveHead(head)
-                try opened.streamBody { chunk in
-                    try delegate.transferDidReceiveBody(chunk)
-                    bytes += Int64(chunk.count)
+                if let receiver = delegate as? FileBodyReceiving, try opened.offerBody(to: receiver) {
+                    bytes = opened.bodyLength
+                } else {
+                    try opened.streamBody { chunk in
+                        try delegate.transferDidReceiveBody(chunk)
+                        bytes += Int64(chunk.count)
+                    }
                 }
             case .gatewayTimeout:
                 head = HopCache.gatewayTimeoutHead
