@@ -90,11 +90,9 @@ public final class CacheStore {
             try receiver.transferDidReceiveBody(fromFile: fd, offset: 0, count: bodyLength, source: "the cache entry '\(path)'")
         }
 
-        /// Copies the body to `fd` (for an entry rewritten after a 304).
+        /// Copies the body to `fd` (for an entry rewritten after a 304), in the kernel where it can.
         func copyBody(to out: Int32) throws(SwurlError) {
-            do {
-                try streamBody { bytes throws(SwurlError) in try writeAll(out, bytes, describing: "the cache entry") }
-            } catch let e as SwurlError { throw e } catch { throw .output("\(error)") }
+            try copyAll(from: fd, offset: 0, count: bodyLength, to: out, source: "the cache entry '\(path)'", describing: "the cache entry")
         }
     }
 
