@@ -84,7 +84,7 @@ final class HopCache: TransferDelegate {
 
     /// The proxy settings as key material, field by field. Not `String(describing:)`: that
     /// reflects over the value at run time, which cost a cache hit more than the rest of its key
-    /// (docs/performance.md). HopCacheKeyTests fails when a field is added and not written here.
+    /// (docs/cache.md, Measurements). HopCacheKeyTests fails when a field is added and not written here.
     static func keyText(_ p: ProxySettings) -> String {
         var t = KeyText()
         t.add("explicit", p.explicit)
