@@ -18,39 +18,25 @@ final class HopCacheKeyTests: XCTestCase {
     }
 
     func testPoliciesThatDifferWriteDifferentText() throws {
-        var variants: [SecurityPolicy] = []
-        let base = SecurityPolicy()
-        variants.append(base)
-        var p = base
-        p.allowsInvalidCertificates = true
-        variants.append(p)
-        p = base
-        try p.addKeyPins("sha256//" + Base64.encode([UInt8](repeating: 1, count: 32))) { _ throws(SwurlError) in [] }
-        variants.append(p)
-        p = base
-        try p.addKeyPins("sha256//" + Base64.encode([UInt8](repeating: 2, count: 32))) { _ throws(SwurlError) in [] }
-        variants.append(p)
-        p = base
-        p.caFile = "/a"
-        variants.append(p)
-        p = base
-        p.caPath = "/a"
-        variants.append(p)
-        p = base
-        p.caFile = ""
-        variants.append(p)
-        p = base
-        p.hostVerification = false
-        variants.append(p)
-        p = base
-        p.minimumVersion = .v1_3
-        variants.append(p)
-        p = base
-        p.ciphers = "ECDHE"
-        variants.append(p)
-        p = base
-        p.clientCertificate = "/c.pem"
-        variants.append(p)
+        func variant(_ change: (inout SecurityPolicy) throws -> Void) rethrows -> SecurityPolicy {
+            var p = SecurityPolicy()
+            try change(&p)
+            return p
+        }
+        func pin(_ byte: UInt8) -> String { "sha256//" + Base64.encode([UInt8](repeating: byte, count: 32)) }
+        let variants = [
+            SecurityPolicy(),
+            variant { $0.allowsInvalidCertificates = true },
+            try variant { try $0.addKeyPins(pin(1)) { _ throws(SwurlError) in [] } },
+            try variant { try $0.addKeyPins(pin(2)) { _ throws(SwurlError) in [] } },
+            variant { $0.caFile = "/a" },
+            variant { $0.caPath = "/a" },
+            variant { $0.caFile = "" },
+            variant { $0.hostVerification = false },
+            variant { $0.minimumVersion = .v1_3 },
+            variant { $0.ciphers = "ECDHE" },
+            variant { $0.clientCertificate = "/c.pem" },
+        ]
         let texts = variants.map { HopCache.keyText($0) }
         XCTAssertEqual(Set(texts).count, texts.count)
     }
