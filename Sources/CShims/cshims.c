@@ -1,7 +1,11 @@
+// SHA256_Init and friends are deprecated in OpenSSL 3.0 in favour of EVP, still supported, and
+// are the one way to hash without the provider fetch (sw_sha256).
+#define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "cshims.h"
 #include <string.h>
 #include <openssl/x509v3.h>
 #include <openssl/bio.h>
+#include <openssl/sha.h>
 
 CURLcode sw_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
@@ -61,4 +65,11 @@ int sw_ssl_alpn(const SSL *ssl, char *buf, int size) {
     memcpy(buf, p, n);
     buf[n] = 0;
     return (int)n;
+}
+
+void sw_sha256(const void *bytes, size_t count, unsigned char out[32]) {
+    SHA256_CTX c;
+    SHA256_Init(&c);
+    SHA256_Update(&c, bytes, count);
+    SHA256_Final(out, &c);
 }

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <unistd.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -49,4 +50,11 @@ int sw_read_key(int fd) {
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return result;
+}
+
+long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long len) {
+    off_t off = (off_t)*in_off;
+    ssize_t n = copy_file_range(in_fd, &off, out_fd, NULL, (size_t)len, 0);
+    *in_off = (long long)off;
+    return (long)n;
 }

@@ -57,11 +57,23 @@ public struct CacheEntry: Sendable, Equatable {
     /// Read by bytes: `swurl cache list` reads one footer per entry.
     public static func parseFooter(_ bytes: [UInt8]) -> (body: Int64, head: Int, digest: String)? {
         guard bytes.count == footerSize, bytes.last == 0x0A else { return nil }
-        let words = bytes.dropLast().split(separator: 0x20)
-        guard words.count == 5, words[0].elementsEqual(magic.utf8), let v = number(words[1]), v == version,
-              let body = number(words[2]), let head = number(words[3]), head > 0, head < 16 << 20,
+        // Five words between runs of spaces, by index (no arrays of slices: one footer per entry).
+        var words: [Range<Int>] = []
+        words.reserveCapacity(5)
+        var i = 0
+        let end = bytes.count - 1
+        while i < end {
+            while i < end && bytes[i] == 0x20 { i += 1 }
+            guard i < end else { break }
+            let start = i
+            while i < end && bytes[i] != 0x20 { i += 1 }
+            guard words.count < 5 else { return nil }
+            words.append(start..<i)
+        }
+        guard words.count == 5, bytes[words[0]].elementsEqual(magic.utf8), let v = number(bytes[words[1]]), v == version,
+              let body = number(bytes[words[2]]), let head = number(bytes[words[3]]), head > 0, head < 16 << 20,
               words[4].count == 64 else { return nil }
-        return (body, Int(head), String(decoding: words[4], as: UTF8.self))
+        return (body, Int(head), String(decoding: bytes[words[4]], as: UTF8.self))
     }
 
     /// A decimal number of at most 18 digits (no sign), from bytes.
@@ -89,7 +101,13 @@ public struct CacheEntry: Sendable, Equatable {
             guard i < b.endIndex - 1 else { return nil }
             return HTTPHeaders.Field(name: text(b[b.startIndex..<i]), value: text(b[(i + 2)...]))
         }
-        for line in bytes.split(separator: 0x0A) {
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+            defer { lineStart = lineEnd + 1 }
+            // Empty lines are skipped, as split(separator:) skipped them.
+            if lineEnd == lineStart { continue }
+            let line = bytes[lineStart..<lineEnd]
             guard let space = line.firstIndex(of: 0x20) else { return nil }
             let tag = line[line.startIndex..<space], value = line[(space + 1)...]
             switch tag.count {

@@ -85,11 +85,14 @@ public final class CacheStore {
             }
         }
 
-        /// Copies the body to `fd` (for an entry rewritten after a 304).
+        /// Offers the body to `receiver` as a file range; false when it wants the bytes.
+        public func offerBody(to receiver: FileBodyReceiving) throws -> Bool {
+            try receiver.transferDidReceiveBody(fromFile: fd, offset: 0, count: bodyLength, source: "the cache entry '\(path)'")
+        }
+
+        /// Copies the body to `fd` (for an entry rewritten after a 304), in the kernel where it can.
         func copyBody(to out: Int32) throws(SwurlError) {
-            do {
-                try streamBody { bytes throws(SwurlError) in try writeAll(out, bytes, describing: "the cache entry") }
-            } catch let e as SwurlError { throw e } catch { throw .output("\(error)") }
+            try copyAll(from: fd, offset: 0, count: bodyLength, to: out, source: "the cache entry '\(path)'", describing: "the cache entry")
         }
     }
 
@@ -101,7 +104,7 @@ public final class CacheStore {
         let p = path(name)
         let fd = Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
-        guard let (entry, bodyLength) = CacheStore.read(fd) else {
+        guard let (entry, bodyLength, _) = CacheStore.read(fd) else {
             close(fd)
             unlink(ArgumentBytes.path(p))
             return nil
@@ -109,18 +112,28 @@ public final class CacheStore {
         return Opened(entry: entry, bodyLength: bodyLength, path: p, fd: fd)
     }
 
-    /// The head and body length of the entry file on `fd`; nil when it is no valid entry.
-    static func read(_ fd: Int32) -> (CacheEntry, Int64)? {
+    /// The head and body length of the entry file on `fd`, and its `fstat`; nil when it is no
+    /// valid entry. One `pread` of the file's last 4 KiB takes the footer and, for most entries,
+    /// the head before it (`swurl cache list` reads 10,000 of them).
+    static func read(_ fd: Int32) -> (CacheEntry, Int64, stat)? {
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) >= CacheEntry.footerSize else { return nil }
         let size = Int64(st.st_size)
-        guard let footerBytes = readExactly(fd, count: CacheEntry.footerSize, at: size - Int64(CacheEntry.footerSize)),
-              let footer = CacheEntry.parseFooter(footerBytes),
-              footer.body + Int64(footer.head) + Int64(CacheEntry.footerSize) == size,
-              let head = readExactly(fd, count: footer.head, at: footer.body),
-              String(CacheEntry.hex(Digest.sha256(head))) == footer.digest,
+        let tailCount = Int(min(size, 4096))
+        guard let tail = readExactly(fd, count: tailCount, at: size - Int64(tailCount)),
+              let footer = CacheEntry.parseFooter(Array(tail[(tailCount - CacheEntry.footerSize)...])),
+              footer.body + Int64(footer.head) + Int64(CacheEntry.footerSize) == size else { return nil }
+        let headEnd = tailCount - CacheEntry.footerSize
+        let head: [UInt8]
+        if footer.head <= headEnd {
+            head = Array(tail[(headEnd - footer.head)..<headEnd])
+        } else {
+            guard let read = readExactly(fd, count: footer.head, at: footer.body) else { return nil }
+            head = read
+        }
+        guard String(CacheEntry.hex(Digest.sha256(head))) == footer.digest,
               let entry = CacheEntry.decode(head: head) else { return nil }
-        return (entry, footer.body)
+        return (entry, footer.body, st)
     }
 
     private static func readExactly(_ fd: Int32, count: Int, at offset: Int64) -> [UInt8]? {
@@ -227,8 +240,7 @@ public final class CacheStore {
             let opened = fd >= 0 ? fd : Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard opened >= 0 else { continue }
             defer { close(opened) }
-            var st = stat()
-            guard let (entry, body) = CacheStore.read(opened), fstat(opened, &st) == 0 else {
+            guard let (entry, body, st) = CacheStore.read(opened) else {
                 unlink(ArgumentBytes.path(p))
                 continue
             }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+@preconcurrency import CSupport
 
 /// Somewhere bytes can be read from: a file descriptor, or memory in tests.
 public protocol ByteSource: AnyObject {
@@ -183,4 +184,37 @@ public func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String)
 public func systemErrorMessage(_ code: Int32) -> String {
     guard let s = strerror(code) else { return "error \(code)" }
     return String(cString: s)
+}
+
+/// Copies `count` bytes of `input` from `offset` to `output` at its file position: in the
+/// kernel with copy_file_range(2) where both are files that allow it, else (a pipe, a
+/// terminal, an append-only file, another kernel) through one 4 MiB buffer, read with pread(2).
+/// - Throws: `SwurlError.output` naming `source` when the input ends early or a read fails,
+///   naming `name` when a write fails.
+public func copyAll(from input: Int32, offset: Int64, count: Int64, to output: Int32,
+                    source: String, describing name: String) throws(SwurlError) {
+    var position = offset
+    let end = offset + count
+    var kernel = true
+    while kernel && position < end {
+        var off = position
+        let n = sw_copy_file_range(input, &off, output, UInt(min(end - position, 1 << 30)))
+        if n > 0 { position = off; continue }
+        if n < 0 && errno == EINTR { continue }
+        if n == 0 { throw .output("\(source) ended early") }
+        // EXDEV, EINVAL (a pipe, O_APPEND), ENOSYS, EOPNOTSUPP, EBADF: nothing was copied by
+        // this call; the loop below takes over from where the kernel stopped.
+        kernel = false
+    }
+    guard position < end else { return }
+    let size = Int(min(end - position, 4 << 20))
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 4096)
+    defer { buffer.deallocate() }
+    while position < end {
+        let n = pread(input, buffer.baseAddress, Int(min(Int64(size), end - position)), off_t(position))
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { throw .output(n == 0 ? "\(source) ended early" : "reading \(source) failed: \(systemErrorMessage(errno))") }
+        try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<n]), describing: name)
+        position += Int64(n)
+    }
 }

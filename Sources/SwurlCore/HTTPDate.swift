@@ -11,24 +11,57 @@ public enum HTTPDate {
     /// Seconds since the epoch of an IMF-fixdate; nil for anything else (the obsolete RFC 850
     /// and asctime forms are not accepted: a recipient may treat them as invalid).
     public static func parse(_ value: String) -> Double? {
-        let parts = value.trimmingSpaces().split(separator: " ")
+        // By bytes and by arithmetic (no String splitting, no timegm): `swurl cache list`
+        // parses a Date per entry.
+        var text = value
+        return text.withUTF8 { parse($0) }
+    }
+
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        // Trimmed as trimmingSpaces trims, then words between spaces: WKDAY, DD MON YYYY HH:MM:SS GMT
+        var lo = 0, hi = b.count
+        while lo < hi && (b[lo] == 0x20 || b[lo] == 0x09) { lo += 1 }
+        while hi > lo && (b[hi - 1] == 0x20 || b[hi - 1] == 0x09 || b[hi - 1] == 0x0D || b[hi - 1] == 0x0A) { hi -= 1 }
+        let words = (lo..<hi).split { b[$0] == 0x20 }
+        func digits(_ r: Range<Int>) -> Int? {
+            guard !r.isEmpty, r.count <= 4 else { return nil }
+            var n = 0
+            for k in r {
+                guard b[k] >= 0x30 && b[k] <= 0x39 else { return nil }
+                n = n * 10 + Int(b[k] - 0x30)
+            }
+            return n
+        }
+        func equal(_ r: Range<Int>, _ text: StaticString) -> Bool {
+            guard r.count == text.utf8CodeUnitCount else { return false }
+            let t = text.utf8Start
+            for (j, k) in r.enumerated() where b[k] != t[j] { return false }
+            return true
+        }
         // IMF-fixdate has a four-digit year; anything else (a server's 99999999999) is unusable.
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), parts[3].count == 4,
-              let year = Int(parts[3]), (1000...9999).contains(year) else { return nil }
-        guard let month = months.firstIndex(of: String(parts[2])) else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (1...31).contains(day), (0...23).contains(clock[0]),
-              (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
-        var t = tm()
-        t.tm_year = Int32(year - 1900)
-        t.tm_mon = Int32(month)
-        t.tm_mday = Int32(day)
-        t.tm_hour = Int32(clock[0])
-        t.tm_min = Int32(clock[1])
-        t.tm_sec = Int32(clock[2])
-        let when = timegm(&t)
-        guard when != -1 else { return nil }
-        return Double(when)
+        guard words.count == 6, equal(words[5], "GMT"), let day = digits(words[1]), words[3].count == 4,
+              let year = digits(words[3]), (1000...9999).contains(year) else { return nil }
+        guard let month = monthWords.firstIndex(where: { equal(words[2], $0) }) else { return nil }
+        let clock = words[4].split { b[$0] == 0x3A }
+        guard clock.count == 3, let hour = digits(clock[0]), let minute = digits(clock[1]), let second = digits(clock[2]),
+              (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else {
+            return nil
+        }
+        return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
+    }
+
+    private static let monthWords: [StaticString] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date, as timegm(3) counts them (a day
+    /// past the month's end runs into the next month, as timegm normalises it).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
     }
 
     /// The IMF-fixdate of `seconds` since the epoch.

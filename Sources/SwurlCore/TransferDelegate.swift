@@ -23,3 +23,12 @@ public protocol ResumableTransferDelegate: TransferDelegate {
     /// How many bytes of the body are on disk now (0: start from the beginning).
     func resumeOffset() -> Int64
 }
+
+/// A delegate that can take a whole body straight from a file (a cache entry), so that a
+/// 100 MB body moves file to file in the kernel (`copyAll`) instead of through 1 MiB chunks.
+public protocol FileBodyReceiving: TransferDelegate {
+    /// The body is `count` bytes of `fd` from `offset`. Returns false, having taken nothing,
+    /// when the delegate needs the bytes themselves; they then come through
+    /// `transferDidReceiveBody`.
+    func transferDidReceiveBody(fromFile fd: Int32, offset: Int64, count: Int64, source: String) throws -> Bool
+}

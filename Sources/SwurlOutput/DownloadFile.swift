@@ -11,7 +11,7 @@ import SwurlCore
 /// truncated before the server sent a usable answer, so a failed request leaves it as it was.
 /// Only the body of a response that is being saved reaches the file: an error page, a 416 or a
 /// redirect after an earlier attempt never lands in it.
-public final class DownloadFile: ResumableTransferDelegate {
+public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// What the user asked for.
     public struct Plan {
         /// `-o FILE`, resolved; nil means a name from the response.
@@ -238,6 +238,15 @@ public final class DownloadFile: ResumableTransferDelegate {
         judge?.received(body: bytes)
         try writeAll(fd, bytes, describing: "'\(writePath ?? "")'")
         written += Int64(bytes.count)
+    }
+
+    public func transferDidReceiveBody(fromFile input: Int32, offset: Int64, count: Int64, source: String) throws -> Bool {
+        guard saving, fd >= 0 else { return true }
+        guard judge?.needsBodyBytes != true else { return false }
+        try copyAll(from: input, offset: offset, count: count, to: fd, source: source, describing: "'\(writePath ?? "")'")
+        judge?.received(bodyCount: count)
+        written += count
+        return true
     }
 
     /// Renames `NAME.part` to NAME after a complete transfer.

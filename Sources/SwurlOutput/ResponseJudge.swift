@@ -34,6 +34,14 @@ public final class ResponseJudge {
         check?.feed(chunk)
     }
 
+    /// Whether the body's bytes are needed (a strict `--decode` checks them), not only its size.
+    public var needsBodyBytes: Bool { check != nil }
+
+    /// `count` bytes of the final response's body that the judge did not need to see.
+    public func received(bodyCount count: Int64) {
+        bytes += count
+    }
+
     /// The verdict on the response (nil when no head arrived); ends the decoding check.
     public func verdict() -> ResponseVerdict? {
         guard let head else { return nil }

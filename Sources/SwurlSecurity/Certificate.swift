@@ -213,17 +213,20 @@ enum PEMText {
     }
 }
 
-/// SHA-256 via EVP_Digest(3).
+/// SHA-256 via SHA256_Init(3) and friends (`sw_sha256`), not EVP_Digest(3): the EVP route's
+/// first call fetches the algorithm from OpenSSL's providers, a cost a cache hit — whose key and
+/// entry digests are its only use of OpenSSL — would pay for nothing.
 public enum Digest {
-    /// The 32-byte digest of `bytes` (empty if OpenSSL fails).
+    /// The 32-byte digest of `bytes`.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        var len: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { buf in
-            out.withUnsafeMutableBufferPointer { o in
-                EVP_Digest(buf.baseAddress, buf.count, o.baseAddress, &len, EVP_sha256(), nil)
-            }
+        bytes.withUnsafeBytes { sha256($0) }
+    }
+
+    /// The 32-byte digest of `bytes`.
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 32) { out, count in
+            sw_sha256(bytes.baseAddress, bytes.count, out.baseAddress)
+            count = 32
         }
-        return ok == 1 ? out : []
     }
 }

@@ -134,11 +134,9 @@ public final class Exchange {
     /// the retry and redirect rules, and a configured `Transfer`, not yet running.
     func beginHop() throws(SwurlError) -> Transfer {
         if current == nil {
-            if share == nil {
-                share = try ShareHandle()
-                ownsShare = true
-            }
-            if let share { jar = try cookieJar(share) }
+            // A session's cookies go into the engine's jar before the hop; without a session the
+            // share waits until a hop goes to the network (a cache hit needs no libcurl at all).
+            if options.sessionCookies != nil { _ = try joinedShare() }
             start = Transfer.now()
             current = request
             delegate = makeDelegate()
@@ -149,7 +147,7 @@ public final class Exchange {
             }
             delegate = makeDelegate()
         }
-        guard let current, let delegate, let share else { throw .transport("internal: the exchange has no request") }
+        guard let current, let delegate else { throw .transport("internal: the exchange has no request") }
         var (hop, digest) = try prepared(current)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
@@ -186,11 +184,12 @@ public final class Exchange {
             return .final
         }
         let hopDelegate: TransferDelegate = replay == nil ? (cache?.attach(to: filter) ?? filter) : filter
-        let transfer = try Transfer(request: hop, options: options, delegate: hopDelegate, digestCredentials: digest, share: share)
-        transfer.replay = replay
+        let share = replay == nil ? try joinedShare() : nil
+        let transfer = try Transfer(request: hop, options: options, delegate: hopDelegate, digestCredentials: digest,
+                                    share: share, replay: replay)
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
         transfer.recordsRequest = tap != nil
-        if replay == nil { try transfer.use(share: share) }
+        if let share { try transfer.use(share: share) }
         transfer.progressHandler = observer.map { o in { o.transferDidProgress($0) } }
         self.hop = (hop, filter, canRetry, cache, tap)
         try transfer.begin()
@@ -209,7 +208,7 @@ public final class Exchange {
             case .success(let r):
                 tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: r.redirectURL, error: nil, endedAt: Timestamp.now()))
             case .failure(let error):
-                tap.hopDidEnd(HopEnd(timing: TransferTiming(transfer.easy), redirectURL: nil, error: error, endedAt: Timestamp.now()))
+                tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : TransferTiming(transfer.easy), redirectURL: nil, error: error, endedAt: Timestamp.now()))
             }
         }
         var result: TransferResult
@@ -295,6 +294,24 @@ public final class Exchange {
         cacheStatus = "stale, served because the network failed (\(error.message)), age \(Int(age)) s"
         return served
     }
+
+    /// The share the exchange's hops join: a batch's (`share(with:)`), else its own, made on
+    /// first use; the session's cookie jar joins it then.
+    private func joinedShare() throws(SwurlError) -> ShareHandle {
+        if let share, jarJoined { return share }
+        let joined: ShareHandle
+        if let share {
+            joined = share
+        } else {
+            joined = try ShareHandle()
+            share = joined
+            ownsShare = true
+        }
+        jar = try cookieJar(joined)
+        jarJoined = true
+        return joined
+    }
+    private var jarJoined = false
 
     /// An easy handle on the exchange's shared cookie jar, for the session's cookies
     /// (`handCookies`); nil without a session.
@@ -536,7 +553,7 @@ public final class SharedState {
 /// Sits between a hop's transfer and the delegate: decides from each response head whether it
 /// is the final response, a redirect to follow or a failure to retry, and passes on only what
 /// the delegate should see.
-private final class HopFilter: TransferDelegate {
+private final class HopFilter: FileBodyReceiving {
     enum Verdict {
         case final, redirect
         case retry(Double, RetryNotice.Cause)
@@ -602,5 +619,13 @@ private final class HopFilter: TransferDelegate {
         guard forwarding else { return }
         deliveredBody = true
         try target.transferDidReceiveBody(bytes)
+    }
+
+    func transferDidReceiveBody(fromFile fd: Int32, offset: Int64, count: Int64, source: String) throws -> Bool {
+        // A recorder (--har) sees the bytes; a body that is not forwarded is dropped either way.
+        guard tap == nil, forwarding, let receiver = target as? FileBodyReceiving else { return tap == nil && !forwarding }
+        guard try receiver.transferDidReceiveBody(fromFile: fd, offset: offset, count: count, source: source) else { return false }
+        deliveredBody = true
+        return true
     }
 }

@@ -3,6 +3,7 @@
 #endif
 import SwurlCache
 import SwurlCore
+import SwurlSecurity
 
 /// The cache's part in one hop: looks the request up before it is sent (a fresh hit is
 /// served without a transfer; a stale entry adds its validators), sits between the transfer
@@ -74,11 +75,56 @@ final class HopCache: TransferDelegate {
         }
         if let digest { identity.append(("digest", digest.user + ":" + digest.password)) }
         if let cookies = options.sessionCookies { identity.append(("session", cookies.map(\.netscapeLine).joined(separator: "\n"))) }
-        identity.append(("proxy", String(describing: options.proxy)))
-        identity.append(("tls", String(describing: options.security)))
+        identity.append(("proxy", keyText(options.proxy)))
+        identity.append(("tls", keyText(options.security)))
         identity.append(("route", (options.unixSocket ?? "") + "|" + options.resolve.joined(separator: ",")))
         identity.append(("decoded", options.contentCoding.libcurlDecodes ? "1" : "0"))
         return CacheKey(method: request.method.rawValue, url: request.url, identity: identity)
+    }
+
+    /// The proxy settings as key material, field by field. Not `String(describing:)`: that
+    /// reflects over the value at run time, which cost a cache hit more than the rest of its key
+    /// (docs/cache.md, Measurements). HopCacheKeyTests fails when a field is added and not written here.
+    static func keyText(_ p: ProxySettings) -> String {
+        var t = KeyText()
+        t.add("explicit", p.explicit)
+        t.add("http", p.http)
+        t.add("https", p.https)
+        t.add("all", p.all)
+        t.add("noProxy", p.noProxy)
+        return t.text
+    }
+
+    /// The TLS policy as key material, field by field (see the proxy's).
+    static func keyText(_ s: SecurityPolicy) -> String {
+        var t = KeyText()
+        t.add("pinnedCertificates", s.pinnedCertificates.map(CacheEntry.hex).joined(separator: ","))
+        t.add("pinnedKeyDigests", s.pinnedKeyDigests.map(CacheEntry.hex).joined(separator: ","))
+        t.add("scope", s.scope.rawValue)
+        t.add("allowsInvalidCertificates", s.allowsInvalidCertificates ? "1" : "0")
+        t.add("hostVerification", s.hostVerification.map { $0 ? "1" : "0" })
+        t.add("caFile", s.caFile)
+        t.add("caPath", s.caPath)
+        t.add("addedCertificates", s.addedCertificates.map(CacheEntry.hex).joined(separator: ","))
+        t.add("defaultStore.directoryOverride", s.defaultStore.directoryOverride)
+        t.add("defaultStore.fileOverride", s.defaultStore.fileOverride)
+        t.add("clientCertificate", s.clientCertificate)
+        t.add("clientKey", s.clientKey)
+        t.add("keyPassword", s.keyPassword)
+        t.add("minimumVersion", s.minimumVersion?.rawValue)
+        t.add("maximumVersion", s.maximumVersion?.rawValue)
+        t.add("ciphers", s.ciphers)
+        return t.text
+    }
+
+    /// Named, length-prefixed values (nil apart from empty), so no two settings write the same text.
+    struct KeyText {
+        private(set) var text = ""
+        mutating func add(_ name: String, _ value: String?) {
+            text += name
+            if let value { text += "=\(value.utf8.count):" + value }
+            text += "\n"
+        }
     }
 
     /// Decides before the hop (RFC 9111 §4).

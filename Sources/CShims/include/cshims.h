@@ -54,5 +54,8 @@ int sw_x509_name_print(BIO *bio, const X509_NAME *name);
 int sw_x509_san_print(BIO *bio, X509 *x);
 // SSL_get0_alpn_selected(3) as a C string copy into buf; 0 when none was negotiated.
 int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
+// SHA256_Init/Update/Final(3): the digest without EVP_MD_fetch(3), whose first call initialises
+// OpenSSL's provider machinery (~3 M instructions), which a cache hit has no other use for.
+void sw_sha256(const void *bytes, size_t count, unsigned char out[32]);
 
 #endif

@@ -14,4 +14,7 @@ void sw_clear_interrupted(void);
 int sw_read_key(int fd);
 // Switches terminal echo on fd off or on for password prompts (termios(3)); 0 on success.
 int sw_set_echo(int fd, int on);
+// copy_file_range(2) from in_fd at *in_off (advanced) to out_fd at its file position; the
+// libc wrapper needs _GNU_SOURCE, which this file sets and Swift's Glibc module does not.
+long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long len);
 #endif
