@@ -379,16 +379,21 @@ private struct HTMLPage {
     private(set) var chunks: [[UInt8]] = []
     private var current: [UInt8] = []
 
+    /// Whether `current` moves to `chunks` past 64 KiB (not for a row buffer, which its spool empties).
+    private var spills = true
+
     init() {}
 
-    /// A page that goes on after `bytes` (a buffer handed back by `take()`).
-    init(taking bytes: [UInt8]) { current = bytes }
+    /// A row buffer that goes on after `bytes` (a buffer handed back by `take()`).
+    init(taking bytes: [UInt8]) {
+        current = bytes
+        spills = false
+    }
 
-    /// All the bytes, the page left empty.
+    /// The row buffer's bytes, the page left empty.
     mutating func take() -> [UInt8] {
-        defer { chunks = []; current = [] }
-        guard !chunks.isEmpty else { return current }
-        return chunks.joined() + current
+        defer { current = [] }
+        return current
     }
 
     /// Markup of the page's own, as a literal (no String made).
@@ -397,7 +402,7 @@ private struct HTMLPage {
     }
 
     private mutating func spill() {
-        if current.count >= 1 << 16 { chunks.append(current); current = [] }
+        if spills, current.count >= 1 << 16 { chunks.append(current); current = [] }
     }
 
     /// Markup of the page's own (never text from outside).

@@ -330,16 +330,17 @@ final class HAREntryRecorder: HopTap {
 
     /// Whether the bytes `name` of `b` are the header name `lower` (lower-case ASCII) in any case.
     static func isNamed(_ b: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ lower: StaticString) -> Bool {
-        guard name.count == lower.utf8CodeUnitCount else { return false }
-        for k in 0..<name.count where b[name.lowerBound + k] | 0x20 != lower.utf8Start[k] | 0x20 { return false }
-        return true
+        Redactor.isASCII(UnsafeBufferPointer(rebasing: b[name]), named: lower)
     }
 
     /// `Redactor.isRecordedSecretHeader` for a name in bytes (a String made only for the lengths
     /// a secret header name has).
     private static func isSecret(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         switch name.count {
-        case 6, 10, 13, 19: return Redactor.isRecordedSecretHeader(String(decoding: name, as: UTF8.self))
+        case 6: return Redactor.isASCII(name, named: "cookie")
+        case 10: return Redactor.isASCII(name, named: "set-cookie")
+        case 13: return Redactor.isASCII(name, named: "authorization")
+        case 19: return Redactor.isASCII(name, named: "proxy-authorization")
         default: return false
         }
     }

@@ -14,9 +14,19 @@ import SwurlCore
 /// Anything else keeps the debug callback. `Transfer` checks the result against
 /// CURLINFO_REQUEST_SIZE once the request went out.
 enum SentRequestHead {
-    /// Header names a line may not carry for the rebuilt head: libcurl writes, merges or drops
-    /// these itself (lower case).
-    private static let libcurlOwned: Set<String> = ["host", "cookie", "content-length", "transfer-encoding", "connection", "te"]
+    /// Whether a line may not carry this header name for the rebuilt head: libcurl writes,
+    /// merges or drops these itself.
+    private static func isLibcurlOwned(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch name.count {
+        case 2: return Redactor.isASCII(name, named: "te")
+        case 4: return Redactor.isASCII(name, named: "host")
+        case 6: return Redactor.isASCII(name, named: "cookie")
+        case 10: return Redactor.isASCII(name, named: "connection")
+        case 14: return Redactor.isASCII(name, named: "content-length")
+        case 17: return Redactor.isASCII(name, named: "transfer-encoding")
+        default: return false
+        }
+    }
 
     /// The head, ending with the blank line, or nil when libcurl's cannot be known here.
     /// - Parameters:
@@ -40,9 +50,9 @@ enum SentRequestHead {
             let ok = text.withUTF8 { b -> Bool in
                 guard let sep = b.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") }) else { return false }
                 let name = UnsafeBufferPointer(rebasing: b[..<sep])
-                if SentRequestHead.named(name, "accept") { namesAccept = true }
-                if SentRequestHead.named(name, "accept-encoding") { namesAcceptEncoding = true }
-                if SentRequestHead.libcurlOwned.contains(String(decoding: name, as: UTF8.self).lowercased()) { return false }
+                if Redactor.isASCII(name, named: "accept") { namesAccept = true }
+                if Redactor.isASCII(name, named: "accept-encoding") { namesAcceptEncoding = true }
+                if SentRequestHead.isLibcurlOwned(name) { return false }
                 if b[sep] == UInt8(ascii: ";") {
                     // `Name;`: sent with an empty value; anything after the `;` is not swurl's form.
                     guard sep == b.count - 1 else { return false }
@@ -73,12 +83,5 @@ enum SentRequestHead {
         head += custom
         head.append(contentsOf: "\r\n".utf8)
         return head
-    }
-
-    /// Whether a header name is `lower` (lower-case ASCII) in any case.
-    private static func named(_ name: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {
-        guard name.count == lower.utf8CodeUnitCount else { return false }
-        for k in 0..<name.count where name[k] | 0x20 != lower.utf8Start[k] | 0x20 { return false }
-        return true
     }
 }
