@@ -56,7 +56,7 @@ final class BatchHTMLReport: BatchResultObserving {
         let failed = r.exit != .success
         if failed {
             failures += 1
-            let reason = "exit \(r.exit.rawValue): " + BatchHTMLReport.clip(r.error ?? "failed", 200)
+            let reason = "exit \(r.exit.rawValue): " + BatchHTMLReport.clip(BatchHTMLReport.reason(r.error ?? "failed"), 200)
             if reasons[reason] != nil || reasons.count < BatchHTMLReport.maxReasons {
                 reasons[reason, default: 0] += 1
             } else {
@@ -190,7 +190,8 @@ final class BatchHTMLReport: BatchResultObserving {
         let step = BatchHTMLReport.tickStep(axis)
         var t = 0.0
         while t <= axis + step / 1000 {
-            p.raw("<span class=\"tick\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
+            // A tick near the right end is labelled to the left of its line, so its label is not cut or wrapped.
+            p.raw("<span class=\"\(t > axis * 0.9 ? "tick end" : "tick")\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
             t += step
         }
         p.raw("</span></div>\n<div id=\"waterfall\" data-drawn=\"\(drawn)\" data-lines=\"\(lines)\" style=\"--axis:")
@@ -274,6 +275,16 @@ final class BatchHTMLReport: BatchResultObserving {
         p.raw("</span></div></section>\n")
     }
 
+    /// A failure's message as one reason of many: libcurl's elapsed time in it (`Failed to
+    /// connect to H port P after 3 ms`) left out, so that the same failure is counted once.
+    static func reason(_ message: String) -> String {
+        guard let after = message.rangeOfText(" after ") else { return message }
+        let rest = message[after.upperBound...]
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, rest[digits.endIndex...].hasPrefix(" ms") else { return message }
+        return String(message[..<after.lowerBound]) + String(rest[rest.index(digits.endIndex, offsetBy: 3)...])
+    }
+
     // MARK: numbers as text
 
     static func clip(_ s: String, _ limit: Int) -> String {
@@ -340,7 +351,8 @@ final class BatchHTMLReport: BatchResultObserving {
     .label{flex:0 0 360px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font:11px monospace;padding-right:6px}
     .track{position:relative;flex:1;height:100%}
     .cols{height:60px}.axis:has(.cols){height:64px}
-    .tick{position:absolute;top:2px;font-size:10px;color:#666;border-left:1px solid #bbb;padding-left:2px}
+    .tick{position:absolute;top:2px;font-size:10px;color:#666;border-left:1px solid #bbb;padding-left:2px;white-space:nowrap}
+    .tick.end{transform:translateX(-100%);border-left:0;border-right:1px solid #bbb;padding:0 2px 0 0}
     #waterfall{display:flex;flex-direction:column}
     .bar{position:absolute;top:2px;height:10px;display:flex;min-width:1px;left:calc(var(--s) * 100% / var(--axis));width:calc(var(--d) * 100% / var(--axis))}
     .bar i{display:block;height:100%}
