@@ -56,8 +56,12 @@ public enum Redactor {
     /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
     /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
     public static func isRecordedSecretHeader(_ name: some StringProtocol) -> Bool {
+        isRecordedSecretHeader(bytes: name.utf8)
+    }
+
+    /// `isRecordedSecretHeader` for a name in bytes (a request head as sent).
+    public static func isRecordedSecretHeader(bytes u: some Collection<UInt8>) -> Bool {
         // By bytes against each name of the right length: no lower-cased copy (a HAR writes this per header).
-        let u = name.utf8
         switch u.count {
         case 6: return isASCII(u, named: "cookie")
         case 10: return isASCII(u, named: "set-cookie")

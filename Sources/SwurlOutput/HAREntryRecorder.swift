@@ -125,7 +125,7 @@ final class HAREntryRecorder: HopTap {
                     w.raw(i == 0 ? "{\"name\":" : ",{\"name\":")
                     w.quoted(bytes: name)
                     w.raw(",\"value\":")
-                    if !settings.secrets, HAREntryRecorder.isSecret(name) { w.quoted(Redactor.mask) } else {
+                    if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) { w.quoted(Redactor.mask) } else {
                         w.quoted(bytes: UnsafeBufferPointer(rebasing: head[line.value]))
                     }
                     w.raw("}")
@@ -331,18 +331,6 @@ final class HAREntryRecorder: HopTap {
     /// Whether the bytes `name` of `b` are the header name `lower` (lower-case ASCII) in any case.
     static func isNamed(_ b: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ lower: StaticString) -> Bool {
         Redactor.isASCII(UnsafeBufferPointer(rebasing: b[name]), named: lower)
-    }
-
-    /// `Redactor.isRecordedSecretHeader` for a name in bytes (a String made only for the lengths
-    /// a secret header name has).
-    private static func isSecret(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch name.count {
-        case 6: return Redactor.isASCII(name, named: "cookie")
-        case 10: return Redactor.isASCII(name, named: "set-cookie")
-        case 13: return Redactor.isASCII(name, named: "authorization")
-        case 19: return Redactor.isASCII(name, named: "proxy-authorization")
-        default: return false
-        }
     }
 
     /// A request head as libcurl sent it → its HTTP version and header fields.
