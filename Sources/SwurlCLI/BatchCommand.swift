@@ -72,7 +72,7 @@ enum BatchCommand: SwurlCommand {
         let inputName = path == "-" ? "stdin" : path
         var observers: [BatchResultObserving] = []
         if let file = args.value(.report) {
-            observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName))
+            observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName, environment: environment))
         }
         if let file = args.value(.junit) {
             observers.append(try BatchJUnitReport(path: environment.resolvePath(file), inputName: inputName,

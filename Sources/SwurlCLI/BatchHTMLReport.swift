@@ -9,9 +9,12 @@ import SwurlCore
 ///
 /// Memory stays bounded whatever the number of lines: the page keeps fixed-size aggregates
 /// (counts, a status histogram, at most `maxReasons` failure reasons, a `LatencySketch` for the
-/// percentiles, per-phase sums, completions per time slot) and the rows of the first
-/// `drawnLines` lines in input order; later lines are counted, not drawn. The page is written
-/// when the batch ends, through `OutputFile` (atomic, a symbolic link followed).
+/// percentiles, per-phase sums, completions per time slot). The rows of the first `drawnLines`
+/// lines (in input order) are written as each line ends, in the order they end, to a
+/// `ReportSpool`: a row places its bar in seconds (`--s`, `--d`) and its place in input order
+/// (`order`), and the page's style turns them into positions on the time axis set once the
+/// batch is over (`--axis`). Later lines are counted, not drawn. The page is written when the
+/// batch ends, through `OutputFile` (atomic, a symbolic link followed).
 final class BatchHTMLReport: BatchResultObserving {
     /// Lines drawn as bars; the page says how many more were aggregated.
     static let drawnLines = 2000
@@ -19,17 +22,6 @@ final class BatchHTMLReport: BatchResultObserving {
     static let maxReasons = 50
     /// Longest URL or message kept for a drawn row (characters), so rows stay small.
     static let maxText = 400
-
-    private struct Row {
-        var line: Int
-        var method: String
-        var url: String
-        var status: Int?
-        var exit: Int32
-        var error: String?
-        var size: Int64?
-        var timeline: BatchTimeline
-    }
 
     private let file: OutputFile
     private let inputName: String
@@ -43,14 +35,20 @@ final class BatchHTMLReport: BatchResultObserving {
     private var phaseSums = [Double](repeating: 0, count: BatchTimeline.Phases.names.count)
     private var timedLines = 0
     private var lastEnd: Double = 0
-    private var rows: [Row?] = []
+    /// Rows written to the spool.
+    private var drawn = 0
+    private let rows: ReportSpool
     private var slots = CompletionSlots()
 
-    /// Opens FILE (refusing a directory) before the batch starts, so a report that cannot be
-    /// written fails at once rather than after the lines ran.
-    init(path: String, inputName: String) throws(SwurlError) {
+    /// Opens FILE (refusing a directory) and the spool before the batch starts, so a report
+    /// that cannot be written fails at once rather than after the lines ran.
+    init(path: String, inputName: String, environment: Environment) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--report")
         self.inputName = inputName
+        do throws(SwurlError) { rows = try ReportSpool(option: "--report", environment: environment) } catch {
+            file.discard()
+            throw error
+        }
     }
 
     func observe(ordinal: Int, _ r: BatchResult) {
@@ -58,7 +56,7 @@ final class BatchHTMLReport: BatchResultObserving {
         let failed = r.exit != .success
         if failed {
             failures += 1
-            let reason = "exit \(r.exit.rawValue): " + BatchHTMLReport.clip(r.error ?? "failed", 200)
+            let reason = "exit \(r.exit.rawValue): " + BatchHTMLReport.clip(BatchHTMLReport.reason(r.error ?? "failed"), 200)
             if reasons[reason] != nil || reasons.count < BatchHTMLReport.maxReasons {
                 reasons[reason, default: 0] += 1
             } else {
@@ -78,12 +76,12 @@ final class BatchHTMLReport: BatchResultObserving {
         }
         lastEnd = max(lastEnd, timeline.end)
         if ordinal < BatchHTMLReport.drawnLines {
-            if rows.count <= ordinal { rows.append(contentsOf: repeatElement(nil, count: ordinal - rows.count + 1)) }
-            rows[ordinal] = Row(line: r.line, method: r.method ?? "-",
-                                url: BatchHTMLReport.clip(r.shownURL ?? "-", BatchHTMLReport.maxText),
-                                status: r.status, exit: r.exit.rawValue,
-                                error: r.error.map { BatchHTMLReport.clip($0, BatchHTMLReport.maxText) },
-                                size: r.size, timeline: timeline)
+            drawn += 1
+            var row = HTMLPage(taking: rows.pending)
+            rows.pending = []
+            BatchHTMLReport.writeRow(&row, ordinal: ordinal, r, timeline)
+            rows.pending = row.take()
+            rows.flushIfFull()
         } else {
             slots.add(at: timeline.end, failed: failed)
         }
@@ -92,8 +90,12 @@ final class BatchHTMLReport: BatchResultObserving {
     func finish() throws(SwurlError) {
         var page = HTMLPage()
         writePage(&page)
+        var tail = HTMLPage()
+        writeTail(&tail)
         do {
             try file.write(gathering: page.allChunks)
+            try rows.copy(to: file)
+            try file.write(gathering: tail.allChunks)
         } catch {
             file.discard()
             throw (error as? SwurlError) ?? .output("writing the report '\(file.path)' failed: \(error)")
@@ -116,7 +118,12 @@ final class BatchHTMLReport: BatchResultObserving {
         writeReasons(&p)
         writeStatuses(&p)
         writeWaterfall(&p, axis: axis)
-        writeRest(&p, axis: axis)
+    }
+
+    /// What follows the rows.
+    private func writeTail(_ p: inout HTMLPage) {
+        p.raw("</div></section>\n")
+        writeRest(&p, axis: max(lastEnd, 0.001))
         p.raw(BatchHTMLReport.script)
         p.raw("</body></html>\n")
     }
@@ -172,7 +179,6 @@ final class BatchHTMLReport: BatchResultObserving {
     }
 
     private func writeWaterfall(_ p: inout HTMLPage, axis: Double) {
-        let drawn = rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         p.raw("<section id=\"waterfall-section\"><h2>Waterfall</h2><p class=\"legend\">")
         for name in BatchTimeline.Phases.names { p.raw("<span class=\"key \(name)\"></span>\(name) ") }
         p.raw("<span class=\"key failed-key\"></span>failed (no transfer timing) ")
@@ -184,67 +190,74 @@ final class BatchHTMLReport: BatchResultObserving {
         let step = BatchHTMLReport.tickStep(axis)
         var t = 0.0
         while t <= axis + step / 1000 {
-            p.raw("<span class=\"tick\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
+            // A tick near the right end is labelled to the left of its line, so its label is not cut or wrapped.
+            p.raw("<span class=\"\(t > axis * 0.9 ? "tick end" : "tick")\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
             t += step
         }
-        p.raw("</span></div>\n<div id=\"waterfall\" data-drawn=\"\(drawn)\" data-lines=\"\(lines)\">\n")
-        for case let row? in rows { writeRow(&p, row, axis: axis) }
-        p.raw("</div></section>\n")
+        p.raw("</span></div>\n<div id=\"waterfall\" data-drawn=\"\(drawn)\" data-lines=\"\(lines)\" style=\"--axis:")
+        p.fixed(axis, 6)
+        p.raw("\">\n")
     }
 
-    /// One row, written straight into the page's bytes (it runs 2000 times on a large batch).
-    private func writeRow(_ p: inout HTMLPage, _ row: Row, axis: Double) {
-        let failed = row.exit != 0
-        let tl = row.timeline
-        p.raw(failed ? "<div class=\"row failed\" title=\"line " : "<div class=\"row\" title=\"line ")
-        p.int(row.line)
-        p.raw(": ")
-        p.text(row.method)
-        p.raw(" ")
-        p.text(row.url)
-        p.raw("&#10;status: ")
-        if let status = row.status { p.int(status) } else { p.raw("none") }
+    /// One row of the waterfall, written as its line ends: the bar's start and length in
+    /// seconds (the style divides them by the page's `--axis`), the phases as shares of the bar,
+    /// `order` its place in input order.
+    private static func writeRow(_ p: inout HTMLPage, ordinal: Int, _ r: BatchResult, _ tl: BatchTimeline) {
+        let failed = r.exit != .success
+        let method = r.method ?? "-"
+        let url = clip(r.shownURL ?? "-", maxText)
+        p.lit(failed ? "<div class=\"row failed\" title=\"line " : "<div class=\"row\" title=\"line ")
+        p.int(r.line)
+        p.lit(": ")
+        p.text(method)
+        p.lit(" ")
+        p.text(url)
+        p.lit("&#10;status: ")
+        if let status = r.status { p.int(status) } else { p.lit("none") }
         if failed {
-            p.raw(", exit ")
-            p.int(Int(row.exit))
-            p.raw(": ")
-            p.text(row.error ?? "failed")
+            p.lit(", exit ")
+            p.int(Int(r.exit.rawValue))
+            p.lit(": ")
+            p.text(clip(r.error ?? "failed", maxText))
         }
-        if let size = row.size { p.raw("&#10;size: "); p.int(Int(size)); p.raw(" bytes") }
-        p.raw("&#10;start ")
+        if let size = r.size { p.lit("&#10;size: "); p.int(Int(size)); p.lit(" bytes") }
+        p.lit("&#10;start ")
         p.duration(tl.start)
-        p.raw(", total ")
+        p.lit(", total ")
         p.duration(tl.duration)
-        if let ph = tl.phases {
-            for (name, v) in zip(BatchTimeline.Phases.names, ph.values) where v > 0 {
-                p.raw("&#10;"); p.raw(name); p.raw(" "); p.duration(v)
-            }
+        tl.phases?.forEach { name, v in
+            guard v > 0 else { return }
+            p.lit("&#10;"); p.lit(name); p.lit(" "); p.duration(v)
         }
-        p.raw("\"><span class=\"label\">")
-        p.int(row.line)
+        p.lit("\" style=\"order:")
+        p.int(ordinal)
+        p.lit("\"><span class=\"label\">")
+        p.int(r.line)
         if failed {
-            p.raw(" <b class=\"mark\">✕ exit "); p.int(Int(row.exit)); p.raw("</b> ")
-        } else if let status = row.status {
-            p.raw(" <b>"); p.int(status); p.raw("</b> ")
+            p.lit(" <b class=\"mark\">✕ exit "); p.int(Int(r.exit.rawValue)); p.lit("</b> ")
+        } else if let status = r.status {
+            p.lit(" <b>"); p.int(status); p.lit("</b> ")
         } else {
-            p.raw(" <b>-</b> ")
+            p.lit(" <b>-</b> ")
         }
-        p.text(row.method)
-        p.raw(" ")
-        p.text(row.url)
-        p.raw("</span><span class=\"track\"><span class=\"bar\" style=\"left:")
-        p.percent(tl.start, of: axis)
-        p.raw("%;width:")
-        p.percent(tl.duration, of: axis)
-        p.raw("%\">")
-        if let ph = tl.phases, tl.duration > 0 {
-            for (name, v) in zip(BatchTimeline.Phases.names, ph.values) where v > 0 {
-                p.raw("<i class=\""); p.raw(name); p.raw("\" style=\"width:"); p.percent(v, of: tl.duration); p.raw("%\"></i>")
+        p.text(method)
+        p.lit(" ")
+        p.text(url)
+        p.lit("</span><span class=\"track\"><span class=\"bar\" style=\"--s:")
+        p.fixed(tl.start, 6)
+        p.lit(";--d:")
+        p.fixed(tl.duration, 6)
+        p.lit("\">")
+        let total = tl.duration
+        if let ph = tl.phases, total > 0 {
+            ph.forEach { name, v in
+                guard v > 0 else { return }
+                p.lit("<i class=\""); p.lit(name); p.lit("\" style=\"width:"); p.percent(v, of: total); p.lit("%\"></i>")
             }
         } else if tl.phases == nil {
-            p.raw("<i class=\"failed-key\" style=\"width:100%\"></i>")
+            p.lit("<i class=\"failed-key\" style=\"width:100%\"></i>")
         }
-        p.raw("</span></span></div>\n")
+        p.lit("</span></span></div>\n")
     }
 
     private func writeRest(_ p: inout HTMLPage, axis: Double) {
@@ -260,6 +273,16 @@ final class BatchHTMLReport: BatchResultObserving {
             p.raw("</span>")
         }
         p.raw("</span></div></section>\n")
+    }
+
+    /// A failure's message as one reason of many: libcurl's elapsed time in it (`Failed to
+    /// connect to H port P after 3 ms`) left out, so that the same failure is counted once.
+    static func reason(_ message: String) -> String {
+        guard let after = message.rangeOfText(" after ") else { return message }
+        let rest = message[after.upperBound...]
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, rest[digits.endIndex...].hasPrefix(" ms") else { return message }
+        return String(message[..<after.lowerBound]) + String(rest[rest.index(digits.endIndex, offsetBy: 3)...])
     }
 
     // MARK: numbers as text
@@ -328,8 +351,10 @@ final class BatchHTMLReport: BatchResultObserving {
     .label{flex:0 0 360px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font:11px monospace;padding-right:6px}
     .track{position:relative;flex:1;height:100%}
     .cols{height:60px}.axis:has(.cols){height:64px}
-    .tick{position:absolute;top:2px;font-size:10px;color:#666;border-left:1px solid #bbb;padding-left:2px}
-    .bar{position:absolute;top:2px;height:10px;display:flex;min-width:1px}
+    .tick{position:absolute;top:2px;font-size:10px;color:#666;border-left:1px solid #bbb;padding-left:2px;white-space:nowrap}
+    .tick.end{transform:translateX(-100%);border-left:0;border-right:1px solid #bbb;padding:0 2px 0 0}
+    #waterfall{display:flex;flex-direction:column}
+    .bar{position:absolute;top:2px;height:10px;display:flex;min-width:1px;left:calc(var(--s) * 100% / var(--axis));width:calc(var(--d) * 100% / var(--axis))}
     .bar i{display:block;height:100%}
     .col{position:absolute;bottom:0;background:#8d6e63;display:flex;flex-direction:column;justify-content:flex-end;min-width:1px}
     .col span{display:block;width:100%}
@@ -366,8 +391,30 @@ private struct HTMLPage {
     private(set) var chunks: [[UInt8]] = []
     private var current: [UInt8] = []
 
+    /// Whether `current` moves to `chunks` past 64 KiB (not for a row buffer, which its spool empties).
+    private var spills = true
+
+    init() {}
+
+    /// A row buffer that goes on after `bytes` (a buffer handed back by `take()`).
+    init(taking bytes: [UInt8]) {
+        current = bytes
+        spills = false
+    }
+
+    /// The row buffer's bytes, the page left empty.
+    mutating func take() -> [UInt8] {
+        defer { current = [] }
+        return current
+    }
+
+    /// Markup of the page's own, as a literal (no String made).
+    mutating func lit(_ s: StaticString) {
+        current.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
     private mutating func spill() {
-        if current.count >= 1 << 16 { chunks.append(current); current = [] }
+        if spills, current.count >= 1 << 16 { chunks.append(current); current = [] }
     }
 
     /// Markup of the page's own (never text from outside).

@@ -8,9 +8,8 @@ import SwurlCore
 /// a `<failure type="exit N" message="…">` when the line failed.
 ///
 /// `<testsuite>` carries the counts, which are known only at the end, so the test cases are
-/// streamed to an unnamed spool file (created in `$TMPDIR` or `/tmp` and unlinked at once, so
-/// nothing is left behind) and copied after the header when the batch ends; memory holds one
-/// 64 KiB buffer and the counts. FILE is written through `OutputFile` (atomic, links followed),
+/// streamed to a `ReportSpool` and copied after the header when the batch ends; memory holds
+/// one 64 KiB buffer and the counts. FILE is written through `OutputFile` (atomic, links followed),
 /// opened before the first line runs.
 final class BatchJUnitReport: BatchResultObserving {
     /// Every test case's class name.
@@ -19,34 +18,30 @@ final class BatchJUnitReport: BatchResultObserving {
 
     private let file: OutputFile
     private let inputName: String
-    private let spool: Int32
-    private var pending: [UInt8] = []
+    private let spool: ReportSpool
     private var tests = 0, failures = 0
     private var lastEnd: Double = 0
     private let timestamp: String
-    /// The first error writing the spool; reported when the batch ends.
-    private var spoolError: SwurlError?
 
     /// - Throws: `SwurlError.output` when FILE or the spool file cannot be created.
     init(path: String, inputName: String, environment: Environment) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--junit")
         self.inputName = inputName
-        let dir = environment.variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = ArgumentBytes.path(dir + "/swurl-junit-XXXXXX")
-        let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else {
+        do throws(SwurlError) { spool = try ReportSpool(option: "--junit", environment: environment) } catch {
             file.discard()
-            throw .output("cannot create a spool file for --junit in '\(dir)': \(systemErrorMessage(errno))")
+            throw error
         }
-        unlink(template)
-        spool = fd
         timestamp = BatchJUnitReport.now()
     }
 
-    deinit { close(spool) }
-
     func observe(ordinal: Int, _ r: BatchResult) {
         tests += 1
+        observe(r, into: &spool.pending)
+        spool.flushIfFull()
+    }
+
+    private func observe(_ r: BatchResult, into pending: inout [UInt8]) {
+        func append(_ s: StaticString) { pending.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
         let seconds = r.timeTotal ?? r.timeline?.duration ?? 0
         lastEnd = max(lastEnd, r.timeline?.end ?? 0)
         pending.append(contentsOf: BatchJUnitReport.casePrefix)
@@ -65,31 +60,24 @@ final class BatchJUnitReport: BatchResultObserving {
         } else {
             failures += 1
             let message = r.error ?? "failed"
-            append(">\n    <failure type=\"exit \(r.exit.rawValue)\" message=\"")
+            append(">\n    <failure type=\"exit ")
+            BatchResult.appendDecimal(Int64(r.exit.rawValue), to: &pending)
+            append("\" message=\"")
             message.appendMarkupEscaped(to: &pending)
-            append("\">exit \(r.exit.rawValue): ")
+            append("\">exit ")
+            BatchResult.appendDecimal(Int64(r.exit.rawValue), to: &pending)
+            append(": ")
             message.appendMarkupEscaped(to: &pending)
-            if let status = r.status { append(" (HTTP status \(status))") }
+            if let status = r.status {
+                append(" (HTTP status ")
+                BatchResult.appendDecimal(Int64(status), to: &pending)
+                append(")")
+            }
             append("</failure>\n  </testcase>\n")
         }
-        if pending.count >= 1 << 16 { flushSpool() }
-    }
-
-    private func append(_ s: String) { pending.append(contentsOf: s.utf8) }
-
-    private func flushSpool() {
-        guard spoolError == nil else { pending.removeAll(keepingCapacity: true); return }
-        let fd = spool
-        let written = pending.withUnsafeBytes { b in
-            Result { () throws(SwurlError) in try writeAll(fd, b, describing: "the --junit spool file") }
-        }
-        if case .failure(let error) = written { spoolError = error }
-        pending.removeAll(keepingCapacity: true)
     }
 
     func finish() throws(SwurlError) {
-        flushSpool()
-        if let spoolError { file.discard(); throw spoolError }
         let suite = inputName.markupEscaped
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
         let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -97,17 +85,7 @@ final class BatchJUnitReport: BatchResultObserving {
             + "<testsuite name=\"\(suite)\" \(counts) time=\"\(BatchResult.seconds(lastEnd))\" timestamp=\"\(timestamp)\">\n"
         do {
             try file.write(Array(head.utf8))
-            guard lseek(spool, 0, SEEK_SET) == 0 else {
-                throw SwurlError.output("cannot read back the --junit spool file: \(systemErrorMessage(errno))")
-            }
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(spool, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { throw SwurlError.output("cannot read back the --junit spool file: \(systemErrorMessage(errno))") }
-                if n == 0 { break }
-                try buffer.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            }
+            try spool.copy(to: file)
             try file.write(Array("</testsuite>\n</testsuites>\n".utf8))
         } catch {
             file.discard()

@@ -29,6 +29,13 @@ struct BatchTimeline {
 
         /// The values in the order of `names`.
         var values: [Double] { [queued, redirects, dns, connect, tls, waiting, receiving] }
+
+        /// Each phase's name (as in `names`) and value, in order, without building arrays (a
+        /// report row does this per line).
+        func forEach(_ body: (StaticString, Double) -> Void) {
+            body("queued", queued); body("redirects", redirects); body("dns", dns); body("connect", connect)
+            body("tls", tls); body("waiting", waiting); body("receiving", receiving)
+        }
     }
 
     /// How long the line took from being taken up to its result.

@@ -56,13 +56,31 @@ public enum Redactor {
     /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
     /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
     public static func isRecordedSecretHeader(_ name: some StringProtocol) -> Bool {
-        // Only names of these lengths can match (checked before lower-casing: it allocates).
-        switch name.utf8.count {
-        case 6, 10, 13, 19: break
+        isRecordedSecretHeader(bytes: name.utf8)
+    }
+
+    /// `isRecordedSecretHeader` for a name in bytes (a request head as sent).
+    public static func isRecordedSecretHeader(bytes u: some Collection<UInt8>) -> Bool {
+        // By bytes against each name of the right length: no lower-cased copy (a HAR writes this per header).
+        switch u.count {
+        case 6: return isASCII(u, named: "cookie")
+        case 10: return isASCII(u, named: "set-cookie")
+        case 13: return isASCII(u, named: "authorization")
+        case 19: return isASCII(u, named: "proxy-authorization")
         default: return false
         }
-        let lower = name.lowercased()
-        return credentialHeaders.contains(lower) || lower == "set-cookie"
+    }
+
+    /// Whether the bytes `name` are `lower` (lower-case ASCII) in any case of its letters.
+    public static func isASCII(_ name: some Collection<UInt8>, named lower: StaticString) -> Bool {
+        guard name.count == lower.utf8CodeUnitCount else { return false }
+        var k = 0
+        for c in name {
+            let folded = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+            if folded != lower.utf8Start[k] { return false }
+            k += 1
+        }
+        return true
     }
 
     /// A header field as shown: credential values masked (`Authorization: ****`).

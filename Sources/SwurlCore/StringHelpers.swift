@@ -110,6 +110,11 @@ extension String {
     public func appendMarkupEscaped(to out: inout [UInt8]) {
         var s = self
         s.withUTF8 { u in
+            // Most text (a URL, a method) needs no escape: copied at once.
+            if !u.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x7F || $0 == 0xEF }) {
+                out.append(contentsOf: u)
+                return
+            }
             let n = u.count
             var i = 0
             while i < n {

@@ -14,14 +14,37 @@ public enum Timestamp {
 
     /// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (milliseconds truncated).
     public static func iso8601(_ seconds: Double) -> String {
+        var out: [UInt8] = []
+        appendISO8601(seconds, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `iso8601(seconds)`'s bytes appended to `out` (a HAR entry each: no String made).
+    public static func appendISO8601(_ seconds: Double, to out: inout [UInt8]) {
         let millisTotal = Int64((seconds * 1000).rounded(.down))
         var whole = time_t(millisTotal >= 0 ? millisTotal / 1000 : (millisTotal - 999) / 1000)
         let millis = Int(millisTotal - Int64(whole) * 1000)
         var parts = tm()
         gmtime_r(&whole, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let m = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(m)Z"
+        func digits(_ n: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var v = n
+            // A year past 9999 keeps all its digits.
+            while v / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(truncatingIfNeeded: v / divisor) &+ 0x30)
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        out.reserveCapacity(out.count + 24)
+        digits(Int(parts.tm_year) + 1900, 4); out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2); out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2); out.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2); out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2); out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2); out.append(UInt8(ascii: "."))
+        digits(millis, 3); out.append(UInt8(ascii: "Z"))
     }
 }

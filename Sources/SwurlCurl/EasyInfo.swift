@@ -75,6 +75,20 @@ extension EasyHandle {
     package var downloadedBytes: Int64 { info(offset: CURLINFO_SIZE_DOWNLOAD_T) }
     /// CURLINFO_SIZE_UPLOAD_T: body bytes sent.
     package var uploadedBytes: Int64 { info(offset: CURLINFO_SIZE_UPLOAD_T) }
+    /// CURLINFO_REQUEST_SIZE(3): bytes of the request heads sent (every request of the
+    /// transfer: also one sent again on a fresh connection); 0 when none went out.
+    package var requestHeadBytes: Int { info(long: CURLINFO_REQUEST_SIZE) }
+
+    /// Whether the cookie engine (or the shared jar) holds no cookie at all
+    /// (CURLINFO_COOKIELIST(3) gives no list), without reading the cookies.
+    package var holdsNoCookies: Bool {
+        var list: UnsafeMutablePointer<curl_slist>?
+        guard sw_getinfo_slist(raw, CURLINFO_COOKIELIST, &list) == CURLE_OK else { return false }
+        guard let list else { return true }
+        curl_slist_free_all(list)
+        return false
+    }
+
     /// CURLINFO_HEADER_SIZE: header bytes received.
     package var headerBytes: Int64 { Int64(info(long: CURLINFO_HEADER_SIZE)) }
     /// CURLINFO_SPEED_DOWNLOAD_T: bytes per second, averaged over the transfer.

@@ -11,7 +11,7 @@ final class HAREntryRecorder: HopTap {
     private let request: HTTPRequest
     private let settings: HARLog.Settings
     private let comment: String?
-    private let done: ([UInt8]) -> Void
+    private let log: HARLog
     private var sentHead: [UInt8]?
     /// When the head left and when the last body bytes did (monotonic seconds): `timings.send`.
     private var headSentAt: Double?
@@ -23,11 +23,11 @@ final class HAREntryRecorder: HopTap {
     private var bodyText: [UInt8] = []
     private var keepsText = false
 
-    init(request: HTTPRequest, settings: HARLog.Settings, comment: String?, done: @escaping ([UInt8]) -> Void) {
+    init(request: HTTPRequest, log: HARLog, comment: String?) {
         self.request = request
-        self.settings = settings
+        self.settings = log.settings
         self.comment = comment
-        self.done = done
+        self.log = log
     }
 
     func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
@@ -63,33 +63,29 @@ final class HAREntryRecorder: HopTap {
     }
 
     func hopDidEnd(_ end: HopEnd) {
-        var w = JSONWriter(capacity: 2048)
-        entry(end, &w)
-        done(w.bytes)
+        log.appendEntry { w in entry(end, &w) }
     }
 
-    // MARK: - The entry (written straight into bytes: a batch writes thousands)
+    // MARK: - The entry (written straight into the log's bytes: a batch writes thousands)
 
     private func entry(_ end: HopEnd, _ w: inout JSONWriter) {
         let t = end.timing
         let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds(), firstByteAfterHead: firstByteAfterHead())
-        w.beginObject()
-        w.member("startedDateTime", Timestamp.iso8601(end.endedAt - max(0, t.total)))
-        w.member("time", number: HARTimings.ms(timings.total))
-        w.key("request")
+        w.raw("{\"startedDateTime\":\"")
+        Timestamp.appendISO8601(end.endedAt - max(0, t.total), to: &w.bytes)
+        w.raw("\",\"time\":")
+        w.millis(timings.total)
+        w.raw(",\"request\":")
         requestValue(end, &w)
-        w.key("response")
+        w.raw(",\"response\":")
         responseValue(end, &w)
-        w.key("cache")
-        w.beginObject()
-        w.endObject()
-        w.key("timings")
+        w.raw(",\"cache\":{},\"timings\":")
         timings.write(&w)
-        if let ip = t.remoteAddress { w.member("serverIPAddress", ip) }
-        if t.localPort > 0 { w.member("connection", String(t.localPort)) }
-        if let comment { w.member("comment", comment) }
-        if let error = end.error { w.member("_error", error.message) }
-        w.endObject()
+        if let ip = t.remoteAddress { w.raw(",\"serverIPAddress\":"); w.quoted(ip) }
+        if t.localPort > 0 { w.raw(",\"connection\":\""); w.decimal(Int64(t.localPort)); w.raw("\"") }
+        if let comment { w.raw(",\"comment\":"); w.quoted(comment) }
+        if let error = end.error { w.raw(",\"_error\":"); w.quoted(error.message) }
+        w.raw("}")
     }
 
     /// Seconds from the request head leaving to the last body bytes leaving (0 without a body).
@@ -109,51 +105,71 @@ final class HAREntryRecorder: HopTap {
     private func url(_ text: String) -> String { settings.secrets ? text : Redactor.url(text) }
 
     private func requestValue(_ end: HopEnd, _ w: inout JSONWriter) {
-        var version = ""
-        var fields: [HTTPHeaders.Field] = request.headers.fields
+        w.raw("{\"method\":")
+        w.quoted(request.method.rawValue)
+        w.raw(",\"url\":")
+        w.quoted(url(request.url))
         if let sentHead {
-            let parsed = HAREntryRecorder.parseRequestHead(sentHead)
-            version = parsed.version
-            fields = parsed.fields
+            sentHead.withUnsafeBufferPointer { head in
+                let lines = HAREntryRecorder.headLines(head)
+                w.raw(",\"httpVersion\":")
+                w.quoted(bytes: HAREntryRecorder.version(head, lines.first))
+                w.raw(",\"cookies\":[")
+                var first = true
+                for line in lines.dropFirst() where HAREntryRecorder.isNamed(head, line.name, "cookie") {
+                    cookies(request: String(decoding: UnsafeBufferPointer(rebasing: head[line.value]), as: UTF8.self), &w, first: &first)
+                }
+                w.raw("],\"headers\":[")
+                for (i, line) in lines.dropFirst().enumerated() {
+                    let name = UnsafeBufferPointer(rebasing: head[line.name])
+                    w.raw(i == 0 ? "{\"name\":" : ",{\"name\":")
+                    w.quoted(bytes: name)
+                    w.raw(",\"value\":")
+                    if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) { w.quoted(Redactor.mask) } else {
+                        w.quoted(bytes: UnsafeBufferPointer(rebasing: head[line.value]))
+                    }
+                    w.raw("}")
+                }
+                w.raw("]")
+            }
+        } else {
+            let fields = request.headers.fields
+            w.raw(",\"httpVersion\":\"\",\"cookies\":[")
+            var first = true
+            for f in fields where HAREntryRecorder.isNamed(f.name, "cookie") { cookies(request: f.value, &w, first: &first) }
+            w.raw("],\"headers\":")
+            headers(fields, &w)
         }
-        w.beginObject()
-        w.member("method", request.method.rawValue)
-        w.member("url", url(request.url))
-        w.member("httpVersion", version)
-        w.key("cookies")
-        w.beginArray()
-        for f in fields where HAREntryRecorder.isNamed(f.name, "cookie") { cookies(request: f.value, &w) }
-        w.endArray()
-        w.key("headers")
-        headers(fields, &w)
-        w.key("queryString")
-        w.beginArray()
-        for q in HAREntryRecorder.query(of: request.url) { pair(name: q.name, value: q.value, &w) }
-        w.endArray()
+        w.raw(",\"queryString\":[")
+        if request.url.containsByte(UInt8(ascii: "?")) {
+            for (i, q) in HAREntryRecorder.query(of: request.url).enumerated() { pair(name: q.name, value: q.value, &w, first: i == 0) }
+        }
+        w.raw("]")
         if let body = request.body {
-            w.key("postData")
+            w.raw(",\"postData\":")
             postData(body, &w)
         }
-        w.member("headersSize", number: sentHead.map { String($0.count) } ?? "-1")
-        let bodySize: Int64 = sentHead != nil ? end.timing.uploadedBytes : (request.body == nil ? 0 : -1)
-        w.member("bodySize", number: String(bodySize))
-        w.endObject()
+        w.raw(",\"headersSize\":")
+        w.decimal(sentHead.map { Int64($0.count) } ?? -1)
+        w.raw(",\"bodySize\":")
+        w.decimal(sentHead != nil ? end.timing.uploadedBytes : (request.body == nil ? 0 : -1))
+        w.raw("}")
     }
 
     private func postData(_ body: RequestBody, _ w: inout JSONWriter) {
         let mime = request.headers["Content-Type"] ?? ""
-        w.beginObject()
-        w.member("mimeType", mime)
+        w.raw("{\"mimeType\":")
+        w.quoted(mime)
         let length = body.length
         let bytes = body.inMemoryBytes
         if let bytes, HAREntryRecorder.isText(mime) || (mime.isEmpty && !BinarySniffer.hasNUL(bytes)),
            bytes.count <= HAREntryRecorder.textLimit, let text = String(validating: bytes, as: UTF8.self) {
-            w.member("text", text)
+            w.raw(",\"text\":")
+            w.quoted(text)
             if mime.lowercased().hasPrefix("application/x-www-form-urlencoded") {
-                w.key("params")
-                w.beginArray()
-                for p in HAREntryRecorder.formPairs(text) { pair(name: p.name, value: p.value, &w) }
-                w.endArray()
+                w.raw(",\"params\":[")
+                for (i, p) in HAREntryRecorder.formPairs(text).enumerated() { pair(name: p.name, value: p.value, &w, first: i == 0) }
+                w.raw("]")
             }
         } else {
             let kind = mime.lowercased().hasPrefix("multipart/") ? "multipart body"
@@ -161,111 +177,172 @@ final class HAREntryRecorder: HopTap {
                 : (bytes?.count ?? 0) > HAREntryRecorder.textLimit ? "body over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
                 : "binary body"
             let size = length.map { " of \($0) bytes" } ?? ""
-            w.member("comment", "\(kind)\(size): recorded by its size, not its text")
+            w.raw(",\"comment\":")
+            w.quoted("\(kind)\(size): recorded by its size, not its text")
         }
-        w.endObject()
+        w.raw("}")
     }
 
     private func responseValue(_ end: HopEnd, _ w: inout JSONWriter) {
-        w.beginObject()
         guard let head = responseHead else {
-            w.member("status", number: "0")
-            w.member("statusText", "")
-            w.member("httpVersion", "")
-            w.key("cookies"); w.beginArray(); w.endArray()
-            w.key("headers"); w.beginArray(); w.endArray()
-            w.key("content")
-            w.beginObject()
-            w.member("size", number: "0")
-            w.member("mimeType", "x-unknown")
-            w.endObject()
-            w.member("redirectURL", "")
-            w.member("headersSize", number: "-1")
-            w.member("bodySize", number: "-1")
-            w.endObject()
+            w.raw("{\"status\":0,\"statusText\":\"\",\"httpVersion\":\"\",\"cookies\":[],\"headers\":[],")
+            w.raw("\"content\":{\"size\":0,\"mimeType\":\"x-unknown\"},\"redirectURL\":\"\",\"headersSize\":-1,\"bodySize\":-1}")
             return
         }
         let fields = head.headers.fields
         let contentType = head.headers["Content-Type"]
-        w.member("status", number: String(head.status))
-        w.member("statusText", head.reason)
-        w.member("httpVersion", head.version)
-        w.key("cookies")
-        w.beginArray()
-        for f in fields where HAREntryRecorder.isNamed(f.name, "set-cookie") { cookie(setCookie: f.value, &w) }
-        w.endArray()
-        w.key("headers")
+        w.raw("{\"status\":")
+        w.decimal(Int64(head.status))
+        w.raw(",\"statusText\":")
+        w.quoted(head.reason)
+        w.raw(",\"httpVersion\":")
+        w.quoted(head.version)
+        w.raw(",\"cookies\":[")
+        var first = true
+        for f in fields where HAREntryRecorder.isNamed(f.name, "set-cookie") {
+            if cookie(setCookie: f.value, &w, first: first) { first = false }
+        }
+        w.raw("],\"headers\":")
         headers(fields, &w)
-        w.key("content")
-        w.beginObject()
-        w.member("size", number: String(bodyBytes))
+        w.raw(",\"content\":{\"size\":")
+        w.decimal(bodyBytes)
         let onWire = end.timing.downloadedBytes
-        if onWire > 0 && onWire < bodyBytes { w.member("compression", number: String(bodyBytes - onWire)) }
-        w.member("mimeType", contentType ?? "x-unknown")
+        if onWire > 0 && onWire < bodyBytes { w.raw(",\"compression\":"); w.decimal(bodyBytes - onWire) }
+        w.raw(",\"mimeType\":")
+        w.quoted(contentType ?? "x-unknown")
         if settings.bodies {
             if keepsText, let text = String(validating: bodyText, as: UTF8.self) {
-                w.member("text", text)
+                w.raw(",\"text\":")
+                w.quoted(text)
             } else if bodyBytes > 0 {
                 let why = !HAREntryRecorder.isText(contentType) ? "not a text type"
                     : bodyBytes > Int64(HAREntryRecorder.textLimit) ? "over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
                     : "not valid UTF-8"
-                w.member("comment", "body of \(bodyBytes) bytes not recorded: \(why)")
+                w.raw(",\"comment\":")
+                w.quoted("body of \(bodyBytes) bytes not recorded: \(why)")
             }
         }
-        w.endObject()
-        let location = end.redirectURL.map(url) ?? ""
-        w.member("redirectURL", head.status >= 300 && head.status < 400 ? location : "")
-        w.member("headersSize", number: end.timing.headerBytes > 0 ? String(end.timing.headerBytes) : "-1")
-        w.member("bodySize", number: String(onWire))
-        w.endObject()
+        w.raw("},\"redirectURL\":")
+        if head.status >= 300 && head.status < 400, let location = end.redirectURL { w.quoted(url(location)) } else { w.raw("\"\"") }
+        w.raw(",\"headersSize\":")
+        w.decimal(end.timing.headerBytes > 0 ? end.timing.headerBytes : -1)
+        w.raw(",\"bodySize\":")
+        w.decimal(onWire)
+        w.raw("}")
     }
 
     // MARK: - Pieces
 
-    private func pair(name: String, value: String, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.member("name", name)
-        w.member("value", value)
-        w.endObject()
+    private func pair(name: String, value: String, _ w: inout JSONWriter, first: Bool) {
+        w.raw(first ? "{\"name\":" : ",{\"name\":")
+        w.quoted(name)
+        w.raw(",\"value\":")
+        w.quoted(value)
+        w.raw("}")
     }
 
     private func secret(_ value: String) -> String { settings.secrets ? value : Redactor.mask }
 
     private func headers(_ fields: [HTTPHeaders.Field], _ w: inout JSONWriter) {
-        w.beginArray()
-        for f in fields { pair(name: f.name, value: Redactor.isRecordedSecretHeader(f.name) ? secret(f.value) : f.value, &w) }
-        w.endArray()
+        w.raw("[")
+        for (i, f) in fields.enumerated() {
+            pair(name: f.name, value: Redactor.isRecordedSecretHeader(f.name) ? secret(f.value) : f.value, &w, first: i == 0)
+        }
+        w.raw("]")
     }
 
     /// `a=1; b=2` → the request's cookies.
-    private func cookies(request value: String, _ w: inout JSONWriter) {
+    private func cookies(request value: String, _ w: inout JSONWriter, first: inout Bool) {
         for part in value.split(separator: ";") {
             let text = String(part).trimmingSpaces()
             guard !text.isEmpty else { continue }
             let (name, v) = HAREntryRecorder.split(text)
-            pair(name: name, value: secret(v), &w)
+            pair(name: name, value: secret(v), &w, first: first)
+            first = false
         }
     }
 
-    /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly, secure).
-    private func cookie(setCookie value: String, _ w: inout JSONWriter) {
+    /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly,
+    /// secure); false (nothing written) for an empty one.
+    private func cookie(setCookie value: String, _ w: inout JSONWriter, first: Bool) -> Bool {
         var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]
-        guard let first = parts.popFirst(), !first.isEmpty else { return }
-        let (name, v) = HAREntryRecorder.split(first)
-        w.beginObject()
-        w.member("name", name)
-        w.member("value", secret(v))
+        guard let firstPart = parts.popFirst(), !firstPart.isEmpty else { return false }
+        let (name, v) = HAREntryRecorder.split(firstPart)
+        w.raw(first ? "{\"name\":" : ",{\"name\":")
+        w.quoted(name)
+        w.raw(",\"value\":")
+        w.quoted(secret(v))
         for attribute in parts {
             let (key, attr) = HAREntryRecorder.split(attribute)
             switch key.lowercased() {
-            case "path": w.member("path", attr)
-            case "domain": w.member("domain", attr)
-            case "httponly": w.key("httpOnly"); w.bool(true)
-            case "secure": w.key("secure"); w.bool(true)
+            case "path": w.raw(",\"path\":"); w.quoted(attr)
+            case "domain": w.raw(",\"domain\":"); w.quoted(attr)
+            case "httponly": w.raw(",\"httpOnly\":true")
+            case "secure": w.raw(",\"secure\":true")
             default: break
             }
         }
-        w.endObject()
+        w.raw("}")
+        return true
+    }
+
+    // MARK: - The head as sent, by bytes
+
+    /// One line of a request head: where its name and its value (without the blanks around
+    /// it) lie. The first line (the request line) has its whole text as `name`.
+    struct HeadLine {
+        var name: Range<Int>
+        var value: Range<Int>
+    }
+
+    /// The lines of a request head as libcurl sent it ("\r\n" is one Character, so by bytes:
+    /// ':', blanks and line ends are ASCII); header lines without a colon are left out.
+    static func headLines(_ b: UnsafeBufferPointer<UInt8>) -> [HeadLine] {
+        var lines: [HeadLine] = []
+        lines.reserveCapacity(12)
+        var start = 0
+        while start < b.count {
+            var end = start
+            while end < b.count, b[end] != 0x0A { end += 1 }
+            var stop = end
+            if stop > start, b[stop - 1] == 0x0D { stop -= 1 }
+            if lines.isEmpty {
+                lines.append(HeadLine(name: start..<stop, value: stop..<stop))
+            } else if stop > start, let colon = b[start..<stop].firstIndex(of: UInt8(ascii: ":")) {
+                var v = colon + 1, e = stop
+                while v < e, b[v] == 0x20 || b[v] == 0x09 { v += 1 }
+                while e > v, b[e - 1] == 0x20 || b[e - 1] == 0x09 { e -= 1 }
+                lines.append(HeadLine(name: start..<colon, value: v..<e))
+            }
+            start = end + 1
+        }
+        return lines
+    }
+
+    /// The request line's last word when it is an HTTP version (`HTTP/1.1`), else empty.
+    static func version(_ b: UnsafeBufferPointer<UInt8>, _ requestLine: HeadLine?) -> UnsafeBufferPointer<UInt8> {
+        guard let r = requestLine?.name else { return UnsafeBufferPointer(rebasing: b[0..<0]) }
+        var space = r.upperBound
+        while space > r.lowerBound, b[space - 1] != 0x20 { space -= 1 }
+        let word = UnsafeBufferPointer(rebasing: b[space..<r.upperBound])
+        return word.starts(with: "HTTP/".utf8) ? word : UnsafeBufferPointer(rebasing: b[0..<0])
+    }
+
+    /// Whether the bytes `name` of `b` are the header name `lower` (lower-case ASCII) in any case.
+    static func isNamed(_ b: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ lower: StaticString) -> Bool {
+        Redactor.isASCII(UnsafeBufferPointer(rebasing: b[name]), named: lower)
+    }
+
+    /// A request head as libcurl sent it → its HTTP version and header fields.
+    static func parseRequestHead(_ bytes: [UInt8]) -> (version: String, fields: [HTTPHeaders.Field]) {
+        bytes.withUnsafeBufferPointer { b in
+            let lines = headLines(b)
+            let fields = lines.dropFirst().map { line in
+                HTTPHeaders.Field(name: String(decoding: UnsafeBufferPointer(rebasing: b[line.name]), as: UTF8.self),
+                                  value: String(decoding: UnsafeBufferPointer(rebasing: b[line.value]), as: UTF8.self))
+            }
+            return (String(decoding: version(b, lines.first), as: UTF8.self), fields)
+        }
     }
 
     // MARK: - Parsing (pure, tested)
@@ -283,39 +360,6 @@ final class HAREntryRecorder: HopTap {
         if type.hasPrefix("text/") { return true }
         return ["json", "xml", "javascript", "ecmascript", "x-www-form-urlencoded", "yaml", "graphql"]
             .contains { type.containsText($0) }
-    }
-
-    /// A request head as libcurl sent it → its HTTP version and header fields.
-    static func parseRequestHead(_ bytes: [UInt8]) -> (version: String, fields: [HTTPHeaders.Field]) {
-        // By bytes: "\r\n" is one Character, and ':', blanks and line ends are ASCII.
-        bytes.withUnsafeBufferPointer { b in
-            var fields: [HTTPHeaders.Field] = []
-            fields.reserveCapacity(12)
-            var version = ""
-            var start = 0
-            var first = true
-            while start < b.count {
-                var end = start
-                while end < b.count, b[end] != 0x0A { end += 1 }
-                var stop = end
-                if stop > start, b[stop - 1] == 0x0D { stop -= 1 }
-                if first {
-                    first = false
-                    var space = stop
-                    while space > start, b[space - 1] != 0x20 { space -= 1 }
-                    let word = UnsafeBufferPointer(rebasing: b[space..<stop])
-                    if word.starts(with: Array("HTTP/".utf8)) { version = String(decoding: word, as: UTF8.self) }
-                } else if stop > start, let colon = b[start..<stop].firstIndex(of: UInt8(ascii: ":")) {
-                    var v = colon + 1, w = stop
-                    while v < w, b[v] == 0x20 || b[v] == 0x09 { v += 1 }
-                    while w > v, b[w - 1] == 0x20 || b[w - 1] == 0x09 { w -= 1 }
-                    fields.append(.init(name: String(decoding: UnsafeBufferPointer(rebasing: b[start..<colon]), as: UTF8.self),
-                                        value: String(decoding: UnsafeBufferPointer(rebasing: b[v..<w]), as: UTF8.self)))
-                }
-                start = end + 1
-            }
-            return (version, fields)
-        }
     }
 
     /// Whether a header `name` is `lower` (lower-case ASCII), in any case.

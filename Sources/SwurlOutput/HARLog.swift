@@ -43,8 +43,9 @@ public final class HARLog {
     /// `.rewrite`: every entry so far, serialized.
     private var entries: [[UInt8]] = []
     private var entryCount = 0
-    /// `.stream`: entries not written yet (at most about `block` bytes).
-    private var pending: [UInt8] = []
+    /// `.stream`: entries not written yet (at most about `block` bytes), which the recorders
+    /// write into straight.
+    private var pending = JSONWriter(capacity: HARLog.block + 8 * 1024)
     private static let block = 64 * 1024
     /// The first error writing an entry (`.stream`), reported by `commit()`.
     private var writeError: SwurlError?
@@ -76,23 +77,25 @@ public final class HARLog {
     /// How many entries the log holds.
     public var count: Int { entryCount }
 
-    /// Adds one serialized entry.
-    func append(_ entry: [UInt8]) {
+    /// Adds one entry, which `write` writes (a whole JSON object).
+    func appendEntry(_ write: (inout JSONWriter) -> Void) {
         entryCount += 1
         switch mode {
         case .stream:
             // Gathered into blocks of about 64 KiB: one write(2) per block, not per entry.
-            if entryCount > 1 { pending += [UInt8(ascii: ","), 0x0A] }
-            pending += entry
-            if pending.count >= HARLog.block { flush() }
+            if entryCount > 1 { pending.raw(",\n") }
+            write(&pending)
+            if pending.bytes.count >= HARLog.block { flush() }
         case .rewrite:
-            entries.append(entry)
+            var w = JSONWriter(capacity: 2048)
+            write(&w)
+            entries.append(w.bytes)
         }
     }
 
     private func flush() {
-        write(pending)
-        pending.removeAll(keepingCapacity: true)
+        write(pending.bytes)
+        pending.bytes.removeAll(keepingCapacity: true)
     }
 
     private func write(_ bytes: [UInt8]) {
@@ -109,7 +112,7 @@ public final class HARLog {
         switch mode {
         case .stream:
             guard let file else { return }
-            pending += Array(HARLog.tail.utf8)
+            pending.bytes += Array(HARLog.tail.utf8)
             flush()
             self.file = nil
             if let writeError {
@@ -158,7 +161,7 @@ public final class HARLog {
         }
 
         func hopWillBegin(_ request: HTTPRequest) -> HopTap? {
-            HAREntryRecorder(request: request, settings: log.settings, comment: comment) { [log] entry in log.append(entry) }
+            HAREntryRecorder(request: request, log: log, comment: comment)
         }
     }
 }

@@ -49,22 +49,22 @@ struct HARTimings {
     /// The entry's `time`: every phase but `ssl` (counted in `connect`), -1 ones left out.
     var total: Int64 { blocked + max(0, dns) + max(0, connect) + send + wait + receive }
 
+    /// `{"blocked":…,"receive":…}`, straight into the entry's bytes.
     func write(_ w: inout JSONWriter) {
-        w.beginObject()
-        w.member("blocked", number: HARTimings.ms(blocked))
-        w.member("dns", number: HARTimings.ms(dns))
-        w.member("connect", number: HARTimings.ms(connect))
-        w.member("ssl", number: HARTimings.ms(ssl))
-        w.member("send", number: HARTimings.ms(send))
-        w.member("wait", number: HARTimings.ms(wait))
-        w.member("receive", number: HARTimings.ms(receive))
-        w.endObject()
+        w.raw("{\"blocked\":"); w.millis(blocked)
+        w.raw(",\"dns\":"); w.millis(dns)
+        w.raw(",\"connect\":"); w.millis(connect)
+        w.raw(",\"ssl\":"); w.millis(ssl)
+        w.raw(",\"send\":"); w.millis(send)
+        w.raw(",\"wait\":"); w.millis(wait)
+        w.raw(",\"receive\":"); w.millis(receive)
+        w.raw("}")
     }
 
     /// Microseconds as milliseconds with three decimals (`1234` → `1.234`); negative is `-1`.
     static func ms(_ us: Int64) -> String {
-        guard us >= 0 else { return "-1" }
-        let frac = us % 1000
-        return "\(us / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+        var w = JSONWriter()
+        w.millis(us)
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 }

@@ -35,6 +35,9 @@ public final class Transfer: EasyTransferHandler {
     /// Whether a recorder sees the request as sent (the debug callback runs even when nothing
     /// prints the request; the printer still gets it only with `options.captureRequest`).
     var recordsRequest = false
+    /// The request head as libcurl sends it, rebuilt (`SentRequestHead`) instead of the debug
+    /// callback for a recorder alone; handed over when the hop ends, if it went out.
+    private var rebuiltHead: [UInt8]?
     /// The request URL's scheme, lower-cased, when the session has parsed the URL already.
     var routeScheme: String?
     /// Whether the last failure is one a retry may cure (connection refused or reset, timeout).
@@ -124,6 +127,7 @@ public final class Transfer: EasyTransferHandler {
     /// The hop's result from how libcurl ended it.
     /// - Throws: as `perform()`.
     func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {
+        deliverRebuiltHead()
         if let trust = verifier?.failure { throw trust.error }
         if let failure { throw failure }
         if Interrupt.requested { throw .interrupted }
@@ -210,7 +214,8 @@ public final class Transfer: EasyTransferHandler {
         // Redirects are followed hop by hop by Exchange, never by libcurl.
         try easy.set(.followLocation(false))
         try configureConnection()
-        try easy.set(.headers(try headerLines()))
+        let lines = try headerLines()
+        try easy.set(.headers(lines))
         verifier = try easy.applySecurity(options.security)
         verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
 
@@ -232,7 +237,27 @@ public final class Transfer: EasyTransferHandler {
         }
 
         try easy.registerReceiveCallbacks()
-        if options.captureRequest || recordsRequest { try easy.registerDebugCallback() }
+        if options.captureRequest {
+            try easy.registerDebugCallback()
+        } else if recordsRequest {
+            rebuiltHead = SentRequestHead.rebuild(request, lines: lines, options: options, digest: digestCredentials != nil,
+                                                  acceptEncoding: options.contentCoding.libcurlDecodes ? ContentCoding.decodable : nil,
+                                                  cookiesPossible: !easy.holdsNoCookies)
+            if rebuiltHead == nil { try easy.registerDebugCallback() }
+        }
+    }
+
+    /// Hands the rebuilt head to the delegate when libcurl sent exactly that many head bytes
+    /// (CURLINFO_REQUEST_SIZE: a multiple when the same head went again on a fresh connection);
+    /// else, or when nothing went out, the head is not known and nothing is handed over.
+    private func deliverRebuiltHead() {
+        guard let head = rebuiltHead else { return }
+        rebuiltHead = nil
+        let sent = easy.requestHeadBytes
+        guard sent > 0, !head.isEmpty, sent % head.count == 0 else { return }
+        do { try delegate.transferDidSendRequestHead(head) } catch {
+            fail(error as? SwurlError ?? .output("\(error)"))
+        }
     }
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`

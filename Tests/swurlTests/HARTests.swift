@@ -76,6 +76,54 @@ final class HARTests: XCTestCase {
         XCTAssertNil(content["text"], "bodies only with --har-bodies")
     }
 
+    /// The request head in the HAR is the one the server received, field by field and byte
+    /// count, whether swurl rebuilt it (a plain http GET: no debug callback) or libcurl's debug
+    /// callback showed it (a body, cookies, user info, a URL libcurl normalizes, a Host header).
+    func testTheRecordedHeadIsWhatTheServerReceived() throws {
+        let cases: [[String]] = [
+            ["{URL}/plain"],
+            ["{URL}/q/a?b=1&c=%20d", "e==f g"],
+            ["GET", "{URL}/g", "Accept:", "X-E;", "X-A:1"],
+            ["{URL}/i", "Accept-Encoding:identity", "User-Agent:agent/1"],
+            ["HEAD", "{URL}/h"],
+            ["DELETE", "{URL}/d", "Authorization:Bearer t"],
+            ["--http1.1", "{URL}/v"],
+            ["POST", "{URL}/p", "a=1"],
+            ["POST", "{URL}/empty"],
+            ["{URL}/a/../b/./c"],
+            ["{URL}/x", "Host:example.test"],
+            ["{USERINFO}/u"],
+            ["--session-read-only", "{SESSION}", "{URL}/s"],
+        ]
+        let session = dir + "/cookies.json"
+        try Data(#"{"version": 1, "cookies": [{"domain": "127.0.0.1", "includeSubdomains": false, "path": "/", "secure": false, "httpOnly": false, "expires": 0, "name": "k", "value": "v"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        for (n, args) in cases.enumerated() {
+            let capture = try CaptureServer()
+            let filled = args.map {
+                $0.replacingOccurrences(of: "{URL}", with: capture.base)
+                    .replacingOccurrences(of: "{USERINFO}", with: "http://ann:pw@127.0.0.1:\(capture.server.port)")
+                    .replacingOccurrences(of: "{SESSION}", with: session)
+            }
+            let har = dir + "/head\(n).har"
+            let r = try runSwurl(["--har", har, "--har-secrets"] + filled)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let received = capture.captured
+            let headEnd = try XCTUnwrap(received.range(of: Data("\r\n\r\n".utf8)), "\(args)").upperBound
+            let lines = String(decoding: received[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            let fields = lines.dropFirst().map { line -> (String, String) in
+                let colon = line.firstIndex(of: ":") ?? line.endIndex
+                return (String(line[..<colon]), line[colon...].dropFirst().trimmingCharacters(in: .whitespaces))
+            }
+            let entry = try XCTUnwrap(try checkedEntries(har).first)
+            let recorded = headers(request(entry))
+            XCTAssertEqual(recorded.map { $0.0 + ": " + $0.1 }, fields.map { $0.0 + ": " + $0.1 }, "\(args)")
+            XCTAssertEqual(request(entry)["headersSize"] as? Int, headEnd, "\(args)")
+            XCTAssertEqual(request(entry)["httpVersion"] as? String, "HTTP/1.1", "\(args)")
+            XCTAssertEqual(lines.first?.components(separatedBy: " ").first, request(entry)["method"] as? String, "\(args)")
+        }
+    }
+
     func testQueryStringIsRecordedDecoded() throws {
         let har = dir + "/q.har"
         let r = try runSwurl(["--har", har, try HTTPBin.url("/get"), "q==a b", "n==1"])

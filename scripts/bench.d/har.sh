@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# What --har costs a batch: 1000 small GETs from nginx on 127.0.0.1, swurl batch with and
-# without --har (and with --har --har-bodies), taking turns; then 100,000 lines with --har for
-# the peak RSS (the entries are streamed to the file, so it must stay flat).
+# What --har, --report and --junit cost a batch: 1000 small GETs from nginx on 127.0.0.1, swurl
+# batch --parallel 16 without them, with --har (and --har --har-bodies), with --report and
+# --junit, and with all three together (the target: at most 1.10x the plain batch's wall
+# time), taking turns; then 100,000 lines with --har and with all three for the peak RSS (the
+# entries, test cases and rows are streamed, so it must stay flat).
 # Env: SWURL, OUT (scratch dir), HAR_RUNS.
 set -euo pipefail
 . "$(dirname "$0")/../nginx.bash"
@@ -20,17 +22,19 @@ for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/small.txt" 
 
 url="http://127.0.0.1:$nport/small.txt"
 for i in $(seq 1000); do echo "$url"; done > "$dir/urls"
-echo "== 1000 small GETs, 16 at once, with and without --har ($RUNS runs each, taking turns)"
+echo "== 1000 small GETs, 16 at once, with and without --har, --report, --junit ($RUNS runs each, taking turns)"
 python3 scripts/bench-turns.py "$RUNS" 2 1000 \
-  "--har --har-bodies=$SWURL batch $dir/urls -q --har $dir/b.har --har-bodies" \
-  "--har=$SWURL batch $dir/urls -q --har $dir/a.har" \
-  "no --har=$SWURL batch $dir/urls -q"
+  "--har --har-bodies=$SWURL batch $dir/urls -q --parallel 16 --har $dir/b.har --har-bodies" \
+  "--har=$SWURL batch $dir/urls -q --parallel 16 --har $dir/a.har" \
+  "--report --junit=$SWURL batch $dir/urls -q --parallel 16 --report $dir/r.html --junit $dir/j.xml" \
+  "all three=$SWURL batch $dir/urls -q --parallel 16 --har $dir/t.har --report $dir/t.html --junit $dir/t.xml" \
+  "plain=$SWURL batch $dir/urls -q --parallel 16"
 echo "  HAR of 1000 lines: $(stat -c %s "$dir/a.har") bytes"
 
 echo "== 100,000 lines, swurl batch --parallel 16, peak RSS"
 for i in $(seq 100); do cat "$dir/urls"; done > "$dir/urls100k"
-for har in "" "--har $dir/c.har"; do
-  rss=$( { /usr/bin/time -f '%M' "$SWURL" batch "$dir/urls100k" -q --parallel 16 $har >/dev/null; } 2>&1 | tail -1)
-  echo "  swurl batch ${har:-(no --har)}: peak RSS ${rss} KiB"
+for extra in "" "--har $dir/c.har" "--har $dir/d.har --report $dir/d.html --junit $dir/d.xml"; do
+  rss=$( { /usr/bin/time -f '%M' "$SWURL" batch "$dir/urls100k" -q --parallel 16 $extra >/dev/null; } 2>&1 | tail -1)
+  echo "  swurl batch ${extra:-(plain)}: peak RSS ${rss} KiB"
 done
 echo "  HAR of 100,000 lines: $(stat -c %s "$dir/c.har") bytes"

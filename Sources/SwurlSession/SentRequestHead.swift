@@ -1,0 +1,87 @@
+import SwurlCurl
+import SwurlCore
+
+/// The request head libcurl 7.88 sends, rebuilt from what swurl handed it, for a recorder
+/// (`--har`) that needs the head as sent and nothing else does. Without it the transfer turns on
+/// CURLOPT_VERBOSE for the debug callback, and libcurl then formats every informational line of
+/// the transfer as well (docs/performance.md, "HAR files").
+///
+/// Only for requests whose head libcurl derives wholly from swurl's (Curl_http in lib/http.c):
+/// a plain `http://` URL (`CurlURL.plainHTTPRequestStart`) on HTTP/1.1, no body, no proxy, no
+/// Digest, an empty cookie engine, and no header line that libcurl treats on its own. The head
+/// is then the request line, `Host`, libcurl's `Accept: */*` and `Accept-Encoding` unless a line
+/// names them, and the header lines in order (`Name;` sent as `Name:`, `Name:` not at all).
+/// Anything else keeps the debug callback. `Transfer` checks the result against
+/// CURLINFO_REQUEST_SIZE once the request went out.
+enum SentRequestHead {
+    /// Whether a line may not carry this header name for the rebuilt head: libcurl writes,
+    /// merges or drops these itself.
+    private static func isLibcurlOwned(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch name.count {
+        case 2: return Redactor.isASCII(name, named: "te")
+        case 4: return Redactor.isASCII(name, named: "host")
+        case 6: return Redactor.isASCII(name, named: "cookie")
+        case 10: return Redactor.isASCII(name, named: "connection")
+        case 14: return Redactor.isASCII(name, named: "content-length")
+        case 17: return Redactor.isASCII(name, named: "transfer-encoding")
+        default: return false
+        }
+    }
+
+    /// The head, ending with the blank line, or nil when libcurl's cannot be known here.
+    /// - Parameters:
+    ///   - lines: the CURLOPT_HTTPHEADER lines (`Transfer.headerLines()`).
+    ///   - acceptEncoding: the Accept-Encoding libcurl adds (CURLOPT_ACCEPT_ENCODING ""), nil when not asked to.
+    ///   - cookiesPossible: whether the cookie engine may add a `Cookie` header.
+    static func rebuild(_ request: HTTPRequest, lines: [String], options: TransferOptions, digest: Bool,
+                        acceptEncoding: String?, cookiesPossible: Bool) -> [UInt8]? {
+        guard request.body == nil, request.method != .post, !digest, !cookiesPossible,
+              options.unixSocket == nil, options.proxy.proxy(forScheme: "http") == nil else { return nil }
+        switch options.httpVersion {
+        case .automatic, .http1_1: break
+        case .http2, .http2PriorKnowledge: return nil
+        }
+        guard var head = CurlURL.plainHTTPRequestStart(method: request.method.rawValue, url: request.url) else { return nil }
+        var namesAccept = false, namesAcceptEncoding = false
+        var custom: [UInt8] = []
+        custom.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 2 })
+        for line in lines {
+            var text = line
+            let ok = text.withUTF8 { b -> Bool in
+                guard let sep = b.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") }) else { return false }
+                let name = UnsafeBufferPointer(rebasing: b[..<sep])
+                if Redactor.isASCII(name, named: "accept") { namesAccept = true }
+                if Redactor.isASCII(name, named: "accept-encoding") { namesAcceptEncoding = true }
+                if SentRequestHead.isLibcurlOwned(name) { return false }
+                if b[sep] == UInt8(ascii: ";") {
+                    // `Name;`: sent with an empty value; anything after the `;` is not swurl's form.
+                    guard sep == b.count - 1 else { return false }
+                    custom.append(contentsOf: name)
+                    custom.append(contentsOf: ":\r\n".utf8)
+                    return true
+                }
+                var v = sep + 1
+                while v < b.count, b[v] == 0x20 || b[v] == 0x09 { v += 1 }
+                if v == b.count {
+                    // `Name:` removes a header libcurl would add; a value of blanks would be dropped too,
+                    // but swurl never writes one (`Name;` is its empty value).
+                    return sep == b.count - 1
+                }
+                custom.append(contentsOf: b)
+                custom.append(contentsOf: "\r\n".utf8)
+                return true
+            }
+            guard ok else { return nil }
+        }
+        if !namesAccept { head.append(contentsOf: "Accept: */*\r\n".utf8) }
+        if let acceptEncoding, !namesAcceptEncoding {
+            guard !acceptEncoding.isEmpty else { return nil }
+            head.append(contentsOf: "Accept-Encoding: ".utf8)
+            head.append(contentsOf: acceptEncoding.utf8)
+            head.append(contentsOf: "\r\n".utf8)
+        }
+        head += custom
+        head.append(contentsOf: "\r\n".utf8)
+        return head
+    }
+}
