@@ -2,6 +2,7 @@
 """Records the exact bytes a client sent, then answers 200 OK (Tests/Support/CaptureServer.swift).
 
 Usage: capture.py PORT PATH [CHAIN KEY CLIENT_CA UNIX_SOCKET]
+PORT 0 picks a free port; the port listened on is printed on the first line.
 (positional: an argument left out, or given as '', is not used)
 
 Listens on 127.0.0.1:PORT, and on UNIX_SOCKET too when given. Each connection is read until the
@@ -26,6 +27,7 @@ if unix:
     u = socket.socket(socket.AF_UNIX); u.bind(unix); u.listen(4); listeners.append(u)
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(('127.0.0.1', port)); s.listen(4); listeners.append(s)
+print(s.getsockname()[1], flush=True)
 while True:
     ready, _, _ = select.select(listeners, [], [])
     c, _ = ready[0].accept()
@@ -33,7 +35,7 @@ while True:
     if ctx is not None and ready[0] is s:
         c.settimeout(5)
         try:
-            # A readiness probe connects and closes without a byte: no handshake to try.
+            # A connection closed without a byte (a port probe): no handshake to try.
             if not c.recv(1, socket.MSG_PEEK):
                 c.close(); continue
             c = ctx.wrap_socket(c, server_side=True)
