@@ -52,13 +52,16 @@ DEB := $(CURDIR)/swurl_$(shell head -n 1 VERSION)_$(shell dpkg --print-architect
 
 # The tests mostly wait on their servers and processes, and each starts its own servers (on ports
 # they bind themselves) in its own directories, so tests run in parallel processes, more than
-# the cores (TEST_WORKERS=1: one at a time, for a failure that needs a quiet machine).
+# the cores (TEST_WORKERS=1: one at a time, for a failure that needs a quiet machine). Each
+# test's time goes to .build/test-results.xml (JUnit XML); the ten slowest are printed.
 TEST_WORKERS ?= 6
 
 test: test-deps venv build-info
 	$(SWIFT) build --build-tests
 	@$(MAKE) --no-print-directory release-binary
-	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) --skip swurlTests.PackageTests
+	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) \
+		--skip swurlTests.PackageTests --xunit-output .build/test-results.xml
+	@scripts/slowest-tests .build/test-results.xml
 	SWURL_BINARY=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
 	@$(MAKE) --no-print-directory deb
 	SWURL_DEB=$(DEB) $(SWIFT) test --skip-build --filter swurlTests.PackageTests
