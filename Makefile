@@ -43,21 +43,26 @@ $(VENV)/.installed: Tests/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/requirements.txt
 	touch $@
 
-# The whole suite against the debug build, then the serializers again against the static
-# release binary (Foundation's plist writer is known to break there; ours must not), then the
-# Debian package made from that binary (PackageTests, which needs SWURL_DEB).
+# The whole suite against the static release binary users run (the integration tests run it
+# over large bodies, where the unoptimised debug build is ten times slower; the @testable unit
+# tests are the debug build's), then the serializers again against the debug binary, then the
+# Debian package made from the release binary (PackageTests, which needs SWURL_DEB). SwiftPM locks
+# .build, so the two builds cannot overlap; the suite, which mostly waits, runs after both.
 DEB := $(CURDIR)/swurl_$(shell head -n 1 VERSION)_$(shell dpkg --print-architecture).deb
 
-# The tests mostly wait on their servers and processes, and each starts its own servers on free
-# ports in its own directories, so test classes run in parallel processes (TEST_WORKERS=1: one
-# at a time, for a failure that needs a quiet machine).
-TEST_WORKERS ?= 4
+# The tests mostly wait on their servers and processes, and each starts its own servers (on ports
+# they bind themselves) in its own directories, so tests run in parallel processes, more than
+# the cores (TEST_WORKERS=1: one at a time, for a failure that needs a quiet machine). Each
+# test's time goes to .build/test-results.xml (JUnit XML); the ten slowest are printed.
+TEST_WORKERS ?= 6
 
 test: test-deps venv build-info
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) --skip swurlTests.PackageTests
 	@$(MAKE) --no-print-directory release-binary
-	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
+	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) \
+		--skip swurlTests.PackageTests --xunit-output .build/test-results.xml
+	@scripts/slowest-tests .build/test-results.xml
+	SWURL_BINARY=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
 	@$(MAKE) --no-print-directory deb
 	SWURL_DEB=$(DEB) $(SWIFT) test --skip-build --filter swurlTests.PackageTests
 

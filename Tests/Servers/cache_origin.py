@@ -20,6 +20,7 @@ A conditional request (If-None-Match equal to etag, or If-Modified-Since with lm
 GET /__count?path=P answers the number of requests P received (not counting /__count itself).
 
 Usage: cache_origin.py PORT LOG
+PORT 0 picks a free port; the port listened on is printed on the first line.
 """
 import email.utils, gzip, json, socketserver, sys, threading, time, urllib.parse
 from http.server import BaseHTTPRequestHandler
@@ -116,4 +117,6 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-Server(('127.0.0.1', port), Handler).serve_forever()
+srv = Server(('127.0.0.1', port), Handler)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()

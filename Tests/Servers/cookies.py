@@ -11,6 +11,7 @@ Every path is accepted, so the path a cookie is set from or sent to is the case'
   Cookie header as received (its bytes as UTF-8, invalid bytes as \\xNN), or null without one.
 
 Usage: cookies.py PORT LOG CASES_JSON
+PORT 0 picks a free port; the port listened on is printed on the first line.
 CASES_JSON: {"ID": [[set-cookie, ...], ...], ...} (the steps of each case).
 """
 import json, re, socketserver, sys, threading, urllib.parse
@@ -67,4 +68,6 @@ class TCP(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
     daemon_threads = True
 
-TCP(('127.0.0.1', port), Handler).serve_forever()
+srv = TCP(('127.0.0.1', port), Handler)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()

@@ -3,6 +3,7 @@
 (Tests/Support/FixtureServer.swift).
 
 Usage: fixture.py PORT ROOT
+PORT 0 picks a free port; the port listened on is printed on the first line.
 
 GET /NAME?type=image/png&status=404; gzip=1 sends the file gzip-encoded, header=Name:%20value
 adds a header field, truncate=N announces the whole file but sends N bytes and closes. HEAD gets
@@ -42,4 +43,6 @@ class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self): self.answer(True)
     def do_HEAD(self): self.answer(False)
     def log_message(self, *a): pass
-http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+srv = http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()

@@ -3,6 +3,7 @@
 (Tests/Support/HostileServer.swift lists them).
 
 Usage: hostile.py PORT [BOMBS_DIR]    (BOMBS_DIR defaults to Tests/Fixtures/bombs)
+PORT 0 picks a free port; the port listened on is printed on the first line.
 """
 import socket, struct, sys, threading, time, zlib, urllib.parse
 
@@ -152,6 +153,7 @@ def handle(conn):
 
 srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 srv.bind(('127.0.0.1', port)); srv.listen(64)
+print(srv.getsockname()[1], flush=True)
 while True:
     c, _ = srv.accept()
     threading.Thread(target=handle, args=(c,), daemon=True).start()

@@ -3,6 +3,7 @@
 (Tests/Support/ScriptedServer.swift lists the paths: /file, /flaky, /redirect, /slow, /echo, ...).
 
 Usage: scripted.py PORT LOG [--unix SOCKET_PATH]
+PORT 0 picks a free port; the port listened on is printed on the first line.
 """
 import json, os, socket, socketserver, sys, threading, time, urllib.parse
 from http.server import BaseHTTPRequestHandler
@@ -115,4 +116,6 @@ if unix_path:
         def address_string(self): return 'unix'
     if os.path.exists(unix_path): os.unlink(unix_path)
     threading.Thread(target=Unix(unix_path, UnixHandler).serve_forever, daemon=True).start()
-TCP(('127.0.0.1', port), Handler).serve_forever()
+srv = TCP(('127.0.0.1', port), Handler)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()

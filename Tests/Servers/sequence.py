@@ -3,6 +3,7 @@
 (Tests/Support/SequenceServer.swift). After the last reply it repeats the last one.
 
 Usage: sequence.py PORT PLAN LOG
+PORT 0 picks a free port; the port listened on is printed on the first line.
 
 PLAN is a JSON list of {"head": BASE64, "body": BASE64, "hold": SECONDS}; every request head is
 appended to LOG as a JSON string.
@@ -11,6 +12,7 @@ import base64, json, socket, sys, time
 plan = json.load(open(sys.argv[2])); log = sys.argv[3]
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(8)
+print(s.getsockname()[1], flush=True)
 n = 0
 while True:
     c, _ = s.accept()

@@ -3,6 +3,7 @@
 it and answers JSON: method, path, headers, length, sha256 (Tests/Support/SinkServer.swift).
 
 Usage: sink.py PORT [SAVE_DIR]    (with SAVE_DIR the last body is also saved as SAVE_DIR/body.bin)
+PORT 0 picks a free port; the port listened on is printed on the first line.
 """
 import hashlib, json, sys, os
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,4 +43,6 @@ class H(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
-ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+srv = ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), H)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()

@@ -3,11 +3,12 @@
 application bytes arrived (Tests/Support/TLSTestServer.swift).
 
 Usage: tls.py PORT CHAIN KEY LOG [CLIENT_CA [REDIRECT [MAX_TLS [garbage]]]]
+PORT 0 picks a free port; the port listened on is printed on the first line.
 (an optional argument given as '' is not used)
 
 CHAIN is the PEM the server sends (leaf first), KEY its key. LOG gets one line per connection:
 `ok|failed BYTES ERROR`. CLIENT_CA requires a client certificate under that CA; REDIRECT answers
-every request but one for its own path with a 302 to that URL; MAX_TLS 1.2 caps the version;
+every request but one for its own path with a 302 to that URL (a path alone: on this server); MAX_TLS 1.2 caps the version;
 `garbage` answers with plain bytes that are not a TLS record. Otherwise the answer is 200 ok.
 """
 import os, socket, ssl, sys
@@ -24,6 +25,11 @@ if client_ca:
     ctx.load_verify_locations(client_ca)
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(('127.0.0.1', port)); s.listen(16)
+port = s.getsockname()[1]
+print(port, flush=True)
+# A REDIRECT that is a path goes to this server itself, at the port it got.
+if redirect.startswith('/'):
+    redirect = 'https://127.0.0.1:%d%s' % (port, redirect)
 def record(ok, n, err):
     with open(log, 'a') as f:
         f.write('%s %d %s\n' % ('ok' if ok else 'failed', n, err.replace('\n', ' ')))
@@ -31,7 +37,7 @@ while True:
     raw, _ = s.accept()
     raw.settimeout(3)
     try:
-        # A readiness probe connects and closes without a byte: not a client, not logged.
+        # A connection closed without a byte (a port probe) is not a client: not logged.
         if not raw.recv(1, socket.MSG_PEEK):
             raw.close(); continue
     except Exception:

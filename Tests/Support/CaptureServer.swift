@@ -27,6 +27,15 @@ public final class CaptureServer {
                                                clientCA ?? "", self.unixSocket ?? ""])
     }
 
+    /// Returns once every connection made before the call was recorded: the server serves them
+    /// one at a time, in order, and this sends one more (plain TCP) that it answers unrecorded.
+    /// A test that proves nothing was sent calls it before it looks.
+    public func sync() throws {
+        guard !tls else { throw TestServerError("sync() speaks plain HTTP; this capture server speaks TLS") }
+        let r = try runProcess("/usr/bin/curl", ["-sS", "--noproxy", "*", "\(base)/.capture-sync"])
+        guard r.stdout == Data("sync".utf8) else { throw TestServerError("sync: the capture server answered \(r.stdout)") }
+    }
+
     /// The bytes of the last request.
     public var captured: Data { (try? Data(contentsOf: URL(fileURLWithPath: capturePath))) ?? Data() }
 

@@ -14,14 +14,22 @@ public enum HTTPBin {
         if let server { return server }
         if let failure { throw failure }
         do {
+            // --preload imports httpbin once, before the four workers fork, not once in each.
             let s = try ServerProcess(executable: TestPaths.venv + "/bin/gunicorn",
-                                      arguments: ["-w", "4", "-b", "127.0.0.1:{PORT}", "--access-logfile", "-", "httpbin:app"])
+                                      arguments: ["--preload", "-w", "4", "-b", "127.0.0.1:{PORT}", "--access-logfile", "-", "httpbin:app"],
+                                      readiness: HTTPBin.listeningAt)
             server = s
             return s
         } catch {
             failure = error
             throw error
         }
+    }
+
+    /// gunicorn logs `[INFO] Listening at: http://127.0.0.1:PORT (PID)` once its socket listens.
+    private static let listeningAt = ServerProcess.Readiness.announcesPort { line in
+        guard let at = line.range(of: "Listening at: http://127.0.0.1:") else { return nil }
+        return Int(line[at.upperBound...].prefix { $0.isNumber })
     }
 
     /// `http://127.0.0.1:PORT` + path.

@@ -21,21 +21,42 @@ public final class NginxServer {
             try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
         }
         try "hello from nginx\n".write(toFile: root + "/small.txt", atomically: true, encoding: .utf8)
-        let port = try ServerProcess.freePort()
         accessLog = dir + "/logs/access.log"
         self.tls = tls != nil
         let tlsConfig = tls.map { "ssl_certificate \($0.chain);\n        ssl_certificate_key \($0.key);" } ?? ""
         // Tests/Servers/nginx.conf with its @NAME@ words filled in (the caller's directives last).
         var conf = try String(contentsOfFile: TestPaths.server("nginx.conf"), encoding: .utf8)
-        for (word, value) in [("@DIR@", dir), ("@ROOT@", root), ("@PORT@", String(port)),
+        for (word, value) in [("@DIR@", dir), ("@ROOT@", root),
                               ("@LISTEN@", (tls != nil ? " ssl" : "") + (http2 ? " http2" : "")),
                               ("@TLS@", tlsConfig), ("@SERVER@", serverConfig)] {
             conf = conf.replacingOccurrences(of: word, with: value)
         }
-        try conf.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
-        server = try ServerProcess(executable: "/usr/sbin/nginx",
-                                   arguments: ["-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log"],
-                                   port: port)
+        server = try NginxServer.start(in: dir, configuration: conf)
+    }
+
+    /// Starts nginx with `configuration`, its @PORT@ filled in.
+    ///
+    /// nginx cannot bind port 0 and say which port it got: it is given a port that was free a
+    /// moment ago, and another test's server can take it first. nginx then exits ("Address already
+    /// in use" in its error log) and is started again on another port. It is ready when it wrote
+    /// its pid file, which it does once its port is bound.
+    private static func start(in dir: String, configuration: String) throws -> ServerProcess {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let port = try ServerProcess.freePort()
+            let conf = configuration.replacingOccurrences(of: "@PORT@", with: String(port))
+            try conf.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(atPath: dir + "/logs/error.log")
+            do {
+                return try ServerProcess(executable: "/usr/sbin/nginx",
+                                         arguments: ["-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log"],
+                                         port: port, readiness: .writesFile(dir + "/nginx.pid"))
+            } catch {
+                let log = (try? String(contentsOfFile: dir + "/logs/error.log", encoding: .utf8)) ?? ""
+                guard attempt < 10, log.contains("Address already in use") else { throw error }
+            }
+        }
     }
 
     deinit { server.stop() }

@@ -38,8 +38,13 @@ final class CurlFormModelTests: XCTestCase {
     }
 
     /// The parts of the request `curl ARGS` sent.
+    /// One capture server per test, for all its requests (it records the last one, and curl
+    /// ends only after the answer, which comes after the recording).
+    private var captureServer: CaptureServer?
+
     private func sendWithCurl(_ args: [String], in dir: String) throws -> (status: Int32, parts: [ReceivedPart], stderr: String) {
-        let capture = try CaptureServer()
+        let capture = try captureServer ?? CaptureServer()
+        captureServer = capture
         let ran = try runProcess("/usr/bin/curl", ["-sS", "-H", "Expect:"] + args + [capture.base + "/m"], directory: dir, check: false)
         guard ran.status == 0 else { return (ran.status, [], ran.stderr) }
         let bytes = [UInt8](capture.captured)

@@ -149,6 +149,7 @@ final class EventStreamTests: XCTestCase {
         import socket, sys, time
         s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(4)
+        print(s.getsockname()[1], flush=True)
         while True:
             c, _ = s.accept()
             if not c.recv(65536): c.close(); continue
@@ -159,12 +160,24 @@ final class EventStreamTests: XCTestCase {
         """
         let server = try ServerProcess(executable: TestPaths.venv + "/bin/python3", arguments: ["-c", script, "{PORT}"])
         defer { server.stop() }
-        var env = ProcessInfo.processInfo.environment
-        env["SWURL"] = TestPaths.binary
-        // The server never ends the stream: swurl is stopped after a while, and what it
-        // printed by then must hold the event.
-        let r = try runProcess("/bin/bash", ["-c", "timeout 8 \"$SWURL\" --pretty=all http://127.0.0.1:\(server.port)/events"],
-                               environment: env, check: false)
-        XCTAssertTrue(String(decoding: r.stdout, as: UTF8.self).contains("data: hello"), "nothing shown: \(r.stderr)")
+        // The server never ends the stream: swurl is stopped once what it printed holds the
+        // event (or, failing, after a minute).
+        let out = TestPaths.temporaryDirectory() + "/out"
+        FileManager.default.createFile(atPath: out, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["--pretty=all", "http://127.0.0.1:\(server.port)/events"]
+        p.standardOutput = FileHandle(forWritingAtPath: out)
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let shown = { String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self) }
+        let watchdog = Date().addingTimeInterval(60)
+        while !shown().contains("data: hello"), p.isRunning, Date() < watchdog { usleep(10_000) }
+        let running = p.isRunning
+        if running { p.terminate() }
+        p.waitUntilExit()
+        XCTAssertTrue(shown().contains("data: hello"), "nothing shown: \(shown())")
+        XCTAssertTrue(running, "swurl ended a stream that never ends")
     }
 }

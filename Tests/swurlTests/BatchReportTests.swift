@@ -60,7 +60,7 @@ final class BatchReportTests: XCTestCase {
         lines.insert(nginx.url("/missing-1 --check-status"), at: 5)
         lines.insert(nginx.url("/missing-2 --check-status"), at: 12)
         lines.insert(nginx.url("/missing-3 --check-status"), at: 20)
-        lines.insert("http://127.0.0.1:\(try ServerProcess.freePort())/refused", at: 25)
+        lines.insert("http://127.0.0.1:\(try ServerProcess.refusedPort())/refused", at: 25)
         lines.insert("GET", at: 30)  // malformed: a method without a URL
         lines.append(nginx.url("/small.txt").replacingOccurrences(of: "http://", with: "http://ann:s3cr3t-pw@"))
         XCTAssertEqual(lines.count, 40)
@@ -154,7 +154,7 @@ final class BatchReportTests: XCTestCase {
     func testJUnitHasOneTestCasePerLineAndFailuresWithExitStatus() throws {
         let nginx = try NginxServer()
         let dir = TestPaths.temporaryDirectory()
-        let dead = try ServerProcess.freePort()
+        let dead = try ServerProcess.refusedPort()
         var lines = (1...20).map { nginx.url("/small.txt?n=\($0)") }
         lines.insert(nginx.url("/nope --check-status"), at: 3)
         lines.append("http://127.0.0.1:\(dead)/refused")

@@ -348,7 +348,7 @@ final class CurlExportTests: XCTestCase {
         let capture = try CaptureServer()
         let r = try runSwurl(["--curl", "POST", "http://127.0.0.1:\(capture.server.port)/x", "a=1"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        Thread.sleep(forTimeInterval: 0.7)
+        try capture.sync()
         XCTAssertEqual(capture.captured.count, 0)
         XCTAssertEqual(try runSwurl(["--curl", "--offline", "http://127.0.0.1:1/"]).status, 64)
     }

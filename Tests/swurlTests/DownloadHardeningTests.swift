@@ -181,7 +181,7 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(files(dir), ["keep.bin"])
         XCTAssertEqual(contents(dir + "/keep.bin"), Data("12345".utf8))
 
-        let refused = try runSwurl(["-d", "-c", "-o", "keep.bin", "http://127.0.0.1:\(try ServerProcess.freePort())/"], directory: dir)
+        let refused = try runSwurl(["-d", "-c", "-o", "keep.bin", "http://127.0.0.1:\(try ServerProcess.refusedPort())/"], directory: dir)
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertEqual(files(dir), ["keep.bin"])
         XCTAssertEqual(contents(dir + "/keep.bin"), Data("12345".utf8))

@@ -56,7 +56,7 @@ final class GrammarAndContextTests: XCTestCase {
         let r = try runSwurl(["-o", dir, "http://127.0.0.1:\(capture.server.port)/x"])
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("is a directory"), r.stderr)
-        Thread.sleep(forTimeInterval: 0.7)
+        try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "the request was sent")
     }
 }

@@ -249,7 +249,7 @@ final class HARTests: XCTestCase {
 
     func testAFailedRequestIsRecordedAndARefusedOneLeavesTheFileAlone() throws {
         let har = dir + "/fail.har"
-        let port = try ServerProcess.freePort()
+        let port = try ServerProcess.refusedPort()
         let r = try runSwurl(["--har", har, "http://127.0.0.1:\(port)/nothing"])
         XCTAssertEqual(r.status, 1, r.stderr)
         let entry = try XCTUnwrap(try checkedEntries(har).first)
@@ -309,7 +309,7 @@ final class HARTests: XCTestCase {
     }
 
     func testBatchWritesEveryLineIntoOneFile() throws {
-        let closed = try ServerProcess.freePort()
+        let closed = try ServerProcess.refusedPort()
         var lines: [String] = []
         for i in 1...30 { lines.append(try HTTPBin.url("/anything/\(i)")) }
         lines.append(try HTTPBin.url("/redirect/1") + " --follow")

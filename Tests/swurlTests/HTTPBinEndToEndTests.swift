@@ -141,7 +141,7 @@ final class HTTPBinEndToEndTests: XCTestCase {
     }
 
     func testConnectionRefusedIsATransportError() throws {
-        let port = try ServerProcess.freePort()
+        let port = try ServerProcess.refusedPort()
         let r = try runSwurl(["http://127.0.0.1:\(port)/"])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.hasPrefix("swurl: error: "), r.stderr)

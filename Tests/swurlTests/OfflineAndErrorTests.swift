@@ -9,7 +9,7 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.text.hasPrefix("POST /x HTTP/1.1\r\nHost: 127.0.0.1:\(capture.server.port)\r\n"), r.text)
         XCTAssertTrue(r.text.hasSuffix("\r\n\r\n{\"a\":\"1\"}"))
-        Thread.sleep(forTimeInterval: 0.7)
+        try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "the offline run reached the server")
         let example = try runSwurl(["--offline", "POST", "example.org", "a=1"])
         XCTAssertEqual(example.status, 0)

@@ -138,7 +138,7 @@ final class RedirectTests: XCTestCase {
             XCTAssertEqual(r.status, 7, r.stderr)
             XCTAssertTrue(r.stderr.contains("refused the redirect from https://127.0.0.1"), r.stderr)
         }
-        Thread.sleep(forTimeInterval: 0.6)
+        try plain.sync()
         XCTAssertEqual(plain.captured.count, 0)
     }
 

@@ -48,7 +48,7 @@ final class RetryTests: XCTestCase {
     }
 
     func testConnectionFailuresAreRetried() throws {
-        let port = try ServerProcess.freePort()
+        let port = try ServerProcess.refusedPort()
         let r = try runSwurl(["--retry", "2", "--retry-delay", "0.05", "http://127.0.0.1:\(port)/"])
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(r.stderr.components(separatedBy: "retrying in").count - 1, 2, r.stderr)
@@ -64,7 +64,7 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(r.text, "ok", r.stderr)
         XCTAssertEqual(r.stderr, "swurl: HTTP 503 Service Unavailable; retrying in 0.0 s (retry 1 of 2)\n")
 
-        let port = try ServerProcess.freePort()
+        let port = try ServerProcess.refusedPort()
         let refused = try runSwurl(["--retry", "1", "--retry-delay", "0.05", "http://127.0.0.1:\(port)/"])
         let lines = refused.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, refused.stderr)

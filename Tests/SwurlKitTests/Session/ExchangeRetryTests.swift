@@ -41,7 +41,7 @@ final class ExchangeRetryTests: XCTestCase {
     }
 
     func testATransportFailureIsReportedWithItsError() throws {
-        let port = try ServerProcess.freePort()
+        let port = try ServerProcess.refusedPort()
         var options = TransferOptions()
         options.retry.maxRetries = 1
         options.retry.baseDelay = 0.02
