@@ -11,7 +11,7 @@ Usage: cache_compare.py SWURL [--json] [--swurl-only]
   --json        one JSON object {case: {client: outcome}} instead of the Markdown table
   --swurl-only  only swurl's column (CacheTests runs this, without importing CacheControl)
 """
-import json, os, socket, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import json, os, subprocess, sys, tempfile, urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 Q = lambda s: urllib.parse.quote(s, safe='')
@@ -35,14 +35,6 @@ CASES = [
                                          ('GET', '/k?cc=' + Q('max-age=60'), {'Cache-Control': 'no-cache'})]),
     ('status 404, max-age=60', [('GET', '/l?status=404&cc=' + Q('max-age=60'), {})] * 2),
 ]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def requests_for(log, path):
@@ -92,16 +84,15 @@ def main():
     swurl_only = '--swurl-only' in sys.argv
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, 'origin.log')
-        port = free_port()
-        origin = subprocess.Popen([sys.executable, os.path.join(HERE, 'cache_origin.py'), str(port), log])
+        # The origin binds port 0 itself and prints the port it got once it listens (no other
+        # test's server can take a port between choosing and binding it).
+        origin = subprocess.Popen([sys.executable, os.path.join(HERE, 'cache_origin.py'), '0', log],
+                                  stdout=subprocess.PIPE, text=True)
         try:
-            base = 'http://127.0.0.1:%d' % port
-            for _ in range(100):
-                try:
-                    urllib.request.urlopen(base + '/__count?path=/', timeout=1).read()
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            line = origin.stdout.readline()
+            if not line.strip().isdigit():
+                sys.exit('cache_origin.py did not announce its port: %r' % line)
+            base = 'http://127.0.0.1:%d' % int(line)
             results = {}
             if not swurl_only:
                 import requests
