@@ -1,24 +1,24 @@
 import SwurlCore
 /// The raw result of parsing argv against `OptionTable`: option occurrences and positionals.
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
     /// Each option's occurrences in order; a flag's occurrence has a nil value.
-    public var options: [Option: [String?]] = [:]
+    package var options: [Option: [String?]] = [:]
     /// Everything that is not an option: method, URL, request items.
-    public var positionals: [String] = []
+    package var positionals: [String] = []
 
     /// Whether the option named `name` was given.
-    public func has(_ option: Option) -> Bool { options[option] != nil }
+    package func has(_ option: Option) -> Bool { options[option] != nil }
     /// The last value given for `name`.
-    public func value(_ option: Option) -> String? { options[option]?.last ?? nil }
+    package func value(_ option: Option) -> String? { options[option]?.last ?? nil }
     /// Every value given for `name`, in order.
-    public func values(_ option: Option) -> [String] { (options[option] ?? []).compactMap { $0 } }
+    package func values(_ option: Option) -> [String] { (options[option] ?? []).compactMap { $0 } }
 }
 
 /// Parses `swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]`: options may stand anywhere,
 /// `--` ends them, short flags combine (`-hv`, `-pHh`).
-public enum ArgumentParser {
+package enum ArgumentParser {
     /// - Throws: `SwurlError.usage` naming the bad argument and, for a typo, the closest option.
-    public static func parse(_ arguments: [String]) throws(SwurlError) -> ParsedArguments {
+    package static func parse(_ arguments: [String]) throws(SwurlError) -> ParsedArguments {
         var result = ParsedArguments()
         var i = 0
         var optionsEnded = false

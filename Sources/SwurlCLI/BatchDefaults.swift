@@ -1,4 +1,4 @@
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 
 /// A batch's options, the defaults of every line, parsed once: a line without options of its

@@ -2,15 +2,15 @@ import CBuildInfo
 
 /// What this binary is: the version from the top-level VERSION file (compiled in by CBuildInfo)
 /// and the commit it was built from ("unknown" when the build did not go through the Makefile).
-public enum BuildInfo {
+package enum BuildInfo {
     /// The VERSION file's first word, e.g. `0.9.0`.
-    public static let version: String = firstWord(String(cString: swurl_version_file()))
+    package static let version: String = firstWord(String(cString: swurl_version_file()))
 
     /// The short commit hash, or "unknown".
-    public static let commit: String = firstWord(String(cString: swurl_build_commit()))
+    package static let commit: String = firstWord(String(cString: swurl_build_commit()))
 
     /// The `--version` header line: `swurl 0.9.0 (commit abc1234)`.
-    public static var versionLine: String { "swurl \(version) (commit \(commit))" }
+    package static var versionLine: String { "swurl \(version) (commit \(commit))" }
 
     static func firstWord(_ text: String) -> String {
         let word = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).first

@@ -1,4 +1,4 @@
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 
 extension CommandOptions {

@@ -1,6 +1,6 @@
 import SwurlCache
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 
 /// `swurl cache list [--json] | clear [URL-PREFIX] | prune [--cache=DIR] [--cache-max SIZE]`:
@@ -10,7 +10,7 @@ enum CacheCommand: SwurlCommand {
     static let word: String? = "cache"
     static let invocation = "swurl cache list"
     static let usage = "swurl cache list [--json] | clear [URL-PREFIX] | prune [--cache=DIR] [--cache-max SIZE]"
-    public static let summary = "list, clear or prune the HTTP cache (--cache)"
+    package static let summary = "list, clear or prune the HTTP cache (--cache)"
 
     /// - Throws: `.usage` for a missing or unknown action, the store's errors.
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {

@@ -1,5 +1,5 @@
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 /// `swurl certs URL [TLS options] [--json]`: show a server's certificates and pins; sends no request.
 enum CertsCommand: SwurlCommand {
@@ -7,7 +7,7 @@ enum CertsCommand: SwurlCommand {
     static let word: String? = "certs"
     static let invocation = "swurl certs URL"
     static let usage = "swurl certs URL [TLS OPTIONS] [--json]"
-    public static let summary = "show the server's certificates and pins; send no request"
+    package static let summary = "show the server's certificates and pins; send no request"
 
     /// - Returns: `.success` when the report was printed (whatever the verification result).
     /// - Throws: `.usage` for a missing or non-HTTPS URL, the policy's errors, transport errors.

@@ -1,7 +1,7 @@
 import SwurlCore
 /// The commands swurl runs. Each option in `OptionTable` names the commands that take it; the
 /// help, the man page and the completions list the commands from `CommandTable`.
-public enum CommandName: String, CaseIterable, Sendable, Hashable {
+package enum CommandName: String, CaseIterable, Sendable, Hashable {
     /// `swurl [METHOD] URL [ITEMS…]`: one exchange, the response printed.
     case request
     /// `swurl -d URL`: one exchange, the body saved to a file.

@@ -1,73 +1,73 @@
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlResponseSerialization
 import SwurlCore
 /// `--pretty`: what to do to the output.
-public enum PrettyMode: String, CaseIterable, Sendable {
+package enum PrettyMode: String, CaseIterable, Sendable {
     case all, colors, format, none
 }
 
 /// `--timing`: how the timing breakdown is printed.
-public enum TimingFormat: String, CaseIterable, Sendable {
+package enum TimingFormat: String, CaseIterable, Sendable {
     case text, json
 }
 
 /// The typed, validated form of the command line.
-public struct CommandOptions {
+package struct CommandOptions {
     /// How data items become a body.
-    public enum BodyFormat: Equatable, Sendable {
+    package enum BodyFormat: Equatable, Sendable {
         case json, form, multipart, plist(binary: Bool)
     }
 
-    public var method: String?
-    public var url: String
-    public var items: [RequestItem] = []
-    public var bodyFormat: BodyFormat = .json
-    public var explicitJSON = false
-    public var boundary: String?
-    public var rawBody: String?
-    public var chunked = false
-    public var ignoreStdin = false
-    public var selection: PrintSelection?
-    public var verbose = false
+    package var method: String?
+    package var url: String
+    package var items: [RequestItem] = []
+    package var bodyFormat: BodyFormat = .json
+    package var explicitJSON = false
+    package var boundary: String?
+    package var rawBody: String?
+    package var chunked = false
+    package var ignoreStdin = false
+    package var selection: PrintSelection?
+    package var verbose = false
     /// `--pretty`; nil means by the sink (all on a terminal, none otherwise).
-    public var pretty: PrettyMode?
-    public var outputPath: String?
-    public var offline = false
-    public var checkStatus = false
+    package var pretty: PrettyMode?
+    package var outputPath: String?
+    package var offline = false
+    package var checkStatus = false
     /// `--decode`, `--sort-keys`, `--drop-nulls`, `--stream`, `--plist-as`.
-    public var decoding = DecodingOptions()
+    package var decoding = DecodingOptions()
     /// `--check-status`, `--accept-status`, `--accept-type`.
-    public var validator = ResponseValidator()
+    package var validator = ResponseValidator()
     /// `--style`.
-    public var style: ThemeStyle = .auto
-    public var transfer = TransferOptions()
-    public var defaultScheme = "http"
+    package var style: ThemeStyle = .auto
+    package var transfer = TransferOptions()
+    package var defaultScheme = "http"
     /// `--download`, `--continue`, `--overwrite`, `--quiet`, `--all`, `--timing`, `--auth`
     /// (see TransferArguments.swift).
-    public var download = false
-    public var resume = false
-    public var overwrite = false
-    public var quiet = false
-    public var showAllHops = false
+    package var download = false
+    package var resume = false
+    package var overwrite = false
+    package var quiet = false
+    package var showAllHops = false
     /// `--timing[=text|json]`.
-    public var timing: TimingFormat?
+    package var timing: TimingFormat?
     /// `--har FILE` (as given), `--har-bodies`, `--har-secrets`.
-    public var har: (path: String, settings: HARLog.Settings)?
+    package var har: (path: String, settings: HARLog.Settings)?
     /// `--auth USER[:PASS]` as typed; the password may still have to be asked for.
-    public var authUser: String?
-    public var authPassword: String?
+    package var authUser: String?
+    package var authPassword: String?
     /// `--wait-for-network[=SECONDS]`: how long to wait for the target to become reachable.
-    public var waitForNetwork: Double?
+    package var waitForNetwork: Double?
     /// `--session` and `--session-read-only` as given (a name or a path).
-    public var session: String?
-    public var sessionReadOnly: String?
+    package var session: String?
+    package var sessionReadOnly: String?
     /// `--curl`: print the curl command instead of sending.
-    public var curl = false
+    package var curl = false
 
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
-    public init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
+    package init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         url = ""
         try takePositionals(args.positionals, environment: environment)
         try parseOptions(args, environment: environment)

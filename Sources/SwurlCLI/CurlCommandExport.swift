@@ -1,4 +1,4 @@
-import SwurlSession
+import SwurlEngine
 import SwurlSecurity
 import SwurlCore
 import SwurlRequestSerialization

@@ -1,6 +1,6 @@
 import SwurlResponseSerialization
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 /// `--download`: the body goes to a file (see `DownloadFile`), response heads to stderr when
 /// asked for, a progress bar to stderr on a terminal.
@@ -9,7 +9,7 @@ enum DownloadCommand: SwurlCommand {
     static let word: String? = nil
     static let invocation = "swurl -d URL"
     static let usage = "swurl -d [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]"
-    public static let summary = "send a request and save the response body to a file"
+    package static let summary = "send a request and save the response body to a file"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
         try RequestPipeline.perform(CommandOptions(args, environment: environment), environment: environment)

@@ -1,6 +1,6 @@
 import SwurlCore
 /// `--help`, generated from `OptionTable`.
-public enum HelpGenerator {
+package enum HelpGenerator {
     /// The request-item grammar, shared by `--help` and the man page.
     static let itemHelp: [(String, String)] = [
         ("Header:value", "Request header. 'Header:' removes it (libcurl's defaults too), 'Header;' sends it empty, 'Header:@file' reads the value from a file."),
@@ -12,7 +12,7 @@ public enum HelpGenerator {
         ("a[b][c]=x", "Nested keys: a[]=x appends, a[3]=x sets an index, []:=1 makes a top-level array. A backslash escapes a separator or bracket."),
     ]
 
-    public static let summary = "swurl — a friendly, scriptable HTTP client with in-handshake certificate pinning"
+    package static let summary = "swurl — a friendly, scriptable HTTP client with in-handshake certificate pinning"
 
     /// The options `swurl --help` shows (the rest: `--help all`, `swurl help COMMAND`, man swurl).
     static let mostUsed: [Option] = [.json, .form, .verbose, .headers, .body, .output, .download,
@@ -20,7 +20,7 @@ public enum HelpGenerator {
 
     /// `swurl --help`: one screen (at most 60 lines): usage, commands, the grammar in brief, the
     /// most used options, and where the rest is.
-    public static func short() -> String {
+    package static func short() -> String {
         var s = "\(summary)\n\n"
         s += "Usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]\n"
         s += "       swurl COMMAND ... (one of: " + CommandTable.words.joined(separator: ", ") + ")\n\n"
@@ -58,7 +58,7 @@ public enum HelpGenerator {
     }
 
     /// `swurl --help all`: the whole help text.
-    public static func help() -> String {
+    package static func help() -> String {
         var s = "\(summary)\n\n"
         for (i, command) in CommandTable.all.enumerated() {
             s += (i == 0 ? "Usage: " : "       ") + command.usage + "\n"

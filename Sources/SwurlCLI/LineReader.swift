@@ -3,7 +3,7 @@
 #endif
 import SwurlOutput
 import SwurlResponseSerialization
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 import SwurlCurl
 

@@ -1,7 +1,7 @@
 /// The name of every option, so that code reads options by a case, never by a string: a
 /// misspelt option is a compile error. The raw value is the long name; `OptionTable` declares
 /// each one's forms, argument and help.
-public enum Option: String, CaseIterable, Sendable, Hashable {
+package enum Option: String, CaseIterable, Sendable, Hashable {
     case json
     case form
     case multipart

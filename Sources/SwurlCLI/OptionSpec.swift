@@ -1,5 +1,5 @@
 /// The groups `--help` and the man page list options under, in this order.
-public enum OptionGroup: String, CaseIterable, Sendable {
+package enum OptionGroup: String, CaseIterable, Sendable {
     case body = "Request body"
     case output = "Output"
     case response = "Response"
@@ -12,7 +12,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case other = "Other"
 
     /// The heading: the group's name and its commands (`Network (request, download, certs)`).
-    public var heading: String {
+    package var heading: String {
         rawValue + " (" + CommandName.allCases.filter(defaultCommands.contains).map(\.rawValue).joined(separator: ", ") + ")"
     }
 
@@ -31,9 +31,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
 
 /// One command-line option, declared once in `OptionTable`; the parser, `--help`, the man
 /// page and the shell completions all read it.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// Whether and how an option takes a value.
-    public enum Argument: Sendable, Equatable {
+    package enum Argument: Sendable, Equatable {
         case none
         /// `--name VALUE` or `--name=VALUE`.
         case required(String)
@@ -42,32 +42,32 @@ public struct OptionSpec: Sendable {
     }
 
     /// What shells should offer as the option's value.
-    public enum Completion: Sendable {
+    package enum Completion: Sendable {
         case none, file, directory
     }
 
     /// Which option this is; its raw value is the long name.
-    public let option: Option
+    package let option: Option
     /// The long name without the leading dashes.
-    public var name: String { option.rawValue }
+    package var name: String { option.rawValue }
     /// One-letter forms (`-f`), the first is the main one.
-    public let shorts: [Character]
+    package let shorts: [Character]
     /// Other long names accepted for the same option.
-    public let aliases: [String]
-    public let argument: Argument
+    package let aliases: [String]
+    package let argument: Argument
     /// The allowed values, when the value is one of a few words.
-    public let choices: [String]
-    public let completion: Completion
-    public let group: OptionGroup
+    package let choices: [String]
+    package let completion: Completion
+    package let group: OptionGroup
     /// One or more sentences for `--help` and the man page.
-    public let help: String
+    package let help: String
     /// Hidden options work but appear in no documentation (generators for the build).
-    public let hidden: Bool
+    package let hidden: Bool
     /// The commands that take this option; any other command refuses it (exit 64).
-    public let commands: Set<CommandName>
+    package let commands: Set<CommandName>
 
     /// - Parameter commands: the commands that accept the option; by default those of its group.
-    public init(_ option: Option, short: [Character] = [], aliases: [String] = [],
+    package init(_ option: Option, short: [Character] = [], aliases: [String] = [],
                 argument: Argument = .none, choices: [String] = [], completion: Completion = .none,
                 group: OptionGroup, commands: Set<CommandName>? = nil, hidden: Bool = false, help: String) {
         self.option = option
@@ -86,7 +86,7 @@ public struct OptionSpec: Sendable {
     }
 
     /// The metavariable shown in help (`SECONDS`), or nil for flags.
-    public var metavar: String? {
+    package var metavar: String? {
         switch argument {
         case .none: return nil
         case .required(let m), .optional(let m): return m
@@ -95,23 +95,23 @@ public struct OptionSpec: Sendable {
 
     /// Where the option's commands differ from its group's: "Commands: request, download, certs.";
     /// nil otherwise (the group's heading names them).
-    public var commandNote: String? {
+    package var commandNote: String? {
         guard commands != group.defaultCommands else { return nil }
         return "Commands: " + CommandName.allCases.filter(commands.contains).map(\.rawValue).joined(separator: ", ") + "."
     }
 
     /// The text for help and the man page: the help and, where it differs from the group, the commands.
-    public var documentation: String { commandNote.map { help + " " + $0 } ?? help }
+    package var documentation: String { commandNote.map { help + " " + $0 } ?? help }
 
     /// The option with `value` as a user would type it: `--timeout 2.5`, but `--wait-for-network=2.5`
     /// for an optional value (after a space it would be the next argument, the URL).
-    public func example(_ value: String) -> String {
+    package func example(_ value: String) -> String {
         if case .optional = argument { return "--\(name)=\(value)" }
         return "--\(name) \(value)"
     }
 
     /// `-f, --form` or `--timeout SECONDS` as shown in help.
-    public var signature: String {
+    package var signature: String {
         var parts = shorts.map { "-\($0)" }
         parts += ([name] + aliases).map { "--\($0)" }
         var s = parts.joined(separator: ", ")

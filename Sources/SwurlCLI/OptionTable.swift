@@ -1,11 +1,11 @@
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlResponseSerialization
 import SwurlSecurity
 /// Every option swurl understands, declared once. Parsing, `--help`, `man/swurl.1` and the
 /// completions in `completions/` are all generated from this table.
-public enum OptionTable {
-    public static let all: [OptionSpec] = [
+package enum OptionTable {
+    package static let all: [OptionSpec] = [
         // Request body
         OptionSpec(.json, short: ["j"], group: .body, commands: [.request, .download, .certs, .reach, .batch, .cache],
                    help: "Serialize data items as a JSON object (the default). Sets Content-Type: application/json and Accept: application/json, */*;q=0.5. With 'swurl certs', 'swurl reach' or 'swurl cache list': print the report as JSON."),
@@ -202,15 +202,15 @@ public enum OptionTable {
     ]
 
     /// The spec for a long name or alias (without dashes).
-    public static func spec(long: String) -> OptionSpec? {
+    package static func spec(long: String) -> OptionSpec? {
         all.first { $0.name == long || $0.aliases.contains(long) }
     }
 
     /// The spec for a one-letter option.
-    public static func spec(short: Character) -> OptionSpec? {
+    package static func spec(short: Character) -> OptionSpec? {
         all.first { $0.shorts.contains(short) }
     }
 
     /// The options that appear in documentation.
-    public static var documented: [OptionSpec] { all.filter { !$0.hidden } }
+    package static var documented: [OptionSpec] { all.filter { !$0.hidden } }
 }

@@ -2,7 +2,7 @@
 @preconcurrency import Glibc
 #endif
 import SwurlCurl
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 /// `swurl reach HOST|URL [--watch] [--json] [--timeout S] [TLS OPTIONS]`: whether a host is
 /// reachable and over what (AFNetworkReachabilityManager for the shell); sends no request.
@@ -11,7 +11,7 @@ enum ReachCommand: SwurlCommand {
     static let word: String? = "reach"
     static let invocation = "swurl reach HOST"
     static let usage = "swurl reach HOST|URL [--watch] [--json] [--timeout SECONDS] [--resolve HOST:PORT:ADDR] [TLS OPTIONS]"
-    public static let summary = "check name, route, interface, TCP and TLS to a host; --watch for changes"
+    package static let summary = "check name, route, interface, TCP and TLS to a host; --watch for changes"
 
     /// Connects when no --connect-timeout or --timeout says otherwise.
     static let defaultConnectTimeout = 10.0

@@ -1,4 +1,4 @@
-import SwurlSession
+import SwurlEngine
 import SwurlCurl
 import SwurlCore
 /// `swurl repl [BASE_URL] [ITEMS…] [OPTIONS]`: an interactive client bound to a base URL, as

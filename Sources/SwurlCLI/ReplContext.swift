@@ -1,5 +1,5 @@
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlCurl
 import SwurlCore
 /// The state of one REPL: the base URL, the default options and items, the last status, the paths seen.

@@ -1,38 +1,38 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
-import SwurlSession
+import SwurlEngine
 import SwurlRequestSerialization
 import SwurlCore
 
 /// Turns the command line into an `HTTPRequest`: URL and query items, default and user
 /// headers, and the body from data items, `--raw`, `@file` or stdin.
-public struct RequestBuilder {
+package struct RequestBuilder {
     /// swurl's version (the VERSION file, see `BuildInfo`), sent in `User-Agent`.
-    public static var version: String { BuildInfo.version }
+    package static var version: String { BuildInfo.version }
 
     let options: CommandOptions
     let environment: Environment
 
-    public init(options: CommandOptions, environment: Environment) {
+    package init(options: CommandOptions, environment: Environment) {
         self.options = options
         self.environment = environment
     }
 
     /// The request, and for a multipart body its parts in order (what `--curl` prints as `-F`),
     /// from one pass over the items.
-    public struct Built {
-        public var request: HTTPRequest
-        public var parts: [MultipartRequestSerializer.Part]
+    package struct Built {
+        package var request: HTTPRequest
+        package var parts: [MultipartRequestSerializer.Part]
     }
 
     /// - Throws: the serializers' errors, `.usage` for a bad URL, `.inputFile` for stdin/file errors.
-    public func build() throws(SwurlError) -> HTTPRequest {
+    package func build() throws(SwurlError) -> HTTPRequest {
         try buildWithParts().request
     }
 
     /// `build()`, with the multipart parts the body was made of.
-    public func buildWithParts() throws(SwurlError) -> Built {
+    package func buildWithParts() throws(SwurlError) -> Built {
         var url = try URLBuilder.resolvedURL(options.url, defaultScheme: options.defaultScheme)
         let items = options.items
 

@@ -1,6 +1,6 @@
 import SwurlResponseSerialization
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 /// `swurl [METHOD] URL [ITEMS…]`: one exchange, the response printed. `perform` is the unit
 /// every command that sends requests calls: typed options and an environment in, a status out,
@@ -10,7 +10,7 @@ enum RequestCommand: SwurlCommand {
     static let word: String? = nil
     static let invocation = "swurl URL"
     static let usage = "swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]"
-    public static let summary = "send a request and print the response"
+    package static let summary = "send a request and print the response"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
         try RequestPipeline.perform(CommandOptions(args, environment: environment), environment: environment)
@@ -19,7 +19,7 @@ enum RequestCommand: SwurlCommand {
     /// Performs one exchange (a download with `-d`) and reports a failure on stderr.
     /// - Returns: the exit status of the exchange, never throws.
     /// - Parameter har: the REPL's `--har` log (nil: the request's own `--har`, if any).
-    public static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil) -> ExitStatus {
+    package static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil) -> ExitStatus {
         do {
             return try RequestPipeline.perform(options, environment: environment, har: har)
         } catch {

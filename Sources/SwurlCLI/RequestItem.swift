@@ -2,9 +2,9 @@ import SwurlOutput
 import SwurlRequestSerialization
 import SwurlCore
 /// One request item from the command line, HTTPie's grammar.
-public struct RequestItem: Equatable, Sendable {
+package struct RequestItem: Equatable, Sendable {
     /// What the item adds to the request.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// `Name:value` or `Name:@file`.
         case header(name: String, value: String)
         /// `Name:` removes the header, libcurl's defaults included.
@@ -20,22 +20,22 @@ public struct RequestItem: Equatable, Sendable {
     }
 
     /// The item exactly as typed, for error messages.
-    public var raw: String
-    public var kind: Kind
+    package var raw: String
+    package var kind: Kind
 
-    public init(raw: String, kind: Kind) {
+    package init(raw: String, kind: Kind) {
         self.raw = raw
         self.kind = kind
     }
 
     /// Whether the item reads stdin (`@-` as the whole body, `name@-` as a file field).
-    public var readsStdin: Bool {
+    package var readsStdin: Bool {
         if case .file(_, "-", _, _) = kind { return true }
         return false
     }
 
     /// Whether the item contributes to the body (fields and files).
-    public var isData: Bool {
+    package var isData: Bool {
         switch kind {
         case .field, .file: return true
         default: return false
@@ -63,7 +63,7 @@ enum ItemSeparator: String, CaseIterable {
 
 extension RequestItem {
     /// The item as a serializer's data field, or nil when it is not a `key=value`/`key:=json` field.
-    public var parameterField: RequestParameters.Field? {
+    package var parameterField: RequestParameters.Field? {
         guard case .field(let key, let value) = kind else { return nil }
         return .init(key: key, value: value, label: raw)
     }

@@ -7,15 +7,15 @@ import SwurlCore
 /// `@file` forms into `RequestItem`s. Escapes are handled here, in one place: a backslash before
 /// a separator character makes it literal; `\[` and `\]` stay escaped in data keys for the
 /// nested-key parser.
-public struct RequestItemParser {
+package struct RequestItemParser {
     let environment: Environment
 
-    public init(environment: Environment) { self.environment = environment }
+    package init(environment: Environment) { self.environment = environment }
 
     /// Parses one item.
     /// - Throws: `SwurlError.usage` for a malformed item, `.badData` for invalid JSON,
     ///   `.inputFile` for a file that cannot be read.
-    public func parse(_ raw: String) throws(SwurlError) -> RequestItem {
+    package func parse(_ raw: String) throws(SwurlError) -> RequestItem {
         // Scalars, not Characters: `name=\u{301}x` must still split at '=' (the '=' and the
         // combining mark make one Character).
         let chars = Array(raw.unicodeScalars)

@@ -1,5 +1,5 @@
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 
 /// The stages every request-sending door shares, in one direction: build the request (once),

@@ -10,7 +10,7 @@ import SwurlCore
 enum SecurityArguments {
     /// - Throws: `.usage` for malformed or contradictory values, `.inputFile` for missing files,
     ///   `.badData` for files without a certificate or key.
-    public static func policy(from args: ParsedArguments, environment: Environment) throws(SwurlError) -> SecurityPolicy {
+    package static func policy(from args: ParsedArguments, environment: Environment) throws(SwurlError) -> SecurityPolicy {
         var policy = SecurityPolicy()
         let read = { (path: String) throws(SwurlError) -> [UInt8] in try readInput(path, environment: environment) }
         for value in args.values(.pinPubkey) { try policy.addKeyPins(value, readFile: read) }

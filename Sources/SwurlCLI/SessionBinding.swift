@@ -1,4 +1,4 @@
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 
 /// `--session` / `--session-read-only` for one exchange: the stored headers, credentials and

@@ -2,10 +2,10 @@ import SwurlCurl
 import SwurlCore
 /// The program: parse the command line, build the request, send it (or print it with
 /// `--offline`), print the response, and return the exit status.
-public enum Swurl {
+package enum Swurl {
     /// Runs swurl with `arguments` (without the program name) in `environment`.
     /// - Returns: the process exit status (see `ExitStatus`).
-    public static func main(arguments: [String], environment: Environment) -> Int32 {
+    package static func main(arguments: [String], environment: Environment) -> Int32 {
         do {
             return try run(arguments: arguments, environment: environment).rawValue
         } catch {

@@ -1,5 +1,5 @@
 import SwurlOutput
-import SwurlSession
+import SwurlEngine
 import SwurlCore
 extension Swurl {
     /// The engine's options with `--auth` resolved (asking for a missing password).

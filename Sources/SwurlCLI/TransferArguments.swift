@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
-import SwurlSession
+import SwurlEngine
 import SwurlCurl
 import SwurlCore
 

@@ -1,20 +1,20 @@
 import SwurlCurl
 import SwurlCore
 /// HTTPie's URL shorthands and the joining of query items.
-public enum URLBuilder {
+package enum URLBuilder {
     /// Schemes swurl sends requests to.
     static let supportedSchemes = URLText.httpSchemes
 
     /// Expands `:8080/x` to `http://localhost:8080/x`, `:/x` to `http://localhost/x`, adds
     /// `defaultScheme` to a URL without one, and validates the result.
     /// - Throws: `SwurlError.usage` for an empty, host-less or unsupported URL.
-    public static func resolve(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> CurlURL {
+    package static func resolve(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> CurlURL {
         try CurlURL(parsing: absolute(raw, defaultScheme: defaultScheme))
     }
 
     /// `resolve(raw).url`, without the URL's other parts.
     /// - Throws: as `resolve`.
-    public static func resolvedURL(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> String {
+    package static func resolvedURL(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> String {
         try CurlURL.normalized(parsing: absolute(raw, defaultScheme: defaultScheme))
     }
 

@@ -2,16 +2,16 @@ import SwurlCore
 
 /// The directives of `Cache-Control` fields (RFC 9111 §5.2), names lower-cased, values
 /// unquoted; several fields and lists combine. A directive given twice keeps its first value.
-public struct CacheControl: Sendable, Equatable {
-    public private(set) var directives: [String: String?] = [:]
+package struct CacheControl: Sendable, Equatable {
+    package private(set) var directives: [String: String?] = [:]
 
     /// Parses every `Cache-Control` field of `headers`.
-    public init(_ headers: HTTPHeaders) {
+    package init(_ headers: HTTPHeaders) {
         for value in headers.values("Cache-Control") { add(value) }
     }
 
     /// Parses one field value (`max-age=60, no-cache="Set-Cookie"`).
-    public init(_ value: String) { add(value) }
+    package init(_ value: String) { add(value) }
 
     /// By bytes (`swurl cache list` parses two per entry): names are ASCII-lower-cased, which
     /// is all a token can need.
@@ -63,11 +63,11 @@ public struct CacheControl: Sendable, Equatable {
     }
 
     /// Whether the directive is present (with or without an argument).
-    public func has(_ name: String) -> Bool { directives[name] != nil }
+    package func has(_ name: String) -> Bool { directives[name] != nil }
 
     /// A delta-seconds argument (RFC 9111 §1.2.2): digits only; a value too large for the
     /// arithmetic is taken as 2^31 (the RFC's "infinity"). Nil when absent or not digits.
-    public func seconds(_ name: String) -> Double? {
+    package func seconds(_ name: String) -> Double? {
         guard let entry = directives[name], let text = entry, !text.isEmpty,
               text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         if text.utf8.count > 10 { return 2_147_483_648 }
@@ -75,7 +75,7 @@ public struct CacheControl: Sendable, Equatable {
     }
 
     /// `max-stale` with no argument: any staleness. Nil when absent; a bad argument is as absent.
-    public var maxStale: Double? {
+    package var maxStale: Double? {
         guard let entry = directives["max-stale"] else { return nil }
         if entry == nil { return .infinity }
         return seconds("max-stale")

@@ -10,17 +10,17 @@ import SwurlSecurity
 /// arrives; the head and footer are appended when the response is complete and the file is
 /// renamed into place. A file whose size is not body + head + footer, whose head does not
 /// match its digest, or whose version is another is no entry (`decode` returns nil).
-public struct CacheEntry: Sendable, Equatable {
-    public var url: String
-    public var method: String
+package struct CacheEntry: Sendable, Equatable {
+    package var url: String
+    package var method: String
     /// When the request was sent and when the response head arrived (seconds since the epoch).
-    public var requestTime: Double
-    public var responseTime: Double
+    package var requestTime: Double
+    package var responseTime: Double
     /// The request's values of the header fields the response's `Vary` lists.
-    public var varyRequest: HTTPHeaders
-    public var head: HTTPResponseHead
+    package var varyRequest: HTTPHeaders
+    package var head: HTTPResponseHead
 
-    public init(url: String, method: String, requestTime: Double, responseTime: Double, varyRequest: HTTPHeaders,
+    package init(url: String, method: String, requestTime: Double, responseTime: Double, varyRequest: HTTPHeaders,
                 head: HTTPResponseHead) {
         self.url = url
         self.method = method
@@ -31,13 +31,13 @@ public struct CacheEntry: Sendable, Equatable {
     }
 
     /// The format version in every footer; entries of another are ignored and replaced.
-    public static let version = 1
+    package static let version = 1
     /// The footer's size: `SWURLCACHE V BODYLEN HEADLEN SHA256HEX`, padded, ending in LF.
-    public static let footerSize = 128
+    package static let footerSize = 128
     private static let magic = "SWURLCACHE"
 
     /// The head as text lines.
-    public func encodedHead() -> [UInt8] {
+    package func encodedHead() -> [UInt8] {
         var s = "url \(url)\nmethod \(method)\nrequest-time \(requestTime)\nresponse-time \(responseTime)\n"
         for f in varyRequest { s += "vary \(f.name): \(f.value)\n" }
         s += "status \(head.version) \(head.status) \(head.reason)\n"
@@ -46,7 +46,7 @@ public struct CacheEntry: Sendable, Equatable {
     }
 
     /// The footer for a body of `bodyLength` bytes and this head text.
-    public static func footer(bodyLength: Int64, head: [UInt8]) -> [UInt8] {
+    package static func footer(bodyLength: Int64, head: [UInt8]) -> [UInt8] {
         let digest = hex(Digest.sha256(head))
         var s = "\(magic) \(version) \(bodyLength) \(head.count) \(digest)"
         while s.utf8.count < footerSize - 1 { s += " " }
@@ -55,7 +55,7 @@ public struct CacheEntry: Sendable, Equatable {
 
     /// The lengths a footer states, if it is one of this version: (body, head, head digest).
     /// Read by bytes: `swurl cache list` reads one footer per entry.
-    public static func parseFooter(_ bytes: [UInt8]) -> (body: Int64, head: Int, digest: String)? {
+    package static func parseFooter(_ bytes: [UInt8]) -> (body: Int64, head: Int, digest: String)? {
         guard bytes.count == footerSize, bytes.last == 0x0A else { return nil }
         // Five words between runs of spaces, by index (no arrays of slices: one footer per entry).
         var words: [Range<Int>] = []
@@ -89,7 +89,7 @@ public struct CacheEntry: Sendable, Equatable {
 
     /// Parses head text (checked against its digest by the caller); nil when malformed. By
     /// bytes, line by line; only values become strings.
-    public static func decode(head bytes: [UInt8]) -> CacheEntry? {
+    package static func decode(head bytes: [UInt8]) -> CacheEntry? {
         guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
         var url: String?, method: String?, requestTime: Double?, responseTime: Double?
         var vary = HTTPHeaders(), fields: [HTTPHeaders.Field] = []
@@ -135,7 +135,7 @@ public struct CacheEntry: Sendable, Equatable {
     }
 
     /// Lower-case hexadecimal.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)

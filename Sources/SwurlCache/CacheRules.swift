@@ -2,10 +2,10 @@ import SwurlCore
 
 /// The rules of RFC 9111 for a private cache, as pure functions of heads, directives and
 /// clocks (seconds since the epoch), so each one is unit-tested without a store or a network.
-public enum CacheRules {
+package enum CacheRules {
     /// §4.2.2: statuses whose responses are heuristically cacheable ("cacheable by default",
     /// RFC 9110 §15.1). 206 is left out: swurl does not combine partial responses.
-    public static let heuristicStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+    package static let heuristicStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// Statuses whose response a cache can reuse when explicitly told so (final, not partial,
     /// not 304, which only updates a stored response).
@@ -17,7 +17,7 @@ public enum CacheRules {
     /// - Parameters:
     ///   - method: the request's method: only GET is stored (HEAD and others are not cached).
     ///   - insecure: the response came over TLS without chain checks (`-k`): never stored.
-    public static func notStorableReason(method: HTTPMethod, requestHeaders: HTTPHeaders, response: HTTPResponseHead,
+    package static func notStorableReason(method: HTTPMethod, requestHeaders: HTTPHeaders, response: HTTPResponseHead,
                                          insecure: Bool) -> String? {
         if insecure { return "--insecure" }
         guard method == .get else { return "method \(method.rawValue)" }
@@ -42,7 +42,7 @@ public enum CacheRules {
     /// `max-age`, else `Expires` minus `Date` (an invalid `Expires` means already expired), else
     /// the heuristic of §4.2.2 (10% of the time since `Last-Modified`) for a status cacheable
     /// by default or a `public` response; else 0.
-    public static func freshnessLifetime(_ response: HTTPResponseHead, responseTime: Double) -> Double {
+    package static func freshnessLifetime(_ response: HTTPResponseHead, responseTime: Double) -> Double {
         let cc = CacheControl(response.headers)
         if let maxAge = cc.seconds("max-age") { return maxAge }
         if cc.has("max-age") { return 0 }
@@ -62,7 +62,7 @@ public enum CacheRules {
     /// - Parameters:
     ///   - requestTime: when the request that fetched it was sent.
     ///   - responseTime: when its head arrived.
-    public static func currentAge(_ response: HTTPResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
+    package static func currentAge(_ response: HTTPResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
         let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
         let ageValue = response.headers["Age"].flatMap { CacheControl.deltaSeconds($0) } ?? 0
         let apparentAge = max(0, responseTime - date)
@@ -74,7 +74,7 @@ public enum CacheRules {
     }
 
     /// What to do with a stored response for a request.
-    public enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Serve it; the `Age` to send.
         case fresh(age: Double)
         /// Send a conditional request (validators permitting) and use the answer.
@@ -84,14 +84,14 @@ public enum CacheRules {
     }
 
     /// The names a `Vary` value lists, lower-cased (`*` stays `*`).
-    public static func varyNames(_ vary: String) -> [String] {
+    package static func varyNames(_ vary: String) -> [String] {
         vary.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
     }
 
     /// §4.1: whether the request's values of the headers the stored response's `Vary` lists are
     /// those of the request that fetched it (combined field values, whitespace around commas
     /// normalised). `Vary: *` never matches.
-    public static func varyMatches(storedVary: [String], storedRequest: HTTPHeaders, request: HTTPHeaders) -> Bool {
+    package static func varyMatches(storedVary: [String], storedRequest: HTTPHeaders, request: HTTPHeaders) -> Bool {
         for name in storedVary {
             if name == "*" { return false }
             if normalized(storedRequest.values(name)) != normalized(request.values(name)) { return false }
@@ -107,7 +107,7 @@ public enum CacheRules {
     /// first, or is of no use.
     /// - Parameters:
     ///   - refresh: `--refresh`: validate even when fresh.
-    public static func decide(request: HTTPHeaders, stored: HTTPResponseHead, requestTime: Double, responseTime: Double,
+    package static func decide(request: HTTPHeaders, stored: HTTPResponseHead, requestTime: Double, responseTime: Double,
                               now: Double, refresh: Bool = false) -> Decision {
         let age = currentAge(stored, requestTime: requestTime, responseTime: responseTime, now: now)
         let lifetime = freshnessLifetime(stored, responseTime: responseTime)
@@ -134,14 +134,14 @@ public enum CacheRules {
 
     /// §4.2.4: whether a stale stored response may be served when the origin cannot be reached
     /// (`--stale-ok`): not with `must-revalidate` or `no-cache`.
-    public static func mayServeStaleOnError(_ stored: HTTPResponseHead) -> Bool {
+    package static func mayServeStaleOnError(_ stored: HTTPResponseHead) -> Bool {
         let cc = CacheControl(stored.headers)
         return !cc.has("must-revalidate") && !cc.has("no-cache")
     }
 
     /// §4.3.1: the conditional headers for validating a stored response (`If-None-Match` from
     /// its `ETag`, `If-Modified-Since` from its `Last-Modified`); empty when it has neither.
-    public static func conditionalHeaders(_ stored: HTTPResponseHead) -> [HTTPHeaders.Field] {
+    package static func conditionalHeaders(_ stored: HTTPResponseHead) -> [HTTPHeaders.Field] {
         var out: [HTTPHeaders.Field] = []
         if let etag = stored.headers["ETag"] { out.append(.init(name: "If-None-Match", value: etag)) }
         if let modified = stored.headers["Last-Modified"] { out.append(.init(name: "If-Modified-Since", value: modified)) }
@@ -150,7 +150,7 @@ public enum CacheRules {
 
     /// §4.3.3/§4.3.4: whether a 304 is about the stored response: when the 304 has a strong or
     /// weak `ETag`, it must equal the stored one (weak comparison); otherwise it is.
-    public static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
+    package static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
         guard let tag = notModified["ETag"] else { return true }
         guard let storedTag = stored.headers["ETag"] else { return false }
         func weak(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }
@@ -165,7 +165,7 @@ public enum CacheRules {
     /// §4.3.4 with §3.2: the stored head updated with the 304's header fields (each field
     /// present in the 304 replaces the stored ones of that name, in the stored position;
     /// new ones are appended); the status line stays the stored one.
-    public static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
+    package static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
         var updates: [String: [HTTPHeaders.Field]] = [:]
         var order: [String] = []
         for field in notModified {
@@ -191,7 +191,7 @@ public enum CacheRules {
     /// `Location` and `Content-Location` targets of the same origin; empty unless the method is
     /// unsafe and the status 2xx or 3xx.
     /// - Parameter resolve: makes a field value absolute against the request URL.
-    public static func invalidatedURLs(method: HTTPMethod, url: String, response: HTTPResponseHead,
+    package static func invalidatedURLs(method: HTTPMethod, url: String, response: HTTPResponseHead,
                                        resolve: (String) -> String?) -> [String] {
         guard !method.isSafe, (200..<400).contains(response.status) else { return [] }
         var out = [url]

@@ -10,15 +10,15 @@ import SwurlSecurity
 /// entries 0600. Least-recently-used eviction goes by each entry's access time, which a hit
 /// sets explicitly (so `noatime` mounts do not matter); the size bound is checked after each
 /// store.
-public final class CacheStore {
-    public let directory: String
+package final class CacheStore {
+    package let directory: String
     /// The most bytes the entries may take together (`--cache-max`).
-    public let maxSize: Int64
+    package let maxSize: Int64
 
     /// Opens (creating with mode 0700) the directory.
     /// - Throws: `SwurlError.output` when it cannot be made, `.badData` when another user
     ///   could change it (the responses it holds would be served as if from the server).
-    public init(directory: String, maxSize: Int64) throws(SwurlError) {
+    package init(directory: String, maxSize: Int64) throws(SwurlError) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.maxSize = maxSize
         try CacheStore.makeDirectory(self.directory)
@@ -54,10 +54,10 @@ public final class CacheStore {
 
     /// An entry opened for reading: its head, and the body on an open descriptor (a rename or an
     /// eviction by another process does not change what it reads).
-    public final class Opened {
-        public let entry: CacheEntry
-        public let bodyLength: Int64
-        public let path: String
+    package final class Opened {
+        package let entry: CacheEntry
+        package let bodyLength: Int64
+        package let path: String
         let fd: Int32
         init(entry: CacheEntry, bodyLength: Int64, path: String, fd: Int32) {
             self.entry = entry
@@ -69,7 +69,7 @@ public final class CacheStore {
 
         /// Reads the body in chunks of up to 1 MiB and hands each to `chunk`.
         /// - Throws: what `chunk` throws; `SwurlError.output` when the file reads short.
-        public func streamBody(_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        package func streamBody(_ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
             var offset: Int64 = 0
             let size = Int(min(bodyLength, 1 << 20))
             guard size > 0 else { return }
@@ -86,7 +86,7 @@ public final class CacheStore {
         }
 
         /// Offers the body to `receiver` as a file range; false when it wants the bytes.
-        public func offerBody(to receiver: FileBodyReceiving) throws -> Bool {
+        package func offerBody(to receiver: FileBodyReceiving) throws -> Bool {
             try receiver.transferDidReceiveBody(fromFile: fd, offset: 0, count: bodyLength, source: "the cache entry '\(path)'")
         }
 
@@ -98,7 +98,7 @@ public final class CacheStore {
 
     /// The entry stored under `key`, or nil. An unreadable, truncated, corrupt or other-version
     /// file is removed (and so replaced by the next response), never served.
-    public func open(_ key: CacheKey) -> Opened? { open(name: key.fileName) }
+    package func open(_ key: CacheKey) -> Opened? { open(name: key.fileName) }
 
     func open(name: String) -> Opened? {
         let p = path(name)
@@ -152,7 +152,7 @@ public final class CacheStore {
     }
 
     /// Marks the entry as just used (its access time), for LRU eviction.
-    public func touch(_ opened: Opened) {
+    package func touch(_ opened: Opened) {
         var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1), timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2)]
         futimens(opened.fd, &times)
     }
@@ -161,23 +161,23 @@ public final class CacheStore {
 
     /// An entry being written: the body as it streams, then the head and footer, then the
     /// rename. Dropped without `commit`, it leaves nothing behind.
-    public final class Writer {
+    package final class Writer {
         private let file: AtomicFile
         private let store: CacheStore
-        public internal(set) var bodyLength: Int64 = 0
+        package internal(set) var bodyLength: Int64 = 0
         init(file: AtomicFile, store: CacheStore) {
             self.file = file
             self.store = store
         }
 
-        public func write(_ bytes: UnsafeRawBufferPointer) throws(SwurlError) {
+        package func write(_ bytes: UnsafeRawBufferPointer) throws(SwurlError) {
             try file.write(bytes, describing: "the cache entry")
             bodyLength += Int64(bytes.count)
         }
 
         /// Appends the head and footer and renames the entry into place; then evicts what
         /// `maxSize` does not allow.
-        public func commit(_ entry: CacheEntry) throws(SwurlError) {
+        package func commit(_ entry: CacheEntry) throws(SwurlError) {
             let head = entry.encodedHead()
             let footer = CacheEntry.footer(bodyLength: bodyLength, head: head)
             try writeAll(file.descriptor, [head, footer], describing: "the cache entry")
@@ -185,18 +185,18 @@ public final class CacheStore {
             store.noteStored(bodyLength + Int64(head.count + footer.count))
         }
 
-        public func discard() { file.discard() }
+        package func discard() { file.discard() }
 
         var descriptor: Int32 { file.descriptor }
     }
 
     /// Starts an entry for `key` (mode 0600).
-    public func writer(for key: CacheKey) throws(SwurlError) -> Writer {
+    package func writer(for key: CacheKey) throws(SwurlError) -> Writer {
         Writer(file: try AtomicFile(replacing: path(key.fileName), mode: 0o600), store: self)
     }
 
     /// Stores `opened`'s body again under a new head (after a 304 updated it).
-    public func rewrite(_ opened: Opened, as entry: CacheEntry, key: CacheKey) throws(SwurlError) {
+    package func rewrite(_ opened: Opened, as entry: CacheEntry, key: CacheKey) throws(SwurlError) {
         let w = try writer(for: key)
         try opened.copyBody(to: w.descriptor)
         // The Writer counts what went through `write`; the copy went straight to the file.
@@ -207,14 +207,14 @@ public final class CacheStore {
     // MARK: - Listing, removing, evicting
 
     /// One stored entry as `swurl cache list` shows it.
-    public struct Listing: Sendable {
-        public let name: String
-        public let entry: CacheEntry
-        public let bodyLength: Int64
+    package struct Listing: Sendable {
+        package let name: String
+        package let entry: CacheEntry
+        package let bodyLength: Int64
         /// The file's size on disk.
-        public let size: Int64
+        package let size: Int64
         /// The last use (access time), seconds since the epoch.
-        public let lastUsed: Double
+        package let lastUsed: Double
     }
 
     /// The names of the entry files (temporary files, which start with '.', are left out).
@@ -232,7 +232,7 @@ public final class CacheStore {
     }
 
     /// Every valid entry; invalid files are removed as `open` would.
-    public func list() -> [Listing] {
+    package func list() -> [Listing] {
         var out: [Listing] = []
         for name in names() {
             let p = path(name)
@@ -251,14 +251,14 @@ public final class CacheStore {
     }
 
     /// Removes every entry of `url` (every identity's): RFC 9111 §4.4 invalidation.
-    public func removeAll(forURL url: String) {
+    package func removeAll(forURL url: String) {
         let prefix = CacheKey.prefix(forURL: url)
         for name in names() where name.hasPrefix(prefix) { unlink(ArgumentBytes.path(path(name))) }
     }
 
     /// Removes the entries whose URL starts with `urlPrefix` (all with nil); returns how many.
     @discardableResult
-    public func clear(urlPrefix: String? = nil) -> Int {
+    package func clear(urlPrefix: String? = nil) -> Int {
         var n = 0
         if let urlPrefix {
             for l in list() where l.entry.url.hasPrefix(urlPrefix) {
@@ -290,7 +290,7 @@ public final class CacheStore {
     /// Removes least-recently-used entries until the rest fit in `limit` (default `maxSize`);
     /// returns how many went. Sizes and access times come from `stat` only.
     @discardableResult
-    public func evict(limit: Int64? = nil) -> Int { evictMeasuring(limit: limit ?? maxSize).removed }
+    package func evict(limit: Int64? = nil) -> Int { evictMeasuring(limit: limit ?? maxSize).removed }
 
     private func evictMeasuring(limit: Int64) -> (removed: Int, remaining: Int64) {
         var files: [(name: String, size: Int64, used: Double)] = []
@@ -314,7 +314,7 @@ public final class CacheStore {
     /// `swurl cache prune`: removes entries that are stale and have no validator (they can
     /// never be used again without a full fetch), then evicts down to `maxSize`, and removes
     /// temporary files left by a writer that died more than an hour ago. Returns how many went.
-    public func prune(now: Double) -> Int {
+    package func prune(now: Double) -> Int {
         var n = 0
         for l in list() {
             let lifetime = CacheRules.freshnessLifetime(l.entry.head, responseTime: l.entry.responseTime)

@@ -8,12 +8,12 @@
 /// U+10FF00 + byte (bytes 0x80–0xFF). The places that may carry bytes — file paths (`-o`,
 /// `@file` items), multipart file names, URLs (percent-encoded) — turn the escapes back into the
 /// exact bytes; every other place refuses an escaped argument by name instead of rewriting it.
-public enum ArgumentBytes {
+package enum ArgumentBytes {
     static let base: UInt32 = 0x10FF00
 
     /// The process's arguments without the program name, decoded byte-exactly
     /// (`CommandLine.arguments` would replace non-UTF-8 bytes with U+FFFD).
-    public static func processArguments() -> [String] {
+    package static func processArguments() -> [String] {
         guard CommandLine.argc > 1 else { return [] }
         return (1..<Int(CommandLine.argc)).map { i in
             guard let arg = CommandLine.unsafeArgv[i] else { return "" }
@@ -22,7 +22,7 @@ public enum ArgumentBytes {
     }
 
     /// Decodes one argument, escaping bytes that are not valid UTF-8.
-    public static func decode(_ bytes: [UInt8]) -> String {
+    package static func decode(_ bytes: [UInt8]) -> String {
         if let s = String(validating: bytes, as: UTF8.self) { return s }
         var out = String.UnicodeScalarView()
         var i = 0
@@ -43,7 +43,7 @@ public enum ArgumentBytes {
     }
 
     /// Whether `text` holds escaped bytes (an argument that was not valid UTF-8).
-    public static func hasEscapes(_ text: String) -> Bool {
+    package static func hasEscapes(_ text: String) -> Bool {
         text.unicodeScalars.contains { isEscape($0) }
     }
 
@@ -52,7 +52,7 @@ public enum ArgumentBytes {
     }
 
     /// The exact bytes of an argument: escapes become the original bytes, the rest is UTF-8.
-    public static func bytes(_ text: String) -> [UInt8] {
+    package static func bytes(_ text: String) -> [UInt8] {
         guard hasEscapes(text) else { return Array(text.utf8) }
         var out: [UInt8] = []
         for scalar in text.unicodeScalars {
@@ -62,20 +62,20 @@ public enum ArgumentBytes {
     }
 
     /// A path as the C string the kernel gets (for `open`, `stat`, `rename`).
-    public static func path(_ text: String) -> [CChar] {
+    package static func path(_ text: String) -> [CChar] {
         bytes(text).map { CChar(bitPattern: $0) } + [0]
     }
 
     /// A path the system returned (a temporary file name), decoded the same way as argv.
-    public static func decode(cString: [CChar]) -> String {
+    package static func decode(cString: [CChar]) -> String {
         decode(cString.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
 
     /// `text` with escaped bytes percent-encoded (`%E9`), for URLs.
-    public static func percentEncodingEscapes(_ text: String) -> String { replacingEscapes(text, prefix: "%") }
+    package static func percentEncodingEscapes(_ text: String) -> String { replacingEscapes(text, prefix: "%") }
 
     /// `text` for messages: escaped bytes shown as `\xE9`.
-    public static func shown(_ text: String) -> String { replacingEscapes(text, prefix: "\\x") }
+    package static func shown(_ text: String) -> String { replacingEscapes(text, prefix: "\\x") }
 
     /// `text` with every escaped byte written as `prefix` and two upper-case hex digits.
     private static func replacingEscapes(_ text: String, prefix: String) -> String {

@@ -8,9 +8,9 @@
 /// target as it was. The target is a path with its links already resolved (`OutputTarget`): the
 /// rename replaces the file a link leads to, never the link. Used by `-o`, session files and the REPL history;
 /// downloads and batch bodies keep a `.part` of their own, which must outlive a failure.
-public final class AtomicFile {
+package final class AtomicFile {
     /// The file the commit replaces.
-    public let target: String
+    package let target: String
     private let tempPath: String
     private var fd: Int32
     private var done = false
@@ -19,7 +19,7 @@ public final class AtomicFile {
     /// - Parameter mode: the new file's mode; nil keeps an existing target's mode, or gives a new
     ///   one 0666 less the umask, as `open(2)` would.
     /// - Throws: `SwurlError.output` when the directory cannot take a new file.
-    public init(replacing target: String, mode: mode_t? = nil) throws(SwurlError) {
+    package init(replacing target: String, mode: mode_t? = nil) throws(SwurlError) {
         self.target = target
         let dir = OutputTarget.directory(of: target)
         let base = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
@@ -43,17 +43,17 @@ public final class AtomicFile {
     deinit { discard() }
 
     /// The descriptor to write to (until `commit` or `discard`).
-    public var descriptor: Int32 { fd }
+    package var descriptor: Int32 { fd }
 
     /// Writes all of `bytes`.
     /// - Throws: `SwurlError.output` naming `describing`.
-    public func write(_ bytes: UnsafeRawBufferPointer, describing: String) throws(SwurlError) {
+    package func write(_ bytes: UnsafeRawBufferPointer, describing: String) throws(SwurlError) {
         try writeAll(fd, bytes, describing: describing)
     }
 
     /// Puts the file in place of the target (after `fsync` when `durable`).
     /// - Throws: `SwurlError.output`; the target is then left as it was.
-    public func commit(durable: Bool = false) throws(SwurlError) {
+    package func commit(durable: Bool = false) throws(SwurlError) {
         guard !done else { return }
         done = true
         let synced = !durable || fsync(fd) == 0
@@ -68,7 +68,7 @@ public final class AtomicFile {
     }
 
     /// Removes the temporary file; the target stays as it was.
-    public func discard() {
+    package func discard() {
         guard !done else { return }
         done = true
         if fd >= 0 { close(fd) }

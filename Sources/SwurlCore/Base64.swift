@@ -1,9 +1,9 @@
 /// Standard base64 with padding (RFC 4648 §4), for `sha256//` pins and
 /// `Authorization: Basic`.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
@@ -19,7 +19,7 @@ public enum Base64 {
 
     /// Decodes padded or unpadded base64; nil on any character outside the alphabet.
     /// - Parameter ignoringWhitespace: skip spaces, tabs and line breaks (property-list `<data>`).
-    public static func decode(_ text: String, ignoringWhitespace: Bool = false) -> [UInt8]? {
+    package static func decode(_ text: String, ignoringWhitespace: Bool = false) -> [UInt8]? {
         var values: [UInt8] = []
         var padding = 0
         for c in text.utf8 {

@@ -5,12 +5,12 @@
 /// Decides whether bytes are binary (not fit for a terminal). The one place for both rules:
 /// a response body is binary when its first kilobyte holds a NUL (text in another charset is
 /// still text); a file being uploaded also when it is not UTF-8.
-public enum BinarySniffer {
+package enum BinarySniffer {
     /// How many leading bytes the rules look at.
-    public static let sniffLength = 1024
+    package static let sniffLength = 1024
 
     /// The response rule: a NUL among the first `sniffLength` bytes.
-    public static func hasNUL(_ head: some Collection<UInt8>) -> Bool {
+    package static func hasNUL(_ head: some Collection<UInt8>) -> Bool {
         head.prefix(sniffLength).contains(0)
     }
 
@@ -27,7 +27,7 @@ public enum BinarySniffer {
     }
 
     /// Reads the first kilobyte of a file; unreadable files count as binary.
-    public static func fileLooksBinary(_ path: String) -> Bool {
+    package static func fileLooksBinary(_ path: String) -> Bool {
         let fd = open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return true }
         defer { close(fd) }
@@ -39,6 +39,6 @@ public enum BinarySniffer {
 }
 
 /// Whether a body of these bytes is nothing but whitespace (a lone space is an empty body).
-public func isBlank(_ bytes: [UInt8]) -> Bool {
+package func isBlank(_ bytes: [UInt8]) -> Bool {
     bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
 }

@@ -4,14 +4,14 @@
 @preconcurrency import CSupport
 
 /// Somewhere bytes can be read from: a file descriptor, or memory in tests.
-public protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
     /// Reads up to `buffer.count` bytes; returns 0 at end of input.
     /// - Throws: `SwurlError.transport` when the read fails.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// Somewhere bytes can be written: a terminal, a pipe, a file, or memory in tests.
-public protocol ByteSink: AnyObject {
+package protocol ByteSink: AnyObject {
     /// Writes all of `bytes` or throws; a partial write is never reported as success.
     func write(_ bytes: UnsafeRawBufferPointer) throws
     /// Writes `bytes`, which the sink may keep instead of copying; `bytes` comes back empty
@@ -22,33 +22,33 @@ public protocol ByteSink: AnyObject {
 }
 
 extension ByteSink {
-    public func write(handingOver bytes: inout [UInt8]) throws {
+    package func write(handingOver bytes: inout [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
         bytes.removeAll(keepingCapacity: true)
     }
 
-    public func write(gathering buffers: [[UInt8]]) throws {
+    package func write(gathering buffers: [[UInt8]]) throws {
         for b in buffers { try write(b) }
     }
 
     /// Writes an array of bytes.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
     /// Writes a string as UTF-8.
-    public func write(_ text: String) throws {
+    package func write(_ text: String) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 }
 
 /// Reads from a file descriptor, retrying on EINTR.
-public final class FileDescriptorSource: ByteSource {
-    public let fd: Int32
-    public init(fd: Int32) { self.fd = fd }
+package final class FileDescriptorSource: ByteSource {
+    package let fd: Int32
+    package init(fd: Int32) { self.fd = fd }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
@@ -63,43 +63,43 @@ public final class FileDescriptorSource: ByteSource {
 }
 
 /// Writes to a file descriptor, retrying on EINTR and short writes.
-public final class FileDescriptorSink: ByteSink {
-    public let fd: Int32
+package final class FileDescriptorSink: ByteSink {
+    package let fd: Int32
     let name: String
-    public init(fd: Int32, name: String) {
+    package init(fd: Int32, name: String) {
         self.fd = fd
         self.name = name
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try writeAll(fd, bytes, describing: name)
     }
 
-    public func write(gathering buffers: [[UInt8]]) throws {
+    package func write(gathering buffers: [[UInt8]]) throws {
         try writeAll(fd, buffers, describing: name)
     }
 }
 
 /// A standard stream the shell closed (`>&-`): every write fails, as it would on the closed
 /// descriptor, without touching whatever now has its number.
-public final class ClosedSink: ByteSink {
+package final class ClosedSink: ByteSink {
     let name: String
-    public init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         throw SwurlError.output("writing to \(name) failed: it is closed")
     }
 }
 
 /// An in-memory source, used for tests and for bytes read ahead of a stream.
-public final class MemorySource: ByteSource {
+package final class MemorySource: ByteSource {
     private let bytes: [UInt8]
     private var offset = 0
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package convenience init(_ text: String) { self.init(Array(text.utf8)) }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(buffer.count, bytes.count - offset)
         guard n > 0 else { return 0 }
         bytes.withUnsafeBytes { src in
@@ -111,17 +111,17 @@ public final class MemorySource: ByteSource {
 }
 
 /// An in-memory sink, used by tests to capture output.
-public final class MemorySink: ByteSink {
-    public private(set) var bytes: [UInt8] = []
-    public init() {}
-    public func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
+package final class MemorySink: ByteSink {
+    package private(set) var bytes: [UInt8] = []
+    package init() {}
+    package func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
     /// The captured bytes as UTF-8 text (invalid sequences repaired).
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// Writes all of `bytes` to `fd`, retrying on EINTR and short writes.
 /// - Throws: `SwurlError.output` naming `name` when a write fails.
-public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing name: String) throws(SwurlError) {
+package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing name: String) throws(SwurlError) {
     guard var p = bytes.baseAddress else { return }
     var left = bytes.count
     while left > 0 {
@@ -137,7 +137,7 @@ public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing na
 
 /// Writes all of `buffers`, in order, with as few writev(2) calls as the kernel allows (up to
 /// 64 buffers a call), retrying on EINTR and after short writes.
-public func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String) throws(SwurlError) {
+package func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String) throws(SwurlError) {
     var index = 0
     var offset = 0   // bytes of buffers[index] already written
     while index < buffers.count {
@@ -181,7 +181,7 @@ public func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String)
 }
 
 /// `strerror` as a Swift string.
-public func systemErrorMessage(_ code: Int32) -> String {
+package func systemErrorMessage(_ code: Int32) -> String {
     guard let s = strerror(code) else { return "error \(code)" }
     return String(cString: s)
 }
@@ -191,7 +191,7 @@ public func systemErrorMessage(_ code: Int32) -> String {
 /// terminal, an append-only file, another kernel) through one 4 MiB buffer, read with pread(2).
 /// - Throws: `SwurlError.output` naming `source` when the input ends early or a read fails,
 ///   naming `name` when a write fails.
-public func copyAll(from input: Int32, offset: Int64, count: Int64, to output: Int32,
+package func copyAll(from input: Int32, offset: Int64, count: Int64, to output: Int32,
                     source: String, describing name: String) throws(SwurlError) {
     var position = offset
     let end = offset + count

@@ -1,33 +1,33 @@
 /// What `swurl certs` found: the presented chain, the verified path and each check's result.
-public struct CertificateReport: Sendable, Equatable {
+package struct CertificateReport: Sendable, Equatable {
     /// One certificate as the report shows it.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The subject name, RFC 2253 (`CN=localhost`).
-        public var subject: String
+        package var subject: String
         /// The issuer name, RFC 2253.
-        public var issuer: String
+        package var issuer: String
         /// subjectAltName entries (`DNS:localhost`, `IP Address:127.0.0.1`).
-        public var subjectAlternativeNames: [String]
+        package var subjectAlternativeNames: [String]
         /// Start of validity, `YYYY-MM-DD hh:mm:ss UTC`.
-        public var notBefore: String
+        package var notBefore: String
         /// End of validity, `YYYY-MM-DD hh:mm:ss UTC`.
-        public var notAfter: String
+        package var notAfter: String
         /// Days until expiry; negative once expired.
-        public var daysLeft: Int
+        package var daysLeft: Int
         /// Whether the end of validity has passed.
-        public var expired: Bool
+        package var expired: Bool
         /// Whether the start of validity is in the future.
-        public var notYetValid: Bool
+        package var notYetValid: Bool
         /// `EC P-256`, `RSA 2048`.
-        public var key: String
+        package var key: String
         /// SHA-256 of the DER, colon-separated hex (as `openssl x509 -fingerprint -sha256`).
-        public var fingerprint: String
+        package var fingerprint: String
         /// `sha256//BASE64` of the SubjectPublicKeyInfo.
-        public var pin: String
+        package var pin: String
         /// Whether subject and issuer are the same name.
-        public var selfIssued: Bool
+        package var selfIssued: Bool
 
-        public init(subject: String, issuer: String, subjectAlternativeNames: [String], notBefore: String, notAfter: String,
+        package init(subject: String, issuer: String, subjectAlternativeNames: [String], notBefore: String, notAfter: String,
                     daysLeft: Int, expired: Bool, notYetValid: Bool, key: String, fingerprint: String, pin: String, selfIssued: Bool) {
             self.subject = subject
             self.issuer = issuer
@@ -45,25 +45,25 @@ public struct CertificateReport: Sendable, Equatable {
     }
 
     /// The URL that was probed.
-    public var url: String
+    package var url: String
     /// The host the certificate was checked against.
-    public var host: String
+    package var host: String
     /// Negotiated protocol, cipher and ALPN.
-    public var tls: TLSSummary
+    package var tls: TLSSummary
     /// What the server sent, leaf first.
-    public var presented: [Entry]
+    package var presented: [Entry]
     /// The verified path, leaf to anchor; nil when the chain did not verify.
-    public var verifiedPath: [Entry]?
+    package var verifiedPath: [Entry]?
     /// Why the chain did not verify; nil when it did.
-    public var chainError: String?
+    package var chainError: String?
     /// Whether the leaf is valid for `host`.
-    public var hostMatches: Bool
+    package var hostMatches: Bool
     /// Whether pins were given (with `--pin-pubkey`/`--pin-cert`) and, if so, why they failed.
-    public var pinsGiven: Bool
+    package var pinsGiven: Bool
     /// Why the pins did not match; nil when they did or none were given.
-    public var pinError: String?
+    package var pinError: String?
 
-    public init(url: String, host: String, tls: TLSSummary, presented: [Entry], verifiedPath: [Entry]?,
+    package init(url: String, host: String, tls: TLSSummary, presented: [Entry], verifiedPath: [Entry]?,
                 chainError: String?, hostMatches: Bool, pinsGiven: Bool, pinError: String?) {
         self.url = url
         self.host = host
@@ -77,14 +77,14 @@ public struct CertificateReport: Sendable, Equatable {
     }
 
     /// The pin of the leaf: what `--pin-pubkey` should hold for this server.
-    public var leafPin: String? { presented.first?.pin }
+    package var leafPin: String? { presented.first?.pin }
 
     /// The issuing CA's key pin (survives a leaf renewal), when the path shows one.
-    public var issuerPin: String? {
+    package var issuerPin: String? {
         if let path = verifiedPath, path.count > 1 { return path[1].pin }
         return presented.count > 1 ? presented[1].pin : nil
     }
 
     /// A ready-to-paste option for the leaf's key.
-    public var pinOption: String? { leafPin.map { "--pin-pubkey '\($0)'" } }
+    package var pinOption: String? { leafPin.map { "--pin-pubkey '\($0)'" } }
 }

@@ -5,27 +5,27 @@
 /// The process environment as a value: streams, terminal flags, variables and the working
 /// directory. Nothing else in swurl reads the real process state, so tests can run the whole
 /// program in-process over memory streams.
-public struct Environment {
-    public var stdin: ByteSource
-    public var stdout: ByteSink
-    public var stderr: ByteSink
-    public var stdinIsTerminal: Bool
-    public var stdoutIsTerminal: Bool
-    public var stderrIsTerminal: Bool
+package struct Environment {
+    package var stdin: ByteSource
+    package var stdout: ByteSink
+    package var stderr: ByteSink
+    package var stdinIsTerminal: Bool
+    package var stdoutIsTerminal: Bool
+    package var stderrIsTerminal: Bool
     /// The size of stdin when it is a regular file (`< file`), so it can be sent with a Content-Length.
-    public var stdinFileSize: Int64?
+    package var stdinFileSize: Int64?
     /// Whether stdin has bytes waiting right now (a pipe with data, a non-empty file), asked
     /// without reading any; used to warn that piped input is not sent.
-    public var stdinHasData: () -> Bool = { false }
+    package var stdinHasData: () -> Bool = { false }
     /// Environment variables (`NO_COLOR`, `TERM`, proxies, `HOME`).
-    public var variables: [String: String]
+    package var variables: [String: String]
     /// Where relative file paths in request items are resolved.
-    public var currentDirectory: String
+    package var currentDirectory: String
     /// Where the command being run was read from, when not the command line (`line 3` of a REPL
     /// script): error messages start with it, as a batch's and a config file's do.
-    public var errorPlace: String?
+    package var errorPlace: String?
 
-    public init(stdin: ByteSource, stdout: ByteSink, stderr: ByteSink,
+    package init(stdin: ByteSource, stdout: ByteSink, stderr: ByteSink,
                 stdinIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,
                 stdinFileSize: Int64? = nil, variables: [String: String] = [:], currentDirectory: String = ".") {
         self.stdin = stdin
@@ -44,7 +44,7 @@ public struct Environment {
     /// A standard descriptor the shell closed (`>&-`, `<&-`) is reopened on /dev/null first, so
     /// no file or socket swurl opens later can take its number and receive what was meant for
     /// it; a closed stdin then reads as empty, and writing to a closed stdout fails.
-    public static func process() -> Environment {
+    package static func process() -> Environment {
         var closed = [false, false, false]
         for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             closed[Int(fd)] = true
@@ -96,14 +96,14 @@ public struct Environment {
     }
 
     /// Whether colours are allowed at all: `NO_COLOR` (non-empty) and `TERM=dumb` turn them off.
-    public var colorsAllowed: Bool {
+    package var colorsAllowed: Bool {
         if let v = variables["NO_COLOR"], !v.isEmpty { return false }
         if variables["TERM"] == "dumb" { return false }
         return true
     }
 
     /// Resolves a user-given path against `currentDirectory` (`~/` against `HOME`).
-    public func resolvePath(_ path: String) -> String {
+    package func resolvePath(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         if path.hasPrefix("~/"), let home = variables["HOME"] { return home + path.dropFirst(1) }
         return currentDirectory + "/" + path
@@ -113,6 +113,6 @@ public struct Environment {
 /// Ends the process with `status`. swurl writes unbuffered and commits its files before this
 /// point, so the C library's exit handlers (libcurl's and OpenSSL's global clean-up, which only
 /// free memory) are skipped.
-public func exitProcess(_ status: Int32) -> Never {
+package func exitProcess(_ status: Int32) -> Never {
     _exit(status)
 }

@@ -1,5 +1,5 @@
 /// Process exit statuses; the first seven follow HTTPie so existing scripts keep working.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     case transportError = 1
     case timedOut = 2
@@ -15,7 +15,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case interrupted = 130
 
     /// The one mapping from an error to a status.
-    public init(for error: SwurlError) {
+    package init(for error: SwurlError) {
         switch error {
         case .usage: self = .usage
         case .badData: self = .badData
@@ -32,7 +32,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The status for an HTTP status code under `--check-status`, or nil when it passes.
     ///
     /// - Parameter followed: whether redirects were being followed (a 3xx then still fails).
-    public init?(httpStatus code: Int) {
+    package init?(httpStatus code: Int) {
         switch code {
         case 300..<400: self = .redirection
         case 400..<500: self = .clientError
@@ -43,13 +43,13 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 
     /// The one status rule for a response that validation refused: 3xx, 4xx and 5xx exit by
     /// class (3, 4, 5); any other code (a 1xx or 2xx outside `--accept-status`) is rejected (8).
-    public init(rejectedHTTPStatus code: Int) {
+    package init(rejectedHTTPStatus code: Int) {
         self = ExitStatus(httpStatus: code) ?? .responseRejected
     }
 
     /// What each status means, for `--help`, the man page and the README (all generated from
     /// this table, so they cannot drift): the codes (3, 4 and 5 share a row), then the meaning.
-    public static let documentation: [(codes: [ExitStatus], meaning: String)] = [
+    package static let documentation: [(codes: [ExitStatus], meaning: String)] = [
         ([.success], "success (any HTTP status, unless checked)"),
         ([.transportError], "transport error: DNS, connection refused/reset, protocol error, output write failure"),
         ([.timedOut], "timed out"),

@@ -7,11 +7,11 @@
 /// nobody else, and no directory on its path may let anybody else replace it. Otherwise another
 /// user could plant options (a `--proxy` that receives every Authorization, an `-o` that
 /// redirects output) or session headers and credentials into the user's requests.
-public enum FileTrust {
+package enum FileTrust {
     /// Why a file is not trusted, with the command that fixes it.
-    public struct Doubt: Equatable, Sendable {
-        public let reason: String
-        public let fix: String
+    package struct Doubt: Equatable, Sendable {
+        package let reason: String
+        package let fix: String
     }
 
     /// Refuses the file at `path` (which exists) unless only the user or root can change it.
@@ -20,7 +20,7 @@ public enum FileTrust {
     ///   - what: how the messages name it ("the config file").
     ///   - fd: the file opened for reading, so the file checked is the file read; nil to check the path.
     /// - Throws: `SwurlError.badData` (65) naming the file, the reason and the fix.
-    public static func check(_ path: String, what: String, fd: Int32? = nil) throws(SwurlError) {
+    package static func check(_ path: String, what: String, fd: Int32? = nil) throws(SwurlError) {
         guard let doubt = doubt(path, fd: fd) else { return }
         throw .badData("\(what) \(TerminalSanitizer.clean(path)) is refused: \(doubt.reason)",
                        hint: doubt.fix + " (another user could have changed it; check its contents first)")
@@ -28,7 +28,7 @@ public enum FileTrust {
 
     /// Why the file at `path` is not trusted; nil when it is (or cannot be examined: reading it
     /// then reports the error).
-    public static func doubt(_ path: String, fd: Int32? = nil) -> Doubt? {
+    package static func doubt(_ path: String, fd: Int32? = nil) -> Doubt? {
         var st = stat()
         let found = fd.map { fstat($0, &st) == 0 } ?? (stat(ArgumentBytes.path(path), &st) == 0)
         guard found else { return nil }

@@ -4,13 +4,13 @@
 
 /// HTTP dates (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`. Used by `Retry-After` and by
 /// the cache's `Date`, `Expires`, `Last-Modified` and `If-Modified-Since`.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// Seconds since the epoch of an IMF-fixdate; nil for anything else (the obsolete RFC 850
     /// and asctime forms are not accepted: a recipient may treat them as invalid).
-    public static func parse(_ value: String) -> Double? {
+    package static func parse(_ value: String) -> Double? {
         // By bytes and by arithmetic (no String splitting, no timegm): `swurl cache list`
         // parses a Date per entry.
         var text = value
@@ -65,7 +65,7 @@ public enum HTTPDate {
     }
 
     /// The IMF-fixdate of `seconds` since the epoch.
-    public static func format(_ seconds: Double) -> String {
+    package static func format(_ seconds: Double) -> String {
         var t = tm()
         var s = time_t(seconds.isFinite ? max(0, min(seconds, 253_402_300_799)) : 0)
         gmtime_r(&s, &t)

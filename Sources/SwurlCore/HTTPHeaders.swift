@@ -1,23 +1,23 @@
 /// An ordered list of header fields that keeps duplicates and the user's spelling.
-public struct HTTPHeaders: Sendable, Equatable, Sequence {
+package struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// One header line.
-    public struct Field: Sendable, Equatable {
-        public var name: String
-        public var value: String
-        public init(name: String, value: String) {
+    package struct Field: Sendable, Equatable {
+        package var name: String
+        package var value: String
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public private(set) var fields: [Field] = []
+    package private(set) var fields: [Field] = []
 
-    public init(_ fields: [Field] = []) { self.fields = fields }
+    package init(_ fields: [Field] = []) { self.fields = fields }
 
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// The first value for `name`, compared case-insensitively.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         fields.first { HTTPHeaders.sameName($0.name, name) }?.value
     }
 
@@ -45,20 +45,20 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     /// Every value for `name`, in order (compared case-insensitively).
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.filter { HTTPHeaders.sameName($0.name, name) }.map(\.value)
     }
 
     /// Whether a field named `name` exists.
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    package func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Appends a field, keeping any existing ones with the same name.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// Replaces every field named `name` with one field, at the place of the first one.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         let key = name.lowercased()
         var replaced = false
         fields = fields.compactMap { field in
@@ -71,7 +71,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     /// Removes every field named `name`.
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         let key = name.lowercased()
         fields.removeAll { $0.name.lowercased() == key }
     }

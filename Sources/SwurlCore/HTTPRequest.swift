@@ -1,17 +1,17 @@
 /// A request as the serializers built it, ready for the engine or for `--offline`.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// The method as sent, e.g. `GET` or `PROPFIND`.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The absolute URL, query items already merged.
-    public var url: String
+    package var url: String
     /// Header fields in the order they are sent, after `Host`.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// Header names the user removed with `Name:`; libcurl must not add them either.
-    public var removedHeaders: [String]
+    package var removedHeaders: [String]
     /// The body, or nil for none.
-    public var body: RequestBody?
+    package var body: RequestBody?
 
-    public init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(),
+    package init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(),
                 removedHeaders: [String] = [], body: RequestBody? = nil) {
         self.method = method
         self.url = url
@@ -21,26 +21,26 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Whether the user removed `name` with a `Name:` item.
-    public func isRemoved(_ name: String) -> Bool {
+    package func isRemoved(_ name: String) -> Bool {
         removedHeaders.contains { $0.lowercased() == name.lowercased() }
     }
 
     /// Whether `Transfer-Encoding` asks for chunked encoding (the body is then sent in chunks
     /// and no `Content-Length` is added).
-    public var isChunked: Bool {
+    package var isChunked: Bool {
         headers["Transfer-Encoding"]?.lowercased().containsText("chunked") ?? false
     }
 }
 
 /// The response status line and header fields of one HTTP response.
-public struct HTTPResponseHead: Sendable, Equatable {
+package struct HTTPResponseHead: Sendable, Equatable {
     /// As on the wire: `HTTP/1.1`, `HTTP/2`.
-    public var version: String
-    public var status: Int
-    public var reason: String
-    public var headers: HTTPHeaders
+    package var version: String
+    package var status: Int
+    package var reason: String
+    package var headers: HTTPHeaders
 
-    public init(version: String, status: Int, reason: String, headers: HTTPHeaders) {
+    package init(version: String, status: Int, reason: String, headers: HTTPHeaders) {
         self.version = version
         self.status = status
         self.reason = reason
@@ -48,22 +48,22 @@ public struct HTTPResponseHead: Sendable, Equatable {
     }
 
     /// The statuses a redirect can have (301, 302, 303, 307, 308).
-    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    package static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Whether this head is a redirect that can be followed: a redirect status with a Location.
-    public var isRedirect: Bool {
+    package var isRedirect: Bool {
         HTTPResponseHead.redirectStatuses.contains(status) && headers["Location"] != nil
     }
 
     /// The media type of `Content-Type`, lower-cased, without parameters.
-    public var mediaType: String? {
+    package var mediaType: String? {
         guard let ct = headers["Content-Type"] else { return nil }
         let base = ct.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ct
         return base.trimmingSpaces().lowercased()
     }
 
     /// The `charset` parameter of `Content-Type`, lower-cased and unquoted, or nil.
-    public var charset: String? {
+    package var charset: String? {
         guard let ct = headers["Content-Type"] else { return nil }
         for param in ct.split(separator: ";").dropFirst() {
             let kv = param.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
@@ -80,7 +80,7 @@ extension String {
     ///
     /// Trims Unicode scalars, not Characters: "\r\n", or a space followed by a combining mark,
     /// is one Character and would never compare equal to a single separator.
-    public func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         var s = Substring(self).unicodeScalars
         while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" { s.removeLast() }

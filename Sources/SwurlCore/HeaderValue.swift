@@ -6,9 +6,9 @@
 /// in libcurl; the other C0 controls and DEL have no business in a header either. Horizontal tab
 /// is allowed (RFC 9110 field values may hold it). curl sends such values as given; HTTPie
 /// refuses them, and so does swurl.
-public enum HeaderValue {
+package enum HeaderValue {
     /// The first character `value` may not carry into a header, or nil when it is clean.
-    public static func forbiddenScalar(in value: String) -> Unicode.Scalar? {
+    package static func forbiddenScalar(in value: String) -> Unicode.Scalar? {
         // The forbidden scalars are ASCII, one byte each in UTF-8: a byte scan finds whether
         // there is one before the search by scalar.
         var v = value
@@ -17,7 +17,7 @@ public enum HeaderValue {
     }
 
     /// Whether a header line cannot hold `scalar`: C0 controls except tab, and DEL.
-    public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
     }
 
@@ -28,7 +28,7 @@ public enum HeaderValue {
     ///     example.org`; the message starts with it (made only for a refused value).
     /// - Throws: `SwurlError.usage` (exit 64) naming `label` and the character, with a hint for
     ///   the common case of a value read from a file with CRLF line ends.
-    public static func check(_ value: String, _ label: @autoclosure () -> String) throws(SwurlError) {
+    package static func check(_ value: String, _ label: @autoclosure () -> String) throws(SwurlError) {
         guard let bad = forbiddenScalar(in: value) else { return }
         var hint: String?
         if value.unicodeScalars.last == "\r",

@@ -2,7 +2,7 @@
 /// request, what was sent and received — also on the hops the printer never sees (redirects,
 /// retried attempts) — and how the hop ended. A role beside `TransferDelegate`, given to an
 /// exchange; the engine calls it and never knows what it writes.
-public protocol HopRecording: AnyObject {
+package protocol HopRecording: AnyObject {
     /// A hop is about to run `request` (credentials already applied).
     /// - Returns: the tap that sees this hop's events, or nil to leave the hop out.
     func hopWillBegin(_ request: HTTPRequest) -> HopTap?
@@ -10,23 +10,23 @@ public protocol HopRecording: AnyObject {
 
 /// Sees one hop's events unfiltered (as a `TransferDelegate`), then how the hop ended. Its
 /// errors never stop the transfer: what a recorder fails to record is its own affair.
-public protocol HopTap: TransferDelegate {
+package protocol HopTap: TransferDelegate {
     /// The hop is over, with or without a response.
     func hopDidEnd(_ end: HopEnd)
 }
 
 /// How a hop ended, for a recorder.
-public struct HopEnd: Sendable {
+package struct HopEnd: Sendable {
     /// libcurl's counters for the hop (also after a failure: what it got to).
-    public var timing: TransferTiming
+    package var timing: TransferTiming
     /// Where the response's Location points, made absolute (nil: no redirect).
-    public var redirectURL: String?
+    package var redirectURL: String?
     /// Why the hop failed (nil: a response arrived and was read to its end).
-    public var error: SwurlError?
+    package var error: SwurlError?
     /// When the hop ended (seconds since the epoch, CLOCK_REALTIME).
-    public var endedAt: Double
+    package var endedAt: Double
 
-    public init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double) {
+    package init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double) {
         self.timing = timing
         self.redirectURL = redirectURL
         self.error = error

@@ -1,11 +1,11 @@
 /// A strict RFC 8259 parser that keeps key order and number literals, and reports line and column.
-public struct JSONParser {
+package struct JSONParser {
     /// Why and where the text is not JSON.
-    public struct SyntaxError: Error, Equatable, Sendable {
-        public var reason: String
-        public var line: Int
-        public var column: Int
-        public var description: String { "\(reason) at line \(line), column \(column)" }
+    package struct SyntaxError: Error, Equatable, Sendable {
+        package var reason: String
+        package var line: Int
+        package var column: Int
+        package var description: String { "\(reason) at line \(line), column \(column)" }
     }
 
     private let bytes: [UInt8]
@@ -16,7 +16,7 @@ public struct JSONParser {
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses one JSON document; surrounding whitespace is allowed, anything else is an error.
-    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var p = JSONParser(bytes)
         p.skipWhitespace()
         let value = try p.parseValue()
@@ -26,7 +26,7 @@ public struct JSONParser {
     }
 
     /// Parses a string's UTF-8.
-    public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 

@@ -1,5 +1,5 @@
 /// A JSON document that keeps key order and number literals exactly as written.
-public indirect enum JSONValue: Equatable, Sendable {
+package indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The number's literal text, e.g. `1.50` or `12345678901234567890`, never rounded.
@@ -9,24 +9,24 @@ public indirect enum JSONValue: Equatable, Sendable {
     case object([Member])
 
     /// One key and value of an object, in document order.
-    public struct Member: Equatable, Sendable {
-        public var key: String
-        public var value: JSONValue
-        public init(_ key: String, _ value: JSONValue) {
+    package struct Member: Equatable, Sendable {
+        package var key: String
+        package var value: JSONValue
+        package init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
     /// Compact JSON text (no spaces), UTF-8 kept as is, control characters (C0, DEL, C1) escaped.
-    public var serialized: String {
+    package var serialized: String {
         var out: [UInt8] = []
         write(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends compact JSON text to `out`.
-    public func write(to out: inout [UInt8]) {
+    package func write(to out: inout [UInt8]) {
         switch self {
         case .null: out += Array("null".utf8)
         case .bool(let b): out += Array((b ? "true" : "false").utf8)
@@ -53,7 +53,7 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Appends `s` as a quoted JSON string. C0 controls, DEL and the C1 controls U+0080…U+009F
     /// (CSI among them) are written as `\u00XX` escapes, so the text is safe on a terminal.
-    public static func writeString(_ s: String, to out: inout [UInt8]) {
+    package static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied at once.
         var plain = s
@@ -102,7 +102,7 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 
     /// The text a form or query string sends for a scalar: strings as they are, other scalars as JSON.
-    public var formText: String? {
+    package var formText: String? {
         switch self {
         case .null, .array, .object: return nil
         case .string(let s): return s

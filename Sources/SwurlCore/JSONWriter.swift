@@ -2,12 +2,12 @@
 /// `JSONValue` tree first (a HAR file's entries). Strings are escaped by `JSONValue.writeString`,
 /// the one escaping rule; the caller writes keys and values in order, and the writer puts the
 /// commas.
-public struct JSONWriter {
-    public var bytes: [UInt8] = []
+package struct JSONWriter {
+    package var bytes: [UInt8] = []
     /// Whether the next key or value is the first in its object or array (no comma before it).
     private var first = true
 
-    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     private mutating func separate() {
         if !first { bytes.append(UInt8(ascii: ",")) }
@@ -15,40 +15,40 @@ public struct JSONWriter {
     }
 
     /// `{` (after a comma when needed).
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); first = true }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); first = false }
+    package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); first = true }
+    package mutating func endObject() { bytes.append(UInt8(ascii: "}")); first = false }
     /// `[` (after a comma when needed).
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); first = true }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); first = false }
+    package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); first = true }
+    package mutating func endArray() { bytes.append(UInt8(ascii: "]")); first = false }
 
     /// `"key":`; the value written next belongs to it.
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separate()
         JSONValue.writeString(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         first = true
     }
 
-    public mutating func string(_ s: String) { separate(); JSONValue.writeString(s, to: &bytes) }
+    package mutating func string(_ s: String) { separate(); JSONValue.writeString(s, to: &bytes) }
     /// A number from its literal (`1.250`, `-1`), written as it is.
-    public mutating func number(_ literal: String) { separate(); bytes.append(contentsOf: literal.utf8) }
-    public mutating func number(_ n: Int64) { number(String(n)) }
-    public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
+    package mutating func number(_ literal: String) { separate(); bytes.append(contentsOf: literal.utf8) }
+    package mutating func number(_ n: Int64) { number(String(n)) }
+    package mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
 
     /// `"key":"value"`.
-    public mutating func member(_ key: String, _ value: String) { self.key(key); string(value) }
+    package mutating func member(_ key: String, _ value: String) { self.key(key); string(value) }
     /// `"key":literal`.
-    public mutating func member(_ key: String, number literal: String) { self.key(key); number(literal) }
+    package mutating func member(_ key: String, number literal: String) { self.key(key); number(literal) }
 
     // MARK: - Fragments: the caller writes the punctuation (no comma is put for it)
 
     /// JSON text of the caller's own (keys, punctuation), as it is.
-    public mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `s` as a JSON string, quoted; printable ASCII without `"` or `\` is copied at once.
-    public mutating func quoted(_ s: String) {
+    package mutating func quoted(_ s: String) {
         var text = s
         let copied = text.withUTF8 { b -> Bool in
             guard JSONWriter.isPlain(b) else { return false }
@@ -63,7 +63,7 @@ public struct JSONWriter {
 
     /// Bytes from the wire as a JSON string, quoted: copied at once when they are printable
     /// ASCII without `"` or `\`, else decoded as UTF-8 (invalid sequences repaired) and escaped.
-    public mutating func quoted(bytes b: UnsafeBufferPointer<UInt8>) {
+    package mutating func quoted(bytes b: UnsafeBufferPointer<UInt8>) {
         if JSONWriter.isPlain(b) {
             bytes.reserveCapacity(bytes.count + b.count + 2)
             bytes.append(0x22)
@@ -80,7 +80,7 @@ public struct JSONWriter {
     }
 
     /// `n` in decimal.
-    public mutating func decimal(_ n: Int64) {
+    package mutating func decimal(_ n: Int64) {
         if n < 0 {
             bytes.append(UInt8(ascii: "-"))
             if n == .min { bytes.append(contentsOf: "9223372036854775808".utf8); return }
@@ -99,7 +99,7 @@ public struct JSONWriter {
     }
 
     /// Microseconds as milliseconds with three decimals (`1234` → `1.234`); negative is `-1`.
-    public mutating func millis(_ us: Int64) {
+    package mutating func millis(_ us: Int64) {
         guard us >= 0 else { bytes.append(UInt8(ascii: "-")); bytes.append(UInt8(ascii: "1")); return }
         decimal(us / 1000)
         let frac = Int(us % 1000)

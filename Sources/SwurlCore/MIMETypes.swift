@@ -1,9 +1,9 @@
 /// The bundled extension → MIME type table used for file fields and `@file` bodies.
-public enum MIMETypes {
+package enum MIMETypes {
     /// The default for unknown extensions.
-    public static let fallback = "application/octet-stream"
+    package static let fallback = "application/octet-stream"
 
-    public static let table: [String: String] = [
+    package static let table: [String: String] = [
         // text
         "txt": "text/plain", "text": "text/plain", "log": "text/plain", "conf": "text/plain", "ini": "text/plain",
         "md": "text/markdown", "markdown": "text/markdown", "csv": "text/csv", "tsv": "text/tab-separated-values",
@@ -55,7 +55,7 @@ public enum MIMETypes {
     ]
 
     /// The MIME type for a path's extension (case-insensitive), or `application/octet-stream`.
-    public static func type(forPath path: String) -> String {
+    package static func type(forPath path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return fallback }
         return table[name[name.index(after: dot)...].lowercased()] ?? fallback

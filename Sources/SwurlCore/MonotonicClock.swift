@@ -3,8 +3,8 @@
 #endif
 
 /// Seconds on the monotonic clock (CLOCK_MONOTONIC): for durations, never for dates.
-public enum MonotonicClock {
-    public static func now() -> Double {
+package enum MonotonicClock {
+    package static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -5,7 +5,7 @@
 /// Where bytes for an output path (`-o`, `-d -o`) really go, decided when the file is opened.
 /// A symbolic link is followed to its target and never replaced: `-o /dev/stdout` writes through
 /// the link as curl does, and `-o link.txt` updates the file the link points at.
-public enum OutputTarget: Equatable, Sendable {
+package enum OutputTarget: Equatable, Sendable {
     /// A regular file, or a name not there yet: written to a temporary file in the same
     /// directory and renamed over this path (every symbolic link resolved) when complete.
     case file(String)
@@ -16,13 +16,13 @@ public enum OutputTarget: Equatable, Sendable {
     case directory(String)
 
     /// Most links followed before giving up (the kernel's own limit).
-    public static let maxLinks = 40
+    package static let maxLinks = 40
 
     /// Follows `path` through its symbolic links. A path whose directory lies in `/proc` (`/dev/fd/N`,
     /// `/proc/self/fd/N`, and `/dev/stdout` through them) is written directly: its links name open
     /// files, not places to create one.
     /// - Throws: `SwurlError.output` on a loop of links.
-    public static func resolve(_ path: String) throws(SwurlError) -> OutputTarget {
+    package static func resolve(_ path: String) throws(SwurlError) -> OutputTarget {
         var current = path
         var followed = false
         for _ in 0..<maxLinks {
@@ -53,7 +53,7 @@ public enum OutputTarget: Equatable, Sendable {
     /// - Throws: `SwurlError.output` saying why (without naming the file's role: callers add it)
     ///   when a link on the way belongs to another user, or the path leads to anything but a
     ///   regular file or a name not there yet.
-    public static func ownFile(_ path: String) throws(SwurlError) -> String {
+    package static func ownFile(_ path: String) throws(SwurlError) -> String {
         var current = path
         for _ in 0..<maxLinks {
             var st = stat()
@@ -74,7 +74,7 @@ public enum OutputTarget: Equatable, Sendable {
     }
 
     /// The path that a successful transfer leaves the bytes at.
-    public var path: String {
+    package var path: String {
         switch self {
         case .file(let p), .direct(let p), .directory(let p): return p
         }
@@ -103,7 +103,7 @@ public enum OutputTarget: Equatable, Sendable {
 
     /// Where the symbolic link at `path` leads: its target, a relative one joined to the link's
     /// directory; nil when `path` is not a link (or cannot be read).
-    public static func linkTarget(_ path: String) -> String? {
+    package static func linkTarget(_ path: String) -> String? {
         guard let target = readLink(path) else { return nil }
         return target.hasPrefix("/") ? target : directory(of: path) + "/" + target
     }

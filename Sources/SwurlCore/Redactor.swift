@@ -1,15 +1,15 @@
 /// The one place that hides secrets in what swurl shows back: URLs and options in error
 /// messages, the REPL's `env`, batch results and the REPL history filter. `--offline` shows the
 /// exact request bytes and does not use it.
-public enum Redactor {
+package enum Redactor {
     /// What stands in for a hidden secret.
-    public static let mask = "****"
+    package static let mask = "****"
 
     /// Header fields whose values are credentials.
-    public static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     /// Whether `name` (any case) is a header field whose value is a credential.
-    public static func isCredentialHeader(_ name: some StringProtocol) -> Bool {
+    package static func isCredentialHeader(_ name: some StringProtocol) -> Bool {
         credentialHeaders.contains(name.lowercased())
     }
 
@@ -33,14 +33,14 @@ public enum Redactor {
     }
 
     /// Whether `text`, read as `userinfoRange` reads it, carries a password (`user:pw@`).
-    public static func hasURLPassword(_ text: String) -> Bool {
+    package static func hasURLPassword(_ text: String) -> Bool {
         guard let r = userinfoRange(text) else { return false }
         return text[r].contains(":")
     }
 
     /// `https://ann:pw@h/` → `https://ann:****@h/`; also `//ann:pw@h` and `ann:pw@h:8080`. A
     /// user name without a password is left as it is.
-    public static func url(_ text: String) -> String {
+    package static func url(_ text: String) -> String {
         // No '@' byte, no userinfo: the common case, without a search by Character.
         guard text.containsByte(UInt8(ascii: "@")), let r = userinfoRange(text), let colon = text[r].firstIndex(of: ":") else { return text }
         return String(text[..<text.index(after: colon)]) + mask + String(text[r.upperBound...])
@@ -48,19 +48,19 @@ public enum Redactor {
 
     /// `user:password` → `user:****`; a value without a colon (a bearer token, or a user name
     /// whose password is asked for) → `****` when `whole`, else as it is.
-    public static func credentials(_ value: String, whole: Bool = true) -> String {
+    package static func credentials(_ value: String, whole: Bool = true) -> String {
         if let colon = value.firstIndex(of: ":") { return String(value[..<colon]) + ":" + mask }
         return whole ? mask : value
     }
 
     /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
     /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
-    public static func isRecordedSecretHeader(_ name: some StringProtocol) -> Bool {
+    package static func isRecordedSecretHeader(_ name: some StringProtocol) -> Bool {
         isRecordedSecretHeader(bytes: name.utf8)
     }
 
     /// `isRecordedSecretHeader` for a name in bytes (a request head as sent).
-    public static func isRecordedSecretHeader(bytes u: some Collection<UInt8>) -> Bool {
+    package static func isRecordedSecretHeader(bytes u: some Collection<UInt8>) -> Bool {
         // By bytes against each name of the right length: no lower-cased copy (a HAR writes this per header).
         switch u.count {
         case 6: return isASCII(u, named: "cookie")
@@ -72,7 +72,7 @@ public enum Redactor {
     }
 
     /// Whether the bytes `name` are `lower` (lower-case ASCII) in any case of its letters.
-    public static func isASCII(_ name: some Collection<UInt8>, named lower: StaticString) -> Bool {
+    package static func isASCII(_ name: some Collection<UInt8>, named lower: StaticString) -> Bool {
         guard name.count == lower.utf8CodeUnitCount else { return false }
         var k = 0
         for c in name {
@@ -84,7 +84,7 @@ public enum Redactor {
     }
 
     /// A header field as shown: credential values masked (`Authorization: ****`).
-    public static func header(name: String, value: String) -> String {
+    package static func header(name: String, value: String) -> String {
         isCredentialHeader(name) ? name + ": " + mask : name + ": " + value
     }
 }

@@ -6,9 +6,9 @@
 /// a FIFO would block `open` until some writer appears, and a device never ends. The file is
 /// opened with O_NONBLOCK (which no open of a FIFO waits under), judged by `fstat` and handed
 /// back blocking, or refused.
-public enum RegularFile {
+package enum RegularFile {
     /// How opening went.
-    public enum Opening: Equatable, Sendable {
+    package enum Opening: Equatable, Sendable {
         /// A regular file, open for reading (blocking); the caller closes it.
         case opened(Int32)
         /// Nothing there (ENOENT, or ENOTDIR for a directory on the path).
@@ -20,7 +20,7 @@ public enum RegularFile {
     }
 
     /// Opens `path` for reading if it is a regular file (links followed).
-    public static func open(_ path: String) -> Opening {
+    package static func open(_ path: String) -> Opening {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(errno)

@@ -7,9 +7,9 @@
 /// Bytes segments hold serialized text (JSON, forms, multipart framing); file segments are read
 /// from disk at send time, so a body of any size needs only one buffer of memory; a stream
 /// segment (stdin) has no known length and makes the body chunked.
-public struct RequestBody: @unchecked Sendable {
+package struct RequestBody: @unchecked Sendable {
     /// One piece of the body.
-    public enum Segment {
+    package enum Segment {
         case bytes([UInt8])
         /// A regular file whose size was measured when the body was built.
         case file(path: String, size: Int64)
@@ -17,13 +17,13 @@ public struct RequestBody: @unchecked Sendable {
         case stream(ByteSource, label: String, length: Int64?)
     }
 
-    public var segments: [Segment]
+    package var segments: [Segment]
 
-    public init(_ segments: [Segment]) { self.segments = segments }
-    public init(bytes: [UInt8]) { self.segments = [.bytes(bytes)] }
+    package init(_ segments: [Segment]) { self.segments = segments }
+    package init(bytes: [UInt8]) { self.segments = [.bytes(bytes)] }
 
     /// The exact length when no segment is a stream; nil means chunked transfer encoding.
-    public var length: Int64? {
+    package var length: Int64? {
         var total: Int64 = 0
         for segment in segments {
             switch segment {
@@ -38,12 +38,12 @@ public struct RequestBody: @unchecked Sendable {
     }
 
     /// Whether the body can be read again from the start (needed for 307/308 redirects).
-    public var isRewindable: Bool {
+    package var isRewindable: Bool {
         !segments.contains { if case .stream = $0 { return true } else { return false } }
     }
 
     /// The whole body, when it is held in memory (nil when it reads files or streams).
-    public var inMemoryBytes: [UInt8]? {
+    package var inMemoryBytes: [UInt8]? {
         var out: [UInt8] = []
         for segment in segments {
             guard case .bytes(let b) = segment else { return nil }
@@ -53,11 +53,11 @@ public struct RequestBody: @unchecked Sendable {
     }
 
     /// A fresh reader positioned at the start of the body.
-    public func makeReader() -> RequestBodyReader { RequestBodyReader(segments: segments) }
+    package func makeReader() -> RequestBodyReader { RequestBodyReader(segments: segments) }
 }
 
 /// Reads a `RequestBody` segment by segment into caller-provided buffers.
-public final class RequestBodyReader {
+package final class RequestBodyReader {
     private let segments: [RequestBody.Segment]
     private var index = 0
     private var offset = 0          // within a bytes segment
@@ -76,7 +76,7 @@ public final class RequestBodyReader {
     /// Fills `buffer` with the next bytes; returns 0 at the end of the body.
     /// - Throws: `SwurlError.inputFile` when a file cannot be read or changed size since the
     ///   body's length was computed (a wrong Content-Length must never be sent silently).
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while index < segments.count {
             switch segments[index] {
             case .bytes(let bytes):
@@ -128,7 +128,7 @@ public final class RequestBodyReader {
     }
 
     /// Writes the whole body to `sink` in chunks (used by `--offline`).
-    public func copy(to sink: ByteSink, chunked: Bool = false) throws {
+    package func copy(to sink: ByteSink, chunked: Bool = false) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         while true {

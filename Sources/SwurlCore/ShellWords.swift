@@ -9,22 +9,22 @@
 /// quotes a backslash takes the next byte as it is, and a backslash before a newline joins the
 /// lines. Nothing is expanded (`$`, `` ` ``, `~`, globs stay as they are). A NUL byte cannot be
 /// part of an argument and is refused.
-public enum ShellWords {
+package enum ShellWords {
     /// What is wrong with the text, and on which line (counted from 1).
-    public struct SyntaxError: Error, Equatable, Sendable {
-        public let line: Int
-        public let message: String
+    package struct SyntaxError: Error, Equatable, Sendable {
+        package let line: Int
+        package let message: String
     }
 
     /// One line's words, numbered by the line it starts on.
-    public struct Line: Equatable, Sendable {
-        public let number: Int
-        public let words: [String]
+    package struct Line: Equatable, Sendable {
+        package let number: Int
+        package let words: [String]
     }
 
     /// The lines of `bytes` that hold words (blank and comment-only lines are left out).
     /// - Throws: `SyntaxError` for an unterminated quote or a NUL byte.
-    public static func lines(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> [Line] {
+    package static func lines(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> [Line] {
         var splitter = Splitter(bytes: Array(bytes))
         return try splitter.run()
     }
@@ -32,7 +32,7 @@ public enum ShellWords {
     /// The words of one line of text (a REPL or batch line, a String as read): all its words,
     /// over every line it holds.
     /// - Throws: `SwurlError.usage` naming the problem.
-    public static func words(_ text: String) throws(SwurlError) -> [String] {
+    package static func words(_ text: String) throws(SwurlError) -> [String] {
         if let plain = plainWords(text) { return plain }
         do {
             return try lines(text.utf8).flatMap(\.words)

@@ -3,13 +3,13 @@
 #endif
 
 /// The one reader of small whole files: `=@` items, certificate and key files, netrc, config.
-public enum SmallFile {
+package enum SmallFile {
     /// The bytes of the file at `path`.
     /// - Parameters:
     ///   - maxSize: refuse (throw) when the file holds more bytes than this; nil for no limit.
     ///   - regularOnly: refuse anything but a regular file (no FIFOs or devices that never end).
     /// - Throws: `SwurlError.inputFile` with the system's reason.
-    public static func read(_ path: String, maxSize: Int? = nil, regularOnly: Bool = false) throws(SwurlError) -> [UInt8] {
+    package static func read(_ path: String, maxSize: Int? = nil, regularOnly: Bool = false) throws(SwurlError) -> [UInt8] {
         let fd = open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .inputFile(systemErrorMessage(errno)) }
         defer { close(fd) }
@@ -37,6 +37,6 @@ public enum SmallFile {
 }
 
 /// Reads a whole (small) file; used for `=@`-style items and certificate files.
-public func readWholeFile(_ path: String) throws(SwurlError) -> [UInt8] {
+package func readWholeFile(_ path: String) throws(SwurlError) -> [UInt8] {
     try SmallFile.read(path)
 }

@@ -8,7 +8,7 @@
 extension StringProtocol {
     /// The first occurrence of `needle`'s UTF-8 bytes (an empty needle is found at the start).
     /// Matched by bytes, like `containsText`; the bounds are scalar boundaries of valid text.
-    public func rangeOfText(_ needle: String) -> Range<Index>? {
+    package func rangeOfText(_ needle: String) -> Range<Index>? {
         let hay = utf8
         let pin = Array(needle.utf8)
         guard let first = pin.first else { return startIndex..<startIndex }
@@ -29,13 +29,13 @@ extension StringProtocol {
     }
 
     /// Whether `needle`'s UTF-8 bytes occur (a `String` takes the faster contiguous search below).
-    public func containsText(_ needle: String) -> Bool { rangeOfText(needle) != nil }
+    package func containsText(_ needle: String) -> Bool { rangeOfText(needle) != nil }
 }
 
 extension String {
     /// Whether the UTF-8 bytes hold `byte` (memchr over a native string's storage; a search by
     /// Character or a generic `utf8.contains` costs many instructions a byte).
-    public func containsByte(_ byte: UInt8) -> Bool {
+    package func containsByte(_ byte: UInt8) -> Bool {
         var s = self
         return s.withUTF8 { buf in
             guard let p = buf.baseAddress else { return false }
@@ -45,7 +45,7 @@ extension String {
 
     /// Whether the UTF-8 bytes hold those of `needle` (unlike `contains(_:)`, which compares
     /// Characters, no table is built and a combining mark after a match does not undo it).
-    public func containsText(_ needle: String) -> Bool {
+    package func containsText(_ needle: String) -> Bool {
         var s = self, n = needle
         return s.withUTF8 { hay in
             n.withUTF8 { pin in
@@ -62,7 +62,7 @@ extension String {
     }
 
     /// Replaces every occurrence of `target` (plain text, no patterns).
-    public func replacingAll(_ target: String, with replacement: String) -> String {
+    package func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty, containsText(target) else { return self }
         var out = ""
         var rest = Substring(self)
@@ -75,14 +75,14 @@ extension String {
     }
 
     /// The string without trailing CRs and LFs, trimmed by Unicode scalar ("\r\n" is one Character).
-    public func trimmingTrailingNewlines() -> String {
+    package func trimmingTrailingNewlines() -> String {
         var s = Substring(self).unicodeScalars
         while let l = s.last, l == "\n" || l == "\r" { s.removeLast() }
         return String(s)
     }
 
     /// The string with `&`, `<` and `>` as XML character entities (for element content).
-    public var xmlEscaped: String {
+    package var xmlEscaped: String {
         var out = ""
         for c in unicodeScalars {
             switch c {
@@ -100,14 +100,14 @@ extension String {
     /// (an attribute keeps them), and what XML 1.0 cannot hold at all (other C0 controls, DEL,
     /// U+FFFE, U+FFFF) replaced by U+FFFD, so text from a URL or a server can neither end the
     /// value nor make the document invalid.
-    public var markupEscaped: String {
+    package var markupEscaped: String {
         var out: [UInt8] = []
         appendMarkupEscaped(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `markupEscaped`'s bytes appended to `out` (for writers that build a document as bytes).
-    public func appendMarkupEscaped(to out: inout [UInt8]) {
+    package func appendMarkupEscaped(to out: inout [UInt8]) {
         var s = self
         s.withUTF8 { u in
             // Most text (a URL, a method) needs no escape: copied at once.

@@ -2,7 +2,7 @@
 ///
 /// The CLI maps each case to an exit status in one place (`ExitStatus.init(for:)`) and prints
 /// `message` plus an optional `hint`.
-public enum SwurlError: Error, Equatable, Sendable {
+package enum SwurlError: Error, Equatable, Sendable {
     /// The command line is wrong: bad option, bad request item, contradictory flags (exit 64).
     case usage(String, hint: String? = nil)
     /// Input data cannot be encoded: invalid `:=` JSON, a value the serializer cannot write (exit 65).
@@ -25,7 +25,7 @@ public enum SwurlError: Error, Equatable, Sendable {
     case output(String)
 
     /// The one-line description printed after `swurl: error: `.
-    public var message: String {
+    package var message: String {
         switch self {
         case .usage(let m, _), .badData(let m, _), .inputFile(let m, _), .transport(let m, _),
              .trust(let m, _), .responseRejected(let m, _):
@@ -38,7 +38,7 @@ public enum SwurlError: Error, Equatable, Sendable {
     }
 
     /// An optional second line that tells the user how to fix the problem.
-    public var hint: String? {
+    package var hint: String? {
         switch self {
         case .usage(_, let h), .badData(_, let h), .inputFile(_, let h), .transport(_, let h),
              .trust(_, let h), .responseRejected(_, let h):

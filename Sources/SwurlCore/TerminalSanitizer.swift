@@ -6,17 +6,17 @@
 /// UTF-8 (a lone 0x9B, the 8-bit CSI, among them) becomes `\xNN`, and a backslash right before
 /// any of these becomes `\x5c`, so no shown escape merges with it. Valid UTF-8 passes untouched.
 /// State (a pending CR, an unfinished UTF-8 sequence) carries across chunk boundaries.
-public struct TerminalSanitizer {
+package struct TerminalSanitizer {
     private var utf8 = UTF8SequenceTracker()
     private var pendingCR = false
     /// A backslash not shown yet (see `Sink.heldBackslash`).
     private var heldBackslash = false
     fileprivate static let hex = Array("0123456789abcdef".utf8)
 
-    public init() {}
+    package init() {}
 
     /// Appends the visible form of `bytes` to `out`.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         var sink = Sink()
         sink.heldBackslash = heldBackslash
         swap(&sink.out, &out)
@@ -48,7 +48,7 @@ public struct TerminalSanitizer {
     }
 
     /// Writes out what is held back at the end of the input.
-    public mutating func finish(into out: inout [UInt8]) {
+    package mutating func finish(into out: inout [UInt8]) {
         var sink = Sink()
         sink.heldBackslash = heldBackslash
         swap(&sink.out, &out)
@@ -95,7 +95,7 @@ public struct TerminalSanitizer {
     /// A sanitized copy of a short string (header names and values, status reasons, error
     /// messages); tabs, newlines and every CR are shown too, since such a line holds none of them.
     /// Works on bytes: `"\r\n"` is one Character in Swift and would slip past a Character search.
-    public static func clean(_ s: String) -> String {
+    package static func clean(_ s: String) -> String {
         // Printable ASCII is shown as it is.
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s }
         var out: [UInt8] = []

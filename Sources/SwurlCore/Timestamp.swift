@@ -4,23 +4,23 @@
 
 /// Wall-clock times as swurl writes them: ISO 8601 in UTC with milliseconds
 /// (`2026-11-30T22:10:01.123Z`), as `reach --json` and HAR files carry them.
-public enum Timestamp {
+package enum Timestamp {
     /// Seconds since the epoch now (CLOCK_REALTIME), with the fraction.
-    public static func now() -> Double {
+    package static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
     }
 
     /// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (milliseconds truncated).
-    public static func iso8601(_ seconds: Double) -> String {
+    package static func iso8601(_ seconds: Double) -> String {
         var out: [UInt8] = []
         appendISO8601(seconds, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `iso8601(seconds)`'s bytes appended to `out` (a HAR entry each: no String made).
-    public static func appendISO8601(_ seconds: Double, to out: inout [UInt8]) {
+    package static func appendISO8601(_ seconds: Double, to out: inout [UInt8]) {
         let millisTotal = Int64((seconds * 1000).rounded(.down))
         var whole = time_t(millisTotal >= 0 ? millisTotal / 1000 : (millisTotal - 999) / 1000)
         let millis = Int(millisTotal - Int64(whole) * 1000)

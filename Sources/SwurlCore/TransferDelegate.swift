@@ -1,6 +1,6 @@
 /// Receives what happens during a transfer, in order. The engine never formats output; the
 /// printer implements this protocol.
-public protocol TransferDelegate: AnyObject {
+package protocol TransferDelegate: AnyObject {
     /// The request head exactly as sent (one call per request, including redirect hops).
     func transferDidSendRequestHead(_ bytes: [UInt8]) throws
     /// Request body bytes as they leave.
@@ -15,18 +15,18 @@ public protocol TransferDelegate: AnyObject {
 
 extension TransferDelegate {
     /// By default the TLS details are not shown.
-    public func transferDidVerifyTLS(_ summary: TLSSummary) {}
+    package func transferDidVerifyTLS(_ summary: TLSSummary) {}
 }
 
 /// A delegate whose file can take the rest of a body after a cut (a download's `.part`).
-public protocol ResumableTransferDelegate: TransferDelegate {
+package protocol ResumableTransferDelegate: TransferDelegate {
     /// How many bytes of the body are on disk now (0: start from the beginning).
     func resumeOffset() -> Int64
 }
 
 /// A delegate that can take a whole body straight from a file (a cache entry), so that a
 /// 100 MB body moves file to file in the kernel (`copyAll`) instead of through 1 MiB chunks.
-public protocol FileBodyReceiving: TransferDelegate {
+package protocol FileBodyReceiving: TransferDelegate {
     /// The body is `count` bytes of `fd` from `offset`. Returns false, having taken nothing,
     /// when the delegate needs the bytes themselves; they then come through
     /// `transferDidReceiveBody`.

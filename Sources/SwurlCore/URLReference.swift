@@ -2,17 +2,17 @@
 /// relative path to its base URL: a base whose path is not empty gets a trailing `/` first
 /// (`https://h/api/v1` → `https://h/api/v1/`), so `foo` resolves to `…/v1/foo`, not `…/foo`.
 /// Text only: no percent-decoding and no validation (the request's URL parser does that).
-public enum URLReference {
+package enum URLReference {
     /// The five components of RFC 3986 appendix B; nil for an absent component.
-    public struct Parts: Equatable, Sendable {
-        public var scheme: String?
-        public var authority: String?
-        public var path: String
-        public var query: String?
-        public var fragment: String?
+    package struct Parts: Equatable, Sendable {
+        package var scheme: String?
+        package var authority: String?
+        package var path: String
+        package var query: String?
+        package var fragment: String?
 
         /// Recomposes the parts (RFC 3986 section 5.3).
-        public var text: String {
+        package var text: String {
             var s = ""
             if let scheme { s += scheme + ":" }
             if let authority { s += "//" + authority }
@@ -23,7 +23,7 @@ public enum URLReference {
         }
 
         /// Splits a URI reference (`^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`).
-        public init(_ text: String) {
+        package init(_ text: String) {
             var rest = Substring(text)
             if let colon = rest.firstIndex(where: { ":/?#".contains($0) }), rest[colon] == ":", colon != rest.startIndex {
                 scheme = String(rest[..<colon])
@@ -48,7 +48,7 @@ public enum URLReference {
     }
 
     /// The base as AFHTTPSessionManager keeps it: a non-empty path that does not end in `/` gets one.
-    public static func normalizedBase(_ base: String) -> String {
+    package static func normalizedBase(_ base: String) -> String {
         var parts = Parts(base)
         if !parts.path.isEmpty && !parts.path.hasSuffix("/") { parts.path += "/" }
         return parts.text
@@ -56,7 +56,7 @@ public enum URLReference {
 
     /// Resolves `reference` against `base` (normalized first), RFC 3986 section 5.2.2, strict:
     /// a reference with a scheme replaces the base.
-    public static func resolve(_ reference: String, against base: String) -> String {
+    package static func resolve(_ reference: String, against base: String) -> String {
         Parts.resolveStrict(reference, Parts(normalizedBase(base)))
     }
 }
@@ -105,7 +105,7 @@ extension URLReference {
     }
 
     /// Section 5.2.4: removes `.` and `..` segments.
-    public static func removeDotSegments(_ path: String) -> String {
+    package static func removeDotSegments(_ path: String) -> String {
         var input = Substring(path)
         var output: [Substring] = []  // segments, each starting with "/" except maybe the first
         while !input.isEmpty {

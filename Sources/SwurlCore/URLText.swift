@@ -1,11 +1,11 @@
 /// Text-level URL helpers that need no URL parser: the scheme of a string and the joining of
 /// an escaped query.
-public enum URLText {
+package enum URLText {
     /// Schemes swurl sends requests to.
-    public static let httpSchemes: Set<String> = ["http", "https"]
+    package static let httpSchemes: Set<String> = ["http", "https"]
 
     /// The scheme of `text` when it starts with `scheme://`.
-    public static func schemeOf(_ text: String) -> String? {
+    package static func schemeOf(_ text: String) -> String? {
         // The common case by bytes: ASCII scheme characters, then `://` and an ASCII byte (or
         // the end), so no Character there can combine with what follows; anything else is
         // searched for by Character below.
@@ -32,7 +32,7 @@ public enum URLText {
     /// (`localhost:8080/x`, `api.example.org:443`, `[::1]:8080`): a URL without its scheme, as the
     /// one-shot command takes it. HOST is `localhost`, a name or address with a dot, or a
     /// bracketed IPv6 address, so a header item such as `X-Count:5` is never one.
-    public static func isHostPort(_ text: String) -> Bool {
+    package static func isHostPort(_ text: String) -> Bool {
         let u = Array(text.utf8)
         let end = u.firstIndex { "/?#".utf8.contains($0) } ?? u.count
         guard let colon = u[..<end].lastIndex(of: UInt8(ascii: ":")) else { return false }
@@ -78,7 +78,7 @@ public enum URLText {
     /// bytes from argv that are not UTF-8, see `ArgumentBytes`), `"<>\\^`{|}` — percent-encoded
     /// in the path, query and fragment, as HTTPie does. The scheme and authority are left alone
     /// (a non-ASCII host name is IDN, not percent-encoding); `%` is kept, so encoded input stays.
-    public static func percentEncodingUnsafeBytes(_ url: String) -> String {
+    package static func percentEncodingUnsafeBytes(_ url: String) -> String {
         let bytes = ArgumentBytes.bytes(url)
         var start = 0
         // The scheme's `://`, if any, is at the first slash.
@@ -112,7 +112,7 @@ public enum URLText {
         }
     }
 
-    public static func appendingQuery(_ query: String, to url: String) -> String {
+    package static func appendingQuery(_ query: String, to url: String) -> String {
         guard !query.isEmpty else { return url }
         var base = Substring(url)
         var fragment: Substring = ""
@@ -132,7 +132,7 @@ public enum URLText {
     }
 
     /// The bytes of `s` with every `%XX` replaced by the byte it names (other bytes as they are).
-    public static func percentDecodedBytes(_ s: String) -> [UInt8] {
+    package static func percentDecodedBytes(_ s: String) -> [UInt8] {
         var bytes: [UInt8] = []
         var rest = Array(s.utf8)[...]
         while let b = rest.popFirst() {

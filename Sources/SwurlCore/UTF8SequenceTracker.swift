@@ -1,5 +1,5 @@
 /// Where `UTF8SequenceTracker` sends what it decided about non-ASCII bytes.
-public protocol VisibleTextSink {
+package protocol VisibleTextSink {
     /// A byte of valid UTF-8 text, written as is.
     mutating func text(_ byte: UInt8)
     /// The C1 control U+0080…U+009F (valid UTF-8 `C2 xx`); `byte` is its second byte.
@@ -17,8 +17,8 @@ public protocol VisibleTextSink {
 /// continuation bytes 80–BF, with the narrower second-byte ranges that exclude overlong forms,
 /// surrogates and code points past U+10FFFF. Every byte of a sequence that is cut short, and
 /// every byte that cannot start one, is invalid.
-public struct UTF8SequenceTracker {
-    public init() {}
+package struct UTF8SequenceTracker {
+    package init() {}
 
     /// Bytes of the unfinished sequence, first byte in the lowest 8 bits.
     @usableFromInline var held: UInt32 = 0
@@ -28,13 +28,13 @@ public struct UTF8SequenceTracker {
     @usableFromInline var high: UInt8 = 0xBF
 
     /// Whether a sequence has started and not yet ended.
-    @inlinable public var isHolding: Bool { heldCount > 0 }
+    @inlinable package var isHolding: Bool { heldCount > 0 }
 
     /// Takes a byte that is not ASCII, or any byte while a sequence is open.
     /// - Returns: false when `byte` is ASCII and the caller must handle it itself (a sequence it
     ///   cut short has been reported as invalid first).
     @inlinable @inline(__always)
-    public mutating func feed<S: VisibleTextSink>(_ byte: UInt8, into sink: inout S) -> Bool {
+    package mutating func feed<S: VisibleTextSink>(_ byte: UInt8, into sink: inout S) -> Bool {
         if need > 0 {
             if byte >= low && byte <= high {
                 held |= UInt32(byte) << (8 * UInt32(heldCount))
@@ -62,7 +62,7 @@ public struct UTF8SequenceTracker {
     }
 
     /// Reports an unfinished sequence (at the end of the input) as invalid bytes.
-    @inlinable public mutating func flush<S: VisibleTextSink>(into sink: inout S) {
+    @inlinable package mutating func flush<S: VisibleTextSink>(into sink: inout S) {
         for k in 0..<heldCount { sink.invalid(UInt8(truncatingIfNeeded: held >> (8 * UInt32(k)))) }
         reset()
     }

@@ -3,26 +3,26 @@ import SwurlCore
 
 /// A parsed URL, through libcurl's own URL API (curl_url(3)), so that what swurl shows with
 /// `--offline` is what libcurl would send.
-public struct CurlURL: Sendable, Equatable {
-    public var url: String
-    public var scheme: String
-    public var host: String
+package struct CurlURL: Sendable, Equatable {
+    package var url: String
+    package var scheme: String
+    package var host: String
     /// The explicit port, or nil for the scheme's default.
-    public var port: Int?
+    package var port: Int?
     /// Path and query as they go on the request line.
-    public var requestTarget: String
+    package var requestTarget: String
     /// The path alone, as sent.
-    public var path: String
+    package var path: String
     /// The user name and password of a `user:password@` part, percent-decoded; nil when absent.
-    public var user: String?
-    public var password: String?
+    package var user: String?
+    package var password: String?
 
     /// `host` or `host:port` as in a Host header.
-    public var hostHeader: String { port.map { "\(host):\($0)" } ?? host }
+    package var hostHeader: String { port.map { "\(host):\($0)" } ?? host }
 
     /// Parses an absolute URL.
     /// - Throws: `SwurlError.usage` with libcurl's reason when it is not a valid URL.
-    public init(parsing text: String) throws(SwurlError) {
+    package init(parsing text: String) throws(SwurlError) {
         let p = try CurlURL.parts(of: text) { part, host in
             (host: host, scheme: part(CURLUPART_SCHEME), port: part(CURLUPART_PORT), path: part(CURLUPART_PATH),
              query: part(CURLUPART_QUERY), url: part(CURLUPART_URL), user: part(CURLUPART_USER),
@@ -43,14 +43,14 @@ public struct CurlURL: Sendable, Equatable {
 
     /// `CurlURL(parsing: text).url` without the other parts (cheaper: two look-ups, not eight).
     /// - Throws: as `init(parsing:)`.
-    public static func normalized(parsing text: String) throws(SwurlError) -> String {
+    package static func normalized(parsing text: String) throws(SwurlError) -> String {
         try parts(of: text) { part, _ in part(CURLUPART_URL) ?? text }
     }
 
     /// Scheme, host and port of an absolute URL, as `init(parsing:)` finds them, without the
     /// other parts (cheaper: no reassembled URL).
     /// - Throws: as `init(parsing:)`.
-    public static func origin(parsing text: String) throws(SwurlError) -> (scheme: String, host: String, port: Int?) {
+    package static func origin(parsing text: String) throws(SwurlError) -> (scheme: String, host: String, port: Int?) {
         try parts(of: text) { part, host in (part(CURLUPART_SCHEME) ?? "http", host, part(CURLUPART_PORT).flatMap { Int($0) }) }
     }
 

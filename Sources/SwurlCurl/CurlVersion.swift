@@ -3,23 +3,23 @@ import SwurlCore
 @preconcurrency import CShims
 
 /// Versions and features of the libraries swurl runs on (curl_version_info(3)).
-public enum CurlVersion {
+package enum CurlVersion {
     private static var info: UnsafeMutablePointer<curl_version_info_data>? {
         sw_curl_version_info()
     }
 
     /// libcurl's version, e.g. `7.88.1`.
-    public static var libcurl: String {
+    package static var libcurl: String {
         info.flatMap { $0.pointee.version.map { String(cString: $0) } } ?? "unknown"
     }
 
     /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.19`.
-    public static var ssl: String {
+    package static var ssl: String {
         info.flatMap { $0.pointee.ssl_version.map { String(cString: $0) } } ?? "none"
     }
 
     /// The OpenSSL swurl links, e.g. `OpenSSL 3.0.19 27 Jan 2026`.
-    public static var openSSL: String {
+    package static var openSSL: String {
         sw_openssl_version().map { String(cString: $0) } ?? "unknown"
     }
 
@@ -29,11 +29,11 @@ public enum CurlVersion {
     }
 
     /// Whether this libcurl speaks HTTP/2.
-    public static let hasHTTP2: Bool = has(CURL_VERSION_HTTP2)
+    package static let hasHTTP2: Bool = has(CURL_VERSION_HTTP2)
 
     /// The Accept-Encoding libcurl sends when asked for every encoding it can decode
     /// (CURLOPT_ACCEPT_ENCODING ""), in libcurl's order.
-    public static let acceptEncoding: String = {
+    package static let acceptEncoding: String = {
         var names: [String] = []
         if has(CURL_VERSION_LIBZ) { names += ["deflate", "gzip"] }
         if has(CURL_VERSION_BROTLI) { names.append("br") }

@@ -7,7 +7,7 @@ import SwurlCore
 /// with the `write(2)` of the last one (formatting a big body into a file otherwise pays for
 /// both in turn). Small outputs are written directly and never start the thread; at most
 /// `maxPending` bytes wait in memory, so memory stays constant.
-public final class BackgroundWriter: ByteSink, @unchecked Sendable {
+package final class BackgroundWriter: ByteSink, @unchecked Sendable {
     private let target: ByteSink
     private let threshold: Int
     private let maxPending: Int
@@ -34,7 +34,7 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
     ///   - target: where the bytes go.
     ///   - threshold: bytes written directly before the thread starts (default 1 MB).
     ///   - maxPending: bytes that may wait for the thread (default 1 MB: four blocks).
-    public init(target: ByteSink, threshold: Int = 1 << 20, maxPending: Int = 1 << 20) {
+    package init(target: ByteSink, threshold: Int = 1 << 20, maxPending: Int = 1 << 20) {
         self.target = target
         self.threshold = threshold
         self.maxPending = maxPending
@@ -52,7 +52,7 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         if !started {
             if direct < threshold || finished {
@@ -70,7 +70,7 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
     /// Takes a buffer of at least `handOverSize` whole instead of copying it: what the printer
     /// hands over at the end of each network chunk then costs the formatting thread no copy.
     /// Buffers gather until they make a block; the thread writes them with one writev(2).
-    public func write(handingOver bytes: inout [UInt8]) throws {
+    package func write(handingOver bytes: inout [UInt8]) throws {
         guard started, bytes.count >= BackgroundWriter.handOverSize else {
             try bytes.withUnsafeBytes { try write($0) }
             bytes.removeAll(keepingCapacity: true)
@@ -166,7 +166,7 @@ public final class BackgroundWriter: ByteSink, @unchecked Sendable {
 
     /// Waits until everything was written and stops the thread.
     /// - Throws: the first write error of the thread.
-    public func finish() throws {
+    package func finish() throws {
         guard started, !finished else { return }
         let flushed = Result { try enqueue() }
         finished = true

@@ -1,8 +1,8 @@
 import SwurlCore
 /// Writes a `CertificateReport` as text for people or as JSON for scripts (`swurl certs --json`).
-public enum CertificateReportFormatter {
+package enum CertificateReportFormatter {
     /// The human-readable report.
-    public static func text(_ r: CertificateReport) -> String {
+    package static func text(_ r: CertificateReport) -> String {
         var s = "\(r.url)\n"
         s += "TLS: \(r.tls.version), \(r.tls.cipher), ALPN \(r.tls.alpn ?? "none")\n\n"
         s += "Presented chain (\(r.presented.count) certificate\(r.presented.count == 1 ? "" : "s"), leaf first):\n"
@@ -50,7 +50,7 @@ public enum CertificateReportFormatter {
     }
 
     /// The report as one JSON object (followed by a newline).
-    public static func json(_ r: CertificateReport) -> String {
+    package static func json(_ r: CertificateReport) -> String {
         func str(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
         func entries(_ list: [CertificateReport.Entry]) -> JSONValue {
             .array(list.map { e in

@@ -111,7 +111,7 @@ final class CompoundResponseDecoder: ResponseDecoding {
 
     func endOfBody() { chosen?.endOfBody() }
 
-    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let chosen { chosen.decode(chunk, into: &out); return }
         head.append(contentsOf: chunk)
         if head.count >= CompoundResponseDecoder.sniffLength || context.options.stream { choose(&out) }

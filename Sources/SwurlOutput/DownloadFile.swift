@@ -11,22 +11,22 @@ import SwurlCore
 /// truncated before the server sent a usable answer, so a failed request leaves it as it was.
 /// Only the body of a response that is being saved reaches the file: an error page, a 416 or a
 /// redirect after an earlier attempt never lands in it.
-public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
+package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// What the user asked for.
-    public struct Plan {
+    package struct Plan {
         /// `-o FILE`, resolved; nil means a name from the response.
-        public var outputPath: String?
+        package var outputPath: String?
         /// Where derived names are created.
-        public var directory: String
+        package var directory: String
         /// The URL the user typed; its last segment is the fallback name.
-        public var initialURL: String
+        package var initialURL: String
         /// `--overwrite`: replace an existing file instead of choosing a `-1` suffix.
-        public var overwrite = false
+        package var overwrite = false
         /// `--continue`: resume an existing `.part` (or `-o`) file.
-        public var resume = false
+        package var resume = false
 
         /// A plan from the command line's values.
-        public init(outputPath: String?, directory: String, initialURL: String, overwrite: Bool = false, resume: Bool = false) {
+        package init(outputPath: String?, directory: String, initialURL: String, overwrite: Bool = false, resume: Bool = false) {
             self.outputPath = outputPath
             self.directory = directory
             self.initialURL = initialURL
@@ -39,18 +39,18 @@ public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// Shows response heads (to stderr), when the user asked for them.
     private let headDelegate: TransferDelegate?
     /// The file the body ends up in, once known.
-    public private(set) var path: String?
+    package private(set) var path: String?
     private var fd: Int32 = -1
     /// Bytes in the `.part` file before the current attempt.
     private var offset: Int64 = 0
     /// Bytes of the body written so far (including `offset`).
-    public private(set) var written: Int64 = 0
+    package private(set) var written: Int64 = 0
     /// The full size when known (Content-Length, or the total of a Content-Range).
-    public private(set) var expectedSize: Int64?
+    package private(set) var expectedSize: Int64?
     /// The final response head, when it was an error status (nothing is written then).
-    public private(set) var failedHead: HTTPResponseHead?
+    package private(set) var failedHead: HTTPResponseHead?
     /// A note for stderr (e.g. the server ignored the range).
-    public var notice: ((String) -> Void)?
+    package var notice: ((String) -> Void)?
     /// Whether a 416 showed that the `.part` file is already complete.
     private var alreadyComplete = false
     private var committed = false
@@ -70,13 +70,13 @@ public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     private var startOffset: Int64 = 0
     /// Sees the saved response's head and body, for the verdict (`ResponseVerdict`) that decides
     /// whether the file is committed.
-    public var judge: ResponseJudge?
+    package var judge: ResponseJudge?
 
     /// Decides what can be decided before the request: with `-o`, or with `--continue` and an
     /// existing `.part`, the name and resume offset.
     /// - Throws: `SwurlError.usage` when `-o FILE` exists and neither `--overwrite` nor
     ///   `--continue` was given.
-    public init(plan: Plan, headDelegate: TransferDelegate?) throws(SwurlError) {
+    package init(plan: Plan, headDelegate: TransferDelegate?) throws(SwurlError) {
         self.plan = plan
         self.headDelegate = headDelegate
         if let given = plan.outputPath {
@@ -121,32 +121,32 @@ public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     deinit { if fd >= 0 { close(fd) } }
 
     /// The `.part` file of the chosen name (nil when writing to a device or pipe).
-    public var partPath: String? { direct ? nil : path.map { $0 + ".part" } }
+    package var partPath: String? { direct ? nil : path.map { $0 + ".part" } }
 
     /// Where the bytes are written while they arrive.
     private var writePath: String? { direct || inPlace ? path : partPath }
 
     /// Where a partial download stays after a failure, for `--continue` (nil for a device or pipe).
-    public var keptPath: String? { direct ? nil : writePath }
+    package var keptPath: String? { direct ? nil : writePath }
 
     /// The bytes to resume from before an attempt (`ResumeAdapter` asks): after a cut, what is
     /// on disk now.
-    public func resumeOffset() -> Int64 {
+    package func resumeOffset() -> Int64 {
         if opened { offset = written }
         return offset
     }
 
     // MARK: TransferDelegate
 
-    public func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+    package func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
         try headDelegate?.transferDidSendRequestHead(bytes)
     }
 
-    public func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
+    package func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
         try headDelegate?.transferDidSendRequestBody(bytes)
     }
 
-    public func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+    package func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
         try headDelegate?.transferDidReceiveHead(head)
         // An informational head: the final one follows, and nothing changes until then.
         if head.status < 200 { return }
@@ -233,14 +233,14 @@ public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         }
     }
 
-    public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+    package func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
         guard saving, fd >= 0 else { return }
         judge?.received(body: bytes)
         try writeAll(fd, bytes, describing: "'\(writePath ?? "")'")
         written += Int64(bytes.count)
     }
 
-    public func transferDidReceiveBody(fromFile input: Int32, offset: Int64, count: Int64, source: String) throws -> Bool {
+    package func transferDidReceiveBody(fromFile input: Int32, offset: Int64, count: Int64, source: String) throws -> Bool {
         guard saving, fd >= 0 else { return true }
         guard judge?.needsBodyBytes != true else { return false }
         try copyAll(from: input, offset: offset, count: count, to: fd, source: source, describing: "'\(writePath ?? "")'")
@@ -252,7 +252,7 @@ public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// Renames `NAME.part` to NAME after a complete transfer.
     /// - Throws: `SwurlError.transport` when fewer bytes arrived than announced (the `.part`
     ///   file is kept for `--continue`), `.output` when the file cannot be saved.
-    public func commit() throws(SwurlError) {
+    package func commit() throws(SwurlError) {
         if direct {
             if fd >= 0 { close(fd) }
             fd = -1
@@ -295,7 +295,7 @@ public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// The response failed its verdict: what this run wrote goes away (a `.part` it created is
     /// removed, a resumed file is cut back to the bytes it had), nothing is committed. A device
     /// or pipe keeps what it was sent.
-    public func discard() {
+    package func discard() {
         if fd >= 0 { close(fd) }
         fd = -1
         committed = true
@@ -309,14 +309,14 @@ public final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
 
     /// Closes the `.part` file and keeps it for `--continue` (nothing is removed: what
     /// arrived is good data).
-    public func abandon() {
+    package func abandon() {
         if fd >= 0 { close(fd) }
         fd = -1
     }
 
     // MARK: Helpers
 
-    public static func size(of path: String) -> Int64? {
+    package static func size(of path: String) -> Int64? {
         var st = stat()
         guard lstat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(st.st_size)

@@ -2,13 +2,13 @@ import SwurlCore
 /// Chooses the file name for `--download`: Content-Disposition (RFC 6266, with RFC 5987
 /// `filename*`), else the first URL's last path segment plus an extension for its Content-Type.
 /// Never the name of a redirect target (CVE-2019-10751), and always a plain base name.
-public enum DownloadName {
+package enum DownloadName {
     /// The name a response should be saved under (before `-1`, `-2` suffixes).
     /// - Parameters:
     ///   - contentDisposition: the response's Content-Disposition, if any.
     ///   - initialURL: the URL the user typed (not where redirects led).
     ///   - mediaType: the response's media type, for an extension.
-    public static func choose(contentDisposition: String?, initialURL: String, mediaType: String?) -> String {
+    package static func choose(contentDisposition: String?, initialURL: String, mediaType: String?) -> String {
         if let cd = contentDisposition, let raw = filename(fromContentDisposition: cd), let name = sanitize(raw) {
             return name
         }
@@ -21,7 +21,7 @@ public enum DownloadName {
     }
 
     /// The sanitized last path segment of `url`, percent-decoded; nil when there is none.
-    public static func fromURL(_ url: String) -> String? {
+    package static func fromURL(_ url: String) -> String? {
         var rest = Substring(url)
         if let r = rest.rangeOfText("://") { rest = rest[r.upperBound...] }
         rest = rest.prefix { $0 != "?" && $0 != "#" }
@@ -33,7 +33,7 @@ public enum DownloadName {
 
     /// The file name a Content-Disposition value carries: `filename*` (RFC 5987, UTF-8 or
     /// ISO-8859-1) wins over `filename`. Nil when neither is present.
-    public static func filename(fromContentDisposition value: String) -> String? {
+    package static func filename(fromContentDisposition value: String) -> String? {
         var plain: String?
         var extended: String?
         for param in parameters(value).dropFirst() {
@@ -62,7 +62,7 @@ public enum DownloadName {
     /// The rule "no hidden file, never `.` or `..`" is checked on the result: trimming and dot
     /// stripping repeat until neither changes anything (`. .bashrc` would otherwise become
     /// `.bashrc`), and again after truncation.
-    public static func sanitize(_ raw: String) -> String? {
+    package static func sanitize(_ raw: String) -> String? {
         // By scalars, not Characters: a `/` followed by a combining mark is one Character that
         // compares unequal to "/", yet its first byte is still a path separator.
         let scalars = raw.unicodeScalars
@@ -102,7 +102,7 @@ public enum DownloadName {
 
     /// A file extension for a media type (`json` for application/json), nil for unknown or
     /// generic binary types.
-    public static func fileExtension(forMediaType mediaType: String) -> String? {
+    package static func fileExtension(forMediaType mediaType: String) -> String? {
         let type = mediaType.split(separator: ";").first.map { String($0).trimmingSpaces().lowercased() } ?? ""
         let preferred: [String: String] = [
             "application/json": "json", "text/html": "html", "text/plain": "txt", "image/jpeg": "jpg",
@@ -117,7 +117,7 @@ public enum DownloadName {
 
     /// `name`, or `name-1`, `name-2`… — the first for which `exists` says no (for the file and
     /// its `.part`).
-    public static func unique(_ path: String, exists: (String) -> Bool) -> String {
+    package static func unique(_ path: String, exists: (String) -> Bool) -> String {
         if !exists(path) && !exists(path + ".part") { return path }
         var n = 1
         while exists("\(path)-\(n)") || exists("\(path)-\(n).part") { n += 1 }

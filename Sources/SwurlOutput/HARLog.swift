@@ -14,28 +14,28 @@ import SwurlCore
 /// - `.rewrite` (the REPL): the entries are kept, and `commit()` writes a whole new file after
 ///   each request, so a crash loses nothing already done. The REPL's requests are typed by a
 ///   person, so keeping their entries is small.
-public final class HARLog {
+package final class HARLog {
     /// What the entries keep.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// `--har-bodies`: the text of response bodies (text types, valid UTF-8, up to the limit).
-        public var bodies = false
+        package var bodies = false
         /// `--har-secrets`: credential and cookie values and URL passwords as they were.
-        public var secrets = false
+        package var secrets = false
         /// `log.creator.version`.
-        public var creatorVersion = ""
+        package var creatorVersion = ""
 
-        public init(bodies: Bool = false, secrets: Bool = false, creatorVersion: String = "") {
+        package init(bodies: Bool = false, secrets: Bool = false, creatorVersion: String = "") {
             self.bodies = bodies
             self.secrets = secrets
             self.creatorVersion = creatorVersion
         }
     }
 
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         case stream, rewrite
     }
 
-    public let path: String
+    package let path: String
     let settings: Settings
     private let mode: Mode
     /// `.stream`: the file being written.
@@ -53,7 +53,7 @@ public final class HARLog {
     /// Opens the log; nothing is replaced until `commit()`.
     /// - Throws: `SwurlError.output` when `path` is a directory or its directory cannot take a
     ///   new file (before any request is sent), or, for `.rewrite`, when it is not a regular file.
-    public init(path: String, settings: Settings, mode: Mode) throws(SwurlError) {
+    package init(path: String, settings: Settings, mode: Mode) throws(SwurlError) {
         self.path = path
         self.settings = settings
         self.mode = mode
@@ -72,10 +72,10 @@ public final class HARLog {
     }
 
     /// A recorder for one exchange; `comment` goes into each of its entries (a batch's `line N`).
-    public func recorder(comment: String? = nil) -> HopRecording { Recorder(log: self, comment: comment) }
+    package func recorder(comment: String? = nil) -> HopRecording { Recorder(log: self, comment: comment) }
 
     /// How many entries the log holds.
-    public var count: Int { entryCount }
+    package var count: Int { entryCount }
 
     /// Adds one entry, which `write` writes (a whole JSON object).
     func appendEntry(_ write: (inout JSONWriter) -> Void) {
@@ -108,7 +108,7 @@ public final class HARLog {
     /// `.stream`: ends the document and puts it in place (once). `.rewrite`: writes the whole
     /// document as it is now, replacing the last one.
     /// - Throws: `SwurlError.output`; the file is then left as it was.
-    public func commit() throws(SwurlError) {
+    package func commit() throws(SwurlError) {
         switch mode {
         case .stream:
             guard let file else { return }
@@ -137,7 +137,7 @@ public final class HARLog {
     }
 
     /// Leaves the file as it was (`.stream`: the temporary file is removed).
-    public func discard() {
+    package func discard() {
         file?.discard()
         file = nil
     }

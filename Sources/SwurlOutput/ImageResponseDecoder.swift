@@ -9,7 +9,7 @@ final class ImageResponseDecoder: ResponseDecoding {
 
     init(context: DecodingContext) {}
 
-    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         total += chunk.count
         if head.count < ImageResponseDecoder.keep {
             head.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk.prefix(ImageResponseDecoder.keep - head.count)))

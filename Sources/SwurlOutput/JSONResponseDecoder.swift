@@ -59,7 +59,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         if window.isOpen { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }
     }
 
-    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let transcoder {
             let utf8 = transcoder.convert(chunk, final: false)
             utf8.withUnsafeBytes { decodeUTF8($0, into: &out) }

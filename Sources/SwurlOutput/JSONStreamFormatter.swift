@@ -9,7 +9,7 @@ import SwurlCore
 /// literal runs are copied while they are scanned, and output goes to a growable buffer that is
 /// appended to the caller's array once per chunk. All loop state lives in a struct that is
 /// copied in and out once per chunk, so the loop pays no dynamic exclusivity checks.
-public final class JSONStreamFormatter {
+package final class JSONStreamFormatter {
     // What may come next.
     fileprivate enum Expect: UInt8 {
         case value, arrayFirst, objectFirst, key, colon, afterValue
@@ -73,9 +73,9 @@ public final class JSONStreamFormatter {
     private var sanitizer = TerminalSanitizer()
 
     /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
-    public var isValid: Bool { m.valid }
+    package var isValid: Bool { m.valid }
     /// Whether the formatter gave up and passes the rest through as text.
-    public var hasFailed: Bool { failed }
+    package var hasFailed: Bool { failed }
 
     /// - Parameters:
     ///   - theme: colours, or nil for plain indentation.
@@ -110,7 +110,7 @@ public final class JSONStreamFormatter {
         m.fastPath = fastPath
     }
 
-    public convenience init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
+    package convenience init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
         self.init(theme: theme, indent: indent, sanitize: sanitize, fastPath: true)
     }
 
@@ -121,7 +121,7 @@ public final class JSONStreamFormatter {
     }
 
     /// Formats one chunk, appending to `out`.
-    public func feed(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func feed(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         guard let raw = bytes.baseAddress, bytes.count > 0 else { return }
         if failed {
             passThrough(bytes, &out)
@@ -156,7 +156,7 @@ public final class JSONStreamFormatter {
     }
 
     /// Ends the document: closes an open literal and checks that nothing was left open.
-    public func finish(into out: inout [UInt8]) {
+    package func finish(into out: inout [UInt8]) {
         var machine = m
         if machine.inLiteral { machine.endLiteral() }
         if machine.utf8.isHolding {

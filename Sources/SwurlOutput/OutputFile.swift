@@ -8,8 +8,8 @@ import SwurlCore
 /// resolved by `OutputTarget`: a symbolic link is followed (the temporary file goes beside its
 /// target, which the rename replaces; the link stays), and a target that is not a regular file
 /// (`/dev/null`, a FIFO, a terminal, `/dev/stdout` and `/dev/fd/N`) is written in place.
-public final class OutputFile: ByteSink {
-    public let path: String
+package final class OutputFile: ByteSink {
+    package let path: String
     /// The temporary file that replaces a regular target (nil when written in place).
     private let atomic: AtomicFile?
     private var fd: Int32
@@ -20,7 +20,7 @@ public final class OutputFile: ByteSink {
     ///   - mode: the mode a replaced or new regular file gets (0600 for files that may hold
     ///     secrets); nil keeps an existing file's mode and gives a new one the umask's.
     /// - Throws: `SwurlError.output` when the directory is not writable.
-    public init(path: String, option: String = "-o", mode: mode_t? = nil) throws(SwurlError) {
+    package init(path: String, option: String = "-o", mode: mode_t? = nil) throws(SwurlError) {
         self.path = path
         switch try OutputTarget.resolve(path) {
         case .directory:
@@ -45,16 +45,16 @@ public final class OutputFile: ByteSink {
 
     deinit { discard() }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try writeAll(fd, bytes, describing: "'\(path)'")
     }
 
-    public func write(gathering buffers: [[UInt8]]) throws {
+    package func write(gathering buffers: [[UInt8]]) throws {
         try writeAll(fd, buffers, describing: "'\(path)'")
     }
 
     /// Makes the file visible under its name.
-    public func commit() throws(SwurlError) {
+    package func commit() throws(SwurlError) {
         guard !done else { return }
         done = true
         if let atomic {
@@ -66,7 +66,7 @@ public final class OutputFile: ByteSink {
     }
 
     /// Removes the temporary file; FILE is left as it was.
-    public func discard() {
+    package func discard() {
         guard !done else { return }
         done = true
         if let atomic { atomic.discard() } else if fd >= 0 { close(fd) }

@@ -1,14 +1,14 @@
 import SwurlCore
 /// Which parts of the exchange to print: `--print` letters H B h b.
-public struct PrintSelection: Equatable, Sendable {
-    public var requestHeaders = false
-    public var requestBody = false
-    public var responseHeaders = false
-    public var responseBody = false
+package struct PrintSelection: Equatable, Sendable {
+    package var requestHeaders = false
+    package var requestBody = false
+    package var responseHeaders = false
+    package var responseBody = false
     /// `m`: the timing breakdown, sizes and remote address after the response.
-    public var meta = false
+    package var meta = false
 
-    public init(requestHeaders: Bool = false, requestBody: Bool = false,
+    package init(requestHeaders: Bool = false, requestBody: Bool = false,
                 responseHeaders: Bool = false, responseBody: Bool = false, meta: Bool = false) {
         self.requestHeaders = requestHeaders
         self.requestBody = requestBody
@@ -19,7 +19,7 @@ public struct PrintSelection: Equatable, Sendable {
 
     /// Parses `--print` letters.
     /// - Throws: `SwurlError.usage` naming an unknown letter.
-    public init(letters: String) throws(SwurlError) {
+    package init(letters: String) throws(SwurlError) {
         guard !letters.isEmpty else {
             throw .usage("--print needs at least one of the letters H, B, h, b, m")
         }
@@ -38,5 +38,5 @@ public struct PrintSelection: Equatable, Sendable {
     }
 
     /// Whether anything of the request is printed.
-    public var printsRequest: Bool { requestHeaders || requestBody }
+    package var printsRequest: Bool { requestHeaders || requestBody }
 }

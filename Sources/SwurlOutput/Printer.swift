@@ -3,18 +3,18 @@ import SwurlCore
 /// Shows the exchange: request head and body as sent, then the final response head and body,
 /// as `--print` selects. On a terminal (or with `--pretty`) heads are coloured and bodies
 /// formatted; otherwise bytes go out as they came.
-public final class Printer: TransferDelegate {
+package final class Printer: TransferDelegate {
     /// How output is shaped.
-    public struct Style: Sendable {
-        public var format: Bool
-        public var colors: Bool
+    package struct Style: Sendable {
+        package var format: Bool
+        package var colors: Bool
         /// Whether the sink is a terminal (control characters are then made visible).
-        public var terminal: Bool
+        package var terminal: Bool
         /// `--style`.
-        public var themeStyle: ThemeStyle
+        package var themeStyle: ThemeStyle
         /// How many colours the terminal shows.
-        public var colorDepth: ColorDepth
-        public init(format: Bool, colors: Bool, terminal: Bool, themeStyle: ThemeStyle = .auto,
+        package var colorDepth: ColorDepth
+        package init(format: Bool, colors: Bool, terminal: Bool, themeStyle: ThemeStyle = .auto,
                     colorDepth: ColorDepth = .ansi16) {
             self.format = format
             self.colors = colors
@@ -50,22 +50,22 @@ public final class Printer: TransferDelegate {
     private var segmentOffset: Int64 = 0
     private var notedSegment = -1
     /// The final response head, once known.
-    public private(set) var responseHead: HTTPResponseHead?
+    package private(set) var responseHead: HTTPResponseHead?
     /// Where `-v` shows TLS details (stderr), nil to show none; stdout stays byte-exact.
-    public var diagnostics: ByteSink?
+    package var diagnostics: ByteSink?
     /// Whether validation refused the final response's content type (its body was not decoded).
     private var contentTypeRejected = false
     /// The request's Content-Type media type, from `prepare(for:)`.
     private var requestMediaType: String?
     /// Bytes of the final response's body.
-    public var responseBodyBytes: Int64 { bodyWriter?.byteCount ?? 0 }
+    package var responseBodyBytes: Int64 { bodyWriter?.byteCount ?? 0 }
     /// Why the chosen decoder could not decode the final response's body, after `finish`.
-    public private(set) var decodingFailure: String?
+    package private(set) var decodingFailure: String?
 
     /// - Parameters:
     ///   - decoding: `--decode` and its companions (default: auto).
     ///   - validator: decides whether the content type may be decoded (default: any).
-    public init(sink: ByteSink, selection: PrintSelection, style: Style,
+    package init(sink: ByteSink, selection: PrintSelection, style: Style,
                 decoding: DecodingOptions = DecodingOptions(), validator: ResponseValidator = ResponseValidator()) {
         self.sink = sink
         self.selection = selection
@@ -80,7 +80,7 @@ public final class Printer: TransferDelegate {
     /// Tells the printer about the request before it is sent: its body's media type (how the
     /// body is shown) and what the body is made of (on a terminal, file segments that hold binary
     /// data are shown as a one-line note).
-    public func prepare(for request: HTTPRequest) {
+    package func prepare(for request: HTTPRequest) {
         requestMediaType = request.headers["Content-Type"]
             .flatMap { $0.split(separator: ";").first.map { String($0).trimmingSpaces().lowercased() } }
         let body = request.body
@@ -100,7 +100,7 @@ public final class Printer: TransferDelegate {
         }
     }
 
-    public func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+    package func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
         requestHeadsSeen += 1
         // Only the first request; redirect hops repeat it. An authentication round inside one
         // transfer (Digest: a 401 challenge, then the request that answers it) is shown whole,
@@ -147,7 +147,7 @@ public final class Printer: TransferDelegate {
         try sink.write(out)
     }
 
-    public func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
+    package func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
         guard requestHeadsSeen <= 1, let writer = requestBodyWriter, selection.requestBody else { return }
         requestPrinted = true
         var out: [UInt8] = []
@@ -183,13 +183,13 @@ public final class Printer: TransferDelegate {
 
     // MARK: TLS
 
-    public func transferDidVerifyTLS(_ summary: TLSSummary) {
+    package func transferDidVerifyTLS(_ summary: TLSSummary) {
         try? diagnostics?.write(TerminalSanitizer.clean(summary.line) + "\n")
     }
 
     // MARK: Response
 
-    public func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
+    package func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
         // 1xx heads (100 Continue) are not the response.
         if head.status >= 100 && head.status < 200 && head.status != 101 { return }
         pendingHead = head
@@ -199,7 +199,7 @@ public final class Printer: TransferDelegate {
         bodyFinished = false
     }
 
-    public func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
+    package func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
         try printHeadIfNeeded()
         guard let writer = bodyWriter else { return }
         if writer.passesThrough {
@@ -237,7 +237,7 @@ public final class Printer: TransferDelegate {
     static let keptOutputCapacity = 1 << 20
 
     /// Completes the output after the transfer: the head if no body came, and the body's end.
-    public func finish() throws {
+    package func finish() throws {
         try finishRequest()
         try printHeadIfNeeded()
         if let writer = bodyWriter, !bodyFinished {
@@ -258,7 +258,7 @@ public final class Printer: TransferDelegate {
     /// After a failed or interrupted transfer: shows what a decoder still holds of a body that had
     /// started (the first megabyte of JSON is held back), so no received byte is lost. Prints no
     /// head that was not printed yet.
-    public func finishAfterFailure() throws {
+    package func finishAfterFailure() throws {
         guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
         bodyFinished = true
         var out: [UInt8] = []
@@ -267,7 +267,7 @@ public final class Printer: TransferDelegate {
     }
 
     /// Ends the request part: closes its body and separates it from what follows.
-    public func finishRequest() throws {
+    package func finishRequest() throws {
         guard let writer = requestBodyWriter else { return }
         requestBodyWriter = nil
         var out: [UInt8] = []

@@ -2,7 +2,7 @@ import SwurlCore
 /// A one-line progress display on stderr: bytes, percentage, rate and ETA with a bar when the
 /// size is known, a spinner with bytes and rate when it is not. It redraws at most ten times a
 /// second and only where it was asked to (the caller checks that stderr is a terminal).
-public final class ProgressBar {
+package final class ProgressBar {
     private let sink: ByteSink
     private let label: String
     private let width: Int
@@ -15,13 +15,13 @@ public final class ProgressBar {
     private var retired = false
     /// Bytes that were already there when this run started (a resumed download); they count
     /// toward the percentage but not toward the rate.
-    public var initialBytes: Int64 = 0
+    package var initialBytes: Int64 = 0
 
     /// - Parameters:
     ///   - label: what moves (a file name), shown first.
     ///   - columns: the terminal width (default 80).
     ///   - clock: monotonic seconds (default: the system's monotonic clock; replaceable in tests).
-    public init(sink: ByteSink, label: String, columns: Int = 80, clock: (() -> Double)? = nil) {
+    package init(sink: ByteSink, label: String, columns: Int = 80, clock: (() -> Double)? = nil) {
         self.sink = sink
         self.label = TerminalSanitizer.clean(label)
         self.width = max(40, columns)
@@ -31,7 +31,7 @@ public final class ProgressBar {
     }
 
     /// Redraws when at least 0.1 s passed since the last drawing.
-    public func update(done: Int64, total: Int64?) {
+    package func update(done: Int64, total: Int64?) {
         guard !retired else { return }
         let now = clock()
         guard now - lastDraw >= 0.1 else { return }
@@ -40,7 +40,7 @@ public final class ProgressBar {
     }
 
     /// Draws the final state and ends the line.
-    public func finish(done: Int64, total: Int64?) {
+    package func finish(done: Int64, total: Int64?) {
         guard !retired else { return }
         draw(line(done: done, total: total ?? done, now: clock(), final: true))
         try? sink.write("\n")
@@ -48,7 +48,7 @@ public final class ProgressBar {
     }
 
     /// Ends the line where it stands (an error or Ctrl-C), so the next output starts cleanly.
-    public func interrupt() {
+    package func interrupt() {
         guard drawn else { return }
         try? sink.write("\n")
         drawn = false
@@ -56,7 +56,7 @@ public final class ProgressBar {
 
     /// Erases the bar and draws it no more: the response (or `-v` output) comes next, on its
     /// own rows, never after the bar on the same row.
-    public func retire() {
+    package func retire() {
         guard !retired else { return }
         retired = true
         if drawn { try? sink.write("\r\u{1B}[K") }
@@ -98,7 +98,7 @@ public final class ProgressBar {
     }
 
     /// `512 B`, `1.5 KiB`, `12.3 MiB`, `1.02 GiB`.
-    public static func bytes(_ n: Int64) -> String {
+    package static func bytes(_ n: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(n)
         var unit = 0
@@ -114,7 +114,7 @@ public final class ProgressBar {
 
     /// `0:05`, `12:34`, `1:02:03`; `--:--` for a negative, infinite or absurd value (a
     /// thousand hours or more, as a huge Content-Length at a tiny rate gives).
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0, seconds < 3_600_000 else { return "--:--" }
         let s = Int(seconds.rounded())
         let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }
@@ -124,14 +124,14 @@ public final class ProgressBar {
 }
 
 /// A sink that erases a progress bar before the first bytes go to the same terminal.
-public final class ProgressClearingSink: ByteSink {
+package final class ProgressClearingSink: ByteSink {
     private let target: ByteSink
     /// The bar to erase, if one is showing.
-    public var bar: ProgressBar?
+    package var bar: ProgressBar?
 
-    public init(target: ByteSink) { self.target = target }
+    package init(target: ByteSink) { self.target = target }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         if bytes.count > 0, let bar {
             bar.retire()
             self.bar = nil
@@ -141,7 +141,7 @@ public final class ProgressClearingSink: ByteSink {
 
     /// Passes a buffer on to the target whole (a background writer then keeps it as a block
     /// instead of copying it).
-    public func write(handingOver bytes: inout [UInt8]) throws {
+    package func write(handingOver bytes: inout [UInt8]) throws {
         if !bytes.isEmpty, let bar {
             bar.retire()
             self.bar = nil

@@ -17,7 +17,7 @@ final class PropertyListResponseDecoder: ResponseDecoding {
         body = WholeBody(limit: 64 << 20, context: context)
     }
 
-    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         body.add(chunk, into: &out)
     }
 

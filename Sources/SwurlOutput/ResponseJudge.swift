@@ -4,22 +4,22 @@ import SwurlCore
 /// Gathers what `ResponseVerdict` needs of a response that no printer shows (a download's, a
 /// batch line's): the final head, the body's size, and a strict `--decode`'s outcome (the
 /// printer's decoders, output discarded). A new final head (a retry) starts over.
-public final class ResponseJudge {
-    public let validator: ResponseValidator
-    public let decoding: DecodingOptions
+package final class ResponseJudge {
+    package let validator: ResponseValidator
+    package let decoding: DecodingOptions
     /// The final response's head, once one arrived.
-    public private(set) var head: HTTPResponseHead?
+    package private(set) var head: HTTPResponseHead?
     /// Body bytes of the final response so far.
-    public private(set) var bytes: Int64 = 0
+    package private(set) var bytes: Int64 = 0
     private var check: BodyDecodingCheck?
 
-    public init(validator: ResponseValidator, decoding: DecodingOptions) {
+    package init(validator: ResponseValidator, decoding: DecodingOptions) {
         self.validator = validator
         self.decoding = decoding
     }
 
     /// A response head: informational ones are skipped; a final one resets the body's facts.
-    public func received(head: HTTPResponseHead) {
+    package func received(head: HTTPResponseHead) {
         self.head = head
         guard head.status >= 200 else { return }
         bytes = 0
@@ -29,21 +29,21 @@ public final class ResponseJudge {
     }
 
     /// A chunk of the final response's body.
-    public func received(body chunk: UnsafeRawBufferPointer) {
+    package func received(body chunk: UnsafeRawBufferPointer) {
         bytes += Int64(chunk.count)
         check?.feed(chunk)
     }
 
     /// Whether the body's bytes are needed (a strict `--decode` checks them), not only its size.
-    public var needsBodyBytes: Bool { check != nil }
+    package var needsBodyBytes: Bool { check != nil }
 
     /// `count` bytes of the final response's body that the judge did not need to see.
-    public func received(bodyCount count: Int64) {
+    package func received(bodyCount count: Int64) {
         bytes += count
     }
 
     /// The verdict on the response (nil when no head arrived); ends the decoding check.
-    public func verdict() -> ResponseVerdict? {
+    package func verdict() -> ResponseVerdict? {
         guard let head else { return nil }
         let failure = check?.finish()
         check = nil

@@ -52,7 +52,7 @@ final class TextResponseDecoder: ResponseDecoding {
         ["utf-8", "utf8", "us-ascii", "ascii"].contains(charset.lowercased())
     }
 
-    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         total += chunk.count
         if !sniffed && chunk.count > 0 {
             guard sanitize && converter == nil && !suppress else {
@@ -92,7 +92,7 @@ final class TextResponseDecoder: ResponseDecoding {
     }
 
     /// Decodes a whole buffer at once (used by decoders falling back to text).
-    public func decode(_ bytes: [UInt8], into out: inout [UInt8]) {
+    package func decode(_ bytes: [UInt8], into out: inout [UInt8]) {
         bytes.withUnsafeBytes { decode($0, into: &out) }
     }
 

@@ -1,11 +1,11 @@
 import SwurlCore
 /// How many colours the terminal shows, from `COLORTERM` and `TERM`.
-public enum ColorDepth: Sendable, Equatable {
+package enum ColorDepth: Sendable, Equatable {
     case ansi16, ansi256, truecolor
 
     /// `COLORTERM=truecolor|24bit` → truecolor; a `TERM` naming 256 colours (or `direct`) → 256;
     /// otherwise the 16 ANSI colours.
-    public static func detect(_ variables: [String: String]) -> ColorDepth {
+    package static func detect(_ variables: [String: String]) -> ColorDepth {
         let colorterm = (variables["COLORTERM"] ?? "").lowercased()
         if colorterm == "truecolor" || colorterm == "24bit" { return .truecolor }
         let term = (variables["TERM"] ?? "").lowercased()
@@ -17,7 +17,7 @@ public enum ColorDepth: Sendable, Equatable {
 }
 
 /// The colour schemes of `--style`.
-public enum ThemeStyle: String, CaseIterable, Sendable {
+package enum ThemeStyle: String, CaseIterable, Sendable {
     /// Mid-tone colours readable on dark and light backgrounds, as deep as the terminal allows.
     case auto
     /// The 16 ANSI colours only (the terminal's own palette decides the shades).
@@ -32,30 +32,30 @@ public enum ThemeStyle: String, CaseIterable, Sendable {
 
 /// The ANSI colours swurl uses; the default is readable on dark and light backgrounds (no black
 /// or white, no dim grey for content).
-public struct Theme: Sendable {
-    public var reset = "\u{1B}[0m"
-    public var headerName = "\u{1B}[36m"
-    public var version = "\u{1B}[34m"
-    public var method = "\u{1B}[32;1m"
-    public var target = "\u{1B}[36;4m"
-    public var statusOK = "\u{1B}[32;1m"
-    public var statusRedirect = "\u{1B}[33;1m"
-    public var statusError = "\u{1B}[31;1m"
-    public var jsonKey = "\u{1B}[34;1m"
-    public var jsonString = "\u{1B}[32m"
-    public var jsonNumber = "\u{1B}[36m"
-    public var jsonLiteral = "\u{1B}[35m"
-    public var note = "\u{1B}[33m"
-    public var xmlTag = "\u{1B}[34;1m"
-    public var xmlAttribute = "\u{1B}[36m"
-    public var xmlComment = "\u{1B}[33m"
-    public var xmlProcessing = "\u{1B}[35m"
+package struct Theme: Sendable {
+    package var reset = "\u{1B}[0m"
+    package var headerName = "\u{1B}[36m"
+    package var version = "\u{1B}[34m"
+    package var method = "\u{1B}[32;1m"
+    package var target = "\u{1B}[36;4m"
+    package var statusOK = "\u{1B}[32;1m"
+    package var statusRedirect = "\u{1B}[33;1m"
+    package var statusError = "\u{1B}[31;1m"
+    package var jsonKey = "\u{1B}[34;1m"
+    package var jsonString = "\u{1B}[32m"
+    package var jsonNumber = "\u{1B}[36m"
+    package var jsonLiteral = "\u{1B}[35m"
+    package var note = "\u{1B}[33m"
+    package var xmlTag = "\u{1B}[34;1m"
+    package var xmlAttribute = "\u{1B}[36m"
+    package var xmlComment = "\u{1B}[33m"
+    package var xmlProcessing = "\u{1B}[35m"
 
     /// The basic 16-colour theme.
-    public init() {}
+    package init() {}
 
     /// A theme for `style` on a terminal with `depth` colours.
-    public init(style: ThemeStyle, depth: ColorDepth) {
+    package init(style: ThemeStyle, depth: ColorDepth) {
         switch style {
         case .basic:
             return
@@ -107,7 +107,7 @@ public struct Theme: Sendable {
     }
 
     /// The colour for a status code's class.
-    public func status(_ code: Int) -> String {
+    package func status(_ code: Int) -> String {
         switch code {
         case 200..<300: return statusOK
         case 300..<400: return statusRedirect

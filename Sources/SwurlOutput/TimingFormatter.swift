@@ -1,8 +1,8 @@
 import SwurlCore
 /// Renders an exchange's timing (`--timing`, `--timing=json`, the `m` letter of `--print`).
-public enum TimingFormatter {
+package enum TimingFormatter {
     /// Aligned lines for people.
-    public static func text(_ t: ExchangeTiming) -> String {
+    package static func text(_ t: ExchangeTiming) -> String {
         func ms(_ s: Double) -> String {
             let v = (s * 10_000).rounded() / 10
             return "\(v) ms"
@@ -31,7 +31,7 @@ public enum TimingFormatter {
     }
 
     /// One JSON object on one line; times in seconds.
-    public static func json(_ t: ExchangeTiming) -> String {
+    package static func json(_ t: ExchangeTiming) -> String {
         func num(_ s: Double) -> String {
             let micros = Int64((max(0, s) * 1_000_000).rounded())
             let frac = String(micros % 1_000_000)

@@ -28,7 +28,7 @@ final class XMLResponseDecoder: ResponseDecoding {
         window = HoldBackWindow(open: !stream)
     }
 
-    public func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let text { text.decode(chunk, into: &out); return }
         guard chunk.count > 0 else { return }
         if !sawContent, chunk.contains(where: { !XMLTokenizer.isSpace($0) }) { sawContent = true }

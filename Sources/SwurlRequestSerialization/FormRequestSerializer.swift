@@ -3,14 +3,14 @@ import SwurlCore
 /// `parent[]` repeated in order; brackets are added before escaping so they travel as
 /// `%5B`/`%5D`. With GET, HEAD and DELETE the pairs go into the query string instead
 /// (AFNetworking's HTTPMethodsEncodingParametersInURI).
-public struct FormRequestSerializer: RequestSerializing {
+package struct FormRequestSerializer: RequestSerializing {
     /// The media type of what it writes, also for a raw body in this mode (`--raw`, stdin).
-    public static let mediaType = "application/x-www-form-urlencoded; charset=utf-8"
-    public var contentType: String { Self.mediaType }
+    package static let mediaType = "application/x-www-form-urlencoded; charset=utf-8"
+    package var contentType: String { Self.mediaType }
 
-    public init() {}
+    package init() {}
 
-    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+    package func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
         guard let tree else { return }
         let query = FormRequestSerializer.encode(tree)
         if request.method.encodesParametersInURI {
@@ -22,7 +22,7 @@ public struct FormRequestSerializer: RequestSerializing {
 
     /// The `key=value&…` text for a tree (AFQueryStringFromParameters, in item order), written
     /// into one buffer; an array's items share one name, escaped once.
-    public static func encode(_ tree: JSONValue) -> String {
+    package static func encode(_ tree: JSONValue) -> String {
         var out: [UInt8] = []
         var last: (name: String, escaped: [UInt8])?
         for (name, value) in pairs(tree) {
@@ -45,7 +45,7 @@ public struct FormRequestSerializer: RequestSerializing {
     }
 
     /// The flattened (name, value) pairs, brackets already in the names; a nil value is a null.
-    public static func pairs(_ tree: JSONValue) -> [(String, String?)] {
+    package static func pairs(_ tree: JSONValue) -> [(String, String?)] {
         var out: [(String, String?)] = []
         flatten(tree, name: nil, into: &out)
         return out
@@ -66,7 +66,7 @@ public struct FormRequestSerializer: RequestSerializing {
 
     /// Percent-encodes every byte outside `A-Z a-z 0-9 - . _ ~ / ?` as uppercase `%XX`
     /// (AFPercentEscapedStringFromString); space is `%20`, `%` itself is encoded.
-    public static func percentEscape(_ s: String) -> String {
+    package static func percentEscape(_ s: String) -> String {
         var out: [UInt8] = []
         appendEscaped(s, to: &out)
         return String(decoding: out, as: UTF8.self)

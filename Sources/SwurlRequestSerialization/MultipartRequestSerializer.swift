@@ -2,12 +2,12 @@ import SwurlCore
 /// `--multipart` (or `--form` with a file field): RFC 7578 multipart/form-data whose file parts
 /// are read from disk while sending, so the body's size never matters for memory. The exact
 /// Content-Length is known before sending; only a stdin part (`name@-`) makes it chunked.
-public struct MultipartRequestSerializer: RequestSerializing {
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+package struct MultipartRequestSerializer: RequestSerializing {
+    package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
     /// The boundary, fixed by `--boundary` or random.
-    public let boundary: String
+    package let boundary: String
 
-    public init(boundary: String?) {
+    package init(boundary: String?) {
         self.boundary = boundary ?? MultipartRequestSerializer.randomBoundary()
     }
 
@@ -17,7 +17,7 @@ public struct MultipartRequestSerializer: RequestSerializing {
         return "swurl-" + String((0..<24).map { _ in hex[Int(rng.next() % 16)] })
     }
 
-    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+    package func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
         let method = request.method.uppercased
         if method.sendsNoBody {
             throw .usage("a multipart body cannot be sent with \(method)",
@@ -57,7 +57,7 @@ public struct MultipartRequestSerializer: RequestSerializing {
     }
 
     /// One part of the body, in the order it is sent.
-    public enum Part {
+    package enum Part {
         /// A field: its flattened name (`user[name]`, `tags[]`) and value.
         case field(name: String, value: String?)
         case file(RequestParameters.FilePart)
@@ -66,7 +66,7 @@ public struct MultipartRequestSerializer: RequestSerializing {
     /// The parts `serialize` writes, in order: fields grouped under their top-level key at its
     /// first appearance (nested values flattened as a form flattens them), files at their own
     /// place. `--curl` turns them into curl's `-F` arguments.
-    public static func parts(tree: JSONValue?, parameters: RequestParameters) -> [Part] {
+    package static func parts(tree: JSONValue?, parameters: RequestParameters) -> [Part] {
         // Fields are grouped under their top-level key at its first appearance; files stand at
         // their own place.
         var groups: [String: [(String, String?)]] = [:]
@@ -103,7 +103,7 @@ public struct MultipartRequestSerializer: RequestSerializing {
     /// `"` and `\`; CR and LF, which no quoted string can hold, as `%0D` and `%0A` (as browsers
     /// do), and likewise every other character a header line cannot hold (`HeaderValue`: C0
     /// controls but tab, DEL) as `%XX`; other characters, non-ASCII included, as UTF-8.
-    public static func quote(_ s: String) -> String {
+    package static func quote(_ s: String) -> String {
         var out = ""
         for scalar in s.unicodeScalars {
             switch scalar {

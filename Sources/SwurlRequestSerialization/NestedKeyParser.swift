@@ -1,6 +1,6 @@
 import SwurlCore
 /// One step of a nested key: `name`, `[name]`, `[3]` or `[]`.
-public enum KeyComponent: Equatable, Sendable {
+package enum KeyComponent: Equatable, Sendable {
     case key(String)
     case index(Int)
     case append
@@ -8,25 +8,25 @@ public enum KeyComponent: Equatable, Sendable {
 
 /// A parsed nested key with the offsets of each component in the original text, so errors
 /// can point at the offending part.
-public struct NestedKey: Equatable, Sendable {
-    public var components: [KeyComponent]
+package struct NestedKey: Equatable, Sendable {
+    package var components: [KeyComponent]
     /// The character offset in the key text where each component starts.
-    public var offsets: [Int]
+    package var offsets: [Int]
 }
 
 /// Parses HTTPie 3's nested-key grammar: `a[b][c]`, `a[]`, `a[3]`, `[]`, `[0]`; `\[` and `\]`
 /// are literal brackets.
-public enum NestedKeyParser {
+package enum NestedKeyParser {
     /// The deepest key accepted, as deep as `:=` JSON may nest.
-    public static let maxDepth = 512
+    package static let maxDepth = 512
     /// The largest array index a key may name.
-    public static let maxIndex = 100_000
+    package static let maxIndex = 100_000
 
     /// - Parameter item: the whole item text, quoted in errors.
     /// - Throws: `SwurlError.usage` whose hint shows the item with a caret under the bad character.
     /// - Parameter maxIndex: the largest array index allowed (`maxIndex` unless a caller, such
     ///   as a fuzz harness exploring shapes rather than sizes, asks for less).
-    public static func parse(_ key: String, item: String, maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> NestedKey {
+    package static func parse(_ key: String, item: String, maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> NestedKey {
         // Unicode scalars, not Characters: a bracket followed by a combining mark is still a bracket.
         let chars = Array(key.unicodeScalars)
         var components: [KeyComponent] = []
@@ -98,5 +98,5 @@ public enum NestedKeyParser {
 }
 
 extension Character {
-    public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -9,7 +9,7 @@ import SwurlCore
 /// Index gaps cost memory the command line does not pay for (`a[100000]=x` is 100,000 nulls),
 /// so all the nulls that fill gaps share one budget: the largest index allowed plus 1,000 per
 /// item. Past it the item is refused as a usage error.
-public enum ParameterTree {
+package enum ParameterTree {
     /// Most null slots that index gaps may add in one tree for `itemCount` items.
     static func gapBudget(itemCount: Int, maxIndex: Int = NestedKeyParser.maxIndex) -> Int { maxIndex + 1_000 * itemCount }
 
@@ -66,7 +66,7 @@ public enum ParameterTree {
     /// The tree for `fields`, or nil when there are none.
     /// - Parameter maxIndex: the largest array index (default `NestedKeyParser.maxIndex`; the
     ///   gap budget grows with it).
-    public static func build(_ fields: [RequestParameters.Field],
+    package static func build(_ fields: [RequestParameters.Field],
                              maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> JSONValue? {
         var root: Node?
         var gapBudget = GapBudget(itemCount: fields.count, maxIndex: maxIndex)

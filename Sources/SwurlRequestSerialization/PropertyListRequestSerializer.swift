@@ -1,14 +1,14 @@
 import SwurlCore
 /// `--plist`: the tree as an Apple property list, XML 1.0 (the default) or binary (`bplist00`).
-public struct PropertyListRequestSerializer: RequestSerializing {
+package struct PropertyListRequestSerializer: RequestSerializing {
     /// The media type of what it writes, also for a raw body in this mode (`--raw`, stdin).
-    public static let mediaType = "application/x-plist"
-    public var contentType: String { Self.mediaType }
-    public let binary: Bool
+    package static let mediaType = "application/x-plist"
+    package var contentType: String { Self.mediaType }
+    package let binary: Bool
 
-    public init(binary: Bool) { self.binary = binary }
+    package init(binary: Bool) { self.binary = binary }
 
-    public func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
+    package func serialize(tree: JSONValue?, parameters: RequestParameters, into request: inout HTTPRequest) throws(SwurlError) {
         if let file = parameters.files.first {
             throw .usage("'\(file.label)' is a file field, which a property list cannot carry",
                          hint: "use --multipart to upload files")

@@ -4,11 +4,11 @@ import SwurlCore
 ///
 /// Strings, integers, reals, booleans, arrays and dictionaries map one to one; null has no
 /// property-list form and is a bad-data error naming where it stands.
-public enum PropertyListWriter {
+package enum PropertyListWriter {
     // MARK: XML
 
     /// XML 1.0 plist with Apple's DOCTYPE and tab indentation.
-    public static func xml(_ value: JSONValue) throws(SwurlError) -> [UInt8] {
+    package static func xml(_ value: JSONValue) throws(SwurlError) -> [UInt8] {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -104,7 +104,7 @@ public enum PropertyListWriter {
     }
 
     /// Binary plist (`bplist00`): object table, offset table and trailer.
-    public static func binary(_ value: JSONValue) throws(SwurlError) -> [UInt8] {
+    package static func binary(_ value: JSONValue) throws(SwurlError) -> [UInt8] {
         var objects: [Object] = []
         _ = try flatten(value, path: "", into: &objects)
         let refSize = byteWidth(UInt64(objects.count))

@@ -1,16 +1,16 @@
 import SwurlCore
 /// What the serializers write: the data fields and file parts in the order they were given.
 /// The command line (or any other front end) builds this; serializers never see its syntax.
-public struct RequestParameters {
+package struct RequestParameters {
     /// One data field: a (possibly nested) key, its value, and the text it came from.
-    public struct Field: Sendable, Equatable {
+    package struct Field: Sendable, Equatable {
         /// The key as typed, nesting included (`user[name]`, `tags[]`); `NestedKeyParser` reads it.
-        public var key: String
-        public var value: JSONValue
+        package var key: String
+        package var value: JSONValue
         /// How the user wrote it, for error messages (`user[name]=Ann`).
-        public var label: String
+        package var label: String
 
-        public init(key: String, value: JSONValue, label: String) {
+        package init(key: String, value: JSONValue, label: String) {
             self.key = key
             self.value = value
             self.label = label
@@ -18,9 +18,9 @@ public struct RequestParameters {
     }
 
     /// One file part of a multipart body, already opened or measured by the front end.
-    public struct FilePart {
+    package struct FilePart {
         /// Where the part's bytes come from.
-        public enum Source {
+        package enum Source {
             /// A regular file of a known size, read while sending.
             case file(path: String, size: Int64)
             /// A stream of unknown length (stdin): the body becomes chunked.
@@ -28,16 +28,16 @@ public struct RequestParameters {
         }
 
         /// The field name (`name` of Content-Disposition).
-        public var name: String
+        package var name: String
         /// The `filename` of Content-Disposition.
-        public var filename: String
+        package var filename: String
         /// The part's Content-Type.
-        public var contentType: String
-        public var source: Source
+        package var contentType: String
+        package var source: Source
         /// How the user wrote it, for error messages.
-        public var label: String
+        package var label: String
 
-        public init(name: String, filename: String, contentType: String, source: Source, label: String) {
+        package init(name: String, filename: String, contentType: String, source: Source, label: String) {
             self.name = name
             self.filename = filename
             self.contentType = contentType
@@ -47,22 +47,22 @@ public struct RequestParameters {
     }
 
     /// A field or a file part, in the order given.
-    public enum Entry {
+    package enum Entry {
         case field(Field)
         case file(FilePart)
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
 
-    public init(_ entries: [Entry] = []) { self.entries = entries }
+    package init(_ entries: [Entry] = []) { self.entries = entries }
 
     /// The data fields, in order.
-    public var fields: [Field] {
+    package var fields: [Field] {
         entries.compactMap { if case .field(let f) = $0 { return f } else { return nil } }
     }
 
     /// The file parts, in order.
-    public var files: [FilePart] {
+    package var files: [FilePart] {
         entries.compactMap { if case .file(let f) = $0 { return f } else { return nil } }
     }
 }

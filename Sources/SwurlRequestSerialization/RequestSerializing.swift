@@ -1,6 +1,6 @@
 import SwurlCore
 /// Writes the parameter tree (and file fields) into a request: body, Content-Type, or query.
-public protocol RequestSerializing {
+package protocol RequestSerializing {
     /// The Content-Type of the body it writes (multipart: with its boundary).
     var contentType: String { get }
 

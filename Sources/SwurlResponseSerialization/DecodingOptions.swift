@@ -1,24 +1,24 @@
 /// What the user chose with `--decode`.
-public enum DecoderChoice: String, CaseIterable, Sendable {
+package enum DecoderChoice: String, CaseIterable, Sendable {
     case auto, json, xml, plist, image, text, raw
 }
 
 /// How decoded bodies are shown: the options of `--decode` and its companions.
-public struct DecodingOptions: Sendable {
+package struct DecodingOptions: Sendable {
     /// `--decode`; `auto` picks by Content-Type, then by sniffing.
-    public var choice: DecoderChoice = .auto
+    package var choice: DecoderChoice = .auto
     /// `--sort-keys`: sort object keys (needs the whole document in memory).
-    public var sortKeys = false
+    package var sortKeys = false
     /// `--drop-nulls`: AFNetworking's removesKeysWithNullValues (needs the whole document).
-    public var dropNulls = false
+    package var dropNulls = false
     /// `--stream`: show each chunk as soon as it arrives instead of holding a window back.
-    public var stream = false
+    package var stream = false
     /// `--plist-as json`: show property lists as JSON instead of XML.
-    public var plistAsJSON = false
+    package var plistAsJSON = false
 
-    public init() {}
+    package init() {}
 
     /// Whether the decoder was chosen explicitly, which makes it strict: a body it cannot
     /// decode rejects the response (exit 8).
-    public var isStrict: Bool { choice != .auto && choice != .raw && choice != .text }
+    package var isStrict: Bool { choice != .auto && choice != .raw && choice != .text }
 }

@@ -1,7 +1,7 @@
 /// What an image's header says: format, pixel size, bit depth, colour type and frame count —
 /// read from untrusted bytes with every offset checked (PNG, JPEG, GIF, WebP, BMP, ICO).
-public struct ImageInfo: Equatable {
-    public var format: String
+package struct ImageInfo: Equatable {
+    package var format: String
     var width: Int
     var height: Int
     /// Bits per sample or per pixel, as the format states it; nil when unknown.
@@ -14,7 +14,7 @@ public struct ImageInfo: Equatable {
     var extra: String?
 
     /// The format named by the first bytes, or nil.
-    public static func sniff(_ b: some Collection<UInt8>) -> String? {
+    package static func sniff(_ b: some Collection<UInt8>) -> String? {
         let h = Array(b.prefix(16))
         if h.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
         if h.starts(with: [0xFF, 0xD8, 0xFF]) { return "JPEG" }
@@ -26,7 +26,7 @@ public struct ImageInfo: Equatable {
     }
 
     /// Reads the header of a complete (or partial) image; nil when it is not one of the formats.
-    public static func read(_ b: [UInt8]) -> ImageInfo? {
+    package static func read(_ b: [UInt8]) -> ImageInfo? {
         switch sniff(b) {
         case "PNG": return png(b)
         case "JPEG": return jpeg(b)
@@ -190,7 +190,7 @@ public struct ImageInfo: Equatable {
     }
 
     /// `PNG image, 640×480, 8-bit RGBA, 1 frame`.
-    public var summary: String {
+    package var summary: String {
         var parts = ["\(format) image", "\(width)×\(height)"]
         switch (bitDepth, colorType) {
         case (let d?, let t?): parts.append("\(d)-bit \(t)")

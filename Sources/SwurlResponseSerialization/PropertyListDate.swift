@@ -1,13 +1,13 @@
 /// Property-list dates (seconds since 2001-01-01T00:00:00Z) to and from ISO 8601 UTC text,
 /// computed by hand so no Foundation is needed on the output path.
-public enum PropertyListDate {
+package enum PropertyListDate {
     /// Seconds between 1970-01-01 and 2001-01-01.
     static let referenceOffset: Double = 978_307_200
 
     /// `2026-11-29T20:14:37Z`; fractions of a second are kept to the millisecond when present.
     /// Years have at least four digits, as ISO 8601 wants (`0276-01-02…`); years before 1 BC
     /// are signed (`-0001`, astronomical numbering) and years past 9999 carry a `+`.
-    public static func format(_ sinceReference: Double) -> String {
+    package static func format(_ sinceReference: Double) -> String {
         guard sinceReference.isFinite, abs(sinceReference) < 1e13 else { return String(sinceReference) }
         let unix = sinceReference + referenceOffset
         let whole = unix.rounded(.down)

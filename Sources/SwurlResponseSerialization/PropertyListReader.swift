@@ -1,6 +1,6 @@
 import SwurlCore
 /// A decoded property list value. Data and dates keep their exact form.
-public indirect enum PropertyListValue: Equatable {
+package indirect enum PropertyListValue: Equatable {
     case string(String)
     /// An integer's literal text (binary plists may hold 128-bit values).
     case integer(String)
@@ -14,7 +14,7 @@ public indirect enum PropertyListValue: Equatable {
     /// A keyed-archiver object reference (binary only).
     case uid(UInt64)
 
-    public static func == (a: PropertyListValue, b: PropertyListValue) -> Bool {
+    package static func == (a: PropertyListValue, b: PropertyListValue) -> Bool {
         switch (a, b) {
         case (.string(let x), .string(let y)): return x == y
         case (.integer(let x), .integer(let y)): return x == y
@@ -33,9 +33,9 @@ public indirect enum PropertyListValue: Equatable {
 
 /// Reads XML and binary (`bplist00`) property lists from untrusted bytes: every offset is
 /// bounds-checked, object references may not loop, and nesting is limited.
-public enum PropertyListReader {
+package enum PropertyListReader {
     /// Why the bytes are not a property list.
-    public struct Failure: Error, Equatable { public var reason: String }
+    package struct Failure: Error, Equatable { package var reason: String }
 
     static let maxDepth = 512
     /// Most values a binary plist may expand to: four per input byte, at least 10,000. Shared
@@ -49,14 +49,14 @@ public enum PropertyListReader {
     static func maxContentBytes(inputSize: Int) -> Int { (1 << 20) + 4 * inputSize }
 
     /// Whether the bytes start like a property list (binary magic, or XML naming plist early on).
-    public static func looksLikePropertyList(_ head: some Collection<UInt8>) -> Bool {
+    package static func looksLikePropertyList(_ head: some Collection<UInt8>) -> Bool {
         if head.starts(with: Array("bplist00".utf8)) { return true }
         let text = String(decoding: head.prefix(512), as: UTF8.self)
         return text.containsText("<!DOCTYPE plist") || text.containsText("<plist")
     }
 
     /// Decodes a binary or XML property list.
-    public static func read(_ bytes: [UInt8]) throws(Failure) -> PropertyListValue {
+    package static func read(_ bytes: [UInt8]) throws(Failure) -> PropertyListValue {
         if bytes.starts(with: Array("bplist".utf8)) {
             var reader = BinaryReader(bytes)
             return try reader.read()

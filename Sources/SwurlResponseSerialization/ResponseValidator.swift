@@ -2,15 +2,15 @@ import SwurlCore
 /// Validation before decoding (AFHTTPResponseSerializer): acceptable status codes and
 /// acceptable content types. A rejected status still shows the body (the error is usually
 /// described there); a rejected content type does not decode it.
-public struct ResponseValidator: Sendable {
+package struct ResponseValidator: Sendable {
     /// `--accept-status`: the acceptable codes; nil means any.
-    public var acceptableStatus: [ClosedRange<Int>]?
+    package var acceptableStatus: [ClosedRange<Int>]?
     /// `--check-status`: 3xx, 4xx and 5xx fail.
-    public var checkStatus = false
+    package var checkStatus = false
     /// `--accept-type`: acceptable media types (`text/*` and `*/*` allowed); nil means any.
-    public var acceptableTypes: [String]?
+    package var acceptableTypes: [String]?
 
-    public init(acceptableStatus: [ClosedRange<Int>]? = nil, checkStatus: Bool = false, acceptableTypes: [String]? = nil) {
+    package init(acceptableStatus: [ClosedRange<Int>]? = nil, checkStatus: Bool = false, acceptableTypes: [String]? = nil) {
         self.acceptableStatus = acceptableStatus
         self.checkStatus = checkStatus
         self.acceptableTypes = acceptableTypes
@@ -18,20 +18,20 @@ public struct ResponseValidator: Sendable {
 
     /// Whether a status code passes: inside `--accept-status` when given, else anything but
     /// 3xx, 4xx and 5xx under `--check-status`, else any code.
-    public func accepts(status code: Int) -> Bool {
+    package func accepts(status code: Int) -> Bool {
         if let ranges = acceptableStatus { return ranges.contains { $0.contains(code) } }
         return !checkStatus || ExitStatus(httpStatus: code) == nil
     }
 
     /// The exit status for a status code that fails validation (by `ExitStatus`'s one rule), or
     /// nil when it passes.
-    public func statusFailure(_ code: Int) -> ExitStatus? {
+    package func statusFailure(_ code: Int) -> ExitStatus? {
         accepts(status: code) ? nil : ExitStatus(rejectedHTTPStatus: code)
     }
 
     /// Whether a response with this media type may be decoded. With `--accept-type` a missing
     /// Content-Type is not acceptable (AFNetworking), unless the body turns out empty.
-    public func acceptsContentType(_ mediaType: String?) -> Bool {
+    package func acceptsContentType(_ mediaType: String?) -> Bool {
         guard let patterns = acceptableTypes else { return true }
         guard let type = mediaType?.lowercased(), !type.isEmpty else { return false }
         return patterns.contains { ResponseValidator.matches(type, pattern: $0) }
@@ -51,7 +51,7 @@ public struct ResponseValidator: Sendable {
 
     /// Parses `200-299,304`.
     /// - Throws: `SwurlError.usage` quoting the bad part.
-    public static func parseStatusList(_ text: String) throws(SwurlError) -> [ClosedRange<Int>] {
+    package static func parseStatusList(_ text: String) throws(SwurlError) -> [ClosedRange<Int>] {
         var ranges: [ClosedRange<Int>] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let p = String(part).trimmingSpaces()
@@ -67,7 +67,7 @@ public struct ResponseValidator: Sendable {
 
     /// Parses `application/json,text/*`.
     /// - Throws: `SwurlError.usage` quoting the bad part.
-    public static func parseTypeList(_ text: String) throws(SwurlError) -> [String] {
+    package static func parseTypeList(_ text: String) throws(SwurlError) -> [String] {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { part throws(SwurlError) in
             let t = String(part).trimmingSpaces().lowercased()
             guard t == "*" || (t.containsText("/") && !t.hasPrefix("/") && !t.hasSuffix("/") && !t.containsText(" ")) else {

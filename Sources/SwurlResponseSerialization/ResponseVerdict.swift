@@ -4,9 +4,9 @@ import SwurlCore
 /// Validation as one stage): the status first (a rejected status still shows its body), then the
 /// content type (a rejected type is not decoded), then a strict decoder's outcome. The one-shot
 /// request, `--download`, batch lines and REPL lines all ask it; printers only render.
-public struct ResponseVerdict: Equatable, Sendable {
+package struct ResponseVerdict: Equatable, Sendable {
     /// Why a response failed, in the order the rules are applied.
-    public enum Failure: Equatable, Sendable {
+    package enum Failure: Equatable, Sendable {
         /// `--check-status` or `--accept-status` rejected the code.
         case status(code: Int, reason: String)
         /// `--accept-type` rejected the media type (nil: no Content-Type) of a non-empty body.
@@ -16,9 +16,9 @@ public struct ResponseVerdict: Equatable, Sendable {
     }
 
     /// Nil when the response passed every rule.
-    public let failure: Failure?
+    package let failure: Failure?
     /// The exit status the response gives the command.
-    public let exitStatus: ExitStatus
+    package let exitStatus: ExitStatus
 
     /// The response judged by the user's rules.
     /// - Parameters:
@@ -26,7 +26,7 @@ public struct ResponseVerdict: Equatable, Sendable {
     ///   - mediaType: its Content-Type's media type, nil when absent.
     ///   - bodyBytes: how many body bytes arrived (an empty body has no type to reject).
     ///   - decodingFailure: what the decoder chosen by `decoding` said of the body, nil when it decoded.
-    public init(status: Int, reason: String, mediaType: String?, bodyBytes: Int64, decodingFailure: String?,
+    package init(status: Int, reason: String, mediaType: String?, bodyBytes: Int64, decodingFailure: String?,
                 validator: ResponseValidator, decoding: DecodingOptions) {
         if let exit = validator.statusFailure(status) {
             failure = .status(code: status, reason: reason)
@@ -45,7 +45,7 @@ public struct ResponseVerdict: Equatable, Sendable {
 
     /// One line saying why: `HTTP 404 Not Found`, `Content-Type text/html is not acceptable`,
     /// `--decode json: …`; nil when the response passed.
-    public var message: String? {
+    package var message: String? {
         switch failure {
         case nil: return nil
         case .status(let code, let reason): return "HTTP \(code) \(TerminalSanitizer.clean(reason))"
@@ -57,7 +57,7 @@ public struct ResponseVerdict: Equatable, Sendable {
 
     /// The error a rejected type or body is reported with (a rejected status is reported as a
     /// warning, the body having been shown), with the hint that helps; nil otherwise.
-    public func error(validator: ResponseValidator) -> SwurlError? {
+    package func error(validator: ResponseValidator) -> SwurlError? {
         guard let message else { return nil }
         switch failure {
         case .contentType:

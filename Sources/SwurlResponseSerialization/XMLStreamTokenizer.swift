@@ -1,22 +1,22 @@
 import SwurlCore
 /// One token found by `XMLStreamTokenizer`, as offsets into the whole body (so it stays valid
 /// while the caller's buffer slides along the body).
-public struct XMLStreamToken {
-    public enum Kind: UInt8 {
+package struct XMLStreamToken {
+    package enum Kind: UInt8 {
         case processingInstruction, comment, cdata, doctype, startTag, endTag, text
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The whole markup, or the text, as offsets into the body.
-    public var start: Int
-    public var end: Int
+    package var start: Int
+    package var end: Int
     /// A tag's element name (empty for other kinds).
-    public var nameStart = 0
-    public var nameEnd = 0
+    package var nameStart = 0
+    package var nameEnd = 0
     /// A start tag's attributes, four offsets each: name start, name end, quoted value start,
     /// quoted value end (the quotes included).
-    public var attributes: [Int] = []
-    public var selfClosing = false
+    package var attributes: [Int] = []
+    package var selfClosing = false
 }
 
 /// The one XML tokenizer, incremental: it is handed the bytes seen so far and returns complete
@@ -29,12 +29,12 @@ public struct XMLStreamToken {
 /// once: a token is returned only when it is complete, and an error is thrown only when no
 /// further byte could undo it, because every check reads the bytes left to right and waits,
 /// rather than fails, where the end of the bytes so far is reached (unless `final`).
-public struct XMLStreamTokenizer {
+package struct XMLStreamTokenizer {
     /// Open elements deeper than this end tokenizing with a limit error: the name stack is the
     /// only state that grows with the document, and real documents nest a few dozen levels.
-    public static let maxDepth = 10_000
+    package static let maxDepth = 10_000
     /// The open elements' names, together, past this end tokenizing with a limit error.
-    public static let maxNameBytes = 1 << 20
+    package static let maxNameBytes = 1 << 20
     /// Markup shorter than this (from its `<`) is not judged before more bytes come: it could
     /// still become `<!--`, `<![CDATA[` or `<!DOCTYPE`.
     static let longestMarker = 9
@@ -44,10 +44,10 @@ public struct XMLStreamTokenizer {
     private var nameEnds: [Int] = []
     private var roots = 0
 
-    public init() {}
+    package init() {}
 
     /// How many elements are open.
-    public var depth: Int { nameEnds.count }
+    package var depth: Int { nameEnds.count }
 
     /// The next token starting at `i` of `b`, whose first byte is at offset `base` of the body.
     /// - Parameters:
@@ -56,7 +56,7 @@ public struct XMLStreamTokenizer {
     ///   there is not complete yet.
     /// - Throws: `XMLTokenizer.SyntaxError` (with body offsets) when the body is not well-formed,
     ///   or `isLimit` when it nests past `maxDepth` or `maxNameBytes`.
-    public mutating func next(in b: UnsafeBufferPointer<UInt8>, at start: Int, base: Int,
+    package mutating func next(in b: UnsafeBufferPointer<UInt8>, at start: Int, base: Int,
                               final: Bool) throws(XMLTokenizer.SyntaxError) -> XMLStreamToken? {
         let n = b.count
         var i = start
@@ -221,7 +221,7 @@ public struct XMLStreamTokenizer {
 
     /// Checks, once the body has ended, that every element was closed and there was a root.
     /// - Parameter length: the body's length (the offset reported).
-    public func finish(length: Int) throws(XMLTokenizer.SyntaxError) {
+    package func finish(length: Int) throws(XMLTokenizer.SyntaxError) {
         if let last = nameEnds.last {
             let first = nameEnds.count > 1 ? nameEnds[nameEnds.count - 2] : 0
             throw XMLTokenizer.SyntaxError(reason: "unclosed element <\(String(decoding: names[first..<last], as: UTF8.self))>",

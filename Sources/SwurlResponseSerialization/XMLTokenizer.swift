@@ -2,17 +2,17 @@ import SwurlCore
 /// A small, strict XML tokenizer over bytes: enough to check well-formedness, pretty-print a
 /// document and read property lists, without FoundationXML (which drags libxml2 and ICU into
 /// the binary and costs start-up time).
-public struct XMLTokenizer {
+package struct XMLTokenizer {
     /// One attribute as written: its name and its value with the quotes.
-    public struct Attribute: Equatable {
-        public var name: ArraySlice<UInt8>
-        public var quotedValue: ArraySlice<UInt8>
+    package struct Attribute: Equatable {
+        package var name: ArraySlice<UInt8>
+        package var quotedValue: ArraySlice<UInt8>
         /// The value without quotes, entities still encoded.
-        public var rawValue: ArraySlice<UInt8> { quotedValue.dropFirst().dropLast() }
+        package var rawValue: ArraySlice<UInt8> { quotedValue.dropFirst().dropLast() }
     }
 
     /// One piece of a document; byte slices point into the input.
-    public enum Token: Equatable {
+    package enum Token: Equatable {
         /// `<?target …?>`, the XML declaration included; the whole markup.
         case processingInstruction(ArraySlice<UInt8>)
         /// `<!-- … -->`, the whole markup.
@@ -28,13 +28,13 @@ public struct XMLTokenizer {
     }
 
     /// Why the input is not well-formed XML, or which limit it passed.
-    public struct SyntaxError: Error, Equatable {
-        public var reason: String
-        public var offset: Int
+    package struct SyntaxError: Error, Equatable {
+        package var reason: String
+        package var offset: Int
         /// Whether a limit was hit (nesting depth, names' size) rather than a syntax error.
-        public var isLimit = false
+        package var isLimit = false
 
-        public init(reason: String, offset: Int, isLimit: Bool = false) {
+        package init(reason: String, offset: Int, isLimit: Bool = false) {
             self.reason = reason
             self.offset = offset
             self.isLimit = isLimit
@@ -45,7 +45,7 @@ public struct XMLTokenizer {
     /// there is exactly one root element, attributes are quoted, entity references are complete.
     /// The checks are `XMLStreamTokenizer`'s (this is that tokenizer given the whole body), so
     /// its nesting limits apply too.
-    public static func tokenize(_ bytes: [UInt8]) throws(SyntaxError) -> [Token] {
+    package static func tokenize(_ bytes: [UInt8]) throws(SyntaxError) -> [Token] {
         var tokenizer = XMLStreamTokenizer()
         var tokens: [Token] = []
         let failure = bytes.withUnsafeBufferPointer { b -> SyntaxError? in
@@ -86,9 +86,9 @@ public struct XMLTokenizer {
         }
     }
 
-    public static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    package static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
-    public static func isNameStart(_ c: UInt8) -> Bool {
+    package static func isNameStart(_ c: UInt8) -> Bool {
         (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x3A || c >= 0x80
     }
 

@@ -8,7 +8,7 @@ import SwurlCore
 /// validity, key description, SHA-256 fingerprint and the `sha256//` SPKI pin.
 final class Certificate {
     /// The owned `X509*`.
-    public let raw: OpaquePointer
+    package let raw: OpaquePointer
 
     /// Takes ownership of `raw` (one reference).
     init(owning raw: OpaquePointer) {
@@ -153,7 +153,7 @@ final class Certificate {
     }
 
     /// A one-line summary for `-v` and error messages.
-    public var summary: String {
+    package var summary: String {
         "\(subject) (issuer \(issuer); \(keyDescription); \(isExpired ? "EXPIRED" : "valid until") \(notAfter))"
     }
 
@@ -201,7 +201,7 @@ enum PEMText {
 
     /// Reads objects with `read` until it returns nil. The memory BIO does not copy, so the
     /// bytes stay pinned for the whole loop.
-    public static func read(_ bytes: [UInt8], _ read: (OpaquePointer) -> OpaquePointer?) -> [OpaquePointer] {
+    package static func read(_ bytes: [UInt8], _ read: (OpaquePointer) -> OpaquePointer?) -> [OpaquePointer] {
         var out: [OpaquePointer] = []
         bytes.withUnsafeBytes { buf in
             guard let base = buf.baseAddress, let bio = BIO_new_mem_buf(base, Int32(buf.count)) else { return }
@@ -216,14 +216,14 @@ enum PEMText {
 /// SHA-256 via SHA256_Init(3) and friends (`sw_sha256`), not EVP_Digest(3): the EVP route's
 /// first call fetches the algorithm from OpenSSL's providers, a cost a cache hit — whose key and
 /// entry digests are its only use of OpenSSL — would pay for nothing.
-public enum Digest {
+package enum Digest {
     /// The 32-byte digest of `bytes`.
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBytes { sha256($0) }
     }
 
     /// The 32-byte digest of `bytes`.
-    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: 32) { out, count in
             sw_sha256(bytes.baseAddress, bytes.count, out.baseAddress)
             count = 32

@@ -12,7 +12,7 @@ extension CertificateReport.Entry {
 
 extension CertificateReport {
     /// The report of one handshake's inspection.
-    public init(url: String, host: String, inspection: CertificateInspection, pinsGiven: Bool) {
+    package init(url: String, host: String, inspection: CertificateInspection, pinsGiven: Bool) {
         self.init(url: url, host: host, tls: inspection.tls, presented: inspection.presented.map(Entry.init),
                   verifiedPath: inspection.verifiedPath.map { $0.map(Entry.init) }, chainError: inspection.chainError,
                   hostMatches: inspection.hostMatches, pinsGiven: pinsGiven, pinError: inspection.pinError)

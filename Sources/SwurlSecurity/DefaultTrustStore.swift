@@ -16,18 +16,18 @@
 /// SSL_CTX_set_default_verify_paths(3): the directory (a hashed directory, or several joined by
 /// ':') replaces the default directory, the file replaces the default bundle and is loaded as
 /// well (unless it is the system bundle next to the system's hashed directory).
-public struct DefaultTrustStore: Sendable, Equatable {
+package struct DefaultTrustStore: Sendable, Equatable {
     /// `SSL_CERT_DIR`, when set.
-    public var directoryOverride: String?
+    package var directoryOverride: String?
     /// `SSL_CERT_FILE`, when set.
-    public var fileOverride: String?
+    package var fileOverride: String?
 
     /// The OpenSSL defaults (OPENSSLDIR/certs and OPENSSLDIR/cert.pem).
-    public init() {}
+    package init() {}
 
     /// Reads `SSL_CERT_DIR` and `SSL_CERT_FILE` from the process environment's variables
     /// (empty values count as unset).
-    public init(variables: [String: String]) {
+    package init(variables: [String: String]) {
         directoryOverride = variables["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         fileOverride = variables["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -9,36 +9,36 @@ import SwurlCore
 /// certificate verification callback, so a failing check aborts the handshake before a single
 /// HTTP byte is sent. One verifier per handle: it remembers the first failure and, in
 /// `.inspect` mode (`swurl certs`), what it saw.
-public final class HandshakeVerifier {
+package final class HandshakeVerifier {
     /// What the verifier does with its findings.
-    public enum Mode {
+    package enum Mode {
         /// Reject the handshake when a check fails.
         case enforce
         /// Accept every handshake and record the chain, path and check results.
         case inspect
     }
 
-    public let policy: SecurityPolicy
+    package let policy: SecurityPolicy
     let mode: Mode
     /// The host of the connection being set up (from the URL of the current hop).
-    public private(set) var host = ""
+    package private(set) var host = ""
     /// The first failed check, if any.
-    public private(set) var failure: TrustFailure?
+    package private(set) var failure: TrustFailure?
     /// How many certificate verifications ran (one per full handshake).
-    public private(set) var verifications = 0
+    package private(set) var verifications = 0
     /// What `.inspect` mode found.
-    public private(set) var inspection: CertificateInspection?
+    package private(set) var inspection: CertificateInspection?
     /// Called after each accepted handshake (for `-v`).
-    public var onVerified: ((TLSSummary) -> Void)?
+    package var onVerified: ((TLSSummary) -> Void)?
 
-    public init(policy: SecurityPolicy, mode: Mode = .enforce) {
+    package init(policy: SecurityPolicy, mode: Mode = .enforce) {
         self.policy = policy
         self.mode = mode
     }
 
     /// Configures a fresh `SSL_CTX*` before libcurl creates the connection's `SSL`.
     /// - Returns: false when the context cannot be set up (the transfer is then aborted).
-    public func prepare(sslContext: UnsafeMutableRawPointer, host: String) -> Bool {
+    package func prepare(sslContext: UnsafeMutableRawPointer, host: String) -> Bool {
         let ctx = OpaquePointer(sslContext)
         self.host = HostName.bare(host)
         // CURLOPT_SSL_VERIFYPEER=0 (-k) leaves SSL_VERIFY_NONE, under which OpenSSL ignores the
@@ -127,7 +127,7 @@ public final class HandshakeVerifier {
 
 /// What `swurl certs` learns from one handshake: the presented chain, the verified path and the
 /// result of each check, without rejecting anything.
-public struct CertificateInspection {
+package struct CertificateInspection {
     let presented: [Certificate]
     let verifiedPath: [Certificate]?
     /// nil when the chain verified, else OpenSSL's reason.

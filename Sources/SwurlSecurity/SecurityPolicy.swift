@@ -12,9 +12,9 @@ import SwurlCore
 /// - Pins are matched against the verified path, never against the list the server merely sent.
 ///
 /// The policy is a value; `HandshakeVerifier` enforces it inside each TLS handshake.
-public struct SecurityPolicy: Sendable, Equatable {
+package struct SecurityPolicy: Sendable, Equatable {
     /// Which certificates of the verified path must be pinned.
-    public enum PinScope: String, Sendable, CaseIterable {
+    package enum PinScope: String, Sendable, CaseIterable {
         /// Some certificate of the verified path (the default).
         case any
         /// The leaf itself.
@@ -24,72 +24,72 @@ public struct SecurityPolicy: Sendable, Equatable {
     }
 
     /// A TLS protocol version for `--tls-min` / `--tls-max`.
-    public enum TLSVersion: String, Sendable, CaseIterable, Comparable {
+    package enum TLSVersion: String, Sendable, CaseIterable, Comparable {
         case v1_2 = "1.2"
         case v1_3 = "1.3"
         /// 1.2 sorts before 1.3.
-        public static func < (a: TLSVersion, b: TLSVersion) -> Bool { a == .v1_2 && b == .v1_3 }
+        package static func < (a: TLSVersion, b: TLSVersion) -> Bool { a == .v1_2 && b == .v1_3 }
     }
 
     /// DER encodings of the pinned certificates (`--pin-cert`, and certificate files given to
     /// `--pin-pubkey` are pinned by key, not here).
-    public internal(set) var pinnedCertificates: [[UInt8]] = []
+    package internal(set) var pinnedCertificates: [[UInt8]] = []
     /// SHA-256 digests of pinned SubjectPublicKeyInfos (`--pin-pubkey`).
-    public internal(set) var pinnedKeyDigests: [[UInt8]] = []
+    package internal(set) var pinnedKeyDigests: [[UInt8]] = []
     /// Which certificates must match a pin; default `any`.
-    public var scope: PinScope = .any
+    package var scope: PinScope = .any
     /// `-k`: skip chain verification (AFNetworking's allowInvalidCertificates).
-    public var allowsInvalidCertificates = false
+    package var allowsInvalidCertificates = false
     /// `--verify-host` (true) / `--no-verify-host` (false); nil means the default (see `checksHost`).
-    public var hostVerification: Bool?
+    package var hostVerification: Bool?
     /// `--cacert FILE`: the trust anchors, replacing the default store.
-    public var caFile: String?
+    package var caFile: String?
     /// `--capath DIR`: a hashed directory of trust anchors, replacing the default store.
-    public var caPath: String?
+    package var caPath: String?
     /// DER encodings of the `--cacert-add` certificates: anchors added to the store in use.
-    public internal(set) var addedCertificates: [[UInt8]] = []
+    package internal(set) var addedCertificates: [[UInt8]] = []
     /// Where the system's CAs are (`SSL_CERT_DIR`, `SSL_CERT_FILE`); used without `caFile`/`caPath`.
-    public var defaultStore = DefaultTrustStore()
+    package var defaultStore = DefaultTrustStore()
     /// `--cert FILE`: the client certificate (PEM, optionally with its chain and key).
-    public var clientCertificate: String?
+    package var clientCertificate: String?
     /// `--key FILE`: the client private key.
-    public var clientKey: String?
+    package var clientKey: String?
     /// `--key-password`: the passphrase of an encrypted client key.
-    public var keyPassword: String?
+    package var keyPassword: String?
     /// `--tls-min`; nil for the default (TLS 1.2).
-    public var minimumVersion: TLSVersion?
+    package var minimumVersion: TLSVersion?
     /// `--tls-max`; nil for libcurl's default (the highest it supports).
-    public var maximumVersion: TLSVersion?
+    package var maximumVersion: TLSVersion?
     /// `--ciphers`: an OpenSSL cipher list; TLS 1.3 suite names (`TLS_…`) go to the 1.3 list.
-    public var ciphers: String?
+    package var ciphers: String?
 
     /// The default: system CAs, host check, no pins.
-    public init() {}
+    package init() {}
 
     /// Whether the system's store is the trust store (neither `--cacert` nor `--capath` replaces it).
-    public var usesDefaultStore: Bool { caFile == nil && caPath == nil }
+    package var usesDefaultStore: Bool { caFile == nil && caPath == nil }
 
     /// Whether any pin is set.
-    public var hasPins: Bool { !pinnedCertificates.isEmpty || !pinnedKeyDigests.isEmpty }
+    package var hasPins: Bool { !pinnedCertificates.isEmpty || !pinnedKeyDigests.isEmpty }
 
     /// Whether the chain is verified (`-k` lifts it).
-    public var checksChain: Bool { !allowsInvalidCertificates }
+    package var checksChain: Bool { !allowsInvalidCertificates }
 
     /// Whether the host name is checked: as given, else on — except `-k` without pins, which
     /// lifts it too (nothing then vouches for the name).
-    public var checksHost: Bool {
+    package var checksHost: Bool {
         if let hostVerification { return hostVerification }
         return !(allowsInvalidCertificates && !hasPins)
     }
 
     /// The `sha256//` form of every key pin.
-    public var keyPins: [String] { pinnedKeyDigests.map { "sha256//" + Base64.encode($0) } }
+    package var keyPins: [String] { pinnedKeyDigests.map { "sha256//" + Base64.encode($0) } }
 
     /// Adds `--pin-pubkey VALUE`: `sha256//B64` pins joined by `;`, or a file with PEM/DER public
     /// keys or certificates (their keys are pinned).
     /// - Parameter readFile: reads a (resolved) file; throws `SwurlError.inputFile`.
     /// - Throws: `.usage` for a malformed pin, `.inputFile` / `.badData` for a bad file.
-    public mutating func addKeyPins(_ value: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+    package mutating func addKeyPins(_ value: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
         let trimmed = value.trimmingSpaces()
         if trimmed.hasPrefix("sha256//") {
             for part in trimmed.split(separator: ";", omittingEmptySubsequences: true) {
@@ -117,7 +117,7 @@ public struct SecurityPolicy: Sendable, Equatable {
 
     /// Adds `--pin-cert FILE`: every certificate in a PEM or DER file.
     /// - Throws: `.inputFile` for a missing file, `.badData` when it holds no certificate.
-    public mutating func addPinnedCertificates(file: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+    package mutating func addPinnedCertificates(file: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
         let certificates = Certificate.parseAll(try readFile(file))
         guard !certificates.isEmpty else {
             throw .badData("--pin-cert: '\(file)' holds no certificate (PEM or DER)",
@@ -133,7 +133,7 @@ public struct SecurityPolicy: Sendable, Equatable {
     /// (what OpenSSL reads as a CA file) is refused before any connection, not in the handshake.
     /// - Parameter shown: the path as the user gave it, for the message.
     /// - Throws: `.badData` (65) naming the file; the reader's errors.
-    public mutating func setCAFile(_ path: String, shown: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+    package mutating func setCAFile(_ path: String, shown: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
         let bytes = try readFile(path)
         guard PEMText.looksLikePEM(bytes), !Certificate.parseAll(bytes).isEmpty else {
             throw .badData("--cacert: '\(shown)' holds no PEM certificate",
@@ -145,7 +145,7 @@ public struct SecurityPolicy: Sendable, Equatable {
     /// Adds `--cacert-add FILE`: every certificate in a PEM or DER file becomes a trust anchor
     /// next to the store in use.
     /// - Throws: `.inputFile` for a missing file, `.badData` when it holds no certificate.
-    public mutating func addTrustedCertificates(file: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+    package mutating func addTrustedCertificates(file: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
         let certificates = Certificate.parseAll(try readFile(file))
         guard !certificates.isEmpty else {
             throw .badData("--cacert-add: '\(file)' holds no certificate (PEM or DER)")
@@ -164,7 +164,7 @@ public struct SecurityPolicy: Sendable, Equatable {
     }
 
     /// The warning for settings that weaken the checks, or nil when nothing is weakened.
-    public var weakeningWarning: String? {
+    package var weakeningWarning: String? {
         if allowsInvalidCertificates && !hasPins {
             return "--insecure: the certificate chain and host name are not checked; anyone on the path can read and change this exchange (pin the server instead: 'swurl certs URL' prints ready-to-use pins)"
         }
@@ -177,7 +177,7 @@ public struct SecurityPolicy: Sendable, Equatable {
     /// Rejects contradictory settings.
     /// - Throws: `.usage` for `-k --verify-host` without pins (a name on an unverified
     ///   certificate proves nothing; AFNetworking refuses it too) and for `--tls-min` above `--tls-max`.
-    public func validate() throws(SwurlError) {
+    package func validate() throws(SwurlError) {
         if allowsInvalidCertificates && hostVerification == true && !hasPins {
             throw .usage("--insecure with --verify-host needs a pin: a host name on an unverified certificate proves nothing",
                          hint: "pin the server's key with --pin-pubkey sha256//… ('swurl certs URL' prints it), or drop -k")

@@ -105,7 +105,7 @@ struct HostTrustEvaluator: TrustEvaluating {
 /// Matches pins against the verified path (or only the leaf when the chain is not verified),
 /// never against the list the server merely sent.
 struct PinnedTrustEvaluator: TrustEvaluating {
-    public let policy: SecurityPolicy
+    package let policy: SecurityPolicy
 
     func evaluate(_ trust: ServerTrust) -> TrustFailure? {
         let candidates: [Certificate]

@@ -1,36 +1,36 @@
 import SwurlCore
 /// Why a TLS server was not trusted: which check failed, for which host, and what the server
 /// presented — so the message can show both what was pinned and what was found.
-public struct TrustFailure: Sendable, Equatable {
+package struct TrustFailure: Sendable, Equatable {
     /// The check that failed.
-    public enum Check: String, Sendable {
+    package enum Check: String, Sendable {
         case chain, host, pin
     }
 
     /// One certificate the server presented, as the message lists it.
-    public struct Presented: Sendable, Equatable {
+    package struct Presented: Sendable, Equatable {
         /// The subject name, RFC 2253.
-        public var subject: String
+        package var subject: String
         /// `sha256//` of its key.
-        public var pin: String
+        package var pin: String
     }
 
     /// Which check failed.
-    public var check: Check
+    package var check: Check
     /// The host of the connection (the redirect hop's, on a redirect).
-    public var host: String
+    package var host: String
     /// What went wrong, in words.
-    public var reason: String
+    package var reason: String
     /// The certificates the server sent, leaf first.
-    public var presented: [Presented]
+    package var presented: [Presented]
     /// The pins that were required (`pin` failures only).
-    public var pinned: [String]
+    package var pinned: [String]
     /// What the certificate is valid for (`host` failures only).
-    public var certificateNames: [String] = []
+    package var certificateNames: [String] = []
 
     /// The error swurl reports: exit 7, naming the check, the host and the presented pins.
     /// Names come from the server's certificates, so control characters are made visible.
-    public var error: SwurlError {
+    package var error: SwurlError {
         let message = "TLS \(check.rawValue) check failed for \(host): \(TrustFailure.visible(reason))"
         var hint: String
         switch check {

@@ -3,12 +3,12 @@ import Foundation
 /// The scripted origin for the HTTP cache's tests (`Tests/Servers/cache_origin.py`): each
 /// response's Cache-Control, ETag, Last-Modified, Date, Expires, Vary and body come from the
 /// query string; it counts the requests each path received and logs their headers.
-public final class CacheOrigin {
-    public let server: ServerProcess
-    public let logPath: String
-    public var port: Int { server.port }
+package final class CacheOrigin {
+    package let server: ServerProcess
+    package let logPath: String
+    package var port: Int { server.port }
 
-    public init() throws {
+    package init() throws {
         let dir = TestPaths.temporaryDirectory()
         logPath = dir + "/requests.jsonl"
         FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -19,15 +19,15 @@ public final class CacheOrigin {
     deinit { server.stop() }
 
     /// `http://127.0.0.1:PORT` + path.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// How many requests `path` (without its query) received.
-    public func count(_ path: String) -> Int {
+    package func count(_ path: String) -> Int {
         requests().filter { ($0["path"] as? String)?.split(separator: "?").first.map(String.init) == path }.count
     }
 
     /// The requests received so far (method, path with query, headers).
-    public func requests() -> [[String: Any]] {
+    package func requests() -> [[String: Any]] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -35,7 +35,7 @@ public final class CacheOrigin {
     }
 
     /// The headers of the last request to `path`.
-    public func lastHeaders(_ path: String) -> [String: String] {
+    package func lastHeaders(_ path: String) -> [String: String] {
         let r = requests().last { ($0["path"] as? String)?.split(separator: "?").first.map(String.init) == path }
         return (r?["headers"] as? [String: String]) ?? [:]
     }

@@ -4,12 +4,12 @@ import Foundation
 /// then answers `200 OK` — to compare `--offline` or `--curl` output with what really went over the
 /// wire. It can speak TLS (optionally requiring a client certificate) and listen on a Unix socket
 /// as well.
-public final class CaptureServer {
-    public let server: ServerProcess
-    public let capturePath: String
+package final class CaptureServer {
+    package let server: ServerProcess
+    package let capturePath: String
     /// The Unix socket it also listens on, when asked for one.
-    public let unixSocket: String?
-    public let tls: Bool
+    package let unixSocket: String?
+    package let tls: Bool
 
     /// - Parameters:
     ///   - tls: the certificate chain (leaf first) and key: the TCP port speaks TLS.
@@ -17,7 +17,7 @@ public final class CaptureServer {
     ///     subject of the one presented is recorded (`peerSubject`).
     ///   - unixSocket: also accept connections on a Unix socket (plain HTTP, in its own
     ///     temporary directory).
-    public init(tls: (chain: String, key: String)? = nil, clientCA: String? = nil, unixSocket: Bool = false) throws {
+    package init(tls: (chain: String, key: String)? = nil, clientCA: String? = nil, unixSocket: Bool = false) throws {
         let dir = TestPaths.temporaryDirectory()
         capturePath = dir + "/capture.bin"
         self.unixSocket = unixSocket ? dir + "/capture.sock" : nil
@@ -30,31 +30,31 @@ public final class CaptureServer {
     /// Returns once every connection made before the call was recorded: the server serves them
     /// one at a time, in order, and this sends one more (plain TCP) that it answers unrecorded.
     /// A test that proves nothing was sent calls it before it looks.
-    public func sync() throws {
+    package func sync() throws {
         guard !tls else { throw TestServerError("sync() speaks plain HTTP; this capture server speaks TLS") }
         let r = try runProcess("/usr/bin/curl", ["-sS", "--noproxy", "*", "\(base)/.capture-sync"])
         guard r.stdout == Data("sync".utf8) else { throw TestServerError("sync: the capture server answered \(r.stdout)") }
     }
 
     /// The bytes of the last request.
-    public var captured: Data { (try? Data(contentsOf: URL(fileURLWithPath: capturePath))) ?? Data() }
+    package var captured: Data { (try? Data(contentsOf: URL(fileURLWithPath: capturePath))) ?? Data() }
 
     /// The bytes of every request so far, in the order they arrived.
-    public var capturedAll: Data { (try? Data(contentsOf: URL(fileURLWithPath: capturePath + ".all"))) ?? Data() }
+    package var capturedAll: Data { (try? Data(contentsOf: URL(fileURLWithPath: capturePath + ".all"))) ?? Data() }
 
     /// The subject of the client certificate presented with the last request (`commonName=…`),
     /// empty when none was.
-    public var peerSubject: String { (try? String(contentsOfFile: capturePath + ".peer", encoding: .utf8)) ?? "" }
+    package var peerSubject: String { (try? String(contentsOfFile: capturePath + ".peer", encoding: .utf8)) ?? "" }
 
     /// The TLS version and cipher suite of the last request's connection (`TLSv1.3
     /// TLS_AES_256_GCM_SHA384`), empty without TLS.
-    public var tlsSession: String { (try? String(contentsOfFile: capturePath + ".tls", encoding: .utf8)) ?? "" }
+    package var tlsSession: String { (try? String(contentsOfFile: capturePath + ".tls", encoding: .utf8)) ?? "" }
 
     /// TLS handshakes that failed on the server's side, one line each.
-    public var handshakeErrors: String { (try? String(contentsOfFile: capturePath + ".errors", encoding: .utf8)) ?? "" }
+    package var handshakeErrors: String { (try? String(contentsOfFile: capturePath + ".errors", encoding: .utf8)) ?? "" }
 
     /// The TCP port's scheme and authority: `http://127.0.0.1:PORT` (`https` with TLS).
-    public var base: String { "\(tls ? "https" : "http")://127.0.0.1:\(server.port)" }
+    package var base: String { "\(tls ? "https" : "http")://127.0.0.1:\(server.port)" }
 
     deinit { server.stop() }
 }

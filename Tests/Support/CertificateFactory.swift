@@ -12,14 +12,14 @@ import Foundation
 ///   with a plain key and `client-enc.key` encrypted with the password `secret`
 ///
 /// Files are `<name>.pem` (certificate), `<name>.key`, `<name>.pub.pem` (public key).
-public final class CertificateFactory: @unchecked Sendable {
-    public let directory: String
+package final class CertificateFactory: @unchecked Sendable {
+    package let directory: String
 
     nonisolated(unsafe) private static var sharedInstance: CertificateFactory?
     private static let lock = NSLock()
 
     /// One PKI per test process.
-    public static func shared() throws -> CertificateFactory {
+    package static func shared() throws -> CertificateFactory {
         lock.lock()
         defer { lock.unlock() }
         if let sharedInstance { return sharedInstance }
@@ -28,17 +28,17 @@ public final class CertificateFactory: @unchecked Sendable {
         return f
     }
 
-    public init() throws {
+    package init() throws {
         directory = TestPaths.temporaryDirectory() + "/pki"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = try runProcess("/bin/sh", [TestPaths.server("make-pki.sh")], directory: directory)
     }
 
     /// The path of a file in the PKI directory.
-    public func path(_ name: String) -> String { directory + "/" + name }
+    package func path(_ name: String) -> String { directory + "/" + name }
 
     /// `sha256//…` of a certificate's key, by the openssl SPKI pipeline.
-    public func pin(_ certificate: String) throws -> String {
+    package func pin(_ certificate: String) throws -> String {
         let out = try CertificateFactory.shell(
             "openssl x509 -in '\(path(certificate))' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64",
             in: directory)
@@ -46,7 +46,7 @@ public final class CertificateFactory: @unchecked Sendable {
     }
 
     /// The SHA-256 fingerprint as `openssl x509 -fingerprint -sha256` prints it (hex with colons).
-    public func fingerprint(_ certificate: String) throws -> String {
+    package func fingerprint(_ certificate: String) throws -> String {
         let out = try CertificateFactory.shell("openssl x509 -in '\(path(certificate))' -noout -fingerprint -sha256", in: directory)
         guard let eq = out.firstIndex(of: "=") else { throw TestServerError("bad fingerprint output: \(out)") }
         return String(out[out.index(after: eq)...]).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -54,7 +54,7 @@ public final class CertificateFactory: @unchecked Sendable {
 
     /// Runs a shell script; throws with its output when it fails.
     @discardableResult
-    public static func shell(_ script: String, in directory: String) throws -> String {
+    package static func shell(_ script: String, in directory: String) throws -> String {
         String(decoding: try runProcess("/bin/sh", ["-c", script], directory: directory).stdout, as: UTF8.self)
     }
 }

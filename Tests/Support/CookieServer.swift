@@ -4,21 +4,21 @@ import Foundation
 /// `?case=ID&step=N` with step N's `Set-Cookie` headers of case ID (from the cases file it is
 /// started with), `&to=URL` (or `?to=URL` alone) with a 302 to URL, and logs each request's Host,
 /// path, query and the `Cookie` header it received (nil without one).
-public final class CookieServer {
-    public let server: ServerProcess
-    public let logPath: String
-    public var port: Int { server.port }
+package final class CookieServer {
+    package let server: ServerProcess
+    package let logPath: String
+    package var port: Int { server.port }
 
     /// One request as the server logged it.
-    public struct Received {
-        public var host: String
-        public var path: String
-        public var query: [String: String]
-        public var cookie: String?
+    package struct Received {
+        package var host: String
+        package var path: String
+        package var query: [String: String]
+        package var cookie: String?
     }
 
     /// - Parameter cases: for each case ID, the `Set-Cookie` values of each of its responses.
-    public init(cases: [String: [[String]]]) throws {
+    package init(cases: [String: [[String]]]) throws {
         let dir = TestPaths.temporaryDirectory()
         logPath = dir + "/requests.jsonl"
         let casesPath = dir + "/cases.json"
@@ -31,7 +31,7 @@ public final class CookieServer {
     deinit { server.stop() }
 
     /// The requests received so far.
-    public func requests() -> [Received] {
+    package func requests() -> [Received] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }

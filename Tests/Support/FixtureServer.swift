@@ -6,29 +6,29 @@ import Foundation
 /// `header=Name:%20value` adds a raw header field, `truncate=N` announces the whole file but sends
 /// N bytes and closes the connection. `HEAD` is answered with the head only. Used to test response
 /// decoders against real responses.
-public final class FixtureServer {
-    public let server: ServerProcess
+package final class FixtureServer {
+    package let server: ServerProcess
     /// Where fixture files are written before they are requested.
-    public let directory: String
+    package let directory: String
 
-    public init() throws {
+    package init() throws {
         directory = TestPaths.temporaryDirectory()
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
                                    arguments: [TestPaths.server("fixture.py"), "{PORT}", directory])
     }
 
     /// Writes a fixture file.
-    public func put(_ name: String, _ bytes: Data) throws {
+    package func put(_ name: String, _ bytes: Data) throws {
         try bytes.write(to: URL(fileURLWithPath: directory + "/" + name))
     }
 
     /// Writes a fixture file from text.
-    public func put(_ name: String, _ text: String) throws {
+    package func put(_ name: String, _ text: String) throws {
         try put(name, Data(text.utf8))
     }
 
     /// The URL of a fixture served with `type` (none when nil) and `status`.
-    public func url(_ name: String, type: String? = nil, status: Int = 200, gzip: Bool = false,
+    package func url(_ name: String, type: String? = nil, status: Int = 200, gzip: Bool = false,
                     headers: [String] = [], truncate: Int? = nil) -> String {
         var query: [String] = ["status=\(status)"]
         if let truncate { query.append("truncate=\(truncate)") }

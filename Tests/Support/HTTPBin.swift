@@ -1,14 +1,14 @@
 import Foundation
 
 /// httpbin under gunicorn on 127.0.0.1, started once per test process.
-public enum HTTPBin {
+package enum HTTPBin {
     nonisolated(unsafe) private static var server: ServerProcess?
     nonisolated(unsafe) private static var failure: Error?
     private static let lock = NSLock()
 
     /// The running server; starts it on first use.
     /// - Throws: when the venv is missing or gunicorn does not come up (the test then fails).
-    public static func shared() throws -> ServerProcess {
+    package static func shared() throws -> ServerProcess {
         lock.lock()
         defer { lock.unlock() }
         if let server { return server }
@@ -33,7 +33,7 @@ public enum HTTPBin {
     }
 
     /// `http://127.0.0.1:PORT` + path.
-    public static func url(_ path: String) throws -> String {
+    package static func url(_ path: String) throws -> String {
         "http://127.0.0.1:\(try shared().port)\(path)"
     }
 }

@@ -17,16 +17,16 @@ import Foundation
 /// - `/http09` no status line; `/http10` HTTP/1.0 with no length; `/informational` 100 and
 ///   102 before the answer; `/204-body`, `/304-body`; `/loop` a redirect to itself;
 ///   `/to?scheme=file|ftp|gopher|dict` a redirect to another scheme.
-public final class HostileServer {
-    public let server: ServerProcess
-    public var port: Int { server.port }
+package final class HostileServer {
+    package let server: ServerProcess
+    package var port: Int { server.port }
 
-    public init() throws {
+    package init() throws {
         server = try ServerProcess(executable: "/usr/bin/python3",
                                    arguments: [TestPaths.server("hostile.py"), "{PORT}", TestPaths.packageRoot + "/Tests/Fixtures/bombs"])
     }
 
     deinit { server.stop() }
 
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 }

@@ -3,18 +3,18 @@ import Foundation
 /// Debian's nginx (configured by `Tests/Servers/nginx.conf`), run unprivileged from a temporary
 /// prefix on a free port, serving a docroot (`small.txt` plus whatever the caller writes into
 /// `root`). `http2` makes the port speak HTTP/2 with prior knowledge (h2c).
-public final class NginxServer {
-    public let server: ServerProcess
-    public let root: String
+package final class NginxServer {
+    package let server: ServerProcess
+    package let root: String
 
     /// The access log: one line per request, `CONNECTION STATUS "URI" "AUTHORIZATION" PROTOCOL`.
-    public let accessLog: String
-    public let tls: Bool
+    package let accessLog: String
+    package let tls: Bool
 
     /// - Parameters:
     ///   - tls: certificate chain and key files: the port speaks TLS (with `http2`, h2 by ALPN).
     ///   - serverConfig: extra directives inside the `server` block (locations, returns).
-    public init(http2: Bool = false, tls: (chain: String, key: String)? = nil, serverConfig: String = "") throws {
+    package init(http2: Bool = false, tls: (chain: String, key: String)? = nil, serverConfig: String = "") throws {
         let dir = TestPaths.temporaryDirectory()
         root = dir + "/www"
         for sub in ["www", "tmp", "logs"] {
@@ -62,15 +62,15 @@ public final class NginxServer {
     deinit { server.stop() }
 
     /// `http://127.0.0.1:PORT` + path.
-    public func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(server.port)\(path)" }
+    package func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(server.port)\(path)" }
 
     /// The access log's lines so far (nginx writes each when its request ends).
-    public func logLines() -> [String] {
+    package func logLines() -> [String] {
         ((try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
     /// The distinct connection serial numbers nginx logged requests on.
-    public func connections() -> Set<String> {
+    package func connections() -> Set<String> {
         Set(logLines().compactMap { $0.split(separator: " ").first.map(String.init) })
     }
 }

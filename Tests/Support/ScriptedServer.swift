@@ -12,12 +12,12 @@ import Foundation
 /// - A proxy request (absolute URL in the request line) is answered `proxied` and logged.
 ///
 /// Optional: `unix` listens on a Unix socket too.
-public final class ScriptedServer {
-    public let server: ServerProcess
-    public let logPath: String
-    public var port: Int { server.port }
+package final class ScriptedServer {
+    package let server: ServerProcess
+    package let logPath: String
+    package var port: Int { server.port }
 
-    public init(unixSocket: String? = nil) throws {
+    package init(unixSocket: String? = nil) throws {
         let dir = TestPaths.temporaryDirectory()
         logPath = dir + "/requests.jsonl"
         FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -29,10 +29,10 @@ public final class ScriptedServer {
     deinit { server.stop() }
 
     /// `http://127.0.0.1:PORT` + path.
-    public func url(_ path: String, host: String = "127.0.0.1") -> String { "http://\(host):\(port)\(path)" }
+    package func url(_ path: String, host: String = "127.0.0.1") -> String { "http://\(host):\(port)\(path)" }
 
     /// The requests received so far.
-    public func requests() -> [[String: Any]] {
+    package func requests() -> [[String: Any]] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -40,7 +40,7 @@ public final class ScriptedServer {
     }
 
     /// The bytes `/file?size=N&seed=S` serves.
-    public static func fileBytes(size: Int, seed: Int) -> Data {
+    package static func fileBytes(size: Int, seed: Int) -> Data {
         var out = Data(capacity: size)
         var x = UInt32(truncatingIfNeeded: seed &* 2654435761 &+ 12345)
         for _ in 0..<size {

@@ -5,25 +5,25 @@ import Foundation
 /// byte as given, then closes the connection. A reply whose body is shorter than its Content-Length
 /// is a cut download; `hold` keeps the connection open that many seconds before closing it. Every
 /// request head is logged, so tests can check what was asked (e.g. the Range header).
-public final class SequenceServer {
+package final class SequenceServer {
     /// One scripted answer.
-    public struct Reply {
-        public var head: String
-        public var body: Data
-        public var hold: Double
+    package struct Reply {
+        package var head: String
+        package var body: Data
+        package var hold: Double
 
         /// `status` line (e.g. `200 OK`), header fields (`Connection: close` is added) and body.
-        public init(_ status: String, _ headers: [String] = [], body: Data = Data(), hold: Double = 0) {
+        package init(_ status: String, _ headers: [String] = [], body: Data = Data(), hold: Double = 0) {
             head = "HTTP/1.1 \(status)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n"
             self.body = body
             self.hold = hold
         }
     }
 
-    public let server: ServerProcess
-    public let logPath: String
+    package let server: ServerProcess
+    package let logPath: String
 
-    public init(_ replies: [Reply]) throws {
+    package init(_ replies: [Reply]) throws {
         let dir = TestPaths.temporaryDirectory()
         logPath = dir + "/requests.jsonl"
         FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -38,10 +38,10 @@ public final class SequenceServer {
     deinit { server.stop() }
 
     /// `http://127.0.0.1:PORT` + path.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(server.port)\(path)" }
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(server.port)\(path)" }
 
     /// The request heads received so far, in order.
-    public func requests() -> [String] {
+    package func requests() -> [String] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed) as? String

@@ -9,20 +9,20 @@ import Glibc
 /// and the server reports the port it got once it listens — the Python servers print it on
 /// their first line, gunicorn logs `Listening at:`. Nothing probes the port, so in a parallel run
 /// no test can reach another test's server that took a port in between (freePort's old race).
-public final class ServerProcess: @unchecked Sendable {
-    public let port: Int
-    public let process: Process
-    public let logPath: String
+package final class ServerProcess: @unchecked Sendable {
+    package let port: Int
+    package let process: Process
+    package let logPath: String
 
     /// How a server says it is ready.
-    public enum Readiness: Sendable {
+    package enum Readiness: Sendable {
         /// It prints the port it listens on: the first output line that this maps to a port.
         case announcesPort(@Sendable (String) -> Int?)
         /// It writes this file once it listens on the port it was given (nginx's pid file).
         case writesFile(String)
 
         /// A Python server of Tests/Servers: the first line is the port number.
-        public static let portLine = Readiness.announcesPort { Int($0.trimmingCharacters(in: .whitespaces)) }
+        package static let portLine = Readiness.announcesPort { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Starts `executable` with `arguments` (where `{PORT}` is replaced by `port`, or by 0 for a
@@ -30,7 +30,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// to `logPath`.
     /// - Throws: when the executable is missing, or the server exits (or hangs for a minute) before
     ///   it is ready — a missing server fails the test run, it is never skipped.
-    public init(executable: String, arguments: [String], environment: [String: String]? = nil,
+    package init(executable: String, arguments: [String], environment: [String: String]? = nil,
                 port: Int? = nil, readiness: Readiness = .portLine) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestServerError("server executable '\(executable)' is missing; run 'make test' to install it")
@@ -83,9 +83,9 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// The server's log so far.
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    public func stop() {
+    package func stop() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -168,7 +168,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// A port that was free a moment ago, for a server that cannot bind port 0 itself (nginx):
     /// another server may take it before this one binds it, so the caller retries when its
     /// server exits with "Address already in use".
-    public static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket() failed") }
         defer { close(fd) }
@@ -177,7 +177,7 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// A port nothing listens on, for tests of a refused connection: a socket bound to it without
     /// listen(), kept open until the test process ends, so no server can take the port meanwhile.
-    public static func refusedPort() throws -> Int {
+    package static func refusedPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket() failed") }
         let port: Int
@@ -227,7 +227,7 @@ public final class ServerProcess: @unchecked Sendable {
     }
 }
 
-public struct TestServerError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ d: String) { description = d }
+package struct TestServerError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ d: String) { description = d }
 }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// The result of running the built `swurl` binary.
-public struct SwurlResult {
-    public var status: Int32
-    public var stdout: Data
-    public var stderr: String
-    public var text: String { String(decoding: stdout, as: UTF8.self) }
+package struct SwurlResult {
+    package var status: Int32
+    package var stdout: Data
+    package var stderr: String
+    package var text: String { String(decoding: stdout, as: UTF8.self) }
 
-    public init(status: Int32, stdout: Data, stderr: String) {
+    package init(status: Int32, stdout: Data, stderr: String) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
     }
 
     /// stdout parsed as JSON (what httpbin echoed).
-    public func json() throws -> [String: Any] {
+    package func json() throws -> [String: Any] {
         guard let obj = try JSONSerialization.jsonObject(with: stdout) as? [String: Any] else {
             throw TestServerError("stdout is not a JSON object: \(text.prefix(500))")
         }
@@ -24,7 +24,7 @@ public struct SwurlResult {
 
 /// Runs the built binary as a user would, with stdout and stderr captured (so neither is a
 /// terminal) and stdin from `stdin` or `stdinFile` (neither: /dev/null).
-public func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: String? = nil,
+package func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: String? = nil,
                      environment: [String: String] = [:], directory: String? = nil) throws -> SwurlResult {
     var env = ProcessInfo.processInfo.environment
     for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_COLOR"] {
@@ -39,7 +39,7 @@ public func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: Strin
 /// Runs a program to its end; stdout and stderr go through files, so neither can fill a pipe
 /// and stall the child.
 /// - Throws: when it cannot start, or (with `check`) when it exits non-zero.
-public func runProcess(_ executable: String, _ arguments: [String], directory: String? = nil,
+package func runProcess(_ executable: String, _ arguments: [String], directory: String? = nil,
                        environment: [String: String]? = nil, stdin: Data? = nil, stdinFile: String? = nil,
                        check: Bool = true) throws -> (status: Int32, stdout: Data, stderr: String) {
     let p = Process()
@@ -81,11 +81,11 @@ public func runProcess(_ executable: String, _ arguments: [String], directory: S
 }
 
 /// Runs a Python snippet with the test venv's interpreter; returns stdout.
-public func runPython(_ code: String, arguments: [String] = []) throws -> String {
+package func runPython(_ code: String, arguments: [String] = []) throws -> String {
     String(decoding: try runProcess(TestPaths.venv + "/bin/python3", ["-c", code] + arguments).stdout, as: UTF8.self)
 }
 
 /// The body of a GET as the curl CLI receives it, to compare swurl's output against.
-public func fetchWithCurl(_ url: String, arguments: [String] = []) throws -> Data {
+package func fetchWithCurl(_ url: String, arguments: [String] = []) throws -> Data {
     try runProcess("/usr/bin/curl", ["-sS", "--compressed"] + arguments + [url]).stdout
 }

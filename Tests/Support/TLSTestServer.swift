@@ -5,19 +5,19 @@ import Foundation
 /// bytes arrived — so a test can prove a rejected handshake let no HTTP byte through.
 ///
 /// Each connection is answered with `200 ok` (or a redirect to `redirect`), then closed.
-public final class TLSTestServer: @unchecked Sendable {
+package final class TLSTestServer: @unchecked Sendable {
     /// One logged connection.
-    public struct Connection: Equatable, CustomStringConvertible {
-        public var handshake: Bool
-        public var bytes: Int
-        public var error: String
-        public var description: String { "handshake=\(handshake) bytes=\(bytes) \(error)" }
+    package struct Connection: Equatable, CustomStringConvertible {
+        package var handshake: Bool
+        package var bytes: Int
+        package var error: String
+        package var description: String { "handshake=\(handshake) bytes=\(bytes) \(error)" }
     }
 
-    public let server: ServerProcess
-    public let connectionLog: String
-    public var port: Int { server.port }
-    public var url: String { "https://127.0.0.1:\(port)" }
+    package let server: ServerProcess
+    package let connectionLog: String
+    package var port: Int { server.port }
+    package var url: String { "https://127.0.0.1:\(port)" }
 
     /// - Parameters:
     ///   - chain: PEM with the certificates the server sends, leaf first.
@@ -26,7 +26,7 @@ public final class TLSTestServer: @unchecked Sendable {
     ///   - redirect: answer every request with a 302 to this URL (except a request for its path).
     ///   - maxTLS: "1.2" to cap the server at TLS 1.2.
     ///   - garbageAfterHandshake: answer the request with plain bytes that are not a TLS record.
-    public init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
+    package init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
                 garbageAfterHandshake: Bool = false, port: Int? = nil) throws {
         connectionLog = TestPaths.temporaryDirectory() + "/connections.log"
         _ = FileManager.default.createFile(atPath: connectionLog, contents: nil)
@@ -39,7 +39,7 @@ public final class TLSTestServer: @unchecked Sendable {
     deinit { server.stop() }
 
     /// The connections logged so far, in order.
-    public var connections: [Connection] {
+    package var connections: [Connection] {
         let text = (try? String(contentsOfFile: connectionLog, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -49,7 +49,7 @@ public final class TLSTestServer: @unchecked Sendable {
     }
 
     /// Waits until more than `count` connections are logged and returns the one at `count`.
-    public func connection(after count: Int, timeout: Double = 5) -> Connection? {
+    package func connection(after count: Int, timeout: Double = 5) -> Connection? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let list = connections

@@ -2,12 +2,12 @@ import SwurlCLI
 import SwurlCore
 
 /// An in-memory `Environment` for running swurl in-process.
-public struct TestEnvironment {
-    public let environment: Environment
-    public let stdout: MemorySink
-    public let stderr: MemorySink
+package struct TestEnvironment {
+    package let environment: Environment
+    package let stdout: MemorySink
+    package let stderr: MemorySink
 
-    public init(stdin: String? = nil, stdinIsTerminal: Bool = true, stdoutIsTerminal: Bool = false,
+    package init(stdin: String? = nil, stdinIsTerminal: Bool = true, stdoutIsTerminal: Bool = false,
                 variables: [String: String] = [:], directory: String = "/tmp") {
         stdout = MemorySink()
         stderr = MemorySink()
@@ -18,7 +18,7 @@ public struct TestEnvironment {
     }
 
     /// Runs swurl in-process; returns the exit status.
-    public func run(_ arguments: [String]) -> Int32 {
+    package func run(_ arguments: [String]) -> Int32 {
         Swurl.main(arguments: arguments, environment: environment)
     }
 }

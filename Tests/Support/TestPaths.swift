@@ -1,9 +1,9 @@
 import Foundation
 
 /// Where the package, the built binary and the test venv are.
-public enum TestPaths {
+package enum TestPaths {
     /// The package root, found from this file's location.
-    public static let packageRoot: String = {
+    package static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
@@ -11,7 +11,7 @@ public enum TestPaths {
 
     /// The version in the top-level VERSION file (its first line, trimmed), which the binary
     /// must report; fails loudly when the file is missing or empty.
-    public static func version() throws -> String {
+    package static func version() throws -> String {
         let text = try String(contentsOfFile: packageRoot + "/VERSION", encoding: .utf8)
         guard let first = text.split(separator: "\n").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty else {
             throw TestServerError("VERSION is empty")
@@ -20,15 +20,15 @@ public enum TestPaths {
     }
 
     /// A test server's program or configuration in `Tests/Servers` (`capture.py`, `nginx.conf`…).
-    public static func server(_ name: String) -> String { packageRoot + "/Tests/Servers/" + name }
+    package static func server(_ name: String) -> String { packageRoot + "/Tests/Servers/" + name }
 
     /// The Python venv with httpbin and gunicorn that `make test` prepares.
-    public static var venv: String {
+    package static var venv: String {
         ProcessInfo.processInfo.environment["SWURL_TEST_VENV"] ?? packageRoot + "/.build/venv"
     }
 
     /// The `swurl` binary built next to the test bundle.
-    public static let binary: String = {
+    package static let binary: String = {
         if let override = ProcessInfo.processInfo.environment["SWURL_BINARY"] { return override }
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
@@ -40,7 +40,7 @@ public enum TestPaths {
     }()
 
     /// A fresh temporary directory.
-    public static func temporaryDirectory() -> String {
+    package static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "swurl-test-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path

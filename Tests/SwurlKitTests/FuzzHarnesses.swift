@@ -6,17 +6,17 @@
 @testable import SwurlOutput
 @testable import SwurlResponseSerialization
 @testable import SwurlRequestSerialization
-@testable import SwurlSession
+@testable import SwurlEngine
 @testable import SwurlCurl
 @testable import SwurlCore
 
-public struct FuzzPropertyFailure: Error, CustomStringConvertible {
-    public var description: String
+package struct FuzzPropertyFailure: Error, CustomStringConvertible {
+    package var description: String
     init(_ d: String) { description = d }
 }
 
 /// One fuzz target per case; the raw value is the target's folder name under Fuzz/corpus/.
-public enum FuzzHarness: String, CaseIterable, Sendable {
+package enum FuzzHarness: String, CaseIterable, Sendable {
     case requestItems = "request-items"
     case formRoundTrip = "form-roundtrip"
     case jsonFormatter = "json-formatter"
@@ -42,7 +42,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case curlExport = "curl-export"
 
     /// Runs one input; throws when a property does not hold.
-    public func run(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+    package func run(_ data: [UInt8]) throws(FuzzPropertyFailure) {
         switch self {
         case .requestItems: try FuzzHarness.requestItems(data)
         case .formRoundTrip: try FuzzHarness.formRoundTrip(data)
@@ -86,13 +86,13 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     }
 
     /// For libFuzzer: runs the input and aborts on a broken property.
-    public func fuzz(_ p: UnsafePointer<UInt8>, _ n: Int) {
+    package func fuzz(_ p: UnsafePointer<UInt8>, _ n: Int) {
         let data = Array(UnsafeBufferPointer(start: p, count: n))
         do { try run(data) } catch { fatalError("\(rawValue): \(error)") }
     }
 
     /// For libFuzzer: the empty input.
-    public func fuzzEmpty() {
+    package func fuzzEmpty() {
         do { try run([]) } catch { fatalError("\(rawValue): \(error)") }
     }
 

@@ -36,7 +36,7 @@ final class LayeringTests: XCTestCase {
             return target == "SwurlCLI" && fileName == "BuildInfo.swift"
         case "CNetlink":
             // rtnetlink stays behind the engine's route monitor.
-            return target == "SwurlSession" && fileName.hasPrefix("RouteMonitor")
+            return target == "SwurlEngine" && fileName.hasPrefix("RouteMonitor")
         default:
             return true
         }
@@ -158,8 +158,8 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(targets["SwurlCore"], ["CSupport"])
         XCTAssertEqual(targets["SwurlTestSupport"], ["SwurlCLI", "SwurlCore"])
         XCTAssertEqual(targets["CCurl"], [])
-        let bad = LayeringTests.packageTargets(#".target(name: "SwurlOutput", dependencies: ["SwurlSession"]),"#)
-        XCTAssertEqual(bad["SwurlOutput"], ["SwurlSession"])
+        let bad = LayeringTests.packageTargets(#".target(name: "SwurlOutput", dependencies: ["SwurlEngine"]),"#)
+        XCTAssertEqual(bad["SwurlOutput"], ["SwurlEngine"])
     }
 
     /// The map draws exactly Package.swift's graph: every edge in it exists, and every edge
@@ -213,9 +213,9 @@ final class LayeringTests: XCTestCase {
             return LayeringTests.allows(module: module, folders: parts, fileName: name)
         }
         XCTAssertTrue(ok("CCurl", "SwurlCurl/EasyHandle.swift"))
-        XCTAssertFalse(ok("CCurl", "SwurlSession/Transfer.swift"))
+        XCTAssertFalse(ok("CCurl", "SwurlEngine/Transfer.swift"))
         XCTAssertFalse(ok("CShims", "SwurlCLI/Swurl.swift"))
-        XCTAssertFalse(ok("CShims", "SwurlSession/RateLimiter.swift"))
+        XCTAssertFalse(ok("CShims", "SwurlEngine/RateLimiter.swift"))
         XCTAssertTrue(ok("CShims", "SwurlSecurity/Certificate.swift"))
         XCTAssertTrue(ok("COpenSSL", "SwurlSecurity/Certificate.swift"))
         XCTAssertTrue(ok("COpenSSL", "SwurlCurl/EasyTLSHook.swift"))
@@ -224,8 +224,8 @@ final class LayeringTests: XCTestCase {
         XCTAssertFalse(ok("CReadline", "SwurlOutput/ReplPrinter.swift"))
         XCTAssertTrue(ok("CReadline", "SwurlCLI/ReplCommand.swift"))
         XCTAssertFalse(ok("CReadline", "SwurlCLI/Swurl.swift"))
-        XCTAssertTrue(ok("CNetlink", "SwurlSession/RouteMonitor.swift"))
-        XCTAssertFalse(ok("CNetlink", "SwurlSession/Transfer.swift"))
+        XCTAssertTrue(ok("CNetlink", "SwurlEngine/RouteMonitor.swift"))
+        XCTAssertFalse(ok("CNetlink", "SwurlEngine/Transfer.swift"))
         XCTAssertFalse(ok("CNetlink", "SwurlCLI/ReachCommand.swift"))
     }
 }

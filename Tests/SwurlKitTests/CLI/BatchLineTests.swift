@@ -2,7 +2,7 @@ import XCTest
 import Foundation
 import SwurlTestSupport
 @testable import SwurlCLI
-@testable import SwurlSession
+@testable import SwurlEngine
 import SwurlCore
 
 /// How a batch line is split into words, read from a stream, and how results are written.

@@ -1,6 +1,6 @@
 import XCTest
 @testable import SwurlCLI
-@testable import SwurlSession
+@testable import SwurlEngine
 
 /// The CLI words the session's retry events as it always did.
 final class SwurlTransferSupportTests: XCTestCase {

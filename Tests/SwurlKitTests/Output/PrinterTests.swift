@@ -1,7 +1,7 @@
 import XCTest
 import SwurlTestSupport
 @testable import SwurlOutput
-@testable import SwurlSession
+@testable import SwurlEngine
 @testable import SwurlResponseSerialization
 @testable import SwurlCore
 

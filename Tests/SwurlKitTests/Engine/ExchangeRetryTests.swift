@@ -1,6 +1,6 @@
 import XCTest
 import SwurlTestSupport
-@testable import SwurlSession
+@testable import SwurlEngine
 @testable import SwurlRequestSerialization
 @testable import SwurlCore
 

@@ -2,11 +2,11 @@ import SwurlSecurity
 import SwurlCurl
 import SwurlCore
 /// Renders a request as the bytes libcurl would put on the wire for HTTP/1.1, for `--offline`.
-public enum OfflineRequest {
+package enum OfflineRequest {
     /// The request line and headers, ending with the blank line: `Host` first, then the headers
     /// in order (an empty value as `Name:`), then `Content-Length` as libcurl adds it. With a
     /// session's `cookies`, the `Cookie` header the cookie engine adds after `Host`.
-    public static func head(_ request: HTTPRequest, cookies: [SessionCookie] = [],
+    package static func head(_ request: HTTPRequest, cookies: [SessionCookie] = [],
                             now: Int64 = Int64(Exchange.wallClock())) throws(SwurlError) -> [UInt8] {
         let url = try CurlURL(parsing: request.url)
         var s = "\(request.method) \(url.requestTarget) HTTP/1.1\r\n"
@@ -36,7 +36,7 @@ public enum OfflineRequest {
     }
 
     /// Sends the request to `delegate` as a transfer would, without a network.
-    public static func emit(_ request: HTTPRequest, cookies: [SessionCookie] = [], to delegate: TransferDelegate) throws {
+    package static func emit(_ request: HTTPRequest, cookies: [SessionCookie] = [], to delegate: TransferDelegate) throws {
         try delegate.transferDidSendRequestHead(try head(request, cookies: cookies))
         guard let body = request.body else { return }
         let chunked = request.isChunked

@@ -1,5 +1,5 @@
 import XCTest
-@testable import SwurlSession
+@testable import SwurlEngine
 import SwurlCore
 
 /// The engine's rules that the capture test (OfflineAndErrorTests) does not reach with a few

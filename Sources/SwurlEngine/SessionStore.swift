@@ -6,24 +6,24 @@ import SwurlCore
 /// One cookie as libcurl's cookie engine lists it (CURLINFO_COOKIELIST, Netscape format) and
 /// takes it back (CURLOPT_COOKIELIST). swurl never parses a `Set-Cookie` header itself: the
 /// engine does, and this type only carries its seven tab-separated fields between runs.
-public struct SessionCookie: Equatable, Sendable {
+package struct SessionCookie: Equatable, Sendable {
     /// The host (host-only cookie) or domain (with `includeSubdomains`) it belongs to.
-    public var domain: String
-    public var includeSubdomains: Bool
-    public var path: String
-    public var secure: Bool
-    public var httpOnly: Bool
+    package var domain: String
+    package var includeSubdomains: Bool
+    package var path: String
+    package var secure: Bool
+    package var httpOnly: Bool
     /// Expiry as seconds since the epoch; 0 for a session cookie.
-    public var expires: Int64
-    public var name: String
-    public var value: String
+    package var expires: Int64
+    package var name: String
+    package var value: String
 
     /// The cookie's identity: a later cookie with the same domain, path and name replaces it.
-    public var key: String { "\(domain.lowercased())\t\(path)\t\(name)" }
+    package var key: String { "\(domain.lowercased())\t\(path)\t\(name)" }
 
     /// Reads one line of CURLINFO_COOKIELIST; nil for a line that is not seven fields or holds a
     /// tab or control character in a field.
-    public init?(netscapeLine line: String) {
+    package init?(netscapeLine line: String) {
         var text = Substring(line)
         httpOnly = text.hasPrefix("#HttpOnly_")
         if httpOnly { text = text.dropFirst(10) }
@@ -45,7 +45,7 @@ public struct SessionCookie: Equatable, Sendable {
         }
     }
 
-    public init(domain: String, includeSubdomains: Bool, path: String, secure: Bool, httpOnly: Bool,
+    package init(domain: String, includeSubdomains: Bool, path: String, secure: Bool, httpOnly: Bool,
                 expires: Int64, name: String, value: String) {
         self.domain = domain
         self.includeSubdomains = includeSubdomains
@@ -58,7 +58,7 @@ public struct SessionCookie: Equatable, Sendable {
     }
 
     /// The line CURLOPT_COOKIELIST takes.
-    public var netscapeLine: String {
+    package var netscapeLine: String {
         let d = includeSubdomains ? "." + domain : domain
         return "\(httpOnly ? "#HttpOnly_" : "")\(d)\t\(includeSubdomains ? "TRUE" : "FALSE")\t\(path)\t"
             + "\(secure ? "TRUE" : "FALSE")\t\(expires)\t\(name)\t\(value)"
@@ -67,7 +67,7 @@ public struct SessionCookie: Equatable, Sendable {
     /// Whether the cookie may be sent to `host`: a host-only cookie to its exact host, a domain
     /// cookie to the domain and its subdomains. Only such cookies are handed to the engine, so a
     /// session shared by two hosts never leaks one host's cookies to the other.
-    public func applies(toHost host: String) -> Bool {
+    package func applies(toHost host: String) -> Bool {
         let h = host.lowercased()
         let d = domain.lowercased()
         if h == d { return true }
@@ -75,36 +75,36 @@ public struct SessionCookie: Equatable, Sendable {
     }
 
     /// Whether the cookie had expired at `now` (seconds since the epoch).
-    public func isExpired(now: Int64) -> Bool { expires != 0 && expires <= now }
+    package func isExpired(now: Int64) -> Bool { expires != 0 && expires <= now }
 
     /// Whether the path is one RFC 6265 §5.2.4 keeps: it starts with `/`. An empty, relative or
     /// quoted `Path` attribute (which libcurl's engine lists as given) means the default path.
-    public var hasValidPath: Bool { path.hasPrefix("/") }
+    package var hasValidPath: Bool { path.hasPrefix("/") }
 
     /// The default path of RFC 6265 §5.1.4 for a cookie set by a response to `requestPath`
     /// (the URL's path, without the query): up to, not including, its right-most `/`; `/` when
     /// that leaves nothing or the path does not start with `/`.
-    public static func defaultPath(_ requestPath: String) -> String {
+    package static func defaultPath(_ requestPath: String) -> String {
         let path = requestPath.prefix { $0 != "?" && $0 != "#" }
         guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }
 
     /// The bytes browsers count against their per-cookie limit: name and value.
-    public var size: Int { name.utf8.count + value.utf8.count }
+    package var size: Int { name.utf8.count + value.utf8.count }
 }
 
 /// Credentials a session remembers, with the origin they were first used with: they are
 /// sent to that origin only.
-public struct SessionAuth: Equatable, Sendable {
-    public var type: AuthType
+package struct SessionAuth: Equatable, Sendable {
+    package var type: AuthType
     /// `scheme://host:port`, as `Origin.description` writes it.
-    public var origin: String
+    package var origin: String
     /// The user name, or the token for bearer.
-    public var user: String
-    public var password: String
+    package var user: String
+    package var password: String
 
-    public init(type: AuthType, origin: String, user: String, password: String) {
+    package init(type: AuthType, origin: String, user: String, password: String) {
         self.type = type
         self.origin = origin
         self.user = user
@@ -113,12 +113,12 @@ public struct SessionAuth: Equatable, Sendable {
 }
 
 /// What a session holds: request headers, credentials, cookies.
-public struct SessionData: Equatable, Sendable {
-    public var headers: [HTTPHeaders.Field] = []
-    public var auth: SessionAuth?
-    public var cookies: [SessionCookie] = []
+package struct SessionData: Equatable, Sendable {
+    package var headers: [HTTPHeaders.Field] = []
+    package var auth: SessionAuth?
+    package var cookies: [SessionCookie] = []
 
-    public init(headers: [HTTPHeaders.Field] = [], auth: SessionAuth? = nil, cookies: [SessionCookie] = []) {
+    package init(headers: [HTTPHeaders.Field] = [], auth: SessionAuth? = nil, cookies: [SessionCookie] = []) {
         self.headers = headers
         self.auth = auth
         self.cookies = cookies
@@ -127,7 +127,7 @@ public struct SessionData: Equatable, Sendable {
     /// This run's changes from `before` to `after`, applied to `self` (the file as it is on
     /// disk now, perhaps written by another process meanwhile): per header name and per
     /// cookie, the last writer wins; what another process changed and this run did not stays.
-    public func merging(from before: SessionData, to after: SessionData) -> SessionData {
+    package func merging(from before: SessionData, to after: SessionData) -> SessionData {
         var result = self
         // Headers, by lower-cased name.
         func grouped(_ fields: [HTTPHeaders.Field]) -> [String: [HTTPHeaders.Field]] {
@@ -176,23 +176,23 @@ public struct SessionData: Equatable, Sendable {
 /// without opening it for good. Saving keeps the cookies within `SessionLimits`, so the file
 /// never grows past what a later run reads, and writes through a symbolic link that is the
 /// user's own to its target.
-public struct SessionStore: Sendable {
+package struct SessionStore: Sendable {
     /// The file's path.
-    public let path: String
+    package let path: String
     /// Session files larger than this are refused.
-    public static let maxSize = 1 << 20
+    package static let maxSize = 1 << 20
     /// The format version this swurl writes and reads.
-    public static let version = 1
+    package static let version = 1
     /// How long a save waits for another writer's lock, in seconds.
-    public static let lockWait = 10.0
+    package static let lockWait = 10.0
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// Where `--session VALUE` lives: a VALUE with a `/` is a path used as is; a NAME is
     /// `CONFIG/swurl/sessions/HOST_PORT/NAME.json`, so one name on two hosts is two sessions.
     /// - Parameter configDirectory: `$XDG_CONFIG_HOME`, else `~/.config`.
     /// - Throws: `SwurlError.usage` for an empty or unusable name.
-    public static func location(_ value: String, origin: Origin, configDirectory: String) throws(SwurlError) -> SessionStore {
+    package static func location(_ value: String, origin: Origin, configDirectory: String) throws(SwurlError) -> SessionStore {
         if value.contains("/") { return SessionStore(path: value) }
         // A line break or other control character would make a file name no listing shows
         // as typed (HTTPie refuses them too).
@@ -210,14 +210,14 @@ public struct SessionStore: Sendable {
     /// - Throws: `SwurlError.badData` naming the file when it is not a valid session or others
     ///   could have changed it (`FileTrust`), and `SwurlError.inputFile` when it exists but
     ///   cannot be read.
-    public func load() throws(SwurlError) -> SessionData {
+    package func load() throws(SwurlError) -> SessionData {
         var warnings: [String] = []
         return try load(warnings: &warnings)
     }
 
     /// The session as stored, with a warning in `warnings` for each entry skipped.
     /// - Throws: as `load()`.
-    public func load(warnings: inout [String]) throws(SwurlError) -> SessionData {
+    package func load(warnings: inout [String]) throws(SwurlError) -> SessionData {
         guard let bytes = try readBytes() else { return SessionData() }
         return try SessionFormat.decode(bytes, file: path, warnings: &warnings)
     }
@@ -273,7 +273,7 @@ public struct SessionStore: Sendable {
     /// - Throws: `SwurlError.output` when the file cannot be written (the message says the
     ///   session was not saved), `SwurlError.badData` when the file turned invalid meanwhile.
     @discardableResult
-    public func save(from before: SessionData, to after: SessionData, now: Int64) throws(SwurlError) -> [String] {
+    package func save(from before: SessionData, to after: SessionData, now: Int64) throws(SwurlError) -> [String] {
         let shown = TerminalSanitizer.clean(self.path)
         func failure(_ what: String) -> SwurlError {
             .output("the session was not saved: \(what) \(shown): \(String(cString: strerror(errno)))")

@@ -56,19 +56,19 @@ extension Transfer {
 }
 
 /// Bytes moved so far in one hop.
-public struct TransferProgress: Sendable {
+package struct TransferProgress: Sendable {
     /// Body bytes received in this hop.
-    public var downloaded: Int64
+    package var downloaded: Int64
     /// The expected body size (Content-Length), nil when unknown.
-    public var downloadTotal: Int64?
+    package var downloadTotal: Int64?
     /// Request body bytes sent in this hop.
-    public var uploaded: Int64
+    package var uploaded: Int64
     /// The request body's size, nil when unknown (chunked).
-    public var uploadTotal: Int64?
+    package var uploadTotal: Int64?
 }
 
 /// Which HTTP version to speak (`--http1.1`, `--http2`, `--http2-prior-knowledge`).
-public enum HTTPVersionPreference: Sendable, Equatable {
+package enum HTTPVersionPreference: Sendable, Equatable {
     /// HTTP/2 through ALPN on TLS where libcurl has nghttp2, HTTP/1.1 otherwise.
     case automatic
     case http1_1
@@ -79,7 +79,7 @@ public enum HTTPVersionPreference: Sendable, Equatable {
 }
 
 /// Which address family to connect over (`-4`, `-6`).
-public enum IPVersion: Sendable, Equatable {
+package enum IPVersion: Sendable, Equatable {
     /// Whatever the resolver returns.
     case any
     /// `-4`.
@@ -90,24 +90,24 @@ public enum IPVersion: Sendable, Equatable {
 
 /// Proxies from `--proxy` and the environment (`http_proxy`, `HTTPS_PROXY`, `ALL_PROXY`,
 /// `NO_PROXY`), chosen per hop by the hop's scheme.
-public struct ProxySettings: Sendable, Equatable {
+package struct ProxySettings: Sendable, Equatable {
     /// `--proxy URL`: every hop goes through it.
-    public var explicit: String?
+    package var explicit: String?
     /// `http_proxy`: for http URLs.
-    public var http: String?
+    package var http: String?
     /// `https_proxy` / `HTTPS_PROXY`: for https URLs.
-    public var https: String?
+    package var https: String?
     /// `all_proxy` / `ALL_PROXY`: for either, when the scheme's own is unset.
-    public var all: String?
+    package var all: String?
     /// Hosts that bypass the proxy (comma-separated, `*` for all).
-    public var noProxy: String?
+    package var noProxy: String?
 
     /// No proxy.
-    public init() {}
+    package init() {}
 
     /// Reads the conventional variables. Only the lower-case `http_proxy` is honoured, as curl
     /// does: a CGI program gets `HTTP_PROXY` from a request's `Proxy:` header (httpoxy).
-    public init(variables: [String: String]) {
+    package init(variables: [String: String]) {
         func value(_ names: String...) -> String? {
             for n in names { if let v = variables[n], !v.isEmpty { return v } }
             return nil
@@ -119,25 +119,25 @@ public struct ProxySettings: Sendable, Equatable {
     }
 
     /// The proxy for a URL scheme, nil for a direct connection.
-    public func proxy(forScheme scheme: String) -> String? {
+    package func proxy(forScheme scheme: String) -> String? {
         if let explicit { return explicit }
         return (scheme == "https" ? https : http) ?? all
     }
 }
 
 /// A user name and password (`--auth`, `.netrc`).
-public struct Credentials: Sendable, Equatable {
-    public var user: String
-    public var password: String
+package struct Credentials: Sendable, Equatable {
+    package var user: String
+    package var password: String
     /// Credentials as given.
-    public init(user: String, password: String) {
+    package init(user: String, password: String) {
         self.user = user
         self.password = password
     }
 }
 
 /// How `--auth` credentials are sent (`--auth-type`).
-public enum AuthType: String, Sendable, CaseIterable {
+package enum AuthType: String, Sendable, CaseIterable {
     /// `Authorization: Basic` built by swurl (visible with `--offline`).
     case basic
     /// libcurl answers the server's Digest challenge.

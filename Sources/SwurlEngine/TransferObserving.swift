@@ -3,7 +3,7 @@ import SwurlCore
 /// Watches an exchange (Alamofire's `EventMonitor`): the engine prints nothing, so whoever shows
 /// retries, progress bars or the responses of intermediate hops learns of them here. Every
 /// method has an empty default, so an observer implements what it shows.
-public protocol TransferObserving: AnyObject {
+package protocol TransferObserving: AnyObject {
     /// A retry is due after `notice.delay` seconds (told before the session waits).
     func transferWillRetry(_ notice: RetryNotice)
     /// Bytes moved on the running hop.
@@ -12,26 +12,26 @@ public protocol TransferObserving: AnyObject {
     func transferHopDidFinish(_ delegate: TransferDelegate) throws
 }
 
-public extension TransferObserving {
+package extension TransferObserving {
     func transferWillRetry(_ notice: RetryNotice) {}
     func transferDidProgress(_ progress: TransferProgress) {}
     func transferHopDidFinish(_ delegate: TransferDelegate) throws {}
 }
 
 /// Adapts each attempt's request just before it is sent (Alamofire's `RequestAdapter`).
-public protocol RequestAdapting: AnyObject {
+package protocol RequestAdapting: AnyObject {
     func adapt(_ request: inout HTTPRequest)
 }
 
 /// Resumes a download: when bytes are on disk, asks for the rest of them (`Range: bytes=N-`)
 /// before every attempt. The bytes are the stored ones (`ContentCoding.asStored`), so the
 /// range means what is on disk.
-public final class ResumeAdapter: RequestAdapting {
+package final class ResumeAdapter: RequestAdapting {
     private let target: ResumableTransferDelegate
 
-    public init(_ target: ResumableTransferDelegate) { self.target = target }
+    package init(_ target: ResumableTransferDelegate) { self.target = target }
 
-    public func adapt(_ request: inout HTTPRequest) {
+    package func adapt(_ request: inout HTTPRequest) {
         request.headers.remove("Range")
         let offset = target.resumeOffset()
         if offset > 0 { request.headers.set("Range", "bytes=\(offset)-") }

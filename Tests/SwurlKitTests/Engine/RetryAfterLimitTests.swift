@@ -1,5 +1,5 @@
 import XCTest
-@testable import SwurlSession
+@testable import SwurlEngine
 
 /// Server-chosen Retry-After values: never a trap, never a wait of years.
 final class RetryAfterLimitTests: XCTestCase {

@@ -15,28 +15,28 @@ import SwurlCore
 /// in libcurl's cookie engine, shared by the hops, which scopes them to their domain; a
 /// session's stored cookies join the engine hop by hop, those of each hop's host (so a redirect
 /// to another host of the session gets that host's cookies, as with curl `-b jar -L`).
-public final class Exchange {
-    public let request: HTTPRequest
-    public let options: TransferOptions
+package final class Exchange {
+    package let request: HTTPRequest
+    package let options: TransferOptions
     /// Told about retries, progress and finished hops (the engine prints nothing).
-    public var observer: TransferObserving?
+    package var observer: TransferObserving?
     /// Sees every hop and attempt as it really went (`--har`), unfiltered; nil: none.
-    public var recorder: HopRecording?
+    package var recorder: HopRecording?
     /// Adjusts every attempt's request just before it is sent (a download's `ResumeAdapter`).
-    public var adapter: RequestAdapting?
+    package var adapter: RequestAdapting?
     /// Whether the final delegate can take a response again after a cut (a download resumes);
     /// otherwise a failure after body bytes were delivered is not retried.
-    public var delegateCanRestart = false
+    package var delegateCanRestart = false
     /// A new delegate for every hop and attempt (`--all`), instead of one for the exchange.
-    public var delegatePerHop = false
+    package var delegatePerHop = false
     /// With `options.sessionCookies`: every cookie the engine held when the exchange ended
     /// (what was loaded, as the servers changed it), read back with CURLINFO_COOKIELIST; a path
     /// RFC 6265 would not keep (empty, relative, quoted) is replaced by the default path of the
     /// hop whose response set it.
-    public private(set) var cookiesAfterExchange: [SessionCookie] = []
+    package private(set) var cookiesAfterExchange: [SessionCookie] = []
     /// The keys (`SessionCookie.key`) of the stored cookies handed to the engine: those of the
     /// hosts the exchange reached. `cookiesAfterExchange` replaces these, and only these.
-    public private(set) var cookiesHanded: Set<String> = []
+    package private(set) var cookiesHanded: Set<String> = []
     /// The easy handle that holds the session's cookies in the shared jar.
     private var jar: EasyHandle?
     /// Default paths for the cookies with an invalid path, by key, from the hop that set them.
@@ -50,7 +50,7 @@ public final class Exchange {
     /// - Parameter makeDelegate: makes the delegate that sees what is sent and received
     ///   (called once, or once per hop with `delegatePerHop`).
     /// - Throws: `SwurlError.usage` when the request's URL is invalid.
-    public init(request: HTTPRequest, options: TransferOptions, makeDelegate: @escaping () -> TransferDelegate) throws(SwurlError) {
+    package init(request: HTTPRequest, options: TransferOptions, makeDelegate: @escaping () -> TransferDelegate) throws(SwurlError) {
         self.request = request
         self.options = options
         self.makeDelegate = makeDelegate
@@ -58,25 +58,25 @@ public final class Exchange {
     }
 
     /// What an exchange ended with.
-    public struct Result {
+    package struct Result {
         /// The final response's head (nil when none arrived).
-        public var head: HTTPResponseHead?
+        package var head: HTTPResponseHead?
         /// The URL of the final hop.
-        public var url: String
-        public var timing: ExchangeTiming
+        package var url: String
+        package var timing: ExchangeTiming
         /// The delegate of the final hop.
-        public var delegate: TransferDelegate
+        package var delegate: TransferDelegate
         /// What the cache did for the final hop (nil without `--cache`), as in `timing.cache`.
-        public var cache: String? { timing.cache }
+        package var cache: String? { timing.cache }
         /// The final response's Content-Encoding when libcurl could not decode it and the body
         /// was passed through as received.
-        public var undecodedEncoding: String?
+        package var undecodedEncoding: String?
     }
 
     /// Runs the exchange to its end on this thread (curl_easy_perform per hop).
     /// - Throws: the delegates' errors and `SwurlError` for transport, timeout, too many
     ///   redirects (`tooManyRedirects`), a body that cannot be sent again, and interruption.
-    public func perform() throws(SwurlError) -> Result {
+    package func perform() throws(SwurlError) -> Result {
         while true {
             let transfer = try beginHop()
             let outcome: Swift.Result<TransferResult, SwurlError>
@@ -90,7 +90,7 @@ public final class Exchange {
     }
 
     /// What comes after a hop.
-    public enum Step {
+    package enum Step {
         /// The exchange ended with this result.
         case finished(Result)
         /// Another hop (a redirect) starts now.
@@ -124,7 +124,7 @@ public final class Exchange {
 
     /// Shares cookies, DNS and connections with other exchanges (a batch); by default each
     /// exchange has its own share for its hops.
-    public func share(with other: SharedState) { share = other.share }
+    package func share(with other: SharedState) { share = other.share }
 
     /// A first hop prepared ahead of time (`MultiDriver`'s prefetch) starts now: the retry
     /// budget (`--retry-max-time`) counts from here, not from its preparation.
@@ -275,7 +275,7 @@ public final class Exchange {
     }
 
     /// What the cache did for the last hop (nil without `--cache` or for a method it skips).
-    public private(set) var cacheStatus: String?
+    package private(set) var cacheStatus: String?
 
     /// With `--stale-ok`, after a hop failed before any of its response reached the delegate:
     /// the stored response (however stale, unless it says must-revalidate or no-cache) served
@@ -411,7 +411,7 @@ public final class Exchange {
 
     /// The first hop's request as it will be sent (for `--offline`): with `--auth` and netrc
     /// credentials applied.
-    public func firstHop() throws(SwurlError) -> HTTPRequest {
+    package func firstHop() throws(SwurlError) -> HTTPRequest {
         var (hop, digest) = try prepared(request)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
@@ -534,7 +534,7 @@ public final class Exchange {
     }
 
     /// Seconds since the epoch (CLOCK_REALTIME).
-    public static func wallClock() -> Double { Timestamp.now().rounded(.down) }
+    package static func wallClock() -> Double { Timestamp.now().rounded(.down) }
 }
 
 /// When an exchange started; shared by reference with its hop filters.
@@ -543,11 +543,11 @@ final class StartTime {
 }
 
 /// Cookies, DNS cache and connections that several exchanges share (the lines of a batch).
-public final class SharedState {
+package final class SharedState {
     let share: ShareHandle
     /// - Parameter spareHandles: finished easy handles kept for the next exchanges (a batch
     ///   keeps as many as run at once).
-    public init(spareHandles: Int = 0) throws(SwurlError) { share = try ShareHandle(keepingSpareHandles: spareHandles) }
+    package init(spareHandles: Int = 0) throws(SwurlError) { share = try ShareHandle(keepingSpareHandles: spareHandles) }
 }
 
 /// Sits between a hop's transfer and the delegate: decides from each response head whether it

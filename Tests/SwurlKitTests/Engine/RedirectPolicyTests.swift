@@ -1,6 +1,6 @@
 import XCTest
 @testable import SwurlOutput
-@testable import SwurlSession
+@testable import SwurlEngine
 @testable import SwurlResponseSerialization
 @testable import SwurlRequestSerialization
 @testable import SwurlCore

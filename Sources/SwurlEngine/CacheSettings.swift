@@ -2,19 +2,19 @@ import SwurlCore
 
 /// `--cache` and its policy options: where the private cache lives and how a request uses it.
 /// AFNetworking's NSURLRequest cache policies map onto these (docs/cache.md).
-public struct CacheSettings: Sendable, Equatable {
+package struct CacheSettings: Sendable, Equatable {
     /// The cache directory (default `$XDG_CACHE_HOME/swurl/http`).
-    public var directory: String
+    package var directory: String
     /// `--cache-max`: the most bytes the entries take together (default 200 MiB).
-    public var maxSize: Int64 = 200 << 20
+    package var maxSize: Int64 = 200 << 20
     /// `--refresh`: validate a stored response even when it is fresh (ReloadRevalidatingCacheData).
-    public var refresh = false
+    package var refresh = false
     /// `--cache-only`: serve any stored response, however old, or answer 504 without touching
     /// the network (ReturnCacheDataDontLoad).
-    public var only = false
+    package var only = false
     /// `--stale-ok`: when the network fails, serve a stored response however old
     /// (ReturnCacheDataElseLoad for the offline case), unless it says must-revalidate or no-cache.
-    public var staleOK = false
+    package var staleOK = false
 
-    public init(directory: String) { self.directory = directory }
+    package init(directory: String) { self.directory = directory }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import SwurlSession
+@testable import SwurlEngine
 import SwurlCore
 
 /// The session model: cookie lines to and from libcurl's format, host binding, the merge of

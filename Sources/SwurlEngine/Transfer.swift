@@ -12,7 +12,7 @@ import SwurlCore
 /// A transfer is one hop: it never follows redirects itself. `Exchange` follows them hop
 /// by hop, so it decides methods, bodies and credentials per origin; every hop runs through
 /// `configure()` and so gets the same connection and security settings.
-public final class Transfer: EasyTransferHandler {
+package final class Transfer: EasyTransferHandler {
     let request: HTTPRequest
     let options: TransferOptions
     private let delegate: TransferDelegate
@@ -41,7 +41,7 @@ public final class Transfer: EasyTransferHandler {
     /// The request URL's scheme, lower-cased, when the session has parsed the URL already.
     var routeScheme: String?
     /// Whether the last failure is one a retry may cure (connection refused or reset, timeout).
-    public private(set) var failureIsTransient = false
+    package private(set) var failureIsTransient = false
     private var headerCount = 0
     private var headerBytes = 0
     /// Body bytes delivered to the delegate (libcurl may call the write callback many times
@@ -65,7 +65,7 @@ public final class Transfer: EasyTransferHandler {
     let replay: Replay?
     /// The final response's Content-Encoding when it named a coding libcurl cannot decode, so
     /// the body was passed through as received (as curl without --compressed does).
-    public private(set) var undecodedEncoding: String?
+    package private(set) var undecodedEncoding: String?
 
     /// What the cache answers with, without a transfer.
     enum Replay {
@@ -78,7 +78,7 @@ public final class Transfer: EasyTransferHandler {
     /// - Parameters:
     ///   - share: cookies, DNS and connections shared with the other hops of an exchange.
     ///   - digestCredentials: user and password for a Digest challenge (nil: none).
-    public convenience init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate,
+    package convenience init(request: HTTPRequest, options: TransferOptions, delegate: TransferDelegate,
                             digestCredentials: Credentials? = nil) throws(SwurlError) {
         try self.init(request: request, options: options, delegate: delegate, digestCredentials: digestCredentials, share: nil)
     }
@@ -104,7 +104,7 @@ public final class Transfer: EasyTransferHandler {
     /// Runs the transfer to its end.
     /// - Throws: the delegate's own error, or a `SwurlError` for transport, timeout, redirect
     ///   and interruption failures.
-    public func perform() throws(SwurlError) -> TransferResult {
+    package func perform() throws(SwurlError) -> TransferResult {
         if let replay { starts(); return try run(replay, to: delegate) }
         try begin()
         let rc = withExtendedLifetime(self) { easy.perform(handler: self) }

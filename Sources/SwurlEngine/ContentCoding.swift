@@ -6,7 +6,7 @@ import SwurlCore
 /// (`addHeader`, so `--offline`, `-v` and `--curl` show it); the transfer's options carry the
 /// coding, which `Exchange` applies to every attempt (`adapt`) and `Transfer` turns into
 /// CURLOPT_ACCEPT_ENCODING (`libcurlDecodes`).
-public enum ContentCoding: Sendable, Equatable {
+package enum ContentCoding: Sendable, Equatable {
     /// The body as it is meant to be read: ask for every coding libcurl can decode and let
     /// libcurl decode it. Requests, `-o`, batch lines and the REPL.
     case decoded
@@ -15,14 +15,14 @@ public enum ContentCoding: Sendable, Equatable {
     case asStored
 
     /// The header's name.
-    public static let header = "Accept-Encoding"
+    package static let header = "Accept-Encoding"
 
     /// The codings libcurl decodes when asked for all of them (CURLOPT_ACCEPT_ENCODING ""), in
     /// the order libcurl sends them; empty for a libcurl built without any.
-    public static var decodable: String { CurlVersion.acceptEncoding }
+    package static var decodable: String { CurlVersion.acceptEncoding }
 
     /// The `Accept-Encoding` value this coding asks for, or nil for none.
-    public var requestValue: String? {
+    package var requestValue: String? {
         switch self {
         case .decoded: return ContentCoding.decodable.isEmpty ? nil : ContentCoding.decodable
         case .asStored: return "identity"
@@ -32,17 +32,17 @@ public enum ContentCoding: Sendable, Equatable {
     /// Whether libcurl decodes the body (CURLOPT_ACCEPT_ENCODING): when it does, the body
     /// swurl receives is the decoded one, and any Content-Encoding header describes the bytes
     /// that were on the wire.
-    public var libcurlDecodes: Bool { self == .decoded }
+    package var libcurlDecodes: Bool { self == .decoded }
 
     /// Adds the header a request is built with; a header item the user gives replaces it.
-    public func addHeader(to request: inout HTTPRequest) {
+    package func addHeader(to request: inout HTTPRequest) {
         if let value = requestValue { request.headers.add(ContentCoding.header, value) }
     }
 
     /// Adapts an attempt's request just before it is sent. A request for the stored bytes asks
     /// for `identity` whatever the built request asked for (a Content-Encoding would make byte
     /// ranges meaningless), unless the user removed the header. A decoded request goes as built.
-    public func adapt(_ request: inout HTTPRequest) {
+    package func adapt(_ request: inout HTTPRequest) {
         guard self == .asStored, let value = requestValue, !request.isRemoved(ContentCoding.header) else { return }
         request.headers.set(ContentCoding.header, value)
     }

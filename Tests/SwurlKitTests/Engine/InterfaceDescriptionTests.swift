@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import SwurlSession
+@testable import SwurlEngine
 
 /// Interface kinds read from fixture `/sys/class/net` trees: the hardware kinds (wifi, wwan) that
 /// no test machine has, and the virtual ones, from the same files the kernel exposes.

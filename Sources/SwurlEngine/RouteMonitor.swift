@@ -7,24 +7,24 @@ import SwurlCore
 /// The kernel's routing table through rtnetlink (NETLINK_ROUTE): the route to one address
 /// (RTM_GETROUTE) and, for watchers, a socket subscribed to link, address and route changes that
 /// wakes a `poll` only when something changes.
-public final class RouteMonitor {
+package final class RouteMonitor {
     /// The route the kernel would use for one destination.
-    public struct Route: Equatable, Sendable {
+    package struct Route: Equatable, Sendable {
         /// The output interface's index and name (`if_indextoname`).
-        public var interfaceIndex: Int
-        public var interface: String
+        package var interfaceIndex: Int
+        package var interface: String
         /// The next hop, nil for a directly connected destination.
-        public var gateway: String?
+        package var gateway: String?
         /// The source address the kernel would pick.
-        public var source: String?
+        package var source: String?
         /// A local address of this host (the kernel routes it over loopback).
-        public var local: Bool
+        package var local: Bool
         /// Whether the kernel marks the route `linkdown`: its device has no carrier.
-        public var linkDown = false
+        package var linkDown = false
     }
 
     /// What a wait for events ended with.
-    public enum Wake: Equatable {
+    package enum Wake: Equatable {
         /// Links, addresses or routes changed.
         case changed
         /// The wait's time ran out.
@@ -38,7 +38,7 @@ public final class RouteMonitor {
 
     /// - Parameter events: also subscribe to link, address and route changes (`waitForChange`).
     /// - Throws: `.transport` when no netlink socket can be opened.
-    public init(events: Bool) throws(SwurlError) {
+    package init(events: Bool) throws(SwurlError) {
         let fd = cnl_open(0)
         guard fd >= 0 else { throw .transport("cannot open a netlink socket (\(RouteMonitor.describe(-fd)))") }
         routeSocket = fd
@@ -61,7 +61,7 @@ public final class RouteMonitor {
 
     /// The route to `address`.
     /// - Returns: the route, or the kernel's reason there is none (`network is unreachable`).
-    public func route(to address: NetworkAddress) -> Result<Route, RouteError> {
+    package func route(to address: NetworkAddress) -> Result<Route, RouteError> {
         var out = cnl_route()
         let rc = address.bytes.withUnsafeBufferPointer { bytes -> Int32 in
             guard let base = bytes.baseAddress else { return -EINVAL }
@@ -91,17 +91,17 @@ public final class RouteMonitor {
 
     /// A link's state as rtnetlink reports it (RTM_GETLINK), which holds in any network
     /// namespace; `/sys/class/net` describes the namespace sysfs was mounted in.
-    public struct Link: Equatable, Sendable {
+    package struct Link: Equatable, Sendable {
         /// IFF_UP: the interface was set up.
-        public var up: Bool
+        package var up: Bool
         /// IFF_LOWER_UP: it has a carrier (a cable, a veth peer that is up).
-        public var lowerUp: Bool
+        package var lowerUp: Bool
         /// IFLA_INFO_KIND (`veth`, `wireguard`, `bridge`), nil for a device without one.
-        public var kind: String?
+        package var kind: String?
     }
 
     /// The link with index `index`; nil when the kernel does not answer.
-    public func link(index: Int) -> Link? {
+    package func link(index: Int) -> Link? {
         guard index > 0, index <= Int(Int32.max) else { return nil }
         var out = cnl_link()
         guard cnl_link_get(routeSocket, Int32(index), &out) == 0 else { return nil }
@@ -113,7 +113,7 @@ public final class RouteMonitor {
 
     /// Sleeps until links, addresses or routes change, `timeout` seconds pass (nil: no limit) or
     /// Ctrl-C. Uses no CPU meanwhile: one `poll` on the subscribed socket.
-    public func waitForChange(timeout: Double?) -> Wake {
+    package func waitForChange(timeout: Double?) -> Wake {
         guard let eventSocket else { return .timedOut }
         let deadline = timeout.map { MonotonicClock.now() + max(0, $0) }
         while true {
@@ -147,7 +147,7 @@ public final class RouteMonitor {
 }
 
 /// Why the kernel has no route (an errno and its text).
-public struct RouteError: Error, Equatable, Sendable {
-    public var code: Int32
-    public var message: String
+package struct RouteError: Error, Equatable, Sendable {
+    package var code: Int32
+    package var message: String
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import SwurlSession
+@testable import SwurlEngine
 @testable import SwurlCore
 
 final class NetrcTests: XCTestCase {

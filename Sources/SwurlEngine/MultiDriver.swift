@@ -7,13 +7,13 @@ import SwurlCore
 /// policy (the `HandshakeVerifier` installed by each hop's `configure()`) and timeouts are the
 /// one-shot rules; only the waiting differs (the multi handle instead of curl_easy_perform, a
 /// per-exchange timer instead of a sleep before a retry).
-public final class MultiDriver {
+package final class MultiDriver {
     /// At most this many exchanges run at once.
-    public let parallel: Int
+    package let parallel: Int
     private let multi: MultiHandle
     /// The shared cookies, DNS cache and connection cache every exchange joins, except those
     /// with `ownSharedState` (each then has a share of its own, for its hops).
-    public let shared: SharedState
+    package let shared: SharedState
 
     /// One exchange in flight, with the caller's tag.
     private final class Slot<Tag> {
@@ -30,7 +30,7 @@ public final class MultiDriver {
 
     /// - Parameters:
     ///   - parallel: exchanges at once (at least 1); also the cap on connections per host.
-    public init(parallel: Int) throws(SwurlError) {
+    package init(parallel: Int) throws(SwurlError) {
         self.parallel = max(1, parallel)
         multi = try MultiHandle()
         try multi.limitConnections(perHost: self.parallel, total: self.parallel)
@@ -38,7 +38,7 @@ public final class MultiDriver {
     }
 
     /// How `run` ended.
-    public enum Ending {
+    package enum Ending {
         /// Every exchange `next` gave was run.
         case completed
         /// `finished` asked to stop starting new exchanges; those running were finished.
@@ -50,13 +50,13 @@ public final class MultiDriver {
     /// A source of exchanges that may have none ready yet: lines still to come on a pipe or a
     /// terminal. The driver goes on with the running exchanges meanwhile and asks again when
     /// `fd` has input, so a slow writer never holds up the lines already read.
-    public struct Input {
+    package struct Input {
         /// The descriptor the source reads from.
-        public let fd: Int32
+        package let fd: Int32
         /// After `next` returned nil: whether the source has ended (true) or has nothing ready yet.
-        public let ended: () -> Bool
+        package let ended: () -> Bool
 
-        public init(fd: Int32, ended: @escaping () -> Bool) {
+        package init(fd: Int32, ended: @escaping () -> Bool) {
             self.fd = fd
             self.ended = ended
         }
@@ -80,7 +80,7 @@ public final class MultiDriver {
     ///     sent before it starts. A caller whose `finished` may return false, or whose `next`
     ///     may block, passes false: a prepared exchange left when the run stops is reported as
     ///     `.interrupted`. Default: false.
-    public func run<Tag>(next: (_ ahead: Bool) -> (Tag, Exchange)?,
+    package func run<Tag>(next: (_ ahead: Bool) -> (Tag, Exchange)?,
                          finished: (Tag, Swift.Result<Exchange.Result, SwurlError>) -> Bool,
                          tick: () -> Void = {}, input: Input? = nil, prefetch: Bool = false) -> Ending {
         var slots: [ObjectIdentifier: Slot<Tag>] = [:]

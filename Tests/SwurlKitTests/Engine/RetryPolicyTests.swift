@@ -1,5 +1,5 @@
 import XCTest
-@testable import SwurlSession
+@testable import SwurlEngine
 
 final class RetryPolicyTests: XCTestCase {
     func testBackoffDoublesWithJitterInTheUpperHalf() {

@@ -6,19 +6,19 @@ import SwurlSecurity
 import SwurlCore
 
 /// An IPv4 or IPv6 address as the kernel sees it.
-public struct NetworkAddress: Equatable, Sendable {
+package struct NetworkAddress: Equatable, Sendable {
     /// AF_INET or AF_INET6.
-    public var family: Int32
+    package var family: Int32
     /// 4 or 16 bytes, network order.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
-    public init(family: Int32, bytes: [UInt8]) {
+    package init(family: Int32, bytes: [UInt8]) {
         self.family = family
         self.bytes = bytes
     }
 
     /// `10.0.0.1` or `fe80::1` (inet_ntop).
-    public var text: String {
+    package var text: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let ok = bytes.withUnsafeBytes { raw in
             inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil
@@ -43,25 +43,25 @@ public struct NetworkAddress: Equatable, Sendable {
 
 /// What `swurl reach` checks and `--wait-for-network` waits for: name, route, interface kind,
 /// TCP connect and, for https, the TLS handshake under the security policy.
-public struct ReachabilityTarget: Sendable {
-    public var url: CurlURL
+package struct ReachabilityTarget: Sendable {
+    package var url: CurlURL
     /// The host without IPv6 brackets.
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
     /// Whether the TLS handshake is part of the check (https).
-    public var tls: Bool
+    package var tls: Bool
     /// AF_INET or AF_INET6 for -4/-6, nil for both.
-    public var family: Int32?
-    public var policy: SecurityPolicy
+    package var family: Int32?
+    package var policy: SecurityPolicy
     /// Seconds for each connect (and the TLS handshake).
-    public var connectTimeout: Double
+    package var connectTimeout: Double
     /// Where interface kinds are read (`/sys/class/net`).
-    public var sysfsRoot: String
+    package var sysfsRoot: String
     /// `--resolve HOST:PORT:ADDR[,ADDR…]` entries: an entry for the host and port gives its
     /// addresses instead of the resolver, as it does for the request.
-    public var resolve: [String] = []
+    package var resolve: [String] = []
 
-    public init(url: CurlURL, family: Int32? = nil, policy: SecurityPolicy = SecurityPolicy(),
+    package init(url: CurlURL, family: Int32? = nil, policy: SecurityPolicy = SecurityPolicy(),
                 connectTimeout: Double = 10, sysfsRoot: String = "/sys/class/net") {
         self.url = url
         var h = url.host
@@ -76,56 +76,56 @@ public struct ReachabilityTarget: Sendable {
     }
 
     /// `host:port`, with brackets for IPv6.
-    public var endpoint: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var endpoint: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
 /// One evaluation of a target.
-public struct ReachabilityReport: Sendable {
-    public enum Verdict: Equatable, Sendable {
+package struct ReachabilityReport: Sendable {
+    package enum Verdict: Equatable, Sendable {
         case reachable(InterfaceDescription.Kind, interface: String)
         /// No address, no route, refused, timed out, TLS failed: `reason` says which.
         case notReachable(reason: String)
     }
 
-    public struct RouteStep: Sendable {
-        public var address: NetworkAddress
-        public var route: RouteMonitor.Route?
-        public var error: String?
-        public var interface: InterfaceDescription?
+    package struct RouteStep: Sendable {
+        package var address: NetworkAddress
+        package var route: RouteMonitor.Route?
+        package var error: String?
+        package var interface: InterfaceDescription?
     }
 
-    public struct ConnectStep: Sendable {
-        public var address: NetworkAddress
-        public var seconds: Double
+    package struct ConnectStep: Sendable {
+        package var address: NetworkAddress
+        package var seconds: Double
         /// nil when the connect succeeded; `connection refused`, `timed out after 2 s`…
-        public var error: String?
+        package var error: String?
     }
 
-    public struct TLSStep: Sendable {
-        public var seconds: Double?
-        public var summary: TLSSummary?
-        public var error: String?
+    package struct TLSStep: Sendable {
+        package var seconds: Double?
+        package var summary: TLSSummary?
+        package var error: String?
     }
 
-    public var target: ReachabilityTarget
-    public var addresses: [NetworkAddress] = []
-    public var resolveSeconds: Double = 0
-    public var resolveError: String?
-    public var routes: [RouteStep] = []
-    public var connects: [ConnectStep] = []
-    public var tls: TLSStep?
-    public var verdict: Verdict = .notReachable(reason: "not checked")
+    package var target: ReachabilityTarget
+    package var addresses: [NetworkAddress] = []
+    package var resolveSeconds: Double = 0
+    package var resolveError: String?
+    package var routes: [RouteStep] = []
+    package var connects: [ConnectStep] = []
+    package var tls: TLSStep?
+    package var verdict: Verdict = .notReachable(reason: "not checked")
     /// 0 reachable, 1 not reachable, 2 connect timed out, 7 TLS or pin failure.
-    public var status: ExitStatus = .transportError
+    package var status: ExitStatus = .transportError
 
     /// The route and interface of the address that answered.
-    public var path: RouteStep? {
+    package var path: RouteStep? {
         guard let ok = connects.first(where: { $0.error == nil }) else { return nil }
         return routes.first { $0.address == ok.address }
     }
 
     /// `reachable via ethernet (veth0)` / `not reachable (no route to 10.0.0.2: network is unreachable)`.
-    public var verdictText: String {
+    package var verdictText: String {
         switch verdict {
         case .reachable(let kind, let interface): return "reachable via \(kind.rawValue) (\(interface))"
         case .notReachable(let reason): return "not reachable (\(reason))"
@@ -133,13 +133,13 @@ public struct ReachabilityReport: Sendable {
     }
 }
 
-public enum Reachability {
+package enum Reachability {
     /// Resolves, routes, connects and (for https) shakes hands once.
     /// - Parameters:
     ///   - monitor: the netlink socket for route lookups.
     ///   - handshake: whether to include the TLS step for https targets.
     /// - Throws: `.interrupted` on Ctrl-C only; every failure is part of the report.
-    public static func evaluate(_ target: ReachabilityTarget, monitor: RouteMonitor,
+    package static func evaluate(_ target: ReachabilityTarget, monitor: RouteMonitor,
                                 handshake: Bool = true) throws(SwurlError) -> ReachabilityReport {
         var report = ReachabilityReport(target: target)
         // 1. The name.
@@ -245,7 +245,7 @@ public enum Reachability {
     }
 
     /// `10.0.0.1:80`, `[::1]:443`.
-    public static func endpoint(_ address: NetworkAddress, _ port: Int) -> String {
+    package static func endpoint(_ address: NetworkAddress, _ port: Int) -> String {
         address.family == AF_INET6 ? "[\(address.text)]:\(port)" : "\(address.text):\(port)"
     }
 
@@ -350,7 +350,7 @@ public enum Reachability {
     }
 
     /// `2`, `0.5`: seconds as people write them.
-    public static func seconds(_ s: Double) -> String {
+    package static func seconds(_ s: Double) -> String {
         s == s.rounded() && abs(s) < 1e9 ? String(Int(s)) : String(s)
     }
 
@@ -359,7 +359,7 @@ public enum Reachability {
     /// - Parameter timeout: how long to watch; nil for ever.
     /// - Returns: when the time is up (`.timedOut`).
     /// - Throws: `.interrupted` on Ctrl-C, `onChange`'s errors.
-    public static func watch(_ target: ReachabilityTarget, timeout: Double?,
+    package static func watch(_ target: ReachabilityTarget, timeout: Double?,
                              onChange: (ReachabilityReport) throws(SwurlError) -> Void) throws(SwurlError) {
         let monitor = try RouteMonitor(events: true)
         let deadline = timeout.map { MonotonicClock.now() + $0 }
@@ -386,7 +386,7 @@ public enum Reachability {
     /// attempt).
     /// - Throws: `.usage` with `--unix-socket` (nothing to wait for over TCP), else as
     ///   `waitUntilReachable`.
-    public static func waitForNetwork(_ urlText: String, options: TransferOptions, limit: Double) throws(SwurlError) {
+    package static func waitForNetwork(_ urlText: String, options: TransferOptions, limit: Double) throws(SwurlError) {
         if options.unixSocket != nil {
             throw .usage("--wait-for-network cannot be combined with --unix-socket", hint: "it waits for a TCP port")
         }
@@ -405,7 +405,7 @@ public enum Reachability {
     /// Waits until the target accepts a TCP connection (route, name, listener), woken by network
     /// changes and by a backing-off retry (0.1 s doubling to 2 s) for a server not yet listening.
     /// - Throws: `.timedOut("HOST:PORT not reachable after N s (last: …)")`, `.interrupted`.
-    public static func waitUntilReachable(_ target: ReachabilityTarget, limit: Double) throws(SwurlError) {
+    package static func waitUntilReachable(_ target: ReachabilityTarget, limit: Double) throws(SwurlError) {
         let monitor = try RouteMonitor(events: true)
         let deadline = MonotonicClock.now() + limit
         var delay = 0.1

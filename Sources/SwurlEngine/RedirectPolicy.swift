@@ -3,39 +3,39 @@ import SwurlCurl
 import SwurlCore
 /// An origin as RFC 6454 defines it: scheme, host and port. Credentials are bound to one; a
 /// change of any part (an https→http downgrade too) is a different origin.
-public struct Origin: Sendable, Equatable, CustomStringConvertible {
-    public var scheme: String
-    public var host: String
-    public var port: Int
+package struct Origin: Sendable, Equatable, CustomStringConvertible {
+    package var scheme: String
+    package var host: String
+    package var port: Int
 
     /// - Throws: `SwurlError.usage` when `url` is not a valid URL.
-    public init(url: String) throws(SwurlError) {
+    package init(url: String) throws(SwurlError) {
         let u = try CurlURL.origin(parsing: url)
         scheme = u.scheme.lowercased()
         host = u.host.lowercased()
         port = u.port ?? (scheme == "https" ? 443 : 80)
     }
 
-    public var description: String { "\(scheme)://\(host):\(port)" }
+    package var description: String { "\(scheme)://\(host):\(port)" }
 }
 
 /// How a request changes when a redirect is followed (RFC 9110 §15.4, as browsers, HTTPie
 /// and curl's `--follow` do it).
-public enum RedirectPolicy {
+package enum RedirectPolicy {
     /// The statuses that carry a Location swurl follows.
-    public static let redirectStatuses = HTTPResponseHead.redirectStatuses
+    package static let redirectStatuses = HTTPResponseHead.redirectStatuses
 
     /// Header fields that carry credentials: sent only to the origin they were given for.
-    public static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Cookie2"]
+    package static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Cookie2"]
 
     /// Whether `head` is a redirect swurl would follow.
-    public static func isRedirect(_ head: HTTPResponseHead) -> Bool { head.isRedirect }
+    package static func isRedirect(_ head: HTTPResponseHead) -> Bool { head.isRedirect }
 
     /// The request for the next hop: 303 becomes GET without a body (HEAD stays HEAD), 301 and
     /// 302 turn a POST into a GET without a body, 307 and 308 keep method and body.
     /// - Throws: `SwurlError.usage` for a target that is not http or https, and
     ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
-    public static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
+    package static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
         guard let scheme = URLText.schemeOf(location), URLText.httpSchemes.contains(scheme.lowercased()) else {
             throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which is not an http or https URL")
         }

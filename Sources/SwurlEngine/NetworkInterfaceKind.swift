@@ -5,29 +5,29 @@ import SwurlCore
 
 /// What kind of link an interface is, in AFNetworkReachabilityManager's terms, read from sysfs
 /// (`/sys/class/net/IF`). The root is a parameter so tests can use fixture trees.
-public struct InterfaceDescription: Equatable, Sendable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct InterfaceDescription: Equatable, Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
         case loopback, ethernet, wifi, cellular, vpn, other
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// A link with no hardware behind it (veth, bridge, vlan; tunnels are `vpn`).
-    public var virtual: Bool
+    package var virtual: Bool
     /// What told the kind: `type 772`, `wireless`, `DEVTYPE=wwan`, `tun_flags`, `bridge`, `no device`…
-    public var evidence: String
+    package var evidence: String
 
-    public init(kind: Kind, virtual: Bool, evidence: String) {
+    package init(kind: Kind, virtual: Bool, evidence: String) {
         self.kind = kind
         self.virtual = virtual
         self.evidence = evidence
     }
 
     /// `ethernet, virtual` or `wifi`.
-    public var label: String { virtual ? "\(kind.rawValue), virtual" : kind.rawValue }
+    package var label: String { virtual ? "\(kind.rawValue), virtual" : kind.rawValue }
 
     /// The kind rtnetlink names (IFLA_LINKINFO's IFLA_INFO_KIND), for an interface sysfs does not
     /// describe (a network namespace without its own sysfs); nil for a kind it does not tell.
-    public static func of(linkKind kind: String) -> InterfaceDescription? {
+    package static func of(linkKind kind: String) -> InterfaceDescription? {
         let evidence = "IFLA_INFO_KIND \(kind)"
         switch kind {
         case "veth", "bridge", "vlan", "macvlan", "ipvlan", "vxlan", "dummy", "bond", "team", "geneve", "macvtap":
@@ -40,14 +40,14 @@ public struct InterfaceDescription: Equatable, Sendable {
     }
 
     /// The interface index sysfs gives for `name` (`root/IF/ifindex`); nil when it has none.
-    public static func index(interface name: String, root: String = "/sys/class/net") -> Int? {
+    package static func index(interface name: String, root: String = "/sys/class/net") -> Int? {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != "..",
               let bytes = try? SmallFile.read(root + "/" + name + "/ifindex", maxSize: 64 * 1024) else { return nil }
         return Int(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace })
     }
 
     /// Whether the interface is administratively up (IFF_UP in `root/IF/flags`); nil when unknown.
-    public static func isUp(interface name: String, root: String = "/sys/class/net") -> Bool? {
+    package static func isUp(interface name: String, root: String = "/sys/class/net") -> Bool? {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != "..",
               let bytes = try? SmallFile.read(root + "/" + name + "/flags", maxSize: 64 * 1024) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
@@ -58,7 +58,7 @@ public struct InterfaceDescription: Equatable, Sendable {
     /// Reads `root/IF/type`, `wireless`, `phy80211`, `uevent` (DEVTYPE), `tun_flags`, `bridge`
     /// and `device`.
     /// - Parameter root: `/sys/class/net`, or a fixture tree shaped like it.
-    public static func of(interface name: String, root: String = "/sys/class/net") -> InterfaceDescription {
+    package static func of(interface name: String, root: String = "/sys/class/net") -> InterfaceDescription {
         // A name with a slash or dots cannot be an interface; never leave the root.
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             return InterfaceDescription(kind: .other, virtual: false, evidence: "no such interface")

@@ -3,22 +3,22 @@ import SwurlSecurity
 import SwurlCore
 /// The entries of a `.netrc` file (`machine`, `login`, `password`, `default`; `macdef` bodies
 /// are skipped), looked up by host for every redirect hop.
-public struct Netrc: Sendable, Equatable {
+package struct Netrc: Sendable, Equatable {
     /// One `machine` entry.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The host name, lower-cased; empty for the `default` entry.
-        public var machine: String
-        public var login: String?
-        public var password: String?
+        package var machine: String
+        package var login: String?
+        package var password: String?
     }
 
     /// The `machine` entries in file order (the first match wins).
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     /// The `default` entry.
-    public private(set) var fallback: Entry?
+    package private(set) var fallback: Entry?
 
     /// Parses netrc text; unknown words are skipped, as curl and Python's netrc do.
-    public init(parsing text: String) {
+    package init(parsing text: String) {
         var tokens = Netrc.tokens(text)[...]
         var current: Entry?
         func close() {
@@ -131,7 +131,7 @@ public struct Netrc: Sendable, Equatable {
     /// The credentials for `host`: its `machine` entry, else the `default` entry when
     /// `allowDefault` (swurl allows it for the first URL's host only, never for a redirect
     /// target, so a catch-all password never reaches a host the user did not name; CVE-2025-0167).
-    public func credentials(forHost host: String, allowDefault: Bool) -> Credentials? {
+    package func credentials(forHost host: String, allowDefault: Bool) -> Credentials? {
         let key = host.lowercased()
         let entry = entries.first { $0.machine == key } ?? (allowDefault ? fallback : nil)
         guard let entry, let login = entry.login else { return nil }

@@ -7,29 +7,29 @@ import SwurlCore
 
 /// When and how long to wait before trying a request again (`--retry`, `--retry-delay`,
 /// `--retry-max-time`, `--retry-all-methods`).
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// How many times to try again after the first attempt (0: never).
-    public var maxRetries = 0
+    package var maxRetries = 0
     /// The first wait in seconds; each further wait doubles it (exponential backoff).
-    public var baseDelay = 1.0
+    package var baseDelay = 1.0
     /// No single computed wait is longer than this (a server's Retry-After is honoured up to
     /// `max(maxDelay, retryAfterLimit)`).
-    public var maxDelay = 120.0
+    package var maxDelay = 120.0
     /// Give up retrying once this many seconds have passed since the first attempt.
-    public var maxTime: Double?
+    package var maxTime: Double?
     /// Retry POST, PATCH and other methods that are not idempotent too.
-    public var allMethods = false
+    package var allMethods = false
 
     /// Statuses that mean "try again later" (RFC 9110 §15.5.9, §15.6, RFC 6585 §4).
-    public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    package static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// The longest wait a server's Retry-After can impose (five minutes, or `maxDelay` when
     /// that is longer): a server cannot make swurl sleep for days.
-    public static let retryAfterLimit = 300.0
+    package static let retryAfterLimit = 300.0
 
-    public init() {}
+    package init() {}
 
     /// Whether a request with `method` may be sent again at all.
-    public func allows(method: HTTPMethod) -> Bool {
+    package func allows(method: HTTPMethod) -> Bool {
         maxRetries > 0 && (allMethods || method.isIdempotent)
     }
 
@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// given, else `baseDelay * 2^retry` capped at `maxDelay`, of which a random half is
     /// jitter (`random` in 0..<1), so many clients do not come back in lockstep. A Retry-After
     /// longer than `max(maxDelay, retryAfterLimit)` is cut to that.
-    public func delay(retry: Int, retryAfter: Double?, random: Double) -> Double {
+    package func delay(retry: Int, retryAfter: Double?, random: Double) -> Double {
         if let retryAfter {
             let limit = maxDelay.isFinite ? max(maxDelay, RetryPolicy.retryAfterLimit) : RetryPolicy.retryAfterLimit
             return retryAfter.isNaN ? 0 : min(max(0, retryAfter), limit)
@@ -48,7 +48,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Parses a Retry-After value: delay seconds, or an HTTP date (IMF-fixdate, RFC 9110
     /// §5.6.7) relative to `now` (seconds since the epoch). Nil when unparsable.
-    public static func parseRetryAfter(_ value: String, now: Double) -> Double? {
+    package static func parseRetryAfter(_ value: String, now: Double) -> Double? {
         let v = value.trimmingSpaces()
         if let seconds = Int(v), seconds >= 0 { return Double(seconds) }
         guard let when = HTTPDate.parse(v) else { return nil }
@@ -57,7 +57,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// A wait for the retry message: tenths below ten seconds (`2.5`), whole seconds above
     /// (`120`); never traps, whatever the value.
-    public static func describe(seconds: Double) -> String {
+    package static func describe(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "0" }
         if seconds < 10 { return String(Double(Int(seconds * 10)) / 10) }
         guard seconds < 1e15 else { return String(seconds) }
@@ -66,20 +66,20 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 /// A retry `Exchange` is about to make, for whoever shows it (the engine prints nothing).
-public struct RetryNotice: Sendable, Equatable {
+package struct RetryNotice: Sendable, Equatable {
     /// What made the attempt fail.
-    public enum Cause: Sendable, Equatable {
+    package enum Cause: Sendable, Equatable {
         /// A response with a retryable status (429, 5xx) and its reason phrase as received.
         case status(Int, reason: String)
         /// A transient transport failure (connection refused or reset, timeout).
         case failure(SwurlError)
     }
 
-    public var cause: Cause
+    package var cause: Cause
     /// Seconds the session waits before the retry.
-    public var delay: Double
+    package var delay: Double
     /// Which retry this is, from 1.
-    public var retry: Int
+    package var retry: Int
     /// `--retry N`.
-    public var maxRetries: Int
+    package var maxRetries: Int
 }

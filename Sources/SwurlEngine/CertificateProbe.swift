@@ -4,14 +4,14 @@ import SwurlCore
 /// Connects to an HTTPS server, completes the TLS handshake, sends no request, and reports the
 /// certificates (`swurl certs`). Works on untrusted, self-signed and expired chains: the
 /// verifier runs in `.inspect` mode and accepts every handshake.
-public enum CertificateProbe {
+package enum CertificateProbe {
     /// - Parameters:
     ///   - url: an `https://` URL.
     ///   - policy: trust store, pins and client certificate to evaluate against (never enforced).
     ///   - connection: how to connect (timeouts, proxy, Unix socket, `--resolve`, IP version), as
     ///     for a request.
     /// - Throws: `.usage` for a non-HTTPS URL, `.transport` when the connection fails.
-    public static func inspect(url: CurlURL, policy: SecurityPolicy, connection: TransferOptions = TransferOptions()) throws(SwurlError) -> CertificateReport {
+    package static func inspect(url: CurlURL, policy: SecurityPolicy, connection: TransferOptions = TransferOptions()) throws(SwurlError) -> CertificateReport {
         guard url.scheme == "https" else {
             throw .usage("swurl certs needs an https:// URL (got '\(url.url)')", hint: "e.g. swurl certs https://\(url.hostHeader)")
         }
@@ -37,7 +37,7 @@ extension CertificateProbe {
     /// (enforced, as for a request); sends no HTTP bytes (`swurl reach`).
     /// - Returns: the handshake's seconds and what was negotiated.
     /// - Throws: `.trust` when the policy rejects the server, `.transport`/`.timedOut` otherwise.
-    public static func handshake(url: CurlURL, address: String, port: Int, policy: SecurityPolicy,
+    package static func handshake(url: CurlURL, address: String, port: Int, policy: SecurityPolicy,
                                  timeout: Double?) throws(SwurlError) -> (seconds: Double, summary: TLSSummary?) {
         let easy = try EasyHandle()
         try easy.set(.url(url.url), "the URL")
