@@ -5,9 +5,9 @@ VENV := .build/venv
 RELEASE_BIN := .build/release/swurl
 DEBUG_BIN := .build/debug/swurl
 # Debian packages: build (libcurl, OpenSSL, readline, pkg-config) and tests (openssl, nginx, curl, jq;
-# bsdutils for `script`, which runs swurl on a pseudo-terminal; iproute2 for the network namespaces of the reach tests; time for peak RSS in the hostile-server tests; chromium, headless, for the batch HTML report tests).
+# bsdutils for `script`, which runs swurl on a pseudo-terminal; iproute2 for the network namespaces of the reach tests; time for peak RSS in the hostile-server tests; chromium, headless, for the batch HTML report tests; strace, to show the reach test makes no connect).
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
-TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time chromium
+TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time chromium strace
 
 .PHONY: all build build-info release-binary deb deps test-deps venv test install man completions bench fuzz clean
 
