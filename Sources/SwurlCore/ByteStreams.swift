@@ -201,7 +201,9 @@ package func copyAll(from input: Int32, offset: Int64, count: Int64, to output: 
         let n = sw_copy_file_range(input, &off, output, UInt(min(end - position, 1 << 30)))
         if n > 0 { position = off; continue }
         if n < 0 && errno == EINTR { continue }
-        if n == 0 { throw .output("\(source) ended early") }
+        // 0: the input ended early, or a filesystem that copies nothing this way (some FUSE
+        // and overlay mounts); the loop below reads on and tells the two apart.
+        if n == 0 { kernel = false; continue }
         // EXDEV, EINVAL (a pipe, O_APPEND), ENOSYS, EOPNOTSUPP, EBADF: nothing was copied by
         // this call; the loop below takes over from where the kernel stopped.
         kernel = false

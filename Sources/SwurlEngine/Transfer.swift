@@ -248,13 +248,16 @@ package final class Transfer: EasyTransferHandler {
     }
 
     /// Hands the rebuilt head to the delegate when libcurl sent exactly that many head bytes
-    /// (CURLINFO_REQUEST_SIZE: a multiple when the same head went again on a fresh connection);
-    /// else, or when nothing went out, the head is not known and nothing is handed over.
+    /// (CURLINFO_REQUEST_SIZE), or a multiple of them (the same head again on a fresh
+    /// connection) while the cookie jar is still empty: a batch's jar is shared, so a cookie
+    /// another line received after this hop was set up adds a `Cookie:` line the rebuilt head
+    /// lacks, and that line could be as long as the head. Else, or when nothing went out, the
+    /// head is not known and nothing is handed over.
     private func deliverRebuiltHead() {
         guard let head = rebuiltHead else { return }
         rebuiltHead = nil
         let sent = easy.requestHeadBytes
-        guard sent > 0, !head.isEmpty, sent % head.count == 0 else { return }
+        guard sent > 0, !head.isEmpty, sent == head.count || (sent % head.count == 0 && easy.holdsNoCookies) else { return }
         do { try delegate.transferDidSendRequestHead(head) } catch {
             fail(error as? SwurlError ?? .output("\(error)"))
         }

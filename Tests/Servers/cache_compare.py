@@ -11,7 +11,7 @@ Usage: cache_compare.py SWURL [--json] [--swurl-only]
   --json        one JSON object {case: {client: outcome}} instead of the Markdown table
   --swurl-only  only swurl's column (CacheTests runs this, without importing CacheControl)
 """
-import json, os, subprocess, sys, tempfile, urllib.parse
+import json, os, select, subprocess, sys, tempfile, urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 Q = lambda s: urllib.parse.quote(s, safe='')
@@ -58,15 +58,24 @@ def judge(log, path, before):
 
 
 def run_swurl(swurl, base, steps, cache_dir, log):
+    """Judges the last step as judge() does; a step served from the cache must also exit and
+    print exactly as the last step of that path that reached the origin did, else 'error'."""
+    fetched = {}
     for i, (method, path, headers) in enumerate(steps):
-        before = len(requests_for(log, path.split('?')[0]))
-        args = [swurl, '-q', '--cache=' + cache_dir]
+        key = path.split('?')[0]
+        before = len(requests_for(log, key))
+        args = [swurl, '--print=b', '--cache=' + cache_dir]
         if method != 'GET':
             args.append(method)
         args.append(base + path)
         args += ['%s:%s' % kv for kv in headers.items()]
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return judge(log, path.split('?')[0], before)
+        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+        verdict = judge(log, key, before)
+        if verdict == 'cache' and fetched.get(key) != (r.returncode, r.stdout):
+            return 'error (exit %d, %d bytes: not what the network gave)' % (r.returncode, len(r.stdout))
+        if verdict != 'cache' and method == 'GET':
+            fetched[key] = (r.returncode, r.stdout)
+    return verdict
 
 
 def run_cachecontrol(session, base, steps, log):
@@ -89,7 +98,8 @@ def main():
         origin = subprocess.Popen([sys.executable, os.path.join(HERE, 'cache_origin.py'), '0', log],
                                   stdout=subprocess.PIPE, text=True)
         try:
-            line = origin.stdout.readline()
+            ready, _, _ = select.select([origin.stdout], [], [], 60)
+            line = origin.stdout.readline() if ready else ''
             if not line.strip().isdigit():
                 sys.exit('cache_origin.py did not announce its port: %r' % line)
             base = 'http://127.0.0.1:%d' % int(line)

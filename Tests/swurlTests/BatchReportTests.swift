@@ -276,10 +276,12 @@ final class BatchReportTests: XCTestCase {
             let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, "batch", path, "--parallel", "32", "-q"] + outputs)
             let fields = String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
             XCTAssertEqual(fields.first, "0")
-            return fields.count > 1 ? Int(fields[1]) ?? Int.max : Int.max
+            return fields.count > 1 ? Int(fields[1]) ?? -1 : -1
         }
         let without = try peakKiB(100_000, reports: false)
         let with = try peakKiB(100_000, reports: true)
+        XCTAssertGreaterThan(without, 0, "no peak RSS read for the batch without reports")
+        XCTAssertGreaterThan(with, 0, "no peak RSS read for the batch with both reports")
         XCTAssertLessThan(with, without + 4 * 1024, "100,000 lines: \(with) KiB with both reports, \(without) KiB without")
         let junit = try String(contentsOfFile: dir + "/j-100000.xml", encoding: .utf8)
         XCTAssertEqual(occurrences("<testcase ", in: junit), 100_000)

@@ -526,7 +526,7 @@ final class SessionTests: XCTestCase {
             environment["XDG_CONFIG_HOME"] = config
             let r = try runProcess("/usr/bin/timeout", ["--signal=KILL", "120", TestPaths.binary] + args + [try url("/get")],
                                    environment: environment, check: false)
-            XCTAssertNotEqual(r.status, 124, "\(what) was waited on until the watchdog killed swurl (timeout exits 124)")
+            XCTAssertNotEqual(r.status, 137, "\(what) was waited on until the watchdog killed swurl (timeout --signal=KILL exits 137)")
             XCTAssertEqual(r.status, 66, r.stderr)
             XCTAssertTrue(r.stderr.contains("\(what) \(fifo) is a FIFO, not a regular file"), r.stderr)
         }
