@@ -27,11 +27,9 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian packages.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's headers (libcurl4-openssl-dev); the library is opened with dlopen on first use,
+        // so a run that never reaches the network does not load it (curl_loader.c).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",

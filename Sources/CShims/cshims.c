@@ -7,31 +7,31 @@
 #include <openssl/bio.h>
 #include <openssl/sha.h>
 
-CURLcode sw_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
-CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
-CURLcode sw_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
-CURLcode sw_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
-CURLcode sw_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
-CURLcode sw_setopt_write_cb(CURL *h, CURLoption o, curl_write_callback cb) { return curl_easy_setopt(h, o, cb); }
-CURLcode sw_setopt_read_cb(CURL *h, CURLoption o, curl_read_callback cb) { return curl_easy_setopt(h, o, cb); }
-CURLcode sw_setopt_xferinfo_cb(CURL *h, curl_xferinfo_callback cb) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, cb); }
-CURLcode sw_setopt_debug_cb(CURL *h, curl_debug_callback cb) { return curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, cb); }
-CURLcode sw_setopt_ssl_ctx_cb(CURL *h, curl_ssl_ctx_callback cb) { return curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, cb); }
-CURLcode sw_setopt_seek_cb(CURL *h, curl_seek_callback cb) { return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, cb); }
+CURLcode sw_setopt_long(CURL *h, CURLoption o, long v) { return sw_curl_easy_setopt_fn()(h, o, v); }
+CURLcode sw_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return sw_curl_easy_setopt_fn()(h, o, v); }
+CURLcode sw_setopt_str(CURL *h, CURLoption o, const char *v) { return sw_curl_easy_setopt_fn()(h, o, v); }
+CURLcode sw_setopt_ptr(CURL *h, CURLoption o, void *v) { return sw_curl_easy_setopt_fn()(h, o, v); }
+CURLcode sw_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return sw_curl_easy_setopt_fn()(h, o, v); }
+CURLcode sw_setopt_write_cb(CURL *h, CURLoption o, curl_write_callback cb) { return sw_curl_easy_setopt_fn()(h, o, cb); }
+CURLcode sw_setopt_read_cb(CURL *h, CURLoption o, curl_read_callback cb) { return sw_curl_easy_setopt_fn()(h, o, cb); }
+CURLcode sw_setopt_xferinfo_cb(CURL *h, curl_xferinfo_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_XFERINFOFUNCTION, cb); }
+CURLcode sw_setopt_debug_cb(CURL *h, curl_debug_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_DEBUGFUNCTION, cb); }
+CURLcode sw_setopt_ssl_ctx_cb(CURL *h, curl_ssl_ctx_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_SSL_CTX_FUNCTION, cb); }
+CURLcode sw_setopt_seek_cb(CURL *h, curl_seek_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_SEEKFUNCTION, cb); }
 
-CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
-CURLcode sw_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
-CURLcode sw_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **out) { return curl_easy_getinfo(h, i, out); }
-CURLcode sw_getinfo_double(CURL *h, CURLINFO i, double *out) { return curl_easy_getinfo(h, i, out); }
-CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out) { return curl_easy_getinfo(h, i, out); }
-CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out) { return curl_easy_getinfo(h, CURLINFO_CERTINFO, out); }
-CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out) { return curl_easy_getinfo(h, CURLINFO_TLS_SSL_PTR, out); }
+CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out) { return sw_curl_easy_getinfo_fn()(h, i, out); }
+CURLcode sw_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return sw_curl_easy_getinfo_fn()(h, i, out); }
+CURLcode sw_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **out) { return sw_curl_easy_getinfo_fn()(h, i, out); }
+CURLcode sw_getinfo_double(CURL *h, CURLINFO i, double *out) { return sw_curl_easy_getinfo_fn()(h, i, out); }
+CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out) { return sw_curl_easy_getinfo_fn()(h, i, out); }
+CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out) { return sw_curl_easy_getinfo_fn()(h, CURLINFO_CERTINFO, out); }
+CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out) { return sw_curl_easy_getinfo_fn()(h, CURLINFO_TLS_SSL_PTR, out); }
 
 curl_version_info_data *sw_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 const char *sw_openssl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 
-CURLSHcode sw_share_lock_data(CURLSH *sh, curl_lock_data what) { return curl_share_setopt(sh, CURLSHOPT_SHARE, what); }
-CURLMcode sw_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+CURLSHcode sw_share_lock_data(CURLSH *sh, curl_lock_data what) { return sw_curl_share_setopt_fn()(sh, CURLSHOPT_SHARE, what); }
+CURLMcode sw_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return sw_curl_multi_setopt_fn()(m, o, v); }
 unsigned long sw_curlauth_basic(void) { return CURLAUTH_BASIC; }
 unsigned long sw_curlauth_digest(void) { return CURLAUTH_DIGEST; }
 

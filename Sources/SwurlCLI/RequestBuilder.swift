@@ -58,6 +58,7 @@ package struct RequestBuilder {
         let jsonMode = options.bodyFormat == .json
         request.headers.add("Accept", jsonMode && (hasData || options.explicitJSON)
                             ? "application/json, */*;q=0.5" : "*/*")
+        if let cache = options.transfer.cache { ContentCoding.remember(in: cache.directory) }
         ContentCoding.decoded.addHeader(to: &request)
 
         // The body.

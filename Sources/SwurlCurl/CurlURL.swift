@@ -68,6 +68,7 @@ package struct CurlURL: Sendable, Equatable {
     /// `parts(of:_:)` through libcurl's URL API, for any URL.
     static func libcurlParts<T>(of text: String,
                                 _ body: (_ part: (CURLUPart) -> String?, _ host: String) -> T) throws(SwurlError) -> T {
+        try CurlLibrary.load()
         guard let h = curl_url() else { throw .transport("out of memory") }
         defer { curl_url_cleanup(h) }
         let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))

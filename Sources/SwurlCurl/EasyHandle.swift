@@ -26,6 +26,7 @@ package final class EasyHandle {
     ///   taken if there is one (it is back to every default, as a new one); the caller still
     ///   joins the share with `use(share:)`.
     package init(reusingFrom share: ShareHandle? = nil) throws(SwurlError) {
+        try CurlLibrary.load()
         guard EasyHandle.globalInit, let h = share?.takeSpare() ?? curl_easy_init() else {
             throw .transport("libcurl could not be initialised")
         }

@@ -22,6 +22,7 @@ package final class ShareHandle {
     /// - Parameter keepingSpareHandles: how many finished easy handles to keep for reuse (a batch
     ///   keeps as many as run at once); 0 cleans each up when its transfer ends.
     package init(keepingSpareHandles: Int = 0) throws(SwurlError) {
+        try CurlLibrary.load()
         guard let h = curl_share_init() else { throw .transport("libcurl could not create a share handle") }
         raw = h
         spareLimit = max(0, keepingSpareHandles)

@@ -21,6 +21,12 @@ package enum ContentCoding: Sendable, Equatable {
     /// the order libcurl sends them; empty for a libcurl built without any.
     package static var decodable: String { CurlVersion.acceptEncoding }
 
+    /// Keeps what libcurl decodes in `directory` (the cache's), so that a request the cache
+    /// answers need not load libcurl to build its `Accept-Encoding`; before the first request.
+    package static func remember(in directory: String) {
+        if CurlVersion.memoDirectory == nil { CurlVersion.memoDirectory = directory }
+    }
+
     /// The `Accept-Encoding` value this coding asks for, or nil for none.
     package var requestValue: String? {
         switch self {

@@ -3,7 +3,7 @@
 // Typed, prefixed wrappers for what Swift cannot call directly: curl's variadic
 // curl_easy_setopt/curl_easy_getinfo and OpenSSL's function-like macros.
 #define CURL_DISABLE_TYPECHECK 1
-#include <curl/curl.h>
+#include "ccurl.h"
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
