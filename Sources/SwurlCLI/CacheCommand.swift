@@ -34,7 +34,8 @@ enum CacheCommand: SwurlCommand {
         switch action {
         case "list":
             guard rest.isEmpty else { throw .usage("swurl cache list takes no argument (got '\(rest.joined(separator: " "))')") }
-            var listings = store.list()
+            // The table shows no last use: without it, a small entry is read without an fstat.
+            var listings = store.list(lastUsed: args.has(.json))
             listings.sort { CacheEntry.Summary.urlPrecedes($0.summary, $1.summary) }
             out = args.has(.json) ? json(listings, now: now) : table(listings, now: now)
         case "clear":
@@ -96,7 +97,7 @@ enum CacheCommand: SwurlCommand {
             append(",\"age\":", to: &out)
             append(decimal: age, to: &out)
             append(fresh ? ",\"fresh\":true,\"last_used\":" : ",\"fresh\":false,\"last_used\":", to: &out)
-            append(decimal: Int(l.lastUsed), to: &out)
+            append(decimal: Int(l.lastUsed ?? 0), to: &out)
             out.append(UInt8(ascii: "}"))
         }
         append("]\n", to: &out)

@@ -127,23 +127,49 @@ package final class CacheStore {
     static func withHead<R>(_ fd: Int32, _ st: stat, _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> R? {
         guard st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) >= CacheEntry.footerSize else { return nil }
         let size = Int64(st.st_size)
-        let tailCount = Int(min(size, 4096))
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer -> R? in
+        let tailCount = Int(min(size, Int64(tailSize)))
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tailSize) { buffer -> R? in
             let tail = UnsafeMutableBufferPointer(rebasing: buffer[0..<tailCount])
             guard readExactly(fd, into: UnsafeMutableRawBufferPointer(tail), at: size - Int64(tailCount)) else { return nil }
-            let headEnd = tailCount - CacheEntry.footerSize
-            let footerBytes = UnsafeBufferPointer(rebasing: tail[headEnd...])
-            guard let footer = CacheEntry.parseFooter(bytes: footerBytes),
-                  footer.body + Int64(footer.head) + Int64(CacheEntry.footerSize) == size else { return nil }
-            func checked(_ head: UnsafeBufferPointer<UInt8>) -> R? {
-                guard CacheEntry.digestMatches(head, footer: footerBytes, at: footer.digest) else { return nil }
-                return use(head, footer.body)
-            }
-            if footer.head <= headEnd { return checked(UnsafeBufferPointer(rebasing: tail[(headEnd - footer.head)..<headEnd])) }
-            var head = [UInt8](repeating: 0, count: footer.head)
-            guard head.withUnsafeMutableBytes({ readExactly(fd, into: $0, at: footer.body) }) else { return nil }
-            return head.withUnsafeBufferPointer { checked($0) }
+            return withHead(fd, tail: UnsafeBufferPointer(tail), size: size, use)
         }
+    }
+
+    /// `withHead` for a file smaller than 4 KiB (most entries), without its `fstat`: one
+    /// `pread` from the start takes the whole file, and a read that ends short of the buffer
+    /// ends at the file's end, so its count is the size. Only for a descriptor `readdir` said
+    /// is a regular file. Nil when the file is larger, the read fails or the entry is invalid
+    /// (`withHead` then decides). Returns the file's size too.
+    static func withSmallEntryHead<R>(_ fd: Int32, _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> (R, size: Int64)? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tailSize) { buffer -> (R, size: Int64)? in
+            let n = pread(fd, buffer.baseAddress, tailSize, 0)
+            guard n >= 0, n < tailSize, let r = withHead(fd, tail: UnsafeBufferPointer(rebasing: buffer[0..<n]), size: Int64(n), use) else {
+                return nil
+            }
+            return (r, Int64(n))
+        }
+    }
+
+    /// How much of an entry's end one `pread` takes: the footer and most heads.
+    private static let tailSize = 4096
+
+    /// `withHead` once the file's size and its last bytes (`tail`, all of them or at least
+    /// the footer) are known.
+    private static func withHead<R>(_ fd: Int32, tail: UnsafeBufferPointer<UInt8>, size: Int64,
+                                    _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> R? {
+        guard tail.count >= CacheEntry.footerSize else { return nil }
+        let headEnd = tail.count - CacheEntry.footerSize
+        let footerBytes = UnsafeBufferPointer(rebasing: tail[headEnd...])
+        guard let footer = CacheEntry.parseFooter(bytes: footerBytes),
+              footer.body + Int64(footer.head) + Int64(CacheEntry.footerSize) == size else { return nil }
+        func checked(_ head: UnsafeBufferPointer<UInt8>) -> R? {
+            guard CacheEntry.digestMatches(head, footer: footerBytes, at: footer.digest) else { return nil }
+            return use(head, footer.body)
+        }
+        if footer.head <= headEnd { return checked(UnsafeBufferPointer(rebasing: tail[(headEnd - footer.head)..<headEnd])) }
+        var head = [UInt8](repeating: 0, count: footer.head)
+        guard head.withUnsafeMutableBytes({ readExactly(fd, into: $0, at: footer.body) }) else { return nil }
+        return head.withUnsafeBufferPointer { checked($0) }
     }
 
     private static func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
@@ -220,27 +246,29 @@ package final class CacheStore {
         package let bodyLength: Int64
         /// The file's size on disk.
         package let size: Int64
-        /// The last use (access time), seconds since the epoch.
-        package let lastUsed: Double
+        /// The last use (access time), seconds since the epoch; nil unless `list` was asked for it.
+        package let lastUsed: Double?
     }
 
     /// The names of the entry files.
     func names() -> [String] {
         var out: [String] = []
-        forEachEntryName { name, _ in out.append(String(cString: name)) }
+        forEachEntryName { name, _, _ in out.append(String(cString: name)) }
         return out
     }
 
     /// Hands the name of each entry file (65 bytes; temporary files, which start with '.', are
-    /// left out) to `visit`, as `readdir` gives it, with a descriptor of the directory.
-    private func forEachEntryName(_ visit: (UnsafePointer<CChar>, _ directory: Int32) -> Void) {
+    /// left out) to `visit`, as `readdir` gives it, with whether `readdir` says it is a regular
+    /// file and a descriptor of the directory.
+    private func forEachEntryName(_ visit: (UnsafePointer<CChar>, _ regular: Bool, _ directory: Int32) -> Void) {
         guard let dir = opendir(ArgumentBytes.path(directory)) else { return }
         defer { closedir(dir) }
         let dfd = dirfd(dir)
         while let e = readdir(dir) {
+            let regular = Int(e.pointee.d_type) == Int(DT_REG)
             withUnsafeBytes(of: &e.pointee.d_name) { raw in
                 let name = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
-                if name[0] != 0x2E && strlen(name) == 65 { visit(name, dfd) }
+                if name[0] != 0x2E && strlen(name) == 65 { visit(name, regular, dfd) }
             }
         }
     }
@@ -258,23 +286,30 @@ package final class CacheStore {
 
     /// Every valid entry, summarised (`CacheEntry.Summary`); invalid files are removed as
     /// `open` would remove them. Each file is opened relative to the directory (`openat`) by
-    /// the name `readdir` gave, and read by `withHead`: four system calls per entry.
-    package func list() -> [Listing] {
+    /// the name `readdir` gave. An entry under 4 KiB is read whole by one `pread`
+    /// (`withSmallEntryHead`) unless `lastUsed` asks for its access time: three system calls
+    /// per entry; a larger one takes an `fstat` and a `pread` of its end (`withHead`).
+    /// - Parameter lastUsed: fill `Listing.lastUsed` (an `fstat` per entry); default true.
+    package func list(lastUsed: Bool = true) -> [Listing] {
         var out: [Listing] = []
-        forEachEntryName { name, dfd in
+        forEachEntryName { name, regular, dfd in
             let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
             var fd = openat(dfd, name, flags | CacheStore.noAtime)
             if fd < 0 { fd = openat(dfd, name, flags) }
             guard fd >= 0 else { return }
             defer { close(fd) }
+            let summarise = { (head: UnsafeBufferPointer<UInt8>, body: Int64) in CacheEntry.summary(head: head).map { ($0, body) } }
+            if regular && !lastUsed, let ((summary, body), size) = CacheStore.withSmallEntryHead(fd, summarise) {
+                out.append(Listing(name: String(cString: name), summary: summary, bodyLength: body, size: size, lastUsed: nil))
+                return
+            }
             var st = stat()
-            guard fstat(fd, &st) == 0,
-                  let (summary, body) = CacheStore.withHead(fd, st, { head, body in CacheEntry.summary(head: head).map { ($0, body) } }) else {
+            guard fstat(fd, &st) == 0, let (summary, body) = CacheStore.withHead(fd, st, summarise) else {
                 unlinkat(dfd, name, 0)
                 return
             }
             out.append(Listing(name: String(cString: name), summary: summary, bodyLength: body, size: Int64(st.st_size),
-                               lastUsed: Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9))
+                               lastUsed: lastUsed ? Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9 : nil))
         }
         return out
     }
