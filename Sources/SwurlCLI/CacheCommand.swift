@@ -30,57 +30,96 @@ enum CacheCommand: SwurlCommand {
         let maxSize = settings.maxSize
         let store = try CacheStore(directory: settings.directory, maxSize: maxSize)
         let now = Exchange.wallClock()
-        let text: String
+        var out: [UInt8]
         switch action {
         case "list":
             guard rest.isEmpty else { throw .usage("swurl cache list takes no argument (got '\(rest.joined(separator: " "))')") }
-            let listings = store.list().sorted { $0.entry.url < $1.entry.url }
-            text = args.has(.json) ? json(listings, now: now) : table(listings, now: now)
+            // The table shows no last use: without it, a small entry is read without an fstat.
+            var listings = store.list(lastUsed: args.has(.json))
+            listings.sort { CacheEntry.Summary.urlPrecedes($0.summary, $1.summary) }
+            out = args.has(.json) ? json(listings, now: now) : table(listings, now: now)
         case "clear":
             guard rest.count <= 1 else { throw .usage("swurl cache clear takes at most one URL prefix") }
             let n = store.clear(urlPrefix: rest.first)
-            text = "removed \(n) \(n == 1 ? "entry" : "entries")\n"
+            out = Array("removed \(n) \(n == 1 ? "entry" : "entries")\n".utf8)
         case "prune":
             guard rest.isEmpty else { throw .usage("swurl cache prune takes no argument") }
             let n = store.prune(now: now)
-            text = "removed \(n) \(n == 1 ? "entry" : "entries")\n"
+            out = Array("removed \(n) \(n == 1 ? "entry" : "entries")\n".utf8)
         default:
             throw .usage("swurl cache: unknown action '\(TerminalSanitizer.clean(action))'", hint: "use list, clear or prune")
         }
-        do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+        do { try environment.stdout.write(handingOver: &out) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
         return .success
     }
 
     /// Age and freshness of a listed entry.
     private static func state(_ l: CacheStore.Listing, now: Double) -> (age: Int, fresh: Bool) {
-        let e = l.entry
-        let age = CacheRules.currentAge(e.head, requestTime: e.requestTime, responseTime: e.responseTime, now: now)
-        let lifetime = CacheRules.freshnessLifetime(e.head, responseTime: e.responseTime)
-        let noCache = CacheControl(e.head.headers).has("no-cache")
+        let s = l.summary
+        let age = CacheRules.currentAge(s.freshness, requestTime: s.requestTime, responseTime: s.responseTime, now: now)
+        let lifetime = CacheRules.freshnessLifetime(s.freshness, responseTime: s.responseTime)
+        let noCache = s.freshness.cacheControl.has("no-cache")
         return (Int(max(0, min(age, 1e15))), !noCache && lifetime > age)
     }
 
     /// `STATUS  SIZE  AGE  fresh|stale  URL`, one line per entry (URLs redacted and made safe).
-    static func table(_ listings: [CacheStore.Listing], now: Double) -> String {
-        var out = ""
+    /// Written as bytes into one buffer: a line per entry of 10,000.
+    static func table(_ listings: [CacheStore.Listing], now: Double) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(listings.count * 80)
         for l in listings {
             let (age, fresh) = state(l, now: now)
-            out += "\(l.entry.head.status)  \(ProgressBar.bytes(l.bodyLength))  \(age) s  \(fresh ? "fresh" : "stale")  "
-            out += TerminalSanitizer.clean(Redactor.url(l.entry.url)) + "\n"
+            append(decimal: l.summary.status, to: &out)
+            append("  ", to: &out)
+            append(ProgressBar.bytes(l.bodyLength), to: &out)
+            append("  ", to: &out)
+            append(decimal: age, to: &out)
+            append(fresh ? " s  fresh  " : " s  stale  ", to: &out)
+            append(TerminalSanitizer.clean(Redactor.url(l.summary.url)), to: &out)
+            out.append(0x0A)
         }
         return out
     }
 
-    /// One JSON array of `{url, status, size, age, fresh, last_used}`.
-    static func json(_ listings: [CacheStore.Listing], now: Double) -> String {
-        let items: [JSONValue] = listings.map { l in
+    /// One JSON array of `{url, status, size, age, fresh, last_used}`, as `JSONValue` would
+    /// serialize it, written straight into bytes.
+    static func json(_ listings: [CacheStore.Listing], now: Double) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(listings.count * 128)
+        for (i, l) in listings.enumerated() {
             let (age, fresh) = state(l, now: now)
-            return .object([
-                .init("url", .string(Redactor.url(l.entry.url))), .init("status", .number(String(l.entry.head.status))),
-                .init("size", .number(String(l.bodyLength))), .init("age", .number(String(age))),
-                .init("fresh", .bool(fresh)), .init("last_used", .number(String(Int(l.lastUsed)))),
-            ])
+            append(i == 0 ? "{\"url\":" : ",{\"url\":", to: &out)
+            JSONValue.writeString(Redactor.url(l.summary.url), to: &out)
+            append(",\"status\":", to: &out)
+            append(decimal: l.summary.status, to: &out)
+            append(",\"size\":", to: &out)
+            append(decimal: Int(l.bodyLength), to: &out)
+            append(",\"age\":", to: &out)
+            append(decimal: age, to: &out)
+            append(fresh ? ",\"fresh\":true,\"last_used\":" : ",\"fresh\":false,\"last_used\":", to: &out)
+            append(decimal: Int(l.lastUsed ?? 0), to: &out)
+            out.append(UInt8(ascii: "}"))
         }
-        return JSONValue.array(items).serialized + "\n"
+        append("]\n", to: &out)
+        return out
+    }
+
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// `String(n)`'s bytes.
+    private static func append(decimal n: Int, to out: inout [UInt8]) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var m = n.magnitude, i = 20
+            repeat {
+                i -= 1
+                digits[i] = UInt8(truncatingIfNeeded: m % 10) + 0x30
+                m /= 10
+            } while m > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+        }
     }
 }

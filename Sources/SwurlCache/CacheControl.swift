@@ -13,52 +13,58 @@ package struct CacheControl: Sendable, Equatable {
     /// Parses one field value (`max-age=60, no-cache="Set-Cookie"`).
     package init(_ value: String) { add(value) }
 
-    /// By bytes (`swurl cache list` parses two per entry): names are ASCII-lower-cased, which
-    /// is all a token can need.
+    /// No directives; `add(bytes:)` adds a field's.
+    package init() {}
+
     private mutating func add(_ value: String) {
         var value = value
-        value.withUTF8 { b in
-            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
-            func trimmed(_ lo: Int, _ hi: Int) -> Range<Int> {
-                var lo = lo, hi = hi
-                while lo < hi && isSpace(b[lo]) { lo += 1 }
-                while hi > lo && (isSpace(b[hi - 1]) || b[hi - 1] == 0x0D || b[hi - 1] == 0x0A) { hi -= 1 }
-                return lo..<hi
-            }
-            var i = 0
-            while i < b.count {
-                // A name up to '=' or ','.
-                var nameEnd = i
-                while nameEnd < b.count && b[nameEnd] != 0x3D && b[nameEnd] != 0x2C { nameEnd += 1 }
-                let nameRange = trimmed(i, nameEnd)
-                let name = String(decoding: b[nameRange].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-                i = nameEnd
-                var argument: String?
-                if i < b.count && b[i] == 0x3D {
+        value.withUTF8 { add(bytes: $0) }
+    }
+
+    /// Adds the directives of one field value given in bytes (`swurl cache list` takes them
+    /// from an entry's head without making the field a string). Names are ASCII-lower-cased,
+    /// which is all a token can need.
+    package mutating func add(bytes b: UnsafeBufferPointer<UInt8>) {
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        func trimmed(_ lo: Int, _ hi: Int) -> Range<Int> {
+            var lo = lo, hi = hi
+            while lo < hi && isSpace(b[lo]) { lo += 1 }
+            while hi > lo && (isSpace(b[hi - 1]) || b[hi - 1] == 0x0D || b[hi - 1] == 0x0A) { hi -= 1 }
+            return lo..<hi
+        }
+        var i = 0
+        while i < b.count {
+            // A name up to '=' or ','.
+            var nameEnd = i
+            while nameEnd < b.count && b[nameEnd] != 0x3D && b[nameEnd] != 0x2C { nameEnd += 1 }
+            let nameRange = trimmed(i, nameEnd)
+            let name = String(decoding: b[nameRange].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            i = nameEnd
+            var argument: String?
+            if i < b.count && b[i] == 0x3D {
+                i += 1
+                while i < b.count && isSpace(b[i]) { i += 1 }
+                if i < b.count && b[i] == 0x22 {
+                    // A quoted string, backslash escapes kept simple.
                     i += 1
-                    while i < b.count && isSpace(b[i]) { i += 1 }
-                    if i < b.count && b[i] == 0x22 {
-                        // A quoted string, backslash escapes kept simple.
+                    var text: [UInt8] = []
+                    var escaped = false
+                    while i < b.count {
+                        let c = b[i]
                         i += 1
-                        var text: [UInt8] = []
-                        var escaped = false
-                        while i < b.count {
-                            let c = b[i]
-                            i += 1
-                            if escaped { text.append(c); escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { break } else { text.append(c) }
-                        }
-                        argument = String(decoding: text, as: UTF8.self)
-                        while i < b.count && b[i] != 0x2C { i += 1 }
-                    } else {
-                        var end = i
-                        while end < b.count && b[end] != 0x2C { end += 1 }
-                        argument = String(decoding: UnsafeBufferPointer(rebasing: b[trimmed(i, end)]), as: UTF8.self)
-                        i = end
+                        if escaped { text.append(c); escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { break } else { text.append(c) }
                     }
+                    argument = String(decoding: text, as: UTF8.self)
+                    while i < b.count && b[i] != 0x2C { i += 1 }
+                } else {
+                    var end = i
+                    while end < b.count && b[end] != 0x2C { end += 1 }
+                    argument = String(decoding: UnsafeBufferPointer(rebasing: b[trimmed(i, end)]), as: UTF8.self)
+                    i = end
                 }
-                if i < b.count && b[i] == 0x2C { i += 1 }
-                if !name.isEmpty && directives[name] == nil { directives[name] = .some(argument) }
             }
+            if i < b.count && b[i] == 0x2C { i += 1 }
+            if !name.isEmpty && directives[name] == nil { directives[name] = .some(argument) }
         }
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCore
 import SwurlSecurity
 
@@ -54,81 +57,161 @@ package struct CacheEntry: Sendable, Equatable {
     }
 
     /// The lengths a footer states, if it is one of this version: (body, head, head digest).
-    /// Read by bytes: `swurl cache list` reads one footer per entry.
     package static func parseFooter(_ bytes: [UInt8]) -> (body: Int64, head: Int, digest: String)? {
-        guard bytes.count == footerSize, bytes.last == 0x0A else { return nil }
-        // Five words between runs of spaces, by index (no arrays of slices: one footer per entry).
-        var words: [Range<Int>] = []
-        words.reserveCapacity(5)
-        var i = 0
-        let end = bytes.count - 1
-        while i < end {
-            while i < end && bytes[i] == 0x20 { i += 1 }
-            guard i < end else { break }
-            let start = i
-            while i < end && bytes[i] != 0x20 { i += 1 }
-            guard words.count < 5 else { return nil }
-            words.append(start..<i)
+        bytes.withUnsafeBufferPointer { b in
+            parseFooter(bytes: b).map { ($0.body, $0.head, String(decoding: UnsafeBufferPointer(rebasing: b[$0.digest]), as: UTF8.self)) }
         }
-        guard words.count == 5, bytes[words[0]].elementsEqual(magic.utf8), let v = number(bytes[words[1]]), v == version,
-              let body = number(bytes[words[2]]), let head = number(bytes[words[3]]), head > 0, head < 16 << 20,
-              words[4].count == 64 else { return nil }
-        return (body, Int(head), String(decoding: bytes[words[4]], as: UTF8.self))
+    }
+
+    /// `parseFooter` of bytes, with where the hex digest is in them. `swurl cache list` reads
+    /// one footer per entry: words by index, nothing allocated.
+    package static func parseFooter(bytes b: UnsafeBufferPointer<UInt8>) -> (body: Int64, head: Int, digest: Range<Int>)? {
+        guard b.count == footerSize, b[b.count - 1] == 0x0A else { return nil }
+        // Five words between runs of spaces.
+        let end = b.count - 1
+        var i = 0
+        func word() -> Range<Int>? {
+            while i < end && b[i] == 0x20 { i += 1 }
+            guard i < end else { return nil }
+            let start = i
+            while i < end && b[i] != 0x20 { i += 1 }
+            return start..<i
+        }
+        guard let m = word(), let v = word(), let bodyWord = word(), let headWord = word(), let digest = word(), word() == nil,
+              UnsafeBufferPointer(rebasing: b[m]).elementsEqual(magic.utf8), number(b, v) == Int64(version),
+              let body = number(b, bodyWord), let head = number(b, headWord), head > 0, head < 16 << 20,
+              digest.count == 64 else { return nil }
+        return (body, Int(head), digest)
+    }
+
+    /// Whether `digest` in `footer` (as `parseFooter` found it) is the SHA-256 of `head`, in hex.
+    package static func digestMatches(_ head: UnsafeBufferPointer<UInt8>, footer: UnsafeBufferPointer<UInt8>, at digest: Range<Int>) -> Bool {
+        guard digest.count == 64 else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { sum in
+            Digest.sha256(UnsafeRawBufferPointer(head), into: sum.baseAddress!)
+            let digits: StaticString = "0123456789abcdef"
+            for k in 0..<32 {
+                guard footer[digest.lowerBound + 2 * k] == digits.utf8Start[Int(sum[k] >> 4)],
+                      footer[digest.lowerBound + 2 * k + 1] == digits.utf8Start[Int(sum[k] & 15)] else { return false }
+            }
+            return true
+        }
     }
 
     /// A decimal number of at most 18 digits (no sign), from bytes.
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
-        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+    static func number(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int64? {
+        guard !r.isEmpty, r.count <= 18 else { return nil }
         var n: Int64 = 0
-        for d in digits {
+        for k in r {
+            let d = b[k]
             guard d >= 0x30 && d <= 0x39 else { return nil }
             n = n * 10 + Int64(d - 0x30)
         }
         return n
     }
 
+    /// Whether `b` is UTF-8; ASCII (every head swurl writes for an ASCII URL) is checked eight
+    /// bytes at a time without making a string.
+    static func isUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        if let base = b.baseAddress {
+            while i + 8 <= b.count {
+                if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+                i += 8
+            }
+        }
+        while i < b.count && b[i] < 0x80 { i += 1 }
+        return i == b.count || String(validating: UnsafeBufferPointer(rebasing: b[i...]), as: UTF8.self) != nil
+    }
+
+    /// One line of head text as `scan` hands it on: its kind and byte ranges.
+    struct HeadLine {
+        enum Kind { case url, method, requestTime, responseTime, vary, status, header }
+        var kind: Kind
+        /// The value; for `vary` and `header` the field name, for `status` the version.
+        var first: Range<Int>
+        /// For `vary` and `header` the field value, for `status` the reason (maybe empty).
+        var second: Range<Int> = 0..<0
+        /// For `status`, the code (100...999).
+        var code = 0
+    }
+
+    /// Walks head text line by line, checking the grammar `decode` and `CacheEntry.Summary`
+    /// share: `TAG VALUE` lines of the known tags; `vary` and `h` values are `NAME: VALUE`,
+    /// the status `VERSION CODE[ REASON]`. Empty lines are skipped. False at the first
+    /// malformed line.
+    static func scan(_ b: UnsafeBufferPointer<UInt8>, _ visit: (HeadLine) -> Void) -> Bool {
+        func field(_ kind: HeadLine.Kind, _ v: Range<Int>) -> HeadLine? {
+            var i = v.lowerBound
+            while i < v.upperBound - 1, !(b[i] == 0x3A && b[i + 1] == 0x20) { i += 1 }
+            guard i < v.upperBound - 1 else { return nil }
+            return HeadLine(kind: kind, first: v.lowerBound..<i, second: (i + 2)..<v.upperBound)
+        }
+        func tag(_ r: Range<Int>, _ text: StaticString) -> Bool {
+            UnsafeBufferPointer(rebasing: b[r]).elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        guard let base = b.baseAddress else { return true }
+        var lineStart = 0
+        while lineStart < b.count {
+            let lineEnd = memchr(base + lineStart, 0x0A, b.count - lineStart).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? b.count
+            defer { lineStart = lineEnd + 1 }
+            if lineEnd == lineStart { continue }
+            var space = lineStart
+            while space < lineEnd && b[space] != 0x20 { space += 1 }
+            guard space < lineEnd else { return false }
+            let t = lineStart..<space, value = (space + 1)..<lineEnd
+            let line: HeadLine?
+            switch t.count {
+            case 1 where b[lineStart] == UInt8(ascii: "h"): line = field(.header, value)
+            case 3 where tag(t, "url"): line = HeadLine(kind: .url, first: value)
+            case 4 where tag(t, "vary"): line = field(.vary, value)
+            case 6 where tag(t, "method"): line = HeadLine(kind: .method, first: value)
+            case 6 where tag(t, "status"):
+                // VERSION CODE[ REASON], split at the first two spaces.
+                var s1 = value.lowerBound
+                while s1 < value.upperBound && b[s1] != 0x20 { s1 += 1 }
+                guard s1 < value.upperBound else { return false }
+                var s2 = s1 + 1
+                while s2 < value.upperBound && b[s2] != 0x20 { s2 += 1 }
+                guard let code = number(b, (s1 + 1)..<s2), (100...999).contains(code) else { return false }
+                line = HeadLine(kind: .status, first: value.lowerBound..<s1,
+                                second: s2 < value.upperBound ? (s2 + 1)..<value.upperBound : value.upperBound..<value.upperBound,
+                                code: Int(code))
+            case 12 where tag(t, "request-time"): line = HeadLine(kind: .requestTime, first: value)
+            case 13 where tag(t, "response-time"): line = HeadLine(kind: .responseTime, first: value)
+            default: line = nil
+            }
+            guard let line else { return false }
+            visit(line)
+        }
+        return true
+    }
+
     /// Parses head text (checked against its digest by the caller); nil when malformed. By
     /// bytes, line by line; only values become strings.
     package static func decode(head bytes: [UInt8]) -> CacheEntry? {
-        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        bytes.withUnsafeBufferPointer { decode(head: $0) }
+    }
+
+    /// `decode` of bytes.
+    package static func decode(head b: UnsafeBufferPointer<UInt8>) -> CacheEntry? {
+        guard isUTF8(b) else { return nil }
         var url: String?, method: String?, requestTime: Double?, responseTime: Double?
         var vary = HTTPHeaders(), fields: [HTTPHeaders.Field] = []
         var status: (String, Int, String)?
-        func text(_ b: ArraySlice<UInt8>) -> String { String(decoding: b, as: UTF8.self) }
-        func field(_ b: ArraySlice<UInt8>) -> HTTPHeaders.Field? {
-            var i = b.startIndex
-            while i < b.endIndex - 1, !(b[i] == 0x3A && b[i + 1] == 0x20) { i += 1 }
-            guard i < b.endIndex - 1 else { return nil }
-            return HTTPHeaders.Field(name: text(b[b.startIndex..<i]), value: text(b[(i + 2)...]))
-        }
-        var lineStart = 0
-        while lineStart < bytes.count {
-            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
-            defer { lineStart = lineEnd + 1 }
-            // Empty lines are skipped, as split(separator:) skipped them.
-            if lineEnd == lineStart { continue }
-            let line = bytes[lineStart..<lineEnd]
-            guard let space = line.firstIndex(of: 0x20) else { return nil }
-            let tag = line[line.startIndex..<space], value = line[(space + 1)...]
-            switch tag.count {
-            case 1 where tag.first == UInt8(ascii: "h"):
-                guard let f = field(value) else { return nil }
-                fields.append(f)
-            case 3 where tag.elementsEqual("url".utf8): url = text(value)
-            case 4 where tag.elementsEqual("vary".utf8):
-                guard let f = field(value) else { return nil }
-                vary.add(f.name, f.value)
-            case 6 where tag.elementsEqual("method".utf8): method = text(value)
-            case 6 where tag.elementsEqual("status".utf8):
-                let parts = value.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-                guard parts.count >= 2, let code = number(parts[1]), (100...999).contains(code) else { return nil }
-                status = (text(parts[0]), Int(code), parts.count > 2 ? text(parts[2]) : "")
-            case 12 where tag.elementsEqual("request-time".utf8): requestTime = Double(text(value))
-            case 13 where tag.elementsEqual("response-time".utf8): responseTime = Double(text(value))
-            default: return nil
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        let wellFormed = scan(b) { line in
+            switch line.kind {
+            case .header: fields.append(HTTPHeaders.Field(name: text(line.first), value: text(line.second)))
+            case .url: url = text(line.first)
+            case .vary: vary.add(text(line.first), text(line.second))
+            case .method: method = text(line.first)
+            case .status: status = (text(line.first), line.code, text(line.second))
+            case .requestTime: requestTime = Double(text(line.first))
+            case .responseTime: responseTime = Double(text(line.first))
             }
         }
-        guard let url, let method, let requestTime, let responseTime, let status,
+        guard wellFormed, let url, let method, let requestTime, let responseTime, let status,
               requestTime.isFinite, responseTime.isFinite else { return nil }
         return CacheEntry(url: url, method: method, requestTime: requestTime, responseTime: responseTime, varyRequest: vary,
                           head: HTTPResponseHead(version: status.0, status: status.1, reason: status.2, headers: HTTPHeaders(fields)))

@@ -38,21 +38,55 @@ package enum CacheRules {
         return "status \(status) without explicit freshness"
     }
 
+    /// The fields of a stored response that its freshness and age depend on (§4.2), each parsed
+    /// once: `decide` and `swurl cache list` need both and `Cache-Control` for more.
+    package struct Freshness: Sendable {
+        package var status: Int
+        package var cacheControl: CacheControl
+        /// The first `Date`; nil when absent or invalid (the response time stands in).
+        package var date: Double?
+        /// The first `Expires`; nil when absent, minus infinity when invalid (§5.3: in the past).
+        package var expires: Double?
+        /// The first `Last-Modified`; nil when absent or invalid.
+        package var lastModified: Double?
+        /// The first `Age`; nil when absent or invalid.
+        package var age: Double?
+
+        package init(status: Int, cacheControl: CacheControl, date: Double?, expires: Double?, lastModified: Double?,
+                     age: Double?) {
+            self.status = status
+            self.cacheControl = cacheControl
+            self.date = date
+            self.expires = expires
+            self.lastModified = lastModified
+            self.age = age
+        }
+
+        /// From a response head.
+        package init(_ response: HTTPResponseHead) {
+            let h = response.headers
+            self.init(status: response.status, cacheControl: CacheControl(h), date: h["Date"].flatMap(HTTPDate.parse),
+                      expires: h["Expires"].map { HTTPDate.parse($0) ?? -.infinity },
+                      lastModified: h["Last-Modified"].flatMap(HTTPDate.parse), age: h["Age"].flatMap { CacheControl.deltaSeconds($0) })
+        }
+    }
+
     /// §4.2.1: how long the response is fresh from its generation, in seconds.
     /// `max-age`, else `Expires` minus `Date` (an invalid `Expires` means already expired), else
     /// the heuristic of §4.2.2 (10% of the time since `Last-Modified`) for a status cacheable
     /// by default or a `public` response; else 0.
     package static func freshnessLifetime(_ response: HTTPResponseHead, responseTime: Double) -> Double {
-        let cc = CacheControl(response.headers)
+        freshnessLifetime(Freshness(response), responseTime: responseTime)
+    }
+
+    /// `freshnessLifetime` of fields parsed once.
+    package static func freshnessLifetime(_ f: Freshness, responseTime: Double) -> Double {
+        let cc = f.cacheControl
         if let maxAge = cc.seconds("max-age") { return maxAge }
         if cc.has("max-age") { return 0 }
-        let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
-        if let expires = response.headers["Expires"] {
-            guard let when = HTTPDate.parse(expires) else { return 0 }
-            return max(0, when - date)
-        }
-        if heuristicStatuses.contains(response.status) || cc.has("public"),
-           let modified = response.headers["Last-Modified"].flatMap(HTTPDate.parse), modified < date {
+        let date = f.date ?? responseTime
+        if let expires = f.expires { return max(0, expires - date) }
+        if heuristicStatuses.contains(f.status) || cc.has("public"), let modified = f.lastModified, modified < date {
             return (date - modified) / 10
         }
         return 0
@@ -63,8 +97,13 @@ package enum CacheRules {
     ///   - requestTime: when the request that fetched it was sent.
     ///   - responseTime: when its head arrived.
     package static func currentAge(_ response: HTTPResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
-        let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
-        let ageValue = response.headers["Age"].flatMap { CacheControl.deltaSeconds($0) } ?? 0
+        currentAge(Freshness(response), requestTime: requestTime, responseTime: responseTime, now: now)
+    }
+
+    /// `currentAge` of fields parsed once.
+    package static func currentAge(_ f: Freshness, requestTime: Double, responseTime: Double, now: Double) -> Double {
+        let date = f.date ?? responseTime
+        let ageValue = f.age ?? 0
         let apparentAge = max(0, responseTime - date)
         let responseDelay = max(0, responseTime - requestTime)
         let correctedAgeValue = ageValue + responseDelay
@@ -109,10 +148,11 @@ package enum CacheRules {
     ///   - refresh: `--refresh`: validate even when fresh.
     package static func decide(request: HTTPHeaders, stored: HTTPResponseHead, requestTime: Double, responseTime: Double,
                               now: Double, refresh: Bool = false) -> Decision {
-        let age = currentAge(stored, requestTime: requestTime, responseTime: responseTime, now: now)
-        let lifetime = freshnessLifetime(stored, responseTime: responseTime)
+        let fields = Freshness(stored)
+        let age = currentAge(fields, requestTime: requestTime, responseTime: responseTime, now: now)
+        let lifetime = freshnessLifetime(fields, responseTime: responseTime)
         let rcc = CacheControl(request)
-        let scc = CacheControl(stored.headers)
+        let scc = fields.cacheControl
         // §5.4: Pragma: no-cache counts as request no-cache only without Cache-Control.
         let pragmaNoCache = !request.contains("Cache-Control")
             && request.values("Pragma").contains { $0.lowercased().contains("no-cache") }

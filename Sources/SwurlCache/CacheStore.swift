@@ -104,7 +104,7 @@ package final class CacheStore {
         let p = path(name)
         let fd = Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
-        guard let (entry, bodyLength, _) = CacheStore.read(fd) else {
+        guard let (entry, bodyLength) = CacheStore.read(fd) else {
             close(fd)
             unlink(ArgumentBytes.path(p))
             return nil
@@ -112,43 +112,76 @@ package final class CacheStore {
         return Opened(entry: entry, bodyLength: bodyLength, path: p, fd: fd)
     }
 
-    /// The head and body length of the entry file on `fd`, and its `fstat`; nil when it is no
-    /// valid entry. One `pread` of the file's last 4 KiB takes the footer and, for most entries,
-    /// the head before it (`swurl cache list` reads 10,000 of them).
-    static func read(_ fd: Int32) -> (CacheEntry, Int64, stat)? {
+    /// The head and body length of the entry file on `fd`; nil when it is no valid entry.
+    static func read(_ fd: Int32) -> (CacheEntry, Int64)? {
         var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) >= CacheEntry.footerSize else { return nil }
-        let size = Int64(st.st_size)
-        let tailCount = Int(min(size, 4096))
-        guard let tail = readExactly(fd, count: tailCount, at: size - Int64(tailCount)),
-              let footer = CacheEntry.parseFooter(Array(tail[(tailCount - CacheEntry.footerSize)...])),
-              footer.body + Int64(footer.head) + Int64(CacheEntry.footerSize) == size else { return nil }
-        let headEnd = tailCount - CacheEntry.footerSize
-        let head: [UInt8]
-        if footer.head <= headEnd {
-            head = Array(tail[(headEnd - footer.head)..<headEnd])
-        } else {
-            guard let read = readExactly(fd, count: footer.head, at: footer.body) else { return nil }
-            head = read
-        }
-        guard String(CacheEntry.hex(Digest.sha256(head))) == footer.digest,
-              let entry = CacheEntry.decode(head: head) else { return nil }
-        return (entry, footer.body, st)
+        guard fstat(fd, &st) == 0 else { return nil }
+        return withHead(fd, st) { head, body in CacheEntry.decode(head: head).map { ($0, body) } }
     }
 
-    private static func readExactly(_ fd: Int32, count: Int, at offset: Int64) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { b -> Int in
-                guard let base = b.baseAddress else { return -1 }
-                return pread(fd, base + done, count - done, off_t(offset) + off_t(done))
+    /// Hands the head text of the entry file on `fd` (whose `fstat` is `st`) and its body
+    /// length to `use`; nil when it is no valid entry: not a regular file, a size that is not
+    /// body + head + footer, a footer of another version, a head that does not match its
+    /// digest. One `pread` of the file's last 4 KiB takes the footer and, for most entries,
+    /// the head before it, into a buffer on the stack (`swurl cache list` reads 10,000).
+    static func withHead<R>(_ fd: Int32, _ st: stat, _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> R? {
+        guard st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) >= CacheEntry.footerSize else { return nil }
+        let size = Int64(st.st_size)
+        let tailCount = Int(min(size, Int64(tailSize)))
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tailSize) { buffer -> R? in
+            let tail = UnsafeMutableBufferPointer(rebasing: buffer[0..<tailCount])
+            guard readExactly(fd, into: UnsafeMutableRawBufferPointer(tail), at: size - Int64(tailCount)) else { return nil }
+            return withHead(fd, tail: UnsafeBufferPointer(tail), size: size, use)
+        }
+    }
+
+    /// `withHead` for a file smaller than 4 KiB (most entries), without its `fstat`: one
+    /// `pread` from the start takes the whole file, and a read that ends short of the buffer
+    /// ends at the file's end, so its count is the size. Only for a descriptor `readdir` said
+    /// is a regular file. Nil when the file is larger, the read fails or the entry is invalid
+    /// (`withHead` then decides). Returns the file's size too.
+    static func withSmallEntryHead<R>(_ fd: Int32, _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> (R, size: Int64)? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tailSize) { buffer -> (R, size: Int64)? in
+            let n = pread(fd, buffer.baseAddress, tailSize, 0)
+            guard n >= 0, n < tailSize, let r = withHead(fd, tail: UnsafeBufferPointer(rebasing: buffer[0..<n]), size: Int64(n), use) else {
+                return nil
             }
+            return (r, Int64(n))
+        }
+    }
+
+    /// How much of an entry's end one `pread` takes: the footer and most heads.
+    private static let tailSize = 4096
+
+    /// `withHead` once the file's size and its last bytes (`tail`, all of them or at least
+    /// the footer) are known.
+    private static func withHead<R>(_ fd: Int32, tail: UnsafeBufferPointer<UInt8>, size: Int64,
+                                    _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> R? {
+        guard tail.count >= CacheEntry.footerSize else { return nil }
+        let headEnd = tail.count - CacheEntry.footerSize
+        let footerBytes = UnsafeBufferPointer(rebasing: tail[headEnd...])
+        guard let footer = CacheEntry.parseFooter(bytes: footerBytes),
+              footer.body + Int64(footer.head) + Int64(CacheEntry.footerSize) == size else { return nil }
+        func checked(_ head: UnsafeBufferPointer<UInt8>) -> R? {
+            guard CacheEntry.digestMatches(head, footer: footerBytes, at: footer.digest) else { return nil }
+            return use(head, footer.body)
+        }
+        if footer.head <= headEnd { return checked(UnsafeBufferPointer(rebasing: tail[(headEnd - footer.head)..<headEnd])) }
+        var head = [UInt8](repeating: 0, count: footer.head)
+        guard head.withUnsafeMutableBytes({ readExactly(fd, into: $0, at: footer.body) }) else { return nil }
+        return head.withUnsafeBufferPointer { checked($0) }
+    }
+
+    private static func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, base + done, buffer.count - done, off_t(offset) + off_t(done))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
+            guard n > 0 else { return false }
             done += n
         }
-        return out
+        return true
     }
 
     /// Marks the entry as just used (its access time), for LRU eviction.
@@ -209,16 +242,36 @@ package final class CacheStore {
     /// One stored entry as `swurl cache list` shows it.
     package struct Listing: Sendable {
         package let name: String
-        package let entry: CacheEntry
+        package let summary: CacheEntry.Summary
         package let bodyLength: Int64
         /// The file's size on disk.
         package let size: Int64
-        /// The last use (access time), seconds since the epoch.
-        package let lastUsed: Double
+        /// The last use (access time), seconds since the epoch; nil unless `list` was asked for it.
+        package let lastUsed: Double?
     }
 
-    /// The names of the entry files (temporary files, which start with '.', are left out).
-    func names() -> [String] { directoryNames().filter { $0.first != "." && $0.utf8.count == 65 } }
+    /// The names of the entry files.
+    func names() -> [String] {
+        var out: [String] = []
+        forEachEntryName { name, _, _ in out.append(String(cString: name)) }
+        return out
+    }
+
+    /// Hands the name of each entry file (65 bytes; temporary files, which start with '.', are
+    /// left out) to `visit`, as `readdir` gives it, with whether `readdir` says it is a regular
+    /// file and a descriptor of the directory.
+    private func forEachEntryName(_ visit: (UnsafePointer<CChar>, _ regular: Bool, _ directory: Int32) -> Void) {
+        guard let dir = opendir(ArgumentBytes.path(directory)) else { return }
+        defer { closedir(dir) }
+        let dfd = dirfd(dir)
+        while let e = readdir(dir) {
+            let regular = Int(e.pointee.d_type) == Int(DT_REG)
+            withUnsafeBytes(of: &e.pointee.d_name) { raw in
+                let name = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+                if name[0] != 0x2E && strlen(name) == 65 { visit(name, regular, dfd) }
+            }
+        }
+    }
 
     /// Every name in the directory.
     private func directoryNames() -> [String] {
@@ -231,21 +284,32 @@ package final class CacheStore {
         return out
     }
 
-    /// Every valid entry; invalid files are removed as `open` would.
-    package func list() -> [Listing] {
+    /// Every valid entry, summarised (`CacheEntry.Summary`); invalid files are removed as
+    /// `open` would remove them. Each file is opened relative to the directory (`openat`) by
+    /// the name `readdir` gave. An entry under 4 KiB is read whole by one `pread`
+    /// (`withSmallEntryHead`) unless `lastUsed` asks for its access time: three system calls
+    /// per entry; a larger one takes an `fstat` and a `pread` of its end (`withHead`).
+    /// - Parameter lastUsed: fill `Listing.lastUsed` (an `fstat` per entry); default true.
+    package func list(lastUsed: Bool = true) -> [Listing] {
         var out: [Listing] = []
-        for name in names() {
-            let p = path(name)
-            let fd = Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | CacheStore.noAtime)
-            let opened = fd >= 0 ? fd : Glibc.open(ArgumentBytes.path(p), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-            guard opened >= 0 else { continue }
-            defer { close(opened) }
-            guard let (entry, body, st) = CacheStore.read(opened) else {
-                unlink(ArgumentBytes.path(p))
-                continue
+        forEachEntryName { name, regular, dfd in
+            let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+            var fd = openat(dfd, name, flags | CacheStore.noAtime)
+            if fd < 0 { fd = openat(dfd, name, flags) }
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            let summarise = { (head: UnsafeBufferPointer<UInt8>, body: Int64) in CacheEntry.summary(head: head).map { ($0, body) } }
+            if regular && !lastUsed, let ((summary, body), size) = CacheStore.withSmallEntryHead(fd, summarise) {
+                out.append(Listing(name: String(cString: name), summary: summary, bodyLength: body, size: size, lastUsed: nil))
+                return
             }
-            out.append(Listing(name: name, entry: entry, bodyLength: body, size: Int64(st.st_size),
-                               lastUsed: Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9))
+            var st = stat()
+            guard fstat(fd, &st) == 0, let (summary, body) = CacheStore.withHead(fd, st, summarise) else {
+                unlinkat(dfd, name, 0)
+                return
+            }
+            out.append(Listing(name: String(cString: name), summary: summary, bodyLength: body, size: Int64(st.st_size),
+                               lastUsed: lastUsed ? Double(st.st_atim.tv_sec) + Double(st.st_atim.tv_nsec) / 1e9 : nil))
         }
         return out
     }
@@ -261,7 +325,7 @@ package final class CacheStore {
     package func clear(urlPrefix: String? = nil) -> Int {
         var n = 0
         if let urlPrefix {
-            for l in list() where l.entry.url.hasPrefix(urlPrefix) {
+            for l in list() where l.summary.url.hasPrefix(urlPrefix) {
                 if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
             }
         } else {
@@ -317,9 +381,10 @@ package final class CacheStore {
     package func prune(now: Double) -> Int {
         var n = 0
         for l in list() {
-            let lifetime = CacheRules.freshnessLifetime(l.entry.head, responseTime: l.entry.responseTime)
-            let age = CacheRules.currentAge(l.entry.head, requestTime: l.entry.requestTime, responseTime: l.entry.responseTime, now: now)
-            if age >= lifetime && CacheRules.conditionalHeaders(l.entry.head).isEmpty {
+            let s = l.summary
+            let lifetime = CacheRules.freshnessLifetime(s.freshness, responseTime: s.responseTime)
+            let age = CacheRules.currentAge(s.freshness, requestTime: s.requestTime, responseTime: s.responseTime, now: now)
+            if age >= lifetime && !s.hasValidator {
                 if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
             }
         }

@@ -14,15 +14,30 @@ package enum HTTPDate {
         // By bytes and by arithmetic (no String splitting, no timegm): `swurl cache list`
         // parses a Date per entry.
         var text = value
-        return text.withUTF8 { parse($0) }
+        return text.withUTF8 { parse(bytes: $0) }
     }
 
-    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+    /// `parse` of a value in bytes (`swurl cache list` reads them from an entry's head).
+    package static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
         // Trimmed as trimmingSpaces trims, then words between spaces: WKDAY, DD MON YYYY HH:MM:SS GMT
         var lo = 0, hi = b.count
         while lo < hi && (b[lo] == 0x20 || b[lo] == 0x09) { lo += 1 }
         while hi > lo && (b[hi - 1] == 0x20 || b[hi - 1] == 0x09 || b[hi - 1] == 0x0D || b[hi - 1] == 0x0A) { hi -= 1 }
-        let words = (lo..<hi).split { b[$0] == 0x20 }
+        // Runs of bytes between separators (runs of them count as one, as split(separator:)
+        // counts them), into fixed slots: nothing allocated (a listing parses two per entry).
+        func pieces(_ r: Range<Int>, _ separator: UInt8, _ slots: UnsafeMutableBufferPointer<Range<Int>>) -> Int {
+            var n = 0, i = r.lowerBound
+            while i < r.upperBound {
+                while i < r.upperBound && b[i] == separator { i += 1 }
+                guard i < r.upperBound else { break }
+                let start = i
+                while i < r.upperBound && b[i] != separator { i += 1 }
+                guard n < slots.count else { return n + 1 }
+                slots[n] = start..<i
+                n += 1
+            }
+            return n
+        }
         func digits(_ r: Range<Int>) -> Int? {
             guard !r.isEmpty, r.count <= 4 else { return nil }
             var n = 0
@@ -38,16 +53,19 @@ package enum HTTPDate {
             for (j, k) in r.enumerated() where b[k] != t[j] { return false }
             return true
         }
-        // IMF-fixdate has a four-digit year; anything else (a server's 99999999999) is unusable.
-        guard words.count == 6, equal(words[5], "GMT"), let day = digits(words[1]), words[3].count == 4,
-              let year = digits(words[3]), (1000...9999).contains(year) else { return nil }
-        guard let month = monthWords.firstIndex(where: { equal(words[2], $0) }) else { return nil }
-        let clock = words[4].split { b[$0] == 0x3A }
-        guard clock.count == 3, let hour = digits(clock[0]), let minute = digits(clock[1]), let second = digits(clock[2]),
-              (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else {
-            return nil
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 9) { slots -> Double? in
+            let words = UnsafeMutableBufferPointer(rebasing: slots[0..<6]), clock = UnsafeMutableBufferPointer(rebasing: slots[6...])
+            // IMF-fixdate has a four-digit year; anything else (a server's 99999999999) is unusable.
+            guard pieces(lo..<hi, 0x20, words) == 6, equal(words[5], "GMT"), let day = digits(words[1]), words[3].count == 4,
+                  let year = digits(words[3]), (1000...9999).contains(year) else { return nil }
+            guard let month = monthWords.firstIndex(where: { equal(words[2], $0) }) else { return nil }
+            guard pieces(words[4], 0x3A, clock) == 3, let hour = digits(clock[0]), let minute = digits(clock[1]),
+                  let second = digits(clock[2]), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+                  (0...60).contains(second) else {
+                return nil
+            }
+            return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
         }
-        return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
     }
 
     private static let monthWords: [StaticString] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

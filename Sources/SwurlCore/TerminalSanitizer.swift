@@ -96,11 +96,12 @@ package struct TerminalSanitizer {
     /// messages); tabs, newlines and every CR are shown too, since such a line holds none of them.
     /// Works on bytes: `"\r\n"` is one Character in Swift and would slip past a Character search.
     package static func clean(_ s: String) -> String {
-        // Printable ASCII is shown as it is.
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s }
+        // Printable ASCII is shown as it is (checked on the contiguous bytes: `swurl cache list`
+        // cleans a URL per entry).
+        var copy = s
+        if copy.withUTF8({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) { return s }
         var out: [UInt8] = []
         var sanitizer = TerminalSanitizer()
-        var copy = s
         copy.withUTF8 { sanitizer.append(UnsafeRawBufferPointer($0), to: &out) }
         sanitizer.finish(into: &out)
         var shown: [UInt8] = []

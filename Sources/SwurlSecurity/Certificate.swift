@@ -229,4 +229,10 @@ package enum Digest {
             count = 32
         }
     }
+
+    /// The 32-byte digest of `bytes`, written to `out` (nothing allocated: `swurl cache list`
+    /// checks one per entry).
+    package static func sha256(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) {
+        sw_sha256(bytes.baseAddress, bytes.count, out)
+    }
 }

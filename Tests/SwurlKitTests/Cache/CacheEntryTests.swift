@@ -55,4 +55,49 @@ final class CacheEntryTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
         try? FileManager.default.removeItem(atPath: dir)
     }
+
+    /// `swurl cache list` reads summaries, not decoded entries: it still lists only whole
+    /// entries whose head matches its digest, and removes the rest as serving would.
+    func testListShowsValidEntriesAndRemovesTruncatedCorruptAndOtherVersionFiles() throws {
+        let dir = NSTemporaryDirectory() + "swurl-cache-list-" + String(UInt64.random(in: 0...UInt64.max))
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try CacheStore(directory: dir, maxSize: 1 << 30)
+        func put(_ name: String, body: Int, headerBytes: Int = 0) throws -> String {
+            var e = entry
+            e.url = "http://h/" + name
+            if headerBytes > 0 { e.head.headers.add("X-Pad", String(repeating: "p", count: headerBytes)) }
+            let key = CacheKey(method: "GET", url: e.url, identity: [])
+            let w = try store.writer(for: key)
+            try [UInt8](repeating: 0x61, count: body).withUnsafeBytes { try w.write($0) }
+            try w.commit(e)
+            return dir + "/" + key.fileName
+        }
+        _ = try put("small", body: 5)
+        _ = try put("big-body", body: 100_000)
+        _ = try put("big-head", body: 10, headerBytes: 6000)
+        let flipped = try put("flipped", body: 5), truncated = try put("truncated", body: 5)
+        let version = try put("version", body: 5)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: flipped))
+        bytes[bytes.count - 140] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: flipped))
+        bytes = try Data(contentsOf: URL(fileURLWithPath: truncated))
+        try bytes.dropLast().write(to: URL(fileURLWithPath: truncated))
+        bytes = try Data(contentsOf: URL(fileURLWithPath: version))
+        bytes[bytes.count - 128 + 11] = UInt8(ascii: "9")
+        try bytes.write(to: URL(fileURLWithPath: version))
+        try Data("not an entry".utf8).write(to: URL(fileURLWithPath: dir + "/" + String(repeating: "0", count: 32) + "." + String(repeating: "1", count: 32)))
+
+        // Without last use, entries under 4 KiB are read whole without an fstat; with it, all take one.
+        for lastUsed in [false, true] {
+            let listed = store.list(lastUsed: lastUsed).sorted { $0.summary.url < $1.summary.url }
+            XCTAssertEqual(listed.map(\.summary.url), ["http://h/big-body", "http://h/big-head", "http://h/small"])
+            XCTAssertEqual(listed.map(\.bodyLength), [100_000, 10, 5])
+            XCTAssertEqual(listed.map(\.summary.status), [200, 200, 200])
+            XCTAssertEqual(listed.map { $0.lastUsed != nil }, [lastUsed, lastUsed, lastUsed])
+            for l in listed {
+                XCTAssertEqual(Int(l.size), try XCTUnwrap(FileManager.default.attributesOfItem(atPath: dir + "/" + l.name)[.size] as? Int))
+            }
+            XCTAssertEqual(store.names().count, 3, "the broken files are removed")
+        }
+    }
 }
