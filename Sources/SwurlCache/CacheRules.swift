@@ -39,20 +39,23 @@ package enum CacheRules {
     }
 
     /// §4.2.1: how long the response is fresh from its generation, in seconds.
-    /// `max-age`, else `Expires` minus `Date` (an invalid `Expires` means already expired), else
+    /// `max-age`, else `Expires` minus `Date` (an invalid `Expires`, or more than one, means
+    /// already expired), else
     /// the heuristic of §4.2.2 (10% of the time since `Last-Modified`) for a status cacheable
     /// by default or a `public` response; else 0.
     package static func freshnessLifetime(_ response: HTTPResponseHead, responseTime: Double) -> Double {
         let cc = CacheControl(response.headers)
         if let maxAge = cc.seconds("max-age") { return maxAge }
         if cc.has("max-age") { return 0 }
-        let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
-        if let expires = response.headers["Expires"] {
-            guard let when = HTTPDate.parse(expires) else { return 0 }
+        let date = response.headers["Date"].flatMap { HTTPDate.parse($0, now: responseTime) } ?? responseTime
+        let expires = response.headers.values("Expires")
+        if !expires.isEmpty {
+            // Several Expires fields are as invalid as a bad one (RFC 9111 §5.3: in the past).
+            guard expires.count == 1, let when = HTTPDate.parse(expires[0], now: responseTime) else { return 0 }
             return max(0, when - date)
         }
         if heuristicStatuses.contains(response.status) || cc.has("public"),
-           let modified = response.headers["Last-Modified"].flatMap(HTTPDate.parse), modified < date {
+           let modified = response.headers["Last-Modified"].flatMap({ HTTPDate.parse($0, now: responseTime) }), modified < date {
             return (date - modified) / 10
         }
         return 0
@@ -63,7 +66,7 @@ package enum CacheRules {
     ///   - requestTime: when the request that fetched it was sent.
     ///   - responseTime: when its head arrived.
     package static func currentAge(_ response: HTTPResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
-        let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
+        let date = response.headers["Date"].flatMap { HTTPDate.parse($0, now: responseTime) } ?? responseTime
         let ageValue = response.headers["Age"].flatMap { CacheControl.deltaSeconds($0) } ?? 0
         let apparentAge = max(0, responseTime - date)
         let responseDelay = max(0, responseTime - requestTime)

@@ -63,6 +63,28 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/badexp"), 2)
     }
 
+    /// RFC 9110 §5.6.7: an `Expires` in the obsolete RFC 850 or asctime form, or with names in
+    /// another case, is a date; a near miss of the three forms, or two `Expires` fields, is
+    /// invalid and so in the past (RFC 9111 §5.3). Cases from the cache-tests suite.
+    func testExpiresInEveryHTTPDateFormAndNearMissesAsExpired() throws {
+        let valid = ["Thursday, 18-Aug-50 02:01:18 GMT", "Thu Aug  8 02:01:18 2050", "Thu, 18 AUG 2050 02:01:18 gMT"]
+        for (i, value) in valid.enumerated() {
+            let path = "/valid\(i)?h=" + q("Expires:" + value)
+            _ = try fetch(path)
+            XCTAssertTrue(try fetch(path).cache.hasPrefix("hit"), value)
+            XCTAssertEqual(origin.count("/valid\(i)"), 1, value)
+        }
+        let invalid = ["h=" + q("Expires:Thu 18 Aug 2050 02:01:18 GMT"), "h=" + q("Expires:Thu, 18  Aug  2050 02:01:18 GMT"),
+                       "h=" + q("Expires:Thu, 18 Aug 2050 2:01:18 GMT"),
+                       "h=" + q("Expires:Thu, 18 Aug 2050 02:01:18 GMT") + "&h=" + q("Expires:Thu, 18 Aug 2050 02:01:19 GMT")]
+        for (i, query) in invalid.enumerated() {
+            let path = "/invalid\(i)?" + query
+            XCTAssertEqual(try fetch(path).cache, "miss, stored", query)
+            _ = try fetch(path)
+            XCTAssertEqual(origin.count("/invalid\(i)"), 2, query)
+        }
+    }
+
     func testHeuristicFreshnessFromLastModified() throws {
         _ = try fetch("/heuristic?lm=-36000")
         XCTAssertTrue(try fetch("/heuristic?lm=-36000").cache.hasPrefix("hit"))
