@@ -161,9 +161,28 @@ package enum CacheRules {
     }
 
     /// Header fields a 304 never replaces in the stored response (§3.2): the body's framing and
-    /// encoding, which the stored body depends on, and the hop-by-hop fields.
-    static let keptOn304: Set<String> = ["content-length", "content-encoding", "content-range", "transfer-encoding",
-                                         "connection", "keep-alive", "te", "trailer", "upgrade", "proxy-connection"]
+    /// encoding, which the stored body depends on (the hop-by-hop fields are never stored at all).
+    static let keptOn304: Set<String> = ["content-length", "content-encoding", "content-range"]
+
+    /// §3.1: the fields a cache does not store, lower-cased: `Connection` and the fields it
+    /// lists, the other hop-by-hop fields (RFC 9110 §7.6.1) and the proxy's authentication
+    /// fields (they are about the connection to a proxy, not the resource).
+    package static func unstoredFields(_ headers: HTTPHeaders) -> Set<String> {
+        var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+                                  "trailer", "proxy-authenticate", "proxy-authentication-info", "proxy-authorization"]
+        for value in headers.values("Connection") {
+            for name in value.split(separator: ",") { names.insert(String(name).trimmingSpaces().lowercased()) }
+        }
+        return names
+    }
+
+    /// The head as stored (§3.1): without the fields of `unstoredFields`.
+    package static func storedHead(_ head: HTTPResponseHead) -> HTTPResponseHead {
+        let drop = unstoredFields(head.headers)
+        var stored = head
+        stored.headers = HTTPHeaders(head.headers.filter { !drop.contains($0.name.lowercased()) })
+        return stored
+    }
 
     /// §4.3.4 with §3.2: the stored head updated with the 304's header fields (each field
     /// present in the 304 replaces the stored ones of that name, in the stored position;
@@ -171,9 +190,10 @@ package enum CacheRules {
     package static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
         var updates: [String: [HTTPHeaders.Field]] = [:]
         var order: [String] = []
+        let unstored = unstoredFields(notModified)
         for field in notModified {
             let key = field.name.lowercased()
-            if keptOn304.contains(key) { continue }
+            if keptOn304.contains(key) || unstored.contains(key) { continue }
             if updates[key] == nil { order.append(key) }
             updates[key, default: []].append(field)
         }

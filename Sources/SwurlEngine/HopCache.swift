@@ -197,7 +197,7 @@ final class HopCache: TransferDelegate {
                 for v in request.headers.values(name) { vary.add(name, v) }
             }
             pending = CacheEntry(url: request.url, method: request.method.rawValue, requestTime: requestTime,
-                                 responseTime: now, varyRequest: vary, head: head)
+                                 responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
             writer = try? store.writer(for: key)
             if writer == nil { status = "not stored: the cache directory is not writable" }
         }

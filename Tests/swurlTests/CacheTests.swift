@@ -114,6 +114,21 @@ final class CacheTests: XCTestCase {
 
     // MARK: - Validation (§4.3)
 
+    /// RFC 9111 §3.1: `Connection`, the fields it lists and the other hop-by-hop fields are not
+    /// stored, from the response nor from a 304 that updates it.
+    func testConnectionListedAndHopByHopFieldsAreNotStored() throws {
+        let path = "/hop?cc=" + q("max-age=0") + "&etag=" + q("\"h\"") + "&h=" + q("Connection:a, b") + "&h=a:1&h=b:2&h=c:3"
+            + "&h=" + q("Keep-Alive:timeout=5") + "&h304=" + q("Connection:d") + "&h304=d:4&h304=e:5"
+        let first = try fetch(path, ["--print=h"])
+        XCTAssertTrue(first.body.contains("\na: 1"), first.body)
+        XCTAssertEqual(try fetch(path).cache, "revalidated (304)")
+        let stored = try swurl(["-h", "--cache-only", origin.url(path)])
+        XCTAssertTrue(stored.text.contains("\nc: 3") && stored.text.contains("\ne: 5"), stored.text)
+        for name in ["Connection", "a", "b", "Keep-Alive", "d"] {
+            XCTAssertFalse(stored.text.lowercased().contains("\n" + name.lowercased() + ":"), name + " in\n" + stored.text)
+        }
+    }
+
     func testETagValidationMergesThe304HeadersAndServesTheStoredBody() throws {
         let path = "/etag?cc=" + q("max-age=0") + "&etag=" + q("\"v1\"") + "&h304=X-New:yes"
         _ = try fetch(path)
