@@ -7,6 +7,11 @@ package enum CacheRules {
     /// RFC 9110 §15.1). 206 is left out: swurl does not combine partial responses.
     package static let heuristicStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The final statuses RFC 9110 defines (§15), whose caching rules this cache knows: what
+    /// `must-understand` asks of a status (RFC 9111 §5.2.2.3).
+    static let rfc9110Statuses: Set<Int> = Set(200...206).union([300, 301, 302, 303, 305, 307, 308])
+        .union(400...417).union([421, 422, 426]).union(500...505).subtracting([206])
+
     /// Statuses whose response a cache can reuse when explicitly told so (final, not partial,
     /// not 304, which only updates a stored response).
     static func understood(_ status: Int) -> Bool {
@@ -28,7 +33,13 @@ package enum CacheRules {
         let request = CacheControl(requestHeaders)
         if request.has("no-store") { return "no-store in the request" }
         let cc = CacheControl(response.headers)
-        if cc.has("no-store") { return "no-store" }
+        if cc.has("must-understand") {
+            // §5.2.2.3: storable only with a status whose caching rules the cache knows, and
+            // then no-store (there for caches that do not know must-understand) is not obeyed.
+            guard rfc9110Statuses.contains(status) else { return "must-understand, status \(status)" }
+        } else if cc.has("no-store") {
+            return "no-store"
+        }
         if response.headers["Vary"].map(varyNames).map({ $0.contains("*") }) == true { return "Vary: *" }
         // §3: explicit freshness, a directive that permits storing, or a status cacheable by default.
         if cc.has("public") || cc.has("private") || cc.seconds("max-age") != nil || response.headers["Expires"] != nil

@@ -181,6 +181,18 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(entries(), [])
     }
 
+    /// RFC 9111 §5.2.2.3: `must-understand` makes a response with a status the cache knows
+    /// storable despite `no-store`, and one with an unknown status not storable.
+    func testMustUnderstandOverridesNoStoreOnlyForAKnownStatus() throws {
+        let cc = "&cc=" + q("max-age=60, no-store, must-understand")
+        _ = try fetch("/known?status=200" + cc)
+        XCTAssertTrue(try fetch("/known?status=200" + cc).cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/known"), 1)
+        XCTAssertEqual(try fetch("/unknown?status=599" + cc).cache, "not stored: must-understand, status 599")
+        _ = try fetch("/unknown?status=599" + cc)
+        XCTAssertEqual(origin.count("/unknown"), 2)
+    }
+
     func testNoCacheIsStoredButAlwaysRevalidated() throws {
         let path = "/nocache?cc=no-cache&etag=" + q("\"n\"")
         _ = try fetch(path)
