@@ -16,6 +16,7 @@ Query parameters (all optional):
   h304=Name:Value  an extra header on 304 answers only (repeatable)
   size=N        a deterministic body of N bytes (else: 'PATH #COUNT' and, with vary, the values)
   cut=1         announce more bytes than sent and close (an incomplete body)
+  te=TOKEN      Transfer-Encoding: TOKEN, no Content-Length, the body runs to the close
 A conditional request (If-None-Match equal to etag, or If-Modified-Since with lm) gets 304.
 GET /__count?path=P answers the number of requests P received (not counting /__count itself).
 
@@ -94,6 +95,14 @@ class Handler(BaseHTTPRequestHandler):
             body = gzip.compress(body); headers.append(('Content-Encoding', 'gzip'))
         elif one('ce') is not None:
             headers.append(('Content-Encoding', one('ce')))
+        if one('te') is not None:
+            self.send_response_only(int(one('status', '200')))
+            for k, v in headers: self.send_header(k, v)
+            self.send_header('Transfer-Encoding', one('te'))
+            self.end_headers()
+            self.wfile.write(body); self.wfile.flush()
+            self.close_connection = True
+            return
         if one('cut') == '1':
             self.send_response_only(int(one('status', '200')))
             for k, v in headers: self.send_header(k, v)

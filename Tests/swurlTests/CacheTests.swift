@@ -129,6 +129,20 @@ final class CacheTests: XCTestCase {
         }
     }
 
+    /// A Transfer-Encoding libcurl cannot decode (the cache-tests suite's): the body as sent,
+    /// up to the close, is shown and stored; the stored head has no Transfer-Encoding (§3.1).
+    func testUnknownTransferEncodingIsPassedThroughAndNotStored() throws {
+        let path = "/te?te=x-custom&cc=" + q("max-age=60")
+        let first = try fetch(path)
+        XCTAssertEqual(first.result.status, 0, first.result.stderr)
+        XCTAssertEqual(first.body, "/te #1")
+        XCTAssertEqual(first.cache, "miss, stored")
+        let again = try swurl(["--print=hb", origin.url(path)])
+        XCTAssertTrue(again.text.hasSuffix("/te #1"), again.text)
+        XCTAssertFalse(again.text.contains("Transfer-Encoding"), again.text)
+        XCTAssertEqual(origin.count("/te"), 1)
+    }
+
     func testETagValidationMergesThe304HeadersAndServesTheStoredBody() throws {
         let path = "/etag?cc=" + q("max-age=0") + "&etag=" + q("\"v1\"") + "&h304=X-New:yes"
         _ = try fetch(path)
