@@ -13,7 +13,7 @@ Query parameters (all optional):
   ce=TOKEN      Content-Encoding: TOKEN (the body is sent as is)
   gzip=1        the body gzip-compressed, Content-Encoding: gzip
   h=Name:Value  an extra header (repeatable)
-  h304=Name:Value  an extra header on 304 answers only (repeatable)
+  h304=Name:Value  an extra header on 304 answers only (repeatable; an ETag replaces etag's)
   size=N        a deterministic body of N bytes (else: 'PATH #COUNT' and, with vary, the values)
   cut=1         announce more bytes than sent and close (an incomplete body)
   te=TOKEN      Transfer-Encoding: TOKEN, no Content-Length, the body runs to the close
@@ -79,7 +79,9 @@ class Handler(BaseHTTPRequestHandler):
         if self.command in ('GET', 'HEAD') and ((inm is not None and one('etag') is not None and inm == one('etag'))
                                                 or (inm is None and ims is not None and one('lm') is not None)):
             for h in q.get('h304', []):
-                k, _, v = h.partition(':'); headers.append((k, v))
+                k, _, v = h.partition(':')
+                if k.lower() == 'etag': headers = [f for f in headers if f[0].lower() != 'etag']
+                headers.append((k, v))
             return self.reply(304, b'', headers, no_length=True)
         if one('size') is not None:
             size = int(one('size'))

@@ -158,6 +158,22 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(third.text.contains("X-New: yes"), third.text)
     }
 
+    /// RFC 9111 §4.3.4: a 304 whose `ETag` is not the stored one selects no stored response.
+    /// It is not shown (the user's request was not conditional) and the request goes again,
+    /// without validators; the new response replaces the entry.
+    func testA304ForAnotherETagIsNotShownAndTheRequestGoesAgainUnconditionally() throws {
+        let path = "/other304?cc=" + q("max-age=0") + "&etag=" + q("\"a\"") + "&h304=" + q("ETag:\"b\"")
+        _ = try fetch(path)
+        let again = try fetch(path, ["--print=hb"])
+        XCTAssertEqual(again.result.status, 0, again.result.stderr)
+        XCTAssertTrue(again.body.contains("HTTP/1.1 200 OK") && !again.body.contains("HTTP/1.1 304"), again.body)
+        XCTAssertTrue(again.body.hasSuffix("/other304 #3"), again.body)
+        XCTAssertEqual(origin.count("/other304"), 3)
+        XCTAssertNil(origin.lastHeaders("/other304")["If-None-Match"])
+        XCTAssertEqual(again.cache, "miss, stored")
+        XCTAssertTrue(try swurl(["--cache-only", origin.url(path)]).text.hasSuffix("/other304 #3"))
+    }
+
     func testLastModifiedValidationSendsIfModifiedSince() throws {
         let path = "/lm?cc=" + q("max-age=0") + "&lm=-10"
         _ = try fetch(path)
