@@ -44,7 +44,7 @@ extension CacheEntry {
         guard isUTF8(b) else { return nil }
         var url: Range<Int>?, method = false, requestTime: Double?, responseTime: Double?, status: Int?
         var cc = CacheControl(), hasValidator = false
-        var date: Range<Int>?, expires: Range<Int>?, lastModified: Range<Int>?, age: Range<Int>?
+        var date: Range<Int>?, expires: Range<Int>?, lastModified: Range<Int>?, age: Range<Int>?, expiresCount = 0
         func double(_ r: Range<Int>) -> Double? { Double(String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self)) }
         // A field name against a lower-case ASCII name in any case. None of these names is
         // what a non-ASCII name lower-cases to, so this is HTTPHeaders' comparison.
@@ -66,7 +66,9 @@ extension CacheEntry {
                 case 3 where age == nil && named(name, "age"): age = line.second
                 case 4 where named(name, "etag"): hasValidator = true
                 case 4 where date == nil && named(name, "date"): date = line.second
-                case 7 where expires == nil && named(name, "expires"): expires = line.second
+                case 7 where named(name, "expires"):
+                    expiresCount += 1
+                    if expires == nil { expires = line.second }
                 case 13 where named(name, "cache-control"): cc.add(bytes: UnsafeBufferPointer(rebasing: b[line.second]))
                 case 13 where named(name, "last-modified"):
                     hasValidator = true
@@ -83,10 +85,10 @@ extension CacheEntry {
         }
         guard wellFormed, let url, method, let requestTime, let responseTime, let status,
               requestTime.isFinite, responseTime.isFinite else { return nil }
-        func httpDate(_ r: Range<Int>) -> Double? { HTTPDate.parse(bytes: UnsafeBufferPointer(rebasing: b[r])) }
+        func httpDate(_ r: Range<Int>) -> Double? { HTTPDate.parse(bytes: UnsafeBufferPointer(rebasing: b[r]), now: responseTime) }
         let urlBytes = UnsafeBufferPointer(rebasing: b[url])
         let freshness = CacheRules.Freshness(
-            status: status, cacheControl: cc, date: date.flatMap(httpDate), expires: expires.map { httpDate($0) ?? -.infinity },
+            status: status, cacheControl: cc, date: date.flatMap(httpDate), expires: expires.map { expiresCount == 1 ? httpDate($0) ?? -.infinity : -.infinity },
             lastModified: lastModified.flatMap(httpDate),
             age: age.flatMap { CacheControl.deltaSeconds(String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self)) })
         return Summary(url: String(decoding: urlBytes, as: UTF8.self), urlIsASCII: urlBytes.allSatisfy { $0 < 0x80 },

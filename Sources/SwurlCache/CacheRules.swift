@@ -7,6 +7,11 @@ package enum CacheRules {
     /// RFC 9110 §15.1). 206 is left out: swurl does not combine partial responses.
     package static let heuristicStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The final statuses RFC 9110 defines (§15), whose caching rules this cache knows: what
+    /// `must-understand` asks of a status (RFC 9111 §5.2.2.3).
+    static let rfc9110Statuses: Set<Int> = Set(200...206).union([300, 301, 302, 303, 305, 307, 308])
+        .union(400...417).union([421, 422, 426]).union(500...505).subtracting([206])
+
     /// Statuses whose response a cache can reuse when explicitly told so (final, not partial,
     /// not 304, which only updates a stored response).
     static func understood(_ status: Int) -> Bool {
@@ -28,7 +33,13 @@ package enum CacheRules {
         let request = CacheControl(requestHeaders)
         if request.has("no-store") { return "no-store in the request" }
         let cc = CacheControl(response.headers)
-        if cc.has("no-store") { return "no-store" }
+        if cc.has("must-understand") {
+            // §5.2.2.3: storable only with a status whose caching rules the cache knows, and
+            // then no-store (there for caches that do not know must-understand) is not obeyed.
+            guard rfc9110Statuses.contains(status) else { return "must-understand, status \(status)" }
+        } else if cc.has("no-store") {
+            return "no-store"
+        }
         if response.headers["Vary"].map(varyNames).map({ $0.contains("*") }) == true { return "Vary: *" }
         // §3: explicit freshness, a directive that permits storing, or a status cacheable by default.
         if cc.has("public") || cc.has("private") || cc.seconds("max-age") != nil || response.headers["Expires"] != nil
@@ -45,7 +56,8 @@ package enum CacheRules {
         package var cacheControl: CacheControl
         /// The first `Date`; nil when absent or invalid (the response time stands in).
         package var date: Double?
-        /// The first `Expires`; nil when absent, minus infinity when invalid (§5.3: in the past).
+        /// `Expires`; nil when absent, minus infinity when invalid or given more than once (§5.3:
+        /// in the past).
         package var expires: Double?
         /// The first `Last-Modified`; nil when absent or invalid.
         package var lastModified: Double?
@@ -62,21 +74,25 @@ package enum CacheRules {
             self.age = age
         }
 
-        /// From a response head.
-        package init(_ response: HTTPResponseHead) {
+        /// From a response head whose head arrived at `responseTime` (the clock an RFC 850 date's
+        /// two-digit year is read against).
+        package init(_ response: HTTPResponseHead, responseTime: Double) {
             let h = response.headers
-            self.init(status: response.status, cacheControl: CacheControl(h), date: h["Date"].flatMap(HTTPDate.parse),
-                      expires: h["Expires"].map { HTTPDate.parse($0) ?? -.infinity },
-                      lastModified: h["Last-Modified"].flatMap(HTTPDate.parse), age: h["Age"].flatMap { CacheControl.deltaSeconds($0) })
+            func date(_ text: String) -> Double? { HTTPDate.parse(text, now: responseTime) }
+            let expires = h.values("Expires")
+            self.init(status: response.status, cacheControl: CacheControl(h), date: h["Date"].flatMap(date),
+                      expires: expires.isEmpty ? nil : (expires.count == 1 ? date(expires[0]) ?? -.infinity : -.infinity),
+                      lastModified: h["Last-Modified"].flatMap(date), age: h["Age"].flatMap { CacheControl.deltaSeconds($0) })
         }
     }
 
     /// §4.2.1: how long the response is fresh from its generation, in seconds.
-    /// `max-age`, else `Expires` minus `Date` (an invalid `Expires` means already expired), else
+    /// `max-age`, else `Expires` minus `Date` (an invalid `Expires`, or more than one, means
+    /// already expired), else
     /// the heuristic of §4.2.2 (10% of the time since `Last-Modified`) for a status cacheable
     /// by default or a `public` response; else 0.
     package static func freshnessLifetime(_ response: HTTPResponseHead, responseTime: Double) -> Double {
-        freshnessLifetime(Freshness(response), responseTime: responseTime)
+        freshnessLifetime(Freshness(response, responseTime: responseTime), responseTime: responseTime)
     }
 
     /// `freshnessLifetime` of fields parsed once.
@@ -97,7 +113,7 @@ package enum CacheRules {
     ///   - requestTime: when the request that fetched it was sent.
     ///   - responseTime: when its head arrived.
     package static func currentAge(_ response: HTTPResponseHead, requestTime: Double, responseTime: Double, now: Double) -> Double {
-        currentAge(Freshness(response), requestTime: requestTime, responseTime: responseTime, now: now)
+        currentAge(Freshness(response, responseTime: responseTime), requestTime: requestTime, responseTime: responseTime, now: now)
     }
 
     /// `currentAge` of fields parsed once.
@@ -148,7 +164,7 @@ package enum CacheRules {
     ///   - refresh: `--refresh`: validate even when fresh.
     package static func decide(request: HTTPHeaders, stored: HTTPResponseHead, requestTime: Double, responseTime: Double,
                               now: Double, refresh: Bool = false) -> Decision {
-        let fields = Freshness(stored)
+        let fields = Freshness(stored, responseTime: responseTime)
         let age = currentAge(fields, requestTime: requestTime, responseTime: responseTime, now: now)
         let lifetime = freshnessLifetime(fields, responseTime: responseTime)
         let rcc = CacheControl(request)
@@ -198,9 +214,28 @@ package enum CacheRules {
     }
 
     /// Header fields a 304 never replaces in the stored response (§3.2): the body's framing and
-    /// encoding, which the stored body depends on, and the hop-by-hop fields.
-    static let keptOn304: Set<String> = ["content-length", "content-encoding", "content-range", "transfer-encoding",
-                                         "connection", "keep-alive", "te", "trailer", "upgrade", "proxy-connection"]
+    /// encoding, which the stored body depends on (the hop-by-hop fields are never stored at all).
+    static let keptOn304: Set<String> = ["content-length", "content-encoding", "content-range"]
+
+    /// §3.1: the fields a cache does not store, lower-cased: `Connection` and the fields it
+    /// lists, the other hop-by-hop fields (RFC 9110 §7.6.1) and the proxy's authentication
+    /// fields (they are about the connection to a proxy, not the resource).
+    package static func unstoredFields(_ headers: HTTPHeaders) -> Set<String> {
+        var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+                                  "trailer", "proxy-authenticate", "proxy-authentication-info", "proxy-authorization"]
+        for value in headers.values("Connection") {
+            for name in value.split(separator: ",") { names.insert(String(name).trimmingSpaces().lowercased()) }
+        }
+        return names
+    }
+
+    /// The head as stored (§3.1): without the fields of `unstoredFields`.
+    package static func storedHead(_ head: HTTPResponseHead) -> HTTPResponseHead {
+        let drop = unstoredFields(head.headers)
+        var stored = head
+        stored.headers = HTTPHeaders(head.headers.filter { !drop.contains($0.name.lowercased()) })
+        return stored
+    }
 
     /// §4.3.4 with §3.2: the stored head updated with the 304's header fields (each field
     /// present in the 304 replaces the stored ones of that name, in the stored position;
@@ -208,9 +243,10 @@ package enum CacheRules {
     package static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
         var updates: [String: [HTTPHeaders.Field]] = [:]
         var order: [String] = []
+        let unstored = unstoredFields(notModified)
         for field in notModified {
             let key = field.name.lowercased()
-            if keptOn304.contains(key) { continue }
+            if keptOn304.contains(key) || unstored.contains(key) { continue }
             if updates[key] == nil { order.append(key) }
             updates[key, default: []].append(field)
         }

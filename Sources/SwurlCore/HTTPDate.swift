@@ -2,73 +2,107 @@
 @preconcurrency import Glibc
 #endif
 
-/// HTTP dates (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`. Used by `Retry-After` and by
+/// HTTP dates (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`, and the obsolete forms a
+/// recipient must read. Used by `Retry-After` and by
 /// the cache's `Date`, `Expires`, `Last-Modified` and `If-Modified-Since`.
 package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
-    /// Seconds since the epoch of an IMF-fixdate; nil for anything else (the obsolete RFC 850
-    /// and asctime forms are not accepted: a recipient may treat them as invalid).
-    package static func parse(_ value: String) -> Double? {
+    /// Seconds since the epoch of an HTTP date: an IMF-fixdate, or the obsolete RFC 850 and
+    /// asctime forms, which RFC 9110 §5.6.7 says a recipient MUST accept; nil for anything else
+    /// (extra or missing spaces, a one-digit hour, another time zone than GMT), which the
+    /// cache then takes as a date in the past. Day and month names and `GMT` are matched
+    /// without regard to case, as most clients do.
+    /// - Parameter now: the clock (seconds since the epoch) against which an RFC 850 two-digit
+    ///   year is resolved: more than 50 years ahead means the century before (§5.6.7).
+    package static func parse(_ value: String, now: Double) -> Double? {
         // By bytes and by arithmetic (no String splitting, no timegm): `swurl cache list`
         // parses a Date per entry.
         var text = value
-        return text.withUTF8 { parse(bytes: $0) }
+        return text.withUTF8 { parse(bytes: $0, now: now) }
     }
 
     /// `parse` of a value in bytes (`swurl cache list` reads them from an entry's head).
-    package static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
-        // Trimmed as trimmingSpaces trims, then words between spaces: WKDAY, DD MON YYYY HH:MM:SS GMT
+    package static func parse(bytes b: UnsafeBufferPointer<UInt8>, now: Double) -> Double? {
+        // Trimmed as trimmingSpaces trims; inside, the grammar's single spaces exactly.
         var lo = 0, hi = b.count
         while lo < hi && (b[lo] == 0x20 || b[lo] == 0x09) { lo += 1 }
         while hi > lo && (b[hi - 1] == 0x20 || b[hi - 1] == 0x09 || b[hi - 1] == 0x0D || b[hi - 1] == 0x0A) { hi -= 1 }
-        // Runs of bytes between separators (runs of them count as one, as split(separator:)
-        // counts them), into fixed slots: nothing allocated (a listing parses two per entry).
-        func pieces(_ r: Range<Int>, _ separator: UInt8, _ slots: UnsafeMutableBufferPointer<Range<Int>>) -> Int {
-            var n = 0, i = r.lowerBound
-            while i < r.upperBound {
-                while i < r.upperBound && b[i] == separator { i += 1 }
-                guard i < r.upperBound else { break }
-                let start = i
-                while i < r.upperBound && b[i] != separator { i += 1 }
-                guard n < slots.count else { return n + 1 }
-                slots[n] = start..<i
-                n += 1
-            }
-            return n
-        }
-        func digits(_ r: Range<Int>) -> Int? {
-            guard !r.isEmpty, r.count <= 4 else { return nil }
+        func byte(_ i: Int) -> UInt8 { i < hi ? b[i] : 0 }
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= hi else { return nil }
             var n = 0
-            for k in r {
+            for k in at..<(at + count) {
                 guard b[k] >= 0x30 && b[k] <= 0x39 else { return nil }
                 n = n * 10 + Int(b[k] - 0x30)
             }
             return n
         }
-        func equal(_ r: Range<Int>, _ text: StaticString) -> Bool {
-            guard r.count == text.utf8CodeUnitCount else { return false }
-            let t = text.utf8Start
-            for (j, k) in r.enumerated() where b[k] != t[j] { return false }
-            return true
-        }
-        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 9) { slots -> Double? in
-            let words = UnsafeMutableBufferPointer(rebasing: slots[0..<6]), clock = UnsafeMutableBufferPointer(rebasing: slots[6...])
-            // IMF-fixdate has a four-digit year; anything else (a server's 99999999999) is unusable.
-            guard pieces(lo..<hi, 0x20, words) == 6, equal(words[5], "GMT"), let day = digits(words[1]), words[3].count == 4,
-                  let year = digits(words[3]), (1000...9999).contains(year) else { return nil }
-            guard let month = monthWords.firstIndex(where: { equal(words[2], $0) }) else { return nil }
-            guard pieces(words[4], 0x3A, clock) == 3, let hour = digits(clock[0]), let minute = digits(clock[1]),
-                  let second = digits(clock[2]), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
-                  (0...60).contains(second) else {
-                return nil
+        /// The index in `words` of the word at `at` (ASCII letters, any case), when one matches.
+        func word(_ at: Int, _ words: [StaticString]) -> (index: Int, end: Int)? {
+            var end = at
+            while end < hi && ((b[end] | 0x20) >= 0x61 && (b[end] | 0x20) <= 0x7A) { end += 1 }
+            for (index, w) in words.enumerated() where w.utf8CodeUnitCount == end - at {
+                let t = w.utf8Start
+                if (0..<(end - at)).allSatisfy({ b[at + $0] | 0x20 == t[$0] }) { return (index, end) }
             }
-            return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
+            return nil
         }
+        /// `HH:MM:SS` at `at`.
+        func clock(_ at: Int) -> Int? {
+            guard let h = digits(at, 2), byte(at + 2) == 0x3A, let m = digits(at + 3, 2), byte(at + 5) == 0x3A,
+                  let s = digits(at + 6, 2), h <= 23, m <= 59, s <= 60 else { return nil }
+            return h * 3600 + m * 60 + s
+        }
+        func gmt(_ at: Int) -> Bool { at + 3 == hi && word(at, ["gmt"]) != nil }
+        func seconds(_ year: Int, _ month: Int, _ day: Int, _ time: Int) -> Double? {
+            guard (1...31).contains(day) else { return nil }
+            return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + time)
+        }
+        if let day = word(lo, shortDays), byte(day.end) == 0x2C {
+            // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+            let p = day.end + 1
+            guard byte(p) == 0x20, let dd = digits(p + 1, 2), byte(p + 3) == 0x20, let month = word(p + 4, monthWords),
+                  month.end == p + 7, byte(p + 7) == 0x20, let year = digits(p + 8, 4), year >= 1000,
+                  byte(p + 12) == 0x20, let time = clock(p + 13), byte(p + 21) == 0x20, gmt(p + 22) else { return nil }
+            return seconds(year, month.index, dd, time)
+        }
+        if let day = word(lo, longDays), byte(day.end) == 0x2C {
+            // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+            let p = day.end + 1
+            guard byte(p) == 0x20, let dd = digits(p + 1, 2), byte(p + 3) == 0x2D, let month = word(p + 4, monthWords),
+                  month.end == p + 7, byte(p + 7) == 0x2D, let yy = digits(p + 8, 2), byte(p + 10) == 0x20,
+                  let time = clock(p + 11), byte(p + 19) == 0x20, gmt(p + 20) else { return nil }
+            let thisYear = year(of: now)
+            var year = thisYear - thisYear % 100 + yy
+            if year > thisYear + 50 { year -= 100 }
+            return seconds(year, month.index, dd, time)
+        }
+        if let day = word(lo, shortDays), byte(day.end) == 0x20 {
+            // asctime: Sun Nov  6 08:49:37 1994
+            let p = day.end + 1
+            guard let month = word(p, monthWords), month.end == p + 3, byte(p + 3) == 0x20 else { return nil }
+            let dd = byte(p + 4) == 0x20 ? digits(p + 5, 1) : digits(p + 4, 2)
+            guard let dd, byte(p + 6) == 0x20, let time = clock(p + 7), byte(p + 15) == 0x20,
+                  let year = digits(p + 16, 4), p + 20 == hi, year >= 1000 else { return nil }
+            return seconds(year, month.index, dd, time)
+        }
+        return nil
     }
 
-    private static let monthWords: [StaticString] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let shortDays: [StaticString] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    private static let longDays: [StaticString] = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+    /// The Gregorian year of `seconds` since the epoch.
+    private static func year(of seconds: Double) -> Int {
+        var t = tm()
+        var s = time_t(seconds.isFinite ? max(0, min(seconds, 253_402_300_799)) : 0)
+        gmtime_r(&s, &t)
+        return Int(t.tm_year) + 1900
+    }
+
+    private static let monthWords: [StaticString] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// Days since 1970-01-01 of a proleptic Gregorian date, as timegm(3) counts them (a day
     /// past the month's end runs into the next month, as timegm normalises it).

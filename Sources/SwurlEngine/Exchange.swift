@@ -120,6 +120,9 @@ package final class Exchange {
     private var redirectTime = 0.0
     private var delegate: TransferDelegate?
     private var pendingHopFinish: TransferDelegate?
+    /// The next hop is the request sent again after a 304 that selected no stored response: the
+    /// cache adds no validators to it.
+    private var unconditionalNext = false
     private var hop: (request: HTTPRequest, filter: HopFilter, canRetry: Bool, cache: HopCache?, tap: HopTap?)?
 
     /// Shares cookies, DNS and connections with other exchanges (a batch); by default each
@@ -157,7 +160,7 @@ package final class Exchange {
         let cache = try HopCache(request: hop, options: options, digest: digest)
         var replay: Transfer.Replay?
         if let cache {
-            switch cache.plan(now: Exchange.wallClockPrecise()) {
+            switch cache.plan(now: Exchange.wallClockPrecise(), validators: !unconditionalNext) {
             case .serve(let opened, let age):
                 replay = .entry(opened, age: age)
                 cache.touch(opened)
@@ -172,7 +175,8 @@ package final class Exchange {
         let retries = self.retries, startTime = self.startTime, random = self.random
         let tap = recorder?.hopWillBegin(hop)
         let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop, tap: tap,
-                               forwardRequest: options.captureRequest) { [options] head in
+                               forwardRequest: options.captureRequest) { [options, weak cache] head in
+            if cache?.needsUnconditionalRequest == true { return .again }
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
                 let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: Exchange.wallClock()) }
                 let wait = options.retry.delay(retry: retries, retryAfter: after, random: random())
@@ -238,7 +242,13 @@ package final class Exchange {
             cacheStatus = cache?.status
         }
         noteCookiePaths(setBy: hop.url)
+        unconditionalNext = false
         switch filter.verdict {
+        case .again:
+            // Not a retry (no --retry budget, no wait): the same request once more, unconditional.
+            unconditionalNext = true
+            if delegatePerHop { pendingHopFinish = delegate }
+            return .next
         case .retry(let wait, let cause):
             retries += 1
             notifyRetry(wait, cause: cause)
@@ -557,6 +567,9 @@ private final class HopFilter: FileBodyReceiving {
     enum Verdict {
         case final, redirect
         case retry(Double, RetryNotice.Cause)
+        /// A 304 to the cache's validators that selected no stored response: not shown; the
+        /// request goes again without validators.
+        case again
     }
 
     private let target: TransferDelegate
@@ -584,7 +597,7 @@ private final class HopFilter: FileBodyReceiving {
         switch verdict {
         case .final: return true
         case .redirect: return showIntermediate
-        case .retry: return false
+        case .retry, .again: return false
         }
     }
 

@@ -28,6 +28,10 @@ final class HopCache: TransferDelegate {
     private let requestTime: Double
     /// Whether the cache added the validators (so a 304 answers the cache, not the user).
     private var validating = false
+    /// A 304 answered the cache's validators but selects no stored response (another `ETag`,
+    /// RFC 9111 §4.3.4): nothing is updated, and the 304, no answer to the user's request, is not
+    /// shown; `Exchange` sends that request again, without validators.
+    private(set) var needsUnconditionalRequest = false
 
     /// Whether the user's request is conditional itself (its answer is not the cache's to take).
     static func isConditional(_ headers: HTTPHeaders) -> Bool {
@@ -128,7 +132,9 @@ final class HopCache: TransferDelegate {
     }
 
     /// Decides before the hop (RFC 9111 §4).
-    func plan(now: Double) -> Plan {
+    /// - Parameter validators: whether a stale stored response adds its validators (default);
+    ///   false for the request sent again after a 304 that selected nothing.
+    func plan(now: Double, validators: Bool = true) -> Plan {
         let onlyIfCached = CacheControl(request.headers).has("only-if-cached")
         guard let stored else {
             if settings.only || onlyIfCached { status = "miss, only from the cache: 504"; return .gatewayTimeout }
@@ -151,8 +157,8 @@ final class HopCache: TransferDelegate {
         case .validate, .miss:
             if onlyIfCached { status = "stale, only-if-cached: 504"; return .gatewayTimeout }
             status = "stale"
-            validating = true
-            return .send(CacheRules.conditionalHeaders(e.head))
+            validating = validators
+            return .send(validators ? CacheRules.conditionalHeaders(e.head) : [])
         }
     }
 
@@ -188,6 +194,12 @@ final class HopCache: TransferDelegate {
             try stored.streamBody { try target.transferDidReceiveBody($0) }
             return
         }
+        if head.status == 304, validating {
+            needsUnconditionalRequest = true
+            status = "304 for another response, asked again without validators"
+            try target.transferDidReceiveHead(head)
+            return
+        }
         if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers,
                                                      response: head, insecure: insecure) {
             status = "not stored: \(reason)"
@@ -197,7 +209,7 @@ final class HopCache: TransferDelegate {
                 for v in request.headers.values(name) { vary.add(name, v) }
             }
             pending = CacheEntry(url: request.url, method: request.method.rawValue, requestTime: requestTime,
-                                 responseTime: now, varyRequest: vary, head: head)
+                                 responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
             writer = try? store.writer(for: key)
             if writer == nil { status = "not stored: the cache directory is not writable" }
         }
@@ -205,7 +217,7 @@ final class HopCache: TransferDelegate {
     }
 
     func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
-        if revalidated != nil { return }   // a 304 has no body of its own
+        if revalidated != nil || needsUnconditionalRequest { return }   // a 304 has no body of its own
         if let w = writer {
             do { try w.write(bytes) } catch {
                 w.discard()

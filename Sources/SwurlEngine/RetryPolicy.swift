@@ -46,12 +46,11 @@ package struct RetryPolicy: Sendable, Equatable {
         return exponential / 2 + exponential / 2 * min(max(random, 0), 1)
     }
 
-    /// Parses a Retry-After value: delay seconds, or an HTTP date (IMF-fixdate, RFC 9110
-    /// §5.6.7) relative to `now` (seconds since the epoch). Nil when unparsable.
+    /// Parses a Retry-After value: delay seconds, or an HTTP date (RFC 9110 §5.6.7) relative to `now` (seconds since the epoch). Nil when unparsable.
     package static func parseRetryAfter(_ value: String, now: Double) -> Double? {
         let v = value.trimmingSpaces()
         if let seconds = Int(v), seconds >= 0 { return Double(seconds) }
-        guard let when = HTTPDate.parse(v) else { return nil }
+        guard let when = HTTPDate.parse(v, now: now) else { return nil }
         return max(0, when - now)
     }
 

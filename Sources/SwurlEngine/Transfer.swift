@@ -401,14 +401,23 @@ package final class Transfer: EasyTransferHandler {
     /// A final response whose Content-Encoding names a coding libcurl cannot decode: libcurl
     /// would fail on the first body byte ("Unrecognized content encoding"); instead the body is
     /// passed through as received (CURLOPT_HTTP_CONTENT_DECODING off from here, before any body
-    /// byte), as curl without --compressed and HTTPie do.
+    /// byte), as curl without --compressed and HTTPie do. The same for a Transfer-Encoding
+    /// naming a coding other than chunked that libcurl cannot decode: libcurl runs those through
+    /// the same decoders, which the one option turns off; the body is then what the server sent
+    /// up to the close (RFC 9112 §6.3), as `curl --raw` shows it.
     private func passThroughUnknownEncoding(_ head: HTTPResponseHead) {
-        guard options.contentCoding.libcurlDecodes, head.status >= 200, let coding = head.headers["Content-Encoding"] else { return }
+        guard options.contentCoding.libcurlDecodes, head.status >= 200 else { return }
         let known = Set(ContentCoding.decodable.split(separator: ",").map { String($0).trimmingSpaces() } + ["identity"]
                         + (ContentCoding.decodable.containsText("gzip") ? ["x-gzip"] : []))
-        let tokens = coding.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
-        guard tokens.contains(where: { !known.contains($0) }) else { return }
-        if (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil { undecodedEncoding = coding }
+        func unknown(_ value: String, besides: Set<String>) -> Bool {
+            let tokens = value.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
+            return tokens.contains { !known.contains($0) && !besides.contains($0) }
+        }
+        if let coding = head.headers["Content-Encoding"], unknown(coding, besides: []) {
+            if (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil { undecodedEncoding = coding }
+        } else if let coding = head.headers["Transfer-Encoding"], unknown(coding, besides: ["chunked"]) {
+            try? easy.set(.contentDecoding(false), "Transfer-Encoding")
+        }
     }
 
     /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,

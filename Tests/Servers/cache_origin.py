@@ -13,9 +13,10 @@ Query parameters (all optional):
   ce=TOKEN      Content-Encoding: TOKEN (the body is sent as is)
   gzip=1        the body gzip-compressed, Content-Encoding: gzip
   h=Name:Value  an extra header (repeatable)
-  h304=Name:Value  an extra header on 304 answers only (repeatable)
+  h304=Name:Value  an extra header on 304 answers only (repeatable; an ETag replaces etag's)
   size=N        a deterministic body of N bytes (else: 'PATH #COUNT' and, with vary, the values)
   cut=1         announce more bytes than sent and close (an incomplete body)
+  te=TOKEN      Transfer-Encoding: TOKEN, no Content-Length, the body runs to the close
 A conditional request (If-None-Match equal to etag, or If-Modified-Since with lm) gets 304.
 GET /__count?path=P answers the number of requests P received (not counting /__count itself).
 
@@ -78,7 +79,9 @@ class Handler(BaseHTTPRequestHandler):
         if self.command in ('GET', 'HEAD') and ((inm is not None and one('etag') is not None and inm == one('etag'))
                                                 or (inm is None and ims is not None and one('lm') is not None)):
             for h in q.get('h304', []):
-                k, _, v = h.partition(':'); headers.append((k, v))
+                k, _, v = h.partition(':')
+                if k.lower() == 'etag': headers = [f for f in headers if f[0].lower() != 'etag']
+                headers.append((k, v))
             return self.reply(304, b'', headers, no_length=True)
         if one('size') is not None:
             size = int(one('size'))
@@ -94,6 +97,14 @@ class Handler(BaseHTTPRequestHandler):
             body = gzip.compress(body); headers.append(('Content-Encoding', 'gzip'))
         elif one('ce') is not None:
             headers.append(('Content-Encoding', one('ce')))
+        if one('te') is not None:
+            self.send_response_only(int(one('status', '200')))
+            for k, v in headers: self.send_header(k, v)
+            self.send_header('Transfer-Encoding', one('te'))
+            self.end_headers()
+            self.wfile.write(body); self.wfile.flush()
+            self.close_connection = True
+            return
         if one('cut') == '1':
             self.send_response_only(int(one('status', '200')))
             for k, v in headers: self.send_header(k, v)

@@ -63,6 +63,28 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/badexp"), 2)
     }
 
+    /// RFC 9110 §5.6.7: an `Expires` in the obsolete RFC 850 or asctime form, or with names in
+    /// another case, is a date; a near miss of the three forms, or two `Expires` fields, is
+    /// invalid and so in the past (RFC 9111 §5.3). Cases from the cache-tests suite.
+    func testExpiresInEveryHTTPDateFormAndNearMissesAsExpired() throws {
+        let valid = ["Thursday, 18-Aug-50 02:01:18 GMT", "Thu Aug  8 02:01:18 2050", "Thu, 18 AUG 2050 02:01:18 gMT"]
+        for (i, value) in valid.enumerated() {
+            let path = "/valid\(i)?h=" + q("Expires:" + value)
+            _ = try fetch(path)
+            XCTAssertTrue(try fetch(path).cache.hasPrefix("hit"), value)
+            XCTAssertEqual(origin.count("/valid\(i)"), 1, value)
+        }
+        let invalid = ["h=" + q("Expires:Thu 18 Aug 2050 02:01:18 GMT"), "h=" + q("Expires:Thu, 18  Aug  2050 02:01:18 GMT"),
+                       "h=" + q("Expires:Thu, 18 Aug 2050 2:01:18 GMT"),
+                       "h=" + q("Expires:Thu, 18 Aug 2050 02:01:18 GMT") + "&h=" + q("Expires:Thu, 18 Aug 2050 02:01:19 GMT")]
+        for (i, query) in invalid.enumerated() {
+            let path = "/invalid\(i)?" + query
+            XCTAssertEqual(try fetch(path).cache, "miss, stored", query)
+            _ = try fetch(path)
+            XCTAssertEqual(origin.count("/invalid\(i)"), 2, query)
+        }
+    }
+
     func testHeuristicFreshnessFromLastModified() throws {
         _ = try fetch("/heuristic?lm=-36000")
         XCTAssertTrue(try fetch("/heuristic?lm=-36000").cache.hasPrefix("hit"))
@@ -92,6 +114,35 @@ final class CacheTests: XCTestCase {
 
     // MARK: - Validation (§4.3)
 
+    /// RFC 9111 §3.1: `Connection`, the fields it lists and the other hop-by-hop fields are not
+    /// stored, from the response nor from a 304 that updates it.
+    func testConnectionListedAndHopByHopFieldsAreNotStored() throws {
+        let path = "/hop?cc=" + q("max-age=0") + "&etag=" + q("\"h\"") + "&h=" + q("Connection:a, b") + "&h=a:1&h=b:2&h=c:3"
+            + "&h=" + q("Keep-Alive:timeout=5") + "&h304=" + q("Connection:d") + "&h304=d:4&h304=e:5"
+        let first = try fetch(path, ["--print=h"])
+        XCTAssertTrue(first.body.contains("\na: 1"), first.body)
+        XCTAssertEqual(try fetch(path).cache, "revalidated (304)")
+        let stored = try swurl(["-h", "--cache-only", origin.url(path)])
+        XCTAssertTrue(stored.text.contains("\nc: 3") && stored.text.contains("\ne: 5"), stored.text)
+        for name in ["Connection", "a", "b", "Keep-Alive", "d"] {
+            XCTAssertFalse(stored.text.lowercased().contains("\n" + name.lowercased() + ":"), name + " in\n" + stored.text)
+        }
+    }
+
+    /// A Transfer-Encoding libcurl cannot decode (the cache-tests suite's): the body as sent,
+    /// up to the close, is shown and stored; the stored head has no Transfer-Encoding (§3.1).
+    func testUnknownTransferEncodingIsPassedThroughAndNotStored() throws {
+        let path = "/te?te=x-custom&cc=" + q("max-age=60")
+        let first = try fetch(path)
+        XCTAssertEqual(first.result.status, 0, first.result.stderr)
+        XCTAssertEqual(first.body, "/te #1")
+        XCTAssertEqual(first.cache, "miss, stored")
+        let again = try swurl(["--print=hb", origin.url(path)])
+        XCTAssertTrue(again.text.hasSuffix("/te #1"), again.text)
+        XCTAssertFalse(again.text.contains("Transfer-Encoding"), again.text)
+        XCTAssertEqual(origin.count("/te"), 1)
+    }
+
     func testETagValidationMergesThe304HeadersAndServesTheStoredBody() throws {
         let path = "/etag?cc=" + q("max-age=0") + "&etag=" + q("\"v1\"") + "&h304=X-New:yes"
         _ = try fetch(path)
@@ -105,6 +156,22 @@ final class CacheTests: XCTestCase {
         // The merged headers were stored: a third run sees them too.
         let third = try swurl(["-h", "--cache-only", origin.url(path)])
         XCTAssertTrue(third.text.contains("X-New: yes"), third.text)
+    }
+
+    /// RFC 9111 §4.3.4: a 304 whose `ETag` is not the stored one selects no stored response.
+    /// It is not shown (the user's request was not conditional) and the request goes again,
+    /// without validators; the new response replaces the entry.
+    func testA304ForAnotherETagIsNotShownAndTheRequestGoesAgainUnconditionally() throws {
+        let path = "/other304?cc=" + q("max-age=0") + "&etag=" + q("\"a\"") + "&h304=" + q("ETag:\"b\"")
+        _ = try fetch(path)
+        let again = try fetch(path, ["--print=hb"])
+        XCTAssertEqual(again.result.status, 0, again.result.stderr)
+        XCTAssertTrue(again.body.contains("HTTP/1.1 200 OK") && !again.body.contains("HTTP/1.1 304"), again.body)
+        XCTAssertTrue(again.body.hasSuffix("/other304 #3"), again.body)
+        XCTAssertEqual(origin.count("/other304"), 3)
+        XCTAssertNil(origin.lastHeaders("/other304")["If-None-Match"])
+        XCTAssertEqual(again.cache, "miss, stored")
+        XCTAssertTrue(try swurl(["--cache-only", origin.url(path)]).text.hasSuffix("/other304 #3"))
     }
 
     func testLastModifiedValidationSendsIfModifiedSince() throws {
@@ -142,6 +209,18 @@ final class CacheTests: XCTestCase {
         _ = try fetch("/nostore?cc=no-store")
         XCTAssertEqual(origin.count("/nostore"), 2)
         XCTAssertEqual(entries(), [])
+    }
+
+    /// RFC 9111 §5.2.2.3: `must-understand` makes a response with a status the cache knows
+    /// storable despite `no-store`, and one with an unknown status not storable.
+    func testMustUnderstandOverridesNoStoreOnlyForAKnownStatus() throws {
+        let cc = "&cc=" + q("max-age=60, no-store, must-understand")
+        _ = try fetch("/known?status=200" + cc)
+        XCTAssertTrue(try fetch("/known?status=200" + cc).cache.hasPrefix("hit"))
+        XCTAssertEqual(origin.count("/known"), 1)
+        XCTAssertEqual(try fetch("/unknown?status=599" + cc).cache, "not stored: must-understand, status 599")
+        _ = try fetch("/unknown?status=599" + cc)
+        XCTAssertEqual(origin.count("/unknown"), 2)
     }
 
     func testNoCacheIsStoredButAlwaysRevalidated() throws {

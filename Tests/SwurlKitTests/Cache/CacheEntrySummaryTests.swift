@@ -26,10 +26,14 @@ final class CacheEntrySummaryTests: XCTestCase {
             makeEntry([("Date", date), ("Expires", "0"), ("ETag", "\"v\"")]),
             makeEntry(status: 203, [("Date", "not a date"), ("Last-Modified", HTTPDate.format(t0 - 10_000)), ("Date", date)]),
             makeEntry(url: "http://h/é", [("Expires", HTTPDate.format(t0 + 600)), ("X-Empty", "")]),
+            // Two Expires are as good as an invalid one (in the past), however valid each is.
+            makeEntry([("Date", date), ("Expires", HTTPDate.format(t0 + 600)), ("Expires", HTTPDate.format(t0 + 600))]),
+            // The obsolete forms a recipient must read (RFC 850 with a two-digit year, asctime).
+            makeEntry([("Date", "Sunday, 06-Nov-94 08:49:37 GMT"), ("Last-Modified", "Sun Nov  6 08:49:37 1994")]),
         ]
         for e in heads {
             let s = try XCTUnwrap(summary(e.encodedHead()), "\(e.head.headers)")
-            let f = CacheRules.Freshness(e.head)
+            let f = CacheRules.Freshness(e.head, responseTime: e.responseTime)
             XCTAssertEqual(s.url, e.url)
             XCTAssertEqual(s.urlIsASCII, e.url.utf8.allSatisfy { $0 < 0x80 })
             XCTAssertEqual(s.status, e.head.status)

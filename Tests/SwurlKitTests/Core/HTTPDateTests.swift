@@ -3,12 +3,14 @@ import SwurlCore
 import Glibc
 
 final class HTTPDateTests: XCTestCase {
+    /// 2026-12-03, the clock an RFC 850 two-digit year is read against.
+    private let now = 1_796_300_000.0
+
     func testParsesAndFormatsIMFFixdate() {
-        XCTAssertEqual(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), 784_111_777)
+        XCTAssertEqual(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now), 784_111_777)
         XCTAssertEqual(HTTPDate.format(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
-        XCTAssertNil(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"))
-        XCTAssertNil(HTTPDate.parse("0"))
-        XCTAssertNil(HTTPDate.parse("Sun, 32 Nov 1994 08:49:37 GMT"))
+        XCTAssertNil(HTTPDate.parse("0", now: now))
+        XCTAssertNil(HTTPDate.parse("Sun, 32 Nov 1994 08:49:37 GMT", now: now))
         XCTAssertEqual(HTTPDate.format(.nan), "Thu, 01 Jan 1970 00:00:00 GMT")
     }
 
@@ -25,16 +27,37 @@ final class HTTPDateTests: XCTestCase {
                     t.tm_hour = 23; t.tm_min = 59; t.tm_sec = 60
                     let expected = Double(timegm(&t))
                     let text = "Mon, \(day < 10 ? "0" : "")\(day) \(name) \(year) 23:59:60 GMT"
-                    XCTAssertEqual(HTTPDate.parse(text), expected, text)
+                    XCTAssertEqual(HTTPDate.parse(text, now: now), expected, text)
                 }
             }
         }
-        XCTAssertEqual(HTTPDate.parse("  Sun,  06 Nov 1994 08:49:37 GMT\r\n"), 784_111_777)
-        XCTAssertNil(HTTPDate.parse("Sun, 06 nov 1994 08:49:37 GMT"))
-        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 1994 08:49 GMT"))
-        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 UTC"))
-        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 94 08:49:37 GMT"))
-        XCTAssertNil(HTTPDate.parse("Sun,\t06 Nov 1994 08:49:37 GMT"))
-        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 1994 24:00:00 GMT"))
+        XCTAssertEqual(HTTPDate.parse("  Sun, 06 Nov 1994 08:49:37 GMT\r\n", now: now), 784_111_777)
+        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 1994 08:49 GMT", now: now))
+        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 UTC", now: now))
+        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 94 08:49:37 GMT", now: now))
+        XCTAssertNil(HTTPDate.parse("Sun,\t06 Nov 1994 08:49:37 GMT", now: now))
+        XCTAssertNil(HTTPDate.parse("Sun, 06 Nov 1994 24:00:00 GMT", now: now))
+    }
+
+    /// RFC 9110 §5.6.7: the obsolete RFC 850 and asctime forms are read; names in any case.
+    func testReadsTheObsoleteFormsAndNamesInAnyCase() {
+        XCTAssertEqual(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now), 784_111_777)
+        XCTAssertEqual(HTTPDate.parse("Sun Nov  6 08:49:37 1994", now: now), 784_111_777)
+        XCTAssertEqual(HTTPDate.parse("Sun Nov 16 08:49:37 1994", now: now), 784_111_777 + 10 * 86_400)
+        XCTAssertEqual(HTTPDate.parse("SUN, 06 nov 1994 08:49:37 gmt", now: now), 784_111_777)
+        // A two-digit year more than 50 years ahead is of the century before.
+        XCTAssertEqual(HTTPDate.parse("Thursday, 18-Aug-50 02:01:18 GMT", now: now),
+                       HTTPDate.parse("Thu, 18 Aug 2050 02:01:18 GMT", now: now))
+        XCTAssertEqual(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now), HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now))
+    }
+
+    /// What is none of the three forms is no date (the cache-tests suite's invalid `Expires`).
+    func testRejectsNearMisses() {
+        for text in ["Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18  Aug  2050 02:01:18 GMT", "Thu, 18-Aug-2050 02:01:18 GMT",
+                     "Thu, 18 Aug 2050 02.01.18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "Thu, 18 Aug 2050 02:01:18 AEST",
+                     "Thu, 18 Aug 2050 02:01:18 GMT x", "Thursday, 18-Aug-2050 02:01:18 GMT", "Thu, 18-Aug-50 02:01:18 GMT",
+                     "Thu Aug 8 02:01:18 2050", "Thu Aug  8 02:01:18 50", "Thx, 18 Aug 2050 02:01:18 GMT", ""] {
+            XCTAssertNil(HTTPDate.parse(text, now: now), text)
+        }
     }
 }
