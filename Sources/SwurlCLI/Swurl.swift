@@ -36,7 +36,7 @@ package enum Swurl {
             return .success
         }
         if args.has(.version) {
-            try write("\(BuildInfo.versionLine)\nlibcurl \(CurlVersion.libcurl) (\(CurlVersion.ssl))\n\(CurlVersion.openSSL)\n",
+            try write("\(BuildInfo.versionLine)\n\(CurlVersion.line)\n\(CurlVersion.openSSL)\n",
                       to: environment.stdout)
             return .success
         }

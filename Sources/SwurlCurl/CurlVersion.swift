@@ -13,7 +13,13 @@ package enum CurlVersion {
 
     /// libcurl's version, e.g. `7.88.1`.
     package static var libcurl: String {
-        info.flatMap { $0.pointee.version.map { String(cString: $0) } } ?? "not loaded (\(CurlLibrary.loadError ?? "unknown"))"
+        info.flatMap { $0.pointee.version.map { String(cString: $0) } } ?? "not loaded"
+    }
+
+    /// `swurl --version`'s line: `libcurl 7.88.1 (OpenSSL/3.0.19)`, or why it could not be loaded.
+    package static var line: String {
+        guard info != nil else { return "libcurl not loaded: \(CurlLibrary.loadError ?? "unknown reason")" }
+        return "libcurl \(libcurl) (\(ssl))"
     }
 
     /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.19`.

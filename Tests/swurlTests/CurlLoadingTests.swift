@@ -104,5 +104,13 @@ final class CurlLoadingTests: XCTestCase {
         // What needs no network still works without it.
         let help = try runSwurl(["--help"], environment: ["LD_LIBRARY_PATH": lib])
         XCTAssertEqual(help.status, 0, help.stderr)
+        let version = try runSwurl(["--version"], environment: ["LD_LIBRARY_PATH": lib])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.text.contains("\nlibcurl not loaded: " + lib + "/libcurl.so.4: "), version.text)
+        // A batch says the same, once, rather than failing each line.
+        try Data((origin.url("/a") + "\n" + origin.url("/b") + "\n").utf8).write(to: URL(fileURLWithPath: work + "/urls"))
+        let batch = try runSwurl(["batch", work + "/urls"], environment: ["LD_LIBRARY_PATH": lib])
+        XCTAssertEqual(batch.status, 1, batch.stderr)
+        XCTAssertTrue(batch.stderr.hasPrefix("swurl: error: cannot load libcurl: "), batch.stderr)
     }
 }
