@@ -1,0 +1,116 @@
+/// Bytes a writer appends to in many small pieces (a HAR entry, a batch report's row): an
+/// append is a capacity check and a copy. `Array.append(contentsOf:)` costs about 90
+/// instructions a call (uniqueness, capacity and generic paths), and a HAR entry or a report row
+/// makes dozens of them (docs/performance.md, "HAR files and batch reports").
+///
+/// Not copyable: the buffer owns its memory and frees it in `deinit`, so two writers can never
+/// share it. Writers borrow it `inout`.
+package struct ByteBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    /// Bytes written.
+    package private(set) var count = 0
+    private var capacity: Int
+
+    /// An empty buffer with room for `capacity` bytes before it grows.
+    package init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    package var isEmpty: Bool { count == 0 }
+
+    /// Makes room for `n` more bytes: the appends after it do not grow the buffer until they
+    /// passed them.
+    @inline(__always)
+    package mutating func reserve(_ n: Int) {
+        if capacity - count < n { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
+        let needed = count + n
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        new.update(from: base, count: count)
+        base.deallocate()
+        base = new
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    package mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let p = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: p, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        append(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Text of the writer's own, as a literal (no String made).
+    @inline(__always)
+    package mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `text`'s UTF-8 bytes.
+    package mutating func append(contentsOf text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    package mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Room for `n` bytes that `body` writes from the start of the pointer it is given; `body`
+    /// returns how many it wrote (at most `n`).
+    package mutating func write(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(n)
+        let written = body(base + count)
+        precondition(written >= 0 && written <= n, "ByteBuffer.write wrote past the room it asked for")
+        count += written
+    }
+
+    /// `n` in decimal.
+    package mutating func appendDecimal(_ n: Int64) {
+        write(upTo: 20) { p in
+            var v = n.magnitude
+            var digits = 1
+            var rest = v
+            while rest >= 10 { rest /= 10; digits += 1 }
+            let sign = n < 0 ? 1 : 0
+            if n < 0 { p[0] = UInt8(ascii: "-") }
+            var i = sign + digits
+            repeat {
+                i -= 1
+                p[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                v /= 10
+            } while v > 0
+            return sign + digits
+        }
+    }
+
+    /// Forgets the bytes, keeping the memory.
+    package mutating func removeAll() { count = 0 }
+
+    /// The bytes written so far.
+    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// A copy of the bytes written so far.
+    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+}
