@@ -4,12 +4,14 @@
 /// makes dozens of them (docs/performance.md, "HAR files and batch reports").
 ///
 /// Not copyable: the buffer owns its memory and frees it in `deinit`, so two writers can never
-/// share it. Writers borrow it `inout`.
+/// share it. Writers borrow it `inout`. The appends are `@inlinable`, so that a writer in
+/// another target copies a literal with a few moves instead of a call.
 package struct ByteBuffer: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
     /// Bytes written.
-    package private(set) var count = 0
-    private var capacity: Int
+    package var count: Int { used }
+    @usableFromInline var used = 0
+    @usableFromInline var capacity: Int
 
     /// An empty buffer with room for `capacity` bytes before it grows.
     package init(capacity: Int = 256) {
@@ -23,44 +25,45 @@ package struct ByteBuffer: ~Copyable {
 
     /// Makes room for `n` more bytes: the appends after it do not grow the buffer until they
     /// passed them.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func reserve(_ n: Int) {
-        if capacity - count < n { grow(n) }
+        if capacity - used < n { grow(n) }
     }
 
-    private mutating func grow(_ n: Int) {
-        let needed = count + n
+    @usableFromInline
+    mutating func grow(_ n: Int) {
+        let needed = used + n
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        new.update(from: base, count: count)
+        new.update(from: base, count: used)
         base.deallocate()
         base = new
         capacity = newCapacity
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
-        count += 1
+        base[used] = byte
+        used += 1
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let p = bytes.baseAddress else { return }
         reserve(bytes.count)
-        (base + count).update(from: p, count: bytes.count)
-        count += bytes.count
+        (base + used).update(from: p, count: bytes.count)
+        used += bytes.count
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         append(bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Text of the writer's own, as a literal (no String made).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -77,14 +80,16 @@ package struct ByteBuffer: ~Copyable {
 
     /// Room for `n` bytes that `body` writes from the start of the pointer it is given; `body`
     /// returns how many it wrote (at most `n`).
+    @inlinable @inline(__always)
     package mutating func write(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(n)
-        let written = body(base + count)
+        let written = body(base + used)
         precondition(written >= 0 && written <= n, "ByteBuffer.write wrote past the room it asked for")
-        count += written
+        used += written
     }
 
     /// `n` in decimal.
+    @inlinable
     package mutating func appendDecimal(_ n: Int64) {
         write(upTo: 20) { p in
             var v = n.magnitude
@@ -104,13 +109,13 @@ package struct ByteBuffer: ~Copyable {
     }
 
     /// Forgets the bytes, keeping the memory.
-    package mutating func removeAll() { count = 0 }
+    package mutating func removeAll() { used = 0 }
 
     /// The bytes written so far.
     package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        try body(UnsafeRawBufferPointer(start: base, count: count))
+        try body(UnsafeRawBufferPointer(start: base, count: used))
     }
 
     /// A copy of the bytes written so far.
-    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
 }
