@@ -292,28 +292,23 @@ final class BatchHTMLReport: BatchResultObserving {
         return String(out) + "…"
     }
 
-    /// `d` with `places` decimals (no Foundation formatter).
+    /// `d` with `places` decimals (no Foundation formatter); the row writer's `fixed`, as text.
     static func fixed(_ d: Double, _ places: Int) -> String {
-        guard d.isFinite else { return "0" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let n = Int64((abs(d) * scale).rounded())
-        let whole = String(n / Int64(scale))
-        guard places > 0 else { return (d < 0 && n != 0 ? "-" : "") + whole }
-        let frac = String(n % Int64(scale))
-        return (d < 0 && n != 0 ? "-" : "") + whole + "." + String(repeating: "0", count: places - frac.count) + frac
+        var b = ByteBuffer(capacity: 32)
+        b.fixed(d, places)
+        return String(decoding: b.array, as: UTF8.self)
     }
 
     static func percent(_ v: Double, of total: Double) -> String {
-        guard total > 0 else { return "0" }
-        return fixed(min(100, max(0, v / total * 100)), 3)
+        var b = ByteBuffer(capacity: 32)
+        b.percent(v, of: total)
+        return String(decoding: b.array, as: UTF8.self)
     }
 
     static func duration(_ s: Double) -> String {
-        if s >= 10 { return fixed(s, 1) + " s" }
-        if s >= 1 { return fixed(s, 2) + " s" }
-        if s >= 0.001 { return fixed(s * 1000, s >= 0.1 ? 0 : 1) + " ms" }
-        return fixed(s * 1_000_000, 0) + " µs"
+        var b = ByteBuffer(capacity: 32)
+        b.duration(s)
+        return String(decoding: b.array, as: UTF8.self)
     }
 
     static func byteCount(_ n: Int64) -> String {
@@ -401,7 +396,8 @@ extension ByteBuffer {
 
     fileprivate mutating func int(_ n: Int) { appendDecimal(Int64(n)) }
 
-    /// `d` with `places` decimals (at most 9), as `BatchHTMLReport.fixed` writes it.
+    /// `d` with `places` decimals (a half rounds away from zero). The page's own numbers
+    /// (`BatchHTMLReport.fixed`) come from here too.
     fileprivate mutating func fixed(_ d: Double, _ places: Int) {
         guard d.isFinite else { append(UInt8(ascii: "0")); return }
         var scale: Int64 = 1
@@ -426,7 +422,7 @@ extension ByteBuffer {
         fixed(min(100, max(0, v / total * 100)), 3)
     }
 
-    /// As `BatchHTMLReport.duration`.
+    /// `s` in µs, ms or s, with as many decimals as its size wants.
     fileprivate mutating func duration(_ s: Double) {
         if s >= 10 { fixed(s, 1); lit(" s") } else if s >= 1 { fixed(s, 2); lit(" s") } else if s >= 0.001 {
             fixed(s * 1000, s >= 0.1 ? 0 : 1); lit(" ms")
