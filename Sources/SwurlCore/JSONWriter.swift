@@ -74,6 +74,11 @@ package struct JSONWriter: ~Copyable {
 
     /// `pair` of two strings.
     package mutating func pair(name: String, value: String, first: Bool) {
+        // A native or small string's bytes in place; another kind is copied first.
+        let done = name.utf8.withContiguousStorageIfAvailable { n in
+            value.utf8.withContiguousStorageIfAvailable { v in pair(name: n, value: v, first: first) }
+        }
+        if case .some(.some) = done { return }
         var name = name, value = value
         name.withUTF8 { n in value.withUTF8 { v in pair(name: n, value: v, first: first) } }
     }

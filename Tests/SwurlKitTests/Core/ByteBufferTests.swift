@@ -39,4 +39,20 @@ final class ByteBufferTests: XCTestCase {
         b.append("d")
         XCTAssertEqual(String(decoding: b.array, as: UTF8.self), "abcd")
     }
+
+    /// Every length through each way of copying (bytes, two 4-byte moves, two 8-byte moves,
+    /// memmove) after every misalignment of the buffer's end.
+    func testAppendCopiesEveryLengthExactly() {
+        let source = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+        for offset in 0..<8 {
+            for length in 0...40 {
+                var b = ByteBuffer(capacity: 16)
+                let pad = [UInt8](repeating: 0xAA, count: offset)
+                b.append(contentsOf: pad)
+                source.withUnsafeBufferPointer { b.append(UnsafeBufferPointer(rebasing: $0[0..<length])) }
+                b.append(0xBB)
+                XCTAssertEqual(b.array, pad + source[0..<length] + [0xBB], "length \(length) after \(offset)")
+            }
+        }
+    }
 }
