@@ -77,10 +77,7 @@ final class BatchHTMLReport: BatchResultObserving {
         lastEnd = max(lastEnd, timeline.end)
         if ordinal < BatchHTMLReport.drawnLines {
             drawn += 1
-            var row = HTMLPage(taking: rows.pending)
-            rows.pending = []
-            BatchHTMLReport.writeRow(&row, ordinal: ordinal, r, timeline)
-            rows.pending = row.take()
+            BatchHTMLReport.writeRow(&rows.pending, ordinal: ordinal, r, timeline)
             rows.flushIfFull()
         } else {
             slots.add(at: timeline.end, failed: failed)
@@ -88,14 +85,14 @@ final class BatchHTMLReport: BatchResultObserving {
     }
 
     func finish() throws(SwurlError) {
-        var page = HTMLPage()
+        var page = HTMLPage(capacity: 1 << 16)
         writePage(&page)
-        var tail = HTMLPage()
+        var tail = HTMLPage(capacity: 1 << 14)
         writeTail(&tail)
         do {
-            try file.write(gathering: page.allChunks)
+            try page.withUnsafeBytes { try file.write($0) }
             try rows.copy(to: file)
-            try file.write(gathering: tail.allChunks)
+            try tail.withUnsafeBytes { try file.write($0) }
         } catch {
             file.discard()
             throw (error as? SwurlError) ?? .output("writing the report '\(file.path)' failed: \(error)")
@@ -288,34 +285,30 @@ final class BatchHTMLReport: BatchResultObserving {
     // MARK: numbers as text
 
     static func clip(_ s: String, _ limit: Int) -> String {
-        guard s.unicodeScalars.count > limit else { return s }
+        // No more bytes than `limit`, no more scalars: not counted (each row asks, for its URL).
+        guard s.utf8.count > limit, s.unicodeScalars.count > limit else { return s }
         var out = String.UnicodeScalarView()
         out.append(contentsOf: s.unicodeScalars.prefix(limit))
         return String(out) + "…"
     }
 
-    /// `d` with `places` decimals (no Foundation formatter).
+    /// `d` with `places` decimals (no Foundation formatter); the row writer's `fixed`, as text.
     static func fixed(_ d: Double, _ places: Int) -> String {
-        guard d.isFinite else { return "0" }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let n = Int64((abs(d) * scale).rounded())
-        let whole = String(n / Int64(scale))
-        guard places > 0 else { return (d < 0 && n != 0 ? "-" : "") + whole }
-        let frac = String(n % Int64(scale))
-        return (d < 0 && n != 0 ? "-" : "") + whole + "." + String(repeating: "0", count: places - frac.count) + frac
+        var b = ByteBuffer(capacity: 32)
+        b.fixed(d, places)
+        return String(decoding: b.array, as: UTF8.self)
     }
 
     static func percent(_ v: Double, of total: Double) -> String {
-        guard total > 0 else { return "0" }
-        return fixed(min(100, max(0, v / total * 100)), 3)
+        var b = ByteBuffer(capacity: 32)
+        b.percent(v, of: total)
+        return String(decoding: b.array, as: UTF8.self)
     }
 
     static func duration(_ s: Double) -> String {
-        if s >= 10 { return fixed(s, 1) + " s" }
-        if s >= 1 { return fixed(s, 2) + " s" }
-        if s >= 0.001 { return fixed(s * 1000, s >= 0.1 ? 0 : 1) + " ms" }
-        return fixed(s * 1_000_000, 0) + " µs"
+        var b = ByteBuffer(capacity: 32)
+        b.duration(s)
+        return String(decoding: b.array, as: UTF8.self)
     }
 
     static func byteCount(_ n: Int64) -> String {
@@ -386,82 +379,55 @@ final class BatchHTMLReport: BatchResultObserving {
     """
 }
 
-/// The page as it is written: chunks of bytes, every text from a URL or a server escaped.
-private struct HTMLPage {
-    private(set) var chunks: [[UInt8]] = []
-    private var current: [UInt8] = []
+/// The page as it is written, and a row as it goes to the spool: bytes, every text from a URL
+/// or a server escaped.
+private typealias HTMLPage = ByteBuffer
 
-    /// Whether `current` moves to `chunks` past 64 KiB (not for a row buffer, which its spool empties).
-    private var spills = true
-
-    init() {}
-
-    /// A row buffer that goes on after `bytes` (a buffer handed back by `take()`).
-    init(taking bytes: [UInt8]) {
-        current = bytes
-        spills = false
-    }
-
-    /// The row buffer's bytes, the page left empty.
-    mutating func take() -> [UInt8] {
-        defer { current = [] }
-        return current
-    }
-
+extension ByteBuffer {
     /// Markup of the page's own, as a literal (no String made).
-    mutating func lit(_ s: StaticString) {
-        current.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-
-    private mutating func spill() {
-        if spills, current.count >= 1 << 16 { chunks.append(current); current = [] }
-    }
+    @inline(__always)
+    fileprivate mutating func lit(_ s: StaticString) { append(s) }
 
     /// Markup of the page's own (never text from outside).
-    mutating func raw(_ s: String) {
-        current.append(contentsOf: s.utf8)
-        spill()
-    }
+    fileprivate mutating func raw(_ s: String) { append(contentsOf: s) }
 
     /// Text from outside (URL, message, file name), valid in element content and attributes.
-    mutating func text(_ s: String) {
-        s.appendMarkupEscaped(to: &current)
-        spill()
-    }
+    fileprivate mutating func text(_ s: String) { s.appendMarkupEscaped(to: &self) }
 
-    mutating func int(_ n: Int) { BatchResult.appendDecimal(Int64(n), to: &current) }
+    fileprivate mutating func int(_ n: Int) { appendDecimal(Int64(n)) }
 
-    /// `d` with `places` decimals, as `BatchHTMLReport.fixed` writes it.
-    mutating func fixed(_ d: Double, _ places: Int) {
-        guard d.isFinite else { current.append(UInt8(ascii: "0")); return }
+    /// `d` with `places` decimals (a half rounds away from zero). The page's own numbers
+    /// (`BatchHTMLReport.fixed`) come from here too.
+    fileprivate mutating func fixed(_ d: Double, _ places: Int) {
+        guard d.isFinite else { append(UInt8(ascii: "0")); return }
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }
         let n = Int64((abs(d) * Double(scale)).rounded())
-        if d < 0 && n != 0 { current.append(UInt8(ascii: "-")) }
-        BatchResult.appendDecimal(n / scale, to: &current)
+        if d < 0 && n != 0 { append(UInt8(ascii: "-")) }
+        appendDecimal(n / scale)
         guard places > 0 else { return }
-        current.append(UInt8(ascii: "."))
-        var frac = n % scale, divisor = scale / 10
-        while divisor > 0 {
-            current.append(UInt8(truncatingIfNeeded: frac / divisor) + 0x30)
-            frac %= divisor
-            divisor /= 10
+        write(upTo: places + 1) { p in
+            p[0] = UInt8(ascii: ".")
+            var frac = n % scale
+            for i in stride(from: places, to: 0, by: -1) {
+                p[i] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30
+                frac /= 10
+            }
+            return places + 1
         }
     }
 
-    mutating func percent(_ v: Double, of total: Double) {
-        guard total > 0 else { current.append(UInt8(ascii: "0")); return }
+    fileprivate mutating func percent(_ v: Double, of total: Double) {
+        guard total > 0 else { append(UInt8(ascii: "0")); return }
         fixed(min(100, max(0, v / total * 100)), 3)
     }
 
-    /// As `BatchHTMLReport.duration`.
-    mutating func duration(_ s: Double) {
-        if s >= 10 { fixed(s, 1); raw(" s") } else if s >= 1 { fixed(s, 2); raw(" s") } else if s >= 0.001 {
-            fixed(s * 1000, s >= 0.1 ? 0 : 1); raw(" ms")
-        } else { fixed(s * 1_000_000, 0); raw(" µs") }
+    /// `s` in µs, ms or s, with as many decimals as its size wants.
+    fileprivate mutating func duration(_ s: Double) {
+        if s >= 10 { fixed(s, 1); lit(" s") } else if s >= 1 { fixed(s, 2); lit(" s") } else if s >= 0.001 {
+            fixed(s * 1000, s >= 0.1 ? 0 : 1); lit(" ms")
+        } else { fixed(s * 1_000_000, 0); lit(" µs") }
     }
-
-    var allChunks: [[UInt8]] { current.isEmpty ? chunks : chunks + [current] }
 }
 
 /// Completions per time slot for the lines that are not drawn: a fixed number of slots whose

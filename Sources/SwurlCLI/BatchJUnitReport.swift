@@ -40,12 +40,12 @@ final class BatchJUnitReport: BatchResultObserving {
         spool.flushIfFull()
     }
 
-    private func observe(_ r: BatchResult, into pending: inout [UInt8]) {
-        func append(_ s: StaticString) { pending.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+    private func observe(_ r: BatchResult, into pending: inout ByteBuffer) {
+        func append(_ s: StaticString) { pending.append(s) }
         let seconds = r.timeTotal ?? r.timeline?.duration ?? 0
         lastEnd = max(lastEnd, r.timeline?.end ?? 0)
         pending.append(contentsOf: BatchJUnitReport.casePrefix)
-        BatchResult.appendDecimal(Int64(r.line), to: &pending)
+        pending.appendDecimal(Int64(r.line))
         if let m = r.method {
             append(": ")
             m.appendMarkupEscaped(to: &pending)
@@ -61,16 +61,16 @@ final class BatchJUnitReport: BatchResultObserving {
             failures += 1
             let message = r.error ?? "failed"
             append(">\n    <failure type=\"exit ")
-            BatchResult.appendDecimal(Int64(r.exit.rawValue), to: &pending)
+            pending.appendDecimal(Int64(r.exit.rawValue))
             append("\" message=\"")
             message.appendMarkupEscaped(to: &pending)
             append("\">exit ")
-            BatchResult.appendDecimal(Int64(r.exit.rawValue), to: &pending)
+            pending.appendDecimal(Int64(r.exit.rawValue))
             append(": ")
             message.appendMarkupEscaped(to: &pending)
             if let status = r.status {
                 append(" (HTTP status ")
-                BatchResult.appendDecimal(Int64(status), to: &pending)
+                pending.appendDecimal(Int64(status))
                 append(")")
             }
             append("</failure>\n  </testcase>\n")

@@ -11,7 +11,7 @@ import SwurlCore
 /// one buffer.
 final class ReportSpool {
     /// Bytes not written yet; callers append to it and call `flushIfFull()`.
-    var pending: [UInt8] = []
+    var pending = ByteBuffer(capacity: ReportSpool.block + 4096)
     private let fd: Int32
     private let option: String
     /// The first error writing the spool; thrown by `copy(to:)`.
@@ -29,7 +29,6 @@ final class ReportSpool {
         }
         unlink(template)
         self.fd = fd
-        pending.reserveCapacity(ReportSpool.block + 4096)
     }
 
     deinit { close(fd) }
@@ -40,13 +39,13 @@ final class ReportSpool {
     }
 
     private func flush() {
-        guard error == nil else { pending.removeAll(keepingCapacity: true); return }
+        guard error == nil else { pending.removeAll(); return }
         let fd = self.fd, what = "the \(option) spool file"
         let written = pending.withUnsafeBytes { b in
             Result { () throws(SwurlError) in try writeAll(fd, b, describing: what) }
         }
         if case .failure(let e) = written { error = e }
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
     }
 
     /// Everything spooled, written to `file` at its current end.

@@ -66,34 +66,36 @@ package indirect enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "\""))
             return
         }
+        // Byte by byte, without an array literal per escape (a server's quoted ETag is escaped
+        // in every HAR entry).
+        let hex: StaticString = "0123456789abcdef"
+        func escape(_ c: UInt8) { out.append(0x5C); out.append(c) }
+        func unicode(_ byte: UInt8) {
+            out.append(0x5C); out.append(UInt8(ascii: "u")); out.append(0x30); out.append(0x30)
+            out.append(hex.utf8Start[Int(byte >> 4)])
+            out.append(hex.utf8Start[Int(byte & 0xF)])
+        }
         var afterC2 = false
-        for byte in s.utf8 {
+        for byte in plain.utf8 {
             if afterC2 {
                 afterC2 = false
                 if byte >= 0x80 && byte <= 0x9F {
                     // U+0080…U+009F: the 0xC2 lead byte was held back.
-                    let hex = Array("0123456789abcdef".utf8)
-                    out += Array("\\u00".utf8)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
+                    unicode(byte)
                     continue
                 }
                 out.append(0xC2)
             }
             switch byte {
             case 0xC2: afterC2 = true
-            case UInt8(ascii: "\""): out += [0x5C, 0x22]
-            case UInt8(ascii: "\\"): out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            case 0x09: out += [0x5C, UInt8(ascii: "t")]
-            case 0x08: out += [0x5C, UInt8(ascii: "b")]
-            case 0x0C: out += [0x5C, UInt8(ascii: "f")]
-            case 0..<0x20, 0x7F:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+            case UInt8(ascii: "\""): escape(0x22)
+            case UInt8(ascii: "\\"): escape(0x5C)
+            case 0x0A: escape(UInt8(ascii: "n"))
+            case 0x0D: escape(UInt8(ascii: "r"))
+            case 0x09: escape(UInt8(ascii: "t"))
+            case 0x08: escape(UInt8(ascii: "b"))
+            case 0x0C: escape(UInt8(ascii: "f"))
+            case 0..<0x20, 0x7F: unicode(byte)
             default: out.append(byte)
             }
         }

@@ -55,12 +55,14 @@ package enum Redactor {
 
     /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
     /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
-    package static func isRecordedSecretHeader(_ name: some StringProtocol) -> Bool {
-        isRecordedSecretHeader(bytes: name.utf8)
+    package static func isRecordedSecretHeader(_ name: String) -> Bool {
+        if let secret = name.utf8.withContiguousStorageIfAvailable({ isRecordedSecretHeader(bytes: $0) }) { return secret }
+        var name = name
+        return name.withUTF8 { isRecordedSecretHeader(bytes: $0) }
     }
 
     /// `isRecordedSecretHeader` for a name in bytes (a request head as sent).
-    package static func isRecordedSecretHeader(bytes u: some Collection<UInt8>) -> Bool {
+    package static func isRecordedSecretHeader(bytes u: UnsafeBufferPointer<UInt8>) -> Bool {
         // By bytes against each name of the right length: no lower-cased copy (a HAR writes this per header).
         switch u.count {
         case 6: return isASCII(u, named: "cookie")
@@ -72,13 +74,15 @@ package enum Redactor {
     }
 
     /// Whether the bytes `name` are `lower` (lower-case ASCII) in any case of its letters.
-    package static func isASCII(_ name: some Collection<UInt8>, named lower: StaticString) -> Bool {
+    /// (On bytes in memory, not any collection: unspecialized, the generic form cost some 400
+    /// instructions a call, and a HAR entry asks this for every header.)
+    package static func isASCII(_ name: UnsafeBufferPointer<UInt8>, named lower: StaticString) -> Bool {
         guard name.count == lower.utf8CodeUnitCount else { return false }
-        var k = 0
-        for c in name {
+        let l = lower.utf8Start
+        for k in 0..<name.count {
+            let c = name[k]
             let folded = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
-            if folded != lower.utf8Start[k] { return false }
-            k += 1
+            if folded != l[k] { return false }
         }
         return true
     }

@@ -14,13 +14,13 @@ package enum Timestamp {
 
     /// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (milliseconds truncated).
     package static func iso8601(_ seconds: Double) -> String {
-        var out: [UInt8] = []
+        var out = ByteBuffer(capacity: 32)
         appendISO8601(seconds, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `iso8601(seconds)`'s bytes appended to `out` (a HAR entry each: no String made).
-    package static func appendISO8601(_ seconds: Double, to out: inout [UInt8]) {
+    package static func appendISO8601(_ seconds: Double, to out: inout ByteBuffer) {
         let millisTotal = Int64((seconds * 1000).rounded(.down))
         var whole = time_t(millisTotal >= 0 ? millisTotal / 1000 : (millisTotal - 999) / 1000)
         let millis = Int(millisTotal - Int64(whole) * 1000)
@@ -38,7 +38,7 @@ package enum Timestamp {
                 divisor /= 10
             }
         }
-        out.reserveCapacity(out.count + 24)
+        out.reserve(24)
         digits(Int(parts.tm_year) + 1900, 4); out.append(UInt8(ascii: "-"))
         digits(Int(parts.tm_mon) + 1, 2); out.append(UInt8(ascii: "-"))
         digits(Int(parts.tm_mday), 2); out.append(UInt8(ascii: "T"))

@@ -254,29 +254,27 @@ struct PlainURL {
 extension CurlURL {
     /// The start of the HTTP/1.1 request head libcurl 7.88 writes for a plain `http://` URL
     /// (`PlainURL`: libcurl keeps its path and query as they are): `METHOD TARGET HTTP/1.1` and
-    /// the `Host` line, its port left out when it is 80 (as Curl_http_host does). Nil for any
-    /// other URL.
-    package static func plainHTTPRequestStart(method: String, url: String) -> [UInt8]? {
+    /// the `Host` line, its port left out when it is 80 (as Curl_http_host does), appended to
+    /// `head`. False (`head` as it was) for any other URL.
+    package static func appendPlainHTTPRequestStart(method: String, url: String, to head: inout ByteBuffer) -> Bool {
         var text = url
-        return text.withUTF8 { b -> [UInt8]? in
-            guard let p = PlainURL.split(b), p.schemeEnd == 4 else { return nil }
-            var head: [UInt8] = []
-            head.reserveCapacity(b.count + 512)
-            head.append(contentsOf: method.utf8)
+        return text.withUTF8 { b -> Bool in
+            guard let p = PlainURL.split(b), p.schemeEnd == 4 else { return false }
+            head.append(contentsOf: method)
             head.append(0x20)
-            if let path = p.path { head.append(contentsOf: b[path]) } else { head.append(UInt8(ascii: "/")) }
+            if let path = p.path { head.append(UnsafeBufferPointer(rebasing: b[path])) } else { head.append(UInt8(ascii: "/")) }
             if let query = p.query {
                 head.append(UInt8(ascii: "?"))
-                head.append(contentsOf: b[query])
+                head.append(UnsafeBufferPointer(rebasing: b[query]))
             }
-            head.append(contentsOf: " HTTP/1.1\r\nHost: ".utf8)
-            head.append(contentsOf: b[p.host])
+            head.append(" HTTP/1.1\r\nHost: ")
+            head.append(UnsafeBufferPointer(rebasing: b[p.host]))
             if let port = p.port, !(port.count == 2 && b[port.lowerBound] == UInt8(ascii: "8") && b[port.lowerBound + 1] == UInt8(ascii: "0")) {
                 head.append(UInt8(ascii: ":"))
-                head.append(contentsOf: b[port])
+                head.append(UnsafeBufferPointer(rebasing: b[port]))
             }
-            head.append(contentsOf: "\r\n".utf8)
-            return head
+            head.append("\r\n")
+            return true
         }
     }
 }

@@ -41,10 +41,10 @@ enum SentRequestHead {
         case .automatic, .http1_1: break
         case .http2, .http2PriorKnowledge: return nil
         }
-        guard var head = CurlURL.plainHTTPRequestStart(method: request.method.rawValue, url: request.url) else { return nil }
+        var head = ByteBuffer(capacity: 512)
+        guard CurlURL.appendPlainHTTPRequestStart(method: request.method.rawValue, url: request.url, to: &head) else { return nil }
         var namesAccept = false, namesAcceptEncoding = false
-        var custom: [UInt8] = []
-        custom.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 2 })
+        var custom = ByteBuffer(capacity: 256)
         for line in lines {
             var text = line
             let ok = text.withUTF8 { b -> Bool in
@@ -56,8 +56,8 @@ enum SentRequestHead {
                 if b[sep] == UInt8(ascii: ";") {
                     // `Name;`: sent with an empty value; anything after the `;` is not swurl's form.
                     guard sep == b.count - 1 else { return false }
-                    custom.append(contentsOf: name)
-                    custom.append(contentsOf: ":\r\n".utf8)
+                    custom.append(name)
+                    custom.append(":\r\n")
                     return true
                 }
                 var v = sep + 1
@@ -67,21 +67,21 @@ enum SentRequestHead {
                     // but swurl never writes one (`Name;` is its empty value).
                     return sep == b.count - 1
                 }
-                custom.append(contentsOf: b)
-                custom.append(contentsOf: "\r\n".utf8)
+                custom.append(b)
+                custom.append("\r\n")
                 return true
             }
             guard ok else { return nil }
         }
-        if !namesAccept { head.append(contentsOf: "Accept: */*\r\n".utf8) }
+        if !namesAccept { head.append("Accept: */*\r\n") }
         if let acceptEncoding, !namesAcceptEncoding {
             guard !acceptEncoding.isEmpty else { return nil }
-            head.append(contentsOf: "Accept-Encoding: ".utf8)
-            head.append(contentsOf: acceptEncoding.utf8)
-            head.append(contentsOf: "\r\n".utf8)
+            head.append("Accept-Encoding: ")
+            head.append(contentsOf: acceptEncoding)
+            head.append("\r\n")
         }
-        head += custom
-        head.append(contentsOf: "\r\n".utf8)
-        return head
+        custom.withUnsafeBytes { head.append($0) }
+        head.append("\r\n")
+        return head.array
     }
 }

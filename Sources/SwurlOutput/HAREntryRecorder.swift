@@ -122,13 +122,15 @@ final class HAREntryRecorder: HopTap {
                 w.raw("],\"headers\":[")
                 for (i, line) in lines.dropFirst().enumerated() {
                     let name = UnsafeBufferPointer(rebasing: head[line.name])
-                    w.raw(i == 0 ? "{\"name\":" : ",{\"name\":")
-                    w.quoted(bytes: name)
-                    w.raw(",\"value\":")
-                    if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) { w.quoted(Redactor.mask) } else {
-                        w.quoted(bytes: UnsafeBufferPointer(rebasing: head[line.value]))
+                    if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) {
+                        w.raw(i == 0 ? "{\"name\":" : ",{\"name\":")
+                        w.quoted(bytes: name)
+                        w.raw(",\"value\":")
+                        w.quoted(Redactor.mask)
+                        w.raw("}")
+                    } else {
+                        w.pair(name: name, value: UnsafeBufferPointer(rebasing: head[line.value]), first: i == 0)
                     }
-                    w.raw("}")
                 }
                 w.raw("]")
             }
@@ -234,11 +236,7 @@ final class HAREntryRecorder: HopTap {
     // MARK: - Pieces
 
     private func pair(name: String, value: String, _ w: inout JSONWriter, first: Bool) {
-        w.raw(first ? "{\"name\":" : ",{\"name\":")
-        w.quoted(name)
-        w.raw(",\"value\":")
-        w.quoted(value)
-        w.raw("}")
+        w.pair(name: name, value: value, first: first)
     }
 
     private func secret(_ value: String) -> String { settings.secrets ? value : Redactor.mask }
@@ -363,8 +361,10 @@ final class HAREntryRecorder: HopTap {
     }
 
     /// Whether a header `name` is `lower` (lower-case ASCII), in any case.
-    static func isNamed(_ name: String, _ lower: String) -> Bool {
-        name.utf8.count == lower.utf8.count && name.lowercased() == lower
+    static func isNamed(_ name: String, _ lower: StaticString) -> Bool {
+        guard name.utf8.count == lower.utf8CodeUnitCount else { return false }
+        var name = name
+        return name.withUTF8 { Redactor.isASCII($0, named: lower) }
     }
 
     /// The query of a URL as name/value pairs, percent-decoded (`+` as in a form is left alone).

@@ -61,7 +61,7 @@ package final class HARLog {
         case .stream:
             let file = try OutputFile(path: path, option: "--har", mode: 0o600)
             self.file = file
-            write(Array(HARLog.head(settings).utf8))
+            Array(HARLog.head(settings).utf8).withUnsafeBytes { write($0) }
         case .rewrite:
             switch try OutputTarget.resolve(path) {
             case .directory: throw .output("cannot write '\(path)': it is a directory; give --har a file name")
@@ -89,18 +89,18 @@ package final class HARLog {
         case .rewrite:
             var w = JSONWriter(capacity: 2048)
             write(&w)
-            entries.append(w.bytes)
+            entries.append(w.bytes.array)
         }
     }
 
     private func flush() {
-        write(pending.bytes)
-        pending.bytes.removeAll(keepingCapacity: true)
+        pending.bytes.withUnsafeBytes { write($0) }
+        pending.bytes.removeAll()
     }
 
-    private func write(_ bytes: [UInt8]) {
+    private func write(_ bytes: UnsafeRawBufferPointer) {
         guard writeError == nil, let file else { return }
-        do { try bytes.withUnsafeBytes { try file.write($0) } } catch {
+        do { try file.write(bytes) } catch {
             writeError = (error as? SwurlError) ?? .output("writing '\(path)' failed: \(error)")
         }
     }
@@ -112,7 +112,7 @@ package final class HARLog {
         switch mode {
         case .stream:
             guard let file else { return }
-            pending.bytes += Array(HARLog.tail.utf8)
+            pending.bytes.append(contentsOf: HARLog.tail)
             flush()
             self.file = nil
             if let writeError {

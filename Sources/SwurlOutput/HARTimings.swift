@@ -65,6 +65,6 @@ struct HARTimings {
     static func ms(_ us: Int64) -> String {
         var w = JSONWriter()
         w.millis(us)
-        return String(decoding: w.bytes, as: UTF8.self)
+        return w.bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -12,4 +12,22 @@ final class BatchHTMLReportTests: XCTestCase {
         XCTAssertEqual(BatchHTMLReport.reason("retried after 3 attempts"), "retried after 3 attempts")
         XCTAssertEqual(BatchHTMLReport.reason("after ms"), "after ms")
     }
+
+    func testNumbersAreWrittenWithTheirDecimals() {
+        XCTAssertEqual(BatchHTMLReport.fixed(0, 3), "0.000")
+        XCTAssertEqual(BatchHTMLReport.fixed(1.2346, 3), "1.235")
+        XCTAssertEqual(BatchHTMLReport.fixed(0.0042, 6), "0.004200")
+        XCTAssertEqual(BatchHTMLReport.fixed(-2.5, 0), "-3")
+        XCTAssertEqual(BatchHTMLReport.fixed(-0.0001, 2), "0.00")
+        XCTAssertEqual(BatchHTMLReport.fixed(-12.34, 1), "-12.3")
+        XCTAssertEqual(BatchHTMLReport.fixed(123456.5, 0), "123457")
+        XCTAssertEqual(BatchHTMLReport.fixed(.nan, 2), "0")
+        XCTAssertEqual(BatchHTMLReport.percent(1, of: 3), "33.333")
+        XCTAssertEqual(BatchHTMLReport.percent(5, of: 0), "0")
+        XCTAssertEqual(BatchHTMLReport.duration(12.34), "12.3 s")
+        XCTAssertEqual(BatchHTMLReport.duration(1.234), "1.23 s")
+        XCTAssertEqual(BatchHTMLReport.duration(0.1234), "123 ms")
+        XCTAssertEqual(BatchHTMLReport.duration(0.01234), "12.3 ms")
+        XCTAssertEqual(BatchHTMLReport.duration(0.000123), "123 µs")
+    }
 }

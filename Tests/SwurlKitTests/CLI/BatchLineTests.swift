@@ -111,9 +111,10 @@ final class BatchLineTests: XCTestCase {
         r.url = "http://x/caf\u{E9}\n"
         r.timeTotal = -1
         XCTAssertEqual(r.text, "0 0 0.000000 9223372036854775807 GET http://x/caf\u{E9}\\n")
-        var bytes: [UInt8] = Array("x".utf8)
+        var bytes = ByteBuffer()
+        bytes.append("x")
         r.appendText(to: &bytes)
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "x" + r.text)
+        XCTAssertEqual(String(decoding: bytes.array, as: UTF8.self), "x" + r.text)
     }
 
     /// A line without options takes the parsed defaults; every outcome must match the full

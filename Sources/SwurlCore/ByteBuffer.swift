@@ -1,0 +1,143 @@
+/// Bytes a writer appends to in many small pieces (a HAR entry, a batch report's row): an
+/// append is a capacity check and a copy. `Array.append(contentsOf:)` costs about 90
+/// instructions a call (uniqueness, capacity and generic paths), and a HAR entry or a report row
+/// makes dozens of them (docs/performance.md, "HAR files and batch reports").
+///
+/// Not copyable: the buffer owns its memory and frees it in `deinit`, so two writers can never
+/// share it. Writers borrow it `inout`. The appends are `@inlinable`, but Swift 6.3.1 inlines
+/// a `package` declaration only within its own target: from the others they are calls
+/// (docs/performance.md, "Second round: byte writers").
+package struct ByteBuffer: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    /// Bytes written.
+    package var count: Int { used }
+    @usableFromInline var used = 0
+    @usableFromInline var capacity: Int
+
+    /// An empty buffer with room for `capacity` bytes before it grows.
+    package init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    package var isEmpty: Bool { count == 0 }
+
+    /// Makes room for `n` more bytes: the appends after it do not grow the buffer until they
+    /// passed them.
+    @inlinable @inline(__always)
+    package mutating func reserve(_ n: Int) {
+        if capacity - used < n { grow(n) }
+    }
+
+    @usableFromInline
+    mutating func grow(_ n: Int) {
+        let needed = used + n
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        new.update(from: base, count: used)
+        base.deallocate()
+        base = new
+        capacity = newCapacity
+    }
+
+    @inlinable @inline(__always)
+    package mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[used] = byte
+        used += 1
+    }
+
+    @inlinable @inline(__always)
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let p = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        ByteBuffer.copy(p, to: base + used, count: bytes.count)
+        used += bytes.count
+    }
+
+    /// `count` bytes from `source` to `target` (which do not overlap): the short pieces writers
+    /// append most (punctuation, keys, header names) with two overlapping moves each, the others
+    /// with memmove, whose call and size dispatch cost more than such a piece.
+    @inlinable @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        if n > 16 {
+            to.copyMemory(from: from, byteCount: n)
+        } else if n >= 8 {
+            let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 {
+            let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+        } else {
+            for i in 0..<n { target[i] = source[i] }
+        }
+    }
+
+    @inlinable @inline(__always)
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        append(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Text of the writer's own, as a literal (no String made).
+    @inlinable @inline(__always)
+    package mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `text`'s UTF-8 bytes.
+    package mutating func append(contentsOf text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    package mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Room for `n` bytes that `body` writes from the start of the pointer it is given; `body`
+    /// returns how many it wrote (at most `n`).
+    @inlinable @inline(__always)
+    package mutating func write(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(n)
+        let written = body(base + used)
+        precondition(written >= 0 && written <= n, "ByteBuffer.write wrote past the room it asked for")
+        used += written
+    }
+
+    /// `n` in decimal.
+    @inlinable
+    package mutating func appendDecimal(_ n: Int64) {
+        write(upTo: 20) { p in
+            var v = n.magnitude
+            var digits = 1
+            var rest = v
+            while rest >= 10 { rest /= 10; digits += 1 }
+            let sign = n < 0 ? 1 : 0
+            if n < 0 { p[0] = UInt8(ascii: "-") }
+            var i = sign + digits
+            repeat {
+                i -= 1
+                p[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                v /= 10
+            } while v > 0
+            return sign + digits
+        }
+    }
+
+    /// Forgets the bytes, keeping the memory.
+    package mutating func removeAll() { used = 0 }
+
+    /// The bytes written so far.
+    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: used))
+    }
+
+    /// A copy of the bytes written so far.
+    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
+}

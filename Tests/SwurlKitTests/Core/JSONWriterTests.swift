@@ -1,0 +1,52 @@
+import XCTest
+@testable import SwurlCore
+
+final class JSONWriterTests: XCTestCase {
+    private func quoted(_ bytes: [UInt8]) -> [UInt8] {
+        var w = JSONWriter()
+        bytes.withUnsafeBufferPointer { w.quoted(bytes: $0) }
+        return w.bytes.array
+    }
+
+    private func escaped(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONValue.writeString(String(decoding: bytes, as: UTF8.self), to: &out)
+        return out
+    }
+
+    /// The fast path (copied at once) and the escaping rule agree for every byte value at every
+    /// place of strings from 0 to 20 bytes, so the eight-bytes-at-a-time check misses nothing.
+    func testQuotedBytesAgreeWithTheEscapingRuleForEveryByteAtEveryPlace() {
+        for length in 0...20 {
+            let base = Array(repeating: UInt8(ascii: "a"), count: length)
+            XCTAssertEqual(quoted(base), escaped(base))
+            for place in 0..<length {
+                for value in 0...255 {
+                    var bytes = base
+                    bytes[place] = UInt8(value)
+                    XCTAssertEqual(quoted(bytes), escaped(bytes), "byte \(value) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
+    func testPairWritesNameAndValueAsQuotedDoes() {
+        func pair(_ name: String, _ value: String, first: Bool) -> String {
+            var w = JSONWriter()
+            w.pair(name: name, value: value, first: first)
+            return String(decoding: w.bytes.array, as: UTF8.self)
+        }
+        XCTAssertEqual(pair("Host", "x:1", first: true), #"{"name":"Host","value":"x:1"}"#)
+        XCTAssertEqual(pair("ETag", "\"6b-11\"", first: false), #",{"name":"ETag","value":"\"6b-11\""}"#)
+        XCTAssertEqual(pair("", "", first: true), #"{"name":"","value":""}"#)
+        XCTAssertEqual(pair("X-Ü", "tab\there", first: true), "{\"name\":\"X-Ü\",\"value\":\"tab\\there\"}")
+    }
+
+    func testMillisWritesThreeDecimals() {
+        for (us, text) in [(Int64(0), "0.000"), (1234, "1.234"), (5, "0.005"), (1_000_000, "1000.000"), (-3, "-1")] {
+            var w = JSONWriter()
+            w.millis(us)
+            XCTAssertEqual(String(decoding: w.bytes.array, as: UTF8.self), text)
+        }
+    }
+}
