@@ -98,7 +98,7 @@ enum RequestCommand: SwurlCommand {
             try printer.finish()
             if options.verbose, let cache = result.cache { try? environment.stderr.write("swurl: cache: \(cache)\n") }
             if let coding = result.undecodedEncoding, environment.stderrIsTerminal, !options.quiet {
-                try? environment.stderr.write("swurl: note: the Content-Encoding '\(TerminalSanitizer.clean(coding))' is not one libcurl decodes; the body is as received\n")
+                try? environment.stderr.write("swurl: note: the body is as received, still encoded ('\(TerminalSanitizer.clean(coding))'): libcurl does not decode all of it\n")
             }
             if selection.meta {
                 if terminal && (selection.responseBody || selection.responseHeaders) { try out.write("\n") }

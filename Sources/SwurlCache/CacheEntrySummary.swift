@@ -88,7 +88,7 @@ extension CacheEntry {
         func httpDate(_ r: Range<Int>) -> Double? { HTTPDate.parse(bytes: UnsafeBufferPointer(rebasing: b[r]), now: responseTime) }
         let urlBytes = UnsafeBufferPointer(rebasing: b[url])
         let freshness = CacheRules.Freshness(
-            status: status, cacheControl: cc, date: date.flatMap(httpDate), expires: expires.map { expiresCount == 1 ? httpDate($0) ?? -.infinity : -.infinity },
+            status: status, cacheControl: cc, date: date.flatMap(httpDate), expires: CacheRules.Freshness.expires(count: expiresCount, first: expires.flatMap(httpDate)),
             lastModified: lastModified.flatMap(httpDate),
             age: age.flatMap { CacheControl.deltaSeconds(String(decoding: UnsafeBufferPointer(rebasing: b[$0]), as: UTF8.self)) })
         return Summary(url: String(decoding: urlBytes, as: UTF8.self), urlIsASCII: urlBytes.allSatisfy { $0 < 0x80 },

@@ -74,6 +74,12 @@ package enum CacheRules {
             self.age = age
         }
 
+        /// `expires` of a head with `count` Expires fields, the first of which reads as `first`:
+        /// nil without one; minus infinity when it is invalid or there are several (§5.3: in the past).
+        package static func expires(count: Int, first: Double?) -> Double? {
+            count == 0 ? nil : (count == 1 ? first ?? -.infinity : -.infinity)
+        }
+
         /// From a response head whose head arrived at `responseTime` (the clock an RFC 850 date's
         /// two-digit year is read against).
         package init(_ response: HTTPResponseHead, responseTime: Double) {
@@ -81,7 +87,7 @@ package enum CacheRules {
             func date(_ text: String) -> Double? { HTTPDate.parse(text, now: responseTime) }
             let expires = h.values("Expires")
             self.init(status: response.status, cacheControl: CacheControl(h), date: h["Date"].flatMap(date),
-                      expires: expires.isEmpty ? nil : (expires.count == 1 ? date(expires[0]) ?? -.infinity : -.infinity),
+                      expires: Freshness.expires(count: expires.count, first: expires.first.flatMap(date)),
                       lastModified: h["Last-Modified"].flatMap(date), age: h["Age"].flatMap { CacheControl.deltaSeconds($0) })
         }
     }

@@ -48,13 +48,24 @@ package enum CurlVersion {
     /// `CodingsMemo` and libcurl is loaded only when the memo does not describe the libcurl file
     /// that would be loaded.
     package static let acceptEncoding: String = {
-        if let known = CodingsMemo.read() { return known }
+        if let known = CodingsMemo.read() {
+            CodingsMemo.used = known
+            return known
+        }
+        let value = loadedCodings
+        CodingsMemo.write(value)
+        return value
+    }()
+
+    /// The codings the loaded libcurl decodes, asked of it (loads libcurl), in its order; a
+    /// memo that no longer says the same is rewritten.
+    package static let loadedCodings: String = {
         var names: [String] = []
         if has(CURL_VERSION_LIBZ) { names += ["deflate", "gzip"] }
         if has(CURL_VERSION_BROTLI) { names.append("br") }
         if has(CURL_VERSION_ZSTD) { names.append("zstd") }
         let value = names.joined(separator: ", ")
-        CodingsMemo.write(value)
+        if let used = CodingsMemo.used, used != value { CodingsMemo.write(value) }
         return value
     }()
 
@@ -65,7 +76,7 @@ package enum CurlVersion {
 
 /// What `CurlVersion.acceptEncoding` found, in the hidden file `.libcurl-codings` of the cache
 /// directory (0600, replaced atomically): the libcurl file it was read from (path, device, inode,
-/// modification time, size) and `LD_LIBRARY_PATH`, which decides which file dlopen opens. A
+/// modification time, size), the loader's cache and `LD_LIBRARY_PATH`, which decide which file dlopen opens. A
 /// memo is used only while all of them still hold; an upgraded libcurl is a new file, so it is
 /// loaded once and the memo rewritten.
 enum CodingsMemo {
@@ -73,12 +84,19 @@ enum CodingsMemo {
     private static let magic = "swurl libcurl codings 1"
 
     /// The file's identity as the memo records it, nil when it cannot be read.
+    /// The loader's cache (`ldconfig` rewrites it when libraries come or go) is part of it: a
+    /// libcurl installed elsewhere changes which file dlopen opens without changing the old one.
     private static func identity(of path: String) -> String? {
-        var st = stat()
+        var st = stat(), cache = stat()
         guard stat(path, &st) == 0 else { return nil }
+        if stat("/etc/ld.so.cache", &cache) != 0 { cache = stat() }
         let libraryPath = getenv("LD_LIBRARY_PATH").map { String(cString: $0) } ?? ""
         return "\(libraryPath)\n\(path)\n\(st.st_dev) \(st.st_ino) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec) \(st.st_size)"
+            + " \(cache.st_ino) \(cache.st_mtim.tv_sec).\(cache.st_mtim.tv_nsec) \(cache.st_size)"
     }
+
+    /// The codings this process took from the memo, if it did (`loadedCodings` compares them).
+    nonisolated(unsafe) static var used: String?
 
     /// The memo's codings, when it describes the libcurl that would be loaded now. Read and
     /// compared as bytes: generic splitting and joining cost a hit more than the rest of it.

@@ -21,6 +21,10 @@ package enum ContentCoding: Sendable, Equatable {
     /// the order libcurl sends them; empty for a libcurl built without any.
     package static var decodable: String { CurlVersion.acceptEncoding }
 
+    /// `decodable` as the loaded libcurl itself reports it (loads libcurl); what a transfer
+    /// checks a response's codings against.
+    package static var decodedByLoadedLibcurl: String { CurlVersion.loadedCodings }
+
     /// Keeps what libcurl decodes in `directory` (the cache's), so that a request the cache
     /// answers need not load libcurl to build its `Accept-Encoding`; before the first request.
     package static func remember(in directory: String) {

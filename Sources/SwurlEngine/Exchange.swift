@@ -246,8 +246,8 @@ package final class Exchange {
         switch filter.verdict {
         case .again:
             // Not a retry (no --retry budget, no wait): the same request once more, unconditional.
+            // Nothing of the hidden 304 was shown, so no hop is finished (no separator with --all).
             unconditionalNext = true
-            if delegatePerHop { pendingHopFinish = delegate }
             return .next
         case .retry(let wait, let cause):
             retries += 1

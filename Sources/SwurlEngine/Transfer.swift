@@ -407,8 +407,11 @@ package final class Transfer: EasyTransferHandler {
     /// up to the close (RFC 9112 §6.3), as `curl --raw` shows it.
     private func passThroughUnknownEncoding(_ head: HTTPResponseHead) {
         guard options.contentCoding.libcurlDecodes, head.status >= 200 else { return }
-        let known = Set(ContentCoding.decodable.split(separator: ",").map { String($0).trimmingSpaces() } + ["identity"]
-                        + (ContentCoding.decodable.containsText("gzip") ? ["x-gzip"] : []))
+        // What the loaded libcurl decodes, asked of it (the Accept-Encoding may come from the
+        // cache's memo, which describes the libcurl file of an earlier run).
+        let decodable = ContentCoding.decodedByLoadedLibcurl
+        let known = Set(decodable.split(separator: ",").map { String($0).trimmingSpaces() } + ["identity"]
+                        + (decodable.containsText("gzip") ? ["x-gzip"] : []))
         func unknown(_ value: String, besides: Set<String>) -> Bool {
             let tokens = value.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
             return tokens.contains { !known.contains($0) && !besides.contains($0) }
@@ -416,7 +419,10 @@ package final class Transfer: EasyTransferHandler {
         if let coding = head.headers["Content-Encoding"], unknown(coding, besides: []) {
             if (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil { undecodedEncoding = coding }
         } else if let coding = head.headers["Transfer-Encoding"], unknown(coding, besides: ["chunked"]) {
-            try? easy.set(.contentDecoding(false), "Transfer-Encoding")
+            // The one option turns off the content decoders too: a gzip body stays gzip.
+            if (try? easy.set(.contentDecoding(false), "Transfer-Encoding")) != nil {
+                undecodedEncoding = [coding, head.headers["Content-Encoding"]].compactMap { $0 }.joined(separator: ", ")
+            }
         }
     }
 
