@@ -203,58 +203,70 @@ final class BatchHTMLReport: BatchResultObserving {
         let failed = r.exit != .success
         let method = r.method ?? "-"
         let url = clip(r.shownURL ?? "-", maxText)
-        p.lit(failed ? "<div class=\"row failed\" title=\"line " : "<div class=\"row\" title=\"line ")
-        p.int(r.line)
-        p.lit(": ")
-        p.text(method)
-        p.lit(" ")
-        p.text(url)
-        p.lit("&#10;status: ")
-        if let status = r.status { p.int(status) } else { p.lit("none") }
-        if failed {
-            p.lit(", exit ")
-            p.int(Int(r.exit.rawValue))
-            p.lit(": ")
-            p.text(clip(r.error ?? "failed", maxText))
-        }
-        if let size = r.size { p.lit("&#10;size: "); p.int(Int(size)); p.lit(" bytes") }
-        p.lit("&#10;start ")
-        p.duration(tl.start)
-        p.lit(", total ")
-        p.duration(tl.duration)
-        tl.phases?.forEach { name, v in
-            guard v > 0 else { return }
-            p.lit("&#10;"); p.lit(name); p.lit(" "); p.duration(v)
-        }
-        p.lit("\" style=\"order:")
-        p.int(ordinal)
-        p.lit("\"><span class=\"label\">")
-        p.int(r.line)
-        if failed {
-            p.lit(" <b class=\"mark\">✕ exit "); p.int(Int(r.exit.rawValue)); p.lit("</b> ")
-        } else if let status = r.status {
-            p.lit(" <b>"); p.int(status); p.lit("</b> ")
-        } else {
-            p.lit(" <b>-</b> ")
+        // The markup and numbers between the texts from outside go through a few reservations
+        // (`MarkupCursor`), the room each asks for counted from its longest numbers.
+        p.markup(upTo: 64) { c in
+            c.lit(failed ? "<div class=\"row failed\" title=\"line " : "<div class=\"row\" title=\"line ")
+            c.int(r.line)
+            c.lit(": ")
         }
         p.text(method)
         p.lit(" ")
         p.text(url)
-        p.lit("</span><span class=\"track\"><span class=\"bar\" style=\"--s:")
-        p.fixed(tl.start, 6)
-        p.lit(";--d:")
-        p.fixed(tl.duration, 6)
-        p.lit("\">")
-        let total = tl.duration
-        if let ph = tl.phases, total > 0 {
-            ph.forEach { name, v in
-                guard v > 0 else { return }
-                p.lit("<i class=\""); p.lit(name); p.lit("\" style=\"width:"); p.percent(v, of: total); p.lit("%\"></i>")
+        p.markup(upTo: 64) { c in
+            c.lit("&#10;status: ")
+            if let status = r.status { c.int(status) } else { c.lit("none") }
+            if failed {
+                c.lit(", exit ")
+                c.int(Int(r.exit.rawValue))
+                c.lit(": ")
             }
-        } else if tl.phases == nil {
-            p.lit("<i class=\"failed-key\" style=\"width:100%\"></i>")
         }
-        p.lit("</span></span></div>\n")
+        if failed { p.text(clip(r.error ?? "failed", maxText)) }
+        // Seven phases of at most 42 bytes, and under 300 for the rest.
+        p.markup(upTo: 640) { c in
+            if let size = r.size { c.lit("&#10;size: "); c.int(Int(size)); c.lit(" bytes") }
+            c.lit("&#10;start ")
+            c.duration(tl.start)
+            c.lit(", total ")
+            c.duration(tl.duration)
+            tl.phases?.forEach { name, v in
+                guard v > 0 else { return }
+                c.lit("&#10;"); c.lit(name); c.lit(" "); c.duration(v)
+            }
+            c.lit("\" style=\"order:")
+            c.int(ordinal)
+            c.lit("\"><span class=\"label\">")
+            c.int(r.line)
+            if failed {
+                c.lit(" <b class=\"mark\">✕ exit "); c.int(Int(r.exit.rawValue)); c.lit("</b> ")
+            } else if let status = r.status {
+                c.lit(" <b>"); c.int(status); c.lit("</b> ")
+            } else {
+                c.lit(" <b>-</b> ")
+            }
+        }
+        p.text(method)
+        p.lit(" ")
+        p.text(url)
+        // Seven phases of at most 70 bytes, and under 200 for the rest.
+        p.markup(upTo: 768) { c in
+            c.lit("</span><span class=\"track\"><span class=\"bar\" style=\"--s:")
+            c.fixed(tl.start, 6)
+            c.lit(";--d:")
+            c.fixed(tl.duration, 6)
+            c.lit("\">")
+            let total = tl.duration
+            if let ph = tl.phases, total > 0 {
+                ph.forEach { name, v in
+                    guard v > 0 else { return }
+                    c.lit("<i class=\""); c.lit(name); c.lit("\" style=\"width:"); c.percent(v, of: total); c.lit("%\"></i>")
+                }
+            } else if tl.phases == nil {
+                c.lit("<i class=\"failed-key\" style=\"width:100%\"></i>")
+            }
+            c.lit("</span></span></div>\n")
+        }
     }
 
     private func writeRest(_ p: inout HTMLPage, axis: Double) {
@@ -396,34 +408,65 @@ extension ByteBuffer {
 
     fileprivate mutating func int(_ n: Int) { appendDecimal(Int64(n)) }
 
-    /// `d` with `places` decimals (a half rounds away from zero). The page's own numbers
-    /// (`BatchHTMLReport.fixed`) come from here too.
-    fileprivate mutating func fixed(_ d: Double, _ places: Int) {
-        guard d.isFinite else { append(UInt8(ascii: "0")); return }
-        var scale: Int64 = 1
-        for _ in 0..<places { scale *= 10 }
-        let n = Int64((abs(d) * Double(scale)).rounded())
-        if d < 0 && n != 0 { append(UInt8(ascii: "-")) }
-        appendDecimal(n / scale)
-        guard places > 0 else { return }
-        write(upTo: places + 1) { p in
-            p[0] = UInt8(ascii: ".")
-            var frac = n % scale
-            for i in stride(from: places, to: 0, by: -1) {
-                p[i] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30
-                frac /= 10
-            }
-            return places + 1
+    /// Room for at least `n` bytes of the page's own markup and numbers, which `body` writes.
+    fileprivate mutating func markup(upTo n: Int, _ body: (inout MarkupCursor) -> Void) {
+        write(upTo: n) { p in
+            var c = MarkupCursor(at: p)
+            body(&c)
+            return p.distance(to: c.at)
         }
     }
 
-    fileprivate mutating func percent(_ v: Double, of total: Double) {
-        guard total > 0 else { append(UInt8(ascii: "0")); return }
+    fileprivate mutating func fixed(_ d: Double, _ places: Int) { markup(upTo: MarkupCursor.fixedRoom(places)) { $0.fixed(d, places) } }
+
+    fileprivate mutating func percent(_ v: Double, of total: Double) { markup(upTo: MarkupCursor.fixedRoom(3)) { $0.percent(v, of: total) } }
+
+    fileprivate mutating func duration(_ s: Double) { markup(upTo: MarkupCursor.durationRoom) { $0.duration(s) } }
+}
+
+/// Writes the page's own markup and numbers into room a `ByteBuffer.write(upTo:)` reserved: a
+/// row is a few reservations, not some sixty appends, each of which is a call into SwurlCore
+/// (docs/performance.md, "Third round"). Whoever makes one counts the room it needs.
+private struct MarkupCursor {
+    var at: UnsafeMutablePointer<UInt8>
+
+    /// Most bytes `fixed(_, places)` writes: a sign, 19 digits, the point and the decimals.
+    static func fixedRoom(_ places: Int) -> Int { 21 + places }
+    /// Most bytes `duration` writes: `fixed` with two decimals and ` µs`.
+    static let durationRoom = 27
+
+    @inline(__always)
+    mutating func lit(_ s: StaticString) { at += putBytes(s, at: at) }
+
+    @inline(__always)
+    mutating func int(_ n: Int) { at += putDecimal(Int64(n), at: at) }
+
+    /// `d` with `places` decimals (a half rounds away from zero). The page's own numbers
+    /// (`BatchHTMLReport.fixed`) come from here too.
+    mutating func fixed(_ d: Double, _ places: Int) {
+        guard d.isFinite else { lit("0"); return }
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let n = Int64((abs(d) * Double(scale)).rounded())
+        if d < 0 && n != 0 { lit("-") }
+        at += putDecimal(n / scale, at: at)
+        guard places > 0 else { return }
+        at[0] = UInt8(ascii: ".")
+        var frac = n % scale
+        for i in stride(from: places, to: 0, by: -1) {
+            at[i] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30
+            frac /= 10
+        }
+        at += places + 1
+    }
+
+    mutating func percent(_ v: Double, of total: Double) {
+        guard total > 0 else { lit("0"); return }
         fixed(min(100, max(0, v / total * 100)), 3)
     }
 
     /// `s` in µs, ms or s, with as many decimals as its size wants.
-    fileprivate mutating func duration(_ s: Double) {
+    mutating func duration(_ s: Double) {
         if s >= 10 { fixed(s, 1); lit(" s") } else if s >= 1 { fixed(s, 2); lit(" s") } else if s >= 0.001 {
             fixed(s * 1000, s >= 0.1 ? 0 : 1); lit(" ms")
         } else { fixed(s * 1_000_000, 0); lit(" µs") }

@@ -54,29 +54,8 @@ package struct ByteBuffer: ~Copyable {
     package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let p = bytes.baseAddress else { return }
         reserve(bytes.count)
-        ByteBuffer.copy(p, to: base + used, count: bytes.count)
+        copyBytes(p, to: base + used, count: bytes.count)
         used += bytes.count
-    }
-
-    /// `count` bytes from `source` to `target` (which do not overlap): the short pieces writers
-    /// append most (punctuation, keys, header names) with two overlapping moves each, the others
-    /// with memmove, whose call and size dispatch cost more than such a piece.
-    @inlinable @inline(__always)
-    static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
-        if n > 16 {
-            to.copyMemory(from: from, byteCount: n)
-        } else if n >= 8 {
-            let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-            to.storeBytes(of: head, as: UInt64.self)
-            to.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
-        } else if n >= 4 {
-            let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-            to.storeBytes(of: head, as: UInt32.self)
-            to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
-        } else {
-            for i in 0..<n { target[i] = source[i] }
-        }
     }
 
     @inlinable @inline(__always)
@@ -113,21 +92,7 @@ package struct ByteBuffer: ~Copyable {
     /// `n` in decimal.
     @inlinable
     package mutating func appendDecimal(_ n: Int64) {
-        write(upTo: 20) { p in
-            var v = n.magnitude
-            var digits = 1
-            var rest = v
-            while rest >= 10 { rest /= 10; digits += 1 }
-            let sign = n < 0 ? 1 : 0
-            if n < 0 { p[0] = UInt8(ascii: "-") }
-            var i = sign + digits
-            repeat {
-                i -= 1
-                p[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-                v /= 10
-            } while v > 0
-            return sign + digits
-        }
+        write(upTo: 20) { putDecimal(n, at: $0) }
     }
 
     /// Forgets the bytes, keeping the memory.

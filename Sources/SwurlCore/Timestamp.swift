@@ -19,32 +19,64 @@ package enum Timestamp {
         return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// `iso8601(seconds)`'s bytes appended to `out` (a HAR entry each: no String made).
+    /// The text of the last whole second stamped (`YYYY-MM-DDTHH:MM:SS`), for a writer that
+    /// stamps many times a second (a batch's HAR entries): `gmtime_r` runs once a second, not
+    /// once a stamp.
+    package struct SecondCache {
+        fileprivate var second: time_t?
+        fileprivate var text: [UInt8] = []
+
+        package init() {}
+    }
+
+    /// `iso8601(seconds)`'s bytes appended to `out` (no String made).
     package static func appendISO8601(_ seconds: Double, to out: inout ByteBuffer) {
+        var cache = SecondCache()
+        appendISO8601(seconds, to: &out, cache: &cache)
+    }
+
+    /// `iso8601(seconds)`'s bytes appended to `out`, the second's text taken from `cache` when
+    /// it is the same second (and kept there when not).
+    package static func appendISO8601(_ seconds: Double, to out: inout ByteBuffer, cache: inout SecondCache) {
         let millisTotal = Int64((seconds * 1000).rounded(.down))
-        var whole = time_t(millisTotal >= 0 ? millisTotal / 1000 : (millisTotal - 999) / 1000)
+        let whole = time_t(millisTotal >= 0 ? millisTotal / 1000 : (millisTotal - 999) / 1000)
         let millis = Int(millisTotal - Int64(whole) * 1000)
+        if cache.second != whole {
+            cache.text = secondText(whole)
+            cache.second = whole
+        }
+        out.reserve(cache.text.count + 5)
+        cache.text.withUnsafeBufferPointer { out.append($0) }
+        out.append(UInt8(ascii: "."))
+        appendDigits(millis, 3, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` of the second `whole` since the epoch.
+    private static func secondText(_ whole: time_t) -> [UInt8] {
+        var whole = whole
         var parts = tm()
         gmtime_r(&whole, &parts)
-        func digits(_ n: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var v = n
-            // A year past 9999 keeps all its digits.
-            while v / divisor >= 10 { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(truncatingIfNeeded: v / divisor) &+ 0x30)
-                v %= divisor
-                divisor /= 10
-            }
+        var out = ByteBuffer(capacity: 32)
+        appendDigits(Int(parts.tm_year) + 1900, 4, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mon) + 1, 2, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mday), 2, to: &out); out.append(UInt8(ascii: "T"))
+        appendDigits(Int(parts.tm_hour), 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_min), 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_sec), 2, to: &out)
+        return out.array
+    }
+
+    /// `n` with at least `count` digits (zeros before); a year past 9999 keeps all its digits.
+    private static func appendDigits(_ n: Int, _ count: Int, to out: inout ByteBuffer) {
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        var v = n
+        while v / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(truncatingIfNeeded: v / divisor) &+ 0x30)
+            v %= divisor
+            divisor /= 10
         }
-        out.reserve(24)
-        digits(Int(parts.tm_year) + 1900, 4); out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2); out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2); out.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2); out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2); out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2); out.append(UInt8(ascii: "."))
-        digits(millis, 3); out.append(UInt8(ascii: "Z"))
     }
 }

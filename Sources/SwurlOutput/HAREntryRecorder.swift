@@ -72,7 +72,7 @@ final class HAREntryRecorder: HopTap {
         let t = end.timing
         let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds(), firstByteAfterHead: firstByteAfterHead())
         w.raw("{\"startedDateTime\":\"")
-        Timestamp.appendISO8601(end.endedAt - max(0, t.total), to: &w.bytes)
+        log.appendTimestamp(end.endedAt - max(0, t.total), to: &w)
         w.raw("\",\"time\":")
         w.millis(timings.total)
         w.raw(",\"request\":")

@@ -47,6 +47,8 @@ package final class HARLog {
     /// write into straight.
     private var pending = JSONWriter(capacity: HARLog.block + 8 * 1024)
     private static let block = 64 * 1024
+    /// The second the last entry started in, as text: entries in the same second reuse it.
+    private var secondCache = Timestamp.SecondCache()
     /// The first error writing an entry (`.stream`), reported by `commit()`.
     private var writeError: SwurlError?
 
@@ -91,6 +93,11 @@ package final class HARLog {
             write(&w)
             entries.append(w.bytes.array)
         }
+    }
+
+    /// `seconds` as an entry's `startedDateTime` (without the quotes).
+    func appendTimestamp(_ seconds: Double, to w: inout JSONWriter) {
+        Timestamp.appendISO8601(seconds, to: &w.bytes, cache: &secondCache)
     }
 
     private func flush() {

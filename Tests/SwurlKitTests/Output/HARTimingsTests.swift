@@ -83,4 +83,14 @@ final class HARTimingsTests: XCTestCase {
         XCTAssertEqual(Timestamp.iso8601(0), "1970-01-01T00:00:00.000Z")
         XCTAssertEqual(Timestamp.iso8601(1_796_000_000.0456), "2026-11-30T00:53:20.045Z")
     }
+
+    func testATimestampFromTheSecondCacheIsTheSameAsAFreshOne() {
+        // Same second, the next, one back, a day on, before 1970, and the same second again.
+        var cache = Timestamp.SecondCache()
+        for seconds in [1_796_000_000.0456, 1_796_000_000.999, 1_796_000_001.0, 1_795_999_999.5, 1_796_086_400.25, -1.5, -1.25, 1_796_000_000.1] {
+            var out = ByteBuffer()
+            Timestamp.appendISO8601(seconds, to: &out, cache: &cache)
+            XCTAssertEqual(out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, Timestamp.iso8601(seconds), "\(seconds)")
+        }
+    }
 }
