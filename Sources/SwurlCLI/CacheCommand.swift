@@ -109,17 +109,11 @@ enum CacheCommand: SwurlCommand {
         text.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    /// `String(n)`'s bytes.
+    /// `String(n)`'s bytes (SwurlCore's decimal writer).
     private static func append(decimal n: Int, to out: inout [UInt8]) {
-        if n < 0 { out.append(UInt8(ascii: "-")) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var m = n.magnitude, i = 20
-            repeat {
-                i -= 1
-                digits[i] = UInt8(truncatingIfNeeded: m % 10) + 0x30
-                m /= 10
-            } while m > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+            guard let start = digits.baseAddress else { return }
+            out.append(contentsOf: UnsafeBufferPointer(start: start, count: putDecimal(Int64(n), at: start)))
         }
     }
 }

@@ -267,8 +267,9 @@ package final class CacheStore {
         while let e = readdir(dir) {
             let regular = Int(e.pointee.d_type) == Int(DT_REG)
             withUnsafeBytes(of: &e.pointee.d_name) { raw in
-                let name = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
-                if name[0] != 0x2E && strlen(name) == 65 { visit(name, regular, dfd) }
+                guard let base = raw.baseAddress else { return }
+                let name = base.assumingMemoryBound(to: CChar.self)
+                if name[0] != 0x2E && strnlen(name, raw.count) == 65 { visit(name, regular, dfd) }
             }
         }
     }
