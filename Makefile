@@ -43,28 +43,18 @@ $(VENV)/.installed: Tests/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/requirements.txt
 	touch $@
 
-# The whole suite against the static release binary users run (the integration tests run it
-# over large bodies, where the unoptimised debug build is ten times slower; the @testable unit
-# tests are the debug build's), then the serializers again against the debug binary, then the
-# Debian package made from the release binary (PackageTests, which needs SWURL_DEB). SwiftPM locks
-# .build, so the two builds cannot overlap; the suite, which mostly waits, runs after both.
-DEB := $(CURDIR)/swurl_$(shell head -n 1 VERSION)_$(shell dpkg --print-architecture).deb
-
-# The tests mostly wait on their servers and processes, and each starts its own servers (on ports
-# they bind themselves) in its own directories, so tests run in parallel processes, more than
-# the cores (TEST_WORKERS=1: one at a time, for a failure that needs a quiet machine). Each
-# test's time goes to .build/test-results.xml (JUnit XML); the ten slowest are printed.
+# How many tests run at once. The tests mostly wait on their servers and processes, and each
+# starts its own servers (on ports they bind themselves) in its own directories, so they run in
+# parallel processes, more than the cores (TEST_WORKERS=1: one at a time, for a failure that
+# needs a quiet machine).
 TEST_WORKERS ?= 6
 
-test: test-deps venv build-info
-	$(SWIFT) build --build-tests
-	@$(MAKE) --no-print-directory release-binary
-	SWURL_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --parallel --num-workers $(TEST_WORKERS) \
-		--skip swurlTests.PackageTests --xunit-output .build/test-results.xml
-	@scripts/slowest-tests .build/test-results.xml
-	SWURL_BINARY=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --filter swurlTests.SerializerEndToEndTests
-	@$(MAKE) --no-print-directory deb
-	SWURL_DEB=$(DEB) $(SWIFT) test --skip-build --filter swurlTests.PackageTests
+# Both builds, the whole suite against the release binary, the serializers again against the
+# debug binary, and the Debian package with its test: scripts/run-tests says what runs beside
+# what (the venv beside the debug build; the package and lintian beside the suite; one httpbin
+# for all tests).
+test: test-deps build-info
+	@SWIFT=$(SWIFT) MAKE=$(MAKE) TEST_WORKERS=$(TEST_WORKERS) scripts/run-tests
 
 man completions: deps build-info
 	$(SWIFT) build --product swurl

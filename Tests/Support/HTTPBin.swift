@@ -1,17 +1,33 @@
 import Foundation
 
-/// httpbin under gunicorn on 127.0.0.1, started once per test process.
+/// httpbin under gunicorn on 127.0.0.1: the one `make test` started for the whole run when
+/// `SWURL_TEST_HTTPBIN_PORT` says where it listens (scripts/with-httpbin), else one started once
+/// per test process. `swift test --parallel` runs every test in a process of its own, so a
+/// server per process is a gunicorn start (about 0.75 s of CPU) for each of the hundred tests
+/// that use httpbin; httpbin keeps no state between requests, so one serves them all.
 package enum HTTPBin {
+    /// Where the server listens.
+    package struct Running: Sendable {
+        package let port: Int
+    }
+
     nonisolated(unsafe) private static var server: ServerProcess?
     nonisolated(unsafe) private static var failure: Error?
     private static let lock = NSLock()
 
-    /// The running server; starts it on first use.
-    /// - Throws: when the venv is missing or gunicorn does not come up (the test then fails).
-    package static func shared() throws -> ServerProcess {
+    /// The running server; starts it on first use when the run has none.
+    /// - Throws: when the venv is missing or gunicorn does not come up, or when
+    ///   `SWURL_TEST_HTTPBIN_PORT` is not a port (the test then fails).
+    package static func shared() throws -> Running {
+        if let given = ProcessInfo.processInfo.environment["SWURL_TEST_HTTPBIN_PORT"], !given.isEmpty {
+            guard let port = Int(given), port > 0, port < 65536 else {
+                throw TestServerError("SWURL_TEST_HTTPBIN_PORT is '\(given)', not a port")
+            }
+            return Running(port: port)
+        }
         lock.lock()
         defer { lock.unlock() }
-        if let server { return server }
+        if let server { return Running(port: server.port) }
         if let failure { throw failure }
         do {
             // --preload imports httpbin once, before the four workers fork, not once in each.
@@ -19,7 +35,7 @@ package enum HTTPBin {
                                       arguments: ["--preload", "-w", "4", "-b", "127.0.0.1:{PORT}", "--access-logfile", "-", "httpbin:app"],
                                       readiness: HTTPBin.listeningAt)
             server = s
-            return s
+            return Running(port: s.port)
         } catch {
             failure = error
             throw error
