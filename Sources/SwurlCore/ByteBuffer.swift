@@ -33,14 +33,7 @@ package struct ByteBuffer: ~Copyable {
 
     @usableFromInline
     mutating func grow(_ n: Int) {
-        let needed = used + n
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        new.update(from: base, count: used)
-        base.deallocate()
-        base = new
-        capacity = newCapacity
+        moveToLargerAllocation(&base, capacity: &capacity, used: used, needed: used + n)
     }
 
     @inlinable @inline(__always)

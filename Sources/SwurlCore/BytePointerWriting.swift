@@ -50,3 +50,16 @@ package func putDecimal(_ n: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
     } while v > 0
     return sign + digits
 }
+
+/// Moves the `used` bytes at `base` to a new allocation of at least `needed` bytes (the capacity
+/// doubled until it fits) and frees the old one: the growth of `ByteBuffer` and of the JSON
+/// formatter's output, the rare path beside their inlined capacity checks.
+package func moveToLargerAllocation(_ base: inout UnsafeMutablePointer<UInt8>, capacity: inout Int, used: Int, needed: Int) {
+    var newCapacity = max(capacity, 16) * 2
+    while newCapacity < needed { newCapacity *= 2 }
+    let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    new.update(from: base, count: used)
+    base.deallocate()
+    base = new
+    capacity = newCapacity
+}

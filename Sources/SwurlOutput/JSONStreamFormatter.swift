@@ -269,13 +269,7 @@ private struct FormatterMachine {
     }
 
     mutating func grow(_ need: Int) {
-        var newCap = ocap * 2
-        while newCap < need { newCap *= 2 }
-        let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
-        nb.update(from: o, count: olen)
-        o.deallocate()
-        o = nb
-        ocap = newCap
+        moveToLargerAllocation(&o, capacity: &ocap, used: olen, needed: need)
     }
 
     @inline(__always) mutating func put(_ b: UInt8) { o[olen] = b; olen &+= 1 }
