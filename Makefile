@@ -49,10 +49,10 @@ $(VENV)/.installed: Tests/requirements.txt
 # needs a quiet machine).
 TEST_WORKERS ?= 6
 
-# Both builds, the whole suite against the release binary, the serializers again against the
-# debug binary, and the Debian package with its test: scripts/run-tests says what runs beside
-# what (the venv beside the debug build; the package and lintian beside the suite; one httpbin
-# for all tests).
+# Both builds at once (the tests unoptimised in .build/tests, the release binary in .build), the
+# whole suite against the release binary, the serializers again against the unoptimised binary,
+# and the Debian package with its test: scripts/run-tests says what runs beside what (the venv
+# beside the builds; the package and lintian beside the suite; one httpbin for all tests).
 test: test-deps build-info
 	@SWIFT=$(SWIFT) MAKE=$(MAKE) TEST_WORKERS=$(TEST_WORKERS) scripts/run-tests
 
