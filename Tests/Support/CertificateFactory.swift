@@ -18,20 +18,35 @@ package final class CertificateFactory: @unchecked Sendable {
     nonisolated(unsafe) private static var sharedInstance: CertificateFactory?
     private static let lock = NSLock()
 
-    /// One PKI per test process.
+    /// One PKI per test process, or the one `SWURL_TEST_PKI` names (scripts/with-httpbin makes
+    /// one for a whole `make test`: made in every test process, it was some 1,800 runs of the
+    /// openssl CLI and 20 s of CPU). Tests read its files and never write into its directory.
     package static func shared() throws -> CertificateFactory {
         lock.lock()
         defer { lock.unlock() }
         if let sharedInstance { return sharedInstance }
-        let f = try CertificateFactory()
+        let f: CertificateFactory
+        if let given = ProcessInfo.processInfo.environment["SWURL_TEST_PKI"], !given.isEmpty {
+            guard FileManager.default.fileExists(atPath: given + "/leaf-chain.pem") else {
+                throw TestServerError("SWURL_TEST_PKI is '\(given)', which holds no PKI made by make-pki.sh")
+            }
+            f = CertificateFactory(existing: given)
+        } else {
+            f = try CertificateFactory()
+        }
         sharedInstance = f
         return f
     }
 
+    /// A fresh PKI in a directory of its own.
     package init() throws {
         directory = TestPaths.temporaryDirectory() + "/pki"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = try runProcess("/bin/sh", [TestPaths.server("make-pki.sh")], directory: directory)
+    }
+
+    private init(existing directory: String) {
+        self.directory = directory
     }
 
     /// The path of a file in the PKI directory.

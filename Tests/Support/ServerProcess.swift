@@ -88,7 +88,7 @@ package final class ServerProcess: @unchecked Sendable {
     package func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            waitForExit(process)
         }
     }
 

@@ -71,13 +71,26 @@ package func runProcess(_ executable: String, _ arguments: [String], directory: 
             try? h.close()
         }
     }
-    p.waitUntilExit()
+    waitForExit(p)
     let out = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
     let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
     if check && p.terminationStatus != 0 {
         throw TestServerError("\(executable) failed with \(p.terminationStatus): \(err)")
     }
     return (p.terminationStatus, out, err)
+}
+
+/// Waits until `p` has exited, at most 2 ms after it did. `Process.waitUntilExit()` alone runs
+/// the run loop in 50 ms slices on Linux and sees the exit only at the end of one: every process
+/// the suite ran waited 25 ms on average for nothing (a test class that runs 500 took 37 s
+/// instead of 13).
+package func waitForExit(_ p: Process) {
+    var pause: UInt32 = 100
+    while p.isRunning {
+        usleep(pause)
+        pause = min(pause * 2, 2_000)
+    }
+    p.waitUntilExit()
 }
 
 /// Runs a Python snippet with the test venv's interpreter; returns stdout.

@@ -176,7 +176,7 @@ final class EventStreamTests: XCTestCase {
         while !shown().contains("data: hello"), p.isRunning, Date() < watchdog { usleep(10_000) }
         let running = p.isRunning
         if running { p.terminate() }
-        p.waitUntilExit()
+        waitForExit(p)
         XCTAssertTrue(shown().contains("data: hello"), "nothing shown: \(shown())")
         XCTAssertTrue(running, "swurl ended a stream that never ends")
     }

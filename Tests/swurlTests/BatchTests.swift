@@ -524,7 +524,7 @@ final class BatchTests: XCTestCase {
         try writer.write(contentsOf: Data("ond\n".utf8))
         waitFor("line 2 ran") { output().contains("\n2 200 ") }
         try writer.close()
-        p.waitUntilExit()
+        waitForExit(p)
         XCTAssertEqual(p.terminationStatus, 0)
         XCTAssertEqual(output().split(separator: "\n").count, 2, output())
         XCTAssertEqual(nginx.logLines().map { $0.split(separator: " ").dropFirst(2).first.map(String.init) ?? "" },

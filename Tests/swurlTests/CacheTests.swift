@@ -548,7 +548,7 @@ final class CacheTests: XCTestCase {
             try p.run()
             processes.append(p)
         }
-        for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0) }
+        for p in processes { waitForExit(p); XCTAssertEqual(p.terminationStatus, 0) }
         func expected(_ size: Int) -> Data {
             var out = Data(capacity: size)
             var x: UInt32 = 12345

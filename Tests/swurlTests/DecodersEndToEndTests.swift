@@ -45,7 +45,7 @@ final class DecodersEndToEndTests: XCTestCase {
         p.standardInput = FileHandle.nullDevice
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        waitForExit(p)
         return (data, p.terminationStatus)
     }
 

@@ -57,7 +57,7 @@ final class DownloadHardeningTests: XCTestCase {
             usleep(100_000)
             let alive = p.isRunning
             if alive { kill(p.processIdentifier, SIGINT) }
-            p.waitUntilExit()
+            waitForExit(p)
             stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
             XCTAssertTrue(alive, "\(value): swurl died: \(p.terminationReason == .uncaughtSignal ? "signal" : "exit") \(p.terminationStatus) \(stderr)")
             XCTAssertEqual(p.terminationStatus, 130, "\(value): \(stderr)")
@@ -163,7 +163,7 @@ final class DownloadHardeningTests: XCTestCase {
         reader.currentDirectoryURL = URL(fileURLWithPath: dir)
         try reader.run()
         let r = try runSwurl(["-d", "-o", "fifo", "--retry", "1", "--retry-delay", "0.05", server.url("/x")], directory: dir)
-        reader.waitUntilExit()
+        waitForExit(reader)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("ignored the range"), r.stderr)
         XCTAssertEqual(contents(dir + "/received"), Data(repeating: UInt8(ascii: "A"), count: 100))

@@ -204,7 +204,7 @@ final class DownloadTests: XCTestCase {
             reader.currentDirectoryURL = URL(fileURLWithPath: dir)
             try reader.run()
             let r = try runSwurl(extra + ["-o", "fifo", try HTTPBin.url("/bytes/2000?seed=2")], directory: dir)
-            reader.waitUntilExit()
+            waitForExit(reader)
             XCTAssertEqual(r.status, 0, r.stderr)
             var st = stat()
             XCTAssertEqual(lstat(fifo, &st), 0)
@@ -230,7 +230,7 @@ final class DownloadTests: XCTestCase {
             usleep(20_000)
         }
         kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        waitForExit(p)
         XCTAssertEqual(p.terminationStatus, 130)
         XCTAssertEqual(files(dir), ["slow.bin.part"])
     }

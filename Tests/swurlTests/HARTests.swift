@@ -360,7 +360,7 @@ final class HARTests: XCTestCase {
         }
         XCTAssertTrue(appeared, "written after the first request, before the REPL ends")
         kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        waitForExit(p)
         let entries = try checkedEntries(har)
         XCTAssertEqual(entries.map { request($0)["url"] as? String }, [try HTTPBin.url("/anything/one")])
 

@@ -195,7 +195,7 @@ final class InterruptTests: XCTestCase {
         try p.run()
         Thread.sleep(forTimeInterval: 0.5)
         kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        waitForExit(p)
         XCTAssertEqual(p.terminationStatus, 130)
         XCTAssertEqual(p.terminationReason, .exit)
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -58,7 +58,7 @@ final class HostileServerTests: XCTestCase {
         p.environment = env
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        p.waitUntilExit()
+        waitForExit(p)
         let out = (try? Data(contentsOf: URL(fileURLWithPath: dir + "/out"))) ?? Data()
         var status: Int32 = -1
         if terminal {
@@ -133,7 +133,7 @@ final class HostileServerTests: XCTestCase {
             usleep(50_000); waited += 1
         }
         kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        waitForExit(p)
         XCTAssertEqual(p.terminationStatus, 130)
     }
 

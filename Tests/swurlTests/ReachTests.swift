@@ -24,7 +24,7 @@ final class NetworkNamespace {
     deinit {
         for p in background where p.isRunning {
             p.terminate()
-            p.waitUntilExit()
+            waitForExit(p)
         }
         _ = try? runProcess(NetworkNamespace.ip, ["netns", "del", name], check: false)
     }
@@ -246,7 +246,7 @@ final class ReachTests: XCTestCase {
 
         // Ctrl-C: exit 130.
         kill(watcher.processIdentifier, SIGINT)
-        watcher.waitUntilExit()
+        waitForExit(watcher)
         XCTAssertEqual(watcher.terminationStatus, 130)
     }
 
@@ -270,7 +270,7 @@ final class ReachTests: XCTestCase {
         sleep(1)
         try ns.ip("link set lo up")
         try ns.httpServer(port: 8080, body: "healthy", delay: 1)
-        client.waitUntilExit()
+        waitForExit(client)
         XCTAssertEqual(client.terminationStatus, 0)
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "healthy")
     }

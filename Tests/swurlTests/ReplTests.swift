@@ -205,7 +205,7 @@ final class ReplTests: XCTestCase {
         let second = try TLSTestServer(chain: pki.path("leaf2-chain.pem"), key: pki.path("leaf2.key"), port: port)
         try input.fileHandleForWriting.write(contentsOf: Data("two\n\(root)/anything/after\n".utf8))
         try input.fileHandleForWriting.close()
-        p.waitUntilExit()
+        waitForExit(p)
         let out = (try? String(contentsOfFile: dir + "/out", encoding: .utf8)) ?? ""
         let err = (try? String(contentsOfFile: dir + "/err", encoding: .utf8)) ?? ""
         let rejected = second.connection(after: 0)

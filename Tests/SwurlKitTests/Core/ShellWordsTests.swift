@@ -1,4 +1,5 @@
 import XCTest
+import SwurlTestSupport
 @testable import SwurlCore
 
 /// The one splitter of config files, batch lines and REPL lines: what `sh` would make of the
@@ -34,7 +35,7 @@ final class ShellWordsTests: XCTestCase {
         p.standardOutput = pipe
         try p.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        waitForExit(p)
         var words = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         if words.last == "" { words.removeLast() }
         return words

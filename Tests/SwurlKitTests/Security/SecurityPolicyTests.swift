@@ -38,16 +38,17 @@ final class SecurityPolicyTests: XCTestCase {
                 XCTAssertEqual(p.keyPins, [try pki.pin("\(name).pem")], file)
             }
         }
-        // DER public key and DER certificate.
-        try CertificateFactory.shell("openssl pkey -pubin -in leaf.pub.pem -outform der -out leaf.pub.der && openssl x509 -in leaf.pem -outform der -out leaf.der", in: pki.directory)
+        // DER public key and DER certificate (written beside the test, never into the PKI).
+        let der = TestPaths.temporaryDirectory()
+        try CertificateFactory.shell("openssl pkey -pubin -in '\(pki.path("leaf.pub.pem"))' -outform der -out leaf.pub.der && openssl x509 -in '\(pki.path("leaf.pem"))' -outform der -out leaf.der", in: der)
         for file in ["leaf.pub.der", "leaf.der"] {
             var p = SecurityPolicy()
-            try p.addKeyPins(pki.path(file), readFile: read)
+            try p.addKeyPins(der + "/" + file, readFile: read)
             XCTAssertEqual(p.keyPins, [try pki.pin("leaf.pem")], file)
         }
         var certs = SecurityPolicy()
         try certs.addPinnedCertificates(file: pki.path("leaf-chain.pem"), readFile: read)
-        try certs.addPinnedCertificates(file: pki.path("leaf.der"), readFile: read)
+        try certs.addPinnedCertificates(file: der + "/leaf.der", readFile: read)
         XCTAssertEqual(certs.pinnedCertificates.count, 2, "two distinct certificates, the DER one a duplicate")
     }
 
