@@ -32,10 +32,18 @@ def deflate_zeros(total_mb, wrap):
         body += struct.pack('>I', a)
     return body
 
-GZIP = deflate_zeros(1024, 31)
-DEFLATE = deflate_zeros(1024, 15)
-BR = open(bombs + '/zeros-1G.br', 'rb').read()
-ZSTD = open(bombs + '/zeros-1G.zst', 'rb').read()
+# The bombs are made when first asked for, not at start: the checksums run over a gigabyte of
+# zeros (about 0.7 s of CPU), and most tests that start this server ask for no bomb.
+bomb_lock = threading.Lock()
+bomb_bodies = {}
+
+def bomb(kind):
+    with bomb_lock:
+        if kind not in bomb_bodies:
+            if kind == 'gzip': bomb_bodies[kind] = deflate_zeros(1024, 31)
+            elif kind == 'deflate': bomb_bodies[kind] = deflate_zeros(1024, 15)
+            else: bomb_bodies[kind] = open(bombs + {'br': '/zeros-1G.br', 'zstd': '/zeros-1G.zst'}[kind], 'rb').read()
+        return bomb_bodies[kind]
 
 def bplist(objects):
     out = bytearray(b'bplist00'); offs = []
@@ -94,7 +102,7 @@ def handle(conn):
             send(answer(b'302 Found', [(b'Location', b'/x\x1b[2J\x1b]0;pwned\x07')], b''))
         elif p.startswith('/bomb/'):
             kind = p[6:]
-            body = {'gzip': GZIP, 'deflate': DEFLATE, 'br': BR, 'zstd': ZSTD}[kind]
+            body = bomb(kind)
             ctype = q.get('type', 'application/octet-stream').encode()
             send(answer(b'200 OK', [(b'Content-Type', ctype), (b'Content-Encoding', kind.encode())], body))
         elif p == '/deep-json':
