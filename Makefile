@@ -43,10 +43,10 @@ $(VENV)/.installed: Tests/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/requirements.txt
 	touch $@
 
-# How many tests run at once. The tests mostly wait on their servers and processes, and each
-# starts its own servers (on ports they bind themselves) in its own directories, so they run in
-# parallel processes, more than the cores (TEST_WORKERS=1: one at a time, for a failure that
-# needs a quiet machine).
+# How many integration test classes run at once, each in a process of its own. The tests mostly
+# wait on their servers and processes, and each starts its own servers (on ports they bind
+# themselves) in its own directories, so the classes run in parallel processes, more than the
+# cores (TEST_WORKERS=1: one at a time, for a failure that needs a quiet machine).
 TEST_WORKERS ?= 6
 
 # Both builds at once (the tests unoptimised in .build/tests, the release binary in .build), the
