@@ -5,6 +5,9 @@ Taking turns keeps a drift in machine speed (other guests, frequency) from landi
 which back-to-back blocks of runs (hyperfine's order) do not. stdout/stderr go to /dev/null.
 Usage: bench-turns.py RUNS WARMUP UNIT NAME=COMMAND... (the last one is the base of the ratios;
 UNIT is how many requests one run makes, for requests/s, or 0).
+
+Two ratios to the base: of the medians, and the median of each turn's own ratio (the pair of
+runs next to each other in one turn: a drift slower than a turn cancels out of it).
 """
 import os, shlex, statistics, sys, time
 
@@ -31,4 +34,7 @@ bw, bc = statistics.median(wall[base]), statistics.median(cpu[base])
 for name, _ in named:
     w, c = statistics.median(wall[name]), statistics.median(cpu[name])
     rate = f"{unit / w:8.0f} req/s" if unit else ""
-    print(f"  {name:22s} median {w * 1000:8.2f} ms {rate}  cpu {c * 1000:7.2f} ms   ratio to {base}: wall {w / bw:4.2f}x, cpu {c / bc:4.2f}x")
+    pw = statistics.median(a / b for a, b in zip(wall[name], wall[base]))
+    pc = statistics.median(a / b for a, b in zip(cpu[name], cpu[base]))
+    print(f"  {name:22s} median {w * 1000:8.2f} ms {rate}  cpu {c * 1000:7.2f} ms   ratio to {base}: wall {w / bw:4.2f}x, cpu {c / bc:4.2f}x;"
+          f" median of pairs: wall {pw:5.3f}x, cpu {pc:5.3f}x")

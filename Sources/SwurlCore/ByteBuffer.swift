@@ -7,27 +7,27 @@
 /// share it. Writers borrow it `inout`. The appends are `@inlinable`, but Swift 6.3.1 inlines
 /// a `package` declaration only within its own target: from the others they are calls
 /// (docs/performance.md, "Second round: byte writers").
-package struct ByteBuffer: ~Copyable {
+public struct ByteBuffer: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     /// Bytes written.
-    package var count: Int { used }
+    public var count: Int { used }
     @usableFromInline var used = 0
     @usableFromInline var capacity: Int
 
     /// An empty buffer with room for `capacity` bytes before it grows.
-    package init(capacity: Int = 256) {
+    public init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
 
     deinit { base.deallocate() }
 
-    package var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { count == 0 }
 
     /// Makes room for `n` more bytes: the appends after it do not grow the buffer until they
     /// passed them.
     @inlinable @inline(__always)
-    package mutating func reserve(_ n: Int) {
+    public mutating func reserve(_ n: Int) {
         if capacity - used < n { grow(n) }
     }
 
@@ -37,14 +37,14 @@ package struct ByteBuffer: ~Copyable {
     }
 
     @inlinable @inline(__always)
-    package mutating func append(_ byte: UInt8) {
+    public mutating func append(_ byte: UInt8) {
         reserve(1)
         base[used] = byte
         used += 1
     }
 
     @inlinable @inline(__always)
-    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let p = bytes.baseAddress else { return }
         reserve(bytes.count)
         copyBytes(p, to: base + used, count: bytes.count)
@@ -52,30 +52,30 @@ package struct ByteBuffer: ~Copyable {
     }
 
     @inlinable @inline(__always)
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         append(bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Text of the writer's own, as a literal (no String made).
     @inlinable @inline(__always)
-    package mutating func append(_ text: StaticString) {
+    public mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `text`'s UTF-8 bytes.
-    package mutating func append(contentsOf text: String) {
+    public mutating func append(contentsOf text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
-    package mutating func append(contentsOf bytes: [UInt8]) {
+    public mutating func append(contentsOf bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// Room for `n` bytes that `body` writes from the start of the pointer it is given; `body`
     /// returns how many it wrote (at most `n`).
     @inlinable @inline(__always)
-    package mutating func write(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    public mutating func write(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(n)
         let written = body(base + used)
         precondition(written >= 0 && written <= n, "ByteBuffer.write wrote past the room it asked for")
@@ -84,18 +84,18 @@ package struct ByteBuffer: ~Copyable {
 
     /// `n` in decimal.
     @inlinable
-    package mutating func appendDecimal(_ n: Int64) {
+    public mutating func appendDecimal(_ n: Int64) {
         write(upTo: 20) { putDecimal(n, at: $0) }
     }
 
     /// Forgets the bytes, keeping the memory.
-    package mutating func removeAll() { used = 0 }
+    public mutating func removeAll() { used = 0 }
 
     /// The bytes written so far.
-    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: base, count: used))
     }
 
     /// A copy of the bytes written so far.
-    package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
+    public var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
 }

@@ -9,7 +9,7 @@
 /// append most (punctuation, keys, header names) with two overlapping moves each, the others
 /// with memmove, whose call and size dispatch cost more than such a piece.
 @inlinable @inline(__always)
-package func copyBytes(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
+public func copyBytes(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
     let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
     if n > 16 {
         to.copyMemory(from: from, byteCount: n)
@@ -28,14 +28,14 @@ package func copyBytes(_ source: UnsafePointer<UInt8>, to target: UnsafeMutableP
 
 /// Writes `text` at `p`; returns its length.
 @inlinable @inline(__always)
-package func putBytes(_ text: StaticString, at p: UnsafeMutablePointer<UInt8>) -> Int {
+public func putBytes(_ text: StaticString, at p: UnsafeMutablePointer<UInt8>) -> Int {
     copyBytes(text.utf8Start, to: p, count: text.utf8CodeUnitCount)
     return text.utf8CodeUnitCount
 }
 
 /// Writes `n` in decimal at `p` (at most 20 bytes: `-9223372036854775808`); returns how many.
 @inlinable
-package func putDecimal(_ n: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
+public func putDecimal(_ n: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
     var v = n.magnitude
     var digits = 1
     var rest = v
@@ -54,7 +54,7 @@ package func putDecimal(_ n: Int64, at p: UnsafeMutablePointer<UInt8>) -> Int {
 /// Moves the `used` bytes at `base` to a new allocation of at least `needed` bytes (the capacity
 /// doubled until it fits) and frees the old one: the growth of `ByteBuffer` and of the JSON
 /// formatter's output, the rare path beside their inlined capacity checks.
-package func moveToLargerAllocation(_ base: inout UnsafeMutablePointer<UInt8>, capacity: inout Int, used: Int, needed: Int) {
+public func moveToLargerAllocation(_ base: inout UnsafeMutablePointer<UInt8>, capacity: inout Int, used: Int, needed: Int) {
     var newCapacity = max(capacity, 16) * 2
     while newCapacity < needed { newCapacity *= 2 }
     let new = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

@@ -68,15 +68,26 @@ package indirect enum JSONValue: Equatable, Sendable {
         }
         // Byte by byte, without an array literal per escape (a server's quoted ETag is escaped
         // in every HAR entry).
+        JSONValue.escape(plain.utf8) { out.append($0) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escaping rule of every JSON string swurl writes (`writeString`, and `JSONWriter` for
+    /// bytes that need escapes): valid UTF-8 in, the string's inside out through `put`. `"` and
+    /// the backslash are escaped, line feed, return, tab, backspace and form feed by their
+    /// letters, other C0 controls, DEL and U+0080…U+009F as `\u00XX`; at most six bytes out for
+    /// each byte in.
+    @inlinable @inline(__always)
+    package static func escape(_ bytes: some Sequence<UInt8>, _ put: (UInt8) -> Void) {
         let hex: StaticString = "0123456789abcdef"
-        func escape(_ c: UInt8) { out.append(0x5C); out.append(c) }
-        func unicode(_ byte: UInt8) {
-            out.append(0x5C); out.append(UInt8(ascii: "u")); out.append(0x30); out.append(0x30)
-            out.append(hex.utf8Start[Int(byte >> 4)])
-            out.append(hex.utf8Start[Int(byte & 0xF)])
+        @inline(__always) func escape(_ c: UInt8) { put(0x5C); put(c) }
+        @inline(__always) func unicode(_ byte: UInt8) {
+            put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
+            put(hex.utf8Start[Int(byte >> 4)])
+            put(hex.utf8Start[Int(byte & 0xF)])
         }
         var afterC2 = false
-        for byte in plain.utf8 {
+        for byte in bytes {
             if afterC2 {
                 afterC2 = false
                 if byte >= 0x80 && byte <= 0x9F {
@@ -84,7 +95,7 @@ package indirect enum JSONValue: Equatable, Sendable {
                     unicode(byte)
                     continue
                 }
-                out.append(0xC2)
+                put(0xC2)
             }
             switch byte {
             case 0xC2: afterC2 = true
@@ -96,11 +107,10 @@ package indirect enum JSONValue: Equatable, Sendable {
             case 0x08: escape(UInt8(ascii: "b"))
             case 0x0C: escape(UInt8(ascii: "f"))
             case 0..<0x20, 0x7F: unicode(byte)
-            default: out.append(byte)
+            default: put(byte)
             }
         }
-        if afterC2 { out.append(0xC2) }   // cannot happen in valid UTF-8, kept for safety
-        out.append(UInt8(ascii: "\""))
+        if afterC2 { put(0xC2) }   // cannot happen in valid UTF-8, kept for safety
     }
 
     /// The text a form or query string sends for a scalar: strings as they are, other scalars as JSON.

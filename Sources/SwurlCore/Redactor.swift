@@ -56,9 +56,7 @@ package enum Redactor {
     /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
     /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
     package static func isRecordedSecretHeader(_ name: String) -> Bool {
-        if let secret = name.utf8.withContiguousStorageIfAvailable({ isRecordedSecretHeader(bytes: $0) }) { return secret }
-        var name = name
-        return name.withUTF8 { isRecordedSecretHeader(bytes: $0) }
+        name.withUTF8Bytes { isRecordedSecretHeader(bytes: $0) }
     }
 
     /// `isRecordedSecretHeader` for a name in bytes (a request head as sent).

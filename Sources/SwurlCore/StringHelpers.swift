@@ -33,6 +33,15 @@ extension StringProtocol {
 }
 
 extension String {
+    /// `body` over the string's UTF-8 bytes: in place for a native or small string, else over
+    /// a copy (the writers of HAR entries and report rows read fields this way).
+    @inlinable
+    public func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = utf8.withContiguousStorageIfAvailable(body) { return r }
+        var copy = self
+        return copy.withUTF8(body)
+    }
+
     /// Whether the UTF-8 bytes hold `byte` (memchr over a native string's storage; a search by
     /// Character or a generic `utf8.contains` costs many instructions a byte).
     package func containsByte(_ byte: UInt8) -> Bool {

@@ -192,7 +192,15 @@ final class HAREntryRecorder: HopTap {
             return
         }
         let fields = head.headers.fields
-        let contentType = head.headers["Content-Type"]
+        // One look at each name, by its bytes: the first Content-Type (as `headers["Content-Type"]`
+        // finds it) and whether there are cookies.
+        var contentType: String?, setsCookies = false
+        for f in fields {
+            f.name.withUTF8Bytes { n in
+                if n.count == 12, contentType == nil, Redactor.isASCII(n, named: "content-type") { contentType = f.value }
+                if n.count == 10, Redactor.isASCII(n, named: "set-cookie") { setsCookies = true }
+            }
+        }
         w.raw("{\"status\":")
         w.decimal(Int64(head.status))
         w.raw(",\"statusText\":")
@@ -201,7 +209,7 @@ final class HAREntryRecorder: HopTap {
         w.quoted(head.version)
         w.raw(",\"cookies\":[")
         var first = true
-        for f in fields where HAREntryRecorder.isNamed(f.name, "set-cookie") {
+        for f in fields where setsCookies && HAREntryRecorder.isNamed(f.name, "set-cookie") {
             if cookie(setCookie: f.value, &w, first: first) { first = false }
         }
         w.raw("],\"headers\":")
@@ -244,7 +252,13 @@ final class HAREntryRecorder: HopTap {
     private func headers(_ fields: [HTTPHeaders.Field], _ w: inout JSONWriter) {
         w.raw("[")
         for (i, f) in fields.enumerated() {
-            pair(name: f.name, value: Redactor.isRecordedSecretHeader(f.name) ? secret(f.value) : f.value, &w, first: i == 0)
+            f.name.withUTF8Bytes { name in
+                if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) {
+                    Redactor.mask.withUTF8Bytes { w.pair(name: name, value: $0, first: i == 0) }
+                } else {
+                    f.value.withUTF8Bytes { w.pair(name: name, value: $0, first: i == 0) }
+                }
+            }
         }
         w.raw("]")
     }

@@ -42,6 +42,29 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(pair("X-Ü", "tab\there", first: true), "{\"name\":\"X-Ü\",\"value\":\"tab\\there\"}")
     }
 
+    /// A pair copies name and value while it checks them: any byte at any place of either
+    /// gives what `quoted` gives for each.
+    func testPairAgreesWithQuotedForEveryByteAtEveryPlace() {
+        func pair(_ name: [UInt8], _ value: [UInt8]) -> [UInt8] {
+            var w = JSONWriter()
+            name.withUnsafeBufferPointer { n in value.withUnsafeBufferPointer { v in w.pair(name: n, value: v, first: false) } }
+            return w.bytes.array
+        }
+        for length in [0, 1, 7, 8, 9, 16, 17] {
+            let base = Array(repeating: UInt8(ascii: "b"), count: length)
+            for place in 0..<length {
+                for value in 0...255 {
+                    var bytes = base
+                    bytes[place] = UInt8(value)
+                    let asName = Array(#",{"name":"#.utf8) + quoted(bytes) + Array(#","value":"#.utf8) + quoted(base) + [UInt8(ascii: "}")]
+                    XCTAssertEqual(pair(bytes, base), asName, "name: byte \(value) at \(place) of \(length)")
+                    let asValue = Array(#",{"name":"#.utf8) + quoted(base) + Array(#","value":"#.utf8) + quoted(bytes) + [UInt8(ascii: "}")]
+                    XCTAssertEqual(pair(base, bytes), asValue, "value: byte \(value) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
     func testMillisWritesThreeDecimals() {
         for (us, text) in [(Int64(0), "0.000"), (1234, "1.234"), (5, "0.005"), (1_000_000, "1000.000"), (-3, "-1")] {
             var w = JSONWriter()
