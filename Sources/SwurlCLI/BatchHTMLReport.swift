@@ -210,9 +210,12 @@ final class BatchHTMLReport: BatchResultObserving {
             c.int(r.line)
             c.lit(": ")
         }
+        // `METHOD URL` escaped once; the label copies these bytes.
+        let shownFrom = p.count
         p.text(method)
         p.lit(" ")
         p.text(url)
+        let shownTo = p.count
         p.markup(upTo: 64) { c in
             c.lit("&#10;status: ")
             if let status = r.status { c.int(status) } else { c.lit("none") }
@@ -246,9 +249,7 @@ final class BatchHTMLReport: BatchResultObserving {
                 c.lit(" <b>-</b> ")
             }
         }
-        p.text(method)
-        p.lit(" ")
-        p.text(url)
+        p.appendCopy(of: shownFrom..<shownTo)
         // Seven phases of at most 70 bytes, and under 200 for the rest.
         p.markup(upTo: 768) { c in
             c.lit("</span><span class=\"track\"><span class=\"bar\" style=\"--s:")

@@ -82,6 +82,15 @@ public struct ByteBuffer: ~Copyable {
         used += written
     }
 
+    /// The bytes at `range` of those written so far, appended again.
+    public mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= used, "ByteBuffer.appendCopy past the bytes written")
+        reserve(range.count)
+        // After `reserve`: growing moves the bytes.
+        copyBytes(base + range.lowerBound, to: base + used, count: range.count)
+        used += range.count
+    }
+
     /// `n` in decimal.
     @inlinable
     public mutating func appendDecimal(_ n: Int64) {

@@ -97,6 +97,14 @@ public struct JSONWriter: ~Copyable {
         let n = b.count
         let from = UnsafeRawPointer(p), to = UnsafeMutableRawPointer(target)
         guard n >= 8 else {
+            if n >= 4 {
+                // Two words of four, overlapping when n < 8, tested as one.
+                let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+                guard notPlain(UInt64(head) | UInt64(tail) << 32) == 0 else { return false }
+                to.storeBytes(of: head, as: UInt32.self)
+                to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+                return true
+            }
             for k in 0..<n {
                 let c = p[k]
                 guard isPlainByte(c) else { return false }
