@@ -82,6 +82,12 @@ public struct ByteBuffer: ~Copyable {
         used += written
     }
 
+    /// Replaces the eight bytes at `offset` (of those written) with `v`.
+    public mutating func storeInt64(_ v: Int64, at offset: Int) {
+        precondition(offset >= 0 && offset + 8 <= used, "ByteBuffer.storeInt64 past the bytes written")
+        UnsafeMutableRawPointer(base + offset).storeBytes(of: v, as: Int64.self)
+    }
+
     /// The bytes at `range` of those written so far, appended again.
     public mutating func appendCopy(of range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= used, "ByteBuffer.appendCopy past the bytes written")

@@ -1,8 +1,9 @@
 import SwurlCore
 
 /// One hop of a `--har` log: sees what the hop sent and received (a `HopTap`), and when it
-/// ends hands its HAR 1.2 entry, serialized, to the log. Holds the request head as sent, the
-/// last response head, and with `--har-bodies` a text body up to `textLimit` bytes.
+/// ends copies what its HAR 1.2 entry is made of into a record (`HAREntryRecord.swift`) that
+/// the log turns into the entry (`HAREntryWriter`). Holds the request head as sent, the last
+/// response head, and with `--har-bodies` a text body up to `textLimit` bytes.
 final class HAREntryRecorder: HopTap {
     /// Most bytes of a body recorded as text (request `postData.text`, response `content.text`);
     /// a longer body is recorded by its size, with a comment saying so.
@@ -63,29 +64,64 @@ final class HAREntryRecorder: HopTap {
     }
 
     func hopDidEnd(_ end: HopEnd) {
-        log.appendEntry { w in entry(end, &w) }
+        log.appendRecord { out in record(end, &out) }
     }
 
-    // MARK: - The entry (written straight into the log's bytes: a batch writes thousands)
+    // MARK: - The record (the fields in the order HAREntryWriter reads them)
 
-    private func entry(_ end: HopEnd, _ w: inout JSONWriter) {
+    private func record(_ end: HopEnd, _ out: inout ByteBuffer) {
         let t = end.timing
         let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds(), firstByteAfterHead: firstByteAfterHead())
-        w.raw("{\"startedDateTime\":\"")
-        log.appendTimestamp(end.endedAt - max(0, t.total), to: &w)
-        w.raw("\",\"time\":")
-        w.millis(timings.total)
-        w.raw(",\"request\":")
-        requestValue(end, &w)
-        w.raw(",\"response\":")
-        responseValue(end, &w)
-        w.raw(",\"cache\":{},\"timings\":")
-        timings.write(&w)
-        if let ip = t.remoteAddress { w.raw(",\"serverIPAddress\":"); w.quoted(ip) }
-        if t.localPort > 0 { w.raw(",\"connection\":\""); w.decimal(Int64(t.localPort)); w.raw("\"") }
-        if let comment { w.raw(",\"comment\":"); w.quoted(comment) }
-        if let error = end.error { w.raw(",\"_error\":"); w.quoted(error.message) }
-        w.raw("}")
+        out.recordDouble(end.endedAt - max(0, t.total))
+        out.recordInt(timings.blocked)
+        out.recordInt(timings.dns)
+        out.recordInt(timings.connect)
+        out.recordInt(timings.ssl)
+        out.recordInt(timings.send)
+        out.recordInt(timings.wait)
+        out.recordInt(timings.receive)
+        out.recordString(t.remoteAddress)
+        out.recordInt(t.localPort)
+        out.recordString(comment)
+        out.recordString(end.error?.message)
+        // The request.
+        out.recordString(request.method.rawValue)
+        out.recordString(request.url)
+        if let sentHead {
+            sentHead.withUnsafeBufferPointer { out.recordBytes($0) }
+        } else {
+            out.recordBytes(nil)
+            out.recordFields(request.headers.fields)
+        }
+        if let body = request.body {
+            // Rare in a batch, and made of the body's own objects: written here, as JSON.
+            var w = JSONWriter(capacity: 256)
+            postData(body, &w)
+            w.bytes.withUnsafeBytes { out.recordBytes($0.assumingMemoryBound(to: UInt8.self)) }
+        } else {
+            out.recordBytes(nil)
+        }
+        out.recordInt(sentHead.map { Int64($0.count) } ?? -1)
+        out.recordInt(sentHead != nil ? t.uploadedBytes : (request.body == nil ? 0 : -1))
+        // The response.
+        guard let head = responseHead else {
+            out.recordInt(0)
+            return
+        }
+        out.recordInt(1)
+        out.recordInt(head.status)
+        out.recordString(head.reason)
+        out.recordString(head.version)
+        out.recordFields(head.headers.fields)
+        out.recordInt(bodyBytes)
+        out.recordInt(t.downloadedBytes)
+        if settings.bodies && keepsText {
+            bodyText.withUnsafeBufferPointer { out.recordBytes($0) }
+        } else {
+            out.recordBytes(nil)
+        }
+        out.recordString(head.status >= 300 && head.status < 400 ? end.redirectURL : nil)
+        out.recordInt(t.headerBytes)
     }
 
     /// Seconds from the request head leaving to the last body bytes leaving (0 without a body).
@@ -102,62 +138,6 @@ final class HAREntryRecorder: HopTap {
         return max(0, received - sent)
     }
 
-    private func url(_ text: String) -> String { settings.secrets ? text : Redactor.url(text) }
-
-    private func requestValue(_ end: HopEnd, _ w: inout JSONWriter) {
-        w.raw("{\"method\":")
-        w.quoted(request.method.rawValue)
-        w.raw(",\"url\":")
-        w.quoted(url(request.url))
-        if let sentHead {
-            sentHead.withUnsafeBufferPointer { head in
-                let lines = HAREntryRecorder.headLines(head)
-                w.raw(",\"httpVersion\":")
-                w.quoted(bytes: HAREntryRecorder.version(head, lines.first))
-                w.raw(",\"cookies\":[")
-                var first = true
-                for line in lines.dropFirst() where HAREntryRecorder.isNamed(head, line.name, "cookie") {
-                    cookies(request: String(decoding: UnsafeBufferPointer(rebasing: head[line.value]), as: UTF8.self), &w, first: &first)
-                }
-                w.raw("],\"headers\":[")
-                for (i, line) in lines.dropFirst().enumerated() {
-                    let name = UnsafeBufferPointer(rebasing: head[line.name])
-                    if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) {
-                        w.raw(i == 0 ? "{\"name\":" : ",{\"name\":")
-                        w.quoted(bytes: name)
-                        w.raw(",\"value\":")
-                        w.quoted(Redactor.mask)
-                        w.raw("}")
-                    } else {
-                        w.pair(name: name, value: UnsafeBufferPointer(rebasing: head[line.value]), first: i == 0)
-                    }
-                }
-                w.raw("]")
-            }
-        } else {
-            let fields = request.headers.fields
-            w.raw(",\"httpVersion\":\"\",\"cookies\":[")
-            var first = true
-            for f in fields where HAREntryRecorder.isNamed(f.name, "cookie") { cookies(request: f.value, &w, first: &first) }
-            w.raw("],\"headers\":")
-            headers(fields, &w)
-        }
-        w.raw(",\"queryString\":[")
-        if request.url.containsByte(UInt8(ascii: "?")) {
-            for (i, q) in HAREntryRecorder.query(of: request.url).enumerated() { pair(name: q.name, value: q.value, &w, first: i == 0) }
-        }
-        w.raw("]")
-        if let body = request.body {
-            w.raw(",\"postData\":")
-            postData(body, &w)
-        }
-        w.raw(",\"headersSize\":")
-        w.decimal(sentHead.map { Int64($0.count) } ?? -1)
-        w.raw(",\"bodySize\":")
-        w.decimal(sentHead != nil ? end.timing.uploadedBytes : (request.body == nil ? 0 : -1))
-        w.raw("}")
-    }
-
     private func postData(_ body: RequestBody, _ w: inout JSONWriter) {
         let mime = request.headers["Content-Type"] ?? ""
         w.raw("{\"mimeType\":")
@@ -170,7 +150,7 @@ final class HAREntryRecorder: HopTap {
             w.quoted(text)
             if mime.lowercased().hasPrefix("application/x-www-form-urlencoded") {
                 w.raw(",\"params\":[")
-                for (i, p) in HAREntryRecorder.formPairs(text).enumerated() { pair(name: p.name, value: p.value, &w, first: i == 0) }
+                for (i, p) in HAREntryRecorder.formPairs(text).enumerated() { w.pair(name: p.name, value: p.value, first: i == 0) }
                 w.raw("]")
             }
         } else {
@@ -183,119 +163,6 @@ final class HAREntryRecorder: HopTap {
             w.quoted("\(kind)\(size): recorded by its size, not its text")
         }
         w.raw("}")
-    }
-
-    private func responseValue(_ end: HopEnd, _ w: inout JSONWriter) {
-        guard let head = responseHead else {
-            w.raw("{\"status\":0,\"statusText\":\"\",\"httpVersion\":\"\",\"cookies\":[],\"headers\":[],")
-            w.raw("\"content\":{\"size\":0,\"mimeType\":\"x-unknown\"},\"redirectURL\":\"\",\"headersSize\":-1,\"bodySize\":-1}")
-            return
-        }
-        let fields = head.headers.fields
-        // One look at each name, by its bytes: the first Content-Type (as `headers["Content-Type"]`
-        // finds it) and whether there are cookies.
-        var contentType: String?, setsCookies = false
-        for f in fields {
-            f.name.withUTF8Bytes { n in
-                if n.count == 12, contentType == nil, Redactor.isASCII(n, named: "content-type") { contentType = f.value }
-                if n.count == 10, Redactor.isASCII(n, named: "set-cookie") { setsCookies = true }
-            }
-        }
-        w.raw("{\"status\":")
-        w.decimal(Int64(head.status))
-        w.raw(",\"statusText\":")
-        w.quoted(head.reason)
-        w.raw(",\"httpVersion\":")
-        w.quoted(head.version)
-        w.raw(",\"cookies\":[")
-        var first = true
-        for f in fields where setsCookies && HAREntryRecorder.isNamed(f.name, "set-cookie") {
-            if cookie(setCookie: f.value, &w, first: first) { first = false }
-        }
-        w.raw("],\"headers\":")
-        headers(fields, &w)
-        w.raw(",\"content\":{\"size\":")
-        w.decimal(bodyBytes)
-        let onWire = end.timing.downloadedBytes
-        if onWire > 0 && onWire < bodyBytes { w.raw(",\"compression\":"); w.decimal(bodyBytes - onWire) }
-        w.raw(",\"mimeType\":")
-        w.quoted(contentType ?? "x-unknown")
-        if settings.bodies {
-            if keepsText, let text = String(validating: bodyText, as: UTF8.self) {
-                w.raw(",\"text\":")
-                w.quoted(text)
-            } else if bodyBytes > 0 {
-                let why = !HAREntryRecorder.isText(contentType) ? "not a text type"
-                    : bodyBytes > Int64(HAREntryRecorder.textLimit) ? "over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
-                    : "not valid UTF-8"
-                w.raw(",\"comment\":")
-                w.quoted("body of \(bodyBytes) bytes not recorded: \(why)")
-            }
-        }
-        w.raw("},\"redirectURL\":")
-        if head.status >= 300 && head.status < 400, let location = end.redirectURL { w.quoted(url(location)) } else { w.raw("\"\"") }
-        w.raw(",\"headersSize\":")
-        w.decimal(end.timing.headerBytes > 0 ? end.timing.headerBytes : -1)
-        w.raw(",\"bodySize\":")
-        w.decimal(onWire)
-        w.raw("}")
-    }
-
-    // MARK: - Pieces
-
-    private func pair(name: String, value: String, _ w: inout JSONWriter, first: Bool) {
-        w.pair(name: name, value: value, first: first)
-    }
-
-    private func secret(_ value: String) -> String { settings.secrets ? value : Redactor.mask }
-
-    private func headers(_ fields: [HTTPHeaders.Field], _ w: inout JSONWriter) {
-        w.raw("[")
-        for (i, f) in fields.enumerated() {
-            f.name.withUTF8Bytes { name in
-                if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) {
-                    Redactor.mask.withUTF8Bytes { w.pair(name: name, value: $0, first: i == 0) }
-                } else {
-                    f.value.withUTF8Bytes { w.pair(name: name, value: $0, first: i == 0) }
-                }
-            }
-        }
-        w.raw("]")
-    }
-
-    /// `a=1; b=2` → the request's cookies.
-    private func cookies(request value: String, _ w: inout JSONWriter, first: inout Bool) {
-        for part in value.split(separator: ";") {
-            let text = String(part).trimmingSpaces()
-            guard !text.isEmpty else { continue }
-            let (name, v) = HAREntryRecorder.split(text)
-            pair(name: name, value: secret(v), &w, first: first)
-            first = false
-        }
-    }
-
-    /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly,
-    /// secure); false (nothing written) for an empty one.
-    private func cookie(setCookie value: String, _ w: inout JSONWriter, first: Bool) -> Bool {
-        var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]
-        guard let firstPart = parts.popFirst(), !firstPart.isEmpty else { return false }
-        let (name, v) = HAREntryRecorder.split(firstPart)
-        w.raw(first ? "{\"name\":" : ",{\"name\":")
-        w.quoted(name)
-        w.raw(",\"value\":")
-        w.quoted(secret(v))
-        for attribute in parts {
-            let (key, attr) = HAREntryRecorder.split(attribute)
-            switch key.lowercased() {
-            case "path": w.raw(",\"path\":"); w.quoted(attr)
-            case "domain": w.raw(",\"domain\":"); w.quoted(attr)
-            case "httponly": w.raw(",\"httpOnly\":true")
-            case "secure": w.raw(",\"secure\":true")
-            default: break
-            }
-        }
-        w.raw("}")
-        return true
     }
 
     // MARK: - The head as sent, by bytes

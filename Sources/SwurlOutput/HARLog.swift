@@ -7,10 +7,14 @@ import SwurlCore
 ///
 /// Two ways to write, one format:
 /// - `.stream` (one-shot requests, `-d`, `batch`): the head goes to the temporary file at once,
-///   each entry as its hop ends, the tail and the rename at `commit()`. Held in memory: the
-///   hops still running (their heads, and a body's text up to `HAREntryRecorder.textLimit`)
-///   and up to 64 KiB of finished entries not yet written, never all the entries, so a batch of
-///   any length stays flat.
+///   each hop's record (`HAREntryRecord.swift`) as the hop ends, the tail and the rename at
+///   `commit()`. Records gather into blocks of about 64 KiB; once a second block starts (a
+///   batch), a thread of the log's own turns the blocks into entries and writes them, so the
+///   thread that drives the transfers only copies bytes (`HARFormatterThread`). Held in memory:
+///   the hops still running (their heads, and a body's text up to
+///   `HAREntryRecorder.textLimit`), at most `HARFormatterThread.maxQueued` blocks of records
+///   and 64 KiB of entries not yet written, never all the entries, so a batch of any length
+///   stays flat.
 /// - `.rewrite` (the REPL): the entries are kept, and `commit()` writes a whole new file after
 ///   each request, so a crash loses nothing already done. The REPL's requests are typed by a
 ///   person, so keeping their entries is small.
@@ -38,19 +42,19 @@ package final class HARLog {
     package let path: String
     let settings: Settings
     private let mode: Mode
-    /// `.stream`: the file being written.
+    /// `.stream`: the file being written, and what writes the entries into it (on this thread
+    /// or on the formatter thread once it started).
     private var file: OutputFile?
+    private var entryWriter: HAREntryFileWriter?
+    /// `.stream`: records not handed over yet.
+    private var records = RecordBlock()
+    private var thread: HARFormatterThread?
     /// `.rewrite`: every entry so far, serialized.
     private var entries: [[UInt8]] = []
     private var entryCount = 0
-    /// `.stream`: entries not written yet (at most about `block` bytes), which the recorders
-    /// write into straight.
-    private var pending = JSONWriter(capacity: HARLog.block + 8 * 1024)
-    private static let block = 64 * 1024
-    /// The second the last entry started in, as text: entries in the same second reuse it.
+    static let block = 64 * 1024
+    /// `.rewrite`: the second the last entry started in, as text: entries in the same second reuse it.
     private var secondCache = Timestamp.SecondCache()
-    /// The first error writing an entry (`.stream`), reported by `commit()`.
-    private var writeError: SwurlError?
 
     /// Opens the log; nothing is replaced until `commit()`.
     /// - Throws: `SwurlError.output` when `path` is a directory or its directory cannot take a
@@ -63,7 +67,9 @@ package final class HARLog {
         case .stream:
             let file = try OutputFile(path: path, option: "--har", mode: 0o600)
             self.file = file
-            Array(HARLog.head(settings).utf8).withUnsafeBytes { write($0) }
+            let writer = HAREntryFileWriter(file: file, path: path, settings: settings)
+            Array(HARLog.head(settings).utf8).withUnsafeBytes { writer.write($0) }
+            entryWriter = writer
         case .rewrite:
             switch try OutputTarget.resolve(path) {
             case .directory: throw .output("cannot write '\(path)': it is a directory; give --har a file name")
@@ -79,36 +85,30 @@ package final class HARLog {
     /// How many entries the log holds.
     package var count: Int { entryCount }
 
-    /// Adds one entry, which `write` writes (a whole JSON object).
-    func appendEntry(_ write: (inout JSONWriter) -> Void) {
+    /// Adds one hop's record, which `record` writes (`HAREntryRecorder`); its entry is written
+    /// from it (`HAREntryWriter`).
+    func appendRecord(_ record: (inout ByteBuffer) -> Void) {
         entryCount += 1
         switch mode {
         case .stream:
-            // Gathered into blocks of about 64 KiB: one write(2) per block, not per entry.
-            if entryCount > 1 { pending.raw(",\n") }
-            write(&pending)
-            if pending.bytes.count >= HARLog.block { flush() }
+            let start = records.bytes.beginRecord()
+            record(&records.bytes)
+            records.bytes.endRecord(start)
+            if records.bytes.count >= HARLog.block, let entryWriter {
+                // A second block: from now on the entries are written on the formatter thread.
+                if thread == nil { thread = HARFormatterThread(writer: entryWriter) }
+                records = thread?.handOver(records) ?? RecordBlock()
+            }
         case .rewrite:
+            var one = ByteBuffer(capacity: 2048)
+            let start = one.beginRecord()
+            record(&one)
+            one.endRecord(start)
             var w = JSONWriter(capacity: 2048)
-            write(&w)
+            one.withUnsafeBytes { block in
+                HAREntryRecordReader.forEach(in: block) { r in HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &w) }
+            }
             entries.append(w.bytes.array)
-        }
-    }
-
-    /// `seconds` as an entry's `startedDateTime` (without the quotes).
-    func appendTimestamp(_ seconds: Double, to w: inout JSONWriter) {
-        Timestamp.appendISO8601(seconds, to: &w.bytes, cache: &secondCache)
-    }
-
-    private func flush() {
-        pending.bytes.withUnsafeBytes { write($0) }
-        pending.bytes.removeAll()
-    }
-
-    private func write(_ bytes: UnsafeRawBufferPointer) {
-        guard writeError == nil, let file else { return }
-        do { try file.write(bytes) } catch {
-            writeError = (error as? SwurlError) ?? .output("writing '\(path)' failed: \(error)")
         }
     }
 
@@ -118,11 +118,12 @@ package final class HARLog {
     package func commit() throws(SwurlError) {
         switch mode {
         case .stream:
-            guard let file else { return }
-            pending.bytes.append(contentsOf: HARLog.tail)
-            flush()
+            guard let file, let entryWriter else { return }
+            finishEntries(entryWriter)
+            entryWriter.finish(tail: HARLog.tail)
             self.file = nil
-            if let writeError {
+            self.entryWriter = nil
+            if let writeError = entryWriter.writeError {
                 file.discard()
                 throw writeError
             }
@@ -143,10 +144,25 @@ package final class HARLog {
         }
     }
 
+    /// Every record's entry written: the last block on the formatter thread, which then ends,
+    /// or all of them here when it never started.
+    private func finishEntries(_ writer: HAREntryFileWriter) {
+        if let thread {
+            thread.finish(last: records)
+            self.thread = nil
+        } else {
+            writer.writeEntries(of: records)
+        }
+        records = RecordBlock()
+    }
+
     /// Leaves the file as it was (`.stream`: the temporary file is removed).
     package func discard() {
+        thread?.finish(last: RecordBlock())
+        thread = nil
         file?.discard()
         file = nil
+        entryWriter = nil
     }
 
     /// The document up to the first entry: `log.version`, `log.creator`, the opening of `entries`.

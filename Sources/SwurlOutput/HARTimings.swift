@@ -46,6 +46,17 @@ struct HARTimings {
         receive = total - firstByte
     }
 
+    /// The phases as they were counted (a record's, `HAREntryWriter`).
+    init(blocked: Int64, dns: Int64, connect: Int64, ssl: Int64, send: Int64, wait: Int64, receive: Int64) {
+        self.blocked = blocked
+        self.dns = dns
+        self.connect = connect
+        self.ssl = ssl
+        self.send = send
+        self.wait = wait
+        self.receive = receive
+    }
+
     /// The entry's `time`: every phase but `ssl` (counted in `connect`), -1 ones left out.
     var total: Int64 { blocked + max(0, dns) + max(0, connect) + send + wait + receive }
 

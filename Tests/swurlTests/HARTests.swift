@@ -332,6 +332,30 @@ final class HARTests: XCTestCase {
         XCTAssertEqual((request(post)["postData"] as? [String: Any])?["text"] as? String, #"{"n":1}"#)
     }
 
+    /// Past the first 64 KiB of records the entries are written on the log's second thread: a
+    /// longer batch has every line's entry, each whole, and the same entries as a short one.
+    func testALongBatchWritesEveryEntryFromTheFormatterThread() throws {
+        // A text type, so that --har-bodies keeps each body's text in its record.
+        let nginx = try NginxServer(serverConfig: "default_type text/plain;")
+        let count = 600
+        let input = dir + "/long.txt"
+        try (0..<count).map { nginx.url("/small.txt?i=\($0)") + "\n" }.joined().write(toFile: input, atomically: true, encoding: .utf8)
+        let har = dir + "/long.har"
+        let r = try runSwurl(["batch", input, "--har", har, "--har-bodies", "--parallel", "16", "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.count, count)
+        XCTAssertEqual(Set(entries.compactMap { $0["comment"] as? String }), Set((1...count).map { "line \($0)" }))
+        for entry in entries {
+            let line = try XCTUnwrap((entry["comment"] as? String)?.split(separator: " ").last.flatMap { Int($0) })
+            let query = try XCTUnwrap(request(entry)["queryString"] as? [[String: Any]])
+            XCTAssertEqual(query.first?["value"] as? String, String(line - 1))
+            XCTAssertEqual(response(entry)["status"] as? Int, 200)
+            let content = try XCTUnwrap(response(entry)["content"] as? [String: Any])
+            XCTAssertEqual(content["text"] as? String, "hello from nginx\n")
+        }
+    }
+
     func testABatchLineCannotHaveItsOwnHar() throws {
         let input = dir + "/lines.txt"
         try ((try HTTPBin.url("/get")) + " --har " + dir + "/line.har\n").write(toFile: input, atomically: true, encoding: .utf8)

@@ -1,0 +1,207 @@
+import SwurlCore
+
+/// Writes a HAR 1.2 entry from a hop's record (`HAREntryRecorder` made it), straight into the
+/// log's bytes: constant JSON as fragments, the fields from the record's bytes. A batch writes
+/// thousands, on the log's second thread when there are enough of them (`HARLog`).
+enum HAREntryWriter {
+    typealias Field = (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
+
+    /// The entry of the record `r` reads.
+    static func entry(_ r: inout HAREntryRecordReader, settings: HARLog.Settings, cache: inout Timestamp.SecondCache,
+                      _ w: inout JSONWriter) {
+        let started = r.double()
+        let timings = HARTimings(blocked: r.int(), dns: r.int(), connect: r.int(), ssl: r.int(),
+                                 send: r.int(), wait: r.int(), receive: r.int())
+        let remoteAddress = r.bytes()
+        let localPort = r.int()
+        let comment = r.bytes()
+        let error = r.bytes()
+        w.raw("{\"startedDateTime\":\"")
+        Timestamp.appendISO8601(started, to: &w.bytes, cache: &cache)
+        w.raw("\",\"time\":")
+        w.millis(timings.total)
+        w.raw(",\"request\":")
+        request(&r, settings, &w)
+        w.raw(",\"response\":")
+        response(&r, settings, &w)
+        w.raw(",\"cache\":{},\"timings\":")
+        timings.write(&w)
+        if let remoteAddress { w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress) }
+        if localPort > 0 { w.raw(",\"connection\":\""); w.decimal(localPort); w.raw("\"") }
+        if let comment { w.raw(",\"comment\":"); w.quoted(bytes: comment) }
+        if let error { w.raw(",\"_error\":"); w.quoted(bytes: error) }
+        w.raw("}")
+    }
+
+    private static func url(_ text: String, _ settings: HARLog.Settings) -> String {
+        settings.secrets ? text : Redactor.url(text)
+    }
+
+    private static func request(_ r: inout HAREntryRecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
+        let method = r.someBytes()
+        let target = r.string() ?? ""
+        w.raw("{\"method\":")
+        w.quoted(bytes: method)
+        w.raw(",\"url\":")
+        w.quoted(url(target, settings))
+        if let head = r.bytes() {
+            let lines = HAREntryRecorder.headLines(head)
+            w.raw(",\"httpVersion\":")
+            w.quoted(bytes: HAREntryRecorder.version(head, lines.first))
+            w.raw(",\"cookies\":[")
+            var first = true
+            for line in lines.dropFirst() where HAREntryRecorder.isNamed(head, line.name, "cookie") {
+                cookies(request: UnsafeBufferPointer(rebasing: head[line.value]), settings, &w, first: &first)
+            }
+            w.raw("],\"headers\":[")
+            for (i, line) in lines.dropFirst().enumerated() {
+                let name = UnsafeBufferPointer(rebasing: head[line.name])
+                if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) {
+                    w.raw(i == 0 ? "{\"name\":" : ",{\"name\":")
+                    w.quoted(bytes: name)
+                    w.raw(",\"value\":")
+                    w.quoted(Redactor.mask)
+                    w.raw("}")
+                } else {
+                    w.pair(name: name, value: UnsafeBufferPointer(rebasing: head[line.value]), first: i == 0)
+                }
+            }
+            w.raw("]")
+        } else {
+            let fields = r.fields()
+            w.raw(",\"httpVersion\":\"\",\"cookies\":[")
+            var first = true
+            for f in fields where Redactor.isASCII(f.name, named: "cookie") { cookies(request: f.value, settings, &w, first: &first) }
+            w.raw("],\"headers\":")
+            headers(fields, settings, &w)
+        }
+        w.raw(",\"queryString\":[")
+        if target.containsByte(UInt8(ascii: "?")) {
+            for (i, q) in HAREntryRecorder.query(of: target).enumerated() { w.pair(name: q.name, value: q.value, first: i == 0) }
+        }
+        w.raw("]")
+        if let postData = r.bytes() {
+            w.raw(",\"postData\":")
+            w.bytes.append(postData)
+        }
+        w.raw(",\"headersSize\":")
+        w.decimal(r.int())
+        w.raw(",\"bodySize\":")
+        w.decimal(r.int())
+        w.raw("}")
+    }
+
+    private static func response(_ r: inout HAREntryRecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
+        guard r.int() != 0 else {
+            w.raw("{\"status\":0,\"statusText\":\"\",\"httpVersion\":\"\",\"cookies\":[],\"headers\":[],")
+            w.raw("\"content\":{\"size\":0,\"mimeType\":\"x-unknown\"},\"redirectURL\":\"\",\"headersSize\":-1,\"bodySize\":-1}")
+            return
+        }
+        let status = r.int()
+        let reason = r.someBytes(), version = r.someBytes()
+        let fields = r.fields()
+        let bodyBytes = r.int(), onWire = r.int()
+        let text = r.bytes()
+        let redirectURL = r.string()
+        let headerBytes = r.int()
+        // One look at each name: the first Content-Type (as `headers["Content-Type"]` finds it)
+        // and whether there are cookies.
+        var contentType: String?, setsCookies = false
+        for f in fields {
+            if contentType == nil, Redactor.isASCII(f.name, named: "content-type") { contentType = String(decoding: f.value, as: UTF8.self) }
+            if Redactor.isASCII(f.name, named: "set-cookie") { setsCookies = true }
+        }
+        w.raw("{\"status\":")
+        w.decimal(status)
+        w.raw(",\"statusText\":")
+        w.quoted(bytes: reason)
+        w.raw(",\"httpVersion\":")
+        w.quoted(bytes: version)
+        w.raw(",\"cookies\":[")
+        var first = true
+        for f in fields where setsCookies && Redactor.isASCII(f.name, named: "set-cookie") {
+            if cookie(setCookie: String(decoding: f.value, as: UTF8.self), settings, &w, first: first) { first = false }
+        }
+        w.raw("],\"headers\":")
+        headers(fields, settings, &w)
+        w.raw(",\"content\":{\"size\":")
+        w.decimal(bodyBytes)
+        if onWire > 0 && onWire < bodyBytes { w.raw(",\"compression\":"); w.decimal(bodyBytes - onWire) }
+        w.raw(",\"mimeType\":")
+        w.quoted(contentType ?? "x-unknown")
+        if settings.bodies {
+            if let text, let valid = String(validating: text, as: UTF8.self) {
+                w.raw(",\"text\":")
+                w.quoted(valid)
+            } else if bodyBytes > 0 {
+                let why = !HAREntryRecorder.isText(contentType) ? "not a text type"
+                    : bodyBytes > Int64(HAREntryRecorder.textLimit) ? "over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
+                    : "not valid UTF-8"
+                w.raw(",\"comment\":")
+                w.quoted("body of \(bodyBytes) bytes not recorded: \(why)")
+            }
+        }
+        w.raw("},\"redirectURL\":")
+        if let redirectURL { w.quoted(url(redirectURL, settings)) } else { w.raw("\"\"") }
+        w.raw(",\"headersSize\":")
+        w.decimal(headerBytes > 0 ? headerBytes : -1)
+        w.raw(",\"bodySize\":")
+        w.decimal(onWire)
+        w.raw("}")
+    }
+
+    // MARK: - Pieces
+
+    /// The fields as HAR pairs, credential values masked unless `--har-secrets`.
+    private static func headers(_ fields: [Field], _ settings: HARLog.Settings, _ w: inout JSONWriter) {
+        w.raw("[")
+        for (i, f) in fields.enumerated() {
+            if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: f.name) {
+                Redactor.mask.withUTF8Bytes { w.pair(name: f.name, value: $0, first: i == 0) }
+            } else {
+                w.pair(name: f.name, value: f.value, first: i == 0)
+            }
+        }
+        w.raw("]")
+    }
+
+    private static func secret(_ value: String, _ settings: HARLog.Settings) -> String {
+        settings.secrets ? value : Redactor.mask
+    }
+
+    /// `a=1; b=2` → the request's cookies.
+    private static func cookies(request value: UnsafeBufferPointer<UInt8>, _ settings: HARLog.Settings, _ w: inout JSONWriter,
+                                first: inout Bool) {
+        for part in String(decoding: value, as: UTF8.self).split(separator: ";") {
+            let text = String(part).trimmingSpaces()
+            guard !text.isEmpty else { continue }
+            let (name, v) = HAREntryRecorder.split(text)
+            w.pair(name: name, value: secret(v, settings), first: first)
+            first = false
+        }
+    }
+
+    /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly,
+    /// secure); false (nothing written) for an empty one.
+    private static func cookie(setCookie value: String, _ settings: HARLog.Settings, _ w: inout JSONWriter, first: Bool) -> Bool {
+        var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]
+        guard let firstPart = parts.popFirst(), !firstPart.isEmpty else { return false }
+        let (name, v) = HAREntryRecorder.split(firstPart)
+        w.raw(first ? "{\"name\":" : ",{\"name\":")
+        w.quoted(name)
+        w.raw(",\"value\":")
+        w.quoted(secret(v, settings))
+        for attribute in parts {
+            let (key, attr) = HAREntryRecorder.split(attribute)
+            switch key.lowercased() {
+            case "path": w.raw(",\"path\":"); w.quoted(attr)
+            case "domain": w.raw(",\"domain\":"); w.quoted(attr)
+            case "httponly": w.raw(",\"httpOnly\":true")
+            case "secure": w.raw(",\"secure\":true")
+            default: break
+            }
+        }
+        w.raw("}")
+        return true
+    }
+}
