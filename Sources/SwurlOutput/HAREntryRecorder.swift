@@ -1,7 +1,7 @@
 import SwurlCore
 
 /// One hop of a `--har` log: sees what the hop sent and received (a `HopTap`), and when it
-/// ends copies what its HAR 1.2 entry is made of into a record (`HAREntryRecord.swift`) that
+/// ends copies what its HAR 1.2 entry is made of into a record (`Record.swift`) that
 /// the log turns into the entry (`HAREntryWriter`). Holds the request head as sent, the last
 /// response head, and with `--har-bodies` a text body up to `textLimit` bytes.
 final class HAREntryRecorder: HopTap {

@@ -7,7 +7,7 @@ enum HAREntryWriter {
     typealias Field = (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
 
     /// The entry of the record `r` reads.
-    static func entry(_ r: inout HAREntryRecordReader, settings: HARLog.Settings, cache: inout Timestamp.SecondCache,
+    static func entry(_ r: inout RecordReader, settings: HARLog.Settings, cache: inout Timestamp.SecondCache,
                       _ w: inout JSONWriter) {
         let started = r.double()
         let timings = HARTimings(blocked: r.int(), dns: r.int(), connect: r.int(), ssl: r.int(),
@@ -37,7 +37,7 @@ enum HAREntryWriter {
         settings.secrets ? text : Redactor.url(text)
     }
 
-    private static func request(_ r: inout HAREntryRecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
+    private static func request(_ r: inout RecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
         let method = r.someBytes()
         let target = r.string() ?? ""
         w.raw("{\"method\":")
@@ -91,7 +91,7 @@ enum HAREntryWriter {
         w.raw("}")
     }
 
-    private static func response(_ r: inout HAREntryRecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
+    private static func response(_ r: inout RecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
         guard r.int() != 0 else {
             w.raw("{\"status\":0,\"statusText\":\"\",\"httpVersion\":\"\",\"cookies\":[],\"headers\":[],")
             w.raw("\"content\":{\"size\":0,\"mimeType\":\"x-unknown\"},\"redirectURL\":\"\",\"headersSize\":-1,\"bodySize\":-1}")

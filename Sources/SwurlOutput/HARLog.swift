@@ -7,12 +7,12 @@ import SwurlCore
 ///
 /// Two ways to write, one format:
 /// - `.stream` (one-shot requests, `-d`, `batch`): the head goes to the temporary file at once,
-///   each hop's record (`HAREntryRecord.swift`) as the hop ends, the tail and the rename at
+///   each hop's record (`Record.swift`) as the hop ends, the tail and the rename at
 ///   `commit()`. Records gather into blocks of about 64 KiB; once a second block starts (a
 ///   batch), a thread of the log's own turns the blocks into entries and writes them, so the
-///   thread that drives the transfers only copies bytes (`HARFormatterThread`). Held in memory:
+///   thread that drives the transfers only copies bytes (`RecordFormatterThread`). Held in memory:
 ///   the hops still running (their heads, and a body's text up to
-///   `HAREntryRecorder.textLimit`), at most `HARFormatterThread.maxQueued` blocks of records
+///   `HAREntryRecorder.textLimit`), at most `RecordFormatterThread.maxQueued` blocks of records
 ///   and 64 KiB of entries not yet written, never all the entries, so a batch of any length
 ///   stays flat.
 /// - `.rewrite` (the REPL): the entries are kept, and `commit()` writes a whole new file after
@@ -48,11 +48,10 @@ package final class HARLog {
     private var entryWriter: HAREntryFileWriter?
     /// `.stream`: records not handed over yet.
     private var records = RecordBlock()
-    private var thread: HARFormatterThread?
+    private var thread: RecordFormatterThread?
     /// `.rewrite`: every entry so far, serialized.
     private var entries: [[UInt8]] = []
     private var entryCount = 0
-    static let block = 64 * 1024
     /// `.rewrite`: the second the last entry started in, as text: entries in the same second reuse it.
     private var secondCache = Timestamp.SecondCache()
 
@@ -94,9 +93,9 @@ package final class HARLog {
             let start = records.bytes.beginRecord()
             record(&records.bytes)
             records.bytes.endRecord(start)
-            if records.bytes.count >= HARLog.block, let entryWriter {
+            if records.isFull, let entryWriter {
                 // A second block: from now on the entries are written on the formatter thread.
-                if thread == nil { thread = HARFormatterThread(writer: entryWriter) }
+                if thread == nil { thread = RecordFormatterThread(writer: entryWriter) }
                 records = thread?.handOver(records) ?? RecordBlock()
             }
         case .rewrite:
@@ -106,7 +105,7 @@ package final class HARLog {
             one.endRecord(start)
             var w = JSONWriter(capacity: 2048)
             one.withUnsafeBytes { block in
-                HAREntryRecordReader.forEach(in: block) { r in HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &w) }
+                RecordReader.forEach(in: block) { r in HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &w) }
             }
             entries.append(w.bytes.array)
         }
@@ -151,7 +150,7 @@ package final class HARLog {
             thread.finish(last: records)
             self.thread = nil
         } else {
-            writer.writeEntries(of: records)
+            writer.writeRecords(of: records)
         }
         records = RecordBlock()
     }
@@ -185,6 +184,57 @@ package final class HARLog {
 
         func hopWillBegin(_ request: HTTPRequest) -> HopTap? {
             HAREntryRecorder(request: request, log: log, comment: comment)
+        }
+    }
+}
+
+/// Turns records into entries and writes them to the log's file, gathered into writes of about
+/// 64 KiB. Used by one thread at a time: the log's own until the formatter thread starts, then
+/// that thread until it ends.
+final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
+    private let file: OutputFile
+    private let path: String
+    private let settings: HARLog.Settings
+    private var pending = JSONWriter(capacity: RecordBlock.size + 8 * 1024)
+    /// The second the last entry started in, as text: entries in the same second reuse it.
+    private var secondCache = Timestamp.SecondCache()
+    private var written = 0
+    /// The first error writing the file, reported by `HARLog.commit()`.
+    private(set) var writeError: SwurlError?
+
+    init(file: OutputFile, path: String, settings: HARLog.Settings) {
+        self.file = file
+        self.path = path
+        self.settings = settings
+    }
+
+    /// The entries of every record in `block`.
+    func writeRecords(of block: RecordBlock) {
+        block.bytes.withUnsafeBytes { bytes in
+            RecordReader.forEach(in: bytes) { r in
+                if written > 0 { pending.raw(",\n") }
+                written += 1
+                HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &pending)
+                if pending.bytes.count >= RecordBlock.size { flush() }
+            }
+        }
+    }
+
+    /// What is pending and `tail`, written.
+    func finish(tail: String) {
+        pending.bytes.append(contentsOf: tail)
+        flush()
+    }
+
+    private func flush() {
+        pending.bytes.withUnsafeBytes { write($0) }
+        pending.bytes.removeAll()
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard writeError == nil else { return }
+        do { try file.write(bytes) } catch {
+            writeError = (error as? SwurlError) ?? .output("writing '\(path)' failed: \(error)")
         }
     }
 }

@@ -356,6 +356,30 @@ final class HARTests: XCTestCase {
         }
     }
 
+    /// A write that fails on the formatter thread (the disk is full) fails the batch with the
+    /// file's name and the reason, and leaves the last HAR file as it was.
+    func testAWriteFailingOnTheFormatterThreadFailsTheBatchAndKeepsTheOldFile() throws {
+        let nginx = try NginxServer()
+        let input = dir + "/full.txt"
+        try String(repeating: nginx.url("/small.txt") + "\n", count: 1000).write(toFile: input, atomically: true, encoding: .utf8)
+        let full = dir + "/full"
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        // A 256 KiB tmpfs in a mount namespace of its own: the entries of 1,000 lines (over 1 MB)
+        // cannot fit, the old file (a few bytes) is there first.
+        let shell = """
+            mount -t tmpfs -o size=256k tmpfs "$1" || exit 99
+            printf 'old\n' > "$1/x.har"
+            "$2" batch "$3" -q --parallel 16 --har "$1/x.har" > /dev/null; echo "batch=$?"
+            cat "$1/x.har"; ls -A "$1"
+            """
+        let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", full, TestPaths.binary, input], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        XCTAssertTrue(text.contains("batch=1"), text)
+        XCTAssertTrue(out.stderr.contains("writing to '\(full)/x.har' failed: No space left on device"), out.stderr)
+        XCTAssertEqual(text.split(separator: "\n").dropFirst().map(String.init), ["old", "x.har"], "the old file, alone")
+    }
+
     func testABatchLineCannotHaveItsOwnHar() throws {
         let input = dir + "/lines.txt"
         try ((try HTTPBin.url("/get")) + " --har " + dir + "/line.har\n").write(toFile: input, atomically: true, encoding: .utf8)

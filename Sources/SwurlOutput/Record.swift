@@ -1,0 +1,125 @@
+import SwurlCore
+
+/// What a HAR entry is made from, as flat bytes: the thread that drives a batch's transfers
+/// copies a hop's facts into a record (`HAREntryRecorder.hopDidEnd`), and the entry is written
+/// from records (`HAREntryWriter`), on a second thread once a batch fills a block of them
+/// (`RecordFormatterThread`). Only these bytes cross between the threads, never the hop's
+/// objects: their reference counts and the memory they free would move between cores with them
+/// (docs/performance.md, "Sixth round").
+///
+/// A record is its length (eight bytes, the length included) and the fields in the order the
+/// writer reads them: integers and doubles as eight bytes, byte strings as their length (-1 for
+/// none) and their bytes.
+extension ByteBuffer {
+    /// Starts a record here; returns where, for `endRecord`.
+    package mutating func beginRecord() -> Int {
+        let start = count
+        recordInt(0)   // the length, set by `endRecord`
+        return start
+    }
+
+    /// Sets the length of the record begun at `start`.
+    package mutating func endRecord(_ start: Int) {
+        storeInt64(Int64(count - start), at: start)
+    }
+
+    package mutating func recordInt(_ v: Int64) {
+        write(upTo: 8) { p in
+            UnsafeMutableRawPointer(p).storeBytes(of: v, as: Int64.self)
+            return 8
+        }
+    }
+
+    package mutating func recordInt(_ v: Int) { recordInt(Int64(v)) }
+
+    package mutating func recordDouble(_ v: Double) { recordInt(Int64(bitPattern: v.bitPattern)) }
+
+    package mutating func recordBytes(_ b: UnsafeBufferPointer<UInt8>?) {
+        guard let b else { recordInt(-1); return }
+        recordInt(b.count)
+        append(b)
+    }
+
+    package mutating func recordString(_ s: String?) {
+        guard let s else { recordInt(-1); return }
+        s.withUTF8Bytes { recordBytes($0) }
+    }
+
+    /// Header fields: their number, then each name and value (one reservation a field).
+    package mutating func recordFields(_ fields: [HTTPHeaders.Field]) {
+        recordInt(fields.count)
+        for f in fields {
+            f.name.withUTF8Bytes { n in
+                f.value.withUTF8Bytes { v in
+                    write(upTo: 16 + n.count + v.count) { p in
+                        let raw = UnsafeMutableRawPointer(p)
+                        raw.storeBytes(of: Int64(n.count), as: Int64.self)
+                        if let b = n.baseAddress { copyBytes(b, to: p + 8, count: n.count) }
+                        raw.storeBytes(of: Int64(v.count), toByteOffset: 8 + n.count, as: Int64.self)
+                        if let b = v.baseAddress { copyBytes(b, to: p + 16 + n.count, count: v.count) }
+                        return 16 + n.count + v.count
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads the fields of one record, in the order they were written. The views it returns point
+/// into the block the record lies in, valid while the block is.
+package struct RecordReader {
+    private var at: UnsafeRawPointer
+    private let end: UnsafeRawPointer
+
+    /// The records in `block`, each handed to `body` as a reader of its fields.
+    package static func forEach(in block: UnsafeRawBufferPointer, _ body: (inout RecordReader) -> Void) {
+        guard let base = block.baseAddress else { return }
+        var offset = 0
+        while offset + 8 <= block.count {
+            let length = Int(base.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+            precondition(length >= 8 && offset + length <= block.count, "a record's length is out of its block")
+            var reader = RecordReader(at: base + offset + 8, end: base + offset + length)
+            body(&reader)
+            offset += length
+        }
+    }
+
+    private init(at: UnsafeRawPointer, end: UnsafeRawPointer) {
+        self.at = at
+        self.end = end
+    }
+
+    package mutating func int() -> Int64 {
+        precondition(at + 8 <= end, "a record ends before its fields")
+        let v = at.loadUnaligned(as: Int64.self)
+        at += 8
+        return v
+    }
+
+    package mutating func double() -> Double { Double(bitPattern: UInt64(bitPattern: int())) }
+
+    package mutating func bytes() -> UnsafeBufferPointer<UInt8>? {
+        let n = Int(int())
+        guard n >= 0 else { return nil }
+        precondition(at + n <= end, "a record ends inside a field")
+        let b = UnsafeBufferPointer(start: at.assumingMemoryBound(to: UInt8.self), count: n)
+        at += n
+        return b
+    }
+
+    /// A field that is always there (written with `string` from a non-optional).
+    package mutating func someBytes() -> UnsafeBufferPointer<UInt8> {
+        bytes() ?? UnsafeBufferPointer(start: nil, count: 0)
+    }
+
+    package mutating func string() -> String? { bytes().map { String(decoding: $0, as: UTF8.self) } }
+
+    /// Header fields written by `recordFields`, as views.
+    package mutating func fields() -> [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)] {
+        let n = Int(int())
+        var out: [(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)] = []
+        out.reserveCapacity(max(0, n))
+        for _ in 0..<max(0, n) { out.append((someBytes(), someBytes())) }
+        return out
+    }
+}
