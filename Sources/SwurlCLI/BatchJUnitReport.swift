@@ -96,10 +96,6 @@ final class BatchJUnitReport: BatchResultObserving {
 
     /// The batch's start as ISO 8601 in UTC (`2026-12-02T07:30:00`), JUnit's `timestamp`.
     private static func now() -> String {
-        var t = Glibc.time(nil)
-        var tm = tm()
-        gmtime_r(&t, &tm)
-        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : String(v) }
-        return "\(tm.tm_year + 1900)-\(two(tm.tm_mon + 1))-\(two(tm.tm_mday))T\(two(tm.tm_hour)):\(two(tm.tm_min)):\(two(tm.tm_sec))"
+        String(decoding: Timestamp.secondText(Glibc.time(nil)), as: UTF8.self)
     }
 }

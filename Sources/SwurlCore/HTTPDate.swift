@@ -116,6 +116,21 @@ package enum HTTPDate {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (`daysFromCivil` backwards;
+    /// H. Hinnant's civil_from_days): what gmtime(3) gives, without the time zone file glibc
+    /// reads on its first call.
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
     /// The IMF-fixdate of `seconds` since the epoch.
     package static func format(_ seconds: Double) -> String {
         var t = tm()

@@ -52,18 +52,21 @@ package enum Timestamp {
         out.append(UInt8(ascii: "Z"))
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS` of the second `whole` since the epoch.
-    private static func secondText(_ whole: time_t) -> [UInt8] {
-        var whole = whole
-        var parts = tm()
-        gmtime_r(&whole, &parts)
+    /// `YYYY-MM-DDTHH:MM:SS` of the second `whole` since the epoch, in UTC (JUnit's
+    /// `timestamp`; the start of HAR's `startedDateTime`). By arithmetic, not gmtime(3), whose
+    /// first call reads the time zone file.
+    package static func secondText(_ whole: time_t) -> [UInt8] {
+        let w = Int(whole)
+        let days = w >= 0 ? w / 86_400 : (w - 86_399) / 86_400
+        let inDay = w - days * 86_400
+        let date = HTTPDate.civilFromDays(days)
         var out = ByteBuffer(capacity: 32)
-        appendDigits(Int(parts.tm_year) + 1900, 4, to: &out); out.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, 2, to: &out); out.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), 2, to: &out); out.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), 2, to: &out); out.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), 2, to: &out); out.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), 2, to: &out)
+        appendDigits(date.year, 4, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(date.month, 2, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(date.day, 2, to: &out); out.append(UInt8(ascii: "T"))
+        appendDigits(inDay / 3600, 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(inDay / 60 % 60, 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(inDay % 60, 2, to: &out)
         return out.array
     }
 
