@@ -8,13 +8,14 @@ import SwurlCore
 /// Two ways to write, one format:
 /// - `.stream` (one-shot requests, `-d`, `batch`): the head goes to the temporary file at once,
 ///   each hop's record (`Record.swift`) as the hop ends, the tail and the rename at
-///   `commit()`. Records gather into blocks of about 64 KiB; once a second block starts (a
+///   `commit()`. Records gather into blocks of about 64 KiB; once the first block fills (a
 ///   batch), a thread of the log's own turns the blocks into entries and writes them, so the
 ///   thread that drives the transfers only copies bytes (`RecordFormatterThread`). Held in memory:
 ///   the hops still running (their heads, and a body's text up to
-///   `HAREntryRecorder.textLimit`), at most `RecordFormatterThread.maxQueued` blocks of records
-///   and 64 KiB of entries not yet written, never all the entries, so a batch of any length
-///   stays flat.
+///   `HAREntryRecorder.textLimit`), at most eight blocks of records (the one being filled,
+///   `RecordFormatterThread.maxQueued` waiting, the one being written, two kept for reuse) and
+///   64 KiB of entries not yet written, never all the entries, so a batch of any length stays
+///   flat.
 /// - `.rewrite` (the REPL): the entries are kept, and `commit()` writes a whole new file after
 ///   each request, so a crash loses nothing already done. The REPL's requests are typed by a
 ///   person, so keeping their entries is small.
@@ -94,7 +95,7 @@ package final class HARLog {
             record(&records.bytes)
             records.bytes.endRecord(start)
             if records.isFull, let entryWriter {
-                // A second block: from now on the entries are written on the formatter thread.
+                // A full block: from now on the entries are written on the formatter thread.
                 if thread == nil { thread = RecordFormatterThread(writer: entryWriter) }
                 records = thread?.handOver(records) ?? RecordBlock()
             }
