@@ -106,7 +106,7 @@ package enum HTTPDate {
 
     /// Days since 1970-01-01 of a proleptic Gregorian date, as timegm(3) counts them (a day
     /// past the month's end runs into the next month, as timegm normalises it).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -119,7 +119,7 @@ package enum HTTPDate {
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (`daysFromCivil` backwards;
     /// H. Hinnant's civil_from_days): what gmtime(3) gives, without the time zone file glibc
     /// reads on its first call.
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -1,3 +1,5 @@
+import SwurlCore
+
 /// Property-list dates (seconds since 2001-01-01T00:00:00Z) to and from ISO 8601 UTC text,
 /// computed by hand so no Foundation is needed on the output path.
 package enum PropertyListDate {
@@ -16,7 +18,8 @@ package enum PropertyListDate {
         var days = secs / 86400
         secs -= days * 86400
         if secs < 0 { secs += 86400; days -= 1 }
-        let (y, m, d) = civil(days)
+        let date = HTTPDate.civilFromDays(Int(days))
+        let (y, m, d) = (Int64(date.year), Int64(date.month), Int64(date.day))
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var s = "\(year(y))-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))"
         if millis > 0 && millis < 1000 {
@@ -45,29 +48,7 @@ package enum PropertyListDate {
         guard let y = num(0..<4), let mo = num(5..<7), let d = num(8..<10), let h = num(11..<13),
               let mi = num(14..<16), let s = num(17..<19), (1...12).contains(mo), (1...31).contains(d),
               h < 24, mi < 60, s < 61 else { return nil }
-        let days = daysFromCivil(y, mo, d)
+        let days = Int64(HTTPDate.daysFromCivil(year: Int(y), month: Int(mo), day: Int(d)))
         return Double(days * 86400 + h * 3600 + mi * 60 + s) - referenceOffset
-    }
-
-    // Howard Hinnant's civil-date algorithms.
-    private static func civil(_ z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    private static func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
