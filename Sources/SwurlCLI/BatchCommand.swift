@@ -63,20 +63,25 @@ enum BatchCommand: SwurlCommand {
             }
             reader = LineReader(owning: fd, name: path)
         }
+        // The outputs' text (HAR entries, report rows, JUnit cases) is written on one second
+        // thread from records of bytes, started when a block of records fills.
+        let formatter = RecordFormatterThread()
+        defer { formatter.end() }
         // Streamed: each entry goes to the file as its hop ends; nothing is replaced until the end.
         let har = try CommandOptions.har(args).map { h throws(SwurlError) in
-            try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream)
+            try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream, formatter: formatter)
         }
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
         // The report files are opened before any line runs: one that cannot be written fails now.
         let inputName = path == "-" ? "stdin" : path
         var observers: [BatchResultObserving] = []
         if let file = args.value(.report) {
-            observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName, environment: environment))
+            observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName, environment: environment,
+                                                 formatter: formatter))
         }
         if let file = args.value(.junit) {
             observers.append(try BatchJUnitReport(path: environment.resolvePath(file), inputName: inputName,
-                                                  environment: environment))
+                                                  environment: environment, formatter: formatter))
         }
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,

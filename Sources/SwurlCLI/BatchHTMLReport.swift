@@ -13,7 +13,9 @@ import SwurlCore
 /// lines (in input order) are written as each line ends, in the order they end, to a
 /// `ReportSpool`: a row places its bar in seconds (`--s`, `--d`) and its place in input order
 /// (`order`), and the page's style turns them into positions on the time axis set once the
-/// batch is over (`--axis`). Later lines are counted, not drawn. The page is written when the
+/// batch is over (`--axis`). The rows are written from records of the lines' results
+/// (`BatchResultRecord.swift`), on the batch's formatter thread once a block of them fills
+/// (`RecordFormatterThread`). Later lines are counted, not drawn. The page is written when the
 /// batch ends, through `OutputFile` (atomic, a symbolic link followed).
 final class BatchHTMLReport: BatchResultObserving {
     /// Lines drawn as bars; the page says how many more were aggregated.
@@ -35,17 +37,21 @@ final class BatchHTMLReport: BatchResultObserving {
     private var phaseSums = [Double](repeating: 0, count: BatchTimeline.Phases.names.count)
     private var timedLines = 0
     private var lastEnd: Double = 0
-    /// Rows written to the spool.
+    /// Rows drawn (recorded for the spool).
     private var drawn = 0
-    private let rows: ReportSpool
+    private let rows: RowWriter
+    /// Rows not handed to the formatter thread yet.
+    private var records = RecordBlock()
+    private let formatter: RecordFormatterThread
     private var slots = CompletionSlots()
 
     /// Opens FILE (refusing a directory) and the spool before the batch starts, so a report
     /// that cannot be written fails at once rather than after the lines ran.
-    init(path: String, inputName: String, environment: Environment) throws(SwurlError) {
+    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--report")
         self.inputName = inputName
-        do throws(SwurlError) { rows = try ReportSpool(option: "--report", environment: environment) } catch {
+        self.formatter = formatter
+        do throws(SwurlError) { rows = RowWriter(try ReportSpool(option: "--report", environment: environment)) } catch {
             file.discard()
             throw error
         }
@@ -77,21 +83,23 @@ final class BatchHTMLReport: BatchResultObserving {
         lastEnd = max(lastEnd, timeline.end)
         if ordinal < BatchHTMLReport.drawnLines {
             drawn += 1
-            BatchHTMLReport.writeRow(&rows.pending, ordinal: ordinal, r, timeline)
-            rows.flushIfFull()
+            records.bytes.recordResult(ordinal: ordinal, r, timeline: timeline)
+            if records.isFull { records = formatter.handOver(records, to: rows) }
         } else {
             slots.add(at: timeline.end, failed: failed)
         }
     }
 
     func finish() throws(SwurlError) {
+        formatter.drain(last: records, to: rows)
+        records = RecordBlock()
         var page = HTMLPage(capacity: 1 << 16)
         writePage(&page)
         var tail = HTMLPage(capacity: 1 << 14)
         writeTail(&tail)
         do {
             try page.withUnsafeBytes { try file.write($0) }
-            try rows.copy(to: file)
+            try rows.spool.copy(to: file)
             try tail.withUnsafeBytes { try file.write($0) }
         } catch {
             file.discard()
@@ -199,7 +207,7 @@ final class BatchHTMLReport: BatchResultObserving {
     /// One row of the waterfall, written as its line ends: the bar's start and length in
     /// seconds (the style divides them by the page's `--axis`), the phases as shares of the bar,
     /// `order` its place in input order.
-    private static func writeRow(_ p: inout HTMLPage, ordinal: Int, _ r: BatchResult, _ tl: BatchTimeline) {
+    fileprivate static func writeRow(_ p: inout HTMLPage, ordinal: Int, _ r: BatchResult, _ tl: BatchTimeline) {
         let failed = r.exit != .success
         let method = r.method ?? "-"
         let url = clip(r.shownURL ?? "-", maxText)
@@ -267,6 +275,23 @@ final class BatchHTMLReport: BatchResultObserving {
                 c.lit("<i class=\"failed-key\" style=\"width:100%\"></i>")
             }
             c.lit("</span></span></div>\n")
+        }
+    }
+
+    /// Writes the rows of records into the spool (on the formatter thread once it started).
+    private final class RowWriter: RecordBlockWriter, @unchecked Sendable {
+        let spool: ReportSpool
+
+        init(_ spool: ReportSpool) { self.spool = spool }
+
+        func writeRecords(of block: RecordBlock) {
+            block.bytes.withUnsafeBytes { bytes in
+                RecordReader.forEach(in: bytes) { reader in
+                    let (ordinal, r, timeline) = reader.result()
+                    BatchHTMLReport.writeRow(&spool.pending, ordinal: ordinal, r, timeline ?? BatchTimeline(start: 0, end: 0))
+                    spool.flushIfFull()
+                }
+            }
         }
     }
 

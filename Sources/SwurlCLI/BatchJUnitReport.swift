@@ -9,7 +9,8 @@ import SwurlCore
 ///
 /// `<testsuite>` carries the counts, which are known only at the end, so the test cases are
 /// streamed to a `ReportSpool` and copied after the header when the batch ends; memory holds
-/// one 64 KiB buffer and the counts. FILE is written through `OutputFile` (atomic, links followed),
+/// one 64 KiB buffer, the counts, and the blocks of records the cases are written from
+/// (`BatchResultRecord.swift`; on the batch's formatter thread once a block fills). FILE is written through `OutputFile` (atomic, links followed),
 /// opened before the first line runs.
 final class BatchJUnitReport: BatchResultObserving {
     /// Every test case's class name.
@@ -18,16 +19,19 @@ final class BatchJUnitReport: BatchResultObserving {
 
     private let file: OutputFile
     private let inputName: String
-    private let spool: ReportSpool
+    private let cases: CaseWriter
+    private var records = RecordBlock()
+    private let formatter: RecordFormatterThread
     private var tests = 0, failures = 0
     private var lastEnd: Double = 0
     private let timestamp: String
 
     /// - Throws: `SwurlError.output` when FILE or the spool file cannot be created.
-    init(path: String, inputName: String, environment: Environment) throws(SwurlError) {
+    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--junit")
         self.inputName = inputName
-        do throws(SwurlError) { spool = try ReportSpool(option: "--junit", environment: environment) } catch {
+        self.formatter = formatter
+        do throws(SwurlError) { cases = CaseWriter(try ReportSpool(option: "--junit", environment: environment)) } catch {
             file.discard()
             throw error
         }
@@ -36,14 +40,31 @@ final class BatchJUnitReport: BatchResultObserving {
 
     func observe(ordinal: Int, _ r: BatchResult) {
         tests += 1
-        observe(r, into: &spool.pending)
-        spool.flushIfFull()
+        if r.exit != .success { failures += 1 }
+        lastEnd = max(lastEnd, r.timeline?.end ?? 0)
+        records.bytes.recordResult(ordinal: ordinal, r, timeline: r.timeline)
+        if records.isFull { records = formatter.handOver(records, to: cases) }
     }
 
-    private func observe(_ r: BatchResult, into pending: inout ByteBuffer) {
+    /// Writes the test cases of records into the spool (on the formatter thread once it started).
+    private final class CaseWriter: RecordBlockWriter, @unchecked Sendable {
+        let spool: ReportSpool
+
+        init(_ spool: ReportSpool) { self.spool = spool }
+
+        func writeRecords(of block: RecordBlock) {
+            block.bytes.withUnsafeBytes { bytes in
+                RecordReader.forEach(in: bytes) { reader in
+                    BatchJUnitReport.writeCase(reader.result().result, into: &spool.pending)
+                    spool.flushIfFull()
+                }
+            }
+        }
+    }
+
+    private static func writeCase(_ r: BatchResult, into pending: inout ByteBuffer) {
         func append(_ s: StaticString) { pending.append(s) }
         let seconds = r.timeTotal ?? r.timeline?.duration ?? 0
-        lastEnd = max(lastEnd, r.timeline?.end ?? 0)
         pending.append(contentsOf: BatchJUnitReport.casePrefix)
         pending.appendDecimal(Int64(r.line))
         if let m = r.method {
@@ -58,7 +79,6 @@ final class BatchJUnitReport: BatchResultObserving {
         if r.exit == .success {
             append("/>\n")
         } else {
-            failures += 1
             let message = r.error ?? "failed"
             append(">\n    <failure type=\"exit ")
             pending.appendDecimal(Int64(r.exit.rawValue))
@@ -78,6 +98,8 @@ final class BatchJUnitReport: BatchResultObserving {
     }
 
     func finish() throws(SwurlError) {
+        formatter.drain(last: records, to: cases)
+        records = RecordBlock()
         let suite = inputName.markupEscaped
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
         let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -85,7 +107,7 @@ final class BatchJUnitReport: BatchResultObserving {
             + "<testsuite name=\"\(suite)\" \(counts) time=\"\(BatchResult.seconds(lastEnd))\" timestamp=\"\(timestamp)\">\n"
         do {
             try file.write(Array(head.utf8))
-            try spool.copy(to: file)
+            try cases.spool.copy(to: file)
             try file.write(Array("</testsuite>\n</testsuites>\n".utf8))
         } catch {
             file.discard()

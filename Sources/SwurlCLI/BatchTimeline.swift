@@ -52,6 +52,13 @@ struct BatchTimeline {
                         waiting: timing.wait, receiving: timing.transfer)
     }
 
+    /// A timeline as it was (a record's, `BatchResultRecord.swift`).
+    init(start: Double, end: Double, phases: Phases?) {
+        self.start = start
+        self.end = end
+        self.phases = phases
+    }
+
     /// The timeline of a line without transfer timing.
     init(start: Double, end: Double) {
         self.start = start

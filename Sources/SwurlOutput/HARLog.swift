@@ -9,8 +9,9 @@ import SwurlCore
 /// - `.stream` (one-shot requests, `-d`, `batch`): the head goes to the temporary file at once,
 ///   each hop's record (`Record.swift`) as the hop ends, the tail and the rename at
 ///   `commit()`. Records gather into blocks of about 64 KiB; once the first block fills (a
-///   batch), a thread of the log's own turns the blocks into entries and writes them, so the
-///   thread that drives the transfers only copies bytes (`RecordFormatterThread`). Held in memory:
+///   batch), a second thread (the batch's, shared with its reports) turns the blocks into
+///   entries and writes them, so the thread that drives the transfers only copies bytes
+///   (`RecordFormatterThread`). Held in memory:
 ///   the hops still running (their heads, and a body's text up to
 ///   `HAREntryRecorder.textLimit`), at most eight blocks of records (the one being filled,
 ///   `RecordFormatterThread.maxQueued` waiting, the one being written, two kept for reuse) and
@@ -49,7 +50,9 @@ package final class HARLog {
     private var entryWriter: HAREntryFileWriter?
     /// `.stream`: records not handed over yet.
     private var records = RecordBlock()
-    private var thread: RecordFormatterThread?
+    private let formatter: RecordFormatterThread
+    /// Whether `formatter` is the log's own (ended by `commit()` and `discard()`), not a batch's.
+    private let ownsFormatter: Bool
     /// `.rewrite`: every entry so far, serialized.
     private var entries: [[UInt8]] = []
     private var entryCount = 0
@@ -59,7 +62,11 @@ package final class HARLog {
     /// Opens the log; nothing is replaced until `commit()`.
     /// - Throws: `SwurlError.output` when `path` is a directory or its directory cannot take a
     ///   new file (before any request is sent), or, for `.rewrite`, when it is not a regular file.
-    package init(path: String, settings: Settings, mode: Mode) throws(SwurlError) {
+    /// - Parameter formatter: the batch's formatter thread, shared with its reports (nil: the
+    ///   log's own, started only if a block of records fills).
+    package init(path: String, settings: Settings, mode: Mode, formatter: RecordFormatterThread? = nil) throws(SwurlError) {
+        self.formatter = formatter ?? RecordFormatterThread()
+        ownsFormatter = formatter == nil
         self.path = path
         self.settings = settings
         self.mode = mode
@@ -95,9 +102,8 @@ package final class HARLog {
             record(&records.bytes)
             records.bytes.endRecord(start)
             if records.isFull, let entryWriter {
-                // A full block: from now on the entries are written on the formatter thread.
-                if thread == nil { thread = RecordFormatterThread(writer: entryWriter) }
-                records = thread?.handOver(records) ?? RecordBlock()
+                // A full block: its entries are written on the formatter thread.
+                records = formatter.handOver(records, to: entryWriter)
             }
         case .rewrite:
             var one = ByteBuffer(capacity: 2048)
@@ -144,22 +150,19 @@ package final class HARLog {
         }
     }
 
-    /// Every record's entry written: the last block on the formatter thread, which then ends,
-    /// or all of them here when it never started.
+    /// Every record's entry written: the last block on the formatter thread, or here when it
+    /// never started.
     private func finishEntries(_ writer: HAREntryFileWriter) {
-        if let thread {
-            thread.finish(last: records)
-            self.thread = nil
-        } else {
-            writer.writeRecords(of: records)
-        }
+        formatter.drain(last: records, to: writer)
+        if ownsFormatter { formatter.end() }
         records = RecordBlock()
     }
 
     /// Leaves the file as it was (`.stream`: the temporary file is removed).
     package func discard() {
-        thread?.finish(last: RecordBlock())
-        thread = nil
+        // Nothing of this log may still be written when its file goes.
+        if let entryWriter { formatter.drain(last: RecordBlock(), to: entryWriter) }
+        if ownsFormatter { formatter.end() }
         file?.discard()
         file = nil
         entryWriter = nil

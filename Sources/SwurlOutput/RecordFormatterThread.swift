@@ -15,46 +15,36 @@ package final class RecordBlock: @unchecked Sendable {
     package var isFull: Bool { bytes.count >= RecordBlock.size }
 }
 
-/// Writes the text of every record in a block (the HAR log's entries): on the formatter thread
-/// once it started, before that on the owner's.
+/// Writes the text of every record in a block (HAR entries, report rows, JUnit cases): on the
+/// formatter thread once it started, before that on the owner's.
 package protocol RecordBlockWriter: AnyObject, Sendable {
     func writeRecords(of block: RecordBlock)
 }
 
-/// A second thread for one output (the HAR log): the thread that drives a batch's transfers
-/// hands it full blocks of records and goes on; this one writes their text. Only the blocks'
-/// bytes cross (and the blocks themselves come back to be filled again), never a hop's objects. At most `maxQueued` blocks wait; the driving
-/// thread waits beyond that, so memory stays flat.
+/// A second thread for a batch's outputs (the HAR log's entries, the report's rows, the JUnit
+/// cases): the thread that drives the transfers hands it full blocks of records and goes on; this
+/// one writes their text, each block with its writer, in the order they came. Only the blocks'
+/// bytes cross (and the blocks come back to be filled again), never a hop's or a line's objects.
+/// Started by the first block handed over (a one-shot request never fills one); at most
+/// `maxQueued` blocks wait, the driving thread waits beyond that, so memory stays flat.
 package final class RecordFormatterThread: @unchecked Sendable {
     package static let maxQueued = 4
-    private let writer: RecordBlockWriter
     private var thread = pthread_t()
+    private var started = false
     private var running = false
     // Shared, guarded by `mutex`.
-    private var queued: [RecordBlock] = []
+    private var queued: [(block: RecordBlock, writer: RecordBlockWriter)] = []
     private var spare: [RecordBlock] = []
+    private var busy = false
     private var closed = false
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let cond: UnsafeMutablePointer<pthread_cond_t>
 
-    /// Starts the thread; without one (pthread_create failed), `handOver` writes the records itself.
-    package init(writer: RecordBlockWriter) {
-        self.writer = writer
+    package init() {
         mutex = .allocate(capacity: 1)
         cond = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(cond, nil)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let started = pthread_create(&thread, nil, { arg in
-            guard let arg else { return nil }
-            Unmanaged<RecordFormatterThread>.fromOpaque(arg).takeRetainedValue().run()
-            return nil
-        }, context)
-        if started == 0 {
-            running = true
-        } else {
-            Unmanaged<RecordFormatterThread>.fromOpaque(context).release()
-        }
     }
 
     deinit {
@@ -64,8 +54,28 @@ package final class RecordFormatterThread: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Queues `block` (waiting while `maxQueued` are queued); returns an empty block to fill next.
-    package func handOver(_ block: RecordBlock) -> RecordBlock {
+    /// Starts the thread once; without one (pthread_create failed) the blocks are written where
+    /// they are handed over.
+    private func start() {
+        guard !started else { return }
+        started = true
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(&thread, nil, { arg in
+            guard let arg else { return nil }
+            Unmanaged<RecordFormatterThread>.fromOpaque(arg).takeRetainedValue().run()
+            return nil
+        }, context)
+        if created == 0 {
+            running = true
+        } else {
+            Unmanaged<RecordFormatterThread>.fromOpaque(context).release()
+        }
+    }
+
+    /// Queues `block` for `writer` (waiting while `maxQueued` are queued); returns an empty
+    /// block to fill next.
+    package func handOver(_ block: RecordBlock, to writer: RecordBlockWriter) -> RecordBlock {
+        start()
         guard running else {
             writer.writeRecords(of: block)
             block.bytes.removeAll()
@@ -73,21 +83,31 @@ package final class RecordFormatterThread: @unchecked Sendable {
         }
         pthread_mutex_lock(mutex)
         while queued.count >= RecordFormatterThread.maxQueued { pthread_cond_wait(cond, mutex) }
-        queued.append(block)
+        queued.append((block, writer))
         let next = spare.popLast()
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
         return next ?? RecordBlock()
     }
 
-    /// Queues the last block, waits until every record is written and ends the thread.
-    package func finish(last block: RecordBlock) {
+    /// `writer`'s last block written, after every block queued before it: here when the thread
+    /// never started, else on the thread, waited for.
+    package func drain(last block: RecordBlock, to writer: RecordBlockWriter) {
         guard running else {
             writer.writeRecords(of: block)
             return
         }
         pthread_mutex_lock(mutex)
-        queued.append(block)
+        queued.append((block, writer))
+        pthread_cond_broadcast(cond)
+        while !queued.isEmpty || busy { pthread_cond_wait(cond, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Ends the thread once what is queued is written (nothing to do when it never started).
+    package func end() {
+        guard running else { return }
+        pthread_mutex_lock(mutex)
         closed = true
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
@@ -100,11 +120,13 @@ package final class RecordFormatterThread: @unchecked Sendable {
         while true {
             while queued.isEmpty && !closed { pthread_cond_wait(cond, mutex) }
             guard !queued.isEmpty else { break }
-            let block = queued.removeFirst()
+            let (block, writer) = queued.removeFirst()
+            busy = true
             pthread_mutex_unlock(mutex)
             writer.writeRecords(of: block)
             block.bytes.removeAll()
             pthread_mutex_lock(mutex)
+            busy = false
             if spare.count < 2 { spare.append(block) }
             pthread_cond_broadcast(cond)
         }

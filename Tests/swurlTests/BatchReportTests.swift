@@ -195,21 +195,29 @@ final class BatchReportTests: XCTestCase {
     }
 
     /// Past the first 2000 lines, bars stop and the rest is counted: 2600 lines give 2000 bars,
-    /// a note and the aggregate section, and the summary counts all 2600.
+    /// a note and the aggregate section, and the summary counts all 2600. (So many rows and test
+    /// cases are written on the batch's formatter thread: the failed line among the bars is
+    /// marked, and the JUnit file has every case.)
     func testLinesPastTheFirstTwoThousandAreAggregatedNotDrawn() throws {
         let nginx = try NginxServer()
         let dir = TestPaths.temporaryDirectory()
         var lines = (1...2600).map { _ in nginx.url("/small.txt") }
+        lines[1500] = nginx.url("/gone-early --check-status")
         lines[2400] = nginx.url("/gone --check-status")
-        let page = dir + "/big.html"
-        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "-q"])
+        let page = dir + "/big.html", junit = dir + "/big.xml"
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "--junit", junit, "-q"])
         XCTAssertEqual(r.status, 4, r.stderr)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains(#"<testsuites name="swurl batch" tests="2600" failures="2""#), String(xml.prefix(400)))
+        XCTAssertEqual(xml.components(separatedBy: "<testcase ").count - 1, 2600)
+        XCTAssertTrue(xml.contains(#"name="line 1501: GET "#) && xml.contains(#"<failure type="exit 4""#))
         let dom = try dumpDOM(page)
         XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready")
         XCTAssertEqual(attribute("data-bars", of: "body", in: dom), "2000")
+        XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "1")
         XCTAssertEqual(attribute("data-lines", of: "div", in: dom.components(separatedBy: "<div id=\"waterfall\"").dropFirst().first.map { "<div " + $0 } ?? ""), "2600")
         XCTAssertTrue(dom.contains("<dd id=\"lines\">2600</dd>"))
-        XCTAssertTrue(dom.contains("<dd id=\"failed\">1</dd>"))
+        XCTAssertTrue(dom.contains("<dd id=\"failed\">2</dd>"))
         XCTAssertTrue(dom.contains("The first 2000 lines are drawn; the other 600 are counted"), "the page says it aggregated")
         XCTAssertTrue(dom.contains("600 lines (1 failed)"), "the aggregate counts the rest and its failure")
     }

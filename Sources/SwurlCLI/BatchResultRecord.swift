@@ -1,0 +1,71 @@
+import SwurlOutput
+import SwurlCore
+
+/// A line's result as a record (`Record.swift` in SwurlOutput): what the report's rows and the
+/// JUnit test cases are written from, on the batch's formatter thread once a block of them fills
+/// (`RecordFormatterThread`), so that the thread driving the transfers only copies bytes.
+/// Written and read here, field by field in the same order.
+extension ByteBuffer {
+    /// `r` as one record, with its place among the lines and the timeline its row draws.
+    mutating func recordResult(ordinal: Int, _ r: BatchResult, timeline: BatchTimeline?) {
+        let start = beginRecord()
+        recordInt(ordinal)
+        recordInt(r.line)
+        recordString(r.method)
+        recordString(r.url)
+        recordOptional(r.status.map(Int64.init))
+        recordOptional(r.size)
+        recordOptional(r.timeTotal.map { Int64(bitPattern: $0.bitPattern) })
+        recordString(r.error)
+        recordInt(Int64(r.exit.rawValue))
+        if let timeline {
+            recordInt(1)
+            recordDouble(timeline.start)
+            recordDouble(timeline.end)
+            if let p = timeline.phases {
+                recordInt(1)
+                p.forEach { _, v in recordDouble(v) }
+            } else {
+                recordInt(0)
+            }
+        } else {
+            recordInt(0)
+        }
+        endRecord(start)
+    }
+
+    private mutating func recordOptional(_ v: Int64?) {
+        recordInt(v == nil ? 0 : 1)
+        recordInt(v ?? 0)
+    }
+}
+
+extension RecordReader {
+    /// The result `recordResult` wrote, with its place and timeline.
+    mutating func result() -> (ordinal: Int, result: BatchResult, timeline: BatchTimeline?) {
+        let ordinal = Int(int())
+        var r = BatchResult(line: Int(int()), method: string(), url: string())
+        r.status = optional().map { Int($0) }
+        r.size = optional()
+        r.timeTotal = optional().map { Double(bitPattern: UInt64(bitPattern: $0)) }
+        r.error = string()
+        r.exit = ExitStatus(rawValue: Int32(truncatingIfNeeded: int())) ?? .transportError
+        var timeline: BatchTimeline?
+        if int() != 0 {
+            let start = double(), end = double()
+            let phases = int() != 0
+                ? BatchTimeline.Phases(queued: double(), redirects: double(), dns: double(), connect: double(),
+                                       tls: double(), waiting: double(), receiving: double())
+                : nil
+            timeline = BatchTimeline(start: start, end: end, phases: phases)
+        }
+        r.timeline = timeline
+        return (ordinal, r, timeline)
+    }
+
+    private mutating func optional() -> Int64? {
+        let present = int() != 0
+        let v = int()
+        return present ? v : nil
+    }
+}
