@@ -10,8 +10,8 @@ import SwurlCore
 /// `<testsuite>` carries the counts, which are known only at the end, so the test cases are
 /// streamed to a `ReportSpool` and copied after the header when the batch ends; memory holds
 /// one 64 KiB buffer, the counts, and the blocks of records the cases are written from
-/// (`BatchResultRecord.swift`; on the batch's formatter thread once a block fills). FILE is written through `OutputFile` (atomic, links followed),
-/// opened before the first line runs.
+/// (`BatchResultRecord.swift`; on the batch's formatter thread once a block fills). FILE is
+/// written through `OutputFile` (atomic, links followed), opened before the first line runs.
 final class BatchJUnitReport: BatchResultObserving {
     /// Every test case's class name.
     static let className = "swurl.batch"
