@@ -241,13 +241,6 @@ final class HAREntryRecorder: HopTap {
             .contains { type.containsText($0) }
     }
 
-    /// Whether a header `name` is `lower` (lower-case ASCII), in any case.
-    static func isNamed(_ name: String, _ lower: StaticString) -> Bool {
-        guard name.utf8.count == lower.utf8CodeUnitCount else { return false }
-        var name = name
-        return name.withUTF8 { Redactor.isASCII($0, named: lower) }
-    }
-
     /// The query of a URL as name/value pairs, percent-decoded (`+` as in a form is left alone).
     static func query(of url: String) -> [(name: String, value: String)] {
         var rest = Substring(url)
