@@ -96,10 +96,7 @@ package enum HTTPDate {
 
     /// The Gregorian year of `seconds` since the epoch.
     private static func year(of seconds: Double) -> Int {
-        var t = tm()
-        var s = time_t(seconds.isFinite ? max(0, min(seconds, 253_402_300_799)) : 0)
-        gmtime_r(&s, &t)
-        return Int(t.tm_year) + 1900
+        utc(Int(seconds.isFinite ? max(0, min(seconds, 253_402_300_799)) : 0)).year
     }
 
     private static let monthWords: [StaticString] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -116,10 +113,19 @@ package enum HTTPDate {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The UTC calendar of the second `seconds` since the epoch (weekday 0 is Sunday): what
+    /// gmtime(3) gives, without the time zone file glibc reads on its first call. Every date
+    /// swurl writes (HTTP dates, HAR, JUnit, property lists) comes from here.
+    package static func utc(_ seconds: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let date = civilFromDays(days)
+        return (date.year, date.month, date.day, inDay / 3600, inDay / 60 % 60, inDay % 60, ((days % 7) + 11) % 7)
+    }
+
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (`daysFromCivil` backwards;
-    /// H. Hinnant's civil_from_days): what gmtime(3) gives, without the time zone file glibc
-    /// reads on its first call.
-    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    /// H. Hinnant's civil_from_days).
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -133,11 +139,9 @@ package enum HTTPDate {
 
     /// The IMF-fixdate of `seconds` since the epoch.
     package static func format(_ seconds: Double) -> String {
-        var t = tm()
-        var s = time_t(seconds.isFinite ? max(0, min(seconds, 253_402_300_799)) : 0)
-        gmtime_r(&s, &t)
-        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let wd = days[Int(max(0, min(6, t.tm_wday)))], mon = months[Int(max(0, min(11, t.tm_mon)))]
-        return "\(wd), \(two(t.tm_mday)) \(mon) \(t.tm_year + 1900) \(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec)) GMT"
+        let t = utc(Int(seconds.isFinite ? max(0, min(seconds, 253_402_300_799)) : 0))
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let wd = days[max(0, min(6, t.weekday))], mon = months[max(0, min(11, t.month - 1))]
+        return "\(wd), \(two(t.day)) \(mon) \(t.year) \(two(t.hour)):\(two(t.minute)):\(two(t.second)) GMT"
     }
 }

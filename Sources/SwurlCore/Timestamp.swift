@@ -20,8 +20,8 @@ package enum Timestamp {
     }
 
     /// The text of the last whole second stamped (`YYYY-MM-DDTHH:MM:SS`), for a writer that
-    /// stamps many times a second (a batch's HAR entries): `gmtime_r` runs once a second, not
-    /// once a stamp.
+    /// stamps many times a second (a batch's HAR entries): the calendar is worked out once a
+    /// second, not once a stamp.
     package struct SecondCache {
         fileprivate var second: time_t?
         fileprivate var text: [UInt8] = []
@@ -53,20 +53,16 @@ package enum Timestamp {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` of the second `whole` since the epoch, in UTC (JUnit's
-    /// `timestamp`; the start of HAR's `startedDateTime`). By arithmetic, not gmtime(3), whose
-    /// first call reads the time zone file.
+    /// `timestamp`; the start of HAR's `startedDateTime`), from `HTTPDate.utc`.
     package static func secondText(_ whole: time_t) -> [UInt8] {
-        let w = Int(whole)
-        let days = w >= 0 ? w / 86_400 : (w - 86_399) / 86_400
-        let inDay = w - days * 86_400
-        let date = HTTPDate.civilFromDays(days)
+        let t = HTTPDate.utc(Int(whole))
         var out = ByteBuffer(capacity: 32)
-        appendDigits(date.year, 4, to: &out); out.append(UInt8(ascii: "-"))
-        appendDigits(date.month, 2, to: &out); out.append(UInt8(ascii: "-"))
-        appendDigits(date.day, 2, to: &out); out.append(UInt8(ascii: "T"))
-        appendDigits(inDay / 3600, 2, to: &out); out.append(UInt8(ascii: ":"))
-        appendDigits(inDay / 60 % 60, 2, to: &out); out.append(UInt8(ascii: ":"))
-        appendDigits(inDay % 60, 2, to: &out)
+        appendDigits(t.year, 4, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(t.month, 2, to: &out); out.append(UInt8(ascii: "-"))
+        appendDigits(t.day, 2, to: &out); out.append(UInt8(ascii: "T"))
+        appendDigits(t.hour, 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(t.minute, 2, to: &out); out.append(UInt8(ascii: ":"))
+        appendDigits(t.second, 2, to: &out)
         return out.array
     }
 

@@ -14,14 +14,9 @@ package enum PropertyListDate {
         let unix = sinceReference + referenceOffset
         let whole = unix.rounded(.down)
         let millis = Int(((unix - whole) * 1000).rounded())
-        var secs = Int64(whole)
-        var days = secs / 86400
-        secs -= days * 86400
-        if secs < 0 { secs += 86400; days -= 1 }
-        let date = HTTPDate.civilFromDays(Int(days))
-        let (y, m, d) = (Int64(date.year), Int64(date.month), Int64(date.day))
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        var s = "\(year(y))-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))"
+        let t = HTTPDate.utc(Int(whole))
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        var s = "\(year(Int64(t.year)))-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):\(two(t.second))"
         if millis > 0 && millis < 1000 {
             let m = String(millis)
             s += "." + String(repeating: "0", count: 3 - m.count) + m

@@ -14,8 +14,9 @@ final class TimestampTests: XCTestCase {
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
     }
 
-    /// The second's text by arithmetic is gmtime(3)'s: day and year ends, leap days (2000 is one,
-    /// 2100 is not), the last second of 9999, and 20,000 seconds spread over the years between.
+    /// The calendar by arithmetic (`HTTPDate.utc`) is gmtime(3)'s, weekday included: day and year
+    /// ends, leap days (2000 is one, 2100 is not), the last second of 9999, and 20,000 seconds
+    /// spread over the years between.
     func testSecondTextIsWhatGmtimeGives() {
         var seconds = [0, 59, 3599, 86_399, 86_400, 951_782_399, 951_782_400, 951_868_800, 4_107_542_399,
                        4_107_542_400, 1_798_761_599, 253_402_300_799]
@@ -23,6 +24,10 @@ final class TimestampTests: XCTestCase {
         for _ in 0..<20_000 { seconds.append(Int.random(in: 0...253_402_300_799, using: &generator)) }
         for s in seconds {
             XCTAssertEqual(String(decoding: Timestamp.secondText(time_t(s)), as: UTF8.self), byGmtime(s), "second \(s)")
+            var t = time_t(s)
+            var parts = tm()
+            gmtime_r(&t, &parts)
+            XCTAssertEqual(HTTPDate.utc(s).weekday, Int(parts.tm_wday), "weekday of second \(s)")
         }
     }
 }
