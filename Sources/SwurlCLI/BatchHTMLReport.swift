@@ -39,7 +39,7 @@ final class BatchHTMLReport: BatchResultObserving {
     private var lastEnd: Double = 0
     /// Rows drawn (recorded for the spool).
     private var drawn = 0
-    private let rows: RowWriter
+    private let rows: ResultSpoolWriter
     /// Rows not handed to the formatter thread yet.
     private var records = RecordBlock()
     private let formatter: RecordFormatterThread
@@ -51,7 +51,11 @@ final class BatchHTMLReport: BatchResultObserving {
         file = try OutputFile(path: path, option: "--report")
         self.inputName = inputName
         self.formatter = formatter
-        do throws(SwurlError) { rows = RowWriter(try ReportSpool(option: "--report", environment: environment)) } catch {
+        do throws(SwurlError) {
+            rows = ResultSpoolWriter(try ReportSpool(option: "--report", environment: environment)) { out, ordinal, r, timeline in
+                BatchHTMLReport.writeRow(&out, ordinal: ordinal, r, timeline ?? BatchTimeline(start: 0, end: 0))
+            }
+        } catch {
             file.discard()
             throw error
         }
@@ -207,7 +211,7 @@ final class BatchHTMLReport: BatchResultObserving {
     /// One row of the waterfall, written as its line ends: the bar's start and length in
     /// seconds (the style divides them by the page's `--axis`), the phases as shares of the bar,
     /// `order` its place in input order.
-    fileprivate static func writeRow(_ p: inout HTMLPage, ordinal: Int, _ r: BatchResult, _ tl: BatchTimeline) {
+    private static func writeRow(_ p: inout HTMLPage, ordinal: Int, _ r: BatchResult, _ tl: BatchTimeline) {
         let failed = r.exit != .success
         let method = r.method ?? "-"
         let url = clip(r.shownURL ?? "-", maxText)
@@ -275,23 +279,6 @@ final class BatchHTMLReport: BatchResultObserving {
                 c.lit("<i class=\"failed-key\" style=\"width:100%\"></i>")
             }
             c.lit("</span></span></div>\n")
-        }
-    }
-
-    /// Writes the rows of records into the spool (on the formatter thread once it started).
-    private final class RowWriter: RecordBlockWriter, @unchecked Sendable {
-        let spool: ReportSpool
-
-        init(_ spool: ReportSpool) { self.spool = spool }
-
-        func writeRecords(of block: RecordBlock) {
-            block.bytes.withUnsafeBytes { bytes in
-                RecordReader.forEach(in: bytes) { reader in
-                    let (ordinal, r, timeline) = reader.result()
-                    BatchHTMLReport.writeRow(&spool.pending, ordinal: ordinal, r, timeline ?? BatchTimeline(start: 0, end: 0))
-                    spool.flushIfFull()
-                }
-            }
         }
     }
 

@@ -19,7 +19,7 @@ final class BatchJUnitReport: BatchResultObserving {
 
     private let file: OutputFile
     private let inputName: String
-    private let cases: CaseWriter
+    private let cases: ResultSpoolWriter
     private var records = RecordBlock()
     private let formatter: RecordFormatterThread
     private var tests = 0, failures = 0
@@ -31,7 +31,11 @@ final class BatchJUnitReport: BatchResultObserving {
         file = try OutputFile(path: path, option: "--junit")
         self.inputName = inputName
         self.formatter = formatter
-        do throws(SwurlError) { cases = CaseWriter(try ReportSpool(option: "--junit", environment: environment)) } catch {
+        do throws(SwurlError) {
+            cases = ResultSpoolWriter(try ReportSpool(option: "--junit", environment: environment)) { out, _, r, _ in
+                BatchJUnitReport.writeCase(r, into: &out)
+            }
+        } catch {
             file.discard()
             throw error
         }
@@ -44,22 +48,6 @@ final class BatchJUnitReport: BatchResultObserving {
         lastEnd = max(lastEnd, r.timeline?.end ?? 0)
         records.bytes.recordResult(ordinal: ordinal, r, timeline: r.timeline)
         if records.isFull { records = formatter.handOver(records, to: cases) }
-    }
-
-    /// Writes the test cases of records into the spool (on the formatter thread once it started).
-    private final class CaseWriter: RecordBlockWriter, @unchecked Sendable {
-        let spool: ReportSpool
-
-        init(_ spool: ReportSpool) { self.spool = spool }
-
-        func writeRecords(of block: RecordBlock) {
-            block.bytes.withUnsafeBytes { bytes in
-                RecordReader.forEach(in: bytes) { reader in
-                    BatchJUnitReport.writeCase(reader.result().result, into: &spool.pending)
-                    spool.flushIfFull()
-                }
-            }
-        }
     }
 
     private static func writeCase(_ r: BatchResult, into pending: inout ByteBuffer) {

@@ -69,3 +69,23 @@ extension RecordReader {
         return present ? v : nil
     }
 }
+
+/// Writes a report's text from the records of lines' results into its spool (on the batch's
+/// formatter thread once it started): the report's rows, or the JUnit cases.
+final class ResultSpoolWriter: RecordBlockWriter, @unchecked Sendable {
+    let spool: ReportSpool
+    private let write: (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void
+
+    init(_ spool: ReportSpool, write: @escaping (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void) {
+        self.spool = spool
+        self.write = write
+    }
+
+    func writeRecords(of block: RecordBlock) {
+        block.forEachRecord { reader in
+            let (ordinal, r, timeline) = reader.result()
+            write(&spool.pending, ordinal, r, timeline)
+            spool.flushIfFull()
+        }
+    }
+}

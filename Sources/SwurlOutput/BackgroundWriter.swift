@@ -119,16 +119,10 @@ package final class BackgroundWriter: ByteSink, @unchecked Sendable {
 
     private func start() {
         started = true
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let ok = pthread_create(&thread, nil, { arg in
-            guard let arg else { return nil }
-            let writer = Unmanaged<BackgroundWriter>.fromOpaque(arg).takeRetainedValue()
-            writer.drain()
-            return nil
-        }, context)
-        if ok != 0 {
+        if let thread = startThread({ self.drain() }) {
+            self.thread = thread
+        } else {
             // No thread: write synchronously from now on.
-            Unmanaged<BackgroundWriter>.fromOpaque(context).release()
             started = false
             finished = true
         }

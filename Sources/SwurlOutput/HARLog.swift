@@ -214,13 +214,11 @@ final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
 
     /// The entries of every record in `block`.
     func writeRecords(of block: RecordBlock) {
-        block.bytes.withUnsafeBytes { bytes in
-            RecordReader.forEach(in: bytes) { r in
-                if written > 0 { pending.raw(",\n") }
-                written += 1
-                HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &pending)
-                if pending.bytes.count >= RecordBlock.size { flush() }
-            }
+        block.forEachRecord { r in
+            if written > 0 { pending.raw(",\n") }
+            written += 1
+            HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &pending)
+            if pending.bytes.count >= RecordBlock.size { flush() }
         }
     }
 

@@ -13,6 +13,11 @@ package final class RecordBlock: @unchecked Sendable {
     package init() {}
 
     package var isFull: Bool { bytes.count >= RecordBlock.size }
+
+    /// Each record of the block, as a reader of its fields.
+    package func forEachRecord(_ body: (inout RecordReader) -> Void) {
+        bytes.withUnsafeBytes { RecordReader.forEach(in: $0, body) }
+    }
 }
 
 /// Writes the text of every record in a block (HAR entries, report rows, JUnit cases): on the
@@ -59,16 +64,9 @@ package final class RecordFormatterThread: @unchecked Sendable {
     private func start() {
         guard !started else { return }
         started = true
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { arg in
-            guard let arg else { return nil }
-            Unmanaged<RecordFormatterThread>.fromOpaque(arg).takeRetainedValue().run()
-            return nil
-        }, context)
-        if created == 0 {
+        if let thread = startThread({ self.run() }) {
+            self.thread = thread
             running = true
-        } else {
-            Unmanaged<RecordFormatterThread>.fromOpaque(context).release()
         }
     }
 
@@ -132,4 +130,25 @@ package final class RecordFormatterThread: @unchecked Sendable {
         }
         pthread_mutex_unlock(mutex)
     }
+}
+
+/// Runs `body` on a new thread (joinable); nil when none could be made. The closure, and what it
+/// holds, stays alive until it returns.
+func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    final class Body: @unchecked Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    var thread = pthread_t()
+    let created = pthread_create(&thread, nil, { arg in
+        guard let arg else { return nil }
+        Unmanaged<Body>.fromOpaque(arg).takeRetainedValue().run()
+        return nil
+    }, context)
+    guard created == 0 else {
+        Unmanaged<Body>.fromOpaque(context).release()
+        return nil
+    }
+    return thread
 }
