@@ -63,8 +63,10 @@ enum BatchCommand: SwurlCommand {
             }
             reader = LineReader(owning: fd, name: path)
         }
-        // The outputs' text (HAR entries, report rows, JUnit cases) is written on one second
-        // thread from records of bytes, started when a block of records fills.
+        // With --har, the outputs' text (HAR entries, report rows, JUnit cases) is written on one
+        // second thread from records of bytes, started when a block of records fills. The
+        // reports alone are too little work for it: on it they cost a 1000-line batch 3 points
+        // more than written as lines end (docs/performance.md, "Sixth round").
         let formatter = RecordFormatterThread()
         defer { formatter.end() }
         // Streamed: each entry goes to the file as its hop ends; nothing is replaced until the end.
@@ -77,11 +79,11 @@ enum BatchCommand: SwurlCommand {
         var observers: [BatchResultObserving] = []
         if let file = args.value(.report) {
             observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName, environment: environment,
-                                                 formatter: formatter))
+                                                 formatter: har != nil ? formatter : nil))
         }
         if let file = args.value(.junit) {
             observers.append(try BatchJUnitReport(path: environment.resolvePath(file), inputName: inputName,
-                                                  environment: environment, formatter: formatter))
+                                                  environment: environment, formatter: har != nil ? formatter : nil))
         }
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,

@@ -13,9 +13,10 @@ import SwurlCore
 /// lines (in input order) are written as each line ends, in the order they end, to a
 /// `ReportSpool`: a row places its bar in seconds (`--s`, `--d`) and its place in input order
 /// (`order`), and the page's style turns them into positions on the time axis set once the
-/// batch is over (`--axis`). The rows are written from records of the lines' results
-/// (`BatchResultRecord.swift`), on the batch's formatter thread once a block of them fills
-/// (`RecordFormatterThread`). Later lines are counted, not drawn. The page is written when the
+/// batch is over (`--axis`). Beside a `--har` log the rows are written from records of the
+/// lines' results (`BatchResultRecord.swift`) on the batch's formatter thread once a block of
+/// them fills (`RecordFormatterThread`); without one, as each line ends. Later lines are
+/// counted, not drawn. The page is written when the
 /// batch ends, through `OutputFile` (atomic, a symbolic link followed).
 final class BatchHTMLReport: BatchResultObserving {
     /// Lines drawn as bars; the page says how many more were aggregated.
@@ -40,14 +41,15 @@ final class BatchHTMLReport: BatchResultObserving {
     /// Rows drawn (recorded for the spool).
     private var drawn = 0
     private let rows: ResultSpoolWriter
-    /// Rows not handed to the formatter thread yet.
+    /// Rows not handed to the formatter thread yet (with one).
     private var records = RecordBlock()
-    private let formatter: RecordFormatterThread
+    private let formatter: RecordFormatterThread?
     private var slots = CompletionSlots()
 
     /// Opens FILE (refusing a directory) and the spool before the batch starts, so a report
     /// that cannot be written fails at once rather than after the lines ran.
-    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread) throws(SwurlError) {
+    /// - Parameter formatter: the thread to write the rows on (nil: written as lines end).
+    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread?) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--report")
         self.inputName = inputName
         self.formatter = formatter
@@ -87,15 +89,20 @@ final class BatchHTMLReport: BatchResultObserving {
         lastEnd = max(lastEnd, timeline.end)
         if ordinal < BatchHTMLReport.drawnLines {
             drawn += 1
-            records.bytes.recordResult(ordinal: ordinal, r, timeline: timeline)
-            if records.isFull { records = formatter.handOver(records, to: rows) }
+            if let formatter {
+                records.bytes.recordResult(ordinal: ordinal, r, timeline: timeline)
+                if records.isFull { records = formatter.handOver(records, to: rows) }
+            } else {
+                BatchHTMLReport.writeRow(&rows.spool.pending, ordinal: ordinal, r, timeline)
+                rows.spool.flushIfFull()
+            }
         } else {
             slots.add(at: timeline.end, failed: failed)
         }
     }
 
     func finish() throws(SwurlError) {
-        formatter.drain(last: records, to: rows)
+        formatter?.drain(last: records, to: rows)
         records = RecordBlock()
         var page = HTMLPage(capacity: 1 << 16)
         writePage(&page)

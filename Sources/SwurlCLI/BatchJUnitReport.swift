@@ -9,8 +9,8 @@ import SwurlCore
 ///
 /// `<testsuite>` carries the counts, which are known only at the end, so the test cases are
 /// streamed to a `ReportSpool` and copied after the header when the batch ends; memory holds
-/// one 64 KiB buffer, the counts, and the blocks of records the cases are written from
-/// (`BatchResultRecord.swift`; on the batch's formatter thread once a block fills). FILE is
+/// one 64 KiB buffer and the counts (beside a `--har` log also the blocks of records the cases
+/// are then written from, `BatchResultRecord.swift`, on the batch's formatter thread). FILE is
 /// written through `OutputFile` (atomic, links followed), opened before the first line runs.
 final class BatchJUnitReport: BatchResultObserving {
     /// Every test case's class name.
@@ -21,13 +21,14 @@ final class BatchJUnitReport: BatchResultObserving {
     private let inputName: String
     private let cases: ResultSpoolWriter
     private var records = RecordBlock()
-    private let formatter: RecordFormatterThread
+    private let formatter: RecordFormatterThread?
     private var tests = 0, failures = 0
     private var lastEnd: Double = 0
     private let timestamp: String
 
     /// - Throws: `SwurlError.output` when FILE or the spool file cannot be created.
-    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread) throws(SwurlError) {
+    /// - Parameter formatter: the thread to write the cases on (nil: written as lines end).
+    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread?) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--junit")
         self.inputName = inputName
         self.formatter = formatter
@@ -46,8 +47,13 @@ final class BatchJUnitReport: BatchResultObserving {
         tests += 1
         if r.exit != .success { failures += 1 }
         lastEnd = max(lastEnd, r.timeline?.end ?? 0)
-        records.bytes.recordResult(ordinal: ordinal, r, timeline: r.timeline)
-        if records.isFull { records = formatter.handOver(records, to: cases) }
+        if let formatter {
+            records.bytes.recordResult(ordinal: ordinal, r, timeline: r.timeline)
+            if records.isFull { records = formatter.handOver(records, to: cases) }
+        } else {
+            BatchJUnitReport.writeCase(r, into: &cases.spool.pending)
+            cases.spool.flushIfFull()
+        }
     }
 
     private static func writeCase(_ r: BatchResult, into pending: inout ByteBuffer) {
@@ -86,7 +92,7 @@ final class BatchJUnitReport: BatchResultObserving {
     }
 
     func finish() throws(SwurlError) {
-        formatter.drain(last: records, to: cases)
+        formatter?.drain(last: records, to: cases)
         records = RecordBlock()
         let suite = inputName.markupEscaped
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""

@@ -195,18 +195,21 @@ final class BatchReportTests: XCTestCase {
     }
 
     /// Past the first 2000 lines, bars stop and the rest is counted: 2600 lines give 2000 bars,
-    /// a note and the aggregate section, and the summary counts all 2600. (So many rows and test
-    /// cases are written on the batch's formatter thread: the failed line among the bars is
-    /// marked, and the JUnit file has every case.)
+    /// a note and the aggregate section, and the summary counts all 2600. (Beside `--har`, so
+    /// many rows and test cases are written on the batch's formatter thread with the HAR's
+    /// entries: the failed line among the bars is marked, the JUnit file has every case and the
+    /// HAR every line.)
     func testLinesPastTheFirstTwoThousandAreAggregatedNotDrawn() throws {
         let nginx = try NginxServer()
         let dir = TestPaths.temporaryDirectory()
         var lines = (1...2600).map { _ in nginx.url("/small.txt") }
         lines[1500] = nginx.url("/gone-early --check-status")
         lines[2400] = nginx.url("/gone --check-status")
-        let page = dir + "/big.html", junit = dir + "/big.xml"
-        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "--junit", junit, "-q"])
+        let page = dir + "/big.html", junit = dir + "/big.xml", har = dir + "/big.har"
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "--junit", junit, "--har", har, "-q"])
         XCTAssertEqual(r.status, 4, r.stderr)
+        let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
+        XCTAssertEqual(((log["log"] as? [String: Any])?["entries"] as? [Any])?.count, 2600)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         XCTAssertTrue(xml.contains(#"<testsuites name="swurl batch" tests="2600" failures="2""#), String(xml.prefix(400)))
         XCTAssertEqual(xml.components(separatedBy: "<testcase ").count - 1, 2600)
