@@ -108,18 +108,31 @@ enum BatchCommand: SwurlCommand {
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         report.flush()
-        // Written also after failures and Ctrl-C: the entries say what happened.
-        let harError = har.flatMap { RequestPipeline.saveHAR($0, environment: environment) }
+        // The HAR log is written also after failures and Ctrl-C (the entries say what happened),
+        // and the reports hold every line that ran, also after Ctrl-C or --fail-fast. Their ends
+        // (the last text, the rename) run side by side: the log's and the JUnit file's on the
+        // formatter thread, the page's here.
+        let failures = OutputFailures(count: observers.count + 1)
+        var ends: [() -> Void] = []
+        if let har {
+            let work = har.committing()
+            ends.append { failures.set(0, work()) }
+        }
+        for (i, observer) in observers.enumerated().reversed() {
+            let work = observer.finishing()
+            ends.append { failures.set(i + 1, work()) }
+        }
+        formatter.runEnds(ends)
+        let harError = failures.get(0)
+        if let harError { Swurl.report(harError, environment: environment) }
         // Results that could not be written (stdout full or closed) fail the batch, as they
         // fail any other command.
         if let error = report.writeError { Swurl.report(error, environment: environment) }
-        // The reports hold every line that ran, also after Ctrl-C or --fail-fast.
         var reportError: SwurlError?
-        for observer in observers {
-            do throws(SwurlError) { try observer.finish() } catch {
-                Swurl.report(error, environment: environment)
-                reportError = reportError ?? error
-            }
+        for i in observers.indices {
+            guard let error = failures.get(i + 1) else { continue }
+            Swurl.report(error, environment: environment)
+            reportError = reportError ?? error
         }
         if ending == .interrupted || Interrupt.requested { return .interrupted }
         if let error = reader.error ?? report.writeError ?? reportError { return ExitStatus(for: error) }
@@ -146,4 +159,23 @@ struct BatchLine {
     /// Receives the response; its judge holds the line's status, content and `--decode` rules
     /// (not all its options: copying CommandOptions for every line is measurable; docs/performance.md).
     let body: BatchBody
+}
+
+/// Each output's error from its end (`RecordFormatterThread.runEnds`), in a slot of its own: the
+/// ends may run on two threads at once, and `runEnds` returns only after all ran.
+private final class OutputFailures: @unchecked Sendable {
+    private var slots: UnsafeMutableBufferPointer<SwurlError?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func set(_ i: Int, _ error: SwurlError?) { slots[i] = error }
+    func get(_ i: Int) -> SwurlError? { slots[i] }
 }

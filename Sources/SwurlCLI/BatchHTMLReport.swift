@@ -101,22 +101,28 @@ final class BatchHTMLReport: BatchResultObserving {
         }
     }
 
-    func finish() throws(SwurlError) {
-        formatter?.drain(last: records, to: rows)
+    func finishing() -> () -> SwurlError? {
+        let last = records
         records = RecordBlock()
         var page = HTMLPage(capacity: 1 << 16)
         writePage(&page)
         var tail = HTMLPage(capacity: 1 << 14)
         writeTail(&tail)
-        do {
-            try page.withUnsafeBytes { try file.write($0) }
-            try rows.spool.copy(to: file)
-            try tail.withUnsafeBytes { try file.write($0) }
-        } catch {
-            file.discard()
-            throw (error as? SwurlError) ?? .output("writing the report '\(file.path)' failed: \(error)")
+        let (head, end) = (page.array, tail.array)
+        let (file, rows) = (self.file, self.rows)
+        return {
+            rows.writeRecords(of: last)
+            do {
+                try head.withUnsafeBytes { try file.write($0) }
+                try rows.spool.copy(to: file)
+                try end.withUnsafeBytes { try file.write($0) }
+            } catch {
+                file.discard()
+                return (error as? SwurlError) ?? .output("writing the report '\(file.path)' failed: \(error)")
+            }
+            do throws(SwurlError) { try file.commit() } catch { return error }
+            return nil
         }
-        try file.commit()
     }
 
     // MARK: the page

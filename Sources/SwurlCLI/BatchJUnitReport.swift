@@ -91,23 +91,28 @@ final class BatchJUnitReport: BatchResultObserving {
         }
     }
 
-    func finish() throws(SwurlError) {
-        formatter?.drain(last: records, to: cases)
+    func finishing() -> () -> SwurlError? {
+        let last = records
         records = RecordBlock()
         let suite = inputName.markupEscaped
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
         let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"swurl batch\" \(counts) time=\"\(BatchResult.seconds(lastEnd))\">\n"
             + "<testsuite name=\"\(suite)\" \(counts) time=\"\(BatchResult.seconds(lastEnd))\" timestamp=\"\(timestamp)\">\n"
-        do {
-            try file.write(Array(head.utf8))
-            try cases.spool.copy(to: file)
-            try file.write(Array("</testsuite>\n</testsuites>\n".utf8))
-        } catch {
-            file.discard()
-            throw (error as? SwurlError) ?? .output("writing '\(file.path)' failed: \(error)")
+        let (file, cases) = (self.file, self.cases)
+        return {
+            cases.writeRecords(of: last)
+            do {
+                try file.write(Array(head.utf8))
+                try cases.spool.copy(to: file)
+                try file.write(Array("</testsuite>\n</testsuites>\n".utf8))
+            } catch {
+                file.discard()
+                return (error as? SwurlError) ?? .output("writing '\(file.path)' failed: \(error)")
+            }
+            do throws(SwurlError) { try file.commit() } catch { return error }
+            return nil
         }
-        try file.commit()
     }
 
     /// The batch's start as ISO 8601 in UTC (`2026-12-02T07:30:00`), JUnit's `timestamp`.

@@ -149,7 +149,10 @@ final class BatchReport: BatchResultObserving {
         pending.append(0x0A)
     }
 
-    func finish() throws(SwurlError) { flush() }
+    func finishing() -> () -> SwurlError? {
+        flush()
+        return { nil }
+    }
 
     /// Writes what is waiting (also the held results after an interruption, in input order).
     func flush() {

@@ -6,7 +6,9 @@ import SwurlCore
 protocol BatchResultObserving: AnyObject {
     /// One line's result; `ordinal` is its place among the lines taken from the input (0, 1, …).
     func observe(ordinal: Int, _ result: BatchResult)
-    /// The batch ended (also after Ctrl-C or a failure that stopped it): write what is held.
-    /// - Throws: `SwurlError` when the output cannot be written.
-    func finish() throws(SwurlError)
+    /// The batch ended (also after Ctrl-C or a failure that stopped it): takes what only the
+    /// driving thread may read (the counts, the records not handed over yet) and returns the work
+    /// that writes the rest and puts the file in place, returning the error when it cannot be
+    /// written. The work may run on the batch's formatter thread (`RecordFormatterThread.runEnds`).
+    func finishing() -> () -> SwurlError?
 }

@@ -122,40 +122,57 @@ package final class HARLog {
     /// document as it is now, replacing the last one.
     /// - Throws: `SwurlError.output`; the file is then left as it was.
     package func commit() throws(SwurlError) {
+        var failure: SwurlError?
+        let work = committing()
+        formatter.runEnds([{ failure = work() }])
+        if ownsFormatter { formatter.end() }
+        if let failure { throw failure }
+    }
+
+    /// What `commit()` does, as work for `RecordFormatterThread.runEnds` beside a batch's other
+    /// outputs: the records not handed over yet are taken now; the work writes their entries and
+    /// the tail, renames the file into place and returns the error, if any. It must run after
+    /// every block handed over before (`runEnds` sees to it).
+    package func committing() -> () -> SwurlError? {
         switch mode {
         case .stream:
-            guard let file, let entryWriter else { return }
-            finishEntries(entryWriter)
-            entryWriter.finish(tail: HARLog.tail)
+            guard let file, let entryWriter else { return { nil } }
+            let last = records
+            records = RecordBlock()
             self.file = nil
             self.entryWriter = nil
-            if let writeError = entryWriter.writeError {
-                file.discard()
-                throw writeError
+            return {
+                entryWriter.writeRecords(of: last)
+                entryWriter.finish(tail: HARLog.tail)
+                if let writeError = entryWriter.writeError {
+                    file.discard()
+                    return writeError
+                }
+                do throws(SwurlError) { try file.commit() } catch { return error }
+                return nil
             }
-            try file.commit()
         case .rewrite:
-            let out = try OutputFile(path: path, option: "--har", mode: 0o600)
-            var bytes = Array(HARLog.head(settings).utf8)
-            for (i, entry) in entries.enumerated() {
-                if i > 0 { bytes += [UInt8(ascii: ","), 0x0A] }
-                bytes += entry
+            return { [self] in
+                do throws(SwurlError) { try rewrite() } catch { return error }
+                return nil
             }
-            bytes += Array(HARLog.tail.utf8)
-            do { try bytes.withUnsafeBytes { try out.write($0) } } catch {
-                out.discard()
-                throw (error as? SwurlError) ?? .output("writing '\(path)' failed: \(error)")
-            }
-            try out.commit()
         }
     }
 
-    /// Every record's entry written: the last block on the formatter thread, or here when it
-    /// never started.
-    private func finishEntries(_ writer: HAREntryFileWriter) {
-        formatter.drain(last: records, to: writer)
-        if ownsFormatter { formatter.end() }
-        records = RecordBlock()
+    /// `.rewrite`: the whole document, replacing the last one.
+    private func rewrite() throws(SwurlError) {
+        let out = try OutputFile(path: path, option: "--har", mode: 0o600)
+        var bytes = Array(HARLog.head(settings).utf8)
+        for (i, entry) in entries.enumerated() {
+            if i > 0 { bytes += [UInt8(ascii: ","), 0x0A] }
+            bytes += entry
+        }
+        bytes += Array(HARLog.tail.utf8)
+        do { try bytes.withUnsafeBytes { try out.write($0) } } catch {
+            out.discard()
+            throw (error as? SwurlError) ?? .output("writing '\(path)' failed: \(error)")
+        }
+        try out.commit()
     }
 
     /// Leaves the file as it was (`.stream`: the temporary file is removed).

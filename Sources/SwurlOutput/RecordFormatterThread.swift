@@ -31,17 +31,32 @@ package protocol RecordBlockWriter: AnyObject, Sendable {
 /// one writes their text, each block with its writer, in the order they came. Only the blocks'
 /// bytes cross (and the blocks come back to be filled again), never a hop's or a line's objects.
 /// Started by the first block handed over (a one-shot request never fills one); at most
-/// `maxQueued` blocks wait, the driving thread waits beyond that, so memory stays flat.
+/// `maxQueued` blocks wait, the driving thread waits beyond that, so memory stays flat. When the
+/// batch is over, the outputs' ends (last text, rename) run side by side here and on the driving
+/// thread (`runEnds`).
 package final class RecordFormatterThread: @unchecked Sendable {
     package static let maxQueued = 4
     private var thread = pthread_t()
     private var started = false
     private var running = false
+    /// What the thread does next: a block's text, or an output's end (`runEnds`).
+    private enum Work {
+        case records(RecordBlock, RecordBlockWriter)
+        case end(End)
+    }
+    /// An output's end, run once.
+    private final class End: @unchecked Sendable {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
     // Shared, guarded by `mutex`.
-    private var queued: [(block: RecordBlock, writer: RecordBlockWriter)] = []
+    private var queued: [Work] = []
     private var spare: [RecordBlock] = []
     private var busy = false
     private var closed = false
+    /// Pieces of work queued and done so far: the thread takes them in order, so `done >= n`
+    /// means the first n are written.
+    private var handed = 0, done = 0
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let cond: UnsafeMutablePointer<pthread_cond_t>
 
@@ -81,7 +96,8 @@ package final class RecordFormatterThread: @unchecked Sendable {
         }
         pthread_mutex_lock(mutex)
         while queued.count >= RecordFormatterThread.maxQueued { pthread_cond_wait(cond, mutex) }
-        queued.append((block, writer))
+        queued.append(.records(block, writer))
+        handed += 1
         let next = spare.popLast()
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
@@ -96,8 +112,36 @@ package final class RecordFormatterThread: @unchecked Sendable {
             return
         }
         pthread_mutex_lock(mutex)
-        queued.append((block, writer))
+        queued.append(.records(block, writer))
+        handed += 1
         pthread_cond_broadcast(cond)
+        while !queued.isEmpty || busy { pthread_cond_wait(cond, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The outputs' ends (their last text, the rename) side by side, so that the batch waits for
+    /// the longest rather than for their sum: each end runs after every block handed over
+    /// before this call (the records it writes last are its own, so they follow them); all but
+    /// the last on the thread, in order, the last here meanwhile. Returns when all ran. One end,
+    /// or no thread: one after another here, after the blocks queued.
+    package func runEnds(_ ends: [() -> Void]) {
+        guard let last = ends.last else { return }
+        if ends.count > 1 { start() }
+        guard running else {
+            ends.forEach { $0() }
+            return
+        }
+        pthread_mutex_lock(mutex)
+        let before = handed
+        for end in ends.dropLast() {
+            queued.append(.end(End(end)))
+            handed += 1
+        }
+        pthread_cond_broadcast(cond)
+        while done < before { pthread_cond_wait(cond, mutex) }
+        pthread_mutex_unlock(mutex)
+        last()
+        pthread_mutex_lock(mutex)
         while !queued.isEmpty || busy { pthread_cond_wait(cond, mutex) }
         pthread_mutex_unlock(mutex)
     }
@@ -118,14 +162,22 @@ package final class RecordFormatterThread: @unchecked Sendable {
         while true {
             while queued.isEmpty && !closed { pthread_cond_wait(cond, mutex) }
             guard !queued.isEmpty else { break }
-            let (block, writer) = queued.removeFirst()
+            let work = queued.removeFirst()
             busy = true
             pthread_mutex_unlock(mutex)
-            writer.writeRecords(of: block)
-            block.bytes.removeAll()
+            var written: RecordBlock?
+            switch work {
+            case .records(let block, let writer):
+                writer.writeRecords(of: block)
+                block.bytes.removeAll()
+                written = block
+            case .end(let end):
+                end.run()
+            }
             pthread_mutex_lock(mutex)
             busy = false
-            if spare.count < 2 { spare.append(block) }
+            done += 1
+            if let written, spare.count < 2 { spare.append(written) }
             pthread_cond_broadcast(cond)
         }
         pthread_mutex_unlock(mutex)

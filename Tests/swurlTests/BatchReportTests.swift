@@ -267,6 +267,44 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(nginx.logLines().count, 2)
     }
 
+    /// The outputs end side by side (the HAR log's and the JUnit file's on the formatter thread,
+    /// the page's on the thread that ran the lines): whichever of them cannot be written fails
+    /// the batch with its own error, once, and the other two are whole.
+    func testAnOutputThatFailsAtTheEndLeavesTheOthersWhole() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        // 1,000 lines fill blocks of records, so the formatter thread runs.
+        let path = try input(Array(repeating: nginx.url("/small.txt"), count: 1000), in: dir)
+        for failing in ["--har", "--report", "--junit"] {
+            let files = ["--har": dir + "/o.har", "--report": dir + "/o.html", "--junit": dir + "/o.xml"]
+            for file in files.values { try? FileManager.default.removeItem(atPath: file) }
+            var args = ["batch", path, "-q", "--parallel", "16"]
+            for option in ["--har", "--report", "--junit"] {
+                args += [option, option == failing ? "/dev/full" : files[option] ?? ""]
+            }
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 1, "\(failing): \(r.stderr)")
+            XCTAssertEqual(occurrences("swurl: error: ", in: r.stderr), 1, r.stderr)
+            XCTAssertEqual(occurrences("/dev/full", in: r.stderr), 1, r.stderr)
+            for (option, file) in files where option != failing {
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                switch option {
+                case "--har":
+                    let log = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                    let entries = (log?["log"] as? [String: Any])?["entries"] as? [Any]
+                    XCTAssertEqual(entries?.count, 1000, failing)
+                case "--report":
+                    XCTAssertEqual(occurrences("<div class=\"row\"", in: text), 1000, failing)
+                    XCTAssertTrue(text.hasSuffix("</body></html>\n"), failing)
+                default:
+                    XCTAssertEqual(occurrences("<testcase ", in: text), 1000, failing)
+                    XCTAssertTrue(text.hasSuffix("</testsuites>\n"), failing)
+                }
+            }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: files[failing] ?? ""), failing)
+        }
+    }
+
     // 100,000 lines with both reports keep memory flat: BatchTests.testHundredThousandLinesKeepMemoryFlat
     // (one test with the batch without reports it is measured against).
 

@@ -1,0 +1,73 @@
+import XCTest
+import Glibc
+@testable import SwurlOutput
+@testable import SwurlCore
+
+/// The batch's formatter thread: blocks written in the order handed over, and the outputs' ends
+/// (`runEnds`) after them, side by side.
+final class RecordFormatterThreadTests: XCTestCase {
+    /// What ran, in order, and on which thread.
+    private final class Log: RecordBlockWriter, @unchecked Sendable {
+        private var mutex = pthread_mutex_t()
+        private var events: [(what: String, thread: pthread_t)] = []
+
+        init() { pthread_mutex_init(&mutex, nil) }
+        deinit { pthread_mutex_destroy(&mutex) }
+
+        func add(_ what: String) {
+            pthread_mutex_lock(&mutex)
+            events.append((what, pthread_self()))
+            pthread_mutex_unlock(&mutex)
+        }
+
+        var all: [(what: String, thread: pthread_t)] {
+            pthread_mutex_lock(&mutex)
+            defer { pthread_mutex_unlock(&mutex) }
+            return events
+        }
+
+        func writeRecords(of block: RecordBlock) {
+            block.forEachRecord { r in add("block \(r.int())") }
+        }
+    }
+
+    private func block(_ n: Int64) -> RecordBlock {
+        let b = RecordBlock()
+        let start = b.bytes.beginRecord()
+        b.bytes.recordInt(n)
+        b.bytes.endRecord(start)
+        return b
+    }
+
+    func testEndsRunAfterTheBlocksHandedOverAndAllButTheLastOnTheThread() {
+        let thread = RecordFormatterThread()
+        defer { thread.end() }
+        let log = Log()
+        for n in 1...3 { _ = thread.handOver(block(Int64(n)), to: log) }
+        thread.runEnds([{ usleep(20_000); log.add("end a") }, { log.add("end b") }, { log.add("end c") }])
+        let events = log.all
+        XCTAssertEqual(Set(events.map(\.what)), ["block 1", "block 2", "block 3", "end a", "end b", "end c"])
+        let order = events.map(\.what)
+        // The thread keeps its order: the blocks, then its ends.
+        XCTAssertEqual(order.filter { $0 != "end c" }, ["block 1", "block 2", "block 3", "end a", "end b"])
+        // The last end waits for the blocks only, not for the ends queued before it: it runs
+        // while "end a" sleeps.
+        let c = order.firstIndex(of: "end c") ?? -1
+        XCTAssertGreaterThan(c, order.firstIndex(of: "block 3") ?? Int.max)
+        XCTAssertLessThan(c, order.firstIndex(of: "end a") ?? -1)
+        let here = pthread_self()
+        for event in events {
+            XCTAssertEqual(pthread_equal(event.thread, here) != 0, event.what == "end c", event.what)
+        }
+    }
+
+    func testWithoutAThreadTheEndsRunHereInOrder() {
+        let thread = RecordFormatterThread()
+        defer { thread.end() }
+        let log = Log()
+        // One end starts no thread.
+        thread.runEnds([{ log.add("only") }])
+        XCTAssertEqual(log.all.map(\.what), ["only"])
+        XCTAssertEqual(log.all.first.map { pthread_equal($0.thread, pthread_self()) != 0 }, true)
+    }
+}
