@@ -8,6 +8,8 @@ the ratios; with --pairs each command's base is the one after it: A against B, C
 two builds' ratios to their own plain runs come from one run; UNIT is how many requests one run
 makes, for requests/s, or 0).
 
+`{turn}` in a command is replaced by the turn's number (outputs that are new files each turn).
+
 Two ratios to the base: of the medians, and the median of each turn's own ratio (the pair of
 runs next to each other in one turn: a drift slower than a turn cancels out of it).
 """
@@ -26,7 +28,7 @@ wall = {name: [] for name, _ in named}
 cpu = {name: [] for name, _ in named}
 for turn in range(warmup + runs):
     for name, command in named:
-        argv = shlex.split(command)
+        argv = shlex.split(command.replace("{turn}", str(turn)))
         start = time.perf_counter()
         pid = os.posix_spawnp(argv[0], argv, os.environ,
                               file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)])

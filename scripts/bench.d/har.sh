@@ -2,7 +2,9 @@
 # What --har, --report and --junit cost a batch: 1000 small GETs from nginx on 127.0.0.1, swurl
 # batch --parallel 16 without them, with --har (and --har --har-bodies), with --report and
 # --junit, and with all three together (the target: at most 1.10x the plain batch's wall
-# time), taking turns; then 100,000 lines with --har and with all three for the peak RSS (the
+# time), taking turns, once replacing the last run's files and once writing new ones (ext4
+# makes replacing a file cost more: it writes the new one out and drops the old one's pages at
+# the rename); then 100,000 lines with --har and with all three for the peak RSS (the
 # entries, test cases and rows are streamed, so it must stay flat).
 # Env: SWURL, OUT (scratch dir), HAR_RUNS.
 set -euo pipefail
@@ -22,14 +24,17 @@ for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$nport/small.txt" 
 
 url="http://127.0.0.1:$nport/small.txt"
 for i in $(seq 1000); do echo "$url"; done > "$dir/urls"
+mkdir -p "$dir/new"
 echo "== 1000 small GETs, 16 at once, with and without --har, --report, --junit ($RUNS runs each, taking turns)"
 python3 scripts/bench-turns.py "$RUNS" 2 1000 \
   "--har --har-bodies=$SWURL batch $dir/urls -q --parallel 16 --har $dir/b.har --har-bodies" \
   "--har=$SWURL batch $dir/urls -q --parallel 16 --har $dir/a.har" \
   "--report --junit=$SWURL batch $dir/urls -q --parallel 16 --report $dir/r.html --junit $dir/j.xml" \
   "all three=$SWURL batch $dir/urls -q --parallel 16 --har $dir/t.har --report $dir/t.html --junit $dir/t.xml" \
+  "all three, new files=$SWURL batch $dir/urls -q --parallel 16 --har $dir/new/{turn}.har --report $dir/new/{turn}.html --junit $dir/new/{turn}.xml" \
   "plain=$SWURL batch $dir/urls -q --parallel 16"
 echo "  HAR of 1000 lines: $(stat -c %s "$dir/a.har") bytes"
+rm -rf "$dir/new"
 
 echo "== 100,000 lines, swurl batch --parallel 16, peak RSS"
 for i in $(seq 100); do cat "$dir/urls"; done > "$dir/urls100k"
