@@ -44,14 +44,19 @@ final class RecordFormatterThreadTests: XCTestCase {
         defer { thread.end() }
         let log = Log()
         for n in 1...3 { _ = thread.handOver(block(Int64(n)), to: log) }
-        thread.runEnds([{ usleep(20_000); log.add("end a") }, { log.add("end b") }, { log.add("end c") }])
+        // "end a" waits for "end c" (up to 10 s): only ends that run side by side let it go on.
+        let waitForC = {
+            for _ in 0..<10_000 where !log.all.contains(where: { $0.what == "end c" }) { usleep(1000) }
+            log.add("end a")
+        }
+        thread.runEnds([waitForC, { log.add("end b") }, { log.add("end c") }])
         let events = log.all
         XCTAssertEqual(Set(events.map(\.what)), ["block 1", "block 2", "block 3", "end a", "end b", "end c"])
         let order = events.map(\.what)
         // The thread keeps its order: the blocks, then its ends.
         XCTAssertEqual(order.filter { $0 != "end c" }, ["block 1", "block 2", "block 3", "end a", "end b"])
         // The last end waits for the blocks only, not for the ends queued before it: it runs
-        // while "end a" sleeps.
+        // while "end a" waits.
         let c = order.firstIndex(of: "end c") ?? -1
         XCTAssertGreaterThan(c, order.firstIndex(of: "block 3") ?? Int.max)
         XCTAssertLessThan(c, order.firstIndex(of: "end a") ?? -1)
