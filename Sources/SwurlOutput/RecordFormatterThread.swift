@@ -122,11 +122,11 @@ package final class RecordFormatterThread: @unchecked Sendable {
     /// The outputs' ends (their last text, the rename) side by side, so that the batch waits for
     /// the longest rather than for their sum: each end runs after every block handed over
     /// before this call (the records it writes last are its own, so they follow them); all but
-    /// the last on the thread, in order, the last here meanwhile. Returns when all ran. One end,
-    /// or no thread: one after another here, after the blocks queued.
+    /// the last on the thread, in order, the last here meanwhile. Returns when all ran. Without
+    /// a thread (none was needed for the blocks: a short batch, or reports without `--har`),
+    /// one after another here: starting one for the ends alone costs about what it saves.
     package func runEnds(_ ends: [() -> Void]) {
         guard let last = ends.last else { return }
-        if ends.count > 1 { start() }
         guard running else {
             ends.forEach { $0() }
             return
