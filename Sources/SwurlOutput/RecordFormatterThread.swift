@@ -124,7 +124,8 @@ package final class RecordFormatterThread: @unchecked Sendable {
     /// before this call (the records it writes last are its own, so they follow them); all but
     /// the last on the thread, in order, the last here meanwhile. Returns when all ran. Without
     /// a thread (none was needed for the blocks: a short batch, or reports without `--har`),
-    /// one after another here: starting one for the ends alone costs about what it saves.
+    /// one after another here: a thread started for the ends alone cost more than it saved
+    /// (docs/performance.md, "Seventh round").
     package func runEnds(_ ends: [() -> Void]) {
         guard let last = ends.last else { return }
         guard running else {
