@@ -342,6 +342,44 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "3")
     }
 
+    /// Ctrl-C in a batch whose formatter thread runs (200 lines' HAR records fill blocks before
+    /// the slow lines): the three outputs still end side by side and hold every line (exit 130).
+    func testCtrlCWithTheFormatterThreadRunningWritesAllThreeOutputs() throws {
+        let nginx = try NginxServer()
+        let slow = try HTTPBin.url("/delay/10")
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input(Array(repeating: nginx.url("/small.txt"), count: 200) + Array(repeating: slow, count: 3), in: dir)
+        let har = dir + "/c.har", page = dir + "/c.html", junit = dir + "/c.xml", out = dir + "/out.jsonl"
+        let script = """
+        import signal, subprocess, sys, time
+        binary, path, out, har, page, junit = sys.argv[1:7]
+        with open(out, "wb") as f:
+            p = subprocess.Popen([binary, "batch", path, "--jsonl", "--parallel", "5", "--har", har,
+                                  "--report", page, "--junit", junit],
+                                 stdout=f, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with open(out, "rb") as f:
+                if f.read().count(b"\\n") >= 200: break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        print(p.wait(timeout=60))
+        """
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, path, out, har, page, junit])
+        XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "130\n", r.stderr)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertEqual(occurrences("<testcase ", in: xml), 203, String(xml.suffix(2000)))
+        XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3)
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertEqual(occurrences("<div class=\"row", in: text), 203)
+        XCTAssertTrue(text.hasSuffix("</body></html>\n"))
+        let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any]
+        let entries = (log?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        // The 200 served lines, and the interrupted ones as far as they went.
+        XCTAssertEqual(entries.filter { ($0["response"] as? [String: Any])?["status"] as? Int == 200 }.count, 200)
+    }
+
     /// Neither option is taken by a one-shot request or by a batch line.
     func testReportOptionsBelongToBatchAlone() throws {
         let nginx = try NginxServer()
