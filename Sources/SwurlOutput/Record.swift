@@ -12,35 +12,42 @@ import SwurlCore
 /// none) and their bytes.
 extension ByteBuffer {
     /// Starts a record here; returns where, for `endRecord`.
-    package mutating func beginRecord() -> Int {
+    @inlinable
+    public mutating func beginRecord() -> Int {
         let start = count
         recordInt(0)   // the length, set by `endRecord`
         return start
     }
 
     /// Sets the length of the record begun at `start`.
-    package mutating func endRecord(_ start: Int) {
+    @inlinable
+    public mutating func endRecord(_ start: Int) {
         storeInt64(Int64(count - start), at: start)
     }
 
-    package mutating func recordInt(_ v: Int64) {
+    @inlinable @inline(__always)
+    public mutating func recordInt(_ v: Int64) {
         write(upTo: 8) { p in
             UnsafeMutableRawPointer(p).storeBytes(of: v, as: Int64.self)
             return 8
         }
     }
 
-    package mutating func recordInt(_ v: Int) { recordInt(Int64(v)) }
+    @inlinable @inline(__always)
+    public mutating func recordInt(_ v: Int) { recordInt(Int64(v)) }
 
-    package mutating func recordDouble(_ v: Double) { recordInt(Int64(bitPattern: v.bitPattern)) }
+    @inlinable @inline(__always)
+    public mutating func recordDouble(_ v: Double) { recordInt(Int64(bitPattern: v.bitPattern)) }
 
-    package mutating func recordBytes(_ b: UnsafeBufferPointer<UInt8>?) {
+    @inlinable
+    public mutating func recordBytes(_ b: UnsafeBufferPointer<UInt8>?) {
         guard let b else { recordInt(-1); return }
         recordInt(b.count)
         append(b)
     }
 
-    package mutating func recordString(_ s: String?) {
+    @inlinable
+    public mutating func recordString(_ s: String?) {
         guard let s else { recordInt(-1); return }
         s.withUTF8Bytes { recordBytes($0) }
     }
