@@ -110,8 +110,8 @@ enum BatchCommand: SwurlCommand {
         report.flush()
         // The HAR log is written also after failures and Ctrl-C (the entries say what happened),
         // and the reports hold every line that ran, also after Ctrl-C or --fail-fast. Their ends
-        // (the last text, the rename) run side by side: the log's and the JUnit file's on the
-        // formatter thread, the page's here.
+        // (the last text, the rename) run side by side when the formatter thread runs: the log's
+        // and the JUnit file's there, the page's here; else one after another here.
         let failures = OutputFailures(count: observers.count + 1)
         var ends: [() -> Void] = []
         if let har {

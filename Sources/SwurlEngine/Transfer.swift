@@ -420,7 +420,7 @@ package final class Transfer: EasyTransferHandler {
         } else if let coding = transferEncoding, unknown(coding, besides: ["chunked"]) {
             // The one option turns off the content decoders too: a gzip body stays gzip.
             if (try? easy.set(.contentDecoding(false), "Transfer-Encoding")) != nil {
-                undecodedEncoding = [coding, head.headers["Content-Encoding"]].compactMap { $0 }.joined(separator: ", ")
+                undecodedEncoding = [coding, contentEncoding].compactMap { $0 }.joined(separator: ", ")
             }
         }
     }
