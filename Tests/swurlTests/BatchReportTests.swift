@@ -308,6 +308,29 @@ final class BatchReportTests: XCTestCase {
     // 100,000 lines with both reports keep memory flat: BatchTests.testHundredThousandLinesKeepMemoryFlat
     // (one test with the batch without reports it is measured against).
 
+    /// Runs `swurl batch` with `args` (its results as JSON lines in `out`), waits for `lines`
+    /// results, then sends SIGINT; returns the exit status as Python's `wait` gives it.
+    private func interruptedBatch(_ args: [String], out: String, afterResults lines: Int) throws -> String {
+        let script = """
+        import json, signal, subprocess, sys, time
+        binary, out, lines, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+        with open(out, "wb") as f:
+            p = subprocess.Popen([binary, "batch"] + args + ["--jsonl"],
+                                 stdout=f, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with open(out, "rb") as f:
+                if f.read().count(b"\\n") >= lines: break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        print(p.wait(timeout=60))
+        """
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, out, String(lines), json])
+        return String(decoding: r.stdout, as: UTF8.self)
+    }
+
     /// Ctrl-C: both reports are still written, holding the lines that finished and the running
     /// ones as interrupted (exit 130).
     func testCtrlCStillWritesBothReports() throws {
@@ -315,24 +338,10 @@ final class BatchReportTests: XCTestCase {
         let slow = try HTTPBin.url("/delay/10")
         let dir = TestPaths.temporaryDirectory()
         let path = try input([nginx.url("/small.txt"), nginx.url("/small.txt")] + Array(repeating: slow, count: 3), in: dir)
-        let page = dir + "/r.html", junit = dir + "/j.xml", out = dir + "/out.jsonl"
-        let script = """
-        import signal, subprocess, sys, time
-        binary, path, out, page, junit = sys.argv[1:6]
-        with open(out, "wb") as f:
-            p = subprocess.Popen([binary, "batch", path, "--jsonl", "--parallel", "5", "--report", page, "--junit", junit],
-                                 stdout=f, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with open(out, "rb") as f:
-                if f.read().count(b"\\n") >= 2: break
-            time.sleep(0.05)
-        time.sleep(0.3)
-        p.send_signal(signal.SIGINT)
-        print(p.wait(timeout=60))
-        """
-        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, path, out, page, junit])
-        XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "130\n", r.stderr)
+        let page = dir + "/r.html", junit = dir + "/j.xml"
+        let status = try interruptedBatch([path, "--parallel", "5", "--report", page, "--junit", junit],
+                                          out: dir + "/out.jsonl", afterResults: 2)
+        XCTAssertEqual(status, "130\n")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         XCTAssertEqual(occurrences("<testcase ", in: xml), 5, xml)
         XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3, xml)
@@ -349,25 +358,10 @@ final class BatchReportTests: XCTestCase {
         let slow = try HTTPBin.url("/delay/10")
         let dir = TestPaths.temporaryDirectory()
         let path = try input(Array(repeating: nginx.url("/small.txt"), count: 200) + Array(repeating: slow, count: 3), in: dir)
-        let har = dir + "/c.har", page = dir + "/c.html", junit = dir + "/c.xml", out = dir + "/out.jsonl"
-        let script = """
-        import signal, subprocess, sys, time
-        binary, path, out, har, page, junit = sys.argv[1:7]
-        with open(out, "wb") as f:
-            p = subprocess.Popen([binary, "batch", path, "--jsonl", "--parallel", "5", "--har", har,
-                                  "--report", page, "--junit", junit],
-                                 stdout=f, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with open(out, "rb") as f:
-                if f.read().count(b"\\n") >= 200: break
-            time.sleep(0.05)
-        time.sleep(0.3)
-        p.send_signal(signal.SIGINT)
-        print(p.wait(timeout=60))
-        """
-        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, path, out, har, page, junit])
-        XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "130\n", r.stderr)
+        let har = dir + "/c.har", page = dir + "/c.html", junit = dir + "/c.xml"
+        let status = try interruptedBatch([path, "--parallel", "5", "--har", har, "--report", page, "--junit", junit],
+                                          out: dir + "/out.jsonl", afterResults: 200)
+        XCTAssertEqual(status, "130\n")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         XCTAssertEqual(occurrences("<testcase ", in: xml), 203, String(xml.suffix(2000)))
         XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3)
