@@ -8,21 +8,25 @@ import Glibc
 final class RecordFormatterThreadTests: XCTestCase {
     /// What ran, in order, and on which thread.
     private final class Log: RecordBlockWriter, @unchecked Sendable {
-        private var mutex = pthread_mutex_t()
+        // Allocated: a mutex must not move, and a stored property's address is not stable.
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private var events: [(what: String, thread: pthread_t)] = []
 
-        init() { pthread_mutex_init(&mutex, nil) }
-        deinit { pthread_mutex_destroy(&mutex) }
+        init() { pthread_mutex_init(mutex, nil) }
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
 
         func add(_ what: String) {
-            pthread_mutex_lock(&mutex)
+            pthread_mutex_lock(mutex)
             events.append((what, pthread_self()))
-            pthread_mutex_unlock(&mutex)
+            pthread_mutex_unlock(mutex)
         }
 
         var all: [(what: String, thread: pthread_t)] {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
             return events
         }
 
