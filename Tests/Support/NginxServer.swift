@@ -64,9 +64,19 @@ package final class NginxServer {
     /// `http://127.0.0.1:PORT` + path.
     package func url(_ path: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(server.port)\(path)" }
 
-    /// The access log's lines so far (nginx writes each when its request ends).
+    /// The access log's lines, once it stopped growing. nginx writes a request's line after its
+    /// response went out, so a client that got the response (and the test after it) can be
+    /// faster than that write: the log is read until it stayed the same for 50 ms (2 s at most).
     package func logLines() -> [String] {
-        ((try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        func read() -> String { (try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? "" }
+        var text = read()
+        for _ in 0..<40 {
+            usleep(50_000)
+            let again = read()
+            if again == text { break }
+            text = again
+        }
+        return text.split(separator: "\n").map(String.init)
     }
 
     /// The distinct connection serial numbers nginx logged requests on.
