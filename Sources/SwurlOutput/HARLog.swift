@@ -211,7 +211,8 @@ package final class HARLog {
 
 /// Turns records into entries and writes them to the log's file, gathered into writes of about
 /// 64 KiB. Used by one thread at a time: the log's own until the formatter thread starts, then
-/// that thread until it ends.
+/// that thread; the log's end (`HARLog.committing`) runs where `RecordFormatterThread.runEnds`
+/// puts it, after every block handed over before.
 final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
     private let file: OutputFile
     private let path: String
