@@ -10,14 +10,17 @@ import SwurlCore
 /// Memory stays bounded whatever the number of lines: the page keeps fixed-size aggregates
 /// (counts, a status histogram, at most `maxReasons` failure reasons, a `LatencySketch` for the
 /// percentiles, per-phase sums, completions per time slot). The rows of the first `drawnLines`
-/// lines (in input order) are written as each line ends, in the order they end, to a
-/// `ReportSpool`: a row places its bar in seconds (`--s`, `--d`) and its place in input order
-/// (`order`), and the page's style turns them into positions on the time axis set once the
-/// batch is over (`--axis`). Beside a `--har` log the rows are written from records of the
-/// lines' results (`BatchResultRecord.swift`) on the batch's formatter thread once a block of
-/// them fills (`RecordFormatterThread`); without one, as each line ends. Later lines are
-/// counted, not drawn. The page is written when the
-/// batch ends, through `OutputFile` (atomic, a symbolic link followed).
+/// lines (in input order) are written to the page's file as each line ends, in the order they
+/// end (`ReportBody`): a row places its bar in seconds (`--s`, `--d`) and its place in input
+/// order (`order`), and the page's style turns them into positions on the time axis set once
+/// the batch is over (`--axis`, written into a gap left in the waterfall's start tag). Beside a
+/// `--har` log the rows are written from records of the lines' results
+/// (`BatchResultRecord.swift`) on the batch's formatter thread once a block of them fills
+/// (`RecordFormatterThread`); without one, as each line ends. Later lines are counted, not
+/// drawn. What is known only at the end (the summary, failures, status codes, the axis) follows
+/// the rows in the file; the page's style shows it above them (`order`), and its script moves it
+/// there in the document too. The file is written through `OutputFile` (atomic, a symbolic link
+/// followed) and renamed into place when the batch ends.
 final class BatchHTMLReport: BatchResultObserving {
     /// Lines drawn as bars; the page says how many more were aggregated.
     static let drawnLines = 2000
@@ -38,23 +41,30 @@ final class BatchHTMLReport: BatchResultObserving {
     private var phaseSums = [Double](repeating: 0, count: BatchTimeline.Phases.names.count)
     private var timedLines = 0
     private var lastEnd: Double = 0
-    /// Rows drawn (recorded for the spool).
+    /// Rows drawn (written, or recorded for the formatter thread).
     private var drawn = 0
-    private let rows: ResultSpoolWriter
+    private let rows: ReportBodyWriter
     /// Rows not handed to the formatter thread yet (with one).
     private var records = RecordBlock()
     private let formatter: RecordFormatterThread?
     private var slots = CompletionSlots()
 
-    /// Opens FILE (refusing a directory) and the spool before the batch starts, so a report
-    /// that cannot be written fails at once rather than after the lines ran.
+    /// Opens FILE (refusing a directory) and writes the page's head before the batch starts, so
+    /// a report that cannot be written fails at once rather than after the lines ran.
     /// - Parameter formatter: the thread to write the rows on (nil: written as lines end).
     init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread?) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--report")
         self.inputName = inputName
         self.formatter = formatter
+        var head = HTMLPage(capacity: 1 << 13)
+        BatchHTMLReport.writeHead(&head, inputName: inputName)
+        head.raw("<div id=\"waterfall\"")
+        // The gap holds the waterfall's counts and axis at their longest.
+        let gap = head.count..<head.count + BatchHTMLReport.waterfallAttributes(drawn: Int.max, lines: Int.max, axis: nil).count
+        head.raw(String(repeating: " ", count: gap.count) + ">\n")
         do throws(SwurlError) {
-            rows = ResultSpoolWriter(try ReportSpool(option: "--report", environment: environment)) { out, ordinal, r, timeline in
+            let body = try ReportBody(file: file, head: head.array, gap: gap, option: "--report", environment: environment)
+            rows = ReportBodyWriter(body) { out, ordinal, r, timeline in
                 BatchHTMLReport.writeRow(&out, ordinal: ordinal, r, timeline ?? BatchTimeline(start: 0, end: 0))
             }
         } catch {
@@ -93,8 +103,8 @@ final class BatchHTMLReport: BatchResultObserving {
                 records.bytes.recordResult(ordinal: ordinal, r, timeline: timeline)
                 if records.isFull { records = formatter.handOver(records, to: rows) }
             } else {
-                BatchHTMLReport.writeRow(&rows.spool.pending, ordinal: ordinal, r, timeline)
-                rows.spool.flushIfFull()
+                BatchHTMLReport.writeRow(&rows.body.pending, ordinal: ordinal, r, timeline)
+                rows.body.flushIfFull()
             }
         } else {
             slots.add(at: timeline.end, failed: failed)
@@ -104,31 +114,28 @@ final class BatchHTMLReport: BatchResultObserving {
     func finishing() -> () -> SwurlError? {
         let last = records
         records = RecordBlock()
-        var page = HTMLPage(capacity: 1 << 16)
-        writePage(&page)
-        var tail = HTMLPage(capacity: 1 << 14)
+        let fill = BatchHTMLReport.waterfallAttributes(drawn: drawn, lines: lines, axis: max(lastEnd, 0.001))
+        var tail = HTMLPage(capacity: 1 << 16)
         writeTail(&tail)
-        let (head, end) = (page.array, tail.array)
+        let end = tail.array
         let (file, rows) = (self.file, self.rows)
         return {
             rows.writeRecords(of: last)
-            do {
-                try head.withUnsafeBytes { try file.write($0) }
-                try rows.spool.copy(to: file)
-                try end.withUnsafeBytes { try file.write($0) }
+            do throws(SwurlError) {
+                try rows.body.finish(fill: fill, tail: end)
+                try file.commit()
             } catch {
                 file.discard()
-                return (error as? SwurlError) ?? .output("writing the report '\(file.path)' failed: \(error)")
+                return error
             }
-            do throws(SwurlError) { try file.commit() } catch { return error }
             return nil
         }
     }
 
     // MARK: the page
 
-    private func writePage(_ p: inout HTMLPage) {
-        let axis = max(lastEnd, 0.001)
+    /// Everything before the rows: known before the first line runs.
+    private static func writeHead(_ p: inout HTMLPage, inputName: String) {
         p.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
         // Nothing outside this file may load, even if something slipped into the markup.
         p.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n")
@@ -136,16 +143,33 @@ final class BatchHTMLReport: BatchResultObserving {
         p.raw("<script>(function(){var h=document.documentElement.dataset;h.errors='0';function c(){h.errors=String(+h.errors+1);}addEventListener('error',c);addEventListener('securitypolicyviolation',c);})();</script>\n")
         p.raw(BatchHTMLReport.style)
         p.raw("</head><body>\n<h1>swurl batch: "); p.text(inputName); p.raw("</h1>\n")
+        p.raw("<section id=\"waterfall-section\"><h2>Waterfall</h2><p class=\"legend\">")
+        for name in BatchTimeline.Phases.names { p.raw("<span class=\"key \(name)\"></span>\(name) ") }
+        p.raw("<span class=\"key failed-key\"></span>failed (no transfer timing) ")
+        p.raw("<label><input type=\"checkbox\" id=\"only-failed\"> only failed lines</label></p>\n")
+    }
+
+    /// The waterfall's attributes known at the end, which go into the gap in its start tag:
+    /// the lines drawn and run, and the time axis (nil: as long as it can be written).
+    private static func waterfallAttributes(drawn: Int, lines: Int, axis: Double?) -> [UInt8] {
+        var p = HTMLPage(capacity: 128)
+        p.raw(" data-drawn=\"\(drawn)\" data-lines=\"\(lines)\" style=\"--axis:")
+        if let axis { p.fixed(axis, 6) } else { p.raw(String(repeating: "9", count: MarkupCursor.fixedRoom(6))) }
+        p.raw("\"")
+        return p.array
+    }
+
+    /// What follows the rows: the end of the waterfall (its note and axis), then the summary,
+    /// failures and status codes, which the style and the script put above it.
+    private func writeTail(_ p: inout HTMLPage) {
+        let axis = max(lastEnd, 0.001)
+        p.raw("</div>\n")
+        writeAxis(&p, axis: axis)
+        p.raw("</section>\n")
         writeSummary(&p, axis: axis)
         writeReasons(&p)
         writeStatuses(&p)
-        writeWaterfall(&p, axis: axis)
-    }
-
-    /// What follows the rows.
-    private func writeTail(_ p: inout HTMLPage) {
-        p.raw("</div></section>\n")
-        writeRest(&p, axis: max(lastEnd, 0.001))
+        writeRest(&p, axis: axis)
         p.raw(BatchHTMLReport.script)
         p.raw("</body></html>\n")
     }
@@ -200,11 +224,7 @@ final class BatchHTMLReport: BatchResultObserving {
         p.raw("</table></section>\n")
     }
 
-    private func writeWaterfall(_ p: inout HTMLPage, axis: Double) {
-        p.raw("<section id=\"waterfall-section\"><h2>Waterfall</h2><p class=\"legend\">")
-        for name in BatchTimeline.Phases.names { p.raw("<span class=\"key \(name)\"></span>\(name) ") }
-        p.raw("<span class=\"key failed-key\"></span>failed (no transfer timing) ")
-        p.raw("<label><input type=\"checkbox\" id=\"only-failed\"> only failed lines</label></p>\n")
+    private func writeAxis(_ p: inout HTMLPage, axis: Double) {
         if lines > drawn {
             p.raw("<p class=\"note\">The first \(drawn) lines are drawn; the other \(lines - drawn) are counted in the summary and shown below as completions over time.</p>\n")
         }
@@ -216,9 +236,7 @@ final class BatchHTMLReport: BatchResultObserving {
             p.raw("<span class=\"\(t > axis * 0.9 ? "tick end" : "tick")\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
             t += step
         }
-        p.raw("</span></div>\n<div id=\"waterfall\" data-drawn=\"\(drawn)\" data-lines=\"\(lines)\" style=\"--axis:")
-        p.fixed(axis, 6)
-        p.raw("\">\n")
+        p.raw("</span></div>\n")
     }
 
     /// One row of the waterfall, written as its line ends: the bar's start and length in
@@ -367,8 +385,11 @@ final class BatchHTMLReport: BatchResultObserving {
 
     private static let style = """
     <style>
-    body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222;background:#fff}
-    h1{font-size:18px}h2{font-size:15px;margin:18px 0 6px}
+    body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222;background:#fff;display:flex;flex-direction:column}
+    h1{font-size:18px;margin:0}h2{font-size:15px;margin:18px 0 6px}
+    #summary{order:1}#failures{order:2}#statuses{order:3}#waterfall-section{order:4;display:flex;flex-direction:column}#rest{order:5}
+    #waterfall-section>.note{order:1}#waterfall-section>.axis{order:2}#waterfall{order:3}
+    body>section>:last-child{margin-bottom:0}#waterfall-section>.legend{margin-top:0}
     dl{display:flex;flex-wrap:wrap;gap:6px 18px;margin:0}dl div{min-width:110px}dt{color:#666;font-size:11px}dd{margin:0;font-size:16px;font-weight:600}
     table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}tr.failed td{color:#b00020}
     .hist{width:320px}.hist span{display:block;height:12px}
@@ -404,7 +425,9 @@ final class BatchHTMLReport: BatchResultObserving {
     private static let script = """
     <script>
     (function(){
-    var w=document.getElementById('waterfall');
+    var w=document.getElementById('waterfall'),s=document.getElementById('waterfall-section');
+    ['summary','failures','statuses'].forEach(function(id){var e=document.getElementById(id);if(e)s.parentNode.insertBefore(e,s);});
+    s.querySelectorAll(':scope>.note,:scope>.axis').forEach(function(e){s.insertBefore(e,w);});
     var bars=w.querySelectorAll('.row .bar').length;
     var failed=w.querySelectorAll('.row.failed .bar').length;
     if(bars!==+w.dataset.drawn)throw new Error('bars '+bars+' != drawn '+w.dataset.drawn);
@@ -417,7 +440,7 @@ final class BatchHTMLReport: BatchResultObserving {
     """
 }
 
-/// The page as it is written, and a row as it goes to the spool: bytes, every text from a URL
+/// The page as it is written, a row included: bytes, every text from a URL
 /// or a server escaped.
 private typealias HTMLPage = ByteBuffer
 

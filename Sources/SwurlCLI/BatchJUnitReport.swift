@@ -7,11 +7,12 @@ import SwurlCore
 /// `swurl batch --junit FILE`: JUnit XML, one `<testcase>` per line (in completion order) with
 /// a `<failure type="exit N" message="…">` when the line failed.
 ///
-/// `<testsuite>` carries the counts, which are known only at the end, so the test cases are
-/// streamed to a `ReportSpool` and copied after the header when the batch ends; memory holds
-/// one 64 KiB buffer and the counts (beside a `--har` log also the blocks of records the cases
-/// are then written from, `BatchResultRecord.swift`, on the batch's formatter thread). FILE is
-/// written through `OutputFile` (atomic, links followed), opened before the first line runs.
+/// `<testsuites>` and `<testsuite>` carry the counts, which are known only at the end: the
+/// test cases are streamed to the file behind a gap of spaces the two start tags are written
+/// into when the batch ends (`ReportBody`); memory holds one 64 KiB buffer and the counts
+/// (beside a `--har` log also the blocks of records the cases are then written from,
+/// `BatchResultRecord.swift`, on the batch's formatter thread). FILE is written through
+/// `OutputFile` (atomic, links followed), opened before the first line runs.
 final class BatchJUnitReport: BatchResultObserving {
     /// Every test case's class name.
     static let className = "swurl.batch"
@@ -19,28 +20,44 @@ final class BatchJUnitReport: BatchResultObserving {
 
     private let file: OutputFile
     private let inputName: String
-    private let cases: ResultSpoolWriter
+    private let cases: ReportBodyWriter
     private var records = RecordBlock()
     private let formatter: RecordFormatterThread?
     private var tests = 0, failures = 0
     private var lastEnd: Double = 0
     private let timestamp: String
 
-    /// - Throws: `SwurlError.output` when FILE or the spool file cannot be created.
+    /// - Throws: `SwurlError.output` when FILE cannot be created or written (or, where FILE is
+    ///   not a file that can be written over, the spool file).
     /// - Parameter formatter: the thread to write the cases on (nil: written as lines end).
     init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread?) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--junit")
         self.inputName = inputName
         self.formatter = formatter
+        let timestamp = BatchJUnitReport.now()
+        self.timestamp = timestamp
+        // The gap holds the start tags with the longest counts and time there can be.
+        let widest = BatchJUnitReport.startTags(suite: inputName, tests: Int.max, failures: Int.max,
+                                                time: String(repeating: "9", count: 20), timestamp: timestamp)
+        let head = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8)
         do throws(SwurlError) {
-            cases = ResultSpoolWriter(try ReportSpool(option: "--junit", environment: environment)) { out, _, r, _ in
+            let body = try ReportBody(file: file, head: head + widest + Array(">\n".utf8),
+                                      gap: head.count..<head.count + widest.count, option: "--junit", environment: environment)
+            cases = ReportBodyWriter(body) { out, _, r, _ in
                 BatchJUnitReport.writeCase(r, into: &out)
             }
         } catch {
             file.discard()
             throw error
         }
-        timestamp = BatchJUnitReport.now()
+    }
+
+    /// `<testsuites …>` and `<testsuite …` with their counts (a line between them): the head has
+    /// the last `>` after the gap, so that what the gap has left over are spaces in the tag.
+    private static func startTags(suite: String, tests: Int, failures: Int, time: String, timestamp: String) -> [UInt8] {
+        let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(time)\""
+        return Array(("<testsuites name=\"swurl batch\" \(counts)>\n"
+            + "<testsuite name=\"\(suite.markupEscaped)\" \(counts) timestamp=\"\(timestamp)\"").utf8)
     }
 
     func observe(ordinal: Int, _ r: BatchResult) {
@@ -51,8 +68,8 @@ final class BatchJUnitReport: BatchResultObserving {
             records.bytes.recordResult(ordinal: ordinal, r, timeline: r.timeline)
             if records.isFull { records = formatter.handOver(records, to: cases) }
         } else {
-            BatchJUnitReport.writeCase(r, into: &cases.spool.pending)
-            cases.spool.flushIfFull()
+            BatchJUnitReport.writeCase(r, into: &cases.body.pending)
+            cases.body.flushIfFull()
         }
     }
 
@@ -94,23 +111,18 @@ final class BatchJUnitReport: BatchResultObserving {
     func finishing() -> () -> SwurlError? {
         let last = records
         records = RecordBlock()
-        let suite = inputName.markupEscaped
-        let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
-        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"swurl batch\" \(counts) time=\"\(BatchResult.seconds(lastEnd))\">\n"
-            + "<testsuite name=\"\(suite)\" \(counts) time=\"\(BatchResult.seconds(lastEnd))\" timestamp=\"\(timestamp)\">\n"
+        let tags = BatchJUnitReport.startTags(suite: inputName, tests: tests, failures: failures,
+                                              time: BatchResult.seconds(lastEnd), timestamp: timestamp)
         let (file, cases) = (self.file, self.cases)
         return {
             cases.writeRecords(of: last)
-            do {
-                try file.write(Array(head.utf8))
-                try cases.spool.copy(to: file)
-                try file.write(Array("</testsuite>\n</testsuites>\n".utf8))
+            do throws(SwurlError) {
+                try cases.body.finish(fill: tags, tail: Array("</testsuite>\n</testsuites>\n".utf8))
+                try file.commit()
             } catch {
                 file.discard()
-                return (error as? SwurlError) ?? .output("writing '\(file.path)' failed: \(error)")
+                return error
             }
-            do throws(SwurlError) { try file.commit() } catch { return error }
             return nil
         }
     }

@@ -70,22 +70,22 @@ extension RecordReader {
     }
 }
 
-/// Writes a report's text from the records of lines' results into its spool (on the batch's
+/// Writes a report's text from the records of lines' results into its body (on the batch's
 /// formatter thread once it started): the report's rows, or the JUnit cases.
-final class ResultSpoolWriter: RecordBlockWriter, @unchecked Sendable {
-    let spool: ReportSpool
+final class ReportBodyWriter: RecordBlockWriter, @unchecked Sendable {
+    let body: ReportBody
     private let write: (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void
 
-    init(_ spool: ReportSpool, write: @escaping (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void) {
-        self.spool = spool
+    init(_ body: ReportBody, write: @escaping (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void) {
+        self.body = body
         self.write = write
     }
 
     func writeRecords(of block: RecordBlock) {
         block.forEachRecord { reader in
             let (ordinal, r, timeline) = reader.result()
-            write(&spool.pending, ordinal, r, timeline)
-            spool.flushIfFull()
+            write(&body.pending, ordinal, r, timeline)
+            body.flushIfFull()
         }
     }
 }

@@ -53,6 +53,28 @@ package final class OutputFile: ByteSink {
         try writeAll(fd, buffers, describing: "'\(path)'")
     }
 
+    /// Whether bytes already written can be written over (`write(_:at:)`): a temporary file
+    /// that replaces FILE can; a target written in place (a pipe, a terminal, a file appended
+    /// to) cannot.
+    package var canRewrite: Bool { atomic != nil }
+
+    /// Writes `bytes` at `offset` over what is there, where `canRewrite` says it can.
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(SwurlError) {
+        guard canRewrite else { throw .output("'\(path)' cannot be written over in place") }
+        guard var p = bytes.baseAddress else { return }
+        var left = bytes.count, at = off_t(offset)
+        while left > 0 {
+            let n = pwrite(fd, p, left, at)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .output("writing to '\(path)' failed: \(systemErrorMessage(errno))")
+            }
+            p += n
+            left -= n
+            at += off_t(n)
+        }
+    }
+
     /// Makes the file visible under its name.
     package func commit() throws(SwurlError) {
         guard !done else { return }

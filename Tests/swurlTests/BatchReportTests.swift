@@ -253,6 +253,55 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(nginx.logLines().count, before, "nothing was sent for a batch whose report cannot be written")
     }
 
+    /// The page and the JUnit file are written as the lines end, into the files themselves (what
+    /// is known only at the end goes into room left in their start tags): no spool file, so a
+    /// TMPDIR that does not exist does not matter. A target that cannot be written over in place
+    /// (here stderr) gets the same bytes through a spool in TMPDIR, and a TMPDIR that cannot hold
+    /// one fails the batch before anything is sent, naming it.
+    func testReportsNeedASpoolOnlyWhenWrittenInPlace() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let batch = try input((1...30).map { nginx.url("/small.txt?n=\($0)") } + ["http://127.0.0.1:\(try ServerProcess.refusedPort())/x"], in: dir)
+        let missing = dir + "/no-such-tmp"
+        let r = try runSwurl(["batch", batch, "-q", "--report", dir + "/r.html", "--junit", dir + "/j.xml"],
+                             environment: ["TMPDIR": missing])
+        XCTAssertEqual(r.status, 1, "the refused line's exit status: \(r.stderr)")
+        let xml = try String(contentsOfFile: dir + "/j.xml", encoding: .utf8)
+        XCTAssertEqual(occurrences("<testcase ", in: xml), 31)
+        XCTAssertTrue(xml.contains(#"<testsuites name="swurl batch" tests="31" failures="1" errors="0" skipped="0" time=""#), String(xml.prefix(600)))
+        let counts = try runPython("""
+        import sys
+        from junitparser import JUnitXml
+        xml = JUnitXml.fromfile(sys.argv[1])
+        for suite in xml:
+            print(suite.tests, suite.failures, len(list(suite)))
+        """, arguments: [dir + "/j.xml"])
+        XCTAssertEqual(counts, "31 1 31\n")
+        let dom = try dumpDOM(dir + "/r.html")
+        XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready", "the page's script ran to its end")
+        XCTAssertEqual(attribute("data-bars", of: "body", in: dom), "31")
+        XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "1")
+        XCTAssertTrue(dom.contains("<dd id=\"lines\">31</dd>"), "summary: lines")
+        // The summary, written after the rows, stands before the waterfall in the document once
+        // the page's script ran.
+        let summary = try XCTUnwrap(dom.range(of: "<section id=\"summary\""))
+        let waterfall = try XCTUnwrap(dom.range(of: "<section id=\"waterfall-section\""))
+        XCTAssertLessThan(summary.lowerBound, waterfall.lowerBound)
+
+        // stderr is written in place: through the spool, the same JUnit file.
+        let piped = try runSwurl(["batch", batch, "-q", "--junit", "/dev/stderr"], environment: ["TMPDIR": dir])
+        XCTAssertEqual(piped.status, 1, piped.stderr)
+        XCTAssertTrue(piped.stderr.contains(#"<testsuites name="swurl batch" tests="31" failures="1" errors="0" skipped="0" time=""#), piped.stderr)
+        XCTAssertEqual(occurrences("<testcase ", in: piped.stderr), 31)
+        XCTAssertTrue(piped.stderr.hasSuffix("</testsuite>\n</testsuites>\n"), String(piped.stderr.suffix(200)))
+
+        let before = nginx.logLines().count
+        let bad = try runSwurl(["batch", batch, "-q", "--junit", "/dev/stderr"], environment: ["TMPDIR": missing])
+        XCTAssertEqual(bad.status, 1, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("cannot create a spool file for --junit in '\(missing)'"), bad.stderr)
+        XCTAssertEqual(nginx.logLines().count, before, "nothing was sent for a batch whose report cannot be written")
+    }
+
     /// A report that cannot be written (a full device) fails the batch with exit 1 and the
     /// reason after the lines ran and their results were printed.
     func testAReportThatCannotBeWrittenFailsTheBatchAfterTheResults() throws {

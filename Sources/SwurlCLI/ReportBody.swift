@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import SwurlOutput
+import SwurlCore
+
+/// What a batch report learns line by line (`--report`'s rows, `--junit`'s test cases), streamed
+/// to its file as the lines end, behind a head written at once. What the head needs from the end
+/// of the batch (counts, the time axis) goes into a gap the head leaves: spaces where markup
+/// allows them, written over when the batch ends (`finish`). Each byte is written once, and
+/// memory holds one 64 KiB buffer.
+///
+/// A file that cannot be written over in place (`/dev/stdout`, a pipe, a file the shell opened
+/// for appending: `OutputFile.canRewrite`) gets the body through a spool instead: an unnamed
+/// file in `$TMPDIR` or `/tmp`, unlinked at once, copied after the completed head at the end.
+final class ReportBody {
+    /// Bytes not written yet; callers append to it and call `flushIfFull()`.
+    var pending = ByteBuffer(capacity: ReportBody.block + 4096)
+    private let file: OutputFile
+    private let option: String
+    private var head: [UInt8]
+    /// Where in `head` the end's text goes.
+    private let gap: Range<Int>
+    /// The spool's descriptor (nil: the body goes straight to the file).
+    private let spool: Int32?
+    /// The first error writing the body; thrown by `finish`.
+    private var error: SwurlError?
+    private static let block = 1 << 16
+
+    /// Writes `head` (with `gap` of it spaces) to `file`, or opens a spool when `file` cannot be
+    /// written over.
+    /// - Throws: `SwurlError.output` when the head cannot be written or the spool created.
+    init(file: OutputFile, head: [UInt8], gap: Range<Int>, option: String, environment: Environment) throws(SwurlError) {
+        self.file = file
+        self.option = option
+        self.head = head
+        self.gap = gap
+        for i in gap { self.head[i] = UInt8(ascii: " ") }
+        guard !file.canRewrite else {
+            spool = nil
+            try put(self.head)
+            return
+        }
+        let dir = environment.variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = ArgumentBytes.path(dir + "/swurl-report-XXXXXX")
+        let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else {
+            throw .output("cannot create a spool file for \(option) in '\(dir)': \(systemErrorMessage(errno))")
+        }
+        unlink(template)
+        spool = fd
+    }
+
+    deinit { if let spool { close(spool) } }
+
+    /// Writes `pending` out once it holds a block.
+    func flushIfFull() {
+        if pending.count >= ReportBody.block { flush() }
+    }
+
+    private func flush() {
+        defer { pending.removeAll() }
+        guard error == nil, !pending.isEmpty else { return }
+        let written = pending.withUnsafeBytes { b in
+            Result { () throws(SwurlError) in
+                if let spool { try writeAll(spool, b, describing: "the \(option) spool file") } else { try writeAll(file, b) }
+            }
+        }
+        if case .failure(let e) = written { error = e }
+    }
+
+    /// Ends the file: `tail` after the body, and `fill` (at most as long as the gap; the rest
+    /// stays spaces) in the gap.
+    /// - Throws: `SwurlError.output` when the body, the tail or the head could not be written.
+    func finish(fill: [UInt8], tail: [UInt8]) throws(SwurlError) {
+        flush()
+        if let error { throw error }
+        guard fill.count <= gap.count else {
+            throw .output("\(option): the end of the report does not fit its head (\(fill.count) bytes for \(gap.count))")
+        }
+        if let spool {
+            head.replaceSubrange(gap.lowerBound..<gap.lowerBound + fill.count, with: fill)
+            try put(head)
+            try copy(spool)
+        }
+        try put(tail)
+        if spool == nil { try put(fill, at: gap.lowerBound) }
+    }
+
+    /// The spool, read back and written to the file after the head.
+    private func copy(_ fd: Int32) throws(SwurlError) {
+        guard lseek(fd, 0, SEEK_SET) == 0 else {
+            throw .output("cannot read back the \(option) spool file: \(systemErrorMessage(errno))")
+        }
+        var buffer = [UInt8](repeating: 0, count: ReportBody.block)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw .output("cannot read back the \(option) spool file: \(systemErrorMessage(errno))") }
+            if n == 0 { break }
+            try put(Array(buffer[..<n]))
+        }
+    }
+}
+
+/// `file.write`, whose error is untyped, with its `SwurlError`.
+private func writeAll(_ file: OutputFile, _ b: UnsafeRawBufferPointer) throws(SwurlError) {
+    do { try file.write(b) } catch let e as SwurlError { throw e } catch {
+        throw .output("writing to '\(file.path)' failed: \(error)")
+    }
+}
+
+extension ReportBody {
+    /// `bytes` to the file: after what is there, or over it at `offset`.
+    private func put(_ bytes: [UInt8], at offset: Int? = nil) throws(SwurlError) {
+        let file = self.file
+        try bytes.withUnsafeBytes { b in
+            Result { () throws(SwurlError) in
+                if let offset { try file.write(b, at: offset) } else { try writeAll(file, b) }
+            }
+        }.get()
+    }
+}
