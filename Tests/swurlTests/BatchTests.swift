@@ -624,8 +624,8 @@ final class BatchTests: XCTestCase {
 
     /// 100,000 lines are read as they are needed: peak memory stays near that of 1,000 lines. And
     /// with both reports (`--report`, `--junit`), 100,000 lines peak near the same 100,000 lines
-    /// without them: the reports hold aggregates, and their rows and JUnit cases go to a spool
-    /// file through a few 64 KiB blocks of records, never all to memory (held, 100,000 of
+    /// without them: the reports hold aggregates, and their rows and JUnit cases go to their
+    /// files through a few 64 KiB blocks of records, never all to memory (held, 100,000 of
     /// either would be well over 10 MB). The batch's own
     /// peak is the reports' baseline, so what the batch itself does with more lines is not
     /// charged to them. (One test, so the 100,000-line batch without reports runs once for both.)
