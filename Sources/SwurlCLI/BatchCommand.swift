@@ -90,14 +90,18 @@ enum BatchCommand: SwurlCommand {
                                  nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report,
                                  observers: observers, progress: progress, har: har)
         Interrupt.arm()
-        let driver = try MultiDriver(parallel: parallel)
+        // Held here alone, so that its connections close when it is let go (below, beside the
+        // outputs' ends).
+        var transfers: MultiDriver? = try MultiDriver(parallel: parallel)
         // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
         // holds up the lines already read; the driver waits for more input beside the transfers.
         reader.waits = false
         let input = reader.descriptor.map { fd in
             MultiDriver.Input(fd: fd, ended: { reader.ended || runner.stopped || Interrupt.requested })
         }
-        let ending = driver.run(next: { runner.next(reader, ahead: $0) },
+        var ending = MultiDriver.Ending.completed
+        if let driver = transfers {
+            ending = driver.run(next: { runner.next(reader, ahead: $0) },
                                 finished: { runner.finished($0, $1) },
                                 tick: { report.flush(); progress?.draw(force: false) },
                                 input: input,
@@ -105,13 +109,15 @@ enum BatchCommand: SwurlCommand {
                                 // unless a failure must stop the reading (--fail-fast) or preparing a
                                 // line may wait for the network itself (--wait-for-network).
                                 prefetch: !args.has(.failFast) && !args.has(.waitForNetwork))
+        }
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         report.flush()
         // The HAR log is written also after failures and Ctrl-C (the entries say what happened),
         // and the reports hold every line that ran, also after Ctrl-C or --fail-fast. Their ends
         // (the last text, the rename) run side by side when the formatter thread runs: the log's
-        // and the JUnit file's there, the page's here; else one after another here.
+        // and the JUnit file's there, the page's here after the connections are closed (the
+        // driver let go); else one after another here. They are the thread's last work.
         let failures = OutputFailures(count: observers.count + 1)
         var ends: [() -> Void] = []
         if let har {
@@ -122,7 +128,7 @@ enum BatchCommand: SwurlCommand {
             let work = observer.finishing()
             ends.append { failures.set(i + 1, work()) }
         }
-        formatter.runEnds(ends)
+        formatter.runEnds(ends, closing: true, meanwhile: { transfers = nil })
         let harError = failures.get(0)
         if let harError { Swurl.report(harError, environment: environment) }
         // Results that could not be written (stdout full or closed) fail the batch, as they

@@ -33,7 +33,7 @@ package protocol RecordBlockWriter: AnyObject, Sendable {
 /// Started by the first block handed over (a one-shot request never fills one); at most
 /// `maxQueued` blocks wait, the driving thread waits beyond that, so memory stays flat. When the
 /// batch is over, the outputs' ends (last text, rename) run side by side here and on the driving
-/// thread (`runEnds`).
+/// thread, and the thread ends with them (`runEnds`).
 package final class RecordFormatterThread: @unchecked Sendable {
     package static let maxQueued = 4
     private var thread = pthread_t()
@@ -122,13 +122,16 @@ package final class RecordFormatterThread: @unchecked Sendable {
     /// The outputs' ends (their last text, the rename) side by side, so that the batch waits for
     /// the longest rather than for their sum: each end runs after every block handed over
     /// before this call (the records it writes last are its own, so they follow them); all but
-    /// the last on the thread, in order, the last here meanwhile. Returns when all ran. Without
-    /// a thread (none was needed for the blocks: a short batch, or reports without `--har`),
-    /// one after another here: a thread started for the ends alone cost more than it saved
+    /// the last on the thread, in order, the last here meanwhile, after `meanwhile` (work of the
+    /// caller's that needs no output, such as closing the connections). Returns when all ran.
+    /// With `closing`, they are the thread's last work: it ends as soon as they ran (the caller
+    /// does not wake it to end it), and what comes later is written here. Without a thread
+    /// (none was needed for the blocks: a short batch, or reports without `--har`), one after
+    /// another here: a thread started for the ends alone cost more than it saved
     /// (docs/performance.md, "Seventh round").
-    package func runEnds(_ ends: [() -> Void]) {
-        guard let last = ends.last else { return }
-        guard running else {
+    package func runEnds(_ ends: [() -> Void], closing: Bool = false, meanwhile: () -> Void = {}) {
+        guard running, let last = ends.last else {
+            meanwhile()
             ends.forEach { $0() }
             return
         }
@@ -138,13 +141,21 @@ package final class RecordFormatterThread: @unchecked Sendable {
             queued.append(.end(End(end)))
             handed += 1
         }
+        if closing { closed = true }
         pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
+        meanwhile()
+        pthread_mutex_lock(mutex)
         while done < before { pthread_cond_wait(cond, mutex) }
         pthread_mutex_unlock(mutex)
         last()
         pthread_mutex_lock(mutex)
         while !queued.isEmpty || busy { pthread_cond_wait(cond, mutex) }
         pthread_mutex_unlock(mutex)
+        if closing {
+            pthread_join(thread, nil)
+            running = false
+        }
     }
 
     /// Ends the thread once what is queued is written (nothing to do when it never started).

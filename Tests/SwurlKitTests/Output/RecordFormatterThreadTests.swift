@@ -70,13 +70,33 @@ final class RecordFormatterThreadTests: XCTestCase {
         }
     }
 
+    /// `closing`: the ends are the thread's last work (a block handed over later is written
+    /// here), and `meanwhile` runs here, before the last end.
+    func testClosingEndsTheThreadWithItsEndsAndMeanwhileRunsHere() {
+        let thread = RecordFormatterThread()
+        defer { thread.end() }
+        let log = Log()
+        _ = thread.handOver(block(1), to: log)
+        thread.runEnds([{ log.add("end a") }, { log.add("end b") }], closing: true, meanwhile: { log.add("meanwhile") })
+        _ = thread.handOver(block(2), to: log)
+        let events = log.all
+        let order = events.map(\.what)
+        XCTAssertEqual(Set(order), ["block 1", "end a", "meanwhile", "end b", "block 2"])
+        XCTAssertLessThan(order.firstIndex(of: "meanwhile") ?? Int.max, order.firstIndex(of: "end b") ?? -1)
+        XCTAssertEqual(order.last, "block 2")
+        let here = pthread_self()
+        for event in events {
+            XCTAssertEqual(pthread_equal(event.thread, here) != 0, ["meanwhile", "end b", "block 2"].contains(event.what), event.what)
+        }
+    }
+
     func testWithoutAThreadTheEndsRunHereInOrder() {
         let thread = RecordFormatterThread()
         defer { thread.end() }
         let log = Log()
         // No block was handed over, so no thread runs, and the ends start none.
-        thread.runEnds([{ log.add("a") }, { log.add("b") }, { log.add("c") }])
-        XCTAssertEqual(log.all.map(\.what), ["a", "b", "c"])
-        XCTAssertEqual(log.all.map { pthread_equal($0.thread, pthread_self()) != 0 }, [true, true, true])
+        thread.runEnds([{ log.add("a") }, { log.add("b") }, { log.add("c") }], closing: true, meanwhile: { log.add("meanwhile") })
+        XCTAssertEqual(log.all.map(\.what), ["meanwhile", "a", "b", "c"])
+        XCTAssertEqual(log.all.map { pthread_equal($0.thread, pthread_self()) != 0 }, [true, true, true, true])
     }
 }
