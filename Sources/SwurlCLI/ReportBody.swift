@@ -7,7 +7,7 @@ import SwurlCore
 /// What a batch report learns line by line (`--report`'s rows, `--junit`'s test cases), streamed
 /// to its file as the lines end, behind a head written at once. What the head needs from the end
 /// of the batch (counts, the time axis) goes into a gap the head leaves: spaces where markup
-/// allows them, written over when the batch ends (`finish`). Each byte is written once, and
+/// allows them, written over when the batch ends (`finish`). The body is written once, and
 /// memory holds one 64 KiB buffer.
 ///
 /// A file that cannot be written over in place (`/dev/stdout`, a pipe, a file the shell opened
