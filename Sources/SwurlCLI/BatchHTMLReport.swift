@@ -388,7 +388,7 @@ final class BatchHTMLReport: BatchResultObserving {
     body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222;background:#fff;display:flex;flex-direction:column}
     h1{font-size:18px;margin:0}h2{font-size:15px;margin:18px 0 6px}
     #summary{order:1}#failures{order:2}#statuses{order:3}#waterfall-section{order:4;display:flex;flex-direction:column}#rest{order:5}
-    #waterfall-section>.note{order:1}#waterfall-section>.axis{order:2}#waterfall{order:3}
+    #waterfall-section>.note{order:1;margin-top:0}#waterfall-section>.axis{order:2}#waterfall{order:3}
     body>section>:last-child{margin-bottom:0}#waterfall-section>.legend{margin-top:0}
     dl{display:flex;flex-wrap:wrap;gap:6px 18px;margin:0}dl div{min-width:110px}dt{color:#666;font-size:11px}dd{margin:0;font-size:16px;font-weight:600}
     table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}tr.failed td{color:#b00020}
