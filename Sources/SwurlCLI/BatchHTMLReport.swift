@@ -59,11 +59,11 @@ final class BatchHTMLReport: BatchResultObserving {
         var head = HTMLPage(capacity: 1 << 13)
         BatchHTMLReport.writeHead(&head, inputName: inputName)
         head.raw("<div id=\"waterfall\"")
-        // The gap holds the waterfall's counts and axis at their longest.
-        let gap = head.count..<head.count + BatchHTMLReport.waterfallAttributes(drawn: Int.max, lines: Int.max, axis: nil).count
-        head.raw(String(repeating: " ", count: gap.count) + ">\n")
+        // Room for the waterfall's counts and axis at their longest.
+        let room = BatchHTMLReport.waterfallAttributes(drawn: Int.max, lines: Int.max, axis: nil).count
         do throws(SwurlError) {
-            let body = try ReportBody(file: file, head: head.array, gap: gap, option: "--report", environment: environment)
+            let body = try ReportBody(file: file, before: head.array, room: room, after: Array(">\n".utf8),
+                                      option: "--report", environment: environment)
             rows = ReportBodyWriter(body) { out, ordinal, r, timeline in
                 BatchHTMLReport.writeRow(&out, ordinal: ordinal, r, timeline ?? BatchTimeline(start: 0, end: 0))
             }

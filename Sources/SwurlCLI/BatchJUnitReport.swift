@@ -39,10 +39,9 @@ final class BatchJUnitReport: BatchResultObserving {
         // The gap holds the start tags with the longest counts and time there can be.
         let widest = BatchJUnitReport.startTags(suite: inputName, tests: Int.max, failures: Int.max,
                                                 time: String(repeating: "9", count: 20), timestamp: timestamp)
-        let head = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8)
         do throws(SwurlError) {
-            let body = try ReportBody(file: file, head: head + widest + Array(">\n".utf8),
-                                      gap: head.count..<head.count + widest.count, option: "--junit", environment: environment)
+            let body = try ReportBody(file: file, before: Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8),
+                                      room: widest.count, after: Array(">\n".utf8), option: "--junit", environment: environment)
             cases = ReportBodyWriter(body) { out, _, r, _ in
                 BatchJUnitReport.writeCase(r, into: &out)
             }

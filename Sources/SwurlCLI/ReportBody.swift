@@ -19,7 +19,7 @@ final class ReportBody {
     private let file: OutputFile
     private let option: String
     private var head: [UInt8]
-    /// Where in `head` the end's text goes.
+    /// Where in `head` the end's text goes (spaces until then).
     private let gap: Range<Int>
     /// The spool's descriptor (nil: the body goes straight to the file).
     private let spool: Int32?
@@ -27,15 +27,14 @@ final class ReportBody {
     private var error: SwurlError?
     private static let block = 1 << 16
 
-    /// Writes `head` (with `gap` of it spaces) to `file`, or opens a spool when `file` cannot be
-    /// written over.
+    /// Writes the head, `before`, `room` spaces and `after`, to `file`, or opens a spool when
+    /// `file` cannot be written over.
     /// - Throws: `SwurlError.output` when the head cannot be written or the spool created.
-    init(file: OutputFile, head: [UInt8], gap: Range<Int>, option: String, environment: Environment) throws(SwurlError) {
+    init(file: OutputFile, before: [UInt8], room: Int, after: [UInt8], option: String, environment: Environment) throws(SwurlError) {
         self.file = file
         self.option = option
-        self.head = head
-        self.gap = gap
-        for i in gap { self.head[i] = UInt8(ascii: " ") }
+        head = before + [UInt8](repeating: UInt8(ascii: " "), count: room) + after
+        gap = before.count..<before.count + room
         guard !file.canRewrite else {
             spool = nil
             try put(self.head)

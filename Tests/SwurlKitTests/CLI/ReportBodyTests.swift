@@ -8,8 +8,11 @@ import SwurlCore
 /// A report's body behind a head with a gap: streamed into the report's own file where that file
 /// can be written over, through a spool where it cannot; either way the same bytes.
 final class ReportBodyTests: XCTestCase {
-    private let head = Array("<a".utf8) + Array(repeating: UInt8(ascii: "x"), count: 12) + Array(">\n".utf8)
-    private var gap: Range<Int> { 2..<14 }
+    /// `<a`, room for 12 bytes, `>` and a newline.
+    private func makeBody(_ file: OutputFile, option: String = "--junit", tmp: String) throws -> ReportBody {
+        try ReportBody(file: file, before: Array("<a".utf8), room: 12, after: Array(">\n".utf8), option: option,
+                       environment: environment(tmp: tmp))
+    }
 
     /// A TMPDIR that cannot hold a spool, so any spool fails the test.
     private func environment(tmp: String) -> Environment {
@@ -20,8 +23,7 @@ final class ReportBodyTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory()
         let path = dir + "/r.xml"
         let file = try OutputFile(path: path, option: "--junit")
-        let body = try ReportBody(file: file, head: head, gap: gap, option: "--junit",
-                                  environment: environment(tmp: dir + "/no-such-dir"))
+        let body = try makeBody(file, tmp: dir + "/no-such-dir")
         // The head is in the temporary file at once, the gap as spaces; blocks follow as they fill.
         let temporary = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix(".r.xml.") })
         XCTAssertEqual(try String(contentsOfFile: dir + "/" + temporary, encoding: .utf8), "<a            >\n")
@@ -31,7 +33,7 @@ final class ReportBodyTests: XCTestCase {
             body.flushIfFull()
         }
         let written = try FileManager.default.attributesOfItem(atPath: dir + "/" + temporary)[.size] as? Int ?? 0
-        XCTAssertGreaterThanOrEqual(written, head.count + 65536, "a full block is written before the end")
+        XCTAssertGreaterThanOrEqual(written, 16 + 65536, "a full block is written before the end")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
 
         try body.finish(fill: Array(" b=\"1\"".utf8), tail: Array("</a>\n".utf8))
@@ -52,7 +54,7 @@ final class ReportBodyTests: XCTestCase {
         defer { close(fd) }
         let file = try OutputFile(path: "/dev/fd/\(fd)", option: "--junit")
         XCTAssertFalse(file.canRewrite)
-        let body = try ReportBody(file: file, head: head, gap: gap, option: "--junit", environment: environment(tmp: dir))
+        let body = try makeBody(file, tmp: dir)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "before\n", "nothing written before the end")
         body.pending.append(contentsOf: Array("row\n".utf8))
         try body.finish(fill: Array(" b=\"22\"".utf8), tail: Array("</a>\n".utf8))
@@ -69,8 +71,7 @@ final class ReportBodyTests: XCTestCase {
         let fd = open(path, O_WRONLY | O_APPEND)
         defer { close(fd) }
         let file = try OutputFile(path: "/dev/fd/\(fd)", option: "--report")
-        XCTAssertThrowsError(try ReportBody(file: file, head: head, gap: gap, option: "--report",
-                                            environment: environment(tmp: dir + "/missing"))) { error in
+        XCTAssertThrowsError(try makeBody(file, option: "--report", tmp: dir + "/missing")) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("--report") && text.contains(dir + "/missing"), text)
         }
@@ -80,7 +81,7 @@ final class ReportBodyTests: XCTestCase {
     func testAnEndLongerThanTheGapIsAnError() throws {
         let dir = TestPaths.temporaryDirectory()
         let file = try OutputFile(path: dir + "/r.html", option: "--report")
-        let body = try ReportBody(file: file, head: head, gap: gap, option: "--report", environment: environment(tmp: dir))
+        let body = try makeBody(file, option: "--report", tmp: dir)
         XCTAssertThrowsError(try body.finish(fill: Array(repeating: UInt8(ascii: "y"), count: 13), tail: [])) { error in
             XCTAssertTrue("\(error)".contains("--report"), "\(error)")
         }
