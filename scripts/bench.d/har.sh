@@ -4,8 +4,10 @@
 # --junit, and with all three together (the target: at most 1.10x the plain batch's wall
 # time), taking turns, once replacing the last run's files and once writing new ones (ext4
 # makes replacing a file cost more: it writes the new one out and drops the old one's pages at
-# the rename); then 100,000 lines with --har and with all three for the peak RSS (the
-# entries, test cases and rows are streamed, so it must stay flat).
+# the rename; on a file system mounted with `discard`, it also waits for the disk to discard
+# the old one's blocks: so both, here and on a fresh default ext4); then 100,000 lines with
+# --har and with all three for the peak RSS (the entries, test cases and rows are streamed, so
+# it must stay flat).
 # Env: SWURL, OUT (scratch dir), HAR_RUNS.
 set -euo pipefail
 . "$(dirname "$0")/../nginx.bash"
@@ -14,7 +16,8 @@ OUT=${OUT:-$(mktemp -d)}
 RUNS=${HAR_RUNS:-15}
 dir="$OUT/nginx-har"
 mkdir -p "$dir/www"
-trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
+mnt="$dir/ext4"
+trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true; mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"; rm -f "$dir/ext4.img"' EXIT
 echo "hello from nginx" > "$dir/www/small.txt"
 nport=$(free_port)
 start_nginx "$dir" har 512 "    access_log off;
@@ -35,6 +38,34 @@ python3 scripts/bench-turns.py "$RUNS" 2 1000 \
   "plain=$SWURL batch $dir/urls -q --parallel 16"
 echo "  HAR of 1000 lines: $(stat -c %s "$dir/a.har") bytes"
 rm -rf "$dir/new"
+
+# Replacing a file costs what the file system makes freeing the old one's blocks cost. The same
+# two cases on an ext4 as Debian installs it (mkfs.ext4's defaults: a journal; no `discard`
+# mount option), in an image on a loop device, beside whatever file system $OUT is on (the
+# machine this was measured on has a root file system without a journal, mounted with
+# `discard`: every freed block waits for the disk; docs/performance.md, "Ninth round").
+echo "== the same, all three outputs, on $(findmnt -n -r -o FSTYPE,OPTIONS -T "$dir" 2>/dev/null || echo '?') and on a fresh default ext4"
+if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v findmnt >/dev/null; then
+  truncate -s 512M "$dir/ext4.img"
+  mkfs.ext4 -q -F "$dir/ext4.img"
+  mkdir -p "$mnt"
+  mount -o loop "$dir/ext4.img" "$mnt"
+  mkdir -p "$mnt/new" "$dir/new"
+  python3 scripts/bench-turns.py --pairs "$RUNS" 2 1000 \
+    "here, replacing=$SWURL batch $dir/urls -q --parallel 16 --har $dir/t.har --report $dir/t.html --junit $dir/t.xml" \
+    "plain 1=$SWURL batch $dir/urls -q --parallel 16" \
+    "here, new files=$SWURL batch $dir/urls -q --parallel 16 --har $dir/new/{turn}.har --report $dir/new/{turn}.html --junit $dir/new/{turn}.xml" \
+    "plain 2=$SWURL batch $dir/urls -q --parallel 16" \
+    "ext4, replacing=$SWURL batch $dir/urls -q --parallel 16 --har $mnt/t.har --report $mnt/t.html --junit $mnt/t.xml" \
+    "plain 3=$SWURL batch $dir/urls -q --parallel 16" \
+    "ext4, new files=$SWURL batch $dir/urls -q --parallel 16 --har $mnt/new/{turn}.har --report $mnt/new/{turn}.html --junit $mnt/new/{turn}.xml" \
+    "plain 4=$SWURL batch $dir/urls -q --parallel 16"
+  umount "$mnt"
+  rm -f "$dir/ext4.img"
+  rm -rf "$dir/new"
+else
+  echo "  (skipped: making and mounting an ext4 image needs root, mkfs.ext4 and findmnt)"
+fi
 
 echo "== 100,000 lines, swurl batch --parallel 16, peak RSS"
 for i in $(seq 100); do cat "$dir/urls"; done > "$dir/urls100k"
