@@ -39,14 +39,16 @@ python3 scripts/bench-turns.py "$RUNS" 2 1000 \
 echo "  HAR of 1000 lines: $(stat -c %s "$dir/a.har") bytes"
 rm -rf "$dir/new"
 
-# Replacing a file costs what the file system makes freeing the old one's blocks cost. The same
-# two cases on an ext4 as Debian installs it (mkfs.ext4's defaults: a journal; no `discard`
-# mount option), in an image on a loop device, beside whatever file system $OUT is on (the
-# machine this was measured on has a root file system without a journal, mounted with
-# `discard`: every freed block waits for the disk; docs/performance.md, "Ninth round").
+# Replacing a file costs what the file system makes freeing the old one's blocks cost, and
+# creating one what finding a free inode costs. The same two cases on an ext4 as Debian
+# installs it (mkfs.ext4's defaults: a journal; no `discard` mount option), in an image on a
+# loop device, beside whatever file system $OUT is on (the machine this was measured on has a
+# root file system without a journal, mounted with `discard`: every freed block waits for the
+# disk, and new files skip recently freed inodes; docs/performance.md, "Ninth round"). The
+# image holds every turn's new files (about 2 MB a turn).
 echo "== the same, all three outputs, on $(findmnt -n -r -o FSTYPE,OPTIONS -T "$dir" 2>/dev/null || echo '?') and on a fresh default ext4"
 if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v findmnt >/dev/null; then
-  truncate -s 512M "$dir/ext4.img"
+  truncate -s "$(( (RUNS + 2) * 4 + 256 ))M" "$dir/ext4.img"
   mkfs.ext4 -q -F "$dir/ext4.img"
   mkdir -p "$mnt"
   mount -o loop "$dir/ext4.img" "$mnt"
