@@ -6,6 +6,8 @@ package protocol HopRecording: AnyObject {
     /// A hop is about to run `request` (credentials already applied).
     /// - Returns: the tap that sees this hop's events, or nil to leave the hop out.
     func hopWillBegin(_ request: HTTPRequest) -> HopTap?
+    /// Where the hops' rebuilt request heads keep what their header lines came to.
+    var sentHeadMemo: SentHeadMemo? { get }
 }
 
 /// Sees one hop's events unfiltered (as a `TransferDelegate`), then how the hop ended. Its
@@ -32,4 +34,23 @@ package struct HopEnd: Sendable {
         self.error = error
         self.endedAt = endedAt
     }
+}
+
+/// What the header lines of a rebuilt request head come to (`SentRequestHead` in SwurlEngine):
+/// the head's part after its Host line, or that the lines make the head unknown, for the lines
+/// it was last worked out for. A batch's lines mostly share their header lines, so they are
+/// scanned once, not once a line. Used by the one thread that drives the transfers.
+package final class SentHeadMemo: @unchecked Sendable {
+    package var lines: [String] = []
+    package var acceptEncoding: String?
+    /// The part after the Host line; nil when the lines make the head unknown.
+    package var tail: [UInt8]?
+    package var filled = false
+
+    package init() {}
+}
+
+extension HopRecording {
+    /// Where a recorder keeps what its hops' header lines came to (nil: worked out every time).
+    package var sentHeadMemo: SentHeadMemo? { nil }
 }

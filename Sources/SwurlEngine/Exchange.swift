@@ -193,6 +193,7 @@ package final class Exchange {
                                     share: share, replay: replay)
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
         transfer.recordsRequest = tap != nil
+        transfer.sentHeadMemo = tap != nil ? recorder?.sentHeadMemo : nil
         if let share { try transfer.use(share: share) }
         transfer.progressHandler = observer.map { o in { o.transferDidProgress($0) } }
         self.hop = (hop, filter, canRetry, cache, tap)

@@ -33,16 +33,41 @@ enum SentRequestHead {
     ///   - lines: the CURLOPT_HTTPHEADER lines (`Transfer.headerLines()`).
     ///   - acceptEncoding: the Accept-Encoding libcurl adds (CURLOPT_ACCEPT_ENCODING ""), nil when not asked to.
     ///   - cookiesPossible: whether the cookie engine may add a `Cookie` header.
+    ///   - memo: what the last lines came to; the lines are scanned only when they differ.
     static func rebuild(_ request: HTTPRequest, lines: [String], options: TransferOptions, digest: Bool,
-                        acceptEncoding: String?, cookiesPossible: Bool) -> [UInt8]? {
+                        acceptEncoding: String?, cookiesPossible: Bool, memo: SentHeadMemo? = nil) -> [UInt8]? {
         guard request.body == nil, request.method != .post, !digest, !cookiesPossible,
               options.unixSocket == nil, options.proxy.proxy(forScheme: "http") == nil else { return nil }
         switch options.httpVersion {
         case .automatic, .http1_1: break
         case .http2, .http2PriorKnowledge: return nil
         }
-        var head = ByteBuffer(capacity: 512)
+        let tail: [UInt8]
+        if let memo, memo.filled, memo.lines == lines, memo.acceptEncoding == acceptEncoding {
+            guard let known = memo.tail else { return nil }
+            tail = known
+        } else {
+            let made = SentRequestHead.tail(lines: lines, acceptEncoding: acceptEncoding)
+            if let memo {
+                memo.lines = lines
+                memo.acceptEncoding = acceptEncoding
+                memo.tail = made
+                memo.filled = true
+            }
+            guard let made else { return nil }
+            tail = made
+        }
+        var head = ByteBuffer(capacity: 256 + tail.count)
         guard CurlURL.appendPlainHTTPRequestStart(method: request.method.rawValue, url: request.url, to: &head) else { return nil }
+        head.append(contentsOf: tail)
+        return head.array
+    }
+
+    /// The head after its Host line: libcurl's `Accept: */*` and `Accept-Encoding` unless a
+    /// line names them, the header lines in order, and the blank line; nil when a line makes
+    /// the head unknown.
+    static func tail(lines: [String], acceptEncoding: String?) -> [UInt8]? {
+        var head = ByteBuffer(capacity: 256)
         var namesAccept = false, namesAcceptEncoding = false
         var custom = ByteBuffer(capacity: 256)
         for line in lines {

@@ -35,6 +35,8 @@ package final class Transfer: EasyTransferHandler {
     /// Whether a recorder sees the request as sent (the debug callback runs even when nothing
     /// prints the request; the printer still gets it only with `options.captureRequest`).
     var recordsRequest = false
+    /// Where the rebuilt head's header lines are remembered (`SentRequestHead`).
+    var sentHeadMemo: SentHeadMemo?
     /// The request head as libcurl sends it, rebuilt (`SentRequestHead`) instead of the debug
     /// callback for a recorder alone; handed over when the hop ends, if it went out.
     private var rebuiltHead: [UInt8]?
@@ -242,7 +244,7 @@ package final class Transfer: EasyTransferHandler {
         } else if recordsRequest {
             rebuiltHead = SentRequestHead.rebuild(request, lines: lines, options: options, digest: digestCredentials != nil,
                                                   acceptEncoding: options.contentCoding.libcurlDecodes ? ContentCoding.decodable : nil,
-                                                  cookiesPossible: !easy.holdsNoCookies)
+                                                  cookiesPossible: !easy.holdsNoCookies, memo: sentHeadMemo)
             if rebuiltHead == nil { try easy.registerDebugCallback() }
         }
     }

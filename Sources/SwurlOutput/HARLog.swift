@@ -58,6 +58,8 @@ package final class HARLog {
     private var entryCount = 0
     /// `.rewrite`: the second the last entry started in, as text: entries in the same second reuse it.
     private var secondCache = Timestamp.SecondCache()
+    /// What the hops' header lines came to, shared by the log's recorders (one thread uses them).
+    let sentHeadMemo = SentHeadMemo()
 
     /// Opens the log; nothing is replaced until `commit()`.
     /// - Throws: `SwurlError.output` when `path` is a directory or its directory cannot take a
@@ -206,6 +208,8 @@ package final class HARLog {
         func hopWillBegin(_ request: HTTPRequest) -> HopTap? {
             HAREntryRecorder(request: request, log: log, comment: comment)
         }
+
+        var sentHeadMemo: SentHeadMemo? { log.sentHeadMemo }
     }
 }
 
@@ -220,6 +224,8 @@ final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
     private var pending = JSONWriter(capacity: RecordBlock.size + 8 * 1024)
     /// The second the last entry started in, as text: entries in the same second reuse it.
     private var secondCache = Timestamp.SecondCache()
+    /// What the hops' header lines came to, shared by the log's recorders (one thread uses them).
+    let sentHeadMemo = SentHeadMemo()
     private var written = 0
     /// The first error writing the file, reported by `HARLog.commit()`.
     private(set) var writeError: SwurlError?
