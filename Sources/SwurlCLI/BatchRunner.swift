@@ -153,7 +153,7 @@ final class BatchRunner {
         let session = try Exchange(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
         session.observer = TransferReporter(options, environment, context: "line \(number): ")
-        session.recorder = har?.recorder(comment: "line \(number)")
+        session.recorder = har?.recorder(line: number)
         return (BatchLine(number: number, ordinal: ordinal, taken: taken, method: request.method.rawValue, url: request.url, body: body),
                 session)
     }

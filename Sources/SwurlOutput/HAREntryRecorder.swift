@@ -11,7 +11,8 @@ final class HAREntryRecorder: HopTap {
 
     private let request: HTTPRequest
     private let settings: HARLog.Settings
-    private let comment: String?
+    /// A batch's line number: the entry's comment `line N`.
+    private let line: Int?
     private let log: HARLog
     private var sentHead: [UInt8]?
     /// When the head left and when the last body bytes did (monotonic seconds): `timings.send`.
@@ -24,10 +25,10 @@ final class HAREntryRecorder: HopTap {
     private var bodyText: [UInt8] = []
     private var keepsText = false
 
-    init(request: HTTPRequest, log: HARLog, comment: String?) {
+    init(request: HTTPRequest, log: HARLog, line: Int?) {
         self.request = request
         self.settings = log.settings
-        self.comment = comment
+        self.line = line
         self.log = log
     }
 
@@ -82,7 +83,7 @@ final class HAREntryRecorder: HopTap {
         out.recordInt(timings.receive)
         out.recordString(t.remoteAddress)
         out.recordInt(t.localPort)
-        out.recordString(comment)
+        out.recordInt(line ?? -1)
         out.recordString(end.error?.message)
         // The request.
         out.recordString(request.method.rawValue)

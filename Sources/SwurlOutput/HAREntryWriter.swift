@@ -14,7 +14,7 @@ enum HAREntryWriter {
                                  send: r.int(), wait: r.int(), receive: r.int())
         let remoteAddress = r.bytes()
         let localPort = r.int()
-        let comment = r.bytes()
+        let line = r.int()
         let error = r.bytes()
         w.raw("{\"startedDateTime\":\"")
         Timestamp.appendISO8601(started, to: &w.bytes, cache: &cache)
@@ -28,7 +28,7 @@ enum HAREntryWriter {
         timings.write(&w)
         if let remoteAddress { w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress) }
         if localPort > 0 { w.raw(",\"connection\":\""); w.decimal(localPort); w.raw("\"") }
-        if let comment { w.raw(",\"comment\":"); w.quoted(bytes: comment) }
+        if line >= 0 { w.raw(",\"comment\":\"line "); w.decimal(line); w.raw("\"") }
         if let error { w.raw(",\"_error\":"); w.quoted(bytes: error) }
         w.raw("}")
     }

@@ -88,8 +88,9 @@ package final class HARLog {
         }
     }
 
-    /// A recorder for one exchange; `comment` goes into each of its entries (a batch's `line N`).
-    package func recorder(comment: String? = nil) -> HopRecording { Recorder(log: self, comment: comment) }
+    /// A recorder for one exchange; with `line` (a batch's line number), each of its entries has
+    /// the comment `line N` (written with the entry, off the thread that drives the transfers).
+    package func recorder(line: Int? = nil) -> HopRecording { Recorder(log: self, line: line) }
 
     /// How many entries the log holds.
     package var count: Int { entryCount }
@@ -198,15 +199,15 @@ package final class HARLog {
     /// Hands each hop of one exchange a fresh entry recorder.
     private final class Recorder: HopRecording {
         let log: HARLog
-        let comment: String?
+        let line: Int?
 
-        init(log: HARLog, comment: String?) {
+        init(log: HARLog, line: Int?) {
             self.log = log
-            self.comment = comment
+            self.line = line
         }
 
         func hopWillBegin(_ request: HTTPRequest) -> HopTap? {
-            HAREntryRecorder(request: request, log: log, comment: comment)
+            HAREntryRecorder(request: request, log: log, line: line)
         }
 
         var sentHeadMemo: SentHeadMemo? { log.sentHeadMemo }
