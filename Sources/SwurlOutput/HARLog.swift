@@ -225,8 +225,6 @@ final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
     private var pending = JSONWriter(capacity: RecordBlock.size + 8 * 1024)
     /// The second the last entry started in, as text: entries in the same second reuse it.
     private var secondCache = Timestamp.SecondCache()
-    /// What the hops' header lines came to, shared by the log's recorders (one thread uses them).
-    let sentHeadMemo = SentHeadMemo()
     private var written = 0
     /// The first error writing the file, reported by `HARLog.commit()`.
     private(set) var writeError: SwurlError?
