@@ -86,19 +86,11 @@ final class ReportBody {
         if spool == nil { try put(fill, at: gap.lowerBound) }
     }
 
-    /// The spool, read back and written to the file after the head.
+    /// The spool, written to the file after the head.
     private func copy(_ fd: Int32) throws(SwurlError) {
-        guard lseek(fd, 0, SEEK_SET) == 0 else {
-            throw .output("cannot read back the \(option) spool file: \(systemErrorMessage(errno))")
-        }
-        var buffer = [UInt8](repeating: 0, count: ReportBody.block)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .output("cannot read back the \(option) spool file: \(systemErrorMessage(errno))") }
-            if n == 0 { break }
-            try put(Array(buffer[..<n]))
-        }
+        let size = lseek(fd, 0, SEEK_END)
+        guard size >= 0 else { throw .output("cannot read back the \(option) spool file: \(systemErrorMessage(errno))") }
+        try file.append(from: fd, offset: 0, count: Int64(size), source: "the \(option) spool file")
     }
 }
 

@@ -75,6 +75,13 @@ package final class OutputFile: ByteSink {
         }
     }
 
+    /// Appends `count` bytes of `input` from `offset` (`copyAll`: in the kernel where both
+    /// files allow it).
+    /// - Throws: `SwurlError.output` naming `source` when it cannot be read, or the file.
+    package func append(from input: Int32, offset: Int64, count: Int64, source: String) throws(SwurlError) {
+        try copyAll(from: input, offset: offset, count: count, to: fd, source: source, describing: "'\(path)'")
+    }
+
     /// Makes the file visible under its name.
     package func commit() throws(SwurlError) {
         guard !done else { return }
