@@ -77,13 +77,15 @@ enum BatchCommand: SwurlCommand {
         // The report files are opened before any line runs: one that cannot be written fails now.
         let inputName = path == "-" ? "stdin" : path
         var observers: [BatchResultObserving] = []
+        // Beside the log, one stream of records for both reports: a line is recorded once.
+        let records = har != nil ? ResultRecords(formatter: formatter) : nil
         if let file = args.value(.report) {
             observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName, environment: environment,
-                                                 formatter: har != nil ? formatter : nil))
+                                                 records: records))
         }
         if let file = args.value(.junit) {
             observers.append(try BatchJUnitReport(path: environment.resolvePath(file), inputName: inputName,
-                                                  environment: environment, formatter: har != nil ? formatter : nil))
+                                                  environment: environment, records: records))
         }
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,

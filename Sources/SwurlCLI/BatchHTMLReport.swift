@@ -44,18 +44,18 @@ final class BatchHTMLReport: BatchResultObserving {
     /// Rows drawn (written, or recorded for the formatter thread).
     private var drawn = 0
     private let rows: ReportBodyWriter
-    /// Rows not handed to the formatter thread yet (with one).
-    private var records = RecordBlock()
-    private let formatter: RecordFormatterThread?
+    /// The records the rows are written from on the formatter thread (beside a `--har` log).
+    private let records: ResultRecords?
     private var slots = CompletionSlots()
 
     /// Opens FILE (refusing a directory) and writes the page's head before the batch starts, so
     /// a report that cannot be written fails at once rather than after the lines ran.
-    /// - Parameter formatter: the thread to write the rows on (nil: written as lines end).
-    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread?) throws(SwurlError) {
+    /// - Parameter records: the records to write the rows from on the formatter thread (nil:
+    ///   written as lines end).
+    init(path: String, inputName: String, environment: Environment, records: ResultRecords?) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--report")
         self.inputName = inputName
-        self.formatter = formatter
+        self.records = records
         var head = HTMLPage(capacity: 1 << 13)
         BatchHTMLReport.writeHead(&head, inputName: inputName)
         head.raw("<div id=\"waterfall\"")
@@ -64,13 +64,14 @@ final class BatchHTMLReport: BatchResultObserving {
         do throws(SwurlError) {
             let body = try ReportBody(file: file, before: head.array, room: room, after: Array(">\n".utf8),
                                       option: "--report", environment: environment)
-            rows = ReportBodyWriter(body) { out, ordinal, r, timeline in
+            rows = ReportBodyWriter(body, below: BatchHTMLReport.drawnLines) { out, ordinal, r, timeline in
                 BatchHTMLReport.writeRow(&out, ordinal: ordinal, r, timeline ?? BatchTimeline(start: 0, end: 0))
             }
         } catch {
             file.discard()
             throw error
         }
+        records?.add(rows)
     }
 
     func observe(ordinal: Int, _ r: BatchResult) {
@@ -99,9 +100,8 @@ final class BatchHTMLReport: BatchResultObserving {
         lastEnd = max(lastEnd, timeline.end)
         if ordinal < BatchHTMLReport.drawnLines {
             drawn += 1
-            if let formatter {
-                records.bytes.recordResult(ordinal: ordinal, r, timeline: timeline)
-                if records.isFull { records = formatter.handOver(records, to: rows) }
+            if let records {
+                records.record(ordinal: ordinal, r, timeline: timeline)
             } else {
                 BatchHTMLReport.writeRow(&rows.body.pending, ordinal: ordinal, r, timeline)
                 rows.body.flushIfFull()
@@ -112,15 +112,14 @@ final class BatchHTMLReport: BatchResultObserving {
     }
 
     func finishing() -> () -> SwurlError? {
-        let last = records
-        records = RecordBlock()
+        let last = records?.remaining()
         let fill = BatchHTMLReport.waterfallAttributes(drawn: drawn, lines: lines, axis: max(lastEnd, 0.001))
         var tail = HTMLPage(capacity: 1 << 16)
         writeTail(&tail)
         let end = tail.array
         let (file, rows) = (self.file, self.rows)
         return {
-            rows.writeRecords(of: last)
+            if let last { rows.writeRecords(of: last) }
             do throws(SwurlError) {
                 try rows.body.finish(fill: fill, tail: end)
                 try file.commit()

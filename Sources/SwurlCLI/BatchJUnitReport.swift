@@ -21,19 +21,20 @@ final class BatchJUnitReport: BatchResultObserving {
     private let file: OutputFile
     private let inputName: String
     private let cases: ReportBodyWriter
-    private var records = RecordBlock()
-    private let formatter: RecordFormatterThread?
+    /// The records the cases are written from on the formatter thread (beside a `--har` log).
+    private let records: ResultRecords?
     private var tests = 0, failures = 0
     private var lastEnd: Double = 0
     private let timestamp: String
 
     /// - Throws: `SwurlError.output` when FILE cannot be created or written (or, where FILE is
     ///   not a file that can be written over, the spool file).
-    /// - Parameter formatter: the thread to write the cases on (nil: written as lines end).
-    init(path: String, inputName: String, environment: Environment, formatter: RecordFormatterThread?) throws(SwurlError) {
+    /// - Parameter records: the records to write the cases from on the formatter thread (nil:
+    ///   written as lines end).
+    init(path: String, inputName: String, environment: Environment, records: ResultRecords?) throws(SwurlError) {
         file = try OutputFile(path: path, option: "--junit")
         self.inputName = inputName
-        self.formatter = formatter
+        self.records = records
         let timestamp = BatchJUnitReport.now()
         self.timestamp = timestamp
         // The gap holds the start tags with the longest counts and time there can be.
@@ -49,6 +50,7 @@ final class BatchJUnitReport: BatchResultObserving {
             file.discard()
             throw error
         }
+        records?.add(cases)
     }
 
     /// `<testsuites …>` and `<testsuite …` with their counts (a line between them): the head has
@@ -62,11 +64,13 @@ final class BatchJUnitReport: BatchResultObserving {
     func observe(ordinal: Int, _ r: BatchResult) {
         tests += 1
         if r.exit != .success { failures += 1 }
+        if let records {
+            // The timeline the report's row has (`BatchHTMLReport.observe`): with both, the line
+            // is recorded once, by whichever comes first. A case takes only its duration.
+            records.record(ordinal: ordinal, r, timeline: r.timeline ?? BatchTimeline(start: lastEnd, end: lastEnd))
+        }
         lastEnd = max(lastEnd, r.timeline?.end ?? 0)
-        if let formatter {
-            records.bytes.recordResult(ordinal: ordinal, r, timeline: r.timeline)
-            if records.isFull { records = formatter.handOver(records, to: cases) }
-        } else {
+        if records == nil {
             BatchJUnitReport.writeCase(r, into: &cases.body.pending)
             cases.body.flushIfFull()
         }
@@ -108,13 +112,12 @@ final class BatchJUnitReport: BatchResultObserving {
     }
 
     func finishing() -> () -> SwurlError? {
-        let last = records
-        records = RecordBlock()
+        let last = records?.remaining()
         let tags = BatchJUnitReport.startTags(suite: inputName, tests: tests, failures: failures,
                                               time: BatchResult.seconds(lastEnd), timestamp: timestamp)
         let (file, cases) = (self.file, self.cases)
         return {
-            cases.writeRecords(of: last)
+            if let last { cases.writeRecords(of: last) }
             do throws(SwurlError) {
                 try cases.body.finish(fill: tags, tail: Array("</testsuite>\n</testsuites>\n".utf8))
                 try file.commit()

@@ -70,20 +70,69 @@ extension RecordReader {
     }
 }
 
+/// The lines' results as records for the batch's formatter thread, beside a `--har` log: one
+/// stream for the report's rows and the JUnit cases, so that with both each line is recorded
+/// once (by whichever asks first; both ask for a line one after the other, with the same
+/// timeline) and each full block goes to both writers, the rows' first.
+final class ResultRecords {
+    private let formatter: RecordFormatterThread
+    private let readers = ResultRecordReaders()
+    private var block = RecordBlock()
+    private var lastOrdinal = -1
+    private var rest: RecordBlock?
+
+    init(formatter: RecordFormatterThread) { self.formatter = formatter }
+
+    /// Adds a writer of the records; before the first line is recorded.
+    func add(_ writer: ReportBodyWriter) { readers.writers.append(writer) }
+
+    /// Records line `ordinal`'s result, unless it is the line recorded last.
+    func record(ordinal: Int, _ r: BatchResult, timeline: BatchTimeline) {
+        guard ordinal != lastOrdinal else { return }
+        lastOrdinal = ordinal
+        block.bytes.recordResult(ordinal: ordinal, r, timeline: timeline)
+        if block.isFull { block = formatter.handOver(block, to: readers) }
+    }
+
+    /// The records not handed over when the batch ended: the same block for each writer's end,
+    /// which writes it with its own writer (the ends may run at once; they only read it).
+    func remaining() -> RecordBlock {
+        if let rest { return rest }
+        let last = block
+        block = RecordBlock()
+        rest = last
+        return last
+    }
+}
+
+/// Every writer of a `ResultRecords` stream, for one block in turn.
+private final class ResultRecordReaders: RecordBlockWriter, @unchecked Sendable {
+    var writers: [ReportBodyWriter] = []
+
+    func writeRecords(of block: RecordBlock) {
+        for writer in writers { writer.writeRecords(of: block) }
+    }
+}
+
 /// Writes a report's text from the records of lines' results into its body (on the batch's
 /// formatter thread once it started): the report's rows, or the JUnit cases.
 final class ReportBodyWriter: RecordBlockWriter, @unchecked Sendable {
     let body: ReportBody
+    /// The lines written: those whose ordinal is below it (the report draws the first lines).
+    private let below: Int
     private let write: (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void
 
-    init(_ body: ReportBody, write: @escaping (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void) {
+    init(_ body: ReportBody, below: Int = .max,
+         write: @escaping (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void) {
         self.body = body
+        self.below = below
         self.write = write
     }
 
     func writeRecords(of block: RecordBlock) {
         block.forEachRecord { reader in
             let (ordinal, r, timeline) = reader.result()
+            guard ordinal < below else { return }
             write(&body.pending, ordinal, r, timeline)
             body.flushIfFull()
         }

@@ -52,22 +52,35 @@ extension ByteBuffer {
         s.withUTF8Bytes { recordBytes($0) }
     }
 
-    /// Header fields: their number, then each name and value (one reservation a field).
+    /// Header fields: their number, then each name and value (one reservation for all of them,
+    /// each field's bytes copied from the strings' own storage).
     package mutating func recordFields(_ fields: [HTTPHeaders.Field]) {
-        recordInt(fields.count)
-        for f in fields {
-            f.name.withUTF8Bytes { n in
-                f.value.withUTF8Bytes { v in
-                    write(upTo: 16 + n.count + v.count) { p in
-                        let raw = UnsafeMutableRawPointer(p)
-                        raw.storeBytes(of: Int64(n.count), as: Int64.self)
-                        if let b = n.baseAddress { copyBytes(b, to: p + 8, count: n.count) }
-                        raw.storeBytes(of: Int64(v.count), toByteOffset: 8 + n.count, as: Int64.self)
-                        if let b = v.baseAddress { copyBytes(b, to: p + 16 + n.count, count: v.count) }
-                        return 16 + n.count + v.count
-                    }
+        fields.withUnsafeBufferPointer { fs in
+            var total = 8
+            for i in fs.indices { total += 16 + fs[i].name.utf8.count + fs[i].value.utf8.count }
+            write(upTo: total) { p in
+                let raw = UnsafeMutableRawPointer(p)
+                raw.storeBytes(of: Int64(fs.count), as: Int64.self)
+                var at = 8
+                // By index: the strings are borrowed where they lie, not copied out (retained) a field at a time.
+                for i in fs.indices {
+                    at = ByteBuffer.put(fs[i].name, at: at, in: raw, limit: total)
+                    at = ByteBuffer.put(fs[i].value, at: at, in: raw, limit: total)
                 }
+                return at
             }
+        }
+    }
+
+    /// `s` as a record's byte string (its length, its bytes) at `at` in `raw`, within `limit`
+    /// bytes; returns where the next field goes.
+    @inline(__always)
+    private static func put(_ s: String, at: Int, in raw: UnsafeMutableRawPointer, limit: Int) -> Int {
+        s.withUTF8Bytes { b in
+            precondition(at + 8 + b.count <= limit, "ByteBuffer.recordFields: a field grew")
+            raw.storeBytes(of: Int64(b.count), toByteOffset: at, as: Int64.self)
+            if let base = b.baseAddress { copyBytes(base, to: (raw + at + 8).assumingMemoryBound(to: UInt8.self), count: b.count) }
+            return at + 8 + b.count
         }
     }
 }
