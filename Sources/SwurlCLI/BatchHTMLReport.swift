@@ -8,13 +8,14 @@ import SwurlCore
 /// external URL of any kind) with the batch's summary, a status histogram and a waterfall.
 ///
 /// Memory stays bounded whatever the number of lines: the page keeps fixed-size aggregates
-/// (counts, a status histogram, at most `maxReasons` failure reasons, a `LatencySketch` for the
-/// percentiles, per-phase sums, completions per time slot). The rows of the first `drawnLines`
-/// lines (in input order) are written to the page's file as each line ends, in the order they
+/// (`PageTally`: counts, a status histogram, at most `maxReasons` failure reasons, a
+/// `LatencySketch` for the percentiles, per-phase sums, completions per time slot). The rows of
+/// the first `drawnLines` lines (in input order) are written to the page's file as each line
+/// ends, in the order they
 /// end (`ReportBody`): a row places its bar in seconds (`--s`, `--d`) and its place in input
 /// order (`order`), and the page's style turns them into positions on the time axis set once
 /// the batch is over (`--axis`, written into a gap left in the waterfall's start tag). Beside a
-/// `--har` log the rows are written from records of the lines' results
+/// `--har` log the lines are counted and the rows written from records of the lines' results
 /// (`BatchResultRecord.swift`) on the batch's formatter thread once a block of them fills
 /// (`RecordFormatterThread`); without one, as each line ends. Later lines are counted, not
 /// drawn. What is known only at the end (the summary, failures, status codes, the axis) follows
@@ -31,22 +32,15 @@ final class BatchHTMLReport: BatchResultObserving {
 
     private let file: OutputFile
     private let inputName: String
-    private var lines = 0, failures = 0
-    private var reasons: [String: Int] = [:]
-    private var otherReasons = 0
-    /// Status code → lines; 0 for lines without a response.
-    private var statuses: [Int: Int] = [:]
-    private var bytes: Int64 = 0
-    private var latency = LatencySketch()
-    private var phaseSums = [Double](repeating: 0, count: BatchTimeline.Phases.names.count)
-    private var timedLines = 0
+    /// What the page sums up: counted where the rows are written (as lines end, or on the
+    /// formatter thread from the records).
+    private let tally: PageTally
+    /// The end of the latest line so far: a line without a timeline is drawn there.
     private var lastEnd: Double = 0
-    /// Rows drawn (written, or recorded for the formatter thread).
-    private var drawn = 0
     private let rows: ReportBodyWriter
-    /// The records the rows are written from on the formatter thread (beside a `--har` log).
+    /// The records the rows are written from and the lines counted from on the formatter thread
+    /// (beside a `--har` log).
     private let records: ResultRecords?
-    private var slots = CompletionSlots()
 
     /// Opens FILE (refusing a directory) and writes the page's head before the batch starts, so
     /// a report that cannot be written fails at once rather than after the lines ran.
@@ -56,6 +50,8 @@ final class BatchHTMLReport: BatchResultObserving {
         file = try OutputFile(path: path, option: "--report")
         self.inputName = inputName
         self.records = records
+        let tally = PageTally()
+        self.tally = tally
         var head = HTMLPage(capacity: 1 << 13)
         BatchHTMLReport.writeHead(&head, inputName: inputName)
         head.raw("<div id=\"waterfall\"")
@@ -64,8 +60,10 @@ final class BatchHTMLReport: BatchResultObserving {
         do throws(SwurlError) {
             let body = try ReportBody(file: file, before: head.array, room: room, after: Array(">\n".utf8),
                                       option: "--report", environment: environment)
-            rows = ReportBodyWriter(body, below: BatchHTMLReport.drawnLines) { out, ordinal, r, timeline in
-                BatchHTMLReport.writeRow(&out, ordinal: ordinal, r, timeline ?? BatchTimeline(start: 0, end: 0))
+            // From records: each line counted, the first ones drawn.
+            rows = ReportBodyWriter(body) { out, ordinal, r, timeline in
+                let tl = timeline ?? BatchTimeline(start: 0, end: 0)
+                if tally.add(ordinal: ordinal, r, tl) { BatchHTMLReport.writeRow(&out, ordinal: ordinal, r, tl) }
             }
         } catch {
             file.discard()
@@ -75,51 +73,27 @@ final class BatchHTMLReport: BatchResultObserving {
     }
 
     func observe(ordinal: Int, _ r: BatchResult) {
-        lines += 1
-        let failed = r.exit != .success
-        if failed {
-            failures += 1
-            let reason = "exit \(r.exit.rawValue): " + BatchHTMLReport.clip(BatchHTMLReport.reason(r.error ?? "failed"), 200)
-            if reasons[reason] != nil || reasons.count < BatchHTMLReport.maxReasons {
-                reasons[reason, default: 0] += 1
-            } else {
-                otherReasons += 1
-            }
-        }
-        let statusKey = r.status.map { (100...999).contains($0) ? $0 : 0 } ?? 0
-        statuses[statusKey, default: 0] += 1
-        bytes += r.size ?? 0
-        if let t = r.timeTotal { latency.add(t) }
         let timeline = r.timeline ?? BatchTimeline(start: lastEnd, end: lastEnd)
-        if let p = timeline.phases {
-            timedLines += 1
-            // Per line, so without the array `values` would build.
-            phaseSums[0] += p.queued; phaseSums[1] += p.redirects; phaseSums[2] += p.dns; phaseSums[3] += p.connect
-            phaseSums[4] += p.tls; phaseSums[5] += p.waiting; phaseSums[6] += p.receiving
-        }
         lastEnd = max(lastEnd, timeline.end)
-        if ordinal < BatchHTMLReport.drawnLines {
-            drawn += 1
-            if let records {
-                records.record(ordinal: ordinal, r, timeline: timeline)
-            } else {
-                BatchHTMLReport.writeRow(&rows.body.pending, ordinal: ordinal, r, timeline)
-                rows.body.flushIfFull()
-            }
-        } else {
-            slots.add(at: timeline.end, failed: failed)
+        if let records {
+            // Counted, and drawn when among the first lines, on the formatter thread (`rows`).
+            records.record(ordinal: ordinal, r, timeline: timeline)
+        } else if tally.add(ordinal: ordinal, r, timeline) {
+            BatchHTMLReport.writeRow(&rows.body.pending, ordinal: ordinal, r, timeline)
+            rows.body.flushIfFull()
         }
     }
 
     func finishing() -> () -> SwurlError? {
         let last = records?.remaining()
-        let fill = BatchHTMLReport.waterfallAttributes(drawn: drawn, lines: lines, axis: max(lastEnd, 0.001))
-        var tail = HTMLPage(capacity: 1 << 16)
-        writeTail(&tail)
-        let end = tail.array
-        let (file, rows) = (self.file, self.rows)
+        let (file, rows, tally) = (self.file, self.rows, self.tally)
         return {
+            // The last records first: the counts are complete after them.
             if let last { rows.writeRecords(of: last) }
+            let fill = BatchHTMLReport.waterfallAttributes(drawn: tally.drawn, lines: tally.lines, axis: max(tally.lastEnd, 0.001))
+            var tail = HTMLPage(capacity: 1 << 16)
+            tally.writeTail(&tail)
+            let end = tail.array
             do throws(SwurlError) {
                 try rows.body.finish(fill: fill, tail: end)
                 try file.commit()
@@ -156,86 +130,6 @@ final class BatchHTMLReport: BatchResultObserving {
         if let axis { p.fixed(axis, 6) } else { p.raw(String(repeating: "9", count: MarkupCursor.fixedRoom(6))) }
         p.raw("\"")
         return p.array
-    }
-
-    /// What follows the rows: the end of the waterfall (its note and axis), then the summary,
-    /// failures and status codes, which the style and the script put above it.
-    private func writeTail(_ p: inout HTMLPage) {
-        let axis = max(lastEnd, 0.001)
-        p.raw("</div>\n")
-        writeAxis(&p, axis: axis)
-        p.raw("</section>\n")
-        writeSummary(&p, axis: axis)
-        writeReasons(&p)
-        writeStatuses(&p)
-        writeRest(&p, axis: axis)
-        p.raw(BatchHTMLReport.script)
-        p.raw("</body></html>\n")
-    }
-
-    private func writeSummary(_ p: inout HTMLPage, axis: Double) {
-        p.raw("<section id=\"summary\"><h2>Summary</h2><dl>")
-        func item(_ name: String, _ value: String, id: String) {
-            p.raw("<div><dt>"); p.text(name); p.raw("</dt><dd id=\"\(id)\">"); p.text(value); p.raw("</dd></div>")
-        }
-        item("lines", String(lines), id: "lines")
-        item("succeeded", String(lines - failures), id: "succeeded")
-        item("failed", String(failures), id: "failed")
-        item("wall time", BatchHTMLReport.duration(lastEnd), id: "wall")
-        item("requests/s", lastEnd > 0 ? BatchHTMLReport.fixed(Double(lines) / lastEnd, 1) : "-", id: "rps")
-        for (name, f) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
-            item("latency " + name, latency.percentile(f).map(BatchHTMLReport.duration) ?? "-", id: name)
-        }
-        item("latency max", latency.count > 0 ? BatchHTMLReport.duration(latency.max) : "-", id: "max")
-        item("bytes received", BatchHTMLReport.byteCount(bytes), id: "bytes")
-        p.raw("</dl>")
-        if timedLines > 0 {
-            p.raw("<p class=\"note\">Mean time per phase over the \(timedLines) lines with transfer timing: ")
-            let names = BatchTimeline.Phases.names
-            for (i, sum) in phaseSums.enumerated() {
-                p.raw("<span class=\"key \(names[i])\"></span>\(names[i]) ")
-                p.text(BatchHTMLReport.duration(sum / Double(timedLines)))
-                p.raw(i == names.count - 1 ? "" : " · ")
-            }
-            p.raw(". Latency percentiles are of the \(latency.count) lines that got a response (within 1%: a log-scale histogram).</p>")
-        }
-        p.raw("</section>\n")
-    }
-
-    private func writeReasons(_ p: inout HTMLPage) {
-        guard failures > 0 else { return }
-        p.raw("<section id=\"failures\"><h2>Failures</h2><table><tr><th>lines</th><th>reason</th></tr>")
-        for (reason, n) in reasons.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
-            p.raw("<tr class=\"failed\"><td>\(n)</td><td>"); p.text(reason); p.raw("</td></tr>")
-        }
-        if otherReasons > 0 { p.raw("<tr class=\"failed\"><td>\(otherReasons)</td><td>other reasons</td></tr>") }
-        p.raw("</table></section>\n")
-    }
-
-    private func writeStatuses(_ p: inout HTMLPage) {
-        p.raw("<section id=\"statuses\"><h2>Status codes</h2><table>")
-        let most = max(1, statuses.values.max() ?? 1)
-        for (status, n) in statuses.sorted(by: { $0.key < $1.key }) {
-            let cls = status == 0 ? "none" : "s\(status / 100)xx"
-            p.raw("<tr><td>\(status == 0 ? "no response" : String(status))</td><td>\(n)</td>")
-            p.raw("<td class=\"hist\"><span class=\"\(cls)\" style=\"width:\(BatchHTMLReport.percent(Double(n), of: Double(most)))%\"></span></td></tr>")
-        }
-        p.raw("</table></section>\n")
-    }
-
-    private func writeAxis(_ p: inout HTMLPage, axis: Double) {
-        if lines > drawn {
-            p.raw("<p class=\"note\">The first \(drawn) lines are drawn; the other \(lines - drawn) are counted in the summary and shown below as completions over time.</p>\n")
-        }
-        p.raw("<div class=\"axis\"><span class=\"label\">0 → \(BatchHTMLReport.duration(axis))</span><span class=\"track\">")
-        let step = BatchHTMLReport.tickStep(axis)
-        var t = 0.0
-        while t <= axis + step / 1000 {
-            // A tick near the right end is labelled to the left of its line, so its label is not cut or wrapped.
-            p.raw("<span class=\"\(t > axis * 0.9 ? "tick end" : "tick")\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
-            t += step
-        }
-        p.raw("</span></div>\n")
     }
 
     /// One row of the waterfall, written as its line ends: the bar's start and length in
@@ -310,21 +204,6 @@ final class BatchHTMLReport: BatchResultObserving {
             }
             c.lit("</span></span></div>\n")
         }
-    }
-
-    private func writeRest(_ p: inout HTMLPage, axis: Double) {
-        guard slots.total > 0 else { return }
-        p.raw("<section id=\"rest\"><h2>Lines after the first \(BatchHTMLReport.drawnLines)</h2>")
-        p.raw("<p class=\"note\">\(slots.total) lines (\(slots.failedTotal) failed), completions per \(BatchHTMLReport.duration(slots.width)) on the same time axis.</p>")
-        p.raw("<div class=\"axis\"><span class=\"label\"></span><span class=\"track cols\">")
-        let most = Double(max(1, slots.counts.max() ?? 1))
-        for (i, n) in slots.counts.enumerated() where n > 0 {
-            let failedHere = slots.failed[i]
-            p.raw("<span class=\"col\" title=\"\(n) lines ended, \(failedHere) failed\" style=\"left:\(BatchHTMLReport.percent(Double(i) * slots.width, of: axis))%;width:\(BatchHTMLReport.percent(slots.width, of: axis))%;height:\(BatchHTMLReport.percent(Double(n), of: most))%\">")
-            if failedHere > 0 { p.raw("<span class=\"failed-key\" style=\"height:\(BatchHTMLReport.percent(Double(failedHere), of: Double(n)))%\"></span>") }
-            p.raw("</span>")
-        }
-        p.raw("</span></div></section>\n")
     }
 
     /// A failure's message as one reason of many: libcurl's elapsed time in it (`Failed to
@@ -421,7 +300,7 @@ final class BatchHTMLReport: BatchResultObserving {
     /// `data-script-ms`: milliseconds from navigation to here, `data-report="ready"` only when
     /// it ran to its end), and wires the failures filter. The first script counts script errors
     /// and blocked loads (Content-Security-Policy violations) in `<html data-errors>`.
-    private static let script = """
+    fileprivate static let script = """
     <script>
     (function(){
     var w=document.getElementById('waterfall'),s=document.getElementById('waterfall-section');
@@ -547,5 +426,152 @@ private struct CompletionSlots {
             failed[i] = (a < failed.count ? failed[a] : 0) + (b < failed.count ? failed[b] : 0)
         }
         width *= 2
+    }
+}
+
+/// What the page sums up over the lines (everything but the rows): counts, failure reasons,
+/// status codes, bytes, the latency sketch, per-phase sums, and the completions of the lines
+/// that are not drawn. Fed on one thread at a time: where the rows are written, as lines end or
+/// on the formatter thread, then read by the page's end.
+private final class PageTally: @unchecked Sendable {
+    var lines = 0, failures = 0
+    var reasons: [String: Int] = [:]
+    var otherReasons = 0
+    /// Status code → lines; 0 for lines without a response.
+    var statuses: [Int: Int] = [:]
+    var bytes: Int64 = 0
+    var latency = LatencySketch()
+    var phaseSums = [Double](repeating: 0, count: BatchTimeline.Phases.names.count)
+    var timedLines = 0
+    var lastEnd: Double = 0
+    /// Rows drawn.
+    var drawn = 0
+    var slots = CompletionSlots()
+
+    /// Counts line `ordinal` (its bar at `timeline`); true when it is one of the lines drawn.
+    func add(ordinal: Int, _ r: BatchResult, _ timeline: BatchTimeline) -> Bool {
+        lines += 1
+        let failed = r.exit != .success
+        if failed {
+            failures += 1
+            let reason = "exit \(r.exit.rawValue): " + BatchHTMLReport.clip(BatchHTMLReport.reason(r.error ?? "failed"), 200)
+            if reasons[reason] != nil || reasons.count < BatchHTMLReport.maxReasons {
+                reasons[reason, default: 0] += 1
+            } else {
+                otherReasons += 1
+            }
+        }
+        let statusKey = r.status.map { (100...999).contains($0) ? $0 : 0 } ?? 0
+        statuses[statusKey, default: 0] += 1
+        bytes += r.size ?? 0
+        if let t = r.timeTotal { latency.add(t) }
+        if let p = timeline.phases {
+            timedLines += 1
+            // Per line, so without the array `values` would build.
+            phaseSums[0] += p.queued; phaseSums[1] += p.redirects; phaseSums[2] += p.dns; phaseSums[3] += p.connect
+            phaseSums[4] += p.tls; phaseSums[5] += p.waiting; phaseSums[6] += p.receiving
+        }
+        lastEnd = max(lastEnd, timeline.end)
+        guard ordinal < BatchHTMLReport.drawnLines else {
+            slots.add(at: timeline.end, failed: failed)
+            return false
+        }
+        drawn += 1
+        return true
+    }
+
+    /// What follows the rows: the end of the waterfall (its note and axis), then the summary,
+    /// failures and status codes, which the style and the script put above it.
+    fileprivate func writeTail(_ p: inout HTMLPage) {
+        let axis = max(lastEnd, 0.001)
+        p.raw("</div>\n")
+        writeAxis(&p, axis: axis)
+        p.raw("</section>\n")
+        writeSummary(&p, axis: axis)
+        writeReasons(&p)
+        writeStatuses(&p)
+        writeRest(&p, axis: axis)
+        p.raw(BatchHTMLReport.script)
+        p.raw("</body></html>\n")
+    }
+
+    fileprivate func writeSummary(_ p: inout HTMLPage, axis: Double) {
+        p.raw("<section id=\"summary\"><h2>Summary</h2><dl>")
+        func item(_ name: String, _ value: String, id: String) {
+            p.raw("<div><dt>"); p.text(name); p.raw("</dt><dd id=\"\(id)\">"); p.text(value); p.raw("</dd></div>")
+        }
+        item("lines", String(lines), id: "lines")
+        item("succeeded", String(lines - failures), id: "succeeded")
+        item("failed", String(failures), id: "failed")
+        item("wall time", BatchHTMLReport.duration(lastEnd), id: "wall")
+        item("requests/s", lastEnd > 0 ? BatchHTMLReport.fixed(Double(lines) / lastEnd, 1) : "-", id: "rps")
+        for (name, f) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
+            item("latency " + name, latency.percentile(f).map(BatchHTMLReport.duration) ?? "-", id: name)
+        }
+        item("latency max", latency.count > 0 ? BatchHTMLReport.duration(latency.max) : "-", id: "max")
+        item("bytes received", BatchHTMLReport.byteCount(bytes), id: "bytes")
+        p.raw("</dl>")
+        if timedLines > 0 {
+            p.raw("<p class=\"note\">Mean time per phase over the \(timedLines) lines with transfer timing: ")
+            let names = BatchTimeline.Phases.names
+            for (i, sum) in phaseSums.enumerated() {
+                p.raw("<span class=\"key \(names[i])\"></span>\(names[i]) ")
+                p.text(BatchHTMLReport.duration(sum / Double(timedLines)))
+                p.raw(i == names.count - 1 ? "" : " · ")
+            }
+            p.raw(". Latency percentiles are of the \(latency.count) lines that got a response (within 1%: a log-scale histogram).</p>")
+        }
+        p.raw("</section>\n")
+    }
+
+    fileprivate func writeReasons(_ p: inout HTMLPage) {
+        guard failures > 0 else { return }
+        p.raw("<section id=\"failures\"><h2>Failures</h2><table><tr><th>lines</th><th>reason</th></tr>")
+        for (reason, n) in reasons.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+            p.raw("<tr class=\"failed\"><td>\(n)</td><td>"); p.text(reason); p.raw("</td></tr>")
+        }
+        if otherReasons > 0 { p.raw("<tr class=\"failed\"><td>\(otherReasons)</td><td>other reasons</td></tr>") }
+        p.raw("</table></section>\n")
+    }
+
+    fileprivate func writeStatuses(_ p: inout HTMLPage) {
+        p.raw("<section id=\"statuses\"><h2>Status codes</h2><table>")
+        let most = max(1, statuses.values.max() ?? 1)
+        for (status, n) in statuses.sorted(by: { $0.key < $1.key }) {
+            let cls = status == 0 ? "none" : "s\(status / 100)xx"
+            p.raw("<tr><td>\(status == 0 ? "no response" : String(status))</td><td>\(n)</td>")
+            p.raw("<td class=\"hist\"><span class=\"\(cls)\" style=\"width:\(BatchHTMLReport.percent(Double(n), of: Double(most)))%\"></span></td></tr>")
+        }
+        p.raw("</table></section>\n")
+    }
+
+    fileprivate func writeAxis(_ p: inout HTMLPage, axis: Double) {
+        if lines > drawn {
+            p.raw("<p class=\"note\">The first \(drawn) lines are drawn; the other \(lines - drawn) are counted in the summary and shown below as completions over time.</p>\n")
+        }
+        p.raw("<div class=\"axis\"><span class=\"label\">0 → \(BatchHTMLReport.duration(axis))</span><span class=\"track\">")
+        let step = BatchHTMLReport.tickStep(axis)
+        var t = 0.0
+        while t <= axis + step / 1000 {
+            // A tick near the right end is labelled to the left of its line, so its label is not cut or wrapped.
+            p.raw("<span class=\"\(t > axis * 0.9 ? "tick end" : "tick")\" style=\"left:\(BatchHTMLReport.percent(t, of: axis))%\">\(BatchHTMLReport.duration(t))</span>")
+            t += step
+        }
+        p.raw("</span></div>\n")
+    }
+
+    fileprivate func writeRest(_ p: inout HTMLPage, axis: Double) {
+        guard slots.total > 0 else { return }
+        p.raw("<section id=\"rest\"><h2>Lines after the first \(BatchHTMLReport.drawnLines)</h2>")
+        p.raw("<p class=\"note\">\(slots.total) lines (\(slots.failedTotal) failed), completions per \(BatchHTMLReport.duration(slots.width)) on the same time axis.</p>")
+        p.raw("<div class=\"axis\"><span class=\"label\"></span><span class=\"track cols\">")
+        let most = Double(max(1, slots.counts.max() ?? 1))
+        for (i, n) in slots.counts.enumerated() where n > 0 {
+            let failedHere = slots.failed[i]
+            p.raw("<span class=\"col\" title=\"\(n) lines ended, \(failedHere) failed\" style=\"left:\(BatchHTMLReport.percent(Double(i) * slots.width, of: axis))%;width:\(BatchHTMLReport.percent(slots.width, of: axis))%;height:\(BatchHTMLReport.percent(Double(n), of: most))%\">")
+            if failedHere > 0 { p.raw("<span class=\"failed-key\" style=\"height:\(BatchHTMLReport.percent(Double(failedHere), of: Double(n)))%\"></span>") }
+            p.raw("</span>")
+        }
+        p.raw("</span></div></section>\n")
     }
 }

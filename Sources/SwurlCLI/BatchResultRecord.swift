@@ -73,7 +73,8 @@ extension RecordReader {
 /// The lines' results as records for the batch's formatter thread, beside a `--har` log: one
 /// stream for the report's rows and the JUnit cases, so that with both each line is recorded
 /// once (by whichever asks first; both ask for a line one after the other, with the same
-/// timeline) and each full block goes to both writers, the rows' first.
+/// timeline) and each full block goes to both writers, the page's first (it counts every line
+/// and draws the first ones).
 final class ResultRecords {
     private let formatter: RecordFormatterThread
     private let readers = ResultRecordReaders()
@@ -118,21 +119,16 @@ private final class ResultRecordReaders: RecordBlockWriter, @unchecked Sendable 
 /// formatter thread once it started): the report's rows, or the JUnit cases.
 final class ReportBodyWriter: RecordBlockWriter, @unchecked Sendable {
     let body: ReportBody
-    /// The lines written: those whose ordinal is below it (the report draws the first lines).
-    private let below: Int
     private let write: (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void
 
-    init(_ body: ReportBody, below: Int = .max,
-         write: @escaping (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void) {
+    init(_ body: ReportBody, write: @escaping (inout ByteBuffer, _ ordinal: Int, BatchResult, BatchTimeline?) -> Void) {
         self.body = body
-        self.below = below
         self.write = write
     }
 
     func writeRecords(of block: RecordBlock) {
         block.forEachRecord { reader in
             let (ordinal, r, timeline) = reader.result()
-            guard ordinal < below else { return }
             write(&body.pending, ordinal, r, timeline)
             body.flushIfFull()
         }
