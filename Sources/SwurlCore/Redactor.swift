@@ -71,6 +71,17 @@ package enum Redactor {
         }
     }
 
+    /// Whether `name` (bytes, any case) is a header field whose value is a URL that may carry a
+    /// password: `Location`, `Content-Location`, `Referer` (a HAR masks it as in its URLs).
+    package static func isURLHeader(bytes u: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch u.count {
+        case 7: return isASCII(u, named: "referer")
+        case 8: return isASCII(u, named: "location")
+        case 16: return isASCII(u, named: "content-location")
+        default: return false
+        }
+    }
+
     /// Whether the bytes `name` are `lower` (lower-case ASCII) in any case of its letters.
     /// (On bytes in memory, not any collection: unspecialized, the generic form cost some 400
     /// instructions a call, and a HAR entry asks this for every header.)

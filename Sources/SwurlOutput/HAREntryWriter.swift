@@ -55,16 +55,8 @@ enum HAREntryWriter {
             }
             w.raw("],\"headers\":[")
             for (i, line) in lines.dropFirst().enumerated() {
-                let name = UnsafeBufferPointer(rebasing: head[line.name])
-                if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: name) {
-                    w.raw(i == 0 ? "{\"name\":" : ",{\"name\":")
-                    w.quoted(bytes: name)
-                    w.raw(",\"value\":")
-                    w.quoted(Redactor.mask)
-                    w.raw("}")
-                } else {
-                    w.pair(name: name, value: UnsafeBufferPointer(rebasing: head[line.value]), first: i == 0)
-                }
+                field(name: UnsafeBufferPointer(rebasing: head[line.name]), value: UnsafeBufferPointer(rebasing: head[line.value]),
+                      settings, &w, first: i == 0)
             }
             w.raw("]")
         } else {
@@ -152,17 +144,26 @@ enum HAREntryWriter {
 
     // MARK: - Pieces
 
-    /// The fields as HAR pairs, credential values masked unless `--har-secrets`.
+    /// The fields as HAR pairs (`field`).
     private static func headers(_ fields: [Field], _ settings: HARLog.Settings, _ w: inout JSONWriter) {
         w.raw("[")
-        for (i, f) in fields.enumerated() {
-            if !settings.secrets, Redactor.isRecordedSecretHeader(bytes: f.name) {
-                Redactor.mask.withUTF8Bytes { w.pair(name: f.name, value: $0, first: i == 0) }
-            } else {
-                w.pair(name: f.name, value: f.value, first: i == 0)
-            }
-        }
+        for (i, f) in fields.enumerated() { field(name: f.name, value: f.value, settings, &w, first: i == 0) }
         w.raw("]")
+    }
+
+    /// One header field as a HAR pair, unless `--har-secrets`: a credential's value masked, and
+    /// the password in a URL a field carries (`Location`, `Content-Location`, `Referer`) masked
+    /// as in the entry's URLs.
+    private static func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, _ settings: HARLog.Settings,
+                              _ w: inout JSONWriter, first: Bool) {
+        guard !settings.secrets else { return w.pair(name: name, value: value, first: first) }
+        if Redactor.isRecordedSecretHeader(bytes: name) {
+            Redactor.mask.withUTF8Bytes { w.pair(name: name, value: $0, first: first) }
+        } else if Redactor.isURLHeader(bytes: name), value.contains(UInt8(ascii: "@")) {
+            Redactor.url(String(decoding: value, as: UTF8.self)).withUTF8Bytes { w.pair(name: name, value: $0, first: first) }
+        } else {
+            w.pair(name: name, value: value, first: first)
+        }
     }
 
     private static func secret(_ value: String, _ settings: HARLog.Settings) -> String {

@@ -148,21 +148,28 @@ final class HARTests: XCTestCase {
     func testSecretsAreMaskedByDefault() throws {
         let har = dir + "/secret.har"
         let url = try HTTPBin.url("/response-headers").replacingOccurrences(of: "http://", with: "http://ann:hunter2@")
-        let r = try runSwurl(["--har", har, url + "?Set-Cookie=sid%3Dsetcookiesecret%3B%20Path%3D%2F%3B%20HttpOnly",
-                              "Cookie:jar=jarsecret", "Proxy-Authorization:Basic proxysecret"])
+        // A URL with a password in a response's Location and in the request's Referer is masked
+        // as the entry's own URL is.
+        let r = try runSwurl(["--har", har, url + "?Set-Cookie=sid%3Dsetcookiesecret%3B%20Path%3D%2F%3B%20HttpOnly"
+                                + "&Location=http%3A%2F%2Fzed%3Alocsecret%40127.0.0.1%2Fok",
+                              "Cookie:jar=jarsecret", "Proxy-Authorization:Basic proxysecret",
+                              "Referer:http://rex:refsecret@127.0.0.1/from"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let text = try String(contentsOfFile: har, encoding: .utf8)
-        for secret in ["hunter2", "jarsecret", "proxysecret", Data("ann:hunter2".utf8).base64EncodedString()] {
+        for secret in ["hunter2", "jarsecret", "proxysecret", "refsecret", Data("ann:hunter2".utf8).base64EncodedString()] {
             XCTAssertFalse(text.contains(secret), secret)
         }
-        // The Set-Cookie value is in the URL's query too (httpbin echoes it): only there.
+        // The Set-Cookie and Location values are in the URL's query too (httpbin echoes them): only there.
         XCTAssertEqual(text.components(separatedBy: "setcookiesecret").count - 1, 2, "the url and its queryString: " + text)
+        XCTAssertEqual(text.components(separatedBy: "locsecret").count - 1, 2, "the url and its queryString: " + text)
         let entry = try XCTUnwrap(try checkedEntries(har).first)
         XCTAssertTrue((request(entry)["url"] as? String ?? "").hasPrefix("http://ann:****@127.0.0.1:"))
         XCTAssertEqual(header(request(entry), "Authorization"), "****")
         XCTAssertEqual(header(request(entry), "Cookie"), "****")
         XCTAssertEqual(header(request(entry), "Proxy-Authorization"), "****")
         XCTAssertEqual(header(response(entry), "Set-Cookie"), "****")
+        XCTAssertEqual(header(response(entry), "Location"), "http://zed:****@127.0.0.1/ok")
+        XCTAssertEqual(header(request(entry), "Referer"), "http://rex:****@127.0.0.1/from")
         let sent = try XCTUnwrap((request(entry)["cookies"] as? [[String: Any]])?.first)
         XCTAssertEqual(sent["name"] as? String, "jar")
         XCTAssertEqual(sent["value"] as? String, "****")
@@ -176,9 +183,12 @@ final class HARTests: XCTestCase {
     func testHarSecretsKeepsThem() throws {
         let har = dir + "/kept.har"
         let url = try HTTPBin.url("/response-headers").replacingOccurrences(of: "http://", with: "http://ann:hunter2@")
-        let r = try runSwurl(["--har", har, "--har-secrets", url + "?Set-Cookie=sid%3Dsetcookiesecret", "Cookie:jar=cookiesecret"])
+        let r = try runSwurl(["--har", har, "--har-secrets",
+                              url + "?Set-Cookie=sid%3Dsetcookiesecret&Location=http%3A%2F%2Fzed%3Alocsecret%40127.0.0.1%2Fok",
+                              "Cookie:jar=cookiesecret"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertEqual(header(response(entry), "Location"), "http://zed:locsecret@127.0.0.1/ok")
         XCTAssertTrue((request(entry)["url"] as? String ?? "").hasPrefix("http://ann:hunter2@"))
         XCTAssertEqual(header(request(entry), "Authorization"), "Basic " + Data("ann:hunter2".utf8).base64EncodedString())
         XCTAssertEqual(header(request(entry), "Cookie"), "jar=cookiesecret")
