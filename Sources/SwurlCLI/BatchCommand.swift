@@ -67,6 +67,9 @@ enum BatchCommand: SwurlCommand {
         // second thread from records of bytes, started when a block of records fills. The
         // reports alone are too little work for it: on it they cost a 1000-line batch 3 points
         // more than written as lines end (docs/performance.md, "Sixth round").
+        // Two outputs in one file: the last would replace the others without a word.
+        try OutputTarget.refuseShared([(Option.har, args.value(.har)), (.report, args.value(.report)), (.junit, args.value(.junit))]
+            .compactMap { option, path in path.map { ("--" + option.rawValue, environment.resolvePath($0)) } })
         let formatter = RecordFormatterThread()
         defer { formatter.end() }
         // Streamed: each entry goes to the file as its hop ends; nothing is replaced until the end.

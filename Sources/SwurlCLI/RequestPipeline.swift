@@ -41,6 +41,10 @@ enum RequestPipeline {
         if let limit = options.waitForNetwork, !options.offline {
             try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
         }
+        if let output = options.outputPath, let h = options.har, har == nil {
+            // One file for both: the HAR's rename would replace the response without a word.
+            try OutputTarget.refuseShared([("-o", environment.resolvePath(output)), ("--har", environment.resolvePath(h.path))])
+        }
         // Nothing is sent with --offline, so there is nothing to record.
         let ownHAR = har == nil && !options.offline
             ? try options.har.map { h throws(SwurlError) in try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream) }

@@ -45,6 +45,44 @@ package enum OutputTarget: Equatable, Sendable {
         throw .output("cannot write '\(path)': too many levels of symbolic links")
     }
 
+    /// Refuses outputs of one command that would land in one file: the last rename would win
+    /// and the others be lost without a word, or writers in place would mix. The same file
+    /// reached by another spelling or a link counts, and so does one device or pipe
+    /// (`/dev/stdout` and `/dev/fd/1`). A directory is left to the output's own refusal.
+    /// - Throws: `SwurlError.usage` naming both options.
+    package static func refuseShared(_ outputs: [(option: String, path: String)]) throws(SwurlError) {
+        var seen: [(option: String, file: FileIdentity)] = []
+        for output in outputs {
+            guard let file = identity(of: output.path) else { continue }
+            if let other = seen.first(where: { $0.file == file }) {
+                throw .usage("\(other.option) and \(output.option) name the same file '\(TerminalSanitizer.clean(output.path))'",
+                             hint: "give each output a file of its own")
+            }
+            seen.append((output.option, file))
+        }
+    }
+
+    private enum FileIdentity: Equatable {
+        case inode(UInt64, UInt64)
+        case path(String)
+    }
+
+    /// The file `path` writes to: its device and inode when it is there, else its directory's
+    /// real path and its name.
+    private static func identity(of path: String) -> FileIdentity? {
+        let target: String
+        switch try? resolve(path) {
+        case .file(let t)?, .direct(let t)?: target = t
+        case .directory?, nil: return nil
+        }
+        var st = stat()
+        if stat(ArgumentBytes.path(target), &st) == 0 { return .inode(UInt64(st.st_dev), UInt64(st.st_ino)) }
+        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        guard let real = realpath(ArgumentBytes.path(directory(of: target)), nil) else { return .path(target) }
+        defer { free(real) }
+        return .path(ArgumentBytes.decode(UnsafeRawBufferPointer(start: real, count: strlen(real)).map { $0 }) + "/" + name)
+    }
+
     /// The regular file a file swurl keeps for the user (a session, the REPL's history) is
     /// written to: `path` itself, or the target its symbolic links lead to, so that the link is
     /// never replaced by a regular file. Only links that are the user's own (or root's) are

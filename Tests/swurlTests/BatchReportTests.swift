@@ -253,6 +253,35 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(nginx.logLines().count, before, "nothing was sent for a batch whose report cannot be written")
     }
 
+    /// Two outputs naming one file, by the same name, another spelling, a link or one device,
+    /// are refused before any line is sent (the last rename would replace the others without a
+    /// word), and the file is left as it was.
+    func testOutputsNamingOneFileAreRefusedBeforeAnyRequest() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let batch = try input([nginx.url("/small.txt")], in: dir)
+        try "old".write(toFile: dir + "/kept.html", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.xml", withDestinationPath: "kept.html")
+        let before = nginx.logLines().count
+        let cases: [([String], String)] = [
+            (["--har", dir + "/kept.html", "--report", dir + "/kept.html"], "--har and --report"),
+            (["--report", dir + "/kept.html", "--junit", dir + "/link.xml"], "--report and --junit"),
+            (["--har", dir + "/new.out", "--junit", dir + "/./new.out"], "--har and --junit"),
+            (["--report", "/dev/stdout", "--junit", "/dev/fd/1"], "--report and --junit"),
+        ]
+        for (outputs, named) in cases {
+            let r = try runSwurl(["batch", batch, "-q"] + outputs)
+            XCTAssertEqual(r.status, 64, outputs.joined(separator: " ") + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("\(named) name the same file"), r.stderr)
+        }
+        XCTAssertEqual(nginx.logLines().count, before, "nothing was sent")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/kept.html", encoding: .utf8), "old")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/new.out"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
+        let distinct = try runSwurl(["batch", batch, "-q", "--har", dir + "/a.har", "--report", dir + "/a.html", "--junit", dir + "/a.xml"])
+        XCTAssertEqual(distinct.status, 0, distinct.stderr)
+    }
+
     /// The page and the JUnit file are written as the lines end, into the files themselves (what
     /// is known only at the end goes into room left in their start tags): no spool file, so a
     /// TMPDIR that does not exist does not matter. A target that cannot be written over in place

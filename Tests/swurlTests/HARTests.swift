@@ -292,6 +292,19 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(try checkedEntries(target).count, 1)
     }
 
+    /// `-o` and `--har` naming one file (here through `./`) are refused before sending: the
+    /// HAR's rename would replace the response without a word.
+    func testOutputAndHarInOneFileAreRefusedBeforeSending() throws {
+        let capture = try CaptureServer()
+        for door in [[String](), ["-d"]] {
+            let r = try runSwurl(door + ["http://127.0.0.1:\(capture.server.port)/x", "-o", dir + "/one", "--har", dir + "/./one"])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains("-o and --har name the same file"), r.stderr)
+        }
+        XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/one"))
+    }
+
     func testADirectoryIsRefusedBeforeSending() throws {
         let capture = try CaptureServer()
         let r = try runSwurl(["--har", dir, "http://127.0.0.1:\(capture.server.port)/x"])
