@@ -146,8 +146,10 @@ enum BatchCommand: SwurlCommand {
             reportError = reportError ?? error
         }
         if ending == .interrupted || Interrupt.requested { return .interrupted }
-        if let error = reader.error ?? report.writeError ?? reportError { return ExitStatus(for: error) }
-        return runner.firstFailure?.status ?? harError.map { ExitStatus(for: $0) } ?? .success
+        if let error = reader.error ?? report.writeError { return ExitStatus(for: error) }
+        // A HAR log or report that could not be written fails a batch whose lines all succeeded
+        // (1); else the lines' status stands, as a request's does beside its HAR file.
+        return runner.firstFailure?.status ?? (harError ?? reportError).map { ExitStatus(for: $0) } ?? .success
     }
 
     /// The batch's own options that a line may not give: they describe the whole batch's output.
