@@ -14,7 +14,9 @@ import SwurlCore
 ///   (the first response byte); `receive`: from there to CURLINFO_TOTAL. With a body, libcurl
 ///   7.88 sets STARTTRANSFER when the upload starts, so the first byte is then taken as the
 ///   request head leaving plus the time until the response head arrived (`firstByteAfterHead`).
-///   A hop that failed before any response byte waits until it ended.
+///   A hop that failed before any response byte waits until it ended; one that failed before it
+///   was ready to send (CURLINFO_PRETRANSFER 0: refused, a connect timeout, a failed TLS
+///   handshake) spent the time after its look-up in `connect`.
 struct HARTimings {
     var blocked: Int64 = 0
     var dns: Int64 = -1
@@ -33,7 +35,9 @@ struct HARTimings {
         var ready: Int64 = 0
         if connected {
             dns = lookup
-            ready = max(lookup, tls > 0 ? tls : tcp)
+            // A failed hop that never got ready to send (refused, a connect timeout, a failed
+            // handshake) spent the time after its look-up connecting.
+            ready = failed && t.preTransfer <= 0 ? total : max(lookup, tls > 0 ? tls : tcp)
             connect = ready - lookup
             ssl = tls > 0 ? max(0, tls - tcp) : -1
         }

@@ -265,6 +265,10 @@ final class HARTests: XCTestCase {
         let entry = try XCTUnwrap(try checkedEntries(har).first)
         XCTAssertEqual(response(entry)["status"] as? Int, 0)
         XCTAssertTrue((entry["_error"] as? String ?? "").contains("onnect"), "\(entry)")
+        // Nothing was sent or waited for: the time after the look-up went to connecting.
+        let timings = try XCTUnwrap(entry["timings"] as? [String: Double])
+        XCTAssertEqual([timings["send"], timings["wait"], timings["receive"], timings["ssl"]], [0, 0, 0, -1], "\(timings)")
+        XCTAssertGreaterThanOrEqual(timings["connect"] ?? -1, 0, "\(timings)")
 
         // A request refused before anything was sent (a bad item: 64) leaves the file as it was.
         let before = try Data(contentsOf: URL(fileURLWithPath: har))

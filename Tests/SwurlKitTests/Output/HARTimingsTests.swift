@@ -51,12 +51,27 @@ final class HARTimingsTests: XCTestCase {
     }
 
     func testAFailureBeforeAnyResponseWaitsUntilTheEndAndStillAddsUp() {
-        let h = HARTimings(timing(lookup: 0.0004, connect: 0, pre: 0, first: 0, total: 0.0009, newConnections: 0),
+        // Connected and sent, then no response until the timeout.
+        let h = HARTimings(timing(lookup: 0.0004, connect: 0.0006, pre: 0.0007, first: 0, total: 0.5),
                            failed: true, sendSeconds: 0)
-        XCTAssertEqual(h.dns, 400)
-        XCTAssertEqual(h.total, 900)
-        XCTAssertGreaterThanOrEqual(h.wait, 0)
+        XCTAssertEqual([h.dns, h.connect, h.blocked], [400, 200, 100])
+        XCTAssertEqual(h.wait, 499_300)
         XCTAssertEqual(h.receive, 0)
+        XCTAssertEqual(h.total, 500_000)
+    }
+
+    func testAConnectionThatNeverCameUpSpendsItsTimeConnecting() {
+        // Refused (or a connect timeout): looked up, never connected, never ready to send.
+        let refused = HARTimings(timing(lookup: 0.0004, connect: 0, pre: 0, first: 0, total: 0.0009, newConnections: 0),
+                                 failed: true, sendSeconds: 0)
+        XCTAssertEqual([refused.dns, refused.connect, refused.ssl], [400, 500, -1])
+        XCTAssertEqual([refused.blocked, refused.send, refused.wait, refused.receive], [0, 0, 0, 0])
+        XCTAssertEqual(refused.total, 900)
+        // A TLS handshake that failed: connected, the rest of the time in `connect`.
+        let handshake = HARTimings(timing(lookup: 0.001, connect: 0.002, pre: 0, first: 0, total: 0.010, newConnections: 1),
+                                   failed: true, sendSeconds: 0)
+        XCTAssertEqual([handshake.dns, handshake.connect, handshake.wait], [1000, 9000, 0])
+        XCTAssertEqual(handshake.total, 10_000)
     }
 
     func testCountersOutOfOrderNeverGiveANegativePhase() {
