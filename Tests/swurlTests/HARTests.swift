@@ -416,6 +416,17 @@ final class HARTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/line.har"))
     }
 
+    /// The REPL's --har in a directory that takes no new file fails at the start (1), before any
+    /// line is sent, as one-shot requests and batches do.
+    func testReplRefusesAnUnwritableHarBeforeSending() throws {
+        let capture = try CaptureServer()
+        let r = try runSwurl(["repl", "--har", dir + "/missing/r.har"],
+                             stdin: Data("get http://127.0.0.1:\(capture.server.port)/x\n".utf8))
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot create a file beside"), r.stderr)
+        XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
+    }
+
     func testReplRewritesTheFileAfterEachRequest() throws {
         let har = dir + "/repl.har"
         let p = Process()
