@@ -68,7 +68,8 @@ enum BatchCommand: SwurlCommand {
         // reports alone are too little work for it: on it they cost a 1000-line batch 3 points
         // more than written as lines end (docs/performance.md, "Sixth round").
         // Two outputs in one file: the last would replace the others without a word.
-        try OutputTarget.refuseShared([(Option.har, args.value(.har)), (.report, args.value(.report)), (.junit, args.value(.junit))]
+        let reportFile = args.value(.report).map(CommandOptions.outputFile), junitFile = args.value(.junit).map(CommandOptions.outputFile)
+        try OutputTarget.refuseShared([(Option.har, try CommandOptions.har(args)?.path), (.report, reportFile), (.junit, junitFile)]
             .compactMap { option, path in path.map { ("--" + option.rawValue, environment.resolvePath($0)) } })
         let formatter = RecordFormatterThread()
         defer { formatter.end() }
@@ -82,11 +83,11 @@ enum BatchCommand: SwurlCommand {
         var observers: [BatchResultObserving] = []
         // Beside the log, one stream of records for both reports: a line is recorded once.
         let records = har != nil ? ResultRecords(formatter: formatter) : nil
-        if let file = args.value(.report) {
+        if let file = reportFile {
             observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName, environment: environment,
                                                  records: records))
         }
-        if let file = args.value(.junit) {
+        if let file = junitFile {
             observers.append(try BatchJUnitReport(path: environment.resolvePath(file), inputName: inputName,
                                                   environment: environment, records: records))
         }

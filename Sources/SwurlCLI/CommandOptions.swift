@@ -245,6 +245,9 @@ package struct CommandOptions {
 }
 
 extension CommandOptions {
+    /// The file an output option (`--har`, `--report`, `--junit`) names: `-` is stdout, as in curl.
+    static func outputFile(_ value: String) -> String { value == "-" ? "/dev/stdout" : value }
+
     /// `--har FILE` with `--har-bodies` and `--har-secrets`; nil without `--har`.
     /// - Throws: `SwurlError.usage` for an empty name, or `--har-bodies`/`--har-secrets` alone.
     static func har(_ args: ParsedArguments) throws(SwurlError) -> (path: String, settings: HARLog.Settings)? {
@@ -255,7 +258,7 @@ extension CommandOptions {
             return nil
         }
         guard !path.isEmpty else { throw .usage("--har needs a file name") }
-        return (path, HARLog.Settings(bodies: args.has(.harBodies), secrets: args.has(.harSecrets),
+        return (outputFile(path), HARLog.Settings(bodies: args.has(.harBodies), secrets: args.has(.harSecrets),
                                       creatorVersion: BuildInfo.version))
     }
 }

@@ -253,6 +253,20 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(nginx.logLines().count, before, "nothing was sent for a batch whose report cannot be written")
     }
 
+    /// `-` is stdout, as in curl: the JUnit file follows the results there, and no file named
+    /// `-` is made.
+    func testADashIsStdout() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let batch = try input([nginx.url("/small.txt"), nginx.url("/small.txt")], in: dir)
+        let r = try runSwurl(["batch", batch, "--junit", "-"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertEqual(occurrences("<testcase ", in: out), 2, out)
+        XCTAssertTrue(out.hasSuffix("</testsuites>\n"), out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/-"))
+    }
+
     /// Two outputs naming one file, by the same name, another spelling, a link or one device,
     /// are refused before any line is sent (the last rename would replace the others without a
     /// word), and the file is left as it was.
