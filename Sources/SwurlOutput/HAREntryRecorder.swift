@@ -103,7 +103,10 @@ final class HAREntryRecorder: HopTap {
             out.recordBytes(nil)
         }
         out.recordInt(sentHead.map { Int64($0.count) } ?? -1)
-        out.recordInt(sentHead != nil ? t.uploadedBytes : (request.body == nil ? 0 : -1))
+        // libcurl's upload count has a chunked body's framing in it: the payload is the body's
+        // own length, or unknown.
+        out.recordInt(request.isChunked ? (request.body?.length ?? -1)
+                      : sentHead != nil ? t.uploadedBytes : (request.body == nil ? 0 : -1))
         // The response.
         guard let head = responseHead else {
             out.recordInt(0)

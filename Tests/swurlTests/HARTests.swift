@@ -205,6 +205,7 @@ final class HARTests: XCTestCase {
             ("form", ["--form", "name=Ann Lee", "tag=a&b"]),
             ("multipart", ["--multipart", "name=Ann", "file@" + upload]),
             ("binary", ["@" + upload, "Content-Type:application/octet-stream"]),
+            ("chunked", ["--raw", "hello", "--chunked"]),
         ]
         var recorded: [String: [String: Any]] = [:]
         for c in cases {
@@ -237,6 +238,9 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(binary["mimeType"] as? String, "application/octet-stream")
         XCTAssertNil(binary["text"])
         XCTAssertEqual(recorded["binary"]?["bodySize"] as? Int, blob.count)
+        // The payload's size, not libcurl's count with the chunks' framing.
+        XCTAssertEqual(recorded["chunked"]?["bodySize"] as? Int, 5)
+        XCTAssertEqual((recorded["chunked"]?["postData"] as? [String: Any])?["text"] as? String, "hello")
     }
 
     func testHarBodiesRecordsTextBodiesOnly() throws {
