@@ -27,12 +27,15 @@ package struct HopEnd: Sendable {
     package var error: SwurlError?
     /// When the hop ended (seconds since the epoch, CLOCK_REALTIME).
     package var endedAt: Double
+    /// Whether the response came from swurl's cache (`--cache`), not the network.
+    package var fromCache: Bool
 
-    package init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double) {
+    package init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double, fromCache: Bool = false) {
         self.timing = timing
         self.redirectURL = redirectURL
         self.error = error
         self.endedAt = endedAt
+        self.fromCache = fromCache
     }
 }
 

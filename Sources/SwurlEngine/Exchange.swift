@@ -211,7 +211,8 @@ package final class Exchange {
         if let tap {
             switch outcome {
             case .success(let r):
-                tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: r.redirectURL, error: nil, endedAt: Timestamp.now()))
+                tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: r.redirectURL, error: nil, endedAt: Timestamp.now(),
+                                     fromCache: transfer.servesStoredResponse))
             case .failure(let error):
                 tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : TransferTiming(transfer.easy), redirectURL: nil, error: error, endedAt: Timestamp.now()))
             }

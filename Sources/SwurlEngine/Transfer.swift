@@ -193,6 +193,11 @@ package final class Transfer: EasyTransferHandler {
 
     /// Whether the hop is served by the cache (no handle runs).
     var isReplay: Bool { replay != nil }
+    /// Whether the response is a stored one the cache serves (not a 504 made for `--cache-only`).
+    var servesStoredResponse: Bool {
+        if case .entry = replay { return true }
+        return false
+    }
 
     static func seconds(_ s: Double) -> String {
         s == s.rounded() ? String(Int(s)) : String(s)

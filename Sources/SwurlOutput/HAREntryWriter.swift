@@ -15,6 +15,7 @@ enum HAREntryWriter {
         let remoteAddress = r.bytes()
         let localPort = r.int()
         let line = r.int()
+        let fromCache = r.int() != 0
         let error = r.bytes()
         w.raw("{\"startedDateTime\":\"")
         Timestamp.appendISO8601(started, to: &w.bytes, cache: &cache)
@@ -29,6 +30,8 @@ enum HAREntryWriter {
         if let remoteAddress { w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress) }
         if localPort > 0 { w.raw(",\"connection\":\""); w.decimal(localPort); w.raw("\"") }
         if line >= 0 { w.raw(",\"comment\":\"line "); w.decimal(line); w.raw("\"") }
+        // As browsers' HAR files mark a response their cache served (Chromium's `_fromCache`).
+        if fromCache { w.raw(",\"_fromCache\":\"disk\"") }
         if let error { w.raw(",\"_error\":"); w.quoted(bytes: error) }
         w.raw("}")
     }

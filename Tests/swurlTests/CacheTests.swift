@@ -50,6 +50,27 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(try fetch(path).cache.hasPrefix("hit, age "))
     }
 
+    /// A HAR file marks the entry the cache served (`_fromCache`, as browsers' HAR files do) and
+    /// not the one the network answered.
+    func testAHitIsMarkedInTheHAR() throws {
+        let path = "/harhit?cc=" + q("max-age=60")
+        let har = TestPaths.temporaryDirectory() + "/hit.har"
+        func entry() throws -> [String: Any] {
+            let r = try swurl([origin.url(path), "--har", har])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
+            let entries = try XCTUnwrap((log["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+            XCTAssertEqual(entries.count, 1)
+            return try XCTUnwrap(entries.first)
+        }
+        let miss = try entry()
+        XCTAssertNil(miss["_fromCache"], "\(miss)")
+        XCTAssertNotNil(miss["serverIPAddress"], "\(miss)")
+        let hit = try entry()
+        XCTAssertEqual(hit["_fromCache"] as? String, "disk", "\(hit)")
+        XCTAssertEqual(origin.count("/harhit"), 1)
+    }
+
     func testExpiresRelativeToDateGivesFreshnessAndABadExpiresNone() throws {
         _ = try fetch("/expires?exp=60")
         XCTAssertTrue(try fetch("/expires?exp=60").cache.hasPrefix("hit"))

@@ -424,8 +424,10 @@ final class HARTests: XCTestCase {
     /// line is sent, as one-shot requests and batches do.
     func testReplRefusesAnUnwritableHarBeforeSending() throws {
         let capture = try CaptureServer()
-        let r = try runSwurl(["repl", "--har", dir + "/missing/r.har"],
-                             stdin: Data("get http://127.0.0.1:\(capture.server.port)/x\n".utf8))
+        // Input from a file: the REPL ends before it reads, and a pipe's writer would get SIGPIPE.
+        let script = dir + "/script.txt"
+        try Data("get http://127.0.0.1:\(capture.server.port)/x\n".utf8).write(to: URL(fileURLWithPath: script))
+        let r = try runSwurl(["repl", "--har", dir + "/missing/r.har"], stdinFile: script)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("cannot create a file beside"), r.stderr)
         XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
