@@ -10,15 +10,26 @@
 #include <termios.h>
 
 static volatile sig_atomic_t sw_sigint_seen = 0;
-static void sw_on_sigint(int sig) { (void)sig; sw_sigint_seen = 1; }
-void sw_install_sigint_handler(void) {
+static void sw_on_sigint(int sig) { sw_sigint_seen = sig; }
+static void sw_install_handler(int sig) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sw_on_sigint;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    sigaction(sig, &sa, NULL);
 }
+void sw_install_sigint_handler(void) { sw_install_handler(SIGINT); }
+void sw_install_sigterm_handler(void) { sw_install_handler(SIGTERM); }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
+int sw_interrupt_signal(void) { return sw_sigint_seen; }
+void sw_end_by_signal(int sig) {
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+}
 void sw_clear_interrupted(void) { sw_sigint_seen = 0; }
 
 int sw_set_echo(int fd, int on) {

@@ -96,6 +96,8 @@ enum BatchCommand: SwurlCommand {
                                  nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report,
                                  observers: observers, progress: progress, har: har)
         Interrupt.arm()
+        // SIGTERM stops the batch as Ctrl-C does: the outputs are written with the lines that ran.
+        Interrupt.armTermination()
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)
@@ -146,7 +148,11 @@ enum BatchCommand: SwurlCommand {
             Swurl.report(error, environment: environment)
             reportError = reportError ?? error
         }
-        if ending == .interrupted || Interrupt.requested { return .interrupted }
+        if ending == .interrupted || Interrupt.requested {
+            // The outputs are written; the process ends by the signal, as it would have without them.
+            if Interrupt.terminated { Interrupt.endByTermination() }
+            return .interrupted
+        }
         if let error = reader.error ?? report.writeError { return ExitStatus(for: error) }
         // A HAR log or report that could not be written fails a batch whose lines all succeeded
         // (1); else the lines' status stands, as a request's does beside its HAR file.

@@ -409,10 +409,10 @@ final class BatchReportTests: XCTestCase {
 
     /// Runs `swurl batch` with `args` (its results as JSON lines in `out`), waits for `lines`
     /// results, then sends SIGINT; returns the exit status as Python's `wait` gives it.
-    private func interruptedBatch(_ args: [String], out: String, afterResults lines: Int) throws -> String {
+    private func interruptedBatch(_ args: [String], out: String, afterResults lines: Int, signal: String = "SIGINT") throws -> String {
         let script = """
         import json, signal, subprocess, sys, time
-        binary, out, lines, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+        binary, out, lines, args, sig = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4]), sys.argv[5]
         with open(out, "wb") as f:
             p = subprocess.Popen([binary, "batch"] + args + ["--jsonl"],
                                  stdout=f, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
@@ -422,11 +422,11 @@ final class BatchReportTests: XCTestCase {
                 if f.read().count(b"\\n") >= lines: break
             time.sleep(0.05)
         time.sleep(0.3)
-        p.send_signal(signal.SIGINT)
+        p.send_signal(getattr(signal, sig))
         print(p.wait(timeout=60))
         """
         let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
-        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, out, String(lines), json])
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, out, String(lines), json, signal])
         return String(decoding: r.stdout, as: UTF8.self)
     }
 
@@ -448,6 +448,28 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready")
         XCTAssertEqual(attribute("data-bars", of: "body", in: dom), "5")
         XCTAssertEqual(attribute("data-failed-bars", of: "body", in: dom), "3")
+    }
+
+    /// SIGTERM (`timeout`, a cancelled CI job) stops the batch as Ctrl-C does: the three outputs
+    /// are written with the lines that ran, no temporary file stays behind, and the process then
+    /// ends by the signal (Python's -15), as it would have without a handler.
+    func testSIGTERMWritesTheOutputsAndEndsByTheSignal() throws {
+        let nginx = try NginxServer()
+        let slow = try HTTPBin.url("/delay/10")
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([nginx.url("/small.txt"), nginx.url("/small.txt")] + Array(repeating: slow, count: 3), in: dir)
+        let har = dir + "/t.har", page = dir + "/t.html", junit = dir + "/t.xml"
+        let status = try interruptedBatch([path, "--parallel", "5", "--har", har, "--report", page, "--junit", junit],
+                                          out: dir + "/out.jsonl", afterResults: 2, signal: "SIGTERM")
+        XCTAssertEqual(status, "-15\n")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertEqual(occurrences("<testcase ", in: xml), 5, xml)
+        XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3, xml)
+        XCTAssertTrue(try String(contentsOfFile: page, encoding: .utf8).hasSuffix("</body></html>\n"))
+        let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any]
+        let entries = (log?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.filter { ($0["response"] as? [String: Any])?["status"] as? Int == 200 }.count, 2)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
     }
 
     /// Ctrl-C in a batch whose formatter thread runs (200 lines' HAR records fill blocks before
