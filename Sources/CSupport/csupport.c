@@ -19,7 +19,12 @@ static void sw_install_handler(int sig) {
     sigaction(sig, &sa, NULL);
 }
 void sw_install_sigint_handler(void) { sw_install_handler(SIGINT); }
-void sw_install_sigterm_handler(void) { sw_install_handler(SIGTERM); }
+void sw_install_sigterm_handler(void) {
+    // A SIGTERM the parent set to be ignored stays ignored.
+    struct sigaction old;
+    if (sigaction(SIGTERM, NULL, &old) == 0 && old.sa_handler == SIG_IGN) return;
+    sw_install_handler(SIGTERM);
+}
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
 int sw_interrupt_signal(void) { return sw_sigint_seen; }
 void sw_end_by_signal(int sig) {

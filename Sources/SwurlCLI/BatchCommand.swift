@@ -69,8 +69,17 @@ enum BatchCommand: SwurlCommand {
         // more than written as lines end (docs/performance.md, "Sixth round").
         // Two outputs in one file: the last would replace the others without a word.
         let reportFile = args.value(.report).map(CommandOptions.outputFile), junitFile = args.value(.junit).map(CommandOptions.outputFile)
+        // The HAR is streamed as the lines end: on stdout it would mix with the results (the
+        // reports are written after them).
+        if let h = try CommandOptions.har(args), OutputTarget.sameFile(environment.resolvePath(h.path), "/dev/stdout") {
+            throw .usage("--har cannot share stdout with the results", hint: "give --har a file name")
+        }
         try OutputTarget.refuseShared([(Option.har, try CommandOptions.har(args)?.path), (.report, reportFile), (.junit, junitFile)]
             .compactMap { option, path in path.map { ("--" + option.rawValue, environment.resolvePath($0)) } })
+        // Before the outputs' temporary files exist: SIGTERM stops the batch as Ctrl-C does, and
+        // the outputs are written with the lines that ran (none left behind half made).
+        Interrupt.arm()
+        Interrupt.armTermination()
         let formatter = RecordFormatterThread()
         defer { formatter.end() }
         // Streamed: each entry goes to the file as its hop ends; nothing is replaced until the end.
@@ -95,9 +104,6 @@ enum BatchCommand: SwurlCommand {
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
                                  nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report,
                                  observers: observers, progress: progress, har: har)
-        Interrupt.arm()
-        // SIGTERM stops the batch as Ctrl-C does: the outputs are written with the lines that ran.
-        Interrupt.armTermination()
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)

@@ -28,9 +28,11 @@ enum DownloadCommand: SwurlCommand {
             headPrinter = Printer(sink: environment.stderr, selection: selection,
                                   style: RequestCommand.style(options, terminal: environment.stderrIsTerminal, environment: environment))
         }
-        let plan = DownloadFile.Plan(outputPath: options.outputPath.map { environment.resolvePath($0) },
+        var plan = DownloadFile.Plan(outputPath: options.outputPath.map { environment.resolvePath($0) },
                                      directory: environment.currentDirectory, initialURL: request.url,
                                      overwrite: options.overwrite, resume: options.resume)
+        // A name from the response never lands on the HAR file (its rename would replace the download).
+        plan.reserved = options.har.map { [environment.resolvePath($0.path)] } ?? []
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
         let judge = ResponseJudge(validator: options.validator, decoding: options.decoding)
         file.judge = judge

@@ -41,9 +41,15 @@ enum RequestPipeline {
         if let limit = options.waitForNetwork, !options.offline {
             try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
         }
-        if let output = options.outputPath, let h = options.har, har == nil {
-            // One file for both: the HAR's rename would replace the response without a word.
-            try OutputTarget.refuseShared([("-o", environment.resolvePath(output)), ("--har", environment.resolvePath(h.path))])
+        if let h = options.har, har == nil {
+            let harPath = environment.resolvePath(h.path)
+            if let output = options.outputPath {
+                // One file for both: the HAR's rename would replace the response without a word.
+                try OutputTarget.refuseShared([("-o", environment.resolvePath(output)), ("--har", harPath)])
+            } else if !options.download, OutputTarget.sameFile(harPath, "/dev/stdout") {
+                // The HAR is streamed as hops end: on stdout it would mix with the response.
+                throw .usage("--har cannot share stdout with the response", hint: "give --har a file name, or the response -o FILE")
+            }
         }
         // Nothing is sent with --offline, so there is nothing to record.
         let ownHAR = har == nil && !options.offline

@@ -47,8 +47,9 @@ package enum OutputTarget: Equatable, Sendable {
 
     /// Refuses outputs of one command that would land in one file: the last rename would win
     /// and the others be lost without a word, or writers in place would mix. The same file
-    /// reached by another spelling or a link counts, and so does one device or pipe
-    /// (`/dev/stdout` and `/dev/fd/1`). A directory is left to the output's own refusal.
+    /// reached by another spelling or a link counts, and so does one pipe (`/dev/stdout` and
+    /// `/dev/fd/1`). A character device (`/dev/null`, a terminal) loses nothing and is not
+    /// checked; a directory is left to the output's own refusal.
     /// - Throws: `SwurlError.usage` naming both options.
     package static func refuseShared(_ outputs: [(option: String, path: String)]) throws(SwurlError) {
         var seen: [(option: String, file: FileIdentity)] = []
@@ -60,6 +61,12 @@ package enum OutputTarget: Equatable, Sendable {
             }
             seen.append((output.option, file))
         }
+    }
+
+    /// Whether `a` and `b` write one file (as `refuseShared` judges it).
+    package static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard let x = identity(of: a), let y = identity(of: b) else { return false }
+        return x == y
     }
 
     private enum FileIdentity: Equatable {
@@ -76,7 +83,9 @@ package enum OutputTarget: Equatable, Sendable {
         case .directory?, nil: return nil
         }
         var st = stat()
-        if stat(ArgumentBytes.path(target), &st) == 0 { return .inode(UInt64(st.st_dev), UInt64(st.st_ino)) }
+        if stat(ArgumentBytes.path(target), &st) == 0 {
+            return (st.st_mode & S_IFMT) == S_IFCHR ? nil : .inode(UInt64(st.st_dev), UInt64(st.st_ino))
+        }
         let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
         guard let real = realpath(ArgumentBytes.path(directory(of: target)), nil) else { return .path(target) }
         defer { free(real) }

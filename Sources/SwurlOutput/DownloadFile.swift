@@ -24,6 +24,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         package var overwrite = false
         /// `--continue`: resume an existing `.part` (or `-o`) file.
         package var resume = false
+        /// Files other outputs of the run write (`--har`): a derived name never takes one.
+        package var reserved: [String] = []
 
         /// A plan from the command line's values.
         package init(outputPath: String?, directory: String, initialURL: String, overwrite: Bool = false, resume: Bool = false) {
@@ -34,6 +36,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             self.resume = resume
         }
     }
+
+    /// Whether a derived name is another output's of this run.
+    private func isReserved(_ name: String) -> Bool { plan.reserved.contains { OutputTarget.sameFile($0, name) } }
+
+    /// Whether a derived name cannot be taken: a file is there, or another output will be.
+    private func isTaken(_ name: String) -> Bool { DownloadFile.exists(name) || isReserved(name) }
 
     private let plan: Plan
     /// Shows response heads (to stderr), when the user asked for them.
@@ -168,7 +176,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let name = DownloadName.choose(contentDisposition: head.headers["Content-Disposition"],
                                            initialURL: plan.initialURL, mediaType: head.mediaType)
             let base = plan.directory + "/" + name
-            path = plan.overwrite ? base : DownloadName.unique(base, exists: DownloadFile.exists)
+            path = plan.overwrite && !isReserved(base) ? base : DownloadName.unique(base, exists: isTaken)
         }
         guard let resumed = writePath else { return }
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
@@ -284,7 +292,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         }
         if !plan.overwrite && plan.outputPath == nil && DownloadFile.exists(path) {
             // Someone created the name meanwhile: never replace it.
-            self.path = DownloadName.unique(path, exists: DownloadFile.exists)
+            self.path = DownloadName.unique(path, exists: isTaken)
         }
         guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
             throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")

@@ -104,10 +104,12 @@ final class HAREntryRecorder: HopTap {
             out.recordBytes(nil)
         }
         out.recordInt(sentHead.map { Int64($0.count) } ?? -1)
-        // libcurl's upload count has a chunked body's framing in it: the payload is the body's
-        // own length, or unknown.
-        out.recordInt(request.isChunked ? (request.body?.length ?? -1)
-                      : sentHead != nil ? t.uploadedBytes : (request.body == nil ? 0 : -1))
+        // libcurl's upload count has a chunked body's framing in it: the payload is at most the
+        // body's own length (unknown for a body of unknown length).
+        let sent = sentHead == nil ? (request.body == nil ? 0 : -1)
+            : request.isChunked ? (request.body?.length).map { min($0, t.uploadedBytes) } ?? -1
+            : t.uploadedBytes
+        out.recordInt(sent)
         // The response.
         guard let head = responseHead else {
             out.recordInt(0)

@@ -16,7 +16,8 @@ import SwurlCore
 ///   request head leaving plus the time until the response head arrived (`firstByteAfterHead`).
 ///   A hop that failed before any response byte waits until it ended; one that failed before it
 ///   was ready to send (CURLINFO_PRETRANSFER 0: refused, a connect timeout, a failed TLS
-///   handshake) spent the time after its look-up in `connect`.
+///   handshake) spent the time after its look-up in `connect`, and one that failed before its
+///   look-up ended spent it all in `dns`.
 struct HARTimings {
     var blocked: Int64 = 0
     var dns: Int64 = -1
@@ -40,6 +41,10 @@ struct HARTimings {
             ready = failed && t.preTransfer <= 0 ? total : max(lookup, tls > 0 ? tls : tcp)
             connect = ready - lookup
             ssl = tls > 0 ? max(0, tls - tcp) : -1
+        } else if failed && t.preTransfer <= 0 && total > 0 {
+            // Failed before the look-up ended (a name that does not resolve): its time is `dns`.
+            dns = total
+            ready = total
         }
         let pre = min(max(us(t.preTransfer), ready), total)
         let start = firstByteAfterHead.map { pre + us($0) } ?? (t.startTransfer > 0 ? us(t.startTransfer) : total)

@@ -265,6 +265,10 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(occurrences("<testcase ", in: out), 2, out)
         XCTAssertTrue(out.hasSuffix("</testsuites>\n"), out)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/-"))
+        // The HAR is streamed as lines end: on stdout it would mix with the results.
+        let har = try runSwurl(["batch", batch, "--har", "-"], directory: dir)
+        XCTAssertEqual(har.status, 64, har.stderr)
+        XCTAssertTrue(har.stderr.contains("--har cannot share stdout with the results"), har.stderr)
     }
 
     /// Two outputs naming one file, by the same name, another spelling, a link or one device,

@@ -309,8 +309,22 @@ final class HARTests: XCTestCase {
             XCTAssertEqual(r.status, 64, r.stderr)
             XCTAssertTrue(r.stderr.contains("-o and --har name the same file"), r.stderr)
         }
+        // Nor on stdout with the response: the entries would mix with it.
+        let mixed = try runSwurl(["http://127.0.0.1:\(capture.server.port)/x", "--har", "-"])
+        XCTAssertEqual(mixed.status, 64, mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("--har cannot share stdout with the response"), mixed.stderr)
         XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/one"))
+    }
+
+    /// A download's name taken from the response skips the HAR file's (the HAR's rename would
+    /// replace the download).
+    func testADownloadNameNeverLandsOnTheHarFile() throws {
+        let nginx = try NginxServer()
+        let r = try runSwurl(["-d", nginx.url("/small.txt"), "--har", "small.txt"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try checkedEntries(dir + "/small.txt").count, 1)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/small.txt-1", encoding: .utf8), "hello from nginx\n")
     }
 
     func testADirectoryIsRefusedBeforeSending() throws {

@@ -72,6 +72,11 @@ final class HARTimingsTests: XCTestCase {
                                    failed: true, sendSeconds: 0)
         XCTAssertEqual([handshake.dns, handshake.connect, handshake.wait], [1000, 9000, 0])
         XCTAssertEqual(handshake.total, 10_000)
+        // A name that does not resolve: no look-up time counted, the whole time in `dns`.
+        let unresolved = HARTimings(timing(lookup: 0, connect: 0, pre: 0, first: 0, total: 0.0012, newConnections: 0),
+                                    failed: true, sendSeconds: 0)
+        XCTAssertEqual([unresolved.dns, unresolved.connect, unresolved.ssl, unresolved.wait], [1200, -1, -1, 0])
+        XCTAssertEqual(unresolved.total, 1200)
     }
 
     func testCountersOutOfOrderNeverGiveANegativePhase() {
