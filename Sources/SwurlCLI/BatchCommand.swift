@@ -63,23 +63,23 @@ enum BatchCommand: SwurlCommand {
             }
             reader = LineReader(owning: fd, name: path)
         }
-        // With --har, the outputs' text (HAR entries, report rows, JUnit cases) is written on one
-        // second thread from records of bytes, started when a block of records fills. The
-        // reports alone are too little work for it: on it they cost a 1000-line batch 3 points
-        // more than written as lines end (docs/performance.md, "Sixth round").
-        // Two outputs in one file: the last would replace the others without a word.
         let reportFile = args.value(.report).map(CommandOptions.outputFile), junitFile = args.value(.junit).map(CommandOptions.outputFile)
         // The HAR is streamed as the lines end: on stdout it would mix with the results (the
         // reports are written after them).
         if let h = try CommandOptions.har(args), OutputTarget.sameFile(environment.resolvePath(h.path), "/dev/stdout") {
             throw .usage("--har cannot share stdout with the results", hint: "give --har a file name")
         }
+        // Two outputs in one file: the last would replace the others without a word.
         try OutputTarget.refuseShared([(Option.har, try CommandOptions.har(args)?.path), (.report, reportFile), (.junit, junitFile)]
             .compactMap { option, path in path.map { ("--" + option.rawValue, environment.resolvePath($0)) } })
         // Before the outputs' temporary files exist: SIGTERM stops the batch as Ctrl-C does, and
         // the outputs are written with the lines that ran (none left behind half made).
         Interrupt.arm()
         Interrupt.armTermination()
+        // With --har, the outputs' text (HAR entries, report rows, JUnit cases) is written on one
+        // second thread from records of bytes, started when a block of records fills. The
+        // reports alone are too little work for it: on it they cost a 1000-line batch 3 points
+        // more than written as lines end (docs/performance.md, "Sixth round").
         let formatter = RecordFormatterThread()
         defer { formatter.end() }
         // Streamed: each entry goes to the file as its hop ends; nothing is replaced until the end.
