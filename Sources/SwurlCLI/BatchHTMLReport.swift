@@ -35,8 +35,6 @@ final class BatchHTMLReport: BatchResultObserving {
     /// What the page sums up: counted where the rows are written (as lines end, or on the
     /// formatter thread from the records).
     private let tally: PageTally
-    /// The end of the latest line so far: a line without a timeline is drawn there.
-    private var lastEnd: Double = 0
     private let rows: ReportBodyWriter
     /// The records the rows are written from and the lines counted from on the formatter thread
     /// (beside a `--har` log).
@@ -73,12 +71,13 @@ final class BatchHTMLReport: BatchResultObserving {
     }
 
     func observe(ordinal: Int, _ r: BatchResult) {
-        let timeline = r.timeline ?? BatchTimeline(start: lastEnd, end: lastEnd)
-        lastEnd = max(lastEnd, timeline.end)
         if let records {
             // Counted, and drawn when among the first lines, on the formatter thread (`rows`).
-            records.record(ordinal: ordinal, r, timeline: timeline)
-        } else if tally.add(ordinal: ordinal, r, timeline) {
+            records.record(ordinal: ordinal, r)
+            return
+        }
+        let timeline = BatchTimeline.of(r, after: tally.lastEnd)
+        if tally.add(ordinal: ordinal, r, timeline) {
             BatchHTMLReport.writeRow(&rows.body.pending, ordinal: ordinal, r, timeline)
             rows.body.flushIfFull()
         }

@@ -64,11 +64,7 @@ final class BatchJUnitReport: BatchResultObserving {
     func observe(ordinal: Int, _ r: BatchResult) {
         tests += 1
         if r.exit != .success { failures += 1 }
-        if let records {
-            // The timeline the report's row has (`BatchHTMLReport.observe`): with both, the line
-            // is recorded once, by whichever comes first. A case takes only its duration.
-            records.record(ordinal: ordinal, r, timeline: r.timeline ?? BatchTimeline(start: lastEnd, end: lastEnd))
-        }
+        records?.record(ordinal: ordinal, r)
         lastEnd = max(lastEnd, r.timeline?.end ?? 0)
         if records == nil {
             BatchJUnitReport.writeCase(r, into: &cases.body.pending)

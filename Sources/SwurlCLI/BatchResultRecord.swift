@@ -72,14 +72,15 @@ extension RecordReader {
 
 /// The lines' results as records for the batch's formatter thread, beside a `--har` log: one
 /// stream for the report's rows and the JUnit cases, so that with both each line is recorded
-/// once (by whichever asks first; both ask for a line one after the other, with the same
-/// timeline) and each full block goes to both writers, the page's first (it counts every line
-/// and draws the first ones).
+/// once (by whichever asks first; both ask for a line one after the other) and each full block
+/// goes to both writers, the page's first (it counts every line and draws the first ones).
 final class ResultRecords {
     private let formatter: RecordFormatterThread
     private let readers = ResultRecordReaders()
     private var block = RecordBlock()
     private var lastOrdinal = -1
+    /// The latest end of the lines recorded (`BatchTimeline.of`).
+    private var lastEnd: Double = 0
     private var rest: RecordBlock?
 
     init(formatter: RecordFormatterThread) { self.formatter = formatter }
@@ -88,9 +89,11 @@ final class ResultRecords {
     func add(_ writer: ReportBodyWriter) { readers.writers.append(writer) }
 
     /// Records line `ordinal`'s result, unless it is the line recorded last.
-    func record(ordinal: Int, _ r: BatchResult, timeline: BatchTimeline) {
+    func record(ordinal: Int, _ r: BatchResult) {
         guard ordinal != lastOrdinal else { return }
         lastOrdinal = ordinal
+        let timeline = BatchTimeline.of(r, after: lastEnd)
+        lastEnd = max(lastEnd, timeline.end)
         block.bytes.recordResult(ordinal: ordinal, r, timeline: timeline)
         if block.isFull { block = formatter.handOver(block, to: readers) }
     }

@@ -12,6 +12,12 @@ struct BatchTimeline {
     /// during the transfer, so libcurl's counters were not read).
     var phases: Phases?
 
+    /// `r`'s timeline, or for a line without one a bar of no length at `lastEnd` (the latest end
+    /// of the lines before it), where the reports draw it.
+    static func of(_ r: BatchResult, after lastEnd: Double) -> BatchTimeline {
+        r.timeline ?? BatchTimeline(start: lastEnd, end: lastEnd)
+    }
+
     /// Seconds spent in each phase; they add up to `end - start`, up to the clock's rounding.
     struct Phases {
         /// Read and prepared, waiting for a free slot, plus pauses between retries.

@@ -22,7 +22,7 @@ package final class AtomicFile {
     package init(replacing target: String, mode: mode_t? = nil) throws(SwurlError) {
         self.target = target
         let dir = OutputTarget.directory(of: target)
-        let base = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        let base = OutputTarget.name(of: target)
         var template = ArgumentBytes.path(dir + "/." + base + ".swurl-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw .output("cannot create a file beside '\(target)': \(systemErrorMessage(errno))") }

@@ -42,7 +42,7 @@ package enum FileTrust {
         }
         // Every directory on the path as given and on the path the links lead to.
         var seen: Set<String> = []
-        for file in [absolute(path), realPath(path)].compactMap({ $0 }) {
+        for file in [absolute(path), OutputTarget.realPath(path)].compactMap({ $0 }) {
             for dir in directories(of: file) where seen.insert(dir).inserted {
                 if let doubt = directoryDoubt(dir) { return doubt }
             }
@@ -102,13 +102,6 @@ package enum FileTrust {
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
         let cwd = ArgumentBytes.decode(cString: buffer)
         return (cwd == "/" ? "" : cwd) + "/" + path
-    }
-
-    /// `path` with every link resolved (realpath(3)); nil when it cannot be.
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(ArgumentBytes.path(path), nil) else { return nil }
-        defer { free(resolved) }
-        return ArgumentBytes.decode(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)).map { $0 })
     }
 
     /// The directories that hold `file`, from its own up to `/`.

@@ -86,10 +86,9 @@ package enum OutputTarget: Equatable, Sendable {
         if stat(ArgumentBytes.path(target), &st) == 0 {
             return (st.st_mode & S_IFMT) == S_IFCHR ? nil : .inode(UInt64(st.st_dev), UInt64(st.st_ino))
         }
-        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
-        guard let real = realpath(ArgumentBytes.path(directory(of: target)), nil) else { return .path(target) }
-        defer { free(real) }
-        return .path(ArgumentBytes.decode(UnsafeRawBufferPointer(start: real, count: strlen(real)).map { $0 }) + "/" + name)
+        let name = OutputTarget.name(of: target)
+        guard let real = realPath(directory(of: target)) else { return .path(target) }
+        return .path(real + "/" + name)
     }
 
     /// The regular file a file swurl keeps for the user (a session, the REPL's history) is
@@ -141,6 +140,11 @@ package enum OutputTarget: Equatable, Sendable {
         return real == "/proc" || real.hasPrefix("/proc/")
     }
 
+    /// The last component of `path` (all of it without a `/`).
+    static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
     /// `a/b/c` → `a/b`; `c` → `.`; `/c` → `/`.
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
@@ -162,7 +166,8 @@ package enum OutputTarget: Equatable, Sendable {
         return ArgumentBytes.decode(buffer[..<n].map { UInt8(bitPattern: $0) })
     }
 
-    private static func realPath(_ path: String) -> String? {
+    /// `realpath(3)` of `path`, decoded as arguments are; nil when it cannot be resolved.
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(ArgumentBytes.path(path), nil) else { return nil }
         defer { free(resolved) }
         return ArgumentBytes.decode(UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })

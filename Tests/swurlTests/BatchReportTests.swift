@@ -298,6 +298,7 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
         let distinct = try runSwurl(["batch", batch, "-q", "--har", dir + "/a.har", "--report", dir + "/a.html", "--junit", dir + "/a.xml"])
         XCTAssertEqual(distinct.status, 0, distinct.stderr)
+        XCTAssertEqual(nginx.logLines().count, before + 1, "the log counts what is sent")
     }
 
     /// The page and the JUnit file are written as the lines end, into the files themselves (what

@@ -315,6 +315,10 @@ final class HARTests: XCTestCase {
         XCTAssertTrue(mixed.stderr.contains("--har cannot share stdout with the response"), mixed.stderr)
         XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/one"))
+        // Files of their own: sent, and the server saw it.
+        let fine = try runSwurl(["http://127.0.0.1:\(capture.server.port)/x", "-o", dir + "/one", "--har", dir + "/one.har"])
+        XCTAssertEqual(fine.status, 0, fine.stderr)
+        XCTAssertFalse(capture.capturedAll.isEmpty, "the capture server counts what is sent")
     }
 
     /// A download's name taken from the response skips the HAR file's (the HAR's rename would
