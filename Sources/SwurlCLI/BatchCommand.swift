@@ -103,7 +103,10 @@ enum BatchCommand: SwurlCommand {
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
                                  nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report,
-                                 observers: observers, progress: progress, har: har)
+                                 observers: observers, progress: progress, har: har,
+                                 // The records so far go to the formatter thread while the last
+                                 // lines run, so that the outputs' ends have only those lines' left.
+                                 inputEnded: { har?.handOverEarly(); records?.handOverEarly() })
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)

@@ -98,6 +98,13 @@ final class ResultRecords {
         if block.isFull { block = formatter.handOver(block, to: readers) }
     }
 
+    /// Hands over the records gathered so far, once the formatter thread runs (as
+    /// `HARLog.handOverEarly`): their rows and cases are written while the last lines run.
+    func handOverEarly() {
+        guard formatter.isRunning, !block.bytes.isEmpty else { return }
+        block = formatter.handOver(block, to: readers)
+    }
+
     /// The records not handed over when the batch ended: the same block for each writer's end,
     /// which writes it with its own writer (the ends may run at once; they only read it).
     func remaining() -> RecordBlock {

@@ -27,6 +27,8 @@ final class BatchRunner {
     private let progress: BatchProgress?
     /// `--har`: every line's hops, one log.
     private let har: HARLog?
+    /// Called once, when the input has no more lines (the last lines may still run).
+    private var inputEnded: (() -> Void)?
     private var ordinal = 0
     private var stop = false
     /// Whether no new line may start (`--fail-fast` after a failure, or results that cannot be written).
@@ -35,8 +37,10 @@ final class BatchRunner {
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
     init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
-         failFast: Bool, report: BatchReport, observers: [BatchResultObserving] = [], progress: BatchProgress?, har: HARLog? = nil) {
+         failFast: Bool, report: BatchReport, observers: [BatchResultObserving] = [], progress: BatchProgress?, har: HARLog? = nil,
+         inputEnded: (() -> Void)? = nil) {
         self.har = har
+        self.inputEnded = inputEnded
         self.defaults = BatchDefaults(defaults, environment: environment)
         self.environment = environment
         self.outputDir = outputDir
@@ -80,7 +84,13 @@ final class BatchRunner {
                 heldBack = nil
                 (number, parsed) = (held.number, .success(held.arguments))
             } else {
-                guard let (text, tooLong) = reader.next() else { return nil }
+                guard let (text, tooLong) = reader.next() else {
+                    if reader.ended, let ended = inputEnded {
+                        inputEnded = nil
+                        ended()
+                    }
+                    return nil
+                }
                 number = reader.lineNumber
                 let trimmed = text.trimmingSpaces()
                 // A line cut for its length comes back empty: it is reported, never skipped.

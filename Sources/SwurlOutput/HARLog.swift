@@ -124,6 +124,15 @@ package final class HARLog {
         }
     }
 
+    /// `.stream`, once the formatter thread runs: hands over the records gathered so far, so
+    /// that their entries are written while the last hops are still running (a batch whose
+    /// input ended) rather than at the end. Nothing when the thread never started: a short log
+    /// is written at its end, where a thread started for it would cost more than it saves.
+    package func handOverEarly() {
+        guard mode == .stream, formatter.isRunning, !records.bytes.isEmpty, let entryWriter else { return }
+        records = formatter.handOver(records, to: entryWriter)
+    }
+
     /// `.stream`: ends the document and puts it in place (once). `.rewrite`: writes the whole
     /// document as it is now, replacing the last one.
     /// - Throws: `SwurlError.output`; the file is then left as it was.

@@ -104,6 +104,9 @@ package final class RecordFormatterThread: @unchecked Sendable {
         return next ?? RecordBlock()
     }
 
+    /// Whether the thread runs (a block was handed over and it could start).
+    package var isRunning: Bool { running }
+
     /// `writer`'s last block written, after every block queued before it: here when the thread
     /// never started, else on the thread, waited for.
     package func drain(last block: RecordBlock, to writer: RecordBlockWriter) {
