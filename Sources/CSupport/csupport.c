@@ -19,11 +19,41 @@ static void sw_install_handler(int sig) {
     sigaction(sig, &sa, NULL);
 }
 void sw_install_sigint_handler(void) { sw_install_handler(SIGINT); }
+// The orderly stop after SIGTERM may not keep the process from ending: if it has not ended
+// SW_TERM_GRACE seconds after the signal (a write blocked on a pipe nobody reads, on any
+// thread), SIGALRM ends it by SIGTERM, as the default action would have at once.
+#define SW_TERM_GRACE 3
+static void sw_on_term_grace_over(int sig) {
+    (void)sig;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(SIGTERM);
+}
+static void sw_on_sigterm(int sig) {
+    sw_sigint_seen = sig;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sw_on_term_grace_over;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(SW_TERM_GRACE);
+}
 void sw_install_sigterm_handler(void) {
     // A SIGTERM the parent set to be ignored stays ignored.
     struct sigaction old;
     if (sigaction(SIGTERM, NULL, &old) == 0 && old.sa_handler == SIG_IGN) return;
-    sw_install_handler(SIGTERM);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sw_on_sigterm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
 int sw_interrupt_signal(void) { return sw_sigint_seen; }

@@ -34,6 +34,9 @@ package enum DocumentationGenerator {
         "Default credentials (-a, and Authorization, Proxy-Authorization or Cookie items given to repl or with set) go only to the origin (scheme, host, port) of the base they were given with, or, without a base, of the first request that used them, as credentials never follow a redirect to another origin. A line with an absolute URL to another origin is sent without them (a note on stderr says so), and cd to another origin does not take them along; credentials typed on a line go to that line's URL.",
     ]
 
+    /// The man page's SIGNALS section: what Ctrl-C and SIGTERM stop, and what is written then.
+    static let signalsText = "Ctrl-C (SIGINT) stops the running transfers cleanly: a request or a download exits 130, a batch writes what it holds and exits 130, the REPL returns to its prompt. SIGTERM (as sent by timeout(1) or a cancelled CI job) stops a request, a download or a batch the same way: the --har file is written with how far the exchange got, a batch's --report and --junit hold the lines that ran, an -o target keeps what it held, no temporary file is left (a download keeps its .part for --continue); then the process ends by the signal, as it would have without swurl catching it (a shell sees 143). If that orderly stop has not ended the process 3 seconds after the signal (a write blocked on a pipe nobody reads), it ends by the signal at once. The REPL does not catch SIGTERM, and a SIGTERM the parent set to be ignored stays ignored."
+
     /// The man page's BATCH section: what a line may do, and how its results and bodies are kept.
     static let batchText = [
         "swurl batch [FILE|-] [OPTIONS] runs one request per line of FILE (or stdin) in the one-shot grammar, many at once on one libcurl multi handle; empty lines and lines starting with # are skipped. The options given to batch are the defaults of every line, credentials included: -a given to batch is sent on every line, whatever its origin (as curl --parallel -u does), since the user chose it for the whole file; a line's own options override the defaults.",
@@ -123,6 +126,7 @@ package enum DocumentationGenerator {
         for row in ExitStatus.documentation {
             s += ".TP\n.B \(row.codes.map { String($0.rawValue) }.joined(separator: ", "))\n\(roff(row.meaning))\n"
         }
+        s += ".SH SIGNALS\n" + roff(signalsText) + "\n"
         s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
         s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
         s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"

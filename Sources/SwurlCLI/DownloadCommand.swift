@@ -12,7 +12,7 @@ enum DownloadCommand: SwurlCommand {
     package static let summary = "send a request and save the response body to a file"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
-        try RequestPipeline.perform(CommandOptions(args, environment: environment), environment: environment)
+        try RequestPipeline.performOneShot(CommandOptions(args, environment: environment), environment: environment)
     }
 
     /// The download half of an exchange, after `RequestPipeline` prepared it.

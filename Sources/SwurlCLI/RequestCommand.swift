@@ -13,7 +13,7 @@ enum RequestCommand: SwurlCommand {
     package static let summary = "send a request and print the response"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
-        try RequestPipeline.perform(CommandOptions(args, environment: environment), environment: environment)
+        try RequestPipeline.performOneShot(CommandOptions(args, environment: environment), environment: environment)
     }
 
     /// Performs one exchange (a download with `-d`) and reports a failure on stderr.

@@ -18,17 +18,38 @@ enum RequestPipeline {
         var recorder: HopRecording?
     }
 
+    /// A one-shot request or download (`swurl URL`, `swurl -d URL`): `perform`, and SIGTERM
+    /// (`timeout`, a cancelled CI job) stops the exchange as Ctrl-C does, so that its files end
+    /// as they do then (the `--har` file written with how far the exchange got, no temporary file
+    /// of `-o` or `--har` left, an `-o` target as it was); the process then ends by the signal
+    /// (143 in a shell). Not the REPL's lines: a REPL waiting at its prompt must still end at once.
+    static func performOneShot(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
+        let status: ExitStatus
+        do {
+            status = try perform(options, environment: environment, stopsOnTermination: true)
+        } catch {
+            if Interrupt.terminated { Interrupt.endByTermination() }
+            throw error
+        }
+        if Interrupt.terminated { Interrupt.endByTermination() }
+        return status
+    }
+
     /// Runs the whole exchange for `options`.
-    /// - Parameter har: the log this exchange's hops go to (the REPL's, which writes it); nil:
-    ///   the exchange's own `--har` file, if any, written here when the exchange is over.
+    /// - Parameters:
+    ///   - har: the log this exchange's hops go to (the REPL's, which writes it); nil: the
+    ///     exchange's own `--har` file, if any, written here when the exchange is over.
+    ///   - stopsOnTermination: SIGTERM stops the exchange as Ctrl-C does (`performOneShot`).
     /// - Throws: every stage's `SwurlError`.
-    static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil) throws(SwurlError) -> ExitStatus {
+    static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil,
+                        stopsOnTermination: Bool = false) throws(SwurlError) -> ExitStatus {
         let built = try RequestBuilder(options: options, environment: environment).buildWithParts()
         var request = built.request
         let stored = try SessionBinding.open(options, request: request, environment: environment)
         stored?.apply(to: &request, options: options)
         // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
         Interrupt.arm()
+        if stopsOnTermination { Interrupt.armTermination() }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         stored?.apply(to: &transferOptions, options: options)
         if options.curl {

@@ -339,6 +339,56 @@ final class HARTests: XCTestCase {
         XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
     }
 
+    /// Starts swurl with `args` in `dir`, sends it SIGTERM once `--har`'s temporary file exists
+    /// and half a second more has passed (the request is on its way), and returns how it ended
+    /// ("-15": by the signal; a process that never ends fails the test when the wait gives up).
+    /// With `stdoutUnread`, stdout is a pipe nobody reads.
+    private func terminated(_ args: [String], stdoutUnread: Bool = false) throws -> String {
+        let script = """
+        import glob, json, os, signal, subprocess, sys, time
+        binary, where, args, unread = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1"
+        p = subprocess.Popen([binary] + args, cwd=where, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE if unread else subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
+            time.sleep(0.02)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGTERM)
+        print(p.wait(timeout=60))
+        """
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, dir, json, stdoutUnread ? "1" : "0"])
+        return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// SIGTERM (`timeout`, a cancelled CI job) stops a one-shot request or a download as Ctrl-C
+    /// does: the HAR file is written with the interrupted exchange, `-o`'s target keeps what it
+    /// held, no temporary file stays, and the process ends by the signal.
+    func testSIGTERMWritesTheHarLeavesNoTemporaryFileAndEndsByTheSignal() throws {
+        let slow = try HTTPBin.url("/delay/10")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/out.json"))
+        let request = try terminated(["--har", "r.har", "-o", "out.json", slow])
+        XCTAssertEqual(request, "-15")
+        let entry = try XCTUnwrap(try checkedEntries(dir + "/r.har").first)
+        XCTAssertEqual(entry["_error"] as? String, "interrupted", "\(entry)")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/out.json", encoding: .utf8), "old")
+
+        let download = try terminated(["-d", try HTTPBin.url("/drip?duration=10&numbytes=10"), "-o", "dl.bin", "--har", "d.har"])
+        XCTAssertEqual(download, "-15")
+        XCTAssertEqual(try checkedEntries(dir + "/d.har").count, 1)
+        // A download keeps its .part to resume, as after Ctrl-C.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/dl.bin.part"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [],
+                       "no temporary file left")
+    }
+
+    /// An orderly stop that cannot finish (the response's write blocked on a pipe nobody reads)
+    /// never keeps SIGTERM from ending the process: it ends by the signal a few seconds later.
+    func testSIGTERMEndsTheProcessEvenWhenStdoutIsStuck() throws {
+        let big = try HTTPBin.url("/stream-bytes/50000000?chunk_size=65536")
+        XCTAssertEqual(try terminated(["--har", "s.har", big], stdoutUnread: true), "-15")
+    }
+
     func testHarBodiesAloneIsAUsageError() throws {
         let r = try runSwurl(["--har-bodies", try HTTPBin.url("/get")])
         XCTAssertEqual(r.status, 64, r.stderr)
