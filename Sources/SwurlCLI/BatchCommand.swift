@@ -106,7 +106,8 @@ enum BatchCommand: SwurlCommand {
                                  observers: observers, progress: progress, har: har,
                                  // The records so far go to the formatter thread while the last
                                  // lines run, so that the outputs' ends have only those lines' left.
-                                 inputEnded: { har?.handOverEarly(); records?.handOverEarly() })
+                                 inputEnded: { har?.handOverEarly(); records?.handOverEarly() },
+                                 outputs: [har?.path, reportFile.map(environment.resolvePath), junitFile.map(environment.resolvePath)].compactMap { $0 })
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)

@@ -18,6 +18,9 @@ final class BatchRunner {
     private let nameTemplate: BatchNameTemplate?
     /// The `--name-template` names this batch wrote, so that no line replaces another's body.
     private var writtenNames: Set<String> = []
+    /// The names in `outputDir` of the batch's own outputs (`--har`, `--report`, `--junit`): no
+    /// body takes one (their renames at the end would replace it).
+    private var reservedNames: Set<String> = []
     private let failFast: Bool
     private let report: BatchReport
     /// Everything else that reads each result (`--report`, `--junit`).
@@ -38,9 +41,10 @@ final class BatchRunner {
 
     init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
          failFast: Bool, report: BatchReport, observers: [BatchResultObserving] = [], progress: BatchProgress?, har: HARLog? = nil,
-         inputEnded: (() -> Void)? = nil) {
+         inputEnded: (() -> Void)? = nil, outputs: [String] = []) {
         self.har = har
         self.inputEnded = inputEnded
+        if let outputDir { reservedNames = OutputTarget.names(in: outputDir, of: outputs) }
         self.defaults = BatchDefaults(defaults, environment: environment)
         self.environment = environment
         self.outputDir = outputDir
@@ -172,10 +176,10 @@ final class BatchRunner {
     /// no other line of this batch wrote; a name left empty by sanitizing falls back to LINE.body).
     private func finalPath(_ line: BatchLine, status: Int?) -> String? {
         guard let outputDir else { return nil }
-        guard let nameTemplate else { return "\(outputDir)/\(line.number).body" }
-        let wanted = nameTemplate.name(line: line.number, method: line.method, url: line.url, status: status)
+        let wanted = nameTemplate?.name(line: line.number, method: line.method, url: line.url, status: status)
             ?? "\(line.number).body"
-        let name = BatchNameTemplate.unclaimed(wanted, line: line.number) { writtenNames.contains($0) }
+        guard nameTemplate != nil || reservedNames.contains(wanted) else { return "\(outputDir)/\(wanted)" }
+        let name = BatchNameTemplate.unclaimed(wanted, line: line.number) { writtenNames.contains($0) || reservedNames.contains($0) }
         writtenNames.insert(name)
         return "\(outputDir)/\(name)"
     }

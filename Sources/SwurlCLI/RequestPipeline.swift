@@ -16,6 +16,9 @@ enum RequestPipeline {
         var transferOptions: TransferOptions
         /// Records the exchange's hops (`--har`); nil without it.
         var recorder: HopRecording?
+        /// The file those hops go to (the request's `--har`, or the REPL's): no other output of
+        /// the exchange may land on it.
+        var harPath: String?
     }
 
     /// A one-shot request or download (`swurl URL`, `swurl -d URL`): `perform`, and SIGTERM
@@ -62,12 +65,12 @@ enum RequestPipeline {
         if let limit = options.waitForNetwork, !options.offline {
             try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
         }
-        if let h = options.har, har == nil {
-            let harPath = environment.resolvePath(h.path)
+        if let harPath = har?.path ?? options.har.map({ environment.resolvePath($0.path) }) {
             if let output = options.outputPath {
-                // One file for both: the HAR's rename would replace the response without a word.
+                // One file for both: the HAR's rename would replace the response without a word
+                // (the REPL's rewrites its file after each request).
                 try OutputTarget.refuseShared([("-o", environment.resolvePath(output)), ("--har", harPath)])
-            } else if !options.download, OutputTarget.sameFile(harPath, "/dev/stdout") {
+            } else if har == nil, !options.download, OutputTarget.sameFile(harPath, "/dev/stdout") {
                 // The HAR is streamed as hops end: on stdout it would mix with the response.
                 throw .usage("--har cannot share stdout with the response", hint: "give --har a file name, or the response -o FILE")
             }
@@ -77,7 +80,8 @@ enum RequestPipeline {
             ? try options.har.map { h throws(SwurlError) in try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream) }
             : nil
         let log = options.offline ? nil : har ?? ownHAR
-        let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder())
+        let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder(),
+                                harPath: log?.path)
         let status: ExitStatus
         do {
             status = options.download

@@ -63,6 +63,19 @@ package enum OutputTarget: Equatable, Sendable {
         }
     }
 
+    /// The names in directory `dir` of the files `paths` write (their links followed), for a
+    /// writer of many files in `dir` that must not take them (batch `--output-dir` beside the
+    /// batch's own outputs). Paths that lead elsewhere, or do not resolve, give none.
+    package static func names(in dir: String, of paths: [String]) -> Set<String> {
+        guard let real = realPath(dir) else { return [] }
+        var names: Set<String> = []
+        for path in paths {
+            guard case .file(let target)? = try? resolve(path), realPath(directory(of: target)) == real else { continue }
+            names.insert(name(of: target))
+        }
+        return names
+    }
+
     /// Whether `a` and `b` write one file (as `refuseShared` judges it).
     package static func sameFile(_ a: String, _ b: String) -> Bool {
         guard let x = identity(of: a), let y = identity(of: b) else { return false }

@@ -321,6 +321,45 @@ final class HARTests: XCTestCase {
         XCTAssertFalse(capture.capturedAll.isEmpty, "the capture server counts what is sent")
     }
 
+    /// The REPL's `--har` file is rewritten after each request: a line's `-o` naming it is
+    /// refused (64) before sending, and a line's download never takes its name.
+    func testAReplLineNeverWritesOverTheReplsHar() throws {
+        let nginx = try NginxServer()
+        func repl(_ line: String) throws -> SwurlResult {
+            let lines = dir + "/lines.repl"
+            try (line + "\n").write(toFile: lines, atomically: true, encoding: .utf8)
+            return try runSwurl(["repl", "--har", "small.txt"], stdinFile: lines, directory: dir)
+        }
+        // The download's name from the URL is the HAR's: it takes the next one.
+        let download = try repl("-d \(nginx.url("/small.txt"))")
+        XCTAssertEqual(download.status, 0, download.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/small.txt-1", encoding: .utf8), "hello from nginx\n")
+        XCTAssertEqual(try checkedEntries(dir + "/small.txt").count, 1)
+        // -o naming the HAR file: refused before sending, the HAR file as it was.
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/small.txt"))
+        let output = try repl("\(nginx.url("/small.txt")) -o small.txt")
+        XCTAssertEqual(output.status, 64, output.stderr)
+        XCTAssertTrue(output.stderr.contains("-o and --har name the same file"), output.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/small.txt")), before)
+    }
+
+    /// A batch's line bodies (`--output-dir`) never take the name of the batch's own outputs in
+    /// that directory: their renames at the end would replace the body.
+    func testBatchBodiesNeverLandOnTheBatchsOutputs() throws {
+        let nginx = try NginxServer()
+        let out = dir + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let input = dir + "/lines.txt"
+        try (nginx.url("/small.txt") + "\n" + nginx.url("/small.txt") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["batch", input, "--output-dir", out, "--har", out + "/1.body", "--junit", dir + "/./out/2.body"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try checkedEntries(out + "/1.body").count, 2)
+        XCTAssertTrue(try String(contentsOfFile: out + "/2.body", encoding: .utf8).hasPrefix("<?xml"))
+        for line in [1, 2] {
+            XCTAssertEqual(try String(contentsOfFile: out + "/\(line)-\(line).body", encoding: .utf8), "hello from nginx\n")
+        }
+    }
+
     /// A download's name taken from the response skips the HAR file's (the HAR's rename would
     /// replace the download).
     func testADownloadNameNeverLandsOnTheHarFile() throws {
