@@ -10,7 +10,9 @@
 #include <termios.h>
 
 static volatile sig_atomic_t sw_sigint_seen = 0;
-static void sw_on_sigint(int sig) { sw_sigint_seen = sig; }
+// The last signal is remembered, except that a Ctrl-C after SIGTERM leaves SIGTERM: the process
+// still ends by it.
+static void sw_on_sigint(int sig) { if (sw_sigint_seen != SIGTERM) sw_sigint_seen = sig; }
 static void sw_install_handler(int sig) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
