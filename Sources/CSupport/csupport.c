@@ -38,8 +38,12 @@ static void sw_on_term_grace_over(int sig) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     raise(SIGTERM);
 }
+static volatile sig_atomic_t sw_term_grace_started = 0;
 static void sw_on_sigterm(int sig) {
     sw_sigint_seen = sig;
+    // From the first SIGTERM: a later one does not put the end off.
+    if (sw_term_grace_started) return;
+    sw_term_grace_started = 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sw_on_term_grace_over;
