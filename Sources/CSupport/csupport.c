@@ -18,12 +18,14 @@ static void sw_install_handler(int sig) {
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sw_on_sigint;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGTERM); // its check and store are not cut by SIGTERM's
     sigaction(sig, &sa, NULL);
 }
 void sw_install_sigint_handler(void) { sw_install_handler(SIGINT); }
 // The orderly stop after SIGTERM may not keep the process from ending: if it has not ended
 // SW_TERM_GRACE seconds after the signal (a write blocked on a pipe nobody reads, on any
-// thread), SIGALRM ends it by SIGTERM, as the default action would have at once.
+// thread), SIGALRM ends it by SIGTERM, as the default action would have at once (temporary
+// files then stay, as they would have).
 #define SW_TERM_GRACE 3
 static void sw_on_term_grace_over(int sig) {
     (void)sig;
@@ -59,7 +61,14 @@ void sw_install_sigterm_handler(void) {
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sw_on_sigterm;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
     sigaction(SIGTERM, &sa, NULL);
+    // The grace's alarm must get through: a parent may have started us with SIGALRM blocked
+    // (threads made later inherit this mask).
+    sigset_t alarmSet;
+    sigemptyset(&alarmSet);
+    sigaddset(&alarmSet, SIGALRM);
+    pthread_sigmask(SIG_UNBLOCK, &alarmSet, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
 int sw_interrupt_signal(void) { return sw_sigint_seen; }

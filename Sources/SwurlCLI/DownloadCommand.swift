@@ -32,7 +32,7 @@ enum DownloadCommand: SwurlCommand {
                                      directory: environment.currentDirectory, initialURL: request.url,
                                      overwrite: options.overwrite, resume: options.resume)
         // A name from the response never lands on the HAR file (its rename would replace the download).
-        plan.reserved = prepared.harPath.map { [$0] } ?? []
+        plan.reserved = prepared.harPaths
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
         let judge = ResponseJudge(validator: options.validator, decoding: options.decoding)
         file.judge = judge

@@ -280,7 +280,9 @@ final class ReplContext {
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
-        guard let har, options.har == nil else { return RequestCommand.perform(options, environment: environment) }
+        guard let har, options.har == nil else {
+            return RequestCommand.perform(options, environment: environment, otherHAR: har?.path)
+        }
         let before = har.count
         let status = RequestCommand.perform(options, environment: environment, har: har)
         // After each request: a crash later loses nothing recorded so far.

@@ -18,10 +18,13 @@ enum RequestCommand: SwurlCommand {
 
     /// Performs one exchange (a download with `-d`) and reports a failure on stderr.
     /// - Returns: the exit status of the exchange, never throws.
-    /// - Parameter har: the REPL's `--har` log (nil: the request's own `--har`, if any).
-    package static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil) -> ExitStatus {
+    /// - Parameters:
+    ///   - har: the REPL's `--har` log (nil: the request's own `--har`, if any).
+    ///   - otherHAR: the REPL's `--har` file when the line has its own (`RequestPipeline.perform`).
+    package static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil,
+                                otherHAR: String? = nil) -> ExitStatus {
         do {
-            return try RequestPipeline.perform(options, environment: environment, har: har)
+            return try RequestPipeline.perform(options, environment: environment, har: har, otherHAR: otherHAR)
         } catch {
             Swurl.report(error, environment: environment)
             return ExitStatus(for: error)

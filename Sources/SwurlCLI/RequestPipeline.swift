@@ -16,9 +16,9 @@ enum RequestPipeline {
         var transferOptions: TransferOptions
         /// Records the exchange's hops (`--har`); nil without it.
         var recorder: HopRecording?
-        /// The file those hops go to (the request's `--har`, or the REPL's): no other output of
-        /// the exchange may land on it.
-        var harPath: String?
+        /// The HAR files of this exchange (its own `--har`, or the REPL's, or both): no other
+        /// output of the exchange may land on one.
+        var harPaths: [String] = []
     }
 
     /// A one-shot request or download (`swurl URL`, `swurl -d URL`): `perform`, and SIGTERM
@@ -42,9 +42,11 @@ enum RequestPipeline {
     /// - Parameters:
     ///   - har: the log this exchange's hops go to (the REPL's, which writes it); nil: the
     ///     exchange's own `--har` file, if any, written here when the exchange is over.
+    ///   - otherHAR: a HAR file rewritten beside this exchange that is not its own (the REPL's,
+    ///     for a line with its own `--har`): no output of the exchange may land on it either.
     ///   - stopsOnTermination: SIGTERM stops the exchange as Ctrl-C does (`performOneShot`).
     /// - Throws: every stage's `SwurlError`.
-    static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil,
+    static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil, otherHAR: String? = nil,
                         stopsOnTermination: Bool = false) throws(SwurlError) -> ExitStatus {
         let built = try RequestBuilder(options: options, environment: environment).buildWithParts()
         var request = built.request
@@ -65,15 +67,15 @@ enum RequestPipeline {
         if let limit = options.waitForNetwork, !options.offline {
             try Reachability.waitForNetwork(request.url, options: options.transfer, limit: limit)
         }
-        if let harPath = har?.path ?? options.har.map({ environment.resolvePath($0.path) }) {
-            if let output = options.outputPath {
-                // One file for both: the HAR's rename would replace the response without a word
-                // (the REPL's rewrites its file after each request).
-                try OutputTarget.refuseShared([("-o", environment.resolvePath(output)), ("--har", harPath)])
-            } else if har == nil, !options.download, OutputTarget.sameFile(harPath, "/dev/stdout") {
-                // The HAR is streamed as hops end: on stdout it would mix with the response.
-                throw .usage("--har cannot share stdout with the response", hint: "give --har a file name, or the response -o FILE")
-            }
+        // One file for two: a HAR's rename would replace the response without a word (the REPL's
+        // rewrites its file after each request), or one HAR the other.
+        let harPath = har?.path ?? options.har.map { environment.resolvePath($0.path) }
+        let outputs = (options.outputPath.map { [("-o", environment.resolvePath($0))] } ?? [])
+            + (harPath.map { [("--har", $0)] } ?? []) + (otherHAR.map { [("the REPL's --har", $0)] } ?? [])
+        if outputs.count > 1 { try OutputTarget.refuseShared(outputs) }
+        if let harPath, har == nil, options.outputPath == nil, !options.download, OutputTarget.sameFile(harPath, "/dev/stdout") {
+            // The HAR is streamed as hops end: on stdout it would mix with the response.
+            throw .usage("--har cannot share stdout with the response", hint: "give --har a file name, or the response -o FILE")
         }
         // Nothing is sent with --offline, so there is nothing to record.
         let ownHAR = har == nil && !options.offline
@@ -81,7 +83,7 @@ enum RequestPipeline {
             : nil
         let log = options.offline ? nil : har ?? ownHAR
         let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder(),
-                                harPath: log?.path)
+                                harPaths: [log?.path, otherHAR].compactMap { $0 })
         let status: ExitStatus
         do {
             status = options.download

@@ -293,6 +293,8 @@ package struct SessionStore: Sendable {
         let deadline = MonotonicClock.now() + SessionStore.lockWait
         while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EINTR || errno == EWOULDBLOCK else { throw failure("cannot lock") }
+            // Ctrl-C or SIGTERM stops the wait: the exchange ends as interrupted (its --har written).
+            if Interrupt.requested { throw .interrupted }
             guard MonotonicClock.now() < deadline else {
                 errno = EWOULDBLOCK
                 throw failure("another process held the lock (.\(base).lock) for \(Int(SessionStore.lockWait)) s on")

@@ -335,12 +335,18 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(download.status, 0, download.stderr)
         XCTAssertEqual(try String(contentsOfFile: dir + "/small.txt-1", encoding: .utf8), "hello from nginx\n")
         XCTAssertEqual(try checkedEntries(dir + "/small.txt").count, 1)
-        // -o naming the HAR file: refused before sending, the HAR file as it was.
+        // -o naming the HAR file: refused before sending, the HAR file as it was; also from a
+        // line with a --har of its own, and a line's --har naming the REPL's.
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/small.txt"))
-        let output = try repl("\(nginx.url("/small.txt")) -o small.txt")
-        XCTAssertEqual(output.status, 64, output.stderr)
-        XCTAssertTrue(output.stderr.contains("-o and --har name the same file"), output.stderr)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/small.txt")), before)
+        for (line, said) in [("-o small.txt", "-o and --har name the same file"),
+                             ("-o small.txt --har own.har", "-o and the REPL's --har name the same file"),
+                             ("--har ./small.txt", "--har and the REPL's --har name the same file")] {
+            let output = try repl("\(nginx.url("/small.txt")) " + line)
+            XCTAssertEqual(output.status, 64, output.stderr)
+            XCTAssertTrue(output.stderr.contains(said), output.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/small.txt")), before)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/own.har"), "the refused line sent nothing")
     }
 
     /// A batch's line bodies (`--output-dir`) never take the name of the batch's own outputs in
@@ -381,13 +387,19 @@ final class HARTests: XCTestCase {
     /// Starts swurl with `args` in `dir`, sends it SIGTERM once `--har`'s temporary file exists
     /// and half a second more has passed (the request is on its way), and returns how it ended
     /// ("-15": by the signal; a process that never ends fails the test when the wait gives up).
-    /// With `stdoutUnread`, stdout is a pipe nobody reads.
-    private func terminated(_ args: [String], stdoutUnread: Bool = false) throws -> String {
+    /// With `stdoutUnread`, stdout is a pipe nobody reads, and swurl starts with SIGALRM blocked
+    /// (as a parent may leave it). With `holdingLock`, another process holds that file's lock
+    /// (`flock`) meanwhile.
+    private func terminated(_ args: [String], stdoutUnread: Bool = false, holdingLock: String? = nil) throws -> String {
         let script = """
-        import glob, json, os, signal, subprocess, sys, time
-        binary, where, args, unread = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1"
+        import fcntl, glob, json, os, signal, subprocess, sys, time
+        binary, where, args, unread, lock = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1", sys.argv[5]
+        if lock:
+            held = open(lock, "a")
+            fcntl.flock(held, fcntl.LOCK_EX)
+        block = (lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})) if unread else None
         p = subprocess.Popen([binary] + args, cwd=where, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE if unread else subprocess.DEVNULL)
+                             stdout=subprocess.PIPE if unread else subprocess.DEVNULL, preexec_fn=block)
         deadline = time.time() + 30
         while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
             time.sleep(0.02)
@@ -396,7 +408,7 @@ final class HARTests: XCTestCase {
         print(p.wait(timeout=60))
         """
         let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
-        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, dir, json, stdoutUnread ? "1" : "0"])
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, dir, json, stdoutUnread ? "1" : "0", holdingLock ?? ""])
         return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -421,8 +433,22 @@ final class HARTests: XCTestCase {
                        "no temporary file left")
     }
 
+    /// SIGTERM while the session waits for another process's lock on its file stops the wait: the
+    /// exchange ends as interrupted, its HAR file written, nothing left behind.
+    func testSIGTERMStopsASessionsWaitForItsLock() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/sess", withIntermediateDirectories: true)
+        let status = try terminated(["--session", dir + "/sess/work.json", "--har", "r.har", "-o", "out.json", try HTTPBin.url("/get")],
+                                    holdingLock: dir + "/sess/.work.json.lock")
+        XCTAssertEqual(status, "-15")
+        let entry = try XCTUnwrap(try checkedEntries(dir + "/r.har").first)
+        XCTAssertEqual(response(entry)["status"] as? Int, 200)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [],
+                       "no temporary file left")
+    }
+
     /// An orderly stop that cannot finish (the response's write blocked on a pipe nobody reads)
-    /// never keeps SIGTERM from ending the process: it ends by the signal a few seconds later.
+    /// never keeps SIGTERM from ending the process: it ends by the signal a few seconds later,
+    /// also when its parent started it with SIGALRM blocked.
     func testSIGTERMEndsTheProcessEvenWhenStdoutIsStuck() throws {
         let big = try HTTPBin.url("/stream-bytes/50000000?chunk_size=65536")
         XCTAssertEqual(try terminated(["--har", "s.har", big], stdoutUnread: true), "-15")
