@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <unistd.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <termios.h>
 
@@ -71,16 +72,28 @@ void sw_install_sigterm_handler(void) {
     pthread_sigmask(SIG_UNBLOCK, &alarmSet, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
-int sw_interrupt_signal(void) { return sw_sigint_seen; }
-void sw_end_by_signal(int sig) {
+static void sw_end_by_signal(int sig) {
     signal(sig, SIG_DFL);
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, sig);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     raise(sig);
+    exit(128 + sig); // if the signal could not end it
 }
 void sw_clear_interrupted(void) { sw_sigint_seen = 0; }
+void sw_settle_termination(void) {
+    struct sigaction old;
+    if (sigaction(SIGTERM, NULL, &old) != 0 || old.sa_handler != sw_on_sigterm) return;
+    // Default first, then the check: a SIGTERM before the switch is seen here, one after it
+    // ends the process by itself, so none is lost between them.
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    if (sw_sigint_seen == SIGTERM) sw_end_by_signal(SIGTERM);
+}
 
 int sw_set_echo(int fd, int on) {
     struct termios t;

@@ -158,11 +158,10 @@ enum BatchCommand: SwurlCommand {
             Swurl.report(error, environment: environment)
             reportError = reportError ?? error
         }
-        if ending == .interrupted || Interrupt.requested {
-            // The outputs are written; the process ends by the signal, as it would have without them.
-            if Interrupt.terminated { Interrupt.endByTermination() }
-            return .interrupted
-        }
+        // The outputs are written: a SIGTERM that came ends the process by the signal, as it would
+        // have without them, and so does one from here on.
+        Interrupt.settleTermination()
+        if ending == .interrupted || Interrupt.requested { return .interrupted }
         if let error = reader.error ?? report.writeError { return ExitStatus(for: error) }
         // A HAR log or report that could not be written fails a batch whose lines all succeeded
         // (1); else the lines' status stands, as a request's does beside its HAR file.

@@ -27,15 +27,9 @@ enum RequestPipeline {
     /// of `-o` or `--har` left, an `-o` target as it was); the process then ends by the signal
     /// (143 in a shell). Not the REPL's lines: a REPL waiting at its prompt must still end at once.
     static func performOneShot(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
-        let status: ExitStatus
-        do {
-            status = try perform(options, environment: environment, stopsOnTermination: true)
-        } catch {
-            if Interrupt.terminated { Interrupt.endByTermination() }
-            throw error
-        }
-        if Interrupt.terminated { Interrupt.endByTermination() }
-        return status
+        // The exchange's files are done either way; a SIGTERM ends the process from here on.
+        defer { Interrupt.settleTermination() }
+        return try perform(options, environment: environment, stopsOnTermination: true)
     }
 
     /// Runs the whole exchange for `options`.

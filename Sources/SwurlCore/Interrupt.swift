@@ -27,16 +27,10 @@ package enum Interrupt {
     }()
 
     /// SIGTERM (`timeout`, a CI job cancelled) stops the work as Ctrl-C does, so that what it
-    /// writes at its end is still written; the caller then ends by the signal (`endByTermination`).
+    /// writes at its end is still written; the caller then ends by the signal (`settleTermination`).
     package static func armTermination() { _ = terminationInstalled }
 
-    /// Whether the stop came from SIGTERM.
-    package static var terminated: Bool { sw_interrupt_signal() == SIGTERM }
-
-    /// Ends the process by SIGTERM, as it would have ended without the handler (exit 143 if
-    /// the signal cannot be raised).
-    package static func endByTermination() -> Never {
-        sw_end_by_signal(SIGTERM)
-        exit(143)
-    }
+    /// Once the outputs are written: SIGTERM's default action back, and the process ended by a
+    /// SIGTERM that came meanwhile (none is lost between a last check and the exit).
+    package static func settleTermination() { sw_settle_termination() }
 }

@@ -10,9 +10,10 @@ int sw_interrupted(void);
 void sw_clear_interrupted(void);
 // SIGTERM sets the same flag (a batch stops on it as on Ctrl-C); which signal set it, 0 for none.
 void sw_install_sigterm_handler(void);
-int sw_interrupt_signal(void);
 // Ends the process by `sig` with its default action, as if no handler had caught it.
-void sw_end_by_signal(int sig);
+/* Puts SIGTERM's default action back (when swurl's handler is installed) and, if a SIGTERM came
+   meanwhile, ends the process by it: a SIGTERM from then on ends it at once. */
+void sw_settle_termination(void);
 // One byte from fd for the line editor: SIGINT is blocked except while waiting in ppoll(2), so
 // a Ctrl-C that comes after the prompt is drawn but before the wait starts is not lost.
 // Returns the byte, -1 at the end of input or on an error, -2 when a Ctrl-C is pending.
