@@ -63,15 +63,18 @@ enum BatchCommand: SwurlCommand {
             }
             reader = LineReader(owning: fd, name: path)
         }
-        let reportFile = args.value(.report).map(CommandOptions.outputFile), junitFile = args.value(.junit).map(CommandOptions.outputFile)
+        let harOption = try CommandOptions.har(args)
+        let harFile = harOption.map { environment.resolvePath($0.path) }
+        let reportFile = args.value(.report).map { environment.resolvePath(CommandOptions.outputFile($0)) }
+        let junitFile = args.value(.junit).map { environment.resolvePath(CommandOptions.outputFile($0)) }
         // The HAR is streamed as the lines end: on stdout it would mix with the results (the
         // reports are written after them).
-        if let h = try CommandOptions.har(args), OutputTarget.sameFile(environment.resolvePath(h.path), "/dev/stdout") {
+        if let harFile, OutputTarget.sameFile(harFile, "/dev/stdout") {
             throw .usage("--har cannot share stdout with the results", hint: "give --har a file name")
         }
         // Two outputs in one file: the last would replace the others without a word.
-        try OutputTarget.refuseShared([(Option.har, try CommandOptions.har(args)?.path), (.report, reportFile), (.junit, junitFile)]
-            .compactMap { option, path in path.map { ("--" + option.rawValue, environment.resolvePath($0)) } })
+        try OutputTarget.refuseShared([(Option.har, harFile), (.report, reportFile), (.junit, junitFile)]
+            .compactMap { option, path in path.map { ("--" + option.rawValue, $0) } })
         // Before the outputs' temporary files exist: SIGTERM stops the batch as Ctrl-C does, and
         // the outputs are written with the lines that ran (none left behind half made).
         Interrupt.arm()
@@ -83,7 +86,7 @@ enum BatchCommand: SwurlCommand {
         let formatter = RecordFormatterThread()
         defer { formatter.end() }
         // Streamed: each entry goes to the file as its hop ends; nothing is replaced until the end.
-        let har = try CommandOptions.har(args).map { h throws(SwurlError) in
+        let har = try harOption.map { h throws(SwurlError) in
             try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream, formatter: formatter)
         }
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
@@ -93,11 +96,11 @@ enum BatchCommand: SwurlCommand {
         // Beside the log, one stream of records for both reports: a line is recorded once.
         let records = har != nil ? ResultRecords(formatter: formatter) : nil
         if let file = reportFile {
-            observers.append(try BatchHTMLReport(path: environment.resolvePath(file), inputName: inputName, environment: environment,
+            observers.append(try BatchHTMLReport(path: file, inputName: inputName, environment: environment,
                                                  records: records))
         }
         if let file = junitFile {
-            observers.append(try BatchJUnitReport(path: environment.resolvePath(file), inputName: inputName,
+            observers.append(try BatchJUnitReport(path: file, inputName: inputName,
                                                   environment: environment, records: records))
         }
         let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
@@ -107,7 +110,7 @@ enum BatchCommand: SwurlCommand {
                                  // The records so far go to the formatter thread while the last
                                  // lines run, so that the outputs' ends have only those lines' left.
                                  inputEnded: { har?.handOverEarly(); records?.handOverEarly() },
-                                 outputs: [har?.path, reportFile.map(environment.resolvePath), junitFile.map(environment.resolvePath)].compactMap { $0 })
+                                 outputs: [harFile, reportFile, junitFile].compactMap { $0 })
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)

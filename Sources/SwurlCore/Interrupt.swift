@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 @preconcurrency import CSupport
 
 /// Ctrl-C during an exchange: the handler is installed once per process and only sets a flag that

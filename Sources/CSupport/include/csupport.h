@@ -8,11 +8,11 @@ void sw_install_sigint_handler(void);
 int sw_interrupted(void);
 // Forgets an earlier Ctrl-C (each exchange of a REPL or batch starts uninterrupted).
 void sw_clear_interrupted(void);
-// SIGTERM sets the same flag (a batch stops on it as on Ctrl-C); which signal set it, 0 for none.
+// SIGTERM sets the same flag (the work stops on it as on Ctrl-C), and ends the process 3 s later
+// if the stop has not (csupport.c).
 void sw_install_sigterm_handler(void);
-// Ends the process by `sig` with its default action, as if no handler had caught it.
-/* Puts SIGTERM's default action back (when swurl's handler is installed) and, if a SIGTERM came
-   meanwhile, ends the process by it: a SIGTERM from then on ends it at once. */
+// Puts SIGTERM's default action back (when swurl's handler is installed) and, if a SIGTERM came
+// meanwhile, ends the process by it: a SIGTERM from then on ends it at once.
 void sw_settle_termination(void);
 // One byte from fd for the line editor: SIGINT is blocked except while waiting in ppoll(2), so
 // a Ctrl-C that comes after the prompt is drawn but before the wait starts is not lost.
