@@ -72,8 +72,12 @@ enum BatchCommand: SwurlCommand {
         if let harFile, OutputTarget.sameFile(harFile, "/dev/stdout") {
             throw .usage("--har cannot share stdout with the results", hint: "give --har a file name")
         }
-        // Two outputs in one file: the last would replace the others without a word.
-        try OutputTarget.refuseShared([(Option.har, harFile), (.report, reportFile), (.junit, junitFile)]
+        // Two outputs in one file: the last would replace the others without a word. The input
+        // counts as one (a file, or stdin redirected from one): an output's rename would replace
+        // the list of URLs with it.
+        let inputFile = path == "-" ? "/dev/stdin" : environment.resolvePath(path)
+        try OutputTarget.refuseShared([("the input \(path == "-" ? "(stdin)" : "file")", inputFile)]
+            + [(Option.har, harFile), (.report, reportFile), (.junit, junitFile)]
             .compactMap { option, path in path.map { ("--" + option.rawValue, $0) } })
         // Before the outputs' temporary files exist: SIGTERM stops the batch as Ctrl-C does, and
         // the outputs are written with the lines that ran (none left behind half made).
@@ -110,7 +114,7 @@ enum BatchCommand: SwurlCommand {
                                  // The records so far go to the formatter thread while the last
                                  // lines run, so that the outputs' ends have only those lines' left.
                                  inputEnded: { har?.handOverEarly(); records?.handOverEarly() },
-                                 outputs: [harFile, reportFile, junitFile].compactMap { $0 })
+                                 outputs: [inputFile, harFile, reportFile, junitFile].compactMap { $0 })
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)

@@ -18,8 +18,9 @@ final class BatchRunner {
     private let nameTemplate: BatchNameTemplate?
     /// The `--name-template` names this batch wrote, so that no line replaces another's body.
     private var writtenNames: Set<String> = []
-    /// The names in `outputDir` of the batch's own outputs (`--har`, `--report`, `--junit`): no
-    /// body takes one (their renames at the end would replace it).
+    /// The names in `outputDir` of the batch's own outputs (`--har`, `--report`, `--junit`) and
+    /// of its input file: no body takes one (the outputs' renames at the end would replace it; a
+    /// body would replace the lines still to be read).
     private var reservedNames: Set<String> = []
     private let failFast: Bool
     private let report: BatchReport

@@ -230,7 +230,9 @@ final class ReplContext {
         merged.options[.ignoreStdin] = [nil]
         var positionals = line.positionals[...]
         var method: String?
-        if let m = positionals.first, CommandOptions.looksLikeMethod(m) {
+        // As in one-shot swurl, a lower-case method counts only with something after it: a line
+        // `get` alone is the path /get.
+        if let m = positionals.first, CommandOptions.looksLikeMethod(m, urlFollows: positionals.count > 1) {
             method = m
             positionals = positionals.dropFirst()
         }

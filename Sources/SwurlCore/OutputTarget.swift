@@ -45,6 +45,28 @@ package enum OutputTarget: Equatable, Sendable {
         throw .output("cannot write '\(path)': too many levels of symbolic links")
     }
 
+    /// The descriptor of this process that `path` names through `/proc` (`/dev/stdout`,
+    /// `/dev/fd/N`, `/proc/self/fd/N`, or a link to one), nil for any other path. Writing to a
+    /// duplicate of it shares its file position with the shell, as writing to stdout does:
+    /// opening the path again would make a description of its own, whose writes the shell's
+    /// next one would write over.
+    package static func ownDescriptor(_ path: String) -> Int32? {
+        var current = path
+        for _ in 0..<maxLinks {
+            if isInProc(current) {
+                // `/proc/PID/fd` (or `/proc/PID/task/TID/fd`) with every link resolved.
+                guard let dir = realPath(directory(of: current)) else { return nil }
+                let parts = dir.split(separator: "/")
+                guard parts.count >= 3, parts[0] == "proc", parts[1] == Substring(String(getpid())), parts.last == "fd",
+                      let n = Int32(name(of: current)), n >= 0 else { return nil }
+                return n
+            }
+            guard let next = linkTarget(current) else { return nil }
+            current = next
+        }
+        return nil
+    }
+
     /// Refuses outputs of one command that would land in one file: the last rename would win
     /// and the others be lost without a word, or writers in place would mix. The same file
     /// reached by another spelling or a link counts, and so does one pipe (`/dev/stdout` and

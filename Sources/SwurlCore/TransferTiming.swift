@@ -10,6 +10,9 @@ package struct TransferTiming: Sendable, Equatable {
     package var total: Double = 0
     package var downloadedBytes: Int64 = 0
     package var uploadedBytes: Int64 = 0
+    /// The request body's own bytes read from its source for libcurl (a chunked body's, without
+    /// the chunks' framing that `uploadedBytes` counts); 0 when libcurl sent a body it was given whole.
+    package var bodyBytesRead: Int64 = 0
     package var headerBytes: Int64 = 0
     /// Bytes per second, averaged by libcurl over the whole hop.
     package var downloadSpeed: Int64 = 0

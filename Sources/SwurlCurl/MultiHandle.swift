@@ -35,10 +35,14 @@ package final class MultiHandle {
     package var count: Int { active.count }
 
     /// curl_multi_add_handle(3): starts `easy`, its callbacks going to `handler` until it is removed.
-    /// CURLOPT_PIPEWAIT is set so that a burst of transfers to one HTTP/2 origin waits for the
-    /// first connection and multiplexes on it instead of opening one each.
-    package func add(_ easy: EasyHandle, handler: EasyTransferHandler) throws(SwurlError) {
-        try easy.set(CURLOPT_PIPEWAIT, 1, "CURLOPT_PIPEWAIT")
+    /// - Parameter mayMultiplex: whether the transfer may run on HTTP/2 (TLS with h2 offered, or
+    ///   prior knowledge). Then CURLOPT_PIPEWAIT is set, so that a burst of transfers to one
+    ///   origin waits for the first connection and multiplexes on it instead of opening one each.
+    ///   Not otherwise: on plain `http://` libcurl learns that a connection cannot multiplex only
+    ///   from its first response, so every transfer to the origin would wait for that one (a slow
+    ///   first line would hold up, and time out, the lines behind it).
+    package func add(_ easy: EasyHandle, handler: EasyTransferHandler, mayMultiplex: Bool) throws(SwurlError) {
+        try easy.set(CURLOPT_PIPEWAIT, mayMultiplex ? 1 : 0, "CURLOPT_PIPEWAIT")
         easy.prepareForPerform(handler: handler)
         let rc = curl_multi_add_handle(raw, easy.raw)
         guard rc == CURLM_OK else {

@@ -214,7 +214,7 @@ package final class Exchange {
                 tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: r.redirectURL, error: nil, endedAt: Timestamp.now(),
                                      fromCache: transfer.servesStoredResponse))
             case .failure(let error):
-                tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : TransferTiming(transfer.easy), redirectURL: nil, error: error, endedAt: Timestamp.now()))
+                tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: nil, error: error, endedAt: Timestamp.now()))
             }
         }
         var result: TransferResult

@@ -129,7 +129,7 @@ package final class MultiDriver {
                     return
                 }
                 slot.transfer = transfer
-                try multi.add(transfer.easy, handler: transfer)
+                try multi.add(transfer.easy, handler: transfer, mayMultiplex: transfer.mayMultiplex)
                 byEasy[ObjectIdentifier(transfer.easy)] = slot
             } catch {
                 slot.transfer = nil

@@ -25,6 +25,8 @@ package final class Transfer: EasyTransferHandler {
         return handle
     }
     private var bodyReader: RequestBodyReader?
+    /// Bytes `bodyReader` gave libcurl (since the last rewind).
+    private var bodyBytesRead: Int64 = 0
     /// Runs the security policy inside every TLS handshake of this transfer's handle.
     private var verifier: HandshakeVerifier?
     /// Credentials libcurl answers a Digest challenge with; only for the origin they belong to.
@@ -156,7 +158,14 @@ package final class Transfer: EasyTransferHandler {
         return TransferResult(head: lastHead, effectiveURL: easy.effectiveURL,
                               redirectCount: easy.redirectCount,
                               redirectURL: easy.redirectURL,
-                              timing: TransferTiming(easy))
+                              timing: measuredTiming)
+    }
+
+    /// libcurl's counters for the hop that ran, and the body bytes read for it.
+    var measuredTiming: TransferTiming {
+        var timing = TransferTiming(easy)
+        timing.bodyBytesRead = bodyBytesRead
+        return timing
     }
 
     /// Feeds a cached response to `delegate` as the network would: the head, then the body in
@@ -309,6 +318,7 @@ package final class Transfer: EasyTransferHandler {
         do {
             let n = try reader.read(into: buffer)
             if n > 0 {
+                bodyBytesRead += Int64(n)
                 sendLimiter?.account(n)
                 lastActivity = Transfer.now()
             }
@@ -322,6 +332,7 @@ package final class Transfer: EasyTransferHandler {
     package func easyRewindBody() -> Bool {
         guard let body = request.body, body.isRewindable else { return false }
         bodyReader = body.makeReader()
+        bodyBytesRead = 0
         return true
     }
 

@@ -7,6 +7,18 @@ extension Transfer {
 
     /// The connection settings of every hop: timeouts, HTTP version, proxy, Unix socket,
     /// `--resolve`, IP version, rate limits, buffer size and Digest credentials.
+    /// Whether this hop may run on an HTTP/2 connection shared with other transfers: prior
+    /// knowledge, or TLS where ALPN offers h2 (not `--http1.1`, and libcurl has nghttp2).
+    /// `http://` with `--http2` upgrades one connection per request first: not shared.
+    var mayMultiplex: Bool {
+        guard CurlVersion.hasHTTP2 else { return false }
+        switch options.httpVersion {
+        case .http1_1: return false
+        case .http2PriorKnowledge: return true
+        case .automatic, .http2: return (routeScheme ?? "").lowercased() == "https"
+        }
+    }
+
     func configureConnection() throws(SwurlError) {
         switch options.httpVersion {
         case .automatic:
