@@ -12,7 +12,7 @@ struct CurlCommandExport {
     let request: HTTPRequest
     let options: CommandOptions
     let transfer: TransferOptions
-    /// The session's cookies for the request's host (`--cookie`), when a session is used.
+    /// The session's cookies for the request's host (a `Cookie` header), when a session is used.
     let cookies: [SessionCookie]
     /// The multipart parts, in order (empty unless the body is multipart).
     let parts: [MultipartRequestSerializer.Part]
@@ -104,7 +104,10 @@ struct CurlCommandExport {
             add("--netrc-optional")
         }
         if !cookies.isEmpty {
-            add("--cookie", cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
+            // A header, not `--cookie NAME=VALUE`: curl sends that string to every host a redirect
+            // leads to, and it drops a `Cookie` header at a redirect to another host or port, as
+            // swurl keeps a session's cookies to their host.
+            add("--header", "Cookie: " + cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
         }
 
         // Redirects, time limits, connections.

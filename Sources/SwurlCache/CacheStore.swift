@@ -326,7 +326,9 @@ package final class CacheStore {
     package func clear(urlPrefix: String? = nil) -> Int {
         var n = 0
         if let urlPrefix {
-            for l in list() where l.summary.url.hasPrefix(urlPrefix) {
+            // Entries keep their URL's password masked: so is a prefix that has one.
+            let prefix = Redactor.url(urlPrefix)
+            for l in list() where l.summary.url.hasPrefix(prefix) {
                 if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
             }
         } else {

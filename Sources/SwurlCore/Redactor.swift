@@ -46,6 +46,29 @@ package enum Redactor {
         return String(text[..<text.index(after: colon)]) + mask + String(text[r.upperBound...])
     }
 
+    /// Every word of `text` that `url` would mask, masked: a message that quotes a URL or a
+    /// proxy as it was given (libcurl's own errors among them). Words end at blanks, quotes and
+    /// angle brackets.
+    package static func urls(inText text: String) -> String {
+        guard text.containsByte(UInt8(ascii: "@")) else { return text }
+        var out = ""
+        var word = ""
+        func flush() {
+            out += word.contains("@") ? url(word) : word
+            word = ""
+        }
+        for c in text {
+            if c.isWhitespace || c == "'" || c == "\"" || c == "`" || c == "<" || c == ">" {
+                flush()
+                out.append(c)
+            } else {
+                word.append(c)
+            }
+        }
+        flush()
+        return out
+    }
+
     /// `user:password` → `user:****`; a value without a colon (a bearer token, or a user name
     /// whose password is asked for) → `****` when `whole`, else as it is.
     package static func credentials(_ value: String, whole: Bool = true) -> String {

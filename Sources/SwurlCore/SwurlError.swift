@@ -24,25 +24,29 @@ package enum SwurlError: Error, Equatable, Sendable {
     /// Writing the output failed (exit 1).
     case output(String)
 
-    /// The one-line description printed after `swurl: error: `.
+    /// The one-line description printed after `swurl: error: ` (and kept in batch results, HAR
+    /// entries and reports), with the passwords of the URLs it quotes masked
+    /// (`Redactor.urls(inText:)`): a message may quote a URL or `--proxy` as it was given, or
+    /// libcurl's text that does.
     package var message: String {
         switch self {
         case .usage(let m, _), .badData(let m, _), .inputFile(let m, _), .transport(let m, _),
              .trust(let m, _), .responseRejected(let m, _):
-            return m
+            return Redactor.urls(inText: m)
         case .timedOut(let m), .tooManyRedirects(let m), .output(let m):
-            return m
+            return Redactor.urls(inText: m)
         case .interrupted:
             return "interrupted"
         }
     }
 
-    /// An optional second line that tells the user how to fix the problem.
+    /// An optional second line that tells the user how to fix the problem (URL passwords
+    /// masked, as in `message`).
     package var hint: String? {
         switch self {
         case .usage(_, let h), .badData(_, let h), .inputFile(_, let h), .transport(_, let h),
              .trust(_, let h), .responseRejected(_, let h):
-            return h
+            return h.map { Redactor.urls(inText: $0) }
         default:
             return nil
         }

@@ -157,7 +157,7 @@ package final class Exchange {
         if redirects + retries > 0 { try reorderJar() }
         try handCookies(forHost: try origin(of: hop.url).host)
         // The cache looks the hop up with its credentials in place (they are part of the key).
-        let cache = try HopCache(request: hop, options: options, digest: digest)
+        let cache = try HopCache(request: hop, options: options, digest: digest, engineCookies: engineCookiesForCache(hop))
         var replay: Transfer.Replay?
         if let cache {
             switch cache.plan(now: Exchange.wallClockPrecise(), validators: !unconditionalNext) {
@@ -325,6 +325,25 @@ package final class Exchange {
     }
     private var jarJoined = false
 
+    /// The lines of the cookie engine the hop will use, for its cache key (libcurl adds the
+    /// matching ones to the request itself): none when the cache does not look the hop up, or
+    /// before any hop joined the engine (it is empty then).
+    private func engineCookiesForCache(_ hop: HTTPRequest) throws(SwurlError) -> [String] {
+        guard options.cache != nil, hop.method == .get, let share else { return [] }
+        if let jar { return jar.cookieList }
+        let reader: EasyHandle
+        if let cookieReader {
+            reader = cookieReader
+        } else {
+            reader = try EasyHandle()
+            try reader.use(share: share)
+            cookieReader = reader
+        }
+        return reader.cookieList
+    }
+    /// An easy handle on the shared engine for `engineCookiesForCache` when there is no `jar`.
+    private var cookieReader: EasyHandle?
+
     /// An easy handle on the exchange's shared cookie jar, for the session's cookies
     /// (`handCookies`); nil without a session.
     private func cookieJar(_ share: ShareHandle) throws(SwurlError) -> EasyHandle? {
@@ -428,7 +447,7 @@ package final class Exchange {
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         // A stale stored response adds its validators, as the real request would.
-        if let cache = try HopCache(request: hop, options: options, digest: digest),
+        if let cache = try HopCache(request: hop, options: options, digest: digest, engineCookies: engineCookiesForCache(hop)),
            case .send(let conditional) = cache.plan(now: Exchange.wallClockPrecise()) {
             for f in conditional { hop.headers.add(f.name, f.value) }
         }

@@ -51,18 +51,20 @@ final class HopCache: TransferDelegate {
     /// The cache for a hop, or nil when the cache is off or the request is not one it handles
     /// (only GET is looked up and stored; other methods only invalidate, in `invalidate`).
     /// - Throws: `SwurlError` when the cache directory cannot be used.
-    init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?) throws(SwurlError) {
+    /// - Parameter engineCookies: the lines of libcurl's cookie engine for the hop
+    ///   (CURLINFO_COOKIELIST): the cookies it may add to the request, which the key must cover.
+    init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookies: [String] = []) throws(SwurlError) {
         guard let settings = options.cache, request.method == .get else { return nil }
         self.settings = settings
         self.request = request
         store = try CacheStore(directory: settings.directory, maxSize: settings.maxSize)
-        key = HopCache.key(request, options, digest)
+        key = HopCache.key(request, options, digest, engineCookies: engineCookies)
         insecure = options.security.allowsInvalidCertificates
         requestTime = Exchange.wallClockPrecise()
         var opened = store.open(key)
         // An entry for another URL or method under this name is no entry (a key collision, or a
         // file put there by hand).
-        if let o = opened, o.entry.url != request.url || o.entry.method != request.method.rawValue { opened = nil }
+        if let o = opened, o.entry.url != HopCache.storedURL(request.url) || o.entry.method != request.method.rawValue { opened = nil }
         if let o = opened, !CacheRules.varyMatches(storedVary: o.entry.head.headers["Vary"].map(CacheRules.varyNames) ?? [],
                                                    storedRequest: o.entry.varyRequest, request: request.headers) {
             opened = nil
@@ -71,12 +73,23 @@ final class HopCache: TransferDelegate {
         status = "miss"
     }
 
-    /// The key: method, URL and digests of what makes identities and trust differ.
-    static func key(_ request: HTTPRequest, _ options: TransferOptions, _ digest: Credentials?) -> CacheKey {
+    /// The URL as an entry keeps it: its password masked (the key's digests tell passwords apart;
+    /// the file holds no secret in clear).
+    static func storedURL(_ url: String) -> String { Redactor.url(url) }
+
+    /// The key: method, URL and digests of what makes identities and trust differ: the
+    /// credential headers, a `Host` field (another virtual host's response), the cookies the
+    /// engine may add (set by an earlier hop or line, or a session's), Digest, proxy, TLS and
+    /// route settings. The last two are left out when there are none, so that the keys of
+    /// requests without them stay as they were.
+    static func key(_ request: HTTPRequest, _ options: TransferOptions, _ digest: Credentials?, engineCookies: [String] = []) -> CacheKey {
         var identity: [(label: String, value: String)] = []
         for name in CacheKey.credentialHeaders {
             identity.append((name, request.headers.values(name).joined(separator: "\n")))
         }
+        let host = request.headers.values("Host")
+        if !host.isEmpty { identity.append(("host", host.joined(separator: "\n").lowercased())) }
+        if !engineCookies.isEmpty { identity.append(("engine cookies", engineCookies.sorted().joined(separator: "\n"))) }
         if let digest { identity.append(("digest", digest.user + ":" + digest.password)) }
         if let cookies = options.sessionCookies { identity.append(("session", cookies.map(\.netscapeLine).joined(separator: "\n"))) }
         identity.append(("proxy", keyText(options.proxy)))
@@ -208,7 +221,7 @@ final class HopCache: TransferDelegate {
             for name in head.headers["Vary"].map(CacheRules.varyNames) ?? [] {
                 for v in request.headers.values(name) { vary.add(name, v) }
             }
-            pending = CacheEntry(url: request.url, method: request.method.rawValue, requestTime: requestTime,
+            pending = CacheEntry(url: HopCache.storedURL(request.url), method: request.method.rawValue, requestTime: requestTime,
                                  responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
             writer = try? store.writer(for: key)
             if writer == nil { status = "not stored: the cache directory is not writable" }
