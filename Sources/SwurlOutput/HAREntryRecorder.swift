@@ -104,12 +104,12 @@ final class HAREntryRecorder: HopTap {
             out.recordBytes(nil)
         }
         out.recordInt(sentHead.map { Int64($0.count) } ?? -1)
-        // libcurl's upload count has a chunked body's framing in it: the payload is what was read
-        // for it (stdin, a file of unknown length), at most that count. Asked only with a body:
-        // the header look-up was a fifth of a bodiless record's work.
+        // libcurl's upload count has a chunked body's framing in it: the payload is at most the
+        // body's own length, or what was read for it when that is unknown (stdin). Asked only
+        // with a body: the header look-up was a fifth of a bodiless record's work.
         let sent = sentHead == nil ? (request.body == nil ? 0 : -1)
             : request.body == nil ? t.uploadedBytes
-            : request.isChunked ? min(t.bodyBytesRead, t.uploadedBytes)
+            : request.isChunked ? min(request.body?.length ?? t.bodyBytesRead, t.uploadedBytes)
             : t.uploadedBytes
         out.recordInt(sent)
         // The response.

@@ -77,6 +77,50 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(nginx.connections().count, 1)
     }
 
+    /// Over plain http a line does not wait for the origin's first response (libcurl's wait for
+    /// a connection that may multiplex is for HTTP/2): a fast line behind a slow one ends within
+    /// its own timeout.
+    func testASlowFirstLineDoesNotHoldUpTheLinesBehindIt() throws {
+        let path = try input([try HTTPBin.url("/delay/3"), try HTTPBin.url("/get") + " --timeout 1"])
+        let r = try runSwurl(["batch", path, "--jsonl"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let lines = byLine(try objects(r))
+        XCTAssertEqual(lines[1]?["status"] as? Int, 200)
+        XCTAssertEqual(lines[2]?["status"] as? Int, 200, "\(lines[2] ?? [:])")
+    }
+
+    /// An output naming the input (its file, or the file stdin is redirected from) is refused
+    /// before anything is sent: its rename would replace the list of URLs.
+    func testAnOutputNamingTheInputIsRefusedAndTheInputKept() throws {
+        let capture = try CaptureServer()
+        let path = try input([capture.base + "/x"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for (option, stdinFile) in [("--har", nil), ("--junit", path), ("--report", nil)] as [(String, String?)] {
+            let args = ["batch", stdinFile == nil ? path : "-", option, path]
+            let r = try runSwurl(args, stdinFile: stdinFile)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("the input"), r.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "\(args)")
+        }
+        try capture.sync()
+        XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+    }
+
+    /// `--junit -` and `--report -` into a file the shell opened: what the shell writes next goes
+    /// after them (the report moves the file position, as writing to stdout does).
+    func testReportsOnStdoutLeaveTheShellsFilePositionAfterThem() throws {
+        let path = try input([try HTTPBin.url("/get")])
+        let out = TestPaths.temporaryDirectory() + "/out.txt"
+        let script = "{ \"$SW\" batch \"$IN\" --junit -; \"$SW\" batch \"$IN\" --report -; echo AFTER; } > \"$OUT\""
+        let ran = try runProcess("/bin/sh", ["-c", script], environment: ["SW": TestPaths.binary, "IN": path, "OUT": out], check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("1 200 "), text)
+        XCTAssertTrue(text.contains("</testsuites>\n1 200 "), text)
+        XCTAssertTrue(text.hasSuffix("</html>\nAFTER\n"), String(text.suffix(200)))
+        XCTAssertEqual(text.components(separatedBy: "<?xml").count, 2, text)
+    }
+
     func testMixedStatusesWithCheckStatusReportEveryLineAndExitWithFirstFailureInInputOrder() throws {
         let nginx = try NginxServer(serverConfig: "location = /boom { return 500; }")
         let path = try input([

@@ -395,6 +395,48 @@ final class CacheTests: XCTestCase {
         }
     }
 
+    /// A cookie libcurl's engine adds (set by the redirect before the hop) is part of the key: the
+    /// response fetched with it never answers a request without it.
+    func testCookiesTheEngineAddsArePartOfTheKey() throws {
+        let page = origin.url("/logged-in?cc=" + q("max-age=600"))
+        let login = "/login?status=302&loc=" + q(page) + "&h=" + q("Set-Cookie:sid=LOGGEDIN; Path=/")
+        let first = try swurl(["-F", origin.url(login)])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(origin.lastHeaders("/logged-in")["Cookie"], "sid=LOGGEDIN", "the redirect's hop carried the cookie")
+        // The same page without the cookie: the origin answers it (a hit would serve the logged-in page).
+        XCTAssertEqual(try fetch("/logged-in?cc=" + q("max-age=600")).cache, "miss, stored")
+        XCTAssertEqual(origin.count("/logged-in"), 2)
+        XCTAssertNil(origin.lastHeaders("/logged-in")["Cookie"])
+    }
+
+    /// A `Host` field names another virtual host: its response is another response.
+    func testAHostFieldIsPartOfTheKey() throws {
+        let path = "/vhost?cc=" + q("max-age=600")
+        XCTAssertEqual(try fetch(path, ["Host:other.example"]).body, "/vhost #1")
+        XCTAssertEqual(try fetch(path).body, "/vhost #2")
+        XCTAssertEqual(try fetch(path, ["Host:OTHER.example"]).body, "/vhost #1")
+        XCTAssertEqual(try fetch(path).body, "/vhost #2")
+        XCTAssertEqual(origin.count("/vhost"), 2)
+    }
+
+    /// The URL's password never reaches an entry file (it keeps `****`), and the entry still
+    /// answers the same URL.
+    func testAURLPasswordIsNotStoredInClear() throws {
+        let url = origin.url("/pw?cc=" + q("max-age=600")).replacingOccurrences(of: "http://", with: "http://ann:hunter2@")
+        for _ in 0..<2 {
+            let r = try swurl([url])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.text, "/pw #1")
+        }
+        XCTAssertEqual(origin.count("/pw"), 1)
+        XCTAssertFalse(entries().isEmpty)
+        for name in entries() {
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)), as: UTF8.self)
+            XCTAssertFalse(text.contains("hunter2"), name)
+            XCTAssertTrue(text.contains("ann:****@"), name)
+        }
+    }
+
     func testInsecureResponsesAreNeverStored() throws {
         let path = "/insecure?cc=" + q("max-age=60")
         XCTAssertEqual(try fetch(path, ["-k"]).cache, "not stored: --insecure")

@@ -331,7 +331,7 @@ final class CurlExportTests: XCTestCase {
         XCTAssertFalse(pinned.text.contains("leaf.pem"), pinned.text)
     }
 
-    func testSessionCookiesBecomeCookieOption() throws {
+    func testSessionCookiesBecomeACookieHeaderCurlKeepsToTheirHost() throws {
         let session = TestPaths.temporaryDirectory() + "/s.json"
         try Data("""
             {"version": 1, "cookies": [
@@ -342,6 +342,23 @@ final class CurlExportTests: XCTestCase {
         let r = try roundTrip(["--session-read-only", session, "{URL}/c"])
         XCTAssertEqual(r.swurl, r.curl, r.printed.text)
         XCTAssertTrue(r.curl.headers.contains("cookie:a=1"), "\(r.curl)")
+        // A header, not `--cookie a=1`: curl sends a cookie string to every host a redirect leads
+        // to, and drops a Cookie header there, as swurl keeps the session's cookies to their host.
+        XCTAssertTrue(r.printed.text.contains("--header 'Cookie: a=1'"), r.printed.text)
+        XCTAssertFalse(r.printed.text.contains("--cookie"), r.printed.text)
+        let origin = try CacheOrigin()
+        let other = try CaptureServer()
+        let landing = other.base.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/landed"
+        let start = origin.url("/go?status=302&loc=" + (landing.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? landing))
+        let printed = try runSwurl(["--curl", "--session-read-only", session, "-F", start])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        let ran = try runProcess("/bin/sh", ["-c", printed.text], check: false)
+        XCTAssertEqual(ran.status, 0, "\(printed.text)\n\(ran.stderr)")
+        XCTAssertEqual(origin.lastHeaders("/go")["Cookie"], "a=1")
+        try other.sync()
+        let landed = String(decoding: other.capturedAll, as: UTF8.self)
+        XCTAssertTrue(landed.contains("GET /landed"), landed)
+        XCTAssertFalse(landed.lowercased().contains("cookie"), landed)
     }
 
     func testNothingIsSent() throws {

@@ -243,6 +243,17 @@ final class HARTests: XCTestCase {
         XCTAssertEqual((recorded["chunked"]?["postData"] as? [String: Any])?["text"] as? String, "hello")
     }
 
+    /// A body from stdin has no length before it is read (sent chunked): its size is the bytes
+    /// read for it, not -1.
+    func testAStdinBodyIsRecordedByTheBytesSent() throws {
+        let har = dir + "/stdin.har"
+        let r = try runSwurl(["--har", har, "POST", try HTTPBin.url("/post")], stdin: Data("stdin body".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertEqual(request(entry)["bodySize"] as? Int, 10)
+        XCTAssertTrue(r.text.contains("\"data\": \"stdin body\""), r.text)
+    }
+
     func testHarBodiesRecordsTextBodiesOnly() throws {
         let har = dir + "/bodies.har"
         let r = try runSwurl(["--har", har, "--har-bodies", try HTTPBin.url("/json")])

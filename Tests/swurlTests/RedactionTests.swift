@@ -56,6 +56,35 @@ final class RedactionTests: XCTestCase {
         XCTAssertTrue(String(decoding: server.capturedAll, as: UTF8.self).contains("Authorization: Basic"))
     }
 
+    /// Errors that quote a URL or a proxy as given (swurl's "invalid URL", libcurl's own text)
+    /// mask its password wherever the message goes: stderr, batch results, HAR and reports.
+    func testErrorsQuotingAURLMaskItsPasswordInEveryOutput() throws {
+        let s = RedactionTests.secret
+        let badURL = "http://ann:\(s)@127.0.0.1:1:2/x"
+        let badProxy = "http://ann:\(s)@127.0.0.1:1:2"
+        let one = try runSwurl([badURL])
+        XCTAssertEqual(one.status, 64, one.stderr)
+        assertNoSecret(one.stderr, "invalid URL")
+        XCTAssertTrue(one.stderr.contains("ann:****@"), one.stderr)
+        let viaProxy = try runSwurl(["--proxy=\(badProxy)", "http://127.0.0.1:9/x"])
+        XCTAssertNotEqual(viaProxy.status, 0)
+        assertNoSecret(viaProxy.stderr, "libcurl's proxy error")
+        XCTAssertTrue(viaProxy.stderr.contains("ann:****@"), viaProxy.stderr)
+
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("\(badURL)\nhttp://127.0.0.1:9/y --proxy=\(badProxy)\n".utf8).write(to: URL(fileURLWithPath: dir + "/lines"))
+        let batch = try runSwurl(["batch", dir + "/lines", "--jsonl", "--har", dir + "/b.har", "--report", dir + "/b.html", "--junit", dir + "/b.xml"])
+        XCTAssertNotEqual(batch.status, 0)
+        assertNoSecret(batch.text, "batch results")
+        assertNoSecret(batch.stderr, "batch stderr")
+        XCTAssertTrue(batch.text.contains("ann:****@"), batch.text)
+        for name in ["b.har", "b.html", "b.xml"] {
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)), as: UTF8.self)
+            assertNoSecret(text, name)
+        }
+    }
+
     func testProxyErrorsMaskThePasswordAndHintOnlySupportedSchemes() throws {
         for proxy in ["ftp://ann:\(RedactionTests.secret)@proxy.example:21", "https://ann:\(RedactionTests.secret)@127.0.0.1:9"] {
             let r = try runSwurl(["--proxy", proxy, "http://127.0.0.1:9/x"])

@@ -42,6 +42,16 @@ final class ReplTests: XCTestCase {
         ])
     }
 
+    /// As on the command line, a lower-case method counts only with something after it: `get`
+    /// alone is a path.
+    func testALowerCaseMethodAloneIsAPath() throws {
+        let root = try HTTPBin.url("")
+        let r = try script(["get", "get anything/x", "post anything/y a=1"], [root])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(urls(r.text), ["\(root)/get", "\(root)/anything/x", "\(root)/anything/y"])
+        XCTAssertTrue(r.text.contains("\"method\": \"POST\""), r.text)
+    }
+
     func testCdSetUnsetAndEnv() throws {
         let root = try HTTPBin.url("")
         let r = try script([
