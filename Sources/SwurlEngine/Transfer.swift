@@ -301,7 +301,10 @@ package final class Transfer: EasyTransferHandler {
         // libcurl adds `Expect: 100-continue` to large uploads and then waits for an answer
         // some servers never send; HTTPie never sends it. An explicit Expect item wins.
         if !request.headers.contains("Expect") && !request.isRemoved("Expect") { lines.append("Expect:") }
-        if request.body != nil && !request.headers.contains("Content-Type") && !request.isRemoved("Content-Type") {
+        // libcurl gives a body without a Content-Type, and a POST without a body (sent with
+        // CURLOPT_POST), `application/x-www-form-urlencoded`: the request swurl shows
+        // (`--offline`, `--curl`) has none, so neither does the one it sends.
+        if (request.body != nil || request.method == .post) && !request.headers.contains("Content-Type") && !request.isRemoved("Content-Type") {
             lines.append("Content-Type:")
         }
         return lines

@@ -25,6 +25,9 @@ final class OfflineAndErrorTests: XCTestCase {
             ["--raw", "text body", "{URL}/r", "Content-Type:text/plain"],
             ["--chunked", "POST", "{URL}/c", "a=1"],
             ["POST", "{URL}/h", "Host:example.test", "a=1"],
+            // No body: libcurl's default form Content-Type must not go out unseen.
+            ["POST", "{URL}/empty"],
+            ["-f", "POST", "{URL}/empty-form"],
             ["{USERINFO}/u"],
             ["-A", "digest", "-a", "u:p", "{URL}/d"],
             ["{URL}/pé/a b?q=é ü&r=1", "s==ä b"],
