@@ -55,7 +55,10 @@ package enum ArgumentParser {
                 }
                 switch spec.argument {
                 case .none:
-                    if inline != nil { throw .usage("option --\(spec.name) takes no value (got '\(arg)')") }
+                    if inline != nil {
+                        throw .usage("option --\(spec.name) takes no value (got '\(arg)')",
+                                     hint: spec.option == .json ? "give the fields as items after the URL (name=text, name:=1), or the whole body as @file or on stdin" : nil)
+                    }
                     try record(spec, nil)
                 case .optional:
                     // `--timing json` as well as `--timing=json`: the next word is taken only when
@@ -118,6 +121,9 @@ package enum ArgumentParser {
         "-F": "file fields are request items: swurl URL name@file (-F is --follow in swurl)",
         "--user": "credentials: -a USER[:PASS]",
         "-u": "credentials: -a USER[:PASS]",
+        "-i": "response headers: -h prints them alone, -p hb with the body (both are shown on a terminal)",
+        "--include": "response headers: -h prints them alone, -p hb with the body (both are shown on a terminal)",
+        "--location": "follow redirects with --follow (-F or -L)",
     ]
 
     private static func unknown(_ option: String) -> SwurlError {

@@ -35,7 +35,15 @@ enum BatchCommand: SwurlCommand {
         let outputDir = args.value(.outputDir).map { environment.resolvePath($0) }
         if let dir = outputDir {
             var st = stat()
-            guard stat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            if stat(dir, &st) != 0 {
+                let shown = TerminalSanitizer.clean(dir)
+                guard errno == ENOENT else {
+                    throw .inputFile("--output-dir '\(shown)': \(systemErrorMessage(errno))")
+                }
+                throw .inputFile("--output-dir '\(shown)' does not exist",
+                                 hint: "create it first: mkdir -p " + FileTrust.quoted(args.value(.outputDir) ?? dir))
+            }
+            guard (st.st_mode & S_IFMT) == S_IFDIR else {
                 throw .inputFile("--output-dir '\(TerminalSanitizer.clean(dir))' is not a directory")
             }
         }

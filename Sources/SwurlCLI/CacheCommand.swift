@@ -11,6 +11,10 @@ enum CacheCommand: SwurlCommand {
     static let invocation = "swurl cache list"
     static let usage = "swurl cache list [--json] | clear [URL-PREFIX] | prune [--cache=DIR] [--cache-max SIZE]"
     package static let summary = "list, clear or prune the HTTP cache (--cache)"
+    /// The actions, offered by the completions after `swurl cache`.
+    static let actions = [(word: "list", summary: "show the stored responses"),
+                          (word: "clear", summary: "remove every entry, or those whose URL starts with a prefix"),
+                          (word: "prune", summary: "remove stale entries without validators, then down to --cache-max")]
 
     /// - Throws: `.usage` for a missing or unknown action, the store's errors.
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {

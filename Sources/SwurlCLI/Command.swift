@@ -30,6 +30,9 @@ protocol SwurlCommand {
     static var usage: String { get }
     /// One line on what the command does.
     static var summary: String { get }
+    /// The words the command takes as its first argument (`swurl cache list`), each with one line
+    /// on what it does, for completions and the message for an unknown one; empty for most commands.
+    static var actions: [(word: String, summary: String)] { get }
     /// Runs the command on parsed arguments (the command word already removed from the positionals).
     /// - Returns: the exit status; errors are thrown and reported by `Swurl.main`.
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus
@@ -68,6 +71,9 @@ enum CommandTable {
 }
 
 extension SwurlCommand {
+    /// No actions: the first argument is a URL, a host or a file.
+    static var actions: [(word: String, summary: String)] { [] }
+
     /// How error messages name the command: "a request", "a download", "swurl certs".
     static var summaryNoun: String {
         switch name {

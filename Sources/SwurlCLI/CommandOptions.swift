@@ -87,17 +87,51 @@ package struct CommandOptions {
                 throw .usage("the method \(first) needs a URL after it", hint: "e.g. swurl \(first) example.org/path")
             }
         }
+        let word = positionals.first ?? ""
+        // curl habits: `-d @file URL` (swurl's -d is --download) and `--json '{…}' URL` (swurl's
+        // --json takes no value) leave a body where the URL goes; no URL starts with either.
+        if word.hasPrefix("@") {
+            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: a body file is the item \(TerminalSanitizer.clean(word)) after the URL",
+                         hint: "e.g. swurl POST URL \(TerminalSanitizer.clean(word)) (swurl's -d is --download, not curl's --data)")
+        }
+        if CommandOptions.looksLikeJSONDocument(word) {
+            throw CommandOptions.jsonWordError(word, place: "is not a URL")
+        }
         // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
         // percent-encoded here, once, so --offline shows what is sent.
-        url = URLText.percentEncodingUnsafeBytes(positionals.first ?? "")
+        url = URLText.percentEncodingUnsafeBytes(word)
         let parser = RequestItemParser(environment: environment)
         for raw in positionals.dropFirst() {
             if CommandOptions.looksLikeURL(raw) {
                 throw .usage("'\(raw)' looks like a URL, but the URL was '\(url)'",
                              hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; -d is --download, and data are items like name=value")
             }
-            items.append(try parser.parse(raw))
+            do {
+                items.append(try parser.parse(raw))
+            } catch {
+                // A whole JSON document as one word is no item (its `"a":1` reads as a header).
+                if CommandOptions.looksLikeJSONDocument(raw) { throw CommandOptions.jsonWordError(raw, place: "is not a request item") }
+                throw error
+            }
         }
+    }
+
+    /// A JSON object or array typed as one word (`{"a":1}`, `[{"a":1}]`, `["x"]`): what a curl
+    /// user passes to `--json`. Not `[]:=1` or `[0]=x` (nested-key items) or `[::1]` (a host).
+    static func looksLikeJSONDocument(_ word: String) -> Bool {
+        func blank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        let bytes = word.utf8.filter { !blank($0) }
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        if first == UInt8(ascii: "{") { return last == UInt8(ascii: "}") }
+        guard first == UInt8(ascii: "["), bytes.count > 1, last == UInt8(ascii: "]") else { return false }
+        return "{[\"".utf8.contains(bytes[1])
+    }
+
+    /// The error for a JSON document given as a word: swurl's `--json` takes no value, and the
+    /// body is built from items or read from a file or stdin.
+    static func jsonWordError(_ word: String, place: String) -> SwurlError {
+        .usage("'\(TerminalSanitizer.clean(word))' \(place): it looks like a JSON body",
+               hint: "--json takes no value: give the fields as items after the URL (name=text, name:=1, name:='[1,2]'), or the whole body as @file or on stdin")
     }
 
     /// Everything but the positionals (after `takePositionals`: a few rules look at the items).

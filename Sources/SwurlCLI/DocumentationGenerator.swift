@@ -226,12 +226,13 @@ package enum DocumentationGenerator {
     static func bash() -> String {
         func forms(_ spec: OptionSpec) -> [String] { longNames(spec) + spec.shorts.map { "-" + String($0) } }
         var s = "# \(banner)\n# bash completion for swurl\n_swurl() {\n"
-        s += "    local cur prev cmd= i\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
-        // The command is the first word that is neither an option nor an option's value.
+        s += "    local cur prev cmd= args=0 i\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+        // The command is the first word that is neither an option nor an option's value; args
+        // counts the words after it (a command's action is its first).
         let valued = OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
         s += "    for ((i = 1; i < COMP_CWORD; i++)); do\n        case \"${COMP_WORDS[i]}\" in\n"
         s += "            \(valued.flatMap(forms).joined(separator: "|"))) ((i++)) ;;\n"
-        s += "            -*) ;;\n            *) cmd=\"${COMP_WORDS[i]}\"; break ;;\n        esac\n    done\n"
+        s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${COMP_WORDS[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
         s += "    case \"$prev\" in\n"
         for spec in OptionTable.documented {
             guard case .required = spec.argument else { continue }
@@ -254,13 +255,25 @@ package enum DocumentationGenerator {
         s += "            *) opts=\"\(completedOptions(for: nil).flatMap(forms).joined(separator: " "))\" ;;\n        esac\n"
         s += "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
         s += "    elif [[ -z \"$cmd\" ]]; then\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " "))\" -- \"$cur\"))\n"
+        for command in CommandTable.all where !command.actions.isEmpty {
+            guard let word = command.word else { continue }
+            s += "    elif [[ \"$cmd\" == \(word) && $args -eq 0 ]]; then\n"
+            s += "        COMPREPLY=($(compgen -W \"\(command.actions.map(\.word).joined(separator: " "))\" -- \"$cur\"))\n"
+        }
         s += "    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
         return s
     }
 
+    /// An option's description in an `_arguments` spec (`[…]`): `zshMessage` with brackets escaped.
     private static func zshQuote(_ s: String) -> String {
-        s.replacingAll("'", with: "'\\''").replacingAll("[", with: "\\[").replacingAll("]", with: "\\]").replacingAll(":", with: "\\:")
+        zshMessage(s).replacingAll("[", with: "\\[").replacingAll("]", with: "\\]")
+    }
+
+    /// A value's message in an `_arguments` spec (`:HOST\:PORT\:ADDR:`): quoted for the
+    /// single quotes around the spec, its colons escaped, since an unescaped one ends the message.
+    private static func zshMessage(_ s: String) -> String {
+        s.replacingAll("'", with: "'\\''").replacingAll(":", with: "\\:")
     }
 
     /// One `_arguments` spec line per option of `specs`.
@@ -272,7 +285,8 @@ package enum DocumentationGenerator {
             var action = ""
             switch spec.argument {
             case .none: break
-            case .required(let m), .optional(let m):
+            case .required(let metavar), .optional(let metavar):
+                let m = zshMessage(metavar)
                 if !spec.choices.isEmpty {
                     action = ":\(m):(\(spec.choices.joined(separator: " ")))"
                 } else if spec.completion == .file {
@@ -296,8 +310,13 @@ package enum DocumentationGenerator {
     static func zsh() -> String {
         var s = "#compdef swurl\n# \(banner)\n\n"
         // After a command word, that command's options only.
-        for word in CommandTable.words {
+        for command in CommandTable.all {
+            guard let word = command.word else { continue }
             s += "_swurl_\(word)() {\n  _arguments -s \\\n" + zshSpecs(completedOptions(for: word))
+            if !command.actions.isEmpty {
+                let described = command.actions.map { "\($0.word)\\:\"\(zshMessage($0.summary))\"" }
+                s += "    '1:action:((\(described.joined(separator: " "))))' \\\n"
+            }
             s += "    '*:argument:_files'\n}\n\n"
         }
         s += "_swurl() {\n  local i\n  for ((i = 2; i < CURRENT; i++)); do\n    case $words[i] in\n"
@@ -318,6 +337,15 @@ package enum DocumentationGenerator {
             s += "complete -c swurl -n '__fish_use_subcommand' -f -a \(word) -d '\(command.summary.replacingAll("'", with: "\\'"))'\n"
         }
         s += "complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
+        // A command's actions, after its word and before any of them.
+        for command in CommandTable.all where !command.actions.isEmpty {
+            guard let word = command.word else { continue }
+            let condition = "__fish_seen_subcommand_from \(word); and not __fish_seen_subcommand_from "
+                + command.actions.map(\.word).joined(separator: " ")
+            for action in command.actions {
+                s += "complete -c swurl -n '\(condition)' -f -a \(action.word) -d '\(action.summary.replacingAll("'", with: "\\'"))'\n"
+            }
+        }
         let words = CommandTable.words
         for spec in OptionTable.documented {
             var line = "complete -c swurl"
@@ -336,7 +364,9 @@ package enum DocumentationGenerator {
             switch spec.argument {
             case .none: break
             case .required, .optional:
-                line += " -r"
+                // Only a required value is the next word; an optional one is attached
+                // (--cache=DIR), which fish completes from the same -a list.
+                if case .required = spec.argument { line += " -r" }
                 if !spec.choices.isEmpty {
                     line += " -f -a '\(spec.choices.joined(separator: " "))'"
                 } else if spec.completion == .none {

@@ -38,14 +38,19 @@ package enum HelpGenerator {
         return s
     }
 
-    /// `swurl help COMMAND`, `swurl COMMAND --help`: the command's usage and every option it takes.
+    /// `swurl help COMMAND`, `swurl COMMAND --help`: the command's usage and every option it takes,
+    /// under the group's name alone: which other commands take an option is `--help all`'s business.
     static func help(for command: any SwurlCommand.Type) -> String {
         var s = "\(command.usage)\n  \(command.summary).\n"
+        if !command.actions.isEmpty {
+            s += "\nActions:\n"
+            for action in command.actions { s += entry(action.word, action.summary + ".") }
+        }
         for group in OptionGroup.allCases {
             let specs = OptionTable.documented.filter { $0.group == group && $0.commands.contains(command.name) }
             guard !specs.isEmpty else { continue }
-            s += "\n\(group.heading):\n"
-            for spec in specs { s += entry(spec.signature, spec.documentation) }
+            s += "\n\(group.rawValue):\n"
+            for spec in specs { s += entry(spec.signature, spec.help) }
         }
         s += "\nExit status: swurl --help all or man swurl.\n"
         return s

@@ -24,7 +24,9 @@ package enum OptionGroup: String, CaseIterable, Sendable {
         case .batch: return [.batch]
         case .download: return [.download, .repl]
         case .cache: return [.request, .download, .batch, .repl]
-        case .network, .tls, .other: return Set(CommandName.allCases).subtracting([.cache])
+        case .network, .tls: return Set(CommandName.allCases).subtracting([.cache])
+        // --no-config, --help, --version: every command reads the config file, the cache's too.
+        case .other: return Set(CommandName.allCases)
         }
     }
 }

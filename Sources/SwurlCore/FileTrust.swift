@@ -87,7 +87,7 @@ package enum FileTrust {
     }
 
     /// `path` for a shell command line: as it is when it holds only safe characters, else in single quotes.
-    private static func quoted(_ path: String) -> String {
+    package static func quoted(_ path: String) -> String {
         let clean = TerminalSanitizer.clean(path)
         let plain = clean.utf8.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || "/._-+,:@%".utf8.contains(b)

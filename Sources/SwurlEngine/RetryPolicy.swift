@@ -54,10 +54,17 @@ package struct RetryPolicy: Sendable, Equatable {
         return max(0, when - now)
     }
 
-    /// A wait for the retry message: tenths below ten seconds (`2.5`), whole seconds above
+    /// A wait for the retry message: hundredths, rounded up, below a second (`0.1`, `0.05`:
+    /// a short wait never reads as `0.0`), tenths below ten seconds (`2.5`), whole seconds above
     /// (`120`); never traps, whatever the value.
     package static func describe(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "0" }
+        if seconds < 1 {
+            // Less a hair, so 0.07 (7.000000000000001 hundredths in binary) stays 0.07.
+            let hundredths = Int(max(0, seconds * 100 - 1e-9).rounded(.up))
+            if hundredths % 10 == 0 { return String(Double(hundredths / 10) / 10) }
+            return (hundredths < 10 ? "0.0" : "0.") + String(hundredths)
+        }
         if seconds < 10 { return String(Double(Int(seconds * 10)) / 10) }
         guard seconds < 1e15 else { return String(seconds) }
         return String(Int(seconds))

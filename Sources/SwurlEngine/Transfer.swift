@@ -138,9 +138,12 @@ package final class Transfer: EasyTransferHandler {
         failureIsTransient = rc.isTransient || timedOut
         if timedOut || rc.timedOut {
             if !timedOut, let c = options.connectTimeout, options.timeout == nil || easy.responseCode == 0 {
-                throw .timedOut("timed out after \(Transfer.seconds(c)) seconds connecting (\(rc.message))")
+                throw .timedOut("timed out after \(Transfer.seconds(c)) connecting (\(rc.message))")
             }
-            throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) seconds without data (\(rc.message))")
+            // Our own stall check aborts from the progress callback: libcurl's "Callback aborted"
+            // says nothing to the user.
+            let why = timedOut ? "" : " (\(rc.message))"
+            throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) without data" + why)
         }
         if rc.tooManyRedirects {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
@@ -208,8 +211,10 @@ package final class Transfer: EasyTransferHandler {
         return false
     }
 
+    /// `1 second`, `2 seconds`, `0.5 seconds`: a timeout as the user gave it, for messages.
     static func seconds(_ s: Double) -> String {
-        s == s.rounded() ? String(Int(s)) : String(s)
+        let number = s == s.rounded() && abs(s) < 1e15 ? String(Int(s)) : String(s)
+        return number + (number == "1" ? " second" : " seconds")
     }
 
     static func now() -> Double { MonotonicClock.now() }

@@ -473,6 +473,15 @@ final class BatchTests: XCTestCase {
             XCTAssertTrue(bad.stderr.contains(message), bad.stderr)
             XCTAssertEqual(bad.text, "", template)
         }
+        // A missing --output-dir says so, with the command that makes it; a file keeps its message.
+        let missing = try runSwurl(["batch", path, "--output-dir", dir + "/no such"])
+        XCTAssertEqual(missing.status, 66, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("/no such' does not exist\nswurl: hint: create it first: mkdir -p '\(dir)/no such'\n"), missing.stderr)
+        let file = dir + "/a-file"
+        try Data().write(to: URL(fileURLWithPath: file))
+        let notDir = try runSwurl(["batch", path, "--output-dir", file])
+        XCTAssertEqual(notDir.status, 66, notDir.stderr)
+        XCTAssertTrue(notDir.stderr.contains("'\(file)' is not a directory\n"), notDir.stderr)
         let noDir = try runSwurl(["batch", path, "--name-template", "{line}"])
         XCTAssertEqual(noDir.status, 64)
         XCTAssertTrue(noDir.stderr.contains("--output-dir"), noDir.stderr)

@@ -658,6 +658,22 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try swurl(["cache", "frobnicate"]).status, 64)
     }
 
+    /// `swurl cache` reads the config file's `--cache=DIR`, and `--no-config` leaves it out, as
+    /// for every other command (it was refused: "does not apply to 'swurl cache'").
+    func testCacheCommandReadsTheConfigAndTakesNoConfig() throws {
+        _ = try fetch("/configured?cc=" + q("max-age=60"))
+        let home = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/config/swurl", withIntermediateDirectories: true)
+        try Data("--cache=\(dir)\n".utf8).write(to: URL(fileURLWithPath: home + "/config/swurl/config"))
+        let env = ["XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/empty-cache"]
+        let configured = try runSwurl(["cache", "list"], environment: env)
+        XCTAssertEqual(configured.status, 0, configured.stderr)
+        XCTAssertTrue(configured.text.contains(origin.url("/configured")), configured.text)
+        let off = try runSwurl(["cache", "list", "--no-config"], environment: env)
+        XCTAssertEqual(off.status, 0, off.stderr)
+        XCTAssertEqual(off.text, "", "the default directory, not the config's")
+    }
+
     func testLeastRecentlyUsedEntriesAreEvictedPastCacheMax() throws {
         let a = "/lru-a?size=1000&cc=" + q("max-age=60"), b = "/lru-b?size=1000&cc=" + q("max-age=60")
         let c = "/lru-c?size=1000&cc=" + q("max-age=60")

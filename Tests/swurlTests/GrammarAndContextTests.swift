@@ -12,6 +12,15 @@ final class GrammarAndContextTests: XCTestCase {
             (["-H", "A: b", url], "headers are request items"),
             (["--data", "x", url], "data are request items"),
             (["-d", "data", url], "looks like a URL, but the URL was 'data'"),
+            (["-d", "@t.txt", url], "a body file is the item @t.txt after the URL"),
+            (["-d", "@t.txt", "127.0.0.1:9/x"], "swurl's -d is --download, not curl's --data"),
+            (["-i", url], "-h prints them alone, -p hb with the body"),
+            (["--include", url], "-h prints them alone"),
+            (["--location", url], "follow redirects with --follow"),
+            (["--json", #"{"a":1}"#, url], "--json takes no value"),
+            (["--json", #"[{"a":1}]"#, "127.0.0.1:9/x"], "--json takes no value"),
+            (["POST", url, "--json", #"{"a": 1}"#], "is not a request item: it looks like a JSON body"),
+            ([#"--json={"a":1}"#, url], "the whole body as @file or on stdin"),
         ]
         for (args, hint) in cases {
             let r = try runSwurl(args)
@@ -19,6 +28,9 @@ final class GrammarAndContextTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(hint), "\(args): \(r.stderr)")
             XCTAssertFalse(r.stderr.contains("did you mean '-j'"), r.stderr)
         }
+        // What only looks close stays what it is: a nested-key item, an IPv6 host.
+        XCTAssertEqual(try runSwurl(["--offline", "POST", ":9/x", "[]:=1"]).status, 0)
+        XCTAssertEqual(try runSwurl(["--offline", "[::1]:9/x"]).status, 0)
     }
 
     func testLowerCaseKnownMethodsAreAccepted() throws {

@@ -107,6 +107,9 @@ final class MessagesExportDocsTests: XCTestCase {
             comp() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _swurl; echo "${COMPREPLY[*]}"; }
             echo "reach=$(comp swurl reach example.org --)"
             echo "request=$(comp swurl example.org --)"
+            echo "cache=$(comp swurl --cache=/tmp/c cache '')"
+            echo "cachelist=$(comp swurl cache list --)"
+            echo "cacheitem=$(comp swurl cache list '')"
             """
         let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script]).stdout, as: UTF8.self)
         let lines = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
@@ -117,6 +120,9 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertTrue(reach.contains("--watch") && reach.contains("--resolve"), "\(reach)")
         for refused in ["--form", "--print", "--offline", "--parallel"] { XCTAssertFalse(reach.contains(refused), "\(refused) after reach") }
         XCTAssertTrue(request.contains("--form") && !request.contains("--watch") && !request.contains("--parallel"), "\(request)")
+        XCTAssertEqual(lines["cache"], ["list", "clear", "prune"])
+        XCTAssertTrue(lines["cachelist"]?.contains("--no-config") == true, "\(lines["cachelist"] ?? [])")
+        XCTAssertFalse(lines["cacheitem"]?.contains("list") == true, "\(lines["cacheitem"] ?? [])")
 
         let man = try runSwurl(["--generate", "man"]).text
         for variable in ["XDG_STATE_HOME", "NETRC", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {

@@ -69,12 +69,20 @@ final class RetryTests: XCTestCase {
         let lines = refused.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, refused.stderr)
         XCTAssertTrue(lines.first?.hasPrefix("swurl: Failed to connect to 127.0.0.1 port \(port)") ?? false, refused.stderr)
-        XCTAssertTrue(lines.first?.hasSuffix("; retrying in 0.0 s (retry 1 of 1)") ?? false, refused.stderr)
+        // --retry-delay 0.05 waits 0.025 to 0.05 s, shown in hundredths (never 0.0).
+        XCTAssertTrue(["0.03", "0.04", "0.05"].contains { lines.first?.hasSuffix("; retrying in \($0) s (retry 1 of 1)") ?? false },
+                      refused.stderr)
     }
 
     func testTimeoutsAreRetried() throws {
         let r = try runSwurl(["--timeout", "0.4", "--retry", "1", "--retry-delay", "0.05", try HTTPBin.url("/delay/3")])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertEqual(r.stderr.components(separatedBy: "retrying in").count - 1, 1, r.stderr)
+        // swurl's own stall check ends the transfer: no libcurl "(Callback aborted)" after it.
+        XCTAssertTrue(r.stderr.contains("swurl: error: timed out after 0.4 seconds without data\n"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("Callback aborted"), r.stderr)
+        let one = try runSwurl(["--timeout", "1", try HTTPBin.url("/delay/3")])
+        XCTAssertEqual(one.status, 2, one.stderr)
+        XCTAssertTrue(one.stderr.contains("timed out after 1 second without data\n"), one.stderr)
     }
 }

@@ -17,6 +17,24 @@ final class CommandOptionsTests: XCTestCase {
         XCTAssertNil(try options(["example.org"]).method)
     }
 
+    /// curl's `-d @file` and `--json '{…}'` leave a body where the URL goes: refused with swurl's spelling.
+    func testABodyWhereTheURLGoesIsRefusedWithSwurlsSpelling() {
+        for (args, hint) in [(["-d", "@t.txt", "example.org"], "swurl POST URL @t.txt"),
+                             (["--json", #"{"a":1}"#, "example.org"], "--json takes no value"),
+                             (["example.org", #"["x"]"#], "--json takes no value")] {
+            XCTAssertThrowsError(try options(args)) { error in
+                guard case .usage(_, let h)? = error as? SwurlError else { return XCTFail("\(args): \(error)") }
+                XCTAssertTrue(h?.contains(hint) == true, "\(args): \(h ?? "no hint")")
+            }
+        }
+        for word in [#"{"a":1}"#, " [ {}] ", #"["x"]"#, "[[1]]", "{}"] {
+            XCTAssertTrue(CommandOptions.looksLikeJSONDocument(word), word)
+        }
+        for word in ["[]:=1", "[0]=x", "[::1]:8080/x", "{a}=b", "example.org", "", "["] {
+            XCTAssertFalse(CommandOptions.looksLikeJSONDocument(word), word)
+        }
+    }
+
     func testMethodWithoutURLIsAUsageError() {
         XCTAssertThrowsError(try options(["GET"])) { error in
             XCTAssertEqual(ExitStatus(for: error as! SwurlError), .usage)

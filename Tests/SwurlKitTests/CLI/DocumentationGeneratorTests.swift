@@ -48,4 +48,55 @@ final class DocumentationGeneratorTests: XCTestCase {
         }
         XCTAssertFalse(help.contains("--generate"))
     }
+
+    /// In a zsh `_arguments` spec an unescaped colon ends the value's message: `HOST:PORT:ADDR`
+    /// unescaped made zsh run `PORT` as the action. After the description, each option's spec
+    /// holds only its own separators: `:MESSAGE:ACTION`, or `::MESSAGE:ACTION` for an optional value.
+    func testZshValueMessagesEscapeTheirColons() {
+        let zsh = DocumentationGenerator.generate("zsh")
+        var checked = 0
+        for line in zsh.split(separator: "\n") where line.hasPrefix("    ") && line.contains("]") && line.contains("'[") {
+            // The spec after the option's description: its first unescaped "]".
+            guard let open = line.range(of: "'[") else { continue }
+            var separators = 0, escaped = false, inDescription = true, rest = ""
+            for c in line[open.upperBound...].dropLast(line.hasSuffix("' \\") ? 3 : 0) {
+                if !inDescription { rest.append(c) }
+                if escaped { escaped = false; continue }
+                if c == "\\" { escaped = true } else if inDescription { inDescription = c != "]" } else if c == ":" { separators += 1 }
+            }
+            XCTAssertTrue(separators == 0 || separators == 2 || rest.hasPrefix("::") && separators == 3, String(line))
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 100)
+        XCTAssertTrue(zsh.contains(":HOST\\:PORT\\:ADDR:'"))
+        XCTAssertTrue(zsh.contains(":USER[\\:PASS]:'"))
+    }
+
+    /// Fish takes the next word as the value only for a required value: an optional one is
+    /// attached (`--cache=DIR`), as the parser reads it and as bash and zsh complete it.
+    func testFishTakesTheNextWordOnlyForRequiredValues() {
+        let fish = DocumentationGenerator.generate("fish").split(separator: "\n")
+        var optional = 0
+        for spec in OptionTable.documented {
+            guard let line = fish.first(where: { $0.contains(" -l \(spec.name) ") }) else { return XCTFail(spec.name) }
+            switch spec.argument {
+            case .required: XCTAssertTrue(line.contains(" -r"), String(line))
+            case .optional: XCTAssertFalse(line.contains(" -r"), String(line)); optional += 1
+            case .none: XCTAssertFalse(line.contains(" -r"), String(line))
+            }
+        }
+        XCTAssertEqual(optional, 4, "--plist, --timing, --wait-for-network, --cache")
+    }
+
+    /// After `swurl cache` every shell offers its actions.
+    func testCompletionsOfferTheCacheActions() {
+        let bash = DocumentationGenerator.generate("bash")
+        XCTAssertTrue(bash.contains("[[ \"$cmd\" == cache && $args -eq 0 ]]; then\n        COMPREPLY=($(compgen -W \"list clear prune\""), bash)
+        let zsh = DocumentationGenerator.generate("zsh")
+        XCTAssertTrue(zsh.contains("'1:action:((list\\:\"show the stored responses\" clear\\:"), zsh)
+        let fish = DocumentationGenerator.generate("fish")
+        for action in ["list", "clear", "prune"] {
+            XCTAssertTrue(fish.contains("-n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a \(action) -d '"), action)
+        }
+    }
 }

@@ -29,6 +29,17 @@ final class HelpGeneratorTests: XCTestCase {
             XCTAssertEqual(reach.contains("  --\(spec.name) ") || reach.contains("  --\(spec.name)\n") || reach.contains(", --\(spec.name)"),
                            spec.commands.contains(.reach), spec.name)
         }
+        // A command's help heads its groups with their names alone: "Request body (request,
+        // download, batch, repl)" over certs' --json read as if certs took the body options.
+        let certs = try XCTUnwrap(help(["help", "certs"]))
+        XCTAssertTrue(certs.contains("\nRequest body:\n") && certs.contains("\nTLS and pinning:\n"), certs)
+        XCTAssertFalse(certs.contains("(request,") || certs.contains("Commands:"), certs)
+        for spec in OptionTable.documented {
+            XCTAssertEqual(certs.contains("  --\(spec.name) ") || certs.contains("  --\(spec.name)\n") || certs.contains(", --\(spec.name)"),
+                           spec.commands.contains(.certs), spec.name)
+        }
+        let cache = try XCTUnwrap(help(["cache", "--help"]))
+        XCTAssertTrue(cache.contains("\nActions:\n  list ") && cache.contains("--no-config"), cache)
         XCTAssertEqual(try help(["-d", "--help"]), HelpGenerator.help(for: DownloadCommand.self))
         XCTAssertThrowsError(try help(["help", "nope"])) { error in
             XCTAssertEqual(ExitStatus(for: error as? SwurlError ?? .output("")), .usage)

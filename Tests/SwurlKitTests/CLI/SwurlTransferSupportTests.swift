@@ -10,9 +10,11 @@ final class SwurlTransferSupportTests: XCTestCase {
     }
 
     func testAFailureRetryQuotesTheErrorMessage() {
-        let notice = RetryNotice(cause: .failure(.timedOut("timed out after 1 seconds without data (x)")),
+        let notice = RetryNotice(cause: .failure(.timedOut("timed out after 1 second without data")),
                                  delay: 120.9, retry: 2, maxRetries: 2)
         XCTAssertEqual(Swurl.retryLine(notice),
-                       "swurl: timed out after 1 seconds without data (x); retrying in 120 s (retry 2 of 2)")
+                       "swurl: timed out after 1 second without data; retrying in 120 s (retry 2 of 2)")
+        let short = RetryNotice(cause: .status(503, reason: "Busy"), delay: 0.1, retry: 1, maxRetries: 1)
+        XCTAssertEqual(Swurl.retryLine(short), "swurl: HTTP 503 Busy; retrying in 0.1 s (retry 1 of 1)")
     }
 }

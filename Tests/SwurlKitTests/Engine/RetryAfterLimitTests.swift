@@ -26,6 +26,16 @@ final class RetryAfterLimitTests: XCTestCase {
     func testWaitsAreDescribedWithoutTrapping() {
         XCTAssertEqual(RetryPolicy.describe(seconds: 2.56), "2.5")
         XCTAssertEqual(RetryPolicy.describe(seconds: 120), "120")
+        // Below a second, hundredths rounded up: a short wait never reads as 0.0.
+        XCTAssertEqual(RetryPolicy.describe(seconds: 0.1), "0.1")
+        XCTAssertEqual(RetryPolicy.describe(seconds: 0.07), "0.07")
+        XCTAssertEqual(RetryPolicy.describe(seconds: 0.051), "0.06")
+        XCTAssertEqual(RetryPolicy.describe(seconds: 0.001), "0.01")
+        XCTAssertEqual(RetryPolicy.describe(seconds: 0.999), "1.0")
+        XCTAssertEqual(RetryPolicy.describe(seconds: 0), "0.0")
+        XCTAssertEqual(Transfer.seconds(1), "1 second")
+        XCTAssertEqual(Transfer.seconds(2), "2 seconds")
+        XCTAssertEqual(Transfer.seconds(0.5), "0.5 seconds")
         XCTAssertFalse(RetryPolicy.describe(seconds: Double(Int.max)).isEmpty)
         XCTAssertFalse(RetryPolicy.describe(seconds: 1e300).isEmpty)
         XCTAssertEqual(RetryPolicy.describe(seconds: .nan), "0")
