@@ -106,14 +106,34 @@ package struct TerminalSanitizer {
         sanitizer.finish(into: &out)
         var shown: [UInt8] = []
         shown.reserveCapacity(out.count)
-        for b in out {
+        var i = 0
+        while i < out.count {
+            let b = out[i]
+            if let scalar = bidiControl(out, at: i) {
+                // A bidirectional override or isolate would reorder what follows it on the line
+                // (a URL or a header that reads as another): shown as `\u{202e}`.
+                shown += Array("\\u{\(String(scalar, radix: 16))}".utf8)
+                i += 3
+                continue
+            }
             switch b {
             case 0x0A: shown += Array("\\n".utf8)
             case 0x09: shown += Array("\\t".utf8)
             case 0x0D: shown += Array("\\x0d".utf8)
             default: shown.append(b)
             }
+            i += 1
         }
         return String(decoding: shown, as: UTF8.self)
+    }
+
+    /// The scalar of the bidirectional embedding, override or isolate control (U+202A–U+202E,
+    /// U+2066–U+2069) whose UTF-8 starts at `i` in `bytes`, or nil.
+    private static func bidiControl(_ bytes: [UInt8], at i: Int) -> UInt32? {
+        guard bytes[i] == 0xE2, i + 2 < bytes.count else { return nil }
+        let second = bytes[i + 1], third = bytes[i + 2]
+        if second == 0x80, (0xAA...0xAE).contains(third) { return 0x2000 + UInt32(third - 0x80) }
+        if second == 0x81, (0xA6...0xA9).contains(third) { return 0x2040 + UInt32(third - 0x80) }
+        return nil
     }
 }

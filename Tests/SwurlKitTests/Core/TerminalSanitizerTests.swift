@@ -32,6 +32,15 @@ final class TerminalSanitizerTests: XCTestCase {
     }
 
     /// Regression (issue 14): a lone 0x9B, the 8-bit CSI, is not UTF-8 and was passed raw.
+    /// In a short text (a URL, a header, a message) a bidirectional override or isolate is shown:
+    /// it would make what follows it on the line read as something else. Other text is untouched.
+    func testBidiControlsInShortTextsAreShown() {
+        XCTAssertEqual(TerminalSanitizer.clean("http://a/\u{202E}gpj.exe"), "http://a/\\u{202e}gpj.exe")
+        XCTAssertEqual(TerminalSanitizer.clean("\u{202A}\u{202B}\u{202C}\u{202D}x\u{2066}\u{2067}\u{2068}\u{2069}"),
+                       "\\u{202a}\\u{202b}\\u{202c}\\u{202d}x\\u{2066}\\u{2067}\\u{2068}\\u{2069}")
+        XCTAssertEqual(TerminalSanitizer.clean("€ \u{2029} \u{2070} עברית"), "€ \u{2029} \u{2070} עברית")
+    }
+
     func testBytesThatAreNotUTF8AreShownAsHex() {
         XCTAssertEqual(clean([[0x61, 0x9B] + Array("[2Jb".utf8)]), "a\\x9b[2Jb")
         // Cut sequences, overlong forms, surrogates, bytes that never start a sequence.
