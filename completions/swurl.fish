@@ -21,7 +21,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -s h -l headers -d 'Print only the response headers (--print=h)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -s b -l body -d 'Print only the response body (--print=b)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -s v -l verbose -d 'Print the request as it was sent and the response (--print=HBhb)'
-complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -l pretty -r -f -a 'all colors format none' -d 'all (colours and formatting, the default on a terminal), colors, format, or none (the default otherwise)'
+complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -l pretty -r -f -a 'all colors format none' -d 'all (colours and formatting, the default on a terminal), colors (the heads coloured, the body as sent: bodies are coloured only when formatted), format, or none (the default otherwise)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -s o -l output -r -d 'Write the output to FILE instead of stdout (\'-\' is stdout)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -l offline -d 'Build the request and print the exact bytes it would send; send nothing'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -l curl -d 'Print the equivalent curl command (long options, one per line, quoted for a POSIX shell) and send nothing'

@@ -31,7 +31,7 @@ package enum OptionTable {
         OptionSpec(.verbose, short: ["v"], group: .output,
                    help: "Print the request as it was sent and the response (--print=HBhb)."),
         OptionSpec(.pretty, argument: .required("STYLE"), choices: PrettyMode.allCases.map(\.rawValue), group: .output,
-                   help: "all (colours and formatting, the default on a terminal), colors, format, or none (the default otherwise)."),
+                   help: "all (colours and formatting, the default on a terminal), colors (the heads coloured, the body as sent: bodies are coloured only when formatted), format, or none (the default otherwise)."),
         OptionSpec(.output, short: ["o"], argument: .required("FILE"), completion: .file, group: .output,
                    help: "Write the output to FILE instead of stdout ('-' is stdout). FILE is replaced only when the transfer succeeds; a directory is refused before sending. The name is used byte for byte."),
         OptionSpec(.offline, group: .output,
