@@ -40,8 +40,12 @@ enum BatchCommand: SwurlCommand {
                 guard errno == ENOENT else {
                     throw .inputFile("--output-dir '\(shown)': \(systemErrorMessage(errno))")
                 }
+                // The command only for a name that reads the same in a shell (`--` for one
+                // starting with `-`); one with control characters is not spelled out.
+                let given = args.value(.outputDir) ?? dir
+                let spelled = TerminalSanitizer.clean(given) == given
                 throw .inputFile("--output-dir '\(shown)' does not exist",
-                                 hint: "create it first: mkdir -p " + FileTrust.quoted(args.value(.outputDir) ?? dir))
+                                 hint: spelled ? "create it first: mkdir -p -- " + FileTrust.quoted(given) : "create the directory first")
             }
             guard (st.st_mode & S_IFMT) == S_IFDIR else {
                 throw .inputFile("--output-dir '\(TerminalSanitizer.clean(dir))' is not a directory")
@@ -83,8 +87,9 @@ enum BatchCommand: SwurlCommand {
         // Two outputs in one file: the last would replace the others without a word. The input
         // counts as one (a file, or stdin redirected from one): an output's rename would replace
         // the list of URLs with it.
-        let inputFile = path == "-" ? "/dev/stdin" : environment.resolvePath(path)
-        try OutputTarget.refuseShared([("the input \(path == "-" ? "(stdin)" : "file")", inputFile)]
+        // Only a regular file: a pipe or a socket read and written (inetd) loses nothing.
+        let inputFile = BatchCommand.regularFile(path == "-" ? "/dev/stdin" : environment.resolvePath(path))
+        try OutputTarget.refuseShared((inputFile.map { [("the input \(path == "-" ? "(stdin)" : "file")", $0)] } ?? [])
             + [(Option.har, harFile), (.report, reportFile), (.junit, junitFile)]
             .compactMap { option, path in path.map { ("--" + option.rawValue, $0) } })
         // Before the outputs' temporary files exist: SIGTERM stops the batch as Ctrl-C does, and
@@ -185,6 +190,12 @@ enum BatchCommand: SwurlCommand {
 
     /// The batch's own options that a line may not give: they describe the whole batch's output.
     static let batchWideOptions: [Option] = [.har, .harBodies, .harSecrets]
+
+    /// `path` when it leads to a regular file (links followed), else nil.
+    static func regularFile(_ path: String) -> String? {
+        var st = stat()
+        return stat(ArgumentBytes.path(path), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? path : nil
+    }
 
     /// Options that change how a response is shown: refused on a batch line (and, by the option
     /// table, on `swurl batch` itself), since a batch shows results, not responses.

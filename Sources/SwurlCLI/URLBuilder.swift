@@ -28,7 +28,7 @@ package enum URLBuilder {
             let digits = rest.prefix { $0.isASCIIDigit }
             let after = rest.dropFirst(digits.count)
             guard after.isEmpty || after.hasPrefix("/") || after.hasPrefix("?") || after.hasPrefix("#") else {
-                throw .usage("invalid URL '\(raw)': ':' must be followed by a port or a path",
+                throw .usage("invalid URL '\(Redactor.givenURL(raw))': ':' must be followed by a port or a path",
                              hint: "write :8080/path for http://localhost:8080/path")
             }
             text = "\(defaultScheme)://localhost" + (digits.isEmpty ? "" : ":" + digits) + after

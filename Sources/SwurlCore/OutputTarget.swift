@@ -67,6 +67,19 @@ package enum OutputTarget: Equatable, Sendable {
         return nil
     }
 
+    /// Opens a `.direct` target (`path` as given, `target` as `resolve` left it) for writing; -1
+    /// with `errno` when it cannot be. One of our own descriptors (`-`, /dev/stdout, /dev/fd/N)
+    /// is duplicated, so that its file position moves as it would writing to stdout and what the
+    /// shell writes next goes after it, not over it. Anything else is opened by its path; a
+    /// regular file reached through /proc (another process's descriptor) is appended to: its
+    /// owner opened it, and what it holds is not ours to overwrite.
+    package static func openInPlace(_ path: String, target: String) -> Int32 {
+        if let own = ownDescriptor(path) { return fcntl(own, F_DUPFD_CLOEXEC, 0) }
+        var st = stat()
+        let regular = stat(ArgumentBytes.path(target), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        return open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (regular ? O_APPEND : 0))
+    }
+
     /// Refuses outputs of one command that would land in one file: the last rename would win
     /// and the others be lost without a word, or writers in place would mix. The same file
     /// reached by another spelling or a link counts, and so does one pipe (`/dev/stdout` and
@@ -92,7 +105,14 @@ package enum OutputTarget: Equatable, Sendable {
         guard let real = realPath(dir) else { return [] }
         var names: Set<String> = []
         for path in paths {
-            guard case .file(let target)? = try? resolve(path), realPath(directory(of: target)) == real else { continue }
+            let target: String
+            switch try? resolve(path) {
+            case .file(let t)?: target = t
+            // A file reached through /proc (`/dev/stdin` redirected from one): where it lies.
+            case .direct?: guard let t = realPath(path) else { continue }; target = t
+            default: continue
+            }
+            guard realPath(directory(of: target)) == real else { continue }
             names.insert(name(of: target))
         }
         return names

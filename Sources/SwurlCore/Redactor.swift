@@ -49,6 +49,10 @@ package enum Redactor {
     /// Every word of `text` that `url` would mask, masked: a message that quotes a URL or a
     /// proxy as it was given (libcurl's own errors among them). Words end at blanks, quotes and
     /// angle brackets.
+    ///
+    /// A URL with a scheme is masked more widely than `url` masks one: a password a message
+    /// quotes may hold what a URL would not (`'`, `/`, `#`, `?`, `@`), so from `://` to the last
+    /// `@` before the next blank, whatever follows the first `:` is masked.
     package static func urls(inText text: String) -> String {
         guard text.containsByte(UInt8(ascii: "@")) else { return text }
         var out = ""
@@ -57,16 +61,44 @@ package enum Redactor {
             out += word.contains("@") ? url(word) : word
             word = ""
         }
-        for c in text {
+        var i = text.startIndex
+        while i < text.endIndex {
+            if text[i...].hasPrefix("://"), let masked = maskedAuthority(text, after: text.index(i, offsetBy: 3)) {
+                flush()
+                out += "://" + masked.text
+                i = masked.end
+                continue
+            }
+            let c = text[i]
             if c.isWhitespace || c == "'" || c == "\"" || c == "`" || c == "<" || c == ">" {
                 flush()
                 out.append(c)
             } else {
                 word.append(c)
             }
+            i = text.index(after: i)
         }
         flush()
         return out
+    }
+
+    /// A URL as given, for a message saying it is invalid: from after `://` (or the start) to
+    /// its last `@`, whatever follows the first `:` is masked, blanks and all (a password the
+    /// URL did not percent-encode may hold anything).
+    package static func givenURL(_ text: String) -> String {
+        guard text.containsByte(UInt8(ascii: "@")) else { return text }
+        let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
+        guard let at = text[start...].lastIndex(of: "@"), let colon = text[start..<at].firstIndex(of: ":") else { return text }
+        return String(text[...colon]) + mask + String(text[at...])
+    }
+
+    /// From `start` (just after `://`) to the next blank: `user:****@` up to its last `@` when
+    /// there is a `:` before that `@`, and where the masked part ends; nil otherwise.
+    private static func maskedAuthority(_ text: String, after start: String.Index) -> (text: String, end: String.Index)? {
+        let end = text[start...].firstIndex(where: \.isWhitespace) ?? text.endIndex
+        guard let at = text[start..<end].lastIndex(of: "@"),
+              let colon = text[start..<at].firstIndex(of: ":") else { return nil }
+        return (String(text[start...colon]) + mask, at)
     }
 
     /// `user:password` → `user:****`; a value without a colon (a bearer token, or a user name

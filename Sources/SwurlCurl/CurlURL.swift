@@ -74,7 +74,7 @@ package struct CurlURL: Sendable, Equatable {
         let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard rc == CURLUE_OK else {
             let reason = curl_url_strerror(rc).map { String(cString: $0) } ?? "malformed"
-            throw .usage("invalid URL '\(text)': \(reason)")
+            throw .usage("invalid URL '\(Redactor.givenURL(text))': \(reason)")
         }
         func part(_ which: CURLUPart) -> String? {
             var out: UnsafeMutablePointer<CChar>?
@@ -83,7 +83,7 @@ package struct CurlURL: Sendable, Equatable {
             return String(cString: out)
         }
         guard let host = part(CURLUPART_HOST), !host.isEmpty else {
-            throw .usage("invalid URL '\(text)': no host name")
+            throw .usage("invalid URL '\(Redactor.givenURL(text))': no host name")
         }
         return body(part, host)
     }

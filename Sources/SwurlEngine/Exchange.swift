@@ -157,7 +157,7 @@ package final class Exchange {
         if redirects + retries > 0 { try reorderJar() }
         try handCookies(forHost: try origin(of: hop.url).host)
         // The cache looks the hop up with its credentials in place (they are part of the key).
-        let cache = try HopCache(request: hop, options: options, digest: digest, engineCookies: engineCookiesForCache(hop))
+        let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop))
         var replay: Transfer.Replay?
         if let cache {
             switch cache.plan(now: Exchange.wallClockPrecise(), validators: !unconditionalNext) {
@@ -325,23 +325,37 @@ package final class Exchange {
     }
     private var jarJoined = false
 
-    /// The lines of the cookie engine the hop will use, for its cache key (libcurl adds the
-    /// matching ones to the request itself): none when the cache does not look the hop up, or
-    /// before any hop joined the engine (it is empty then).
-    private func engineCookiesForCache(_ hop: HTTPRequest) throws(SwurlError) -> [String] {
-        guard options.cache != nil, hop.method == .get, let share else { return [] }
-        if let jar { return jar.cookieList }
-        let reader: EasyHandle
-        if let cookieReader {
-            reader = cookieReader
+    /// The `Cookie` header libcurl's engine will add to the hop (`EngineCookieHeader`: only the
+    /// cookies that match its host, path and scheme, without their expiry), for its cache key;
+    /// nil when the cache does not look the hop up or no cookie applies. Before a hop joined
+    /// the engine (`--offline`'s first hop), what `handCookies` will give it: the session's
+    /// cookies for the host.
+    private func engineCookieHeaderForCache(_ hop: HTTPRequest) throws(SwurlError) -> String? {
+        guard options.cache != nil, hop.method == .get else { return nil }
+        let url = try CurlURL(parsing: hop.url)
+        let cookies: [SessionCookie]
+        if let jar {
+            cookies = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:))
+        } else if let share {
+            let reader: EasyHandle
+            if let cookieReader {
+                reader = cookieReader
+            } else {
+                reader = try EasyHandle()
+                try reader.use(share: share)
+                cookieReader = reader
+            }
+            cookies = reader.cookieList.compactMap(SessionCookie.init(netscapeLine:))
+        } else if let stored = options.sessionCookies {
+            let host = EngineCookieHeader.cookieHost(urlHost: try origin(of: hop.url).host, hostHeader: nil)
+            cookies = stored.filter { $0.applies(toHost: host) }
         } else {
-            reader = try EasyHandle()
-            try reader.use(share: share)
-            cookieReader = reader
+            return nil
         }
-        return reader.cookieList
+        return EngineCookieHeader.value(cookies, host: EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: hop.headers["Host"]),
+                                        path: url.path, https: url.scheme.lowercased() == "https", now: Int64(Exchange.wallClock()))
     }
-    /// An easy handle on the shared engine for `engineCookiesForCache` when there is no `jar`.
+    /// An easy handle on the shared engine for `engineCookieHeaderForCache` when there is no `jar`.
     private var cookieReader: EasyHandle?
 
     /// An easy handle on the exchange's shared cookie jar, for the session's cookies
@@ -447,7 +461,7 @@ package final class Exchange {
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         // A stale stored response adds its validators, as the real request would.
-        if let cache = try HopCache(request: hop, options: options, digest: digest, engineCookies: engineCookiesForCache(hop)),
+        if let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop)),
            case .send(let conditional) = cache.plan(now: Exchange.wallClockPrecise()) {
             for f in conditional { hop.headers.add(f.name, f.value) }
         }

@@ -51,14 +51,14 @@ final class HopCache: TransferDelegate {
     /// The cache for a hop, or nil when the cache is off or the request is not one it handles
     /// (only GET is looked up and stored; other methods only invalidate, in `invalidate`).
     /// - Throws: `SwurlError` when the cache directory cannot be used.
-    /// - Parameter engineCookies: the lines of libcurl's cookie engine for the hop
-    ///   (CURLINFO_COOKIELIST): the cookies it may add to the request, which the key must cover.
-    init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookies: [String] = []) throws(SwurlError) {
+    /// - Parameter engineCookie: the `Cookie` header libcurl's cookie engine will add to the
+    ///   request (nil: none), which the key must cover.
+    init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookie: String? = nil) throws(SwurlError) {
         guard let settings = options.cache, request.method == .get else { return nil }
         self.settings = settings
         self.request = request
         store = try CacheStore(directory: settings.directory, maxSize: settings.maxSize)
-        key = HopCache.key(request, options, digest, engineCookies: engineCookies)
+        key = HopCache.key(request, options, digest, engineCookie: engineCookie)
         insecure = options.security.allowsInvalidCertificates
         requestTime = Exchange.wallClockPrecise()
         var opened = store.open(key)
@@ -79,17 +79,20 @@ final class HopCache: TransferDelegate {
 
     /// The key: method, URL and digests of what makes identities and trust differ: the
     /// credential headers, a `Host` field (another virtual host's response), the cookies the
-    /// engine may add (set by an earlier hop or line, or a session's), Digest, proxy, TLS and
+    /// engine will add (set by an earlier hop or line, or a session's), Digest, proxy, TLS and
     /// route settings. The last two are left out when there are none, so that the keys of
     /// requests without them stay as they were.
-    static func key(_ request: HTTPRequest, _ options: TransferOptions, _ digest: Credentials?, engineCookies: [String] = []) -> CacheKey {
+    static func key(_ request: HTTPRequest, _ options: TransferOptions, _ digest: Credentials?, engineCookie: String? = nil) -> CacheKey {
         var identity: [(label: String, value: String)] = []
         for name in CacheKey.credentialHeaders {
             identity.append((name, request.headers.values(name).joined(separator: "\n")))
         }
         let host = request.headers.values("Host")
         if !host.isEmpty { identity.append(("host", host.joined(separator: "\n").lowercased())) }
-        if !engineCookies.isEmpty { identity.append(("engine cookies", engineCookies.sorted().joined(separator: "\n"))) }
+        // The cookies by name and value, in any order (the engine's order is its own).
+        if let engineCookie {
+            identity.append(("engine cookie", engineCookie.split(separator: ";").map { String($0).trimmingSpaces() }.sorted().joined(separator: "\n")))
+        }
         if let digest { identity.append(("digest", digest.user + ":" + digest.password)) }
         if let cookies = options.sessionCookies { identity.append(("session", cookies.map(\.netscapeLine).joined(separator: "\n"))) }
         identity.append(("proxy", keyText(options.proxy)))

@@ -218,9 +218,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             close(fd)
             fd = -1
         }
-        // A regular file reached through /proc (stdout redirected to a file) is appended to.
-        let flags = direct ? O_WRONLY | O_CLOEXEC | (DownloadFile.size(following: part) != nil ? O_APPEND : 0) : O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC)
-        if fd < 0 || !direct { fd = open(ArgumentBytes.path(part), flags, 0o666) }
+        // In place: as `-o` opens one (`OutputTarget.openInPlace`: stdout shares its position).
+        if direct {
+            if fd < 0 { fd = OutputTarget.openInPlace(part, target: part) }
+        } else {
+            fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC), 0o666)
+        }
         guard fd >= 0 else {
             throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
         }
@@ -327,13 +330,6 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     package static func size(of path: String) -> Int64? {
         var st = stat()
         guard lstat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(st.st_size)
-    }
-
-    /// The size of the regular file `path` leads to, links followed.
-    static func size(following path: String) -> Int64? {
-        var st = stat()
-        guard stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(st.st_size)
     }
 

@@ -27,21 +27,7 @@ package final class OutputFile: ByteSink {
             // Refused before anything is transferred (the rename would fail only afterwards).
             throw .output("cannot write '\(path)': it is a directory; give \(option) a file name")
         case .direct(let target):
-            // One of our descriptors (`-`, /dev/stdout, /dev/fd/N): written through a duplicate,
-            // so that its file position moves as it would writing to stdout, and what the shell
-            // writes next goes after it, not over it.
-            if let own = OutputTarget.ownDescriptor(path) {
-                let fd = fcntl(own, F_DUPFD_CLOEXEC, 0)
-                guard fd >= 0 else { throw .output("cannot write '\(path)': \(systemErrorMessage(errno))") }
-                self.fd = fd
-                atomic = nil
-                return
-            }
-            // Another regular file reached through /proc (another process's descriptor) is
-            // appended to: its owner opened it, and what it holds is not ours to overwrite.
-            var st = stat()
-            let regular = stat(ArgumentBytes.path(target), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
-            let fd = open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (regular ? O_APPEND : 0))
+            let fd = OutputTarget.openInPlace(path, target: target)
             guard fd >= 0 else { throw .output("cannot write '\(path)': \(systemErrorMessage(errno))") }
             self.fd = fd
             atomic = nil

@@ -104,20 +104,34 @@ final class BatchTests: XCTestCase {
         }
         try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+        // Nor does a body land on it: stdin redirected from a file in --output-dir, named as line 1's body.
+        let dir = TestPaths.temporaryDirectory() + "/bodies"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try before.write(to: URL(fileURLWithPath: dir + "/1.body"))
+        let r = try runSwurl(["batch", "-", "--output-dir", dir], stdinFile: dir + "/1.body")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/1.body")), before)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/1-1.body"))
+        // A pipe read and a pipe written are no file to refuse.
+        let piped = try runSwurl(["batch", "-", "--junit", "-"], stdin: before)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
     }
 
-    /// `--junit -` and `--report -` into a file the shell opened: what the shell writes next goes
-    /// after them (the report moves the file position, as writing to stdout does).
-    func testReportsOnStdoutLeaveTheShellsFilePositionAfterThem() throws {
+    /// `--junit -`, `--report -` and a download to /dev/fd/1 into a file the shell opened: what
+    /// the shell writes next goes after them (they move the file position, as writing to stdout does).
+    func testOutputsOnStdoutLeaveTheShellsFilePositionAfterThem() throws {
         let path = try input([try HTTPBin.url("/get")])
         let out = TestPaths.temporaryDirectory() + "/out.txt"
-        let script = "{ \"$SW\" batch \"$IN\" --junit -; \"$SW\" batch \"$IN\" --report -; echo AFTER; } > \"$OUT\""
-        let ran = try runProcess("/bin/sh", ["-c", script], environment: ["SW": TestPaths.binary, "IN": path, "OUT": out], check: false)
+        let script = "{ \"$SW\" batch \"$IN\" --junit -; \"$SW\" batch \"$IN\" --report -; echo AFTER; "
+            + "\"$SW\" -d \"$URL\" -o /dev/fd/1 -q; echo END; } > \"$OUT\""
+        let env = ["SW": TestPaths.binary, "IN": path, "OUT": out, "URL": try HTTPBin.url("/base64/Ym9keQ==")]
+        let ran = try runProcess("/bin/sh", ["-c", script], environment: env, check: false)
         XCTAssertEqual(ran.status, 0, ran.stderr)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("1 200 "), text)
         XCTAssertTrue(text.contains("</testsuites>\n1 200 "), text)
-        XCTAssertTrue(text.hasSuffix("</html>\nAFTER\n"), String(text.suffix(200)))
+        // A download to /dev/fd/1 too.
+        XCTAssertTrue(text.hasSuffix("</html>\nAFTER\nbodyEND\n"), String(text.suffix(200)))
         XCTAssertEqual(text.components(separatedBy: "<?xml").count, 2, text)
     }
 

@@ -399,7 +399,8 @@ final class CacheTests: XCTestCase {
     /// response fetched with it never answers a request without it.
     func testCookiesTheEngineAddsArePartOfTheKey() throws {
         let page = origin.url("/logged-in?cc=" + q("max-age=600"))
-        let login = "/login?status=302&loc=" + q(page) + "&h=" + q("Set-Cookie:sid=LOGGEDIN; Path=/")
+        // A persistent cookie: its expiry is no part of the key, only its name and value.
+        let login = "/login?status=302&loc=" + q(page) + "&h=" + q("Set-Cookie:sid=LOGGEDIN; Path=/; Max-Age=3600")
         let first = try swurl(["-F", origin.url(login)])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(origin.lastHeaders("/logged-in")["Cookie"], "sid=LOGGEDIN", "the redirect's hop carried the cookie")
@@ -407,6 +408,31 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try fetch("/logged-in?cc=" + q("max-age=600")).cache, "miss, stored")
         XCTAssertEqual(origin.count("/logged-in"), 2)
         XCTAssertNil(origin.lastHeaders("/logged-in")["Cookie"])
+        // Logged in again a second later (the cookie's expiry is another second): a hit, and one entry.
+        Thread.sleep(forTimeInterval: 1.1)
+        let again = try swurl(["-F", origin.url(login)])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.text, "/logged-in #1")
+        XCTAssertEqual(origin.count("/logged-in"), 2)
+        XCTAssertEqual(origin.count("/login"), 2)
+    }
+
+    /// `--offline` with a session shows the validators the real request sends: its key has the
+    /// session's cookies for the host as the engine will have them.
+    func testOfflineWithASessionShowsTheValidatorsOfAStaleEntry() throws {
+        let session = TestPaths.temporaryDirectory() + "/s.json"
+        try Data(#"{"version": 1, "cookies": [{"domain": "127.0.0.1", "path": "/", "name": "sid", "value": "s1"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        let path = "/stale-session?etag=" + q("\"v1\"") + "&cc=" + q("max-age=0")
+        let stored = try swurl(["--session-read-only", session, origin.url(path)])
+        XCTAssertEqual(stored.status, 0, stored.stderr)
+        XCTAssertEqual(origin.lastHeaders("/stale-session")["Cookie"], "sid=s1")
+        let offline = try swurl(["--offline", "--session-read-only", session, origin.url(path)])
+        XCTAssertEqual(offline.status, 0, offline.stderr)
+        XCTAssertTrue(offline.text.contains("If-None-Match: \"v1\""), offline.text)
+        let sent = try swurl(["--session-read-only", session, origin.url(path)])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertEqual(origin.lastHeaders("/stale-session")["If-None-Match"], "\"v1\"")
     }
 
     /// A `Host` field names another virtual host: its response is another response.

@@ -66,6 +66,12 @@ final class RedactionTests: XCTestCase {
         XCTAssertEqual(one.status, 64, one.stderr)
         assertNoSecret(one.stderr, "invalid URL")
         XCTAssertTrue(one.stderr.contains("ann:****@"), one.stderr)
+        // A password the URL did not percent-encode may hold a quote, a slash, a '#', a blank.
+        for odd in ["it's\(s)", "p/\(s)", "p#\(s)", "p?\(s)", "sec \(s)", "p\"\(s)", "p<\(s)"] {
+            let r = try runSwurl(["http://ann:\(odd)@127.0.0.1:99999/x"])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            assertNoSecret(r.stderr, "invalid URL with the password \(odd)")
+        }
         let viaProxy = try runSwurl(["--proxy=\(badProxy)", "http://127.0.0.1:9/x"])
         XCTAssertNotEqual(viaProxy.status, 0)
         assertNoSecret(viaProxy.stderr, "libcurl's proxy error")
