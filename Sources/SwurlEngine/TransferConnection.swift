@@ -9,13 +9,15 @@ extension Transfer {
     /// `--resolve`, IP version, rate limits, buffer size and Digest credentials.
     /// Whether this hop may run on an HTTP/2 connection shared with other transfers: prior
     /// knowledge, or TLS where ALPN offers h2 (not `--http1.1`, and libcurl has nghttp2).
-    /// `http://` with `--http2` upgrades one connection per request first: not shared.
+    /// `http://` with `--http2` upgrades one connection per request first, and `http://` through
+    /// a proxy speaks HTTP/1.1 to the proxy: not shared.
     var mayMultiplex: Bool {
         guard CurlVersion.hasHTTP2 else { return false }
+        let https = (routeScheme ?? "").lowercased() == "https"
         switch options.httpVersion {
         case .http1_1: return false
-        case .http2PriorKnowledge: return true
-        case .automatic, .http2: return (routeScheme ?? "").lowercased() == "https"
+        case .http2PriorKnowledge: return https || options.proxy.proxy(forScheme: "http") == nil
+        case .automatic, .http2: return https
         }
     }
 
