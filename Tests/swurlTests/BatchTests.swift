@@ -490,7 +490,7 @@ final class BatchTests: XCTestCase {
         // A missing --output-dir says so, with the command that makes it; a file keeps its message.
         let missing = try runSwurl(["batch", path, "--output-dir", dir + "/no such"])
         XCTAssertEqual(missing.status, 66, missing.stderr)
-        XCTAssertTrue(missing.stderr.contains("/no such' does not exist\nswurl: hint: create it first: mkdir -p '\(dir)/no such'\n"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("/no such' does not exist\nswurl: hint: create it first: mkdir -p -- '\(dir)/no such'\n"), missing.stderr)
         let file = dir + "/a-file"
         try Data().write(to: URL(fileURLWithPath: file))
         let notDir = try runSwurl(["batch", path, "--output-dir", file])
