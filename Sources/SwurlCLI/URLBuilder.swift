@@ -34,7 +34,7 @@ package enum URLBuilder {
             text = "\(defaultScheme)://localhost" + (digits.isEmpty ? "" : ":" + digits) + after
         } else if let scheme = schemeOf(text) {
             guard supportedSchemes.contains(scheme.lowercased()) else {
-                throw .usage("unsupported URL scheme '\(scheme)' in '\(raw)'", hint: "swurl speaks http and https")
+                throw .usage("unsupported URL scheme '\(scheme)' in '\(Redactor.givenURL(raw))'", hint: "swurl speaks http and https")
             }
         } else {
             text = "\(defaultScheme)://" + text

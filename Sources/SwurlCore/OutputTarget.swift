@@ -73,8 +73,21 @@ package enum OutputTarget: Equatable, Sendable {
     /// shell writes next goes after it, not over it. Anything else is opened by its path; a
     /// regular file reached through /proc (another process's descriptor) is appended to: its
     /// owner opened it, and what it holds is not ours to overwrite.
+    ///
+    /// Only the standard descriptors are duplicated: a higher number may be one swurl opened
+    /// itself (a temporary file, a connection of an earlier REPL line), which the path's open
+    /// refuses or keeps apart. A standard one the shell closed (`>&-`) holds the /dev/null that
+    /// `Environment.process` put there, close-on-exec as nothing inherited is: EBADF, as a closed
+    /// stdout is.
     package static func openInPlace(_ path: String, target: String) -> Int32 {
-        if let own = ownDescriptor(path) { return fcntl(own, F_DUPFD_CLOEXEC, 0) }
+        if let own = ownDescriptor(path), own <= 2 {
+            let flags = fcntl(own, F_GETFD)
+            if flags >= 0, flags & FD_CLOEXEC != 0 {
+                errno = EBADF
+                return -1
+            }
+            return fcntl(own, F_DUPFD_CLOEXEC, 0)
+        }
         var st = stat()
         let regular = stat(ArgumentBytes.path(target), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         return open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (regular ? O_APPEND : 0))

@@ -50,9 +50,9 @@ package enum Redactor {
     /// proxy as it was given (libcurl's own errors among them). Words end at blanks, quotes and
     /// angle brackets.
     ///
-    /// A URL with a scheme is masked more widely than `url` masks one: a password a message
-    /// quotes may hold what a URL would not (`'`, `/`, `#`, `?`, `@`), so from `://` to the last
-    /// `@` before the next blank, whatever follows the first `:` is masked.
+    /// A URL with a scheme is masked more widely than `url` masks one, since a password a message
+    /// quotes may hold what a URL would not (`'`, `/`, `#`, `?`, `@`, a blank in quotes): see
+    /// `maskedAuthority` and `userinfoEnd`.
     package static func urls(inText text: String) -> String {
         guard text.containsByte(UInt8(ascii: "@")) else { return text }
         var out = ""
@@ -82,22 +82,52 @@ package enum Redactor {
         return out
     }
 
-    /// A URL as given, for a message saying it is invalid: from after `://` (or the start) to
-    /// its last `@`, whatever follows the first `:` is masked, blanks and all (a password the
-    /// URL did not percent-encode may hold anything).
+    /// A URL as given, for a message saying it is invalid: its password masked however it is
+    /// written (`userinfoEnd` over all of it after `://`, blanks and all: a password the URL did
+    /// not percent-encode may hold anything).
     package static func givenURL(_ text: String) -> String {
         guard text.containsByte(UInt8(ascii: "@")) else { return text }
         let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
-        guard let at = text[start...].lastIndex(of: "@"), let colon = text[start..<at].firstIndex(of: ":") else { return text }
+        guard let (colon, at) = userinfoEnd(text[start...]) else { return text }
         return String(text[...colon]) + mask + String(text[at...])
     }
 
-    /// From `start` (just after `://`) to the next blank: `user:****@` up to its last `@` when
-    /// there is a `:` before that `@`, and where the masked part ends; nil otherwise.
+    /// In `a` (what follows `://`, or a scheme-less authority): the `:` that starts a password
+    /// and the `@` that ends it, or nil. The `@` is the last one before the first `/`, `?` or `#`
+    /// after the first `@` (a password may hold `@`); a `:` followed by digits and then a `/`
+    /// before that `@` is a port, and the `@` belongs to the path or query (`host:80/?to=a@b`).
+    static func userinfoEnd(_ a: Substring) -> (colon: Substring.Index, at: Substring.Index)? {
+        guard let firstAt = a.firstIndex(of: "@") else { return nil }
+        let stop = a[firstAt...].firstIndex(where: { "/?#".contains($0) }) ?? a.endIndex
+        guard let at = a[..<stop].lastIndex(of: "@"), let colon = a[..<at].firstIndex(of: ":") else { return nil }
+        let afterColon = a[a.index(after: colon)..<at]
+        if let slash = afterColon.firstIndex(of: "/") {
+            let digits = afterColon[..<slash]
+            if !digits.isEmpty && digits.allSatisfy({ ("0"..."9").contains($0) }) { return nil }
+        }
+        return (colon, at)
+    }
+
+    /// From `start` (just after `://`) to the end of the URL: the next blank, or, for a URL in
+    /// quotes, the quote that closes it (one followed by the end, a blank or `:,.;)`: a password
+    /// may hold a quote). The text up to the password's `@` with the password masked, and where
+    /// that `@` is; nil when there is no password.
     private static func maskedAuthority(_ text: String, after start: String.Index) -> (text: String, end: String.Index)? {
-        let end = text[start...].firstIndex(where: \.isWhitespace) ?? text.endIndex
-        guard let at = text[start..<end].lastIndex(of: "@"),
-              let colon = text[start..<at].firstIndex(of: ":") else { return nil }
+        let schemeStart = text[..<start].dropLast(3).lastIndex(where: { !($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        let quoted = schemeStart.map { text[$0] == "'" } ?? false
+        var end = text[start...].firstIndex(where: \.isWhitespace) ?? text.endIndex
+        if quoted {
+            var i = start
+            while i < text.endIndex {
+                let next = text.index(after: i)
+                if text[i] == "'", next == text.endIndex || text[next].isWhitespace || ":,.;)".contains(text[next]) {
+                    end = i
+                    break
+                }
+                i = next
+            }
+        }
+        guard let (colon, at) = userinfoEnd(text[start..<end]) else { return nil }
         return (String(text[start...colon]) + mask, at)
     }
 

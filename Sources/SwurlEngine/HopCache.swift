@@ -24,6 +24,12 @@ final class HopCache: TransferDelegate {
     private var target: TransferDelegate?
     private var writer: CacheStore.Writer?
     private var pending: CacheEntry?
+    /// The engine's `Cookie` header the key was made with, and how to make it again.
+    private let engineCookie: String?
+    private let engineCookieNow: (() -> String?)?
+    /// The names of the cookies the response sets (`Set-Cookie`): the engine holds their new
+    /// values once it arrived, which says nothing of what was sent.
+    private var cookiesSet: Set<String> = []
     private var revalidated: CacheEntry?
     private let requestTime: Double
     /// Whether the cache added the validators (so a 304 answers the cache, not the user).
@@ -53,10 +59,15 @@ final class HopCache: TransferDelegate {
     /// - Throws: `SwurlError` when the cache directory cannot be used.
     /// - Parameter engineCookie: the `Cookie` header libcurl's cookie engine will add to the
     ///   request (nil: none), which the key must cover.
-    init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookie: String? = nil) throws(SwurlError) {
+    /// - Parameter engineCookieNow: the same header as the engine would make it now, asked again
+    ///   before a response is stored (nil: not asked).
+    init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookie: String? = nil,
+          engineCookieNow: (() -> String?)? = nil) throws(SwurlError) {
         guard let settings = options.cache, request.method == .get else { return nil }
         self.settings = settings
         self.request = request
+        self.engineCookie = engineCookie
+        self.engineCookieNow = engineCookieNow
         store = try CacheStore(directory: settings.directory, maxSize: settings.maxSize)
         key = HopCache.key(request, options, digest, engineCookie: engineCookie)
         insecure = options.security.allowsInvalidCertificates
@@ -79,9 +90,10 @@ final class HopCache: TransferDelegate {
 
     /// The key: method, URL and digests of what makes identities and trust differ: the
     /// credential headers, a `Host` field (another virtual host's response), the cookies the
-    /// engine will add (set by an earlier hop or line, or a session's), Digest, proxy, TLS and
-    /// route settings. The last two are left out when there are none, so that the keys of
-    /// requests without them stay as they were.
+    /// engine will add by name and value (set by an earlier hop or line, or a session's: not the
+    /// session's whole list, whose expiry dates and other hosts' cookies change from run to run),
+    /// Digest, proxy, TLS and route settings. A `Host` field and the engine's cookies are left out
+    /// when there are none, so that the keys of requests without them stay as they were.
     static func key(_ request: HTTPRequest, _ options: TransferOptions, _ digest: Credentials?, engineCookie: String? = nil) -> CacheKey {
         var identity: [(label: String, value: String)] = []
         for name in CacheKey.credentialHeaders {
@@ -90,16 +102,20 @@ final class HopCache: TransferDelegate {
         let host = request.headers.values("Host")
         if !host.isEmpty { identity.append(("host", host.joined(separator: "\n").lowercased())) }
         // The cookies by name and value, in any order (the engine's order is its own).
-        if let engineCookie {
-            identity.append(("engine cookie", engineCookie.split(separator: ";").map { String($0).trimmingSpaces() }.sorted().joined(separator: "\n")))
-        }
+        if let engineCookie { identity.append(("engine cookie", cookiePairs(engineCookie).joined(separator: "\n"))) }
         if let digest { identity.append(("digest", digest.user + ":" + digest.password)) }
-        if let cookies = options.sessionCookies { identity.append(("session", cookies.map(\.netscapeLine).joined(separator: "\n"))) }
         identity.append(("proxy", keyText(options.proxy)))
         identity.append(("tls", keyText(options.security)))
         identity.append(("route", (options.unixSocket ?? "") + "|" + options.resolve.joined(separator: ",")))
         identity.append(("decoded", options.contentCoding.libcurlDecodes ? "1" : "0"))
         return CacheKey(method: request.method.rawValue, url: request.url, identity: identity)
+    }
+
+    /// A `Cookie` header's `name=value` pairs, sorted, without those named in `leaving`.
+    static func cookiePairs(_ header: String?, leaving: Set<String> = []) -> [String] {
+        guard let header else { return [] }
+        return header.split(separator: ";").map { String($0).trimmingSpaces() }
+            .filter { pair in !leaving.contains(String(pair.prefix { $0 != "=" })) }.sorted()
     }
 
     /// The proxy settings as key material, field by field. Not `String(describing:)`: that
@@ -224,6 +240,9 @@ final class HopCache: TransferDelegate {
             for name in head.headers["Vary"].map(CacheRules.varyNames) ?? [] {
                 for v in request.headers.values(name) { vary.add(name, v) }
             }
+            cookiesSet = Set(head.headers.values("Set-Cookie").map { value in
+                String(value.prefix { $0 != "=" && $0 != ";" }).trimmingSpaces()
+            })
             pending = CacheEntry(url: HopCache.storedURL(request.url), method: request.method.rawValue, requestTime: requestTime,
                                  responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
             writer = try? store.writer(for: key)
@@ -265,6 +284,14 @@ final class HopCache: TransferDelegate {
            length != w.bodyLength {
             w.discard()
             status = "not stored: incomplete body"
+            return
+        }
+        // The key holds the cookies the engine had when the hop was set up; libcurl puts them on
+        // the request only once the connection is up, and another batch line may have changed
+        // them in between. Then what was sent is not what the key says: not stored.
+        if let now = engineCookieNow, HopCache.cookiePairs(now(), leaving: cookiesSet) != HopCache.cookiePairs(engineCookie, leaving: cookiesSet) {
+            w.discard()
+            status = "not stored: the cookies for the request changed while it ran"
             return
         }
         do {

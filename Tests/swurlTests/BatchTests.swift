@@ -132,6 +132,12 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(text.contains("</testsuites>\n1 200 "), text)
         // A download to /dev/fd/1 too.
         XCTAssertTrue(text.hasSuffix("</html>\nAFTER\nbodyEND\n"), String(text.suffix(200)))
+        // A stdout the shell closed is an error, not the /dev/null swurl keeps its number with.
+        for output in ["-o /dev/stdout", "-d -o /dev/fd/1"] {
+            let closed = try runProcess("/bin/sh", ["-c", "\"$SW\" \"$URL\" \(output) -q >&-"], environment: env, check: false)
+            XCTAssertNotEqual(closed.status, 0, output)
+            XCTAssertTrue(closed.stderr.contains("Bad file descriptor"), closed.stderr)
+        }
         XCTAssertEqual(text.components(separatedBy: "<?xml").count, 2, text)
     }
 

@@ -417,6 +417,21 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/login"), 2)
     }
 
+    /// A session whose cookie the server renews on every response (a new expiry each run): the
+    /// key holds the cookies sent, by name and value, so the next run hits.
+    func testASessionsRenewedCookieStillHits() throws {
+        let session = TestPaths.temporaryDirectory() + "/renewed.json"
+        let path = "/renewed?cc=" + q("max-age=600") + "&h=" + q("Set-Cookie:fixed=1; Path=/; Max-Age=3600")
+        for _ in 0..<4 {
+            let r = try swurl(["--session", session, origin.url(path)])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            Thread.sleep(forTimeInterval: 1.1)
+        }
+        // Run 1 without the cookie, run 2 with it (each a response of its own); runs 3 and 4 hit.
+        XCTAssertEqual(origin.count("/renewed"), 2)
+        XCTAssertEqual(origin.lastHeaders("/renewed")["Cookie"], "fixed=1")
+    }
+
     /// `--offline` with a session shows the validators the real request sends: its key has the
     /// session's cookies for the host as the engine will have them.
     func testOfflineWithASessionShowsTheValidatorsOfAStaleEntry() throws {

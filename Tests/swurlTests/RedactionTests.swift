@@ -72,6 +72,16 @@ final class RedactionTests: XCTestCase {
             XCTAssertEqual(r.status, 64, r.stderr)
             assertNoSecret(r.stderr, "invalid URL with the password \(odd)")
         }
+        for (args, what) in [(["--proxy=http://ann:sec \(s)@127.0.0.1:1", "http://127.0.0.1:9/x"], "a blank in a proxy's password"),
+                             (["ftp://ann:sec \(s)@127.0.0.1/x"], "an unsupported scheme")] {
+            let r = try runSwurl(args)
+            XCTAssertNotEqual(r.status, 0, what)
+            assertNoSecret(r.stderr, what)
+            XCTAssertTrue(r.stderr.contains("ann:****@"), r.stderr)
+        }
+        // An '@' in the query is no password: the URL is shown as it is.
+        let query = try runSwurl(["http://127.0.0.1:99999/?e=ann@x.org"])
+        XCTAssertTrue(query.stderr.contains("'http://127.0.0.1:99999/?e=ann@x.org'"), query.stderr)
         let viaProxy = try runSwurl(["--proxy=\(badProxy)", "http://127.0.0.1:9/x"])
         XCTAssertNotEqual(viaProxy.status, 0)
         assertNoSecret(viaProxy.stderr, "libcurl's proxy error")
