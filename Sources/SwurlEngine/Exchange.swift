@@ -159,7 +159,7 @@ package final class Exchange {
         // The cache looks the hop up with its credentials in place (they are part of the key).
         // In a batch the engine is shared: its cookies are asked again before a response is stored.
         let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop),
-                                 engineCookieNow: { [weak self] in (try? self?.engineCookieHeaderForCache(hop)) ?? nil })
+                                 engineCookieNow: options.cache == nil ? nil : { [weak self] in (try? self?.engineCookieHeaderForCache(hop)) ?? nil })
         var replay: Transfer.Replay?
         if let cache {
             switch cache.plan(now: Exchange.wallClockPrecise(), validators: !unconditionalNext) {
