@@ -6,7 +6,6 @@
 #include <unistd.h>
 #include <unistd.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <termios.h>
 
@@ -28,19 +27,21 @@ void sw_install_sigint_handler(void) { sw_install_handler(SIGINT); }
 // thread), SIGALRM ends it by SIGTERM, as the default action would have at once (temporary
 // files then stay, as they would have).
 #define SW_TERM_GRACE 3
-static void sw_on_term_grace_over(int sig) {
-    (void)sig;
+// Ends the process by `sig`'s default action (async-signal-safe: also from a handler).
+static void sw_end_by_signal(int sig) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_DFL;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
+    sigaction(sig, &sa, NULL);
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
+    sigaddset(&set, sig);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    raise(SIGTERM);
+    raise(sig);
+    _exit(128 + sig); // if the signal could not end it
 }
+static void sw_on_term_grace_over(int sig) { (void)sig; sw_end_by_signal(SIGTERM); }
 static volatile sig_atomic_t sw_term_grace_started = 0;
 static void sw_on_sigterm(int sig) {
     sw_sigint_seen = sig;
@@ -72,15 +73,6 @@ void sw_install_sigterm_handler(void) {
     pthread_sigmask(SIG_UNBLOCK, &alarmSet, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
-static void sw_end_by_signal(int sig) {
-    signal(sig, SIG_DFL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    raise(sig);
-    exit(128 + sig); // if the signal could not end it
-}
 void sw_clear_interrupted(void) { sw_sigint_seen = 0; }
 void sw_settle_termination(void) {
     struct sigaction old;

@@ -88,7 +88,8 @@ enum BatchCommand: SwurlCommand {
         // counts as one (a file, or stdin redirected from one): an output's rename would replace
         // the list of URLs with it.
         // Only a regular file: a pipe or a socket read and written (inetd) loses nothing.
-        let inputFile = BatchCommand.regularFile(path == "-" ? "/dev/stdin" : environment.resolvePath(path))
+        let inputPath = path == "-" ? "/dev/stdin" : environment.resolvePath(path)
+        let inputFile = OutputTarget.leadsToRegularFile(inputPath) ? inputPath : nil
         try OutputTarget.refuseShared((inputFile.map { [("the input \(path == "-" ? "(stdin)" : "file")", $0)] } ?? [])
             + [(Option.har, harFile), (.report, reportFile), (.junit, junitFile)]
             .compactMap { option, path in path.map { ("--" + option.rawValue, $0) } })
@@ -190,12 +191,6 @@ enum BatchCommand: SwurlCommand {
 
     /// The batch's own options that a line may not give: they describe the whole batch's output.
     static let batchWideOptions: [Option] = [.har, .harBodies, .harSecrets]
-
-    /// `path` when it leads to a regular file (links followed), else nil.
-    static func regularFile(_ path: String) -> String? {
-        var st = stat()
-        return stat(ArgumentBytes.path(path), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? path : nil
-    }
 
     /// Options that change how a response is shown: refused on a batch line (and, by the option
     /// table, on `swurl batch` itself), since a batch shows results, not responses.

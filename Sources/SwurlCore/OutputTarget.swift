@@ -88,9 +88,13 @@ package enum OutputTarget: Equatable, Sendable {
             }
             return fcntl(own, F_DUPFD_CLOEXEC, 0)
         }
+        return open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (leadsToRegularFile(target) ? O_APPEND : 0))
+    }
+
+    /// Whether `path`, its links followed, is a regular file.
+    package static func leadsToRegularFile(_ path: String) -> Bool {
         var st = stat()
-        let regular = stat(ArgumentBytes.path(target), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
-        return open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (regular ? O_APPEND : 0))
+        return stat(ArgumentBytes.path(path), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Refuses outputs of one command that would land in one file: the last rename would win
