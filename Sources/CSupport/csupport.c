@@ -10,15 +10,20 @@
 #include <termios.h>
 
 static volatile sig_atomic_t sw_sigint_seen = 0;
-// The last signal is remembered, except that a Ctrl-C after SIGTERM leaves SIGTERM: the process
-// still ends by it.
-static void sw_on_sigint(int sig) { if (sw_sigint_seen != SIGTERM) sw_sigint_seen = sig; }
+// SIGTERM and SIGHUP (a closed terminal, a dropped SSH session) end the process after an orderly
+// stop; Ctrl-C stops the exchange only.
+static int sw_ends_process(int sig) { return sig == SIGTERM || sig == SIGHUP; }
+// The last signal is remembered, except that a Ctrl-C after SIGTERM or SIGHUP leaves that one:
+// the process still ends by it.
+static void sw_on_sigint(int sig) { if (!sw_ends_process(sw_sigint_seen)) sw_sigint_seen = sig; }
 static void sw_install_handler(int sig) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sw_on_sigint;
     sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGTERM); // its check and store are not cut by SIGTERM's
+    // Its check and store are not cut by SIGTERM's or SIGHUP's.
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
     sigaction(sig, &sa, NULL);
 }
 void sw_install_sigint_handler(void) { sw_install_handler(SIGINT); }
@@ -41,7 +46,7 @@ static void sw_end_by_signal(int sig) {
     raise(sig);
     _exit(128 + sig); // if the signal could not end it
 }
-static void sw_on_term_grace_over(int sig) { (void)sig; sw_end_by_signal(SIGTERM); }
+static void sw_on_term_grace_over(int sig) { (void)sig; sw_end_by_signal(sw_sigint_seen == SIGHUP ? SIGHUP : SIGTERM); }
 static volatile sig_atomic_t sw_term_grace_started = 0;
 static void sw_on_sigterm(int sig) {
     sw_sigint_seen = sig;
@@ -56,15 +61,20 @@ static void sw_on_sigterm(int sig) {
     alarm(SW_TERM_GRACE);
 }
 void sw_install_sigterm_handler(void) {
-    // A SIGTERM the parent set to be ignored stays ignored.
-    struct sigaction old;
-    if (sigaction(SIGTERM, NULL, &old) == 0 && old.sa_handler == SIG_IGN) return;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = sw_on_sigterm;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaction(SIGTERM, &sa, NULL);
+    static const int ending[] = { SIGTERM, SIGHUP };
+    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++) {
+        // A signal the parent set to be ignored stays ignored (nohup's SIGHUP).
+        struct sigaction old;
+        if (sigaction(ending[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = sw_on_sigterm;
+        sigemptyset(&sa.sa_mask);
+        sigaddset(&sa.sa_mask, SIGINT);
+        sigaddset(&sa.sa_mask, SIGTERM);
+        sigaddset(&sa.sa_mask, SIGHUP);
+        sigaction(ending[i], &sa, NULL);
+    }
     // The grace's alarm must get through: a parent may have started us with SIGALRM blocked
     // (threads made later inherit this mask).
     sigset_t alarmSet;
@@ -75,16 +85,21 @@ void sw_install_sigterm_handler(void) {
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
 void sw_clear_interrupted(void) { sw_sigint_seen = 0; }
 void sw_settle_termination(void) {
-    struct sigaction old;
-    if (sigaction(SIGTERM, NULL, &old) != 0 || old.sa_handler != sw_on_sigterm) return;
-    // Default first, then the check: a SIGTERM before the switch is seen here, one after it
-    // ends the process by itself, so none is lost between them.
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    if (sw_sigint_seen == SIGTERM) sw_end_by_signal(SIGTERM);
+    static const int ending[] = { SIGTERM, SIGHUP };
+    int settled = 0;
+    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++) {
+        struct sigaction old;
+        if (sigaction(ending[i], NULL, &old) != 0 || old.sa_handler != sw_on_sigterm) continue;
+        // Default first, then the check: a signal before the switch is seen here, one after it
+        // ends the process by itself, so none is lost between them.
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_DFL;
+        sigemptyset(&sa.sa_mask);
+        sigaction(ending[i], &sa, NULL);
+        settled = 1;
+    }
+    if (settled && sw_ends_process(sw_sigint_seen)) sw_end_by_signal(sw_sigint_seen);
 }
 
 int sw_set_echo(int fd, int on) {

@@ -118,12 +118,35 @@ package enum ArgumentParser {
         "--data-raw": "send a literal body with --raw TEXT",
         "--data-binary": "send a file as the body with the item @file (@- for stdin)",
         "--data-urlencode": "form fields are request items with --form: swurl -f URL name=value",
-        "-F": "file fields are request items: swurl URL name@file (-F is --follow in swurl)",
         "--user": "credentials: -a USER[:PASS]",
         "-u": "credentials: -a USER[:PASS]",
         "-i": "response headers: -h prints them alone, -p hb with the body (both are shown on a terminal)",
         "--include": "response headers: -h prints them alone, -p hb with the body (both are shown on a terminal)",
         "--location": "follow redirects with --follow (-F or -L)",
+        "-x": "a proxy is --proxy URL",
+        "-m": "a time limit is --timeout SECONDS (--connect-timeout for connecting alone)",
+        "--max-time": "a time limit is --timeout SECONDS (--connect-timeout for connecting alone)",
+        "--compressed": "swurl asks for compressed bodies and decodes them without being told",
+        "--silent": "no progress bar or summaries: -q (--quiet)",
+        "--cookie": "cookies are the header item 'Cookie:name=value', or kept by a --session",
+        "--fail": "exit statuses for 4xx and 5xx responses: --check-status",
+        "-O": "save the body under the URL's name: -d URL",
+        "--remote-name": "save the body under the URL's name: -d URL",
+        "-C": "resume a download: -d -c URL",
+        "--continue-at": "resume a download: -d -c URL",
+        "-T": "upload a file as the body: swurl PUT URL @file",
+        "--upload-file": "upload a file as the body: swurl PUT URL @file",
+        "-w": "timings: --timing (or --timing=json); a batch's results: --jsonl",
+        "--write-out": "timings: --timing (or --timing=json); a batch's results: --jsonl",
+        "-G": "query parameters are request items: swurl URL name==value",
+        "--get": "query parameters are request items: swurl URL name==value",
+        "-e": "a referrer is the header item 'Referer:URL'",
+        "--referer": "a referrer is the header item 'Referer:URL'",
+        "--user-agent": "the header item 'User-Agent:NAME'",
+        "--verify": "do not check the certificate: -k (--insecure); trust a CA: --cacert FILE",
+        "--cert-key": "the client key is --key FILE",
+        "--meta": "the elapsed time and its phases: --timing",
+        "--sorted": "sorted JSON keys: --sort-keys",
     ]
 
     private static func unknown(_ option: String) -> SwurlError {
@@ -133,9 +156,11 @@ package enum ArgumentParser {
         let names = OptionTable.documented.flatMap { spec in
             ([spec.name] + spec.aliases).map { "--" + $0 } + spec.shorts.map { "-" + String($0) }
         }
-        let best = names.min { editDistance(option, $0) < editDistance(option, $1) }
         var hint = "see 'swurl --help' for the list of options"
-        if let best, editDistance(option, best) <= max(2, option.count / 3) {
+        // No guess for a short option: every letter is one edit from every other.
+        guard option.hasPrefix("--") else { return .usage("unknown option '\(option)'", hint: hint) }
+        let best = names.filter { $0.hasPrefix("--") }.min { editDistance(option, $0) < editDistance(option, $1) }
+        if let best, editDistance(option, best) <= max(1, (option.count - 2) / 3) {
             hint = "did you mean '\(best)'?"
         }
         return .usage("unknown option '\(option)'", hint: hint)

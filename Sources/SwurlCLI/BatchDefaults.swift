@@ -39,7 +39,8 @@ final class BatchDefaults {
 
     /// Whether a line needs cookies, a DNS cache and connections of its own
     /// (`TransferOptions.ownSharedState`) rather than the batch's:
-    /// - it changes where it connects (`--resolve`, `--proxy`, `--unix-socket`): in the shared
+    /// - it changes where it connects with options of its own (`--resolve`, `--proxy`,
+    ///   `--unix-socket` on the line; given to the batch, they route every line alike): in the shared
     ///   DNS cache its `--resolve` addresses would serve every later line for that host and
     ///   port, and its connections could serve lines that never asked for that route;
     /// - it sets its own `Host` header: libcurl's cookie engine matches and stores cookies on
@@ -47,9 +48,8 @@ final class BatchDefaults {
     ///   origin's cookies, and take cookies from it for that origin (session fixation).
     ///
     /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
-    static func needsOwnSharedState(_ transfer: TransferOptions, request: HTTPRequest) -> Bool {
-        !transfer.resolve.isEmpty || transfer.unixSocket != nil || transfer.proxy.explicit != nil
-            || request.headers.contains("Host")
+    static func needsOwnSharedState(_ line: ParsedArguments, request: HTTPRequest) -> Bool {
+        line.has(.resolve) || line.has(.unixSocket) || line.has(.proxy) || request.headers.contains("Host")
     }
 
     /// The options batch lines may not carry.
@@ -73,7 +73,10 @@ final class BatchDefaults {
                          + "(--jsonl adds timings, --output-dir keeps bodies)")
         }
         try CommandTable.check(args, for: RequestCommand.self)
-        for (option, values) in arguments.options where args.options[option] == nil { args.options[option] = values }
+        // The line's options over the defaults, as a REPL line's over its defaults: a line's
+        // --json replaces a batch --form rather than clashing with it.
+        args = ReplContext.merge(arguments, line)
+        args.positionals = line.positionals
         // The client key's password asked for once, at the first line, serves every line that
         // uses the batch's key (a line with its own --key, --cert or --key-password is asked anew).
         if !line.has(.key), !line.has(.cert), !line.has(.keyPassword), arguments.has(.key) || arguments.has(.cert),

@@ -161,8 +161,15 @@ final class BatchRunner {
         // Over HTTP/1.1: FORBID_REUSE is applied only when the last transfer leaves a connection,
         // so other lines could join an HTTP/2 connection this line's trust (--cacert-add,
         // --pin-cert) let in, and keep it after; an HTTP/1.1 connection carries one transfer.
-        if transferOptions.ownConnection { transferOptions.httpVersion = .http1_1 }
-        transferOptions.ownSharedState = BatchDefaults.needsOwnSharedState(transferOptions, request: request)
+        if transferOptions.ownConnection {
+            if let asked = [Option.http2, .http2PriorKnowledge].first(where: { arguments.has($0) }) {
+                throw .usage("--\(asked.rawValue) cannot be used on a batch line with TLS options of its own: such a line "
+                             + "gets a connection of its own, over HTTP/1.1",
+                             hint: "give the TLS options to swurl batch (every line then shares them), or send this request alone")
+            }
+            transferOptions.httpVersion = .http1_1
+        }
+        transferOptions.ownSharedState = BatchDefaults.needsOwnSharedState(arguments, request: request)
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
         let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
         let session = try Exchange(request: request, options: transferOptions) { body }

@@ -97,6 +97,10 @@ package struct CommandOptions {
         if CommandOptions.looksLikeJSONDocument(word) {
             throw CommandOptions.jsonWordError(word, place: "is not a URL")
         }
+        if CommandOptions.looksLikeItemNotURL(word) {
+            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: it reads as a request item (name=value), which goes after the URL",
+                         hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; curl's -F and -d are items here: swurl POST URL name=value file@path")
+        }
         // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
         // percent-encoded here, once, so --offline shows what is sent.
         url = URLText.percentEncodingUnsafeBytes(word)
@@ -200,6 +204,9 @@ package struct CommandOptions {
         try parseTransferArguments(args, environment: environment)
         transfer.cache = try CommandOptions.cacheSettings(args, environment: environment)
         curl = args.has(.curl)
+        if download && method == "HEAD" {
+            throw .usage("--download saves a response body, and a HEAD request gets none", hint: "swurl HEAD URL shows the response headers")
+        }
         if curl && (offline || download) {
             throw .usage("--curl cannot be combined with --\(offline ? "offline" : "download")", hint: "--curl prints the request as a curl command")
         }
@@ -248,8 +255,29 @@ package struct CommandOptions {
     /// `http://…`, `https://…` or the `:PORT/path` shorthand: not a request item.
     static func looksLikeURL(_ word: String) -> Bool {
         if word.hasPrefix("http://") || word.hasPrefix("https://") { return true }
-        guard word.hasPrefix(":"), let second = word.dropFirst().first else { return false }
-        return second.isNumber || second == "/"
+        if word.hasPrefix(":") {
+            guard let second = word.dropFirst().first else { return false }
+            return second.isNumber || second == "/"
+        }
+        // `host:PORT/path`, or `host:PORT` where the host has a dot or is localhost: no header
+        // looks like that (`X-Count:5` does not), and the docs write URLs so.
+        guard let colon = word.firstIndex(of: ":") else { return false }
+        let host = word[..<colon]
+        let rest = word[word.index(after: colon)...]
+        let digits = rest.prefix { ("0"..."9").contains($0) }
+        guard !host.isEmpty, !digits.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+        else { return false }
+        let after = rest.dropFirst(digits.count)
+        return after.first == "/" || after.isEmpty && (host.contains(".") || host.lowercased() == "localhost")
+    }
+
+    /// A URL word that reads as a request item, `name=value@…` without a scheme (curl's
+    /// `-F name=@file` or `-d email=a@b` before the URL): its user name would be `name=…`.
+    static func looksLikeItemNotURL(_ word: String) -> Bool {
+        guard !word.contains("://"), let at = word.firstIndex(of: "@") else { return false }
+        let before = word[..<at]
+        guard let equals = before.firstIndex(of: "=") else { return false }
+        return !before[..<equals].contains(":") && !before[..<equals].isEmpty
     }
 
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word), or a

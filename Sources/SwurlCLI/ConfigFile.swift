@@ -27,6 +27,17 @@ enum ConfigFile {
     /// request, the report's format for `certs` and `reach`): a config default is never theirs.
     static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach, .cache]]
 
+    /// The error for a config default that `command` cannot honour and must not drop: those
+    /// that decide whether, and as whom, requests go out (`--offline`, `--session`) on a
+    /// command that sends requests without taking them (`swurl batch`). Nil for any other
+    /// default, which is left out quietly (`--timeout` means nothing to `swurl certs`' report).
+    static func refusalWhenDropped(_ option: Option, command: CommandName) -> SwurlError? {
+        guard command == .batch, [.offline, .session, .sessionReadOnly].contains(option) else { return nil }
+        let what = option == .offline ? "a batch always sends its requests" : "a batch's lines share a cookie jar of their own, not a session's"
+        return .usage("--\(option.rawValue) does not apply to 'swurl batch' (\(what))",
+                      hint: "run the batch with --no-config, or move --\(option.rawValue) out of the config file")
+    }
+
     /// The config file's path and whether the user named it; nil when turned off.
     static func location(_ environment: Environment) -> (path: String, explicit: Bool)? {
         if let named = environment.variables["SWURL_CONFIG"] {

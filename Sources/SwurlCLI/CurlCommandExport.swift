@@ -35,9 +35,12 @@ struct CurlCommandExport {
 
         // Method: curl's own choice when it is the same, else --request (--head for HEAD).
         let hasBody = request.body != nil || options.bodyFormat == .multipart && options.items.contains(where: \.isData)
+        // swurl sends a POST without a body with `Content-Length: 0`; curl's --request POST sends
+        // no length (servers may answer 411), its empty --data-binary does.
+        let bodylessPost = !hasBody && request.method == .post
         if request.method == .head {
             add("--head")
-        } else if request.method != (hasBody ? "POST" : "GET") {
+        } else if request.method != (hasBody || bodylessPost ? "POST" : "GET") {
             add("--request", request.method.rawValue)
         }
         // curl reads `[1-2]` and `{a,b}` in a URL as a glob (several requests, or "bad range").
@@ -92,6 +95,10 @@ struct CurlCommandExport {
                 warnings.append("read this body from the command (it is read from stdin or a stream); it reads stdin")
                 add("--data-binary", "@-")
             }
+        } else if bodylessPost {
+            add("--data-binary", "")
+            // Without it curl adds application/x-www-form-urlencoded; swurl sends none.
+            if !request.headers.contains("Content-Type") { add("--header", "Content-Type:") }
         }
 
         // Credentials.
@@ -114,6 +121,16 @@ struct CurlCommandExport {
         if transfer.followRedirects {
             add("--location")
             add("--max-redirs", String(transfer.maxRedirects))
+            // swurl's cookie engine is always on: cookies set along the redirects go with the
+            // next hops. curl's is on with --cookie (an empty file name reads nothing).
+            add("--cookie", "")
+            if hasBody && request.method != .post {
+                // swurl keeps any method but POST, and its body, at a 301 or 302; curl keeps the
+                // --request method but drops the body unless told to keep it.
+                add("--post301")
+                add("--post302")
+                warnings.append("turn \(request.method.rawValue) into a body-less GET at a 303 redirect as swurl does: it keeps --request \(request.method.rawValue) and drops the body")
+            }
         }
         if let t = transfer.connectTimeout ?? transfer.timeout { add("--connect-timeout", CurlCommandExport.number(t)) }
         if let t = transfer.timeout {

@@ -47,9 +47,7 @@ enum DownloadCommand: SwurlCommand {
         let reporter = DownloadReporter(options, environment, file: file)
         session.observer = reporter
         file.notice = Swurl.reporter(options, environment)
-        if let warning = options.transfer.security.weakeningWarning {
-            try? environment.stderr.write("swurl: warning: \(warning)\n")
-        }
+        Swurl.warnBeforeSending(request, options, transferOptions, environment)
         let result: Exchange.Result
         do {
             result = try session.perform()

@@ -78,9 +78,7 @@ enum RequestCommand: SwurlCommand {
                 try outputFile?.commit()
                 return .success
             }
-            if let warning = options.transfer.security.weakeningWarning {
-                try? environment.stderr.write("swurl: warning: \(warning)\n")
-            }
+            Swurl.warnBeforeSending(request, options, prepared.transferOptions, environment)
             session.delegatePerHop = options.showAllHops
             let reporter = PrintedExchangeReporter(options, environment, out: out, separated: style.format || style.terminal)
             session.observer = reporter

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCurl
 import SwurlCore
 /// The program: parse the command line, build the request, send it (or print it with
@@ -6,6 +9,9 @@ package enum Swurl {
     /// Runs swurl with `arguments` (without the program name) in `environment`.
     /// - Returns: the process exit status (see `ExitStatus`).
     package static func main(arguments: [String], environment: Environment) -> Int32 {
+        // A reader that goes away (`swurl URL | head -c 10`) makes a write fail with EPIPE rather
+        // than end the process: the HAR, the reports and the session are still written.
+        _ = signal(SIGPIPE, SIG_IGN)
         do {
             return try run(arguments: arguments, environment: environment).rawValue
         } catch {
@@ -48,9 +54,14 @@ package enum Swurl {
         let places: [Option: String]
         (args, places) = try ConfigFile.load(under: args, environment: environment)
         let command = CommandTable.select(&args)
-        // A default from the config that this command does not take is left out, not an error.
+        // A default from the config that this command does not take is left out, not an error,
+        // except one that says what may be sent: dropped, it would let a command send what the
+        // user's config says to send nowhere (--offline), or without the session they chose.
         for spec in OptionTable.all where !given.has(spec.option)
             && (!spec.commands.contains(command.name) || ConfigFile.otherMeaning[spec.option]?.contains(command.name) == true) {
+            if args.has(spec.option), let refusal = ConfigFile.refusalWhenDropped(spec.option, command: command.name) {
+                throw ConfigFile.placed(refusal, config: args, places: places)
+            }
             args.options[spec.option] = nil
         }
         do {

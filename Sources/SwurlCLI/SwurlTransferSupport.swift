@@ -20,6 +20,20 @@ extension Swurl {
         return t
     }
 
+    /// Warnings about the exchange about to start, on stderr: settings that weaken the TLS
+    /// checks (when TLS can be spoken: an https URL, or a redirect to one), and a `--retry`
+    /// that cannot apply to the method.
+    static func warnBeforeSending(_ request: HTTPRequest, _ options: CommandOptions, _ transfer: TransferOptions,
+                                  _ environment: Environment) {
+        if URLText.schemeOf(request.url)?.lowercased() == "https" || transfer.followRedirects,
+           let warning = transfer.security.weakeningWarning {
+            try? environment.stderr.write("swurl: warning: \(warning)\n")
+        }
+        if transfer.retry.maxRetries > 0, !transfer.retry.allows(method: request.method), !options.quiet {
+            try? environment.stderr.write("swurl: note: --retry does not resend a \(request.method.rawValue), which is not idempotent; --retry-all-methods does\n")
+        }
+    }
+
     /// Where notices go: stderr, unless `--quiet`.
     static func reporter(_ options: CommandOptions, _ environment: Environment) -> (String) -> Void {
         { line in if !options.quiet { try? environment.stderr.write(line + "\n") } }

@@ -127,12 +127,20 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing n
     while left > 0 {
         let n = Glibc.write(fd, p, left)
         if n < 0 {
-            if errno == EINTR { continue }
+            if errno == EINTR { try stopIfInterrupted(); continue }
             throw .output("writing to \(name) failed: \(systemErrorMessage(errno))")
         }
         p += n
         left -= n
+        if left > 0 { try stopIfInterrupted() }
     }
+}
+
+/// A write to a pipe or terminal nobody reads (`swurl URL | less`) blocks; Ctrl-C cuts it short
+/// (EINTR, or a short write), and the write then stops rather than blocking again.
+@inline(__always)
+private func stopIfInterrupted() throws(SwurlError) {
+    if Interrupt.requested { throw .interrupted }
 }
 
 /// Writes all of `buffers`, in order, with as few writev(2) calls as the kernel allows (up to
@@ -161,7 +169,7 @@ package func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String
         }
         let n = nest(index)
         if n < 0 {
-            if errno == EINTR { continue }
+            if errno == EINTR { try stopIfInterrupted(); continue }
             throw .output("writing to \(name) failed: \(systemErrorMessage(errno))")
         }
         // Step past what was written.
@@ -177,6 +185,7 @@ package func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String
                 left = 0
             }
         }
+        if index < buffers.count { try stopIfInterrupted() }
     }
 }
 

@@ -15,7 +15,7 @@ package enum Interrupt {
         sw_clear_interrupted()
     }
 
-    /// Whether Ctrl-C was pressed (or, after `armTermination()`, SIGTERM came) since the last `arm()`.
+    /// Whether Ctrl-C was pressed (or, after `armTermination()`, SIGTERM or SIGHUP came) since the last `arm()`.
     package static var requested: Bool { sw_interrupted() != 0 }
 
     private static let terminationInstalled: Bool = {
@@ -23,11 +23,12 @@ package enum Interrupt {
         return true
     }()
 
-    /// SIGTERM (`timeout`, a CI job cancelled) stops the work as Ctrl-C does, so that what it
-    /// writes at its end is still written; the caller then ends by the signal (`settleTermination`).
+    /// SIGTERM (`timeout`, a CI job cancelled) and SIGHUP (a closed terminal) stop the work as
+    /// Ctrl-C does, so that what it writes at its end is still written; the caller then ends by
+    /// the signal (`settleTermination`).
     package static func armTermination() { _ = terminationInstalled }
 
-    /// Once the outputs are written: SIGTERM's default action back, and the process ended by a
-    /// SIGTERM that came meanwhile (none is lost between a last check and the exit).
+    /// Once the outputs are written: SIGTERM's and SIGHUP's default actions back, and the process
+    /// ended by one that came meanwhile (none is lost between a last check and the exit).
     package static func settleTermination() { sw_settle_termination() }
 }

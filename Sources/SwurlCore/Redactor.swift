@@ -58,7 +58,7 @@ package enum Redactor {
         var out = ""
         var word = ""
         func flush() {
-            out += word.contains("@") ? url(word) : word
+            out += word.contains("@") && !isItemFileReference(word) ? url(word) : word
             word = ""
         }
         var i = text.startIndex
@@ -80,6 +80,14 @@ package enum Redactor {
         }
         flush()
         return out
+    }
+
+    /// Whether a word without `://` reads as a request item naming a file (`name:=@file`,
+    /// `Header:@file`) rather than `user:password@host`: its "password" is empty or `=`.
+    static func isItemFileReference(_ word: String) -> Bool {
+        guard let (colon, at) = userinfoEnd(word[...]) else { return false }
+        let password = word[word.index(after: colon)..<at]
+        return password.isEmpty || password == "="
     }
 
     /// A URL as given, for a message saying it is invalid: its password masked however it is

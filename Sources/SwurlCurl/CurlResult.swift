@@ -71,8 +71,9 @@ package struct CurlResult: Sendable {
             // server (a reply that is not HTTP, a redirect to a scheme swurl does not speak).
             return .transport(message, hint: "the server did not answer in HTTP")
         case CURLE_URL_MALFORMAT:
-            // Likewise a Location header the server sent.
-            return .transport(message, hint: "the server sent a URL that cannot be followed")
+            // swurl follows redirects itself and checks every URL before handing it over: what
+            // libcurl still refuses is most likely the host name.
+            return .transport(message, hint: "check the URL's host name")
         default:
             return .transport(message)
         }

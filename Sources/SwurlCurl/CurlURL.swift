@@ -1,4 +1,7 @@
 @preconcurrency import CCurl
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCore
 
 /// A parsed URL, through libcurl's own URL API (curl_url(3)), so that what swurl shows with
@@ -76,17 +79,32 @@ package struct CurlURL: Sendable, Equatable {
             let reason = curl_url_strerror(rc).map { String(cString: $0) } ?? "malformed"
             throw .usage("invalid URL '\(Redactor.givenURL(text))': \(reason)")
         }
+        var flags: UInt32 = 0
         func part(_ which: CURLUPart) -> String? {
             var out: UnsafeMutablePointer<CChar>?
-            guard curl_url_get(h, which, &out, 0) == CURLUE_OK, let out else { return nil }
+            guard curl_url_get(h, which, &out, flags) == CURLUE_OK, let out else { return nil }
             defer { curl_free(out) }
             return String(cString: out)
         }
-        guard let host = part(CURLUPART_HOST), !host.isEmpty else {
+        guard var host = part(CURLUPART_HOST), !host.isEmpty else {
             throw .usage("invalid URL '\(Redactor.givenURL(text))': no host name")
+        }
+        if !host.utf8.allSatisfy({ $0 < 0x80 }) {
+            // An international name goes out as its ASCII form (IDNA, `xn--…`), in the URL handed
+            // to libcurl, the Host header, the TLS name check and what --offline shows, as curl
+            // sends it. libidn2 reads the name in the locale's character set: swurl's text is UTF-8.
+            _ = CurlURL.utf8CharacterSet
+            flags = UInt32(CURLU_PUNYCODE)
+            guard let ascii = part(CURLUPART_HOST), ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
+                throw .usage("invalid URL '\(Redactor.givenURL(text))': the host name '\(TerminalSanitizer.clean(host))' is not a valid international domain name")
+            }
+            host = ascii
         }
         return body(part, host)
     }
+
+    /// Sets the C library's character set to UTF-8 (`LC_CTYPE` only), once, for libidn2.
+    private static let utf8CharacterSet: Bool = setlocale(LC_CTYPE, "C.UTF-8") != nil
 
     /// Every part (URL, scheme, host, port, path, query, user, password, options, fragment,
     /// zone id) as the fast path (nil when it does not take `text`) or libcurl finds them; for
