@@ -55,7 +55,13 @@ struct CurlCommandExport {
         for field in request.headers {
             let key = field.name.lowercased()
             if CurlCommandExport.leftToCurl.contains(key) || multipart && key == "content-type" { continue }
-            add("--header", field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+            // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
+            // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.
+            let flag = key == "proxy-authorization" ? "--proxy-header" : "--header"
+            if flag == "--proxy-header" && transfer.proxy.explicit == nil {
+                warnings.append("send Proxy-Authorization to the server itself: --proxy-header reaches a proxy only (--proxy, or the proxy variables)")
+            }
+            add(flag, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
         for name in request.removedHeaders { add("--header", "\(name):") }
         // swurl asks for compressed bodies and decodes them; curl does with --compressed.
@@ -124,6 +130,11 @@ struct CurlCommandExport {
             // swurl's cookie engine is always on: cookies set along the redirects go with the
             // next hops. curl's is on with --cookie (an empty file name reads nothing).
             add("--cookie", "")
+            // swurl never leaves https for plain http under a policy that checks anything: that hop
+            // could not be checked (and would carry the headers in clear).
+            if URLText.schemeOf(request.url)?.lowercased() == "https", transfer.security.checksChain || transfer.security.hasPins {
+                add("--proto-redir", "=https")
+            }
             if hasBody && request.method != .post {
                 // swurl keeps any method but POST, and its body, at a 301 or 302; curl keeps the
                 // --request method but drops the body unless told to keep it.

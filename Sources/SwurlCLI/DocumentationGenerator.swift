@@ -130,6 +130,7 @@ package enum DocumentationGenerator {
         s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
         s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
         s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"
+        s += ".TP\n.B XDG_CACHE_HOME\nWhere --cache keeps its entries when given no directory: $XDG_CACHE_HOME/swurl/http (default ~/.cache/swurl/http).\n"
         s += ".TP\n.B XDG_STATE_HOME\nWhere the REPL keeps its history, as swurl/history (default ~/.local/state).\n"
         s += ".TP\n.B NETRC\nThe netrc file to read credentials from instead of ~/.netrc (see \\-\\-ignore\\-netrc).\n"
         s += ".TP\n.B http_proxy, HTTPS_PROXY (https_proxy), ALL_PROXY (all_proxy)\nThe proxy for http URLs, for https URLs, and for both when the first two are not set; \\-\\-proxy replaces them. Only the lower-case http_proxy is read: a CGI program gets HTTP_PROXY from a request's Proxy: header (httpoxy), as curl does.\n"

@@ -29,8 +29,12 @@ extension Swurl {
            let warning = transfer.security.weakeningWarning {
             try? environment.stderr.write("swurl: warning: \(warning)\n")
         }
-        if transfer.retry.maxRetries > 0, !transfer.retry.allows(method: request.method), !options.quiet {
-            try? environment.stderr.write("swurl: note: --retry does not resend a \(request.method.rawValue), which is not idempotent; --retry-all-methods does\n")
+        if transfer.retry.maxRetries > 0, !options.quiet {
+            if !transfer.retry.allows(method: request.method) {
+                try? environment.stderr.write("swurl: note: --retry does not resend a \(request.method.rawValue), which is not idempotent; --retry-all-methods does\n")
+            } else if let body = request.body, !body.isRewindable {
+                try? environment.stderr.write("swurl: note: --retry cannot resend a body read from stdin or a pipe; send a file with @FILE to retry\n")
+            }
         }
     }
 

@@ -123,8 +123,16 @@ extension CommandOptions {
             multiplier = m
             t.removeLast()
         }
-        guard let v = Double(t), v > 0, v.isFinite, v * multiplier < 1e15 else { return nil }
+        // Whole bytes: `1.5` alone is no size (`1.5K` is).
+        guard let v = decimal(t), v > 0, v.isFinite, v * multiplier < 1e15, multiplier > 1 || v == v.rounded() else { return nil }
         return max(1, Int64(v * multiplier))
+    }
+
+    /// A decimal number (`2`, `2.5`, `1e3`), never hexadecimal (`0x10`, which Double reads), nil
+    /// for anything else.
+    static func decimal(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || ".eE+-".utf8.contains($0) }) else { return nil }
+        return Double(text)
     }
 
     /// The longest duration any option takes (about 11.5 days): beyond it milliseconds overflow
@@ -132,7 +140,7 @@ extension CommandOptions {
     static let maxSeconds: Double = 1_000_000
 
     static func seconds(_ v: String, _ name: String, allowZero: Bool = false) throws(SwurlError) -> Double {
-        guard let t = Double(v), t.isFinite, allowZero ? t >= 0 : t > 0 else {
+        guard let t = decimal(v), t.isFinite, allowZero ? t >= 0 : t > 0 else {
             throw .usage("--\(name): '\(v)' is not a positive number of seconds",
                          hint: "e.g. " + (OptionTable.spec(long: name)?.example("2.5") ?? "--\(name) 2.5"))
         }

@@ -34,6 +34,7 @@ package enum OutputTarget: Equatable, Sendable {
             }
             switch st.st_mode & S_IFMT {
             case S_IFLNK:
+                try refuseForeignLinkInSharedDirectory(current, link: st)
                 guard let target = linkTarget(current) else { return .file(current) }
                 followed = true
                 current = target
@@ -43,6 +44,21 @@ package enum OutputTarget: Equatable, Sendable {
             }
         }
         throw .output("cannot write '\(path)': too many levels of symbolic links")
+    }
+
+    /// The kernel's `protected_symlinks` rule, which swurl must apply itself since it follows
+    /// links by reading them (and then replaces the file they lead to by a rename): a link in a
+    /// sticky directory anyone can write (`/tmp`) is followed only when it is the user's own or
+    /// the directory owner's. Another user's link there would make swurl replace a file of its
+    /// target's choosing.
+    /// - Throws: `SwurlError.output` naming the link and its owner.
+    static func refuseForeignLinkInSharedDirectory(_ path: String, link: stat) throws(SwurlError) {
+        guard link.st_uid != geteuid() else { return }
+        var dir = stat()
+        guard stat(ArgumentBytes.path(directory(of: path)), &dir) == 0,
+              dir.st_mode & S_ISVTX != 0, dir.st_mode & S_IWOTH != 0, dir.st_uid != link.st_uid else { return }
+        throw .output("cannot write '\(TerminalSanitizer.clean(path))': it is a symbolic link of uid \(link.st_uid) in the shared directory "
+                      + "\(TerminalSanitizer.clean(directory(of: path))), which swurl does not follow (as the kernel's protected_symlinks); remove the link, or give the path of the file itself")
     }
 
     /// The descriptor of this process that `path` names through `/proc` (`/dev/stdout`,
@@ -218,7 +234,7 @@ package enum OutputTarget: Equatable, Sendable {
     }
 
     /// `a/b/c` → `a/b`; `c` → `.`; `/c` → `/`.
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])

@@ -92,12 +92,16 @@ package enum Redactor {
 
     /// A URL as given, for a message saying it is invalid: its password masked however it is
     /// written (`userinfoEnd` over all of it after `://`, blanks and all: a password the URL did
-    /// not percent-encode may hold anything).
+    /// not percent-encode may hold anything), and cut after 200 characters (a file read into a
+    /// query item can make it megabytes long).
     package static func givenURL(_ text: String) -> String {
-        guard text.containsByte(UInt8(ascii: "@")) else { return text }
-        let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
-        guard let (colon, at) = userinfoEnd(text[start...]) else { return text }
-        return String(text[...colon]) + mask + String(text[at...])
+        var masked = text
+        if text.containsByte(UInt8(ascii: "@")) {
+            let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
+            if let (colon, at) = userinfoEnd(text[start...]) { masked = String(text[...colon]) + mask + String(text[at...]) }
+        }
+        guard masked.utf8.count > 300 else { return masked }
+        return String(masked.prefix(200)) + "… (\(text.utf8.count) bytes)"
     }
 
     /// In `a` (what follows `://`, or a scheme-less authority): the `:` that starts a password

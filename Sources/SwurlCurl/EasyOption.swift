@@ -73,6 +73,9 @@ package enum EasyOption {
     case verifyHost(Bool)
     /// CURLOPT_SSL_SESSIONID_CACHE(3).
     case sessionIDCache(Bool)
+    /// CURLOPT_CA_CACHE_TIMEOUT(3) 0: every connection's certificate store is its own, never the
+    /// one libcurl otherwise keeps for all connections of a multi handle.
+    case noCAStoreCache
     /// CURLOPT_CAINFO(3).
     case caFile(String)
     /// CURLOPT_CAPATH(3).
@@ -171,6 +174,10 @@ extension EasyHandle {
         case .verifyPeer(let b): try set(CURLOPT_SSL_VERIFYPEER, flag(b), what)
         case .verifyHost(let b): try set(CURLOPT_SSL_VERIFYHOST, b ? 2 : 0, what)
         case .sessionIDCache(let b): try set(CURLOPT_SSL_SESSIONID_CACHE, flag(b), what)
+        case .noCAStoreCache:
+            // A libcurl older than 7.87 has no such cache, and no such option.
+            let rc = sw_setopt_long(raw, CURLOPT_CA_CACHE_TIMEOUT, 0)
+            if rc != CURLE_UNKNOWN_OPTION { try check(rc, what) }
         case .caFile(let v): try set(CURLOPT_CAINFO, v, what)
         case .caPath(let v): try set(CURLOPT_CAPATH, v, what)
         case .noCAFile: try set(CURLOPT_CAINFO, pointer: nil)

@@ -18,6 +18,10 @@ extension EasyHandle {
         // a second line of defence whenever the policy wants the host checked.
         try set(.verifyHost(policy.checksHost && mode == .enforce))
         try set(.sessionIDCache(false))
+        // The verifier adds pinned and --cacert-add certificates (and the system store's lookup)
+        // to the connection's store. libcurl would otherwise hand every connection of a batch one
+        // cached store, and a line's pinned certificate would become trusted by every later line.
+        try set(.noCAStoreCache, "the CA store cache")
         // --cacert/--capath replace the default store, so each unsets the other's compiled-in
         // default (Debian's libcurl has both). Without either, both stay unset: the verifier
         // adds the system store lazily instead of libcurl parsing the whole bundle.

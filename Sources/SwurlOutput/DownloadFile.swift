@@ -93,7 +93,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let out: String
             switch try OutputTarget.resolve(given) {
             case .directory:
-                throw .usage("cannot write '\(given)': it is a directory", hint: "give -o a file name, or use --output-dir DIR")
+                throw .usage("cannot write '\(given)': it is a directory", hint: "give -o a file name in it: -o \(given)/NAME")
             case .direct:
                 out = given
                 direct = true
@@ -117,6 +117,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 }
             } else if DownloadFile.exists(out) && !plan.overwrite {
                 throw .usage("'\(given)' already exists", hint: "use --overwrite to replace it or --continue to resume it")
+            }
+            if !direct {
+                // Checked before the request goes out: a POST's effect must not be lost to a
+                // directory the .part file cannot be written in.
+                let dir = OutputTarget.directory(of: out)
+                if access(ArgumentBytes.path(dir), W_OK | X_OK) != 0 {
+                    throw .output("cannot write '\(out).part': \(systemErrorMessage(errno))")
+                }
             }
         } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
             path = found
