@@ -69,6 +69,15 @@ enum RequestCommand: SwurlCommand {
         var timing: ExchangeTiming?
         var verdict: ResponseVerdict?
         var uploadBar: ProgressBar?
+        /// Saves `--session` (a failure reported on stderr, and returned).
+        func saveSession() -> SwurlError? {
+            guard let stored else { return nil }
+            do { try stored.save(options: options, transfer: transferOptions, session: session, environment: environment) } catch {
+                Swurl.report(error, environment: environment)
+                return error
+            }
+            return nil
+        }
         do {
             if options.offline {
                 // The first hop's host's cookies: what the engine is handed for it (never a Host header's).
@@ -115,6 +124,9 @@ enum RequestCommand: SwurlCommand {
             try? printer.finishAfterFailure()
             try? background?.finish()
             outputFile?.discard()
+            // The server answered: the session keeps what it set (cookies), whatever stopped the
+            // body afterwards (a reader that went away, Ctrl-C), as a download's does.
+            if printer.responseHead != nil { _ = saveSession() }
             throw error
         } catch {
             uploadBar?.interrupt()
@@ -129,14 +141,7 @@ enum RequestCommand: SwurlCommand {
         if !terminal, style.format, !options.decoding.isStrict, let failure = printer.decodingFailure {
             try? environment.stderr.write("swurl: note: \(TerminalSanitizer.clean(failure))\n")
         }
-        if let stored {
-            do {
-                try stored.save(options: options, transfer: transferOptions, session: session, environment: environment)
-            } catch {
-                Swurl.report(error, environment: environment)
-                return ExitStatus(for: error)
-            }
-        }
+        if let error = saveSession() { return ExitStatus(for: error) }
 
         return try report(verdict, options: options, terminal: terminal, selection: selection, environment: environment)
     }

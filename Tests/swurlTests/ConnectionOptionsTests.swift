@@ -85,4 +85,20 @@ final class ConnectionOptionsTests: XCTestCase {
         let many = try runSwurl([server.url("/many-headers?n=150")])
         XCTAssertEqual(many.status, 0, many.stderr)
     }
+
+    /// An international host name goes out in its ASCII form (IDNA), as curl sends it, whatever
+    /// the locale: in the Host header, and in what --offline shows.
+    func testAnInternationalHostNameIsSentInItsASCIIForm() throws {
+        let port = try HTTPBin.shared().port
+        let args = ["--resolve", "xn--bcher-kva.test:\(port):127.0.0.1", "http://bücher.test:\(port)/headers"]
+        for locale in ["C", "C.UTF-8"] {
+            let r = try runSwurl(args, environment: ["LC_ALL": locale])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual((try r.json()["headers"] as? [String: String])?["Host"], "xn--bcher-kva.test:\(port)")
+        }
+        let offline = try runSwurl(["--offline"] + args)
+        XCTAssertTrue(offline.text.contains("Host: xn--bcher-kva.test:\(port)\r\n"), offline.text)
+        let bad = try runSwurl(["--offline", "http://a\u{FFFD}\u{0301}b..x/"])
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+    }
 }

@@ -605,4 +605,45 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(exact.curl, [exact.swurl, exact.swurl], String(decoding: exact.printed, as: UTF8.self))
         XCTAssertNotNil(exact.swurl.body.firstRange(of: Array(renamed)))
     }
+
+    /// Redirects as swurl follows them: cookies set along the way go with the next hops, a PUT
+    /// keeps its body at a 302 (with a warning that curl keeps PUT at a 303), and an https
+    /// request under a TLS policy is never followed to plain http.
+    func testRedirectsFollowSwurlsRules() throws {
+        let cookies = try runSwurl(["--curl", "-F", try HTTPBin.url("/cookies/set?a=b")])
+        XCTAssertTrue(cookies.text.contains("--cookie ''"), cookies.text)
+        let gotCookies = try runProcess("/bin/sh", ["-c", cookies.text + " -s"], check: false)
+        XCTAssertTrue(String(decoding: gotCookies.stdout, as: UTF8.self).contains("\"a\": \"b\""),
+                      String(decoding: gotCookies.stdout, as: UTF8.self))
+
+        let put = try runSwurl(["--curl", "-F", "PUT", try HTTPBin.url("/redirect-to?url=/anything&status_code=302"), "a=b"])
+        XCTAssertTrue(put.stderr.contains("at a 303 redirect"), put.stderr)
+        let sent = try runProcess("/bin/sh", ["-c", put.text + " -s"], check: false)
+        let echoed = try XCTUnwrap(try JSONSerialization.jsonObject(with: sent.stdout) as? [String: Any])
+        XCTAssertEqual(echoed["method"] as? String, "PUT")
+        XCTAssertEqual(echoed["data"] as? String, "{\"a\":\"b\"}")
+
+        let pki = try CertificateFactory.shared()
+        let plain = try CaptureServer()
+        let nginx = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")), serverConfig: """
+            location = /away { return 302 \(plain.base)/plain; }
+            """)
+        let secure = try runSwurl(["--curl", "-F", "--cacert", pki.path("root.pem"), nginx.url("/away"), "X-Key:secret"])
+        XCTAssertTrue(secure.text.contains("--proto-redir =https"), secure.text)
+        let ran = try runProcess("/bin/sh", ["-c", secure.text + " -s"], check: false)
+        XCTAssertNotEqual(ran.status, 0, "curl must refuse the redirect to plain http")
+        try plain.sync()
+        XCTAssertFalse(String(decoding: plain.capturedAll, as: UTF8.self).contains("/plain"), "nothing went out in clear")
+    }
+
+    /// A POST without a body sends Content-Length: 0 from both (servers may answer 411 without
+    /// it); a Proxy-Authorization item is a --proxy-header, never sent on to a redirect's host.
+    func testABodylessPostAndProxyAuthorizationAreExportedAsSwurlSendsThem() throws {
+        let r = try roundTrip(["POST", "{URL}/empty"])
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        XCTAssertTrue(r.curl.headers.contains("content-length:0"), "\(r.curl)")
+        let proxied = try runSwurl(["--curl", "-F", "--proxy", "http://127.0.0.1:9", "http://127.0.0.1:9/x", "Proxy-Authorization:zz"])
+        XCTAssertTrue(proxied.text.contains("--proxy-header 'Proxy-Authorization: zz'"), proxied.text)
+        XCTAssertFalse(proxied.text.contains("--header 'Proxy-Authorization"), proxied.text)
+    }
 }

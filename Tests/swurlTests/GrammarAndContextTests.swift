@@ -71,4 +71,53 @@ final class GrammarAndContextTests: XCTestCase {
         try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "the request was sent")
     }
+
+    /// More curl and HTTPie spellings, a form item typed where the URL goes (`-F name=@file
+    /// host:port/path`: it parsed as a URL with the user `name=` and the host `file`), no
+    /// `did you mean` for an unknown letter, and numbers only in decimal.
+    func testMoreHabitsGetHintsAndItemsAreNotTakenForURLs() throws {
+        let url = "http://127.0.0.1:9/x"
+        let cases: [([String], String)] = [
+            (["-x", "http://127.0.0.1:8", url], "a proxy is --proxy URL"),
+            (["--max-time", "3", url], "--timeout SECONDS"),
+            (["--fail", url], "--check-status"),
+            (["--verify=no", url], "-k (--insecure)"),
+            (["--cert-key", "k.pem", url], "--key FILE"),
+            (["-F", "file=@report.txt", "localhost:9/upload"], "'file=@report.txt' is not a URL: it reads as a request item"),
+            (["-F", "-d", "email=bob@127.0.0.1:9", "localhost:9/login"], "is not a URL: it reads as a request item"),
+            (["--offline", url, "a=1", "localhost:9/other"], "'localhost:9/other' looks like a URL"),
+            (["-d", "HEAD", url], "a HEAD request gets none"),
+            (["--timeout", "0x10", url], "is not a positive number of seconds"),
+            (["--max-filesize", "1.5", url], "--max-filesize"),
+        ]
+        for (args, hint) in cases {
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(hint), "\(args): \(r.stderr)")
+        }
+        for letter in ["-O", "-C", "-z", "-Q"] {
+            let r = try runSwurl([letter, url])
+            XCTAssertEqual(r.status, 64)
+            XCTAssertFalse(r.stderr.contains("did you mean"), r.stderr)
+        }
+        // A header whose value is a number is still a header; a file item's error shows the item as typed.
+        XCTAssertEqual(try runSwurl(["--offline", url, "X-Count:5"]).status, 0)
+        let missing = try runSwurl(["--offline", "POST", url, "a:=@no-such-file.json"])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertTrue(missing.stderr.contains("'a:=@no-such-file.json'"), missing.stderr)
+    }
+
+    /// `-k` warns that the chain is not checked only where TLS can be spoken; `--retry` says when
+    /// it cannot resend a request.
+    func testWarningsAndNotesOnlyWhereTheyApply() throws {
+        let plain = try runSwurl(["-k", try HTTPBin.url("/get")])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertFalse(plain.stderr.contains("--insecure"), plain.stderr)
+        let post = try runSwurl(["--retry", "1", "POST", try HTTPBin.url("/post"), "a=1"])
+        XCTAssertEqual(post.status, 0, post.stderr)
+        XCTAssertTrue(post.stderr.contains("--retry does not resend a POST"), post.stderr)
+        let piped = try runSwurl(["--retry", "1", "PUT", try HTTPBin.url("/put")], stdin: Data("body".utf8))
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertTrue(piped.stderr.contains("--retry cannot resend a body read from stdin"), piped.stderr)
+    }
 }

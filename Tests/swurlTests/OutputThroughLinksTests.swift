@@ -108,4 +108,33 @@ final class OutputThroughLinksTests: XCTestCase {
         XCTAssertTrue(loop.stderr.contains("loop-a"), loop.stderr)
         XCTAssertTrue(loop.stderr.contains("symbolic links"), loop.stderr)
     }
+
+    /// A link another user planted in a sticky directory anyone can write (/tmp) is not followed
+    /// by any output (the kernel's protected_symlinks would refuse it to an open; swurl reads
+    /// links itself and replaces their target by a rename): the target stays as it was.
+    func testAnotherUsersLinkInASharedDirectoryIsNotFollowed() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let shared = dir + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(shared, 0o1777), 0)
+        try Data("victim".utf8).write(to: URL(fileURLWithPath: dir + "/victim.txt"))
+        for name in ["o.txt", "h.har", "r.html"] {
+            XCTAssertEqual(symlink(dir + "/victim.txt", shared + "/" + name), 0)
+            XCTAssertEqual(lchown(shared + "/" + name, 65534, 65534), 0)
+        }
+        let lines = dir + "/urls"
+        try (try bodyURL() + "\n").write(toFile: lines, atomically: true, encoding: .utf8)
+        for args in [[try bodyURL(), "-o", shared + "/o.txt"], [try bodyURL(), "--har", shared + "/h.har"],
+                     ["batch", lines, "--report", shared + "/r.html"]] {
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("protected_symlinks"), r.stderr)
+            XCTAssertEqual(contents(dir + "/victim.txt"), "victim")
+        }
+        // One's own link there is followed as before.
+        XCTAssertEqual(symlink(dir + "/victim.txt", shared + "/mine.txt"), 0)
+        XCTAssertEqual(try runSwurl([try bodyURL(), "-o", shared + "/mine.txt"]).status, 0)
+        XCTAssertEqual(contents(dir + "/victim.txt"), OutputThroughLinksTests.body)
+    }
 }

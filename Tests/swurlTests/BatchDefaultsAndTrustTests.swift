@@ -1,0 +1,113 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// A batch's defaults and its lines, held to the one-shot request: a line's option replaces the
+/// defaults it excludes (as in the REPL and the config file), the batch takes the routing
+/// options every line shares (`--proxy`, `--resolve`), a config default the batch cannot honour
+/// is refused rather than dropped, and one line's trust never reaches another line.
+final class BatchDefaultsAndTrustTests: XCTestCase {
+    private func input(_ lines: [String]) throws -> String {
+        let path = TestPaths.temporaryDirectory() + "/batch.txt"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func byLine(_ r: SwurlResult) throws -> [Int: [String: Any]] {
+        var map: [Int: [String: Any]] = [:]
+        for line in r.text.split(separator: "\n") {
+            guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let n = o["line"] as? Int else {
+                throw TestServerError("not a result: \(line)")
+            }
+            map[n] = o
+        }
+        return map
+    }
+
+    /// A certificate one line pins (or adds with --cacert-add) is that line's trust only: libcurl
+    /// would otherwise keep one certificate store for every connection of the batch, into which
+    /// the line's handshake had added it, and later lines to any host accepted that certificate.
+    func testALinesPinnedOrAddedCertificateIsNotTrustedByLaterLines() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(tls: (pki.path("selfsigned.pem"), pki.path("selfsigned.key")))
+        let path = try input([
+            nginx.url("/small.txt?n=1") + " --pin-cert " + pki.path("selfsigned.pem"),
+            nginx.url("/small.txt?n=2"),
+            nginx.url("/small.txt?n=3") + " --cacert-add " + pki.path("selfsigned.pem"),
+            nginx.url("/small.txt?n=4"),
+        ])
+        for parallel in ["1", "16"] {
+            let before = nginx.logLines().count
+            let r = try runSwurl(["batch", path, "--jsonl", "--parallel", parallel])
+            let results = try byLine(r)
+            for (line, exit) in [(1, 0), (2, 7), (3, 0), (4, 7)] {
+                XCTAssertEqual(results[line]?["exit"] as? Int, exit, "--parallel \(parallel) line \(line): \(results[line] ?? [:])")
+            }
+            let served = nginx.logLines().dropFirst(before)
+            XCTAssertFalse(served.contains { $0.contains("n=2") || $0.contains("n=4") }, "\(served)")
+        }
+    }
+
+    /// A line's --json replaces a batch --form (a clash before), as a REPL line's does.
+    func testALinesOptionReplacesTheBatchDefaultItExcludes() throws {
+        let capture = try CaptureServer()
+        let path = try input([capture.base + "/json a=b --json", capture.base + "/form a=b"])
+        let r = try runSwurl(["batch", path, "--jsonl", "--form", "--parallel", "1"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        try capture.sync()
+        let all = String(decoding: capture.capturedAll, as: UTF8.self)
+        let json = try XCTUnwrap(all.range(of: "POST /json")), form = try XCTUnwrap(all.range(of: "POST /form"))
+        let first = String(all[json.lowerBound..<(json.lowerBound < form.lowerBound ? form.lowerBound : all.endIndex)])
+        XCTAssertTrue(first.contains("Content-Type: application/json") && first.contains("{\"a\":\"b\"}"), first)
+        XCTAssertTrue(all.contains("application/x-www-form-urlencoded") && all.contains("\r\n\r\na=b"), all)
+    }
+
+    /// --proxy and --resolve given to the batch route every line (a config's too, which the batch
+    /// used to drop without a word, sending every line straight to the host).
+    func testTheBatchsProxyAndResolveRouteEveryLine() throws {
+        let proxy = try CaptureServer()
+        let path = try input(["http://swurl-proxied.test/a", "http://swurl-proxied.test/b"])
+        let r = try runSwurl(["batch", path, "--jsonl", "--proxy", proxy.base, "--parallel", "1"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        try proxy.sync()
+        let seen = String(decoding: proxy.capturedAll, as: UTF8.self)
+        XCTAssertTrue(seen.contains("GET http://swurl-proxied.test/a HTTP/1.1") && seen.contains("GET http://swurl-proxied.test/b HTTP/1.1"), seen)
+
+        let port = try HTTPBin.shared().port
+        let home = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
+        try Data("--resolve swurl-resolved.test:\(port):127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
+        let lines = try input(["http://swurl-resolved.test:\(port)/get"])
+        let resolved = try runSwurl(["batch", lines, "--jsonl"], environment: ["XDG_CONFIG_HOME": home])
+        XCTAssertEqual(try byLine(resolved)[1]?["status"] as? Int, 200, resolved.text + resolved.stderr)
+    }
+
+    /// A config --offline says to send nothing; a batch cannot honour it and so refuses to run
+    /// (it sent every line before). A config --session likewise.
+    func testAConfigDefaultTheBatchCannotHonourIsRefused() throws {
+        let capture = try CaptureServer()
+        let path = try input([capture.base + "/x"])
+        for option in ["--offline", "--session work"] {
+            let home = TestPaths.temporaryDirectory()
+            try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
+            try Data("\(option)\n".utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
+            let r = try runSwurl(["batch", path], environment: ["XDG_CONFIG_HOME": home])
+            XCTAssertEqual(r.status, 64, option + ": " + r.text + r.stderr)
+            XCTAssertTrue(r.stderr.contains("swurl/config:1:") && r.stderr.contains("does not apply to 'swurl batch'"), r.stderr)
+        }
+        try capture.sync()
+        XCTAssertFalse(String(decoding: capture.capturedAll, as: UTF8.self).contains("/x"), "nothing was sent")
+    }
+
+    /// A line with TLS options of its own speaks HTTP/1.1 on a connection of its own; one that
+    /// also asks for HTTP/2 is refused with the reason, not quietly downgraded.
+    func testALineAskingForHTTP2WithItsOwnTLSOptionsIsRefused() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let path = try input([nginx.url("/small.txt") + " --http2 --cacert " + pki.path("root.pem")])
+        let r = try runSwurl(["batch", path, "--jsonl"])
+        let line = try XCTUnwrap(try byLine(r)[1])
+        XCTAssertEqual(line["exit"] as? Int, 64, "\(line)")
+        XCTAssertTrue((line["error"] as? String ?? "").contains("--http2 cannot be used on a batch line with TLS options"), "\(line)")
+    }
+}

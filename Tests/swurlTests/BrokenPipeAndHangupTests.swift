@@ -1,0 +1,117 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// A reader that goes away, a terminal that closes, and Ctrl-C while the output waits for a
+/// reader: swurl ends in order and writes what it promised (`--har`, the reports, the session).
+final class BrokenPipeAndHangupTests: XCTestCase {
+    private var dir = ""
+
+    override func setUpWithError() throws {
+        dir = TestPaths.temporaryDirectory()
+    }
+
+    /// Runs a Python script with the binary as argv[1] and `dir` as argv[2]; returns its stdout.
+    private func python(_ script: String, _ args: [String] = []) throws -> String {
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, dir] + args, check: false)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func har(_ name: String) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap((object["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+    }
+
+    private func hiddenFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
+    }
+
+    /// `swurl URL --har F | head -c 10`, `swurl batch … --report … | head -n 1` and a session:
+    /// the write fails (exit 1) instead of SIGPIPE ending swurl, and the files are written.
+    func testAReaderThatGoesAwayLeavesTheOutputsWritten() throws {
+        let script = """
+        import json, subprocess, sys
+        binary, where, args = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+        p = subprocess.Popen([binary] + args, cwd=where, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.read(10)
+        p.stdout.close()
+        err = p.stderr.read().decode()
+        print(json.dumps([p.wait(timeout=60), err]))
+        """
+        func run(_ args: [String]) throws -> (status: Int, stderr: String) {
+            let out = try python(script, [String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)])
+            let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [Any])
+            return (try XCTUnwrap(parsed.first as? Int), parsed.last as? String ?? "")
+        }
+        let one = try run([try HTTPBin.url("/bytes/102400"), "--har", "one.har", "--session", dir + "/s.json", "X-Team:blue"])
+        XCTAssertEqual(one.status, 1, one.stderr)
+        XCTAssertTrue(one.stderr.contains("Broken pipe"), one.stderr)
+        XCTAssertEqual(try har("one.har").count, 1)
+        XCTAssertTrue((try? String(contentsOfFile: dir + "/s.json", encoding: .utf8))?.contains("blue") == true, "the session was saved")
+
+        let lines = (1...400).map { _ in try? HTTPBin.url("/get") }.compactMap { $0 }.joined(separator: "\n") + "\n"
+        try lines.write(toFile: dir + "/urls", atomically: true, encoding: .utf8)
+        let batch = try run(["batch", "urls", "--parallel", "4", "--har", "b.har", "--report", "r.html", "--junit", "j.xml"])
+        XCTAssertEqual(batch.status, 1, batch.stderr)
+        let entries = try har("b.har").count
+        XCTAssertGreaterThan(entries, 0)
+        XCTAssertLessThan(entries, 400, "the batch stopped starting lines when its reader went away")
+        let junit = try String(contentsOfFile: dir + "/j.xml", encoding: .utf8)
+        XCTAssertTrue(junit.contains("</testsuites>"), String(junit.suffix(300)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/r.html"))
+        XCTAssertEqual(try hiddenFiles().filter { $0.contains(".swurl-") }, [], "no temporary file left")
+    }
+
+    /// SIGHUP (a closed terminal) stops a request as SIGTERM does: the HAR written, -o's target as
+    /// it was, no temporary file, and the process ended by SIGHUP; nohup's ignored SIGHUP stays
+    /// ignored.
+    func testSIGHUPWritesTheHarAndEndsByTheSignal() throws {
+        try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/out.json"))
+        let script = """
+        import glob, os, signal, subprocess, sys, time
+        binary, where, url, ignore = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+        pre = (lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)) if ignore else None
+        p = subprocess.Popen([binary, "--har", "r.har", "-o", "out.json", url], cwd=where, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pre)
+        deadline = time.time() + 30
+        while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
+            time.sleep(0.02)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGHUP)
+        print(p.wait(timeout=60))
+        """
+        XCTAssertEqual(try python(script, [try HTTPBin.url("/delay/10"), "0"]), "-1")
+        let entry = try XCTUnwrap(try har("r.har").first)
+        XCTAssertEqual(entry["_error"] as? String, "interrupted", "\(entry)")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/out.json", encoding: .utf8), "old")
+        XCTAssertEqual(try hiddenFiles(), [], "no temporary file left")
+        // Ignored by the parent (nohup): the request runs to its end.
+        XCTAssertEqual(try python(script, [try HTTPBin.url("/delay/1"), "1"]), "0")
+    }
+
+    /// Ctrl-C while the response waits for a reader that does not read (`swurl URL | less`):
+    /// the blocked write stops, the HAR is written, and swurl exits 130 at once.
+    func testCtrlCStopsAWriteBlockedOnAPipe() throws {
+        let script = """
+        import glob, os, signal, subprocess, sys, time
+        binary, where, url = sys.argv[1], sys.argv[2], sys.argv[3]
+        p = subprocess.Popen([binary, "--har", "r.har", url], cwd=where, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
+            time.sleep(0.02)
+        time.sleep(1)
+        p.send_signal(signal.SIGINT)
+        try:
+            print(p.wait(timeout=10))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            print("still blocked")
+        """
+        XCTAssertEqual(try python(script, [try HTTPBin.url("/bytes/102400")]), "130")
+        XCTAssertEqual(try har("r.har").count, 1)
+        XCTAssertEqual(try hiddenFiles(), [], "no temporary file left")
+    }
+}
