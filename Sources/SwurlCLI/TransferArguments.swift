@@ -94,6 +94,12 @@ extension CommandOptions {
         if let v = args.value(.connectTimeout) { transfer.connectTimeout = try CommandOptions.seconds(v, "connect-timeout") }
         transfer.proxy = ProxySettings(variables: environment.variables)
         if let p = args.value(.proxy) {
+            // HTTPie's PROTOCOL:URL (`--proxy=http:http://host:3128`).
+            if let colon = p.firstIndex(of: ":"), p[..<colon].allSatisfy(\.isLetter), !p[colon...].hasPrefix("://"),
+               p[p.index(after: colon)...].contains("://") {
+                throw .usage("--proxy: '\(Redactor.url(p))' is HTTPie's PROTOCOL:URL form",
+                             hint: "swurl's --proxy takes the proxy's URL alone and uses it for every URL: --proxy \(Redactor.url(String(p[p.index(after: colon)...])))")
+            }
             let scheme = URLBuilder.schemeOf(p)?.lowercased()
             guard scheme == nil || ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme ?? "") else {
                 throw .usage("--proxy: unsupported proxy scheme in '\(Redactor.url(p))'", hint: "use http://, socks4://, socks4a://, socks5:// or socks5h://")

@@ -95,6 +95,8 @@ package enum Redactor {
     /// not percent-encode may hold anything), and cut after 200 characters (a file read into a
     /// query item can make it megabytes long).
     package static func givenURL(_ text: String) -> String {
+        // Bytes that are not UTF-8 (kept as escapes, `ArgumentBytes`) are shown as \xFF.
+        let text = ArgumentBytes.hasEscapes(text) ? ArgumentBytes.shown(text) : text
         var masked = text
         if text.containsByte(UInt8(ascii: "@")) {
             let start = text.rangeOfText("://")?.upperBound ?? text.startIndex

@@ -53,6 +53,8 @@ package struct CurlResult: Sendable {
             // libcurl reports a header line over its 100 KB limit this way (7.88).
             return .transport("the response could not be read: a header line is larger than libcurl accepts (100 KB), or memory ran out",
                               hint: "libcurl said: \(message)")
+        case CURLE_SSL_CONNECT_ERROR where message.containsText("protocol version") || message.containsText("unsupported protocol"):
+            return .transport(message, hint: "the server and swurl share no TLS version: swurl speaks TLS 1.2 and 1.3 (--tls-min, --tls-max)")
         case CURLE_SSL_CONNECT_ERROR where message.containsText("wrong version number"):
             return .transport(message, hint: "the port may speak plain HTTP: try http:// instead of https://")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:

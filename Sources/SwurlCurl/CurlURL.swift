@@ -96,7 +96,7 @@ package struct CurlURL: Sendable, Equatable {
             _ = CurlURL.utf8CharacterSet
             flags = UInt32(CURLU_PUNYCODE)
             guard let ascii = part(CURLUPART_HOST), ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
-                throw .usage("invalid URL '\(Redactor.givenURL(text))': the host name '\(TerminalSanitizer.clean(host))' is not a valid international domain name")
+                throw .usage("invalid URL '\(Redactor.givenURL(text))': the host name '\(TerminalSanitizer.clean(ArgumentBytes.shown(host)))' is not a valid international domain name")
             }
             host = ascii
         }

@@ -331,6 +331,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     package func abandon() {
         if fd >= 0 { close(fd) }
         fd = -1
+        // A .part this run made and nothing reached (a full disk, a failure before the body)
+        // has nothing to resume: it goes.
+        if !direct, !inPlace, opened, startOffset == 0, let target = writePath, DownloadFile.size(of: target) == 0 {
+            unlink(ArgumentBytes.path(target))
+        }
     }
 
     // MARK: Helpers

@@ -19,6 +19,8 @@ package struct ResponseVerdict: Equatable, Sendable {
     package let failure: Failure?
     /// The exit status the response gives the command.
     package let exitStatus: ExitStatus
+    /// Whether `--accept-status` judged the status (the message then says so).
+    private var statusListGiven = false
 
     /// The response judged by the user's rules.
     /// - Parameters:
@@ -31,6 +33,7 @@ package struct ResponseVerdict: Equatable, Sendable {
         if let exit = validator.statusFailure(status) {
             failure = .status(code: status, reason: reason)
             exitStatus = exit
+            statusListGiven = validator.acceptableStatus != nil
         } else if bodyBytes > 0 && !validator.acceptsContentType(mediaType) {
             failure = .contentType(mediaType)
             exitStatus = .responseRejected
@@ -48,7 +51,8 @@ package struct ResponseVerdict: Equatable, Sendable {
     package var message: String? {
         switch failure {
         case nil: return nil
-        case .status(let code, let reason): return "HTTP \(code) \(TerminalSanitizer.clean(reason))"
+        case .status(let code, let reason):
+            return "HTTP \(code) \(TerminalSanitizer.clean(reason))" + (statusListGiven ? " (outside --accept-status)" : "")
         case .contentType(let type):
             return (type.map { "Content-Type \(TerminalSanitizer.clean($0))" } ?? "a response without a Content-Type") + " is not acceptable"
         case .decoding(let choice, let reason): return "--decode \(choice): \(reason)"
