@@ -76,6 +76,8 @@ def handle(conn):
         send = conn.sendall
         if p == '/short':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789')
+        elif p == '/nothing-short':
+            send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n')
         elif p == '/bad-chunk':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nbroken\r\n0\r\n\r\n')
         elif p == '/endless':

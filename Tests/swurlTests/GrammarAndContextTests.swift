@@ -120,4 +120,25 @@ final class GrammarAndContextTests: XCTestCase {
         XCTAssertEqual(piped.status, 0, piped.stderr)
         XCTAssertTrue(piped.stderr.contains("--retry cannot resend a body read from stdin"), piped.stderr)
     }
+
+    /// An option whose value is optional takes the next word when it can only be its value
+    /// (`--cache DIR`, `--wait-for-network 5`); HTTPie's `--proxy=http:URL` is explained; a
+    /// warning names --accept-status; a host that is not UTF-8 is a usage error shown as \xFF.
+    func testOptionalValuesProxyFormsAndMessages() throws {
+        let dir = TestPaths.temporaryDirectory() + "/cache"
+        let cached = try runSwurl(["--cache", dir, try HTTPBin.url("/cache/60")])
+        XCTAssertEqual(cached.status, 0, cached.stderr)
+        XCTAssertFalse(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).isEmpty, "entries went to DIR")
+        let waited = try runSwurl(["--wait-for-network", "5", try HTTPBin.url("/get")])
+        XCTAssertEqual(waited.status, 0, waited.stderr)
+        let proxy = try runSwurl(["--proxy=http:http://127.0.0.1:9", "http://127.0.0.1:9/x"])
+        XCTAssertEqual(proxy.status, 64)
+        XCTAssertTrue(proxy.stderr.contains("--proxy http://127.0.0.1:9"), proxy.stderr)
+        let accepted = try runSwurl(["--accept-status", "200", try HTTPBin.url("/status/204")])
+        XCTAssertEqual(accepted.status, 8, accepted.stderr)
+        XCTAssertTrue(accepted.stderr.contains("outside --accept-status"), accepted.stderr)
+        let bytes = try runProcess("/bin/sh", ["-c", "\"$0\" --offline \"$(printf 'http://a\\377b/')\"", TestPaths.binary], check: false)
+        XCTAssertEqual(bytes.status, 64, bytes.stderr)
+        XCTAssertTrue(bytes.stderr.contains("'a\\xFFb'"), bytes.stderr)
+    }
 }

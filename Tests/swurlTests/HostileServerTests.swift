@@ -99,6 +99,15 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(r.err.contains("--continue"), r.err)
     }
 
+    /// A download cut before any byte arrived keeps no empty .part: there is nothing to resume.
+    func testADownloadCutBeforeItsFirstByteLeavesNoFile() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try run(["-d", s.url("/nothing-short")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [], [])
+    }
+
     func testInvalidChunkSize() throws {
         let s = try server()
         let r = try run([s.url("/bad-chunk")])
