@@ -26,8 +26,8 @@ package enum OptionTable {
         // Output
         OptionSpec(.print, short: ["p"], argument: .required("WHAT"), group: .output,
                    help: "What to print: H request headers, B request body, h response headers, b response body, m meta (timing, sizes, remote address). Default: hb on a terminal, b otherwise; HB with --offline."),
-        OptionSpec(.headers, short: ["h"], group: .output, help: "Print the response headers: alone, as --print=h; with -b or --print, added to what they print (-h -b prints both)."),
-        OptionSpec(.body, short: ["b"], group: .output, help: "Print the response body: alone, as --print=b; with -h or --print, added to what they print."),
+        OptionSpec(.headers, short: ["h"], group: .output, help: "Print the response headers (adds h to -b, --print)."),
+        OptionSpec(.body, short: ["b"], group: .output, help: "Print the response body (adds b to -h, --print)."),
         OptionSpec(.verbose, short: ["v"], group: .output,
                    help: "Print the request as it was sent and the response (--print=HBhb)."),
         OptionSpec(.pretty, argument: .required("STYLE"), choices: PrettyMode.allCases.map(\.rawValue), group: .output,
