@@ -60,11 +60,11 @@ package enum ArgumentParser {
                                      hint: spec.option == .json ? "give the fields as items after the URL (name=text, name:=1), or the whole body as @file or on stdin" : nil)
                     }
                     try record(spec, nil)
-                case .optional(let metavar):
+                case .optional:
                     // `--timing json` as well as `--timing=json`: the next word is taken only when
-                    // it can be nothing but the option's value (one of its words, a number of
-                    // SECONDS, a DIR written as a path), so a URL after the flag stays a URL.
-                    if inline == nil, i < arguments.count, ArgumentParser.isValue(arguments[i], of: spec, metavar: metavar) {
+                    // it is one of the option's words, so a URL (or a batch's file, a REPL path)
+                    // after the flag stays what it is.
+                    if inline == nil, i < arguments.count, spec.choices.contains(arguments[i]) {
                         try record(spec, arguments[i])
                         i += 1
                     } else {
@@ -106,18 +106,6 @@ package enum ArgumentParser {
             }
         }
         return result
-    }
-
-    /// Whether `word`, after an option whose value is optional, can only be that value: one of
-    /// its words, a decimal number for SECONDS (no URL is a bare number), a path for DIR (`/`,
-    /// `./`, `../`, `~/`: no URL starts so).
-    static func isValue(_ word: String, of spec: OptionSpec, metavar: String) -> Bool {
-        if spec.choices.contains(word) { return true }
-        switch metavar {
-        case "SECONDS": return word.first?.isNumber == true && Double(word) != nil && word.allSatisfy { $0.isNumber || $0 == "." }
-        case "DIR": return ["/", "./", "../", "~/"].contains { word.hasPrefix($0) } || word == "." || word == ".."
-        default: return false
-        }
     }
 
     /// curl's options that swurl spells differently: the hint says swurl's grammar instead of

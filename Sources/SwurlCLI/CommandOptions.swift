@@ -97,6 +97,12 @@ package struct CommandOptions {
         if CommandOptions.looksLikeJSONDocument(word) {
             throw CommandOptions.jsonWordError(word, place: "is not a URL")
         }
+        // A path or a bare number has no host (`/tmp/c` went to the host `tmp`, `5` to 0.0.0.5):
+        // most likely the value of an option before it that takes one only after `=`.
+        if CommandOptions.isHostless(word) {
+            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: it has no host",
+                         hint: "a local server's path is :PORT/path or localhost/path; --cache and --wait-for-network take a value only after '=' (--cache=DIR)")
+        }
         if CommandOptions.looksLikeItemNotURL(word) {
             throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: it reads as a request item (name=value), which goes after the URL",
                          hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; curl's -F and -d are items here: swurl POST URL name=value file@path")
@@ -259,25 +265,36 @@ package struct CommandOptions {
             guard let second = word.dropFirst().first else { return false }
             return second.isNumber || second == "/"
         }
-        // `host:PORT/path`, or `host:PORT` where the host has a dot or is localhost: no header
-        // looks like that (`X-Count:5` does not), and the docs write URLs so.
+        // `host:PORT` or `host:PORT/path` where the host has a dot or is localhost: no header
+        // looks like that (`X-Count:5` and `X-Date:2024/01/01` do not), and the docs write URLs so.
         guard let colon = word.firstIndex(of: ":") else { return false }
         let host = word[..<colon]
         let rest = word[word.index(after: colon)...]
         let digits = rest.prefix { ("0"..."9").contains($0) }
-        guard !host.isEmpty, !digits.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+        guard !host.isEmpty, !digits.isEmpty, host.contains(".") || host.lowercased() == "localhost",
+              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
         else { return false }
         let after = rest.dropFirst(digits.count)
-        return after.first == "/" || after.isEmpty && (host.contains(".") || host.lowercased() == "localhost")
+        return after.isEmpty || after.first == "/"
+    }
+
+    /// A file path (`/x`, `./x`, `../x`, `~/x`; not `//host/x`) or a bare whole number (`127.1`,
+    /// an IPv4 address in short, stays a host).
+    static func isHostless(_ word: String) -> Bool {
+        if word.hasPrefix("/") { return !word.hasPrefix("//") }
+        if ["./", "../", "~/"].contains(where: { word.hasPrefix($0) }) || word == "." || word == ".." || word == "~" { return true }
+        return !word.isEmpty && word.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// A URL word that reads as a request item, `name=value@…` without a scheme (curl's
     /// `-F name=@file` or `-d email=a@b` before the URL): its user name would be `name=…`.
     static func looksLikeItemNotURL(_ word: String) -> Bool {
-        guard !word.contains("://"), let at = word.firstIndex(of: "@") else { return false }
-        let before = word[..<at]
-        guard let equals = before.firstIndex(of: "=") else { return false }
-        return !before[..<equals].contains(":") && !before[..<equals].isEmpty
+        // Only where a URL's authority would be: before any `/`, `?` or `#` (a query may hold
+        // `email=a@b.com`), with no `:` before the `=` (`user:pa=ss@host` is a password).
+        guard !word.contains("://") else { return false }
+        let authority = word.prefix { !"/?#".contains($0) }
+        guard let at = authority.firstIndex(of: "@"), let equals = authority[..<at].firstIndex(of: "=") else { return false }
+        return !authority[..<equals].isEmpty && !authority[..<equals].contains(":")
     }
 
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word), or a

@@ -58,7 +58,7 @@ struct CurlCommandExport {
             // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
             // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.
             let flag = key == "proxy-authorization" ? "--proxy-header" : "--header"
-            if flag == "--proxy-header" && transfer.proxy.explicit == nil {
+            if flag == "--proxy-header" && transfer.proxy.proxy(forScheme: URLText.schemeOf(request.url)?.lowercased() ?? "http") == nil {
                 warnings.append("send Proxy-Authorization to the server itself: --proxy-header reaches a proxy only (--proxy, or the proxy variables)")
             }
             add(flag, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")

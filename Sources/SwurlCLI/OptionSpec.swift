@@ -39,8 +39,8 @@ package struct OptionSpec: Sendable {
         case none
         /// `--name VALUE` or `--name=VALUE`.
         case required(String)
-        /// `--name=VALUE`, or `--name VALUE` when the next word can only be its value
-        /// (`ArgumentParser.isValue`); the bare `--name` means the default.
+        /// `--name=VALUE`, or `--name WORD` for one of its `choices`; the bare `--name` means
+        /// the default.
         case optional(String)
     }
 

@@ -32,17 +32,19 @@ final class ReplContext {
     /// Options that only the REPL itself takes: never merged into a line.
     static let replOnly: [Option] = [.stopOnError]
     /// Options of which a line's one replaces every default of the same set.
+    /// `--raw` is in none: it goes with any format (a line's `--json` keeps a default `--raw`).
     static let exclusiveSets: [[Option]] = [
-        [.json, .form, .multipart, .plist, .raw],
+        [.json, .form, .multipart, .plist],
         [.print, .headers, .body, .verbose],
         [.http1_1, .http2, .http2PriorKnowledge],
         [.ipv4, .ipv6],
         [.verifyHost, .noVerifyHost],
+        [.noCache, .refresh, .cacheOnly],
     ]
 
     /// The exclusive sets whose options a request refuses together: all but the print set
-    /// (`-h` and `-b` combine) and `--raw` (it goes with any format).
-    static let conflictingSets: [[Option]] = exclusiveSets.filter { !$0.contains(.print) }.map { $0.filter { $0 != .raw } }
+    /// (`-h` and `-b` combine).
+    static let conflictingSets: [[Option]] = exclusiveSets.filter { !$0.contains(.print) }
 
     init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         self.environment = environment
@@ -324,6 +326,9 @@ final class ReplContext {
             case .ran(let s):
                 status = s
                 if s == .interrupted || (stopOnError && s != .success) { return s }
+                // Nobody reads the output any more (`swurl repl … | head`): the script stops, as a
+                // batch starts no new lines; its later requests would change things unseen.
+                if s != .success, environment.stdoutReaderGone { return s }
             }
         }
         if let error = reader.error {

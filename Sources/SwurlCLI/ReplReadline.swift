@@ -42,7 +42,11 @@ enum ReplReadline {
             let line = ArgumentBytes.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 })
             free(raw)
             if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
-            if case .exit(let status) = session.execute(line) { return status }
+            switch session.execute(line) {
+            case .exit(let status): return status
+            case .ran(let status) where status != .success && session.environment.stdoutReaderGone: return status
+            default: continue
+            }
         }
     }
 

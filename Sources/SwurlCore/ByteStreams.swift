@@ -78,6 +78,13 @@ package final class FileDescriptorSink: ByteSink {
     package func write(gathering buffers: [[UInt8]]) throws {
         try writeAll(fd, buffers, describing: name)
     }
+
+    /// Whether this is a pipe or socket whose reader went away (POLLERR): every later write
+    /// would fail with EPIPE. False for files and terminals.
+    package var readerGone: Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLERR) != 0
+    }
 }
 
 /// A standard stream the shell closed (`>&-`): every write fails, as it would on the closed
@@ -125,7 +132,10 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing n
     guard var p = bytes.baseAddress else { return }
     var left = bytes.count
     while left > 0 {
-        let n = Glibc.write(fd, p, left)
+        // After Ctrl-C, a pipe or terminal nobody reads must not block the end: a block goes
+        // only where there is room for it.
+        if Interrupt.requested { try waitForRoom(fd) }
+        let n = Glibc.write(fd, p, Interrupt.requested ? min(left, Int(PIPE_BUF)) : left)
         if n < 0 {
             if errno == EINTR { try stopIfInterrupted(); continue }
             throw .output("writing to \(name) failed: \(systemErrorMessage(errno))")
@@ -143,9 +153,31 @@ private func stopIfInterrupted() throws(SwurlError) {
     if Interrupt.requested { throw .interrupted }
 }
 
+/// After Ctrl-C: waits up to 0.2 s for `fd` to take a block of PIPE_BUF bytes (a file always
+/// can; a pipe or terminal whose reader keeps up soon does), else stops the write.
+private func waitForRoom(_ fd: Int32) throws(SwurlError) {
+    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    while true {
+        let r = poll(&p, 1, 200)
+        if r < 0 && errno == EINTR { continue }
+        if r == 1 && p.revents & Int16(POLLOUT) != 0 { return }
+        throw .interrupted
+    }
+}
+
 /// Writes all of `buffers`, in order, with as few writev(2) calls as the kernel allows (up to
 /// 64 buffers a call), retrying on EINTR and after short writes.
 package func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String) throws(SwurlError) {
+    if Interrupt.requested {
+        for buffer in buffers {
+            let failure: SwurlError? = buffer.withUnsafeBytes { raw in
+                do throws(SwurlError) { try writeAll(fd, raw, describing: name) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+        }
+        return
+    }
     var index = 0
     var offset = 0   // bytes of buffers[index] already written
     while index < buffers.count {

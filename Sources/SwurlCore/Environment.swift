@@ -25,6 +25,9 @@ package struct Environment {
     /// script): error messages start with it, as a batch's and a config file's do.
     package var errorPlace: String?
 
+    /// Whether stdout is a pipe or socket whose reader went away (every write would fail).
+    package var stdoutReaderGone: Bool { (stdout as? FileDescriptorSink)?.readerGone ?? false }
+
     package init(stdin: ByteSource, stdout: ByteSink, stderr: ByteSink,
                 stdinIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,
                 stdinFileSize: Int64? = nil, variables: [String: String] = [:], currentDirectory: String = ".") {

@@ -86,25 +86,33 @@ package struct CurlURL: Sendable, Equatable {
             defer { curl_free(out) }
             return String(cString: out)
         }
-        guard var host = part(CURLUPART_HOST), !host.isEmpty else {
+        guard let host = part(CURLUPART_HOST), !host.isEmpty else {
             throw .usage("invalid URL '\(Redactor.givenURL(text))': no host name")
         }
         if !host.utf8.allSatisfy({ $0 < 0x80 }) {
             // An international name goes out as its ASCII form (IDNA, `xn--…`), in the URL handed
             // to libcurl, the Host header, the TLS name check and what --offline shows, as curl
             // sends it. libidn2 reads the name in the locale's character set: swurl's text is UTF-8.
-            _ = CurlURL.utf8CharacterSet
             flags = UInt32(CURLU_PUNYCODE)
-            guard let ascii = part(CURLUPART_HOST), ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
+            guard let ascii = CurlURL.inUTF8Locale({ part(CURLUPART_HOST) }), ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
                 throw .usage("invalid URL '\(Redactor.givenURL(text))': the host name '\(TerminalSanitizer.clean(ArgumentBytes.shown(host)))' is not a valid international domain name")
             }
-            host = ascii
+            return CurlURL.inUTF8Locale { body(part, ascii) }
         }
         return body(part, host)
     }
 
-    /// Sets the C library's character set to UTF-8 (`LC_CTYPE` only), once, for libidn2.
-    private static let utf8CharacterSet: Bool = setlocale(LC_CTYPE, "C.UTF-8") != nil
+    /// Runs `body` with this thread's character set UTF-8 (uselocale(3): the process's locale,
+    /// which other threads read, is left alone), for libidn2, which reads the name in it.
+    private static func inUTF8Locale<T>(_ body: () -> T) -> T {
+        guard let utf8 = utf8Locale else { return body() }
+        let previous = uselocale(utf8)
+        defer { uselocale(previous) }
+        return body()
+    }
+
+    /// `C.UTF-8`'s character set, made once (nil where the C library has no such locale).
+    nonisolated(unsafe) private static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
 
     /// Every part (URL, scheme, host, port, path, query, user, password, options, fragment,
     /// zone id) as the fast path (nil when it does not take `text`) or libcurl finds them; for

@@ -210,6 +210,14 @@ package final class Exchange {
             throw .transport("internal: no hop is running")
         }
         self.hop = nil
+        var outcome = outcome
+        // A 304 the cache turned into the stored response: the hop answered that response (its
+        // status, its Location), not the 304 libcurl saw.
+        if case .success(var r) = outcome, !transfer.isReplay, let served = cache?.revalidatedHead {
+            r.head = served
+            r.redirectURL = served.headers["Location"].map { URLReference.resolve($0, against: hop.url) }
+            outcome = .success(r)
+        }
         if let tap {
             switch outcome {
             case .success(let r):

@@ -263,6 +263,10 @@ final class HopCache: TransferDelegate {
         try target?.transferDidReceiveBody(bytes)
     }
 
+    /// The stored response a 304 selected, its headers updated: what the hop answered, where
+    /// the network's head says 304. Nil when no 304 was turned into a stored response.
+    var revalidatedHead: HTTPResponseHead? { revalidated?.head }
+
     /// The hop ended with a whole response: the new entry goes into place (or the updated one
     /// after a 304). A failed hop discards it (only complete responses are stored).
     func finish(succeeded: Bool) {

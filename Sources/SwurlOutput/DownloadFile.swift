@@ -118,9 +118,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             } else if DownloadFile.exists(out) && !plan.overwrite {
                 throw .usage("'\(given)' already exists", hint: "use --overwrite to replace it or --continue to resume it")
             }
-            if !direct {
+            if !direct && !inPlace {
                 // Checked before the request goes out: a POST's effect must not be lost to a
-                // directory the .part file cannot be written in.
+                // directory the .part file cannot be written in (resuming in place needs none).
                 let dir = OutputTarget.directory(of: out)
                 if access(ArgumentBytes.path(dir), W_OK | X_OK) != 0 {
                     throw .output("cannot write '\(out).part': \(systemErrorMessage(errno))")

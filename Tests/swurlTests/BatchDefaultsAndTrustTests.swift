@@ -60,6 +60,14 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         let first = String(all[json.lowerBound..<(json.lowerBound < form.lowerBound ? form.lowerBound : all.endIndex)])
         XCTAssertTrue(first.contains("Content-Type: application/json") && first.contains("{\"a\":\"b\"}"), first)
         XCTAssertTrue(all.contains("application/x-www-form-urlencoded") && all.contains("\r\n\r\na=b"), all)
+        // --raw goes with any format: a line's --json keeps the batch's --raw body.
+        let raw = try CaptureServer()
+        let rawLines = try input([raw.base + "/raw --json"])
+        let sent = try runSwurl(["batch", rawLines, "--jsonl", "--raw", "{\"a\":1}"])
+        XCTAssertEqual(sent.status, 0, sent.text + sent.stderr)
+        try raw.sync()
+        let got = String(decoding: raw.capturedAll, as: UTF8.self)
+        XCTAssertTrue(got.contains("Content-Type: application/json") && got.contains("\r\n\r\n{\"a\":1}"), got)
     }
 
     /// --proxy and --resolve given to the batch route every line (a config's too, which the batch

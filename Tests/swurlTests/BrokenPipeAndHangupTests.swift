@@ -113,5 +113,31 @@ final class BrokenPipeAndHangupTests: XCTestCase {
         XCTAssertEqual(try python(script, [try HTTPBin.url("/bytes/102400")]), "130")
         XCTAssertEqual(try har("r.har").count, 1)
         XCTAssertEqual(try hiddenFiles(), [], "no temporary file left")
+        // A formatted body is written out at the end too: that write must not block either.
+        let fixture = try FixtureServer()
+        try fixture.put("big.json", "[" + (0..<20000).map { "{\"k\":\($0),\"v\":\"\(String(repeating: "y", count: 40))\"}" }.joined(separator: ",") + "]")
+        let formatted = script.replacingOccurrences(of: "[binary, \"--har\", \"r.har\", url]", with: "[binary, \"--pretty=format\", \"--har\", \"f.har\", url]")
+        XCTAssertEqual(try python(formatted, [fixture.url("big.json", type: "application/json")]), "130")
+        XCTAssertEqual(try har("f.har").count, 1)
+    }
+
+    /// A REPL script whose reader went away stops at the line that could not be shown: its later
+    /// requests would change things nobody sees (a batch likewise starts no new lines).
+    func testAREPLScriptStopsWhenItsReaderGoesAway() throws {
+        let capture = try CaptureServer()
+        let script = """
+        import subprocess, sys
+        binary, where, base = sys.argv[1], sys.argv[2], sys.argv[3]
+        p = subprocess.Popen([binary, "repl", base], cwd=where, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        p.stdout.close()
+        p.stdin.write(b"GET /first\\nPOST /second a=1\\nDELETE /third\\n")
+        p.stdin.close()
+        print(p.wait(timeout=60))
+        """
+        XCTAssertEqual(try python(script, [capture.base]), "1")
+        try capture.sync()
+        let seen = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertTrue(seen.contains("GET /first"), seen)
+        XCTAssertFalse(seen.contains("/second") || seen.contains("/third"), seen)
     }
 }

@@ -727,4 +727,26 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(try fetch(c, ["--cache-max", "3K"]).cache.hasPrefix("hit"))
         XCTAssertEqual(try fetch(b, ["--cache-max", "3K"]).cache, "miss, stored")
     }
+
+    /// A stored redirect or error that a 304 revalidates is that response, not the 304: `-F`
+    /// follows its stored Location (it failed: "the redirect target '' is not a valid URL"), and
+    /// a batch reports and judges its status (it printed 304).
+    func testARevalidatedRedirectIsFollowedAndABatchReportsTheStoredStatus() throws {
+        let target = origin.url("/target?cc=no-store")
+        let redirect = "/r?status=301&cc=no-cache&etag=" + q("\"r\"") + "&loc=" + q(target)
+        for run in 1...2 {
+            let r = try swurl(["-F", origin.url(redirect)])
+            XCTAssertEqual(r.status, 0, "run \(run): " + r.stderr)
+            XCTAssertTrue(r.text.contains("/target"), "run \(run): " + r.text)
+        }
+        let notFound = origin.url("/n?status=404&cc=no-cache&etag=" + q("\"n\""))
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        try (notFound + "\n").write(toFile: lines, atomically: true, encoding: .utf8)
+        for run in 1...2 {
+            let r = try swurl(["batch", lines, "--jsonl", "--check-status"])
+            let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+            XCTAssertEqual(o["status"] as? Int, 404, "run \(run): \(o)")
+            XCTAssertEqual(o["exit"] as? Int, 4, "run \(run): \(o)")
+        }
+    }
 }
