@@ -32,7 +32,9 @@ enum CacheCommand: SwurlCommand {
             settings.maxSize = size
         }
         let maxSize = settings.maxSize
-        let store = try CacheStore(directory: settings.directory, maxSize: maxSize)
+        // Listing, clearing or pruning a cache that is not there makes none (a mistyped
+        // --cache=DIR would otherwise leave a directory behind): it is empty.
+        let store = try CacheStore(directory: settings.directory, maxSize: maxSize, create: false)
         let now = Exchange.wallClock()
         var out: [UInt8]
         switch action {

@@ -64,6 +64,7 @@ final class ReplContext {
         try ReplContext.refuseConflicts(args, in: "swurl repl")
         defaults.options = args.options
         for o in ReplContext.replOnly { defaults.options[o] = nil }
+        try ReplContext.checkDefaults(defaults, environment: environment)
         if let h = try CommandOptions.har(args) {
             har = try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .rewrite)
         }
@@ -194,9 +195,21 @@ final class ReplContext {
             }
             _ = try parser.parse(raw)
         }
-        defaults = ReplContext.merge(defaults, parsed)
+        let merged = ReplContext.merge(defaults, parsed)
+        try ReplContext.checkDefaults(merged, environment: environment)
+        defaults = merged
         defaultItems = ReplContext.merge(items: defaultItems, parsed.positionals)
         bindCredentials(parsed, items: parsed.positionals)
+    }
+
+    /// Defaults whose values or combination no request could take (`--timeout abc`,
+    /// `--download` with `--offline`, a missing `--cacert` file) are refused when they are set:
+    /// kept, they would fail every later line. A client key is checked when a line uses it (its
+    /// password is asked for then).
+    static func checkDefaults(_ options: ParsedArguments, environment: Environment) throws(SwurlError) {
+        var checked = options
+        for o in [Option.key, .cert, .keyPassword] { checked.options[o] = nil }
+        _ = try CommandOptions(optionsOnly: checked, environment: environment)
     }
 
     /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.

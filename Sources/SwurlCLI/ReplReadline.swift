@@ -39,13 +39,17 @@ enum ReplReadline {
                 return .success
             }
             // Decoded as argv is: a byte that is not UTF-8 stays that byte.
-            let line = ArgumentBytes.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 })
+            let text = ArgumentBytes.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 })
             free(raw)
-            if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
-            switch session.execute(line) {
-            case .exit(let status): return status
-            case .ran(let status) where status != .success && session.environment.stdoutReaderGone: return status
-            default: continue
+            // Several lines pasted at once (readline's bracketed paste hands them over as one):
+            // each runs, and is remembered, as if typed one after the other.
+            for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map(String.init) {
+                if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
+                switch session.execute(line) {
+                case .exit(let status): return status
+                case .ran(let status) where status != .success && session.environment.stdoutReaderGone: return status
+                default: continue
+                }
             }
         }
     }

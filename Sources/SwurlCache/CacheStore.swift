@@ -15,12 +15,15 @@ package final class CacheStore {
     /// The most bytes the entries may take together (`--cache-max`).
     package let maxSize: Int64
 
-    /// Opens (creating with mode 0700) the directory.
+    /// Opens (creating with mode 0700, unless `create` is false: a missing directory is then an
+    /// empty cache, made by nothing) the directory.
     /// - Throws: `SwurlError.output` when it cannot be made, `.badData` when another user
     ///   could change it (the responses it holds would be served as if from the server).
-    package init(directory: String, maxSize: Int64) throws(SwurlError) {
+    package init(directory: String, maxSize: Int64, create: Bool = true) throws(SwurlError) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.maxSize = maxSize
+        var st = stat()
+        if !create && stat(ArgumentBytes.path(self.directory), &st) != 0 && errno == ENOENT { return }
         try CacheStore.makeDirectory(self.directory)
         try FileTrust.check(self.directory, what: "the cache directory")
     }

@@ -77,7 +77,11 @@ enum SessionFormat {
             guard let type = AuthType(rawValue: try string(m, "type", in: "auth")) else {
                 throw bad("auth: \"type\" must be basic, digest or bearer")
             }
-            let origin = try string(m, "origin", in: "auth")
+            // Compared with the request's origin as `Origin` writes it: a hand-written one in
+            // another form (`HTTP://h:80`, `http://h/`) means the same.
+            let written = try string(m, "origin", in: "auth")
+            guard let parsed = try? Origin(url: written) else { throw bad("auth: \"origin\" is not a URL: e.g. https://api.example.org:443") }
+            let origin = parsed.description
             let auth: SessionAuth
             if type == .bearer {
                 auth = SessionAuth(type: type, origin: origin, user: try string(m, "token", in: "auth"), password: "")
@@ -125,7 +129,7 @@ enum SessionFormat {
             }
         }
         guard case .number(let e)? = member("expires") ?? .number("0"), let expires = Int64(e), expires >= 0 else {
-            throw .badData("\(what): \"expires\" is not a whole number of seconds")
+            throw .badData("\(what): \"expires\" is not a time in whole seconds since 1970 (0: a session cookie)")
         }
         let cookie = SessionCookie(domain: try string("domain"), includeSubdomains: try bool("includeSubdomains"),
                                    path: try string("path"), secure: try bool("secure"), httpOnly: try bool("httpOnly"),
@@ -137,6 +141,10 @@ enum SessionFormat {
             throw .badData("\(named) contains a tab or a control character")
         }
         guard !cookie.domain.isEmpty else { throw .badData("\(what) has an empty domain") }
+        // A `;` would end the cookie in the Cookie header and start another one.
+        guard !cookie.name.isEmpty, !cookie.name.contains(";"), !cookie.name.contains("="), !cookie.value.contains(";") else {
+            throw .badData("\(named) has an empty name, or a ';' or '=' where a cookie cannot hold one")
+        }
         guard cookie.hasValidPath else {
             throw .badData("\(named) has the path '\(TerminalSanitizer.clean(cookie.path))', which does not start with /")
         }

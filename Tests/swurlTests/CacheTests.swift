@@ -749,4 +749,15 @@ final class CacheTests: XCTestCase {
             XCTAssertEqual(o["exit"] as? Int, 4, "run \(run): \(o)")
         }
     }
+
+    /// `swurl cache list|clear|prune` on a directory that is not there: an empty cache, and no
+    /// directory made (a mistyped --cache=DIR left one behind).
+    func testCacheActionsOnAMissingDirectoryMakeNone() throws {
+        let missing = TestPaths.temporaryDirectory() + "/no/such/cache"
+        for action in ["list", "clear", "prune"] {
+            let r = try runSwurl(["cache", action, "--cache=" + missing])
+            XCTAssertEqual(r.status, 0, action + ": " + r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+    }
 }

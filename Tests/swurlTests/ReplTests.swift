@@ -295,6 +295,33 @@ final class ReplTests: XCTestCase {
         }
     }
 
+    /// Lines pasted at once (readline's bracketed paste hands them over as one buffer) run one
+    /// after the other and are remembered one by one, as typed.
+    func testPastedLinesRunOneByOne() throws {
+        let state = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let driver = #"""
+        import os, pty, sys, time, select
+        binary, state, base = sys.argv[1:4]
+        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(binary, [binary, "repl", base], env)
+        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        expect(b"> ")
+        os.write(fd, b"\x1b[200~cd /anything\renv\x1b[201~\r")
+        print(expect(b"base: "))
+        expect(b"> ")
+        os.write(fd, b"\x04")
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """#
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state, try HTTPBin.url("")], check: false)
+        XCTAssertEqual(out.status, 0, String(decoding: out.stdout, as: UTF8.self) + out.stderr)
+        let lines = try String(contentsOfFile: state + "/swurl/history", encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, ["cd /anything", "env"])
+    }
+
     /// The pty drivers' `expect(pattern)`: reads the terminal (`fd`) until `pattern` shows,
     /// returns what came up to it; exits 1 when it does not come.
     static let ptyExpect = #"""
@@ -451,4 +478,16 @@ final class ReplTests: XCTestCase {
     res["exit"] = os.waitstatus_to_exitcode(st)
     print(json.dumps(res))
     """#
+
+    /// Defaults no request could take are refused when they are set (`set` changes nothing) or
+    /// when the REPL starts: kept, they failed every later line.
+    func testDefaultsNoRequestCouldTakeAreRefusedWhenSet() throws {
+        let r = try script(["set --download", "set --offline", "set --timeout abc", "env", "get"], [try HTTPBin.url("/anything")])
+        XCTAssertTrue(r.stderr.contains("line 2: --download and --offline cannot be combined"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 3: --timeout: 'abc'"), r.stderr)
+        XCTAssertFalse(r.text.contains("--offline") || r.text.contains("--timeout"), r.text)
+        let start = try runSwurl(["repl", try HTTPBin.url(""), "--timeout", "abc"], stdin: Data("get\n".utf8))
+        XCTAssertEqual(start.status, 64, start.stderr)
+        XCTAssertTrue(start.stderr.contains("--timeout: 'abc'"), start.stderr)
+    }
 }

@@ -559,6 +559,22 @@ final class SessionTests: XCTestCase {
         }
     }
 
+    /// A hand-written credential origin in another form (`HTTP://h:80/`) is the same origin; a
+    /// cookie whose value holds a `;` (it would send a second cookie) is skipped with a warning.
+    func testHandWrittenOriginsAndCookiesAreReadAsMeant() throws {
+        let file = TestPaths.temporaryDirectory() + "/s.json"
+        let port = try HTTPBin.shared().port
+        try Data(#"{"swurl":"session","version":1,"headers":[],"auth":{"type":"basic","origin":"HTTP://127.0.0.1:\#(port)/","username":"u","password":"p"},"cookies":[{"domain":"127.0.0.1","path":"/","name":"a","value":"x;b=c"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+        let r = try swurl(["--session-read-only", file, try url("/headers")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let sent = try sentHeaders(r)
+        XCTAssertEqual(sent["Authorization"], "Basic " + Data("u:p".utf8).base64EncodedString())
+        XCTAssertNil(sent["Cookie"], "\(sent)")
+        XCTAssertTrue(r.stderr.contains("cookies[0]") && r.stderr.contains("';'"), r.stderr)
+    }
+
 }
 
 /// What the concurrent writers report, under a lock.
@@ -574,5 +590,5 @@ private final class Failures: @unchecked Sendable {
         while done < n { condition.wait() }
         condition.unlock()
     }
-}
 
+}
