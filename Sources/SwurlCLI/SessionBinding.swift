@@ -97,7 +97,7 @@ struct SessionBinding {
     /// each hop's host.
     func apply(to transfer: inout TransferOptions, options: CommandOptions) {
         transfer.sessionCookies = loaded.cookies
-        guard options.authUser == nil, let auth = loaded.auth, auth.origin == origin.description else { return }
+        guard options.authUser == nil, let auth = loaded.auth, (try? Origin(url: auth.origin))?.description == origin.description else { return }
         transfer.authType = auth.type
         if auth.type == .bearer {
             transfer.bearerToken = auth.user

@@ -134,15 +134,18 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, describing n
     while left > 0 {
         // After Ctrl-C, a pipe or terminal nobody reads must not block the end: a block goes
         // only where there is room for it.
-        if Interrupt.requested { try waitForRoom(fd) }
-        let n = Glibc.write(fd, p, Interrupt.requested ? min(left, Int(PIPE_BUF)) : left)
+        let careful = Interrupt.requested
+        if careful { try waitForRoom(fd) }
+        let want = careful ? min(left, Int(PIPE_BUF)) : left
+        let n = Glibc.write(fd, p, want)
         if n < 0 {
             if errno == EINTR { try stopIfInterrupted(); continue }
             throw .output("writing to \(name) failed: \(systemErrorMessage(errno))")
         }
         p += n
         left -= n
-        if left > 0 { try stopIfInterrupted() }
+        // A short write on a blocking descriptor: a signal cut it.
+        if n < want { try stopIfInterrupted() }
     }
 }
 
@@ -199,6 +202,7 @@ package func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String
                 return nest(k + 1)
             }
         }
+        let asked = buffers[index..<end].reduce(0) { $0 + $1.count } - offset
         let n = nest(index)
         if n < 0 {
             if errno == EINTR { try stopIfInterrupted(); continue }
@@ -217,7 +221,7 @@ package func writeAll(_ fd: Int32, _ buffers: [[UInt8]], describing name: String
                 left = 0
             }
         }
-        if index < buffers.count { try stopIfInterrupted() }
+        if n < asked { try stopIfInterrupted() }
     }
 }
 

@@ -77,11 +77,10 @@ enum SessionFormat {
             guard let type = AuthType(rawValue: try string(m, "type", in: "auth")) else {
                 throw bad("auth: \"type\" must be basic, digest or bearer")
             }
-            // Compared with the request's origin as `Origin` writes it: a hand-written one in
-            // another form (`HTTP://h:80`, `http://h/`) means the same.
-            let written = try string(m, "origin", in: "auth")
-            guard let parsed = try? Origin(url: written) else { throw bad("auth: \"origin\" is not a URL: e.g. https://api.example.org:443") }
-            let origin = parsed.description
+            // Compared with the request's origin as `Origin` reads both (`SessionAuth.applies`):
+            // a hand-written one in another form (`HTTP://h:80`, `http://h/`) means the same.
+            let origin = try string(m, "origin", in: "auth")
+            guard (try? Origin(url: origin)) != nil else { throw bad("auth: \"origin\" is not a URL: e.g. https://api.example.org:443") }
             let auth: SessionAuth
             if type == .bearer {
                 auth = SessionAuth(type: type, origin: origin, user: try string(m, "token", in: "auth"), password: "")
