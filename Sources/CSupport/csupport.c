@@ -16,17 +16,19 @@ static int sw_ends_process(int sig) { return sig == SIGTERM || sig == SIGHUP; }
 // The last signal is remembered, except that a Ctrl-C after SIGTERM or SIGHUP leaves that one:
 // the process still ends by it.
 static void sw_on_sigint(int sig) { if (!sw_ends_process(sw_sigint_seen)) sw_sigint_seen = sig; }
-static void sw_install_handler(int sig) {
+// Installs `handler` for `sig`, with SIGINT, SIGTERM and SIGHUP blocked while it runs: one
+// handler's check and store are never cut by another's.
+static void sw_set_handler(int sig, void (*handler)(int)) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = sw_on_sigint;
+    sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
-    // Its check and store are not cut by SIGTERM's or SIGHUP's.
+    sigaddset(&sa.sa_mask, SIGINT);
     sigaddset(&sa.sa_mask, SIGTERM);
     sigaddset(&sa.sa_mask, SIGHUP);
     sigaction(sig, &sa, NULL);
 }
-void sw_install_sigint_handler(void) { sw_install_handler(SIGINT); }
+void sw_install_sigint_handler(void) { sw_set_handler(SIGINT, sw_on_sigint); }
 // The orderly stop after SIGTERM may not keep the process from ending: if it has not ended
 // SW_TERM_GRACE seconds after the signal (a write blocked on a pipe nobody reads, on any
 // thread), SIGALRM ends it by SIGTERM, as the default action would have at once (temporary
@@ -66,14 +68,7 @@ void sw_install_sigterm_handler(void) {
         // A signal the parent set to be ignored stays ignored (nohup's SIGHUP).
         struct sigaction old;
         if (sigaction(ending[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = sw_on_sigterm;
-        sigemptyset(&sa.sa_mask);
-        sigaddset(&sa.sa_mask, SIGINT);
-        sigaddset(&sa.sa_mask, SIGTERM);
-        sigaddset(&sa.sa_mask, SIGHUP);
-        sigaction(ending[i], &sa, NULL);
+        sw_set_handler(ending[i], sw_on_sigterm);
     }
     // The grace's alarm must get through: a parent may have started us with SIGALRM blocked
     // (threads made later inherit this mask).

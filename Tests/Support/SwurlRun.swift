@@ -36,6 +36,38 @@ package func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: Stri
     return SwurlResult(status: r.status, stdout: r.stdout, stderr: r.stderr)
 }
 
+/// Starts swurl with `args` in `directory`, sends it `signal` (`SIGTERM`, `SIGHUP`) once an
+/// output's temporary file (`.NAME.swurl-…`) exists and half a second more has passed (the
+/// request is on its way), and returns how it ended ("-15": by SIGTERM; "0": normally). With
+/// `stdoutUnread`, stdout is a pipe nobody reads, and swurl starts with SIGALRM blocked (as a
+/// parent may leave it); with `parentIgnores`, it starts with `signal` ignored (nohup); with
+/// `holdingLock`, another process holds that file's lock (`flock`) meanwhile.
+package func runSwurlUntilSignalled(_ args: [String], in directory: String, signal: String = "SIGTERM", stdoutUnread: Bool = false,
+                                    parentIgnores: Bool = false, holdingLock: String? = nil) throws -> String {
+    let script = """
+    import fcntl, glob, json, os, signal, subprocess, sys, time
+    binary, where, args, unread, lock, sig, ignore = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1", sys.argv[5], getattr(signal, sys.argv[6]), sys.argv[7] == "1"
+    if lock:
+        held = open(lock, "a")
+        fcntl.flock(held, fcntl.LOCK_EX)
+    def pre():
+        if unread: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        if ignore: signal.signal(sig, signal.SIG_IGN)
+    p = subprocess.Popen([binary] + args, cwd=where, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE if unread else subprocess.DEVNULL, preexec_fn=pre)
+    deadline = time.time() + 30
+    while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
+        time.sleep(0.02)
+    time.sleep(0.5)
+    p.send_signal(sig)
+    print(p.wait(timeout=60))
+    """
+    let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
+    let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, directory, json, stdoutUnread ? "1" : "0",
+                                                holdingLock ?? "", signal, parentIgnores ? "1" : "0"])
+    return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
 /// Runs a program to its end; stdout and stderr go through files, so neither can fill a pipe
 /// and stall the child.
 /// - Throws: when it cannot start, or (with `check`) when it exits non-zero.

@@ -69,26 +69,14 @@ final class BrokenPipeAndHangupTests: XCTestCase {
     /// ignored.
     func testSIGHUPWritesTheHarAndEndsByTheSignal() throws {
         try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/out.json"))
-        let script = """
-        import glob, os, signal, subprocess, sys, time
-        binary, where, url, ignore = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
-        pre = (lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN)) if ignore else None
-        p = subprocess.Popen([binary, "--har", "r.har", "-o", "out.json", url], cwd=where, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pre)
-        deadline = time.time() + 30
-        while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
-            time.sleep(0.02)
-        time.sleep(0.5)
-        p.send_signal(signal.SIGHUP)
-        print(p.wait(timeout=60))
-        """
-        XCTAssertEqual(try python(script, [try HTTPBin.url("/delay/10"), "0"]), "-1")
+        let args = ["--har", "r.har", "-o", "out.json"]
+        XCTAssertEqual(try runSwurlUntilSignalled(args + [try HTTPBin.url("/delay/10")], in: dir, signal: "SIGHUP"), "-1")
         let entry = try XCTUnwrap(try har("r.har").first)
         XCTAssertEqual(entry["_error"] as? String, "interrupted", "\(entry)")
         XCTAssertEqual(try String(contentsOfFile: dir + "/out.json", encoding: .utf8), "old")
         XCTAssertEqual(try hiddenFiles(), [], "no temporary file left")
         // Ignored by the parent (nohup): the request runs to its end.
-        XCTAssertEqual(try python(script, [try HTTPBin.url("/delay/1"), "1"]), "0")
+        XCTAssertEqual(try runSwurlUntilSignalled(args + [try HTTPBin.url("/delay/1")], in: dir, signal: "SIGHUP", parentIgnores: true), "0")
     }
 
     /// Ctrl-C while the response waits for a reader that does not read (`swurl URL | less`):

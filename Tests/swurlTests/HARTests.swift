@@ -395,32 +395,9 @@ final class HARTests: XCTestCase {
         XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
     }
 
-    /// Starts swurl with `args` in `dir`, sends it SIGTERM once `--har`'s temporary file exists
-    /// and half a second more has passed (the request is on its way), and returns how it ended
-    /// ("-15": by the signal; a process that never ends fails the test when the wait gives up).
-    /// With `stdoutUnread`, stdout is a pipe nobody reads, and swurl starts with SIGALRM blocked
-    /// (as a parent may leave it). With `holdingLock`, another process holds that file's lock
-    /// (`flock`) meanwhile.
+    /// `runSwurlUntilSignalled` in the test's directory, with SIGTERM.
     private func terminated(_ args: [String], stdoutUnread: Bool = false, holdingLock: String? = nil) throws -> String {
-        let script = """
-        import fcntl, glob, json, os, signal, subprocess, sys, time
-        binary, where, args, unread, lock = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1", sys.argv[5]
-        if lock:
-            held = open(lock, "a")
-            fcntl.flock(held, fcntl.LOCK_EX)
-        block = (lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})) if unread else None
-        p = subprocess.Popen([binary] + args, cwd=where, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE if unread else subprocess.DEVNULL, preexec_fn=block)
-        deadline = time.time() + 30
-        while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
-            time.sleep(0.02)
-        time.sleep(0.5)
-        p.send_signal(signal.SIGTERM)
-        print(p.wait(timeout=60))
-        """
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
-        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, dir, json, stdoutUnread ? "1" : "0", holdingLock ?? ""])
-        return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try runSwurlUntilSignalled(args, in: dir, stdoutUnread: stdoutUnread, holdingLock: holdingLock)
     }
 
     /// SIGTERM (`timeout`, a cancelled CI job) stops a one-shot request or a download as Ctrl-C
