@@ -22,6 +22,9 @@ package enum EasyOption {
     case followLocation(Bool)
     /// CURLOPT_HTTPHEADER(3): header lines as libcurl takes them (`Name: value`, `Name;`, `Name:`).
     case headers([String])
+    /// CURLOPT_PROXYHEADER(3): header lines for the proxy alone (its CONNECT, or its share of a
+    /// plain-http request); the server never sees them (CURLHEADER_SEPARATE, libcurl's default).
+    case proxyHeaders([String])
     /// CURLOPT_POST(3).
     case post(Bool)
     /// CURLOPT_POSTFIELDSIZE_LARGE(3): -1 for unknown (chunked).
@@ -137,6 +140,9 @@ extension EasyHandle {
         case .redirectProtocols(let v): try set(CURLOPT_REDIR_PROTOCOLS_STR, v, what)
         case .followLocation(let b): try set(CURLOPT_FOLLOWLOCATION, flag(b), what)
         case .headers(let lines): try set(CURLOPT_HTTPHEADER, list: lines)
+        case .proxyHeaders(let lines):
+            try set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE), what)
+            try set(CURLOPT_PROXYHEADER, list: lines)
         case .post(let b): try set(CURLOPT_POST, flag(b), what)
         case .postFieldSize(let n): try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: n, what)
         case .customRequest(let v): try set(CURLOPT_CUSTOMREQUEST, v, what)

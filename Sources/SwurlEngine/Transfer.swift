@@ -235,7 +235,15 @@ package final class Transfer: EasyTransferHandler {
         // Redirects are followed hop by hop by Exchange, never by libcurl.
         try easy.set(.followLocation(false))
         try configureConnection()
-        let lines = try headerLines()
+        var lines = try headerLines()
+        // A Proxy-Authorization item is for the proxy when there is one: on its CONNECT for an
+        // https URL (as a header for the server it went inside the tunnel, to the origin).
+        if request.headers.contains("Proxy-Authorization"),
+           options.proxy.proxy(forScheme: URLText.schemeOf(request.url)?.lowercased() ?? "http") != nil {
+            let forProxy = lines.filter { Transfer.isProxyAuthorization($0) }
+            lines.removeAll { Transfer.isProxyAuthorization($0) }
+            try easy.set(.proxyHeaders(forProxy), "the proxy's headers")
+        }
         try easy.set(.headers(lines))
         verifier = try easy.applySecurity(options.security)
         verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
@@ -282,6 +290,11 @@ package final class Transfer: EasyTransferHandler {
         do { try delegate.transferDidSendRequestHead(head) } catch {
             fail(error as? SwurlError ?? .output("\(error)"))
         }
+    }
+
+    /// Whether a header line is `Proxy-Authorization` (any case).
+    static func isProxyAuthorization(_ line: String) -> Bool {
+        line.utf8.count > 19 && line.prefix(20).lowercased().hasPrefix("proxy-authorization") && [":", ";"].contains(line.dropFirst(19).first)
     }
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`

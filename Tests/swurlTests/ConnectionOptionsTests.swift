@@ -101,4 +101,22 @@ final class ConnectionOptionsTests: XCTestCase {
         let bad = try runSwurl(["--offline", "http://a\u{FFFD}\u{0301}b..x/"])
         XCTAssertEqual(bad.status, 64, bad.stderr)
     }
+
+    /// A Proxy-Authorization item goes to the proxy: on the CONNECT of an https URL (it went
+    /// inside the tunnel, to the origin), as curl's --proxy-header sends it.
+    func testAProxyAuthorizationItemGoesToTheProxyNotTheOrigin() throws {
+        let log = TestPaths.temporaryDirectory() + "/connect.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let pki = try CertificateFactory.shared()
+        let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let r = try runSwurl(["--proxy", "http://127.0.0.1:\(proxy.port)", "--cacert", pki.path("root.pem"),
+                              origin.base + "/x", "Proxy-Authorization:Basic eHg6eXk="])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let connect = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertTrue(connect.contains("CONNECT 127.0.0.1:\(origin.server.port)") && connect.contains("Proxy-Authorization: Basic eHg6eXk="), connect)
+        let received = String(decoding: origin.captured, as: UTF8.self)
+        XCTAssertTrue(received.hasPrefix("GET /x"), received)
+        XCTAssertFalse(received.lowercased().contains("proxy-authorization"), received)
+    }
 }
