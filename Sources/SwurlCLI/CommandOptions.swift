@@ -278,12 +278,14 @@ package struct CommandOptions {
         return after.isEmpty || after.first == "/"
     }
 
-    /// A file path (`/x`, `./x`, `../x`, `~/x`; not `//host/x`) or a bare whole number (`127.1`,
-    /// an IPv4 address in short, stays a host).
+    /// A file path (`/x`, `./x`, `../x`, `~/x`; not `//host/x`) or a bare whole number below
+    /// 2^24, which as an IPv4 address would be in 0.0.0.0/8, where nothing answers (`127.1` and
+    /// `2130706433`, 127.0.0.1 written short, stay hosts).
     static func isHostless(_ word: String) -> Bool {
         if word.hasPrefix("/") { return !word.hasPrefix("//") }
         if ["./", "../", "~/"].contains(where: { word.hasPrefix($0) }) || word == "." || word == ".." || word == "~" { return true }
-        return !word.isEmpty && word.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        guard !word.isEmpty, word.utf8.count <= 8, word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(word) else { return false }
+        return n < 1 << 24
     }
 
     /// A URL word that reads as a request item, `name=value@…` without a scheme (curl's

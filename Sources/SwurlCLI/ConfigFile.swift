@@ -14,26 +14,18 @@ enum ConfigFile {
     static let maxSize = 64 * 1024
     /// Options that make no sense as defaults (they replace the run itself).
     static let refused: Set<Option> = [.help, .version, .generate, .noConfig]
-    /// Options that exclude each other: one of them on the command line drops the others the
-    /// config gave (a later `--json` beats a config `--form`).
-    static let exclusive: [Set<Option>] = [
-        [.json, .form, .multipart, .plist], [.http1_1, .http2, .http2PriorKnowledge], [.ipv4, .ipv6],
-        [.verifyHost, .noVerifyHost], [.session, .sessionReadOnly], [.cache, .noCache], [.print, .headers, .body, .verbose],
-        // What the run does: print a curl command, save a file, or show the request unsent.
-        [.curl, .download, .offline],
-    ]
 
     /// Options that mean something else to these commands (`--json` is a body format for a
     /// request, the report's format for `certs` and `reach`): a config default is never theirs.
     static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach, .cache]]
 
     /// The error for a config default that `command` cannot honour and must not drop: those
-    /// that decide whether, and as whom, requests go out (`--offline`, `--session`) on a
-    /// command that sends requests without taking them (`swurl batch`). Nil for any other
+    /// that decide whether, and as whom, requests go out (`--offline`, `--curl`, `--session`)
+    /// on a command that sends requests without taking them (`swurl batch`). Nil for any other
     /// default, which is left out quietly (`--timeout` means nothing to `swurl certs`' report).
     static func refusalWhenDropped(_ option: Option, command: CommandName) -> SwurlError? {
-        guard command == .batch, [.offline, .session, .sessionReadOnly].contains(option) else { return nil }
-        let what = option == .offline ? "a batch always sends its requests" : "a batch's lines share a cookie jar of their own, not a session's"
+        guard command == .batch, [.offline, .curl, .session, .sessionReadOnly].contains(option) else { return nil }
+        let what = option == .offline || option == .curl ? "a batch always sends its requests" : "a batch's lines share a cookie jar of their own, not a session's"
         return .usage("--\(option.rawValue) does not apply to 'swurl batch' (\(what))",
                       hint: "run the batch with --no-config, or move --\(option.rawValue) out of the config file")
     }
@@ -69,7 +61,9 @@ enum ConfigFile {
         for option in args.options.keys { places[option] = nil }
         var merged = config
         for (option, _) in args.options {
-            for group in exclusive where group.contains(option) {
+            // One of a set on the command line drops the others the config gave (a later
+            // `--json` beats a config `--form`).
+            for group in OptionTable.exclusiveSets where group.contains(option) {
                 for other in group where other != option { merged.options[other] = nil }
             }
         }

@@ -140,7 +140,11 @@ struct CurlCommandExport {
                 // --request method but drops the body unless told to keep it.
                 add("--post301")
                 add("--post302")
-                warnings.append("turn \(request.method.rawValue) into a body-less GET at a 303 redirect as swurl does: it keeps --request \(request.method.rawValue) and drops the body")
+            }
+            if ![HTTPMethod.get, .head, .post].contains(request.method) {
+                // At a 303 swurl sends GET; curl keeps a --request method on every hop.
+                warnings.append("turn \(request.method.rawValue) into a GET at a 303 redirect as swurl does: it keeps --request \(request.method.rawValue)"
+                                + (hasBody ? " and drops the body" : ""))
             }
         }
         if let t = transfer.connectTimeout ?? transfer.timeout { add("--connect-timeout", CurlCommandExport.number(t)) }

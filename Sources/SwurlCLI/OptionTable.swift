@@ -213,4 +213,21 @@ package enum OptionTable {
 
     /// The options that appear in documentation.
     package static var documented: [OptionSpec] { all.filter { !$0.hidden } }
+
+    /// Options that exclude each other, the one rule for every place defaults meet a later
+    /// choice: an option on the command line drops the config's others of its set, a REPL or
+    /// batch line's drops the defaults' (`--json` over `--form`). `--raw` is in none: it goes
+    /// with any format. Sets may share an option (`--no-cache`).
+    static let exclusiveSets: [[Option]] = [
+        [.json, .form, .multipart, .plist],
+        [.print, .headers, .body, .verbose],
+        [.http1_1, .http2, .http2PriorKnowledge],
+        [.ipv4, .ipv6],
+        [.verifyHost, .noVerifyHost],
+        [.session, .sessionReadOnly],
+        [.cache, .noCache],
+        [.noCache, .refresh, .cacheOnly],
+        // What the run does: print a curl command, save a file, or show the request unsent.
+        [.curl, .download, .offline],
+    ]
 }

@@ -31,20 +31,9 @@ final class ReplContext {
     static let methods = HTTPMethod.known.map(\.rawValue)
     /// Options that only the REPL itself takes: never merged into a line.
     static let replOnly: [Option] = [.stopOnError]
-    /// Options of which a line's one replaces every default of the same set.
-    /// `--raw` is in none: it goes with any format (a line's `--json` keeps a default `--raw`).
-    static let exclusiveSets: [[Option]] = [
-        [.json, .form, .multipart, .plist],
-        [.print, .headers, .body, .verbose],
-        [.http1_1, .http2, .http2PriorKnowledge],
-        [.ipv4, .ipv6],
-        [.verifyHost, .noVerifyHost],
-        [.noCache, .refresh, .cacheOnly],
-    ]
-
     /// The exclusive sets whose options a request refuses together: all but the print set
     /// (`-h` and `-b` combine).
-    static let conflictingSets: [[Option]] = exclusiveSets.filter { !$0.contains(.print) }
+    static let conflictingSets: [[Option]] = OptionTable.exclusiveSets.filter { !$0.contains(.print) }
 
     init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         self.environment = environment
@@ -204,11 +193,15 @@ final class ReplContext {
 
     /// Defaults whose values or combination no request could take (`--timeout abc`,
     /// `--download` with `--offline`, a missing `--cacert` file) are refused when they are set:
-    /// kept, they would fail every later line. A client key is checked when a line uses it (its
-    /// password is asked for then).
+    /// kept, they would fail every later line. Options that need a partner a line may bring
+    /// (`--all` and `-F`, `--continue` and `-d`, `--har-bodies` and `--har`, `--boundary` and
+    /// `--multipart`, `-A` and `-a`) are not judged alone, and a client key is checked when a
+    /// line uses it (its password is asked for then).
     static func checkDefaults(_ options: ParsedArguments, environment: Environment) throws(SwurlError) {
         var checked = options
-        for o in [Option.key, .cert, .keyPassword] { checked.options[o] = nil }
+        for o in [Option.key, .cert, .keyPassword, .all, .continue, .harBodies, .harSecrets, .boundary, .authType] {
+            checked.options[o] = nil
+        }
         _ = try CommandOptions(optionsOnly: checked, environment: environment)
     }
 
@@ -486,7 +479,7 @@ final class ReplContext {
     static func merge(_ defaults: ParsedArguments, _ line: ParsedArguments) -> ParsedArguments {
         var merged = defaults
         for option in line.options.keys {
-            for set in exclusiveSets where set.contains(option) { for o in set { merged.options[o] = nil } }
+            for set in OptionTable.exclusiveSets where set.contains(option) { for o in set { merged.options[o] = nil } }
         }
         for (option, values) in line.options { merged.options[option] = values }
         return merged

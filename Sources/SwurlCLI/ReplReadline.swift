@@ -42,16 +42,36 @@ enum ReplReadline {
             let text = ArgumentBytes.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 })
             free(raw)
             // Several lines pasted at once (readline's bracketed paste hands them over as one):
-            // each runs, and is remembered, as if typed one after the other.
-            for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map(String.init) {
+            // each command runs, and is remembered, as if typed one after the other; Ctrl-C
+            // during one drops the rest.
+            commands: for line in ReplReadline.commands(in: text) {
                 if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
                 switch session.execute(line) {
                 case .exit(let status): return status
                 case .ran(let status) where status != .success && session.environment.stdoutReaderGone: return status
+                case .ran(let status) where status == .interrupted || Interrupt.requested: break commands
                 default: continue
                 }
             }
         }
+    }
+
+    /// The commands in text read at the prompt: one per line, except that a line ending in an
+    /// unquoted backslash, or inside a quote, goes on to the next (as in the shell and in
+    /// scripts, `ShellWords`).
+    static func commands(in text: String) -> [String] {
+        var commands: [String] = []
+        var pending = ""
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            pending += pending.isEmpty ? String(line) : "\n" + line
+            let trailingBackslashes = pending.reversed().prefix { $0 == "\\" }.count
+            let open = (try? ShellWords.lines(Array(pending.utf8))) == nil
+            if trailingBackslashes % 2 == 1 || open { continue }
+            commands.append(pending)
+            pending = ""
+        }
+        if !pending.isEmpty { commands.append(pending) }
+        return commands
     }
 
     /// Ctrl-C at the prompt: an empty line on a fresh row.

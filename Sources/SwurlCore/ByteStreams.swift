@@ -79,11 +79,11 @@ package final class FileDescriptorSink: ByteSink {
         try writeAll(fd, buffers, describing: name)
     }
 
-    /// Whether this is a pipe or socket whose reader went away (POLLERR): every later write
-    /// would fail with EPIPE. False for files and terminals.
+    /// Whether this is a pipe, socket or terminal whose reader went away: a pipe says POLLERR,
+    /// a socket whose peer closed or a terminal that hung up POLLHUP. False for files.
     package var readerGone: Bool {
         var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLERR) != 0
+        return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLERR | POLLHUP) != 0
     }
 }
 

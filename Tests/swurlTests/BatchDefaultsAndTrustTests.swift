@@ -95,7 +95,7 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
     func testAConfigDefaultTheBatchCannotHonourIsRefused() throws {
         let capture = try CaptureServer()
         let path = try input([capture.base + "/x"])
-        for option in ["--offline", "--session work"] {
+        for option in ["--offline", "--curl", "--session work"] {
             let home = TestPaths.temporaryDirectory()
             try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
             try Data("\(option)\n".utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
@@ -117,5 +117,24 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         let line = try XCTUnwrap(try byLine(r)[1])
         XCTAssertEqual(line["exit"] as? Int, 64, "\(line)")
         XCTAssertTrue((line["error"] as? String ?? "").contains("--http2 cannot be used on a batch line with TLS options"), "\(line)")
+    }
+
+    /// A line's --cache over a batch --no-cache (the cache stayed off), and a command line's
+    /// --no-cache over a config --cache-only (refused as a clash).
+    func testCacheChoicesFollowTheLaterOne() throws {
+        let origin = try CacheOrigin()
+        let url = origin.url("/c?cc=max-age%3D300")
+        let dir = TestPaths.temporaryDirectory() + "/cache"
+        XCTAssertEqual(try runSwurl(["--cache=" + dir, url]).status, 0)
+        let path = try input([url + " --cache=" + dir])
+        let r = try runSwurl(["batch", path, "--no-cache", "--jsonl"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        XCTAssertEqual(origin.count("/c"), 1, "the line's --cache served the stored response")
+        let home = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
+        try Data("--cache-only\n".utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
+        let fresh = try runSwurl([url, "--no-cache"], environment: ["XDG_CONFIG_HOME": home])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(origin.count("/c"), 2)
     }
 }

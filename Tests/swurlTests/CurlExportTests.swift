@@ -616,6 +616,8 @@ final class CurlExportTests: XCTestCase {
         XCTAssertTrue(String(decoding: gotCookies.stdout, as: UTF8.self).contains("\"a\": \"b\""),
                       String(decoding: gotCookies.stdout, as: UTF8.self))
 
+        let delete = try runSwurl(["--curl", "-F", "DELETE", try HTTPBin.url("/redirect-to?url=/anything&status_code=303")])
+        XCTAssertTrue(delete.stderr.contains("turn DELETE into a GET at a 303 redirect"), delete.stderr)
         let put = try runSwurl(["--curl", "-F", "PUT", try HTTPBin.url("/redirect-to?url=/anything&status_code=302"), "a=b"])
         XCTAssertTrue(put.stderr.contains("at a 303 redirect"), put.stderr)
         let sent = try runProcess("/bin/sh", ["-c", put.text + " -s"], check: false)

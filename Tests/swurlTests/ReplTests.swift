@@ -312,6 +312,11 @@ final class ReplTests: XCTestCase {
         os.write(fd, b"\x1b[200~cd /anything\renv\x1b[201~\r")
         print(expect(b"base: "))
         expect(b"> ")
+        # A command over two lines (a backslash, a quote) stays one command.
+        os.write(fd, b"\x1b[200~set X-A:1 \\\r  X-B:two 'note=two\rlines'\x1b[201~\r")
+        expect(b"> ")
+        os.write(fd, b"env\r")
+        print(expect(b"> "))
         os.write(fd, b"\x04")
         _, status = os.waitpid(pid, 0)
         sys.exit(os.waitstatus_to_exitcode(status))
@@ -319,7 +324,22 @@ final class ReplTests: XCTestCase {
         let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state, try HTTPBin.url("")], check: false)
         XCTAssertEqual(out.status, 0, String(decoding: out.stdout, as: UTF8.self) + out.stderr)
         let lines = try String(contentsOfFile: state + "/swurl/history", encoding: .utf8).split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines, ["cd /anything", "env"])
+        XCTAssertEqual(Array(lines.prefix(2)), ["cd /anything", "env"])
+        let shown = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertTrue(shown.contains("X-A:1") && shown.contains("X-B:two") && shown.contains("note=two"), shown)
+        XCTAssertFalse(shown.contains("error"), shown)
+    }
+
+    /// Options that need a partner a line may bring are fine as defaults (`set --all -h`, a line
+    /// then adds -F); a line's option replaces the defaults of its set in every set the config
+    /// file knows too (`--curl` over a default `--offline`, `--cache` over `--no-cache`).
+    func testDefaultsWithPartnersAndEverySetOfExclusiveOptions() throws {
+        let r = try script(["set --all -h", "-F /redirect/1"], [try HTTPBin.url("")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.contains("302") && r.text.contains("200"), r.text)
+        let curl = try script(["/get --curl"], [try HTTPBin.url(""), "--offline"])
+        XCTAssertEqual(curl.status, 0, curl.stderr)
+        XCTAssertTrue(curl.text.hasPrefix("curl"), curl.text)
     }
 
     /// The pty drivers' `expect(pattern)`: reads the terminal (`fd`) until `pattern` shows,
