@@ -502,10 +502,13 @@ final class ReplTests: XCTestCase {
     /// Defaults no request could take are refused when they are set (`set` changes nothing) or
     /// when the REPL starts: kept, they failed every later line.
     func testDefaultsNoRequestCouldTakeAreRefusedWhenSet() throws {
-        let r = try script(["set --download", "set --offline", "set --timeout abc", "env", "get"], [try HTTPBin.url("/anything")])
-        XCTAssertTrue(r.stderr.contains("line 2: --download and --offline cannot be combined"), r.stderr)
+        let r = try script(["set --max-filesize xyz", "set --cacert /no/such/ca.pem", "set --timeout abc", "env", "get"],
+                           [try HTTPBin.url("/anything")])
+        XCTAssertTrue(r.stderr.contains("line 1: --max-filesize: 'xyz'"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 2:") && r.stderr.contains("/no/such/ca.pem"), r.stderr)
         XCTAssertTrue(r.stderr.contains("line 3: --timeout: 'abc'"), r.stderr)
-        XCTAssertFalse(r.text.contains("--offline") || r.text.contains("--timeout"), r.text)
+        XCTAssertFalse(r.text.contains("--max-filesize") || r.text.contains("--cacert") || r.text.contains("--timeout"), r.text)
+        XCTAssertTrue(r.text.contains("\"url\": \""), "the request ran: " + r.text)
         let start = try runSwurl(["repl", try HTTPBin.url(""), "--timeout", "abc"], stdin: Data("get\n".utf8))
         XCTAssertEqual(start.status, 64, start.stderr)
         XCTAssertTrue(start.stderr.contains("--timeout: 'abc'"), start.stderr)
