@@ -282,21 +282,42 @@ package struct CommandOptions {
     /// 2^24, which as an IPv4 address would be in 0.0.0.0/8, where nothing answers (`127.1` and
     /// `2130706433`, 127.0.0.1 written short, stay hosts).
     static func isHostless(_ word: String) -> Bool {
-        if word.hasPrefix("/") { return !word.hasPrefix("//") }
-        if ["./", "../", "~/"].contains(where: { word.hasPrefix($0) }) || word == "." || word == ".." || word == "~" { return true }
-        guard !word.isEmpty, word.utf8.count <= 8, word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(word) else { return false }
-        return n < 1 << 24
+        // Decided on the first bytes: every batch line's URL passes here.
+        let bytes = word.utf8
+        guard let first = bytes.first else { return false }
+        switch first {
+        case UInt8(ascii: "/"): return !word.hasPrefix("//")
+        case UInt8(ascii: "."), UInt8(ascii: "~"):
+            return ["./", "../", "~/"].contains(where: { word.hasPrefix($0) }) || word == "." || word == ".." || word == "~"
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard bytes.count <= 8, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(word) else { return false }
+            return n < 1 << 24
+        default: return false
+        }
     }
 
     /// A URL word that reads as a request item, `name=value@…` without a scheme (curl's
     /// `-F name=@file` or `-d email=a@b` before the URL): its user name would be `name=…`.
     static func looksLikeItemNotURL(_ word: String) -> Bool {
         // Only where a URL's authority would be: before any `/`, `?` or `#` (a query may hold
-        // `email=a@b.com`), with no `:` before the `=` (`user:pa=ss@host` is a password).
-        guard !word.contains("://") else { return false }
-        let authority = word.prefix { !"/?#".contains($0) }
-        guard let at = authority.firstIndex(of: "@"), let equals = authority[..<at].firstIndex(of: "=") else { return false }
-        return !authority[..<equals].isEmpty && !authority[..<equals].contains(":")
+        // `email=a@b.com`), with no `:` before the `=` (`user:pa=ss@host` is a password), nor a
+        // scheme's `:`. On bytes: every batch line's URL passes here.
+        var firstEquals = false, itemName = false, sawColon = false, length = 0
+        for b in word.utf8 {
+            switch b {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+            case UInt8(ascii: ":"): if !firstEquals { sawColon = true }
+            case UInt8(ascii: "="):
+                if !firstEquals {
+                    firstEquals = true
+                    itemName = length > 0 && !sawColon
+                }
+            case UInt8(ascii: "@"): return itemName
+            default: break
+            }
+            length += 1
+        }
+        return false
     }
 
     /// Whether a word is a method: all capital letters (HTTPie accepts any such word), or a

@@ -210,18 +210,14 @@ package final class Exchange {
             throw .transport("internal: no hop is running")
         }
         self.hop = nil
-        var outcome = outcome
         // A 304 the cache turned into the stored response: the hop answered that response (its
         // status, its Location), not the 304 libcurl saw.
-        if case .success(var r) = outcome, !transfer.isReplay, let served = cache?.revalidatedHead {
-            r.head = served
-            r.redirectURL = served.headers["Location"].map { URLReference.resolve($0, against: hop.url) }
-            outcome = .success(r)
-        }
+        let served = transfer.isReplay ? nil : cache?.revalidatedHead
+        let servedRedirect = served.map { $0.headers["Location"].map { URLReference.resolve($0, against: hop.url) } }
         if let tap {
             switch outcome {
             case .success(let r):
-                tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: r.redirectURL, error: nil, endedAt: Timestamp.now(),
+                tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: servedRedirect ?? r.redirectURL, error: nil, endedAt: Timestamp.now(),
                                      fromCache: transfer.servesStoredResponse))
             case .failure(let error):
                 tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: nil, error: error, endedAt: Timestamp.now()))
@@ -247,6 +243,10 @@ package final class Exchange {
             return .retry(wait)
         case .success(let r):
             result = r
+            if let served {
+                result.head = served
+                result.redirectURL = servedRedirect ?? nil
+            }
             if !transfer.isReplay {
                 cache?.finish(succeeded: true)
                 if let head = r.head, !hop.method.isSafe { HopCache.invalidate(request: hop, head: head, options: options) }

@@ -238,7 +238,7 @@ package final class Transfer: EasyTransferHandler {
         var lines = try headerLines()
         // A Proxy-Authorization item is for the proxy when there is one: on its CONNECT for an
         // https URL (as a header for the server it went inside the tunnel, to the origin).
-        if request.headers.contains("Proxy-Authorization"),
+        if !options.proxy.isEmpty, request.headers.contains("Proxy-Authorization"),
            options.proxy.proxy(forScheme: URLText.schemeOf(request.url)?.lowercased() ?? "http") != nil {
             let forProxy = lines.filter { Transfer.isProxyAuthorization($0) }
             lines.removeAll { Transfer.isProxyAuthorization($0) }

@@ -132,6 +132,9 @@ package struct ProxySettings: Sendable, Equatable {
         noProxy = value("no_proxy", "NO_PROXY")
     }
 
+    /// No proxy of any kind.
+    package var isEmpty: Bool { explicit == nil && http == nil && https == nil && all == nil }
+
     /// The proxy for a URL scheme, nil for a direct connection.
     package func proxy(forScheme scheme: String) -> String? {
         if let explicit { return explicit }
