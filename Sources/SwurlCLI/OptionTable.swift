@@ -35,7 +35,7 @@ package enum OptionTable {
         OptionSpec(.output, short: ["o"], argument: .required("FILE"), completion: .file, group: .output,
                    help: "Write the output to FILE instead of stdout ('-' is stdout). FILE is replaced only when the transfer succeeds; a directory is refused before sending. The name is used byte for byte."),
         OptionSpec(.offline, group: .output,
-                   help: "Build the request and print the exact bytes it would send to the server; send nothing. Through an http proxy, libcurl writes the request line with the absolute URL and adds Proxy-Authorization (--proxy USER:PASS@) and Proxy-Connection; those are not shown."),
+                   help: "Build the request and print the exact bytes it would send to the server; send nothing. Through an http proxy, libcurl writes the request line with the absolute URL and adds Proxy-Authorization (--proxy USER:PASS@) and Proxy-Connection; those are not shown, and a Proxy-Authorization item, shown among the headers, then goes to the proxy alone."),
         OptionSpec(.curl, group: .output, commands: [.request],
                    help: "Print the equivalent curl command (long options, one per line, quoted for a POSIX shell) and send nothing. Running it sends the same method, URL, headers and body; what curl cannot express the same way is listed on stderr as 'swurl: warning: curl cannot ...'. A URL holding [ ] { } gets --globoff (curl would glob it). Multipart parts are written for curl's -F grammar (paths and filenames double-quoted, --form-escape for a \" or \\ in a name); a part it cannot express exactly (a name that is empty or holds '=', a type holding ',' or ';filename=', ';headers=', ';encoder=', blanks at its ends or no major/minor start) is refused with exit 64 naming the part, rather than printed as a command that sends something else."),
         OptionSpec(.all, group: .output,
@@ -227,6 +227,8 @@ package enum OptionTable {
         [.session, .sessionReadOnly],
         [.cache, .noCache],
         [.noCache, .refresh, .cacheOnly],
+        [.noCache, .staleOK],
+        [.continue, .overwrite],
         // What the run does: print a curl command, save a file, or show the request unsent.
         [.curl, .download, .offline],
     ]

@@ -53,7 +53,7 @@ final class ReplContext {
         try ReplContext.refuseConflicts(args, in: "swurl repl")
         defaults.options = args.options
         for o in ReplContext.replOnly { defaults.options[o] = nil }
-        try ReplContext.checkDefaults(defaults, environment: environment)
+        try ReplContext.checkDefaults(defaults, items: defaultItems, environment: environment)
         if let h = try CommandOptions.har(args) {
             har = try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .rewrite)
         }
@@ -185,9 +185,10 @@ final class ReplContext {
             _ = try parser.parse(raw)
         }
         let merged = ReplContext.merge(defaults, parsed)
-        try ReplContext.checkDefaults(merged, environment: environment)
+        let mergedItems = ReplContext.merge(items: defaultItems, parsed.positionals)
+        try ReplContext.checkDefaults(merged, items: mergedItems, environment: environment)
         defaults = merged
-        defaultItems = ReplContext.merge(items: defaultItems, parsed.positionals)
+        defaultItems = mergedItems
         bindCredentials(parsed, items: parsed.positionals)
     }
 
@@ -197,12 +198,14 @@ final class ReplContext {
     /// (`--all` and `-F`, `--continue` and `-d`, `--har-bodies` and `--har`, `--boundary` and
     /// `--multipart`, `-A` and `-a`) are not judged alone, and a client key is checked when a
     /// line uses it (its password is asked for then).
-    static func checkDefaults(_ options: ParsedArguments, environment: Environment) throws(SwurlError) {
+    static func checkDefaults(_ options: ParsedArguments, items: [String], environment: Environment) throws(SwurlError) {
         var checked = options
         for o in [Option.key, .cert, .keyPassword, .all, .continue, .harBodies, .harSecrets, .boundary, .authType] {
             checked.options[o] = nil
         }
+        // With the default items too: `--raw` beside a default data item fails every line.
         _ = try CommandOptions(optionsOnly: checked, environment: environment)
+            .with(positionals: ["http://localhost/"] + items, form: checked.has(.form), environment: environment)
     }
 
     /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.

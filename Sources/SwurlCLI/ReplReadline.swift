@@ -64,14 +64,21 @@ enum ReplReadline {
         var pending = ""
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
             pending += pending.isEmpty ? String(line) : "\n" + line
-            let trailingBackslashes = pending.reversed().prefix { $0 == "\\" }.count
-            let open = (try? ShellWords.lines(Array(pending.utf8))) == nil
-            if trailingBackslashes % 2 == 1 || open { continue }
+            guard ReplReadline.isComplete(pending) else { continue }
             commands.append(pending)
             pending = ""
         }
         if !pending.isEmpty { commands.append(pending) }
         return commands
+    }
+
+    /// Whether `text` ends a command as the shell (`ShellWords`) reads it: no quote left open,
+    /// no backslash before its end outside a comment. A word on a line of its own after it stays
+    /// apart only then.
+    static func isComplete(_ text: String) -> Bool {
+        let sentinel = "swurl-end-of-command"
+        guard let lines = try? ShellWords.lines(Array((text + "\n" + sentinel).utf8)), let last = lines.last else { return false }
+        return last.words == [sentinel]
     }
 
     /// Ctrl-C at the prompt: an empty line on a fresh row.
@@ -186,8 +193,30 @@ final class ReplHistory {
         guard !ReplContext.containsCredentials(line) else { return }
         let bytes = ArgumentBytes.bytes(line)
         ReplHistory.addToMemory(bytes)
-        guard let path else { return }
-        try? ReplHistory.append(bytes, to: path)
+        // The file holds a line per command: a continued one is joined as the shell joins it
+        // (backslash-newline removed); one with a newline inside quotes is not kept there.
+        guard let path, let oneLine = ReplHistory.fileLine(bytes) else { return }
+        try? ReplHistory.append(oneLine, to: path)
+    }
+
+    /// `command` as one line of the history file, nil when it cannot be one.
+    static func fileLine(_ command: [UInt8]) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(command.count)
+        var i = 0
+        while i < command.count {
+            if command[i] == UInt8(ascii: "\\"), i + 1 < command.count, command[i + 1] == 0x0A {
+                i += 2
+                continue
+            }
+            if command[i] == 0x0A || command[i] == 0x0D { return nil }
+            out.append(command[i])
+            i += 1
+        }
+        // Only where the joined line means the same (a backslash-newline inside '…' is kept).
+        guard out.count == command.count
+              || (try? ShellWords.lines(out))?.flatMap(\.words) == (try? ShellWords.lines(command))?.flatMap(\.words) else { return nil }
+        return out
     }
 
     /// readline's in-memory history, which holds the line's bytes as typed.

@@ -317,6 +317,12 @@ final class ReplTests: XCTestCase {
         expect(b"> ")
         os.write(fd, b"env\r")
         print(expect(b"> "))
+        # A comment ending in a backslash continues nothing; a backslash-continued command is
+        # remembered as one line.
+        os.write(fd, b"\x1b[200~cd /x # C:\\dir\\\rcd /y \\\r  \x1b[201~\r")
+        expect(b"> ")
+        os.write(fd, b"env\r")
+        print(expect(b"> "))
         os.write(fd, b"\x04")
         _, status = os.waitpid(pid, 0)
         sys.exit(os.waitstatus_to_exitcode(status))
@@ -324,9 +330,12 @@ final class ReplTests: XCTestCase {
         let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state, try HTTPBin.url("")], check: false)
         XCTAssertEqual(out.status, 0, String(decoding: out.stdout, as: UTF8.self) + out.stderr)
         let lines = try String(contentsOfFile: state + "/swurl/history", encoding: .utf8).split(separator: "\n").map(String.init)
-        XCTAssertEqual(Array(lines.prefix(2)), ["cd /anything", "env"])
+        // A command continued with a backslash is kept joined, as the shell joins it; one with a
+        // line break inside quotes is not kept in the file (it would read as two commands).
+        XCTAssertEqual(lines, ["cd /anything", "env", "env", "cd /x # C:\\dir\\", "cd /y   ", "env"])
         let shown = String(decoding: out.stdout, as: UTF8.self)
         XCTAssertTrue(shown.contains("X-A:1") && shown.contains("X-B:two") && shown.contains("note=two"), shown)
+        XCTAssertTrue(shown.contains("base: " + (try HTTPBin.url("/y"))), shown)
         XCTAssertFalse(shown.contains("error"), shown)
     }
 
@@ -337,6 +346,11 @@ final class ReplTests: XCTestCase {
         let r = try script(["set --all -h", "-F /redirect/1"], [try HTTPBin.url("")])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.text.contains("302") && r.text.contains("200"), r.text)
+        let raw = try script(["set a=b", "set --raw xyz", "env"], [try HTTPBin.url("")])
+        XCTAssertTrue(raw.stderr.contains("line 2: --raw cannot be combined with data items"), raw.stderr)
+        let stale = try script(["set --cache --stale-ok", "set --no-cache", "env"], [try HTTPBin.url("")])
+        XCTAssertEqual(stale.status, 0, stale.stderr)
+        XCTAssertTrue(stale.text.contains("--no-cache") && !stale.text.contains("--stale-ok"), stale.text)
         let curl = try script(["/get --curl"], [try HTTPBin.url(""), "--offline"])
         XCTAssertEqual(curl.status, 0, curl.stderr)
         XCTAssertTrue(curl.text.hasPrefix("curl"), curl.text)
