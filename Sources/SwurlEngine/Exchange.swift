@@ -485,7 +485,13 @@ package final class Exchange {
         let sameOrigin = origin == initialOrigin
         var hop = current
         if !sameOrigin {
-            for name in RedirectPolicy.credentialHeaders + ["Host"] { hop.headers.remove(name) }
+            // A Proxy-Authorization item goes to the proxy alone whenever one applies (`Transfer`):
+            // through the same proxy it is still the proxy's, at any origin.
+            let proxy = options.proxy.proxy(forScheme: origin.scheme)
+            let sameProxy = proxy != nil && proxy == options.proxy.proxy(forScheme: initialOrigin.scheme)
+            for name in RedirectPolicy.credentialHeaders + ["Host"] where !(sameProxy && name == "Proxy-Authorization") {
+                hop.headers.remove(name)
+            }
         }
         guard !hop.headers.contains("Authorization"), !hop.isRemoved("Authorization") else { return (hop, nil) }
         if sameOrigin, let token = options.bearerToken {

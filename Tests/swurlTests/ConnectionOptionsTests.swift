@@ -118,5 +118,17 @@ final class ConnectionOptionsTests: XCTestCase {
         let received = String(decoding: origin.captured, as: UTF8.self)
         XCTAssertTrue(received.hasPrefix("GET /x"), received)
         XCTAssertFalse(received.lowercased().contains("proxy-authorization"), received)
+
+        // Through the same proxy, a redirect to another origin keeps it: it is the proxy's.
+        let first = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")), serverConfig: """
+            location = /away { return 302 https://localhost:\(origin.server.port)/landed; }
+            """)
+        try? FileManager.default.removeItem(atPath: log)
+        let followed = try runSwurl(["--proxy", "http://127.0.0.1:\(proxy.port)", "--cacert", pki.path("root.pem"), "-F",
+                                     first.url("/away"), "Proxy-Authorization:Basic eHg6eXk="])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        let connects = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "CONNECT ").dropFirst()
+        XCTAssertEqual(connects.count, 2, "\(connects)")
+        XCTAssertTrue(connects.allSatisfy { $0.contains("Proxy-Authorization: Basic eHg6eXk=") }, "\(connects)")
     }
 }
