@@ -59,6 +59,8 @@ package enum EasyOption {
     case password(String)
     /// CURLOPT_COOKIEFILE(3): "" starts the in-memory cookie engine.
     case cookieFile(String)
+    /// CURLOPT_COOKIE(3): `name=value; …` joined to the cookie engine's `Cookie` line (one line).
+    case cookies(String)
     /// CURLOPT_COOKIELIST(3): one cookie in Netscape format (or "ALL", "SESS", "FLUSH",
     /// "RELOAD") handed to the cookie engine; with a share handle, to the shared jar. The line's
     /// `ArgumentBytes` escapes go as the bytes they stand for (`EasyInfo.cookieList`).
@@ -169,6 +171,7 @@ extension EasyHandle {
         case .userName(let v): try set(CURLOPT_USERNAME, v, what)
         case .password(let v): try set(CURLOPT_PASSWORD, v, what)
         case .cookieFile(let v): try set(CURLOPT_COOKIEFILE, v, what)
+        case .cookies(let v): try set(CURLOPT_COOKIE, v, what)
         case .cookieList(let v):
             let bytes = ArgumentBytes.path(v)
             try check(bytes.withUnsafeBufferPointer { sw_setopt_str(raw, CURLOPT_COOKIELIST, $0.baseAddress) }, what)

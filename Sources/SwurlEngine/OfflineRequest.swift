@@ -16,11 +16,14 @@ package enum OfflineRequest {
             s += "Host: \(url.hostHeader)\r\n"
         }
         let cookieHost = EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: request.headers["Host"])
-        if let line = EngineCookieHeader.value(cookies, host: cookieHost, path: url.path,
-                                               https: url.scheme.lowercased() == "https", now: now) {
-            s += "Cookie: \(line)\r\n"
+        // One Cookie line, as libcurl writes it: the engine's cookies, then the Cookie items.
+        let engine = EngineCookieHeader.value(cookies, host: cookieHost, path: url.path,
+                                              https: url.scheme.lowercased() == "https", now: now)
+        let items = Transfer.cookieItemValues(request.headers)
+        if engine != nil || !items.isEmpty {
+            s += "Cookie: " + ((engine.map { [$0] } ?? []) + items).joined(separator: "; ") + "\r\n"
         }
-        for f in request.headers where f.name.lowercased() != "host" {
+        for f in request.headers where f.name.lowercased() != "host" && !(f.name.lowercased() == "cookie" && !f.value.isEmpty) {
             s += f.value.isEmpty ? "\(f.name):\r\n" : "\(f.name): \(f.value)\r\n"
         }
         let chunked = request.isChunked

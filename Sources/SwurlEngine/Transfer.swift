@@ -244,6 +244,14 @@ package final class Transfer: EasyTransferHandler {
             lines.removeAll { Transfer.isProxyAuthorization($0) }
             try easy.set(.proxyHeaders(forProxy), "the proxy's headers")
         }
+        // A Cookie item and the cookie engine's cookies go in one Cookie line (RFC 6265 §5.4):
+        // libcurl joins CURLOPT_COOKIE to its engine's line; as a header of its own the item was
+        // a second line.
+        let cookieItems = Transfer.cookieItemValues(request.headers)
+        if !cookieItems.isEmpty {
+            lines.removeAll { Transfer.isHeader($0, named: "cookie") && $0.utf8.count > 7 && !$0.hasSuffix(";") }
+            try easy.set(.cookies(cookieItems.joined(separator: "; ")), "the Cookie item")
+        }
         try easy.set(.headers(lines))
         verifier = try easy.applySecurity(options.security)
         verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
@@ -271,7 +279,7 @@ package final class Transfer: EasyTransferHandler {
         } else if recordsRequest {
             rebuiltHead = SentRequestHead.rebuild(request, lines: lines, options: options, digest: digestCredentials != nil,
                                                   acceptEncoding: options.contentCoding.libcurlDecodes ? ContentCoding.decodable : nil,
-                                                  cookiesPossible: !easy.holdsNoCookies, memo: sentHeadMemo)
+                                                  cookiesPossible: !cookieItems.isEmpty || !easy.holdsNoCookies, memo: sentHeadMemo)
             if rebuiltHead == nil { try easy.registerDebugCallback() }
         }
     }
@@ -293,8 +301,19 @@ package final class Transfer: EasyTransferHandler {
     }
 
     /// Whether a header line is `Proxy-Authorization` (any case).
-    static func isProxyAuthorization(_ line: String) -> Bool {
-        line.utf8.count > 19 && line.prefix(20).lowercased().hasPrefix("proxy-authorization") && [":", ";"].contains(line.dropFirst(19).first)
+    static func isProxyAuthorization(_ line: String) -> Bool { isHeader(line, named: "proxy-authorization") }
+
+    /// Whether a header line (`Name: value`, `Name;`, `Name:`) names `name` (lower case).
+    static func isHeader(_ line: String, named name: String) -> Bool {
+        let n = name.utf8.count
+        return line.utf8.count > n && line.prefix(n).lowercased() == name && [":", ";"].contains(line.dropFirst(n).first)
+    }
+
+    /// The values of the request's non-empty `Cookie` fields, in order.
+    static func cookieItemValues(_ headers: HTTPHeaders) -> [String] {
+        var values: [String] = []
+        for field in headers where !field.value.isEmpty && field.name.lowercased() == "cookie" { values.append(field.value) }
+        return values
     }
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`

@@ -575,6 +575,23 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("cookies[0]") && r.stderr.contains("';'"), r.stderr)
     }
 
+
+    /// A session's cookies and a Cookie item go in one Cookie line (RFC 6265 §5.4), on the wire
+    /// and in --offline: they were two lines.
+    func testSessionCookiesAndACookieItemMakeOneLine() throws {
+        let capture = try CaptureServer()
+        let file = TestPaths.temporaryDirectory() + "/s.json"
+        try Data(#"{"swurl":"session","version":1,"headers":[],"cookies":[{"domain":"127.0.0.1","path":"/","name":"sid","value":"S"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+        let r = try swurl(["--session-read-only", file, capture.base + "/x", "Cookie:pre=1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let head = String(decoding: capture.captured, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+        let cookieLines = head.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie:") }
+        XCTAssertEqual(cookieLines, ["Cookie: sid=S; pre=1"], head)
+        let offline = try swurl(["--session-read-only", file, capture.base + "/x", "Cookie:pre=1", "--offline"])
+        XCTAssertEqual(offline.text.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie:") }, ["Cookie: sid=S; pre=1"], offline.text)
+    }
 }
 
 /// What the concurrent writers report, under a lock.
