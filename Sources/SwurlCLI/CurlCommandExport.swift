@@ -52,9 +52,12 @@ struct CurlCommandExport {
         // curl's -F sends the same parts with its own boundary.
         let exactMultipart = options.bodyFormat == .multipart && options.boundary != nil && request.body != nil
         let multipart = options.bodyFormat == .multipart && !exactMultipart
+        // One Cookie line, as swurl sends it: the session's cookies, then the Cookie items.
+        let cookieItems = cookies.isEmpty ? [] : Transfer.cookieItemValues(request.headers)
         for field in request.headers {
             let key = field.name.lowercased()
             if CurlCommandExport.leftToCurl.contains(key) || multipart && key == "content-type" { continue }
+            if key == "cookie" && !cookieItems.isEmpty && !field.value.isEmpty { continue }
             // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
             // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.
             let flag = key == "proxy-authorization" ? "--proxy-header" : "--header"
@@ -120,7 +123,7 @@ struct CurlCommandExport {
             // A header, not `--cookie NAME=VALUE`: curl sends that string to every host a redirect
             // leads to, and it drops a `Cookie` header at a redirect to another host or port, as
             // swurl keeps a session's cookies to their host.
-            add("--header", "Cookie: " + cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "))
+            add("--header", "Cookie: " + (cookies.map { "\($0.name)=\($0.value)" } + cookieItems).joined(separator: "; "))
         }
 
         // Redirects, time limits, connections.

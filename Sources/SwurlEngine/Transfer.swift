@@ -309,11 +309,9 @@ package final class Transfer: EasyTransferHandler {
         return line.utf8.count > n && line.prefix(n).lowercased() == name && [":", ";"].contains(line.dropFirst(n).first)
     }
 
-    /// The values of the request's non-empty `Cookie` fields, in order.
-    static func cookieItemValues(_ headers: HTTPHeaders) -> [String] {
-        var values: [String] = []
-        for field in headers where !field.value.isEmpty && field.name.lowercased() == "cookie" { values.append(field.value) }
-        return values
+    /// The values of the request's non-empty `Cookie` fields (items), in order.
+    package static func cookieItemValues(_ headers: HTTPHeaders) -> [String] {
+        headers.values("Cookie").filter { !$0.isEmpty }
     }
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`
