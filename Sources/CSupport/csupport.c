@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
+#include <sys/xattr.h>
 
 static volatile sig_atomic_t sw_sigint_seen = 0;
 // SIGTERM and SIGHUP (a closed terminal, a dropped SSH session) end the process after an orderly
@@ -134,3 +135,12 @@ long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long 
     *in_off = (long long)off;
     return (long)n;
 }
+
+long sw_getxattr(const char *path, const char *name, void *value, unsigned long size) {
+    return (long)getxattr(path, name, value, size);
+}
+int sw_fsetxattr(int fd, const char *name, const void *value, unsigned long size) {
+    return fsetxattr(fd, name, value, size, 0);
+}
+int sw_fremovexattr(int fd, const char *name) { return fremovexattr(fd, name); }
+int sw_removexattr(const char *path, const char *name) { return removexattr(path, name); }

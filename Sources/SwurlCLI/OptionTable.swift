@@ -99,7 +99,7 @@ package enum OptionTable {
         OptionSpec(.decode, argument: .required("DECODER"), choices: DecoderChoice.allCases.map(\.rawValue), group: .response,
                    help: "How to show the body: auto (the default: by Content-Type, then by the first bytes), json, xml, plist, image (a one-line summary), text (charset converted on a terminal) or raw. An explicit json, xml, plist or image is strict: a body it cannot decode exits 8 (in a batch, that line fails with 8). Piped output stays the raw bytes unless --pretty=format is given."),
         OptionSpec(.sortKeys, group: .response, commands: [.request, .download, .repl],
-                   help: "Sort JSON object keys. Reads the whole document into memory first (the default formatter streams in constant memory)."),
+                   help: "Sort JSON object keys. Reads the whole document into memory first, up to 32 MiB (a larger one is shown as sent; the default formatter streams in constant memory)."),
         OptionSpec(.dropNulls, group: .response, commands: [.request, .download, .repl],
                    help: "Remove null-valued keys and null array elements from JSON, recursively (AFNetworking's removesKeysWithNullValues; emptied containers are kept). Reads the whole document into memory first."),
         OptionSpec(.stream, short: ["S"], group: .response, commands: [.request, .download, .repl],

@@ -10,7 +10,9 @@ package enum SmallFile {
     ///   - regularOnly: refuse anything but a regular file (no FIFOs or devices that never end).
     /// - Throws: `SwurlError.inputFile` with the system's reason.
     package static func read(_ path: String, maxSize: Int? = nil, regularOnly: Bool = false) throws(SwurlError) -> [UInt8] {
-        let fd = open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC)
+        // Only a regular file will do: opened without waiting (a FIFO would block the open until
+        // a writer came), refused below when it is anything else.
+        let fd = open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw .inputFile(systemErrorMessage(errno)) }
         defer { close(fd) }
         if regularOnly || maxSize != nil {

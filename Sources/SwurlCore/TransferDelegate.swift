@@ -22,6 +22,10 @@ extension TransferDelegate {
 package protocol ResumableTransferDelegate: TransferDelegate {
     /// How many bytes of the body are on disk now (0: start from the beginning).
     func resumeOffset() -> Int64
+    /// The validator of the response those bytes came from (a strong ETag, else its
+    /// Last-Modified), sent as If-Range: a changed resource then comes whole (200) instead of
+    /// its tail being spliced onto the old bytes. Nil when none is known.
+    func resumeValidator() -> String?
 }
 
 /// A delegate that can take a whole body straight from a file (a cache entry), so that a

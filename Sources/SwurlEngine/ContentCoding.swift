@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCurl
 import SwurlCore
 
@@ -28,7 +31,12 @@ package enum ContentCoding: Sendable, Equatable {
     /// Keeps what libcurl decodes in `directory` (the cache's), so that a request the cache
     /// answers need not load libcurl to build its `Accept-Encoding`; before the first request.
     package static func remember(in directory: String) {
-        if CurlVersion.memoDirectory == nil { CurlVersion.memoDirectory = directory }
+        // Only in a directory that is there and that no one else could write (as the cache
+        // itself checks before its first entry): nothing is written where the cache is refused.
+        var st = stat()
+        guard CurlVersion.memoDirectory == nil, stat(ArgumentBytes.path(directory), &st) == 0,
+              FileTrust.doubt(directory) == nil else { return }
+        CurlVersion.memoDirectory = directory
     }
 
     /// The `Accept-Encoding` value this coding asks for, or nil for none.

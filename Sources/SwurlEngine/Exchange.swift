@@ -191,7 +191,7 @@ package final class Exchange {
         }
         let hopDelegate: TransferDelegate = replay == nil ? (cache?.attach(to: filter) ?? filter) : filter
         let share = replay == nil ? try joinedShare() : nil
-        let transfer = try Transfer(request: hop, options: options, delegate: hopDelegate, digestCredentials: digest,
+        let transfer = try Transfer(request: hop, options: try hopOptions(for: hop), delegate: hopDelegate, digestCredentials: digest,
                                     share: share, replay: replay)
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
         transfer.recordsRequest = tap != nil
@@ -476,6 +476,17 @@ package final class Exchange {
             for f in conditional { hop.headers.add(f.name, f.value) }
         }
         return hop
+    }
+
+    /// The exchange's options for a hop: a client certificate (`--cert`) is an identity bound to
+    /// the first URL's origin, as credentials are: a redirect to another origin goes without it.
+    func hopOptions(for hop: HTTPRequest) throws(SwurlError) -> TransferOptions {
+        guard options.security.clientCertificate != nil, try origin(of: hop.url) != initialOrigin else { return options }
+        var o = options
+        o.security.clientCertificate = nil
+        o.security.clientKey = nil
+        o.security.keyPassword = nil
+        return o
     }
 
     /// The hop's request with credentials bound to origins, and Digest credentials for libcurl.

@@ -51,6 +51,9 @@ package final class Transfer: EasyTransferHandler {
     /// Body bytes delivered to the delegate (libcurl may call the write callback many times
     /// between two progress callbacks, so progress is also reported from here).
     private var receivedBytes: Int64 = 0
+    /// Where this response's body starts in the file (a 206's Content-Range start), for
+    /// --max-filesize.
+    private var receivedBase: Int64 = 0
     private lazy var receiveLimiter = options.rateLimitedByLibcurl ? nil : options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
     private lazy var sendLimiter = options.rateLimitedByLibcurl ? nil : options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
@@ -300,6 +303,18 @@ package final class Transfer: EasyTransferHandler {
         }
     }
 
+    /// The --max-filesize failure.
+    static func tooLarge(_ max: Int64) -> SwurlError {
+        .responseRejected("the response body is larger than --max-filesize \(max) bytes (after decoding)",
+                          hint: "raise --max-filesize if the size is expected")
+    }
+
+    /// `bytes START-END/TOTAL`'s START.
+    static func contentRangeStart(_ value: String?) -> Int64? {
+        guard let v = value?.trimmingSpaces(), v.lowercased().hasPrefix("bytes ") else { return nil }
+        return Int64(v.dropFirst(6).prefix { $0.isNumber })
+    }
+
     /// Whether a header line is `Proxy-Authorization` (any case).
     static func isProxyAuthorization(_ line: String) -> Bool { isHeader(line, named: "proxy-authorization") }
 
@@ -375,9 +390,8 @@ package final class Transfer: EasyTransferHandler {
     }
 
     package func easyDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if let max = options.maxFileSize, receivedBytes + Int64(bytes.count) > max {
-            fail(.responseRejected("the response body is larger than --max-filesize \(max) bytes (after decoding)",
-                                   hint: "raise --max-filesize if the size is expected"))
+        if let max = options.maxFileSize, receivedBase + receivedBytes + Int64(bytes.count) > max {
+            fail(Transfer.tooLarge(max))
             return 0
         }
         do {
@@ -424,6 +438,16 @@ package final class Transfer: EasyTransferHandler {
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
                 passThroughUnknownEncoding(head)
+                if let max = options.maxFileSize, head.status >= 200, !head.isRedirect {
+                    // --max-filesize judges the whole file: a resumed body (206) counts from its
+                    // start; an announced size over the limit is refused before any byte.
+                    receivedBase = head.status == 206 ? Transfer.contentRangeStart(head.headers["Content-Range"]) ?? 0 : 0
+                    if head.headers["Content-Encoding"] == nil,
+                       let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }), receivedBase + length > max {
+                        fail(Transfer.tooLarge(max))
+                        return 0
+                    }
+                }
                 do { try delegate.transferDidReceiveHead(head) } catch {
                     fail(error as? SwurlError ?? .output("\(error)"))
                     return 0

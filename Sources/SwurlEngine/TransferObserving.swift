@@ -33,7 +33,10 @@ package final class ResumeAdapter: RequestAdapting {
 
     package func adapt(_ request: inout HTTPRequest) {
         request.headers.remove("Range")
+        request.headers.remove("If-Range")
         let offset = target.resumeOffset()
-        if offset > 0 { request.headers.set("Range", "bytes=\(offset)-") }
+        guard offset > 0 else { return }
+        request.headers.set("Range", "bytes=\(offset)-")
+        if let validator = target.resumeValidator() { request.headers.set("If-Range", validator) }
     }
 }

@@ -30,11 +30,11 @@ extension EasyHandle {
         if let c = policy.clientCertificate { try set(.clientCertificate(c), "--cert") }
         if let k = policy.clientKey { try set(.clientKey(k), "--key") }
         if let p = policy.keyPassword { try set(.keyPassword(p), "--key-password") }
-        if policy.minimumVersion != nil || policy.maximumVersion != nil {
-            let maximum: EasyOption.TLSVersion? = policy.maximumVersion.map { $0 == .v1_2 ? .v1_2 : .v1_3 }
-            try set(.tlsVersions(minimum: policy.minimumVersion == .v1_3 ? .v1_3 : .v1_2, maximum: maximum),
-                    "--tls-min/--tls-max")
-        }
+        // TLS 1.2 at least, always: libcurl's own default minimum is TLS 1.0, which the OpenSSL
+        // build accepts from a server that offers nothing better.
+        let maximum: EasyOption.TLSVersion? = policy.maximumVersion.map { $0 == .v1_2 ? .v1_2 : .v1_3 }
+        try set(.tlsVersions(minimum: policy.minimumVersion == .v1_3 ? .v1_3 : .v1_2, maximum: maximum),
+                "--tls-min/--tls-max")
         if let ciphers = policy.ciphers {
             let names = ciphers.split(separator: ":").map(String.init)
             let v13 = names.filter { $0.hasPrefix("TLS_") }

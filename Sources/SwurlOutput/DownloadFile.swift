@@ -76,6 +76,15 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// Bytes already on disk when the run began (a resumed `.part` or FILE), which `discard`
     /// leaves as they were.
     private var startOffset: Int64 = 0
+    /// The validator of the response the bytes on disk came from (`resumeValidator`): from this
+    /// run's response, or from the `.part` a `--continue` resumes (kept in its extended
+    /// attribute `user.swurl.validator`; a file system without them resumes without If-Range,
+    /// as curl -C - does).
+    private var validator: String?
+    static let validatorAttribute = "user.swurl.validator"
+    /// The URL (its password masked) a `.part` was downloaded from, so that `--continue` without
+    /// `-o` resumes no other resource's `.part` of a similar name.
+    static let urlAttribute = "user.swurl.url"
     /// Sees the saved response's head and body, for the verdict (`ResponseVerdict`) that decides
     /// whether the file is committed.
     package var judge: ResponseJudge?
@@ -111,6 +120,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 }
                 if let partSize = DownloadFile.size(of: out + ".part") {
                     offset = partSize
+                    validator = DownloadFile.storedValidator(out + ".part")
                 } else if let size = DownloadFile.size(of: out) {
                     inPlace = true
                     offset = size
@@ -129,6 +139,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
             path = found
             offset = DownloadFile.size(of: found + ".part") ?? 0
+            validator = DownloadFile.storedValidator(found + ".part")
         }
         written = offset
         startOffset = offset
@@ -150,6 +161,20 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     package func resumeOffset() -> Int64 {
         if opened { offset = written }
         return offset
+    }
+
+    package func resumeValidator() -> String? { validator }
+
+    /// A response's validator for If-Range: a strong ETag, else Last-Modified (RFC 9110 §13.1.5).
+    static func validator(of head: HTTPResponseHead) -> String? {
+        if let etag = head.headers["ETag"]?.trimmingSpaces(), etag.hasPrefix("\""), etag.count > 1 { return etag }
+        return head.headers["Last-Modified"]?.trimmingSpaces()
+    }
+
+    /// The validator kept with a `.part`, nil when none (or the file system keeps none).
+    static func storedValidator(_ path: String) -> String? {
+        guard let bytes = ExtendedAttribute.get(path, validatorAttribute), bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: TransferDelegate
@@ -213,7 +238,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 // A device or pipe cannot be truncated: starting over would append a second copy.
                 throw SwurlError.transport("the server ignored the range request; '\(TerminalSanitizer.clean(path ?? ""))' is not a regular file, so the download cannot start over")
             } else {
-                notice?("swurl: the server ignored the range request; downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start")
+                notice?(validator != nil && head.status == 200
+                        ? "swurl: the file changed on the server (or it ignored the range request); downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start"
+                        : "swurl: the server ignored the range request; downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start")
                 expectedSize = length
                 // FILE stays as it was; the new copy grows in FILE.part and replaces it when complete.
                 inPlace = false
@@ -238,7 +265,19 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         opened = true
         saving = true
         judge?.received(head: head)
-        if !append { offset = 0 }
+        if !append {
+            offset = 0
+            // A new body: its own validator, kept with the .part for a later --continue.
+            validator = DownloadFile.validator(of: head)
+            if !direct && !inPlace {
+                if let v = validator {
+                    ExtendedAttribute.set(fd, DownloadFile.validatorAttribute, Array(v.utf8))
+                } else {
+                    ExtendedAttribute.remove(fd, DownloadFile.validatorAttribute)
+                }
+                ExtendedAttribute.set(fd, DownloadFile.urlAttribute, Array(Redactor.url(plan.initialURL).utf8))
+            }
+        }
         written = offset
     }
 
@@ -305,6 +344,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             // Someone created the name meanwhile: never replace it.
             self.path = DownloadName.unique(path, exists: isTaken)
         }
+        // The validator was for resuming; the saved file does not carry it.
+        ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
+        ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
         guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
             throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
         }
@@ -384,7 +426,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     static func findPart(in directory: String, for url: String) -> String? {
         guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
         let base = directory + "/" + name
-        if size(of: base + ".part") != nil { return base }
+        // A .part another URL left (its URL is kept with it) is not this download's.
+        func isOurs(_ candidate: String) -> Bool {
+            guard let stored = ExtendedAttribute.get(candidate + ".part", urlAttribute) else { return true }
+            return stored == Array(Redactor.url(url).utf8)
+        }
+        if size(of: base + ".part") != nil, isOurs(base) { return base }
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
         var found: [String] = []
@@ -392,7 +439,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if file.hasPrefix(name + "."), file.hasSuffix(".part"), !file.dropFirst(name.count + 1).dropLast(5).contains(".") {
+            if file.hasPrefix(name + "."), file.hasSuffix(".part"), !file.dropFirst(name.count + 1).dropLast(5).contains("."),
+               isOurs(directory + "/" + file.dropLast(5)) {
                 found.append(String(file.dropLast(5)))
             }
         }

@@ -51,8 +51,10 @@ extension ResponseDecoding {
 /// Collects a whole body for decoders that need all of it (XML, plist, image, sorted JSON), up
 /// to a limit past which they give up and show the rest as text.
 struct BodyBuffer {
-    /// 256 MB: beyond this a whole-document decoder falls back to streaming text.
-    static let defaultLimit = 256 << 20
+    /// 32 MiB: beyond this a whole-document decoder falls back to streaming text. A document's
+    /// tree takes up to some 40 times its bytes (a gzip body of 255 KB held 262 MB of `0,`,
+    /// 10 GB as a tree), so the limit keeps a hostile body to about a gigabyte.
+    static let defaultLimit = 32 << 20
     private(set) var bytes: [UInt8] = []
     private(set) var total = 0
     let limit: Int

@@ -20,6 +20,13 @@ ctx.load_cert_chain(chain, key)
 ctx.set_alpn_protocols(['http/1.1'])
 if max_tls == '1.2':
     ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+elif max_tls == '1.1':
+    # A legacy server: TLS 1.1 only, with a suite OpenSSL 3 keeps at security level 0.
+    import warnings
+    warnings.simplefilter('ignore', DeprecationWarning)
+    ctx.set_ciphers('AES128-SHA:@SECLEVEL=0')
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_1
+    ctx.maximum_version = ssl.TLSVersion.TLSv1_1
 if client_ca:
     ctx.verify_mode = ssl.CERT_REQUIRED
     ctx.load_verify_locations(client_ca)

@@ -24,7 +24,8 @@ package final class TLSTestServer: @unchecked Sendable {
     ///   - key: the leaf's private key.
     ///   - clientCA: when set, a client certificate signed under this CA is required.
     ///   - redirect: answer every request with a 302 to this URL (except a request for its path).
-    ///   - maxTLS: "1.2" to cap the server at TLS 1.2.
+    ///   - maxTLS: "1.2" to cap the server at TLS 1.2; "1.1" for a legacy server speaking TLS 1.1 alone
+    ///     (an RSA certificate then: TLS 1.1 signs with SHA-1 and MD5).
     ///   - garbageAfterHandshake: answer the request with plain bytes that are not a TLS record.
     package init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
                 garbageAfterHandshake: Bool = false, port: Int? = nil) throws {

@@ -234,6 +234,48 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 130)
         XCTAssertEqual(files(dir), ["slow.bin.part"])
     }
+
+    /// A resumed download asks with If-Range (the validator of the bytes on disk, kept with the
+    /// .part): a file that changed on the server comes whole instead of its tail being spliced
+    /// onto the old bytes; --max-filesize counts the bytes on disk too, and refuses an announced
+    /// size over it before writing anything.
+    func testResumingNeverSplicesTwoVersionsOrTwoResources() throws {
+        let nginx = try NginxServer()
+        let old = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
+        let new = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) })
+        try old.write(to: URL(fileURLWithPath: nginx.root + "/f.bin"))
+        let dir = TestPaths.temporaryDirectory()
+        let cut = try runSwurl(["-d", "--max-filesize", "100K", nginx.url("/f.bin")], directory: dir)
+        XCTAssertEqual(cut.status, 8, cut.stderr)
+        // Announced over the limit: refused before a byte is written (no .part to resume).
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/f.bin.part"))
+        // A .part as a cut leaves it: the first 100,000 bytes, its validator kept with it.
+        let first = try runSwurl(["-d", nginx.url("/f.bin"), "-o", "f.bin"], directory: dir)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let part = dir + "/f.bin.part"
+        try FileManager.default.moveItem(atPath: dir + "/f.bin", toPath: part)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: part))
+        try handle.truncate(atOffset: 100_000)
+        try handle.close()
+        // swurl's own .part carries the ETag; this hand-made one is given the one it had.
+        let head = String(decoding: try runProcess("/usr/bin/curl", ["-sI", nginx.url("/f.bin")]).stdout, as: UTF8.self)
+        let etag = try XCTUnwrap(head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5)
+            .trimmingCharacters(in: .whitespaces))
+        _ = try runProcess("/usr/bin/python3", ["-c", "import os, sys; os.setxattr(sys.argv[1], 'user.swurl.validator', sys.argv[2].encode())",
+                                                part, etag])
+        usleep(1_100_000)   // a new Last-Modified second, so nginx's ETag changes
+        try new.write(to: URL(fileURLWithPath: nginx.root + "/f.bin"))
+        let resumed = try runSwurl(["-d", "-c", nginx.url("/f.bin"), "-o", "f.bin"], directory: dir)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/f.bin")), new, "the new file, whole")
+        XCTAssertTrue(resumed.stderr.contains("changed on the server"), resumed.stderr)
+        // --max-filesize judges the whole file, what is on disk included.
+        try Data(new.prefix(100_000)).write(to: URL(fileURLWithPath: dir + "/g.bin.part"))
+        try new.write(to: URL(fileURLWithPath: nginx.root + "/g.bin"))
+        let limited = try runSwurl(["-d", "-c", "--max-filesize", "150K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
+        XCTAssertEqual(limited.status, 8, limited.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g.bin"))
+    }
 }
 
 extension String {
@@ -241,4 +283,5 @@ extension String {
     var urlQueryEscaped: String {
         addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? self
     }
+
 }

@@ -383,4 +383,20 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertEqual(cipher.status, 0, cipher.stderr)
         XCTAssertTrue(cipher.stderr.contains("ECDHE-ECDSA-AES128-GCM-SHA256"), cipher.stderr)
     }
+
+    /// TLS 1.2 at least, by default: a server that speaks only TLS 1.1 (a legacy suite, an RSA
+    /// certificate the client trusts) gets no request; libcurl's own minimum is TLS 1.0.
+    func testALegacyTLS11ServerIsRefusedByDefault() throws {
+        let dir = TestPaths.temporaryDirectory()
+        _ = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/k.pem",
+                                                "-out", dir + "/c.pem", "-days", "30", "-subj", "/CN=localhost",
+                                                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+        let server = try TLSTestServer(chain: dir + "/c.pem", key: dir + "/k.pem", maxTLS: "1.1")
+        let r = try runSwurl(["--cacert", dir + "/c.pem", server.url + "/x"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("share no TLS version"), r.stderr)
+        let c = try XCTUnwrap(server.connection(after: 0))
+        XCTAssertFalse(c.handshake, "\(c)")
+        XCTAssertEqual(c.bytes, 0)
+    }
 }
