@@ -399,4 +399,22 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertFalse(c.handshake, "\(c)")
         XCTAssertEqual(c.bytes, 0)
     }
+
+    /// A client certificate is an identity bound to the first URL's origin, as credentials are:
+    /// a redirect to another origin connects without it (an origin that requires one refuses).
+    func testAClientCertificateIsNotPresentedToARedirectsOtherOrigin() throws {
+        let pki = try CertificateFactory.shared()
+        let other = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")), clientCA: pki.path("root.pem"))
+        let first = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")), serverConfig: """
+            location = /away { return 302 https://localhost:\(other.server.port)/landed; }
+            """)
+        let cert = ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"), "--key", pki.path("client.key")]
+        let direct = try runSwurl(cert + [other.base.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/direct"])
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        XCTAssertEqual(other.peerSubject, "commonName=swurl client")
+        try? FileManager.default.removeItem(atPath: other.capturePath + ".peer")
+        let followed = try runSwurl(cert + ["-F", first.url("/away")])
+        XCTAssertNotEqual(followed.status, 0, "the redirect's origin got no certificate: " + followed.stderr)
+        XCTAssertEqual(other.peerSubject, "", "no identity shown to the redirect's origin")
+    }
 }
