@@ -51,6 +51,9 @@ extension CertificateProbe {
             try easy.set(.resolve(["\(host):\(port):" + (address.contains(":") ? "[\(address)]" : address)]), "the address")
         }
         if let t = timeout { try easy.set(.connectTimeoutMilliseconds(max(1, Int(t * 1000)))) }
+        // The address the TCP step reached, straight: libcurl would otherwise take a proxy from
+        // the environment (https_proxy) for this step alone.
+        try easy.set(.proxy(""), "the proxy")
         let verifier = try easy.applySecurity(policy, mode: .enforce)
         var summary: TLSSummary?
         verifier.onVerified = { summary = $0 }
