@@ -438,19 +438,19 @@ package final class Transfer: EasyTransferHandler {
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
                 passThroughUnknownEncoding(head)
+                do { try delegate.transferDidReceiveHead(head) } catch {
+                    fail(error as? SwurlError ?? .output("\(error)"))
+                    return 0
+                }
                 if let max = options.maxFileSize, head.status >= 200, !head.isRedirect {
                     // --max-filesize judges the whole file: a resumed body (206) counts from its
-                    // start; an announced size over the limit is refused before any byte.
+                    // start; an announced size over the limit is refused before any body byte.
                     receivedBase = head.status == 206 ? Transfer.contentRangeStart(head.headers["Content-Range"]) ?? 0 : 0
                     if head.headers["Content-Encoding"] == nil,
                        let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }), receivedBase + length > max {
                         fail(Transfer.tooLarge(max))
                         return 0
                     }
-                }
-                do { try delegate.transferDidReceiveHead(head) } catch {
-                    fail(error as? SwurlError ?? .output("\(error)"))
-                    return 0
                 }
             }
             headBytes.removeAll(keepingCapacity: true)

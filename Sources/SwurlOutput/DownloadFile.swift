@@ -426,12 +426,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     static func findPart(in directory: String, for url: String) -> String? {
         guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
         let base = directory + "/" + name
-        // A .part another URL left (its URL is kept with it) is not this download's.
+        // NAME.part is resumed whatever URL left it (If-Range then keeps another resource's bytes
+        // from being joined). A NAME.EXT.part, whose EXT came from the response's type, only when
+        // the same URL left it (the URL is kept with it): `/export?f=json` then `?f=pdf`.
         func isOurs(_ candidate: String) -> Bool {
             guard let stored = ExtendedAttribute.get(candidate + ".part", urlAttribute) else { return true }
             return stored == Array(Redactor.url(url).utf8)
         }
-        if size(of: base + ".part") != nil, isOurs(base) { return base }
+        if size(of: base + ".part") != nil { return base }
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
         var found: [String] = []
