@@ -15,6 +15,17 @@ enum DownloadCommand: SwurlCommand {
         try RequestPipeline.performOneShot(CommandOptions(args, environment: environment), environment: environment)
     }
 
+    /// Says where a partial download stays, and the command that resumes it: with `-o NAME`,
+    /// which finds NAME.part whatever named it (a Content-Disposition name, a `-1` suffix).
+    static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, environment: Environment) {
+        guard DownloadFile.size(of: part).map({ $0 > 0 }) == true else { return }
+        let name = file.path ?? ""
+        let output = name.isEmpty ? "" : " -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(name)), as: UTF8.self)
+        let url = String(decoding: CurlCommandExport.quote(Array(Redactor.url(request.url).utf8)), as: UTF8.self)
+        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue: "
+                                      + TerminalSanitizer.clean("swurl -d -c\(output) \(url)") + "\n")
+    }
+
     /// The download half of an exchange, after `RequestPipeline` prepared it.
     /// With `--session`, the cookies the exchange ends with are saved once the transfer is over,
     /// whether the server sent the file or an error status.
@@ -56,9 +67,7 @@ enum DownloadCommand: SwurlCommand {
             let error = (error as? SwurlError) ?? .output("\(error)")
             reporter.bar?.interrupt()
             file.abandon()
-            if let part = file.keptPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
-                try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
-            }
+            if let part = file.keptPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, environment: environment) }
             throw error
         }
         // After the file is dealt with: a session that cannot be written never costs the download.
@@ -69,9 +78,7 @@ enum DownloadCommand: SwurlCommand {
             reporter.bar?.interrupt()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
-            if let part = file.partPath, DownloadFile.size(of: part).map({ $0 > 0 }) == true, !options.quiet {
-                try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue\n")
-            }
+            if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, environment: environment) }
             Swurl.printTiming(result.timing, options, environment)
             // The HTTP status is the run's status; a session that cannot be saved is still said.
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }
