@@ -86,7 +86,7 @@ package enum OptionTable {
         OptionSpec(.sessionReadOnly, argument: .required("NAME|PATH"), completion: .file, group: .auth, commands: [.request, .download],
                    help: "Use a session like --session but never write it."),
         OptionSpec(.ignoreNetrc, group: .auth,
-                   help: "Do not read credentials from ~/.netrc (or $NETRC). By default swurl looks up each hop's host there when no --auth is given; a default entry is used for the first URL's host only."),
+                   help: "Do not read credentials from ~/.netrc (or $NETRC). By default swurl looks up each hop's host there when no --auth is given; a default entry is used for the first URL's host only. A file another user could have changed (not yours or root's, writable by group or others) is not used, with a warning."),
         OptionSpec(.style, short: ["s"], argument: .required("STYLE"), choices: ThemeStyle.allCases.map(\.rawValue), group: .output,
                    help: "Colour scheme: auto (the default: mid-tones readable on dark and light backgrounds, 256 colours or truecolor when COLORTERM or TERM say so), basic (the 16 ANSI colours), dark, light, or mono (bold and underline only). NO_COLOR and TERM=dumb turn colours off."),
         // Response

@@ -54,6 +54,11 @@ final class AuthTests: XCTestCase {
         XCTAssertEqual(try r.json()["user"] as? String, "nu")
         let ignored = try runSwurl(["--check-status", "--ignore-netrc", try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
         XCTAssertEqual(ignored.status, 4)
+        // One that others could have changed is not used, and a warning says so.
+        XCTAssertEqual(chmod(path, 0o666), 0)
+        let planted = try runSwurl(["--check-status", try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
+        XCTAssertEqual(planted.status, 4, planted.stderr)
+        XCTAssertTrue(planted.stderr.contains("is not used: it is writable by its group and others"), planted.stderr)
     }
 
     func testNetrcIsLookedUpPerHopAndItsDefaultOnlyForTheFirstHost() throws {
