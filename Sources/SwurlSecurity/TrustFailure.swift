@@ -35,10 +35,10 @@ package struct TrustFailure: Sendable, Equatable {
         var hint: String
         switch check {
         case .chain:
-            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert/--pin-pubkey; 'swurl certs URL' shows the chain"
+            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN; an expired certificate only so); 'swurl certs URL' shows the chain and pins"
         case .host:
             let names = certificateNames.isEmpty ? "no subjectAltName" : TrustFailure.visible(certificateNames.joined(separator: ", "))
-            hint = "the certificate is for \(names); use that name in the URL, or pin the certificate"
+            hint = "the certificate is for \(names); use that name in the URL, or pin the server and add --no-verify-host"
         case .pin:
             hint = "swurl: hint: the server presented (leaf first):"
             for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.visible(p.subject))" }
