@@ -53,11 +53,11 @@ struct CurlCommandExport {
         let exactMultipart = options.bodyFormat == .multipart && options.boundary != nil && request.body != nil
         let multipart = options.bodyFormat == .multipart && !exactMultipart
         // One Cookie line, as swurl sends it: the session's cookies, then the Cookie items.
-        let cookieItems = cookies.isEmpty ? [] : Transfer.cookieItemValues(request.headers)
+        let cookieItems = Transfer.cookieItemValues(request.headers)
         for field in request.headers {
             let key = field.name.lowercased()
             if CurlCommandExport.leftToCurl.contains(key) || multipart && key == "content-type" { continue }
-            if key == "cookie" && !cookieItems.isEmpty && !field.value.isEmpty { continue }
+            if key == "cookie" && !cookieItems.isEmpty { continue }
             // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
             // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.
             let flag = key == "proxy-authorization" ? "--proxy-header" : "--header"
@@ -66,7 +66,7 @@ struct CurlCommandExport {
             }
             add(flag, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        for name in request.removedHeaders { add("--header", "\(name):") }
+        for name in request.removedHeaders where !(name.lowercased() == "cookie" && !cookieItems.isEmpty) { add("--header", "\(name):") }
         // swurl asks for compressed bodies and decodes them; curl does with --compressed.
         if request.headers.contains("Accept-Encoding") { add("--compressed") }
 
@@ -119,7 +119,7 @@ struct CurlCommandExport {
         } else if transfer.netrc != nil {
             add("--netrc-optional")
         }
-        if !cookies.isEmpty {
+        if !cookies.isEmpty || !cookieItems.isEmpty {
             // A header, not `--cookie NAME=VALUE`: curl sends that string to every host a redirect
             // leads to, and it drops a `Cookie` header at a redirect to another host or port, as
             // swurl keeps a session's cookies to their host.

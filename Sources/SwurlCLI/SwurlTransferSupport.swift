@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlOutput
 import SwurlEngine
 import SwurlCore
@@ -55,8 +58,14 @@ extension Swurl {
     }
 
     /// The terminal width from `COLUMNS`, else 80.
+    /// The terminal's width for stderr's progress line: the terminal's own (TIOCGWINSZ; shells
+    /// do not export COLUMNS), else COLUMNS, else 80.
     static func columns(_ environment: Environment) -> Int {
-        environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(40, $0) } ?? 80
+        if environment.stderrIsTerminal {
+            var size = winsize()
+            if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        return environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(20, $0) } ?? 80
     }
 
     /// `--timing` on stderr.

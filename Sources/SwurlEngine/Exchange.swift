@@ -194,6 +194,7 @@ package final class Exchange {
         let transfer = try Transfer(request: hop, options: try hopOptions(for: hop), delegate: hopDelegate, digestCredentials: digest,
                                     share: share, replay: replay)
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
+        transfer.resumesDownload = adapter != nil
         transfer.recordsRequest = tap != nil
         transfer.sentHeadMemo = tap != nil ? recorder?.sentHeadMemo : nil
         if let share { try transfer.use(share: share) }

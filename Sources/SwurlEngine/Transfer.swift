@@ -51,9 +51,12 @@ package final class Transfer: EasyTransferHandler {
     /// Body bytes delivered to the delegate (libcurl may call the write callback many times
     /// between two progress callbacks, so progress is also reported from here).
     private var receivedBytes: Int64 = 0
-    /// Where this response's body starts in the file (a 206's Content-Range start), for
-    /// --max-filesize.
+    /// Where this response's body starts in the file (a resumed download's 206: its
+    /// Content-Range start), for --max-filesize.
     private var receivedBase: Int64 = 0
+    /// Whether this hop may resume a download (the exchange has a `ResumeAdapter`): a 206 is
+    /// then the rest of a file on disk, not a range the user asked for.
+    package var resumesDownload = false
     private lazy var receiveLimiter = options.rateLimitedByLibcurl ? nil : options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
     private lazy var sendLimiter = options.rateLimitedByLibcurl ? nil : options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
@@ -252,7 +255,9 @@ package final class Transfer: EasyTransferHandler {
         // a second line.
         let cookieItems = Transfer.cookieItemValues(request.headers)
         if !cookieItems.isEmpty {
-            lines.removeAll { Transfer.isHeader($0, named: "cookie") && $0.utf8.count > 7 && !$0.hasSuffix(";") }
+            // Every Cookie line goes (`Cookie;` and `Cookie:` too: the items win): libcurl leaves
+            // CURLOPT_COOKIE out while a Cookie header of the user's is there.
+            lines.removeAll { Transfer.isHeader($0, named: "cookie") }
             try easy.set(.cookies(cookieItems.joined(separator: "; ")), "the Cookie item")
         }
         try easy.set(.headers(lines))
@@ -301,6 +306,16 @@ package final class Transfer: EasyTransferHandler {
         do { try delegate.transferDidSendRequestHead(head) } catch {
             fail(error as? SwurlError ?? .output("\(error)"))
         }
+    }
+
+    /// Whether `head` announces a body over --max-filesize (a download's 206 counting from its
+    /// start); sets where this response's body starts in the file.
+    private func announcedTooLarge(_ head: HTTPResponseHead) -> Bool {
+        guard let max = options.maxFileSize, head.status >= 200, !head.isRedirect else { return false }
+        receivedBase = resumesDownload && head.status == 206 ? Transfer.contentRangeStart(head.headers["Content-Range"]) ?? 0 : 0
+        guard head.headers["Content-Encoding"] == nil,
+              let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
+        return receivedBase + length > max
     }
 
     /// The --max-filesize failure.
@@ -438,19 +453,21 @@ package final class Transfer: EasyTransferHandler {
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
                 passThroughUnknownEncoding(head)
+                // --max-filesize judges the whole file: a resumed download's body (206) counts from
+                // its start; an announced size over the limit is refused before any body byte, and
+                // for a download before its file is touched (a 200 would empty a resumed .part).
+                let tooLarge = announcedTooLarge(head)
+                if tooLarge && resumesDownload {
+                    fail(Transfer.tooLarge(options.maxFileSize ?? 0))
+                    return 0
+                }
                 do { try delegate.transferDidReceiveHead(head) } catch {
                     fail(error as? SwurlError ?? .output("\(error)"))
                     return 0
                 }
-                if let max = options.maxFileSize, head.status >= 200, !head.isRedirect {
-                    // --max-filesize judges the whole file: a resumed body (206) counts from its
-                    // start; an announced size over the limit is refused before any body byte.
-                    receivedBase = head.status == 206 ? Transfer.contentRangeStart(head.headers["Content-Range"]) ?? 0 : 0
-                    if head.headers["Content-Encoding"] == nil,
-                       let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }), receivedBase + length > max {
-                        fail(Transfer.tooLarge(max))
-                        return 0
-                    }
+                if tooLarge {
+                    fail(Transfer.tooLarge(options.maxFileSize ?? 0))
+                    return 0
                 }
             }
             headBytes.removeAll(keepingCapacity: true)

@@ -426,14 +426,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     static func findPart(in directory: String, for url: String) -> String? {
         guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
         let base = directory + "/" + name
-        // NAME.part is resumed whatever URL left it (If-Range then keeps another resource's bytes
-        // from being joined). A NAME.EXT.part, whose EXT came from the response's type, only when
-        // the same URL left it (the URL is kept with it): `/export?f=json` then `?f=pdf`.
+        // A .part is resumed when the same URL left it (the URL is kept with it), or, for
+        // NAME.part, when its validator lets If-Range keep another resource's bytes from being
+        // joined: `/a/f.bin` then `/b/f.bin`, `/export?f=json` then `?f=pdf`.
         func isOurs(_ candidate: String) -> Bool {
             guard let stored = ExtendedAttribute.get(candidate + ".part", urlAttribute) else { return true }
             return stored == Array(Redactor.url(url).utf8)
         }
-        if size(of: base + ".part") != nil { return base }
+        if size(of: base + ".part") != nil, isOurs(base) || storedValidator(base + ".part") != nil { return base }
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
         var found: [String] = []

@@ -24,7 +24,7 @@ package final class ProgressBar {
     package init(sink: ByteSink, label: String, columns: Int = 80, clock: (() -> Double)? = nil) {
         self.sink = sink
         self.label = TerminalSanitizer.clean(label)
-        self.width = max(40, columns)
+        self.width = max(20, columns)
         let clock = clock ?? { MonotonicClock.now() }
         self.clock = clock
         self.start = clock()
@@ -85,17 +85,25 @@ package final class ProgressBar {
             let fraction = min(1, Double(done) / Double(total))
             let percent = String(Int(fraction * 100)) + "%"
             let name = String(label.prefix(max(10, width / 4)))
-            let barWidth = max(10, width - name.count - right.count - percent.count - 8)
+            // The line never reaches the last column (a terminal wraps it there, and the next
+            // redraw's carriage return leaves the wrapped part behind): the bar takes what is
+            // left, and is left out below a few columns.
+            let barWidth = width - 1 - name.count - right.count - percent.count - 8
+            let padded = "\(String(repeating: " ", count: max(0, 4 - percent.count)))\(percent)"
+            guard barWidth >= 5 else { return fitted("\(name) \(padded) \(right)") }
             let filled = Int(fraction * Double(barWidth))
             let bar = String(repeating: "=", count: filled) + (filled < barWidth ? ">" : "")
                 + String(repeating: " ", count: max(0, barWidth - filled - 1))
-            return "\(name) \(String(repeating: " ", count: max(0, 4 - percent.count)))\(percent) [\(bar)] \(right)"
+            return fitted("\(name) \(padded) [\(bar)] \(right)")
         }
         let frames: [Character] = ["|", "/", "-", "\\"]
         spinner = (spinner + 1) % frames.count
         let mark = final ? "done" : String(frames[spinner])
-        return "\(label.prefix(max(10, width / 3))) \(mark) \(right)  \(ProgressBar.bytes(shownRate))/s"
+        return fitted("\(label.prefix(max(10, width / 3))) \(mark) \(right)  \(ProgressBar.bytes(shownRate))/s")
     }
+
+    /// `text` cut to one column less than the terminal's width.
+    private func fitted(_ text: String) -> String { text.count < width ? text : String(text.prefix(width - 1)) }
 
     /// `512 B`, `1.5 KiB`, `12.3 MiB`, `1.02 GiB`.
     package static func bytes(_ n: Int64) -> String {

@@ -155,7 +155,13 @@ final class DownloadTests: XCTestCase {
         let expected = ScriptedServer.fileBytes(size: 50_000, seed: 4)
         XCTAssertEqual(try runSwurl(["-d", server.url("/file?size=50000&seed=4&cut=20000&key=b")], directory: dir).status, 1)
         XCTAssertEqual(files(dir), ["file.part"])
-        let r = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=4")], directory: dir)
+        // The same URL (the server cuts only once per key): another URL's .part without a validator
+        // is not taken (its bytes could be another resource's).
+        let other = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=5")], directory: dir)
+        XCTAssertEqual(other.status, 0, other.stderr)
+        XCTAssertEqual(files(dir), ["file-1", "file.part"], "a new download beside the other URL's .part")
+        try FileManager.default.removeItem(atPath: dir + "/file-1")
+        let r = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=4&cut=20000&key=b")], directory: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/file")), expected)
     }
@@ -275,6 +281,11 @@ final class DownloadTests: XCTestCase {
         let limited = try runSwurl(["-d", "-c", "--max-filesize", "150K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
         XCTAssertEqual(limited.status, 8, limited.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g.bin"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin.part")).count, 100_000, "the .part is kept whole")
+        // A range the user asked for is not a file on disk: its start does not count.
+        let ranged = try runSwurl(["--max-filesize", "1000", nginx.url("/g.bin"), "Range:bytes=199500-", "-o", dir + "/tail.bin"])
+        XCTAssertEqual(ranged.status, 0, ranged.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/tail.bin")).count, 500)
     }
 }
 

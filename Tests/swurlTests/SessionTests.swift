@@ -591,6 +591,14 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(cookieLines, ["Cookie: sid=S; pre=1"], head)
         let offline = try swurl(["--session-read-only", file, capture.base + "/x", "Cookie:pre=1", "--offline"])
         XCTAssertEqual(offline.text.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie:") }, ["Cookie: sid=S; pre=1"], offline.text)
+        // Items, a value ending in ';' and an empty `Cookie;` beside them: every item is sent.
+        for (items, line) in [(["Cookie:a=b", "Cookie:c=d;"], "Cookie: a=b; c=d;"), (["Cookie:a=b", "Cookie;"], "Cookie: a=b")] {
+            let capture = try CaptureServer()
+            let r = try swurl([capture.base + "/y"] + items)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let head = String(decoding: capture.captured, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+            XCTAssertEqual(head.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie") }, [line], head)
+        }
     }
 }
 
