@@ -302,8 +302,14 @@ package struct CommandOptions {
         // Only where a URL's authority would be: before any `/`, `?` or `#` (a query may hold
         // `email=a@b.com`), with no `:` before the `=` (`user:pa=ss@host` is a password), nor a
         // scheme's `:`. On bytes: every batch line's URL passes here.
+        var word = word
+        return word.withUTF8 { CommandOptions.itemBeforeAt($0) }
+    }
+
+    /// `looksLikeItemNotURL` on the word's bytes.
+    private static func itemBeforeAt(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var firstEquals = false, itemName = false, sawColon = false, length = 0
-        for b in word.utf8 {
+        for b in bytes {
             switch b {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
             case UInt8(ascii: ":"): if !firstEquals { sawColon = true }

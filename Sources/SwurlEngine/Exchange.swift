@@ -191,8 +191,14 @@ package final class Exchange {
         }
         let hopDelegate: TransferDelegate = replay == nil ? (cache?.attach(to: filter) ?? filter) : filter
         let share = replay == nil ? try joinedShare() : nil
-        let transfer = try Transfer(request: hop, options: try hopOptions(for: hop), delegate: hopDelegate, digestCredentials: digest,
+        let transfer: Transfer
+        if options.security.clientCertificate == nil {
+            transfer = try Transfer(request: hop, options: options, delegate: hopDelegate, digestCredentials: digest,
                                     share: share, replay: replay)
+        } else {
+            transfer = try Transfer(request: hop, options: try hopOptions(for: hop), delegate: hopDelegate, digestCredentials: digest,
+                                    share: share, replay: replay)
+        }
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
         transfer.resumesDownload = adapter != nil
         transfer.recordsRequest = tap != nil

@@ -341,7 +341,8 @@ package final class Transfer: EasyTransferHandler {
 
     /// The values of the request's non-empty `Cookie` fields (items), in order.
     package static func cookieItemValues(_ headers: HTTPHeaders) -> [String] {
-        headers.values("Cookie").filter { !$0.isEmpty }
+        guard headers.contains("Cookie") else { return [] }
+        return headers.values("Cookie").filter { !$0.isEmpty }
     }
 
     /// The CURLOPT_HTTPHEADER lines: our headers in order, `Name;` for empty values, `Name:`
