@@ -429,9 +429,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // A .part is resumed when the same URL left it (the URL is kept with it), or, for
         // NAME.part, when its validator lets If-Range keep another resource's bytes from being
         // joined: `/a/f.bin` then `/b/f.bin`, `/export?f=json` then `?f=pdf`.
+        // A .part with neither (swurl 0.9.0's, or on a file system without extended attributes)
+        // is resumed with `-o NAME` only.
         func isOurs(_ candidate: String) -> Bool {
-            guard let stored = ExtendedAttribute.get(candidate + ".part", urlAttribute) else { return true }
-            return stored == Array(Redactor.url(url).utf8)
+            ExtendedAttribute.get(candidate + ".part", urlAttribute) == Array(Redactor.url(url).utf8)
         }
         if size(of: base + ".part") != nil, isOurs(base) || storedValidator(base + ".part") != nil { return base }
         guard let dir = opendir(directory) else { return nil }
