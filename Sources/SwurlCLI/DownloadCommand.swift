@@ -17,13 +17,16 @@ enum DownloadCommand: SwurlCommand {
 
     /// Says where a partial download stays, and the command that resumes it: with `-o NAME`,
     /// which finds NAME.part whatever named it (a Content-Disposition name, a `-1` suffix).
-    static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, environment: Environment) {
+    static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, credentials: Bool, environment: Environment) {
         guard DownloadFile.size(of: part).map({ $0 > 0 }) == true else { return }
         let name = file.path ?? ""
         let output = name.isEmpty ? "" : " -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(name)), as: UTF8.self)
         let url = String(decoding: CurlCommandExport.quote(Array(Redactor.url(request.url).utf8)), as: UTF8.self)
+        // A password is never printed: the command needs it given again.
+        let masked = credentials || Redactor.url(request.url) != request.url
         try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue: "
-                                      + TerminalSanitizer.clean("swurl -d -c\(output) \(url)") + "\n")
+                                      + TerminalSanitizer.clean("swurl -d -c\(output) \(url)")
+                                      + (masked ? " (with your credentials: the password is not shown)" : "") + "\n")
     }
 
     /// The download half of an exchange, after `RequestPipeline` prepared it.
@@ -45,6 +48,12 @@ enum DownloadCommand: SwurlCommand {
         // A name from the response never lands on the HAR file (its rename would replace the download).
         plan.reserved = prepared.harPaths
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
+        if options.resume, plan.outputPath == nil, !options.quiet,
+           let untaken = DownloadFile.untakenPart(in: plan.directory, for: request.url) {
+            try? environment.stderr.write("swurl: note: '\(TerminalSanitizer.clean(untaken))' was not left by this URL (or carries none: "
+                                          + "swurl 0.9.0, no extended attributes), so it is not resumed; to resume it: "
+                                          + TerminalSanitizer.clean("swurl -d -c -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(String(untaken.dropLast(5)))), as: UTF8.self) + " URL") + "\n")
+        }
         let judge = ResponseJudge(validator: options.validator, decoding: options.decoding)
         file.judge = judge
         var t = transferOptions
@@ -67,7 +76,7 @@ enum DownloadCommand: SwurlCommand {
             let error = (error as? SwurlError) ?? .output("\(error)")
             reporter.bar?.interrupt()
             file.abandon()
-            if let part = file.keptPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, environment: environment) }
+            if let part = file.keptPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment) }
             throw error
         }
         // After the file is dealt with: a session that cannot be written never costs the download.
@@ -78,7 +87,7 @@ enum DownloadCommand: SwurlCommand {
             reporter.bar?.interrupt()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
-            if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, environment: environment) }
+            if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment) }
             Swurl.printTiming(result.timing, options, environment)
             // The HTTP status is the run's status; a session that cannot be saved is still said.
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }

@@ -65,7 +65,7 @@ extension Swurl {
             var size = winsize()
             if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         }
-        return environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(20, $0) } ?? 80
+        return environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(2, $0) } ?? 80
     }
 
     /// `--timing` on stderr.

@@ -423,18 +423,27 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
 
     /// With `--continue` and no `-o`: the `.part` of the URL's name (`NAME.part` or, when the
     /// Content-Type added an extension, `NAME.EXT.part`) in `directory`.
+    /// NAME.part for the URL's name when `--continue` without `-o` does not take it (another
+    /// URL left it, or swurl 0.9.0, or a file system without extended attributes); nil otherwise.
+    package static func untakenPart(in directory: String, for url: String) -> String? {
+        guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
+        let part = directory + "/" + name + ".part"
+        guard size(of: part) != nil, findPart(in: directory, for: url) == nil else { return nil }
+        return part
+    }
+
     static func findPart(in directory: String, for url: String) -> String? {
         guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
         let base = directory + "/" + name
-        // A .part is resumed when the same URL left it (the URL is kept with it), or, for
-        // NAME.part, when its validator lets If-Range keep another resource's bytes from being
-        // joined: `/a/f.bin` then `/b/f.bin`, `/export?f=json` then `?f=pdf`.
+        // A .part is resumed only when the same URL left it (the URL is kept with it): two
+        // resources can share a validator (nginx's ETag is mtime and size), so If-Range alone
+        // would not keep `/b/f.bin`'s tail off `/a/f.bin`'s head.
         // A .part with neither (swurl 0.9.0's, or on a file system without extended attributes)
         // is resumed with `-o NAME` only.
         func isOurs(_ candidate: String) -> Bool {
             ExtendedAttribute.get(candidate + ".part", urlAttribute) == Array(Redactor.url(url).utf8)
         }
-        if size(of: base + ".part") != nil, isOurs(base) || storedValidator(base + ".part") != nil { return base }
+        if size(of: base + ".part") != nil, isOurs(base) { return base }
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
         var found: [String] = []

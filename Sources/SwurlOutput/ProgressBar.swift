@@ -24,7 +24,7 @@ package final class ProgressBar {
     package init(sink: ByteSink, label: String, columns: Int = 80, clock: (() -> Double)? = nil) {
         self.sink = sink
         self.label = TerminalSanitizer.clean(label)
-        self.width = max(20, columns)
+        self.width = max(2, columns)
         let clock = clock ?? { MonotonicClock.now() }
         self.clock = clock
         self.start = clock()

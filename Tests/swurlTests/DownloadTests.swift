@@ -160,6 +160,7 @@ final class DownloadTests: XCTestCase {
         let other = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=5")], directory: dir)
         XCTAssertEqual(other.status, 0, other.stderr)
         XCTAssertEqual(files(dir), ["file-1", "file.part"], "a new download beside the other URL's .part")
+        XCTAssertTrue(other.stderr.contains("so it is not resumed; to resume it: swurl -d -c -o \(dir)/file URL"), other.stderr)
         try FileManager.default.removeItem(atPath: dir + "/file-1")
         let r = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=4&cut=20000&key=b")], directory: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
