@@ -318,10 +318,11 @@ package final class Transfer: EasyTransferHandler {
         return receivedBase + length > max
     }
 
-    /// The --max-filesize failure.
-    static func tooLarge(_ max: Int64) -> SwurlError {
-        .responseRejected("the response body is larger than --max-filesize \(max) bytes (after decoding)",
-                          hint: "raise --max-filesize if the size is expected")
+    /// The --max-filesize failure, saying so when the bytes already on disk count.
+    func tooLarge(_ max: Int64) -> SwurlError {
+        let what = receivedBase > 0 ? "the file (\(receivedBase) bytes of it already on disk) would be larger than --max-filesize \(max) bytes"
+            : "the response body is larger than --max-filesize \(max) bytes (after decoding)"
+        return .responseRejected(what, hint: "raise --max-filesize if the size is expected")
     }
 
     /// `bytes START-END/TOTAL`'s START.
@@ -407,7 +408,7 @@ package final class Transfer: EasyTransferHandler {
 
     package func easyDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if let max = options.maxFileSize, receivedBase + receivedBytes + Int64(bytes.count) > max {
-            fail(Transfer.tooLarge(max))
+            fail(tooLarge(max))
             return 0
         }
         do {
@@ -457,17 +458,17 @@ package final class Transfer: EasyTransferHandler {
                 // --max-filesize judges the whole file: a resumed download's body (206) counts from
                 // its start; an announced size over the limit is refused before any body byte, and
                 // for a download before its file is touched (a 200 would empty a resumed .part).
-                let tooLarge = announcedTooLarge(head)
-                if tooLarge && resumesDownload {
-                    fail(Transfer.tooLarge(options.maxFileSize ?? 0))
+                let overLimit = announcedTooLarge(head)
+                if overLimit && resumesDownload {
+                    fail(tooLarge(options.maxFileSize ?? 0))
                     return 0
                 }
                 do { try delegate.transferDidReceiveHead(head) } catch {
                     fail(error as? SwurlError ?? .output("\(error)"))
                     return 0
                 }
-                if tooLarge {
-                    fail(Transfer.tooLarge(options.maxFileSize ?? 0))
+                if overLimit {
+                    fail(tooLarge(options.maxFileSize ?? 0))
                     return 0
                 }
             }
