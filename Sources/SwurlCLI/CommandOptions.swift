@@ -258,24 +258,16 @@ package struct CommandOptions {
         }
     }
 
-    /// `http://…`, `https://…` or the `:PORT/path` shorthand: not a request item.
+    /// `http://…`, `https://…`, the `:PORT/path` shorthand or `host:PORT[/path]`: not a request item.
     static func looksLikeURL(_ word: String) -> Bool {
         if word.hasPrefix("http://") || word.hasPrefix("https://") { return true }
         if word.hasPrefix(":") {
             guard let second = word.dropFirst().first else { return false }
             return second.isNumber || second == "/"
         }
-        // `host:PORT` or `host:PORT/path` where the host has a dot or is localhost: no header
-        // looks like that (`X-Count:5` and `X-Date:2024/01/01` do not), and the docs write URLs so.
-        guard let colon = word.firstIndex(of: ":") else { return false }
-        let host = word[..<colon]
-        let rest = word[word.index(after: colon)...]
-        let digits = rest.prefix { ("0"..."9").contains($0) }
-        guard !host.isEmpty, !digits.isEmpty, host.contains(".") || host.lowercased() == "localhost",
-              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
-        else { return false }
-        let after = rest.dropFirst(digits.count)
-        return after.isEmpty || after.first == "/"
+        // `host:PORT[/path]` where the host has a dot or is localhost (`URLText.isHostPort`, as the
+        // REPL reads a target): no header looks like that (`X-Count:5`, `X-Date:2024/01/01`).
+        return URLText.isHostPort(word)
     }
 
     /// A file path (`/x`, `./x`, `../x`, `~/x`; not `//host/x`) or a bare whole number below

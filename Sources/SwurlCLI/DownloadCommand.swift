@@ -48,8 +48,9 @@ enum DownloadCommand: SwurlCommand {
         // A name from the response never lands on the HAR file (its rename would replace the download).
         plan.reserved = prepared.harPaths
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
-        if options.resume, plan.outputPath == nil, !options.quiet,
-           let untaken = DownloadFile.untakenPart(in: plan.directory, for: request.url) {
+        // --continue found no .part of this URL's (`path` stays nil until the response names one).
+        if options.resume, plan.outputPath == nil, file.path == nil, !options.quiet,
+           let untaken = DownloadFile.partOfURLName(in: plan.directory, for: request.url) {
             try? environment.stderr.write("swurl: note: '\(TerminalSanitizer.clean(untaken))' was not left by this URL (or carries none: "
                                           + "swurl 0.9.0, no extended attributes), so it is not resumed; to resume it: "
                                           + TerminalSanitizer.clean("swurl -d -c -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(String(untaken.dropLast(5)))), as: UTF8.self) + " URL") + "\n")

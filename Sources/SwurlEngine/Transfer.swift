@@ -312,7 +312,7 @@ package final class Transfer: EasyTransferHandler {
     /// start); sets where this response's body starts in the file.
     private func announcedTooLarge(_ head: HTTPResponseHead) -> Bool {
         guard let max = options.maxFileSize, head.status >= 200, !head.isRedirect else { return false }
-        receivedBase = resumesDownload && head.status == 206 ? Transfer.contentRangeStart(head.headers["Content-Range"]) ?? 0 : 0
+        receivedBase = resumesDownload && head.status == 206 ? ContentRange.parse(head.headers["Content-Range"])?.start ?? 0 : 0
         guard head.headers["Content-Encoding"] == nil,
               let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
         return receivedBase + length > max
@@ -325,19 +325,18 @@ package final class Transfer: EasyTransferHandler {
         return .responseRejected(what, hint: "raise --max-filesize if the size is expected")
     }
 
-    /// `bytes START-END/TOTAL`'s START.
-    static func contentRangeStart(_ value: String?) -> Int64? {
-        guard let v = value?.trimmingSpaces(), v.lowercased().hasPrefix("bytes ") else { return nil }
-        return Int64(v.dropFirst(6).prefix { $0.isNumber })
-    }
-
     /// Whether a header line is `Proxy-Authorization` (any case).
     static func isProxyAuthorization(_ line: String) -> Bool { isHeader(line, named: "proxy-authorization") }
 
-    /// Whether a header line (`Name: value`, `Name;`, `Name:`) names `name` (lower case).
-    static func isHeader(_ line: String, named name: String) -> Bool {
-        let n = name.utf8.count
-        return line.utf8.count > n && line.prefix(n).lowercased() == name && [":", ";"].contains(line.dropFirst(n).first)
+    /// Whether a header line (`Name: value`, `Name;`, `Name:`) names `name` (lower case), its
+    /// name compared as `SentRequestHead` compares them (`Redactor.isASCII`).
+    static func isHeader(_ line: String, named name: StaticString) -> Bool {
+        var line = line
+        return line.withUTF8 { b in
+            let n = name.utf8CodeUnitCount
+            guard b.count > n, b[n] == UInt8(ascii: ":") || b[n] == UInt8(ascii: ";") else { return false }
+            return Redactor.isASCII(UnsafeBufferPointer(rebasing: b[..<n]), named: name)
+        }
     }
 
     /// The values of the request's non-empty `Cookie` fields (items), in order.

@@ -195,7 +195,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         stopSaving()
         if head.isRedirect && head.status != 304 { return }
         failedHead = nil
-        if head.status == 416, offset > 0, let total = DownloadFile.contentRangeTotal(head.headers["Content-Range"]),
+        if head.status == 416, offset > 0, let total = ContentRange.unsatisfiedTotal(head.headers["Content-Range"]),
            total == offset {
             alreadyComplete = true
             expectedSize = total
@@ -215,7 +215,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
         var append = false
         if offset > 0 {
-            if head.status == 206, let range = DownloadFile.contentRange(head.headers["Content-Range"]) {
+            if head.status == 206, let range = ContentRange.parse(head.headers["Content-Range"]) {
                 guard range.start == offset else {
                     throw SwurlError.transport("the server resumed at byte \(range.start), not at byte \(offset)",
                                                hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
@@ -393,43 +393,15 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         return lstat(ArgumentBytes.path(path), &st) == 0
     }
 
-    /// `bytes START-END/TOTAL` → (START, TOTAL or nil for `*`). Numbers are plain digits (no
-    /// sign: `bytes 0-9/-91` was taken as a negative total), and END must lie below TOTAL.
-    static func contentRange(_ value: String?) -> (start: Int64, total: Int64?)? {
-        guard let value else { return nil }
-        let v = value.trimmingSpaces()
-        guard v.lowercased().hasPrefix("bytes ") else { return nil }
-        let spec = String(v.dropFirst(6)).trimmingSpaces()
-        let halves = spec.split(separator: "/", maxSplits: 1)
-        guard halves.count == 2 else { return nil }
-        let range = halves[0].split(separator: "-", maxSplits: 1)
-        guard range.count == 2, let start = digits(range[0]), let end = digits(range[1]), end >= start else { return nil }
-        if halves[1] == "*" { return (start, nil) }
-        guard let total = digits(halves[1]), end < total else { return nil }
-        return (start, total)
-    }
-
-    /// The total of `bytes */TOTAL` (a 416 answer).
-    static func contentRangeTotal(_ value: String?) -> Int64? {
-        guard let v = value?.trimmingSpaces(), v.lowercased().hasPrefix("bytes */") else { return nil }
-        return digits(v.dropFirst(8))
-    }
-
-    /// A non-negative decimal number of ASCII digits only (Int64 would also take `+`/`-`).
-    static func digits(_ s: Substring) -> Int64? {
-        guard !s.isEmpty, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int64(s)
-    }
-
     /// With `--continue` and no `-o`: the `.part` of the URL's name (`NAME.part` or, when the
     /// Content-Type added an extension, `NAME.EXT.part`) in `directory`.
-    /// NAME.part for the URL's name when `--continue` without `-o` does not take it (another
-    /// URL left it, or swurl 0.9.0, or a file system without extended attributes); nil otherwise.
-    package static func untakenPart(in directory: String, for url: String) -> String? {
+    /// NAME.part for the URL's name, when there is one: with `--continue` and no `-o`, a `.part`
+    /// that `findPart` did not take (another URL left it, or swurl 0.9.0, or a file system
+    /// without extended attributes).
+    package static func partOfURLName(in directory: String, for url: String) -> String? {
         guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
         let part = directory + "/" + name + ".part"
-        guard size(of: part) != nil, findPart(in: directory, for: url) == nil else { return nil }
-        return part
+        return size(of: part) != nil ? part : nil
     }
 
     static func findPart(in directory: String, for url: String) -> String? {

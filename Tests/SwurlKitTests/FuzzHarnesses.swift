@@ -62,10 +62,10 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
             _ = n.credentials(forHost: "example.com", allowDefault: true)
         case .contentRange:
             let s = String(decoding: data, as: UTF8.self)
-            if let r = DownloadFile.contentRange(s), r.start < 0 || (r.total.map { $0 <= r.start } ?? false) {
+            if let r = ContentRange.parse(s), r.start < 0 || (r.total.map { $0 <= r.start } ?? false) {
                 throw FuzzPropertyFailure("impossible Content-Range \(r)")
             }
-            if let t = DownloadFile.contentRangeTotal(s), t < 0 { throw FuzzPropertyFailure("negative total \(t)") }
+            if let t = ContentRange.unsatisfiedTotal(s), t < 0 { throw FuzzPropertyFailure("negative total \(t)") }
         case .retryAfter:
             if let d = RetryPolicy.parseRetryAfter(String(decoding: data, as: UTF8.self), now: 1_700_000_000),
                !d.isFinite {

@@ -634,6 +634,7 @@ final class CurlExportTests: XCTestCase {
         XCTAssertTrue(secure.text.contains("--proto-redir =https"), secure.text)
         let ran = try runProcess("/bin/sh", ["-c", secure.text + " -s"], check: false)
         XCTAssertNotEqual(ran.status, 0, "curl must refuse the redirect to plain http")
+        XCTAssertTrue(nginx.logLines().contains { $0.contains("/away") }, "curl reached the redirect: \(nginx.logLines())")
         try plain.sync()
         XCTAssertFalse(String(decoding: plain.capturedAll, as: UTF8.self).contains("/plain"), "nothing went out in clear")
     }

@@ -416,5 +416,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let followed = try runSwurl(cert + ["-F", first.url("/away")])
         XCTAssertNotEqual(followed.status, 0, "the redirect's origin got no certificate: " + followed.stderr)
         XCTAssertEqual(other.peerSubject, "", "no identity shown to the redirect's origin")
+        XCTAssertTrue(first.logLines().contains { $0.contains("/away") }, "\(first.logLines())")
+        XCTAssertFalse(other.handshakeErrors.isEmpty, "the redirect reached the other origin, which wanted a certificate")
     }
 }

@@ -85,11 +85,11 @@ final class DownloadNameTests: XCTestCase {
     }
 
     func testContentRangeParsing() {
-        XCTAssertEqual(DownloadFile.contentRange("bytes 100-199/200")?.start, 100)
-        XCTAssertEqual(DownloadFile.contentRange("bytes 100-199/200")?.total, 200)
-        XCTAssertNil(DownloadFile.contentRange("bytes 100-199/*")?.total)
-        XCTAssertNil(DownloadFile.contentRange("bytes 200-100/300"))
-        XCTAssertNil(DownloadFile.contentRange("items 1-2/3"))
-        XCTAssertEqual(DownloadFile.contentRangeTotal("bytes */5000"), 5000)
+        XCTAssertEqual(ContentRange.parse("bytes 100-199/200")?.start, 100)
+        XCTAssertEqual(ContentRange.parse("bytes 100-199/200")?.total, 200)
+        XCTAssertNil(ContentRange.parse("bytes 100-199/*")?.total)
+        XCTAssertNil(ContentRange.parse("bytes 200-100/300"))
+        XCTAssertNil(ContentRange.parse("items 1-2/3"))
+        XCTAssertEqual(ContentRange.unsatisfiedTotal("bytes */5000"), 5000)
     }
 }
