@@ -24,6 +24,8 @@ package final class CacheStore {
         self.maxSize = maxSize
         var st = stat()
         if !create && stat(ArgumentBytes.path(self.directory), &st) != 0 && errno == ENOENT { return }
+        // Nothing is made where another user could replace it (the check below would refuse it then).
+        if stat(ArgumentBytes.path(self.directory), &st) != 0 { try FileTrust.checkPlace(self.directory, what: "the cache directory") }
         try CacheStore.makeDirectory(self.directory)
         try FileTrust.check(self.directory, what: "the cache directory")
     }

@@ -50,6 +50,33 @@ package enum FileTrust {
         return nil
     }
 
+    /// Refuses to create a file (or directory) at `path`, which does not exist yet, where
+    /// another user could replace it or what leads to it: every directory on the path that
+    /// exists, as given and where its links lead, must pass `directoryDoubt`. So a session file
+    /// or a cache is never made in a place swurl would refuse to read it from.
+    /// - Throws: `SwurlError.badData` (65) naming the file, the directory and the fix.
+    package static func checkPlace(_ path: String, what: String) throws(SwurlError) {
+        guard let file = absolute(path) else { return }
+        var seen: Set<String> = []
+        var deepest: String?
+        for dir in directories(of: file) {
+            var st = stat()
+            guard stat(ArgumentBytes.path(dir), &st) == 0 else { continue }
+            if deepest == nil { deepest = dir }
+            if seen.insert(dir).inserted, let doubt = directoryDoubt(dir) { throw refusal(path, what, doubt) }
+        }
+        // Where the deepest existing directory really is (a link to another place).
+        guard let deepest, let real = OutputTarget.realPath(deepest) else { return }
+        for dir in [real] + directories(of: real) where seen.insert(dir).inserted {
+            if let doubt = directoryDoubt(dir) { throw refusal(path, what, doubt) }
+        }
+    }
+
+    private static func refusal(_ path: String, _ what: String, _ doubt: Doubt) -> SwurlError {
+        .badData("\(what) \(TerminalSanitizer.clean(path)) is not created there: \(doubt.reason)",
+                 hint: doubt.fix + " (another user could replace what swurl writes there)")
+    }
+
     /// Why the directory `dir` lets others replace what it holds; nil when it does not.
     static func directoryDoubt(_ dir: String) -> Doubt? {
         var st = stat()

@@ -226,7 +226,11 @@ package struct SessionStore: Sendable {
     private func readBytes() throws(SwurlError) -> [UInt8]? {
         let fd: Int32
         switch RegularFile.open(path) {
-        case .missing: return nil
+        case .missing:
+            // A new session is written where this run's save will put it: refused up front,
+            // before the request, where swurl would refuse to read it back.
+            try FileTrust.checkPlace(path, what: "the session file")
+            return nil
         case .opened(let opened): fd = opened
         case .failed(let e):
             throw .inputFile("cannot read the session file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(e)))")
@@ -282,6 +286,8 @@ package struct SessionStore: Sendable {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var st = stat()
+        if lstat(path, &st) != 0 { try FileTrust.checkPlace(path, what: "the session file") }
         try SessionStore.makeDirectories(directory)
         // Writers of this session serialise on its own lock file (`.NAME.lock`, 0600, never
         // through a symbolic link), not on the directory: in a shared directory such as /tmp

@@ -27,20 +27,22 @@ package final class JSONStreamFormatter {
         for c in "+-." { t[Int(c.asciiValue ?? 0)] = classLiteral }
         return t
     }()
-    /// Bytes that end a plain run inside a string: quote, backslash, controls.
+    /// Bytes that end a plain run inside a string: quote, backslash, controls, and every
+    /// non-ASCII byte, so that UTF-8 is checked sequence by sequence (JSON text is UTF-8, RFC
+    /// 8259 §8.1: a body with bytes that are not is not JSON, as the tree parser says too).
     private static let stringStops: [Bool] = {
         var t = [Bool](repeating: false, count: 256)
         for b in 0..<0x20 { t[b] = true }
         t[0x22] = true
         t[0x5C] = true
+        for b in 0x80...0xFF { t[b] = true }
         return t
     }()
-    /// The same when sanitizing: DEL and every non-ASCII byte also end a run, so that UTF-8 is
-    /// followed sequence by sequence: C1 controls (U+0080…U+009F, such as CSI) become `\u00XX`
-    /// escapes, bytes that are not UTF-8 at all (a lone 0x9B) become `\xNN`.
+    /// The same when sanitizing: DEL also ends a run. C1 controls (U+0080…U+009F, such as CSI)
+    /// become `\u00XX` escapes, bytes that are not UTF-8 at all (a lone 0x9B) become `\xNN`.
     private static let stringStopsSanitizing: [Bool] = {
         var t = stringStops
-        for b in 0x7F...0xFF { t[b] = true }
+        t[0x7F] = true
         return t
     }()
     /// Number validation as a table-driven DFA: `numberTable[state * 256 + byte]`.
@@ -192,12 +194,41 @@ private let highs: UInt64 = 0x8080_8080_8080_8080
 @inline(__always) private func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
 
 /// High bit set in the bytes of `word` that end a plain run inside a string: `"`, `\`, bytes
-/// below 0x20 and, when sanitizing, DEL and every byte of 0x80 or more. Exact for the lowest
+/// below 0x20, every byte of 0x80 or more and, when sanitizing, DEL. Exact for the lowest
 /// flagged byte (little-endian: the first in memory).
 @inline(__always) private func stringStopMask(_ word: UInt64, _ sanitizing: Bool) -> UInt64 {
     var m = zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | ((word &- ones &* 0x20) & ~word & highs)
-    if sanitizing { m |= (word & highs) | zeroBytes(word ^ (ones &* 0x7F)) }
+        | (word & highs)
+    if sanitizing { m |= zeroBytes(word ^ (ones &* 0x7F)) }
     return m
+}
+
+/// The length of the whole, valid UTF-8 sequence (RFC 3629, as `UTF8SequenceTracker` checks
+/// it) that starts at `p[j]`, a byte of 0x80 or more; 0 when it is not valid or not whole in
+/// `p[..<n]` (the general loop's tracker then takes it byte by byte).
+@inline(__always) private func validSequence(_ p: UnsafePointer<UInt8>, _ j: Int, _ n: Int) -> Int {
+    let lead = p[j]
+    let need: Int
+    var low: UInt8 = 0x80, high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: need = 1
+    case 0xE0: need = 2; low = 0xA0
+    case 0xED: need = 2; high = 0x9F
+    case 0xE1...0xEF: need = 2
+    case 0xF0: need = 3; low = 0x90
+    case 0xF1...0xF3: need = 3
+    case 0xF4: need = 3; high = 0x8F
+    default: return 0
+    }
+    guard j &+ need < n else { return 0 }
+    let second = p[j &+ 1]
+    guard second >= low && second <= high else { return 0 }
+    var k = 2
+    while k <= need {
+        guard p[j &+ k] & 0xC0 == 0x80 else { return 0 }
+        k &+= 1
+    }
+    return need &+ 1
 }
 
 @inline(__always) private func isHex(_ c: UInt8) -> Bool {
@@ -224,6 +255,10 @@ private struct FormatterMachine {
     var valid = true
     var inString = false
     var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
+    /// The value of the `\u` escape being read.
+    var escapeValue: UInt32 = 0
+    /// Whether a `\u` high surrogate was read, so the next bytes must be a low one's escape.
+    var wantsLowSurrogate = false
     /// Sanitizing: the UTF-8 sequence a string is in the middle of (possibly across chunks).
     var utf8 = UTF8SequenceTracker()
     var inLiteral = false
@@ -393,6 +428,11 @@ private struct FormatterMachine {
                         continue
                     }
                 }
+                if wantsLowSurrogate && (escapeState == 0 ? p[i] != 0x5C : escapeState == 1 && p[i] != UInt8(ascii: "u")) {
+                    // A high surrogate not followed by a low one's `\u`: not a character (RFC 8259 §8.2).
+                    valid = false
+                    wantsLowSurrogate = false
+                }
                 if escapeState != 0 {
                     let c = p[i]
                     if escapeState == 1 {
@@ -402,6 +442,7 @@ private struct FormatterMachine {
                             escapeState = 0
                         case UInt8(ascii: "u"):
                             escapeState = 5
+                            escapeValue = 0
                         default:
                             // Not an escape: the byte is looked at again as string content
                             // (a control character there stops the formatter).
@@ -413,9 +454,12 @@ private struct FormatterMachine {
                         if !isHex(c) {
                             valid = false
                             escapeState = 0
+                            wantsLowSurrogate = false
                             continue
                         }
+                        escapeValue = escapeValue << 4 | UInt32(c <= 0x39 ? c &- 0x30 : (c | 0x20) &- 0x57)
                         escapeState = escapeState == 2 ? 0 : escapeState - 1
+                        if escapeState == 0 { surrogateCheck() }
                     }
                     ensure(1)
                     put(c)
@@ -440,8 +484,9 @@ private struct FormatterMachine {
                 }
                 if c < 0x20 { return i }
                 if c >= 0x7F {
-                    // Only the sanitizing stop table stops here: DEL, or a non-ASCII byte that
-                    // starts (or fails to start) a UTF-8 sequence.
+                    // DEL (the sanitizing stop table only), or a non-ASCII byte that starts (or
+                    // fails to start) a UTF-8 sequence: whole valid ones were copied already
+                    // unless sanitizing.
                     if c == 0x7F {
                         putEscaped(c)
                     } else {
@@ -575,9 +620,40 @@ extension FormatterMachine: VisibleTextSink {
         put(byte)
     }
 
-    mutating func c1(_ byte: UInt8) { putEscaped(byte) }
+    mutating func c1(_ byte: UInt8) {
+        if sanitizing {
+            putEscaped(byte)
+        } else {
+            ensure(2)
+            put(0xC2)
+            put(byte)
+        }
+    }
 
-    mutating func invalid(_ byte: UInt8) { putInvalid(byte) }
+    /// A byte that is not UTF-8: the body is not JSON (RFC 8259 §8.1), and formatting goes on
+    /// as with a bad escape; the byte is shown as `\xNN` on a terminal, else as sent.
+    mutating func invalid(_ byte: UInt8) {
+        valid = false
+        if sanitizing {
+            putInvalid(byte)
+        } else {
+            ensure(1)
+            put(byte)
+        }
+    }
+
+    /// After a whole `\uXXXX`: a low surrogate must follow a high one and nothing else.
+    mutating func surrogateCheck() {
+        let isHigh = escapeValue & 0xFC00 == 0xD800, isLow = escapeValue & 0xFC00 == 0xDC00
+        if wantsLowSurrogate {
+            if !isLow { valid = false }
+            wantsLowSurrogate = false
+        } else if isHigh {
+            wantsLowSurrogate = true
+        } else if isLow {
+            valid = false
+        }
+    }
 }
 
 // MARK: Fast path
@@ -854,28 +930,43 @@ extension FormatterMachine {
 /// byte, with sanitizing DEL and non-ASCII); returns where it stopped, or nil at the chunk's end.
 /// Copies the run of plain string bytes at `p[j..<n]` to `o[w...]`, up to the first stop byte or
 /// `n`: eight bytes at a time while no stop byte is among them (SWAR), then byte by byte.
+/// Without sanitizing, a whole valid UTF-8 sequence is copied as part of the run (with
+/// sanitizing the general loop looks at each, for C1 controls).
 /// The output has room for `n - j` bytes plus slack, so a whole word always fits.
 @inline(__always) private func copyPlainRun(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ n: Int, _ stops: UnsafePointer<Bool>,
                                             _ sanitizing: Bool, _ o: UnsafeMutablePointer<UInt8>, _ w: inout Int) {
     let src = UnsafeRawPointer(p)
     let dst = UnsafeMutableRawPointer(o)
-    while j &+ 8 <= n {
-        let word = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-        dst.storeBytes(of: word, toByteOffset: w, as: UInt64.self)
-        let mask = stringStopMask(word, sanitizing)
-        if mask != 0 {
-            let k = mask.trailingZeroBitCount &>> 3
-            j &+= k
-            w &+= k
-            return
+    while true {
+        var stopped = false
+        while j &+ 8 <= n {
+            let word = src.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+            dst.storeBytes(of: word, toByteOffset: w, as: UInt64.self)
+            let mask = stringStopMask(word, sanitizing)
+            if mask != 0 {
+                let k = mask.trailingZeroBitCount &>> 3
+                j &+= k
+                w &+= k
+                stopped = true
+                break
+            }
+            j &+= 8
+            w &+= 8
         }
-        j &+= 8
-        w &+= 8
-    }
-    while j < n && !stops[Int(p[j])] {
-        o[w] = p[j]
-        w &+= 1
-        j &+= 1
+        if !stopped {
+            while j < n && !stops[Int(p[j])] {
+                o[w] = p[j]
+                w &+= 1
+                j &+= 1
+            }
+        }
+        guard !sanitizing, j < n, p[j] >= 0x80 else { return }
+        let length = validSequence(p, j, n)
+        guard length > 0 else { return }
+        var k = 0
+        while k < length { o[w &+ k] = p[j &+ k]; k &+= 1 }
+        j &+= length
+        w &+= length
     }
 }
 
@@ -915,6 +1006,8 @@ extension FormatterMachine {
             j &+= 2
         case UInt8(ascii: "u"):
             guard j &+ 5 < n, isHex(p[j &+ 2]), isHex(p[j &+ 3]), isHex(p[j &+ 4]), isHex(p[j &+ 5]) else { return j }
+            // A surrogate (\uD800…\uDFFF) must come as a pair: the general loop checks it.
+            if p[j &+ 2] | 0x20 == 0x64 && p[j &+ 3] >= 0x38 { return j }
             var k = 0
             while k < 6 { o[v &+ k] = p[j &+ k]; k &+= 1 }
             v &+= 6

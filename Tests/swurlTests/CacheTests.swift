@@ -495,6 +495,26 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(mode, 0o600)
     }
 
+    /// A cache is never made where another user could replace it: under a directory others can
+    /// write without the sticky bit, `--cache` is refused (65) before anything is sent or made,
+    /// naming the directory and the fix. Under a sticky one it is made.
+    func testNoCacheIsMadeUnderADirectoryOthersCanWrite() throws {
+        let open = TestPaths.temporaryDirectory() + "/open"
+        XCTAssertEqual(mkdir(open, 0o700), 0)
+        XCTAssertEqual(chmod(open, 0o777), 0)
+        let inside = open + "/swurl/http"
+        let r = try runSwurl(["--cache=" + inside, origin.url("/open?cc=" + q("max-age=60"))])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("its directory \(open) is writable by") && r.stderr.contains("chmod go-w \(open)"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: open + "/swurl"))
+        XCTAssertEqual(origin.count("/open"), 0)
+        XCTAssertEqual(chmod(open, 0o1777), 0)
+        let works = try runSwurl(["--cache=" + inside, origin.url("/open?cc=" + q("max-age=60"))])
+        XCTAssertEqual(works.status, 0, works.stderr)
+        XCTAssertEqual(origin.count("/open"), 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: inside))
+    }
+
     func testCorruptTruncatedAndOtherVersionEntriesAreReplaced() throws {
         let path = "/corrupt?cc=" + q("max-age=60")
         _ = try fetch(path)

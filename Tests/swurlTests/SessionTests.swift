@@ -313,6 +313,27 @@ final class SessionTests: XCTestCase {
         try works("sticky directory")
     }
 
+    /// A new session file is never made where swurl would refuse to read it back: in (or below)
+    /// a directory others can write without the sticky bit, `--session` is refused with 65
+    /// before the request, naming the directory and the fix, and nothing is created. A sticky
+    /// directory is fine.
+    func testNoSessionFileIsMadeWhereOthersCouldReplaceIt() throws {
+        let dir = TestPaths.temporaryDirectory() + "/shared"
+        XCTAssertEqual(mkdir(dir, 0o700), 0)
+        XCTAssertEqual(chmod(dir, 0o777), 0)
+        for path in [dir + "/s.json", dir + "/deeper/still/s.json"] {
+            let r = try swurl(["--session", path, try url("/headers"), "X-Team:red"])
+            XCTAssertEqual(r.status, 65, "\(path): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("its directory \(dir) is writable by") && r.stderr.contains("chmod go-w \(dir)"), r.stderr)
+            XCTAssertEqual(r.stdout, Data(), "nothing is sent: \(path)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
+        XCTAssertEqual(chmod(dir, 0o1777), 0)
+        let r = try swurl(["--session", dir + "/s.json", try url("/headers"), "X-Team:red"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try mode(dir + "/s.json"), 0o600)
+    }
+
     /// `--session /tmp/FILE`: /tmp is world-writable but sticky, and the file is the user's own
     /// and 0600, so the session works and keeps working.
     func testSessionDirectlyUnderTmpKeepsWorking() throws {

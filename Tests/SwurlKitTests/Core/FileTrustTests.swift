@@ -53,6 +53,28 @@ final class FileTrustTests: XCTestCase {
         XCTAssertEqual(FileTrust.doubt(path)?.reason.hasPrefix("its directory \(dir) "), true)
     }
 
+    /// A file not made yet is judged by the directories on its path that exist, and by where a
+    /// linked directory leads.
+    func testAPlaceForANewFileIsJudgedByTheDirectoriesThatExist() throws {
+        let open = dir + "/open"
+        XCTAssertEqual(mkdir(open, 0o700), 0)
+        XCTAssertNoThrow(try FileTrust.checkPlace(open + "/a/b/new.json", what: "the file"))
+        XCTAssertEqual(chmod(open, 0o777), 0)
+        for path in [open + "/new.json", open + "/a/b/new.json"] {
+            XCTAssertThrowsError(try FileTrust.checkPlace(path, what: "the file")) { error in
+                guard case .badData(let message, let hint) = error as? SwurlError else { return XCTFail("\(error)") }
+                XCTAssertEqual(message, "the file \(path) is not created there: its directory \(open) is writable by its group and others (mode 0777) without the sticky bit")
+                XCTAssertEqual(hint?.hasPrefix("chmod go-w \(open)"), true)
+            }
+        }
+        // Through a link from a private directory.
+        let link = dir + "/link"
+        XCTAssertEqual(symlink(open, link), 0)
+        XCTAssertThrowsError(try FileTrust.checkPlace(link + "/new.json", what: "the file"))
+        XCTAssertEqual(chmod(open, 0o1777), 0)
+        XCTAssertNoThrow(try FileTrust.checkPlace(link + "/new.json", what: "the file"))
+    }
+
     /// A link in a private directory to a file in a directory others can write is judged by
     /// where it leads.
     func testLinksAreFollowedToTheRealFile() {

@@ -117,6 +117,33 @@ final class JSONStreamFormatterTests: XCTestCase {
         XCTAssertTrue(raw.contains(0x9B))
     }
 
+    /// JSON text is UTF-8 and a `\u` surrogate must be half of a pair (RFC 8259 §8.1, §8.2): the
+    /// streaming formatter's verdict is the tree parser's (`--sort-keys`), at every cut, in both
+    /// loops, on a terminal or a pipe; a pipe still gets the bytes as sent.
+    func testBytesThatAreNotUTF8AndLoneSurrogatesAreNotJSON() {
+        let bad: [[UInt8]] = [[0xFF], [0xC3], [0xC3, 0x41], [0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80],
+                              [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x9F, 0x98], Array(#"\uD800"#.utf8), Array(#"\udbff"#.utf8),
+                              Array(#"\uDC00"#.utf8), Array(#"\uD800\u0041"#.utf8), Array(#"\uD800x"#.utf8),
+                              Array(#"\uD800\n"#.utf8), Array(#"\uD800\uD800"#.utf8), Array(#"\uDE00\uD83D"#.utf8)]
+        let good: [[UInt8]] = [Array("é€😀\u{10FFFF}".utf8), [0xF4, 0x8F, 0xBF, 0xBF], Array(#"\uD83D\uDE00"#.utf8),
+                               Array(#"\ud83d\ude00x"#.utf8), Array(#"\uDBFF\uDFFF"#.utf8), Array(#"\uD7FF\uE000"#.utf8)]
+        for (content, expected) in bad.map({ ($0, false) }) + good.map({ ($0, true) }) {
+            let input = Array(#"{"a":"x"#.utf8) + content + Array(#"y","b":[""#.utf8) + content + Array(#""]}"#.utf8)
+            XCTAssertEqual((try? JSONParser.parse(input)) != nil, expected, "the tree parser: \(content)")
+            for sanitize in [false, true] {
+                for fastPath in [true, false] {
+                    for chunk in [input.count, 1, 2, 3, 5, 8] {
+                        let (out, valid) = formatBytes(input, chunk: chunk, sanitize: sanitize, fastPath: fastPath)
+                        XCTAssertEqual(valid, expected, "\(content) chunk \(chunk) sanitize \(sanitize) fast \(fastPath)")
+                        if !sanitize {
+                            XCTAssertEqual(out.filter { $0 != 0x20 && $0 != 0x0A }, input, "a pipe gets the bytes: \(content) chunk \(chunk)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// A control character right after a backslash is not an escape: it must not be copied raw.
     func testControlAfterBackslashIsNotCopiedRaw() {
         for chunk in [1, 2, 100] {
@@ -199,7 +226,11 @@ final class JSONStreamFormatterTests: XCTestCase {
             cases.append(Array("[\(v) ,\t\(v)\n]".utf8))
         }
         let strings = [#""plain""#, #""a\"b\\c\/d\be\ff\ng\rh\ti""#, #""\u00e9\u20AC\uD83D\uDE00""#, #""\u12G4""#, #""\u12""#,
-                       #""\x41""#, #""\"#, "\"a\u{1B}b\"", "\"tab\there\"", "\"é€😀\"", "\"\u{7F}\u{85}\"", #""0123456789abcdef\"""#, #""""#]
+                       #""\x41""#, #""\"#, "\"a\u{1B}b\"", "\"tab\there\"", "\"é€😀\"", "\"\u{7F}\u{85}\"", #""0123456789abcdef\"""#, #""""#,
+                       #""\uD800""#, #""\uDC00x""#, #""\uD83Dx\uDE00""#, #""\ud83d\ude00\u0041""#]
+        for bytes: [UInt8] in [[0xFF], [0xC3, 0x41], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x98], [0xC2, 0x9B], [0xE2, 0x82, 0xAC]] {
+            cases.append(Array(#"{"k":"ab"#.utf8) + bytes + Array(#"cd","l":[""#.utf8) + bytes + Array(#""]}"#.utf8))
+        }
         for v in strings {
             cases.append(Array("[\(v)]".utf8))
             cases.append(Array("{\(v): \(v), \(v):[\(v)]}".utf8))
