@@ -312,6 +312,12 @@ package final class Transfer: EasyTransferHandler {
     /// start); sets where this response's body starts in the file.
     private func announcedTooLarge(_ head: HTTPResponseHead) -> Bool {
         guard let max = options.maxFileSize, head.status >= 200, !head.isRedirect else { return false }
+        // A 416 to a resumed download that names the size on disk says the file is complete
+        // (`DownloadFile`): it is judged as the whole file it is.
+        if resumesDownload, head.status == 416, let total = ContentRange.unsatisfiedTotal(head.headers["Content-Range"]), total > max {
+            receivedBase = total
+            return true
+        }
         receivedBase = resumesDownload && head.status == 206 ? ContentRange.parse(head.headers["Content-Range"])?.start ?? 0 : 0
         guard head.headers["Content-Encoding"] == nil,
               let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }

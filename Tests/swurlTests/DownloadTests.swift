@@ -283,6 +283,17 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(limited.status, 8, limited.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g.bin"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin.part")).count, 100_000, "the .part is kept whole")
+        // A .part that is already the whole file (the server answers 416 with its size) is judged
+        // as that file: over the limit, it is refused and kept as it is.
+        try new.write(to: URL(fileURLWithPath: dir + "/g.bin.part"))
+        let complete = try runSwurl(["-d", "-c", "--max-filesize", "150K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
+        XCTAssertEqual(complete.status, 8, complete.stderr)
+        XCTAssertTrue(complete.stderr.contains("200000 bytes of it already on disk"), complete.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g.bin"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin.part")), new, "the .part is kept whole")
+        let within = try runSwurl(["-d", "-c", "--max-filesize", "300K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
+        XCTAssertEqual(within.status, 0, within.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin")), new)
         // A range the user asked for is not a file on disk: its start does not count.
         let ranged = try runSwurl(["--max-filesize", "1000", nginx.url("/g.bin"), "Range:bytes=199500-", "-o", dir + "/tail.bin"])
         XCTAssertEqual(ranged.status, 0, ranged.stderr)
