@@ -9,6 +9,7 @@
 #include <string.h>
 #include <termios.h>
 #include <sys/xattr.h>
+#include <wchar.h>
 
 static volatile sig_atomic_t sw_sigint_seen = 0;
 // SIGTERM and SIGHUP (a closed terminal, a dropped SSH session) end the process after an orderly
@@ -144,3 +145,5 @@ int sw_fsetxattr(int fd, const char *name, const void *value, unsigned long size
 }
 int sw_fremovexattr(int fd, const char *name) { return fremovexattr(fd, name); }
 int sw_removexattr(const char *path, const char *name) { return removexattr(path, name); }
+
+int sw_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }

@@ -94,25 +94,14 @@ package struct CurlURL: Sendable, Equatable {
             // to libcurl, the Host header, the TLS name check and what --offline shows, as curl
             // sends it. libidn2 reads the name in the locale's character set: swurl's text is UTF-8.
             flags = UInt32(CURLU_PUNYCODE)
-            guard let ascii = CurlURL.inUTF8Locale({ part(CURLUPART_HOST) }), ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
+            guard let ascii = UTF8Locale.run({ part(CURLUPART_HOST) }), ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
                 throw .usage("invalid URL '\(Redactor.givenURL(text))': the host name '\(TerminalSanitizer.clean(ArgumentBytes.shown(host)))' is not a valid international domain name")
             }
-            return CurlURL.inUTF8Locale { body(part, ascii) }
+            return UTF8Locale.run { body(part, ascii) }
         }
         return body(part, host)
     }
 
-    /// Runs `body` with this thread's character set UTF-8 (uselocale(3): the process's locale,
-    /// which other threads read, is left alone), for libidn2, which reads the name in it.
-    private static func inUTF8Locale<T>(_ body: () -> T) -> T {
-        guard let utf8 = utf8Locale else { return body() }
-        let previous = uselocale(utf8)
-        defer { uselocale(previous) }
-        return body()
-    }
-
-    /// `C.UTF-8`'s character set, made once (nil where the C library has no such locale).
-    nonisolated(unsafe) private static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
 
     /// Every part (URL, scheme, host, port, path, query, user, password, options, fragment,
     /// zone id) as the fast path (nil when it does not take `text`) or libcurl finds them; for

@@ -84,11 +84,11 @@ package final class ProgressBar {
             }
             let fraction = min(1, Double(done) / Double(total))
             let percent = String(Int(fraction * 100)) + "%"
-            let name = String(label.prefix(max(10, width / 4)))
+            let name = DisplayWidth.prefix(label, columns: max(10, width / 4))
             // The line never reaches the last column (a terminal wraps it there, and the next
             // redraw's carriage return leaves the wrapped part behind): the bar takes what is
             // left, and is left out below a few columns.
-            let barWidth = width - 1 - name.count - right.count - percent.count - 8
+            let barWidth = width - 1 - DisplayWidth.columns(name) - right.count - percent.count - 8
             let padded = "\(String(repeating: " ", count: max(0, 4 - percent.count)))\(percent)"
             guard barWidth >= 5 else { return fitted("\(name) \(padded) \(right)") }
             let filled = Int(fraction * Double(barWidth))
@@ -99,11 +99,13 @@ package final class ProgressBar {
         let frames: [Character] = ["|", "/", "-", "\\"]
         spinner = (spinner + 1) % frames.count
         let mark = final ? "done" : String(frames[spinner])
-        return fitted("\(label.prefix(max(10, width / 3))) \(mark) \(right)  \(ProgressBar.bytes(shownRate))/s")
+        return fitted("\(DisplayWidth.prefix(label, columns: max(10, width / 3))) \(mark) \(right)  \(ProgressBar.bytes(shownRate))/s")
     }
 
     /// `text` cut to one column less than the terminal's width.
-    private func fitted(_ text: String) -> String { text.count < width ? text : String(text.prefix(width - 1)) }
+    private func fitted(_ text: String) -> String {
+        DisplayWidth.columns(text) < width ? text : DisplayWidth.prefix(text, columns: width - 1)
+    }
 
     /// `512 B`, `1.5 KiB`, `12.3 MiB`, `1.02 GiB`.
     package static func bytes(_ n: Int64) -> String {

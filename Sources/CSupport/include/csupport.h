@@ -23,6 +23,10 @@ int sw_set_echo(int fd, int on);
 // copy_file_range(2) from in_fd at *in_off (advanced) to out_fd at its file position; the
 // libc wrapper needs _GNU_SOURCE, which this file sets and Swift's Glibc module does not.
 long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long len);
+// wcwidth(3) (wchar.h's X/Open part, which Swift's Glibc module does not export): the columns a
+// character takes in the calling thread's locale, -1 when it is not printable.
+int sw_wcwidth(unsigned int c);
+
 // Extended attributes (sys/xattr.h, which Swift's Glibc module does not export): the
 // getxattr(2) family; -1 with errno on failure.
 long sw_getxattr(const char *path, const char *name, void *value, unsigned long size);

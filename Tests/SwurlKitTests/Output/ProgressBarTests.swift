@@ -16,6 +16,26 @@ final class ProgressBarTests: XCTestCase {
         XCTAssertLessThanOrEqual(line.count, 80)
     }
 
+    /// Wide characters take two columns: a name in Chinese (or with emoji) is cut by columns, and
+    /// the line still ends before the terminal's last column, whatever the width.
+    func testWideNamesAreCountedInColumns() {
+        XCTAssertEqual(DisplayWidth.columns("文件.bin"), 8)
+        XCTAssertEqual(DisplayWidth.columns("e\u{301}😀"), 3)
+        XCTAssertEqual(DisplayWidth.prefix("文件文件", columns: 5), "文件")
+        XCTAssertEqual(DisplayWidth.prefix("ae\u{301}b", columns: 2), "ae\u{301}")
+        let label = String(repeating: "下载的文件", count: 8) + ".bin"
+        for columns in [20, 40, 80, 120] {
+            let bar = ProgressBar(sink: MemorySink(), label: label, columns: columns, clock: { 0 })
+            for total: Int64? in [4 << 20, nil] {
+                let line = bar.line(done: 1 << 20, total: total, now: 1, final: false)
+                XCTAssertLessThan(DisplayWidth.columns(line), columns, "\(columns): \(line)")
+                XCTAssertTrue(line.hasPrefix("下载"), line)
+            }
+        }
+        let wide = ProgressBar(sink: MemorySink(), label: label, columns: 120, clock: { 0 }).line(done: 1 << 20, total: 4 << 20, now: 1, final: false)
+        XCTAssertTrue(wide.contains("["), "the bar still fits at 120 columns: \(wide)")
+    }
+
     func testUnknownSizeShowsASpinner() {
         let bar = ProgressBar(sink: MemorySink(), label: "x", clock: { 0 })
         let line = bar.line(done: 2048, total: nil, now: 1, final: false)
