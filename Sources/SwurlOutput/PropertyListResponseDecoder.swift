@@ -71,7 +71,9 @@ final class PropertyListResponseDecoder: ResponseDecoding {
         case .integer(let v): s += "<integer>\(v)</integer>"
         case .real(let v): s += "<real>\(realText(v))</real>"
         case .bool(let v): s += v ? "<true/>" : "<false/>"
-        case .date(let v): s += "<date>\(PropertyListDate.format(v))</date>"
+        case .date(let v):
+            s += "<date>\(PropertyListDate.format(v))</date>"
+            if !PropertyListDate.isWritable(v) { s += "<!-- not a date ISO 8601 can write: seconds since 2001-01-01 -->" }
         case .data(let d):
             s += "<data>\(Base64.encode(d))</data><!-- \(dataSummary(d)) -->"
         case .uid(let v): s += "<dict><key>CF$UID</key><integer>\(v)</integer></dict>"

@@ -10,7 +10,7 @@ package enum PropertyListDate {
     /// Years have at least four digits, as ISO 8601 wants (`0276-01-02…`); years before 1 BC
     /// are signed (`-0001`, astronomical numbering) and years past 9999 carry a `+`.
     package static func format(_ sinceReference: Double) -> String {
-        guard sinceReference.isFinite, abs(sinceReference) < 1e13 else { return String(sinceReference) }
+        guard isWritable(sinceReference) else { return String(sinceReference) }
         let unix = sinceReference + referenceOffset
         let whole = unix.rounded(.down)
         let millis = Int(((unix - whole) * 1000).rounded())
@@ -22,6 +22,12 @@ package enum PropertyListDate {
             s += "." + String(repeating: "0", count: 3 - m.count) + m
         }
         return s + "Z"
+    }
+
+    /// Whether `format` writes the date as ISO 8601 (else as the number of seconds it is:
+    /// `nan`, `inf`, or beyond some 300,000 years).
+    package static func isWritable(_ sinceReference: Double) -> Bool {
+        sinceReference.isFinite && abs(sinceReference) < 1e13
     }
 
     /// ISO 8601's year: four digits at least, signed outside 0000…9999.

@@ -85,14 +85,17 @@ package enum PropertyListReader {
                 if selfClosing {
                     stack[stack.count - 1].children.append(e)
                 } else {
-                    guard stack.count <= maxDepth else { throw Failure(reason: "nested too deeply") }
+                    guard stack.count <= maxDepth else { throw Failure(reason: "nested more than \(maxDepth) levels deep") }
                     stack.append(e)
                 }
             case .endTag:
                 guard stack.count > 1, let e = stack.popLast() else { throw Failure(reason: "unbalanced XML") }
                 stack[stack.count - 1].children.append(e)
             case .text(let t):
-                stack[stack.count - 1].text += XMLTokenizer.decodeEntities(t)
+                guard let text = XMLTokenizer.decodeEntities(t) else {
+                    throw Failure(reason: "a character reference names a character XML does not allow")
+                }
+                stack[stack.count - 1].text += text
             case .cdata(let c):
                 stack[stack.count - 1].text += String(decoding: c.dropFirst(9).dropLast(3), as: UTF8.self)
             default:
@@ -223,7 +226,10 @@ package enum PropertyListReader {
 
         mutating func object(_ ref: Int, depth: Int) throws(Failure) -> PropertyListValue {
             guard ref >= 0, ref < offsets.count else { throw Failure(reason: "object reference out of range") }
-            guard depth < PropertyListReader.maxDepth, !visiting.contains(ref) else { throw Failure(reason: "object references loop") }
+            guard !visiting.contains(ref) else { throw Failure(reason: "object references loop") }
+            guard depth < PropertyListReader.maxDepth else {
+                throw Failure(reason: "nested more than \(PropertyListReader.maxDepth) levels deep")
+            }
             objectCount += 1
             guard objectCount <= objectBudget else {
                 throw Failure(reason: "shared references expand to more than \(objectBudget) values "

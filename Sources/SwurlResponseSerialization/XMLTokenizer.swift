@@ -97,8 +97,9 @@ package struct XMLTokenizer {
     }
 
     /// Character data with the predefined and numeric entity references resolved (other
-    /// references are kept as written).
-    static func decodeEntities(_ text: ArraySlice<UInt8>) -> String {
+    /// references are kept as written); nil when a numeric reference names a character XML 1.0
+    /// does not allow (`&#0;`, a control, a surrogate, U+FFFE): the text is not well-formed.
+    static func decodeEntities(_ text: ArraySlice<UInt8>) -> String? {
         guard text.contains(UInt8(ascii: "&")) else { return String(decoding: text, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
@@ -119,10 +120,12 @@ package struct XMLTokenizer {
             case "quot": scalar = "\""
             case "apos": scalar = "'"
             default:
-                if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                    scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-                } else if name.hasPrefix("#") {
-                    scalar = UInt32(name.dropFirst(1)).flatMap(Unicode.Scalar.init)
+                let hex = name.hasPrefix("#x") || name.hasPrefix("#X")
+                if hex || name.hasPrefix("#") {
+                    let digits = name.dropFirst(hex ? 2 : 1)
+                    guard !digits.isEmpty, digits.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (hex && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }),
+                          let value = UInt32(digits, radix: hex ? 16 : 10), XMLTokenizer.isXMLChar(value) else { return nil }
+                    scalar = Unicode.Scalar(value)
                 }
             }
             if let scalar {
@@ -133,5 +136,10 @@ package struct XMLTokenizer {
             i = semi + 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// XML 1.0's Char: tab, line feed, carriage return, U+0020…U+D7FF, U+E000…U+FFFD, U+10000…U+10FFFF.
+    static func isXMLChar(_ v: UInt32) -> Bool {
+        v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v) || (0x10000...0x10FFFF).contains(v)
     }
 }

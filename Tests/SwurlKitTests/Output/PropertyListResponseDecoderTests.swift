@@ -73,6 +73,58 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertTrue(runDecoder(loop, choice: .plist).outcome.isFailure)
     }
 
+    /// A plist nested deeper than the reader's limit is refused naming the limit, in both forms
+    /// (the binary one said its references loop).
+    func testNestingPastTheLimitIsNamed() {
+        let xml = "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 600)
+            + String(repeating: "</array>", count: 600) + "</plist>"
+        var binary: [UInt8] = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for k in 0..<600 {
+            offsets.append(binary.count)
+            binary += k < 599 ? [0xA1, UInt8((k + 1) >> 8), UInt8((k + 1) & 0xFF)] : [0xA0]
+        }
+        let table = binary.count
+        for o in offsets { binary += [UInt8(o >> 8), UInt8(o & 0xFF)] }
+        binary += [0, 0, 0, 0, 0, 0, 2, 2] + [0, 0, 0, 0, 0, 0, 0x02, 0x58] + [0, 0, 0, 0, 0, 0, 0, 0]
+            + [0, 0, 0, 0, 0, 0, UInt8(table >> 8), UInt8(table & 0xFF)]
+        for bytes in [Array(xml.utf8), binary] {
+            guard case .failed(let reason) = runDecoder(bytes, choice: .plist, terminal: false).outcome else {
+                return XCTFail("a plist nested 600 levels deep was decoded")
+            }
+            XCTAssertTrue(reason.contains("nested more than 512 levels deep"), reason)
+        }
+    }
+
+    /// A character reference to a character XML does not allow (`&#0;`) makes the XML plist
+    /// not well-formed (it put a raw NUL in the output); allowed ones are resolved.
+    func testCharacterReferencesMustNameXMLCharacters() {
+        func plist(_ text: String) -> String {
+            "<?xml version=\"1.0\"?><plist version=\"1.0\"><string>\(text)</string></plist>"
+        }
+        for bad in ["a&#0;b", "&#x0;", "&#1;", "&#xD800;", "&#xFFFE;", "&#x110000;", "&#+65;", "&#x;"] {
+            guard case .failed(let reason) = runDecoder(plist(bad), choice: .plist, terminal: false).outcome else {
+                return XCTFail("\(bad) was decoded")
+            }
+            XCTAssertTrue(reason.contains("character XML does not allow") || reason.contains("not well-formed"), "\(bad): \(reason)")
+        }
+        let good = runDecoder(plist("&#65;&#x42;&#x1F600;&#9;&lt;"), choice: .plist, terminal: false)
+        XCTAssertFalse(good.outcome.isFailure)
+        XCTAssertTrue(good.text.contains("<string>AB😀\t&lt;</string>"), good.text)
+    }
+
+    /// A binary plist date that ISO 8601 cannot write (NaN, infinite) is shown as its number
+    /// with a comment saying so.
+    func testADateThatIsNotATimeIsSaidToBeOne() {
+        var bytes: [UInt8] = Array("bplist00".utf8) + [0x33]
+        withUnsafeBytes(of: Double.nan.bitPattern.bigEndian) { bytes += $0 }
+        bytes += [0x08] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0]
+            + [0, 0, 0, 0, 0, 0, 0, 17]
+        let r = runDecoder(bytes, choice: .plist, terminal: false)
+        XCTAssertFalse(r.outcome.isFailure, r.text)
+        XCTAssertTrue(r.text.contains("<date>nan</date>") && r.text.contains("not a date ISO 8601 can write"), r.text)
+    }
+
     func testDatesRoundTrip() {
         XCTAssertEqual(PropertyListDate.format(0), "2001-01-01T00:00:00Z")
         XCTAssertEqual(PropertyListDate.format(-978_307_200), "1970-01-01T00:00:00Z")
