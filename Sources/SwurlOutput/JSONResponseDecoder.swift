@@ -235,7 +235,9 @@ final class JSONResponseDecoder: ResponseDecoding {
         }
         formatBacklog(&out, upTo: .max)
         formatter.finish(into: &out)
-        return formatter.isValid ? .decoded : .failed("the body is not valid JSON; the rest is shown as sent")
+        guard formatter.isValid else { return .failed("the body is not valid JSON; the rest is shown as sent") }
+        return formatter.isValidText ? .decoded
+            : .failed("the body is not valid JSON: a string holds bytes that are not UTF-8 or half a \\u surrogate pair")
     }
 
     private func finishTree(_ out: inout [UInt8]) -> DecodingOutcome {

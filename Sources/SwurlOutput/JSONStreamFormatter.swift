@@ -74,8 +74,14 @@ package final class JSONStreamFormatter {
     private var failed = false
     private var sanitizer = TerminalSanitizer()
 
-    /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete).
+    /// Whether everything seen so far was well-formed JSON (and, after `finish`, complete), its
+    /// strings' encoding aside (`isValidText`).
     package var isValid: Bool { m.valid }
+    /// Whether every string so far was valid UTF-8 with its `\u` surrogates in pairs (RFC 8259
+    /// §8.1, §8.2). A string that is not is still formatted (on a terminal its stray bytes as
+    /// `\xNN`), but the body is not JSON: a strict `--decode json` refuses it, as the tree
+    /// parser does.
+    package var isValidText: Bool { m.textValid }
     /// Whether the formatter gave up and passes the rest through as text.
     package var hasFailed: Bool { failed }
 
@@ -253,6 +259,8 @@ private struct FormatterMachine {
     var topLevelDone = false
     var sawValue = false
     var valid = true
+    /// Whether the strings' bytes were UTF-8 and their `\u` surrogates paired (`isValidText`).
+    var textValid = true
     var inString = false
     var escapeState = 0             // 0 none, 1 after backslash, 2…5 hex digits left + 1
     /// The value of the `\u` escape being read.
@@ -430,7 +438,7 @@ private struct FormatterMachine {
                 }
                 if wantsLowSurrogate && (escapeState == 0 ? p[i] != 0x5C : escapeState == 1 && p[i] != UInt8(ascii: "u")) {
                     // A high surrogate not followed by a low one's `\u`: not a character (RFC 8259 §8.2).
-                    valid = false
+                    textValid = false
                     wantsLowSurrogate = false
                 }
                 if escapeState != 0 {
@@ -630,10 +638,10 @@ extension FormatterMachine: VisibleTextSink {
         }
     }
 
-    /// A byte that is not UTF-8: the body is not JSON (RFC 8259 §8.1), and formatting goes on
-    /// as with a bad escape; the byte is shown as `\xNN` on a terminal, else as sent.
+    /// A byte that is not UTF-8: the body is not JSON (RFC 8259 §8.1), but formatting goes on;
+    /// the byte is shown as `\xNN` on a terminal, else as sent.
     mutating func invalid(_ byte: UInt8) {
-        valid = false
+        textValid = false
         if sanitizing {
             putInvalid(byte)
         } else {
@@ -646,12 +654,12 @@ extension FormatterMachine: VisibleTextSink {
     mutating func surrogateCheck() {
         let isHigh = escapeValue & 0xFC00 == 0xD800, isLow = escapeValue & 0xFC00 == 0xDC00
         if wantsLowSurrogate {
-            if !isLow { valid = false }
+            if !isLow { textValid = false }
             wantsLowSurrogate = false
         } else if isHigh {
             wantsLowSurrogate = true
         } else if isLow {
-            valid = false
+            textValid = false
         }
     }
 }

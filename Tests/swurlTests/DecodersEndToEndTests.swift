@@ -68,7 +68,11 @@ final class DecodersEndToEndTests: XCTestCase {
             }
         }
         let (json, _) = try runOnTerminal(["-b", "--pretty=format", s.url("c1.json", type: "application/json")])
-        XCTAssertEqual(json, "{\n    \"k\": \"a\\x9b31mRED\",\n    \"é\": \"€\"\n}\n")
+        // Formatted, and noted: a byte that is not UTF-8 makes it not JSON (a strict --decode json exits 8).
+        XCTAssertEqual(json, "{\n    \"k\": \"a\\x9b31mRED\",\n    \"é\": \"€\"\n}\n"
+                       + "[swurl: the body is not valid JSON: a string holds bytes that are not UTF-8 or half a \\u surrogate pair]\n")
+        let strict = try runSwurl(["--decode", "json", s.url("c1.json", type: "application/json")])
+        XCTAssertEqual(strict.status, 8, strict.stderr)
     }
 
     func testPipedBodiesAreByteExactForJSONBinaryAndGzip() throws {

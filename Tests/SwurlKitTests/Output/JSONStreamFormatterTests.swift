@@ -71,7 +71,7 @@ final class JSONStreamFormatterTests: XCTestCase {
             i = end
         }
         f.finish(into: &out)
-        return (out, f.isValid)
+        return (out, f.isValid && f.isValidText)
     }
 
     /// Regression: raw C1 controls (U+009B is CSI) and DEL inside valid JSON strings reached the
@@ -119,7 +119,8 @@ final class JSONStreamFormatterTests: XCTestCase {
 
     /// JSON text is UTF-8 and a `\u` surrogate must be half of a pair (RFC 8259 §8.1, §8.2): the
     /// streaming formatter's verdict is the tree parser's (`--sort-keys`), at every cut, in both
-    /// loops, on a terminal or a pipe; a pipe still gets the bytes as sent.
+    /// loops, on a terminal or a pipe. Such a body is still formatted (`isValid`: its syntax is
+    /// fine), and a pipe still gets the bytes as sent.
     func testBytesThatAreNotUTF8AndLoneSurrogatesAreNotJSON() {
         let bad: [[UInt8]] = [[0xFF], [0xC3], [0xC3, 0x41], [0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80],
                               [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x9F, 0x98], Array(#"\uD800"#.utf8), Array(#"\udbff"#.utf8),
@@ -135,6 +136,11 @@ final class JSONStreamFormatterTests: XCTestCase {
                     for chunk in [input.count, 1, 2, 3, 5, 8] {
                         let (out, valid) = formatBytes(input, chunk: chunk, sanitize: sanitize, fastPath: fastPath)
                         XCTAssertEqual(valid, expected, "\(content) chunk \(chunk) sanitize \(sanitize) fast \(fastPath)")
+                        let f = JSONStreamFormatter(theme: nil, sanitize: sanitize, fastPath: fastPath)
+                        var scratch: [UInt8] = []
+                        input.withUnsafeBytes { f.feed($0, into: &scratch) }
+                        f.finish(into: &scratch)
+                        XCTAssertTrue(f.isValid && !f.hasFailed, "formatted: \(content)")
                         if !sanitize {
                             XCTAssertEqual(out.filter { $0 != 0x20 && $0 != 0x0A }, input, "a pipe gets the bytes: \(content) chunk \(chunk)")
                         }
