@@ -84,6 +84,14 @@ enum BatchCommand: SwurlCommand {
         if let harFile, OutputTarget.sameFile(harFile, "/dev/stdout") {
             throw .usage("--har cannot share stdout with the results", hint: "give --har a file name")
         }
+        // The reports may go to stdout itself (`-`, /dev/stdout: written after the results), but
+        // not to the file stdout was sent to by another name: their rename would replace the results.
+        for (option, file) in [(Option.report, reportFile), (.junit, junitFile)] {
+            guard let file, OutputTarget.ownDescriptor(file) == nil, OutputTarget.leadsToRegularFile("/dev/stdout"),
+                  OutputTarget.sameFile(file, "/dev/stdout") else { continue }
+            throw .usage("--\(option.rawValue) '\(TerminalSanitizer.clean(file))' is the file the results go to (stdout); it would replace them",
+                         hint: "give --\(option.rawValue) another file, or '-' to append it to the results")
+        }
         // Two outputs in one file: the last would replace the others without a word. The input
         // counts as one (a file, or stdin redirected from one): an output's rename would replace
         // the list of URLs with it.

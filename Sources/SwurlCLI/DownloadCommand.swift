@@ -80,12 +80,17 @@ enum DownloadCommand: SwurlCommand {
             if let part = file.keptPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment) }
             throw error
         }
+        // What the cache did, with -v (after the bar is put away), as a request says it.
+        func noteCache() {
+            if options.verbose, let cache = result.cache { try? environment.stderr.write("swurl: cache: \(cache)\n") }
+        }
         // After the file is dealt with: a session that cannot be written never costs the download.
         func saveSession() throws(SwurlError) {
             try stored?.save(options: options, transfer: transferOptions, session: session, environment: environment)
         }
         if let failed = file.failedHead {
             reporter.bar?.interrupt()
+            noteCache()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
             if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment) }
@@ -98,6 +103,7 @@ enum DownloadCommand: SwurlCommand {
         if let verdict = judge.verdict(), verdict.exitStatus != .success {
             reporter.bar?.interrupt()
             file.discard()
+            noteCache()
             Swurl.printTiming(result.timing, options, environment)
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }
             if let error = verdict.error(validator: options.validator) {
@@ -117,6 +123,7 @@ enum DownloadCommand: SwurlCommand {
         if let bar = reporter.bar {
             bar.finish(done: file.written, total: file.expectedSize)
         }
+        noteCache()
         if !options.quiet, let path = file.path {
             try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(file.written) bytes)\n")
         }

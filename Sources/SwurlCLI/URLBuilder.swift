@@ -22,6 +22,8 @@ package enum URLBuilder {
     private static func absolute(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
         var text = raw
         if text.hasPrefix("://") { text.removeFirst(3) }
+        // A scheme-relative URL (`//host/path`, RFC 3986 §4.2) takes the default scheme.
+        else if text.hasPrefix("//") && !text.hasPrefix("///") { text.removeFirst(2) }
         if text.isEmpty { throw .usage("the URL is empty") }
         if text.hasPrefix(":") {
             let rest = text.dropFirst()

@@ -24,6 +24,7 @@ package enum CertificateProbe {
         try easy.applyRoute(connection, url: url.url)
         let verifier = try easy.applySecurity(policy, mode: .inspect)
         let rc = withExtendedLifetime(verifier) { easy.perform() }
+        if !rc.succeeded, rc.couldNotConnect, let path = connection.unixSocket { throw Transfer.unixSocketFailure(path) }
         guard rc.succeeded else { throw rc.error }
         guard let inspection = verifier.inspection else {
             throw .transport("the server at \(url.hostHeader) presented no certificate")

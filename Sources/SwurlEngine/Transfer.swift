@@ -154,12 +154,7 @@ package final class Transfer: EasyTransferHandler {
         if rc.tooManyRedirects {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
-        if !rc.succeeded, rc.couldNotConnect, let path = options.unixSocket {
-            // libcurl names the URL's host and port, which --unix-socket replaced.
-            var st = stat()
-            let reason = stat(path, &st) == 0 ? "nothing is listening there" : systemErrorMessage(errno)
-            throw .transport("cannot connect to the Unix socket '\(path)': \(reason)", hint: "is the server running on that socket?")
-        }
+        if !rc.succeeded, rc.couldNotConnect, let path = options.unixSocket { throw Transfer.unixSocketFailure(path) }
         if !rc.succeeded {
             let error = rc.error
             throw verifier?.explain(rc, error) ?? error
@@ -324,10 +319,19 @@ package final class Transfer: EasyTransferHandler {
         return receivedBase + length > max
     }
 
+    /// A connection to `--unix-socket PATH` that failed: libcurl's message names the URL's host
+    /// and port, which the socket replaced.
+    static func unixSocketFailure(_ path: String) -> SwurlError {
+        var st = stat()
+        let reason = stat(path, &st) == 0 ? "nothing is listening there" : systemErrorMessage(errno)
+        return .transport("cannot connect to the Unix socket '\(TerminalSanitizer.clean(path))': \(reason)", hint: "is the server running on that socket?")
+    }
+
     /// The --max-filesize failure, saying so when the bytes already on disk count.
     func tooLarge(_ max: Int64) -> SwurlError {
         let what = receivedBase > 0 ? "the file (\(receivedBase) bytes of it already on disk) would be larger than --max-filesize \(max) bytes"
-            : "the response body is larger than --max-filesize \(max) bytes (after decoding)"
+            : "the response body is larger than --max-filesize \(max) bytes"
+                + (options.contentCoding.libcurlDecodes && lastHead?.headers["Content-Encoding"] != nil ? " (after decoding)" : "")
         return .responseRejected(what, hint: "raise --max-filesize if the size is expected")
     }
 

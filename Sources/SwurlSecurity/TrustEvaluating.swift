@@ -116,7 +116,7 @@ struct PinnedTrustEvaluator: TrustEvaluating {
         } else {
             // Without chain verification the handshake proves possession of the leaf key only.
             candidates = trust.leaf.map { [$0] } ?? []
-            basis = "leaf (the chain is not verified with --insecure)"
+            basis = policy.checksChain ? "leaf (the chain did not verify)" : "leaf (the chain is not verified with --insecure)"
         }
         let ok: Bool
         let rule: String

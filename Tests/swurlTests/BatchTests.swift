@@ -139,6 +139,13 @@ final class BatchTests: XCTestCase {
             XCTAssertTrue(closed.stderr.contains("Bad file descriptor"), closed.stderr)
         }
         XCTAssertEqual(text.components(separatedBy: "<?xml").count, 2, text)
+        // The file stdout goes to, named as a report: its rename would replace the results. Refused.
+        for option in ["--report", "--junit"] {
+            let named = try runProcess("/bin/sh", ["-c", "\"$SW\" batch \"$IN\" \(option) \"$OUT\" > \"$OUT\""], environment: env, check: false)
+            XCTAssertEqual(named.status, 64, named.stderr)
+            XCTAssertTrue(named.stderr.contains("is the file the results go to (stdout)"), named.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), Data(), "nothing sent, nothing written")
+        }
     }
 
     func testMixedStatusesWithCheckStatusReportEveryLineAndExitWithFirstFailureInInputOrder() throws {

@@ -22,6 +22,10 @@ final class CertsCommandTests: XCTestCase {
         // A proxy that does not exist is used, so the probe fails instead of connecting directly.
         let r = try runSwurl(["certs", "--cacert", pki.path("root.pem"), "--proxy", "http://127.0.0.1:9", server.url])
         XCTAssertEqual(r.status, 1, r.stderr)
+        // A Unix socket that is not there is named, not the URL's host (libcurl's message).
+        let socket = try runSwurl(["certs", "--unix-socket", "/nonexistent/s.sock", server.url])
+        XCTAssertEqual(socket.status, 1, socket.stderr)
+        XCTAssertTrue(socket.stderr.contains("cannot connect to the Unix socket '/nonexistent/s.sock'"), socket.stderr)
         // Options of requests are refused, not ignored.
         let form = try runSwurl(["certs", server.url, "--form"])
         XCTAssertEqual(form.status, 64, form.stderr)
@@ -96,6 +100,12 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(r["chain_ok"] as? Bool, true)
         XCTAssertEqual(r["host_ok"] as? Bool, false)
         XCTAssertEqual(r["pins_ok"] as? Bool, false)
+        // A chain that does not verify, without -k: the pin line does not blame --insecure.
+        let selfSigned = try TLSTestServer(chain: pki.path("selfsigned-chain.pem"), key: pki.path("selfsigned.key"))
+        let text = try runSwurl(["certs", "--pin-pubkey", try pki.pin("leaf.pem"), selfSigned.url])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.count > 0 && text.text.contains("leaf (the chain did not verify)"), text.text)
+        XCTAssertFalse(text.text.contains("--insecure"), text.text)
     }
 
     func testUsageErrors() throws {

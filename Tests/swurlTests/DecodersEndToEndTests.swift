@@ -93,6 +93,10 @@ final class DecodersEndToEndTests: XCTestCase {
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertEqual(try sha256(r.stdout), try sha256(data), name)
         }
+        // --max-filesize counts the decoded bytes of a request's body, and says so.
+        let limited = try runSwurl(["--max-filesize", "100K", s.url("g.bin", type: "application/octet-stream", gzip: true)])
+        XCTAssertEqual(limited.status, 8, limited.stderr)
+        XCTAssertTrue(limited.stderr.contains("larger than --max-filesize 102400 bytes (after decoding)"), limited.stderr)
     }
 
     func testFormattedJSONReparsesToTheOriginal() throws {

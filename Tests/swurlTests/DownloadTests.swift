@@ -254,6 +254,7 @@ final class DownloadTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory()
         let cut = try runSwurl(["-d", "--max-filesize", "100K", nginx.url("/f.bin")], directory: dir)
         XCTAssertEqual(cut.status, 8, cut.stderr)
+        XCTAssertFalse(cut.stderr.contains("after decoding"), "a download is counted as received: \(cut.stderr)")
         // Announced over the limit: refused before a byte is written (no .part to resume).
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/f.bin.part"))
         // A .part as a cut leaves it: the first 100,000 bytes, its validator kept with it.

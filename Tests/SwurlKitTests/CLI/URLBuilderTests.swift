@@ -14,6 +14,9 @@ final class URLBuilderTests: XCTestCase {
         XCTAssertEqual(try URLBuilder.resolve("example.org/a?b=1").url, "http://example.org/a?b=1")
         XCTAssertEqual(try URLBuilder.resolve("example.org", defaultScheme: "https").url, "https://example.org/")
         XCTAssertEqual(try URLBuilder.resolve("://example.org").url, "http://example.org/")
+        // Scheme-relative (it was glued to the scheme as http:////host).
+        XCTAssertEqual(try URLBuilder.resolve("//example.org:8080/a").url, "http://example.org:8080/a")
+        XCTAssertEqual(try URLBuilder.resolve("//u:p@example.org/", defaultScheme: "https").url, "https://u:p@example.org/")
     }
 
     func testBadURLsAreUsageErrors() {
