@@ -969,12 +969,35 @@ extension FormatterMachine {
             }
         }
         guard !sanitizing, j < n, p[j] >= 0x80 else { return }
-        let length = validSequence(p, j, n)
-        guard length > 0 else { return }
-        var k = 0
-        while k < length { o[w &+ k] = p[j &+ k]; k &+= 1 }
-        j &+= length
-        w &+= length
+        // Text in another script is mostly such sequences back to back: taken one after another
+        // here, each copied as one four-byte word (the output has slack past what it counts).
+        repeat {
+            if j &+ 4 <= n {
+                // Two- and three-byte sequences (most text) checked on one word; the rest, and
+                // anything that fails here, by the full rule.
+                let word = src.loadUnaligned(fromByteOffset: j, as: UInt32.self)
+                let lead = word & 0xFF
+                var length = 0
+                if lead &- 0xC2 <= 0xDF - 0xC2 {
+                    if word & 0xC000 == 0x8000 { length = 2 }
+                } else if lead &- 0xE1 <= 0xEF - 0xE1 && lead != 0xED {
+                    if word & 0xC0_C000 == 0x80_8000 { length = 3 }
+                }
+                if length == 0 { length = validSequence(p, j, n) }
+                guard length > 0 else { return }
+                dst.storeBytes(of: word, toByteOffset: w, as: UInt32.self)
+                j &+= length
+                w &+= length
+                continue
+            }
+            // The chunk's last bytes.
+            let length = validSequence(p, j, n)
+            guard length > 0 else { return }
+            var k = 0
+            while k < length { o[w &+ k] = p[j &+ k]; k &+= 1 }
+            j &+= length
+            w &+= length
+        } while j < n && p[j] >= 0x80
     }
 }
 
