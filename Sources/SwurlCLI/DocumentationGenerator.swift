@@ -370,6 +370,8 @@ package enum DocumentationGenerator {
                 if case .required = spec.argument { line += " -r" }
                 if !spec.choices.isEmpty {
                     line += " -f -a '\(spec.choices.joined(separator: " "))'"
+                } else if spec.completion == .directory {
+                    line += " -f -a '(__fish_complete_directories)'"
                 } else if spec.completion == .none {
                     line += " -f"
                 }

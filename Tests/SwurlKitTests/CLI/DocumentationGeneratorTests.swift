@@ -86,6 +86,11 @@ final class DocumentationGeneratorTests: XCTestCase {
             }
         }
         XCTAssertEqual(optional, 4, "--plist, --timing, --wait-for-network, --cache")
+        // A directory value is completed with directories, also when attached (--cache=DIR).
+        for spec in OptionTable.documented where spec.completion == .directory {
+            let line = fish.first { $0.contains(" -l \(spec.name) ") }
+            XCTAssertEqual(line?.contains(" -f -a '(__fish_complete_directories)'"), true, spec.name)
+        }
     }
 
     /// After `swurl cache` every shell offers its actions.
