@@ -81,9 +81,7 @@ enum DownloadCommand: SwurlCommand {
             throw error
         }
         // What the cache did, with -v (after the bar is put away), as a request says it.
-        func noteCache() {
-            if options.verbose, let cache = result.cache { try? environment.stderr.write("swurl: cache: \(cache)\n") }
-        }
+        func noteCache() { Swurl.noteCache(result, options, environment) }
         // After the file is dealt with: a session that cannot be written never costs the download.
         func saveSession() throws(SwurlError) {
             try stored?.save(options: options, transfer: transferOptions, session: session, environment: environment)

@@ -106,7 +106,7 @@ enum RequestCommand: SwurlCommand {
             uploadBar = nil
             timing = result.timing
             try printer.finish()
-            if options.verbose, let cache = result.cache { try? environment.stderr.write("swurl: cache: \(cache)\n") }
+            Swurl.noteCache(result, options, environment)
             if let coding = result.undecodedEncoding, environment.stderrIsTerminal, !options.quiet {
                 try? environment.stderr.write("swurl: note: the body is as received, still encoded ('\(TerminalSanitizer.clean(coding))'): libcurl does not decode all of it\n")
             }

@@ -40,6 +40,8 @@ struct SessionBinding {
         let store = try SessionStore.location(given, origin: origin, configDirectory: configDirectory(environment))
         var warnings: [String] = []
         let loaded = try store.load(warnings: &warnings)
+        // A session that will be saved is refused now, before the request, where it could not be.
+        if options.sessionReadOnly == nil { try store.checkPlace() }
         warnings += ignoredHeaders(loaded.headers, file: store.path)
         for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
         let sent = loaded.cookies.filter { $0.applies(toHost: origin.host.filter { $0 != "[" && $0 != "]" }) }

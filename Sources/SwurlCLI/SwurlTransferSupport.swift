@@ -68,6 +68,11 @@ extension Swurl {
         return environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(2, $0) } ?? 80
     }
 
+    /// What the cache did (`swurl: cache: hit, age 3 s`), with -v, on stderr.
+    static func noteCache(_ result: Exchange.Result, _ options: CommandOptions, _ environment: Environment) {
+        if options.verbose, let cache = result.cache { try? environment.stderr.write("swurl: cache: \(cache)\n") }
+    }
+
     /// `--timing` on stderr.
     static func printTiming(_ timing: ExchangeTiming, _ options: CommandOptions, _ environment: Environment) {
         guard let format = options.timing else { return }

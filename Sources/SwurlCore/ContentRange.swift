@@ -23,6 +23,13 @@ package enum ContentRange {
         return digits(v.dropFirst(8))
     }
 
+    /// The size of a download a 416 says is already whole: `bytes */TOTAL` naming exactly the
+    /// `offset` bytes on disk that the Range asked past (0: nothing was asked for, so nothing is whole).
+    package static func completedTotal(_ value: String?, offset: Int64) -> Int64? {
+        guard offset > 0, let total = unsatisfiedTotal(value), total == offset else { return nil }
+        return total
+    }
+
     /// A non-negative decimal number of ASCII digits only (Int64 would also take `+`/`-`).
     static func digits(_ s: Substring) -> Int64? {
         guard !s.isEmpty, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }

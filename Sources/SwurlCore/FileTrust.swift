@@ -41,40 +41,57 @@ package enum FileTrust {
             return Doubt(reason: "it is writable by \(writers(st)) (mode \(octal(st.st_mode)))", fix: "chmod go-w \(shown)")
         }
         // Every directory on the path as given and on the path the links lead to.
-        var seen: Set<String> = []
-        for file in [absolute(path), OutputTarget.realPath(path)].compactMap({ $0 }) {
-            for dir in directories(of: file) where seen.insert(dir).inserted {
-                if let doubt = directoryDoubt(dir) { return doubt }
-            }
+        for dir in guardingDirectories(of: absolute(path) ?? path, real: OutputTarget.realPath(path)) {
+            if let doubt = directoryDoubt(dir) { return doubt }
         }
         return nil
     }
 
     /// Refuses to create a file (or directory) at `path`, which does not exist yet, where
-    /// another user could replace it or what leads to it: every directory on the path that
-    /// exists, as given and where its links lead, must pass `directoryDoubt`. So a session file
-    /// or a cache is never made in a place swurl would refuse to read it from.
+    /// another user could replace it or what leads to it: the deepest directory on the path that
+    /// exists must pass `directoryDoubt`, with every directory above it and those the path runs
+    /// through (`guardingDirectories`). So a session file or a cache is never made in a place
+    /// swurl would refuse to read it from.
     /// - Throws: `SwurlError.badData` (65) naming the file, the directory and the fix.
     package static func checkPlace(_ path: String, what: String) throws(SwurlError) {
         guard let file = absolute(path) else { return }
-        var seen: Set<String> = []
-        var deepest: String?
-        for dir in directories(of: file) {
-            var st = stat()
-            guard stat(ArgumentBytes.path(dir), &st) == 0 else { continue }
-            if deepest == nil { deepest = dir }
-            if seen.insert(dir).inserted, let doubt = directoryDoubt(dir) { throw refusal(path, what, doubt) }
+        // Up the path as written to the deepest directory that exists; what follows it is made.
+        var dir = directories(of: file).first ?? "/"
+        var made: [Substring] = []
+        var st = stat()
+        while stat(ArgumentBytes.path(dir), &st) != 0, dir != "/" {
+            let slash = dir.lastIndex(of: "/") ?? dir.startIndex
+            made.append(dir[dir.index(after: slash)...])
+            dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
         }
-        // Where the deepest existing directory really is (a link to another place).
-        guard let deepest, let real = OutputTarget.realPath(deepest) else { return }
-        for dir in [real] + directories(of: real) where seen.insert(dir).inserted {
-            if let doubt = directoryDoubt(dir) { throw refusal(path, what, doubt) }
+        // `..` after a directory that is not there yet climbs out of what swurl makes, to a
+        // place this check cannot see until it is made.
+        if made.contains(where: { $0 == ".." }) {
+            throw refusal(path, what, Doubt(reason: "its path climbs out of a directory that does not exist yet ('..')",
+                                            fix: "give the path without '..'"))
+        }
+        for guarding in guardingDirectories(of: dir + "/.", real: OutputTarget.realPath(dir).map { $0 + "/." }) {
+            if let doubt = directoryDoubt(guarding) { throw refusal(path, what, doubt) }
         }
     }
 
     private static func refusal(_ path: String, _ what: String, _ doubt: Doubt) -> SwurlError {
         .badData("\(what) \(TerminalSanitizer.clean(path)) is not created there: \(doubt.reason)",
                  hint: doubt.fix + " (another user could replace what swurl writes there)")
+    }
+
+    /// The directories whose writers could replace `file` or a link that leads to it: those
+    /// that hold the file where its links lead (`real`), and those on the path as written,
+    /// unless it goes through `.` or `..` (the kernel resolves them against the directory before
+    /// them, whatever that directory lets others do). Each once, the file's own first.
+    static func guardingDirectories(of file: String, real: String?) -> [String] {
+        var seen: Set<String> = []
+        var out: [String] = []
+        let written = file.split(separator: "/").dropLast().contains { $0 == "." || $0 == ".." } ? nil : file
+        for path in [written, real].compactMap({ $0 }) {
+            for dir in directories(of: path) where seen.insert(dir).inserted { out.append(dir) }
+        }
+        return out
     }
 
     /// Why the directory `dir` lets others replace what it holds; nil when it does not.
@@ -84,13 +101,13 @@ package enum FileTrust {
         let shown = quoted(dir)
         if let owner = foreignOwner(st) {
             return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) belongs to uid \(owner), not to you (uid \(geteuid())) or root",
-                         fix: "move the file to a directory of your own")
+                         fix: "move it to a directory of your own")
         }
         // The sticky bit (/tmp) lets only a file's owner rename or remove it.
         if st.st_mode & (S_IWGRP | S_IWOTH) != 0 && st.st_mode & S_ISVTX == 0 {
             return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) is writable by \(writers(st)) "
                              + "(mode \(octal(st.st_mode))) without the sticky bit",
-                         fix: "chmod go-w \(shown), or move the file to a directory only you can write")
+                         fix: "chmod go-w \(shown), or move it to a directory only you can write")
         }
         return nil
     }

@@ -200,7 +200,7 @@ package final class Exchange {
                                     share: share, replay: replay)
         }
         transfer.routeScheme = (try? origin(of: hop.url))?.scheme
-        transfer.resumesDownload = adapter != nil
+        transfer.resumedFrom = adapter?.resumedFrom
         transfer.recordsRequest = tap != nil
         transfer.sentHeadMemo = tap != nil ? recorder?.sentHeadMemo : nil
         if let share { try transfer.use(share: share) }

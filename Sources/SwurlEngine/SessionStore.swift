@@ -226,11 +226,7 @@ package struct SessionStore: Sendable {
     private func readBytes() throws(SwurlError) -> [UInt8]? {
         let fd: Int32
         switch RegularFile.open(path) {
-        case .missing:
-            // A new session is written where this run's save will put it: refused up front,
-            // before the request, where swurl would refuse to read it back.
-            try FileTrust.checkPlace(path, what: "the session file")
-            return nil
+        case .missing: return nil
         case .opened(let opened): fd = opened
         case .failed(let e):
             throw .inputFile("cannot read the session file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(e)))")
@@ -286,8 +282,7 @@ package struct SessionStore: Sendable {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var st = stat()
-        if lstat(path, &st) != 0 { try FileTrust.checkPlace(path, what: "the session file") }
+        try SessionStore.checkPlace(of: path)
         try SessionStore.makeDirectories(directory)
         // Writers of this session serialise on its own lock file (`.NAME.lock`, 0600, never
         // through a symbolic link), not on the directory: in a shared directory such as /tmp
@@ -323,6 +318,22 @@ package struct SessionStore: Sendable {
             throw .output("the session was not saved: \(error.message)")
         }
         return warnings
+    }
+
+    /// Refuses a session file that does not exist yet where swurl would refuse to read it back
+    /// (`FileTrust.checkPlace`): asked before the request by a session that will be saved, so
+    /// that nothing is sent for a session that cannot be kept, and again by `save`. Judged where
+    /// the save writes: through the user's own link, at its target.
+    /// - Throws: `SwurlError.badData` (65) naming the file, the directory and the fix.
+    package func checkPlace() throws(SwurlError) {
+        try SessionStore.checkPlace(of: (try? OutputTarget.ownFile(path)) ?? path)
+    }
+
+    private static func checkPlace(of written: String) throws(SwurlError) {
+        var st = stat()
+        // An existing file is judged as it is read (`FileTrust.check`).
+        guard lstat(written, &st) != 0 else { return }
+        try FileTrust.checkPlace(written, what: "the session file")
     }
 
     /// The file a save writes: the path itself, or the target its symbolic links (the user's

@@ -54,9 +54,10 @@ package final class Transfer: EasyTransferHandler {
     /// Where this response's body starts in the file (a resumed download's 206: its
     /// Content-Range start), for --max-filesize.
     private var receivedBase: Int64 = 0
-    /// Whether this hop may resume a download (the exchange has a `ResumeAdapter`): a 206 is
-    /// then the rest of a file on disk, not a range the user asked for.
-    package var resumesDownload = false
+    /// Where this hop's download resumes, when it is one (the exchange has a `ResumeAdapter`;
+    /// 0: nothing on disk): a 206 is then the rest of a file on disk, not a range the user asked
+    /// for, and a 416 naming that size says the file is whole.
+    package var resumedFrom: Int64?
     private lazy var receiveLimiter = options.rateLimitedByLibcurl ? nil : options.maxReceiveRate.map { RateLimiter(bytesPerSecond: $0) }
     private lazy var sendLimiter = options.rateLimitedByLibcurl ? nil : options.maxSendRate.map { RateLimiter(bytesPerSecond: $0) }
 
@@ -309,11 +310,12 @@ package final class Transfer: EasyTransferHandler {
         guard let max = options.maxFileSize, head.status >= 200, !head.isRedirect else { return false }
         // A 416 to a resumed download that names the size on disk says the file is complete
         // (`DownloadFile`): it is judged as the whole file it is.
-        if resumesDownload, head.status == 416, let total = ContentRange.unsatisfiedTotal(head.headers["Content-Range"]), total > max {
+        if let offset = resumedFrom, head.status == 416,
+           let total = ContentRange.completedTotal(head.headers["Content-Range"], offset: offset), total > max {
             receivedBase = total
             return true
         }
-        receivedBase = resumesDownload && head.status == 206 ? ContentRange.parse(head.headers["Content-Range"])?.start ?? 0 : 0
+        receivedBase = resumedFrom != nil && head.status == 206 ? ContentRange.parse(head.headers["Content-Range"])?.start ?? 0 : 0
         guard head.headers["Content-Encoding"] == nil,
               let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
         return receivedBase + length > max
@@ -327,11 +329,19 @@ package final class Transfer: EasyTransferHandler {
         return .transport("cannot connect to the Unix socket '\(TerminalSanitizer.clean(path))': \(reason)", hint: "is the server running on that socket?")
     }
 
+    /// Whether libcurl decoded the response's Content-Encoding (one it knows, not `identity`,
+    /// not passed through as received).
+    private var decodedABody: Bool {
+        guard options.contentCoding.libcurlDecodes, undecodedEncoding == nil,
+              let coding = lastHead?.headers["Content-Encoding"]?.trimmingSpaces().lowercased() else { return false }
+        return !coding.isEmpty && coding != "identity"
+    }
+
     /// The --max-filesize failure, saying so when the bytes already on disk count.
     func tooLarge(_ max: Int64) -> SwurlError {
         let what = receivedBase > 0 ? "the file (\(receivedBase) bytes of it already on disk) would be larger than --max-filesize \(max) bytes"
             : "the response body is larger than --max-filesize \(max) bytes"
-                + (options.contentCoding.libcurlDecodes && lastHead?.headers["Content-Encoding"] != nil ? " (after decoding)" : "")
+                + (decodedABody ? " (after decoding)" : "")
         return .responseRejected(what, hint: "raise --max-filesize if the size is expected")
     }
 
@@ -468,7 +478,7 @@ package final class Transfer: EasyTransferHandler {
                 // its start; an announced size over the limit is refused before any body byte, and
                 // for a download before its file is touched (a 200 would empty a resumed .part).
                 let overLimit = announcedTooLarge(head)
-                if overLimit && resumesDownload {
+                if overLimit && resumedFrom != nil {
                     fail(tooLarge(options.maxFileSize ?? 0))
                     return 0
                 }

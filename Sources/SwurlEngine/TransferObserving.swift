@@ -21,6 +21,9 @@ package extension TransferObserving {
 /// Adapts each attempt's request just before it is sent (Alamofire's `RequestAdapter`).
 package protocol RequestAdapting: AnyObject {
     func adapt(_ request: inout HTTPRequest)
+    /// Where the last adapted request's body starts in the file it resumes (0: from the start),
+    /// nil when it resumes no file.
+    var resumedFrom: Int64? { get }
 }
 
 /// Resumes a download: when bytes are on disk, asks for the rest of them (`Range: bytes=N-`)
@@ -29,12 +32,15 @@ package protocol RequestAdapting: AnyObject {
 package final class ResumeAdapter: RequestAdapting {
     private let target: ResumableTransferDelegate
 
+    package private(set) var resumedFrom: Int64? = 0
+
     package init(_ target: ResumableTransferDelegate) { self.target = target }
 
     package func adapt(_ request: inout HTTPRequest) {
         request.headers.remove("Range")
         request.headers.remove("If-Range")
         let offset = target.resumeOffset()
+        resumedFrom = max(0, offset)
         guard offset > 0 else { return }
         request.headers.set("Range", "bytes=\(offset)-")
         if let validator = target.resumeValidator() { request.headers.set("If-Range", validator) }

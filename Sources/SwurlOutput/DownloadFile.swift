@@ -195,8 +195,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         stopSaving()
         if head.isRedirect && head.status != 304 { return }
         failedHead = nil
-        if head.status == 416, offset > 0, let total = ContentRange.unsatisfiedTotal(head.headers["Content-Range"]),
-           total == offset {
+        if head.status == 416, let total = ContentRange.completedTotal(head.headers["Content-Range"], offset: offset) {
             alreadyComplete = true
             expectedSize = total
             return

@@ -742,8 +742,8 @@ extension FormatterMachine {
     /// per-byte state: white space, structural characters, keys with their colon, strings
     /// (plain runs eight bytes at a time, common escapes inline), numbers and keywords that
     /// end inside the chunk. Anything else — a token cut by the chunk's end that is not a
-    /// string, a literal that is not valid, a control or (sanitizing) non-ASCII byte in a
-    /// string, a syntax error, the top level — stops it, with the state exactly as the
+    /// string, a literal that is not valid, a byte in a string that `copyString` leaves to the
+    /// general loop, a syntax error, the top level — stops it, with the state exactly as the
     /// general loop would have it at that byte, so the general loop takes over there and the
     /// output does not depend on which of the two formatted a byte.
     /// - Precondition: not in a string or literal, `depth > 0`.
@@ -933,9 +933,6 @@ extension FormatterMachine {
 
 }
 
-/// Copies string content from `start` to `o + w` up to the closing quote or a byte the general
-/// loop must see (a backslash that does not start a whole common escape in the chunk, a control
-/// byte, with sanitizing DEL and non-ASCII); returns where it stopped, or nil at the chunk's end.
 /// Copies the run of plain string bytes at `p[j..<n]` to `o[w...]`, up to the first stop byte or
 /// `n`: eight bytes at a time while no stop byte is among them (SWAR), then byte by byte.
 /// Without sanitizing, a whole valid UTF-8 sequence is copied as part of the run (with
@@ -1018,6 +1015,11 @@ extension FormatterMachine {
     return start &+ k
 }
 
+/// Copies string content from `start` to `o + w` up to the closing quote or a byte the general
+/// loop must see (a backslash that does not start a whole common escape in the chunk, a `\u`
+/// surrogate, whose pair the general loop checks, a control byte, a non-ASCII byte that does not
+/// start a whole valid UTF-8 sequence in the chunk, with sanitizing DEL and every non-ASCII
+/// byte); returns where it stopped, or nil at the chunk's end.
 /// The output has room for the rest of the chunk plus slack.
 @inline(__always) private func copyString(_ p: UnsafePointer<UInt8>, _ start: Int, _ n: Int, _ stops: UnsafePointer<Bool>,
                                           _ sanitizing: Bool, _ o: UnsafeMutablePointer<UInt8>, _ w: inout Int) -> Int? {

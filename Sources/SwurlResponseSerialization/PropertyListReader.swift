@@ -93,7 +93,7 @@ package enum PropertyListReader {
                 stack[stack.count - 1].children.append(e)
             case .text(let t):
                 guard let text = XMLTokenizer.decodeEntities(t) else {
-                    throw Failure(reason: "a character reference names a character XML does not allow")
+                    throw Failure(reason: "the text holds a character XML does not allow (a control character, or a reference to one)")
                 }
                 stack[stack.count - 1].text += text
             case .cdata(let c):

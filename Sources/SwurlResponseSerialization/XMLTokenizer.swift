@@ -97,9 +97,12 @@ package struct XMLTokenizer {
     }
 
     /// Character data with the predefined and numeric entity references resolved (other
-    /// references are kept as written); nil when a numeric reference names a character XML 1.0
-    /// does not allow (`&#0;`, a control, a surrogate, U+FFFE): the text is not well-formed.
+    /// references are kept as written); nil when the text holds a control character, or a
+    /// numeric reference names a character XML 1.0 does not allow (`&#0;`, a control, a
+    /// surrogate, U+FFFE): the text is not well-formed.
     static func decodeEntities(_ text: ArraySlice<UInt8>) -> String? {
+        // A control character other than tab and line ends is no XML character written as is either.
+        guard !text.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
         guard text.contains(UInt8(ascii: "&")) else { return String(decoding: text, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
@@ -120,7 +123,7 @@ package struct XMLTokenizer {
             case "quot": scalar = "\""
             case "apos": scalar = "'"
             default:
-                let hex = name.hasPrefix("#x") || name.hasPrefix("#X")
+                let hex = name.hasPrefix("#x")   // XML's CharRef: a lower-case x only
                 if hex || name.hasPrefix("#") {
                     let digits = name.dropFirst(hex ? 2 : 1)
                     guard !digits.isEmpty, digits.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || (hex && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }),

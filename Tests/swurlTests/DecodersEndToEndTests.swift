@@ -97,6 +97,14 @@ final class DecodersEndToEndTests: XCTestCase {
         let limited = try runSwurl(["--max-filesize", "100K", s.url("g.bin", type: "application/octet-stream", gzip: true)])
         XCTAssertEqual(limited.status, 8, limited.stderr)
         XCTAssertTrue(limited.stderr.contains("larger than --max-filesize 102400 bytes (after decoding)"), limited.stderr)
+        // Nothing decoded (identity, or a coding passed through as received): not said.
+        for coding in ["identity", "x-unknown"] {
+            let plain = try runSwurl(["--max-filesize", "100K", s.url("g.bin", type: "application/octet-stream",
+                                                                      headers: ["Content-Encoding: \(coding)"])])
+            XCTAssertEqual(plain.status, 8, plain.stderr)
+            XCTAssertTrue(plain.stderr.contains("larger than --max-filesize 102400 bytes"), plain.stderr)
+            XCTAssertFalse(plain.stderr.contains("after decoding"), "\(coding): \(plain.stderr)")
+        }
     }
 
     func testFormattedJSONReparsesToTheOriginal() throws {

@@ -292,6 +292,13 @@ final class DownloadTests: XCTestCase {
         XCTAssertTrue(complete.stderr.contains("200000 bytes of it already on disk"), complete.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g.bin"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin.part")), new, "the .part is kept whole")
+        // A 416 that does not name the size on disk (the .part is longer than the file) says
+        // nothing of the file's size: the 416 is the answer, as without the limit.
+        try (new + Data(count: 50_000)).write(to: URL(fileURLWithPath: dir + "/g.bin.part"))
+        let longer = try runSwurl(["-d", "-c", "--max-filesize", "150K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
+        XCTAssertEqual(longer.status, 4, longer.stderr)
+        XCTAssertFalse(longer.stderr.contains("already on disk"), longer.stderr)
+        try new.write(to: URL(fileURLWithPath: dir + "/g.bin.part"))
         let within = try runSwurl(["-d", "-c", "--max-filesize", "300K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
         XCTAssertEqual(within.status, 0, within.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin")), new)

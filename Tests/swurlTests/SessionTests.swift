@@ -328,6 +328,16 @@ final class SessionTests: XCTestCase {
             XCTAssertEqual(r.stdout, Data(), "nothing is sent: \(path)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
+        // A link of the user's own to a file not there yet is judged where the save would write.
+        let link = TestPaths.temporaryDirectory() + "/link.json"
+        XCTAssertEqual(symlink(dir + "/t.json", link), 0)
+        let linked = try swurl(["--session", link, try url("/headers")])
+        XCTAssertEqual(linked.status, 65, linked.stderr)
+        XCTAssertEqual(linked.stdout, Data(), "refused before the request")
+        // A read-only session writes nothing: a missing file there is an empty session.
+        let readOnly = try swurl(["--session-read-only", dir + "/s.json", try url("/headers"), "X-Team:red"])
+        XCTAssertEqual(readOnly.status, 0, readOnly.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
         XCTAssertEqual(chmod(dir, 0o1777), 0)
         let r = try swurl(["--session", dir + "/s.json", try url("/headers"), "X-Team:red"])
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -67,12 +67,37 @@ final class FileTrustTests: XCTestCase {
                 XCTAssertEqual(hint?.hasPrefix("chmod go-w \(open)"), true)
             }
         }
-        // Through a link from a private directory.
+        // Through a link from a private directory to a private directory inside the open one:
+        // judged where it leads (the open directory above the link's target).
+        let sub = open + "/sub"
+        XCTAssertEqual(mkdir(sub, 0o700), 0)
         let link = dir + "/link"
-        XCTAssertEqual(symlink(open, link), 0)
-        XCTAssertThrowsError(try FileTrust.checkPlace(link + "/new.json", what: "the file"))
+        XCTAssertEqual(symlink(sub, link), 0)
+        XCTAssertThrowsError(try FileTrust.checkPlace(link + "/new.json", what: "the file")) { error in
+            XCTAssertTrue("\(error)".contains("its directory \(open) is writable"), "\(error)")
+        }
+        // `..` is resolved as the kernel resolves it: the open directory it climbs out of does
+        // not count; climbing out of a directory that is not there yet is refused.
+        let safe = dir + "/safe"
+        XCTAssertEqual(mkdir(safe, 0o700), 0)
+        XCTAssertNoThrow(try FileTrust.checkPlace(open + "/../safe/new.json", what: "the file"))
+        XCTAssertThrowsError(try FileTrust.checkPlace(safe + "/missing/../../open/new.json", what: "the file")) { error in
+            XCTAssertTrue("\(error)".contains("climbs out of a directory that does not exist yet"), "\(error)")
+        }
         XCTAssertEqual(chmod(open, 0o1777), 0)
         XCTAssertNoThrow(try FileTrust.checkPlace(link + "/new.json", what: "the file"))
+    }
+
+    /// An existing file reached through `..` is judged by the directories that lead to it, not
+    /// by the one `..` climbs out of.
+    func testDotDotIsNotADirectoryThatHoldsTheFile() {
+        let open = dir + "/open", safe = dir + "/safe"
+        XCTAssertEqual(mkdir(open, 0o700), 0)
+        XCTAssertEqual(mkdir(safe, 0o700), 0)
+        XCTAssertEqual(chmod(open, 0o777), 0)
+        let path = file("s", in: safe)
+        XCTAssertNil(FileTrust.doubt(open + "/../safe/s"))
+        XCTAssertNil(FileTrust.doubt(path))
     }
 
     /// A link in a private directory to a file in a directory others can write is judged by

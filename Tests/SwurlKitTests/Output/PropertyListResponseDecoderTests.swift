@@ -102,7 +102,7 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         func plist(_ text: String) -> String {
             "<?xml version=\"1.0\"?><plist version=\"1.0\"><string>\(text)</string></plist>"
         }
-        for bad in ["a&#0;b", "&#x0;", "&#1;", "&#xD800;", "&#xFFFE;", "&#x110000;", "&#+65;", "&#x;"] {
+        for bad in ["a&#0;b", "&#x0;", "&#1;", "&#xD800;", "&#xFFFE;", "&#x110000;", "&#+65;", "&#x;", "&#X41;", "a\u{0}b", "a\u{1}b", "\u{1B}[31m"] {
             guard case .failed(let reason) = runDecoder(plist(bad), choice: .plist, terminal: false).outcome else {
                 return XCTFail("\(bad) was decoded")
             }
