@@ -101,13 +101,13 @@ package enum FileTrust {
         let shown = quoted(dir)
         if let owner = foreignOwner(st) {
             return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) belongs to uid \(owner), not to you (uid \(geteuid())) or root",
-                         fix: "move it to a directory of your own")
+                         fix: "move the file to a directory of your own")
         }
         // The sticky bit (/tmp) lets only a file's owner rename or remove it.
         if st.st_mode & (S_IWGRP | S_IWOTH) != 0 && st.st_mode & S_ISVTX == 0 {
             return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) is writable by \(writers(st)) "
                              + "(mode \(octal(st.st_mode))) without the sticky bit",
-                         fix: "chmod go-w \(shown), or move it to a directory only you can write")
+                         fix: "chmod go-w \(shown), or move the file to a directory only you can write")
         }
         return nil
     }
