@@ -24,8 +24,11 @@ package enum ArgumentParser {
         var optionsEnded = false
         func record(_ spec: OptionSpec, _ value: String?) throws(SwurlError) {
             if let v = value, !spec.choices.isEmpty, !spec.choices.contains(v) {
+                // curl's -s (silent) and -A (user agent) read here as -s STYLE and -A TYPE.
+                let habit = spec.option == .style ? "; curl's -s (silent) is -q (--quiet) here"
+                    : spec.option == .authType ? "; curl's -A (user agent) is the header item 'User-Agent:NAME' here" : ""
                 throw .usage("invalid value '\(v)' for --\(spec.name)",
-                             hint: "choose one of: \(spec.choices.joined(separator: ", "))")
+                             hint: "choose one of: \(spec.choices.joined(separator: ", "))" + habit)
             }
             result.options[spec.option, default: []].append(value)
         }
@@ -125,12 +128,24 @@ package enum ArgumentParser {
         "--include": "response headers: -h prints them alone, -p hb with the body (both are shown on a terminal)",
         "--location": "follow redirects with --follow (-F or -L)",
         "-x": "a proxy is --proxy URL",
-        "-m": "a time limit is --timeout SECONDS (--connect-timeout for connecting alone)",
-        "--max-time": "a time limit is --timeout SECONDS (--connect-timeout for connecting alone)",
+        "-m": "swurl has no limit on the whole transfer: --timeout SECONDS ends it after SECONDS without data, --connect-timeout limits connecting; for a deadline use timeout(1): timeout 5 swurl URL",
+        "--max-time": "swurl has no limit on the whole transfer: --timeout SECONDS ends it after SECONDS without data, --connect-timeout limits connecting; for a deadline use timeout(1): timeout 5 swurl URL",
         "--compressed": "swurl asks for compressed bodies and decodes them without being told",
         "--silent": "no progress bar or summaries: -q (--quiet)",
         "--cookie": "cookies are the header item 'Cookie:name=value', or kept by a --session",
-        "--fail": "exit statuses for 4xx and 5xx responses: --check-status",
+        "--fail": "exit statuses for 4xx and 5xx responses: --check-status (it still prints or saves the error page; -d --overwrite -o FILE leaves FILE as it was)",
+        "--fail-with-body": "exit statuses for 4xx and 5xx responses, the body still shown: --check-status",
+        "--head": "the method is the first word: swurl HEAD URL",
+        "-D": "response headers: -h prints them (-p hb with the body); --har FILE keeps them",
+        "--dump-header": "response headers: -h prints them (-p hb with the body); --har FILE keeps them",
+        "--oauth2-bearer": "a bearer token: -A bearer -a TOKEN",
+        "--form-string": "form fields are request items with --form (or --multipart): swurl -f URL name=value",
+        "--connect-to": "send a host's requests to another address: --resolve HOST:PORT:ADDRESS",
+        "--noproxy": "no proxy for this request: --proxy '' (an empty value)",
+        "-N": "swurl streams bodies as they arrive; -S (--stream) shows every chunk at once",
+        "--no-buffer": "swurl streams bodies as they arrive; -S (--stream) shows every chunk at once",
+        "-E": "a client certificate is --cert FILE (--key FILE for its key)",
+        "--cookie-jar": "cookies are kept by a --session NAME (or PATH)",
         "-O": "save the body under the URL's name: -d URL",
         "--remote-name": "save the body under the URL's name: -d URL",
         "-C": "resume a download: -d -c URL",

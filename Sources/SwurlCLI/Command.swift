@@ -61,7 +61,8 @@ enum CommandTable {
     static func check(_ args: ParsedArguments, for command: any SwurlCommand.Type) throws(SwurlError) {
         for spec in OptionTable.all where args.has(spec.option) && !spec.commands.contains(command.name) {
             if command.name == .request && spec.commands.subtracting([.repl]) == [.download] {
-                throw .usage("--\(spec.name) works with --download", hint: "add -d")
+                throw .usage("--\(spec.name) works with --download",
+                             hint: "add -d" + (spec.option == .continue ? "; curl's -c (cookie jar) is --session NAME here" : ""))
             }
             let takers = all.filter { spec.commands.contains($0.name) }.map { $0.invocation }
             throw .usage("--\(spec.name) does not apply to \(command.summaryNoun)",

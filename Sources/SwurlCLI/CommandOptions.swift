@@ -114,7 +114,7 @@ package struct CommandOptions {
         for raw in positionals.dropFirst() {
             if CommandOptions.looksLikeURL(raw) {
                 throw .usage("'\(raw)' looks like a URL, but the URL was '\(url)'",
-                             hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; -d is --download, and data are items like name=value")
+                             hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; a word before it was taken as the URL (swurl's -d is --download, -F --follow, -b --body; curl's data, form fields and cookies are items like name=value, file@path, 'Cookie:a=1')")
             }
             do {
                 items.append(try parser.parse(raw))

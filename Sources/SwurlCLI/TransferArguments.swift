@@ -15,7 +15,9 @@ extension CommandOptions {
         quiet = args.has(.quiet)
         showAllHops = args.has(.all)
         if args.has(.timing) { timing = args.value(.timing).flatMap(TimingFormat.init(rawValue:)) ?? .text }
-        if resume && !download { throw .usage("--continue works with --download", hint: "add -d") }
+        if resume && !download {
+            throw .usage("--continue works with --download", hint: "add -d; curl's -c (cookie jar) is --session NAME here")
+        }
         if resume && overwrite { throw .usage("--continue and --overwrite cannot be combined") }
         if download && offline { throw .usage("--download and --offline cannot be combined") }
         if download { transfer.followRedirects = true }

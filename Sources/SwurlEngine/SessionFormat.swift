@@ -52,6 +52,11 @@ enum SessionFormat {
             }
         }
         guard case .number(let v)? = member(members, "version"), Int(v) == SessionStore.version else {
+            // HTTPie's session files carry "__meta__" and no version: another program's file.
+            if member(members, "__meta__") != nil {
+                throw .badData("the session file \(shown) is an HTTPie session file; swurl's sessions have a format of their own",
+                               hint: "it was left as it is; give swurl a session name or path of its own (--session NAME)")
+            }
             throw bad("\"version\" must be \(SessionStore.version)")
         }
         var data = SessionData()

@@ -79,8 +79,16 @@ final class GrammarAndContextTests: XCTestCase {
         let url = "http://127.0.0.1:9/x"
         let cases: [([String], String)] = [
             (["-x", "http://127.0.0.1:8", url], "a proxy is --proxy URL"),
-            (["--max-time", "3", url], "--timeout SECONDS"),
-            (["--fail", url], "--check-status"),
+            (["--max-time", "3", url], "for a deadline use timeout(1)"),
+            (["--fail", url], "-d --overwrite -o FILE leaves FILE as it was"),
+            (["--head", url], "swurl HEAD URL"),
+            (["--noproxy", "*", url], "--proxy ''"),
+            (["-D", "h.txt", url], "-h prints them"),
+            (["--cookie-jar", "c.txt", url], "--session NAME"),
+            (["-s", url], "curl's -s (silent) is -q (--quiet) here"),
+            (["-A", "agent/1", url], "'User-Agent:NAME'"),
+            (["-c", "cookies.txt", url], "curl's -c (cookie jar) is --session NAME here"),
+            (["-b", "c.txt", url], "-b --body"),
             (["--verify=no", url], "-k (--insecure)"),
             (["--cert-key", "k.pem", url], "--key FILE"),
             (["-F", "file=@report.txt", "localhost:9/upload"], "'file=@report.txt' is not a URL: it reads as a request item"),

@@ -94,6 +94,20 @@ final class SessionStoreTests: XCTestCase {
         XCTAssertTrue(String(decoding: bytes, as: UTF8.self).contains("\n    {\"name\": \"X-Q\""))
     }
 
+    /// An HTTPie session file is named as one, not as a broken swurl session to remove.
+    func testAnHTTPieSessionFileIsNamedAsOne() {
+        let httpie = Array(#"{"__meta__": {"about": "HTTPie session file", "httpie": "3.2.4"}, "auth": {}, "cookies": [], "headers": []}"#.utf8)
+        XCTAssertThrowsError(try SessionFormat.decode(httpie, file: "hs.json")) { error in
+            guard case .badData(let message, let hint) = error as? SwurlError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("is an HTTPie session file"), message)
+            XCTAssertEqual(hint?.contains("remove"), false)
+        }
+        XCTAssertThrowsError(try SessionFormat.decode(Array(#"{"version": 2}"#.utf8), file: "f")) { error in
+            guard case .badData(let message, _) = error as? SwurlError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.hasSuffix("is not valid: \"version\" must be 1"), message)
+        }
+    }
+
     func testNamedSessionsLiveUnderTheHostAndPort() throws {
         let s = try SessionStore.location("work", origin: Origin(url: "https://API.example.org/x"), configDirectory: "/c")
         XCTAssertEqual(s.path, "/c/swurl/sessions/api.example.org_443/work.json")
