@@ -69,6 +69,11 @@ enum DownloadCommand: SwurlCommand {
         session.observer = reporter
         file.notice = Swurl.reporter(options, environment)
         Swurl.warnBeforeSending(request, options, transferOptions, environment)
+        // `swurl URL -d name=value`, typed as curl's form post, downloads a JSON POST's answer.
+        if !options.quiet, options.items.contains(where: { $0.isData }) {
+            try? environment.stderr.write("swurl: note: -d is --download here: the response is saved to a file; the data items are the body"
+                                          + " (curl's -d data are items without it: swurl URL name=value)\n")
+        }
         let result: Exchange.Result
         do {
             result = try session.perform()

@@ -20,6 +20,21 @@ final class DownloadTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("saved"), r.stderr)
     }
 
+    /// `swurl URL -d name=Ann`, curl's form post by habit, is a download of a JSON POST's
+    /// answer here: it works, and a note says so (not with -q).
+    func testADownloadWithDataItemsSaysWhatItIs() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl([try HTTPBin.url("/post"), "-d", "name=Ann"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: note: -d is --download here"), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/post.json"))
+        let quiet = try runSwurl([try HTTPBin.url("/post"), "-d", "-q", "name=Ann"], directory: dir)
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains("note:"), quiet.stderr)
+        let plain = try runSwurl(["-d", try HTTPBin.url("/json")], directory: dir)
+        XCTAssertFalse(plain.stderr.contains("note:"), plain.stderr)
+    }
+
     func testExistingFilesAreNeverOverwrittenWithoutOverwrite() throws {
         let dir = TestPaths.temporaryDirectory()
         let url = try HTTPBin.url("/bytes/300?seed=3")
