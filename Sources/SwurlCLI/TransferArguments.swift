@@ -106,6 +106,10 @@ extension CommandOptions {
             guard scheme == nil || ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme ?? "") else {
                 throw .usage("--proxy: unsupported proxy scheme in '\(Redactor.url(p))'", hint: "use http://, socks4://, socks4a://, socks5:// or socks5h://")
             }
+            // curl's `--noproxy '*'` habit typed as `--proxy '*'`: libcurl refused it only when sending (exit 1).
+            if p == "*" {
+                throw .usage("--proxy: '*' is not a proxy", hint: "no proxy for this request is --proxy '' (an empty value)")
+            }
             transfer.proxy.explicit = p
         }
         transfer.unixSocket = args.value(.unixSocket)

@@ -83,6 +83,7 @@ final class GrammarAndContextTests: XCTestCase {
             (["--fail", url], "-d --overwrite -o FILE leaves FILE as it was"),
             (["--head", url], "swurl HEAD URL"),
             (["--noproxy", "*", url], "--proxy ''"),
+            (["--proxy", "*", url], "no proxy for this request is --proxy ''"),
             (["-D", "h.txt", url], "-h prints them"),
             (["--cookie-jar", "c.txt", url], "--session NAME"),
             (["-s", url], "curl's -s (silent) is -q (--quiet) here"),
