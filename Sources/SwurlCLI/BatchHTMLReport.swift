@@ -45,7 +45,8 @@ final class BatchHTMLReport: BatchResultObserving {
     /// - Parameter records: the records to write the rows from on the formatter thread (nil:
     ///   written as lines end).
     init(path: String, inputName: String, environment: Environment, records: ResultRecords?) throws(SwurlError) {
-        file = try OutputFile(path: path, option: "--report")
+        // 0600, as the HAR: the page holds the lines' URLs with their queries.
+        file = try OutputFile(path: path, option: "--report", mode: 0o600)
         self.inputName = inputName
         self.records = records
         let tally = PageTally()

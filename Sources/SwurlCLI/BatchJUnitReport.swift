@@ -32,7 +32,8 @@ final class BatchJUnitReport: BatchResultObserving {
     /// - Parameter records: the records to write the cases from on the formatter thread (nil:
     ///   written as lines end).
     init(path: String, inputName: String, environment: Environment, records: ResultRecords?) throws(SwurlError) {
-        file = try OutputFile(path: path, option: "--junit")
+        // 0600, as the HAR: the cases name the lines' URLs with their queries.
+        file = try OutputFile(path: path, option: "--junit", mode: 0o600)
         self.inputName = inputName
         self.records = records
         let timestamp = BatchJUnitReport.now()

@@ -45,8 +45,9 @@ enum DownloadCommand: SwurlCommand {
         var plan = DownloadFile.Plan(outputPath: options.outputPath.map { environment.resolvePath($0) },
                                      directory: environment.currentDirectory, initialURL: request.url,
                                      overwrite: options.overwrite, resume: options.resume)
-        // A name from the response never lands on the HAR file (its rename would replace the download).
-        plan.reserved = prepared.harPaths
+        // A name from the response never lands on the HAR or session file (their renames would
+        // replace the download, and a session the server wrote would be read back as the user's).
+        plan.reserved = prepared.reservedPaths
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
         // --continue found no .part of this URL's (`path` stays nil until the response names one).
         if options.resume, plan.outputPath == nil, file.path == nil, !options.quiet,

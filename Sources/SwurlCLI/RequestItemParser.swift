@@ -15,10 +15,13 @@ package struct RequestItemParser {
     /// Parses one item.
     /// - Throws: `SwurlError.usage` for a malformed item, `.badData` for invalid JSON,
     ///   `.inputFile` for a file that cannot be read.
-    package func parse(_ raw: String) throws(SwurlError) -> RequestItem {
+    package func parse(_ given: String) throws(SwurlError) -> RequestItem {
+        // What messages show of the item: a credential header's value never (a token read from
+        // a file with a CR, a ';' typed for ':').
+        let raw = RequestItemParser.label(given)
         // Scalars, not Characters: `name=\u{301}x` must still split at '=' (the '=' and the
         // combining mark make one Character).
-        let chars = Array(raw.unicodeScalars)
+        let chars = Array(given.unicodeScalars)
         var keyScalars = String.UnicodeScalarView()
         var i = 0
         var separator: ItemSeparator?
@@ -59,26 +62,26 @@ package struct RequestItemParser {
                     throw .usage("'\(raw)': an empty-header item ends with ';' (got text after it)",
                                  hint: "write '\(key);' to send an empty \(key) header")
                 }
-                return RequestItem(raw: raw, kind: .emptyHeader(name: key))
+                return RequestItem(raw: given, kind: .emptyHeader(name: key))
             }
             if separator == .header && value.isEmpty {
-                return RequestItem(raw: raw, kind: .removeHeader(name: key))
+                return RequestItem(raw: given, kind: .removeHeader(name: key))
             }
             var text = separator == .headerFile ? try readText(value, raw) : value
             if separator == .headerFile { text = text.trimmingTrailingNewlines() }
             try HeaderValue.check(text, "'\(raw)'")
-            return RequestItem(raw: raw, kind: .header(name: key, value: text.trimmingSpaces()))
+            return RequestItem(raw: given, kind: .header(name: key, value: text.trimmingSpaces()))
         case .query, .queryFile:
             let text = separator == .queryFile ? try readText(value, raw).trimmingTrailingNewlines() : value
-            return RequestItem(raw: raw, kind: .query(name: unescapeBrackets(key), value: text))
+            return RequestItem(raw: given, kind: .query(name: unescapeBrackets(key), value: text))
         case .field:
-            return RequestItem(raw: raw, kind: .field(key: key, value: .string(value)))
+            return RequestItem(raw: given, kind: .field(key: key, value: .string(value)))
         case .fieldFile:
-            return RequestItem(raw: raw, kind: .field(key: key, value: .string(try readText(value, raw))))
+            return RequestItem(raw: given, kind: .field(key: key, value: .string(try readText(value, raw))))
         case .json, .jsonFile:
             let bytes = separator == .jsonFile ? try readBytes(value, raw) : Array(value.utf8)
             do {
-                return RequestItem(raw: raw, kind: .field(key: key, value: try JSONParser.parse(bytes)))
+                return RequestItem(raw: given, kind: .field(key: key, value: try JSONParser.parse(bytes)))
             } catch {
                 let source = separator == .jsonFile ? "file '\(value)'" : "'\(raw)'"
                 throw .badData("invalid JSON in \(source): \(error.description)",
@@ -94,8 +97,20 @@ package struct RequestItemParser {
                 throw .usage("'\(raw)': the ;type= is empty", hint: "write ;type=text/plain")
             }
             if path != "-" { _ = try fileSize(path, raw) }
-            return RequestItem(raw: raw, kind: .file(key: key, path: path, mimeType: mime, filename: filename))
+            return RequestItem(raw: given, kind: .file(key: key, path: path, mimeType: mime, filename: filename))
         }
+    }
+
+    /// `item` as messages show it: the value of an Authorization, Proxy-Authorization or Cookie
+    /// item masked (`Authorization:****`), whatever separator follows the name.
+    static func label(_ item: String) -> String {
+        let lower = item.lowercased()
+        for name in ["proxy-authorization", "authorization", "cookie"] where lower.hasPrefix(name) {
+            let scalars = item.unicodeScalars
+            guard let next = scalars.dropFirst(name.count).first, ":; =@".unicodeScalars.contains(next) else { continue }
+            return String(String.UnicodeScalarView(scalars.prefix(name.count + 1))) + Redactor.mask
+        }
+        return item
     }
 
     /// Bytes that are not UTF-8 (`ArgumentBytes`) may stand only in file paths and query values

@@ -16,9 +16,9 @@ enum RequestPipeline {
         var transferOptions: TransferOptions
         /// Records the exchange's hops (`--har`); nil without it.
         var recorder: HopRecording?
-        /// The HAR files of this exchange (its own `--har`, or the REPL's, or both): no other
-        /// output of the exchange may land on one.
-        var harPaths: [String] = []
+        /// The files this exchange writes besides its response (its own `--har`, the REPL's, the
+        /// session it saves): no name from the response may land on one.
+        var reservedPaths: [String] = []
     }
 
     /// A one-shot request or download (`swurl URL`, `swurl -d URL`): `perform`, and SIGTERM
@@ -64,8 +64,13 @@ enum RequestPipeline {
         // One file for two: a HAR's rename would replace the response without a word (the REPL's
         // rewrites its file after each request), or one HAR the other.
         let harPath = har?.path ?? options.har.map { environment.resolvePath($0.path) }
-        let outputs = (options.outputPath.map { [("-o", environment.resolvePath($0))] } ?? [])
-            + (harPath.map { [("--har", $0)] } ?? []) + (otherHAR.map { [("the REPL's --har", $0)] } ?? [])
+        // The session a save writes, too: the response or a HAR saved there was read back as the session.
+        let sessionPath = stored.flatMap { $0.readOnly ? nil : (try? OutputTarget.ownFile($0.store.path)) ?? $0.store.path }
+        var outputs: [(option: String, path: String)] = []
+        if let o = options.outputPath { outputs.append(("-o", environment.resolvePath(o))) }
+        if let harPath { outputs.append(("--har", harPath)) }
+        if let otherHAR { outputs.append(("the REPL's --har", otherHAR)) }
+        if let sessionPath { outputs.append(("--session", sessionPath)) }
         if outputs.count > 1 { try OutputTarget.refuseShared(outputs) }
         if let harPath, har == nil, options.outputPath == nil, !options.download, OutputTarget.sameFile(harPath, "/dev/stdout") {
             // The HAR is streamed as hops end: on stdout it would mix with the response.
@@ -77,7 +82,7 @@ enum RequestPipeline {
             : nil
         let log = options.offline ? nil : har ?? ownHAR
         let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder(),
-                                harPaths: [log?.path, otherHAR].compactMap { $0 })
+                                reservedPaths: [log?.path, otherHAR, sessionPath].compactMap { $0 })
         let status: ExitStatus
         do {
             status = options.download

@@ -3,7 +3,7 @@ import SwurlCore
 package enum CertificateReportFormatter {
     /// The human-readable report.
     package static func text(_ r: CertificateReport) -> String {
-        var s = "\(r.url)\n"
+        var s = "\(TerminalSanitizer.clean(Redactor.url(r.url)))\n"
         s += "TLS: \(r.tls.version), \(r.tls.cipher), ALPN \(r.tls.alpn ?? "none")\n\n"
         s += "Presented chain (\(r.presented.count) certificate\(r.presented.count == 1 ? "" : "s"), leaf first):\n"
         for (i, e) in r.presented.enumerated() { s += entry(i, e) }
@@ -66,7 +66,7 @@ package enum CertificateReportFormatter {
             })
         }
         let value: JSONValue = .object([
-            .init("url", .string(r.url)), .init("host", .string(r.host)),
+            .init("url", .string(Redactor.url(r.url))), .init("host", .string(r.host)),
             .init("tls", .object([.init("version", .string(r.tls.version)), .init("cipher", .string(r.tls.cipher)),
                                   .init("alpn", str(r.tls.alpn))])),
             .init("presented", entries(r.presented)),

@@ -149,6 +149,26 @@ final class BatchReportTests: XCTestCase {
         }
     }
 
+    /// A line whose credential item is refused (a token with a control character) is reported
+    /// without the token, on stdout and in both files, which are 0600 like the HAR.
+    func testACredentialItemsValueIsNeverInTheResultsOrTheReports() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let page = dir + "/r.html", junit = dir + "/j.xml"
+        let lines = [try HTTPBin.url("/get") + " 'Authorization:Bearer BATCHSECRET\u{01}'",
+                     try HTTPBin.url("/get") + " 'Cookie;session=COOKIESECRET'"]
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "--junit", junit])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        for (what, text) in [("stdout", r.text), ("stderr", r.stderr), ("report", try String(contentsOfFile: page, encoding: .utf8)),
+                             ("junit", try String(contentsOfFile: junit, encoding: .utf8))] {
+            XCTAssertFalse(text.contains("BATCHSECRET") || text.contains("COOKIESECRET"), "\(what): \(text.prefix(2000))")
+            if what != "stderr" { XCTAssertTrue(text.contains("Authorization:****"), "\(what)") }
+        }
+        for file in [page, junit] {
+            let mode = try (FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
+            XCTAssertEqual(mode, 0o600, file)
+        }
+    }
+
     /// One test case per line with name, class name and time; a failure of type "exit N"
     /// with the message on each failing line; counts on <testsuite> and <testsuites>.
     func testJUnitHasOneTestCasePerLineAndFailuresWithExitStatus() throws {

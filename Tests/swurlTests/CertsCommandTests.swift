@@ -22,6 +22,13 @@ final class CertsCommandTests: XCTestCase {
         // A proxy that does not exist is used, so the probe fails instead of connecting directly.
         let r = try runSwurl(["certs", "--cacert", pki.path("root.pem"), "--proxy", "http://127.0.0.1:9", server.url])
         XCTAssertEqual(r.status, 1, r.stderr)
+        // A URL password is masked in the report, text and JSON.
+        let withPassword = server.url.replacingOccurrences(of: "https://", with: "https://u:CERTSECRET@")
+        for format in [[], ["--json"]] {
+            let r = try runSwurl(["certs", "--cacert", pki.path("root.pem")] + format + [withPassword])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertFalse(r.text.contains("CERTSECRET"), r.text)
+        }
         // A Unix socket that is not there is named, not the URL's host (libcurl's message).
         let socket = try runSwurl(["certs", "--unix-socket", "/nonexistent/s.sock", server.url])
         XCTAssertEqual(socket.status, 1, socket.stderr)

@@ -72,6 +72,25 @@ final class GrammarAndContextTests: XCTestCase {
         XCTAssertEqual(capture.captured.count, 0, "the request was sent")
     }
 
+    /// A credential item that cannot be sent is named without its value (a token read from a
+    /// file with CRLF, a ';' typed for ':', a credential item in the config file).
+    func testCredentialItemValuesAreNeverInMessages() throws {
+        let url = "http://127.0.0.1:9/x"
+        for item in ["Authorization:Bearer TOKSECRET\r", "Authorization;Bearer TOKSECRET", "proxy-authorization:Basic TOKSECRET\u{01}",
+                     "Cookie:a=TOKSECRET\n", "Authorization Bearer TOKSECRET"] {
+            let r = try runSwurl([url, item])
+            XCTAssertEqual(r.status, 64, "\(item): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("TOKSECRET"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("****"), r.stderr)
+        }
+        let config = TestPaths.temporaryDirectory() + "/config"
+        try "Authorization:'Bearer CFGSECRET'\n".write(toFile: config, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(config, 0o600), 0)
+        let r = try runSwurl([url], environment: ["SWURL_CONFIG": config])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertFalse(r.stderr.contains("CFGSECRET"), r.stderr)
+    }
+
     /// More curl and HTTPie spellings, a form item typed where the URL goes (`-F name=@file
     /// host:port/path`: it parsed as a URL with the user `name=` and the host `file`), no
     /// `did you mean` for an unknown letter, and numbers only in decimal.

@@ -344,6 +344,26 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try mode(dir + "/s.json"), 0o600)
     }
 
+    /// The session file is no place for the exchange's other outputs: `-o` or `--har` naming it
+    /// is refused (64: their renames replaced the session), and a download's name from the
+    /// server never takes it (a server could plant headers and cookies for other hosts).
+    func testTheSessionFileIsNoOtherOutputsPlace() throws {
+        let dir = TestPaths.temporaryDirectory()
+        for option in ["-o", "--har"] {
+            let r = try swurl(["--session", "./s.json", option, "s.json", try url("/cookies/set?a=b")], directory: dir)
+            XCTAssertEqual(r.status, 64, "\(option): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("name the same file"), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/s.json"))
+        let named = try url("/response-headers?Content-Disposition=" + "attachment; filename=s.json".urlQueryEscaped)
+        let d = try swurl(["--session", "./s.json", "-d", named, "X-Team:red"], directory: dir)
+        XCTAssertEqual(d.status, 0, d.stderr)
+        XCTAssertFalse(d.stderr.contains("saved '\(dir)/s.json'"), d.stderr)
+        let again = try swurl(["--session", "./s.json", try url("/headers")], directory: dir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try sentHeaders(again)["X-Team"], "red", "the session is the one swurl saved")
+    }
+
     /// `--session /tmp/FILE`: /tmp is world-writable but sticky, and the file is the user's own
     /// and 0600, so the session works and keeps working.
     func testSessionDirectlyUnderTmpKeepsWorking() throws {
