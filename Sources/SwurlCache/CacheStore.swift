@@ -208,7 +208,13 @@ package final class CacheStore {
             self.store = store
         }
 
+        /// - Throws: `SwurlError.output` when the file cannot be written, or when the body
+        ///   grows past `--cache-max` (no entry could stay: a decompression bomb would otherwise
+        ///   fill the disk before eviction ran).
         package func write(_ bytes: UnsafeRawBufferPointer) throws(SwurlError) {
+            guard bodyLength + Int64(bytes.count) <= store.maxSize else {
+                throw .output("the body is larger than --cache-max (\(store.maxSize) bytes)")
+            }
             try file.write(bytes, describing: "the cache entry")
             bodyLength += Int64(bytes.count)
         }

@@ -748,6 +748,13 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(try fetch(a, ["--cache-max", "3K"]).cache.hasPrefix("hit"))
         XCTAssertTrue(try fetch(c, ["--cache-max", "3K"]).cache.hasPrefix("hit"))
         XCTAssertEqual(try fetch(b, ["--cache-max", "3K"]).cache, "miss, stored")
+        // A body larger than the bound is not written past it (a decompression bomb filled the
+        // disk before eviction ran): not stored, the response still shown whole.
+        let big = try fetch("/lru-big?size=10000&cc=" + q("max-age=60"), ["--cache-max", "3K"])
+        XCTAssertTrue(big.cache.hasPrefix("not stored: the body is larger than --cache-max (3072 bytes)"), big.cache)
+        XCTAssertEqual(big.result.status, 0, big.result.stderr)
+        XCTAssertEqual(big.result.stdout.count, 10000)
+        XCTAssertEqual(entries().count, 2)
     }
 
     /// A stored redirect or error that a 304 revalidates is that response, not the 304: `-F`
