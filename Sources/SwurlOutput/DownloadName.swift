@@ -77,12 +77,15 @@ package enum DownloadName {
         return name.isEmpty ? nil : name
     }
 
-    /// Control characters (C0, DEL, C1) and the bidirectional controls U+061C, U+200E, U+200F,
-    /// U+202A–U+202E and U+2066–U+2069.
+    /// Control characters (C0, DEL, C1), the bidirectional controls U+061C, U+200E, U+200F,
+    /// U+202A–U+202E and U+2066–U+2069, and the other format characters that show as nothing
+    /// (U+200B, U+2060, U+FEFF, U+00AD, tags; and U+034F), which make two names look alike.
+    /// Not the joiners U+200C and U+200D: words in Persian and emoji sequences need them.
     static func isInvisible(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
-        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x034F: return true
+        case 0x200C, 0x200D: return false
+        default: return s.value >= 0xA0 && s.properties.generalCategory == .format
         }
     }
 

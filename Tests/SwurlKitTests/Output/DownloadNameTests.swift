@@ -19,6 +19,10 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertEqual(DownloadName.sanitize("..\\..\\boot.ini"), "boot.ini")
         XCTAssertEqual(DownloadName.sanitize(".bashrc"), "bashrc")
         XCTAssertEqual(DownloadName.sanitize("a\u{1B}[31mb\u{7}.txt"), "a[31mb.txt")
+        // Characters that show as nothing make two names look alike; the joiners stay.
+        XCTAssertEqual(DownloadName.sanitize("re\u{200B}port\u{FEFF}.p\u{034F}df\u{E0041}\u{AD}"), "report.pdf")
+        XCTAssertEqual(DownloadName.sanitize("می\u{200C}خواهم.txt"), "می\u{200C}خواهم.txt")
+        XCTAssertEqual(DownloadName.sanitize("👨\u{200D}👩.png"), "👨\u{200D}👩.png")
         // A separator or dot followed by a combining mark is one Character, but still that byte.
         XCTAssertFalse(DownloadName.sanitize("a/\u{301}b")?.unicodeScalars.contains("/") ?? true)
         XCTAssertEqual(DownloadName.sanitize("a/\u{301}b"), "\u{301}b")
