@@ -104,7 +104,7 @@ package struct CommandOptions {
                          hint: "a local server's path is :PORT/path or localhost/path; --cache and --wait-for-network take a value only after '=' (--cache=DIR)")
         }
         if CommandOptions.looksLikeItemNotURL(word) {
-            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: it reads as a request item (name=value), which goes after the URL",
+            throw .usage("'\(TerminalSanitizer.clean(Redactor.item(word)))' is not a URL: it reads as a request item (name=value), which goes after the URL",
                          hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; curl's -F and -d are items here: swurl POST URL name=value file@path")
         }
         // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
@@ -113,7 +113,7 @@ package struct CommandOptions {
         let parser = RequestItemParser(environment: environment)
         for raw in positionals.dropFirst() {
             if CommandOptions.looksLikeURL(raw) {
-                throw .usage("'\(raw)' looks like a URL, but the URL was '\(url)'",
+                throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(Redactor.givenURL(url))'",
                              hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; a word before it was taken as the URL (swurl's -d is --download, -F --follow, -b --body; curl's data, form fields and cookies are items like name=value, file@path, 'Cookie:a=1')")
             }
             do {

@@ -156,7 +156,7 @@ enum ConfigFile {
                 throw .usage("\(place): \(error.message)", hint: error.hint)
             }
             if let word = parsed.positionals.first {
-                throw .usage("\(place): '\(TerminalSanitizer.clean(RequestItemParser.label(word)))' is not an option; request items and URLs are not allowed in the config file",
+                throw .usage("\(place): '\(TerminalSanitizer.clean(Redactor.item(word)))' is not an option; request items and URLs are not allowed in the config file",
                              hint: "the config file holds options only")
             }
             for (option, values) in parsed.options {

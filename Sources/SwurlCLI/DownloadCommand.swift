@@ -83,7 +83,10 @@ enum DownloadCommand: SwurlCommand {
             let error = (error as? SwurlError) ?? .output("\(error)")
             reporter.bar?.interrupt()
             file.abandon()
-            if let part = file.keptPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment) }
+            // A whole file (a 416 said so) is no partial download to resume.
+            if let part = file.keptPath, !options.quiet, !file.isWhole {
+                DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment)
+            }
             throw error
         }
         // What the cache did, with -v (after the bar is put away), as a request says it.

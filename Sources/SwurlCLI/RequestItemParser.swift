@@ -18,7 +18,7 @@ package struct RequestItemParser {
     package func parse(_ given: String) throws(SwurlError) -> RequestItem {
         // What messages show of the item: a credential header's value never (a token read from
         // a file with a CR, a ';' typed for ':').
-        let raw = RequestItemParser.label(given)
+        let raw = Redactor.item(given)
         // Scalars, not Characters: `name=\u{301}x` must still split at '=' (the '=' and the
         // combining mark make one Character).
         let chars = Array(given.unicodeScalars)
@@ -99,18 +99,6 @@ package struct RequestItemParser {
             if path != "-" { _ = try fileSize(path, raw) }
             return RequestItem(raw: given, kind: .file(key: key, path: path, mimeType: mime, filename: filename))
         }
-    }
-
-    /// `item` as messages show it: the value of an Authorization, Proxy-Authorization or Cookie
-    /// item masked (`Authorization:****`), whatever separator follows the name.
-    static func label(_ item: String) -> String {
-        let lower = item.lowercased()
-        for name in ["proxy-authorization", "authorization", "cookie"] where lower.hasPrefix(name) {
-            let scalars = item.unicodeScalars
-            guard let next = scalars.dropFirst(name.count).first, ":; =@".unicodeScalars.contains(next) else { continue }
-            return String(String.UnicodeScalarView(scalars.prefix(name.count + 1))) + Redactor.mask
-        }
-        return item
     }
 
     /// Bytes that are not UTF-8 (`ArgumentBytes`) may stand only in file paths and query values

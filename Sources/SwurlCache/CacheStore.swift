@@ -212,18 +212,23 @@ package final class CacheStore {
         ///   grows past `--cache-max` (no entry could stay: a decompression bomb would otherwise
         ///   fill the disk before eviction ran).
         package func write(_ bytes: UnsafeRawBufferPointer) throws(SwurlError) {
-            guard bodyLength + Int64(bytes.count) <= store.maxSize else {
-                throw .output("the body is larger than --cache-max (\(store.maxSize) bytes)")
-            }
+            guard bodyLength + Int64(bytes.count) <= store.maxSize else { throw tooLarge }
             try file.write(bytes, describing: "the cache entry")
             bodyLength += Int64(bytes.count)
         }
 
+        private var tooLarge: SwurlError { .output("the response is larger than --cache-max (\(store.maxSize) bytes)") }
+
         /// Appends the head and footer and renames the entry into place; then evicts what
-        /// `maxSize` does not allow.
+        /// `maxSize` does not allow. An entry larger than `maxSize` itself is not stored (the
+        /// eviction would take it at once, after it was said to be stored).
         package func commit(_ entry: CacheEntry) throws(SwurlError) {
             let head = entry.encodedHead()
             let footer = CacheEntry.footer(bodyLength: bodyLength, head: head)
+            guard bodyLength + Int64(head.count + footer.count) <= store.maxSize else {
+                file.discard()
+                throw tooLarge
+            }
             try writeAll(file.descriptor, [head, footer], describing: "the cache entry")
             try file.commit()
             store.noteStored(bodyLength + Int64(head.count + footer.count))

@@ -70,7 +70,7 @@ package enum FileTrust {
             throw refusal(path, what, Doubt(reason: "its path climbs out of a directory that does not exist yet ('..')",
                                             fix: "give the path without '..'"))
         }
-        for guarding in guardingDirectories(of: dir + "/.", real: OutputTarget.realPath(dir).map { $0 + "/." }) {
+        for guarding in guardingDirectories(of: file, real: OutputTarget.realPath(dir).map { $0 + "/" + OutputTarget.name(of: file) }) {
             if let doubt = directoryDoubt(guarding) { throw refusal(path, what, doubt) }
         }
     }
@@ -80,17 +80,31 @@ package enum FileTrust {
                  hint: doubt.fix + " (another user could replace what swurl writes there)")
     }
 
-    /// The directories whose writers could replace `file` or a link that leads to it: those
-    /// that hold the file where its links lead (`real`), and those on the path as written,
-    /// unless it goes through `.` or `..` (the kernel resolves them against the directory before
-    /// them, whatever that directory lets others do). Each once, the file's own first.
+    /// The directories whose writers could replace `file` or a link that leads to it: each
+    /// directory in which the path as written looks a name up (a `.` or `..` is no name anyone
+    /// can replace: `/a/w/../f` is looked up in `/`, `/a` and `/a/w`'s parent, not in `w`, unless
+    /// `w` is a link, whose target's parent it is), and the directories that hold the file
+    /// where its links lead (`real`). Each once, the file's own first.
     static func guardingDirectories(of file: String, real: String?) -> [String] {
         var seen: Set<String> = []
         var out: [String] = []
-        let written = file.split(separator: "/").dropLast().contains { $0 == "." || $0 == ".." } ? nil : file
-        for path in [written, real].compactMap({ $0 }) {
-            for dir in directories(of: path) where seen.insert(dir).inserted { out.append(dir) }
+        func add(_ dir: String) { if seen.insert(dir).inserted { out.append(dir) } }
+        var current = "/"
+        var lookups: [String] = []
+        let parts = file.split(separator: "/", omittingEmptySubsequences: true)
+        for (k, part) in parts.enumerated() {
+            if part == "." { continue }
+            if part == ".." {
+                // Where the kernel goes: the real parent (the directory may be a link).
+                let real = OutputTarget.realPath(current) ?? current
+                current = directories(of: real + "/.").dropFirst().first ?? "/"
+                continue
+            }
+            lookups.append(current)
+            if k < parts.count - 1 { current = (current == "/" ? "" : current) + "/" + part }
         }
+        for dir in lookups.reversed() { add(dir) }
+        if let real { for dir in directories(of: real) { add(dir) } }
         return out
     }
 

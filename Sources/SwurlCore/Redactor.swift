@@ -5,6 +5,20 @@ package enum Redactor {
     /// What stands in for a hidden secret.
     package static let mask = "****"
 
+    /// A request item (or a word that reads as one) as messages show it: the value of an
+    /// Authorization, Proxy-Authorization or Cookie item masked (`Authorization:****`), whatever
+    /// follows the name (`:`, `;`, `:@`, `\:`, a blank), but not a longer name (`cookies=1`).
+    package static func item(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        for name in credentialHeaders where scalars.count > name.count {
+            let head = String(String.UnicodeScalarView(scalars.prefix(name.count)))
+            guard head.lowercased() == name, let next = scalars.dropFirst(name.count).first else { continue }
+            if next.properties.isAlphabetic || next.properties.numericType != nil || next == "-" || next == "_" { continue }
+            return head + String(next) + mask
+        }
+        return text
+    }
+
     /// Header fields whose values are credentials.
     package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
@@ -97,6 +111,10 @@ package enum Redactor {
     package static func givenURL(_ text: String) -> String {
         // Bytes that are not UTF-8 (kept as escapes, `ArgumentBytes`) are shown as \xFF.
         let text = ArgumentBytes.hasEscapes(text) ? ArgumentBytes.shown(text) : text
+        // A credential item typed where the URL goes (`swurl 'Authorization:Bearer T' URL`).
+        let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
+        let itemShown = item(String(text[start...]))
+        if itemShown != text[start...] { return String(text[..<start]) + itemShown }
         var masked = text
         if text.containsByte(UInt8(ascii: "@")) {
             let start = text.rangeOfText("://")?.upperBound ?? text.startIndex

@@ -54,6 +54,8 @@ package final class Transfer: EasyTransferHandler {
     /// Where this response's body starts in the file (a resumed download's 206: its
     /// Content-Range start), for --max-filesize.
     private var receivedBase: Int64 = 0
+    /// Whether a 416 said the resumed file is already whole on disk (`announcedTooLarge`).
+    private var wholeOnDisk = false
     /// Where this hop's download resumes, when it is one (the exchange has a `ResumeAdapter`;
     /// 0: nothing on disk): a 206 is then the rest of a file on disk, not a range the user asked
     /// for, and a 416 naming that size says the file is whole.
@@ -313,6 +315,7 @@ package final class Transfer: EasyTransferHandler {
         if let offset = resumedFrom, head.status == 416,
            let total = ContentRange.completedTotal(head.headers["Content-Range"], offset: offset), total > max {
             receivedBase = total
+            wholeOnDisk = true
             return true
         }
         receivedBase = resumedFrom != nil && head.status == 206 ? ContentRange.parse(head.headers["Content-Range"])?.start ?? 0 : 0
@@ -339,7 +342,8 @@ package final class Transfer: EasyTransferHandler {
 
     /// The --max-filesize failure, saying so when the bytes already on disk count.
     func tooLarge(_ max: Int64) -> SwurlError {
-        let what = receivedBase > 0 ? "the file (\(receivedBase) bytes of it already on disk) would be larger than --max-filesize \(max) bytes"
+        let what = wholeOnDisk ? "the file, already whole on disk (\(receivedBase) bytes), is larger than --max-filesize \(max) bytes"
+            : receivedBase > 0 ? "the file (\(receivedBase) bytes of it already on disk) would be larger than --max-filesize \(max) bytes"
             : "the response body is larger than --max-filesize \(max) bytes"
                 + (decodedABody ? " (after decoding)" : "")
         return .responseRejected(what, hint: "raise --max-filesize if the size is expected")
@@ -478,7 +482,9 @@ package final class Transfer: EasyTransferHandler {
                 // its start; an announced size over the limit is refused before any body byte, and
                 // for a download before its file is touched (a 200 would empty a resumed .part).
                 let overLimit = announcedTooLarge(head)
-                if overLimit && resumedFrom != nil {
+                // (A 416 saying the file is whole goes to the delegate first: it touches nothing,
+                // and the download then knows the file is no partial one to resume.)
+                if overLimit && resumedFrom != nil && !wholeOnDisk {
                     fail(tooLarge(options.maxFileSize ?? 0))
                     return 0
                 }

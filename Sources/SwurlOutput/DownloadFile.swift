@@ -156,6 +156,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// Where a partial download stays after a failure, for `--continue` (nil for a device or pipe).
     package var keptPath: String? { direct ? nil : writePath }
 
+    /// Whether a 416 said the file on disk is already the whole download.
+    package var isWhole: Bool { alreadyComplete }
+
     /// The bytes to resume from before an attempt (`ResumeAdapter` asks): after a cut, what is
     /// on disk now.
     package func resumeOffset() -> Int64 {

@@ -68,7 +68,7 @@ package enum DownloadName {
         let scalars = raw.unicodeScalars
         let base = scalars.lastIndex { $0 == "/" || $0 == "\\" }
             .map { String(String.UnicodeScalarView(scalars[scalars.index(after: $0)...])) } ?? raw
-        var name = String(String.UnicodeScalarView(base.unicodeScalars.filter { !isInvisible($0) }))
+        var name = String(visible(base.unicodeScalars))
         name = withoutHiddenPrefix(name)
         if name.utf8.count > 200 {
             while name.utf8.count > 200 { name.removeLast() }
@@ -78,15 +78,32 @@ package enum DownloadName {
     }
 
     /// Control characters (C0, DEL, C1), the bidirectional controls U+061C, U+200E, U+200F,
-    /// U+202A–U+202E and U+2066–U+2069, and the other format characters that show as nothing
-    /// (U+200B, U+2060, U+FEFF, U+00AD, tags; and U+034F), which make two names look alike.
-    /// Not the joiners U+200C and U+200D: words in Persian and emoji sequences need them.
+    /// U+202A–U+202E and U+2066–U+2069, and characters that show as nothing in any script, which
+    /// make two names look alike: U+00AD, U+034F, U+115F, U+1160, U+17B4, U+17B5, U+200B,
+    /// U+2060–U+2064, U+3164, U+FEFF, U+FFA0. Not the joiners U+200C and U+200D (words in
+    /// Persian, emoji sequences), nor characters some script shows or needs (U+06DD, U+180E).
+    /// Tag characters are dropped unless they spell a flag (`sanitize`).
     static func isInvisible(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
-        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x034F: return true
-        case 0x200C, 0x200D: return false
-        default: return s.value >= 0xA0 && s.properties.generalCategory == .format
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069,
+             0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x200B, 0x2060...0x2064, 0x3164, 0xFEFF, 0xFFA0:
+            return true
+        default: return false
         }
+    }
+
+    /// `scalars` without `isInvisible` ones, and without tag characters (U+E0000–U+E007F) that
+    /// do not follow the black flag U+1F3F4 (🏴 and its tags spell a subdivision's flag).
+    static func visible(_ scalars: some Sequence<Unicode.Scalar>) -> String.UnicodeScalarView {
+        var out = String.UnicodeScalarView()
+        var inFlag = false
+        for s in scalars {
+            let isTag = (0xE0000...0xE007F).contains(s.value)
+            if isTag ? !inFlag : isInvisible(s) { continue }
+            inFlag = s.value == 0x1F3F4 || (isTag && inFlag)
+            out.append(s)
+        }
+        return out
     }
 
     /// `name` with white space trimmed from both ends and dots from the front, repeated until

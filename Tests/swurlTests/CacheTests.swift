@@ -751,7 +751,10 @@ final class CacheTests: XCTestCase {
         // A body larger than the bound is not written past it (a decompression bomb filled the
         // disk before eviction ran): not stored, the response still shown whole.
         let big = try fetch("/lru-big?size=10000&cc=" + q("max-age=60"), ["--cache-max", "3K"])
-        XCTAssertTrue(big.cache.hasPrefix("not stored: the body is larger than --cache-max (3072 bytes)"), big.cache)
+        XCTAssertTrue(big.cache.hasPrefix("not stored: the response is larger than --cache-max (3072 bytes)"), big.cache)
+        // So is one whose body fits but not with its head: it was said to be stored, then evicted.
+        let close = try fetch("/lru-close?size=2900&cc=" + q("max-age=60"), ["--cache-max", "3K"])
+        XCTAssertTrue(close.cache.hasPrefix("not stored: the response is larger than --cache-max"), close.cache)
         XCTAssertEqual(big.result.status, 0, big.result.stderr)
         XCTAssertEqual(big.result.stdout.count, 10000)
         XCTAssertEqual(entries().count, 2)

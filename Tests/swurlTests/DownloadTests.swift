@@ -304,7 +304,8 @@ final class DownloadTests: XCTestCase {
         try new.write(to: URL(fileURLWithPath: dir + "/g.bin.part"))
         let complete = try runSwurl(["-d", "-c", "--max-filesize", "150K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
         XCTAssertEqual(complete.status, 8, complete.stderr)
-        XCTAssertTrue(complete.stderr.contains("200000 bytes of it already on disk"), complete.stderr)
+        XCTAssertTrue(complete.stderr.contains("the file, already whole on disk (200000 bytes), is larger than --max-filesize"), complete.stderr)
+        XCTAssertFalse(complete.stderr.contains("resume it with --continue"), "a whole file is no partial one: \(complete.stderr)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g.bin"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin.part")), new, "the .part is kept whole")
         // A 416 that does not name the size on disk (the .part is longer than the file) says

@@ -77,11 +77,17 @@ final class GrammarAndContextTests: XCTestCase {
     func testCredentialItemValuesAreNeverInMessages() throws {
         let url = "http://127.0.0.1:9/x"
         for item in ["Authorization:Bearer TOKSECRET\r", "Authorization;Bearer TOKSECRET", "proxy-authorization:Basic TOKSECRET\u{01}",
-                     "Cookie:a=TOKSECRET\n", "Authorization Bearer TOKSECRET"] {
+                     "Cookie:a=TOKSECRET\n", "Authorization Bearer TOKSECRET", "Cookie\\:x:TOKSECRET", "Authorization\tBearer TOKSECRET"] {
             let r = try runSwurl([url, item])
             XCTAssertEqual(r.status, 64, "\(item): \(r.stderr)")
             XCTAssertFalse(r.stderr.contains("TOKSECRET"), r.stderr)
             XCTAssertTrue(r.stderr.contains("****"), r.stderr)
+        }
+        // Typed before the URL, where it is taken for the URL.
+        for args in [["Authorization:Bearer TOKSECRET", url], ["Authorization:Bearer TOKSECRET"]] {
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("TOKSECRET"), r.stderr)
         }
         let config = TestPaths.temporaryDirectory() + "/config"
         try "Authorization:'Bearer CFGSECRET'\n".write(toFile: config, atomically: true, encoding: .utf8)

@@ -98,6 +98,14 @@ final class FileTrustTests: XCTestCase {
         let path = file("s", in: safe)
         XCTAssertNil(FileTrust.doubt(open + "/../safe/s"))
         XCTAssertNil(FileTrust.doubt(path))
+        // A link in the open directory is looked up there, however the path is spelled around
+        // it (`.` and `..` switched the check of the written path off).
+        XCTAssertEqual(symlink(safe, open + "/b"), 0)
+        for spelled in [open + "/b/s", open + "/./b/s", dir + "/./open/b/s", open + "/b/../safe/s", open + "/b/./s"] {
+            XCTAssertEqual(FileTrust.doubt(spelled)?.reason.hasPrefix("its directory \(open) is writable"), true, spelled)
+        }
+        XCTAssertThrowsError(try FileTrust.checkPlace(dir + "/./open/b/new.json", what: "the file"), "a new file through the link")
+        XCTAssertNoThrow(try FileTrust.checkPlace(dir + "/./safe/new.json", what: "the file"))
     }
 
     /// A link in a private directory to a file in a directory others can write is judged by

@@ -23,6 +23,19 @@ final class RedactorTests: XCTestCase {
         }
     }
 
+    /// A credential item's value is masked whatever follows its name; a longer name is no
+    /// credential; a URL word that is such an item is masked too.
+    func testCredentialItemsAreMaskedInEveryForm() {
+        for (given, shown) in [("Authorization:Bearer T", "Authorization:****"), ("authorization;x", "authorization;****"),
+                               ("Cookie\\:x:T", "Cookie\\****"), ("Proxy-Authorization:@tok.txt", "Proxy-Authorization:****"),
+                               ("Authorization\tBearer T", "Authorization\t****"), ("cookies=1", "cookies=1"),
+                               ("Authorization", "Authorization"), ("X-Token:T", "X-Token:T")] {
+            XCTAssertEqual(Redactor.item(given), shown, given)
+        }
+        XCTAssertEqual(Redactor.givenURL("http://Authorization:Bearer T"), "http://Authorization:****")
+        XCTAssertEqual(Redactor.givenURL("http://example.org/x"), "http://example.org/x")
+    }
+
     func testCredentialsKeepTheUserNameOnly() {
         XCTAssertEqual(Redactor.credentials("ann:S3CRET"), "ann:****")
         XCTAssertEqual(Redactor.credentials("SECRETTOKEN123"), "****")

@@ -21,6 +21,11 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertEqual(DownloadName.sanitize("a\u{1B}[31mb\u{7}.txt"), "a[31mb.txt")
         // Characters that show as nothing make two names look alike; the joiners stay.
         XCTAssertEqual(DownloadName.sanitize("re\u{200B}port\u{FEFF}.p\u{034F}df\u{E0041}\u{AD}"), "report.pdf")
+        // ...but not what a script shows, nor a subdivision flag's tags.
+        let scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}.png"
+        XCTAssertEqual(DownloadName.sanitize(scotland), scotland)
+        XCTAssertEqual(DownloadName.sanitize("a\u{06DD}1.txt"), "a\u{06DD}1.txt")
+        XCTAssertEqual(DownloadName.sanitize("ᠮ\u{180E}ᠠ.txt"), "ᠮ\u{180E}ᠠ.txt")
         XCTAssertEqual(DownloadName.sanitize("می\u{200C}خواهم.txt"), "می\u{200C}خواهم.txt")
         XCTAssertEqual(DownloadName.sanitize("👨\u{200D}👩.png"), "👨\u{200D}👩.png")
         // A separator or dot followed by a combining mark is one Character, but still that byte.
