@@ -81,30 +81,36 @@ package enum FileTrust {
     }
 
     /// The directories whose writers could replace `file` or a link that leads to it: each
-    /// directory in which the path as written looks a name up (a `.` or `..` is no name anyone
-    /// can replace: `/a/w/../f` is looked up in `/`, `/a` and `/a/w`'s parent, not in `w`, unless
-    /// `w` is a link, whose target's parent it is), and the directories that hold the file
-    /// where its links lead (`real`). Each once, the file's own first.
+    /// directory in which the kernel looks a name up on the way, links followed as it follows
+    /// them (a link's target is looked up from its own directory, a link in it in turn, up to
+    /// `OutputTarget.maxLinks`), and a `.` or `..` being no name anyone can replace (`/a/w/../f`
+    /// is looked up in `/`, `/a` and `w`'s real parent, not in `w`); then the directories that
+    /// hold the file where its links lead (`real`). Each once, the file's own first.
     static func guardingDirectories(of file: String, real: String?) -> [String] {
-        var seen: Set<String> = []
-        var out: [String] = []
-        func add(_ dir: String) { if seen.insert(dir).inserted { out.append(dir) } }
-        var current = "/"
         var lookups: [String] = []
-        let parts = file.split(separator: "/", omittingEmptySubsequences: true)
-        for (k, part) in parts.enumerated() {
+        var current = "/"
+        var pending = Array(file.split(separator: "/").reversed())
+        var followed = 0
+        while let part = pending.popLast() {
             if part == "." { continue }
             if part == ".." {
-                // Where the kernel goes: the real parent (the directory may be a link).
-                let real = OutputTarget.realPath(current) ?? current
-                current = directories(of: real + "/.").dropFirst().first ?? "/"
+                // `current` has its links followed: its parent is the kernel's `..`.
+                current = OutputTarget.directory(of: current)
                 continue
             }
             lookups.append(current)
-            if k < parts.count - 1 { current = (current == "/" ? "" : current) + "/" + part }
+            let candidate = (current == "/" ? "" : current) + "/" + part
+            if followed < OutputTarget.maxLinks, let target = OutputTarget.linkTarget(candidate) {
+                followed += 1
+                current = "/"
+                pending.append(contentsOf: target.split(separator: "/").reversed())
+                continue
+            }
+            current = candidate
         }
-        for dir in lookups.reversed() { add(dir) }
-        if let real { for dir in directories(of: real) { add(dir) } }
+        var seen: Set<String> = []
+        var out: [String] = []
+        for dir in lookups.reversed() + (real.map { directories(of: $0) } ?? []) where seen.insert(dir).inserted { out.append(dir) }
         return out
     }
 

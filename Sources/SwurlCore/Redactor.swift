@@ -19,6 +19,24 @@ package enum Redactor {
         return text
     }
 
+    /// `text` masked when it reads as a credential item rather than a URL: the header name, then
+    /// `:`, `;`, `=`, `@`, a blank or a backslash, and not `name:PORT` (`cookie:8080/x` is a
+    /// host called cookie). Nil for anything else (`authorization.example.com`).
+    static func itemTakenForURL(_ text: String) -> String? {
+        let shown = item(text)
+        guard shown != text else { return nil }
+        let scalars = text.unicodeScalars
+        let name = shown.unicodeScalars.count - mask.unicodeScalars.count - 1
+        guard let next = scalars.dropFirst(name).first, ":;=@ \t\\".unicodeScalars.contains(next) else { return nil }
+        if next == ":" {
+            let rest = scalars.dropFirst(name + 1)
+            let digits = rest.prefix { $0.properties.numericType == .decimal && $0.isASCII }
+            let after = rest.dropFirst(digits.count).first
+            if !digits.isEmpty, after == nil || after == "/" || after == "?" || after == "#" { return nil }
+        }
+        return shown
+    }
+
     /// Header fields whose values are credentials.
     package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
@@ -111,10 +129,14 @@ package enum Redactor {
     package static func givenURL(_ text: String) -> String {
         // Bytes that are not UTF-8 (kept as escapes, `ArgumentBytes`) are shown as \xFF.
         let text = ArgumentBytes.hasEscapes(text) ? ArgumentBytes.shown(text) : text
-        // A credential item typed where the URL goes (`swurl 'Authorization:Bearer T' URL`).
-        let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
-        let itemShown = item(String(text[start...]))
-        if itemShown != text[start...] { return String(text[..<start]) + itemShown }
+        // A credential item typed where the URL goes (`swurl 'Authorization:Bearer T' URL`), as
+        // given or behind the default scheme swurl put before it.
+        if let shown = itemTakenForURL(text) { return shown }
+        if let r = text.rangeOfText("://"), !text[..<r.lowerBound].isEmpty,
+           text[..<r.lowerBound].unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }),
+           let shown = itemTakenForURL(String(text[r.upperBound...])) {
+            return String(text[..<r.upperBound]) + shown
+        }
         var masked = text
         if text.containsByte(UInt8(ascii: "@")) {
             let start = text.rangeOfText("://")?.upperBound ?? text.startIndex

@@ -277,7 +277,7 @@ final class HopCache: TransferDelegate {
             return
         }
         if let entry = revalidated, let stored {
-            try? store.rewrite(stored, as: entry, key: key)
+            do { try store.rewrite(stored, as: entry, key: key) } catch { status += "; not stored again: \(error.message)" }
             return
         }
         guard let w = writer, let entry = pending else { return }

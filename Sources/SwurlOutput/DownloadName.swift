@@ -77,31 +77,42 @@ package enum DownloadName {
         return name.isEmpty ? nil : name
     }
 
-    /// Control characters (C0, DEL, C1), the bidirectional controls U+061C, U+200E, U+200F,
-    /// U+202A–U+202E and U+2066–U+2069, and characters that show as nothing in any script, which
-    /// make two names look alike: U+00AD, U+034F, U+115F, U+1160, U+17B4, U+17B5, U+200B,
-    /// U+2060–U+2064, U+3164, U+FEFF, U+FFA0. Not the joiners U+200C and U+200D (words in
-    /// Persian, emoji sequences), nor characters some script shows or needs (U+06DD, U+180E).
-    /// Tag characters are dropped unless they spell a flag (`sanitize`).
+    /// Control characters (C0, DEL, C1), the bidirectional controls, and the other characters
+    /// Unicode says may show as nothing (Default_Ignorable_Code_Point: U+00AD, U+034F, U+200B,
+    /// U+2060–U+206F, U+FEFF, the Hangul fillers…), which make two names look alike. Not the
+    /// joiners U+200C and U+200D (words in Persian, emoji sequences), the variation selectors
+    /// (emoji presentation, CJK variants) or the Mongolian ones (U+180B–U+180F), which text
+    /// needs. Tag characters are dropped unless they spell a flag (`visible`).
     static func isInvisible(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
-        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069,
-             0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x200B, 0x2060...0x2064, 0x3164, 0xFEFF, 0xFFA0:
-            return true
-        default: return false
+        case 0..<0x20, 0x7F...0x9F, 0xFFF9...0xFFFB: return true   // and the annotation controls
+        case 0x200C, 0x200D, 0x180B...0x180F, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
+        default: return s.properties.isDefaultIgnorableCodePoint
         }
     }
 
-    /// `scalars` without `isInvisible` ones, and without tag characters (U+E0000–U+E007F) that
-    /// do not follow the black flag U+1F3F4 (🏴 and its tags spell a subdivision's flag).
+    /// `scalars` without `isInvisible` ones, and without tag characters (U+E0000–U+E007F) except
+    /// a flag's: after the black flag U+1F3F4, one to eight tag letters and digits
+    /// (U+E0020–U+E007E) ended by the cancel tag U+E007F (🏴 and its tags spell a subdivision's
+    /// flag, `gbsct`). Tags that spell no flag show as nothing and go.
     static func visible(_ scalars: some Sequence<Unicode.Scalar>) -> String.UnicodeScalarView {
         var out = String.UnicodeScalarView()
-        var inFlag = false
+        var flagTags: [Unicode.Scalar]?   // the tags after a black flag so far; nil outside one
         for s in scalars {
-            let isTag = (0xE0000...0xE007F).contains(s.value)
-            if isTag ? !inFlag : isInvisible(s) { continue }
-            inFlag = s.value == 0x1F3F4 || (isTag && inFlag)
-            out.append(s)
+            if (0xE0000...0xE007F).contains(s.value) {
+                if var tags = flagTags, s.value == 0xE007F, !tags.isEmpty {
+                    tags.append(s)
+                    out.append(contentsOf: tags)
+                } else if var tags = flagTags, s.value >= 0xE0020, s.value < 0xE007F, tags.count < 8 {
+                    tags.append(s)
+                    flagTags = tags
+                    continue
+                }
+                flagTags = nil
+                continue
+            }
+            flagTags = s.value == 0x1F3F4 ? [] : nil
+            if !isInvisible(s) { out.append(s) }
         }
         return out
     }

@@ -752,12 +752,19 @@ final class CacheTests: XCTestCase {
         // disk before eviction ran): not stored, the response still shown whole.
         let big = try fetch("/lru-big?size=10000&cc=" + q("max-age=60"), ["--cache-max", "3K"])
         XCTAssertTrue(big.cache.hasPrefix("not stored: the response is larger than --cache-max (3072 bytes)"), big.cache)
-        // So is one whose body fits but not with its head: it was said to be stored, then evicted.
-        let close = try fetch("/lru-close?size=2900&cc=" + q("max-age=60"), ["--cache-max", "3K"])
-        XCTAssertTrue(close.cache.hasPrefix("not stored: the response is larger than --cache-max"), close.cache)
         XCTAssertEqual(big.result.status, 0, big.result.stderr)
         XCTAssertEqual(big.result.stdout.count, 10000)
         XCTAssertEqual(entries().count, 2)
+        // So is one whose body fits but not with its head: it was said to be stored, then evicted.
+        let close = try fetch("/lru-close?size=2900&cc=" + q("max-age=60"), ["--cache-max", "3K"])
+        XCTAssertTrue(close.cache.hasPrefix("not stored: the response is larger than --cache-max"), close.cache)
+        // A 304 whose headers make the entry too large: revalidated, and said not to be stored again.
+        // (The pad is in the URL too, which the entry keeps: about 2.5 KB of head before the 304's.)
+        try? FileManager.default.removeItem(atPath: dir)
+        let grow = "/lru-grow?size=500&etag=" + q("\"g1\"") + "&cc=" + q("max-age=0") + "&h304=" + q("X-Pad:" + String(repeating: "p", count: 2000))
+        XCTAssertEqual(try fetch(grow, ["--cache-max", "4K"]).cache, "miss, stored")
+        let grown = try fetch(grow, ["--cache-max", "4K"])
+        XCTAssertEqual(grown.cache, "revalidated (304); not stored again: the response is larger than --cache-max (4096 bytes)", grown.result.stderr)
     }
 
     /// A stored redirect or error that a 304 revalidates is that response, not the 304: `-F`

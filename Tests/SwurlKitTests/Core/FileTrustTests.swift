@@ -106,6 +106,21 @@ final class FileTrustTests: XCTestCase {
         }
         XCTAssertThrowsError(try FileTrust.checkPlace(dir + "/./open/b/new.json", what: "the file"), "a new file through the link")
         XCTAssertNoThrow(try FileTrust.checkPlace(dir + "/./safe/new.json", what: "the file"))
+        // Links are followed as the kernel follows them: a link in the open directory reached
+        // through a link in a private one (absolute or relative), and a `..` after a link into it.
+        let safe2 = dir + "/safe2", sub = open + "/sub"
+        XCTAssertEqual(mkdir(safe2, 0o700), 0)
+        XCTAssertEqual(mkdir(sub, 0o700), 0)
+        XCTAssertEqual(symlink(safe2, open + "/link2"), 0)
+        XCTAssertEqual(symlink(open + "/link2", safe + "/link1"), 0)
+        XCTAssertEqual(symlink("../open/link2", safe + "/l4"), 0)
+        XCTAssertEqual(symlink(sub, safe + "/l5"), 0)
+        _ = file("s", in: safe2)
+        for spelled in [safe + "/link1/s", safe + "/l4/s", safe + "/l5/../../safe2/s"] {
+            XCTAssertEqual(FileTrust.doubt(spelled)?.reason.hasPrefix("its directory \(open) is writable"), true, spelled)
+        }
+        XCTAssertThrowsError(try FileTrust.checkPlace(safe + "/link1/new.json", what: "the file"))
+        XCTAssertNil(FileTrust.doubt(safe2 + "/s"))
     }
 
     /// A link in a private directory to a file in a directory others can write is judged by

@@ -26,6 +26,12 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertEqual(DownloadName.sanitize(scotland), scotland)
         XCTAssertEqual(DownloadName.sanitize("a\u{06DD}1.txt"), "a\u{06DD}1.txt")
         XCTAssertEqual(DownloadName.sanitize("ᠮ\u{180E}ᠠ.txt"), "ᠮ\u{180E}ᠠ.txt")
+        XCTAssertEqual(DownloadName.sanitize("in\u{206A}vo\u{1D173}ice\u{FFF9}.txt"), "invoice.txt")
+        XCTAssertEqual(DownloadName.sanitize("❤\u{FE0F}.txt"), "❤\u{FE0F}.txt")
+        // Tags after a flag spell it up to its cancel tag; text hidden in tags goes.
+        XCTAssertEqual(DownloadName.sanitize("report\u{1F3F4}\u{E0065}\u{E0078}\u{E0065}.pdf"), "report\u{1F3F4}.pdf")
+        XCTAssertEqual(DownloadName.sanitize(scotland.replacingOccurrences(of: ".png", with: "\u{E0065}\u{E0076}\u{E0069}\u{E006C}.png")), scotland)
+        XCTAssertEqual(DownloadName.sanitize("a\u{1F3F4}" + String(repeating: "\u{E0061}", count: 12) + "\u{E007F}.png"), "a\u{1F3F4}.png")
         XCTAssertEqual(DownloadName.sanitize("می\u{200C}خواهم.txt"), "می\u{200C}خواهم.txt")
         XCTAssertEqual(DownloadName.sanitize("👨\u{200D}👩.png"), "👨\u{200D}👩.png")
         // A separator or dot followed by a combining mark is one Character, but still that byte.
