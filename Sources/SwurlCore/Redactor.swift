@@ -32,7 +32,9 @@ package enum Redactor {
             let rest = scalars.dropFirst(name + 1)
             let digits = rest.prefix { $0.properties.numericType == .decimal && $0.isASCII }
             let after = rest.dropFirst(digits.count).first
-            if !digits.isEmpty, after == nil || after == "/" || after == "?" || after == "#" { return nil }
+            // A port: at most five digits, at most 65535 (`Authorization:123456789` is a value).
+            if !digits.isEmpty, digits.count <= 5, Int(String(String.UnicodeScalarView(digits))).map({ $0 <= 65535 }) == true,
+               after == nil || after == "/" || after == "?" || after == "#" { return nil }
         }
         return shown
     }

@@ -86,24 +86,28 @@ package enum DownloadName {
     static func isInvisible(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0..<0x20, 0x7F...0x9F, 0xFFF9...0xFFFB: return true   // and the annotation controls
-        case 0x200C, 0x200D, 0x180B...0x180F, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
+        case _ where isJoinerOrSelector(s): return false
         default: return s.properties.isDefaultIgnorableCodePoint
         }
     }
 
-    /// `scalars` without `isInvisible` ones, and without tag characters (U+E0000–U+E007F) except
-    /// a flag's: after the black flag U+1F3F4, one to eight tag letters and digits
-    /// (U+E0020–U+E007E) ended by the cancel tag U+E007F (🏴 and its tags spell a subdivision's
-    /// flag, `gbsct`). Tags that spell no flag show as nothing and go.
+    /// `scalars` without `isInvisible` ones; the joiners and selectors only after a character
+    /// that is not ASCII (alone, first, or after `.` or a Latin letter they change nothing a
+    /// name needs and hide in it); and tag characters only as a flag's: after the black flag
+    /// U+1F3F4, one to eight tag letters and digits (`a`–`z`, `0`–`9`) ended by the cancel tag
+    /// U+E007F (🏴 and its tags spell a subdivision's flag, `gbsct`).
     static func visible(_ scalars: some Sequence<Unicode.Scalar>) -> String.UnicodeScalarView {
         var out = String.UnicodeScalarView()
         var flagTags: [Unicode.Scalar]?   // the tags after a black flag so far; nil outside one
+        var last: Unicode.Scalar?
         for s in scalars {
             if (0xE0000...0xE007F).contains(s.value) {
+                let letterOrDigit = (0xE0061...0xE007A).contains(s.value) || (0xE0030...0xE0039).contains(s.value)
                 if var tags = flagTags, s.value == 0xE007F, !tags.isEmpty {
                     tags.append(s)
                     out.append(contentsOf: tags)
-                } else if var tags = flagTags, s.value >= 0xE0020, s.value < 0xE007F, tags.count < 8 {
+                    last = s
+                } else if var tags = flagTags, letterOrDigit, tags.count < 8 {
                     tags.append(s)
                     flagTags = tags
                     continue
@@ -112,9 +116,20 @@ package enum DownloadName {
                 continue
             }
             flagTags = s.value == 0x1F3F4 ? [] : nil
-            if !isInvisible(s) { out.append(s) }
+            if isInvisible(s) { continue }
+            if isJoinerOrSelector(s), last.map({ $0.isASCII }) ?? true { continue }
+            out.append(s)
+            last = s
         }
         return out
+    }
+
+    /// The joiners and variation selectors `isInvisible` keeps for the text that needs them.
+    static func isJoinerOrSelector(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x200C, 0x200D, 0x180B...0x180F, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return true
+        default: return false
+        }
     }
 
     /// `name` with white space trimmed from both ends and dots from the front, repeated until

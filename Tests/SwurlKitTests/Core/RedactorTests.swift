@@ -37,7 +37,9 @@ final class RedactorTests: XCTestCase {
         // A value holding a URL is masked whole; hosts that share a credential header's name are not.
         XCTAssertEqual(Redactor.givenURL("Cookie:next=https://example.com/;%20sid=S"), "Cookie:****")
         XCTAssertEqual(Redactor.givenURL("http://Authorization:Bearer S https://x"), "http://Authorization:****")
-        for url in ["http://cookie:99999999/x", "http://cookie:8080", "http://authorization.example.com:abc/x", "ftp://cookie.example.com/f",
+        XCTAssertEqual(Redactor.givenURL("Authorization:123456789"), "Authorization:****")
+        XCTAssertEqual(Redactor.givenURL("cookie:99999/"), "cookie:****")
+        for url in ["http://cookie:8080/x", "http://cookie:8080", "http://authorization.example.com:abc/x", "ftp://cookie.example.com/f",
                     "authorization.example.com/x"] {
             XCTAssertEqual(Redactor.givenURL(url), url, url)
         }

@@ -28,6 +28,12 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertEqual(DownloadName.sanitize("ᠮ\u{180E}ᠠ.txt"), "ᠮ\u{180E}ᠠ.txt")
         XCTAssertEqual(DownloadName.sanitize("in\u{206A}vo\u{1D173}ice\u{FFF9}.txt"), "invoice.txt")
         XCTAssertEqual(DownloadName.sanitize("❤\u{FE0F}.txt"), "❤\u{FE0F}.txt")
+        // Joiners and selectors alone, first or after ASCII hide in a name: they go.
+        XCTAssertEqual(DownloadName.sanitize("\u{FE0F}.bashrc"), "bashrc")
+        XCTAssertEqual(DownloadName.sanitize("invoice\u{FE0F}.pdf"), "invoice.pdf")
+        XCTAssertEqual(DownloadName.sanitize("\u{200D}.bashrc"), "bashrc")
+        XCTAssertEqual(DownloadName.sanitize("\u{180E}.profile"), "profile")
+        XCTAssertEqual(DownloadName.sanitize("\u{1F3F4}\u{E0041}\u{E0020}\u{E007F}.png"), "\u{1F3F4}.png")
         // Tags after a flag spell it up to its cancel tag; text hidden in tags goes.
         XCTAssertEqual(DownloadName.sanitize("report\u{1F3F4}\u{E0065}\u{E0078}\u{E0065}.pdf"), "report\u{1F3F4}.pdf")
         XCTAssertEqual(DownloadName.sanitize(scotland.replacingOccurrences(of: ".png", with: "\u{E0065}\u{E0076}\u{E0069}\u{E006C}.png")), scotland)
