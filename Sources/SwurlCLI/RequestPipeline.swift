@@ -65,7 +65,7 @@ enum RequestPipeline {
         // rewrites its file after each request), or one HAR the other.
         let harPath = har?.path ?? options.har.map { environment.resolvePath($0.path) }
         // The session a save writes, too: the response or a HAR saved there was read back as the session.
-        let sessionPath = stored.flatMap { $0.readOnly ? nil : (try? OutputTarget.ownFile($0.store.path)) ?? $0.store.path }
+        let sessionPath = stored.flatMap { $0.readOnly ? nil : $0.store.target }
         var outputs: [(option: String, path: String)] = []
         if let o = options.outputPath { outputs.append(("-o", environment.resolvePath(o))) }
         if let harPath { outputs.append(("--har", harPath)) }

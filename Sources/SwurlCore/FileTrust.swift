@@ -56,17 +56,16 @@ package enum FileTrust {
     package static func checkPlace(_ path: String, what: String) throws(SwurlError) {
         guard let file = absolute(path) else { return }
         // Up the path as written to the deepest directory that exists; what follows it is made.
-        var dir = directories(of: file).first ?? "/"
-        var made: [Substring] = []
+        var dir = "/"
+        var made: [String] = []
         var st = stat()
-        while stat(ArgumentBytes.path(dir), &st) != 0, dir != "/" {
-            let slash = dir.lastIndex(of: "/") ?? dir.startIndex
-            made.append(dir[dir.index(after: slash)...])
-            dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
+        for candidate in directories(of: file) {
+            if stat(ArgumentBytes.path(candidate), &st) == 0 { dir = candidate; break }
+            made.append(OutputTarget.name(of: candidate))
         }
         // `..` after a directory that is not there yet climbs out of what swurl makes, to a
         // place this check cannot see until it is made.
-        if made.contains(where: { $0 == ".." }) {
+        if made.contains("..") {
             throw refusal(path, what, Doubt(reason: "its path climbs out of a directory that does not exist yet ('..')",
                                             fix: "give the path without '..'"))
         }

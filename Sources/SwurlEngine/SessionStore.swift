@@ -326,8 +326,12 @@ package struct SessionStore: Sendable {
     /// the save writes: through the user's own link, at its target.
     /// - Throws: `SwurlError.badData` (65) naming the file, the directory and the fix.
     package func checkPlace() throws(SwurlError) {
-        try SessionStore.checkPlace(of: (try? OutputTarget.ownFile(path)) ?? path)
+        try SessionStore.checkPlace(of: target)
     }
+
+    /// Where a save writes, as far as can be told before it (`writtenPath`): the path, or the
+    /// target of the user's own links; the path itself when a link is refused (the save says why).
+    package var target: String { (try? OutputTarget.ownFile(path)) ?? path }
 
     private static func checkPlace(of written: String) throws(SwurlError) {
         var st = stat()

@@ -99,6 +99,9 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertTrue(limited.stderr.contains("larger than --max-filesize 102400 bytes (after decoding)"), limited.stderr)
         // Nothing decoded (identity, or a coding passed through as received): not said.
         for coding in ["identity", "x-unknown"] {
+            // The server does send it (else this would pass without testing anything).
+            let head = try runSwurl(["-h", s.url("g.bin", type: "application/octet-stream", headers: ["Content-Encoding: \(coding)"])])
+            XCTAssertTrue(head.text.contains("Content-Encoding: \(coding)"), head.text)
             let plain = try runSwurl(["--max-filesize", "100K", s.url("g.bin", type: "application/octet-stream",
                                                                       headers: ["Content-Encoding: \(coding)"])])
             XCTAssertEqual(plain.status, 8, plain.stderr)

@@ -359,6 +359,7 @@ final class SessionTests: XCTestCase {
         let d = try swurl(["--session", "./s.json", "-d", named, "X-Team:red"], directory: dir)
         XCTAssertEqual(d.status, 0, d.stderr)
         XCTAssertFalse(d.stderr.contains("saved '\(dir)/s.json'"), d.stderr)
+        XCTAssertTrue(d.stderr.contains("saved '\(dir)/s.json-1'"), "the server was answered, under another name: \(d.stderr)")
         let again = try swurl(["--session", "./s.json", try url("/headers")], directory: dir)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(try sentHeaders(again)["X-Team"], "red", "the session is the one swurl saved")
