@@ -69,11 +69,12 @@ enum BatchCommand: SwurlCommand {
         if path == "-" {
             reader = LineReader(source: environment.stdin, name: "stdin")
         } else {
-            let fd = open(environment.resolvePath(path), O_RDONLY | O_CLOEXEC)
+            // The name's bytes as given (a name that is not UTF-8 is carried escaped in the String).
+            let fd = open(ArgumentBytes.path(environment.resolvePath(path)), O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw .inputFile("cannot read '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(errno))")
+                throw .inputFile("cannot read '\(TerminalSanitizer.clean(ArgumentBytes.shown(path)))': \(systemErrorMessage(errno))")
             }
-            reader = LineReader(owning: fd, name: path)
+            reader = LineReader(owning: fd, name: ArgumentBytes.shown(path))
         }
         let harOption = try CommandOptions.har(args)
         let harFile = harOption.map { environment.resolvePath($0.path) }
@@ -117,7 +118,7 @@ enum BatchCommand: SwurlCommand {
         }
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
         // The report files are opened before any line runs: one that cannot be written fails now.
-        let inputName = path == "-" ? "stdin" : path
+        let inputName = path == "-" ? "stdin" : ArgumentBytes.shown(path)
         var observers: [BatchResultObserving] = []
         // Beside the log, one stream of records for both reports: a line is recorded once.
         let records = har != nil ? ResultRecords(formatter: formatter) : nil
@@ -150,7 +151,12 @@ enum BatchCommand: SwurlCommand {
         if let driver = transfers {
             ending = driver.run(next: { runner.next(reader, ahead: $0) },
                                 finished: { runner.finished($0, $1) },
-                                tick: { report.flush(); progress?.draw(force: false) },
+                                // Results on the progress line's terminal go on a line of their own.
+                                tick: {
+                                    let shared = environment.stdoutIsTerminal ? progress : nil
+                                    let wrote = report.flush(before: shared.map { p in { p.clear() } })
+                                    progress?.draw(force: wrote && shared != nil)
+                                },
                                 input: input,
                                 // The next line is prepared while the running ones wait on the network,
                                 // unless a failure must stop the reading (--fail-fast) or preparing a

@@ -33,6 +33,13 @@ final class BatchProgress {
         try? sink.write("\r\u{1B}[K\(done)/\(started_) done, \(failures) failed, \(Int(rate)) req/s, \(ProgressBar.bytes(bytes))")
     }
 
+    /// Takes the line off the terminal (results are about to be written to it; `draw` puts it
+    /// back).
+    func clear() {
+        guard lastDraw > 0 else { return }
+        try? sink.write("\r\u{1B}[K")
+    }
+
     func finish() {
         draw(force: true)
         try? sink.write("\n")

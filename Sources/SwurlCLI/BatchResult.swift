@@ -17,6 +17,7 @@ struct BatchResult {
     var timeTotal: Double?
     var timeFirstByte: Double?
     var size: Int64?
+    /// The failure's message, as `BatchRunner.record` made it safe for every output.
     var error: String?
     var exit: ExitStatus = .success
     /// The body's file name in `--output-dir` (nil when none was written).
@@ -84,10 +85,10 @@ struct BatchResult {
         let m = method ?? "-", u = shownURL.map { TerminalSanitizer.clean($0) } ?? "-"
         if let status, let timeTotal, let size {
             var s = "\(line) \(status) \(BatchResult.seconds(timeTotal)) \(size) \(m) \(u)"
-            if exit != .success { s += " (exit \(exit.rawValue): \(TerminalSanitizer.clean(error ?? "")))" }
+            if exit != .success { s += " (exit \(exit.rawValue): \(error ?? ""))" }
             return s
         }
-        return "\(line) error \(exit.rawValue) \(m) \(u): \(TerminalSanitizer.clean(error ?? ""))"
+        return "\(line) error \(exit.rawValue) \(m) \(u): \(error ?? "")"
     }
 
     var json: String {
@@ -155,16 +156,22 @@ final class BatchReport: BatchResultObserving {
     }
 
     /// Writes what is waiting (also the held results after an interruption, in input order).
-    func flush() {
+    /// Writes the results so far.
+    /// - Parameter before: called first when there are any (the progress line clears itself).
+    /// - Returns: whether any were written.
+    @discardableResult
+    func flush(before: (() -> Void)? = nil) -> Bool {
         if !held.isEmpty && Interrupt.requested {
             for key in held.keys.sorted() { if let r = held.removeValue(forKey: key) { emit(r) } }
         }
-        guard !pending.isEmpty, writeError == nil else { pending.removeAll(); return }
+        guard !pending.isEmpty, writeError == nil else { pending.removeAll(); return false }
+        before?()
+        defer { pending.removeAll() }
         do {
             try pending.withUnsafeBytes { try sink.write($0) }
         } catch {
             writeError = (error as? SwurlError) ?? .output("writing the results failed: \(error)")
         }
-        pending.removeAll()
+        return true
     }
 }

@@ -65,6 +65,11 @@ final class BatchRunner {
 
     /// Hands a result to the results on stdout and to every other observer.
     private func record(ordinal: Int, _ result: BatchResult) {
+        var result = result
+        // One form of the message for every output (the results, --jsonl, the page, JUnit): it
+        // can quote a server (a Location, a certificate's name), and a bidi control in it would
+        // reorder the page's words as it would the terminal's.
+        if let e = result.error { result.error = TerminalSanitizer.clean(e) }
         report.observe(ordinal: ordinal, result)
         for observer in observers { observer.observe(ordinal: ordinal, result) }
     }

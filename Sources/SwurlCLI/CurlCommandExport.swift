@@ -67,6 +67,11 @@ struct CurlCommandExport {
             add(flag, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
         for name in request.removedHeaders where !(name.lowercased() == "cookie" && !cookieItems.isEmpty) { add("--header", "\(name):") }
+        // swurl never sends `Expect: 100-continue`; curl does for a large body (over 1 MiB; 1 KiB
+        // before 8.0) or one sent in chunks, and then waits up to a second for the go-ahead.
+        if hasBody, request.isChunked || (request.body?.length).map({ $0 > 1024 }) ?? true, !request.headers.contains("Expect"), !request.isRemoved("Expect") {
+            add("--header", "Expect:")
+        }
         // swurl asks for compressed bodies and decodes them; curl does with --compressed.
         if request.headers.contains("Accept-Encoding") { add("--compressed") }
 
@@ -91,8 +96,10 @@ struct CurlCommandExport {
             if body.segments.count == 1, case .file(let path, _) = body.segments[0] {
                 add("--data-binary", "@" + path)
             } else if let bytes = body.inMemoryBytes {
-                if bytes.contains(0) {
-                    // No argument can hold a NUL byte: the body comes through a pipe instead.
+                if bytes.contains(0) || bytes.count > CurlCommandExport.largestArgument {
+                    // No argument can hold a NUL byte, nor more than 128 KiB (Linux's
+                    // MAX_ARG_STRLEN): the body comes through a pipe from the shell's own printf,
+                    // which no exec limits.
                     prefix = Array("printf '".utf8) + CurlCommandExport.printfFormat(bytes) + Array("' | ".utf8)
                     add("--data-binary", "@-")
                 } else {
@@ -121,8 +128,9 @@ struct CurlCommandExport {
         }
         if !cookies.isEmpty || !cookieItems.isEmpty {
             // A header, not `--cookie NAME=VALUE`: curl sends that string to every host a redirect
-            // leads to, and it drops a `Cookie` header at a redirect to another host or port, as
-            // swurl keeps a session's cookies to their host.
+            // leads to, and it drops a `Cookie` header at a redirect to another host, as swurl
+            // keeps a session's cookies to their host. (curl drops it at another port of the same
+            // host too, where swurl's cookies, which know no ports, still go.)
             add("--header", "Cookie: " + (cookies.map { "\($0.name)=\($0.value)" } + cookieItems).joined(separator: "; "))
         }
 
@@ -265,6 +273,10 @@ struct CurlCommandExport {
         out.append(UInt8(ascii: "'"))
         return out
     }
+
+    /// The longest body written as an argument (Linux refuses an argument of 128 KiB or more,
+    /// MAX_ARG_STRLEN, with "Argument list too long").
+    static let largestArgument = 100 * 1024
 
     /// Bytes as a printf format inside single quotes: printable ASCII as is, anything else
     /// (and `\`, `%`, `'`, a leading `-`) as an octal escape (`\000`), so printf writes exactly `bytes`.

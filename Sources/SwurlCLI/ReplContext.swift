@@ -111,14 +111,16 @@ final class ReplContext {
     }
 
     private func run(_ line: String) throws(SwurlError) -> ReplOutcome {
-        var words = try ReplContext.words(line)
-        if words.first == "swurl" { words.removeFirst() }
-        guard let first = words.first else { return .nothing }
-        if first.hasPrefix("#") { return .nothing }
-        if let op = words.first(where: ReplContext.isShellOperator) {
-            throw .usage("'\(TerminalSanitizer.clean(op))': redirection and pipes are not REPL syntax",
+        // A comment (`#` starting a word) is gone here already; a quoted `'#x'` is a word.
+        let split = try ShellWords.wordsWithBarePrefixes(line)
+        // An operator is one only where a shell would see one: bare (`--raw '<x/>'` is data).
+        if let op = split.first(where: { ReplContext.isShellOperator($0.bare) }) {
+            throw .usage("'\(TerminalSanitizer.clean(op.word))': redirection and pipes are not REPL syntax",
                          hint: "save the body with -o FILE or --download; to pipe a response, run 'swurl …' in the shell")
         }
+        var words = split.map(\.word)
+        if words.first == "swurl" { words.removeFirst() }
+        guard let first = words.first else { return .nothing }
         let rest = Array(words.dropFirst())
         switch first {
         case "exit", "quit":

@@ -81,7 +81,11 @@ enum RequestCommand: SwurlCommand {
         do {
             if options.offline {
                 // The first hop's host's cookies: what the engine is handed for it (never a Host header's).
-                try OfflineRequest.emit(try session.firstHop(), cookies: stored?.cookiesSent ?? [], to: printer)
+                let first = try session.firstHop()
+                if let cache = first.answeredByCache, !options.quiet {
+                    try? environment.stderr.write("swurl: note: the cache would answer this request (\(cache)); it would not be sent\n")
+                }
+                try OfflineRequest.emit(first.request, cookies: stored?.cookiesSent ?? [], to: printer)
                 try printer.finishRequest()
                 try background?.finish()
                 try outputFile?.commit()

@@ -225,10 +225,13 @@ package enum CacheRules {
 
     /// §3.1: the fields a cache does not store, lower-cased: `Connection` and the fields it
     /// lists, the other hop-by-hop fields (RFC 9110 §7.6.1) and the proxy's authentication
-    /// fields (they are about the connection to a proxy, not the resource).
+    /// fields (they are about the connection to a proxy, not the resource). And `Set-Cookie`, as
+    /// browsers' caches leave it out: a hit hands the cookie engine nothing, so it must not show
+    /// a cookie as set (the network's response set it, once).
     package static func unstoredFields(_ headers: HTTPHeaders) -> Set<String> {
         var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
-                                  "trailer", "proxy-authenticate", "proxy-authentication-info", "proxy-authorization"]
+                                  "trailer", "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
+                                  "set-cookie"]
         for value in headers.values("Connection") {
             for name in value.split(separator: ",") { names.insert(String(name).trimmingSpaces().lowercased()) }
         }
@@ -245,11 +248,14 @@ package enum CacheRules {
 
     /// §4.3.4 with §3.2: the stored head updated with the 304's header fields (each field
     /// present in the 304 replaces the stored ones of that name, in the stored position;
-    /// new ones are appended); the status line stays the stored one.
+    /// new ones are appended); the status line stays the stored one. A stored `Age` goes when the
+    /// 304 has none: the origin has just validated the response, so its age starts again (§4.2.3:
+    /// `Age` is what the response spent in caches on its way).
     package static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
         var updates: [String: [HTTPHeaders.Field]] = [:]
         var order: [String] = []
         let unstored = unstoredFields(notModified)
+        if !notModified.contains("Age") { updates["age"] = [] }
         for field in notModified {
             let key = field.name.lowercased()
             if keptOn304.contains(key) || unstored.contains(key) { continue }

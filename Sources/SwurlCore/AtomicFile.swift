@@ -29,6 +29,18 @@ package final class AtomicFile {
         self.fd = fd
         tempPath = ArgumentBytes.decode(cString: template)
         var st = stat()
+        // In a directory with the sticky bit (/tmp) only the file's or the directory's owner may
+        // replace it: the rename at the end would fail after all the work. Found now instead.
+        var dirStat = stat()
+        let uid = geteuid()
+        if uid != 0, stat(ArgumentBytes.path(dir), &dirStat) == 0, dirStat.st_mode & S_ISVTX != 0, dirStat.st_uid != uid,
+           lstat(ArgumentBytes.path(target), &st) == 0, st.st_uid != uid {
+            close(fd)
+            self.fd = -1
+            unlink(ArgumentBytes.path(tempPath))
+            done = true
+            throw .output("cannot replace '\(target)': it is another user's file in a directory with the sticky bit, where only its owner may replace it; write to another name")
+        }
         if let mode {
             fchmod(fd, mode)
         } else if stat(ArgumentBytes.path(target), &st) == 0 {

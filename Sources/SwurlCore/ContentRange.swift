@@ -1,9 +1,9 @@
 /// The `Content-Range` field of a 206 or 416 (RFC 9110 §14.4), the one parser for a download's
 /// resume and for `--max-filesize`'s count of the bytes on disk.
 package enum ContentRange {
-    /// `bytes START-END/TOTAL` → (START, TOTAL or nil for `*`). Numbers are plain digits (no
+    /// `bytes START-END/TOTAL` → (START, END, TOTAL or nil for `*`). Numbers are plain digits (no
     /// sign: `bytes 0-9/-91` was taken as a negative total), and END must lie below TOTAL.
-    package static func parse(_ value: String?) -> (start: Int64, total: Int64?)? {
+    package static func parse(_ value: String?) -> (start: Int64, end: Int64, total: Int64?)? {
         guard let value else { return nil }
         let v = value.trimmingSpaces()
         guard v.lowercased().hasPrefix("bytes ") else { return nil }
@@ -11,10 +11,11 @@ package enum ContentRange {
         let halves = spec.split(separator: "/", maxSplits: 1)
         guard halves.count == 2 else { return nil }
         let range = halves[0].split(separator: "-", maxSplits: 1)
-        guard range.count == 2, let start = digits(range[0]), let end = digits(range[1]), end >= start else { return nil }
-        if halves[1] == "*" { return (start, nil) }
+        // END + 1 (the length, the next byte) must be a number too.
+        guard range.count == 2, let start = digits(range[0]), let end = digits(range[1]), end >= start, end < Int64.max else { return nil }
+        if halves[1] == "*" { return (start, end, nil) }
         guard let total = digits(halves[1]), end < total else { return nil }
-        return (start, total)
+        return (start, end, total)
     }
 
     /// The total of `bytes */TOTAL` (a 416 answer).

@@ -20,6 +20,10 @@ package enum ShellWords {
     package struct Line: Equatable, Sendable {
         package let number: Int
         package let words: [String]
+        /// Per word, how many of its leading bytes were written bare: before its first quote or
+        /// backslash (a quoted `'<x/>'` has none; `>out` all). What a shell would take for an
+        /// operator is only ever bare.
+        package let bareLengths: [Int]
     }
 
     /// The lines of `bytes` that hold words (blank and comment-only lines are left out).
@@ -38,6 +42,17 @@ package enum ShellWords {
             return try lines(text.utf8).flatMap(\.words)
         } catch {
             throw .usage(error.message)
+        }
+    }
+
+    /// `words(text)`, each with its bare leading part (see `Line.bareLengths`), decoded.
+    /// - Throws: as `words`.
+    package static func wordsWithBarePrefixes(_ text: String) throws(SwurlError) -> [(word: String, bare: String)] {
+        if let plain = plainWords(text) { return plain.map { ($0, $0) } }
+        let split: [Line]
+        do { split = try lines(text.utf8) } catch { throw .usage(error.message) }
+        return split.flatMap { line in
+            zip(line.words, line.bareLengths).map { word, n in (word, ArgumentBytes.decode(Array(ArgumentBytes.bytes(word).prefix(n)))) }
         }
     }
 
@@ -69,7 +84,10 @@ package enum ShellWords {
         var line = 1, start = 1
         var out: [Line] = []
         var words: [String] = []
+        var bareLengths: [Int] = []
         var word: [UInt8] = []
+        /// The word's length when its first quote or backslash came (nil: none yet).
+        var bareEnd: Int?
         var inWord = false
 
         init(bytes: [UInt8]) { self.bytes = bytes }
@@ -79,14 +97,22 @@ package enum ShellWords {
         mutating func endWord() {
             guard inWord else { return }
             words.append(ArgumentBytes.decode(word))
+            bareLengths.append(bareEnd ?? word.count)
             word = []
+            bareEnd = nil
             inWord = false
+        }
+
+        /// A quote or backslash: what follows in the word is not bare.
+        mutating func quoting() {
+            if bareEnd == nil { bareEnd = word.count }
         }
 
         mutating func endLine() {
             endWord()
-            if !words.isEmpty { out.append(Line(number: start, words: words)) }
+            if !words.isEmpty { out.append(Line(number: start, words: words, bareLengths: bareLengths)) }
             words = []
+            bareLengths = []
         }
 
         mutating func run() throws(SyntaxError) -> [Line] {
@@ -113,11 +139,13 @@ package enum ShellWords {
                         throw fail("a NUL byte cannot be part of an argument")
                     } else {
                         inWord = true
+                        quoting()
                         word.append(bytes[i])
                     }
                     i += 1
                 case UInt8(ascii: "'"):
                     inWord = true
+                    quoting()
                     guard let close = bytes[i...].firstIndex(of: UInt8(ascii: "'")) else { throw fail("unterminated ' quote") }
                     for c in bytes[i..<close] {
                         if c == UInt8(ascii: "\n") { line += 1 }
@@ -127,6 +155,7 @@ package enum ShellWords {
                     i = close + 1
                 case UInt8(ascii: "\""):
                     inWord = true
+                    quoting()
                     try doubleQuoted()
                 default:
                     inWord = true

@@ -473,16 +473,23 @@ package final class Exchange {
 
     /// The first hop's request as it will be sent (for `--offline`): with `--auth` and netrc
     /// credentials applied.
-    package func firstHop() throws(SwurlError) -> HTTPRequest {
+    /// - Returns: the request, and what the cache would do instead of sending it (a fresh hit,
+    ///   or `--cache-only`'s 504), nil when it would be sent.
+    package func firstHop() throws(SwurlError) -> (request: HTTPRequest, answeredByCache: String?) {
         var (hop, digest) = try prepared(request)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         // A stale stored response adds its validators, as the real request would.
-        if let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop)),
-           case .send(let conditional) = cache.plan(now: Exchange.wallClockPrecise()) {
-            for f in conditional { hop.headers.add(f.name, f.value) }
+        guard let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop)) else {
+            return (hop, nil)
         }
-        return hop
+        switch cache.plan(now: Exchange.wallClockPrecise()) {
+        case .send(let conditional):
+            for f in conditional { hop.headers.add(f.name, f.value) }
+            return (hop, nil)
+        case .serve, .gatewayTimeout:
+            return (hop, cache.status)
+        }
     }
 
     /// The exchange's options for a hop: a client certificate (`--cert`) is an identity bound to

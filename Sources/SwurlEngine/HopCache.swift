@@ -3,6 +3,7 @@
 #endif
 import SwurlCache
 import SwurlCore
+import SwurlCurl
 import SwurlSecurity
 
 /// The cache's part in one hop: looks the request up before it is sent (a fresh hit is
@@ -55,7 +56,9 @@ final class HopCache: TransferDelegate {
     }
 
     /// The cache for a hop, or nil when the cache is off or the request is not one it handles
-    /// (only GET is looked up and stored; other methods only invalidate, in `invalidate`).
+    /// (only a GET without a body is looked up and stored: the key does not cover a body, and a
+    /// GET's body has no meaning the cache could know; other methods only invalidate, in
+    /// `invalidate`).
     /// - Throws: `SwurlError` when the cache directory cannot be used.
     /// - Parameter engineCookie: the `Cookie` header libcurl's cookie engine will add to the
     ///   request (nil: none), which the key must cover.
@@ -63,7 +66,7 @@ final class HopCache: TransferDelegate {
     ///   before a response is stored (nil: not asked).
     init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookie: String? = nil,
           engineCookieNow: (() -> String?)? = nil) throws(SwurlError) {
-        guard let settings = options.cache, request.method == .get else { return nil }
+        guard let settings = options.cache, request.method == .get, request.body == nil else { return nil }
         self.settings = settings
         self.request = request
         self.engineCookie = engineCookie
@@ -84,9 +87,17 @@ final class HopCache: TransferDelegate {
         status = "miss"
     }
 
-    /// The URL as an entry keeps it: its password masked (the key's digests tell passwords apart;
-    /// the file holds no secret in clear).
-    static func storedURL(_ url: String) -> String { Redactor.url(url) }
+    /// The URL as an entry keeps it: `cacheURL`, its password masked (the key's digests tell
+    /// passwords apart; the file holds no secret in clear).
+    static func storedURL(_ url: String) -> String { Redactor.url(cacheURL(url)) }
+
+    /// The URL entries are keyed, stored and invalidated under: as libcurl spells it (scheme and
+    /// host lower-cased, dot segments gone), without the fragment, which is never sent (so
+    /// `doc#intro` and `doc` are one resource, and a PUT to `doc` invalidates both).
+    static func cacheURL(_ url: String) -> String {
+        let normal = (try? CurlURL.normalized(parsing: url)) ?? url
+        return normal.firstIndex(of: "#").map { String(normal[..<$0]) } ?? normal
+    }
 
     /// The key: method, URL and digests of what makes identities and trust differ: the
     /// credential headers, a `Host` field (another virtual host's response), the cookies the
@@ -108,7 +119,7 @@ final class HopCache: TransferDelegate {
         identity.append(("tls", keyText(options.security)))
         identity.append(("route", (options.unixSocket ?? "") + "|" + options.resolve.joined(separator: ",")))
         identity.append(("decoded", options.contentCoding.libcurlDecodes ? "1" : "0"))
-        return CacheKey(method: request.method.rawValue, url: request.url, identity: identity)
+        return CacheKey(method: request.method.rawValue, url: cacheURL(request.url), identity: identity)
     }
 
     /// A `Cookie` header's `name=value` pairs, sorted, without those named in `leaving`.
@@ -317,16 +328,18 @@ final class HopCache: TransferDelegate {
             URLReference.resolve(value, against: request.url)
         }
         guard !urls.isEmpty, let store = try? CacheStore(directory: settings.directory, maxSize: settings.maxSize) else { return }
-        for url in urls { store.removeAll(forURL: url) }
+        for url in urls { store.removeAll(forURL: cacheURL(url)) }
     }
 
     /// The response for `--cache-only` / only-if-cached without a stored one (RFC 9111 §5.2.1.7).
     static let gatewayTimeoutHead = HTTPResponseHead(version: "HTTP/1.1", status: 504, reason: "Gateway Timeout",
                                                      headers: HTTPHeaders([.init(name: "Content-Length", value: "0")]))
 
-    /// The head served from an entry: as stored, with `Age` (§5.1).
+    /// The head served from an entry: as stored, with `Age` (§5.1), without the `Set-Cookie` of an
+    /// entry an older swurl stored (see `CacheRules.unstoredFields`).
     static func servedHead(_ entry: CacheEntry, age: Double) -> HTTPResponseHead {
         var head = entry.head
+        head.headers.remove("Set-Cookie")
         head.headers.set("Age", String(Int(max(0, min(age, 2_147_483_648)))))
         return head
     }

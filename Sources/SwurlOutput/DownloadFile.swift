@@ -55,6 +55,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     package private(set) var written: Int64 = 0
     /// The full size when known (Content-Length, or the total of a Content-Range).
     package private(set) var expectedSize: Int64?
+    /// One past the last byte the 206 being saved announced (its Content-Range's end): a byte
+    /// more would land where the file's later bytes belong.
+    private var rangeLimit: Int64?
     /// The final response head, when it was an error status (nothing is written then).
     package private(set) var failedHead: HTTPResponseHead?
     /// A note for stderr (e.g. the server ignored the range).
@@ -196,6 +199,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if head.status < 200 { return }
         // Until this head is accepted for saving, its body is dropped.
         stopSaving()
+        rangeLimit = nil
         if head.isRedirect && head.status != 304 { return }
         failedHead = nil
         if head.status == 416, let total = ContentRange.completedTotal(head.headers["Content-Range"], offset: offset) {
@@ -216,24 +220,31 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         guard let resumed = writePath else { return }
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
         var append = false
+        // A 206's bytes go where its Content-Range says, so the range must be one the file can
+        // take as it comes: the body as stored (no other coding than identity: the download asked
+        // for none), as long as the range (Content-Length agreeing), not one byte past its end.
+        let range = head.status == 206 ? ContentRange.parse(head.headers["Content-Range"]) : nil
+        if let range {
+            let coding = head.headers["Content-Encoding"]?.trimmingSpaces().lowercased() ?? ""
+            guard coding.isEmpty || coding == "identity" else {
+                throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.clean(coding))): they cannot go into the file as they are",
+                                           hint: offset > 0 ? "delete '\(TerminalSanitizer.clean(resumed))' to start over" : nil)
+            }
+            if let length, length != range.end - range.start + 1 {
+                throw SwurlError.transport("the server's Content-Range (bytes \(range.start)-\(range.end)) does not match its Content-Length (\(length))",
+                                           hint: offset > 0 ? "delete '\(TerminalSanitizer.clean(resumed))' to start over" : nil)
+            }
+            rangeLimit = range.end + 1
+        }
         if offset > 0 {
-            if head.status == 206, let range = ContentRange.parse(head.headers["Content-Range"]) {
+            if let range {
                 guard range.start == offset else {
                     throw SwurlError.transport("the server resumed at byte \(range.start), not at byte \(offset)",
                                                hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                 }
                 append = true
-                if let total = range.total {
-                    expectedSize = total
-                } else if let length {
-                    let (total, overflow) = offset.addingReportingOverflow(length)
-                    guard !overflow else {
-                        throw SwurlError.transport("the server announced an impossible size (\(length) bytes after byte \(offset))")
-                    }
-                    expectedSize = total
-                } else {
-                    expectedSize = nil
-                }
+                // Without a total (`/*`), the file ends where this range does.
+                expectedSize = range.total ?? range.end + 1
             } else if head.status == 206 {
                 throw SwurlError.transport("the server answered 206 without a usable Content-Range")
             } else if direct {
@@ -247,6 +258,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 // FILE stays as it was; the new copy grows in FILE.part and replaces it when complete.
                 inPlace = false
             }
+        } else if head.status == 206 {
+            // Part of the file to a request for all of it: from its start, the rest can follow
+            // with --continue; from anywhere else it is no file's beginning.
+            guard let range, range.start == 0 else {
+                throw SwurlError.transport(range.map { "the server sent bytes \($0.start)-\($0.end) of the file (206) to a request for all of it" }
+                                           ?? "the server answered 206 without a usable Content-Range to a request for the whole file")
+            }
+            expectedSize = range.total ?? range.end + 1
         } else {
             expectedSize = length
         }
@@ -295,18 +314,33 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
 
     package func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
         guard saving, fd >= 0 else { return }
-        judge?.received(body: bytes)
-        try writeAll(fd, bytes, describing: "'\(writePath ?? "")'")
-        written += Int64(bytes.count)
+        let fits = Int(fitting(Int64(bytes.count)))
+        let kept = UnsafeRawBufferPointer(rebasing: bytes[..<fits])
+        judge?.received(body: kept)
+        try writeAll(fd, kept, describing: "'\(writePath ?? "")'")
+        written += Int64(fits)
+        if fits < bytes.count { throw pastRange() }
     }
 
     package func transferDidReceiveBody(fromFile input: Int32, offset: Int64, count: Int64, source: String) throws -> Bool {
         guard saving, fd >= 0 else { return true }
         guard judge?.needsBodyBytes != true else { return false }
-        try copyAll(from: input, offset: offset, count: count, to: fd, source: source, describing: "'\(writePath ?? "")'")
-        judge?.received(bodyCount: count)
-        written += count
+        let fits = fitting(count)
+        try copyAll(from: input, offset: offset, count: fits, to: fd, source: source, describing: "'\(writePath ?? "")'")
+        judge?.received(bodyCount: fits)
+        written += fits
+        if fits < count { throw pastRange() }
         return true
+    }
+
+    /// How many of `count` more bytes lie within the 206's range (all of them for a 200).
+    private func fitting(_ count: Int64) -> Int64 {
+        guard let limit = rangeLimit else { return count }
+        return max(0, min(count, limit - written))
+    }
+
+    private func pastRange() -> SwurlError {
+        .transport("the server sent more than the range it announced (up to byte \((rangeLimit ?? 1) - 1)); the bytes past it were not saved")
     }
 
     /// Renames `NAME.part` to NAME after a complete transfer.

@@ -27,6 +27,8 @@ final class JSONResponseDecoder: ResponseDecoding {
     private var prefix: [UInt8] = []
     /// The start of the body, held back; closed from the start with `--stream` (and in tree mode).
     private var window: HoldBackWindow
+    /// With `--stream` (no window): whether the first chunk was looked at for binary data.
+    private var streamSniffed = false
     /// Checks the window's bytes with the same theme as `formatter`; its output is only counted.
     private var checker: JSONStreamFormatter?
     private var checkerOutput: [UInt8] = []
@@ -151,6 +153,10 @@ final class JSONResponseDecoder: ResponseDecoding {
             return
         }
         formatBacklog(&out, upTo: .max)
+        if !streamSniffed, context.options.stream {
+            streamSniffed = true
+            if let t = TextResponseDecoder.binaryStream(chunk, context: context, into: &out) { text = t; return }
+        }
         formatter.feed(chunk, into: &out)
     }
 

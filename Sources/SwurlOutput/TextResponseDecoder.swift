@@ -40,6 +40,17 @@ final class TextResponseDecoder: ResponseDecoding {
     /// Whether bytes look binary: a NUL in the first kilobyte.
     static func looksBinary(_ head: some Collection<UInt8>) -> Bool { BinarySniffer.hasNUL(head) }
 
+    /// For a streaming decoder (JSON, XML) with `--stream`, which has no window to judge the
+    /// body by: a first chunk on a terminal that looks binary makes the body text's, which shows
+    /// a note instead of the bytes escaped one by one. Returns that decoder, having taken the
+    /// chunk; nil (nothing taken) otherwise.
+    static func binaryStream(_ chunk: UnsafeRawBufferPointer, context: DecodingContext, into out: inout [UInt8]) -> TextResponseDecoder? {
+        guard context.terminal, looksBinary(chunk.prefix(sniffLength)) else { return nil }
+        let t = TextResponseDecoder(context: context)
+        t.decode(chunk, into: &out)
+        return t
+    }
+
     /// The fallback of every whole-body decoder that could not decode: the bytes shown as text.
     static func show(_ bytes: [UInt8], context: DecodingContext, into out: inout [UInt8]) {
         let t = TextResponseDecoder(context: context)

@@ -20,6 +20,8 @@ final class XMLResponseDecoder: ResponseDecoding {
     private let stream: Bool
     private var text: TextResponseDecoder?
     private var sawContent = false
+    /// With `--stream` (no window): whether the first chunk was looked at for binary data.
+    private var streamSniffed = false
 
     init(context: DecodingContext) {
         self.context = context
@@ -33,6 +35,10 @@ final class XMLResponseDecoder: ResponseDecoding {
         guard chunk.count > 0 else { return }
         if !sawContent, chunk.contains(where: { !XMLTokenizer.isSpace($0) }) { sawContent = true }
         guard window.isOpen else {
+            if stream, !streamSniffed {
+                streamSniffed = true
+                if let t = TextResponseDecoder.binaryStream(chunk, context: context, into: &out) { text = t; return }
+            }
             formatter.feed(chunk, into: &out, settle: stream)
             return
         }

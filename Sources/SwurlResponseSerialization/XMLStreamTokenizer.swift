@@ -71,14 +71,28 @@ package struct XMLStreamTokenizer {
             XMLTokenizer.SyntaxError(reason: reason, offset: base + at)
         }
         if b[i] != UInt8(ascii: "<") {
+            // Text runs on until a `<`; the end of the bytes so far is not its end. A byte no
+            // further byte can make right fails at once (entities before it are judged first, as
+            // they would be in the whole run): a control character XML 1.0 does not allow
+            // (§2.2), anything but blanks outside the root element. So a binary body fails at
+            // its first bytes, not after a megabyte of text that is shown as it comes.
+            let outside = nameEnds.isEmpty
             var j = i
-            while j < n && b[j] != UInt8(ascii: "<") { j += 1 }
-            // Text runs on until a `<`; the end of the bytes so far is not its end.
+            while j < n {
+                let c = b[j]
+                if c == UInt8(ascii: "<") { break }
+                if c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
+                    try checkEntities(b, i, j, base: base)
+                    throw fail("a control character XML does not allow (0x\(String(c, radix: 16, uppercase: true)))", j)
+                }
+                if outside && !XMLTokenizer.isSpace(c) {
+                    try checkEntities(b, i, j, base: base)
+                    throw fail("text outside the root element", j)
+                }
+                j += 1
+            }
             if j == n && !final { return nil }
             try checkEntities(b, i, j, base: base)
-            if nameEnds.isEmpty && !isBlank(b, i, j) {
-                throw fail("text outside the root element", i)
-            }
             return XMLStreamToken(kind: .text, start: base + i, end: base + j)
         }
         if !final && n - i < XMLStreamTokenizer.longestMarker { return nil }
@@ -248,15 +262,6 @@ package struct XMLStreamTokenizer {
             }
         }
         return !seen.insert(Array(b[s..<e])).inserted
-    }
-
-    private func isBlank(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
-        var k = s
-        while k < e {
-            if !XMLTokenizer.isSpace(b[k]) { return false }
-            k += 1
-        }
-        return true
     }
 
     private func starts(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ s: StaticString) -> Bool {

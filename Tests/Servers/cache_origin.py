@@ -14,6 +14,7 @@ Query parameters (all optional):
   gzip=1        the body gzip-compressed, Content-Encoding: gzip
   h=Name:Value  an extra header (repeatable)
   h304=Name:Value  an extra header on 304 answers only (repeatable; an ETag replaces etag's)
+  hfull=Name:Value an extra header on answers other than 304 only (repeatable)
   size=N        a deterministic body of N bytes (else: 'PATH #COUNT' and, with vary, the values)
   cut=1         announce more bytes than sent and close (an incomplete body)
   te=TOKEN      Transfer-Encoding: TOKEN, no Content-Length, the body runs to the close
@@ -83,6 +84,8 @@ class Handler(BaseHTTPRequestHandler):
                 if k.lower() == 'etag': headers = [f for f in headers if f[0].lower() != 'etag']
                 headers.append((k, v))
             return self.reply(304, b'', headers, no_length=True)
+        for h in q.get('hfull', []):
+            k, _, v = h.partition(':'); headers.append((k, v))
         if one('size') is not None:
             size = int(one('size'))
             with lock:

@@ -10,6 +10,7 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertNil(ContentRange.parse("bytes 0-9/-91"))
         XCTAssertNil(ContentRange.parse("bytes 0-99/50"))
         XCTAssertNil(ContentRange.parse("bytes +0-+9/+10"))
+        XCTAssertNil(ContentRange.parse("bytes 0-9223372036854775807/*"), "END + 1 must be a number")
         XCTAssertNil(ContentRange.unsatisfiedTotal("bytes */-5"))
         XCTAssertEqual(ContentRange.parse("bytes 0-99/100")?.total, 100)
         XCTAssertEqual(ContentRange.parse("bytes 5-9/*")?.start, 5)

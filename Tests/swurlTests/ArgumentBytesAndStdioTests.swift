@@ -27,6 +27,17 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
         XCTAssertTrue(r.text.contains("6f 75 74 e9"), "the file name is not out\\xE9: \(r.text)")
     }
 
+    /// `swurl batch FILE` opens a Latin-1 file name as the bytes given, and names it with `\xE9`.
+    func testLatin1BatchFileIsReadAndNamedByItsBytes() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try shell("echo http://127.0.0.1:\(capture.server.port)/lat > $'lat\\xe9.txt' && \"$SWURL\" batch $'lat\\xe9.txt' -q"
+                          + " && \"$SWURL\" batch $'missing\\xe9.txt'", directory: dir)
+        XCTAssertEqual(r.status, 66, r.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("GET /lat "))
+        XCTAssertTrue(r.stderr.contains("cannot read 'missing\\xE9.txt'"), r.stderr)
+    }
+
     func testLatin1FileIsUploadedWithItsExactName() throws {
         let capture = try CaptureServer()
         let dir = TestPaths.temporaryDirectory()

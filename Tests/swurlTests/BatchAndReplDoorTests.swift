@@ -88,4 +88,22 @@ final class BatchAndReplDoorTests: XCTestCase {
         let failing = try repl(["nowhere:80:x:y --timeout abc"], [capture.base])
         XCTAssertTrue(failing.stderr.contains("error: line 1: "), failing.stderr)
     }
+
+    /// Only a bare word is an operator, as in a shell: a quoted `'<note/>'` is data (an XML body),
+    /// `2'>'x` a word, and a quoted `'#x'` first word no comment. `>'out'` is still refused.
+    func testQuotedWordsAreNeverShellSyntaxInTheRepl() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["repl", capture.base],
+                             stdin: Data("get >'out.txt'\nPOST p --raw '<note>hi</note>'\nPOST q '|x'=1 '&&'==2\n'#frag' --offline\n".utf8),
+                             directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let sent = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertTrue(sent.contains("\r\n\r\n<note>hi</note>"), sent)
+        XCTAssertTrue(sent.contains("POST /q?%26%26=2 ") && sent.contains("{\"|x\":\"1\"}"), sent)
+        XCTAssertTrue(r.text.contains("GET /#frag HTTP/1.1") || r.text.contains("GET / HTTP/1.1"), r.text)
+        XCTAssertFalse(r.stderr.contains("line 2:") || r.stderr.contains("line 3:") || r.stderr.contains("line 4:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: line 1: '>out.txt': redirection and pipes are not REPL syntax"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.txt"))
+    }
 }

@@ -149,6 +149,55 @@ final class BatchReportTests: XCTestCase {
         }
     }
 
+    /// A failure's message can quote the server (here a Location whose host holds U+202E, the
+    /// right-to-left override): the results, `--jsonl`, the page and JUnit show the override
+    /// escaped, as the terminal does, so it cannot reorder the words around it.
+    func testABidiControlFromTheServerIsEscapedInEveryOutput() throws {
+        let server = try SequenceServer([.init("302 Found", ["Location: http://\u{202E}moc.evil/x", "Content-Length: 0"])])
+        let dir = TestPaths.temporaryDirectory()
+        let page = dir + "/bidi.html", junit = dir + "/bidi.xml"
+        let batch = try input([server.url("/x") + " --follow"], in: dir)
+        for extra in [[], ["--jsonl"]] {
+            let r = try runSwurl(["batch", batch, "--report", page, "--junit", junit] + extra)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            for (what, text) in [("stdout", r.text), ("report", try String(contentsOfFile: page, encoding: .utf8)),
+                                 ("junit", try String(contentsOfFile: junit, encoding: .utf8))] {
+                XCTAssertFalse(text.unicodeScalars.contains("\u{202E}"), "\(what): \(text.prefix(3000))")
+                XCTAssertTrue(text.contains("\\u{202e}moc.evil"), "\(what): \(text.prefix(3000))")
+            }
+        }
+    }
+
+    /// In a directory with the sticky bit, another user's file cannot be replaced by rename(2):
+    /// the report (or the HAR) is refused before any line runs, not lost after all of them.
+    func testAnotherUsersFileInAStickyDirectoryIsRefusedBeforeAnyRequest() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
+        let capture = try CaptureServer()
+        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        defer { try? fm.removeItem(atPath: dir) }
+        for name in ["owned.html", "owned.har"] {
+            try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
+            try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
+        }
+        let base = "http://127.0.0.1:\(capture.server.port)"
+        try (base + "/line\n").write(toFile: dir + "/lines", atomically: false, encoding: .utf8)
+        try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir + "/lines")
+        let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
+        for args in [["batch", dir + "/lines", "--report", dir + "/owned.html"], ["--har", dir + "/owned.har", base + "/one"]] {
+            let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary] + args,
+                                   directory: dir, environment: env, check: false)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("another user's file in a directory with the sticky bit"), r.stderr)
+        }
+        XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+        for name in ["owned.html", "owned.har"] {
+            XCTAssertEqual(try String(contentsOfFile: dir + "/" + name, encoding: .utf8), "root's")
+        }
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
+    }
+
     /// A line whose credential item is refused (a token with a control character) is reported
     /// without the token, on stdout and in both files, which are 0600 like the HAR.
     func testACredentialItemsValueIsNeverInTheResultsOrTheReports() throws {

@@ -653,6 +653,24 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(lines.last?.hasPrefix("2 error 2 ") == true, r.text)
     }
 
+    /// Results and the progress line on one terminal: each result goes on a line of its own (the
+    /// progress line is cleared before results are written, and drawn again after them).
+    func testResultsOnTheProgressLinesTerminalAreNotGluedToIt() throws {
+        let path = try input([try HTTPBin.url("/get"), try HTTPBin.url("/delay/1"), try HTTPBin.url("/get?after=1")])
+        let command = ([TestPaths.binary, "batch", path, "--parallel", "1"]).map { "'" + $0 + "'" }.joined(separator: " ")
+        let r = try runProcess("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "PATH": "/usr/bin:/bin"], check: false)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let screen = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertTrue(screen.contains("done, "), "the progress line was drawn: \(screen)")
+        var results = 0
+        for segment in screen.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            guard segment.contains(" GET http") else { continue }
+            results += 1
+            XCTAssertFalse(segment.contains("done, "), "a result glued to the progress line: \(segment.debugDescription)")
+        }
+        XCTAssertEqual(results, 3, screen)
+    }
+
     /// Ctrl-C on a terminal: the progress line was on stderr, the finished lines' results stay,
     /// the running lines end as interrupted, exit 130.
     func testCtrlCOnAPtyKeepsResultsAndExits130() throws {

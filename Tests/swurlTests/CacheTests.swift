@@ -179,6 +179,19 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(third.text.contains("X-New: yes"), third.text)
     }
 
+    /// A 304 without `Age` drops the stored one (the origin has just validated the response): an
+    /// entry that arrived already older than its max-age is fresh again after it, not validated
+    /// on every use.
+    func testA304WithoutAgeStartsTheEntrysAgeAgain() throws {
+        let path = "/aged304?cc=" + q("max-age=60") + "&etag=" + q("\"a\"") + "&hfull=Age:70"
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        XCTAssertEqual(try fetch(path).cache, "revalidated (304)")
+        let third = try fetch(path, ["--print=h"])
+        XCTAssertTrue(third.cache.hasPrefix("hit, age "), third.cache)
+        XCTAssertFalse(third.body.contains("Age: 7"), third.body)
+        XCTAssertEqual(origin.count("/aged304"), 2)
+    }
+
     /// RFC 9111 §4.3.4: a 304 whose `ETag` is not the stored one selects no stored response.
     /// It is not shown (the user's request was not conditional) and the request goes again,
     /// without validators; the new response replaces the entry.
@@ -211,6 +224,20 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(again.cache, "revalidated (304)")
         XCTAssertEqual(origin.count("/refresh"), 2)
         XCTAssertEqual(again.body, "/refresh #1")
+    }
+
+    /// `--offline` with a fresh entry, or `--cache-only` without one: a note says the cache would
+    /// answer, and nothing would be sent.
+    func testOfflineSaysWhenTheCacheWouldAnswer() throws {
+        let path = "/offhit?cc=" + q("max-age=600")
+        XCTAssertFalse(try swurl(["--offline", origin.url(path)]).stderr.contains("note"))
+        _ = try fetch(path)
+        let shown = try swurl(["--offline", origin.url(path)])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stderr.contains("swurl: note: the cache would answer this request (hit, age "), shown.stderr)
+        let only = try swurl(["--offline", "--cache-only", origin.url("/nothing")])
+        XCTAssertTrue(only.stderr.contains("(miss, only from the cache: 504); it would not be sent"), only.stderr)
+        XCTAssertEqual(origin.count("/offhit"), 1)
     }
 
     func testOfflineShowsTheConditionalHeadersAStaleEntryWouldAdd() throws {
@@ -354,6 +381,57 @@ final class CacheTests: XCTestCase {
     }
 
     // MARK: - What is stored (§3)
+
+    /// A GET with a body (a search API's query) is neither served nor stored: the key does not
+    /// cover the body, so another body's response would answer it.
+    func testAGetWithABodyGoesToTheNetworkEveryTime() throws {
+        let url = origin.url("/search?cc=" + q("max-age=600"))
+        for query in ["cats", "dogs"] {
+            let r = try swurl(["-v", "GET", url, "q=\(query)"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertFalse(r.stderr.contains("swurl: cache:"), r.stderr)
+        }
+        XCTAssertEqual(try fetch("/search?cc=" + q("max-age=600")).cache, "miss, stored")
+        XCTAssertEqual(origin.count("/search"), 3)
+        XCTAssertEqual(try swurl(["GET", url, "q=birds"]).text, "/search #4")
+    }
+
+    /// The fragment is never sent, so it is no part of an entry's URL: `doc#intro` is the entry of
+    /// `doc`, and a PUT to `doc` invalidates it. A Location in another spelling of the same URL
+    /// (upper-case scheme, a fragment) invalidates it too.
+    func testTheFragmentIsNoPartOfAnEntryAndInvalidationMatchesEverySpelling() throws {
+        let doc = "/doc?cc=" + q("max-age=600")
+        XCTAssertEqual(try fetch(doc + "#intro").cache, "miss, stored")
+        XCTAssertTrue(try fetch(doc).cache.hasPrefix("hit, age "))
+        XCTAssertEqual(entries().count, 1)
+        _ = try swurl(["PUT", origin.url(doc), "a=1"])
+        XCTAssertEqual(try fetch(doc + "#intro").cache, "miss, stored")
+        let list = try swurl(["cache", "list"])
+        XCTAssertFalse(list.text.contains("#intro"), list.text)
+
+        let target = "/L2?cc=" + q("max-age=600")
+        XCTAssertEqual(try fetch(target).cache, "miss, stored")
+        let location = "HTTP://127.0.0.1:\(origin.port)" + target + "#frag"
+        let post = try swurl(["POST", origin.url("/pp?status=201&loc=" + q(location)), "a=b"])
+        XCTAssertEqual(post.status, 0, post.stderr)
+        XCTAssertEqual(try fetch(target).cache, "miss, stored", "the Location invalidated it")
+    }
+
+    /// `Set-Cookie` is not stored, as browsers' caches leave it out: the network's response set the
+    /// cookie; a hit hands the engine nothing and so shows none.
+    func testSetCookieIsNotStoredNorShownOnAHit() throws {
+        let path = "/sets?cc=" + q("max-age=600") + "&h=" + q("Set-Cookie:sid=S1; Path=/")
+        let first = try swurl(["--print=h", origin.url(path)])
+        XCTAssertTrue(first.text.contains("Set-Cookie: sid=S1"), first.text)
+        let hit = try swurl(["--print=h", "-v", origin.url(path)])
+        XCTAssertTrue(hit.stderr.contains("swurl: cache: hit"), hit.stderr)
+        XCTAssertFalse(hit.text.contains("Set-Cookie"), hit.text)
+        XCTAssertEqual(origin.count("/sets"), 1)
+        for name in entries() {
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: dir + "/" + name))
+            XCTAssertFalse(String(decoding: bytes, as: UTF8.self).contains("sid=S1"), name)
+        }
+    }
 
     func testPartialAndIncompleteResponsesAreNotStored() throws {
         let partial = "/partial?status=206&cc=" + q("max-age=60")
@@ -714,7 +792,8 @@ final class CacheTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: try swurl(["cache", "list", "--json"]).stdout) as? [[String: Any]]
         XCTAssertEqual(json?.first?["url"] as? String, origin.url("/one?cc=max-age%3D60"))
         XCTAssertEqual(try swurl(["cache", "prune"]).text, "removed 1 entry\n")
-        XCTAssertEqual(try swurl(["cache", "clear", origin.url("/one")]).text, "removed 1 entry\n")
+        // Written as the request was (no scheme), the prefix takes the request's scheme.
+        XCTAssertEqual(try swurl(["cache", "clear", "127.0.0.1:\(origin.port)/one"]).text, "removed 1 entry\n")
         XCTAssertEqual(entries().count, 1)
         XCTAssertEqual(try swurl(["cache", "clear"]).text, "removed 1 entry\n")
         XCTAssertEqual(entries(), [])

@@ -109,6 +109,30 @@ final class CurlExportTests: XCTestCase {
         try assertSame(["PUT", "{URL}/file", "@" + (try tempFile(Array(0...255) + Array("tail\n".utf8)))])
     }
 
+    /// A body over Linux's 128 KiB limit for one argument comes through the shell's own printf
+    /// (it was one `--data-binary` argument: "Argument list too long"); one over 1 KiB turns curl's
+    /// `Expect: 100-continue` off, as swurl sends none.
+    func testALargeBodyIsPipedAndExpectIsTurnedOff() throws {
+        let capture = try CaptureServer()
+        let big = try tempFile(Array(repeating: UInt8(ascii: "a"), count: 140_000), name: "a.txt")
+        let args = ["POST", capture.base + "/big", "a=@" + big]
+        let sent = try runSwurl(args)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        let bySwurl = try parse(capture.captured, ignoring: ["user-agent", "accept-encoding"])
+        let printed = try runSwurl(["--curl"] + args)
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.text.hasPrefix("printf '"), String(printed.text.prefix(200)))
+        XCTAssertTrue(printed.text.contains("--header 'Expect:'") || printed.text.contains("--header Expect:"), String(printed.text.suffix(600)))
+        // The command is too long to be one argument of sh -c itself: run as a script.
+        let script = TestPaths.temporaryDirectory() + "/curl.sh"
+        try printed.stdout.write(to: URL(fileURLWithPath: script))
+        try FileManager.default.removeItem(atPath: capture.capturePath)
+        let ran = try runProcess("/bin/sh", [script], check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertEqual(bySwurl, try parse(capture.captured, ignoring: ["user-agent", "accept-encoding"]))
+        XCTAssertFalse(try runSwurl(["--curl", "POST", capture.base + "/small", "a=1"]).text.contains("Expect"))
+    }
+
     func testFileBodyIsReferencedNotInlined() throws {
         let path = try tempFile(Array("from a file\n".utf8), name: "data.txt")
         let r = try roundTrip(["PUT", "{URL}/x", "@" + path])

@@ -172,6 +172,25 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertEqual(try runSwurl(["--decode", "bogus", try HTTPBin.url("/json")]).status, 64)
     }
 
+    /// Binary data labelled XML or JSON is never dumped on a terminal: zeros past the 1 MiB window
+    /// (XML now fails at the first byte outside the root element, or at a control character),
+    /// and with --stream (no window: the first chunk is looked at).
+    func testBinaryBodiesLabelledXMLOrJSONAreANoteOnATerminal() throws {
+        let s = try server()
+        try s.put("zeros.bin", Data(count: 1_100_000))
+        try s.put("ctl.xml", Data("<r>\u{0}\u{1}\u{2}</r>".utf8))
+        for (type, extra) in [("application/xml", [String]()), ("application/xml", ["-S"]), ("application/json", ["-S"])] {
+            let (out, status) = try runOnTerminalBytes(["-b"] + extra + [s.url("zeros.bin", type: type)])
+            XCTAssertEqual(status, 0, "\(type) \(extra)")
+            XCTAssertLessThan(out.count, 1000, "\(type) \(extra): \(String(decoding: out.prefix(300), as: UTF8.self))")
+            XCTAssertTrue(String(decoding: out, as: UTF8.self).contains("but is binary data not shown: 1 100 000 bytes"),
+                          "\(type) \(extra): \(String(decoding: out.prefix(300), as: UTF8.self))")
+        }
+        let strict = try runSwurl(["--decode", "xml", s.url("ctl.xml", type: "application/xml")])
+        XCTAssertEqual(strict.status, 8, strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("a control character XML does not allow (0x0) at byte 3"), strict.stderr)
+    }
+
     func testTerminalShowsDecodedBodiesSafely() throws {
         let s = try server()
         try s.put("esc.txt", "hi \u{1B}]0;pwned\u{07}\u{1B}[2J there\n")

@@ -84,10 +84,61 @@ final class DownloadHardeningTests: XCTestCase {
         try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
         let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
         XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("impossible size"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the server's Content-Range (bytes 5-9) does not match its Content-Length (9223372036854775807)"), r.stderr)
         XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAA".utf8))
         XCTAssertEqual(files(dir), ["f.bin.part"])
         XCTAssertTrue(server.requests().first?.contains("Range: bytes=5-") == true, "\(server.requests())")
+    }
+
+    /// A 206's bytes go where its Content-Range says, so a range the file cannot take as it
+    /// comes is refused and the `.part` left as it was: the rest encoded (the download asked for
+    /// identity), a Content-Length that is not the range's span, or (without a length) more bytes
+    /// than the range.
+    func testAResumedRangeTheFileCannotTakeLeavesThePartAsItWas() throws {
+        let replies: [(SequenceServer.Reply, String)] = [
+            (SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 5-9/10", "Content-Length: 5", "Content-Encoding: gzip"],
+                                  body: Data([0x1F, 0x8B, 0x08, 0, 0])), "encoded (Content-Encoding: gzip)"),
+            (SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 5-6/10", "Content-Length: 5"], body: Data("BBBBB".utf8)),
+             "does not match its Content-Length (5)"),
+        ]
+        for (reply, message) in replies {
+            let server = try SequenceServer([reply])
+            let dir = TestPaths.temporaryDirectory()
+            try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
+            let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(message), r.stderr)
+            XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAA".utf8), message)
+            XCTAssertEqual(files(dir), ["f.bin.part"])
+        }
+        // No length, the body runs to the close: the range's bytes are kept, the rest refused.
+        let server = try SequenceServer([SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 5-6/10"], body: Data("BBBBB".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
+        let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("more than the range it announced"), r.stderr)
+        XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAABB".utf8))
+    }
+
+    /// A 206 to a request for the whole file: from byte 0 it is the file's start (the rest can
+    /// follow with --continue); from anywhere else it is refused, nothing saved.
+    func testAnUnrequestedPartialResponseIsNeverSavedAsTheWholeFile() throws {
+        let middle = try SequenceServer([SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 100-109/1000", "Content-Length: 10"],
+                                                              body: Data(repeating: UInt8(ascii: "M"), count: 10))])
+        var dir = TestPaths.temporaryDirectory()
+        var r = try runSwurl(["-d", middle.url("/u.bin")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("sent bytes 100-109 of the file (206) to a request for all of it"), r.stderr)
+        XCTAssertEqual(files(dir), [])
+
+        let start = try SequenceServer([SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 0-9/1000", "Content-Length: 10"],
+                                                             body: Data(repeating: UInt8(ascii: "S"), count: 10))])
+        dir = TestPaths.temporaryDirectory()
+        r = try runSwurl(["-d", start.url("/s.bin")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("stopped after 10 of 1000 bytes"), r.stderr)
+        XCTAssertEqual(files(dir), ["s.bin.part"])
     }
 
     // MARK: Bodies that are not saved

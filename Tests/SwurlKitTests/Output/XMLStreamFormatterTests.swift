@@ -9,7 +9,7 @@ final class XMLStreamFormatterTests: XCTestCase {
     /// A random well-formed document: nested elements, attributes, text (blank, with entities,
     /// controls and non-ASCII), mixed content, comments, CDATA, processing instructions.
     private static func document(_ rng: inout SeededGenerator) -> String {
-        let texts = ["x", "  ", "\n  ", "a &amp; b", "t &lt; &e;", "é😀", "esc\u{1B}[2J", " lead", "trail ", "\u{85}c1", "1 2\n3"]
+        let texts = ["x", "  ", "\n  ", "a &amp; b", "t &lt; &e;", "é😀", "del\u{7F}[2J", " lead", "trail ", "\u{85}c1", "1 2\n3"]
         func pick<T>(_ a: [T]) -> T { a[Int.random(in: 0..<a.count, using: &rng)] }
         func element(_ depth: Int) -> String {
             let name = pick(["a", "b", "n:c", "d-e", "f.g"])
@@ -157,6 +157,31 @@ final class XMLStreamFormatterTests: XCTestCase {
             let r = runDecoder(body, choice: .xml, terminal: true, chunk: chunk)
             XCTAssertEqual(r.outcome, whole.outcome, "chunk \(chunk)")
             XCTAssertTrue(r.bytes == whole.bytes, "chunk \(chunk)")
+        }
+    }
+
+    /// A byte no later byte can make right fails at once, at that byte, whatever the chunks: a
+    /// control character XML 1.0 does not allow, text outside the root element (a binary body's
+    /// first bytes); a bad entity before it in the same run is still the first error.
+    func testAControlCharacterOrTextOutsideTheRootFailsAtItsByte() {
+        let cases: [(String, String, Int)] = [
+            ("<r>ab\u{1}c</r>", "a control character XML does not allow (0x1)", 5),
+            ("  \n\u{0}\u{0}\u{0}", "a control character XML does not allow (0x0)", 3),
+            (" \n junk<r/>", "text outside the root element", 3),
+            ("<r/>\n tail", "text outside the root element", 6),
+            ("<r>&bo\u{1}</r>", "incomplete entity reference", 3),
+            ("<r>a\tb\r\nc</r>", "", 0),
+        ]
+        for (doc, reason, offset) in cases {
+            for chunk in [1, 2, 5, 1 << 16] {
+                let failure = stream(Array(doc.utf8), chunk: chunk).failure
+                if reason.isEmpty {
+                    XCTAssertNil(failure, "\(doc.debugDescription) in chunks of \(chunk)")
+                } else {
+                    XCTAssertTrue(failure?.reason.contains(reason) == true, "\(doc.debugDescription) in chunks of \(chunk): \(String(describing: failure))")
+                    XCTAssertEqual(failure?.offset, offset, "\(doc.debugDescription) in chunks of \(chunk)")
+                }
+            }
         }
     }
 
