@@ -179,7 +179,7 @@ final class BatchRunner {
         let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
         let session = try Exchange(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
-        session.observer = TransferReporter(options, environment, context: "line \(number): ")
+        session.observer = TransferReporter(options, environment, context: "line \(number): ", beforeNotice: progress.map { p in { p.clear() } })
         session.recorder = har?.recorder(line: number)
         return (BatchLine(number: number, ordinal: ordinal, taken: taken, method: request.method.rawValue, url: request.url, body: body),
                 session)

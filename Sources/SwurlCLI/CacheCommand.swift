@@ -46,12 +46,14 @@ enum CacheCommand: SwurlCommand {
             out = args.has(.json) ? json(listings, now: now) : table(listings, now: now)
         case "clear":
             guard rest.count <= 1 else { throw .usage("swurl cache clear takes at most one URL prefix") }
-            // Entries keep absolute URLs: a prefix written as a request's URL is written
-            // (`127.0.0.1:8080/x`, `:8080/x`) gets its scheme as that request's did; one that is
-            // a scheme or the start of one (`https`, `http:/`) is taken as it is.
+            // Entries keep absolute URLs, spelled as `CacheKey.spelling` says: a prefix written as
+            // a request's URL is written (`127.0.0.1:8080/x`, `:8080/x`) is made absolute and
+            // normalized as that request's was; a scheme or the start of one (`HTTPS`,
+            // `http:/`) is taken in lower case.
             let prefix = try rest.first.map { (p: String) throws(SwurlError) -> String in
-                if URLBuilder.schemeOf(p) != nil || ["http://", "https://"].contains(where: { $0.hasPrefix(p.lowercased()) }) { return p }
-                return try URLBuilder.absolute(p, defaultScheme: args.value(.defaultScheme) ?? "http")
+                if ["http://", "https://"].contains(where: { $0.hasPrefix(p.lowercased()) }) { return p.lowercased() }
+                if URLBuilder.schemeOf(p) != nil { return CacheKey.spelling(p) }
+                return CacheKey.spelling(try URLBuilder.resolvedURL(p, defaultScheme: args.value(.defaultScheme) ?? "http"))
             }
             let n = store.clear(urlPrefix: prefix)
             out = Array("removed \(n) \(n == 1 ? "entry" : "entries")\n".utf8)

@@ -64,6 +64,10 @@ package struct CommandOptions {
     package var sessionReadOnly: String?
     /// `--curl`: print the curl command instead of sending.
     package var curl = false
+    /// Whether `swurl -d -c [-o NAME] URL` repeats this request (no items, and no option but
+    /// those the resume hint writes or that change nothing on the wire): else the hint says to
+    /// run the same command with `--continue`, instead of printing one without a pin or header.
+    package var shortResumeRepeats = true
 
     /// Validates option values and splits the positionals into method, URL and items.
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
@@ -71,6 +75,9 @@ package struct CommandOptions {
         url = ""
         try takePositionals(args.positionals, environment: environment)
         try parseOptions(args, environment: environment)
+        let harmless: Set<Option> = [.download, .continue, .output, .quiet, .overwrite, .verbose, .print, .headers, .body,
+                                     .timing, .noConfig]
+        shortResumeRepeats = items.isEmpty && args.options.keys.allSatisfy { harmless.contains($0) }
     }
 
     /// Method, URL and request items from the positionals.

@@ -17,8 +17,16 @@ enum DownloadCommand: SwurlCommand {
 
     /// Says where a partial download stays, and the command that resumes it: with `-o NAME`,
     /// which finds NAME.part whatever named it (a Content-Disposition name, a `-1` suffix).
-    static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, credentials: Bool, environment: Environment) {
+    /// When the command had more than the hint can write (a pin, a header, a proxy), it says to
+    /// run the same command with `--continue`: a printed one without them would resume from
+    /// whichever server answers.
+    static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, options: CommandOptions, environment: Environment) {
         guard DownloadFile.size(of: part).map({ $0 > 0 }) == true else { return }
+        guard options.shortResumeRepeats else {
+            try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with the same command and --continue (-c)\n")
+            return
+        }
+        let credentials = options.authUser != nil
         let name = file.path ?? ""
         let output = name.isEmpty ? "" : " -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(name)), as: UTF8.self)
         let url = String(decoding: CurlCommandExport.quote(Array(Redactor.url(request.url).utf8)), as: UTF8.self)
@@ -83,9 +91,10 @@ enum DownloadCommand: SwurlCommand {
             let error = (error as? SwurlError) ?? .output("\(error)")
             reporter.bar?.interrupt()
             file.abandon()
-            // A whole file (a 416 said so) is no partial download to resume.
-            if let part = file.keptPath, !options.quiet, !file.isWhole {
-                DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment)
+            // A whole file (a 416 said so) is no partial download to resume; nor is one whose
+            // server failed the trust checks (a pin, the chain, the name): resuming cannot fix it.
+            if let part = file.keptPath, !options.quiet, !file.isWhole, !error.isTrustFailure {
+                DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
             }
             throw error
         }
@@ -100,7 +109,7 @@ enum DownloadCommand: SwurlCommand {
             noteCache()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
-            if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, credentials: options.authUser != nil, environment: environment) }
+            if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment) }
             Swurl.printTiming(result.timing, options, environment)
             // The HTTP status is the run's status; a session that cannot be saved is still said.
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }

@@ -88,14 +88,19 @@ class TransferReporter: TransferObserving {
     /// What a retry line starts with after `swurl: ` (a batch line's `line N: `).
     let context: String
 
-    init(_ options: CommandOptions, _ environment: Environment, context: String = "") {
+    /// Called before a notice is written (a batch's progress line takes itself off the terminal).
+    let beforeNotice: (() -> Void)?
+
+    init(_ options: CommandOptions, _ environment: Environment, context: String = "", beforeNotice: (() -> Void)? = nil) {
         self.environment = environment
         quiet = options.quiet
         self.context = context
+        self.beforeNotice = beforeNotice
     }
 
     func transferWillRetry(_ notice: RetryNotice) {
         guard !quiet else { return }
+        beforeNotice?()
         try? environment.stderr.write("swurl: " + context + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
     }
 

@@ -19,7 +19,7 @@ package enum URLBuilder {
     }
 
     /// The text `resolve` parses: the shorthands expanded, the default scheme added.
-    static func absolute(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
+    private static func absolute(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
         var text = raw
         if text.hasPrefix("://") { text.removeFirst(3) }
         // A scheme-relative URL (`//host/path`, RFC 3986 §4.2) takes the default scheme.

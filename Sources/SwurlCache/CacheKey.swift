@@ -24,6 +24,21 @@ package struct CacheKey: Sendable, Equatable, Hashable {
     /// The entry's file name in the cache directory.
     package var fileName: String { urlDigest + "." + variantDigest }
 
+    /// `url` as entries spell it, as far as text can tell: the scheme and host in lower case (RFC
+    /// 3986 §6.2.2.1: neither is case-sensitive; libcurl keeps a host's case) and no fragment
+    /// (never sent). `HopCache.cacheURL` applies it after libcurl's normalization; `swurl cache
+    /// clear` to its prefix.
+    package static func spelling(_ url: String) -> String {
+        let text = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+        guard let separator = text.rangeOfText("://") else { return text }
+        let rest = text[separator.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        let hostStart = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
+        return text[..<separator.lowerBound].lowercased() + "://" + authority[..<hostStart] + authority[hostStart...].lowercased()
+            + rest[authorityEnd...]
+    }
+
     /// The file-name prefix every entry of `url` has.
     package static func prefix(forURL url: String) -> String { digest(url) + "." }
 

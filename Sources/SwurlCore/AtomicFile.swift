@@ -21,25 +21,21 @@ package final class AtomicFile {
     /// - Throws: `SwurlError.output` when the directory cannot take a new file.
     package init(replacing target: String, mode: mode_t? = nil) throws(SwurlError) {
         self.target = target
+        let shown = AtomicFile.shown(target)
         let dir = OutputTarget.directory(of: target)
         let base = OutputTarget.name(of: target)
         var template = ArgumentBytes.path(dir + "/." + base + ".swurl-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw .output("cannot create a file beside '\(target)': \(systemErrorMessage(errno))") }
+        guard fd >= 0 else { throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(errno))") }
         self.fd = fd
         tempPath = ArgumentBytes.decode(cString: template)
         var st = stat()
-        // In a directory with the sticky bit (/tmp) only the file's or the directory's owner may
-        // replace it: the rename at the end would fail after all the work. Found now instead.
-        var dirStat = stat()
-        let uid = geteuid()
-        if uid != 0, stat(ArgumentBytes.path(dir), &dirStat) == 0, dirStat.st_mode & S_ISVTX != 0, dirStat.st_uid != uid,
-           lstat(ArgumentBytes.path(target), &st) == 0, st.st_uid != uid {
+        if let refusal = AtomicFile.replaceRefusal(target) {
             close(fd)
             self.fd = -1
             unlink(ArgumentBytes.path(tempPath))
             done = true
-            throw .output("cannot replace '\(target)': it is another user's file in a directory with the sticky bit, where only its owner may replace it; write to another name")
+            throw refusal
         }
         if let mode {
             fchmod(fd, mode)
@@ -75,9 +71,24 @@ package final class AtomicFile {
         guard synced, closed, rename(ArgumentBytes.path(tempPath), ArgumentBytes.path(target)) == 0 else {
             let e = synced ? errno : syncError
             unlink(ArgumentBytes.path(tempPath))
-            throw .output("saving '\(target)' failed: \(systemErrorMessage(e))")
+            throw .output("saving '\(AtomicFile.shown(target))' failed: \(systemErrorMessage(e))")
         }
     }
+
+    /// Why a rename over `target` would fail, found before the work: in a directory with the
+    /// sticky bit (/tmp) only the file's or the directory's owner may replace it. Nil when it
+    /// would not fail for that (or there is nothing to replace).
+    package static func replaceRefusal(_ target: String) -> SwurlError? {
+        let uid = geteuid()
+        var dirStat = stat(), st = stat()
+        guard uid != 0, stat(ArgumentBytes.path(OutputTarget.directory(of: target)), &dirStat) == 0,
+              dirStat.st_mode & S_ISVTX != 0, dirStat.st_uid != uid,
+              lstat(ArgumentBytes.path(target), &st) == 0, st.st_uid != uid else { return nil }
+        return .output("cannot replace '\(shown(target))': it is another user's file in a directory with the sticky bit, where only its owner may replace it; write to another name")
+    }
+
+    /// A path as messages show it: bytes that are not UTF-8 as `\xE9`, controls escaped.
+    static func shown(_ path: String) -> String { TerminalSanitizer.clean(ArgumentBytes.shown(path)) }
 
     /// Removes the temporary file; the target stays as it was.
     package func discard() {

@@ -194,7 +194,7 @@ package enum OutputTarget: Equatable, Sendable {
             guard lstat(ArgumentBytes.path(current), &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { break }
             guard st.st_uid == geteuid() || st.st_uid == 0 else {
                 throw .output("the symbolic link \(TerminalSanitizer.clean(current)) belongs to "
-                              + "uid \(st.st_uid), not to you (uid \(geteuid())); swurl writes only through your own links; "
+                              + "uid \(st.st_uid), not to you (uid \(geteuid())); swurl follows only your own links; "
                               + "remove the link, or give the path of the file itself")
             }
             guard let next = linkTarget(current) else { break }

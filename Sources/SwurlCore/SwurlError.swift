@@ -40,6 +40,12 @@ package enum SwurlError: Error, Equatable, Sendable {
         }
     }
 
+    /// Whether the TLS peer was not trusted (exit 7).
+    package var isTrustFailure: Bool {
+        if case .trust = self { return true }
+        return false
+    }
+
     /// An optional second line that tells the user how to fix the problem (URL passwords
     /// masked, as in `message`).
     package var hint: String? {

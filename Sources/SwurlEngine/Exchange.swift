@@ -77,15 +77,33 @@ package final class Exchange {
     /// - Throws: the delegates' errors and `SwurlError` for transport, timeout, too many
     ///   redirects (`tooManyRedirects`), a body that cannot be sent again, and interruption.
     package func perform() throws(SwurlError) -> Result {
-        while true {
-            let transfer = try beginHop()
-            let outcome: Swift.Result<TransferResult, SwurlError>
-            do { outcome = .success(try transfer.perform()) } catch { outcome = .failure(error) }
-            switch try endHop(transfer, outcome) {
-            case .finished(let result): return result
-            case .next: continue
-            case .retry(let wait): try pause(wait)
+        do {
+            while true {
+                let transfer = try beginHop()
+                let outcome: Swift.Result<TransferResult, SwurlError>
+                do { outcome = .success(try transfer.perform()) } catch { outcome = .failure(error) }
+                switch try endHop(transfer, outcome) {
+                case .finished(let result): return result
+                case .next: continue
+                case .retry(let wait): try pause(wait)
+                }
             }
+        } catch {
+            // A failure after a response began (a cut body, a timeout, Ctrl-C) still saves the
+            // session: its cookies are what the engine holds now (those handed to it, and any the
+            // response set), not none, which would delete the host's stored cookies.
+            keepEngineCookies()
+            throw error
+        }
+    }
+
+    /// `cookiesAfterExchange` from the engine's list as it is now.
+    private func keepEngineCookies() {
+        guard jar != nil else { return }
+        cookiesAfterExchange = engineCookiesInCreationOrder().compactMap(\.cookie).map { c in
+            var c = c
+            if !c.hasValidPath { c.path = defaultPaths[c.key] ?? "/" }
+            return c
         }
     }
 
@@ -289,13 +307,7 @@ package final class Exchange {
             redirectTime += result.timing.total
             return .next
         case .final:
-            if jar != nil {
-                cookiesAfterExchange = engineCookiesInCreationOrder().compactMap(\.cookie).map { c in
-                    var c = c
-                    if !c.hasValidPath { c.path = defaultPaths[c.key] ?? "/" }
-                    return c
-                }
-            }
+            keepEngineCookies()
             var timing = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects, retries: retries)
             timing.cache = cacheStatus
             return .finished(Result(head: result.head, url: hop.url, timing: timing, delegate: delegate,

@@ -91,12 +91,12 @@ final class HopCache: TransferDelegate {
     /// passwords apart; the file holds no secret in clear).
     static func storedURL(_ url: String) -> String { Redactor.url(cacheURL(url)) }
 
-    /// The URL entries are keyed, stored and invalidated under: as libcurl spells it (scheme and
-    /// host lower-cased, dot segments gone), without the fragment, which is never sent (so
-    /// `doc#intro` and `doc` are one resource, and a PUT to `doc` invalidates both).
+    /// The URL entries are keyed, stored and invalidated under: as libcurl spells it (dot
+    /// segments gone), with the scheme and host in lower case and without the fragment, which is
+    /// never sent (`CacheKey.spelling`: `doc#intro` and `doc` are one resource, and a PUT to
+    /// `doc` invalidates both).
     static func cacheURL(_ url: String) -> String {
-        let normal = (try? CurlURL.normalized(parsing: url)) ?? url
-        return normal.firstIndex(of: "#").map { String(normal[..<$0]) } ?? normal
+        CacheKey.spelling((try? CurlURL.normalized(parsing: url)) ?? url)
     }
 
     /// The key: method, URL and digests of what makes identities and trust differ: the

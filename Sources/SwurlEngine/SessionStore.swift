@@ -224,6 +224,14 @@ package struct SessionStore: Sendable {
 
     /// Reads the file; nil when it does not exist.
     private func readBytes() throws(SwurlError) -> [UInt8]? {
+        // Another user's link would choose which file's headers and credentials go out (and
+        // where the save writes): refused before anything is sent, read-only too, as for writes.
+        var lst = stat()
+        if lstat(ArgumentBytes.path(path), &lst) == 0, (lst.st_mode & S_IFMT) == S_IFLNK {
+            do { _ = try OutputTarget.ownFile(path) } catch {
+                throw .badData("the session file \(TerminalSanitizer.clean(path)) cannot be used: " + error.message)
+            }
+        }
         let fd: Int32
         switch RegularFile.open(path) {
         case .missing: return nil

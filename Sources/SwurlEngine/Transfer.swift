@@ -321,7 +321,15 @@ package final class Transfer: EasyTransferHandler {
         receivedBase = resumedFrom != nil && head.status == 206 ? ContentRange.parse(head.headers["Content-Range"])?.start ?? 0 : 0
         guard head.headers["Content-Encoding"] == nil,
               let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
-        return receivedBase + length > max
+        return Transfer.passes(max, receivedBase, length)
+    }
+
+    /// Whether `a + b + c` is more than `max`; a sum past Int64 is (the range's start and the
+    /// length are the server's numbers).
+    static func passes(_ max: Int64, _ a: Int64, _ b: Int64, _ c: Int64 = 0) -> Bool {
+        let (ab, first) = a.addingReportingOverflow(b)
+        let (sum, second) = ab.addingReportingOverflow(c)
+        return first || second || sum > max
     }
 
     /// A connection to `--unix-socket PATH` that failed: libcurl's message names the URL's host
@@ -430,7 +438,7 @@ package final class Transfer: EasyTransferHandler {
     }
 
     package func easyDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if let max = options.maxFileSize, receivedBase + receivedBytes + Int64(bytes.count) > max {
+        if let max = options.maxFileSize, Transfer.passes(max, receivedBase, receivedBytes, Int64(bytes.count)) {
             fail(tooLarge(max))
             return 0
         }

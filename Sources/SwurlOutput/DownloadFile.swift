@@ -138,6 +138,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 if access(ArgumentBytes.path(dir), W_OK | X_OK) != 0 {
                     throw .output("cannot write '\(out).part': \(systemErrorMessage(errno))")
                 }
+                // Nor to a rename the sticky bit forbids (another user's file in /tmp).
+                if let refusal = AtomicFile.replaceRefusal(out) { throw refusal }
             }
         } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
             path = found
@@ -216,6 +218,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                                            initialURL: plan.initialURL, mediaType: head.mediaType)
             let base = plan.directory + "/" + name
             path = plan.overwrite && !isReserved(base) ? base : DownloadName.unique(base, exists: isTaken)
+            // Before any byte is saved: a rename the sticky bit forbids would fail at the end.
+            if let chosen = path, let refusal = AtomicFile.replaceRefusal(chosen) { throw refusal }
         }
         guard let resumed = writePath else { return }
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
@@ -223,11 +227,15 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // A 206's bytes go where its Content-Range says, so the range must be one the file can
         // take as it comes: the body as stored (no other coding than identity: the download asked
         // for none), as long as the range (Content-Length agreeing), not one byte past its end.
-        let range = head.status == 206 ? ContentRange.parse(head.headers["Content-Range"]) : nil
+        // Two Content-Range fields name no one range.
+        let ranges = head.headers.values("Content-Range")
+        let range = head.status == 206 && ranges.count == 1 ? ContentRange.parse(ranges[0]) : nil
         if let range {
-            let coding = head.headers["Content-Encoding"]?.trimmingSpaces().lowercased() ?? ""
-            guard coding.isEmpty || coding == "identity" else {
-                throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.clean(coding))): they cannot go into the file as they are",
+            // Every coding of every field (`identity, gzip` may come as two fields).
+            let codings = head.headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
+                .map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+            guard codings.isEmpty else {
+                throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.clean(codings.joined(separator: ", ")))): they cannot go into the file as they are",
                                            hint: offset > 0 ? "delete '\(TerminalSanitizer.clean(resumed))' to start over" : nil)
             }
             if let length, length != range.end - range.start + 1 {

@@ -86,7 +86,7 @@ package struct SecurityPolicy: Sendable, Equatable {
     package var keyPins: [String] { pinnedKeyDigests.map { "sha256//" + Base64.encode($0) } }
 
     /// Adds `--pin-pubkey VALUE`: `sha256//B64` pins joined by `;`, or a file with PEM/DER public
-    /// keys or certificates (their keys are pinned).
+    /// keys or one certificate (the keys are pinned; a chain is refused).
     /// - Parameter readFile: reads a (resolved) file; throws `SwurlError.inputFile`.
     /// - Throws: `.usage` for a malformed pin, `.inputFile` / `.badData` for a bad file.
     package mutating func addKeyPins(_ value: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
@@ -107,7 +107,16 @@ package struct SecurityPolicy: Sendable, Equatable {
             return
         }
         if trimmed.isEmpty { throw .usage("--pin-pubkey needs a sha256// pin or a file") }
-        let keys = PublicKey.parseAll(try readFile(value))
+        let bytes = try readFile(value)
+        // A chain (fullchain.pem, `openssl s_client -showcerts`) would pin its CA's key too, and
+        // so any server that CA issued for: one certificate is the server's own. Several public
+        // keys (a key and its backups) are pins as meant.
+        let certificates = Certificate.parseAll(bytes).count
+        guard certificates <= 1 else {
+            throw .badData("--pin-pubkey: '\(value)' holds \(certificates) certificates (a chain): pinning every key in it would accept any server its CA issued a certificate for",
+                           hint: "give the server's own certificate or key, or its sha256// pin ('swurl certs URL' prints it); --pin-cert FILE takes a chain")
+        }
+        let keys = PublicKey.parseAll(bytes)
         guard !keys.isEmpty else {
             throw .badData("--pin-pubkey: '\(value)' holds no public key or certificate (PEM or DER)",
                            hint: "give a sha256//BASE64 pin, or a PEM/DER public key or certificate file")

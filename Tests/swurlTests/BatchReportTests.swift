@@ -169,7 +169,8 @@ final class BatchReportTests: XCTestCase {
     }
 
     /// In a directory with the sticky bit, another user's file cannot be replaced by rename(2):
-    /// the report (or the HAR) is refused before any line runs, not lost after all of them.
+    /// the report (or the HAR, or a download's file) is refused before any line runs, not lost
+    /// after all of them.
     func testAnotherUsersFileInAStickyDirectoryIsRefusedBeforeAnyRequest() throws {
         guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
         let capture = try CaptureServer()
@@ -185,7 +186,8 @@ final class BatchReportTests: XCTestCase {
         try (base + "/line\n").write(toFile: dir + "/lines", atomically: false, encoding: .utf8)
         try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir + "/lines")
         let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
-        for args in [["batch", dir + "/lines", "--report", dir + "/owned.html"], ["--har", dir + "/owned.har", base + "/one"]] {
+        for args in [["batch", dir + "/lines", "--report", dir + "/owned.html"], ["--har", dir + "/owned.har", base + "/one"],
+                     ["-d", "--overwrite", "-o", dir + "/owned.html", base + "/two"]] {
             let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary] + args,
                                    directory: dir, environment: env, check: false)
             XCTAssertEqual(r.status, 1, r.stderr)

@@ -100,6 +100,9 @@ final class DownloadHardeningTests: XCTestCase {
                                   body: Data([0x1F, 0x8B, 0x08, 0, 0])), "encoded (Content-Encoding: gzip)"),
             (SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 5-6/10", "Content-Length: 5"], body: Data("BBBBB".utf8)),
              "does not match its Content-Length (5)"),
+            // `identity, gzip` as two fields: every field counts.
+            (SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 5-9/10", "Content-Encoding: identity", "Content-Encoding: gzip"],
+                                  body: Data([0x1F, 0x8B, 0x08, 0, 0])), "encoded (Content-Encoding: gzip)"),
         ]
         for (reply, message) in replies {
             let server = try SequenceServer([reply])
@@ -119,6 +122,42 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("more than the range it announced"), r.stderr)
         XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAABB".utf8))
+    }
+
+    /// A resumed range near Int64's end with --max-filesize: the sum of the server's numbers
+    /// overflowed and trapped (exit 132); it is simply too large.
+    func testARangeNearTheEndOfInt64WithMaxFilesizeIsTooLargeNotACrash() throws {
+        let server = try SequenceServer([SequenceServer.Reply("206 Partial Content",
+                                                              ["Content-Range: bytes 4-9223372036854775806/9223372036854775807",
+                                                               "Content-Length: 9223372036854775803"], body: Data("BBBB".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        try Data("AAAA".utf8).write(to: URL(fileURLWithPath: dir + "/big.part"))
+        let r = try runSwurl(["-d", "-c", "--max-filesize", "1000", "-o", "big", server.url("/big")], directory: dir)
+        XCTAssertEqual(r.status, 8, r.stderr)
+        XCTAssertTrue(r.stderr.contains("larger than --max-filesize"), r.stderr)
+        XCTAssertEqual(contents(dir + "/big.part"), Data("AAAA".utf8))
+    }
+
+    /// The resume hint prints a command only when that command repeats the request: after a
+    /// header item (or a pin, a proxy...) it says to run the same command with --continue; after
+    /// a trust failure (a pin that does not match) it says nothing, as resuming cannot help and a
+    /// printed command without the pin would fetch from whichever server answers.
+    func testTheResumeHintNeverDropsAnOptionAndIsNotGivenAfterATrustFailure() throws {
+        let server = try SequenceServer([Self.cut(100, of: 1000)])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", server.url("/data.bin"), "X-Token:abc"], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("resume it with the same command and --continue (-c)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("swurl -d -c"), r.stderr)
+
+        let pki = try CertificateFactory.shared()
+        let tls = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        try Data("AAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
+        let pinned = try runSwurl(["-d", "-c", "-o", "f.bin", "--cacert", pki.path("root.pem"),
+                                   "--pin-pubkey", try pki.pin("leaf2.pem"), "https://localhost:\(tls.server.port)/f.bin"], directory: dir)
+        XCTAssertEqual(pinned.status, 7, pinned.stderr)
+        XCTAssertFalse(pinned.stderr.contains("resume it"), pinned.stderr)
+        XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAA".utf8))
     }
 
     /// A 206 to a request for the whole file: from byte 0 it is the file's start (the rest can

@@ -584,6 +584,20 @@ final class SessionTests: XCTestCase {
         }
     }
 
+    /// A response cut after its head (here a body shorter than its Content-Length; a timeout or
+    /// Ctrl-C alike) still saves the session with the cookies the engine holds: the stored ones
+    /// and the one the cut response set. The host's stored cookies were deleted.
+    func testACutResponseKeepsTheStoredCookiesAndAddsItsOwn() throws {
+        let server = try SequenceServer([.init("200 OK", ["Set-Cookie: sid=secret1; Path=/", "Content-Length: 2"], body: Data("ok".utf8)),
+                                         .init("200 OK", ["Set-Cookie: new=2; Path=/", "Content-Length: 1000"], body: Data("abc".utf8))])
+        let file = TestPaths.temporaryDirectory() + "/w.json"
+        let login = try swurl(["--session", file, server.url("/login")])
+        XCTAssertEqual(login.status, 0, login.stderr)
+        let cut = try swurl(["--session", file, server.url("/drop")])
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        XCTAssertEqual(Set(try cookieNames(file)), ["sid", "new"])
+    }
+
     /// A session file that is a symbolic link (the user's own) is written at its target,
     /// atomically, and the link stays a link.
     func testASymlinkedSessionIsWrittenThroughTheLink() throws {
@@ -601,12 +615,17 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try mode(dir + "/real/s.json"), 0o600)
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir + "/real")), ["s.json", ".s.json.lock"])
         XCTAssertEqual(try cookies(try swurl(["--session", link, try url("/cookies")])), ["c1": "v", "c2": "v"])
-        // A link another user owns is not written through.
+        // A link another user owns is neither read nor written through: refused before sending
+        // (it would choose which file's headers and credentials go out), read-only too.
         if geteuid() == 0 {
             XCTAssertEqual(lchown(link, 12345, 12345), 0)
-            let r = try swurl(["--session", link, try url("/cookies/set/c3/v")])
-            XCTAssertEqual(r.status, 1, r.stderr)
-            XCTAssertTrue(r.stderr.contains("the session was not saved: the symbolic link \(link) belongs to uid 12345"), r.stderr)
+            let capture = try CaptureServer()
+            for option in ["--session", "--session-read-only"] {
+                let r = try swurl([option, link, capture.base + "/c3"])
+                XCTAssertEqual(r.status, 65, r.stderr)
+                XCTAssertTrue(r.stderr.contains("the session file \(link) cannot be used: the symbolic link \(link) belongs to uid 12345"), r.stderr)
+            }
+            XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
             XCTAssertEqual(try cookieNames(dir + "/real/s.json"), ["c1", "c2"])
         }
     }

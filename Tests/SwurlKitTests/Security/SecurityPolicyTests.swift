@@ -46,6 +46,19 @@ final class SecurityPolicyTests: XCTestCase {
             try p.addKeyPins(der + "/" + file, readFile: read)
             XCTAssertEqual(p.keyPins, [try pki.pin("leaf.pem")], file)
         }
+        // A chain would pin its CA's key too (any server it issued for): refused, naming --pin-cert.
+        var chain = SecurityPolicy()
+        XCTAssertThrowsError(try chain.addKeyPins(pki.path("leaf-chain.pem"), readFile: read)) { error in
+            guard case .badData(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("holds 2 certificates (a chain)"), message)
+            XCTAssertTrue(hint?.contains("--pin-cert FILE takes a chain") == true, hint ?? "")
+        }
+        XCTAssertEqual(chain.keyPins, [])
+        // Several public keys (a key and its backup) are pins as meant.
+        try CertificateFactory.shell("cat '\(pki.path("leaf.pub.pem"))' '\(pki.path("root.pub.pem"))' > keys.pem", in: der)
+        var keys = SecurityPolicy()
+        try keys.addKeyPins(der + "/keys.pem", readFile: read)
+        XCTAssertEqual(keys.keyPins, [try pki.pin("leaf.pem"), try pki.pin("root.pem")])
         var certs = SecurityPolicy()
         try certs.addPinnedCertificates(file: pki.path("leaf-chain.pem"), readFile: read)
         try certs.addPinnedCertificates(file: der + "/leaf.der", readFile: read)
