@@ -50,11 +50,7 @@ enum CacheCommand: SwurlCommand {
             // a request's URL is written (`127.0.0.1:8080/x`, `:8080/x`) is made absolute and
             // normalized as that request's was; a scheme or the start of one (`HTTPS`,
             // `http:/`) is taken in lower case.
-            let prefix = try rest.first.map { (p: String) throws(SwurlError) -> String in
-                if ["http://", "https://"].contains(where: { $0.hasPrefix(p.lowercased()) }) { return p.lowercased() }
-                if URLBuilder.schemeOf(p) != nil { return CacheKey.spelling(p) }
-                return CacheKey.spelling(try URLBuilder.resolvedURL(p, defaultScheme: args.value(.defaultScheme) ?? "http"))
-            }
+            let prefix = rest.first.map { CacheCommand.prefix($0, defaultScheme: args.value(.defaultScheme) ?? "http") }
             let n = store.clear(urlPrefix: prefix)
             out = Array("removed \(n) \(n == 1 ? "entry" : "entries")\n".utf8)
         case "prune":
@@ -66,6 +62,23 @@ enum CacheCommand: SwurlCommand {
         }
         do { try environment.stdout.write(handingOver: &out) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
         return .success
+    }
+
+    /// A `clear` prefix spelled as entries keep their URLs: one that reads as a URL (a scheme
+    /// added as a request's would be) made absolute and normalized as a request's URL is
+    /// (`CacheURL.of`), without the `/` a bare host gains (`https://api` stays a prefix of every
+    /// `https://api…` host) and keeping a trailing `?` (entries with a query); text that reads as
+    /// no URL, or a scheme or the start of one (`HTTPS`, `http:/`), by its text
+    /// (`CacheKey.spelling`).
+    static func prefix(_ p: String, defaultScheme: String) -> String {
+        if ["http://", "https://"].contains(where: { $0.hasPrefix(p.lowercased()) }) { return p.lowercased() }
+        guard let resolved = try? URLBuilder.resolvedURL(p, defaultScheme: defaultScheme) else { return CacheKey.spelling(p) }
+        var spelled = CacheURL.of(resolved)
+        // The given text's part after the host: none means a host prefix.
+        let afterScheme = p.rangeOfText("://").map { p[$0.upperBound...] } ?? Substring(p)
+        if !afterScheme.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }), spelled.hasSuffix("/") { spelled.removeLast() }
+        if p.hasSuffix("?") && !spelled.hasSuffix("?") { spelled += "?" }
+        return spelled
     }
 
     /// Age and freshness of a listed entry.

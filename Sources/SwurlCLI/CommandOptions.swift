@@ -75,8 +75,11 @@ package struct CommandOptions {
         url = ""
         try takePositionals(args.positionals, environment: environment)
         try parseOptions(args, environment: environment)
+        // Options that change what is shown or how long it waits, not what is asked for (a
+        // config file's count too: it applies to the printed command as well, but is not told apart).
         let harmless: Set<Option> = [.download, .continue, .output, .quiet, .overwrite, .verbose, .print, .headers, .body,
-                                     .timing, .noConfig]
+                                     .timing, .noConfig, .pretty, .style, .sortKeys, .stream, .checkStatus, .timeout,
+                                     .connectTimeout, .retry, .retryDelay, .retryMaxTime, .maxFilesize, .limitRate, .ignoreStdin]
         shortResumeRepeats = items.isEmpty && args.options.keys.allSatisfy { harmless.contains($0) }
     }
 

@@ -22,7 +22,8 @@ enum DownloadCommand: SwurlCommand {
     /// whichever server answers.
     static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, options: CommandOptions, environment: Environment) {
         guard DownloadFile.size(of: part).map({ $0 > 0 }) == true else { return }
-        guard options.shortResumeRepeats else {
+        // A GET without a body: a DELETE's or a POST's printed as `swurl -d -c URL` would be a GET.
+        guard options.shortResumeRepeats, request.method == .get, request.body == nil else {
             try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with the same command and --continue (-c)\n")
             return
         }
@@ -95,6 +96,13 @@ enum DownloadCommand: SwurlCommand {
             // server failed the trust checks (a pin, the chain, the name): resuming cannot fix it.
             if let part = file.keptPath, !options.quiet, !file.isWhole, !error.isTrustFailure {
                 DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
+            }
+            // A response that began (and was cut, timed out or stopped by Ctrl-C) set its cookies:
+            // the session keeps them, as a request's does.
+            if file.sawResponse {
+                do { try stored?.save(options: options, transfer: transferOptions, session: session, environment: environment) } catch {
+                    Swurl.report(error, environment: environment)
+                }
             }
             throw error
         }

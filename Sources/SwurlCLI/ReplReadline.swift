@@ -34,8 +34,10 @@ enum ReplReadline {
         while true {
             Interrupt.arm()
             guard let raw = sw_rl_readline(prompt(session)) else {
-                // Ctrl-D: end the prompt's line so the shell's prompt starts clean.
-                try? session.environment.stdout.write("\n")
+                // Ctrl-D: end the prompt's line so the shell's prompt starts clean (on the prompt's
+                // own stream: stdout may be a file, which must get no stray byte).
+                let env = session.environment
+                try? (!env.stdoutIsTerminal && env.stderrIsTerminal ? env.stderr : env.stdout).write("\n")
                 return .success
             }
             // Decoded as argv is: a byte that is not UTF-8 stays that byte.

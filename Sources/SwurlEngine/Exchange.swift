@@ -251,6 +251,9 @@ package final class Exchange {
         var result: TransferResult
         switch outcome {
         case .failure(let error):
+            // Cookies the failed response set keep the default path of its URL, as a whole one's
+            // do (the session is saved after a failure too).
+            noteCookiePaths(setBy: hop.url)
             cache?.finish(succeeded: false)
             cacheStatus = cache?.status
             let retryable = error != .interrupted && canRetry && transfer.failureIsTransient

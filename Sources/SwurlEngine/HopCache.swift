@@ -95,9 +95,7 @@ final class HopCache: TransferDelegate {
     /// segments gone), with the scheme and host in lower case and without the fragment, which is
     /// never sent (`CacheKey.spelling`: `doc#intro` and `doc` are one resource, and a PUT to
     /// `doc` invalidates both).
-    static func cacheURL(_ url: String) -> String {
-        CacheKey.spelling((try? CurlURL.normalized(parsing: url)) ?? url)
-    }
+    static func cacheURL(_ url: String) -> String { CacheURL.of(url) }
 
     /// The key: method, URL and digests of what makes identities and trust differ: the
     /// credential headers, a `Host` field (another virtual host's response), the cookies the
@@ -342,5 +340,13 @@ final class HopCache: TransferDelegate {
         head.headers.remove("Set-Cookie")
         head.headers.set("Age", String(Int(max(0, min(age, 2_147_483_648)))))
         return head
+    }
+}
+
+/// `HopCache.cacheURL` for the commands (`swurl cache clear` spells its prefix the same way).
+package enum CacheURL {
+    /// The URL as entries keep it: libcurl's normalization, then `CacheKey.spelling`.
+    package static func of(_ url: String) -> String {
+        CacheKey.spelling((try? CurlURL.normalized(parsing: url)) ?? url)
     }
 }

@@ -58,6 +58,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// One past the last byte the 206 being saved announced (its Content-Range's end): a byte
     /// more would land where the file's later bytes belong.
     private var rangeLimit: Int64?
+    /// Whether a final response head arrived (a session is saved after a failure only then).
+    package private(set) var sawResponse = false
     /// The final response head, when it was an error status (nothing is written then).
     package private(set) var failedHead: HTTPResponseHead?
     /// A note for stderr (e.g. the server ignored the range).
@@ -138,8 +140,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 if access(ArgumentBytes.path(dir), W_OK | X_OK) != 0 {
                     throw .output("cannot write '\(out).part': \(systemErrorMessage(errno))")
                 }
-                // Nor to a rename the sticky bit forbids (another user's file in /tmp).
-                if let refusal = AtomicFile.replaceRefusal(out) { throw refusal }
+                // Nor to a rename the sticky bit forbids (another user's file, or `.part`, in /tmp:
+                // the bytes would go into their `.part` and the rename fail at the end).
+                if let refusal = AtomicFile.replaceRefusal(out) ?? AtomicFile.replaceRefusal(out + ".part") { throw refusal }
             }
         } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
             path = found
@@ -199,6 +202,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         try headDelegate?.transferDidReceiveHead(head)
         // An informational head: the final one follows, and nothing changes until then.
         if head.status < 200 { return }
+        sawResponse = true
         // Until this head is accepted for saving, its body is dropped.
         stopSaving()
         rangeLimit = nil
@@ -219,7 +223,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let base = plan.directory + "/" + name
             path = plan.overwrite && !isReserved(base) ? base : DownloadName.unique(base, exists: isTaken)
             // Before any byte is saved: a rename the sticky bit forbids would fail at the end.
-            if let chosen = path, let refusal = AtomicFile.replaceRefusal(chosen) { throw refusal }
+            if let chosen = path, let refusal = AtomicFile.replaceRefusal(chosen) ?? AtomicFile.replaceRefusal(chosen + ".part") { throw refusal }
         }
         guard let resumed = writePath else { return }
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }

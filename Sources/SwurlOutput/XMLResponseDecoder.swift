@@ -10,7 +10,7 @@ import SwurlCore
 /// be well-formed there keeps what was formatted, and the rest is shown as sent, with a note
 /// that says so (as `JSONResponseDecoder` does).
 final class XMLResponseDecoder: ResponseDecoding {
-    private let context: DecodingContext
+    private var context: DecodingContext
     private let formatter: XMLStreamFormatter
     /// The start of the body; closed from the start with `--stream`, which shows output as soon
     /// as there is some.
@@ -23,7 +23,20 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// With `--stream` (no window): whether the first chunk was looked at for binary data.
     private var streamSniffed = false
 
+    /// XML in another charset than UTF-8 (its Content-Type's, or UTF-16 by its byte order mark:
+    /// XML 1.0 §4.3.3) is converted to UTF-8 before it is checked and formatted; the decoders
+    /// behind it then see UTF-8 (no charset).
+    private var transcoder: CharsetConverter?
+    /// Whether the body's start was looked at for a UTF-16 byte order mark (no charset given).
+    private var bomChecked: Bool
+
     init(context: DecodingContext) {
+        var context = context
+        if let cs = context.charset, !TextResponseDecoder.isUTF8Compatible(cs), let t = CharsetConverter(from: cs) {
+            transcoder = t
+            context.charset = nil
+        }
+        bomChecked = context.charset != nil || transcoder != nil
         self.context = context
         formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
         stream = context.options.stream
@@ -31,6 +44,21 @@ final class XMLResponseDecoder: ResponseDecoding {
     }
 
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        if !bomChecked, chunk.count > 0 {
+            bomChecked = true
+            if chunk.count >= 2, (chunk[0] == 0xFE && chunk[1] == 0xFF) || (chunk[0] == 0xFF && chunk[1] == 0xFE) {
+                transcoder = CharsetConverter(from: "UTF-16")
+            }
+        }
+        if let transcoder {
+            let utf8 = transcoder.convert(chunk, final: false)
+            utf8.withUnsafeBytes { decodeUTF8($0, into: &out) }
+            return
+        }
+        decodeUTF8(chunk, into: &out)
+    }
+
+    private func decodeUTF8(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let text { text.decode(chunk, into: &out); return }
         guard chunk.count > 0 else { return }
         if !sawContent, chunk.contains(where: { !XMLTokenizer.isSpace($0) }) { sawContent = true }
@@ -65,6 +93,10 @@ final class XMLResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if let transcoder {
+            let rest = transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            rest.withUnsafeBytes { decodeUTF8($0, into: &out) }
+        }
         if text == nil {
             guard sawContent else { return .decoded }
             if window.isOpen {

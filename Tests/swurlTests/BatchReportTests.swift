@@ -178,7 +178,7 @@ final class BatchReportTests: XCTestCase {
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
         defer { try? fm.removeItem(atPath: dir) }
-        for name in ["owned.html", "owned.har"] {
+        for name in ["owned.html", "owned.har", "dl.bin.part"] {
             try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
             try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
         }
@@ -187,14 +187,16 @@ final class BatchReportTests: XCTestCase {
         try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir + "/lines")
         let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
         for args in [["batch", dir + "/lines", "--report", dir + "/owned.html"], ["--har", dir + "/owned.har", base + "/one"],
-                     ["-d", "--overwrite", "-o", dir + "/owned.html", base + "/two"]] {
+                     ["-d", "--overwrite", "-o", dir + "/owned.html", base + "/two"],
+                     // The bytes would go into the other user's .part.
+                     ["-d", "-o", dir + "/dl.bin", base + "/three"]] {
             let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary] + args,
                                    directory: dir, environment: env, check: false)
             XCTAssertEqual(r.status, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains("another user's file in a directory with the sticky bit"), r.stderr)
         }
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
-        for name in ["owned.html", "owned.har"] {
+        for name in ["owned.html", "owned.har", "dl.bin.part"] {
             XCTAssertEqual(try String(contentsOfFile: dir + "/" + name, encoding: .utf8), "root's")
         }
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")

@@ -186,6 +186,14 @@ final class DecodersEndToEndTests: XCTestCase {
             XCTAssertTrue(String(decoding: out, as: UTF8.self).contains("but is binary data not shown: 1 100 000 bytes"),
                           "\(type) \(extra): \(String(decoding: out.prefix(300), as: UTF8.self))")
         }
+        // XML in its charset: UTF-16 by the Content-Type or by its byte order mark alone, Latin-1.
+        try s.put("u16.xml", Data([0xFF, 0xFE]) + (try XCTUnwrap("<a>café</a>".data(using: .utf16LittleEndian))))
+        try s.put("l1.xml", Data([0x3C, 0x61, 0x3E, 0x63, 0x61, 0x66, 0xE9, 0x3C, 0x2F, 0x61, 0x3E]))
+        for (name, type) in [("u16.xml", "application/xml; charset=utf-16"), ("u16.xml", "application/xml"), ("l1.xml", "text/xml; charset=iso-8859-1")] {
+            let (shown, status) = try runOnTerminal(["-b", "--pretty=format", s.url(name, type: type)])
+            XCTAssertEqual(status, 0, "\(name) \(type)")
+            XCTAssertEqual(shown, "<a>café</a>\n", "\(name) \(type)")
+        }
         let strict = try runSwurl(["--decode", "xml", s.url("ctl.xml", type: "application/xml")])
         XCTAssertEqual(strict.status, 8, strict.stderr)
         XCTAssertTrue(strict.stderr.contains("a control character XML does not allow (0x0) at byte 3"), strict.stderr)

@@ -149,6 +149,13 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("resume it with the same command and --continue (-c)"), r.stderr)
         XCTAssertFalse(r.stderr.contains("swurl -d -c"), r.stderr)
+        // A DELETE printed as `swurl -d -c URL` would be a GET.
+        let delete = try runSwurl(["-d", "-o", "del.bin", "DELETE", server.url("/del.bin")], directory: dir)
+        XCTAssertEqual(delete.status, 1, delete.stderr)
+        XCTAssertTrue(delete.stderr.contains("resume it with the same command and --continue (-c)"), delete.stderr)
+        // Display options change nothing asked for: the command is printed.
+        let shown = try runSwurl(["-d", "--pretty=none", "-o", "shown.bin", server.url("/shown.bin")], directory: dir)
+        XCTAssertTrue(shown.stderr.contains("resume it with --continue: swurl -d -c -o "), shown.stderr)
 
         let pki = try CertificateFactory.shared()
         let tls = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))

@@ -339,6 +339,31 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(shown.contains("error"), shown)
     }
 
+    /// `swurl repl > FILE` on a terminal: the prompt is on stderr, and so is the line end Ctrl-D
+    /// writes; FILE gets no stray byte.
+    func testCtrlDWritesNothingIntoARedirectedStdout() throws {
+        let state = TestPaths.temporaryDirectory()
+        let out = state + "/out"
+        let driver = #"""
+        import os, pty, sys, time, select
+        binary, state, base, out = sys.argv[1:5]
+        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+        pid, fd = pty.fork()
+        if pid == 0:
+            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(o, 1)
+            os.execve(binary, [binary, "repl", base], env)
+        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        expect(b"> ")
+        os.write(fd, b"\x04")
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """#
+        let r = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state, try HTTPBin.url(""), out], check: false)
+        XCTAssertEqual(r.status, 0, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)).count, 0, "stdout's file got a stray byte")
+    }
+
     /// Options that need a partner a line may bring are fine as defaults (`set --all -h`, a line
     /// then adds -F); a line's option replaces the defaults of its set in every set the config
     /// file knows too (`--curl` over a default `--offline`, `--cache` over `--no-cache`).

@@ -589,13 +589,23 @@ final class SessionTests: XCTestCase {
     /// and the one the cut response set. The host's stored cookies were deleted.
     func testACutResponseKeepsTheStoredCookiesAndAddsItsOwn() throws {
         let server = try SequenceServer([.init("200 OK", ["Set-Cookie: sid=secret1; Path=/", "Content-Length: 2"], body: Data("ok".utf8)),
-                                         .init("200 OK", ["Set-Cookie: new=2; Path=/", "Content-Length: 1000"], body: Data("abc".utf8))])
-        let file = TestPaths.temporaryDirectory() + "/w.json"
+                                         .init("200 OK", ["Set-Cookie: new=2; Path=relative", "Content-Length: 1000"], body: Data("abc".utf8)),
+                                         .init("200 OK", ["Set-Cookie: dl=3; Path=/", "Content-Length: 1000"], body: Data("abc".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        let file = dir + "/w.json"
         let login = try swurl(["--session", file, server.url("/login")])
         XCTAssertEqual(login.status, 0, login.stderr)
-        let cut = try swurl(["--session", file, server.url("/drop")])
+        let cut = try swurl(["--session", file, server.url("/a/b/drop")])
         XCTAssertEqual(cut.status, 1, cut.stderr)
         XCTAssertEqual(Set(try cookieNames(file)), ["sid", "new"])
+        // The cut response's cookie with an invalid Path gets its URL's default path, as a whole one's.
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        let new = (object?["cookies"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "new" }
+        XCTAssertEqual(new?["path"] as? String, "/a/b")
+        // A download cut after its head saves the session too.
+        let download = try swurl(["--session", file, "-d", "-o", dir + "/dl.bin", server.url("/dl.bin")])
+        XCTAssertEqual(download.status, 1, download.stderr)
+        XCTAssertEqual(Set(try cookieNames(file)), ["sid", "new", "dl"])
     }
 
     /// A session file that is a symbolic link (the user's own) is written at its target,
