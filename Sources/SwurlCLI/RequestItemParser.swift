@@ -126,12 +126,17 @@ package struct RequestItemParser {
         }
     }
 
+    /// A value's escapes: `\` before a separator's first character stands for that character;
+    /// any other backslash, `\\` included, is kept as typed, as HTTPie keeps it (a regular
+    /// expression's `\\d`, a Windows path), unlike a name's, where `\\` is one backslash.
     private func unescape(_ chars: ArraySlice<Unicode.Scalar>) -> String {
         var out = String.UnicodeScalarView()
         var i = chars.startIndex
         while i < chars.endIndex {
             let c = chars[i]
-            if c == "\\", i + 1 < chars.endIndex, ItemSeparator.leadCharacters.contains(chars[i + 1]) || chars[i + 1] == "\\" {
+            if c == "\\", i + 1 < chars.endIndex {
+                // A pair at a time: `\\=` is a kept `\\` and then `=`.
+                if !ItemSeparator.leadCharacters.contains(chars[i + 1]) { out.append(c) }
                 out.append(chars[i + 1])
                 i += 2
                 continue

@@ -90,7 +90,9 @@ extension String {
         return String(s)
     }
 
-    /// The string with `&`, `<` and `>` as XML character entities (for element content).
+    /// The string with `&`, `<` and `>` as XML character entities (for element content), and a
+    /// carriage return as `&#13;`: written raw, every XML parser reads it (and CRLF) as a line
+    /// feed (XML 1.0 §2.11), so the value would change on its way.
     package var xmlEscaped: String {
         var out = ""
         for c in unicodeScalars {
@@ -98,6 +100,7 @@ extension String {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
+            case "\r": out += "&#13;"
             default: out.unicodeScalars.append(c)
             }
         }

@@ -27,9 +27,11 @@ package enum OfflineRequest {
             s += f.value.isEmpty ? "\(f.name):\r\n" : "\(f.name): \(f.value)\r\n"
         }
         let chunked = request.isChunked
-        if let body = request.body, !chunked, !request.headers.contains("Content-Length"), let length = body.length {
+        // libcurl adds no length the user removed (`Content-Length:`; with a body, refused).
+        let lengthAdded = !request.headers.contains("Content-Length") && !request.isRemoved("Content-Length")
+        if let body = request.body, !chunked, lengthAdded, let length = body.length {
             s += "Content-Length: \(length)\r\n"
-        } else if request.body == nil && request.method == .post && !request.headers.contains("Content-Length") {
+        } else if request.body == nil && request.method == .post && lengthAdded {
             s += "Content-Length: 0\r\n"
         }
         s += "\r\n"

@@ -69,11 +69,13 @@ package struct MultipartRequestSerializer: RequestSerializing {
     package static func parts(tree: JSONValue?, parameters: RequestParameters) -> [Part] {
         // Fields are grouped under their top-level key at its first appearance; files stand at
         // their own place.
-        var groups: [String: [(String, String?)]] = [:]
+        // Keyed by the name's bytes: String equality is canonical, and `é` and `e` + U+0301, two
+        // fields (JSON and form keep both), would be one group, the other field lost.
+        var groups: [[UInt8]: [(String, String?)]] = [:]
         var arrayRoot: [(String, String?)]?
         switch tree {
         case .object(let members)?:
-            for m in members { groups[m.key] = FormRequestSerializer.pairs(.object([m])) }
+            for m in members { groups[Array(m.key.utf8)] = FormRequestSerializer.pairs(.object([m])) }
         case .some(let other):
             arrayRoot = FormRequestSerializer.pairs(other)
         case nil:
@@ -90,7 +92,7 @@ package struct MultipartRequestSerializer: RequestSerializing {
                     continue
                 }
                 let top = (try? NestedKeyParser.parse(f.key, item: f.label))?.components.first
-                guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: name) else { continue }
+                guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: Array(name.utf8)) else { continue }
                 for (n, v) in pairs { parts.append(.field(name: n, value: v)) }
             case .file(let part):
                 parts.append(.file(part))

@@ -17,6 +17,38 @@ final class OfflineAndErrorTests: XCTestCase {
     }
 
     /// `--offline` output must be exactly the bytes libcurl sends.
+    /// Bodies as they were meant: a value's `\\` kept as typed (HTTPie's rule: a regular
+    /// expression, a Windows path); two fields whose names are canonically equal (`é` and `e` +
+    /// U+0301) both sent as parts; a CR in an XML plist string kept as `&#13;` (raw, an XML parser
+    /// reads it as LF); a body whose framing header is removed refused before anything is sent.
+    func testBodiesKeepWhatWasTypedAndAreNeverSentUnframed() throws {
+        func offline(_ args: [String]) throws -> String {
+            let r = try runSwurl(["--offline", "--print=B"] + args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.text
+        }
+        // Typed as `re=\\d+` (two backslashes): both go, as JSON `\\\\`; `\=` stands for `=`.
+        XCTAssertEqual(try offline(["POST", "http://127.0.0.1:9/x", #"re=\\d+"#, #"path=C:\\dir\\f"#, #"sep=a\=b"#, #"kept=\d"#]),
+                       #"{"re":"\\\\d+","path":"C:\\\\dir\\\\f","sep":"a=b","kept":"\\d"}"#)
+        let parts = try offline(["--multipart", "--boundary=B", "POST", "http://127.0.0.1:9/x", "\u{E9}=1", "e\u{301}=2", "x=3"])
+        XCTAssertEqual(parts.components(separatedBy: "Content-Disposition: form-data").count - 1, 3, parts)
+        let plist = try offline(["--plist", "POST", "http://127.0.0.1:9/x", "s=a\rb"])
+        XCTAssertTrue(plist.contains("<string>a&#13;b</string>"), plist)
+        let file = TestPaths.temporaryDirectory() + "/cr.plist"
+        try Data(plist.utf8).write(to: URL(fileURLWithPath: file))
+        let parsed = try runPython("import plistlib,sys; print(repr(plistlib.load(open(sys.argv[1],'rb'))['s']))", arguments: [file])
+        XCTAssertEqual(parsed.trimmingCharacters(in: .whitespacesAndNewlines), "'a\\rb'")
+
+        let capture = try CaptureServer()
+        let unframed = try runSwurl(["POST", capture.base + "/x", "a=1", "Content-Length:"])
+        XCTAssertEqual(unframed.status, 64, unframed.stderr)
+        XCTAssertTrue(unframed.stderr.contains("'Content-Length:' removes the length of the body"), unframed.stderr)
+        let stdin = try runSwurl(["PUT", capture.base + "/x", "Transfer-Encoding:"], stdin: Data("abc\n".utf8))
+        XCTAssertEqual(stdin.status, 64, stdin.stderr)
+        XCTAssertTrue(stdin.stderr.contains("removes the chunked framing of a body of unknown length (stdin)"), stdin.stderr)
+        XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+    }
+
     func testOfflineBytesEqualWhatTheServerReceives() throws {
         let cases: [[String]] = [
             ["POST", "{URL}/x?q=1", "a=1", "b[c]:=2", "X-A:1"],
@@ -28,6 +60,10 @@ final class OfflineAndErrorTests: XCTestCase {
             // No body: libcurl's default form Content-Type must not go out unseen.
             ["POST", "{URL}/empty"],
             ["-f", "POST", "{URL}/empty-form"],
+            // A removed length on a bodyless POST: libcurl adds none, and --offline shows none.
+            ["POST", "{URL}/no-length", "Content-Length:"],
+            ["POST", "{URL}/bs", #"re=\\d+"#, #"q==a\\b"#, #"X-R:a\\b"#],
+            ["--multipart", "--boundary=B", "POST", "{URL}/m", "\u{E9}=1", "e\u{301}=2"],
             ["{USERINFO}/u"],
             ["-A", "digest", "-a", "u:p", "{URL}/d"],
             ["{URL}/pé/a b?q=é ü&r=1", "s==ä b"],
