@@ -76,20 +76,27 @@ package struct XMLStreamTokenizer {
             // they would be in the whole run): a control character XML 1.0 does not allow
             // (§2.2), anything but blanks outside the root element. So a binary body fails at
             // its first bytes, not after a megabyte of text that is shown as it comes.
-            let outside = nameEnds.isEmpty
             var j = i
-            while j < n {
-                let c = b[j]
-                if c == UInt8(ascii: "<") { break }
-                if c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
-                    try checkEntities(b, i, j, base: base)
-                    throw fail("a control character XML does not allow (0x\(String(c, radix: 16, uppercase: true)))", j)
+            if nameEnds.isEmpty {
+                while j < n && b[j] != UInt8(ascii: "<") {
+                    guard XMLTokenizer.isSpace(b[j]) else {
+                        try checkEntities(b, i, j, base: base)
+                        throw fail(b[j] < 0x20 ? XMLStreamTokenizer.controlCharacter(b[j]) : "text outside the root element", j)
+                    }
+                    j += 1
                 }
-                if outside && !XMLTokenizer.isSpace(c) {
-                    try checkEntities(b, i, j, base: base)
-                    throw fail("text outside the root element", j)
+            } else {
+                // One comparison for most bytes: `<` and the controls all lie below 0x3D.
+                while j < n {
+                    let c = b[j]
+                    if c > 0x3C { j += 1; continue }
+                    if c == UInt8(ascii: "<") { break }
+                    if c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
+                        try checkEntities(b, i, j, base: base)
+                        throw fail(XMLStreamTokenizer.controlCharacter(c), j)
+                    }
+                    j += 1
                 }
-                j += 1
             }
             if j == n && !final { return nil }
             try checkEntities(b, i, j, base: base)
@@ -281,6 +288,10 @@ package struct XMLStreamTokenizer {
             i += 1
         }
         return nil
+    }
+
+    static func controlCharacter(_ c: UInt8) -> String {
+        "a control character XML does not allow (0x\(String(c, radix: 16, uppercase: true)))"
     }
 
     /// Every `&` starts a complete reference: `&name;`, `&#123;` or `&#x7B;`.
