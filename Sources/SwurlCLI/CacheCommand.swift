@@ -72,7 +72,10 @@ enum CacheCommand: SwurlCommand {
     /// (`CacheKey.spelling`).
     static func prefix(_ p: String, defaultScheme: String) -> String {
         if ["http://", "https://"].contains(where: { $0.hasPrefix(p.lowercased()) }) { return p.lowercased() }
-        guard let resolved = try? URLBuilder.resolvedURL(p, defaultScheme: defaultScheme) else { return CacheKey.spelling(p) }
+        // Bytes a URL cannot hold (a space, `é`) percent-encoded, as a request's URL has them.
+        guard let resolved = try? URLBuilder.resolvedURL(URLText.percentEncodingUnsafeBytes(p), defaultScheme: defaultScheme) else {
+            return CacheKey.spelling(p)
+        }
         var spelled = CacheURL.of(resolved)
         // The given text's part after the host: none means a host prefix.
         let afterScheme = p.rangeOfText("://").map { p[$0.upperBound...] } ?? Substring(p)

@@ -215,16 +215,16 @@ package struct RequestBuilder {
         }
         // A body without its framing header has no end a server can find (RFC 9112 §6.3: a
         // request with neither has no body), and the rest would be read as the next request.
-        if let body = request.body {
-            // A body of unknown length (stdin) goes in chunks, as one sent with --chunked.
-            let chunked = request.isChunked || body.length == nil
-            if request.isRemoved("Content-Length") && !chunked {
+        if let body = request.body, body.length != 0 {
+            // A body of unknown length (stdin, a pipe) goes in chunks, as one sent with --chunked
+            // (whose `Transfer-Encoding:` removal only sends it with a length instead).
+            if request.isRemoved("Content-Length") && !request.isChunked && body.length != nil {
                 throw .usage("'Content-Length:' removes the length of the body, and the server could not tell where it ends",
                              hint: "leave Content-Length to swurl, or send the body in chunks with --chunked")
             }
-            if request.isRemoved("Transfer-Encoding") && chunked {
-                throw .usage("'Transfer-Encoding:' removes the chunked framing of a body \(body.length == nil ? "of unknown length (stdin)" : "sent with --chunked"), and the server could not tell where it ends",
-                             hint: body.length == nil ? "send a file as the body (@FILE), whose length is known" : "leave out --chunked")
+            if request.isRemoved("Transfer-Encoding") && body.length == nil {
+                throw .usage("'Transfer-Encoding:' removes the chunked framing of a body of unknown length (stdin or a pipe), and the server could not tell where it ends",
+                             hint: "send a regular file as the body (@FILE), whose length is known")
             }
         }
     }

@@ -92,7 +92,8 @@ extension String {
 
     /// The string with `&`, `<` and `>` as XML character entities (for element content), and a
     /// carriage return as `&#13;`: written raw, every XML parser reads it (and CRLF) as a line
-    /// feed (XML 1.0 §2.11), so the value would change on its way.
+    /// feed (XML 1.0 §2.11), so the value would change on its way. Other C0 controls (but tab and
+    /// line feed) as `&#xN;`.
     package var xmlEscaped: String {
         var out = ""
         for c in unicodeScalars {
@@ -101,6 +102,9 @@ extension String {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\r": out += "&#13;"
+            // Other controls (a binary plist's string may hold them) are no XML characters: shown
+            // as a reference to them, readable, though no parser takes it (the writer refuses them).
+            case _ where c.value < 0x20 && c != "\t" && c != "\n": out += "&#x\(String(c.value, radix: 16, uppercase: true));"
             default: out.unicodeScalars.append(c)
             }
         }

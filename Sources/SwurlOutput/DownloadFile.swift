@@ -145,6 +145,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 if let refusal = AtomicFile.replaceRefusal(out) ?? AtomicFile.replaceRefusal(out + ".part") { throw refusal }
             }
         } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
+            // Its marker (an extended attribute) anyone may set: another user's `.part` in /tmp
+            // would take the bytes, and its rename fail at the end.
+            if let refusal = AtomicFile.replaceRefusal(found) ?? AtomicFile.replaceRefusal(found + ".part") { throw refusal }
             path = found
             offset = DownloadFile.size(of: found + ".part") ?? 0
             validator = DownloadFile.storedValidator(found + ".part")
@@ -223,7 +226,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let base = plan.directory + "/" + name
             path = plan.overwrite && !isReserved(base) ? base : DownloadName.unique(base, exists: isTaken)
             // Before any byte is saved: a rename the sticky bit forbids would fail at the end.
-            if let chosen = path, let refusal = AtomicFile.replaceRefusal(chosen) ?? AtomicFile.replaceRefusal(chosen + ".part") { throw refusal }
+            if let chosen = path, let refusal = AtomicFile.replaceRefusal(chosen) ?? AtomicFile.replaceRefusal(chosen + ".part") {
+                path = nil   // no file of this download's: no resume hint names theirs
+                throw refusal
+            }
         }
         guard let resumed = writePath else { return }
         let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }

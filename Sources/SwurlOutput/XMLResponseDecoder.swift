@@ -23,32 +23,48 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// With `--stream` (no window): whether the first chunk was looked at for binary data.
     private var streamSniffed = false
 
-    /// XML in another charset than UTF-8 (its Content-Type's, or UTF-16 by its byte order mark:
-    /// XML 1.0 §4.3.3) is converted to UTF-8 before it is checked and formatted; the decoders
-    /// behind it then see UTF-8 (no charset).
+    /// On a terminal, XML in another charset than UTF-8 (its Content-Type's, or UTF-16 by its
+    /// byte order mark: XML 1.0 §4.3.3) is converted to UTF-8 before it is checked and formatted,
+    /// as text is; the decoders behind it then see UTF-8 (no charset). Elsewhere (a pipe, `-o`)
+    /// the bytes stay as sent: converted, they would contradict their own `encoding=` declaration.
     private var transcoder: CharsetConverter?
-    /// Whether the body's start was looked at for a UTF-16 byte order mark (no charset given).
-    private var bomChecked: Bool
+    /// The body's first bytes, held until there are four (or the body ends) to look for a UTF-16
+    /// byte order mark; nil once looked at (or when not looking: a charset given, not a terminal).
+    private var start: [UInt8]?
 
     init(context: DecodingContext) {
         var context = context
-        if let cs = context.charset, !TextResponseDecoder.isUTF8Compatible(cs), let t = CharsetConverter(from: cs) {
+        if context.terminal, let cs = context.charset, !TextResponseDecoder.isUTF8Compatible(cs), let t = CharsetConverter(from: cs) {
             transcoder = t
             context.charset = nil
         }
-        bomChecked = context.charset != nil || transcoder != nil
+        start = context.terminal && context.charset == nil && transcoder == nil ? [] : nil
         self.context = context
         formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
         stream = context.options.stream
         window = HoldBackWindow(open: !stream)
     }
 
+    /// UTF-16 by its byte order mark: `FE FF` or `FF FE` followed by `<` or a blank in that byte
+    /// order, as a document must begin (binary data that happens to start with the mark, or
+    /// UTF-32's `FF FE 00 00`, is not taken for UTF-16).
+    static func isUTF16(_ b: [UInt8]) -> Bool {
+        guard b.count >= 4 else { return false }
+        let unit: UInt8
+        if b[0] == 0xFE && b[1] == 0xFF && b[2] == 0 { unit = b[3] }
+        else if b[0] == 0xFF && b[1] == 0xFE && b[3] == 0 { unit = b[2] }
+        else { return false }
+        return unit == UInt8(ascii: "<") || XMLTokenizer.isSpace(unit)
+    }
+
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        if !bomChecked, chunk.count > 0 {
-            bomChecked = true
-            if chunk.count >= 2, (chunk[0] == 0xFE && chunk[1] == 0xFF) || (chunk[0] == 0xFF && chunk[1] == 0xFE) {
-                transcoder = CharsetConverter(from: "UTF-16")
-            }
+        if var held = start {
+            held.append(contentsOf: chunk)
+            guard held.count >= 4 else { start = held; return }
+            start = nil
+            if XMLResponseDecoder.isUTF16(held) { transcoder = CharsetConverter(from: "UTF-16") }
+            held.withUnsafeBytes { decode($0, into: &out) }
+            return
         }
         if let transcoder {
             let utf8 = transcoder.convert(chunk, final: false)
@@ -93,6 +109,11 @@ final class XMLResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if let held = start {
+            // Fewer than four bytes: no document in UTF-16.
+            start = nil
+            held.withUnsafeBytes { decode($0, into: &out) }
+        }
         if let transcoder {
             let rest = transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
             rest.withUnsafeBytes { decodeUTF8($0, into: &out) }

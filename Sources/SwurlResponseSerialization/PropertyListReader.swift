@@ -97,7 +97,7 @@ package enum PropertyListReader {
                 }
                 stack[stack.count - 1].text += text
             case .cdata(let c):
-                stack[stack.count - 1].text += String(decoding: c.dropFirst(9).dropLast(3), as: UTF8.self)
+                stack[stack.count - 1].text += String(decoding: XMLTokenizer.normalizingLineEnds(c.dropFirst(9).dropLast(3)), as: UTF8.self)
             default:
                 break
             }

@@ -100,9 +100,25 @@ package struct XMLTokenizer {
     /// references are kept as written); nil when the text holds a control character, or a
     /// numeric reference names a character XML 1.0 does not allow (`&#0;`, a control, a
     /// surrogate, U+FFFE): the text is not well-formed.
-    static func decodeEntities(_ text: ArraySlice<UInt8>) -> String? {
+    /// XML 1.0 §2.11: every CR LF, and every CR alone, read as one LF (a `&#13;` is no line end).
+    static func normalizingLineEnds(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let c = bytes[i]
+            i += 1
+            guard c == 0x0D else { out.append(c); continue }
+            out.append(0x0A)
+            if i < bytes.endIndex && bytes[i] == 0x0A { i += 1 }
+        }
+        return out
+    }
+
+    static func decodeEntities(_ written: ArraySlice<UInt8>) -> String? {
         // A control character other than tab and line ends is no XML character written as is either.
-        guard !text.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
+        guard !written.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
+        let text = written.contains(0x0D) ? normalizingLineEnds(written)[...] : written
         guard text.contains(UInt8(ascii: "&")) else { return String(decoding: text, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(text.count)

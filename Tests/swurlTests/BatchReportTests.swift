@@ -195,8 +195,16 @@ final class BatchReportTests: XCTestCase {
             XCTAssertEqual(r.status, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains("another user's file in a directory with the sticky bit"), r.stderr)
         }
+        // `-d -c` finds a `.part` by its marker, which anyone may set: another user's is refused.
+        try "root's".write(toFile: dir + "/f3.part", atomically: false, encoding: .utf8)
+        try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/f3.part")
+        _ = try runPython("import os, sys; os.setxattr(sys.argv[1], 'user.swurl.url', sys.argv[2].encode())", arguments: [dir + "/f3.part", base + "/f3"])
+        let found = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary, "-d", "-c", base + "/f3"],
+                                   directory: dir, environment: env, check: false)
+        XCTAssertEqual(found.status, 1, found.stderr)
+        XCTAssertTrue(found.stderr.contains("cannot replace '\(dir)/f3.part': it is another user's file"), found.stderr)
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
-        for name in ["owned.html", "owned.har", "dl.bin.part"] {
+        for name in ["owned.html", "owned.har", "dl.bin.part", "f3.part"] {
             XCTAssertEqual(try String(contentsOfFile: dir + "/" + name, encoding: .utf8), "root's")
         }
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")

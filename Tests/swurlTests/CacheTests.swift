@@ -423,6 +423,9 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(post.status, 0, post.stderr)
         XCTAssertEqual(try get("http://" + host), "swurl: cache: miss, stored", "the Location invalidated it")
         XCTAssertEqual(try swurl(["cache", "clear", "LOCALHOST:\(origin.port)/./L2#x"]).text, "removed 1 entry\n")
+        // Bytes a URL cannot hold are percent-encoded in the prefix as in the request's URL.
+        XCTAssertEqual(try fetch("/caf\u{E9} x?cc=" + q("max-age=600")).cache, "miss, stored")
+        XCTAssertEqual(try swurl(["cache", "clear", "127.0.0.1:\(origin.port)/caf\u{E9} x"]).text, "removed 1 entry\n")
     }
 
     /// `Set-Cookie` is not stored, as browsers' caches leave it out: the network's response set the

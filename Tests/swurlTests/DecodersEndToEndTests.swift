@@ -194,6 +194,13 @@ final class DecodersEndToEndTests: XCTestCase {
             XCTAssertEqual(status, 0, "\(name) \(type)")
             XCTAssertEqual(shown, "<a>café</a>\n", "\(name) \(type)")
         }
+        // Binary data that starts with a UTF-16 byte order mark is still binary data.
+        try s.put("bom.bin", Data([0xFF, 0xFE, 0x01, 0x02]) + Data(count: 3000))
+        let (bom, _) = try runOnTerminal(["-b", s.url("bom.bin", type: "application/xml")])
+        XCTAssertTrue(bom.contains("labelled XML but is binary data not shown: 3 004 bytes"), bom)
+        // To a pipe the bytes stay as sent, matching their encoding declaration.
+        let piped = try runSwurl(["-b", "--pretty=format", s.url("l1.xml", type: "text/xml; charset=iso-8859-1")])
+        XCTAssertNotNil(piped.stdout.range(of: Data([0x63, 0x61, 0x66, 0xE9])), piped.text)
         let strict = try runSwurl(["--decode", "xml", s.url("ctl.xml", type: "application/xml")])
         XCTAssertEqual(strict.status, 8, strict.stderr)
         XCTAssertTrue(strict.stderr.contains("a control character XML does not allow (0x0) at byte 3"), strict.stderr)

@@ -59,4 +59,12 @@ final class StringHelpersTests: XCTestCase {
         XCTAssertEqual("x\u{01}\u{1B}\u{7F}\u{FFFE}\u{FFFF}y".markupEscaped, "x\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}y")
         XCTAssertEqual("é ✓ 𝄞".markupEscaped, "é ✓ 𝄞")
     }
+
+    /// A CR as `&#13;` (a parser reads a raw one as LF), other controls as `&#xN;` (a binary
+    /// plist's string, shown), tab and LF as they are.
+    func testXMLEscapedKeepsCarriageReturnsAndShowsControls() {
+        XCTAssertEqual("a<b>&c".xmlEscaped, "a&lt;b&gt;&amp;c")
+        XCTAssertEqual("a\rb\r\nc\td\ne".xmlEscaped, "a&#13;b&#13;\nc\td\ne")
+        XCTAssertEqual("x\u{01}\u{1F}y".xmlEscaped, "x&#x1;&#x1F;y")
+    }
 }
