@@ -102,14 +102,21 @@ final class BatchRunner {
                     return nil
                 }
                 number = reader.lineNumber
-                let trimmed = text.trimmingSpaces()
+                var trimmed = text.trimmingSpaces()
+                // A byte order mark before the first line (a file saved by Notepad) is no part of it.
+                if number == 1, trimmed.unicodeScalars.first == "\u{FEFF}" {
+                    trimmed = String(String.UnicodeScalarView(trimmed.unicodeScalars.dropFirst())).trimmingSpaces()
+                }
                 // A line cut for its length comes back empty: it is reported, never skipped.
                 if !tooLong && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
                 parsed = tooLong
                     ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
                     : Result { () throws(SwurlError) in try ArgumentParser.parse(try ShellWords.words(trimmed)) }
+                // Lines that may ask on the terminal (a key's password, `-a USER`'s until it is
+                // typed) or wait are prepared in their turn, not while others run.
                 if ahead, case .success(let arguments) = parsed,
-                   arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) {
+                   arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) || arguments.has(.auth)
+                    || (typedPasswords.isEmpty && defaults.arguments.has(.auth)) {
                     heldBack = (number, arguments)
                     return nil
                 }
@@ -138,6 +145,11 @@ final class BatchRunner {
         return nil
     }
 
+    /// Passwords typed for `-a USER`, by user: asked once for the batch.
+    private var typedPasswords: [String: String] = [:]
+    /// The warnings given so far (each is given once).
+    private var warned: Set<String> = []
+
     /// One parsed line through the one-shot rules: options (the batch's as defaults), request builder.
     /// - Parameter built: set to the request as soon as it is built.
     private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int, taken: Double,
@@ -158,7 +170,25 @@ final class BatchRunner {
                 reachedOrigins.insert(origin)
             }
         }
+        // `-a USER` without a password is asked for once, at the first line that needs it (not
+        // per line: the prompt would also stall the transfers running beside a prepared line).
+        if let user = options.authUser, options.authPassword == nil, options.transfer.authType != .bearer {
+            if let typed = typedPasswords[user] {
+                options.authPassword = typed
+            } else {
+                let typed = try PasswordPrompt.ask(user: user, url: request.url, environment: environment)
+                try HeaderValue.check(typed, "the password typed for --auth")
+                typedPasswords[user] = typed
+                options.authPassword = typed
+            }
+        }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        // The one-shot request's warnings (-k, --no-verify-host, --retry on a POST), each once.
+        Swurl.warnBeforeSending(request, options, transferOptions, environment) { [self] warning in
+            guard warned.insert(warning).inserted else { return }
+            progress?.clear()
+            try? environment.stderr.write(warning + "\n")
+        }
         transferOptions.rateLimitedByLibcurl = true
         // A line with TLS options of its own (pins above all) never shares a connection: a reused
         // one was checked under another line's policy, and libcurl cannot see pins to tell.

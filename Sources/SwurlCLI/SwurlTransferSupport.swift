@@ -26,17 +26,19 @@ extension Swurl {
     /// Warnings about the exchange about to start, on stderr: settings that weaken the TLS
     /// checks (when TLS can be spoken: an https URL, or a redirect to one), and a `--retry`
     /// that cannot apply to the method.
+    /// - Parameter say: where each line goes (default: stderr; a batch gives each once).
     static func warnBeforeSending(_ request: HTTPRequest, _ options: CommandOptions, _ transfer: TransferOptions,
-                                  _ environment: Environment) {
+                                  _ environment: Environment, say: ((String) -> Void)? = nil) {
+        let say = say ?? { line in try? environment.stderr.write(line + "\n") }
         if URLText.schemeOf(request.url)?.lowercased() == "https" || transfer.followRedirects,
            let warning = transfer.security.weakeningWarning {
-            try? environment.stderr.write("swurl: warning: \(warning)\n")
+            say("swurl: warning: \(warning)")
         }
         if transfer.retry.maxRetries > 0, !options.quiet {
             if !transfer.retry.allows(method: request.method) {
-                try? environment.stderr.write("swurl: note: --retry does not resend a \(request.method.rawValue), which is not idempotent; --retry-all-methods does\n")
+                say("swurl: note: --retry does not resend a \(request.method.rawValue), which is not idempotent; --retry-all-methods does")
             } else if let body = request.body, !body.isRewindable {
-                try? environment.stderr.write("swurl: note: --retry cannot resend a body read from stdin or a pipe; send a file with @FILE to retry\n")
+                say("swurl: note: --retry cannot resend a body read from stdin or a pipe; send a file with @FILE to retry")
             }
         }
     }

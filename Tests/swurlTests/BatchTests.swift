@@ -653,6 +653,22 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(lines.last?.hasPrefix("2 error 2 ") == true, r.text)
     }
 
+    /// `-a USER` without a password asks once for the batch, not once per line; the one-shot
+    /// request's warnings (-k) are given once; a byte order mark before the first line is skipped.
+    func testAPasswordIsAskedOnceAndWarningsGivenOnce() throws {
+        let url = try HTTPBin.url("/basic-auth/u/p")
+        let path = try input(["\u{FEFF}# saved by Notepad", url, url, url + "?3"])
+        let command = ([TestPaths.binary, "batch", path, "-a", "u", "--parallel", "1", "-q"]).map { "'" + $0 + "'" }.joined(separator: " ")
+        let r = try runProcess("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "PATH": "/usr/bin:/bin"],
+                               stdin: Data("p\n".utf8), check: false)
+        let screen = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertEqual(r.status, 0, screen + r.stderr)
+        XCTAssertEqual(screen.components(separatedBy: "password for u@").count - 1, 1, screen)
+        let insecure = try input([try HTTPBin.url("/get"), try HTTPBin.url("/get?2")].map { $0.replacingOccurrences(of: "http://", with: "https://") })
+        let k = try runSwurl(["batch", insecure, "-k", "-q"])
+        XCTAssertEqual(k.stderr.components(separatedBy: "swurl: warning: --insecure").count - 1, 1, k.stderr)
+    }
+
     /// Results and the progress line on one terminal: each result goes on a line of its own (the
     /// progress line is cleared before results are written, and drawn again after them).
     func testResultsOnTheProgressLinesTerminalAreNotGluedToIt() throws {
