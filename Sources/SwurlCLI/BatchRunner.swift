@@ -115,8 +115,8 @@ final class BatchRunner {
                 // Lines that may ask on the terminal (a key's password, `-a USER`'s until it is
                 // typed) or wait are prepared in their turn, not while others run.
                 if ahead, case .success(let arguments) = parsed,
-                   arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert) || arguments.has(.auth)
-                    || (typedPasswords.isEmpty && defaults.arguments.has(.auth)) {
+                   arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert)
+                    || BatchRunner.mayAskPassword(arguments.has(.auth) ? arguments : defaults.arguments, authType: arguments.value(.authType)) {
                     heldBack = (number, arguments)
                     return nil
                 }
@@ -145,7 +145,14 @@ final class BatchRunner {
         return nil
     }
 
-    /// Passwords typed for `-a USER`, by user: asked once for the batch.
+    /// Whether `-a` in `args` names a user without a password, so that preparing the line may
+    /// ask on the terminal (a bearer token never asks).
+    static func mayAskPassword(_ args: ParsedArguments, authType lineType: String?) -> Bool {
+        guard let auth = args.value(.auth), (lineType ?? args.value(.authType)) != "bearer" else { return false }
+        return !auth.contains(":")
+    }
+
+    /// Passwords typed for `-a USER`, by `USER@ORIGIN`: asked once for each.
     private var typedPasswords: [String: String] = [:]
     /// The warnings given so far (each is given once).
     private var warned: Set<String> = []
@@ -173,12 +180,14 @@ final class BatchRunner {
         // `-a USER` without a password is asked for once, at the first line that needs it (not
         // per line: the prompt would also stall the transfers running beside a prepared line).
         if let user = options.authUser, options.authPassword == nil, options.transfer.authType != .bearer {
-            if let typed = typedPasswords[user] {
+            // Asked for a user at a host (the prompt names both): another host asks again.
+            let key = user + "@" + ((try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url)
+            if let typed = typedPasswords[key] {
                 options.authPassword = typed
             } else {
                 let typed = try PasswordPrompt.ask(user: user, url: request.url, environment: environment)
                 try HeaderValue.check(typed, "the password typed for --auth")
-                typedPasswords[user] = typed
+                typedPasswords[key] = typed
                 options.authPassword = typed
             }
         }

@@ -23,22 +23,24 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// With `--stream` (no window): whether the first chunk was looked at for binary data.
     private var streamSniffed = false
 
-    /// On a terminal, XML in another charset than UTF-8 (its Content-Type's, or UTF-16 by its
-    /// byte order mark: XML 1.0 §4.3.3) is converted to UTF-8 before it is checked and formatted,
-    /// as text is; the decoders behind it then see UTF-8 (no charset). Elsewhere (a pipe, `-o`)
-    /// the bytes stay as sent: converted, they would contradict their own `encoding=` declaration.
+    /// XML in another charset than UTF-8 (its Content-Type's, or UTF-16 by its byte order mark:
+    /// XML 1.0 §4.3.3) is converted to UTF-8 before it is checked and formatted; the decoders
+    /// behind it then see UTF-8 (no charset). What is formatted is UTF-8, so its declaration is
+    /// made to say so (`encoding="UTF-8"`, `declarationPatched`).
     private var transcoder: CharsetConverter?
     /// The body's first bytes, held until there are four (or the body ends) to look for a UTF-16
-    /// byte order mark; nil once looked at (or when not looking: a charset given, not a terminal).
+    /// byte order mark; nil once looked at (or when not looking: a charset given).
     private var start: [UInt8]?
+    /// Whether the converted body's start was looked at for its declaration.
+    private var declarationPatched = false
 
     init(context: DecodingContext) {
         var context = context
-        if context.terminal, let cs = context.charset, !TextResponseDecoder.isUTF8Compatible(cs), let t = CharsetConverter(from: cs) {
+        if let cs = context.charset, !TextResponseDecoder.isUTF8Compatible(cs), let t = CharsetConverter(from: cs) {
             transcoder = t
             context.charset = nil
         }
-        start = context.terminal && context.charset == nil && transcoder == nil ? [] : nil
+        start = context.charset == nil && transcoder == nil ? [] : nil
         self.context = context
         formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
         stream = context.options.stream
@@ -67,11 +69,37 @@ final class XMLResponseDecoder: ResponseDecoding {
             return
         }
         if let transcoder {
-            let utf8 = transcoder.convert(chunk, final: false)
+            var utf8 = transcoder.convert(chunk, final: false)
+            if !declarationPatched, !utf8.isEmpty {
+                declarationPatched = true
+                XMLResponseDecoder.declareUTF8(&utf8)
+            }
             utf8.withUnsafeBytes { decodeUTF8($0, into: &out) }
             return
         }
         decodeUTF8(chunk, into: &out)
+    }
+
+    /// `<?xml … encoding="X"?>` at the start of converted bytes (after a byte order mark) made to
+    /// name UTF-8, which they now are; left alone when the declaration is not all there.
+    static func declareUTF8(_ bytes: inout [UInt8]) {
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard bytes[i...].starts(with: Array("<?xml".utf8)),
+              let end = bytes[(i + 5)...].prefix(512).firstIndex(of: UInt8(ascii: "?")) else { return }
+        let name = Array("encoding".utf8)
+        while i + name.count < end {
+            if bytes[i..<(i + name.count)].elementsEqual(name) { break }
+            i += 1
+        }
+        i += name.count
+        while i < end && XMLTokenizer.isSpace(bytes[i]) { i += 1 }
+        guard i < end, bytes[i] == UInt8(ascii: "=") else { return }
+        i += 1
+        while i < end && XMLTokenizer.isSpace(bytes[i]) { i += 1 }
+        guard i < end, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else { return }
+        let quote = bytes[i]
+        guard let close = bytes[(i + 1)..<end].firstIndex(of: quote) else { return }
+        bytes.replaceSubrange((i + 1)..<close, with: Array("UTF-8".utf8))
     }
 
     private func decodeUTF8(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
