@@ -156,6 +156,12 @@ final class BatchRunner {
     private var typedPasswords: [String: String] = [:]
     /// The warnings given so far (each is given once).
     private var warned: Set<String> = []
+    /// Gives a warning the first time only (made once, not per line).
+    private lazy var sayOnce: (String) -> Void = { [unowned self] warning in
+        guard warned.insert(warning).inserted else { return }
+        progress?.clear()
+        try? environment.stderr.write(warning + "\n")
+    }
 
     /// One parsed line through the one-shot rules: options (the batch's as defaults), request builder.
     /// - Parameter built: set to the request as soon as it is built.
@@ -193,11 +199,7 @@ final class BatchRunner {
         }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         // The one-shot request's warnings (-k, --no-verify-host, --retry on a POST), each once.
-        Swurl.warnBeforeSending(request, options, transferOptions, environment) { [self] warning in
-            guard warned.insert(warning).inserted else { return }
-            progress?.clear()
-            try? environment.stderr.write(warning + "\n")
-        }
+        Swurl.warnBeforeSending(request, options, transferOptions, environment, say: sayOnce)
         transferOptions.rateLimitedByLibcurl = true
         // A line with TLS options of its own (pins above all) never shares a connection: a reused
         // one was checked under another line's policy, and libcurl cannot see pins to tell.

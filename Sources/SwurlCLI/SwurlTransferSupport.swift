@@ -30,8 +30,9 @@ extension Swurl {
     static func warnBeforeSending(_ request: HTTPRequest, _ options: CommandOptions, _ transfer: TransferOptions,
                                   _ environment: Environment, say: ((String) -> Void)? = nil) {
         let say = say ?? { line in try? environment.stderr.write(line + "\n") }
-        if URLText.schemeOf(request.url)?.lowercased() == "https" || transfer.followRedirects,
-           let warning = transfer.security.weakeningWarning {
+        // The warning first: most requests have none, and a batch asks for every line.
+        if let warning = transfer.security.weakeningWarning,
+           transfer.followRedirects || URLText.schemeOf(request.url)?.lowercased() == "https" {
             say("swurl: warning: \(warning)")
         }
         if transfer.retry.maxRetries > 0, !options.quiet {
