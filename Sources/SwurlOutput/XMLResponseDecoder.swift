@@ -31,8 +31,9 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// The body's first bytes, held until there are four (or the body ends) to look for a UTF-16
     /// byte order mark; nil once looked at (or when not looking: a charset given).
     private var start: [UInt8]?
-    /// Whether the converted body's start was looked at for its declaration.
-    private var declarationPatched = false
+    /// The converted body's start, held until its declaration is whole (or there is none) to
+    /// make it name UTF-8; nil once done.
+    private var declarationStart: [UInt8]? = []
 
     init(context: DecodingContext) {
         var context = context
@@ -70,9 +71,16 @@ final class XMLResponseDecoder: ResponseDecoding {
         }
         if let transcoder {
             var utf8 = transcoder.convert(chunk, final: false)
-            if !declarationPatched, !utf8.isEmpty {
-                declarationPatched = true
-                XMLResponseDecoder.declareUTF8(&utf8)
+            if var held = declarationStart {
+                held += utf8
+                // Held up to 64 KiB (a declaration may hold any amount of white space).
+                if !XMLResponseDecoder.declarationDecided(held) && held.count < 64 << 10 {
+                    declarationStart = held
+                    return
+                }
+                declarationStart = nil
+                XMLResponseDecoder.declareUTF8(&held)
+                utf8 = held
             }
             utf8.withUnsafeBytes { decodeUTF8($0, into: &out) }
             return
@@ -80,12 +88,29 @@ final class XMLResponseDecoder: ResponseDecoding {
         decodeUTF8(chunk, into: &out)
     }
 
+    /// Where the declaration `<?xml ` would start in converted bytes (after a byte order mark).
+    private static func declarationOffset(_ bytes: [UInt8]) -> Int {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    }
+
+    /// Whether the converted bytes tell whether a declaration starts them and, if one does, hold
+    /// all of it (its `?`).
+    static func declarationDecided(_ bytes: [UInt8]) -> Bool {
+        let i = declarationOffset(bytes)
+        let opening = Array("<?xml".utf8)
+        let start = bytes[min(i, bytes.count)...]
+        guard start.count > opening.count else { return !opening.starts(with: start) }
+        guard start.starts(with: opening), XMLTokenizer.isSpace(start[start.startIndex + opening.count]) else { return true }
+        return start.dropFirst(opening.count).contains(UInt8(ascii: "?"))
+    }
+
     /// `<?xml … encoding="X"?>` at the start of converted bytes (after a byte order mark) made to
-    /// name UTF-8, which they now are; left alone when the declaration is not all there.
+    /// name UTF-8, which they now are; left alone when the declaration is not all there. Only the
+    /// declaration (`<?xml` and a blank), never `<?xml-stylesheet` or another instruction.
     static func declareUTF8(_ bytes: inout [UInt8]) {
-        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        guard bytes[i...].starts(with: Array("<?xml".utf8)),
-              let end = bytes[(i + 5)...].prefix(512).firstIndex(of: UInt8(ascii: "?")) else { return }
+        var i = declarationOffset(bytes)
+        guard bytes[i...].starts(with: Array("<?xml".utf8)), bytes.count > i + 5, XMLTokenizer.isSpace(bytes[i + 5]),
+              let end = bytes[(i + 5)...].firstIndex(of: UInt8(ascii: "?")) else { return }
         let name = Array("encoding".utf8)
         while i + name.count < end {
             if bytes[i..<(i + name.count)].elementsEqual(name) { break }
@@ -143,7 +168,12 @@ final class XMLResponseDecoder: ResponseDecoding {
             held.withUnsafeBytes { decode($0, into: &out) }
         }
         if let transcoder {
-            let rest = transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            var rest = transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+            if let held = declarationStart {
+                declarationStart = nil
+                rest = held + rest
+                XMLResponseDecoder.declareUTF8(&rest)
+            }
             rest.withUnsafeBytes { decodeUTF8($0, into: &out) }
         }
         if text == nil {

@@ -70,4 +70,23 @@ final class XMLResponseDecoderTests: XCTestCase {
         }
         XCTAssertTrue(runDecoder("<a x='1' y='2' x='3'/>", choice: .xml).outcome.isFailure)
     }
+
+    /// Converted XML's declaration is made to name UTF-8: whatever white space it holds, after a
+    /// byte order mark, with either quote; never another instruction; held until it is whole.
+    func testTheDeclarationOfConvertedXMLNamesUTF8() {
+        func patched(_ text: String) -> String {
+            var bytes = Array(text.utf8)
+            XMLResponseDecoder.declareUTF8(&bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        XCTAssertEqual(patched(#"<?xml version="1.0" encoding="UTF-16"?><a/>"#), #"<?xml version="1.0" encoding="UTF-8"?><a/>"#)
+        XCTAssertEqual(patched("\u{FEFF}<?xml version='1.0'" + String(repeating: " ", count: 700) + "encoding = 'latin1' ?><a/>"),
+                       "\u{FEFF}<?xml version='1.0'" + String(repeating: " ", count: 700) + "encoding = 'UTF-8' ?><a/>")
+        XCTAssertEqual(patched(#"<?xml-stylesheet href="s.xsl" encoding="x"?><a/>"#), #"<?xml-stylesheet href="s.xsl" encoding="x"?><a/>"#)
+        XCTAssertEqual(patched(#"<?xml version="1.0"?><a encoding="x"/>"#), #"<?xml version="1.0"?><a encoding="x"/>"#)
+        for (text, decided) in [("", false), ("<?x", false), ("<?xml vers", false), ("<?xml version='1'?", true), ("<a/>", true),
+                                ("<?xml-s", true), ("\u{FEFF}", false)] {
+            XCTAssertEqual(XMLResponseDecoder.declarationDecided(Array(text.utf8)), decided, text)
+        }
+    }
 }
