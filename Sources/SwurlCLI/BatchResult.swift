@@ -156,7 +156,6 @@ final class BatchReport: BatchResultObserving {
     }
 
     /// Writes what is waiting (also the held results after an interruption, in input order).
-    /// Writes the results so far.
     /// - Parameter before: called first when there are any (the progress line clears itself).
     /// - Returns: whether any were written.
     @discardableResult

@@ -154,6 +154,16 @@ final class BatchRunner {
 
     /// Passwords typed for `-a USER`, by `USER@ORIGIN`: asked once for each.
     private var typedPasswords: [String: String] = [:]
+    /// `-a USER` without a password is asked for once for each user and host (the prompt names
+    /// both), not once per line: the prompt would also stall the transfers running beside a
+    /// line prepared ahead (which `next` avoids for a line that may still ask).
+    private lazy var askOnce: (String, String) throws(SwurlError) -> String = { [unowned self] (user: String, url: String) throws(SwurlError) -> String in
+        let key = user + "@" + ((try? CurlURL(parsing: url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? url)
+        if let typed = typedPasswords[key] { return typed }
+        let typed = try PasswordPrompt.ask(user: user, url: url, environment: environment)
+        typedPasswords[key] = typed
+        return typed
+    }
     /// The warnings given so far (each is given once).
     private var warned: Set<String> = []
     /// Gives a warning the first time only (made once, not per line).
@@ -183,21 +193,7 @@ final class BatchRunner {
                 reachedOrigins.insert(origin)
             }
         }
-        // `-a USER` without a password is asked for once, at the first line that needs it (not
-        // per line: the prompt would also stall the transfers running beside a prepared line).
-        if let user = options.authUser, options.authPassword == nil, options.transfer.authType != .bearer {
-            // Asked for a user at a host (the prompt names both): another host asks again.
-            let key = user + "@" + ((try? CurlURL(parsing: request.url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? request.url)
-            if let typed = typedPasswords[key] {
-                options.authPassword = typed
-            } else {
-                let typed = try PasswordPrompt.ask(user: user, url: request.url, environment: environment)
-                try HeaderValue.check(typed, "the password typed for --auth")
-                typedPasswords[key] = typed
-                options.authPassword = typed
-            }
-        }
-        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
+        var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment, askPassword: askOnce)
         // The one-shot request's warnings (-k, --no-verify-host, --retry on a POST), each once.
         Swurl.warnBeforeSending(request, options, transferOptions, environment, say: sayOnce)
         transferOptions.rateLimitedByLibcurl = true

@@ -46,10 +46,7 @@ enum CacheCommand: SwurlCommand {
             out = args.has(.json) ? json(listings, now: now) : table(listings, now: now)
         case "clear":
             guard rest.count <= 1 else { throw .usage("swurl cache clear takes at most one URL prefix") }
-            // Entries keep absolute URLs, spelled as `CacheKey.spelling` says: a prefix written as
-            // a request's URL is written (`127.0.0.1:8080/x`, `:8080/x`) is made absolute and
-            // normalized as that request's was; a scheme or the start of one (`HTTPS`,
-            // `http:/`) is taken in lower case.
+            // Spelled as entries keep their URLs (`prefix`).
             let prefix = rest.first.map { CacheCommand.prefix($0, defaultScheme: args.value(.defaultScheme) ?? "http") }
             let n = store.clear(urlPrefix: prefix)
             out = Array("removed \(n) \(n == 1 ? "entry" : "entries")\n".utf8)

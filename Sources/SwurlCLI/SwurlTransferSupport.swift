@@ -6,7 +6,10 @@ import SwurlEngine
 import SwurlCore
 extension Swurl {
     /// The engine's options with `--auth` resolved (asking for a missing password).
-    static func transferOptions(_ options: CommandOptions, url: String, environment: Environment) throws(SwurlError) -> TransferOptions {
+    /// - Parameter askPassword: asks for `user`'s password at `url` (default: on the terminal,
+    ///   every time; a batch asks once for each user and host).
+    static func transferOptions(_ options: CommandOptions, url: String, environment: Environment,
+                                askPassword: ((_ user: String, _ url: String) throws(SwurlError) -> String)? = nil) throws(SwurlError) -> TransferOptions {
         var t = options.transfer
         if let user = options.authUser {
             if t.authType == .bearer {
@@ -14,8 +17,12 @@ extension Swurl {
             } else {
                 var password = options.authPassword
                 if password == nil {
-                    password = try PasswordPrompt.ask(user: user, url: url, environment: environment)
-                    try HeaderValue.check(password ?? "", "the password typed for --auth")
+                    let typed: String
+                    if let askPassword { typed = try askPassword(user, url) } else {
+                        typed = try PasswordPrompt.ask(user: user, url: url, environment: environment)
+                    }
+                    try HeaderValue.check(typed, "the password typed for --auth")
+                    password = typed
                 }
                 t.credentials = Credentials(user: user, password: password ?? "")
             }

@@ -142,12 +142,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 }
                 // Nor to a rename the sticky bit forbids (another user's file, or `.part`, in /tmp:
                 // the bytes would go into their `.part` and the rename fail at the end).
-                if let refusal = AtomicFile.replaceRefusal(out) ?? AtomicFile.replaceRefusal(out + ".part") { throw refusal }
+                if let refusal = DownloadFile.replaceRefusal(out) { throw refusal }
             }
         } else if plan.resume, let found = DownloadFile.findPart(in: plan.directory, for: plan.initialURL) {
             // Its marker (an extended attribute) anyone may set: another user's `.part` in /tmp
             // would take the bytes, and its rename fail at the end.
-            if let refusal = AtomicFile.replaceRefusal(found) ?? AtomicFile.replaceRefusal(found + ".part") { throw refusal }
+            if let refusal = DownloadFile.replaceRefusal(found) { throw refusal }
             path = found
             offset = DownloadFile.size(of: found + ".part") ?? 0
             validator = DownloadFile.storedValidator(found + ".part")
@@ -226,7 +226,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let base = plan.directory + "/" + name
             path = plan.overwrite && !isReserved(base) ? base : DownloadName.unique(base, exists: isTaken)
             // Before any byte is saved: a rename the sticky bit forbids would fail at the end.
-            if let chosen = path, let refusal = AtomicFile.replaceRefusal(chosen) ?? AtomicFile.replaceRefusal(chosen + ".part") {
+            if let chosen = path, let refusal = DownloadFile.replaceRefusal(chosen) {
                 path = nil   // no file of this download's: no resume hint names theirs
                 throw refusal
             }
@@ -349,6 +349,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         written += fits
         if fits < count { throw pastRange() }
         return true
+    }
+
+    /// Why the download's file or its `.part` (grown, then renamed over it) could not be
+    /// replaced at the end (`AtomicFile.replaceRefusal`: the sticky bit), found before the work.
+    static func replaceRefusal(_ target: String) -> SwurlError? {
+        AtomicFile.replaceRefusal(target) ?? AtomicFile.replaceRefusal(target + ".part")
     }
 
     /// How many of `count` more bytes lie within the 206's range (all of them for a 200).
