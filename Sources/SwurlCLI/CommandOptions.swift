@@ -75,13 +75,19 @@ package struct CommandOptions {
         url = ""
         try takePositionals(args.positionals, environment: environment)
         try parseOptions(args, environment: environment)
-        // Options that change what is shown or how long it waits, not what is asked for (a
-        // config file's count too: it applies to the printed command as well, but is not told apart).
-        let harmless: Set<Option> = [.download, .continue, .output, .quiet, .overwrite, .verbose, .print, .headers, .body,
-                                     .timing, .noConfig, .pretty, .style, .sortKeys, .stream, .checkStatus, .timeout,
-                                     .connectTimeout, .retry, .retryDelay, .retryMaxTime, .maxFilesize, .limitRate, .ignoreStdin]
-        shortResumeRepeats = items.isEmpty && args.options.keys.allSatisfy { harmless.contains($0) }
+        // Only a download prints the hint: other requests (every batch line) skip the look.
+        if args.has(.download) {
+            shortResumeRepeats = items.isEmpty && args.options.keys.allSatisfy { CommandOptions.resumeHarmless.contains($0) }
+        }
     }
+
+    /// Options that change what is shown or how long it waits, not what is asked for (a config
+    /// file's count too: it applies to the printed command as well, but is not told apart).
+    private static let resumeHarmless: Set<Option> = [
+        .download, .continue, .output, .quiet, .overwrite, .verbose, .print, .headers, .body, .timing, .noConfig, .pretty,
+        .style, .sortKeys, .stream, .checkStatus, .timeout, .connectTimeout, .retry, .retryDelay, .retryMaxTime, .maxFilesize,
+        .limitRate, .ignoreStdin,
+    ]
 
     /// Method, URL and request items from the positionals.
     /// - Throws: `SwurlError.usage` for a missing URL, and the item parser's errors.

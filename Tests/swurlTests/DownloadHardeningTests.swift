@@ -25,6 +25,14 @@ final class DownloadHardeningTests: XCTestCase {
                              body: Data(repeating: UInt8(ascii: "A"), count: sent))
     }
 
+    /// `swurl -d -c -o f.bin` with `AAAAA` in `f.bin.part`, answered by `reply`.
+    private func resume(_ reply: SequenceServer.Reply, extra: [String] = []) throws -> (result: SwurlResult, dir: String, server: SequenceServer) {
+        let server = try SequenceServer([reply])
+        let dir = TestPaths.temporaryDirectory()
+        try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
+        return (try runSwurl(["-d", "-c"] + extra + ["-o", "f.bin", server.url("/f.bin")], directory: dir), dir, server)
+    }
+
     private static func page(_ status: String, _ extra: [String] = []) -> SequenceServer.Reply {
         SequenceServer.Reply(status, ["Content-Type: text/html", "Content-Length: \(html.count)"] + extra, body: html)
     }
@@ -77,12 +85,9 @@ final class DownloadHardeningTests: XCTestCase {
     // MARK: Resume arithmetic
 
     func testAResumeLengthThatOverflowsIsATransportError() throws {
-        let server = try SequenceServer([SequenceServer.Reply("206 Partial Content",
-                                                              ["Content-Range: bytes 5-9/*", "Content-Length: 9223372036854775807"],
-                                                              body: Data("BBBBB".utf8))])
-        let dir = TestPaths.temporaryDirectory()
-        try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
-        let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        let (r, dir, server) = try resume(SequenceServer.Reply("206 Partial Content",
+                                                               ["Content-Range: bytes 5-9/*", "Content-Length: 9223372036854775807"],
+                                                               body: Data("BBBBB".utf8)))
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("the server's Content-Range (bytes 5-9) does not match its Content-Length (9223372036854775807)"), r.stderr)
         XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAA".utf8))
@@ -105,20 +110,15 @@ final class DownloadHardeningTests: XCTestCase {
                                   body: Data([0x1F, 0x8B, 0x08, 0, 0])), "encoded (Content-Encoding: gzip)"),
         ]
         for (reply, message) in replies {
-            let server = try SequenceServer([reply])
-            let dir = TestPaths.temporaryDirectory()
-            try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
-            let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            let (r, dir, server) = try resume(reply)
             XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(server.requests().first?.contains("Range: bytes=5-") == true, "\(server.requests())")
             XCTAssertTrue(r.stderr.contains(message), r.stderr)
             XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAA".utf8), message)
             XCTAssertEqual(files(dir), ["f.bin.part"])
         }
         // No length, the body runs to the close: the range's bytes are kept, the rest refused.
-        let server = try SequenceServer([SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 5-6/10"], body: Data("BBBBB".utf8))])
-        let dir = TestPaths.temporaryDirectory()
-        try Data("AAAAA".utf8).write(to: URL(fileURLWithPath: dir + "/f.bin.part"))
-        let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        let (r, dir, _) = try resume(SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 5-6/10"], body: Data("BBBBB".utf8)))
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("more than the range it announced"), r.stderr)
         XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAABB".utf8))
