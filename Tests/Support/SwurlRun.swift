@@ -97,11 +97,20 @@ package func runProcess(_ executable: String, _ arguments: [String], directory: 
     }
     try p.run()
     if let inPipe, let stdin {
+        // A child may exit before it reads (a refused option): the write then raises SIGPIPE,
+        // which would end the whole test process. The writer is a thread of its own with
+        // SIGPIPE blocked, so the write fails with EPIPE instead, and the signal left pending
+        // goes with the thread.
         let h = inPipe.fileHandleForWriting
-        DispatchQueue.global().async {
+        let writer = Thread {
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             try? h.write(contentsOf: stdin)
             try? h.close()
         }
+        writer.start()
     }
     waitForExit(p)
     let out = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
