@@ -3,9 +3,19 @@ import SwurlCore
 
 extension CommandOptions {
     /// The default cache directory: `$XDG_CACHE_HOME/swurl/http`, else `~/.cache/swurl/http`.
-    static func defaultCacheDirectory(_ environment: Environment) -> String {
-        if let x = environment.variables["XDG_CACHE_HOME"], x.hasPrefix("/") { return x + "/swurl/http" }
-        return (environment.variables["HOME"] ?? "") + "/.cache/swurl/http"
+    /// - Throws: `SwurlError.usage` when there is no home directory to put it in.
+    static func defaultCacheDirectory(_ environment: Environment) throws(SwurlError) -> String {
+        guard let base = Environment.baseDirectory(environment.variables, "XDG_CACHE_HOME", fallback: ".cache") else {
+            throw .usage("--cache: there is no home directory for the cache (HOME is unset and the password database names none)",
+                         hint: "name a directory: --cache=DIR, or set HOME or XDG_CACHE_HOME")
+        }
+        return base + "/swurl/http"
+    }
+
+    /// `--cache=DIR`'s directory, or the default one.
+    private static func directory(_ given: String?, _ environment: Environment) throws(SwurlError) -> String {
+        if let given { return environment.resolvePath(given) }
+        return try defaultCacheDirectory(environment)
     }
 
     /// `--cache[=DIR]`, `--no-cache`, `--refresh`, `--cache-only`, `--stale-ok`, `--cache-max`;
@@ -24,7 +34,7 @@ extension CommandOptions {
             throw .usage("--refresh and --cache-only cannot be combined", hint: "--refresh asks the server; --cache-only never does")
         }
         let given = args.value(.cache).flatMap { $0.isEmpty ? nil : $0 }
-        var settings = CacheSettings(directory: given.map { environment.resolvePath($0) } ?? defaultCacheDirectory(environment))
+        var settings = CacheSettings(directory: try directory(given, environment))
         if let v = args.value(.cacheMax) {
             guard let size = CommandOptions.parseRate(v) else {
                 throw .usage("--cache-max: '\(v)' is not a size", hint: "e.g. --cache-max 500M (bytes; K, M, G)")

@@ -23,8 +23,12 @@ enum CacheCommand: SwurlCommand {
         }
         let rest = Array(args.positionals.dropFirst())
         // `--cache=DIR` names the directory; `--cache-max` the bound prune evicts down to.
-        var settings = try CommandOptions.cacheSettings(args, environment: environment)
-            ?? CacheSettings(directory: CommandOptions.defaultCacheDirectory(environment))
+        var settings: CacheSettings
+        if let given = try CommandOptions.cacheSettings(args, environment: environment) {
+            settings = given
+        } else {
+            settings = CacheSettings(directory: try CommandOptions.defaultCacheDirectory(environment))
+        }
         if let v = args.value(.cacheMax) {
             guard let size = CommandOptions.parseRate(v) else {
                 throw .usage("--cache-max: '\(v)' is not a size", hint: "e.g. --cache-max 500M (bytes; K, M, G)")

@@ -35,9 +35,8 @@ enum ConfigFile {
         if let named = environment.variables["SWURL_CONFIG"] {
             return named.isEmpty ? nil : (environment.resolvePath(named), true)
         }
-        if let x = environment.variables["XDG_CONFIG_HOME"], x.hasPrefix("/") { return (x + "/swurl/config", false) }
-        guard let home = environment.variables["HOME"], !home.isEmpty else { return nil }
-        return (home + "/.config/swurl/config", false)
+        guard let config = Environment.baseDirectory(environment.variables, "XDG_CONFIG_HOME", fallback: ".config") else { return nil }
+        return (config + "/swurl/config", false)
     }
 
     /// The command line's options over the config's: the config's come first, so the last

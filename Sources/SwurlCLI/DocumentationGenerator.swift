@@ -128,6 +128,7 @@ package enum DocumentationGenerator {
         }
         s += ".SH SIGNALS\n" + roff(signalsText) + "\n"
         s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
+        s += ".TP\n.B HOME\nThe home directory (~). When it is unset or empty (cron, env \\-i), the password database's entry for the user is used, as curl and HTTPie do; without one, a session NAME and the default cache directory are usage errors (exit 64), and there is no config file, no netrc and no REPL history.\n"
         s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
         s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"
         s += ".TP\n.B XDG_CACHE_HOME\nWhere --cache keeps its entries when given no directory: $XDG_CACHE_HOME/swurl/http (default ~/.cache/swurl/http).\n"

@@ -150,11 +150,10 @@ final class ReplHistory {
     static let limit = 1000
     let path: String?
 
-    /// The file's path, or nil when neither XDG_STATE_HOME nor HOME is set.
+    /// The file's path (`$XDG_STATE_HOME/swurl/history`, default `~/.local/state`), or nil
+    /// without a home directory.
     static func path(_ variables: [String: String]) -> String? {
-        if let state = variables["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/swurl/history" }
-        if let home = variables["HOME"], !home.isEmpty { return home + "/.local/state/swurl/history" }
-        return nil
+        Environment.baseDirectory(variables, "XDG_STATE_HOME", fallback: ".local/state").map { $0 + "/swurl/history" }
     }
 
     init(path: String?) {

@@ -23,10 +23,10 @@ struct SessionBinding {
                  "connection", "keep-alive", "te", "upgrade", "expect", "range", "trailer"].contains(n)
     }
 
-    /// The directory named sessions live under: `$XDG_CONFIG_HOME`, else `~/.config`.
-    static func configDirectory(_ environment: Environment) -> String {
-        if let x = environment.variables["XDG_CONFIG_HOME"], x.hasPrefix("/") { return x }
-        return (environment.variables["HOME"] ?? "") + "/.config"
+    /// The directory named sessions live under: `$XDG_CONFIG_HOME`, else `~/.config`; nil
+    /// without a home directory.
+    static func configDirectory(_ environment: Environment) -> String? {
+        Environment.baseDirectory(environment.variables, "XDG_CONFIG_HOME", fallback: ".config")
     }
 
     /// Reads the session for `request`'s origin; nil without `--session`. Entries the session

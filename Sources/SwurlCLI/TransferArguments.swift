@@ -167,7 +167,7 @@ extension CommandOptions {
     /// used: its `machine` and `default` entries would send them passwords of their choosing, or
     /// send yours to hosts of theirs. A warning says so.
     static func loadNetrc(_ environment: Environment) -> Netrc? {
-        guard let path = environment.variables["NETRC"] ?? environment.variables["HOME"].map({ $0 + "/.netrc" }) else { return nil }
+        guard let path = environment.variables["NETRC"] ?? environment.homeDirectory.map({ $0 + "/.netrc" }) else { return nil }
         guard let text = readSmallFile(path) else { return nil }
         if let doubt = FileTrust.doubt(path) {
             try? environment.stderr.write("swurl: warning: \(TerminalSanitizer.clean(path)) is not used: \(doubt.reason); \(doubt.fix)\n")

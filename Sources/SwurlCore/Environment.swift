@@ -105,11 +105,45 @@ package struct Environment {
         return true
     }
 
-    /// Resolves a user-given path against `currentDirectory` (`~/` against `HOME`).
+    /// Resolves a user-given path against `currentDirectory` (`~/` against the home directory).
     package func resolvePath(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        if path.hasPrefix("~/"), let home = variables["HOME"] { return home + path.dropFirst(1) }
+        if path.hasPrefix("~/"), let home = homeDirectory { return home + path.dropFirst(1) }
         return currentDirectory + "/" + path
+    }
+
+    /// The user's home directory: `HOME`, or when it is unset or empty (cron, `env -i`, some
+    /// service managers) the password database's entry for this user, as curl and Python's
+    /// `expanduser` (HTTPie) fall back; nil when neither names one.
+    package var homeDirectory: String? { Environment.homeDirectory(variables) }
+
+    package static func homeDirectory(_ variables: [String: String]) -> String? {
+        if let home = variables["HOME"], !home.isEmpty { return home }
+        return passwordDatabaseHome()
+    }
+
+    /// An XDG base directory: `$VARIABLE` when it is an absolute path (the XDG rule: a relative
+    /// one is ignored), else `fallback` under the home directory (`.config`, `.cache`,
+    /// `.local/state`); nil without a home directory.
+    package static func baseDirectory(_ variables: [String: String], _ variable: String, fallback: String) -> String? {
+        if let x = variables[variable], x.hasPrefix("/") { return x }
+        return homeDirectory(variables).map { $0 + "/" + fallback }
+    }
+
+    /// This user's home directory in the password database (`getpwuid_r`), when it names one.
+    private static func passwordDatabaseHome() -> String? {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var size = 4096
+        while size <= 1 << 20 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let status = getpwuid_r(getuid(), &entry, &buffer, size, &found)
+            if status == ERANGE { size *= 4; continue }
+            guard status == 0, found != nil, let dir = entry.pw_dir else { return nil }
+            let home = String(cString: dir)
+            return home.hasPrefix("/") ? home : nil
+        }
+        return nil
     }
 }
 

@@ -190,9 +190,11 @@ package struct SessionStore: Sendable {
 
     /// Where `--session VALUE` lives: a VALUE with a `/` is a path used as is; a NAME is
     /// `CONFIG/swurl/sessions/HOST_PORT/NAME.json`, so one name on two hosts is two sessions.
-    /// - Parameter configDirectory: `$XDG_CONFIG_HOME`, else `~/.config`.
-    /// - Throws: `SwurlError.usage` for an empty or unusable name.
-    package static func location(_ value: String, origin: Origin, configDirectory: String) throws(SwurlError) -> SessionStore {
+    /// - Parameter configDirectory: `$XDG_CONFIG_HOME`, else `~/.config`; nil without a home
+    ///   directory.
+    /// - Throws: `SwurlError.usage` for an empty or unusable name, or a name without a home
+    ///   directory to keep it in.
+    package static func location(_ value: String, origin: Origin, configDirectory: String?) throws(SwurlError) -> SessionStore {
         if value.contains("/") { return SessionStore(path: value) }
         // A line break or other control character would make a file name no listing shows
         // as typed (HTTPie refuses them too).
@@ -201,6 +203,10 @@ package struct SessionStore: Sendable {
             throw .usage("--session: '\(TerminalSanitizer.clean(value))' is not a session name"
                          + (control ? " (it holds a control character)" : ""),
                          hint: "use a name such as 'work', or a path with a /")
+        }
+        guard let configDirectory else {
+            throw .usage("--session \(TerminalSanitizer.clean(value)): there is no home directory to keep sessions in (HOME is unset and the password database names none)",
+                         hint: "set HOME or XDG_CONFIG_HOME, or give the session a path: --session ./\(TerminalSanitizer.clean(value)).json")
         }
         let host = origin.host.filter { $0 != "[" && $0 != "]" }
         return SessionStore(path: "\(configDirectory)/swurl/sessions/\(host)_\(origin.port)/\(value).json")

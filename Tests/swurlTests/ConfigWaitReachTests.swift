@@ -116,4 +116,46 @@ final class ConfigWaitReachTests: XCTestCase {
         XCTAssertEqual(unshared.status, 1, text + unshared.stderr)
         XCTAssertTrue(text.contains("— ethernet, virtual (IFLA_INFO_KIND veth): interface v0 is down"), text)
     }
+    /// Without HOME (cron, `env -i`), the home directory is the password database's, as curl and
+    /// HTTPie (Python's expanduser) find it: the config file, a named session and the cache live
+    /// under it, not under `/`. Here root's entry names a temporary directory, by a copy of
+    /// /etc/passwd bound over it in a private mount namespace. A user the database does not know
+    /// gets a usage error for a session NAME or the default cache.
+    func testWithoutHOMEThePasswordDatabaseNamesTheHome() throws {
+        let home = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/.config/swurl", withIntermediateDirectories: true)
+        try Data("--form\n".utf8).write(to: URL(fileURLWithPath: home + "/.config/swurl/config"))
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n").map { line -> String in
+            var fields = line.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            if fields.count == 7, fields[2] == "0" { fields[5] = home }
+            return fields.joined(separator: ":")
+        }.joined(separator: "\n") + "\n"
+        let passwdCopy = TestPaths.temporaryDirectory() + "/passwd"
+        try Data(passwd.utf8).write(to: URL(fileURLWithPath: passwdCopy))
+        let root = try HTTPBin.url("")
+        let shell = """
+            mount --bind "$1" /etc/passwd || exit 99
+            clean="env -u HOME -u XDG_CONFIG_HOME -u XDG_CACHE_HOME -u XDG_STATE_HOME -u SWURL_CONFIG -u NETRC"
+            $clean "$2" -b --session work "$3/anything" a=1 X-Probe:kept; echo "session=$?"
+            $clean "$2" -b --cache "$3/cache/60" > /dev/null; echo "cache=$?"
+            """
+        let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", passwdCopy, TestPaths.binary, root], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        XCTAssertTrue(text.contains("session=0") && text.contains("cache=0"), text + out.stderr)
+        XCTAssertTrue(text.contains("\"form\": {\n    \"a\": \"1\""), "the home's config (--form) applied: " + text)
+        let origin = root.replacingOccurrences(of: "http://", with: "").replacingOccurrences(of: ":", with: "_")
+        let session = try String(contentsOfFile: "\(home)/.config/swurl/sessions/\(origin)/work.json", encoding: .utf8)
+        XCTAssertTrue(session.contains("X-Probe"), session)
+        let cached = try FileManager.default.contentsOfDirectory(atPath: home + "/.cache/swurl/http")
+        XCTAssertFalse(cached.isEmpty, "the response was stored under the home's cache")
+
+        // A user without an entry: a session NAME and the default cache have nowhere to go.
+        for args in [["--session", "work", root + "/anything"], ["--cache", root + "/cache/60"]] {
+            let r = try runProcess("/usr/bin/setpriv", ["--reuid=54321", "--regid=54321", "--clear-groups", TestPaths.binary] + args,
+                                   environment: ["PATH": "/usr/bin:/bin"], check: false)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("there is no home directory") && r.stderr.contains("set HOME or XDG_"), r.stderr)
+        }
+    }
 }

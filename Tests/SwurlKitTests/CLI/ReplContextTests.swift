@@ -83,9 +83,35 @@ final class ReplContextTests: XCTestCase {
         XCTAssertTrue(ReplCompletion.candidates(before: "x ", word: "--stop", seenPaths: []).contains("--stop-on-error"))
     }
 
-    func testHistoryPath() {
+    func testHistoryPath() throws {
         XCTAssertEqual(ReplHistory.path(["XDG_STATE_HOME": "/s", "HOME": "/h"]), "/s/swurl/history")
         XCTAssertEqual(ReplHistory.path(["XDG_STATE_HOME": "relative", "HOME": "/h"]), "/h/.local/state/swurl/history")
-        XCTAssertNil(ReplHistory.path([:]))
+        // Without HOME, the password database's home (root's here, as the tests run).
+        let home = try XCTUnwrap(passwordDatabaseHome())
+        XCTAssertEqual(ReplHistory.path([:]), home + "/.local/state/swurl/history")
+        XCTAssertEqual(ReplHistory.path(["HOME": ""]), home + "/.local/state/swurl/history")
+    }
+
+    /// HOME when set and not empty, else this user's home in /etc/passwd; an XDG variable only
+    /// when it is absolute.
+    func testHomeAndBaseDirectories() throws {
+        let home = try XCTUnwrap(passwordDatabaseHome())
+        XCTAssertEqual(Environment.homeDirectory(["HOME": "/h"]), "/h")
+        XCTAssertEqual(Environment.homeDirectory([:]), home)
+        XCTAssertEqual(Environment.homeDirectory(["HOME": ""]), home)
+        XCTAssertEqual(Environment.baseDirectory(["XDG_CACHE_HOME": "/x", "HOME": "/h"], "XDG_CACHE_HOME", fallback: ".cache"), "/x")
+        XCTAssertEqual(Environment.baseDirectory(["XDG_CACHE_HOME": "x", "HOME": "/h"], "XDG_CACHE_HOME", fallback: ".cache"), "/h/.cache")
+        XCTAssertEqual(Environment.baseDirectory([:], "XDG_CONFIG_HOME", fallback: ".config"), home + "/.config")
+    }
+
+    /// This user's home field in /etc/passwd, read as text (not by getpwuid, which the code uses).
+    private func passwordDatabaseHome() throws -> String? {
+        let uid = String(getuid())
+        let text = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let fields: [Substring] = line.split(separator: ":", omittingEmptySubsequences: false)
+            if fields.count == 7 && String(fields[2]) == uid { return String(fields[5]) }
+        }
+        return nil
     }
 }
