@@ -98,6 +98,8 @@ void sw_rl_clear_line(void) {
     p_rl_redisplay();
 }
 
+void sw_rl_empty_line(void) { p_rl_replace_line("", 0); }
+
 void sw_rl_set_completion_over(int over) { *v_rl_attempted_completion_over = over; }
 void sw_rl_set_suppress_append(int suppress) { *v_rl_completion_suppress_append = suppress; }
 const char *sw_rl_line_buffer(void) { return *v_rl_line_buffer; }

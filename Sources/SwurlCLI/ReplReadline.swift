@@ -33,16 +33,28 @@ enum ReplReadline {
                         { stream in ReplReadline.nextKey(stream) })
         while true {
             Interrupt.arm()
-            guard let raw = sw_rl_readline(prompt(session)) else {
+            guard var text = readLine(prompt(session)) else {
                 // Ctrl-D: end the prompt's line so the shell's prompt starts clean (on the prompt's
                 // own stream: stdout may be a file, which must get no stray byte).
                 let env = session.environment
                 try? (!env.stdoutIsTerminal && env.stderrIsTerminal ? env.stderr : env.stdout).write("\n")
                 return .success
             }
-            // Decoded as argv is: a byte that is not UTF-8 stays that byte.
-            let text = ArgumentBytes.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 })
-            free(raw)
+            // A command typed with a backslash at its end, or with a quote left open, goes on at
+            // `> ` as in the shell; Ctrl-C there drops it, Ctrl-D runs what was typed (as the end
+            // of a script does).
+            while let last = ReplReadline.commands(in: text).last, !ReplReadline.isComplete(last) {
+                ReplState.continuing = true
+                let more = readLine(continuationPrompt)
+                ReplState.continuing = false
+                if ReplState.abandoned { break }
+                guard let more else { break }
+                text += "\n" + more
+            }
+            if ReplState.abandoned {
+                ReplState.abandoned = false
+                continue
+            }
             // Several lines pasted at once (readline's bracketed paste hands them over as one):
             // each command runs, and is remembered, as if typed one after the other; Ctrl-C
             // during one drops the rest.
@@ -56,6 +68,17 @@ enum ReplReadline {
                 }
             }
         }
+    }
+
+    /// The prompt of a command's next line.
+    static let continuationPrompt = "> "
+
+    /// A line from readline after `prompt`, decoded as argv is (a byte that is not UTF-8 stays
+    /// that byte); nil at Ctrl-D on an empty line.
+    private static func readLine(_ prompt: String) -> String? {
+        guard let raw = sw_rl_readline(prompt) else { return nil }
+        defer { free(raw) }
+        return ArgumentBytes.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 })
     }
 
     /// The commands in text read at the prompt: one per line, except that a line ending in an
@@ -97,6 +120,13 @@ enum ReplReadline {
     static func nextKey(_ stream: UnsafeMutablePointer<FILE>?) -> Int32 {
         guard let stream else { return EOF }
         while true {
+            if ReplState.continuing && Interrupt.requested {
+                // Ctrl-C at `> `: the line is emptied and ended, and the command dropped.
+                Interrupt.arm()
+                ReplState.abandoned = true
+                sw_rl_empty_line()
+                return 10
+            }
             clearLineAfterInterrupt()
             let key = sw_read_key(fileno(stream))
             if key == -2 { continue }
@@ -138,6 +168,9 @@ enum ReplState {
     nonisolated(unsafe) static var session: ReplContext?
     nonisolated(unsafe) static var matches: [String] = []
     nonisolated(unsafe) static var index = 0
+    /// Whether readline is reading a command's next line (`> `), and whether Ctrl-C dropped it.
+    nonisolated(unsafe) static var continuing = false
+    nonisolated(unsafe) static var abandoned = false
 }
 
 /// The history file: `$XDG_STATE_HOME/swurl/history` (default `~/.local/state/swurl/history`),

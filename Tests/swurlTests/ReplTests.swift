@@ -339,6 +339,52 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(shown.contains("error"), shown)
     }
 
+    /// A command typed with a backslash at its end, or with a quote left open, goes on at a `> `
+    /// prompt, as in the shell; Ctrl-C there drops the whole command, and the REPL goes on.
+    func testATypedCommandGoesOnAtTheContinuationPrompt() throws {
+        let state = TestPaths.temporaryDirectory()
+        let out = state + "/out"
+        let driver = #"""
+        import os, pty, sys, time, select
+        binary, state, base, out = sys.argv[1:5]
+        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+        pid, fd = pty.fork()
+        if pid == 0:
+            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(o, 1)
+            os.execve(binary, [binary, "repl", base, "-b"], env)
+        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        def prompt():
+            # The prompt that shows next: "main" (swurl URL> ) or "next" (a bare > ).
+            seen = expect(b"> ")
+            line = seen.replace("\x1b[?2004h", "").replace("\x1b[?2004l", "").split("\n")[-1]
+            print("main" if "swurl" in line else "next")
+        prompt()
+        os.write(fd, b"get anything/one \\\r")
+        prompt()
+        os.write(fd, b"q==1\r")
+        prompt()
+        os.write(fd, b"get anything/two 'a\r")
+        prompt()
+        os.write(fd, b"\x03")
+        prompt()
+        os.write(fd, b"get anything/three x=='b c\r")
+        prompt()
+        os.write(fd, b"d'\r")
+        prompt()
+        os.write(fd, b"\x04")
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """#
+        let r = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state, try HTTPBin.url(""), out], check: false)
+        let prompts = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertEqual(r.status, 0, prompts + r.stderr)
+        XCTAssertEqual(prompts.split(separator: "\n"), ["main", "next", "main", "next", "main", "next", "main"], prompts)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let root = try HTTPBin.url("")
+        XCTAssertEqual(urls(text), ["\(root)/anything/one?q=1", "\(root)/anything/three?x=b%20c%0Ad"], text)
+    }
+
     /// `swurl repl > FILE` on a terminal: the prompt is on stderr, and so is the line end Ctrl-D
     /// writes; FILE gets no stray byte.
     func testCtrlDWritesNothingIntoARedirectedStdout() throws {

@@ -19,6 +19,8 @@ void sw_rl_configure(const char *name, FILE *out, const char *word_breaks,
 char *sw_rl_readline(const char *prompt);
 /* rl_replace_line("", 0), rl_crlf, rl_on_new_line, rl_redisplay: an empty line on a fresh row. */
 void sw_rl_clear_line(void);
+/* Empties the line being edited, nothing more (the caller then ends it). */
+void sw_rl_empty_line(void);
 /* The completion state: rl_attempted_completion_over, rl_completion_suppress_append, the line. */
 void sw_rl_set_completion_over(int over);
 void sw_rl_set_suppress_append(int suppress);
