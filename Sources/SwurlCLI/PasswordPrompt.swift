@@ -15,8 +15,7 @@ enum PasswordPrompt {
         let host = (try? CurlURL(parsing: url))?.hostHeader ?? url
         let prompt = "swurl: password for \(user)@\(host): "
         if environment.stdinIsTerminal {
-            try? environment.stderr.write(prompt)
-            return try readHidden(from: environment.stdin, echoFD: 0, newline: environment.stderr)
+            return try readHidden(prompt, from: environment.stdin, echoFD: 0, on: environment.stderr)
         }
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else {
@@ -25,18 +24,21 @@ enum PasswordPrompt {
         }
         defer { close(tty) }
         let terminal = FileDescriptorSink(fd: tty, name: "/dev/tty")
-        try? terminal.write(prompt)
-        return try readHidden(from: FileDescriptorSource(fd: tty), echoFD: tty, newline: terminal)
+        return try readHidden(prompt, from: FileDescriptorSource(fd: tty), echoFD: tty, on: terminal)
     }
 
-    /// One line from `source` with echo off on `echoFD`; a newline goes to `newline` after it.
-    private static func readHidden(from source: ByteSource, echoFD: Int32, newline: ByteSink) throws(SwurlError) -> String {
+    /// Shows `prompt` on `terminal` and reads one line from `source` with echo off on `echoFD`;
+    /// a newline goes to `terminal` after it. Echo goes off before the prompt shows, as getpass
+    /// does: turning it off flushes what was typed, and a password typed as soon as the prompt
+    /// showed would otherwise be lost.
+    private static func readHidden(_ prompt: String, from source: ByteSource, echoFD: Int32, on terminal: ByteSink) throws(SwurlError) -> String {
         // Echo goes back on whatever happens, so Ctrl-C never leaves a silent terminal.
         let echoOff = sw_set_echo(echoFD, 0) == 0
         defer {
             if echoOff { _ = sw_set_echo(echoFD, 1) }
-            try? newline.write("\n")
+            try? terminal.write("\n")
         }
+        try? terminal.write(prompt)
         // One byte at a time, so nothing after the line is consumed.
         var bytes: [UInt8] = []
         var byte: [UInt8] = [0]

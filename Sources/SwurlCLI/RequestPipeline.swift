@@ -46,8 +46,9 @@ enum RequestPipeline {
         var request = built.request
         let stored = try SessionBinding.open(options, request: request, environment: environment)
         stored?.apply(to: &request, options: options)
-        // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal.
-        Interrupt.arm()
+        // Ctrl-C from here on stops transfers cleanly (exit 130) and restores the terminal. One
+        // pressed since the REPL read the line counts (the REPL armed before reading it).
+        Interrupt.install()
         if stopsOnTermination { Interrupt.armTermination() }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         stored?.apply(to: &transferOptions, options: options)

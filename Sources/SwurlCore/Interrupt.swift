@@ -15,6 +15,9 @@ package enum Interrupt {
         sw_clear_interrupted()
     }
 
+    /// Installs the handler (the first time), keeping a Ctrl-C that already came.
+    package static func install() { _ = installed }
+
     /// Whether Ctrl-C was pressed (or, after `armTermination()`, SIGTERM or SIGHUP came) since the last `arm()`.
     package static var requested: Bool { sw_interrupted() != 0 }
 

@@ -680,7 +680,7 @@ final class BatchTests: XCTestCase {
                     buf += d
                 if buf.count(b"password for u@") > seen:
                     seen += 1
-                    time.sleep(0.2)
+                    # At once: echo is off before the prompt shows (typed earlier, it is flushed).
                     os.write(fd, b"p\r")
         except OSError:
             pass

@@ -54,7 +54,7 @@ final class MessagesExportDocsTests: XCTestCase {
             if r:
                 try: buf += os.read(fd, 4096)
                 except OSError: break
-        time.sleep(0.2)
+        # At once: echo is off before the prompt shows (typed earlier, it is flushed).
         os.write(fd, b"s3cret\n")
         while time.time() < end:
             r, _, _ = select.select([fd], [], [], 0.05)
