@@ -37,16 +37,18 @@ package func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: Stri
 }
 
 /// Starts swurl with `args` in `directory`, sends it `signal` (`SIGTERM`, `SIGHUP`) once an
-/// output's temporary file (`.NAME.swurl-…`) exists and half a second more has passed (the
-/// request is on its way), and returns how it ended ("-15": by SIGTERM; "0": normally). With
+/// output's temporary file (`.NAME.swurl-…`) exists and then, by what the test needs, once
+/// swurl has opened the `holdingLock` file (it waits for the lock), once `readyFile` (relative to
+/// `directory`) holds bytes, or else half a second more has passed (the request is on its way);
+/// returns how it ended ("-15": by SIGTERM; "0": normally). With
 /// `stdoutUnread`, stdout is a pipe nobody reads, and swurl starts with SIGALRM blocked (as a
 /// parent may leave it); with `parentIgnores`, it starts with `signal` ignored (nohup); with
 /// `holdingLock`, another process holds that file's lock (`flock`) meanwhile.
 package func runSwurlUntilSignalled(_ args: [String], in directory: String, signal: String = "SIGTERM", stdoutUnread: Bool = false,
-                                    parentIgnores: Bool = false, holdingLock: String? = nil) throws -> String {
+                                    parentIgnores: Bool = false, holdingLock: String? = nil, readyFile: String? = nil) throws -> String {
     let script = """
     import fcntl, glob, json, os, signal, subprocess, sys, time
-    binary, where, args, unread, lock, sig, ignore = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1", sys.argv[5], getattr(signal, sys.argv[6]), sys.argv[7] == "1"
+    binary, where, args, unread, lock, sig, ignore, ready = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1", sys.argv[5], getattr(signal, sys.argv[6]), sys.argv[7] == "1", sys.argv[8]
     if lock:
         held = open(lock, "a")
         fcntl.flock(held, fcntl.LOCK_EX)
@@ -58,13 +60,36 @@ package func runSwurlUntilSignalled(_ args: [String], in directory: String, sign
     deadline = time.time() + 30
     while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
         time.sleep(0.02)
-    time.sleep(0.5)
+    def has_lock_open():
+        target = os.path.realpath(lock)
+        try:
+            fds = os.listdir("/proc/%d/fd" % p.pid)
+        except OSError:
+            return True  # it ended: nothing to wait for
+        for fd in fds:
+            try:
+                if os.readlink("/proc/%d/fd/%s" % (p.pid, fd)) == target:
+                    return True
+            except OSError:
+                pass
+        return False
+    def has_bytes():
+        try:
+            return os.path.getsize(os.path.join(where, ready)) > 0
+        except OSError:
+            return p.poll() is not None
+    if lock or ready:
+        while time.time() < deadline and not (has_lock_open() if lock else has_bytes()):
+            time.sleep(0.02)
+        time.sleep(0.2)
+    else:
+        time.sleep(0.5)
     p.send_signal(sig)
     print(p.wait(timeout=60))
     """
     let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
     let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, directory, json, stdoutUnread ? "1" : "0",
-                                                holdingLock ?? "", signal, parentIgnores ? "1" : "0"])
+                                                holdingLock ?? "", signal, parentIgnores ? "1" : "0", readyFile ?? ""])
     return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
@@ -124,14 +149,35 @@ package func runProcess(_ executable: String, _ arguments: [String], directory: 
 /// Waits until `p` has exited, at most 2 ms after it did. `Process.waitUntilExit()` alone runs
 /// the run loop in 50 ms slices on Linux and sees the exit only at the end of one: every process
 /// the suite ran waited 25 ms on average for nothing (a test class that runs 500 took 37 s
-/// instead of 13).
-package func waitForExit(_ p: Process) {
+/// instead of 13). A process still running after `limit` seconds is killed (SIGKILL), so a
+/// test waiting on one that hangs fails on its status instead of stalling its class until CI
+/// gives up.
+package func waitForExit(_ p: Process, limit: Double = 300) {
     var pause: UInt32 = 100
+    let deadline = Date().addingTimeInterval(limit)
     while p.isRunning {
+        if Date() > deadline {
+            FileHandle.standardError.write(Data("waitForExit: \(p.executableURL?.path ?? "?") still ran after \(Int(limit)) s; killed\n".utf8))
+            kill(p.processIdentifier, SIGKILL)
+            break
+        }
         usleep(pause)
         pause = min(pause * 2, 2_000)
     }
     p.waitUntilExit()
+}
+
+/// Waits (up to 30 s) until process `pid` catches `signal` (its handler is installed, by
+/// /proc/PID/status's SigCgt), so a signal sent next is not taken by the default action.
+package func waitForHandler(of signal: Int32, in pid: Int32) {
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return }
+        let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+            .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+        if caught & (1 << UInt64(signal - 1)) != 0 { return }
+        usleep(10_000)
+    }
 }
 
 /// Runs a Python snippet with the test venv's interpreter; returns stdout.

@@ -396,8 +396,8 @@ final class HARTests: XCTestCase {
     }
 
     /// `runSwurlUntilSignalled` in the test's directory, with SIGTERM.
-    private func terminated(_ args: [String], stdoutUnread: Bool = false, holdingLock: String? = nil) throws -> String {
-        try runSwurlUntilSignalled(args, in: dir, stdoutUnread: stdoutUnread, holdingLock: holdingLock)
+    private func terminated(_ args: [String], stdoutUnread: Bool = false, holdingLock: String? = nil, readyFile: String? = nil) throws -> String {
+        try runSwurlUntilSignalled(args, in: dir, stdoutUnread: stdoutUnread, holdingLock: holdingLock, readyFile: readyFile)
     }
 
     /// SIGTERM (`timeout`, a cancelled CI job) stops a one-shot request or a download as Ctrl-C
@@ -412,7 +412,7 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(entry["_error"] as? String, "interrupted", "\(entry)")
         XCTAssertEqual(try String(contentsOfFile: dir + "/out.json", encoding: .utf8), "old")
 
-        let download = try terminated(["-d", try HTTPBin.url("/drip?duration=10&numbytes=10"), "-o", "dl.bin", "--har", "d.har"])
+        let download = try terminated(["-d", try HTTPBin.url("/drip?duration=10&numbytes=10"), "-o", "dl.bin", "--har", "d.har"], readyFile: "dl.bin.part")
         XCTAssertEqual(download, "-15")
         XCTAssertEqual(try checkedEntries(dir + "/d.har").count, 1)
         // A download keeps its .part to resume, as after Ctrl-C.

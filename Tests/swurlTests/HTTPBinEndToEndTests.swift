@@ -193,6 +193,7 @@ final class InterruptTests: XCTestCase {
         let err = Pipe()
         p.standardError = err
         try p.run()
+        waitForHandler(of: SIGINT, in: p.processIdentifier)
         Thread.sleep(forTimeInterval: 0.5)
         kill(p.processIdentifier, SIGINT)
         waitForExit(p)

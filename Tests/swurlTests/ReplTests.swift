@@ -520,12 +520,15 @@ final class ReplTests: XCTestCase {
         pid, fd = pty.fork()
         if pid == 0:
             os.execve(binary, [binary] + args, env)
-        for l in lines:
-            time.sleep(0.3)
-            os.write(fd, l)
+        # Each line is typed once one more prompt has shown than lines were typed (typed
+        # earlier, readline may not be reading yet, and a lost Ctrl-D would leave the REPL up).
         buf = b""
-        end = time.time() + 20
+        sent = 0
+        end = time.time() + 30
         while time.time() < end:
+            if sent < len(lines) and buf.count(b"> ") > sent:
+                os.write(fd, lines[sent])
+                sent += 1
             r, _, _ = select.select([fd], [], [], 0.05)
             if r:
                 try:
@@ -535,6 +538,8 @@ final class ReplTests: XCTestCase {
                 if not d:
                     break
                 buf += d
+        if sent < len(lines) or time.time() >= end:
+            os.kill(pid, 9)  # stuck: the comparison fails instead of hanging the class
         os.waitpid(pid, 0)
         return buf.decode(errors="replace")
     def clean(t):
