@@ -50,6 +50,10 @@ enum CacheCommand: SwurlCommand {
             out = args.has(.json) ? json(listings, now: now) : table(listings, now: now)
         case "clear":
             guard rest.count <= 1 else { throw .usage("swurl cache clear takes at most one URL prefix") }
+            // `swurl cache clear "$HOST"` with HOST unset must not clear everything.
+            if rest.first?.isEmpty == true {
+                throw .usage("swurl cache clear: the URL prefix is empty", hint: "to remove every entry, give no prefix: swurl cache clear")
+            }
             // Spelled as entries keep their URLs (`prefix`).
             let prefix = rest.first.map { CacheCommand.prefix($0, defaultScheme: args.value(.defaultScheme) ?? "http") }
             let n = store.clear(urlPrefix: prefix)
@@ -72,7 +76,11 @@ enum CacheCommand: SwurlCommand {
     /// no URL, or a scheme or the start of one (`HTTPS`, `http:/`), by its text
     /// (`CacheKey.spelling`).
     static func prefix(_ p: String, defaultScheme: String) -> String {
-        if ["http://", "https://"].contains(where: { $0.hasPrefix(p.lowercased()) }) { return p.lowercased() }
+        // A scheme (`https`, `http:`, `https://`) clears that scheme's entries (`http` not
+        // https's); a shorter start such as `h` is a host, as in a request's URL.
+        let lower = p.lowercased()
+        if lower == "http" || lower == "https" { return lower + "://" }
+        if lower.contains(":"), ["http://", "https://"].contains(where: { $0.hasPrefix(lower) }) { return lower }
         // Bytes a URL cannot hold (a space, `é`) percent-encoded, as a request's URL has them.
         guard let resolved = try? URLBuilder.resolvedURL(URLText.percentEncodingUnsafeBytes(p), defaultScheme: defaultScheme) else {
             return CacheKey.spelling(p)

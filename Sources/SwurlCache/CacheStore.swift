@@ -337,14 +337,24 @@ package final class CacheStore {
         for name in names() where name.hasPrefix(prefix) { unlink(ArgumentBytes.path(path(name))) }
     }
 
+    /// `url` without the user name and password of its authority (`http://u:p@h/x` → `http://h/x`).
+    static func withoutUserinfo(_ url: String) -> String {
+        guard let scheme = url.rangeOfText("://") else { return url }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
+    }
+
     /// Removes the entries whose URL starts with `urlPrefix` (all with nil); returns how many.
     @discardableResult
     package func clear(urlPrefix: String? = nil) -> Int {
         var n = 0
         if let urlPrefix {
-            // Entries keep their URL's password masked: so is a prefix that has one.
+            // Entries keep their URL's password masked: so is a prefix that has one. A prefix
+            // without a user name also matches the entries fetched with one (`user:****@`).
             let prefix = Redactor.url(urlPrefix)
-            for l in list() where l.summary.url.hasPrefix(prefix) {
+            let anyUser = CacheStore.withoutUserinfo(prefix) == prefix
+            for l in list() where l.summary.url.hasPrefix(prefix) || (anyUser && CacheStore.withoutUserinfo(l.summary.url).hasPrefix(prefix)) {
                 if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
             }
         } else {

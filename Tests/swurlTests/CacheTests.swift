@@ -811,6 +811,25 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try swurl(["cache", "frobnicate"]).status, 64)
     }
 
+    /// `cache clear` clears no more than asked: an empty prefix (an unset shell variable) is
+    /// refused, `h` is a host rather than the start of every URL, and the URL typed without a
+    /// user name also clears the entry fetched with one (kept as `ann:****@`).
+    func testCacheClearPrefixesClearWhatTheySay() throws {
+        _ = try fetch("/one?cc=" + q("max-age=60"))
+        let withUser = origin.url("/two?cc=" + q("public, max-age=60")).replacingOccurrences(of: "http://", with: "http://ann:pw@")
+        XCTAssertEqual(try swurl([withUser]).status, 0)
+        XCTAssertEqual(entries().count, 2)
+        let empty = try swurl(["cache", "clear", ""])
+        XCTAssertEqual(empty.status, 64, empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("the URL prefix is empty"), empty.stderr)
+        XCTAssertEqual(try swurl(["cache", "clear", "h"]).text, "removed 0 entries\n")
+        XCTAssertEqual(try swurl(["cache", "clear", "https"]).text, "removed 0 entries\n")
+        XCTAssertEqual(entries().count, 2)
+        XCTAssertEqual(try swurl(["cache", "clear", origin.url("/two")]).text, "removed 1 entry\n")
+        XCTAssertEqual(try swurl(["cache", "clear", "HTTP"]).text, "removed 1 entry\n")
+        XCTAssertEqual(entries(), [])
+    }
+
     /// `swurl cache` reads the config file's `--cache=DIR`, and `--no-config` leaves it out, as
     /// for every other command (it was refused: "does not apply to 'swurl cache'").
     func testCacheCommandReadsTheConfigAndTakesNoConfig() throws {
