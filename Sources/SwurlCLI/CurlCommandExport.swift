@@ -48,9 +48,11 @@ struct CurlCommandExport {
         add("--url", request.url)
 
         // Headers as swurl sends them (curl's defaults replaced), removals and empty values.
-        // Multipart with --boundary: the very bytes, piped in (`cat` for the files); without it
-        // curl's -F sends the same parts with its own boundary.
-        let exactMultipart = options.bodyFormat == .multipart && options.boundary != nil && request.body != nil
+        // Multipart with --boundary: the very bytes, piped in (`cat` for the files); so too when a
+        // field's value cannot be an argument (over 100 KiB, or a NUL byte); else curl's -F
+        // sends the same parts with its own boundary.
+        let exactMultipart = options.bodyFormat == .multipart && request.body != nil
+            && (options.boundary != nil || CurlCommandExport.hasFieldNoArgumentHolds(parts))
         let multipart = options.bodyFormat == .multipart && !exactMultipart
         // One Cookie line, as swurl sends it: the session's cookies, then the Cookie items.
         let cookieItems = Transfer.cookieItemValues(request.headers)
@@ -277,6 +279,15 @@ struct CurlCommandExport {
     /// The longest body written as an argument (Linux refuses an argument of 128 KiB or more,
     /// MAX_ARG_STRLEN, with "Argument list too long").
     static let largestArgument = 100 * 1024
+
+    /// Whether a field's `--form-string NAME=VALUE` could not be an argument: over
+    /// `largestArgument`, or holding a NUL byte.
+    static func hasFieldNoArgumentHolds(_ parts: [MultipartRequestSerializer.Part]) -> Bool {
+        parts.contains { part in
+            guard case .field(let name, let value) = part, let value else { return false }
+            return name.utf8.count + value.utf8.count + 1 > largestArgument || value.utf8.contains(0)
+        }
+    }
 
     /// Bytes as a printf format inside single quotes: printable ASCII as is, anything else
     /// (and `\`, `%`, `'`, a leading `-`) as an octal escape (`\000`), so printf writes exactly `bytes`.

@@ -79,8 +79,11 @@ final class CurlExportTests: XCTestCase {
         try FileManager.default.removeItem(atPath: capture.capturePath)
         try? FileManager.default.removeItem(atPath: capture.capturePath + ".peer")
         try? FileManager.default.removeItem(atPath: capture.capturePath + ".tls")
-        let ran = try runProcess("/bin/sh", ["-c", printed.text], check: false)
-        XCTAssertEqual(ran.status, 0, "\(printed.text)\n\(ran.stderr)", file: file, line: line)
+        // From a file, as `swurl --curl … > cmd.sh; sh cmd.sh` runs it (an argument holds at most 128 KiB).
+        let script = TestPaths.temporaryDirectory() + "/command.sh"
+        try printed.stdout.write(to: URL(fileURLWithPath: script))
+        let ran = try runProcess("/bin/sh", [script], check: false)
+        XCTAssertEqual(ran.status, 0, "\(printed.text.prefix(4000))\n\(ran.stderr)", file: file, line: line)
         var byCurl = try parse(capture.captured, ignoring: skip)
         byCurl.peer = capture.peerSubject
         byCurl.tls = capture.tlsSession
@@ -283,6 +286,21 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(r.swurl, r.curl, r.printed.text)
         XCTAssertEqual(r.printed.stderr, "")
         XCTAssertTrue(r.printed.text.contains("cat -- '"), r.printed.text)
+    }
+
+    /// A field no argument can hold (a value over 100 KiB, or one with a NUL byte, read with
+    /// `=@file`): the body's very bytes are piped in, as with --boundary, and curl sends the same
+    /// parts (`--form-string` with it failed: "Argument list too long").
+    func testAFieldNoArgumentCanHoldIsPipedIn() throws {
+        let big = try tempFile(Array(repeating: UInt8(ascii: "x"), count: 200_000), name: "big.txt")
+        let nul = try tempFile(Array("a\u{0}b".utf8), name: "nul.txt")
+        let r = try roundTrip(["--multipart", "{URL}/m", "v=@\(big)", "n=@\(nul)", "w=small"], ignoring: ["content-type", "content-length"])
+        XCTAssertEqual(r.swurl.line, r.curl.line)
+        let bySwurl = try rawParts(r.swurl.body), byCurl = try rawParts(r.curl.body)
+        XCTAssertEqual(bySwurl.count, 3)
+        XCTAssertEqual(bySwurl, byCurl)
+        XCTAssertTrue(r.printed.text.contains("--data-binary @-"), String(r.printed.text.suffix(300)))
+        XCTAssertEqual(r.printed.stderr, "")
     }
 
     /// The parts of a multipart body: each part's lower-cased headers and content.
