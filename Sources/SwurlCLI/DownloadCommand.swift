@@ -22,6 +22,8 @@ enum DownloadCommand: SwurlCommand {
     /// whichever server answers.
     static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, options: CommandOptions, environment: Environment) {
         guard DownloadFile.size(of: part).map({ $0 > 0 }) == true else { return }
+        // Another user's file, or `.part`, in a sticky directory: resuming it would be refused.
+        if let name = file.path, DownloadFile.replaceRefusal(name) != nil { return }
         // A GET without a body: a DELETE's or a POST's printed as `swurl -d -c URL` would be a GET.
         guard options.shortResumeRepeats, request.method == .get, request.body == nil else {
             try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with the same command and --continue (-c)\n")
@@ -59,8 +61,10 @@ enum DownloadCommand: SwurlCommand {
         plan.reserved = prepared.reservedPaths
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
         // --continue found no .part of this URL's (`path` stays nil until the response names one).
+        // Another user's, in a sticky directory, is no hint: that command would be refused.
         if options.resume, plan.outputPath == nil, file.path == nil, !options.quiet,
-           let untaken = DownloadFile.partOfURLName(in: plan.directory, for: request.url) {
+           let untaken = DownloadFile.partOfURLName(in: plan.directory, for: request.url),
+           DownloadFile.replaceRefusal(String(untaken.dropLast(5))) == nil {
             try? environment.stderr.write("swurl: note: '\(TerminalSanitizer.clean(untaken))' was not left by this URL (or carries none: "
                                           + "swurl 0.9.0, no extended attributes), so it is not resumed; to resume it: "
                                           + TerminalSanitizer.clean("swurl -d -c -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(String(untaken.dropLast(5)))), as: UTF8.self) + " URL") + "\n")

@@ -269,6 +269,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 // A device or pipe cannot be truncated: starting over would append a second copy.
                 throw SwurlError.transport("the server ignored the range request; '\(TerminalSanitizer.clean(path ?? ""))' is not a regular file, so the download cannot start over")
             } else {
+                // Starting over writes FILE.part and renames it over FILE, which the sticky bit may
+                // forbid (another user's FILE in /tmp, resumed in place): then nothing is written.
+                if inPlace, let chosen = path, let refusal = DownloadFile.replaceRefusal(chosen) { throw refusal }
                 notice?(validator != nil && head.status == 200
                         ? "swurl: the file changed on the server (or it ignored the range request); downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start"
                         : "swurl: the server ignored the range request; downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start")
@@ -353,7 +356,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
 
     /// Why the download's file or its `.part` (grown, then renamed over it) could not be
     /// replaced at the end (`AtomicFile.replaceRefusal`: the sticky bit), found before the work.
-    static func replaceRefusal(_ target: String) -> SwurlError? {
+    package static func replaceRefusal(_ target: String) -> SwurlError? {
         AtomicFile.replaceRefusal(target) ?? AtomicFile.replaceRefusal(target + ".part")
     }
 

@@ -210,6 +210,37 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
     }
 
+    /// Resuming another user's file in place in a sticky directory: when the server ignores the
+    /// range (200), the new copy would grow in FILE.part and be renamed over their file, which
+    /// the sticky bit forbids; it is refused at the response's head, before a byte is written,
+    /// and no resume command is suggested for their file (nor for their unmarked `.part`).
+    func testAnInPlaceResumeThatMustStartOverIsRefusedForAnotherUsersFile() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
+        let capture = try CaptureServer()
+        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        defer { try? fm.removeItem(atPath: dir) }
+        for name in ["theirs", "five.part"] {
+            try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
+            try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
+        }
+        let base = "http://127.0.0.1:\(capture.server.port)"
+        let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
+        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary]
+        let r = try runProcess("/usr/bin/setpriv", asNobody + ["-d", "-c", "-o", dir + "/theirs", base + "/four"],
+                               directory: dir, environment: env, check: false)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot replace '\(dir)/theirs': it is another user's file"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("resume it"), r.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("Range: bytes=6-"), "the resume asked for the rest")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/theirs", encoding: .utf8), "root's")
+        XCTAssertFalse(fm.fileExists(atPath: dir + "/theirs.part"), "nothing was written")
+        let found = try runProcess("/usr/bin/setpriv", asNobody + ["-d", "-c", base + "/five"], directory: dir, environment: env, check: false)
+        XCTAssertFalse(found.stderr.contains("to resume it"), found.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/five.part", encoding: .utf8), "root's")
+    }
+
     /// A line whose credential item is refused (a token with a control character) is reported
     /// without the token, on stdout and in both files, which are 0600 like the HAR.
     func testACredentialItemsValueIsNeverInTheResultsOrTheReports() throws {
