@@ -160,6 +160,7 @@ final class BatchRunner {
     private lazy var askOnce: (String, String) throws(SwurlError) -> String = { [unowned self] (user: String, url: String) throws(SwurlError) -> String in
         let key = user + "@" + ((try? CurlURL(parsing: url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? url)
         if let typed = typedPasswords[key] { return typed }
+        progress?.clear()
         let typed = try PasswordPrompt.ask(user: user, url: url, environment: environment)
         typedPasswords[key] = typed
         return typed

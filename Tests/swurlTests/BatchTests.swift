@@ -696,6 +696,12 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(r.status, 0, screen + r.stderr)
         XCTAssertEqual(screen.components(separatedBy: "password for u@127.0.0.1:").count - 1, 1, screen)
         XCTAssertEqual(screen.components(separatedBy: "password for u@localhost:").count - 1, 1, screen)
+        // Each prompt starts a line of its own: the progress line is cleared first.
+        for piece in screen.components(separatedBy: "swurl: password for").dropFirst().indices {
+            let before = screen.components(separatedBy: "swurl: password for")[piece - 1]
+            XCTAssertTrue(before.isEmpty || before.hasSuffix("\n") || before.hasSuffix("\r") || before.hasSuffix("\u{1B}[K"),
+                          "a prompt after \(before.suffix(40).debugDescription)")
+        }
         XCTAssertEqual(screen.components(separatedBy: " 200 ").count - 1, 4, screen)
         // https to a port nothing listens on: the warning is given before the (quick) failure.
         let insecure = try input(["https://127.0.0.1:9/a", "https://127.0.0.1:9/b"])
