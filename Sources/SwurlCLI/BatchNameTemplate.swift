@@ -13,6 +13,8 @@ struct BatchNameTemplate {
     enum Piece: Equatable { case text(String), line, host, port, path, method, status }
 
     let pieces: [Piece]
+    /// Whether a name waits for the response (`{status}`).
+    var usesStatus: Bool { pieces.contains(.status) }
     static let placeholders: [String: Piece] = [
         "line": .line, "host": .host, "port": .port, "path": .path, "method": .method, "status": .status,
     ]

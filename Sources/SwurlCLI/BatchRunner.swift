@@ -214,6 +214,7 @@ final class BatchRunner {
         }
         transferOptions.ownSharedState = BatchDefaults.needsOwnSharedState(arguments, request: request)
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
+        try refuseUnreplaceableBody(number: number, request: request)
         let body = BatchBody(outputDir: outputDir, line: number, validator: options.validator, decoding: options.decoding)
         let session = try Exchange(request: request, options: transferOptions) { body }
         session.delegateCanRestart = true
@@ -221,6 +222,32 @@ final class BatchRunner {
         session.recorder = har?.recorder(line: number)
         return (BatchLine(number: number, ordinal: ordinal, taken: taken, method: request.method.rawValue, url: request.url, body: body),
                 session)
+    }
+
+    /// Whether `--output-dir` has the sticky bit and another owner (decided once): there another
+    /// user's body file, or its `.part`, cannot be replaced.
+    private lazy var outputDirIsShared: Bool = {
+        guard let outputDir, geteuid() != 0 else { return false }
+        var st = stat()
+        return stat(ArgumentBytes.path(outputDir), &st) == 0 && st.st_mode & S_ISVTX != 0 && st.st_uid != geteuid()
+    }()
+
+    /// Refuses a line before it is sent whose body could not be saved in a shared `--output-dir`
+    /// (another user's `.LINE.body.part`, or its final name when that is known before the
+    /// response): a POST's effect would otherwise be lost with its body.
+    private func refuseUnreplaceableBody(number: Int, request: HTTPRequest) throws(SwurlError) {
+        guard outputDirIsShared, let outputDir else { return }
+        var names = [".\(number).body.part"]
+        if let template = nameTemplate {
+            if !template.usesStatus {
+                names.append(template.name(line: number, method: request.method.rawValue, url: request.url, status: nil) ?? "\(number).body")
+            }
+        } else {
+            names.append("\(number).body")
+        }
+        for name in names {
+            if let refusal = AtomicFile.replaceRefusal(outputDir + "/" + name) { throw refusal }
+        }
     }
 
     /// Where a successful line's body goes: `DIR/LINE.body`, or the `--name-template` name (one

@@ -241,6 +241,38 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: dir + "/five.part", encoding: .utf8), "root's")
     }
 
+    /// `batch --output-dir` in a sticky directory: a line whose body file (or its `.part`) is
+    /// another user's is refused before it is sent (a POST's effect would be lost with its
+    /// body); the other lines run.
+    func testABatchLineWhoseBodyCannotBeSavedInASharedDirectoryIsNotSent() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
+        let capture = try CaptureServer()
+        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        defer { try? fm.removeItem(atPath: dir) }
+        for name in ["1.body", ".3.body.part"] {
+            try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
+            try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
+        }
+        let base = "http://127.0.0.1:\(capture.server.port)"
+        try "POST \(base)/one a=1\n\(base)/two\nPOST \(base)/three\n".write(toFile: dir + "/lines", atomically: false, encoding: .utf8)
+        try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir + "/lines")
+        let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
+        let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary,
+                                                     "batch", dir + "/lines", "--output-dir", dir],
+                               directory: dir, environment: env, check: false)
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertEqual(r.status, 1, out + r.stderr)
+        XCTAssertTrue(out.contains("1 error 1 POST \(base)/one: cannot replace '\(dir)/1.body'"), out)
+        XCTAssertTrue(out.contains("3 error 1 POST \(base)/three: cannot replace '\(dir)/.3.body.part'"), out)
+        let sent = String(decoding: capture.captured, as: UTF8.self)
+        XCTAssertTrue(sent.contains("GET /two "), sent)
+        XCTAssertFalse(sent.contains("/one") || sent.contains("/three"), sent)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/1.body", encoding: .utf8), "root's")
+        XCTAssertTrue(fm.fileExists(atPath: dir + "/2.body"))
+    }
+
     /// A line whose credential item is refused (a token with a control character) is reported
     /// without the token, on stdout and in both files, which are 0600 like the HAR.
     func testACredentialItemsValueIsNeverInTheResultsOrTheReports() throws {
