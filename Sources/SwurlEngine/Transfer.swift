@@ -318,7 +318,9 @@ package final class Transfer: EasyTransferHandler {
             wholeOnDisk = true
             return true
         }
-        receivedBase = resumedFrom != nil && head.status == 206 ? ContentRange.parse(head.headers["Content-Range"])?.start ?? 0 : 0
+        // The bytes on disk, not the server's start: one that differs is refused by the download
+        // (`DownloadFile`), and a message must not repeat the server's number as what is on disk.
+        receivedBase = head.status == 206 ? resumedFrom ?? 0 : 0
         guard head.headers["Content-Encoding"] == nil,
               let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
         return Transfer.passes(max, receivedBase, length)

@@ -138,6 +138,22 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(contents(dir + "/big.part"), Data("AAAA".utf8))
     }
 
+    /// --max-filesize counts the bytes on disk, not the start the server names: a 206 from far
+    /// past the `.part` is the wrong range (said as such), not "9223372036854775000 bytes of it
+    /// already on disk".
+    func testMaxFilesizeCountsTheBytesOnDiskNotTheServersStart() throws {
+        let server = try SequenceServer([SequenceServer.Reply("206 Partial Content",
+                                                              ["Content-Range: bytes 9223372036854775000-9223372036854775003/*",
+                                                               "Content-Length: 4"], body: Data("BBBB".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        try Data("AAAA".utf8).write(to: URL(fileURLWithPath: dir + "/far.part"))
+        let r = try runSwurl(["-d", "-c", "--max-filesize", "1000000", "-o", "far", server.url("/far")], directory: dir)
+        XCTAssertNotEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("resumed at byte 9223372036854775000, not at byte 4"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("already on disk"), r.stderr)
+        XCTAssertEqual(contents(dir + "/far.part"), Data("AAAA".utf8))
+    }
+
     /// The resume hint prints a command only when that command repeats the request: after a
     /// header item (or a pin, a proxy...) it says to run the same command with --continue; after
     /// a trust failure (a pin that does not match) it says nothing, as resuming cannot help and a
