@@ -23,14 +23,18 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// With `--stream` (no window): whether the first chunk was looked at for binary data.
     private var streamSniffed = false
 
-    /// XML in another charset than UTF-8 (its Content-Type's, or UTF-16 by its byte order mark:
-    /// XML 1.0 §4.3.3) is converted to UTF-8 before it is checked and formatted; the decoders
+    /// XML in another charset than UTF-8 (its Content-Type's; UTF-16 by its byte order mark,
+    /// which wins over a UTF-8 label; without a charset, its declaration's `encoding`: XML 1.0
+    /// §4.3.3, RFC 7303 §3.2) is converted to UTF-8 before it is checked and formatted; the decoders
     /// behind it then see UTF-8 (no charset). What is formatted is UTF-8, so its declaration is
     /// made to say so (`encoding="UTF-8"`, `declarationPatched`).
     private var transcoder: CharsetConverter?
     /// The body's first bytes, held until there are four (or the body ends) to look for a UTF-16
-    /// byte order mark; nil once looked at (or when not looking: a charset given).
+    /// byte order mark and, without a charset, until its declaration is whole (up to 64 KiB) to
+    /// read its encoding; nil once looked at (or when not looking: another charset given).
     private var start: [UInt8]?
+    /// Whether the declaration may name the charset (the Content-Type named none).
+    private let declarationNamesCharset: Bool
     /// The converted body's start, held until its declaration is whole (or there is none) to
     /// make it name UTF-8; nil once done.
     private var declarationStart: [UInt8]? = []
@@ -41,7 +45,8 @@ final class XMLResponseDecoder: ResponseDecoding {
             transcoder = t
             context.charset = nil
         }
-        start = context.charset == nil && transcoder == nil ? [] : nil
+        declarationNamesCharset = context.charset == nil
+        start = transcoder == nil && context.charset.map(TextResponseDecoder.isUTF8Compatible) ?? true ? [] : nil
         self.context = context
         formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
         stream = context.options.stream
@@ -64,8 +69,13 @@ final class XMLResponseDecoder: ResponseDecoding {
         if var held = start {
             held.append(contentsOf: chunk)
             guard held.count >= 4 else { start = held; return }
+            if !XMLResponseDecoder.isUTF16(held) && declarationNamesCharset
+                && !XMLResponseDecoder.declarationDecided(held) && held.count < 64 << 10 {
+                start = held
+                return
+            }
             start = nil
-            if XMLResponseDecoder.isUTF16(held) { transcoder = CharsetConverter(from: "UTF-16") }
+            chooseCharset(held)
             held.withUnsafeBytes { decode($0, into: &out) }
             return
         }
@@ -88,6 +98,19 @@ final class XMLResponseDecoder: ResponseDecoding {
         decodeUTF8(chunk, into: &out)
     }
 
+    /// The converter the body's start calls for: UTF-16 by its byte order mark, else (without a
+    /// charset) the declaration's `encoding` when it is not UTF-8 and iconv knows it.
+    private func chooseCharset(_ held: [UInt8]) {
+        if XMLResponseDecoder.isUTF16(held) {
+            transcoder = CharsetConverter(from: "UTF-16")
+        } else if declarationNamesCharset, let range = XMLResponseDecoder.declaredEncoding(held) {
+            // A declaration read as ASCII is in no 16- or 32-bit encoding, whatever it says.
+            let name = String(decoding: held[range], as: UTF8.self)
+            let wide = ["utf-16", "utf-32", "ucs-", "utf16", "utf32"].contains { name.lowercased().hasPrefix($0) }
+            if !wide, !TextResponseDecoder.isUTF8Compatible(name), let t = CharsetConverter(from: name) { transcoder = t }
+        }
+    }
+
     /// Where the declaration `<?xml ` would start in converted bytes (after a byte order mark).
     private static func declarationOffset(_ bytes: [UInt8]) -> Int {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -108,9 +131,16 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// name UTF-8, which they now are; left alone when the declaration is not all there. Only the
     /// declaration (`<?xml` and a blank), never `<?xml-stylesheet` or another instruction.
     static func declareUTF8(_ bytes: inout [UInt8]) {
+        guard let range = declaredEncoding(bytes) else { return }
+        bytes.replaceSubrange(range, with: Array("UTF-8".utf8))
+    }
+
+    /// Where the value of the declaration's `encoding` lies in `bytes` (inside its quotes), when
+    /// the bytes start with a whole declaration (after a UTF-8 byte order mark) that has one.
+    static func declaredEncoding(_ bytes: [UInt8]) -> Range<Int>? {
         var i = declarationOffset(bytes)
         guard bytes[i...].starts(with: Array("<?xml".utf8)), bytes.count > i + 5, XMLTokenizer.isSpace(bytes[i + 5]),
-              let end = bytes[(i + 5)...].firstIndex(of: UInt8(ascii: "?")) else { return }
+              let end = bytes[(i + 5)...].firstIndex(of: UInt8(ascii: "?")) else { return nil }
         let name = Array("encoding".utf8)
         while i + name.count < end {
             if bytes[i..<(i + name.count)].elementsEqual(name) { break }
@@ -118,13 +148,13 @@ final class XMLResponseDecoder: ResponseDecoding {
         }
         i += name.count
         while i < end && XMLTokenizer.isSpace(bytes[i]) { i += 1 }
-        guard i < end, bytes[i] == UInt8(ascii: "=") else { return }
+        guard i < end, bytes[i] == UInt8(ascii: "=") else { return nil }
         i += 1
         while i < end && XMLTokenizer.isSpace(bytes[i]) { i += 1 }
-        guard i < end, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else { return }
+        guard i < end, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else { return nil }
         let quote = bytes[i]
-        guard let close = bytes[(i + 1)..<end].firstIndex(of: quote) else { return }
-        bytes.replaceSubrange((i + 1)..<close, with: Array("UTF-8".utf8))
+        guard let close = bytes[(i + 1)..<end].firstIndex(of: quote) else { return nil }
+        return (i + 1)..<close
     }
 
     private func decodeUTF8(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
@@ -163,8 +193,9 @@ final class XMLResponseDecoder: ResponseDecoding {
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
         if let held = start {
-            // Fewer than four bytes: no document in UTF-16.
+            // The whole body was held (short, or all declaration): its charset is decided now.
             start = nil
+            chooseCharset(held)
             held.withUnsafeBytes { decode($0, into: &out) }
         }
         if let transcoder {

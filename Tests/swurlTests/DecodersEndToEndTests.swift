@@ -189,11 +189,27 @@ final class DecodersEndToEndTests: XCTestCase {
         // XML in its charset: UTF-16 by the Content-Type or by its byte order mark alone, Latin-1.
         try s.put("u16.xml", Data([0xFF, 0xFE]) + (try XCTUnwrap("<a>café</a>".data(using: .utf16LittleEndian))))
         try s.put("l1.xml", Data([0x3C, 0x61, 0x3E, 0x63, 0x61, 0x66, 0xE9, 0x3C, 0x2F, 0x61, 0x3E]))
-        for (name, type) in [("u16.xml", "application/xml; charset=utf-16"), ("u16.xml", "application/xml"), ("l1.xml", "text/xml; charset=iso-8859-1")] {
+        for (name, type) in [("u16.xml", "application/xml; charset=utf-16"), ("u16.xml", "application/xml"), ("l1.xml", "text/xml; charset=iso-8859-1"),
+                             // The byte order mark wins over a UTF-8 label (RFC 7303 §3.2).
+                             ("u16.xml", "application/xml; charset=utf-8")] {
             let (shown, status) = try runOnTerminal(["-b", "--pretty=format", s.url(name, type: type)])
             XCTAssertEqual(status, 0, "\(name) \(type)")
             XCTAssertEqual(shown, "<a>café</a>\n", "\(name) \(type)")
         }
+        // Without a charset, the declaration's encoding (an RSS feed in Latin-1), shown in UTF-8
+        // and declared so; a charset in the Content-Type wins over it, and a declaration read
+        // as ASCII is no UTF-16 whatever it says.
+        try s.put("feed.xml", Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<rss>caf".utf8) + Data([0xE9]) + Data("</rss>".utf8))
+        let (feed, feedStatus) = try runOnTerminal(["-b", "--pretty=format", s.url("feed.xml", type: "application/rss+xml")])
+        XCTAssertEqual(feedStatus, 0)
+        XCTAssertEqual(feed, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss>café</rss>\n")
+        XCTAssertEqual(try runSwurl(["-b", "--pretty=format", s.url("feed.xml", type: "text/xml")]).text,
+                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss>café</rss>\n")
+        let labelled = try runSwurl(["-b", "--pretty=format", s.url("feed.xml", type: "text/xml; charset=windows-1252")])
+        XCTAssertEqual(labelled.text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss>café</rss>\n")
+        try s.put("says16.xml", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><a>x</a>")
+        XCTAssertEqual(try runSwurl(["-b", "--pretty=format", s.url("says16.xml", type: "application/xml")]).text,
+                       "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<a>x</a>\n")
         // Binary data that starts with a UTF-16 byte order mark is still binary data.
         try s.put("bom.bin", Data([0xFF, 0xFE, 0x01, 0x02]) + Data(count: 3000))
         let (bom, _) = try runOnTerminal(["-b", s.url("bom.bin", type: "application/xml")])

@@ -36,6 +36,8 @@ final class DecoderChunkingTests: XCTestCase {
             ("half a bom", [0xEF, 0xBB]),
             ("xml", Self.bytes(#"<?xml version="1.0"?><r a="1"><!-- c --><b>t&amp;</b><![CDATA[x]]><c/></r>"#)),
             ("bom + xml", bom + Self.bytes("<r><b>1</b></r>")),
+            ("latin-1 xml by its declaration", Self.bytes("<?xml version=\"1.0\"  encoding='ISO-8859-1' ?><r>caf") + [0xE9] + Self.bytes("</r>")),
+            ("utf-16 xml with a declaration", [0xFF, 0xFE] + Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><r>é</r>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })),
             ("invalid xml", Self.bytes("<a><b></a>")),
             ("html", Self.bytes("<!doctype html><html><body>hi</body></html>")),
             ("xml plist", try PropertyListWriter.xml(plistValue)),
