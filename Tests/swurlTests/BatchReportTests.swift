@@ -168,29 +168,45 @@ final class BatchReportTests: XCTestCase {
         }
     }
 
+    /// `setpriv`'s arguments that run swurl as nobody.
+    private let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary]
+
+    /// A fresh directory with the sticky bit (as /tmp), removed after the test, holding `files`,
+    /// each root's and writable by all, and a capture server; the test is skipped unless root
+    /// (it runs swurl as nobody, for whom they are another user's files).
+    private func stickyDirectory(holding files: [String]) throws -> (dir: String, capture: CaptureServer) {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
+        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        for name in files {
+            try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
+            try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
+        }
+        return (dir, try CaptureServer())
+    }
+
+    /// The environment swurl runs in as nobody: its home and TMPDIR in `dir`, no config file.
+    private func stickyEnvironment(_ dir: String) -> [String: String] {
+        ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
+    }
+
     /// In a directory with the sticky bit, another user's file cannot be replaced by rename(2):
     /// the report (or the HAR, or a download's file) is refused before any line runs, not lost
     /// after all of them.
     func testAnotherUsersFileInAStickyDirectoryIsRefusedBeforeAnyRequest() throws {
-        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
-        let capture = try CaptureServer()
-        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        let (dir, capture) = try stickyDirectory(holding: ["owned.html", "owned.har", "dl.bin.part"])
         let fm = FileManager.default
-        try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
-        defer { try? fm.removeItem(atPath: dir) }
-        for name in ["owned.html", "owned.har", "dl.bin.part"] {
-            try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
-            try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
-        }
         let base = "http://127.0.0.1:\(capture.server.port)"
         try (base + "/line\n").write(toFile: dir + "/lines", atomically: false, encoding: .utf8)
         try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir + "/lines")
-        let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
+        let env = stickyEnvironment(dir)
         for args in [["batch", dir + "/lines", "--report", dir + "/owned.html"], ["--har", dir + "/owned.har", base + "/one"],
                      ["-d", "--overwrite", "-o", dir + "/owned.html", base + "/two"],
                      // The bytes would go into the other user's .part.
                      ["-d", "-o", dir + "/dl.bin", base + "/three"]] {
-            let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary] + args,
+            let r = try runProcess("/usr/bin/setpriv", asNobody + args,
                                    directory: dir, environment: env, check: false)
             XCTAssertEqual(r.status, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains("another user's file in a directory with the sticky bit"), r.stderr)
@@ -199,8 +215,7 @@ final class BatchReportTests: XCTestCase {
         try "root's".write(toFile: dir + "/f3.part", atomically: false, encoding: .utf8)
         try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/f3.part")
         _ = try runPython("import os, sys; os.setxattr(sys.argv[1], 'user.swurl.url', sys.argv[2].encode())", arguments: [dir + "/f3.part", base + "/f3"])
-        let found = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary, "-d", "-c", base + "/f3"],
-                                   directory: dir, environment: env, check: false)
+        let found = try runProcess("/usr/bin/setpriv", asNobody + ["-d", "-c", base + "/f3"], directory: dir, environment: env, check: false)
         XCTAssertEqual(found.status, 1, found.stderr)
         XCTAssertTrue(found.stderr.contains("cannot replace '\(dir)/f3.part': it is another user's file"), found.stderr)
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
@@ -215,19 +230,10 @@ final class BatchReportTests: XCTestCase {
     /// the sticky bit forbids; it is refused at the response's head, before a byte is written,
     /// and no resume command is suggested for their file (nor for their unmarked `.part`).
     func testAnInPlaceResumeThatMustStartOverIsRefusedForAnotherUsersFile() throws {
-        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
-        let capture = try CaptureServer()
-        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        let (dir, capture) = try stickyDirectory(holding: ["theirs", "five.part"])
         let fm = FileManager.default
-        try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
-        defer { try? fm.removeItem(atPath: dir) }
-        for name in ["theirs", "five.part"] {
-            try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
-            try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
-        }
         let base = "http://127.0.0.1:\(capture.server.port)"
-        let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
-        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary]
+        let env = stickyEnvironment(dir)
         let r = try runProcess("/usr/bin/setpriv", asNobody + ["-d", "-c", "-o", dir + "/theirs", base + "/four"],
                                directory: dir, environment: env, check: false)
         XCTAssertEqual(r.status, 1, r.stderr)
@@ -245,22 +251,13 @@ final class BatchReportTests: XCTestCase {
     /// another user's is refused before it is sent (a POST's effect would be lost with its
     /// body); the other lines run.
     func testABatchLineWhoseBodyCannotBeSavedInASharedDirectoryIsNotSent() throws {
-        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
-        let capture = try CaptureServer()
-        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        let (dir, capture) = try stickyDirectory(holding: ["1.body", ".3.body.part"])
         let fm = FileManager.default
-        try fm.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
-        defer { try? fm.removeItem(atPath: dir) }
-        for name in ["1.body", ".3.body.part"] {
-            try "root's".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
-            try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: dir + "/" + name)
-        }
         let base = "http://127.0.0.1:\(capture.server.port)"
         try "POST \(base)/one a=1\n\(base)/two\nPOST \(base)/three\n".write(toFile: dir + "/lines", atomically: false, encoding: .utf8)
         try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir + "/lines")
-        let env = ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
-        let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary,
-                                                     "batch", dir + "/lines", "--output-dir", dir],
+        let env = stickyEnvironment(dir)
+        let r = try runProcess("/usr/bin/setpriv", asNobody + ["batch", dir + "/lines", "--output-dir", dir],
                                directory: dir, environment: env, check: false)
         let out = String(decoding: r.stdout, as: UTF8.self)
         XCTAssertEqual(r.status, 1, out + r.stderr)

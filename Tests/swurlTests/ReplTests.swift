@@ -344,34 +344,18 @@ final class ReplTests: XCTestCase {
     func testATypedCommandGoesOnAtTheContinuationPrompt() throws {
         let state = TestPaths.temporaryDirectory()
         let out = state + "/out"
-        let driver = #"""
-        import os, pty, sys, time, select
-        binary, state, base, out = sys.argv[1:5]
-        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
-        pid, fd = pty.fork()
-        if pid == 0:
-            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.dup2(o, 1)
-            os.execve(binary, [binary, "repl", base, "-b"], env)
-        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        let driver = ReplTests.replIntoFile(", \"-b\"") + "\n" + #"""
         def prompt():
             # The prompt that shows next: "main" (swurl URL> ) or "next" (a bare > ).
             seen = expect(b"> ")
             line = seen.replace("\x1b[?2004h", "").replace("\x1b[?2004l", "").split("\n")[-1]
             print("main" if "swurl" in line else "next")
         prompt()
-        os.write(fd, b"get anything/one \\\r")
-        prompt()
-        os.write(fd, b"q==1\r")
-        prompt()
-        os.write(fd, b"get anything/two 'a\r")
-        prompt()
-        os.write(fd, b"\x03")
-        prompt()
-        os.write(fd, b"get anything/three x=='b c\r")
-        prompt()
-        os.write(fd, b"d'\r")
-        prompt()
+        # Each typed line, then the prompt it brings; Ctrl-C (\x03) at "> " drops "two".
+        for keys in [b"get anything/one \\\r", b"q==1\r", b"get anything/two 'a\r", b"\x03",
+                     b"get anything/three x=='b c\r", b"d'\r"]:
+            os.write(fd, keys)
+            prompt()
         os.write(fd, b"\x04")
         _, status = os.waitpid(pid, 0)
         sys.exit(os.waitstatus_to_exitcode(status))
@@ -390,16 +374,7 @@ final class ReplTests: XCTestCase {
     func testCtrlDWritesNothingIntoARedirectedStdout() throws {
         let state = TestPaths.temporaryDirectory()
         let out = state + "/out"
-        let driver = #"""
-        import os, pty, sys, time, select
-        binary, state, base, out = sys.argv[1:5]
-        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
-        pid, fd = pty.fork()
-        if pid == 0:
-            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.dup2(o, 1)
-            os.execve(binary, [binary, "repl", base], env)
-        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        let driver = ReplTests.replIntoFile("") + "\n" + #"""
         expect(b"> ")
         os.write(fd, b"\x04")
         _, status = os.waitpid(pid, 0)
@@ -425,6 +400,22 @@ final class ReplTests: XCTestCase {
         let curl = try script(["/get --curl"], [try HTTPBin.url(""), "--offline"])
         XCTAssertEqual(curl.status, 0, curl.stderr)
         XCTAssertTrue(curl.text.hasPrefix("curl"), curl.text)
+    }
+
+    /// A pty driver's start: `swurl repl BASE` plus `extra` (Python list items) on a terminal with
+    /// stdout into the file OUT (its arguments: binary, state directory, base, out), and
+    /// `expect`; the driver's own lines follow.
+    static func replIntoFile(_ extra: String) -> String {
+        #"""
+        import os, pty, sys, time, select
+        binary, state, base, out = sys.argv[1:5]
+        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+        pid, fd = pty.fork()
+        if pid == 0:
+            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(o, 1)
+            os.execve(binary, [binary, "repl", base\#(extra)], env)
+        """# + "\n" + ReplTests.ptyExpect
     }
 
     /// The pty drivers' `expect(pattern)`: reads the terminal (`fd`) until `pattern` shows,
