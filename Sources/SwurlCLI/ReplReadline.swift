@@ -31,43 +31,57 @@ enum ReplReadline {
                             return 0
                         },
                         { stream in ReplReadline.nextKey(stream) })
+        // A command typed with a backslash at its end, or with a quote left open, goes on at `> `
+        // as in the shell; the complete commands before it (a paste) run at once. Ctrl-C there
+        // drops it; Ctrl-D runs what was typed (a last backslash dropped, as the shell does).
+        var pending: String?
         while true {
             Interrupt.arm()
-            guard var text = readLine(prompt(session)) else {
+            ReplState.continuing = pending != nil
+            let read = readLine(pending == nil ? prompt(session) : continuationPrompt)
+            ReplState.continuing = false
+            if ReplState.abandoned {
+                ReplState.abandoned = false
+                pending = nil
+                continue
+            }
+            var commands: [String]
+            if let line = read {
+                commands = ReplReadline.commands(in: pending.map { $0 + "\n" + line } ?? line)
+                pending = nil
+                if let last = commands.last, !ReplReadline.isComplete(last) { pending = commands.removeLast() }
+            } else if let typed = pending {
+                pending = nil
+                commands = [ReplReadline.endingAtEOF(typed)]
+            } else {
                 // Ctrl-D: end the prompt's line so the shell's prompt starts clean (on the prompt's
                 // own stream: stdout may be a file, which must get no stray byte).
                 let env = session.environment
                 try? (!env.stdoutIsTerminal && env.stderrIsTerminal ? env.stderr : env.stdout).write("\n")
                 return .success
             }
-            // A command typed with a backslash at its end, or with a quote left open, goes on at
-            // `> ` as in the shell; Ctrl-C there drops it, Ctrl-D runs what was typed (as the end
-            // of a script does).
-            while let last = ReplReadline.commands(in: text).last, !ReplReadline.isComplete(last) {
-                ReplState.continuing = true
-                let more = readLine(continuationPrompt)
-                ReplState.continuing = false
-                if ReplState.abandoned { break }
-                guard let more else { break }
-                text += "\n" + more
-            }
-            if ReplState.abandoned {
-                ReplState.abandoned = false
-                continue
-            }
             // Several lines pasted at once (readline's bracketed paste hands them over as one):
             // each command runs, and is remembered, as if typed one after the other; Ctrl-C
-            // during one drops the rest.
-            commands: for line in ReplReadline.commands(in: text) {
+            // during one drops the rest (and a command still being typed).
+            commands: for line in commands {
                 if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
                 switch session.execute(line) {
                 case .exit(let status): return status
                 case .ran(let status) where status != .success && session.environment.stdoutReaderGone: return status
-                case .ran(let status) where status == .interrupted || Interrupt.requested: break commands
+                case .ran(let status) where status == .interrupted || Interrupt.requested:
+                    pending = nil
+                    break commands
                 default: continue
                 }
             }
         }
+    }
+
+    /// A command the input ended in the middle of: a last backslash (a line to come) is dropped,
+    /// as the shell drops it at the end of its input; an open quote stays (an error).
+    static func endingAtEOF(_ command: String) -> String {
+        guard command.hasSuffix("\\"), isComplete(String(command.dropLast())) else { return command }
+        return String(command.dropLast())
     }
 
     /// The prompt of a command's next line.

@@ -351,9 +351,13 @@ final class ReplTests: XCTestCase {
             line = seen.replace("\x1b[?2004h", "").replace("\x1b[?2004l", "").split("\n")[-1]
             print("main" if "swurl" in line else "next")
         prompt()
-        # Each typed line, then the prompt it brings; Ctrl-C (\x03) at "> " drops "two".
+        # Each typed line, then the prompt it brings; Ctrl-C (\x03) at "> " drops "two". A paste
+        # runs its complete commands at once ("four"); Ctrl-D at "> " runs what was typed, its
+        # last backslash dropped ("six").
         for keys in [b"get anything/one \\\r", b"q==1\r", b"get anything/two 'a\r", b"\x03",
-                     b"get anything/three x=='b c\r", b"d'\r"]:
+                     b"get anything/three x=='b c\r", b"d'\r",
+                     b"\x1b[200~get anything/four\rget anything/five 'x\x1b[201~\r", b"\x03",
+                     b"get anything/six y==1 \\\r", b"\x04"]:
             os.write(fd, keys)
             prompt()
         os.write(fd, b"\x04")
@@ -363,10 +367,12 @@ final class ReplTests: XCTestCase {
         let r = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state, try HTTPBin.url(""), out], check: false)
         let prompts = String(decoding: r.stdout, as: UTF8.self)
         XCTAssertEqual(r.status, 0, prompts + r.stderr)
-        XCTAssertEqual(prompts.split(separator: "\n"), ["main", "next", "main", "next", "main", "next", "main"], prompts)
+        XCTAssertEqual(prompts.split(separator: "\n"), ["main", "next", "main", "next", "main", "next", "main", "next", "main", "next", "main"],
+                       prompts)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         let root = try HTTPBin.url("")
-        XCTAssertEqual(urls(text), ["\(root)/anything/one?q=1", "\(root)/anything/three?x=b%20c%0Ad"], text)
+        XCTAssertEqual(urls(text), ["\(root)/anything/one?q=1", "\(root)/anything/three?x=b%20c%0Ad", "\(root)/anything/four",
+                                    "\(root)/anything/six?y=1"], text)
     }
 
     /// `swurl repl > FILE` on a terminal: the prompt is on stderr, and so is the line end Ctrl-D
