@@ -41,12 +41,13 @@ final class XMLResponseDecoder: ResponseDecoding {
 
     init(context: DecodingContext) {
         var context = context
+        declarationNamesCharset = context.charset == nil
         if let cs = context.charset, !TextResponseDecoder.isUTF8Compatible(cs), let t = CharsetConverter(from: cs) {
             transcoder = t
             context.charset = nil
         }
-        declarationNamesCharset = context.charset == nil
-        start = transcoder == nil && context.charset.map(TextResponseDecoder.isUTF8Compatible) ?? true ? [] : nil
+        // The first bytes are looked at for a UTF-16 byte order mark whatever the label says.
+        start = []
         self.context = context
         formatter = XMLStreamFormatter(theme: context.theme, sanitize: context.terminal)
         stream = context.options.stream
@@ -102,13 +103,25 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// charset) the declaration's `encoding` when it is not UTF-8 and iconv knows it.
     private func chooseCharset(_ held: [UInt8]) {
         if XMLResponseDecoder.isUTF16(held) {
+            // The mark wins over any label (RFC 7303 §3.2).
             transcoder = CharsetConverter(from: "UTF-16")
-        } else if declarationNamesCharset, let range = XMLResponseDecoder.declaredEncoding(held) {
-            // A declaration read as ASCII is in no 16- or 32-bit encoding, whatever it says.
+        } else if declarationNamesCharset, XMLResponseDecoder.declarationOffset(held) == 0,
+                  let range = XMLResponseDecoder.declaredEncoding(held) {
+            // (After a UTF-8 byte order mark the body is UTF-8, whatever the declaration says.)
             let name = String(decoding: held[range], as: UTF8.self)
-            let wide = ["utf-16", "utf-32", "ucs-", "utf16", "utf32"].contains { name.lowercased().hasPrefix($0) }
-            if !wide, !TextResponseDecoder.isUTF8Compatible(name), let t = CharsetConverter(from: name) { transcoder = t }
+            if !TextResponseDecoder.isUTF8Compatible(name), XMLResponseDecoder.readsDeclarationAsASCII(name),
+               let t = CharsetConverter(from: name) {
+                transcoder = t
+            }
         }
+    }
+
+    /// Whether `charset` reads `<?xml version` as those ASCII bytes, as a declaration read as
+    /// ASCII must be in: not UTF-16, UCS-2 or EBCDIC, whatever the declaration names.
+    static func readsDeclarationAsASCII(_ charset: String) -> Bool {
+        guard let probe = CharsetConverter(from: charset) else { return false }
+        let text = Array("<?xml version".utf8)
+        return text.withUnsafeBytes { probe.convert($0, final: true) } == text
     }
 
     /// Where the declaration `<?xml ` would start in converted bytes (after a byte order mark).

@@ -207,9 +207,19 @@ final class DecodersEndToEndTests: XCTestCase {
                        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss>café</rss>\n")
         let labelled = try runSwurl(["-b", "--pretty=format", s.url("feed.xml", type: "text/xml; charset=windows-1252")])
         XCTAssertEqual(labelled.text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss>café</rss>\n")
-        try s.put("says16.xml", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><a>x</a>")
-        XCTAssertEqual(try runSwurl(["-b", "--pretty=format", s.url("says16.xml", type: "application/xml")]).text,
-                       "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<a>x</a>\n")
+        for declared in ["UTF-16", "UCS2", "UNICODE", "IBM037"] {
+            try s.put("says.xml", "<?xml version=\"1.0\" encoding=\"\(declared)\"?><a>x</a>")
+            XCTAssertEqual(try runSwurl(["-b", "--pretty=format", s.url("says.xml", type: "application/xml")]).text,
+                           "<?xml version=\"1.0\" encoding=\"\(declared)\"?>\n<a>x</a>\n", declared)
+        }
+        // A UTF-8 byte order mark wins over the declaration; a UTF-16 one over any label.
+        try s.put("bom8.xml", Data([0xEF, 0xBB, 0xBF]) + Data("<?xml version=\"1.0\" encoding=\"windows-1252\"?><a>café</a>".utf8))
+        let (bom8, bom8Status) = try runOnTerminal(["-b", "--pretty=format", s.url("bom8.xml", type: "application/xml")])
+        XCTAssertEqual(bom8Status, 0, bom8)
+        XCTAssertTrue(bom8.hasSuffix("<a>café</a>\n"), bom8)
+        let (u16, u16Status) = try runOnTerminal(["-b", "--pretty=format", s.url("u16.xml", type: "application/xml; charset=iso-8859-1")])
+        XCTAssertEqual(u16Status, 0, u16)
+        XCTAssertEqual(u16, "<a>café</a>\n")
         // Binary data that starts with a UTF-16 byte order mark is still binary data.
         try s.put("bom.bin", Data([0xFF, 0xFE, 0x01, 0x02]) + Data(count: 3000))
         let (bom, _) = try runOnTerminal(["-b", s.url("bom.bin", type: "application/xml")])
