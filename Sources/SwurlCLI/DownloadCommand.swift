@@ -22,8 +22,9 @@ enum DownloadCommand: SwurlCommand {
     /// whichever server answers.
     static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, options: CommandOptions, environment: Environment) {
         guard DownloadFile.size(of: part).map({ $0 > 0 }) == true else { return }
-        // Another user's file, or `.part`, in a sticky directory: resuming it would be refused.
-        if let name = file.path, DownloadFile.replaceRefusal(name) != nil { return }
+        // A `.part` that could never be renamed over another user's file in a sticky directory:
+        // resuming it would be refused. (Their file resumed in place needs no rename.)
+        if let name = file.path, part != name, DownloadFile.replaceRefusal(name) != nil { return }
         // A GET without a body: a DELETE's or a POST's printed as `swurl -d -c URL` would be a GET.
         guard options.shortResumeRepeats, request.method == .get, request.body == nil else {
             try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with the same command and --continue (-c)\n")

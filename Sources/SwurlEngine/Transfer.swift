@@ -318,9 +318,10 @@ package final class Transfer: EasyTransferHandler {
             wholeOnDisk = true
             return true
         }
-        // The bytes on disk, not the server's start: one that differs is refused by the download
-        // (`DownloadFile`), and a message must not repeat the server's number as what is on disk.
+        // The bytes on disk, not the server's start: a 206 starting elsewhere is the wrong range,
+        // which the download refuses (`DownloadFile`) in its own words; no size is judged then.
         receivedBase = head.status == 206 ? resumedFrom ?? 0 : 0
+        if head.status == 206, let offset = resumedFrom, ContentRange.parse(head.headers["Content-Range"])?.start != offset { return false }
         guard head.headers["Content-Encoding"] == nil,
               let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
         return Transfer.passes(max, receivedBase, length)

@@ -165,7 +165,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     private var writePath: String? { direct || inPlace ? path : partPath }
 
     /// Where a partial download stays after a failure, for `--continue` (nil for a device or pipe).
-    package var keptPath: String? { direct ? nil : writePath }
+    package var keptPath: String? { direct || startOverRefused ? nil : writePath }
+    /// Whether starting over (a server that ignored the range) was refused: the file in place is
+    /// another user's, which no `.part` may replace, so there is nothing of ours to resume.
+    private var startOverRefused = false
 
     /// Whether a 416 said the file on disk is already the whole download.
     package var isWhole: Bool { alreadyComplete }
@@ -271,7 +274,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             } else {
                 // Starting over writes FILE.part and renames it over FILE, which the sticky bit may
                 // forbid (another user's FILE in /tmp, resumed in place): then nothing is written.
-                if inPlace, let chosen = path, let refusal = DownloadFile.replaceRefusal(chosen) { throw refusal }
+                if inPlace, let chosen = path, let refusal = DownloadFile.replaceRefusal(chosen) {
+                    startOverRefused = true
+                    throw refusal
+                }
                 notice?(validator != nil && head.status == 200
                         ? "swurl: the file changed on the server (or it ignored the range request); downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start"
                         : "swurl: the server ignored the range request; downloading '\(TerminalSanitizer.clean(path ?? ""))' from the start")

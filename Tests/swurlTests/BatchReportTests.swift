@@ -245,6 +245,15 @@ final class BatchReportTests: XCTestCase {
         let found = try runProcess("/usr/bin/setpriv", asNobody + ["-d", "-c", base + "/five"], directory: dir, environment: env, check: false)
         XCTAssertFalse(found.stderr.contains("to resume it"), found.stderr)
         XCTAssertEqual(try String(contentsOfFile: dir + "/five.part", encoding: .utf8), "root's")
+        // A server that honours the range and is cut off: their file grew in place (no rename
+        // needed), and resuming it again is worth the hint.
+        let cut = try SequenceServer([SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 6-15/16", "Content-Length: 10"],
+                                                           body: Data("BBB".utf8))])
+        let resumed = try runProcess("/usr/bin/setpriv", asNobody + ["-d", "-c", "-o", dir + "/theirs", cut.url("/six")],
+                                     directory: dir, environment: env, check: false)
+        XCTAssertNotEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("resume it with --continue"), resumed.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/theirs", encoding: .utf8), "root'sBBB")
     }
 
     /// `batch --output-dir` in a sticky directory: a line whose body file (or its `.part`) is

@@ -152,6 +152,12 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("resumed at byte 9223372036854775000, not at byte 4"), r.stderr)
         XCTAssertFalse(r.stderr.contains("already on disk"), r.stderr)
         XCTAssertEqual(contents(dir + "/far.part"), Data("AAAA".utf8))
+        // A start before the .part's end, whole file within the limit: the wrong range too.
+        let back = try SequenceServer([SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 0-9/10", "Content-Length: 10"],
+                                                            body: Data("BBBBBBBBBB".utf8))])
+        let r2 = try runSwurl(["-d", "-c", "--max-filesize", "10", "-o", "far", back.url("/far")], directory: dir)
+        XCTAssertTrue(r2.stderr.contains("resumed at byte 0, not at byte 4"), r2.stderr)
+        XCTAssertFalse(r2.stderr.contains("max-filesize"), r2.stderr)
     }
 
     /// The resume hint prints a command only when that command repeats the request: after a
