@@ -280,13 +280,18 @@ struct CurlCommandExport {
     /// MAX_ARG_STRLEN, with "Argument list too long").
     static let largestArgument = 100 * 1024
 
-    /// Whether a field's `--form-string NAME=VALUE` could not be an argument: over
-    /// `largestArgument`, or holding a NUL byte.
+    /// Whether the fields' `--form-string NAME=VALUE` arguments could not all be given to curl:
+    /// one over `largestArgument` or holding a NUL byte, or all of them over 1 MiB together
+    /// (exec's limit for all arguments and the environment is 2 MiB here).
     static func hasFieldNoArgumentHolds(_ parts: [MultipartRequestSerializer.Part]) -> Bool {
-        parts.contains { part in
-            guard case .field(let name, let value) = part, let value else { return false }
-            return name.utf8.count + value.utf8.count + 1 > largestArgument || value.utf8.contains(0)
+        var total = 0
+        for part in parts {
+            guard case .field(let name, let value) = part, let value else { continue }
+            let size = name.utf8.count + value.utf8.count + 1
+            if size > largestArgument || value.utf8.contains(0) { return true }
+            total += size
         }
+        return total > 1 << 20
     }
 
     /// Bytes as a printf format inside single quotes: printable ASCII as is, anything else

@@ -337,12 +337,24 @@ package final class CacheStore {
         for name in names() where name.hasPrefix(prefix) { unlink(ArgumentBytes.path(path(name))) }
     }
 
+    /// The user name and password of `url`'s authority (`u:p` of `http://u:p@h/x`), if any.
+    static func userinfo(_ url: String) -> Substring? {
+        guard let scheme = url.rangeOfText("://") else { return nil }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return authority[..<at]
+    }
+
     /// `url` without the user name and password of its authority (`http://u:p@h/x` → `http://h/x`).
     static func withoutUserinfo(_ url: String) -> String {
-        guard let scheme = url.rangeOfText("://") else { return url }
-        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
+        guard let info = userinfo(url) else { return url }
+        return String(url[..<info.startIndex]) + String(url[url.index(after: info.endIndex)...])
+    }
+
+    /// `url` without the password of its authority (`http://u:p@h/x` → `http://u@h/x`).
+    static func withoutPassword(_ url: String) -> String {
+        guard let info = userinfo(url), let colon = info.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + String(url[info.endIndex...])
     }
 
     /// Removes the entries whose URL starts with `urlPrefix` (all with nil); returns how many.
@@ -351,10 +363,19 @@ package final class CacheStore {
         var n = 0
         if let urlPrefix {
             // Entries keep their URL's password masked: so is a prefix that has one. A prefix
-            // without a user name also matches the entries fetched with one (`user:****@`).
+            // without a user name matches the entries with any (`http://h/` clears
+            // `http://ann:****@h/x`, and `ann` names a host, not that user); one with a user
+            // name but no password matches that user's entries, whatever their password.
             let prefix = Redactor.url(urlPrefix)
-            let anyUser = CacheStore.withoutUserinfo(prefix) == prefix
-            for l in list() where l.summary.url.hasPrefix(prefix) || (anyUser && CacheStore.withoutUserinfo(l.summary.url).hasPrefix(prefix)) {
+            let form: (String) -> String
+            if CacheStore.userinfo(prefix) == nil {
+                form = CacheStore.withoutUserinfo
+            } else if CacheStore.userinfo(prefix)?.contains(":") == false {
+                form = CacheStore.withoutPassword
+            } else {
+                form = { $0 }
+            }
+            for l in list() where form(l.summary.url).hasPrefix(prefix) {
                 if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
             }
         } else {

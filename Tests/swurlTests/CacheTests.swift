@@ -818,7 +818,13 @@ final class CacheTests: XCTestCase {
         _ = try fetch("/one?cc=" + q("max-age=60"))
         let withUser = origin.url("/two?cc=" + q("public, max-age=60")).replacingOccurrences(of: "http://", with: "http://ann:pw@")
         XCTAssertEqual(try swurl([withUser]).status, 0)
-        XCTAssertEqual(entries().count, 2)
+        let bob = origin.url("/three?cc=" + q("public, max-age=60")).replacingOccurrences(of: "http://", with: "http://bob:pw@")
+        XCTAssertEqual(try swurl([bob]).status, 0)
+        XCTAssertEqual(entries().count, 3)
+        // A user name with no password names that user's entries; a bare word is a host.
+        XCTAssertEqual(try swurl(["cache", "clear", origin.url("/three").replacingOccurrences(of: "http://", with: "http://bob@")]).text,
+                       "removed 1 entry\n")
+        XCTAssertEqual(try swurl(["cache", "clear", "ann"]).text, "removed 0 entries\n")
         let empty = try swurl(["cache", "clear", ""])
         XCTAssertEqual(empty.status, 64, empty.stderr)
         XCTAssertTrue(empty.stderr.contains("the URL prefix is empty"), empty.stderr)

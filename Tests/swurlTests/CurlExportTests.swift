@@ -301,6 +301,11 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(bySwurl, byCurl)
         XCTAssertTrue(r.printed.text.contains("--data-binary @-"), String(r.printed.text.suffix(300)))
         XCTAssertEqual(r.printed.stderr, "")
+        // Fields each under the limit, over 1 MiB together: exec's limit for all arguments.
+        let part = try tempFile(Array(repeating: UInt8(ascii: "y"), count: 90_000), name: "part.txt")
+        let many = try roundTrip(["--multipart", "{URL}/m"] + (0..<15).map { "f\($0)=@\(part)" }, ignoring: ["content-type", "content-length"])
+        XCTAssertEqual(try rawParts(many.swurl.body), try rawParts(many.curl.body))
+        XCTAssertTrue(many.printed.text.contains("--data-binary @-"))
     }
 
     /// The parts of a multipart body: each part's lower-cased headers and content.
