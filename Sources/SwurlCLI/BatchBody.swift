@@ -61,7 +61,9 @@ final class BatchBody: TransferDelegate {
             if rename(partPath, finalPath) != 0 {
                 let e = errno
                 unlink(partPath)
-                return .output("cannot write '\(TerminalSanitizer.clean(finalPath))': \(systemErrorMessage(e))")
+                // Said as the refusal before sending says it (a `{status}` name, known only now).
+                return AtomicFile.replaceRefusal(finalPath)
+                    ?? .output("cannot write '\(TerminalSanitizer.clean(finalPath))': \(systemErrorMessage(e))")
             }
         } else {
             unlink(partPath)

@@ -260,7 +260,7 @@ final class BatchReportTests: XCTestCase {
     /// another user's is refused before it is sent (a POST's effect would be lost with its
     /// body); the other lines run.
     func testABatchLineWhoseBodyCannotBeSavedInASharedDirectoryIsNotSent() throws {
-        let (dir, capture) = try stickyDirectory(holding: ["1.body", ".3.body.part"])
+        let (dir, capture) = try stickyDirectory(holding: ["1.body", ".3.body.part", "2-200.out"])
         let fm = FileManager.default
         let base = "http://127.0.0.1:\(capture.server.port)"
         try "POST \(base)/one a=1\n\(base)/two\nPOST \(base)/three\n".write(toFile: dir + "/lines", atomically: false, encoding: .utf8)
@@ -277,6 +277,11 @@ final class BatchReportTests: XCTestCase {
         XCTAssertFalse(sent.contains("/one") || sent.contains("/three"), sent)
         XCTAssertEqual(try String(contentsOfFile: dir + "/1.body", encoding: .utf8), "root's")
         XCTAssertTrue(fm.fileExists(atPath: dir + "/2.body"))
+        // A `{status}` name is known only at the end: the same refusal, after the request.
+        let named = try runProcess("/usr/bin/setpriv", asNobody + ["batch", dir + "/lines", "--output-dir", dir, "--name-template", "{line}-{status}.out"],
+                                   directory: dir, environment: env, check: false)
+        let namedOut = String(decoding: named.stdout, as: UTF8.self)
+        XCTAssertTrue(namedOut.contains("GET \(base)/two (exit 1: cannot replace '\(dir)/2-200.out': it is another user's file"), namedOut)
     }
 
     /// A line whose credential item is refused (a token with a control character) is reported
