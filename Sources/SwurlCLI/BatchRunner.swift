@@ -226,11 +226,7 @@ final class BatchRunner {
 
     /// Whether `--output-dir` has the sticky bit and another owner (decided once): there another
     /// user's body file, or its `.part`, cannot be replaced.
-    private lazy var outputDirIsShared: Bool = {
-        guard let outputDir, geteuid() != 0 else { return false }
-        var st = stat()
-        return stat(ArgumentBytes.path(outputDir), &st) == 0 && st.st_mode & S_ISVTX != 0 && st.st_uid != geteuid()
-    }()
+    private lazy var outputDirIsShared: Bool = outputDir.map(AtomicFile.othersShare) ?? false
 
     /// Refuses a line before it is sent whose body could not be saved in a shared `--output-dir`
     /// (another user's `.LINE.body.part`, or its final name when that is known before the

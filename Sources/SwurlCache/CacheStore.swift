@@ -368,12 +368,10 @@ package final class CacheStore {
             // name but no password matches that user's entries, whatever their password.
             let prefix = Redactor.url(urlPrefix)
             let form: (String) -> String
-            if CacheStore.userinfo(prefix) == nil {
-                form = CacheStore.withoutUserinfo
-            } else if CacheStore.userinfo(prefix)?.contains(":") == false {
-                form = CacheStore.withoutPassword
-            } else {
-                form = { $0 }
+            switch CacheStore.userinfo(prefix) {
+            case nil: form = CacheStore.withoutUserinfo
+            case let info? where !info.contains(":"): form = CacheStore.withoutPassword
+            default: form = { $0 }
             }
             for l in list() where form(l.summary.url).hasPrefix(prefix) {
                 if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }

@@ -79,12 +79,18 @@ package final class AtomicFile {
     /// sticky bit (/tmp) only the file's or the directory's owner may replace it. Nil when it
     /// would not fail for that (or there is nothing to replace).
     package static func replaceRefusal(_ target: String) -> SwurlError? {
-        let uid = geteuid()
-        var dirStat = stat(), st = stat()
-        guard uid != 0, stat(ArgumentBytes.path(OutputTarget.directory(of: target)), &dirStat) == 0,
-              dirStat.st_mode & S_ISVTX != 0, dirStat.st_uid != uid,
-              lstat(ArgumentBytes.path(target), &st) == 0, st.st_uid != uid else { return nil }
+        var st = stat()
+        guard othersShare(OutputTarget.directory(of: target)),
+              lstat(ArgumentBytes.path(target), &st) == 0, st.st_uid != geteuid() else { return nil }
         return .output("cannot replace '\(shown(target))': it is another user's file in a directory with the sticky bit, where only its owner may replace it; write to another name")
+    }
+
+    /// Whether `directory` has the sticky bit and another owner, for a user who is not root:
+    /// there only a file's owner may replace it.
+    package static func othersShare(_ directory: String) -> Bool {
+        let uid = geteuid()
+        var st = stat()
+        return uid != 0 && stat(ArgumentBytes.path(directory), &st) == 0 && st.st_mode & S_ISVTX != 0 && st.st_uid != uid
     }
 
     /// A path as messages show it: bytes that are not UTF-8 as `\xE9`, controls escaped.
