@@ -315,24 +315,23 @@ final class ReplContext {
 
     // MARK: Script mode
 
-    /// Runs stdin line by line: `#` lines are comments; the status is the last command's.
+    /// Runs stdin line by line: `#` lines are comments; the status is the last command's. A line
+    /// ending in a backslash, or with a quote left open, goes on to the next, as typed at the
+    /// prompt and as in a shell script; at the end of the input a last backslash is dropped
+    /// (`ReplReadline.endingAtEOF`). An error names the command's first line.
     func runScript(stopOnError: Bool) -> ExitStatus {
         let reader = LineReader(source: environment.stdin, name: "stdin")
         var status = ExitStatus.success
+        /// A command whose lines have not all been read, and the number of its first line.
+        var pending: (text: String, line: Int)?
         // Ctrl-C between lines stops the script too (during a request the engine sees it).
         Interrupt.arm()
-        while let (line, tooLong) = reader.next() {
-            if Interrupt.requested { return .interrupted }
-            if tooLong {
-                Swurl.report(.usage("line \(reader.lineNumber) is longer than \(LineReader.maxLine) bytes"), environment: environment)
-                status = .usage
-                if stopOnError { return status }
-                continue
-            }
-            environment.errorPlace = "line \(reader.lineNumber)"
+        /// Runs one command; nil to go on, or the script's status.
+        func run(_ command: String, line: Int) -> ExitStatus? {
+            environment.errorPlace = "line \(line)"
             defer { environment.errorPlace = nil }
-            switch execute(line) {
-            case .nothing: continue
+            switch execute(command) {
+            case .nothing: return nil
             case .exit(let s): return s
             case .ran(let s):
                 status = s
@@ -340,8 +339,30 @@ final class ReplContext {
                 // Nobody reads the output any more (`swurl repl … | head`): the script stops, as a
                 // batch starts no new lines; its later requests would change things unseen.
                 if s != .success, environment.stdoutReaderGone { return s }
+                return nil
             }
         }
+        while let (line, tooLong) = reader.next() {
+            if Interrupt.requested { return .interrupted }
+            if tooLong {
+                Swurl.report(.usage("line \(reader.lineNumber) is longer than \(LineReader.maxLine) bytes"), environment: environment)
+                status = .usage
+                pending = nil
+                if stopOnError { return status }
+                continue
+            }
+            let command = pending.map { $0.text + "\n" + line } ?? line
+            let first = pending?.line ?? reader.lineNumber
+            // Only a backslash or a quote can leave a command open: other lines skip the look.
+            if line.utf8.contains(where: { $0 == 0x5C || $0 == 0x27 || $0 == 0x22 }) || pending != nil,
+               !ReplReadline.isComplete(command) {
+                pending = (command, first)
+                continue
+            }
+            pending = nil
+            if let end = run(command, line: first) { return end }
+        }
+        if let (command, first) = pending, let end = run(ReplReadline.endingAtEOF(command), line: first) { return end }
         if let error = reader.error {
             Swurl.report(error, environment: environment)
             return ExitStatus(for: error)

@@ -108,6 +108,20 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(docs[2].contains("\"X-Default\": \"1"), docs[2])
     }
 
+    /// A script's command goes on after a backslash or inside a quote, as typed at the prompt.
+    func testABackslashOrAnOpenQuoteContinuesTheCommandOnTheNextLine() throws {
+        let root = try HTTPBin.url("")
+        let r = try script(["POST /post \\", "  X-A:1 \\", "  note='two", "lines'", "# it's a comment", "/get \\"], [root])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(urls(r.text), ["\(root)/post", "\(root)/get"])
+        XCTAssertTrue(r.text.contains("\"X-A\": \"1\""), r.text)
+        XCTAssertTrue(r.text.contains("\"note\": \"two\\nlines\""), r.text)
+        // An error names the command's first line.
+        let e = try script(["/get", "GET \\", "  --nope"], [root])
+        XCTAssertEqual(e.status, 64, e.stderr)
+        XCTAssertTrue(e.stderr.contains("line 2: unknown option '--nope'"), e.stderr)
+    }
+
     func testFailuresDoNotEndTheScriptUnlessStopOnError() throws {
         let root = try HTTPBin.url("")
         let lines = ["/status/404 --check-status", "GET --no-such-option", "/get"]
@@ -126,10 +140,15 @@ final class ReplTests: XCTestCase {
         let usage = try script(["/get", "cd relative"], [])
         XCTAssertEqual(usage.status, 64, usage.stderr)
         // A bad line is reported and the script goes on; exit N ends it with N.
-        let bad = try script(["x 'open", "/get", "exit 3", "/get"], [root])
+        let bad = try script(["GET --nope", "/get", "exit 3", "/get"], [root])
         XCTAssertEqual(bad.status, 3, bad.stderr)
-        XCTAssertTrue(bad.stderr.contains("unterminated ' quote"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("line 1: unknown option '--nope'"), bad.stderr)
         XCTAssertEqual(urls(bad.text), ["\(root)/get"])
+        // A quote left open takes the lines after it, as in a shell script, to the end.
+        let open = try script(["/get", "x 'open", "/get", "exit 3"], [root])
+        XCTAssertEqual(open.status, 64, open.stderr)
+        XCTAssertTrue(open.stderr.contains("line 2: unterminated ' quote"), open.stderr)
+        XCTAssertEqual(urls(open.text), ["\(root)/get"])
         // Stdin is the script: an @- item cannot take the next lines as its body.
         let stdinItem = try script(["POST /post @-", "/get"], [root])
         XCTAssertEqual(stdinItem.status, 0, stdinItem.stderr)
