@@ -52,13 +52,14 @@ package indirect enum JSONValue: Equatable, Sendable {
     }
 
     /// Appends `s` as a quoted JSON string. C0 controls, DEL and the C1 controls U+0080…U+009F
-    /// (CSI among them) are written as `\u00XX` escapes, so the text is safe on a terminal.
+    /// (CSI among them) are written as `\u00XX` escapes, and the bidirectional embeddings,
+    /// overrides and isolates as `\u202e` and the like, so the text is safe on a terminal.
     package static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied at once.
         var plain = s
         let copied = plain.withUTF8 { b -> Bool in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xC2 }) else { return false }
+            guard b.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xC2 && $0 != 0xE2 }) else { return false }
             out.append(contentsOf: b)
             return true
         }
@@ -75,30 +76,52 @@ package indirect enum JSONValue: Equatable, Sendable {
     /// The escaping rule of every JSON string swurl writes (`writeString`, and `JSONWriter` for
     /// bytes that need escapes): valid UTF-8 in, the string's inside out through `put`. `"` and
     /// the backslash are escaped, line feed, return, tab, backspace and form feed by their
-    /// letters, other C0 controls, DEL and U+0080…U+009F as `\u00XX`; at most six bytes out for
-    /// each byte in.
+    /// letters, other C0 controls, DEL and U+0080…U+009F as `\u00XX`, the bidirectional
+    /// controls U+202A…U+202E and U+2066…U+2069 (which would reorder a terminal's line, as
+    /// `TerminalSanitizer` says) as `\u202a`…; at most six bytes out for each byte in.
     @inlinable @inline(__always)
     package static func escape(_ bytes: some Sequence<UInt8>, _ put: (UInt8) -> Void) {
         let hex: StaticString = "0123456789abcdef"
         @inline(__always) func escape(_ c: UInt8) { put(0x5C); put(c) }
-        @inline(__always) func unicode(_ byte: UInt8) {
-            put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
-            put(hex.utf8Start[Int(byte >> 4)])
-            put(hex.utf8Start[Int(byte & 0xF)])
+        @inline(__always) func unicode(_ high: UInt8, _ low: UInt8) {
+            put(0x5C); put(UInt8(ascii: "u"))
+            put(hex.utf8Start[Int(high >> 4)])
+            put(hex.utf8Start[Int(high & 0xF)])
+            put(hex.utf8Start[Int(low >> 4)])
+            put(hex.utf8Start[Int(low & 0xF)])
         }
-        var afterC2 = false
+        // A lead byte held back until what follows tells whether it starts a scalar to escape:
+        // 0xC2 (U+0080…U+009F), 0xE2 and 0xE2 0x80/0x81 (the bidirectional controls).
+        var lead: UInt8 = 0, second: UInt8 = 0
         for byte in bytes {
-            if afterC2 {
-                afterC2 = false
+            if lead == 0xC2 {
+                lead = 0
                 if byte >= 0x80 && byte <= 0x9F {
-                    // U+0080…U+009F: the 0xC2 lead byte was held back.
-                    unicode(byte)
+                    unicode(0, byte)
                     continue
                 }
                 put(0xC2)
+            } else if lead == 0xE2 && second == 0 {
+                if byte == 0x80 || byte == 0x81 {
+                    second = byte
+                    continue
+                }
+                lead = 0
+                put(0xE2)
+            } else if lead == 0xE2 {
+                let low = (second & 0x3) << 6 | (byte & 0x3F)
+                let first = second, isBidi = first == 0x80 ? (0xAA...0xAE).contains(byte) : (0xA6...0xA9).contains(byte)
+                lead = 0
+                second = 0
+                if isBidi {
+                    unicode(0x20, low)
+                    continue
+                }
+                put(0xE2)
+                put(first)
             }
             switch byte {
-            case 0xC2: afterC2 = true
+            case 0xC2, 0xE2: lead = byte
             case UInt8(ascii: "\""): escape(0x22)
             case UInt8(ascii: "\\"): escape(0x5C)
             case 0x0A: escape(UInt8(ascii: "n"))
@@ -106,11 +129,13 @@ package indirect enum JSONValue: Equatable, Sendable {
             case 0x09: escape(UInt8(ascii: "t"))
             case 0x08: escape(UInt8(ascii: "b"))
             case 0x0C: escape(UInt8(ascii: "f"))
-            case 0..<0x20, 0x7F: unicode(byte)
+            case 0..<0x20, 0x7F: unicode(0, byte)
             default: put(byte)
             }
         }
-        if afterC2 { put(0xC2) }   // cannot happen in valid UTF-8, kept for safety
+        // Cannot happen in valid UTF-8, kept for safety.
+        if lead != 0 { put(lead) }
+        if second != 0 { put(second) }
     }
 
     /// The text a form or query string sends for a scalar: strings as they are, other scalars as JSON.

@@ -65,6 +65,24 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    /// The bidirectional controls that would reorder a terminal's line are escaped, the rest
+    /// of their block and other scalars starting with 0xE2 or 0xC2 are not; the same through
+    /// `JSONWriter` (a HAR) and `JSONValue` (`certs --json`, `reach --json`).
+    func testBidirectionalControlsAreEscapedAndTheirNeighboursAreNot() {
+        func json(_ s: String) -> String {
+            var out: [UInt8] = []
+            JSONValue.writeString(s, to: &out)
+            XCTAssertEqual(quoted(Array(s.utf8)), out, s)
+            return String(decoding: out, as: UTF8.self)
+        }
+        for scalar in [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] {
+            let c = String(UnicodeScalar(UInt32(scalar)).map(Character.init) ?? " ")
+            XCTAssertEqual(json("a" + c + "b"), "\"a\\u" + String(scalar, radix: 16) + "b\"")
+        }
+        XCTAssertEqual(json("\u{2029}\u{202F}\u{2065}\u{206A}—…€é\u{85}"), "\"\u{2029}\u{202F}\u{2065}\u{206A}—…€é\\u0085\"")
+        XCTAssertEqual(json("\u{202E}\u{202E}\u{2066}"), "\"\\u202e\\u202e\\u2066\"")
+    }
+
     func testMillisWritesThreeDecimals() {
         for (us, text) in [(Int64(0), "0.000"), (1234, "1.234"), (5, "0.005"), (1_000_000, "1000.000"), (-3, "-1")] {
             var w = JSONWriter()
