@@ -50,7 +50,9 @@ package struct RequestBuilder {
             throw .usage("'\(rawFile?.raw ?? "@")' sends a file as the whole body and cannot be combined with data items")
         }
         let parameters = try self.parameters(fields, resolvingFiles: options.bodyFormat == .multipart)
-        let tree = try ParameterTree.build(parameters.fields)
+        // A name given twice: sent twice in a form (`a=1&a=2`, as curl and HTTPie), an array in JSON.
+        let tree = try ParameterTree.build(parameters.fields,
+                                           repeatsCollect: options.bodyFormat != .form && options.bodyFormat != .multipart)
         let hasData = !fields.isEmpty
 
         var request = HTTPRequest(method: options.method.map { HTTPMethod($0) } ?? (hasData ? .post : .get), url: url)
@@ -105,6 +107,13 @@ package struct RequestBuilder {
                                           + (hasData ? "the data items" : "--raw") + " (use @- to send stdin, --ignore-stdin to silence this)\n")
         }
         if options.method == nil && request.body != nil { request.method = "POST" }
+        // libcurl reads a HEAD response as having no body only when it sends no body: with one,
+        // it waits for a body that never comes (as curl, which refuses `-I -d`).
+        if request.method == .head && request.body != nil {
+            let given = fields.first?.raw ?? rawFile?.raw ?? (options.rawBody != nil ? "--raw" : "stdin")
+            throw .usage("a HEAD request sends no body, and '\(TerminalSanitizer.clean(given))' would be one",
+                         hint: "send the fields as a query with name==value items, or use another method")
+        }
         if let ct = contentType { request.headers.add("Content-Type", ct) }
         if request.body != nil && (options.chunked || request.body?.length == nil) {
             request.headers.add("Transfer-Encoding", "chunked")
@@ -203,7 +212,8 @@ package struct RequestBuilder {
         if let given = request.headers["Content-Length"] {
             let actual = request.body?.length ?? 0
             guard given.trimmingSpaces() == String(actual), request.headers["Transfer-Encoding"] == nil else {
-                throw .usage("Content-Length:\(given) does not match the body swurl sends (\(request.body?.length.map(String.init) ?? "chunked"))",
+                let sent = request.body == nil ? "no body" : request.body?.length.map { "\($0) bytes" } ?? "chunked"
+                throw .usage("Content-Length:\(given) does not match the body swurl sends (\(sent))",
                              hint: "leave Content-Length out; swurl computes it")
             }
         }

@@ -79,11 +79,14 @@ package struct RequestItemParser {
         case .fieldFile:
             return RequestItem(raw: given, kind: .field(key: key, value: .string(try readText(value, raw))))
         case .json, .jsonFile:
-            let bytes = separator == .jsonFile ? try readBytes(value, raw) : Array(value.utf8)
+            var bytes = separator == .jsonFile ? try readBytes(value, raw) : Array(value.utf8)
+            // A file saved with a UTF-8 byte order mark (Windows editors): RFC 8259 lets a
+            // parser skip it, and Python's json does not; skipped, it is no part of the value.
+            if separator == .jsonFile && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
             do {
                 return RequestItem(raw: given, kind: .field(key: key, value: try JSONParser.parse(bytes)))
             } catch {
-                let source = separator == .jsonFile ? "file '\(value)'" : "'\(raw)'"
+                let source = separator == .jsonFile ? "file '\(value)' (from '\(raw)')" : "'\(raw)'"
                 throw .badData("invalid JSON in \(source): \(error.description)",
                                hint: separator == .json ? "quote the value for the shell, e.g. \(key):='[1, 2]'" : nil)
             }

@@ -162,6 +162,12 @@ package final class Transfer: EasyTransferHandler {
             let error = rc.error
             throw verifier?.explain(rc, error) ?? error
         }
+        // A status line and maybe some fields, then the end of the connection: libcurl calls that
+        // a success, with no head and no body (a 500 would pass --check-status as nothing).
+        if !headBytes.isEmpty {
+            failureIsTransient = true
+            throw .transport("the server closed the connection before the end of the response head")
+        }
         return TransferResult(head: lastHead, effectiveURL: easy.effectiveURL,
                               redirectCount: easy.redirectCount,
                               redirectURL: easy.redirectURL,

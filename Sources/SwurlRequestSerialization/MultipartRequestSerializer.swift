@@ -75,7 +75,8 @@ package struct MultipartRequestSerializer: RequestSerializing {
         var arrayRoot: [(String, String?)]?
         switch tree {
         case .object(let members)?:
-            for m in members { groups[Array(m.key.utf8)] = FormRequestSerializer.pairs(.object([m])) }
+            // A name given twice is two members (`ParameterTree`, `repeatsCollect` false): both kept.
+            for m in members { groups[Array(m.key.utf8), default: []] += FormRequestSerializer.pairs(.object([m])) }
         case .some(let other):
             arrayRoot = FormRequestSerializer.pairs(other)
         case nil:

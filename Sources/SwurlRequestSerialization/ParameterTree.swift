@@ -3,7 +3,8 @@ import SwurlCore
 ///
 /// HTTPie 3's rules: `a[b]=x` nests, `a[]=x` appends, `a[3]=x` sets an index (gaps become
 /// null), `[]=x` or `[0]=x` make the top level an array, and a plain key given twice collects
-/// its values into an array. Using one key as two kinds of container is a usage error that
+/// its values into an array (in a JSON or property-list body; a form or multipart body sends the
+/// key twice, `a=1&a=2`, as curl and HTTPie do: `repeatsCollect` false). Using one key as two kinds of container is a usage error that
 /// points at the offending part of the item.
 ///
 /// Index gaps cost memory the command line does not pay for (`a[100000]=x` is 100,000 nulls),
@@ -66,7 +67,10 @@ package enum ParameterTree {
     /// The tree for `fields`, or nil when there are none.
     /// - Parameter maxIndex: the largest array index (default `NestedKeyParser.maxIndex`; the
     ///   gap budget grows with it).
-    package static func build(_ fields: [RequestParameters.Field],
+    /// - Parameter repeatsCollect: whether a key given twice gathers its values into an array
+    ///   (true), or stays a second member of its object under the same key (false: for forms,
+    ///   whose pairs may repeat a name).
+    package static func build(_ fields: [RequestParameters.Field], repeatsCollect: Bool = true,
                              maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> JSONValue? {
         var root: Node?
         var gapBudget = GapBudget(itemCount: fields.count, maxIndex: maxIndex)
@@ -75,14 +79,16 @@ package enum ParameterTree {
             let key = try NestedKeyParser.parse(keyText, item: label, maxIndex: maxIndex)
             let topIsArray = key.components.first.map { if case .key = $0 { return false } else { return true } } ?? false
             let node = root ?? (topIsArray ? .array(ArrayNode()) : .object(ObjectNode()))
-            try insert(value, into: node, path: key, depth: 0, item: label, keyText: keyText, gapBudget: &gapBudget)
+            try insert(value, into: node, path: key, depth: 0, item: label, keyText: keyText, repeatsCollect: repeatsCollect,
+                       gapBudget: &gapBudget)
             root = node
         }
         return root?.json
     }
 
     private static func insert(_ value: JSONValue, into node: Node, path: NestedKey, depth: Int,
-                               item: String, keyText: String, gapBudget: inout GapBudget) throws(SwurlError) {
+                               item: String, keyText: String, repeatsCollect: Bool = true,
+                               gapBudget: inout GapBudget) throws(SwurlError) {
         let component = path.components[depth]
         let isLast = depth == path.components.count - 1
         func conflict(_ reason: String) -> SwurlError {
@@ -94,12 +100,15 @@ package enum ParameterTree {
                 let child = object.members[i].1
                 if isLast {
                     switch child {
+                    // A form's repeated name: a second member (the index keeps the first).
+                    case .leaf where !repeatsCollect: object.members.append((k, .leaf(value)))
                     case .leaf(let old): object.members[i].1 = .array(ArrayNode([.leaf(old), .leaf(value)]))
                     case .array(let array): array.items.append(.leaf(value))
                     case .object: throw conflict("'\(k)' is already an object and cannot also take a value")
                     }
                 } else {
-                    try insert(value, into: child, path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)
+                    try insert(value, into: child, path: path, depth: depth + 1, item: item, keyText: keyText,
+                               repeatsCollect: repeatsCollect, gapBudget: &gapBudget)
                 }
             } else {
                 let child = try fresh(value, path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)
@@ -127,7 +136,8 @@ package enum ParameterTree {
             } else if case .leaf(.null) = array.items[n] {
                 array.items[n] = try fresh(value, path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)
             } else {
-                try insert(value, into: array.items[n], path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)
+                try insert(value, into: array.items[n], path: path, depth: depth + 1, item: item, keyText: keyText,
+                           repeatsCollect: repeatsCollect, gapBudget: &gapBudget)
             }
         case (.key(let k), _):
             throw conflict("cannot use key '\(k)' here: this level is \(node.kindName), not an object")

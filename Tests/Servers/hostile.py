@@ -76,6 +76,8 @@ def handle(conn):
         send = conn.sendall
         if p == '/short':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789')
+        elif p == '/cut-head':
+            send(b'HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n')
         elif p == '/nothing-short':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n')
         elif p == '/bad-chunk':

@@ -89,6 +89,25 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(r.text, "0123456789")
     }
 
+    /// A head the connection's end cuts off is a transport error, not a success with nothing:
+    /// the status it started with must not pass --check-status, a download or a batch line.
+    func testAResponseHeadCutOffIsATransportError() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        for args in [["--check-status"], ["-h"], ["-d"]] {
+            let r = try run(args + [s.url("/cut-head")], directory: dir)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.err)")
+            XCTAssertTrue(r.err.contains("the server closed the connection before the end of the response head"), r.err)
+            XCTAssertEqual(r.text, "", "\(args)")
+        }
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [], [])
+        let lines = dir + "/lines"
+        try Data("GET \(s.url("/cut-head"))\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let batch = try run(["batch", lines, "--jsonl"], directory: dir)
+        XCTAssertEqual(batch.status, 1, batch.err)
+        XCTAssertTrue(batch.text.contains(#""exit":1"#), batch.text)
+    }
+
     func testShortBodyDownloadIsNotLeftLookingComplete() throws {
         let s = try server()
         let dir = TestPaths.temporaryDirectory()

@@ -25,6 +25,7 @@ final class SerializerEndToEndTests: XCTestCase {
             (["a[2]=c"], #"{"a":[null,null,"c"]}"#),
             (["[]:=1", "[]=two"], #"[1,"two"]"#),
             (["k\\[x\\]=v"], #"{"k[x]":"v"}"#),
+            (["a=1", "a=2"], #"{"a":["1","2"]}"#),
         ]
         for (items, expected) in cases {
             let r = try runSwurl(["POST", try HTTPBin.url("/anything")] + items)
@@ -45,6 +46,8 @@ final class SerializerEndToEndTests: XCTestCase {
             (["q=50% & more+=", "é=☃"], ["q": ["50% & more+="], "é": ["☃"]]),
             (["deep[a][b][]=1", "deep[a][c]=2"], ["deep[a][b][]": ["1"], "deep[a][c]": ["2"]]),
             (["t:=true", "n:=null", "e:=[]"], ["t": ["true"], "n": [""]]),
+            // A name given twice is sent twice, as curl and HTTPie send it (not `tag[]`).
+            (["tag=a", "tag=b", "u[n]=1", "u[n]=2"], ["tag": ["a", "b"], "u[n]": ["1", "2"]]),
         ]
         for (items, expected) in cases {
             let r = try runSwurl(["-f", "POST", try HTTPBin.url("/anything")] + items)
@@ -70,6 +73,36 @@ final class SerializerEndToEndTests: XCTestCase {
             }
         }
         return pairs.joined(separator: "&")
+    }
+
+    /// Bodies a request cannot carry are refused before anything is sent, naming what made them.
+    func testAHeadRequestWithABodyIsRefusedAndFramingMessagesSayWhatIsSent() throws {
+        let url = try HTTPBin.url("/anything")
+        let head = try runSwurl(["HEAD", url, "a=1"])
+        XCTAssertEqual(head.status, 64, head.stderr)
+        XCTAssertTrue(head.stderr.contains("a HEAD request sends no body, and 'a=1' would be one"), head.stderr)
+        let raw = try runSwurl(["HEAD", url, "--raw", "x"])
+        XCTAssertEqual(raw.status, 64, raw.stderr)
+        XCTAssertTrue(raw.stderr.contains("'--raw' would be one"), raw.stderr)
+        let plain = try runSwurl(["-h", "HEAD", url, "x==1"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertTrue(plain.text.hasPrefix("HTTP/1.1 200"), plain.text)
+
+        let length = try runSwurl(["GET", url, "Content-Length:5"])
+        XCTAssertEqual(length.status, 64, length.stderr)
+        XCTAssertTrue(length.stderr.contains("does not match the body swurl sends (no body)"), length.stderr)
+    }
+
+    /// A JSON file item: a UTF-8 byte order mark is skipped; invalid JSON names the item.
+    func testJSONFileItemsSkipAByteOrderMarkAndNameTheItemWhenInvalid() throws {
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8)).write(to: URL(fileURLWithPath: dir + "/bom.json"))
+        try Data(#"{"a":"#.utf8).write(to: URL(fileURLWithPath: dir + "/bad.json"))
+        let r = try runSwurl(["POST", try HTTPBin.url("/anything"), "b:=@bom.json"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["json"] as? NSDictionary, ["b": ["a": 1]] as NSDictionary)
+        let bad = try runSwurl(["POST", try HTTPBin.url("/anything"), "b:=@bad.json"], directory: dir)
+        XCTAssertEqual(bad.status, 65, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("invalid JSON in file 'bad.json' (from 'b:=@bad.json')"), bad.stderr)
     }
 
     func testFormBytesAreAFNetworkingsEncoding() throws {
@@ -160,10 +193,10 @@ final class SerializerEndToEndTests: XCTestCase {
         let files = try makeFiles()
         let r = try runSwurl(["-f", "POST", try HTTPBin.url("/anything"), "title=Trip", "user[name]=Ann",
                               "doc@text.txt", "bin@binary.bin", "none@empty.dat", "odd@we\"ird\\ na;me é.txt;type=text/x-odd",
-                              "tags[]=a", "tags[]=b"], directory: dir)
+                              "tags[]=a", "tags[]=b", "rep=1", "rep=2"], directory: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         let echo = try r.json()
-        XCTAssertEqual(echo["form"] as? NSDictionary, ["title": "Trip", "user[name]": "Ann", "tags[]": ["a", "b"]] as NSDictionary)
+        XCTAssertEqual(echo["form"] as? NSDictionary, ["title": "Trip", "user[name]": "Ann", "tags[]": ["a", "b"], "rep": ["1", "2"]] as NSDictionary)
         let got = echo["files"] as? [String: String] ?? [:]
         XCTAssertEqual(got["doc"], String(decoding: files["text.txt"]!, as: UTF8.self))
         XCTAssertEqual(got["none"], "")

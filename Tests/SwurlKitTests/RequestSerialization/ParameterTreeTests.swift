@@ -34,6 +34,19 @@ final class ParameterTreeTests: XCTestCase {
         XCTAssertEqual(try json(["a=1", "a=2", "a=3"]), #"{"a":["1","2","3"]}"#)
     }
 
+    /// For a form a repeated name stays a repeated member (sent `a=1&a=2`), at any depth.
+    func testRepeatedKeysStayRepeatedWhenTheyDoNotCollect() throws {
+        let parser = RequestItemParser(environment: TestEnvironment().environment)
+        func form(_ raws: [String]) throws -> String? {
+            try ParameterTree.build(try raws.map { try parser.parse($0) }.compactMap(\.parameterField), repeatsCollect: false)
+                .map(FormRequestSerializer.encode)
+        }
+        XCTAssertEqual(try form(["a=1", "b=x", "a=2", "a=3"]), "a=1&b=x&a=2&a=3")
+        XCTAssertEqual(try form(["u[n]=1", "u[n]=2", "l[0][k]=x", "l[0][k]=y"]), "u%5Bn%5D=1&u%5Bn%5D=2&l%5B%5D%5Bk%5D=x&l%5B%5D%5Bk%5D=y")
+        XCTAssertEqual(try form(["t[]=1", "t[]=2"]), "t%5B%5D=1&t%5B%5D=2")
+        XCTAssertThrowsError(try form(["a=1", "a[b]=2"]))
+    }
+
     func testEscapedBracketsAreLiteralKeys() throws {
         XCTAssertEqual(try json(["a\\[b\\]=1"]), #"{"a[b]":"1"}"#)
     }
