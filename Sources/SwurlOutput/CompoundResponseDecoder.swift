@@ -62,7 +62,12 @@ final class CompoundResponseDecoder: ResponseDecoding {
         if xmlTypes.contains(t) || t.hasSuffix("+xml") {
             return PropertyListReader.looksLikePropertyList(head) ? .plist : .xml
         }
-        if t.hasPrefix("image/") { return ImageInfo.sniff(head) != nil ? (terminal ? .image : .raw) : .binary }
+        // A body labelled an image that is none: text (an error page served with the image's
+        // type) is shown as text, anything else is binary.
+        if t.hasPrefix("image/") {
+            if ImageInfo.sniff(head) != nil { return terminal ? .image : .raw }
+            return TextResponseDecoder.looksBinary(head) ? .binary : .text
+        }
         if t.hasPrefix("audio/") || t.hasPrefix("video/") || binaryTypes.contains(t) { return .binary }
         if let charset, charset.hasPrefix("utf-16") || charset.hasPrefix("utf-32") || charset.hasPrefix("ucs-") {
             return t.isEmpty || t.hasPrefix("text/") || genericTypes.contains(t) ? .text : .binary

@@ -76,6 +76,8 @@ def handle(conn):
         send = conn.sendall
         if p == '/short':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789')
+        elif p == '/png-lie':
+            send(answer(b'200 OK', [(b'Content-Type', b'image/png')], b'<Error>AccessDenied</Error>\n'))
         elif p == '/cut-head':
             send(b'HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n')
         elif p == '/nothing-short':

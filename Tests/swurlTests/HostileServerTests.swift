@@ -108,6 +108,15 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(batch.text.contains(#""exit":1"#), batch.text)
     }
 
+    /// Text served with an image's type (an error page) is shown as text on a terminal.
+    func testTextLabelledAnImageIsShownAsText() throws {
+        let s = try server()
+        let r = try run(["-b", s.url("/png-lie")], terminal: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.text.contains("<Error>AccessDenied</Error>"), r.text)
+        XCTAssertFalse(r.text.contains("binary data not shown"), r.text)
+    }
+
     func testShortBodyDownloadIsNotLeftLookingComplete() throws {
         let s = try server()
         let dir = TestPaths.temporaryDirectory()

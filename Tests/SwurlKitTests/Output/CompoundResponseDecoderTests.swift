@@ -19,7 +19,9 @@ final class CompoundResponseDecoderTests: XCTestCase {
         XCTAssertEqual(kind("application/x-plist", "x"), .plist)
         XCTAssertEqual(kind("application/xml", "<?xml version=\"1.0\"?><!DOCTYPE plist"), .plist)
         XCTAssertEqual(kind("text/html", "{\"a\":1}"), .text)
-        XCTAssertEqual(kind("image/png", "\u{89}PNG"), .binary)
+        // An error page served with an image's type is text; bytes that are neither stay binary.
+        XCTAssertEqual(kind("image/png", "<Error><Code>AccessDenied</Code></Error>"), .text)
+        XCTAssertEqual(CompoundResponseDecoder.kind(choice: .auto, mediaType: "image/png", head: [0x89, 0x50, 0x4E, 0x47, 0, 0, 0xFF], terminal: true), .binary)
         XCTAssertEqual(kind("application/pdf", "%PDF"), .binary)
     }
 
