@@ -127,7 +127,7 @@ package enum DocumentationGenerator {
             s += ".TP\n.B \(row.codes.map { String($0.rawValue) }.joined(separator: ", "))\n\(roff(row.meaning))\n"
         }
         s += ".SH SIGNALS\n" + roff(signalsText) + "\n"
-        s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used.\n"
+        s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colours are used, unless \\-\\-pretty=all or \\-\\-pretty=colors asks for them (on the command line or in the config file).\n"
         s += ".TP\n.B HOME\nThe home directory (~). When it is unset or empty (cron, env \\-i), the password database's entry for the user is used, as curl and HTTPie do; without one, a session NAME and the default cache directory are usage errors (exit 64), and there is no config file, no netrc and no REPL history.\n"
         s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
         s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"

@@ -154,7 +154,7 @@ enum DownloadCommand: SwurlCommand {
         }
         noteCache()
         if !options.quiet, let path = file.path {
-            try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(file.written) bytes)\n")
+            try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(file.written) byte\(file.written == 1 ? "" : "s"))\n")
         }
         Swurl.printTiming(result.timing, options, environment)
         try saveSession()

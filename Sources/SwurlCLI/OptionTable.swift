@@ -88,7 +88,7 @@ package enum OptionTable {
         OptionSpec(.ignoreNetrc, group: .auth,
                    help: "Do not read credentials from ~/.netrc (or $NETRC). By default swurl looks up each hop's host there when no --auth is given; a default entry is used for the first URL's host only. A file another user could have changed (not yours or root's, writable by group or others) is not used, with a warning."),
         OptionSpec(.style, short: ["s"], argument: .required("STYLE"), choices: ThemeStyle.allCases.map(\.rawValue), group: .output,
-                   help: "Colour scheme: auto (the default: mid-tones readable on dark and light backgrounds, 256 colours or truecolor when COLORTERM or TERM say so), basic (the 16 ANSI colours), dark, light, or mono (bold and underline only). NO_COLOR and TERM=dumb turn colours off."),
+                   help: "Colour scheme: auto (the default: mid-tones readable on dark and light backgrounds, 256 colours or truecolor when COLORTERM or TERM say so), basic (the 16 ANSI colours), dark, light, or mono (bold and underline only). NO_COLOR and TERM=dumb turn colours off, unless --pretty=all or --pretty=colors is given."),
         // Response
         OptionSpec(.checkStatus, group: .response,
                    help: "Exit with 3, 4 or 5 when the response status is 3xx, 4xx or 5xx. The body is still shown."),

@@ -175,7 +175,9 @@ enum RequestCommand: SwurlCommand {
     static func style(_ options: CommandOptions, terminal: Bool, environment: Environment) -> Printer.Style {
         let pretty = options.pretty ?? (terminal ? .all : PrettyMode.none)
         return Printer.Style(format: pretty == .all || pretty == .format,
-                             colors: (pretty == .all || pretty == .colors) && environment.colorsAllowed,
+                             // An explicit --pretty (command line or config) wins over NO_COLOR and
+                             // TERM=dumb, as no-color.org asks; the default follows them.
+                             colors: (pretty == .all || pretty == .colors) && (options.pretty != nil || environment.colorsAllowed),
                              terminal: terminal, themeStyle: options.style,
                              colorDepth: ColorDepth.detect(environment.variables))
     }

@@ -164,7 +164,9 @@ package final class Printer: TransferDelegate {
                     if notedSegment != segmentIndex {
                         notedSegment = segmentIndex
                         let note = "[swurl: binary data not shown: \(segment.length) bytes from '\(TerminalSanitizer.clean(label))']"
-                        out += Array(((theme?.note ?? "") + note + (theme?.reset ?? "")).utf8)
+                        // The body's last part ends its line (what follows is the shell's prompt).
+                        let end = segmentIndex == segmentMap.count - 1 ? "\n" : ""
+                        out += Array(((theme?.note ?? "") + note + (theme?.reset ?? "") + end).utf8)
                     }
                 } else {
                     writer.write(piece, into: &out)

@@ -329,6 +329,8 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertTrue(c256.contains("\u{1B}[38;5;"), c256)
         let (none, _) = try runOnTerminal(["-b", url], environment: ["TERM": "xterm", "NO_COLOR": "1"])
         XCTAssertFalse(none.contains("\u{1B}["), none)
+        let (asked, _) = try runOnTerminal(["-b", "--pretty=all", url], environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        XCTAssertTrue(asked.contains("\u{1B}[34;1m\"slideshow\""), asked)
         let (dumb, _) = try runOnTerminal(["-b", url], environment: ["TERM": "dumb"])
         XCTAssertFalse(dumb.contains("\u{1B}["), dumb)
     }

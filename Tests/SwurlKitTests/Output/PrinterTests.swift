@@ -18,6 +18,10 @@ final class PrinterTests: XCTestCase {
         XCTAssertTrue(text.contains("\r\n--B--\r\n"), text)
         XCTAssertFalse(t.stdout.bytes.contains(0x1B))
         XCTAssertFalse(t.stdout.bytes.contains(0))
+        // A binary file as the whole body: the note ends its line (a prompt comes after it).
+        let whole = TestEnvironment(stdoutIsTerminal: true, variables: ["NO_COLOR": "1"], directory: dir)
+        XCTAssertEqual(whole.run(["--offline", "POST", "example.org", "@r.bin"]), 0)
+        XCTAssertTrue(whole.stdout.text.hasSuffix("[swurl: binary data not shown: 505 bytes from 'r.bin']\n"), whole.stdout.text)
     }
 
     func testOfflinePipedMultipartIsRaw() throws {
