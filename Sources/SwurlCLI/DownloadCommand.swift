@@ -63,12 +63,21 @@ enum DownloadCommand: SwurlCommand {
         let file = try DownloadFile(plan: plan, headDelegate: headPrinter)
         // --continue found no .part of this URL's (`path` stays nil until the response names one).
         // Another user's, in a sticky directory, is no hint: that command would be refused.
-        if options.resume, plan.outputPath == nil, file.path == nil, !options.quiet,
-           let untaken = DownloadFile.partOfURLName(in: plan.directory, for: request.url),
-           DownloadFile.replaceRefusal(String(untaken.dropLast(5))) == nil {
-            try? environment.stderr.write("swurl: note: '\(TerminalSanitizer.clean(untaken))' was not left by this URL (or carries none: "
-                                          + "swurl 0.9.0, no extended attributes), so it is not resumed; to resume it: "
-                                          + TerminalSanitizer.clean("swurl -d -c -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(String(untaken.dropLast(5)))), as: UTF8.self) + " URL") + "\n")
+        func resumeCommand(_ path: String) -> String {
+            TerminalSanitizer.clean("swurl -d -c -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(path)), as: UTF8.self) + " URL")
+        }
+        if options.resume, plan.outputPath == nil, file.path == nil, !options.quiet {
+            if let untaken = DownloadFile.partOfURLName(in: plan.directory, for: request.url) {
+                if DownloadFile.replaceRefusal(String(untaken.dropLast(5))) == nil {
+                    try? environment.stderr.write("swurl: note: '\(TerminalSanitizer.clean(untaken))' was not left by this URL (or carries none: "
+                                                  + "swurl 0.9.0, no extended attributes), so it is not resumed; to resume it: "
+                                                  + resumeCommand(String(untaken.dropLast(5))) + "\n")
+                }
+            } else if let whole = DownloadFile.fileOfURLName(in: plan.directory, for: request.url) {
+                // A finished download keeps no URL: run again, `-d -c` would pile up copies (NAME-1…).
+                try? environment.stderr.write("swurl: note: '\(TerminalSanitizer.clean(whole))' is there but is no partial download of this URL, "
+                                              + "so the download gets a new name; to resume it or find it complete: " + resumeCommand(whole) + "\n")
+            }
         }
         let judge = ResponseJudge(validator: options.validator, decoding: options.decoding)
         file.judge = judge

@@ -467,6 +467,13 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// NAME.part for the URL's name, when there is one: with `--continue` and no `-o`, a `.part`
     /// that `findPart` did not take (another URL left it, or swurl 0.9.0, or a file system
     /// without extended attributes).
+    /// The file the URL's own name points at in `directory`, when one is there (no `.part`):
+    /// what `--continue` without `-o` does not resume, since it carries no URL.
+    package static func fileOfURLName(in directory: String, for url: String) -> String? {
+        let path = directory + "/" + (DownloadName.fromURL(url) ?? "index")
+        return size(of: path) != nil ? path : nil
+    }
+
     package static func partOfURLName(in directory: String, for url: String) -> String? {
         guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
         let part = directory + "/" + name + ".part"

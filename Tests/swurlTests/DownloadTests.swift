@@ -180,6 +180,15 @@ final class DownloadTests: XCTestCase {
         let r = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=4&cut=20000&key=b")], directory: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/file")), expected)
+        // Run again once it is complete: a finished file keeps no URL, so a copy is made, and a
+        // note names the command that finds the file complete instead.
+        let again = try runSwurl(["-d", "-c", server.url("/file?size=50000&seed=4")], directory: dir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("'\(dir)/file' is there but is no partial download of this URL, so the download gets a new name; "
+                                            + "to resume it or find it complete: swurl -d -c -o \(dir)/file URL"), again.stderr)
+        let complete = try runSwurl(["-d", "-c", "-o", "file", server.url("/file?size=50000&seed=4")], directory: dir)
+        XCTAssertEqual(complete.status, 0, complete.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/file")), expected)
     }
 
     func testAServerIgnoringRangeMakesTheDownloadStartOver() throws {
