@@ -72,6 +72,10 @@ package struct CurlResult: Sendable {
             // The user's URL was checked before sending: at transfer time these come from the
             // server (a reply that is not HTTP, a redirect to a scheme swurl does not speak).
             return .transport(message, hint: "the server did not answer in HTTP")
+        case CURLE_OPERATION_TIMEDOUT:
+            // A request's transfer words its own timeouts (`Transfer.end`); here: a handshake
+            // (`certs`, `reach`) that timed out is a timeout (2), not a transport failure (1).
+            return .timedOut(message)
         case CURLE_URL_MALFORMAT:
             // swurl follows redirects itself and checks every URL before handing it over: what
             // libcurl still refuses is most likely the host name.

@@ -55,6 +55,13 @@ package final class Exchange {
         self.options = options
         self.makeDelegate = makeDelegate
         self.initialOrigin = try Origin(url: request.url)
+        // A pin is checked in the TLS handshake; plain http has none, so the pin would pass
+        // unchecked and credentials go out in clear (a URL typed without https://). Refused, as
+        // a redirect to http under a pin is, before anything is sent.
+        if options.security.hasPins, initialOrigin.scheme != "https" {
+            throw .trust("\(initialOrigin) is plain http: the pin (--pin-pubkey, --pin-cert) is checked in a TLS handshake, and there is none",
+                         hint: "use the https:// URL (a URL without a scheme is http)")
+        }
     }
 
     /// What an exchange ended with.

@@ -232,7 +232,9 @@ final class ReplTests: XCTestCase {
         for _ in 0..<200 where ((try? String(contentsOfFile: dir + "/out", encoding: .utf8)) ?? "").isEmpty { usleep(50_000) }
         first.server.stop()
         let second = try TLSTestServer(chain: pki.path("leaf2-chain.pem"), key: pki.path("leaf2.key"), port: port)
-        try input.fileHandleForWriting.write(contentsOf: Data("two\n\(root)/anything/after\n".utf8))
+        // The REPL goes on; a pin is never "checked" over plain http (refused, 7), so the http
+        // line runs once the default pin is unset.
+        try input.fileHandleForWriting.write(contentsOf: Data("two\n\(root)/anything/pinned\nunset --pin-pubkey\n\(root)/anything/after\n".utf8))
         try input.fileHandleForWriting.close()
         waitForExit(p)
         let out = (try? String(contentsOfFile: dir + "/out", encoding: .utf8)) ?? ""
@@ -241,6 +243,7 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(rejected?.handshake, false, "\(String(describing: rejected))")
         XCTAssertEqual(rejected?.bytes, 0)
         XCTAssertTrue(err.contains("TLS pin check failed"), err)
+        XCTAssertTrue(err.contains("\(root) is plain http: the pin"), err)
         XCTAssertEqual(urls(out), ["\(root)/anything/after"], out)
         XCTAssertEqual(p.terminationStatus, 0, err)
 

@@ -197,6 +197,21 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("pinned: \(try s.pki.pin("selfsigned.pem"))"), r.stderr)
     }
 
+    /// A pin cannot be checked over plain http (a URL typed without https:// is http): refused
+    /// with 7 before anything is sent, credentials included.
+    func testAPinOnAPlainHTTPURLIsRefusedBeforeSending() throws {
+        let s = try Servers.get()
+        let plain = try ScriptedServer()
+        for url in [plain.url("/echo"), "127.0.0.1:\(plain.port)/echo"] {
+            let r = try runSwurl(["--pin-pubkey", try s.pki.pin("leaf.pem"), "-a", "u:secret", url])
+            XCTAssertEqual(r.status, 7, r.stderr)
+            XCTAssertTrue(r.stderr.contains("is plain http: the pin (--pin-pubkey, --pin-cert) is checked in a TLS handshake, and there is none"), r.stderr)
+        }
+        let pinCert = try runSwurl(["--pin-cert", s.pki.path("leaf.pem"), plain.url("/echo")])
+        XCTAssertEqual(pinCert.status, 7, pinCert.stderr)
+        XCTAssertEqual(plain.requests().count, 0, "\(plain.requests())")
+    }
+
     func testWarningsOnlyWhenSomethingIsWeakened() throws {
         let s = try Servers.get()
         let quiet = try runSwurl(["--cacert", s.pki.path("root.pem"), "\(s.good.url)/q"])
