@@ -49,6 +49,7 @@ enum SecurityArguments {
            try isEncryptedKey(keyFile) {
             policy.keyPassword = try promptForPassword(keyFile, environment: environment)
         }
+        try checkClientIdentity(policy, args: args)
         return policy
     }
 
@@ -77,6 +78,24 @@ enum SecurityArguments {
             throw .inputFile("\(option): cannot read '\(path)': \(systemErrorMessage(errno))")
         }
         return resolved
+    }
+
+    /// A password that does not open the key, or a key that is not the certificate's, named
+    /// before anything is sent (libcurl says only "unable to set private key file").
+    private static func checkClientIdentity(_ policy: SecurityPolicy, args: ParsedArguments) throws(SwurlError) {
+        guard let certFile = policy.clientCertificate, let certificate = try? readWholeFile(certFile),
+              let key = policy.clientKey.map({ try? readWholeFile($0) }) ?? certificate else { return }
+        let keyName = args.value(.key) ?? args.value(.cert) ?? certFile
+        switch ClientIdentityCheck.problem(certificate: certificate, key: key, password: policy.keyPassword) {
+        case .wrongPassword?:
+            throw .usage("the password does not decrypt the private key '\(keyName)'",
+                         hint: args.value(.keyPassword) != nil ? "check --key-password" : "type the key's password again")
+        case .keyDoesNotMatch?:
+            throw .badData("the private key '\(keyName)' does not belong to the certificate '\(args.value(.cert) ?? certFile)'",
+                           hint: "give the key made with that certificate (--key FILE)")
+        case nil:
+            return
+        }
     }
 
     /// Whether a PEM file holds an encrypted private key (PKCS#8 or the traditional header).

@@ -308,8 +308,14 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertEqual(encrypted.status, 0, encrypted.stderr)
         let wrong = try runSwurl(ca + ["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
                                        "--key-password", "wrong", "\(server.url)/m"])
-        XCTAssertEqual(wrong.status, 66, wrong.stderr)
-        XCTAssertTrue(wrong.stderr.contains("--key-password"), wrong.stderr)
+        // Named before anything is sent (libcurl said only "unable to set private key file").
+        XCTAssertEqual(wrong.status, 64, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("the password does not decrypt the private key '\(pki.path("client-enc.key"))'"), wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("check --key-password"), wrong.stderr)
+        let mismatched = try runSwurl(ca + ["--cert", pki.path("client-chain.pem"), "--key", pki.path("leaf.key"), "\(server.url)/m"])
+        XCTAssertEqual(mismatched.status, 65, mismatched.stderr)
+        XCTAssertTrue(mismatched.stderr.contains("the private key '\(pki.path("leaf.key"))' does not belong to the certificate '\(pki.path("client-chain.pem"))'"),
+                      mismatched.stderr)
     }
 
     /// Runs swurl on a pty and answers every "Password for" prompt with `secret`: the exit

@@ -1,0 +1,37 @@
+@preconcurrency import COpenSSL
+import SwurlCore
+
+/// A look at `--cert` and `--key` before anything is sent, for the two mistakes libcurl reports
+/// only as "unable to set private key file": a password that does not decrypt the key, and a key
+/// that is not the certificate's. It judges only what it can read (PEM); anything else is left to
+/// libcurl's own loading.
+package enum ClientIdentityCheck {
+    package enum Problem: Equatable, Sendable {
+        /// The key is encrypted and the password does not open it.
+        case wrongPassword
+        /// The key opens, and it is not the one the certificate was made for.
+        case keyDoesNotMatch
+    }
+
+    /// What is wrong with the identity, or nil when nothing could be proved wrong.
+    /// - Parameters:
+    ///   - certificate: the `--cert` file's bytes.
+    ///   - key: the `--key` file's bytes (the certificate file's when they share one).
+    ///   - password: `--key-password`, or what was typed at the prompt.
+    package static func problem(certificate: [UInt8], key: [UInt8], password: String?) -> Problem? {
+        guard PEMText.looksLikePEM(key) else { return nil }
+        let text = String(decoding: key, as: UTF8.self)
+        let encrypted = text.containsText("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.containsText("Proc-Type: 4,ENCRYPTED")
+        // The password as OpenSSL's `u` argument with no callback: never a prompt of OpenSSL's own.
+        var phrase = Array((password ?? "").utf8CString)
+        let keys = phrase.withUnsafeMutableBytes { p in
+            PEMText.read(key) { bio in PEM_read_bio_PrivateKey(bio, nil, nil, p.baseAddress) }
+        }
+        defer { keys.forEach { EVP_PKEY_free($0) } }
+        guard let privateKey = keys.first else { return encrypted ? .wrongPassword : nil }
+        guard let cert = Certificate.parseAll(certificate).first else { return nil }
+        let matches = X509_check_private_key(cert.raw, privateKey) == 1
+        ERR_clear_error()
+        return matches ? nil : .keyDoesNotMatch
+    }
+}
