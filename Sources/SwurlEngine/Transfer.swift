@@ -152,7 +152,11 @@ package final class Transfer: EasyTransferHandler {
             // Our own stall check aborts from the progress callback: libcurl's "Callback aborted"
             // says nothing to the user.
             let why = timedOut ? "" : " (\(rc.message))"
-            throw .timedOut("timed out after \(Transfer.seconds(options.timeout ?? 0)) without data" + why)
+            // Neither option given: libcurl's own connect timeout (300 s) ended it.
+            guard let limit = options.timeout else {
+                throw .timedOut("timed out connecting, after libcurl's default of 300 seconds; --connect-timeout SECONDS sets it (\(rc.message))")
+            }
+            throw .timedOut("timed out after \(Transfer.seconds(limit)) without data" + why)
         }
         if rc.tooManyRedirects {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
