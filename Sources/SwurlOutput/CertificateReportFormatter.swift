@@ -26,7 +26,9 @@ package enum CertificateReportFormatter {
         if r.pinsGiven { s += "  pins:  " + (r.pinError.map { "FAILED: \($0)" } ?? "ok") + "\n" }
         if let option = r.pinOption {
             s += "\nPin this server's key (ready to paste):\n  \(option)\n"
-            if r.chainError != nil {
+            if let error = r.chainError, error.containsText("expired") || error.containsText("not yet valid") {
+                s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nadd -k to trust the pinned leaf key alone.\n"
+            } else if r.chainError != nil {
                 s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
             } else if let issuer = r.issuerPin {
                 s += "or its issuing CA's key, which survives a certificate renewal:\n  --pin-pubkey '\(issuer)'\n"

@@ -34,8 +34,13 @@ package struct TrustFailure: Sendable, Equatable {
         let message = "TLS \(check.rawValue) check failed for \(host): \(TrustFailure.visible(reason))"
         var hint: String
         switch check {
+        case .chain where reason.containsText("expired") || reason.containsText("not yet valid"):
+            // No CA and no --pin-cert makes an out-of-date certificate valid: only a key pin
+            // under -k accepts it.
+            hint = "no --cacert or --pin-cert makes an expired (or not yet valid) certificate valid; to accept this server's key anyway, "
+                + "-k --pin-pubkey PIN ('swurl certs URL' prints it)"
         case .chain:
-            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN; an expired certificate only so); 'swurl certs URL' shows the chain and pins"
+            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); 'swurl certs URL' shows the chain and pins"
         case .host:
             let names = certificateNames.isEmpty ? "no subjectAltName" : TrustFailure.visible(certificateNames.joined(separator: ", "))
             hint = "the certificate is for \(names); use that name in the URL, or pin the server and add --no-verify-host"

@@ -95,6 +95,13 @@ final class CertsCommandTests: XCTestCase {
 
         let expiredText = try runSwurl(["certs", expired.url])
         XCTAssertTrue(expiredText.text.contains("(EXPIRED "), expiredText.text)
+        // No CA and no --pin-cert can make it valid: the hints say what can (-k and a key pin).
+        let trusted = try runSwurl(["certs", "--cacert", pki.path("root.pem"), expired.url])
+        XCTAssertTrue(trusted.text.contains("no CA or --pin-cert makes an out-of-date certificate valid"), trusted.text)
+        let request = try runSwurl(["--cacert", pki.path("root.pem"), "\(expired.url)/x"])
+        XCTAssertEqual(request.status, 7, request.stderr)
+        XCTAssertTrue(request.stderr.contains("no --cacert or --pin-cert makes an expired (or not yet valid) certificate valid"), request.stderr)
+        XCTAssertFalse(request.stderr.contains("trust its CA with --cacert"), request.stderr)
         // The printed pin works as printed.
         let pinned = try runSwurl(["-k", "--pin-pubkey", try pki.pin("selfsigned.pem"), "\(selfSigned.url)/x"])
         XCTAssertEqual(pinned.status, 0, pinned.stderr)
