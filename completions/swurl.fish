@@ -71,7 +71,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l http
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l http2-prior-knowledge -d 'Speak HTTP/2 straight away, without ALPN or upgrade'
 complete -c swurl -n 'not __fish_seen_subcommand_from reach cache' -l proxy -r -f -d 'Send requests through this proxy (http://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end)'
 complete -c swurl -n 'not __fish_seen_subcommand_from reach cache' -l unix-socket -r -d 'Connect to the Unix domain socket PATH instead of the URL\'s host'
-complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of resolving it (repeatable); --wait-for-network and \'swurl reach\' use it too'
+complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of resolving it (repeatable; ADDR is one or more IP addresses joined by \',\', IPv6 in brackets or not; the entry holds for that PORT only); --wait-for-network and \'swurl reach\' use it too'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -s 4 -l ipv4 -d 'Connect over IPv4 only'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -s 6 -l ipv6 -d 'Connect over IPv6 only'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l max-headers -r -f -d 'Fail when a response has more than N header fields (default: no limit, as curl and HTTPie; 0 means no limit)'

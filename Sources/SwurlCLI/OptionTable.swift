@@ -134,7 +134,7 @@ package enum OptionTable {
         OptionSpec(.unixSocket, argument: .required("PATH"), completion: .file, group: .network, commands: [.request, .download, .certs, .batch],
                    help: "Connect to the Unix domain socket PATH instead of the URL's host."),
         OptionSpec(.resolve, argument: .required("HOST:PORT:ADDR"), group: .network, commands: [.request, .download, .certs, .reach, .batch],
-                   help: "Connect to ADDR for HOST:PORT instead of resolving it (repeatable); --wait-for-network and 'swurl reach' use it too."),
+                   help: "Connect to ADDR for HOST:PORT instead of resolving it (repeatable; ADDR is one or more IP addresses joined by ',', IPv6 in brackets or not; the entry holds for that PORT only); --wait-for-network and 'swurl reach' use it too."),
         OptionSpec(.ipv4, short: ["4"], group: .network, help: "Connect over IPv4 only."),
         OptionSpec(.ipv6, short: ["6"], group: .network, help: "Connect over IPv6 only."),
         OptionSpec(.maxHeaders, argument: .required("N"), group: .network, commands: [.request, .download, .batch],

@@ -72,7 +72,8 @@ enum SecurityArguments {
         }
         let isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
         if directory != isDirectory {
-            throw .inputFile("\(option): '\(path)' is \(isDirectory ? "a directory" : "not a directory")")
+            throw .inputFile("\(option): '\(path)' is \(isDirectory ? "a directory" : "not a directory")",
+                             hint: option == "--cacert" && isDirectory ? "a directory of CA certificates is --capath DIR" : nil)
         }
         guard access(resolved, R_OK) == 0 else {
             throw .inputFile("\(option): cannot read '\(path)': \(systemErrorMessage(errno))")

@@ -118,6 +118,15 @@ extension CommandOptions {
             guard parts.count == 3, !parts[0].isEmpty, Int(parts[1]) != nil, !parts[2].isEmpty else {
                 throw .usage("--resolve: '\(entry)' is not HOST:PORT:ADDR", hint: "e.g. --resolve example.org:443:127.0.0.1")
             }
+            // Each address is an IP address (IPv6 in brackets or not), as libcurl takes them.
+            for address in parts[2].split(separator: ",", omittingEmptySubsequences: false) {
+                var text = String(address)
+                if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+                var buffer = in6_addr()
+                guard inet_pton(AF_INET, text, &buffer) == 1 || inet_pton(AF_INET6, text, &buffer) == 1 else {
+                    throw .usage("--resolve: '\(address)' in '\(entry)' is not an IP address", hint: "e.g. --resolve example.org:443:127.0.0.1")
+                }
+            }
             transfer.resolve.append(entry)
         }
         if args.has(.ipv4) && args.has(.ipv6) { throw .usage("-4 and -6 cannot be combined") }

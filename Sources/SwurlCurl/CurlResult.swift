@@ -46,6 +46,9 @@ package struct CurlResult: Sendable {
     /// The connection could not be made (CURLE_COULDNT_CONNECT).
     package var couldNotConnect: Bool { code == CURLE_COULDNT_CONNECT }
 
+    /// The host name did not resolve (CURLE_COULDNT_RESOLVE_HOST).
+    package var couldNotResolve: Bool { code == CURLE_COULDNT_RESOLVE_HOST }
+
     /// The failure as one of swurl's error kinds.
     package var error: SwurlError {
         switch code {

@@ -133,6 +133,19 @@ package final class Transfer: EasyTransferHandler {
         starts()
     }
 
+    /// A `--resolve` entry for the URL's host whose port is another: libcurl uses an entry only
+    /// for its own port, and says only that the name did not resolve.
+    static func resolveMismatch(_ entries: [String], url: String) -> String? {
+        guard !entries.isEmpty, let origin = try? Origin(url: url) else { return nil }
+        let ports = entries.compactMap { entry -> String? in
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].lowercased() == origin.host, String(parts[1]) != String(origin.port) else { return nil }
+            return String(parts[1])
+        }
+        guard let port = ports.first else { return nil }
+        return "--resolve names \(origin.host) for port \(port), and the URL's port is \(origin.port): an entry holds for its own port only"
+    }
+
     /// The hop starts now: the stall timeout counts from here (called again for a hop that was
     /// configured ahead of time, when it really starts).
     func starts() { lastActivity = Transfer.now() }
@@ -162,6 +175,9 @@ package final class Transfer: EasyTransferHandler {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
         if !rc.succeeded, rc.couldNotConnect, let path = options.unixSocket { throw Transfer.unixSocketFailure(path) }
+        if !rc.succeeded, rc.couldNotResolve, let hint = Transfer.resolveMismatch(options.resolve, url: request.url) {
+            throw .transport(rc.message, hint: hint)
+        }
         if !rc.succeeded {
             let error = rc.error
             throw verifier?.explain(rc, error) ?? error

@@ -107,7 +107,17 @@ package struct SecurityPolicy: Sendable, Equatable {
             return
         }
         if trimmed.isEmpty { throw .usage("--pin-pubkey needs a sha256// pin or a file") }
-        let bytes = try readFile(value)
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(value)
+        } catch {
+            // A bare SHA-256 in base64 (44 characters) that names no file: the prefix was left out.
+            if trimmed.utf8.count == 44, Base64.decode(trimmed)?.count == 32 {
+                throw .usage("--pin-pubkey: '\(trimmed)' looks like a pin without its sha256// prefix",
+                             hint: "write it as --pin-pubkey 'sha256//\(trimmed)'")
+            }
+            throw error
+        }
         // A chain (fullchain.pem, `openssl s_client -showcerts`) would pin its CA's key too, and
         // so any server that CA issued for: one certificate is the server's own. Several public
         // keys (a key and its backups) are pins as meant.

@@ -9,6 +9,17 @@ final class ConnectionOptionsTests: XCTestCase {
         let r = try runSwurl(["--resolve", "swurl.test:\(port):127.0.0.1", "http://swurl.test:\(port)/headers"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual((try r.json()["headers"] as? [String: String])?["Host"], "swurl.test:\(port)")
+        // Several addresses, IPv6 in brackets among them.
+        let several = try runSwurl(["--resolve", "swurl.test:\(port):[::1],127.0.0.1", "http://swurl.test:\(port)/headers"])
+        XCTAssertEqual(several.status, 0, several.stderr)
+        // An entry for another port is named (libcurl said only "Could not resolve host").
+        let otherPort = try runSwurl(["--resolve", "swurl.test:443:127.0.0.1", "http://swurl.test:\(port)/headers"])
+        XCTAssertEqual(otherPort.status, 1, otherPort.stderr)
+        XCTAssertTrue(otherPort.stderr.contains("--resolve names swurl.test for port 443, and the URL's port is \(port)"), otherPort.stderr)
+        // An address that is none is a usage error before anything is tried.
+        let bad = try runSwurl(["--resolve", "swurl.test:\(port):999.1.1.1", "http://swurl.test:\(port)/headers"])
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("'999.1.1.1' in 'swurl.test:\(port):999.1.1.1' is not an IP address"), bad.stderr)
     }
 
     func testExplicitProxyGetsTheAbsoluteURL() throws {

@@ -246,6 +246,10 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             (["--key", pki.path("client.key")], 64, "--key needs --cert"),
             (["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")], 64, "is encrypted"),
             (["--verify-host", "--no-verify-host"], 64, "cannot be combined"),
+            (["--pin-pubkey", String(repeating: "A", count: 43) + "="], 64, "looks like a pin without its sha256// prefix"),
+            (["--cacert", pki.path("")], 66, "a directory of CA certificates is --capath DIR"),
+            (["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"), "--key-password", "nope"], 64,
+             "the password does not decrypt the private key"),
         ]
         for (args, status, fragment) in cases {
             let r = try runSwurl(args + [url])
