@@ -139,6 +139,7 @@ package enum DocumentationGenerator {
         s += ".TP\n.B TERM\nWhen dumb, no colours are used; a name with 256color selects 256 colours.\n"
         s += ".TP\n.B COLORTERM\nWhen truecolor or 24bit, styles use 24\\-bit colours.\n"
         s += ".TP\n.B SSL_CERT_DIR\nA hashed directory (c_rehash links) of CA certificates to use as the system store instead of OpenSSL's default directory (/etc/ssl/certs on Debian). Not used with \\-\\-cacert or \\-\\-capath.\n"
+        s += ".TP\n.B CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE\nRead as SSL_CERT_FILE when that is not set (curl's and HTTPie's names for it; CURL_CA_BUNDLE first).\n"
         s += ".TP\n.B SSL_CERT_FILE\nA PEM file of CA certificates added to the system store (by default the bundle file is read only where no hashed directory exists). Not used with \\-\\-cacert or \\-\\-capath.\n"
         s += ".SH EXAMPLES\n.nf\n"
         s += "swurl POST :8080/anything name=Ann age:=30 X\\-Trace:1\n"

@@ -26,10 +26,12 @@ package struct DefaultTrustStore: Sendable, Equatable {
     package init() {}
 
     /// Reads `SSL_CERT_DIR` and `SSL_CERT_FILE` from the process environment's variables
-    /// (empty values count as unset).
+    /// (empty values count as unset); without `SSL_CERT_FILE`, curl's `CURL_CA_BUNDLE`, then
+    /// HTTPie's (requests') `REQUESTS_CA_BUNDLE`, name the file, as those tools read them.
     package init(variables: [String: String]) {
-        directoryOverride = variables["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        fileOverride = variables["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+        directoryOverride = value("SSL_CERT_DIR")
+        fileOverride = value("SSL_CERT_FILE") ?? value("CURL_CA_BUNDLE") ?? value("REQUESTS_CA_BUNDLE")
     }
 
     /// What to load: a directory to search by subject hash, a file to read whole, or both.

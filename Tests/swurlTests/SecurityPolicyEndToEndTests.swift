@@ -184,6 +184,19 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             Case(name: "hashed dir: --cacert-add keeps it", server: \.evil, args: ["--cacert-add", "@root.pem"], status: 0, environment: env),
         ]
         for c in cases { try check(c, s) }
+        // curl's and HTTPie's variables name the file as SSL_CERT_FILE does, after it (an empty
+        // value counts as unset; this machine may set all three for every program).
+        let empty = TestPaths.temporaryDirectory()
+        let named: [Case] = [
+            Case(name: "CURL_CA_BUNDLE", server: \.good, args: [], status: 0,
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": "", "REQUESTS_CA_BUNDLE": "", "CURL_CA_BUNDLE": s.pki.path("root.pem")]),
+            Case(name: "REQUESTS_CA_BUNDLE", server: \.good, args: [], status: 0,
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "REQUESTS_CA_BUNDLE": s.pki.path("root.pem")]),
+            Case(name: "SSL_CERT_FILE first", server: \.good, args: [], status: 7, check: "chain",
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": s.pki.path("evilroot.pem"), "CURL_CA_BUNDLE": s.pki.path("root.pem"),
+                               "REQUESTS_CA_BUNDLE": s.pki.path("root.pem")]),
+        ]
+        for c in named { try check(c, s) }
     }
 
     func testPinMismatchNamesHostAndPresentedPins() throws {
