@@ -133,6 +133,18 @@ package final class Transfer: EasyTransferHandler {
         starts()
     }
 
+    /// The proxy a refused connection went to, named with where it came from: libcurl's message
+    /// gives only an address and a port, which reads as the server's.
+    static func proxyDown(_ settings: ProxySettings, url: String, message: String) -> String? {
+        let scheme = URLText.schemeOf(url)?.lowercased() ?? "http"
+        guard let proxy = settings.proxy(forScheme: scheme) else { return nil }
+        let withScheme = proxy.containsText("://") ? proxy : "http://" + proxy
+        guard let origin = try? Origin(url: withScheme), message.containsText("port \(origin.port)") else { return nil }
+        let source = settings.explicit != nil ? "--proxy"
+            : scheme == "https" && settings.https != nil ? "https_proxy" : scheme != "https" && settings.http != nil ? "http_proxy" : "all_proxy"
+        return "that is the proxy \(Redactor.url(proxy)) (from \(source)); is it running? --proxy '' connects directly"
+    }
+
     /// A `--resolve` entry for the URL's host whose port is another: libcurl uses an entry only
     /// for its own port, and says only that the name did not resolve.
     static func resolveMismatch(_ entries: [String], url: String) -> String? {
@@ -175,6 +187,9 @@ package final class Transfer: EasyTransferHandler {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
         if !rc.succeeded, rc.couldNotConnect, let path = options.unixSocket { throw Transfer.unixSocketFailure(path) }
+        if !rc.succeeded, rc.couldNotConnect, let hint = Transfer.proxyDown(options.proxy, url: request.url, message: rc.message) {
+            throw .transport(rc.message, hint: hint)
+        }
         if !rc.succeeded, rc.couldNotResolve, let hint = Transfer.resolveMismatch(options.resolve, url: request.url) {
             throw .transport(rc.message, hint: hint)
         }

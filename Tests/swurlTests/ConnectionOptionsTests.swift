@@ -37,6 +37,14 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(bypass.status, 0, bypass.stderr)
         XCTAssertNotNil(try bypass.json()["url"])
         XCTAssertEqual(proxy.requests().count, 1)
+        // A proxy that is down is named with where it came from (libcurl names an address only).
+        let port = try ServerProcess.freePort()
+        let down = try runSwurl(["http://swurl.test/y"], environment: ["http_proxy": "http://127.0.0.1:\(port)", "no_proxy": "", "NO_PROXY": ""])
+        XCTAssertEqual(down.status, 1, down.stderr)
+        XCTAssertTrue(down.stderr.contains("that is the proxy http://127.0.0.1:\(port) (from http_proxy); is it running? --proxy '' connects directly"),
+                      down.stderr)
+        let option = try runSwurl(["--proxy", "127.0.0.1:\(port)", "http://swurl.test/y"])
+        XCTAssertTrue(option.stderr.contains("that is the proxy 127.0.0.1:\(port) (from --proxy)"), option.stderr)
     }
 
     func testUnixSocket() throws {
