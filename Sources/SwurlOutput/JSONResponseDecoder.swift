@@ -222,7 +222,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         }
         if let text {
             // A binary body labelled JSON says so (and is not shown), not "invalid JSON".
-            if case .note(let note) = text.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
+            if case .note(let note) = text.finish(into: &out) { return .failed("the body is not JSON but " + note) }
             return .failed(treeMode ? "the body is too large for --sort-keys/--drop-nulls; shown as sent" : "the body is not valid JSON; shown as sent")
         }
         guard sawContent else {
@@ -234,7 +234,7 @@ final class JSONResponseDecoder: ResponseDecoding {
             if !checkerFinished { checker.finish(into: &checkerOutput) }
             if !checker.isValid {
                 fallBack(&out)
-                if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled JSON but is " + note) }
+                if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is not JSON but " + note) }
                 return .failed("the body is not valid JSON; shown as sent")
             }
             closeWindow()

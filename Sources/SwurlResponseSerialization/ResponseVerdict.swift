@@ -67,7 +67,7 @@ package struct ResponseVerdict: Equatable, Sendable {
         case .contentType:
             return .responseRejected(message, hint: "--accept-type allows \((validator.acceptableTypes ?? []).joined(separator: ", "))")
         case .decoding:
-            return .responseRejected(message, hint: "use --decode auto to show any body, or --decode raw for the bytes as sent")
+            return .responseRejected(message, hint: "use --decode auto to show any body, or -o FILE to save the bytes as sent")
         case .status, nil:
             return nil
         }
