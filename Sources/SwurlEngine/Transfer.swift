@@ -68,6 +68,9 @@ package final class Transfer: EasyTransferHandler {
     /// The current response head as received: the status line and header lines without their
     /// line endings (folded lines joined to the line before), one after the other.
     private var headBytes: [UInt8] = []
+    /// A status line arrived and the blank line ending its head has not (trailer fields after a
+    /// chunked body come through the same callback, with no status line and no blank line).
+    private var headOpen = false
     /// Where each line of `headBytes` ends.
     private var headLineEnds: [Int] = []
     private var lastHead: HTTPResponseHead?
@@ -199,7 +202,7 @@ package final class Transfer: EasyTransferHandler {
         }
         // A status line and maybe some fields, then the end of the connection: libcurl calls that
         // a success, with no head and no body (a 500 would pass --check-status as nothing).
-        if !headBytes.isEmpty {
+        if headOpen {
             failureIsTransient = true
             throw .transport("the server closed the connection before the end of the response head")
         }
@@ -527,6 +530,7 @@ package final class Transfer: EasyTransferHandler {
             }
         }
         if end == 0 {
+            headOpen = false
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
                 passThroughUnknownEncoding(head)
@@ -552,6 +556,7 @@ package final class Transfer: EasyTransferHandler {
             headBytes.removeAll(keepingCapacity: true)
             headLineEnds.removeAll(keepingCapacity: true)
         } else if isStatusLine {
+            headOpen = true
             headBytes.removeAll(keepingCapacity: true)
             headLineEnds.removeAll(keepingCapacity: true)
             headBytes.reserveCapacity(512)

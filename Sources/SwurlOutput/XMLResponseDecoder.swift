@@ -237,7 +237,7 @@ final class XMLResponseDecoder: ResponseDecoding {
             }
         }
         // A binary body labelled XML says so (and is not shown), not "not well-formed".
-        if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is labelled XML but is " + note) }
+        if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is not XML but " + note) }
         guard let failure = formatter.failure else { return .failed("the body is not well-formed XML; shown as sent") }
         return .failed(XMLResponseDecoder.note(failure, streamed: false))
     }

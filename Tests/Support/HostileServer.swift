@@ -5,7 +5,8 @@ import Foundation
 /// mid-way, or kept dripping).
 ///
 /// - `/short` Content-Length 100, 10 bytes, close. `/cut-head` a 500's status line and one field,
-///   then close (no blank line). `/png-lie` an error text served as image/png. `/bad-chunk` an invalid chunk size.
+///   then close (no blank line). `/png-lie` an error text served as image/png.
+///   `/trailer` a chunked body with a trailer field. `/bad-chunk` an invalid chunk size.
 /// - `/endless` a chunked body that never ends; `/drip` one byte a second of a 1 MB body.
 /// - `/many-headers` 100,000 header fields; `/long-header` a 1 MB header line; `/nul-header`.
 /// - `/evil-reason` a reason phrase with terminal escapes; `/evil-location` a 302 whose Location

@@ -183,7 +183,7 @@ final class DecodersEndToEndTests: XCTestCase {
             let (out, status) = try runOnTerminalBytes(["-b"] + extra + [s.url("zeros.bin", type: type)])
             XCTAssertEqual(status, 0, "\(type) \(extra)")
             XCTAssertLessThan(out.count, 1000, "\(type) \(extra): \(String(decoding: out.prefix(300), as: UTF8.self))")
-            XCTAssertTrue(String(decoding: out, as: UTF8.self).contains("but is binary data not shown: 1 100 000 bytes"),
+            XCTAssertTrue(String(decoding: out, as: UTF8.self).contains("but binary data not shown: 1 100 000 bytes"),
                           "\(type) \(extra): \(String(decoding: out.prefix(300), as: UTF8.self))")
         }
         // XML in its charset: UTF-16 by the Content-Type or by its byte order mark alone, Latin-1.
@@ -223,7 +223,7 @@ final class DecodersEndToEndTests: XCTestCase {
         // Binary data that starts with a UTF-16 byte order mark is still binary data.
         try s.put("bom.bin", Data([0xFF, 0xFE, 0x01, 0x02]) + Data(count: 3000))
         let (bom, _) = try runOnTerminal(["-b", s.url("bom.bin", type: "application/xml")])
-        XCTAssertTrue(bom.contains("labelled XML but is binary data not shown: 3 004 bytes"), bom)
+        XCTAssertTrue(bom.contains("the body is not XML but binary data not shown: 3 004 bytes"), bom)
         // To a pipe: unformatted, the bytes as sent; formatted, UTF-8 with a declaration saying so;
         // a strict --decode xml judges the converted document.
         let raw = try runSwurl(["-b", s.url("l1.xml", type: "text/xml; charset=iso-8859-1")])

@@ -106,6 +106,14 @@ final class HostileServerTests: XCTestCase {
         let batch = try run(["batch", lines, "--jsonl"], directory: dir)
         XCTAssertEqual(batch.status, 1, batch.err)
         XCTAssertTrue(batch.text.contains(#""exit":1"#), batch.text)
+        // Trailer fields come through the same callback after the body, with no status line and
+        // no blank line: no head is open then, and the response is whole.
+        let trailer = try run([s.url("/trailer")])
+        XCTAssertEqual(trailer.status, 0, trailer.err)
+        XCTAssertEqual(trailer.text, "hello\n")
+        let saved = try run(["-d", s.url("/trailer")], directory: dir)
+        XCTAssertEqual(saved.status, 0, saved.err)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/trailer.txt", encoding: .utf8), "hello\n")
     }
 
     /// Text served with an image's type (an error page) is shown as text on a terminal.
