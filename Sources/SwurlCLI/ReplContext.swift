@@ -315,6 +315,9 @@ final class ReplContext {
 
     // MARK: Script mode
 
+    /// The most lines one command of a script may span.
+    static let maxCommandLines = 1000
+
     /// Runs stdin line by line: `#` lines are comments; the status is the last command's. A line
     /// ending in a backslash, or with a quote left open, goes on to the next, as typed at the
     /// prompt and as in a shell script; at the end of the input a last backslash is dropped
@@ -356,6 +359,17 @@ final class ReplContext {
             // Only a backslash or a quote can leave a command open: other lines skip the look.
             if line.utf8.contains(where: { $0 == 0x5C || $0 == 0x27 || $0 == 0x22 }) || pending != nil,
                !ReplReadline.isComplete(command) {
+                // Each line looks at the whole command again: a quote never closed (a stray one at
+                // the top of a generated script) is reported at a bound, not after the whole input.
+                if reader.lineNumber - first >= ReplContext.maxCommandLines || command.utf8.count > LineReader.maxLine {
+                    Swurl.report(.usage("line \(first): the command is still open after \(reader.lineNumber - first + 1) lines",
+                                        hint: "a quote left open? a command may span \(ReplContext.maxCommandLines) lines and \(LineReader.maxLine) bytes"),
+                                 environment: environment)
+                    status = .usage
+                    pending = nil
+                    if stopOnError { return status }
+                    continue
+                }
                 pending = (command, first)
                 continue
             }

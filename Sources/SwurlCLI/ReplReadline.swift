@@ -116,8 +116,14 @@ enum ReplReadline {
     /// apart only then.
     static func isComplete(_ text: String) -> Bool {
         let sentinel = "swurl-end-of-command"
-        guard let lines = try? ShellWords.lines(Array((text + "\n" + sentinel).utf8)), let last = lines.last else { return false }
-        return last.words == [sentinel]
+        do {
+            guard let last = try ShellWords.lines(Array((text + "\n" + sentinel).utf8)).last else { return false }
+            return last.words == [sentinel]
+        } catch {
+            // Only a quote left open goes on; any other fault (a NUL byte) ends the command here,
+            // to be reported on its own line.
+            return !error.leftQuoteOpen
+        }
     }
 
     /// Ctrl-C at the prompt: an empty line on a fresh row.

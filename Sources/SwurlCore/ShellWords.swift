@@ -14,6 +14,8 @@ package enum ShellWords {
     package struct SyntaxError: Error, Equatable, Sendable {
         package let line: Int
         package let message: String
+        /// Whether the text ended inside a quote (what a next line could close), not a fault.
+        package var leftQuoteOpen: Bool { message.hasPrefix("unterminated ") }
     }
 
     /// One line's words, numbered by the line it starts on.

@@ -120,6 +120,14 @@ final class ReplTests: XCTestCase {
         let e = try script(["/get", "GET \\", "  --nope"], [root])
         XCTAssertEqual(e.status, 64, e.stderr)
         XCTAssertTrue(e.stderr.contains("line 2: unknown option '--nope'"), e.stderr)
+        // A fault that no next line can mend (a NUL byte) ends its command at once.
+        let nul = try runSwurl(["repl", root], stdin: Data("GET /x \"a\u{0}b\"\nexit 3\n".utf8))
+        XCTAssertEqual(nul.status, 3, nul.stderr)
+        XCTAssertTrue(nul.stderr.contains("line 1: a NUL byte cannot be part of an argument"), nul.stderr)
+        // A quote never closed is reported after 1000 lines, and the lines after run on their own.
+        let stray = try script(["/get 'open"] + Array(repeating: "filler", count: 1000) + ["exit 5"], [root])
+        XCTAssertEqual(stray.status, 5, stray.stderr)
+        XCTAssertTrue(stray.stderr.contains("line 1: the command is still open after 1001 lines"), stray.stderr)
     }
 
     func testFailuresDoNotEndTheScriptUnlessStopOnError() throws {
