@@ -86,6 +86,7 @@ enum DownloadCommand: SwurlCommand {
         t.contentCoding = .asStored
         t.captureRequest = headPrinter != nil && (options.selection?.requestHeaders ?? options.verbose)
         let session = try Exchange(request: request, options: t) { file }
+        if let shared = prepared.shared { session.share(with: shared) }
         session.adapter = ResumeAdapter(file)
         session.recorder = prepared.recorder
         session.delegateCanRestart = true

@@ -26,6 +26,11 @@ final class ReplContext {
     /// first request that used it. A line to any other origin does not get it, as a redirect
     /// to another origin does not (`cd` to another origin does not move it either).
     private var credentialOrigins: [String: Origin] = [:]
+    /// The session's cookie jar, kept for its life as a batch's lines share theirs: a cookie one
+    /// line receives goes with later lines to the host that set it, as in an AFHTTPSessionManager's
+    /// session. Cookies only: no connection outlives its line (a line's TLS policy runs in its own
+    /// handshakes). A `--session` keeps its cookies in its file instead.
+    private lazy var jar: SharedState? = try? SharedState(cookiesOnly: true)
 
     static let builtins = ["cd", "set", "unset", "env", "help", "exit", "quit"]
     static let methods = HTTPMethod.known.map(\.rawValue)
@@ -296,10 +301,10 @@ final class ReplContext {
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
         guard let har, options.har == nil else {
-            return RequestCommand.perform(options, environment: environment, otherHAR: har?.path)
+            return RequestCommand.perform(options, environment: environment, otherHAR: har?.path, jar: jar)
         }
         let before = har.count
-        let status = RequestCommand.perform(options, environment: environment, har: har)
+        let status = RequestCommand.perform(options, environment: environment, har: har, jar: jar)
         // After each request: a crash later loses nothing recorded so far.
         if har.count > before, let error = RequestPipeline.saveHAR(har, environment: environment), status == .success {
             return ExitStatus(for: error)

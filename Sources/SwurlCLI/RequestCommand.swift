@@ -22,9 +22,9 @@ enum RequestCommand: SwurlCommand {
     ///   - har: the REPL's `--har` log (nil: the request's own `--har`, if any).
     ///   - otherHAR: the REPL's `--har` file when the line has its own (`RequestPipeline.perform`).
     package static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil,
-                                otherHAR: String? = nil) -> ExitStatus {
+                                otherHAR: String? = nil, jar: SharedState? = nil) -> ExitStatus {
         do {
-            return try RequestPipeline.perform(options, environment: environment, har: har, otherHAR: otherHAR)
+            return try RequestPipeline.perform(options, environment: environment, har: har, otherHAR: otherHAR, jar: jar)
         } catch {
             Swurl.report(error, environment: environment)
             return ExitStatus(for: error)
@@ -65,6 +65,7 @@ enum RequestCommand: SwurlCommand {
         var printer = makePrinter()
         let session = try Exchange(request: request, options: transferOptions) { printer = makePrinter(); return printer }
         session.recorder = prepared.recorder
+        if let shared = prepared.shared { session.share(with: shared) }
 
         var timing: ExchangeTiming?
         var verdict: ResponseVerdict?

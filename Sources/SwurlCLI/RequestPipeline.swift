@@ -19,6 +19,9 @@ enum RequestPipeline {
         /// The files this exchange writes besides its response (its own `--har`, the REPL's, the
         /// session it saves): no name from the response may land on one.
         var reservedPaths: [String] = []
+        /// The cookies the exchange shares with the REPL's other lines; nil for
+        /// a one-shot request, a `--session` (its file is the jar) or a line of its own route.
+        var shared: SharedState? = nil
     }
 
     /// A one-shot request or download (`swurl URL`, `swurl -d URL`): `perform`, and SIGTERM
@@ -40,8 +43,10 @@ enum RequestPipeline {
     ///     for a line with its own `--har`): no output of the exchange may land on it either.
     ///   - stopsOnTermination: SIGTERM stops the exchange as Ctrl-C does (`performOneShot`).
     /// - Throws: every stage's `SwurlError`.
+    ///   - jar: the REPL's cookie jar, which a line joins unless `BatchDefaults.needsOwnSharedState`
+    ///     says it must not (its own route or Host header), or it has a `--session`.
     static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil, otherHAR: String? = nil,
-                        stopsOnTermination: Bool = false) throws(SwurlError) -> ExitStatus {
+                        stopsOnTermination: Bool = false, jar: SharedState? = nil) throws(SwurlError) -> ExitStatus {
         let built = try RequestBuilder(options: options, environment: environment).buildWithParts()
         var request = built.request
         let stored = try SessionBinding.open(options, request: request, environment: environment)
@@ -82,8 +87,11 @@ enum RequestPipeline {
             ? try options.har.map { h throws(SwurlError) in try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream) }
             : nil
         let log = options.offline ? nil : har ?? ownHAR
+        let ownRoute = !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil
+            || request.headers.contains("Host")
         let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder(),
-                                reservedPaths: [log?.path, otherHAR, sessionPath].compactMap { $0 })
+                                reservedPaths: [log?.path, otherHAR, sessionPath].compactMap { $0 },
+                                shared: stored == nil && !ownRoute ? jar : nil)
         let status: ExitStatus
         do {
             status = options.download

@@ -19,9 +19,13 @@ package final class ShareHandle {
     /// Allocated, not a stored `pthread_mutex_t`: `&property` gives no stable address.
     private let sparesLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    /// - Parameter keepingSpareHandles: how many finished easy handles to keep for reuse (a batch
-    ///   keeps as many as run at once); 0 cleans each up when its transfer ends.
-    package init(keepingSpareHandles: Int = 0) throws(SwurlError) {
+    /// - Parameters:
+    ///   - keepingSpareHandles: how many finished easy handles to keep for reuse (a batch keeps as
+    ///     many as run at once); 0 cleans each up when its transfer ends.
+    ///   - cookiesOnly: share the cookie engine alone, not the DNS cache and connections (the
+    ///     REPL's lines: each may run under its own TLS policy, which a reused connection would
+    ///     skip, since the policy's checks run in the handshake).
+    package init(keepingSpareHandles: Int = 0, cookiesOnly: Bool = false) throws(SwurlError) {
         try CurlLibrary.load()
         guard let h = curl_share_init() else { throw .transport("libcurl could not create a share handle") }
         raw = h
@@ -29,6 +33,7 @@ package final class ShareHandle {
         pthread_mutex_init(sparesLock, nil)
         // Failures only cost sharing, never correctness, so they are not errors.
         _ = sw_share_lock_data(raw, CURL_LOCK_DATA_COOKIE)
+        if cookiesOnly { return }
         _ = sw_share_lock_data(raw, CURL_LOCK_DATA_DNS)
         _ = sw_share_lock_data(raw, CURL_LOCK_DATA_CONNECT)
     }

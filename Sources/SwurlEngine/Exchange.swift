@@ -655,7 +655,10 @@ package final class SharedState {
     let share: ShareHandle
     /// - Parameter spareHandles: finished easy handles kept for the next exchanges (a batch
     ///   keeps as many as run at once).
-    package init(spareHandles: Int = 0) throws(SwurlError) { share = try ShareHandle(keepingSpareHandles: spareHandles) }
+    /// - Parameter cookiesOnly: cookies alone, no DNS cache or connections (`ShareHandle`).
+    package init(spareHandles: Int = 0, cookiesOnly: Bool = false) throws(SwurlError) {
+        share = try ShareHandle(keepingSpareHandles: spareHandles, cookiesOnly: cookiesOnly)
+    }
 }
 
 /// Sits between a hop's transfer and the delegate: decides from each response head whether it

@@ -130,6 +130,17 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(stray.stderr.contains("line 1: the command is still open after 1001 lines"), stray.stderr)
     }
 
+    /// A cookie one line receives goes with later lines to the host that set it, as a batch's
+    /// lines share theirs; not to another host, and not to a line with its own Host header.
+    func testLinesShareACookieJarForTheHostThatSetIt() throws {
+        let root = try HTTPBin.url("")
+        let port = try HTTPBin.shared().port
+        let r = try script(["/cookies/set?a=1", "/cookies", "GET http://localhost:\(port)/cookies", "/cookies Host:127.0.0.1:\(port)"], [root, "-b"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.text.components(separatedBy: "\"a\": \"1\"").count - 1, 1, r.text)
+        XCTAssertEqual(r.text.components(separatedBy: "\"cookies\": {}").count - 1, 2, r.text)
+    }
+
     func testFailuresDoNotEndTheScriptUnlessStopOnError() throws {
         let root = try HTTPBin.url("")
         let lines = ["/status/404 --check-status", "GET --no-such-option", "/get"]
