@@ -344,9 +344,10 @@ final class ReplContext {
             case .ran(let s):
                 status = s
                 if s == .interrupted || (stopOnError && s != .success) { return s }
-                // Nobody reads the output any more (`swurl repl … | head`): the script stops, as a
-                // batch starts no new lines; its later requests would change things unseen.
-                if s != .success, environment.stdoutReaderGone { return s }
+                // Nobody reads the output any more (`swurl repl … | head`), or it cannot be written
+                // (a full disk): the script stops, as a batch starts no new lines; its later
+                // requests would change things unseen.
+                if s != .success, environment.stdoutUnusable { return s }
                 return nil
             }
         }

@@ -67,7 +67,7 @@ enum ReplReadline {
                 if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
                 switch session.execute(line) {
                 case .exit(let status): return status
-                case .ran(let status) where status != .success && session.environment.stdoutReaderGone: return status
+                case .ran(let status) where status != .success && session.environment.stdoutUnusable: return status
                 case .ran(let status) where status == .interrupted || Interrupt.requested:
                     pending = nil
                     break commands

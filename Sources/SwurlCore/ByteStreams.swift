@@ -71,12 +71,22 @@ package final class FileDescriptorSink: ByteSink {
         self.name = name
     }
 
+    /// Whether a write failed (a full disk, an I/O error, a reader gone): what follows would be
+    /// written nowhere.
+    package private(set) var writeFailed = false
+
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try writeAll(fd, bytes, describing: name)
+        do { try writeAll(fd, bytes, describing: name) } catch {
+            writeFailed = true
+            throw error
+        }
     }
 
     package func write(gathering buffers: [[UInt8]]) throws {
-        try writeAll(fd, buffers, describing: name)
+        do { try writeAll(fd, buffers, describing: name) } catch {
+            writeFailed = true
+            throw error
+        }
     }
 
     /// Whether this is a pipe, socket or terminal whose reader went away: a pipe says POLLERR,

@@ -25,8 +25,13 @@ package struct Environment {
     /// script): error messages start with it, as a batch's and a config file's do.
     package var errorPlace: String?
 
-    /// Whether stdout is a pipe or socket whose reader went away (every write would fail).
-    package var stdoutReaderGone: Bool { (stdout as? FileDescriptorSink)?.readerGone ?? false }
+    /// Whether output can no longer reach stdout: its reader went away, or a write to it failed
+    /// (a full disk, an I/O error), or the shell closed it.
+    package var stdoutUnusable: Bool {
+        if stdout is ClosedSink { return true }
+        guard let sink = stdout as? FileDescriptorSink else { return false }
+        return sink.writeFailed || sink.readerGone
+    }
 
     package init(stdin: ByteSource, stdout: ByteSink, stderr: ByteSink,
                 stdinIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false,

@@ -39,6 +39,16 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertTrue(fine.text.hasPrefix("1 200 "), fine.text)
     }
 
+    /// A REPL script stops when its output cannot be written (a full disk), as a batch starts no
+    /// new lines and as it stops for a reader gone: its later requests would change things unseen.
+    func testReplScriptStopsWhenStdoutCannotBeWritten() throws {
+        let server = try ScriptedServer()
+        let full = try shell("printf '%s\\n' '\(server.url("/echo?n=1"))' 'POST \(server.url("/echo?n=2")) a=1' | \"$SWURL\" repl > /dev/full")
+        XCTAssertEqual(full.status, 1, full.stderr)
+        XCTAssertTrue(full.stderr.contains("line 1: writing to stdout failed"), full.stderr)
+        XCTAssertEqual(server.requests().count, 1, "\(server.requests())")
+    }
+
     /// A line failing the network wait or --max-filesize is reported with its method and URL
     /// (and, once the response began, its status).
     func testFailedLinesKeepTheirMethodURLAndStatus() throws {
