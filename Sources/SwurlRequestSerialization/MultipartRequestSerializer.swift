@@ -64,19 +64,21 @@ package struct MultipartRequestSerializer: RequestSerializing {
     }
 
     /// The parts `serialize` writes, in order: fields grouped under their top-level key at its
-    /// first appearance (nested values flattened as a form flattens them), files at their own
-    /// place. `--curl` turns them into curl's `-F` arguments.
+    /// first appearance (nested values flattened as a form flattens them; a plain name given
+    /// again at its own place), files at their own place. `--curl` turns them into curl's `-F`
+    /// arguments.
     package static func parts(tree: JSONValue?, parameters: RequestParameters) -> [Part] {
         // Fields are grouped under their top-level key at its first appearance; files stand at
         // their own place.
         // Keyed by the name's bytes: String equality is canonical, and `é` and `e` + U+0301, two
         // fields (JSON and form keep both), would be one group, the other field lost.
-        var groups: [[UInt8]: [(String, String?)]] = [:]
+        // A name given twice is two members (`ParameterTree`, `repeatsCollect` false): each goes
+        // at its own field's place, in the order typed, as curl's and HTTPie's -F do.
+        var groups: [[UInt8]: [[(String, String?)]]] = [:]
         var arrayRoot: [(String, String?)]?
         switch tree {
         case .object(let members)?:
-            // A name given twice is two members (`ParameterTree`, `repeatsCollect` false): both kept.
-            for m in members { groups[Array(m.key.utf8), default: []] += FormRequestSerializer.pairs(.object([m])) }
+            for m in members { groups[Array(m.key.utf8), default: []].append(FormRequestSerializer.pairs(.object([m]))) }
         case .some(let other):
             arrayRoot = FormRequestSerializer.pairs(other)
         case nil:
@@ -93,8 +95,9 @@ package struct MultipartRequestSerializer: RequestSerializing {
                     continue
                 }
                 let top = (try? NestedKeyParser.parse(f.key, item: f.label))?.components.first
-                guard case .key(let name)? = top, let pairs = groups.removeValue(forKey: Array(name.utf8)) else { continue }
-                for (n, v) in pairs { parts.append(.field(name: n, value: v)) }
+                guard case .key(let name)? = top, var members = groups[Array(name.utf8)], !members.isEmpty else { continue }
+                for (n, v) in members.removeFirst() { parts.append(.field(name: n, value: v)) }
+                groups[Array(name.utf8)] = members
             case .file(let part):
                 parts.append(.file(part))
             }

@@ -75,6 +75,19 @@ final class SerializerEndToEndTests: XCTestCase {
         return pairs.joined(separator: "&")
     }
 
+    /// A name given twice, with a file between: every part at its own place, as curl's -F.
+    func testMultipartRepeatedNamesKeepTheirPlaces() throws {
+        try Data("file\n".utf8).write(to: URL(fileURLWithPath: dir + "/f.txt"))
+        let r = try runSwurl(["--offline", "--multipart", "--boundary", "B", "POST", "example.org",
+                              "tag=a", "tag@f.txt", "tag=b", "u[n]=1", "up@f.txt", "u[m]=2"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let names = r.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("Content-Disposition") }
+        XCTAssertEqual(names, ["Content-Disposition: form-data; name=\"tag\"", "Content-Disposition: form-data; name=\"tag\"; filename=\"f.txt\"",
+                               "Content-Disposition: form-data; name=\"tag\"", "Content-Disposition: form-data; name=\"u[n]\"",
+                               "Content-Disposition: form-data; name=\"u[m]\"", "Content-Disposition: form-data; name=\"up\"; filename=\"f.txt\""],
+                       r.text)
+    }
+
     /// Bodies a request cannot carry are refused before anything is sent, naming what made them.
     func testAHeadRequestWithABodyIsRefusedAndFramingMessagesSayWhatIsSent() throws {
         let url = try HTTPBin.url("/anything")
