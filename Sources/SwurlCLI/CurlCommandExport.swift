@@ -24,6 +24,8 @@ struct CurlCommandExport {
     /// - Throws: `SwurlError.usage` when a multipart part cannot be written for curl's `-F`
     ///   so that curl sends the same part (`formArguments`).
     func render() throws(SwurlError) -> (command: [UInt8], warnings: [String]) {
+        // The printed command must not send in clear what swurl itself refuses to.
+        try Exchange.refusePinOverPlainHTTP(request.url, transfer.security)
         var lines: [[UInt8]] = []
         var warnings: [String] = []
         var prefix: [UInt8] = []

@@ -90,7 +90,7 @@ enum SecurityArguments {
         switch ClientIdentityCheck.problem(certificate: certificate, key: key, password: policy.keyPassword) {
         case .wrongPassword?:
             throw .usage("the password does not decrypt the private key '\(keyName)'",
-                         hint: args.value(.keyPassword) != nil ? "check --key-password" : "type the key's password again")
+                         hint: args.value(.keyPassword) != nil ? "check --key-password" : "run the command again and type the key's password")
         case .keyDoesNotMatch?:
             throw .badData("the private key '\(keyName)' does not belong to the certificate '\(args.value(.cert) ?? certFile)'",
                            hint: "give the key made with that certificate (--key FILE)")

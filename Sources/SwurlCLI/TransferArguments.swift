@@ -119,7 +119,8 @@ extension CommandOptions {
                 throw .usage("--resolve: '\(entry)' is not HOST:PORT:ADDR", hint: "e.g. --resolve example.org:443:127.0.0.1")
             }
             // Each address is an IP address (IPv6 in brackets or not), as libcurl takes them.
-            for address in parts[2].split(separator: ",", omittingEmptySubsequences: false) {
+            // (An empty element, a trailing comma, is skipped, as libcurl skips it.)
+            for address in parts[2].split(separator: ",") {
                 var text = String(address)
                 if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
                 var buffer = in6_addr()

@@ -55,13 +55,16 @@ package final class Exchange {
         self.options = options
         self.makeDelegate = makeDelegate
         self.initialOrigin = try Origin(url: request.url)
-        // A pin is checked in the TLS handshake; plain http has none, so the pin would pass
-        // unchecked and credentials go out in clear (a URL typed without https://). Refused, as
-        // a redirect to http under a pin is, before anything is sent.
-        if options.security.hasPins, initialOrigin.scheme != "https" {
-            throw .trust("\(initialOrigin) is plain http: the pin (--pin-pubkey, --pin-cert) is checked in a TLS handshake, and there is none",
-                         hint: "use the https:// URL (a URL without a scheme is http)")
-        }
+        try Exchange.refusePinOverPlainHTTP(request.url, options.security)
+    }
+
+    /// A pin is checked in the TLS handshake; plain http has none, so the pin would pass
+    /// unchecked and credentials go out in clear (a URL typed without https://). Refused, as a
+    /// redirect to http under a pin is, before anything is sent (or exported with `--curl`).
+    package static func refusePinOverPlainHTTP(_ url: String, _ security: SecurityPolicy) throws(SwurlError) {
+        guard security.hasPins, let origin = try? Origin(url: url), origin.scheme != "https" else { return }
+        throw .trust("\(origin) is plain http: the pin (--pin-pubkey, --pin-cert) is checked in a TLS handshake, and there is none",
+                     hint: "use the https:// URL (swurl takes a URL without a scheme as http://)")
     }
 
     /// What an exchange ended with.
@@ -602,7 +605,8 @@ package final class Exchange {
         guard initialOrigin.scheme == "https", options.security.checksChain || options.security.hasPins,
               let next = try? Origin(url: url), next.scheme != "https" else { return }
         throw .trust("refused the redirect from \(initialOrigin) to \(next): plain http cannot be checked by the TLS policy",
-                     hint: "request the http URL directly if you mean it")
+                     hint: options.security.hasPins ? "request the http URL directly, without the pin, if you mean it"
+                         : "request the http URL directly if you mean it")
     }
 
     /// Whether a URL carries its own `user:password@` (which then wins over netrc).

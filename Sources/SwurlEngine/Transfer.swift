@@ -154,7 +154,9 @@ package final class Transfer: EasyTransferHandler {
         guard !entries.isEmpty, let origin = try? Origin(url: url) else { return nil }
         let ports = entries.compactMap { entry -> String? in
             let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0].lowercased() == origin.host, String(parts[1]) != String(origin.port) else { return nil }
+            // libcurl's `+host` (a timeout form) names the host too, and `*` every host.
+            let host = parts.first.map { $0.hasPrefix("+") ? $0.dropFirst() : $0 }?.lowercased()
+            guard parts.count == 3, host == "*" || host == origin.host, String(parts[1]) != String(origin.port) else { return nil }
             return String(parts[1])
         }
         guard let port = ports.first else { return nil }

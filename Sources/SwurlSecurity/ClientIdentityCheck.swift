@@ -27,11 +27,12 @@ package enum ClientIdentityCheck {
         let keys = phrase.withUnsafeMutableBytes { p in
             PEMText.read(key) { bio in PEM_read_bio_PrivateKey(bio, nil, nil, p.baseAddress) }
         }
-        defer { keys.forEach { EVP_PKEY_free($0) } }
+        defer {
+            keys.forEach { EVP_PKEY_free($0) }
+            ERR_clear_error()   // a REPL or batch goes on: no stale error for the next handshake
+        }
         guard let privateKey = keys.first else { return encrypted ? .wrongPassword : nil }
         guard let cert = Certificate.parseAll(certificate).first else { return nil }
-        let matches = X509_check_private_key(cert.raw, privateKey) == 1
-        ERR_clear_error()
-        return matches ? nil : .keyDoesNotMatch
+        return X509_check_private_key(cert.raw, privateKey) == 1 ? nil : .keyDoesNotMatch
     }
 }

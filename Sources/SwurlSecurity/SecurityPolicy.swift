@@ -111,10 +111,12 @@ package struct SecurityPolicy: Sendable, Equatable {
         do {
             bytes = try readFile(value)
         } catch {
-            // A bare SHA-256 in base64 (44 characters) that names no file: the prefix was left out.
-            if trimmed.utf8.count == 44, Base64.decode(trimmed)?.count == 32 {
+            // A bare SHA-256 in base64 (44 characters) that names no file: the prefix was left
+            // out, or written with one slash.
+            let digest = trimmed.hasPrefix("sha256/") ? String(trimmed.dropFirst(7)) : trimmed
+            if digest.utf8.count == 44, Base64.decode(digest)?.count == 32 {
                 throw .usage("--pin-pubkey: '\(trimmed)' looks like a pin without its sha256// prefix",
-                             hint: "write it as --pin-pubkey 'sha256//\(trimmed)'")
+                             hint: "write it as --pin-pubkey 'sha256//\(digest)'")
             }
             throw error
         }

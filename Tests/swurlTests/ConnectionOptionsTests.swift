@@ -12,10 +12,15 @@ final class ConnectionOptionsTests: XCTestCase {
         // Several addresses, IPv6 in brackets among them.
         let several = try runSwurl(["--resolve", "swurl.test:\(port):[::1],127.0.0.1", "http://swurl.test:\(port)/headers"])
         XCTAssertEqual(several.status, 0, several.stderr)
+        // A trailing comma is no address (libcurl skips it).
+        let comma = try runSwurl(["--resolve", "swurl.test:\(port):127.0.0.1,", "http://swurl.test:\(port)/headers"])
+        XCTAssertEqual(comma.status, 0, comma.stderr)
         // An entry for another port is named (libcurl said only "Could not resolve host").
         let otherPort = try runSwurl(["--resolve", "swurl.test:443:127.0.0.1", "http://swurl.test:\(port)/headers"])
         XCTAssertEqual(otherPort.status, 1, otherPort.stderr)
         XCTAssertTrue(otherPort.stderr.contains("--resolve names swurl.test for port 443, and the URL's port is \(port)"), otherPort.stderr)
+        let plus = try runSwurl(["--resolve", "+swurl.test:443:127.0.0.1", "http://swurl.test:\(port)/headers"])
+        XCTAssertTrue(plus.stderr.contains("--resolve names swurl.test for port 443"), plus.stderr)
         // An address that is none is a usage error before anything is tried.
         let bad = try runSwurl(["--resolve", "swurl.test:\(port):999.1.1.1", "http://swurl.test:\(port)/headers"])
         XCTAssertEqual(bad.status, 64, bad.stderr)

@@ -222,6 +222,10 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         }
         let pinCert = try runSwurl(["--pin-cert", s.pki.path("leaf.pem"), plain.url("/echo")])
         XCTAssertEqual(pinCert.status, 7, pinCert.stderr)
+        // Nor is a curl command printed that would send the credentials in clear.
+        let export = try runSwurl(["--curl", "--pin-pubkey", try s.pki.pin("leaf.pem"), "-a", "u:secret", plain.url("/echo")])
+        XCTAssertEqual(export.status, 7, export.stderr)
+        XCTAssertEqual(export.text, "")
         XCTAssertEqual(plain.requests().count, 0, "\(plain.requests())")
     }
 
@@ -260,6 +264,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             (["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")], 64, "is encrypted"),
             (["--verify-host", "--no-verify-host"], 64, "cannot be combined"),
             (["--pin-pubkey", String(repeating: "A", count: 43) + "="], 64, "looks like a pin without its sha256// prefix"),
+            (["--pin-pubkey", "sha256/" + String(repeating: "A", count: 43) + "="], 64, "write it as --pin-pubkey 'sha256//AAA"),
             (["--cacert", pki.path("")], 66, "a directory of CA certificates is --capath DIR"),
             (["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"), "--key-password", "nope"], 64,
              "the password does not decrypt the private key"),
