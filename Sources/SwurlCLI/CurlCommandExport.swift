@@ -28,6 +28,10 @@ struct CurlCommandExport {
         try Exchange.refusePinOverPlainHTTP(request.url, transfer.security)
         var lines: [[UInt8]] = []
         var warnings: [String] = []
+        if options.outputPath != nil || options.download {
+            // The command is the request; where its response goes is the caller's (curl -o FILE).
+            warnings.append("save the response as -o or --download asked: the printed command leaves them out and writes to stdout (add curl's -o FILE)")
+        }
         var prefix: [UInt8] = []
         // A value is written as the bytes it stands for: a path or file name from argv that is
         // not UTF-8 holds escapes (`ArgumentBytes`) that become the original bytes again.
@@ -155,6 +159,11 @@ struct CurlCommandExport {
                 // --request method but drops the body unless told to keep it.
                 add("--post301")
                 add("--post302")
+            }
+            if hasBody, request.headers.contains("Content-Type") {
+                // A redirect that turns the request into a GET drops its body; swurl drops the
+                // body's Content-Type with it, curl keeps every --header on every hop.
+                warnings.append("drop the body's Content-Type when a redirect turns the request into a GET, as swurl does: it keeps the --header on every hop")
             }
             if ![HTTPMethod.get, .head, .post].contains(request.method) {
                 // At a 303 swurl sends GET; curl keeps a --request method on every hop.

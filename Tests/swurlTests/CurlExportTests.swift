@@ -357,6 +357,18 @@ final class CurlExportTests: XCTestCase {
         XCTAssertTrue(r.stderr.hasPrefix("swurl: warning: curl cannot add certificates to the system store"), r.stderr)
     }
 
+    /// What the printed command does differently is said: it writes the response to stdout, and
+    /// curl keeps a body's Content-Type header on a redirect that turns the request into a GET.
+    func testOutputFilesAndARedirectedContentTypeAreWarned() throws {
+        let output = try runSwurl(["--curl", "-o", "out.json", "http://127.0.0.1:1/x"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        XCTAssertTrue(output.stderr.hasPrefix("swurl: warning: curl cannot save the response as -o or --download asked"), output.stderr)
+        let redirected = try runSwurl(["--curl", "-F", "POST", "http://127.0.0.1:1/x", "a=1"])
+        XCTAssertEqual(redirected.status, 0, redirected.stderr)
+        XCTAssertTrue(redirected.stderr.contains("curl cannot drop the body's Content-Type when a redirect turns the request into a GET"), redirected.stderr)
+        XCTAssertEqual(try runSwurl(["--curl", "POST", "http://127.0.0.1:1/x", "a=1"]).stderr, "")
+    }
+
     func testResolveAndFollowWorkWithCurl() throws {
         try assertSame(["--resolve", "swurl.test:{PORT}:127.0.0.1", "--follow", "--max-redirects", "2",
                         "--timeout", "20", "--http1.1", "http://swurl.test:{PORT}/r"])
