@@ -39,6 +39,17 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertTrue(fine.text.hasPrefix("1 200 "), fine.text)
     }
 
+    /// A batch takes no request items of its own: one given to it is named as such.
+    func testBatchNamesAnItemGivenToItAndAnExtraFile() throws {
+        let path = try input(["http://127.0.0.1:1/x"])
+        let item = try runSwurl(["batch", path, "X-Token:abc"])
+        XCTAssertEqual(item.status, 64, item.stderr)
+        XCTAssertTrue(item.stderr.contains("'X-Token:abc' is a request item, and a batch takes none of its own"), item.stderr)
+        let two = try runSwurl(["batch", path, path])
+        XCTAssertEqual(two.status, 64, two.stderr)
+        XCTAssertTrue(two.stderr.contains("put the requests in the file, one per line"), two.stderr)
+    }
+
     /// A REPL script stops when its output cannot be written (a full disk), as a batch starts no
     /// new lines and as it stops for a reader gone: its later requests would change things unseen.
     func testReplScriptStopsWhenStdoutCannotBeWritten() throws {
