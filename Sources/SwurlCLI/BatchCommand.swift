@@ -22,7 +22,9 @@ enum BatchCommand: SwurlCommand {
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
         guard args.positionals.count <= 1 else {
             // `swurl batch urls X-Token:abc`: items for every line, which a batch does not take.
-            if let item = args.positionals.dropFirst().first(where: { ReplContext.itemKey($0) != nil }) {
+            if let item = args.positionals.dropFirst().first(where: { word in
+                ReplContext.itemKey(word) != nil && !word.containsText("://") && !word.hasPrefix(":")
+            }) {
                 throw .usage("'swurl batch' takes one input file, got \(args.positionals.count) arguments: '\(item)' is a request item, and a batch takes none of its own",
                              hint: "put it on the lines that need it (options given to batch apply to every line; items do not)")
             }

@@ -367,14 +367,13 @@ final class ReplContext {
                !ReplReadline.isComplete(command) {
                 // Each line looks at the whole command again: a quote never closed (a stray one at
                 // the top of a generated script) is reported at a bound, not after the whole input.
+                // The script stops there: what follows was meant as quoted text, and run as
+                // commands it could send requests nobody wrote (a shell stops at such a fault too).
                 if reader.lineNumber - first >= ReplContext.maxCommandLines || command.utf8.count > LineReader.maxLine {
-                    Swurl.report(.usage("line \(first): the command is still open after \(reader.lineNumber - first + 1) lines",
+                    Swurl.report(.usage("line \(first): the command is still open after \(reader.lineNumber - first + 1) lines; the script stops here",
                                         hint: "a quote left open? a command may span \(ReplContext.maxCommandLines) lines and \(LineReader.maxLine) bytes"),
                                  environment: environment)
-                    status = .usage
-                    pending = nil
-                    if stopOnError { return status }
-                    continue
+                    return .usage
                 }
                 pending = (command, first)
                 continue

@@ -67,10 +67,11 @@ enum ReplReadline {
                 if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
                 switch session.execute(line) {
                 case .exit(let status): return status
-                case .ran(let status) where status != .success && session.environment.stdoutUnusable: return status
+                // Ctrl-C first: a write it cut short leaves stdout usable, and the prompt comes back.
                 case .ran(let status) where status == .interrupted || Interrupt.requested:
                     pending = nil
                     break commands
+                case .ran(let status) where status != .success && session.environment.stdoutUnusable: return status
                 default: continue
                 }
             }

@@ -120,6 +120,9 @@ extension CommandOptions {
             }
             // Each address is an IP address (IPv6 in brackets or not), as libcurl takes them.
             // (An empty element, a trailing comma, is skipped, as libcurl skips it.)
+            guard parts[2].contains(where: { $0 != "," }) else {
+                throw .usage("--resolve: '\(entry)' names no address", hint: "e.g. --resolve example.org:443:127.0.0.1")
+            }
             for address in parts[2].split(separator: ",") {
                 var text = String(address)
                 if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }

@@ -72,21 +72,27 @@ package final class FileDescriptorSink: ByteSink {
     }
 
     /// Whether a write failed (a full disk, an I/O error, a reader gone): what follows would be
-    /// written nowhere.
+    /// written nowhere. Not a write Ctrl-C cut short: the stream is fine, and a REPL goes back to
+    /// its prompt then.
     package private(set) var writeFailed = false
 
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
         do { try writeAll(fd, bytes, describing: name) } catch {
-            writeFailed = true
+            noteFailure(error)
             throw error
         }
     }
 
     package func write(gathering buffers: [[UInt8]]) throws {
         do { try writeAll(fd, buffers, describing: name) } catch {
-            writeFailed = true
+            noteFailure(error)
             throw error
         }
+    }
+
+    private func noteFailure(_ error: Error) {
+        if case SwurlError.interrupted? = error as? SwurlError { return }
+        writeFailed = true
     }
 
     /// Whether this is a pipe, socket or terminal whose reader went away: a pipe says POLLERR,

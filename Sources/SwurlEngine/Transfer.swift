@@ -142,7 +142,9 @@ package final class Transfer: EasyTransferHandler {
         let scheme = URLText.schemeOf(url)?.lowercased() ?? "http"
         guard let proxy = settings.proxy(forScheme: scheme) else { return nil }
         let withScheme = proxy.containsText("://") ? proxy : "http://" + proxy
-        guard let origin = try? Origin(url: withScheme), message.containsText("port \(origin.port)") else { return nil }
+        // The message names the address it tried: the proxy's host and port, not the server's
+        // (a no_proxy host, reached directly, may share the proxy's port).
+        guard let origin = try? Origin(url: withScheme), message.lowercased().containsText("to \(origin.host) port \(origin.port) ") else { return nil }
         let source = settings.explicit != nil ? "--proxy"
             : scheme == "https" && settings.https != nil ? "https_proxy" : scheme != "https" && settings.http != nil ? "http_proxy" : "all_proxy"
         return "that is the proxy \(Redactor.url(proxy)) (from \(source)); is it running? --proxy '' connects directly"

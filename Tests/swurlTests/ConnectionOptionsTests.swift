@@ -15,6 +15,9 @@ final class ConnectionOptionsTests: XCTestCase {
         // A trailing comma is no address (libcurl skips it).
         let comma = try runSwurl(["--resolve", "swurl.test:\(port):127.0.0.1,", "http://swurl.test:\(port)/headers"])
         XCTAssertEqual(comma.status, 0, comma.stderr)
+        let none = try runSwurl(["--resolve", "swurl.test:\(port):,", "http://swurl.test:\(port)/headers"])
+        XCTAssertEqual(none.status, 64, none.stderr)
+        XCTAssertTrue(none.stderr.contains("names no address"), none.stderr)
         // An entry for another port is named (libcurl said only "Could not resolve host").
         let otherPort = try runSwurl(["--resolve", "swurl.test:443:127.0.0.1", "http://swurl.test:\(port)/headers"])
         XCTAssertEqual(otherPort.status, 1, otherPort.stderr)
@@ -43,7 +46,7 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertNotNil(try bypass.json()["url"])
         XCTAssertEqual(proxy.requests().count, 1)
         // A proxy that is down is named with where it came from (libcurl names an address only).
-        let port = try ServerProcess.freePort()
+        let port = try ServerProcess.refusedPort()
         let down = try runSwurl(["http://swurl.test/y"], environment: ["http_proxy": "http://127.0.0.1:\(port)", "no_proxy": "", "NO_PROXY": ""])
         XCTAssertEqual(down.status, 1, down.stderr)
         XCTAssertTrue(down.stderr.contains("that is the proxy http://127.0.0.1:\(port) (from http_proxy); is it running? --proxy '' connects directly"),

@@ -124,10 +124,12 @@ final class ReplTests: XCTestCase {
         let nul = try runSwurl(["repl", root], stdin: Data("GET /x \"a\u{0}b\"\nexit 3\n".utf8))
         XCTAssertEqual(nul.status, 3, nul.stderr)
         XCTAssertTrue(nul.stderr.contains("line 1: a NUL byte cannot be part of an argument"), nul.stderr)
-        // A quote never closed is reported after 1000 lines, and the lines after run on their own.
-        let stray = try script(["/get 'open"] + Array(repeating: "filler", count: 1000) + ["exit 5"], [root])
-        XCTAssertEqual(stray.status, 5, stray.stderr)
-        XCTAssertTrue(stray.stderr.contains("line 1: the command is still open after 1001 lines"), stray.stderr)
+        // A quote never closed is reported after 1000 lines, and the script stops there: the lines
+        // after were meant as quoted text, not as commands.
+        let stray = try script(["/get 'open"] + Array(repeating: "filler", count: 1000) + ["/get"], [root])
+        XCTAssertEqual(stray.status, 64, stray.stderr)
+        XCTAssertTrue(stray.stderr.contains("line 1: the command is still open after 1001 lines; the script stops here"), stray.stderr)
+        XCTAssertEqual(urls(stray.text), [])
     }
 
     /// A cookie one line receives goes with later lines to the host that set it, as a batch's
@@ -490,6 +492,40 @@ final class ReplTests: XCTestCase {
         print("timed out waiting for %r; got %r" % (pat, buf[-800:]))
         sys.exit(1)
     """#
+
+    /// Types a request for a large text body, stops reading (the terminal's buffer fills and the
+    /// output blocks), presses Ctrl-C, then expects the prompt back with 130 and exits with `exit`.
+    static let interruptedOutputDriver = #"""
+    import os, pty, sys, time, select, signal
+    binary, url = sys.argv[1:3]
+    env = dict(os.environ, TERM="xterm", NO_COLOR="1")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary, "repl", "--pretty=none"], env)
+    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+    expect(b"> ")
+    os.write(fd, url.encode() + b"\r")
+    time.sleep(1.5)
+    os.kill(pid, signal.SIGINT)
+    expect(b"[130]> ", timeout=60)
+    os.write(fd, b"exit\r")
+    _, status = os.waitpid(pid, 0)
+    sys.exit(os.waitstatus_to_exitcode(status))
+    """#
+
+    /// Ctrl-C while a response is being written to the terminal returns to the prompt; the
+    /// stream it cut short is no failed stdout (which would end the REPL).
+    func testCtrlCWhileOutputBlocksReturnsToThePrompt() throws {
+        let nginx = try NginxServer()
+        let line = Array("line of text number xxxxxxxxxxxxxxxxxxxxxxxxxxxx\n".utf8)
+        var body: [UInt8] = []
+        body.reserveCapacity(line.count * 200_000)
+        for _ in 0..<200_000 { body += line }
+        try Data(body).write(to: URL(fileURLWithPath: nginx.root + "/big.txt"))
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.interruptedOutputDriver, TestPaths.binary, nginx.url("/big.txt")],
+                                 check: false)
+        XCTAssertEqual(out.status, 0, String(decoding: out.stdout.suffix(2000), as: UTF8.self) + out.stderr)
+    }
 
     /// Types each argument after the first two as a line at the prompt, then Ctrl-D.
     static let historyDriver = #"""
