@@ -49,7 +49,13 @@ final class BatchDefaults {
     ///
     /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
     static func needsOwnSharedState(_ line: ParsedArguments, request: HTTPRequest) -> Bool {
-        line.has(.resolve) || line.has(.unixSocket) || line.has(.proxy) || request.headers.contains("Host")
+        needsOwnSharedState(changesRoute: line.has(.resolve) || line.has(.unixSocket) || line.has(.proxy), request: request)
+    }
+
+    /// The rule itself, for a request whose route options are known (a REPL line: any `--resolve`,
+    /// `--proxy` or `--unix-socket` it runs with, its own or a default).
+    static func needsOwnSharedState(changesRoute: Bool, request: HTTPRequest) -> Bool {
+        changesRoute || request.headers.contains("Host")
     }
 
     /// The options batch lines may not carry.

@@ -87,11 +87,12 @@ enum RequestPipeline {
             ? try options.har.map { h throws(SwurlError) in try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream) }
             : nil
         let log = options.offline ? nil : har ?? ownHAR
-        let ownRoute = !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil
-            || request.headers.contains("Host")
+        let ownJar = BatchDefaults.needsOwnSharedState(
+            changesRoute: !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil,
+            request: request)
         let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder(),
                                 reservedPaths: [log?.path, otherHAR, sessionPath].compactMap { $0 },
-                                shared: stored == nil && !ownRoute ? jar : nil)
+                                shared: stored == nil && !ownJar ? jar : nil)
         let status: ExitStatus
         do {
             status = options.download

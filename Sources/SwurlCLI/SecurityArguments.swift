@@ -102,8 +102,7 @@ enum SecurityArguments {
     /// Whether a PEM file holds an encrypted private key (PKCS#8 or the traditional header).
     private static func isEncryptedKey(_ path: String) throws(SwurlError) -> Bool {
         guard let bytes = try? readWholeFile(path) else { return false }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.containsText("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.containsText("Proc-Type: 4,ENCRYPTED")
+        return ClientIdentityCheck.isEncrypted(bytes)
     }
 
     /// Asks for the key's password on the terminal without echo (getpass(3)); refuses when no

@@ -145,9 +145,7 @@ package final class Transfer: EasyTransferHandler {
         // The message names the address it tried: the proxy's host and port, not the server's
         // (a no_proxy host, reached directly, may share the proxy's port).
         guard let origin = try? Origin(url: withScheme), message.lowercased().containsText("to \(origin.host) port \(origin.port) ") else { return nil }
-        let source = settings.explicit != nil ? "--proxy"
-            : scheme == "https" && settings.https != nil ? "https_proxy" : scheme != "https" && settings.http != nil ? "http_proxy" : "all_proxy"
-        return "that is the proxy \(Redactor.url(proxy)) (from \(source)); is it running? --proxy '' connects directly"
+        return "that is the proxy \(Redactor.url(proxy)) (from \(settings.source(forScheme: scheme))); is it running? --proxy '' connects directly"
     }
 
     /// A `--resolve` entry for the URL's host whose port is another: libcurl uses an entry only

@@ -140,6 +140,13 @@ package struct ProxySettings: Sendable, Equatable {
         if let explicit { return explicit }
         return (scheme == "https" ? https : http) ?? all
     }
+
+    /// Where `proxy(forScheme:)`'s answer comes from, as a user would name it.
+    package func source(forScheme scheme: String) -> String {
+        if explicit != nil { return "--proxy" }
+        if scheme == "https" { return https != nil ? "https_proxy" : "all_proxy" }
+        return http != nil ? "http_proxy" : "all_proxy"
+    }
 }
 
 /// A user name and password (`--auth`, `.netrc`).

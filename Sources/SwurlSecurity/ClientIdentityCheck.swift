@@ -18,10 +18,15 @@ package enum ClientIdentityCheck {
     ///   - certificate: the `--cert` file's bytes.
     ///   - key: the `--key` file's bytes (the certificate file's when they share one).
     ///   - password: `--key-password`, or what was typed at the prompt.
+    /// Whether PEM bytes hold an encrypted private key (PKCS#8 or the traditional header).
+    package static func isEncrypted(_ key: [UInt8]) -> Bool {
+        let text = String(decoding: key, as: UTF8.self)
+        return text.containsText("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.containsText("Proc-Type: 4,ENCRYPTED")
+    }
+
     package static func problem(certificate: [UInt8], key: [UInt8], password: String?) -> Problem? {
         guard PEMText.looksLikePEM(key) else { return nil }
-        let text = String(decoding: key, as: UTF8.self)
-        let encrypted = text.containsText("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.containsText("Proc-Type: 4,ENCRYPTED")
+        let encrypted = isEncrypted(key)
         // The password as OpenSSL's `u` argument with no callback: never a prompt of OpenSSL's own.
         var phrase = Array((password ?? "").utf8CString)
         let keys = phrase.withUnsafeMutableBytes { p in
