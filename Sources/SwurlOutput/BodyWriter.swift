@@ -118,7 +118,9 @@ final class BodyWriter {
 
     /// Appends what closes the body: a decoder's held-back output, a note, and on a terminal or
     /// when formatting a final newline.
-    func finish(into out: inout [UInt8]) {
+    /// - Parameter cutShort: the transfer failed before the body ended: a decoder's verdict on
+    ///   the part that came ("not valid JSON") is no note, since the transfer's error says why.
+    func finish(into out: inout [UInt8], cutShort: Bool = false) {
         if let validator, case .failed(let reason) = validator.finish(into: &scratch) {
             decodingFailure = reason
         }
@@ -132,7 +134,7 @@ final class BodyWriter {
         case .decoded: break
         case .failed(let reason):
             decodingFailure = reason
-            if terminal { note(reason, &out) }
+            if terminal && !cutShort { note(reason, &out) }
         case .note(let text):
             if terminal || format { note(text, &out) }
         }

@@ -264,7 +264,7 @@ package final class Printer: TransferDelegate {
         guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
         bodyFinished = true
         var out: [UInt8] = []
-        writer.finish(into: &out)
+        writer.finish(into: &out, cutShort: true)
         if !out.isEmpty { try sink.write(out) }
     }
 

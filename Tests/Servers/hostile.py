@@ -76,6 +76,8 @@ def handle(conn):
         send = conn.sendall
         if p == '/short':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789')
+        elif p == '/short-json':
+            send(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": [1, 2')
         elif p == '/trailer':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nTrailer: X-T\r\n\r\n'
                  b'6\r\nhello\n\r\n0\r\nX-T: 1\r\n\r\n')

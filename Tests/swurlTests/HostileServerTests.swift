@@ -89,6 +89,17 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(r.text, "0123456789")
     }
 
+    /// JSON cut off by the connection's end is shown as far as it came, followed by the transport
+    /// error alone: no "not valid JSON" note blaming the server's document for the cut.
+    func testJSONCutShortGetsNoInvalidJSONNote() throws {
+        let s = try server()
+        let r = try run([s.url("/short-json")], terminal: true)
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.text.contains("1, 2"), r.text)
+        XCTAssertTrue(r.text.contains("bytes remaining"), r.text)
+        XCTAssertFalse(r.text.contains("not valid JSON"), r.text)
+    }
+
     /// A head the connection's end cuts off is a transport error, not a success with nothing:
     /// the status it started with must not pass --check-status, a download or a batch line.
     func testAResponseHeadCutOffIsATransportError() throws {
