@@ -15,7 +15,9 @@ package struct CacheKey: Sendable, Equatable, Hashable {
     /// - Parameters:
     ///   - identity: credential and policy texts (each kept apart by its label); hashed.
     package init(method: String, url: String, identity: [(label: String, value: String)]) {
-        urlDigest = CacheKey.digest(url)
+        // The URL's user name and password are identity, not the resource: `http://ann@h/x` and
+        // `http://h/x` with `-a ann` are one URL to invalidate (the variant digest tells them apart).
+        urlDigest = CacheKey.digest(CacheStore.withoutUserinfo(url))
         var material = method + "\u{0}" + url
         for (label, value) in identity { material += "\u{0}" + label + "\u{1}" + value }
         variantDigest = CacheKey.digest(material)
@@ -40,7 +42,7 @@ package struct CacheKey: Sendable, Equatable, Hashable {
     }
 
     /// The file-name prefix every entry of `url` has.
-    package static func prefix(forURL url: String) -> String { digest(url) + "." }
+    package static func prefix(forURL url: String) -> String { digest(CacheStore.withoutUserinfo(url)) + "." }
 
     static func digest(_ text: String) -> String {
         String(CacheEntry.hex(Digest.sha256(Array(text.utf8))).prefix(32))
@@ -48,4 +50,29 @@ package struct CacheKey: Sendable, Equatable, Hashable {
 
     /// The request header fields that carry credentials and so are part of the key.
     package static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
+
+    /// Request header fields (lower case) that are no part of the key's other fields: the
+    /// credentials and `Host` (keyed by name above), what `Vary` speaks for (the `Accept` family,
+    /// `User-Agent`), the request's own cache directives, its conditionals and range (the cache
+    /// decides on those itself), and the connection's own fields. Every other field a request
+    /// carries — a header item, a session's or the defaults' — is in the key: an API key in
+    /// `X-Api-Key` or `Private-Token` keeps one caller's responses from another's, as
+    /// `Authorization` does.
+    package static let unkeyedHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "host",
+        "accept", "accept-encoding", "accept-language", "accept-charset", "user-agent",
+        "cache-control", "pragma", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range",
+        "connection", "keep-alive", "te", "expect", "content-length",
+    ]
+
+    /// The key material of `fields` past the unkeyed ones: `name:value` lines, names in lower
+    /// case, sorted (the order fields were given in makes no other identity); nil when none.
+    package static func otherFields(_ fields: [HTTPHeaders.Field]) -> String? {
+        var lines: [String] = []
+        for f in fields {
+            let name = f.name.lowercased()
+            if !unkeyedHeaders.contains(name) { lines.append(name + ":" + f.value) }
+        }
+        return lines.isEmpty ? nil : lines.sorted().joined(separator: "\n")
+    }
 }

@@ -22,6 +22,11 @@ final class HopCache: TransferDelegate {
     /// What the cache did, for `-v` and `--timing` (`hit, age 12 s`, `miss, stored`, ...).
     private(set) var status: String
     private let insecure: Bool
+    /// Whether the request is one the cache looks up and stores (a GET without a body); any
+    /// other gets a cache only with `--cache-only` or only-if-cached, to answer it 504.
+    private let answerable: Bool
+    /// `--max-filesize`: a stored body a 304 selects is judged as the network's would be.
+    private let maxFileSize: Int64?
     private var target: TransferDelegate?
     private var writer: CacheStore.Writer?
     private var pending: CacheEntry?
@@ -66,7 +71,13 @@ final class HopCache: TransferDelegate {
     ///   before a response is stored (nil: not asked).
     init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookie: String? = nil,
           engineCookieNow: (() -> String?)? = nil) throws(SwurlError) {
-        guard let settings = options.cache, request.method == .get, request.body == nil else { return nil }
+        guard let settings = options.cache else { return nil }
+        let answerable = request.method == .get && request.body == nil
+        // `--cache-only` and only-if-cached never reach the network: a request the cache never
+        // answers (another method, a GET with a body) gets the 504 a miss gets, not a transfer.
+        guard answerable || settings.only || CacheControl(request.headers).has("only-if-cached") else { return nil }
+        self.answerable = answerable
+        maxFileSize = options.maxFileSize
         self.settings = settings
         self.request = request
         self.engineCookie = engineCookie
@@ -75,7 +86,7 @@ final class HopCache: TransferDelegate {
         key = HopCache.key(request, options, digest, engineCookie: engineCookie)
         insecure = options.security.allowsInvalidCertificates
         requestTime = Exchange.wallClockPrecise()
-        var opened = store.open(key)
+        var opened = answerable ? store.open(key) : nil
         // An entry for another URL or method under this name is no entry (a key collision, or a
         // file put there by hand).
         if let o = opened, o.entry.url != HopCache.storedURL(request.url) || o.entry.method != request.method.rawValue { opened = nil }
@@ -98,11 +109,13 @@ final class HopCache: TransferDelegate {
     static func cacheURL(_ url: String) -> String { CacheURL.of(url) }
 
     /// The key: method, URL and digests of what makes identities and trust differ: the
-    /// credential headers, a `Host` field (another virtual host's response), the cookies the
+    /// credential headers, a `Host` field (another virtual host's response), the request's other
+    /// fields but those `CacheKey.unkeyedHeaders` names (a custom API key), the cookies the
     /// engine will add by name and value (set by an earlier hop or line, or a session's: not the
     /// session's whole list, whose expiry dates and other hosts' cookies change from run to run),
     /// Digest, proxy, TLS and route settings. A `Host` field and the engine's cookies are left out
-    /// when there are none, so that the keys of requests without them stay as they were.
+    /// (and the other fields) are left out when there are none, so that the keys of requests
+    /// without them stay as they were.
     static func key(_ request: HTTPRequest, _ options: TransferOptions, _ digest: Credentials?, engineCookie: String? = nil) -> CacheKey {
         var identity: [(label: String, value: String)] = []
         for name in CacheKey.credentialHeaders {
@@ -110,6 +123,7 @@ final class HopCache: TransferDelegate {
         }
         let host = request.headers.values("Host")
         if !host.isEmpty { identity.append(("host", host.joined(separator: "\n").lowercased())) }
+        if let others = CacheKey.otherFields(request.headers.fields) { identity.append(("fields", others)) }
         // The cookies by name and value, in any order (the engine's order is its own).
         if let engineCookie { identity.append(("engine cookie", cookiePairs(engineCookie).joined(separator: "\n"))) }
         if let digest { identity.append(("digest", digest.user + ":" + digest.password)) }
@@ -177,6 +191,10 @@ final class HopCache: TransferDelegate {
     ///   false for the request sent again after a 304 that selected nothing.
     func plan(now: Double, validators: Bool = true) -> Plan {
         let onlyIfCached = CacheControl(request.headers).has("only-if-cached")
+        guard answerable else {
+            status = "\(request.body == nil ? request.method.rawValue : "a request with a body") is never answered by the cache; only from the cache: 504"
+            return .gatewayTimeout
+        }
         guard let stored else {
             if settings.only || onlyIfCached { status = "miss, only from the cache: 504"; return .gatewayTimeout }
             return .send([])
@@ -232,6 +250,7 @@ final class HopCache: TransferDelegate {
             revalidated = entry
             status = "revalidated (304)"
             try target.transferDidReceiveHead(entry.head)
+            if let maxFileSize, stored.bodyLength > maxFileSize { throw Transfer.bodyTooLarge(maxFileSize) }
             try stored.streamBody { try target.transferDidReceiveBody($0) }
             return
         }

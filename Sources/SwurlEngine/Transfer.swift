@@ -232,6 +232,11 @@ package final class Transfer: EasyTransferHandler {
             case .entry(let opened, let age):
                 head = HopCache.servedHead(opened.entry, age: age)
                 try delegate.transferDidReceiveHead(head)
+                // --max-filesize judges a stored body as the network's (a download served whole
+                // from the cache starts its file over, so the stored length is the file's).
+                if let max = options.maxFileSize, head.status >= 200, !head.isRedirect, opened.bodyLength > max {
+                    throw Transfer.bodyTooLarge(max)
+                }
                 if let receiver = delegate as? FileBodyReceiving, try opened.offerBody(to: receiver) {
                     bytes = opened.bodyLength
                 } else {
@@ -399,11 +404,18 @@ package final class Transfer: EasyTransferHandler {
 
     /// The --max-filesize failure, saying so when the bytes already on disk count.
     func tooLarge(_ max: Int64) -> SwurlError {
-        let what = wholeOnDisk ? "the file, already whole on disk (\(receivedBase) bytes), is larger than --max-filesize \(max) bytes"
-            : receivedBase > 0 ? "the file (\(receivedBase) bytes of it already on disk) would be larger than --max-filesize \(max) bytes"
-            : "the response body is larger than --max-filesize \(max) bytes"
-                + (decodedABody ? " (after decoding)" : "")
-        return .responseRejected(what, hint: "raise --max-filesize if the size is expected")
+        if wholeOnDisk || receivedBase > 0 {
+            let what = wholeOnDisk ? "the file, already whole on disk (\(receivedBase) bytes), is larger than --max-filesize \(max) bytes"
+                : "the file (\(receivedBase) bytes of it already on disk) would be larger than --max-filesize \(max) bytes"
+            return .responseRejected(what, hint: "raise --max-filesize if the size is expected")
+        }
+        return Transfer.bodyTooLarge(max, decoded: decodedABody)
+    }
+
+    /// The --max-filesize failure of a response body (also one the cache serves).
+    static func bodyTooLarge(_ max: Int64, decoded: Bool = false) -> SwurlError {
+        .responseRejected("the response body is larger than --max-filesize \(max) bytes" + (decoded ? " (after decoding)" : ""),
+                          hint: "raise --max-filesize if the size is expected")
     }
 
     /// Whether a header line is `Proxy-Authorization` (any case).

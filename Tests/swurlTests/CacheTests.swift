@@ -477,6 +477,12 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try fetch(path, ["Cookie:sid=secret-cookie"]).body, "/private-data #4")
         XCTAssertEqual(try fetch(path, ["-a", "ann:secret-password"]).body, "/private-data #5")
         XCTAssertEqual(try fetch(path, ["-a", "ann:secret-password"]).body, "/private-data #5")
+        // A credential in a field of the API's own (any header item but the Accept family, the
+        // User-Agent, the cache's own fields) is part of the key as well; their order is not.
+        XCTAssertEqual(try fetch(path, ["X-Api-Key:secret-alice", "X-Team:blue"]).body, "/private-data #6")
+        XCTAssertEqual(try fetch(path, ["X-Team:blue", "x-api-key:secret-alice", "User-Agent:other/1"]).body, "/private-data #6")
+        XCTAssertEqual(try fetch(path, ["X-Api-Key:secret-bob", "X-Team:blue"]).body, "/private-data #7")
+        XCTAssertEqual(try fetch(path, ["X-Api-Key:secret-alice"]).body, "/private-data #8")
         for name in entries() {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
             let text = String(decoding: bytes, as: UTF8.self)
@@ -643,6 +649,47 @@ final class CacheTests: XCTestCase {
         let stale = try swurl(["--cache-only", origin.url(path)])
         XCTAssertEqual(stale.text, "/cacheonly #1")
         XCTAssertEqual(origin.count("/cacheonly"), 1)
+        // Never the network: a request the cache never answers gets the 504 too, not a transfer.
+        for args in [["POST", origin.url(path), "a=1"], ["HEAD", origin.url(path)], ["GET", origin.url(path), "a=1"], ["DELETE", origin.url(path)]] {
+            let r = try swurl(["--cache-only", "--check-status", "-v"] + args)
+            XCTAssertEqual(r.status, 5, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.text.contains("HTTP/1.1 504"), r.text)
+            XCTAssertTrue(r.stderr.contains("is never answered by the cache; only from the cache: 504"), r.stderr)
+        }
+        let oic = try swurl(["--check-status", "POST", origin.url(path), "a=1", "Cache-Control:only-if-cached"])
+        XCTAssertEqual(oic.status, 5, oic.stderr)
+        XCTAssertEqual(origin.count("/cacheonly"), 1)
+    }
+
+    /// `--max-filesize` judges a body the cache serves (fresh, or selected by a 304) as it judges
+    /// the network's: the same command does not pass or fail by what the cache holds.
+    func testMaxFilesizeHoldsForAResponseTheCacheServes() throws {
+        for (name, cc) in [("/limit-fresh", "max-age=600"), ("/limit-etag", "no-cache")] {
+            let path = name + "?etag=v1&cc=" + q(cc)
+            XCTAssertEqual(try fetch(path).cache, "miss, stored")
+            let full = try swurl(["--max-filesize", "5", origin.url(path)])
+            XCTAssertEqual(full.status, 8, "\(name): \(full.stderr)")
+            XCTAssertTrue(full.stderr.contains("larger than --max-filesize 5 bytes"), full.stderr)
+            let dl = TestPaths.temporaryDirectory() + "/f"
+            let download = try swurl(["-d", "-o", dl, "--max-filesize", "5", origin.url(path)])
+            XCTAssertEqual(download.status, 8, "\(name): \(download.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dl), name)
+            XCTAssertEqual(try swurl(["--max-filesize", "100", origin.url(path)]).status, 0)
+        }
+    }
+
+    /// A URL's user name and password are identity, not the resource: a write to the URL in any
+    /// spelling of its credentials invalidates every identity's entry (RFC 9111 §4.4).
+    func testInvalidationIgnoresTheURLsUserinfo() throws {
+        let path = "/ui?cc=" + q("max-age=600")
+        let withInfo = "http://ann:pw@127.0.0.1:\(origin.port)" + path
+        XCTAssertEqual(try swurl([withInfo]).text, "/ui #1")
+        XCTAssertEqual(try swurl([withInfo]).text, "/ui #1")
+        XCTAssertEqual(try swurl(["PUT", origin.url(path), "-a", "ann:pw", "a=1"]).status, 0)
+        XCTAssertEqual(try swurl([withInfo]).text, "/ui #3", "the PUT invalidated the entry keyed with user info")
+        XCTAssertEqual(try swurl(["-a", "bob:pw", origin.url(path)]).text, "/ui #4")
+        XCTAssertEqual(try swurl(["DELETE", "http://ann:pw@127.0.0.1:\(origin.port)" + path]).status, 0)
+        XCTAssertEqual(try swurl(["-a", "bob:pw", origin.url(path)]).text, "/ui #6", "bob's entry went too")
     }
 
     func testStaleOKServesAStoredResponseWhenTheNetworkFails() throws {
