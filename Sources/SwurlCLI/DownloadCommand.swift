@@ -21,7 +21,7 @@ enum DownloadCommand: SwurlCommand {
     /// run the same command with `--continue`: a printed one without them would resume from
     /// whichever server answers.
     static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, options: CommandOptions, environment: Environment) {
-        guard DownloadFile.size(of: part).map({ $0 > 0 }) == true else { return }
+        guard DownloadFile.size(of: part).map({ $0 > 0 }) == true, !file.partHeldElsewhere else { return }
         // A `.part` that could never be renamed over another user's file in a sticky directory:
         // resuming it would be refused. (Their file resumed in place needs no rename.)
         if let name = file.path, part != name, DownloadFile.replaceRefusal(name) != nil { return }

@@ -49,6 +49,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// The file the body ends up in, once known.
     package private(set) var path: String?
     private var fd: Int32 = -1
+    /// Another run was writing the `.part` file, so this one never touched it (and keeps none).
+    package private(set) var partHeldElsewhere = false
     /// Bytes in the `.part` file before the current attempt.
     private var offset: Int64 = 0
     /// Bytes of the body written so far (including `offset`).
@@ -305,7 +307,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if direct {
             if fd < 0 { fd = OutputTarget.openInPlace(part, target: part) }
         } else {
-            fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : O_TRUNC), 0o666)
+            do { fd = try DownloadFile.openPart(part, append: append) } catch {
+                partHeldElsewhere = DownloadFile.isHeldElsewhere(part)
+                throw error
+            }
         }
         guard fd >= 0 else {
             throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
@@ -390,22 +395,28 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             return
         }
         guard !committed, let path, let part = writePath else { return }
-        if fd >= 0 {
-            let rc = close(fd)
-            fd = -1
-            guard rc == 0 else { throw .output("saving '\(part)' failed: \(systemErrorMessage(errno))") }
-        } else if !alreadyComplete && !inPlace {
+        // The `.part` stays open, and so locked against another run, until it has its name.
+        var held = fd
+        fd = -1
+        if held < 0 && !alreadyComplete && !inPlace {
             // No body arrived (an empty file).
-            let created = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_TRUNC, 0o666)
-            guard created >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
-            close(created)
+            held = try DownloadFile.openPart(part, append: false)
+        }
+        /// Closes the `.part`; a failed close is a failed save (the bytes may not be on disk).
+        func release() throws(SwurlError) {
+            guard held >= 0 else { return }
+            let rc = close(held)
+            held = -1
+            guard rc == 0 else { throw .output("saving '\(part)' failed: \(systemErrorMessage(errno))") }
         }
         if let expected = expectedSize, written != expected {
+            try release()
             throw .transport("the download stopped after \(written) of \(expected) bytes",
                              hint: "'\(part)' was kept; resume it with --continue")
         }
         if inPlace {
             // FILE itself grew (or was already complete): there is nothing to rename.
+            try release()
             committed = true
             return
         }
@@ -417,9 +428,44 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
         ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
         guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
-            throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
+            let reason = systemErrorMessage(errno)
+            if held >= 0 { close(held) }
+            throw .output("saving '\(path)' failed: \(reason)")
         }
         committed = true
+        try release()
+    }
+
+    /// Whether another run holds `part` (its lock is taken).
+    static func isHeldElsewhere(_ part: String) -> Bool {
+        let fd = open(ArgumentBytes.path(part), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    /// Opens `part` for this run's bytes (appended, or from its start), locked: two runs
+    /// downloading to one name (`-o same` twice at once) would mix their bytes in one `.part`
+    /// and each report the result as saved. The lock (flock, held while the file is open) is
+    /// taken before the file is cut back, so a run that finds it held changes nothing.
+    /// - Throws: `SwurlError.output` when the file cannot be opened or another run holds it.
+    static func openPart(_ part: String, append: Bool) throws(SwurlError) -> Int32 {
+        let fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o666)
+        guard fd >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            close(fd)
+            if e == EWOULDBLOCK {
+                throw .output("'\(part)' is being written by another download running now; wait for it to end, or save this one under another name (-o FILE)")
+            }
+            throw .output("cannot lock '\(part)': \(systemErrorMessage(e))")
+        }
+        if !append && ftruncate(fd, 0) != 0 {
+            let e = errno
+            close(fd)
+            throw .output("cannot write '\(part)': \(systemErrorMessage(e))")
+        }
+        return fd
     }
 
     /// The response failed its verdict: what this run wrote goes away (a `.part` it created is

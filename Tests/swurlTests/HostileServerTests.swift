@@ -194,6 +194,36 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 130)
     }
 
+    /// Two downloads to one name at once: the second is refused before it touches the first's
+    /// `.part` (they used to mix their bytes in it, and the first reported the mix as saved).
+    func testASecondDownloadToTheSameNameIsRefusedWhileTheFirstRuns() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["-d", "-o", "same", "--timeout", "20", s.url("/endless")]
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
+        var waited = 0
+        while (((try? FileManager.default.attributesOfItem(atPath: dir + "/same.part"))?[.size] as? Int) ?? 0) < 12, waited < 400 {
+            usleep(50_000); waited += 1
+        }
+        let second = try run(["-d", "-o", "same", s.url("/short-json")], directory: dir)
+        XCTAssertEqual(second.status, 1, second.err)
+        XCTAssertTrue(second.err.contains("/same.part' is being written by another download running now"), second.err)
+        XCTAssertFalse(second.err.contains("partial download was kept"), second.err)
+        kill(p.processIdentifier, SIGINT)
+        waitForExit(p)
+        XCTAssertEqual(p.terminationStatus, 130)
+        let part = (try? String(contentsOfFile: dir + "/same.part", encoding: .utf8)) ?? ""
+        XCTAssertTrue(part.hasPrefix("more.\n"), part)
+        XCTAssertFalse(part.contains("{"), part)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/same"))
+    }
+
     // MARK: - Heads
 
     func testHundredThousandHeaders() throws {
