@@ -41,7 +41,11 @@ enum RequestCommand: SwurlCommand {
         let outputFile = try options.outputPath.map { p throws(SwurlError) in try OutputFile(path: environment.resolvePath(p)) }
         let sink: ByteSink = outputFile ?? environment.stdout
         let terminal = outputFile == nil && environment.stdoutIsTerminal
-        let style = RequestCommand.style(options, terminal: terminal, environment: environment)
+        var style = RequestCommand.style(options, terminal: terminal, environment: environment)
+        // `-o` naming a terminal (`/dev/tty`, `/dev/stdout` on one) gets what stdout's would: a
+        // server's control characters made visible and binary held back, so no escape sequence
+        // reaches it. What it shows and its colours stay a file's, as -o asked.
+        if outputFile?.isTerminal == true { style.terminal = true }
         let selection = options.selection
             ?? (options.verbose ? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: true, responseBody: true)
                 : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)

@@ -54,6 +54,9 @@ package final class OutputFile: ByteSink {
     /// to) cannot.
     package var canRewrite: Bool { atomic != nil }
 
+    /// Whether the file is a terminal (`-o /dev/tty`, `/dev/stdout` on one), written in place.
+    package var isTerminal: Bool { atomic == nil && fd >= 0 && isatty(fd) == 1 }
+
     /// Writes `bytes` at `offset` over what is there, where `canRewrite` says it can.
     package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(SwurlError) {
         guard canRewrite else { throw .output("'\(path)' cannot be written over in place") }

@@ -261,6 +261,17 @@ final class HostileServerTests: XCTestCase {
         XCTAssertFalse(r.text.contains("\u{1B}]0;"), "an OSC sequence reached the terminal")
     }
 
+    /// `-o` naming the terminal is a terminal too: no escape sequence reaches it that way.
+    func testEscapesAreMadeVisibleWhenOutputNamesTheTerminal() throws {
+        let s = try server()
+        for target in ["/dev/tty", "/dev/stdout"] {
+            let r = try run(["-h", "-o", target, s.url("/evil-reason")], terminal: true)
+            XCTAssertEqual(r.status, 0, r.text)
+            XCTAssertTrue(r.text.contains("\\x1b]0;pwned\\x07"), "\(target): \(r.text)")
+            XCTAssertFalse(r.text.contains("\u{1B}]0;"), "\(target): an OSC sequence reached the terminal")
+        }
+    }
+
     func testEscapesInLocationAreMadeVisible() throws {
         let s = try server()
         let r = try run(["-F", s.url("/evil-location")], terminal: true)
