@@ -43,6 +43,10 @@ package struct CurlResult: Sendable {
         }
     }
 
+    /// Writing the received data failed (CURLE_WRITE_ERROR): swurl's own write, or libcurl's
+    /// content decoder refusing what follows a compressed stream's end.
+    package var writeFailed: Bool { code == CURLE_WRITE_ERROR }
+
     /// The connection could not be made (CURLE_COULDNT_CONNECT).
     package var couldNotConnect: Bool { code == CURLE_COULDNT_CONNECT }
 

@@ -198,6 +198,14 @@ package final class Transfer: EasyTransferHandler {
         if !rc.succeeded, rc.couldNotResolve, let hint = Transfer.resolveMismatch(options.resolve, url: request.url) {
             throw .transport(rc.message, hint: hint)
         }
+        // swurl's own writes report their failure (`failure`, above): a write error left is
+        // libcurl's decoder refusing bytes after the end of the compressed data (gzip members
+        // one after another, which libcurl 7.88 does not decode, or trailing bytes). Its words
+        // ("Failed writing received data to disk") would send the user to check the disk.
+        if !rc.succeeded, rc.writeFailed, decodedABody, let coding = lastHead?.headers["Content-Encoding"] {
+            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(coding.trimmingSpaces()))) could not be decoded: bytes follow the end of its compressed data (several gzip members one after another, or stray bytes), and libcurl decodes only the first",
+                             hint: "save the bytes as sent with -d -o FILE")
+        }
         if !rc.succeeded {
             let error = rc.error
             throw verifier?.explain(rc, error) ?? error

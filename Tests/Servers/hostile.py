@@ -76,6 +76,11 @@ def handle(conn):
         send = conn.sendall
         if p == '/short':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789')
+        elif p == '/gz-multi':
+            def member(data):
+                c = zlib.compressobj(9, zlib.DEFLATED, 31)
+                return c.compress(data) + c.flush()
+            send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'gzip')], member(b'first\n') + member(b'second\n')))
         elif p == '/short-json':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": [1, 2')
         elif p == '/trailer':

@@ -4,7 +4,7 @@ import Foundation
 /// purpose, one behaviour per path. Every connection gets one answer and is closed (or dropped
 /// mid-way, or kept dripping).
 ///
-/// - `/short` Content-Length 100, 10 bytes, close (`/short-json` the same with the start of a JSON document). `/cut-head` a 500's status line and one field,
+/// - `/short` Content-Length 100, 10 bytes, close (`/short-json` the same with the start of a JSON document; `/gz-multi` two gzip members). `/cut-head` a 500's status line and one field,
 ///   then close (no blank line). `/png-lie` an error text served as image/png.
 ///   `/trailer` a chunked body with a trailer field. `/bad-chunk` an invalid chunk size.
 /// - `/endless` a chunked body that never ends; `/drip` one byte a second of a 1 MB body.

@@ -100,6 +100,17 @@ final class HostileServerTests: XCTestCase {
         XCTAssertFalse(r.text.contains("not valid JSON"), r.text)
     }
 
+    /// gzip members one after another (RFC 1952 allows it; libcurl 7.88 decodes the first and
+    /// stops): the error says the body could not be decoded, not that a disk write failed.
+    func testGzipMembersOneAfterAnotherAreNamedNotADiskError() throws {
+        let s = try server()
+        let r = try run([s.url("/gz-multi")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("(Content-Encoding: gzip) could not be decoded: bytes follow the end of its compressed data"), r.err)
+        XCTAssertTrue(r.err.contains("-d -o FILE"), r.err)
+        XCTAssertFalse(r.err.contains("disk"), r.err)
+    }
+
     /// A head the connection's end cuts off is a transport error, not a success with nothing:
     /// the status it started with must not pass --check-status, a download or a batch line.
     func testAResponseHeadCutOffIsATransportError() throws {
