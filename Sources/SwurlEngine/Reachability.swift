@@ -381,7 +381,7 @@ package enum Reachability {
     }
 
     /// `--wait-for-network`: waits until what the request connects to first — the URL's host, or
-    /// the `--proxy` (default port 1080 unless https) — accepts a TCP connection, under the
+    /// its proxy (`--proxy` or the variables, default port 1080 unless https) — accepts a TCP connection, under the
     /// request's connection options (`-4`/`-6`, `--resolve`, the connect timeout, default 5 s per
     /// attempt).
     /// - Throws: `.usage` with `--unix-socket` (nothing to wait for over TCP), else as
@@ -390,8 +390,10 @@ package enum Reachability {
         if options.unixSocket != nil {
             throw .usage("--wait-for-network cannot be combined with --unix-socket", hint: "it waits for a TCP port")
         }
-        var url = try CurlURL(parsing: options.proxy.explicit ?? urlText)
-        if options.proxy.explicit != nil, url.port == nil, url.scheme != "https" { url.port = 1080 }
+        // The proxy libcurl will connect to (--proxy, or the variables unless NO_PROXY names the host).
+        let proxy = options.proxy.proxy(forURL: urlText)
+        var url = try CurlURL(parsing: proxy.map { $0.containsText("://") ? $0 : "http://" + $0 } ?? urlText)
+        if proxy != nil, url.port == nil, url.scheme != "https" { url.port = 1080 }
         let family: Int32? = switch options.ipVersion {
         case .v4: AF_INET
         case .v6: AF_INET6

@@ -141,11 +141,38 @@ package struct ProxySettings: Sendable, Equatable {
         return (scheme == "https" ? https : http) ?? all
     }
 
+    /// The proxy a request to `url` goes through, as libcurl picks it: the scheme's, unless the
+    /// URL's host is in `NO_PROXY` (which holds for `--proxy` too, as CURLOPT_NOPROXY does).
+    package func proxy(forURL url: String) -> String? {
+        guard let proxy = proxy(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http") else { return nil }
+        if let noProxy, let host = try? Origin(url: url).host, ProxySettings.bypasses(host, noProxy: noProxy) { return nil }
+        return proxy
+    }
+
+    /// Whether `host` is in a `NO_PROXY` list as libcurl reads it: `*` for every host, else
+    /// comma-separated names (a leading dot or not) matching the host or a domain above it,
+    /// compared without case; an address matches only itself.
+    static func bypasses(_ host: String, noProxy: String) -> Bool {
+        let unbracketed = { (t: String) in String(t.filter { $0 != "[" && $0 != "]" }) }
+        let name = unbracketed(host.lowercased())
+        let isAddress = name.contains(":") || name.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
+        for entry in noProxy.split(separator: ",") {
+            var e = String(entry).trimmingSpaces().lowercased()
+            if e == "*" { return true }
+            while e.hasPrefix(".") { e.removeFirst() }
+            e = unbracketed(e)
+            // An address matches only itself (libcurl's CIDR forms are left to libcurl).
+            if !e.isEmpty && (name == e || (!isAddress && name.hasSuffix("." + e))) { return true }
+        }
+        return false
+    }
+
     /// Where `proxy(forScheme:)`'s answer comes from, as a user would name it.
     package func source(forScheme scheme: String) -> String {
         if explicit != nil { return "--proxy" }
-        if scheme == "https" { return https != nil ? "https_proxy" : "all_proxy" }
-        return http != nil ? "http_proxy" : "all_proxy"
+        // Either spelling of a variable may have set it (the lower-case one wins when both are).
+        if scheme == "https" { return https != nil ? "https_proxy or HTTPS_PROXY" : "all_proxy or ALL_PROXY" }
+        return http != nil ? "http_proxy" : "all_proxy or ALL_PROXY"
     }
 }
 

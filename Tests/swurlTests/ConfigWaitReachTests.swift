@@ -41,6 +41,23 @@ final class ConfigWaitReachTests: XCTestCase {
         }
     }
 
+    /// A config default that only qualifies another option waits for it: the man page's own
+    /// sample (`--pin-scope chain`) made every request without a pin a usage error. On the
+    /// command line the same option alone is still one, naming what it needs.
+    func testConfigQualifiersWithoutTheirOptionAreLeftOut() throws {
+        let (env, _) = try config("--pin-scope chain\n--all\n--har-bodies --har-secrets\n")
+        let r = try runSwurl(["--offline", "http://127.0.0.1:9/x"], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.hasPrefix("GET /x HTTP/1.1\r\n"), r.text)
+        let alone = try runSwurl(["--no-config", "--offline", "--pin-scope", "chain", "https://127.0.0.1:9/x"])
+        XCTAssertEqual(alone.status, 64, alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("--pin-scope needs --pin-pubkey or --pin-cert"), alone.stderr)
+        // With its option given, the default applies: --all without -F on the command line is
+        // refused, with -F from the config it is not.
+        let (follow, _) = try config("--all\n-F\n")
+        XCTAssertEqual(try runSwurl(["--offline", "http://127.0.0.1:9/x"], environment: follow).status, 0)
+    }
+
     /// A bad value in the config is reported at its FILE:LINE, as its syntax errors are.
     func testBadValuesInTheConfigNameTheFileAndLine() throws {
         let cases: [(String, Int32)] = [("--timeout abc", 64), ("--limit-rate 10Q", 64), ("--pin-pubkey sha256//bad", 64),
@@ -86,6 +103,22 @@ final class ConfigWaitReachTests: XCTestCase {
             .write(to: URL(fileURLWithPath: batch))
         let lines = try runSwurl(["batch", batch])
         XCTAssertEqual(lines.status, 0, lines.text + lines.stderr)
+    }
+
+    /// `--wait-for-network` waits for the proxy the request will go through, also one from
+    /// `http_proxy` (it waited for the origin, which only the proxy reaches), and for the origin
+    /// when `NO_PROXY` names its host.
+    func testWaitForNetworkWaitsForTheProxyFromTheEnvironment() throws {
+        let proxy = try CaptureServer()
+        let origin = try ServerProcess.refusedPort()
+        let url = "http://127.0.0.1:\(origin)/through"
+        let r = try runSwurl(["--wait-for-network=3", url], environment: ["http_proxy": "http://127.0.0.1:\(proxy.server.port)"])
+        XCTAssertNotEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(String(decoding: proxy.captured, as: UTF8.self).hasPrefix("GET \(url) HTTP/1.1\r\n"), r.stderr)
+        let direct = try runSwurl(["--wait-for-network=1", url],
+                                  environment: ["http_proxy": "http://127.0.0.1:\(proxy.server.port)", "NO_PROXY": "example.org, 127.0.0.1"])
+        XCTAssertEqual(direct.status, 2, direct.stderr)
+        XCTAssertTrue(direct.stderr.contains("127.0.0.1:\(origin) not reachable"), direct.stderr)
     }
 
     /// An interface without carrier (a veth whose peer is down: the route is `linkdown`) or
