@@ -46,11 +46,16 @@ package enum HelpGenerator {
             s += "\nActions:\n"
             for action in command.actions { s += entry(action.word, action.summary + ".") }
         }
+        // An option that means something else to this command (`--json`: the report's format
+        // for certs, reach and cache) is shown with that meaning, among the output options.
+        let otherMeaning = { (spec: OptionSpec) in ConfigFile.otherMeaning[spec.option]?.contains(command.name) == true }
         for group in OptionGroup.allCases {
-            let specs = OptionTable.documented.filter { $0.group == group && $0.commands.contains(command.name) }
+            let specs = OptionTable.documented.filter {
+                (otherMeaning($0) ? .output : $0.group) == group && $0.commands.contains(command.name)
+            }
             guard !specs.isEmpty else { continue }
             s += "\n\(group.rawValue):\n"
-            for spec in specs { s += entry(spec.signature, spec.help) }
+            for spec in specs { s += entry(spec.signature, otherMeaning(spec) ? "Print the report as JSON." : spec.help) }
         }
         s += "\nExit status: swurl --help all or man swurl.\n"
         return s

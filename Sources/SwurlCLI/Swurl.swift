@@ -64,6 +64,10 @@ package enum Swurl {
             }
             args.options[spec.option] = nil
         }
+        // A config default that qualifies an option this run does not have waits for it.
+        for (option, partners) in ConfigFile.qualifiers where !given.has(option) && !partners.contains(where: { args.has($0) }) {
+            args.options[option] = nil
+        }
         do {
             try CommandTable.check(args, for: command)
             return try command.run(args, environment: environment)

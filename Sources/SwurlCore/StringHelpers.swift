@@ -162,3 +162,8 @@ extension String {
         }
     }
 }
+
+/// `n` and its noun, singular for one: `1 certificate`, `2 certificates`, `1 day`.
+package func counted(_ n: Int, _ noun: String) -> String {
+    "\(n) \(noun)" + (n == 1 || n == -1 ? "" : "s")
+}

@@ -43,7 +43,7 @@ package enum CertificateReportFormatter {
         var s = "  \(i) subject:     \(e.subject)\n"
         s += "    issuer:      \(e.issuer)\(e.selfIssued ? " (self-issued)" : "")\n"
         if !e.subjectAlternativeNames.isEmpty { s += "    names:       \(e.subjectAlternativeNames.joined(separator: ", "))\n" }
-        let state = e.expired ? "EXPIRED \(-e.daysLeft) days ago" : e.notYetValid ? "NOT YET VALID" : "\(e.daysLeft) days left"
+        let state = e.expired ? "EXPIRED \(counted(-e.daysLeft, "day")) ago" : e.notYetValid ? "NOT YET VALID" : "\(counted(e.daysLeft, "day")) left"
         s += "    valid:       \(e.notBefore) to \(e.notAfter) (\(state))\n"
         s += "    key:         \(e.key)\n"
         s += "    sha256:      \(e.fingerprint)\n"

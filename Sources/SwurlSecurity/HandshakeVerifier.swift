@@ -118,7 +118,7 @@ package final class HandshakeVerifier {
 
     private func verificationText(_ trust: ServerTrust) -> String {
         var parts: [String] = []
-        parts.append(policy.checksChain ? "chain verified (\(trust.verifiedPath?.count ?? 0) certificates)" : "chain NOT verified (--insecure)")
+        parts.append(policy.checksChain ? "chain verified (\(counted(trust.verifiedPath?.count ?? 0, "certificate")))" : "chain NOT verified (--insecure)")
         parts.append(policy.checksHost ? "host '\(host)' matched" : "host NOT checked")
         if policy.hasPins { parts.append("pin matched (scope \(policy.scope.rawValue))") }
         return parts.joined(separator: ", ")
