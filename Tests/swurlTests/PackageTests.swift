@@ -81,7 +81,7 @@ final class PackageTests: XCTestCase {
                 files[path] = words[0]
             }
         }
-        let expected: [String: String] = [
+        var expected: [String: String] = [
             "./usr/bin/swurl": "-rwxr-xr-x",
             "./usr/share/man/man1/swurl.1.gz": "-rw-r--r--",
             "./usr/share/bash-completion/completions/swurl": "-rw-r--r--",
@@ -91,7 +91,16 @@ final class PackageTests: XCTestCase {
             "./usr/share/doc/swurl/changelog.Debian.gz": "-rw-r--r--",
             "./usr/share/doc/swurl/changelog.gz": "-rw-r--r--",
             "./usr/share/lintian/overrides/swurl": "-rw-r--r--",
+            "./usr/share/doc/swurl/README.md": "-rw-r--r--",
         ]
+        // The user documentation, as in the repository: README.md and every docs/ file.
+        let docs = TestPaths.packageRoot + "/docs"
+        for name in (try? FileManager.default.subpathsOfDirectory(atPath: docs)) ?? [] {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: docs + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
+                expected["./usr/share/doc/swurl/docs/" + name] = "-rw-r--r--"
+            }
+        }
         XCTAssertEqual(files, expected, listing)
         XCTAssertTrue(directories.contains("./usr/bin/"), listing)
     }
@@ -119,6 +128,8 @@ final class PackageTests: XCTestCase {
         XCTAssertEqual(try installed("/usr/share/zsh/vendor-completions/_swurl"), try repo("completions/_swurl"))
         XCTAssertEqual(try installed("/usr/share/fish/vendor_completions.d/swurl.fish"), try repo("completions/swurl.fish"))
         XCTAssertEqual(try installed("/usr/share/doc/swurl/copyright"), try repo("packaging/copyright"))
+        XCTAssertEqual(try installed("/usr/share/doc/swurl/README.md"), try repo("README.md"))
+        XCTAssertEqual(try installed("/usr/share/doc/swurl/docs/cache.md"), try repo("docs/cache.md"))
         let copyright = String(decoding: try installed("/usr/share/doc/swurl/copyright"), as: UTF8.self)
         XCTAssertTrue(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         let changelog = String(decoding: try gunzip("/usr/share/doc/swurl/changelog.Debian.gz"), as: UTF8.self)
