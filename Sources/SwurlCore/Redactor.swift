@@ -197,7 +197,8 @@ package enum Redactor {
     }
 
     /// Whether `name` (any case) is a header field a HAR file (`--har`) hides by default: the
-    /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends.
+    /// credentials, and `Set-Cookie`, whose values are the cookies a later request sends (and
+    /// RFC 2965's `Cookie2` and `Set-Cookie2`, which some servers still send).
     package static func isRecordedSecretHeader(_ name: String) -> Bool {
         name.withUTF8Bytes { isRecordedSecretHeader(bytes: $0) }
     }
@@ -207,7 +208,9 @@ package enum Redactor {
         // By bytes against each name of the right length: no lower-cased copy (a HAR writes this per header).
         switch u.count {
         case 6: return isASCII(u, named: "cookie")
+        case 7: return isASCII(u, named: "cookie2")
         case 10: return isASCII(u, named: "set-cookie")
+        case 11: return isASCII(u, named: "set-cookie2")
         case 13: return isASCII(u, named: "authorization")
         case 19: return isASCII(u, named: "proxy-authorization")
         default: return false

@@ -151,12 +151,12 @@ final class HARTests: XCTestCase {
         // A URL with a password in a response's Location and in the request's Referer is masked
         // as the entry's own URL is.
         let r = try runSwurl(["--har", har, url + "?Set-Cookie=sid%3Dsetcookiesecret%3B%20Path%3D%2F%3B%20HttpOnly"
-                                + "&Location=http%3A%2F%2Fzed%3Alocsecret%40127.0.0.1%2Fok",
-                              "Cookie:jar=jarsecret", "Proxy-Authorization:Basic proxysecret",
+                                + "&Location=http%3A%2F%2Fzed%3Alocsecret%40127.0.0.1%2Fok&Set-Cookie2=old%3Dsc2secret",
+                              "Cookie:jar=jarsecret", "Proxy-Authorization:Basic proxysecret", "Cookie2:c2=cookietwosecret",
                               "Referer:http://rex:refsecret@127.0.0.1/from"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let text = try String(contentsOfFile: har, encoding: .utf8)
-        for secret in ["hunter2", "jarsecret", "proxysecret", "refsecret", Data("ann:hunter2".utf8).base64EncodedString()] {
+        for secret in ["hunter2", "jarsecret", "proxysecret", "refsecret", "cookietwosecret", Data("ann:hunter2".utf8).base64EncodedString()] {
             XCTAssertFalse(text.contains(secret), secret)
         }
         // The Set-Cookie and Location values are in the URL's query too (httpbin echoes them): only there.
@@ -168,6 +168,8 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(header(request(entry), "Cookie"), "****")
         XCTAssertEqual(header(request(entry), "Proxy-Authorization"), "****")
         XCTAssertEqual(header(response(entry), "Set-Cookie"), "****")
+        XCTAssertEqual(header(response(entry), "Set-Cookie2"), "****")
+        XCTAssertEqual(text.components(separatedBy: "sc2secret").count - 1, 2, "the url and its queryString: " + text)
         XCTAssertEqual(header(response(entry), "Location"), "http://zed:****@127.0.0.1/ok")
         XCTAssertEqual(header(request(entry), "Referer"), "http://rex:****@127.0.0.1/from")
         let sent = try XCTUnwrap((request(entry)["cookies"] as? [[String: Any]])?.first)
