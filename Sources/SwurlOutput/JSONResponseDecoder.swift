@@ -56,6 +56,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         }
         self.context = context
         formatter = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
+        formatter.endsLinesAtOnce = context.options.stream
         treeMode = context.options.sortKeys || context.options.dropNulls
         window = HoldBackWindow(open: !context.options.stream && !treeMode, outputBudget: nil)
         if window.isOpen { checker = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal) }

@@ -118,6 +118,13 @@ package final class JSONStreamFormatter {
         m.fastPath = fastPath
     }
 
+    /// Whether a top-level value's line ends as the value does (`-S`: a stream of documents
+    /// hands each whole line to a reader as it arrives), rather than when the next one starts.
+    package var endsLinesAtOnce: Bool {
+        get { m.endsLinesAtOnce }
+        set { m.endsLinesAtOnce = newValue }
+    }
+
     package convenience init(theme: Theme?, indent: Int = 4, sanitize: Bool) {
         self.init(theme: theme, indent: indent, sanitize: sanitize, fastPath: true)
     }
@@ -257,6 +264,7 @@ private struct FormatterMachine {
     // Parser state, kept across chunks.
     var expect = Expect.value
     var topLevelDone = false
+    var endsLinesAtOnce = false
     var sawValue = false
     var valid = true
     /// Whether the strings' bytes were UTF-8 and their `\u` surrogates paired (`isValidText`).
@@ -368,7 +376,13 @@ private struct FormatterMachine {
 
     @inline(__always) mutating func valueEnded() {
         expect = .afterValue
-        if depth == 0 { topLevelDone = true }
+        guard depth == 0 else { return }
+        if endsLinesAtOnce {
+            ensure(1)
+            put(0x0A)
+        } else {
+            topLevelDone = true
+        }
     }
 
     mutating func endLiteral() {

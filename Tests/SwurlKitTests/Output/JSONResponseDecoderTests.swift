@@ -75,7 +75,15 @@ final class JSONResponseDecoderTests: XCTestCase {
                                                                        mediaType: "application/json", charset: nil))
         var out: [UInt8] = []
         Array("{\"a\":1}\n".utf8).withUnsafeBytes { decoder.decode($0, into: &out) }
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), "{\n    \"a\": 1\n}")
+        // The line ends with the document, not when the next one starts: a reader of JSON Lines
+        // (`while read`) gets each event as it arrives, not one behind.
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "{\n    \"a\": 1\n}\n")
+        out = []
+        Array("{\"b\":2}".utf8).withUnsafeBytes { decoder.decode($0, into: &out) }
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "{\n    \"b\": 2\n}\n")
+        out = []
+        _ = decoder.finish(into: &out)
+        XCTAssertEqual(out, [])
     }
 
     func testVeryLargeDocumentReparsesToTheSame() throws {
