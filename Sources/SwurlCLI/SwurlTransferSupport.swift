@@ -78,9 +78,18 @@ extension Swurl {
         return environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(2, $0) } ?? 80
     }
 
-    /// What the cache did (`swurl: cache: hit, age 3 s`), with -v, on stderr.
+    /// What the cache did (`swurl: cache: hit, age 3 s`), with -v, on stderr. Without -v (and
+    /// without -q) only what the user must not miss: a stored response shown because the network
+    /// failed (`--stale-ok`: it may be old), and the 504 the cache made up (`--cache-only`,
+    /// only-if-cached), which without --check-status would pass in silence.
     static func noteCache(_ result: Exchange.Result, _ options: CommandOptions, _ environment: Environment) {
-        if options.verbose, let cache = result.cache { try? environment.stderr.write("swurl: cache: \(cache)\n") }
+        guard let cache = result.cache else { return }
+        if options.verbose {
+            try? environment.stderr.write("swurl: cache: \(cache)\n")
+        } else if !options.quiet, cache.hasPrefix("stale, served because") || cache.hasSuffix("only from the cache: 504")
+                    || cache.hasSuffix("only-if-cached: 504") {
+            try? environment.stderr.write("swurl: note: cache: \(cache)\n")
+        }
     }
 
     /// `--timing` on stderr.

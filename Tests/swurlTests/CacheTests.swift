@@ -644,6 +644,10 @@ final class CacheTests: XCTestCase {
         let miss = try swurl(["--cache-only", "--check-status", "-h", origin.url(path)])
         XCTAssertEqual(miss.status, 5)
         XCTAssertTrue(miss.text.hasPrefix("HTTP/1.1 504"), miss.text)
+        // The made-up 504 says so: piped and without --check-status it would pass in silence.
+        let silent = try swurl(["--cache-only", origin.url(path)])
+        XCTAssertEqual(silent.status, 0)
+        XCTAssertEqual(silent.stderr, "swurl: note: cache: miss, only from the cache: 504\n")
         XCTAssertEqual(origin.count("/cacheonly"), 0)
         _ = try fetch(path)
         let stale = try swurl(["--cache-only", origin.url(path)])
@@ -702,6 +706,9 @@ final class CacheTests: XCTestCase {
         let served = try swurl(["--stale-ok", looseURL])
         XCTAssertEqual(served.status, 0, served.stderr)
         XCTAssertEqual(served.text, "/staleok #1")
+        // Without -v too, the user is told the response is a stored one shown for a failure.
+        XCTAssertTrue(served.stderr.hasPrefix("swurl: note: cache: stale, served because the network failed ("), served.stderr)
+        XCTAssertEqual(try swurl(["-q", "--stale-ok", looseURL]).stderr, "")
         XCTAssertEqual(try swurl([looseURL]).status, 1)
         XCTAssertEqual(try swurl(["--stale-ok", strictURL]).status, 1, "must-revalidate is never served stale")
     }
