@@ -145,7 +145,7 @@ enum DownloadCommand: SwurlCommand {
             noteCache()
             Swurl.printTiming(result.timing, options, environment)
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }
-            if let error = verdict.error(validator: options.validator) {
+            if let error = verdict.error(validator: options.validator, saving: true) {
                 Swurl.report(error, environment: environment)
             } else {
                 try? environment.stderr.write("swurl: error: \(verdict.message ?? "the response was rejected")\n")

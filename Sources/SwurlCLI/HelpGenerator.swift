@@ -25,7 +25,7 @@ package enum HelpGenerator {
         s += "Usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]\n"
         s += "       swurl COMMAND ... (one of: " + CommandTable.words.joined(separator: ", ") + ")\n\n"
         s += "Commands:\n"
-        for command in CommandTable.all { s += entry(command.word ?? (command.name == .download ? "-d URL" : "URL"), command.summary + ".") }
+        for command in CommandTable.all { s += entry(label(command), command.summary + ".") }
         s += "\nRequest items: Header:value  name==query  field=text  field:=json  field@file  @file\n"
         s += "  nested keys: user[name]=Ann tags[]=a; a backslash escapes a separator.\n"
         s += "\nMost used options:\n"
@@ -61,6 +61,12 @@ package enum HelpGenerator {
         return s
     }
 
+    /// How a command is called, as the commands' lists show it: its word (`certs`), or for the
+    /// two without one how they start (`URL`, `-d URL`: `swurl request URL` is no command line).
+    static func label(_ command: any SwurlCommand.Type) -> String {
+        command.word ?? (command.name == .download ? "-d URL" : "URL")
+    }
+
     /// The first sentence of a help text (up to the first ". ").
     static func firstSentence(_ text: String) -> String {
         guard let end = text.rangeOfText(". ") else { return text }
@@ -74,7 +80,7 @@ package enum HelpGenerator {
             s += (i == 0 ? "Usage: " : "       ") + command.usage + "\n"
         }
         s += "\nCommands:\n"
-        for command in CommandTable.all { s += entry(command.name.rawValue, command.summary + ".") }
+        for command in CommandTable.all { s += entry(label(command), command.summary + ".") }
         s += "\n"
         s += "  METHOD  any word in capitals; GET without a body, POST with one.\n"
         s += "  URL     http://, https://, or :PORT/path for localhost; no scheme means http:// (--default-scheme).\n\n"

@@ -168,7 +168,7 @@ enum RequestCommand: SwurlCommand {
     static func report(_ verdict: ResponseVerdict?, options: CommandOptions, terminal: Bool, selection: PrintSelection,
                        environment: Environment) throws(SwurlError) -> ExitStatus {
         guard let verdict else { return .success }
-        if let error = verdict.error(validator: options.validator) { throw error }
+        if let error = verdict.error(validator: options.validator, saving: options.outputPath != nil) { throw error }
         if let message = verdict.message, !terminal || !selection.responseHeaders {
             try? environment.stderr.write("swurl: warning: \(message)\n")
         }

@@ -61,11 +61,17 @@ package struct ResponseVerdict: Equatable, Sendable {
 
     /// The error a rejected type or body is reported with (a rejected status is reported as a
     /// warning, the body having been shown), with the hint that helps; nil otherwise.
-    package func error(validator: ResponseValidator) -> SwurlError? {
+    /// - Parameter saving: the body was going to a file (`-o`, `-d`), which a rejected body does
+    ///   not become: nothing was "shown as sent", and `-o FILE` is no way out.
+    package func error(validator: ResponseValidator, saving: Bool = false) -> SwurlError? {
         guard let message else { return nil }
         switch failure {
         case .contentType:
             return .responseRejected(message, hint: "--accept-type allows \((validator.acceptableTypes ?? []).joined(separator: ", "))")
+        case .decoding(let choice, let reason) where saving:
+            var why = reason
+            for shown in ["; the rest is shown as sent", "; shown as sent"] where why.hasSuffix(shown) { why.removeLast(shown.count) }
+            return .responseRejected("--decode \(choice): \(why)", hint: "use --decode auto to save any body")
         case .decoding:
             return .responseRejected(message, hint: "use --decode auto to show any body, or -o FILE to save the bytes as sent")
         case .status, nil:

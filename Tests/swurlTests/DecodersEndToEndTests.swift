@@ -166,6 +166,15 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("not a property list"), r.stderr)
         XCTAssertEqual(r.text, "{\"a\": 1}")   // piped: still the bytes
         XCTAssertEqual(try runSwurl(["--decode", "json", s.url("notplist")]).status, 0)
+        // Saving to a file: nothing was shown and nothing saved, so neither is said to be.
+        let file = TestPaths.temporaryDirectory() + "/f"
+        for args in [["-o", file], ["-d", "-o", file]] {
+            let saved = try runSwurl(["--decode", "xml"] + args + [try HTTPBin.url("/json")])
+            XCTAssertEqual(saved.status, 8, saved.stderr)
+            XCTAssertFalse(saved.stderr.contains("shown as sent") || saved.stderr.contains("-o FILE"), saved.stderr)
+            XCTAssertTrue(saved.stderr.contains("use --decode auto to save any body"), saved.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+        }
         XCTAssertEqual(try runSwurl(["--decode", "xml", try HTTPBin.url("/xml")]).status, 0)
         XCTAssertEqual(try runSwurl(["--decode", "xml", try HTTPBin.url("/json")]).status, 8)
         XCTAssertEqual(try runSwurl(["--decode", "json", "HEAD", try HTTPBin.url("/json")]).status, 0)
