@@ -109,7 +109,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let out: String
             switch try OutputTarget.resolve(given) {
             case .directory:
-                throw .usage("cannot write '\(given)': it is a directory", hint: "give -o a file name in it: -o \(given)/NAME")
+                // An output error (1), as `-o DIR` without -d and `--har DIR` are.
+                throw .output("cannot write '\(given)': it is a directory; give -o a file name in it: -o \(given)/NAME")
             case .direct:
                 out = given
                 direct = true
@@ -516,40 +517,40 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// The file the URL's own name points at in `directory`, when one is there (no `.part`):
     /// what `--continue` without `-o` does not resume, since it carries no URL.
     package static func fileOfURLName(in directory: String, for url: String) -> String? {
-        let path = directory + "/" + (DownloadName.fromURL(url) ?? "index")
-        return size(of: path) != nil ? path : nil
+        // The URL's name, or that name with the extension a Content-Type gave it (`r` saved as `r.txt`).
+        namesLike(DownloadName.fromURL(url) ?? "index", in: directory, suffix: "").first { size(of: $0) != nil }
     }
 
     package static func partOfURLName(in directory: String, for url: String) -> String? {
-        guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
-        let part = directory + "/" + name + ".part"
-        return size(of: part) != nil ? part : nil
+        namesLike(DownloadName.fromURL(url) ?? "index", in: directory, suffix: ".part").first { size(of: $0) != nil }
     }
 
     static func findPart(in directory: String, for url: String) -> String? {
-        guard let name = DownloadName.fromURL(url) ?? Optional("index") else { return nil }
-        let base = directory + "/" + name
         // A .part is resumed only when the same URL left it (the URL is kept with it): two
         // resources can share a validator (nginx's ETag is mtime and size), so If-Range alone
         // would not keep `/b/f.bin`'s tail off `/a/f.bin`'s head.
         // A .part with neither (swurl 0.9.0's, or on a file system without extended attributes)
         // is resumed with `-o NAME` only.
-        func isOurs(_ candidate: String) -> Bool {
-            ExtendedAttribute.get(candidate + ".part", urlAttribute) == Array(Redactor.url(url).utf8)
-        }
-        if size(of: base + ".part") != nil, isOurs(base) { return base }
-        guard let dir = opendir(directory) else { return nil }
-        defer { closedir(dir) }
+        namesLike(DownloadName.fromURL(url) ?? "index", in: directory, suffix: ".part")
+            .first { size(of: $0) != nil && ExtendedAttribute.get($0, urlAttribute) == Array(Redactor.url(url).utf8) }
+            .map { String($0.dropLast(5)) }
+    }
+
+    /// The paths in `directory` a download of a URL named `name` may have used, with `suffix`:
+    /// `name` itself first, then `name.EXT` for an extension (no dot) a Content-Type added, sorted.
+    static func namesLike(_ name: String, in directory: String, suffix: String) -> [String] {
         var found: [String] = []
-        while let entry = readdir(dir) {
-            let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if file.hasPrefix(name + "."), file.hasSuffix(".part"), !file.dropFirst(name.count + 1).dropLast(5).contains("."),
-               isOurs(directory + "/" + file.dropLast(5)) {
-                found.append(String(file.dropLast(5)))
+        if let dir = opendir(directory) {
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard file.count > name.count + 1 + suffix.count, file.hasPrefix(name + "."), file.hasSuffix(suffix) else { continue }
+                let ext = file.dropFirst(name.count + 1).dropLast(suffix.count)
+                if !ext.isEmpty, !ext.contains("."), ext != "part" { found.append(directory + "/" + file) }
             }
         }
-        return found.sorted().first.map { directory + "/" + $0 }
+        return [directory + "/" + name + suffix] + found.sorted()
     }
 }

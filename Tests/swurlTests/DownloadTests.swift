@@ -191,6 +191,17 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/file")), expected)
     }
 
+    /// The note on `-d -c` run again finds a file whose extension the Content-Type gave it
+    /// (`/json` saved as `json.json`), as `--continue` finds such a `.part`.
+    func testTheNoteOnARepeatedContinueFindsANameTheContentTypeExtended() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let url = try HTTPBin.url("/json")
+        XCTAssertEqual(try runSwurl(["-d", url], directory: dir).status, 0)
+        let again = try runSwurl(["-d", "-c", url], directory: dir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("'\(dir)/json.json' is there but is no partial download of this URL"), again.stderr)
+    }
+
     func testAServerIgnoringRangeMakesTheDownloadStartOver() throws {
         let server = try ScriptedServer()
         let dir = TestPaths.temporaryDirectory()

@@ -67,7 +67,11 @@ final class GrammarAndContextTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory()
         let r = try runSwurl(["-o", dir, "http://127.0.0.1:\(capture.server.port)/x"])
         XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("is a directory"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("is a directory; give -o a file name in it: -o \(dir)/NAME"), r.stderr)
+        // A download's -o is the same output error (it was a usage error, 64).
+        let d = try runSwurl(["-d", "-o", dir, "http://127.0.0.1:\(capture.server.port)/x"])
+        XCTAssertEqual(d.status, 1, d.stderr)
+        XCTAssertTrue(d.stderr.contains("is a directory; give -o a file name in it: -o \(dir)/NAME"), d.stderr)
         try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "the request was sent")
     }
