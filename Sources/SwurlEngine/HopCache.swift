@@ -204,12 +204,14 @@ final class HopCache: TransferDelegate {
         if HopCache.isConditional(request.headers) && !settings.only && !onlyIfCached { return .send([]) }
         let e = stored.entry
         let age = CacheRules.currentAge(e.head, requestTime: e.requestTime, responseTime: e.responseTime, now: now)
+        let decision = CacheRules.decide(request: request.headers, stored: e.head, requestTime: e.requestTime,
+                                         responseTime: e.responseTime, now: now, refresh: settings.refresh)
         if settings.only {
-            status = "hit (cache only), age \(Int(age)) s"
+            // However old, as --cache-only promises; said to be stale when it is.
+            if case .fresh = decision { status = "hit (cache only), age \(Int(age)) s" } else { status = "stale, served (cache only), age \(Int(age)) s" }
             return .serve(stored, age: age)
         }
-        switch CacheRules.decide(request: request.headers, stored: e.head, requestTime: e.requestTime,
-                                 responseTime: e.responseTime, now: now, refresh: settings.refresh) {
+        switch decision {
         case .fresh(let age):
             status = "hit, age \(Int(age)) s"
             return .serve(stored, age: age)

@@ -18,7 +18,9 @@ package enum TimingFormatter {
         if t.retries > 0 { rows.append(("Retries", "\(t.retries)")) }
         rows.append(("Total", ms(t.total)))
         if let cache = t.cache { rows.append(("Cache", cache)) }
-        rows.append(("Downloaded", "\(ProgressBar.bytes(t.final.downloadedBytes)) at \(ProgressBar.bytes(t.final.downloadSpeed))/s"))
+        // A body the cache served has no speed (no transfer ran): its bytes alone.
+        let speed = t.final.downloadSpeed > 0 || t.final.downloadedBytes == 0 ? " at \(ProgressBar.bytes(t.final.downloadSpeed))/s" : ""
+        rows.append(("Downloaded", "\(ProgressBar.bytes(t.final.downloadedBytes))" + speed))
         if t.final.uploadedBytes > 0 {
             rows.append(("Uploaded", "\(ProgressBar.bytes(t.final.uploadedBytes)) at \(ProgressBar.bytes(t.final.uploadSpeed))/s"))
         }

@@ -48,6 +48,9 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(again.text.contains("\nAge: "), again.text)
         XCTAssertTrue(again.text.hasSuffix("/fresh #1"), again.text)
         XCTAssertTrue(try fetch(path).cache.hasPrefix("hit, age "))
+        // No transfer ran, so no speed is made up for it.
+        let timing = try swurl(["--timing", origin.url(path)])
+        XCTAssertTrue(timing.stderr.contains("Downloaded      9 B\n"), timing.stderr)
     }
 
     /// A HAR file marks the entry the cache served (`_fromCache`, as browsers' HAR files do) and
@@ -650,8 +653,9 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(silent.stderr, "swurl: note: cache: miss, only from the cache: 504\n")
         XCTAssertEqual(origin.count("/cacheonly"), 0)
         _ = try fetch(path)
-        let stale = try swurl(["--cache-only", origin.url(path)])
-        XCTAssertEqual(stale.text, "/cacheonly #1")
+        let stale = try swurl(["--cache-only", "-v", origin.url(path)])
+        XCTAssertTrue(stale.text.hasSuffix("/cacheonly #1"), stale.text)
+        XCTAssertTrue(stale.stderr.contains("swurl: cache: stale, served (cache only), age "), stale.stderr)
         XCTAssertEqual(origin.count("/cacheonly"), 1)
         // Never the network: a request the cache never answers gets the 504 too, not a transfer.
         for args in [["POST", origin.url(path), "a=1"], ["HEAD", origin.url(path)], ["GET", origin.url(path), "a=1"], ["DELETE", origin.url(path)]] {
