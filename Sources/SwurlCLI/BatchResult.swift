@@ -22,6 +22,8 @@ struct BatchResult {
     var exit: ExitStatus = .success
     /// The body's file name in `--output-dir` (nil when none was written).
     var file: String?
+    /// What the cache did for the line (`--cache`: `hit, age 3 s`, `miss, stored`), as `-v` says it.
+    var cache: String?
     /// When the line ran on the batch's clock and its phases (for `--report` and `--junit`).
     var timeline: BatchTimeline?
 
@@ -93,7 +95,7 @@ struct BatchResult {
 
     var json: String {
         func num(_ d: Double?) -> JSONValue { d.map { .number(BatchResult.seconds($0)) } ?? .null }
-        let v = JSONValue.object([
+        var members: [JSONValue.Member] = [
             .init("line", .number(String(line))),
             .init("method", method.map { .string($0) } ?? .null),
             .init("url", shownURL.map { .string($0) } ?? .null),
@@ -104,8 +106,10 @@ struct BatchResult {
             .init("size", size.map { .number(String($0)) } ?? .null),
             .init("error", error.map { .string($0) } ?? .null),
             .init("exit", .number(String(exit.rawValue))),
-        ] + (file.map { [.init("file", .string($0))] } ?? []))
-        return v.serialized
+        ]
+        if let file { members.append(.init("file", .string(file))) }
+        if let cache { members.append(.init("cache", .string(cache))) }
+        return JSONValue.object(members).serialized
     }
 
     static func seconds(_ d: Double) -> String {

@@ -276,6 +276,7 @@ final class BatchRunner {
             result.url = r.url
             result.status = r.head?.status
             result.httpVersion = r.timing.final.httpVersion
+            result.cache = r.cache
             result.timeTotal = r.timing.final.total + r.timing.redirectTime
             result.timeFirstByte = r.timing.final.startTransfer
             result.size = line.body.bytes

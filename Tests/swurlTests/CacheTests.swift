@@ -792,6 +792,14 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/batch"), 1)
         _ = try fetch("/batch?cc=" + q("max-age=60"))
         XCTAssertEqual(origin.count("/batch"), 1, "a one-shot request shares the batch's entries")
+        // --jsonl says what the cache did for each line.
+        let jsonl = try swurl(["batch", input, "--parallel", "1", "--jsonl"])
+        let caches = jsonl.text.split(separator: "\n").compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["cache"] as? String
+        }
+        XCTAssertEqual(caches.count, 4, jsonl.text)
+        XCTAssertTrue(caches.allSatisfy { $0.hasPrefix("hit, age ") }, jsonl.text)
+        XCTAssertFalse(try runSwurl(["batch", input, "--jsonl"]).text.contains("\"cache\""), "no cache field without --cache")
     }
 
     func testReplUsesTheCache() throws {
