@@ -56,7 +56,8 @@ package enum DownloadName {
 
     /// A safe base name: the part after the last `/` or `\`, without control characters or
     /// bidirectional controls (which can disguise an extension: `a\u{202E}gpj.exe`), surrounding
-    /// white space or leading dots (no hidden files), at most 200 bytes. Nil when nothing usable
+    /// white space or leading dots (no hidden files), at most 200 bytes (a long name loses the end
+    /// of its stem, keeping its extension). Nil when nothing usable
     /// is left (`..`, `.`, `. ..`, empty).
     ///
     /// The rule "no hidden file, never `.` or `..`" is checked on the result: trimming and dot
@@ -71,8 +72,15 @@ package enum DownloadName {
         var name = String(visible(base.unicodeScalars))
         name = withoutHiddenPrefix(name)
         if name.utf8.count > 200 {
-            while name.utf8.count > 200 { name.removeLast() }
-            name = withoutHiddenPrefix(name)
+            // The stem is cut, not the extension (`report….pdf` stays a .pdf), when the
+            // extension is short (up to 16 bytes, no blank) and something of the stem is left.
+            var ext = ""
+            if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+                let tail = String(name[dot...])
+                if tail.utf8.count <= 16, !tail.contains(" ") { ext = tail; name = String(name[..<dot]) }
+            }
+            while name.utf8.count + ext.utf8.count > 200 { name.removeLast() }
+            name = withoutHiddenPrefix(name + ext)
         }
         return name.isEmpty ? nil : name
     }

@@ -50,6 +50,12 @@ final class DownloadNameTests: XCTestCase {
         XCTAssertNil(DownloadName.sanitize("dir/"))
         XCTAssertNil(DownloadName.sanitize("   "))
         XCTAssertEqual(DownloadName.sanitize(String(repeating: "x", count: 300))?.utf8.count, 200)
+        // A long name keeps its extension; the stem is cut.
+        let report = DownloadName.sanitize(String(repeating: "r", count: 300) + ".pdf")
+        XCTAssertEqual(report?.utf8.count, 200)
+        XCTAssertEqual(report?.hasSuffix("rrr.pdf"), true, report ?? "nil")
+        XCTAssertEqual(DownloadName.sanitize(String(repeating: "é", count: 150) + ".tar.gz")?.hasSuffix("é.tar.gz"), false, "only the last extension is kept")
+        XCTAssertEqual(DownloadName.sanitize(String(repeating: "é", count: 150) + ".tar.gz")?.hasSuffix(".gz"), true)
     }
 
     /// Regression (issue 17): leading dots were stripped before spaces were trimmed, so a space
