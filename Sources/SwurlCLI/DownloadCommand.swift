@@ -164,7 +164,12 @@ enum DownloadCommand: SwurlCommand {
         }
         noteCache()
         if !options.quiet, let path = file.path {
-            try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(file.written) byte\(file.written == 1 ? "" : "s"))\n")
+            // A download asks for the bytes as stored (Accept-Encoding: identity); a server that
+            // encodes them anyway gets them saved as sent, which the note says.
+            let coding = judge.head?.headers["Content-Encoding"]?.trimmingSpaces() ?? ""
+            let encoded = coding.isEmpty || coding.lowercased() == "identity" ? ""
+                : ", as sent: Content-Encoding \(TerminalSanitizer.clean(coding)), not decoded"
+            try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(counted(Int(file.written), "byte"))\(encoded))\n")
         }
         Swurl.printTiming(result.timing, options, environment)
         try saveSession()

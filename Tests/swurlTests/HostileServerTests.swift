@@ -98,6 +98,21 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(r.err.contains("(Content-Encoding: gzip) could not be decoded: bytes follow the end of its compressed data"), r.err)
         XCTAssertTrue(r.err.contains("-d -o FILE"), r.err)
         XCTAssertFalse(r.err.contains("disk"), r.err)
+        // The hint's way: a download saves the bytes as sent, and says they are encoded.
+        let dir = TestPaths.temporaryDirectory()
+        let d = try run(["-d", "-o", "multi.gz", s.url("/gz-multi")], directory: dir)
+        XCTAssertEqual(d.status, 0, d.err)
+        XCTAssertTrue(d.err.contains("multi.gz' ("), d.err)
+        XCTAssertTrue(d.err.contains(" bytes, as sent: Content-Encoding gzip, not decoded)"), d.err)
+        let gunzip = Process()
+        gunzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gunzip.arguments = ["-dc", dir + "/multi.gz"]
+        let pipe = Pipe()
+        gunzip.standardOutput = pipe
+        try gunzip.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        gunzip.waitUntilExit()
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "first\nsecond\n")
     }
 
     /// A head the connection's end cuts off is a transport error, not a success with nothing:
