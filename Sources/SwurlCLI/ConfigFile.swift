@@ -21,8 +21,9 @@ enum ConfigFile {
 
     /// Options that only qualify another (`--pin-scope` how a pin is checked, `--all` how
     /// followed redirects are shown): as a config default each waits for one of these to be
-    /// given, in the file or on the command line, and is left out of a run without them (on
-    /// the command line alone it is still a usage error, naming what it needs).
+    /// given, in the file or on the command line, and is left out of a one-shot request without
+    /// them (on the command line alone it is still a usage error, naming what it needs). A batch
+    /// or the REPL keeps it for the lines that bring the option.
     static let qualifiers: [Option: [Option]] = [
         .pinScope: [.pinPubkey, .pinCert], .all: [.follow], .harBodies: [.har], .harSecrets: [.har],
     ]

@@ -64,9 +64,13 @@ package enum Swurl {
             }
             args.options[spec.option] = nil
         }
-        // A config default that qualifies an option this run does not have waits for it.
-        for (option, partners) in ConfigFile.qualifiers where !given.has(option) && !partners.contains(where: { args.has($0) }) {
-            args.options[option] = nil
+        // A config default that qualifies an option this run does not have waits for it. Only
+        // for a one-shot request: a batch or REPL line may bring the option itself (a pinned
+        // line keeps the config's --pin-scope).
+        if command.name == .request || command.name == .download {
+            for (option, partners) in ConfigFile.qualifiers where !given.has(option) && !partners.contains(where: { args.has($0) }) {
+                args.options[option] = nil
+            }
         }
         do {
             try CommandTable.check(args, for: command)

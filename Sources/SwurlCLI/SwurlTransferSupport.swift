@@ -86,7 +86,7 @@ extension Swurl {
         guard let cache = result.cache else { return }
         if options.verbose {
             try? environment.stderr.write("swurl: cache: \(cache)\n")
-        } else if !options.quiet, cache.hasPrefix("stale, served because") || cache.hasSuffix("only from the cache: 504")
+        } else if !options.quiet, cache.hasPrefix("stale, served because") || cache.containsText("only from the cache: 504")
                     || cache.hasSuffix("only-if-cached: 504") {
             try? environment.stderr.write("swurl: note: cache: \(cache)\n")
         }

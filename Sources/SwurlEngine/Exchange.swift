@@ -198,8 +198,9 @@ package final class Exchange {
             case .send(let conditional): for f in conditional { hop.headers.add(f.name, f.value) }
             }
         }
+        // What the cache answers (a stored response, --cache-only's 504) would answer a retry too.
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
-            && (hop.body?.isRewindable ?? true)
+            && (hop.body?.isRewindable ?? true) && replay == nil
         // Values (and the start-time box), not `self`: the session keeps the filter until the hop
         // ends (no cycle).
         let retries = self.retries, startTime = self.startTime, random = self.random

@@ -192,7 +192,7 @@ final class HopCache: TransferDelegate {
     func plan(now: Double, validators: Bool = true) -> Plan {
         let onlyIfCached = CacheControl(request.headers).has("only-if-cached")
         guard answerable else {
-            status = "\(request.body == nil ? request.method.rawValue : "a request with a body") is never answered by the cache; only from the cache: 504"
+            status = "only from the cache: 504 (the cache never stores \(request.body == nil ? "a " + request.method.rawValue : "a request with a body"))"
             return .gatewayTimeout
         }
         guard let stored else {

@@ -401,7 +401,12 @@ package enum Reachability {
         }
         var target = ReachabilityTarget(url: url, family: family, connectTimeout: options.connectTimeout ?? 5)
         target.resolve = options.resolve
-        try waitUntilReachable(target, limit: limit)
+        do { try waitUntilReachable(target, limit: limit) } catch {
+            // Waiting for a proxy: the message says so, and where it came from.
+            guard let proxy, case .timedOut(let message) = error else { throw error }
+            let scheme = URLText.schemeOf(urlText)?.lowercased() ?? "http"
+            throw .timedOut(message + "; that is the proxy \(Redactor.url(proxy)) (from \(options.proxy.source(forScheme: scheme)))")
+        }
     }
 
     /// Waits until the target accepts a TCP connection (route, name, listener), woken by network

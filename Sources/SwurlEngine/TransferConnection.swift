@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCurl
 import SwurlSecurity
 import SwurlCore
@@ -141,30 +144,72 @@ package struct ProxySettings: Sendable, Equatable {
         return (scheme == "https" ? https : http) ?? all
     }
 
-    /// The proxy a request to `url` goes through, as libcurl picks it: the scheme's, unless the
-    /// URL's host is in `NO_PROXY` (which holds for `--proxy` too, as CURLOPT_NOPROXY does).
+    /// The proxy a request to `url` goes through, as libcurl picks it: the scheme's (none for
+    /// `--proxy ''`), unless the URL's host is in `NO_PROXY` (which holds for `--proxy` too, as
+    /// CURLOPT_NOPROXY does).
     package func proxy(forURL url: String) -> String? {
-        guard let proxy = proxy(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http") else { return nil }
+        guard let proxy = proxy(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http"), !proxy.isEmpty else { return nil }
         if let noProxy, let host = try? Origin(url: url).host, ProxySettings.bypasses(host, noProxy: noProxy) { return nil }
         return proxy
     }
 
-    /// Whether `host` is in a `NO_PROXY` list as libcurl reads it: `*` for every host, else
-    /// comma-separated names (a leading dot or not) matching the host or a domain above it,
-    /// compared without case; an address matches only itself.
+    /// Whether `host` is in a `NO_PROXY` list as libcurl 7.88 reads it (lib/noproxy.c): `*` as
+    /// the whole value bypasses every host; else entries split at commas and blanks. A name
+    /// matches an entry equal to it or to a domain above it, without case, one leading and one
+    /// trailing dot ignored on either side; an IPv4 address matches an entry that is the same
+    /// address or a network holding it (`127.0.0.0/8`); an IPv6 one only the same text (`::1`).
     static func bypasses(_ host: String, noProxy: String) -> Bool {
-        let unbracketed = { (t: String) in String(t.filter { $0 != "[" && $0 != "]" }) }
-        let name = unbracketed(host.lowercased())
-        let isAddress = name.contains(":") || name.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
-        for entry in noProxy.split(separator: ",") {
-            var e = String(entry).trimmingSpaces().lowercased()
-            if e == "*" { return true }
-            while e.hasPrefix(".") { e.removeFirst() }
-            e = unbracketed(e)
-            // An address matches only itself (libcurl's CIDR forms are left to libcurl).
-            if !e.isEmpty && (name == e || (!isAddress && name.hasSuffix("." + e))) { return true }
+        if noProxy == "*" { return true }
+        var name = host.lowercased()
+        var family: Int32?
+        if name.hasPrefix("["), name.hasSuffix("]") {
+            name = String(name.dropFirst().dropLast())
+            family = AF_INET6
+        } else if ProxySettings.address(name, AF_INET) != nil {
+            family = AF_INET
+        } else if ProxySettings.address(name, AF_INET6) != nil {
+            family = AF_INET6
+        } else if name.hasSuffix(".") {
+            name.removeLast()
+        }
+        let entries = noProxy.split { $0 == "," || $0 == " " || $0 == "\t" }.map { String($0).lowercased() }
+        for var entry in entries {
+            if family == AF_INET6 {
+                // libcurl 7.88 compares an IPv6 host with the entry as text: no networks.
+                if name == entry { return true }
+            } else if let family {
+                let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
+                guard let net = parts.first.flatMap({ ProxySettings.address($0, family) }),
+                      let own = ProxySettings.address(name, family) else { continue }
+                let bits = parts.count == 2 ? Int(parts[1]) ?? -1 : net.count * 8
+                guard bits >= 0, bits <= net.count * 8 else { continue }
+                if ProxySettings.samePrefix(own, net, bits: bits) { return true }
+            } else {
+                if entry.hasPrefix(".") { entry.removeFirst() }
+                if entry.hasSuffix(".") { entry.removeLast() }
+                if !entry.isEmpty && (name == entry || name.hasSuffix("." + entry)) { return true }
+            }
         }
         return false
+    }
+
+    /// The bytes of an IPv4 or IPv6 address (inet_pton), nil when `text` is none.
+    static func address(_ text: String, _ family: Int32) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: family == AF_INET6 ? 16 : 4)
+        let ok = bytes.withUnsafeMutableBytes { inet_pton(family, text, $0.baseAddress) } == 1
+        return ok ? bytes : nil
+    }
+
+    /// Whether `a` and `b` agree in their first `bits` bits.
+    static func samePrefix(_ a: [UInt8], _ b: [UInt8], bits: Int) -> Bool {
+        guard a.count == b.count else { return false }
+        for k in 0..<a.count {
+            let left = bits - k * 8
+            if left <= 0 { return true }
+            let mask: UInt8 = left >= 8 ? 0xFF : UInt8(truncatingIfNeeded: 0xFF << (8 - left))
+            if a[k] & mask != b[k] & mask { return false }
+        }
+        return true
     }
 
     /// Where `proxy(forScheme:)`'s answer comes from, as a user would name it.

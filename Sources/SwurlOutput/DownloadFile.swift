@@ -396,28 +396,33 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             return
         }
         guard !committed, let path, let part = writePath else { return }
-        // The `.part` stays open, and so locked against another run, until it has its name.
         var held = fd
         fd = -1
         if held < 0 && !alreadyComplete && !inPlace {
             // No body arrived (an empty file).
             held = try DownloadFile.openPart(part, append: false)
         }
-        /// Closes the `.part`; a failed close is a failed save (the bytes may not be on disk).
-        func release() throws(SwurlError) {
-            guard held >= 0 else { return }
+        // The written descriptor is closed before the rename, so that a failed close (a quota or
+        // I/O error NFS reports only then) stops the save; a duplicate keeps the `.part`'s lock
+        // (flock belongs to the open file, shared by both) until the file has its name.
+        var lockKeeper: Int32 = -1
+        if held >= 0 {
+            lockKeeper = fcntl(held, F_DUPFD_CLOEXEC, 0)
             let rc = close(held)
+            let e = errno
             held = -1
-            guard rc == 0 else { throw .output("saving '\(part)' failed: \(systemErrorMessage(errno))") }
+            guard rc == 0 else {
+                if lockKeeper >= 0 { close(lockKeeper) }
+                throw .output("saving '\(part)' failed: \(systemErrorMessage(e))")
+            }
         }
+        defer { if lockKeeper >= 0 { close(lockKeeper) } }
         if let expected = expectedSize, written != expected {
-            try release()
             throw .transport("the download stopped after \(written) of \(expected) bytes",
                              hint: "'\(part)' was kept; resume it with --continue")
         }
         if inPlace {
             // FILE itself grew (or was already complete): there is nothing to rename.
-            try release()
             committed = true
             return
         }
@@ -429,12 +434,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
         ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
         guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
-            let reason = systemErrorMessage(errno)
-            if held >= 0 { close(held) }
-            throw .output("saving '\(path)' failed: \(reason)")
+            throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
         }
         committed = true
-        try release()
     }
 
     /// Whether another run holds `part` (its lock is taken).
@@ -453,13 +455,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     static func openPart(_ part: String, append: Bool) throws(SwurlError) -> Int32 {
         let fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o666)
         guard fd >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let e = errno
+        // A file system without locks (ENOLCK: NFS without lockd) downloads as before, unlocked.
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
             close(fd)
-            if e == EWOULDBLOCK {
-                throw .output("'\(part)' is being written by another download running now; wait for it to end, or save this one under another name (-o FILE)")
-            }
-            throw .output("cannot lock '\(part)': \(systemErrorMessage(e))")
+            throw .output("'\(part)' is being written by another download running now; wait for it to end, or save this one under another name (-o FILE)")
         }
         if !append && ftruncate(fd, 0) != 0 {
             let e = errno

@@ -58,6 +58,24 @@ final class ConfigWaitReachTests: XCTestCase {
         XCTAssertEqual(try runSwurl(["--offline", "http://127.0.0.1:9/x"], environment: follow).status, 0)
     }
 
+    /// A batch keeps a config --pin-scope for the lines that pin: a line pinning the root under a
+    /// config `--pin-scope leaf` is refused (7), as it was before the one-shot rule.
+    func testAConfigPinScopeReachesTheLinesThatPin() throws {
+        let certs = try CertificateFactory.shared()
+        let server = try CaptureServer(tls: (certs.path("leaf-chain.pem"), certs.path("leaf.key")))
+        let (env, _) = try config("--pin-scope leaf\n--cacert \(certs.path("root.pem"))\n")
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        try Data("\(server.base)/p --pin-pubkey \(try certs.pin("root.pem"))\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let batch = try runSwurl(["batch", lines], environment: env)
+        XCTAssertEqual(batch.status, 7, batch.text + batch.stderr)
+        XCTAssertTrue(batch.text.contains("--pin-scope leaf"), batch.text)
+        let repl = try runSwurl(["repl", server.base], stdin: Data("get /p --pin-pubkey \(try certs.pin("root.pem"))\n".utf8), environment: env)
+        // The REPL checks its defaults at its start, where the config's --pin-scope has no pin yet:
+        // refused there (64), never a line sent under a looser scope.
+        XCTAssertEqual(repl.status, 64, repl.text + repl.stderr)
+        XCTAssertEqual(server.capturedAll.count, 0, "nothing was sent to a server the pin refused")
+    }
+
     /// A bad value in the config is reported at its FILE:LINE, as its syntax errors are.
     func testBadValuesInTheConfigNameTheFileAndLine() throws {
         let cases: [(String, Int32)] = [("--timeout abc", 64), ("--limit-rate 10Q", 64), ("--pin-pubkey sha256//bad", 64),
@@ -114,6 +132,10 @@ final class ConfigWaitReachTests: XCTestCase {
         let url = "http://127.0.0.1:\(origin)/through"
         let r = try runSwurl(["--wait-for-network=3", url], environment: ["http_proxy": "http://127.0.0.1:\(proxy.server.port)"])
         XCTAssertNotEqual(r.status, 2, r.stderr)
+        let dead = try ServerProcess.refusedPort()
+        let waited = try runSwurl(["--wait-for-network=1", url], environment: ["http_proxy": "http://127.0.0.1:\(dead)"])
+        XCTAssertEqual(waited.status, 2, waited.stderr)
+        XCTAssertTrue(waited.stderr.contains("; that is the proxy http://127.0.0.1:\(dead) (from http_proxy)"), waited.stderr)
         XCTAssertTrue(String(decoding: proxy.captured, as: UTF8.self).hasPrefix("GET \(url) HTTP/1.1\r\n"), r.stderr)
         let direct = try runSwurl(["--wait-for-network=1", url],
                                   environment: ["http_proxy": "http://127.0.0.1:\(proxy.server.port)", "NO_PROXY": "example.org, 127.0.0.1"])
