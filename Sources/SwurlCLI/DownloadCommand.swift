@@ -131,6 +131,7 @@ enum DownloadCommand: SwurlCommand {
             reporter.bar?.interrupt()
             noteCache()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
+            if let why = file.rangeRefusal { try? environment.stderr.write("swurl: hint: \(why)\n") }
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
             if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment) }
             Swurl.printTiming(result.timing, options, environment)

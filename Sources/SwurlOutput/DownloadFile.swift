@@ -66,6 +66,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     package private(set) var failedHead: HTTPResponseHead?
     /// A note for stderr (e.g. the server ignored the range).
     package var notice: ((String) -> Void)?
+    /// Why a 416 refused the resumed range, when the server named its size and the file on disk
+    /// is larger: it is no partial copy of this URL.
+    package var rangeRefusal: String? {
+        guard let head = failedHead, head.status == 416, offset > 0,
+              let total = ContentRange.unsatisfiedTotal(head.headers["Content-Range"]), total < offset else { return nil }
+        return "the file on disk (\(counted(Int(offset), "byte"))) is larger than the server's (\(counted(Int(total), "byte"))): it is no partial copy of this URL"
+    }
+
     /// Whether a 416 showed that the `.part` file is already complete.
     private var alreadyComplete = false
     private var committed = false
