@@ -90,9 +90,11 @@ final class ReplContext {
     }
 
     /// Whether a line's target or `cd` argument replaces the base instead of resolving against
-    /// it: `scheme://…`, the `:PORT/path` shorthand, or `host:port[/path]` (`URLText.isHostPort`).
+    /// it: `scheme://…`, the `:PORT/path` shorthand, or `[user:pw@]host:port[/path]`
+    /// (`URLText.isHostPortWithUserinfo`: credentials in it are a URL's, as in a one-shot request,
+    /// not a header `user` sent to the base).
     static func isAbsolute(_ target: String) -> Bool {
-        URLText.schemeOf(target) != nil || target.hasPrefix(":") || URLText.isHostPort(target)
+        URLText.schemeOf(target) != nil || target.hasPrefix(":") || URLText.isHostPortWithUserinfo(target)
     }
 
     /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's slash.
@@ -227,7 +229,12 @@ final class ReplContext {
                 defaults.options[spec.option] = nil
             } else {
                 let before = defaultItems.count
-                defaultItems.removeAll { ReplContext.itemKey($0)?.name.lowercased() == name.lowercased() }
+                // A header's name in any case; a query or data item's as written (`q` is not `Q`),
+                // as `merge(items:)` tells them apart.
+                defaultItems.removeAll { item in
+                    guard let k = ReplContext.itemKey(item) else { return false }
+                    return k.kind == .header ? k.name.lowercased() == name.lowercased() : k.name == name
+                }
                 if before == defaultItems.count { throw .usage("unset: no default item named '\(name)'", hint: "'env' lists them") }
             }
         }
@@ -503,7 +510,7 @@ final class ReplContext {
     /// Whether a word is a request item rather than a path or URL: it has a separator, and the
     /// text before it is a non-empty name without `/`, `?`, `#` (`foo?x=1` and `a/b:c` are paths).
     static func isItem(_ word: String) -> Bool {
-        if URLText.schemeOf(word) != nil || URLText.isHostPort(word) { return false }
+        if URLText.schemeOf(word) != nil || URLText.isHostPortWithUserinfo(word) { return false }
         guard let key = itemKey(word), !key.name.isEmpty else { return false }
         return !key.name.contains(where: { "/?#".contains($0) }) && !key.name.hasPrefix(".")
     }

@@ -50,6 +50,16 @@ package enum URLText {
         return (1...5).contains(port.count) && (after == u.count || "/?#".utf8.contains(u[after]))
     }
 
+    /// `isHostPort` after an optional `user[:password]@` (`ann:pw@localhost:8080/x`), the form
+    /// curl and the one-shot request take as a URL with credentials.
+    package static func isHostPortWithUserinfo(_ text: String) -> Bool {
+        if isHostPort(text) { return true }
+        let u = Array(text.utf8)
+        let end = u.firstIndex { "/?#".utf8.contains($0) } ?? u.count
+        guard let at = u[..<end].lastIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
+        return isHostPort(String(decoding: u[(at + 1)...], as: UTF8.self))
+    }
+
     /// Where `://` starts as three Characters (a combining mark on the second `/` makes it another
     /// Character, so no separator there).
     private static func characterSeparator(in text: String) -> String.Index? {

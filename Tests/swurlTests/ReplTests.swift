@@ -18,6 +18,27 @@ final class ReplTests: XCTestCase {
         try runSwurl(["repl"] + args, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
+    /// A target with credentials (`user:pw@host:port/path`) is a URL, as in a one-shot request:
+    /// it was taken for a header `user` (its value the password) sent to the base's host.
+    func testATargetWithCredentialsIsAURLNotAHeaderToTheBase() throws {
+        let r = try script(["u:pw9@localhost:9/get", "get ann@localhost:9/get"], ["http://127.0.0.1:9/base", "--offline"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.text.contains("pw9@"), r.text)
+        XCTAssertFalse(r.text.contains("Host: 127.0.0.1"), r.text)
+        XCTAssertEqual(r.text.components(separatedBy: "GET /get HTTP/1.1\r\nHost: localhost:9\r\n").count - 1, 2, r.text)
+        XCTAssertTrue(r.text.contains("Authorization: Basic " + Data("u:pw9".utf8).base64EncodedString()), r.text)
+    }
+
+    /// `unset NAME` matches a header's name in any case, a query or data item's as written.
+    func testUnsetMatchesOnlyHeadersInAnyCase() throws {
+        let r = try script(["set q==1 Q==2 Id=5 id=6 X-T:1", "unset q ID", "env"], ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertTrue(r.stderr.contains("unset: no default item named 'ID'"), r.stderr)
+        XCTAssertTrue(r.text.contains("Q==2") && r.text.contains("Id=5") && r.text.contains("id=6"), r.text)
+        XCTAssertFalse(r.text.contains("q==1"), r.text)
+        let h = try script(["set X-Token:1", "unset x-token", "env"], ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertFalse(h.text.contains("X-Token"), h.text)
+    }
+
     /// Every resolution case of issue 11, compared with the URL httpbin saw.
     func testPathsResolveAgainstTheBaseAsAFHTTPSessionManagerDoes() throws {
         let root = try HTTPBin.url("")
