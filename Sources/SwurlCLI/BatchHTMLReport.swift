@@ -512,7 +512,7 @@ private final class PageTally: @unchecked Sendable {
         item("bytes received", BatchHTMLReport.byteCount(bytes), id: "bytes")
         p.raw("</dl>")
         if timedLines > 0 {
-            p.raw("<p class=\"note\">Mean time per phase over the \(timedLines) lines with transfer timing: ")
+            p.raw("<p class=\"note\">Mean time per phase over the \(timedLines == 1 ? "1 line" : "\(timedLines) lines") with transfer timing: ")
             let names = BatchTimeline.Phases.names
             for (i, sum) in phaseSums.enumerated() {
                 p.raw("<span class=\"key \(names[i])\"></span>\(names[i]) ")

@@ -29,13 +29,17 @@ package struct HopEnd: Sendable {
     package var endedAt: Double
     /// Whether the response came from swurl's cache (`--cache`), not the network.
     package var fromCache: Bool
+    /// Whether the network answered 304 and the cache's stored response is the one shown.
+    package var revalidated: Bool
 
-    package init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double, fromCache: Bool = false) {
+    package init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double, fromCache: Bool = false,
+                 revalidated: Bool = false) {
         self.timing = timing
         self.redirectURL = redirectURL
         self.error = error
         self.endedAt = endedAt
         self.fromCache = fromCache
+        self.revalidated = revalidated
     }
 }
 

@@ -254,7 +254,7 @@ package final class Exchange {
             switch outcome {
             case .success(let r):
                 tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: servedRedirect ?? r.redirectURL, error: nil, endedAt: Timestamp.now(),
-                                     fromCache: transfer.servesStoredResponse))
+                                     fromCache: transfer.servesStoredResponse, revalidated: served != nil))
             case .failure(let error):
                 tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: nil, error: error, endedAt: Timestamp.now()))
             }

@@ -84,7 +84,7 @@ final class HAREntryRecorder: HopTap {
         out.recordString(t.remoteAddress)
         out.recordInt(t.localPort)
         out.recordInt(line ?? -1)
-        out.recordInt(end.fromCache ? 1 : 0)
+        out.recordInt(end.fromCache ? 1 : end.revalidated ? 2 : 0)
         out.recordString(end.error?.message)
         // The request.
         out.recordString(request.method.rawValue)

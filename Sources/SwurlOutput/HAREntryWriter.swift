@@ -15,7 +15,8 @@ enum HAREntryWriter {
         let remoteAddress = r.bytes()
         let localPort = r.int()
         let line = r.int()
-        let fromCache = r.int() != 0
+        // 1: served by the cache; 2: a 304 from the network selected the cache's stored response.
+        let fromCache = r.int()
         let error = r.bytes()
         w.raw("{\"startedDateTime\":\"")
         Timestamp.appendISO8601(started, to: &w.bytes, cache: &cache)
@@ -31,7 +32,9 @@ enum HAREntryWriter {
         if localPort > 0 { w.raw(",\"connection\":\""); w.decimal(localPort); w.raw("\"") }
         if line >= 0 { w.raw(",\"comment\":\"line "); w.decimal(line); w.raw("\"") }
         // As browsers' HAR files mark a response their cache served (Chromium's `_fromCache`).
-        if fromCache { w.raw(",\"_fromCache\":\"disk\"") }
+        if fromCache == 1 { w.raw(",\"_fromCache\":\"disk\"") }
+        // The status and body shown are the stored response's; the network sent a 304 for it.
+        if fromCache == 2 { w.raw(",\"_fromCache\":\"disk\",\"_revalidated\":true") }
         if let error { w.raw(",\"_error\":"); w.quoted(bytes: error) }
         w.raw("}")
     }

@@ -71,7 +71,18 @@ final class CacheTests: XCTestCase {
         XCTAssertNotNil(miss["serverIPAddress"], "\(miss)")
         let hit = try entry()
         XCTAssertEqual(hit["_fromCache"] as? String, "disk", "\(hit)")
+        XCTAssertNil(hit["_revalidated"], "\(hit)")
         XCTAssertEqual(origin.count("/harhit"), 1)
+        // A 304 that selected the stored response: recorded as that response, marked as such.
+        let etag = "/harreval?etag=v1&cc=" + q("no-cache")
+        _ = try swurl([origin.url(etag)])
+        let r = try swurl([origin.url(etag), "--har", har, "-v"])
+        XCTAssertTrue(r.stderr.contains("swurl: cache: revalidated (304)"), r.stderr)
+        let log = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
+        let reval = try XCTUnwrap(((log["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+        XCTAssertEqual(reval["_revalidated"] as? Bool, true, "\(reval)")
+        XCTAssertEqual(reval["_fromCache"] as? String, "disk", "\(reval)")
+        XCTAssertEqual((reval["response"] as? [String: Any])?["status"] as? Int, 200, "\(reval)")
     }
 
     func testExpiresRelativeToDateGivesFreshnessAndABadExpiresNone() throws {
