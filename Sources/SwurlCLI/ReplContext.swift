@@ -452,7 +452,11 @@ final class ReplContext {
         if words.contains(where: Redactor.hasURLPassword) { return true }
         guard let parsed = try? ArgumentParser.parse(words) else {
             return words.contains { w in
-                w.hasPrefix("--auth") || w.hasPrefix("--key-password")
+                // A misspelt or cut long option (`--a`, `--au`, `--key-pass`) fails to parse, and
+                // what follows it may still be the password.
+                let name = w.prefix { $0 != "=" }
+                let cut = name.count >= 3 && "--auth".hasPrefix(name) || name.count >= 6 && "--key-password".hasPrefix(name)
+                return cut || w.hasPrefix("--auth") || w.hasPrefix("--key-password")
                     || w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains("a")
                     || itemKey(w).map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true
             }

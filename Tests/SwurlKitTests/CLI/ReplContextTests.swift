@@ -58,7 +58,9 @@ final class ReplContextTests: XCTestCase {
                      // Forms the history kept before: scheme-less URLs, a scheme-less proxy, clusters.
                      "//ann:pw@localhost:8080/x", "localhost:8080/x --proxy ann:pw@127.0.0.1:3128",
                      "x -qa ann:pw", "x -qva ann", "set --proxy http://ann:pw@p:1", "x Proxy-Authorization:Basic",
-                     "x --unknown-option -qa ann:pw", "ann:pw@localhost:8080/x"] {
+                     "x --unknown-option -qa ann:pw", "ann:pw@localhost:8080/x",
+                     // Misspelt or cut long options, which fail to parse: the next word may be the password.
+                     "get /get -p H --a ann:pw12", "get /get --au ann:pw13", "x --key-pass secret"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
