@@ -260,7 +260,8 @@ final class BatchRunner {
 
     /// A line ended: validate it as a one-shot request would, write its body, report it.
     /// - Returns: whether new lines may start.
-    func finished(_ line: BatchLine, _ outcome: Swift.Result<Exchange.Result, SwurlError>) -> Bool {
+    /// - Parameter failedHop: libcurl's counters for the last hop when it failed after it ran.
+    func finished(_ line: BatchLine, _ outcome: Swift.Result<Exchange.Result, SwurlError>, failedHop: ExchangeTiming? = nil) -> Bool {
         var result = BatchResult(line: line.number, method: line.method, url: line.url)
         var status = ExitStatus.success
         let end = clock
@@ -269,8 +270,15 @@ final class BatchRunner {
             result.timeline = BatchTimeline(start: line.taken, end: end)
             status = ExitStatus(for: error)
             result.error = error.message
-            // A transfer stopped after the response began (--max-filesize, a cut) still has its status.
+            // A transfer stopped after the response began (--max-filesize, a cut) still has its
+            // status, version and timings, as its HAR entry has (no size: the body is not whole).
             result.status = line.body.judge.head?.status
+            if result.status != nil, let t = failedHop {
+                result.httpVersion = t.final.httpVersion
+                result.timeTotal = t.final.total + t.redirectTime
+                result.timeFirstByte = t.final.startTransfer
+                result.timeline = BatchTimeline(start: line.taken, end: end, timing: t)
+            }
             _ = line.body.settle(keep: false, to: nil)
         case .success(let r):
             result.url = r.url

@@ -259,6 +259,9 @@ package final class Exchange {
                 tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: nil, error: error, endedAt: Timestamp.now()))
             }
         }
+        if case .failure = outcome, !transfer.isReplay {
+            failedHopTiming = ExchangeTiming(final: transfer.measuredTiming, redirectTime: redirectTime, redirects: redirects, retries: retries)
+        }
         var result: TransferResult
         switch outcome {
         case .failure(let error):
@@ -331,6 +334,10 @@ package final class Exchange {
 
     /// What the cache did for the last hop (nil without `--cache` or for a method it skips).
     package private(set) var cacheStatus: String?
+
+    /// libcurl's counters for the last hop that failed after it ran (a body cut short,
+    /// `--max-filesize`): what a batch's outputs show of a line that got a response and failed.
+    package private(set) var failedHopTiming: ExchangeTiming?
 
     /// With `--stale-ok`, after a hop failed before any of its response reached the delegate:
     /// the stored response (however stale, unless it says must-revalidate or no-cache) served

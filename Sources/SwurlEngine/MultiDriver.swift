@@ -81,7 +81,7 @@ package final class MultiDriver {
     ///     may block, passes false: a prepared exchange left when the run stops is reported as
     ///     `.interrupted`. Default: false.
     package func run<Tag>(next: (_ ahead: Bool) -> (Tag, Exchange)?,
-                         finished: (Tag, Swift.Result<Exchange.Result, SwurlError>) -> Bool,
+                         finished: (Tag, Swift.Result<Exchange.Result, SwurlError>, Exchange) -> Bool,
                          tick: () -> Void = {}, input: Input? = nil, prefetch: Bool = false) -> Ending {
         var slots: [ObjectIdentifier: Slot<Tag>] = [:]
         var byEasy: [ObjectIdentifier: Slot<Tag>] = [:]
@@ -91,7 +91,7 @@ package final class MultiDriver {
 
         func end(_ slot: Slot<Tag>, _ outcome: Swift.Result<Exchange.Result, SwurlError>) {
             slots.removeValue(forKey: ObjectIdentifier(slot))
-            if !finished(slot.tag, outcome) { stopping = true }
+            if !finished(slot.tag, outcome, slot.session) { stopping = true }
         }
         // The next exchange, its first hop prepared (`prefetch`), not started.
         var ready: Slot<Tag>?
@@ -160,14 +160,14 @@ package final class MultiDriver {
                 let left = Array(slots.values) + (ready.map { [$0] } ?? [])
                 slots.removeAll()
                 ready = nil
-                for slot in left { _ = finished(slot.tag, .failure(.interrupted)) }
+                for slot in left { _ = finished(slot.tag, .failure(.interrupted), slot.session) }
                 return .interrupted
             }
             // Fill the free slots: the prepared exchange first, then from the source.
             inputPending = false
             if stopping, let left = ready {
                 ready = nil
-                _ = finished(left.tag, .failure(.interrupted))
+                _ = finished(left.tag, .failure(.interrupted), left.session)
             }
             while !stopping && slots.count < parallel {
                 if let slot = ready {

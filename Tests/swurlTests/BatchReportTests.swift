@@ -149,6 +149,27 @@ final class BatchReportTests: XCTestCase {
         }
     }
 
+    /// A line that got a response and was then cut off keeps its HTTP version and timings in
+    /// `--jsonl` and its phases in the page, as its HAR entry has them; its text result stays an
+    /// error (the body is not whole, so no size).
+    func testALineCutAfterItsResponseBeganKeepsItsTimings() throws {
+        let hostile = try HostileServer()
+        let dir = TestPaths.temporaryDirectory()
+        let page = dir + "/cut.html"
+        let batch = try input([hostile.url("/short")], in: dir)
+        let r = try runSwurl(["batch", batch, "--jsonl", "--report", page])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.text.utf8)) as? [String: Any], r.text)
+        XCTAssertEqual(json["status"] as? Int, 200, r.text)
+        XCTAssertNotNil(json["http_version"] as? String, r.text)
+        XCTAssertNotNil(json["time_total"] as? Double, r.text)
+        XCTAssertTrue(json["size"] is NSNull, r.text)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertFalse(html.contains("<i class=\"failed-key\" style=\"width:100%\">"), "the line's phases are drawn")
+        let text = try runSwurl(["batch", batch])
+        XCTAssertTrue(text.text.hasPrefix("1 error 1 GET "), text.text)
+    }
+
     /// A failure's message can quote the server (here a Location whose host holds U+202E, the
     /// right-to-left override): the results, `--jsonl`, the page and JUnit show the override
     /// escaped, as the terminal does, so it cannot reorder the words around it.
