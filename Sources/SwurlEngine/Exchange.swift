@@ -259,6 +259,8 @@ package final class Exchange {
                 tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: nil, error: error, endedAt: Timestamp.now()))
             }
         }
+        // Of this hop only: an earlier hop's failure (retried) says nothing of a later one's.
+        failedHopTiming = nil
         if case .failure = outcome, !transfer.isReplay {
             failedHopTiming = ExchangeTiming(final: transfer.measuredTiming, redirectTime: redirectTime, redirects: redirects, retries: retries)
         }
