@@ -58,12 +58,11 @@ package struct CacheKey: Sendable, Equatable, Hashable {
     /// carries — a header item, a session's or the defaults' — is in the key: an API key in
     /// `X-Api-Key` or `Private-Token` keeps one caller's responses from another's, as
     /// `Authorization` does.
-    package static let unkeyedHeaders: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "host",
-        "accept", "accept-encoding", "accept-language", "accept-charset", "user-agent",
+    package static let unkeyedHeaders: Set<String> = Set(credentialHeaders.map { $0.lowercased() }).union([
+        "host", "accept", "accept-encoding", "accept-language", "accept-charset", "user-agent",
         "cache-control", "pragma", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range",
         "connection", "keep-alive", "te", "expect", "content-length",
-    ]
+    ])
 
     /// The key material of `fields` past the unkeyed ones: `name:value` lines, names in lower
     /// case, sorted (the order fields were given in makes no other identity); nil when none.

@@ -392,7 +392,7 @@ package enum Reachability {
         }
         // The proxy libcurl will connect to (--proxy, or the variables unless NO_PROXY names the host).
         let proxy = options.proxy.proxy(forURL: urlText)
-        var url = try CurlURL(parsing: proxy.map { $0.containsText("://") ? $0 : "http://" + $0 } ?? urlText)
+        var url = try CurlURL(parsing: proxy.map(ProxySettings.absolute) ?? urlText)
         if proxy != nil, url.port == nil, url.scheme != "https" { url.port = 1080 }
         let family: Int32? = switch options.ipVersion {
         case .v4: AF_INET
@@ -404,8 +404,7 @@ package enum Reachability {
         do { try waitUntilReachable(target, limit: limit) } catch {
             // Waiting for a proxy: the message says so, and where it came from.
             guard let proxy, case .timedOut(let message) = error else { throw error }
-            let scheme = URLText.schemeOf(urlText)?.lowercased() ?? "http"
-            throw .timedOut(message + "; that is the proxy \(Redactor.url(proxy)) (from \(options.proxy.source(forScheme: scheme)))")
+            throw .timedOut(message + "; that is " + options.proxy.named(proxy, forURL: urlText))
         }
     }
 

@@ -139,13 +139,11 @@ package final class Transfer: EasyTransferHandler {
     /// The proxy a refused connection went to, named with where it came from: libcurl's message
     /// gives only an address and a port, which reads as the server's.
     static func proxyDown(_ settings: ProxySettings, url: String, message: String) -> String? {
-        let scheme = URLText.schemeOf(url)?.lowercased() ?? "http"
-        guard let proxy = settings.proxy(forScheme: scheme) else { return nil }
-        let withScheme = proxy.containsText("://") ? proxy : "http://" + proxy
-        // The message names the address it tried: the proxy's host and port, not the server's
-        // (a no_proxy host, reached directly, may share the proxy's port).
-        guard let origin = try? Origin(url: withScheme), message.lowercased().containsText("to \(origin.host) port \(origin.port) ") else { return nil }
-        return "that is the proxy \(Redactor.url(proxy)) (from \(settings.source(forScheme: scheme))); is it running? --proxy '' connects directly"
+        guard let proxy = settings.proxy(forURL: url) else { return nil }
+        // The message names the address it tried: the proxy's host and port, not the server's.
+        guard let origin = try? Origin(url: ProxySettings.absolute(proxy)),
+              message.lowercased().containsText("to \(origin.host) port \(origin.port) ") else { return nil }
+        return "that is \(settings.named(proxy, forURL: url)); is it running? --proxy '' connects directly"
     }
 
     /// A `--resolve` entry for the URL's host whose port is another: libcurl uses an entry only

@@ -212,6 +212,17 @@ package struct ProxySettings: Sendable, Equatable {
         return true
     }
 
+    /// `proxy` as a URL: a proxy given without a scheme is an http one, as libcurl reads it.
+    package static func absolute(_ proxy: String) -> String {
+        proxy.containsText("://") ? proxy : "http://" + proxy
+    }
+
+    /// `proxy` (the one `proxy(forURL:)` picked for `url`) as messages name it: its URL, a
+    /// password masked, and where it came from (`the proxy http://p:3128 (from http_proxy)`).
+    package func named(_ proxy: String, forURL url: String) -> String {
+        "the proxy \(Redactor.url(proxy)) (from \(source(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http")))"
+    }
+
     /// Where `proxy(forScheme:)`'s answer comes from, as a user would name it.
     package func source(forScheme scheme: String) -> String {
         if explicit != nil { return "--proxy" }
@@ -261,7 +272,7 @@ extension EasyHandle {
             throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(Redactor.url(proxy)))'",
                          hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
         }
-        if !proxy.isEmpty, let parsed = try? CurlURL(parsing: proxy.containsText("://") ? proxy : "http://" + proxy) {
+        if !proxy.isEmpty, let parsed = try? CurlURL(parsing: ProxySettings.absolute(proxy)) {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the proxy URL") }
             if let p = parsed.password { try HeaderValue.check(p, "the password in the proxy URL") }
         }

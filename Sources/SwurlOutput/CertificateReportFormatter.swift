@@ -5,7 +5,7 @@ package enum CertificateReportFormatter {
     package static func text(_ r: CertificateReport) -> String {
         var s = "\(TerminalSanitizer.clean(Redactor.url(r.url)))\n"
         s += "TLS: \(r.tls.version), \(r.tls.cipher), ALPN \(r.tls.alpn ?? "none")\n\n"
-        s += "Presented chain (\(r.presented.count) certificate\(r.presented.count == 1 ? "" : "s"), leaf first):\n"
+        s += "Presented chain (\(counted(r.presented.count, "certificate")), leaf first):\n"
         for (i, e) in r.presented.enumerated() { s += entry(i, e) }
         s += "\n"
         if let path = r.verifiedPath {

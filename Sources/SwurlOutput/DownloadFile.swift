@@ -316,10 +316,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if direct {
             if fd < 0 { fd = OutputTarget.openInPlace(part, target: part) }
         } else {
-            do { fd = try DownloadFile.openPart(part, append: append) } catch {
-                partHeldElsewhere = DownloadFile.isHeldElsewhere(part)
-                throw error
+            guard let opened = try DownloadFile.openPart(part, append: append) else {
+                partHeldElsewhere = true
+                throw DownloadFile.heldElsewhere(part)
             }
+            fd = opened
         }
         guard fd >= 0 else {
             throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
@@ -408,7 +409,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         fd = -1
         if held < 0 && !alreadyComplete && !inPlace {
             // No body arrived (an empty file).
-            held = try DownloadFile.openPart(part, append: false)
+            guard let opened = try DownloadFile.openPart(part, append: false) else { throw DownloadFile.heldElsewhere(part) }
+            held = opened
         }
         // The written descriptor is closed before the rename, so that a failed close (a quota or
         // I/O error NFS reports only then) stops the save; a duplicate keeps the `.part`'s lock
@@ -447,26 +449,24 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         committed = true
     }
 
-    /// Whether another run holds `part` (its lock is taken).
-    static func isHeldElsewhere(_ part: String) -> Bool {
-        let fd = open(ArgumentBytes.path(part), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    /// The error for a `.part` another run is writing.
+    static func heldElsewhere(_ part: String) -> SwurlError {
+        .output("'\(part)' is being written by another download running now; wait for it to end, or save this one under another name (-o FILE)")
     }
 
     /// Opens `part` for this run's bytes (appended, or from its start), locked: two runs
     /// downloading to one name (`-o same` twice at once) would mix their bytes in one `.part`
     /// and each report the result as saved. The lock (flock, held while the file is open) is
     /// taken before the file is cut back, so a run that finds it held changes nothing.
-    /// - Throws: `SwurlError.output` when the file cannot be opened or another run holds it.
-    static func openPart(_ part: String, append: Bool) throws(SwurlError) -> Int32 {
+    /// - Returns: the descriptor, or nil when another run holds the file (`heldElsewhere`).
+    /// - Throws: `SwurlError.output` when the file cannot be opened or cut back.
+    static func openPart(_ part: String, append: Bool) throws(SwurlError) -> Int32? {
         let fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o666)
         guard fd >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
         // A file system without locks (ENOLCK: NFS without lockd) downloads as before, unlocked.
         if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
             close(fd)
-            throw .output("'\(part)' is being written by another download running now; wait for it to end, or save this one under another name (-o FILE)")
+            return nil
         }
         if !append && ftruncate(fd, 0) != 0 {
             let e = errno

@@ -30,6 +30,6 @@ final class ImageResponseDecoder: ResponseDecoding {
         var digits = Array(String(n))
         var i = digits.count - 3
         while i > 0 { digits.insert(" ", at: i); i -= 3 }
-        return String(digits) + (n == 1 ? " byte" : " bytes")
+        return String(digits) + (n == 1 ? " byte" : " bytes")   // `counted`, with the digits grouped
     }
 }

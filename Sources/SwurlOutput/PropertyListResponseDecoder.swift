@@ -93,11 +93,10 @@ final class PropertyListResponseDecoder: ResponseDecoding {
 
     /// `3 bytes: 00 01 02` for short data, `1024 bytes` otherwise.
     static func dataSummary(_ d: [UInt8]) -> String {
-        let unit = d.count == 1 ? "byte" : "bytes"
-        guard !d.isEmpty, d.count <= 32 else { return "\(d.count) \(unit)" }
+        guard !d.isEmpty, d.count <= 32 else { return counted(d.count, "byte") }
         let hex = Array("0123456789abcdef".utf8)
         let text = d.map { String(decoding: [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]], as: UTF8.self) }.joined(separator: " ")
-        return "\(d.count) \(unit): \(text)"
+        return "\(counted(d.count, "byte")): \(text)"
     }
 
     private static func realText(_ v: Double) -> String {
