@@ -17,7 +17,8 @@ RUNS=${HAR_RUNS:-15}
 dir="$OUT/nginx-har"
 mkdir -p "$dir/www"
 mnt="$dir/ext4"
-trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true; mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"; rm -f "$dir/ext4.img"' EXIT
+shm="$dir/tmpfs"
+trap 'kill "$(cat "$dir/nginx.pid" 2>/dev/null)" 2>/dev/null || true; mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"; mountpoint -q "$shm" 2>/dev/null && umount "$shm"; rm -f "$dir/ext4.img"' EXIT
 echo "hello from nginx" > "$dir/www/small.txt"
 nport=$(free_port)
 start_nginx "$dir" har 512 "    access_log off;
@@ -45,14 +46,18 @@ rm -rf "$dir/new"
 # loop device, beside whatever file system $OUT is on (the machine this was measured on has a
 # root file system without a journal, mounted with `discard`: every freed block waits for the
 # disk, and new files skip recently freed inodes; docs/performance.md, "Ninth round"). The
-# image holds every turn's new files (about 2 MB a turn).
-echo "== the same, all three outputs, on $(findmnt -n -r -o FSTYPE,OPTIONS -T "$dir" 2>/dev/null || echo '?') and on a fresh default ext4"
+# image holds every turn's new files (about 2 MB a turn). And on a tmpfs, where writing a file
+# costs only its pages in memory: what is left there is swurl's own work, the file systems'
+# rows add what each charges for the same bytes.
+echo "== the same, all three outputs, on $(findmnt -n -r -o FSTYPE,OPTIONS -T "$dir" 2>/dev/null || echo '?'), on a fresh default ext4 and on a tmpfs"
 if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v findmnt >/dev/null; then
   truncate -s "$(( (RUNS + 2) * 4 + 256 ))M" "$dir/ext4.img"
   mkfs.ext4 -q -F "$dir/ext4.img"
   mkdir -p "$mnt"
   mount -o loop "$dir/ext4.img" "$mnt"
-  mkdir -p "$mnt/new" "$dir/new"
+  mkdir -p "$shm"
+  mount -t tmpfs -o size=$(( (RUNS + 2) * 4 + 64 ))M swurl-bench "$shm"
+  mkdir -p "$mnt/new" "$dir/new" "$shm/new"
   python3 scripts/bench-turns.py --pairs "$RUNS" 2 1000 \
     "here, replacing=$SWURL batch $dir/urls -q --parallel 16 --har $dir/t.har --report $dir/t.html --junit $dir/t.xml" \
     "plain 1=$SWURL batch $dir/urls -q --parallel 16" \
@@ -61,12 +66,16 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v findmnt >
     "ext4, replacing=$SWURL batch $dir/urls -q --parallel 16 --har $mnt/t.har --report $mnt/t.html --junit $mnt/t.xml" \
     "plain 3=$SWURL batch $dir/urls -q --parallel 16" \
     "ext4, new files=$SWURL batch $dir/urls -q --parallel 16 --har $mnt/new/{turn}.har --report $mnt/new/{turn}.html --junit $mnt/new/{turn}.xml" \
-    "plain 4=$SWURL batch $dir/urls -q --parallel 16"
-  umount "$mnt"
+    "plain 4=$SWURL batch $dir/urls -q --parallel 16" \
+    "tmpfs, replacing=$SWURL batch $dir/urls -q --parallel 16 --har $shm/t.har --report $shm/t.html --junit $shm/t.xml" \
+    "plain 5=$SWURL batch $dir/urls -q --parallel 16" \
+    "tmpfs, new files=$SWURL batch $dir/urls -q --parallel 16 --har $shm/new/{turn}.har --report $shm/new/{turn}.html --junit $shm/new/{turn}.xml" \
+    "plain 6=$SWURL batch $dir/urls -q --parallel 16"
+  umount "$mnt" "$shm"
   rm -f "$dir/ext4.img"
   rm -rf "$dir/new"
 else
-  echo "  (skipped: making and mounting an ext4 image needs root, mkfs.ext4 and findmnt)"
+  echo "  (skipped: making and mounting an ext4 image and a tmpfs needs root, mkfs.ext4 and findmnt)"
 fi
 
 echo "== 100,000 lines, swurl batch --parallel 16, peak RSS"
