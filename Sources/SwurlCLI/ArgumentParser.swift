@@ -5,6 +5,10 @@ package struct ParsedArguments: Sendable {
     package var options: [Option: [String?]] = [:]
     /// Everything that is not an option: method, URL, request items.
     package var positionals: [String] = []
+    /// Options cancelled by `--no-OPTION`: their values before it are gone from `options`, and
+    /// defaults under these arguments (the config file's, a batch's or the REPL's) drop theirs
+    /// (`dropResetDefaults`). A later `--OPTION` sets it again.
+    package var resets: Set<Option> = []
 
     /// Whether the option named `name` was given.
     package func has(_ option: Option) -> Bool { options[option] != nil }
@@ -12,6 +16,16 @@ package struct ParsedArguments: Sendable {
     package func value(_ option: Option) -> String? { options[option]?.last ?? nil }
     /// Every value given for `name`, in order.
     package func values(_ option: Option) -> [String] { (options[option] ?? []).compactMap { $0 } }
+
+    /// `defaults` without the values of the options these arguments cancel with `--no-OPTION`.
+    func dropResetDefaults(_ defaults: ParsedArguments) -> ParsedArguments {
+        var kept = defaults
+        for option in resets { kept.options[option] = nil }
+        return kept
+    }
+
+    /// Options `--no-OPTION` cannot cancel: they end the run before any default matters.
+    static let notResettable: Set<Option> = [.help, .version, .generate]
 }
 
 /// Parses `swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]`: options may stand anywhere,
@@ -54,6 +68,18 @@ package enum ArgumentParser {
                     name = String(body)
                 }
                 guard let spec = OptionTable.spec(long: name) else {
+                    // `--no-OPTION` (HTTPie's): OPTION's values so far, and the defaults', are
+                    // dropped. An option named `no-…` itself (`--no-cache`) is taken first.
+                    if name.hasPrefix("no-"), let cancelled = OptionTable.spec(long: String(name.dropFirst(3))),
+                       !ParsedArguments.notResettable.contains(cancelled.option) {
+                        if inline != nil {
+                            throw .usage("option --\(name) takes no value (got '\(arg)')",
+                                         hint: "--\(name) drops --\(cancelled.name)'s values, the config file's included")
+                        }
+                        result.options[cancelled.option] = nil
+                        result.resets.insert(cancelled.option)
+                        continue
+                    }
                     throw unknown("--" + name)
                 }
                 switch spec.argument {
@@ -175,9 +201,18 @@ package enum ArgumentParser {
         var hint = "see 'swurl --help' for the list of options"
         // No guess for a short option: every letter is one edit from every other.
         guard option.hasPrefix("--") else { return .usage("unknown option '\(option)'", hint: hint) }
-        let best = names.filter { $0.hasPrefix("--") }.min { editDistance(option, $0) < editDistance(option, $1) }
-        if let best, editDistance(option, best) <= max(1, (option.count - 2) / 3) {
+        let longs = names.filter { $0.hasPrefix("--") }
+        func closest(_ word: String) -> String? {
+            let best = longs.min { editDistance(word, $0) < editDistance(word, $1) }
+            guard let best, editDistance(word, best) <= max(1, (word.count - 2) / 3) else { return nil }
+            return best
+        }
+        if let best = closest(option) {
             hint = "did you mean '\(best)'?"
+        } else if option.hasPrefix("--no-"), let best = closest("--" + option.dropFirst(5)),
+                  let spec = OptionTable.spec(long: String(best.dropFirst(2))), !ParsedArguments.notResettable.contains(spec.option) {
+            // A misspelt --no-OPTION: the option it would cancel.
+            hint = "did you mean '--no-\(best.dropFirst(2))'?"
         }
         return .usage("unknown option '\(option)'", hint: hint)
     }

@@ -49,7 +49,10 @@ final class BatchDefaults {
     ///
     /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
     static func needsOwnSharedState(_ line: ParsedArguments, request: HTTPRequest) -> Bool {
-        needsOwnSharedState(changesRoute: line.has(.resolve) || line.has(.unixSocket) || line.has(.proxy), request: request)
+        // A line's --no-resolve (or --no-proxy, --no-unix-socket) changes the route too: the
+        // shared DNS cache and connections hold the batch's.
+        needsOwnSharedState(changesRoute: [Option.resolve, .unixSocket, .proxy].contains { line.has($0) || line.resets.contains($0) },
+                            request: request)
     }
 
     /// The rule itself, for a request whose route options are known (a REPL line: any `--resolve`,
@@ -65,7 +68,7 @@ final class BatchDefaults {
     /// - Throws: `SwurlError.usage` for an option a batch line cannot carry or one a request
     ///   does not take, and the errors of `CommandOptions.init`.
     func options(for line: ParsedArguments) throws(SwurlError) -> CommandOptions {
-        if line.options.isEmpty, let parsed = parsedBox {
+        if line.options.isEmpty, line.resets.isEmpty, let parsed = parsedBox {
             return try parsed.options.with(positionals: line.positionals, form: form, environment: environment)
         }
         var args = line

@@ -67,7 +67,8 @@ enum ConfigFile {
         var places: [Option: String] = [:]
         let config = try parse(bytes, file: path, places: &places)
         for option in args.options.keys { places[option] = nil }
-        var merged = config
+        var merged = args.dropResetDefaults(config)
+        merged.resets = args.resets
         for (option, _) in args.options {
             // One of a set on the command line drops the others the config gave (a later
             // `--json` beats a config `--form`).

@@ -192,7 +192,7 @@ package enum OptionTable {
                    help: "OpenSSL cipher list, ':'-separated; TLS 1.3 suite names (TLS_AES_128_GCM_SHA256, ...) set the TLS 1.3 suites."),
         // Other
         OptionSpec(.noConfig, group: .other,
-                   help: "Do not read the config file of default options ($SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config, default ~/.config/swurl/config). See CONFIG FILE in the man page."),
+                   help: "Do not read the config file of default options ($SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config, default ~/.config/swurl/config). To drop one default instead, give --no-OPTION (--no-follow, --no-timeout): it drops OPTION's values from the config file, a batch's or the REPL's defaults and earlier on the command line. See CONFIG FILE in the man page."),
         OptionSpec(.help, group: .other, help: "Show a short help (the commands and the most used options) and exit; --help all (or swurl help all) shows every option, swurl help COMMAND (or swurl COMMAND --help) one command's options."),
         OptionSpec(.version, group: .other, help: "Show the versions of swurl, libcurl and OpenSSL and exit."),
         OptionSpec(.stopOnError, group: .other, commands: [.repl],

@@ -533,7 +533,7 @@ final class ReplContext {
 
     /// Options: a line's option replaces the defaults' values of the same option and of its exclusive set.
     static func merge(_ defaults: ParsedArguments, _ line: ParsedArguments) -> ParsedArguments {
-        var merged = defaults
+        var merged = line.dropResetDefaults(defaults)
         for option in line.options.keys {
             for set in OptionTable.exclusiveSets where set.contains(option) { for o in set { merged.options[o] = nil } }
         }
@@ -561,6 +561,7 @@ final class ReplContext {
       cd [PATH_OR_URL]      change the base URL (cd .. goes up; cd alone returns to the first base)
       set ITEM|OPTION ...   add defaults for every request (set X-Token:abc, set --form, set -a user:pass)
       unset NAME ...        remove a default header or item (unset X-Token) or option (unset --form)
+                            (a line's --no-OPTION drops a default option for that line: GET /x --no-follow)
       env                   show the base URL and the defaults, credentials masked
       help                  this text; 'GET --help' shows swurl's options
       exit, quit, Ctrl-D    leave the REPL
