@@ -14,7 +14,12 @@ final class BatchDefaults {
     /// The defaults parsed alone, at the first line that needs them (a key password is asked
     /// for then, once); nil when that failed (each line then reports the error the full path
     /// finds, after its own).
-    private lazy var parsedBox: ParsedDefaults? = (try? CommandOptions(optionsOnly: arguments, environment: environment)).map(ParsedDefaults.init)
+    private lazy var parsedBox: ParsedDefaults? = {
+        // A line without options of its own brings no partner: the qualifiers waiting for one go.
+        var alone = arguments
+        OptionTable.dropWaitingQualifiers(&alone, own: ParsedArguments())
+        return (try? CommandOptions(optionsOnly: alone, environment: environment)).map(ParsedDefaults.init)
+    }()
     /// The parsed defaults in a class, so that reading them copies no CommandOptions.
     private final class ParsedDefaults {
         let options: CommandOptions
@@ -85,6 +90,7 @@ final class BatchDefaults {
         // The line's options over the defaults, as a REPL line's over its defaults: a line's
         // --json replaces a batch --form rather than clashing with it.
         args = ReplContext.merge(arguments, line)
+        OptionTable.dropWaitingQualifiers(&args, own: line)
         args.positionals = line.positionals
         // The client key's password asked for once, at the first line, serves every line that
         // uses the batch's key (a line with its own --key, --cert or --key-password is asked anew).

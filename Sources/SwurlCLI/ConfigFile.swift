@@ -19,15 +19,6 @@ enum ConfigFile {
     /// request, the report's format for `certs` and `reach`): a config default is never theirs.
     static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach, .cache]]
 
-    /// Options that only qualify another (`--pin-scope` how a pin is checked, `--all` how
-    /// followed redirects are shown): as a config default each waits for one of these to be
-    /// given, in the file or on the command line, and is left out of a one-shot request without
-    /// them (on the command line alone it is still a usage error, naming what it needs). A batch
-    /// or the REPL keeps it for the lines that bring the option.
-    static let qualifiers: [Option: [Option]] = [
-        .pinScope: [.pinPubkey, .pinCert], .all: [.follow], .harBodies: [.har], .harSecrets: [.har],
-    ]
-
     /// The error for a config default that `command` cannot honour and must not drop: those
     /// that decide whether, and as whom, requests go out (`--offline`, `--curl`, `--session`)
     /// on a command that sends requests without taking them (`swurl batch`). Nil for any other

@@ -214,6 +214,24 @@ package enum OptionTable {
     /// The options that appear in documentation.
     package static var documented: [OptionSpec] { all.filter { !$0.hidden } }
 
+    /// Options that only qualify another (`--pin-scope` how a pin is checked, `--all` how
+    /// followed redirects are shown, `--continue` how a download starts): as a default (the
+    /// config file's, a batch's, the REPL's) each waits for one of its partners, and a request
+    /// without any leaves it out (`dropWaitingQualifiers`). Given on a one-shot command line
+    /// alone, it is still a usage error, naming what it needs.
+    static let qualifiers: [Option: [Option]] = [
+        .pinScope: [.pinPubkey, .pinCert], .all: [.follow], .harBodies: [.har], .harSecrets: [.har],
+        .continue: [.download], .overwrite: [.download], .boundary: [.multipart, .form], .authType: [.auth],
+    ]
+
+    /// Drops from `args` (defaults with a request's own options over them) each qualifier that
+    /// the request's own options (`own`) do not give and whose partners `args` lacks.
+    static func dropWaitingQualifiers(_ args: inout ParsedArguments, own: ParsedArguments) {
+        for (option, partners) in qualifiers where args.has(option) && !own.has(option) && !partners.contains(where: { args.has($0) }) {
+            args.options[option] = nil
+        }
+    }
+
     /// Options that exclude each other, the one rule for every place defaults meet a later
     /// choice: an option on the command line drops the config's others of its set, a REPL or
     /// batch line's drops the defaults' (`--json` over `--form`). `--raw` is in none: it goes

@@ -204,12 +204,12 @@ final class ReplContext {
     /// Defaults whose values or combination no request could take (`--timeout abc`,
     /// `--download` with `--offline`, a missing `--cacert` file) are refused when they are set:
     /// kept, they would fail every later line. Options that need a partner a line may bring
-    /// (`--all` and `-F`, `--continue` and `-d`, `--har-bodies` and `--har`, `--boundary` and
-    /// `--multipart`, `-A` and `-a`) are not judged alone, and a client key is checked when a
-    /// line uses it (its password is asked for then).
+    /// (`OptionTable.qualifiers`: `--all` and `-F`, `--continue` and `-d`, `--pin-scope` and a
+    /// pin, `-A` and `-a`) are not judged alone, and a client key is checked when a line uses it
+    /// (its password is asked for then).
     static func checkDefaults(_ options: ParsedArguments, items: [String], environment: Environment) throws(SwurlError) {
         var checked = options
-        for o in [Option.key, .cert, .keyPassword, .all, .continue, .harBodies, .harSecrets, .boundary, .authType] {
+        for o in [Option.key, .cert, .keyPassword] + OptionTable.qualifiers.keys {
             checked.options[o] = nil
         }
         // With the default items too: `--raw` beside a default data item fails every line.
@@ -248,6 +248,7 @@ final class ReplContext {
             return .success
         }
         var merged = ReplContext.merge(defaults, line)
+        OptionTable.dropWaitingQualifiers(&merged, own: line)
         for o in ReplContext.replOnly where line.has(o) {
             throw .usage("--\(o.rawValue) applies to 'swurl repl' itself, not to a line")
         }

@@ -64,13 +64,16 @@ package enum Swurl {
             }
             args.options[spec.option] = nil
         }
-        // A config default that qualifies an option this run does not have waits for it. Only
-        // for a one-shot request: a batch or REPL line may bring the option itself (a pinned
-        // line keeps the config's --pin-scope).
+        // A config default that qualifies an option this run does not have waits for it. For
+        // a batch or the REPL, only those whose partner no line brings to them (--har is the
+        // batch's, and a REPL line's own log takes no defaults): a pinned line keeps the
+        // config's --pin-scope, each line drops what waits in vain (`dropWaitingQualifiers`).
         if command.name == .request || command.name == .download {
-            for (option, partners) in ConfigFile.qualifiers where !given.has(option) && !partners.contains(where: { args.has($0) }) {
-                args.options[option] = nil
-            }
+            OptionTable.dropWaitingQualifiers(&args, own: given)
+        } else if command.name == .batch || command.name == .repl {
+            var runLevel = args
+            OptionTable.dropWaitingQualifiers(&runLevel, own: given)
+            for option in [Option.harBodies, .harSecrets] where !runLevel.has(option) { args.options[option] = nil }
         }
         do {
             try CommandTable.check(args, for: command)

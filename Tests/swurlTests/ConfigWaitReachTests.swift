@@ -69,11 +69,45 @@ final class ConfigWaitReachTests: XCTestCase {
         let batch = try runSwurl(["batch", lines], environment: env)
         XCTAssertEqual(batch.status, 7, batch.text + batch.stderr)
         XCTAssertTrue(batch.text.contains("--pin-scope leaf"), batch.text)
-        let repl = try runSwurl(["repl", server.base], stdin: Data("get /p --pin-pubkey \(try certs.pin("root.pem"))\n".utf8), environment: env)
-        // The REPL checks its defaults at its start, where the config's --pin-scope has no pin yet:
-        // refused there (64), never a line sent under a looser scope.
-        XCTAssertEqual(repl.status, 64, repl.text + repl.stderr)
+        let repl = try runSwurl(["repl", server.base, "--stop-on-error"], stdin: Data("get /p --pin-pubkey \(try certs.pin("root.pem"))\n".utf8),
+                                environment: env)
+        // The REPL starts (its defaults have no pin yet: the scope waits for one), and the line
+        // that pins gets the config's scope: refused (7), never sent under a looser scope.
+        XCTAssertEqual(repl.status, 7, repl.text + repl.stderr)
         XCTAssertEqual(server.capturedAll.count, 0, "nothing was sent to a server the pin refused")
+    }
+
+    /// A default that only qualifies another (OptionTable.qualifiers) waits for its partner on
+    /// every door: a batch line, a REPL line or a one-shot request without the partner leaves it
+    /// out (before, the REPL refused to start, batch lines failed with 64, and a config
+    /// --boundary or -A failed every request without --multipart or -a); one with the partner
+    /// gets it.
+    func testQualifierDefaultsWaitForTheirPartnerOnEveryDoor() throws {
+        let get = try HTTPBin.url("/get"), redirect = try HTTPBin.url("/redirect/1")
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        try Data("\(get)\n\(redirect) -F\n".utf8).write(to: URL(fileURLWithPath: lines))
+        for text in ["--pin-scope leaf", "--har-bodies --har-secrets", "--all", "--boundary zz", "-A digest", "--continue", "--overwrite"] {
+            let (env, _) = try config(text + "\n")
+            let batch = try runSwurl(["batch", lines, "-q"], environment: env)
+            XCTAssertEqual(batch.status, 0, "\(text): \(batch.text) \(batch.stderr)")
+            let repl = try runSwurl(["repl", try HTTPBin.url(""), "-q", "--stop-on-error"], stdin: Data("get\n/redirect/1 -F\n".utf8), environment: env)
+            XCTAssertEqual(repl.status, 0, "\(text): \(repl.stderr)")
+            let one = try runSwurl(["POST", try HTTPBin.url("/post"), "a=1", "-q"], environment: env)
+            XCTAssertEqual(one.status, 0, "\(text): \(one.stderr)")
+        }
+        // The REPL's own --continue waits for a line's -d.
+        let own = try runSwurl(["--no-config", "repl", try HTTPBin.url(""), "--continue", "-q", "--stop-on-error"], stdin: Data("get\n".utf8))
+        XCTAssertEqual(own.status, 0, own.stderr)
+        // With the partner, the default applies: the config's boundary to --multipart, its
+        // --all to a REPL line's -F, its -A digest to -a.
+        let (env, _) = try config("--boundary zz\n--all\n-A digest\n")
+        let multipart = try runSwurl(["--offline", "--multipart", "POST", "http://127.0.0.1:9/x", "a=1"], environment: env)
+        XCTAssertTrue(multipart.text.contains("Content-Type: multipart/form-data; boundary=zz\r\n"), multipart.text)
+        let hops = try runSwurl(["repl", try HTTPBin.url(""), "--stop-on-error"], stdin: Data("/redirect/1 -F -h\n".utf8), environment: env)
+        XCTAssertEqual(hops.status, 0, hops.stderr)
+        XCTAssertTrue(hops.text.contains("302 FOUND") && hops.text.contains("200 OK"), "--all shows both hops: \(hops.text)")
+        let digest = try runSwurl([try HTTPBin.url("/digest-auth/auth/ann/pw"), "-a", "ann:pw", "-q"], environment: env)
+        XCTAssertEqual(digest.status, 0, digest.stderr)
     }
 
     /// A bad value in the config is reported at its FILE:LINE, as its syntax errors are.
