@@ -64,7 +64,14 @@ struct CurlCommandExport {
         let cookieItems = Transfer.cookieItemValues(request.headers)
         for field in request.headers {
             let key = field.name.lowercased()
-            if CurlCommandExport.leftToCurl.contains(key) || multipart && key == "content-type" { continue }
+            if CurlCommandExport.leftToCurl.contains(key) { continue }
+            if multipart && key == "content-type" {
+                // curl's -F sends multipart/form-data with its own boundary, and adds that
+                // boundary to a multipart type of the user's (multipart/mixed) given as a header.
+                let type = HeaderParameters.removing("boundary", from: field.value)
+                if type.trimmingSpaces().lowercased() != "multipart/form-data" { add("--header", "Content-Type: " + type.trimmingSpaces()) }
+                continue
+            }
             if key == "cookie" && !cookieItems.isEmpty { continue }
             // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
             // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.

@@ -120,6 +120,9 @@ package struct RequestBuilder {
         }
 
         try applyHeaderItems(items, to: &request)
+        if options.bodyFormat == .multipart, let contentType, let boundary = HeaderParameters.value("boundary", in: contentType) {
+            try RequestBuilder.keepBoundary(boundary, in: &request)
+        }
         try checkFraming(request)
         let parts = options.bodyFormat == .multipart && hasData ? MultipartRequestSerializer.parts(tree: tree, parameters: parameters) : []
         return Built(request: request, parts: parts)
@@ -203,6 +206,23 @@ package struct RequestBuilder {
                 request.removedHeaders.removeAll { $0.lowercased() == key }
             }
         }
+    }
+
+    /// A `Content-Type:multipart/…` item names the type a multipart body goes as; its parts are
+    /// still separated by `boundary`, so the header gets it (as HTTPie and curl add theirs).
+    /// Before, the item replaced the serializer's type with its boundary, and no server could
+    /// find the parts. One naming another boundary is refused; any other type is the user's.
+    static func keepBoundary(_ boundary: String, in request: inout HTTPRequest) throws(SwurlError) {
+        guard let given = request.headers["Content-Type"],
+              given.trimmingSpaces().lowercased().hasPrefix("multipart/") else { return }
+        if let named = HeaderParameters.value("boundary", in: given) {
+            guard named == boundary else {
+                throw .usage("the item 'Content-Type:\(TerminalSanitizer.clean(given))' names the boundary '\(TerminalSanitizer.clean(named))', but the parts are separated by '\(boundary)'",
+                             hint: "leave boundary= out of the item (swurl adds the body's), or give it with --boundary")
+            }
+            return
+        }
+        request.headers.set("Content-Type", given.trimmingSpaces() + "; boundary=" + boundary)
     }
 
     /// A user's Content-Length or Transfer-Encoding item must agree with the body swurl sends:

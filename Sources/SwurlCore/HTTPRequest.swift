@@ -65,13 +65,7 @@ package struct HTTPResponseHead: Sendable, Equatable {
     /// The `charset` parameter of `Content-Type`, lower-cased and unquoted, or nil.
     package var charset: String? {
         guard let ct = headers["Content-Type"] else { return nil }
-        for param in ct.split(separator: ";").dropFirst() {
-            let kv = param.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
-            if kv.count == 2, kv[0].lowercased() == "charset" {
-                return kv[1].replacingAll("\"", with: "").lowercased()
-            }
-        }
-        return nil
+        return HeaderParameters.value("charset", in: ct)?.lowercased()
     }
 }
 

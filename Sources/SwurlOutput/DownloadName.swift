@@ -36,7 +36,7 @@ package enum DownloadName {
     package static func filename(fromContentDisposition value: String) -> String? {
         var plain: String?
         var extended: String?
-        for param in parameters(value).dropFirst() {
+        for param in HeaderParameters.split(value).dropFirst() {
             guard let eq = param.firstIndex(of: "=") else { continue }
             let key = String(param[..<eq]).trimmingSpaces().lowercased()
             let raw = String(param[param.index(after: eq)...]).trimmingSpaces()
@@ -48,7 +48,7 @@ package enum DownloadName {
                 guard charset == "utf-8" || charset == "iso-8859-1" else { continue }
                 extended = percentDecode(String(pieces[2]), latin1: charset == "iso-8859-1")
             } else if key == "filename" {
-                plain = unquote(raw)
+                plain = HeaderParameters.unquote(raw)
             }
         }
         return extended ?? plain
@@ -176,33 +176,6 @@ package enum DownloadName {
         var n = 1
         while exists("\(path)-\(n)") || exists("\(path)-\(n).part") { n += 1 }
         return "\(path)-\(n)"
-    }
-
-    /// Splits a header value at `;` outside quotes.
-    static func parameters(_ value: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        var quoted = false
-        var escaped = false
-        for c in value {
-            if escaped { current.append(c); escaped = false; continue }
-            if c == "\\" && quoted { current.append(c); escaped = true; continue }
-            if c == "\"" { quoted.toggle() }
-            if c == ";" && !quoted { out.append(current); current = ""; continue }
-            current.append(c)
-        }
-        out.append(current)
-        return out
-    }
-
-    static func unquote(_ s: String) -> String {
-        guard s.count >= 2, s.hasPrefix("\""), s.hasSuffix("\"") else { return s }
-        var out = ""
-        var escaped = false
-        for c in s.dropFirst().dropLast() {
-            if escaped { out.append(c); escaped = false } else if c == "\\" { escaped = true } else { out.append(c) }
-        }
-        return out
     }
 
     static func percentDecode(_ s: String, latin1: Bool) -> String {

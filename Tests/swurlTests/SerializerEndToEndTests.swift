@@ -88,6 +88,42 @@ final class SerializerEndToEndTests: XCTestCase {
                        r.text)
     }
 
+    /// A `Content-Type:multipart/…` item keeps the body's boundary (before, it replaced the
+    /// serializer's type and no server could find the parts); one naming another is refused;
+    /// the printed curl command gives curl the type, to which curl adds its own boundary.
+    func testAMultipartContentTypeItemKeepsTheBoundary() throws {
+        try Data("file\n".utf8).write(to: URL(fileURLWithPath: dir + "/f.txt"))
+        let parsed = try runSwurl(["-b", "-f", "POST", try HTTPBin.url("/anything"), "f@f.txt", "a=1", "Content-Type:multipart/form-data"], directory: dir)
+        XCTAssertEqual(parsed.status, 0, parsed.stderr)
+        let echo = try XCTUnwrap(try JSONSerialization.jsonObject(with: parsed.stdout) as? [String: Any])
+        XCTAssertEqual(echo["form"] as? [String: String], ["a": "1"], parsed.text)
+        XCTAssertEqual(echo["files"] as? [String: String], ["f": "file\n"], parsed.text)
+        for method in ["--offline", "--curl"] {
+            let capture = try CaptureServer()
+            let args = ["-f", "POST", capture.base + "/m", "f@f.txt", "Content-Type:multipart/mixed"]
+            if method == "--offline" {
+                XCTAssertEqual(try runSwurl(args, directory: dir).status, 0)
+            } else {
+                let printed = try runSwurl([method] + args, directory: dir)
+                XCTAssertTrue(printed.text.contains("--header 'Content-Type: multipart/mixed'"), printed.text)
+                XCTAssertEqual(try runProcess("/bin/sh", ["-c", printed.text], directory: dir, check: false).status, 0)
+            }
+            let text = String(decoding: capture.captured, as: UTF8.self)
+            let halves = text.components(separatedBy: "\r\n\r\n")
+            let head = halves.first ?? ""
+            let type = head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("content-type:") } ?? ""
+            let delimiter = halves.dropFirst().first?.components(separatedBy: "\r\n").first ?? ""
+            XCTAssertTrue(type.hasPrefix("Content-Type: multipart/mixed; boundary="), "\(method): \(head)")
+            XCTAssertEqual("--" + (type.components(separatedBy: "boundary=").last ?? ""), delimiter, "\(method): \(text)")
+        }
+        let other = try runSwurl(["--offline", "-f", "POST", "127.0.0.1:9/m", "f@f.txt", "Content-Type:multipart/mixed; boundary=zz"], directory: dir)
+        XCTAssertEqual(other.status, 64, other.stderr)
+        XCTAssertTrue(other.stderr.contains("names the boundary 'zz'"), other.stderr)
+        let same = try runSwurl(["--offline", "--boundary", "zz", "-f", "POST", "127.0.0.1:9/m", "f@f.txt", "Content-Type:multipart/mixed; boundary=zz"], directory: dir)
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertTrue(same.text.contains("Content-Type: multipart/mixed; boundary=zz\r\n"), same.text)
+    }
+
     /// Bodies a request cannot carry are refused before anything is sent, naming what made them.
     func testAHeadRequestWithABodyIsRefusedAndFramingMessagesSayWhatIsSent() throws {
         let url = try HTTPBin.url("/anything")
