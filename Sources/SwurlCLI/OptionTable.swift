@@ -181,7 +181,7 @@ package enum OptionTable {
         OptionSpec(.cert, argument: .required("FILE"), completion: .file, group: .tls,
                    help: "Client certificate for mutual TLS (PEM; add its intermediates after it; may hold the key too). Presented to the first URL's origin only: a redirect to another origin connects without it."),
         OptionSpec(.key, argument: .required("FILE"), completion: .file, group: .tls,
-                   help: "Private key for --cert (PEM). An encrypted key asks for its password on a terminal."),
+                   help: "Private key for --cert (PEM). An encrypted key asks for its password on a terminal (not with --curl or --offline, which send nothing: the printed curl command asks when it runs)."),
         OptionSpec(.keyPassword, argument: .required("PASSWORD"), group: .tls,
                    help: "Password of an encrypted --key (visible to other local users in the process list; prefer the prompt)."),
         OptionSpec(.tlsMin, argument: .required("VERSION"), choices: ["1.2", "1.3"], group: .tls,
@@ -189,7 +189,7 @@ package enum OptionTable {
         OptionSpec(.tlsMax, argument: .required("VERSION"), choices: ["1.2", "1.3"], group: .tls,
                    help: "Highest TLS version to offer: 1.2 or 1.3 (the default)."),
         OptionSpec(.ciphers, argument: .required("LIST"), group: .tls,
-                   help: "OpenSSL cipher list, ':'-separated; TLS 1.3 suite names (TLS_AES_128_GCM_SHA256, ...) set the TLS 1.3 suites."),
+                   help: "OpenSSL cipher list, ':'-separated; TLS 1.3 suite names (TLS_AES_128_GCM_SHA256, ...) set the TLS 1.3 suites. With a pin, anonymous suites (aNULL: no certificate to check the pin against) are always left out."),
         // Other
         OptionSpec(.noConfig, group: .other,
                    help: "Do not read the config file of default options ($SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config, default ~/.config/swurl/config). To drop one default instead, give --no-OPTION (--no-follow, --no-timeout): it drops OPTION's values from the config file, a batch's or the REPL's defaults and earlier on the command line. See CONFIG FILE in the man page."),

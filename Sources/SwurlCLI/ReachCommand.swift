@@ -31,6 +31,9 @@ enum ReachCommand: SwurlCommand {
             throw .usage("swurl reach checks http and https targets (got '\(url.scheme)')")
         }
         let policy = try SecurityArguments.policy(from: args, environment: environment)
+        // A pin on plain http is refused here as in every door: reported reachable, it would
+        // read as a pin that held.
+        try Exchange.refusePinOverPlainHTTP(url.url, policy)
         if url.scheme == "https", let warning = policy.weakeningWarning {
             try? environment.stderr.write("swurl: warning: \(warning)\n")
         }

@@ -72,6 +72,9 @@ final class ReplContext {
     private func bindCredentials(_ parsed: ParsedArguments, items: [String]) {
         let origin = base.flatMap { try? Origin(url: $0) }
         var keys: [String] = parsed.has(.auth) ? ["auth"] : []
+        // A client certificate is a credential too: presented to its origin only, as a one-shot
+        // request presents it to the first URL's origin.
+        if parsed.has(.cert) || parsed.has(.key) { keys.append("cert") }
         for item in items {
             if let key = ReplContext.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
                 keys.append(key.name.lowercased())
@@ -286,6 +289,11 @@ final class ReplContext {
             // The type goes with the credentials it describes (alone it is a usage error).
             if !line.has(.authType) { merged.options[.authType] = nil }
             withheld.append("-a")
+        }
+        if (defaults.has(.cert) || defaults.has(.key)) && !line.has(.cert) && !line.has(.key) && !credentialGoes("cert", to: origin) {
+            for o in [Option.cert, .key] { merged.options[o] = nil }
+            if !line.has(.keyPassword) { merged.options[.keyPassword] = nil }
+            withheld.append("--cert")
         }
         let ownHeaders = Set(positionals.compactMap(ReplContext.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })
         let items = defaultItems.filter { item in

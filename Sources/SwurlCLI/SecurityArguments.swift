@@ -17,6 +17,12 @@ enum SecurityArguments {
         for file in args.values(.pinCert) { try policy.addPinnedCertificates(file: file, readFile: read) }
         if let s = args.value(.pinScope) { policy.scope = SecurityPolicy.PinScope(rawValue: s) ?? .any }
         policy.allowsInvalidCertificates = args.has(.insecure)
+        if policy.allowsInvalidCertificates && policy.scope == .chain {
+            // With -k no chain is verified: only the leaf is known, so "the whole chain" would
+            // quietly mean the leaf alone.
+            throw .usage("--pin-scope chain needs a verified chain, and -k (--insecure) skips it: only the leaf could be pinned",
+                         hint: "drop -k and trust the CA with --cacert FILE, or use --pin-scope leaf")
+        }
         if args.has(.verifyHost) && args.has(.noVerifyHost) {
             throw .usage("--verify-host and --no-verify-host cannot be combined")
         }
@@ -47,15 +53,27 @@ enum SecurityArguments {
         try policy.validate()
         if policy.keyPassword == nil, let keyFile = policy.clientKey ?? policy.clientCertificate,
            try isEncryptedKey(keyFile) {
+            // --curl and --offline send nothing: no password is asked for (a typed one would end
+            // up in the printed command; curl asks for it when the command runs).
+            guard !args.has(.curl) && !args.has(.offline) else { return policy }
             policy.keyPassword = try promptForPassword(keyFile, environment: environment)
         }
         try checkClientIdentity(policy, args: args)
         return policy
     }
 
+    /// The most bytes a pin, CA, certificate or key file may hold: far above any real bundle,
+    /// and a bound on what `/dev/zero` or a runaway FIFO can take (curl caps pin files at 1 MB).
+    static let maxFileSize = 16 << 20
+
+    /// A pin, CA, certificate or key file's bytes, up to `maxFileSize`.
+    private static func readFile(_ path: String) throws(SwurlError) -> [UInt8] {
+        try SmallFile.read(path, maxSize: maxFileSize)
+    }
+
     private static func readInput(_ path: String, environment: Environment) throws(SwurlError) -> [UInt8] {
         do {
-            return try readWholeFile(environment.resolvePath(path))
+            return try readFile(environment.resolvePath(path))
         } catch {
             throw .inputFile("cannot read '\(path)': \(error.message)")
         }
@@ -84,8 +102,8 @@ enum SecurityArguments {
     /// A password that does not open the key, or a key that is not the certificate's, named
     /// before anything is sent (libcurl says only "unable to set private key file").
     private static func checkClientIdentity(_ policy: SecurityPolicy, args: ParsedArguments) throws(SwurlError) {
-        guard let certFile = policy.clientCertificate, let certificate = try? readWholeFile(certFile),
-              let key = policy.clientKey.map({ try? readWholeFile($0) }) ?? certificate else { return }
+        guard let certFile = policy.clientCertificate, let certificate = try? readFile(certFile),
+              let key = policy.clientKey.map({ try? readFile($0) }) ?? certificate else { return }
         let keyName = args.value(.key) ?? args.value(.cert) ?? certFile
         switch ClientIdentityCheck.problem(certificate: certificate, key: key, password: policy.keyPassword) {
         case .wrongPassword?:
@@ -101,7 +119,7 @@ enum SecurityArguments {
 
     /// Whether a PEM file holds an encrypted private key (PKCS#8 or the traditional header).
     private static func isEncryptedKey(_ path: String) throws(SwurlError) -> Bool {
-        guard let bytes = try? readWholeFile(path) else { return false }
+        guard let bytes = try? readFile(path) else { return false }
         return ClientIdentityCheck.isEncrypted(bytes)
     }
 

@@ -39,7 +39,9 @@ extension EasyHandle {
             let names = ciphers.split(separator: ":").map(String.init)
             let v13 = names.filter { $0.hasPrefix("TLS_") }
             let v12 = names.filter { !$0.hasPrefix("TLS_") }
-            if !v12.isEmpty { try set(.cipherList(v12.joined(separator: ":")), "--ciphers") }
+            // A pin needs the server's certificate: with pins, the anonymous suites (aNULL, which
+            // send none, so the pin check never runs) stay out whatever the list asks for.
+            if !v12.isEmpty { try set(.cipherList(v12.joined(separator: ":") + (policy.hasPins ? ":!aNULL" : "")), "--ciphers") }
             if !v13.isEmpty { try set(.tls13Ciphers(v13.joined(separator: ":")), "--ciphers (TLS 1.3 suites)") }
         }
         try setTLSContextHandler { sslContext, host in verifier.prepare(sslContext: sslContext, host: host) }

@@ -36,7 +36,7 @@ final class Certificate {
     /// Every certificate in `bytes`: all PEM blocks, or one DER certificate.
     static func parseAll(_ bytes: [UInt8]) -> [Certificate] {
         if PEMText.looksLikePEM(bytes) {
-            return PEMText.read(bytes) { bio in PEM_read_bio_X509(bio, nil, nil, nil) }.map(Certificate.init(owning:))
+            return PEMText.read(bytes) { bio, phrase in PEM_read_bio_X509(bio, nil, nil, phrase) }.map(Certificate.init(owning:))
         }
         return Certificate(der: bytes).map { [$0] } ?? []
     }
@@ -144,12 +144,16 @@ final class Certificate {
     }
 
     /// Whether this certificate is valid for `host` (a DNS name or an IP literal), checked
-    /// with X509_check_host(3) / X509_check_ip_asc(3).
+    /// with X509_check_host(3) / X509_check_ip_asc(3) as libcurl checks it after the handshake:
+    /// a name's trailing dot (`example.org.`, the absolute form) is not part of it, and a
+    /// partial wildcard (`f*.example.org`) matches nothing. OpenSSL's defaults differ on both,
+    /// so a certificate passed here that libcurl then refused (or the other way round).
     func matches(host: String) -> Bool {
         if HostName.isIPLiteral(host) {
             return X509_check_ip_asc(raw, host, 0) == 1
         }
-        return X509_check_host(raw, host, host.utf8.count, 0, nil) == 1
+        let name = host.hasSuffix(".") && host.count > 1 ? String(host.dropLast()) : host
+        return X509_check_host(raw, name, name.utf8.count, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS), nil) == 1
     }
 
     /// A one-line summary for `-v` and error messages.
@@ -200,14 +204,20 @@ enum PEMText {
     }
 
     /// Reads objects with `read` until it returns nil. The memory BIO does not copy, so the
-    /// bytes stay pinned for the whole loop.
-    package static func read(_ bytes: [UInt8], _ read: (OpaquePointer) -> OpaquePointer?) -> [OpaquePointer] {
+    /// bytes stay pinned for the whole loop. `read` gets the BIO and a pass phrase for OpenSSL's
+    /// `u` argument (with no callback, OpenSSL takes it as the phrase): empty unless `password`
+    /// is given, so an encrypted block never makes OpenSSL ask on the terminal itself.
+    package static func read(_ bytes: [UInt8], password: String? = nil,
+                             _ read: (OpaquePointer, UnsafeMutableRawPointer?) -> OpaquePointer?) -> [OpaquePointer] {
         var out: [OpaquePointer] = []
-        bytes.withUnsafeBytes { buf in
-            guard let base = buf.baseAddress, let bio = BIO_new_mem_buf(base, Int32(buf.count)) else { return }
-            defer { BIO_free(bio) }
-            while let object = read(bio) { out.append(object) }
-            ERR_clear_error()   // the loop ends on "no start line"; keep the error queue clean
+        var phrase = Array((password ?? "").utf8CString)
+        phrase.withUnsafeMutableBytes { p in
+            bytes.withUnsafeBytes { buf in
+                guard let base = buf.baseAddress, let bio = BIO_new_mem_buf(base, Int32(buf.count)) else { return }
+                defer { BIO_free(bio) }
+                while let object = read(bio, p.baseAddress) { out.append(object) }
+                ERR_clear_error()   // the loop ends on "no start line"; keep the error queue clean
+            }
         }
         return out
     }

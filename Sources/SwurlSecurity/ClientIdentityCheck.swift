@@ -28,10 +28,7 @@ package enum ClientIdentityCheck {
         guard PEMText.looksLikePEM(key) else { return nil }
         let encrypted = isEncrypted(key)
         // The password as OpenSSL's `u` argument with no callback: never a prompt of OpenSSL's own.
-        var phrase = Array((password ?? "").utf8CString)
-        let keys = phrase.withUnsafeMutableBytes { p in
-            PEMText.read(key) { bio in PEM_read_bio_PrivateKey(bio, nil, nil, p.baseAddress) }
-        }
+        let keys = PEMText.read(key, password: password) { bio, phrase in PEM_read_bio_PrivateKey(bio, nil, nil, phrase) }
         defer {
             keys.forEach { EVP_PKEY_free($0) }
             ERR_clear_error()   // a REPL or batch goes on: no stale error for the next handshake

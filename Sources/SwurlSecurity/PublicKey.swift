@@ -19,7 +19,7 @@ struct PublicKey: Equatable, Sendable {
     /// SubjectPublicKeyInfo, or a DER certificate.
     static func parseAll(_ bytes: [UInt8]) -> [PublicKey] {
         if PEMText.looksLikePEM(bytes) {
-            let keys = PEMText.read(bytes) { bio in PEM_read_bio_PUBKEY(bio, nil, nil, nil) }
+            let keys = PEMText.read(bytes) { bio, phrase in PEM_read_bio_PUBKEY(bio, nil, nil, phrase) }
             let fromKeys = keys.compactMap { key -> PublicKey? in
                 defer { EVP_PKEY_free(key) }
                 return PublicKey(evp: key)

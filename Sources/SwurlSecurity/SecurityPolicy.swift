@@ -118,6 +118,11 @@ package struct SecurityPolicy: Sendable, Equatable {
                 throw .usage("--pin-pubkey: '\(trimmed)' looks like a pin without its sha256// prefix",
                              hint: "write it as --pin-pubkey 'sha256//\(digest)'")
             }
+            // `sha1//…`, `SHA256//…`, `;sha256//…`: a pin in another form, not a missing file.
+            if trimmed.containsText("//"), case .inputFile = error {
+                throw .usage("--pin-pubkey: '\(trimmed)' is neither a sha256// pin nor a file",
+                             hint: "write pins as sha256//BASE64 (lower case, SHA-256 only), several joined by ';'; 'swurl certs URL' prints them")
+            }
             throw error
         }
         // A chain (fullchain.pem, `openssl s_client -showcerts`) would pin its CA's key too, and

@@ -1,0 +1,97 @@
+import XCTest
+import Foundation
+import SwurlTestSupport
+
+/// TLS and pinning at their edges, against real TLS servers on 127.0.0.1: the REPL's client
+/// certificate, `--curl` with an encrypted key, pins `reach` and anonymous suites could slip
+/// past, the host checks libcurl makes after the handshake, and files and pins that are not
+/// what they look like.
+final class TLSEdgeTests: XCTestCase {
+    /// A REPL's default client certificate is a credential of the base's origin: a line to
+    /// another origin is sent without it (before, it was presented to every origin, while `-a`
+    /// stayed behind).
+    func testTheREPLsClientCertificateStaysWithItsOrigin() throws {
+        let pki = try CertificateFactory.shared()
+        let base = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let other = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let r = try runSwurl(["--no-config", "repl", base.url, "--cacert", pki.path("root.pem"),
+                              "--cert", pki.path("client-chain.pem"), "--key", pki.path("client.key")],
+                             stdin: Data("/same\n\(other.url)/other\n".utf8))
+        XCTAssertTrue(r.text.hasPrefix("ok"), r.text + r.stderr)
+        XCTAssertTrue(r.stderr.contains("the default credentials (--cert) are not sent to https://127.0.0.1:\(other.port)"), r.stderr)
+        XCTAssertEqual(base.connection(after: 0)?.handshake, true, "\(base.connections)")
+        // The other origin asks for a certificate and gets none: its handshake fails, nothing is sent.
+        XCTAssertEqual(other.connection(after: 0)?.handshake, false, "\(other.connections)")
+        XCTAssertEqual(other.connection(after: 0)?.bytes, 0)
+    }
+
+    /// `--curl` and `--offline` send nothing: an encrypted key's password is not asked for (a
+    /// typed one ended up in the printed command as `--pass`); one given with --key-password is
+    /// printed as given.
+    func testCurlWithAnEncryptedKeyAsksForNoPassword() throws {
+        let pki = try CertificateFactory.shared()
+        let key = ["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")]
+        let printed = try runSwurl(["--no-config", "--curl"] + key + ["https://127.0.0.1:9/x"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertFalse(printed.text.contains("--pass"), printed.text)
+        XCTAssertEqual(try runSwurl(["--no-config", "--offline"] + key + ["https://127.0.0.1:9/x"]).status, 0)
+        let given = try runSwurl(["--no-config", "--curl"] + key + ["--key-password", "secret", "https://127.0.0.1:9/x"])
+        XCTAssertTrue(given.text.contains("--pass secret"), given.text)
+    }
+
+    /// `reach` refuses a pin on plain http, as every other door does (it reported "reachable").
+    func testReachRefusesAPinOnPlainHTTP() throws {
+        let pki = try CertificateFactory.shared()
+        let r = try runSwurl(["--no-config", "reach", try HTTPBin.url("/"), "--pin-pubkey", try pki.pin("leaf.pem")])
+        XCTAssertEqual(r.status, 7, r.text + r.stderr)
+        XCTAssertTrue(r.stderr.contains("is plain http: the pin"), r.stderr)
+    }
+
+    /// With a pin, anonymous suites stay out whatever --ciphers asks: a server sending no
+    /// certificate never reaches the pin check, and the request went out (exit 0).
+    func testAPinRefusesAServerWithoutACertificate() throws {
+        let port = try ServerProcess.freePort()
+        let server = try ServerProcess(executable: "/usr/bin/openssl",
+                                       arguments: ["s_server", "-accept", "127.0.0.1:{PORT}", "-nocert", "-cipher", "aNULL:@SECLEVEL=0",
+                                                   "-tls1_2", "-www"],
+                                       port: port, readiness: .announcesPort { $0.hasPrefix("ACCEPT") ? port : nil })
+        defer { server.stop() }
+        let pki = try CertificateFactory.shared()
+        let url = "https://127.0.0.1:\(port)/anon"
+        let anonymous = ["--ciphers", "aNULL:@SECLEVEL=0", "--tls-max", "1.2", "-k", "--no-verify-host"]
+        XCTAssertEqual(try runSwurl(["--no-config", url] + anonymous).status, 0, "the server answers an anonymous handshake")
+        let pinned = try runSwurl(["--no-config", url, "--pin-pubkey", try pki.pin("leaf.pem")] + anonymous)
+        XCTAssertNotEqual(pinned.status, 0, pinned.text)
+        XCTAssertFalse(pinned.text.contains("<HTML>"), pinned.text)
+    }
+
+    /// The host check in the handshake matches libcurl's after it: a trailing dot is not part of
+    /// the name (the request failed with a host mismatch; curl's succeeds).
+    func testAHostWithATrailingDotMatchesItsCertificate() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let r = try runSwurl(["--no-config", "--cacert", pki.path("root.pem"), "--resolve", "localhost.:\(server.port):127.0.0.1",
+                              "https://localhost.:\(server.port)/dot"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.text, "ok")
+    }
+
+    /// Pins and files that are not what they look like get a usage error naming them, before
+    /// any connection.
+    func testMalformedPinsAndEndlessFilesAreNamed() throws {
+        let pki = try CertificateFactory.shared()
+        for pin in ["sha1//AAAA", "SHA256//AAAA", ";sha256//AAAA"] {
+            let r = try runSwurl(["--no-config", "--pin-pubkey", pin, "https://127.0.0.1:9/"])
+            XCTAssertEqual(r.status, 64, "\(pin): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("is neither a sha256// pin nor a file"), r.stderr)
+        }
+        let chain = try runSwurl(["--no-config", "-k", "--pin-scope", "chain", "--pin-pubkey", try pki.pin("leaf.pem"), "https://127.0.0.1:9/"])
+        XCTAssertEqual(chain.status, 64, chain.stderr)
+        XCTAssertTrue(chain.stderr.contains("--pin-scope chain needs a verified chain"), chain.stderr)
+        for option in ["--pin-pubkey", "--pin-cert", "--cacert-add"] {
+            let r = try runSwurl(["--no-config", option, "/dev/zero", "https://127.0.0.1:9/"])
+            XCTAssertEqual(r.status, 66, "\(option): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("larger than"), r.stderr)
+        }
+    }
+}
