@@ -88,9 +88,13 @@ enum ConfigFile {
         }
         // The earliest line when several are named (`FILE:LINE`, compared by LINE).
         func line(_ place: String) -> Int { place.split(separator: ":").last.flatMap { Int($0) } ?? .max }
-        guard let place = places.filter({ mentioned($0.key) }).map(\.value).min(by: { line($0) < line($1) }) else { return error }
+        guard let (option, place) = places.filter({ mentioned($0.key) }).min(by: { line($0.value) < line($1.value) }).map({ ($0.key, $0.value) })
+        else { return error }
         switch error {
-        case .usage(let m, let hint): return .usage("\(place): \(m)", hint: hint)
+        case .usage(let m, let hint):
+            // A default that clashes with this run's options can be dropped for the run alone.
+            let drop = "drop the config's --\(option.rawValue) for this run with --no-\(option.rawValue)"
+            return .usage("\(place): \(m)", hint: hint.map { "\($0); or \(drop)" } ?? drop)
         case .inputFile(let m, let hint): return .inputFile("\(place): \(m)", hint: hint)
         case .badData(let m, let hint): return .badData("\(place): \(m)", hint: hint)
         default: return error

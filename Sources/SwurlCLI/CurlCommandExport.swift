@@ -150,12 +150,18 @@ struct CurlCommandExport {
         }
 
         // Redirects, time limits, connections.
+        if transfer.followRedirects || transfer.authType == .digest {
+            // swurl's cookie engine is always on: cookies set along the redirects, or by a
+            // Digest challenge's 401, go with the next request. curl's is on with --cookie (an
+            // empty file name reads nothing).
+            add("--cookie", "")
+            if transfer.followRedirects && !cookieItems.isEmpty {
+                warnings.append("send one Cookie header after a redirect: curl sends the Cookie item's header and, beside it, one with the cookies the redirect set")
+            }
+        }
         if transfer.followRedirects {
             add("--location")
             add("--max-redirs", String(transfer.maxRedirects))
-            // swurl's cookie engine is always on: cookies set along the redirects go with the
-            // next hops. curl's is on with --cookie (an empty file name reads nothing).
-            add("--cookie", "")
             // swurl never leaves https for plain http under a policy that checks anything: that hop
             // could not be checked (and would carry the headers in clear).
             if URLText.schemeOf(request.url)?.lowercased() == "https", transfer.security.checksChain || transfer.security.hasPins {
@@ -224,6 +230,16 @@ struct CurlCommandExport {
         if options.checkStatus {
             add("--fail-with-body")
             warnings.append("exit 3, 4 or 5 by status class (--check-status); --fail-with-body exits 22 for 4xx and 5xx and passes 3xx")
+        }
+        // What swurl judges in the response and curl has no option for: the command exits 0 where swurl exits 3, 4, 5 or 8.
+        if options.validator.acceptableStatus != nil {
+            warnings.append("exit by status class for a status outside --accept-status; the printed command exits 0 for any status")
+        }
+        if options.validator.acceptableTypes != nil {
+            warnings.append("exit 8 for a Content-Type outside --accept-type; the printed command accepts any type")
+        }
+        if options.decoding.isStrict {
+            warnings.append("exit 8 when the body is not \(options.decoding.choice.rawValue) (--decode \(options.decoding.choice.rawValue)); the printed command does not look at the body")
         }
 
         // TLS.

@@ -128,8 +128,7 @@ final class ReplContext {
             throw .usage("'\(TerminalSanitizer.clean(op.word))': redirection and pipes are not REPL syntax",
                          hint: "save the body with -o FILE or --download; to pipe a response, run 'swurl …' in the shell")
         }
-        var words = split.map(\.word)
-        if words.first == "swurl" { words.removeFirst() }
+        let words = ReplContext.withoutCommandName(split.map(\.word))
         guard let first = words.first else { return .nothing }
         let rest = Array(words.dropFirst())
         switch first {
@@ -452,11 +451,10 @@ final class ReplContext {
     /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
     /// When the line does not parse, it is judged conservatively: kept out if it might.
     static func containsCredentials(_ line: String) -> Bool {
-        guard var words = try? ReplContext.words(line) else {
+        guard var words = (try? ReplContext.words(line)).map(ReplContext.withoutCommandName) else {
             let l = line.lowercased()
             return ["-a", "--auth", "authorization", "--key-password", "cookie"].contains { l.containsText($0) } || l.containsText("@")
         }
-        if words.first == "swurl" { words.removeFirst() }
         if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
         if words.contains(where: Redactor.hasURLPassword) { return true }
         guard let parsed = try? ArgumentParser.parse(words) else {
@@ -538,6 +536,12 @@ final class ReplContext {
             throw .usage("\(context): --\(given[0].rawValue) and --\(given[1].rawValue) cannot both be defaults",
                          hint: "choose one; a later 'set --\(given[1].rawValue)' replaces --\(given[0].rawValue)")
         }
+    }
+
+    /// A line pasted from a shell (`swurl GET …`), in the REPL or a batch file: its words
+    /// without the command's name.
+    static func withoutCommandName(_ words: [String]) -> [String] {
+        words.first == "swurl" ? Array(words.dropFirst()) : words
     }
 
     /// Options: a line's option replaces the defaults' values of the same option and of its exclusive set.

@@ -309,8 +309,7 @@ enum ReplCompletion {
     ///   - before: the line up to the word being completed.
     ///   - word: the partial word.
     static func candidates(before: String, word: String, seenPaths: [String]) -> [String] {
-        var previous = (try? ReplContext.words(before)) ?? before.split(separator: " ").map(String.init)
-        if previous.first == "swurl" { previous.removeFirst() }
+        let previous = ReplContext.withoutCommandName((try? ReplContext.words(before)) ?? before.split(separator: " ").map(String.init))
         if let last = previous.last, let spec = spec(for: last), !spec.choices.isEmpty {
             if case .none = spec.argument {} else { return spec.choices.filter { $0.hasPrefix(word) } }
         }

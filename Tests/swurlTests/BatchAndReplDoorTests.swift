@@ -130,4 +130,14 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("error: line 1: '>out.txt': redirection and pipes are not REPL syntax"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.txt"))
     }
+
+    /// A batch line pasted from a shell (`swurl URL …`) drops the command's name, as a REPL line
+    /// does (it failed with "the URL was 'swurl'").
+    func testABatchLinePastedFromAShellDropsTheCommandName() throws {
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        try Data("swurl \(try HTTPBin.url("/anything")) c==3\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let r = try runSwurl(["--no-config", "batch", lines, "--jsonl"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("/anything?c=3"), r.text)
+    }
 }

@@ -665,6 +665,25 @@ final class CurlExportTests: XCTestCase {
         XCTAssertNotNil(exact.swurl.body.firstRange(of: Array(renamed)))
     }
 
+    /// What swurl judges in a response and curl cannot is a warning, not silence (the printed
+    /// command exited 0 where swurl exits 3, 4, 5 or 8); Digest auth turns curl's cookie engine
+    /// on, as swurl's keeps the challenge's cookies for the second request; a Cookie item with
+    /// -F warns of curl's second Cookie header.
+    func testVerdictsCurlCannotGiveAreWarnedAndDigestKeepsCookies() throws {
+        let url = try HTTPBin.url("/status/200")
+        let verdicts = try runSwurl(["--curl", "--accept-status", "404", "--accept-type", "text/html", "--decode", "json", url])
+        XCTAssertEqual(verdicts.status, 0, verdicts.stderr)
+        for option in ["--accept-status", "--accept-type", "--decode json"] {
+            XCTAssertTrue(verdicts.stderr.contains("swurl: warning: curl cannot exit") && verdicts.stderr.contains(option), "\(option): \(verdicts.stderr)")
+        }
+        let digest = try runSwurl(["--curl", "-A", "digest", "-a", "ann:pw", try HTTPBin.url("/digest-auth/auth/ann/pw")])
+        XCTAssertTrue(digest.text.contains("--cookie ''"), digest.text)
+        let ran = try runProcess("/bin/sh", ["-c", digest.text.trimmingCharacters(in: .whitespacesAndNewlines) + " -s -o /dev/null -w '%{http_code}'"], check: false)
+        XCTAssertEqual(String(decoding: ran.stdout, as: UTF8.self), "200")
+        let cookie = try runSwurl(["--curl", "-F", url, "Cookie:pre=1"])
+        XCTAssertTrue(cookie.stderr.contains("send one Cookie header after a redirect"), cookie.stderr)
+    }
+
     /// Redirects as swurl follows them: cookies set along the way go with the next hops, a PUT
     /// keeps its body at a 302 (with a warning that curl keeps PUT at a 303), and an https
     /// request under a TLS policy is never followed to plain http.

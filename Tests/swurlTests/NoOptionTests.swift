@@ -39,6 +39,18 @@ final class NoOptionTests: XCTestCase {
         XCTAssertEqual(offline.status, 0, offline.stderr)
     }
 
+    /// A config default that clashes with the command line names its line and says how to drop
+    /// it for the run; --no-OPTION then does.
+    func testAClashWithAConfigDefaultHintsAtNoOption() throws {
+        let env = try config("--raw x\n")
+        let clash = try runSwurl(["--offline", "POST", "http://127.0.0.1:9/x", "a=1"], environment: env)
+        XCTAssertEqual(clash.status, 64, clash.stderr)
+        XCTAssertTrue(clash.stderr.contains("drop the config's --raw for this run with --no-raw"), clash.stderr)
+        let dropped = try runSwurl(["--offline", "POST", "http://127.0.0.1:9/x", "a=1", "--no-raw"], environment: env)
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        XCTAssertTrue(dropped.text.hasSuffix("{\"a\":\"1\"}"), dropped.text)
+    }
+
     func testAMisspeltOrMalformedNoOptionIsAUsageError() throws {
         let url = try HTTPBin.url("/get")
         let typo = try runSwurl(["--no-config", url, "--no-folow"])
