@@ -16,7 +16,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l boun
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l plist -f -a 'xml binary' -d 'Serialize data items as a property list: xml (the default) or binary'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l raw -r -f -d 'Send TEXT as the request body, as is'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l chunked -d 'Send the body with chunked transfer encoding instead of a Content-Length'
-complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -s I -l ignore-stdin -d 'Never read the body from stdin'
+complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -s I -l ignore-stdin -d 'Do not read the body from stdin by itself: an item that names stdin (@- for the whole body, name@- for a multipart file field) still reads it'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -s p -l print -r -f -d 'What to print: H request headers, B request body, h response headers, b response body, m meta (timing, sizes, remote address)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -s h -l headers -d 'Print the response headers (adds h to -b, --print)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -s b -l body -d 'Print the response body (adds b to -h, --print)'

@@ -269,8 +269,8 @@ package struct CommandOptions {
     }
 
     private func checkRawAgainstItems() throws(SwurlError) {
-        if rawBody != nil && items.contains(where: \.isData) {
-            throw .usage("--raw cannot be combined with data items", hint: "send either --raw TEXT or field items")
+        if rawBody != nil, let item = items.first(where: \.isData) {
+            throw .usage("--raw cannot be combined with data items (got '\(item.raw)')", hint: "send either --raw TEXT or field items")
         }
     }
 

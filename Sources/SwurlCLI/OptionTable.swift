@@ -22,7 +22,7 @@ package enum OptionTable {
         OptionSpec(.chunked, group: .body,
                    help: "Send the body with chunked transfer encoding instead of a Content-Length."),
         OptionSpec(.ignoreStdin, short: ["I"], group: .body,
-                   help: "Never read the body from stdin. Stdin is read only when a method that carries a body is given (not GET, HEAD, OPTIONS, TRACE) or the item @- asks for it, and not with data items (a warning then says piped input was not sent)."),
+                   help: "Do not read the body from stdin by itself: an item that names stdin (@- for the whole body, name@- for a multipart file field) still reads it. Without -I, stdin is read only when a method that carries a body is given (not GET, HEAD, OPTIONS, TRACE) or the item @- asks for it, and not with data items (a warning then says piped input was not sent)."),
         // Output
         OptionSpec(.print, short: ["p"], argument: .required("WHAT"), group: .output,
                    help: "What to print: H request headers, B request body, h response headers, b response body, m meta (timing, sizes, remote address). Default: hb on a terminal, b otherwise; HB with --offline."),

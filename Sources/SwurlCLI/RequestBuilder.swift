@@ -44,10 +44,15 @@ package struct RequestBuilder {
         if !queryPairs.isEmpty { url = URLText.appendingQuery(queryPairs.joined(separator: "&"), to: url) }
 
         let dataItems = items.filter(\.isData)
-        let rawFile = dataItems.first { if case .file(let k, _, _, _) = $0.kind { return k.isEmpty } else { return false } }
+        let bodyFiles = dataItems.filter { if case .file(let k, _, _, _) = $0.kind { return k.isEmpty } else { return false } }
+        let rawFile = bodyFiles.first
+        if bodyFiles.count > 1 {
+            throw .usage("'\(bodyFiles[0].raw)' and '\(bodyFiles[1].raw)' each send a file as the whole body; a request has one body",
+                         hint: "give one @FILE, or send files as fields with --multipart name@FILE")
+        }
         let fields = dataItems.filter { $0 != rawFile }
-        if rawFile != nil && !fields.isEmpty {
-            throw .usage("'\(rawFile?.raw ?? "@")' sends a file as the whole body and cannot be combined with data items")
+        if let rawFile, let field = fields.first {
+            throw .usage("'\(rawFile.raw)' sends a file as the whole body and cannot be combined with data items (got '\(field.raw)')")
         }
         let parameters = try self.parameters(fields, resolvingFiles: options.bodyFormat == .multipart)
         // A name given twice: sent twice in a form (`a=1&a=2`, as curl and HTTPie), an array in JSON.
@@ -231,7 +236,11 @@ package struct RequestBuilder {
     private func checkFraming(_ request: HTTPRequest) throws(SwurlError) {
         if let given = request.headers["Content-Length"] {
             let actual = request.body?.length ?? 0
-            guard given.trimmingSpaces() == String(actual), request.headers["Transfer-Encoding"] == nil else {
+            if request.headers["Transfer-Encoding"] != nil {
+                throw .usage("Content-Length:\(given) cannot go with chunked transfer encoding (--chunked or a Transfer-Encoding item): a chunked body has no length",
+                             hint: "leave Content-Length out, or drop --chunked to send the body with its length")
+            }
+            guard given.trimmingSpaces() == String(actual) else {
                 let sent = request.body == nil ? "no body" : request.body?.length.map { "\($0) bytes" } ?? "chunked"
                 throw .usage("Content-Length:\(given) does not match the body swurl sends (\(sent))",
                              hint: "leave Content-Length out; swurl computes it")

@@ -59,6 +59,8 @@ package enum ParameterTree {
             switch self {
             case .object: return "an object"
             case .array: return "an array"
+            // A container given whole as JSON (`o:=[1]`) is one value: nested keys cannot add to it.
+            case .leaf(.array), .leaf(.object): return "JSON given whole with := (nested keys cannot add to it)"
             case .leaf: return "a value"
             }
         }
@@ -103,6 +105,9 @@ package enum ParameterTree {
                     // A form's repeated name: a second member (the index keeps the first).
                     case .leaf where !repeatsCollect: object.members.append((k, .leaf(value)))
                     case .leaf(let old): object.members[i].1 = .array(ArrayNode([.leaf(old), .leaf(value)]))
+                    // A form's plain name after `o[]=1` or `o[k]=1` is a member of its own (`o[]=1&o=2`, as
+                    // HTTPie sends it), not one more element sent as `o[]`.
+                    case .array, .object where !repeatsCollect: object.members.append((k, .leaf(value)))
                     case .array(let array): array.items.append(.leaf(value))
                     case .object: throw conflict("'\(k)' is already an object and cannot also take a value")
                     }

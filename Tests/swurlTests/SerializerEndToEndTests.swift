@@ -124,6 +124,28 @@ final class SerializerEndToEndTests: XCTestCase {
         XCTAssertTrue(same.text.contains("Content-Type: multipart/mixed; boundary=zz\r\n"), same.text)
     }
 
+    /// Item mixes HTTPie users write: a form's plain name after the same name with [] is its
+    /// own pair (it was sent as o[]); nested keys under a := container, two body files, --raw
+    /// with items and a length with --chunked are refused, naming what clashes.
+    func testItemClashesAreSentAsWrittenOrNamed() throws {
+        let form = try runSwurl(["-b", "-f", "POST", try HTTPBin.url("/anything"), "o[]=1", "o=2"])
+        XCTAssertEqual(form.status, 0, form.stderr)
+        let echo = try XCTUnwrap(try JSONSerialization.jsonObject(with: form.stdout) as? [String: Any])
+        XCTAssertEqual(echo["form"] as? [String: String], ["o[]": "1", "o": "2"], form.text)
+        let json = try runSwurl(["--offline", "POST", "127.0.0.1:9/x", "o:=[1]", "o[]=3"])
+        XCTAssertEqual(json.status, 64, json.stderr)
+        XCTAssertTrue(json.stderr.contains("JSON given whole with :="), json.stderr)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/t.txt"))
+        let twice = try runSwurl(["--offline", "POST", "127.0.0.1:9/x", "@t.txt", "@t.txt"], directory: dir)
+        XCTAssertEqual(twice.status, 64, twice.stderr)
+        XCTAssertTrue(twice.stderr.contains("'@t.txt' and '@t.txt' each send a file as the whole body"), twice.stderr)
+        let raw = try runSwurl(["--offline", "POST", "127.0.0.1:9/x", "--raw", "x", "a=1"])
+        XCTAssertTrue(raw.stderr.contains("--raw cannot be combined with data items (got 'a=1')"), raw.stderr)
+        let chunked = try runSwurl(["--offline", "--chunked", "POST", "127.0.0.1:9/x", "a=1", "Content-Length:9"])
+        XCTAssertEqual(chunked.status, 64, chunked.stderr)
+        XCTAssertTrue(chunked.stderr.contains("Content-Length:9 cannot go with chunked transfer encoding"), chunked.stderr)
+    }
+
     /// Bodies a request cannot carry are refused before anything is sent, naming what made them.
     func testAHeadRequestWithABodyIsRefusedAndFramingMessagesSayWhatIsSent() throws {
         let url = try HTTPBin.url("/anything")
