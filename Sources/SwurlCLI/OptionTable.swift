@@ -222,6 +222,7 @@ package enum OptionTable {
     static let qualifiers: [Option: [Option]] = [
         .pinScope: [.pinPubkey, .pinCert], .all: [.follow], .harBodies: [.har], .harSecrets: [.har],
         .continue: [.download], .overwrite: [.download], .boundary: [.multipart, .form], .authType: [.auth],
+        .keyPassword: [.key, .cert],
     ]
 
     /// Drops from `args` (defaults with a request's own options over them) each qualifier that

@@ -39,6 +39,10 @@ enum SecurityArguments {
         if let c = args.value(.cert) { policy.clientCertificate = try checkedPath(c, "--cert", environment: environment) }
         if let k = args.value(.key) { policy.clientKey = try checkedPath(k, "--key", environment: environment) }
         policy.keyPassword = args.value(.keyPassword)
+        if policy.keyPassword != nil && policy.clientKey == nil && policy.clientCertificate == nil {
+            throw .usage("--key-password decrypts the key of --key or --cert, and neither is given",
+                         hint: "add --cert FILE (and --key FILE), or drop --key-password")
+        }
         policy.minimumVersion = args.value(.tlsMin).flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
         policy.maximumVersion = args.value(.tlsMax).flatMap(SecurityPolicy.TLSVersion.init(rawValue:))
         if let c = args.value(.ciphers) {

@@ -68,6 +68,11 @@ package struct CurlResult: Sendable {
             return .transport(message, hint: "check the host name")
         case CURLE_COULDNT_CONNECT:
             return .transport(message, hint: "is the server running and listening on that port?")
+        case CURLE_PEER_FAILED_VERIFICATION where message.containsText("subject name") || message.containsText("does not match target host"):
+            // libcurl's own host check after the handshake: no CA makes the name right.
+            return .trust(message, hint: "the certificate is for another name: use the name it was issued for in the URL")
+        case CURLE_PEER_FAILED_VERIFICATION where message.containsText("couldn't get peer certificate"):
+            return .trust(message, hint: "the server sent no certificate, so nothing could be checked")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_ISSUER_ERROR:
             return .trust(message, hint: "use --cacert FILE to trust a private CA")

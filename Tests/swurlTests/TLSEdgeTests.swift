@@ -88,6 +88,9 @@ final class TLSEdgeTests: XCTestCase {
         let chain = try runSwurl(["--no-config", "-k", "--pin-scope", "chain", "--pin-pubkey", try pki.pin("leaf.pem"), "https://127.0.0.1:9/"])
         XCTAssertEqual(chain.status, 64, chain.stderr)
         XCTAssertTrue(chain.stderr.contains("--pin-scope chain needs a verified chain"), chain.stderr)
+        let password = try runSwurl(["--no-config", "--key-password", "x", "https://127.0.0.1:9/"])
+        XCTAssertEqual(password.status, 64, password.stderr)
+        XCTAssertTrue(password.stderr.contains("--key-password decrypts the key of --key or --cert, and neither is given"), password.stderr)
         for option in ["--pin-pubkey", "--pin-cert", "--cacert-add"] {
             let r = try runSwurl(["--no-config", option, "/dev/zero", "https://127.0.0.1:9/"])
             XCTAssertEqual(r.status, 66, "\(option): \(r.stderr)")
