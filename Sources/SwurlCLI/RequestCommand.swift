@@ -120,7 +120,11 @@ enum RequestCommand: SwurlCommand {
                 try? environment.stderr.write("swurl: note: the body is as received, still encoded ('\(TerminalSanitizer.clean(coding))'): libcurl does not decode all of it\n")
             }
             if selection.meta {
-                if terminal && (selection.responseBody || selection.responseHeaders) { try out.write("\n") }
+                // A blank line before the meta part, piped or not (HTTPie's separator too), after
+                // ending the line a body left open: its own bytes stay as sent.
+                if selection.responseBody || selection.responseHeaders, let last = clearing.lastByte {
+                    try out.write(last == 0x0A ? "\n" : "\n\n")
+                }
                 try out.write(TimingFormatter.text(result.timing))
             }
             try background?.finish()

@@ -188,7 +188,7 @@ package struct JSONParser {
                     throw error("invalid escape '\\\(printable(e))'")
                 }
             case 0..<0x20:
-                throw error("control character in string (escape it as \\u00\(String(c, radix: 16)))")
+                throw error("control character in string (escape it as \\u00\(c < 0x10 ? "0" : "")\(String(c, radix: 16)))")
             default:
                 out.append(c)
             }

@@ -17,6 +17,9 @@ final class BodyWriter {
     private var scratch: [UInt8] = []
     private var lastOut: UInt8?
     private var wrote = false
+    /// Off a terminal, the output's first kilobyte: output with a NUL there is binary, passed
+    /// through as sent (an image, a binary body with any label), and gets no final newline.
+    private var outputHead: [UInt8] = []
     private(set) var byteCount: Int64 = 0
     /// Why a decoder could not decode the body, after `finish`.
     private(set) var decodingFailure: String?
@@ -83,12 +86,22 @@ final class BodyWriter {
         case .decoder(let d): d.decode(chunk, into: &out)
         case .discard: break
         }
-        if out.count > before { wrote = true; lastOut = out.last }
+        noteOutput(out, from: before)
         if let validator {
             validator.decode(chunk, into: &scratch)
             scratch.removeAll(keepingCapacity: true)
             while validator.drain(into: &scratch, upTo: BodyWriter.drainPiece) { scratch.removeAll(keepingCapacity: true) }
             scratch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Records what `out[before...]` adds to the body's output.
+    private func noteOutput(_ out: [UInt8], from before: Int) {
+        guard out.count > before else { return }
+        wrote = true
+        lastOut = out.last
+        if !terminal && outputHead.count < BinarySniffer.sniffLength {
+            outputHead += out[before..<min(out.count, before + BinarySniffer.sniffLength - outputHead.count)]
         }
     }
 
@@ -101,7 +114,7 @@ final class BodyWriter {
         guard case .decoder(let d) = mode else { return false }
         let before = out.count
         let more = d.drain(into: &out, upTo: limit)
-        if out.count > before { wrote = true; lastOut = out.last }
+        noteOutput(out, from: before)
         return more
     }
 
@@ -128,8 +141,10 @@ final class BodyWriter {
         guard case .decoder(let d) = mode else { return }
         let before = out.count
         let outcome = d.finish(into: &out)
-        if out.count > before { wrote = true; lastOut = out.last }
-        if wrote && lastOut != 0x0A && (terminal || format) { out.append(0x0A) }
+        noteOutput(out, from: before)
+        // A final newline on a terminal, and for formatted output; binary output written as
+        // sent keeps its bytes (`--pretty=format URL > logo.png` is the image).
+        if wrote && lastOut != 0x0A && (terminal || (format && !BinarySniffer.hasNUL(outputHead))) { out.append(0x0A) }
         switch outcome {
         case .decoded: break
         case .failed(let reason):

@@ -242,7 +242,12 @@ final class JSONResponseDecoder: ResponseDecoding {
         }
         formatBacklog(&out, upTo: .max)
         formatter.finish(into: &out)
-        guard formatter.isValid else { return .failed("the body is not valid JSON; the rest is shown as sent") }
+        guard formatter.isValid else {
+            // A byte that cannot go on the JSON stops the formatter, which passes the rest
+            // through; a bad escape, number or keyword, or a document left open, does not.
+            return .failed(formatter.hasFailed ? "the body is not valid JSON; formatted up to there, the rest is shown as sent"
+                                               : "the body is not valid JSON; formatted all the same")
+        }
         return formatter.isValidText ? .decoded
             : .failed("the body is not valid JSON: a string holds bytes that are not UTF-8 or half a \\u surrogate pair")
     }

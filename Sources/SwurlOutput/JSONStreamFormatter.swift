@@ -175,11 +175,14 @@ package final class JSONStreamFormatter {
         var machine = m
         if machine.inLiteral { machine.endLiteral() }
         if machine.utf8.isHolding {
-            // The body ended inside a string in the middle of a UTF-8 sequence.
+            // The body ended inside a string in the middle of a UTF-8 sequence (its bytes settle
+            // a backslash held before them as `\x5c`).
             var tracker = machine.utf8
             tracker.flush(into: &machine)
             machine.utf8 = tracker
         }
+        // The body ended right after a backslash inside a string.
+        machine.settleBackslash(beforeEscape: false)
         machine.flush(into: &out)
         sanitizer.finish(into: &out)
         if !failed && (machine.inString || machine.depth > 0 || !machine.sawValue || machine.expect == .colon) {
@@ -275,6 +278,11 @@ private struct FormatterMachine {
     var escapeValue: UInt32 = 0
     /// Whether a `\u` high surrogate was read, so the next bytes must be a low one's escape.
     var wantsLowSurrogate = false
+    /// Sanitizing: a backslash read but not written yet. It is written once the byte after it
+    /// is known: as `\` before an escape's letter or plain text, as `\x5c` before a byte shown
+    /// as `\xNN` or `\u00XX`, so that the pair never reads as an escaped backslash followed by
+    /// text (`"\<E5>"` shown as `"\\xe5"` would be valid JSON of another string).
+    var heldBackslash = false
     /// Sanitizing: the UTF-8 sequence a string is in the middle of (possibly across chunks).
     var utf8 = UTF8SequenceTracker()
     var inLiteral = false
@@ -413,6 +421,19 @@ private struct FormatterMachine {
         put(h[Int(b >> 4)]); put(h[Int(b & 0xF)])
     }
 
+    /// Writes a held backslash (sanitizing only): as `\x5c` when the byte after it is shown as
+    /// an escape of swurl's, else as itself.
+    @inline(__always) mutating func settleBackslash(beforeEscape: Bool) {
+        guard heldBackslash else { return }
+        heldBackslash = false
+        if beforeEscape {
+            putInvalid(0x5C)
+        } else {
+            ensure(1)
+            put(0x5C)
+        }
+    }
+
     /// `\u00XX` for a C1 control or DEL inside a string (sanitizing only).
     @inline(__always) mutating func putEscaped(_ b: UInt8) {
         ensure(6)
@@ -462,14 +483,19 @@ private struct FormatterMachine {
                         case 0x22, 0x5C, 0x2F, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
                              UInt8(ascii: "r"), UInt8(ascii: "t"):
                             escapeState = 0
+                            settleBackslash(beforeEscape: false)
                         case UInt8(ascii: "u"):
                             escapeState = 5
                             escapeValue = 0
+                            settleBackslash(beforeEscape: false)
                         default:
                             // Not an escape: the byte is looked at again as string content
-                            // (a control character there stops the formatter).
+                            // (a control character there stops the formatter). A held
+                            // backslash before a non-ASCII byte waits for the UTF-8 tracker's
+                            // verdict on it (`text`, `c1`, `invalid`); DEL is shown as `\u007f`.
                             valid = false
                             escapeState = 0
+                            if c < 0x80 { settleBackslash(beforeEscape: c == 0x7F) }
                             continue
                         }
                     } else {
@@ -499,8 +525,12 @@ private struct FormatterMachine {
                 let c = p[i]
                 if c == 0x5C {
                     escapeState = 1
-                    ensure(1)
-                    put(c)
+                    if sanitizing {
+                        heldBackslash = true
+                    } else {
+                        ensure(1)
+                        put(c)
+                    }
                     i &+= 1
                     continue
                 }
@@ -638,11 +668,13 @@ private struct FormatterMachine {
 
 extension FormatterMachine: VisibleTextSink {
     mutating func text(_ byte: UInt8) {
+        settleBackslash(beforeEscape: false)
         ensure(1)
         put(byte)
     }
 
     mutating func c1(_ byte: UInt8) {
+        settleBackslash(beforeEscape: true)
         if sanitizing {
             putEscaped(byte)
         } else {
@@ -656,6 +688,7 @@ extension FormatterMachine: VisibleTextSink {
     /// the byte is shown as `\xNN` on a terminal, else as sent.
     mutating func invalid(_ byte: UInt8) {
         textValid = false
+        settleBackslash(beforeEscape: true)
         if sanitizing {
             putInvalid(byte)
         } else {

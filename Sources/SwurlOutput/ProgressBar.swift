@@ -138,6 +138,8 @@ package final class ProgressClearingSink: ByteSink {
     private let target: ByteSink
     /// The bar to erase, if one is showing.
     package var bar: ProgressBar?
+    /// The last byte written, nil before any: whether the output so far ends a line.
+    package private(set) var lastByte: UInt8?
 
     package init(target: ByteSink) { self.target = target }
 
@@ -146,6 +148,7 @@ package final class ProgressClearingSink: ByteSink {
             bar.retire()
             self.bar = nil
         }
+        if let last = bytes.last { lastByte = last }
         try target.write(bytes)
     }
 
@@ -156,6 +159,7 @@ package final class ProgressClearingSink: ByteSink {
             bar.retire()
             self.bar = nil
         }
+        if let last = bytes.last { lastByte = last }
         try target.write(handingOver: &bytes)
     }
 }

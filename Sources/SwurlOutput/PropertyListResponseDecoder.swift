@@ -4,7 +4,7 @@ import SwurlCore
 /// `--plist-as json`. Dates become ISO 8601 UTC, data base64 with its size (and its bytes in hex
 /// when short), keyed-archiver UIDs `CF$UID` dictionaries.
 ///
-/// Unlike the XML and JSON decoders this one needs the whole body (up to 64 MiB, past which it
+/// Unlike the XML and JSON decoders this one needs the whole body (up to 16 MiB, past which it
 /// is shown as text): a binary plist is read through an offset table at its end, and both kinds
 /// are decoded into a value tree before anything is shown (dates, data and UIDs are rewritten,
 /// and `--plist-as json` changes the syntax), so there is nothing to show before the end.

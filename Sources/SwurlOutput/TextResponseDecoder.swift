@@ -136,12 +136,24 @@ final class TextResponseDecoder: ResponseDecoding {
 final class CharsetConverter {
     private let cd: iconv_t
     private var leftover: [UInt8] = []
+    /// The charset's code unit in bytes: what is skipped after a unit that is not text (a lone
+    /// surrogate), so the text after it stays aligned: 2 for UTF-16 and UCS-2, 4 for UTF-32
+    /// and UCS-4, 1 for the rest.
+    private let unit: Int
 
     /// Nil when iconv does not know the charset (the text is then shown as sent).
     init?(from charset: String) {
         let cd = iconv_open("UTF-8", charset)
         guard let cd, Int(bitPattern: cd) != -1 else { return nil }
         self.cd = cd
+        unit = CharsetConverter.codeUnitSize(charset)
+    }
+
+    static func codeUnitSize(_ charset: String) -> Int {
+        let name = charset.lowercased().filter { $0 != "-" && $0 != "_" }
+        if name.hasPrefix("utf32") || name.hasPrefix("ucs4") { return 4 }
+        if name.hasPrefix("utf16") || name.hasPrefix("ucs2") || name == "unicode" { return 2 }
+        return 1
     }
 
     deinit { iconv_close(cd) }
@@ -179,9 +191,10 @@ final class CharsetConverter {
                     break
                 }
                 if err == E2BIG && progressed { continue }
-                // Invalid (or incomplete at the very end): show U+FFFD and skip one byte.
+                // Invalid (or incomplete at the very end): show U+FFFD and skip one code unit
+                // (what is left, if less).
                 out += [0xEF, 0xBF, 0xBD]
-                consumed += 1
+                consumed += min(unit, inBuf.count - consumed)
             }
         }
         return out

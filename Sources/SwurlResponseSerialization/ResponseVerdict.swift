@@ -70,7 +70,7 @@ package struct ResponseVerdict: Equatable, Sendable {
             return .responseRejected(message, hint: "--accept-type allows \((validator.acceptableTypes ?? []).joined(separator: ", "))")
         case .decoding(let choice, let reason) where saving:
             var why = reason
-            for shown in ["; the rest is shown as sent", "; shown as sent"] where why.hasSuffix(shown) { why.removeLast(shown.count) }
+            for shown in ["; formatted up to there, the rest is shown as sent", "; formatted all the same", "; the rest is shown as sent", "; shown as sent"] where why.hasSuffix(shown) { why.removeLast(shown.count) }
             return .responseRejected("--decode \(choice): \(why)", hint: "use --decode auto to save any body")
         case .decoding:
             return .responseRejected(message, hint: "use --decode auto to show any body, or -o FILE to save the bytes as sent")

@@ -134,6 +134,23 @@ package struct XMLStreamTokenizer {
             while j < n {
                 let c = b[j]
                 if quote != 0 { if c == quote { quote = 0 } }
+                else if bracket > 0 && c == UInt8(ascii: "<") {
+                    // A comment or processing instruction in the internal subset is skipped
+                    // whole (XML 1.0 §2.8), so a quote, bracket or `>` inside it counts for
+                    // nothing: `<!-- don't -->`, `<?pi ]> ?>`. Nothing in it is kept.
+                    if n - j < 4 && !final { return nil }
+                    let close: StaticString
+                    if starts(b, j, "<!--") { close = "-->" }
+                    else if starts(b, j, "<?") { close = "?>" }
+                    else { j += 1; continue }
+                    guard let end = find(b, close, from: j + (close.utf8CodeUnitCount == 3 ? 4 : 2)) else {
+                        if final { throw fail(close.utf8CodeUnitCount == 3 ? "unterminated comment in the DOCTYPE"
+                                                                          : "unterminated processing instruction in the DOCTYPE", j) }
+                        return nil
+                    }
+                    j = end + close.utf8CodeUnitCount
+                    continue
+                }
                 else if c == 0x22 || c == 0x27 { quote = c }
                 else if c == UInt8(ascii: "[") { bracket += 1 }
                 else if c == UInt8(ascii: "]") { bracket -= 1 }

@@ -75,6 +75,29 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertEqual(strict.status, 8, strict.stderr)
     }
 
+    /// `--pretty=format` and `--pretty=all` to a pipe or file format what they can; a binary
+    /// body passed through as sent keeps its bytes (`swurl --pretty=format URL > logo.png` was a
+    /// byte longer: a final newline), whatever its label. Text still ends its line.
+    func testFormattingOffATerminalLeavesBinaryBodiesByteExact() throws {
+        let s = try server()
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8)
+                       + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89] + [UInt8](repeating: 7, count: 100))
+        let binary = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try s.put("logo.png", png)
+        try s.put("blob.bin", binary)
+        for pretty in ["--pretty=format", "--pretty=all"] {
+            for (name, data, type) in [("logo.png", png, "image/png"), ("logo.png", png, "application/octet-stream"),
+                                       ("logo.png", png, "application/json"), ("blob.bin", binary, "application/octet-stream"),
+                                       ("blob.bin", binary, "application/zip")] {
+                let r = try runSwurl([pretty, s.url(name, type: type)])
+                XCTAssertEqual(r.status, 0, r.stderr)
+                XCTAssertEqual(r.stdout, data, "\(pretty) \(name) as \(type): \(r.stdout.count) bytes for \(data.count)")
+            }
+        }
+        try s.put("t.txt", "plain text")
+        XCTAssertEqual(try runSwurl(["--pretty=format", s.url("t.txt", type: "text/plain")]).text, "plain text\n")
+    }
+
     func testPipedBodiesAreByteExactForJSONBinaryAndGzip() throws {
         for path in ["/json", "/bytes/65536?seed=3", "/image/png", "/xml", "/encoding/utf8"] {
             let url = try HTTPBin.url(path)

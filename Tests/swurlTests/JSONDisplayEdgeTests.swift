@@ -46,6 +46,40 @@ final class JSONDisplayEdgeTests: XCTestCase {
         XCTAssertTrue(two.contains("\"\\\\\\xe5\""), two)
     }
 
+    /// The same promise when the formatter streams (`-S`, or past the first megabyte held back):
+    /// the backslash whose escape turns out invalid is shown as `\x5c` before a byte shown as
+    /// `\xe5` or `\u009b`, and formatting goes on, which the note says (not "the rest is shown as
+    /// sent").
+    func testABackslashBeforeAnInvalidByteCannotReadAsAnEscapeWhenStreamed() throws {
+        let s = try FixtureServer()
+        try s.put("e5.json", Data(Array("{\"a\":\"\\".utf8) + [0xE5] + Array("\"}".utf8)))
+        try s.put("csi.json", Data(Array("{\"a\":\"\\".utf8) + [0xC2, 0x9B] + Array("[31m\"}".utf8)))
+        for (name, shownAs, never) in [("e5.json", "\"\\x5c\\xe5\"", "\\\\xe5"), ("csi.json", "\"\\x5c\\u009b[31m\"", "\\\\u009b")] {
+            let (shown, status) = try onTerminal(["-S", "-b", s.url(name, type: "application/json")])
+            XCTAssertEqual(status, 0, shown)
+            XCTAssertTrue(shown.hasPrefix("{\n    \"a\": " + shownAs + "\n}\n"), shown)
+            XCTAssertFalse(shown.contains(never), shown)
+            XCTAssertTrue(shown.contains("[swurl: the body is not valid JSON; formatted all the same]"), shown)
+        }
+        // Past the first megabyte held back: formatted, then the same.
+        var big = Array("[".utf8)
+        while big.count < 1_100_000 { big += Array("\"0123456789abcdef\",".utf8) }
+        big += Array("\"\\".utf8) + [0xE5] + Array("\",1]".utf8)
+        try s.put("big.json", Data(big))
+        let (shown, status) = try onTerminal(["-b", s.url("big.json", type: "application/json")])
+        XCTAssertEqual(status, 0, String(shown.suffix(300)))
+        XCTAssertTrue(shown.hasSuffix("    \"\\x5c\\xe5\",\n    1\n]\n[swurl: the body is not valid JSON; formatted all the same]\n"),
+                      String(shown.suffix(300)))
+        // A byte that cannot go on the JSON stops the formatting there: the rest is as sent.
+        var cut = Array("[".utf8)
+        while cut.count < 1_100_000 { cut += Array("\"0123456789abcdef\",".utf8) }
+        cut += Array("x, 2]".utf8)
+        try s.put("cut.json", Data(cut))
+        let piped = try runSwurl(["--pretty=format", s.url("cut.json", type: "application/json")])
+        XCTAssertTrue(piped.text.hasSuffix("\nx, 2]\n"), String(piped.text.suffix(100)))
+        XCTAssertTrue(piped.stderr.contains("the body is not valid JSON; formatted up to there, the rest is shown as sent"), piped.stderr)
+    }
+
     /// An unclosed, deeply nested document under 1 MB is invalid JSON like any other: on a
     /// terminal it is shown as sent (its size, not the ~26 MB its formatting would take), with
     /// the note, as README and docs/responses.md say. Closed, the same nesting is formatted.

@@ -33,6 +33,24 @@ final class TimingTests: XCTestCase {
         XCTAssertLessThanOrEqual(t["redirect"] as? Double ?? 1, t["total"] as? Double ?? 0)
     }
 
+    /// Piped, the meta part starts after a blank line as on a terminal: a body without a final
+    /// newline no longer runs into it (`{"a":1}DNS lookup`); without `m` the body is as sent.
+    func testTheMetaPartStartsOnALineOfItsOwnWhenPiped() throws {
+        let s = try FixtureServer()
+        try s.put("a.json", "{\"a\":1}")
+        try s.put("b.json", "{\"a\":1}\n")
+        let open = s.url("a.json", type: "application/json"), ended = s.url("b.json", type: "application/json")
+        let bm = try runSwurl(["-p", "bm", open])
+        XCTAssertEqual(bm.status, 0, bm.stderr)
+        XCTAssertTrue(bm.text.hasPrefix("{\"a\":1}\n\nDNS lookup"), bm.text)
+        let endedBM = try runSwurl(["-p", "bm", ended])
+        XCTAssertTrue(endedBM.text.hasPrefix("{\"a\":1}\n\nDNS lookup"), endedBM.text)
+        let hbm = try runSwurl(["-p", "hbm", open])
+        XCTAssertTrue(hbm.text.contains("\r\n\r\n{\"a\":1}\n\nDNS lookup") || hbm.text.contains("\n\n{\"a\":1}\n\nDNS lookup"), hbm.text)
+        let b = try runSwurl(["-p", "b", open])
+        XCTAssertEqual(b.stdout, Data("{\"a\":1}".utf8))
+    }
+
     func testTextTimingAndTheMetaLetter() throws {
         let r = try runSwurl(["--timing", try HTTPBin.url("/get")])
         for label in ["DNS lookup", "TCP connect", "TLS handshake", "Waiting (TTFB)", "Transfer", "Total", "Remote address"] {

@@ -26,6 +26,17 @@ final class JSONParserTests: XCTestCase {
         }
     }
 
+    /// The note on a raw control character spells the escape with four hex digits (`\u0007`,
+    /// not `\u007`, which is itself an invalid escape).
+    func testAControlCharacterNoteSuggestsAFourDigitEscape() {
+        for (byte, escape) in [(0x07, "\\u0007"), (0x0A, "\\u000a"), (0x00, "\\u0000"), (0x1B, "\\u001b"), (0x10, "\\u0010")] {
+            XCTAssertThrowsError(try JSONParser.parse([0x22, UInt8(byte), 0x22])) { error in
+                guard let e = error as? JSONParser.SyntaxError else { return XCTFail() }
+                XCTAssertEqual(e.reason, "control character in string (escape it as \(escape))")
+            }
+        }
+    }
+
     func testDeepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "[", count: 100_000)
         XCTAssertThrowsError(try JSONParser.parse(deep))

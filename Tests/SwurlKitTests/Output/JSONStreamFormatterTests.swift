@@ -150,6 +150,41 @@ final class JSONStreamFormatterTests: XCTestCase {
         }
     }
 
+    /// A backslash that starts no escape, before a byte shown as `\xNN` or `\u00XX`, is shown
+    /// as `\x5c` (as the text sanitizer shows it), so the pair never reads as an escaped
+    /// backslash followed by text: `"\<E5>"` as `"\\xe5"` would be valid JSON of another string.
+    /// Valid escapes, and a backslash before plain text, stay as sent; a pipe gets the bytes.
+    func testABackslashBeforeAByteShownAsAnEscapeIsShownAsX5C() {
+        let cases: [([UInt8], String)] = [
+            ([0x5C, 0xE5], #"\x5c\xe5"#),
+            ([0x5C, 0xC2, 0x9B] + Array("[31m".utf8), #"\x5c\u009b[31m"#),
+            ([0x5C, 0x7F], #"\x5c\u007f"#),
+            ([0x5C, 0xFF, 0x41], #"\x5c\xffA"#),
+            ([0x5C, 0xE5, 0x9B], #"\x5c\xe5\x9b"#),
+            ([0x5C] + Array("é".utf8), #"\é"#),
+            (Array(#"\q"#.utf8), #"\q"#),
+            (Array(#"\\"#.utf8) + [0xE5], #"\\\xe5"#),
+            (Array(#"\n\u0041\""#.utf8) + [0x5C, 0xE5], #"\n\u0041\"\x5c\xe5"#),
+        ]
+        for (content, shown) in cases {
+            let input = Array(#"{"a":"x"#.utf8) + content + Array(#"y"}"#.utf8)
+            for fastPath in [true, false] {
+                for chunk in [input.count, 1, 2, 3, 7] {
+                    let (out, _) = formatBytes(input, chunk: chunk, sanitize: true, fastPath: fastPath)
+                    XCTAssertEqual(String(decoding: out, as: UTF8.self), "{\n    \"a\": \"x" + shown + "y\"\n}",
+                                   "\(content) chunk \(chunk) fast \(fastPath)")
+                }
+            }
+            let (raw, _) = formatBytes(input, chunk: 2, sanitize: false)
+            XCTAssertEqual(raw.filter { $0 != 0x20 && $0 != 0x0A }, input, "a pipe gets the bytes: \(content)")
+        }
+        // The body ends right after the backslash, or inside the sequence after it.
+        let (end, _) = formatBytes(Array(#""a\"#.utf8), chunk: 1, sanitize: true)
+        XCTAssertEqual(String(decoding: end, as: UTF8.self), #""a\"#)
+        let (cut, _) = formatBytes(Array(#""a\"#.utf8) + [0xE5], chunk: 1, sanitize: true)
+        XCTAssertEqual(String(decoding: cut, as: UTF8.self), #""a\x5c\xe5"#)
+    }
+
     /// A control character right after a backslash is not an escape: it must not be copied raw.
     func testControlAfterBackslashIsNotCopiedRaw() {
         for chunk in [1, 2, 100] {

@@ -20,6 +20,27 @@ final class TextResponseDecoderTests: XCTestCase {
         XCTAssertEqual(runDecoder([0x41], mediaType: "text/plain", charset: "no-such-charset").text, "A")
     }
 
+    /// A code unit that is not text (a lone surrogate) becomes one U+FFFD and is skipped whole:
+    /// the text after it stays aligned (before, one byte was skipped and the rest read as CJK).
+    func testALoneSurrogateSkipsAWholeCodeUnit() {
+        let hello = Array("hello world".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        for chunk in [1, 2, 3, 64] {
+            let le = runDecoder([0x41, 0x00, 0x00, 0xDC] + hello, mediaType: "text/plain", charset: "utf-16le", chunk: chunk)
+            XCTAssertEqual(le.text, "A\u{FFFD}hello world", "chunk \(chunk)")
+            // A high surrogate followed by no low one.
+            let high = runDecoder([0x41, 0x00, 0x3D, 0xD8] + hello, mediaType: "text/plain", charset: "utf-16le", chunk: chunk)
+            XCTAssertEqual(high.text, "A\u{FFFD}hello world", "chunk \(chunk)")
+            let be = runDecoder([0xFE, 0xFF, 0x00, 0x41, 0xDC, 0x00] + hello.map { $0 }.chunkSwapped(), mediaType: "text/plain",
+                                charset: "utf-16", chunk: chunk)
+            XCTAssertEqual(be.text, "A\u{FFFD}hello world", "chunk \(chunk)")
+            let utf32 = runDecoder([0x41, 0, 0, 0, 0x00, 0xDC, 0, 0] + Array("hi".utf8).flatMap { [$0, 0, 0, 0] },
+                                   mediaType: "text/plain", charset: "utf-32le", chunk: chunk)
+            XCTAssertEqual(utf32.text, "A\u{FFFD}hi", "chunk \(chunk)")
+        }
+        // Cut short at the end: one U+FFFD for what is left.
+        XCTAssertEqual(runDecoder([0x41, 0x00, 0x42], mediaType: "text/plain", charset: "utf-16le").text, "A\u{FFFD}")
+    }
+
     func testEscapeSequencesAreMadeVisible() {
         let r = runDecoder("a\u{1B}]0;title\u{07}b\u{9B}c", mediaType: "text/plain")
         XCTAssertEqual(r.text, "a\\x1b]0;title\\x07b\\u{9b}c")
@@ -31,5 +52,12 @@ final class TextResponseDecoderTests: XCTestCase {
         XCTAssertEqual(r.text, "")
         XCTAssertEqual(r.outcome.noteText, "binary data not shown: 8 bytes of application/octet-stream; use -o FILE or a pipe to save it")
         XCTAssertEqual(runDecoder(bytes, mediaType: "application/octet-stream", terminal: false).bytes, bytes)
+    }
+}
+
+private extension Array where Element == UInt8 {
+    /// Each pair of bytes swapped: little-endian UTF-16 to big-endian.
+    func chunkSwapped() -> [UInt8] {
+        stride(from: 0, to: count - 1, by: 2).flatMap { [self[$0 + 1], self[$0]] }
     }
 }

@@ -185,6 +185,38 @@ final class XMLStreamFormatterTests: XCTestCase {
         }
     }
 
+    /// Comments and processing instructions in a DOCTYPE's internal subset are skipped whole: a
+    /// quote, `]` or `>` inside one does not end (or hold open) the DOCTYPE, whatever the chunks.
+    /// Python's minidom takes all of these; the DOCTYPE is shown as written.
+    func testCommentsAndPIsInTheInternalSubsetAreSkipped() throws {
+        let doctypes = [
+            "<!DOCTYPE r [<!-- don't panic --><!ELEMENT r EMPTY>]>",
+            "<!DOCTYPE r [<!-- ]> -->]>",
+            "<!DOCTYPE r [<?pi ]> ?>]>",
+            "<!DOCTYPE r [<!ENTITY e \"]>\"><?pi \"?><!-- ' --><!ATTLIST r a CDATA '>'>]>",
+        ]
+        for doctype in doctypes {
+            let doc = Array((doctype + "<r/>").utf8)
+            let tokens = try XMLTokenizer.tokenize(doc)
+            XCTAssertEqual(tokens.count, 2, doctype)
+            XCTAssertEqual(tokens.first, .doctype(ArraySlice(Array(doctype.utf8))), doctype)
+            for chunk in [1, 2, 3, 5, doc.count] {
+                let r = stream(doc, chunk: chunk)
+                XCTAssertNil(r.failure, "\(doctype) in chunks of \(chunk)")
+                XCTAssertEqual(String(decoding: r.out, as: UTF8.self), doctype + "\n<r/>", "\(doctype) in chunks of \(chunk)")
+            }
+        }
+        // Unterminated, they are errors at the end of the body, not past it.
+        for (doc, reason) in [("<!DOCTYPE r [<!-- ]> <r/>", "unterminated comment in the DOCTYPE"),
+                              ("<!DOCTYPE r [<?pi ]> <r/>", "unterminated processing instruction in the DOCTYPE")] {
+            for chunk in [1, 4, 1 << 16] {
+                let failure = stream(Array(doc.utf8), chunk: chunk).failure
+                XCTAssertEqual(failure?.reason, reason, "\(doc) in chunks of \(chunk)")
+                XCTAssertEqual(failure?.offset, 13, "\(doc) in chunks of \(chunk)")
+            }
+        }
+    }
+
     func testATokenPastTheLimitSaysWhichLimit() {
         var doc = Array("<r>".utf8)
         doc += [UInt8](repeating: UInt8(ascii: "x"), count: XMLStreamFormatter.tokenLimit + 10)
