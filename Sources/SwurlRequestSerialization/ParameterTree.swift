@@ -107,7 +107,8 @@ package enum ParameterTree {
                     case .leaf(let old): object.members[i].1 = .array(ArrayNode([.leaf(old), .leaf(value)]))
                     // A form's plain name after `o[]=1` or `o[k]=1` is a member of its own (`o[]=1&o=2`, as
                     // HTTPie sends it), not one more element sent as `o[]`.
-                    case .array, .object where !repeatsCollect: object.members.append((k, .leaf(value)))
+                    case .array where !repeatsCollect: object.members.append((k, .leaf(value)))
+                    case .object where !repeatsCollect: object.members.append((k, .leaf(value)))
                     case .array(let array): array.items.append(.leaf(value))
                     case .object: throw conflict("'\(k)' is already an object and cannot also take a value")
                     }
