@@ -103,8 +103,9 @@ final class BatchRunner {
                 }
                 number = reader.lineNumber
                 var trimmed = text.trimmingSpaces()
-                // A byte order mark before the first line (a file saved by Notepad) is no part of it.
-                if number == 1, trimmed.unicodeScalars.first == "\u{FEFF}" {
+                // A byte order mark before a line (a file saved by Notepad, or several such files
+                // joined with cat) is no part of it.
+                if trimmed.unicodeScalars.first == "\u{FEFF}" {
                     trimmed = String(String.UnicodeScalarView(trimmed.unicodeScalars.dropFirst())).trimmingSpaces()
                 }
                 // A line cut for its length comes back empty: it is reported, never skipped.

@@ -56,6 +56,23 @@ package final class Exchange {
         self.makeDelegate = makeDelegate
         self.initialOrigin = try Origin(url: request.url)
         try Exchange.refusePinOverPlainHTTP(request.url, options.security)
+        try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion)
+    }
+
+    /// `-4` with an IPv6 literal (`http://[::1]/`), or `-6` with an IPv4 one, can reach nothing:
+    /// refused before any attempt, which libcurl reports only as "Couldn't connect to server"
+    /// (and swurl's hint then asked whether the server was running).
+    package static func refuseOtherAddressFamily(_ url: String, _ version: IPVersion) throws(SwurlError) {
+        guard version != .any, let host = try? Origin(url: url).host else { return }
+        let isV6 = host.hasPrefix("[")
+        let isV4 = !isV6 && host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+            && host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+        if version == .v4 && isV6 {
+            throw .usage("-4 (--ipv4) cannot reach the IPv6 address \(host)", hint: "drop -4, or use the host's IPv4 address")
+        }
+        if version == .v6 && isV4 {
+            throw .usage("-6 (--ipv6) cannot reach the IPv4 address \(host)", hint: "drop -6, or use the host's IPv6 address")
+        }
     }
 
     /// A pin is checked in the TLS handshake; plain http has none, so the pin would pass

@@ -140,4 +140,27 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.text + r.stderr)
         XCTAssertTrue(r.text.contains("/anything?c=3"), r.text)
     }
+
+    /// A byte order mark at the start of any line (files joined with cat) is skipped, as it is
+    /// on the first (the second line failed as a URL starting with U+FEFF).
+    func testAByteOrderMarkOnALaterLineIsSkipped() throws {
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        let bom = "\u{FEFF}"
+        try Data("\(bom)\(try HTTPBin.url("/get"))\n\(bom)\(try HTTPBin.url("/get?x=1"))\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let r = try runSwurl(["--no-config", "batch", lines, "--order", "input"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("2 200 "), r.text)
+    }
+
+    /// -4 with an IPv6 literal, -6 with an IPv4 one: refused before any attempt, in every door
+    /// (libcurl said "Couldn't connect", and the hint asked whether the server was running).
+    func testTheOtherAddressFamilyIsRefused() throws {
+        let one = try runSwurl(["--no-config", "-4", "http://[::1]:9/"])
+        XCTAssertEqual(one.status, 64, one.stderr)
+        XCTAssertTrue(one.stderr.contains("-4 (--ipv4) cannot reach the IPv6 address [::1]"), one.stderr)
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        try Data("http://127.0.0.1:9/ -6\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let batch = try runSwurl(["--no-config", "batch", lines])
+        XCTAssertTrue(batch.text.contains("-6 (--ipv6) cannot reach the IPv4 address 127.0.0.1"), batch.text)
+    }
 }
