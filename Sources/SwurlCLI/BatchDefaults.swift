@@ -87,6 +87,11 @@ final class BatchDefaults {
                          + "(--jsonl adds timings, --output-dir keeps bodies)")
         }
         try CommandTable.check(args, for: RequestCommand.self)
+        // A line's --no-OPTION for an option no line takes (--no-parallel, --no-jsonl) would
+        // read as changing the batch for that line.
+        for spec in OptionTable.all where line.resets.contains(spec.option) && !spec.commands.contains(.request) {
+            throw .usage("--no-\(spec.name) cannot be used on a batch line: --\(spec.name) is the batch's, not a line's", hint: "give it to swurl batch")
+        }
         // The line's options over the defaults, as a REPL line's over its defaults: a line's
         // --json replaces a batch --form rather than clashing with it.
         args = ReplContext.merge(arguments, line)
@@ -94,7 +99,8 @@ final class BatchDefaults {
         args.positionals = line.positionals
         // The client key's password asked for once, at the first line, serves every line that
         // uses the batch's key (a line with its own --key, --cert or --key-password is asked anew).
-        if !line.has(.key), !line.has(.cert), !line.has(.keyPassword), arguments.has(.key) || arguments.has(.cert),
+        // The merged arguments: a line that drops them (--no-cert --no-key) gets no password either.
+        if !line.has(.key), !line.has(.cert), !line.has(.keyPassword), args.has(.key) || args.has(.cert),
            let password = parsedBox?.options.transfer.security.keyPassword {
             args.options[.keyPassword] = [password]
         }

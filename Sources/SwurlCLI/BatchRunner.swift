@@ -179,7 +179,8 @@ final class BatchRunner {
     /// - Parameter built: set to the request as soon as it is built.
     private func build(_ arguments: ParsedArguments, number: Int, ordinal: Int, taken: Double,
                        request built: inout HTTPRequest?) throws(SwurlError) -> (BatchLine, Exchange) {
-        for option in BatchCommand.batchWideOptions where arguments.has(option) {
+        // Nor may a line drop one (--no-har, --no-parallel): it would read as keeping the line out.
+        for option in BatchCommand.batchWideOptions where arguments.has(option) || arguments.resets.contains(option) {
             throw .usage("--\(option.rawValue) is an option of the whole batch, not of a line", hint: "give it to swurl batch")
         }
         var options = try defaults.options(for: arguments)

@@ -163,6 +163,9 @@ enum ConfigFile {
                 throw .usage("\(place): '\(TerminalSanitizer.clean(Redactor.item(word)))' is not an option; request items and URLs are not allowed in the config file",
                              hint: "the config file holds options only")
             }
+            // A later line's --no-OPTION drops what the lines above gave, as on a command line.
+            result = parsed.dropResetDefaults(result)
+            for option in parsed.resets where !parsed.has(option) { places[option] = nil }
             for (option, values) in parsed.options {
                 if refused.contains(option) { throw .usage("\(place): --\(option.rawValue) is not allowed in the config file") }
                 result.options[option, default: []] += values

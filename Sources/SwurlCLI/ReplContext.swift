@@ -251,7 +251,7 @@ final class ReplContext {
         }
         var merged = ReplContext.merge(defaults, line)
         OptionTable.dropWaitingQualifiers(&merged, own: line)
-        for o in ReplContext.replOnly where line.has(o) {
+        for o in ReplContext.replOnly where line.has(o) || line.resets.contains(o) {
             throw .usage("--\(o.rawValue) applies to 'swurl repl' itself, not to a line")
         }
         // Stdin is the REPL's input: never a request body.
@@ -283,13 +283,14 @@ final class ReplContext {
         // Default credentials go only to the origin they were given for: a line's own go anywhere.
         let origin = try? Origin(url: URLBuilder.resolve(url, defaultScheme: merged.value(.defaultScheme) ?? "http").url)
         var withheld: [String] = []
-        if defaults.has(.auth) && !line.has(.auth) && !credentialGoes("auth", to: origin) {
+        // `merged`: a default the line dropped (--no-auth) neither goes nor binds its origin here.
+        if merged.has(.auth) && !line.has(.auth) && !credentialGoes("auth", to: origin) {
             merged.options[.auth] = nil
             // The type goes with the credentials it describes (alone it is a usage error).
             if !line.has(.authType) { merged.options[.authType] = nil }
             withheld.append("-a")
         }
-        if (defaults.has(.cert) || defaults.has(.key)) && !line.has(.cert) && !line.has(.key) && !credentialGoes("cert", to: origin) {
+        if (merged.has(.cert) || merged.has(.key)) && !line.has(.cert) && !line.has(.key) && !credentialGoes("cert", to: origin) {
             for o in [Option.cert, .key] { merged.options[o] = nil }
             if !line.has(.keyPassword) { merged.options[.keyPassword] = nil }
             withheld.append("--cert")
@@ -315,7 +316,8 @@ final class ReplContext {
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
-        guard let har, options.har == nil else {
+        // A line's --no-har keeps it out of the REPL's log; its own --har writes a file of its own.
+        guard let har, options.har == nil, !line.resets.contains(.har) else {
             return RequestCommand.perform(options, environment: environment, otherHAR: har?.path, jar: jar)
         }
         let before = har.count

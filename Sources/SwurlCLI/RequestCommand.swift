@@ -90,7 +90,7 @@ enum RequestCommand: SwurlCommand {
                 if let cache = first.answeredByCache, !options.quiet {
                     try? environment.stderr.write("swurl: note: the cache would answer this request (\(cache)); it would not be sent\n")
                 }
-                try OfflineRequest.emit(first.request, cookies: stored?.cookiesSent ?? [], to: printer)
+                try OfflineRequest.emit(first.request, cookies: try prepared.storedCookies(), to: printer)
                 try printer.finishRequest()
                 try background?.finish()
                 try outputFile?.commit()

@@ -22,6 +22,20 @@ enum RequestPipeline {
         /// The cookies the exchange shares with the REPL's other lines; nil for
         /// a one-shot request, a `--session` (its file is the jar) or a line of its own route.
         var shared: SharedState? = nil
+
+        /// The stored cookies for the request's host — the session's, or the REPL's jar's — for a
+        /// line that sends nothing (`--offline`, `--curl`) to show what the engine would add.
+        func storedCookies() throws(SwurlError) -> [SessionCookie] {
+            try RequestPipeline.storedCookies(request.url, stored: stored, shared: shared)
+        }
+    }
+
+    /// The session's cookies for `url`'s host, else those of the REPL's jar for it.
+    static func storedCookies(_ url: String, stored: SessionBinding?, shared: SharedState?) throws(SwurlError) -> [SessionCookie] {
+        if let stored { return stored.cookiesSent }
+        guard let shared else { return [] }
+        let host = try Origin(url: url).host.filter { $0 != "[" && $0 != "]" }
+        return try shared.cookies().filter { $0.applies(toHost: host) }
     }
 
     /// A one-shot request or download (`swurl URL`, `swurl -d URL`): `perform`, and SIGTERM
@@ -57,9 +71,15 @@ enum RequestPipeline {
         if stopsOnTermination { Interrupt.armTermination() }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         stored?.apply(to: &transferOptions, options: options)
+        // A line of its own route or Host header has a jar of its own; a --session's file is its jar.
+        let ownJar = BatchDefaults.needsOwnSharedState(
+            changesRoute: !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil,
+            request: request)
+        let shared = stored == nil && !ownJar ? jar : nil
         if options.curl {
             let export = try CurlCommandExport(request: request, options: options, transfer: transferOptions,
-                                               cookies: stored?.cookiesSent ?? [], parts: built.parts).render()
+                                               cookies: try storedCookies(request.url, stored: stored, shared: shared),
+                                               parts: built.parts).render()
             for warning in export.warnings { try? environment.stderr.write("swurl: warning: curl cannot \(warning)\n") }
             do { try environment.stdout.write(export.command) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
             return .success
@@ -87,12 +107,9 @@ enum RequestPipeline {
             ? try options.har.map { h throws(SwurlError) in try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .stream) }
             : nil
         let log = options.offline ? nil : har ?? ownHAR
-        let ownJar = BatchDefaults.needsOwnSharedState(
-            changesRoute: !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil,
-            request: request)
         let prepared = Prepared(request: request, stored: stored, transferOptions: transferOptions, recorder: log?.recorder(),
                                 reservedPaths: [log?.path, otherHAR, sessionPath].compactMap { $0 },
-                                shared: stored == nil && !ownJar ? jar : nil)
+                                shared: shared)
         let status: ExitStatus
         do {
             status = options.download

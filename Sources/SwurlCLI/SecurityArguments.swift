@@ -20,7 +20,7 @@ enum SecurityArguments {
         if policy.allowsInvalidCertificates && policy.scope == .chain {
             // With -k no chain is verified: only the leaf is known, so "the whole chain" would
             // quietly mean the leaf alone.
-            throw .usage("--pin-scope chain needs a verified chain, and -k (--insecure) skips it: only the leaf could be pinned",
+            throw .usage("--pin-scope chain needs a verified chain, and --insecure (-k) skips it: only the leaf could be pinned",
                          hint: "drop -k and trust the CA with --cacert FILE, or use --pin-scope leaf")
         }
         if args.has(.verifyHost) && args.has(.noVerifyHost) {

@@ -64,6 +64,10 @@ package struct CurlResult: Sendable {
             return .transport(message, hint: "the server and swurl share no TLS version: swurl speaks TLS 1.2 and 1.3 (--tls-min, --tls-max)")
         case CURLE_SSL_CONNECT_ERROR where message.containsText("wrong version number"):
             return .transport(message, hint: "the port may speak plain HTTP: try http:// instead of https://")
+        case CURLE_SSL_CIPHER where message.containsText(":!aNULL"):
+            return .transport(message, hint: "with a pin, the anonymous suites (aNULL) are left out of --ciphers, since they send no certificate to check the pin against: name other suites")
+        case CURLE_SSL_CIPHER:
+            return .transport(message, hint: "--ciphers names no suite OpenSSL knows (OpenSSL names, ':'-separated; 'openssl ciphers -v' lists them)")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .transport(message, hint: "check the host name")
         case CURLE_COULDNT_CONNECT:

@@ -690,6 +690,14 @@ package final class SharedState {
     package init(spareHandles: Int = 0, cookiesOnly: Bool = false) throws(SwurlError) {
         share = try ShareHandle(keepingSpareHandles: spareHandles, cookiesOnly: cookiesOnly)
     }
+
+    /// Every cookie the shared engine holds, as a session keeps them: what a REPL line that
+    /// sends nothing (`--offline`, `--curl`) shows it would send.
+    package func cookies() throws(SwurlError) -> [SessionCookie] {
+        let reader = try EasyHandle()
+        try reader.use(share: share)
+        return reader.cookieList.compactMap(SessionCookie.init(netscapeLine:))
+    }
 }
 
 /// Sits between a hop's transfer and the delegate: decides from each response head whether it

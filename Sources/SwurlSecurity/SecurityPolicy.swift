@@ -119,7 +119,8 @@ package struct SecurityPolicy: Sendable, Equatable {
                              hint: "write it as --pin-pubkey 'sha256//\(digest)'")
             }
             // `sha1//…`, `SHA256//…`, `;sha256//…`: a pin in another form, not a missing file.
-            if trimmed.containsText("//"), case .inputFile = error {
+            if let slashes = trimmed.rangeOfText("//"), !trimmed[..<slashes.lowerBound].isEmpty,
+               trimmed[..<slashes.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || $0 == ";" || $0 == " " }), case .inputFile = error {
                 throw .usage("--pin-pubkey: '\(trimmed)' is neither a sha256// pin nor a file",
                              hint: "write pins as sha256//BASE64 (lower case, SHA-256 only), several joined by ';'; 'swurl certs URL' prints them")
             }

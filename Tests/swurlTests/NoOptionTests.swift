@@ -101,4 +101,39 @@ final class NoOptionTests: XCTestCase {
         let lines = r.text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init).filter { $0.hasPrefix("HTTP/1.1 ") }
         XCTAssertEqual(lines, ["HTTP/1.1 200 OK", "HTTP/1.1 302 FOUND", "HTTP/1.1 200 OK", "HTTP/1.1 302 FOUND"], r.text)
     }
+
+    /// A config line's --no-OPTION drops what the lines above it gave, as on a command line.
+    func testAConfigLineDropsAnEarlierLinesOption() throws {
+        let env = try config("--follow\n--no-follow\n")
+        let r = try runSwurl([try HTTPBin.url("/redirect/1"), "-h"], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(status(r), "HTTP/1.1 302 FOUND")
+    }
+
+    /// What a line cannot carry it cannot drop: a batch line's --no-har or --no-parallel, a REPL
+    /// line's --no-stop-on-error are refused; a REPL line's --no-har keeps it out of the REPL's log.
+    func testLinesCannotDropTheRunsOwnOptions() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let get = try HTTPBin.url("/get")
+        try Data("\(get) --no-har\n\(get) --no-parallel\n".utf8).write(to: URL(fileURLWithPath: dir + "/lines"))
+        let batch = try runSwurl(["--no-config", "batch", dir + "/lines", "--har", dir + "/b.har", "--order", "input"])
+        XCTAssertTrue(batch.text.contains("1 error 64") && batch.text.contains("2 error 64"), batch.text)
+        let repl = try runSwurl(["--no-config", "repl", try HTTPBin.url(""), "--har", dir + "/r.har"],
+                                stdin: Data("/get\n/get?x=1 --no-har\n/get --no-stop-on-error\n".utf8))
+        XCTAssertTrue(repl.stderr.contains("--stop-on-error applies to 'swurl repl' itself"), repl.stderr)
+        let har = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.har"))) as? [String: Any])
+        let entries = try XCTUnwrap((har["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 1, "the --no-har line is not in the REPL's log")
+    }
+
+    /// A REPL line that drops the default credentials (--no-auth) does not bind them to its
+    /// origin: with no base, they still go to the first origin that uses them.
+    func testARejectedDefaultCredentialBindsNoOrigin() throws {
+        let port = try HTTPBin.shared().port
+        let r = try runSwurl(["--no-config", "repl", "-a", "ann:pw"],
+                             stdin: Data("http://localhost:\(port)/headers --no-auth -b\nhttp://127.0.0.1:\(port)/headers -b\n".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.text.components(separatedBy: "\"Authorization\": \"Basic ").count - 1, 1, r.text)
+        XCTAssertFalse(r.stderr.contains("not sent"), r.stderr)
+    }
 }

@@ -88,6 +88,9 @@ final class TLSEdgeTests: XCTestCase {
         let chain = try runSwurl(["--no-config", "-k", "--pin-scope", "chain", "--pin-pubkey", try pki.pin("leaf.pem"), "https://127.0.0.1:9/"])
         XCTAssertEqual(chain.status, 64, chain.stderr)
         XCTAssertTrue(chain.stderr.contains("--pin-scope chain needs a verified chain"), chain.stderr)
+        // A missing file whose path holds // is a missing file (66), not a malformed pin.
+        let path = try runSwurl(["--no-config", "--pin-pubkey", "./no-such-dir//key.pem", "https://127.0.0.1:9/"])
+        XCTAssertEqual(path.status, 66, path.stderr)
         let password = try runSwurl(["--no-config", "--key-password", "x", "https://127.0.0.1:9/"])
         XCTAssertEqual(password.status, 64, password.stderr)
         XCTAssertTrue(password.stderr.contains("--key-password decrypts the key of --key or --cert, and neither is given"), password.stderr)
@@ -96,5 +99,16 @@ final class TLSEdgeTests: XCTestCase {
             XCTAssertEqual(r.status, 66, "\(option): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("larger than"), r.stderr)
         }
+    }
+
+    /// A batch line that drops the batch's client certificate (--no-cert --no-key) gets no key
+    /// password either (the batch's was put back, and the line failed with 64).
+    func testABatchLineDroppingTheClientCertificateRuns() throws {
+        let pki = try CertificateFactory.shared()
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        try Data("\(try HTTPBin.url("/get")) --no-cert --no-key\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let r = try runSwurl(["--no-config", "batch", lines, "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
+                              "--key-password", "secret"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
     }
 }
