@@ -163,4 +163,14 @@ final class BatchAndReplDoorTests: XCTestCase {
         let batch = try runSwurl(["--no-config", "batch", lines])
         XCTAssertTrue(batch.text.contains("-6 (--ipv6) cannot reach the IPv4 address 127.0.0.1"), batch.text)
     }
+
+    /// A REPL line that sends nothing (--offline, --curl) shows the cookies of the REPL's jar the
+    /// line would send (they were left out, though the same line sent them).
+    func testREPLOfflineAndCurlShowTheJarsCookies() throws {
+        let r = try runSwurl(["--no-config", "repl", try HTTPBin.url("")],
+                             stdin: Data("/cookies/set?a=1 -q\n/cookies --offline\n/cookies --curl\n".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.contains("GET /cookies HTTP/1.1\r\nHost: 127.0.0.1:\(try HTTPBin.shared().port)\r\nCookie: a=1\r\n"), r.text)
+        XCTAssertTrue(r.text.contains("--header 'Cookie: a=1'"), r.text)
+    }
 }
