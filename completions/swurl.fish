@@ -60,7 +60,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -s F -s L -l follow -d 'Follow redirects'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l max-redirects -r -f -d 'Follow at most N redirects (default 30); exit 6 when there are more'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l timeout -r -f -d 'Give up when connecting, or when no data moves, for SECONDS (decimals allowed); exit 2'
-complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l default-scheme -r -f -a 'http https' -d 'The scheme for URLs given without one (default http)'
+complete -c swurl -l default-scheme -r -f -a 'http https' -d 'The scheme for URLs given without one (default http; swurl certs always speaks https)'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l connect-timeout -r -f -d 'Give up connecting after SECONDS (decimals allowed; default: --timeout); exit 2'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l retry -r -f -d 'Try again up to N times on connection failures, timeouts and 408, 429, 500, 502, 503 and 504 responses, waiting with exponential backoff and jitter, or as long as Retry-After says'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l retry-delay -r -f -d 'The first wait before a retry (default 1); each further wait doubles'

@@ -56,17 +56,20 @@ enum CacheCommand: SwurlCommand {
             }
             // Spelled as entries keep their URLs (`prefix`).
             let prefix = rest.first.map { CacheCommand.prefix($0, defaultScheme: args.value(.defaultScheme) ?? "http") }
-            let n = store.clear(urlPrefix: prefix)
-            out = Array("removed \(n) \(n == 1 ? "entry" : "entries")\n".utf8)
+            out = CacheCommand.removed(store.clear(urlPrefix: prefix), json: args.has(.json))
         case "prune":
             guard rest.isEmpty else { throw .usage("swurl cache prune takes no argument") }
-            let n = store.prune(now: now)
-            out = Array("removed \(n) \(n == 1 ? "entry" : "entries")\n".utf8)
+            out = CacheCommand.removed(store.prune(now: now), json: args.has(.json))
         default:
             throw .usage("swurl cache: unknown action '\(TerminalSanitizer.clean(action))'", hint: "use list, clear or prune")
         }
         do { try environment.stdout.write(handingOver: &out) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
         return .success
+    }
+
+    /// What `clear` and `prune` report: `removed N entries`, or `{"removed":N}` with `--json`.
+    static func removed(_ n: Int, json: Bool) -> [UInt8] {
+        Array((json ? "{\"removed\":\(n)}\n" : "removed \(n) \(n == 1 ? "entry" : "entries")\n").utf8)
     }
 
     /// A `clear` prefix spelled as entries keep their URLs: one that reads as a URL (a scheme

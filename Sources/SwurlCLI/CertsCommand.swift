@@ -25,7 +25,15 @@ enum CertsCommand: SwurlCommand {
         var connection = TransferOptions()
         if let v = args.value(.timeout) { connection.timeout = try CommandOptions.seconds(v, "timeout") }
         try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
-        let report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection)
+        let report: CertificateReport
+        do { report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection) } catch {
+            // A port that speaks plain HTTP: certs reads TLS ports only, so "try http://" would
+            // lead to its own refusal.
+            if case .transport(let message, let hint) = error, hint?.containsText("try http://") == true {
+                throw .transport(message, hint: "the port does not speak TLS (it may speak plain HTTP): swurl certs needs a TLS port")
+            }
+            throw error
+        }
         let text = args.has(.json) ? CertificateReportFormatter.json(report) : CertificateReportFormatter.text(report)
         do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
         return .success

@@ -141,12 +141,15 @@ struct CurlCommandExport {
         } else if transfer.netrc != nil {
             add("--netrc-optional")
         }
-        if !cookies.isEmpty || !cookieItems.isEmpty {
+        // The stored cookies the engine would send on the first hop (by host, path, scheme and
+        // expiry, in its order and within its size), as --offline shows them.
+        let engineCookies = try EngineCookieHeader.value(for: request, cookies: cookies)
+        if engineCookies != nil || !cookieItems.isEmpty {
             // A header, not `--cookie NAME=VALUE`: curl sends that string to every host a redirect
             // leads to, and it drops a `Cookie` header at a redirect to another host, as swurl
             // keeps a session's cookies to their host. (curl drops it at another port of the same
             // host too, where swurl's cookies, which know no ports, still go.)
-            add("--header", "Cookie: " + (cookies.map { "\($0.name)=\($0.value)" } + cookieItems).joined(separator: "; "))
+            add("--header", "Cookie: " + ((engineCookies.map { [$0] } ?? []) + cookieItems).joined(separator: "; "))
         }
 
         // Redirects, time limits, connections.

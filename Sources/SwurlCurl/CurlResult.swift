@@ -61,7 +61,7 @@ package struct CurlResult: Sendable {
             return .transport("the response could not be read: a header line is larger than libcurl accepts (100 KB), or memory ran out",
                               hint: "libcurl said: \(message)")
         case CURLE_SSL_CONNECT_ERROR where message.containsText("protocol version") || message.containsText("unsupported protocol"):
-            return .transport(message, hint: "the server and swurl share no TLS version: swurl speaks TLS 1.2 and 1.3 (--tls-min, --tls-max)")
+            return .transport(message, hint: "the server and swurl share no TLS version: swurl offers TLS 1.2 and 1.3, or those --tls-min/--tls-max leave")
         case CURLE_SSL_CONNECT_ERROR where message.containsText("wrong version number"):
             return .transport(message, hint: "the port may speak plain HTTP: try http:// instead of https://")
         case CURLE_SSL_CIPHER where message.containsText(":!aNULL"):

@@ -1,3 +1,4 @@
+import SwurlCurl
 import SwurlCore
 
 /// The `Cookie` header libcurl's cookie engine puts on a request for the cookies it holds, so
@@ -9,7 +10,7 @@ import SwurlCore
 /// hands a session's cookies to the engine newest first, so of cookies in the order they were
 /// created (the session file's order) the oldest goes first. The capture test compares it with
 /// what the engine really sends.
-enum EngineCookieHeader {
+package enum EngineCookieHeader {
     static let maxCookies = 150
     static let maxLength = 8190
 
@@ -20,6 +21,16 @@ enum EngineCookieHeader {
     ///   - path: the URL's path as sent (percent-encoded), without the query.
     ///   - https: whether the scheme is https.
     ///   - cookies: in the order they were created, oldest first (the session file's order).
+    /// The value for `request`'s first hop: its URL's path and scheme, its host or `Host`
+    /// header (`cookieHost`), as `--offline` shows it and `--curl` exports it.
+    package static func value(for request: HTTPRequest, cookies: [SessionCookie],
+                              now: Int64 = Int64(Exchange.wallClock())) throws(SwurlError) -> String? {
+        guard !cookies.isEmpty else { return nil }
+        let url = try CurlURL(parsing: request.url)
+        return value(cookies, host: cookieHost(urlHost: url.host, hostHeader: request.headers["Host"]), path: url.path,
+                     https: url.scheme.lowercased() == "https", now: now)
+    }
+
     static func value(_ cookies: [SessionCookie], host: String, path: String, https: Bool, now: Int64) -> String? {
         let h = host.lowercased()
         let secureContext = https || h == "localhost" || host == "127.0.0.1" || host == "::1"

@@ -15,10 +15,8 @@ package enum OfflineRequest {
         } else if !request.isRemoved("Host") {
             s += "Host: \(url.hostHeader)\r\n"
         }
-        let cookieHost = EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: request.headers["Host"])
         // One Cookie line, as libcurl writes it: the engine's cookies, then the Cookie items.
-        let engine = EngineCookieHeader.value(cookies, host: cookieHost, path: url.path,
-                                              https: url.scheme.lowercased() == "https", now: now)
+        let engine = try EngineCookieHeader.value(for: request, cookies: cookies, now: now)
         let items = Transfer.cookieItemValues(request.headers)
         if engine != nil || !items.isEmpty {
             s += "Cookie: " + ((engine.map { [$0] } ?? []) + items).joined(separator: "; ") + "\r\n"

@@ -59,6 +59,16 @@ enum SessionFormat {
             }
             throw bad("\"version\" must be \(SessionStore.version)")
         }
+        // Another program's JSON that happens to carry "version": 1 (a package.json) is not a
+        // session: rewritten, its own keys would be lost. swurl writes "swurl": "session"; a
+        // file without it (hand-made) may hold a session's keys only.
+        let sessionKeys: Set<String> = ["swurl", "version", "headers", "auth", "cookies"]
+        if let marker = member(members, "swurl") {
+            guard case .string("session") = marker else { throw bad("\"swurl\" must be \"session\"") }
+        } else if let other = members.first(where: { !sessionKeys.contains($0.key) }) {
+            throw .badData("the session file \(shown) is not a swurl session: it has no \"swurl\": \"session\" and holds \"\(TerminalSanitizer.clean(other.key))\"",
+                           hint: "it was left as it is; give swurl a session name or path of its own (--session NAME)")
+        }
         var data = SessionData()
         switch member(members, "headers") {
         case nil: break

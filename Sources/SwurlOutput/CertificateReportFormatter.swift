@@ -26,7 +26,10 @@ package enum CertificateReportFormatter {
         if r.pinsGiven { s += "  pins:  " + (r.pinError.map { "FAILED: \($0)" } ?? "ok") + "\n" }
         if let option = r.pinOption {
             s += "\nPin this server's key (ready to paste):\n  \(option)\n"
-            if let error = r.chainError, error.containsText("expired") || error.containsText("not yet valid") {
+            // Out of date by the chain's error, or by the leaf's dates when OpenSSL named another
+            // fault first (a self-signed leaf that has also expired).
+            let leafOutOfDate = r.presented.first.map { $0.expired || $0.notYetValid } ?? false
+            if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
                 s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nadd -k to trust the pinned leaf key alone.\n"
             } else if r.chainError != nil {
                 s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"

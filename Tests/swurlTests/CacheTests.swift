@@ -37,6 +37,20 @@ final class CacheTests: XCTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
+    /// `clear` and `prune` answer in JSON with --json (it was accepted and ignored), and a
+    /// `clear` prefix without a scheme takes --default-scheme, as the request's URL did (the
+    /// option was refused, and the config's dropped).
+    func testClearAndPruneSpeakJSONAndClearTakesTheDefaultScheme() throws {
+        _ = try fetch("/j?cc=" + q("max-age=60"))
+        XCTAssertEqual(entries().count, 1)
+        let https = try swurl(["cache", "clear", "--json", "--default-scheme", "https", "127.0.0.1:\(origin.port)/j"])
+        XCTAssertEqual(https.status, 0, https.stderr)
+        XCTAssertEqual(https.text, "{\"removed\":0}\n", "an https prefix leaves the http entry")
+        let http = try swurl(["cache", "clear", "--json", "127.0.0.1:\(origin.port)/j"])
+        XCTAssertEqual(http.text, "{\"removed\":1}\n", http.stderr)
+        XCTAssertEqual(try swurl(["cache", "prune", "--json"]).text, "{\"removed\":0}\n")
+    }
+
     // MARK: - Freshness (§4.2)
 
     func testFreshMaxAgeIsServedWithoutTheNetworkWithAnAgeHeader() throws {

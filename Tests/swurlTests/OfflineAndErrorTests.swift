@@ -127,7 +127,7 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertEqual(tls.status, 1, tls.stderr)
         XCTAssertTrue(tls.stderr.contains("try http://"), tls.stderr)
         let certs = try runSwurl(["certs", "https://127.0.0.1:\(server.port)/"])
-        XCTAssertTrue(certs.stderr.contains("try http://"), certs.stderr)
+        XCTAssertTrue(certs.stderr.contains("the port does not speak TLS"), certs.stderr)
         let huge = try SequenceServer([SequenceServer.Reply("200 OK", ["X-Big: " + String(repeating: "a", count: 1_000_000)], body: Data("ok".utf8))])
         let big = try runSwurl([huge.url("/big")])
         XCTAssertEqual(big.status, 1, big.stderr)

@@ -681,6 +681,33 @@ final class SessionTests: XCTestCase {
             XCTAssertEqual(head.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie") }, [line], head)
         }
     }
+    /// Another program's JSON with "version": 1 is not a session: refused (65) and left as it
+    /// was (it was rewritten as a session, its own keys gone).
+    func testAnotherProgramsJSONIsNotTakenForASession() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let path = dir + "/pkg.json"
+        let text = #"{"name":"my-package","version":1,"dependencies":{"a":"1"}}"#
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        let r = try runSwurl(["--no-config", "--session", path, try HTTPBin.url("/get")])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is not a swurl session"), r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
+    }
+
+    /// --curl exports the session cookies the engine would send, as --offline shows them: not a
+    /// secure cookie over http, not an expired one, not one for another path.
+    func testCurlExportsTheCookiesTheEngineWouldSend() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let path = dir + "/s.json"
+        try Data(#"{"swurl":"session","version":1,"headers":[],"cookies":[{"domain":"foo.test","path":"/","name":"p","value":"1"},{"domain":"foo.test","path":"/","name":"sec","value":"1","secure":true},{"domain":"foo.test","path":"/","name":"old","value":"1","expires":1000},{"domain":"foo.test","path":"/zzz","name":"z","value":"1"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        let offline = try runSwurl(["--no-config", "--offline", "--session-read-only", path, "http://foo.test:9/q"])
+        XCTAssertTrue(offline.text.contains("Cookie: p=1\r\n"), offline.text + offline.stderr)
+        let curl = try runSwurl(["--no-config", "--curl", "--session-read-only", path, "http://foo.test:9/q"])
+        XCTAssertTrue(curl.text.contains("--header 'Cookie: p=1'"), curl.text + curl.stderr)
+    }
 }
 
 /// What the concurrent writers report, under a lock.
@@ -696,5 +723,4 @@ private final class Failures: @unchecked Sendable {
         while done < n { condition.wait() }
         condition.unlock()
     }
-
 }
