@@ -83,9 +83,10 @@ package struct CommandOptions {
 
     /// Options that change what is shown or how long it waits, not what is asked for (a config
     /// file's count too: it applies to the printed command as well, but is not told apart).
+    /// (Not --max-filesize: a resume printed without it would download past the limit.)
     private static let resumeHarmless: Set<Option> = [
         .download, .continue, .output, .quiet, .overwrite, .verbose, .print, .headers, .body, .timing, .noConfig, .pretty,
-        .style, .sortKeys, .stream, .checkStatus, .timeout, .connectTimeout, .retry, .retryDelay, .retryMaxTime, .maxFilesize,
+        .style, .sortKeys, .stream, .checkStatus, .timeout, .connectTimeout, .retry, .retryDelay, .retryMaxTime,
         .limitRate, .ignoreStdin,
     ]
 

@@ -131,7 +131,7 @@ package enum OptionTable {
         OptionSpec(.http2PriorKnowledge, group: .network, commands: [.request, .download, .batch],
                    help: "Speak HTTP/2 straight away, without ALPN or upgrade."),
         OptionSpec(.proxy, argument: .required("URL"), group: .network, commands: [.request, .download, .certs, .batch],
-                   help: "Send requests through this proxy (http://, socks4://, socks4a://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end). Without it swurl uses http_proxy, HTTPS_PROXY and ALL_PROXY, except for hosts in NO_PROXY; --proxy '' (empty) uses none of them. Proxies spoken to over TLS (https://) are refused."),
+                   help: "Send requests through this proxy (http://, socks4://, socks4a://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end). Without it swurl uses http_proxy, HTTPS_PROXY and ALL_PROXY; hosts in NO_PROXY go direct either way (as in curl, NO_PROXY also bypasses --proxy); --proxy '' (empty) uses none of them. Proxies spoken to over TLS (https://) are refused."),
         OptionSpec(.unixSocket, argument: .required("PATH"), completion: .file, group: .network, commands: [.request, .download, .certs, .batch],
                    help: "Connect to the Unix domain socket PATH instead of the URL's host."),
         OptionSpec(.resolve, argument: .required("HOST:PORT:ADDR"), group: .network, commands: [.request, .download, .certs, .reach, .batch],

@@ -57,6 +57,10 @@ package final class Exchange {
         self.initialOrigin = try Origin(url: request.url)
         try Exchange.refusePinOverPlainHTTP(request.url, options.security)
         try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion)
+        if options.unixSocket != nil && options.ipVersion != .any {
+            // libcurl then finds no address for the socket, and the message blamed the server.
+            throw .usage("-4 and -6 choose an IP version, and --unix-socket connects to no IP address", hint: "drop -4/-6")
+        }
     }
 
     /// `-4` with an IPv6 literal (`http://[::1]/`), or `-6` with an IPv4 one, can reach nothing:

@@ -351,7 +351,9 @@ package enum Reachability {
 
     /// `2`, `0.5`: seconds as people write them.
     package static func seconds(_ s: Double) -> String {
-        s == s.rounded() && abs(s) < 1e9 ? String(Int(s)) : String(s)
+        // To the millisecond: a time left over (1.4999994889985828) reads as 1.5.
+        let ms = abs(s) < 1e9 ? (s * 1000).rounded() / 1000 : s
+        return ms == ms.rounded() && abs(ms) < 1e9 ? String(Int(ms)) : String(ms)
     }
 
     /// Re-evaluates on every link, address or route change and calls `onChange` with each new

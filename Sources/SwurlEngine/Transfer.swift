@@ -76,6 +76,8 @@ package final class Transfer: EasyTransferHandler {
     private var lastHead: HTTPResponseHead?
     private var timedOut = false
     private var lastActivity: Double = 0
+    /// Whether a header line arrived since the progress callback last looked.
+    private var headerArrived = false
     private var lastCounts: (Int64, Int64) = (0, 0)
     /// A response the cache serves instead of the network.
     let replay: Replay?
@@ -183,6 +185,11 @@ package final class Transfer: EasyTransferHandler {
             // Neither option given: libcurl's own connect timeout (300 s) ended it.
             guard let limit = options.timeout else {
                 throw .timedOut("timed out connecting, after libcurl's default of 300 seconds; --connect-timeout SECONDS sets it (\(rc.message))")
+            }
+            // Stalled before the connection was made (no connect time): say so, as
+            // --connect-timeout's message does.
+            if timedOut && easy.seconds(.connect) == 0 && options.unixSocket == nil {
+                throw .timedOut("timed out after \(Transfer.seconds(limit)) connecting: the connection was not made")
             }
             throw .timedOut("timed out after \(Transfer.seconds(limit)) without data" + why)
         }
@@ -527,6 +534,8 @@ package final class Transfer: EasyTransferHandler {
     }
 
     package func easyDidReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // A head that trickles in is data moving: the stall check (--timeout) sees it.
+        headerArrived = true
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         // The line stays bytes: the fields are made from them once, when the head is complete.
@@ -650,8 +659,9 @@ package final class Transfer: EasyTransferHandler {
         progressHandler?(TransferProgress(downloaded: down, downloadTotal: downTotal > 0 ? downTotal : nil,
                                           uploaded: up, uploadTotal: upTotal > 0 ? upTotal : nil))
         let now = Transfer.now()
-        if (down, up) != lastCounts {
+        if (down, up) != lastCounts || headerArrived {
             lastCounts = (down, up)
+            headerArrived = false
             lastActivity = now
         } else if let t = options.timeout, now - lastActivity > t {
             timedOut = true

@@ -102,6 +102,12 @@ def handle(conn):
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n')
             while True:
                 send(b'x'); time.sleep(1)
+        elif p == '/head-trickle':
+            # One header line every 0.4 s for 2 s, then the body: data moving all along.
+            send(b'HTTP/1.1 200 OK\r\n')
+            for i in range(5):
+                time.sleep(0.4); send(b'X-Slow-%d: v\r\n' % i)
+            send(b'Content-Length: 2\r\nConnection: close\r\n\r\nok')
         elif p == '/many-headers':
             send(b'HTTP/1.1 200 OK\r\n' + b''.join(b'X-H%d: v\r\n' % i for i in range(100000)) + b'Content-Length: 2\r\n\r\nok')
         elif p == '/long-header':

@@ -158,6 +158,10 @@ final class BatchAndReplDoorTests: XCTestCase {
         let one = try runSwurl(["--no-config", "-4", "http://[::1]:9/"])
         XCTAssertEqual(one.status, 64, one.stderr)
         XCTAssertTrue(one.stderr.contains("-4 (--ipv4) cannot reach the IPv6 address [::1]"), one.stderr)
+        // A Unix socket has no IP address: libcurl found none, and the message blamed the server.
+        let socket = try runSwurl(["--no-config", "-6", "--unix-socket", "/tmp/no-such.sock", "http://x/"])
+        XCTAssertEqual(socket.status, 64, socket.stderr)
+        XCTAssertTrue(socket.stderr.contains("--unix-socket connects to no IP address"), socket.stderr)
         let lines = TestPaths.temporaryDirectory() + "/lines"
         try Data("http://127.0.0.1:9/ -6\n".utf8).write(to: URL(fileURLWithPath: lines))
         let batch = try runSwurl(["--no-config", "batch", lines])

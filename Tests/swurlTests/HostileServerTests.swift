@@ -81,6 +81,35 @@ final class HostileServerTests: XCTestCase {
 
     // MARK: - Broken framing
 
+    /// --timeout counts a head that trickles in as data moving (it timed out with "without data"
+    /// while header lines arrived every 0.4 s); a connection never made says so.
+    func testTimeoutSeesHeaderLinesAndNamesAConnectionNeverMade() throws {
+        let h = try server()
+        let trickle = try runSwurl(["--no-config", "--timeout", "1", h.url("/head-trickle")])
+        XCTAssertEqual(trickle.status, 0, trickle.stderr)
+        XCTAssertEqual(trickle.text, "ok")
+        // A listener whose queue is full (backlog 0, two connections waiting): SYNs are dropped.
+        let script = """
+        import socket, sys, time
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)
+        port = s.getsockname()[1]
+        held = []
+        for _ in range(3):
+            c = socket.socket(); c.setblocking(False)
+            try: c.connect(("127.0.0.1", port))
+            except BlockingIOError: pass
+            held.append(c)
+        time.sleep(0.3)
+        print(port, flush=True)
+        time.sleep(30)
+        """
+        let full = try ServerProcess(executable: TestPaths.venv + "/bin/python3", arguments: ["-c", script])
+        defer { full.stop() }
+        let stalled = try runSwurl(["--no-config", "--timeout", "1", "http://127.0.0.1:\(full.port)/"])
+        XCTAssertEqual(stalled.status, 2, stalled.stderr)
+        XCTAssertTrue(stalled.stderr.contains("connecting: the connection was not made"), stalled.stderr)
+    }
+
     func testBodyShorterThanContentLength() throws {
         let s = try server()
         let r = try run([s.url("/short")])
