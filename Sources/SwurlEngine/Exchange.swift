@@ -44,6 +44,9 @@ package final class Exchange {
 
     private let makeDelegate: () -> TransferDelegate
     private let initialOrigin: Origin
+    /// The first URL, when it carries user info (`http://u:p@host/`): its credentials belong to
+    /// its origin, and go with every hop there, also one an absolute Location names without them.
+    private let initialURLWithUserInfo: String?
     /// Random numbers for jitter; replaceable in tests.
     var random: () -> Double = { Double.random(in: 0..<1) }
 
@@ -55,6 +58,7 @@ package final class Exchange {
         self.options = options
         self.makeDelegate = makeDelegate
         self.initialOrigin = try Origin(url: request.url)
+        initialURLWithUserInfo = Exchange.hasUserInfo(request.url) ? request.url : nil
         try Exchange.refusePinOverPlainHTTP(request.url, options.security)
         try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion)
         if options.unixSocket != nil && options.ipVersion != .any {
@@ -582,8 +586,8 @@ package final class Exchange {
         }
         var credentials = sameOrigin ? options.credentials : nil
         var source = "--auth"
-        if credentials == nil, Exchange.hasUserInfo(current.url), let url = try? CurlURL(parsing: current.url),
-           let user = url.user {
+        let userInfoURL = Exchange.hasUserInfo(current.url) ? current.url : sameOrigin ? initialURLWithUserInfo : nil
+        if credentials == nil, let userInfoURL, let url = try? CurlURL(parsing: userInfoURL), let user = url.user {
             // `http://user:pass@host/`: the header is made here, as for --auth, so --offline
             // shows the Authorization that is sent (libcurl adds none when one is given).
             try HeaderValue.check(user, "the user name in the URL")

@@ -35,6 +35,20 @@ final class RedirectTests: XCTestCase {
         }
     }
 
+    /// A URL's user info goes with every hop to its origin, also one an absolute Location names
+    /// without it (as curl and HTTPie send it; it was dropped, and the hop got a 401); never to
+    /// another origin.
+    func testURLCredentialsFollowAnAbsoluteSameOriginRedirect() throws {
+        let port = try HTTPBin.shared().port
+        func to(_ host: String) -> String {
+            "http://u:p@127.0.0.1:\(port)/redirect-to?url=" + "http://\(host):\(port)/basic-auth/u/p".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        }
+        let same = try runSwurl(["--no-config", "-F", "--check-status", "-q", to("127.0.0.1")])
+        XCTAssertEqual(same.status, 0, same.stderr)
+        let other = try runSwurl(["--no-config", "-F", "--check-status", "-q", to("localhost")])
+        XCTAssertEqual(other.status, 4, other.stderr)
+    }
+
     func testAFileBodyIsSentAgainOn307() throws {
         let dir = TestPaths.temporaryDirectory()
         try "from a file".write(toFile: dir + "/body.txt", atomically: true, encoding: .utf8)
