@@ -41,7 +41,8 @@ final class RedirectTests: XCTestCase {
     func testURLCredentialsFollowAnAbsoluteSameOriginRedirect() throws {
         let port = try HTTPBin.shared().port
         func to(_ host: String) -> String {
-            "http://u:p@127.0.0.1:\(port)/redirect-to?url=" + "http://\(host):\(port)/basic-auth/u/p".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let target = "http://\(host):\(port)/basic-auth/u/p"
+            return "http://u:p@127.0.0.1:\(port)/redirect-to?url=" + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target)
         }
         let same = try runSwurl(["--no-config", "-F", "--check-status", "-q", to("127.0.0.1")])
         XCTAssertEqual(same.status, 0, same.stderr)
