@@ -45,4 +45,14 @@ package enum TestPaths {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// A config file holding `text` under a fresh XDG_CONFIG_HOME: the environment that makes
+    /// swurl read it, and the file's path.
+    package static func config(_ text: String) throws -> (env: [String: String], file: String) {
+        let home = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
+        return (["XDG_CONFIG_HOME": home], home + "/swurl/config")
+    }
+
 }

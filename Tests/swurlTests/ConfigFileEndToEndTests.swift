@@ -4,12 +4,7 @@ import SwurlTestSupport
 
 /// The config file of default options, end to end: what httpbin received.
 final class ConfigFileEndToEndTests: XCTestCase {
-    private func config(_ text: String) throws -> [String: String] {
-        let home = TestPaths.temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
-        return ["XDG_CONFIG_HOME": home]
-    }
+    private func config(_ text: String) throws -> [String: String] { try TestPaths.config(text).env }
 
     func testConfigOptionsApplyAndTheCommandLineOverrides() throws {
         let env = try config("# defaults\n--form   # send forms\n--print=b\n")

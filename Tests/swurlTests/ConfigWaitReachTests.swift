@@ -5,12 +5,7 @@ import SwurlTestSupport
 /// Issue 27 §4: the config file's defaults under the command line's rules, and the network
 /// wait and `reach` honouring the connection options.
 final class ConfigWaitReachTests: XCTestCase {
-    private func config(_ text: String) throws -> (env: [String: String], file: String) {
-        let home = TestPaths.temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
-        return (["XDG_CONFIG_HOME": home], home + "/swurl/config")
-    }
+    private func config(_ text: String) throws -> (env: [String: String], file: String) { try TestPaths.config(text) }
 
     /// A default config path the user cannot read (here a 0700 home of root, read as nobody) is
     /// no config: the run goes on, with no exit 66 and no SWURL_CONFIG hint.

@@ -5,12 +5,7 @@ import SwurlTestSupport
 /// `--no-OPTION` (HTTPie's): drops one default — the config file's, a batch's, the REPL's —
 /// and the option's values given before it, checked against what httpbin answered.
 final class NoOptionTests: XCTestCase {
-    private func config(_ text: String) throws -> [String: String] {
-        let home = TestPaths.temporaryDirectory()
-        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
-        return ["XDG_CONFIG_HOME": home]
-    }
+    private func config(_ text: String) throws -> [String: String] { try TestPaths.config(text).env }
 
     /// The status line of the response swurl printed (`-h`).
     private func status(_ r: SwurlResult) -> String {
