@@ -60,7 +60,10 @@ package final class Exchange {
         self.initialOrigin = try Origin(url: request.url)
         initialURLWithUserInfo = Exchange.hasUserInfo(request.url) ? request.url : nil
         try Exchange.refusePinOverPlainHTTP(request.url, options.security)
-        try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion)
+        // Through a proxy the proxy reaches the address: -4/-6 then choose how swurl reaches the proxy.
+        if options.proxy.proxy(forURL: request.url) == nil {
+            try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion)
+        }
         if options.unixSocket != nil && options.ipVersion != .any {
             // libcurl then finds no address for the socket, and the message blamed the server.
             throw .usage("-4 and -6 choose an IP version, and --unix-socket connects to no IP address", hint: "drop -4/-6")

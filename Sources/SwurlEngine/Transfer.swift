@@ -188,7 +188,8 @@ package final class Transfer: EasyTransferHandler {
             }
             // Stalled before the connection was made (no connect time): say so, as
             // --connect-timeout's message does.
-            if timedOut && easy.seconds(.connect) == 0 && options.unixSocket == nil {
+            // (A reused connection has no connect time either, but its request went out.)
+            if timedOut && easy.seconds(.connect) == 0 && easy.requestHeadBytes == 0 && options.unixSocket == nil {
                 throw .timedOut("timed out after \(Transfer.seconds(limit)) connecting: the connection was not made")
             }
             throw .timedOut("timed out after \(Transfer.seconds(limit)) without data" + why)

@@ -158,6 +158,10 @@ final class BatchAndReplDoorTests: XCTestCase {
         let one = try runSwurl(["--no-config", "-4", "http://[::1]:9/"])
         XCTAssertEqual(one.status, 64, one.stderr)
         XCTAssertTrue(one.stderr.contains("-4 (--ipv4) cannot reach the IPv6 address [::1]"), one.stderr)
+        // Through a proxy, -4 is how swurl reaches the proxy: the IPv6 target is the proxy's to reach.
+        let proxied = try runSwurl(["--no-config", "-4", "--proxy", "http://127.0.0.1:\(try ServerProcess.refusedPort())", "http://[::1]:9/"])
+        XCTAssertNotEqual(proxied.status, 64, proxied.stderr)
+        XCTAssertTrue(proxied.stderr.contains("proxy"), proxied.stderr)
         // A Unix socket has no IP address: libcurl found none, and the message blamed the server.
         let socket = try runSwurl(["--no-config", "-6", "--unix-socket", "/tmp/no-such.sock", "http://x/"])
         XCTAssertEqual(socket.status, 64, socket.stderr)
