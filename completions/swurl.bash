@@ -72,7 +72,7 @@ _swurl() {
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     elif [[ -z "$cmd" ]]; then
-        COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS certs repl reach batch cache" -- "$cur"))
+        COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS certs repl reach batch cache help" -- "$cur"))
     elif [[ "$cmd" == cache && $args -eq 0 ]]; then
         COMPREPLY=($(compgen -W "list clear prune" -- "$cur"))
     else

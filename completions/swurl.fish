@@ -6,6 +6,7 @@ complete -c swurl -n '__fish_use_subcommand' -f -a reach -d 'check name, route, 
 complete -c swurl -n '__fish_use_subcommand' -f -a batch -d 'run a file\'s requests, one per line, many at once'
 complete -c swurl -n '__fish_use_subcommand' -f -a cache -d 'list, clear or prune the HTTP cache (--cache)'
 complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'
+complete -c swurl -n '__fish_use_subcommand' -f -a help -d 'the help of swurl (help all: every option) or of a command'
 complete -c swurl -n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a list -d 'show the stored responses'
 complete -c swurl -n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a clear -d 'remove every entry, or those whose URL starts with a prefix'
 complete -c swurl -n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a prune -d 'remove stale entries without validators, then down to --cache-max'

@@ -259,7 +259,7 @@ package enum DocumentationGenerator {
         }
         s += "            *) opts=\"\(completedOptions(for: nil).flatMap(forms).joined(separator: " "))\" ;;\n        esac\n"
         s += "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
-        s += "    elif [[ -z \"$cmd\" ]]; then\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " "))\" -- \"$cur\"))\n"
+        s += "    elif [[ -z \"$cmd\" ]]; then\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help\" -- \"$cur\"))\n"
         for command in CommandTable.all where !command.actions.isEmpty {
             guard let word = command.word else { continue }
             s += "    elif [[ \"$cmd\" == \(word) && $args -eq 0 ]]; then\n"
@@ -330,7 +330,7 @@ package enum DocumentationGenerator {
         }
         s += "      -*) ;;\n      *) break ;;\n    esac\n  done\n"
         s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil))
-        s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")))' \\\n"
+        s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help)' \\\n"
         s += "    '*:request item:_files'\n}\n\n_swurl \"$@\"\n"
         return s
     }
@@ -342,6 +342,7 @@ package enum DocumentationGenerator {
             s += "complete -c swurl -n '__fish_use_subcommand' -f -a \(word) -d '\(command.summary.replacingAll("'", with: "\\'"))'\n"
         }
         s += "complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
+        s += "complete -c swurl -n '__fish_use_subcommand' -f -a help -d 'the help of swurl (help all: every option) or of a command'\n"
         // A command's actions, after its word and before any of them.
         for command in CommandTable.all where !command.actions.isEmpty {
             guard let word = command.word else { continue }

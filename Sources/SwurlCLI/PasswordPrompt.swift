@@ -19,7 +19,7 @@ enum PasswordPrompt {
         }
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else {
-            throw .usage("--auth \(user) has no password and there is no terminal to ask for one",
+            throw .usage("--auth '\(user)' has no password and there is no terminal to ask for one",
                          hint: "pass it as --auth USER:PASSWORD, or use ~/.netrc")
         }
         defer { close(tty) }

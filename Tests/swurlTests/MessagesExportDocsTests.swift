@@ -110,6 +110,7 @@ final class MessagesExportDocsTests: XCTestCase {
             echo "cache=$(comp swurl --cache=/tmp/c cache '')"
             echo "cachelist=$(comp swurl cache list --)"
             echo "cacheitem=$(comp swurl cache list '')"
+            echo "first=$(comp swurl he)"
             """
         let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script]).stdout, as: UTF8.self)
         let lines = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
@@ -123,6 +124,8 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertEqual(lines["cache"], ["list", "clear", "prune"])
         XCTAssertTrue(lines["cachelist"]?.contains("--no-config") == true, "\(lines["cachelist"] ?? [])")
         XCTAssertFalse(lines["cacheitem"]?.contains("list") == true, "\(lines["cacheitem"] ?? [])")
+        // `swurl help batch`, as the README shows it: `help` is a first word to complete.
+        XCTAssertEqual(lines["first"], ["help"])
 
         let man = try runSwurl(["--generate", "man"]).text
         for variable in ["XDG_STATE_HOME", "NETRC", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {
