@@ -16,7 +16,9 @@ import SwurlCore
 /// }
 /// ```
 /// `auth.type` is basic, digest or bearer (then `token` instead of username and password);
-/// `expires` is seconds since the epoch, 0 for a session cookie. Unknown keys are ignored.
+/// `expires` is seconds since the epoch, 0 for a session cookie. Unknown keys are ignored, but a
+/// file without `"swurl": "session"` may hold no top-level key of its own: it is another
+/// program's JSON (a package.json with a "version": 1), refused rather than rewritten.
 /// Cookies are listed in the order they were created, oldest first.
 enum SessionFormat {
     /// Parses and checks a session file; every header value goes through `HeaderValue.check`.
