@@ -27,9 +27,10 @@ enum CertsCommand: SwurlCommand {
         try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
         let report: CertificateReport
         do { report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection) } catch {
-            // A port that speaks plain HTTP: certs reads TLS ports only, so "try http://" would
-            // lead to its own refusal.
-            if case .transport(let message, let hint) = error, hint?.containsText("try http://") == true {
+            // A port that speaks plain HTTP (the handshake read an HTTP answer as a TLS record):
+            // certs reads TLS ports only, so the request's hint "try http://" would lead to its
+            // own refusal.
+            if case .transport(let message, _) = error, message.containsText("wrong version number") {
                 throw .transport(message, hint: "the port does not speak TLS (it may speak plain HTTP): swurl certs needs a TLS port")
             }
             throw error

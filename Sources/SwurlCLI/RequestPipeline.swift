@@ -34,7 +34,7 @@ enum RequestPipeline {
     static func storedCookies(_ url: String, stored: SessionBinding?, shared: SharedState?) throws(SwurlError) -> [SessionCookie] {
         if let stored { return stored.cookiesSent }
         guard let shared else { return [] }
-        let host = try Origin(url: url).host.filter { $0 != "[" && $0 != "]" }
+        let host = try Origin(url: url).bareHost
         return try shared.cookies().filter { $0.applies(toHost: host) }
     }
 

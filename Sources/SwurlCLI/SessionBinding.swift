@@ -44,7 +44,7 @@ struct SessionBinding {
         if options.sessionReadOnly == nil { try store.checkPlace() }
         warnings += ignoredHeaders(loaded.headers, file: store.path)
         for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
-        let sent = loaded.cookies.filter { $0.applies(toHost: origin.host.filter { $0 != "[" && $0 != "]" }) }
+        let sent = loaded.cookies.filter { $0.applies(toHost: origin.bareHost) }
         return SessionBinding(store: store, readOnly: options.sessionReadOnly != nil, loaded: loaded, origin: origin,
                               cookiesSent: sent)
     }

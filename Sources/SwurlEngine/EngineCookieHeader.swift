@@ -1,4 +1,5 @@
 import SwurlCurl
+import SwurlSecurity
 import SwurlCore
 
 /// The `Cookie` header libcurl's cookie engine puts on a request for the cookies it holds, so
@@ -74,8 +75,7 @@ package enum EngineCookieHeader {
             }
             return String(header.prefix { $0 != ":" })
         }
-        if urlHost.hasPrefix("[") && urlHost.hasSuffix("]") { return String(urlHost.dropFirst().dropLast()) }
-        return urlHost
+        return HostName.bare(urlHost)
     }
 
     /// A cookie's path as the engine compares it: `/` unless it starts with `/`, no trailing `/`.

@@ -60,8 +60,9 @@ package final class Exchange {
         self.initialOrigin = try Origin(url: request.url)
         initialURLWithUserInfo = Exchange.hasUserInfo(request.url) ? request.url : nil
         try Exchange.refusePinOverPlainHTTP(request.url, options.security)
-        // Through a proxy the proxy reaches the address: -4/-6 then choose how swurl reaches the proxy.
-        if options.proxy.proxy(forURL: request.url) == nil {
+        // Through a proxy the proxy reaches the address: -4/-6 then choose how swurl reaches the
+        // proxy. (Asked only with -4/-6: a batch line pays for no proxy look-up.)
+        if options.ipVersion != .any, options.proxy.proxy(forURL: request.url) == nil {
             try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion)
         }
         if options.unixSocket != nil && options.ipVersion != .any {
@@ -74,14 +75,12 @@ package final class Exchange {
     /// refused before any attempt, which libcurl reports only as "Couldn't connect to server"
     /// (and swurl's hint then asked whether the server was running).
     package static func refuseOtherAddressFamily(_ url: String, _ version: IPVersion) throws(SwurlError) {
-        guard version != .any, let host = try? Origin(url: url).host else { return }
-        let isV6 = host.hasPrefix("[")
-        let isV4 = !isV6 && host.split(separator: ".", omittingEmptySubsequences: false).count == 4
-            && host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
-        if version == .v4 && isV6 {
+        guard version != .any, let origin = try? Origin(url: url) else { return }
+        let host = origin.host
+        if version == .v4 && HostName.isIPv6Literal(origin.bareHost) {
             throw .usage("-4 (--ipv4) cannot reach the IPv6 address \(host)", hint: "drop -4, or use the host's IPv4 address")
         }
-        if version == .v6 && isV4 {
+        if version == .v6 && HostName.isIPv4Literal(origin.bareHost) {
             throw .usage("-6 (--ipv6) cannot reach the IPv4 address \(host)", hint: "drop -6, or use the host's IPv6 address")
         }
     }

@@ -17,6 +17,9 @@ package struct Origin: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String { "\(scheme)://\(host):\(port)" }
+
+    /// The host without an IPv6 literal's brackets (`::1`), as cookies and file names take it.
+    package var bareHost: String { HostName.bare(host) }
 }
 
 /// How a request changes when a redirect is followed (RFC 9110 §15.4, as browsers, HTTPie

@@ -208,8 +208,7 @@ package struct SessionStore: Sendable {
             throw .usage("--session \(TerminalSanitizer.clean(value)): there is no home directory to keep sessions in (HOME is unset and the password database names none)",
                          hint: "set HOME or XDG_CONFIG_HOME, or give the session a path: --session ./\(TerminalSanitizer.clean(value)).json")
         }
-        let host = origin.host.filter { $0 != "[" && $0 != "]" }
-        return SessionStore(path: "\(configDirectory)/swurl/sessions/\(host)_\(origin.port)/\(value).json")
+        return SessionStore(path: "\(configDirectory)/swurl/sessions/\(origin.bareHost)_\(origin.port)/\(value).json")
     }
 
     /// The session as stored; an empty one when the file does not exist.

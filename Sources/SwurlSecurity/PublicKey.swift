@@ -56,16 +56,25 @@ struct PublicKey: Equatable, Sendable {
 }
 
 /// Host names as libcurl puts them in a URL.
-enum HostName {
+package enum HostName {
     /// `[::1]` → `::1`; other hosts unchanged.
-    static func bare(_ host: String) -> String {
+    package static func bare(_ host: String) -> String {
         if host.hasPrefix("["), host.hasSuffix("]") { return String(host.dropFirst().dropLast()) }
         return host
     }
 
     /// Whether `host` is an IPv4 or IPv6 literal (IP SANs are checked, not DNS names).
-    static func isIPLiteral(_ host: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    static func isIPLiteral(_ host: String) -> Bool { isIPv4Literal(host) || isIPv6Literal(host) }
+
+    /// Whether `host` (without brackets) is an IPv4 literal.
+    package static func isIPv4Literal(_ host: String) -> Bool {
+        var v4 = in_addr()
+        return inet_pton(AF_INET, host, &v4) == 1
+    }
+
+    /// Whether `host` (without brackets) is an IPv6 literal.
+    package static func isIPv6Literal(_ host: String) -> Bool {
+        var v6 = in6_addr()
+        return inet_pton(AF_INET6, host, &v6) == 1
     }
 }
