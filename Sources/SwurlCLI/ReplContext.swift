@@ -211,7 +211,7 @@ final class ReplContext {
     /// (its password is asked for then).
     static func checkDefaults(_ options: ParsedArguments, items: [String], environment: Environment) throws(SwurlError) {
         var checked = options
-        for o in [Option.key, .cert, .keyPassword] + OptionTable.qualifiers.keys {
+        for o in [Option.key, .cert] + OptionTable.qualifiers.keys {
             checked.options[o] = nil
         }
         // With the default items too: `--raw` beside a default data item fails every line.
