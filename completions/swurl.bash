@@ -75,6 +75,8 @@ _swurl() {
         COMPREPLY=($(compgen -W "GET POST PUT PATCH DELETE HEAD OPTIONS certs repl reach batch cache help" -- "$cur"))
     elif [[ "$cmd" == cache && $args -eq 0 ]]; then
         COMPREPLY=($(compgen -W "list clear prune" -- "$cur"))
+    elif [[ "$cmd" == help && $args -eq 0 ]]; then
+        COMPREPLY=($(compgen -W "all certs repl reach batch cache" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

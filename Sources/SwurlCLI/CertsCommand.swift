@@ -27,13 +27,20 @@ enum CertsCommand: SwurlCommand {
         try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
         let report: CertificateReport
         do { report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection) } catch {
+            var failure = error
             // A port that speaks plain HTTP (the handshake read an HTTP answer as a TLS record):
             // certs reads TLS ports only, so the request's hint "try http://" would lead to its
             // own refusal.
             if case .transport(let message, _) = error, message.containsText("wrong version number") {
-                throw .transport(message, hint: "the port does not speak TLS (it may speak plain HTTP): swurl certs needs a TLS port")
+                failure = .transport(message, hint: "the port does not speak TLS (it may speak plain HTTP): swurl certs needs a TLS port")
             }
-            throw error
+            // A script reading --json gets an object either way (the message goes to stderr too).
+            if args.has(.json), failure != .interrupted {
+                let text = CertificateReportFormatter.failureJSON(url: url.url, message: failure.message,
+                                                                  exit: ExitStatus(for: failure).rawValue)
+                try? environment.stdout.write(text)
+            }
+            throw failure
         }
         let text = args.has(.json) ? CertificateReportFormatter.json(report) : CertificateReportFormatter.text(report)
         do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }

@@ -88,7 +88,7 @@ package enum DocumentationGenerator {
         s += "for https, completes the TLS handshake under the usual policy (\\fB\\-\\-cacert\\fR, pins…). The last line "
         s += "is the verdict: \\fBreachable via KIND (IFACE)\\fR or \\fBnot reachable (WHY)\\fR; it exits 0 when "
         s += "reachable, 1 when not (no address, no route, interface down, connection refused), 2 when the connect timed "
-        s += "out (\\fB\\-\\-timeout\\fR or \\fB\\-\\-connect\\-timeout\\fR, default 10 s), 7 when TLS or a pin failed. "
+        s += "out (\\fB\\-\\-timeout\\fR or \\fB\\-\\-connect\\-timeout\\fR, default 10 s), 7 when the TLS trust check or a pin failed (a TLS protocol failure, such as a port that speaks plain HTTP, is 1, as for a request). "
         s += "\\fB\\-\\-json\\fR prints one object with every field. \\fB\\-\\-watch\\fR keeps running: it subscribes to "
         s += "rtnetlink's link, address and route groups, re\\-checks only when one changes (no polling) and prints "
         s += "a timestamped line (or JSON line) each time the verdict changes. "
@@ -225,6 +225,9 @@ package enum DocumentationGenerator {
         return OptionTable.documented.filter { !$0.commands.isDisjoint(with: names) }
     }
 
+    /// What `swurl help WORD` takes: `all` and each command word.
+    private static var helpTopics: [String] { ["all"] + CommandTable.words }
+
     /// The words completion tells apart: nil (no command word), then each command word.
     private static var completionContexts: [String?] { [nil] + CommandTable.words.map { Optional($0) } }
 
@@ -265,6 +268,8 @@ package enum DocumentationGenerator {
             s += "    elif [[ \"$cmd\" == \(word) && $args -eq 0 ]]; then\n"
             s += "        COMPREPLY=($(compgen -W \"\(command.actions.map(\.word).joined(separator: " "))\" -- \"$cur\"))\n"
         }
+        s += "    elif [[ \"$cmd\" == help && $args -eq 0 ]]; then\n"
+        s += "        COMPREPLY=($(compgen -W \"\(helpTopics.joined(separator: " "))\" -- \"$cur\"))\n"
         s += "    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
         return s
@@ -328,6 +333,7 @@ package enum DocumentationGenerator {
         for word in CommandTable.words {
             s += "      \(word)) shift $((i - 1)) words; (( CURRENT -= i - 1 )); _swurl_\(word); return ;;\n"
         }
+        s += "      help) shift $((i - 1)) words; (( CURRENT -= i - 1 )); _arguments '1:topic:(\(helpTopics.joined(separator: " ")))'; return ;;\n"
         s += "      -*) ;;\n      *) break ;;\n    esac\n  done\n"
         s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil))
         s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help)' \\\n"
@@ -343,6 +349,7 @@ package enum DocumentationGenerator {
         }
         s += "complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
         s += "complete -c swurl -n '__fish_use_subcommand' -f -a help -d 'the help of swurl (help all: every option) or of a command'\n"
+        s += "complete -c swurl -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from \(helpTopics.joined(separator: " "))' -f -a '\(helpTopics.joined(separator: " "))'\n"
         // A command's actions, after its word and before any of them.
         for command in CommandTable.all where !command.actions.isEmpty {
             guard let word = command.word else { continue }

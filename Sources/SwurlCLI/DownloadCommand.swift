@@ -113,8 +113,9 @@ enum DownloadCommand: SwurlCommand {
                 DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
             }
             // A response that began (and was cut, timed out or stopped by Ctrl-C) set its cookies:
-            // the session keeps them, as a request's does.
-            if file.sawResponse {
+            // the session keeps them, as a request's does; so does a redirect's before a later
+            // hop failed.
+            if file.sawResponse || session.answered {
                 do { try stored?.save(options: options, transfer: transferOptions, session: session, environment: environment) } catch {
                     Swurl.report(error, environment: environment)
                 }

@@ -17,7 +17,7 @@ enum ReachCommand: SwurlCommand {
     static let defaultConnectTimeout = 10.0
 
     /// - Returns: 0 reachable, 1 not reachable, 2 connect timed out (or the --watch time ran out),
-    ///   7 TLS or pin failure.
+    ///   7 TLS trust or pin failure (a TLS protocol failure is 1, as for a request).
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
         let rest = args.positionals[...]
         guard let raw = rest.first else {

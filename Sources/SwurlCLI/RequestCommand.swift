@@ -138,8 +138,9 @@ enum RequestCommand: SwurlCommand {
             try? background?.finish()
             outputFile?.discard()
             // The server answered: the session keeps what it set (cookies), whatever stopped the
-            // body afterwards (a reader that went away, Ctrl-C), as a download's does.
-            if printer.responseHead != nil { _ = saveSession() }
+            // body afterwards (a reader that went away, Ctrl-C), as a download's does; so does a
+            // redirect's response when a later hop fails.
+            if printer.responseHead != nil || session.answered { _ = saveSession() }
             throw error
         } catch {
             uploadBar?.interrupt()
@@ -216,7 +217,14 @@ final class PrintedExchangeReporter: TransferReporter {
     }
 
     override func transferHopDidFinish(_ delegate: TransferDelegate) throws {
-        try (delegate as? Printer)?.finish()
-        if separated { try out.write("\n") }
+        let printer = delegate as? Printer
+        try printer?.finish()
+        if separated {
+            try out.write("\n")
+        } else if printer?.printedResponseBody == true {
+            // Raw output keeps the body's bytes as they came: the next message starts after a
+            // blank line (HTTPie's separator), not on the body's last line.
+            try out.write("\n\n")
+        }
     }
 }

@@ -113,6 +113,12 @@ extension CommandOptions {
             transfer.proxy.explicit = p
         }
         transfer.unixSocket = args.value(.unixSocket)
+        // libcurl connects to the socket and drops the proxy without a word (url.c: "do not mix
+        // proxy and unix domain sockets"); the proxy variables are left out the same way.
+        if transfer.unixSocket != nil, let p = transfer.proxy.explicit, !p.isEmpty {
+            throw .usage("--proxy and --unix-socket cannot be combined: the request would go to the socket, never through the proxy",
+                         hint: "drop one of them")
+        }
         for entry in args.values(.resolve) {
             let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3, !parts[0].isEmpty, Int(parts[1]) != nil, !parts[2].isEmpty else {

@@ -34,6 +34,9 @@ package final class Exchange {
     /// RFC 6265 would not keep (empty, relative, quoted) is replaced by the default path of the
     /// hop whose response set it.
     package private(set) var cookiesAfterExchange: [SessionCookie] = []
+    /// Whether a hop's response arrived whole (a redirect's too): its server may have set
+    /// cookies, which a session keeps even when a later hop fails.
+    package private(set) var answered = false
     /// The keys (`SessionCookie.key`) of the stored cookies handed to the engine: those of the
     /// hosts the exchange reached. `cookiesAfterExchange` replaces these, and only these.
     package private(set) var cookiesHanded: Set<String> = []
@@ -314,6 +317,7 @@ package final class Exchange {
             return .retry(wait)
         case .success(let r):
             result = r
+            if r.head != nil { answered = true }
             if let served {
                 result.head = served
                 result.redirectURL = servedRedirect ?? nil
@@ -589,6 +593,8 @@ package final class Exchange {
         var credentials = sameOrigin ? options.credentials : nil
         var source = "--auth"
         let userInfoURL = Exchange.hasUserInfo(current.url) ? current.url : sameOrigin ? initialURLWithUserInfo : nil
+        // After an https → http downgrade no netrc password goes out in the clear.
+        let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
         if credentials == nil, let userInfoURL, let url = try? CurlURL(parsing: userInfoURL), let user = url.user {
             // `http://user:pass@host/`: the header is made here, as for --auth, so --offline
             // shows the Authorization that is sent (libcurl adds none when one is given).
@@ -596,9 +602,14 @@ package final class Exchange {
             try HeaderValue.check(url.password ?? "", "the password in the URL")
             credentials = Credentials(user: user, password: url.password ?? "")
             source = "the URL's user info"
+            // `http://user@host/` without a password: the netrc entry for that host and login
+            // gives it, as curl's does.
+            if url.password == nil, !downgraded, let netrc = options.netrc,
+               let entry = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin, user: user) {
+                credentials = entry
+                source = "the netrc entry for \(origin.host)"
+            }
         }
-        // After an https → http downgrade no netrc password goes out in the clear.
-        let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
         if credentials == nil, !downgraded, let netrc = options.netrc, !Exchange.hasUserInfo(current.url) {
             credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
             source = "the netrc entry for \(origin.host)"

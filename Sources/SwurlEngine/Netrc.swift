@@ -30,7 +30,8 @@ package struct Netrc: Sendable, Equatable {
             switch token {
             case "machine":
                 close()
-                current = Entry(machine: tokens.popFirst()?.lowercased() ?? "")
+                // `machine ::1` and `machine [::1]` both name the URL host `[::1]`.
+                current = Entry(machine: HostName.bare(tokens.popFirst() ?? "").lowercased())
                 if current?.machine.isEmpty == true { current = nil }
             case "default":
                 close()
@@ -131,9 +132,12 @@ package struct Netrc: Sendable, Equatable {
     /// The credentials for `host`: its `machine` entry, else the `default` entry when
     /// `allowDefault` (swurl allows it for the first URL's host only, never for a redirect
     /// target, so a catch-all password never reaches a host the user did not name; CVE-2025-0167).
-    package func credentials(forHost host: String, allowDefault: Bool) -> Credentials? {
-        let key = host.lowercased()
-        let entry = entries.first { $0.machine == key } ?? (allowDefault ? fallback : nil)
+    /// - Parameter user: a user name the URL gave without a password: only an entry with that
+    ///   login answers (its password), as in curl; a host may have one entry per login.
+    package func credentials(forHost host: String, allowDefault: Bool, user: String? = nil) -> Credentials? {
+        let key = HostName.bare(host).lowercased()
+        let fits = { (e: Entry) in user == nil || e.login == user }
+        let entry = entries.first { $0.machine == key && fits($0) } ?? (allowDefault ? fallback.flatMap { fits($0) ? $0 : nil } : nil)
         guard let entry, let login = entry.login else { return nil }
         return Credentials(user: login, password: entry.password ?? "")
     }

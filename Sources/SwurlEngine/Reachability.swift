@@ -115,7 +115,7 @@ package struct ReachabilityReport: Sendable {
     package var connects: [ConnectStep] = []
     package var tls: TLSStep?
     package var verdict: Verdict = .notReachable(reason: "not checked")
-    /// 0 reachable, 1 not reachable, 2 connect timed out, 7 TLS or pin failure.
+    /// 0 reachable, 1 not reachable, 2 connect timed out, 7 TLS trust or pin failure (a TLS protocol failure is 1, as for a request).
     package var status: ExitStatus = .transportError
 
     /// The route and interface of the address that answered.

@@ -16,7 +16,8 @@ final class BodyWriter {
     private let format: Bool
     private var scratch: [UInt8] = []
     private var lastOut: UInt8?
-    private var wrote = false
+    /// Whether any output went out for the body (`Printer.printedResponseBody`).
+    private(set) var wrote = false
     /// Off a terminal, the output's first kilobyte: output with a NUL there is binary, passed
     /// through as sent (an image, a binary body with any label), and gets no final newline.
     private var outputHead: [UInt8] = []

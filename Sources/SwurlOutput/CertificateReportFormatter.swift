@@ -83,4 +83,13 @@ package enum CertificateReportFormatter {
         ])
         return value.serialized + "\n"
     }
+
+    /// `--json` when no report could be made (no connection, a failed handshake): the URL, the
+    /// error's message and the exit status, one object, so a script's `jq` still reads a line.
+    package static func failureJSON(url: String, message: String, exit: Int32) -> String {
+        JSONValue.object([
+            .init("url", .string(Redactor.url(url))), .init("error", .string(message)),
+            .init("exit", .number(String(exit))),
+        ]).serialized + "\n"
+    }
 }

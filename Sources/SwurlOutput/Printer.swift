@@ -268,6 +268,10 @@ package final class Printer: TransferDelegate {
         if !out.isEmpty { try sink.write(out) }
     }
 
+    /// Whether the response's body put out any bytes (`--all` sets such a hop apart from the
+    /// next message when the output is raw, as HTTPie does when stdout is not a terminal).
+    package var printedResponseBody: Bool { selection.responseBody && bodyWriter?.wrote == true }
+
     /// Ends the request part: closes its body and separates it from what follows.
     package func finishRequest() throws {
         guard let writer = requestBodyWriter else { return }

@@ -85,7 +85,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(int(q.get('status', '503')), b'try later', headers)
             return self.send(200, b'ok', [('Content-Type', 'text/plain')])
         if u.path == '/redirect':
-            return self.send(int(q.get('code', '302')), b'', [('Location', q['to'])])
+            headers = [('Location', q['to'])] + ([('Set-Cookie', q['cookie'])] if 'cookie' in q else [])
+            return self.send(int(q.get('code', '302')), q.get('body', '').encode(), headers)
         if u.path == '/slow':
             size = int(q.get('size', '100000'))
             self.send_response(200)

@@ -8,7 +8,7 @@ import Foundation
 ///   answers 200 anyway; `cut=K&key=X` sends the full Content-Length but only K bytes and drops
 ///   the connection (the first time for key X only); `name=F` adds a Content-Disposition.
 /// - `/flaky?key=X&fails=N&status=503&ra=SECONDS` fails N times (per key), then answers `ok`.
-/// - `/redirect?to=URL&code=301` redirects; `/echo` answers `ok`; `/slow?size=N` drips bytes.
+/// - `/redirect?to=URL&code=301&body=TEXT&cookie=SET-COOKIE` redirects; `/echo` answers `ok`; `/slow?size=N` drips bytes.
 /// - A proxy request (absolute URL in the request line) is answered `proxied` and logged.
 ///
 /// Optional: `unix` listens on a Unix socket too.

@@ -73,4 +73,22 @@ final class AuthTests: XCTestCase {
         let r2 = try runSwurl(["-F", url], environment: ["NETRC": perHost])
         XCTAssertEqual((try r2.json()["headers"] as? [String: String])?["Authorization"], "Basic c2Vjb25kOnR3bw==")
     }
+
+    /// `http://user@host/` names the login and leaves the password to netrc, as in curl: the
+    /// entry for that host with that login answers, not the host's first entry.
+    func testAURLUserWithoutAPasswordTakesItsNetrcPassword() throws {
+        let path = try netrc("machine 127.0.0.1 login other password nope\nmachine 127.0.0.1 login nu password np\n")
+        let port = try HTTPBin.shared().port
+        let r = try runSwurl(["--check-status", "http://nu@127.0.0.1:\(port)/basic-auth/nu/np"], environment: ["NETRC": path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["user"] as? String, "nu")
+        // A login netrc does not know goes with an empty password; a password in the URL wins.
+        let unknown = try runSwurl(["--check-status", "http://nobody@127.0.0.1:\(port)/basic-auth/nu/np"], environment: ["NETRC": path])
+        XCTAssertEqual(unknown.status, 4, unknown.stderr)
+        let given = try runSwurl(["--check-status", "http://nu:wrong@127.0.0.1:\(port)/basic-auth/nu/np"], environment: ["NETRC": path])
+        XCTAssertEqual(given.status, 4, given.stderr)
+        // --ignore-netrc leaves it empty.
+        let ignored = try runSwurl(["--check-status", "--ignore-netrc", "http://nu@127.0.0.1:\(port)/basic-auth/nu/np"], environment: ["NETRC": path])
+        XCTAssertEqual(ignored.status, 4, ignored.stderr)
+    }
 }

@@ -41,6 +41,32 @@ final class CertsCommandTests: XCTestCase {
 
     private func entries(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
 
+    /// With --json a failure is an object too (a script's jq reads a line, not nothing); the
+    /// status and stderr's message stay as without it. `reach` on the same port: a TLS protocol
+    /// failure is 1 (as for a request), not 7 (trust).
+    func testJSONFailureIsAnObjectWithTheExitStatus() throws {
+        let refused = "https://u:CERTSECRET@127.0.0.1:\(try ServerProcess.refusedPort())/"
+        let r = try runSwurl(["certs", "--json", refused])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let object = try r.json()
+        XCTAssertEqual(object["exit"] as? Int, 1)
+        XCTAssertTrue((object["error"] as? String ?? "").contains("refused") || r.stderr.contains(object["error"] as? String ?? "-"), r.text)
+        XCTAssertFalse(r.text.contains("CERTSECRET"), r.text)
+        XCTAssertTrue(r.stderr.contains("swurl: error:"), r.stderr)
+        let text = try runSwurl(["certs", refused])
+        XCTAssertEqual(text.status, 1, text.stderr)
+        XCTAssertEqual(text.text, "")
+
+        let plain = try ScriptedServer()
+        let noTLS = try runSwurl(["certs", "--json", "https://127.0.0.1:\(plain.port)/"])
+        XCTAssertEqual(noTLS.status, 1, noTLS.stderr)
+        XCTAssertEqual(try noTLS.json()["exit"] as? Int, 1)
+        XCTAssertTrue(noTLS.stderr.contains("the port does not speak TLS"), noTLS.stderr)
+        let reach = try runSwurl(["reach", "https://127.0.0.1:\(plain.port)/"])
+        XCTAssertEqual(reach.status, 1, reach.text + reach.stderr)
+        XCTAssertTrue(reach.text.contains("not reachable (TLS:"), reach.text)
+    }
+
     func testFingerprintsAndPinsEqualOpenSSLForEveryCertificate() throws {
         let pki = try CertificateFactory.shared()
         let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))

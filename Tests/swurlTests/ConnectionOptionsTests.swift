@@ -62,6 +62,21 @@ final class ConnectionOptionsTests: XCTestCase {
         let r = try runSwurl(["--unix-socket", socket, "http://anything.test/echo"])
         XCTAssertEqual(r.text, "ok", r.stderr)
         XCTAssertEqual((server.requests().last?["headers"] as? [String: String])?["Host"], "anything.test")
+
+        // libcurl would go to the socket and drop the proxy unsaid: the two are refused together,
+        // on the command line and from a config file, before anything reaches the socket.
+        let before = server.requests().count
+        let proxy = "http://127.0.0.1:\(try ServerProcess.refusedPort())"
+        let both = try runSwurl(["--no-config", "--proxy", proxy, "--unix-socket", socket, "http://anything.test/echo"])
+        XCTAssertEqual(both.status, 64, both.stderr)
+        XCTAssertTrue(both.stderr.contains("--proxy and --unix-socket cannot be combined"), both.stderr)
+        let config = try TestPaths.config("--proxy \(proxy)\n")
+        let fromConfig = try runSwurl(["--unix-socket", socket, "http://anything.test/echo"], environment: config.env)
+        XCTAssertEqual(fromConfig.status, 64, fromConfig.stderr)
+        // `--proxy ''` (no proxy) goes with it.
+        let none = try runSwurl(["--no-config", "--proxy", "", "--unix-socket", socket, "http://anything.test/echo"])
+        XCTAssertEqual(none.text, "ok", none.stderr)
+        XCTAssertEqual(server.requests().count, before + 1)
     }
 
     func testHTTP2PriorKnowledgeAgainstNginx() throws {

@@ -328,14 +328,18 @@ final class CurlExportTests: XCTestCase {
         let ca = try CertificateFactory.shared().path("root.pem")
         let r = try runSwurl(["--curl", "--follow", "--max-redirects", "3", "--timeout", "2.5", "--connect-timeout", "1",
                               "--http1.1", "--proxy", "http://127.0.0.1:9", "--resolve", "x.test:80:127.0.0.1",
-                              "--unix-socket", "/tmp/s.sock", "-4", "-k", "--cacert", ca, "--cert", pem,
+                              "-4", "-k", "--cacert", ca, "--cert", pem,
                               "--key", pem, "http://x.test/"])
         XCTAssertEqual(r.status, 0, r.stderr)
         for expected in ["--location", "--max-redirs 3", "--connect-timeout 1", "--speed-time 3", "--http1.1",
-                         "--proxy http://127.0.0.1:9", "--resolve x.test:80:127.0.0.1", "--unix-socket /tmp/s.sock",
+                         "--proxy http://127.0.0.1:9", "--resolve x.test:80:127.0.0.1",
                          "--ipv4", "--insecure", "--cacert \(ca)", "--cert \(pem)", "--key \(pem)", "--compressed"] {
             XCTAssertTrue(r.text.contains("  \(expected) \\\n") || r.text.hasSuffix("  \(expected)\n"), "\(expected) in\n\(r.text)")
         }
+        // A socket goes without the proxy (the two are refused together).
+        let socket = try runSwurl(["--curl", "--unix-socket", "/tmp/s.sock", "http://x.test/"])
+        XCTAssertEqual(socket.status, 0, socket.stderr)
+        XCTAssertTrue(socket.text.contains("  --unix-socket /tmp/s.sock"), socket.text)
     }
 
     func testProxyRoundTrips() throws {

@@ -111,6 +111,9 @@ final class MessagesExportDocsTests: XCTestCase {
             echo "cachelist=$(comp swurl cache list --)"
             echo "cacheitem=$(comp swurl cache list '')"
             echo "first=$(comp swurl he)"
+            echo "topic=$(comp swurl help ba)"
+            echo "topics=$(comp swurl help '')"
+            echo "aftertopic=$(comp swurl help batch '')"
             """
         let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script]).stdout, as: UTF8.self)
         let lines = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
@@ -126,6 +129,10 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertFalse(lines["cacheitem"]?.contains("list") == true, "\(lines["cacheitem"] ?? [])")
         // `swurl help batch`, as the README shows it: `help` is a first word to complete.
         XCTAssertEqual(lines["first"], ["help"])
+        // …and after it, what `swurl help` takes (`all` and the command words), once.
+        XCTAssertEqual(lines["topic"], ["batch"])
+        XCTAssertEqual(lines["topics"], ["all", "certs", "repl", "reach", "batch", "cache"])
+        XCTAssertFalse(lines["aftertopic"]?.contains("batch") == true, "\(lines["aftertopic"] ?? [])")
 
         let man = try runSwurl(["--generate", "man"]).text
         for variable in ["XDG_STATE_HOME", "NETRC", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {

@@ -88,6 +88,24 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(plain.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }.count, 1)
     }
 
+    /// Raw (piped) output keeps a body's bytes as they came; a hop's body without a final newline
+    /// ran into the next message ("movedok", "movedGET /echo"). A blank line sets it apart, as
+    /// HTTPie does when stdout is not a terminal; the final body stays byte for byte.
+    func testAllSetsAnIntermediateBodyApartInRawOutput() throws {
+        let server = try ScriptedServer()
+        let url = server.url("/redirect?to=/echo&body=moved")
+        let bodies = try runSwurl(["-F", "--all", "-b", url])
+        XCTAssertEqual(bodies.status, 0, bodies.stderr)
+        XCTAssertEqual(bodies.text, "moved\n\nok")
+        let verbose = try runSwurl(["-F", "--all", "-v", url])
+        XCTAssertTrue(verbose.text.contains("\r\n\r\nmoved\n\nGET /echo HTTP/1.1\r\n"), verbose.text)
+        XCTAssertTrue(verbose.text.hasSuffix("\r\n\r\nok"), verbose.text)
+        // Headers only: the head's blank line already ends it.
+        let heads = try runSwurl(["-F", "--all", "-h", url])
+        XCTAssertFalse(heads.text.contains("\r\n\r\n\n"), heads.text)
+        XCTAssertEqual(server.requests().count, 6)
+    }
+
     func testCredentialsAreKeptOnTheSameOrigin() throws {
         let r = try runSwurl(["-F", "-a", "u:p", try redirect(302, to: "/headers"), "Cookie:a=b", "X-Other:1"])
         let headers = try r.json()["headers"] as? [String: String] ?? [:]

@@ -608,6 +608,25 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(Set(try cookieNames(file)), ["sid", "new", "dl"])
     }
 
+    /// A redirect whose target cannot be reached: the redirect's response set a cookie, and the
+    /// session keeps it (curl's jar does), for a request and a download alike.
+    func testARedirectsCookiesAreKeptWhenALaterHopFails() throws {
+        let server = try ScriptedServer()
+        let dead = "http://127.0.0.1:\(try ServerProcess.refusedPort())/gone"
+        let file = TestPaths.temporaryDirectory() + "/r.json"
+        let request = try swurl(["-F", "--session", file, server.url("/redirect?to=\(dead.urlQueryEscaped)&cookie=sid%3Dabc%3B%20Path%3D%2F")])
+        XCTAssertEqual(request.status, 1, request.stderr)
+        XCTAssertEqual(try cookieNames(file), ["sid"])
+        let download = try swurl(["-F", "--session", file, "-d", "-o", TestPaths.temporaryDirectory() + "/x.bin",
+                                  server.url("/redirect?to=\(dead.urlQueryEscaped)&cookie=dl%3D2%3B%20Path%3D%2F")])
+        XCTAssertEqual(download.status, 1, download.stderr)
+        XCTAssertEqual(Set(try cookieNames(file)), ["sid", "dl"])
+        // Nothing answered: no session is written.
+        let none = TestPaths.temporaryDirectory() + "/none.json"
+        XCTAssertEqual(try swurl(["--session", none, dead]).status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: none))
+    }
+
     /// A session file that is a symbolic link (the user's own) is written at its target,
     /// atomically, and the link stays a link.
     func testASymlinkedSessionIsWrittenThroughTheLink() throws {

@@ -52,6 +52,22 @@ final class NetrcTests: XCTestCase {
         XCTAssertEqual(n.credentials(forHost: "a", allowDefault: false), Credentials(user: "x", password: "y"))
     }
 
+    func testAnIPv6MachineMatchesTheURLHostInBrackets() {
+        for machine in ["::1", "[::1]"] {
+            let n = Netrc(parsing: "machine \(machine) login six password p6\n")
+            XCTAssertEqual(n.credentials(forHost: "[::1]", allowDefault: false), Credentials(user: "six", password: "p6"), machine)
+        }
+    }
+
+    func testAURLUserPicksTheEntryWithThatLogin() {
+        let n = Netrc(parsing: "machine a login x password one\nmachine a login y password two\ndefault login d password dp\n")
+        XCTAssertEqual(n.credentials(forHost: "a", allowDefault: true, user: "y"), Credentials(user: "y", password: "two"))
+        XCTAssertEqual(n.credentials(forHost: "a", allowDefault: true), Credentials(user: "x", password: "one"))
+        XCTAssertNil(n.credentials(forHost: "a", allowDefault: true, user: "z"))
+        XCTAssertEqual(n.credentials(forHost: "b", allowDefault: true, user: "d"), Credentials(user: "d", password: "dp"))
+        XCTAssertNil(n.credentials(forHost: "b", allowDefault: false, user: "d"))
+    }
+
     func testBase64() {
         XCTAssertEqual(Base64.encode(Array("u:p".utf8)), "dTpw")
         XCTAssertEqual(Base64.encode(Array("second:two".utf8)), "c2Vjb25kOnR3bw==")
