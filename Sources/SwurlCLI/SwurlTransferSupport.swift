@@ -58,13 +58,24 @@ extension Swurl {
 
     /// `swurl: HTTP 503 Service Unavailable; retrying in 1.0 s (retry 1 of 3)`.
     static func retryLine(_ notice: RetryNotice) -> String {
-        let reason: String
-        switch notice.cause {
-        case .status(let status, let phrase): reason = "HTTP \(status) \(TerminalSanitizer.clean(phrase))"
-        case .failure(let error): reason = error.message
-        }
         let shown = RetryPolicy.describe(seconds: notice.delay)
-        return "swurl: \(reason); retrying in \(shown) s (retry \(notice.retry) of \(notice.maxRetries))"
+        return "swurl: \(retryReason(notice)); retrying in \(shown) s (retry \(notice.retry) of \(notice.maxRetries))"
+    }
+
+    /// `swurl: HTTP 503 Service Unavailable; not retrying: waiting 120 s for retry 1 of 3 would pass --retry-max-time 10`.
+    /// (A transport failure's message follows as the error: it is not repeated here.)
+    static func noRetryLine(_ notice: RetryNotice, maxTime: Double) -> String {
+        let reason: String
+        if case .failure = notice.cause { reason = "" } else { reason = retryReason(notice) + "; " }
+        return "swurl: \(reason)not retrying: waiting \(RetryPolicy.describe(seconds: notice.delay)) s for retry "
+            + "\(notice.retry) of \(notice.maxRetries) would pass --retry-max-time \(RetryPolicy.describe(seconds: maxTime))"
+    }
+
+    private static func retryReason(_ notice: RetryNotice) -> String {
+        switch notice.cause {
+        case .status(let status, let phrase): return "HTTP \(status) \(TerminalSanitizer.clean(phrase))"
+        case .failure(let error): return error.message
+        }
     }
 
     /// The terminal width from `COLUMNS`, else 80.
@@ -121,6 +132,12 @@ class TransferReporter: TransferObserving {
         guard !quiet else { return }
         beforeNotice?()
         try? environment.stderr.write("swurl: " + context + Swurl.retryLine(notice).dropFirst("swurl: ".count) + "\n")
+    }
+
+    func transferWillNotRetry(_ notice: RetryNotice, maxTime: Double) {
+        guard !quiet else { return }
+        beforeNotice?()
+        try? environment.stderr.write("swurl: " + context + Swurl.noRetryLine(notice, maxTime: maxTime).dropFirst("swurl: ".count) + "\n")
     }
 
     // Shown by subclasses (declared here so that they can override them).

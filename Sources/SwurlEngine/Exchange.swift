@@ -66,7 +66,7 @@ package final class Exchange {
         // Through a proxy the proxy reaches the address: -4/-6 then choose how swurl reaches the
         // proxy. (Asked only with -4/-6: a batch line pays for no proxy look-up.)
         if options.ipVersion != .any, options.proxy.proxy(forURL: request.url) == nil {
-            try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion)
+            try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion, resolve: options.resolve)
         }
         if options.unixSocket != nil && options.ipVersion != .any {
             // libcurl then finds no address for the socket, and the message blamed the server.
@@ -77,7 +77,9 @@ package final class Exchange {
     /// `-4` with an IPv6 literal (`http://[::1]/`), or `-6` with an IPv4 one, can reach nothing:
     /// refused before any attempt, which libcurl reports only as "Couldn't connect to server"
     /// (and swurl's hint then asked whether the server was running).
-    package static func refuseOtherAddressFamily(_ url: String, _ version: IPVersion) throws(SwurlError) {
+    /// So is a `--resolve` entry for the URL's host and port that holds only addresses of the
+    /// other family (libcurl said "Could not resolve host").
+    package static func refuseOtherAddressFamily(_ url: String, _ version: IPVersion, resolve: [String] = []) throws(SwurlError) {
         guard version != .any, let origin = try? Origin(url: url) else { return }
         let host = origin.host
         if version == .v4 && HostName.isIPv6Literal(origin.bareHost) {
@@ -85,6 +87,19 @@ package final class Exchange {
         }
         if version == .v6 && HostName.isIPv4Literal(origin.bareHost) {
             throw .usage("-6 (--ipv6) cannot reach the IPv4 address \(host)", hint: "drop -6, or use the host's IPv6 address")
+        }
+        // libcurl takes the first entry for HOST:PORT (host names compared without case).
+        for entry in resolve {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].lowercased() == origin.bareHost, Int(parts[1]) == origin.port else { continue }
+            let addresses = parts[2].split(separator: ",").map { HostName.bare(String($0)) }
+            let usable = addresses.contains { version == .v4 ? HostName.isIPv4Literal($0) : HostName.isIPv6Literal($0) }
+            if !usable {
+                let flag = version == .v4 ? "-4 (--ipv4)" : "-6 (--ipv6)"
+                throw .usage("\(flag) finds no \(version == .v4 ? "IPv4" : "IPv6") address in --resolve \(entry)",
+                             hint: "drop \(version == .v4 ? "-4" : "-6"), or give the entry an address of that family")
+            }
+            return
         }
     }
 
@@ -236,14 +251,16 @@ package final class Exchange {
         let retries = self.retries, startTime = self.startTime, random = self.random
         let tap = recorder?.hopWillBegin(hop)
         let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop, tap: tap,
-                               forwardRequest: options.captureRequest) { [options, weak cache] head in
+                               forwardRequest: options.captureRequest) { [options, weak cache, weak observer = self.observer] head in
             if cache?.needsUnconditionalRequest == true { return .again }
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
                 let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: Exchange.wallClock()) }
                 let wait = options.retry.delay(retry: retries, retryAfter: after, random: random())
-                if options.retry.maxTime.map({ Transfer.now() - startTime.value + wait <= $0 }) ?? true {
+                guard let maxTime = options.retry.maxTime, Transfer.now() - startTime.value + wait > maxTime else {
                     return .retry(wait, .status(head.status, reason: head.reason))
                 }
+                observer?.transferWillNotRetry(RetryNotice(cause: .status(head.status, reason: head.reason), delay: wait,
+                                                           retry: retries + 1, maxRetries: options.retry.maxRetries), maxTime: maxTime)
             }
             if options.followRedirects && RedirectPolicy.isRedirect(head) { return .redirect }
             return .final
@@ -305,7 +322,12 @@ package final class Exchange {
             let retryable = error != .interrupted && canRetry && transfer.failureIsTransient
                 && (!filter.deliveredBody || delegateCanRestart)
             let wait = retryable ? options.retry.delay(retry: retries, retryAfter: nil, random: random()) : 0
-            guard retryable, options.retry.maxTime.map({ Transfer.now() - start + wait <= $0 }) ?? true else {
+            let pastMaxTime = options.retry.maxTime.flatMap { Transfer.now() - start + wait > $0 ? $0 : nil }
+            if retryable, let maxTime = pastMaxTime {
+                observer?.transferWillNotRetry(RetryNotice(cause: .failure(error), delay: wait, retry: retries + 1,
+                                                           maxRetries: options.retry.maxRetries), maxTime: maxTime)
+            }
+            guard retryable, pastMaxTime == nil else {
                 // --stale-ok: the network failed, a stored response stands in (RFC 9111 §4.2.4).
                 guard let stale = try staleFallback(error, cache: cache, filter: filter, transfer: transfer) else { throw error }
                 result = stale

@@ -6,6 +6,9 @@ import SwurlCore
 package protocol TransferObserving: AnyObject {
     /// A retry is due after `notice.delay` seconds (told before the session waits).
     func transferWillRetry(_ notice: RetryNotice)
+    /// A retry was due, but its wait (`notice.delay`: the server's Retry-After, or the back-off)
+    /// would pass `--retry-max-time`: the exchange ends with this attempt's outcome.
+    func transferWillNotRetry(_ notice: RetryNotice, maxTime: Double)
     /// Bytes moved on the running hop.
     func transferDidProgress(_ progress: TransferProgress)
     /// With `delegatePerHop`: a hop that was not the final one is over, and so is its delegate.
@@ -14,6 +17,7 @@ package protocol TransferObserving: AnyObject {
 
 package extension TransferObserving {
     func transferWillRetry(_ notice: RetryNotice) {}
+    func transferWillNotRetry(_ notice: RetryNotice, maxTime: Double) {}
     func transferDidProgress(_ progress: TransferProgress) {}
     func transferHopDidFinish(_ delegate: TransferDelegate) throws {}
 }

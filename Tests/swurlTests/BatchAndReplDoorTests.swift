@@ -170,6 +170,14 @@ final class BatchAndReplDoorTests: XCTestCase {
         try Data("http://127.0.0.1:9/ -6\n".utf8).write(to: URL(fileURLWithPath: lines))
         let batch = try runSwurl(["--no-config", "batch", lines])
         XCTAssertTrue(batch.text.contains("-6 (--ipv6) cannot reach the IPv4 address 127.0.0.1"), batch.text)
+        // A --resolve entry for the URL's host and port with addresses of the other family only
+        // (libcurl said "Could not resolve host"); an entry with one of the family is used.
+        let port = try HTTPBin.shared().port
+        let resolved = try runSwurl(["--no-config", "-6", "--resolve", "LocalHost:\(port):127.0.0.1", "http://localhost:\(port)/get"])
+        XCTAssertEqual(resolved.status, 64, resolved.stderr)
+        XCTAssertTrue(resolved.stderr.contains("-6 (--ipv6) finds no IPv6 address in --resolve LocalHost:\(port):127.0.0.1"), resolved.stderr)
+        let usable = try runSwurl(["--no-config", "-4", "--check-status", "--resolve", "localhost:\(port):[::1],127.0.0.1", "http://localhost:\(port)/get"])
+        XCTAssertEqual(usable.status, 0, usable.stderr)
     }
 
     /// A REPL line that sends nothing (--offline, --curl) shows the cookies of the REPL's jar the

@@ -45,6 +45,19 @@ final class RetryTests: XCTestCase {
         let r = try runSwurl(["--retry", "5", "--retry-max-time", "0.5", server.url("/flaky?key=f&fails=5&ra=2")])
         XCTAssertEqual(r.text, "try later")
         XCTAssertEqual(server.requests().count, 1)
+        // It says why it did not wait for the server's Retry-After (it used to end in silence).
+        XCTAssertTrue(r.stderr.contains("swurl: HTTP 503 Service Unavailable; not retrying: waiting 2.0 s for retry 1 of 5 would pass --retry-max-time 0.5"),
+                      r.stderr)
+        // A transport failure: the error names it, the note only why no retry follows.
+        let port = try ServerProcess.refusedPort()
+        let refused = try runSwurl(["--retry", "3", "--retry-delay", "5", "--retry-max-time", "1", "http://127.0.0.1:\(port)/"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        // (The wait has its jitter: between half of 5 s and 5 s.)
+        XCTAssertTrue(refused.stderr.hasPrefix("swurl: not retrying: waiting "), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains(" s for retry 1 of 3 would pass --retry-max-time 1.0\nswurl: error: Failed to connect"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("retrying in"), refused.stderr)
+        let quiet = try runSwurl(["-q", "--retry", "5", "--retry-max-time", "0.5", server.url("/flaky?key=f2&fails=5&ra=2")])
+        XCTAssertFalse(quiet.stderr.contains("not retrying"), quiet.stderr)
     }
 
     func testConnectionFailuresAreRetried() throws {
