@@ -301,8 +301,22 @@ package struct SessionStore: Sendable {
         // through a symbolic link), not on the directory: in a shared directory such as /tmp
         // anybody can hold a directory's lock. A lock held past `lockWait` (another user's file,
         // a stuck run) fails the save instead of hanging the run. Released on close.
-        let lockFD = open("\(directory)/.\(base).lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw failure("cannot open the lock file of") }
+        let lockPath = "\(directory)/.\(base).lock"
+        // Another user's lock file (made first in a shared directory such as /tmp) can keep the
+        // session from being saved: the messages name the owner and the way out.
+        let othersLock = " (.\(base).lock belongs to another user; keep the session in a directory only you can write)"
+        func foreign(_ st: stat) -> Bool { st.st_uid != geteuid() }
+        let lockFD = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else {
+            let openError = errno
+            var st = stat()
+            if lstat(lockPath, &st) == 0, foreign(st) {
+                errno = openError
+                throw .output("the session was not saved: cannot open the lock file of \(shown): \(String(cString: strerror(errno)))" + othersLock)
+            }
+            errno = openError
+            throw failure("cannot open the lock file of")
+        }
         defer { close(lockFD) }
         let deadline = MonotonicClock.now() + SessionStore.lockWait
         while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
@@ -310,8 +324,12 @@ package struct SessionStore: Sendable {
             // Ctrl-C or SIGTERM stops the wait: the exchange ends as interrupted (its --har written).
             if Interrupt.requested { throw .interrupted }
             guard MonotonicClock.now() < deadline else {
+                var st = stat()
+                let owned = fstat(lockFD, &st) == 0 && foreign(st)
                 errno = EWOULDBLOCK
-                throw failure("another process held the lock (.\(base).lock) for \(Int(SessionStore.lockWait)) s on")
+                let error = failure("another process held the lock (.\(base).lock) for \(Int(SessionStore.lockWait)) s on")
+                guard owned, case .output(let message) = error else { throw error }
+                throw .output(message + othersLock)
             }
             usleep(5_000)
         }

@@ -171,7 +171,15 @@ final class SessionTests: XCTestCase {
         let held = try swurl(["--session", dir + "/s.json", try url("/cookies/set/b/2")])
         XCTAssertEqual(held.status, 1, held.stderr)
         XCTAssertTrue(held.stderr.contains("the session was not saved: another process held the lock"), held.stderr)
+        XCTAssertFalse(held.stderr.contains("belongs to another user"), held.stderr)
         XCTAssertTrue(try String(contentsOfFile: dir + "/s.json", encoding: .utf8).contains("\"a\""))
+        // Another user's lock file (made first in a shared directory): the message says whose it
+        // is and the way out.
+        XCTAssertEqual(fchown(lockFD, 65534, 65534), 0)
+        let foreign = try swurl(["--session", dir + "/s.json", try url("/cookies/set/c/3")])
+        XCTAssertEqual(foreign.status, 1, foreign.stderr)
+        XCTAssertTrue(foreign.stderr.contains("(.s.json.lock belongs to another user; keep the session in a directory only you can write)"),
+                      foreign.stderr)
     }
 
     func testTwentyConcurrentWritersLoseNothing() throws {
