@@ -55,7 +55,7 @@ package enum HelpGenerator {
             }
             guard !specs.isEmpty else { continue }
             s += "\n\(group.rawValue):\n"
-            for spec in specs { s += entry(spec.signature, otherMeaning(spec) ? "Print the report as JSON." : spec.help) }
+            for spec in specs { s += entry(spec.signature, otherMeaning(spec) ? (command.name == .certs ? "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"})." : "Print the report as JSON.") : spec.help) }
         }
         s += "\nExit status: swurl --help all or man swurl.\n"
         return s

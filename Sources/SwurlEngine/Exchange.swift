@@ -88,18 +88,11 @@ package final class Exchange {
         if version == .v6 && HostName.isIPv4Literal(origin.bareHost) {
             throw .usage("-6 (--ipv6) cannot reach the IPv4 address \(host)", hint: "drop -6, or use the host's IPv6 address")
         }
-        // libcurl takes the first entry for HOST:PORT (host names compared without case).
-        for entry in resolve {
-            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0].lowercased() == origin.bareHost, Int(parts[1]) == origin.port else { continue }
-            let addresses = parts[2].split(separator: ",").map { HostName.bare(String($0)) }
-            let usable = addresses.contains { version == .v4 ? HostName.isIPv4Literal($0) : HostName.isIPv6Literal($0) }
-            if !usable {
-                let flag = version == .v4 ? "-4 (--ipv4)" : "-6 (--ipv6)"
-                throw .usage("\(flag) finds no \(version == .v4 ? "IPv4" : "IPv6") address in --resolve \(entry)",
-                             hint: "drop \(version == .v4 ? "-4" : "-6"), or give the entry an address of that family")
-            }
-            return
+        guard let addresses = ResolveEntries.addresses(forHost: origin.bareHost, port: origin.port, in: resolve) else { return }
+        if !addresses.contains(where: { version == .v4 ? HostName.isIPv4Literal($0) : HostName.isIPv6Literal($0) }) {
+            let (flag, family) = version == .v4 ? ("-4", "IPv4") : ("-6", "IPv6")
+            throw .usage("\(flag) (--ipv\(version == .v4 ? 4 : 6)) finds no \(family) address in --resolve for \(host):\(origin.port) (\(addresses.joined(separator: ",")))",
+                         hint: "drop \(flag), or give the entry an address of that family")
         }
     }
 

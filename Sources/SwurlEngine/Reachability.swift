@@ -252,25 +252,18 @@ package enum Reachability {
     /// The addresses the first `--resolve` entry for `host` and `port` (or `*` and `port`) names,
     /// in its order and of `family` when one is asked for; nil when no entry is for them.
     static func resolved(_ host: String, port: Int, entries: [String], family: Int32?) -> [NetworkAddress]? {
-        for entry in entries {
-            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, Int(parts[1]) == port else { continue }
-            let name = parts[0].hasPrefix("+") ? parts[0].dropFirst() : parts[0]
-            guard name == "*" || name.lowercased() == host.lowercased() else { continue }
-            var out: [NetworkAddress] = []
-            for text in parts[2].split(separator: ",") {
-                let bare = text.hasPrefix("[") && text.hasSuffix("]") ? text.dropFirst().dropLast() : text
-                for f in [AF_INET, AF_INET6] where family == nil || family == f {
-                    var bytes = [UInt8](repeating: 0, count: f == AF_INET ? 4 : 16)
-                    if inet_pton(f, String(bare), &bytes) == 1 {
-                        let a = NetworkAddress(family: f, bytes: bytes)
-                        if !out.contains(a) { out.append(a) }
-                    }
+        guard let given = ResolveEntries.addresses(forHost: host, port: port, in: entries) else { return nil }
+        var out: [NetworkAddress] = []
+        for text in given {
+            for f in [AF_INET, AF_INET6] where family == nil || family == f {
+                var bytes = [UInt8](repeating: 0, count: f == AF_INET ? 4 : 16)
+                if inet_pton(f, text, &bytes) == 1 {
+                    let a = NetworkAddress(family: f, bytes: bytes)
+                    if !out.contains(a) { out.append(a) }
                 }
             }
-            return out
         }
-        return nil
+        return out
     }
 
     /// getaddrinfo: the host's addresses in the resolver's order, without duplicates.

@@ -265,7 +265,9 @@ extension EasyHandle {
         // The proxy comes from swurl's Environment, never from libcurl reading the process
         // environment itself: "" switches libcurl's own lookup off.
         let scheme = known ?? (try? CurlURL(parsing: url))?.scheme.lowercased() ?? "http"
-        let proxy = options.proxy.proxy(forScheme: scheme) ?? ""
+        // A Unix socket goes without a proxy (an explicit --proxy with it is refused earlier):
+        // libcurl would drop one anyway, so the proxy variables are not even looked at.
+        let proxy = options.unixSocket != nil ? "" : options.proxy.proxy(forScheme: scheme) ?? ""
         // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
         // host name) would be applied to the proxy's certificate: not supported, said plainly.
         if proxy.lowercased().hasPrefix("https://") {

@@ -175,9 +175,26 @@ final class BatchAndReplDoorTests: XCTestCase {
         let port = try HTTPBin.shared().port
         let resolved = try runSwurl(["--no-config", "-6", "--resolve", "LocalHost:\(port):127.0.0.1", "http://localhost:\(port)/get"])
         XCTAssertEqual(resolved.status, 64, resolved.stderr)
-        XCTAssertTrue(resolved.stderr.contains("-6 (--ipv6) finds no IPv6 address in --resolve LocalHost:\(port):127.0.0.1"), resolved.stderr)
+        XCTAssertTrue(resolved.stderr.contains("-6 (--ipv6) finds no IPv6 address in --resolve for localhost:\(port) (127.0.0.1)"), resolved.stderr)
         let usable = try runSwurl(["--no-config", "-4", "--check-status", "--resolve", "localhost:\(port):[::1],127.0.0.1", "http://localhost:\(port)/get"])
         XCTAssertEqual(usable.status, 0, usable.stderr)
+        // libcurl keeps the last entry for HOST:PORT (a config's entry, then the command line's),
+        // and `*` only when no entry names the host.
+        let replaced = try runSwurl(["--no-config", "-4", "--check-status", "--resolve", "localhost:\(port):[::1]",
+                                     "--resolve", "localhost:\(port):127.0.0.1", "http://localhost:\(port)/get"])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        let replacedBadly = try runSwurl(["--no-config", "-4", "--resolve", "localhost:\(port):127.0.0.1",
+                                          "--resolve", "localhost:\(port):[::1]", "http://localhost:\(port)/get"])
+        XCTAssertEqual(replacedBadly.status, 64, replacedBadly.stderr)
+        let wildcard = try runSwurl(["--no-config", "-4", "--resolve", "*:\(port):[::1]", "http://localhost:\(port)/get"])
+        XCTAssertEqual(wildcard.status, 64, wildcard.stderr)
+        let named = try runSwurl(["--no-config", "-4", "--check-status", "--resolve", "*:\(port):[::1]",
+                                  "--resolve", "+localhost:\(port):127.0.0.1", "http://localhost:\(port)/get"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        // A batch line's own entries are read the same way.
+        try Data("http://localhost:\(port)/get -6 --resolve localhost:\(port):127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let batchLine = try runSwurl(["--no-config", "batch", lines])
+        XCTAssertTrue(batchLine.text.contains("-6 (--ipv6) finds no IPv6 address in --resolve"), batchLine.text)
     }
 
     /// A REPL line that sends nothing (--offline, --curl) shows the cookies of the REPL's jar the

@@ -76,7 +76,11 @@ final class ConnectionOptionsTests: XCTestCase {
         // `--proxy ''` (no proxy) goes with it.
         let none = try runSwurl(["--no-config", "--proxy", "", "--unix-socket", socket, "http://anything.test/echo"])
         XCTAssertEqual(none.text, "ok", none.stderr)
-        XCTAssertEqual(server.requests().count, before + 1)
+        // The proxy variables are not looked at (one swurl would refuse, https://, is no error).
+        let variables = try runSwurl(["--no-config", "--unix-socket", socket, "http://anything.test/echo"],
+                                     environment: ["http_proxy": "https://127.0.0.1:1", "ALL_PROXY": "https://127.0.0.1:1"])
+        XCTAssertEqual(variables.text, "ok", variables.stderr)
+        XCTAssertEqual(server.requests().count, before + 2)
     }
 
     func testHTTP2PriorKnowledgeAgainstNginx() throws {
