@@ -63,7 +63,9 @@ final class ReplContext {
             har = try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .rewrite)
         }
         // The REPL's log takes every line; a line's own --har writes a file of its own.
-        for o in [Option.har, .harBodies, .harSecrets] { defaults.options[o] = nil }
+        // --har-bodies and --har-secrets stay defaults: `set`, `unset` and a line's own (or
+        // --no-) change what the log keeps of the next lines (and qualify a line's own --har).
+        defaults.options[.har] = nil
         bindCredentials(args, items: defaultItems)
     }
 
@@ -250,6 +252,13 @@ final class ReplContext {
             return .success
         }
         var merged = ReplContext.merge(defaults, line)
+        // A line for the REPL's log (no --har of its own, not --no-har): its entry keeps what the
+        // REPL's defaults and the line say now; those qualify the REPL's --har, not the line's.
+        var logSettings: (bodies: Bool, secrets: Bool)?
+        if har != nil, !line.has(.har), !line.resets.contains(.har) {
+            logSettings = (merged.has(.harBodies), merged.has(.harSecrets))
+            for o in [Option.harBodies, .harSecrets] { merged.options[o] = nil }
+        }
         OptionTable.dropWaitingQualifiers(&merged, own: line)
         for o in ReplContext.replOnly where line.has(o) || line.resets.contains(o) {
             throw .usage("--\(o.rawValue) applies to 'swurl repl' itself, not to a line")
@@ -321,6 +330,7 @@ final class ReplContext {
             return RequestCommand.perform(options, environment: environment, otherHAR: har?.path, jar: jar)
         }
         let before = har.count
+        if let logSettings { har.useSettings(bodies: logSettings.bodies, secrets: logSettings.secrets) }
         let status = RequestCommand.perform(options, environment: environment, har: har, jar: jar)
         // After each request: a crash later loses nothing recorded so far.
         if har.count > before, let error = RequestPipeline.saveHAR(har, environment: environment), status == .success {

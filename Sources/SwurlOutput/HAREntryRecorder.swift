@@ -37,6 +37,7 @@ final class HAREntryRecorder: HopTap {
         sentHead = bytes
         headSentAt = MonotonicClock.now()
         bodySentAt = nil
+        headReceivedAt = nil
     }
 
     func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
@@ -44,7 +45,9 @@ final class HAREntryRecorder: HopTap {
     }
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
-        if headReceivedAt == nil { headReceivedAt = MonotonicClock.now() }
+        // The answer's head: a 100 Continue arrives before the body is sent, and `send` runs
+        // until the body's last byte left, not until then.
+        if headReceivedAt == nil, head.status >= 200 || head.status == 101 { headReceivedAt = MonotonicClock.now() }
         // 1xx heads come before the response; a 101 is the response.
         guard head.status >= 200 || head.status == 101 || responseHead == nil else { return }
         responseHead = head
@@ -123,7 +126,8 @@ final class HAREntryRecorder: HopTap {
         out.recordString(head.version)
         out.recordFields(head.headers.fields)
         out.recordInt(bodyBytes)
-        out.recordInt(t.downloadedBytes)
+        // A response the cache served came over no wire: HAR 1.2's bodySize is 0 for it.
+        out.recordInt(end.fromCache ? 0 : t.downloadedBytes)
         if settings.bodies && keepsText {
             bodyText.withUnsafeBufferPointer { out.recordBytes($0) }
         } else {

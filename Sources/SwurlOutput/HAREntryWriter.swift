@@ -33,8 +33,9 @@ enum HAREntryWriter {
         if line >= 0 { w.raw(",\"comment\":\"line "); w.decimal(line); w.raw("\"") }
         // As browsers' HAR files mark a response their cache served (Chromium's `_fromCache`).
         if fromCache == 1 { w.raw(",\"_fromCache\":\"disk\"") }
-        // The status and body shown are the stored response's; the network sent a 304 for it.
-        if fromCache == 2 { w.raw(",\"_fromCache\":\"disk\",\"_revalidated\":true") }
+        // The status and body shown are the stored response's; the network sent a 304 for it
+        // (so no `_fromCache`, which says the network was not asked).
+        if fromCache == 2 { w.raw(",\"_revalidated\":true") }
         if let error { w.raw(",\"_error\":"); w.quoted(bytes: error) }
         w.raw("}")
     }
@@ -49,7 +50,9 @@ enum HAREntryWriter {
         w.raw("{\"method\":")
         w.quoted(bytes: method)
         w.raw(",\"url\":")
-        w.quoted(url(target, settings))
+        // The URL as requested: a fragment is never sent (browsers' HAR files leave it out too).
+        let sent = target.containsByte(UInt8(ascii: "#")) ? String(target.prefix { $0 != "#" }) : target
+        w.quoted(url(sent, settings))
         if let head = r.bytes() {
             let lines = HAREntryRecorder.headLines(head)
             w.raw(",\"httpVersion\":")

@@ -42,7 +42,8 @@ package final class HARLog {
     }
 
     package let path: String
-    let settings: Settings
+    /// What the entries keep; `.rewrite` may change it between requests (`useSettings`).
+    private(set) var settings: Settings
     private let mode: Mode
     /// `.stream`: the file being written, and what writes the entries into it (on this thread
     /// or on the formatter thread once it started).
@@ -89,6 +90,15 @@ package final class HARLog {
                 try AtomicFile(replacing: target, mode: 0o600).discard()
             }
         }
+    }
+
+    /// `.rewrite` (the REPL): what the next requests' entries keep (`set --har-bodies`, a line's
+    /// `--no-har-secrets`); each entry is written as its request ran. `.stream` keeps its settings
+    /// (its entries are written on another thread).
+    package func useSettings(bodies: Bool, secrets: Bool) {
+        guard mode == .rewrite else { return }
+        settings.bodies = bodies
+        settings.secrets = secrets
     }
 
     /// A recorder for one exchange; with `line` (a batch's line number), each of its entries has

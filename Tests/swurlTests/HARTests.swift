@@ -585,4 +585,52 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(try checkedEntries(har).map { request($0)["url"] as? String },
                        [try HTTPBin.url("/anything/one"), try HTTPBin.url("/anything/x")])
     }
+
+    /// `send` runs until the body's last byte left, also when a 100 Continue came back first
+    /// (it was cut at the 100, and the upload counted as `receive`). --limit-rate makes the
+    /// upload take at least its size over the rate (200 KB at 400 KB/s: half a second).
+    func testAHundredContinueLeavesTheUploadInSend() throws {
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/up.bin", contents: Data(repeating: 0x61, count: 200_000))
+        let har = dir + "/c.har"
+        // gunicorn answers the Expect with a 100 Continue (before the fix: send 0.6 ms).
+        let r = try runSwurl(["--har", har, "--limit-rate", "400K", "-o", dir + "/out", "PUT", try HTTPBin.url("/anything"),
+                              "@" + dir + "/up.bin", "Expect:100-continue"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let timings = try checkedEntries(har).first?["timings"] as? [String: Double] ?? [:]
+        XCTAssertGreaterThan(timings["send"] ?? 0, 400, "\(timings)")
+    }
+
+    /// A URL's fragment is never sent: the entry's URL leaves it out, as browsers' do.
+    func testTheEntrysURLHasNoFragment() throws {
+        let har = TestPaths.temporaryDirectory() + "/f.har"
+        let r = try runSwurl(["--har", har, try HTTPBin.url("/get?a=1#part?b=2")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertEqual(request(entry)["url"] as? String, try HTTPBin.url("/get?a=1"))
+        XCTAssertEqual((request(entry)["queryString"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["a"])
+    }
+
+    /// What the REPL's log keeps follows `set`/`unset` and a line's own --har-bodies,
+    /// --har-secrets and their --no- forms, line by line (they were taken once at the start:
+    /// `--no-har-secrets` was accepted and the credentials still written).
+    func testTheReplsLogKeepsWhatEachLineSays() throws {
+        let har = TestPaths.temporaryDirectory() + "/r.har"
+        let lines = ["headers Authorization:one", "headers Authorization:two --no-har-secrets", "set --no-har-secrets",
+                     "headers Authorization:three", "set --har-secrets", "headers Authorization:four",
+                     "encoding/utf8 --no-har-secrets", "set --har-bodies", "encoding/utf8", "encoding/utf8 --no-har-bodies"]
+        let r = try runSwurl(["repl", try HTTPBin.url("/"), "--har", har, "--har-secrets"],
+                             stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.count, 7)
+        let authorization = entries.prefix(4).map { entry in
+            (request(entry)["headers"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "Authorization" }?["value"] as? String
+        }
+        XCTAssertEqual(authorization, ["one", "****", "****", "four"])
+        let texts = entries.suffix(3).map { (response($0)["content"] as? [String: Any])?["text"] as? String }
+        XCTAssertNil(texts[0] ?? nil)
+        XCTAssertTrue(texts[1]?.contains("UTF-8") == true, "\(texts)")
+        XCTAssertNil(texts[2] ?? nil)
+    }
 }
