@@ -76,7 +76,7 @@ _swurl() {
     elif [[ "$cmd" == cache && $args -eq 0 ]]; then
         COMPREPLY=($(compgen -W "list clear prune" -- "$cur"))
     elif [[ "$cmd" == help && $args -eq 0 ]]; then
-        COMPREPLY=($(compgen -W "all certs repl reach batch cache" -- "$cur"))
+        COMPREPLY=($(compgen -W "all request download certs repl reach batch cache" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

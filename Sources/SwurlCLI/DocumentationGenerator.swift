@@ -227,8 +227,9 @@ package enum DocumentationGenerator {
         return OptionTable.documented.filter { !$0.commands.isDisjoint(with: names) }
     }
 
-    /// What `swurl help WORD` takes: `all` and each command word.
-    private static var helpTopics: [String] { ["all"] + CommandTable.words }
+    /// What `swurl help WORD` takes: `all`, the two commands without a word (`request`,
+    /// `download`) and each command word.
+    static var helpTopics: [String] { ["all", "request", "download"] + CommandTable.words }
 
     /// The words completion tells apart: nil (no command word), then each command word.
     private static var completionContexts: [String?] { [nil] + CommandTable.words.map { Optional($0) } }

@@ -110,7 +110,15 @@ enum DownloadCommand: SwurlCommand {
             // A whole file (a 416 said so) is no partial download to resume; nor is one whose
             // server failed the trust checks (a pin, the chain, the name): resuming cannot fix it.
             if let part = file.keptPath, !options.quiet, !file.isWhole, !error.isTrustFailure {
-                DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
+                if case .responseRejected(let message, _) = error, message.contains("--max-filesize") {
+                    // The same command stops at the same limit: resuming needs a larger one.
+                    if DownloadFile.size(of: part).map({ $0 > 0 }) == true, !file.partHeldElsewhere {
+                        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; "
+                                                      + "resume it with the same command, --continue (-c) and a larger --max-filesize\n")
+                    }
+                } else {
+                    DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
+                }
             }
             // A response that began (and was cut, timed out or stopped by Ctrl-C) set its cookies:
             // the session keeps them, as a request's does; so does a redirect's before a later

@@ -34,7 +34,8 @@ package enum HelpGenerator {
             s += entry(spec.signature, firstSentence(spec.help))
         }
         s += "\nMore: swurl help COMMAND (its options), swurl --help all (everything), man swurl.\n"
-        s += "Exit status: 0 ok; 1 transport; 2 timeout; 3/4/5 HTTP errors with --check-status; 7 TLS; 8 rejected.\n"
+        s += "Exit status: 0 ok; 1 transport; 2 timeout; 3/4/5 HTTP errors (--check-status);\n"
+        s += "  6 redirects; 7 TLS; 8 rejected; 64 usage; 65 bad data; 66 input; 130 interrupted.\n"
         return s
     }
 

@@ -102,7 +102,8 @@ package enum Swurl {
             return HelpGenerator.help(for: command)
         }
         if args.has(.help) { return HelpGenerator.short() }
-        throw .usage("'\(TerminalSanitizer.clean(word))' is not a command", hint: "swurl help lists them: " + CommandTable.words.joined(separator: ", "))
+        throw .usage("'\(TerminalSanitizer.clean(word))' is not a command",
+                     hint: "swurl help takes " + DocumentationGenerator.helpTopics.joined(separator: ", "))
     }
 
     /// Option values are text, except `--output`'s file name, which is used as the exact bytes

@@ -48,6 +48,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     private let headDelegate: TransferDelegate?
     /// The file the body ends up in, once known.
     package private(set) var path: String?
+    /// The name the response gave (no -o), before a -N suffix: where another free name is looked for.
+    private var derivedBase: String?
     private var fd: Int32 = -1
     /// Another run was writing the `.part` file, so this one never touched it (and keeps none).
     package private(set) var partHeldElsewhere = false
@@ -238,7 +240,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let name = DownloadName.choose(contentDisposition: head.headers["Content-Disposition"],
                                            initialURL: plan.initialURL, mediaType: head.mediaType)
             let base = plan.directory + "/" + name
-            path = plan.overwrite && !isReserved(base) ? base : DownloadName.unique(base, exists: isTaken)
+            derivedBase = base
+            // --overwrite replaces a file, never a directory of that name: that one takes NAME-1.
+            path = plan.overwrite && !isReserved(base) && !DownloadFile.isDirectory(base) ? base : DownloadName.unique(base, exists: isTaken)
             // Before any byte is saved: a rename the sticky bit forbids would fail at the end.
             if let chosen = path, let refusal = DownloadFile.replaceRefusal(chosen) {
                 path = nil   // no file of this download's: no resume hint names theirs
@@ -316,9 +320,23 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if direct {
             if fd < 0 { fd = OutputTarget.openInPlace(part, target: part) }
         } else {
-            guard let opened = try DownloadFile.openPart(part, append: append) else {
+            var chosen = try DownloadFile.openPart(part, append: append)
+            // A name derived from the response (no -o) whose .part another download started a
+            // moment ago: the next free name, as if that one's file were already there.
+            if chosen == nil, let base = derivedBase, !append, !inPlace, offset == 0 {
+                var tried: Set<String> = [path ?? base]
+                while chosen == nil, tried.count < 100 {
+                    let next = DownloadName.unique(base, exists: { self.isTaken($0) || tried.contains($0) })
+                    tried.insert(next)
+                    if let opened = try DownloadFile.openPart(next + ".part", append: false) {
+                        path = next
+                        chosen = opened
+                    }
+                }
+            }
+            guard let opened = chosen else {
                 partHeldElsewhere = true
-                throw DownloadFile.heldElsewhere(part)
+                throw DownloadFile.heldElsewhere(writePath ?? part)
             }
             fd = opened
         }
@@ -443,6 +461,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // The validator was for resuming; the saved file does not carry it.
         ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
         ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
+        // A file it replaces (--overwrite, or -c finishing a .part over it) keeps its mode, as
+        // -o's does: a private file (0600) must not come back readable by everyone.
+        if let final = self.path {
+            var st = stat()
+            if lstat(ArgumentBytes.path(final), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
+                chmod(ArgumentBytes.path(part), st.st_mode & 0o7777)
+            }
+        }
         guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
             throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
         }
@@ -514,6 +540,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     static func exists(_ path: String) -> Bool {
         var st = stat()
         return lstat(ArgumentBytes.path(path), &st) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(ArgumentBytes.path(path), &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
     }
 
     /// With `--continue` and no `-o`: the `.part` of the URL's name (`NAME.part` or, when the

@@ -44,6 +44,41 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(files(dir), ["300", "300-1", "300-2"])
     }
 
+    /// A file --overwrite replaces keeps its mode (a private file came back 0644), as -o's does;
+    /// a directory of the name is never the target (the save failed after the whole download).
+    func testOverwriteKeepsTheModeAndNeverTargetsADirectory() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let secret = dir + "/secret.bin"
+        FileManager.default.createFile(atPath: secret, contents: Data("s".utf8), attributes: [.posixPermissions: 0o600])
+        let replaced = try runSwurl(["-q", "-d", "--overwrite", "-o", secret, try HTTPBin.url("/bytes/100?seed=4")], directory: dir)
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        let attributes = try FileManager.default.attributesOfItem(atPath: secret)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertEqual((attributes[.size] as? NSNumber)?.intValue, 100)
+        try FileManager.default.createDirectory(atPath: dir + "/50", withIntermediateDirectories: false)
+        let beside = try runSwurl(["-q", "-d", "--overwrite", try HTTPBin.url("/bytes/50")], directory: dir)
+        XCTAssertEqual(beside.status, 0, beside.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/50-1")).count, 50)
+    }
+
+    /// Downloads of one name started together each take a free name (one failed with "being
+    /// written by another download" when its pick's .part was a moment old).
+    func testDownloadsStartedTogetherNeverFailOnOneName() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let url = try HTTPBin.url("/bytes/2000")
+        let lock = NSLock()
+        nonisolated(unsafe) var statuses: [Int32] = []
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            let status = (try? runSwurl(["-q", "-d", url], directory: dir).status) ?? -1
+            lock.lock()
+            statuses.append(status)
+            lock.unlock()
+        }
+        XCTAssertEqual(statuses, Array(repeating: 0, count: 16))
+        XCTAssertEqual(files(dir).count, 16, "\(files(dir))")
+        XCTAssertFalse(files(dir).contains { $0.hasSuffix(".part") }, "\(files(dir))")
+    }
+
     func testOutputOptionNamesTheFileAndRefusesToReplaceIt() throws {
         let dir = TestPaths.temporaryDirectory()
         let url = try HTTPBin.url("/bytes/100?seed=1")
@@ -319,6 +354,8 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(limited.status, 8, limited.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g.bin"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/g.bin.part")).count, 100_000, "the .part is kept whole")
+        // The same command would stop at the same limit: the note says to raise it.
+        XCTAssertTrue(limited.stderr.contains("resume it with the same command, --continue (-c) and a larger --max-filesize"), limited.stderr)
         // A .part that is already the whole file (the server answers 416 with its size) is judged
         // as that file: over the limit, it is refused and kept as it is.
         try new.write(to: URL(fileURLWithPath: dir + "/g.bin.part"))

@@ -131,7 +131,7 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertEqual(lines["first"], ["help"])
         // …and after it, what `swurl help` takes (`all` and the command words), once.
         XCTAssertEqual(lines["topic"], ["batch"])
-        XCTAssertEqual(lines["topics"], ["all", "certs", "repl", "reach", "batch", "cache"])
+        XCTAssertEqual(lines["topics"], ["all", "request", "download", "certs", "repl", "reach", "batch", "cache"])
         XCTAssertFalse(lines["aftertopic"]?.contains("batch") == true, "\(lines["aftertopic"] ?? [])")
 
         let man = try runSwurl(["--generate", "man"]).text
