@@ -75,14 +75,22 @@ package final class AtomicFile {
         }
     }
 
-    /// Why a rename over `target` would fail, found before the work: in a directory with the
-    /// sticky bit (/tmp) only the file's or the directory's owner may replace it. Nil when it
-    /// would not fail for that (or there is nothing to replace).
+    /// Why `target` may not be replaced, found before the work: in a directory with the sticky
+    /// bit (/tmp) only the file's or the directory's owner may replace it (the rename would
+    /// fail); and a regular file its mode makes read-only for this user is not replaced either
+    /// (curl and HTTPie fail to open it for writing; a rename would replace it all the same).
+    /// Nil when neither holds (or there is nothing to replace).
     package static func replaceRefusal(_ target: String) -> SwurlError? {
         var st = stat()
-        guard othersShare(OutputTarget.directory(of: target)),
-              lstat(ArgumentBytes.path(target), &st) == 0, st.st_uid != geteuid() else { return nil }
-        return .output("cannot replace '\(shown(target))': it is another user's file in a directory with the sticky bit, where only its owner may replace it; write to another name")
+        let path = ArgumentBytes.path(target)
+        guard lstat(path, &st) == 0 else { return nil }
+        if st.st_uid != geteuid(), othersShare(OutputTarget.directory(of: target)) {
+            return .output("cannot replace '\(shown(target))': it is another user's file in a directory with the sticky bit, where only its owner may replace it; write to another name")
+        }
+        if st.st_mode & S_IFMT == S_IFREG, faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0, errno == EACCES {
+            return .output("cannot replace '\(shown(target))': it is read-only; make it writable (chmod u+w) or write to another name")
+        }
+        return nil
     }
 
     /// Whether `directory` has the sticky bit and another owner, for a user who is not root:

@@ -213,6 +213,33 @@ final class BatchReportTests: XCTestCase {
         ["HOME": dir, "TMPDIR": dir, "SWURL_CONFIG": "", "PATH": "/usr/bin:/bin"]
     }
 
+    /// A read-only file (its owner's own, mode 0444) is not replaced by rename either: curl and
+    /// HTTPie fail to open it, and swurl replaced it. Refused before any request, in every door
+    /// that writes a file; made writable again, it is replaced.
+    func testAReadOnlyFileIsNotReplaced() throws {
+        let (dir, capture) = try stickyDirectory(holding: [])
+        let base = "http://127.0.0.1:\(capture.server.port)"
+        let file = dir + "/ro.bin"
+        try "keep".write(toFile: file, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chown(file, 65534, 65534), 0)
+        XCTAssertEqual(chmod(file, 0o444), 0)
+        try (base + "/line\n").write(toFile: dir + "/lines", atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(dir + "/lines", 0o644), 0)
+        let env = stickyEnvironment(dir)
+        for args in [["-o", file, base + "/one"], ["-d", "--overwrite", "-o", file, base + "/two"], ["--har", file, base + "/three"],
+                     ["batch", dir + "/lines", "--report", file]] {
+            let r = try runProcess("/usr/bin/setpriv", asNobody + args, directory: dir, environment: env, check: false)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("cannot replace '\(file)': it is read-only"), r.stderr)
+        }
+        XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "keep")
+        XCTAssertEqual(chmod(file, 0o644), 0)
+        let writable = try runProcess("/usr/bin/setpriv", asNobody + ["-o", file, base + "/four"], directory: dir, environment: env, check: false)
+        XCTAssertEqual(writable.status, 0, writable.stderr)
+        XCTAssertNotEqual(try String(contentsOfFile: file, encoding: .utf8), "keep")
+    }
+
     /// In a directory with the sticky bit, another user's file cannot be replaced by rename(2):
     /// the report (or the HAR, or a download's file) is refused before any line runs, not lost
     /// after all of them.
