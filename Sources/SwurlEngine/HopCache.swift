@@ -330,7 +330,9 @@ final class HopCache: TransferDelegate {
         }
         do {
             try w.commit(entry)
-            status = "miss, stored"
+            // A stored response was there but could not answer (stale or --refresh without
+            // validators, or one the server's 200 replaced): "miss" would say there was none.
+            status = stored == nil ? "miss, stored" : "refetched, stored"
         } catch {
             status = "not stored: \(error.message)"
         }
