@@ -76,6 +76,10 @@ enum RequestPipeline {
             changesRoute: !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil,
             request: request)
         let shared = stored == nil && !ownJar ? jar : nil
+        // Nothing is sent, so a --har of the line's own would record nothing: said, not silent.
+        if options.curl || options.offline, options.har != nil, !options.quiet {
+            try? environment.stderr.write("swurl: warning: --har writes no file with \(options.curl ? "--curl" : "--offline"): nothing is sent\n")
+        }
         if options.curl {
             let export = try CurlCommandExport(request: request, options: options, transfer: transferOptions,
                                                cookies: try storedCookies(request.url, stored: stored, shared: shared),

@@ -444,6 +444,18 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(try terminated(["--har", "s.har", big], stdoutUnread: true), "-15")
     }
 
+    /// --offline and --curl send nothing: --har writes no file, and a warning says so (it was
+    /// silent, and the user looked for the file).
+    func testOfflineAndCurlSayThatHarWritesNothing() throws {
+        let dir = TestPaths.temporaryDirectory()
+        for mode in ["--offline", "--curl"] {
+            let r = try runSwurl([mode, "--har", dir + "/x.har", "http://127.0.0.1:9/x"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains("swurl: warning: --har writes no file with \(mode): nothing is sent"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x.har"))
+        }
+    }
+
     func testHarBodiesAloneIsAUsageError() throws {
         let r = try runSwurl(["--har-bodies", try HTTPBin.url("/get")])
         XCTAssertEqual(r.status, 64, r.stderr)
