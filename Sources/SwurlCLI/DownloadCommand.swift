@@ -109,7 +109,7 @@ enum DownloadCommand: SwurlCommand {
             file.abandon()
             // A whole file (a 416 said so) is no partial download to resume; nor is one whose
             // server failed the trust checks (a pin, the chain, the name): resuming cannot fix it.
-            if let part = file.keptPath, !options.quiet, !file.isWhole, !error.isTrustFailure {
+            if let part = file.keptPath, !options.quiet, !file.isWhole, !error.isTrustFailure, !file.resumeRefused {
                 if case .responseRejected(let message, _) = error, message.contains("--max-filesize") {
                     // The same command stops at the same limit: resuming needs a larger one.
                     if DownloadFile.size(of: part).map({ $0 > 0 }) == true, !file.partHeldElsewhere {

@@ -177,6 +177,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// Where the bytes are written while they arrive.
     private var writePath: String? { direct || inPlace ? path : partPath }
 
+    /// Whether the server's answer to the resume cannot be used (a range that is not the file's
+    /// next bytes): resuming again would fail the same way, so no hint says to (its error says
+    /// to delete the `.part` instead).
+    package private(set) var resumeRefused = false
+
     /// Where a partial download stays after a failure, for `--continue` (nil for a device or pipe).
     package var keptPath: String? { direct || startOverRefused ? nil : writePath }
     /// Whether starting over (a server that ignored the range) was refused: the file in place is
@@ -263,10 +268,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let codings = head.headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
                 .map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
             guard codings.isEmpty else {
+                resumeRefused = offset > 0
                 throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.clean(codings.joined(separator: ", ")))): they cannot go into the file as they are",
                                            hint: offset > 0 ? "delete '\(TerminalSanitizer.clean(resumed))' to start over" : nil)
             }
             if let length, length != range.end - range.start + 1 {
+                resumeRefused = offset > 0
                 throw SwurlError.transport("the server's Content-Range (bytes \(range.start)-\(range.end)) does not match its Content-Length (\(length))",
                                            hint: offset > 0 ? "delete '\(TerminalSanitizer.clean(resumed))' to start over" : nil)
             }
@@ -275,6 +282,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if offset > 0 {
             if let range {
                 guard range.start == offset else {
+                    resumeRefused = true
                     throw SwurlError.transport("the server resumed at byte \(range.start), not at byte \(offset)",
                                                hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                 }

@@ -158,6 +158,10 @@ final class DownloadHardeningTests: XCTestCase {
         let r2 = try runSwurl(["-d", "-c", "--max-filesize", "10", "-o", "far", back.url("/far")], directory: dir)
         XCTAssertTrue(r2.stderr.contains("resumed at byte 0, not at byte 4"), r2.stderr)
         XCTAssertFalse(r2.stderr.contains("max-filesize"), r2.stderr)
+        // Resuming again would fail the same way: the hint says to delete the .part, and no note
+        // says to resume it (the two contradicted each other).
+        XCTAssertTrue(r2.stderr.contains("to start over"), r2.stderr)
+        XCTAssertFalse(r2.stderr.contains("resume it"), r2.stderr)
     }
 
     /// The resume hint prints a command only when that command repeats the request: after a
