@@ -23,7 +23,10 @@ package final class AtomicFile {
         self.target = target
         let shown = AtomicFile.shown(target)
         let dir = OutputTarget.directory(of: target)
-        let base = OutputTarget.name(of: target)
+        // The temporary name is 14 bytes longer than the target's: for a name near the file
+        // system's longest (255 bytes on ext4), it takes a shorter start of it.
+        var base = OutputTarget.name(of: target)
+        while ArgumentBytes.path("." + base + ".swurl-XXXXXX").count - 1 > 255, !base.isEmpty { base.removeLast() }
         var template = ArgumentBytes.path(dir + "/." + base + ".swurl-XXXXXX")
         let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(errno))") }

@@ -229,7 +229,7 @@ package enum OutputTarget: Equatable, Sendable {
     }
 
     /// The last component of `path` (all of it without a `/`).
-    static func name(of path: String) -> String {
+    package static func name(of path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 

@@ -153,6 +153,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 if access(ArgumentBytes.path(dir), W_OK | X_OK) != 0 {
                     throw .output("cannot write '\(out).part': \(systemErrorMessage(errno))")
                 }
+                // NAME.part is 5 bytes longer than NAME: past the file system's longest name it
+                // could not be made, and that showed only once the request had gone.
+                let partName = ArgumentBytes.path(OutputTarget.name(of: out) + ".part").count - 1
+                let longest = pathconf(ArgumentBytes.path(dir), Int32(_PC_NAME_MAX))
+                if longest > 0, partName > longest {
+                    throw .usage("-o '\(given)': its download file ('NAME.part', \(partName) bytes) would be longer than the file system allows (\(longest))",
+                                 hint: "give -d a shorter -o name")
+                }
                 // Nor to a rename the sticky bit forbids (another user's file, or `.part`, in /tmp:
                 // the bytes would go into their `.part` and the rename fail at the end).
                 if let refusal = DownloadFile.replaceRefusal(out) { throw refusal }

@@ -61,6 +61,23 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/50-1")).count, 50)
     }
 
+    /// Names near the file system's longest (255 bytes): -o's temporary file takes a shorter
+    /// name (it failed: "File name too long", where curl writes the file); -d's NAME.part would
+    /// not fit, which is refused before the request goes (it failed after a POST had gone).
+    func testNamesNearTheLongestAFileSystemTakes() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let long = String(repeating: "M", count: 250)
+        let plain = try runSwurl(["-o", long, try HTTPBin.url("/bytes/10")], directory: dir)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + long)).count, 10)
+        let server = try CaptureServer()
+        let download = try runSwurl(["-d", "-o", long + "xx", "POST", "http://127.0.0.1:\(server.server.port)/up", "a=1"], directory: dir)
+        XCTAssertEqual(download.status, 64, download.stderr)
+        XCTAssertTrue(download.stderr.contains("would be longer than the file system allows (255)"), download.stderr)
+        XCTAssertEqual(server.captured.count, 0, "nothing was sent")
+        XCTAssertEqual(files(dir), [long])
+    }
+
     /// Downloads of one name started together each take a free name (one failed with "being
     /// written by another download" when its pick's .part was a moment old).
     func testDownloadsStartedTogetherNeverFailOnOneName() throws {
