@@ -240,11 +240,12 @@ package final class Exchange {
         let canRetry = options.retry.allows(method: hop.method) && retries < options.retry.maxRetries
             && (hop.body?.isRewindable ?? true) && replay == nil
         // Values (and the start-time box), not `self`: the session keeps the filter until the hop
-        // ends (no cycle).
+        // ends (no cycle). The observer holds nothing of the exchange's; a weak reference to it
+        // would give every exchange's observer a side table (a batch line's too).
         let retries = self.retries, startTime = self.startTime, random = self.random
         let tap = recorder?.hopWillBegin(hop)
         let filter = HopFilter(target: delegate, showIntermediate: delegatePerHop, tap: tap,
-                               forwardRequest: options.captureRequest) { [options, weak cache, weak observer = self.observer] head in
+                               forwardRequest: options.captureRequest) { [options, weak cache, observer = self.observer] head in
             if cache?.needsUnconditionalRequest == true { return .again }
             if canRetry, RetryPolicy.retryableStatuses.contains(head.status) {
                 let after = head.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0, now: Exchange.wallClock()) }
