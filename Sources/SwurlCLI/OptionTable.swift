@@ -58,7 +58,7 @@ package enum OptionTable {
         OptionSpec(.overwrite, group: .download,
                    help: "With --download, replace an existing file instead of choosing a new name."),
         OptionSpec(.limitRate, argument: .required("RATE"), group: .download, commands: [.request, .download, .batch],
-                   help: "Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024."),
+                   help: "Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024; 0 is no limit (as in curl)."),
         // Batch
         OptionSpec(.parallel, argument: .required("N"), group: .batch,
                    help: "With 'swurl batch': run N requests at once (default 16) on one libcurl multi handle; also the most connections opened per host. The lines share connections, the DNS cache and one cookie jar (cookies matched on the URL's host); a line with its own --resolve, --proxy, --unix-socket or Host header gets its own."),

@@ -22,7 +22,9 @@ extension CommandOptions {
         if download && offline { throw .usage("--download and --offline cannot be combined") }
         if download { transfer.followRedirects = true }
 
-        if let v = args.value(.limitRate) {
+        // 0 (any spelling of it: 0K, 0B/s) is no limit, as in curl: a config default can be
+        // lifted for one run.
+        if let v = args.value(.limitRate), !CommandOptions.isZeroRate(v) {
             guard let rate = CommandOptions.parseRate(v) else {
                 throw .usage("--limit-rate: '\(v)' is not a rate", hint: "e.g. --limit-rate 100K (bytes per second; K, M, G)")
             }
@@ -142,6 +144,15 @@ extension CommandOptions {
         if args.has(.ipv4) && args.has(.ipv6) { throw .usage("-4 and -6 cannot be combined") }
         if args.has(.ipv4) { transfer.ipVersion = .v4 }
         if args.has(.ipv6) { transfer.ipVersion = .v6 }
+    }
+
+    /// Whether `text` is a rate of zero (`0`, `0K`, `0B/s`): no limit.
+    static func isZeroRate(_ text: String) -> Bool {
+        var t = text.uppercased()
+        if t.hasSuffix("/S") { t.removeLast(2) }
+        if t.hasSuffix("B") { t.removeLast() }
+        if let last = t.last, "KMG".contains(last) { t.removeLast() }
+        return !t.isEmpty && t.allSatisfy { $0 == "0" || $0 == "." } && t.contains("0")
     }
 
     /// `100`, `100K`, `2M`, `1G` (powers of 1024; a trailing `B` or `/s` is allowed).

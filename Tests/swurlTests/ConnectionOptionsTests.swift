@@ -119,6 +119,15 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(r.stdout.count, 100_000, r.stderr)
         XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.8)
         XCTAssertEqual(try runSwurl(["--limit-rate", "fast", "--offline", "x.org"]).status, 64)
+        // 0 is no limit, as in curl: it lifts a config default for one run (it was refused, 64).
+        let config = try TestPaths.config("--limit-rate 10K\n")
+        let limited = try runSwurl(["--curl", "x.org"], environment: config.env)
+        XCTAssertTrue(limited.text.contains("--limit-rate 10240"), limited.text)
+        for zero in ["0", "0K", "0.0M", "0B/s"] {
+            let lifted = try runSwurl(["--curl", "--limit-rate", zero, "x.org"], environment: config.env)
+            XCTAssertEqual(lifted.status, 0, lifted.stderr)
+            XCTAssertFalse(lifted.text.contains("--limit-rate"), lifted.text)
+        }
     }
 
     func testMaxHeadersCapsTheResponseHead() throws {
