@@ -313,6 +313,23 @@ struct CurlCommandExport {
         return out
     }
 
+    /// `bytes` as one shell word in text a terminal shows as it is (a hint to copy): `quote`'s
+    /// form for UTF-8 text, else bash's `$'…'` with `\xHH` for every byte that is not printable
+    /// ASCII, so a file name that is not UTF-8 is pasted back as the same bytes.
+    static func quotedText(_ bytes: [UInt8]) -> String {
+        if String(validating: bytes, as: UTF8.self) != nil { return String(decoding: quote(bytes), as: UTF8.self) }
+        var out = "$'"
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case UInt8(ascii: "'"): out += "\\'"
+            case 0x20...0x7E: out.unicodeScalars.append(Unicode.Scalar(b))
+            default: out += (b < 0x10 ? "\\x0" : "\\x") + String(b, radix: 16)
+            }
+        }
+        return out + "'"
+    }
+
     /// The longest body written as an argument (Linux refuses an argument of 128 KiB or more,
     /// MAX_ARG_STRLEN, with "Argument list too long").
     static let largestArgument = 100 * 1024

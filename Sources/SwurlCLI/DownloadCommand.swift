@@ -27,16 +27,16 @@ enum DownloadCommand: SwurlCommand {
         if let name = file.path, part != name, DownloadFile.replaceRefusal(name) != nil { return }
         // A GET without a body: a DELETE's or a POST's printed as `swurl -d -c URL` would be a GET.
         guard options.shortResumeRepeats, request.method == .get, request.body == nil else {
-            try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with the same command and --continue (-c)\n")
+            try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))'; resume it with the same command and --continue (-c)\n")
             return
         }
         let credentials = options.authUser != nil
         let name = file.path ?? ""
-        let output = name.isEmpty ? "" : " -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(name)), as: UTF8.self)
+        let output = name.isEmpty ? "" : " -o " + CurlCommandExport.quotedText(ArgumentBytes.bytes(name))
         let url = String(decoding: CurlCommandExport.quote(Array(Redactor.url(request.url).utf8)), as: UTF8.self)
         // A password is never printed: the command needs it given again.
         let masked = credentials || Redactor.url(request.url) != request.url
-        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; resume it with --continue: "
+        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))'; resume it with --continue: "
                                       + TerminalSanitizer.clean("swurl -d -c\(output) \(url)")
                                       + (masked ? " (with your credentials: the password is not shown)" : "") + "\n")
     }
@@ -64,7 +64,7 @@ enum DownloadCommand: SwurlCommand {
         // --continue found no .part of this URL's (`path` stays nil until the response names one).
         // Another user's, in a sticky directory, is no hint: that command would be refused.
         func resumeCommand(_ path: String) -> String {
-            TerminalSanitizer.clean("swurl -d -c -o " + String(decoding: CurlCommandExport.quote(ArgumentBytes.bytes(path)), as: UTF8.self) + " URL")
+            TerminalSanitizer.clean("swurl -d -c -o " + CurlCommandExport.quotedText(ArgumentBytes.bytes(path)) + " URL")
         }
         if options.resume, plan.outputPath == nil, file.path == nil, !options.quiet {
             if let untaken = DownloadFile.partOfURLName(in: plan.directory, for: request.url) {
@@ -113,7 +113,7 @@ enum DownloadCommand: SwurlCommand {
                 if case .responseRejected(let message, _) = error, message.contains("--max-filesize") {
                     // The same command stops at the same limit: resuming needs a larger one.
                     if DownloadFile.size(of: part).map({ $0 > 0 }) == true, !file.partHeldElsewhere {
-                        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(part))'; "
+                        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))'; "
                                                       + "resume it with the same command, --continue (-c) and a larger --max-filesize\n")
                     }
                 } else {
@@ -179,7 +179,7 @@ enum DownloadCommand: SwurlCommand {
             let coding = judge.head?.headers["Content-Encoding"]?.trimmingSpaces() ?? ""
             let encoded = coding.isEmpty || coding.lowercased() == "identity" ? ""
                 : ", as sent: Content-Encoding \(TerminalSanitizer.clean(coding)), not decoded"
-            try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(path))' (\(counted(Int(file.written), "byte"))\(encoded))\n")
+            try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(ArgumentBytes.shown(path)))' (\(counted(Int(file.written), "byte"))\(encoded))\n")
         }
         Swurl.printTiming(result.timing, options, environment)
         try saveSession()

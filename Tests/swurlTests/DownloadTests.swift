@@ -197,6 +197,29 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(last?["Range"], "bytes=80000-")
     }
 
+    /// A name that is not UTF-8 (`-o $'n\xff.bin'`): the resume hint quotes its bytes so that
+    /// pasting it resumes the same file (it printed U+FFFD, another name), and the notes show
+    /// the byte as \xFF.
+    func testTheResumeHintKeepsANameThatIsNotUTF8() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let url = server.url("/file?size=50000&seed=5&cut=20000&key=nf")
+        let cut = try runProcess("/bin/bash", ["-c", "cd \"$1\" && \"$0\" -d -o $'n\\xff.bin' \"$2\"", TestPaths.binary, dir, url],
+                                 check: false)
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        XCTAssertTrue(cut.stderr.contains("kept in '\(dir)/n\\xFF.bin.part'"), cut.stderr)
+        let marker = "resume it with --continue: "
+        let hint = try XCTUnwrap(cut.stderr.components(separatedBy: "\n").first { $0.contains(marker) }?.components(separatedBy: marker).last)
+        XCTAssertTrue(hint.contains("-o $'\(dir)/n\\xff.bin'"), hint)
+        // The hint, pasted into a shell (swurl being the binary under test), finishes the file.
+        let resumed = try runProcess("/bin/bash", ["-c", "swurl() { \"$0\" \"$@\"; }; " + hint, TestPaths.binary], check: false)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        XCTAssertEqual(names.count, 1, "\(names)")
+        let saved = try runProcess("/bin/bash", ["-c", "cat -- \"$0\"/$'n\\xff.bin'", dir])
+        XCTAssertEqual(saved.stdout, ScriptedServer.fileBytes(size: 50_000, seed: 5))
+    }
+
     func testADownloadAsksForTheStoredBytesUnlessTheHeaderIsRemoved() throws {
         // A download asks for identity (its ranges refer to the stored bytes), even over a
         // header item; a request asks for what libcurl decodes.
