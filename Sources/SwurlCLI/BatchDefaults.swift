@@ -77,6 +77,10 @@ final class BatchDefaults {
             return try parsed.options.with(positionals: line.positionals, form: form, environment: environment)
         }
         var args = line
+        // The config file gave the batch's defaults once, for every line.
+        if line.has(.noConfig) {
+            throw .usage("--no-config cannot be used on a batch line: the config file's defaults are the whole batch's", hint: "give it to swurl batch")
+        }
         for option in BatchDefaults.refused where args.has(option) {
             throw .usage("--\(option.rawValue) cannot be used on a batch line")
         }

@@ -35,7 +35,8 @@ final class ReplContext {
     static let builtins = ["cd", "set", "unset", "env", "help", "exit", "quit"]
     static let methods = HTTPMethod.known.map(\.rawValue)
     /// Options that only the REPL itself takes: never merged into a line.
-    static let replOnly: [Option] = [.stopOnError]
+    /// (`--no-config` too: the config file gave the REPL's defaults when it started.)
+    static let replOnly: [Option] = [.stopOnError, .noConfig]
     /// The exclusive sets whose options a request refuses together: all but the print set
     /// (`-h` and `-b` combine).
     static let conflictingSets: [[Option]] = OptionTable.exclusiveSets.filter { !$0.contains(.print) }
@@ -187,6 +188,12 @@ final class ReplContext {
         let parsed = try ArgumentParser.parse(words)
         for o in ReplContext.replOnly where parsed.has(o) {
             throw .usage("--\(o.rawValue) is an option of 'swurl repl' itself, not a default for requests")
+        }
+        // The REPL's log is given when it starts: a default --har would take every later line
+        // from it, each line rewriting that file with its own entry alone.
+        if parsed.has(.har) {
+            throw .usage("set --har: the REPL's --har is given when it starts (swurl repl --har FILE)",
+                         hint: "a line's own --har writes a file of its own")
         }
         try ReplContext.refuseConflicts(parsed, in: "set")
         try CommandTable.check(parsed, for: ReplCommand.self)

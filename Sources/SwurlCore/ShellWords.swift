@@ -7,7 +7,7 @@
 /// of a word comments out the rest of the line; `'…'` is literal; inside `"…"` a backslash
 /// escapes only `"`, `\`, `$`, `` ` `` and a newline (and is kept before anything else); outside
 /// quotes a backslash takes the next byte as it is, and a backslash before a newline joins the
-/// lines. Nothing is expanded (`$`, `` ` ``, `~`, globs stay as they are). A NUL byte cannot be
+/// lines; a byte order mark before a line's first word is skipped. Nothing is expanded (`$`, `` ` ``, `~`, globs stay as they are). A NUL byte cannot be
 /// part of an argument and is refused.
 package enum ShellWords {
     /// What is wrong with the text, and on which line (counted from 1).
@@ -159,6 +159,10 @@ package enum ShellWords {
                     inWord = true
                     quoting()
                     try doubleQuoted()
+                case 0xEF where !inWord && words.isEmpty && i + 1 < bytes.count && bytes[i] == 0xBB && bytes[i + 1] == 0xBF:
+                    // A byte order mark before a line's first word (a file saved by Notepad, a
+                    // script piped from one) is no part of it, in every door.
+                    i += 2
                 default:
                     inWord = true
                     word.append(b)

@@ -206,4 +206,27 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertTrue(r.text.contains("GET /cookies HTTP/1.1\r\nHost: 127.0.0.1:\(try HTTPBin.shared().port)\r\nCookie: a=1\r\n"), r.text)
         XCTAssertTrue(r.text.contains("--header 'Cookie: a=1'"), r.text)
     }
+
+    /// `--no-config` is the whole run's: a batch or REPL line (or `set`) that gives it is refused
+    /// (it was accepted and the config's credentials went anyway); `set --har` is refused (each
+    /// line rewrote that file with its own entry alone, and the REPL's own log lost them); a byte
+    /// order mark before a REPL line or a config line is skipped, as before a batch line (it went
+    /// into the URL's path, and the request was sent).
+    func testRunWideOptionsOnALineAndByteOrderMarks() throws {
+        let config = try TestPaths.config("\u{FEFF}-a u:p\n")
+        let base = try HTTPBin.url("")
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        try Data("\(base)/headers --no-config\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let batch = try runSwurl(["batch", lines], environment: config.env)
+        XCTAssertTrue(batch.text.contains("--no-config cannot be used on a batch line"), batch.text)
+        let script = ["x --no-config --offline", "set --no-config", "set --har s.har", "\u{FEFF}anything/bom --offline"]
+        let r = try runSwurl(["repl", base], stdin: Data((script.joined(separator: "\n") + "\n").utf8), environment: config.env)
+        XCTAssertTrue(r.stderr.contains("line 1: --no-config applies to 'swurl repl' itself, not to a line"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 2: --no-config is an option of 'swurl repl' itself"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 3: set --har: the REPL's --har is given when it starts"), r.stderr)
+        // The config's BOM line was read as -a u:p: the request carries the credentials.
+        XCTAssertTrue(r.text.contains("GET /anything/bom HTTP/1.1\r\n"), r.text)
+        XCTAssertTrue(r.text.contains("Authorization: Basic dTpw\r\n"), r.text)
+        XCTAssertFalse(r.text.contains("x --no-config"), r.text)
+    }
 }

@@ -74,4 +74,13 @@ final class ShellWordsTests: XCTestCase {
         XCTAssertEqual(try ShellWords.words("a \u{301}b"), ["a", "\u{301}b"])
         XCTAssertEqual(try ShellWords.words("caf\u{E9} x"), ["caf\u{E9}", "x"])
     }
+
+    /// A byte order mark before a line's first word is skipped (a REPL script or config file
+    /// saved by Notepad); one inside a word or quoted stays.
+    func testAByteOrderMarkBeforeALineIsSkipped() throws {
+        XCTAssertEqual(try ShellWords.words("\u{FEFF}anything -v"), ["anything", "-v"])
+        XCTAssertEqual(try ShellWords.lines(Array("\u{FEFF}--offline\n  \u{FEFF}-v\n".utf8)).map(\.words), [["--offline"], ["-v"]])
+        XCTAssertEqual(try ShellWords.words("a \u{FEFF}b"), ["a", "\u{FEFF}b"])
+        XCTAssertEqual(try ShellWords.words("'\u{FEFF}x'"), ["\u{FEFF}x"])
+    }
 }
