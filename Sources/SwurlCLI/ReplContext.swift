@@ -316,6 +316,9 @@ final class ReplContext {
             guard let key = ReplContext.itemKey(item), key.kind == .header,
                   Redactor.isCredentialHeader(key.name),
                   !ownHeaders.contains(key.name.lowercased()) else { return true }
+            // A line's own -a is its Authorization: it replaces a default Authorization: item, as
+            // a line's own options replace the defaults (the item won, and the line's -a was lost).
+            if line.has(.auth), key.name.lowercased() == "authorization" { return false }
             if credentialGoes(key.name.lowercased(), to: origin) { return true }
             withheld.append(key.name + ":")
             return false

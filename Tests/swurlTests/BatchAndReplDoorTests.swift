@@ -228,5 +228,10 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertTrue(r.text.contains("GET /anything/bom HTTP/1.1\r\n"), r.text)
         XCTAssertTrue(r.text.contains("Authorization: Basic dTpw\r\n"), r.text)
         XCTAssertFalse(r.text.contains("x --no-config"), r.text)
+        // A line's own -a replaces a default Authorization: item (the item won); the next line
+        // has the default again.
+        let auth = try runSwurl(["repl", base, "--no-config", "Authorization:Bearer x"], stdin: Data("--offline a -a u:p\n--offline b\n".utf8))
+        XCTAssertEqual(auth.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("Authorization:") },
+                       ["Authorization: Basic dTpw", "Authorization: Bearer x"], auth.text)
     }
 }
