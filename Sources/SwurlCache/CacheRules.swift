@@ -40,7 +40,7 @@ package enum CacheRules {
         } else if cc.has("no-store") {
             return "no-store"
         }
-        if response.headers["Vary"].map(varyNames).map({ $0.contains("*") }) == true { return "Vary: *" }
+        if varyNames(of: response.headers).contains("*") { return "Vary: *" }
         // §3: explicit freshness, a directive that permits storing, or a status cacheable by default.
         if cc.has("public") || cc.has("private") || cc.seconds("max-age") != nil || response.headers["Expires"] != nil
             || cc.has("no-cache") || heuristicStatuses.contains(status) {
@@ -147,6 +147,12 @@ package enum CacheRules {
     /// The names a `Vary` value lists, lower-cased (`*` stays `*`).
     package static func varyNames(_ vary: String) -> [String] {
         vary.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// The names every `Vary` field of `headers` lists: several fields are one list (RFC 9110
+    /// §5.3; nginx's `gzip_vary` adds its own beside an application's).
+    package static func varyNames(of headers: HTTPHeaders) -> [String] {
+        headers.values("Vary").flatMap(varyNames)
     }
 
     /// §4.1: whether the request's values of the headers the stored response's `Vary` lists are

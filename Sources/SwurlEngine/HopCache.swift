@@ -90,7 +90,7 @@ final class HopCache: TransferDelegate {
         // An entry for another URL or method under this name is no entry (a key collision, or a
         // file put there by hand).
         if let o = opened, o.entry.url != HopCache.storedURL(request.url) || o.entry.method != request.method.rawValue { opened = nil }
-        if let o = opened, !CacheRules.varyMatches(storedVary: o.entry.head.headers["Vary"].map(CacheRules.varyNames) ?? [],
+        if let o = opened, !CacheRules.varyMatches(storedVary: CacheRules.varyNames(of: o.entry.head.headers),
                                                    storedRequest: o.entry.varyRequest, request: request.headers) {
             opened = nil
         }
@@ -267,7 +267,7 @@ final class HopCache: TransferDelegate {
             status = "not stored: \(reason)"
         } else {
             var vary = HTTPHeaders()
-            for name in head.headers["Vary"].map(CacheRules.varyNames) ?? [] {
+            for name in CacheRules.varyNames(of: head.headers) {
                 for v in request.headers.values(name) { vary.add(name, v) }
             }
             cookiesSet = Set(head.headers.values("Set-Cookie").map { value in

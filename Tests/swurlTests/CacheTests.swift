@@ -382,6 +382,20 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/vary"), 2)
     }
 
+    /// Several Vary fields are one list (RFC 9110 §5.3): the second one counted as well (only the
+    /// first was read, so a response fetched with one X-Lang answered another), `*` too.
+    func testEveryVaryFieldCounts() throws {
+        // Accept, which the cache key leaves to Vary (a header of the user's own, X-Lang, is in
+        // the key itself). The origin's body names the first field's value, Accept-Encoding's.
+        let path = "/vary2?cc=" + q("max-age=60") + "&vary=Accept-Encoding&h=" + q("Vary:Accept")
+        XCTAssertTrue(try fetch(path, ["Accept:application/json"]).body.hasPrefix("/vary2 #1 "))
+        XCTAssertTrue(try fetch(path, ["Accept:application/json"]).body.hasPrefix("/vary2 #1 "))
+        XCTAssertTrue(try fetch(path, ["Accept:text/html"]).body.hasPrefix("/vary2 #2 "), "a response for JSON answered a request for HTML")
+        XCTAssertEqual(origin.count("/vary2"), 2)
+        let star = "/varystar2?cc=" + q("max-age=60") + "&vary=Accept&h=" + q("Vary:*")
+        XCTAssertEqual(try fetch(star).cache, "not stored: Vary: *")
+    }
+
     func testVaryStarNeverMatches() throws {
         let path = "/varystar?cc=" + q("max-age=60") + "&vary=*"
         XCTAssertEqual(try fetch(path).cache, "not stored: Vary: *")
