@@ -201,10 +201,11 @@ package enum CacheRules {
     }
 
     /// §4.2.4: whether a stale stored response may be served when the origin cannot be reached
-    /// (`--stale-ok`): not with `must-revalidate` or `no-cache`.
-    package static func mayServeStaleOnError(_ stored: HTTPResponseHead) -> Bool {
+    /// (`--stale-ok`): not with `must-revalidate` or `no-cache`, nor for a request that says
+    /// `no-cache` itself (§5.2.1.4: no stored response without a validation that succeeded).
+    package static func mayServeStaleOnError(_ stored: HTTPResponseHead, request: HTTPHeaders = HTTPHeaders()) -> Bool {
         let cc = CacheControl(stored.headers)
-        return !cc.has("must-revalidate") && !cc.has("no-cache")
+        return !cc.has("must-revalidate") && !cc.has("no-cache") && !CacheControl(request).has("no-cache")
     }
 
     /// §4.3.1: the conditional headers for validating a stored response (`If-None-Match` from

@@ -394,7 +394,7 @@ package final class Exchange {
     private func staleFallback(_ error: SwurlError, cache: HopCache?, filter: HopFilter,
                                transfer: Transfer) throws(SwurlError) -> TransferResult? {
         guard let cache, cache.settings.staleOK, let stored = cache.stored, !filter.deliveredBody, !filter.deliveredHead,
-              CacheRules.mayServeStaleOnError(stored.entry.head) else { return nil }
+              CacheRules.mayServeStaleOnError(stored.entry.head, request: cache.request.headers) else { return nil }
         switch error {
         case .transport, .timedOut: break
         default: return nil

@@ -768,6 +768,8 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try swurl(["-q", "--stale-ok", looseURL]).stderr, "")
         XCTAssertEqual(try swurl([looseURL]).status, 1)
         XCTAssertEqual(try swurl(["--stale-ok", strictURL]).status, 1, "must-revalidate is never served stale")
+        // Nor for a request that says no-cache itself (RFC 9111 §5.2.1.4).
+        XCTAssertEqual(try swurl(["--stale-ok", looseURL, "Cache-Control:no-cache"]).status, 1, "the request's no-cache was ignored")
     }
 
     func testNoCacheOptionTurnsTheCacheOff() throws {
