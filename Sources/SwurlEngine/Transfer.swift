@@ -187,9 +187,10 @@ package final class Transfer: EasyTransferHandler {
                 throw .timedOut("timed out connecting, after libcurl's default of 300 seconds; --connect-timeout SECONDS sets it (\(rc.message))")
             }
             // Stalled before the connection was made (no connect time): say so, as
-            // --connect-timeout's message does.
+            // --connect-timeout's message does, whichever fired first, swurl's stall check or
+            // libcurl's connect timeout (--timeout sets both; under load either may win).
             // (A reused connection has no connect time either, but its request went out.)
-            if timedOut && easy.seconds(.connect) == 0 && easy.requestHeadBytes == 0 && options.unixSocket == nil {
+            if easy.seconds(.connect) == 0 && easy.requestHeadBytes == 0 && options.unixSocket == nil {
                 throw .timedOut("timed out after \(Transfer.seconds(limit)) connecting: the connection was not made")
             }
             throw .timedOut("timed out after \(Transfer.seconds(limit)) without data" + why)

@@ -119,8 +119,16 @@ final class CompoundResponseDecoder: ResponseDecoding {
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let chosen { chosen.decode(chunk, into: &out); return }
         head.append(contentsOf: chunk)
-        if head.count >= CompoundResponseDecoder.sniffLength || context.options.stream { choose(&out) }
+        // A stream (`-S`) is shown as it comes, once its first bytes say what it is: the longest
+        // magic number looked for (WebP's, 12 bytes; `bplist00`) must be there, or a PNG whose
+        // first chunk was 4 bytes was taken for text and shown escaped.
+        if head.count >= CompoundResponseDecoder.sniffLength || (context.options.stream && head.count >= CompoundResponseDecoder.streamSniffLength) {
+            choose(&out)
+        }
     }
+
+    /// Bytes a stream waits for before its kind is chosen (every magic number `kind` sniffs).
+    static let streamSniffLength = 16
 
     private func choose(_ out: inout [UInt8]) {
         let k = CompoundResponseDecoder.kind(choice: context.options.choice, mediaType: context.mediaType,

@@ -6,10 +6,11 @@ Usage: fixture.py PORT ROOT
 PORT 0 picks a free port; the port listened on is printed on the first line.
 
 GET /NAME?type=image/png&status=404; gzip=1 sends the file gzip-encoded, header=Name:%20value
-adds a header field, truncate=N announces the whole file but sends N bytes and closes. HEAD gets
+adds a header field, truncate=N announces the whole file but sends N bytes and closes; chunk=N sends
+it in N-byte pieces 50 ms apart. HEAD gets
 the head only.
 """
-import gzip, http.server, os, sys, urllib.parse
+import gzip, http.server, os, sys, time, urllib.parse
 root = sys.argv[2]
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
@@ -38,6 +39,12 @@ class H(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(body[:int(q['truncate'][0])])
                 self.wfile.flush()
                 self.close_connection = True
+                return
+            if 'chunk' in q:
+                # In pieces of N bytes, 50 ms apart: what a stream (-S) sees as separate chunks.
+                n = int(q['chunk'][0])
+                for i in range(0, len(body), n):
+                    self.wfile.write(body[i:i + n]); self.wfile.flush(); time.sleep(0.05)
                 return
             self.wfile.write(body)
     def do_GET(self): self.answer(True)

@@ -29,9 +29,10 @@ package final class FixtureServer {
 
     /// The URL of a fixture served with `type` (none when nil) and `status`.
     package func url(_ name: String, type: String? = nil, status: Int = 200, gzip: Bool = false,
-                    headers: [String] = [], truncate: Int? = nil) -> String {
+                    headers: [String] = [], truncate: Int? = nil, chunk: Int? = nil) -> String {
         var query: [String] = ["status=\(status)"]
         if let truncate { query.append("truncate=\(truncate)") }
+        if let chunk { query.append("chunk=\(chunk)") }
         if gzip { query.append("gzip=1") }
         for h in headers { query.append("header=" + (h.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? h)) }
         if let type { query.append("type=" + (type.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? type)) }

@@ -282,6 +282,15 @@ final class DecodersEndToEndTests: XCTestCase {
         let (png, _) = try runOnTerminal(["-b", try HTTPBin.url("/image/png")])
         XCTAssertTrue(png.contains("[swurl: PNG image, 100×100, 8-bit RGB, 1 frame, 8 090 bytes; use -o FILE or a pipe to save it]"), png)
 
+        // A stream (-S) whose first chunk is 4 bytes of a PNG: summed up as the image, not shown
+        // as escaped text (its kind was chosen on those 4 bytes, which hold no NUL).
+        let small = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8)
+                         + [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89])
+        try s.put("chunked.png", small)
+        let (streamed, _) = try runOnTerminal(["-b", "-S", s.url("chunked.png", type: "image/png", chunk: 4)])
+        XCTAssertTrue(streamed.contains("[swurl: PNG image, 1×1"), streamed)
+        XCTAssertFalse(streamed.contains("\\x89PNG"), streamed)
+
         let (bin, _) = try runOnTerminal(["-b", try HTTPBin.url("/bytes/300?seed=1")])
         XCTAssertTrue(bin.contains("[swurl: binary data not shown: 300 bytes of application/octet-stream; use -o FILE or a pipe to save it]"), bin)
         XCTAssertEqual(bin.filter { $0 == "\n" }.count, 1, bin)
