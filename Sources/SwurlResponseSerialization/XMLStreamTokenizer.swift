@@ -108,6 +108,13 @@ package struct XMLStreamTokenizer {
                 if final { throw fail("unterminated comment", i) }
                 return nil
             }
+            // XML 1.0 §2.5: no `--` inside a comment, and §2.2's characters only, as in text.
+            var d = i + 4
+            while d + 1 < end {
+                if b[d] == 0x2D && b[d + 1] == 0x2D { throw fail("'--' inside a comment", d) }
+                d += 1
+            }
+            if let c = XMLStreamTokenizer.forbiddenControl(b, i + 4, end) { throw fail(XMLStreamTokenizer.controlCharacter(b[c]), c) }
             return XMLStreamToken(kind: .comment, start: base + i, end: base + end + 3)
         }
         if starts(b, i, "<![CDATA[") {
@@ -116,6 +123,7 @@ package struct XMLStreamTokenizer {
                 if final { throw fail("unterminated CDATA section", i) }
                 return nil
             }
+            if let c = XMLStreamTokenizer.forbiddenControl(b, i + 9, end) { throw fail(XMLStreamTokenizer.controlCharacter(b[c]), c) }
             return XMLStreamToken(kind: .cdata, start: base + i, end: base + end + 3)
         }
         if starts(b, i, "<?") {
@@ -224,6 +232,7 @@ package struct XMLStreamTokenizer {
             var k = j + 1
             while k < n && b[k] != q {
                 if b[k] == UInt8(ascii: "<") { throw fail("'<' in an attribute value", k) }
+                if b[k] < 0x20 && b[k] != 0x09 && b[k] != 0x0A && b[k] != 0x0D { throw fail(XMLStreamTokenizer.controlCharacter(b[k]), k) }
                 k += 1
             }
             guard k < n else {
@@ -307,6 +316,44 @@ package struct XMLStreamTokenizer {
         return nil
     }
 
+    /// Where `b[s..<e]` holds a control character XML 1.0 does not allow (all below 0x20 but
+    /// tab, line feed and carriage return), if anywhere.
+    static func forbiddenControl(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Int? {
+        var k = s
+        while k < e {
+            if b[k] < 0x20 && b[k] != 0x09 && b[k] != 0x0A && b[k] != 0x0D { return k }
+            k += 1
+        }
+        return nil
+    }
+
+    /// Whether the digits of `&#…;` (`b[s..<e]`: decimal, or `x` and hex) name a character XML
+    /// allows.
+    static func isAllowedReference(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
+        guard s < e else { return false }
+        let hex = b[s] == UInt8(ascii: "x")
+        var v: UInt32 = 0
+        var k = hex ? s + 1 : s
+        guard k < e else { return false }
+        while k < e {
+            let c = b[k]
+            let d: UInt32
+            switch c {
+            case 0x30...0x39: d = UInt32(c - 0x30)
+            case 0x61...0x66 where hex: d = UInt32(c - 0x61 + 10)
+            case 0x41...0x46 where hex: d = UInt32(c - 0x41 + 10)
+            default: return false
+            }
+            v = v * (hex ? 16 : 10) + d
+            if v > 0x10FFFF { return false }
+            k += 1
+        }
+        switch v {
+        case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
     static func controlCharacter(_ c: UInt8) -> String {
         "a control character XML does not allow (0x\(String(c, radix: 16, uppercase: true)))"
     }
@@ -324,6 +371,11 @@ package struct XMLStreamTokenizer {
                 }
                 guard j < e, b[j] == UInt8(ascii: ";"), j > i + 1 else {
                     throw XMLTokenizer.SyntaxError(reason: "incomplete entity reference", offset: base + i)
+                }
+                // A character reference names a character XML allows (§4.1, §2.2): not NUL, a
+                // control other than tab and line ends, a surrogate, U+FFFE/U+FFFF.
+                if b[i + 1] == UInt8(ascii: "#"), !XMLStreamTokenizer.isAllowedReference(b, i + 2, j) {
+                    throw XMLTokenizer.SyntaxError(reason: "a character reference to a character XML does not allow", offset: base + i)
                 }
                 i = j
             }

@@ -171,6 +171,16 @@ final class XMLStreamFormatterTests: XCTestCase {
             ("<r/>\n tail", "text outside the root element", 6),
             ("<r>&bo\u{1}</r>", "incomplete entity reference", 3),
             ("<r>a\tb\r\nc</r>", "", 0),
+            // In an attribute value, a comment or CDATA too (only text was checked), and `--`
+            // inside a comment; a character reference to a character XML does not allow.
+            ("<r a=\"x\u{1B}y\"/>", "a control character XML does not allow (0x1B)", 7),
+            ("<r><!-- \u{1B} --></r>", "a control character XML does not allow (0x1B)", 8),
+            ("<r><![CDATA[\u{7}]]></r>", "a control character XML does not allow (0x7)", 12),
+            ("<r><!-- a -- b --></r>", "'--' inside a comment", 10),
+            ("<r>&#0;</r>", "a character reference to a character XML does not allow", 3),
+            ("<r a=\"&#x1b;\"/>", "a character reference to a character XML does not allow", 6),
+            ("<r>&#xD800;</r>", "a character reference to a character XML does not allow", 3),
+            ("<r>&#65;&#x10FFFF;&#x9;<!-- a - b --></r>", "", 0),
         ]
         for (doc, reason, offset) in cases {
             for chunk in [1, 2, 5, 1 << 16] {
