@@ -56,7 +56,10 @@ package enum HelpGenerator {
             }
             guard !specs.isEmpty else { continue }
             s += "\n\(group.rawValue):\n"
-            for spec in specs { s += entry(spec.signature, otherMeaning(spec) ? (command.name == .certs ? "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"})." : "Print the report as JSON.") : spec.help) }
+            // certs prints an object on failure too (reach's report is one either way).
+            let reportJSON = command.name == .certs ? "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"})."
+                : "Print the report as JSON."
+            for spec in specs { s += entry(spec.signature, otherMeaning(spec) ? reportJSON : spec.help) }
         }
         s += "\nExit status: swurl --help all or man swurl.\n"
         return s

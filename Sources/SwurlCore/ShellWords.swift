@@ -7,8 +7,8 @@
 /// of a word comments out the rest of the line; `'…'` is literal; inside `"…"` a backslash
 /// escapes only `"`, `\`, `$`, `` ` `` and a newline (and is kept before anything else); outside
 /// quotes a backslash takes the next byte as it is, and a backslash before a newline joins the
-/// lines; a byte order mark before a line's first word is skipped. Nothing is expanded (`$`, `` ` ``, `~`, globs stay as they are). A NUL byte cannot be
-/// part of an argument and is refused.
+/// lines; a byte order mark before a line's first word is skipped. Nothing is expanded (`$`,
+/// `` ` ``, `~`, globs stay as they are). A NUL byte cannot be part of an argument and is refused.
 package enum ShellWords {
     /// What is wrong with the text, and on which line (counted from 1).
     package struct SyntaxError: Error, Equatable, Sendable {

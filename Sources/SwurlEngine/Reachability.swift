@@ -249,8 +249,9 @@ package enum Reachability {
         address.family == AF_INET6 ? "[\(address.text)]:\(port)" : "\(address.text):\(port)"
     }
 
-    /// The addresses the first `--resolve` entry for `host` and `port` (or `*` and `port`) names,
-    /// in its order and of `family` when one is asked for; nil when no entry is for them.
+    /// The addresses of the `--resolve` entry libcurl uses for `host` and `port`
+    /// (`ResolveEntries`), in its order and of `family` when one is asked for; nil when no entry
+    /// is for them.
     static func resolved(_ host: String, port: Int, entries: [String], family: Int32?) -> [NetworkAddress]? {
         guard let given = ResolveEntries.addresses(forHost: host, port: port, in: entries) else { return nil }
         var out: [NetworkAddress] = []

@@ -119,16 +119,25 @@ final class CompoundResponseDecoder: ResponseDecoding {
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let chosen { chosen.decode(chunk, into: &out); return }
         head.append(contentsOf: chunk)
-        // A stream (`-S`) is shown as it comes, once its first bytes say what it is: the longest
-        // magic number looked for (WebP's, 12 bytes; `bplist00`) must be there, or a PNG whose
-        // first chunk was 4 bytes was taken for text and shown escaped.
-        if head.count >= CompoundResponseDecoder.sniffLength || (context.options.stream && head.count >= CompoundResponseDecoder.streamSniffLength) {
+        // A stream (`-S`) is shown as it comes. One labelled an image, or with no telling label,
+        // waits until its first bytes can say what it is (WebP's magic number is 12 bytes long,
+        // `bplist00` 8): a PNG whose first chunk was 4 bytes was taken for text and shown escaped.
+        // A JSON or text stream's first small event goes out at once.
+        if head.count >= CompoundResponseDecoder.sniffLength
+            || (context.options.stream && (head.count >= CompoundResponseDecoder.streamSniffLength || !sniffsMagicNumbers)) {
             choose(&out)
         }
     }
 
-    /// Bytes a stream waits for before its kind is chosen (every magic number `kind` sniffs).
+    /// Bytes a stream whose kind is sniffed waits for (every magic number `kind` looks for).
     static let streamSniffLength = 16
+
+    /// Whether the body's kind comes from its magic number: an image's label, or none that tells
+    /// (`application/octet-stream` and the like).
+    private var sniffsMagicNumbers: Bool {
+        let t = context.mediaType ?? ""
+        return t.isEmpty || t.hasPrefix("image/") || (CompoundResponseDecoder.genericTypes.contains(t) && t != "text/plain")
+    }
 
     private func choose(_ out: inout [UInt8]) {
         let k = CompoundResponseDecoder.kind(choice: context.options.choice, mediaType: context.mediaType,
