@@ -146,17 +146,19 @@ extension CommandOptions {
         if args.has(.ipv6) { transfer.ipVersion = .v6 }
     }
 
-    /// Whether `text` is a rate of zero (`0`, `0K`, `0B/s`): no limit.
-    static func isZeroRate(_ text: String) -> Bool {
-        var t = text.uppercased()
-        if t.hasSuffix("/S") { t.removeLast(2) }
-        if t.hasSuffix("B") { t.removeLast() }
-        if let last = t.last, "KMG".contains(last) { t.removeLast() }
-        return !t.isEmpty && t.allSatisfy { $0 == "0" || $0 == "." } && t.contains("0")
-    }
+    /// Whether `text` is a rate of zero (`0`, `0K`, `0.0M`, `0B/s`): no limit.
+    static func isZeroRate(_ text: String) -> Bool { decimal(rateNumber(text).number) == 0 }
 
     /// `100`, `100K`, `2M`, `1G` (powers of 1024; a trailing `B` or `/s` is allowed).
     static func parseRate(_ text: String) -> Int64? {
+        let (t, multiplier) = rateNumber(text)
+        // Whole bytes: `1.5` alone is no size (`1.5K` is).
+        guard let v = decimal(t), v > 0, v.isFinite, v * multiplier < 1e15, multiplier > 1 || v == v.rounded() else { return nil }
+        return max(1, Int64(v * multiplier))
+    }
+
+    /// A rate's number without its unit (`/s`, `B`) and the power of 1024 its K, M or G stands for.
+    private static func rateNumber(_ text: String) -> (number: String, multiplier: Double) {
         var t = text.uppercased()
         if t.hasSuffix("/S") { t.removeLast(2) }
         if t.hasSuffix("B") { t.removeLast() }
@@ -165,9 +167,7 @@ extension CommandOptions {
             multiplier = m
             t.removeLast()
         }
-        // Whole bytes: `1.5` alone is no size (`1.5K` is).
-        guard let v = decimal(t), v > 0, v.isFinite, v * multiplier < 1e15, multiplier > 1 || v == v.rounded() else { return nil }
-        return max(1, Int64(v * multiplier))
+        return (t, multiplier)
     }
 
     /// A decimal number (`2`, `2.5`, `1e3`), never hexadecimal (`0x10`, which Double reads), nil
