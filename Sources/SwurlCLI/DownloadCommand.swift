@@ -20,14 +20,22 @@ enum DownloadCommand: SwurlCommand {
     /// When the command had more than the hint can write (a pin, a header, a proxy), it says to
     /// run the same command with `--continue`: a printed one without them would resume from
     /// whichever server answers.
-    static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, options: CommandOptions, environment: Environment) {
+    /// - Parameter overLimit: the download stopped at `--max-filesize`: the same command would
+    ///   stop at the same limit, so the note says to resume with a larger one.
+    static func noteKept(_ part: String, file: DownloadFile, request: HTTPRequest, options: CommandOptions, environment: Environment,
+                         overLimit: Bool = false) {
         guard DownloadFile.size(of: part).map({ $0 > 0 }) == true, !file.partHeldElsewhere else { return }
         // A `.part` that could never be renamed over another user's file in a sticky directory:
         // resuming it would be refused. (Their file resumed in place needs no rename.)
         if let name = file.path, part != name, DownloadFile.replaceRefusal(name) != nil { return }
+        let kept = "swurl: the partial download was kept in '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))'; "
+        if overLimit {
+            try? environment.stderr.write(kept + "resume it with the same command, --continue (-c) and a larger --max-filesize\n")
+            return
+        }
         // A GET without a body: a DELETE's or a POST's printed as `swurl -d -c URL` would be a GET.
         guard options.shortResumeRepeats, request.method == .get, request.body == nil else {
-            try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))'; resume it with the same command and --continue (-c)\n")
+            try? environment.stderr.write(kept + "resume it with the same command and --continue (-c)\n")
             return
         }
         let credentials = options.authUser != nil
@@ -36,8 +44,7 @@ enum DownloadCommand: SwurlCommand {
         let url = String(decoding: CurlCommandExport.quote(Array(Redactor.url(request.url).utf8)), as: UTF8.self)
         // A password is never printed: the command needs it given again.
         let masked = credentials || Redactor.url(request.url) != request.url
-        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))'; resume it with --continue: "
-                                      + TerminalSanitizer.clean("swurl -d -c\(output) \(url)")
+        try? environment.stderr.write(kept + "resume it with --continue: " + TerminalSanitizer.clean("swurl -d -c\(output) \(url)")
                                       + (masked ? " (with your credentials: the password is not shown)" : "") + "\n")
     }
 
@@ -110,15 +117,9 @@ enum DownloadCommand: SwurlCommand {
             // A whole file (a 416 said so) is no partial download to resume; nor is one whose
             // server failed the trust checks (a pin, the chain, the name): resuming cannot fix it.
             if let part = file.keptPath, !options.quiet, !file.isWhole, !error.isTrustFailure, !file.resumeRefused {
-                if case .responseRejected(let message, _) = error, message.contains("--max-filesize") {
-                    // The same command stops at the same limit: resuming needs a larger one.
-                    if DownloadFile.size(of: part).map({ $0 > 0 }) == true, !file.partHeldElsewhere {
-                        try? environment.stderr.write("swurl: the partial download was kept in '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))'; "
-                                                      + "resume it with the same command, --continue (-c) and a larger --max-filesize\n")
-                    }
-                } else {
-                    DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
-                }
+                var overLimit = false
+                if case .responseRejected(let message, _) = error, message.contains("--max-filesize") { overLimit = true }
+                DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment, overLimit: overLimit)
             }
             // A response that began (and was cut, timed out or stopped by Ctrl-C) set its cookies:
             // the session keeps them, as a request's does; so does a redirect's before a later
