@@ -158,8 +158,13 @@ struct CurlCommandExport {
             // Digest challenge's 401, go with the next request. curl's is on with --cookie (an
             // empty file name reads nothing).
             add("--cookie", "")
-            if transfer.followRedirects && !cookieItems.isEmpty {
-                warnings.append("send one Cookie header after a redirect: curl sends the Cookie item's header and, beside it, one with the cookies the redirect set")
+            // The fixed header goes with every later hop to the host: a stored cookie to paths it
+            // does not match, and next to the engine's line with a value the redirect replaced.
+            if engineCookies != nil || !cookieItems.isEmpty {
+                let given = [engineCookies != nil ? "the stored cookies" : nil, cookieItems.isEmpty ? nil : "the Cookie item"]
+                    .compactMap { $0 }.joined(separator: " and ")
+                let after = transfer.followRedirects ? "a redirect" : "the Digest challenge"
+                warnings.append("send one Cookie header after \(after): curl sends \(given) as a fixed header on every hop to the same host, whatever a cookie's path, and beside it one with the cookies set along the way")
             }
         }
         if transfer.followRedirects {

@@ -56,6 +56,12 @@ final class ReplContext {
             _ = try parser.parse(raw)
             defaultItems.append(raw)
         }
+        // `swurl repl api:8080`: a host without a dot is not taken for a URL (`X-Version:2` is a
+        // header too), so the start's first word became a header and every path line fails.
+        if startBase == nil, let first = positionals.first, ReplContext.looksLikeDotlessHostPort(first) {
+            try? environment.stderr.write("swurl: note: '\(TerminalSanitizer.clean(first))' is read as a header item, not a base URL; "
+                                          + "a host without a dot is a base URL with its scheme: http://\(TerminalSanitizer.clean(first))\n")
+        }
         try ReplContext.refuseConflicts(args, in: "swurl repl")
         defaults.options = args.options
         for o in ReplContext.replOnly { defaults.options[o] = nil }
@@ -101,6 +107,23 @@ final class ReplContext {
     /// not a header `user` sent to the base).
     static func isAbsolute(_ target: String) -> Bool {
         URLText.schemeOf(target) != nil || target.hasPrefix(":") || URLText.isHostPortWithUserinfo(target)
+    }
+
+    /// Whether a word reads as `name:PORT[/path]` with a one-label name (`api:8080`): a header
+    /// item to the grammar, and likely meant as a host.
+    static func looksLikeDotlessHostPort(_ word: String) -> Bool {
+        let u = Array(word.utf8)
+        guard let colon = u.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
+        let name = u[..<colon]
+        let isLabel = name.allSatisfy { b in
+            (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
+        }
+        guard isLabel, name.first != UInt8(ascii: "-") else { return false }
+        let rest = u[(colon + 1)...]
+        let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard (2...5).contains(digits.count), let port = Int(String(decoding: digits, as: UTF8.self)), port <= 65535 else { return false }
+        let after = rest.dropFirst(digits.count)
+        return after.isEmpty || after.first == UInt8(ascii: "/")
     }
 
     /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's slash.

@@ -24,6 +24,9 @@ final class HAREntryRecorder: HopTap {
     private var bodyBytes: Int64 = 0
     private var bodyText: [UInt8] = []
     private var keepsText = false
+    /// Bytes of the 1xx heads before the response (`100 Continue`, `103 Early Hints`): libcurl's
+    /// header count has them, HAR's `headersSize` is the response's own head.
+    private var informationalHeadBytes: Int64 = 0
 
     init(request: HTTPRequest, log: HARLog, line: Int?) {
         self.request = request
@@ -49,6 +52,7 @@ final class HAREntryRecorder: HopTap {
         // until the body's last byte left, not until then.
         if headReceivedAt == nil, head.status >= 200 || head.status == 101 { headReceivedAt = MonotonicClock.now() }
         // 1xx heads come before the response; a 101 is the response.
+        if head.status < 200 && head.status != 101 { informationalHeadBytes += Int64(HAREntryRecorder.headSize(head)) }
         guard head.status >= 200 || head.status == 101 || responseHead == nil else { return }
         responseHead = head
         bodyBytes = 0
@@ -134,7 +138,16 @@ final class HAREntryRecorder: HopTap {
             out.recordBytes(nil)
         }
         out.recordString(head.status >= 300 && head.status < 400 ? end.redirectURL : nil)
-        out.recordInt(t.headerBytes)
+        // Without the 1xx heads (a 1xx alone, the response missing, keeps its own).
+        let informational = head.status < 200 && head.status != 101 ? 0 : informationalHeadBytes
+        out.recordInt(t.headerBytes > informational ? t.headerBytes - informational : t.headerBytes)
+    }
+
+    /// A head's size in HTTP/1.1 framing: status line, `Name: value` lines, the blank line.
+    static func headSize(_ head: HTTPResponseHead) -> Int {
+        var size = head.version.utf8.count + 4 + (head.reason.isEmpty ? 0 : 1 + head.reason.utf8.count) + 2 + 2
+        for f in head.headers.fields { size += f.name.utf8.count + 2 + f.value.utf8.count + 2 }
+        return size
     }
 
     /// Seconds from the request head leaving to the last body bytes leaving (0 without a body).

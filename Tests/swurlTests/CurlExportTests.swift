@@ -685,7 +685,18 @@ final class CurlExportTests: XCTestCase {
         let ran = try runProcess("/bin/sh", ["-c", digest.text.trimmingCharacters(in: .whitespacesAndNewlines) + " -s -o /dev/null -w '%{http_code}'"], check: false)
         XCTAssertEqual(String(decoding: ran.stdout, as: UTF8.self), "200")
         let cookie = try runSwurl(["--curl", "-F", url, "Cookie:pre=1"])
-        XCTAssertTrue(cookie.stderr.contains("send one Cookie header after a redirect"), cookie.stderr)
+        XCTAssertTrue(cookie.stderr.contains("send one Cookie header after a redirect: curl sends the Cookie item as a fixed header"), cookie.stderr)
+        // A session's cookies are a fixed header too: warned with -F and with Digest, not without.
+        let session = TestPaths.temporaryDirectory() + "/s.json"
+        try Data(#"{"version": 1, "cookies": [{"domain": "127.0.0.1", "includeSubdomains": false, "path": "/", "secure": false, "httpOnly": false, "expires": 0, "name": "sid", "value": "S"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: session))
+        let stored = try runSwurl(["--curl", "-F", "--session-read-only", session, url])
+        XCTAssertTrue(stored.text.contains("Cookie: sid=S"), stored.text)
+        XCTAssertTrue(stored.stderr.contains("send one Cookie header after a redirect: curl sends the stored cookies as a fixed header"), stored.stderr)
+        let storedDigest = try runSwurl(["--curl", "-A", "digest", "-a", "ann:pw", "--session-read-only", session, url])
+        XCTAssertTrue(storedDigest.stderr.contains("send one Cookie header after the Digest challenge"), storedDigest.stderr)
+        let plain = try runSwurl(["--curl", "--session-read-only", session, url])
+        XCTAssertFalse(plain.stderr.contains("Cookie header"), plain.stderr)
     }
 
     /// Redirects as swurl follows them: cookies set along the way go with the next hops, a PUT

@@ -609,8 +609,16 @@ final class HARTests: XCTestCase {
         let r = try runSwurl(["--har", har, "--limit-rate", "400K", "-o", dir + "/out", "PUT", try HTTPBin.url("/anything"),
                               "@" + dir + "/up.bin", "Expect:100-continue"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let timings = try checkedEntries(har).first?["timings"] as? [String: Double] ?? [:]
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        let timings = entry["timings"] as? [String: Double] ?? [:]
         XCTAssertGreaterThan(timings["send"] ?? 0, 400, "\(timings)")
+        // headersSize is the 200's head alone (gunicorn writes `Name: value` lines): libcurl's
+        // count had the 100 Continue's 25 bytes in it.
+        let response = try XCTUnwrap(entry["response"] as? [String: Any])
+        let fields = try XCTUnwrap(response["headers"] as? [[String: Any]])
+        let head = "HTTP/1.1 200 OK\r\n".utf8.count + 2
+            + fields.map { ($0["name"] as? String ?? "").utf8.count + 2 + ($0["value"] as? String ?? "").utf8.count + 2 }.reduce(0, +)
+        XCTAssertEqual(response["headersSize"] as? Int, head, "\(fields)")
     }
 
     /// A URL's fragment is never sent: the entry's URL leaves it out, as browsers' do.

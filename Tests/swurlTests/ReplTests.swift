@@ -29,6 +29,19 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.text.contains("Authorization: Basic " + Data("u:pw9".utf8).base64EncodedString()), r.text)
     }
 
+    /// `swurl repl api:8080`: a dotless host and port reads as a header item (as `X-Version:20`
+    /// would); the REPL says so at the start, with the base URL's form, instead of leaving every
+    /// path line to fail with "it has no host".
+    func testADotlessHostPortAtTheStartIsNotedAsAHeader() throws {
+        let r = try script(["env"], ["api:8080", "--offline"])
+        XCTAssertTrue(r.stderr.contains("swurl: note: 'api:8080' is read as a header item, not a base URL; a host without a dot is a base URL with its scheme: http://api:8080"), r.stderr)
+        XCTAssertTrue(r.text.contains("api:8080"), r.text)
+        for quiet in [["http://api:8080", "--offline"], ["X-Retries:3", "--offline"], ["localhost:8080", "--offline"], ["X-Token:abc", "--offline"]] {
+            let q = try script(["env"], quiet)
+            XCTAssertFalse(q.stderr.contains("note:"), "\(quiet): \(q.stderr)")
+        }
+    }
+
     /// `unset NAME` matches a header's name in any case, a query or data item's as written.
     func testUnsetMatchesOnlyHeadersInAnyCase() throws {
         let r = try script(["set q==1 Q==2 Id=5 id=6 X-T:1", "unset q ID", "env"], ["http://127.0.0.1:9/", "--offline"])
