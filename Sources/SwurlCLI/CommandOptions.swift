@@ -238,6 +238,9 @@ package struct CommandOptions {
         if session != nil && sessionReadOnly != nil {
             throw .usage("--session and --session-read-only cannot be combined", hint: "use one of them")
         }
+        // -v shows every hop of a followed chain, as HTTPie's -v and curl's -v do: the first
+        // request beside the last response read as if that request got that answer.
+        if verbose && transfer.followRedirects { showAllHops = true }
         if showAllHops && !transfer.followRedirects {
             throw .usage("--all shows the responses of followed redirects", hint: "add -F to follow them")
         }

@@ -20,7 +20,7 @@ package enum OptionTable {
         OptionSpec(.raw, argument: .required("TEXT"), group: .body,
                    help: "Send TEXT as the request body, as is."),
         OptionSpec(.chunked, group: .body,
-                   help: "Send the body with chunked transfer encoding instead of a Content-Length."),
+                   help: "Send the body with chunked transfer encoding instead of a Content-Length (piped stdin then streams as it comes; without it, stdin up to 1 MiB is read first and sent with its length)."),
         OptionSpec(.ignoreStdin, short: ["I"], group: .body,
                    help: "Do not read the body from stdin by itself: an item that names stdin (@- for the whole body, name@- for a multipart file field) still reads it. Without -I, stdin is read only when a method that carries a body is given (not GET, HEAD, OPTIONS, TRACE) or the item @- asks for it, and not with data items (a warning then says piped input was not sent)."),
         // Output
@@ -29,7 +29,7 @@ package enum OptionTable {
         OptionSpec(.headers, short: ["h"], group: .output, help: "Print the response headers (adds h to -b, --print)."),
         OptionSpec(.body, short: ["b"], group: .output, help: "Print the response body (adds b to -h, --print)."),
         OptionSpec(.verbose, short: ["v"], group: .output,
-                   help: "Print the request as it was sent and the response (--print=HBhb)."),
+                   help: "Print the request as it was sent and the response (--print=HBhb); with --follow, every hop (--all), as HTTPie's -v."),
         OptionSpec(.pretty, argument: .required("STYLE"), choices: PrettyMode.allCases.map(\.rawValue), group: .output,
                    help: "all (colours and formatting, the default on a terminal), colors (the heads coloured, the body as sent: bodies are coloured only when formatted), format, or none (the default otherwise)."),
         OptionSpec(.output, short: ["o"], argument: .required("FILE"), completion: .file, group: .output,

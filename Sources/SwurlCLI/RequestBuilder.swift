@@ -277,19 +277,35 @@ package struct RequestBuilder {
         method.map { HTTPMethod($0).mayTakeStdinBody } ?? false
     }
 
+    /// Most bytes of piped stdin read before sending: a body that ends within them goes with a
+    /// Content-Length (as HTTPie's and curl's `--data-binary @-` do; servers without chunked
+    /// request bodies answer 411 or read none), and can be sent again (a 307, `--retry`).
+    static let stdinReadAhead = 1 << 20
+
     /// Stdin as the body when it holds anything: the first chunk is read ahead so that an empty
-    /// stdin (`</dev/null`) means no body at all; the rest streams while sending.
+    /// stdin (`</dev/null`) means no body at all. Stdin is read on up to `stdinReadAhead` bytes
+    /// (not with --chunked, which streams as the bytes come); what is longer streams in chunks.
     private func stdinBody() throws(SwurlError) -> RequestBody? {
-        var first = [UInt8](repeating: 0, count: 64 * 1024)
-        let n: Int
-        do {
-            n = try first.withUnsafeMutableBytes { try environment.stdin.read(into: $0) }
-        } catch {
-            throw .inputFile("cannot read stdin: \((error as? SwurlError)?.message ?? "\(error)")")
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        func readChunk() throws(SwurlError) -> Int {
+            do {
+                return try chunk.withUnsafeMutableBytes { try environment.stdin.read(into: $0) }
+            } catch {
+                throw .inputFile("cannot read stdin: \((error as? SwurlError)?.message ?? "\(error)")")
+            }
         }
+        let n = try readChunk()
         guard n > 0 else { return nil }
-        first.removeSubrange(n...)
-        let rest = environment.stdinFileSize.map { max(0, $0 - Int64(n)) }
+        var first = Array(chunk[0..<n])
+        if !options.chunked {
+            while first.count < RequestBuilder.stdinReadAhead {
+                let more = try readChunk()
+                if more == 0 { return RequestBody(bytes: first) }
+                first.append(contentsOf: chunk[0..<more])
+            }
+        }
+        // A regular file's size is known: the rest streams with a Content-Length.
+        let rest = environment.stdinFileSize.map { max(0, $0 - Int64(first.count)) }
         return RequestBody([.bytes(first), .stream(environment.stdin, label: "stdin", length: rest)])
     }
 }

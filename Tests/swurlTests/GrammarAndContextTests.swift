@@ -164,9 +164,38 @@ final class GrammarAndContextTests: XCTestCase {
         let post = try runSwurl(["--retry", "1", "POST", try HTTPBin.url("/post"), "a=1"])
         XCTAssertEqual(post.status, 0, post.stderr)
         XCTAssertTrue(post.stderr.contains("--retry does not resend a POST"), post.stderr)
-        let piped = try runSwurl(["--retry", "1", "PUT", try HTTPBin.url("/put")], stdin: Data("body".utf8))
+        let piped = try runSwurl(["--retry", "1", "--chunked", "PUT", try HTTPBin.url("/put")], stdin: Data("body".utf8))
         XCTAssertEqual(piped.status, 0, piped.stderr)
         XCTAssertTrue(piped.stderr.contains("--retry cannot resend a body read from stdin"), piped.stderr)
+        // Held (it ended within the read-ahead): it can be resent, so no note.
+        let held = try runSwurl(["--retry", "1", "PUT", try HTTPBin.url("/put")], stdin: Data("body".utf8))
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertFalse(held.stderr.contains("cannot resend"), held.stderr)
+    }
+
+    /// Stdin that ends within 1 MiB goes with a Content-Length, as HTTPie and curl's
+    /// `--data-binary @-` send it: it always went chunked, and a server without chunked request
+    /// bodies answered 411 or read none. Longer, or with --chunked, it streams in chunks.
+    func testAShortStdinBodyGoesWithItsLength() throws {
+        let capture = try CaptureServer()
+        for (args, input) in [(["PUT", capture.base + "/a"], Data("{\"a\":1}\n".utf8)), (["POST", capture.base + "/b", "@-"], Data("x".utf8))] {
+            let r = try runSwurl(args, stdin: input)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let head = String(decoding: capture.captured.prefix { $0 != 0 }, as: UTF8.self)
+            XCTAssertTrue(head.contains("\r\nContent-Length: \(input.count)\r\n"), head)
+            XCTAssertFalse(head.contains("Transfer-Encoding"), head)
+            XCTAssertTrue(capture.captured.suffix(input.count) == input, head)
+        }
+        let chunked = try runSwurl(["--chunked", "PUT", capture.base + "/c"], stdin: Data("x".utf8))
+        XCTAssertEqual(chunked.status, 0, chunked.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("Transfer-Encoding: chunked\r\n"))
+        // Past the read-ahead (a pipe, whose size is unknown): chunked, every byte sent.
+        let big = Data(repeating: 0x61, count: (1 << 20) + 100)
+        let long = try runSwurl(["--offline", "PUT", ":9/d"], stdin: big)
+        XCTAssertEqual(long.status, 0, long.stderr)
+        XCTAssertTrue(long.text.contains("Transfer-Encoding: chunked\r\n"), String(long.text.prefix(300)))
+        XCTAssertGreaterThan(long.text.utf8.count, big.count)
+        XCTAssertTrue(long.text.hasSuffix("\r\n0\r\n\r\n"), String(long.text.suffix(20)))
     }
 
     /// A path where the URL goes names the `=` an optional value needs (`--cache DIR` read the

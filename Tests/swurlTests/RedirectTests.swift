@@ -58,8 +58,13 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(try r.json()["files"] as? [String: String], ["doc": "from a file"])
     }
 
+    /// Stdin that ended within the read-ahead is held, and a 307 sends it again; streamed
+    /// (--chunked) it cannot be read twice, and swurl says so.
     func testAStdinBodyCannotBeSentTwiceAndSaysSo() throws {
-        let r = try runSwurl(["-F", "POST", try redirect(307, to: "/anything")], stdin: Data("piped".utf8))
+        let held = try runSwurl(["-F", "POST", try redirect(307, to: "/anything")], stdin: Data("piped".utf8))
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertEqual(try held.json()["data"] as? String, "piped")
+        let r = try runSwurl(["-F", "--chunked", "POST", try redirect(307, to: "/anything")], stdin: Data("piped".utf8))
         XCTAssertEqual(r.status, 66)
         XCTAssertTrue(r.stderr.contains("stdin"), r.stderr)
         // A 303 needs no body: that works with stdin.
@@ -86,6 +91,20 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(statusLines.count, 3, r.text)
         let plain = try runSwurl(["-F", "-h", try HTTPBin.url("/redirect/2")])
         XCTAssertEqual(plain.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }.count, 1)
+    }
+
+    /// -v with -F shows every hop, as HTTPie's -v and curl's -v do: it printed the first request
+    /// (a POST with its body) above the last response (the GET's 200), as if one answered the other.
+    func testVerboseFollowPrintsEveryHop() throws {
+        let r = try runSwurl(["-v", "-F", "POST", try HTTPBin.url("/redirect-to"), "url==/anything", "a=1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.text.components(separatedBy: "\r\n")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("HTTP/1.1 ") }.map { String($0.prefix(12)) }, ["HTTP/1.1 302", "HTTP/1.1 200"], r.text)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("POST ") || $0.hasPrefix("GET ") }, ["POST /redirect-to?url=/anything HTTP/1.1", "GET /anything HTTP/1.1"], r.text)
+        // Without -F there is one hop, and -v is accepted without --all's "add -F".
+        let one = try runSwurl(["-v", try HTTPBin.url("/redirect/1")])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertEqual(one.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }.count, 1, one.text)
     }
 
     /// Raw (piped) output keeps a body's bytes as they came; a hop's body without a final newline
