@@ -130,6 +130,13 @@ package struct CommandOptions {
         let parser = RequestItemParser(environment: environment)
         for raw in positionals.dropFirst() {
             if CommandOptions.looksLikeURL(raw) {
+                // `swurl purge URL`: a method in lower case is read as one only when it is a known one.
+                let word = Array(url.utf8)
+                if (1...24).contains(word.count), word.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
+                    throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(url)'",
+                                 hint: "a method is read in lower case only when it is one of " + HTTPMethod.known.map(\.rawValue).joined(separator: ", ")
+                                     + "; write another in capitals: swurl \(url.uppercased()) URL")
+                }
                 throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(Redactor.givenURL(url))'",
                              hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; a word before it was taken as the URL (swurl's -d is --download, -F --follow, -b --body; curl's data, form fields and cookies are items like name=value, file@path, 'Cookie:a=1')")
             }

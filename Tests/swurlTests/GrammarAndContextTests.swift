@@ -109,6 +109,11 @@ final class GrammarAndContextTests: XCTestCase {
         let cases: [([String], String)] = [
             (["-x", "http://127.0.0.1:8", url], "a proxy is --proxy URL"),
             (["--max-time", "3", url], "for a deadline use timeout(1)"),
+            (["-m", url], "HTTPie's -m (--meta) is -p m here"),
+            (["--url", url], "the URL is a word of its own"),
+            (["--response-mime", "application/json", url], "--decode json"),
+            (["--format-options", "json.indent:2", url], "--pretty all|colors|format|none"),
+            (["purge", url], "write another in capitals: swurl PURGE URL"),
             (["--fail", url], "-d --overwrite -o FILE leaves FILE as it was"),
             (["--head", url], "swurl HEAD URL"),
             (["--noproxy", "*", url], "--proxy ''"),
