@@ -35,6 +35,21 @@ final class DownloadTests: XCTestCase {
         XCTAssertFalse(plain.stderr.contains("note:"), plain.stderr)
     }
 
+    /// Options that only shape a shown body (--sort-keys, --drop-nulls, --plist-as json,
+    /// --stream) were silently ignored by a download: a note says the file gets the body as
+    /// received (and the bytes are the server's, unsorted).
+    func testOptionsThatShapeAShownBodyAreNotedByADownload() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", "-o", "j.json", "--sort-keys", "--drop-nulls", try HTTPBin.url("/json")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: note: --sort-keys, --drop-nulls shape a body shown, not a download: the file gets the body as received"), r.stderr)
+        let served = try runSwurl([try HTTPBin.url("/json")])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/j.json")), served.stdout)
+        let quiet = try runSwurl(["-d", "-q", "-o", "k.json", "--stream", try HTTPBin.url("/json")], directory: dir)
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains("note:"), quiet.stderr)
+    }
+
     func testExistingFilesAreNeverOverwrittenWithoutOverwrite() throws {
         let dir = TestPaths.temporaryDirectory()
         let url = try HTTPBin.url("/bytes/300?seed=3")

@@ -16,6 +16,16 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertTrue(example.text.contains("Host: example.org\r\n"))
     }
 
+    /// --check-status and --timing with --offline had nothing to look at and said nothing.
+    func testOfflineNotesWhatLooksAtAResponse() throws {
+        let both = try runSwurl(["--offline", "--check-status", "--timing", ":9/x"])
+        XCTAssertEqual(both.status, 0, both.stderr)
+        XCTAssertTrue(both.stderr.contains("swurl: note: --check-status and --timing look at a response, and --offline sends nothing"), both.stderr)
+        XCTAssertTrue(both.text.hasPrefix("GET /x HTTP/1.1\r\n"), both.text)
+        XCTAssertFalse(try runSwurl(["--offline", "-q", "--timing", ":9/x"]).stderr.contains("note:"))
+        XCTAssertFalse(try runSwurl(["--offline", ":9/x"]).stderr.contains("note:"))
+    }
+
     /// `--offline` output must be exactly the bytes libcurl sends.
     /// Bodies as they were meant: a value's `\\` kept as typed (HTTPie's rule: a regular
     /// expression, a Windows path); two fields whose names are canonically equal (`é` and `e` +
@@ -43,10 +53,16 @@ final class OfflineAndErrorTests: XCTestCase {
         let unframed = try runSwurl(["POST", capture.base + "/x", "a=1", "Content-Length:"])
         XCTAssertEqual(unframed.status, 64, unframed.stderr)
         XCTAssertTrue(unframed.stderr.contains("'Content-Length:' removes the length of the body"), unframed.stderr)
-        let stdin = try runSwurl(["PUT", capture.base + "/x", "Transfer-Encoding:"], stdin: Data("abc\n".utf8))
+        // Stdin past the 1 MiB read ahead has no length to send instead.
+        let stdin = try runSwurl(["PUT", capture.base + "/x", "Transfer-Encoding:"], stdin: Data(repeating: 0x61, count: (1 << 20) + 1))
         XCTAssertEqual(stdin.status, 64, stdin.stderr)
         XCTAssertTrue(stdin.stderr.contains("removes the chunked framing of a body of unknown length (stdin or a pipe)"), stdin.stderr)
+        try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+        // A short stdin is read whole: it goes with its length.
+        let short = try runSwurl(["PUT", capture.base + "/x", "Transfer-Encoding:"], stdin: Data("abc\n".utf8))
+        XCTAssertEqual(short.status, 0, short.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("Content-Length: 4\r\n"))
         // An empty body needs no length: nothing to find the end of.
         XCTAssertEqual(try runSwurl(["--offline", "--raw", "", "POST", capture.base + "/x", "Content-Length:"]).status, 0)
     }
