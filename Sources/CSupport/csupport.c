@@ -9,6 +9,7 @@
 #include <string.h>
 #include <termios.h>
 #include <sys/xattr.h>
+#include <sys/vfs.h>
 #include <wchar.h>
 
 static volatile sig_atomic_t sw_sigint_seen = 0;
@@ -128,6 +129,12 @@ int sw_read_key(int fd) {
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return result;
+}
+
+long sw_fs_type(int fd) {
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0) return -1;
+    return (long)fs.f_type;
 }
 
 long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long len) {

@@ -81,6 +81,13 @@ enum BatchCommand: SwurlCommand {
             guard fd >= 0 else {
                 throw .inputFile("cannot read '\(TerminalSanitizer.clean(ArgumentBytes.shown(path)))': \(systemErrorMessage(errno))")
             }
+            // A directory opens, and fails only at the first read: after the reports were opened,
+            // which would then replace the last run's with empty ones.
+            var st = stat()
+            if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw .inputFile("'\(TerminalSanitizer.clean(ArgumentBytes.shown(path)))' is a directory, not a file of request lines")
+            }
             reader = LineReader(owning: fd, name: ArgumentBytes.shown(path))
         }
         let harOption = try CommandOptions.har(args)

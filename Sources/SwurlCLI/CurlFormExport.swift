@@ -49,7 +49,7 @@ extension CurlCommandExport {
                 formEscape = formEscape || needsEscape(file.name) || needsEscape(file.filename)
                 let source: String
                 switch file.source {
-                case .file(let path, _):
+                case .file(let path, _), .held(let path, _):
                     if path.unicodeScalars.contains("\u{0}") { throw refusal(shown, "its path holds a NUL byte") }
                     // Only the bare `-` means stdin to curl.
                     source = formQuoted(path == "-" ? "./-" : path)

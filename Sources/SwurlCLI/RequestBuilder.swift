@@ -93,12 +93,13 @@ package struct RequestBuilder {
             if size >= 0 {
                 request.body = RequestBody([.file(path: environment.resolvePath(path), size: size)])
             } else {
-                // A pipe or device (`@<(cmd)`, `@/dev/stdin`): no size to announce, so it streams chunked.
+                // A pipe, a device (`@<(cmd)`, `@/dev/stdin`) or a file of /proc: no size to
+                // announce, so it is read ahead as stdin is.
                 let fd = open(ArgumentBytes.path(environment.resolvePath(path)), O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else {
                     throw .inputFile("cannot read '\(path)' (from '\(rawFile.raw)'): \(systemErrorMessage(errno))")
                 }
-                request.body = RequestBody([.stream(FileDescriptorSource(fd: fd), label: "'\(path)'", length: nil)])
+                request.body = try heldBody(FileDescriptorSource(fd: fd), label: "'\(path)'", size: nil)
             }
             contentType = mime ?? MIMETypes.type(forPath: path)
         } else if !options.ignoreStdin && !environment.stdinIsTerminal && RequestBuilder.stdinMayBeBody(options.method) {
@@ -155,11 +156,15 @@ package struct RequestBuilder {
                         source = .stream(environment.stdin, label: "stdin")
                     } else {
                         let size = try RequestItemParser(environment: environment).fileSize(path, item.raw)
-                        guard size >= 0 else {
+                        let full = environment.resolvePath(path)
+                        if size >= 0 {
+                            source = .file(path: full, size: size)
+                        } else if let bytes = try RequestBuilder.heldFile(full, path: path, raw: item.raw) {
+                            source = .held(path: full, bytes: bytes)
+                        } else {
                             throw .inputFile("'\(path)' (from '\(item.raw)') is not a regular file",
                                              hint: "to stream a pipe or device, use name@- and feed it on stdin")
                         }
-                        source = .file(path: environment.resolvePath(path), size: size)
                     }
                 }
                 entries.append(.file(.init(name: key, filename: shownName, contentType: type, source: source, label: item.raw)))
@@ -277,35 +282,48 @@ package struct RequestBuilder {
         method.map { HTTPMethod($0).mayTakeStdinBody } ?? false
     }
 
+    /// The bytes of a regular file whose size says nothing of them (a file of /proc or /sys, or
+    /// one that says 0), read whole for a multipart part; nil for anything but a regular file.
+    static func heldFile(_ full: String, path: String, raw: String) throws(SwurlError) -> [UInt8]? {
+        var st = stat()
+        guard stat(ArgumentBytes.path(full), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        do {
+            return try SmallFile.read(full, maxSize: 16 << 20)
+        } catch {
+            throw .inputFile("cannot read '\(path)' (from '\(raw)'): \(error.message)")
+        }
+    }
+
     /// Most bytes of piped stdin read before sending: a body that ends within them goes with a
     /// Content-Length (as HTTPie's and curl's `--data-binary @-` do; servers without chunked
     /// request bodies answer 411 or read none), and can be sent again (a 307, `--retry`).
     static let stdinReadAhead = 1 << 20
 
-    /// Stdin as the body when it holds anything: the first chunk is read ahead so that an empty
-    /// stdin (`</dev/null`) means no body at all. Stdin is read on up to `stdinReadAhead` bytes
-    /// (not with --chunked, which streams as the bytes come); what is longer streams in chunks.
+    /// Stdin as the body when it holds anything (an empty stdin, `</dev/null`, is no body at all).
     private func stdinBody() throws(SwurlError) -> RequestBody? {
+        let body = try heldBody(environment.stdin, label: "stdin", size: environment.stdinFileSize)
+        return body.length == 0 ? nil : body
+    }
+
+    /// A body read from a stream (stdin, a pipe, a file of /proc) of `size` bytes, nil when
+    /// unknown: read ahead up to `stdinReadAhead` bytes (not with --chunked, which streams as the
+    /// bytes come), so that one that ends within them goes with its length and can be sent
+    /// again; what is longer streams, in chunks unless its size is known.
+    private func heldBody(_ source: ByteSource, label: String, size: Int64?) throws(SwurlError) -> RequestBody {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        func readChunk() throws(SwurlError) -> Int {
+        var held: [UInt8] = []
+        repeat {
+            let n: Int
             do {
-                return try chunk.withUnsafeMutableBytes { try environment.stdin.read(into: $0) }
+                n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
             } catch {
-                throw .inputFile("cannot read stdin: \((error as? SwurlError)?.message ?? "\(error)")")
+                throw .inputFile("cannot read \(label): \((error as? SwurlError)?.message ?? "\(error)")")
             }
-        }
-        let n = try readChunk()
-        guard n > 0 else { return nil }
-        var first = Array(chunk[0..<n])
-        if !options.chunked {
-            while first.count < RequestBuilder.stdinReadAhead {
-                let more = try readChunk()
-                if more == 0 { return RequestBody(bytes: first) }
-                first.append(contentsOf: chunk[0..<more])
-            }
-        }
+            if n == 0 { return RequestBody(bytes: held) }
+            held.append(contentsOf: chunk[0..<n])
+        } while !options.chunked && held.count < RequestBuilder.stdinReadAhead
         // A regular file's size is known: the rest streams with a Content-Length.
-        let rest = environment.stdinFileSize.map { max(0, $0 - Int64(first.count)) }
-        return RequestBody([.bytes(first), .stream(environment.stdin, label: "stdin", length: rest)])
+        let rest = size.map { max(0, $0 - Int64(held.count)) }
+        return RequestBody([.bytes(held), .stream(source, label: label, length: rest)])
     }
 }

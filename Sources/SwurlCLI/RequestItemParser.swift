@@ -218,7 +218,8 @@ package struct RequestItemParser {
         guard access(ArgumentBytes.path(full), R_OK) == 0 else {
             throw .inputFile("cannot read '\(path)' (from '\(raw)'): \(systemErrorMessage(errno))")
         }
-        return (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : -1
+        // A file of /proc or /sys says 0 or 4096 whatever it holds: read to its end, as a pipe is.
+        return (st.st_mode & S_IFMT) == S_IFREG && RegularFile.sizeIsTrue(path: ArgumentBytes.path(full), st) ? Int64(st.st_size) : -1
     }
 
     private func readBytes(_ path: String, _ raw: String) throws(SwurlError) -> [UInt8] {

@@ -91,6 +91,35 @@ extension CommandOptions {
         if !args.has(.ignoreNetrc) { transfer.netrc = CommandOptions.loadNetrc(environment) }
     }
 
+    /// What is wrong with a proxy URL libcurl would refuse only when sending ("Unsupported proxy
+    /// syntax", exit 1): no host, a port that is not 1 to 65535, an unclosed `[`, a blank; nil
+    /// when it reads as `[scheme://][user[:pw]@]host[:port][/]`.
+    static func proxyFault(_ proxy: String) -> String? {
+        if proxy.hasPrefix("://") { return "it has no scheme before '://'" }
+        var rest = Substring(proxy)
+        if let sep = rest.rangeOfText("://") { rest = rest[sep.upperBound...] }
+        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        if rest.contains(where: { $0 == " " || $0 == "\t" }) { return "it has a blank in its host" }
+        var portText: Substring?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return "its '[' is not closed" }
+            let after = rest[rest.index(after: close)...]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { return "it has text after ']'" }
+            if rest.index(after: rest.startIndex) == close { return "it names no host" }
+        } else {
+            if let colon = rest.lastIndex(of: ":") {
+                portText = rest[rest.index(after: colon)...]
+                rest = rest[..<colon]
+            }
+            if rest.isEmpty { return "it names no host" }
+        }
+        if let portText {
+            guard let port = Int(portText), (1...65535).contains(port) else { return "its port '\(portText)' is not 1 to 65535" }
+        }
+        return nil
+    }
+
     /// Where and how to connect: `--connect-timeout`, `--proxy` (else the proxy variables),
     /// `--unix-socket`, `--resolve`, `-4`/`-6`. Shared by every command that connects (certs too).
     static func parseConnectionArguments(_ args: ParsedArguments, into transfer: inout TransferOptions,
@@ -112,6 +141,9 @@ extension CommandOptions {
             if p == "*" {
                 throw .usage("--proxy: '*' is not a proxy", hint: "no proxy for this request is --proxy '' (an empty value)")
             }
+            if !p.isEmpty, let why = CommandOptions.proxyFault(p) {
+                throw .usage("--proxy: '\(Redactor.url(p))' is not a proxy URL: \(why)", hint: "e.g. --proxy http://127.0.0.1:3128")
+            }
             transfer.proxy.explicit = p
         }
         transfer.unixSocket = args.value(.unixSocket)
@@ -125,6 +157,9 @@ extension CommandOptions {
             let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3, !parts[0].isEmpty, Int(parts[1]) != nil, !parts[2].isEmpty else {
                 throw .usage("--resolve: '\(entry)' is not HOST:PORT:ADDR", hint: "e.g. --resolve example.org:443:127.0.0.1")
+            }
+            guard let port = Int(parts[1]), (1...65535).contains(port) else {
+                throw .usage("--resolve: the port '\(parts[1])' in '\(entry)' is not 1 to 65535", hint: "e.g. --resolve example.org:443:127.0.0.1")
             }
             // Each address is an IP address (IPv6 in brackets or not), as libcurl takes them.
             // (An empty element, a trailing comma, is skipped, as libcurl skips it.)

@@ -74,7 +74,7 @@ package struct Environment {
         }
         var st = stat()
         var stdinSize: Int64?
-        if fstat(0, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+        if fstat(0, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, RegularFile.sizeIsTrue(st, fd: 0) {
             // The remaining bytes from the current offset (a redirected file may have been read from).
             let offset = lseek(0, 0, SEEK_CUR)
             stdinSize = Int64(st.st_size) - Int64(max(offset, 0))

@@ -1,3 +1,4 @@
+import CSupport
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -38,6 +39,29 @@ package enum RegularFile {
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         return .opened(fd)
+    }
+
+    /// Whether a regular file's size tells how many bytes reading it gives: not on the kernel's
+    /// own file systems (/proc, /sys, cgroups, debugfs, tracefs, securityfs, configfs), whose
+    /// files say 0 or a page (4096) whatever they hold, nor for a file that says 0 (it is read to
+    /// its end instead, which for a truly empty file is no bytes either).
+    package static func sizeIsTrue(_ st: stat, fd: Int32) -> Bool {
+        guard st.st_size > 0 else { return false }
+        let type = sw_fs_type(fd)
+        guard type >= 0 else { return true }
+        // proc, sysfs, cgroup, cgroup2, debugfs, tracefs, securityfs, configfs.
+        let pseudo: Set<Int> = [0x9fa0, 0x6265_6572, 0x0027_e0eb, 0x6367_7270, 0x6462_6720, 0x7472_6163, 0x7363_6673, 0x6265_6570]
+        return !pseudo.contains(type)
+    }
+
+    /// `sizeIsTrue` for a path (links followed); true when it cannot be opened (the caller's own
+    /// open reports that).
+    package static func sizeIsTrue(path: [CChar], _ st: stat) -> Bool {
+        guard st.st_size > 0 else { return false }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return true }
+        defer { close(fd) }
+        return sizeIsTrue(st, fd: fd)
     }
 
     /// The file type, as messages name it.

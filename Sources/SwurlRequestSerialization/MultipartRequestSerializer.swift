@@ -47,6 +47,7 @@ package struct MultipartRequestSerializer: RequestSerializing {
                 switch part.source {
                 case .file(let path, let size): segments.append(.file(path: path, size: size))
                 case .stream(let source, let label): segments.append(.stream(source, label: label, length: nil))
+                case .held(_, let bytes): segments.append(.bytes(bytes))
                 }
             }
         }

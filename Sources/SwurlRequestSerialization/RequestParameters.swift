@@ -25,6 +25,9 @@ package struct RequestParameters {
             case file(path: String, size: Int64)
             /// A stream of unknown length (stdin): the body becomes chunked.
             case stream(ByteSource, label: String)
+            /// A regular file whose size says nothing of its bytes (a file of /proc or /sys),
+            /// read whole when the body was built.
+            case held(path: String, bytes: [UInt8])
         }
 
         /// The field name (`name` of Content-Disposition).

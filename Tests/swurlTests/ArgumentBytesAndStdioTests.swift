@@ -111,9 +111,11 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
         let url = "http://127.0.0.1:\(capture.server.port)"
         _ = try shell("printf piped | \"$SWURL\" PUT \(url)/put")
         XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("PUT /put"))
-        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("\r\n5\r\npiped\r\n0\r\n\r\n"))
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasSuffix("\r\nContent-Length: 5\r\n\r\npiped"))
         _ = try shell("printf piped | \"$SWURL\" \(url)/at @-")
         XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("POST /at"))
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasSuffix("\r\nContent-Length: 5\r\n\r\npiped"))
+        _ = try shell("printf piped | \"$SWURL\" --chunked \(url)/at @-")
         XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("\r\n5\r\npiped\r\n0\r\n\r\n"))
         _ = try shell("printf piped | \"$SWURL\" \(url)/get")
         XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("GET /get"))

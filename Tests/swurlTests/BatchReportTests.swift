@@ -504,6 +504,20 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(nginx.logLines().count, before + 1, "the log counts what is sent")
     }
 
+    /// A directory as the input opened, and failed at its first read: after the outputs were
+    /// opened, so the last run's reports were replaced by empty ones (a typo in CI, `swurl batch
+    /// urls/`, left a green-looking empty JUnit file). It is refused before they are touched.
+    func testADirectoryAsTheInputLeavesTheReportsAsTheyWere() throws {
+        let dir = TestPaths.temporaryDirectory()
+        for name in ["k.html", "k.xml", "k.har"] { try "KEEP".write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+        let r = try runSwurl(["batch", dir, "--report", "k.html", "--junit", "k.xml", "--har", "k.har"], directory: dir)
+        XCTAssertEqual(r.status, 66, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is a directory, not a file of request lines"), r.stderr)
+        for name in ["k.html", "k.xml", "k.har"] {
+            XCTAssertEqual(try String(contentsOfFile: dir + "/" + name, encoding: .utf8), "KEEP", name)
+        }
+    }
+
     /// The page and the JUnit file are written as the lines end, into the files themselves (what
     /// is known only at the end goes into room left in their start tags): no spool file, so a
     /// TMPDIR that does not exist does not matter. A target that cannot be written over in place

@@ -178,6 +178,27 @@ final class GrammarAndContextTests: XCTestCase {
         XCTAssertFalse(held.stderr.contains("cannot resend"), held.stderr)
     }
 
+    /// A file of /proc says its size is 0 whatever it holds: it was sent as an empty body (and
+    /// an empty part) with exit 0. It is read to its end, as curl and HTTPie read it; a truly
+    /// empty file is still an empty body with a length.
+    func testFilesWhoseSizeSaysNothingAreReadToTheirEnd() throws {
+        let capture = try CaptureServer()
+        let whole = try runSwurl(["POST", capture.base + "/w", "@/proc/sys/kernel/ostype"])
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasSuffix("\r\nContent-Length: 6\r\n\r\nLinux\n"),
+                      String(decoding: capture.captured, as: UTF8.self))
+        let part = try runSwurl(["--multipart", "--boundary", "b0", "POST", capture.base + "/m", "f@/proc/sys/kernel/ostype"])
+        XCTAssertEqual(part.status, 0, part.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("filename=\"ostype\"\r\nContent-Type: application/octet-stream\r\n\r\nLinux\n\r\n--b0--"),
+                      String(decoding: capture.captured, as: UTF8.self))
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/empty", contents: Data())
+        let empty = try runSwurl(["POST", capture.base + "/e", "@empty"], directory: dir)
+        XCTAssertEqual(empty.status, 0, empty.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasSuffix("\r\nContent-Length: 0\r\n\r\n"),
+                      String(decoding: capture.captured, as: UTF8.self))
+    }
+
     /// Stdin that ends within 1 MiB goes with a Content-Length, as HTTPie and curl's
     /// `--data-binary @-` send it: it always went chunked, and a server without chunked request
     /// bodies answered 411 or read none. Longer, or with --chunked, it streams in chunks.
@@ -215,6 +236,19 @@ final class GrammarAndContextTests: XCTestCase {
         let proxy = try runSwurl(["--proxy=http:http://127.0.0.1:9", "http://127.0.0.1:9/x"])
         XCTAssertEqual(proxy.status, 64)
         XCTAssertTrue(proxy.stderr.contains("--proxy http://127.0.0.1:9"), proxy.stderr)
+        // A proxy URL or a --resolve port libcurl refused only when sending (exit 1, "Unsupported
+        // proxy syntax", "Couldn't parse CURLOPT_RESOLVE entry") is a usage error that says why.
+        let capture = try CaptureServer()
+        for (args, why) in [(["--proxy", "http://"], "it names no host"), (["--proxy", "http://127.0.0.1:99999"], "its port '99999' is not 1 to 65535"),
+                            (["--proxy", "socks5://[::1"], "its '[' is not closed"), (["--proxy", "://x"], "no scheme before '://'"),
+                            (["--resolve", "a:99999:127.0.0.1"], "the port '99999' in 'a:99999:127.0.0.1' is not 1 to 65535")] {
+            let r = try runSwurl(args + [capture.base + "/x"])
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(why), "\(args): \(r.stderr)")
+        }
+        try capture.sync()
+        XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+        XCTAssertEqual(try runSwurl(["--offline", "--proxy", "http://u:p@[::1]:3128/", capture.base + "/x"]).status, 0)
         let accepted = try runSwurl(["--accept-status", "200", try HTTPBin.url("/status/204")])
         XCTAssertEqual(accepted.status, 8, accepted.stderr)
         XCTAssertTrue(accepted.stderr.contains("outside --accept-status"), accepted.stderr)

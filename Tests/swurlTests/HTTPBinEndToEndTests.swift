@@ -73,8 +73,9 @@ final class HTTPBinEndToEndTests: XCTestCase {
         }
     }
 
+    /// Past the 1 MiB read-ahead, stdin streams in chunks.
     func testStdinIsStreamedAsTheBody() throws {
-        let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let payload = Data((0..<1_200_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         let r = try runSwurl(["PUT", try HTTPBin.url("/anything")], stdin: payload)
         XCTAssertEqual(r.status, 0, r.stderr)
         let echo = try r.json()
