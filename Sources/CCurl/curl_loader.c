@@ -22,7 +22,7 @@
 #define CURL_ENTRY_POINTS(X) \
     X(curl_global_init) X(curl_version_info) X(curl_free) X(curl_easy_strerror) \
     X(curl_easy_init) X(curl_easy_setopt) X(curl_easy_getinfo) X(curl_easy_perform) \
-    X(curl_easy_reset) X(curl_easy_cleanup) X(curl_slist_append) X(curl_slist_free_all) \
+    X(curl_easy_reset) X(curl_easy_cleanup) X(curl_easy_recv) X(curl_slist_append) X(curl_slist_free_all) \
     X(curl_url) X(curl_url_set) X(curl_url_get) X(curl_url_cleanup) X(curl_url_strerror) \
     X(curl_share_init) X(curl_share_setopt) X(curl_share_cleanup) \
     X(curl_multi_init) X(curl_multi_setopt) X(curl_multi_add_handle) X(curl_multi_remove_handle) \
@@ -102,6 +102,7 @@ HIDDEN CURL *curl_easy_init(void) { return CALL(curl_easy_init)(); }
 HIDDEN CURLcode curl_easy_perform(CURL *h) { return CALL(curl_easy_perform)(h); }
 HIDDEN void curl_easy_reset(CURL *h) { CALL(curl_easy_reset)(h); }
 HIDDEN void curl_easy_cleanup(CURL *h) { CALL(curl_easy_cleanup)(h); }
+HIDDEN CURLcode curl_easy_recv(CURL *h, void *buf, size_t len, size_t *n) { return CALL(curl_easy_recv)(h, buf, len, n); }
 HIDDEN struct curl_slist *curl_slist_append(struct curl_slist *l, const char *s) { return CALL(curl_slist_append)(l, s); }
 HIDDEN void curl_slist_free_all(struct curl_slist *l) { CALL(curl_slist_free_all)(l); }
 HIDDEN CURLU *curl_url(void) { return CALL(curl_url)(); }

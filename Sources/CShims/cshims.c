@@ -3,6 +3,9 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "cshims.h"
 #include <string.h>
+#include <errno.h>
+#include <poll.h>
+#include <time.h>
 #include <openssl/x509v3.h>
 #include <openssl/bio.h>
 #include <openssl/sha.h>
@@ -26,6 +29,28 @@ CURLcode sw_getinfo_double(CURL *h, CURLINFO i, double *out) { return sw_curl_ea
 CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out) { return sw_curl_easy_getinfo_fn()(h, i, out); }
 CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out) { return sw_curl_easy_getinfo_fn()(h, CURLINFO_CERTINFO, out); }
 CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out) { return sw_curl_easy_getinfo_fn()(h, CURLINFO_TLS_SSL_PTR, out); }
+
+CURLcode sw_await_after_connect(CURL *h, int wait_ms) {
+    curl_socket_t fd = CURL_SOCKET_BAD;
+    if (sw_curl_easy_getinfo_fn()(h, CURLINFO_ACTIVESOCKET, &fd) != CURLE_OK || fd == CURL_SOCKET_BAD) return CURLE_OK;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long elapsed = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+        if (elapsed >= wait_ms) return CURLE_OK;
+        struct pollfd p = { fd, POLLIN, 0 };
+        int r = poll(&p, 1, (int)(wait_ms - elapsed));
+        if (r < 0 && errno == EINTR) return CURLE_OK;
+        if (r <= 0) return CURLE_OK;
+        char buf[512];
+        size_t n = 0;
+        CURLcode c = curl_easy_recv(h, buf, sizeof buf, &n);
+        if (c == CURLE_AGAIN) continue;
+        (void)n;
+        return c;
+    }
+}
 
 curl_version_info_data *sw_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 const char *sw_openssl_version(void) { return OpenSSL_version(OPENSSL_VERSION); }

@@ -114,4 +114,12 @@ package final class EasyHandle {
         let rc = curl_easy_perform(raw)
         return CurlResult(rc, message: errorMessage(rc))
     }
+
+    /// After a CONNECT_ONLY `perform`: waits up to `milliseconds` for the server to speak first
+    /// (`sw_await_after_connect`); succeeded when it stayed quiet or sent data.
+    package func awaitAfterConnect(milliseconds: Int) -> CurlResult {
+        errorBuffer[0] = 0
+        let rc = sw_await_after_connect(raw, Int32(milliseconds))
+        return CurlResult(rc, message: errorMessage(rc))
+    }
 }

@@ -25,7 +25,7 @@ package enum CertificateProbe {
         let verifier = try easy.applySecurity(policy, mode: .inspect)
         let rc = withExtendedLifetime(verifier) { easy.perform() }
         if !rc.succeeded, rc.couldNotConnect, let path = connection.unixSocket { throw Transfer.unixSocketFailure(path) }
-        guard rc.succeeded else { throw rc.error }
+        guard rc.succeeded else { throw verifier.explain(rc, rc.error) }
         guard let inspection = verifier.inspection else {
             throw .transport("the server at \(url.hostHeader) presented no certificate")
         }
@@ -61,7 +61,15 @@ extension CertificateProbe {
         let rc = withExtendedLifetime(verifier) { easy.perform() }
         if let trust = verifier.failure { throw trust.error }
         if Interrupt.requested { throw .interrupted }
-        guard rc.succeeded else { throw rc.error }
-        return (max(0, easy.seconds(.appConnect) - easy.seconds(.connect)), summary)
+        guard rc.succeeded else { throw verifier.explain(rc, rc.error) }
+        let seconds = max(0, easy.seconds(.appConnect) - easy.seconds(.connect))
+        // TLS 1.3 lets the client finish first: a server that requires a client certificate
+        // (or refuses the one given) says so after the handshake, with an alert. Wait for it
+        // about two round trips (the handshake took one), at least 150 ms, at most a second.
+        if summary?.version == "TLSv1.3" {
+            let after = easy.awaitAfterConnect(milliseconds: min(1000, max(150, Int(seconds * 2000))))
+            if !after.succeeded { throw verifier.explain(after, after.error) }
+        }
+        return (seconds, summary)
     }
 }

@@ -207,7 +207,11 @@ package enum Reachability {
                 report.tls = .init(seconds: nil, summary: nil, error: error.message)
                 report.status = ExitStatus(for: error) == .trustFailure ? .trustFailure
                     : ExitStatus(for: error) == .timedOut ? .timedOut : .transportError
-                report.verdict = .notReachable(reason: "TLS: \(error.message)")
+                // A connection the server ended says what to do (a client certificate it wants);
+                // a trust failure's hints are lines of pins, for a request's stderr.
+                var hint = ""
+                if case .transport(_, let h?) = error { hint = "; " + h }
+                report.verdict = .notReachable(reason: "TLS: \(error.message)" + hint)
                 return report
             }
         }

@@ -314,6 +314,25 @@ final class ReachTests: XCTestCase {
         XCTAssertTrue(try plain.json()["tls"] is NSNull)
     }
 
+    /// A server that requires a client certificate refuses its absence after a TLS 1.3
+    /// handshake has finished, with an alert: reach stopped at the handshake and said
+    /// "reachable" (exit 0) where every request failed. It waits for that verdict now, and names
+    /// --cert; with the client certificate it is reachable. certs still reports the chain.
+    func testAServerThatRequiresAClientCertificateIsNotReachableWithoutOne() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")), clientCA: pki.path("root.pem"))
+        let without = try runSwurl(["reach", "--cacert", pki.path("root.pem"), server.base])
+        XCTAssertEqual(without.status, 1, without.text + without.stderr)
+        XCTAssertTrue(lastLine(without).hasPrefix("not reachable (TLS: "), without.text)
+        XCTAssertTrue(lastLine(without).contains("give --cert FILE --key FILE"), without.text)
+        let with = try runSwurl(["reach", "--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
+                                 "--key", pki.path("client.key"), server.base])
+        XCTAssertEqual(with.status, 0, with.text + with.stderr)
+        XCTAssertEqual(lastLine(with), "reachable via loopback (lo)")
+        let certs = try runSwurl(["certs", "--cacert", pki.path("root.pem"), server.base])
+        XCTAssertEqual(certs.status, 0, certs.text + certs.stderr)
+    }
+
     func testTLSVerdictsUnderAPinInsideANamespace() throws {
         let pki = try CertificateFactory.shared()
         let ns = try NetworkNamespace()

@@ -28,6 +28,11 @@ CURLcode sw_getinfo_str(CURL *h, CURLINFO i, const char **out);
 CURLcode sw_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **out);
 CURLcode sw_getinfo_certinfo(CURL *h, struct curl_certinfo **out);
 CURLcode sw_getinfo_tlsinfo(CURL *h, struct curl_tlssessioninfo **out);
+// After a CONNECT_ONLY transfer: waits up to wait_ms for the server to speak first, reading
+// only what TLS itself sends (TLS 1.3 refuses a client's certificate, or its absence, after the
+// handshake). CURLE_OK when it stayed quiet, sent data or closed the connection cleanly; else
+// the receive error (its text in the handle's error buffer).
+CURLcode sw_await_after_connect(CURL *h, int wait_ms);
 
 curl_version_info_data *sw_curl_version_info(void);
 // OpenSSL_version(3) with OPENSSL_VERSION, so the libcurl wrapper needs no COpenSSL import.
