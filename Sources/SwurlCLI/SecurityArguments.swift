@@ -12,9 +12,13 @@ enum SecurityArguments {
     ///   `.badData` for files without a certificate or key.
     package static func policy(from args: ParsedArguments, environment: Environment) throws(SwurlError) -> SecurityPolicy {
         var policy = SecurityPolicy()
-        let read = { (path: String) throws(SwurlError) -> [UInt8] in try readInput(path, environment: environment) }
-        for value in args.values(.pinPubkey) { try policy.addKeyPins(value, readFile: read) }
-        for file in args.values(.pinCert) { try policy.addPinnedCertificates(file: file, readFile: read) }
+        // A file read for an option: its failure names the option (a URL taken as
+        // --pin-pubkey's value read as "cannot read 'https://…'" alone).
+        func reader(_ option: String) -> (String) throws(SwurlError) -> [UInt8] {
+            { (path: String) throws(SwurlError) -> [UInt8] in try readInput(path, option, environment: environment) }
+        }
+        for value in args.values(.pinPubkey) { try policy.addKeyPins(value, readFile: reader("--pin-pubkey")) }
+        for file in args.values(.pinCert) { try policy.addPinnedCertificates(file: file, readFile: reader("--pin-cert")) }
         if let s = args.value(.pinScope) { policy.scope = SecurityPolicy.PinScope(rawValue: s) ?? .any }
         policy.allowsInvalidCertificates = args.has(.insecure)
         if policy.allowsInvalidCertificates && policy.scope == .chain {
@@ -29,11 +33,11 @@ enum SecurityArguments {
         if args.has(.verifyHost) { policy.hostVerification = true }
         if args.has(.noVerifyHost) { policy.hostVerification = false }
         if let f = args.value(.cacert) {
-            try policy.setCAFile(checkedPath(f, "--cacert", environment: environment), shown: f, readFile: read)
+            try policy.setCAFile(checkedPath(f, "--cacert", environment: environment), shown: f, readFile: reader("--cacert"))
         }
         if let d = args.value(.capath) { policy.caPath = try checkedPath(d, "--capath", directory: true, environment: environment) }
         for file in args.values(.cacertAdd) {
-            try policy.addTrustedCertificates(file: checkedPath(file, "--cacert-add", environment: environment), readFile: read)
+            try policy.addTrustedCertificates(file: checkedPath(file, "--cacert-add", environment: environment), readFile: reader("--cacert-add"))
         }
         policy.defaultStore = DefaultTrustStore(variables: environment.variables)
         if let c = args.value(.cert) { policy.clientCertificate = try checkedPath(c, "--cert", environment: environment) }
@@ -75,11 +79,11 @@ enum SecurityArguments {
         try SmallFile.read(path, maxSize: maxFileSize)
     }
 
-    private static func readInput(_ path: String, environment: Environment) throws(SwurlError) -> [UInt8] {
+    private static func readInput(_ path: String, _ option: String, environment: Environment) throws(SwurlError) -> [UInt8] {
         do {
             return try readFile(environment.resolvePath(path))
         } catch {
-            throw .inputFile("cannot read '\(path)': \(error.message)")
+            throw .inputFile("\(option): cannot read '\(path)': \(error.message)")
         }
     }
 
@@ -116,6 +120,15 @@ enum SecurityArguments {
         case .keyDoesNotMatch?:
             throw .badData("the private key '\(keyName)' does not belong to the certificate '\(args.value(.cert) ?? certFile)'",
                            hint: "give the key made with that certificate (--key FILE)")
+        case .certificateNotPEM?:
+            throw .badData("the client certificate '\(args.value(.cert) ?? certFile)' is not PEM (-----BEGIN CERTIFICATE-----)",
+                           hint: "convert a DER certificate: openssl x509 -inform der -in FILE -out FILE.pem")
+        case .keyNotPEM?:
+            throw .badData("the private key '\(keyName)' is not PEM (-----BEGIN PRIVATE KEY-----)",
+                           hint: "convert a DER key: openssl pkey -inform der -in FILE -out FILE.pem")
+        case .noPrivateKey?:
+            throw .badData("'\(keyName)' holds no private key",
+                           hint: args.value(.key) == nil ? "give the certificate's key with --key FILE" : "give the file that holds the key (--key FILE)")
         case nil:
             return
         }

@@ -3,14 +3,20 @@ import SwurlCore
 
 /// A look at `--cert` and `--key` before anything is sent, for the two mistakes libcurl reports
 /// only as "unable to set private key file": a password that does not decrypt the key, and a key
-/// that is not the certificate's. It judges only what it can read (PEM); anything else is left to
-/// libcurl's own loading.
+/// that is not the certificate's; and files that are not PEM, or a key file without a key, which
+/// libcurl reports in the same words.
 package enum ClientIdentityCheck {
     package enum Problem: Equatable, Sendable {
         /// The key is encrypted and the password does not open it.
         case wrongPassword
         /// The key opens, and it is not the one the certificate was made for.
         case keyDoesNotMatch
+        /// The certificate file is not PEM (a DER file, say), which is all swurl loads.
+        case certificateNotPEM
+        /// The key file is not PEM.
+        case keyNotPEM
+        /// The key file is PEM and holds no private key (a certificate given for both).
+        case noPrivateKey
     }
 
     /// What is wrong with the identity, or nil when nothing could be proved wrong.
@@ -25,7 +31,8 @@ package enum ClientIdentityCheck {
     }
 
     package static func problem(certificate: [UInt8], key: [UInt8], password: String?) -> Problem? {
-        guard PEMText.looksLikePEM(key) else { return nil }
+        guard PEMText.looksLikePEM(certificate) else { return .certificateNotPEM }
+        guard PEMText.looksLikePEM(key) else { return .keyNotPEM }
         let encrypted = isEncrypted(key)
         // The password as OpenSSL's `u` argument with no callback: never a prompt of OpenSSL's own.
         let keys = PEMText.read(key, password: password) { bio, phrase in PEM_read_bio_PrivateKey(bio, nil, nil, phrase) }
@@ -33,7 +40,7 @@ package enum ClientIdentityCheck {
             keys.forEach { EVP_PKEY_free($0) }
             ERR_clear_error()   // a REPL or batch goes on: no stale error for the next handshake
         }
-        guard let privateKey = keys.first else { return encrypted ? .wrongPassword : nil }
+        guard let privateKey = keys.first else { return encrypted ? .wrongPassword : .noPrivateKey }
         guard let cert = Certificate.parseAll(certificate).first else { return nil }
         return X509_check_private_key(cert.raw, privateKey) == 1 ? nil : .keyDoesNotMatch
     }

@@ -338,6 +338,24 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertEqual(mismatched.status, 65, mismatched.stderr)
         XCTAssertTrue(mismatched.stderr.contains("the private key '\(pki.path("leaf.key"))' does not belong to the certificate '\(pki.path("client-chain.pem"))'"),
                       mismatched.stderr)
+        // Files that cannot be a client identity are bad data named by what is wrong (libcurl
+        // said "unable to set private key file", exit 66, for each).
+        let dir = TestPaths.temporaryDirectory()
+        _ = try runProcess("/usr/bin/openssl", ["x509", "-in", pki.path("client-chain.pem"), "-outform", "der", "-out", dir + "/client.der"])
+        _ = try runProcess("/usr/bin/openssl", ["pkey", "-in", pki.path("client.key"), "-outform", "der", "-out", dir + "/client.key.der"])
+        let cases: [([String], String, String)] = [
+            (["--cert", pki.path("client-chain.pem")], "'\(pki.path("client-chain.pem"))' holds no private key", "give the certificate's key with --key FILE"),
+            (["--cert", pki.path("client-chain.pem"), "--key", dir + "/client.key.der"], "the private key '\(dir)/client.key.der' is not PEM", "openssl pkey -inform der"),
+            (["--cert", dir + "/client.der", "--key", pki.path("client.key")], "the client certificate '\(dir)/client.der' is not PEM", "openssl x509 -inform der"),
+        ]
+        for (args, error, hint) in cases {
+            let r = try runSwurl(ca + args + ["\(server.url)/m"])
+            XCTAssertEqual(r.status, 65, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(error) && r.stderr.contains(hint), "\(args): \(r.stderr)")
+        }
+        let pinFile = try runSwurl(ca + ["--pin-pubkey", dir + "/missing.pem", "\(server.url)/m"])
+        XCTAssertEqual(pinFile.status, 66, pinFile.stderr)
+        XCTAssertTrue(pinFile.stderr.contains("--pin-pubkey: cannot read '\(dir)/missing.pem'"), pinFile.stderr)
     }
 
     /// Runs swurl on a pty and answers every "Password for" prompt with `secret`: the exit
