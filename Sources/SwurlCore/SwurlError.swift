@@ -28,13 +28,15 @@ package enum SwurlError: Error, Equatable, Sendable {
     /// entries and reports), with the passwords of the URLs it quotes masked
     /// (`Redactor.urls(inText:)`): a message may quote a URL or `--proxy` as it was given, or
     /// libcurl's text that does.
+    /// A word given as bytes that are not UTF-8 (carried escaped in the String) is shown as
+    /// `\xFF`, as the messages that name such a word themselves show it.
     package var message: String {
         switch self {
         case .usage(let m, _), .badData(let m, _), .inputFile(let m, _), .transport(let m, _),
              .trust(let m, _), .responseRejected(let m, _):
-            return Redactor.urls(inText: m)
+            return ArgumentBytes.shown(Redactor.urls(inText: m))
         case .timedOut(let m), .tooManyRedirects(let m), .output(let m):
-            return Redactor.urls(inText: m)
+            return ArgumentBytes.shown(Redactor.urls(inText: m))
         case .interrupted:
             return "interrupted"
         }
@@ -52,7 +54,7 @@ package enum SwurlError: Error, Equatable, Sendable {
         switch self {
         case .usage(_, let h), .badData(_, let h), .inputFile(_, let h), .transport(_, let h),
              .trust(_, let h), .responseRejected(_, let h):
-            return h.map { Redactor.urls(inText: $0) }
+            return h.map { ArgumentBytes.shown(Redactor.urls(inText: $0)) }
         default:
             return nil
         }

@@ -39,7 +39,16 @@ package enum RedirectPolicy {
     /// - Throws: `SwurlError.usage` for a target that is not http or https, and
     ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
     package static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
-        guard let scheme = URLText.schemeOf(location), URLText.httpSchemes.contains(scheme.lowercased()) else {
+        guard let scheme = URLText.schemeOf(location) else {
+            // libcurl makes a relative Location absolute; one it could not read stays as sent
+            // (`data:,x` and `mailto:a` have a scheme and no `//`).
+            let name = location.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
+            if !name.isEmpty, name.first?.isLetter == true, location.dropFirst(name.count).hasPrefix(":") {
+                throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which is not an http or https URL")
+            }
+            throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which could not be read as a URL")
+        }
+        guard URLText.httpSchemes.contains(scheme.lowercased()) else {
             throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which is not an http or https URL")
         }
         let target: CurlURL

@@ -255,5 +255,11 @@ final class GrammarAndContextTests: XCTestCase {
         let bytes = try runProcess("/bin/sh", ["-c", "\"$0\" --offline \"$(printf 'http://a\\377b/')\"", TestPaths.binary], check: false)
         XCTAssertEqual(bytes.status, 64, bytes.stderr)
         XCTAssertTrue(bytes.stderr.contains("'a\\xFFb'"), bytes.stderr)
+        // Every message shows such bytes as \xFF: an unknown option and a file name showed the
+        // escape's own character (U+10FFFF).
+        for (word, shown) in [("--\\377\\376", "unknown option '--\\xFF\\xFE'"), ("@/nonexistent/x\\377", "cannot read '/nonexistent/x\\xFF'")] {
+            let r = try runProcess("/bin/sh", ["-c", "\"$0\" --offline POST :9/x \"$(printf -- '\(word)')\"", TestPaths.binary], check: false)
+            XCTAssertTrue(r.stderr.contains(shown), r.stderr)
+        }
     }
 }

@@ -303,6 +303,10 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.text)
         XCTAssertTrue(r.text.contains("\\x1b]0;pwned\\x07"), r.text)
         XCTAssertFalse(r.text.contains("\u{1B}]0;"), "an OSC sequence reached the terminal")
+        // A Location libcurl could not read stays relative: it is not a URL, not a "not http" one.
+        let piped = try run(["-F", s.url("/evil-location")])
+        XCTAssertEqual(piped.status, 1, piped.err)
+        XCTAssertTrue(piped.err.contains("which could not be read as a URL"), piped.err)
     }
 
     /// `-o` naming the terminal is a terminal too: no escape sequence reaches it that way.
