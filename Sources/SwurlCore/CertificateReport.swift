@@ -62,6 +62,8 @@ package struct CertificateReport: Sendable, Equatable {
     package var pinsGiven: Bool
     /// Why the pins did not match; nil when they did or none were given.
     package var pinError: String?
+    /// Whether `-k` was given: a chain that does not verify is then not checked for requests.
+    package var insecure = false
 
     package init(url: String, host: String, tls: TLSSummary, presented: [Entry], verifiedPath: [Entry]?,
                 chainError: String?, hostMatches: Bool, pinsGiven: Bool, pinError: String?) {
@@ -87,4 +89,15 @@ package struct CertificateReport: Sendable, Equatable {
 
     /// A ready-to-paste option for the leaf's key.
     package var pinOption: String? { leafPin.map { "--pin-pubkey '\($0)'" } }
+
+    /// Why the leaf does not match the host; nil when it does.
+    package var hostError: String? { hostMatches ? nil : "the certificate does not match '\(host)'" }
+
+    /// The chain stopped at a certificate the server sent alone, whose issuer it did not send
+    /// and no trust store holds: a server that leaves out its intermediate.
+    package var missingIntermediate: String? {
+        guard let error = chainError, error.containsText("unable to get local issuer certificate"),
+              presented.count == 1, let leaf = presented.first, !leaf.selfIssued else { return nil }
+        return leaf.issuer
+    }
 }

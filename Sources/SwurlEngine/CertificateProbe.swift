@@ -29,7 +29,9 @@ package enum CertificateProbe {
         guard let inspection = verifier.inspection else {
             throw .transport("the server at \(url.hostHeader) presented no certificate")
         }
-        return CertificateReport(url: url.url, host: verifier.host, inspection: inspection, pinsGiven: policy.hasPins)
+        var report = CertificateReport(url: url.url, host: verifier.host, inspection: inspection, pinsGiven: policy.hasPins)
+        report.insecure = policy.allowsInvalidCertificates
+        return report
     }
 }
 

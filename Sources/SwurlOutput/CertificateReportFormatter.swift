@@ -22,14 +22,20 @@ package enum CertificateReportFormatter {
         }
         s += "\nVerification:\n"
         s += "  chain: " + (r.chainError.map { "FAILED: \($0)" } ?? "ok") + "\n"
-        s += "  host:  " + (r.hostMatches ? "ok (\(r.host))" : "FAILED: the certificate does not match '\(r.host)'") + "\n"
+        if let issuer = r.missingIntermediate {
+            s += "         the server sent its certificate alone, without the intermediate that issued it\n"
+            s += "         (\(issuer)): the server should send it, or give it with --cacert-add FILE\n"
+        }
+        s += "  host:  " + (r.hostError.map { "FAILED: \($0)" } ?? "ok (\(r.host))") + "\n"
         if r.pinsGiven { s += "  pins:  " + (r.pinError.map { "FAILED: \($0)" } ?? "ok") + "\n" }
         if let option = r.pinOption {
             s += "\nPin this server's key (ready to paste):\n  \(option)\n"
             // Out of date by the chain's error, or by the leaf's dates when OpenSSL named another
             // fault first (a self-signed leaf that has also expired).
             let leafOutOfDate = r.presented.first.map { $0.expired || $0.notYetValid } ?? false
-            if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
+            if r.chainError != nil && r.insecure {
+                s += "The chain does not verify: with -k, as given, a request checks this pin alone.\n"
+            } else if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
                 s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nadd -k to trust the pinned leaf key alone.\n"
             } else if r.chainError != nil {
                 s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
@@ -77,9 +83,10 @@ package enum CertificateReportFormatter {
             .init("presented", entries(r.presented)),
             .init("verified_path", r.verifiedPath.map(entries) ?? .null),
             .init("chain_ok", .bool(r.chainError == nil)), .init("chain_error", str(r.chainError)),
-            .init("host_ok", .bool(r.hostMatches)),
+            .init("host_ok", .bool(r.hostMatches)), .init("host_error", str(r.hostError)),
             .init("pins_ok", r.pinsGiven ? .bool(r.pinError == nil) : .null), .init("pin_error", str(r.pinError)),
-            .init("pin_option", str(r.pinOption)),
+            // Ready to paste: a chain that does not verify needs -k beside the pin.
+            .init("pin_option", str(r.pinOption.map { r.chainError != nil ? "-k " + $0 : $0 })),
         ])
         return value.serialized + "\n"
     }

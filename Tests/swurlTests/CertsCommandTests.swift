@@ -134,6 +134,20 @@ final class CertsCommandTests: XCTestCase {
         // The printed pin works as printed.
         let pinned = try runSwurl(["-k", "--pin-pubkey", try pki.pin("selfsigned.pem"), "\(selfSigned.url)/x"])
         XCTAssertEqual(pinned.status, 0, pinned.stderr)
+        // --json's pin_option is ready to paste: with the -k a chain that does not verify needs
+        // (pasted alone it exited 7); with -k given, the text no longer asks to add it.
+        let option = try XCTUnwrap(s["pin_option"] as? String)
+        XCTAssertEqual(option, "-k --pin-pubkey '\(try pki.pin("selfsigned.pem"))'")
+        let pasted = try runProcess("/bin/sh", ["-c", "\"$0\" \(option) \"$1\"", TestPaths.binary, "\(selfSigned.url)/x"], check: false)
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        let insecure = try runSwurl(["certs", "-k", selfSigned.url])
+        XCTAssertFalse(insecure.text.contains("add -k"), insecure.text)
+        XCTAssertTrue(insecure.text.contains("with -k, as given, a request checks this pin alone"), insecure.text)
+        // A server that sends its leaf without the intermediate is named as such.
+        let leafOnly = try TLSTestServer(chain: pki.path("leaf.pem"), key: pki.path("leaf.key"))
+        let alone = try runSwurl(["certs", "--cacert", pki.path("root.pem"), leafOnly.url])
+        XCTAssertTrue(alone.text.contains("the server sent its certificate alone, without the intermediate that issued it"), alone.text)
+        XCTAssertFalse(text.text.contains("without the intermediate"), text.text)
     }
 
     func testReportsHostAndPinResults() throws {
@@ -142,6 +156,7 @@ final class CertsCommandTests: XCTestCase {
         let r = try report(["--cacert", pki.path("root.pem"), "--pin-pubkey", try pki.pin("leaf.pem"), server.url])
         XCTAssertEqual(r["chain_ok"] as? Bool, true)
         XCTAssertEqual(r["host_ok"] as? Bool, false)
+        XCTAssertEqual(r["host_error"] as? String, "the certificate does not match '127.0.0.1'")
         XCTAssertEqual(r["pins_ok"] as? Bool, false)
         // A chain that does not verify, without -k: the pin line does not blame --insecure.
         let selfSigned = try TLSTestServer(chain: pki.path("selfsigned-chain.pem"), key: pki.path("selfsigned.key"))
