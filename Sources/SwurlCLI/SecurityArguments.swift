@@ -53,6 +53,9 @@ enum SecurityArguments {
             guard !c.isEmpty, c.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
                 throw .usage("--ciphers: '\(c)' is not a cipher list", hint: "e.g. --ciphers ECDHE-ECDSA-AES128-GCM-SHA256:TLS_AES_128_GCM_SHA256")
             }
+            if let name = CipherNames.unknown(in: c) {
+                throw .usage("--ciphers: OpenSSL knows no cipher '\(name)'", hint: "'openssl ciphers -v' lists the TLS 1.2 names, 'openssl ciphers -s -tls1_3' the TLS 1.3 suites")
+            }
             policy.ciphers = c
         }
         if args.has(.pinScope) && !policy.hasPins {
@@ -64,7 +67,8 @@ enum SecurityArguments {
             // --curl and --offline send nothing: no password is asked for (a typed one would end
             // up in the printed command; curl asks for it when the command runs).
             guard !args.has(.curl) && !args.has(.offline) else { return policy }
-            policy.keyPassword = try promptForPassword(keyFile, environment: environment)
+            // Named as typed, as the other messages about the key name it.
+            policy.keyPassword = try promptForPassword(args.value(.key) ?? args.value(.cert) ?? keyFile, environment: environment)
         }
         try checkClientIdentity(policy, args: args)
         return policy

@@ -443,6 +443,15 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let cipher = try runSwurl(ca + ["-v", "--ciphers", "ECDHE-ECDSA-AES128-GCM-SHA256", "\(server12.url)/t"])
         XCTAssertEqual(cipher.status, 0, cipher.stderr)
         XCTAssertTrue(cipher.stderr.contains("ECDHE-ECDSA-AES128-GCM-SHA256"), cipher.stderr)
+        // A name OpenSSL does not know is a usage error before connecting (libcurl failed at
+        // connect time, exit 1; inside a list OpenSSL dropped it without a word).
+        let before = server12.connections.count
+        for list in ["NOPE", "ECDHE-ECDSA-AES128-GCM-SHA256:NOPE", "TLS_NOPE"] {
+            let r = try runSwurl(ca + ["--ciphers", list, "\(server12.url)/t"])
+            XCTAssertEqual(r.status, 64, "\(list): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--ciphers: OpenSSL knows no cipher"), r.stderr)
+        }
+        XCTAssertEqual(server12.connections.count, before, "nothing was sent")
     }
 
     /// TLS 1.2 at least, by default: a server that speaks only TLS 1.1 (a legacy suite, an RSA
