@@ -137,6 +137,9 @@ package enum ArgumentParser {
         return result
     }
 
+    /// What takes the place of curl's --max-time.
+    static let noDeadline = "swurl has no limit on the whole transfer: --timeout SECONDS ends it after SECONDS without data, --connect-timeout limits connecting; for a deadline use timeout(1): timeout 5 swurl URL"
+
     /// curl's options that swurl spells differently: the hint says swurl's grammar instead of
     /// guessing at a similar-looking option.
     static let curlGrammar: [String: String] = [
@@ -154,12 +157,12 @@ package enum ArgumentParser {
         "--include": "response headers: -h prints them alone, -p hb with the body (both are shown on a terminal)",
         "--location": "follow redirects with --follow (-F or -L)",
         "-x": "a proxy is --proxy URL",
-        "-m": "HTTPie's -m (--meta) is -p m here; curl's -m (--max-time): swurl has no limit on the whole transfer: --timeout SECONDS ends it after SECONDS without data, --connect-timeout limits connecting; for a deadline use timeout(1): timeout 5 swurl URL",
+        "-m": "HTTPie's -m (--meta) is -p m here; curl's -m (--max-time): " + noDeadline,
         "--url": "the URL is a word of its own, after the method: swurl [METHOD] URL [REQUEST_ITEM ...]",
         "--response-mime": "how to show the body whatever its Content-Type: --decode json|xml|plist|image|text|raw",
         "--response-charset": "the body's charset is read from its Content-Type; --decode text shows it converted on a terminal, --decode raw as received",
         "--format-options": "formatting: --pretty all|colors|format|none, --sort-keys, --style STYLE",
-        "--max-time": "swurl has no limit on the whole transfer: --timeout SECONDS ends it after SECONDS without data, --connect-timeout limits connecting; for a deadline use timeout(1): timeout 5 swurl URL",
+        "--max-time": noDeadline,
         "--compressed": "swurl asks for compressed bodies and decodes them without being told",
         "--silent": "no progress bar or summaries: -q (--quiet)",
         "--cookie": "cookies are the header item 'Cookie:name=value', or kept by a --session",

@@ -109,14 +109,15 @@ final class ReplContext {
         URLText.schemeOf(target) != nil || target.hasPrefix(":") || URLText.isHostPortWithUserinfo(target)
     }
 
-    /// Whether a word reads as `name:PORT[/path]` with a one-label name (`api:8080`): a header
-    /// item to the grammar, and likely meant as a host.
+    /// Whether a word reads as `name:PORT[/path]` with a one-label name in lower case
+    /// (`api:8080`): a header item to the grammar, and likely meant as a host.
     static func looksLikeDotlessHostPort(_ word: String) -> Bool {
         let u = Array(word.utf8)
         guard let colon = u.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
         let name = u[..<colon]
+        // In lower case, as host names are typed (`X-Version:20` is a header's spelling).
         let isLabel = name.allSatisfy { b in
-            (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
+            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
         }
         guard isLabel, name.first != UInt8(ascii: "-") else { return false }
         let rest = u[(colon + 1)...]

@@ -35,6 +35,8 @@ package struct RequestBuilder {
     package func buildWithParts() throws(SwurlError) -> Built {
         var url = try URLBuilder.resolvedURL(options.url, defaultScheme: options.defaultScheme)
         let items = options.items
+        // The body came from stdin or a pipe (read ahead, perhaps whole).
+        var streamedBody = false
 
         let queryPairs = items.compactMap { item -> String? in
             guard case .query(let name, let value) = item.kind else { return nil }
@@ -87,6 +89,7 @@ package struct RequestBuilder {
         } else if let rawFile, case .file(_, "-", let mime, _) = rawFile.kind {
             // `@-` asks for stdin as the body, whatever the method.
             request.body = try stdinBody()
+            streamedBody = request.body != nil
             if request.body != nil { contentType = mime ?? defaultRawContentType }
         } else if let rawFile, case .file(_, let path, let mime, _) = rawFile.kind {
             let size = try RequestItemParser(environment: environment).fileSize(path, rawFile.raw)
@@ -99,11 +102,13 @@ package struct RequestBuilder {
                 guard fd >= 0 else {
                     throw .inputFile("cannot read '\(path)' (from '\(rawFile.raw)'): \(systemErrorMessage(errno))")
                 }
-                request.body = try heldBody(FileDescriptorSource(fd: fd), label: "'\(path)'", size: nil)
+                request.body = try heldBody(FileDescriptorSource(fd: fd, owning: true), label: "'\(path)'", size: nil)
+                streamedBody = true
             }
             contentType = mime ?? MIMETypes.type(forPath: path)
         } else if !options.ignoreStdin && !environment.stdinIsTerminal && RequestBuilder.stdinMayBeBody(options.method) {
             request.body = try stdinBody()
+            streamedBody = request.body != nil
             if request.body != nil { contentType = defaultRawContentType }
         }
         // A `name@-` field sends stdin in the body: nothing to warn about.
@@ -128,6 +133,11 @@ package struct RequestBuilder {
         try applyHeaderItems(items, to: &request)
         if options.bodyFormat == .multipart, let contentType, let boundary = HeaderParameters.value("boundary", in: contentType) {
             try RequestBuilder.keepBoundary(boundary, in: &request)
+        }
+        // A body read from a stream went chunked before it was read ahead: `Content-Length:`
+        // on it still asks for that, as it did (a body of known length is refused below).
+        if streamedBody && request.isRemoved("Content-Length") && !request.isChunked {
+            request.headers.add("Transfer-Encoding", "chunked")
         }
         try checkFraming(request)
         let parts = options.bodyFormat == .multipart && hasData ? MultipartRequestSerializer.parts(tree: tree, parameters: parameters) : []
@@ -301,7 +311,8 @@ package struct RequestBuilder {
 
     /// Stdin as the body when it holds anything (an empty stdin, `</dev/null`, is no body at all).
     private func stdinBody() throws(SwurlError) -> RequestBody? {
-        let body = try heldBody(environment.stdin, label: "stdin", size: environment.stdinFileSize)
+        // --curl prints a command that reads stdin itself (`--data-binary @-`), as before.
+        let body = try heldBody(environment.stdin, label: "stdin", size: environment.stdinFileSize, readAhead: !options.curl)
         return body.length == 0 ? nil : body
     }
 
@@ -309,7 +320,7 @@ package struct RequestBuilder {
     /// unknown: read ahead up to `stdinReadAhead` bytes (not with --chunked, which streams as the
     /// bytes come), so that one that ends within them goes with its length and can be sent
     /// again; what is longer streams, in chunks unless its size is known.
-    private func heldBody(_ source: ByteSource, label: String, size: Int64?) throws(SwurlError) -> RequestBody {
+    private func heldBody(_ source: ByteSource, label: String, size: Int64?, readAhead: Bool = true) throws(SwurlError) -> RequestBody {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var held: [UInt8] = []
         repeat {
@@ -321,7 +332,7 @@ package struct RequestBuilder {
             }
             if n == 0 { return RequestBody(bytes: held) }
             held.append(contentsOf: chunk[0..<n])
-        } while !options.chunked && held.count < RequestBuilder.stdinReadAhead
+        } while readAhead && !options.chunked && held.count < RequestBuilder.stdinReadAhead
         // A regular file's size is known: the rest streams with a Content-Length.
         let rest = size.map { max(0, $0 - Int64(held.count)) }
         return RequestBody([.bytes(held), .stream(source, label: label, length: rest)])

@@ -117,7 +117,11 @@ enum SecurityArguments {
         guard let certFile = policy.clientCertificate, let certificate = try? readFile(certFile),
               let key = policy.clientKey.map({ try? readFile($0) }) ?? certificate else { return }
         let keyName = args.value(.key) ?? args.value(.cert) ?? certFile
-        switch ClientIdentityCheck.problem(certificate: certificate, key: key, password: policy.keyPassword) {
+        let problem = ClientIdentityCheck.problem(certificate: certificate, key: key, password: policy.keyPassword)
+        // Files swurl does not load (--curl, --offline send nothing) are judged only by what is
+        // proved wrong with them; their format is the printed command's business.
+        if args.has(.curl) || args.has(.offline), [.certificateNotPEM, .keyNotPEM, .noPrivateKey].contains(problem) { return }
+        switch problem {
         case .wrongPassword?:
             throw .usage("the password does not decrypt the private key '\(keyName)'",
                          hint: args.value(.keyPassword) != nil ? "check --key-password" : "run the command again and type the key's password")
@@ -126,7 +130,7 @@ enum SecurityArguments {
                            hint: "give the key made with that certificate (--key FILE)")
         case .certificateNotPEM?:
             throw .badData("the client certificate '\(args.value(.cert) ?? certFile)' is not PEM (-----BEGIN CERTIFICATE-----)",
-                           hint: "convert a DER certificate: openssl x509 -inform der -in FILE -out FILE.pem")
+                           hint: "convert a DER certificate: openssl x509 -inform der -in FILE -out FILE.pem; a PKCS#12 file (.p12, .pfx): openssl pkcs12 -in FILE -out FILE.pem -nodes")
         case .keyNotPEM?:
             throw .badData("the private key '\(keyName)' is not PEM (-----BEGIN PRIVATE KEY-----)",
                            hint: "convert a DER key: openssl pkey -inform der -in FILE -out FILE.pem")

@@ -114,8 +114,11 @@ extension CommandOptions {
             }
             if rest.isEmpty { return "it names no host" }
         }
-        if let portText {
-            guard let port = Int(portText), (1...65535).contains(port) else { return "its port '\(portText)' is not 1 to 65535" }
+        // An empty port is libcurl's default (1080), as curl takes it.
+        if let portText, !portText.isEmpty {
+            guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), (1...65535).contains(port) else {
+                return "its port '\(portText)' is not 1 to 65535"
+            }
         }
         return nil
     }

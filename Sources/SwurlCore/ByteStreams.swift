@@ -43,10 +43,17 @@ extension ByteSink {
     }
 }
 
-/// Reads from a file descriptor, retrying on EINTR.
+/// Reads from a file descriptor, retrying on EINTR; closes it when done with it if it owns it
+/// (a file opened for a body), never stdin.
 package final class FileDescriptorSource: ByteSource {
     package let fd: Int32
-    package init(fd: Int32) { self.fd = fd }
+    private let owning: Bool
+    package init(fd: Int32, owning: Bool = false) {
+        self.fd = fd
+        self.owning = owning
+    }
+
+    deinit { if owning { close(fd) } }
 
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {

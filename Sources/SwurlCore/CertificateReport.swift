@@ -94,7 +94,7 @@ package struct CertificateReport: Sendable, Equatable {
     package var hostError: String? { hostMatches ? nil : "the certificate does not match '\(host)'" }
 
     /// The chain stopped at a certificate the server sent alone, whose issuer it did not send
-    /// and no trust store holds: a server that leaves out its intermediate.
+    /// and no trust store holds: a server that leaves out its intermediate, or a private CA.
     package var missingIntermediate: String? {
         guard let error = chainError, error.containsText("unable to get local issuer certificate"),
               presented.count == 1, let leaf = presented.first, !leaf.selfIssued else { return nil }

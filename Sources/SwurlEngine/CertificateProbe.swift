@@ -70,6 +70,8 @@ extension CertificateProbe {
         // about two round trips (the handshake took one), at least 150 ms, at most a second.
         if summary?.version == "TLSv1.3" {
             let after = easy.awaitAfterConnect(milliseconds: min(1000, max(150, Int(seconds * 2000))))
+            // Ctrl-C ends the wait (poll returns EINTR): it is an interruption, not a verdict.
+            if Interrupt.requested { throw .interrupted }
             if !after.succeeded { throw verifier.explain(after, after.error) }
         }
         return (seconds, summary)

@@ -39,17 +39,17 @@ package enum RedirectPolicy {
     /// - Throws: `SwurlError.usage` for a target that is not http or https, and
     ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
     package static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
-        guard let scheme = URLText.schemeOf(location) else {
-            // libcurl makes a relative Location absolute; one it could not read stays as sent
-            // (`data:,x` and `mailto:a` have a scheme and no `//`).
-            let name = location.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
-            if !name.isEmpty, name.first?.isLetter == true, location.dropFirst(name.count).hasPrefix(":") {
-                throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which is not an http or https URL")
-            }
-            throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which could not be read as a URL")
+        func refused(_ why: String) -> SwurlError {
+            .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which \(why)")
         }
-        guard URLText.httpSchemes.contains(scheme.lowercased()) else {
-            throw .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which is not an http or https URL")
+        // libcurl makes a relative Location absolute; one it could not read stays as sent
+        // (`data:,x` and `mailto:a` have a scheme and no `//`).
+        let name = location.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
+        let hasScheme = URLText.schemeOf(location) != nil
+            || (name.first?.isLetter == true && location.dropFirst(name.count).hasPrefix(":"))
+        guard hasScheme else { throw refused("could not be read as a URL") }
+        guard let scheme = URLText.schemeOf(location), URLText.httpSchemes.contains(scheme.lowercased()) else {
+            throw refused("is not an http or https URL")
         }
         let target: CurlURL
         do { target = try CurlURL(parsing: location) } catch {

@@ -23,8 +23,9 @@ package enum CertificateReportFormatter {
         s += "\nVerification:\n"
         s += "  chain: " + (r.chainError.map { "FAILED: \($0)" } ?? "ok") + "\n"
         if let issuer = r.missingIntermediate {
-            s += "         the server sent its certificate alone, without the intermediate that issued it\n"
-            s += "         (\(issuer)): the server should send it, or give it with --cacert-add FILE\n"
+            s += "         the server sent its certificate alone, and no trust store holds its issuer\n"
+            s += "         (\(issuer)): an intermediate CA the server should send beside it, or your own\n"
+            s += "         CA to trust with --cacert FILE\n"
         }
         s += "  host:  " + (r.hostError.map { "FAILED: \($0)" } ?? "ok (\(r.host))") + "\n"
         if r.pinsGiven { s += "  pins:  " + (r.pinError.map { "FAILED: \($0)" } ?? "ok") + "\n" }

@@ -197,6 +197,26 @@ final class GrammarAndContextTests: XCTestCase {
         XCTAssertEqual(empty.status, 0, empty.stderr)
         XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasSuffix("\r\nContent-Length: 0\r\n\r\n"),
                       String(decoding: capture.captured, as: UTF8.self))
+        // The file read to its end is closed: a batch of such lines under a small descriptor
+        // limit ran out of descriptors after a few dozen ("Too many open files").
+        let lines = String(repeating: "POST \(try HTTPBin.url("/post")) @\(dir)/empty\n", count: 120)
+        try lines.write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
+        let batch = try runProcess("/bin/sh", ["-c", "ulimit -n 48; \"$0\" batch \"$1\" --parallel 2", TestPaths.binary, dir + "/lines"], check: false)
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertEqual(String(decoding: batch.stdout, as: UTF8.self).split(separator: "\n").filter { $0.contains(" 200 ") }.count, 120)
+    }
+
+    /// `Content-Length:` on a body read from stdin still sends it in chunks, as before stdin was
+    /// read ahead (it was refused as a body of known length).
+    func testRemovingTheLengthOfAStdinBodySendsItInChunks() throws {
+        let capture = try CaptureServer()
+        let r = try runSwurl(["POST", capture.base + "/c", "Content-Length:"], stdin: Data("hello".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let sent = String(decoding: capture.captured, as: UTF8.self)
+        XCTAssertTrue(sent.contains("Transfer-Encoding: chunked\r\n") && !sent.contains("Content-Length"), sent)
+        XCTAssertTrue(sent.hasSuffix("\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), sent)
+        // A --proxy with an empty port is libcurl's default port, as curl takes it.
+        XCTAssertEqual(try runSwurl(["--offline", "--proxy", "http://127.0.0.1:", capture.base + "/x"]).status, 0)
     }
 
     /// Stdin that ends within 1 MiB goes with a Content-Length, as HTTPie and curl's

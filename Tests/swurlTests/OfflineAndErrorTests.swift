@@ -185,14 +185,21 @@ final class OfflineAndErrorTests: XCTestCase {
         }
     }
 
-    /// `@<(cmd)` and `@/dev/stdin` are pipes: no size to announce, so the body streams chunked.
+    /// `@<(cmd)` and `@/dev/stdin` are pipes: no size to announce, so they are read ahead as
+    /// stdin is: one that ends within 1 MiB goes with its length, a longer one streams chunked.
     func testAPipeAsTheWholeBodyStreamsChunked() throws {
         let sink = try SinkServer()
         let r = try runSwurl(["POST", sink.url + "/p", "@/dev/stdin", "Content-Type:text/plain"], stdin: Data("piped body".utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
         let received = try r.json()
         XCTAssertEqual(received["length"] as? Int, 10)
-        XCTAssertEqual((received["headers"] as? [String: String])?["Transfer-Encoding"], "chunked")
+        XCTAssertEqual((received["headers"] as? [String: String])?["Content-Length"], "10")
+        XCTAssertNil((received["headers"] as? [String: String])?["Transfer-Encoding"])
+        let big = try runSwurl(["POST", sink.url + "/p", "@/dev/stdin", "Content-Type:text/plain"], stdin: Data(repeating: 0x62, count: (1 << 20) + 10))
+        XCTAssertEqual(big.status, 0, big.stderr)
+        let streamed = try big.json()
+        XCTAssertEqual(streamed["length"] as? Int, (1 << 20) + 10)
+        XCTAssertEqual((streamed["headers"] as? [String: String])?["Transfer-Encoding"], "chunked")
     }
 
     /// Text from a server inside an error message is made visible, never interpreted.

@@ -36,7 +36,7 @@ final class ReplTests: XCTestCase {
         let r = try script(["env"], ["api:8080", "--offline"])
         XCTAssertTrue(r.stderr.contains("swurl: note: 'api:8080' is read as a header item, not a base URL; a host without a dot is a base URL with its scheme: http://api:8080"), r.stderr)
         XCTAssertTrue(r.text.contains("api:8080"), r.text)
-        for quiet in [["http://api:8080", "--offline"], ["X-Retries:3", "--offline"], ["localhost:8080", "--offline"], ["X-Token:abc", "--offline"]] {
+        for quiet in [["http://api:8080", "--offline"], ["X-Retries:3", "--offline"], ["X-Version:20", "--offline"], ["localhost:8080", "--offline"], ["X-Token:abc", "--offline"]] {
             let q = try script(["env"], quiet)
             XCTAssertFalse(q.stderr.contains("note:"), "\(quiet): \(q.stderr)")
         }
