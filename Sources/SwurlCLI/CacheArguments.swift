@@ -36,10 +36,7 @@ extension CommandOptions {
         let given = args.value(.cache).flatMap { $0.isEmpty ? nil : $0 }
         var settings = CacheSettings(directory: try directory(given, environment))
         if let v = args.value(.cacheMax) {
-            guard let size = CommandOptions.parseRate(v) else {
-                throw .usage("--cache-max: '\(v)' is not a size", hint: "e.g. --cache-max 500M (bytes; K, M, G)")
-            }
-            settings.maxSize = size
+            settings.maxSize = try CommandOptions.size(v, option: "cache-max", example: "500M")
         }
         settings.refresh = args.has(.refresh)
         settings.only = args.has(.cacheOnly)

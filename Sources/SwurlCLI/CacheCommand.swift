@@ -30,10 +30,7 @@ enum CacheCommand: SwurlCommand {
             settings = CacheSettings(directory: try CommandOptions.defaultCacheDirectory(environment))
         }
         if let v = args.value(.cacheMax) {
-            guard let size = CommandOptions.parseRate(v) else {
-                throw .usage("--cache-max: '\(v)' is not a size", hint: "e.g. --cache-max 500M (bytes; K, M, G)")
-            }
-            settings.maxSize = size
+            settings.maxSize = try CommandOptions.size(v, option: "cache-max", example: "500M")
         }
         let maxSize = settings.maxSize
         // Listing, clearing or pruning a cache that is not there makes none (a mistyped

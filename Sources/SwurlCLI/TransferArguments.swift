@@ -55,10 +55,7 @@ extension CommandOptions {
 
         try CommandOptions.parseConnectionArguments(args, into: &transfer, environment: environment)
         if let v = args.value(.maxFilesize) {
-            guard let size = CommandOptions.parseRate(v) else {
-                throw .usage("--max-filesize: '\(v)' is not a size", hint: "e.g. --max-filesize 100M (bytes; K, M, G)")
-            }
-            transfer.maxFileSize = size
+            transfer.maxFileSize = try CommandOptions.size(v, option: "max-filesize", example: "100M")
         }
         if let v = args.value(.maxHeaders) {
             guard let n = Int(v), n >= 0 else { throw .usage("--max-headers: '\(v)' is not a whole number") }
@@ -186,6 +183,18 @@ extension CommandOptions {
 
     /// Whether `text` is a rate of zero (`0`, `0K`, `0.0M`, `0B/s`): no limit.
     static func isZeroRate(_ text: String) -> Bool { decimal(rateNumber(text).number) == 0 }
+
+    /// A size option's value (`--max-filesize`, `--cache-max`), or the usage error that says what
+    /// is wrong with it: no size at all, or one past the largest swurl takes (10^15 bytes).
+    static func size(_ text: String, option: String, example: String) throws(SwurlError) -> Int64 {
+        if let size = parseRate(text) { return size }
+        let (t, multiplier) = rateNumber(text)
+        if let v = decimal(t), v.isFinite, v * multiplier >= 1e15 {
+            throw .usage("--\(option): '\(text)' is more than the largest size swurl takes (10^15 bytes)",
+                         hint: "e.g. --\(option) \(example) (bytes; K, M, G)")
+        }
+        throw .usage("--\(option): '\(text)' is not a size", hint: "e.g. --\(option) \(example) (bytes; K, M, G)")
+    }
 
     /// `100`, `100K`, `2M`, `1G` (powers of 1024; a trailing `B` or `/s` is allowed).
     static func parseRate(_ text: String) -> Int64? {
