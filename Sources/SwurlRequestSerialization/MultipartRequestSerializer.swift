@@ -3,7 +3,14 @@ import SwurlCore
 /// are read from disk while sending, so the body's size never matters for memory. The exact
 /// Content-Length is known before sending; only a stdin part (`name@-`) makes it chunked.
 package struct MultipartRequestSerializer: RequestSerializing {
-    package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    package var contentType: String { "multipart/form-data; boundary=" + MultipartRequestSerializer.parameter(boundary) }
+
+    /// A boundary as a Content-Type parameter: quoted when it holds a character RFC 2045 ends a
+    /// token with (`:`, `=`, `/`, `(`, `,`, `?`, a space), which a boundary may hold (RFC 2046):
+    /// unquoted, a server reads `boundary=a:b` as `a`, and finds no parts.
+    package static func parameter(_ boundary: String) -> String {
+        boundary.contains(where: { "()<>@,;:\\\"/[]?= ".contains($0) }) ? "\"\(boundary)\"" : boundary
+    }
     /// The boundary, fixed by `--boundary` or random.
     package let boundary: String
 
@@ -21,7 +28,7 @@ package struct MultipartRequestSerializer: RequestSerializing {
         let method = request.method.uppercased
         if method.sendsNoBody {
             throw .usage("a multipart body cannot be sent with \(method)",
-                         hint: "use POST or PUT (e.g. swurl POST URL …), or --form GET to send fields in the query string")
+                         hint: "use POST or PUT (e.g. swurl POST URL …); --form \(method) sends text fields in the query string, and a file field (name@path) is what makes a form multipart (name=@path sends the file's text as a field)")
         }
         var segments: [RequestBody.Segment] = []
         var pending: [UInt8] = []

@@ -179,8 +179,8 @@ final class GrammarAndContextTests: XCTestCase {
     }
 
     /// A file of /proc says its size is 0 whatever it holds: it was sent as an empty body (and
-    /// an empty part) with exit 0. It is read to its end, as curl and HTTPie read it; a truly
-    /// empty file is still an empty body with a length.
+    /// an empty part) with exit 0. It is read to its end, as curl and HTTPie read it; an empty
+    /// file is still an empty body with a length.
     func testFilesWhoseSizeSaysNothingAreReadToTheirEnd() throws {
         let capture = try CaptureServer()
         let whole = try runSwurl(["POST", capture.base + "/w", "@/proc/sys/kernel/ostype"])
@@ -199,7 +199,7 @@ final class GrammarAndContextTests: XCTestCase {
                       String(decoding: capture.captured, as: UTF8.self))
         // The file read to its end is closed: a batch of such lines under a small descriptor
         // limit ran out of descriptors after a few dozen ("Too many open files").
-        let lines = String(repeating: "POST \(try HTTPBin.url("/post")) @\(dir)/empty\n", count: 120)
+        let lines = String(repeating: "POST \(try HTTPBin.url("/post")) @/proc/sys/kernel/ostype\n", count: 120)
         try lines.write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
         let batch = try runProcess("/bin/sh", ["-c", "ulimit -n 48; \"$0\" batch \"$1\" --parallel 2", TestPaths.binary, dir + "/lines"], check: false)
         XCTAssertEqual(batch.status, 0, batch.stderr)

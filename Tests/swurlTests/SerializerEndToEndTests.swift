@@ -91,6 +91,25 @@ final class SerializerEndToEndTests: XCTestCase {
     /// A `Content-Type:multipart/…` item keeps the body's boundary (before, it replaced the
     /// serializer's type and no server could find the parts); one naming another is refused;
     /// the printed curl command gives curl the type, to which curl adds its own boundary.
+    /// A boundary with a character that ends a header token (`:` `=` `/` `(` `,` `?`, allowed in a
+    /// boundary) is quoted in Content-Type: unquoted, Werkzeug read `boundary=a:b` as `a` and
+    /// found no parts. A plain one stays unquoted; a GET with a file field says why it is multipart.
+    func testABoundaryWithSeparatorsIsQuoted() throws {
+        for boundary in ["a:b", "x=y", "p/q(r),s?t"] {
+            let r = try runSwurl(["--multipart", "--boundary", boundary, "POST", try HTTPBin.url("/anything"), "a=1"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(try r.json()["form"] as? [String: String], ["a": "1"], boundary)
+            let item = try runSwurl(["--multipart", "--boundary", boundary, "POST", try HTTPBin.url("/anything"), "a=1", "Content-Type:multipart/form-data"])
+            XCTAssertEqual(try item.json()["form"] as? [String: String], ["a": "1"], boundary)
+        }
+        let plain = try runSwurl(["--offline", "--multipart", "--boundary", "B-1", "POST", ":9/x", "a=1"])
+        XCTAssertTrue(plain.text.contains("Content-Type: multipart/form-data; boundary=B-1\r\n"), plain.text)
+        try "{}".write(toFile: dir + "/d.json", atomically: true, encoding: .utf8)
+        let get = try runSwurl(["--offline", "-f", "GET", ":9/g", "f@d.json"], directory: dir)
+        XCTAssertEqual(get.status, 64, get.stderr)
+        XCTAssertTrue(get.stderr.contains("a file field (name@path) is what makes a form multipart"), get.stderr)
+    }
+
     func testAMultipartContentTypeItemKeepsTheBoundary() throws {
         try Data("file\n".utf8).write(to: URL(fileURLWithPath: dir + "/f.txt"))
         let parsed = try runSwurl(["-b", "-f", "POST", try HTTPBin.url("/anything"), "f@f.txt", "a=1", "Content-Type:multipart/form-data"], directory: dir)
