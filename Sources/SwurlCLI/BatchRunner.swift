@@ -153,18 +153,12 @@ final class BatchRunner {
         return !auth.contains(":")
     }
 
-    /// Passwords typed for `-a USER`, by `USER@ORIGIN`: asked once for each.
-    private var typedPasswords: [String: String] = [:]
     /// `-a USER` without a password is asked for once for each user and host (the prompt names
-    /// both), not once per line: the prompt would also stall the transfers running beside a
-    /// line prepared ahead (which `next` avoids for a line that may still ask).
+    /// both; `PasswordPrompt` remembers it), not once per line: the prompt would also stall the
+    /// transfers running beside a line prepared ahead (which `next` avoids for a line that may
+    /// still ask). The progress line is cleared before the prompt shows.
     private lazy var askOnce: (String, String) throws(SwurlError) -> String = { [unowned self] (user: String, url: String) throws(SwurlError) -> String in
-        let key = user + "@" + ((try? CurlURL(parsing: url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? url)
-        if let typed = typedPasswords[key] { return typed }
-        progress?.clear()
-        let typed = try PasswordPrompt.ask(user: user, url: url, environment: environment)
-        typedPasswords[key] = typed
-        return typed
+        try PasswordPrompt.ask(user: user, url: url, environment: environment, before: { progress?.clear() })
     }
     /// The warnings given so far (each is given once).
     private var warned: Set<String> = []

@@ -9,19 +9,54 @@ import SwurlCore
 /// terminal, else on the controlling terminal (`/dev/tty`), as curl and HTTPie do, so a body can
 /// still come from a pipe (`echo {} | swurl -a ann POST …`).
 enum PasswordPrompt {
+    /// Passwords typed in this process, by what they open (`auth USER@ORIGIN`, `key PATH`): a
+    /// REPL or a batch asks once for each, not once per line.
+    nonisolated(unsafe) private static var typed: [String: String] = [:]
+
+    /// `--auth USER`'s password for `url`'s origin, asked once.
+    /// - Parameter before: runs just before the prompt shows (a batch clears its progress line).
     /// - Throws: `SwurlError.usage` when there is no terminal to ask on (a script must pass
     ///   USER:PASS), `.interrupted` on Ctrl-C.
-    static func ask(user: String, url: String, environment: Environment) throws(SwurlError) -> String {
-        let host = (try? CurlURL(parsing: url))?.hostHeader ?? url
-        let prompt = "swurl: password for \(user)@\(host): "
+    static func ask(user: String, url: String, environment: Environment, before: () -> Void = {}) throws(SwurlError) -> String {
+        let parsed = try? CurlURL(parsing: url)
+        let host = parsed?.hostHeader ?? url
+        let key = "auth " + user + "@" + (parsed.map { "\($0.scheme)://\($0.hostHeader)" } ?? url)
+        if let known = typed[key] { return known }
+        before()
+        let password = try askHidden("swurl: password for \(user)@\(host): ", environment: environment, orTTY: true,
+                                     noTerminal: .usage("--auth '\(user)' has no password and there is no terminal to ask for one",
+                                                        hint: "pass it as --auth USER:PASSWORD, or use ~/.netrc"))
+        typed[key] = password
+        return password
+    }
+
+    /// The password of the encrypted private key `file` (shown as `shown`, as typed), asked once
+    /// on the terminal swurl runs on (stdin and stderr); Ctrl-C ends the prompt (130).
+    static func askForKey(_ file: String, shown: String, environment: Environment) throws(SwurlError) -> String {
+        let key = "key " + file
+        if let known = typed[key] { return known }
+        let noTerminal = SwurlError.usage("the private key '\(shown)' is encrypted and no password was given",
+                                          hint: "give it with --key-password, or run swurl on a terminal to be asked")
+        guard environment.stdinIsTerminal && environment.stderrIsTerminal else { throw noTerminal }
+        let password = try askHidden("swurl: password for the key \(shown): ", environment: environment, orTTY: false, noTerminal: noTerminal)
+        typed[key] = password
+        return password
+    }
+
+    /// Forgets a key's password that did not open it, so the next request asks again.
+    static func forgetKey(_ file: String) { typed["key " + file] = nil }
+
+    /// Reads a line without echo: on stdin when it is the terminal, else (with `orTTY`) on the
+    /// controlling terminal, as curl and HTTPie do, so a body can still come from a pipe.
+    private static func askHidden(_ prompt: String, environment: Environment, orTTY: Bool, noTerminal: SwurlError) throws(SwurlError) -> String {
+        // Ctrl-C ends the prompt with echo back on (130), also before a request installed it
+        // (the key's password is asked while the options are read).
+        Interrupt.install()
         if environment.stdinIsTerminal {
             return try readHidden(prompt, from: environment.stdin, echoFD: 0, on: environment.stderr)
         }
-        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard tty >= 0 else {
-            throw .usage("--auth '\(user)' has no password and there is no terminal to ask for one",
-                         hint: "pass it as --auth USER:PASSWORD, or use ~/.netrc")
-        }
+        let tty = orTTY ? open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) : -1
+        guard tty >= 0 else { throw noTerminal }
         defer { close(tty) }
         let terminal = FileDescriptorSink(fd: tty, name: "/dev/tty")
         return try readHidden(prompt, from: FileDescriptorSource(fd: tty), echoFD: tty, on: terminal)

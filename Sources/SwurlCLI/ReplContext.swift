@@ -282,6 +282,14 @@ final class ReplContext {
             try write(HelpGenerator.help())
             return .success
         }
+        // As on the command line, --version prints and sends nothing (it sent the line's request).
+        if line.has(.version) {
+            try write(Swurl.versionText)
+            return .success
+        }
+        if line.has(.generate) {
+            throw .usage("--generate writes the man page or a completion script: run swurl --generate WHAT, not a REPL line")
+        }
         var merged = ReplContext.merge(defaults, line)
         // A line for the REPL's log (no --har of its own, not --no-har): its entry keeps what the
         // REPL's defaults and the line say now; those qualify the REPL's --har, not the line's.

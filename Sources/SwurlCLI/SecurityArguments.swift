@@ -67,8 +67,16 @@ enum SecurityArguments {
             // --curl and --offline send nothing: no password is asked for (a typed one would end
             // up in the printed command; curl asks for it when the command runs).
             guard !args.has(.curl) && !args.has(.offline) else { return policy }
-            // Named as typed, as the other messages about the key name it.
-            policy.keyPassword = try promptForPassword(args.value(.key) ?? args.value(.cert) ?? keyFile, environment: environment)
+            // Named as typed, as the other messages about the key name it; asked once in a
+            // REPL or batch, and again after a password that did not open the key.
+            policy.keyPassword = try PasswordPrompt.askForKey(keyFile, shown: args.value(.key) ?? args.value(.cert) ?? keyFile, environment: environment)
+            do {
+                try checkClientIdentity(policy, args: args)
+            } catch {
+                PasswordPrompt.forgetKey(keyFile)
+                throw error
+            }
+            return policy
         }
         try checkClientIdentity(policy, args: args)
         return policy
@@ -146,18 +154,5 @@ enum SecurityArguments {
     private static func isEncryptedKey(_ path: String) throws(SwurlError) -> Bool {
         guard let bytes = try? readFile(path) else { return false }
         return ClientIdentityCheck.isEncrypted(bytes)
-    }
-
-    /// Asks for the key's password on the terminal without echo (getpass(3)); refuses when no
-    /// terminal is there to ask.
-    private static func promptForPassword(_ keyFile: String, environment: Environment) throws(SwurlError) -> String {
-        guard environment.stdinIsTerminal && environment.stderrIsTerminal else {
-            throw .usage("the private key '\(keyFile)' is encrypted and no password was given",
-                         hint: "give it with --key-password, or run swurl on a terminal to be asked")
-        }
-        guard let p = getpass("Password for \(keyFile): ") else {
-            throw .usage("no password read for '\(keyFile)'")
-        }
-        return String(cString: p)
     }
 }

@@ -34,6 +34,9 @@ package enum Swurl {
         try? environment.stderr.write(text)
     }
 
+    /// `--version`'s lines: swurl's, libcurl's, OpenSSL's.
+    static var versionText: String { "\(BuildInfo.versionLine)\n\(CurlVersion.line)\n\(CurlVersion.openSSL)\n" }
+
     static func run(arguments: [String], environment: Environment) throws(SwurlError) -> ExitStatus {
         var args = try ArgumentParser.parse(arguments)
         try checkArgumentText(args)
@@ -42,8 +45,7 @@ package enum Swurl {
             return .success
         }
         if args.has(.version) {
-            try write("\(BuildInfo.versionLine)\n\(CurlVersion.line)\n\(CurlVersion.openSSL)\n",
-                      to: environment.stdout)
+            try write(versionText, to: environment.stdout)
             return .success
         }
         if let what = args.value(.generate) {

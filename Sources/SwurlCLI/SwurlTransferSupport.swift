@@ -7,7 +7,8 @@ import SwurlCore
 extension Swurl {
     /// The engine's options with `--auth` resolved (asking for a missing password).
     /// - Parameter askPassword: asks for `user`'s password at `url` (default: on the terminal,
-    ///   every time; a batch asks once for each user and host).
+    ///   once for each user and host in the process, so a REPL asks once; a batch clears its
+    ///   progress line first).
     static func transferOptions(_ options: CommandOptions, url: String, environment: Environment,
                                 askPassword: ((_ user: String, _ url: String) throws(SwurlError) -> String)? = nil) throws(SwurlError) -> TransferOptions {
         var t = options.transfer

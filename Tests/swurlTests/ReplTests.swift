@@ -42,6 +42,17 @@ final class ReplTests: XCTestCase {
         }
     }
 
+    /// `--version` on a line prints the version and sends nothing, as on the command line (the
+    /// line's request went out); `--generate` is refused.
+    func testVersionAndGenerateOnALineSendNothing() throws {
+        let capture = try CaptureServer()
+        let r = try script(["DELETE /anything --version", "/x --generate man"], [capture.base])
+        XCTAssertTrue(r.text.hasPrefix("swurl "), r.text)
+        XCTAssertTrue(r.stderr.contains("line 2: --generate writes the man page or a completion script"), r.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+    }
+
     /// `unset NAME` matches a header's name in any case, a query or data item's as written.
     func testUnsetMatchesOnlyHeadersInAnyCase() throws {
         let r = try script(["set q==1 Q==2 Id=5 id=6 X-T:1", "unset q ID", "env"], ["http://127.0.0.1:9/", "--offline"])
@@ -483,6 +494,39 @@ final class ReplTests: XCTestCase {
         let curl = try script(["/get --curl"], [try HTTPBin.url(""), "--offline"])
         XCTAssertEqual(curl.status, 0, curl.stderr)
         XCTAssertTrue(curl.text.hasPrefix("curl"), curl.text)
+    }
+
+    /// `swurl repl URL -a bob` asks for bob's password once for the host, not on every line (as a
+    /// batch asks once); the output goes to a file and the prompts to the terminal.
+    func testADefaultUserIsAskedForItsPasswordOnce() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let driver = ReplTests.replIntoFile(#", "-a", "bob", "-b""#) + "\n" + #"""
+        expect(b"> ")
+        os.write(fd, b"/basic-auth/bob/hunter2\r")
+        expect(b"password for bob@")
+        os.write(fd, b"hunter2\r")
+        expect(b"> ")
+        os.write(fd, b"/basic-auth/bob/hunter2\r")
+        expect(b"> ")
+        os.write(fd, b"exit\r")
+        _, status = os.waitpid(pid, 0)
+        rest = buf
+        try:
+            while True:
+                d = os.read(fd, 65536)
+                if not d:
+                    break
+                rest += d
+        except OSError:
+            pass
+        print("prompts:%d" % (rest.count(b"password for") + 1))
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """#
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, dir, try HTTPBin.url(""), dir + "/out"], check: false)
+        XCTAssertEqual(out.status, 0, String(decoding: out.stdout, as: UTF8.self))
+        XCTAssertTrue(String(decoding: out.stdout, as: UTF8.self).contains("prompts:1"), String(decoding: out.stdout, as: UTF8.self))
+        let written = try String(contentsOfFile: dir + "/out", encoding: .utf8)
+        XCTAssertEqual(written.components(separatedBy: "\"authenticated\": true").count - 1, 2, written)
     }
 
     /// A pty driver's start: `swurl repl BASE` plus `extra` (Python list items) on a terminal with

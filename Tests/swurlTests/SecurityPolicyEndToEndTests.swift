@@ -358,7 +358,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(pinFile.stderr.contains("--pin-pubkey: cannot read '\(dir)/missing.pem'"), pinFile.stderr)
     }
 
-    /// Runs swurl on a pty and answers every "Password for" prompt with `secret`: the exit
+    /// Runs swurl on a pty and answers every "password for the key" prompt with `secret`: the exit
     /// status, the number of prompts, and everything the terminal showed.
     private func runOnPty(_ arguments: [String]) throws -> (status: String, prompts: Int, shown: String) {
         let script = """
@@ -375,7 +375,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             if not d:
                 break
             out += d
-            if out.count(b'Password for') > prompts:
+            if out.count(b'password for the key') > prompts:
                 prompts += 1
                 os.write(fd, b'secret\\n')
         _, status = os.waitpid(pid, 0)
@@ -387,6 +387,28 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let parts = out.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let prompts = Int(parts[1]) else { throw TestServerError("pty run: \(out)") }
         return (String(parts[0]), prompts, String(parts[2]))
+    }
+
+    /// Ctrl-C at the key's password prompt ends swurl (130) with echo back on: getpass(3) took
+    /// it for nothing, and Enter then failed as a wrong password (64).
+    func testCtrlCAtTheKeyPromptEndsIt() throws {
+        let pki = try CertificateFactory.shared()
+        let script = """
+        import os, pty, sys, time, termios
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out, end = b'', time.time() + 20
+        while b'password for the key' not in out and time.time() < end:
+            out += os.read(fd, 1024)
+        time.sleep(0.2)
+        os.write(fd, b'\\x03')
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+        """
+        let out = try runPython(script, arguments: [TestPaths.binary, "--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
+                                                    "--key", pki.path("client-enc.key"), "https://127.0.0.1:9/x"])
+        XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), "130", out)
     }
 
     /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
