@@ -8,6 +8,7 @@
  */
 #include "creadline.h"
 #include <dlfcn.h>
+#include <locale.h>
 #include <readline/history.h>
 #include <stddef.h>
 
@@ -18,6 +19,7 @@ static char *(*p_readline)(const char *);
 static int (*p_rl_crlf)(void);
 static int (*p_rl_on_new_line)(void);
 static void (*p_rl_redisplay)(void);
+static void (*p_rl_reset_screen_size)(void);
 static void (*p_rl_replace_line)(const char *, int);
 static char **(*p_rl_completion_matches)(const char *, rl_compentry_func_t *);
 static void (*p_stifle_history)(int);
@@ -55,6 +57,7 @@ int sw_rl_load(void) {
     RESOLVE(h, p_rl_crlf, "rl_crlf");
     RESOLVE(h, p_rl_on_new_line, "rl_on_new_line");
     RESOLVE(h, p_rl_redisplay, "rl_redisplay");
+    RESOLVE(h, p_rl_reset_screen_size, "rl_reset_screen_size");
     RESOLVE(h, p_rl_replace_line, "rl_replace_line");
     RESOLVE(h, p_rl_completion_matches, "rl_completion_matches");
     RESOLVE(h, p_stifle_history, "stifle_history");
@@ -80,6 +83,10 @@ const char *sw_rl_load_error(void) { return load_error != NULL ? load_error : "r
 
 void sw_rl_configure(const char *name, FILE *out, const char *word_breaks,
                      rl_completion_func_t *complete, rl_hook_func_t *signal_event, rl_getc_func_t *getc) {
+    // The terminal's character set before the first prompt is measured: readline sets it in
+    // its first rl_initialize, after that (a base URL with a non-ASCII character drew the first
+    // prompt one column off per byte past the first).
+    setlocale(LC_CTYPE, "");
     *v_rl_readline_name = name;
     *v_rl_catch_signals = 0;
     if (out != NULL) *v_rl_outstream = out;
@@ -89,7 +96,14 @@ void sw_rl_configure(const char *name, FILE *out, const char *word_breaks,
     *v_rl_getc_function = getc;
 }
 
-char *sw_rl_readline(const char *prompt) { return p_readline(prompt); }
+// A window resized while a request ran (readline saw no SIGWINCH then: it catches none, and
+// swurl's getc retries on EINTR) is measured again before each prompt after the first.
+char *sw_rl_readline(const char *prompt) {
+    static int started = 0;
+    if (started) p_rl_reset_screen_size();
+    started = 1;
+    return p_readline(prompt);
+}
 
 void sw_rl_clear_line(void) {
     p_rl_replace_line("", 0);
