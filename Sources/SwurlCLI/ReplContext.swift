@@ -159,6 +159,11 @@ final class ReplContext {
         guard let first = words.first else { return .nothing }
         let rest = Array(words.dropFirst())
         switch first {
+        case let word where ["exit", "quit", "cd"].contains(word) && rest.count > 1:
+            // A second word was dropped without a word (`cd a b` went to a, `exit 3 4` exited 3).
+            throw .usage("\(first) takes one \(first == "cd" ? "path or URL" : "status"), got \(rest.count) words")
+        case let word where (word == "help" || word == "env") && !rest.isEmpty:
+            throw .usage("\(first) takes no arguments")
         case "exit", "quit":
             if let n = rest.first {
                 guard let v = Int32(n), let status = ExitStatus(rawValue: v) ?? (v == 0 ? .success : nil) else {

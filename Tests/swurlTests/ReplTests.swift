@@ -42,6 +42,18 @@ final class ReplTests: XCTestCase {
         }
     }
 
+    /// A built-in given more words than it takes is refused: `cd a b` went to `a`, `exit 3 4`
+    /// exited 3, `env x` listed the defaults.
+    func testBuiltinsRefuseExtraWords() throws {
+        let r = try script(["cd a b", "exit 3 4", "env x", "help me", "cd v1", "env", "exit 5"], ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertEqual(r.status, 5, r.stderr)
+        for (n, text) in [(1, "cd takes one path or URL, got 2 words"), (2, "exit takes one status, got 2 words"),
+                          (3, "env takes no arguments"), (4, "help takes no arguments")] {
+            XCTAssertTrue(r.stderr.contains("line \(n): \(text)"), r.stderr)
+        }
+        XCTAssertTrue(r.text.contains("base: http://127.0.0.1:9/v1/"), r.text)
+    }
+
     /// `--version` on a line prints the version and sends nothing, as on the command line (the
     /// line's request went out); `--generate` is refused.
     func testVersionAndGenerateOnALineSendNothing() throws {
