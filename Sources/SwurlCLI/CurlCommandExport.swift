@@ -137,7 +137,8 @@ struct CurlCommandExport {
             add("--oauth2-bearer", token)
         } else if let c = transfer.credentials {
             if transfer.authType == .digest { add("--digest") }
-            add("--user", "\(c.user):\(c.password)")
+            // A password not given (-a USER) is curl's to ask for, as swurl would have.
+            add("--user", options.authUser != nil && options.authPassword == nil ? c.user : "\(c.user):\(c.password)")
         } else if transfer.netrc != nil {
             add("--netrc-optional")
         }

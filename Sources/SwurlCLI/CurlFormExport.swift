@@ -51,7 +51,8 @@ extension CurlCommandExport {
                 switch file.source {
                 case .file(let path, _), .held(let path, _):
                     if path.unicodeScalars.contains("\u{0}") { throw refusal(shown, "its path holds a NUL byte") }
-                    if case .held = file.source {
+                    // An empty one (an empty file, read to its end) curl sends the same.
+                    if case .held(_, let bytes) = file.source, !bytes.isEmpty {
                         warnings.append("send the part '\(file.name)' whole: curl takes the size of '\(path)' from the file system, which says 0 or 4096 for it, and sends that much")
                     }
                     // Only the bare `-` means stdin to curl.

@@ -18,9 +18,8 @@ enum PasswordPrompt {
     /// - Throws: `SwurlError.usage` when there is no terminal to ask on (a script must pass
     ///   USER:PASS), `.interrupted` on Ctrl-C.
     static func ask(user: String, url: String, environment: Environment, before: () -> Void = {}) throws(SwurlError) -> String {
-        let parsed = try? CurlURL(parsing: url)
-        let host = parsed?.hostHeader ?? url
-        let key = "auth " + user + "@" + (parsed.map { "\($0.scheme)://\($0.hostHeader)" } ?? url)
+        let host = (try? CurlURL(parsing: url))?.hostHeader ?? url
+        let key = authKey(user: user, url: url)
         if let known = typed[key] { return known }
         before()
         let password = try askHidden("swurl: password for \(user)@\(host): ", environment: environment, orTTY: true,
@@ -45,6 +44,20 @@ enum PasswordPrompt {
 
     /// Forgets a key's password that did not open it, so the next request asks again.
     static func forgetKey(_ file: String) { typed["key " + file] = nil }
+
+    /// Forgets the `--auth` passwords typed so far (`set -a` in the REPL asks again), or the
+    /// one for `user` at `url` (one that cannot be sent).
+    static func forgetTypedAuth(user: String? = nil, url: String? = nil) {
+        if let user, let url {
+            typed[authKey(user: user, url: url)] = nil
+        } else {
+            typed = typed.filter { !$0.key.hasPrefix("auth ") }
+        }
+    }
+
+    private static func authKey(user: String, url: String) -> String {
+        "auth " + user + "@" + ((try? CurlURL(parsing: url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? url)
+    }
 
     /// Reads a line without echo: on stdin when it is the terminal, else (with `orTTY`) on the
     /// controlling terminal, as curl and HTTPie do, so a body can still come from a pipe.

@@ -218,6 +218,10 @@ final class ReplContext {
         for o in ReplContext.replOnly where parsed.has(o) {
             throw .usage("--\(o.rawValue) is an option of 'swurl repl' itself, not a default for requests")
         }
+        // What acts once and sends nothing is no default (it was kept, and did nothing).
+        for o in [Option.help, .version, .generate] where parsed.has(o) {
+            throw .usage("set --\(o.rawValue): it is no default for requests", hint: o == .generate ? nil : "give it on a line of its own")
+        }
         // The REPL's log is given when it starts: a default --har would take every later line
         // from it, each line rewriting that file with its own entry alone.
         if parsed.has(.har) {
@@ -238,6 +242,8 @@ final class ReplContext {
         try ReplContext.checkDefaults(merged, items: mergedItems, environment: environment)
         defaults = merged
         defaultItems = mergedItems
+        // `set -a USER` asks for the password again (one typed before, wrong perhaps, is dropped).
+        if parsed.has(.auth) { PasswordPrompt.forgetTypedAuth() }
         bindCredentials(parsed, items: parsed.positionals)
     }
 

@@ -292,8 +292,8 @@ package struct RequestBuilder {
         method.map { HTTPMethod($0).mayTakeStdinBody } ?? false
     }
 
-    /// The bytes of a regular file whose size says nothing of them (a file of /proc or /sys),
-    /// read whole for a multipart part; nil for anything but a regular file.
+    /// The bytes of a regular file whose size says nothing of them (a file of /proc or /sys, or
+    /// one that says 0), read whole for a multipart part; nil for anything but a regular file.
     static func heldFile(_ full: String, path: String, raw: String) throws(SwurlError) -> [UInt8]? {
         var st = stat()
         guard stat(ArgumentBytes.path(full), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }

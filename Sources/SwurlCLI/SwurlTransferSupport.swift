@@ -17,12 +17,19 @@ extension Swurl {
                 t.bearerToken = user + (options.authPassword.map { ":" + $0 } ?? "")
             } else {
                 var password = options.authPassword
-                if password == nil {
+                // --curl prints `--user USER` for a password not given, and curl asks for it: one
+                // typed here (or remembered from an earlier REPL line) would be printed in clear.
+                if password == nil && !options.curl {
                     let typed: String
                     if let askPassword { typed = try askPassword(user, url) } else {
                         typed = try PasswordPrompt.ask(user: user, url: url, environment: environment)
                     }
-                    try HeaderValue.check(typed, "the password typed for --auth")
+                    do {
+                        try HeaderValue.check(typed, "the password typed for --auth")
+                    } catch {
+                        PasswordPrompt.forgetTypedAuth(user: user, url: url)
+                        throw error
+                    }
                     password = typed
                 }
                 t.credentials = Credentials(user: user, password: password ?? "")

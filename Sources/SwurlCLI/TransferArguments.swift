@@ -190,7 +190,7 @@ extension CommandOptions {
         if let size = parseRate(text) { return size }
         let (t, multiplier) = rateNumber(text)
         if let v = decimal(t), v.isFinite, v * multiplier >= 1e15 {
-            throw .usage("--\(option): '\(text)' is more than the largest size swurl takes (10^15 bytes)",
+            throw .usage("--\(option): '\(text)' is not below 10^15 bytes, the largest size swurl takes",
                          hint: "e.g. --\(option) \(example) (bytes; K, M, G)")
         }
         throw .usage("--\(option): '\(text)' is not a size", hint: "e.g. --\(option) \(example) (bytes; K, M, G)")

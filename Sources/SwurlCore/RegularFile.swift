@@ -43,8 +43,11 @@ package enum RegularFile {
 
     /// Whether a regular file's size tells how many bytes reading it gives: not on the kernel's
     /// own file systems (/proc, /sys, cgroups, debugfs, tracefs, securityfs, configfs), whose
-    /// files say 0 or a page (4096) whatever they hold.
+    /// files say 0 or a page (4096) whatever they hold, nor for a file that says 0 (FUSE files
+    /// such as lxcfs's /proc in a container say so too; read to its end, an empty file is still
+    /// no bytes).
     package static func sizeIsTrue(_ st: stat, fd: Int32) -> Bool {
+        guard st.st_size > 0 else { return false }
         let type = sw_fs_type(fd)
         guard type >= 0 else { return true }
         // proc, sysfs, cgroup, cgroup2, debugfs, tracefs, securityfs, configfs.
@@ -55,6 +58,7 @@ package enum RegularFile {
     /// `sizeIsTrue` for a path (links followed); true when it cannot be opened (the caller's own
     /// open reports that).
     package static func sizeIsTrue(path: [CChar], _ st: stat) -> Bool {
+        guard st.st_size > 0 else { return false }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return true }
         defer { close(fd) }

@@ -28,7 +28,7 @@ package struct MultipartRequestSerializer: RequestSerializing {
         let method = request.method.uppercased
         if method.sendsNoBody {
             throw .usage("a multipart body cannot be sent with \(method)",
-                         hint: "use POST or PUT (e.g. swurl POST URL …); --form \(method) sends text fields in the query string, and a file field (name@path) is what makes a form multipart (name=@path sends the file's text as a field)")
+                         hint: "use POST or PUT (e.g. swurl POST URL …); --form \(method) sends text fields in the query string (a file field, name@path, or --multipart makes a body; name=@path sends a file's text as a field)")
         }
         var segments: [RequestBody.Segment] = []
         var pending: [UInt8] = []

@@ -669,6 +669,24 @@ final class CurlExportTests: XCTestCase {
         XCTAssertNotNil(exact.swurl.body.firstRange(of: Array(renamed)))
     }
 
+    /// `-a USER` without a password prints `--user USER` and asks nothing (curl asks when the
+    /// command runs): a typed password, or one a REPL remembered, was printed in clear. An empty
+    /// file part needs no warning (curl sends it the same); a part read from /proc does.
+    func testATypedPasswordIsNeverPrinted() throws {
+        let url = try HTTPBin.url("/get")
+        let r = try runSwurl(["--curl", "-a", "bob", url])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.contains("--user bob \\") || r.text.contains("--user bob\n"), r.text)
+        let given = try runSwurl(["--curl", "-a", "bob:pw", url])
+        XCTAssertTrue(given.text.contains("--user bob:pw"), given.text)
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/empty", contents: Data())
+        let empty = try runSwurl(["--curl", "--multipart", "POST", url, "f@empty"], directory: dir)
+        XCTAssertFalse(empty.stderr.contains("curl cannot send the part"), empty.stderr)
+        let proc = try runSwurl(["--curl", "--multipart", "POST", url, "f@/proc/sys/kernel/ostype"])
+        XCTAssertTrue(proc.stderr.contains("curl cannot send the part 'f' whole"), proc.stderr)
+    }
+
     /// What swurl judges in a response and curl cannot is a warning, not silence (the printed
     /// command exited 0 where swurl exits 3, 4, 5 or 8); Digest auth turns curl's cookie engine
     /// on, as swurl's keeps the challenge's cookies for the second request; a Cookie item with

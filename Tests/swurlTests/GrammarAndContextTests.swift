@@ -262,9 +262,9 @@ final class GrammarAndContextTests: XCTestCase {
         for (args, why) in [(["--proxy", "http://"], "it names no host"), (["--proxy", "http://127.0.0.1:99999"], "its port '99999' is not 1 to 65535"),
                             (["--proxy", "socks5://[::1"], "its '[' is not closed"), (["--proxy", "://x"], "no scheme before '://'"),
                             (["--resolve", "a:99999:127.0.0.1"], "the port '99999' in 'a:99999:127.0.0.1' is not 1 to 65535"),
-                            (["--max-filesize", "9000000000G"], "'9000000000G' is more than the largest size swurl takes (10^15 bytes)"),
+                            (["--max-filesize", "9000000000G"], "'9000000000G' is not below 10^15 bytes, the largest size swurl takes"),
                             (["--max-filesize", "lots"], "--max-filesize: 'lots' is not a size"),
-                            (["--cache=" + TestPaths.temporaryDirectory() + "/c", "--cache-max", "1e16"], "--cache-max: '1e16' is more than the largest size")] {
+                            (["--cache=" + TestPaths.temporaryDirectory() + "/c", "--cache-max", "1e16"], "--cache-max: '1e16' is not below 10^15 bytes")] {
             let r = try runSwurl(args + [capture.base + "/x"])
             XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(why), "\(args): \(r.stderr)")

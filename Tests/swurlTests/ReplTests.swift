@@ -58,9 +58,12 @@ final class ReplTests: XCTestCase {
     /// line's request went out); `--generate` is refused.
     func testVersionAndGenerateOnALineSendNothing() throws {
         let capture = try CaptureServer()
-        let r = try script(["DELETE /anything --version", "/x --generate man"], [capture.base])
+        let r = try script(["DELETE /anything --version", "/x --generate man", "set --version", "set --generate man", "env"], [capture.base])
         XCTAssertTrue(r.text.hasPrefix("swurl "), r.text)
         XCTAssertTrue(r.stderr.contains("line 2: --generate writes the man page or a completion script"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 3: set --version: it is no default for requests"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 4: set --generate: it is no default for requests"), r.stderr)
+        XCTAssertFalse(r.text.contains("--generate"), r.text)
         try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
     }

@@ -107,7 +107,7 @@ final class SerializerEndToEndTests: XCTestCase {
         try "{}".write(toFile: dir + "/d.json", atomically: true, encoding: .utf8)
         let get = try runSwurl(["--offline", "-f", "GET", ":9/g", "f@d.json"], directory: dir)
         XCTAssertEqual(get.status, 64, get.stderr)
-        XCTAssertTrue(get.stderr.contains("a file field (name@path) is what makes a form multipart"), get.stderr)
+        XCTAssertTrue(get.stderr.contains("(a file field, name@path, or --multipart makes a body"), get.stderr)
     }
 
     func testAMultipartContentTypeItemKeepsTheBoundary() throws {
