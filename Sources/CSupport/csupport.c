@@ -137,6 +137,12 @@ long sw_fs_type(int fd) {
     return (long)fs.f_type;
 }
 
+long sw_path_fs_type(const char *path) {
+    struct statfs fs;
+    if (statfs(path, &fs) != 0) return -1;
+    return (long)fs.f_type;
+}
+
 long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long len) {
     off_t off = (off_t)*in_off;
     ssize_t n = copy_file_range(in_fd, &off, out_fd, NULL, (size_t)len, 0);

@@ -54,12 +54,9 @@ enum DownloadCommand: SwurlCommand {
     static func download(_ prepared: RequestPipeline.Prepared, options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
         let request = prepared.request, transferOptions = prepared.transferOptions, stored = prepared.stored
         // What only shapes a shown body has nothing to shape: the file gets the bytes as received.
-        let shaping = [(options.decoding.sortKeys, "--sort-keys"), (options.decoding.dropNulls, "--drop-nulls"),
-                       (options.decoding.plistAsJSON, "--plist-as json"), (options.decoding.stream, "--stream")]
-            .filter { $0.0 }.map { $0.1 }
-        if !shaping.isEmpty {
-            Swurl.reporter(options, environment)("swurl: note: \(shaping.joined(separator: ", ")) \(shaping.count > 1 ? "shape" : "shapes") a body shown, not a download: the file gets the body as received")
-        }
+        Swurl.noteUnused([(options.decoding.sortKeys, "--sort-keys"), (options.decoding.dropNulls, "--drop-nulls"),
+                          (options.decoding.plistAsJSON, "--plist-as json"), (options.decoding.stream, "--stream")],
+                         verb: ("shapes", "shape"), "a body shown, not a download: the file gets the body as received", options, environment)
         // Heads go to stderr, and only when asked for (-v, -h, --print): stdout stays free.
         var headPrinter: Printer?
         if var selection = options.selection ?? (options.verbose ? PrintSelection(requestHeaders: true, responseHeaders: true) : nil) {

@@ -80,9 +80,9 @@ enum RequestPipeline {
         if options.curl || options.offline, options.har != nil, !options.quiet {
             try? environment.stderr.write("swurl: warning: --har writes no file with \(options.curl ? "--curl" : "--offline"): nothing is sent\n")
         }
-        let unanswered = [(options.checkStatus, "--check-status"), (options.timing != nil, "--timing")].filter { $0.0 }.map { $0.1 }
-        if options.offline, !unanswered.isEmpty, !options.quiet {
-            try? environment.stderr.write("swurl: note: \(unanswered.joined(separator: " and ")) \(unanswered.count > 1 ? "look" : "looks") at a response, and --offline sends nothing\n")
+        if options.offline {
+            Swurl.noteUnused([(options.checkStatus, "--check-status"), (options.timing != nil, "--timing")],
+                             verb: ("looks", "look"), "at a response, and --offline sends nothing", options, environment)
         }
         if options.curl {
             let export = try CurlCommandExport(request: request, options: options, transfer: transferOptions,

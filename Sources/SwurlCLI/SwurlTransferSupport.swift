@@ -59,6 +59,16 @@ extension Swurl {
         }
     }
 
+    /// Notes the options given (`given`'s true ones) that have nothing to act on here:
+    /// "swurl: note: --a and --b VERB REST", VERB in the singular for one option (`looks`) or the
+    /// plural for more (`look`). Not with `--quiet`.
+    static func noteUnused(_ given: [(Bool, String)], verb: (one: String, many: String), _ rest: String,
+                           _ options: CommandOptions, _ environment: Environment) {
+        let names = given.filter { $0.0 }.map { $0.1 }
+        guard !names.isEmpty else { return }
+        reporter(options, environment)("swurl: note: \(names.joined(separator: names.count > 2 ? ", " : " and ")) \(names.count > 1 ? verb.many : verb.one) \(rest)")
+    }
+
     /// Where notices go: stderr, unless `--quiet`.
     static func reporter(_ options: CommandOptions, _ environment: Environment) -> (String) -> Void {
         { line in if !options.quiet { try? environment.stderr.write(line + "\n") } }

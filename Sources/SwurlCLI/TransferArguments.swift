@@ -89,35 +89,18 @@ extension CommandOptions {
     }
 
     /// What is wrong with a proxy URL libcurl would refuse only when sending ("Unsupported proxy
-    /// syntax", exit 1): no host, a port that is not 1 to 65535, an unclosed `[`, a blank; nil
-    /// when it reads as `[scheme://][user[:pw]@]host[:port][/]`.
+    /// syntax", exit 1): libcurl's own URL parser's reason (no host, a port past 65535, an
+    /// unclosed `[`), nil when it takes it. A proxy without a scheme is read as http, as curl does.
     static func proxyFault(_ proxy: String) -> String? {
-        if proxy.hasPrefix("://") { return "it has no scheme before '://'" }
-        var rest = Substring(proxy)
-        if let sep = rest.rangeOfText("://") { rest = rest[sep.upperBound...] }
-        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.contains(where: { $0 == " " || $0 == "\t" }) { return "it has a blank in its host" }
-        var portText: Substring?
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return "its '[' is not closed" }
-            let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { return "it has text after ']'" }
-            if rest.index(after: rest.startIndex) == close { return "it names no host" }
-        } else {
-            if let colon = rest.lastIndex(of: ":") {
-                portText = rest[rest.index(after: colon)...]
-                rest = rest[..<colon]
-            }
-            if rest.isEmpty { return "it names no host" }
+        do {
+            _ = try CurlURL.origin(parsing: proxy.rangeOfText("://") == nil ? "http://" + proxy : proxy)
+            return nil
+        } catch {
+            // "invalid URL '…': REASON": the reason alone, the message names the proxy.
+            let message = error.message
+            guard let colon = message.rangeOfText("': ") else { return message }
+            return String(message[colon.upperBound...])
         }
-        // An empty port is libcurl's default (1080), as curl takes it.
-        if let portText, !portText.isEmpty {
-            guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), (1...65535).contains(port) else {
-                return "its port '\(portText)' is not 1 to 65535"
-            }
-        }
-        return nil
     }
 
     /// Where and how to connect: `--connect-timeout`, `--proxy` (else the proxy variables),

@@ -47,22 +47,19 @@ package enum RegularFile {
     /// such as lxcfs's /proc in a container say so too; read to its end, an empty file is still
     /// no bytes).
     package static func sizeIsTrue(_ st: stat, fd: Int32) -> Bool {
-        guard st.st_size > 0 else { return false }
-        let type = sw_fs_type(fd)
-        guard type >= 0 else { return true }
-        // proc, sysfs, cgroup, cgroup2, debugfs, tracefs, securityfs, configfs.
-        let pseudo: Set<Int> = [0x9fa0, 0x6265_6572, 0x0027_e0eb, 0x6367_7270, 0x6462_6720, 0x7472_6163, 0x7363_6673, 0x6265_6570]
-        return !pseudo.contains(type)
+        st.st_size > 0 && isOrdinary(sw_fs_type(fd))
     }
 
-    /// `sizeIsTrue` for a path (links followed); true when it cannot be opened (the caller's own
-    /// open reports that).
+    /// `sizeIsTrue` for a path (links followed), by statfs(2): no second open beside the
+    /// caller's stat.
     package static func sizeIsTrue(path: [CChar], _ st: stat) -> Bool {
-        guard st.st_size > 0 else { return false }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { return true }
-        defer { close(fd) }
-        return sizeIsTrue(st, fd: fd)
+        st.st_size > 0 && isOrdinary(sw_path_fs_type(path))
+    }
+
+    /// Whether a file system's magic number (-1: unknown) is none of the kernel's own: proc,
+    /// sysfs, cgroup, cgroup2, debugfs, tracefs, securityfs, configfs.
+    private static func isOrdinary(_ type: Int) -> Bool {
+        type < 0 || ![0x9fa0, 0x6265_6572, 0x0027_e0eb, 0x6367_7270, 0x6462_6720, 0x7472_6163, 0x7363_6673, 0x6265_6570].contains(type)
     }
 
     /// The file type, as messages name it.

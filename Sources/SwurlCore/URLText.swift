@@ -4,6 +4,14 @@ package enum URLText {
     /// Schemes swurl sends requests to.
     package static let httpSchemes: Set<String> = ["http", "https"]
 
+    /// Whether `text` starts with a scheme and `:`, with or without `//` (`data:,x`, `mailto:a`).
+    package static func hasSchemePrefix(_ text: String) -> Bool {
+        let u = Array(text.utf8)
+        var i = 0
+        while i < u.count, isSchemeByte(u[i], first: i == 0) { i += 1 }
+        return i > 0 && i < u.count && u[i] == UInt8(ascii: ":")
+    }
+
     /// The scheme of `text` when it starts with `scheme://`.
     package static func schemeOf(_ text: String) -> String? {
         // The common case by bytes: ASCII scheme characters, then `://` and an ASCII byte (or

@@ -44,10 +44,7 @@ package enum RedirectPolicy {
         }
         // libcurl makes a relative Location absolute; one it could not read stays as sent
         // (`data:,x` and `mailto:a` have a scheme and no `//`).
-        let name = location.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
-        let hasScheme = URLText.schemeOf(location) != nil
-            || (name.first?.isLetter == true && location.dropFirst(name.count).hasPrefix(":"))
-        guard hasScheme else { throw refused("could not be read as a URL") }
+        guard URLText.hasSchemePrefix(location) else { throw refused("could not be read as a URL") }
         guard let scheme = URLText.schemeOf(location), URLText.httpSchemes.contains(scheme.lowercased()) else {
             throw refused("is not an http or https URL")
         }

@@ -42,7 +42,7 @@ final class DownloadTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory()
         let r = try runSwurl(["-d", "-o", "j.json", "--sort-keys", "--drop-nulls", try HTTPBin.url("/json")], directory: dir)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("swurl: note: --sort-keys, --drop-nulls shape a body shown, not a download: the file gets the body as received"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: note: --sort-keys and --drop-nulls shape a body shown, not a download: the file gets the body as received"), r.stderr)
         let served = try runSwurl([try HTTPBin.url("/json")])
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/j.json")), served.stdout)
         let quiet = try runSwurl(["-d", "-q", "-o", "k.json", "--stream", try HTTPBin.url("/json")], directory: dir)

@@ -259,8 +259,9 @@ final class GrammarAndContextTests: XCTestCase {
         // A proxy URL or a --resolve port libcurl refused only when sending (exit 1, "Unsupported
         // proxy syntax", "Couldn't parse CURLOPT_RESOLVE entry") is a usage error that says why.
         let capture = try CaptureServer()
-        for (args, why) in [(["--proxy", "http://"], "it names no host"), (["--proxy", "http://127.0.0.1:99999"], "its port '99999' is not 1 to 65535"),
-                            (["--proxy", "socks5://[::1"], "its '[' is not closed"), (["--proxy", "://x"], "no scheme before '://'"),
+        for (args, why) in [(["--proxy", "http://"], "'http://' is not a proxy URL: No host part"),
+                            (["--proxy", "http://127.0.0.1:99999"], "is not a proxy URL: Port number was not a decimal number between 0 and 65535"),
+                            (["--proxy", "socks5://[::1"], "is not a proxy URL: Bad IPv6 address"), (["--proxy", "://x"], "is not a proxy URL: Bad scheme"),
                             (["--resolve", "a:99999:127.0.0.1"], "the port '99999' in 'a:99999:127.0.0.1' is not 1 to 65535"),
                             (["--max-filesize", "9000000000G"], "'9000000000G' is not below 10^15 bytes, the largest size swurl takes"),
                             (["--max-filesize", "lots"], "--max-filesize: 'lots' is not a size"),

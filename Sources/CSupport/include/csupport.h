@@ -37,4 +37,6 @@ int sw_removexattr(const char *path, const char *name);
 // The magic number of the file system fd lies on (fstatfs(2)'s f_type, sys/vfs.h, which Swift's
 // Glibc module does not export); -1 with errno on failure.
 long sw_fs_type(int fd);
+// The same for a path (statfs(2), links followed).
+long sw_path_fs_type(const char *path);
 #endif
