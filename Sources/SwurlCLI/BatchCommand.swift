@@ -144,7 +144,7 @@ enum BatchCommand: SwurlCommand {
             observers.append(try BatchJUnitReport(path: file, inputName: inputName,
                                                   environment: environment, records: records))
         }
-        let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr) : nil
+        let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr, dumb: environment.isDumbTerminal) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
                                  nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report,
                                  observers: observers, progress: progress, har: har,

@@ -16,7 +16,12 @@ final class BatchProgress {
     private var started_ = 0, done = 0, failures = 0
     private var bytes: Int64 = 0
 
-    init(sink: ByteSink) { self.sink = sink }
+    private var redrawn: RedrawnLine
+
+    init(sink: ByteSink, dumb: Bool) {
+        self.sink = sink
+        redrawn = RedrawnLine(dumb: dumb)
+    }
 
     func started() { started_ += 1 }
     func finished(failed: Bool, bytes b: Int64) {
@@ -30,14 +35,14 @@ final class BatchProgress {
         guard force || now - lastDraw >= 0.1 else { return }
         lastDraw = now
         let rate = Double(done) / max(0.001, now - startTime)
-        try? sink.write("\r\u{1B}[K\(done)/\(started_) done, \(failures) failed, \(Int(rate)) req/s, \(ProgressBar.bytes(bytes))")
+        try? sink.write(redrawn.drawing("\(done)/\(started_) done, \(failures) failed, \(Int(rate)) req/s, \(ProgressBar.bytes(bytes))"))
     }
 
     /// Takes the line off the terminal (results are about to be written to it; `draw` puts it
     /// back).
     func clear() {
         guard lastDraw > 0 else { return }
-        try? sink.write("\r\u{1B}[K")
+        try? sink.write(redrawn.erasing())
     }
 
     func finish() {

@@ -16,6 +16,8 @@ struct CurlCommandExport {
     let cookies: [SessionCookie]
     /// The multipart parts, in order (empty unless the body is multipart).
     let parts: [MultipartRequestSerializer.Part]
+    /// The file a streamed body comes from (`@FILE` naming a pipe or a device), nil for stdin.
+    var streamedFile: String? = nil
 
     /// Header fields curl writes itself from the body or its own settings.
     static let leftToCurl: Set<String> = ["content-length", "accept-encoding"]
@@ -76,7 +78,7 @@ struct CurlCommandExport {
             // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
             // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.
             let flag = key == "proxy-authorization" ? "--proxy-header" : "--header"
-            if flag == "--proxy-header" && transfer.proxy.proxy(forScheme: URLText.schemeOf(request.url)?.lowercased() ?? "http") == nil {
+            if flag == "--proxy-header" && transfer.proxy.proxy(forURL: request.url) == nil {
                 warnings.append("send Proxy-Authorization to the server itself: --proxy-header reaches a proxy only (--proxy, or the proxy variables)")
             }
             add(flag, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
@@ -122,6 +124,10 @@ struct CurlCommandExport {
                     let flag = bytes.first == UInt8(ascii: "@") ? "--data-raw " : "--data-binary "
                     lines.append(Array(flag.utf8) + CurlCommandExport.quote(bytes))
                 }
+            } else if let streamedFile {
+                // A pipe or device given as @FILE, too long to print: curl reads it by its name.
+                warnings.append("read '\(streamedFile)' again if it is a pipe: swurl read it to print this command")
+                add("--data-binary", "@" + streamedFile)
             } else {
                 warnings.append("read this body from the command (it is read from stdin or a stream); it reads stdin")
                 add("--data-binary", "@-")
@@ -356,6 +362,14 @@ struct CurlCommandExport {
 
     /// Bytes as a printf format inside single quotes: printable ASCII as is, anything else
     /// (and `\`, `%`, `'`, a leading `-`) as an octal escape (`\000`), so printf writes exactly `bytes`.
+    /// The path of the file sent as the whole body (`@FILE`), nil for stdin (`@-`) or none.
+    static func bodyFile(_ items: [RequestItem]) -> String? {
+        for item in items {
+            if case .file("", let path, _, _) = item.kind, path != "-" { return path }
+        }
+        return nil
+    }
+
     static func printfFormat(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         for (i, b) in bytes.enumerated() {

@@ -214,7 +214,8 @@ final class DownloadReporter: TransferReporter {
     override func transferDidProgress(_ p: TransferProgress) {
         guard shows, file.failedHead == nil, let path = file.path, p.downloaded > 0 || file.written > 0 else { return }
         if bar == nil {
-            let b = ProgressBar(sink: environment.stderr, label: DownloadCommand.baseName(path), columns: columns)
+            let b = ProgressBar(sink: environment.stderr, label: DownloadCommand.baseName(path), columns: columns,
+                                dumb: environment.isDumbTerminal)
             b.initialBytes = file.written - p.downloaded
             bar = b
         }

@@ -104,7 +104,8 @@ enum RequestCommand: SwurlCommand {
             // Not while the request body itself is printed to the terminal (-v): they would interleave.
             if environment.stderrIsTerminal && !options.quiet, let length = request.body?.length, length >= 256 * 1024,
                !(selection.requestBody && terminal) {
-                let bar = ProgressBar(sink: environment.stderr, label: "upload", columns: Swurl.columns(environment))
+                let bar = ProgressBar(sink: environment.stderr, label: "upload", columns: Swurl.columns(environment),
+                                      dumb: environment.isDumbTerminal)
                 uploadBar = bar
                 if terminal { clearing.bar = bar }
                 clearingDiagnostics.bar = bar

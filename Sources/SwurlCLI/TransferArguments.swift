@@ -88,21 +88,6 @@ extension CommandOptions {
         if !args.has(.ignoreNetrc) { transfer.netrc = CommandOptions.loadNetrc(environment) }
     }
 
-    /// What is wrong with a proxy URL libcurl would refuse only when sending ("Unsupported proxy
-    /// syntax", exit 1): libcurl's own URL parser's reason (no host, a port past 65535, an
-    /// unclosed `[`), nil when it takes it. A proxy without a scheme is read as http, as curl does.
-    static func proxyFault(_ proxy: String) -> String? {
-        do {
-            _ = try CurlURL.origin(parsing: proxy.rangeOfText("://") == nil ? "http://" + proxy : proxy)
-            return nil
-        } catch {
-            // "invalid URL '…': REASON": the reason alone, the message names the proxy.
-            let message = error.message
-            guard let colon = message.rangeOfText("': ") else { return message }
-            return String(message[colon.upperBound...])
-        }
-    }
-
     /// Where and how to connect: `--connect-timeout`, `--proxy` (else the proxy variables),
     /// `--unix-socket`, `--resolve`, `-4`/`-6`. Shared by every command that connects (certs too).
     static func parseConnectionArguments(_ args: ParsedArguments, into transfer: inout TransferOptions,
@@ -116,15 +101,14 @@ extension CommandOptions {
                 throw .usage("--proxy: '\(Redactor.url(p))' is HTTPie's PROTOCOL:URL form",
                              hint: "swurl's --proxy takes the proxy's URL alone and uses it for every URL: --proxy \(Redactor.url(String(p[p.index(after: colon)...])))")
             }
-            let scheme = URLBuilder.schemeOf(p)?.lowercased()
-            guard scheme == nil || ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme ?? "") else {
-                throw .usage("--proxy: unsupported proxy scheme in '\(Redactor.url(p))'", hint: "use http://, socks4://, socks4a://, socks5:// or socks5h://")
+            guard ProxySettings.hasKnownScheme(p) else {
+                throw .usage("--proxy: unsupported proxy scheme in '\(Redactor.url(p))'", hint: ProxySettings.schemesHint)
             }
             // curl's `--noproxy '*'` habit typed as `--proxy '*'`: libcurl refused it only when sending (exit 1).
             if p == "*" {
                 throw .usage("--proxy: '*' is not a proxy", hint: "no proxy for this request is --proxy '' (an empty value)")
             }
-            if !p.isEmpty, let why = CommandOptions.proxyFault(p) {
+            if !p.isEmpty, let why = ProxySettings.fault(p) {
                 throw .usage("--proxy: '\(Redactor.url(p))' is not a proxy URL: \(why)", hint: "e.g. --proxy http://127.0.0.1:3128")
             }
             transfer.proxy.explicit = p

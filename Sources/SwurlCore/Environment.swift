@@ -106,9 +106,12 @@ package struct Environment {
     /// Whether colours are allowed at all: `NO_COLOR` (non-empty) and `TERM=dumb` turn them off.
     package var colorsAllowed: Bool {
         if let v = variables["NO_COLOR"], !v.isEmpty { return false }
-        if variables["TERM"] == "dumb" { return false }
+        if isDumbTerminal { return false }
         return true
     }
+
+    /// `TERM=dumb`: a terminal without colours or cursor controls.
+    package var isDumbTerminal: Bool { variables["TERM"] == "dumb" }
 
     /// Resolves a user-given path against `currentDirectory` (`~/` against the home directory).
     package func resolvePath(_ path: String) -> String {

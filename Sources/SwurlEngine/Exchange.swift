@@ -594,8 +594,10 @@ package final class Exchange {
         if !sameOrigin {
             // A Proxy-Authorization item goes to the proxy alone whenever one applies (`Transfer`):
             // through the same proxy it is still the proxy's, at any origin.
-            let proxy = options.proxy.proxy(forScheme: origin.scheme)
-            let sameProxy = proxy != nil && proxy == options.proxy.proxy(forScheme: initialOrigin.scheme)
+            // The proxy each URL goes through (NO_PROXY counted): to a host that goes direct it
+            // would be sent to the server.
+            let proxy = options.unixSocket == nil ? options.proxy.proxy(forURL: current.url) : nil
+            let sameProxy = proxy != nil && proxy == options.proxy.proxy(forURL: request.url)
             for name in RedirectPolicy.credentialHeaders + ["Host"] where !(sameProxy && name == "Proxy-Authorization") {
                 hop.headers.remove(name)
             }

@@ -211,7 +211,10 @@ package enum Reachability {
                 // a trust failure's hints are lines of pins, for a request's stderr.
                 var hint = ""
                 if case .transport(_, let h?) = error { hint = "; " + h }
-                report.verdict = .notReachable(reason: "TLS: \(error.message)" + hint)
+                // The step is named once: "TLS: chain check failed…", not "TLS: TLS chain…".
+                let message = error.message
+                let said = message.hasPrefix("TLS ") ? String(message.dropFirst(4)) : message
+                report.verdict = .notReachable(reason: "TLS: \(said)" + hint)
                 return report
             }
         }

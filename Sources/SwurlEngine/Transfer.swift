@@ -308,8 +308,10 @@ package final class Transfer: EasyTransferHandler {
         var lines = try headerLines()
         // A Proxy-Authorization item is for the proxy when there is one: on its CONNECT for an
         // https URL (as a header for the server it went inside the tunnel, to the origin).
+        // Not when the request goes direct (NO_PROXY, `--proxy ''`): then it is the server's, as
+        // without any proxy (and as --offline shows it).
         if !options.proxy.isEmpty, request.headers.contains("Proxy-Authorization"),
-           options.proxy.proxy(forScheme: URLText.schemeOf(request.url)?.lowercased() ?? "http") != nil {
+           options.unixSocket == nil, options.proxy.proxy(forURL: request.url) != nil {
             let forProxy = lines.filter { Transfer.isProxyAuthorization($0) }
             lines.removeAll { Transfer.isProxyAuthorization($0) }
             try easy.set(.proxyHeaders(forProxy), "the proxy's headers")
@@ -675,13 +677,32 @@ package final class Transfer: EasyTransferHandler {
     package func easyDebug(_ kind: EasyDebugKind, _ bytes: UnsafeRawBufferPointer) {
         do {
             switch kind {
-            case .headerOut: try delegate.transferDidSendRequestHead(Array(bytes))
+            case .headerOut:
+                // A tunnel's CONNECT (https through a proxy) is libcurl's, not the request: -v
+                // and the HAR show the request that went inside, as HTTPie does.
+                if Transfer.isTunnelConnect(bytes) { return }
+                try delegate.transferDidSendRequestHead(Array(bytes))
             case .dataOut: try delegate.transferDidSendRequestBody(bytes)
             case .other: break
             }
         } catch {
             fail(error as? SwurlError ?? .output("\(error)"))
         }
+    }
+}
+
+extension Transfer {
+    /// Whether a sent head is a proxy tunnel's CONNECT: its target is an authority
+    /// (`CONNECT host:port HTTP/1.1`), where a request with CONNECT as its method names a path
+    /// or a URL.
+    static func isTunnelConnect(_ head: UnsafeRawBufferPointer) -> Bool {
+        let method = "CONNECT ".utf8
+        guard head.count > method.count, head.starts(with: method) else { return false }
+        for b in head.dropFirst(method.count) {
+            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\r") { return true }
+            if b == UInt8(ascii: "/") { return false }
+        }
+        return false
     }
 }
 

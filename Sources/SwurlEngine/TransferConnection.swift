@@ -212,6 +212,29 @@ package struct ProxySettings: Sendable, Equatable {
         return true
     }
 
+    /// Whether a proxy URL names a scheme libcurl takes for a proxy (or none: http).
+    package static func hasKnownScheme(_ proxy: String) -> Bool {
+        guard let scheme = URLText.schemeOf(proxy)?.lowercased() else { return true }
+        return ["http", "https", "socks4", "socks4a", "socks5", "socks5h"].contains(scheme)
+    }
+
+    package static let schemesHint = "use http://, socks4://, socks4a://, socks5:// or socks5h://"
+
+    /// What is wrong with a proxy URL libcurl would refuse only when sending ("Unsupported proxy
+    /// syntax", exit 1): libcurl's own URL parser's reason (no host, a port past 65535, an
+    /// unclosed `[`), nil when it takes it. A proxy without a scheme is read as http, as curl does.
+    package static func fault(_ proxy: String) -> String? {
+        do {
+            _ = try CurlURL.origin(parsing: absolute(proxy))
+            return nil
+        } catch {
+            // "invalid URL '…': REASON": the reason alone, the message names the proxy.
+            let message = error.message
+            guard let colon = message.rangeOfText("': ") else { return message }
+            return String(message[colon.upperBound...])
+        }
+    }
+
     /// `proxy` as a URL: a proxy given without a scheme is an http one, as libcurl reads it.
     package static func absolute(_ proxy: String) -> String {
         proxy.containsText("://") ? proxy : "http://" + proxy
@@ -270,9 +293,26 @@ extension EasyHandle {
         let proxy = options.unixSocket != nil ? "" : options.proxy.proxy(forScheme: scheme) ?? ""
         // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
         // host name) would be applied to the proxy's certificate: not supported, said plainly.
-        if proxy.lowercased().hasPrefix("https://") {
-            throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: '\(TerminalSanitizer.clean(Redactor.url(proxy)))'",
-                         hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
+        // Only one the request goes through: a host NO_PROXY bypasses goes direct, as with curl.
+        if !proxy.isEmpty, options.unixSocket == nil, options.proxy.proxy(forURL: url) != nil {
+            let shown = "'\(TerminalSanitizer.clean(Redactor.url(proxy)))' (from \(options.proxy.source(forScheme: scheme)))"
+            if proxy.lowercased().hasPrefix("https://") {
+                throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: \(shown)",
+                             hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")
+            }
+            // --proxy was checked as it was read; a variable's value is checked here, where it
+            // applies (libcurl said "Unsupported proxy syntax" with a hint about the server).
+            if options.proxy.explicit == nil {
+                guard ProxySettings.hasKnownScheme(proxy) else {
+                    throw .usage("unsupported proxy scheme in \(shown)", hint: ProxySettings.schemesHint)
+                }
+                if proxy == "*" || proxy.contains(where: \.isWhitespace) {
+                    throw .usage("\(shown) is not a proxy URL", hint: "e.g. http://127.0.0.1:3128")
+                }
+                if let why = ProxySettings.fault(proxy) {
+                    throw .usage("\(shown) is not a proxy URL: \(TerminalSanitizer.clean(why))", hint: "e.g. http://127.0.0.1:3128")
+                }
+            }
         }
         if !proxy.isEmpty, let parsed = try? CurlURL(parsing: ProxySettings.absolute(proxy)) {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the proxy URL") }

@@ -11,6 +11,7 @@ package final class ProgressBar {
     private var lastDraw = -1.0
     private var spinner = 0
     private var drawn = false
+    private var redrawn: RedrawnLine
     /// Set once other output took the terminal: the bar is gone for good.
     private var retired = false
     /// Bytes that were already there when this run started (a resumed download); they count
@@ -21,8 +22,10 @@ package final class ProgressBar {
     ///   - label: what moves (a file name), shown first.
     ///   - columns: the terminal width (default 80).
     ///   - clock: monotonic seconds (default: the system's monotonic clock; replaceable in tests).
-    package init(sink: ByteSink, label: String, columns: Int = 80, clock: (() -> Double)? = nil) {
+    ///   - dumb: the terminal is `TERM=dumb` (no control to erase a line: spaces do).
+    package init(sink: ByteSink, label: String, columns: Int = 80, dumb: Bool = false, clock: (() -> Double)? = nil) {
         self.sink = sink
+        self.redrawn = RedrawnLine(dumb: dumb)
         self.label = TerminalSanitizer.clean(label)
         self.width = max(2, columns)
         let clock = clock ?? { MonotonicClock.now() }
@@ -59,13 +62,13 @@ package final class ProgressBar {
     package func retire() {
         guard !retired else { return }
         retired = true
-        if drawn { try? sink.write("\r\u{1B}[K") }
+        if drawn { try? sink.write(redrawn.erasing()) }
         drawn = false
     }
 
     private func draw(_ text: String) {
         drawn = true
-        try? sink.write("\r" + text + "\u{1B}[K")
+        try? sink.write(redrawn.drawing(text))
     }
 
     /// The text of one drawing (without the carriage return).
@@ -161,5 +164,28 @@ package final class ProgressClearingSink: ByteSink {
         }
         if let last = bytes.last { lastByte = last }
         try target.write(handingOver: &bytes)
+    }
+}
+
+/// A line drawn over and over on a terminal (a progress display): a carriage return, the text,
+/// and what erases the rest of the last drawing: `ESC[K`, or spaces on a terminal that has no
+/// such control (`TERM=dumb`: Emacs' shell, some CI consoles show `^[[K`).
+package struct RedrawnLine {
+    private let dumb: Bool
+    private var width = 0
+
+    package init(dumb: Bool) { self.dumb = dumb }
+
+    /// The bytes that draw `text` over the last drawing.
+    package mutating func drawing(_ text: String) -> String {
+        let n = DisplayWidth.columns(text)
+        defer { width = n }
+        return dumb ? "\r" + text + String(repeating: " ", count: max(0, width - n)) : "\r" + text + "\u{1B}[K"
+    }
+
+    /// The bytes that take the last drawing off its line, leaving the cursor at its start.
+    package mutating func erasing() -> String {
+        defer { width = 0 }
+        return dumb ? "\r" + String(repeating: " ", count: width) + "\r" : "\r\u{1B}[K"
     }
 }

@@ -186,4 +186,57 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(connects.count, 2, "\(connects)")
         XCTAssertTrue(connects.allSatisfy { $0.contains("Proxy-Authorization: Basic eHg6eXk=") }, "\(connects)")
     }
+
+    /// Through a tunnel, -v showed the proxy's CONNECT in place of the request (its headers,
+    /// items and body were never shown). A host NO_PROXY bypasses goes direct: an https:// proxy
+    /// variable no longer refuses it, and a Proxy-Authorization item goes to the server, as
+    /// without a proxy; at a redirect from a proxied origin to a bypassed one it is dropped (it
+    /// would reach that server).
+    func testThroughATunnelVerboseShowsTheRequestAndNoProxyGoesDirect() throws {
+        let log = TestPaths.temporaryDirectory() + "/connect-v.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let pki = try CertificateFactory.shared()
+        let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let viaProxy = ["https_proxy": "http://127.0.0.1:\(proxy.port)", "NO_PROXY": "", "no_proxy": ""]
+        let v = try runSwurl(["-v", "--cacert", pki.path("root.pem"), "POST", origin.base + "/x", "X-Item:1", "a=b"],
+                             environment: viaProxy)
+        XCTAssertEqual(v.status, 0, v.stderr)
+        XCTAssertTrue(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("CONNECT "), "the request did not go through the proxy")
+        XCTAssertTrue(v.text.contains("POST /x HTTP/1.1"), v.text)
+        XCTAssertTrue(v.text.contains("X-Item: 1"), v.text)
+        XCTAssertTrue(v.text.contains("{\"a\":\"b\"}"), v.text)
+        XCTAssertFalse(v.text.contains("CONNECT"), v.text)
+
+        let bypass = ["https_proxy": "https://127.0.0.1:\(proxy.port)", "NO_PROXY": "127.0.0.1"]
+        let direct = try runSwurl(["--cacert", pki.path("root.pem"), origin.base + "/d", "Proxy-Authorization:Basic eHg6eXk="],
+                                  environment: bypass)
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        XCTAssertTrue(String(decoding: origin.captured, as: UTF8.self).contains("Proxy-Authorization: Basic eHg6eXk="))
+        // Not bypassed, the https:// proxy is refused, and named by its variable.
+        let refused = try runSwurl(["--cacert", pki.path("root.pem"), origin.base + "/d"],
+                                   environment: ["https_proxy": "https://127.0.0.1:\(proxy.port)", "NO_PROXY": ""])
+        XCTAssertEqual(refused.status, 64, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("(from https_proxy or HTTPS_PROXY)"), refused.stderr)
+        // A variable's bad proxy is named before anything is sent, as --proxy's is (libcurl said
+        // "Unsupported proxy syntax" and the hint was about the server).
+        for bad in ["ftp://127.0.0.1:\(proxy.port)", "http://127.0.0.1:99999", "*", " 127.0.0.1:\(proxy.port)"] {
+            let r = try runSwurl([origin.base.replacingOccurrences(of: "https:", with: "http:") + "/p"],
+                                 environment: ["http_proxy": bad, "NO_PROXY": ""])
+            XCTAssertEqual(r.status, 64, bad + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("(from http_proxy)"), r.stderr)
+        }
+
+        // Proxied 127.0.0.1 redirects to localhost, which goes direct: the item is not sent there.
+        let landing = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let first = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")), serverConfig: """
+            location = /away { return 302 https://localhost:\(landing.server.port)/landed; }
+            """)
+        let followed = try runSwurl(["--cacert", pki.path("root.pem"), "-F", first.url("/away"), "Proxy-Authorization:Basic eHg6eXk="],
+                                    environment: ["https_proxy": "http://127.0.0.1:\(proxy.port)", "NO_PROXY": "localhost"])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        let landed = String(decoding: landing.captured, as: UTF8.self)
+        XCTAssertTrue(landed.hasPrefix("GET /landed"), landed)
+        XCTAssertFalse(landed.lowercased().contains("proxy-authorization"), landed)
+    }
 }

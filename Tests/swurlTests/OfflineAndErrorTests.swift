@@ -200,6 +200,13 @@ final class OfflineAndErrorTests: XCTestCase {
         let streamed = try big.json()
         XCTAssertEqual(streamed["length"] as? Int, (1 << 20) + 10)
         XCTAssertEqual((streamed["headers"] as? [String: String])?["Transfer-Encoding"], "chunked")
+        // --curl names such a file (curl reads it by name), not stdin: `@-` would read the
+        // terminal or the wrong pipe.
+        let curl = try runSwurl(["--curl", "POST", sink.url + "/p", "@/dev/stdin"], stdin: Data(repeating: 0x62, count: (1 << 20) + 10))
+        XCTAssertEqual(curl.status, 0, curl.stderr)
+        XCTAssertTrue(curl.text.contains("--data-binary @/dev/stdin"), curl.text)
+        XCTAssertFalse(curl.text.contains("@-"), curl.text)
+        XCTAssertTrue(curl.stderr.contains("curl cannot read '/dev/stdin' again if it is a pipe"), curl.stderr)
     }
 
     /// Text from a server inside an error message is made visible, never interpreted.

@@ -303,6 +303,8 @@ final class ReachTests: XCTestCase {
         // Untrusted chain (no --cacert): 7 as well; plain http to the same port is not checked for TLS.
         let untrusted = try runSwurl(["reach", server.url])
         XCTAssertEqual(untrusted.status, 7, untrusted.text)
+        // The step is named once ("TLS: chain check failed", not "TLS: TLS chain check failed").
+        XCTAssertTrue(lastLine(untrusted).hasPrefix("not reachable (TLS: chain check failed for "), untrusted.text)
         // -k: the chain is not checked (and said so), a pin still is.
         let insecure = try runSwurl(["reach", "-k", server.url])
         XCTAssertEqual(insecure.status, 0, insecure.text + insecure.stderr)

@@ -16,6 +16,27 @@ final class ProgressBarTests: XCTestCase {
         XCTAssertLessThanOrEqual(line.count, 80)
     }
 
+    /// On TERM=dumb (no cursor controls) the bar is redrawn over with spaces, never `ESC[K`,
+    /// which such a terminal shows as `^[[K`.
+    func testADumbTerminalGetsNoEraseControl() {
+        let sink = MemorySink()
+        var now = 0.0
+        let bar = ProgressBar(sink: sink, label: "file.bin", columns: 80, dumb: true, clock: { now })
+        bar.update(done: 1 << 20, total: 4 << 20)
+        now = 1
+        bar.update(done: 2 << 20, total: 4 << 20)
+        bar.retire()
+        XCTAssertFalse(sink.bytes.contains(0x1B), sink.text)
+        XCTAssertTrue(sink.text.hasSuffix(" \r"), sink.text)
+        var line = RedrawnLine(dumb: true)
+        XCTAssertEqual(line.drawing("abcdef"), "\rabcdef")
+        XCTAssertEqual(line.drawing("文"), "\r文    ")
+        XCTAssertEqual(line.erasing(), "\r  \r")
+        var ansi = RedrawnLine(dumb: false)
+        XCTAssertEqual(ansi.drawing("ab"), "\rab\u{1B}[K")
+        XCTAssertEqual(ansi.erasing(), "\r\u{1B}[K")
+    }
+
     /// Wide characters take two columns: a name in Chinese (or with emoji) is cut by columns, and
     /// the line still ends before the terminal's last column, whatever the width.
     func testWideNamesAreCountedInColumns() {
