@@ -133,6 +133,7 @@ enum DownloadCommand: SwurlCommand {
                     Swurl.report(error, environment: environment)
                 }
             }
+            if let failed = session.failedHopTiming { Swurl.printTiming(failed, options, environment) }
             throw error
         }
         // What the cache did, with -v (after the bar is put away), as a request says it.

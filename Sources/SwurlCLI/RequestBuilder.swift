@@ -311,9 +311,24 @@ package struct RequestBuilder {
 
     /// Stdin as the body when it holds anything (an empty stdin, `</dev/null`, is no body at all).
     private func stdinBody() throws(SwurlError) -> RequestBody? {
+        RequestBuilder.noteWhileStdinIsSilent(environment, seconds: RequestBuilder.stdinPatience)
         // --curl prints a command that reads stdin itself (`--data-binary @-`), as before.
         let body = try heldBody(environment.stdin, label: "stdin", size: environment.stdinFileSize, readAhead: !options.curl)
         return body.length == 0 ? nil : body
+    }
+
+    /// How long stdin may stay silent before a note says that swurl is reading it (HTTPie
+    /// waits 10 s too).
+    static let stdinPatience = 10
+
+    /// A pipe left open with nothing written (ssh without -n, `docker run -i`, a CI agent's
+    /// inherited stdin) held a POST or DELETE forever without a word: after `seconds` with no
+    /// byte and no end, a note names what swurl waits for and how not to.
+    static func noteWhileStdinIsSilent(_ environment: Environment, seconds: Int) {
+        guard let source = environment.stdin as? FileDescriptorSource, environment.stdinFileSize == nil else { return }
+        var pending = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pending, 1, Int32(seconds * 1000)) == 0 else { return }
+        try? environment.stderr.write("swurl: note: waiting for the request body on stdin (nothing came in \(seconds) s); end it with Ctrl-D, or give --ignore-stdin (or </dev/null) to send none\n")
     }
 
     /// A body read from a stream (stdin, a pipe, a file of /proc) of `size` bytes, nil when

@@ -79,6 +79,10 @@ package final class Transfer: EasyTransferHandler {
     /// Whether a header line arrived since the progress callback last looked.
     private var headerArrived = false
     private var lastCounts: (Int64, Int64) = (0, 0)
+    /// With a body: when libcurl first asked for its bytes, and when the first response line
+    /// came after that (`measuredTiming` takes the first byte's time from them).
+    private var bodyAskedAt: Double?
+    private var answeredAt: Double?
     /// A response the cache serves instead of the network.
     let replay: Replay?
     /// The final response's Content-Encoding when it named a coding libcurl cannot decode, so
@@ -233,6 +237,14 @@ package final class Transfer: EasyTransferHandler {
     var measuredTiming: TransferTiming {
         var timing = TransferTiming(easy)
         timing.bodyBytesRead = bodyBytesRead
+        // With a body, libcurl 7.88 sets CURLINFO_STARTTRANSFER when the upload starts, so the
+        // server's think time counted as transfer (--timing, a batch's time_first_byte, the
+        // report's and HAR's wait): the first byte is then when the ready connection started
+        // sending plus the time from the body's first read to the response's first line. (A
+        // libcurl that counts it right already gives at least that.)
+        if let asked = bodyAskedAt, let answered = answeredAt {
+            timing.startTransfer = min(timing.total, max(timing.startTransfer, timing.preTransfer + max(0, answered - asked)))
+        }
         return timing
     }
 
@@ -494,6 +506,7 @@ package final class Transfer: EasyTransferHandler {
 
     package func easyReadBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         guard let reader = bodyReader else { return 0 }
+        if bodyAskedAt == nil { bodyAskedAt = Transfer.now() }
         do {
             let n = try reader.read(into: buffer)
             if n > 0 {
@@ -545,6 +558,7 @@ package final class Transfer: EasyTransferHandler {
         // The line stays bytes: the fields are made from them once, when the head is complete.
         let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
         let isStatusLine = Transfer.isStatusLine(line)
+        if isStatusLine, bodyAskedAt != nil, answeredAt == nil, !Transfer.isInterim(line) { answeredAt = Transfer.now() }
         if isStatusLine {
             headerCount = 0
             headerBytes = 0
@@ -651,6 +665,13 @@ package final class Transfer: EasyTransferHandler {
 
     /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,
     /// so a combining mark after the slash makes it no status line.
+    /// Whether a status line is a 1xx other than 101 (`100 Continue`, `103 Early Hints`), which
+    /// comes before the answer (a server may send a 100 before it reads the body).
+    static func isInterim(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let space = line.firstIndex(of: 0x20), space + 3 < line.count else { return false }
+        return line[space + 1] == UInt8(ascii: "1") && !(line[space + 2] == UInt8(ascii: "0") && line[space + 3] == UInt8(ascii: "1"))
+    }
+
     static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
         guard line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F
         else { return false }

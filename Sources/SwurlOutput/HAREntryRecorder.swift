@@ -18,8 +18,6 @@ final class HAREntryRecorder: HopTap {
     /// When the head left and when the last body bytes did (monotonic seconds): `timings.send`.
     private var headSentAt: Double?
     private var bodySentAt: Double?
-    /// When the first response head arrived (monotonic seconds).
-    private var headReceivedAt: Double?
     private var responseHead: HTTPResponseHead?
     private var bodyBytes: Int64 = 0
     private var bodyText: [UInt8] = []
@@ -40,7 +38,6 @@ final class HAREntryRecorder: HopTap {
         sentHead = bytes
         headSentAt = MonotonicClock.now()
         bodySentAt = nil
-        headReceivedAt = nil
     }
 
     func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
@@ -48,9 +45,6 @@ final class HAREntryRecorder: HopTap {
     }
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
-        // The answer's head: a 100 Continue arrives before the body is sent, and `send` runs
-        // until the body's last byte left, not until then.
-        if headReceivedAt == nil, head.status >= 200 || head.status == 101 { headReceivedAt = MonotonicClock.now() }
         // 1xx heads come before the response; a 101 is the response.
         if head.status < 200 && head.status != 101 { informationalHeadBytes += Int64(HAREntryRecorder.headSize(head)) }
         guard head.status >= 200 || head.status == 101 || responseHead == nil else { return }
@@ -79,7 +73,7 @@ final class HAREntryRecorder: HopTap {
 
     private func record(_ end: HopEnd, _ out: inout ByteBuffer) {
         let t = end.timing
-        let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds(), firstByteAfterHead: firstByteAfterHead())
+        let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds())
         out.recordDouble(end.endedAt - max(0, t.total))
         out.recordInt(timings.blocked)
         out.recordInt(timings.dns)
@@ -154,14 +148,6 @@ final class HAREntryRecorder: HopTap {
     private func sendSeconds() -> Double {
         guard let start = headSentAt, let end = bodySentAt else { return 0 }
         return max(0, end - start)
-    }
-
-    /// With a body: seconds from the request head leaving to the response head arriving
-    /// (libcurl 7.88 starts CURLINFO_STARTTRANSFER when an upload starts, not at the first
-    /// response byte); nil without a body or a response.
-    private func firstByteAfterHead() -> Double? {
-        guard bodySentAt != nil, let sent = headSentAt, let received = headReceivedAt else { return nil }
-        return max(0, received - sent)
     }
 
     private func postData(_ body: RequestBody, _ w: inout JSONWriter) {

@@ -11,9 +11,8 @@ import SwurlCore
 ///   connection: the whole wait for it).
 /// - `send`: the time from the request head leaving to the last body bytes leaving, as the
 ///   debug callback saw them (0 without a body); `wait`: the rest up to CURLINFO_STARTTRANSFER
-///   (the first response byte); `receive`: from there to CURLINFO_TOTAL. With a body, libcurl
-///   7.88 sets STARTTRANSFER when the upload starts, so the first byte is then taken as the
-///   request head leaving plus the time until the response head arrived (`firstByteAfterHead`).
+///   (the first response byte; with a body, as `Transfer.measuredTiming` corrects it for
+///   libcurl 7.88); `receive`: from there to CURLINFO_TOTAL.
 ///   A hop that failed before any response byte waits until it ended; one that failed before it
 ///   was ready to send (CURLINFO_PRETRANSFER 0: refused, a connect timeout, a failed TLS
 ///   handshake) spent the time after its look-up in `connect`, and one that failed before its
@@ -27,7 +26,7 @@ struct HARTimings {
     var wait: Int64 = 0
     var receive: Int64 = 0
 
-    init(_ t: TransferTiming, failed: Bool, sendSeconds: Double, firstByteAfterHead: Double? = nil) {
+    init(_ t: TransferTiming, failed: Bool, sendSeconds: Double) {
         func us(_ s: Double) -> Int64 { s.isFinite && s > 0 ? Int64((s * 1_000_000).rounded()) : 0 }
         let total = us(t.total)
         let lookup = min(us(t.nameLookup), total), tcp = min(us(t.connect), total), tls = min(us(t.appConnect), total)
@@ -47,7 +46,7 @@ struct HARTimings {
             ready = total
         }
         let pre = min(max(us(t.preTransfer), ready), total)
-        let start = firstByteAfterHead.map { pre + us($0) } ?? (t.startTransfer > 0 ? us(t.startTransfer) : total)
+        let start = t.startTransfer > 0 ? us(t.startTransfer) : total
         let firstByte = min(max(start, pre), total)
         blocked = pre - ready
         send = min(us(sendSeconds), firstByte - pre)

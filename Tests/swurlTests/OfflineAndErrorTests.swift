@@ -209,6 +209,29 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertTrue(curl.stderr.contains("curl cannot read '/dev/stdin' again if it is a pipe"), curl.stderr)
     }
 
+    /// A body method with stdin a pipe that stays open and silent (ssh without -n, a CI agent)
+    /// waited without a word: after 10 s a note says what swurl reads and how not to; what
+    /// comes later is still the body. --timing is written for a failed transfer too.
+    func testASilentStdinPipeGetsANoteAndTimingFollowsAFailure() throws {
+        let sink = try SinkServer()
+        let r = try runProcess("/bin/bash", ["-c", "(sleep 11; printf late) | \"$0\" DELETE \"$1\"", TestPaths.binary, sink.url + "/d"], check: false)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: note: waiting for the request body on stdin"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--ignore-stdin"), r.stderr)
+        let received = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        XCTAssertEqual(received?["length"] as? Int, 4)
+        // A body that comes at once gets no note.
+        let quick = try runSwurl(["DELETE", sink.url + "/d"], stdin: Data("now".utf8))
+        XCTAssertEqual(quick.status, 0, quick.stderr)
+        XCTAssertFalse(quick.stderr.contains("note"), quick.stderr)
+
+        let refused = try runSwurl(["--timing=json", "http://127.0.0.1:1/"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        let line = refused.stderr.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
+        let timing = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        XCTAssertNotNil(timing?["total"], refused.stderr)
+    }
+
     /// Text from a server inside an error message is made visible, never interpreted.
     func testErrorMessagesQuotingServerTextAreTerminalSafe() throws {
         let fixtures = try FixtureServer()

@@ -24,6 +24,25 @@ final class TimingTests: XCTestCase {
         XCTAssertEqual(t["http_version"] as? String, "1.1")
     }
 
+    /// With a body, libcurl 7.88 starts its first-byte clock when the upload starts: the
+    /// server's think time showed as transfer (wait 0.4 ms, transfer 2 s) in --timing, a
+    /// batch's time_first_byte and the report's bars. The wait is the server's now.
+    func testARequestWithABodyWaitsForItsFirstByte() throws {
+        let r = try runSwurl(["--timing=json", "POST", try HTTPBin.url("/delay/0.5"), "a=1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let line = try XCTUnwrap(r.stderr.split(separator: "\n").last)
+        let t = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertGreaterThanOrEqual(t["wait"] as? Double ?? 0, 0.5, String(line))
+        XCTAssertLessThan(t["transfer"] as? Double ?? 1, 0.5, String(line))
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "POST \(try HTTPBin.url("/delay/0.5")) a=1\n".write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
+        let batch = try runSwurl(["batch", dir + "/lines", "--jsonl", "-q"])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(batch.text.utf8)) as? [String: Any])
+        XCTAssertGreaterThanOrEqual(result["time_first_byte"] as? Double ?? 0, 0.5, batch.text)
+    }
+
     func testRedirectTimeIsPartOfTheTotal() throws {
         let r = try runSwurl(["-F", "--timing=json", try HTTPBin.url("/redirect/2")])
         let line = try XCTUnwrap(r.stderr.split(separator: "\n").last)
