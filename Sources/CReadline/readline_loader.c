@@ -20,6 +20,7 @@ static int (*p_rl_crlf)(void);
 static int (*p_rl_on_new_line)(void);
 static void (*p_rl_redisplay)(void);
 static void (*p_rl_reset_screen_size)(void);
+static void (*p_rl_cleanup_after_signal)(void);
 static void (*p_rl_replace_line)(const char *, int);
 static char **(*p_rl_completion_matches)(const char *, rl_compentry_func_t *);
 static void (*p_stifle_history)(int);
@@ -58,6 +59,7 @@ int sw_rl_load(void) {
     RESOLVE(h, p_rl_on_new_line, "rl_on_new_line");
     RESOLVE(h, p_rl_redisplay, "rl_redisplay");
     RESOLVE(h, p_rl_reset_screen_size, "rl_reset_screen_size");
+    RESOLVE(h, p_rl_cleanup_after_signal, "rl_cleanup_after_signal");
     RESOLVE(h, p_rl_replace_line, "rl_replace_line");
     RESOLVE(h, p_rl_completion_matches, "rl_completion_matches");
     RESOLVE(h, p_stifle_history, "stifle_history");
@@ -113,6 +115,8 @@ void sw_rl_clear_line(void) {
 }
 
 void sw_rl_empty_line(void) { p_rl_replace_line("", 0); }
+
+void sw_rl_restore_terminal(void) { p_rl_cleanup_after_signal(); }
 
 void sw_rl_set_completion_over(int over) { *v_rl_attempted_completion_over = over; }
 void sw_rl_set_suppress_append(int suppress) { *v_rl_completion_suppress_append = suppress; }

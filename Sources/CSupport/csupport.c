@@ -31,7 +31,13 @@ static void sw_set_handler(int sig, void (*handler)(int)) {
     sigaddset(&sa.sa_mask, SIGHUP);
     sigaction(sig, &sa, NULL);
 }
-void sw_install_sigint_handler(void) { sw_set_handler(SIGINT, sw_on_sigint); }
+// A SIGINT the parent set to be ignored stays ignored, as curl leaves it: a background job of a
+// non-interactive shell (`swurl … &` in a script) is spared the terminal's Ctrl-C that way.
+void sw_install_sigint_handler(void) {
+    struct sigaction old;
+    if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_IGN) return;
+    sw_set_handler(SIGINT, sw_on_sigint);
+}
 // The orderly stop after SIGTERM may not keep the process from ending: if it has not ended
 // SW_TERM_GRACE seconds after the signal (a write blocked on a pipe nobody reads, on any
 // thread), SIGALRM ends it by SIGTERM, as the default action would have at once (temporary
@@ -107,16 +113,50 @@ int sw_set_echo(int fd, int on) {
     return tcsetattr(fd, TCSAFLUSH, &t);
 }
 
+static const int sw_prompt_ending[] = { SIGTERM, SIGHUP, SIGQUIT };
+#define SW_PROMPT_ENDING (sizeof sw_prompt_ending / sizeof sw_prompt_ending[0])
+static volatile sig_atomic_t sw_prompt_signal = 0;
+static int sw_prompt_caught[SW_PROMPT_ENDING];
+static void sw_on_prompt_signal(int sig) { if (!sw_prompt_signal) sw_prompt_signal = sig; }
+
+void sw_prompt_signals(int on) {
+    for (size_t i = 0; i < SW_PROMPT_ENDING; i++) {
+        int sig = sw_prompt_ending[i];
+        if (on) {
+            struct sigaction old;
+            sw_prompt_caught[i] = sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL;
+            if (sw_prompt_caught[i]) sw_set_handler(sig, sw_on_prompt_signal);
+        } else if (sw_prompt_caught[i]) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = SIG_DFL;
+            sigemptyset(&sa.sa_mask);
+            sigaction(sig, &sa, NULL);
+            sw_prompt_caught[i] = 0;
+        }
+    }
+    // Default first, then the check: none is lost between them (readline has returned, the
+    // terminal is as it was).
+    if (!on && sw_prompt_signal) sw_end_by_prompt_signal();
+}
+
+void sw_end_by_prompt_signal(void) { sw_end_by_signal(sw_prompt_signal ? sw_prompt_signal : SIGTERM); }
+
 int sw_read_key(int fd) {
+    // The signals the wait ends on are blocked but while waiting in ppoll: one that comes
+    // between the check and the wait is not lost.
     sigset_t block, old, waiting;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
+    for (size_t i = 0; i < SW_PROMPT_ENDING; i++) sigaddset(&block, sw_prompt_ending[i]);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     waiting = old;
     sigdelset(&waiting, SIGINT);
+    for (size_t i = 0; i < SW_PROMPT_ENDING; i++) sigdelset(&waiting, sw_prompt_ending[i]);
     int result = -1;
     struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
     for (;;) {
+        if (sw_prompt_signal) { result = -3; break; }
         if (sw_sigint_seen) { result = -2; break; }
         int r = ppoll(&p, 1, NULL, &waiting);
         if (r < 0 && errno == EINTR) continue;

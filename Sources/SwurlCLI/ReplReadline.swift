@@ -24,6 +24,7 @@ enum ReplReadline {
         ReplState.session = session
         // `swurl repl > file` on a terminal: the prompt and the echo stay on the terminal.
         let out = !session.environment.stdoutIsTerminal && session.environment.stderrIsTerminal ? stderr : nil
+        ReplState.promptStream = out
         sw_rl_configure(strdup("swurl"), out, strdup(" \t\n"),
                         { text, start, _ in ReplReadline.complete(text, Int(start)) },
                         {
@@ -38,7 +39,11 @@ enum ReplReadline {
         while true {
             Interrupt.arm()
             ReplState.continuing = pending != nil
+            // SIGTERM, SIGHUP or SIGQUIT at the prompt (`kill`, a closed window) put the terminal
+            // back before ending swurl by the signal (it stayed raw, without echo).
+            sw_prompt_signals(1)
             let read = readLine(pending == nil ? prompt(session) : continuationPrompt)
+            sw_prompt_signals(0)
             ReplState.continuing = false
             if ReplState.abandoned {
                 ReplState.abandoned = false
@@ -151,6 +156,12 @@ enum ReplReadline {
             clearLineAfterInterrupt()
             let key = sw_read_key(fileno(stream))
             if key == -2 { continue }
+            if key == -3 {
+                sw_rl_restore_terminal()
+                fputs("\n", ReplState.promptStream ?? stdout)
+                fflush(nil)
+                sw_end_by_prompt_signal()
+            }
             return key < 0 ? EOF : key
         }
     }
@@ -192,6 +203,8 @@ enum ReplState {
     /// Whether readline is reading a command's next line (`> `), and whether Ctrl-C dropped it.
     nonisolated(unsafe) static var continuing = false
     nonisolated(unsafe) static var abandoned = false
+    /// Where the prompt is drawn when not on stdout (stdout is a file: stderr).
+    nonisolated(unsafe) static var promptStream: UnsafeMutablePointer<FILE>?
 }
 
 /// The history file: `$XDG_STATE_HOME/swurl/history` (default `~/.local/state/swurl/history`),

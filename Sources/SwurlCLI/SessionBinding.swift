@@ -164,7 +164,15 @@ struct SessionBinding {
         guard !readOnly else { return }
         let after = updated(options: options, transfer: transfer, cookies: session.cookiesAfterExchange,
                             handed: session.cookiesHanded)
-        let warnings = try store.save(from: loaded, to: after, now: Int64(Exchange.wallClock()))
+        let warnings: [String]
+        do {
+            warnings = try store.save(from: loaded, to: after, now: Int64(Exchange.wallClock()))
+        } catch .interrupted {
+            // Stopped while another run held the session's lock: the response was received (and
+            // written) whole; what the exit status says was stopped is the session's saving.
+            try? environment.stderr.write("swurl: the session was not saved: stopped while waiting for another run's lock on it\n")
+            throw .interrupted
+        }
         for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
     }
 }

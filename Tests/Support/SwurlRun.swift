@@ -43,19 +43,21 @@ package func runSwurl(_ arguments: [String], stdin: Data? = nil, stdinFile: Stri
 /// returns how it ended ("-15": by SIGTERM; "0": normally). With
 /// `stdoutUnread`, stdout is a pipe nobody reads, and swurl starts with SIGALRM blocked (as a
 /// parent may leave it); with `parentIgnores`, it starts with `signal` ignored (nohup); with
-/// `holdingLock`, another process holds that file's lock (`flock`) meanwhile.
+/// `holdingLock`, another process holds that file's lock (`flock`) meanwhile; with `stderrFile`,
+/// swurl's stderr goes to that file.
 package func runSwurlUntilSignalled(_ args: [String], in directory: String, signal: String = "SIGTERM", stdoutUnread: Bool = false,
-                                    parentIgnores: Bool = false, holdingLock: String? = nil, readyFile: String? = nil) throws -> String {
+                                    parentIgnores: Bool = false, holdingLock: String? = nil, readyFile: String? = nil,
+                                    stderrFile: String? = nil) throws -> String {
     let script = """
     import fcntl, glob, json, os, signal, subprocess, sys, time
-    binary, where, args, unread, lock, sig, ignore, ready = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1", sys.argv[5], getattr(signal, sys.argv[6]), sys.argv[7] == "1", sys.argv[8]
+    binary, where, args, unread, lock, sig, ignore, ready, errfile = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4] == "1", sys.argv[5], getattr(signal, sys.argv[6]), sys.argv[7] == "1", sys.argv[8], sys.argv[9]
     if lock:
         held = open(lock, "a")
         fcntl.flock(held, fcntl.LOCK_EX)
     def pre():
         if unread: signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         if ignore: signal.signal(sig, signal.SIG_IGN)
-    p = subprocess.Popen([binary] + args, cwd=where, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    p = subprocess.Popen([binary] + args, cwd=where, stdin=subprocess.DEVNULL, stderr=open(errfile, "wb") if errfile else subprocess.DEVNULL,
                          stdout=subprocess.PIPE if unread else subprocess.DEVNULL, preexec_fn=pre)
     deadline = time.time() + 30
     while time.time() < deadline and not glob.glob(os.path.join(where, ".*.swurl-*")):
@@ -89,7 +91,7 @@ package func runSwurlUntilSignalled(_ args: [String], in directory: String, sign
     """
     let json = String(decoding: try JSONSerialization.data(withJSONObject: args), as: UTF8.self)
     let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, directory, json, stdoutUnread ? "1" : "0",
-                                                holdingLock ?? "", signal, parentIgnores ? "1" : "0", readyFile ?? ""])
+                                                holdingLock ?? "", signal, parentIgnores ? "1" : "0", readyFile ?? "", stderrFile ?? ""])
     return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 

@@ -77,6 +77,8 @@ final class BrokenPipeAndHangupTests: XCTestCase {
         XCTAssertEqual(try hiddenFiles(), [], "no temporary file left")
         // Ignored by the parent (nohup): the request runs to its end.
         XCTAssertEqual(try runSwurlUntilSignalled(args + [try HTTPBin.url("/delay/1")], in: dir, signal: "SIGHUP", parentIgnores: true), "0")
+        // So is an ignored SIGINT (a background job of `sh`), as curl leaves it.
+        XCTAssertEqual(try runSwurlUntilSignalled(args + [try HTTPBin.url("/delay/1")], in: dir, signal: "SIGINT", parentIgnores: true), "0")
     }
 
     /// Ctrl-C while the response waits for a reader that does not read (`swurl URL | less`):

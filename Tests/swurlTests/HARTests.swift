@@ -427,9 +427,13 @@ final class HARTests: XCTestCase {
     /// exchange ends as interrupted, its HAR file written, nothing left behind.
     func testSIGTERMStopsASessionsWaitForItsLock() throws {
         try FileManager.default.createDirectory(atPath: dir + "/sess", withIntermediateDirectories: true)
-        let status = try terminated(["--session", dir + "/sess/work.json", "--har", "r.har", "-o", "out.json", try HTTPBin.url("/get")],
-                                    holdingLock: dir + "/sess/.work.json.lock")
+        let errors = dir + "/sess/stderr"
+        let status = try runSwurlUntilSignalled(["--session", dir + "/sess/work.json", "--har", "r.har", "-o", "out.json", try HTTPBin.url("/get")],
+                                                in: dir, holdingLock: dir + "/sess/.work.json.lock", stderrFile: errors)
         XCTAssertEqual(status, "-15")
+        // The response was whole (and -o written): what was stopped is said.
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        XCTAssertTrue(said.contains("the session was not saved: stopped while waiting for another run's lock"), said)
         let entry = try XCTUnwrap(try checkedEntries(dir + "/r.har").first)
         XCTAssertEqual(response(entry)["status"] as? Int, 200)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [],

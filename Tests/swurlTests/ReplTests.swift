@@ -620,6 +620,49 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(out.status, 0, String(decoding: out.stdout.suffix(2000), as: UTF8.self) + out.stderr)
     }
 
+    /// Sends the signal named by its second argument to the REPL at its prompt (a line half
+    /// typed), then prints how it ended and the terminal's modes afterwards.
+    static let promptSignalDriver = #"""
+    import os, pty, sys, time, select, signal, termios
+    binary, name = sys.argv[1:3]
+    env = dict(os.environ, TERM="xterm", NO_COLOR="1")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(binary, [binary, "repl", "http://127.0.0.1:9/"], env)
+    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+    seen = expect(b"> ")
+    os.write(fd, b"get /x")
+    time.sleep(0.3)
+    os.kill(pid, getattr(signal, name))
+    while True:
+        r, _, _ = select.select([fd], [], [], 5)
+        if not r:
+            break
+        try:
+            d = os.read(fd, 65536)
+        except OSError:
+            break
+        if not d:
+            break
+        buf += d
+    _, status = os.waitpid(pid, 0)
+    lflag = termios.tcgetattr(fd)[3]
+    out = seen.encode() + buf
+    print(os.waitstatus_to_exitcode(status), bool(lflag & termios.ECHO), bool(lflag & termios.ICANON),
+          out.count(b"\x1b[?2004h") == out.count(b"\x1b[?2004l"))
+    """#
+
+    /// SIGTERM or SIGHUP at the prompt (`kill`, `timeout`, a closed window) left the terminal
+    /// raw, without echo and in bracketed-paste mode: readline's own handlers are off. The
+    /// terminal is put back, then swurl ends by the signal.
+    func testASignalAtThePromptPutsTheTerminalBack() throws {
+        for (name, number) in [("SIGTERM", 15), ("SIGHUP", 1)] {
+            let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.promptSignalDriver, TestPaths.binary, name], check: false)
+            let said = String(decoding: out.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertEqual(said, "-\(number) True True True", name + ": " + out.stderr)
+        }
+    }
+
     /// Types each argument after the first two as a line at the prompt, then Ctrl-D.
     static let historyDriver = #"""
     import os, pty, sys, time, select
