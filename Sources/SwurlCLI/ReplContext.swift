@@ -378,6 +378,11 @@ final class ReplContext {
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
+        // SIGTERM or SIGHUP during a line stops it as in a one-shot request (its -o and --har
+        // files end as they do then, the REPL's log rewritten with it), then ends the REPL by
+        // the signal; between lines (at the prompt, reading a script) they end it at once.
+        Interrupt.armTermination()
+        defer { Interrupt.settleTermination() }
         // A line's --no-har keeps it out of the REPL's log; its own --har writes a file of its own.
         guard let har, options.har == nil, !line.resets.contains(.har) else {
             return RequestCommand.perform(options, environment: environment, otherHAR: har?.path, jar: jar)

@@ -42,7 +42,8 @@ enum RequestPipeline {
     /// (`timeout`, a cancelled CI job) stops the exchange as Ctrl-C does, so that its files end
     /// as they do then (the `--har` file written with how far the exchange got, no temporary file
     /// of `-o` or `--har` left, an `-o` target as it was); the process then ends by the signal
-    /// (143 in a shell). Not the REPL's lines: a REPL waiting at its prompt must still end at once.
+    /// (143 in a shell). (A REPL line arms it around itself, `ReplContext`: between lines the
+    /// REPL ends at once.)
     static func performOneShot(_ options: CommandOptions, environment: Environment) throws(SwurlError) -> ExitStatus {
         // The exchange's files are done either way; a SIGTERM ends the process from here on.
         defer { Interrupt.settleTermination() }

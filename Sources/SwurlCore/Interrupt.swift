@@ -21,15 +21,10 @@ package enum Interrupt {
     /// Whether Ctrl-C was pressed (or, after `armTermination()`, SIGTERM or SIGHUP came) since the last `arm()`.
     package static var requested: Bool { sw_interrupted() != 0 }
 
-    private static let terminationInstalled: Bool = {
-        sw_install_sigterm_handler()
-        return true
-    }()
-
     /// SIGTERM (`timeout`, a CI job cancelled) and SIGHUP (a closed terminal) stop the work as
     /// Ctrl-C does, so that what it writes at its end is still written; the caller then ends by
-    /// the signal (`settleTermination`).
-    package static func armTermination() { _ = terminationInstalled }
+    /// the signal (`settleTermination`). Again after a settle (a REPL's next line).
+    package static func armTermination() { sw_install_sigterm_handler() }
 
     /// Once the outputs are written: SIGTERM's and SIGHUP's default actions back, and the process
     /// ended by one that came meanwhile (none is lost between a last check and the exit).

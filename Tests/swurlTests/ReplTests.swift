@@ -663,6 +663,36 @@ final class ReplTests: XCTestCase {
         }
     }
 
+    /// SIGTERM during a scripted REPL line (`timeout`, a CI job) left a hidden temporary file
+    /// beside the line's -o target and no record in the REPL's HAR: the line stops as a one-shot
+    /// request does, then the REPL ends by the signal.
+    func testSIGTERMDuringAScriptLineStopsItCleanly() throws {
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/out.json"))
+        let script = #"""
+        import os, signal, subprocess, sys, time
+        binary, where, url = sys.argv[1:4]
+        p = subprocess.Popen([binary, "repl", "--har", "r.har"], cwd=where, stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p.stdin.write(("get " + url + " -o out.json\n").encode())
+        p.stdin.flush()
+        deadline = time.time() + 20
+        while time.time() < deadline and not [n for n in os.listdir(where) if n.startswith(".out.json.swurl-")]:
+            time.sleep(0.02)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGTERM)
+        print(p.wait(timeout=30))
+        """#
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", script, TestPaths.binary, dir, try HTTPBin.url("/delay/10")], check: false)
+        XCTAssertEqual(String(decoding: out.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "-15", out.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/out.json", encoding: .utf8), "old")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
+        let har = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.har"))) as? [String: Any]
+        let entries = (har?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.first?["_error"] as? String, "interrupted", "\(entries)")
+    }
+
     /// Types each argument after the first two as a line at the prompt, then Ctrl-D.
     static let historyDriver = #"""
     import os, pty, sys, time, select
