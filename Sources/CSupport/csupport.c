@@ -117,26 +117,24 @@ static const int sw_prompt_ending[] = { SIGTERM, SIGHUP, SIGQUIT };
 #define SW_PROMPT_ENDING (sizeof sw_prompt_ending / sizeof sw_prompt_ending[0])
 static volatile sig_atomic_t sw_prompt_signal = 0;
 static int sw_prompt_caught[SW_PROMPT_ENDING];
+static struct sigaction sw_prompt_saved[SW_PROMPT_ENDING];
 static void sw_on_prompt_signal(int sig) { if (!sw_prompt_signal) sw_prompt_signal = sig; }
 
 void sw_prompt_signals(int on) {
     for (size_t i = 0; i < SW_PROMPT_ENDING; i++) {
         int sig = sw_prompt_ending[i];
         if (on) {
-            struct sigaction old;
-            sw_prompt_caught[i] = sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL;
+            // Any action but "ignore": the default, or a handler of the runtime's (Swift's
+            // backtracer takes SIGQUIT in a build with a shared runtime), put back afterwards.
+            sw_prompt_caught[i] = sigaction(sig, NULL, &sw_prompt_saved[i]) == 0 && sw_prompt_saved[i].sa_handler != SIG_IGN;
             if (sw_prompt_caught[i]) sw_set_handler(sig, sw_on_prompt_signal);
         } else if (sw_prompt_caught[i]) {
-            struct sigaction sa;
-            memset(&sa, 0, sizeof sa);
-            sa.sa_handler = SIG_DFL;
-            sigemptyset(&sa.sa_mask);
-            sigaction(sig, &sa, NULL);
+            sigaction(sig, &sw_prompt_saved[i], NULL);
             sw_prompt_caught[i] = 0;
         }
     }
-    // Default first, then the check: none is lost between them (readline has returned, the
-    // terminal is as it was).
+    // The old actions first, then the check: none is lost between them (readline has
+    // returned, the terminal is as it was).
     if (!on && sw_prompt_signal) sw_end_by_prompt_signal();
 }
 

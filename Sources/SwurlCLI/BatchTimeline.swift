@@ -1,4 +1,5 @@
 import SwurlCore
+import SwurlOutput
 
 /// Where one batch line sat on the batch's clock (seconds since the batch started) and how its
 /// time split into phases, from libcurl's timers (curl_easy_getinfo(3) `*_TIME_T`) of its final
@@ -52,10 +53,11 @@ struct BatchTimeline {
     init(start: Double, end: Double, timing: ExchangeTiming) {
         self.start = start
         self.end = max(start, end)
-        let busy = timing.dns + timing.connect + timing.tls + timing.wait + timing.transfer + timing.redirectTime
+        let p = TimingPhases(timing)
+        let tls = p.tls ?? 0
+        let busy = p.dns + p.connect + tls + p.wait + p.transfer + timing.redirectTime
         phases = Phases(queued: max(0, self.end - start - busy), redirects: max(0, timing.redirectTime),
-                        dns: timing.dns, connect: timing.connect, tls: timing.tls,
-                        waiting: timing.wait, receiving: timing.transfer)
+                        dns: p.dns, connect: p.connect, tls: tls, waiting: p.wait, receiving: p.transfer)
     }
 
     /// A timeline as it was (a record's, `BatchResultRecord.swift`).

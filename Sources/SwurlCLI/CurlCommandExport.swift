@@ -362,14 +362,6 @@ struct CurlCommandExport {
 
     /// Bytes as a printf format inside single quotes: printable ASCII as is, anything else
     /// (and `\`, `%`, `'`, a leading `-`) as an octal escape (`\000`), so printf writes exactly `bytes`.
-    /// The path of the file sent as the whole body (`@FILE`), nil for stdin (`@-`) or none.
-    static func bodyFile(_ items: [RequestItem]) -> String? {
-        for item in items {
-            if case .file("", let path, _, _) = item.kind, path != "-" { return path }
-        }
-        return nil
-    }
-
     static func printfFormat(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         for (i, b) in bytes.enumerated() {

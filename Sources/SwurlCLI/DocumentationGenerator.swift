@@ -139,7 +139,7 @@ package enum DocumentationGenerator {
         s += ".TP\n.B COLUMNS\nThe width of the progress bar's line when stderr is no terminal whose width can be asked (default 80).\n"
         s += ".TP\n.B NETRC\nThe netrc file to read credentials from instead of ~/.netrc (see \\-\\-ignore\\-netrc).\n"
         s += ".TP\n.B http_proxy, HTTPS_PROXY (https_proxy), ALL_PROXY (all_proxy)\nThe proxy for http URLs, for https URLs, and for both when the first two are not set; \\-\\-proxy replaces them. Only the lower-case http_proxy is read: a CGI program gets HTTP_PROXY from a request's Proxy: header (httpoxy), as curl does.\n"
-        s += ".TP\n.B NO_PROXY (no_proxy)\nHosts (comma-separated; a leading dot or a domain matches its subdomains; * matches all) reached directly, without the proxy variables' proxy or --proxy's (as in curl).\n"
+        s += ".TP\n.B NO_PROXY (no_proxy)\nHosts (comma-separated; a leading dot or a domain matches its subdomains; * matches all) reached directly, without the proxy variables' proxy or --proxy's (as in curl; an IPv4 network as 127.0.0.0/8, where /0 means the one address, as libcurl reads it). A Proxy-Authorization item then goes to the server, as without a proxy.\n"
         s += ".TP\n.B TERM\nWhen dumb, no colours are used; a name with 256color selects 256 colours.\n"
         s += ".TP\n.B COLORTERM\nWhen truecolor or 24bit, styles use 24\\-bit colours.\n"
         s += ".TP\n.B SSL_CERT_DIR\nA hashed directory (c_rehash links) of CA certificates to use as the system store instead of OpenSSL's default directory (/etc/ssl/certs on Debian). Not used with \\-\\-cacert or \\-\\-capath.\n"

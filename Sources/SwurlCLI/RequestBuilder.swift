@@ -24,6 +24,8 @@ package struct RequestBuilder {
     package struct Built {
         package var request: HTTPRequest
         package var parts: [MultipartRequestSerializer.Part]
+        /// The pipe or device an `@FILE` body streams from (resolved), nil for any other body.
+        package var streamedFile: String? = nil
     }
 
     /// - Throws: the serializers' errors, `.usage` for a bad URL, `.inputFile` for stdin/file errors.
@@ -37,6 +39,7 @@ package struct RequestBuilder {
         let items = options.items
         // The body came from stdin or a pipe (read ahead, perhaps whole).
         var streamedBody = false
+        var streamedFile: String?
 
         let queryPairs = items.compactMap { item -> String? in
             guard case .query(let name, let value) = item.kind else { return nil }
@@ -98,6 +101,7 @@ package struct RequestBuilder {
             } else {
                 // A pipe, a device (`@<(cmd)`, `@/dev/stdin`) or a file of /proc: no size to
                 // announce, so it is read ahead as stdin is.
+                streamedFile = environment.resolvePath(path)
                 let fd = open(ArgumentBytes.path(environment.resolvePath(path)), O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else {
                     throw .inputFile("cannot read '\(path)' (from '\(rawFile.raw)'): \(systemErrorMessage(errno))")
@@ -141,7 +145,7 @@ package struct RequestBuilder {
         }
         try checkFraming(request)
         let parts = options.bodyFormat == .multipart && hasData ? MultipartRequestSerializer.parts(tree: tree, parameters: parameters) : []
-        return Built(request: request, parts: parts)
+        return Built(request: request, parts: parts, streamedFile: streamedFile)
     }
 
     /// The data items as the serializers take them. File fields are measured (and stdin taken)
@@ -311,7 +315,7 @@ package struct RequestBuilder {
 
     /// Stdin as the body when it holds anything (an empty stdin, `</dev/null`, is no body at all).
     private func stdinBody() throws(SwurlError) -> RequestBody? {
-        RequestBuilder.noteWhileStdinIsSilent(environment, seconds: RequestBuilder.stdinPatience)
+        if !options.quiet { RequestBuilder.noteWhileStdinIsSilent(environment, seconds: RequestBuilder.stdinPatience) }
         // --curl prints a command that reads stdin itself (`--data-binary @-`), as before.
         let body = try heldBody(environment.stdin, label: "stdin", size: environment.stdinFileSize, readAhead: !options.curl)
         return body.length == 0 ? nil : body
@@ -328,7 +332,8 @@ package struct RequestBuilder {
         guard let source = environment.stdin as? FileDescriptorSource, environment.stdinFileSize == nil else { return }
         var pending = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
         guard poll(&pending, 1, Int32(seconds * 1000)) == 0 else { return }
-        try? environment.stderr.write("swurl: note: waiting for the request body on stdin (nothing came in \(seconds) s); end it with Ctrl-D, or give --ignore-stdin (or </dev/null) to send none\n")
+        let end = environment.stdinIsTerminal ? "end it with Ctrl-D, or " : ""
+        try? environment.stderr.write("swurl: note: waiting for the request body on stdin (nothing came in \(seconds) s); \(end)give --ignore-stdin (or </dev/null) to send none\n")
     }
 
     /// A body read from a stream (stdin, a pipe, a file of /proc) of `size` bytes, nil when

@@ -89,7 +89,7 @@ enum RequestPipeline {
             let export = try CurlCommandExport(request: request, options: options, transfer: transferOptions,
                                                cookies: try storedCookies(request.url, stored: stored, shared: shared),
                                                parts: built.parts,
-                                               streamedFile: CurlCommandExport.bodyFile(options.items).map(environment.resolvePath)).render()
+                                               streamedFile: built.streamedFile).render()
             for warning in export.warnings { try? environment.stderr.write("swurl: warning: curl cannot \(warning)\n") }
             do { try environment.stdout.write(export.command) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
             return .success

@@ -42,6 +42,9 @@ package struct ExchangeTiming: Sendable, Equatable {
     /// What the HTTP cache did (`hit, age 12 s`, `revalidated (304)`, `miss, stored`,
     /// `not stored: no-store`); nil without `--cache`.
     package var cache: String?
+    /// The final hop failed (a timeout, a refused connection, a body cut short): its phases are
+    /// read as HAR's are for a failed hop (`HARTimings`), the time without a response waited.
+    package var failed = false
 
     package init(final: TransferTiming, redirectTime: Double = 0, redirects: Int = 0, retries: Int = 0) {
         self.final = final
@@ -50,17 +53,5 @@ package struct ExchangeTiming: Sendable, Equatable {
         self.retries = retries
     }
 
-    /// DNS lookup of the final hop.
-    package var dns: Double { max(0, final.nameLookup) }
-    /// TCP connect (after DNS).
-    package var connect: Double { max(0, final.connect - final.nameLookup) }
-    /// TLS handshake (after TCP connect); 0 without one.
-    package var tls: Double { final.appConnect > 0 ? max(0, final.appConnect - final.connect) : 0 }
-    /// From the connection being ready (after TCP and TLS) to the first response byte: sending
-    /// the request and the server's think time (time to first byte).
-    package var wait: Double { max(0, final.startTransfer - max(final.connect, final.appConnect)) }
-    /// From the first response byte to the end.
-    package var transfer: Double { max(0, final.total - final.startTransfer) }
-    /// Everything: redirect hops plus the final hop.
     package var total: Double { redirectTime + final.total }
 }

@@ -304,6 +304,7 @@ package final class Exchange {
         failedHopTiming = nil
         if case .failure = outcome, !transfer.isReplay {
             failedHopTiming = ExchangeTiming(final: transfer.measuredTiming, redirectTime: redirectTime, redirects: redirects, retries: retries)
+            failedHopTiming?.failed = true
         }
         var result: TransferResult
         switch outcome {

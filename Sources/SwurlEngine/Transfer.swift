@@ -663,8 +663,6 @@ package final class Transfer: EasyTransferHandler {
                    + (decodable.containsText("gzip") ? ["x-gzip"] : []))
     }()
 
-    /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,
-    /// so a combining mark after the slash makes it no status line.
     /// Whether a status line is a 1xx other than 101 (`100 Continue`, `103 Early Hints`), which
     /// comes before the answer (a server may send a 100 before it reads the body).
     static func isInterim(_ line: UnsafeRawBufferPointer) -> Bool {
@@ -672,6 +670,8 @@ package final class Transfer: EasyTransferHandler {
         return line[space + 1] == UInt8(ascii: "1") && !(line[space + 2] == UInt8(ascii: "0") && line[space + 3] == UInt8(ascii: "1"))
     }
 
+    /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,
+    /// so a combining mark after the slash makes it no status line.
     static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
         guard line.count >= 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F
         else { return false }

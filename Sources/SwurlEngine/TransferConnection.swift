@@ -181,8 +181,11 @@ package struct ProxySettings: Sendable, Equatable {
                 let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
                 guard let net = parts.first.flatMap({ ProxySettings.address($0, family) }),
                       let own = ProxySettings.address(name, family) else { continue }
-                let bits = parts.count == 2 ? Int(parts[1]) ?? -1 : net.count * 8
-                guard bits >= 0, bits <= net.count * 8 else { continue }
+                // libcurl's reading (noproxy.c): the length as atoi(3) reads it, where 0 (`/0`,
+                // `/x`) means the whole address, not every one; past the address's bits, nothing.
+                var bits = parts.count == 2 ? ProxySettings.leadingInteger(parts[1]) : 0
+                if bits == 0 { bits = net.count * 8 }
+                guard bits > 0, bits <= net.count * 8 else { continue }
                 if ProxySettings.samePrefix(own, net, bits: bits) { return true }
             } else {
                 if entry.hasPrefix(".") { entry.removeFirst() }
@@ -191,6 +194,22 @@ package struct ProxySettings: Sendable, Equatable {
             }
         }
         return false
+    }
+
+    /// The number `text` starts with, as atoi(3) reads it (0 when it starts with none).
+    static func leadingInteger(_ text: String) -> Int {
+        var bytes = Substring(text).utf8.drop { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        var sign = 1
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            if first == UInt8(ascii: "-") { sign = -1 }
+            bytes = bytes.dropFirst()
+        }
+        var value = 0
+        for b in bytes {
+            guard (0x30...0x39).contains(b), value < 1_000_000 else { break }
+            value = value * 10 + Int(b - 0x30)
+        }
+        return sign * value
     }
 
     /// The bytes of an IPv4 or IPv6 address (inet_pton), nil when `text` is none.
@@ -278,7 +297,7 @@ package enum AuthType: String, Sendable, CaseIterable {
 
 extension EasyHandle {
     /// Where and how a handle connects: connect timeout, proxy (the Environment's, never
-    /// libcurl's own lookup), no-proxy list, Unix socket, `--resolve`, IP version. One place for
+    /// libcurl's own lookup, and NO_PROXY judged by swurl), Unix socket, `--resolve`, IP version. One place for
     /// every command that connects (requests, downloads, `swurl certs`).
     /// - Parameter scheme: the URL's scheme, lower-cased, when the caller has parsed it already.
     func applyRoute(_ options: TransferOptions, url: String, scheme known: String? = nil) throws(SwurlError) {
@@ -290,11 +309,15 @@ extension EasyHandle {
         let scheme = known ?? (try? CurlURL(parsing: url))?.scheme.lowercased() ?? "http"
         // A Unix socket goes without a proxy (an explicit --proxy with it is refused earlier):
         // libcurl would drop one anyway, so the proxy variables are not even looked at.
-        let proxy = options.unixSocket != nil ? "" : options.proxy.proxy(forScheme: scheme) ?? ""
+        let configured = options.unixSocket != nil ? "" : options.proxy.proxy(forScheme: scheme) ?? ""
+        // Whether this URL goes through it is swurl's decision alone (NO_PROXY read as libcurl
+        // reads it, `bypasses`): libcurl gets the proxy or "" and no NO_PROXY list, so the two
+        // can never disagree, and a Proxy-Authorization item goes where swurl sent it.
+        let proxy = configured.isEmpty ? "" : options.proxy.proxy(forURL: url) ?? ""
         // libcurl runs the TLS hook for a proxy's own handshake too, where swurl's policy (pins,
         // host name) would be applied to the proxy's certificate: not supported, said plainly.
         // Only one the request goes through: a host NO_PROXY bypasses goes direct, as with curl.
-        if !proxy.isEmpty, options.unixSocket == nil, options.proxy.proxy(forURL: url) != nil {
+        if !proxy.isEmpty {
             let shown = "'\(TerminalSanitizer.clean(Redactor.url(proxy)))' (from \(options.proxy.source(forScheme: scheme)))"
             if proxy.lowercased().hasPrefix("https://") {
                 throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: \(shown)",
@@ -319,7 +342,8 @@ extension EasyHandle {
             if let p = parsed.password { try HeaderValue.check(p, "the password in the proxy URL") }
         }
         try set(.proxy(proxy), "the proxy")
-        if let noProxy = options.proxy.noProxy { try set(.noProxy(noProxy), "the no-proxy list") }
+        // "": libcurl reads no NO_PROXY of its own from the process environment either.
+        if !proxy.isEmpty { try set(.noProxy(""), "the no-proxy list") }
         if let path = options.unixSocket { try set(.unixSocketPath(path), "--unix-socket") }
         if !options.resolve.isEmpty { try set(.resolve(options.resolve)) }
         switch options.ipVersion {

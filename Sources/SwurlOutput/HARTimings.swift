@@ -87,3 +87,22 @@ struct HARTimings {
         return w.bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
+
+/// An exchange's final hop in the phases `--timing` and a batch's report show, in seconds: one
+/// reading of libcurl's counters with its HAR entry's (`HARTimings`, a failed hop's too).
+/// `connect` is without TLS, `tls` nil without a handshake, `wait` runs from the connection
+/// being ready to the first response byte (sending included), `transfer` from there to the end.
+package struct TimingPhases {
+    package var dns, connect, wait, transfer: Double
+    package var tls: Double?
+
+    package init(_ t: ExchangeTiming) {
+        let h = HARTimings(t.final, failed: t.failed, sendSeconds: 0)
+        func s(_ us: Int64) -> Double { Double(max(0, us)) / 1_000_000 }
+        dns = s(h.dns)
+        tls = h.ssl >= 0 ? s(h.ssl) : nil
+        connect = s(max(0, h.connect) - max(0, h.ssl))
+        wait = s(h.blocked + h.send + h.wait)
+        transfer = s(h.receive)
+    }
+}

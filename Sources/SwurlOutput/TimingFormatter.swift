@@ -7,12 +7,13 @@ package enum TimingFormatter {
             let v = (s * 10_000).rounded() / 10
             return "\(v) ms"
         }
+        let p = TimingPhases(t)
         var rows: [(String, String)] = [
-            ("DNS lookup", ms(t.dns)),
-            ("TCP connect", ms(t.connect)),
-            ("TLS handshake", t.final.appConnect > 0 ? ms(t.tls) : "-"),
-            ("Waiting (TTFB)", ms(t.wait)),
-            ("Transfer", ms(t.transfer)),
+            ("DNS lookup", ms(p.dns)),
+            ("TCP connect", ms(p.connect)),
+            ("TLS handshake", p.tls.map(ms) ?? "-"),
+            ("Waiting (TTFB)", ms(p.wait)),
+            ("Transfer", ms(p.transfer)),
         ]
         if t.redirects > 0 { rows.append(("Redirects", "\(t.redirects) in \(ms(t.redirectTime))")) }
         if t.retries > 0 { rows.append(("Retries", "\(t.retries)")) }
@@ -57,9 +58,10 @@ package enum TimingFormatter {
             }
             return out + "\""
         }
+        let p = TimingPhases(t)
         let fields: [(String, String)] = [
-            ("dns", num(t.dns)), ("connect", num(t.connect)), ("tls", num(t.tls)), ("wait", num(t.wait)),
-            ("transfer", num(t.transfer)), ("redirect", num(t.redirectTime)), ("total", num(t.total)),
+            ("dns", num(p.dns)), ("connect", num(p.connect)), ("tls", num(p.tls ?? 0)), ("wait", num(p.wait)),
+            ("transfer", num(p.transfer)), ("redirect", num(t.redirectTime)), ("total", num(t.total)),
             ("redirects", String(t.redirects)), ("retries", String(t.retries)),
             ("size_download", String(t.final.downloadedBytes)), ("size_upload", String(t.final.uploadedBytes)),
             ("size_header", String(t.final.headerBytes)),

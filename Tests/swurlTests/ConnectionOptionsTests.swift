@@ -213,6 +213,14 @@ final class ConnectionOptionsTests: XCTestCase {
                                   environment: bypass)
         XCTAssertEqual(direct.status, 0, direct.stderr)
         XCTAssertTrue(String(decoding: origin.captured, as: UTF8.self).contains("Proxy-Authorization: Basic eHg6eXk="))
+        // swurl alone decides what NO_PROXY bypasses (libcurl is handed no list): `/0` is the one
+        // address for libcurl, never every one, so the item stays the proxy's, on the CONNECT.
+        try? FileManager.default.removeItem(atPath: log)
+        let zero = try runSwurl(["--cacert", pki.path("root.pem"), origin.base + "/z", "Proxy-Authorization:Basic emVybw=="],
+                                environment: ["https_proxy": "http://127.0.0.1:\(proxy.port)", "NO_PROXY": "10.0.0.0/0"])
+        XCTAssertEqual(zero.status, 0, zero.stderr)
+        XCTAssertTrue(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Proxy-Authorization: Basic emVybw=="))
+        XCTAssertFalse(String(decoding: origin.captured, as: UTF8.self).contains("emVybw=="))
         // Not bypassed, the https:// proxy is refused, and named by its variable.
         let refused = try runSwurl(["--cacert", pki.path("root.pem"), origin.base + "/d"],
                                    environment: ["https_proxy": "https://127.0.0.1:\(proxy.port)", "NO_PROXY": ""])

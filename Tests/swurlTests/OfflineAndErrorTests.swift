@@ -230,6 +230,13 @@ final class OfflineAndErrorTests: XCTestCase {
         let line = refused.stderr.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
         let timing = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         XCTAssertNotNil(timing?["total"], refused.stderr)
+        // Its phases are the HAR's for a failed hop: a server that never answers is waited for.
+        let slow = try runSwurl(["--timing=json", "--timeout", "0.5", try HTTPBin.url("/delay/3")])
+        XCTAssertEqual(slow.status, 2, slow.stderr)
+        let slowLine = slow.stderr.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
+        let slowTiming = try JSONSerialization.jsonObject(with: Data(slowLine.utf8)) as? [String: Any]
+        XCTAssertGreaterThanOrEqual(slowTiming?["wait"] as? Double ?? 0, 0.4, slowLine)
+        XCTAssertLessThan(slowTiming?["transfer"] as? Double ?? 1, 0.1, slowLine)
     }
 
     /// Text from a server inside an error message is made visible, never interpreted.
