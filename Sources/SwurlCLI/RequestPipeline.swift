@@ -71,7 +71,7 @@ enum RequestPipeline {
         Interrupt.install()
         if stopsOnTermination { Interrupt.armTermination() }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
-        stored?.apply(to: &transferOptions, options: options)
+        stored?.apply(to: &transferOptions, options: options, url: request.url)
         // A line of its own route or Host header has a jar of its own; a --session's file is its jar.
         let ownJar = BatchDefaults.needsOwnSharedState(
             changesRoute: !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil,

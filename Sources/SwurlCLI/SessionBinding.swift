@@ -97,9 +97,12 @@ struct SessionBinding {
     /// The stored credentials, when the command line gives none and the request goes to the
     /// origin they were first used with; and the stored cookies, which the exchange hands to
     /// each hop's host.
-    func apply(to transfer: inout TransferOptions, options: CommandOptions) {
+    func apply(to transfer: inout TransferOptions, options: CommandOptions, url: String) {
         transfer.sessionCookies = loaded.cookies
-        guard options.authUser == nil, let auth = loaded.auth, (try? Origin(url: auth.origin))?.description == origin.description else { return }
+        // Credentials given for this run win over the stored ones: --auth, and a URL's user info
+        // (`http://u:p@host/`), which the stored ones would otherwise replace without a word.
+        guard options.authUser == nil, !Exchange.hasUserInfo(url), let auth = loaded.auth,
+              (try? Origin(url: auth.origin))?.description == origin.description else { return }
         transfer.authType = auth.type
         if auth.type == .bearer {
             transfer.bearerToken = auth.user

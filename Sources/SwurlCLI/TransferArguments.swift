@@ -217,7 +217,9 @@ extension CommandOptions {
             try? environment.stderr.write("swurl: warning: \(TerminalSanitizer.clean(path)) is not used: \(doubt.reason); \(doubt.fix)\n")
             return nil
         }
-        return Netrc(parsing: text)
+        var netrc = Netrc(parsing: text)
+        if environment.variables["NETRC"] != nil { netrc.namedFile = path }
+        return netrc
     }
 
     /// A file's text when it is a regular file under 1 MiB.

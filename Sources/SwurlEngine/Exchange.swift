@@ -629,7 +629,11 @@ package final class Exchange {
                 source = "the netrc entry for \(origin.host)"
             }
         }
-        if credentials == nil, !downgraded, let netrc = options.netrc, !Exchange.hasUserInfo(current.url) {
+        // Only without --auth (or a session's): a server the request was authenticated to could
+        // otherwise send it on to another host of the netrc file and have its password (curl
+        // sends none there either).
+        if credentials == nil, options.credentials == nil, options.bearerToken == nil, !downgraded,
+           let netrc = options.netrc, !Exchange.hasUserInfo(current.url) {
             credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
             source = "the netrc entry for \(origin.host)"
         }
@@ -677,7 +681,7 @@ package final class Exchange {
     }
 
     /// Whether a URL carries its own `user:password@` (which then wins over netrc).
-    static func hasUserInfo(_ url: String) -> Bool {
+    package static func hasUserInfo(_ url: String) -> Bool {
         // No '@' anywhere, no user info (the common case, without a search by Character).
         guard url.containsByte(UInt8(ascii: "@")) else { return false }
         guard let r = url.rangeOfText("://") else { return false }

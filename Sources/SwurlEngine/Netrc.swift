@@ -16,6 +16,9 @@ package struct Netrc: Sendable, Equatable {
     package private(set) var entries: [Entry] = []
     /// The `default` entry.
     package private(set) var fallback: Entry?
+    /// The file `$NETRC` named, when it was read instead of `~/.netrc` (`--curl` names it: curl
+    /// 7.88 reads no `$NETRC`).
+    package var namedFile: String?
 
     /// Parses netrc text; unknown words are skipped, as curl and Python's netrc do.
     package init(parsing text: String) {

@@ -54,6 +54,9 @@ final class AuthTests: XCTestCase {
         XCTAssertEqual(try r.json()["user"] as? String, "nu")
         let ignored = try runSwurl(["--check-status", "--ignore-netrc", try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
         XCTAssertEqual(ignored.status, 4)
+        // --curl names $NETRC's file: curl 7.88 would read ~/.netrc and send other credentials.
+        let curl = try runSwurl(["--curl", try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
+        XCTAssertTrue(curl.text.contains("--netrc-optional \\\n  --netrc-file \(path)"), curl.text)
         // One that others could have changed is not used, and a warning says so.
         XCTAssertEqual(chmod(path, 0o666), 0)
         let planted = try runSwurl(["--check-status", try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
@@ -72,6 +75,13 @@ final class AuthTests: XCTestCase {
         let perHost = try netrc("machine 127.0.0.1 login first password one\nmachine localhost login second password two\n")
         let r2 = try runSwurl(["-F", url], environment: ["NETRC": perHost])
         XCTAssertEqual((try r2.json()["headers"] as? [String: String])?["Authorization"], "Basic c2Vjb25kOnR3bw==")
+        // With --auth (a password or a token) netrc is not read at all, as the help says: the
+        // first server could otherwise redirect to another netrc host and have its password sent.
+        for auth in [["-a", "au:ap"], ["-A", "bearer", "-a", "tok"]] {
+            let withAuth = try runSwurl(["-F"] + auth + [url], environment: ["NETRC": perHost])
+            XCTAssertEqual(withAuth.status, 0, withAuth.stderr)
+            XCTAssertNil((try withAuth.json()["headers"] as? [String: String])?["Authorization"], "\(auth)")
+        }
     }
 
     /// `http://user@host/` names the login and leaves the password to netrc, as in curl: the

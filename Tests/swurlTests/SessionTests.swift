@@ -96,6 +96,10 @@ final class SessionTests: XCTestCase {
         let r = try swurl(["--session", "s", try url("/bearer")])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try r.json()["token"] as? String, "tok-9")
+        // A URL's user info given now wins over the stored credentials (they replaced it).
+        let typed = try swurl(["--session", "s", try url("/headers").replacingOccurrences(of: "http://", with: "http://xx:yy@")])
+        XCTAssertEqual(typed.status, 0, typed.stderr)
+        XCTAssertEqual(try sentHeaders(typed)["Authorization"], "Basic eHg6eXk=")
     }
 
     func testNamedSessionIsBoundToHostAndPort() throws {
