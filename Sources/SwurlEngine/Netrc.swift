@@ -45,7 +45,7 @@ package struct Netrc: Sendable, Equatable {
                 current?.password = tokens.popFirst()
             case "account":
                 _ = tokens.popFirst()
-            case "macdef":
+            case Netrc.macroStart:
                 // A macro runs to the next blank line; the tokenizer marks it.
                 close()
                 while let t = tokens.popFirst(), t != Netrc.macroEnd {}
@@ -57,6 +57,7 @@ package struct Netrc: Sendable, Equatable {
     }
 
     private static let macroEnd = "\u{0}macdef-end"
+    private static let macroStart = "\u{0}macdef"
 
     /// Whitespace-separated words; `"…"` quotes with backslash escapes; a blank line after
     /// `macdef` ends the macro (reported as `macroEnd`).
@@ -81,6 +82,10 @@ package struct Netrc: Sendable, Equatable {
         var out: [String] = []
         var i = bytes.startIndex
         var inMacro = false
+        // A word after machine, login, password or account is that keyword's value, even when it
+        // reads `macdef` (`login macdef`); a quoted word is never a keyword. Only a `macdef` in
+        // a keyword's place starts a macro, whose name is the next word.
+        var valueNext = false, macroNext = false
         while i < bytes.endIndex {
             let c = bytes[i]
             if inMacro {
@@ -103,7 +108,8 @@ package struct Netrc: Sendable, Equatable {
                 continue
             }
             var word: [UInt8] = []
-            if c == quote {
+            let quoted = c == quote
+            if quoted {
                 i += 1
                 while i < bytes.endIndex, bytes[i] != quote {
                     if bytes[i] == backslash, i + 1 < bytes.endIndex { i += 1 }
@@ -118,7 +124,10 @@ package struct Netrc: Sendable, Equatable {
                 }
             }
             let token = String(decoding: word, as: UTF8.self)
-            if out.last == "macdef" {
+            let isValue = valueNext
+            valueNext = !isValue && !quoted && ["machine", "login", "password", "account"].contains(token)
+            if macroNext {
+                macroNext = false
                 out.append(token)
                 inMacro = true
                 // The macro name ends its line; the body starts on the next one.
@@ -127,7 +136,10 @@ package struct Netrc: Sendable, Equatable {
                 if isLineEnd(bytes, i) { out.append(macroEnd); inMacro = false }
                 continue
             }
-            out.append(token)
+            macroNext = !isValue && !quoted && token == "macdef"
+            // The keyword is marked apart from a value that reads `macdef` (the parser takes the
+            // word after a keyword as its value whatever it reads).
+            out.append(macroNext ? macroStart : token)
         }
         return out
     }

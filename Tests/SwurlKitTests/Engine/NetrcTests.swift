@@ -34,6 +34,17 @@ final class NetrcTests: XCTestCase {
         XCTAssertEqual(n.credentials(forHost: "real", allowDefault: false), Credentials(user: "r", password: "p"))
     }
 
+    /// `macdef` as a login or password is that value (curl sends it), not the start of a
+    /// macro: the parser took the macro's end marker for the password (a NUL byte, exit 64).
+    func testMacdefAsAValueIsAValue() {
+        let n = Netrc(parsing: "machine localhost login macdef password l\nmachine other login o password macdef\nmachine third login t password p\n")
+        XCTAssertEqual(n.credentials(forHost: "localhost", allowDefault: false), Credentials(user: "macdef", password: "l"))
+        XCTAssertEqual(n.credentials(forHost: "other", allowDefault: false), Credentials(user: "o", password: "macdef"))
+        XCTAssertEqual(n.credentials(forHost: "third", allowDefault: false), Credentials(user: "t", password: "p"))
+        let quoted = Netrc(parsing: "machine a login \"macdef\" password x\nmachine b login b password y\n")
+        XCTAssertEqual(quoted.credentials(forHost: "b", allowDefault: false), Credentials(user: "b", password: "y"))
+    }
+
     func testCRLFLineEndings() {
         // "\r\n" is one Character in Swift; a Character-wise tokenizer never split these lines.
         let n = Netrc(parsing: "machine example.com\r\nlogin user\r\npassword pw\r\n")
