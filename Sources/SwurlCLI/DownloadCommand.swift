@@ -113,6 +113,7 @@ enum DownloadCommand: SwurlCommand {
         let result: Exchange.Result
         do {
             result = try session.perform()
+            PasswordPrompt.forgetIfRefused(result.head?.status, options: options, url: request.url)
             try headPrinter?.finish()
         } catch {
             let error = (error as? SwurlError) ?? .output("\(error)")

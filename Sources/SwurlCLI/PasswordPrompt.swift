@@ -55,6 +55,13 @@ enum PasswordPrompt {
         }
     }
 
+    /// A typed `--auth` password the server refused (a final 401) is forgotten: the REPL's next
+    /// line asks again, where it sent the wrong one until `set -a USER`.
+    static func forgetIfRefused(_ status: Int?, options: CommandOptions, url: String) {
+        guard status == 401, let user = options.authUser, options.authPassword == nil else { return }
+        forgetTypedAuth(user: user, url: url)
+    }
+
     private static func authKey(user: String, url: String) -> String {
         "auth " + user + "@" + ((try? CurlURL(parsing: url)).map { "\($0.scheme)://\($0.hostHeader)" } ?? url)
     }

@@ -542,6 +542,27 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(String(decoding: out.stdout, as: UTF8.self).contains("prompts:1"), String(decoding: out.stdout, as: UTF8.self))
         let written = try String(contentsOfFile: dir + "/out", encoding: .utf8)
         XCTAssertEqual(written.components(separatedBy: "\"authenticated\": true").count - 1, 2, written)
+
+        // A password the server refuses (401) is forgotten: the next line asks again, and the
+        // right one typed then is sent (it was the wrong one until `set -a bob`).
+        let retry = ReplTests.replIntoFile(#", "-a", "bob", "-b""#) + "\n" + #"""
+        expect(b"> ")
+        os.write(fd, b"/basic-auth/bob/hunter2\r")
+        expect(b"password for bob@")
+        os.write(fd, b"wrong\r")
+        expect(b"> ")
+        os.write(fd, b"/basic-auth/bob/hunter2\r")
+        expect(b"password for bob@")
+        os.write(fd, b"hunter2\r")
+        expect(b"> ")
+        os.write(fd, b"exit\r")
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """#
+        let again = try runProcess(TestPaths.venv + "/bin/python3", ["-c", retry, TestPaths.binary, dir, try HTTPBin.url(""), dir + "/out2"], check: false)
+        XCTAssertEqual(again.status, 0, String(decoding: again.stdout, as: UTF8.self))
+        let second = try String(contentsOfFile: dir + "/out2", encoding: .utf8)
+        XCTAssertEqual(second.components(separatedBy: "\"authenticated\": true").count - 1, 1, second)
     }
 
     /// A pty driver's start: `swurl repl BASE` plus `extra` (Python list items) on a terminal with
