@@ -54,16 +54,15 @@ final class BatchDefaults {
     ///
     /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
     static func needsOwnSharedState(_ line: ParsedArguments, request: HTTPRequest) -> Bool {
-        // A line's --no-resolve (or --no-proxy, --no-unix-socket) changes the route too: the
-        // shared DNS cache and connections hold the batch's.
-        needsOwnSharedState(changesRoute: [Option.resolve, .unixSocket, .proxy].contains { line.has($0) || line.resets.contains($0) },
-                            request: request)
+        changesRoute(line) || request.headers.contains("Host")
     }
 
-    /// The rule itself, for a request whose route options are known (a REPL line: any `--resolve`,
-    /// `--proxy` or `--unix-socket` it runs with, its own or a default).
-    static func needsOwnSharedState(changesRoute: Bool, request: HTTPRequest) -> Bool {
-        changesRoute || request.headers.contains("Host")
+    /// Whether a line's own options give it another route than the other lines' (the defaults
+    /// are everyone's): `--resolve`, `--proxy`, `--unix-socket`, or a `--no-` of one of them.
+    /// (A REPL line's too: a server reached another way than the others may not set cookies
+    /// for them.)
+    static func changesRoute(_ line: ParsedArguments) -> Bool {
+        [Option.resolve, .unixSocket, .proxy].contains { line.has($0) || line.resets.contains($0) }
     }
 
     /// The options batch lines may not carry.

@@ -383,6 +383,9 @@ final class ReplContext {
         // the signal; between lines (at the prompt, reading a script) they end it at once.
         Interrupt.armTermination()
         defer { Interrupt.settleTermination() }
+        // The REPL's jar is every line's that runs on its default route (its own options, a
+        // `set` or the config's, are everyone's); a line with a route of its own has its own jar.
+        let jar = BatchDefaults.changesRoute(line) ? nil : self.jar
         // A line's --no-har keeps it out of the REPL's log; its own --har writes a file of its own.
         guard let har, options.har == nil, !line.resets.contains(.har) else {
             return RequestCommand.perform(options, environment: environment, otherHAR: har?.path, jar: jar)

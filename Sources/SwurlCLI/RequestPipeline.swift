@@ -58,8 +58,8 @@ enum RequestPipeline {
     ///     for a line with its own `--har`): no output of the exchange may land on it either.
     ///   - stopsOnTermination: SIGTERM stops the exchange as Ctrl-C does (`performOneShot`).
     /// - Throws: every stage's `SwurlError`.
-    ///   - jar: the REPL's cookie jar, which a line joins unless `BatchDefaults.needsOwnSharedState`
-    ///     says it must not (its own route or Host header), or it has a `--session`.
+    ///   - jar: the REPL's cookie jar (none for a line with a route of its own), which a line joins
+    ///     unless it has a Host header of its own or a `--session`.
     static func perform(_ options: CommandOptions, environment: Environment, har: HARLog? = nil, otherHAR: String? = nil,
                         stopsOnTermination: Bool = false, jar: SharedState? = nil) throws(SwurlError) -> ExitStatus {
         let built = try RequestBuilder(options: options, environment: environment).buildWithParts()
@@ -72,11 +72,10 @@ enum RequestPipeline {
         if stopsOnTermination { Interrupt.armTermination() }
         var transferOptions = try Swurl.transferOptions(options, url: request.url, environment: environment)
         stored?.apply(to: &transferOptions, options: options, url: request.url)
-        // A line of its own route or Host header has a jar of its own; a --session's file is its jar.
-        let ownJar = BatchDefaults.needsOwnSharedState(
-            changesRoute: !transferOptions.resolve.isEmpty || transferOptions.unixSocket != nil || transferOptions.proxy.explicit != nil,
-            request: request)
-        let shared = stored == nil && !ownJar ? jar : nil
+        // A line with a Host header of its own has a jar of its own (libcurl matches cookies on
+        // it; the REPL gives no jar to a line with a route of its own, `BatchDefaults.changesRoute`);
+        // a --session's file is its jar.
+        let shared = stored == nil && !request.headers.contains("Host") ? jar : nil
         // Nothing is sent, so a --har of the line's own would record nothing: said, not silent.
         if options.curl || options.offline, options.har != nil, !options.quiet {
             try? environment.stderr.write("swurl: warning: --har writes no file with \(options.curl ? "--curl" : "--offline"): nothing is sent\n")

@@ -204,7 +204,11 @@ package enum Redactor {
     }
 
     /// `isRecordedSecretHeader` for a name in bytes (a request head as sent).
-    package static func isRecordedSecretHeader(bytes u: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isRecordedSecretHeader(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
+        // A name a server sent with white space before its colon (`Set-Cookie : …`) is the same
+        // field to a reader of the file: compared without it.
+        var u = name
+        while let last = u.last, last == 0x20 || last == 0x09 { u = UnsafeBufferPointer(rebasing: u.dropLast()) }
         // By bytes against each name of the right length: no lower-cased copy (a HAR writes this per header).
         switch u.count {
         case 6: return isASCII(u, named: "cookie")

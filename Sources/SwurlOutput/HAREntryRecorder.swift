@@ -244,6 +244,12 @@ final class HAREntryRecorder: HopTap {
         return (String(text[..<eq]), String(text[text.index(after: eq)...]))
     }
 
+    /// A cookie's name and value: one without `=` is a value with an empty name, as browsers read
+    /// it (RFC 6265bis §5.6), so that redacting the value hides it (`Cookie: TOKEN`).
+    static func cookiePair(_ text: String) -> (String, String) {
+        text.contains("=") ? split(text) : ("", text)
+    }
+
     /// Whether a Content-Type is text a person reads: `text/*`, JSON, XML, JavaScript, forms.
     static func isText(_ contentType: String?) -> Bool {
         guard let type = contentType?.lowercased().split(separator: ";").first.map({ String($0).trimmingSpaces() }),

@@ -185,7 +185,7 @@ enum HAREntryWriter {
         for part in String(decoding: value, as: UTF8.self).split(separator: ";") {
             let text = String(part).trimmingSpaces()
             guard !text.isEmpty else { continue }
-            let (name, v) = HAREntryRecorder.split(text)
+            let (name, v) = HAREntryRecorder.cookiePair(text)
             w.pair(name: name, value: secret(v, settings), first: first)
             first = false
         }
@@ -196,7 +196,7 @@ enum HAREntryWriter {
     private static func cookie(setCookie value: String, _ settings: HARLog.Settings, _ w: inout JSONWriter, first: Bool) -> Bool {
         var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]
         guard let firstPart = parts.popFirst(), !firstPart.isEmpty else { return false }
-        let (name, v) = HAREntryRecorder.split(firstPart)
+        let (name, v) = HAREntryRecorder.cookiePair(firstPart)
         w.raw(first ? "{\"name\":" : ",{\"name\":")
         w.quoted(name)
         w.raw(",\"value\":")

@@ -151,12 +151,15 @@ final class HARTests: XCTestCase {
         // A URL with a password in a response's Location and in the request's Referer is masked
         // as the entry's own URL is.
         let r = try runSwurl(["--har", har, url + "?Set-Cookie=sid%3Dsetcookiesecret%3B%20Path%3D%2F%3B%20HttpOnly"
-                                + "&Location=http%3A%2F%2Fzed%3Alocsecret%40127.0.0.1%2Fok&Set-Cookie2=old%3Dsc2secret",
-                              "Cookie:jar=jarsecret", "Proxy-Authorization:Basic proxysecret", "Cookie2:c2=cookietwosecret",
+                                + "&Location=http%3A%2F%2Fzed%3Alocsecret%40127.0.0.1%2Fok&Set-Cookie2=old%3Dsc2secret"
+                                + "&Set-Cookie=baresetsecret",
+                              "Cookie:jar=jarsecret; baretokensecret", "Proxy-Authorization:Basic proxysecret", "Cookie2:c2=cookietwosecret",
                               "Referer:http://rex:refsecret@127.0.0.1/from"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let text = try String(contentsOfFile: har, encoding: .utf8)
-        for secret in ["hunter2", "jarsecret", "proxysecret", "refsecret", "cookietwosecret", Data("ann:hunter2".utf8).base64EncodedString()] {
+        // A cookie without `=` is a value (RFC 6265bis), masked too: it was kept as the name.
+        XCTAssertEqual(text.components(separatedBy: "baresetsecret").count - 1, 2, "the url and its queryString: " + text)
+        for secret in ["hunter2", "jarsecret", "baretokensecret", "proxysecret", "refsecret", "cookietwosecret", Data("ann:hunter2".utf8).base64EncodedString()] {
             XCTAssertFalse(text.contains(secret), secret)
         }
         // The Set-Cookie and Location values are in the URL's query too (httpbin echoes them): only there.

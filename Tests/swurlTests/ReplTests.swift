@@ -201,6 +201,13 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.text.components(separatedBy: "\"a\": \"1\"").count - 1, 1, r.text)
         XCTAssertEqual(r.text.components(separatedBy: "\"cookies\": {}").count - 1, 2, r.text)
+        // A route the REPL itself was given (here --resolve; a config's --proxy alike) is every
+        // line's: they share the jar. A line with a route of its own does not.
+        let routed = try script(["/cookies/set?b=2", "/cookies", "/cookies --resolve api.test:\(port):127.0.0.1"],
+                                ["http://api.test:\(port)", "--resolve", "api.test:\(port):127.0.0.1", "-b"])
+        XCTAssertEqual(routed.status, 0, routed.stderr)
+        XCTAssertEqual(routed.text.components(separatedBy: "\"b\": \"2\"").count - 1, 1, routed.text)
+        XCTAssertEqual(routed.text.components(separatedBy: "\"cookies\": {}").count - 1, 1, routed.text)
     }
 
     func testFailuresDoNotEndTheScriptUnlessStopOnError() throws {

@@ -53,4 +53,14 @@ final class RedactorTests: XCTestCase {
         XCTAssertEqual(Redactor.header(name: "X-Token", value: "abc"), "X-Token: abc")
         XCTAssertTrue(Redactor.isCredentialHeader("COOKIE"))
     }
+
+    /// A HAR masks a secret field a server sent with white space before its colon
+    /// (`Set-Cookie : …`), which libcurl keeps in the name.
+    func testARecordedSecretNameWithTrailingWhiteSpaceIsStillSecret() {
+        XCTAssertTrue(Redactor.isRecordedSecretHeader("Set-Cookie "))
+        XCTAssertTrue(Redactor.isRecordedSecretHeader("authorization\t "))
+        XCTAssertTrue(Redactor.isRecordedSecretHeader("Cookie"))
+        XCTAssertFalse(Redactor.isRecordedSecretHeader("Set-Cookies "))
+        XCTAssertFalse(Redactor.isRecordedSecretHeader(" "))
+    }
 }
