@@ -77,8 +77,18 @@ package indirect enum JSONValue: Equatable, Sendable {
     /// bytes that need escapes): valid UTF-8 in, the string's inside out through `put`. `"` and
     /// the backslash are escaped, line feed, return, tab, backspace and form feed by their
     /// letters, other C0 controls, DEL and U+0080…U+009F as `\u00XX`, the bidirectional
-    /// controls U+202A…U+202E and U+2066…U+2069 (which would reorder a terminal's line, as
-    /// `TerminalSanitizer` says) as `\u202a`…; at most six bytes out for each byte in.
+    /// controls U+202A…U+202E and U+2066…U+2069 and the marks U+200E and U+200F (which would
+    /// reorder a terminal's line, as `TerminalSanitizer` says) as `\u202a`…; at most six bytes
+    /// out for each byte in.
+    /// Whether `E2 second third` is a scalar no terminal may get as it is: a bidirectional
+    /// embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), or a left-to-right or
+    /// right-to-left mark (U+200E, U+200F).
+    @inlinable @inline(__always)
+    package static func isBidiControl(_ third: UInt8, after second: UInt8) -> Bool {
+        second == 0x80 ? (0xAA...0xAE).contains(third) || third == 0x8E || third == 0x8F
+            : second == 0x81 && (0xA6...0xA9).contains(third)
+    }
+
     @inlinable @inline(__always)
     package static func escape(_ bytes: some Sequence<UInt8>, _ put: (UInt8) -> Void) {
         let hex: StaticString = "0123456789abcdef"
@@ -110,7 +120,7 @@ package indirect enum JSONValue: Equatable, Sendable {
                 put(0xE2)
             } else if lead == 0xE2 {
                 let low = (second & 0x3) << 6 | (byte & 0x3F)
-                let first = second, isBidi = first == 0x80 ? (0xAA...0xAE).contains(byte) : (0xA6...0xA9).contains(byte)
+                let first = second, isBidi = JSONValue.isBidiControl(byte, after: first)
                 lead = 0
                 second = 0
                 if isBidi {

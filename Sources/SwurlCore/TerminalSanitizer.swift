@@ -128,11 +128,12 @@ package struct TerminalSanitizer {
     }
 
     /// The scalar of the bidirectional embedding, override or isolate control (U+202A–U+202E,
-    /// U+2066–U+2069) whose UTF-8 starts at `i` in `bytes`, or nil.
+    /// U+2066–U+2069) or the left-to-right or right-to-left mark (U+200E, U+200F) whose UTF-8
+    /// starts at `i` in `bytes`, or nil.
     private static func bidiControl(_ bytes: [UInt8], at i: Int) -> UInt32? {
         guard bytes[i] == 0xE2, i + 2 < bytes.count else { return nil }
         let second = bytes[i + 1], third = bytes[i + 2]
-        if second == 0x80, (0xAA...0xAE).contains(third) { return 0x2000 + UInt32(third - 0x80) }
+        if second == 0x80, JSONValue.isBidiControl(third, after: 0x80) { return 0x2000 + UInt32(third - 0x80) }
         if second == 0x81, (0xA6...0xA9).contains(third) { return 0x2040 + UInt32(third - 0x80) }
         return nil
     }

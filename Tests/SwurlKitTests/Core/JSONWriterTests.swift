@@ -75,7 +75,7 @@ final class JSONWriterTests: XCTestCase {
             XCTAssertEqual(quoted(Array(s.utf8)), out, s)
             return String(decoding: out, as: UTF8.self)
         }
-        for scalar in [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] {
+        for scalar in [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] {
             let c = String(UnicodeScalar(UInt32(scalar)).map(Character.init) ?? " ")
             XCTAssertEqual(json("a" + c + "b"), "\"a\\u" + String(scalar, radix: 16) + "b\"")
         }
