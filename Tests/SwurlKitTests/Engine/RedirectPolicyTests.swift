@@ -81,6 +81,8 @@ final class RedirectPolicyTests: XCTestCase {
         XCTAssertEqual(try s.prepared(hop).0.headers["Authorization"], "Bearer user-typed")
     }
 
+    /// --auth is bound to the first origin; netrc is looked up per hop only without --auth (with
+    /// it, a redirect to another netrc host would have that host's password sent).
     func testAuthOptionsAreBoundToTheFirstOriginAndNetrcIsPerHop() throws {
         var request = HTTPRequest(method: "GET", url: "https://a.test/")
         request.headers.add("X-Other", "1")
@@ -93,7 +95,11 @@ final class RedirectPolicyTests: XCTestCase {
         hop.url = "http://a.test/"
         XCTAssertNil(try s.prepared(hop).0.headers["Authorization"], "downgrade: neither -a nor the netrc default")
         hop.url = "https://b.test/"
-        XCTAssertEqual(try s.prepared(hop).0.headers["Authorization"], "Basic " + Base64.encode(Array("bee:bp".utf8)))
+        XCTAssertNil(try s.prepared(hop).0.headers["Authorization"], "with --auth, no netrc entry for another host")
+        var withoutAuth = options
+        withoutAuth.credentials = nil
+        let n = try Exchange(request: request, options: withoutAuth) { NullDelegate() }
+        XCTAssertEqual(try n.prepared(hop).0.headers["Authorization"], "Basic " + Base64.encode(Array("bee:bp".utf8)))
 
         options.authType = .digest
         let d = try Exchange(request: request, options: options) { NullDelegate() }
