@@ -113,7 +113,7 @@ enum DownloadCommand: SwurlCommand {
         let result: Exchange.Result
         do {
             result = try session.perform()
-            PasswordPrompt.forgetIfRefused(result.head?.status, options: options, url: request.url)
+            PasswordPrompt.forgetIfRefused(result.head?.status, finalURL: result.url, options: options, url: request.url)
             try headPrinter?.finish()
         } catch {
             let error = (error as? SwurlError) ?? .output("\(error)")

@@ -3,6 +3,7 @@
 @preconcurrency import Glibc
 #endif
 import SwurlCurl
+import SwurlEngine
 import SwurlCore
 
 /// Asks for the `--auth` password on the terminal without echoing it: on stdin when it is the
@@ -55,10 +56,12 @@ enum PasswordPrompt {
         }
     }
 
-    /// A typed `--auth` password the server refused (a final 401) is forgotten: the REPL's next
-    /// line asks again, where it sent the wrong one until `set -a USER`.
-    static func forgetIfRefused(_ status: Int?, options: CommandOptions, url: String) {
-        guard status == 401, let user = options.authUser, options.authPassword == nil else { return }
+    /// A typed `--auth` password the server refused (a final 401 from the origin it was sent
+    /// to; a redirect's other origin never got it) is forgotten: the REPL's next line asks
+    /// again, where it sent the wrong one until `set -a USER`.
+    static func forgetIfRefused(_ status: Int?, finalURL: String, options: CommandOptions, url: String) {
+        guard status == 401, let user = options.authUser, options.authPassword == nil,
+              let first = try? Origin(url: url), (try? Origin(url: finalURL)) == first else { return }
         forgetTypedAuth(user: user, url: url)
     }
 

@@ -30,7 +30,20 @@ final class ReplContext {
     /// line receives goes with later lines to the host that set it, as in an AFHTTPSessionManager's
     /// session. Cookies only: no connection outlives its line (a line's TLS policy runs in its own
     /// handshakes). A `--session` keeps its cookies in its file instead.
-    private lazy var jar: SharedState? = try? SharedState(cookiesOnly: true)
+    /// One jar for each route the REPL's defaults have had (`--resolve`, `--unix-socket`,
+    /// `--proxy`, from its command line, the config or `set`/`unset`): a server reached another
+    /// way after a `set` (a local build under the real name) gets none of the cookies the first
+    /// one set, and going back finds them again.
+    private var jars: [[String]: SharedState] = [:]
+
+    /// The jar of the route the defaults give now.
+    private func defaultRouteJar() -> SharedState? {
+        let route = [Option.resolve, .unixSocket, .proxy].map { defaults.values($0).joined(separator: "\n") }
+        if let jar = jars[route] { return jar }
+        let jar = try? SharedState(cookiesOnly: true)
+        jars[route] = jar
+        return jar
+    }
 
     static let builtins = ["cd", "set", "unset", "env", "help", "exit", "quit"]
     static let methods = HTTPMethod.known.map(\.rawValue)
@@ -385,7 +398,7 @@ final class ReplContext {
         defer { Interrupt.settleTermination() }
         // The REPL's jar is every line's that runs on its default route (its own options, a
         // `set` or the config's, are everyone's); a line with a route of its own has its own jar.
-        let jar = BatchDefaults.changesRoute(line) ? nil : self.jar
+        let jar = BatchDefaults.changesRoute(line) ? nil : defaultRouteJar()
         // A line's --no-har keeps it out of the REPL's log; its own --har writes a file of its own.
         guard let har, options.har == nil, !line.resets.contains(.har) else {
             return RequestCommand.perform(options, environment: environment, otherHAR: har?.path, jar: jar)

@@ -112,7 +112,7 @@ enum RequestCommand: SwurlCommand {
                 reporter.upload = (bar, length)
             }
             let result = try session.perform()
-            PasswordPrompt.forgetIfRefused(result.head?.status, options: options, url: request.url)
+            PasswordPrompt.forgetIfRefused(result.head?.status, finalURL: result.url, options: options, url: request.url)
             uploadBar?.finish(done: result.timing.final.uploadedBytes, total: length(of: request))
             uploadBar = nil
             timing = result.timing

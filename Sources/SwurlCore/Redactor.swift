@@ -205,10 +205,7 @@ package enum Redactor {
 
     /// `isRecordedSecretHeader` for a name in bytes (a request head as sent).
     package static func isRecordedSecretHeader(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
-        // A name a server sent with white space before its colon (`Set-Cookie : …`) is the same
-        // field to a reader of the file: compared without it.
-        var u = name
-        while let last = u.last, last == 0x20 || last == 0x09 { u = UnsafeBufferPointer(rebasing: u.dropLast()) }
+        let u = withoutTrailingBlanks(name)
         // By bytes against each name of the right length: no lower-cased copy (a HAR writes this per header).
         switch u.count {
         case 6: return isASCII(u, named: "cookie")
@@ -223,7 +220,8 @@ package enum Redactor {
 
     /// Whether `name` (bytes, any case) is a header field whose value is a URL that may carry a
     /// password: `Location`, `Content-Location`, `Referer` (a HAR masks it as in its URLs).
-    package static func isURLHeader(bytes u: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isURLHeader(bytes name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let u = withoutTrailingBlanks(name)
         switch u.count {
         case 7: return isASCII(u, named: "referer")
         case 8: return isASCII(u, named: "location")
@@ -235,6 +233,14 @@ package enum Redactor {
     /// Whether the bytes `name` are `lower` (lower-case ASCII) in any case of its letters.
     /// (On bytes in memory, not any collection: unspecialized, the generic form cost some 400
     /// instructions a call, and a HAR entry asks this for every header.)
+    /// A field name without the white space a server may send before its colon
+    /// (`Set-Cookie : …`, which libcurl keeps in the name): the same field to a reader.
+    private static func withoutTrailingBlanks(_ name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var u = name
+        while let last = u.last, last == 0x20 || last == 0x09 { u = UnsafeBufferPointer(rebasing: u.dropLast()) }
+        return u
+    }
+
     package static func isASCII(_ name: UnsafeBufferPointer<UInt8>, named lower: StaticString) -> Bool {
         guard name.count == lower.utf8CodeUnitCount else { return false }
         let l = lower.utf8Start

@@ -208,6 +208,15 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(routed.status, 0, routed.stderr)
         XCTAssertEqual(routed.text.components(separatedBy: "\"b\": \"2\"").count - 1, 1, routed.text)
         XCTAssertEqual(routed.text.components(separatedBy: "\"cookies\": {}").count - 1, 1, routed.text)
+        // A `set` that changes the route (a local build under the real name) gets a jar of its
+        // own: the first server's cookies do not go to the second; going back finds them again.
+        let switched = try script(["/cookies/set?b=2", "/cookies",
+                                   "set --resolve api.test:\(port):127.0.0.1 --resolve x.test:1:127.0.0.1", "/cookies",
+                                   "set --resolve api.test:\(port):127.0.0.1", "/cookies"],
+                                  ["http://api.test:\(port)", "--resolve", "api.test:\(port):127.0.0.1", "-b"])
+        XCTAssertEqual(switched.status, 0, switched.stderr)
+        XCTAssertEqual(switched.text.components(separatedBy: "\"b\": \"2\"").count - 1, 2, switched.text)
+        XCTAssertEqual(switched.text.components(separatedBy: "\"cookies\": {}").count - 1, 1, switched.text)
     }
 
     func testFailuresDoNotEndTheScriptUnlessStopOnError() throws {

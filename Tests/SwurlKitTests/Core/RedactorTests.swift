@@ -62,5 +62,7 @@ final class RedactorTests: XCTestCase {
         XCTAssertTrue(Redactor.isRecordedSecretHeader("Cookie"))
         XCTAssertFalse(Redactor.isRecordedSecretHeader("Set-Cookies "))
         XCTAssertFalse(Redactor.isRecordedSecretHeader(" "))
+        "Content-Location  ".withUTF8Bytes { XCTAssertTrue(Redactor.isURLHeader(bytes: $0)) }
+        "Location\t".withUTF8Bytes { XCTAssertTrue(Redactor.isURLHeader(bytes: $0)) }
     }
 }
