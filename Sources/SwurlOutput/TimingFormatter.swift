@@ -42,21 +42,10 @@ package enum TimingFormatter {
         }
         func str(_ s: String?) -> String {
             guard let s else { return "null" }
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                default:
-                    if u.value < 0x20 {
-                        let hex = String(u.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(u)
-                    }
-                }
-            }
-            return out + "\""
+            // The escaping rule of every JSON string swurl writes.
+            var out: [UInt8] = []
+            JSONValue.writeString(s, to: &out)
+            return String(decoding: out, as: UTF8.self)
         }
         let p = TimingPhases(t)
         let fields: [(String, String)] = [
