@@ -73,13 +73,6 @@ package indirect enum JSONValue: Equatable, Sendable {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// The escaping rule of every JSON string swurl writes (`writeString`, and `JSONWriter` for
-    /// bytes that need escapes): valid UTF-8 in, the string's inside out through `put`. `"` and
-    /// the backslash are escaped, line feed, return, tab, backspace and form feed by their
-    /// letters, other C0 controls, DEL and U+0080…U+009F as `\u00XX`, the bidirectional
-    /// controls U+202A…U+202E and U+2066…U+2069 and the marks U+200E and U+200F (which would
-    /// reorder a terminal's line, as `TerminalSanitizer` says) as `\u202a`…; at most six bytes
-    /// out for each byte in.
     /// Whether `E2 second third` is a scalar no terminal may get as it is: a bidirectional
     /// embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), or a left-to-right or
     /// right-to-left mark (U+200E, U+200F).
@@ -89,6 +82,13 @@ package indirect enum JSONValue: Equatable, Sendable {
             : second == 0x81 && (0xA6...0xA9).contains(third)
     }
 
+    /// The escaping rule of every JSON string swurl writes (`writeString`, and `JSONWriter` for
+    /// bytes that need escapes): valid UTF-8 in, the string's inside out through `put`. `"` and
+    /// the backslash are escaped, line feed, return, tab, backspace and form feed by their
+    /// letters, other C0 controls, DEL and U+0080…U+009F as `\u00XX`, the bidirectional
+    /// controls U+202A…U+202E and U+2066…U+2069 and the marks U+200E and U+200F (which would
+    /// reorder a terminal's line, as `TerminalSanitizer` says) as `\u202a`…; at most six bytes
+    /// out for each byte in.
     @inlinable @inline(__always)
     package static func escape(_ bytes: some Sequence<UInt8>, _ put: (UInt8) -> Void) {
         let hex: StaticString = "0123456789abcdef"

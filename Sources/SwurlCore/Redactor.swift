@@ -230,9 +230,6 @@ package enum Redactor {
         }
     }
 
-    /// Whether the bytes `name` are `lower` (lower-case ASCII) in any case of its letters.
-    /// (On bytes in memory, not any collection: unspecialized, the generic form cost some 400
-    /// instructions a call, and a HAR entry asks this for every header.)
     /// A field name without the white space a server may send before its colon
     /// (`Set-Cookie : …`, which libcurl keeps in the name): the same field to a reader.
     private static func withoutTrailingBlanks(_ name: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
@@ -241,6 +238,9 @@ package enum Redactor {
         return u
     }
 
+    /// Whether the bytes `name` are `lower` (lower-case ASCII) in any case of its letters.
+    /// (On bytes in memory, not any collection: unspecialized, the generic form cost some 400
+    /// instructions a call, and a HAR entry asks this for every header.)
     package static func isASCII(_ name: UnsafeBufferPointer<UInt8>, named lower: StaticString) -> Bool {
         guard name.count == lower.utf8CodeUnitCount else { return false }
         let l = lower.utf8Start

@@ -53,5 +53,6 @@ package struct ExchangeTiming: Sendable, Equatable {
         self.retries = retries
     }
 
+    /// Everything: redirect hops plus the final hop.
     package var total: Double { redirectTime + final.total }
 }
