@@ -211,8 +211,8 @@ final class OfflineAndErrorTests: XCTestCase {
 
     /// A body method with stdin a pipe that stays open and silent (ssh without -n, a CI agent)
     /// waited without a word: after 10 s a note says what swurl reads and how not to; what
-    /// comes later is still the body. --timing is written for a failed transfer too.
-    func testASilentStdinPipeGetsANoteAndTimingFollowsAFailure() throws {
+    /// comes later is still the body.
+    func testASilentStdinPipeGetsANote() throws {
         let sink = try SinkServer()
         let r = try runProcess("/bin/bash", ["-c", "(sleep 11; printf late) | \"$0\" DELETE \"$1\"", TestPaths.binary, sink.url + "/d"], check: false)
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -224,19 +224,6 @@ final class OfflineAndErrorTests: XCTestCase {
         let quick = try runSwurl(["DELETE", sink.url + "/d"], stdin: Data("now".utf8))
         XCTAssertEqual(quick.status, 0, quick.stderr)
         XCTAssertFalse(quick.stderr.contains("note"), quick.stderr)
-
-        let refused = try runSwurl(["--timing=json", "http://127.0.0.1:1/"])
-        XCTAssertEqual(refused.status, 1, refused.stderr)
-        let line = refused.stderr.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
-        let timing = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        XCTAssertNotNil(timing?["total"], refused.stderr)
-        // Its phases are the HAR's for a failed hop: a server that never answers is waited for.
-        let slow = try runSwurl(["--timing=json", "--timeout", "0.5", try HTTPBin.url("/delay/3")])
-        XCTAssertEqual(slow.status, 2, slow.stderr)
-        let slowLine = slow.stderr.split(separator: "\n").first { $0.hasPrefix("{") }.map(String.init) ?? ""
-        let slowTiming = try JSONSerialization.jsonObject(with: Data(slowLine.utf8)) as? [String: Any]
-        XCTAssertGreaterThanOrEqual(slowTiming?["wait"] as? Double ?? 0, 0.4, slowLine)
-        XCTAssertLessThan(slowTiming?["transfer"] as? Double ?? 1, 0.1, slowLine)
     }
 
     /// Text from a server inside an error message is made visible, never interpreted.

@@ -4,11 +4,16 @@ import SwurlTestSupport
 
 /// `--timing`, `--timing=json` and `--print=m`.
 final class TimingTests: XCTestCase {
+    /// The `--timing=json` object on stderr (after an error line when the transfer failed).
+    private func timing(_ r: SwurlResult) throws -> [String: Any] {
+        let line = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.hasPrefix("{") }, r.stderr)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], r.stderr)
+    }
+
     func testJSONTimingIsConsistent() throws {
         let r = try runSwurl(["--timing=json", try HTTPBin.url("/delay/0.2")])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let line = try XCTUnwrap(r.stderr.split(separator: "\n").last)
-        let t = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let t = try timing(r)
         let total = try XCTUnwrap(t["total"] as? Double)
         XCTAssertGreaterThanOrEqual(total, 0.2)
         for phase in ["dns", "connect", "tls", "wait", "transfer", "redirect"] {
@@ -30,10 +35,9 @@ final class TimingTests: XCTestCase {
     func testARequestWithABodyWaitsForItsFirstByte() throws {
         let r = try runSwurl(["--timing=json", "POST", try HTTPBin.url("/delay/0.5"), "a=1"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let line = try XCTUnwrap(r.stderr.split(separator: "\n").last)
-        let t = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        XCTAssertGreaterThanOrEqual(t["wait"] as? Double ?? 0, 0.5, String(line))
-        XCTAssertLessThan(t["transfer"] as? Double ?? 1, 0.5, String(line))
+        let t = try timing(r)
+        XCTAssertGreaterThanOrEqual(t["wait"] as? Double ?? 0, 0.5, r.stderr)
+        XCTAssertLessThan(t["transfer"] as? Double ?? 1, 0.5, r.stderr)
         let dir = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "POST \(try HTTPBin.url("/delay/0.5")) a=1\n".write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
@@ -43,10 +47,22 @@ final class TimingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(result["time_first_byte"] as? Double ?? 0, 0.5, batch.text)
     }
 
+    /// A transfer that fails still writes its timing (curl's -w does), split as its HAR entry
+    /// is: a refused connection is connecting, a server that never answers is waited for.
+    func testATransferThatFailsStillWritesItsTiming() throws {
+        let refused = try runSwurl(["--timing=json", "http://127.0.0.1:1/"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(try timing(refused)["wait"] as? Double, 0, refused.stderr)
+        let slow = try runSwurl(["--timing=json", "--timeout", "0.5", try HTTPBin.url("/delay/3")])
+        XCTAssertEqual(slow.status, 2, slow.stderr)
+        let t = try timing(slow)
+        XCTAssertGreaterThanOrEqual(t["wait"] as? Double ?? 0, 0.4, slow.stderr)
+        XCTAssertLessThan(t["transfer"] as? Double ?? 1, 0.1, slow.stderr)
+    }
+
     func testRedirectTimeIsPartOfTheTotal() throws {
         let r = try runSwurl(["-F", "--timing=json", try HTTPBin.url("/redirect/2")])
-        let line = try XCTUnwrap(r.stderr.split(separator: "\n").last)
-        let t = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let t = try timing(r)
         XCTAssertEqual(t["redirects"] as? Int, 2)
         XCTAssertGreaterThan(t["redirect"] as? Double ?? 0, 0)
         XCTAssertLessThanOrEqual(t["redirect"] as? Double ?? 1, t["total"] as? Double ?? 0)
