@@ -65,6 +65,14 @@ final class BatchDefaults {
         [Option.resolve, .unixSocket, .proxy].contains { line.has($0) || line.resets.contains($0) }
     }
 
+    /// Whether a line's own options give it another TLS policy than the other lines': a TLS
+    /// option, or a `--no-` of one (`--no-pin-pubkey` under a batch's pin). libcurl cannot tell
+    /// pins apart, so such a line's connection must be its own, both ways.
+    static func changesTLS(_ line: ParsedArguments) -> Bool {
+        func isTLS(_ option: Option) -> Bool { OptionTable.spec(long: option.rawValue)?.group == .tls }
+        return line.options.keys.contains(where: isTLS) || line.resets.contains(where: isTLS)
+    }
+
     /// The options batch lines may not carry.
     static let refused: [Option] = [.download, .output, .offline, .curl, .session, .sessionReadOnly, .help, .version, .generate]
 

@@ -194,9 +194,10 @@ final class BatchRunner {
         // The one-shot request's warnings (-k, --no-verify-host, --retry on a POST), each once.
         Swurl.warnBeforeSending(request, options, transferOptions, environment, say: sayOnce)
         transferOptions.rateLimitedByLibcurl = true
-        // A line with TLS options of its own (pins above all) never shares a connection: a reused
-        // one was checked under another line's policy, and libcurl cannot see pins to tell.
-        transferOptions.ownConnection = arguments.options.keys.contains { OptionTable.spec(long: $0.rawValue)?.group == .tls }
+        // A line with TLS options of its own (pins above all), or that drops one of the batch's,
+        // never shares a connection: a reused one was checked under another line's policy, and
+        // libcurl cannot see pins to tell.
+        transferOptions.ownConnection = BatchDefaults.changesTLS(arguments)
         // Over HTTP/1.1: FORBID_REUSE is applied only when the last transfer leaves a connection,
         // so other lines could join an HTTP/2 connection this line's trust (--cacert-add,
         // --pin-cert) let in, and keep it after; an HTTP/1.1 connection carries one transfer.

@@ -145,10 +145,14 @@ struct CurlCommandExport {
             if transfer.authType == .digest { add("--digest") }
             // A password not given (-a USER) is curl's to ask for, as swurl would have.
             add("--user", options.authUser != nil && options.authPassword == nil ? c.user : "\(c.user):\(c.password)")
-        } else if let netrc = transfer.netrc {
-            add("--netrc-optional")
-            // curl 7.88 reads ~/.netrc whatever $NETRC says: the file swurl read is named.
-            if let file = netrc.namedFile { add("--netrc-file", file) }
+        } else {
+            // The user and password then come from the URL or netrc, for curl as for swurl.
+            if transfer.authType == .digest { add("--digest") }
+            if let netrc = transfer.netrc {
+                add("--netrc-optional")
+                // curl 7.88 reads ~/.netrc whatever $NETRC says: the file swurl read is named.
+                if let file = netrc.namedFile { add("--netrc-file", file) }
+            }
         }
         // The stored cookies the engine would send on the first hop (by host, path, scheme and
         // expiry, in its order and within its size), as --offline shows them.

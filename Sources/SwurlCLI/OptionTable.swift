@@ -61,7 +61,7 @@ package enum OptionTable {
                    help: "Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024; 0 is no limit (as in curl)."),
         // Batch
         OptionSpec(.parallel, argument: .required("N"), group: .batch,
-                   help: "With 'swurl batch': run N requests at once (default 16) on one libcurl multi handle; also the most connections opened per host. The lines share connections, the DNS cache and one cookie jar (cookies matched on the URL's host); a line with its own --resolve, --proxy, --unix-socket or Host header gets its own, and one with TLS options of its own (-k, --cacert, --pin-*, --cert) a connection of its own, on HTTP/1.1."),
+                   help: "With 'swurl batch': run N requests at once (default 16) on one libcurl multi handle; also the most connections opened per host. The lines share connections, the DNS cache and one cookie jar (cookies matched on the URL's host); a line with its own --resolve, --proxy, --unix-socket or Host header gets its own, and one with TLS options of its own (-k, --cacert, --pin-*, --cert, or a --no- of one) a connection of its own, on HTTP/1.1."),
         OptionSpec(.jsonl, group: .batch,
                    help: "With 'swurl batch': print one JSON object per request (line, method, url, status, http_version, time_total, time_first_byte, size, error, exit) instead of a text line."),
         OptionSpec(.outputDir, argument: .required("DIR"), completion: .directory, group: .batch,
@@ -80,7 +80,7 @@ package enum OptionTable {
         OptionSpec(.auth, short: ["a"], argument: .required("USER[:PASS]"), group: .auth,
                    help: "Credentials for the first URL's origin only (never sent to another origin on a redirect). Without :PASS, swurl asks for the password without echo on the terminal (/dev/tty when stdin is a pipe carrying the body, as curl and HTTPie do). With --auth-type bearer, the token."),
         OptionSpec(.authType, short: ["A"], argument: .required("TYPE"), choices: ["basic", "digest", "bearer"], group: .auth,
-                   help: "How --auth is sent: basic (the default), digest, or bearer (Authorization: Bearer TOKEN)."),
+                   help: "How credentials are sent: basic (the default), digest (also with a user and password from the URL or netrc), or bearer (Authorization: Bearer TOKEN, from --auth)."),
         OptionSpec(.session, argument: .required("NAME|PATH"), completion: .file, group: .auth, commands: [.request, .download],
                    help: "Use and update a session: header items (not Content-*, If-*, Host or credentials), --auth credentials (sent only to the origin they were first used with) and cookies (kept by libcurl's cookie engine, each sent only to the host or domain that set it). A NAME is bound to the request's host and port: $XDG_CONFIG_HOME/swurl/sessions/HOST_PORT/NAME.json (default ~/.config); a value with a / is a file path. Items on the command line override the session and update it. Files are 0600 in 0700 directories; concurrent runs merge their changes. A file that is not yours or root's, that others can write, or in a directory others can write without the sticky bit is refused (exit 65), and a new one is never made there. See SESSION FILES in the man page."),
         OptionSpec(.sessionReadOnly, argument: .required("NAME|PATH"), completion: .file, group: .auth, commands: [.request, .download],
@@ -230,6 +230,9 @@ package enum OptionTable {
     /// the request's own options (`own`) do not give and whose partners `args` lacks.
     static func dropWaitingQualifiers(_ args: inout ParsedArguments, own: ParsedArguments) {
         for (option, partners) in qualifiers where args.has(option) && !own.has(option) && !partners.contains(where: { args.has($0) }) {
+            // Digest also takes its user and password from the URL or netrc: dropped, it left
+            // them to go as Basic, in the clear.
+            if option == .authType, args.value(.authType) == AuthType.digest.rawValue { continue }
             args.options[option] = nil
         }
     }

@@ -70,12 +70,13 @@ package enum Swurl {
         // a batch or the REPL, only those whose partner no line brings to them (--har is the
         // batch's, and a REPL line's own log takes no defaults): a pinned line keeps the
         // config's --pin-scope, each line drops what waits in vain (`dropWaitingQualifiers`).
-        if command.name == .request || command.name == .download {
-            OptionTable.dropWaitingQualifiers(&args, own: given)
-        } else if command.name == .batch || command.name == .repl {
+        // (Every other command, `certs` and `reach` too, is one run of its own options.)
+        if command.name == .batch || command.name == .repl {
             var runLevel = args
             OptionTable.dropWaitingQualifiers(&runLevel, own: given)
             for option in [Option.harBodies, .harSecrets] where !runLevel.has(option) { args.options[option] = nil }
+        } else {
+            OptionTable.dropWaitingQualifiers(&args, own: given)
         }
         do {
             try CommandTable.check(args, for: command)

@@ -72,8 +72,10 @@ extension CommandOptions {
             }
         }
         if let t = args.value(.authType) { transfer.authType = AuthType(rawValue: t) ?? .basic }
-        if transfer.authType != .basic && authUser == nil && args.has(.authType) {
-            throw .usage("--auth-type \(transfer.authType.rawValue) needs --auth", hint: transfer.authType == .bearer ? "e.g. -A bearer -a TOKEN" : "e.g. -A digest -a user:password")
+        // Digest takes its user and password from the URL or netrc too, as curl's --digest does
+        // (with none, the request goes without); a bearer token only from --auth.
+        if transfer.authType == .bearer && authUser == nil && args.has(.authType) {
+            throw .usage("--auth-type bearer needs --auth", hint: "e.g. -A bearer -a TOKEN")
         }
         if let user = authUser {
             // The token or user name goes into a header (bearer, basic) or to libcurl raw (digest):

@@ -57,7 +57,11 @@ package final class CertificateFactory: @unchecked Sendable {
         let out = try CertificateFactory.shell(
             "openssl x509 -in '\(path(certificate))' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64",
             in: directory)
-        return "sha256//" + out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let pin = out.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The pipeline's status is its last command's: a certificate openssl could not read
+        // gives the hash of nothing, a pin no server has.
+        guard pin != "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=" else { throw TestServerError("no certificate read from \(certificate)") }
+        return "sha256//" + pin
     }
 
     /// The SHA-256 fingerprint as `openssl x509 -fingerprint -sha256` prints it (hex with colons).

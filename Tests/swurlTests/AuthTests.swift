@@ -17,6 +17,49 @@ final class AuthTests: XCTestCase {
         XCTAssertEqual(try r.json()["user"] as? String, "ann")
     }
 
+    /// Digest takes the user and password from the URL or netrc as curl's --digest does (it
+    /// asked for --auth, exit 64); with none for the request's origin it is refused before sending.
+    func testDigestTakesCredentialsFromTheURLOrNetrc() throws {
+        let url = try HTTPBin.url("/digest-auth/auth/ann/secret")
+        let inURL = try runSwurl(["-A", "digest", url.replacingOccurrences(of: "http://", with: "http://ann:secret@")])
+        XCTAssertEqual(inURL.status, 0, inURL.stderr)
+        XCTAssertEqual(try inURL.json()["user"] as? String, "ann")
+        let path = try netrc("machine 127.0.0.1 login ann password secret\n")
+        let fromNetrc = try runSwurl(["-A", "digest", url], environment: ["NETRC": path])
+        XCTAssertEqual(fromNetrc.status, 0, fromNetrc.stderr)
+        XCTAssertEqual(try fromNetrc.json()["user"] as? String, "ann")
+        // The printed curl command asks for Digest too, and curl reads the same netrc file.
+        let printed = try runSwurl(["--curl", "-A", "digest", url], environment: ["NETRC": path])
+        XCTAssertTrue(printed.text.contains("--digest"), printed.text)
+        let ran = try runProcess("/bin/sh", ["-c", printed.text], check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertTrue(String(decoding: ran.stdout, as: UTF8.self).contains("\"authenticated\": true"), printed.text)
+        // With none the request goes without, as curl's does.
+        XCTAssertEqual(try runSwurl(["-A", "digest", "--ignore-netrc", "--check-status", url]).status, 4)
+        // A bearer token has no other source.
+        XCTAssertEqual(try runSwurl(["-A", "bearer", url]).status, 64)
+    }
+
+    /// `-A digest` as a default (the config file's, a batch's, the REPL's) without `-a` was left
+    /// out as a qualifier waiting for --auth: the URL's or netrc's password then went as Basic.
+    func testADigestDefaultIsKeptForCredentialsFromTheURLOrNetrc() throws {
+        let url = try HTTPBin.url("/digest-auth/auth/ann/secret")
+        let withUser = url.replacingOccurrences(of: "http://", with: "http://ann:secret@")
+        let dir = TestPaths.temporaryDirectory()
+        let config = dir + "/config"
+        FileManager.default.createFile(atPath: config, contents: Data("-A digest\n".utf8), attributes: [.posixPermissions: 0o600])
+        let r = try runSwurl(["-v", "--check-status", withUser], environment: ["SWURL_CONFIG": config])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.text.contains("Authorization: Basic"), r.text)
+        let path = try netrc("machine 127.0.0.1 login ann password secret\n")
+        try (url + "\n").write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
+        let batch = try runSwurl(["batch", dir + "/lines", "-A", "digest", "--check-status"], environment: ["NETRC": path])
+        XCTAssertEqual(batch.status, 0, batch.text + batch.stderr)
+        let repl = try runSwurl(["repl", "-A", "digest"], stdin: Data((withUser + " --check-status\n").utf8))
+        XCTAssertEqual(repl.status, 0, repl.text + repl.stderr)
+        XCTAssertTrue(repl.text.contains("\"authenticated\": true"), repl.text)
+    }
+
     /// `-v` with Digest shows both requests and the challenge between them, as `curl -v` does.
     func testVerboseDigestShowsBothRequests() throws {
         let r = try runSwurl(["-v", "-A", "digest", "-a", "ann:secret", try HTTPBin.url("/digest-auth/auth/ann/secret")])

@@ -48,6 +48,35 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         }
     }
 
+    /// A line that drops one of the batch's TLS options (`--no-pin-pubkey`, `--no-cacert-add`) has
+    /// a policy of its own too: it shared the batch's connections, so a pinned line's request
+    /// (its body and token) went over the connection the unpinned line opened, and a line that
+    /// dropped the added certificate was served over the connection that certificate let in.
+    func testALineDroppingABatchTLSOptionGetsAConnectionOfItsOwn() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(tls: (pki.path("selfsigned.pem"), pki.path("selfsigned.key")))
+        let otherKey = try pki.pin("leaf.pem")
+        let pinned = try input([
+            nginx.url("/small.txt?n=1") + " --no-pin-pubkey",
+            nginx.url("/small.txt?n=2"),
+        ])
+        let added = try input([
+            nginx.url("/small.txt?n=3"),
+            nginx.url("/small.txt?n=4") + " --no-cacert-add",
+        ])
+        for (path, options, refused) in [(pinned, ["-k", "--no-verify-host", "--pin-pubkey", otherKey], "n=2"),
+                                         (added, ["--cacert-add", pki.path("selfsigned.pem")], "n=4")] {
+            for parallel in ["1", "16"] {
+                let before = nginx.logLines().count
+                let r = try runSwurl(["batch", path, "--jsonl", "--parallel", parallel] + options)
+                let results = try byLine(r)
+                XCTAssertEqual(results.values.compactMap { $0["exit"] as? Int }.sorted(), [0, 7], "\(options) --parallel \(parallel): \(r.text)")
+                let served = nginx.logLines().dropFirst(before)
+                XCTAssertFalse(served.contains { $0.contains(refused) }, "\(options) --parallel \(parallel): \(served)")
+            }
+        }
+    }
+
     /// A line's --json replaces a batch --form (a clash before), as a REPL line's does.
     func testALinesOptionReplacesTheBatchDefaultItExcludes() throws {
         let capture = try CaptureServer()

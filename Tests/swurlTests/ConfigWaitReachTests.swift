@@ -51,6 +51,13 @@ final class ConfigWaitReachTests: XCTestCase {
         // refused, with -F from the config it is not.
         let (follow, _) = try config("--all\n-F\n")
         XCTAssertEqual(try runSwurl(["--offline", "http://127.0.0.1:9/x"], environment: follow).status, 0)
+        // `certs` and `reach` too (they were 64, naming the config's line): the tool that
+        // prints pins stayed closed to whoever set a --pin-scope policy.
+        let (tls, _) = try config("--pin-scope chain\n--key-password x\n")
+        let reach = try runSwurl(["reach", try HTTPBin.url("/get")], environment: tls)
+        XCTAssertEqual(reach.status, 0, reach.stderr)
+        let certs = try runSwurl(["certs", "https://127.0.0.1:1/"], environment: tls)
+        XCTAssertEqual(certs.status, 1, certs.stderr)
     }
 
     /// A batch keeps a config --pin-scope for the lines that pin: a line pinning the root under a
