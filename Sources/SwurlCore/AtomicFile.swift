@@ -104,6 +104,12 @@ package final class AtomicFile {
         return uid != 0 && stat(ArgumentBytes.path(directory), &st) == 0 && st.st_mode & S_ISVTX != 0 && st.st_uid != uid
     }
 
+    /// Whether `directory` has the sticky bit (whoever owns it).
+    package static func isSticky(_ directory: String) -> Bool {
+        var st = stat()
+        return stat(ArgumentBytes.path(directory), &st) == 0 && st.st_mode & S_ISVTX != 0
+    }
+
     /// A path as messages show it: bytes that are not UTF-8 as `\xE9`, controls escaped.
     static func shown(_ path: String) -> String { TerminalSanitizer.clean(ArgumentBytes.shown(path)) }
 

@@ -294,6 +294,17 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                     throw SwurlError.transport("the server resumed at byte \(range.start), not at byte \(offset)",
                                                hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                 }
+                // A server that ignored If-Range sends the rest of the version it has now: its
+                // bytes never go after another version's (RFC 9110 §14.3 combines parts only
+                // when their strong validators match).
+                if let kept = validator {
+                    let theirs = (kept.hasPrefix("\"") ? head.headers["ETag"] : head.headers["Last-Modified"])?.trimmingSpaces()
+                    if let theirs, theirs != kept {
+                        resumeRefused = true
+                        throw SwurlError.transport("the server sent the rest of another version of the file (\(kept.hasPrefix("\"") ? "ETag" : "Last-Modified") \(TerminalSanitizer.clean(theirs)), the bytes on disk are of \(TerminalSanitizer.clean(kept)))",
+                                                   hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
+                    }
+                }
                 append = true
                 // Without a total (`/*`), the file ends where this range does.
                 expectedSize = range.total ?? range.end + 1
@@ -336,7 +347,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if direct {
             if fd < 0 { fd = OutputTarget.openInPlace(part, target: part) }
         } else {
-            var chosen = try DownloadFile.openPart(part, append: append)
+            var chosen = try DownloadFile.openPart(part, append: append, inPlace: inPlace)
             // A name derived from the response (no -o) whose .part another download started a
             // moment ago: the next free name, as if that one's file were already there.
             if chosen == nil, let base = derivedBase, !append, !inPlace, offset == 0 {
@@ -478,11 +489,16 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
         ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
         // A file it replaces (--overwrite, or -c finishing a .part over it) keeps its mode, as
-        // -o's does: a private file (0600) must not come back readable by everyone.
+        // -o's does: a private file (0600) must not come back readable by everyone. A new one
+        // gets 0666 less the umask, as open(2) would have given it.
         if let final = self.path {
             var st = stat()
             if lstat(ArgumentBytes.path(final), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
                 chmod(ArgumentBytes.path(part), st.st_mode & 0o7777)
+            } else {
+                let mask = umask(0)
+                umask(mask)
+                chmod(ArgumentBytes.path(part), 0o666 & ~mask)
             }
         }
         guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
@@ -502,9 +518,18 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// taken before the file is cut back, so a run that finds it held changes nothing.
     /// - Returns: the descriptor, or nil when another run holds the file (`heldElsewhere`).
     /// - Throws: `SwurlError.output` when the file cannot be opened or cut back.
-    static func openPart(_ part: String, append: Bool) throws(SwurlError) -> Int32? {
-        let fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o666)
+    /// `inPlace`: `part` is the file the user named (`-c -o FILE` growing FILE), not a `.part`.
+    static func openPart(_ part: String, append: Bool, inPlace: Bool = false) throws(SwurlError) -> Int32? {
+        // Private while it grows (a file it replaces may be 0600); `commit` gives it its mode.
+        let fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o600)
         guard fd >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
+        // Another user's `.part` in a directory with the sticky bit (/tmp) is theirs to read and
+        // change while and after this run writes it: root may open it, and must not.
+        var st = stat()
+        if !inPlace, fstat(fd, &st) == 0, st.st_uid != geteuid(), AtomicFile.isSticky(OutputTarget.directory(of: part)) {
+            close(fd)
+            throw .output("cannot write '\(part)': it is another user's file in a directory with the sticky bit; remove it or save under another name (-o FILE)")
+        }
         // A file system without locks (ENOLCK: NFS without lockd) downloads as before, unlocked.
         if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
             close(fd)

@@ -58,6 +58,8 @@ class Handler(BaseHTTPRequestHandler):
             headers = [('Content-Type', 'application/octet-stream'), ('Accept-Ranges', 'bytes')]
             if 'name' in q:
                 headers.append(('Content-Disposition', 'attachment; filename="%s"' % q['name']))
+            if 'etag' in q:
+                headers.append(('ETag', q['etag']))
             rng = self.headers.get('Range')
             status = 200
             start = 0

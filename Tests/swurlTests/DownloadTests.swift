@@ -212,6 +212,63 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(last?["Range"], "bytes=80000-")
     }
 
+    /// The `.part` is private while it grows (it was 0666 less the umask, readable by all while
+    /// `--overwrite` replaced a 0600 file); the finished file gets 0666 less the umask, or the
+    /// mode of the file it replaces.
+    func testThePartFileIsPrivateUntilItIsTheFile() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let cut = try runSwurl(["-d", "-o", "f.bin", server.url("/file?size=20000&seed=3&cut=5000&key=m")], directory: dir)
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        XCTAssertEqual(try mode(dir + "/f.bin.part"), 0o600)
+        let resumed = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/file?size=20000&seed=3")], directory: dir)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        let mask = umask(0)
+        umask(mask)
+        XCTAssertEqual(try mode(dir + "/f.bin"), 0o666 & ~Int(mask))
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)
+    }
+
+    /// A server that ignores If-Range and answers 206 with the rest of another version (another
+    /// ETag) had its bytes appended to the old version's: refused, the `.part` kept as it was.
+    func testA206OfAnotherVersionIsNotAppended() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let cut = try runSwurl(["-d", "-o", "v.bin", server.url("/file?size=20000&seed=1&cut=4000&key=v&etag=%22e1%22")], directory: dir)
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        let other = try runSwurl(["-d", "-c", "-o", "v.bin", server.url("/file?size=20000&seed=2&etag=%22e2%22")], directory: dir)
+        XCTAssertNotEqual(other.status, 0, other.stderr)
+        XCTAssertTrue(other.stderr.contains("another version of the file (ETag \"e2\""), other.stderr)
+        XCTAssertEqual(files(dir), ["v.bin.part"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/v.bin.part")), ScriptedServer.fileBytes(size: 20000, seed: 1).prefix(4000))
+        // The same version resumes.
+        let same = try runSwurl(["-d", "-c", "-o", "v.bin", server.url("/file?size=20000&seed=1&etag=%22e1%22")], directory: dir)
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/v.bin")), ScriptedServer.fileBytes(size: 20000, seed: 1))
+    }
+
+    /// In a directory with the sticky bit (/tmp), another user's `NAME.part` is theirs to read and
+    /// change: root wrote the download into it (and renamed it, still theirs, to NAME).
+    func testRootNeverWritesIntoAnotherUsersPartFile() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root: another user's file in a sticky directory") }
+        let server = try ScriptedServer()
+        let dir = "/tmp/swurl-sticky-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o1777])
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        try "planted".write(toFile: dir + "/out.part", atomically: false, encoding: .utf8)
+        XCTAssertEqual(chown(dir + "/out.part", 65534, 65534), 0)
+        for args in [["-d", "-o", dir + "/out"], ["-d", "-c", "-o", dir + "/out"]] {
+            let r = try runSwurl(args + [server.url("/file?size=100&seed=1")])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("it is another user's file in a directory with the sticky bit"), r.stderr)
+            XCTAssertEqual(try String(contentsOfFile: dir + "/out.part", encoding: .utf8), "planted")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"))
+        }
+    }
+
     /// A name that is not UTF-8 (`-o $'n\xff.bin'`): the resume hint quotes its bytes so that
     /// pasting it resumes the same file (it printed U+FFFD, another name), and the notes show
     /// the byte as \xFF.
