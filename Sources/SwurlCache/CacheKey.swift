@@ -27,8 +27,8 @@ package struct CacheKey: Sendable, Equatable, Hashable {
     package var fileName: String { urlDigest + "." + variantDigest }
 
     /// `url` as entries spell it, as far as text can tell: the scheme and host in lower case (RFC
-    /// 3986 §6.2.2.1: neither is case-sensitive; libcurl keeps a host's case) and no fragment
-    /// (never sent). `HopCache.cacheURL` applies it after libcurl's normalization; `swurl cache
+    /// 3986 §6.2.2.1: neither is case-sensitive; libcurl keeps a host's case), no default port
+    /// (`http://h:80/` is `http://h/`) and no fragment (never sent). `HopCache.cacheURL` applies it after libcurl's normalization; `swurl cache
     /// clear` to its prefix.
     package static func spelling(_ url: String) -> String {
         let text = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
@@ -37,8 +37,17 @@ package struct CacheKey: Sendable, Equatable, Hashable {
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         let hostStart = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
-        return text[..<separator.lowerBound].lowercased() + "://" + authority[..<hostStart] + authority[hostStart...].lowercased()
+        let scheme = text[..<separator.lowerBound].lowercased()
+        return scheme + "://" + authority[..<hostStart] + withoutDefaultPort(authority[hostStart...].lowercased(), scheme: scheme)
             + rest[authorityEnd...]
+    }
+
+    /// `host:80` of http and `host:443` of https as `host` (RFC 9110 §4.2.3: the same resource).
+    static func withoutDefaultPort(_ hostPort: String, scheme: String) -> String {
+        guard let colon = hostPort.lastIndex(of: ":"), !hostPort[colon...].contains("]") else { return hostPort }
+        let digits = hostPort[hostPort.index(after: colon)...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(digits.prefix(6)) else { return hostPort }
+        return (scheme == "http" && port == 80) || (scheme == "https" && port == 443) ? String(hostPort[..<colon]) : hostPort
     }
 
     /// The file-name prefix every entry of `url` has.

@@ -307,7 +307,7 @@ package enum CacheRules {
         let rest = url[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let host = authority.split(separator: "@").last.map(String.init)?.lowercased() ?? ""
-        return scheme + "://" + host
+        return scheme + "://" + CacheKey.withoutDefaultPort(host, scheme: scheme)
     }
 }
 

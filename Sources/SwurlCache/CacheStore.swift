@@ -255,6 +255,9 @@ package final class CacheStore {
 
     // MARK: - Listing, removing, evicting
 
+    /// Removes the entry `opened` was read from.
+    package func remove(_ opened: Opened) { unlink(ArgumentBytes.path(opened.path)) }
+
     /// One stored entry as `swurl cache list` shows it.
     package struct Listing: Sendable {
         package let name: String

@@ -57,7 +57,10 @@ package enum HTTPDate {
         }
         func gmt(_ at: Int) -> Bool { at + 3 == hi && word(at, ["gmt"]) != nil }
         func seconds(_ year: Int, _ month: Int, _ day: Int, _ time: Int) -> Double? {
-            guard (1...31).contains(day) else { return nil }
+            // A day the month does not have (31 Feb) is no date, not one rolled into the next month.
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let days = month == 1 ? (leap ? 29 : 28) : [3, 5, 8, 10].contains(month) ? 30 : 31
+            guard (1...days).contains(day) else { return nil }
             return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + time)
         }
         if let day = word(lo, shortDays), byte(day.end) == 0x2C {

@@ -307,6 +307,14 @@ final class HopCache: TransferDelegate {
             return
         }
         if let entry = revalidated, let stored {
+            // The 304's own Cache-Control is the response's now: one that says no-store (RFC
+            // 9111 §3) takes the stored copy away rather than keeping it fresh.
+            if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers, response: entry.head,
+                                                         insecure: insecure) {
+                store.remove(stored)
+                status += "; removed: \(reason)"
+                return
+            }
             do { try store.rewrite(stored, as: entry, key: key) } catch { status += "; not stored again: \(error.message)" }
             return
         }

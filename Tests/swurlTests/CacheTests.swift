@@ -212,6 +212,20 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(third.text.contains("X-New: yes"), third.text)
     }
 
+    /// A 304 whose Cache-Control says no-store: the response it updates may not be stored
+    /// (RFC 9111 §3), so the entry goes (it was written again, and served fresh after a 304 with
+    /// `no-store, max-age=600`).
+    func testA304SayingNoStoreRemovesTheEntry() throws {
+        let path = "/ns304?cc=" + q("max-age=0") + "&etag=" + q("\"n\"") + "&h304=" + q("Cache-Control:no-store, max-age=600")
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        let again = try fetch(path)
+        XCTAssertEqual(again.cache, "revalidated (304); removed: no-store", again.result.stderr)
+        XCTAssertTrue(again.body.hasSuffix("/ns304 #1"), again.body)
+        XCTAssertEqual(entries(), [])
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        XCTAssertEqual(origin.count("/ns304"), 3)
+    }
+
     /// A 304 without `Age` drops the stored one (the origin has just validated the response): an
     /// entry that arrived already older than its max-age is fresh again after it, not validated
     /// on every use.

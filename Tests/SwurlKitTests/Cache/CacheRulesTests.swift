@@ -27,6 +27,20 @@ final class CacheRulesTests: XCTestCase {
                        "a bad max-age is no freshness")
     }
 
+    /// RFC 9110 §4.2.3: a scheme's default port given or left out names one resource, for the
+    /// key and for invalidation's same-origin check; another port, or one in an IPv6 literal,
+    /// is kept.
+    func testTheDefaultPortIsNoPartOfTheKeyOrTheOrigin() {
+        XCTAssertEqual(CacheKey.spelling("http://H:80/x?a#f"), "http://h/x?a")
+        XCTAssertEqual(CacheKey.spelling("https://h:443/x"), "https://h/x")
+        XCTAssertEqual(CacheKey.spelling("https://h:80/x"), "https://h:80/x")
+        XCTAssertEqual(CacheKey.spelling("http://ann@[::80]/x"), "http://ann@[::80]/x")
+        XCTAssertEqual(CacheKey.spelling("http://[::1]:80/x"), "http://[::1]/x")
+        XCTAssertEqual(CacheKey.spelling("http://h:8080/x"), "http://h:8080/x")
+        XCTAssertEqual(CacheRules.origin("http://u:p@h:80/x"), CacheRules.origin("http://h/y"))
+        XCTAssertNotEqual(CacheRules.origin("http://h:8080/x"), CacheRules.origin("http://h/y"))
+    }
+
     func testCurrentAgeFollowsSection4_2_3() {
         let h = head(200, [("Date", date(-10)), ("Age", "5")])
         // apparent 10, corrected age value 5 + 1 (delay): initial 10; resident 20.

@@ -11,12 +11,19 @@ final class HTTPDateTests: XCTestCase {
         XCTAssertEqual(HTTPDate.format(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertNil(HTTPDate.parse("0", now: now))
         XCTAssertNil(HTTPDate.parse("Sun, 32 Nov 1994 08:49:37 GMT", now: now))
+        // A day the month lacks is no date (it was rolled into the next month).
+        XCTAssertNil(HTTPDate.parse("Wed, 31 Feb 2027 08:49:37 GMT", now: now))
+        XCTAssertNil(HTTPDate.parse("Sat, 31 Apr 2027 08:49:37 GMT", now: now))
+        XCTAssertNil(HTTPDate.parse("Sun, 29 Feb 2100 08:49:37 GMT", now: now))
+        XCTAssertNotNil(HTTPDate.parse("Tue, 29 Feb 2000 08:49:37 GMT", now: now))
+        XCTAssertNotNil(HTTPDate.parse("Sun, 29 Feb 2028 08:49:37 GMT", now: now))
+        XCTAssertNotNil(HTTPDate.parse("Tue, 31 Dec 2024 08:49:37 GMT", now: now))
         XCTAssertEqual(HTTPDate.format(.nan), "Thu, 01 Jan 1970 00:00:00 GMT")
     }
 
     /// The byte parser's arithmetic agrees with timegm(3), which it replaced, on every day of
-    /// leap and common years, past month ends (which timegm runs into the next month) and
-    /// a leap second.
+    /// leap and common years and a leap second; a day past the month's end, which timegm runs
+    /// into the next month, is no date.
     func testAgreesWithTimegmOnEveryDay() {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         for year in [1000, 1899, 1900, 1970, 1999, 2000, 2024, 2100, 9999] {
@@ -25,7 +32,9 @@ final class HTTPDateTests: XCTestCase {
                     var t = tm()
                     t.tm_year = Int32(year - 1900); t.tm_mon = Int32(m); t.tm_mday = Int32(day)
                     t.tm_hour = 23; t.tm_min = 59; t.tm_sec = 60
-                    let expected = Double(timegm(&t))
+                    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+                    let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m]
+                    let expected: Double? = day <= length ? Double(timegm(&t)) : nil
                     let text = "Mon, \(day < 10 ? "0" : "")\(day) \(name) \(year) 23:59:60 GMT"
                     XCTAssertEqual(HTTPDate.parse(text, now: now), expected, text)
                 }
