@@ -21,9 +21,13 @@ package enum ArgumentBytes {
         }
     }
 
-    /// Decodes one argument, escaping bytes that are not valid UTF-8.
+    /// Decodes one argument, escaping bytes that are not valid UTF-8, and the bytes of a real
+    /// U+10FF80–U+10FFFF (F4 8F BE/BF xx), which would read as escapes: an escape always
+    /// stands for its byte, so `bytes` gives back exactly the argument's.
     package static func decode(_ bytes: [UInt8]) -> String {
-        if let s = String(validating: bytes, as: UTF8.self) { return s }
+        if let s = String(validating: bytes, as: UTF8.self), !bytes.contains(0xF4) || !s.unicodeScalars.contains(where: isEscape) {
+            return s
+        }
         var out = String.UnicodeScalarView()
         var i = 0
         while i < bytes.count {
@@ -31,7 +35,7 @@ package enum ArgumentBytes {
             let length = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0
             if length > 0, i + length <= bytes.count,
                let s = String(validating: bytes[i..<(i + length)], as: UTF8.self), let scalar = s.unicodeScalars.first,
-               s.unicodeScalars.count == 1 {
+               s.unicodeScalars.count == 1, !isEscape(scalar) {
                 out.append(scalar)
                 i += length
             } else {

@@ -58,6 +58,15 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
                       String(decoding: capture.captured, as: UTF8.self))
     }
 
+    /// U+10FFFF is valid UTF-8 that swurl's own escapes for bytes use: it went out as `/%FF`.
+    func testTheLastPrivateUseCharactersGoOutAsTheirOwnBytes() throws {
+        let capture = try CaptureServer()
+        let r = try shell("\"$SWURL\" $'http://127.0.0.1:\(capture.server.port)/\\xf4\\x8f\\xbf\\xbf?a=\\xf4\\x8f\\xbe\\x80'")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(capture.captured.starts(with: Data("GET /%F4%8F%BF%BF?a=%F4%8F%BE%80 HTTP/1.1\r\n".utf8)),
+                      String(decoding: capture.captured, as: UTF8.self))
+    }
+
     func testTextArgumentsThatAreNotUTF8AreRefusedByName() throws {
         let url = "http://127.0.0.1:9/x"
         let cases: [(String, Int32, String)] = [
