@@ -3,6 +3,7 @@
 #endif
 import SwurlOutput
 import SwurlCore
+import SwurlSecurity
 
 /// `swurl batch --report FILE.html`: one self-contained HTML page (inline style and script, no
 /// external URL of any kind) with the batch's summary, a status histogram and a waterfall.
@@ -111,9 +112,12 @@ final class BatchHTMLReport: BatchResultObserving {
     private static func writeHead(_ p: inout HTMLPage, inputName: String) {
         p.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
         // Nothing outside this file may load, even if something slipped into the markup.
-        p.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n")
+        // Scripts: the page's two, by their SHA-256, so that markup slipped in could not run one.
+        p.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src ")
+        p.raw(BatchHTMLReport.scriptSources)
+        p.raw("\">\n")
         p.raw("<title>swurl batch report: "); p.text(inputName); p.raw("</title>\n")
-        p.raw("<script>(function(){var h=document.documentElement.dataset;h.errors='0';function c(){h.errors=String(+h.errors+1);}addEventListener('error',c);addEventListener('securitypolicyviolation',c);})();</script>\n")
+        p.raw("<script>"); p.raw(BatchHTMLReport.errorCounter); p.raw("</script>\n")
         p.raw(BatchHTMLReport.style)
         p.raw("</head><body>\n<h1>swurl batch: "); p.text(inputName); p.raw("</h1>\n")
         p.raw("<section id=\"waterfall-section\"><h2>Waterfall</h2><p class=\"legend\">")
@@ -301,7 +305,7 @@ final class BatchHTMLReport: BatchResultObserving {
     /// it ran to its end), and wires the failures filter. The first script counts script errors
     /// and blocked loads (Content-Security-Policy violations) in `<html data-errors>`.
     fileprivate static let script = """
-    <script>
+
     (function(){
     var w=document.getElementById('waterfall'),s=document.getElementById('waterfall-section');
     ['summary','failures','statuses'].forEach(function(id){var e=document.getElementById(id);if(e)s.parentNode.insertBefore(e,s);});
@@ -313,9 +317,16 @@ final class BatchHTMLReport: BatchResultObserving {
     box.addEventListener('change',function(){document.body.classList.toggle('only-failed',box.checked);});
     var d=document.body.dataset;d.bars=String(bars);d.failedBars=String(failed);d.scriptMs=String(Math.round(performance.now()));d.report='ready';
     })();
-    </script>
 
     """
+
+    /// Counts script errors and blocked loads in `<html data-errors>` (the head's script).
+    fileprivate static let errorCounter = "(function(){var h=document.documentElement.dataset;h.errors='0';function c(){h.errors=String(+h.errors+1);}addEventListener('error',c);addEventListener('securitypolicyviolation',c);})();"
+
+    /// CSP's `script-src`: the hashes of the page's two scripts (CSP 3 hashes an inline
+    /// script's text as it stands between its tags).
+    fileprivate static let scriptSources = [errorCounter, script].map { "'sha256-" + Base64.encode(Digest.sha256(Array($0.utf8))) + "'" }
+        .joined(separator: " ")
 }
 
 /// The page as it is written, a row included: bytes, every text from a URL
@@ -491,7 +502,7 @@ private final class PageTally: @unchecked Sendable {
         writeReasons(&p)
         writeStatuses(&p)
         writeRest(&p, axis: axis)
-        p.raw(BatchHTMLReport.script)
+        p.raw("<script>"); p.raw(BatchHTMLReport.script); p.raw("</script>\n")
         p.raw("</body></html>\n")
     }
 

@@ -113,6 +113,17 @@ final class BatchReportTests: XCTestCase {
         }
         XCTAssertTrue(html.contains("content-security-policy\" content=\"default-src 'none'"))
         XCTAssertEqual(occurrences("<script", in: html), 2, "only the page's own two scripts")
+        // The policy names the two scripts by hash (it allowed every inline script): one slipped
+        // into the markup does not run, the page's own still do.
+        XCTAssertFalse(html.contains("script-src 'unsafe-inline'"), html)
+        let original = try String(contentsOfFile: page, encoding: .utf8)
+        let injected = original.replacingOccurrences(of: "<h1>", with: "<script>document.body.dataset.pwned='1'</script><h1>")
+        XCTAssertNotEqual(injected, original)
+        try injected.write(toFile: page, atomically: true, encoding: .utf8)
+        let dom = try dumpDOM(page)
+        XCTAssertEqual(attribute("data-report", of: "body", in: dom), "ready", dom)
+        XCTAssertFalse(dom.contains("data-pwned"), dom)
+        XCTAssertEqual(attribute("data-errors", of: "html", in: dom), "1", "the blocked script is counted")
     }
 
     /// A reason phrase full of markup, quotes, an ampersand and a control byte ends up as text
