@@ -132,6 +132,11 @@ package struct CommandOptions {
             if CommandOptions.looksLikeURL(raw) {
                 // `swurl purge URL`: a method in lower case is read as one only when it is a known one.
                 let word = Array(url.utf8)
+                if url == "download" || url == "request" {
+                    // The man page's COMMANDS name them, but no word selects them.
+                    throw .usage("'\(url)' is no command word: a \(url) is \(url == "download" ? "swurl -d URL" : "swurl URL")",
+                                 hint: url == "download" ? "swurl -d \(Redactor.givenURL(raw)) saves the body to a file" : "swurl \(Redactor.givenURL(raw))")
+                }
                 if (1...24).contains(word.count), word.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
                     throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(url)'",
                                  hint: "a method is read in lower case only when it is one of " + HTTPMethod.known.map(\.rawValue).joined(separator: ", ")

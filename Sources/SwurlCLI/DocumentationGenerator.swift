@@ -290,11 +290,11 @@ package enum DocumentationGenerator {
     }
 
     /// One `_arguments` spec line per option of `specs`.
-    private static func zshSpecs(_ specs: [OptionSpec]) -> String {
+    private static func zshSpecs(_ specs: [OptionSpec], command: CommandName) -> String {
         var s = ""
         for spec in specs {
             let forms = spec.shorts.map { "-" + String($0) } + longNames(spec)
-            let help = zshQuote(summary(spec.help))
+            let help = zshQuote(summary(HelpGenerator.optionHelp(spec, for: command)))
             var action = ""
             switch spec.argument {
             case .none: break
@@ -325,7 +325,7 @@ package enum DocumentationGenerator {
         // After a command word, that command's options only.
         for command in CommandTable.all {
             guard let word = command.word else { continue }
-            s += "_swurl_\(word)() {\n  _arguments -s \\\n" + zshSpecs(completedOptions(for: word))
+            s += "_swurl_\(word)() {\n  _arguments -s \\\n" + zshSpecs(completedOptions(for: word), command: command.name)
             if !command.actions.isEmpty {
                 let described = command.actions.map { "\($0.word)\\:\"\(zshMessage($0.summary))\"" }
                 s += "    '1:action:((\(described.joined(separator: " "))))' \\\n"
@@ -338,7 +338,7 @@ package enum DocumentationGenerator {
         }
         s += "      help) shift $((i - 1)) words; (( CURRENT -= i - 1 )); _arguments '1:topic:(\(helpTopics.joined(separator: " ")))'; return ;;\n"
         s += "      -*) ;;\n      *) break ;;\n    esac\n  done\n"
-        s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil))
+        s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil), command: .request)
         s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help)' \\\n"
         s += "    '*:request item:_files'\n}\n\n_swurl \"$@\"\n"
         return s
@@ -363,13 +363,23 @@ package enum DocumentationGenerator {
             }
         }
         let words = CommandTable.words
-        for spec in OptionTable.documented {
+        // An option with another meaning after some words (`--json` after certs) has a line of
+        // its own there, with that meaning's help.
+        let meanings: [(spec: OptionSpec, command: CommandName?)] = OptionTable.documented.flatMap { spec in
+            [(spec, nil)] + CommandTable.all.filter { HelpGenerator.hasOtherMeaning(spec, for: $0.name) && $0.word != nil }
+                .map { (spec, Optional($0.name)) }
+        }
+        for (spec, meaning) in meanings {
             var line = "complete -c swurl"
             // Offered only where the option's commands are: after their words, or (for a
             // request or download option) after no other command's word.
-            let taking = words.filter { w in completedOptions(for: w).contains { $0.option == spec.option } }
+            let taking = words.filter { w in
+                guard let command = CommandTable.all.first(where: { $0.word == w }) else { return false }
+                return completedOptions(for: w).contains { $0.option == spec.option }
+                    && (meaning.map { $0 == command.name } ?? !HelpGenerator.hasOtherMeaning(spec, for: command.name))
+            }
             let others = words.filter { !taking.contains($0) }
-            if !completedOptions(for: nil).contains(where: { $0.option == spec.option }) {
+            if meaning != nil || !completedOptions(for: nil).contains(where: { $0.option == spec.option }) {
                 line += " -n '__fish_seen_subcommand_from \(taking.joined(separator: " "))'"
             } else if !others.isEmpty {
                 line += " -n 'not __fish_seen_subcommand_from \(others.joined(separator: " "))'"
@@ -391,7 +401,7 @@ package enum DocumentationGenerator {
                     line += " -f"
                 }
             }
-            let help = summary(spec.help)
+            let help = summary(HelpGenerator.optionHelp(spec, for: meaning ?? .request))
                 .replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'")
             line += " -d '\(help)'"
             s += line + "\n"

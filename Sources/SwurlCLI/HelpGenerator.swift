@@ -49,20 +49,30 @@ package enum HelpGenerator {
         }
         // An option that means something else to this command (`--json`: the report's format
         // for certs, reach and cache) is shown with that meaning, among the output options.
-        let otherMeaning = { (spec: OptionSpec) in ConfigFile.otherMeaning[spec.option]?.contains(command.name) == true }
         for group in OptionGroup.allCases {
             let specs = OptionTable.documented.filter {
-                (otherMeaning($0) ? .output : $0.group) == group && $0.commands.contains(command.name)
+                (hasOtherMeaning($0, for: command.name) ? .output : $0.group) == group && $0.commands.contains(command.name)
             }
             guard !specs.isEmpty else { continue }
             s += "\n\(group.rawValue):\n"
-            // certs prints an object on failure too (reach's report is one either way).
-            let reportJSON = command.name == .certs ? "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"})."
-                : "Print the report as JSON."
-            for spec in specs { s += entry(spec.signature, otherMeaning(spec) ? reportJSON : spec.help) }
+            for spec in specs { s += entry(spec.signature, optionHelp(spec, for: command.name)) }
         }
         s += "\nExit status: swurl --help all or man swurl.\n"
         return s
+    }
+
+    /// Whether `spec` means something else to `command` than to a request (`ConfigFile.otherMeaning`).
+    static func hasOtherMeaning(_ spec: OptionSpec, for command: CommandName) -> Bool {
+        ConfigFile.otherMeaning[spec.option]?.contains(command) == true
+    }
+
+    /// An option's help for `command`: its own, or the meaning it has there (the help, the man
+    /// page's command sections and the completions say the same).
+    static func optionHelp(_ spec: OptionSpec, for command: CommandName) -> String {
+        guard hasOtherMeaning(spec, for: command) else { return spec.help }
+        // certs prints an object on failure too (reach's report is one either way).
+        return command == .certs ? "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"})."
+            : "Print the report as JSON."
     }
 
     /// How a command is called, as the commands' lists show it: its word (`certs`), or for the

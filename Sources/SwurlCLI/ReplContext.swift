@@ -663,7 +663,8 @@ final class ReplContext {
                             (a line's --no-OPTION drops a default option for that line: GET /x --no-follow)
       env                   show the base URL and the defaults, credentials masked
       help                  this text; 'GET --help' shows swurl's options
-      exit, quit, Ctrl-D    leave the REPL
+      exit [STATUS], quit   leave the REPL (with STATUS: exit 3; else 0 on a terminal, a
+                            script's last status); Ctrl-D too
     Ctrl-C cancels a running request (status 130) or clears the line being typed.
 
     """

@@ -21,6 +21,9 @@ final class GrammarAndContextTests: XCTestCase {
             (["--json", #"[{"a":1}]"#, "127.0.0.1:9/x"], "--json takes no value"),
             (["POST", url, "--json", #"{"a": 1}"#], "is not a request item: it looks like a JSON body"),
             ([#"--json={"a":1}"#, url], "the whole body as @file or on stdin"),
+            // The man page's COMMANDS list names them; the hint was to send a DOWNLOAD method.
+            (["download", url], "'download' is no command word: a download is swurl -d URL"),
+            (["request", url], "'request' is no command word"),
         ]
         for (args, hint) in cases {
             let r = try runSwurl(args)

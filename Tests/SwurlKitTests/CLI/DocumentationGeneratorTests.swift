@@ -93,6 +93,18 @@ final class DocumentationGeneratorTests: XCTestCase {
         }
     }
 
+    /// `--json` after certs, reach and cache prints their report: zsh and fish said it serialized
+    /// data items there, as for a request; `--help` of those commands already said otherwise.
+    func testCompletionsDescribeAnOptionByItsMeaningForTheCommand() {
+        let zsh = DocumentationGenerator.generate("zsh")
+        let reach = zsh.components(separatedBy: "_swurl_reach() {").last?.components(separatedBy: "}\n").first ?? ""
+        XCTAssertTrue(reach.contains("{-j,--json}'[Print the report as JSON]'"), reach)
+        XCTAssertFalse(reach.contains("Serialize data items"), reach)
+        let fish = DocumentationGenerator.generate("fish")
+        XCTAssertTrue(fish.contains("complete -c swurl -n '__fish_seen_subcommand_from reach' -s j -l json -d 'Print the report as JSON'"), fish)
+        XCTAssertTrue(fish.contains("complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -s j -l json -d 'Serialize data items"), fish)
+    }
+
     /// After `swurl cache` every shell offers its actions.
     func testCompletionsOfferTheCacheActions() {
         let bash = DocumentationGenerator.generate("bash")
