@@ -158,12 +158,29 @@ package enum CacheRules {
     /// §4.1: whether the request's values of the headers the stored response's `Vary` lists are
     /// those of the request that fetched it (combined field values, whitespace around commas
     /// normalised). `Vary: *` never matches.
+    /// The credential headers (`CacheKey.credentialHeaders`) are matched by the key, which holds
+    /// their digests, and so are never stored with the entry (`varyStored`).
     package static func varyMatches(storedVary: [String], storedRequest: HTTPHeaders, request: HTTPHeaders) -> Bool {
-        for name in storedVary {
+        for name in storedVary where !keyedByDigest(name) {
             if name == "*" { return false }
             if normalized(storedRequest.values(name)) != normalized(request.values(name)) { return false }
         }
         return true
+    }
+
+    /// The request values a stored response keeps for its `Vary` (§4.1): those of the listed
+    /// headers but the credentials, whose values the key's digests stand for (a response that
+    /// varies on `Authorization` or `Cookie` wrote the token or session id into its file).
+    package static func varyStored(_ vary: [String], request: HTTPHeaders) -> HTTPHeaders {
+        var stored = HTTPHeaders()
+        for name in vary where !keyedByDigest(name) {
+            for v in request.values(name) { stored.add(name, v) }
+        }
+        return stored
+    }
+
+    private static func keyedByDigest(_ name: String) -> Bool {
+        CacheKey.credentialHeaders.contains { $0.lowercased() == name.lowercased() }
     }
 
     private static func normalized(_ values: [String]) -> String {

@@ -266,10 +266,7 @@ final class HopCache: TransferDelegate {
                                                      response: head, insecure: insecure) {
             status = "not stored: \(reason)"
         } else {
-            var vary = HTTPHeaders()
-            for name in CacheRules.varyNames(of: head.headers) {
-                for v in request.headers.values(name) { vary.add(name, v) }
-            }
+            let vary = CacheRules.varyStored(CacheRules.varyNames(of: head.headers), request: request.headers)
             cookiesSet = Set(head.headers.values("Set-Cookie").map { value in
                 String(value.prefix { $0 != "=" && $0 != ";" }).trimmingSpaces()
             })

@@ -552,6 +552,26 @@ final class CacheTests: XCTestCase {
         }
     }
 
+    /// A response that varies on `Authorization` or `Cookie` wrote their values into its file (the
+    /// token, the session id); the key's digests match them, and the values stay out of the file.
+    func testVaryOnCredentialsKeepsThemOutOfTheEntry() throws {
+        let path = "/vary-auth?cc=" + q("private, max-age=60") + "&vary=" + q("Authorization, Cookie, Accept-Language")
+        let with = ["Authorization:Bearer secret-token-a", "Cookie:sid=secret-cookie", "Accept-Language:fr"]
+        // (The origin echoes the Vary'd values after the count in the body, stored as sent.)
+        XCTAssertTrue(try fetch(path, with).body.hasPrefix("/vary-auth #1 "))
+        XCTAssertTrue(try fetch(path, with).cache.hasPrefix("hit"))
+        let other = try fetch(path, ["Authorization:Bearer secret-token-b", "Cookie:sid=secret-cookie", "Accept-Language:fr"])
+        XCTAssertTrue(other.body.hasPrefix("/vary-auth #2 "), other.body)
+        let language = try fetch(path, ["Authorization:Bearer secret-token-b", "Cookie:sid=secret-cookie", "Accept-Language:de"])
+        XCTAssertTrue(language.body.hasPrefix("/vary-auth #3 "), "the other headers Vary lists still count: \(language.body)")
+        var vary: [String] = []
+        for name in entries() {
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)), as: UTF8.self)
+            vary += text.split(separator: "\n").filter { $0.hasPrefix("vary ") }.map(String.init)
+        }
+        XCTAssertEqual(vary.sorted(), ["vary accept-language: de", "vary accept-language: fr"])
+    }
+
     /// A cookie libcurl's engine adds (set by the redirect before the hop) is part of the key: the
     /// response fetched with it never answers a request without it.
     func testCookiesTheEngineAddsArePartOfTheKey() throws {
