@@ -251,7 +251,11 @@ final class HopCache: TransferDelegate {
             entry.responseTime = now
             revalidated = entry
             status = "revalidated (304)"
-            try target.transferDidReceiveHead(entry.head)
+            // What the 304 set is this response's (-v, --har), though never stored with it.
+            var shown = entry.head
+            for value in head.headers.values("Set-Cookie") { shown.headers.add("Set-Cookie", value) }
+            revalidatedShown = shown
+            try target.transferDidReceiveHead(shown)
             if let maxFileSize, stored.bodyLength > maxFileSize { throw Transfer.bodyTooLarge(maxFileSize) }
             try stored.streamBody { try target.transferDidReceiveBody($0) }
             return
@@ -292,7 +296,9 @@ final class HopCache: TransferDelegate {
 
     /// The stored response a 304 selected, its headers updated: what the hop answered, where
     /// the network's head says 304. Nil when no 304 was turned into a stored response.
-    var revalidatedHead: HTTPResponseHead? { revalidated?.head }
+    var revalidatedHead: HTTPResponseHead? { revalidated == nil ? nil : revalidatedShown }
+    /// The updated head as shown: the stored one's fields with the 304's `Set-Cookie`.
+    private var revalidatedShown: HTTPResponseHead?
 
     /// The hop ended with a whole response: the new entry goes into place (or the updated one
     /// after a 304). A failed hop discards it (only complete responses are stored).

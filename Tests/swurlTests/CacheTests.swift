@@ -226,6 +226,23 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/ns304"), 3)
     }
 
+    /// A cookie a revalidating 304 sets reached the engine but was not shown (`-h`, `--har`): it
+    /// is shown with the updated response, and still never stored with it.
+    func testACookieA304SetsIsShownNotStored() throws {
+        let path = "/cookie304?cc=" + q("max-age=0") + "&etag=" + q("\"c\"") + "&h304=" + q("Set-Cookie:sid=from304; Path=/")
+        _ = try fetch(path)
+        let har = TestPaths.temporaryDirectory() + "/t.har"
+        let again = try fetch(path, ["--print=h", "--har", har])
+        XCTAssertEqual(again.cache, "revalidated (304)")
+        XCTAssertTrue(again.body.contains("Set-Cookie: sid=from304; Path=/"), again.body)
+        let entry = try XCTUnwrap(((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])?["log"]
+            as? [String: Any])?["entries"] as? [[String: Any]])
+        let cookies = (entry.first?["response"] as? [String: Any])?["cookies"] as? [[String: Any]]
+        XCTAssertEqual(cookies?.first?["name"] as? String, "sid")
+        let third = try swurl(["-h", "--cache-only", origin.url(path)])
+        XCTAssertFalse(third.text.contains("Set-Cookie"), third.text)
+    }
+
     /// A 304 without `Age` drops the stored one (the origin has just validated the response): an
     /// entry that arrived already older than its max-age is fresh again after it, not validated
     /// on every use.
