@@ -88,7 +88,11 @@ enum CacheCommand: SwurlCommand {
         var spelled = CacheURL.of(resolved)
         // The given text's part after the host: none means a host prefix.
         let afterScheme = p.rangeOfText("://").map { p[$0.upperBound...] } ?? Substring(p)
-        if !afterScheme.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }), spelled.hasSuffix("/") { spelled.removeLast() }
+        // A host with a port names one authority: its `/` stays, so that `h:80` (spelled `h`, the
+        // default port) does not clear every port of h, nor `h:8080` the port 80801.
+        let hostPort = afterScheme.split(separator: "@").last ?? afterScheme
+        let hasPort = hostPort.lastIndex(of: ":").map { !hostPort[$0...].contains("]") } ?? false
+        if !hasPort, !afterScheme.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }), spelled.hasSuffix("/") { spelled.removeLast() }
         if p.hasSuffix("?") && !spelled.hasSuffix("?") { spelled += "?" }
         return spelled
     }

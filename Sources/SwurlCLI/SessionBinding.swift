@@ -103,6 +103,12 @@ struct SessionBinding {
         // (`http://u:p@host/`), which the stored ones would otherwise replace without a word.
         guard options.authUser == nil, !Exchange.hasUserInfo(url), let auth = loaded.auth,
               (try? Origin(url: auth.origin))?.description == origin.description else { return }
+        // `-A digest` for this run (the command line's or the config's) keeps Digest: a stored
+        // password never goes as Basic where Digest was asked for, and a stored token is none.
+        if transfer.authType == .digest {
+            if auth.type != .bearer { transfer.credentials = Credentials(user: auth.user, password: auth.password) }
+            return
+        }
         transfer.authType = auth.type
         if auth.type == .bearer {
             transfer.bearerToken = auth.user

@@ -111,7 +111,7 @@ package final class AtomicFile {
     }
 
     /// A path as messages show it: bytes that are not UTF-8 as `\xE9`, controls escaped.
-    static func shown(_ path: String) -> String { TerminalSanitizer.clean(ArgumentBytes.shown(path)) }
+    package static func shown(_ path: String) -> String { TerminalSanitizer.clean(ArgumentBytes.shown(path)) }
 
     /// Removes the temporary file; the target stays as it was.
     package func discard() {

@@ -50,9 +50,10 @@ package struct HTTPResponseHead: Sendable, Equatable {
     /// The statuses a redirect can have (301, 302, 303, 307, 308).
     package static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-    /// Whether this head is a redirect that can be followed: a redirect status with a Location.
+    /// Whether this head is a redirect that can be followed: a redirect status with a Location
+    /// that names something (an empty one is none, as for curl and HTTPie: the 3xx is the answer).
     package var isRedirect: Bool {
-        HTTPResponseHead.redirectStatuses.contains(status) && headers["Location"] != nil
+        HTTPResponseHead.redirectStatuses.contains(status) && headers["Location"].map { !$0.trimmingSpaces().isEmpty } == true
     }
 
     /// The media type of `Content-Type`, lower-cased, without parameters.

@@ -41,7 +41,8 @@ package enum ShellWords {
     package static func words(_ text: String) throws(SwurlError) -> [String] {
         if let plain = plainWords(text) { return plain }
         do {
-            return try lines(text.utf8).flatMap(\.words)
+            // Split its bytes (escapes as the bytes they stand for), decoded per word as argv is.
+            return try lines(ArgumentBytes.bytes(text)).flatMap(\.words)
         } catch {
             throw .usage(error.message)
         }
@@ -52,7 +53,7 @@ package enum ShellWords {
     package static func wordsWithBarePrefixes(_ text: String) throws(SwurlError) -> [(word: String, bare: String)] {
         if let plain = plainWords(text) { return plain.map { ($0, $0) } }
         let split: [Line]
-        do { split = try lines(text.utf8) } catch { throw .usage(error.message) }
+        do { split = try lines(ArgumentBytes.bytes(text)) } catch { throw .usage(error.message) }
         return split.flatMap { line in
             zip(line.words, line.bareLengths).map { word, n in (word, ArgumentBytes.decode(Array(ArgumentBytes.bytes(word).prefix(n)))) }
         }

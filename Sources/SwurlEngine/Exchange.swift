@@ -314,6 +314,16 @@ package final class Exchange {
             noteCookiePaths(setBy: hop.url)
             cache?.finish(succeeded: false)
             cacheStatus = cache?.status
+            // A redirect to follow whose body was cut short: the body is no answer, and curl -L
+            // and HTTPie --follow go on without it (a timeout or Ctrl-C still ends the exchange).
+            if case .transport = error, case .redirect = filter.verdict, let head = filter.redirectHead,
+               let location = head.headers["Location"] {
+                result = TransferResult(head: head, effectiveURL: hop.url, redirectCount: 0,
+                                        redirectURL: URLReference.resolve(location, against: hop.url), timing: transfer.measuredTiming)
+                answered = true
+                failedHopTiming = nil
+                break
+            }
             let retryable = error != .interrupted && canRetry && transfer.failureIsTransient
                 && (!filter.deliveredBody || delegateCanRestart)
             let wait = retryable ? options.retry.delay(retry: retries, retryAfter: nil, random: random()) : 0
@@ -767,6 +777,8 @@ private final class HopFilter: FileBodyReceiving {
     private(set) var deliveredBody = false
     /// Whether a final (non-1xx) head went to the delegate.
     private(set) var deliveredHead = false
+    /// The head of a redirect to follow (its body may then fail: it is no answer).
+    private(set) var redirectHead: HTTPResponseHead?
 
     init(target: TransferDelegate, showIntermediate: Bool, tap: HopTap? = nil, forwardRequest: Bool = true,
          classify: @escaping (HTTPResponseHead) -> Verdict) {
@@ -805,6 +817,7 @@ private final class HopFilter: FileBodyReceiving {
             return
         }
         verdict = classify(head)
+        if case .redirect = verdict { redirectHead = head }
         if forwarding {
             deliveredHead = true
             try target.transferDidReceiveHead(head)

@@ -263,7 +263,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             }
         }
         guard let resumed = writePath else { return }
-        let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingSpaces()) }
+        // Two that differ say no size (RFC 9112 §6.3): "stopped after 10 of 5 bytes" would follow.
+        let lengths = Set(head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() })
+        guard lengths.count <= 1 else {
+            throw SwurlError.transport("the server sent Content-Length values that differ (\(TerminalSanitizer.clean(lengths.sorted().joined(separator: ", "))))")
+        }
+        let length = lengths.first.flatMap { Int64($0) }
         var append = false
         // A 206's bytes go where its Content-Range says, so the range must be one the file can
         // take as it comes: the body as stored (no other coding than identity: the download asked
@@ -423,7 +428,17 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// Why the download's file or its `.part` (grown, then renamed over it) could not be
     /// replaced at the end (`AtomicFile.replaceRefusal`: the sticky bit), found before the work.
     package static func replaceRefusal(_ target: String) -> SwurlError? {
-        AtomicFile.replaceRefusal(target) ?? AtomicFile.replaceRefusal(target + ".part")
+        AtomicFile.replaceRefusal(target) ?? AtomicFile.replaceRefusal(target + ".part") ?? othersPart(target + ".part")
+    }
+
+    /// Another user's `part` in a directory with the sticky bit (/tmp): theirs to read and change
+    /// while and after this run would write it; root may open it, and must not (`openPart`
+    /// checks the file it opened again).
+    static func othersPart(_ part: String, owner: uid_t? = nil) -> SwurlError? {
+        var st = stat()
+        guard let uid = owner ?? (lstat(ArgumentBytes.path(part), &st) == 0 ? st.st_uid : nil), uid != geteuid(),
+              AtomicFile.isSticky(OutputTarget.directory(of: part)) else { return nil }
+        return .output("cannot write '\(AtomicFile.shown(part))': it is another user's file in a directory with the sticky bit; remove it or save under another name (-o FILE)")
     }
 
     /// How many of `count` more bytes lie within the 206's range (all of them for a 200).
@@ -526,9 +541,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // Another user's `.part` in a directory with the sticky bit (/tmp) is theirs to read and
         // change while and after this run writes it: root may open it, and must not.
         var st = stat()
-        if !inPlace, fstat(fd, &st) == 0, st.st_uid != geteuid(), AtomicFile.isSticky(OutputTarget.directory(of: part)) {
+        if !inPlace, fstat(fd, &st) == 0, let refusal = othersPart(part, owner: st.st_uid) {
             close(fd)
-            throw .output("cannot write '\(part)': it is another user's file in a directory with the sticky bit; remove it or save under another name (-o FILE)")
+            throw refusal
         }
         // A file system without locks (ENOLCK: NFS without lockd) downloads as before, unlocked.
         if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {

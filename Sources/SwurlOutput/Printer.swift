@@ -258,9 +258,11 @@ package final class Printer: TransferDelegate {
     }
 
     /// After a failed or interrupted transfer: shows what a decoder still holds of a body that had
-    /// started (the first megabyte of JSON is held back), so no received byte is lost. Prints no
-    /// head that was not printed yet.
+    /// started (the first megabyte of JSON is held back), so no received byte is lost. A head
+    /// that arrived whole but whose body failed before its first byte is shown when headers are
+    /// (`-h`, `-v`: the 503 before the timeout, as `curl -i` shows it).
     package func finishAfterFailure() throws {
+        if !headPrinted, pendingHead != nil, selection.responseHeaders { try printHeadIfNeeded() }
         guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
         bodyFinished = true
         var out: [UInt8] = []

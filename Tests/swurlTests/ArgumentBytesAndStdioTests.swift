@@ -65,6 +65,12 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(capture.captured.starts(with: Data("GET /%F4%8F%BF%BF?a=%F4%8F%BE%80 HTTP/1.1\r\n".utf8)),
                       String(decoding: capture.captured, as: UTF8.self))
+        // A batch line (quoted, so the shell-word splitter reads it) keeps a Latin-1 byte and the
+        // character the same way.
+        let batch = try shell("printf \"'http://127.0.0.1:\(capture.server.port)/b\\xe9\\xf4\\x8f\\xbf\\xbf'\\n\" | \"$SWURL\" batch - -q")
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("GET /b%E9%F4%8F%BF%BF HTTP/1.1\r\n"),
+                      String(decoding: capture.captured, as: UTF8.self))
     }
 
     func testTextArgumentsThatAreNotUTF8AreRefusedByName() throws {

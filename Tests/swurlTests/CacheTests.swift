@@ -43,6 +43,8 @@ final class CacheTests: XCTestCase {
     func testClearAndPruneSpeakJSONAndClearTakesTheDefaultScheme() throws {
         _ = try fetch("/j?cc=" + q("max-age=60"))
         XCTAssertEqual(entries().count, 1)
+        // The default port names one authority: it cleared every port of the host.
+        XCTAssertEqual(try swurl(["cache", "clear", "--json", "http://127.0.0.1:80"]).text, "{\"removed\":0}\n")
         let https = try swurl(["cache", "clear", "--json", "--default-scheme", "https", "127.0.0.1:\(origin.port)/j"])
         XCTAssertEqual(https.status, 0, https.stderr)
         XCTAssertEqual(https.text, "{\"removed\":0}\n", "an https prefix leaves the http entry")

@@ -84,6 +84,17 @@ final class DownloadHardeningTests: XCTestCase {
 
     // MARK: Resume arithmetic
 
+    /// Two Content-Length values that differ: the download said "stopped after 10 of 5 bytes"
+    /// and kept a `.part` to resume, which could never end well. Nothing is written.
+    func testContentLengthsThatDifferAreRefused() throws {
+        let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 5", "Content-Length: 10"], body: Data("0123456789".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", "-o", "x.bin", server.url("/x")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the server sent Content-Length values that differ (10, 5)"), r.stderr)
+        XCTAssertEqual(files(dir), [])
+    }
+
     func testAResumeLengthThatOverflowsIsATransportError() throws {
         let (r, dir, server) = try resume(SequenceServer.Reply("206 Partial Content",
                                                                ["Content-Range: bytes 5-9/*", "Content-Length: 9223372036854775807"],

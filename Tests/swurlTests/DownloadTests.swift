@@ -264,9 +264,11 @@ final class DownloadTests: XCTestCase {
             let r = try runSwurl(args + [server.url("/file?size=100&seed=1")])
             XCTAssertEqual(r.status, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains("it is another user's file in a directory with the sticky bit"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("resume it"), r.stderr)
             XCTAssertEqual(try String(contentsOfFile: dir + "/out.part", encoding: .utf8), "planted")
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"))
         }
+        XCTAssertEqual(server.requests().count, 0, "refused before the request went")
     }
 
     /// A name that is not UTF-8 (`-o $'n\xff.bin'`): the resume hint quotes its bytes so that

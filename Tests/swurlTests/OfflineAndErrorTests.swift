@@ -151,6 +151,21 @@ final class OfflineAndErrorTests: XCTestCase {
     }
 
     /// Each bad input gives one error line (plus an optional hint), the right status, no crash.
+    /// A head that arrived whole, then a body that never came (a timeout) or was cut before its
+    /// first byte: `-h` and `-v` showed nothing of it, only the error; curl -i shows the head.
+    func testAHeadWhoseBodyFailedIsStillShown() throws {
+        let stalled = try SequenceServer([SequenceServer.Reply("503 Service Unavailable", ["Content-Length: 10"], hold: 3)])
+        let timedOut = try runSwurl(["-h", "--timeout", "1", stalled.url("/x")])
+        XCTAssertEqual(timedOut.status, 2, timedOut.stderr)
+        XCTAssertTrue(timedOut.text.hasPrefix("HTTP/1.1 503 Service Unavailable"), timedOut.text)
+        let cut = try SequenceServer([SequenceServer.Reply("500 Internal Server Error", ["Content-Length: 20"])])
+        let closed = try runSwurl(["-v", cut.url("/y")])
+        XCTAssertEqual(closed.status, 1, closed.stderr)
+        XCTAssertTrue(closed.text.contains("HTTP/1.1 500 Internal Server Error"), closed.text)
+        // Without headers asked for, the output is the body's alone, as before.
+        XCTAssertEqual(try runSwurl([cut.url("/y")]).text, "")
+    }
+
     func testBadInputGivesAClearErrorAndStatus() throws {
         let url = "http://127.0.0.1:9/x"
         let cases: [([String], Int32, String)] = [

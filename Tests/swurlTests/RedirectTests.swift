@@ -71,6 +71,22 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(try runSwurl(["-F", "POST", try redirect(303, to: "/get")], stdin: Data("piped".utf8)).status, 0)
     }
 
+    /// A redirect's body is no answer: cut short, it stopped the exchange (exit 1, "transfer
+    /// closed with 95 bytes remaining") where curl -L and HTTPie --follow go on. An empty
+    /// Location is no redirect (it was exit 1, "the redirect target '' is not a valid URL").
+    func testACutRedirectBodyIsDroppedAndAnEmptyLocationIsTheAnswer() throws {
+        let cut = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: /two", "Content-Length: 100"], body: Data("short".utf8)),
+                                      SequenceServer.Reply("200 OK", ["Content-Length: 2"], body: Data("ok".utf8))])
+        let followed = try runSwurl(["-F", "--check-status", cut.url("/one")])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertEqual(followed.text, "ok")
+        let empty = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: ", "Content-Length: 4"], body: Data("moved".utf8.prefix(4)))])
+        let answered = try runSwurl(["-F", "--print=h", empty.url("/one")])
+        XCTAssertEqual(answered.status, 0, answered.stderr)
+        XCTAssertTrue(answered.text.hasPrefix("HTTP/1.1 302 Found"), answered.text)
+        XCTAssertEqual(try runSwurl(["-F", "--check-status", empty.url("/one")]).status, 3)
+    }
+
     func testWithoutFollowTheRedirectIsTheResponse() throws {
         let r = try runSwurl(["-h", try redirect(302, to: "/get")])
         XCTAssertEqual(r.status, 0)

@@ -91,6 +91,16 @@ final class SessionTests: XCTestCase {
         XCTAssertFalse(text.contains("text/x-not-kept"), text)
     }
 
+    /// `-A digest` without `-a` over a session's stored password answers with Digest: the
+    /// stored type (basic) took over and the password went as Basic, in the clear.
+    func testADigestAskedForKeepsTheStoredPasswordOutOfBasic() throws {
+        XCTAssertEqual(try swurl(["--session", "d", try url("/basic-auth/ann/secret"), "-a", "ann:secret"]).status, 0)
+        let digest = try swurl(["--session", "d", "-v", "-A", "digest", "--check-status", try url("/digest-auth/auth/ann/secret")])
+        XCTAssertEqual(digest.status, 0, digest.stderr)
+        XCTAssertFalse(digest.text.contains("Authorization: Basic"), digest.text)
+        XCTAssertTrue(digest.text.contains("Authorization: Digest username=\"ann\""), digest.text)
+    }
+
     func testBearerTokenIsPersisted() throws {
         XCTAssertEqual(try swurl(["--session", "s", "-A", "bearer", "-a", "tok-9", try url("/bearer")]).status, 0)
         let r = try swurl(["--session", "s", try url("/bearer")])

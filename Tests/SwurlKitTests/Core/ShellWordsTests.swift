@@ -48,6 +48,12 @@ final class ShellWordsTests: XCTestCase {
         // Text already decoded as argv is (with escapes) splits to the same words.
         let decoded = ArgumentBytes.decode([0x78, 0x20, 0x2F, 0x62, 0xE9])
         XCTAssertEqual(try ShellWords.words(decoded).map(ArgumentBytes.bytes), [[0x78], [0x2F, 0x62, 0xE9]])
+        // Also through the splitter (a quote), and with a real U+10FFFF beside the byte: each
+        // word's bytes are the line's (the escapes were escaped again, E9 sent as F4 8F BF A9).
+        let raw: [UInt8] = [0x27, 0x61, 0x27, 0x20, 0x2F, 0xE9, 0xF4, 0x8F, 0xBF, 0xBF]
+        XCTAssertEqual(try ShellWords.words(ArgumentBytes.decode(raw)).map(ArgumentBytes.bytes), [[0x61], [0x2F, 0xE9, 0xF4, 0x8F, 0xBF, 0xBF]])
+        XCTAssertEqual(try ShellWords.wordsWithBarePrefixes(ArgumentBytes.decode(raw)).map { ArgumentBytes.bytes($0.bare) },
+                       [[], [0x2F, 0xE9, 0xF4, 0x8F, 0xBF, 0xBF]])
     }
 
     func testLinesNumbersContinuationsAndErrors() throws {
