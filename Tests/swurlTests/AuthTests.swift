@@ -18,7 +18,7 @@ final class AuthTests: XCTestCase {
     }
 
     /// Digest takes the user and password from the URL or netrc as curl's --digest does (it
-    /// asked for --auth, exit 64); with none for the request's origin it is refused before sending.
+    /// asked for --auth, exit 64); with none the request goes without, as curl's does.
     func testDigestTakesCredentialsFromTheURLOrNetrc() throws {
         let url = try HTTPBin.url("/digest-auth/auth/ann/secret")
         let inURL = try runSwurl(["-A", "digest", url.replacingOccurrences(of: "http://", with: "http://ann:secret@")])
