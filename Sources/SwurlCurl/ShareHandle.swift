@@ -63,6 +63,10 @@ package final class ShareHandle {
         pthread_mutex_lock(sparesLock)
         defer { pthread_mutex_unlock(sparesLock) }
         guard spares.count < spareLimit else { return false }
+        // libcurl 7.88's reset keeps the handle's list of cookie files (CURLOPT_COOKIEFILE ""
+        // each transfer adds one): a batch grew by one entry a line (curl PR #10709). Setting it
+        // to NULL frees the list; the cookies themselves are the share's and stay.
+        _ = sw_setopt_str(h, CURLOPT_COOKIEFILE, nil)
         curl_easy_reset(h)
         spares.append(h)
         return true

@@ -806,7 +806,9 @@ final class BatchTests: XCTestCase {
         XCTAssertLessThan(large, 40 * 1024, "peak RSS for 100,000 lines (KiB)")
         // Differences as subtractions: a peak that could not be read is Int.max, which must fail
         // the assertion, not overflow.
-        XCTAssertLessThan(large - 8 * 1024, small, "100,000 lines: \(large) KiB, 1,000 lines: \(small) KiB")
+        // (libcurl 7.88 kept a reused handle's cookie-file list across curl_easy_reset: 65 bytes
+        // a line, 6.5 MB here, until the list was dropped before the reset.)
+        XCTAssertLessThan(large - 3 * 1024, small, "100,000 lines: \(large) KiB, 1,000 lines: \(small) KiB")
 
         let with = try peakKiB(100_000, reports: true)
         XCTAssertLessThan(with - 4 * 1024, large, "100,000 lines: \(with) KiB with both reports, \(large) KiB without")
