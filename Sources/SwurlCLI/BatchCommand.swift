@@ -154,6 +154,7 @@ enum BatchCommand: SwurlCommand {
                                  outputs: [inputFile, harFile, reportFile, junitFile].compactMap { $0 })
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
+        BatchCommand.raiseOpenFileLimit(for: parallel)
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)
         // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
         // holds up the lines already read; the driver waits for more input beside the transfers.
@@ -256,4 +257,19 @@ private final class OutputFailures: @unchecked Sendable {
 
     func set(_ i: Int, _ error: SwurlError?) { slots[i] = error }
     func get(_ i: Int) -> SwurlError? { slots[i] }
+}
+
+extension BatchCommand {
+    /// Raises the soft limit on open files toward the hard one when `--parallel` needs more than
+    /// it allows (each line holds a socket, and with --output-dir a file; the usual soft limit
+    /// is 1024 for `--parallel 1024`): lines failed with "Couldn't connect" or "Too many open
+    /// files". Never above the hard limit, and never lowered.
+    static func raiseOpenFileLimit(for parallel: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = rlim_t(parallel * 3 + 64)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = min(wanted, limit.rlim_max)   // RLIM_INFINITY is the largest value
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
 }

@@ -63,6 +63,18 @@ final class BatchTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(nginx.connections().count, 1)
     }
 
+    /// `--parallel` above what the soft limit on open files allows (1024 is the usual one, for
+    /// `--parallel 1024`): lines failed with "Couldn't connect" or "Too many open files". The
+    /// batch raises the soft limit toward the hard one.
+    func testParallelPastTheSoftOpenFileLimitStillWorks() throws {
+        let nginx = try NginxServer()
+        let path = try input((1...600).map { nginx.url("/small.txt?n=\($0)") })
+        let r = try runProcess("/bin/sh", ["-c", "ulimit -Sn 64 && exec \"$0\" batch \"$1\" --parallel 256 -q", TestPaths.binary, path],
+                               check: false)
+        XCTAssertEqual(r.status, 0, String(decoding: r.stdout, as: UTF8.self))
+        XCTAssertEqual(nginx.logLines().count, 600)
+    }
+
     func testParallelOneUsesOneKeepAliveConnection() throws {
         let nginx = try NginxServer()
         let path = try input((1...50).map { _ in nginx.url("/small.txt") })
