@@ -154,7 +154,9 @@ enum BatchCommand: SwurlCommand {
                                  outputs: [inputFile, harFile, reportFile, junitFile].compactMap { $0 })
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
-        BatchCommand.raiseOpenFileLimit(for: parallel)
+        if let short = BatchCommand.raiseOpenFileLimit(for: parallel) {
+            try? environment.stderr.write("swurl: warning: \(short)\n")
+        }
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)
         // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
         // holds up the lines already read; the driver waits for more input beside the transfers.
@@ -264,12 +266,16 @@ extension BatchCommand {
     /// it allows (each line holds a socket, and with --output-dir a file; the usual soft limit
     /// is 1024 for `--parallel 1024`): lines failed with "Couldn't connect" or "Too many open
     /// files". Never above the hard limit, and never lowered.
-    static func raiseOpenFileLimit(for parallel: Int) {
+    /// - Returns: a warning when even the hard limit is short of it.
+    static func raiseOpenFileLimit(for parallel: Int) -> String? {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         let wanted = rlim_t(parallel * 3 + 64)
-        guard limit.rlim_cur < wanted else { return }
+        guard limit.rlim_cur < wanted else { return nil }
         limit.rlim_cur = min(wanted, limit.rlim_max)   // RLIM_INFINITY is the largest value
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        guard limit.rlim_max < wanted else { return nil }
+        return "--parallel \(parallel) needs about \(wanted) open files, and the limit is \(limit.rlim_max) (ulimit -Hn): "
+            + "lines may fail with \"Couldn't connect\"; lower --parallel or raise the limit"
     }
 }

@@ -136,7 +136,7 @@ enum RequestCommand: SwurlCommand {
             if verdict?.error(validator: options.validator) != nil { outputFile?.discard() } else { try outputFile?.commit() }
         } catch let error as SwurlError {
             uploadBar?.interrupt()
-            try? printer.finishAfterFailure()
+            try? printer.finishAfterFailure(failedHead: session.failedHopHead)
             try? background?.finish()
             outputFile?.discard()
             // The server answered: the session keeps what it set (cookies), whatever stopped the

@@ -47,6 +47,10 @@ extension CertificateProbe {
         try easy.set(.noSignal(true))
         try easy.set(.protocols("https"), "the protocol list")
         try easy.set(.connectOnly(true))
+        // HTTP/1.1 in ALPN: a server that chose h2 sends its SETTINGS at once, and libcurl 7.88
+        // fed them to its HTTP/2 code from the read after the handshake (below), which has no
+        // stream and crashed (SIGSEGV) on most real https servers.
+        try easy.set(.httpVersion(.http1_1), "the HTTP version")
         var host = url.host
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         // The address that answered the TCP connect, not a fresh lookup.

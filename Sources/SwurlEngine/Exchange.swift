@@ -297,12 +297,18 @@ package final class Exchange {
                 tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: servedRedirect ?? r.redirectURL, error: nil, endedAt: Timestamp.now(),
                                      fromCache: transfer.servesStoredResponse, revalidated: served != nil))
             case .failure(let error):
-                tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: nil, error: error, endedAt: Timestamp.now()))
+                // A redirect whose body failed still says where it led (it is followed, below).
+                let led = filter.redirectHead?.headers["Location"].map { URLReference.resolve($0, against: hop.url) }
+                tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: led, error: error, endedAt: Timestamp.now()))
             }
         }
         // Of this hop only: an earlier hop's failure (retried) says nothing of a later one's.
         failedHopTiming = nil
+        failedHopHead = nil
         if case .failure = outcome, !transfer.isReplay {
+            // Under Digest a 401 before a failure was the challenge libcurl answered in the same
+            // transfer (a final 401 ends it well): no answer to show.
+            failedHopHead = options.authType == .digest && filter.answerHead?.status == 401 ? nil : filter.answerHead
             failedHopTiming = ExchangeTiming(final: transfer.measuredTiming, redirectTime: redirectTime, redirects: redirects, retries: retries)
             failedHopTiming?.failed = true
         }
@@ -398,6 +404,9 @@ package final class Exchange {
     /// libcurl's counters for the last hop that failed after it ran (a body cut short,
     /// `--max-filesize`): what a batch's outputs show of a line that got a response and failed.
     package private(set) var failedHopTiming: ExchangeTiming?
+    /// The head that answered the failed hop's last request, when one did (its body then
+    /// failed): what `-h` may still show. Nil for an earlier attempt's or a Digest challenge's.
+    package private(set) var failedHopHead: HTTPResponseHead?
 
     /// With `--stale-ok`, after a hop failed before any of its response reached the delegate:
     /// the stored response (however stale, unless it says must-revalidate or no-cache) served
@@ -779,6 +788,9 @@ private final class HopFilter: FileBodyReceiving {
     private(set) var deliveredHead = false
     /// The head of a redirect to follow (its body may then fail: it is no answer).
     private(set) var redirectHead: HTTPResponseHead?
+    /// The final head that answered the latest request of the hop (nil once another request of
+    /// it, a Digest round's, went out without an answer yet).
+    private(set) var answerHead: HTTPResponseHead?
 
     init(target: TransferDelegate, showIntermediate: Bool, tap: HopTap? = nil, forwardRequest: Bool = true,
          classify: @escaping (HTTPResponseHead) -> Verdict) {
@@ -798,6 +810,7 @@ private final class HopFilter: FileBodyReceiving {
     }
 
     func transferDidSendRequestHead(_ bytes: [UInt8]) throws {
+        answerHead = nil
         try? tap?.transferDidSendRequestHead(bytes)
         if forwardRequest { try target.transferDidSendRequestHead(bytes) }
     }
@@ -817,6 +830,7 @@ private final class HopFilter: FileBodyReceiving {
             return
         }
         verdict = classify(head)
+        answerHead = head
         if case .redirect = verdict { redirectHead = head }
         if forwarding {
             deliveredHead = true

@@ -264,11 +264,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         }
         guard let resumed = writePath else { return }
         // Two that differ say no size (RFC 9112 §6.3): "stopped after 10 of 5 bytes" would follow.
-        let lengths = Set(head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() })
+        let lengths = Set(head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }
+            .compactMap { Int64(String($0).trimmingSpaces()) })
         guard lengths.count <= 1 else {
-            throw SwurlError.transport("the server sent Content-Length values that differ (\(TerminalSanitizer.clean(lengths.sorted().joined(separator: ", "))))")
+            throw SwurlError.transport("the server sent Content-Length values that differ (\(lengths.sorted().map(String.init).joined(separator: ", ")))")
         }
-        let length = lengths.first.flatMap { Int64($0) }
+        let length = lengths.first
         var append = false
         // A 206's bytes go where its Content-Range says, so the range must be one the file can
         // take as it comes: the body as stored (no other coding than identity: the download asked

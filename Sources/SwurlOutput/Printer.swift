@@ -260,9 +260,10 @@ package final class Printer: TransferDelegate {
     /// After a failed or interrupted transfer: shows what a decoder still holds of a body that had
     /// started (the first megabyte of JSON is held back), so no received byte is lost. A head
     /// that arrived whole but whose body failed before its first byte is shown when headers are
-    /// (`-h`, `-v`: the 503 before the timeout, as `curl -i` shows it).
-    package func finishAfterFailure() throws {
-        if !headPrinted, pendingHead != nil, selection.responseHeaders { try printHeadIfNeeded() }
+    /// (`-h`, `-v`: the 503 before the timeout, as `curl -i` shows it) when it is `failedHead`,
+    /// the head that answered the failed request (not an earlier attempt's, not a challenge's).
+    package func finishAfterFailure(failedHead: HTTPResponseHead? = nil) throws {
+        if !headPrinted, let head = pendingHead, head == failedHead, selection.responseHeaders { try printHeadIfNeeded() }
         guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
         bodyFinished = true
         var out: [UInt8] = []

@@ -73,6 +73,10 @@ final class BatchTests: XCTestCase {
                                check: false)
         XCTAssertEqual(r.status, 0, String(decoding: r.stdout, as: UTF8.self))
         XCTAssertEqual(nginx.logLines().count, 600)
+        // Short of even the hard limit, it says so before the lines run.
+        let short = try runProcess("/bin/sh", ["-c", "ulimit -n 100 && exec \"$0\" batch \"$1\" --parallel 256 -q", TestPaths.binary, path],
+                                   check: false)
+        XCTAssertTrue(short.stderr.hasPrefix("swurl: warning: --parallel 256 needs about 832 open files, and the limit is 100"), short.stderr)
     }
 
     func testParallelOneUsesOneKeepAliveConnection() throws {

@@ -150,9 +150,10 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertTrue(big.stderr.contains("header line is larger than libcurl accepts"), big.stderr)
     }
 
-    /// Each bad input gives one error line (plus an optional hint), the right status, no crash.
     /// A head that arrived whole, then a body that never came (a timeout) or was cut before its
     /// first byte: `-h` and `-v` showed nothing of it, only the error; curl -i shows the head.
+    /// Only the head that answered the failed request: not an earlier attempt's (--retry), not
+    /// a Digest challenge's.
     func testAHeadWhoseBodyFailedIsStillShown() throws {
         let stalled = try SequenceServer([SequenceServer.Reply("503 Service Unavailable", ["Content-Length: 10"], hold: 3)])
         let timedOut = try runSwurl(["-h", "--timeout", "1", stalled.url("/x")])
@@ -164,8 +165,19 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertTrue(closed.text.contains("HTTP/1.1 500 Internal Server Error"), closed.text)
         // Without headers asked for, the output is the body's alone, as before.
         XCTAssertEqual(try runSwurl([cut.url("/y")]).text, "")
+        let retried = try SequenceServer([SequenceServer.Reply("200 OK", ["X-Attempt: 1", "Content-Length: 20"]),
+                                          SequenceServer.Reply("not a status")])
+        let second = try runSwurl(["-h", "--retry", "1", "--retry-delay", "0.1", retried.url("/z")])
+        XCTAssertNotEqual(second.status, 0, second.stderr)
+        XCTAssertFalse(second.text.contains("X-Attempt"), second.text)
+        let digest = try SequenceServer([SequenceServer.Reply("401 Unauthorized", ["WWW-Authenticate: Digest realm=\"r\", nonce=\"n\"", "Content-Length: 0"]),
+                                         SequenceServer.Reply("not a status")])
+        let challenged = try runSwurl(["-h", "-A", "digest", "-a", "u:p", digest.url("/d")])
+        XCTAssertNotEqual(challenged.status, 0, challenged.stderr)
+        XCTAssertFalse(challenged.text.contains("401"), challenged.text)
     }
 
+    /// Each bad input gives one error line (plus an optional hint), the right status, no crash.
     func testBadInputGivesAClearErrorAndStatus() throws {
         let url = "http://127.0.0.1:9/x"
         let cases: [([String], Int32, String)] = [

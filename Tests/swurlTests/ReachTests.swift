@@ -316,6 +316,20 @@ final class ReachTests: XCTestCase {
         XCTAssertTrue(try plain.json()["tls"] is NSNull)
     }
 
+    /// A TLS 1.3 server that offers h2 (nginx's `http2`, most real https servers): reach died
+    /// of SIGSEGV (139) in libcurl's HTTP/2 code, fed the server's SETTINGS by the read that
+    /// waits for a late alert. The handshake offers HTTP/1.1 alone.
+    func testATLS13ServerOfferingHTTP2IsReachable() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let r = try runSwurl(["reach", "--cacert", pki.path("root.pem"), nginx.url("/")])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        XCTAssertEqual(lastLine(r), "reachable via loopback (lo)")
+        // A request to it still speaks h2.
+        let get = try runSwurl(["--cacert", pki.path("root.pem"), "--timing=json", nginx.url("/small.txt")])
+        XCTAssertTrue(get.stderr.contains("\"http_version\":\"2\""), get.stderr)
+    }
+
     /// A server that requires a client certificate refuses its absence after a TLS 1.3
     /// handshake has finished, with an alert: reach stopped at the handshake and said
     /// "reachable" (exit 0) where every request failed. It waits for that verdict now, and names

@@ -77,9 +77,15 @@ final class RedirectTests: XCTestCase {
     func testACutRedirectBodyIsDroppedAndAnEmptyLocationIsTheAnswer() throws {
         let cut = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: /two", "Content-Length: 100"], body: Data("short".utf8)),
                                       SequenceServer.Reply("200 OK", ["Content-Length: 2"], body: Data("ok".utf8))])
-        let followed = try runSwurl(["-F", "--check-status", cut.url("/one")])
+        let har = TestPaths.temporaryDirectory() + "/cut.har"
+        let followed = try runSwurl(["-F", "--check-status", "--har", har, cut.url("/one")])
         XCTAssertEqual(followed.status, 0, followed.stderr)
         XCTAssertEqual(followed.text, "ok")
+        // The redirect's entry still says where it led (its body's error beside it).
+        let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any]
+        let entries = (log?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.count, 2)
+        XCTAssertEqual((entries.first?["response"] as? [String: Any])?["redirectURL"] as? String, cut.url("/two"))
         let empty = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: ", "Content-Length: 4"], body: Data("moved".utf8.prefix(4)))])
         let answered = try runSwurl(["-F", "--print=h", empty.url("/one")])
         XCTAssertEqual(answered.status, 0, answered.stderr)

@@ -76,6 +76,19 @@ final class TLSEdgeTests: XCTestCase {
         XCTAssertEqual(r.text, "ok")
     }
 
+    /// A server that sends its leaf without the intermediate: the hint says so and names
+    /// --cacert-add (it said to trust the CA with --cacert, which the run already did); adding
+    /// the intermediate fixes it.
+    func testALeafSentAloneGetsAHintNamingTheMissingIntermediate() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf.pem"), key: pki.path("leaf.key"))
+        let r = try runSwurl(["--no-config", "--cacert", pki.path("root.pem"), server.url + "/alone"])
+        XCTAssertEqual(r.status, 7, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: hint: the server sent its certificate alone"), r.stderr)
+        let added = try runSwurl(["--no-config", "--cacert", pki.path("root.pem"), "--cacert-add", pki.path("int.pem"), server.url + "/alone"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+    }
+
     /// Pins and files that are not what they look like get a usage error naming them, before
     /// any connection.
     func testMalformedPinsAndEndlessFilesAreNamed() throws {

@@ -24,6 +24,19 @@ final class TrustFailureTests: XCTestCase {
         XCTAssertTrue(host.error.hint?.contains("DNS:a.example") == true)
     }
 
+    /// A chain fault no trust store mends, and a leaf sent without its intermediate, each get
+    /// their own hint (both got "trust its CA with --cacert", which could not help the first).
+    func testChainHintsFitTheFault() {
+        let constrained = TrustFailure(check: .chain, host: "h", reason: "permitted subtree violation (depth 0)", presented: [], pinned: [])
+        XCTAssertTrue(constrained.error.hint?.hasPrefix("the chain's own limits") == true, constrained.error.hint ?? "")
+        let alone = TrustFailure(check: .chain, host: "h", reason: "unable to get local issuer certificate (depth 0)",
+                                 presented: [.init(subject: "CN=h", pin: "sha256//X=")], pinned: [])
+        XCTAssertTrue(alone.error.hint?.hasPrefix("the server sent its certificate alone") == true, alone.error.hint ?? "")
+        let both = TrustFailure(check: .chain, host: "h", reason: "unable to get local issuer certificate (depth 1)",
+                                presented: [.init(subject: "CN=h", pin: "sha256//X="), .init(subject: "CN=i", pin: "sha256//Y=")], pinned: [])
+        XCTAssertTrue(both.error.hint?.hasPrefix("trust its CA with --cacert FILE") == true, both.error.hint ?? "")
+    }
+
     func testServerNamesCannotDriveTheTerminal() {
         let f = TrustFailure(check: .pin, host: "h", reason: "r", presented: [.init(subject: "CN=\u{1B}[31mred\u{9B}", pin: "sha256//X=")],
                              pinned: [])
