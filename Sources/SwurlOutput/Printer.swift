@@ -148,7 +148,7 @@ package final class Printer: TransferDelegate {
     }
 
     package func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {
-        guard requestHeadsSeen <= 1, let writer = requestBodyWriter, selection.requestBody else { return }
+        guard requestHeadsSeen <= 1, var writer = requestBodyWriter, selection.requestBody else { return }
         requestPrinted = true
         var out: [UInt8] = []
         if segmentMap.isEmpty {
@@ -163,6 +163,12 @@ package final class Printer: TransferDelegate {
                 if let label = segment.binaryLabel {
                     if notedSegment != segmentIndex {
                         notedSegment = segmentIndex
+                        // The text before it first: on a terminal the writer holds text back (it
+                        // came out after every note), so it ends here and a new one takes the rest.
+                        writer.finish(into: &out)
+                        writer = BodyWriter(enabled: selection.requestBody, mediaType: requestMediaType,
+                                            format: style.format, theme: theme, terminal: style.terminal)
+                        requestBodyWriter = writer
                         let note = "[swurl: binary data not shown: \(segment.length) bytes from '\(TerminalSanitizer.clean(label))']"
                         // The body's last part ends its line (what follows is the shell's prompt).
                         let end = segmentIndex == segmentMap.count - 1 ? "\n" : ""

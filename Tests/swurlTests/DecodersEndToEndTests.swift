@@ -49,6 +49,27 @@ final class DecodersEndToEndTests: XCTestCase {
         return (data, p.terminationStatus)
     }
 
+    /// A multipart request shown on a terminal (`-v`): each binary part's note stands where its
+    /// bytes go. The text before it was held back by the writer and came out after every note
+    /// (`[…b.png'][…c.bin']--Q`), each binary part's place left empty.
+    func testMultipartNotesStandWhereTheirPartsGo() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x01]).write(to: URL(fileURLWithPath: dir + "/b.png"))
+        try Data([0x00, 0xFF, 0x00, 0xFE]).write(to: URL(fileURLWithPath: dir + "/c.bin"))
+        let (text, status) = try runOnTerminal(["-v", "--offline", "--multipart", "--boundary", "Q", "--pretty=none", "POST", "http://127.0.0.1:9/p",
+                                                "a=1", "f@" + dir + "/b.png", "g@" + dir + "/c.bin", "z=2"])
+        XCTAssertEqual(status, 0, text)
+        let lines = text.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let png = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("[swurl: binary data not shown: 10 bytes from '") }, text)
+        XCTAssertEqual(lines[png - 2], "Content-Type: image/png", text)
+        XCTAssertEqual(lines[png + 1], "--Q", text)
+        let bin = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("[swurl: binary data not shown: 4 bytes from '") }, text)
+        XCTAssertGreaterThan(bin, png + 2, text)
+        XCTAssertTrue(lines.contains("--Q--"), text)
+        let value = try XCTUnwrap(lines.firstIndex(where: { $0 == "1" }), text)
+        XCTAssertLessThan(value, png, text)
+    }
+
     /// Regression (issue 14): a lone 0x9B (8-bit CSI) in a body that is not valid UTF-8 reached
     /// the terminal raw, in text and inside JSON strings. The terminal must never receive it.
     func testTerminalNeverReceivesBytesThatAreNotUTF8() throws {
