@@ -14,7 +14,7 @@ package enum OptionTable {
         OptionSpec(.multipart, group: .body,
                    help: "Send data items and file fields as multipart/form-data, streamed from disk."),
         OptionSpec(.boundary, argument: .required("BOUNDARY"), group: .body,
-                   help: "Use BOUNDARY as the multipart boundary instead of a random one."),
+                   help: "Use BOUNDARY as the multipart boundary instead of a random one. A field value that holds it after a line break is refused (64); a file's content is not checked."),
         OptionSpec(.plist, argument: .optional("FORMAT"), choices: ["xml", "binary"], group: .body,
                    help: "Serialize data items as a property list: xml (the default) or binary. Sets Content-Type: application/x-plist."),
         OptionSpec(.raw, argument: .required("TEXT"), group: .body,

@@ -38,14 +38,25 @@ package struct MultipartRequestSerializer: RequestSerializing {
             pending += ArgumentBytes.bytes((partCount == 0 ? "" : "\r\n") + "--\(boundary)\r\n" + headers + "\r\n")
             partCount += 1
         }
-        func field(_ name: String, _ value: String?) {
+        // A part's content that holds CRLF "--" boundary (the blank line before it counts) ends
+        // the part there: the server reads other fields than were sent. Checked for what is in
+        // memory (fields, held bytes); a file is read as it is sent.
+        let delimiter = Array("\r\n--\(boundary)".utf8)
+        func refuseDelimiter(in content: [UInt8], of name: String) throws(SwurlError) {
+            guard ([0x0D, 0x0A] + content).firstRange(of: delimiter) != nil else { return }
+            throw .usage("the value of '\(TerminalSanitizer.clean(name))' holds the multipart boundary ('--\(TerminalSanitizer.clean(boundary))' after a line break): the body would split there",
+                         hint: "choose another --boundary (or leave it out: a random one is used)")
+        }
+        func field(_ name: String, _ value: String?) throws(SwurlError) {
+            let content = Array((value ?? "").utf8)
+            try refuseDelimiter(in: content, of: name)
             openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(name))\"\r\n")
-            pending += Array((value ?? "").utf8)
+            pending += content
         }
         for part in MultipartRequestSerializer.parts(tree: tree, parameters: parameters) {
             switch part {
             case .field(let n, let v):
-                field(n, v)
+                try field(n, v)
             case .file(let part):
                 openPart("Content-Disposition: form-data; name=\"\(MultipartRequestSerializer.quote(part.name))\"; filename=\"\(MultipartRequestSerializer.quote(part.filename))\"\r\n"
                          + "Content-Type: \(part.contentType)\r\n")
@@ -54,7 +65,9 @@ package struct MultipartRequestSerializer: RequestSerializing {
                 switch part.source {
                 case .file(let path, let size): segments.append(.file(path: path, size: size))
                 case .stream(let source, let label): segments.append(.stream(source, label: label, length: nil))
-                case .held(_, let bytes): segments.append(.bytes(bytes))
+                case .held(_, let bytes):
+                    try refuseDelimiter(in: bytes, of: part.name)
+                    segments.append(.bytes(bytes))
                 }
             }
         }

@@ -110,6 +110,21 @@ final class SerializerEndToEndTests: XCTestCase {
         XCTAssertTrue(get.stderr.contains("(a file field, name@path, or --multipart makes a body"), get.stderr)
     }
 
+    /// A field whose value holds CRLF "--" and the chosen boundary (or starts with "--"
+    /// boundary, after the blank line) split the body: httpbin read a field named "evil" that was
+    /// never sent. Refused, naming the field; a value without the line break is sent.
+    func testAValueHoldingTheBoundaryIsRefused() throws {
+        let evil = "line1\r\n--B\r\nContent-Disposition: form-data; name=\"evil\"\r\n\r\npwn"
+        for value in [evil, "--B--"] {
+            let r = try runSwurl(["--multipart", "--boundary", "B", "POST", try HTTPBin.url("/anything"), "a=" + value])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: error: the value of 'a' holds the multipart boundary"), r.stderr)
+        }
+        let fine = try runSwurl(["--multipart", "--boundary", "B", "POST", try HTTPBin.url("/anything"), "a=x--B"])
+        XCTAssertEqual(fine.status, 0, fine.stderr)
+        XCTAssertEqual(try fine.json()["form"] as? [String: String], ["a": "x--B"])
+    }
+
     func testAMultipartContentTypeItemKeepsTheBoundary() throws {
         try Data("file\n".utf8).write(to: URL(fileURLWithPath: dir + "/f.txt"))
         let parsed = try runSwurl(["-b", "-f", "POST", try HTTPBin.url("/anything"), "f@f.txt", "a=1", "Content-Type:multipart/form-data"], directory: dir)
