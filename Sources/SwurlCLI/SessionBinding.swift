@@ -19,8 +19,11 @@ struct SessionBinding {
     static func isStorable(_ name: String) -> Bool {
         let n = name.lowercased()
         if n.hasPrefix("content-") || n.hasPrefix("if-") { return false }
+        // Also one request's own: a repeated Idempotency-Key makes a server answer every later
+        // POST with the first one's response and do nothing; Last-Event-ID resumes one stream.
         return !["host", "authorization", "proxy-authorization", "cookie", "cookie2", "transfer-encoding",
-                 "connection", "keep-alive", "te", "upgrade", "expect", "range", "trailer"].contains(n)
+                 "connection", "keep-alive", "te", "upgrade", "expect", "range", "trailer",
+                 "idempotency-key", "last-event-id"].contains(n)
     }
 
     /// The directory named sessions live under: `$XDG_CONFIG_HOME`, else `~/.config`; nil

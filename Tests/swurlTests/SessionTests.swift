@@ -70,7 +70,7 @@ final class SessionTests: XCTestCase {
 
     func testHeadersAndCredentialsArePersistedAndTheCommandLineOverrides() throws {
         let first = try swurl(["--session", "s", try url("/basic-auth/ann/secret"), "X-Team:blue", "X-Other:1",
-                               "-a", "ann:secret", "Content-Type:text/x-not-kept", "If-None-Match:x"])
+                               "-a", "ann:secret", "Content-Type:text/x-not-kept", "If-None-Match:x", "Idempotency-Key:k-1"])
         XCTAssertEqual(first.status, 0, first.stderr)
         let again = try swurl(["--session", "s", try url("/basic-auth/ann/secret")])
         XCTAssertEqual(again.status, 0, again.stderr)
@@ -80,6 +80,7 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(headers["X-Team"], "blue")
         XCTAssertEqual(headers["X-Other"], "2")
         XCTAssertNil(headers["If-None-Match"])
+        XCTAssertNil(headers["Idempotency-Key"], "one request's own: a server would answer every later POST with the first's response")
         XCTAssertNotEqual(headers["Content-Type"], "text/x-not-kept")
         // The override was stored; `Name:` removes a stored header.
         let later = try sentHeaders(try swurl(["--session", "s", try url("/headers"), "X-Team:"]))
