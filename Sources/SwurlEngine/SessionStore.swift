@@ -296,7 +296,9 @@ package struct SessionStore: Sendable {
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         try SessionStore.checkPlace(of: path)
-        try SessionStore.makeDirectories(directory)
+        // A link's target goes where the link says, into a directory that is there: a dangling
+        // link's missing directories (`/nonexistent/x.json`) are not made anywhere it points.
+        if path == self.path { try SessionStore.makeDirectories(directory) }
         // Writers of this session serialise on its own lock file (`.NAME.lock`, 0600, never
         // through a symbolic link), not on the directory: in a shared directory such as /tmp
         // anybody can hold a directory's lock. A lock held past `lockWait` (another user's file,

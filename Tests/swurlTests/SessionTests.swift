@@ -667,6 +667,14 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try mode(dir + "/real/s.json"), 0o600)
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir + "/real")), ["s.json", ".s.json.lock"])
         XCTAssertEqual(try cookies(try swurl(["--session", link, try url("/cookies")])), ["c1": "v", "c2": "v"])
+        // A dangling link's missing directories are not made where it points (they were, 0700,
+        // anywhere on the file system): the session is not saved, and says so.
+        let dangling = dir + "/dangling.json"
+        XCTAssertEqual(symlink(dir + "/nowhere/deeper/s.json", dangling), 0)
+        let lost = try swurl(["--session", dangling, try url("/cookies/set/c/v")])
+        XCTAssertEqual(lost.status, 1, lost.stderr)
+        XCTAssertTrue(lost.stderr.contains("the session was not saved"), lost.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/nowhere"))
         // A link another user owns is neither read nor written through: refused before sending
         // (it would choose which file's headers and credentials go out), read-only too.
         if geteuid() == 0 {
