@@ -122,6 +122,9 @@ final class ReplTests: XCTestCase {
             "cd /anything/z",
             "three",
             "cd",
+            "cd 'a b'",
+            "c",
+            "cd",
             "four",
             "set X-Token:abc -a user:secret Authorization:'Bearer hidden'",
             "env",
@@ -134,6 +137,8 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(urls(r.text), [
             "\(root)/anything/api/sub/one", "\(root)/anything/api/two", "\(root)/anything/z/three",
+            // `cd 'a b'` takes the path a request line would (it was refused: "Bad path").
+            "\(root)/anything/api/a%20b/c",
             "\(root)/anything/api/four", "\(root)/anything/api/five", "\(root)/anything/api/six",
         ])
         // The defaults went with "five" only.
