@@ -9,6 +9,8 @@ package enum EasyOption {
     case url(String)
     /// CURLOPT_NOSIGNAL(3): no signals (timeouts and DNS use none anyway in threaded resolvers).
     case noSignal(Bool)
+    /// CURLOPT_SSL_ENABLE_ALPN(3): whether the TLS handshake offers application protocols.
+    case alpn(Bool)
     /// CURLOPT_ACCEPT_ENCODING(3): "" asks for every encoding libcurl can decode.
     case acceptEncoding(String)
     /// CURLOPT_HTTP_CONTENT_DECODING: whether libcurl decodes the body's Content-Encoding (may
@@ -136,6 +138,7 @@ extension EasyHandle {
         switch option {
         case .url(let v): try set(CURLOPT_URL, v, what)
         case .noSignal(let b): try set(CURLOPT_NOSIGNAL, flag(b), what)
+        case .alpn(let b): try set(CURLOPT_SSL_ENABLE_ALPN, flag(b), what)
         case .acceptEncoding(let v): try set(CURLOPT_ACCEPT_ENCODING, v, what)
         case .contentDecoding(let b): try set(CURLOPT_HTTP_CONTENT_DECODING, flag(b), what)
         case .protocols(let v): try set(CURLOPT_PROTOCOLS_STR, v, what)

@@ -47,10 +47,11 @@ extension CertificateProbe {
         try easy.set(.noSignal(true))
         try easy.set(.protocols("https"), "the protocol list")
         try easy.set(.connectOnly(true))
-        // HTTP/1.1 in ALPN: a server that chose h2 sends its SETTINGS at once, and libcurl 7.88
-        // fed them to its HTTP/2 code from the read after the handshake (below), which has no
-        // stream and crashed (SIGSEGV) on most real https servers.
-        try easy.set(.httpVersion(.http1_1), "the HTTP version")
+        // No ALPN: a server that chose h2 sends its SETTINGS at once, and libcurl 7.88 fed them
+        // to its HTTP/2 code from the read after the handshake (below), which has no stream and
+        // crashed (SIGSEGV) on most real https servers. Offering http/1.1 alone instead made an
+        // h2-only server (gRPC) refuse the handshake; without ALPN it picks nothing and answers.
+        try easy.set(.alpn(false), "ALPN")
         var host = url.host
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         // The address that answered the TCP connect, not a fresh lookup.

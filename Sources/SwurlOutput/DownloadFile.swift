@@ -264,10 +264,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         }
         guard let resumed = writePath else { return }
         // Two that differ say no size (RFC 9112 §6.3): "stopped after 10 of 5 bytes" would follow.
-        let lengths = Set(head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }
-            .compactMap { Int64(String($0).trimmingSpaces()) })
-        guard lengths.count <= 1 else {
-            throw SwurlError.transport("the server sent Content-Length values that differ (\(lengths.sorted().map(String.init).joined(separator: ", ")))")
+        let given = head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }
+        let lengths = Set(given.compactMap { Int64($0) })
+        guard given.allSatisfy({ Int64($0) != nil }), lengths.count <= 1 else {
+            throw SwurlError.transport("the server's Content-Length is not one length (\(TerminalSanitizer.clean(given.joined(separator: ", "))))")
         }
         let length = lengths.first
         var append = false

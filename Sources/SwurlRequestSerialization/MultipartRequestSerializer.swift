@@ -38,10 +38,11 @@ package struct MultipartRequestSerializer: RequestSerializing {
             pending += ArgumentBytes.bytes((partCount == 0 ? "" : "\r\n") + "--\(boundary)\r\n" + headers + "\r\n")
             partCount += 1
         }
-        // A part's content that holds CRLF "--" boundary (the blank line before it counts) ends
-        // the part there: the server reads other fields than were sent. Checked for what is in
-        // memory (fields, held bytes); a file is read as it is sent.
-        let delimiter = Array("\r\n--\(boundary)".utf8)
+        // A part's content that holds a line break and "--" boundary (the blank line before it
+        // counts) ends the part there: the server reads other fields than were sent (Werkzeug
+        // splits at a bare LF too). Checked for what is in memory (fields, held bytes); a file is
+        // read as it is sent.
+        let delimiter = Array("\n--\(boundary)".utf8)
         func refuseDelimiter(in content: [UInt8], of name: String) throws(SwurlError) {
             guard ([0x0D, 0x0A] + content).firstRange(of: delimiter) != nil else { return }
             throw .usage("the value of '\(TerminalSanitizer.clean(name))' holds the multipart boundary ('--\(TerminalSanitizer.clean(boundary))' after a line break): the body would split there",

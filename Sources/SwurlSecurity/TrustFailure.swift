@@ -40,13 +40,14 @@ package struct TrustFailure: Sendable, Equatable {
             hint = "no --cacert or --pin-cert makes an expired (or not yet valid) certificate valid; to accept this server's key anyway, "
                 + "-k --pin-pubkey PIN ('swurl certs URL' prints it)"
         case .chain where reason.containsText("subtree violation") || reason.containsText("name constraint")
-                || reason.containsText("unsupported certificate purpose") || reason.containsText("invalid CA certificate"):
+                || reason.containsText("unsupported certificate purpose") || reason.containsText("unsuitable certificate purpose")
+                || reason.containsText("invalid CA certificate"):
             // What the CA's own certificate forbids stays forbidden under any trust store.
             hint = "the chain's own limits (name constraints, key usage) forbid this certificate here, whatever --cacert or --pin-cert says; "
                 + "to accept this server's key anyway, -k --pin-pubkey PIN ('swurl certs URL' prints it)"
         case .chain where presented.count == 1 && reason.containsText("unable to get local issuer certificate"):
-            hint = "the server sent its certificate alone: the intermediate CA it should send beside it is missing; "
-                + "add it with --cacert-add FILE, or trust your own CA with --cacert FILE ('swurl certs URL' names the issuer)"
+            hint = "the server sent its certificate alone, and its issuer is not trusted: an intermediate CA it should send "
+                + "beside it (add it with --cacert-add FILE), or a private CA (trust it with --cacert FILE); 'swurl certs URL' names the issuer"
         case .chain:
             hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); 'swurl certs URL' shows the chain and pins"
         case .host:

@@ -328,6 +328,16 @@ final class ReachTests: XCTestCase {
         // A request to it still speaks h2.
         let get = try runSwurl(["--cacert", pki.path("root.pem"), "--timing=json", nginx.url("/small.txt")])
         XCTAssertTrue(get.stderr.contains("\"http_version\":\"2\""), get.stderr)
+        // A server that speaks h2 alone (gRPC) refused a handshake offering http/1.1 alone ("no
+        // application protocol"): the probe offers no protocol.
+        let port = try ServerProcess.freePort()
+        let h2only = try ServerProcess(executable: "/usr/bin/openssl",
+                                       arguments: ["s_server", "-accept", "127.0.0.1:{PORT}", "-cert", pki.path("leaf.pem"),
+                                                   "-cert_chain", pki.path("int.pem"), "-key", pki.path("leaf.key"), "-alpn", "h2", "-www"],
+                                       port: port, readiness: .announcesPort { $0.hasPrefix("ACCEPT") ? port : nil })
+        defer { h2only.stop() }
+        let only = try runSwurl(["reach", "--cacert", pki.path("root.pem"), "https://127.0.0.1:\(port)/"])
+        XCTAssertEqual(only.status, 0, only.text + only.stderr)
     }
 
     /// A server that requires a client certificate refuses its absence after a TLS 1.3

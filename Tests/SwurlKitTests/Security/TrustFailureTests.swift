@@ -31,7 +31,10 @@ final class TrustFailureTests: XCTestCase {
         XCTAssertTrue(constrained.error.hint?.hasPrefix("the chain's own limits") == true, constrained.error.hint ?? "")
         let alone = TrustFailure(check: .chain, host: "h", reason: "unable to get local issuer certificate (depth 0)",
                                  presented: [.init(subject: "CN=h", pin: "sha256//X=")], pinned: [])
-        XCTAssertTrue(alone.error.hint?.hasPrefix("the server sent its certificate alone") == true, alone.error.hint ?? "")
+        XCTAssertTrue(alone.error.hint?.hasPrefix("the server sent its certificate alone, and its issuer is not trusted") == true, alone.error.hint ?? "")
+        // OpenSSL 3's words for a certificate used for what its key usage forbids.
+        let purpose = TrustFailure(check: .chain, host: "h", reason: "unsuitable certificate purpose (depth 0)", presented: [], pinned: [])
+        XCTAssertTrue(purpose.error.hint?.hasPrefix("the chain's own limits") == true, purpose.error.hint ?? "")
         let both = TrustFailure(check: .chain, host: "h", reason: "unable to get local issuer certificate (depth 1)",
                                 presented: [.init(subject: "CN=h", pin: "sha256//X="), .init(subject: "CN=i", pin: "sha256//Y=")], pinned: [])
         XCTAssertTrue(both.error.hint?.hasPrefix("trust its CA with --cacert FILE") == true, both.error.hint ?? "")
