@@ -210,12 +210,11 @@ final class ReplContext {
     }
 
     /// `cd [PATH_OR_URL]`: the base resolved like a request path; no argument returns to the first base.
-    func changeBase(_ typed: String?) throws(SwurlError) {
-        guard let typed else { base = initialBase; return }
+    func changeBase(_ target: String?) throws(SwurlError) {
+        guard let target else { base = initialBase; return }
         let scheme = defaults.value(.defaultScheme) ?? "http"
         // Spaces, non-ASCII and bytes that are not UTF-8 percent-encoded, as a request line's
         // path is (`cd "a b"` was refused where `"a b"` as a line was sent as a%20b).
-        let target = typed
         if ReplContext.isAbsolute(target) {
             base = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(target), defaultScheme: scheme)
         } else if let base {
@@ -225,7 +224,7 @@ final class ReplContext {
             throw .usage("cd \(target): there is no base URL to resolve it against",
                          hint: "give an absolute URL, e.g. cd http://127.0.0.1:8080/api")
         }
-        remember(path: typed)
+        remember(path: target)
     }
 
     /// `set ITEM|OPTION…`: adds defaults; an item replaces a default item of the same name.

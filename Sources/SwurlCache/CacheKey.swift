@@ -28,8 +28,8 @@ package struct CacheKey: Sendable, Equatable, Hashable {
 
     /// `url` as entries spell it, as far as text can tell: the scheme and host in lower case (RFC
     /// 3986 §6.2.2.1: neither is case-sensitive; libcurl keeps a host's case), no default port
-    /// (`http://h:80/` is `http://h/`) and no fragment (never sent). `HopCache.cacheURL` applies it after libcurl's normalization; `swurl cache
-    /// clear` to its prefix.
+    /// (`http://h:80/` is `http://h/`) and no fragment (never sent). `HopCache.cacheURL` applies
+    /// it after libcurl's normalization; `swurl cache clear` to its prefix.
     package static func spelling(_ url: String) -> String {
         let text = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
         guard let separator = text.rangeOfText("://") else { return text }

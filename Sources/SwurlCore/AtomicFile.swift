@@ -45,9 +45,7 @@ package final class AtomicFile {
         } else if stat(ArgumentBytes.path(target), &st) == 0 {
             fchmod(fd, st.st_mode & 0o7777)
         } else {
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+            fchmod(fd, AtomicFile.newFileMode())
         }
     }
 
@@ -102,6 +100,13 @@ package final class AtomicFile {
         let uid = geteuid()
         var st = stat()
         return uid != 0 && stat(ArgumentBytes.path(directory), &st) == 0 && st.st_mode & S_ISVTX != 0 && st.st_uid != uid
+    }
+
+    /// 0666 less the umask: the mode open(2) gives a new file.
+    package static func newFileMode() -> mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return 0o666 & ~mask
     }
 
     /// Whether `directory` has the sticky bit (whoever owns it).

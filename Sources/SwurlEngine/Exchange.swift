@@ -291,15 +291,16 @@ package final class Exchange {
         // status, its Location), not the 304 libcurl saw.
         let served = transfer.isReplay ? nil : cache?.revalidatedHead
         let servedRedirect = served.map { $0.headers["Location"].map { URLReference.resolve($0, against: hop.url) } }
+        // A redirect whose body failed still says where it led (it is followed, below).
+        let cutRedirectURL = filter.redirectHead?.headers["Location"].map { URLReference.resolve($0, against: hop.url) }
         if let tap {
             switch outcome {
             case .success(let r):
                 tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: servedRedirect ?? r.redirectURL, error: nil, endedAt: Timestamp.now(),
                                      fromCache: transfer.servesStoredResponse, revalidated: served != nil))
             case .failure(let error):
-                // A redirect whose body failed still says where it led (it is followed, below).
-                let led = filter.redirectHead?.headers["Location"].map { URLReference.resolve($0, against: hop.url) }
-                tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: led, error: error, endedAt: Timestamp.now()))
+                tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: cutRedirectURL,
+                                     error: error, endedAt: Timestamp.now()))
             }
         }
         // Of this hop only: an earlier hop's failure (retried) says nothing of a later one's.
@@ -322,10 +323,8 @@ package final class Exchange {
             cacheStatus = cache?.status
             // A redirect to follow whose body was cut short: the body is no answer, and curl -L
             // and HTTPie --follow go on without it (a timeout or Ctrl-C still ends the exchange).
-            if case .transport = error, case .redirect = filter.verdict, let head = filter.redirectHead,
-               let location = head.headers["Location"] {
-                result = TransferResult(head: head, effectiveURL: hop.url, redirectCount: 0,
-                                        redirectURL: URLReference.resolve(location, against: hop.url), timing: transfer.measuredTiming)
+            if case .transport = error, case .redirect = filter.verdict, let head = filter.redirectHead, let target = cutRedirectURL {
+                result = TransferResult(head: head, effectiveURL: hop.url, redirectCount: 0, redirectURL: target, timing: transfer.measuredTiming)
                 answered = true
                 failedHopTiming = nil
                 break

@@ -242,6 +242,7 @@ final class HopCache: TransferDelegate {
         writer = nil
         pending = nil
         revalidated = nil
+        revalidatedHead = nil
         let now = Exchange.wallClockPrecise()
         if head.status == 304, validating, let stored, CacheRules.notModifiedSelects(stored.entry.head, head.headers) {
             // §4.3.4: the stored response, its headers updated from the 304, with its body.
@@ -254,7 +255,7 @@ final class HopCache: TransferDelegate {
             // What the 304 set is this response's (-v, --har), though never stored with it.
             var shown = entry.head
             for value in head.headers.values("Set-Cookie") { shown.headers.add("Set-Cookie", value) }
-            revalidatedShown = shown
+            revalidatedHead = shown
             try target.transferDidReceiveHead(shown)
             if let maxFileSize, stored.bodyLength > maxFileSize { throw Transfer.bodyTooLarge(maxFileSize) }
             try stored.streamBody { try target.transferDidReceiveBody($0) }
@@ -294,11 +295,10 @@ final class HopCache: TransferDelegate {
         try target?.transferDidReceiveBody(bytes)
     }
 
-    /// The stored response a 304 selected, its headers updated: what the hop answered, where
-    /// the network's head says 304. Nil when no 304 was turned into a stored response.
-    var revalidatedHead: HTTPResponseHead? { revalidated == nil ? nil : revalidatedShown }
-    /// The updated head as shown: the stored one's fields with the 304's `Set-Cookie`.
-    private var revalidatedShown: HTTPResponseHead?
+    /// The stored response a 304 selected, its headers updated (and the 304's `Set-Cookie`, shown
+    /// though never stored): what the hop answered, where the network's head says 304. Nil when
+    /// no 304 was turned into a stored response.
+    private(set) var revalidatedHead: HTTPResponseHead?
 
     /// The hop ended with a whole response: the new entry goes into place (or the updated one
     /// after a 304). A failed hop discards it (only complete responses are stored).

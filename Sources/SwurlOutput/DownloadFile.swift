@@ -265,11 +265,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         guard let resumed = writePath else { return }
         // Two that differ say no size (RFC 9112 §6.3): "stopped after 10 of 5 bytes" would follow.
         let given = head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }
-        let lengths = Set(given.compactMap { Int64($0) })
-        guard given.allSatisfy({ Int64($0) != nil }), lengths.count <= 1 else {
+        let lengths = Set(given.map { Int64($0) })
+        guard !lengths.contains(nil), lengths.count <= 1 else {
             throw SwurlError.transport("the server's Content-Length is not one length (\(TerminalSanitizer.clean(given.joined(separator: ", "))))")
         }
-        let length = lengths.first
+        let length = lengths.first ?? nil
         var append = false
         // A 206's bytes go where its Content-Range says, so the range must be one the file can
         // take as it comes: the body as stored (no other coding than identity: the download asked
@@ -512,9 +512,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             if lstat(ArgumentBytes.path(final), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
                 chmod(ArgumentBytes.path(part), st.st_mode & 0o7777)
             } else {
-                let mask = umask(0)
-                umask(mask)
-                chmod(ArgumentBytes.path(part), 0o666 & ~mask)
+                chmod(ArgumentBytes.path(part), AtomicFile.newFileMode())
             }
         }
         guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {

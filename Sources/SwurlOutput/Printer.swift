@@ -117,10 +117,14 @@ package final class Printer: TransferDelegate {
             return
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        requestBodyWriter = BodyWriter(enabled: selection.requestBody, mediaType: requestMediaType,
-                                       format: style.format, theme: theme, terminal: style.terminal)
+        requestBodyWriter = newRequestBodyWriter()
         guard selection.requestHeaders else { return }
         try printRequestHead(bytes, text)
+    }
+
+    /// A writer for the request's body as the selection and style show it.
+    private func newRequestBodyWriter() -> BodyWriter {
+        BodyWriter(enabled: selection.requestBody, mediaType: requestMediaType, format: style.format, theme: theme, terminal: style.terminal)
     }
 
     private func printRequestHead(_ bytes: [UInt8], _ text: String) throws {
@@ -166,8 +170,7 @@ package final class Printer: TransferDelegate {
                         // The text before it first: on a terminal the writer holds text back (it
                         // came out after every note), so it ends here and a new one takes the rest.
                         writer.finish(into: &out)
-                        writer = BodyWriter(enabled: selection.requestBody, mediaType: requestMediaType,
-                                            format: style.format, theme: theme, terminal: style.terminal)
+                        writer = newRequestBodyWriter()
                         requestBodyWriter = writer
                         let note = "[swurl: binary data not shown: \(segment.length) bytes from '\(TerminalSanitizer.clean(label))']"
                         // The body's last part ends its line (what follows is the shell's prompt).

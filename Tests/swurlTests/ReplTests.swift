@@ -424,14 +424,7 @@ final class ReplTests: XCTestCase {
     func testPastedLinesRunOneByOne() throws {
         let state = TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let driver = #"""
-        import os, pty, sys, time, select
-        binary, state, base = sys.argv[1:4]
-        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execve(binary, [binary, "repl", base], env)
-        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        let driver = ReplTests.replOnPty(["binary", "state", "base"], #""repl", base"#) + "\n" + #"""
         expect(b"> ")
         os.write(fd, b"\x1b[200~cd /anything\renv\x1b[201~\r")
         print(expect(b"base: "))
@@ -567,20 +560,23 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(second.components(separatedBy: "\"authenticated\": true").count - 1, 1, second)
     }
 
-    /// A pty driver's start: `swurl repl BASE` plus `extra` (Python list items) on a terminal with
-    /// stdout into the file OUT (its arguments: binary, state directory, base, out), and
-    /// `expect`; the driver's own lines follow.
+    /// A pty driver's start: its arguments by `names` (from sys.argv[1:]: `binary` first; a
+    /// `state` is XDG_STATE_HOME, an `out` the file stdout goes to), then `swurl` with `arguments`
+    /// (Python list items) on a terminal, and `expect`; the driver's own lines follow.
+    static func replOnPty(_ names: [String], _ arguments: String) -> String {
+        let state = names.contains("state") ? "XDG_STATE_HOME=state, " : ""
+        let redirect = names.contains("out") ? "    o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)\n    os.dup2(o, 1)\n" : ""
+        return "import os, pty, sys, time, select, signal, termios, json\n"
+            + "\(names.joined(separator: ", ")) = sys.argv[1:\(names.count + 1)]\n"
+            + "env = dict(os.environ, \(state)TERM=\"xterm\", NO_COLOR=\"1\")\n"
+            + "pid, fd = pty.fork()\nif pid == 0:\n" + redirect
+            + "    os.execve(binary, [binary, \(arguments)], env)\n" + ReplTests.ptyExpect
+    }
+
+    /// `replOnPty` for `swurl repl BASE` plus `extra`, stdout into the file OUT (its arguments:
+    /// binary, state directory, base, out).
     static func replIntoFile(_ extra: String) -> String {
-        #"""
-        import os, pty, sys, time, select
-        binary, state, base, out = sys.argv[1:5]
-        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
-        pid, fd = pty.fork()
-        if pid == 0:
-            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.dup2(o, 1)
-            os.execve(binary, [binary, "repl", base\#(extra)], env)
-        """# + "\n" + ReplTests.ptyExpect
+        replOnPty(["binary", "state", "base", "out"], "\"repl\", base" + extra)
     }
 
     /// The pty drivers' `expect(pattern)`: reads the terminal (`fd`) until `pattern` shows,
@@ -611,14 +607,7 @@ final class ReplTests: XCTestCase {
 
     /// Types a request for a large text body, stops reading (the terminal's buffer fills and the
     /// output blocks), presses Ctrl-C, then expects the prompt back with 130 and exits with `exit`.
-    static let interruptedOutputDriver = #"""
-    import os, pty, sys, time, select, signal
-    binary, url = sys.argv[1:3]
-    env = dict(os.environ, TERM="xterm", NO_COLOR="1")
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(binary, [binary, "repl", "--pretty=none"], env)
-    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+    static let interruptedOutputDriver = ReplTests.replOnPty(["binary", "url"], #""repl", "--pretty=none""#) + "\n" + #"""
     expect(b"> ")
     os.write(fd, url.encode() + b"\r")
     time.sleep(1.5)
@@ -645,14 +634,7 @@ final class ReplTests: XCTestCase {
 
     /// Sends the signal named by its second argument to the REPL at its prompt (a line half
     /// typed), then prints how it ended and the terminal's modes afterwards.
-    static let promptSignalDriver = #"""
-    import os, pty, sys, time, select, signal, termios
-    binary, name = sys.argv[1:3]
-    env = dict(os.environ, TERM="xterm", NO_COLOR="1")
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(binary, [binary, "repl", "http://127.0.0.1:9/"], env)
-    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+    static let promptSignalDriver = ReplTests.replOnPty(["binary", "name"], #""repl", "http://127.0.0.1:9/""#) + "\n" + #"""
     seen = expect(b"> ")
     os.write(fd, b"get /x")
     time.sleep(0.3)
@@ -717,14 +699,7 @@ final class ReplTests: XCTestCase {
     }
 
     /// Types each argument after the first two as a line at the prompt, then Ctrl-D.
-    static let historyDriver = #"""
-    import os, pty, sys, time, select
-    binary, state = sys.argv[1:3]
-    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(binary, [binary, "repl"], env)
-    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+    static let historyDriver = ReplTests.replOnPty(["binary", "state"], #""repl""#) + "\n" + #"""
     expect(b"> ")
     for line in sys.argv[3:]:
         os.write(fd, line.encode() + b"\r")
@@ -816,14 +791,7 @@ final class ReplTests: XCTestCase {
     print(json.dumps({"oneshot": clean(one), "repl": clean(rest)}))
     """#
 
-    static let ptyDriver = #"""
-    import os, pty, sys, time, select, json
-    binary, base, state = sys.argv[1:4]
-    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(binary, [binary, "repl", base], env)
-    """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+    static let ptyDriver = ReplTests.replOnPty(["binary", "base", "state"], #""repl", base"#) + "\n" + #"""
     res = {}
     prompt = expect(b"> ")
     res["prompt"] = prompt.split("\x1b[?2004h")[-1]
