@@ -27,11 +27,11 @@ struct BatchResult {
     /// When the line ran on the batch's clock and its phases (for `--report` and `--junit`).
     var timeline: BatchTimeline?
 
-    /// The URL as results show it: a password in it masked.
+    /// The URL as results show it: a password in it masked, and a user name given alone (a token).
     var shownURL: String? {
         // memchr: `utf8.contains` costs about 1,000 instructions for a URL, and every report asks.
         guard let url, url.containsByte(UInt8(ascii: "@")) else { return url }
-        return Redactor.url(url)
+        return Redactor.url(url, userAlone: true)
     }
 
     /// `LINE STATUS TIME SIZE METHOD URL` (with ` (exit EXIT: MESSAGE)` when the response failed

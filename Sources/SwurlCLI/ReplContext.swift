@@ -497,7 +497,7 @@ final class ReplContext {
 
     /// The base and every default, credentials masked (`Redactor`).
     func environmentText() -> String {
-        var s = "base: " + (base.map(Redactor.url) ?? "(none)") + "\n"
+        var s = "base: " + (base.map { Redactor.url($0) } ?? "(none)") + "\n"
         let bearer = defaults.value(.authType)?.lowercased() == "bearer"
         for spec in OptionTable.all {
             guard let values = defaults.options[spec.option] else { continue }

@@ -90,10 +90,15 @@ package struct RequestBuilder {
             request.body = RequestBody(bytes: Array(raw.utf8))
             contentType = defaultRawContentType
         } else if let rawFile, case .file(_, "-", let mime, _) = rawFile.kind {
-            // `@-` asks for stdin as the body, whatever the method.
-            request.body = try stdinBody()
-            streamedBody = request.body != nil
-            if request.body != nil { contentType = mime ?? defaultRawContentType }
+            // `@-` asks for stdin as the body, whatever the method: an empty stdin is an empty
+            // body (a POST with `Content-Length: 0`, as `curl -d @-` and `@EMPTY_FILE` send).
+            if let body = try stdinBody() {
+                request.body = body
+                streamedBody = true
+            } else {
+                request.body = RequestBody(bytes: [])
+            }
+            contentType = mime ?? defaultRawContentType
         } else if let rawFile, case .file(_, let path, let mime, _) = rawFile.kind {
             let size = try RequestItemParser(environment: environment).fileSize(path, rawFile.raw)
             if size >= 0 {

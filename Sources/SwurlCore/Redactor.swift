@@ -75,10 +75,15 @@ package enum Redactor {
     }
 
     /// `https://ann:pw@h/` → `https://ann:****@h/`; also `//ann:pw@h` and `ann:pw@h:8080`. A
-    /// user name without a password is left as it is.
-    package static func url(_ text: String) -> String {
+    /// user name without a password is left as it is, unless `userAlone`: then it is masked
+    /// whole (`https://TOKEN@h/` → `https://****@h/`), as the files a run writes (`--har`, batch
+    /// results) mask it, since a token given as the user name is what libcurl sends as Basic.
+    package static func url(_ text: String, userAlone: Bool = false) -> String {
         // No '@' byte, no userinfo: the common case, without a search by Character.
-        guard text.containsByte(UInt8(ascii: "@")), let r = userinfoRange(text), let colon = text[r].firstIndex(of: ":") else { return text }
+        guard text.containsByte(UInt8(ascii: "@")), let r = userinfoRange(text) else { return text }
+        guard let colon = text[r].firstIndex(of: ":") else {
+            return userAlone && !r.isEmpty ? String(text[..<r.lowerBound]) + mask + String(text[r.upperBound...]) : text
+        }
         return String(text[..<text.index(after: colon)]) + mask + String(text[r.upperBound...])
     }
 

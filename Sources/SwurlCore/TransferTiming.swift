@@ -42,6 +42,9 @@ package struct ExchangeTiming: Sendable, Equatable {
     /// What the HTTP cache did (`hit, age 12 s`, `revalidated (304)`, `miss, stored`,
     /// `not stored: no-store`); nil without `--cache`.
     package var cache: String?
+    /// The final response's status code (`--timing=json`'s `status`, curl's `%{http_code}`);
+    /// nil when no response came (a refused connection, a timeout before the head).
+    package var status: Int?
     /// The final hop failed (a timeout, a refused connection, a body cut short): its phases are
     /// read as HAR's are for a failed hop (`HARTimings`), the time without a response waited.
     package var failed = false

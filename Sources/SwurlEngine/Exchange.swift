@@ -312,6 +312,7 @@ package final class Exchange {
             failedHopHead = options.authType == .digest && filter.answerHead?.status == 401 ? nil : filter.answerHead
             failedHopTiming = ExchangeTiming(final: transfer.measuredTiming, redirectTime: redirectTime, redirects: redirects, retries: retries)
             failedHopTiming?.failed = true
+            failedHopTiming?.status = failedHopHead?.status
         }
         var result: TransferResult
         switch outcome {
@@ -392,6 +393,7 @@ package final class Exchange {
             keepEngineCookies()
             var timing = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects, retries: retries)
             timing.cache = cacheStatus
+            timing.status = result.head?.status
             return .finished(Result(head: result.head, url: hop.url, timing: timing, delegate: delegate,
                                     undecodedEncoding: transfer.undecodedEncoding))
         }

@@ -41,7 +41,7 @@ enum HAREntryWriter {
     }
 
     private static func url(_ text: String, _ settings: HARLog.Settings) -> String {
-        settings.secrets ? text : Redactor.url(text)
+        settings.secrets ? text : Redactor.url(text, userAlone: true)
     }
 
     private static func request(_ r: inout RecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
@@ -169,7 +169,7 @@ enum HAREntryWriter {
         if Redactor.isRecordedSecretHeader(bytes: name) {
             Redactor.mask.withUTF8Bytes { w.pair(name: name, value: $0, first: first) }
         } else if Redactor.isURLHeader(bytes: name), value.contains(UInt8(ascii: "@")) {
-            Redactor.url(String(decoding: value, as: UTF8.self)).withUTF8Bytes { w.pair(name: name, value: $0, first: first) }
+            Redactor.url(String(decoding: value, as: UTF8.self), userAlone: true).withUTF8Bytes { w.pair(name: name, value: $0, first: first) }
         } else {
             w.pair(name: name, value: value, first: first)
         }

@@ -49,6 +49,7 @@ package enum TimingFormatter {
         }
         let p = TimingPhases(t)
         let fields: [(String, String)] = [
+            ("status", t.status.map { String($0) } ?? "null"),
             ("dns", num(p.dns)), ("connect", num(p.connect)), ("tls", num(p.tls ?? 0)), ("wait", num(p.wait)),
             ("transfer", num(p.transfer)), ("redirect", num(t.redirectTime)), ("total", num(t.total)),
             ("redirects", String(t.redirects)), ("retries", String(t.retries)),

@@ -185,6 +185,27 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(set["httpOnly"] as? Bool, true)
     }
 
+    /// A token given as a URL's user name alone (`https://TOKEN@host/`) goes out as Basic
+    /// credentials: the HAR file, the report and the JUnit file mask it as they mask a password.
+    func testATokenGivenAsTheUserNameIsMasked() throws {
+        let url = try HTTPBin.url("/get").replacingOccurrences(of: "http://", with: "http://usertok3n@")
+        let har = dir + "/user.har"
+        XCTAssertEqual(try runSwurl(["--har", har, url]).status, 0)
+        try Data((url + "\n").utf8).write(to: URL(fileURLWithPath: dir + "/user-lines"))
+        let batch = try runSwurl(["batch", dir + "/user-lines", "--har", dir + "/user-b.har", "--report", dir + "/user.html",
+                                  "--junit", dir + "/user.xml", "--jsonl"])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertFalse(batch.text.contains("usertok3n"), batch.text)
+        for name in ["user.har", "user-b.har", "user.html", "user.xml"] {
+            let text = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
+            XCTAssertFalse(text.contains("usertok3n"), name + ": " + text)
+            XCTAssertTrue(text.contains("****@127.0.0.1"), name)
+        }
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertTrue((request(entry)["url"] as? String ?? "").hasPrefix("http://****@127.0.0.1:"))
+        XCTAssertEqual(header(request(entry), "Authorization"), "****")
+    }
+
     func testHarSecretsKeepsThem() throws {
         let har = dir + "/kept.har"
         let url = try HTTPBin.url("/response-headers").replacingOccurrences(of: "http://", with: "http://ann:hunter2@")

@@ -98,6 +98,11 @@ final class HTTPBinEndToEndTests: XCTestCase {
     func testEmptyStdinMeansNoBody() throws {
         let r = try runSwurl([try HTTPBin.url("/anything")], stdin: Data())
         XCTAssertEqual(try r.json()["method"] as? String, "GET")
+        // `@-` asks for stdin as the body: an empty one is an empty body, as `curl -d @-` sends.
+        let asked = try runSwurl([try HTTPBin.url("/anything"), "@-"], stdin: Data())
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        XCTAssertEqual(try asked.json()["method"] as? String, "POST")
+        XCTAssertEqual((try asked.json()["headers"] as? [String: String])?["Content-Length"], "0")
     }
 
     func testStdinIsIgnoredWithDataItemsAndWithIgnoreStdin() throws {

@@ -27,6 +27,11 @@ final class TimingTests: XCTestCase {
         XCTAssertEqual(t["remote_ip"] as? String, "127.0.0.1")
         XCTAssertEqual(t["size_download"] as? Int, r.stdout.count)
         XCTAssertEqual(t["http_version"] as? String, "1.1")
+        XCTAssertEqual(t["status"] as? Int, 200)
+        // The final response's status, as curl's %{http_code}: after redirects, and a 404 too.
+        let moved = try runSwurl(["--timing=json", "-F", try HTTPBin.url("/redirect-to?url=/status/404")])
+        XCTAssertEqual(try timing(moved)["status"] as? Int, 404, moved.stderr)
+        XCTAssertEqual(try timing(moved)["redirects"] as? Int, 1, moved.stderr)
     }
 
     /// With a body, libcurl 7.88 starts its first-byte clock when the upload starts: the
@@ -53,6 +58,7 @@ final class TimingTests: XCTestCase {
         let refused = try runSwurl(["--timing=json", "http://127.0.0.1:1/"])
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertEqual(try timing(refused)["wait"] as? Double, 0, refused.stderr)
+        XCTAssertTrue(try timing(refused)["status"] is NSNull, refused.stderr)
         let slow = try runSwurl(["--timing=json", "--timeout", "0.5", try HTTPBin.url("/delay/3")])
         XCTAssertEqual(slow.status, 2, slow.stderr)
         let t = try timing(slow)

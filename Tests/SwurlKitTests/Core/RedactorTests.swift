@@ -21,6 +21,12 @@ final class RedactorTests: XCTestCase {
             XCTAssertEqual(Redactor.url(input), shown, input)
             XCTAssertEqual(Redactor.hasURLPassword(input), input != shown, input)
         }
+        // The files a run writes mask a user name given alone (a token) too; only a userinfo.
+        for (input, shown) in [("https://ghp_T0KEN@host/x", "https://****@host/x"), ("http://ann:pw@host/", "http://ann:****@host/"),
+                               ("//T@h:1/", "//****@h:1/"), ("http://@host/", "http://@host/"), ("http://host/a@b", "http://host/a@b"),
+                               ("http://host/?to=a@b", "http://host/?to=a@b"), ("http://host/x", "http://host/x")] {
+            XCTAssertEqual(Redactor.url(input, userAlone: true), shown, input)
+        }
     }
 
     /// A credential item's value is masked whatever follows its name; a longer name is no
