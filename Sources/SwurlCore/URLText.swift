@@ -130,6 +130,13 @@ package enum URLText {
         }
     }
 
+    /// `url` without its `user:password@` (an absolute URL as libcurl writes it back, whose
+    /// user info holds no `/`, `?`, `#` or `@` unencoded); as it is when it has none.
+    package static func withoutUserInfo(_ url: String) -> String {
+        guard url.containsByte(UInt8(ascii: "@")), let r = Redactor.userinfoRange(url) else { return url }
+        return String(url[..<r.lowerBound]) + String(url[url.index(after: r.upperBound)...])
+    }
+
     package static func appendingQuery(_ query: String, to url: String) -> String {
         guard !query.isEmpty else { return url }
         var base = Substring(url)

@@ -124,6 +124,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             case .direct:
                 out = given
                 direct = true
+                // A download keeps a server's bytes as sent: on a terminal its escape sequences
+                // would act (retitle it, write the clipboard). Refused before the request.
+                if DownloadFile.isTerminal(given) {
+                    throw .usage("-d saves the body as sent, and '\(TerminalSanitizer.clean(ArgumentBytes.shown(given)))' is a terminal, where a server's escape sequences would act",
+                                 hint: "leave out -d to see the body there (its control characters made visible), or give -o a file")
+                }
             case .file(let target):
                 out = target
             }
@@ -178,6 +184,18 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     }
 
     deinit { if fd >= 0 { close(fd) } }
+
+    /// Whether `path` (a device, `/dev/stdout`) is a terminal, by its device number, without
+    /// opening it (a FIFO's reader would see the end of its stream at the close, a tape drive
+    /// rewind): a character device of the terminal majors (4: virtual consoles and serial lines,
+    /// 5: /dev/tty and the console, 136–143: pseudo-terminals).
+    static func isTerminal(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(ArgumentBytes.path(path), &st) == 0, st.st_mode & S_IFMT == S_IFCHR else { return false }
+        let dev = UInt64(st.st_rdev)
+        let major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~UInt64(0xFFF))
+        return major == 4 || major == 5 || (136...143).contains(major)
+    }
 
     /// The `.part` file of the chosen name (nil when writing to a device or pipe).
     package var partPath: String? { direct ? nil : path.map { $0 + ".part" } }

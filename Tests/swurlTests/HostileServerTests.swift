@@ -317,6 +317,12 @@ final class HostileServerTests: XCTestCase {
             XCTAssertEqual(r.status, 0, r.text)
             XCTAssertTrue(r.text.contains("\\x1b]0;pwned\\x07"), "\(target): \(r.text)")
             XCTAssertFalse(r.text.contains("\u{1B}]0;"), "\(target): an OSC sequence reached the terminal")
+            // A download keeps the bytes as sent: it refuses the terminal (it wrote the body's
+            // escape sequences there).
+            let d = try run(["-d", "-o", target, s.url("/evil-reason")], terminal: true)
+            XCTAssertEqual(d.status, 64, "\(target): \(d.text)")
+            XCTAssertTrue(d.text.contains("is a terminal"), "\(target): \(d.text)")
+            XCTAssertFalse(d.text.contains("\u{1B}]0;"), "\(target): an OSC sequence reached the terminal")
         }
     }
 

@@ -170,6 +170,29 @@ final class RedirectTests: XCTestCase {
         }
     }
 
+    /// User info a server puts in a Location is not the user's: not sent to the new origin (it
+    /// was, as Basic), and a login alone there does not pull that host's netrc password when
+    /// `-a` was given (it did). curl 7.88 sends neither.
+    func testALocationsUserInfoIsNeverSent() throws {
+        let port = try HTTPBin.shared().port
+        let dir = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "machine localhost login luser password netrcsecret\n".write(toFile: dir + "/netrc", atomically: true, encoding: .utf8)
+        // Without -a a hop to another host takes that host's netrc entry (as curl's): the
+        // first two run without one.
+        for (target, extra, netrc) in [("http://lu:locsecret@localhost:\(port)/headers", [String](), dir + "/none"),
+                                       ("http://lu:locsecret@127.0.0.1:\(port)/headers", [], dir + "/none"),
+                                       ("http://luser@localhost:\(port)/headers", ["-a", "u:p"], dir + "/netrc")] {
+            let r = try runSwurl(["-F", try redirect(302, to: target)] + extra, environment: ["NETRC": netrc])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            // Also on the same origin (127.0.0.1): the Location's user info is not taken.
+            XCTAssertNil((try r.json()["headers"] as? [String: String])?["Authorization"], target)
+        }
+        // The user's own credentials still follow a same-origin Location that carries other user info.
+        let same = try runSwurl(["-F", "-a", "u:p", try redirect(302, to: "http://x:y@127.0.0.1:\(port)/headers")])
+        XCTAssertEqual((try same.json()["headers"] as? [String: String])?["Authorization"], "Basic dTpw", same.stderr)
+    }
+
     func testCredentialsAreDroppedWhenThePortChanges() throws {
         let second = try ScriptedServer()
         let r = try runSwurl(["-F", "-a", "u:p", try redirect(307, to: second.url("/echo")), "Cookie:a=b"])
