@@ -332,10 +332,14 @@ struct CurlCommandExport {
     }
 
     /// `bytes` as one shell word in text a terminal shows as it is (a hint to copy): `quote`'s
-    /// form for UTF-8 text, else bash's `$'…'` with `\xHH` for every byte that is not printable
-    /// ASCII, so a file name that is not UTF-8 is pasted back as the same bytes.
+    /// form for UTF-8 text the terminal's sanitizing leaves as it is, else bash's `$'…'` with
+    /// `\xHH` for every byte that is not printable ASCII, so a file name that is not UTF-8, or
+    /// holds a line break or another control character, is pasted back as the same bytes.
     static func quotedText(_ bytes: [UInt8]) -> String {
-        if String(validating: bytes, as: UTF8.self) != nil { return String(decoding: quote(bytes), as: UTF8.self) }
+        if String(validating: bytes, as: UTF8.self) != nil {
+            let quoted = String(decoding: quote(bytes), as: UTF8.self)
+            if TerminalSanitizer.clean(quoted) == quoted { return quoted }
+        }
         var out = "$'"
         for b in bytes {
             switch b {

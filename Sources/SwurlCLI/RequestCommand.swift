@@ -163,7 +163,7 @@ enum RequestCommand: SwurlCommand {
         if let error = saveSession() { return ExitStatus(for: error) }
 
         return try report(verdict, options: options, terminal: terminal, selection: selection,
-                          saving: outputFile?.canRewrite == true, environment: environment)
+                          saving: outputFile?.canRewrite == true, asSent: !style.terminal && !style.format, environment: environment)
     }
 
     /// The verdict on the printed response (`ResponseVerdict`), nil when no response arrived.
@@ -176,11 +176,13 @@ enum RequestCommand: SwurlCommand {
 
     /// Reports the verdict: a rejected status is a warning (its body was shown) and an exit
     /// status; a rejected type or body is an error.
-    /// - Parameter saving: the body went to a file `-o` replaces (not a device or `/dev/stdout`).
+    /// - Parameters:
+    ///   - saving: the body went to a file `-o` replaces (not a device or `/dev/stdout`).
+    ///   - asSent: the body went out unformatted, to no terminal (`ResponseVerdict.error`).
     static func report(_ verdict: ResponseVerdict?, options: CommandOptions, terminal: Bool, selection: PrintSelection,
-                       saving: Bool, environment: Environment) throws(SwurlError) -> ExitStatus {
+                       saving: Bool, asSent: Bool, environment: Environment) throws(SwurlError) -> ExitStatus {
         guard let verdict else { return .success }
-        if let error = verdict.error(validator: options.validator, saving: saving) { throw error }
+        if let error = verdict.error(validator: options.validator, saving: saving, asSent: asSent) { throw error }
         if let message = verdict.message, !terminal || !selection.responseHeaders {
             try? environment.stderr.write("swurl: warning: \(message)\n")
         }

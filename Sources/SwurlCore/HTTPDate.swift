@@ -58,9 +58,7 @@ package enum HTTPDate {
         func gmt(_ at: Int) -> Bool { at + 3 == hi && word(at, ["gmt"]) != nil }
         func seconds(_ year: Int, _ month: Int, _ day: Int, _ time: Int) -> Double? {
             // A day the month does not have (31 Feb) is no date, not one rolled into the next month.
-            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            let days = month == 1 ? (leap ? 29 : 28) : [3, 5, 8, 10].contains(month) ? 30 : 31
-            guard (1...days).contains(day) else { return nil }
+            guard (1...daysIn(month: month + 1, year: year)).contains(day) else { return nil }
             return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + time)
         }
         if let day = word(lo, shortDays), byte(day.end) == 0x2C {
@@ -103,6 +101,12 @@ package enum HTTPDate {
     }
 
     private static let monthWords: [StaticString] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// The days of `month` (1–12) in the proleptic Gregorian `year`.
+    package static func daysIn(month: Int, year: Int) -> Int {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return month == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+    }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date, as timegm(3) counts them (a day
     /// past the month's end runs into the next month, as timegm normalises it).

@@ -213,7 +213,9 @@ final class HopCache: TransferDelegate {
         }
         switch decision {
         case .fresh(let age):
-            status = "hit, age \(Int(age)) s"
+            // Past its lifetime, served because the request's max-stale allows it: said so.
+            let stale = age >= CacheRules.freshnessLifetime(e.head, responseTime: e.responseTime)
+            status = (stale ? "hit, stale (max-stale), age " : "hit, age ") + "\(Int(age)) s"
             return .serve(stored, age: age)
         case .validate, .miss:
             if onlyIfCached { status = "stale, only-if-cached: 504"; return .gatewayTimeout }

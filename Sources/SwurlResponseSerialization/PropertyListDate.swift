@@ -47,7 +47,9 @@ package enum PropertyListDate {
             return v
         }
         guard let y = num(0..<4), let mo = num(5..<7), let d = num(8..<10), let h = num(11..<13),
-              let mi = num(14..<16), let s = num(17..<19), (1...12).contains(mo), (1...31).contains(d),
+              let mi = num(14..<16), let s = num(17..<19), (1...12).contains(mo),
+              // A day the month lacks (30 Feb) is no date, not one rolled into the next month.
+              (1...HTTPDate.daysIn(month: Int(mo), year: Int(y))).contains(Int(d)),
               h < 24, mi < 60, s < 61 else { return nil }
         let days = Int64(HTTPDate.daysFromCivil(year: Int(y), month: Int(mo), day: Int(d)))
         return Double(days * 86400 + h * 3600 + mi * 60 + s) - referenceOffset

@@ -248,7 +248,9 @@ package enum PropertyListReader {
                 let width = 1 << Int(marker & 0x0F)
                 if width == 16 {
                     let hi = try uint(at + 1, 8), lo = try uint(at + 9, 8)
-                    return .integer(String(UInt128(hi) << 64 | UInt128(lo)))
+                    // Signed, as CoreFoundation and Python's plistlib read it (CF writes a
+                    // UInt64 above Int64.max this way, its high half zero).
+                    return .integer(String(Int128(bitPattern: UInt128(hi) << 64 | UInt128(lo))))
                 }
                 guard width <= 8 else { throw Failure(reason: "bad integer width") }
                 let v = try uint(at + 1, width)

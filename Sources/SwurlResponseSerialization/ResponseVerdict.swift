@@ -59,19 +59,36 @@ package struct ResponseVerdict: Equatable, Sendable {
         }
     }
 
+    /// A decoder's reason without what it says of the terminal's display (`; formatted all the
+    /// same`, `; 15 bytes not shown; use -o FILE or a pipe to save it`): for a body that was not
+    /// displayed.
+    static func withoutDisplay(_ reason: String) -> String {
+        var why = reason
+        for shown in ["; formatted up to there, the rest is shown as sent", "; formatted all the same", "; the rest is shown as sent",
+                      "; shown as sent", "; use -o FILE or a pipe to save it"] where why.hasSuffix(shown) {
+            why.removeLast(shown.count)
+        }
+        // `; 15 bytes not shown`: cut at its `; `, the last in the reason.
+        if why.hasSuffix(" not shown"), let cut = why.indices.last(where: { why[$0...].hasPrefix("; ") }) { why = String(why[..<cut]) }
+        return why
+    }
+
     /// The error a rejected type or body is reported with (a rejected status is reported as a
     /// warning, the body having been shown), with the hint that helps; nil otherwise.
-    /// - Parameter saving: the body was going to a file (`-o`, `-d`), which a rejected body does
-    ///   not become: nothing was "shown as sent", and `-o FILE` is no way out.
-    package func error(validator: ResponseValidator, saving: Bool = false) -> SwurlError? {
+    /// - Parameters:
+    ///   - saving: the body was going to a file (`-o`, `-d`), which a rejected body does not
+    ///     become: nothing was "shown as sent", and `-o FILE` is no way out.
+    ///   - asSent: the body went to a pipe or device as it came, unformatted: what the decoder
+    ///     says it would have shown or held back on a terminal does not apply.
+    package func error(validator: ResponseValidator, saving: Bool = false, asSent: Bool = false) -> SwurlError? {
         guard let message else { return nil }
         switch failure {
         case .contentType:
             return .responseRejected(message, hint: "--accept-type allows \((validator.acceptableTypes ?? []).joined(separator: ", "))")
-        case .decoding(let choice, let reason) where saving:
-            var why = reason
-            for shown in ["; formatted up to there, the rest is shown as sent", "; formatted all the same", "; the rest is shown as sent", "; shown as sent"] where why.hasSuffix(shown) { why.removeLast(shown.count) }
-            return .responseRejected("--decode \(choice): \(why)", hint: "use --decode auto to save any body")
+        case .decoding(let choice, let reason) where saving || asSent:
+            let why = ResponseVerdict.withoutDisplay(reason)
+            return .responseRejected("--decode \(choice): \(why)" + (asSent ? " (the body was written as sent)" : ""),
+                                     hint: saving ? "use --decode auto to save any body" : "use --decode auto to accept any body")
         case .decoding:
             return .responseRejected(message, hint: "use --decode auto to show any body, or -o FILE to save the bytes as sent")
         case .status, nil:

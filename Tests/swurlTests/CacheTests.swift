@@ -389,8 +389,12 @@ final class CacheTests: XCTestCase {
         _ = try fetch(path)
         _ = try fetch(path)
         XCTAssertEqual(origin.count("/maxstale"), 2)
-        XCTAssertTrue(try fetch(path, ["Cache-Control:max-stale"]).cache.hasPrefix("hit"))
+        // Served past its lifetime: the status says so (it said "hit, age 0 s" as for a fresh one).
+        XCTAssertTrue(try fetch(path, ["Cache-Control:max-stale"]).cache.hasPrefix("hit, stale (max-stale), age "))
         XCTAssertEqual(origin.count("/maxstale"), 2)
+        let fresh = "/maxstale-fresh?cc=" + q("max-age=600")
+        _ = try fetch(fresh)
+        XCTAssertTrue(try fetch(fresh, ["Cache-Control:max-stale"]).cache.hasPrefix("hit, age "))
     }
 
     func testOnlyIfCachedAnswers504WithoutTheNetwork() throws {

@@ -209,6 +209,17 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertEqual(r.status, 8)
         XCTAssertTrue(r.stderr.contains("not a property list"), r.stderr)
         XCTAssertEqual(r.text, "{\"a\": 1}")   // piped: still the bytes
+        // Piped as sent: the error says so, and nothing of a terminal's display (it said
+        // "formatted all the same" of a body that was not formatted, and an image's "15 bytes
+        // not shown; use -o FILE or a pipe to save it" of a pipe).
+        try s.put("badjson", "{\"a\": 1,}")
+        try s.put("badpng", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49]))
+        for (choice, name, type) in [("json", "badjson", "application/json"), ("image", "badpng", "image/png")] {
+            let piped = try runSwurl(["--decode", choice, s.url(name, type: type)])
+            XCTAssertEqual(piped.status, 8, piped.stderr)
+            XCTAssertTrue(piped.stderr.contains("(the body was written as sent)"), piped.stderr)
+            for said in ["formatted", "not shown", "shown as sent", "-o FILE"] { XCTAssertFalse(piped.stderr.contains(said), piped.stderr) }
+        }
         XCTAssertEqual(try runSwurl(["--decode", "json", s.url("notplist")]).status, 0)
         // Saving to a file: nothing was shown and nothing saved, so neither is said to be.
         let file = TestPaths.temporaryDirectory() + "/f"

@@ -294,6 +294,25 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(saved.stdout, ScriptedServer.fileBytes(size: 50_000, seed: 5))
     }
 
+    /// A name with a line break: the hint wrote it in single quotes, which the terminal's
+    /// sanitizing then showed with an escape, so pasting it named another file; it is written
+    /// as `$'…\n…'`.
+    func testTheResumeHintKeepsANameWithALineBreak() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let url = server.url("/file?size=50000&seed=6&cut=20000&key=nl")
+        let cut = try runProcess("/bin/bash", ["-c", "cd \"$1\" && \"$0\" -d -o $'n\\nl.bin' \"$2\"", TestPaths.binary, dir, url],
+                                 check: false)
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        let marker = "resume it with --continue: "
+        let hint = try XCTUnwrap(cut.stderr.components(separatedBy: "\n").first { $0.contains(marker) }?.components(separatedBy: marker).last)
+        XCTAssertTrue(hint.contains("-o $'\(dir)/n\\x0al.bin'"), hint)
+        let resumed = try runProcess("/bin/bash", ["-c", "swurl() { \"$0\" \"$@\"; }; " + hint, TestPaths.binary], check: false)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["n\nl.bin"])
+        XCTAssertEqual(FileManager.default.contents(atPath: dir + "/n\nl.bin"), ScriptedServer.fileBytes(size: 50_000, seed: 6))
+    }
+
     func testADownloadAsksForTheStoredBytesUnlessTheHeaderIsRemoved() throws {
         // A download asks for identity (its ranges refer to the stored bytes), even over a
         // header item; a request asks for what libcurl decodes.

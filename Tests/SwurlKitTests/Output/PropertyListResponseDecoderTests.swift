@@ -38,6 +38,22 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertTrue(r.text.contains("<integer>9223372036854775807</integer>"), r.text)
     }
 
+    /// A 16-byte integer is signed, as plistlib and CoreFoundation read it (-1 was shown as
+    /// 2^128 - 1); one CF writes for a UInt64 past Int64.max (high half zero) stays positive.
+    func testSixteenByteIntegersAreSigned() throws {
+        // -1 in 16 bytes (plistlib writes only what 8 cannot hold; it reads this one as -1).
+        let minusOne: [UInt8] = Array("bplist00".utf8) + [0x14] + [UInt8](repeating: 0xFF, count: 16) + [0x08]
+            + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 25]
+        let r = runDecoder(minusOne, choice: .plist, terminal: false) { $0.plistAsJSON = true }
+        XCTAssertEqual(r.text.filter { !$0.isWhitespace }, "-1", r.text)
+        let out = try runPython("""
+        import plistlib, base64, sys
+        sys.stdout.write(base64.b64encode(plistlib.dumps([2**64 - 1], fmt=plistlib.FMT_BINARY)).decode())
+        """)
+        let big = runDecoder([UInt8](Data(base64Encoded: out) ?? Data()), choice: .plist, terminal: false) { $0.plistAsJSON = true }
+        XCTAssertEqual(big.text.filter { !$0.isWhitespace }, "[18446744073709551615]", big.text)
+    }
+
     /// Integer spellings XML plists allow but JSON does not come out as canonical numbers.
     func testIntegerSpellingsBecomeValidJSON() throws {
         let xml = #"<?xml version="1.0"?><plist version="1.0"><array><integer>+5</integer><integer>007</integer><integer>-0</integer><integer>0x1F</integer></array></plist>"#
@@ -129,6 +145,12 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertEqual(PropertyListDate.format(0), "2001-01-01T00:00:00Z")
         XCTAssertEqual(PropertyListDate.format(-978_307_200), "1970-01-01T00:00:00Z")
         XCTAssertEqual(PropertyListDate.parse("2024-02-29T12:00:00Z").map(PropertyListDate.format), "2024-02-29T12:00:00Z")
+        // A day its month lacks is no date (2020-02-30 was shown as 2020-03-01), as plistlib refuses it.
+        for text in ["2020-02-30T00:00:00Z", "2021-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "1900-02-29T00:00:00Z"] {
+            XCTAssertNil(PropertyListDate.parse(text), text)
+        }
+        XCTAssertNotNil(PropertyListDate.parse("2000-02-29T00:00:00Z"))
+        XCTAssertNotNil(PropertyListDate.parse("2024-12-31T00:00:00Z"))
         XCTAssertEqual(Base64.decode(Base64.encode([1, 2, 3, 4])), [1, 2, 3, 4])
     }
 
