@@ -271,46 +271,31 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(server.requests().count, 0, "refused before the request went")
     }
 
-    /// A name that is not UTF-8 (`-o $'n\xff.bin'`): the resume hint quotes its bytes so that
-    /// pasting it resumes the same file (it printed U+FFFD, another name), and the notes show
-    /// the byte as \xFF.
-    func testTheResumeHintKeepsANameThatIsNotUTF8() throws {
+    /// A name the terminal cannot show as it is: the resume hint quotes its bytes as `$'…'`, so
+    /// that pasting it resumes the same file. Not UTF-8 (`-o $'n\xff.bin'`): it printed U+FFFD,
+    /// another name, and the notes show the byte as \xFF. A line break: it was written in single
+    /// quotes, which the terminal's sanitizing then showed with an escape.
+    func testTheResumeHintKeepsANameTheTerminalCannotShow() throws {
         let server = try ScriptedServer()
-        let dir = TestPaths.temporaryDirectory()
-        let url = server.url("/file?size=50000&seed=5&cut=20000&key=nf")
-        let cut = try runProcess("/bin/bash", ["-c", "cd \"$1\" && \"$0\" -d -o $'n\\xff.bin' \"$2\"", TestPaths.binary, dir, url],
-                                 check: false)
-        XCTAssertEqual(cut.status, 1, cut.stderr)
-        XCTAssertTrue(cut.stderr.contains("kept in '\(dir)/n\\xFF.bin.part'"), cut.stderr)
-        let marker = "resume it with --continue: "
-        let hint = try XCTUnwrap(cut.stderr.components(separatedBy: "\n").first { $0.contains(marker) }?.components(separatedBy: marker).last)
-        XCTAssertTrue(hint.contains("-o $'\(dir)/n\\xff.bin'"), hint)
-        // The hint, pasted into a shell (swurl being the binary under test), finishes the file.
-        let resumed = try runProcess("/bin/bash", ["-c", "swurl() { \"$0\" \"$@\"; }; " + hint, TestPaths.binary], check: false)
-        XCTAssertEqual(resumed.status, 0, resumed.stderr)
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
-        XCTAssertEqual(names.count, 1, "\(names)")
-        let saved = try runProcess("/bin/bash", ["-c", "cat -- \"$0\"/$'n\\xff.bin'", dir])
-        XCTAssertEqual(saved.stdout, ScriptedServer.fileBytes(size: 50_000, seed: 5))
-    }
-
-    /// A name with a line break: the hint wrote it in single quotes, which the terminal's
-    /// sanitizing then showed with an escape, so pasting it named another file; it is written
-    /// as `$'…\n…'`.
-    func testTheResumeHintKeepsANameWithALineBreak() throws {
-        let server = try ScriptedServer()
-        let dir = TestPaths.temporaryDirectory()
-        let url = server.url("/file?size=50000&seed=6&cut=20000&key=nl")
-        let cut = try runProcess("/bin/bash", ["-c", "cd \"$1\" && \"$0\" -d -o $'n\\nl.bin' \"$2\"", TestPaths.binary, dir, url],
-                                 check: false)
-        XCTAssertEqual(cut.status, 1, cut.stderr)
-        let marker = "resume it with --continue: "
-        let hint = try XCTUnwrap(cut.stderr.components(separatedBy: "\n").first { $0.contains(marker) }?.components(separatedBy: marker).last)
-        XCTAssertTrue(hint.contains("-o $'\(dir)/n\\x0al.bin'"), hint)
-        let resumed = try runProcess("/bin/bash", ["-c", "swurl() { \"$0\" \"$@\"; }; " + hint, TestPaths.binary], check: false)
-        XCTAssertEqual(resumed.status, 0, resumed.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["n\nl.bin"])
-        XCTAssertEqual(FileManager.default.contents(atPath: dir + "/n\nl.bin"), ScriptedServer.fileBytes(size: 50_000, seed: 6))
+        // (the name in bash's $'…', how the hint writes it)
+        for (seed, shell, hinted) in [(5, "n\\xff.bin", "n\\xff.bin"), (6, "n\\nl.bin", "n\\x0al.bin")] {
+            let dir = TestPaths.temporaryDirectory()
+            let url = server.url("/file?size=50000&seed=\(seed)&cut=20000&key=n\(seed)")
+            let cut = try runProcess("/bin/bash", ["-c", "cd \"$1\" && \"$0\" -d -o $'\(shell)' \"$2\"", TestPaths.binary, dir, url],
+                                     check: false)
+            XCTAssertEqual(cut.status, 1, cut.stderr)
+            if seed == 5 { XCTAssertTrue(cut.stderr.contains("kept in '\(dir)/n\\xFF.bin.part'"), cut.stderr) }
+            let marker = "resume it with --continue: "
+            let hint = try XCTUnwrap(cut.stderr.components(separatedBy: "\n").first { $0.contains(marker) }?.components(separatedBy: marker).last)
+            XCTAssertTrue(hint.contains("-o $'\(dir)/\(hinted)'"), hint)
+            // The hint, pasted into a shell (swurl being the binary under test), finishes the file.
+            let resumed = try runProcess("/bin/bash", ["-c", "swurl() { \"$0\" \"$@\"; }; " + hint, TestPaths.binary], check: false)
+            XCTAssertEqual(resumed.status, 0, resumed.stderr)
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+            XCTAssertEqual(names.count, 1, "\(names)")
+            let saved = try runProcess("/bin/bash", ["-c", "cat -- \"$0\"/$'\(shell)'", dir])
+            XCTAssertEqual(saved.stdout, ScriptedServer.fileBytes(size: 50_000, seed: seed), shell)
+        }
     }
 
     func testADownloadAsksForTheStoredBytesUnlessTheHeaderIsRemoved() throws {
