@@ -9,7 +9,7 @@ package enum HelpGenerator {
         ("field:=json", "Typed JSON field (number, bool, null, array, object); 'field:=@file' reads JSON from a file."),
         ("field@path", "File field, sent as multipart (with --form or --multipart). Add ';type=MIME' or ';filename=NAME'; 'field@-' streams stdin."),
         ("@path", "Send a file as the whole body, streamed; Content-Type from its extension. '@-' sends stdin."),
-        ("a[b][c]=x", "Nested keys: a[]=x appends, a[3]=x sets an index, []:=1 makes a top-level array. A backslash escapes a separator or bracket. A name given twice is sent twice in a form, an array in JSON."),
+        ("a[b][c]=x", "Nested keys: a[]=x appends, a[3]=x sets an index, []:=1 makes a top-level array. A backslash escapes a separator or bracket, and a digit: a[\\5]=x makes 5 a key, not an index. A name given twice is sent twice in a form, an array in JSON."),
     ]
 
     package static let summary = "swurl — a friendly, scriptable HTTP client with in-handshake certificate pinning"

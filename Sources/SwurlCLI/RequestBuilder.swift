@@ -128,10 +128,11 @@ package struct RequestBuilder {
         }
         if options.method == nil && request.body != nil { request.method = "POST" }
         // libcurl reads a HEAD response as having no body only when it sends no body: with one,
-        // it waits for a body that never comes (as curl, which refuses `-I -d`).
-        if request.method == .head && request.body != nil {
+        // it waits for a body that never comes (as curl, which refuses `-I -d`). A TRACE must
+        // not carry one either (RFC 9110 §9.3.8).
+        if request.method == .head || request.method == .trace, request.body != nil {
             let given = fields.first?.raw ?? rawFile?.raw ?? (options.rawBody != nil ? "--raw" : "stdin")
-            throw .usage("a HEAD request sends no body, and '\(TerminalSanitizer.clean(given))' would be one",
+            throw .usage("a \(request.method) request sends no body, and '\(TerminalSanitizer.clean(given))' would be one",
                          hint: "send the fields as a query with name==value items, or use another method")
         }
         if let ct = contentType { request.headers.add("Content-Type", ct) }
@@ -166,7 +167,8 @@ package struct RequestBuilder {
             case .file(let key, let path, let mime, let filename):
                 let isStdin = path == "-"
                 let shownName = filename ?? (isStdin ? "stdin" : (path.split(separator: "/").last.map(String.init) ?? path))
-                let type = mime ?? (isStdin ? MIMETypes.fallback : MIMETypes.type(forPath: filename ?? path))
+                // `;filename=` names the type for stdin too (`f@-;filename=x.csv` is text/csv).
+                let type = mime ?? filename.map { MIMETypes.type(forPath: $0) } ?? (isStdin ? MIMETypes.fallback : MIMETypes.type(forPath: path))
                 var source = RequestParameters.FilePart.Source.file(path: path, size: 0)
                 if resolve {
                     if isStdin {

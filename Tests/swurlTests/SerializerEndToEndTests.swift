@@ -190,6 +190,10 @@ final class SerializerEndToEndTests: XCTestCase {
         let raw = try runSwurl(["HEAD", url, "--raw", "x"])
         XCTAssertEqual(raw.status, 64, raw.stderr)
         XCTAssertTrue(raw.stderr.contains("'--raw' would be one"), raw.stderr)
+        // Nor may a TRACE (RFC 9110 §9.3.8): it was sent with its body.
+        let trace = try runSwurl(["TRACE", url, "a=1"])
+        XCTAssertEqual(trace.status, 64, trace.stderr)
+        XCTAssertTrue(trace.stderr.contains("a TRACE request sends no body, and 'a=1' would be one"), trace.stderr)
         let plain = try runSwurl(["-h", "HEAD", url, "x==1"])
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertTrue(plain.text.hasPrefix("HTTP/1.1 200"), plain.text)
@@ -377,6 +381,11 @@ final class SerializerEndToEndTests: XCTestCase {
         let body = try Data(contentsOf: URL(fileURLWithPath: dir + "/body.bin"))
         let head = Data("--B0\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--B0\r\nContent-Disposition: form-data; name=\"f\"; filename=\"from-stdin.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
         XCTAssertEqual(body, head + payload + Data("\r\n--B0--\r\n".utf8))
+        // `;filename=` names the part's type for stdin as it does for a file (it was octet-stream).
+        let csv = try runSwurl(["--multipart", "--boundary", "B1", "POST", sink.url, "f@-;filename=x.csv"], stdin: Data("a,b\n".utf8))
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        let csvBody = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/body.bin")), as: UTF8.self)
+        XCTAssertTrue(csvBody.contains("filename=\"x.csv\"\r\nContent-Type: text/csv\r\n"), csvBody)
     }
 
     func testMultipartErrors() throws {

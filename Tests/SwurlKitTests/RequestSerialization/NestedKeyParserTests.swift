@@ -16,6 +16,16 @@ final class NestedKeyParserTests: XCTestCase {
         XCTAssertEqual(try NestedKeyParser.parse("a[x\\]y]", item: "i").components, [.key("a"), .key("x]y")])
     }
 
+    /// HTTPie's escaped integer: `a[\5]` is the key "5" (it was the key "\5"), so an object can
+    /// have a number as a key; `a[5]` stays an index.
+    func testAnEscapedNumberIsAKey() throws {
+        XCTAssertEqual(try NestedKeyParser.parse("a[\\5]", item: "i").components, [.key("a"), .key("5")])
+        XCTAssertEqual(try NestedKeyParser.parse("a[\\12]", item: "i").components, [.key("a"), .key("12")])
+        XCTAssertEqual(try NestedKeyParser.parse("a[5]", item: "i").components, [.key("a"), .index(5)])
+        XCTAssertEqual(try NestedKeyParser.parse("\\7", item: "i").components, [.key("7")])
+        XCTAssertEqual(try NestedKeyParser.parse("a[x\\y]", item: "i").components, [.key("a"), .key("x\\y")])
+    }
+
     func testErrorsPointAtTheBadCharacter() {
         XCTAssertThrowsError(try NestedKeyParser.parse("a[b]c", item: "a[b]c=1")) { error in
             guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail() }
