@@ -5,12 +5,70 @@ _swurl() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     for ((i = 1; i < COMP_CWORD; i++)); do
+        if [[ "${COMP_WORDS[i+1]}" == = ]]; then ((i += 2)); continue; fi
         case "${COMP_WORDS[i]}" in
             --boundary|--raw|--print|-p|--pretty|--output|-o|--har|--limit-rate|--parallel|--output-dir|--name-template|--order|--report|--junit|--auth|-a|--auth-type|-A|--session|--session-read-only|--style|-s|--accept-status|--accept-type|--decode|--plist-as|--max-redirects|--timeout|--default-scheme|--connect-timeout|--retry|--retry-delay|--retry-max-time|--proxy|--unix-socket|--resolve|--max-headers|--max-filesize|--cache-max|--pin-pubkey|--pin-cert|--pin-scope|--cacert|--capath|--cacert-add|--cert|--key|--key-password|--tls-min|--tls-max|--ciphers) ((i++)) ;;
             -*) ;;
             *) if [[ -z "$cmd" ]]; then cmd="${COMP_WORDS[i]}"; else ((args++)); fi ;;
         esac
     done
+    local opt=
+    if [[ "$cur" == = ]]; then opt="$prev"; cur=; elif [[ "$prev" == = ]]; then opt="${COMP_WORDS[COMP_CWORD-2]}"; fi
+    if [[ "$opt" == -* ]]; then
+        case "$opt" in
+        --boundary) return ;;
+        --plist) COMPREPLY=($(compgen -W "xml binary" -- "$cur")); return ;;
+        --raw) return ;;
+        --print|-p) return ;;
+        --pretty) COMPREPLY=($(compgen -W "all colors format none" -- "$cur")); return ;;
+        --output|-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --timing) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
+        --har) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --limit-rate) return ;;
+        --parallel) return ;;
+        --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --name-template) return ;;
+        --order) COMPREPLY=($(compgen -W "completion input" -- "$cur")); return ;;
+        --report) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --auth|-a) return ;;
+        --auth-type|-A) COMPREPLY=($(compgen -W "basic digest bearer" -- "$cur")); return ;;
+        --session) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --session-read-only) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --style|-s) COMPREPLY=($(compgen -W "auto basic dark light mono" -- "$cur")); return ;;
+        --accept-status) return ;;
+        --accept-type) return ;;
+        --decode) COMPREPLY=($(compgen -W "auto json xml plist image text raw" -- "$cur")); return ;;
+        --plist-as) COMPREPLY=($(compgen -W "xml json" -- "$cur")); return ;;
+        --max-redirects) return ;;
+        --timeout) return ;;
+        --default-scheme) COMPREPLY=($(compgen -W "http https" -- "$cur")); return ;;
+        --connect-timeout) return ;;
+        --retry) return ;;
+        --retry-delay) return ;;
+        --retry-max-time) return ;;
+        --proxy) return ;;
+        --unix-socket) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --resolve) return ;;
+        --max-headers) return ;;
+        --wait-for-network) return ;;
+        --max-filesize) return ;;
+        --cache) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --cache-max) return ;;
+        --pin-pubkey) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pin-cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --pin-scope) COMPREPLY=($(compgen -W "any leaf chain" -- "$cur")); return ;;
+        --cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --capath) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --cacert-add) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --cert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --key-password) return ;;
+        --tls-min) COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return ;;
+        --tls-max) COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return ;;
+        --ciphers) return ;;
+        esac
+    fi
     case "$prev" in
         --boundary) return ;;
         --raw) return ;;
@@ -63,7 +121,7 @@ _swurl() {
     if [[ "$cur" == -* ]]; then
         local opts
         case "$cmd" in
-            certs) opts="--json -j --timeout --default-scheme --connect-timeout --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
+            certs) opts="--json -j --timeout --connect-timeout --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
             repl) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --har --har-bodies --har-secrets --quiet -q --download -d --continue -c --overwrite --limit-rate --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version --stop-on-error" ;;
             reach) opts="--json -j --timeout --default-scheme --connect-timeout --resolve --ipv4 -4 --ipv6 -6 --watch --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
             batch) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --har --har-bodies --har-secrets --quiet -q --limit-rate --parallel --jsonl --output-dir --name-template --order --fail-fast --report --junit --auth -a --auth-type -A --ignore-netrc --check-status --accept-status --accept-type --decode --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
@@ -78,7 +136,14 @@ _swurl() {
     elif [[ "$cmd" == help && $args -eq 0 ]]; then
         COMPREPLY=($(compgen -W "all request download certs repl reach batch cache" -- "$cur"))
     else
-        COMPREPLY=($(compgen -f -- "$cur"))
+        local word="${COMP_LINE:0:COMP_POINT}"
+        word="${word##*[[:space:]]}"
+        if [[ "$word" == *@* && "${word##*@}" != *[=:]* ]]; then
+            COMPREPLY=($(compgen -f -- "${word##*@}"))
+            COMPREPLY=("${COMPREPLY[@]/#/@}")
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
     fi
 }
 complete -o default -F _swurl swurl

@@ -11,6 +11,14 @@ complete -c swurl -n '__fish_seen_subcommand_from help; and not __fish_seen_subc
 complete -c swurl -n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a list -d 'show the stored responses'
 complete -c swurl -n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a clear -d 'remove every entry, or those whose URL starts with a prefix'
 complete -c swurl -n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a prune -d 'remove stale entries without validators, then down to --cache-max'
+function __swurl_at_files
+    set -l token (commandline -ct)
+    set -l before (string replace --regex -- '@[^@]*$' '@' $token)
+    for name in (__fish_complete_path (string replace --regex -- '^.*@' '' $token))
+        echo $before$name
+    end
+end
+complete -c swurl -n 'string match -q -- "*@*" (commandline -ct); and not string match -q -- "-*" (commandline -ct)' -f -a '(__swurl_at_files)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -s j -l json -d 'Serialize data items as a JSON object (the default)'
 complete -c swurl -n '__fish_seen_subcommand_from certs' -s j -l json -d 'Print the report as JSON (when none can be made: {"url", "error", "exit"})'
 complete -c swurl -n '__fish_seen_subcommand_from reach' -s j -l json -d 'Print the report as JSON'
@@ -42,7 +50,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l limit-rate -r -f -d 'Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024; 0 is no limit (as in curl)'
 complete -c swurl -n '__fish_seen_subcommand_from batch' -l parallel -r -f -d 'With \'swurl batch\': run N requests at once (default 16) on one libcurl multi handle; also the most connections opened per host'
 complete -c swurl -n '__fish_seen_subcommand_from batch' -l jsonl -d 'With \'swurl batch\': print one JSON object per request (line, method, url, status, http_version, time_total, time_first_byte, size, error, exit) instead of a text line'
-complete -c swurl -n '__fish_seen_subcommand_from batch' -l output-dir -r -f -a '(__fish_complete_directories)' -d 'With \'swurl batch\': write each response body to DIR/LINE.body (LINE: the input line number), whole or not at all; a failing line writes nothing'
+complete -c swurl -n '__fish_seen_subcommand_from batch' -l output-dir -r -f -a '(__fish_complete_directories (string replace --regex -- "^--?[^=]*=" "" (commandline -ct)))' -d 'With \'swurl batch\': write each response body to DIR/LINE.body (LINE: the input line number), whole or not at all; a failing line writes nothing'
 complete -c swurl -n '__fish_seen_subcommand_from batch' -l name-template -r -f -d 'With \'swurl batch --output-dir\': name each body file from TEMPLATE instead of LINE.body, e.g. \'{line}-{host}{path}\''
 complete -c swurl -n '__fish_seen_subcommand_from batch' -l order -r -f -a 'completion input' -d 'With \'swurl batch\': print results as requests finish (completion, the default) or in input order (input; only results are held back, never bodies)'
 complete -c swurl -n '__fish_seen_subcommand_from batch' -l fail-fast -d 'With \'swurl batch\': start no new request after the first failing line; the running ones finish'
@@ -65,7 +73,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from certs reach batch cache' -
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -s F -s L -l follow -d 'Follow redirects'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l max-redirects -r -f -d 'Follow at most N redirects (default 30); exit 6 when there are more'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l timeout -r -f -d 'Give up when connecting, or when no data moves, for SECONDS (decimals allowed); exit 2'
-complete -c swurl -l default-scheme -r -f -a 'http https' -d 'The scheme for URLs given without one (default http; swurl certs always speaks https)'
+complete -c swurl -n 'not __fish_seen_subcommand_from certs' -l default-scheme -r -f -a 'http https' -d 'The scheme for URLs given without one (default http; swurl certs always speaks https and does not take it)'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l connect-timeout -r -f -d 'Give up connecting after SECONDS (decimals allowed; default: --timeout); exit 2'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l retry -r -f -d 'Try again up to N times on connection failures, timeouts and 408, 429, 500, 502, 503 and 504 responses, waiting with exponential backoff and jitter, or as long as Retry-After says'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l retry-delay -r -f -d 'The first wait before a retry (default 1); each further wait doubles'
@@ -83,7 +91,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l max-
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l wait-for-network -f -d 'Before sending, wait until the URL\'s host is reachable: its name resolves, the kernel has a route and the port accepts a TCP connection'
 complete -c swurl -n '__fish_seen_subcommand_from reach' -l watch -d 'With \'swurl reach\': keep running and print a line (with --json, a JSON line) with a timestamp each time the verdict changes, re-checking only when links, addresses or routes change'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l max-filesize -r -f -d 'Stop with exit 8 once the response body, after decoding its Content-Encoding, passes SIZE bytes (K, M, G suffixes); a resumed download counts the whole file, the bytes on disk included'
-complete -c swurl -n 'not __fish_seen_subcommand_from certs reach' -l cache -f -a '(__fish_complete_directories)' -d 'Use the private HTTP cache in DIR (default $XDG_CACHE_HOME/swurl/http, ~/.cache/swurl/http): a fresh stored response is served without touching the network (with an Age header), a stale one is revalidated with If-None-Match/If-Modified-Since, and GET responses that RFC 9111 allows are stored (heads and bodies as libcurl delivered them)'
+complete -c swurl -n 'not __fish_seen_subcommand_from certs reach' -l cache -f -a '(__fish_complete_directories (string replace --regex -- "^--?[^=]*=" "" (commandline -ct)))' -d 'Use the private HTTP cache in DIR (default $XDG_CACHE_HOME/swurl/http, ~/.cache/swurl/http): a fresh stored response is served without touching the network (with an Age header), a stale one is revalidated with If-None-Match/If-Modified-Since, and GET responses that RFC 9111 allows are stored (heads and bodies as libcurl delivered them)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l no-cache -d 'Do not use the cache for this run (beats a config file\'s --cache)'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l refresh -d 'Revalidate a stored response even when it is fresh (AFNetworking\'s ReloadRevalidatingCacheData); implies --cache'
 complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -l cache-only -d 'Serve a stored response however old, or answer 504 Gateway Timeout, never touching the network, whatever the method (ReturnCacheDataDontLoad, like only-if-cached); implies --cache'
@@ -96,7 +104,7 @@ complete -c swurl -n 'not __fish_seen_subcommand_from cache' -s k -l insecure -d
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l verify-host -d 'Check the host name (DNS name or IP address) against the certificate inside the handshake (the default, also with -k and pins)'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l no-verify-host -d 'Do not check the host name against the certificate'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l cacert -r -d 'Trust the CA certificates in FILE (PEM) instead of the system\'s (as curl does); to trust both, use --cacert-add FILE instead'
-complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l capath -r -f -a '(__fish_complete_directories)' -d 'Trust the CA certificates in DIR (OpenSSL hashed directory, see c_rehash) instead of the system\'s'
+complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l capath -r -f -a '(__fish_complete_directories (string replace --regex -- "^--?[^=]*=" "" (commandline -ct)))' -d 'Trust the CA certificates in DIR (OpenSSL hashed directory, see c_rehash) instead of the system\'s'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l cacert-add -r -d 'Trust the CA certificates in FILE (PEM or DER) in addition to the system\'s (or those of --cacert/--capath)'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l cert -r -d 'Client certificate for mutual TLS (PEM; add its intermediates after it; may hold the key too)'
 complete -c swurl -n 'not __fish_seen_subcommand_from cache' -l key -r -d 'Private key for --cert (PEM)'

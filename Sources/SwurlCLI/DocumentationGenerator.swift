@@ -19,8 +19,19 @@ package enum DocumentationGenerator {
 
     private static func roff(_ s: String) -> String {
         var out = s.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        // Non-ASCII as groff's named escapes (`…` is \[u2026]): groff without preconv (as
+        // `groff -man` is run) reads raw UTF-8 bytes as invalid input.
+        if !out.utf8.allSatisfy({ $0 < 0x80 }) {
+            out = out.unicodeScalars.map { $0.value < 0x80 ? String($0) : "\\[u" + hex4($0.value) + "]" }.joined()
+        }
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
+    }
+
+    /// `value` in upper-case hex, at least four digits (groff's `\[uXXXX]`).
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// The man page's REPL section: the grammar, the resolution, readline and the history file.
@@ -87,7 +98,7 @@ package enum DocumentationGenerator {
         s += "kernel for the route to each address (rtnetlink RTM_GETROUTE: interface, gateway, source address), tells "
         s += "the interface's kind from /sys/class/net (loopback; ethernet, marked virtual for veth, bridge and vlan; "
         s += "wifi; cellular for wwan; vpn for tun, tap, wireguard and IP tunnels; other), connects over TCP (time) and, "
-        s += "for https, completes the TLS handshake under the usual policy (\\fB\\-\\-cacert\\fR, pins…). The last line "
+        s += "for https, completes the TLS handshake under the usual policy (\\fB\\-\\-cacert\\fR, pins, ...). The last line "
         s += "is the verdict: \\fBreachable via KIND (IFACE)\\fR or \\fBnot reachable (WHY)\\fR; it exits 0 when "
         s += "reachable, 1 when not (no address, no route, interface down, connection refused), 2 when the connect timed "
         s += "out (\\fB\\-\\-timeout\\fR or \\fB\\-\\-connect\\-timeout\\fR, default 10 s), 7 when the TLS trust check or a pin failed (a TLS protocol failure, such as a port that speaks plain HTTP, is 1, as for a request). "
@@ -112,7 +123,7 @@ package enum DocumentationGenerator {
         for group in OptionGroup.allCases {
             let specs = OptionTable.documented.filter { $0.group == group }
             guard !specs.isEmpty else { continue }
-            s += ".SH \(group.rawValue.uppercased()) OPTIONS\n"
+            s += ".SH \((group == .download ? "Download" : group.rawValue).uppercased()) OPTIONS\n"
             s += "For: " + CommandName.allCases.filter(group.defaultCommands.contains).map(\.rawValue).joined(separator: ", ") + ".\n"
             for spec in specs {
                 s += ".TP\n.B \(roff(spec.signature))\n\(roff(spec.documentation))\n"
@@ -123,7 +134,7 @@ package enum DocumentationGenerator {
         for paragraph in DocumentationGenerator.securityText {
             s += ".PP\n" + roff(paragraph) + "\n"
         }
-        s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host, --offline a config --curl or --download). A config --json is the request body format only: certs and reach reports stay text. SWURL_CONFIG= (empty) or --no-config anywhere on the command line turns the file off. --no-OPTION drops one default, as in HTTPie: --no-follow a config --follow, --no-timeout its --timeout (and OPTION's values given earlier on the command line; a later --OPTION sets it again); an option whose own name starts with no- (--no-verify-host, --no-cache) keeps its meaning. A batch or REPL line's --no-OPTION drops that default for the line. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE; so is a bad value (a missing --cacert file exits 66), its message starting with FILE:LINE:. Options the command does not take are left out, and so are defaults that only qualify another the request does not have (--pin-scope without a pin, --all without -F, --har-bodies and --har-secrets without --har, --continue and --overwrite without -d, --boundary without --multipart or --form, -A without -a, --key-password without --key or --cert): each request decides, whether one-shot, a batch line or a REPL line, and one that brings the partner (a line's own pin, -F or -d) gets the default. A default path the user cannot read (another user's $HOME) counts as no file. A config file another user could have changed is refused (exit 65, naming the file, the reason and the fix), by the rule of session files: not yours or root's, writable by its group or others, or in a directory others can write without the sticky bit.") + "\n"
+        s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host, --offline a config --curl or --download). A config --json is the request body format only: certs and reach reports stay text. SWURL_CONFIG= (empty) or --no-config anywhere on the command line turns the file off. --no-OPTION drops one default, as in HTTPie: --no-follow a config --follow, --no-timeout its --timeout (and OPTION's values given earlier on the command line; a later --OPTION sets it again); an option whose own name starts with no- (--no-verify-host, --no-cache) keeps its meaning. A batch or REPL line's --no-OPTION drops that default for the line. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE; so is a bad value (a missing --cacert file exits 66), its message starting with FILE:LINE:. Options the command does not take are left out, and so are defaults that only qualify another the request does not have (--pin-scope without a pin, --all without -F, --har-bodies and --har-secrets without --har, --continue and --overwrite without -d, --boundary without --multipart or --form, -A basic or -A bearer without -a (-A digest stays: it takes the URL's or netrc's user and password), --key-password without --key or --cert): each request decides, whether one-shot, a batch line or a REPL line, and one that brings the partner (a line's own pin, -F or -d) gets the default. A default path the user cannot read (another user's $HOME) counts as no file. A config file another user could have changed is refused (exit 65, naming the file, the reason and the fix), by the rule of session files: not yours or root's, writable by its group or others, or in a directory others can write without the sticky bit.") + "\n"
         s += ".PP\n.nf\n" + roff("# ~/.config/swurl/config\n--style mono   --timeout 30\n--check-status  # comments end the line\n--proxy 'http://proxy.internal:3128'") + "\n.fi\n"
         s += ".SH EXIT STATUS\n"
         for row in ExitStatus.documentation {
@@ -241,24 +252,36 @@ package enum DocumentationGenerator {
         // The command is the first word that is neither an option nor an option's value; args
         // counts the words after it (a command's action is its first).
         let valued = OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
-        s += "    for ((i = 1; i < COMP_CWORD; i++)); do\n        case \"${COMP_WORDS[i]}\" in\n"
+        // bash splits `--pretty=all` into three words (`=` breaks words): `--opt = value` is one
+        // option and its value.
+        s += "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
+        s += "        if [[ \"${COMP_WORDS[i+1]}\" == = ]]; then ((i += 2)); continue; fi\n"
+        s += "        case \"${COMP_WORDS[i]}\" in\n"
         s += "            \(valued.flatMap(forms).joined(separator: "|"))) ((i++)) ;;\n"
         s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${COMP_WORDS[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
-        s += "    case \"$prev\" in\n"
-        for spec in OptionTable.documented {
-            guard case .required = spec.argument else { continue }
-            let names = forms(spec).joined(separator: "|")
-            if !spec.choices.isEmpty {
-                s += "        \(names)) COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
-            } else if spec.completion == .file {
-                s += "        \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-            } else if spec.completion == .directory {
-                s += "        \(names)) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
-            } else {
-                s += "        \(names)) return ;;\n"
+        // A value: the word after an option that takes one, or what follows `--opt=` (where
+        // bash's current word is `=` itself, or the text after it), for an optional value too.
+        func valueCase(_ specs: [OptionSpec]) -> String {
+            var s = ""
+            for spec in specs {
+                let names = forms(spec).joined(separator: "|")
+                if !spec.choices.isEmpty {
+                    s += "        \(names)) COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+                } else if spec.completion == .file {
+                    s += "        \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+                } else if spec.completion == .directory {
+                    s += "        \(names)) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
+                } else {
+                    s += "        \(names)) return ;;\n"
+                }
             }
+            return s
         }
-        s += "    esac\n"
+        let takingValues = OptionTable.documented.filter { if case .none = $0.argument { return false } else { return true } }
+        s += "    local opt=\n"
+        s += "    if [[ \"$cur\" == = ]]; then opt=\"$prev\"; cur=; elif [[ \"$prev\" == = ]]; then opt=\"${COMP_WORDS[COMP_CWORD-2]}\"; fi\n"
+        s += "    if [[ \"$opt\" == -* ]]; then\n        case \"$opt\" in\n" + valueCase(takingValues) + "        esac\n    fi\n"
+        s += "    case \"$prev\" in\n" + valueCase(valued) + "    esac\n"
         s += "    if [[ \"$cur\" == -* ]]; then\n        local opts\n        case \"$cmd\" in\n"
         for word in CommandTable.words {
             s += "            \(word)) opts=\"\(completedOptions(for: word).flatMap(forms).joined(separator: " "))\" ;;\n"
@@ -273,7 +296,17 @@ package enum DocumentationGenerator {
         }
         s += "    elif [[ \"$cmd\" == help && $args -eq 0 ]]; then\n"
         s += "        COMPREPLY=($(compgen -W \"\(helpTopics.joined(separator: " "))\" -- \"$cur\"))\n"
-        s += "    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
+        // A file after `@` in an item (`@body.json`, `field@f`, `X-Token:@t`, `q==@f`): readline
+        // replaces the text from the last `@` on (bash keeps `@` in what it replaces), so each
+        // name goes back with its `@`; without this the `@` was dropped (`X-H:@a` became the
+        // header `X-H:a.json`).
+        s += "    else\n"
+        s += "        local word=\"${COMP_LINE:0:COMP_POINT}\"\n        word=\"${word##*[[:space:]]}\"\n"
+        s += "        if [[ \"$word\" == *@* && \"${word##*@}\" != *[=:]* ]]; then\n"
+        s += "            COMPREPLY=($(compgen -f -- \"${word##*@}\"))\n"
+        s += "            COMPREPLY=(\"${COMPREPLY[@]/#/@}\")\n"
+        s += "        else\n            COMPREPLY=($(compgen -f -- \"$cur\"))\n        fi\n"
+        s += "    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
         return s
     }
@@ -310,10 +343,12 @@ package enum DocumentationGenerator {
                     action = ":\(m):"
                 }
             }
+            // `--opt=`: the value is the next word or follows `=`; `--opt=-`: it follows `=` only,
+            // as an optional value must (`--cache DIR` would read DIR as the URL).
             let eq: String
-            if case .optional = spec.argument { eq = "=" } else if case .required = spec.argument { eq = "=" } else { eq = "" }
+            if case .optional = spec.argument { eq = "=-" } else if case .required = spec.argument { eq = "=" } else { eq = "" }
             let group = forms.count > 1 ? "'(\(forms.joined(separator: " ")))'" : ""
-            let names = forms.count > 1 ? "{\(forms.map { $0 + (eq.isEmpty || $0.count == 2 ? "" : "=") }.joined(separator: ","))}" : forms[0] + (eq.isEmpty ? "" : "=")
+            let names = forms.count > 1 ? "{\(forms.map { $0 + (eq.isEmpty || $0.count == 2 ? "" : eq) }.joined(separator: ","))}" : forms[0] + eq
             if case .optional = spec.argument, !action.isEmpty { action = ":" + action }
             s += "    \(group)\(names)'[\(help)]\(action)' \\\n"
         }
@@ -340,7 +375,10 @@ package enum DocumentationGenerator {
         s += "      -*) ;;\n      *) break ;;\n    esac\n  done\n"
         s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil), command: .request)
         s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help)' \\\n"
-        s += "    '*:request item:_files'\n}\n\n_swurl \"$@\"\n"
+        s += "    '*:request item:_swurl_item'\n}\n\n"
+        // A file after `@` in an item (`@body.json`, `field@f`, `X-Token:@t`): what precedes
+        // the last `@` is kept, and the rest completed as a file name.
+        s += "_swurl_item() {\n  compset -P '*@'\n  _files\n}\n\n_swurl \"$@\"\n"
         return s
     }
 
@@ -362,6 +400,11 @@ package enum DocumentationGenerator {
                 s += "complete -c swurl -n '\(condition)' -f -a \(action.word) -d '\(action.summary.replacingAll("'", with: "\\'"))'\n"
             }
         }
+        // A file after `@` in an item (`@body.json`, `field@f`, `X-Token:@t`): each name with
+        // what precedes the last `@` (fish looked for files named `X-Token:@t…`).
+        s += "function __swurl_at_files\n    set -l token (commandline -ct)\n    set -l before (string replace --regex -- '@[^@]*$' '@' $token)\n"
+        s += "    for name in (__fish_complete_path (string replace --regex -- '^.*@' '' $token))\n        echo $before$name\n    end\nend\n"
+        s += "complete -c swurl -n 'string match -q -- \"*@*\" (commandline -ct); and not string match -q -- \"-*\" (commandline -ct)' -f -a '(__swurl_at_files)'\n"
         let words = CommandTable.words
         // An option with another meaning after some words (`--json` after certs) has a line of
         // its own there, with that meaning's help.
@@ -396,7 +439,8 @@ package enum DocumentationGenerator {
                 if !spec.choices.isEmpty {
                     line += " -f -a '\(spec.choices.joined(separator: " "))'"
                 } else if spec.completion == .directory {
-                    line += " -f -a '(__fish_complete_directories)'"
+                    // The value alone (`--cache=sub` offered `--cache=--cache=sub/`).
+                    line += " -f -a '(__fish_complete_directories (string replace --regex -- \"^--?[^=]*=\" \"\" (commandline -ct)))'"
                 } else if spec.completion == .none {
                     line += " -f"
                 }

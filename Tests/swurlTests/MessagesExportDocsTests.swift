@@ -114,8 +114,17 @@ final class MessagesExportDocsTests: XCTestCase {
             echo "topic=$(comp swurl help ba)"
             echo "topics=$(comp swurl help '')"
             echo "aftertopic=$(comp swurl help batch '')"
+            # bash splits `--pretty=f` at `=`, and readline replaces an item's file from its `@` on.
+            echo "equals=$(comp swurl --pretty = f)"
+            echo "equalsempty=$(comp swurl --timing =)"
+            echo "afterequals=$(comp swurl --pretty = all P)"
+            cd "$2"
+            echo "at=$(COMP_LINE='swurl :8080 X-H:@a' COMP_POINT=18 comp swurl :8080 X-H : @ a)"
+            echo "field=$(COMP_LINE='swurl :8080 f@' COMP_POINT=14 comp swurl :8080 f @)"
             """
-        let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script]).stdout, as: UTF8.self)
+        let files = TestPaths.temporaryDirectory()
+        for name in ["a.json", "b.txt"] { FileManager.default.createFile(atPath: files + "/" + name, contents: Data()) }
+        let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script, files]).stdout, as: UTF8.self)
         let lines = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
             guard let eq = line.firstIndex(of: "=") else { return nil }
             return (String(line[..<eq]), Set(line[line.index(after: eq)...].split(separator: " ").map(String.init)))
@@ -133,6 +142,13 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertEqual(lines["topic"], ["batch"])
         XCTAssertEqual(lines["topics"], ["all", "request", "download", "certs", "repl", "reach", "batch", "cache"])
         XCTAssertFalse(lines["aftertopic"]?.contains("batch") == true, "\(lines["aftertopic"] ?? [])")
+        // A value after `=` (it offered files), and the words after it (`all` was read as the command).
+        XCTAssertEqual(lines["equals"], ["format"])
+        XCTAssertEqual(lines["equalsempty"], ["text", "json"])
+        XCTAssertEqual(lines["afterequals"], ["POST", "PUT", "PATCH"])
+        // A file after `@` keeps its `@` (`X-H:@a` became the header `X-H:a.json`).
+        XCTAssertEqual(lines["at"], ["@a.json"])
+        XCTAssertEqual(lines["field"], ["@a.json", "@b.txt"])
 
         let man = try runSwurl(["--generate", "man"]).text
         for variable in ["XDG_STATE_HOME", "NETRC", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {

@@ -128,8 +128,29 @@ final class PackageTests: XCTestCase {
         XCTAssertEqual(try installed("/usr/share/zsh/vendor-completions/_swurl"), try repo("completions/_swurl"))
         XCTAssertEqual(try installed("/usr/share/fish/vendor_completions.d/swurl.fish"), try repo("completions/swurl.fish"))
         XCTAssertEqual(try installed("/usr/share/doc/swurl/copyright"), try repo("packaging/copyright"))
-        XCTAssertEqual(try installed("/usr/share/doc/swurl/README.md"), try repo("README.md"))
-        XCTAssertEqual(try installed("/usr/share/doc/swurl/docs/cache.md"), try repo("docs/cache.md"))
+        // The documents' links to files the package does not install lead to what it installs.
+        func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+        let readme = text(try repo("README.md")).replacingOccurrences(of: "](CHANGELOG.md)", with: "](changelog.gz)")
+            .replacingOccurrences(of: "](LICENSE)", with: "](copyright)")
+            .replacingOccurrences(of: "[CONTRIBUTING.md](CONTRIBUTING.md)", with: "CONTRIBUTING.md (in the source tree)")
+        XCTAssertEqual(text(try installed("/usr/share/doc/swurl/README.md")), readme)
+        XCTAssertEqual(text(try installed("/usr/share/doc/swurl/docs/cache.md")),
+                       text(try repo("docs/cache.md")).replacingOccurrences(of: "](../man/swurl.1)", with: "](../../../man/man1/swurl.1.gz)"))
+        // Every relative link of the installed documents leads to an installed file.
+        for document in ["/usr/share/doc/swurl/README.md"] + (try FileManager.default.contentsOfDirectory(atPath: root + "/usr/share/doc/swurl/docs"))
+            .filter { $0.hasSuffix(".md") }.map { "/usr/share/doc/swurl/docs/" + $0 } {
+            let body = text(try installed(document))
+            var rest = body[...]
+            while let open = rest.range(of: "](") {
+                rest = rest[open.upperBound...]
+                guard let close = rest.firstIndex(of: ")") else { break }
+                let target = String(rest[..<close]).components(separatedBy: "#")[0]
+                rest = rest[close...]
+                if target.isEmpty || target.contains("://") || target.hasPrefix("mailto:") { continue }
+                let path = ((root + document) as NSString).deletingLastPathComponent + "/" + target
+                XCTAssertTrue(FileManager.default.fileExists(atPath: (path as NSString).standardizingPath), "\(document): \(target)")
+            }
+        }
         let copyright = String(decoding: try installed("/usr/share/doc/swurl/copyright"), as: UTF8.self)
         XCTAssertTrue(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         let changelog = String(decoding: try gunzip("/usr/share/doc/swurl/changelog.Debian.gz"), as: UTF8.self)
