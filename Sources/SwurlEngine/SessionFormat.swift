@@ -16,7 +16,8 @@ import SwurlCore
 /// }
 /// ```
 /// `auth.type` is basic, digest or bearer (then `token` instead of username and password);
-/// `expires` is seconds since the epoch, 0 for a session cookie. Unknown keys are ignored, but a
+/// `expires` is seconds since the epoch, 0 for a session cookie. Unknown keys are ignored (with a
+/// warning: a save does not keep them), but a
 /// file without `"swurl": "session"` may hold no top-level key of its own: it is another
 /// program's JSON (a package.json with a "version": 1), refused rather than rewritten.
 /// Cookies are listed in the order they were created, oldest first.
@@ -67,6 +68,12 @@ enum SessionFormat {
         let sessionKeys: Set<String> = ["swurl", "version", "headers", "auth", "cookies"]
         if let marker = member(members, "swurl") {
             guard case .string("session") = marker else { throw bad("\"swurl\" must be \"session\"") }
+            // A key of the user's own (a note written into the file) is not written back: said,
+            // rather than lost without a word at the next save.
+            for other in members where !sessionKeys.contains(other.key) {
+                warnings.append("the session file \(shown) holds \"\(TerminalSanitizer.clean(other.key))\", which is not a session key: "
+                                + "it is read as nothing and not kept when the session is saved")
+            }
         } else if let other = members.first(where: { !sessionKeys.contains($0.key) }) {
             throw .badData("the session file \(shown) is not a swurl session: it has no \"swurl\": \"session\" and holds \"\(TerminalSanitizer.clean(other.key))\"",
                            hint: "it was left as it is; give swurl a session name or path of its own (--session NAME)")

@@ -473,6 +473,19 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(again.stderr, "")
     }
 
+    /// A key of the user's own in a session file (a note) is not written back by a save: a
+    /// warning says so (it was dropped without a word).
+    func testAnUnknownKeyIsNotKeptAndSaysSo() throws {
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        try Data("""
+            {"swurl": "session", "version": 1, "note": "staging account", "headers": [{"name": "X-Team", "value": "blue"}]}
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let r = try swurl(["--session", path, try url("/headers")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: warning: the session file \(path) holds \"note\", which is not a session key: "
+                                        + "it is read as nothing and not kept when the session is saved"), r.stderr)
+    }
+
     /// Per-cookie (4096 bytes of name and value) and per-domain (50) limits apply when saving,
     /// the oldest going first, with a warning naming what was dropped.
     func testSavingKeepsPerCookieAndPerDomainLimits() throws {
