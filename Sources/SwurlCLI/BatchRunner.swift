@@ -289,7 +289,8 @@ final class BatchRunner {
             if let verdict = line.body.judge.verdict() {
                 // The one-shot request's verdict, on the same facts.
                 status = verdict.exitStatus
-                result.error = verdict.message
+                // A batch shows no body: nothing of a terminal's display ("shown as sent").
+                result.error = verdict.undisplayedMessage
             }
             let path = status == .success ? finalPath(line, status: r.head?.status) : nil
             if let e = line.body.settle(keep: status == .success, to: path) {

@@ -41,9 +41,11 @@ enum DownloadCommand: SwurlCommand {
         let credentials = options.authUser != nil
         let name = file.path ?? ""
         let output = name.isEmpty ? "" : " -o " + CurlCommandExport.quotedText(ArgumentBytes.bytes(name))
-        let url = String(decoding: CurlCommandExport.quote(Array(Redactor.url(request.url).utf8)), as: UTF8.self)
-        // A password is never printed: the command needs it given again.
-        let masked = credentials || Redactor.url(request.url) != request.url
+        let shown = Redactor.url(request.url, userAlone: true)
+        let url = String(decoding: CurlCommandExport.quote(Array(shown.utf8)), as: UTF8.self)
+        // A password (or a user name given alone, a token) is never printed: the command needs
+        // it given again.
+        let masked = credentials || shown != request.url
         try? environment.stderr.write(kept + "resume it with --continue: " + TerminalSanitizer.clean("swurl -d -c\(output) \(url)")
                                       + (masked ? " (with your credentials: the password is not shown)" : "") + "\n")
     }

@@ -546,6 +546,9 @@ final class ReplContext {
         }
         if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
         if words.contains(where: Redactor.hasURLPassword) { return true }
+        // A URL whose user name is given alone (`https://TOKEN@host/`): a token, sent as Basic
+        // credentials (an item's `field@file` is no URL).
+        if words.contains(where: { $0.containsText("://") && Redactor.url($0, userAlone: true) != $0 }) { return true }
         guard let parsed = try? ArgumentParser.parse(words) else {
             return words.contains { w in
                 // A misspelt or cut long option (`--a`, `--au`, `--key-pass`) fails to parse, and

@@ -163,7 +163,8 @@ enum RequestCommand: SwurlCommand {
         if let error = saveSession() { return ExitStatus(for: error) }
 
         return try report(verdict, options: options, terminal: terminal, selection: selection,
-                          saving: outputFile?.canRewrite == true, asSent: !style.terminal && !style.format, environment: environment)
+                          saving: outputFile?.canRewrite == true, asSent: !style.terminal && !style.format,
+                          printed: selection.responseBody, environment: environment)
     }
 
     /// The verdict on the printed response (`ResponseVerdict`), nil when no response arrived.
@@ -179,10 +180,11 @@ enum RequestCommand: SwurlCommand {
     /// - Parameters:
     ///   - saving: the body went to a file `-o` replaces (not a device or `/dev/stdout`).
     ///   - asSent: the body went out unformatted, to no terminal (`ResponseVerdict.error`).
+    ///   - printed: the body was printed (`-p b`).
     static func report(_ verdict: ResponseVerdict?, options: CommandOptions, terminal: Bool, selection: PrintSelection,
-                       saving: Bool, asSent: Bool, environment: Environment) throws(SwurlError) -> ExitStatus {
+                       saving: Bool, asSent: Bool, printed: Bool, environment: Environment) throws(SwurlError) -> ExitStatus {
         guard let verdict else { return .success }
-        if let error = verdict.error(validator: options.validator, saving: saving, asSent: asSent) { throw error }
+        if let error = verdict.error(validator: options.validator, saving: saving, asSent: asSent, printed: printed) { throw error }
         if let message = verdict.message, !terminal || !selection.responseHeaders {
             try? environment.stderr.write("swurl: warning: \(message)\n")
         }

@@ -149,7 +149,12 @@ package enum Redactor {
         var masked = text
         if text.containsByte(UInt8(ascii: "@")) {
             let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
-            if let (colon, at) = userinfoEnd(text[start...]) { masked = String(text[...colon]) + mask + String(text[at...]) }
+            if let (colon, at) = userinfoEnd(text[start...]) {
+                masked = String(text[...colon]) + mask + String(text[at...])
+            } else {
+                // A user name alone (`http://TOKEN@host/`): a token, sent as Basic credentials.
+                masked = url(text, userAlone: true)
+            }
         }
         guard masked.utf8.count > 300 else { return masked }
         return String(masked.prefix(200)) + "… (\(text.utf8.count) bytes)"

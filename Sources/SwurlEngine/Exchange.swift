@@ -377,6 +377,10 @@ package final class Exchange {
             if delegatePerHop { try finishHop(delegate) }
             redirects += 1
             if redirects > options.maxRedirects {
+                // --timing still says what the exchange took, as for a failed transfer: the last
+                // hop's counters, the redirects before it, its status.
+                failedHopTiming = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects - 1, retries: retries)
+                failedHopTiming?.status = result.head?.status
                 throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
             }
             let status = result.head?.status ?? 0
@@ -649,10 +653,10 @@ package final class Exchange {
                 source = "the netrc entry for \(origin.host)"
             }
         }
-        // Only without --auth (or a session's): a server the request was authenticated to could
-        // otherwise send it on to another host of the netrc file and have its password (curl
-        // sends none there either).
-        if credentials == nil, options.credentials == nil, options.bearerToken == nil, !downgraded,
+        // Only without --auth (or a session's) and without credentials in the first URL: a
+        // server the request was authenticated to could otherwise send it on to another host of
+        // the netrc file and have its password (curl sends none there either).
+        if credentials == nil, options.credentials == nil, options.bearerToken == nil, initialURLWithUserInfo == nil, !downgraded,
            let netrc = options.netrc, !Exchange.hasUserInfo(current.url) {
             credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
             source = "the netrc entry for \(origin.host)"

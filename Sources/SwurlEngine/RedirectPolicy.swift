@@ -53,8 +53,8 @@ package enum RedirectPolicy {
             throw .transport("the server redirected to an invalid URL: \(error.message)")
         }
         var next = request
-        // A user name or password in the Location is not the user's: never sent (curl 7.88 and
-        // HTTPie send none either), so a server cannot have swurl log in elsewhere with
+        // A user name or password in the Location is not the user's: never sent (HTTPie sends
+        // none; curl 7.88 only to the same host), so a server cannot have swurl log in elsewhere with
         // credentials it chose, or look up another host's netrc password by naming its login.
         // The first URL's user info still serves hops to its own origin (`Exchange.prepared`).
         next.url = URLText.withoutUserInfo(target.url)

@@ -187,14 +187,15 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
 
     /// Whether `path` (a device, `/dev/stdout`) is a terminal, by its device number, without
     /// opening it (a FIFO's reader would see the end of its stream at the close, a tape drive
-    /// rewind): a character device of the terminal majors (4: virtual consoles and serial lines,
-    /// 5: /dev/tty and the console, 136–143: pseudo-terminals).
+    /// rewind): a character device of the terminal majors (3: old-style pseudo-terminals, 4:
+    /// virtual consoles and serial lines, 5: /dev/tty and the console, 136–143: pseudo-terminals,
+    /// 166 and 188: USB serial lines, 204: low-density serial ports).
     static func isTerminal(_ path: String) -> Bool {
         var st = stat()
         guard stat(ArgumentBytes.path(path), &st) == 0, st.st_mode & S_IFMT == S_IFCHR else { return false }
         let dev = UInt64(st.st_rdev)
         let major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~UInt64(0xFFF))
-        return major == 4 || major == 5 || (136...143).contains(major)
+        return [3, 4, 5, 166, 188, 204].contains(major) || (136...143).contains(major)
     }
 
     /// The `.part` file of the chosen name (nil when writing to a device or pipe).

@@ -15,8 +15,8 @@ package struct NestedKey: Equatable, Sendable {
 }
 
 /// Parses HTTPie 3's nested-key grammar: `a[b][c]`, `a[]`, `a[3]`, `[]`, `[0]`; `\[` and `\]`
-/// are literal brackets, and a backslash before a digit makes the number a key (`a[\5]` is
-/// the key "5", not index 5).
+/// are literal brackets, and a bracket (or a whole first part) holding a backslash and digits
+/// only is that number as a key (`a[\5]` is the key "5", not index 5: HTTPie's escaped integer).
 package enum NestedKeyParser {
     /// The deepest key accepted, as deep as `:=` JSON may nest.
     package static let maxDepth = 512
@@ -36,7 +36,7 @@ package enum NestedKeyParser {
         var head = String.UnicodeScalarView()
         // The first component: plain text up to the first unescaped '['.
         while i < chars.count, chars[i] != "[" {
-            if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" || isDigit(chars[i + 1]) {
+            if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" {
                 head.append(chars[i + 1])
                 i += 2
                 continue
@@ -48,7 +48,7 @@ package enum NestedKeyParser {
             i += 1
         }
         if i > 0 || chars.isEmpty {
-            components.append(.key(String(head)))
+            components.append(.key(escapedInteger(head) ?? String(head)))
             offsets.append(0)
         }
         while i < chars.count {
@@ -59,11 +59,8 @@ package enum NestedKeyParser {
             i += 1
             var inner = String.UnicodeScalarView()
             var closed = false
-            // `[\5]`: an escaped digit makes the text a key, whatever follows.
-            var escapedDigit = false
             while i < chars.count {
-                if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" || isDigit(chars[i + 1]) {
-                    escapedDigit = escapedDigit || isDigit(chars[i + 1])
+                if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "[" || chars[i + 1] == "]" {
                     inner.append(chars[i + 1])
                     i += 2
                     continue
@@ -78,7 +75,9 @@ package enum NestedKeyParser {
             if !closed { throw error(item, key: key, at: start, "unclosed '['") }
             if inner.isEmpty {
                 components.append(.append)
-            } else if !escapedDigit, inner.allSatisfy(isDigit) {
+            } else if let key = escapedInteger(inner) {
+                components.append(.key(key))
+            } else if inner.allSatisfy(isDigit) {
                 guard let n = Int(String(inner)), n <= maxIndex else {
                     throw error(item, key: key, at: start + 1, "array index \(String(inner)) is too large (at most \(maxIndex))")
                 }
@@ -95,6 +94,13 @@ package enum NestedKeyParser {
     }
 
     private static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+
+    /// `\5` → "5": a backslash and digits only, as HTTPie reads an escaped integer; nil otherwise
+    /// (`a\5b`, `x\1` keep their backslash, as HTTPie sends them).
+    private static func escapedInteger(_ text: String.UnicodeScalarView) -> String? {
+        guard text.count > 1, text.first == "\\", text.dropFirst().allSatisfy(isDigit) else { return nil }
+        return String(String.UnicodeScalarView(text.dropFirst()))
+    }
 
     /// A usage error that quotes the item and puts a caret under character `at` of the key.
     static func error(_ item: String, key: String, at offset: Int, _ reason: String) -> SwurlError {

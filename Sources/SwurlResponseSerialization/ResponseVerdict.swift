@@ -59,6 +59,13 @@ package struct ResponseVerdict: Equatable, Sendable {
         }
     }
 
+    /// `message` for a body that was not displayed (a batch line's, one piped as sent or not
+    /// printed): a decoding failure without what the decoder says of the terminal's display.
+    package var undisplayedMessage: String? {
+        if case .decoding(let choice, let reason) = failure { return "--decode \(choice): \(ResponseVerdict.withoutDisplay(reason))" }
+        return message
+    }
+
     /// A decoder's reason without what it says of the terminal's display (`; formatted all the
     /// same`, `; 15 bytes not shown; use -o FILE or a pipe to save it`): for a body that was not
     /// displayed.
@@ -80,14 +87,14 @@ package struct ResponseVerdict: Equatable, Sendable {
     ///     become: nothing was "shown as sent", and `-o FILE` is no way out.
     ///   - asSent: the body went to a pipe or device as it came, unformatted: what the decoder
     ///     says it would have shown or held back on a terminal does not apply.
-    package func error(validator: ResponseValidator, saving: Bool = false, asSent: Bool = false) -> SwurlError? {
+    ///   - printed: the body was printed at all (not with `-p h`).
+    package func error(validator: ResponseValidator, saving: Bool = false, asSent: Bool = false, printed: Bool = true) -> SwurlError? {
         guard let message else { return nil }
         switch failure {
         case .contentType:
             return .responseRejected(message, hint: "--accept-type allows \((validator.acceptableTypes ?? []).joined(separator: ", "))")
-        case .decoding(let choice, let reason) where saving || asSent:
-            let why = ResponseVerdict.withoutDisplay(reason)
-            return .responseRejected("--decode \(choice): \(why)" + (asSent ? " (the body was written as sent)" : ""),
+        case .decoding where saving || asSent || !printed:
+            return .responseRejected((undisplayedMessage ?? message) + (asSent && printed && !saving ? " (the body was written as sent)" : ""),
                                      hint: saving ? "use --decode auto to save any body" : "use --decode auto to accept any body")
         case .decoding:
             return .responseRejected(message, hint: "use --decode auto to show any body, or -o FILE to save the bytes as sent")

@@ -219,6 +219,17 @@ final class DecodersEndToEndTests: XCTestCase {
             XCTAssertEqual(piped.status, 8, piped.stderr)
             XCTAssertTrue(piped.stderr.contains("(the body was written as sent)"), piped.stderr)
             for said in ["formatted", "not shown", "shown as sent", "-o FILE"] { XCTAssertFalse(piped.stderr.contains(said), piped.stderr) }
+            // Not printed at all (`-p h`): nothing was written, nor shown.
+            let headOnly = try runSwurl(["--decode", choice, "-p", "h", s.url(name, type: type)])
+            XCTAssertEqual(headOnly.status, 8, headOnly.stderr)
+            for said in ["written as sent", "formatted", "not shown", "shown as sent"] { XCTAssertFalse(headOnly.stderr.contains(said), headOnly.stderr) }
+            // A batch shows no body either.
+            let lines = TestPaths.temporaryDirectory() + "/lines"
+            try Data((s.url(name, type: type) + " --decode " + choice + "\n").utf8).write(to: URL(fileURLWithPath: lines))
+            let batch = try runSwurl(["batch", lines])
+            XCTAssertEqual(batch.status, 8, batch.stderr)
+            XCTAssertTrue(batch.text.contains("--decode \(choice): the body is not"), batch.text)
+            for said in ["written as sent", "formatted", "not shown", "shown as sent"] { XCTAssertFalse(batch.text.contains(said), batch.text) }
         }
         XCTAssertEqual(try runSwurl(["--decode", "json", s.url("notplist")]).status, 0)
         // Saving to a file: nothing was shown and nothing saved, so neither is said to be.

@@ -188,6 +188,10 @@ final class RedirectTests: XCTestCase {
             // Also on the same origin (127.0.0.1): the Location's user info is not taken.
             XCTAssertNil((try r.json()["headers"] as? [String: String])?["Authorization"], target)
         }
+        // Credentials in the first URL, as -a, keep another host's netrc password from a hop to it.
+        let first = "http://u:p@127.0.0.1:\(port)/redirect-to?url=" + "http://localhost:\(port)/headers".urlQueryEscaped
+        let netrcHop = try runSwurl(["-F", first], environment: ["NETRC": dir + "/netrc"])
+        XCTAssertNil((try netrcHop.json()["headers"] as? [String: String])?["Authorization"], netrcHop.stderr)
         // The user's own credentials still follow a same-origin Location that carries other user info.
         let same = try runSwurl(["-F", "-a", "u:p", try redirect(302, to: "http://x:y@127.0.0.1:\(port)/headers")])
         XCTAssertEqual((try same.json()["headers"] as? [String: String])?["Authorization"], "Basic dTpw", same.stderr)

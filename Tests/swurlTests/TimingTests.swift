@@ -59,6 +59,11 @@ final class TimingTests: XCTestCase {
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertEqual(try timing(refused)["wait"] as? Double, 0, refused.stderr)
         XCTAssertTrue(try timing(refused)["status"] is NSNull, refused.stderr)
+        // A chain stopped by --max-redirects (exit 6): it printed nothing.
+        let loop = try runSwurl(["--timing=json", "-F", "--max-redirects", "1", try HTTPBin.url("/redirect/3")])
+        XCTAssertEqual(loop.status, 6, loop.stderr)
+        XCTAssertEqual(try timing(loop)["status"] as? Int, 302, loop.stderr)
+        XCTAssertEqual(try timing(loop)["redirects"] as? Int, 1, loop.stderr)
         let slow = try runSwurl(["--timing=json", "--timeout", "0.5", try HTTPBin.url("/delay/3")])
         XCTAssertEqual(slow.status, 2, slow.stderr)
         let t = try timing(slow)

@@ -60,11 +60,13 @@ final class ReplContextTests: XCTestCase {
                      "x -qa ann:pw", "x -qva ann", "set --proxy http://ann:pw@p:1", "x Proxy-Authorization:Basic",
                      "x --unknown-option -qa ann:pw", "ann:pw@localhost:8080/x",
                      // Misspelt or cut long options, which fail to parse: the next word may be the password.
-                     "get /get -p H --a ann:pw12", "get /get --au ann:pw13", "x --key-pass secret"] {
+                     "get /get -p H --a ann:pw12", "get /get --au ann:pw13", "x --key-pass secret",
+                     // A token given as a URL's user name alone (it was kept).
+                     "GET https://TOKEN7@h/get", "cd http://tok@h:8080/"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
-                     "x --proxy http://127.0.0.1:3128", "x -qv"] {
+                     "x --proxy http://127.0.0.1:3128", "x -qv", "x --multipart doc@file.txt", "x http://h/?to=a@b"] {
             XCTAssertFalse(ReplContext.containsCredentials(line), line)
         }
     }

@@ -40,6 +40,9 @@ final class RedactorTests: XCTestCase {
         }
         XCTAssertEqual(Redactor.givenURL("http://Authorization:Bearer T"), "http://Authorization:****")
         XCTAssertEqual(Redactor.givenURL("http://example.org/x"), "http://example.org/x")
+        // A user name alone is a token (it was shown in "invalid URL" messages and batch results).
+        XCTAssertEqual(Redactor.givenURL("http://TOKEN9@[::1/x"), "http://****@[::1/x")
+        XCTAssertEqual(Redactor.givenURL("http://example.org/?to=a@b"), "http://example.org/?to=a@b")
         // A value holding a URL is masked whole; hosts that share a credential header's name are not.
         XCTAssertEqual(Redactor.givenURL("Cookie:next=https://example.com/;%20sid=S"), "Cookie:****")
         XCTAssertEqual(Redactor.givenURL("http://Authorization:Bearer S https://x"), "http://Authorization:****")

@@ -24,6 +24,10 @@ final class NestedKeyParserTests: XCTestCase {
         XCTAssertEqual(try NestedKeyParser.parse("a[5]", item: "i").components, [.key("a"), .index(5)])
         XCTAssertEqual(try NestedKeyParser.parse("\\7", item: "i").components, [.key("7")])
         XCTAssertEqual(try NestedKeyParser.parse("a[x\\y]", item: "i").components, [.key("a"), .key("x\\y")])
+        // Only a backslash and digits alone: elsewhere the backslash stays, as HTTPie sends it.
+        XCTAssertEqual(try NestedKeyParser.parse("a\\5b", item: "i").components, [.key("a\\5b")])
+        XCTAssertEqual(try NestedKeyParser.parse("a[x\\1]", item: "i").components, [.key("a"), .key("x\\1")])
+        XCTAssertEqual(try NestedKeyParser.parse("a[1\\2]", item: "i").components, [.key("a"), .key("1\\2")])
     }
 
     func testErrorsPointAtTheBadCharacter() {
