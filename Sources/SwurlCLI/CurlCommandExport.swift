@@ -19,9 +19,6 @@ struct CurlCommandExport {
     /// The file a streamed body comes from (`@FILE` naming a pipe or a device), nil for stdin.
     var streamedFile: String? = nil
 
-    /// Header fields curl writes itself from the body or its own settings.
-    static let leftToCurl: Set<String> = ["content-length", "accept-encoding"]
-
     /// The command's bytes and the warnings, each a sentence after `curl cannot`.
     /// - Throws: `SwurlError.usage` when a multipart part cannot be written for curl's `-F`
     ///   so that curl sends the same part (`formArguments`).
@@ -66,7 +63,11 @@ struct CurlCommandExport {
         let cookieItems = Transfer.cookieItemValues(request.headers)
         for field in request.headers {
             let key = field.name.lowercased()
-            if CurlCommandExport.leftToCurl.contains(key) { continue }
+            // curl writes these itself: the length of a body, and --compressed's list. A user's
+            // own (`Accept-Encoding:identity`, `Content-Length:0` without a body) is printed:
+            // curl sends a --header over its own.
+            if key == "content-length" && hasBody { continue }
+            if key == "accept-encoding" && field.value == ContentCoding.decodable { continue }
             if multipart && key == "content-type" {
                 // curl's -F sends multipart/form-data with its own boundary, and adds that
                 // boundary to a multipart type of the user's (multipart/mixed) given as a header.
@@ -316,19 +317,69 @@ struct CurlCommandExport {
         return (out, warnings)
     }
 
-    /// A word for a POSIX shell: as is when it is made of safe characters, else in single
-    /// quotes (a quote inside becomes `'\''`). Any byte but NUL survives.
+    /// A word for a POSIX shell, in text a terminal shows as it is: as is when it is made of
+    /// safe characters, else in single quotes (a quote inside becomes `'\''`), with each byte a
+    /// terminal would not show as it is (a control character but a line break or tab, DEL, a
+    /// byte that is not UTF-8, a C1 or bidirectional control) written as `"$(printf '\ooo')"`
+    /// between the quoted runs. So a carriage return that would hide the rest of the line, or an
+    /// escape sequence, is never printed raw: what the terminal shows, and a copy of it, is the
+    /// command, and any POSIX shell runs it. Any byte but NUL survives.
     static func quote(_ bytes: [UInt8]) -> [UInt8] {
         let safe = !bytes.isEmpty && bytes.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || Array("_./:=@%+,-".utf8).contains(b)
         }
         if safe { return bytes }
-        var out: [UInt8] = [UInt8(ascii: "'")]
-        for b in bytes {
+        let hidden = hiddenBytes(bytes)
+        var out: [UInt8] = []
+        var open = false
+        for (b, hide) in zip(bytes, hidden) {
+            if hide {
+                if open { out.append(UInt8(ascii: "'")); open = false }
+                let octal = String(b, radix: 8)
+                out += Array("\"$(printf '\\\(String(repeating: "0", count: 3 - octal.count) + octal)')\"".utf8)
+                continue
+            }
+            if !open { out.append(UInt8(ascii: "'")); open = true }
             if b == UInt8(ascii: "'") { out += Array("'\\''".utf8) } else { out.append(b) }
         }
-        out.append(UInt8(ascii: "'"))
+        if open || out.isEmpty { out.append(UInt8(ascii: "'")) }
+        if out.count == 1 { out.append(UInt8(ascii: "'")) }
         return out
+    }
+
+    /// For each byte of `bytes`, whether a terminal would not show it as it is: a control byte
+    /// (not a line break or tab), DEL, a byte of no valid UTF-8 sequence, or a byte of a C1
+    /// control (U+0080–U+009F) or of a bidirectional control (`TerminalSanitizer`'s set).
+    static func hiddenBytes(_ bytes: [UInt8]) -> [Bool] {
+        var hidden = [Bool](repeating: false, count: bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                hidden[i] = (b < 0x20 && b != 0x0A && b != 0x09) || b == 0x7F
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0
+            let end = i + length
+            guard length > 0, end <= bytes.count,
+                  let text = String(validating: bytes[i..<end], as: UTF8.self), let scalar = text.unicodeScalars.first else {
+                hidden[i] = true
+                i += 1
+                continue
+            }
+            let v = scalar.value
+            let control = (0x80...0x9F).contains(v) || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            for k in i..<end { hidden[k] = control }
+            i = end
+        }
+        return hidden
+    }
+
+    /// Whether `bytes` are UTF-8 text a terminal shows as it is (`TerminalSanitizer`).
+    private static func shownAsIs(_ bytes: [UInt8]) -> Bool {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return TerminalSanitizer.clean(text) == text
     }
 
     /// `bytes` as one shell word in text a terminal shows as it is (a hint to copy): `quote`'s
@@ -336,10 +387,7 @@ struct CurlCommandExport {
     /// `\xHH` for every byte that is not printable ASCII, so a file name that is not UTF-8, or
     /// holds a line break or another control character, is pasted back as the same bytes.
     static func quotedText(_ bytes: [UInt8]) -> String {
-        if String(validating: bytes, as: UTF8.self) != nil {
-            let quoted = String(decoding: quote(bytes), as: UTF8.self)
-            if TerminalSanitizer.clean(quoted) == quoted { return quoted }
-        }
+        if shownAsIs(bytes) { return String(decoding: quote(bytes), as: UTF8.self) }
         var out = "$'"
         for b in bytes {
             switch b {

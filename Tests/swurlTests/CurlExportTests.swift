@@ -152,6 +152,21 @@ final class CurlExportTests: XCTestCase {
         try assertSame(["-f", "GET", "{URL}/g", "a=1"])
     }
 
+    /// A user's own Accept-Encoding, and a Content-Length without a body, were left out of the
+    /// command (curl sent its --compressed list, and no length): they are printed and sent.
+    func testAUsersAcceptEncodingAndContentLengthAreKept() throws {
+        let capture = try CaptureServer()
+        let r = try roundTrip(["GET", "{URL}/ae", "Accept-Encoding:identity", "Content-Length:0"], capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+        XCTAssertTrue(r.printed.text.contains("--header 'Accept-Encoding: identity'"), r.printed.text)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).lowercased().contains("accept-encoding: identity\r\n"),
+                      String(decoding: capture.captured, as: UTF8.self))
+        // swurl's own list is still curl's --compressed.
+        let plain = try runSwurl(["--curl", "GET", capture.base + "/plain"])
+        XCTAssertFalse(plain.text.contains("Accept-Encoding"), plain.text)
+        XCTAssertTrue(plain.text.contains("--compressed"), plain.text)
+    }
+
     func testAuthRoundTrips() throws {
         try assertSame(["-a", "ann:p@ss'word", "{URL}/basic"])
         try assertSame(["-A", "bearer", "-a", "tok en'1", "{URL}/bearer"])
@@ -647,8 +662,20 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(r.swurl.line, "PUT /p%E9?a=%E9&q=%E9 HTTP/1.1")
         XCTAssertEqual(r.swurl.body, [0x63, 0x61, 0x66, 0xE9, 0x0A, 0x00, 0xFF, 0x27])
         XCTAssertEqual(r.curl, [r.swurl, r.swurl], String(decoding: r.printed, as: UTF8.self))
-        XCTAssertNotNil(r.printed.range(of: Data("/caf".utf8) + Data([0xE9]) + Data(".txt'\n".utf8)),
+        // The byte that is not UTF-8 is written so that a terminal shows it (it was printed raw).
+        XCTAssertNotNil(r.printed.range(of: Data("/caf'\"$(printf '\\351')\"'.txt'\n".utf8)),
                         String(decoding: r.printed, as: UTF8.self))
+        XCTAssertFalse(r.printed.contains(0xE9), String(decoding: r.printed, as: UTF8.self))
+    }
+
+    /// A control character in a word (a carriage return would hide the rest of the line: the
+    /// terminal showed another command than the one printed, the same in a file name) or an
+    /// escape sequence is printed as `"$(printf '\ooo')"`: never raw, and the same bytes are sent.
+    func testControlCharactersArePrintedVisibly() throws {
+        let r = try bytesRoundTrip("POST {URL}/c --raw $'x\\r  --data-binary y; touch PWNED #\\e]0;TITLE\\a'")
+        XCTAssertEqual(r.curl, [r.swurl, r.swurl], String(decoding: r.printed, as: UTF8.self))
+        for control: UInt8 in [0x0D, 0x1B, 0x07] { XCTAssertFalse(r.printed.contains(control), String(decoding: r.printed, as: UTF8.self)) }
+        XCTAssertNotNil(r.printed.range(of: Data("\"$(printf '\\015')\"".utf8)), String(decoding: r.printed, as: UTF8.self))
     }
 
     func testLatin1MultipartFileNamesAreExported() throws {
