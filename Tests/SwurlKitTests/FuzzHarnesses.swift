@@ -288,15 +288,29 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         }
     }
 
-    /// A word `CurlCommandExport.quote` wrote, as a POSIX shell reads it (bare, '…', \c).
+    /// A word `CurlCommandExport.quote` wrote, as a POSIX shell reads it (bare, '…', \c, and a
+    /// byte as `"$(printf '\ooo')"`).
     static func shellWord(_ text: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var quoted = false, escaped = false
-        for b in text {
+        let printf = Array("\"$(printf '\\".utf8), end = Array("')\"".utf8)
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            if !quoted, !escaped, text[i...].starts(with: printf), i + printf.count + 3 + end.count <= text.count,
+               text[(i + printf.count + 3)...].starts(with: end) {
+                let digits = text[(i + printf.count)..<(i + printf.count + 3)]
+                if let value = UInt8(String(decoding: digits, as: UTF8.self), radix: 8) {
+                    out.append(value)
+                    i += printf.count + 3 + end.count
+                    continue
+                }
+            }
             if escaped { out.append(b); escaped = false }
             else if b == UInt8(ascii: "'") { quoted.toggle() }
             else if b == UInt8(ascii: "\\") && !quoted { escaped = true }
             else { out.append(b) }
+            i += 1
         }
         return out
     }
