@@ -318,32 +318,32 @@ struct CurlCommandExport {
     }
 
     /// A word for a POSIX shell, in text a terminal shows as it is: as is when it is made of
-    /// safe characters, else in single quotes (a quote inside becomes `'\''`), with each byte a
-    /// terminal would not show as it is (a control character but a line break or tab, DEL, a
-    /// byte that is not UTF-8, a C1 or bidirectional control) written as `"$(printf '\ooo')"`
-    /// between the quoted runs. So a carriage return that would hide the rest of the line, or an
-    /// escape sequence, is never printed raw: what the terminal shows, and a copy of it, is the
-    /// command, and any POSIX shell runs it. Any byte but NUL survives.
+    /// safe characters, else in single quotes (a quote inside becomes `'\''`). A word holding a
+    /// byte a terminal would not show as it is (a control character but a line break or tab,
+    /// DEL, a byte that is not UTF-8, a C1 or bidirectional control) is written as one
+    /// `"$(printf '…')"` of `printfFormat` (printable ASCII and `\ooo`), its trailing line
+    /// breaks (which a command substitution drops) after it in quotes: a carriage return that
+    /// would hide the rest of the line, or an escape sequence, is never printed raw, so what the
+    /// terminal shows, and a copy of it, is the command. One substitution a word, whatever it
+    /// holds (one a byte made dash overflow its stack at some 1,500 of them, and bash take
+    /// seconds). Any byte but NUL survives.
     static func quote(_ bytes: [UInt8]) -> [UInt8] {
         let safe = !bytes.isEmpty && bytes.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || Array("_./:=@%+,-".utf8).contains(b)
         }
         if safe { return bytes }
-        let hidden = hiddenBytes(bytes)
-        var out: [UInt8] = []
-        var open = false
-        for (b, hide) in zip(bytes, hidden) {
-            if hide {
-                if open { out.append(UInt8(ascii: "'")); open = false }
-                let octal = String(b, radix: 8)
-                out += Array("\"$(printf '\\\(String(repeating: "0", count: 3 - octal.count) + octal)')\"".utf8)
-                continue
-            }
-            if !open { out.append(UInt8(ascii: "'")); open = true }
+        if hiddenBytes(bytes).contains(true) {
+            var body = bytes[...]
+            while body.last == 0x0A { body = body.dropLast() }
+            let newlines = bytes[body.endIndex...]
+            return Array("\"$(printf '".utf8) + printfFormat(Array(body)) + Array("')\"".utf8)
+                + (newlines.isEmpty ? [] : [UInt8(ascii: "'")] + newlines + [UInt8(ascii: "'")])
+        }
+        var out: [UInt8] = [UInt8(ascii: "'")]
+        for b in bytes {
             if b == UInt8(ascii: "'") { out += Array("'\\''".utf8) } else { out.append(b) }
         }
-        if open || out.isEmpty { out.append(UInt8(ascii: "'")) }
-        if out.count == 1 { out.append(UInt8(ascii: "'")) }
+        out.append(UInt8(ascii: "'"))
         return out
     }
 

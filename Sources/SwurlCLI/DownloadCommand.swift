@@ -46,8 +46,9 @@ enum DownloadCommand: SwurlCommand {
         // A password (or a user name given alone, a token) is never printed: the command needs
         // it given again.
         let masked = credentials || shown != request.url
+        let userAlone = !credentials && Redactor.url(request.url) == request.url
         try? environment.stderr.write(kept + "resume it with --continue: " + TerminalSanitizer.clean("swurl -d -c\(output) \(url)")
-                                      + (masked ? " (with your credentials: the password is not shown)" : "") + "\n")
+                                      + (masked ? " (with your credentials: the \(userAlone ? "user name" : "password") is not shown)" : "") + "\n")
     }
 
     /// The download half of an exchange, after `RequestPipeline` prepared it.

@@ -288,23 +288,29 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         }
     }
 
-    /// A word `CurlCommandExport.quote` wrote, as a POSIX shell reads it (bare, '…', \c, and a
-    /// byte as `"$(printf '\ooo')"`).
+    /// A word `CurlCommandExport.quote` wrote, as a POSIX shell reads it (bare, '…', \c, and
+    /// `"$(printf '…')"` of printable ASCII and `\ooo`).
     static func shellWord(_ text: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var quoted = false, escaped = false
-        let printf = Array("\"$(printf '\\".utf8), end = Array("')\"".utf8)
+        let open = Array("\"$(printf '".utf8), close = Array("')\"".utf8)
         var i = 0
         while i < text.count {
             let b = text[i]
-            if !quoted, !escaped, text[i...].starts(with: printf), i + printf.count + 3 + end.count <= text.count,
-               text[(i + printf.count + 3)...].starts(with: end) {
-                let digits = text[(i + printf.count)..<(i + printf.count + 3)]
-                if let value = UInt8(String(decoding: digits, as: UTF8.self), radix: 8) {
-                    out.append(value)
-                    i += printf.count + 3 + end.count
-                    continue
+            if !quoted, !escaped, text[i...].starts(with: open) {
+                i += open.count
+                while i < text.count, !text[i...].starts(with: close) {
+                    if text[i] == UInt8(ascii: "\\"), i + 3 < text.count,
+                       let value = UInt8(String(decoding: text[(i + 1)...(i + 3)], as: UTF8.self), radix: 8) {
+                        out.append(value)
+                        i += 4
+                    } else {
+                        out.append(text[i])
+                        i += 1
+                    }
                 }
+                i += close.count
+                continue
             }
             if escaped { out.append(b); escaped = false }
             else if b == UInt8(ascii: "'") { quoted.toggle() }

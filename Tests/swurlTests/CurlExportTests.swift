@@ -663,19 +663,25 @@ final class CurlExportTests: XCTestCase {
         XCTAssertEqual(r.swurl.body, [0x63, 0x61, 0x66, 0xE9, 0x0A, 0x00, 0xFF, 0x27])
         XCTAssertEqual(r.curl, [r.swurl, r.swurl], String(decoding: r.printed, as: UTF8.self))
         // The byte that is not UTF-8 is written so that a terminal shows it (it was printed raw).
-        XCTAssertNotNil(r.printed.range(of: Data("/caf'\"$(printf '\\351')\"'.txt'\n".utf8)),
-                        String(decoding: r.printed, as: UTF8.self))
+        XCTAssertNotNil(r.printed.range(of: Data("/caf\\351.txt')\"\n".utf8)), String(decoding: r.printed, as: UTF8.self))
         XCTAssertFalse(r.printed.contains(0xE9), String(decoding: r.printed, as: UTF8.self))
     }
 
     /// A control character in a word (a carriage return would hide the rest of the line: the
     /// terminal showed another command than the one printed, the same in a file name) or an
-    /// escape sequence is printed as `"$(printf '\ooo')"`: never raw, and the same bytes are sent.
+    /// escape sequence is printed as `\ooo` in a `"$(printf '…')"`: never raw, and the same bytes
+    /// are sent. One substitution a word: with one a byte, a text of 2,000 CRLF lines made dash
+    /// overflow its stack (and bash take seconds).
     func testControlCharactersArePrintedVisibly() throws {
-        let r = try bytesRoundTrip("POST {URL}/c --raw $'x\\r  --data-binary y; touch PWNED #\\e]0;TITLE\\a'")
+        let r = try bytesRoundTrip("POST {URL}/c --raw $'x\\r  --data-binary y; touch PWNED #\\e]0;TITLE\\a\\n\\n'")
         XCTAssertEqual(r.curl, [r.swurl, r.swurl], String(decoding: r.printed, as: UTF8.self))
+        XCTAssertEqual(r.swurl.body.suffix(3), [0x07, 0x0A, 0x0A], "the trailing line breaks a substitution would drop")
         for control: UInt8 in [0x0D, 0x1B, 0x07] { XCTAssertFalse(r.printed.contains(control), String(decoding: r.printed, as: UTF8.self)) }
-        XCTAssertNotNil(r.printed.range(of: Data("\"$(printf '\\015')\"".utf8)), String(decoding: r.printed, as: UTF8.self))
+        XCTAssertNotNil(r.printed.range(of: Data("\"$(printf 'x\\015  --data-binary y; touch PWNED #\\033]0;TITLE\\007')\"'".utf8)),
+                        String(decoding: r.printed, as: UTF8.self))
+        let lines = try bytesRoundTrip("POST {URL}/crlf --raw \"$(for i in $(seq 2000); do printf 'line\\r\\n'; done)\"")
+        XCTAssertEqual(lines.curl, [lines.swurl, lines.swurl])
+        XCTAssertEqual(lines.swurl.body.count, 2000 * 6 - 1)
     }
 
     func testLatin1MultipartFileNamesAreExported() throws {

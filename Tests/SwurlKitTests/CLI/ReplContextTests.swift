@@ -62,7 +62,7 @@ final class ReplContextTests: XCTestCase {
                      // Misspelt or cut long options, which fail to parse: the next word may be the password.
                      "get /get -p H --a ann:pw12", "get /get --au ann:pw13", "x --key-pass secret",
                      // A token given as a URL's user name alone (it was kept).
-                     "GET https://TOKEN7@h/get", "cd http://tok@h:8080/"] {
+                     "GET https://TOKEN7@h/get", "cd http://tok@h:8080/", "get //SECRET2@127.0.0.1:9/", "get SECRET3@127.0.0.1:9/x"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
