@@ -105,7 +105,8 @@ struct CurlCommandExport {
             }
             prefix = group + Array("} | ".utf8)
             add("--data-binary", "@-")
-        } else if multipart {
+        } else if multipart && !parts.isEmpty {
+            // (No part, no body: a POST goes as bodyless, below; curl's -F-less command was a GET.)
             let form = try CurlCommandExport.formArguments(parts)
             if form.formEscape { add("--form-escape") }
             for argument in form.arguments { add(argument.option, argument.value) }

@@ -177,6 +177,8 @@ final class CurlExportTests: XCTestCase {
     }
 
     func testMultipartPartsRoundTrip() throws {
+        // No part at all: a POST without a body (the command had no method and curl sent a GET).
+        try assertSame(["--multipart", "POST", "{URL}/empty"])
         let path = try tempFile(Array("file body\n".utf8), name: "up load.txt")
         let r = try roundTrip(["--multipart", "{URL}/m", "a=1", "b=two words", "f@\(path);type=text/x-test;filename=n,1 (q).txt",
                                "user[name]=Ann", "o:={\"k\":[1,2]}", "n:=2", "g@\(path)"],
