@@ -70,7 +70,8 @@ enum SessionFormat {
             guard case .string("session") = marker else { throw bad("\"swurl\" must be \"session\"") }
             // A key of the user's own (a note written into the file) is not written back: said,
             // rather than lost without a word at the next save.
-            for other in members where !sessionKeys.contains(other.key) {
+            var warned: Set<String> = []
+            for other in members where !sessionKeys.contains(other.key) && warned.insert(other.key).inserted {
                 warnings.append("the session file \(shown) holds \"\(TerminalSanitizer.clean(other.key))\", which is not a session key: "
                                 + "it is read as nothing and not kept when the session is saved")
             }

@@ -478,12 +478,13 @@ final class SessionTests: XCTestCase {
     func testAnUnknownKeyIsNotKeptAndSaysSo() throws {
         let path = TestPaths.temporaryDirectory() + "/s.json"
         try Data("""
-            {"swurl": "session", "version": 1, "note": "staging account", "headers": [{"name": "X-Team", "value": "blue"}]}
+            {"swurl": "session", "version": 1, "note": "staging account", "note": "again", "headers": [{"name": "X-Team", "value": "blue"}]}
             """.utf8).write(to: URL(fileURLWithPath: path))
         let r = try swurl(["--session", path, try url("/headers")])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("swurl: warning: the session file \(path) holds \"note\", which is not a session key: "
                                         + "it is read as nothing and not kept when the session is saved"), r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "holds \"note\"").count, 2, "once for the key: \(r.stderr)")
     }
 
     /// Per-cookie (4096 bytes of name and value) and per-domain (50) limits apply when saving,
