@@ -247,7 +247,30 @@ package enum DocumentationGenerator {
 
     static func bash() -> String {
         func forms(_ spec: OptionSpec) -> [String] { longNames(spec) + spec.shorts.map { "-" + String($0) } }
-        var s = "# \(banner)\n# bash completion for swurl\n_swurl() {\n"
+        var s = "# \(banner)\n# bash completion for swurl\n"
+        // The value of option $1 (its choices, files or directories) in COMPREPLY; status 1 for
+        // an option that takes none there (an optional value only attached: $2 set, `--opt=`).
+        s += "_swurl_value() {\n    case \"$1\" in\n"
+        for spec in OptionTable.documented {
+            let names = forms(spec).joined(separator: "|")
+            let reply: String
+            if !spec.choices.isEmpty {
+                reply = "COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\"))"
+            } else if spec.completion == .file {
+                reply = "COMPREPLY=($(compgen -f -- \"$cur\"))"
+            } else if spec.completion == .directory {
+                reply = "COMPREPLY=($(compgen -d -- \"$cur\"))"
+            } else {
+                reply = ":"
+            }
+            switch spec.argument {
+            case .none: continue
+            case .required: s += "        \(names)) \(reply) ;;\n"
+            case .optional: s += "        \(names)) [[ -n \"$2\" ]] || return 1; \(reply) ;;\n"
+            }
+        }
+        s += "        *) return 1 ;;\n    esac\n}\n"
+        s += "_swurl() {\n"
         s += "    local cur prev cmd= args=0 i\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
         // The command is the first word that is neither an option nor an option's value; args
         // counts the words after it (a command's action is its first).
@@ -259,29 +282,13 @@ package enum DocumentationGenerator {
         s += "        case \"${COMP_WORDS[i]}\" in\n"
         s += "            \(valued.flatMap(forms).joined(separator: "|"))) ((i++)) ;;\n"
         s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${COMP_WORDS[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
-        // A value: the word after an option that takes one, or what follows `--opt=` (where
-        // bash's current word is `=` itself, or the text after it), for an optional value too.
-        func valueCase(_ specs: [OptionSpec]) -> String {
-            var s = ""
-            for spec in specs {
-                let names = forms(spec).joined(separator: "|")
-                if !spec.choices.isEmpty {
-                    s += "        \(names)) COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
-                } else if spec.completion == .file {
-                    s += "        \(names)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-                } else if spec.completion == .directory {
-                    s += "        \(names)) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
-                } else {
-                    s += "        \(names)) return ;;\n"
-                }
-            }
-            return s
-        }
-        let takingValues = OptionTable.documented.filter { if case .none = $0.argument { return false } else { return true } }
+        // A value: the word after an option that takes one (`_swurl_value`), or what follows
+        // `--opt=` (where bash's current word is `=` itself, or the text after it), for an
+        // optional value too.
         s += "    local opt=\n"
         s += "    if [[ \"$cur\" == = ]]; then opt=\"$prev\"; cur=; elif [[ \"$prev\" == = ]]; then opt=\"${COMP_WORDS[COMP_CWORD-2]}\"; fi\n"
-        s += "    if [[ \"$opt\" == -* ]]; then\n        case \"$opt\" in\n" + valueCase(takingValues) + "        esac\n    fi\n"
-        s += "    case \"$prev\" in\n" + valueCase(valued) + "    esac\n"
+        s += "    if [[ \"$opt\" == -* ]] && _swurl_value \"$opt\" attached; then return; fi\n"
+        s += "    if _swurl_value \"$prev\"; then return; fi\n"
         s += "    if [[ \"$cur\" == -* ]]; then\n        local opts\n        case \"$cmd\" in\n"
         for word in CommandTable.words {
             s += "            \(word)) opts=\"\(completedOptions(for: word).flatMap(forms).joined(separator: " "))\" ;;\n"
