@@ -319,9 +319,9 @@ struct CurlCommandExport {
     }
 
     /// A word for a POSIX shell, in text a terminal shows as it is: as is when it is made of
-    /// safe characters, else in single quotes (a quote inside becomes `'\''`). A word holding a
-    /// byte a terminal would not show as it is (a control character but a line break or tab,
-    /// DEL, a byte that is not UTF-8, a C1 or bidirectional control) is written as one
+    /// safe characters, else in single quotes (a quote inside becomes `'\''`). A word holding a byte a terminal would not show as it is (a control
+    /// character but a line break or tab, DEL, a byte that is not UTF-8, a C1 or bidirectional
+    /// control: `TerminalSanitizer`'s rule) is written as one
     /// `"$(printf '…')"` of `printfFormat` (printable ASCII and `\ooo`), its trailing line
     /// breaks (which a command substitution drops) after it in quotes: a carriage return that
     /// would hide the rest of the line, or an escape sequence, is never printed raw, so what the
@@ -333,7 +333,9 @@ struct CurlCommandExport {
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || Array("_./:=@%+,-".utf8).contains(b)
         }
         if safe { return bytes }
-        if hiddenBytes(bytes).contains(true) {
+        // The terminal's rule (`TerminalSanitizer`), a line break and a tab aside: in quotes
+        // they show as what they are.
+        if !shownAsIs(bytes.filter { $0 != 0x0A && $0 != 0x09 }) {
             var body = bytes[...]
             while body.last == 0x0A { body = body.dropLast() }
             let newlines = bytes[body.endIndex...]
@@ -348,35 +350,6 @@ struct CurlCommandExport {
         return out
     }
 
-    /// For each byte of `bytes`, whether a terminal would not show it as it is: a control byte
-    /// (not a line break or tab), DEL, a byte of no valid UTF-8 sequence, or a byte of a C1
-    /// control (U+0080–U+009F) or of a bidirectional control (`TerminalSanitizer`'s set).
-    static func hiddenBytes(_ bytes: [UInt8]) -> [Bool] {
-        var hidden = [Bool](repeating: false, count: bytes.count)
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b < 0x80 {
-                hidden[i] = (b < 0x20 && b != 0x0A && b != 0x09) || b == 0x7F
-                i += 1
-                continue
-            }
-            let length = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0
-            let end = i + length
-            guard length > 0, end <= bytes.count,
-                  let text = String(validating: bytes[i..<end], as: UTF8.self), let scalar = text.unicodeScalars.first else {
-                hidden[i] = true
-                i += 1
-                continue
-            }
-            let v = scalar.value
-            let control = (0x80...0x9F).contains(v) || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-            for k in i..<end { hidden[k] = control }
-            i = end
-        }
-        return hidden
-    }
-
     /// Whether `bytes` are UTF-8 text a terminal shows as it is (`TerminalSanitizer`).
     private static func shownAsIs(_ bytes: [UInt8]) -> Bool {
         guard let text = String(validating: bytes, as: UTF8.self) else { return false }
@@ -386,7 +359,8 @@ struct CurlCommandExport {
     /// `bytes` as one shell word in text a terminal shows as it is (a hint to copy): `quote`'s
     /// form for UTF-8 text the terminal's sanitizing leaves as it is, else bash's `$'…'` with
     /// `\xHH` for every byte that is not printable ASCII, so a file name that is not UTF-8, or
-    /// holds a line break or another control character, is pasted back as the same bytes.
+    /// holds a line break or another control character, is pasted back as the same bytes (a hint
+    /// is one line: `quote` keeps line breaks in its quotes, where a command may hold them).
     static func quotedText(_ bytes: [UInt8]) -> String {
         if shownAsIs(bytes) { return String(decoding: quote(bytes), as: UTF8.self) }
         var out = "$'"
