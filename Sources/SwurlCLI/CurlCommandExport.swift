@@ -250,6 +250,13 @@ struct CurlCommandExport {
                 warnings.append("limit the body after decoding its Content-Encoding (--max-filesize); curl counts the bytes as received")
             }
         }
+        // Limits curl has no option for: said, not dropped without a word.
+        if transfer.maxHeaders > 0 {
+            warnings.append("refuse a response with more than \(transfer.maxHeaders) header fields (--max-headers); it has no such limit, so it is left out")
+        }
+        if options.waitForNetwork != nil {
+            warnings.append("wait for a route to the host before sending (--wait-for-network); it is left out")
+        }
         if options.checkStatus {
             add("--fail-with-body")
             warnings.append("exit 3, 4 or 5 by status class (--check-status); --fail-with-body exits 22 for 4xx and 5xx and passes 3xx")

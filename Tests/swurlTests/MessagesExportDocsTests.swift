@@ -96,6 +96,16 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertTrue(post.stderr.contains("curl cannot retry only idempotent methods"), post.stderr)
     }
 
+    /// --max-headers and --wait-for-network have no curl option: the printed command leaves them
+    /// out and a warning says so (they were dropped without a word).
+    func testCurlExportSaysWhatItLeavesOutOfMaxHeadersAndWaitForNetwork() throws {
+        let r = try runSwurl(["--curl", "http://127.0.0.1:9/x", "--max-headers", "20", "--wait-for-network=5"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.text.contains("max-headers") || r.text.contains("wait"), r.text)
+        XCTAssertTrue(r.stderr.contains("curl cannot refuse a response with more than 20 header fields (--max-headers)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("curl cannot wait for a route to the host before sending (--wait-for-network)"), r.stderr)
+    }
+
     /// The completions the binary generates offer only a command's own options after its word;
     /// the man page names every variable swurl reads; README lists every command.
     func testCompletionsPerCommandAndDocumentedEnvironmentAndCommands() throws {
