@@ -73,7 +73,7 @@ enum SessionFormat {
             var warned: Set<String> = []
             for other in members where !sessionKeys.contains(other.key) && warned.insert(other.key).inserted {
                 warnings.append("the session file \(shown) holds \"\(TerminalSanitizer.clean(other.key))\", which is not a session key: "
-                                + "it is read as nothing and not kept when the session is saved")
+                                + "it is read as nothing, and a save would not keep it")
             }
         } else if let other = members.first(where: { !sessionKeys.contains($0.key) }) {
             throw .badData("the session file \(shown) is not a swurl session: it has no \"swurl\": \"session\" and holds \"\(TerminalSanitizer.clean(other.key))\"",

@@ -483,7 +483,7 @@ final class SessionTests: XCTestCase {
         let r = try swurl(["--session", path, try url("/headers")])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("swurl: warning: the session file \(path) holds \"note\", which is not a session key: "
-                                        + "it is read as nothing and not kept when the session is saved"), r.stderr)
+                                        + "it is read as nothing, and a save would not keep it"), r.stderr)
         XCTAssertEqual(r.stderr.components(separatedBy: "holds \"note\"").count, 2, "once for the key: \(r.stderr)")
     }
 
