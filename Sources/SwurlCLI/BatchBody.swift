@@ -8,37 +8,43 @@ import SwurlCore
 import SwurlCurl
 
 /// Receives one line's response: counts the body, runs a strict `--decode` over it and, with
-/// `--output-dir`, writes it to `DIR/.LINE.body.part`, renamed to its final name (`DIR/LINE.body`
-/// or the `--name-template` name) when the line succeeds.
+/// `--output-dir`, writes it to a temporary file of its own (`DIR/.LINE.body.XXXXXX`, made by
+/// `mkstemp`, so another batch in the same directory or a planted file cannot share it), renamed
+/// to its final name (`DIR/LINE.body` or the `--name-template` name) when the line succeeds.
 final class BatchBody: TransferDelegate {
     /// The facts the line's verdict is drawn from (head, size, strict decoding).
     let judge: ResponseJudge
     var bytes: Int64 { judge.bytes }
-    private let partPath: String?
+    private let outputDir: String?
+    private let line: Int
+    /// The temporary file, once made.
+    private var partPath: String?
     private var fd: Int32 = -1
 
     init(outputDir: String?, line: Int, validator: ResponseValidator, decoding: DecodingOptions) {
-        partPath = outputDir.map { "\($0)/.\(line).body.part" }
+        self.outputDir = outputDir
+        self.line = line
         judge = ResponseJudge(validator: validator, decoding: decoding)
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit {
+        if fd >= 0 { close(fd) }
+        if let partPath { unlink(ArgumentBytes.path(partPath)) }
+    }
 
     func transferDidSendRequestHead(_ bytes: [UInt8]) throws {}
     func transferDidSendRequestBody(_ bytes: UnsafeRawBufferPointer) throws {}
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
         judge.received(head: head)
-        guard head.status >= 200 else { return }
-        // A new response (a retry after a cut): start the file again.
-        if let partPath {
-            if fd >= 0 { close(fd) }
-            // Never through a planted link in a shared directory: a fresh file or nothing.
-            unlink(partPath)
-            fd = open(partPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw SwurlError.output("cannot write '\(TerminalSanitizer.clean(partPath))': \(systemErrorMessage(errno))")
+        guard head.status >= 200, outputDir != nil else { return }
+        // A new response (a retry after a cut): the same file, started again.
+        if fd >= 0 {
+            guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+                throw SwurlError.output("cannot write '\(AtomicFile.shown(partPath ?? ""))': \(systemErrorMessage(errno))")
             }
+        } else {
+            try makePart()
         }
     }
 
@@ -47,26 +53,47 @@ final class BatchBody: TransferDelegate {
         if fd >= 0, let partPath { try writeAll(fd, b, describing: partPath) }
     }
 
+    /// Makes the temporary file beside the final names, with the mode `open(2)` would give a new
+    /// file (mkstemp's is 0600).
+    private func makePart() throws(SwurlError) {
+        guard let outputDir else { return }
+        var template = ArgumentBytes.path("\(outputDir)/.\(line).body.XXXXXX")
+        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard made >= 0 else {
+            throw .output("cannot create a file in '\(AtomicFile.shown(outputDir))': \(systemErrorMessage(errno))")
+        }
+        fchmod(made, AtomicFile.newFileMode())
+        fd = made
+        partPath = ArgumentBytes.decode(cString: template)
+    }
+
     /// Keeps the body (renamed to `finalPath`) or removes it.
     func settle(keep: Bool, to finalPath: String?) -> SwurlError? {
-        if fd >= 0 { close(fd); fd = -1 }
-        guard let partPath else { return nil }
+        let closed = fd < 0 || close(fd) == 0
+        let closeError = errno
+        fd = -1
         if keep, let finalPath {
-            if judge.head == nil || access(partPath, F_OK) != 0 {
-                // No body arrived (HEAD, 204): an empty file.
-                unlink(partPath)
-                let f = open(partPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-                if f >= 0 { close(f) }
+            // No body arrived (HEAD, 204): an empty file.
+            if partPath == nil {
+                do { try makePart() } catch { return error }
+                if fd >= 0 { close(fd); fd = -1 }
             }
-            if rename(partPath, finalPath) != 0 {
+            guard let partPath else { return nil }
+            self.partPath = nil
+            guard closed else {
+                unlink(ArgumentBytes.path(partPath))
+                return .output("cannot write '\(AtomicFile.shown(finalPath))': \(systemErrorMessage(closeError))")
+            }
+            if rename(ArgumentBytes.path(partPath), ArgumentBytes.path(finalPath)) != 0 {
                 let e = errno
-                unlink(partPath)
+                unlink(ArgumentBytes.path(partPath))
                 // Said as the refusal before sending says it (a `{status}` name, known only now).
                 return AtomicFile.replaceRefusal(finalPath)
-                    ?? .output("cannot write '\(TerminalSanitizer.clean(finalPath))': \(systemErrorMessage(e))")
+                    ?? .output("cannot write '\(AtomicFile.shown(finalPath))': \(systemErrorMessage(e))")
             }
-        } else {
-            unlink(partPath)
+        } else if let partPath {
+            self.partPath = nil
+            unlink(ArgumentBytes.path(partPath))
         }
         return nil
     }

@@ -74,6 +74,11 @@ enum BatchCommand: SwurlCommand {
 
         let reader: LineReader
         if path == "-" {
+            // Stdin redirected from a directory fails at its first read too (below).
+            var st = stat()
+            if fstat(STDIN_FILENO, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+                throw .inputFile("stdin is a directory, not a file of request lines")
+            }
             reader = LineReader(source: environment.stdin, name: "stdin")
         } else {
             // The name's bytes as given (a name that is not UTF-8 is carried escaped in the String).

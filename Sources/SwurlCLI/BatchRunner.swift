@@ -226,11 +226,11 @@ final class BatchRunner {
     private lazy var outputDirIsShared: Bool = outputDir.map(AtomicFile.othersShare) ?? false
 
     /// Refuses a line before it is sent whose body could not be saved in a shared `--output-dir`
-    /// (another user's `.LINE.body.part`, or its final name when that is known before the
-    /// response): a POST's effect would otherwise be lost with its body.
+    /// (its final name, when that is known before the response, is another user's): a POST's
+    /// effect would otherwise be lost with its body.
     private func refuseUnreplaceableBody(number: Int, request: HTTPRequest) throws(SwurlError) {
         guard outputDirIsShared, let outputDir else { return }
-        var names = [".\(number).body.part"]
+        var names: [String] = []
         if let template = nameTemplate {
             if !template.usesStatus {
                 names.append(template.name(line: number, method: request.method.rawValue, url: request.url, status: nil) ?? "\(number).body")
@@ -278,7 +278,9 @@ final class BatchRunner {
             }
             _ = line.body.settle(keep: false, to: nil)
         case .success(let r):
+            // The final hop's URL with its method (a POST redirected by a 303 was a GET there).
             result.url = r.url
+            result.method = r.method
             result.status = r.head?.status
             result.httpVersion = r.timing.final.httpVersion
             result.cache = r.cache

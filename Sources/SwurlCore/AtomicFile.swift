@@ -7,7 +7,8 @@
 /// so a reader sees the old file or the new one, never a torn one, and a failure leaves the
 /// target as it was. The target is a path with its links already resolved (`OutputTarget`): the
 /// rename replaces the file a link leads to, never the link. Used by `-o`, session files and the REPL history;
-/// downloads and batch bodies keep a `.part` of their own, which must outlive a failure.
+/// downloads keep a `.part` of their own, which must outlive a failure, and batch bodies a
+/// temporary file whose final name (`{status}`) is known only at the end.
 package final class AtomicFile {
     /// The file the commit replaces.
     package let target: String

@@ -111,6 +111,8 @@ package final class Exchange {
         package var head: HTTPResponseHead?
         /// The URL of the final hop.
         package var url: String
+        /// The method of the final hop (a 303 turns a POST into a GET).
+        package var method: String
         package var timing: ExchangeTiming
         /// The delegate of the final hop.
         package var delegate: TransferDelegate
@@ -398,7 +400,7 @@ package final class Exchange {
             var timing = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects, retries: retries)
             timing.cache = cacheStatus
             timing.status = result.head?.status
-            return .finished(Result(head: result.head, url: hop.url, timing: timing, delegate: delegate,
+            return .finished(Result(head: result.head, url: hop.url, method: hop.method.rawValue, timing: timing, delegate: delegate,
                                     undecodedEncoding: transfer.undecodedEncoding))
         }
     }

@@ -281,7 +281,60 @@ final class BatchTests: XCTestCase {
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: dir)
         XCTAssertFalse(names.contains("6.body"), "a failed line leaves no body")
-        XCTAssertFalse(names.contains { $0.hasSuffix(".part") }, "\(names)")
+        XCTAssertFalse(names.contains { $0.hasPrefix(".") }, "no temporary file is left: \(names)")
+    }
+
+    /// With --follow, a result names the last hop's method and URL together: a POST a 303 sent
+    /// on to /get is `GET …/get` (it paired the line's POST with the final URL, a request never sent).
+    func testAFollowedLineShowsItsLastHopsMethodWithItsURL() throws {
+        let start = try HTTPBin.url("/redirect-to?url=%2Fget&status_code=303")
+        let r = try runSwurl(["batch", try input(["POST \(start) --follow a=1"]), "--jsonl"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let result = try JSONSerialization.jsonObject(with: Data(r.text.utf8)) as? [String: Any]
+        XCTAssertEqual(result?["method"] as? String, "GET", r.text)
+        XCTAssertEqual(result?["url"] as? String, try HTTPBin.url("/get"), r.text)
+    }
+
+    /// Stdin redirected from a directory is refused before the reports are opened (they were
+    /// replaced by empty ones, as a directory named as the input no longer does).
+    func testStdinFromADirectoryLeavesTheLastReportsAsTheyWere() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let report = dir + "/r.html", junit = dir + "/j.xml"
+        try "last run's report".write(toFile: report, atomically: true, encoding: .utf8)
+        try "last run's junit".write(toFile: junit, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["batch", "--report", report, "--junit", junit], stdinFile: dir)
+        XCTAssertEqual(r.status, 66, r.stderr)
+        XCTAssertTrue(r.stderr.contains("stdin is a directory"), r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: report, encoding: .utf8), "last run's report")
+        XCTAssertEqual(try String(contentsOfFile: junit, encoding: .utf8), "last run's junit")
+    }
+
+    /// Two batches writing into one `--output-dir` at once keep their bodies apart: a body's
+    /// temporary file has a name of its own (both used `.1.body.part`, and the second batch
+    /// removed the first one's, which then saved an empty file and reported success).
+    func testTwoBatchesInOneOutputDirectoryKeepTheirBodies() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let work = TestPaths.temporaryDirectory()
+        let slow = work + "/a.txt", quick = work + "/b.txt"
+        try (try HTTPBin.url("/drip?duration=2&numbytes=10&delay=0") + "\n").write(toFile: slow, atomically: true, encoding: .utf8)
+        try (try HTTPBin.url("/anything/B") + "\n").write(toFile: quick, atomically: true, encoding: .utf8)
+        // The first batch runs until its body's temporary file exists; the second runs whole meanwhile.
+        let script = """
+            import glob, os, subprocess, sys, time
+            binary, d, slow, quick = sys.argv[1:5]
+            a = subprocess.Popen([binary, "batch", slow, "--output-dir", d, "--name-template", "A{line}", "-q"], stdout=subprocess.DEVNULL)
+            deadline = time.time() + 30
+            while time.time() < deadline and not glob.glob(os.path.join(d, ".1.body*")):
+                time.sleep(0.02)
+            b = subprocess.run([binary, "batch", quick, "--output-dir", d, "--name-template", "B{line}", "-q"], stdout=subprocess.DEVNULL)
+            print(a.wait(timeout=60), b.returncode)
+            """
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, dir, slow, quick])
+        XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "0 0\n", r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/A1")).count, 10)
+        let b = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/B1"))) as? [String: Any]
+        XCTAssertEqual((b?["url"] as? String)?.hasSuffix("/anything/B"), true, "\(String(describing: b))")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["A1", "B1"])
     }
 
     /// Lines reuse the easy handles of finished lines: nothing of a line's own options (headers,
