@@ -186,8 +186,8 @@ enum DownloadCommand: SwurlCommand {
         if !options.quiet, let path = file.path {
             // A download asks for the bytes as stored (Accept-Encoding: identity); a server that
             // encodes them anyway gets them saved as sent, which the note says.
-            let coding = judge.head?.headers["Content-Encoding"]?.trimmingSpaces() ?? ""
-            let encoded = coding.isEmpty || coding.lowercased() == "identity" ? ""
+            let coding = judge.head?.headers.combined("Content-Encoding")?.trimmingSpaces() ?? ""
+            let encoded = Transfer.namesNoCoding(coding) ? ""
                 : ", as sent: Content-Encoding \(TerminalSanitizer.clean(coding)), not decoded"
             try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(ArgumentBytes.shown(path)))' (\(counted(Int(file.written), "byte"))\(encoded))\n")
         }

@@ -49,6 +49,13 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
         fields.filter { HTTPHeaders.sameName($0.name, name) }.map(\.value)
     }
 
+    /// Every field named `name` as one list value (RFC 9110 §5.3: `Content-Encoding: gzip` and
+    /// `Content-Encoding: x-foo` on two lines are `gzip, x-foo`); nil when there is none.
+    package func combined(_ name: String) -> String? {
+        let all = values(name)
+        return all.count > 1 ? all.joined(separator: ", ") : all.first
+    }
+
     /// Whether a field named `name` exists.
     package func contains(_ name: String) -> Bool { self[name] != nil }
 

@@ -213,7 +213,7 @@ package final class Transfer: EasyTransferHandler {
         // libcurl's decoder refusing bytes after the end of the compressed data (gzip members
         // one after another, which libcurl 7.88 does not decode, or trailing bytes). Its words
         // ("Failed writing received data to disk") would send the user to check the disk.
-        if !rc.succeeded, rc.writeFailed, decodedABody, let coding = lastHead?.headers["Content-Encoding"] {
+        if !rc.succeeded, rc.writeFailed, decodedABody, let coding = lastHead?.headers.combined("Content-Encoding") {
             throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(coding.trimmingSpaces()))) could not be decoded: bytes follow the end of its compressed data (several gzip members one after another, or stray bytes), and libcurl decodes only the first",
                              hint: "save the bytes as sent with -d -o FILE")
         }
@@ -390,6 +390,8 @@ package final class Transfer: EasyTransferHandler {
     /// start); sets where this response's body starts in the file.
     private func announcedTooLarge(_ head: HTTPResponseHead) -> Bool {
         guard let max = options.maxFileSize, head.status >= 200, !head.isRedirect else { return false }
+        // No body follows a HEAD's answer, a 204 or a 304, whatever length they name (RFC 9110 §8.6).
+        if request.method == .head || head.status == 204 || head.status == 304 { return false }
         // A 416 to a resumed download that names the size on disk says the file is complete
         // (`DownloadFile`): it is judged as the whole file it is.
         if let offset = resumedFrom, head.status == 416,
@@ -402,8 +404,11 @@ package final class Transfer: EasyTransferHandler {
         // which the download refuses (`DownloadFile`) in its own words; no size is judged then.
         receivedBase = head.status == 206 ? resumedFrom ?? 0 : 0
         if head.status == 206, let offset = resumedFrom, ContentRange.parse(head.headers["Content-Range"])?.start != offset { return false }
-        guard head.headers["Content-Encoding"] == nil,
-              let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
+        // A decoded body's length is not the one announced; a body kept as sent (a download) or
+        // named `identity` is.
+        if options.contentCoding.libcurlDecodes, let coding = head.headers.combined("Content-Encoding"),
+           !Transfer.namesNoCoding(coding) { return false }
+        guard let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
         return Transfer.passes(max, receivedBase, length)
     }
 
@@ -427,8 +432,13 @@ package final class Transfer: EasyTransferHandler {
     /// not passed through as received).
     private var decodedABody: Bool {
         guard options.contentCoding.libcurlDecodes, undecodedEncoding == nil,
-              let coding = lastHead?.headers["Content-Encoding"]?.trimmingSpaces().lowercased() else { return false }
-        return !coding.isEmpty && coding != "identity"
+              let coding = lastHead?.headers.combined("Content-Encoding") else { return false }
+        return !Transfer.namesNoCoding(coding)
+    }
+
+    /// Whether a Content-Encoding value names no coding: empty, or `identity` alone.
+    package static func namesNoCoding(_ value: String) -> Bool {
+        value.split(separator: ",").allSatisfy { let t = String($0).trimmingSpaces().lowercased(); return t.isEmpty || t == "identity" }
     }
 
     /// The --max-filesize failure, saying so when the bytes already on disk count.
@@ -636,7 +646,7 @@ package final class Transfer: EasyTransferHandler {
     private func passThroughUnknownEncoding(_ head: HTTPResponseHead) {
         guard options.contentCoding.libcurlDecodes, head.status >= 200 else { return }
         // Most responses name neither: nothing to work out then.
-        let contentEncoding = head.headers["Content-Encoding"], transferEncoding = head.headers["Transfer-Encoding"]
+        let contentEncoding = head.headers.combined("Content-Encoding"), transferEncoding = head.headers.combined("Transfer-Encoding")
         guard contentEncoding != nil || transferEncoding != nil else { return }
         let known = Transfer.decodableCodings
         func unknown(_ value: String, besides: Set<String>) -> Bool {

@@ -167,6 +167,15 @@ def handle(conn):
             send(b'HTTP/1.1 204 No Content\r\nContent-Length: 7\r\n\r\nsneaky\n')
         elif p == '/304-body':
             send(b'HTTP/1.1 304 Not Modified\r\nContent-Length: 7\r\n\r\nsneaky\n')
+        elif p == '/two-codings':
+            # gzip, then a coding libcurl cannot decode, named on two field lines.
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            send(answer(b'200 OK', [(b'Content-Encoding', b'gzip'), (b'Content-Encoding', b'x-foo')],
+                        z.compress(b'as sent\n') + z.flush()))
+        elif p == '/gzip-sent':
+            # A gzip body of some 40 KB (random bytes; the download asked for identity).
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            send(answer(b'200 OK', [(b'Content-Encoding', b'gzip')], z.compress(os.urandom(40000)) + z.flush()))
         elif p == '/loop':
             send(answer(b'302 Found', [(b'Location', b'/loop')], b''))
         elif p == '/to':

@@ -17,7 +17,8 @@ import Foundation
 ///   `/laughs` XML billion laughs; `/deep-xml?n=N` N `<a>` then N `</a>`; `/flat-xml?mb=N` about N MB
 ///   of `<item>` elements in one `<list>`; `/plist-bomb`, `/plist-cycle`; `/huge-png` absurd dimensions.
 /// - `/http09` no status line; `/http10` HTTP/1.0 with no length; `/informational` 100 and
-///   102 before the answer; `/204-body`, `/304-body`; `/loop` a redirect to itself;
+///   102 before the answer; `/204-body`, `/304-body`; `/two-codings` gzip and x-foo named on two
+///   `Content-Encoding` lines; `/gzip-sent` a gzip body (sent whatever was asked); `/loop` a redirect to itself;
 ///   `/to?scheme=file|ftp|gopher|dict` a redirect to another scheme.
 package final class HostileServer {
     package let server: ServerProcess

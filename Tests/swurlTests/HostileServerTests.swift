@@ -483,6 +483,38 @@ final class HostileServerTests: XCTestCase {
         }
     }
 
+    /// `--max-filesize` judges a body's announced length only where a body follows: a 204's, a
+    /// 304's and a HEAD's Content-Length are no body (all three failed with 8), and a download
+    /// kept as sent is judged by the length it names even when the server gzipped it (a
+    /// `.part` was written first).
+    func testMaxFilesizeJudgesOnlyABodyThatFollows() throws {
+        let s = try server()
+        for path in ["/204-body", "/304-body"] {
+            let r = try run([s.url(path), "--max-filesize", "5"])
+            XCTAssertEqual(r.status, 0, "\(path): \(r.err)")
+        }
+        let head = try run(["HEAD", try HTTPBin.url("/bytes/1000"), "--max-filesize", "10"])
+        XCTAssertEqual(head.status, 0, head.err)
+        let dir = TestPaths.temporaryDirectory()
+        let download = try run(["-d", s.url("/gzip-sent"), "--max-filesize", "10"], directory: dir)
+        XCTAssertEqual(download.status, 8, download.err)
+        XCTAssertTrue(download.err.contains("larger than --max-filesize 10 bytes"), download.err)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [], "nothing is written")
+    }
+
+    /// Codings named on two `Content-Encoding` lines are one list (RFC 9110 §5.3): one libcurl
+    /// cannot decode passes the body through as received, as on one line (it failed, exit 1).
+    func testCodingsOnTwoFieldLinesAreOneList() throws {
+        let s = try server()
+        let r = try run([s.url("/two-codings")], pipe: true)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(Array(r.out.prefix(2)), [0x1F, 0x8B], "the gzip bytes as received: \(r.text.debugDescription.prefix(80))")
+        let dir = TestPaths.temporaryDirectory()
+        let download = try run(["-d", s.url("/two-codings")], directory: dir)
+        XCTAssertEqual(download.status, 0, download.err)
+        XCTAssertTrue(download.err.contains("as sent: Content-Encoding gzip, x-foo, not decoded"), download.err)
+    }
+
     func testRedirectLoop() throws {
         let s = try server()
         let r = try run(["-F", s.url("/loop")])
