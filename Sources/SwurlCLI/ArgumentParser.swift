@@ -37,6 +37,17 @@ package enum ArgumentParser {
         var i = 0
         var optionsEnded = false
         func record(_ spec: OptionSpec, _ value: String?) throws(SwurlError) {
+            // Option values are text, except `--output`'s file name, used as the exact bytes given
+            // (`ArgumentBytes`): a value that is not UTF-8 is refused, never rewritten, on every
+            // door (the command line, the config file, batch and REPL lines; they sent swurl's escapes).
+            if let v = value, spec.option != .output, ArgumentBytes.hasEscapes(v) {
+                // Named, its secrets masked as the REPL's `env` shows them.
+                let shown = ArgumentBytes.shown(v)
+                let masked = spec.option == .auth ? Redactor.credentials(shown)
+                    : spec.option == .keyPassword ? Redactor.mask : Redactor.url(shown)
+                throw .usage("--\(spec.name) '\(masked)' is not valid UTF-8 text",
+                             hint: "only URLs, -o file names and @file paths may hold other bytes")
+            }
             if let v = value, !spec.choices.isEmpty, !spec.choices.contains(v) {
                 // curl's -s (silent) and -A (user agent) read here as -s STYLE and -A TYPE.
                 let habit = spec.option == .style ? "; curl's -s (silent) is -q (--quiet) here"

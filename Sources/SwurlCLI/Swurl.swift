@@ -39,7 +39,6 @@ package enum Swurl {
 
     static func run(arguments: [String], environment: Environment) throws(SwurlError) -> ExitStatus {
         var args = try ArgumentParser.parse(arguments)
-        try checkArgumentText(args)
         if let text = try helpText(args) {
             try write(text, to: environment.stdout)
             return .success
@@ -107,17 +106,6 @@ package enum Swurl {
         if args.has(.help) { return HelpGenerator.short() }
         throw .usage("'\(TerminalSanitizer.clean(word))' is not a command",
                      hint: "swurl help takes " + DocumentationGenerator.helpTopics.joined(separator: ", "))
-    }
-
-    /// Option values are text, except `--output`'s file name, which is used as the exact bytes
-    /// given (`ArgumentBytes`); an option value that is not UTF-8 is refused, never rewritten.
-    static func checkArgumentText(_ args: ParsedArguments) throws(SwurlError) {
-        for (option, values) in args.options where option != .output {
-            for case let value? in values where ArgumentBytes.hasEscapes(value) {
-                throw .usage("--\(option.rawValue) '\(ArgumentBytes.shown(value))' is not valid UTF-8 text",
-                             hint: "only URLs, -o file names and @file paths may hold other bytes")
-            }
-        }
     }
 
     static func write(_ text: String, to sink: ByteSink) throws(SwurlError) {

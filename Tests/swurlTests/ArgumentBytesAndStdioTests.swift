@@ -80,13 +80,38 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
             ("\"$SWURL\" \(url) a=$'\\xe9'", 65, "'a=\\xE9': the value is not valid UTF-8"),
             ("\"$SWURL\" \(url) a:=$'\"\\xe9\"'", 65, "not valid UTF-8"),
             ("\"$SWURL\" \(url) $'\\xe9'=1", 64, "the name is not valid UTF-8"),
-            ("\"$SWURL\" -A bearer -a $'t\\xe9' \(url)", 64, "--auth 't\\xE9' is not valid UTF-8"),
+            ("\"$SWURL\" -A bearer -a $'t\\xe9' \(url)", 64, "--auth '****' is not valid UTF-8"),
+            ("\"$SWURL\" --timeout $'1\\xe9' \(url)", 64, "--timeout '1\\xE9' is not valid UTF-8"),
         ]
         for (script, status, message) in cases {
             let r = try shell(script)
             XCTAssertEqual(r.status, status, script + ": " + r.stderr)
             XCTAssertTrue(r.stderr.contains(message), script + ": " + r.stderr)
         }
+    }
+
+    /// An option value that is not UTF-8 is refused on every door, as on the command line: the
+    /// config file, a batch line and a REPL line sent swurl's escapes for the bytes (a password
+    /// `p\xE4ss` went as the UTF-8 of U+10FFE4), and its secret is masked in the message.
+    func testOptionValuesThatAreNotUTF8AreRefusedOnEveryDoor() throws {
+        let capture = try CaptureServer()
+        let url = "http://127.0.0.1:\(capture.server.port)/x"
+        let config = TestPaths.temporaryDirectory() + "/config"
+        try Data([UInt8]("-a ann:p".utf8) + [0xE4] + [UInt8]("ss\n".utf8)).write(to: URL(fileURLWithPath: config))
+        let doors: [(String, String)] = [
+            ("config", "SWURL_CONFIG='\(config)' \"$SWURL\" \(url)"),
+            ("batch", "printf -- '\(url) -a ann:p\\344ss\\n' | \"$SWURL\" batch - -q"),
+            ("repl", "printf -- '-a ann:p\\344ss\\n' | \"$SWURL\" repl \(url)"),
+        ]
+        for (door, script) in doors {
+            let r = try shell(script)
+            let said = r.stderr + r.text
+            XCTAssertEqual(r.status, 64, door + ": " + said)
+            XCTAssertTrue(said.contains("--auth 'ann:****' is not valid UTF-8 text"), door + ": " + said)
+            XCTAssertFalse(said.contains("ss'"), door + ": the password is not shown")
+        }
+        try capture.sync()
+        XCTAssertFalse(String(decoding: capture.capturedAll, as: UTF8.self).contains("Authorization"), "nothing was sent with the garbled password")
     }
 
     /// A closed stdout fails the run (no success reported, nothing written into whatever
