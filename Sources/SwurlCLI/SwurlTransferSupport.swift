@@ -96,15 +96,15 @@ extension Swurl {
         }
     }
 
-    /// The terminal width from `COLUMNS`, else 80.
     /// The terminal's width for stderr's progress line: the terminal's own (TIOCGWINSZ; shells
-    /// do not export COLUMNS), else COLUMNS, else 80.
+    /// do not export COLUMNS), else COLUMNS, at most the widest a terminal can say (65535; a
+    /// larger one crashed the bar's arithmetic or built lines of gigabytes), else 80.
     static func columns(_ environment: Environment) -> Int {
         if environment.stderrIsTerminal {
             var size = winsize()
             if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         }
-        return environment.variables["COLUMNS"].flatMap { Int($0) }.map { max(2, $0) } ?? 80
+        return environment.variables["COLUMNS"].flatMap { Int($0) }.map { min(max(2, $0), Int(UInt16.max)) } ?? 80
     }
 
     /// What the cache did (`swurl: cache: hit, age 3 s`), with -v, on stderr. Without -v (and

@@ -61,6 +61,18 @@ final class CommandOptionsTests: XCTestCase {
         XCTAssertThrowsError(try options(["--json", "--form", "x"]))
     }
 
+    /// COLUMNS is taken between 2 and 65535 (the widest a terminal's size can say): a huge value
+    /// crashed the progress bar's arithmetic.
+    func testColumnsAreKeptToWhatATerminalCanBe() {
+        func columns(_ value: String) -> Int {
+            Swurl.columns(TestEnvironment(variables: ["COLUMNS": value]).environment)
+        }
+        XCTAssertEqual(columns("9223372036854775807"), 65535)
+        XCTAssertEqual(columns("120"), 120)
+        XCTAssertEqual(columns("-5"), 2)
+        XCTAssertEqual(columns("wide"), 80)
+    }
+
     func testPrintLettersAreChecked() {
         XCTAssertThrowsError(try options(["-p", "Hx", "x"])) { error in
             XCTAssertTrue((error as? SwurlError)?.message.contains("'x'") ?? false)
