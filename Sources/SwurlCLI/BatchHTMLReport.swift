@@ -275,7 +275,7 @@ final class BatchHTMLReport: BatchResultObserving {
     dl{display:flex;flex-wrap:wrap;gap:6px 18px;margin:0}dl div{min-width:110px}dt{color:#666;font-size:11px}dd{margin:0;font-size:16px;font-weight:600}
     table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}tr.failed td{color:#b00020}
     .hist{width:320px}.hist span{display:block;height:12px}
-    .s1xx{background:#9e9e9e}.s2xx{background:#2e7d32}.s3xx{background:#1565c0}.s4xx{background:#ef6c00}.s5xx,.none{background:#c62828}
+    .s1xx{background:#9e9e9e}.s2xx{background:#2e7d32}.s3xx{background:#1565c0}.s4xx{background:#ef6c00}.s5xx,.none{background:#c62828}.s6xx,.s7xx,.s8xx,.s9xx{background:#6a1b9a}
     .note{color:#555}
     .key{display:inline-block;width:10px;height:10px;margin:0 3px 0 6px;vertical-align:-1px}
     .row,.axis{display:flex;height:14px;align-items:center;border-bottom:1px solid #f0f0f0}

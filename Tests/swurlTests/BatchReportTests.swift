@@ -345,6 +345,27 @@ final class BatchReportTests: XCTestCase {
         XCTAssertTrue(namedOut.contains("GET \(base)/two (exit 1: cannot replace '\(dir)/2-200.out': it is another user's file"), namedOut)
     }
 
+    /// Every status class the histogram draws has a colour: 600 to 999 had none, so their rows
+    /// showed a count without a bar.
+    func testEveryStatusClassInTheHistogramHasAColour() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let page = dir + "/r.html"
+        let lines = try [200, 404, 600, 999].map { try HTTPBin.url("/status/\($0)") }
+        let r = try runSwurl(["batch", try input(lines, in: dir), "--report", page, "-q"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        guard let statuses = html.range(of: "<section id=\"statuses\">"), let style = html.range(of: "</style>") else {
+            return XCTFail("no histogram or stylesheet: \(html.prefix(500))")
+        }
+        let histogram = html[statuses.lowerBound...].prefix { $0 != "\n" }
+        let classes = histogram.components(separatedBy: "class=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+            .filter { $0.hasPrefix("s") && $0.hasSuffix("xx") }
+        XCTAssertEqual(Set(classes), ["s2xx", "s4xx", "s6xx", "s9xx"], String(histogram))
+        for cls in classes {
+            XCTAssertTrue(html[..<style.lowerBound].contains("." + cls + "{") || html[..<style.lowerBound].contains("." + cls + ","), cls)
+        }
+    }
+
     /// A line whose credential item is refused (a token with a control character) is reported
     /// without the token, on stdout and in both files, which are 0600 like the HAR.
     func testACredentialItemsValueIsNeverInTheResultsOrTheReports() throws {
