@@ -37,6 +37,8 @@ package final class Exchange {
     /// Whether a hop's response arrived whole (a redirect's too): its server may have set
     /// cookies, which a session keeps even when a later hop fails.
     package private(set) var answered = false
+    /// The hosts the hops' URLs named (lower case, without brackets), whose cookies a session keeps.
+    private var reachedHosts: Set<String> = []
     /// The keys (`SessionCookie.key`) of the stored cookies handed to the engine: those of the
     /// hosts the exchange reached. `cookiesAfterExchange` replaces these, and only these.
     package private(set) var cookiesHanded: Set<String> = []
@@ -147,10 +149,17 @@ package final class Exchange {
         }
     }
 
-    /// `cookiesAfterExchange` from the engine's list as it is now.
+    /// `cookiesAfterExchange` from the engine's list as it is now: the stored cookies handed to
+    /// it, and of those the servers set, the ones for a host a hop's URL named. The engine files
+    /// a response's cookies under a hand-set `Host` header's name, and a server must not plant
+    /// cookies for the host that header names (session fixation; a batch line or REPL request
+    /// with its own `Host` gets a jar of its own for the same reason).
     private func keepEngineCookies() {
         guard jar != nil else { return }
-        cookiesAfterExchange = engineCookiesInCreationOrder().compactMap(\.cookie).map { c in
+        let reached = reachedHosts
+        cookiesAfterExchange = engineCookiesInCreationOrder().compactMap(\.cookie).filter { c in
+            cookiesHanded.contains(c.key) || reached.contains { c.applies(toHost: $0) }
+        }.map { c in
             var c = c
             if !c.hasValidPath { c.path = defaultPaths[c.key] ?? "/" }
             return c
@@ -223,7 +232,9 @@ package final class Exchange {
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         if redirects + retries > 0 { try reorderJar() }
-        try handCookies(forHost: try origin(of: hop.url).host)
+        let hopHost = try origin(of: hop.url).host
+        reachedHosts.insert(EngineCookieHeader.cookieHost(urlHost: hopHost, hostHeader: nil).lowercased())
+        try handCookies(forHost: hopHost)
         // The cache looks the hop up with its credentials in place (they are part of the key).
         // In a batch the engine is shared: its cookies are asked again before a response is stored.
         let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop),

@@ -473,6 +473,22 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(again.stderr, "")
     }
 
+    /// A request with its own `Host` keeps no cookie the server set for the host that header
+    /// names: libcurl's engine files them under it, and a `--session PATH` kept them, to be sent
+    /// to that host later (session fixation; batch and the REPL without a session never did).
+    /// The URL's own host's cookies are still kept.
+    func testACookieSetUnderAHandSetHostIsNotKept() throws {
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        let planted = try swurl(["--session", path, try url("/cookies/set?planted=1"), "Host:victim.example"])
+        XCTAssertEqual(planted.status, 0, planted.stderr)
+        XCTAssertEqual(try cookieNames(path), [])
+        let own = try swurl(["--session", path, try url("/cookies/set?mine=1")])
+        XCTAssertEqual(own.status, 0, own.stderr)
+        XCTAssertEqual(try cookieNames(path), ["mine"])
+        let shown = try swurl(["--session", path, "--offline", "http://victim.example/"])
+        XCTAssertFalse(shown.text.contains("planted"), shown.text)
+    }
+
     /// A key of the user's own in a session file (a note) is not written back by a save: a
     /// warning says so (it was dropped without a word).
     func testAnUnknownKeyIsNotKeptAndSaysSo() throws {
