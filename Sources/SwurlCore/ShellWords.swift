@@ -175,6 +175,8 @@ package enum ShellWords {
 
         /// After an opening `"`: up to and including the closing one.
         mutating func doubleQuoted() throws(SyntaxError) {
+            // An unterminated quote is reported on the line it opened on, as a `'` is.
+            let opened = line
             while i < bytes.count {
                 let c = bytes[i]
                 i += 1
@@ -189,6 +191,7 @@ package enum ShellWords {
                 }
                 word.append(c)
             }
+            line = opened
             throw fail("unterminated \" quote")
         }
     }

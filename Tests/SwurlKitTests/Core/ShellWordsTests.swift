@@ -63,6 +63,10 @@ final class ShellWordsTests: XCTestCase {
         XCTAssertThrowsError(try ShellWords.lines(Array("--a\n--b 'oops\n".utf8))) { error in
             XCTAssertEqual(error as? ShellWords.SyntaxError, ShellWords.SyntaxError(line: 2, message: "unterminated ' quote"))
         }
+        // A `"` is reported where it opened too (it said the file's last line).
+        XCTAssertThrowsError(try ShellWords.lines(Array("--a\n--b \"oops\n--c\n\n".utf8))) { error in
+            XCTAssertEqual(error as? ShellWords.SyntaxError, ShellWords.SyntaxError(line: 2, message: "unterminated \" quote"))
+        }
         XCTAssertThrowsError(try ShellWords.lines([0x61, 0x00, 0x62]))
         XCTAssertThrowsError(try ShellWords.words("x \"open"))
         XCTAssertEqual(try ShellWords.words("a\\"), ["a\\"])
