@@ -87,6 +87,14 @@ void sw_install_sigterm_handler(void) {
     pthread_sigmask(SIG_UNBLOCK, &alarmSet, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
+// Ctrl-C stopped the work and its outputs are written: the process ends by SIGINT, as curl's
+// does, so that a shell running it in a loop stops too (bash goes on after a child that merely
+// exited 130); a shell still says 130. Only when SIGINT came and the handler is ours.
+void sw_end_by_interrupt(void) {
+    struct sigaction old;
+    if (sw_sigint_seen != SIGINT || sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler != sw_on_sigint) return;
+    sw_end_by_signal(SIGINT);
+}
 void sw_clear_interrupted(void) { sw_sigint_seen = 0; }
 void sw_settle_termination(void) {
     static const int ending[] = { SIGTERM, SIGHUP };

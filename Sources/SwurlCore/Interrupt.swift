@@ -26,6 +26,11 @@ package enum Interrupt {
     /// the signal (`settleTermination`). Again after a settle (a REPL's next line).
     package static func armTermination() { sw_install_sigterm_handler() }
 
+    /// At the end of a run that Ctrl-C stopped (exit 130), its outputs written: ends the process
+    /// by SIGINT, as curl's ends, so a shell script looping over swurl stops as well (a shell
+    /// says 130 either way). Does nothing unless SIGINT came and swurl's handler has it.
+    package static func endByInterrupt() { sw_end_by_interrupt() }
+
     /// Once the outputs are written: SIGTERM's and SIGHUP's default actions back, and the process
     /// ended by one that came meanwhile (none is lost between a last check and the exit).
     package static func settleTermination() { sw_settle_termination() }

@@ -95,6 +95,12 @@ package func runSwurlUntilSignalled(_ args: [String], in directory: String, sign
     return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+/// The signal that ended `p`, nil when it exited: Ctrl-C ends swurl by SIGINT once its outputs
+/// are written (a shell says 130), as it ends curl.
+package func endingSignal(_ p: Process) -> Int32? {
+    p.terminationReason == .uncaughtSignal ? p.terminationStatus : nil
+}
+
 /// Runs a program to its end; stdout and stderr go through files, so neither can fill a pipe
 /// and stall the child.
 /// - Throws: when it cannot start, or (with `check`) when it exits non-zero.

@@ -696,7 +696,7 @@ final class BatchReportTests: XCTestCase {
         let page = dir + "/r.html", junit = dir + "/j.xml"
         let status = try interruptedBatch([path, "--parallel", "5", "--report", page, "--junit", junit],
                                           out: dir + "/out.jsonl", afterResults: 2)
-        XCTAssertEqual(status, "130\n")
+        XCTAssertEqual(status, "-2\n", "ended by SIGINT (130 in a shell)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         XCTAssertEqual(occurrences("<testcase ", in: xml), 5, xml)
         XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3, xml)
@@ -738,7 +738,7 @@ final class BatchReportTests: XCTestCase {
         let har = dir + "/c.har", page = dir + "/c.html", junit = dir + "/c.xml"
         let status = try interruptedBatch([path, "--parallel", "5", "--har", har, "--report", page, "--junit", junit],
                                           out: dir + "/out.jsonl", afterResults: 200)
-        XCTAssertEqual(status, "130\n")
+        XCTAssertEqual(status, "-2\n", "ended by SIGINT (130 in a shell)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         XCTAssertEqual(occurrences("<testcase ", in: xml), 203, String(xml.suffix(2000)))
         XCTAssertEqual(occurrences("<failure type=\"exit 130\"", in: xml), 3)
