@@ -31,8 +31,10 @@ package struct ParsedArguments: Sendable {
 /// Parses `swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]`: options may stand anywhere,
 /// `--` ends them, short flags combine (`-hv`, `-pHh`).
 package enum ArgumentParser {
+    /// - Parameter checkText: refuse an option value that is not UTF-8 (every door does; the
+    ///   REPL's history check only asks what the words are).
     /// - Throws: `SwurlError.usage` naming the bad argument and, for a typo, the closest option.
-    package static func parse(_ arguments: [String]) throws(SwurlError) -> ParsedArguments {
+    package static func parse(_ arguments: [String], checkText: Bool = true) throws(SwurlError) -> ParsedArguments {
         var result = ParsedArguments()
         var i = 0
         var optionsEnded = false
@@ -40,12 +42,8 @@ package enum ArgumentParser {
             // Option values are text, except `--output`'s file name, used as the exact bytes given
             // (`ArgumentBytes`): a value that is not UTF-8 is refused, never rewritten, on every
             // door (the command line, the config file, batch and REPL lines; they sent swurl's escapes).
-            if let v = value, spec.option != .output, ArgumentBytes.hasEscapes(v) {
-                // Named, its secrets masked as the REPL's `env` shows them.
-                let shown = ArgumentBytes.shown(v)
-                let masked = spec.option == .auth ? Redactor.credentials(shown)
-                    : spec.option == .keyPassword ? Redactor.mask : Redactor.url(shown)
-                throw .usage("--\(spec.name) '\(masked)' is not valid UTF-8 text",
+            if checkText, let v = value, spec.option != .output, ArgumentBytes.hasEscapes(v) {
+                throw .usage("--\(spec.name) '\(spec.option.shown(ArgumentBytes.shown(v)))' is not valid UTF-8 text",
                              hint: "only URLs, -o file names and @file paths may hold other bytes")
             }
             if let v = value, !spec.choices.isEmpty, !spec.choices.contains(v) {

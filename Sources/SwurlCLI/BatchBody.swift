@@ -9,7 +9,8 @@ import SwurlCurl
 
 /// Receives one line's response: counts the body, runs a strict `--decode` over it and, with
 /// `--output-dir`, writes it to a temporary file of its own (`DIR/.LINE.body.XXXXXX`, made by
-/// `mkstemp`, so another batch in the same directory or a planted file cannot share it), renamed
+/// `AtomicFile.makeTemporary`, so another batch in the same directory or a planted file cannot
+/// share it; a `kill -9` leaves it, as it leaves any temporary file), renamed
 /// to its final name (`DIR/LINE.body` or the `--name-template` name) when the line succeeds.
 final class BatchBody: TransferDelegate {
     /// The facts the line's verdict is drawn from (head, size, strict decoding).
@@ -57,14 +58,12 @@ final class BatchBody: TransferDelegate {
     /// file (mkstemp's is 0600).
     private func makePart() throws(SwurlError) {
         guard let outputDir else { return }
-        var template = ArgumentBytes.path("\(outputDir)/.\(line).body.XXXXXX")
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard made >= 0 else {
+        guard let made = AtomicFile.makeTemporary("\(outputDir)/.\(line).body.XXXXXX") else {
             throw .output("cannot create a file in '\(AtomicFile.shown(outputDir))': \(systemErrorMessage(errno))")
         }
-        fchmod(made, AtomicFile.newFileMode())
-        fd = made
-        partPath = ArgumentBytes.decode(cString: template)
+        fchmod(made.fd, AtomicFile.newFileMode())
+        fd = made.fd
+        partPath = made.path
     }
 
     /// Keeps the body (renamed to `finalPath`) or removes it.

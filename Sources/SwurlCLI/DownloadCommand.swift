@@ -187,7 +187,7 @@ enum DownloadCommand: SwurlCommand {
             // A download asks for the bytes as stored (Accept-Encoding: identity); a server that
             // encodes them anyway gets them saved as sent, which the note says.
             let coding = judge.head?.headers.combined("Content-Encoding")?.trimmingSpaces() ?? ""
-            let encoded = Transfer.namesNoCoding(coding) ? ""
+            let encoded = HTTPHeaders.codings(coding).isEmpty ? ""
                 : ", as sent: Content-Encoding \(TerminalSanitizer.clean(coding)), not decoded"
             try? environment.stderr.write("swurl: saved '\(TerminalSanitizer.clean(ArgumentBytes.shown(path)))' (\(counted(Int(file.written), "byte"))\(encoded))\n")
         }

@@ -1,3 +1,5 @@
+import SwurlCore
+
 /// The name of every option, so that code reads options by a case, never by a string: a
 /// misspelt option is a compile error. The raw value is the long name; `OptionTable` declares
 /// each one's forms, argument and help.
@@ -97,4 +99,17 @@ package enum Option: String, CaseIterable, Sendable, Hashable {
     case version
     case generate
     case stopOnError = "stop-on-error"
+}
+
+extension Option {
+    /// A value of this option as messages and the REPL's `env` show it, secrets masked
+    /// (`Redactor`): `--auth` keeps a user name (a token, or with `bearer` any value, is masked
+    /// whole), `--key-password` is masked, a URL's password is masked in any other value.
+    func shown(_ value: String, bearer: Bool = true) -> String {
+        switch self {
+        case .auth: return Redactor.credentials(value, whole: bearer)
+        case .keyPassword: return Redactor.mask
+        default: return Redactor.url(value)
+        }
+    }
 }

@@ -503,14 +503,7 @@ final class ReplContext {
             guard let values = defaults.options[spec.option] else { continue }
             for v in values {
                 guard let v else { s += "--\(spec.name)\n"; continue }
-                let shown: String
-                switch spec.option {
-                // A bearer token is a secret as a whole; `user:pass` keeps the user name.
-                case .auth: shown = Redactor.credentials(v, whole: bearer)
-                case .keyPassword: shown = Redactor.mask
-                default: shown = Redactor.url(v)
-                }
-                s += "--\(spec.name) \(ReplContext.quote(shown))\n"
+                s += "--\(spec.name) \(ReplContext.quote(spec.option.shown(v, bearer: bearer)))\n"
             }
         }
         for item in defaultItems {
@@ -549,7 +542,7 @@ final class ReplContext {
         // A URL whose user name is given alone (`https://TOKEN@host/`): a token, sent as Basic
         // credentials (an item's `field@file` is no URL).
         if words.contains(where: { $0.containsText("://") && Redactor.url($0, userAlone: true) != $0 }) { return true }
-        guard let parsed = try? ArgumentParser.parse(words) else {
+        guard let parsed = try? ArgumentParser.parse(words, checkText: false) else {
             return words.contains { w in
                 // A misspelt or cut long option (`--a`, `--au`, `--key-pass`) fails to parse, and
                 // what follows it may still be the password.

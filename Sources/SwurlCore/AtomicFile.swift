@@ -28,11 +28,11 @@ package final class AtomicFile {
         // system's longest (255 bytes on ext4), it takes a shorter start of it.
         var base = OutputTarget.name(of: target)
         while ArgumentBytes.path("." + base + ".swurl-XXXXXX").count - 1 > 255, !base.isEmpty { base.removeLast() }
-        var template = ArgumentBytes.path(dir + "/." + base + ".swurl-XXXXXX")
-        let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(errno))") }
-        self.fd = fd
-        tempPath = ArgumentBytes.decode(cString: template)
+        guard let made = AtomicFile.makeTemporary(dir + "/." + base + ".swurl-XXXXXX") else {
+            throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(errno))")
+        }
+        self.fd = made.fd
+        tempPath = made.path
         var st = stat()
         if let refusal = AtomicFile.replaceRefusal(target) {
             close(fd)
@@ -75,6 +75,17 @@ package final class AtomicFile {
             unlink(ArgumentBytes.path(tempPath))
             throw .output("saving '\(AtomicFile.shown(target))' failed: \(systemErrorMessage(e))")
         }
+    }
+
+    /// Makes a new file of a name no other has, from `template` (a path ending in `XXXXXX`,
+    /// its bytes as `ArgumentBytes` carries them), opened for writing, mode 0600, closed on exec.
+    /// Nil (errno set) when it cannot be made.
+    package static func makeTemporary(_ template: String) -> (fd: Int32, path: String)? {
+        var bytes = ArgumentBytes.path(template)
+        let fd = bytes.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return (fd, ArgumentBytes.decode(cString: bytes))
     }
 
     /// Why `target` may not be replaced, found before the work: in a directory with the sticky

@@ -56,6 +56,12 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
         return all.count > 1 ? all.joined(separator: ", ") : all.first
     }
 
+    /// The codings a Content-Encoding (or Transfer-Encoding) value names, lower case, without
+    /// `identity` and empty members: none for `identity` alone.
+    package static func codings(_ value: String) -> [String] {
+        value.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+    }
+
     /// Whether a field named `name` exists.
     package func contains(_ name: String) -> Bool { self[name] != nil }
 

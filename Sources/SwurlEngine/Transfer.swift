@@ -407,7 +407,7 @@ package final class Transfer: EasyTransferHandler {
         // A decoded body's length is not the one announced; a body kept as sent (a download) or
         // named `identity` is.
         if options.contentCoding.libcurlDecodes, let coding = head.headers.combined("Content-Encoding"),
-           !Transfer.namesNoCoding(coding) { return false }
+           !HTTPHeaders.codings(coding).isEmpty { return false }
         guard let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
         return Transfer.passes(max, receivedBase, length)
     }
@@ -433,12 +433,7 @@ package final class Transfer: EasyTransferHandler {
     private var decodedABody: Bool {
         guard options.contentCoding.libcurlDecodes, undecodedEncoding == nil,
               let coding = lastHead?.headers.combined("Content-Encoding") else { return false }
-        return !Transfer.namesNoCoding(coding)
-    }
-
-    /// Whether a Content-Encoding value names no coding: empty, or `identity` alone.
-    package static func namesNoCoding(_ value: String) -> Bool {
-        value.split(separator: ",").allSatisfy { let t = String($0).trimmingSpaces().lowercased(); return t.isEmpty || t == "identity" }
+        return !HTTPHeaders.codings(coding).isEmpty
     }
 
     /// The --max-filesize failure, saying so when the bytes already on disk count.

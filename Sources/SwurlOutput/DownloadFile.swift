@@ -298,8 +298,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         let range = head.status == 206 && ranges.count == 1 ? ContentRange.parse(ranges[0]) : nil
         if let range {
             // Every coding of every field (`identity, gzip` may come as two fields).
-            let codings = head.headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
-                .map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+            let codings = HTTPHeaders.codings(head.headers.combined("Content-Encoding") ?? "")
             guard codings.isEmpty else {
                 resumeRefused = offset > 0
                 throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.clean(codings.joined(separator: ", ")))): they cannot go into the file as they are",

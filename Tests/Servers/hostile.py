@@ -172,10 +172,10 @@ def handle(conn):
             z = zlib.compressobj(9, zlib.DEFLATED, 31)
             send(answer(b'200 OK', [(b'Content-Encoding', b'gzip'), (b'Content-Encoding', b'x-foo')],
                         z.compress(b'as sent\n') + z.flush()))
-        elif p == '/gzip-sent':
-            # A gzip body of some 40 KB (random bytes; the download asked for identity).
-            z = zlib.compressobj(9, zlib.DEFLATED, 31)
-            send(answer(b'200 OK', [(b'Content-Encoding', b'gzip')], z.compress(os.urandom(40000)) + z.flush()))
+        elif p == '/gzip-stall':
+            # A gzip body's head naming 100,000 bytes (sent whatever was asked), then nothing for 10 s.
+            send(b'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 100000\r\n\r\n')
+            time.sleep(10)
         elif p == '/loop':
             send(answer(b'302 Found', [(b'Location', b'/loop')], b''))
         elif p == '/to':

@@ -18,7 +18,7 @@ import Foundation
 ///   of `<item>` elements in one `<list>`; `/plist-bomb`, `/plist-cycle`; `/huge-png` absurd dimensions.
 /// - `/http09` no status line; `/http10` HTTP/1.0 with no length; `/informational` 100 and
 ///   102 before the answer; `/204-body`, `/304-body`; `/two-codings` gzip and x-foo named on two
-///   `Content-Encoding` lines; `/gzip-sent` a gzip body (sent whatever was asked); `/loop` a redirect to itself;
+///   `Content-Encoding` lines; `/gzip-stall` a gzip body's head (sent whatever was asked), then nothing for 10 s; `/loop` a redirect to itself;
 ///   `/to?scheme=file|ftp|gopher|dict` a redirect to another scheme.
 package final class HostileServer {
     package let server: ServerProcess

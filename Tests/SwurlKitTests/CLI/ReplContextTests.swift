@@ -65,6 +65,8 @@ final class ReplContextTests: XCTestCase {
                      "GET https://TOKEN7@h/get", "cd http://tok@h:8080/", "get //SECRET2@127.0.0.1:9/", "get SECRET3@127.0.0.1:9/x"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
+        // An option value that is not UTF-8 makes the line a usage error, not one without credentials.
+        XCTAssertTrue(ReplContext.containsCredentials("get TOK4@127.0.0.1:9/x --timeout " + ArgumentBytes.decode([0xFF])))
         for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
                      "x --proxy http://127.0.0.1:3128", "x -qv", "x --multipart doc@file.txt", "x http://h/?to=a@b"] {
             XCTAssertFalse(ReplContext.containsCredentials(line), line)
