@@ -97,8 +97,8 @@ enum BatchCommand: SwurlCommand {
         }
         let harOption = try CommandOptions.har(args)
         let harFile = harOption.map { environment.resolvePath($0.path) }
-        let reportFile = args.value(.report).map { environment.resolvePath(CommandOptions.outputFile($0)) }
-        let junitFile = args.value(.junit).map { environment.resolvePath(CommandOptions.outputFile($0)) }
+        let reportFile = try CommandOptions.outputFile(args, .report).map(environment.resolvePath)
+        let junitFile = try CommandOptions.outputFile(args, .junit).map(environment.resolvePath)
         // The HAR is streamed as the lines end: on stdout it would mix with the results (the
         // reports are written after them).
         if let harFile, OutputTarget.sameFile(harFile, "/dev/stdout") {

@@ -381,17 +381,25 @@ extension CommandOptions {
     /// The file an output option (`--har`, `--report`, `--junit`) names: `-` is stdout, as in curl.
     static func outputFile(_ value: String) -> String { value == "-" ? "/dev/stdout" : value }
 
+    /// The file an output option (`--har`, `--report`, `--junit`) names (`-`: stdout); nil
+    /// without the option.
+    /// - Throws: `SwurlError.usage` for an empty name.
+    static func outputFile(_ args: ParsedArguments, _ option: Option) throws(SwurlError) -> String? {
+        guard let value = args.value(option) else { return nil }
+        guard !value.isEmpty else { throw .usage("--\(option.rawValue) needs a file name") }
+        return outputFile(value)
+    }
+
     /// `--har FILE` with `--har-bodies` and `--har-secrets`; nil without `--har`.
     /// - Throws: `SwurlError.usage` for an empty name, or `--har-bodies`/`--har-secrets` alone.
     static func har(_ args: ParsedArguments) throws(SwurlError) -> (path: String, settings: HARLog.Settings)? {
-        guard let path = args.value(.har) else {
+        guard let path = try outputFile(args, .har) else {
             for option in [Option.harBodies, .harSecrets] where args.has(option) {
                 throw .usage("--\(option.rawValue) says what --har records", hint: "add --har FILE")
             }
             return nil
         }
-        guard !path.isEmpty else { throw .usage("--har needs a file name") }
-        return (outputFile(path), HARLog.Settings(bodies: args.has(.harBodies), secrets: args.has(.harSecrets),
+        return (path, HARLog.Settings(bodies: args.has(.harBodies), secrets: args.has(.harSecrets),
                                       creatorVersion: BuildInfo.version))
     }
 }

@@ -19,11 +19,20 @@ package final class AtomicFile {
     /// Opens the temporary file.
     /// - Parameter mode: the new file's mode; nil keeps an existing target's mode, or gives a new
     ///   one 0666 less the umask, as `open(2)` would.
-    /// - Throws: `SwurlError.output` when the directory cannot take a new file.
+    /// - Throws: `SwurlError.output` when the directory cannot take a new file, `.usage` for a
+    ///   name longer than its file system allows.
     package init(replacing target: String, mode: mode_t? = nil) throws(SwurlError) {
         self.target = target
         let shown = AtomicFile.shown(target)
         let dir = OutputTarget.directory(of: target)
+        // A name past the file system's longest could be written to a temporary file and fail
+        // only at the rename, after the request went out (a POST's answer lost): refused now.
+        let nameBytes = ArgumentBytes.path(OutputTarget.name(of: target)).count - 1
+        let longest = pathconf(ArgumentBytes.path(dir), Int32(_PC_NAME_MAX))
+        if longest > 0, nameBytes > longest {
+            throw .usage("cannot write '\(shown)': its name is \(nameBytes) bytes, longer than the file system allows (\(longest))",
+                         hint: "give a shorter file name")
+        }
         // The temporary name is 14 bytes longer than the target's: for a name near the file
         // system's longest (255 bytes on ext4), it takes a shorter start of it.
         var base = OutputTarget.name(of: target)

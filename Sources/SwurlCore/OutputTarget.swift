@@ -104,7 +104,19 @@ package enum OutputTarget: Equatable, Sendable {
             }
             return fcntl(own, F_DUPFD_CLOEXEC, 0)
         }
-        return open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (leadsToRegularFile(target) ? O_APPEND : 0))
+        // Opening a FIFO waits for its reader; a signal cuts the wait (EINTR), which is a failure
+        // only when it was Ctrl-C or SIGTERM (the caller then says `interrupted`).
+        var fd: Int32
+        repeat {
+            fd = open(ArgumentBytes.path(target), O_WRONLY | O_CLOEXEC | (leadsToRegularFile(target) ? O_APPEND : 0))
+        } while fd < 0 && errno == EINTR && !Interrupt.requested
+        return fd
+    }
+
+    /// The failure to open `shown` for writing just now (errno): `interrupted` when Ctrl-C or
+    /// SIGTERM cut the open (a FIFO waiting for its reader), else the system's reason.
+    package static func openFailure(_ shown: String) -> SwurlError {
+        errno == EINTR ? .interrupted : .output("cannot write '\(shown)': \(systemErrorMessage(errno))")
     }
 
     /// Whether `path`, its links followed, is a regular file.

@@ -392,7 +392,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             fd = opened
         }
         guard fd >= 0 else {
-            throw SwurlError.output("cannot write '\(part)': \(systemErrorMessage(errno))")
+            throw OutputTarget.openFailure(part)
         }
         opened = true
         saving = true

@@ -28,7 +28,7 @@ package final class OutputFile: ByteSink {
             throw .output("cannot write '\(path)': it is a directory; give \(option) a file name in it: \(option) \(path)/NAME")
         case .direct(let target):
             let fd = OutputTarget.openInPlace(path, target: target)
-            guard fd >= 0 else { throw .output("cannot write '\(path)': \(systemErrorMessage(errno))") }
+            guard fd >= 0 else { throw OutputTarget.openFailure(path) }
             self.fd = fd
             atomic = nil
         case .file(let target):

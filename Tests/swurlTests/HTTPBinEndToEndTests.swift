@@ -215,6 +215,46 @@ final class InterruptTests: XCTestCase {
     }
 
 
+    /// Ctrl-C while an output waits for a FIFO's reader is an interruption, as anywhere else (it
+    /// was "cannot write …: Interrupted system call", exit 1); a long name is refused before the
+    /// request, as `-d` refuses one (it failed at the rename, after the request went out), and so
+    /// is an empty --report.
+    func testCtrlCWhileAnOutputWaitsForAFIFOsReaderIsAnInterruption() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let capture = try CaptureServer()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["POST", capture.base + "/x", "a=1", "-o", fifo]
+        p.standardOutput = FileHandle.nullDevice
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        waitForHandler(of: SIGINT, in: p.processIdentifier)
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(p.processIdentifier, SIGINT)
+        waitForExit(p)
+        XCTAssertEqual(endingSignal(p), SIGINT, "ended by SIGINT (130 in a shell)")
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "swurl: error: interrupted\n")
+        let long = dir + "/" + String(repeating: "n", count: 300)
+        for args in [["POST", capture.base + "/y", "a=1", "-o", long], ["POST", capture.base + "/y", "a=1", "--har", long]] {
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains("its name is 300 bytes, longer than the file system allows (255)"), r.stderr)
+        }
+        let lines = dir + "/lines"
+        try (capture.base + "/z\n").write(toFile: lines, atomically: true, encoding: .utf8)
+        let batch = try runSwurl(["batch", lines, "--report", long])
+        XCTAssertEqual(batch.status, 64, batch.stderr)
+        let empty = try runSwurl(["batch", lines, "--junit", ""])
+        XCTAssertEqual(empty.status, 64, empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("--junit needs a file name"), empty.stderr)
+        try capture.sync()
+        XCTAssertFalse(String(decoding: capture.capturedAll, as: UTF8.self).contains("/y") || String(decoding: capture.capturedAll, as: UTF8.self).contains("/z"),
+                       "nothing was sent")
+    }
+
     /// Ctrl-C stops a transfer cleanly and ends swurl by SIGINT (130 in a shell), as curl ends.
     func testSIGINTExitsWith130() throws {
         let p = Process()
