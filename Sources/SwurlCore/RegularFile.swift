@@ -22,7 +22,7 @@ package enum RegularFile {
 
     /// Opens `path` for reading if it is a regular file (links followed).
     package static func open(_ path: String) -> Opening {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = Glibc.open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(errno)
         }
