@@ -112,7 +112,7 @@ final class BatchRunner {
                 if !tooLong && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
                 parsed = tooLong
                     ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
-                    : Result { () throws(SwurlError) in try ArgumentParser.parse(ReplContext.withoutCommandName(try ShellWords.words(trimmed))) }
+                    : Result { () throws(SwurlError) in try ArgumentParser.parse(try ReplContext.pastedRequest(try ShellWords.words(trimmed))) }
                 // Lines that may ask on the terminal (a key's password, `-a USER`'s until it is
                 // typed) or wait are prepared in their turn, not while others run.
                 if ahead, case .success(let arguments) = parsed,

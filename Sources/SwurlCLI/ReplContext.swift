@@ -168,7 +168,7 @@ final class ReplContext {
             throw .usage("'\(TerminalSanitizer.clean(op.word))': redirection and pipes are not REPL syntax",
                          hint: "save the body with -o FILE or --download; to pipe a response, run 'swurl …' in the shell")
         }
-        let words = ReplContext.withoutCommandName(split.map(\.word))
+        let words = try ReplContext.pastedRequest(split.map(\.word))
         guard let first = words.first else { return .nothing }
         let rest = Array(words.dropFirst())
         switch first {
@@ -634,6 +634,17 @@ final class ReplContext {
     /// without the command's name.
     static func withoutCommandName(_ words: [String]) -> [String] {
         words.first == "swurl" ? Array(words.dropFirst()) : words
+    }
+
+    /// `withoutCommandName` for a line about to run as a request: a pasted `swurl certs …` (or
+    /// another command's word) is refused by name, not read as a request to the host `certs`.
+    /// - Throws: `SwurlError.usage`.
+    static func pastedRequest(_ words: [String]) throws(SwurlError) -> [String] {
+        let rest = withoutCommandName(words)
+        if words.first == "swurl", let word = rest.first, CommandTable.words.contains(word) {
+            throw .usage("'swurl \(word)' is a command of its own; a line here is a request", hint: "run 'swurl \(word) …' in the shell")
+        }
+        return rest
     }
 
     /// Options: a line's option replaces the defaults' values of the same option and of its exclusive set.

@@ -295,6 +295,18 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(result?["url"] as? String, try HTTPBin.url("/get"), r.text)
     }
 
+    /// A pasted `swurl repl …` or `swurl cache list` line is refused by name, in a batch and in a
+    /// REPL script (`repl` was sent as a request to the host `repl`, `list` read as an item).
+    func testAPastedCommandOfItsOwnIsRefusedByName() throws {
+        let batch = try runSwurl(["batch", "-", "-q"], stdin: Data("swurl repl http://127.0.0.1:9/\nswurl cache list\n".utf8))
+        XCTAssertEqual(batch.status, 64, batch.text + batch.stderr)
+        XCTAssertTrue(batch.text.contains("1 error 64 - -: 'swurl repl' is a command of its own"), batch.text)
+        XCTAssertTrue(batch.text.contains("2 error 64 - -: 'swurl cache' is a command of its own"), batch.text)
+        let repl = try runSwurl(["repl", "http://127.0.0.1:9/"], stdin: Data("swurl certs http://127.0.0.1:9/\n".utf8))
+        XCTAssertEqual(repl.status, 64, repl.stderr)
+        XCTAssertTrue(repl.stderr.contains("'swurl certs' is a command of its own"), repl.stderr)
+    }
+
     /// Stdin redirected from a directory is refused before the reports are opened (they were
     /// replaced by empty ones, as a directory named as the input no longer does).
     func testStdinFromADirectoryLeavesTheLastReportsAsTheyWere() throws {
