@@ -87,7 +87,7 @@ package struct CurlResult: Sendable {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
             // The user's URL was checked before sending: at transfer time these come from the
             // server (a reply that is not HTTP, a redirect to a scheme swurl does not speak).
-            return .transport(message, hint: "the server did not answer in HTTP")
+            return .transport(message, hint: "the server's reply does not follow HTTP (a malformed head, or not HTTP at all)")
         case CURLE_OPERATION_TIMEDOUT:
             // A request's transfer words its own timeouts (`Transfer.end`); here: a handshake
             // (`certs`, `reach`) that timed out is a timeout (2), not a transport failure (1).

@@ -214,7 +214,8 @@ package final class Transfer: EasyTransferHandler {
         // one after another, which libcurl 7.88 does not decode, or trailing bytes). Its words
         // ("Failed writing received data to disk") would send the user to check the disk.
         if !rc.succeeded, rc.writeFailed, decodedABody, let coding = lastHead?.headers.combined("Content-Encoding") {
-            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(coding.trimmingSpaces()))) could not be decoded: bytes follow the end of its compressed data (several gzip members one after another, or stray bytes), and libcurl decodes only the first",
+            let why = coding.lowercased().containsText("gzip") ? "several gzip members one after another, or stray bytes" : "stray bytes"
+            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(coding.trimmingSpaces()))) could not be decoded: bytes follow the end of its compressed data (\(why)), and libcurl decodes only the first",
                              hint: "save the bytes as sent with -d -o FILE")
         }
         if !rc.succeeded {

@@ -124,11 +124,12 @@ final class OfflineAndErrorTests: XCTestCase {
     func testNonHTTPServerIsATransportError() throws {
         var notHTTP = SequenceServer.Reply("200 OK")
         notHTTP.head = "NOT HTTP AT ALL\r\n\r\n"
-        for reply in [notHTTP, SequenceServer.Reply("99999 Weird")] {
+        // A malformed HTTP head is said to be one (it was "did not answer in HTTP" too).
+        for (reply, said) in [(notHTTP, "did not answer in HTTP"), (SequenceServer.Reply("99999 Weird"), "does not follow HTTP (a malformed head")] {
             let server = try SequenceServer([reply])
             let r = try runSwurl([server.url("/x")])
             XCTAssertEqual(r.status, 1, r.stderr)
-            XCTAssertTrue(r.stderr.contains("did not answer in HTTP"), r.stderr)
+            XCTAssertTrue(r.stderr.contains(said), r.stderr)
         }
     }
 
