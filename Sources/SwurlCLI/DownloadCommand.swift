@@ -132,7 +132,7 @@ enum DownloadCommand: SwurlCommand {
             // A response that began (and was cut, timed out or stopped by Ctrl-C) set its cookies:
             // the session keeps them, as a request's does; so does a redirect's before a later
             // hop failed.
-            if file.sawResponse || session.answered {
+            if file.sawResponse || session.answered || session.cookiesSetBeforeFailure {
                 do { try stored?.save(options: options, transfer: transferOptions, session: session, environment: environment) } catch {
                     Swurl.report(error, environment: environment)
                 }

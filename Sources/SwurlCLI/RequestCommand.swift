@@ -142,7 +142,7 @@ enum RequestCommand: SwurlCommand {
             // The server answered: the session keeps what it set (cookies), whatever stopped the
             // body afterwards (a reader that went away, Ctrl-C), as a download's does; so does a
             // redirect's response when a later hop fails.
-            if printer.responseHead != nil || session.answered { _ = saveSession() }
+            if printer.responseHead != nil || session.answered || session.cookiesSetBeforeFailure { _ = saveSession() }
             // --timing for a transfer that failed (a timeout, a body cut short) too, as curl's
             // -w writes its line whatever happened: what it measured until then.
             if let failed = session.failedHopTiming { Swurl.printTiming(failed, options, environment) }

@@ -37,6 +37,9 @@ package final class Exchange {
     /// Whether a hop's response arrived whole (a redirect's too): its server may have set
     /// cookies, which a session keeps even when a later hop fails.
     package private(set) var answered = false
+    /// The exchange failed after a server set a cookie (in a head cut short, say): a session
+    /// is saved then too.
+    package private(set) var cookiesSetBeforeFailure = false
     /// The hosts the hops' URLs named (lower case, without brackets), whose cookies a session keeps.
     private var reachedHosts: Set<String> = []
     /// The keys (`SessionCookie.key`) of the stored cookies handed to the engine: those of the
@@ -145,6 +148,9 @@ package final class Exchange {
             // session: its cookies are what the engine holds now (those handed to it, and any the
             // response set), not none, which would delete the host's stored cookies.
             keepEngineCookies()
+            // libcurl's engine takes each Set-Cookie as it arrives: a head cut short after one
+            // (a NUL in a later field) still set it, and the session keeps it, as curl's jar does.
+            if cookiesAfterExchange.contains(where: { !cookiesHanded.contains($0.key) }) { cookiesSetBeforeFailure = true }
             throw error
         }
     }

@@ -516,6 +516,19 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(download.err.contains("as sent: Content-Encoding gzip, x-foo, not decoded"), download.err)
     }
 
+    /// A head cut short after a Set-Cookie (a NUL in a later field) fails (1), and the session
+    /// keeps the cookie libcurl's engine took, as curl's jar and a batch's do (it was not saved).
+    func testASessionKeepsACookieSetBeforeAHeadFailed() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        for (args, file) in [([s.url("/cookie-then-nul")], "one.json"), (["-d", "-o", dir + "/out", s.url("/cookie-then-nul")], "dl.json")] {
+            let r = try run(["--session", dir + "/" + file] + args, directory: dir)
+            XCTAssertEqual(r.status, 1, r.err)
+            let saved = (try? String(contentsOfFile: dir + "/" + file, encoding: .utf8)) ?? ""
+            XCTAssertTrue(saved.contains("\"early\""), "\(file): \(saved)")
+        }
+    }
+
     func testRedirectLoop() throws {
         let s = try server()
         let r = try run(["-F", s.url("/loop")])
