@@ -101,6 +101,12 @@ enum ConfigFile {
         }
     }
 
+    /// Whether `path` (links followed) is the running user's own file.
+    static func ownedByUser(_ path: String) -> Bool {
+        var st = stat()
+        return stat(ArgumentBytes.path(path), &st) == 0 && st.st_uid == geteuid()
+    }
+
     /// The file's bytes; nil when it does not exist (and was not named by the user).
     /// - Throws: `SwurlError.badData` (65) when another user could have changed it (`FileTrust`).
     static func readFile(_ path: String, explicit: Bool) throws(SwurlError) -> [UInt8]? {
@@ -112,8 +118,9 @@ enum ConfigFile {
         case .opened(let opened): fd = opened
         case .missing where !explicit: return nil
         // A default path the user cannot read (another user's $HOME after su or sudo -u) is
-        // no config of theirs: as if there were none.
-        case .failed(let e) where !explicit && (e == EACCES || e == EPERM): return nil
+        // no config of theirs: as if there were none. The user's own file is theirs: its
+        // options (a proxy, pins) are not dropped without a word.
+        case .failed(let e) where !explicit && (e == EACCES || e == EPERM) && !ConfigFile.ownedByUser(path): return nil
         case .missing:
             throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(ArgumentBytes.shown(path))): \(String(cString: strerror(ENOENT)))",
                              hint: hint)

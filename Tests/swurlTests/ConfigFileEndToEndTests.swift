@@ -44,6 +44,27 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(try runSwurl([try HTTPBin.url("/get"), "--overwrite"], environment: env).status, 64)
     }
 
+    /// The user's own config file that they cannot read is an error (66) naming it, as a named
+    /// one is: its options (a proxy, pins) were dropped without a word. Another user's (after
+    /// su) still reads as none.
+    func testTheUsersOwnUnreadableConfigIsAnError() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to run swurl as another user") }
+        let (env, file) = try TestPaths.config("--timeout 5\n")
+        let home = try XCTUnwrap(env["XDG_CONFIG_HOME"])
+        for path in [home, home + "/swurl", file] { XCTAssertEqual(chown(path, 65534, 65534), 0, path) }
+        XCTAssertEqual(chmod(file, 0), 0)
+        func run() throws -> (status: Int32, stdout: Data, stderr: String) {
+            try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.binary, "--offline", ":9/x"],
+                           environment: ["XDG_CONFIG_HOME": home, "HOME": home, "PATH": "/usr/bin:/bin"], check: false)
+        }
+        let own = try run()
+        XCTAssertEqual(own.status, 66, own.stderr)
+        XCTAssertTrue(own.stderr.contains("cannot read the config file \(file): Permission denied"), own.stderr)
+        XCTAssertEqual(chown(file, 0, 0), 0)
+        let theirs = try run()
+        XCTAssertEqual(theirs.status, 0, theirs.stderr)
+    }
+
     /// A config file another user could have written is refused with 65, naming the file, why
     /// and the fix, before anything is sent: not the planted `--proxy`, not the request.
     func testAConfigFileOthersCouldChangeIsRefused() throws {
