@@ -23,8 +23,10 @@ struct CurlCommandExport {
     /// - Throws: `SwurlError.usage` when a multipart part cannot be written for curl's `-F`
     ///   so that curl sends the same part (`formArguments`).
     func render() throws(SwurlError) -> (command: [UInt8], warnings: [String]) {
-        // The printed command must not send in clear what swurl itself refuses to.
+        // The printed command must not send in clear what swurl itself refuses to, nor user info
+        // swurl refuses to send (a line feed, bytes that are not UTF-8).
         try Exchange.refusePinOverPlainHTTP(request.url, transfer.security)
+        _ = try Exchange.userInfo(of: request.url)
         var lines: [[UInt8]] = []
         var warnings: [String] = []
         if options.outputPath != nil || options.download {

@@ -59,7 +59,8 @@ final class ReplContext {
         var positionals = args.positionals[...]
         var startBase: String?
         if let first = positionals.first, !ReplContext.isItem(first) {
-            startBase = try ReplContext.absoluteBase(first, defaultScheme: args.value(.defaultScheme) ?? "http")
+            // Encoded as `cd` and a one-shot URL are (`/s p` as `/s%20p`, a Latin-1 byte as `%E9`).
+            startBase = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(first), defaultScheme: args.value(.defaultScheme) ?? "http")
             positionals = positionals.dropFirst()
         }
         initialBase = startBase

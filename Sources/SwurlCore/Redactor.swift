@@ -134,8 +134,11 @@ package enum Redactor {
     /// A URL as given, for a message saying it is invalid: its password masked however it is
     /// written (`userinfoEnd` over all of it after `://`, blanks and all: a password the URL did
     /// not percent-encode may hold anything), and cut after 200 characters (a file read into a
-    /// query item can make it megabytes long).
-    package static func givenURL(_ text: String) -> String {
+    /// query item can make it megabytes long), and what a terminal would not show escaped (a
+    /// line feed in it began a line of its own that could pose as another message).
+    package static func givenURL(_ text: String) -> String { TerminalSanitizer.clean(maskedGivenURL(text)) }
+
+    private static func maskedGivenURL(_ text: String) -> String {
         // Bytes that are not UTF-8 (kept as escapes, `ArgumentBytes`) are shown as \xFF.
         let text = ArgumentBytes.hasEscapes(text) ? ArgumentBytes.shown(text) : text
         // A credential item typed where the URL goes (`swurl 'Authorization:Bearer T' URL`), as

@@ -20,8 +20,12 @@ package struct CurlURL: Sendable, Equatable {
     package var user: String?
     package var password: String?
 
-    /// `host` or `host:port` as in a Host header.
-    package var hostHeader: String { port.map { "\(host):\($0)" } ?? host }
+    /// The port the URL names or its scheme's (443 for https, else 80).
+    package var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
+
+    /// `host`, or `host:port` for a port other than the scheme's, as libcurl sends the Host
+    /// header (`http://h:80/` goes as `Host: h`).
+    package var hostHeader: String { port.map { $0 == (scheme == "https" ? 443 : 80) ? host : "\(host):\($0)" } ?? host }
 
     /// Parses an absolute URL.
     /// - Throws: `SwurlError.usage` with libcurl's reason when it is not a valid URL.
@@ -114,8 +118,10 @@ package struct CurlURL: Sendable, Equatable {
     }
 
     /// `%XX` sequences replaced by their bytes (invalid UTF-8 becomes U+FFFD; control bytes stay).
+    /// Bytes that are not UTF-8 are kept as `ArgumentBytes` escapes (they read as U+FFFD), so
+    /// that a user name or password holding them can be refused by name.
     static func percentDecoded(_ s: String) -> String {
-        String(decoding: URLText.percentDecodedBytes(s), as: UTF8.self)
+        ArgumentBytes.decode(URLText.percentDecodedBytes(s))
     }
 }
 

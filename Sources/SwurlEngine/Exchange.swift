@@ -104,6 +104,23 @@ package final class Exchange {
     /// A pin is checked in the TLS handshake; plain http has none, so the pin would pass
     /// unchecked and credentials go out in clear (a URL typed without https://). Refused, as a
     /// redirect to http under a pin is, before anything is sent (or exported with `--curl`).
+    /// The user name and password a URL's user info gives (percent-decoded), checked as `-a`'s
+    /// are: text a header line can carry, in UTF-8 (a Latin-1 `%E9` went out as U+FFFD, a raw
+    /// byte as swurl's escape for it). Nil without user info or for a URL that does not parse
+    /// (its own error comes elsewhere). `--curl` asks it too, so its command never carries what
+    /// swurl would refuse.
+    /// - Throws: `SwurlError.usage` naming the part.
+    package static func userInfo(of urlText: String) throws(SwurlError) -> (user: String, password: String?)? {
+        guard let url = try? CurlURL(parsing: urlText), let user = url.user else { return nil }
+        for (part, what) in [(user, "the user name in the URL"), (url.password ?? "", "the password in the URL")] {
+            try HeaderValue.check(part, what)
+            if ArgumentBytes.hasEscapes(part) {
+                throw .usage("\(what) is not valid UTF-8 text", hint: "swurl sends credentials as UTF-8 text")
+            }
+        }
+        return (user, url.password)
+    }
+
     package static func refusePinOverPlainHTTP(_ url: String, _ security: SecurityPolicy) throws(SwurlError) {
         guard security.hasPins, let origin = try? Origin(url: url), origin.scheme != "https" else { return }
         throw .trust("\(origin) is plain http: the pin (--pin-pubkey, --pin-cert) is checked in a TLS handshake, and there is none",
@@ -657,12 +674,11 @@ package final class Exchange {
         let userInfoURL = Exchange.hasUserInfo(current.url) ? current.url : sameOrigin ? initialURLWithUserInfo : nil
         // After an https → http downgrade no netrc password goes out in the clear.
         let downgraded = initialOrigin.scheme == "https" && origin.scheme != "https"
-        if credentials == nil, let userInfoURL, let url = try? CurlURL(parsing: userInfoURL), let user = url.user {
+        if credentials == nil, let userInfoURL, let (user, password) = try Exchange.userInfo(of: userInfoURL) {
             // `http://user:pass@host/`: the header is made here, as for --auth, so --offline
             // shows the Authorization that is sent (libcurl adds none when one is given).
-            try HeaderValue.check(user, "the user name in the URL")
-            try HeaderValue.check(url.password ?? "", "the password in the URL")
-            credentials = Credentials(user: user, password: url.password ?? "")
+            let url = (user: user, password: password)
+            credentials = Credentials(user: user, password: password ?? "")
             source = "the URL's user info"
             // `http://user@host/` without a password: the netrc entry for that host and login
             // gives it, as curl's does.

@@ -67,7 +67,7 @@ package struct ReachabilityTarget: Sendable {
         var h = url.host
         if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
         self.host = h
-        self.port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        self.port = url.effectivePort
         self.tls = url.scheme == "https"
         self.family = family
         self.policy = policy

@@ -17,6 +17,37 @@ final class OfflineAndErrorTests: XCTestCase {
     }
 
     /// --check-status and --timing with --offline had nothing to look at and said nothing.
+    /// Found comparing the doors on many URLs: `--offline` showed `Host: h:80` where libcurl
+    /// sends `Host: h`; the REPL's first base URL was not percent-encoded as `cd`'s and a one-shot
+    /// URL are; a line feed in an invalid URL began a line of its own in the message; user info
+    /// that is not UTF-8 went out as U+FFFD or swurl's escapes, and `--curl` printed a password
+    /// with a line feed that every other door refuses.
+    func testURLsAreShownAndCheckedAsTheyAreSent() throws {
+        let capture = try CaptureServer()
+        for (url, host) in [("http://localhost:80/o", "localhost"), ("https://localhost:443/o", "localhost"),
+                            ("http://localhost:8080/o", "localhost:8080")] {
+            let r = try runSwurl(["--offline", url])
+            XCTAssertTrue(r.text.contains("\r\nHost: \(host)\r\n") || r.text.contains("\nHost: \(host)\n"), "\(url): \(r.text)")
+        }
+        let sent = try runSwurl([capture.base + "/x"])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        let repl = try runSwurl(["repl", capture.base + "/s p"], stdin: Data("get x\n".utf8))
+        XCTAssertEqual(repl.status, 0, repl.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("GET /s%20p/x HTTP/1.1\r\n"),
+                      String(decoding: capture.captured, as: UTF8.self))
+        let bad = try runSwurl(["--offline", "http://u:p@exa\nswurl: warning: x/"])
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        XCTAssertFalse(bad.stderr.contains("\nswurl: warning"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("u:****@exa\\nswurl"), bad.stderr)
+        for (args, said) in [(["--offline", "http://u:%E9@127.0.0.1:9/"], "the password in the URL is not valid UTF-8 text"),
+                             (["--curl", "http://u:p%0a@127.0.0.1:9/"], "the password in the URL: a line feed")] {
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains(said), r.stderr)
+            XCTAssertEqual(r.stdout, Data(), "nothing printed")
+        }
+    }
+
     func testOfflineNotesWhatLooksAtAResponse() throws {
         let both = try runSwurl(["--offline", "--check-status", "--timing", ":9/x"])
         XCTAssertEqual(both.status, 0, both.stderr)
