@@ -39,6 +39,13 @@ package enum URLBuilder {
                 throw .usage("unsupported URL scheme '\(scheme)' in '\(Redactor.givenURL(raw))'", hint: "swurl speaks http and https")
             }
         } else {
+            // `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http`.
+            let lower = text.lowercased()
+            if let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }) {
+                let rest = text.dropFirst(scheme.count + 1).drop { $0 == "/" }
+                throw .usage("invalid URL '\(Redactor.givenURL(raw))': '\(scheme):' needs two slashes",
+                             hint: "write \(scheme)://\(Redactor.givenURL(String(rest)))")
+            }
             text = "\(defaultScheme)://" + text
         }
         return text

@@ -40,6 +40,9 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertFalse(bad.stderr.contains("\nswurl: warning"), bad.stderr)
         XCTAssertTrue(bad.stderr.contains("u:****@exa\\nswurl"), bad.stderr)
         for (args, said) in [(["--offline", "http://u:%E9@127.0.0.1:9/"], "the password in the URL is not valid UTF-8 text"),
+                             // A slash short: it went to a host named `http`.
+                             (["--offline", "http:/127.0.0.1:9/a"], "'http:' needs two slashes"),
+                             (["--offline", "HTTPS:127.0.0.1:9/a"], "'https:' needs two slashes"),
                              (["--curl", "http://u:p%0a@127.0.0.1:9/"], "the password in the URL: a line feed")] {
             let r = try runSwurl(args)
             XCTAssertEqual(r.status, 64, r.stderr)
