@@ -42,7 +42,7 @@ final class BatchBody: TransferDelegate {
         // A new response (a retry after a cut): the same file, started again.
         if fd >= 0 {
             guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
-                throw SwurlError.output("cannot write '\(AtomicFile.shown(partPath ?? ""))': \(systemErrorMessage(errno))")
+                throw SwurlError.output("writing to line \(line)'s body in '\(AtomicFile.shown(outputDir ?? ""))' failed: \(systemErrorMessage(errno))")
             }
         } else {
             try makePart()
@@ -51,7 +51,8 @@ final class BatchBody: TransferDelegate {
 
     func transferDidReceiveBody(_ b: UnsafeRawBufferPointer) throws {
         judge.received(body: b)
-        if fd >= 0, let partPath { try writeAll(fd, b, describing: partPath) }
+        // Named as the user knows it: the line's body in --output-dir, not its hidden temporary name.
+        if fd >= 0, let outputDir { try writeAll(fd, b, describing: "line \(line)'s body in '\(AtomicFile.shown(outputDir))'") }
     }
 
     /// Makes the temporary file beside the final names, with the mode `open(2)` would give a new

@@ -295,6 +295,22 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(result?["url"] as? String, try HTTPBin.url("/get"), r.text)
     }
 
+    /// A body that fills the disk fails its line naming the line's body in --output-dir (it named
+    /// the hidden temporary file), and leaves no file (in a private mount namespace: a 64 KiB tmpfs).
+    func testABodyThatFillsTheDiskNamesItsLineAndLeavesNothing() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root for a mount namespace") }
+        let dir = TestPaths.temporaryDirectory()
+        let mnt = dir + "/mnt"
+        try FileManager.default.createDirectory(atPath: mnt, withIntermediateDirectories: true)
+        let lines = try input([try HTTPBin.url("/bytes/102400")])
+        let r = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c",
+            "mount -t tmpfs -o size=64k tmpfs \"$1\" && \"$2\" batch \"$3\" --output-dir \"$1\" -q; echo \"exit $?\"; ls -A \"$1\"",
+            "sh", mnt, TestPaths.binary, lines], check: false)
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertTrue(out.contains("1 error 1 GET ") && out.contains("writing to line 1's body in '\(mnt)' failed: No space left on device"), out + r.stderr)
+        XCTAssertTrue(out.hasSuffix("exit 1\n"), "nothing left in the directory: \(out)")
+    }
+
     /// A pasted `swurl repl …` or `swurl cache list` line is refused by name, in a batch and in a
     /// REPL script (`repl` was sent as a request to the host `repl`, `list` read as an item).
     func testAPastedCommandOfItsOwnIsRefusedByName() throws {
