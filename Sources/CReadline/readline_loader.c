@@ -39,6 +39,7 @@ static rl_getc_func_t **v_rl_getc_function;
 static int *v_rl_attempted_completion_over;
 static int *v_rl_completion_suppress_append;
 static char **v_rl_line_buffer;
+static unsigned long *v_rl_readline_state;
 
 #define RESOLVE(handle, target, name) \
     do { \
@@ -77,6 +78,7 @@ int sw_rl_load(void) {
     RESOLVE(h, v_rl_attempted_completion_over, "rl_attempted_completion_over");
     RESOLVE(h, v_rl_completion_suppress_append, "rl_completion_suppress_append");
     RESOLVE(h, v_rl_line_buffer, "rl_line_buffer");
+    RESOLVE(h, v_rl_readline_state, "rl_readline_state");
     loaded = 1;
     return 0;
 }
@@ -115,6 +117,16 @@ void sw_rl_clear_line(void) {
 }
 
 void sw_rl_empty_line(void) { p_rl_replace_line("", 0); }
+
+// Whether readline is in the middle of something a key would continue: a history search, a
+// numeric argument, the key after ESC or of a multi-key sequence, a vi motion. Ctrl-C must end
+// that too (its abort key, C-g), or the next keys go on with it.
+int sw_rl_in_modal_state(void) {
+    const unsigned long modal = 0x0000010UL /* METANEXT */ | 0x0000080UL /* ISEARCH */ | 0x0000100UL /* NSEARCH */
+        | 0x0000200UL /* SEARCH */ | 0x0000400UL /* NUMERICARG */ | 0x0100000UL /* VIMOTION */
+        | 0x0200000UL /* MULTIKEY */ | 0x0800000UL /* CHARSEARCH */;
+    return (*v_rl_readline_state & modal) != 0;
+}
 
 void sw_rl_restore_terminal(void) { p_rl_cleanup_after_signal(); }
 

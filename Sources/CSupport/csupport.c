@@ -87,6 +87,18 @@ void sw_install_sigterm_handler(void) {
     pthread_sigmask(SIG_UNBLOCK, &alarmSet, NULL);
 }
 int sw_interrupted(void) { return sw_sigint_seen != 0; }
+// The Swift runtime's backtracer takes SIGQUIT (Ctrl-\) to print a crash report and wait for a
+// key, while the transfer went on; swurl ends by it, as curl does (a shell says 131). One the
+// parent set to be ignored stays ignored.
+void sw_default_sigquit(void) {
+    struct sigaction old;
+    if (sigaction(SIGQUIT, NULL, &old) == 0 && old.sa_handler == SIG_IGN) return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGQUIT, &sa, NULL);
+}
 // Ctrl-C stopped the work and its outputs are written: the process ends by SIGINT, as curl's
 // does, so that a shell running it in a loop stops too (bash goes on after a child that merely
 // exited 130); a shell still says 130. Only when SIGINT came and the handler is ours.

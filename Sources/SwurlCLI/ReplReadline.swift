@@ -145,6 +145,10 @@ enum ReplReadline {
     /// discarded what was typed ahead).
     static func nextKey(_ stream: UnsafeMutablePointer<FILE>?) -> Int32 {
         guard let stream else { return EOF }
+        if ReplState.clearAfterAbort {
+            ReplState.clearAfterAbort = false
+            sw_rl_clear_line()
+        }
         while true {
             if ReplState.continuing && Interrupt.requested {
                 // Ctrl-C at `> `: the line is emptied and ended, and the command dropped.
@@ -152,6 +156,14 @@ enum ReplReadline {
                 ReplState.abandoned = true
                 sw_rl_empty_line()
                 return 10
+            }
+            if Interrupt.requested && sw_rl_in_modal_state() != 0 {
+                // Ctrl-C in a history search (Ctrl-R), a numeric argument or after ESC: readline
+                // ends it first (C-g, its abort key), then the line is cleared; cleared alone, the
+                // search went on and Enter ran the entry it found.
+                Interrupt.arm()
+                ReplState.clearAfterAbort = true
+                return 7
             }
             clearLineAfterInterrupt()
             let key = sw_read_key(fileno(stream))
@@ -203,6 +215,9 @@ enum ReplState {
     /// Whether readline is reading a command's next line (`> `), and whether Ctrl-C dropped it.
     nonisolated(unsafe) static var continuing = false
     nonisolated(unsafe) static var abandoned = false
+    /// Ctrl-C came in a search or a numeric argument: readline was handed its abort key, and
+    /// the line is cleared at the next key read.
+    nonisolated(unsafe) static var clearAfterAbort = false
     /// Where the prompt is drawn when not on stdout (stdout is a file: stderr).
     nonisolated(unsafe) static var promptStream: UnsafeMutablePointer<FILE>?
 }

@@ -41,13 +41,11 @@ final class ReportBody {
             return
         }
         let dir = environment.variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = ArgumentBytes.path(dir + "/swurl-report-XXXXXX")
-        let fd = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else {
+        guard let made = AtomicFile.makeTemporary(dir + "/swurl-report-XXXXXX") else {
             throw .output("cannot create a spool file for \(option) in '\(dir)': \(systemErrorMessage(errno))")
         }
-        unlink(template)
-        spool = fd
+        unlink(ArgumentBytes.path(made.path))
+        spool = made.fd
     }
 
     deinit { if let spool { close(spool) } }

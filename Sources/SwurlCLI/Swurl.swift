@@ -12,6 +12,8 @@ package enum Swurl {
         // A reader that goes away (`swurl URL | head -c 10`) makes a write fail with EPIPE rather
         // than end the process: the HAR, the reports and the session are still written.
         _ = signal(SIGPIPE, SIG_IGN)
+        // Ctrl-\ ends swurl by SIGQUIT, as curl (the Swift runtime's crash report took it).
+        Interrupt.quitEndsTheProcess()
         do {
             return try run(arguments: arguments, environment: environment).rawValue
         } catch {

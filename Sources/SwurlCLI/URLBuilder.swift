@@ -41,7 +41,9 @@ package enum URLBuilder {
         } else {
             // `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http`.
             let lower = text.lowercased()
-            if let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }) {
+            // `http:8080/x` is the host `http` on port 8080 (as curl reads it).
+            if let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }),
+               !URLText.isPortThenPath(text.dropFirst(scheme.count + 1)) {
                 let rest = text.dropFirst(scheme.count + 1).drop { $0 == "/" }
                 throw .usage("invalid URL '\(Redactor.givenURL(raw))': '\(scheme):' needs two slashes",
                              hint: "write \(scheme)://\(Redactor.givenURL(String(rest)))")

@@ -36,7 +36,8 @@ package final class AtomicFile {
         // The temporary name is 14 bytes longer than the target's: for a name near the file
         // system's longest (255 bytes on ext4), it takes a shorter start of it.
         var base = OutputTarget.name(of: target)
-        while ArgumentBytes.path("." + base + ".swurl-XXXXXX").count - 1 > 255, !base.isEmpty { base.removeLast() }
+        let limit = longest > 0 ? longest : 255
+        while ArgumentBytes.path("." + base + ".swurl-XXXXXX").count - 1 > limit, !base.isEmpty { base.removeLast() }
         guard let made = AtomicFile.makeTemporary(dir + "/." + base + ".swurl-XXXXXX") else {
             throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(errno))")
         }

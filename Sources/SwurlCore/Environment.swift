@@ -67,11 +67,7 @@ package struct Environment {
             entry.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
                 let all = UnsafeBufferPointer(start: bytes, count: length)
                 if let eq = all.firstIndex(of: UInt8(ascii: "=")) {
-                    // A value's bytes that are not UTF-8 (a Latin-1 HOME) are carried as arguments'
-                    // are (`ArgumentBytes`), so a path names its own file, not one with U+FFFD.
-                    let value = all[(eq + 1)...]
-                    vars[String(decoding: all[..<eq], as: UTF8.self)] = value.contains(where: { $0 >= 0x80 })
-                        ? ArgumentBytes.decode(Array(value)) : String(decoding: value, as: UTF8.self)
+                    vars[String(decoding: all[..<eq], as: UTF8.self)] = String(decoding: all[(eq + 1)...], as: UTF8.self)
                 }
             }
             p += 1

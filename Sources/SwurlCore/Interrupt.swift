@@ -31,6 +31,11 @@ package enum Interrupt {
     /// says 130 either way). Does nothing unless SIGINT came and swurl's handler has it.
     package static func endByInterrupt() { sw_end_by_interrupt() }
 
+    /// Ctrl-\ (SIGQUIT) ends the process by the signal, as curl's (the Swift runtime's crash
+    /// reporter had it: a crash report, a wait for a key, the transfer going on), unless the
+    /// parent set it to be ignored.
+    package static func quitEndsTheProcess() { sw_default_sigquit() }
+
     /// Once the outputs are written: SIGTERM's and SIGHUP's default actions back, and the process
     /// ended by one that came meanwhile (none is lost between a last check and the exit).
     package static func settleTermination() { sw_settle_termination() }

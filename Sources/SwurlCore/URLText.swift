@@ -40,6 +40,14 @@ package enum URLText {
     /// (`localhost:8080/x`, `api.example.org:443`, `[::1]:8080`): a URL without its scheme, as the
     /// one-shot command takes it. HOST is `localhost`, a name or address with a dot, or a
     /// bracketed IPv6 address, so a header item such as `X-Count:5` is never one.
+    /// Whether `text` is a port (digits) and nothing else or then a path, query or fragment
+    /// (`8080`, `8080/x`, `8080?q`): what follows `host:` in `http:8080/x`.
+    package static func isPortThenPath(_ text: Substring) -> Bool {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let rest = text.dropFirst(digits.count)
+        return !digits.isEmpty && (rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#")
+    }
+
     package static func isHostPort(_ text: String) -> Bool {
         let u = Array(text.utf8)
         let end = u.firstIndex { "/?#".utf8.contains($0) } ?? u.count

@@ -167,7 +167,11 @@ package final class Exchange {
             keepEngineCookies()
             // libcurl's engine takes each Set-Cookie as it arrives: a head cut short after one
             // (a NUL in a later field) still set it, and the session keeps it, as curl's jar does.
-            if cookiesAfterExchange.contains(where: { !cookiesHanded.contains($0.key) }) { cookiesSetBeforeFailure = true }
+            let stored = Dictionary((options.sessionCookies ?? []).map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+            if cookiesAfterExchange.contains(where: { c in
+                guard cookiesHanded.contains(c.key), let before = stored[c.key] else { return true }
+                return before.value != c.value || before.expires != c.expires
+            }) { cookiesSetBeforeFailure = true }
             throw error
         }
     }
@@ -677,12 +681,11 @@ package final class Exchange {
         if credentials == nil, let userInfoURL, let (user, password) = try Exchange.userInfo(of: userInfoURL) {
             // `http://user:pass@host/`: the header is made here, as for --auth, so --offline
             // shows the Authorization that is sent (libcurl adds none when one is given).
-            let url = (user: user, password: password)
             credentials = Credentials(user: user, password: password ?? "")
             source = "the URL's user info"
             // `http://user@host/` without a password: the netrc entry for that host and login
             // gives it, as curl's does.
-            if url.password == nil, !downgraded, let netrc = options.netrc,
+            if password == nil, !downgraded, let netrc = options.netrc,
                let entry = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin, user: user) {
                 credentials = entry
                 source = "the netrc entry for \(origin.host)"

@@ -115,7 +115,7 @@ def handle(conn):
         elif p == '/nul-header':
             send(b'HTTP/1.1 200 OK\r\nX-Nul: a\x00b\r\nContent-Length: 2\r\n\r\nok')
         elif p == '/cookie-then-nul':
-            send(b'HTTP/1.1 200 OK\r\nSet-Cookie: early=1; Path=/\r\nX-Nul: a\x00b\r\nContent-Length: 2\r\n\r\nok')
+            send(b'HTTP/1.1 200 OK\r\nSet-Cookie: early=' + q.get('v', '1').encode() + b'; Path=/\r\nX-Nul: a\x00b\r\nContent-Length: 2\r\n\r\nok')
         elif p == '/evil-reason':
             send(answer(b'200 OK\x1b]0;pwned\x07\x1b[31mRED', [(b'Content-Type', b'text/plain')], b'ok\n'))
         elif p == '/markup-reason':

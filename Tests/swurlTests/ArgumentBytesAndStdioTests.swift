@@ -90,20 +90,6 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
         }
     }
 
-    /// An environment variable's bytes that are not UTF-8 name their own file: a config file
-    /// named `caf\xE9` was looked for as `caf\u{FFFD}` (exit 66), so its options were never read.
-    func testAPathInTheEnvironmentKeepsItsBytes() throws {
-        let dir = TestPaths.temporaryDirectory()
-        let name = [UInt8](dir.utf8) + [UInt8]("/caf".utf8) + [0xE9]
-        let fd = open(name.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        _ = "--timeout abc\n".withCString { write(fd, $0, 14) }
-        close(fd)
-        let r = try shell("SWURL_CONFIG=$'\(dir)/caf\\xe9' \"$SWURL\" --offline :9/x")
-        XCTAssertEqual(r.status, 64, r.stderr)
-        XCTAssertTrue(r.stderr.contains("caf\\xE9:1: --timeout"), r.stderr)
-    }
-
     /// An option value that is not UTF-8 is refused on every door, as on the command line: the
     /// config file, a batch line and a REPL line sent swurl's escapes for the bytes (a password
     /// `p\xE4ss` went as the UTF-8 of U+10FFE4), and its secret is masked in the message.

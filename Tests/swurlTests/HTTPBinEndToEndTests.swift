@@ -255,6 +255,27 @@ final class InterruptTests: XCTestCase {
                        "nothing was sent")
     }
 
+    /// Ctrl-\ (SIGQUIT) during a transfer ends swurl by the signal, as curl: the Swift runtime's
+    /// crash reporter printed "Program crashed", waited for a key, and the transfer went on.
+    func testSIGQUITEndsATransfer() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = [try HTTPBin.url("/delay/8")]
+        p.standardOutput = FileHandle.nullDevice
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        waitForHandler(of: SIGINT, in: p.processIdentifier)
+        Thread.sleep(forTimeInterval: 0.5)
+        let sent = Date()
+        kill(p.processIdentifier, SIGQUIT)
+        waitForExit(p)
+        XCTAssertEqual(endingSignal(p), SIGQUIT)
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 5, "ended by the signal, not at the response")
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertFalse(text.contains("crashed"), text)
+    }
+
     /// Ctrl-C stops a transfer cleanly and ends swurl by SIGINT (130 in a shell), as curl ends.
     func testSIGINTExitsWith130() throws {
         let p = Process()

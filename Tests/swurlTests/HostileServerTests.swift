@@ -527,6 +527,10 @@ final class HostileServerTests: XCTestCase {
             let saved = (try? String(contentsOfFile: dir + "/" + file, encoding: .utf8)) ?? ""
             XCTAssertTrue(saved.contains("\"early\""), "\(file): \(saved)")
         }
+        // A stored cookie the cut head changed (rotated) is kept with its new value.
+        let rotated = try run(["--session", dir + "/one.json", s.url("/cookie-then-nul?v=rotated")], directory: dir)
+        XCTAssertEqual(rotated.status, 1, rotated.err)
+        XCTAssertTrue(((try? String(contentsOfFile: dir + "/one.json", encoding: .utf8)) ?? "").contains("\"rotated\""))
     }
 
     func testRedirectLoop() throws {

@@ -16,7 +16,6 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertTrue(example.text.contains("Host: example.org\r\n"))
     }
 
-    /// --check-status and --timing with --offline had nothing to look at and said nothing.
     /// Found comparing the doors on many URLs: `--offline` showed `Host: h:80` where libcurl
     /// sends `Host: h`; the REPL's first base URL was not percent-encoded as `cd`'s and a one-shot
     /// URL are; a line feed in an invalid URL began a line of its own in the message; user info
@@ -35,6 +34,9 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertEqual(repl.status, 0, repl.stderr)
         XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("GET /s%20p/x HTTP/1.1\r\n"),
                       String(decoding: capture.captured, as: UTF8.self))
+        // Not refused for a slash short: `http:8080/x` is the host `http` on port 8080, as curl reads it.
+        let hostHTTP = try runSwurl(["--offline", "http:8080/x"])
+        XCTAssertTrue(hostHTTP.text.contains("Host: http:8080"), hostHTTP.text + hostHTTP.stderr)
         let bad = try runSwurl(["--offline", "http://u:p@exa\nswurl: warning: x/"])
         XCTAssertEqual(bad.status, 64, bad.stderr)
         XCTAssertFalse(bad.stderr.contains("\nswurl: warning"), bad.stderr)
@@ -51,6 +53,7 @@ final class OfflineAndErrorTests: XCTestCase {
         }
     }
 
+    /// --check-status and --timing with --offline had nothing to look at and said nothing.
     func testOfflineNotesWhatLooksAtAResponse() throws {
         let both = try runSwurl(["--offline", "--check-status", "--timing", ":9/x"])
         XCTAssertEqual(both.status, 0, both.stderr)

@@ -618,6 +618,34 @@ final class ReplTests: XCTestCase {
     sys.exit(os.waitstatus_to_exitcode(status))
     """#
 
+    /// Ctrl-C in a history search (Ctrl-R) ends the search and clears the line: the search went
+    /// on, and Enter after the next line typed ran the entry it had found (a DELETE, say).
+    func testCtrlCEndsAHistorySearch() throws {
+        let capture = try CaptureServer()
+        let driver = ReplTests.replOnPty(["binary", "state", "base"], #""repl", base"#) + "\n" + #"""
+        expect(b"> ")
+        os.write(fd, b"get /first\r")
+        expect(b"> ")
+        os.write(fd, b"\x12fir")
+        expect(b"fir")
+        time.sleep(0.3)
+        os.kill(pid, signal.SIGINT)
+        time.sleep(0.5)
+        os.write(fd, b"get /second\r")
+        expect(b"> ")
+        os.write(fd, b"exit\r")
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """#
+        let state = TestPaths.temporaryDirectory()
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state, capture.base], check: false)
+        XCTAssertEqual(out.status, 0, String(decoding: out.stdout.suffix(2000), as: UTF8.self) + out.stderr)
+        try capture.sync()
+        let sent = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertTrue(sent.contains("GET /second "), sent)
+        XCTAssertEqual(sent.components(separatedBy: "GET /first ").count - 1, 1, sent)
+    }
+
     /// Ctrl-C while a response is being written to the terminal returns to the prompt; the
     /// stream it cut short is no failed stdout (which would end the REPL).
     func testCtrlCWhileOutputBlocksReturnsToThePrompt() throws {

@@ -21,6 +21,7 @@ char *sw_rl_readline(const char *prompt);
 void sw_rl_clear_line(void);
 /* Empties the line being edited, nothing more (the caller then ends it). */
 void sw_rl_empty_line(void);
+int sw_rl_in_modal_state(void);
 /* Puts the terminal back as it was before readline() (raw mode, bracketed paste off). */
 void sw_rl_restore_terminal(void);
 /* The completion state: rl_attempted_completion_over, rl_completion_suppress_append, the line. */

@@ -15,6 +15,7 @@ void sw_install_sigterm_handler(void);
 // meanwhile, ends the process by it: a SIGTERM from then on ends it at once.
 void sw_settle_termination(void);
 void sw_end_by_interrupt(void);
+void sw_default_sigquit(void);
 // One byte from fd for the line editor: SIGINT is blocked except while waiting in ppoll(2), so
 // a Ctrl-C that comes after the prompt is drawn but before the wait starts is not lost.
 // Returns the byte, -1 at the end of input or on an error, -2 when a Ctrl-C is pending, -3
