@@ -181,7 +181,8 @@ enum ReplReadline {
     /// `swurl http://h/api/> `, or `swurl http://h/api/ [7]> ` after a failure.
     static func prompt(_ session: ReplContext) -> String {
         var p = "swurl"
-        if let base = session.base { p += " " + TerminalSanitizer.clean(Redactor.url(base)) }
+        // A token given as the user name alone (`http://TOKEN@h/`) is masked too, as in a HAR.
+        if let base = session.base { p += " " + TerminalSanitizer.clean(Redactor.url(base, userAlone: true)) }
         if session.lastStatus != .success { p += " [\(session.lastStatus.rawValue)]" }
         return p + "> "
     }

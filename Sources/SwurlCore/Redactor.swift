@@ -46,7 +46,8 @@ package enum Redactor {
 
     /// Whether `name` (any case) is a header field whose value is a credential.
     package static func isCredentialHeader(_ name: some StringProtocol) -> Bool {
-        credentialHeaders.contains(name.lowercased())
+        // `Authorization :x` (a blank before the colon) names it too, though no request takes it.
+        credentialHeaders.contains(String(name).trimmingSpaces().lowercased())
     }
 
     /// The userinfo of `text` read as a URL (`scheme://user:pw@host`), a network-path reference

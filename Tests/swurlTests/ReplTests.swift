@@ -618,6 +618,21 @@ final class ReplTests: XCTestCase {
     sys.exit(os.waitstatus_to_exitcode(status))
     """#
 
+    /// A token given as a base URL's user name alone is masked in the prompt, as in a HAR file
+    /// and in messages (the prompt showed it).
+    func testTheTokenOfABaseURLIsMaskedInThePrompt() throws {
+        let driver = ReplTests.replOnPty(["binary", "state"], #""repl", "http://TOKEN10@127.0.0.1:9/""#) + "\n" + #"""
+        seen = expect(b"> ")
+        os.write(fd, b"exit\r")
+        _, status = os.waitpid(pid, 0)
+        print(seen)
+        """#
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, TestPaths.temporaryDirectory()], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertTrue(text.contains("swurl http://****@127.0.0.1:9/> "), text + out.stderr)
+        XCTAssertFalse(text.contains("TOKEN10"), text)
+    }
+
     /// Ctrl-C in a history search (Ctrl-R) ends the search and clears the line: the search went
     /// on, and Enter after the next line typed ran the entry it had found (a DELETE, say).
     func testCtrlCEndsAHistorySearch() throws {

@@ -62,7 +62,9 @@ final class ReplContextTests: XCTestCase {
                      // Misspelt or cut long options, which fail to parse: the next word may be the password.
                      "get /get -p H --a ann:pw12", "get /get --au ann:pw13", "x --key-pass secret",
                      // A token given as a URL's user name alone (it was kept).
-                     "GET https://TOKEN7@h/get", "cd http://tok@h:8080/", "get //SECRET2@127.0.0.1:9/", "get SECRET3@127.0.0.1:9/x"] {
+                     "GET https://TOKEN7@h/get", "cd http://tok@h:8080/", "get //SECRET2@127.0.0.1:9/", "get SECRET3@127.0.0.1:9/x",
+                     // A blank before the colon: refused as an item, but the secret is on the line.
+                     "set 'Authorization :Basic p4'"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         // An option value that is not UTF-8 makes the line a usage error, not one without credentials.
