@@ -275,9 +275,11 @@ final class ReplContext {
         for o in [Option.key, .cert] + OptionTable.qualifiers.keys {
             checked.options[o] = nil
         }
-        // With the default items too: `--raw` beside a default data item fails every line.
-        _ = try CommandOptions(optionsOnly: checked, environment: environment)
+        // With the default items too: `--raw` beside a default data item fails every line, and
+        // so does an item that reads stdin (`f@-`).
+        try CommandOptions(optionsOnly: checked, environment: environment)
             .with(positionals: ["http://localhost/"] + items, form: checked.has(.form), environment: environment)
+            .refuseStdinItems("a REPL default")
     }
 
     /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.

@@ -517,6 +517,11 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.text.contains("302") && r.text.contains("200"), r.text)
         let raw = try script(["set a=b", "set --raw xyz", "env"], [try HTTPBin.url("")])
         XCTAssertTrue(raw.stderr.contains("line 2: --raw cannot be combined with data items"), raw.stderr)
+        // A default that reads stdin is refused by `set` and at the start, as any default no
+        // request could take (it was taken, and every later line failed).
+        let stdinDefault = try script(["set f@-", "env"], [try HTTPBin.url("")])
+        XCTAssertTrue(stdinDefault.stderr.contains("line 1: 'f@-' reads stdin, which a REPL default cannot"), stdinDefault.stderr)
+        XCTAssertFalse(stdinDefault.text.contains("f@-"), stdinDefault.text)
         let stale = try script(["set --cache --stale-ok", "set --no-cache", "env"], [try HTTPBin.url("")])
         XCTAssertEqual(stale.status, 0, stale.stderr)
         XCTAssertTrue(stale.text.contains("--no-cache") && !stale.text.contains("--stale-ok"), stale.text)
