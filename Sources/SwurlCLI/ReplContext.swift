@@ -108,10 +108,12 @@ final class ReplContext {
 
     /// Whether the default credential `key` may go to a request for `origin` (binding it there
     /// when it has no origin yet).
-    private func credentialGoes(_ key: String, to origin: Origin?) -> Bool {
+    /// A credential not bound yet goes, and is bound in `binding`, which the caller keeps only
+    /// once the line is a request (a line refused before sending binds nothing).
+    private func credentialGoes(_ key: String, to origin: Origin?, binding: inout [String: Origin]) -> Bool {
         guard let origin else { return false }
-        if let bound = credentialOrigins[key] { return bound == origin }
-        credentialOrigins[key] = origin
+        if let bound = credentialOrigins[key] ?? binding[key] { return bound == origin }
+        binding[key] = origin
         return true
     }
 
@@ -361,14 +363,15 @@ final class ReplContext {
         // Default credentials go only to the origin they were given for: a line's own go anywhere.
         let origin = try? Origin(url: URLBuilder.resolve(url, defaultScheme: merged.value(.defaultScheme) ?? "http").url)
         var withheld: [String] = []
+        var binding: [String: Origin] = [:]
         // `merged`: a default the line dropped (--no-auth) neither goes nor binds its origin here.
-        if merged.has(.auth) && !line.has(.auth) && !credentialGoes("auth", to: origin) {
+        if merged.has(.auth) && !line.has(.auth) && !credentialGoes("auth", to: origin, binding: &binding) {
             merged.options[.auth] = nil
             // The type goes with the credentials it describes (alone it is a usage error).
             if !line.has(.authType) { merged.options[.authType] = nil }
             withheld.append("-a")
         }
-        if (merged.has(.cert) || merged.has(.key)) && !line.has(.cert) && !line.has(.key) && !credentialGoes("cert", to: origin) {
+        if (merged.has(.cert) || merged.has(.key)) && !line.has(.cert) && !line.has(.key) && !credentialGoes("cert", to: origin, binding: &binding) {
             for o in [Option.cert, .key] { merged.options[o] = nil }
             if !line.has(.keyPassword) { merged.options[.keyPassword] = nil }
             withheld.append("--cert")
@@ -381,7 +384,7 @@ final class ReplContext {
             // A line's own -a is its Authorization: it replaces a default Authorization: item, as
             // a line's own options replace the defaults (the item won, and the line's -a was lost).
             if line.has(.auth), key.name.lowercased() == "authorization" { return false }
-            if credentialGoes(key.name.lowercased(), to: origin) { return true }
+            if credentialGoes(key.name.lowercased(), to: origin, binding: &binding) { return true }
             withheld.append(key.name + ":")
             return false
         }
@@ -397,6 +400,8 @@ final class ReplContext {
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
+        // The line is a request: the default credentials it sends are bound to its origin now.
+        credentialOrigins.merge(binding) { bound, _ in bound }
         // SIGTERM or SIGHUP during a line stops it as in a one-shot request (its -o and --har
         // files end as they do then, the REPL's log rewritten with it), then ends the REPL by
         // the signal; between lines (at the prompt, reading a script) they end it at once.

@@ -517,6 +517,14 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.text.contains("302") && r.text.contains("200"), r.text)
         let raw = try script(["set a=b", "set --raw xyz", "env"], [try HTTPBin.url("")])
         XCTAssertTrue(raw.stderr.contains("line 2: --raw cannot be combined with data items"), raw.stderr)
+        // Default credentials bind to the origin of the first line that is a request: a line
+        // refused before sending (a bad --timeout) bound them, and the next line lost them.
+        let capture = try CaptureServer()
+        let port = capture.server.port
+        let bound = try script(["http://localhost:\(port)/x --timeout abc", "http://127.0.0.1:\(port)/y"], ["-a", "u:p"])
+        XCTAssertTrue(bound.stderr.contains("line 1:") && !bound.stderr.contains("not sent"), bound.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).contains("Authorization: Basic dTpw\r\n"),
+                      String(decoding: capture.captured, as: UTF8.self))
         // A default that reads stdin is refused by `set` and at the start, as any default no
         // request could take (it was taken, and every later line failed).
         let stdinDefault = try script(["set f@-", "env"], [try HTTPBin.url("")])
