@@ -224,19 +224,9 @@ final class InterruptTests: XCTestCase {
         let fifo = dir + "/fifo"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let capture = try CaptureServer()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-        p.arguments = ["POST", capture.base + "/x", "a=1", "-o", fifo]
-        p.standardOutput = FileHandle.nullDevice
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        waitForHandler(of: SIGINT, in: p.processIdentifier)
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(p.processIdentifier, SIGINT)
-        waitForExit(p)
+        let (p, text) = try signalDuringATransfer(SIGINT, ["POST", capture.base + "/x", "a=1", "-o", fifo])
         XCTAssertEqual(endingSignal(p), SIGINT, "ended by SIGINT (130 in a shell)")
-        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "swurl: error: interrupted\n")
+        XCTAssertEqual(text, "swurl: error: interrupted\n")
         let long = dir + "/" + String(repeating: "n", count: 300)
         for args in [["POST", capture.base + "/y", "a=1", "-o", long], ["POST", capture.base + "/y", "a=1", "--har", long]] {
             let r = try runSwurl(args)
@@ -255,12 +245,12 @@ final class InterruptTests: XCTestCase {
                        "nothing was sent")
     }
 
-    /// Starts a request that waits 8 s for its response, sends `signal` once swurl's Ctrl-C
-    /// handler is in place, and returns how it ended and what it wrote on stderr.
-    private func signalDuringATransfer(_ signal: Int32) throws -> (process: Process, stderr: String) {
+    /// Runs swurl with `arguments` (default: a request that waits 8 s for its response), sends
+    /// `signal` once its Ctrl-C handler is in place, and returns how it ended and its stderr.
+    private func signalDuringATransfer(_ signal: Int32, _ arguments: [String]? = nil) throws -> (process: Process, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-        p.arguments = [try HTTPBin.url("/delay/8")]
+        p.arguments = try arguments ?? [HTTPBin.url("/delay/8")]
         p.standardOutput = FileHandle.nullDevice
         let err = Pipe()
         p.standardError = err
