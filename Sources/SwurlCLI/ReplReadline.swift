@@ -313,6 +313,16 @@ final class ReplHistory {
     /// - Throws: `SwurlError.output` when it cannot be written (the old file then stays).
     static func append(_ line: [UInt8], to path: String) throws(SwurlError) {
         let target = try OutputTarget.ownFile(path)
+        // REPLs appending at once each read the file, add a line and rename: without a lock one's
+        // line was lost. A lock held too long (2 s) is not waited out: the line goes in anyway.
+        let lock = open(ArgumentBytes.path(OutputTarget.directory(of: target) + "/." + OutputTarget.name(of: target) + ".lock"),
+                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        defer { if lock >= 0 { close(lock) } }
+        var waited = 0
+        while lock >= 0, flock(lock, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK || errno == EINTR, waited < 200 {
+            usleep(10_000)
+            waited += 1
+        }
         var kept = lines(at: path)
         kept.append(line.filter { $0 != 0x0A })
         var text: [UInt8] = []

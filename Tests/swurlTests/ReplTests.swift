@@ -631,6 +631,48 @@ final class ReplTests: XCTestCase {
     sys.exit(os.waitstatus_to_exitcode(status))
     """#
 
+    /// Three REPLs typing at once into one history file keep every line (each read the file, added
+    /// its line and renamed it over, so one's line could be lost: 489 of 600 were kept).
+    func testREPLsTypingAtOnceKeepEveryHistoryLine() throws {
+        let driver = #"""
+        import os, pty, sys, time, select
+        binary, state = sys.argv[1:3]
+        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1")
+        repls = []
+        for n in range(3):
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execve(binary, [binary, "repl", "http://127.0.0.1:9/"], env)
+            repls.append((pid, fd))
+        def expect(fd, pat, timeout=20):
+            buf, end = b"", time.time() + timeout
+            while time.time() < end and pat not in buf:
+                r, _, _ = select.select([fd], [], [], 0.05)
+                if r:
+                    try:
+                        buf += os.read(fd, 65536)
+                    except OSError:
+                        break
+            if pat not in buf:
+                print("timed out"); sys.exit(1)
+        for pid, fd in repls:
+            expect(fd, b"> ")
+        for i in range(60):
+            for n, (pid, fd) in enumerate(repls):
+                os.write(fd, b"cd x%d-%d\r" % (n, i))
+            for pid, fd in repls:
+                expect(fd, b"> ")
+        for pid, fd in repls:
+            os.write(fd, b"exit\r")
+            os.waitpid(pid, 0)
+        kept = [l for l in open(os.path.join(state, "swurl", "history")).read().splitlines() if l.startswith("cd x")]
+        print(len(kept), len(set(kept)))
+        """#
+        let state = TestPaths.temporaryDirectory()
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, state], check: false)
+        XCTAssertEqual(String(decoding: out.stdout, as: UTF8.self), "180 180\n", out.stderr)
+    }
+
     /// A token given as a base URL's user name alone is masked in the prompt, as in a HAR file
     /// and in messages (the prompt showed it).
     func testTheTokenOfABaseURLIsMaskedInThePrompt() throws {
