@@ -315,7 +315,9 @@ final class ReplHistory {
         let target = try OutputTarget.ownFile(path)
         // REPLs appending at once each read the file, add a line and rename: without a lock one's
         // line was lost. A lock held too long (2 s) is not waited out: the line goes in anyway.
-        let lock = open(ArgumentBytes.path(OutputTarget.directory(of: target) + "/." + OutputTarget.name(of: target) + ".lock"),
+        // The lock is in swurl's own directory, beside the history's name (not beside the file
+        // a link of the user's leads to).
+        let lock = open(ArgumentBytes.path(OutputTarget.directory(of: path) + "/." + OutputTarget.name(of: path) + ".lock"),
                         O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         defer { if lock >= 0 { close(lock) } }
         var waited = 0
