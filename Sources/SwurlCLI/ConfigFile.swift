@@ -122,13 +122,13 @@ enum ConfigFile {
         // options (a proxy, pins) are not dropped without a word.
         case .failed(let e) where !explicit && (e == EACCES || e == EPERM) && !ConfigFile.ownedByUser(path): return nil
         case .missing:
-            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(ArgumentBytes.shown(path))): \(String(cString: strerror(ENOENT)))",
+            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(ENOENT)))",
                              hint: hint)
         case .failed(let e):
-            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(ArgumentBytes.shown(path))): \(String(cString: strerror(e)))",
+            throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(e)))",
                              hint: hint)
         case .notRegular(let kind):
-            throw .inputFile("the config file \(TerminalSanitizer.clean(ArgumentBytes.shown(path))) is \(kind), not a regular file", hint: hint)
+            throw .inputFile("the config file \(TerminalSanitizer.clean(path)) is \(kind), not a regular file", hint: hint)
         }
         defer { close(fd) }
         // Its options shape every request (a --proxy sees every Authorization): only if nobody
@@ -140,12 +140,12 @@ enum ConfigFile {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 {
-                throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(ArgumentBytes.shown(path))): \(String(cString: strerror(errno)))")
+                throw .inputFile("cannot read the config file \(TerminalSanitizer.clean(path)): \(String(cString: strerror(errno)))")
             }
             if n == 0 { return bytes }
             bytes += buffer[0..<n]
             if bytes.count > maxSize {
-                throw .usage("the config file \(TerminalSanitizer.clean(ArgumentBytes.shown(path))) is larger than 64 KiB", hint: "it should hold a few options")
+                throw .usage("the config file \(TerminalSanitizer.clean(path)) is larger than 64 KiB", hint: "it should hold a few options")
             }
         }
     }
@@ -161,7 +161,7 @@ enum ConfigFile {
     static func parse(_ bytes: [UInt8], file: String, places: inout [Option: String]) throws(SwurlError) -> ParsedArguments {
         var result = ParsedArguments()
         for (line, words) in try lines(bytes, file: file) {
-            let place = "\(TerminalSanitizer.clean(ArgumentBytes.shown(file))):\(line)"
+            let place = "\(TerminalSanitizer.clean(file)):\(line)"
             let parsed: ParsedArguments
             do { parsed = try ArgumentParser.parse(words) } catch {
                 throw .usage("\(place): \(error.message)", hint: error.hint)
@@ -189,7 +189,7 @@ enum ConfigFile {
         do {
             return try ShellWords.lines(bytes).map { ($0.number, $0.words) }
         } catch {
-            throw .usage("\(TerminalSanitizer.clean(ArgumentBytes.shown(file))):\(error.line): \(error.message)")
+            throw .usage("\(TerminalSanitizer.clean(file)):\(error.line): \(error.message)")
         }
     }
 }

@@ -40,7 +40,7 @@ package enum URLBuilder {
             }
         } else {
             // `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http`.
-            let lower = text.lowercased()
+            let lower = text.prefix(6).lowercased()
             // `http:8080/x` is the host `http` on port 8080 (as curl reads it).
             if let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }),
                !URLText.isPortThenPath(text.dropFirst(scheme.count + 1)) {

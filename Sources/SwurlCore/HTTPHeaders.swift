@@ -52,8 +52,10 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// Every field named `name` as one list value (RFC 9110 §5.3: `Content-Encoding: gzip` and
     /// `Content-Encoding: x-foo` on two lines are `gzip, x-foo`); nil when there is none.
     package func combined(_ name: String) -> String? {
-        let all = values(name)
-        return all.count > 1 ? all.joined(separator: ", ") : all.first
+        // One field (the common case) is its value: no list is made (every response asks).
+        guard let first = fields.firstIndex(where: { HTTPHeaders.sameName($0.name, name) }) else { return nil }
+        guard fields[(first + 1)...].contains(where: { HTTPHeaders.sameName($0.name, name) }) else { return fields[first].value }
+        return values(name).joined(separator: ", ")
     }
 
     /// The codings a Content-Encoding (or Transfer-Encoding) value names, lower case, without

@@ -36,10 +36,6 @@ package enum URLText {
         return String(scheme)
     }
 
-    /// Whether `text` is `HOST:PORT` with an optional path, query or fragment after the port
-    /// (`localhost:8080/x`, `api.example.org:443`, `[::1]:8080`): a URL without its scheme, as the
-    /// one-shot command takes it. HOST is `localhost`, a name or address with a dot, or a
-    /// bracketed IPv6 address, so a header item such as `X-Count:5` is never one.
     /// Whether `text` is a port (digits) and nothing else or then a path, query or fragment
     /// (`8080`, `8080/x`, `8080?q`): what follows `host:` in `http:8080/x`.
     package static func isPortThenPath(_ text: Substring) -> Bool {
@@ -48,6 +44,10 @@ package enum URLText {
         return !digits.isEmpty && (rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#")
     }
 
+    /// Whether `text` is `HOST:PORT` with an optional path, query or fragment after the port
+    /// (`localhost:8080/x`, `api.example.org:443`, `[::1]:8080`): a URL without its scheme, as the
+    /// one-shot command takes it. HOST is `localhost`, a name or address with a dot, or a
+    /// bracketed IPv6 address, so a header item such as `X-Count:5` is never one.
     package static func isHostPort(_ text: String) -> Bool {
         let u = Array(text.utf8)
         let end = u.firstIndex { "/?#".utf8.contains($0) } ?? u.count

@@ -20,12 +20,15 @@ package struct CurlURL: Sendable, Equatable {
     package var user: String?
     package var password: String?
 
-    /// The port the URL names or its scheme's (443 for https, else 80).
-    package var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
+    /// The scheme's own port: 443 for https, else 80.
+    private var defaultPort: Int { scheme == "https" ? 443 : 80 }
+
+    /// The port the URL names or its scheme's.
+    package var effectivePort: Int { port ?? defaultPort }
 
     /// `host`, or `host:port` for a port other than the scheme's, as libcurl sends the Host
     /// header (`http://h:80/` goes as `Host: h`).
-    package var hostHeader: String { port.map { $0 == (scheme == "https" ? 443 : 80) ? host : "\(host):\($0)" } ?? host }
+    package var hostHeader: String { port == nil || port == defaultPort ? host : "\(host):\(effectivePort)" }
 
     /// Parses an absolute URL.
     /// - Throws: `SwurlError.usage` with libcurl's reason when it is not a valid URL.
@@ -117,9 +120,9 @@ package struct CurlURL: Sendable, Equatable {
         return PlainURL(text).map { plain in which.map { plain.part($0) } }
     }
 
-    /// `%XX` sequences replaced by their bytes (invalid UTF-8 becomes U+FFFD; control bytes stay).
-    /// Bytes that are not UTF-8 are kept as `ArgumentBytes` escapes (they read as U+FFFD), so
-    /// that a user name or password holding them can be refused by name.
+    /// `%XX` sequences replaced by their bytes (control bytes stay); bytes that are not UTF-8 are
+    /// kept as `ArgumentBytes` escapes (they read as U+FFFD), so that a user name or password
+    /// holding them can be refused by name.
     static func percentDecoded(_ s: String) -> String {
         ArgumentBytes.decode(URLText.percentDecodedBytes(s))
     }

@@ -101,9 +101,6 @@ package final class Exchange {
         }
     }
 
-    /// A pin is checked in the TLS handshake; plain http has none, so the pin would pass
-    /// unchecked and credentials go out in clear (a URL typed without https://). Refused, as a
-    /// redirect to http under a pin is, before anything is sent (or exported with `--curl`).
     /// The user name and password a URL's user info gives (percent-decoded), checked as `-a`'s
     /// are: text a header line can carry, in UTF-8 (a Latin-1 `%E9` went out as U+FFFD, a raw
     /// byte as swurl's escape for it). Nil without user info or for a URL that does not parse
@@ -121,6 +118,9 @@ package final class Exchange {
         return (user, url.password)
     }
 
+    /// A pin is checked in the TLS handshake; plain http has none, so the pin would pass
+    /// unchecked and credentials go out in clear (a URL typed without https://). Refused, as a
+    /// redirect to http under a pin is, before anything is sent (or exported with `--curl`).
     package static func refusePinOverPlainHTTP(_ url: String, _ security: SecurityPolicy) throws(SwurlError) {
         guard security.hasPins, let origin = try? Origin(url: url), origin.scheme != "https" else { return }
         throw .trust("\(origin) is plain http: the pin (--pin-pubkey, --pin-cert) is checked in a TLS handshake, and there is none",
@@ -260,7 +260,10 @@ package final class Exchange {
         adapter?.adapt(&hop)
         if redirects + retries > 0 { try reorderJar() }
         let hopHost = try origin(of: hop.url).host
-        reachedHosts.insert(EngineCookieHeader.cookieHost(urlHost: hopHost, hostHeader: nil).lowercased())
+        // Only a session keeps cookies by host (`keepEngineCookies`): no work for a batch line.
+        if options.sessionCookies != nil {
+            reachedHosts.insert(EngineCookieHeader.cookieHost(urlHost: hopHost, hostHeader: nil).lowercased())
+        }
         try handCookies(forHost: hopHost)
         // The cache looks the hop up with its credentials in place (they are part of the key).
         // In a batch the engine is shared: its cookies are asked again before a response is stored.

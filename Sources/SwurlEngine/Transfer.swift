@@ -646,8 +646,7 @@ package final class Transfer: EasyTransferHandler {
         guard contentEncoding != nil || transferEncoding != nil else { return }
         let known = Transfer.decodableCodings
         func unknown(_ value: String, besides: Set<String>) -> Bool {
-            let tokens = value.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
-            return tokens.contains { !known.contains($0) && !besides.contains($0) }
+            HTTPHeaders.codings(value).contains { !known.contains($0) && !besides.contains($0) }
         }
         if let coding = contentEncoding, unknown(coding, besides: []) {
             if (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil { undecodedEncoding = coding }
