@@ -71,6 +71,9 @@ enum BatchCommand: SwurlCommand {
         for spec in OptionTable.all where !spec.commands.contains(.request) { defaults.options[spec.option] = nil }
         // One log for the whole batch, written here (a line's own --har is refused).
         for option in BatchCommand.batchWideOptions { defaults.options[option] = nil }
+        // A default no line could take is the batch's usage error, said once before any line
+        // runs (not once per line, after the reports were replaced).
+        try CommandOptions.checkDefaults(defaults, items: [], context: "a batch default", environment: environment)
 
         let reader: LineReader
         if path == "-" {

@@ -78,11 +78,13 @@ final class BatchJUnitReport: BatchResultObserving {
         let seconds = r.timeTotal ?? r.timeline?.duration ?? 0
         pending.append(contentsOf: BatchJUnitReport.casePrefix)
         pending.appendDecimal(Int64(r.line))
-        if let m = r.method {
+        // The line's own request, not a redirect's last hop: a case keeps its name from run to run.
+        let asked = r.requestedShown
+        if let m = asked.method {
             append(": ")
             m.appendMarkupEscaped(to: &pending)
             append(" ")
-            (r.shownURL ?? "-").appendMarkupEscaped(to: &pending)
+            (asked.url ?? "-").appendMarkupEscaped(to: &pending)
         }
         append("\" time=\"")
         BatchResult.appendSeconds(seconds, to: &pending)

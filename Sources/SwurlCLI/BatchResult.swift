@@ -26,9 +26,21 @@ struct BatchResult {
     var cache: String?
     /// When the line ran on the batch's clock and its phases (for `--report` and `--junit`).
     var timeline: BatchTimeline?
+    /// The line's own method and URL when its result shows another hop's (a followed redirect);
+    /// nil when they are `method` and `url`. JUnit names a case by them: a name that changed
+    /// with a redirect's target would be a new test in every run.
+    var requested: (method: String, url: String)?
 
     /// The URL as results show it: a password in it masked, and a user name given alone (a token).
-    var shownURL: String? {
+    var shownURL: String? { BatchResult.shown(url) }
+
+    /// The line's own method and URL, as `shownURL` shows a URL.
+    var requestedShown: (method: String?, url: String?) {
+        guard let requested else { return (method, shownURL) }
+        return (requested.method, BatchResult.shown(requested.url))
+    }
+
+    private static func shown(_ url: String?) -> String? {
         // memchr: `utf8.contains` costs about 1,000 instructions for a URL, and every report asks.
         guard let url, url.containsByte(UInt8(ascii: "@")) else { return url }
         return Redactor.url(url, userAlone: true)

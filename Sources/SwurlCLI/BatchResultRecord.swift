@@ -13,6 +13,8 @@ extension ByteBuffer {
         recordInt(r.line)
         recordString(r.method)
         recordString(r.url)
+        recordString(r.requested?.method)
+        recordString(r.requested?.url)
         recordOptional(r.status.map(Int64.init))
         recordOptional(r.size)
         recordOptional(r.timeTotal.map { Int64(bitPattern: $0.bitPattern) })
@@ -45,6 +47,8 @@ extension RecordReader {
     mutating func result() -> (ordinal: Int, result: BatchResult, timeline: BatchTimeline?) {
         let ordinal = Int(int())
         var r = BatchResult(line: Int(int()), method: string(), url: string())
+        let askedMethod = string(), askedURL = string()
+        if let askedMethod, let askedURL { r.requested = (askedMethod, askedURL) }
         r.status = optional().map { Int($0) }
         r.size = optional()
         r.timeTotal = optional().map { Double(bitPattern: UInt64(bitPattern: $0)) }

@@ -279,6 +279,7 @@ final class BatchRunner {
             _ = line.body.settle(keep: false, to: nil)
         case .success(let r):
             // The final hop's URL with its method (a POST redirected by a 303 was a GET there).
+            if r.url != line.url || r.method != line.method { result.requested = (line.method, line.url) }
             result.url = r.url
             result.method = r.method
             result.status = r.head?.status

@@ -365,6 +365,28 @@ package struct CommandOptions {
             && word.first?.isLetter == true
     }
 
+    /// Defaults whose values or combination no request could take (`--timeout abc`,
+    /// `--download` with `--offline`, a missing `--cacert` file) are refused when they are set
+    /// (a REPL's start and `set`, a batch's options, before any line runs): kept, they would
+    /// fail every later line. Options that need a partner a line may bring
+    /// (`OptionTable.qualifiers`: `--all` and `-F`, `--continue` and `-d`, `--pin-scope` and a
+    /// pin, `-A` and `-a`) are not judged alone, and a client key is checked when a line uses it
+    /// (its password is asked for then). `context` names the defaults in the refusal of an item
+    /// that reads stdin.
+    static func checkDefaults(_ options: ParsedArguments, items: [String], context: String, environment: Environment) throws(SwurlError) {
+        var checked = options
+        for o in [Option.key, .cert] + OptionTable.qualifiers.keys {
+            checked.options[o] = nil
+        }
+        // The netrc is not judged (it never fails a request), so its warnings are said once, by the requests.
+        checked.options[.ignoreNetrc] = [nil]
+        // With the default items too: `--raw` beside a default data item fails every line, and
+        // so does an item that reads stdin (`f@-`).
+        try CommandOptions(optionsOnly: checked, environment: environment)
+            .with(positionals: ["http://localhost/"] + items, form: checked.has(.form), environment: environment)
+            .refuseStdinItems(context)
+    }
+
     /// Where stdin carries the command's own input (batch lines, a REPL's script), an `@-` or
     /// `name@-` item cannot read a body from it.
     /// - Throws: `SwurlError.usage` naming the item and `context`.

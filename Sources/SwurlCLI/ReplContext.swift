@@ -79,7 +79,7 @@ final class ReplContext {
         try ReplContext.refuseConflicts(args, in: "swurl repl")
         defaults.options = args.options
         for o in ReplContext.replOnly { defaults.options[o] = nil }
-        try ReplContext.checkDefaults(defaults, items: defaultItems, environment: environment)
+        try CommandOptions.checkDefaults(defaults, items: defaultItems, context: "a REPL default", environment: environment)
         if let h = try CommandOptions.har(args) {
             har = try HARLog(path: environment.resolvePath(h.path), settings: h.settings, mode: .rewrite)
         }
@@ -258,30 +258,12 @@ final class ReplContext {
         }
         let merged = ReplContext.merge(defaults, parsed)
         let mergedItems = ReplContext.merge(items: defaultItems, parsed.positionals)
-        try ReplContext.checkDefaults(merged, items: mergedItems, environment: environment)
+        try CommandOptions.checkDefaults(merged, items: mergedItems, context: "a REPL default", environment: environment)
         defaults = merged
         defaultItems = mergedItems
         // `set -a USER` asks for the password again (one typed before, wrong perhaps, is dropped).
         if parsed.has(.auth) { PasswordPrompt.forgetTypedAuth() }
         bindCredentials(parsed, items: parsed.positionals)
-    }
-
-    /// Defaults whose values or combination no request could take (`--timeout abc`,
-    /// `--download` with `--offline`, a missing `--cacert` file) are refused when they are set:
-    /// kept, they would fail every later line. Options that need a partner a line may bring
-    /// (`OptionTable.qualifiers`: `--all` and `-F`, `--continue` and `-d`, `--pin-scope` and a
-    /// pin, `-A` and `-a`) are not judged alone, and a client key is checked when a line uses it
-    /// (its password is asked for then).
-    static func checkDefaults(_ options: ParsedArguments, items: [String], environment: Environment) throws(SwurlError) {
-        var checked = options
-        for o in [Option.key, .cert] + OptionTable.qualifiers.keys {
-            checked.options[o] = nil
-        }
-        // With the default items too: `--raw` beside a default data item fails every line, and
-        // so does an item that reads stdin (`f@-`).
-        try CommandOptions(optionsOnly: checked, environment: environment)
-            .with(positionals: ["http://localhost/"] + items, form: checked.has(.form), environment: environment)
-            .refuseStdinItems("a REPL default")
     }
 
     /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.

@@ -136,6 +136,32 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         XCTAssertFalse(String(decoding: capture.capturedAll, as: UTF8.self).contains("/x"), "nothing was sent")
     }
 
+    /// A batch default no request could take (`--timeout abc`, a missing `--cacert`) is the
+    /// batch's usage error, said once before any line runs, as a REPL's `set` refuses it: each
+    /// line failed with it before, and the last run's report was replaced by one of failures.
+    func testABadBatchDefaultIsRefusedOnceBeforeAnyLine() throws {
+        let capture = try CaptureServer()
+        let path = try input([capture.base + "/one", capture.base + "/two"])
+        let dir = TestPaths.temporaryDirectory()
+        let junit = dir + "/last.xml"
+        try Data("<testsuites/>".utf8).write(to: URL(fileURLWithPath: junit))
+        for (option, status) in [(["--timeout", "abc"], 64), (["--cacert", dir + "/missing.pem"], 66)] {
+            let r = try runSwurl(["batch", path, "--junit", junit] + option)
+            XCTAssertEqual(r.status, Int32(status), r.text + r.stderr)
+            XCTAssertEqual(r.text, "", "no line ran: " + r.text)
+            XCTAssertEqual(r.stderr.components(separatedBy: "swurl: error:").count, 2, "said once: " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("--" + option[0].dropFirst(2)), r.stderr)
+            XCTAssertEqual(try String(contentsOfFile: junit, encoding: .utf8), "<testsuites/>", "the last report stays")
+        }
+        // A default that waits for a partner a line may bring is not judged alone.
+        let r = try runSwurl(["batch", path, "--form", "--boundary", "b0", "--jsonl"])
+        XCTAssertEqual(r.status, 64, r.text + r.stderr)
+        XCTAssertEqual(try byLine(r).count, 2, "each line judged: " + r.text)
+        try capture.sync()
+        let sent = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertFalse(sent.contains("/one") || sent.contains("/two"), "nothing was sent")
+    }
+
     /// A line with TLS options of its own speaks HTTP/1.1 on a connection of its own; one that
     /// also asks for HTTP/2 is refused with the reason, not quietly downgraded.
     func testALineAskingForHTTP2WithItsOwnTLSOptionsIsRefused() throws {

@@ -431,6 +431,25 @@ final class BatchReportTests: XCTestCase {
         XCTAssertTrue(xml.contains("<testsuites name=\"swurl batch\" tests=\"23\" failures=\"3\""), xml)
     }
 
+    /// A followed line's test case is named by the line's own method and URL, not its last
+    /// hop's (a POST that a 303 sent on as a GET to a changing URL): a case keeps its name from
+    /// run to run. Written directly and, beside `--har`, from the formatter thread's records.
+    func testAFollowedLinesJUnitCaseKeepsTheLinesOwnName() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let start = try HTTPBin.url("/redirect-to?url=%2Fget%3Fnonce%3D7&status_code=303")
+        let path = try input(["POST " + start + " a=1", try HTTPBin.url("/get?plain=1")], in: dir)
+        for extra in [[], ["--har", dir + "/log.har"]] {
+            let junit = dir + "/junit.xml"
+            let r = try runSwurl(["batch", path, "--follow", "--junit", junit] + extra)
+            XCTAssertEqual(r.status, 0, r.text + r.stderr)
+            XCTAssertTrue(r.text.contains("GET " + (try HTTPBin.url("/get?nonce=7"))), "results show the last hop: " + r.text)
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            XCTAssertTrue(xml.contains("name=\"line 1: POST " + start.replacingOccurrences(of: "&", with: "&amp;") + "\""), "\(extra): " + xml)
+            XCTAssertTrue(xml.contains("name=\"line 2: GET " + (try HTTPBin.url("/get?plain=1")) + "\""), xml)
+            XCTAssertFalse(xml.contains("nonce=7"), xml)
+        }
+    }
+
     /// Past the first 2000 lines, bars stop and the rest is counted: 2600 lines give 2000 bars,
     /// a note and the aggregate section, and the summary counts all 2600. (Beside `--har`, so
     /// many rows and test cases are written on the batch's formatter thread with the HAR's
