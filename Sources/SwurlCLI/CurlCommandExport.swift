@@ -259,6 +259,13 @@ struct CurlCommandExport {
         if options.waitForNetwork != nil {
             warnings.append("wait for a route to the host before sending (--wait-for-network); it is left out")
         }
+        // curl has no cache: the printed command always asks the server, which is what a plain
+        // --cache or --refresh comes to; these two promise more.
+        if let cache = transfer.cache, cache.only {
+            warnings.append("answer from swurl's cache without touching the network (--cache-only); the printed command asks the server")
+        } else if let cache = transfer.cache, cache.staleOK {
+            warnings.append("answer from swurl's cache when the network fails (--stale-ok); the printed command fails")
+        }
         if options.checkStatus {
             add("--fail-with-body")
             warnings.append("exit 3, 4 or 5 by status class (--check-status); --fail-with-body exits 22 for 4xx and 5xx and passes 3xx")

@@ -155,7 +155,7 @@ package enum OptionTable {
         OptionSpec(.refresh, group: .cache,
                    help: "Revalidate a stored response even when it is fresh (AFNetworking's ReloadRevalidatingCacheData); implies --cache."),
         OptionSpec(.cacheOnly, group: .cache,
-                   help: "Serve a stored response however old, or answer 504 Gateway Timeout, never touching the network, whatever the method (ReturnCacheDataDontLoad, like only-if-cached); implies --cache."),
+                   help: "Serve a stored response however old (unless it is stale and says must-revalidate or no-cache), or answer 504 Gateway Timeout, never touching the network, whatever the method (ReturnCacheDataDontLoad, like only-if-cached); implies --cache."),
         OptionSpec(.staleOK, group: .cache,
                    help: "When the network fails (connection, DNS, timeout), serve a stored response however old, unless it says must-revalidate or no-cache (ReturnCacheDataElseLoad when offline); implies --cache."),
         OptionSpec(.cacheMax, argument: .required("SIZE"), group: .cache, commands: [.request, .download, .batch, .repl, .cache],

@@ -158,8 +158,9 @@ package enum CacheRules {
     /// §4.1: whether the request's values of the headers the stored response's `Vary` lists are
     /// those of the request that fetched it (combined field values, whitespace around commas
     /// normalised). `Vary: *` never matches.
-    /// The credential headers (`CacheKey.credentialHeaders`) are matched by the key, which holds
-    /// their digests, and so are never stored with the entry (`varyStored`).
+    /// The headers the key holds digests of (the credentials, and every field past
+    /// `CacheKey.unkeyedHeaders`, such as an API key in `X-Api-Key`) are matched by the key, and
+    /// so are never stored with the entry (`varyStored`).
     package static func varyMatches(storedVary: [String], storedRequest: HTTPHeaders, request: HTTPHeaders) -> Bool {
         for name in storedVary where !keyedByDigest(name) {
             if name == "*" { return false }
@@ -169,8 +170,9 @@ package enum CacheRules {
     }
 
     /// The request values a stored response keeps for its `Vary` (§4.1): those of the listed
-    /// headers but the credentials, whose values the key's digests stand for (a response that
-    /// varies on `Authorization` or `Cookie` wrote the token or session id into its file).
+    /// headers the key does not hold a digest of (the `Accept` family, `User-Agent`): a response
+    /// that varies on `Authorization`, `Cookie` or `X-Api-Key` wrote the token, session id or
+    /// key into its file.
     package static func varyStored(_ vary: [String], request: HTTPHeaders) -> HTTPHeaders {
         var stored = HTTPHeaders()
         for name in vary where !keyedByDigest(name) {
@@ -180,7 +182,8 @@ package enum CacheRules {
     }
 
     private static func keyedByDigest(_ name: String) -> Bool {
-        CacheKey.credentialHeaders.contains { $0.lowercased() == name.lowercased() }
+        let lower = name.lowercased()
+        return !CacheKey.unkeyedHeaders.contains(lower) || CacheKey.credentialHeaders.contains { $0.lowercased() == lower }
     }
 
     private static func normalized(_ values: [String]) -> String {
@@ -217,12 +220,21 @@ package enum CacheRules {
         return .validate
     }
 
-    /// §4.2.4: whether a stale stored response may be served when the origin cannot be reached
-    /// (`--stale-ok`): not with `must-revalidate` or `no-cache`, nor for a request that says
-    /// `no-cache` itself (§5.2.1.4: no stored response without a validation that succeeded).
+    /// §4.2.4: whether a stale stored response may be served without the origin (`--stale-ok`
+    /// when it cannot be reached, `--cache-only`): not with `must-revalidate` or `no-cache`, nor
+    /// for a request that says `no-cache` itself (§5.2.1.4: no stored response without a
+    /// validation that succeeded).
     package static func mayServeStaleOnError(_ stored: HTTPResponseHead, request: HTTPHeaders = HTTPHeaders()) -> Bool {
+        staleForbiddenBy(stored, request: request) == nil
+    }
+
+    /// The directive that forbids serving `stored` stale (`mayServeStaleOnError`), as a reason:
+    /// `must-revalidate`, `no-cache`, or `the request's no-cache`; nil when none does.
+    package static func staleForbiddenBy(_ stored: HTTPResponseHead, request: HTTPHeaders) -> String? {
         let cc = CacheControl(stored.headers)
-        return !cc.has("must-revalidate") && !cc.has("no-cache") && !CacheControl(request).has("no-cache")
+        if cc.has("must-revalidate") { return "must-revalidate" }
+        if cc.has("no-cache") { return "no-cache" }
+        return CacheControl(request).has("no-cache") ? "the request's no-cache" : nil
     }
 
     /// §4.3.1: the conditional headers for validating a stored response (`If-None-Match` from
@@ -234,13 +246,17 @@ package enum CacheRules {
         return out
     }
 
-    /// §4.3.3/§4.3.4: whether a 304 is about the stored response: when the 304 has a strong or
-    /// weak `ETag`, it must equal the stored one (weak comparison); otherwise it is.
+    /// §4.3.3/§4.3.4: whether a 304 is about the stored response: a 304's strong `ETag` selects
+    /// only a stored response with that strong validator (strong comparison, RFC 9110 §8.8.3.2:
+    /// a stored `W/"v"` is not `"v"`), a weak one the stored tag that compares weakly equal; a
+    /// 304 without an `ETag` selects it.
     package static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
-        guard let tag = notModified["ETag"] else { return true }
-        guard let storedTag = stored.headers["ETag"] else { return false }
-        func weak(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }
-        return weak(tag.trimmingSpaces()) == weak(storedTag.trimmingSpaces())
+        guard let tag = notModified["ETag"]?.trimmingSpaces() else { return true }
+        guard let storedTag = stored.headers["ETag"]?.trimmingSpaces() else { return false }
+        func isWeak(_ t: String) -> Bool { t.hasPrefix("W/") }
+        func opaque(_ t: String) -> String { isWeak(t) ? String(t.dropFirst(2)) : t }
+        if !isWeak(tag) { return !isWeak(storedTag) && tag == storedTag }
+        return opaque(tag) == opaque(storedTag)
     }
 
     /// Header fields a 304 never replaces in the stored response (§3.2): the body's framing and

@@ -207,8 +207,17 @@ final class HopCache: TransferDelegate {
         let decision = CacheRules.decide(request: request.headers, stored: e.head, requestTime: e.requestTime,
                                          responseTime: e.responseTime, now: now, refresh: settings.refresh)
         if settings.only {
-            // However old, as --cache-only promises; said to be stale when it is.
-            if case .fresh = decision { status = "hit (cache only), age \(Int(age)) s" } else { status = "stale, served (cache only), age \(Int(age)) s" }
+            // However old, as --cache-only promises; said to be stale when it is. Never one the
+            // response or request says must be validated first (§5.2.2.2: "in all
+            // circumstances"; a disconnected cache answers 504), as --stale-ok.
+            if case .fresh = decision {
+                status = "hit (cache only), age \(Int(age)) s"
+            } else if let directive = CacheRules.staleForbiddenBy(e.head, request: request.headers) {
+                status = "stale, must be validated (\(directive)): only from the cache: 504"
+                return .gatewayTimeout
+            } else {
+                status = "stale, served (cache only), age \(Int(age)) s"
+            }
             return .serve(stored, age: age)
         }
         switch decision {

@@ -575,24 +575,27 @@ final class CacheTests: XCTestCase {
         }
     }
 
-    /// A response that varies on `Authorization` or `Cookie` wrote their values into its file (the
-    /// token, the session id); the key's digests match them, and the values stay out of the file.
+    /// A response that varies on `Authorization`, `Cookie` or an API key header wrote their
+    /// values into its file (the token, the session id, the key); the key's digests match them,
+    /// and the values stay out of the file.
     func testVaryOnCredentialsKeepsThemOutOfTheEntry() throws {
-        let path = "/vary-auth?cc=" + q("private, max-age=60") + "&vary=" + q("Authorization, Cookie, Accept-Language")
-        let with = ["Authorization:Bearer secret-token-a", "Cookie:sid=secret-cookie", "Accept-Language:fr"]
+        let path = "/vary-auth?cc=" + q("private, max-age=60") + "&vary=" + q("Authorization, Cookie, X-Api-Key, Accept-Language")
+        let with = ["Authorization:Bearer secret-token-a", "Cookie:sid=secret-cookie", "X-Api-Key:secret-key", "Accept-Language:fr"]
         // (The origin echoes the Vary'd values after the count in the body, stored as sent.)
         XCTAssertTrue(try fetch(path, with).body.hasPrefix("/vary-auth #1 "))
         XCTAssertTrue(try fetch(path, with).cache.hasPrefix("hit"))
-        let other = try fetch(path, ["Authorization:Bearer secret-token-b", "Cookie:sid=secret-cookie", "Accept-Language:fr"])
+        let other = try fetch(path, ["Authorization:Bearer secret-token-b", "Cookie:sid=secret-cookie", "X-Api-Key:secret-key", "Accept-Language:fr"])
         XCTAssertTrue(other.body.hasPrefix("/vary-auth #2 "), other.body)
-        let language = try fetch(path, ["Authorization:Bearer secret-token-b", "Cookie:sid=secret-cookie", "Accept-Language:de"])
-        XCTAssertTrue(language.body.hasPrefix("/vary-auth #3 "), "the other headers Vary lists still count: \(language.body)")
+        let key = try fetch(path, ["Authorization:Bearer secret-token-b", "Cookie:sid=secret-cookie", "X-Api-Key:other-key", "Accept-Language:fr"])
+        XCTAssertTrue(key.body.hasPrefix("/vary-auth #3 "), "another API key is another response: \(key.body)")
+        let language = try fetch(path, ["Authorization:Bearer secret-token-b", "Cookie:sid=secret-cookie", "X-Api-Key:other-key", "Accept-Language:de"])
+        XCTAssertTrue(language.body.hasPrefix("/vary-auth #4 "), "the other headers Vary lists still count: \(language.body)")
         var vary: [String] = []
         for name in entries() {
             let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)), as: UTF8.self)
             vary += text.split(separator: "\n").filter { $0.hasPrefix("vary ") }.map(String.init)
         }
-        XCTAssertEqual(vary.sorted(), ["vary accept-language: de", "vary accept-language: fr"])
+        XCTAssertEqual(vary.sorted(), ["vary accept-language: de", "vary accept-language: fr", "vary accept-language: fr"])
     }
 
     /// A cookie libcurl's engine adds (set by the redirect before the hop) is part of the key: the
@@ -772,6 +775,19 @@ final class CacheTests: XCTestCase {
         let oic = try swurl(["--check-status", "POST", origin.url(path), "a=1", "Cache-Control:only-if-cached"])
         XCTAssertEqual(oic.status, 5, oic.stderr)
         XCTAssertEqual(origin.count("/cacheonly"), 1)
+        // Never a stale response that must be validated first (RFC 9111 §5.2.2.2, "in all
+        // circumstances"), as --stale-ok: the 504 a disconnected cache answers, said so.
+        for (strict, directive) in [("/cacheonly-mr?cc=" + q("max-age=0, must-revalidate"), "must-revalidate"),
+                                    ("/cacheonly-nc?cc=" + q("no-cache"), "no-cache")] {
+            _ = try fetch(strict)
+            let r = try swurl(["--cache-only", "--check-status", origin.url(strict)])
+            XCTAssertEqual(r.status, 5, r.text + r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: note: cache: stale, must be validated (\(directive)): only from the cache: 504\n"), r.stderr)
+        }
+        let asked = try swurl(["--cache-only", "--check-status", origin.url(path), "Cache-Control:no-cache"])
+        XCTAssertEqual(asked.status, 5, asked.text + asked.stderr)
+        XCTAssertTrue(asked.stderr.contains("(the request's no-cache)"), asked.stderr)
+        XCTAssertEqual(origin.count("/cacheonly-mr") + origin.count("/cacheonly-nc"), 2, "one fetch each, none by --cache-only")
     }
 
     /// `--max-filesize` judges a body the cache serves (fresh, or selected by a 304) as it judges

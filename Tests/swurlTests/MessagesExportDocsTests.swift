@@ -106,6 +106,22 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("curl cannot wait for a route to the host before sending (--wait-for-network)"), r.stderr)
     }
 
+    /// --cache-only and --stale-ok promise answers curl cannot give (it has no cache): a warning
+    /// says so, in one-shot and REPL `--curl` alike; a plain --cache asks the server as curl does.
+    func testCurlExportSaysWhatItCannotDoOfTheCache() throws {
+        let dir = TestPaths.temporaryDirectory() + "/cache"
+        for (option, said) in [("--cache-only", "curl cannot answer from swurl's cache without touching the network (--cache-only)"),
+                               ("--stale-ok", "curl cannot answer from swurl's cache when the network fails (--stale-ok)")] {
+            let r = try runSwurl(["--curl", "--cache=" + dir, option, "http://127.0.0.1:9/x"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains(said), r.stderr)
+            let repl = try runSwurl(["repl", "http://127.0.0.1:9", "--cache=" + dir], stdin: Data("GET /x --curl \(option)\n".utf8))
+            XCTAssertTrue(repl.stderr.contains(said), repl.stderr)
+        }
+        let plain = try runSwurl(["--curl", "--cache=" + dir, "http://127.0.0.1:9/x"])
+        XCTAssertFalse(plain.stderr.contains("cache"), plain.stderr)
+    }
+
     /// The completions the binary generates offer only a command's own options after its word;
     /// the man page names every variable swurl reads; README lists every command.
     func testCompletionsPerCommandAndDocumentedEnvironmentAndCommands() throws {
