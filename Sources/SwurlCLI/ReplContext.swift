@@ -429,9 +429,12 @@ final class ReplContext {
         // Ctrl-C between lines stops the script too (during a request the engine sees it).
         Interrupt.arm()
         /// Runs one command; nil to go on, or the script's status.
+        let stderr = environment.stderr
         func run(_ command: String, line: Int) -> ExitStatus? {
             environment.errorPlace = "line \(line)"
-            defer { environment.errorPlace = nil }
+            // A command's warnings and notes name its line too (`HTTP 404` of which request?).
+            environment.stderr = PlacedMessagesSink(stderr, place: "line \(line)")
+            defer { environment.errorPlace = nil; environment.stderr = stderr }
             switch execute(command) {
             case .nothing: return nil
             case .exit(let s): return s
@@ -675,4 +678,24 @@ final class ReplContext {
     Ctrl-C cancels a running request (status 130) or clears the line being typed.
 
     """
+}
+
+/// Stderr while a REPL script runs a command: a warning or a note the command writes names the
+/// script's line after its kind (`swurl: warning: line 4: HTTP 404 NOT FOUND`), as its errors do
+/// (`Environment.errorPlace`). Each message is one write that starts with its kind; anything
+/// else (a progress bar, `-v`'s lines) passes as written.
+final class PlacedMessagesSink: ByteSink {
+    private let inner: ByteSink
+    private let place: [UInt8]
+    private static let kinds = [Array("swurl: warning: ".utf8), Array("swurl: note: ".utf8)]
+
+    init(_ inner: ByteSink, place: String) {
+        self.inner = inner
+        self.place = Array((place + ": ").utf8)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let kind = PlacedMessagesSink.kinds.first(where: { bytes.starts(with: $0) }) else { return try inner.write(bytes) }
+        try (kind + place + bytes.dropFirst(kind.count)).withUnsafeBytes { try inner.write($0) }
+    }
 }

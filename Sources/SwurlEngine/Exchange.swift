@@ -629,8 +629,10 @@ package final class Exchange {
         var (hop, digest) = try prepared(request)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
-        // A stale stored response adds its validators, as the real request would.
-        guard let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop)) else {
+        // A stale stored response adds its validators, as the real request would. Only looked
+        // at: a missing cache directory is not made.
+        guard let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop),
+                                       create: false) else {
             return (hop, nil)
         }
         switch cache.plan(now: Exchange.wallClockPrecise()) {

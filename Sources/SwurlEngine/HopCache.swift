@@ -69,8 +69,10 @@ final class HopCache: TransferDelegate {
     ///   request (nil: none), which the key must cover.
     /// - Parameter engineCookieNow: the same header as the engine would make it now, asked again
     ///   before a response is stored (nil: not asked).
+    /// - Parameter create: whether a missing cache directory is made (not for `--offline`, which
+    ///   only looks).
     init?(request: HTTPRequest, options: TransferOptions, digest: Credentials?, engineCookie: String? = nil,
-          engineCookieNow: (() -> String?)? = nil) throws(SwurlError) {
+          engineCookieNow: (() -> String?)? = nil, create: Bool = true) throws(SwurlError) {
         guard let settings = options.cache else { return nil }
         let answerable = request.method == .get && request.body == nil
         // `--cache-only` and only-if-cached never reach the network: a request the cache never
@@ -82,7 +84,7 @@ final class HopCache: TransferDelegate {
         self.request = request
         self.engineCookie = engineCookie
         self.engineCookieNow = engineCookieNow
-        store = try CacheStore(directory: settings.directory, maxSize: settings.maxSize)
+        store = try CacheStore(directory: settings.directory, maxSize: settings.maxSize, create: create)
         key = HopCache.key(request, options, digest, engineCookie: engineCookie)
         insecure = options.security.allowsInvalidCertificates
         requestTime = Exchange.wallClockPrecise()

@@ -294,9 +294,14 @@ final class CacheTests: XCTestCase {
     }
 
     /// `--offline` with a fresh entry, or `--cache-only` without one: a note says the cache would
-    /// answer, and nothing would be sent.
+    /// answer, and nothing would be sent. It only looks: a cache directory not there yet is not made.
     func testOfflineSaysWhenTheCacheWouldAnswer() throws {
         let path = "/offhit?cc=" + q("max-age=600")
+        let parent = TestPaths.temporaryDirectory() + "/not-yet", missing = parent + "/cache"
+        let looked = try runSwurl(["--offline", "--cache=" + missing, "--cache-only", origin.url(path)])
+        XCTAssertEqual(looked.status, 0, looked.stderr)
+        XCTAssertTrue(looked.stderr.contains("(miss, only from the cache: 504); it would not be sent"), looked.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: parent), "--offline made the cache directory")
         XCTAssertFalse(try swurl(["--offline", origin.url(path)]).stderr.contains("note"))
         _ = try fetch(path)
         let shown = try swurl(["--offline", origin.url(path)])

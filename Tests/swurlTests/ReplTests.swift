@@ -236,6 +236,10 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(stops.status, 4, stops.stderr)
         XCTAssertEqual(urls(stops.text), [])
 
+        // A command's warnings name its line, as its errors do (which request answered 404?).
+        let warned = try script(["/get", "/status/404 --check-status", "# a comment", "/status/418 --check-status"], [root])
+        XCTAssertTrue(warned.stderr.contains("swurl: warning: line 2: HTTP 404 NOT FOUND\n"), warned.stderr)
+        XCTAssertTrue(warned.stderr.contains("swurl: warning: line 4: HTTP 418 I'M A TEAPOT\n"), warned.stderr)
         // The status is the last command's.
         let last = try script(["/get", "/status/500 --check-status"], [root])
         XCTAssertEqual(last.status, 5)
