@@ -56,7 +56,8 @@ static int cnl_request(int fd, struct nlmsghdr *req, unsigned short type, size_t
     }
 }
 
-int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, struct cnl_route *out) {
+/* oif > 0: the route out of that interface (an IPv6 link-local address's zone), as ip route get ADDR oif IF. */
+int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, int oif, struct cnl_route *out) {
     if ((family == AF_INET && addrlen != 4) || (family == AF_INET6 && addrlen != 16)) return -EINVAL;
     memset(out, 0, sizeof *out);
     struct {
@@ -77,6 +78,13 @@ int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, st
     rta->rta_len = RTA_LENGTH(addrlen);
     memcpy(RTA_DATA(rta), addr, (size_t)addrlen);
     req.h.nlmsg_len = NLMSG_ALIGN(req.h.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+    if (oif > 0) {
+        rta = (struct rtattr *)(((char *)&req) + NLMSG_ALIGN(req.h.nlmsg_len));
+        rta->rta_type = RTA_OIF;
+        rta->rta_len = RTA_LENGTH(sizeof(int));
+        memcpy(RTA_DATA(rta), &oif, sizeof(int));
+        req.h.nlmsg_len = NLMSG_ALIGN(req.h.nlmsg_len) + RTA_ALIGN(rta->rta_len);
+    }
 
     char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
     struct nlmsghdr *h = NULL;

@@ -19,6 +19,8 @@ package struct CurlURL: Sendable, Equatable {
     /// The user name and password of a `user:password@` part, percent-decoded; nil when absent.
     package var user: String?
     package var password: String?
+    /// An IPv6 address's zone id (`[fe80::1%25eth0]` gives `eth0`); nil without one.
+    package var zone: String?
 
     /// The scheme's own port: 443 for https, else 80.
     private var defaultPort: Int { scheme == "https" ? 443 : 80 }
@@ -36,8 +38,9 @@ package struct CurlURL: Sendable, Equatable {
         let p = try CurlURL.parts(of: text) { part, host in
             (host: host, scheme: part(CURLUPART_SCHEME), port: part(CURLUPART_PORT), path: part(CURLUPART_PATH),
              query: part(CURLUPART_QUERY), url: part(CURLUPART_URL), user: part(CURLUPART_USER),
-             password: part(CURLUPART_PASSWORD))
+             password: part(CURLUPART_PASSWORD), zone: part(CURLUPART_ZONEID))
         }
+        self.zone = p.zone
         self.host = p.host
         self.scheme = p.scheme ?? "http"
         self.port = p.port.flatMap { Int($0) }

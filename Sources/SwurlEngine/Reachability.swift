@@ -11,10 +11,13 @@ package struct NetworkAddress: Equatable, Sendable {
     package var family: Int32
     /// 4 or 16 bytes, network order.
     package var bytes: [UInt8]
+    /// An IPv6 link-local address's zone (`fe80::1%eth0`): the interface's index; 0 for none.
+    package var scope: UInt32 = 0
 
-    package init(family: Int32, bytes: [UInt8]) {
+    package init(family: Int32, bytes: [UInt8], scope: UInt32 = 0) {
         self.family = family
         self.bytes = bytes
+        self.scope = scope
     }
 
     /// `10.0.0.1` or `fe80::1` (inet_ntop).
@@ -33,8 +36,8 @@ package struct NetworkAddress: Equatable, Sendable {
             let a = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in.self).pointee.sin_addr
             self.init(family: AF_INET, bytes: withUnsafeBytes(of: a) { Array($0) })
         case AF_INET6:
-            let a = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in6.self).pointee.sin6_addr
-            self.init(family: AF_INET6, bytes: withUnsafeBytes(of: a) { Array($0) })
+            let sa6 = UnsafeRawPointer(sa).assumingMemoryBound(to: sockaddr_in6.self).pointee
+            self.init(family: AF_INET6, bytes: withUnsafeBytes(of: sa6.sin6_addr) { Array($0) }, scope: sa6.sin6_scope_id)
         default:
             return nil
         }
@@ -47,6 +50,9 @@ package struct ReachabilityTarget: Sendable {
     package var url: CurlURL
     /// The host without IPv6 brackets.
     package var host: String
+    /// An IPv6 address's zone (`http://[fe80::1%25eth0]/` gives `eth0`), nil without one: the
+    /// resolver makes it the address's scope, for the route and the connect.
+    package var zone: String?
     package var port: Int
     /// Whether the TLS handshake is part of the check (https).
     package var tls: Bool
@@ -67,6 +73,7 @@ package struct ReachabilityTarget: Sendable {
         var h = url.host
         if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
         self.host = h
+        self.zone = url.zone
         self.port = url.effectivePort
         self.tls = url.scheme == "https"
         self.family = family
@@ -75,8 +82,8 @@ package struct ReachabilityTarget: Sendable {
         self.sysfsRoot = sysfsRoot
     }
 
-    /// `host:port`, with brackets for IPv6.
-    package var endpoint: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    /// `host:port`, with brackets for IPv6 (and its zone, `[fe80::1%eth0]:80`).
+    package var endpoint: String { host.contains(":") ? "[\(host)\(zone.map { "%" + $0 } ?? "")]:\(port)" : "\(host):\(port)" }
 }
 
 /// One evaluation of a target.
@@ -138,16 +145,18 @@ package enum Reachability {
     /// - Parameters:
     ///   - monitor: the netlink socket for route lookups.
     ///   - handshake: whether to include the TLS step for https targets.
+    ///   - deadline: when the caller's own time is up (`--watch --timeout`, `--wait-for-network`'s
+    ///     limit), on `MonotonicClock`: the connect and TLS steps end by it.
     /// - Throws: `.interrupted` on Ctrl-C only; every failure is part of the report.
     package static func evaluate(_ target: ReachabilityTarget, monitor: RouteMonitor,
-                                handshake: Bool = true) throws(SwurlError) -> ReachabilityReport {
+                                handshake: Bool = true, deadline: Double? = nil) throws(SwurlError) -> ReachabilityReport {
         var report = ReachabilityReport(target: target)
         // 1. The name.
         let start = MonotonicClock.now()
         if let given = resolved(target.host, port: target.port, entries: target.resolve, family: target.family) {
             report.addresses = given
         } else {
-            switch resolve(target.host, family: target.family) {
+            switch resolve(target.zone.map { target.host + "%" + $0 } ?? target.host, family: target.family) {
             case .success(let list): report.addresses = list
             case .failure(let e): report.resolveError = e.message
             }
@@ -180,12 +189,26 @@ package enum Reachability {
             report.verdict = .notReachable(reason: "no route to \(first?.address.text ?? target.host): \(first?.error ?? "unknown")")
             return report
         }
-        // 3. TCP: each routed address in turn until one accepts.
+        // 3. TCP: each routed address in turn until one accepts, all within the connect timeout
+        // (as curl's --connect-timeout bounds its connect phase, not each address): an address
+        // that is not the last gets half the time left, as curl gives it, so that one silently
+        // dropping address leaves time for the next.
+        let budget = min(target.connectTimeout, deadline.map { max(0, $0 - MonotonicClock.now()) } ?? .infinity)
+        let connectDeadline = MonotonicClock.now() + budget
+        // A timeout names the connect timeout, or the caller's time left to a tenth (not 0.998 s).
+        let namedTimeout = budget < target.connectTimeout ? (budget * 10).rounded() / 10 : budget
         var connected: ReachabilityReport.RouteStep?
-        for step in routed {
-            let attempt = try connect(step.address, port: target.port, timeout: target.connectTimeout)
+        for (i, step) in routed.enumerated() {
+            let left = connectDeadline - MonotonicClock.now()
+            guard left > 0 else { break }
+            let attempt = try connect(step.address, port: target.port, timeout: i == routed.count - 1 ? left : left / 2,
+                                      budget: namedTimeout)
             report.connects.append(attempt)
             if attempt.error == nil { connected = step; break }
+        }
+        if report.connects.isEmpty {
+            report.connects.append(.init(address: routed[0].address, seconds: 0,
+                                         error: "connect timed out after \(seconds(namedTimeout)) s"))
         }
         guard let path = connected, let route = path.route else {
             let failures = report.connects.compactMap(\.error)
@@ -198,9 +221,10 @@ package enum Reachability {
         // 4. TLS under the policy, on the address that answered.
         if target.tls && handshake {
             do {
+                let time = min(target.connectTimeout, deadline.map { max(0.05, $0 - MonotonicClock.now()) } ?? .infinity)
                 let (seconds, summary) = try CertificateProbe.handshake(url: target.url, address: path.address.text,
                                                                          port: target.port, policy: target.policy,
-                                                                         timeout: target.connectTimeout)
+                                                                         timeout: time)
                 report.tls = .init(seconds: seconds, summary: summary, error: nil)
             } catch {
                 if case .interrupted = error { throw error }
@@ -296,8 +320,10 @@ package enum Reachability {
     }
 
     /// A non-blocking TCP connect bounded by `timeout`; the socket is closed right away.
+    /// - Parameter budget: the connect step's whole time, which a timeout names (`timeout` may be
+    ///   this address's share of it).
     /// - Throws: `.interrupted` on Ctrl-C.
-    static func connect(_ address: NetworkAddress, port: Int, timeout: Double) throws(SwurlError) -> ReachabilityReport.ConnectStep {
+    static func connect(_ address: NetworkAddress, port: Int, timeout: Double, budget: Double) throws(SwurlError) -> ReachabilityReport.ConnectStep {
         let start = MonotonicClock.now()
         func step(_ error: String?) -> ReachabilityReport.ConnectStep {
             .init(address: address, seconds: MonotonicClock.now() - start, error: error)
@@ -311,6 +337,7 @@ package enum Reachability {
             var sa = sockaddr_in6()
             sa.sin6_family = sa_family_t(AF_INET6)
             sa.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+            sa.sin6_scope_id = address.scope
             withUnsafeMutableBytes(of: &sa.sin6_addr) { dst in
                 for (i, b) in address.bytes.prefix(dst.count).enumerated() { dst[i] = b }
             }
@@ -335,7 +362,7 @@ package enum Reachability {
         while true {
             if Interrupt.requested { throw .interrupted }
             let left = deadline - MonotonicClock.now()
-            if left <= 0 { return step("connect timed out after \(seconds(timeout)) s") }
+            if left <= 0 { return step("connect timed out after \(seconds(budget)) s") }
             var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             let n = poll(&p, 1, Int32(min(left * 1000, 1e9).rounded(.up)))
             if n < 0 {
@@ -368,7 +395,7 @@ package enum Reachability {
         let deadline = timeout.map { MonotonicClock.now() + $0 }
         var last: ReachabilityReport.Verdict?
         while true {
-            let report = try evaluate(target, monitor: monitor)
+            let report = try evaluate(target, monitor: monitor, deadline: deadline)
             if report.verdict != last {
                 last = report.verdict
                 try onChange(report)
@@ -418,10 +445,8 @@ package enum Reachability {
         let monitor = try RouteMonitor(events: true)
         let deadline = MonotonicClock.now() + limit
         var delay = 0.1
-        var target = target
         while true {
-            target.connectTimeout = max(0.05, min(target.connectTimeout, deadline - MonotonicClock.now()))
-            let report = try evaluate(target, monitor: monitor, handshake: false)
+            let report = try evaluate(target, monitor: monitor, handshake: false, deadline: max(deadline, MonotonicClock.now() + 0.05))
             if case .notReachable(let reason) = report.verdict {
                 let left = deadline - MonotonicClock.now()
                 if left <= 0 {

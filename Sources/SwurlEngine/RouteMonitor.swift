@@ -65,7 +65,7 @@ package final class RouteMonitor {
         var out = cnl_route()
         let rc = address.bytes.withUnsafeBufferPointer { bytes -> Int32 in
             guard let base = bytes.baseAddress else { return -EINVAL }
-            return cnl_route_get(routeSocket, address.family, base, Int32(bytes.count), &out)
+            return cnl_route_get(routeSocket, address.family, base, Int32(bytes.count), Int32(bitPattern: address.scope), &out)
         }
         guard rc == 0 else { return .failure(RouteError(code: -rc, message: RouteMonitor.describe(-rc))) }
         var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)

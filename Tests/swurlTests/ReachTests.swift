@@ -67,20 +67,23 @@ final class NetworkNamespace {
         return p
     }
 
-    /// An HTTP server on ADDRESS:PORT inside the namespace that answers every GET with `body`,
+    /// An HTTP server on ADDRESS:PORT (IPv6 for an address with a colon, `::` taking IPv4 too)
+    /// inside the namespace that answers every GET with `body`,
     /// starting to listen after `delay` seconds.
     @discardableResult
     func httpServer(address: String = "0.0.0.0", port: Int, body: String, delay: Double = 0) throws -> Process {
         let script = """
-            import http.server, sys, time
+            import http.server, socket, sys, time
             time.sleep(float(sys.argv[3]))
+            class S(http.server.HTTPServer):
+                address_family = socket.AF_INET6 if ':' in sys.argv[1] else socket.AF_INET
             class H(http.server.BaseHTTPRequestHandler):
                 def do_GET(self):
                     b = sys.argv[4].encode()
                     self.send_response(200); self.send_header('Content-Length', str(len(b))); self.end_headers()
                     self.wfile.write(b)
                 def log_message(self, *a): pass
-            http.server.HTTPServer((sys.argv[1], int(sys.argv[2])), H).serve_forever()
+            S((sys.argv[1], int(sys.argv[2])), H).serve_forever()
             """
         return try start(TestPaths.venv + "/bin/python3", ["-c", script, address, String(port), String(delay), body])
     }
@@ -158,6 +161,61 @@ final class ReachTests: XCTestCase {
         let via = try a.swurl(["reach", "--json", "--connect-timeout", "0.2", "http://10.88.0.5:80/"])
         let viaRoute = (try via.json()["routes"] as? [[String: Any]])?.first
         XCTAssertEqual(viaRoute?["gateway"] as? String, "10.77.1.2", via.text)
+    }
+
+    /// A link-local IPv6 URL names its interface as a zone (`[fe80::b%25va]`): reach and
+    /// --wait-for-network route and connect through it, as the request does (its connect
+    /// failed with "invalid argument", so --wait-for-network failed a request that works).
+    func testALinkLocalAddressWithAZoneIsReachableThroughItsInterface() throws {
+        let a = try NetworkNamespace(), b = try NetworkNamespace()
+        try a.ip("link add va type veth peer name vb netns \(b.name)")
+        try a.ip("addr add fe80::a/64 dev va nodad")
+        try a.ip("link set va up")
+        try b.ip("addr add fe80::b/64 dev vb nodad")
+        try b.ip("link set vb up")
+        try b.ip("link set lo up")
+        try b.httpServer(address: "::", port: 8080, body: "zone")
+        try b.waitForListener(port: 8080)
+        let url = "http://[fe80::b%25va]:8080/"
+        let r = try a.swurl(["reach", url])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("target   http://[fe80::b%va]:8080\n"), r.text)
+        XCTAssertEqual(lastLine(r), "reachable via ethernet (va)", r.text)
+        let waited = try a.swurl(["--wait-for-network=5", url])
+        XCTAssertEqual(waited.status, 0, waited.stderr)
+        XCTAssertEqual(waited.text, "zone")
+    }
+
+    /// The connect timeout bounds the connect step, not each address (as curl's): five
+    /// addresses that drop every packet end it once, each but the last given half the time
+    /// left. And `--watch --timeout` ends a re-check that is still connecting.
+    func testTheConnectTimeoutBoundsAllAddressesTogether() throws {
+        let a = try NetworkNamespace(), b = try NetworkNamespace()
+        try a.ip("link add va type veth peer name vb netns \(b.name)")
+        try a.ip("addr add 10.77.2.1/24 dev va")
+        try a.ip("link set va up")
+        try b.ip("addr add 10.77.2.2/24 dev vb")
+        try b.ip("link set vb up")
+        // b does not forward: what a sends on to 10.88.0.0/16 through it is dropped in silence.
+        try a.ip("route add 10.88.0.0/16 via 10.77.2.2")
+        let many = (1...5).map { "10.88.0.\($0)" }.joined(separator: ",")
+        let r = try a.swurl(["reach", "--json", "--connect-timeout", "1", "--resolve", "m:80:" + many, "http://m/"])
+        XCTAssertEqual(r.status, 2, r.text + r.stderr)
+        let connects = try XCTUnwrap(try r.json()["connects"] as? [[String: Any]], r.text)
+        XCTAssertEqual(connects.count, 5, r.text)
+        // The tool's own account of its time: the five attempts share the one second (each
+        // took a whole second before, five in all).
+        let spent = connects.compactMap { $0["seconds"] as? Double }.reduce(0, +)
+        XCTAssertLessThan(spent, 2.5, r.text)
+        XCTAssertEqual(connects.last?["error"] as? String, "connect timed out after 1 s", r.text)
+        let waited = try a.swurl(["--wait-for-network=1", "--resolve", "m:80:" + many, "http://m/"])
+        XCTAssertEqual(waited.status, 2, waited.stderr)
+        XCTAssertEqual(waited.stderr, "swurl: error: m:80 not reachable after 1 s (last: connect timed out after 1 s)\n")
+        let watched = try a.swurl(["reach", "--watch", "--json", "--timeout", "1", "http://10.88.0.9/"])
+        XCTAssertEqual(watched.status, 2, watched.stderr)
+        let line = try XCTUnwrap(watched.text.split(separator: "\n").first.map(String.init))
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual((report["connects"] as? [[String: Any]])?.first?["error"] as? String, "connect timed out after 1 s", line)
     }
 
     func testTunDeviceIsVPN() throws {

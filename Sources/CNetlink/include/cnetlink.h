@@ -31,7 +31,7 @@ unsigned cnl_event_groups(void);
 int cnl_open(unsigned groups);
 // Asks the kernel for the route to `addr` (4 or 16 bytes, family AF_INET or AF_INET6) on `fd`.
 // Returns 0 and fills `out`, or -errno (e.g. -ENETUNREACH when there is no route).
-int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, struct cnl_route *out);
+int cnl_route_get(int fd, int family, const unsigned char *addr, int addrlen, int oif, struct cnl_route *out);
 // Asks the kernel for the link with index `ifindex` on `fd`.
 // Returns 0 and fills `out`, or -errno (-ENODEV when there is none).
 int cnl_link_get(int fd, int ifindex, struct cnl_link *out);
