@@ -74,13 +74,32 @@ long sw_bio_mem_data(BIO *bio, const char **out) {
 int sw_x509_name_print(BIO *bio, const X509_NAME *name) {
     return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
 }
-int sw_x509_san_print(BIO *bio, X509 *x) {
-    int i = X509_get_ext_by_NID(x, NID_subject_alt_name, -1);
-    if (i < 0) return 0;
-    X509_EXTENSION *ext = X509_get_ext(x, i);
-    if (ext == NULL) return 0;
-    return X509V3_EXT_print(bio, ext, 0, 0);
+GENERAL_NAMES *sw_x509_sans(X509 *x) {
+    return X509_get_ext_d2i(x, NID_subject_alt_name, NULL, NULL);
 }
+int sw_x509_sans_count(const GENERAL_NAMES *names) { return sk_GENERAL_NAME_num(names); }
+int sw_x509_sans_entry(const GENERAL_NAMES *names, int i, const unsigned char **data, int *len) {
+    const GENERAL_NAME *n = sk_GENERAL_NAME_value(names, i);
+    *data = NULL;
+    *len = 0;
+    if (n == NULL) return -1;
+    const ASN1_STRING *s = NULL;
+    switch (n->type) {
+    case GEN_DNS: case GEN_EMAIL: case GEN_URI: s = n->d.ia5; break;
+    case GEN_IPADD: s = n->d.ip; break;
+    default: break;
+    }
+    if (s != NULL) {
+        *data = ASN1_STRING_get0_data(s);
+        *len = ASN1_STRING_length(s);
+    }
+    return n->type;
+}
+int sw_x509_sans_print(BIO *bio, const GENERAL_NAMES *names, int i) {
+    GENERAL_NAME *n = sk_GENERAL_NAME_value(names, i);
+    return n == NULL ? 0 : GENERAL_NAME_print(bio, n);
+}
+void sw_x509_sans_free(GENERAL_NAMES *names) { GENERAL_NAMES_free(names); }
 int sw_ssl_alpn(const SSL *ssl, char *buf, int size) {
     const unsigned char *p = NULL;
     unsigned int n = 0;

@@ -19,14 +19,19 @@ enum CertsCommand: SwurlCommand {
         if rest.count > 1 {
             throw .usage("swurl certs takes one URL (got also '\(rest.dropFirst().joined(separator: " "))')")
         }
-        let url = try URLBuilder.resolve(target, defaultScheme: "https")
-        var policy = try SecurityArguments.policy(from: args, environment: environment)
-        policy.hostVerification = policy.hostVerification ?? true
-        var connection = TransferOptions()
-        if let v = args.value(.timeout) { connection.timeout = try CommandOptions.seconds(v, "timeout") }
-        try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
+        // The URL as far as it was understood, for --json's failure object.
+        var shownURL: String?
         let report: CertificateReport
-        do { report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection) } catch {
+        do {
+            let url = try URLBuilder.resolve(target, defaultScheme: "https")
+            shownURL = url.url
+            var policy = try SecurityArguments.policy(from: args, environment: environment)
+            policy.hostVerification = policy.hostVerification ?? true
+            var connection = TransferOptions()
+            if let v = args.value(.timeout) { connection.timeout = try CommandOptions.seconds(v, "timeout") }
+            try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
+            report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection)
+        } catch {
             var failure = error
             // A port that speaks plain HTTP (the handshake read an HTTP answer as a TLS record):
             // certs reads TLS ports only, so the request's hint "try http://" would lead to its
@@ -34,9 +39,10 @@ enum CertsCommand: SwurlCommand {
             if case .transport(let message, _) = error, message.containsText("wrong version number") {
                 failure = .transport(message, hint: "the port does not speak TLS (it may speak plain HTTP): swurl certs needs a TLS port")
             }
-            // A script reading --json gets an object either way (the message goes to stderr too).
+            // A script reading --json gets an object either way (the message goes to stderr too),
+            // a URL or an option refused before any connection included.
             if args.has(.json), failure != .interrupted {
-                let text = CertificateReportFormatter.failureJSON(url: url.url, message: failure.message,
+                let text = CertificateReportFormatter.failureJSON(url: shownURL ?? Redactor.givenURL(target), message: failure.message,
                                                                   exit: ExitStatus(for: failure).rawValue)
                 try? environment.stdout.write(text)
             }

@@ -1,5 +1,8 @@
 @preconcurrency import COpenSSL
 @preconcurrency import CShims
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCore
 
 /// One X.509 certificate, owning an OpenSSL `X509` reference (X509_free(3) in `deinit`).
@@ -72,10 +75,7 @@ final class Certificate {
     /// The SHA-256 fingerprint of the DER, as `openssl x509 -fingerprint -sha256` prints it
     /// (upper-case hex pairs joined by colons).
     var fingerprint: String {
-        Digest.sha256(der).map { byte in
-            let s = String(byte, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
-        }.joined(separator: ":")
+        Digest.sha256(der).map(Certificate.hex).joined(separator: ":")
     }
 
     /// The subject in RFC 2253 form (`CN=localhost,O=Example`).
@@ -88,10 +88,58 @@ final class Certificate {
         X509_NAME_cmp(X509_get_subject_name(raw), X509_get_issuer_name(raw)) == 0
     }
 
-    /// The subjectAltName entries (`DNS:localhost`, `IP Address:127.0.0.1`).
+    /// The subjectAltName entries (`DNS:localhost`, `IP Address:127.0.0.1`), one per entry the
+    /// certificate holds. A name's bytes that no host name, address or URI holds (a comma, a
+    /// blank, a control or non-ASCII byte) are shown as `\xHH`: printed whole and split at its
+    /// commas, one name `a.example, DNS:bank.example` read as two (and a NUL or a non-ASCII byte
+    /// made the printer fail, so that no name was shown at all).
     var subjectAlternativeNames: [String] {
-        let text = MemoryBIO.text { bio in _ = sw_x509_san_print(bio, raw) }
-        return text.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+        guard let names = sw_x509_sans(raw) else { return [] }
+        defer { sw_x509_sans_free(names) }
+        var out: [String] = []
+        for i in 0..<sw_x509_sans_count(names) {
+            var data: UnsafePointer<UInt8>?
+            var length: Int32 = 0
+            let type = sw_x509_sans_entry(names, i, &data, &length)
+            let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, length)))) } ?? []
+            switch type {
+            case GEN_DNS: out.append("DNS:" + Certificate.nameText(bytes))
+            case GEN_EMAIL: out.append("email:" + Certificate.nameText(bytes))
+            case GEN_URI: out.append("URI:" + Certificate.nameText(bytes))
+            case GEN_IPADD:
+                let family = bytes.count == 4 ? AF_INET : bytes.count == 16 ? AF_INET6 : nil
+                var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+                if let family, inet_ntop(family, bytes, &text, socklen_t(text.count)) != nil {
+                    out.append("IP Address:" + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                } else {
+                    out.append("IP Address:<invalid " + bytes.map { Certificate.hex($0) }.joined() + ">")
+                }
+            default:
+                // `othername:…`, `DirName:/C=US/O=Example Co`, `Registered ID:…`, as OpenSSL prints them.
+                let text = MemoryBIO.text { bio in _ = sw_x509_sans_print(bio, names, i) }
+                out.append(Certificate.nameText(Array(text.utf8), keepingBlanks: true))
+            }
+        }
+        return out
+    }
+
+    /// A name's bytes as text: printable ASCII but the comma (and the blank, unless kept) as it
+    /// is, every other byte `\xHH`.
+    private static func nameText(_ bytes: [UInt8], keepingBlanks: Bool = false) -> String {
+        var s = ""
+        for b in bytes {
+            if (b > 0x20 || (keepingBlanks && b == 0x20)) && b < 0x7F && b != UInt8(ascii: ",") {
+                s.unicodeScalars.append(Unicode.Scalar(b))
+            } else {
+                s += "\\x" + hex(b)
+            }
+        }
+        return s
+    }
+
+    private static func hex(_ b: UInt8) -> String {
+        let s = String(b, radix: 16, uppercase: true)
+        return s.count == 1 ? "0" + s : s
     }
 
     /// Start of validity as `YYYY-MM-DD hh:mm:ss UTC`.

@@ -56,6 +56,17 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("swurl: error: " + message), r.stderr)
         XCTAssertFalse(r.text.contains("CERTSECRET"), r.text)
         XCTAssertTrue(r.stderr.contains("swurl: error:"), r.stderr)
+        // Refused before connecting (a port out of range, a bad pin, a host with a blank): an
+        // object too (stdout was empty).
+        for args in [["https://localhost:99999/"], ["--pin-pubkey", "sha1//x", "https://localhost/"],
+                     ["https://u:CERTSECRET@loc alhost/"]] {
+            let early = try runSwurl(["certs", "--json"] + args)
+            XCTAssertEqual(early.status, 64, early.stderr)
+            let o = try early.json()
+            XCTAssertEqual(o["exit"] as? Int, 64, early.text)
+            XCTAssertTrue(early.stderr.contains("swurl: error: " + (o["error"] as? String ?? "?")), early.stderr)
+            XCTAssertFalse(early.text.contains("CERTSECRET"), early.text)
+        }
         let text = try runSwurl(["certs", refused])
         XCTAssertEqual(text.status, 1, text.stderr)
         XCTAssertEqual(text.text, "")
@@ -95,6 +106,25 @@ final class CertsCommandTests: XCTestCase {
         let conn = server.connection(after: 0)
         XCTAssertEqual(conn?.handshake, true)
         XCTAssertEqual(conn?.bytes, 0)
+    }
+
+    /// Each subjectAltName entry is one name, as the certificate holds it: one DNS name holding
+    /// `, DNS:bank.example` showed as two names (the printed extension was split at its commas),
+    /// and one holding a NUL hid every name. Bytes no host name holds are shown as \xHH.
+    func testEachAlternativeNameIsShownAsOneEntry() throws {
+        let dir = TestPaths.temporaryDirectory()
+        func tlv(_ tag: UInt8, _ bytes: [UInt8]) -> [UInt8] { [tag, UInt8(bytes.count)] + bytes }
+        let names = tlv(0x82, Array("attacker.example, DNS:bank.example".utf8)) + tlv(0x82, Array("x\u{0}y.example".utf8))
+            + tlv(0x87, [127, 0, 0, 1]) + tlv(0x87, [UInt8](repeating: 0, count: 15) + [1])
+        let der = tlv(0x30, names).map { String(format: "%02x", $0) }.joined()
+        _ = try CertificateFactory.shell("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout s.key -out s.pem"
+                                         + " -days 2 -subj /CN=sans -addext subjectAltName=DER:\(der) 2>/dev/null", in: dir)
+        let server = try TLSTestServer(chain: dir + "/s.pem", key: dir + "/s.key")
+        let expected = ["DNS:attacker.example\\x2C\\x20DNS:bank.example", "DNS:x\\x00y.example", "IP Address:127.0.0.1", "IP Address:::1"]
+        let json = try report(["-k", server.url])
+        XCTAssertEqual(entries(json["presented"]).first?["subject_alt_names"] as? [String], expected)
+        let text = try runSwurl(["certs", "-k", server.url])
+        XCTAssertTrue(text.text.contains("    names:       " + expected.joined(separator: ", ") + "\n"), text.text)
     }
 
     func testWorksOnUntrustedSelfSignedAndExpiredChains() throws {

@@ -6,6 +6,7 @@
 #include "ccurl.h"
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 // curl_easy_setopt(3), one wrapper per argument type.
 CURLcode sw_setopt_long(CURL *h, CURLoption o, long v);
@@ -55,8 +56,15 @@ void sw_openssl_free(void *p);
 long sw_bio_mem_data(BIO *bio, const char **out);
 // X509_NAME_print_ex(3) in RFC 2253 form with UTF-8 kept readable.
 int sw_x509_name_print(BIO *bio, const X509_NAME *name);
-// The subjectAltName extension as X509V3_EXT_print(3) shows it; 0 when there is none.
-int sw_x509_san_print(BIO *bio, X509 *x);
+// The subjectAltName extension's entries (X509_get_ext_d2i(3)); NULL when there is none or it
+// does not parse. Freed with sw_x509_sans_free.
+GENERAL_NAMES *sw_x509_sans(X509 *x);
+int sw_x509_sans_count(const GENERAL_NAMES *names);
+// Entry i's type (GEN_DNS, GEN_IPADD…); for a DNS name, email address, URI or IP address its
+// bytes as stored (data and len), else data NULL: GENERAL_NAME_print(3) shows it (sw_x509_sans_print).
+int sw_x509_sans_entry(const GENERAL_NAMES *names, int i, const unsigned char **data, int *len);
+int sw_x509_sans_print(BIO *bio, const GENERAL_NAMES *names, int i);
+void sw_x509_sans_free(GENERAL_NAMES *names);
 // SSL_get0_alpn_selected(3) as a C string copy into buf; 0 when none was negotiated.
 int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
 // SHA256_Init/Update/Final(3): the digest without EVP_MD_fetch(3), whose first call initialises
