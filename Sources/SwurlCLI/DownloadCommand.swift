@@ -126,7 +126,7 @@ enum DownloadCommand: SwurlCommand {
             // server failed the trust checks (a pin, the chain, the name): resuming cannot fix it.
             if let part = file.keptPath, !options.quiet, !file.isWhole, !error.isTrustFailure, !file.resumeRefused {
                 var overLimit = false
-                if case .responseRejected(let message, _) = error, message.contains("--max-filesize") { overLimit = true }
+                if case .responseRejected(let message, _) = error, message.containsText("--max-filesize") { overLimit = true }
                 DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment, overLimit: overLimit)
             }
             // A response that began (and was cut, timed out or stopped by Ctrl-C) set its cookies:

@@ -99,7 +99,7 @@ extension CommandOptions {
         if let p = args.value(.proxy) {
             // HTTPie's PROTOCOL:URL (`--proxy=http:http://host:3128`).
             if let colon = p.firstIndex(of: ":"), p[..<colon].allSatisfy(\.isLetter), !p[colon...].hasPrefix("://"),
-               p[p.index(after: colon)...].contains("://") {
+               p[p.index(after: colon)...].containsText("://") {
                 throw .usage("--proxy: '\(Redactor.url(p))' is HTTPie's PROTOCOL:URL form",
                              hint: "swurl's --proxy takes the proxy's URL alone and uses it for every URL: --proxy \(Redactor.url(String(p[p.index(after: colon)...])))")
             }

@@ -203,7 +203,7 @@ package enum CacheRules {
         let scc = fields.cacheControl
         // §5.4: Pragma: no-cache counts as request no-cache only without Cache-Control.
         let pragmaNoCache = !request.contains("Cache-Control")
-            && request.values("Pragma").contains { $0.lowercased().contains("no-cache") }
+            && request.values("Pragma").contains { $0.lowercased().containsText("no-cache") }
         if refresh || rcc.has("no-cache") || pragmaNoCache { return .validate }
         // A no-cache response (with or without field names: swurl treats both as unqualified).
         if scc.has("no-cache") { return .validate }

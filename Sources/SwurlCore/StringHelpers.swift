@@ -32,6 +32,29 @@ extension StringProtocol {
     package func containsText(_ needle: String) -> Bool { rangeOfText(needle) != nil }
 }
 
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in the bytes, found by memchr(3) and memcmp(3): the generic
+    /// `firstRange(of:)` searched a 100 MB multipart field at some 7 MB/s (and links
+    /// `_StringProcessing`).
+    package func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        return withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                guard let base = hay.baseAddress, let pinBase = pin.baseAddress, hay.count >= pin.count else { return false }
+                let last = hay.count - pin.count
+                var i = 0
+                while i <= last {
+                    guard let found = memchr(base + i, Int32(first), last - i + 1) else { return false }
+                    let at = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                    if memcmp(base + at, pinBase, pin.count) == 0 { return true }
+                    i = at + 1
+                }
+                return false
+            }
+        }
+    }
+}
+
 extension String {
     /// `body` over the string's UTF-8 bytes: in place for a native or small string, else over
     /// a copy (the writers of HAR entries and report rows read fields this way).

@@ -44,7 +44,7 @@ package struct MultipartRequestSerializer: RequestSerializing {
         // read as it is sent.
         let delimiter = Array("\n--\(boundary)".utf8)
         func refuseDelimiter(in content: [UInt8], of name: String) throws(SwurlError) {
-            guard content.starts(with: delimiter.dropFirst()) || content.firstRange(of: delimiter) != nil else { return }
+            guard content.starts(with: delimiter.dropFirst()) || content.containsBytes(delimiter) else { return }
             throw .usage("the value of '\(TerminalSanitizer.clean(name))' holds the multipart boundary ('--\(TerminalSanitizer.clean(boundary))' after a line break): the body would split there",
                          hint: "choose another --boundary (or leave it out: a random one is used)")
         }
