@@ -62,6 +62,8 @@ unsigned long sw_curlauth_digest(void) { return CURLAUTH_DIGEST; }
 
 int sw_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_min_proto_version(ctx, version); }
 int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_max_proto_version(ctx, version); }
+void sw_ssl_ctx_refuse_renegotiation(SSL_CTX *ctx) { SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION); }
+int sw_ssl_ctx_refuses_renegotiation(SSL_CTX *ctx) { return (SSL_CTX_get_options(ctx) & SSL_OP_NO_RENEGOTIATION) != 0; }
 int sw_sk_x509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
 X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
 void sw_openssl_free(void *p) { OPENSSL_free(p); }

@@ -258,6 +258,7 @@ package final class Exchange {
         var (hop, digest) = try prepared(current)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
+        try Exchange.refuseOversizedHead(hop)
         if redirects + retries > 0 { try reorderJar() }
         let hopHost = try origin(of: hop.url).host
         // Only a session keeps cookies by host (`keepEngineCookies`): no work for a batch line.
@@ -629,6 +630,7 @@ package final class Exchange {
         var (hop, digest) = try prepared(request)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
+        try Exchange.refuseOversizedHead(hop)
         // A stale stored response adds its validators, as the real request would. Only looked
         // at: a missing cache directory is not made.
         guard let cache = try HopCache(request: hop, options: options, digest: digest, engineCookie: engineCookieHeaderForCache(hop),
@@ -642,6 +644,18 @@ package final class Exchange {
         case .serve, .gatewayTimeout:
             return (hop, cache.status)
         }
+    }
+
+    /// libcurl 7.88 builds a request's head in a buffer of at most 1 MiB (its DYN_HTTP_REQUEST)
+    /// and fails a larger one as "out of memory", after connecting, which read as the response's
+    /// fault ("a header line is larger than libcurl accepts"). Refused before connecting, with
+    /// 4 KiB left for what libcurl adds (Host, User-Agent, Accept, the engine's cookies).
+    static func refuseOversizedHead(_ hop: HTTPRequest) throws(SwurlError) {
+        var size = hop.method.rawValue.utf8.count + hop.url.utf8.count + 12
+        for f in hop.headers.fields { size += f.name.utf8.count + f.value.utf8.count + 4 }
+        guard size > (1 << 20) - 4096 else { return }
+        throw .usage("the request's head (its URL and header fields) comes to \(size) bytes; libcurl sends at most 1 MiB",
+                     hint: "send a large value in the body, not in a header field or the URL")
     }
 
     /// The exchange's options for a hop: a client certificate (`--cert`) is an identity bound to

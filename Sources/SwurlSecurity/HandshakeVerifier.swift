@@ -44,6 +44,11 @@ package final class HandshakeVerifier {
         // CURLOPT_SSL_VERIFYPEER=0 (-k) leaves SSL_VERIFY_NONE, under which OpenSSL ignores the
         // callback's verdict; VERIFY_PEER makes a 0 abort the handshake.
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
+        // No TLS 1.2 renegotiation: its handshake would run the callback below on a connection a
+        // later transfer reuses, when this verifier (held unretained) is gone — a crash, or a
+        // verdict read from freed memory on the certificate the server sends then. curl 7.88
+        // renegotiates; swurl refuses, as TLS 1.3 has none.
+        sw_ssl_ctx_refuse_renegotiation(ctx)
         // Without a chain check (-k) no store is consulted, so none is loaded.
         if policy.checksChain || mode == .inspect {
             guard let store = SSL_CTX_get_cert_store(ctx) else {

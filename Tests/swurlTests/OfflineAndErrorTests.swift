@@ -54,6 +54,27 @@ final class OfflineAndErrorTests: XCTestCase {
     }
 
     /// --check-status and --timing with --offline had nothing to look at and said nothing.
+    /// A request head over libcurl's 1 MiB failed after connecting as "the response could not be
+    /// read": refused before connecting, on every door, naming the request.
+    func testARequestHeadOverLibcurlsLimitIsRefusedBeforeConnecting() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        try Data(repeating: UInt8(ascii: "a"), count: 1_100_000).write(to: URL(fileURLWithPath: dir + "/big.txt"))
+        let words = [capture.base + "/big", "X-Big:@" + dir + "/big.txt"]
+        for args in [words, ["--offline"] + words] {
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains("the request's head (its URL and header fields) comes to 1100"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("response"), r.stderr)
+        }
+        try (words.joined(separator: " ") + "\n").write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
+        let batch = try runSwurl(["batch", dir + "/lines"])
+        XCTAssertEqual(batch.status, 64, batch.text + batch.stderr)
+        XCTAssertTrue(batch.text.contains("libcurl sends at most 1 MiB"), batch.text)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
+    }
+
     func testOfflineNotesWhatLooksAtAResponse() throws {
         let both = try runSwurl(["--offline", "--check-status", "--timing", ":9/x"])
         XCTAssertEqual(both.status, 0, both.stderr)

@@ -7,6 +7,45 @@ import SwurlTestSupport
 /// past, the host checks libcurl makes after the handshake, and files and pins that are not
 /// what they look like.
 final class TLSEdgeTests: XCTestCase {
+    /// A TLS 1.2 server that asks for a renegotiation on each connection's second request
+    /// (Tests/Servers/renegotiate.c, built here with the C compiler the toolchain brings).
+    private func renegotiatingServer(_ pki: CertificateFactory) throws -> (server: ServerProcess, log: String) {
+        let dir = TestPaths.temporaryDirectory()
+        let compilers = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/clang" }
+        guard let cc = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw TestServerError("no C compiler (cc or clang) to build Tests/Servers/renegotiate.c")
+        }
+        _ = try runProcess(cc, ["-O1", "-o", dir + "/renegotiate", TestPaths.server("renegotiate.c"), "-lssl", "-lcrypto"])
+        let log = dir + "/renegotiate.log"
+        let server = try ServerProcess(executable: dir + "/renegotiate", arguments: [pki.path("leaf-chain.pem"), pki.path("leaf.key"), log])
+        return (server, log)
+    }
+
+    /// A server's TLS 1.2 renegotiation on a connection a later transfer reused (the next batch
+    /// line, a redirect's hop) ran the certificate check of the transfer that had opened it,
+    /// which was gone: a crash, or a verdict read from freed memory. swurl refuses to
+    /// renegotiate (TLS 1.3 has none): the connection ends, and libcurl sends the request again
+    /// on a new one, whose handshake is checked.
+    func testARenegotiationIsRefusedAndTheRequestGoesOnANewConnection() throws {
+        let pki = try CertificateFactory.shared()
+        let (server, log) = try renegotiatingServer(pki)
+        defer { server.stop() }
+        let dir = TestPaths.temporaryDirectory()
+        let lines = (1...4).map { "https://127.0.0.1:\(server.port)/l\($0)" }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
+        let pin = try pki.pin("leaf.pem")
+        let r = try runSwurl(["batch", dir + "/lines", "--cacert", pki.path("root.pem"), "--pin-pubkey", pin,
+                              "--parallel", "1", "--http1.1", "--jsonl"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        XCTAssertEqual(r.text.components(separatedBy: "\"status\":200").count - 1, 4, r.text)
+        let events = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(events.contains("renegotiation refused"), events)
+        XCTAssertFalse(events.contains("renegotiated"), events)
+        // Every line was answered, each by a request of its own (the refused one sent again).
+        for n in 1...4 { XCTAssertTrue(events.contains("request /l\(n)\n"), events) }
+    }
+
     /// A REPL's default client certificate is a credential of the base's origin: a line to
     /// another origin is sent without it (before, it was presented to every origin, while `-a`
     /// stayed behind).

@@ -49,6 +49,11 @@ unsigned long sw_curlauth_digest(void);
 // OpenSSL macros (SSL_CTX_set_min_proto_version(3) and friends).
 int sw_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version);
 int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version);
+// SSL_CTX_set_options(3) with SSL_OP_NO_RENEGOTIATION: a TLS 1.2 server's HelloRequest is
+// answered with a no_renegotiation alert instead of a new handshake.
+void sw_ssl_ctx_refuse_renegotiation(SSL_CTX *ctx);
+// Whether the context refuses renegotiation (for tests).
+int sw_ssl_ctx_refuses_renegotiation(SSL_CTX *ctx);
 int sw_sk_x509_num(const STACK_OF(X509) *sk);
 X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i);
 void sw_openssl_free(void *p);
