@@ -68,10 +68,12 @@ final class XMLResponseDecoder: ResponseDecoding {
 
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if var held = start {
+            // Let go first, so that the append grows the one array (a copy per chunk was quadratic).
+            start = nil
             held.append(contentsOf: chunk)
             guard held.count >= 4 else { start = held; return }
             if !XMLResponseDecoder.isUTF16(held) && declarationNamesCharset
-                && !XMLResponseDecoder.declarationDecided(held) && held.count < 64 << 10 {
+                && !XMLResponseDecoder.declarationDecided(held, added: chunk.count) && held.count < 64 << 10 {
                 start = held
                 return
             }
@@ -83,9 +85,10 @@ final class XMLResponseDecoder: ResponseDecoding {
         if let transcoder {
             var utf8 = transcoder.convert(chunk, final: false)
             if var held = declarationStart {
+                declarationStart = nil
                 held += utf8
                 // Held up to 64 KiB (a declaration may hold any amount of white space).
-                if !XMLResponseDecoder.declarationDecided(held) && held.count < 64 << 10 {
+                if !XMLResponseDecoder.declarationDecided(held, added: utf8.count) && held.count < 64 << 10 {
                     declarationStart = held
                     return
                 }
@@ -127,6 +130,16 @@ final class XMLResponseDecoder: ResponseDecoding {
     /// Where the declaration `<?xml ` would start in converted bytes (after a byte order mark).
     private static func declarationOffset(_ bytes: [UInt8]) -> Int {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    }
+
+    /// `declarationDecided(bytes)` for bytes that were undecided before their last `added`:
+    /// once the opening `<?xml ` was there, only the added bytes can hold the `?` (looking
+    /// through all of them again for every chunk of a body sent a byte at a time was quadratic).
+    static func declarationDecided(_ bytes: [UInt8], added: Int) -> Bool {
+        let before = bytes.count - added
+        let opening = declarationOffset(bytes) + 6
+        guard before > opening else { return declarationDecided(bytes) }
+        return bytes[before...].contains(UInt8(ascii: "?"))
     }
 
     /// Whether the converted bytes tell whether a declaration starts them and, if one does, hold

@@ -139,7 +139,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         var text: [UInt8] = []
         for (_, words) in lines {
             for word in words {
-                text += Array("'".utf8) + Array(word.utf8.split(separator: UInt8(ascii: "'"), omittingEmptySubsequences: false)
+                text += Array("'".utf8) + Array(ArgumentBytes.bytes(word).split(separator: UInt8(ascii: "'"), omittingEmptySubsequences: false)
                     .map { Array($0) }.joined(separator: Array("'\\''".utf8))) + Array("' ".utf8)
             }
             text.append(UInt8(ascii: "\n"))
