@@ -203,6 +203,11 @@ struct CurlCommandExport {
                 // body's Content-Type with it, curl keeps every --header on every hop.
                 warnings.append("drop the body's Content-Type when a redirect turns the request into a GET, as swurl does: it keeps the --header on every hop")
             }
+            if request.headers.contains("Host") {
+                // swurl drops a Host item at another origin; curl 7.88 drops a custom Host only
+                // when the host name changes, not the scheme or port.
+                warnings.append("drop the Host header at a redirect to another origin as swurl does: it keeps it when only the port or scheme changes")
+            }
             if ![HTTPMethod.get, .head, .post].contains(request.method) {
                 // At a 303 swurl sends GET; curl keeps a --request method on every hop.
                 warnings.append("turn \(request.method.rawValue) into a GET at a 303 redirect as swurl does: it keeps --request \(request.method.rawValue)"

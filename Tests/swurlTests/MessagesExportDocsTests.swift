@@ -122,6 +122,15 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertFalse(plain.stderr.contains("cache"), plain.stderr)
     }
 
+    /// A Host item under --follow: swurl drops it at another origin, curl only when the host
+    /// name changes (a redirect to another port got it): said, not left to surprise.
+    func testCurlExportWarnsThatItKeepsAHostItemAcrossPorts() throws {
+        let r = try runSwurl(["--curl", "--follow", "http://127.0.0.1:9/x", "Host:api.test"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("curl cannot drop the Host header at a redirect to another origin as swurl does"), r.stderr)
+        XCTAssertFalse(try runSwurl(["--curl", "http://127.0.0.1:9/x", "Host:api.test"]).stderr.contains("Host"))
+    }
+
     /// The completions the binary generates offer only a command's own options after its word;
     /// the man page names every variable swurl reads; README lists every command.
     func testCompletionsPerCommandAndDocumentedEnvironmentAndCommands() throws {
