@@ -182,6 +182,8 @@ package enum CacheRules {
     }
 
     private static func keyedByDigest(_ name: String) -> Bool {
+        // `*` names no field: it never matches (`varyMatches`).
+        guard name != "*" else { return false }
         let lower = name.lowercased()
         return !CacheKey.unkeyedHeaders.contains(lower) || CacheKey.credentialHeaders.contains { $0.lowercased() == lower }
     }
