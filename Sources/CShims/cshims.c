@@ -63,7 +63,6 @@ unsigned long sw_curlauth_digest(void) { return CURLAUTH_DIGEST; }
 int sw_ssl_ctx_set_min_proto(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_min_proto_version(ctx, version); }
 int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_max_proto_version(ctx, version); }
 void sw_ssl_ctx_refuse_renegotiation(SSL_CTX *ctx) { SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION); }
-int sw_ssl_ctx_refuses_renegotiation(SSL_CTX *ctx) { return (SSL_CTX_get_options(ctx) & SSL_OP_NO_RENEGOTIATION) != 0; }
 int sw_sk_x509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
 X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
 void sw_openssl_free(void *p) { OPENSSL_free(p); }
@@ -100,6 +99,10 @@ int sw_x509_sans_entry(const GENERAL_NAMES *names, int i, const unsigned char **
 int sw_x509_sans_print(BIO *bio, const GENERAL_NAMES *names, int i) {
     GENERAL_NAME *n = sk_GENERAL_NAME_value(names, i);
     return n == NULL ? 0 : GENERAL_NAME_print(bio, n);
+}
+X509_NAME *sw_x509_sans_dirname(const GENERAL_NAMES *names, int i) {
+    const GENERAL_NAME *n = sk_GENERAL_NAME_value(names, i);
+    return n != NULL && n->type == GEN_DIRNAME ? n->d.dirn : NULL;
 }
 void sw_x509_sans_free(GENERAL_NAMES *names) { GENERAL_NAMES_free(names); }
 int sw_ssl_alpn(const SSL *ssl, char *buf, int size) {

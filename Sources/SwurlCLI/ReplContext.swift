@@ -428,8 +428,8 @@ final class ReplContext {
         var pending: (text: String, line: Int)?
         // Ctrl-C between lines stops the script too (during a request the engine sees it).
         Interrupt.arm()
-        /// Runs one command; nil to go on, or the script's status.
         let stderr = environment.stderr
+        /// Runs one command; nil to go on, or the script's status.
         func run(_ command: String, line: Int) -> ExitStatus? {
             environment.errorPlace = "line \(line)"
             // A command's warnings and notes name its line too (`HTTP 404` of which request?).

@@ -203,10 +203,7 @@ package enum CacheRules {
         let lifetime = freshnessLifetime(fields, responseTime: responseTime)
         let rcc = CacheControl(request)
         let scc = fields.cacheControl
-        // §5.4: Pragma: no-cache counts as request no-cache only without Cache-Control.
-        let pragmaNoCache = !request.contains("Cache-Control")
-            && request.values("Pragma").contains { $0.lowercased().containsText("no-cache") }
-        if refresh || rcc.has("no-cache") || pragmaNoCache { return .validate }
+        if refresh || requestSaysNoCache(request) { return .validate }
         // A no-cache response (with or without field names: swurl treats both as unqualified).
         if scc.has("no-cache") { return .validate }
         if let maxAge = rcc.seconds("max-age"), age > maxAge { return .validate }
@@ -230,13 +227,21 @@ package enum CacheRules {
         staleForbiddenBy(stored, request: request) == nil
     }
 
-    /// The directive that forbids serving `stored` stale (`mayServeStaleOnError`), as a reason:
-    /// `must-revalidate`, `no-cache`, or `the request's no-cache`; nil when none does.
+    /// The directive that forbids serving `stored` unvalidated once it is stale
+    /// (`mayServeStaleOnError`), as a reason: `must-revalidate`, `no-cache` (which forbids it
+    /// fresh too), or `the request's no-cache`; nil when none does.
     package static func staleForbiddenBy(_ stored: HTTPResponseHead, request: HTTPHeaders) -> String? {
         let cc = CacheControl(stored.headers)
         if cc.has("must-revalidate") { return "must-revalidate" }
         if cc.has("no-cache") { return "no-cache" }
-        return CacheControl(request).has("no-cache") ? "the request's no-cache" : nil
+        return requestSaysNoCache(request) ? "the request's no-cache" : nil
+    }
+
+    /// §5.2.1.4 and §5.4: whether the request asks for no stored response without validation:
+    /// `Cache-Control: no-cache`, or `Pragma: no-cache` when it has no `Cache-Control`.
+    package static func requestSaysNoCache(_ request: HTTPHeaders) -> Bool {
+        if CacheControl(request).has("no-cache") { return true }
+        return !request.contains("Cache-Control") && request.values("Pragma").contains { $0.lowercased().containsText("no-cache") }
     }
 
     /// §4.3.1: the conditional headers for validating a stored response (`If-None-Match` from

@@ -32,6 +32,15 @@ extension StringProtocol {
     package func containsText(_ needle: String) -> Bool { rangeOfText(needle) != nil }
 }
 
+extension UInt8 {
+    /// The byte as two upper-case hexadecimal digits (`0A`), as `\xHH` escapes and fingerprints
+    /// write it.
+    package var hexPair: String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: [digits[Int(self >> 4)], digits[Int(self & 0x0F)]], as: UTF8.self)
+    }
+}
+
 extension Array where Element == UInt8 {
     /// Whether `needle` occurs in the bytes, found by memchr(3) and memcmp(3): the generic
     /// `firstRange(of:)` searched a 100 MB multipart field at some 7 MB/s (and links

@@ -215,7 +215,9 @@ final class HopCache: TransferDelegate {
             if case .fresh = decision {
                 status = "hit (cache only), age \(Int(age)) s"
             } else if let directive = CacheRules.staleForbiddenBy(e.head, request: request.headers) {
-                status = "stale, must be validated (\(directive)): only from the cache: 504"
+                // (A fresh one the request's or the response's no-cache asks to validate is not "stale".)
+                let stale = age >= CacheRules.freshnessLifetime(e.head, responseTime: e.responseTime)
+                status = (stale ? "stale, " : "") + "must be validated (\(directive)): only from the cache: 504"
                 return .gatewayTimeout
             } else {
                 status = "stale, served (cache only), age \(Int(age)) s"

@@ -124,6 +124,9 @@ package struct ReachabilityReport: Sendable {
     package var verdict: Verdict = .notReachable(reason: "not checked")
     /// 0 reachable, 1 not reachable, 2 connect timed out, 7 TLS trust or pin failure (a TLS protocol failure is 1, as for a request).
     package var status: ExitStatus = .transportError
+    /// Whether the caller's deadline (`evaluate`'s), not the target's timeout, ended the connect
+    /// or TLS step it failed at.
+    package var cutByDeadline = false
 
     /// The route and interface of the address that answered.
     package var path: RouteStep? {
@@ -146,10 +149,18 @@ package enum Reachability {
     ///   - monitor: the netlink socket for route lookups.
     ///   - handshake: whether to include the TLS step for https targets.
     ///   - deadline: when the caller's own time is up (`--watch --timeout`, `--wait-for-network`'s
-    ///     limit), on `MonotonicClock`: the connect and TLS steps end by it.
+    ///     limit), on `MonotonicClock`, and that limit in seconds: the connect and TLS steps end
+    ///     by it, and a step it cut short names the limit (`cutByDeadline`).
     /// - Throws: `.interrupted` on Ctrl-C only; every failure is part of the report.
-    package static func evaluate(_ target: ReachabilityTarget, monitor: RouteMonitor,
-                                handshake: Bool = true, deadline: Double? = nil) throws(SwurlError) -> ReachabilityReport {
+    package static func evaluate(_ target: ReachabilityTarget, monitor: RouteMonitor, handshake: Bool = true,
+                                deadline: (at: Double, limit: Double)? = nil) throws(SwurlError) -> ReachabilityReport {
+        /// A step's time: the target's timeout, or the caller's time left when that is shorter
+        /// (at least `floor`).
+        func stepTime(floor: Double) -> (seconds: Double, cut: Bool) {
+            guard let deadline else { return (target.connectTimeout, false) }
+            let left = max(floor, deadline.at - MonotonicClock.now())
+            return left < target.connectTimeout ? (left, true) : (target.connectTimeout, false)
+        }
         var report = ReachabilityReport(target: target)
         // 1. The name.
         let start = MonotonicClock.now()
@@ -193,10 +204,11 @@ package enum Reachability {
         // (as curl's --connect-timeout bounds its connect phase, not each address): an address
         // that is not the last gets half the time left, as curl gives it, so that one silently
         // dropping address leaves time for the next.
-        let budget = min(target.connectTimeout, deadline.map { max(0, $0 - MonotonicClock.now()) } ?? .infinity)
+        let (budget, cut) = stepTime(floor: 0)
         let connectDeadline = MonotonicClock.now() + budget
-        // A timeout names the connect timeout, or the caller's time left to a tenth (not 0.998 s).
-        let namedTimeout = budget < target.connectTimeout ? (budget * 10).rounded() / 10 : budget
+        // A timeout names the connect timeout, or the caller's limit that cut it short (not the
+        // 0.998 s it had left).
+        let namedTimeout = cut ? deadline?.limit ?? budget : budget
         var connected: ReachabilityReport.RouteStep?
         for (i, step) in routed.enumerated() {
             let left = connectDeadline - MonotonicClock.now()
@@ -213,6 +225,7 @@ package enum Reachability {
         guard let path = connected, let route = path.route else {
             let failures = report.connects.compactMap(\.error)
             let timedOut = !failures.isEmpty && failures.allSatisfy { $0.hasPrefix("connect timed out") }
+            report.cutByDeadline = cut && timedOut
             report.status = timedOut ? .timedOut : .transportError
             let last = report.connects.last
             report.verdict = .notReachable(reason: last?.error ?? "no connection")
@@ -221,7 +234,8 @@ package enum Reachability {
         // 4. TLS under the policy, on the address that answered.
         if target.tls && handshake {
             do {
-                let time = min(target.connectTimeout, deadline.map { max(0.05, $0 - MonotonicClock.now()) } ?? .infinity)
+                let (time, cutTLS) = stepTime(floor: 0.05)
+                report.cutByDeadline = cutTLS
                 let (seconds, summary) = try CertificateProbe.handshake(url: target.url, address: path.address.text,
                                                                          port: target.port, policy: target.policy,
                                                                          timeout: time)
@@ -395,7 +409,9 @@ package enum Reachability {
         let deadline = timeout.map { MonotonicClock.now() + $0 }
         var last: ReachabilityReport.Verdict?
         while true {
-            let report = try evaluate(target, monitor: monitor, deadline: deadline)
+            let report = try evaluate(target, monitor: monitor, deadline: deadline.map { ($0, timeout ?? 0) })
+            // A re-check the watch's end cut short says nothing of the network: not a change.
+            if last != nil, report.cutByDeadline { return }
             if report.verdict != last {
                 last = report.verdict
                 try onChange(report)
@@ -446,7 +462,8 @@ package enum Reachability {
         let deadline = MonotonicClock.now() + limit
         var delay = 0.1
         while true {
-            let report = try evaluate(target, monitor: monitor, handshake: false, deadline: max(deadline, MonotonicClock.now() + 0.05))
+            let report = try evaluate(target, monitor: monitor, handshake: false,
+                                      deadline: (max(deadline, MonotonicClock.now() + 0.05), limit))
             if case .notReachable(let reason) = report.verdict {
                 let left = deadline - MonotonicClock.now()
                 if left <= 0 {

@@ -75,7 +75,7 @@ final class Certificate {
     /// The SHA-256 fingerprint of the DER, as `openssl x509 -fingerprint -sha256` prints it
     /// (upper-case hex pairs joined by colons).
     var fingerprint: String {
-        Digest.sha256(der).map(Certificate.hex).joined(separator: ":")
+        Digest.sha256(der).map(\.hexPair).joined(separator: ":")
     }
 
     /// The subject in RFC 2253 form (`CN=localhost,O=Example`).
@@ -112,10 +112,13 @@ final class Certificate {
                 if let family, inet_ntop(family, bytes, &text, socklen_t(text.count)) != nil {
                     out.append("IP Address:" + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
                 } else {
-                    out.append("IP Address:<invalid " + bytes.map { Certificate.hex($0) }.joined() + ">")
+                    out.append("IP Address:<invalid " + bytes.map(\.hexPair).joined() + ">")
                 }
+            case GEN_DIRNAME:
+                // RFC 2253, as the subject is shown (a comma inside a value is escaped there).
+                out.append("DirName:" + TrustFailure.visible(Certificate.name(sw_x509_sans_dirname(names, i))))
             default:
-                // `othername:…`, `DirName:/C=US/O=Example Co`, `Registered ID:…`, as OpenSSL prints them.
+                // `othername:…`, `Registered ID:…`, as OpenSSL prints them.
                 let text = MemoryBIO.text { bio in _ = sw_x509_sans_print(bio, names, i) }
                 out.append(Certificate.nameText(Array(text.utf8), keepingBlanks: true))
             }
@@ -131,15 +134,10 @@ final class Certificate {
             if (b > 0x20 || (keepingBlanks && b == 0x20)) && b < 0x7F && b != UInt8(ascii: ",") {
                 s.unicodeScalars.append(Unicode.Scalar(b))
             } else {
-                s += "\\x" + hex(b)
+                s += "\\x" + b.hexPair
             }
         }
         return s
-    }
-
-    private static func hex(_ b: UInt8) -> String {
-        let s = String(b, radix: 16, uppercase: true)
-        return s.count == 1 ? "0" + s : s
     }
 
     /// Start of validity as `YYYY-MM-DD hh:mm:ss UTC`.

@@ -69,8 +69,7 @@ package struct TrustFailure: Sendable, Equatable {
         for scalar in text.unicodeScalars {
             let v = scalar.value
             if v < 0x20 || (v >= 0x7F && v <= 0x9F) {
-                let hex = String(v, radix: 16, uppercase: true)
-                out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+                out += "\\x" + UInt8(v).hexPair
             } else {
                 out.unicodeScalars.append(scalar)
             }

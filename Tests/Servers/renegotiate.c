@@ -6,7 +6,7 @@
  * Usage: renegotiate CERT_CHAIN KEY LOG
  * Prints the port it listens on, then serves until killed. LOG gets one line per event:
  * "request PATH", "renegotiated", "renegotiation refused".
- * Built by the tests (SwurlTestSupport's RenegotiatingServer) with the C compiler at hand. */
+ * Built by the tests (TLSEdgeTests.renegotiatingServer) with the C compiler at hand. */
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <arpa/inet.h>

@@ -792,6 +792,15 @@ final class CacheTests: XCTestCase {
         let asked = try swurl(["--cache-only", "--check-status", origin.url(path), "Cache-Control:no-cache"])
         XCTAssertEqual(asked.status, 5, asked.text + asked.stderr)
         XCTAssertTrue(asked.stderr.contains("(the request's no-cache)"), asked.stderr)
+        // A fresh entry the request asks to validate (no-cache, or Pragma: no-cache without
+        // Cache-Control, as the cache reads both) is not called stale.
+        let fresh = "/cacheonly-fresh?cc=" + q("max-age=600")
+        _ = try fetch(fresh)
+        for item in ["Cache-Control:no-cache", "Pragma:no-cache"] {
+            let r = try swurl(["--cache-only", "--check-status", origin.url(fresh), item])
+            XCTAssertEqual(r.status, 5, item + ": " + r.text + r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: note: cache: must be validated (the request's no-cache): only from the cache: 504\n"), r.stderr)
+        }
         XCTAssertEqual(origin.count("/cacheonly-mr") + origin.count("/cacheonly-nc"), 2, "one fetch each, none by --cache-only")
     }
 

@@ -116,11 +116,14 @@ final class CertsCommandTests: XCTestCase {
         func tlv(_ tag: UInt8, _ bytes: [UInt8]) -> [UInt8] { [tag, UInt8(bytes.count)] + bytes }
         let names = tlv(0x82, Array("attacker.example, DNS:bank.example".utf8)) + tlv(0x82, Array("x\u{0}y.example".utf8))
             + tlv(0x87, [127, 0, 0, 1]) + tlv(0x87, [UInt8](repeating: 0, count: 15) + [1])
+            // A directory name, CN=x, DNS:y (RFC 2253 escapes its comma).
+            + tlv(0xA4, tlv(0x30, tlv(0x31, tlv(0x30, [0x06, 0x03, 0x55, 0x04, 0x03] + tlv(0x0C, Array("x, DNS:y".utf8))))))
         let der = tlv(0x30, names).map { String(format: "%02x", $0) }.joined()
         _ = try CertificateFactory.shell("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout s.key -out s.pem"
                                          + " -days 2 -subj /CN=sans -addext subjectAltName=DER:\(der) 2>/dev/null", in: dir)
         let server = try TLSTestServer(chain: dir + "/s.pem", key: dir + "/s.key")
-        let expected = ["DNS:attacker.example\\x2C\\x20DNS:bank.example", "DNS:x\\x00y.example", "IP Address:127.0.0.1", "IP Address:::1"]
+        let expected = ["DNS:attacker.example\\x2C\\x20DNS:bank.example", "DNS:x\\x00y.example", "IP Address:127.0.0.1", "IP Address:::1",
+                        "DirName:CN=x\\, DNS:y"]
         let json = try report(["-k", server.url])
         XCTAssertEqual(entries(json["presented"]).first?["subject_alt_names"] as? [String], expected)
         let text = try runSwurl(["certs", "-k", server.url])

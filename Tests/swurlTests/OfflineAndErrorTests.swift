@@ -53,7 +53,6 @@ final class OfflineAndErrorTests: XCTestCase {
         }
     }
 
-    /// --check-status and --timing with --offline had nothing to look at and said nothing.
     /// A request head over libcurl's 1 MiB failed after connecting as "the response could not be
     /// read": refused before connecting, on every door, naming the request.
     func testARequestHeadOverLibcurlsLimitIsRefusedBeforeConnecting() throws {
@@ -75,6 +74,7 @@ final class OfflineAndErrorTests: XCTestCase {
         XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
     }
 
+    /// --check-status and --timing with --offline had nothing to look at and said nothing.
     func testOfflineNotesWhatLooksAtAResponse() throws {
         let both = try runSwurl(["--offline", "--check-status", "--timing", ":9/x"])
         XCTAssertEqual(both.status, 0, both.stderr)

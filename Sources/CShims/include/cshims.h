@@ -52,8 +52,6 @@ int sw_ssl_ctx_set_max_proto(SSL_CTX *ctx, int version);
 // SSL_CTX_set_options(3) with SSL_OP_NO_RENEGOTIATION: a TLS 1.2 server's HelloRequest is
 // answered with a no_renegotiation alert instead of a new handshake.
 void sw_ssl_ctx_refuse_renegotiation(SSL_CTX *ctx);
-// Whether the context refuses renegotiation (for tests).
-int sw_ssl_ctx_refuses_renegotiation(SSL_CTX *ctx);
 int sw_sk_x509_num(const STACK_OF(X509) *sk);
 X509 *sw_sk_x509_value(const STACK_OF(X509) *sk, int i);
 void sw_openssl_free(void *p);
@@ -69,6 +67,8 @@ int sw_x509_sans_count(const GENERAL_NAMES *names);
 // bytes as stored (data and len), else data NULL: GENERAL_NAME_print(3) shows it (sw_x509_sans_print).
 int sw_x509_sans_entry(const GENERAL_NAMES *names, int i, const unsigned char **data, int *len);
 int sw_x509_sans_print(BIO *bio, const GENERAL_NAMES *names, int i);
+// Entry i's name when it is a directory name (GEN_DIRNAME), else NULL.
+X509_NAME *sw_x509_sans_dirname(const GENERAL_NAMES *names, int i);
 void sw_x509_sans_free(GENERAL_NAMES *names);
 // SSL_get0_alpn_selected(3) as a C string copy into buf; 0 when none was negotiated.
 int sw_ssl_alpn(const SSL *ssl, char *buf, int size);
