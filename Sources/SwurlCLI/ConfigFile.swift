@@ -112,6 +112,11 @@ enum ConfigFile {
     static func readFile(_ path: String, explicit: Bool) throws(SwurlError) -> [UInt8]? {
         let hint = explicit ? "fix SWURL_CONFIG, or set SWURL_CONFIG= (empty) or use --no-config to run without it"
             : "fix or remove it, or use --no-config (or SWURL_CONFIG=) to run without it"
+        // Another user's link (to the file or to a directory on the way) would choose which of
+        // the user's files is read as their options: refused, as for a session file.
+        do { try OutputTarget.refuseForeignLinks(path) } catch {
+            throw .badData("the config file \(TerminalSanitizer.clean(path)) cannot be used: " + error.message, hint: hint)
+        }
         let fd: Int32
         // Never blocks on a FIFO: anything but a regular file is refused.
         switch RegularFile.open(path) {

@@ -200,23 +200,50 @@ package enum OutputTarget: Equatable, Sendable {
     ///   when a link on the way belongs to another user, or the path leads to anything but a
     ///   regular file or a name not there yet.
     package static func ownFile(_ path: String) throws(SwurlError) -> String {
-        var current = path
-        for _ in 0..<maxLinks {
-            var st = stat()
-            guard lstat(ArgumentBytes.path(current), &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { break }
-            guard st.st_uid == geteuid() || st.st_uid == 0 else {
-                throw .output("the symbolic link \(TerminalSanitizer.clean(current)) belongs to "
-                              + "uid \(st.st_uid), not to you (uid \(geteuid())); swurl follows only your own links; "
-                              + "remove the link, or give the path of the file itself")
-            }
-            guard let next = linkTarget(current) else { break }
-            current = next
-        }
+        try refuseForeignLinks(path)
         switch try resolve(path) {
         case .file(let target): return target
         case .directory, .direct:
             throw .output("\(TerminalSanitizer.clean(path)) does not lead to a regular file")
         }
+    }
+
+    /// Refuses a path that goes through a symbolic link another user owns (not the user's own or
+    /// root's), at its end or in any directory on the way: that user's link would choose which
+    /// file is read as the user's own (a config file, a session) or where it is written.
+    /// - Throws: `SwurlError.output` naming the link and its owner.
+    package static func refuseForeignLinks(_ path: String) throws(SwurlError) {
+        guard let (link, uid) = firstForeignLink(path) else { return }
+        throw .output("the symbolic link \(TerminalSanitizer.clean(link)) belongs to "
+                      + "uid \(uid), not to you (uid \(geteuid())); swurl follows only your own links; "
+                      + "remove the link, or give the path of the file itself")
+    }
+
+    /// The first symbolic link another user owns that resolving `path` goes through, component by
+    /// component (a link's own target is walked in turn); nil when none does, or when a part is
+    /// not there (what is not there leads nowhere yet).
+    static func firstForeignLink(_ path: String) -> (link: String, uid: uid_t)? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        var pending = path.split(separator: "/").map(String.init)
+        var followed = 0
+        while !pending.isEmpty {
+            let part = pending.removeFirst()
+            if part.isEmpty || part == "." { continue }
+            let candidate = prefix.isEmpty ? part : prefix.hasSuffix("/") ? prefix + part : prefix + "/" + part
+            var st = stat()
+            guard lstat(ArgumentBytes.path(candidate), &st) == 0 else { return nil }
+            guard (st.st_mode & S_IFMT) == S_IFLNK else {
+                prefix = candidate
+                continue
+            }
+            if st.st_uid != geteuid() && st.st_uid != 0 { return (candidate, st.st_uid) }
+            followed += 1
+            guard followed <= maxLinks, let target = readLink(candidate) else { return nil }
+            // The target in place of the link: from the root, or from the link's directory.
+            if target.hasPrefix("/") { prefix = "/" }
+            pending = target.split(separator: "/").map(String.init) + pending
+        }
+        return nil
     }
 
     /// The path that a successful transfer leaves the bytes at.

@@ -231,11 +231,9 @@ package struct SessionStore: Sendable {
     private func readBytes() throws(SwurlError) -> [UInt8]? {
         // Another user's link would choose which file's headers and credentials go out (and
         // where the save writes): refused before anything is sent, read-only too, as for writes.
-        var lst = stat()
-        if lstat(ArgumentBytes.path(path), &lst) == 0, (lst.st_mode & S_IFMT) == S_IFLNK {
-            do { _ = try OutputTarget.ownFile(path) } catch {
-                throw .badData("the session file \(TerminalSanitizer.clean(path)) cannot be used: " + error.message)
-            }
+        // A link in a directory on the way as well as the file's own.
+        do { try OutputTarget.refuseForeignLinks(path) } catch {
+            throw .badData("the session file \(TerminalSanitizer.clean(path)) cannot be used: " + error.message)
         }
         let fd: Int32
         switch RegularFile.open(path) {

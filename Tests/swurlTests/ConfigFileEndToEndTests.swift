@@ -92,6 +92,18 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(chown(dir, 12345, 12345), 0)
         try refused("directory of another user", naming: "its directory \(dir) belongs to uid 12345", fix: "move the file")
         XCTAssertEqual(chown(dir, geteuid(), getegid()), 0)
+        // A link another user owns, to the user's own file or to a directory on the way, chose
+        // which file became the config (only the file itself was checked): refused.
+        let other = TestPaths.temporaryDirectory()
+        XCTAssertEqual(symlink(file, other + "/config-link"), 0)
+        XCTAssertEqual(symlink(dir, other + "/dir-link"), 0)
+        for link in [other + "/config-link", other + "/dir-link/config"] {
+            let owner = link.hasSuffix("/config") ? other + "/dir-link" : link
+            XCTAssertEqual(lchown(owner, 12345, 12345), 0)
+            let r = try runSwurl([try HTTPBin.url("/get"), "-a", "ann:secret"], environment: env.merging(["SWURL_CONFIG": link]) { $1 })
+            XCTAssertEqual(r.status, 65, "\(link): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("the symbolic link \(owner) belongs to uid 12345"), r.stderr)
+        }
         XCTAssertEqual(proxy.capturedAll, Data(), "the planted proxy received nothing")
         // The same file, once only its owner can change it, is used.
         XCTAssertEqual(chmod(dir, 0o1777), 0)

@@ -717,6 +717,14 @@ final class SessionTests: XCTestCase {
             }
             XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
             XCTAssertEqual(try cookieNames(dir + "/real/s.json"), ["c1", "c2"])
+            // So is one that is a directory on the way (`via/s.json`, via another user's link to
+            // the user's directory): it chose the file as well (only the last part was checked).
+            XCTAssertEqual(symlink(dir + "/real", dir + "/via"), 0)
+            XCTAssertEqual(lchown(dir + "/via", 12345, 12345), 0)
+            let through = try swurl(["--session", dir + "/via/s.json", capture.base + "/c4"])
+            XCTAssertEqual(through.status, 65, through.stderr)
+            XCTAssertTrue(through.stderr.contains("the symbolic link \(dir)/via belongs to uid 12345"), through.stderr)
+            XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
         }
     }
 
