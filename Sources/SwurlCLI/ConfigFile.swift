@@ -79,12 +79,19 @@ enum ConfigFile {
     /// - Parameters:
     ///   - config: the config's arguments as merged, for the values.
     ///   - places: from `load`.
-    static func placed(_ error: SwurlError, config: ParsedArguments, places: [Option: String]) -> SwurlError {
+    static func placed(_ error: SwurlError, config: ParsedArguments, places: [Option: String],
+                       given: ParsedArguments = ParsedArguments()) -> SwurlError {
         guard !places.isEmpty else { return error }
         let message = error.message
+        // A value the command line holds too (`--session work` in the config, `@work` typed) is
+        // no sign that the config's line is meant.
+        func typed(_ value: String) -> Bool {
+            given.positionals.contains { $0.containsText(value) }
+                || given.options.values.contains { $0.contains { ($0 ?? "").containsText(value) } }
+        }
         func mentioned(_ option: Option) -> Bool {
             config.has(option) && message.containsText("--\(option.rawValue):") || config.has(option) && message.containsText("--\(option.rawValue) ")
-                || config.values(option).contains { !$0.isEmpty && message.containsText("'\($0)'") }
+                || config.values(option).contains { !$0.isEmpty && message.containsText("'\($0)'") && !typed($0) }
         }
         // The earliest line when several are named (`FILE:LINE`, compared by LINE).
         func line(_ place: String) -> Int { place.split(separator: ":").last.flatMap { Int($0) } ?? .max }

@@ -63,7 +63,7 @@ package enum Swurl {
         for spec in OptionTable.all where !given.has(spec.option)
             && (!spec.commands.contains(command.name) || ConfigFile.otherMeaning[spec.option]?.contains(command.name) == true) {
             if args.has(spec.option), let refusal = ConfigFile.refusalWhenDropped(spec.option, command: command.name) {
-                throw ConfigFile.placed(refusal, config: args, places: places)
+                throw ConfigFile.placed(refusal, config: args, places: places, given: given)
             }
             args.options[spec.option] = nil
         }
@@ -84,7 +84,7 @@ package enum Swurl {
             return try command.run(args, environment: environment)
         } catch {
             // A bad value from the config file is reported at its line.
-            throw ConfigFile.placed(error, config: args, places: places)
+            throw ConfigFile.placed(error, config: args, places: places, given: given)
         }
     }
 

@@ -34,6 +34,11 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(items.status, 64)
         XCTAssertTrue(items.stderr.contains("swurl/config:1: 'a=1'"), items.stderr)
         XCTAssertEqual(items.stdout, Data())
+        // A command-line error that quotes a word the config holds too is not put on its line.
+        let dir = TestPaths.temporaryDirectory()
+        let typed = try runSwurl([try HTTPBin.url("/get"), "@work"], environment: try config("--session work\n"), directory: dir)
+        XCTAssertEqual(typed.status, 66, typed.stderr)
+        XCTAssertTrue(typed.stderr.hasPrefix("swurl: error: cannot read 'work'"), typed.stderr)
     }
 
     func testOptionsTheCommandDoesNotTakeAreLeftOut() throws {
