@@ -45,7 +45,9 @@ package final class Printer: TransferDelegate {
     private var bodyWriter: BodyWriter?
     /// Where the request body's file segments lie, so binary files can be replaced by a note on
     /// a terminal while the multipart framing around them is still shown.
-    private var segmentMap: [(length: Int64, binaryLabel: String?)] = []
+    /// The request body's segments: their length, and for one not shown its name and whether it
+    /// is streamed (stdin, a pipe: its bytes are not looked at ahead) rather than a binary file.
+    private var segmentMap: [(length: Int64, binaryLabel: String?, streamed: Bool)] = []
     private var segmentIndex = 0
     private var segmentOffset: Int64 = 0
     private var notedSegment = -1
@@ -90,12 +92,12 @@ package final class Printer: TransferDelegate {
         for segment in body.segments {
             switch segment {
             case .bytes(let b):
-                segmentMap.append((Int64(b.count), nil))
+                segmentMap.append((Int64(b.count), nil, false))
             case .file(let path, let size):
                 let name = path.split(separator: "/").last.map(String.init) ?? path
-                segmentMap.append((size, BinarySniffer.fileLooksBinary(path) ? name : nil))
+                segmentMap.append((size, BinarySniffer.fileLooksBinary(path) ? name : nil, false))
             case .stream(_, let label, let length):
-                segmentMap.append((length ?? 0, label))
+                segmentMap.append((length ?? 0, label, true))
             }
         }
     }
@@ -172,7 +174,9 @@ package final class Printer: TransferDelegate {
                         writer.finish(into: &out)
                         writer = newRequestBodyWriter()
                         requestBodyWriter = writer
-                        let note = "[swurl: binary data not shown: \(segment.length) bytes from '\(TerminalSanitizer.clean(label))']"
+                        // A stream is not called binary: its bytes were not looked at.
+                        let what = segment.streamed ? "streamed data not shown" : "binary data not shown"
+                        let note = "[swurl: \(what): \(segment.length) bytes from '\(TerminalSanitizer.clean(label))']"
                         // The body's last part ends its line (what follows is the shell's prompt).
                         let end = segmentIndex == segmentMap.count - 1 ? "\n" : ""
                         out += Array(((theme?.note ?? "") + note + (theme?.reset ?? "") + end).utf8)

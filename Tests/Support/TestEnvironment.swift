@@ -7,14 +7,17 @@ package struct TestEnvironment {
     package let stdout: MemorySink
     package let stderr: MemorySink
 
+    /// - Parameter stdinIsFile: stdin is read as a regular file of its size (`< file`), not a pipe.
     package init(stdin: String? = nil, stdinIsTerminal: Bool = true, stdoutIsTerminal: Bool = false,
-                variables: [String: String] = [:], directory: String = "/tmp") {
+                variables: [String: String] = [:], directory: String = "/tmp", stdinIsFile: Bool = false) {
         stdout = MemorySink()
         stderr = MemorySink()
-        environment = Environment(stdin: MemorySource(stdin ?? ""), stdout: stdout, stderr: stderr,
-                                  stdinIsTerminal: stdin == nil ? stdinIsTerminal : false,
-                                  stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: false,
-                                  variables: variables, currentDirectory: directory)
+        var environment = Environment(stdin: MemorySource(stdin ?? ""), stdout: stdout, stderr: stderr,
+                                      stdinIsTerminal: stdin == nil ? stdinIsTerminal : false,
+                                      stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: false,
+                                      variables: variables, currentDirectory: directory)
+        if stdinIsFile { environment.stdinFileSize = Int64((stdin ?? "").utf8.count) }
+        self.environment = environment
     }
 
     /// Runs swurl in-process; returns the exit status.

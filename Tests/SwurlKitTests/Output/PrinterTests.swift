@@ -24,6 +24,17 @@ final class PrinterTests: XCTestCase {
         XCTAssertTrue(whole.stdout.text.hasSuffix("[swurl: binary data not shown: 505 bytes from 'r.bin']\n"), whole.stdout.text)
     }
 
+    /// Text sent from stdin past what is read ahead is streamed, its bytes not looked at: the
+    /// note says so, not "binary" (text was called binary data).
+    func testStreamedStdinPastTheReadAheadIsNotCalledBinary() throws {
+        let text = String(repeating: "plain text line\n", count: 90_000)
+        let t = TestEnvironment(stdin: text, stdoutIsTerminal: true, variables: ["NO_COLOR": "1"], stdinIsFile: true)
+        XCTAssertEqual(t.run(["--offline", "PUT", "example.org", "Content-Type:text/plain"]), 0)
+        let out = t.stdout.text
+        XCTAssertTrue(out.contains("[swurl: streamed data not shown: "), String(out.suffix(300)))
+        XCTAssertFalse(out.contains("binary data not shown"), String(out.suffix(300)))
+    }
+
     func testOfflinePipedMultipartIsRaw() throws {
         let dir = TestPaths.temporaryDirectory()
         let bytes: [UInt8] = [0, 1, 2, 0x1B, 0xFF]
