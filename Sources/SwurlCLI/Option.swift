@@ -109,7 +109,8 @@ extension Option {
         switch self {
         case .auth: return Redactor.credentials(value, whole: bearer)
         case .keyPassword: return Redactor.mask
-        default: return Redactor.url(value)
+        // A URL's user name given alone is a token (`http://ghp_x@host`), as the prompt masks it.
+        default: return Redactor.url(value, userAlone: true)
         }
     }
 }

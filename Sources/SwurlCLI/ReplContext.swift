@@ -183,7 +183,13 @@ final class ReplContext {
         case "exit", "quit":
             if let n = rest.first {
                 guard let v = Int32(n), let status = ExitStatus(rawValue: v) ?? (v == 0 ? .success : nil) else {
-                    throw .usage("exit takes a status swurl uses (0, 1-8, 64-66, 130), got '\(n)'")
+                    let error = SwurlError.usage("exit takes a status swurl uses (0, 1-8, 64-66, 130), got '\(n)'")
+                    // A script meant to stop here: it stops (64) rather than run the lines after it.
+                    guard interactive else {
+                        Swurl.report(error, environment: environment)
+                        return .exit(.usage)
+                    }
+                    throw error
                 }
                 return .exit(status)
             }
@@ -327,6 +333,9 @@ final class ReplContext {
             positionals = positionals.dropFirst()
         }
         var target: String?
+        // `https:/h/x` (a slash short) read as a header `https` would go to the base, with the
+        // default credentials: refused as the one-shot request refuses it.
+        if let t = positionals.first { try URLBuilder.refuseMissingSlashes(t, given: t) }
         if let t = positionals.first, !ReplContext.isItem(t) {
             target = t
             positionals = positionals.dropFirst()
@@ -490,7 +499,8 @@ final class ReplContext {
 
     /// The base and every default, credentials masked (`Redactor`).
     func environmentText() -> String {
-        var s = "base: " + (base.map { Redactor.url($0) } ?? "(none)") + "\n"
+        // A user name given alone is a token, as the prompt shows it.
+        var s = "base: " + (base.map { Redactor.url($0, userAlone: true) } ?? "(none)") + "\n"
         let bearer = defaults.value(.authType)?.lowercased() == "bearer"
         for spec in OptionTable.all {
             guard let values = defaults.options[spec.option] else { continue }

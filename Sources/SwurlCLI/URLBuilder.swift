@@ -39,18 +39,24 @@ package enum URLBuilder {
                 throw .usage("unsupported URL scheme '\(scheme)' in '\(Redactor.givenURL(raw))'", hint: "swurl speaks http and https")
             }
         } else {
-            // `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http`.
-            let lower = text.prefix(6).lowercased()
-            // `http:8080/x` is the host `http` on port 8080 (as curl reads it).
-            if let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }),
-               !URLText.isPortThenPath(text.dropFirst(scheme.count + 1)) {
-                let rest = text.dropFirst(scheme.count + 1).drop { $0 == "/" }
-                throw .usage("invalid URL '\(Redactor.givenURL(raw))': '\(scheme):' needs two slashes",
-                             hint: "write \(scheme)://\(Redactor.givenURL(String(rest)))")
-            }
+            try refuseMissingSlashes(text, given: raw)
             text = "\(defaultScheme)://" + text
         }
         return text
+    }
+
+    /// `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http` (or, on a REPL
+    /// line, be read as a header `https` to the base): refused with the URL meant. `http:8080/x`
+    /// is the host `http` on port 8080 (as curl reads it).
+    /// - Throws: `SwurlError.usage` naming the scheme and the fix.
+    static func refuseMissingSlashes(_ text: String, given raw: String) throws(SwurlError) {
+        guard URLText.schemeOf(text) == nil else { return }
+        let lower = text.prefix(6).lowercased()
+        guard let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }),
+              !URLText.isPortThenPath(text.dropFirst(scheme.count + 1)) else { return }
+        let rest = text.dropFirst(scheme.count + 1).drop { $0 == "/" }
+        throw .usage("invalid URL '\(Redactor.givenURL(raw))': '\(scheme):' needs two slashes",
+                     hint: "write \(scheme)://\(Redactor.givenURL(String(rest)))")
     }
 
     /// The scheme of `text` when it starts with `scheme://`.

@@ -149,6 +149,12 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.text.contains("base: \(root)/anything/api/\n--auth user:****\nX-Token:abc\nAuthorization:****\n"), r.text)
         // After unset: nothing left but the base.
         XCTAssertTrue(r.text.contains("base: \(root)/anything/api/\n{"), r.text)
+        // A token given as a URL's user name (the base's, a --proxy's) is masked by env, as the
+        // prompt masks it (env showed both).
+        let tokens = try script(["env"], ["http://ghp_TOKEN1@127.0.0.1:9/b", "--proxy", "http://proxytok@127.0.0.1:9", "--offline"])
+        XCTAssertTrue(tokens.text.contains("base: http://****@127.0.0.1:9/b/\n"), tokens.text)
+        XCTAssertTrue(tokens.text.contains("--proxy http://****@127.0.0.1:9\n"), tokens.text)
+        XCTAssertFalse(tokens.text.contains("TOKEN1") || tokens.text.contains("proxytok"), tokens.text)
         XCTAssertFalse(r.text.contains("secret"), r.text)
         XCTAssertFalse(r.text.contains("hidden\n"), r.text)
     }
@@ -240,6 +246,16 @@ final class ReplTests: XCTestCase {
         let warned = try script(["/get", "/status/404 --check-status", "# a comment", "/status/418 --check-status"], [root])
         XCTAssertTrue(warned.stderr.contains("swurl: warning: line 2: HTTP 404 NOT FOUND\n"), warned.stderr)
         XCTAssertTrue(warned.stderr.contains("swurl: warning: line 4: HTTP 418 I'M A TEAPOT\n"), warned.stderr)
+        // A script's exit with a status swurl does not use still ends it (64), before the next
+        // line; `https:/h` (a slash short) is refused as the one-shot request refuses it, not
+        // sent to the base as a header `https`.
+        let stopped = try script(["exit 255", "DELETE /delete"], [root])
+        XCTAssertEqual(stopped.status, 64, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("exit takes a status swurl uses"), stopped.stderr)
+        XCTAssertEqual(urls(stopped.text), [])
+        let short = try script(["https:/127.0.0.1:9/one", "HTTP:/x"], [root, "--offline"])
+        XCTAssertEqual(short.text, "", short.text)
+        XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 2, short.stderr)
         // The status is the last command's.
         let last = try script(["/get", "/status/500 --check-status"], [root])
         XCTAssertEqual(last.status, 5)
