@@ -391,8 +391,9 @@ final class ReplContext {
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
-        // The line is a request: the default credentials it sends are bound to its origin now.
-        credentialOrigins.merge(binding) { bound, _ in bound }
+        // The line is a request: the default credentials it sends are bound to its origin now
+        // (not by a line that sends nothing: --offline, --curl).
+        if !options.offline && !options.curl { credentialOrigins.merge(binding) { bound, _ in bound } }
         // SIGTERM or SIGHUP during a line stops it as in a one-shot request (its -o and --har
         // files end as they do then, the REPL's log rewritten with it), then ends the REPL by
         // the signal; between lines (at the prompt, reading a script) they end it at once.

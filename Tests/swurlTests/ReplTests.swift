@@ -253,6 +253,9 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(stopped.status, 64, stopped.stderr)
         XCTAssertTrue(stopped.stderr.contains("exit takes a status swurl uses"), stopped.stderr)
         XCTAssertEqual(urls(stopped.text), [])
+        // A first line that sends nothing (--offline, --curl) binds no default credentials.
+        let shown = try script(["http://localhost:9/x --offline", root + "/headers"], ["-a", "u:p"])
+        XCTAssertTrue(shown.text.contains("\"Authorization\": \"Basic dTpw\""), shown.text + shown.stderr)
         let short = try script(["https:/127.0.0.1:9/one", "HTTP:/x"], [root, "--offline"])
         XCTAssertEqual(short.text, "", short.text)
         XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 2, short.stderr)
