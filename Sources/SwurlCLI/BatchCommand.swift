@@ -42,7 +42,7 @@ enum BatchCommand: SwurlCommand {
         let outputDir = args.value(.outputDir).map { environment.resolvePath($0) }
         if let dir = outputDir {
             var st = stat()
-            if stat(dir, &st) != 0 {
+            if stat(ArgumentBytes.path(dir), &st) != 0 {
                 let shown = TerminalSanitizer.clean(dir)
                 guard errno == ENOENT else {
                     throw .inputFile("--output-dir '\(shown)': \(systemErrorMessage(errno))")

@@ -80,7 +80,9 @@ package struct Environment {
             stdinSize = Int64(st.st_size) - Int64(max(offset, 0))
         }
         var cwd = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let dir = getcwd(&cwd, cwd.count) != nil ? String(cString: cwd) : "."
+        // Its bytes as given, as argv's (`ArgumentBytes`): a directory whose name is not UTF-8
+        // read as U+FFFD made every relative output path one that does not exist.
+        let dir = getcwd(&cwd, cwd.count) != nil ? ArgumentBytes.decode(cString: cwd) : "."
         var environment = Environment(
             stdin: closed[0] ? MemorySource([]) : FileDescriptorSource(fd: 0),
             stdout: closed[1] ? ClosedSink(name: "stdout") : FileDescriptorSink(fd: 1, name: "stdout"),

@@ -27,6 +27,19 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
         XCTAssertTrue(r.text.contains("6f 75 74 e9"), "the file name is not out\\xE9: \(r.text)")
     }
 
+    /// In a working directory whose name is not UTF-8, relative outputs are written there: its
+    /// name was read as U+FFFD, a directory that does not exist (after the request was sent).
+    func testRelativeOutputsInADirectoryWhoseNameIsNotUTF8() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        let url = "http://127.0.0.1:\(capture.server.port)/x"
+        let r = try shell("mkdir $'lat\\xe9n' && cd $'lat\\xe9n' && \"$SWURL\" -d -q -o d.out \(url) && \"$SWURL\" -o o.out \(url)"
+                          + " && \"$SWURL\" --har h.har \(url) >/dev/null && echo \(url) > urls && mkdir out"
+                          + " && \"$SWURL\" batch urls --output-dir out -q && ls . out", directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for name in ["d.out", "o.out", "h.har", "1.body"] { XCTAssertTrue(r.text.contains(name + "\n"), name + ": " + r.text) }
+    }
+
     /// `swurl batch FILE` opens a Latin-1 file name as the bytes given, and names it with `\xE9`.
     func testLatin1BatchFileIsReadAndNamedByItsBytes() throws {
         let capture = try CaptureServer()
