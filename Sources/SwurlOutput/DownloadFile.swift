@@ -178,6 +178,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             path = found
             offset = DownloadFile.size(of: found + ".part") ?? 0
             validator = DownloadFile.storedValidator(found + ".part")
+        } else if access(ArgumentBytes.path(plan.directory), W_OK | X_OK) != 0 {
+            // The name comes with the response, the directory is known now: as for -o, a POST's
+            // effect is not lost to a directory no file can be written in.
+            throw .output("cannot write a download into '\(TerminalSanitizer.clean(ArgumentBytes.shown(plan.directory)))': "
+                          + "\(systemErrorMessage(errno)) (run it where you can write files, or give -o PATH)")
         }
         written = offset
         startOffset = offset

@@ -41,6 +41,27 @@ final class DownloadHardeningTests: XCTestCase {
 
     /// Starts swurl, waits until it announces its retry, and interrupts it: the announced wait
     /// must be capped, and swurl must still be alive (not trapped) to end by the SIGINT (130).
+    /// `-d` without `-o` in a directory the user cannot write: refused before sending, as `-o`
+    /// is (the POST went out, then the .part could not be made and its answer was lost).
+    func testADownloadIntoADirectoryThatCannotBeWrittenIsRefusedBeforeSending() throws {
+        guard geteuid() == 0 else { throw TestServerError("this test runs as root, to run swurl as another user (make test does)") }
+        let capture = try CaptureServer()
+        // Where the other user can reach it (the test's own directories may be private): the
+        // binary copied beside a directory only root can write.
+        let base = "/tmp/swurl-readonly-\(UUID().uuidString)", dir = base + "/readonly"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        XCTAssertEqual(chmod(base, 0o755), 0)
+        try FileManager.default.copyItem(atPath: TestPaths.binary, toPath: base + "/swurl")
+        XCTAssertEqual(chmod(base + "/swurl", 0o755), 0)
+        let r = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", base + "/swurl",
+                                                   "-d", "POST", capture.base + "/post", "a=1"], directory: dir, check: false)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot write a download into '\(dir)': Permission denied"), r.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
+    }
+
     func testAHugeRetryAfterIsCappedAndNeverTraps() throws {
         for value in ["9223372036854775807", "31536000", "Sun, 06 Nov 9999 08:49:37 GMT"] {
             let server = try SequenceServer([Self.page("503 Service Unavailable", ["Retry-After: \(value)"]),
