@@ -441,6 +441,9 @@ final class ReplContext {
         let stderr = environment.stderr
         /// Runs one command; nil to go on, or the script's status.
         func run(_ command: String, line: Int) -> ExitStatus? {
+            // The reader went away while the script waited for this line (`… | head -1`): it
+            // stops before the line runs, not after its request changed things nobody sees.
+            if environment.stdoutUnusable { return status == .success ? .transportError : status }
             environment.errorPlace = "line \(line)"
             // A command's warnings and notes name its line too (`HTTP 404` of which request?).
             environment.stderr = PlacedMessagesSink(stderr, place: "line \(line)")

@@ -111,16 +111,21 @@ final class BrokenPipeAndHangupTests: XCTestCase {
         XCTAssertEqual(try har("f.har").count, 1)
     }
 
-    /// A REPL script whose reader went away stops at the line that could not be shown: its later
-    /// requests would change things nobody sees (a batch likewise starts no new lines).
+    /// A REPL script whose reader went away stops before its next line: its later requests
+    /// would change things nobody sees (a batch likewise starts no new lines). It went on to
+    /// send the next request and stopped only when its output could not be written.
     func testAREPLScriptStopsWhenItsReaderGoesAway() throws {
         let capture = try CaptureServer()
         let script = """
-        import subprocess, sys
+        import subprocess, sys, time
         binary, where, base = sys.argv[1], sys.argv[2], sys.argv[3]
         p = subprocess.Popen([binary, "repl", base], cwd=where, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        p.stdin.write(b"GET /first\\n")
+        p.stdin.flush()
+        p.stdout.read(1)
         p.stdout.close()
-        p.stdin.write(b"GET /first\\nPOST /second a=1\\nDELETE /third\\n")
+        time.sleep(0.5)
+        p.stdin.write(b"POST /second a=1\\nDELETE /third\\n")
         p.stdin.close()
         print(p.wait(timeout=60))
         """
