@@ -151,8 +151,11 @@ enum DownloadCommand: SwurlCommand {
             noteCache()
             try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
             if let why = file.rangeRefusal { try? environment.stderr.write("swurl: hint: \(why)\n") }
-            // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did not go there.
-            if let part = file.partPath, !options.quiet { DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment) }
+            // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did
+            // not go there. Not offered for resuming when the 416 showed they are no part of it.
+            if let part = file.partPath, !options.quiet, file.rangeRefusal == nil {
+                DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
+            }
             Swurl.printTiming(result.timing, options, environment)
             // The HTTP status is the run's status; a session that cannot be saved is still said.
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }

@@ -338,7 +338,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 // Without a total (`/*`), the file ends where this range does.
                 expectedSize = range.total ?? range.end + 1
             } else if head.status == 206 {
-                throw SwurlError.transport("the server answered 206 without a usable Content-Range")
+                // It would answer the same to the same range: no resume hint.
+                resumeRefused = true
+                throw SwurlError.transport("the server answered 206 without a usable Content-Range",
+                                           hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
             } else if direct {
                 // A device or pipe cannot be truncated: starting over would append a second copy.
                 throw SwurlError.transport("the server ignored the range request; '\(TerminalSanitizer.clean(path ?? ""))' is not a regular file, so the download cannot start over")

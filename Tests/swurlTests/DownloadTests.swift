@@ -491,6 +491,11 @@ final class DownloadTests: XCTestCase {
         XCTAssertFalse(longer.stderr.contains("already on disk"), longer.stderr)
         // The 416 is explained: the file on disk is longer than the server's.
         XCTAssertTrue(longer.stderr.contains("swurl: hint: the file on disk (250000 bytes) is larger than the server's (200000 bytes): it is no partial copy of this URL"), longer.stderr)
+        // ...and not offered for resuming, which would fail the same way.
+        XCTAssertFalse(longer.stderr.contains("resume it with --continue"), longer.stderr)
+        let again = try runSwurl(["-d", "-c", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
+        XCTAssertEqual(again.status, 4, again.stderr)
+        XCTAssertFalse(again.stderr.contains("resume it with --continue"), again.stderr)
         try new.write(to: URL(fileURLWithPath: dir + "/g.bin.part"))
         let within = try runSwurl(["-d", "-c", "--max-filesize", "300K", nginx.url("/g.bin"), "-o", "g.bin"], directory: dir)
         XCTAssertEqual(within.status, 0, within.stderr)
