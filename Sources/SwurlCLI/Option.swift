@@ -109,8 +109,10 @@ extension Option {
         switch self {
         case .auth: return Redactor.credentials(value, whole: bearer)
         case .keyPassword: return Redactor.mask
-        // A URL's user name given alone is a token (`http://ghp_x@host`), as the prompt masks it.
-        default: return Redactor.url(value, userAlone: true)
+        // A proxy URL's user name given alone is a token (`http://ghp_x@host`), as the prompt
+        // masks a base URL's; other values (`--session team@prod`, a file name) are shown.
+        case .proxy: return Redactor.url(value, userAlone: true)
+        default: return Redactor.url(value)
         }
     }
 }

@@ -335,7 +335,8 @@ final class ReplContext {
         var target: String?
         // `https:/h/x` (a slash short) read as a header `https` would go to the base, with the
         // default credentials: refused as the one-shot request refuses it.
-        if let t = positionals.first { try URLBuilder.refuseMissingSlashes(t, given: t) }
+        // (Only `scheme:/x`: `http:=1`, `https:@file` or `http:value` are items, as on any line.)
+        if let t = positionals.first, URLBuilder.isOneSlashShort(t) { try URLBuilder.refuseMissingSlashes(t, given: t) }
         if let t = positionals.first, !ReplContext.isItem(t) {
             target = t
             positionals = positionals.dropFirst()
@@ -443,7 +444,11 @@ final class ReplContext {
         func run(_ command: String, line: Int) -> ExitStatus? {
             // The reader went away while the script waited for this line (`… | head -1`): it
             // stops before the line runs, not after its request changed things nobody sees.
-            if environment.stdoutUnusable { return status == .success ? .transportError : status }
+            // (Not a stdout the shell closed, `>&-`: lines that write elsewhere, `-o`, run as before.)
+            if let sink = environment.stdout as? FileDescriptorSink, sink.readerGone || sink.writeFailed {
+                try? stderr.write("swurl: note: the script stops before line \(line): nobody reads its output any more\n")
+                return status == .success ? .transportError : status
+            }
             environment.errorPlace = "line \(line)"
             // A command's warnings and notes name its line too (`HTTP 404` of which request?).
             environment.stderr = PlacedMessagesSink(stderr, place: "line \(line)")

@@ -105,7 +105,7 @@ enum SecurityArguments {
         if path.isEmpty { throw .usage("\(option) needs a \(directory ? "directory" : "file") name") }
         let resolved = environment.resolvePath(path)
         var st = stat()
-        guard stat(resolved, &st) == 0 else {
+        guard stat(ArgumentBytes.path(resolved), &st) == 0 else {
             throw .inputFile("\(option): cannot read '\(path)': \(systemErrorMessage(errno))")
         }
         let isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
@@ -113,7 +113,7 @@ enum SecurityArguments {
             throw .inputFile("\(option): '\(path)' is \(isDirectory ? "a directory" : "not a directory")",
                              hint: option == "--cacert" && isDirectory ? "a directory of CA certificates is --capath DIR" : nil)
         }
-        guard access(resolved, R_OK) == 0 else {
+        guard access(ArgumentBytes.path(resolved), R_OK) == 0 else {
             throw .inputFile("\(option): cannot read '\(path)': \(systemErrorMessage(errno))")
         }
         return resolved

@@ -45,6 +45,15 @@ package enum URLBuilder {
         return text
     }
 
+    /// `http:/h/x` (one slash), as a REPL line's first word: read as a header `http` to the base,
+    /// it would take the default credentials there. (`http:value`, `http:=1` stay items.)
+    static func isOneSlashShort(_ word: String) -> Bool {
+        guard URLText.schemeOf(word) == nil else { return false }
+        let lower = word.prefix(8).lowercased()
+        return supportedSchemes.contains { lower.hasPrefix($0 + ":/") && !lower.hasPrefix($0 + "://") }
+            && word.count > word.prefix { $0 != "/" }.count + 1
+    }
+
     /// `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http` (or, on a REPL
     /// line, be read as a header `https` to the base): refused with the URL meant. `http:8080/x`
     /// is the host `http` on port 8080 (as curl reads it).

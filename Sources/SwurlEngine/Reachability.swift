@@ -233,9 +233,8 @@ package enum Reachability {
         }
         // 4. TLS under the policy, on the address that answered.
         if target.tls && handshake {
+            let (time, cutTLS) = stepTime(floor: 0.05)
             do {
-                let (time, cutTLS) = stepTime(floor: 0.05)
-                report.cutByDeadline = cutTLS
                 let (seconds, summary) = try CertificateProbe.handshake(url: target.url, address: path.address.text,
                                                                          port: target.port, policy: target.policy,
                                                                          timeout: time)
@@ -245,6 +244,8 @@ package enum Reachability {
                 report.tls = .init(seconds: nil, summary: nil, error: error.message)
                 report.status = ExitStatus(for: error) == .trustFailure ? .trustFailure
                     : ExitStatus(for: error) == .timedOut ? .timedOut : .transportError
+                // Only a handshake the caller's deadline ended (one that failed or passed is news).
+                report.cutByDeadline = cutTLS && report.status == .timedOut
                 // A connection the server ended says what to do (a client certificate it wants);
                 // a trust failure's hints are lines of pins, for a request's stderr.
                 var hint = ""

@@ -306,11 +306,11 @@ package struct SessionStore: Sendable {
         // session from being saved: the messages name the owner and the way out.
         let othersLock = " (.\(base).lock belongs to another user; keep the session in a directory only you can write)"
         func foreign(_ st: stat) -> Bool { st.st_uid != geteuid() }
-        let lockFD = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let lockFD = open(ArgumentBytes.path(lockPath), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else {
             let openError = errno
             var st = stat()
-            if lstat(lockPath, &st) == 0, foreign(st) {
+            if lstat(ArgumentBytes.path(lockPath), &st) == 0, foreign(st) {
                 errno = openError
                 throw .output("the session was not saved: cannot open the lock file of \(shown): \(String(cString: strerror(errno)))" + othersLock)
             }
@@ -367,7 +367,7 @@ package struct SessionStore: Sendable {
     private static func checkPlace(of written: String) throws(SwurlError) {
         var st = stat()
         // An existing file is judged as it is read (`FileTrust.check`).
-        guard lstat(written, &st) != 0 else { return }
+        guard lstat(ArgumentBytes.path(written), &st) != 0 else { return }
         try FileTrust.checkPlace(written, what: "the session file")
     }
 
@@ -385,11 +385,11 @@ package struct SessionStore: Sendable {
     /// Creates the missing directories of `directory`, each 0700 from the start.
     static func makeDirectories(_ directory: String) throws(SwurlError) {
         var st = stat()
-        if stat(directory, &st) == 0 { return }
+        if stat(ArgumentBytes.path(directory), &st) == 0 { return }
         if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
             try makeDirectories(String(directory[..<slash]))
         }
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+        if mkdir(ArgumentBytes.path(directory), 0o700) != 0 && errno != EEXIST {
             throw .output("the session was not saved: cannot create the directory \(TerminalSanitizer.clean(directory)): \(String(cString: strerror(errno)))")
         }
     }

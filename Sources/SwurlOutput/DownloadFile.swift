@@ -659,12 +659,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// `name` itself first, then `name.EXT` for an extension (no dot) a Content-Type added, sorted.
     static func namesLike(_ name: String, in directory: String, suffix: String) -> [String] {
         var found: [String] = []
-        if let dir = opendir(directory) {
+        if let dir = opendir(ArgumentBytes.path(directory)) {
             defer { closedir(dir) }
             while let entry = readdir(dir) {
-                let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
+                // Its bytes as given (a name that is not UTF-8 kept, as the directory's own).
+                let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in ArgumentBytes.decode(Array(raw.prefix { $0 != 0 })) }
                 guard file.count > name.count + 1 + suffix.count, file.hasPrefix(name + "."), file.hasSuffix(suffix) else { continue }
                 let ext = file.dropFirst(name.count + 1).dropLast(suffix.count)
                 if !ext.isEmpty, !ext.contains("."), ext != "part" { found.append(directory + "/" + file) }

@@ -134,5 +134,12 @@ final class BrokenPipeAndHangupTests: XCTestCase {
         let seen = String(decoding: capture.capturedAll, as: UTF8.self)
         XCTAssertTrue(seen.contains("GET /first"), seen)
         XCTAssertFalse(seen.contains("/second") || seen.contains("/third"), seen)
+        // A stdout the shell closed (`>&-`) has no reader to lose: lines that write elsewhere run.
+        let dir = TestPaths.temporaryDirectory()
+        let closed = try runProcess("/bin/bash", ["-c", "printf 'GET /kept -o out.txt\\n' | \"$0\" repl \"$1\" >&-", TestPaths.binary, capture.base],
+                                    directory: dir, check: false)
+        XCTAssertEqual(closed.status, 0, closed.stderr)
+        try capture.sync()
+        XCTAssertTrue(String(decoding: capture.capturedAll, as: UTF8.self).contains("GET /kept"))
     }
 }

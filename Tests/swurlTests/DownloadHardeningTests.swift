@@ -39,8 +39,6 @@ final class DownloadHardeningTests: XCTestCase {
 
     // MARK: Retry-After
 
-    /// Starts swurl, waits until it announces its retry, and interrupts it: the announced wait
-    /// must be capped, and swurl must still be alive (not trapped) to end by the SIGINT (130).
     /// `-d` without `-o` in a directory the user cannot write: refused before sending, as `-o`
     /// is (the POST went out, then the .part could not be made and its answer was lost).
     func testADownloadIntoADirectoryThatCannotBeWrittenIsRefusedBeforeSending() throws {
@@ -62,6 +60,8 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
     }
 
+    /// Starts swurl, waits until it announces its retry, and interrupts it: the announced wait
+    /// must be capped, and swurl must still be alive (not trapped) to end by the SIGINT (130).
     func testAHugeRetryAfterIsCappedAndNeverTraps() throws {
         for value in ["9223372036854775807", "31536000", "Sun, 06 Nov 9999 08:49:37 GMT"] {
             let server = try SequenceServer([Self.page("503 Service Unavailable", ["Retry-After: \(value)"]),

@@ -259,6 +259,33 @@ final class ReachTests: XCTestCase {
         return lines
     }
 
+    /// An https watch with less time left than the connect timeout (10 s) keeps watching: a
+    /// re-check whose handshake passed was taken for one the deadline cut, and the watch ended
+    /// at the first change without a word.
+    func testAnHTTPSWatchWithLittleTimeLeftStillReportsChanges() throws {
+        let pki = try CertificateFactory.shared()
+        let ns = try NetworkNamespace()
+        try ns.ip("link set lo up")
+        let server = try ns.start("/usr/bin/openssl", ["s_server", "-accept", "127.0.0.1:8443", "-cert", pki.path("selfsigned.pem"),
+                                                       "-key", pki.path("selfsigned.key"), "-www", "-quiet"])
+        try ns.waitForListener(port: 8443)
+        let out = TestPaths.temporaryDirectory() + "/watch.out"
+        let watcher = try ns.start(TestPaths.binary, ["reach", "--watch", "--timeout", "8", "--cacert", pki.path("selfsigned.pem"),
+                                                      "https://127.0.0.1:8443/"], output: out)
+        let first = waitForLines(out, count: 1)
+        XCTAssertTrue(first.first?.hasSuffix(" reachable via loopback (lo)") == true, "\(first)")
+        // A change that leaves the verdict as it is, then one that changes it.
+        try ns.ip("addr add 10.77.4.1/32 dev lo")
+        sleep(1)
+        server.terminate()
+        waitForExit(server)
+        try ns.ip("addr add 10.77.4.2/32 dev lo")
+        let second = waitForLines(out, count: 2)
+        XCTAssertTrue(second.last?.hasSuffix(" not reachable (connection refused)") == true, "\(second)")
+        kill(watcher.processIdentifier, SIGINT)
+        waitForExit(watcher)
+    }
+
     func testWatchPrintsTransitionsOnLinkChangesAndIdlesInBetween() throws {
         let ns = try NetworkNamespace()
         // A listener first (checked over loopback), then loopback down: only the route is missing.

@@ -256,6 +256,10 @@ final class ReplTests: XCTestCase {
         // A first line that sends nothing (--offline, --curl) binds no default credentials.
         let shown = try script(["http://localhost:9/x --offline", root + "/headers"], ["-a", "u:p"])
         XCTAssertTrue(shown.text.contains("\"Authorization\": \"Basic dTpw\""), shown.text + shown.stderr)
+        // Items whose name is a scheme stay items (`https:=1`, `http:value`).
+        let items = try script(["https:=1", "http:value"], [root, "--offline"])
+        XCTAssertEqual(items.status, 0, items.stderr)
+        XCTAssertTrue(items.text.contains("{\"https\":1}") && items.text.contains("http: value"), items.text)
         let short = try script(["https:/127.0.0.1:9/one", "HTTP:/x"], [root, "--offline"])
         XCTAssertEqual(short.text, "", short.text)
         XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 2, short.stderr)
