@@ -83,11 +83,11 @@ enum ConfigFile {
                        given: ParsedArguments = ParsedArguments()) -> SwurlError {
         guard !places.isEmpty else { return error }
         let message = error.message
-        // A value the command line holds too (`--session work` in the config, `@work` typed) is
-        // no sign that the config's line is meant.
+        // A value the command line holds too (`--session work` in the config, `@work` typed: a
+        // word that is the value, or names it as a file) is no sign that the config's line is meant.
         func typed(_ value: String) -> Bool {
-            given.positionals.contains { $0.containsText(value) }
-                || given.options.values.contains { $0.contains { ($0 ?? "").containsText(value) } }
+            given.positionals.contains { $0 == value || $0.hasSuffix("@" + value) }
+                || given.options.values.contains { $0.contains { $0 == value } }
         }
         func mentioned(_ option: Option) -> Bool {
             config.has(option) && message.containsText("--\(option.rawValue):") || config.has(option) && message.containsText("--\(option.rawValue) ")

@@ -77,7 +77,6 @@ final class XMLResponseDecoder: ResponseDecoding {
                 start = held
                 return
             }
-            start = nil
             chooseCharset(held)
             held.withUnsafeBytes { decode($0, into: &out) }
             return
@@ -92,7 +91,6 @@ final class XMLResponseDecoder: ResponseDecoding {
                     declarationStart = held
                     return
                 }
-                declarationStart = nil
                 XMLResponseDecoder.declareUTF8(&held)
                 utf8 = held
             }
