@@ -41,7 +41,7 @@ package enum FileTrust {
             return Doubt(reason: "it is writable by \(writers(st)) (mode \(octal(st.st_mode)))", fix: "chmod go-w \(shown)")
         }
         // Every directory on the path as given and on the path the links lead to.
-        for dir in guardingDirectories(of: absolute(path) ?? path, real: OutputTarget.realPath(path)) {
+        for dir in guardingDirectories(of: OutputTarget.absolute(path) ?? path, real: OutputTarget.realPath(path)) {
             if let doubt = directoryDoubt(dir) { return doubt }
         }
         return nil
@@ -54,7 +54,7 @@ package enum FileTrust {
     /// swurl would refuse to read it from.
     /// - Throws: `SwurlError.badData` (65) naming the file, the directory and the fix.
     package static func checkPlace(_ path: String, what: String) throws(SwurlError) {
-        guard let file = absolute(path) else { return }
+        guard let file = OutputTarget.absolute(path) else { return }
         // Up the path as written to the deepest directory that exists; what follows it is made.
         var dir = "/"
         var made: [String] = []
@@ -80,32 +80,14 @@ package enum FileTrust {
     }
 
     /// The directories whose writers could replace `file` or a link that leads to it: each
-    /// directory in which the kernel looks a name up on the way, links followed as it follows
-    /// them (a link's target is looked up from its own directory, a link in it in turn, up to
-    /// `OutputTarget.maxLinks`), and a `.` or `..` being no name anyone can replace (`/a/w/../f`
-    /// is looked up in `/`, `/a` and `w`'s real parent, not in `w`); then the directories that
-    /// hold the file where its links lead (`real`). Each once, the file's own first.
+    /// directory in which the kernel looks a name up on the way (`OutputTarget.walkLookups`),
+    /// then the directories that hold the file where its links lead (`real`). Each once, the
+    /// file's own first.
     static func guardingDirectories(of file: String, real: String?) -> [String] {
         var lookups: [String] = []
-        var current = "/"
-        var pending = Array(file.split(separator: "/").reversed())
-        var followed = 0
-        while let part = pending.popLast() {
-            if part == "." { continue }
-            if part == ".." {
-                // `current` has its links followed: its parent is the kernel's `..`.
-                current = OutputTarget.directory(of: current)
-                continue
-            }
-            lookups.append(current)
-            let candidate = (current == "/" ? "" : current) + "/" + part
-            if followed < OutputTarget.maxLinks, let target = OutputTarget.linkTarget(candidate) {
-                followed += 1
-                current = "/"
-                pending.append(contentsOf: target.split(separator: "/").reversed())
-                continue
-            }
-            current = candidate
+        OutputTarget.walkLookups(file) { step in
+            if case .name(let dir) = step { lookups.append(dir) }
+            return true
         }
         var seen: Set<String> = []
         var out: [String] = []
@@ -156,15 +138,6 @@ package enum FileTrust {
             (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || "/._-+,:@%".utf8.contains(b)
         }
         return plain && !clean.isEmpty ? clean : "'" + clean.replacingAll("'", with: "'\\''") + "'"
-    }
-
-    /// `path` made absolute against the working directory; nil when that is unknown.
-    private static func absolute(_ path: String) -> String? {
-        if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        let cwd = ArgumentBytes.decode(cString: buffer)
-        return (cwd == "/" ? "" : cwd) + "/" + path
     }
 
     /// The directories that hold `file`, from its own up to `/`.

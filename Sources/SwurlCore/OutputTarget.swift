@@ -219,31 +219,69 @@ package enum OutputTarget: Equatable, Sendable {
                       + "remove the link, or give the path of the file itself")
     }
 
-    /// The first symbolic link another user owns that resolving `path` goes through, component by
-    /// component (a link's own target is walked in turn); nil when none does, or when a part is
-    /// not there (what is not there leads nowhere yet).
+    /// The first symbolic link another user owns that resolving `path` goes through, at its end or
+    /// on the way (`walkLookups`); nil when none does.
     static func firstForeignLink(_ path: String) -> (link: String, uid: uid_t)? {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        var pending = path.split(separator: "/").map(String.init)
+        guard let file = absolute(path) else { return nil }
+        var found: (link: String, uid: uid_t)?
+        walkLookups(file) { step in
+            guard case .link(let link, let owner) = step, owner != geteuid(), owner != 0 else { return true }
+            found = (link, owner)
+            return false
+        }
+        return found
+    }
+
+    /// One step of the kernel's lookup of a path (`walkLookups`).
+    package enum Lookup {
+        /// A name is looked up in this directory (every link on its way followed).
+        case name(in: String)
+        /// This symbolic link is met, and followed next.
+        case link(String, owner: uid_t)
+    }
+
+    /// Walks `file` (absolute) as the kernel resolves it, name by name: links are followed as it
+    /// follows them (a link's target is looked up from the root or from the link's own
+    /// directory, a link in it in turn, up to `maxLinks`), and a `.` or `..` is no name anyone can
+    /// replace (`/a/w/../f` is looked up in `/`, `/a` and `w`'s real parent, not in `w`). What is
+    /// not there is walked as a plain name. The one walker of the rules that a path must not pass
+    /// through another user's link or directory (`firstForeignLink`, `FileTrust`).
+    /// - Parameter visit: called with each step in order; returning false ends the walk.
+    package static func walkLookups(_ file: String, _ visit: (Lookup) -> Bool) {
+        var current = "/"
+        var pending = Array(file.split(separator: "/").reversed())
         var followed = 0
-        while !pending.isEmpty {
-            let part = pending.removeFirst()
-            if part.isEmpty || part == "." { continue }
-            let candidate = prefix.isEmpty ? part : prefix.hasSuffix("/") ? prefix + part : prefix + "/" + part
-            var st = stat()
-            guard lstat(ArgumentBytes.path(candidate), &st) == 0 else { return nil }
-            guard (st.st_mode & S_IFMT) == S_IFLNK else {
-                prefix = candidate
+        while let part = pending.popLast() {
+            if part == "." { continue }
+            if part == ".." {
+                // `current` has its links followed: its parent is the kernel's `..`.
+                current = directory(of: current)
                 continue
             }
-            if st.st_uid != geteuid() && st.st_uid != 0 { return (candidate, st.st_uid) }
-            followed += 1
-            guard followed <= maxLinks, let target = readLink(candidate) else { return nil }
-            // The target in place of the link: from the root, or from the link's directory.
-            if target.hasPrefix("/") { prefix = "/" }
-            pending = target.split(separator: "/").map(String.init) + pending
+            guard visit(.name(in: current)) else { return }
+            let candidate = (current == "/" ? "" : current) + "/" + part
+            var st = stat()
+            if followed < maxLinks, lstat(ArgumentBytes.path(candidate), &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK,
+               let target = readLink(candidate) {
+                guard visit(.link(candidate, owner: st.st_uid)) else { return }
+                followed += 1
+                // The target in place of the link: from the root, or from the link's directory.
+                if target.hasPrefix("/") { current = "/" }
+                pending.append(contentsOf: target.split(separator: "/").reversed())
+                continue
+            }
+            current = candidate
         }
-        return nil
+    }
+
+    /// `path` from the root: a relative one joined to the working directory (kept as its bytes,
+    /// `ArgumentBytes`); nil when the working directory cannot be read.
+    package static func absolute(_ path: String) -> String? {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        let cwd = ArgumentBytes.decode(cString: buffer)
+        return (cwd == "/" ? "" : cwd) + "/" + path
     }
 
     /// The path that a successful transfer leaves the bytes at.

@@ -145,6 +145,30 @@ final class FileTrustTests: XCTestCase {
         XCTAssertNoThrow(try FileTrust.check(dir + "/missing", what: "the config file"))
     }
 
+    /// Another user's link is found by the same walk as the directories above: at the end or on
+    /// the way, reached through the user's own relative link, spelled relative to the working
+    /// directory, or behind a `..`; the user's own links and root's are followed.
+    func testAnotherUsersLinkIsFoundWhereverTheWalkMeetsIt() throws {
+        let real = dir + "/real", own = dir + "/own", foreign = dir + "/foreign"
+        XCTAssertEqual(mkdir(real, 0o700), 0)
+        _ = file("f", in: real)
+        XCTAssertEqual(symlink("real", own), 0)
+        XCTAssertEqual(symlink(real, foreign), 0)
+        XCTAssertEqual(lchown(foreign, 12345, 12345), 0)
+        XCTAssertNil(OutputTarget.firstForeignLink(own + "/f"))
+        XCTAssertNil(OutputTarget.firstForeignLink(real + "/../own/f"))
+        XCTAssertEqual(symlink("foreign/f", dir + "/via"), 0)
+        for spelled in [foreign + "/f", foreign, own + "/../foreign/f", dir + "/via", dir + "/./via"] {
+            XCTAssertEqual(OutputTarget.firstForeignLink(spelled)?.link, foreign, spelled)
+            XCTAssertEqual(OutputTarget.firstForeignLink(spelled)?.uid, 12345, spelled)
+        }
+        let cwd = FileManager.default.currentDirectoryPath
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(dir))
+        XCTAssertEqual(OutputTarget.firstForeignLink("own/../via")?.link, foreign)
+        XCTAssertNil(OutputTarget.firstForeignLink("own/f"))
+    }
+
     func testDirectoriesRunUpToTheRoot() {
         XCTAssertEqual(FileTrust.directories(of: "/a/b/c"), ["/a/b", "/a", "/"])
         XCTAssertEqual(FileTrust.directories(of: "/c"), ["/"])
