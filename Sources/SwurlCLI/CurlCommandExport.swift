@@ -80,9 +80,10 @@ struct CurlCommandExport {
             if key == "cookie" && !cookieItems.isEmpty { continue }
             // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
             // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.
-            let flag = key == "proxy-authorization" ? "--proxy-header" : "--header"
-            if flag == "--proxy-header" && transfer.proxy.proxy(forURL: request.url) == nil {
-                warnings.append("send Proxy-Authorization to the server itself: --proxy-header reaches a proxy only (--proxy, or the proxy variables)")
+            // Through no proxy or SOCKS the item is the server's: a --header, as swurl sends it.
+            let flag = key == "proxy-authorization" && transfer.proxy.httpProxy(forURL: request.url) != nil ? "--proxy-header" : "--header"
+            if key == "proxy-authorization" && flag == "--header" && transfer.followRedirects {
+                warnings.append("follow redirects only to this origin: curl sends the Proxy-Authorization header to every host a redirect leads to, swurl drops it at another origin")
             }
             add(flag, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
@@ -152,10 +153,18 @@ struct CurlCommandExport {
         } else {
             // The user and password then come from the URL or netrc, for curl as for swurl.
             if transfer.authType == .digest { add("--digest") }
-            if let netrc = transfer.netrc {
+            // With a password in the URL or an Authorization item, netrc has nothing to give
+            // the first hop, and swurl takes no other host's entry after a redirect; curl with
+            // --netrc-optional would.
+            let userInfo = (try? Exchange.userInfo(of: request.url)) ?? nil
+            if let netrc = transfer.netrc, userInfo?.password == nil, !request.headers.contains("Authorization") {
                 add("--netrc-optional")
                 // curl 7.88 reads ~/.netrc whatever $NETRC says: the file swurl read is named.
                 if let file = netrc.namedFile { add("--netrc-file", file) }
+                if userInfo != nil, transfer.followRedirects {
+                    warnings.append("follow redirects only to this host: after a redirect to another host curl sends that host's netrc "
+                                    + "password, swurl none (the URL names a user)")
+                }
             }
         }
         // The stored cookies the engine would send on the first hop (by host, path, scheme and

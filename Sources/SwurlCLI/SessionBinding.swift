@@ -85,14 +85,16 @@ struct SessionBinding {
     /// of the same name, such as Accept).
     func apply(to request: inout HTTPRequest, options: CommandOptions) {
         let given = SessionBinding.commandLineHeaderNames(options)
+        // Only a name the request has already (a default) is replaced; the rest are appended, so
+        // that a long list costs one pass, not one pass over the request's headers each.
+        let present = Set(request.headers.fields.map { $0.name.lowercased() })
         var replaced: Set<String> = []
         for field in loaded.headers where !given.contains(field.name.lowercased()) && SessionBinding.isStorable(field.name) {
             let key = field.name.lowercased()
-            if replaced.contains(key) {
-                request.headers.add(field.name, field.value)
-            } else {
+            if replaced.insert(key).inserted && present.contains(key) {
                 request.headers.set(field.name, field.value)
-                replaced.insert(key)
+            } else {
+                request.headers.add(field.name, field.value)
             }
         }
     }

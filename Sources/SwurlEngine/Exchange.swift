@@ -55,6 +55,9 @@ package final class Exchange {
     /// The first URL, when it carries user info (`http://u:p@host/`): its credentials belong to
     /// its origin, and go with every hop there, also one an absolute Location names without them.
     private let initialURLWithUserInfo: String?
+    /// Whether the first request carries an `Authorization` of its own (an item): like `--auth`,
+    /// it keeps the netrc passwords of the hosts a redirect reaches from being sent.
+    private let initialCarriesAuthorization: Bool
     /// Random numbers for jitter; replaceable in tests.
     var random: () -> Double = { Double.random(in: 0..<1) }
 
@@ -67,6 +70,7 @@ package final class Exchange {
         self.makeDelegate = makeDelegate
         self.initialOrigin = try Origin(url: request.url)
         initialURLWithUserInfo = Exchange.hasUserInfo(request.url) ? request.url : nil
+        initialCarriesAuthorization = request.headers.contains("Authorization")
         try Exchange.refusePinOverPlainHTTP(request.url, options.security)
         // Through a proxy the proxy reaches the address: -4/-6 then choose how swurl reaches the
         // proxy. (Asked only with -4/-6: a batch line pays for no proxy look-up.)
@@ -430,7 +434,7 @@ package final class Exchange {
             let status = result.head?.status ?? 0
             guard let target = result.redirectURL, !target.isEmpty else {
                 let location = result.head?.headers["Location"] ?? ""
-                throw .transport("the redirect target '\(TerminalSanitizer.clean(Redactor.url(location)))' is not a valid URL")
+                throw .transport("the redirect target '\(TerminalSanitizer.clean(Redactor.url(location, userAlone: true)))' is not a valid URL")
             }
             let next = try RedirectPolicy.follow(current, status: status, to: target)
             try refuseDowngrade(to: next.url)
@@ -680,8 +684,8 @@ package final class Exchange {
             // through the same proxy it is still the proxy's, at any origin.
             // The proxy each URL goes through (NO_PROXY counted): to a host that goes direct it
             // would be sent to the server.
-            let proxy = options.unixSocket == nil ? options.proxy.proxy(forURL: current.url) : nil
-            let sameProxy = proxy != nil && proxy == options.proxy.proxy(forURL: request.url)
+            let proxy = options.unixSocket == nil ? options.proxy.httpProxy(forURL: current.url) : nil
+            let sameProxy = proxy != nil && proxy == options.proxy.httpProxy(forURL: request.url)
             for name in RedirectPolicy.credentialHeaders + ["Host"] where !(sameProxy && name == "Proxy-Authorization") {
                 hop.headers.remove(name)
             }
@@ -710,10 +714,12 @@ package final class Exchange {
                 source = "the netrc entry for \(origin.host)"
             }
         }
-        // Only without --auth (or a session's) and without credentials in the first URL: a
-        // server the request was authenticated to could otherwise send it on to another host of
-        // the netrc file and have its password (curl sends none there either).
-        if credentials == nil, options.credentials == nil, options.bearerToken == nil, initialURLWithUserInfo == nil, !downgraded,
+        // Only without --auth (or a session's), without credentials in the first URL and
+        // without an Authorization item: a server the request was authenticated to could
+        // otherwise send it on to another host of the netrc file and have its password (curl
+        // sends none there either).
+        if credentials == nil, options.credentials == nil, options.bearerToken == nil, initialURLWithUserInfo == nil,
+           !initialCarriesAuthorization, !downgraded,
            let netrc = options.netrc, !Exchange.hasUserInfo(current.url) {
             credentials = netrc.credentials(forHost: origin.host, allowDefault: sameOrigin)
             source = "the netrc entry for \(origin.host)"

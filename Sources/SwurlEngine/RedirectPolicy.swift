@@ -40,7 +40,7 @@ package enum RedirectPolicy {
     ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
     package static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
         func refused(_ why: String) -> SwurlError {
-            .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location)))', which \(why)")
+            .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location, userAlone: true)))', which \(why)")
         }
         // libcurl makes a relative Location absolute; one it could not read stays as sent
         // (`data:,x` and `mailto:a` have a scheme and no `//`).

@@ -321,10 +321,10 @@ package final class Transfer: EasyTransferHandler {
         var lines = try headerLines()
         // A Proxy-Authorization item is for the proxy when there is one: on its CONNECT for an
         // https URL (as a header for the server it went inside the tunnel, to the origin).
-        // Not when the request goes direct (NO_PROXY, `--proxy ''`): then it is the server's, as
-        // without any proxy (and as --offline shows it).
+        // Not when the request goes direct (NO_PROXY, `--proxy ''`) or through SOCKS: then it is
+        // the server's, as without any proxy (and as --offline shows it).
         if !options.proxy.isEmpty, request.headers.contains("Proxy-Authorization"),
-           options.unixSocket == nil, options.proxy.proxy(forURL: request.url) != nil {
+           options.unixSocket == nil, options.proxy.httpProxy(forURL: request.url) != nil {
             let forProxy = lines.filter { Transfer.isProxyAuthorization($0) }
             lines.removeAll { Transfer.isProxyAuthorization($0) }
             try easy.set(.proxyHeaders(forProxy), "the proxy's headers")

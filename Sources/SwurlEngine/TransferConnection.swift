@@ -144,6 +144,15 @@ package struct ProxySettings: Sendable, Equatable {
         return (scheme == "https" ? https : http) ?? all
     }
 
+    /// The HTTP proxy a request to `url` goes through (`proxy(forURL:)`), the one a
+    /// Proxy-Authorization item is for; nil when it goes direct or through a SOCKS proxy, which
+    /// reads no HTTP headers: the item is then the server's, as curl sends it.
+    package func httpProxy(forURL url: String) -> String? {
+        guard let proxy = proxy(forURL: url) else { return nil }
+        let scheme = URLText.schemeOf(ProxySettings.absolute(proxy))?.lowercased()
+        return scheme == "http" || scheme == "https" ? proxy : nil
+    }
+
     /// The proxy a request to `url` goes through, as libcurl picks it: the scheme's (none for
     /// `--proxy ''`), unless the URL's host is in `NO_PROXY` (which holds for `--proxy` too, as
     /// CURLOPT_NOPROXY does).
@@ -262,7 +271,7 @@ package struct ProxySettings: Sendable, Equatable {
     /// `proxy` (the one `proxy(forURL:)` picked for `url`) as messages name it: its URL, a
     /// password masked, and where it came from (`the proxy http://p:3128 (from http_proxy)`).
     package func named(_ proxy: String, forURL url: String) -> String {
-        "the proxy \(Redactor.url(proxy)) (from \(source(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http")))"
+        "the proxy \(Redactor.url(proxy, userAlone: true)) (from \(source(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http")))"
     }
 
     /// Where `proxy(forScheme:)`'s answer comes from, as a user would name it.
@@ -318,7 +327,7 @@ extension EasyHandle {
         // host name) would be applied to the proxy's certificate: not supported, said plainly.
         // Only one the request goes through: a host NO_PROXY bypasses goes direct, as with curl.
         if !proxy.isEmpty {
-            let shown = "'\(TerminalSanitizer.clean(Redactor.url(proxy)))' (from \(options.proxy.source(forScheme: scheme)))"
+            let shown = "'\(TerminalSanitizer.clean(Redactor.url(proxy, userAlone: true)))' (from \(options.proxy.source(forScheme: scheme)))"
             if proxy.lowercased().hasPrefix("https://") {
                 throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: \(shown)",
                              hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A CONNECT proxy for the tests: it logs each request head it receives (CONNECT lines and
 their headers) to LOG, then tunnels the bytes to 127.0.0.1:PORT-of-the-target both ways.
-Anything but CONNECT gets 405. Only loopback targets are reached.
+Anything but CONNECT gets 405. A client that speaks SOCKS5 instead (no authentication, a
+CONNECT by address or name) is logged as `SOCKS5 HOST:PORT` and tunnelled the same way. Only
+loopback targets are reached.
 
 Usage: connect_proxy.py PORT LOG
 PORT 0 picks a free port; the port listened on is printed on the first line.
@@ -28,7 +30,44 @@ def relay(a, b):
         a.close()
         b.close()
 
+def recv_exactly(conn, n):
+    data = b""
+    while len(data) < n:
+        more = conn.recv(n - len(data))
+        if not more:
+            raise OSError("closed")
+        data += more
+    return data
+
+def socks5(conn):
+    _, count = recv_exactly(conn, 2)
+    recv_exactly(conn, count)
+    conn.sendall(b"\x05\x00")
+    _, command, _, kind = recv_exactly(conn, 4)
+    if kind == 1:
+        host = socket.inet_ntoa(recv_exactly(conn, 4))
+    elif kind == 3:
+        host = recv_exactly(conn, recv_exactly(conn, 1)[0]).decode("latin-1")
+    else:
+        host = socket.inet_ntop(socket.AF_INET6, recv_exactly(conn, 16))
+    target_port = int.from_bytes(recv_exactly(conn, 2), "big")
+    with lock, open(log_path, "ab") as log:
+        log.write(b"SOCKS5 %s:%d\r\n\r\n" % (host.encode("latin-1"), target_port))
+    if command != 1:
+        conn.sendall(b"\x05\x07\x00\x01\x00\x00\x00\x00\x00\x00")
+        conn.close()
+        return
+    upstream = socket.create_connection(("127.0.0.1", target_port))
+    conn.sendall(b"\x05\x00\x00\x01\x7f\x00\x00\x01\x00\x00")
+    relay(conn, upstream)
+
 def handle(conn):
+    if conn.recv(1, socket.MSG_PEEK) == b"\x05":
+        try:
+            socks5(conn)
+        except OSError:
+            conn.close()
+        return
     head = b""
     while b"\r\n\r\n" not in head:
         more = conn.recv(4096)

@@ -181,7 +181,7 @@ def handle(conn):
         elif p == '/loop':
             send(answer(b'302 Found', [(b'Location', b'/loop')], b''))
         elif p == '/to':
-            targets = {'file': b'file:///etc/passwd', 'ftp': b'ftp://127.0.0.1/x', 'gopher': b'gopher://127.0.0.1/x',
+            targets = {'file': b'file:///etc/passwd', 'ftp': b'ftp://TOKEN@127.0.0.1/x', 'gopher': b'gopher://127.0.0.1/x',
                        'dict': b'dict://127.0.0.1/x', 'data': b'data:,hi'}
             send(answer(b'302 Found', [(b'Location', targets[q.get('scheme', 'file')])], b''))
         else:

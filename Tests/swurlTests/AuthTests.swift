@@ -120,11 +120,41 @@ final class AuthTests: XCTestCase {
         XCTAssertEqual((try r2.json()["headers"] as? [String: String])?["Authorization"], "Basic c2Vjb25kOnR3bw==")
         // With --auth (a password or a token) netrc is not read at all, as the help says: the
         // first server could otherwise redirect to another netrc host and have its password sent.
-        for auth in [["-a", "au:ap"], ["-A", "bearer", "-a", "tok"]] {
-            let withAuth = try runSwurl(["-F"] + auth + [url], environment: ["NETRC": perHost])
+        // An Authorization item is credentials the same way (its hop to localhost took
+        // localhost's netrc password).
+        for (before, after) in [(["-a", "au:ap"], []), (["-A", "bearer", "-a", "tok"], []), ([], ["Authorization:Bearer item"])] {
+            let withAuth = try runSwurl(["-F"] + before + [url] + after, environment: ["NETRC": perHost])
             XCTAssertEqual(withAuth.status, 0, withAuth.stderr)
-            XCTAssertNil((try withAuth.json()["headers"] as? [String: String])?["Authorization"], "\(auth)")
+            XCTAssertNil((try withAuth.json()["headers"] as? [String: String])?["Authorization"], "\(before) \(after)")
         }
+    }
+
+    /// `--curl` leaves netrc out where swurl takes nothing from it: with a password in the URL
+    /// or an Authorization item, curl's --netrc-optional sent the netrc password of the host a
+    /// redirect reached. The printed command, run, sends what swurl sends.
+    func testTheCurlCommandTakesNetrcOnlyWhereSwurlDoes() throws {
+        let port = try HTTPBin.shared().port
+        let path = try netrc("machine 127.0.0.1 login first password one\nmachine localhost login second password two\n")
+        let target = "/redirect-to?url=" + "http://localhost:\(port)/headers".urlQueryEscaped
+        for (url, items) in [("http://q:w@127.0.0.1:\(port)" + target, []), ("http://127.0.0.1:\(port)" + target, ["Authorization:Bearer item"])] {
+            let sent = try runSwurl(["-F", url] + items, environment: ["NETRC": path])
+            XCTAssertEqual(sent.status, 0, sent.stderr)
+            XCTAssertNil((try sent.json()["headers"] as? [String: String])?["Authorization"], url)
+            let printed = try runSwurl(["--curl", "-F", url] + items, environment: ["NETRC": path])
+            XCTAssertEqual(printed.status, 0, printed.stderr)
+            XCTAssertFalse(printed.text.contains("--netrc"), printed.text)
+            let script = TestPaths.temporaryDirectory() + "/command.sh"
+            try printed.stdout.write(to: URL(fileURLWithPath: script))
+            let ran = try runProcess("/bin/sh", [script], check: false)
+            XCTAssertEqual(ran.status, 0, ran.stderr)
+            let byCurl = try JSONSerialization.jsonObject(with: ran.stdout) as? [String: Any]
+            XCTAssertNil((byCurl?["headers"] as? [String: String])?["Authorization"], printed.text)
+        }
+        // A user without a password takes that host's netrc password: kept, with a warning
+        // about the hosts a redirect reaches.
+        let user = try runSwurl(["--curl", "-F", "http://first@127.0.0.1:\(port)" + target], environment: ["NETRC": path])
+        XCTAssertTrue(user.text.contains("--netrc-optional"), user.text)
+        XCTAssertTrue(user.stderr.contains("after a redirect to another host curl sends that host's netrc password, swurl none"), user.stderr)
     }
 
     /// `http://user@host/` names the login and leaves the password to netrc, as in curl: the

@@ -187,6 +187,33 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertTrue(connects.allSatisfy { $0.contains("Proxy-Authorization: Basic eHg6eXk=") }, "\(connects)")
     }
 
+    /// A SOCKS proxy reads no HTTP headers: a Proxy-Authorization item goes to the server, as
+    /// --offline shows it and curl sends it (libcurl's proxy headers dropped it without a word),
+    /// and `--curl` prints it as a --header; at a redirect to another origin it is dropped.
+    func testAProxyAuthorizationItemThroughSOCKSGoesToTheServer() throws {
+        let log = TestPaths.temporaryDirectory() + "/socks.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let origin = try CaptureServer()
+        let args = ["--proxy", "socks5://127.0.0.1:\(proxy.port)", origin.base + "/x", "Proxy-Authorization:Basic eHg6eXk="]
+        let r = try runSwurl(args)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("SOCKS5 127.0.0.1:\(origin.server.port)"))
+        let received = String(decoding: origin.captured, as: UTF8.self)
+        XCTAssertTrue(received.hasPrefix("GET /x") && received.contains("Proxy-Authorization: Basic eHg6eXk=\r\n"), received)
+        let printed = try runSwurl(["--curl"] + args)
+        XCTAssertTrue(printed.text.contains("--header 'Proxy-Authorization: Basic eHg6eXk='"), printed.text)
+        XCTAssertFalse(printed.text.contains("--proxy-header"), printed.text)
+
+        let other = try CaptureServer()
+        let first = try NginxServer(serverConfig: "location = /away { return 302 http://localhost:\(other.server.port)/landed; }")
+        let followed = try runSwurl(["--proxy", "socks5://127.0.0.1:\(proxy.port)", "-F", first.url("/away"), "Proxy-Authorization:Basic eHg6eXk="])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        let landed = String(decoding: other.captured, as: UTF8.self)
+        XCTAssertTrue(landed.hasPrefix("GET /landed"), landed)
+        XCTAssertFalse(landed.lowercased().contains("proxy-authorization"), landed)
+    }
+
     /// Through a tunnel, -v showed the proxy's CONNECT in place of the request (its headers,
     /// items and body were never shown). A host NO_PROXY bypasses goes direct: an https:// proxy
     /// variable no longer refuses it, and a Proxy-Authorization item goes to the server, as

@@ -265,6 +265,9 @@ final class GrammarAndContextTests: XCTestCase {
         for (args, why) in [(["--proxy", "http://"], "'http://' is not a proxy URL: No host part"),
                             (["--proxy", "http://127.0.0.1:99999"], "is not a proxy URL: Port number was not a decimal number between 0 and 65535"),
                             (["--proxy", "socks5://[::1"], "is not a proxy URL: Bad IPv6 address"), (["--proxy", "://x"], "is not a proxy URL: Bad scheme"),
+                            // A user name alone is a token (libcurl sends it as Basic TOKEN:): masked.
+                            (["--proxy", "http://TOKEN@127.0.0.1:99999"], "'http://****@127.0.0.1:99999' is not a proxy URL"),
+                            (["--proxy", "socks9://TOKEN@127.0.0.1:1"], "unsupported proxy scheme in 'socks9://****@127.0.0.1:1'"),
                             (["--resolve", "a:99999:127.0.0.1"], "the port '99999' in 'a:99999:127.0.0.1' is not 1 to 65535"),
                             (["--max-filesize", "9000000000G"], "'9000000000G' is not below 10^15 bytes, the largest size swurl takes"),
                             (["--max-filesize", "lots"], "--max-filesize: 'lots' is not a size"),
@@ -272,7 +275,11 @@ final class GrammarAndContextTests: XCTestCase {
             let r = try runSwurl(args + [capture.base + "/x"])
             XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(why), "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("TOKEN"), r.stderr)
         }
+        let fromVariable = try runSwurl(["https://127.0.0.1:9/x"], environment: ["https_proxy": "https://TOKEN@127.0.0.1:3128"])
+        XCTAssertEqual(fromVariable.status, 64, fromVariable.stderr)
+        XCTAssertTrue(fromVariable.stderr.contains("'https://****@127.0.0.1:3128' (from https_proxy"), fromVariable.stderr)
         try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
         XCTAssertEqual(try runSwurl(["--offline", "--proxy", "http://u:p@[::1]:3128/", capture.base + "/x"]).status, 0)
