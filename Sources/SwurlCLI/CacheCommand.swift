@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCache
 import SwurlOutput
 import SwurlEngine
@@ -36,6 +39,11 @@ enum CacheCommand: SwurlCommand {
         // Listing, clearing or pruning a cache that is not there makes none (a mistyped
         // --cache=DIR would otherwise leave a directory behind): it is empty.
         let store = try CacheStore(directory: settings.directory, maxSize: maxSize, create: false)
+        // A directory given that is not there may be a typo: said, as a note (still empty, 0).
+        var st = stat()
+        if args.value(.cache) != nil, stat(ArgumentBytes.path(settings.directory), &st) != 0, errno == ENOENT {
+            try? environment.stderr.write("swurl: note: there is no cache at '\(TerminalSanitizer.clean(settings.directory))' (nothing to \(action == "list" ? "list" : "remove"))\n")
+        }
         let now = Exchange.wallClock()
         var out: [UInt8]
         switch action {
@@ -58,7 +66,7 @@ enum CacheCommand: SwurlCommand {
             guard rest.isEmpty else { throw .usage("swurl cache prune takes no argument") }
             out = CacheCommand.removed(store.prune(now: now), json: args.has(.json))
         default:
-            throw .usage("swurl cache: unknown action '\(TerminalSanitizer.clean(action))'", hint: "use list, clear or prune")
+            throw .usage("unknown cache action '\(TerminalSanitizer.clean(action))'", hint: "use list, clear or prune")
         }
         do { try environment.stdout.write(handingOver: &out) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
         return .success

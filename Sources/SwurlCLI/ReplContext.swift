@@ -699,14 +699,17 @@ final class ReplContext {
     """
 }
 
-/// Stderr while a REPL script runs a command: a warning or a note the command writes names the
-/// script's line after its kind (`swurl: warning: line 4: HTTP 404 NOT FOUND`), as its errors do
-/// (`Environment.errorPlace`). Each message is one write that starts with its kind; anything
-/// else (a progress bar, `-v`'s lines) passes as written.
+/// Stderr while a REPL script runs a command: every message the command writes names the
+/// script's line, after its kind when it has one (`swurl: warning: line 4: HTTP 404 NOT FOUND`,
+/// `swurl: line 4: saved 'f' (220 bytes)`), as its errors do (`Environment.errorPlace`, which
+/// this leaves as placed). Each message is one write that starts with `swurl: `; a hint belongs
+/// to the message before it, and anything else (a progress bar, `-v`'s lines) passes as written.
 final class PlacedMessagesSink: ByteSink {
     private let inner: ByteSink
     private let place: [UInt8]
-    private static let kinds = [Array("swurl: warning: ".utf8), Array("swurl: note: ".utf8)]
+    private static let prefix = Array("swurl: ".utf8)
+    private static let kinds = ["warning: ", "note: ", "error: "].map { Array($0.utf8) }
+    private static let hint = Array("hint: ".utf8)
 
     init(_ inner: ByteSink, place: String) {
         self.inner = inner
@@ -714,7 +717,11 @@ final class PlacedMessagesSink: ByteSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let kind = PlacedMessagesSink.kinds.first(where: { bytes.starts(with: $0) }) else { return try inner.write(bytes) }
-        try (kind + place + bytes.dropFirst(kind.count)).withUnsafeBytes { try inner.write($0) }
+        guard bytes.starts(with: PlacedMessagesSink.prefix) else { return try inner.write(bytes) }
+        var at = PlacedMessagesSink.prefix.count
+        if bytes.dropFirst(at).starts(with: PlacedMessagesSink.hint) { return try inner.write(bytes) }
+        if let kind = PlacedMessagesSink.kinds.first(where: { bytes.dropFirst(at).starts(with: $0) }) { at += kind.count }
+        if bytes.dropFirst(at).starts(with: place) { return try inner.write(bytes) }
+        try (Array(bytes.prefix(at)) + place + bytes.dropFirst(at)).withUnsafeBytes { try inner.write($0) }
     }
 }

@@ -269,7 +269,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             expectedSize = total
             return
         }
-        guard head.status < 300 else {
+        // An error status is saved only when --accept-status lists it (as the one-shot request
+        // prints it), and never over a partial download's bytes; a 304 has no body to save.
+        let accepted = head.status != 304 && offset == 0
+            && (judge?.validator.acceptableStatus?.contains { $0.contains(head.status) } ?? false)
+        guard head.status < 300 || accepted else {
             failedHead = head
             return
         }

@@ -1113,13 +1113,18 @@ final class CacheTests: XCTestCase {
     }
 
     /// `swurl cache list|clear|prune` on a directory that is not there: an empty cache, and no
-    /// directory made (a mistyped --cache=DIR left one behind).
+    /// directory made (a mistyped --cache=DIR left one behind), and a note that none is there.
     func testCacheActionsOnAMissingDirectoryMakeNone() throws {
         let missing = TestPaths.temporaryDirectory() + "/no/such/cache"
         for action in ["list", "clear", "prune"] {
             let r = try runSwurl(["cache", action, "--cache=" + missing])
             XCTAssertEqual(r.status, 0, action + ": " + r.stderr)
+            // A typo is not silent: a note names the directory.
+            XCTAssertTrue(r.stderr.contains("swurl: note: there is no cache at '\(missing)'"), r.stderr)
         }
+        let unknown = try runSwurl(["cache", "bogus"])
+        XCTAssertEqual(unknown.status, 64, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.hasPrefix("swurl: error: unknown cache action 'bogus'\n"), unknown.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
 }

@@ -37,6 +37,10 @@ final class CertsCommandTests: XCTestCase {
         let form = try runSwurl(["certs", server.url, "--form"])
         XCTAssertEqual(form.status, 64, form.stderr)
         XCTAssertTrue(form.stderr.contains("--form does not apply to 'swurl certs'"), form.stderr)
+        // The hint names only doors that take the option (-d refuses --offline).
+        let offline = try runSwurl(["certs", server.url, "--offline"])
+        XCTAssertEqual(offline.status, 64, offline.stderr)
+        XCTAssertTrue(offline.stderr.contains("swurl: hint: it works with: swurl URL, swurl repl"), offline.stderr)
     }
 
     private func entries(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }

@@ -246,6 +246,17 @@ final class ReplTests: XCTestCase {
         let warned = try script(["/get", "/status/404 --check-status", "# a comment", "/status/418 --check-status"], [root])
         XCTAssertTrue(warned.stderr.contains("swurl: warning: line 2: HTTP 404 NOT FOUND\n"), warned.stderr)
         XCTAssertTrue(warned.stderr.contains("swurl: warning: line 4: HTTP 418 I'M A TEAPOT\n"), warned.stderr)
+        // So does every message a download or a retry writes itself (they had no line); a
+        // message placed already is not placed twice, and a hint follows its message as it is.
+        let dir = TestPaths.temporaryDirectory()
+        let downloads = try runSwurl(["repl", root], stdin: Data("\n/status/404 -d -o \(dir)/a\n/get -d -o \(dir)/b\n/status/503 --retry 1 --retry-delay 0\n".utf8))
+        XCTAssertTrue(downloads.stderr.contains("swurl: error: line 2: HTTP 404 NOT FOUND; nothing was saved\n"), downloads.stderr)
+        XCTAssertTrue(downloads.stderr.contains("swurl: line 3: saved '\(dir)/b'"), downloads.stderr)
+        XCTAssertTrue(downloads.stderr.contains("swurl: line 4: HTTP 503 SERVICE UNAVAILABLE; retrying"), downloads.stderr)
+        XCTAssertFalse(downloads.stderr.contains("line 2: line 2:") || downloads.stderr.contains("hint: line"), downloads.stderr)
+        // --har naming stdout is a usage error, as in the one-shot request and batch.
+        let har = try runSwurl(["repl", "--har", "-", root], stdin: Data("/get\n".utf8))
+        XCTAssertEqual(har.status, 64, har.stderr)
         // A script's exit with a status swurl does not use still ends it (64), before the next
         // line; `https:/h` (a slash short) is refused as the one-shot request refuses it, not
         // sent to the base as a header `https`.

@@ -42,8 +42,8 @@ final class ResponseVerdictTests: XCTestCase {
             let bodyRejected = expected == 8 && (rule[0] == "--accept-type" || rule[0] == "--decode")
             XCTAssertEqual(listing(dir), bodyRejected ? [] : ["out"], "-o \(what)")
 
-            // A download saves only 2xx bodies: an error status fails it whatever the rule says.
-            let downloadExpected: Int32 = path.hasPrefix("/status/4") ? 4 : path.hasPrefix("/status/5") ? 5 : expected
+            // A download too: an error status --accept-status lists is saved (it failed with 4).
+            let downloadExpected = expected
             let down = try runSwurl(["-d", url, "-o", "down"] + rule, directory: dir)
             XCTAssertEqual(down.status, downloadExpected, "-d \(what): \(down.stderr)")
             if downloadExpected == 0 {
