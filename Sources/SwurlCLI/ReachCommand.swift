@@ -19,6 +19,29 @@ enum ReachCommand: SwurlCommand {
     /// - Returns: 0 reachable, 1 not reachable, 2 connect timed out (or the --watch time ran out),
     ///   7 TLS trust or pin failure (a TLS protocol failure is 1, as for a request).
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
+        let printed = Printed()
+        do {
+            return try check(args, environment: environment, printed: printed)
+        } catch {
+            // A script reading --json gets an object either way (the message goes to stderr too),
+            // a target or an option refused before any check included, as `certs --json` does.
+            if args.has(.json), !printed.any, error != .interrupted {
+                let exit = JSONValue.number(String(ExitStatus(for: error).rawValue))
+                let text = JSONValue.object([
+                    .init("target", args.positionals.first.map { .string(Redactor.givenURL($0)) } ?? .null),
+                    .init("reachable", .bool(false)), .init("error", .string(error.message)),
+                    .init("status", exit), .init("exit", exit),
+                ]).serialized + "\n"
+                try? environment.stdout.write(text)
+            }
+            throw error
+        }
+    }
+
+    /// Whether a report went to stdout (after one, a failure prints no object of its own).
+    private final class Printed { var any = false }
+
+    private static func check(_ args: ParsedArguments, environment: Environment, printed: Printed) throws(SwurlError) -> ExitStatus {
         let rest = args.positionals[...]
         guard let raw = rest.first else {
             throw .usage("swurl reach needs a host or URL", hint: "e.g. swurl reach example.org, swurl reach https://example.org, swurl reach :8080")
@@ -57,12 +80,14 @@ enum ReachCommand: SwurlCommand {
             try Reachability.watch(target, timeout: timeout) { report throws(SwurlError) in
                 let stamp = timestamp()
                 let line = json ? jsonObject(report, time: stamp).serialized : "\(stamp) \(report.verdictText)"
+                printed.any = true
                 try Swurl.write(TerminalSanitizer.clean(line) + "\n", to: environment.stdout)
             }
             return .timedOut
         }
         let monitor = try RouteMonitor(events: false)
         let report = try Reachability.evaluate(target, monitor: monitor)
+        printed.any = true
         try Swurl.write(json ? jsonObject(report, time: nil).serialized + "\n" : text(report), to: environment.stdout)
         return report.status
     }
@@ -138,6 +163,8 @@ enum ReachCommand: SwurlCommand {
             M("virtual", r.path?.interface.map { .bool($0.virtual) } ?? .null),
             M("reason", str(reason)),
             M("status", .number(String(r.status.rawValue))),
+            // The name batch --jsonl and certs --json give the exit status.
+            M("exit", .number(String(r.status.rawValue))),
             M("resolution", .object([
                 M("addresses", .array(r.addresses.map { .string($0.text) })),
                 M("seconds", num(r.resolveSeconds)),

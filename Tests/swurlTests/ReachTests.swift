@@ -382,6 +382,16 @@ final class ReachTests: XCTestCase {
         XCTAssertEqual(bad.status, 7, bad.text + bad.stderr)
         let json = try bad.json()
         XCTAssertEqual(json["reachable"] as? Bool, false)
+        XCTAssertEqual(json["exit"] as? Int, 7, "the name batch --jsonl and certs --json use")
+        // Refused before any check (an option, the target): still one object on stdout.
+        for (args, status) in [(["--cacert", "/nonexistent/ca.pem", server.url], 66), (["127.0.0.1:99999"], 64)] {
+            let early = try runSwurl(["reach", "--json"] + args)
+            XCTAssertEqual(early.status, Int32(status), early.stderr)
+            let object = try early.json()
+            XCTAssertEqual(object["exit"] as? Int, status, early.text)
+            XCTAssertEqual(object["reachable"] as? Bool, false, early.text)
+            XCTAssertEqual(object["error"] as? String, early.stderr.components(separatedBy: "\n").first?.replacingOccurrences(of: "swurl: error: ", with: ""))
+        }
         XCTAssertTrue((json["reason"] as? String)?.hasPrefix("TLS: ") == true, "\(json)")
         XCTAssertTrue((json["reason"] as? String)?.contains("pin") == true, "\(json)")
         XCTAssertEqual(((json["connects"] as? [[String: Any]])?.first?["error"]) is NSNull, true)
