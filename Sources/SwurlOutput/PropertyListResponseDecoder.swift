@@ -102,6 +102,8 @@ final class PropertyListResponseDecoder: ResponseDecoding {
     private static func realText(_ v: Double) -> String {
         if v.isNaN { return "nan" }
         if v.isInfinite { return v < 0 ? "-inf" : "+inf" }
+        // Int64 has no negative zero: -0.0 keeps its sign.
+        if v == 0 && v.sign == .minus { return "-0" }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
         return String(v)
     }

@@ -1,18 +1,25 @@
 import SwurlCore
 /// Builds the one ordered tree of values that every serializer writes, from the data items.
 ///
-/// HTTPie 3's rules: `a[b]=x` nests, `a[]=x` appends, `a[3]=x` sets an index (gaps become
-/// null), `[]=x` or `[0]=x` make the top level an array, and a plain key given twice collects
-/// its values into an array (in a JSON or property-list body; a form or multipart body sends the
-/// key twice, `a=1&a=2`, as curl and HTTPie do: `repeatsCollect` false). Using one key as two kinds of container is a usage error that
-/// points at the offending part of the item.
+/// HTTPie 3's nesting: `a[b]=x` nests, `a[]=x` appends, `a[3]=x` sets an index (gaps become
+/// null), `[]=x` or `[0]=x` make the top level an array. A plain key given twice collects its
+/// values into an array (swurl's rule: HTTPie 3.2 keeps the last value) in a JSON or
+/// property-list body; a form or multipart body sends the key twice, `a=1&a=2`, as curl and
+/// HTTPie do (`repeatsCollect` false). Using one key as two kinds of container is a usage error
+/// that points at the offending part of the item.
 ///
 /// Index gaps cost memory the command line does not pay for (`a[100000]=x` is 100,000 nulls),
 /// so all the nulls that fill gaps share one budget: the largest index allowed plus 1,000 per
-/// item. Past it the item is refused as a usage error.
+/// item, and never more than 1,000,000 in all (20,000 items with gaps of 1,000 took 1.4 GB as a
+/// form). Past it the item is refused as a usage error.
 package enum ParameterTree {
     /// Most null slots that index gaps may add in one tree for `itemCount` items.
-    static func gapBudget(itemCount: Int, maxIndex: Int = NestedKeyParser.maxIndex) -> Int { maxIndex + 1_000 * itemCount }
+    static func gapBudget(itemCount: Int, maxIndex: Int = NestedKeyParser.maxIndex) -> Int {
+        min(maxIndex + 1_000 * itemCount, max(maxIndex, maxGapNulls))
+    }
+
+    /// The most nulls gaps may add whatever the number of items.
+    static let maxGapNulls = 1_000_000
 
     /// The null slots index gaps may still add, and how many there were for the error message.
     private struct GapBudget {

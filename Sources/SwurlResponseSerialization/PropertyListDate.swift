@@ -12,8 +12,13 @@ package enum PropertyListDate {
     package static func format(_ sinceReference: Double) -> String {
         guard isWritable(sinceReference) else { return String(sinceReference) }
         let unix = sinceReference + referenceOffset
-        let whole = unix.rounded(.down)
-        let millis = Int(((unix - whole) * 1000).rounded())
+        var whole = unix.rounded(.down)
+        var millis = Int(((unix - whole) * 1000).rounded())
+        // A fraction that rounds to a whole second is that second (0.9996 s is 00:00:01, not 00:00:00).
+        if millis >= 1000 {
+            whole += 1
+            millis = 0
+        }
         let t = HTTPDate.utc(Int(whole))
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var s = "\(year(Int64(t.year)))-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):\(two(t.second))"

@@ -86,6 +86,20 @@ final class ParameterTreeTests: XCTestCase {
         }
     }
 
+    /// The budget grows with the items only up to a bound: 20,000 items with gaps of 1,000 made
+    /// 20 million nulls (1.4 GB as a form) from 260 KB of arguments.
+    func testTheGapBudgetHasABoundWhateverTheItemCount() throws {
+        XCTAssertEqual(ParameterTree.gapBudget(itemCount: 3), 103_000)
+        XCTAssertEqual(ParameterTree.gapBudget(itemCount: 20_000), 1_000_000)
+        XCTAssertEqual(ParameterTree.gapBudget(itemCount: 20_000, maxIndex: 2_000_000), 2_000_000)
+        let items = (0..<1_100).map { "k\($0)[1000]=x" }
+        XCTAssertThrowsError(try tree(items)) { error in
+            guard case .usage(let message, _)? = error as? SwurlError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("'k999[1000]=x'") && message.contains("more than 1000000 null values"), message)
+        }
+        XCTAssertNotNil(try tree(Array(items.prefix(999))))
+    }
+
     /// A caller may ask for a smaller index limit (the fuzz harnesses do).
     func testASmallerIndexLimitIsHonoured() throws {
         func field(_ key: String) -> RequestParameters.Field { .init(key: key, value: .string("x"), label: key + "=x") }
