@@ -79,6 +79,9 @@ package enum Swurl {
         } else {
             OptionTable.dropWaitingQualifiers(&args, own: given)
         }
+        // -qq (HTTPie's): warnings and notes are silenced too; errors still show.
+        var environment = environment
+        if (args.options[.quiet]?.count ?? 0) >= 2 { environment.stderr = QuietMessagesSink(environment.stderr) }
         do {
             try CommandTable.check(args, for: command)
             return try command.run(args, environment: environment)
@@ -112,5 +115,27 @@ package enum Swurl {
 
     static func write(_ text: String, to sink: ByteSink) throws(SwurlError) {
         do { try sink.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+    }
+}
+
+/// Stderr under `-qq`: warnings and notes (and the hints that follow them) are dropped, every
+/// other message passes. Each message is one write that starts with its kind.
+final class QuietMessagesSink: ByteSink {
+    private let inner: ByteSink
+    private static let silenced = [Array("swurl: warning: ".utf8), Array("swurl: note: ".utf8)]
+    private static let hint = Array("swurl: hint: ".utf8)
+    /// Whether the last message was dropped (its hint goes with it).
+    private var dropping = false
+
+    init(_ inner: ByteSink) { self.inner = inner }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if bytes.starts(with: QuietMessagesSink.hint) {
+            if dropping { return }
+        } else {
+            dropping = QuietMessagesSink.silenced.contains { bytes.starts(with: $0) }
+            if dropping { return }
+        }
+        try inner.write(bytes)
     }
 }

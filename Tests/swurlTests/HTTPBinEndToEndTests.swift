@@ -127,6 +127,15 @@ final class HTTPBinEndToEndTests: XCTestCase {
             if status != 0 { XCTAssertTrue(r.stderr.contains("warning: HTTP \(code)"), r.stderr) }
         }
         XCTAssertEqual(try runSwurl([try HTTPBin.url("/status/500")]).status, 0)
+        // -qq silences the warning (HTTPie's), -q does not; an error and its hint still show.
+        let quiet = try runSwurl(["-q", "--check-status", try HTTPBin.url("/status/404")])
+        XCTAssertTrue(quiet.stderr.contains("warning: HTTP 404"), quiet.stderr)
+        let silent = try runSwurl(["-qq", "--check-status", try HTTPBin.url("/status/404")])
+        XCTAssertEqual(silent.status, 4)
+        XCTAssertEqual(silent.stderr, "")
+        let failed = try runSwurl(["-q", "-q", "--max-redirects", "1", "-F", try HTTPBin.url("/redirect/3")])
+        XCTAssertEqual(failed.status, 6)
+        XCTAssertTrue(failed.stderr.hasPrefix("swurl: error: ") && failed.stderr.contains("too many redirects"), failed.stderr)
     }
 
     func testFollowRedirectsAndTheLimit() throws {
