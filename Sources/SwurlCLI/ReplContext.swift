@@ -17,6 +17,12 @@ final class ReplContext {
     private(set) var lastStatus: ExitStatus = .success
     /// Relative paths used in this REPL, for completion.
     private(set) var seenPaths: [String] = []
+    /// What `unset` can remove, for completion: the default items' names, then the default
+    /// options (`--form`).
+    var defaultNames: [String] {
+        defaultItems.compactMap { ReplContext.itemKey($0)?.name }
+            + OptionTable.all.filter { defaults.has($0.option) }.map { "--" + $0.name }
+    }
     /// `--har FILE` given to `swurl repl`: every line's hops, the file rewritten after each line.
     private(set) var har: HARLog?
     /// Whether the session is on a terminal (Ctrl-D exits 0; `exit` then exits 0 too).
@@ -277,11 +283,17 @@ final class ReplContext {
         guard !names.isEmpty else { throw .usage("unset needs a header, item or option name", hint: "e.g. unset X-Token, unset --form") }
         for name in names {
             if name.hasPrefix("-") && name.count > 1 {
-                let spec = name.hasPrefix("--") ? OptionTable.spec(long: String(name.dropFirst(2)))
-                    : name.count == 2 ? name.last.flatMap(OptionTable.spec(short:)) : nil
-                guard let spec else { throw .usage("unset: unknown option '\(name)'") }
-                guard defaults.has(spec.option) else { throw .usage("unset: --\(spec.name) is not set") }
-                defaults.options[spec.option] = nil
+                // `unset -vq` is `unset -v -q`, as `set -vq` sets both.
+                let spelled = name.hasPrefix("--") ? [name] : name.dropFirst().map { "-\($0)" }
+                var specs: [OptionSpec] = []
+                for option in spelled {
+                    let spec = option.hasPrefix("--") ? OptionTable.spec(long: String(option.dropFirst(2)))
+                        : option.last.flatMap(OptionTable.spec(short:))
+                    guard let spec else { throw .usage("unset: unknown option '\(option)'" + (spelled.count > 1 ? " in '\(name)'" : "")) }
+                    guard defaults.has(spec.option) else { throw .usage("unset: --\(spec.name) is not set") }
+                    specs.append(spec)
+                }
+                for spec in specs { defaults.options[spec.option] = nil }
             } else {
                 let before = defaultItems.count
                 // A header's name in any case; a query or data item's as written (`q` is not `Q`),

@@ -194,7 +194,7 @@ enum ReplReadline {
         let lineBytes = sw_rl_line_buffer().map { String(cString: $0) } ?? ""
         let before = String(decoding: Array(lineBytes.utf8).prefix(max(0, start)), as: UTF8.self)
         guard let session = ReplState.session else { return nil }
-        let matches = ReplCompletion.candidates(before: before, word: word, seenPaths: session.seenPaths)
+        let matches = ReplCompletion.candidates(before: before, word: word, seenPaths: session.seenPaths, defaults: session.defaultNames)
         guard !matches.isEmpty else { return nil }
         // Header names end in ':' and paths in '/': no space after them.
         sw_rl_set_suppress_append(matches.allSatisfy { $0.hasSuffix(":") || $0.hasSuffix("/") || $0.hasSuffix("=") } ? 1 : 0)
@@ -348,9 +348,16 @@ enum ReplCompletion {
 
     /// - Parameters:
     ///   - before: the line up to the word being completed.
-    ///   - word: the partial word.
-    static func candidates(before: String, word: String, seenPaths: [String]) -> [String] {
+    ///   - word: the partial word, as typed (quotes and backslashes included).
+    ///   - defaults: what `unset` can remove: the default items' names and options (`--form`).
+    /// - Returns: candidates as the line must hold them: a path with blanks, quotes or
+    ///   backslashes escaped with backslashes (`/a\ b/`), so it is one word when run.
+    static func candidates(before: String, word: String, seenPaths: [String], defaults: [String] = []) -> [String] {
         let previous = ReplContext.withoutCommandName((try? ReplContext.words(before)) ?? before.split(separator: " ").map(String.init))
+        if previous.first == "unset" {
+            // What is set, options and items alike (the common header names are not all set).
+            return defaults.filter { $0.lowercased().hasPrefix(word.lowercased()) }.map(escaped)
+        }
         if let last = previous.last, let spec = spec(for: last), !spec.choices.isEmpty {
             if case .none = spec.argument {} else { return spec.choices.filter { $0.hasPrefix(word) } }
         }
@@ -360,23 +367,46 @@ enum ReplCompletion {
             return spec.choices.map { prefix + $0 }.filter { $0.hasPrefix(word) }
         }
         if word.hasPrefix("-") {
-            let names = OptionTable.documented.filter { $0.commands.contains(.repl) || $0.commands.contains(.request) }
-                .flatMap { spec in ([spec.name] + spec.aliases).map { "--" + $0 } }
-            return names.filter { $0.hasPrefix(word) }.sorted()
+            let specs = OptionTable.documented.filter { $0.commands.contains(.repl) || $0.commands.contains(.request) }
+            var names = specs.flatMap { spec in ([spec.name] + spec.aliases).map { "--" + $0 } }
+            // `--no-OPTION` drops a default for the line (only offered once `--no` is typed).
+            if word.hasPrefix("--no") {
+                names += specs.filter { !ParsedArguments.notResettable.contains($0.option) }.map { "--no-" + $0.name }
+            }
+            var seen = Set<String>()
+            return names.filter { $0.hasPrefix(word) && seen.insert($0).inserted }.sorted()
         }
         var pool: [String] = []
         if previous.isEmpty {
             pool = ReplContext.builtins + ReplContext.methods + seenPaths
         } else if previous == ["cd"] || (previous.count == 1 && CommandOptions.looksLikeMethod(previous[0])) {
             pool = seenPaths
-        } else if previous.first == "unset" {
-            pool = headerNames
         } else {
             pool = seenPaths + headerNames.map { $0 + ":" }
         }
-        let lower = word.lowercased()
+        let lower = unquoted(word).lowercased()
         var seen = Set<String>()
-        return pool.filter { $0.lowercased().hasPrefix(lower) && seen.insert($0).inserted }
+        return pool.filter { $0.lowercased().hasPrefix(lower) && seen.insert($0).inserted }.map(escaped)
+    }
+
+    /// A partial word as the line's splitter will read it (`/a\ b` and `'/a b` are `/a b`), a
+    /// quote still open read as closed.
+    static func unquoted(_ word: String) -> String {
+        for closing in ["", "'", "\""] {
+            if let words = try? ShellWords.words(word + closing), words.count == 1 { return words[0] }
+        }
+        return word
+    }
+
+    /// A candidate as one word of a line: blanks, quotes, backslashes (and a leading `#`, a
+    /// comment) escaped with a backslash; it still ends in its `/` or `:` (no space after it).
+    static func escaped(_ candidate: String) -> String {
+        var out = ""
+        for (i, c) in candidate.enumerated() {
+            if c == " " || c == "\t" || c == "'" || c == "\"" || c == "\\" || (i == 0 && c == "#") { out.append("\\") }
+            out.append(c)
+        }
+        return out
     }
 
     private static func spec(for word: String) -> OptionSpec? {

@@ -76,6 +76,11 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(r.text.contains("q==1"), r.text)
         let h = try script(["set X-Token:1", "unset x-token", "env"], ["http://127.0.0.1:9/", "--offline"])
         XCTAssertFalse(h.text.contains("X-Token"), h.text)
+        // A cluster of short options is split as set splits it (it was an unknown option '-vq').
+        let cluster = try script(["set -vF", "unset -vF", "env", "set -v", "unset -vz"], ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertTrue(cluster.stderr.contains("unset: unknown option '-z' in '-vz'"), cluster.stderr)
+        XCTAssertFalse(cluster.stderr.contains("unknown option '-vF'"), cluster.stderr)
+        XCTAssertFalse(cluster.text.contains("--verbose") || cluster.text.contains("--follow"), cluster.text)
     }
 
     /// Every resolution case of issue 11, compared with the URL httpbin saw.

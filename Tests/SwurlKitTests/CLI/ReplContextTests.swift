@@ -89,6 +89,19 @@ final class ReplContextTests: XCTestCase {
         XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "us", seenPaths: ["users/", "items"]), ["users/"])
         XCTAssertEqual(ReplCompletion.candidates(before: "GET x ", word: "content-t", seenPaths: []), ["Content-Type:"])
         XCTAssertTrue(ReplCompletion.candidates(before: "x ", word: "--stop", seenPaths: []).contains("--stop-on-error"))
+        // A remembered path with blanks or quotes goes back as one word; what is typed is read
+        // as the line will read it (escaped or quoted).
+        let paths = ["my files/", "it's", "plain/"]
+        XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "my", seenPaths: paths), ["my\\ files/"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "my\\ f", seenPaths: paths), ["my\\ files/"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "cd ", word: "'my f", seenPaths: paths), ["my\\ files/"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "it", seenPaths: paths), ["it\\'s"])
+        XCTAssertEqual(try ReplContext.words("GET " + ReplCompletion.escaped("my files/")), ["GET", "my files/"])
+        // unset offers what is set, not every common header name; --no-OPTION names complete.
+        XCTAssertEqual(ReplCompletion.candidates(before: "unset ", word: "x-", seenPaths: [], defaults: ["X-Token", "q", "--form"]), ["X-Token"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "unset ", word: "--f", seenPaths: [], defaults: ["X-Token", "--form"]), ["--form"])
+        XCTAssertEqual(ReplCompletion.candidates(before: "unset ", word: "Acc", seenPaths: [], defaults: ["X-Token"]), [])
+        XCTAssertEqual(ReplCompletion.candidates(before: "GET x ", word: "--no-fo", seenPaths: []), ["--no-follow", "--no-form"])
     }
 
     func testHistoryPath() throws {
