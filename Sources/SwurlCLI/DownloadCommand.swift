@@ -149,7 +149,7 @@ enum DownloadCommand: SwurlCommand {
         if let failed = file.failedHead {
             reporter.bar?.interrupt()
             noteCache()
-            try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.clean(failed.reason)); nothing was saved\n")
+            try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.excerpt(failed.reason)); nothing was saved\n")
             if let why = file.rangeRefusal { try? environment.stderr.write("swurl: hint: \(why)\n") }
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did
             // not go there. Not offered for resuming when the 416 showed they are no part of it.

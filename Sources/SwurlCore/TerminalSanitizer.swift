@@ -92,6 +92,14 @@ package struct TerminalSanitizer {
         }
     }
 
+    /// What a server sent (a reason phrase, a Content-Type) as a message quotes it: `clean`, and
+    /// cut after `limit` characters with its length said (`…(95000 bytes)`), so a server cannot
+    /// make every message and retry notice hundreds of kilobytes long.
+    package static func excerpt(_ s: String, limit: Int = 200) -> String {
+        guard s.utf8.count > limit else { return clean(s) }
+        return clean(String(s.prefix(limit))) + "…(\(s.utf8.count) bytes)"
+    }
+
     /// A sanitized copy of a short string (header names and values, status reasons, error
     /// messages); tabs, newlines and every CR are shown too, since such a line holds none of them.
     /// Works on bytes: `"\r\n"` is one Character in Swift and would slip past a Character search.

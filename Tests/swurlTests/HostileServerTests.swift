@@ -550,6 +550,25 @@ final class HostileServerTests: XCTestCase {
         XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
     }
 
+    /// A reason phrase or Content-Type a message quotes is cut (20,000 ESC bytes made each retry
+    /// notice and the warning some 80 KB), its length said.
+    func testMessagesQuoteALongReasonPhraseCut() throws {
+        let s = try server()
+        let r = try run(["--retry", "2", "--check-status", s.url("/long-reason")])
+        XCTAssertEqual(r.status, 5, r.err)
+        XCTAssertTrue(r.err.contains("…(20000 bytes); retrying"), r.err)
+        XCTAssertEqual(r.err.components(separatedBy: "\n").filter { $0.hasPrefix("swurl: ") }.count, 3, r.err)
+        XCTAssertLessThan(r.err.utf8.count, 5_000, "stderr is \(r.err.utf8.count) bytes")
+        let dir = TestPaths.temporaryDirectory()
+        let d = try run(["-d", "-o", dir + "/f", s.url("/long-reason")])
+        XCTAssertEqual(d.status, 5)
+        XCTAssertTrue(d.err.contains("…(20000 bytes); nothing was saved"), d.err)
+        XCTAssertLessThan(d.err.utf8.count, 2_000)
+        let typed = try run(["--accept-type", "text/plain", s.url("/long-reason")])
+        XCTAssertTrue(typed.err.contains("…(20002 bytes) is not acceptable"), typed.err)
+        XCTAssertLessThan(typed.err.utf8.count, 2_000)
+    }
+
     func testRedirectsToOtherSchemesAreRefused() throws {
         let s = try server()
         for scheme in ["file", "ftp", "gopher", "dict", "data"] {

@@ -67,4 +67,12 @@ final class TerminalSanitizerTests: XCTestCase {
             XCTAssertEqual(clean(chunks), whole, "chunk \(size)")
         }
     }
+
+    func testAnExcerptIsCleanedAndCutWithItsLength() {
+        XCTAssertEqual(TerminalSanitizer.excerpt("Not Found"), "Not Found")
+        XCTAssertEqual(TerminalSanitizer.excerpt(String(repeating: "a", count: 200)), String(repeating: "a", count: 200))
+        XCTAssertEqual(TerminalSanitizer.excerpt(String(repeating: "a", count: 201)), String(repeating: "a", count: 200) + "…(201 bytes)")
+        XCTAssertEqual(TerminalSanitizer.excerpt("\u{1B}x", limit: 1), TerminalSanitizer.clean("\u{1B}") + "…(2 bytes)")
+        XCTAssertFalse(TerminalSanitizer.excerpt("\u{1B}x", limit: 1).contains("\u{1B}"))
+    }
 }
