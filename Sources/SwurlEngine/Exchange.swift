@@ -531,9 +531,11 @@ package final class Exchange {
     private var cookieReader: EasyHandle?
 
     /// An easy handle on the exchange's shared cookie jar, for the session's cookies
-    /// (`handCookies`); nil without a session.
+    /// (`handCookies`) and, in the exchange's own share, for the cookies its hops set
+    /// (`reorderJar` gives one with an invalid path its default path before the next hop, with a
+    /// session or without); nil in a batch's share without a session.
     private func cookieJar(_ share: ShareHandle) throws(SwurlError) -> EasyHandle? {
-        guard options.sessionCookies != nil else { return nil }
+        guard options.sessionCookies != nil || ownsShare else { return nil }
         let jar = try EasyHandle()
         try jar.use(share: share)
         return jar
