@@ -23,10 +23,15 @@ final class PropertyListResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
-        guard let bytes = body.finish(into: &out) else {
+        guard var bytes = body.finish(into: &out) else {
             return .failed("the body is too large for a property list; not decoded")
         }
         if isBlank(bytes) { return .decoded }
+        // An XML property list in UTF-16 (by its byte order mark, as the XML decoder reads one):
+        // read as its UTF-8.
+        if XMLResponseDecoder.isUTF16(bytes), let converter = CharsetConverter(from: "UTF-16") {
+            bytes = bytes.withUnsafeBytes { converter.convert($0, final: true) }
+        }
         let value: PropertyListValue
         do {
             value = try PropertyListReader.read(bytes)

@@ -367,6 +367,20 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(Array(r.stdout)), try JSONParser.parse(#"{"a":[1,true],"d":"aGk="}"#))
     }
 
+    /// An XML property list in UTF-16 (as Python's plistlib writes one re-encoded, with its byte
+    /// order mark) is read as the XML decoder reads UTF-16; it was "text outside the root element".
+    func testAUTF16XMLPropertyListIsDecoded() throws {
+        let s = try server()
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<plist version=\"1.0\"><dict><key>a</key><string>caf\u{E9}</string></dict></plist>\n"
+        for encoding in [String.Encoding.utf16LittleEndian, .utf16BigEndian] {
+            let bom: [UInt8] = encoding == .utf16LittleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]
+            try s.put("u16.plist", Data(bom) + (text.data(using: encoding) ?? Data()))
+            let r = try runSwurl(["--pretty=format", "--decode", "plist", "--plist-as", "json", s.url("u16.plist", type: "application/x-plist")])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.text.filter { !$0.isWhitespace }, "{\"a\":\"caf\u{E9}\"}", r.text)
+        }
+    }
+
     /// Regression: a few hundred bytes of binary plist whose 61 nested arrays each hold the next
     /// one twice expanded to 2^61 objects and hung swurl (auto-decoded by Content-Type).
     func testSharedReferencePlistBombIsNotDecoded() throws {
