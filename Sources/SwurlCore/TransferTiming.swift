@@ -39,6 +39,13 @@ package struct ExchangeTiming: Sendable, Equatable {
     package var redirects: Int = 0
     /// Attempts that were retried.
     package var retries: Int = 0
+    /// New connections the hops before the final one opened (redirects, retries).
+    package var earlierConnections: Int = 0
+    /// New connections of the whole exchange.
+    package var newConnections: Int { earlierConnections + final.newConnections }
+    /// Whether the final hop went over a connection an earlier one opened (its DNS, connect and
+    /// TLS phases did not happen).
+    package var finalReusedConnection: Bool { final.newConnections == 0 && final.remoteAddress != nil && !failed && cache == nil }
     /// What the HTTP cache did (`hit, age 12 s`, `revalidated (304)`, `miss, stored`,
     /// `not stored: no-store`); nil without `--cache`.
     package var cache: String?

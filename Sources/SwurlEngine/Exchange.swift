@@ -226,6 +226,8 @@ package final class Exchange {
     private var redirects = 0
     private var retries = 0
     private var redirectTime = 0.0
+    /// New connections the hops before the current one opened (`ExchangeTiming.earlierConnections`).
+    private var earlierConnections = 0
     private var delegate: TransferDelegate?
     private var pendingHopFinish: TransferDelegate?
     /// The next hop is the request sent again after a 304 that selected no stored response: the
@@ -359,6 +361,7 @@ package final class Exchange {
             // transfer (a final 401 ends it well): no answer to show.
             failedHopHead = options.authType == .digest && filter.answerHead?.status == 401 ? nil : filter.answerHead
             failedHopTiming = ExchangeTiming(final: transfer.measuredTiming, redirectTime: redirectTime, redirects: redirects, retries: retries)
+            failedHopTiming?.earlierConnections = earlierConnections
             failedHopTiming?.failed = true
             failedHopTiming?.status = failedHopHead?.status
         }
@@ -393,6 +396,7 @@ package final class Exchange {
                 break
             }
             retries += 1
+            earlierConnections += transfer.measuredTiming.newConnections
             notifyRetry(wait, cause: .failure(error))
             if delegatePerHop { pendingHopFinish = delegate }
             return .retry(wait)
@@ -416,9 +420,11 @@ package final class Exchange {
             // Not a retry (no --retry budget, no wait): the same request once more, unconditional.
             // Nothing of the hidden 304 was shown, so no hop is finished (no separator with --all).
             unconditionalNext = true
+            earlierConnections += result.timing.newConnections
             return .next
         case .retry(let wait, let cause):
             retries += 1
+            earlierConnections += result.timing.newConnections
             notifyRetry(wait, cause: cause)
             return .retry(wait)
         case .redirect:
@@ -428,6 +434,7 @@ package final class Exchange {
                 // --timing still says what the exchange took, as for a failed transfer: the last
                 // hop's counters, the redirects before it, its status.
                 failedHopTiming = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects - 1, retries: retries)
+                failedHopTiming?.earlierConnections = earlierConnections
                 failedHopTiming?.status = result.head?.status
                 throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
             }
@@ -440,10 +447,12 @@ package final class Exchange {
             try refuseDowngrade(to: next.url)
             self.current = next
             redirectTime += result.timing.total
+            earlierConnections += result.timing.newConnections
             return .next
         case .final:
             keepEngineCookies()
             var timing = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects, retries: retries)
+            timing.earlierConnections = earlierConnections
             timing.cache = cacheStatus
             timing.status = result.head?.status
             return .finished(Result(head: result.head, url: hop.url, method: hop.method.rawValue, timing: timing, delegate: delegate,

@@ -8,15 +8,19 @@ package enum TimingFormatter {
             return "\(v) ms"
         }
         let p = TimingPhases(t)
+        // The phases are the final request's: over a connection an earlier hop opened it had
+        // no DNS, connect or TLS of its own (a 0.0 ms there read as a connection, a `-` as no TLS).
+        let reused = t.finalReusedConnection
         var rows: [(String, String)] = [
-            ("DNS lookup", ms(p.dns)),
-            ("TCP connect", ms(p.connect)),
-            ("TLS handshake", p.tls.map(ms) ?? "-"),
+            ("DNS lookup", reused ? "-" : ms(p.dns)),
+            ("TCP connect", reused ? "- (connection reused)" : ms(p.connect)),
+            ("TLS handshake", reused ? "-" : p.tls.map(ms) ?? "-"),
             ("Waiting (TTFB)", ms(p.wait)),
             ("Transfer", ms(p.transfer)),
         ]
         if t.redirects > 0 { rows.append(("Redirects", "\(t.redirects) in \(ms(t.redirectTime))")) }
         if t.retries > 0 { rows.append(("Retries", "\(t.retries)")) }
+        if t.redirects + t.retries > 0 { rows.append(("Connections", "\(t.newConnections) new")) }
         rows.append(("Total", ms(t.total)))
         if let cache = t.cache { rows.append(("Cache", cache)) }
         // A body the cache served has no speed (no transfer ran): its bytes alone.
@@ -57,7 +61,8 @@ package enum TimingFormatter {
             ("size_header", String(t.final.headerBytes)),
             ("speed_download", String(t.final.downloadSpeed)), ("speed_upload", String(t.final.uploadSpeed)),
             ("remote_ip", str(t.final.remoteAddress)), ("remote_port", String(t.final.remotePort)),
-            ("http_version", str(t.final.httpVersion)), ("new_connections", String(t.final.newConnections)),
+            ("http_version", str(t.final.httpVersion)), ("new_connections", String(t.newConnections)),
+            ("connection_reused", t.finalReusedConnection ? "true" : "false"),
             ("cache", str(t.cache)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"

@@ -77,6 +77,28 @@ final class TimingTests: XCTestCase {
         XCTAssertEqual(t["redirects"] as? Int, 2)
         XCTAssertGreaterThan(t["redirect"] as? Double ?? 0, 0)
         XCTAssertLessThanOrEqual(t["redirect"] as? Double ?? 1, t["total"] as? Double ?? 0)
+        // gunicorn closes each connection: three requests, three connections (the final one's
+        // alone were counted: 1).
+        XCTAssertEqual(t["new_connections"] as? Int, 3, r.stderr)
+        XCTAssertEqual(t["connection_reused"] as? Bool, false, r.stderr)
+    }
+
+    /// A redirect nginx answers on a kept-alive connection: the final request reused it, so it
+    /// had no DNS, connect or TLS of its own (shown as 0.0 ms, and TLS as `-`, as if plain http).
+    func testAFinalRequestOverAReusedConnectionSaysSo() throws {
+        let nginx = try NginxServer(serverConfig: "location = /r { return 302 /final; } location = /final { return 200 \"ok\\n\"; }")
+        let json = try timing(try runSwurl(["-F", "--timing=json", nginx.url("/r")]))
+        XCTAssertEqual(json["new_connections"] as? Int, 1, "\(json)")
+        XCTAssertEqual(json["connection_reused"] as? Bool, true, "\(json)")
+        let text = try runSwurl(["-F", "--timing", nginx.url("/r")])
+        func row(_ label: String) -> String? {
+            text.stderr.split(separator: "\n").first { $0.hasPrefix(label + "  ") }.map { $0.dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
+        }
+        XCTAssertEqual(row("TCP connect"), "- (connection reused)", text.stderr)
+        XCTAssertEqual(row("TLS handshake"), "-", text.stderr)
+        XCTAssertEqual(row("Connections"), "1 new", text.stderr)
+        let alone = try runSwurl(["--timing", nginx.url("/final")])
+        XCTAssertFalse(alone.stderr.contains("reused") || alone.stderr.contains("Connections"), alone.stderr)
     }
 
     /// Piped, the meta part starts after a blank line as on a terminal: a body without a final
