@@ -49,7 +49,7 @@ package enum OptionTable {
         OptionSpec(.harSecrets, group: .output, commands: [.request, .download, .batch, .repl],
                    help: "With --har: keep credential and cookie values and URL passwords (or user names given alone) in the file instead of ****. Anyone who reads the file can then use them."),
         OptionSpec(.quiet, short: ["q"], group: .output, commands: [.request, .download, .batch],
-                   help: "No progress bar, no download summary and no retry notices on stderr (errors are still shown). Given twice (-qq), warnings and notes are silenced too, as in HTTPie."),
+                   help: "No progress bar, no download summary and no retry notices on stderr (errors are still shown). Given twice (-qq, on the command line or a REPL line), warnings and notes are silenced too, as in HTTPie."),
         // Downloads
         OptionSpec(.download, short: ["d"], group: .download,
                    help: "Save the body to a file: -o FILE, else the name from Content-Disposition, else the URL's last path segment (plus an extension for the Content-Type); never the name of a redirect target. Data goes to NAME.part, renamed when complete; an existing file gets a -1, -2 suffix. Shows a progress bar on a terminal. Implies --follow; a 4xx or 5xx status exits 4 or 5 and writes nothing."),

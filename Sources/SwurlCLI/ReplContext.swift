@@ -401,6 +401,10 @@ final class ReplContext {
             + ReplContext.merge(items: items, Array(positionals))
         let command: any SwurlCommand.Type = merged.has(.download) ? DownloadCommand.self : RequestCommand.self
         try CommandTable.check(merged, for: command)
+        // -qq on the line (or as a default) silences its warnings and notes, as on the command line.
+        let lineStderr = environment.stderr
+        if (merged.options[.quiet]?.count ?? 0) >= 2 { environment.stderr = QuietMessagesSink(lineStderr) }
+        defer { environment.stderr = lineStderr }
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")

@@ -190,11 +190,11 @@ enum ReplReadline {
     /// readline's completion entry: the candidates for the word at `start`, never file names.
     static func complete(_ text: UnsafePointer<CChar>?, _ start: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         sw_rl_set_completion_over(1)
-        let word = text.map { String(cString: $0) } ?? ""
-        let lineBytes = sw_rl_line_buffer().map { String(cString: $0) } ?? ""
-        let before = String(decoding: Array(lineBytes.utf8).prefix(max(0, start)), as: UTF8.self)
+        let typed = text.map { strlen($0) } ?? 0
+        let line = sw_rl_line_buffer().map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) } } ?? []
         guard let session = ReplState.session else { return nil }
-        let matches = ReplCompletion.candidates(before: before, word: word, seenPaths: session.seenPaths, defaults: session.defaultNames)
+        let matches = ReplCompletion.replacements(line: line, start: start, end: start + typed, seenPaths: session.seenPaths,
+                                                  defaults: session.defaultNames)
         guard !matches.isEmpty else { return nil }
         // Header names end in ':' and paths in '/': no space after them.
         sw_rl_set_suppress_append(matches.allSatisfy { $0.hasSuffix(":") || $0.hasSuffix("/") || $0.hasSuffix("=") } ? 1 : 0)
@@ -346,17 +346,71 @@ enum ReplCompletion {
         "If-None-Match", "Origin", "Range", "Referer", "User-Agent", "X-Requested-With", "X-Request-ID",
     ]
 
+    /// What readline puts in place of the text it hands over (from `start` to `end` of the line's
+    /// bytes): readline splits words at every blank, so the word being completed is found here,
+    /// as the line's splitter will read it (`my\ f`, `'my f`), and each candidate is spelled
+    /// to continue it (escaped, or inside the quote left open) less what precedes `start`.
+    static func replacements(line: [UInt8], start: Int, end: Int, seenPaths: [String], defaults: [String] = []) -> [String] {
+        let upTo = Array(line.prefix(max(0, end)))
+        let (wordStart, open) = lastWord(upTo)
+        let given = Array(upTo[wordStart..<max(wordStart, min(start, upTo.count))])
+        let matches = candidates(before: String(decoding: upTo[..<wordStart], as: UTF8.self),
+                                 word: String(decoding: upTo[wordStart...], as: UTF8.self), seenPaths: seenPaths, defaults: defaults)
+        return matches.compactMap { match in
+            // A quote left open is closed after a whole word (not after a `/`, `:` or `=` that
+            // more typing follows).
+            let close = match.hasSuffix("/") || match.hasSuffix(":") || match.hasSuffix("=") ? "" : open.map { String(UnicodeScalar($0)) } ?? ""
+            let spelled: [UInt8]
+            switch open {
+            case UInt8(ascii: "'"): spelled = Array(("'" + match.replacingAll("'", with: "'\\''") + close).utf8)
+            case UInt8(ascii: "\""):
+                var s = "\""
+                for c in match {
+                    if c == "\"" || c == "\\" || c == "$" || c == "`" { s.append("\\") }
+                    s.append(c)
+                }
+                spelled = Array((s + close).utf8)
+            default: spelled = Array(escaped(match).utf8)
+            }
+            guard spelled.starts(with: given) else { return nil }
+            return String(decoding: spelled.dropFirst(given.count), as: UTF8.self)
+        }
+    }
+
+    /// Where the last word of `bytes` starts (after its last blank outside quotes and escapes),
+    /// and the quote it leaves open, if any.
+    static func lastWord(_ bytes: [UInt8]) -> (start: Int, open: UInt8?) {
+        var start = 0
+        var open: UInt8?
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            switch open {
+            case nil:
+                if b == 0x20 || b == 0x09 { start = i + 1 }
+                else if b == 0x5C { i += 1 }
+                else if b == 0x27 || b == 0x22 { open = b }
+            case 0x22?:
+                if b == 0x5C { i += 1 } else if b == 0x22 { open = nil }
+            default:
+                if b == open { open = nil }
+            }
+            i += 1
+        }
+        return (start, open)
+    }
+
     /// - Parameters:
     ///   - before: the line up to the word being completed.
     ///   - word: the partial word, as typed (quotes and backslashes included).
     ///   - defaults: what `unset` can remove: the default items' names and options (`--form`).
-    /// - Returns: candidates as the line must hold them: a path with blanks, quotes or
-    ///   backslashes escaped with backslashes (`/a\ b/`), so it is one word when run.
+    /// - Returns: the candidates as they are (`replacements` spells them for the line).
     static func candidates(before: String, word: String, seenPaths: [String], defaults: [String] = []) -> [String] {
         let previous = ReplContext.withoutCommandName((try? ReplContext.words(before)) ?? before.split(separator: " ").map(String.init))
         if previous.first == "unset" {
             // What is set, options and items alike (the common header names are not all set).
-            return defaults.filter { $0.lowercased().hasPrefix(word.lowercased()) }.map(escaped)
+            let lower = unquoted(word).lowercased()
+            return defaults.filter { $0.lowercased().hasPrefix(lower) }
         }
         if let last = previous.last, let spec = spec(for: last), !spec.choices.isEmpty {
             if case .none = spec.argument {} else { return spec.choices.filter { $0.hasPrefix(word) } }
@@ -386,7 +440,7 @@ enum ReplCompletion {
         }
         let lower = unquoted(word).lowercased()
         var seen = Set<String>()
-        return pool.filter { $0.lowercased().hasPrefix(lower) && seen.insert($0).inserted }.map(escaped)
+        return pool.filter { $0.lowercased().hasPrefix(lower) && seen.insert($0).inserted }
     }
 
     /// A partial word as the line's splitter will read it (`/a\ b` and `'/a b` are `/a b`), a

@@ -97,7 +97,8 @@ package struct TerminalSanitizer {
     /// make every message and retry notice hundreds of kilobytes long.
     package static func excerpt(_ s: String, limit: Int = 200) -> String {
         guard s.utf8.count > limit else { return clean(s) }
-        return clean(String(s.prefix(limit))) + "…(\(s.utf8.count) bytes)"
+        // By scalars: one Character may be a letter and 20,000 combining marks.
+        return clean(String(String.UnicodeScalarView(s.unicodeScalars.prefix(limit)))) + "…(\(s.utf8.count) bytes)"
     }
 
     /// A sanitized copy of a short string (header names and values, status reasons, error

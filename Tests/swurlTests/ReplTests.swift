@@ -259,6 +259,10 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(downloads.stderr.contains("swurl: line 3: saved '\(dir)/b'"), downloads.stderr)
         XCTAssertTrue(downloads.stderr.contains("swurl: line 4: HTTP 503 SERVICE UNAVAILABLE; retrying"), downloads.stderr)
         XCTAssertFalse(downloads.stderr.contains("line 2: line 2:") || downloads.stderr.contains("hint: line"), downloads.stderr)
+        // -qq on a line silences its warning, as on the command line; the next line's shows.
+        let quiet = try script(["/status/404 --check-status -qq", "/status/418 --check-status"], [root])
+        XCTAssertFalse(quiet.stderr.contains("404"), quiet.stderr)
+        XCTAssertTrue(quiet.stderr.contains("swurl: warning: line 2: HTTP 418"), quiet.stderr)
         // --har naming stdout is a usage error, as in the one-shot request and batch.
         let har = try runSwurl(["repl", "--har", "-", root], stdin: Data("/get\n".utf8))
         XCTAssertEqual(har.status, 64, har.stderr)
@@ -416,6 +420,7 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(result["prompt"] as? String, "swurl \(root)/> ")
         XCTAssertTrue((result["first"] as? String ?? "").contains("\"url\": \"\(root)/anything/one\""), "\(result)")
         XCTAssertTrue((result["first"] as? String ?? "").contains("HTTP/1.1 200 OK"), "\(result)")
+        XCTAssertTrue((result["escaped"] as? String ?? "").contains("\"url\": \"\(root)/anything/my%20dir/x\""), "\(result)")
         XCTAssertTrue((result["after_cancel"] as? String ?? "").contains("swurl \(root)/ [130]> "), "\(result)")
         XCTAssertTrue((result["second"] as? String ?? "").contains("\"url\": \"\(root)/anything/two\""), "\(result)")
         XCTAssertEqual(result["exit"] as? Int, 0)
@@ -940,6 +945,14 @@ final class ReplTests: XCTestCase {
     expect(b"--follow ")
     os.write(fd, b"\n")
     res["first"] = expect(b"\"url\"") + expect(b"> ")
+    # A remembered path with a blank: readline splits at the escaped blank, Tab still completes it.
+    os.write(fd, b"'/anything/my dir/x'\n")
+    expect(b"\"url\"")
+    expect(b"> ")
+    os.write(fd, b"/anything/my\\ d\t")
+    expect(b"dir/x ")
+    os.write(fd, b"\n")
+    res["escaped"] = expect(b"\"url\"") + expect(b"> ")
     os.write(fd, b"/delay/10\n")
     expect(b"delay/10\r\n")
     time.sleep(0.5)

@@ -91,12 +91,26 @@ final class ReplContextTests: XCTestCase {
         XCTAssertTrue(ReplCompletion.candidates(before: "x ", word: "--stop", seenPaths: []).contains("--stop-on-error"))
         // A remembered path with blanks or quotes goes back as one word; what is typed is read
         // as the line will read it (escaped or quoted).
+        // readline hands over the text after the last blank (`start`), escaped or not: what
+        // replaces it continues the word as typed.
         let paths = ["my files/", "it's", "plain/"]
-        XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "my", seenPaths: paths), ["my\\ files/"])
-        XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "my\\ f", seenPaths: paths), ["my\\ files/"])
-        XCTAssertEqual(ReplCompletion.candidates(before: "cd ", word: "'my f", seenPaths: paths), ["my\\ files/"])
-        XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "it", seenPaths: paths), ["it\\'s"])
-        XCTAssertEqual(try ReplContext.words("GET " + ReplCompletion.escaped("my files/")), ["GET", "my files/"])
+        func complete(_ line: String, readlineStart: Int? = nil) -> [String] {
+            let bytes = Array(line.utf8)
+            let start = readlineStart ?? (bytes.lastIndex(of: 0x20).map { $0 + 1 } ?? 0)
+            return ReplCompletion.replacements(line: bytes, start: start, end: bytes.count, seenPaths: paths)
+        }
+        XCTAssertEqual(complete("GET my"), ["my\\ files/"])
+        XCTAssertEqual(complete("GET my\\ f"), ["files/"])
+        XCTAssertEqual(complete("cd 'my f"), ["files/"])
+        XCTAssertEqual(complete("cd \"my f"), ["files/"])
+        XCTAssertEqual(complete("GET it"), ["it\\'s"])
+        XCTAssertEqual(complete("GET 'it"), ["'it'\\''s'"])
+        XCTAssertEqual(complete("GET \"it"), ["\"it's\""])
+        XCTAssertEqual(complete("GET my\\ f", readlineStart: 4), ["my\\ files/"])
+        XCTAssertEqual(try ReplContext.words("GET my\\ files/"), ["GET", "my files/"])
+        XCTAssertEqual(try ReplContext.words("GET 'it'\\''s'"), ["GET", "it's"])
+        XCTAssertEqual(ReplCompletion.lastWord(Array("a 'b c".utf8)).start, 2)
+        XCTAssertEqual(ReplCompletion.lastWord(Array("a 'b c".utf8)).open, UInt8(ascii: "'"))
         // unset offers what is set, not every common header name; --no-OPTION names complete.
         XCTAssertEqual(ReplCompletion.candidates(before: "unset ", word: "x-", seenPaths: [], defaults: ["X-Token", "q", "--form"]), ["X-Token"])
         XCTAssertEqual(ReplCompletion.candidates(before: "unset ", word: "--f", seenPaths: [], defaults: ["X-Token", "--form"]), ["--form"])

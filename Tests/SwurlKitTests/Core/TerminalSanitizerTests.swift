@@ -74,5 +74,9 @@ final class TerminalSanitizerTests: XCTestCase {
         XCTAssertEqual(TerminalSanitizer.excerpt(String(repeating: "a", count: 201)), String(repeating: "a", count: 200) + "…(201 bytes)")
         XCTAssertEqual(TerminalSanitizer.excerpt("\u{1B}x", limit: 1), TerminalSanitizer.clean("\u{1B}") + "…(2 bytes)")
         XCTAssertFalse(TerminalSanitizer.excerpt("\u{1B}x", limit: 1).contains("\u{1B}"))
+        // One Character of a letter and 20,000 combining marks is cut too.
+        let marks = "a" + String(repeating: "\u{301}", count: 20_000)
+        XCTAssertLessThan(TerminalSanitizer.excerpt(marks).utf8.count, 1_000)
+        XCTAssertTrue(TerminalSanitizer.excerpt(marks).hasSuffix("…(40001 bytes)"))
     }
 }
