@@ -52,7 +52,7 @@ package enum OptionTable {
                    help: "No progress bar, no download summary and no retry notices on stderr (errors are still shown). Given twice (-qq, on the command line or a REPL line), warnings and notes are silenced too, as in HTTPie."),
         // Downloads
         OptionSpec(.download, short: ["d"], group: .download,
-                   help: "Save the body to a file: -o FILE, else the name from Content-Disposition, else the URL's last path segment (plus an extension for the Content-Type); never the name of a redirect target. Data goes to NAME.part, renamed when complete; an existing file gets a -1, -2 suffix. Shows a progress bar on a terminal. Implies --follow; a 4xx or 5xx status exits 4 or 5 and writes nothing."),
+                   help: "Save the body to a file: -o FILE, else the name from Content-Disposition, else the URL's last path segment (plus an extension for the Content-Type); never the name of a redirect target. Data goes to NAME.part, renamed when complete; an existing file gets a -1, -2 suffix. Shows a progress bar on a terminal. Implies --follow; a 4xx or 5xx status exits 4 or 5 and writes nothing, unless --accept-status lists it (then its body is saved)."),
         OptionSpec(.continue, short: ["c"], group: .download,
                    help: "With --download, resume a partial download (NAME.part, or the -o file) with a Range request and If-Range (the validator kept with the .part); starts over when the server ignores the range or the file changed. Without -o, only a NAME.part this URL left is taken."),
         OptionSpec(.overwrite, group: .download,

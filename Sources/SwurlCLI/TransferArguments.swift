@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -208,15 +209,21 @@ extension CommandOptions {
         return t
     }
 
+    /// The netrc files a warning was given for in this run.
+    private static let netrcWarned = Mutex<Set<String>>([])
+
     /// `$NETRC` or `~/.netrc`, when it exists and is readable.
     /// One that another user could have changed (the rule of config and session files) is not
     /// used: its `machine` and `default` entries would send them passwords of their choosing, or
-    /// send yours to hosts of theirs. A warning says so.
+    /// send yours to hosts of theirs. A warning says so, once a run.
     static func loadNetrc(_ environment: Environment) -> Netrc? {
         guard let path = environment.variables["NETRC"] ?? environment.homeDirectory.map({ $0 + "/.netrc" }) else { return nil }
         guard let text = readSmallFile(path) else { return nil }
         if let doubt = FileTrust.doubt(path) {
-            try? environment.stderr.write("swurl: warning: \(TerminalSanitizer.clean(path)) is not used: \(doubt.reason); \(doubt.fix)\n")
+            // Once a run: a batch's lines and the REPL's read it again each (it may be mended meanwhile).
+            if netrcWarned.withLock({ $0.insert(path).inserted }) {
+                try? environment.stderr.write("swurl: warning: \(TerminalSanitizer.clean(path)) is not used: \(doubt.reason); \(doubt.fix)\n")
+            }
             return nil
         }
         var netrc = Netrc(parsing: text)

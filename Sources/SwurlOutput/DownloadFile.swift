@@ -297,7 +297,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         guard !lengths.contains(nil), lengths.count <= 1 else {
             throw SwurlError.transport("the server's Content-Length is not one length (\(TerminalSanitizer.clean(given.joined(separator: ", "))))")
         }
-        let length = lengths.first ?? nil
+        // A 204 has no body whatever length it names (RFC 9110 §15.3.5; libcurl reads none).
+        let length = head.status == 204 ? 0 : lengths.first ?? nil
         var append = false
         // A 206's bytes go where its Content-Range says, so the range must be one the file can
         // take as it comes: the body as stored (no other coding than identity: the download asked

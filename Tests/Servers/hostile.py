@@ -178,6 +178,9 @@ def handle(conn):
             # A gzip body's head naming 100,000 bytes (sent whatever was asked), then nothing for 10 s.
             send(b'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 100000\r\n\r\n')
             time.sleep(10)
+        elif p == '/no-content':
+            # A 204 that names a length: it has no body whatever it says.
+            send(b'HTTP/1.1 204 No Content\r\nContent-Length: 5\r\nConnection: close\r\n\r\n')
         elif p == '/long-reason':
             # A 503 whose reason phrase is 20,000 ESC bytes, to be retried at once.
             send(answer(b'503 ' + b'\x1b' * 20000, [(b'Retry-After', b'0'), (b'Content-Type', b'x/' + b'y' * 20000)], b'hi\n'))

@@ -105,6 +105,13 @@ final class AuthTests: XCTestCase {
         let planted = try runSwurl(["--check-status", try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])
         XCTAssertEqual(planted.status, 4, planted.stderr)
         XCTAssertTrue(planted.stderr.contains("is not used: it is writable by its group and others"), planted.stderr)
+        // Once a run: batch lines with options of their own read it again each (one warning a line).
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        let url = try HTTPBin.url("/get")
+        try Data("\(url) --timeout 5\n\(url) --timeout 5\n\(url) -qq\n".utf8).write(to: URL(fileURLWithPath: lines))
+        let batch = try runSwurl(["batch", lines], environment: ["NETRC": path])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertEqual(batch.stderr.components(separatedBy: "is not used:").count - 1, 1, batch.stderr)
     }
 
     func testNetrcIsLookedUpPerHopAndItsDefaultOnlyForTheFirstHost() throws {

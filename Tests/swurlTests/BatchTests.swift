@@ -1008,4 +1008,14 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try cookiesSeen(dir, line: 2), [:])
         XCTAssertEqual(try cookiesSeen(dir, line: 3), [:])
     }
+
+    /// A line stopped by --max-redirects got responses: it keeps the last one's status and
+    /// timings in --jsonl (it had none, and the report drew no bar).
+    func testALineOverMaxRedirectsKeepsItsLastStatus() throws {
+        let r = try runSwurl(["batch", "-", "--jsonl"], stdin: Data((try HTTPBin.url("/redirect/3") + " --follow --max-redirects 1\n").utf8))
+        XCTAssertEqual(r.status, 6, r.stderr)
+        let line = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.text.utf8)) as? [String: Any], r.text)
+        XCTAssertEqual(line["status"] as? Int, 302, r.text)
+        XCTAssertNotNil(line["time_total"] as? Double, r.text)
+    }
 }

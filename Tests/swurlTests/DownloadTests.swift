@@ -11,6 +11,18 @@ final class DownloadTests: XCTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
     }
 
+    /// A status --accept-status lists that leaves nothing to save (a 304) is no failure of the
+    /// download: a note, exit 0, as the other doors accept it (it was "error", exit 3).
+    func testAnAcceptedStatusWithNothingToSaveIsANote() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", "-o", "f", "--accept-status", "200-299,304", try HTTPBin.url("/status/304")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: note: HTTP 304 NOT MODIFIED (accepted); nothing was saved"), r.stderr)
+        XCTAssertEqual(files(dir), [])
+        let refused = try runSwurl(["-d", "-o", "f", try HTTPBin.url("/status/304")], directory: dir)
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+    }
+
     func testNameComesFromTheURLPlusAnExtensionForTheContentType() throws {
         let dir = TestPaths.temporaryDirectory()
         let r = try runSwurl(["-d", try HTTPBin.url("/json")], directory: dir)

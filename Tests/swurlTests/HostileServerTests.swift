@@ -569,6 +569,17 @@ final class HostileServerTests: XCTestCase {
         XCTAssertLessThan(typed.err.utf8.count, 2_000)
     }
 
+    /// A 204 naming a Content-Length has no body: -d saves an empty file as the other doors
+    /// and curl succeed (it waited for 5 bytes: "stopped after 0 of 5 bytes", exit 1).
+    func testADownloadOfA204WithALengthSavesAnEmptyFile() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try run(["-d", "-o", dir + "/empty", s.url("/no-content")])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: dir + "/empty")[.size] as? Int) ?? -1, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/empty.part"))
+    }
+
     func testRedirectsToOtherSchemesAreRefused() throws {
         let s = try server()
         for scheme in ["file", "ftp", "gopher", "dict", "data"] {
