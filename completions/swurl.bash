@@ -57,11 +57,14 @@ _swurl_value() {
     esac
 }
 _swurl() {
-    local cur prev cmd= args=0 i
+    local cur prev cmd= args=0 i dashdash=
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     for ((i = 1; i < COMP_CWORD; i++)); do
         if [[ "${COMP_WORDS[i+1]}" == = ]]; then ((i += 2)); continue; fi
+        if [[ "${COMP_WORDS[i]}" == : ]]; then ((i++)); continue; fi
+        if [[ "${COMP_WORDS[i]}" == -- && -z "$dashdash" ]]; then dashdash=1; continue; fi
+        if [[ -n "$dashdash" ]]; then if [[ -z "$cmd" ]]; then cmd="${COMP_WORDS[i]}"; else ((args++)); fi; continue; fi
         case "${COMP_WORDS[i]}" in
             --boundary|--raw|--print|-p|--pretty|--output|-o|--har|--limit-rate|--parallel|--output-dir|--name-template|--order|--report|--junit|--auth|-a|--auth-type|-A|--session|--session-read-only|--style|-s|--accept-status|--accept-type|--decode|--plist-as|--max-redirects|--timeout|--default-scheme|--connect-timeout|--retry|--retry-delay|--retry-max-time|--proxy|--unix-socket|--resolve|--max-headers|--max-filesize|--cache-max|--pin-pubkey|--pin-cert|--pin-scope|--cacert|--capath|--cacert-add|--cert|--key|--key-password|--tls-min|--tls-max|--ciphers) ((i++)) ;;
             -*) ;;
@@ -72,7 +75,7 @@ _swurl() {
     if [[ "$cur" == = ]]; then opt="$prev"; cur=; elif [[ "$prev" == = ]]; then opt="${COMP_WORDS[COMP_CWORD-2]}"; fi
     if [[ "$opt" == -* ]] && _swurl_value "$opt" attached; then return; fi
     if _swurl_value "$prev"; then return; fi
-    if [[ "$cur" == -* ]]; then
+    if [[ "$cur" == -* && -z "$dashdash" ]]; then
         local opts
         case "$cmd" in
             certs) opts="--json -j --timeout --connect-timeout --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;

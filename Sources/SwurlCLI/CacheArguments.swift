@@ -23,6 +23,8 @@ extension CommandOptions {
     /// - Throws: `SwurlError.usage` for a bad size or contradictory options.
     static func cacheSettings(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> CacheSettings? {
         let wanted = args.has(.cache) || args.has(.refresh) || args.has(.cacheOnly) || args.has(.staleOK)
+        // A value is checked whether or not the cache is on, as every other option's is.
+        let maxSize = try args.value(.cacheMax).map { v throws(SwurlError) in try CommandOptions.size(v, option: "cache-max", example: "500M") }
         if args.has(.noCache) {
             for o in [Option.refresh, .cacheOnly, .staleOK] where args.has(o) {
                 throw .usage("--no-cache and --\(o.rawValue) cannot be combined")
@@ -35,9 +37,7 @@ extension CommandOptions {
         }
         let given = args.value(.cache).flatMap { $0.isEmpty ? nil : $0 }
         var settings = CacheSettings(directory: try directory(given, environment))
-        if let v = args.value(.cacheMax) {
-            settings.maxSize = try CommandOptions.size(v, option: "cache-max", example: "500M")
-        }
+        if let maxSize { settings.maxSize = maxSize }
         settings.refresh = args.has(.refresh)
         settings.only = args.has(.cacheOnly)
         settings.staleOK = args.has(.staleOK)

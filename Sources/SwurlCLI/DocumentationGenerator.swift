@@ -85,7 +85,7 @@ package enum DocumentationGenerator {
         s += "swurl sends an HTTP request built from HTTPie's request\\-item grammar and prints the response. "
         s += "On a terminal it shows the status line, headers and a formatted, coloured body; "
         s += "when stdout is a pipe or file it writes the body alone, byte for byte.\n"
-        s += ".PP\nMETHOD is any word in capitals (GET without a body, POST with one). "
+        s += ".PP\nMETHOD is any word in capitals, or a known method in any case (post); the default is GET without a body, POST with one. "
         s += "URL may be \\fB:8080/path\\fR for http://localhost:8080/path; without a scheme http:// is used.\n"
         s += ".PP\n\\fBswurl certs\\fR \\fIURL\\fR connects, completes the TLS handshake and sends no request. "
         s += "It prints the presented chain and the verified path (subject, issuer, names, validity, key, "
@@ -168,6 +168,17 @@ package enum DocumentationGenerator {
         s += "swurl \\-\\-wait\\-for\\-network=30 \\-\\-check\\-status :8080/health\n"
         s += "swurl \\-\\-pin\\-pubkey sha256//BASE64= https://api.example.org/v1/me\n"
         s += "swurl \\-\\-pin\\-cert server.pem https://10.0.0.5:8443/health\n.fi\n"
+        s += ".SH FILES\n"
+        for (file, what) in [
+            ("~/.config/swurl/config", "defaults for every run (SWURL_CONFIG, XDG_CONFIG_HOME); see CONFIG FILE"),
+            ("~/.config/swurl/sessions/HOST_PORT/NAME.json", "named sessions (\\-\\-session NAME), mode 0600; see SESSION FILES"),
+            ("~/.local/state/swurl/history", "the REPL's history (XDG_STATE_HOME), mode 0600, with its lock file .history.lock"),
+            ("~/.cache/swurl/http", "the HTTP cache of \\-\\-cache without a directory (XDG_CACHE_HOME)"),
+            ("~/.netrc", "credentials by host (NETRC, \\-\\-ignore\\-netrc)"),
+        ] {
+            s += ".TP\n.I \(file)\n\(what)\n"
+        }
+        s += ".SH SEE ALSO\n.BR curl (1),\n.BR http (1),\n.BR jq (1),\n.BR openssl (1)\n"
         return s
     }
 
@@ -245,6 +256,13 @@ package enum DocumentationGenerator {
     /// The words completion tells apart: nil (no command word), then each command word.
     private static var completionContexts: [String?] { [nil] + CommandTable.words.map { Optional($0) } }
 
+    /// Every spelling of the options whose value is the next word (`--timeout 5`, `-a u:p`): a
+    /// completion looking for the command word skips that value.
+    private static var valuedForms: [String] {
+        OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
+            .flatMap { longNames($0) + $0.shorts.map { "-" + String($0) } }
+    }
+
     static func bash() -> String {
         func forms(_ spec: OptionSpec) -> [String] { longNames(spec) + spec.shorts.map { "-" + String($0) } }
         var s = "# \(banner)\n# bash completion for swurl\n"
@@ -271,14 +289,20 @@ package enum DocumentationGenerator {
         }
         s += "        *) return 1 ;;\n    esac\n}\n"
         s += "_swurl() {\n"
-        s += "    local cur prev cmd= args=0 i\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+        s += "    local cur prev cmd= args=0 i dashdash=\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
         // The command is the first word that is neither an option nor an option's value; args
         // counts the words after it (a command's action is its first).
         let valued = OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
         // bash splits `--pretty=all` into three words (`=` breaks words): `--opt = value` is one
         // option and its value.
+        // `:` breaks words too: `h:443:127.0.0.1` or `http://p:3128` is several, each `:` and the
+        // word after it part of the one before (which was a command otherwise). After `--`
+        // every word is a positional.
         s += "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
         s += "        if [[ \"${COMP_WORDS[i+1]}\" == = ]]; then ((i += 2)); continue; fi\n"
+        s += "        if [[ \"${COMP_WORDS[i]}\" == : ]]; then ((i++)); continue; fi\n"
+        s += "        if [[ \"${COMP_WORDS[i]}\" == -- && -z \"$dashdash\" ]]; then dashdash=1; continue; fi\n"
+        s += "        if [[ -n \"$dashdash\" ]]; then if [[ -z \"$cmd\" ]]; then cmd=\"${COMP_WORDS[i]}\"; else ((args++)); fi; continue; fi\n"
         s += "        case \"${COMP_WORDS[i]}\" in\n"
         s += "            \(valued.flatMap(forms).joined(separator: "|"))) ((i++)) ;;\n"
         s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${COMP_WORDS[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
@@ -289,7 +313,7 @@ package enum DocumentationGenerator {
         s += "    if [[ \"$cur\" == = ]]; then opt=\"$prev\"; cur=; elif [[ \"$prev\" == = ]]; then opt=\"${COMP_WORDS[COMP_CWORD-2]}\"; fi\n"
         s += "    if [[ \"$opt\" == -* ]] && _swurl_value \"$opt\" attached; then return; fi\n"
         s += "    if _swurl_value \"$prev\"; then return; fi\n"
-        s += "    if [[ \"$cur\" == -* ]]; then\n        local opts\n        case \"$cmd\" in\n"
+        s += "    if [[ \"$cur\" == -* && -z \"$dashdash\" ]]; then\n        local opts\n        case \"$cmd\" in\n"
         for word in CommandTable.words {
             s += "            \(word)) opts=\"\(completedOptions(for: word).flatMap(forms).joined(separator: " "))\" ;;\n"
         }
@@ -379,6 +403,8 @@ package enum DocumentationGenerator {
             s += "      \(word)) shift $((i - 1)) words; (( CURRENT -= i - 1 )); _swurl_\(word); return ;;\n"
         }
         s += "      help) shift $((i - 1)) words; (( CURRENT -= i - 1 )); _arguments '1:topic:(\(helpTopics.joined(separator: " ")))'; return ;;\n"
+        // An option's value given as the next word is no command (`--timeout 5 certs`).
+        s += "      \(valuedForms.joined(separator: "|"))) (( i++ )) ;;\n"
         s += "      -*) ;;\n      *) break ;;\n    esac\n  done\n"
         s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil), command: .request)
         s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help)' \\\n"
@@ -391,12 +417,18 @@ package enum DocumentationGenerator {
 
     static func fish() -> String {
         var s = "# \(banner)\n# fish completion for swurl\n"
+        // Whether no command word came yet: fish's __fish_use_subcommand took an option's value
+        // (`--timeout 5`) for the command.
+        s += "function __swurl_no_command\n    set -l skip 0\n    for w in (commandline -opc)[2..-1]\n"
+        s += "        if test $skip = 1\n            set skip 0\n            continue\n        end\n"
+        s += "        switch $w\n            case \(valuedForms.joined(separator: " "))\n                set skip 1\n"
+        s += "            case '-*'\n            case '*'\n                return 1\n        end\n    end\n    return 0\nend\n"
         for command in CommandTable.all {
             guard let word = command.word else { continue }
-            s += "complete -c swurl -n '__fish_use_subcommand' -f -a \(word) -d '\(command.summary.replacingAll("'", with: "\\'"))'\n"
+            s += "complete -c swurl -n '__swurl_no_command' -f -a \(word) -d '\(command.summary.replacingAll("'", with: "\\'"))'\n"
         }
-        s += "complete -c swurl -n '__fish_use_subcommand' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
-        s += "complete -c swurl -n '__fish_use_subcommand' -f -a help -d 'the help of swurl (help all: every option) or of a command'\n"
+        s += "complete -c swurl -n '__swurl_no_command' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
+        s += "complete -c swurl -n '__swurl_no_command' -f -a help -d 'the help of swurl (help all: every option) or of a command'\n"
         s += "complete -c swurl -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from \(helpTopics.joined(separator: " "))' -f -a '\(helpTopics.joined(separator: " "))'\n"
         // A command's actions, after its word and before any of them.
         for command in CommandTable.all where !command.actions.isEmpty {

@@ -96,7 +96,7 @@ package enum HelpGenerator {
         s += "\nCommands:\n"
         for command in CommandTable.all { s += entry(label(command), command.summary + ".") }
         s += "\n"
-        s += "  METHOD  any word in capitals; GET without a body, POST with one.\n"
+        s += "  METHOD  any word in capitals, or a known method in any case (post); default GET without a body, POST with one.\n"
         s += "  URL     http://, https://, or :PORT/path for localhost; no scheme means http:// (--default-scheme).\n\n"
         s += "Request items:\n"
         for (syntax, text) in itemHelp { s += entry(syntax, text) }

@@ -271,6 +271,8 @@ final class GrammarAndContextTests: XCTestCase {
                             (["--resolve", "a:99999:127.0.0.1"], "the port '99999' in 'a:99999:127.0.0.1' is not 1 to 65535"),
                             (["--max-filesize", "9000000000G"], "'9000000000G' is not below 10^15 bytes, the largest size swurl takes"),
                             (["--max-filesize", "lots"], "--max-filesize: 'lots' is not a size"),
+                            // Checked without the cache on too, as every option's value is.
+                            (["--cache-max", "lots"], "--cache-max: 'lots' is not a size"),
                             (["--cache=" + TestPaths.temporaryDirectory() + "/c", "--cache-max", "1e16"], "--cache-max: '1e16' is not below 10^15 bytes")] {
             let r = try runSwurl(args + [capture.base + "/x"])
             XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")

@@ -153,6 +153,11 @@ final class MessagesExportDocsTests: XCTestCase {
             echo "equals=$(comp swurl --pretty = f)"
             echo "equalsempty=$(comp swurl --timing =)"
             echo "afterequals=$(comp swurl --pretty = all P)"
+            # `:` breaks words too: a value holding one is no command word (it offered --form after certs).
+            echo "colon=$(comp swurl --resolve h : 443 : 127.0.0.1 reach --wa)"
+            echo "colonproxy=$(comp swurl --proxy http : //127.0.0.1 : 3128 certs --fo)"
+            echo "coloncommand=$(comp swurl --resolve h : 443 : 127.0.0.1 cer)"
+            echo "afterdashdash=$(comp swurl -- -)"
             cd "$2"
             echo "at=$(COMP_LINE='swurl :8080 X-H:@a' COMP_POINT=18 comp swurl :8080 X-H : @ a)"
             echo "field=$(COMP_LINE='swurl :8080 f@' COMP_POINT=14 comp swurl :8080 f @)"
@@ -184,6 +189,10 @@ final class MessagesExportDocsTests: XCTestCase {
         // A file after `@` keeps its `@` (`X-H:@a` became the header `X-H:a.json`).
         XCTAssertEqual(lines["at"], ["@a.json"])
         XCTAssertEqual(lines["field"], ["@a.json", "@b.txt"])
+        XCTAssertEqual(lines["colon"], ["--watch"])
+        XCTAssertEqual(lines["colonproxy"], [])
+        XCTAssertEqual(lines["coloncommand"], ["certs"])
+        XCTAssertFalse(lines["afterdashdash"]?.contains("--form") == true, "\(lines["afterdashdash"] ?? [])")
 
         let man = try runSwurl(["--generate", "man"]).text
         for variable in ["XDG_STATE_HOME", "NETRC", "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {
