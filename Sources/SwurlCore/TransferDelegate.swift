@@ -11,11 +11,16 @@ package protocol TransferDelegate: AnyObject {
     func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws
     /// A TLS handshake passed the security policy (one call per new connection).
     func transferDidVerifyTLS(_ summary: TLSSummary)
+    /// A final head the transfer refused before handing it on (a download's announced size
+    /// over `--max-filesize`, judged before its file is touched): for records of what came.
+    func transferDidRefuseHead(_ head: HTTPResponseHead)
 }
 
 extension TransferDelegate {
     /// By default the TLS details are not shown.
     package func transferDidVerifyTLS(_ summary: TLSSummary) {}
+    /// By default a refused head is not recorded.
+    package func transferDidRefuseHead(_ head: HTTPResponseHead) {}
 }
 
 /// A delegate whose file can take the rest of a body after a cut (a download's `.part`).

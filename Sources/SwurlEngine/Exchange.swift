@@ -917,6 +917,11 @@ private final class HopFilter: FileBodyReceiving {
         }
     }
 
+    func transferDidRefuseHead(_ head: HTTPResponseHead) {
+        try? tap?.transferDidReceiveHead(head)
+        answerHead = head
+    }
+
     func transferDidReceiveBody(_ bytes: UnsafeRawBufferPointer) throws {
         try? tap?.transferDidReceiveBody(bytes)
         guard forwarding else { return }

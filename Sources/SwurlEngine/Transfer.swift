@@ -594,6 +594,8 @@ package final class Transfer: EasyTransferHandler {
                 // (A 416 saying the file is whole goes to the delegate first: it touches nothing,
                 // and the download then knows the file is no partial one to resume.)
                 if overLimit && resumedFrom != nil && !wholeOnDisk {
+                    // Recorded (--har) as every door records it, the file untouched.
+                    delegate.transferDidRefuseHead(head)
                     fail(tooLarge(options.maxFileSize ?? 0))
                     return 0
                 }

@@ -124,6 +124,23 @@ final class HARTests: XCTestCase {
         }
     }
 
+    /// A response whose announced size is over --max-filesize is recorded with its head by a
+    /// download as by a request (the download refused it before its file was touched, and its
+    /// entry had status 0 and no headers).
+    func testAResponseOverMaxFileSizeIsRecordedWithItsHeadByEveryDoor() throws {
+        let url = try HTTPBin.url("/bytes/5000")
+        for (name, args) in [("request", [url]), ("download", ["-d", "-o", dir + "/f", url])] {
+            let har = dir + "/\(name).har"
+            let r = try runSwurl(args + ["--max-filesize", "1K", "--har", har])
+            XCTAssertEqual(r.status, 8, name + ": " + r.stderr)
+            let entry = try XCTUnwrap(try checkedEntries(har).first, name)
+            XCTAssertEqual(response(entry)["status"] as? Int, 200, name)
+            XCTAssertEqual(header(response(entry), "Content-Length"), "5000", name)
+            XCTAssertTrue((entry["_error"] as? String)?.contains("--max-filesize") == true, name)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/f"))
+    }
+
     func testQueryStringIsRecordedDecoded() throws {
         let har = dir + "/q.har"
         let r = try runSwurl(["--har", har, try HTTPBin.url("/get"), "q==a b", "n==1"])
