@@ -60,15 +60,21 @@ _swurl() {
     local cur prev cmd= args=0 i dashdash=
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        if [[ "${COMP_WORDS[i+1]}" == = ]]; then ((i += 2)); continue; fi
-        if [[ "${COMP_WORDS[i]}" == : ]]; then ((i++)); continue; fi
-        if [[ "${COMP_WORDS[i]}" == -- && -z "$dashdash" ]]; then dashdash=1; continue; fi
-        if [[ -n "$dashdash" ]]; then if [[ -z "$cmd" ]]; then cmd="${COMP_WORDS[i]}"; else ((args++)); fi; continue; fi
-        case "${COMP_WORDS[i]}" in
+    local -a w=()
+    local line="${COMP_LINE:0:COMP_POINT}" at=0 rest glued
+    for ((i = 0; i < COMP_CWORD; i++)); do
+        rest="${line:at}"; glued="${rest#"${rest%%[![:space:]]*}"}"
+        if [[ -n "$line" && $i -gt 0 && ${#rest} -eq ${#glued} ]]; then w[-1]+="${COMP_WORDS[i]}"; else w+=("${COMP_WORDS[i]}"); fi
+        ((at += ${#rest} - ${#glued} + ${#COMP_WORDS[i]}))
+    done
+    for ((i = 1; i < ${#w[@]}; i++)); do
+        if [[ "${w[i+1]}" == = ]]; then ((i += 2)); continue; fi
+        if [[ "${w[i]}" == -- && -z "$dashdash" ]]; then dashdash=1; continue; fi
+        if [[ -n "$dashdash" ]]; then if [[ -z "$cmd" ]]; then cmd="${w[i]}"; else ((args++)); fi; continue; fi
+        case "${w[i]}" in
             --boundary|--raw|--print|-p|--pretty|--output|-o|--har|--limit-rate|--parallel|--output-dir|--name-template|--order|--report|--junit|--auth|-a|--auth-type|-A|--session|--session-read-only|--style|-s|--accept-status|--accept-type|--decode|--plist-as|--max-redirects|--timeout|--default-scheme|--connect-timeout|--retry|--retry-delay|--retry-max-time|--proxy|--unix-socket|--resolve|--max-headers|--max-filesize|--cache-max|--pin-pubkey|--pin-cert|--pin-scope|--cacert|--capath|--cacert-add|--cert|--key|--key-password|--tls-min|--tls-max|--ciphers) ((i++)) ;;
             -*) ;;
-            *) if [[ -z "$cmd" ]]; then cmd="${COMP_WORDS[i]}"; else ((args++)); fi ;;
+            *) if [[ -z "$cmd" ]]; then cmd="${w[i]}"; else ((args++)); fi ;;
         esac
     done
     local opt=

@@ -295,17 +295,21 @@ package enum DocumentationGenerator {
         let valued = OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
         // bash splits `--pretty=all` into three words (`=` breaks words): `--opt = value` is one
         // option and its value.
-        // `:` breaks words too: `h:443:127.0.0.1` or `http://p:3128` is several, each `:` and the
-        // word after it part of the one before (which was a command otherwise). After `--`
-        // every word is a positional.
-        s += "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
-        s += "        if [[ \"${COMP_WORDS[i+1]}\" == = ]]; then ((i += 2)); continue; fi\n"
-        s += "        if [[ \"${COMP_WORDS[i]}\" == : ]]; then ((i++)); continue; fi\n"
-        s += "        if [[ \"${COMP_WORDS[i]}\" == -- && -z \"$dashdash\" ]]; then dashdash=1; continue; fi\n"
-        s += "        if [[ -n \"$dashdash\" ]]; then if [[ -z \"$cmd\" ]]; then cmd=\"${COMP_WORDS[i]}\"; else ((args++)); fi; continue; fi\n"
-        s += "        case \"${COMP_WORDS[i]}\" in\n"
+        // bash breaks words at `:` and `=` too (`h:443:127.0.0.1`, `http://p:3128` are several,
+        // and the value was taken for the command): the words are joined again where the line
+        // has no blank between them. After `--` every word is a positional.
+        s += "    local -a w=()\n    local line=\"${COMP_LINE:0:COMP_POINT}\" at=0 rest glued\n"
+        s += "    for ((i = 0; i < COMP_CWORD; i++)); do\n"
+        s += "        rest=\"${line:at}\"; glued=\"${rest#\"${rest%%[![:space:]]*}\"}\"\n"
+        s += "        if [[ -n \"$line\" && $i -gt 0 && ${#rest} -eq ${#glued} ]]; then w[-1]+=\"${COMP_WORDS[i]}\"; else w+=(\"${COMP_WORDS[i]}\"); fi\n"
+        s += "        ((at += ${#rest} - ${#glued} + ${#COMP_WORDS[i]}))\n    done\n"
+        s += "    for ((i = 1; i < ${#w[@]}; i++)); do\n"
+        s += "        if [[ \"${w[i+1]}\" == = ]]; then ((i += 2)); continue; fi\n"
+        s += "        if [[ \"${w[i]}\" == -- && -z \"$dashdash\" ]]; then dashdash=1; continue; fi\n"
+        s += "        if [[ -n \"$dashdash\" ]]; then if [[ -z \"$cmd\" ]]; then cmd=\"${w[i]}\"; else ((args++)); fi; continue; fi\n"
+        s += "        case \"${w[i]}\" in\n"
         s += "            \(valued.flatMap(forms).joined(separator: "|"))) ((i++)) ;;\n"
-        s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${COMP_WORDS[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
+        s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${w[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
         // A value: the word after an option that takes one (`_swurl_value`), or what follows
         // `--opt=` (where bash's current word is `=` itself, or the text after it), for an
         // optional value too.
@@ -419,21 +423,25 @@ package enum DocumentationGenerator {
         var s = "# \(banner)\n# fish completion for swurl\n"
         // Whether no command word came yet: fish's __fish_use_subcommand took an option's value
         // (`--timeout 5`) for the command.
-        s += "function __swurl_no_command\n    set -l skip 0\n    for w in (commandline -opc)[2..-1]\n"
+        // The command word (the first word that is no option and no option's value), printed;
+        // fish's __fish_seen_subcommand_from took `-o cache` for the cache command.
+        s += "function __swurl_command\n    set -l skip 0\n    for w in (commandline -opc)[2..-1]\n"
         s += "        if test $skip = 1\n            set skip 0\n            continue\n        end\n"
         s += "        switch $w\n            case \(valuedForms.joined(separator: " "))\n                set skip 1\n"
-        s += "            case '-*'\n            case '*'\n                return 1\n        end\n    end\n    return 0\nend\n"
+        s += "            case '-*'\n            case '*'\n                echo $w\n                return 0\n        end\n    end\n    return 1\nend\n"
+        s += "function __swurl_no_command\n    not __swurl_command >/dev/null\nend\n"
+        s += "function __swurl_seen_command\n    contains -- (__swurl_command) $argv\nend\n"
         for command in CommandTable.all {
             guard let word = command.word else { continue }
             s += "complete -c swurl -n '__swurl_no_command' -f -a \(word) -d '\(command.summary.replacingAll("'", with: "\\'"))'\n"
         }
         s += "complete -c swurl -n '__swurl_no_command' -f -a 'GET POST PUT PATCH DELETE HEAD OPTIONS' -d 'HTTP method'\n"
         s += "complete -c swurl -n '__swurl_no_command' -f -a help -d 'the help of swurl (help all: every option) or of a command'\n"
-        s += "complete -c swurl -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from \(helpTopics.joined(separator: " "))' -f -a '\(helpTopics.joined(separator: " "))'\n"
+        s += "complete -c swurl -n '__swurl_seen_command help; and not __fish_seen_subcommand_from \(helpTopics.joined(separator: " "))' -f -a '\(helpTopics.joined(separator: " "))'\n"
         // A command's actions, after its word and before any of them.
         for command in CommandTable.all where !command.actions.isEmpty {
             guard let word = command.word else { continue }
-            let condition = "__fish_seen_subcommand_from \(word); and not __fish_seen_subcommand_from "
+            let condition = "__swurl_seen_command \(word); and not __fish_seen_subcommand_from "
                 + command.actions.map(\.word).joined(separator: " ")
             for action in command.actions {
                 s += "complete -c swurl -n '\(condition)' -f -a \(action.word) -d '\(action.summary.replacingAll("'", with: "\\'"))'\n"
@@ -462,9 +470,9 @@ package enum DocumentationGenerator {
             }
             let others = words.filter { !taking.contains($0) }
             if meaning != nil || !completedOptions(for: nil).contains(where: { $0.option == spec.option }) {
-                line += " -n '__fish_seen_subcommand_from \(taking.joined(separator: " "))'"
+                line += " -n '__swurl_seen_command \(taking.joined(separator: " "))'"
             } else if !others.isEmpty {
-                line += " -n 'not __fish_seen_subcommand_from \(others.joined(separator: " "))'"
+                line += " -n 'not __swurl_seen_command \(others.joined(separator: " "))'"
             }
             for short in spec.shorts { line += " -s \(short)" }
             line += " -l \(spec.name)"

@@ -152,14 +152,15 @@ enum DownloadCommand: SwurlCommand {
             // A status --accept-status lists that gave nothing to save (a 304, or an error body
             // that would have replaced a partial download's bytes) is no failure: a note says so.
             if options.validator.acceptableStatus?.contains(where: { $0.contains(failed.status) }) == true {
-                if !options.quiet {
-                    try? environment.stderr.write("swurl: note: HTTP \(failed.status) \(TerminalSanitizer.excerpt(failed.reason)) (accepted); nothing was saved\n")
+                try? environment.stderr.write("swurl: note: HTTP \(failed.status)\(TerminalSanitizer.reasonSuffix(failed.reason)) (accepted); nothing was saved\n")
+                if let part = file.partPath, !options.quiet, file.rangeRefusal == nil {
+                    DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
                 }
                 Swurl.printTiming(result.timing, options, environment)
                 try saveSession()
                 return .success
             }
-            try? environment.stderr.write("swurl: error: HTTP \(failed.status) \(TerminalSanitizer.excerpt(failed.reason)); nothing was saved\n")
+            try? environment.stderr.write("swurl: error: HTTP \(failed.status)\(TerminalSanitizer.reasonSuffix(failed.reason)); nothing was saved\n")
             if let why = file.rangeRefusal { try? environment.stderr.write("swurl: hint: \(why)\n") }
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did
             // not go there. Not offered for resuming when the 416 showed they are no part of it.

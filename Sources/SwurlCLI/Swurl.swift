@@ -12,6 +12,9 @@ package enum Swurl {
         // A reader that goes away (`swurl URL | head -c 10`) makes a write fail with EPIPE rather
         // than end the process: the HAR, the reports and the session are still written.
         _ = signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (`ulimit -f`) makes a write fail with EFBIG rather than end the
+        // process by SIGXFSZ: the error is said, the output file and its temporary dealt with.
+        _ = signal(SIGXFSZ, SIG_IGN)
         // Ctrl-\ ends swurl by SIGQUIT, as curl (the Swift runtime's crash report took it).
         Interrupt.quitEndsTheProcess()
         do {

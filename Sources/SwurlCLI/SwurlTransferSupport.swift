@@ -91,7 +91,7 @@ extension Swurl {
 
     private static func retryReason(_ notice: RetryNotice) -> String {
         switch notice.cause {
-        case .status(let status, let phrase): return "HTTP \(status) \(TerminalSanitizer.excerpt(phrase))"
+        case .status(let status, let phrase): return "HTTP \(status)\(TerminalSanitizer.reasonSuffix(phrase))"
         case .failure(let error): return error.message
         }
     }

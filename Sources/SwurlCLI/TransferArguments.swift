@@ -221,7 +221,8 @@ extension CommandOptions {
         guard let text = readSmallFile(path) else { return nil }
         if let doubt = FileTrust.doubt(path) {
             // Once a run: a batch's lines and the REPL's read it again each (it may be mended meanwhile).
-            if netrcWarned.withLock({ $0.insert(path).inserted }) {
+            // (Not spent on a line whose -qq silences it.)
+            if !(environment.stderr is QuietMessagesSink), netrcWarned.withLock({ $0.insert(path).inserted }) {
                 try? environment.stderr.write("swurl: warning: \(TerminalSanitizer.clean(path)) is not used: \(doubt.reason); \(doubt.fix)\n")
             }
             return nil

@@ -98,7 +98,9 @@ package enum FileTrust {
     /// Why the directory `dir` lets others replace what it holds; nil when it does not.
     static func directoryDoubt(_ dir: String) -> Doubt? {
         var st = stat()
-        guard stat(ArgumentBytes.path(dir), &st) == 0 else { return nil }
+        // Not a directory (`/dev/null/x`): nothing is looked up in it, and opening the path says
+        // "Not a directory" (the hint was `chmod go-w /dev/null`).
+        guard stat(ArgumentBytes.path(dir), &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
         let shown = quoted(dir)
         if let owner = foreignOwner(st) {
             return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) belongs to uid \(owner), not to you (uid \(geteuid())) or root",

@@ -96,9 +96,15 @@ package struct TerminalSanitizer {
     /// cut after `limit` characters with its length said (`…(95000 bytes)`), so a server cannot
     /// make every message and retry notice hundreds of kilobytes long.
     package static func excerpt(_ s: String, limit: Int = 200) -> String {
-        guard s.utf8.count > limit else { return clean(s) }
         // By scalars: one Character may be a letter and 20,000 combining marks.
+        guard s.utf8.count > limit, s.unicodeScalars.count > limit else { return clean(s) }
         return clean(String(String.UnicodeScalarView(s.unicodeScalars.prefix(limit)))) + "…(\(s.utf8.count) bytes)"
+    }
+
+    /// A reason phrase after its status code in a message: ` Not Found` (an `excerpt`), or
+    /// nothing for an empty one (HTTP/2 has none: `HTTP 503 ; retrying` read oddly).
+    package static func reasonSuffix(_ reason: String) -> String {
+        reason.isEmpty ? "" : " " + excerpt(reason)
     }
 
     /// A sanitized copy of a short string (header names and values, status reasons, error

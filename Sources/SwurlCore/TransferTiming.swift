@@ -44,8 +44,11 @@ package struct ExchangeTiming: Sendable, Equatable {
     /// New connections of the whole exchange.
     package var newConnections: Int { earlierConnections + final.newConnections }
     /// Whether the final hop went over a connection an earlier one opened (its DNS, connect and
-    /// TLS phases did not happen).
-    package var finalReusedConnection: Bool { final.newConnections == 0 && final.remoteAddress != nil && !failed && cache == nil }
+    /// TLS phases did not happen): it opened none, yet one was ready to send on (a refused
+    /// connect opens none either, and never gets that far).
+    package var finalReusedConnection: Bool { final.newConnections == 0 && final.remoteAddress != nil && final.preTransfer > 0 }
+    /// Whether no connection served the final hop at all (a response the cache gave whole).
+    package var finalWithoutNetwork: Bool { final.remoteAddress == nil && !failed && cache != nil }
     /// What the HTTP cache did (`hit, age 12 s`, `revalidated (304)`, `miss, stored`,
     /// `not stored: no-store`); nil without `--cache`.
     package var cache: String?

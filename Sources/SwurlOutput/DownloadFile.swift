@@ -273,7 +273,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // prints it), and never over a partial download's bytes; a 304 has no body to save.
         let accepted = head.status != 304 && offset == 0
             && (judge?.validator.acceptableStatus?.contains { $0.contains(head.status) } ?? false)
-        guard head.status < 300 || accepted else {
+        // A 204 to a resumed download says nothing about the file: its bytes stay.
+        guard (head.status < 300 && !(head.status == 204 && offset > 0)) || accepted else {
             failedHead = head
             return
         }

@@ -15,7 +15,7 @@ final class PropertyListResponseDecoder: ResponseDecoding {
     init(context: DecodingContext) {
         self.context = context
         // 16 MiB: a plist of `<true/>` elements takes some 20 times its bytes as values.
-        body = WholeBody(limit: 16 << 20, context: context)
+        body = WholeBody(limit: MemoryLimit.bound(16 << 20, perUnit: 40), context: context)
     }
 
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {

@@ -53,8 +53,9 @@ extension ResponseDecoding {
 struct BodyBuffer {
     /// 32 MiB: beyond this a whole-document decoder falls back to streaming text. A document's
     /// tree takes up to some 40 times its bytes (a gzip body of 255 KB held 262 MB of `0,`,
-    /// 10 GB as a tree), so the limit keeps a hostile body to about a gigabyte.
-    static let defaultLimit = 32 << 20
+    /// 10 GB as a tree), so the limit keeps a hostile body to about a gigabyte; under a memory
+    /// limit (`ulimit -v`) to a quarter of it (`MemoryLimit`).
+    static let defaultLimit = MemoryLimit.bound(32 << 20, perUnit: 40)
     private(set) var bytes: [UInt8] = []
     private(set) var total = 0
     let limit: Int

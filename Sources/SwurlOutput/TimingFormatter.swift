@@ -10,11 +10,11 @@ package enum TimingFormatter {
         let p = TimingPhases(t)
         // The phases are the final request's: over a connection an earlier hop opened it had
         // no DNS, connect or TLS of its own (a 0.0 ms there read as a connection, a `-` as no TLS).
-        let reused = t.finalReusedConnection
+        let reused = t.finalReusedConnection, none = t.finalWithoutNetwork
         var rows: [(String, String)] = [
-            ("DNS lookup", reused ? "-" : ms(p.dns)),
-            ("TCP connect", reused ? "- (connection reused)" : ms(p.connect)),
-            ("TLS handshake", reused ? "-" : p.tls.map(ms) ?? "-"),
+            ("DNS lookup", reused || none ? "-" : ms(p.dns)),
+            ("TCP connect", reused ? "- (connection reused)" : none ? "-" : ms(p.connect)),
+            ("TLS handshake", reused || none ? "-" : p.tls.map(ms) ?? "-"),
             ("Waiting (TTFB)", ms(p.wait)),
             ("Transfer", ms(p.transfer)),
         ]

@@ -42,8 +42,11 @@ package enum PropertyListReader {
     /// references are expanded each time they are used, so without a budget 61 nested arrays of
     /// `[next, next]` (344 bytes) expand to 2^62 values, and a fixed budget of a million let 115
     /// bytes take 250 MB. Every reference takes at least one byte, so a plist that shares only
-    /// strings and numbers (as writers do) expands to about one value per byte.
-    static func maxObjects(inputSize: Int) -> Int { max(10_000, 4 * inputSize) }
+    /// strings and numbers (as writers do) expands to about one value per byte. Never more than
+    /// a million in all: each value takes some 200 bytes decoded and shown (a 4 MB file of
+    /// references to one shared array took 3.3 GB), and fewer under a memory limit.
+    static func maxObjects(inputSize: Int) -> Int { MemoryLimit.bound(min(max(10_000, 4 * inputSize), maxValues), perUnit: 250) }
+    static let maxValues = 1_000_000
     /// Most string and data bytes a binary plist may expand to (shared strings count each time),
     /// so the rendered output stays proportionate: 1 MiB plus four times the input.
     static func maxContentBytes(inputSize: Int) -> Int { (1 << 20) + 4 * inputSize }

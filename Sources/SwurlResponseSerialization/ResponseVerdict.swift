@@ -52,7 +52,7 @@ package struct ResponseVerdict: Equatable, Sendable {
         switch failure {
         case nil: return nil
         case .status(let code, let reason):
-            return "HTTP \(code) \(TerminalSanitizer.excerpt(reason))" + (statusListGiven ? " (outside --accept-status)" : "")
+            return "HTTP \(code)\(TerminalSanitizer.reasonSuffix(reason))" + (statusListGiven ? " (outside --accept-status)" : "")
         case .contentType(let type):
             return (type.map { "Content-Type \(TerminalSanitizer.excerpt($0))" } ?? "a response without a Content-Type") + " is not acceptable"
         case .decoding(let choice, let reason): return "--decode \(choice): \(reason)"

@@ -367,6 +367,32 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(Array(r.stdout)), try JSONParser.parse(#"{"a":[1,true],"d":"aGk="}"#))
     }
 
+    /// Each decoded value takes some 200 bytes: a plist of more than a million values is not
+    /// decoded however small (a 4 MB file of references to one shared array took 3.3 GB), and
+    /// under a memory limit the whole-document bounds shrink (`--sort-keys` ended in exit 134).
+    func testDecodedDocumentsStayWithinMemoryBounds() throws {
+        let s = try server()
+        let b64 = try runPython("""
+        import plistlib, base64, sys
+        inner = [True, True, True]
+        sys.stdout.write(base64.b64encode(plistlib.dumps([inner] * 300000, fmt=plistlib.FMT_BINARY)).decode())
+        """)
+        try s.put("shared.plist", try XCTUnwrap(Data(base64Encoded: b64)))
+        let strict = try runSwurl(["--decode", "plist", "--plist-as", "json", s.url("shared.plist", type: "application/x-plist")])
+        XCTAssertEqual(strict.status, 8, strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("more than 1000000 values"), strict.stderr)
+        // 4 MB of JSON sorts without a limit; under `ulimit -v 400000` it is shown as sent.
+        let rows = (0..<60_000).map { "{\"b\":\($0),\"a\":null,\"c\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}" }
+        try s.put("rows.json", "[" + rows.joined(separator: ",") + "]")
+        let url = s.url("rows.json", type: "application/json")
+        let sorted = try runSwurl(["--pretty=format", "--sort-keys", url])
+        XCTAssertEqual(sorted.status, 0, sorted.stderr)
+        XCTAssertFalse(sorted.stderr.contains("too large"), sorted.stderr)
+        let limited = try runProcess("/bin/sh", ["-c", "ulimit -v 400000; exec \"$0\" --pretty=format --sort-keys \"$1\" > /dev/null", TestPaths.binary, url], check: false)
+        XCTAssertEqual(limited.status, 0, limited.stderr)
+        XCTAssertTrue(limited.stderr.contains("the body is too large for --sort-keys/--drop-nulls; shown as sent"), limited.stderr)
+    }
+
     /// An XML property list in UTF-16 (as Python's plistlib writes one re-encoded, with its byte
     /// order mark) is read as the XML decoder reads UTF-16; it was "text outside the root element".
     func testAUTF16XMLPropertyListIsDecoded() throws {

@@ -578,6 +578,26 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: dir + "/empty")[.size] as? Int) ?? -1, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/empty.part"))
+        // A 204 to a resumed download says nothing of the file: the bytes stay, it fails.
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: dir + "/g.part"))
+        let resumed = try run(["-d", "-c", "-o", dir + "/g", s.url("/no-content")])
+        XCTAssertEqual(resumed.status, 1, resumed.err)
+        XCTAssertTrue(resumed.err.contains("HTTP 204 No Content; nothing was saved"), resumed.err)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/g.part", encoding: .utf8), "abc")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g"))
+    }
+
+    /// A file-size limit (`ulimit -f`) is a write error with its message, the old file kept and
+    /// no temporary left (SIGXFSZ ended swurl with 153 and no word).
+    func testAFileSizeLimitIsAWriteError() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: dir + "/keep.txt"))
+        let r = try runProcess("/bin/sh", ["-c", "ulimit -f 1; exec \"$0\" \"$1\" -o \"$2\"", TestPaths.binary, try HTTPBin.url("/bytes/5000"), dir + "/keep.txt"],
+                               check: false)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("File too large"), r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/keep.txt", encoding: .utf8), "old\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["keep.txt"])
     }
 
     func testRedirectsToOtherSchemesAreRefused() throws {

@@ -140,6 +140,8 @@ final class MessagesExportDocsTests: XCTestCase {
         let driver = """
             source "$1"
             comp() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _swurl; echo "${COMPREPLY[*]}"; }
+            # As readline gives them: the line, and its words split at `:` too.
+            line() { COMP_LINE="$1"; COMP_POINT=${#1}; shift; comp "$@"; }
             echo "reach=$(comp swurl reach example.org --)"
             echo "request=$(comp swurl example.org --)"
             echo "cache=$(comp swurl --cache=/tmp/c cache '')"
@@ -154,9 +156,11 @@ final class MessagesExportDocsTests: XCTestCase {
             echo "equalsempty=$(comp swurl --timing =)"
             echo "afterequals=$(comp swurl --pretty = all P)"
             # `:` breaks words too: a value holding one is no command word (it offered --form after certs).
-            echo "colon=$(comp swurl --resolve h : 443 : 127.0.0.1 reach --wa)"
-            echo "colonproxy=$(comp swurl --proxy http : //127.0.0.1 : 3128 certs --fo)"
-            echo "coloncommand=$(comp swurl --resolve h : 443 : 127.0.0.1 cer)"
+            echo "colon=$(line 'swurl --resolve h:443:127.0.0.1 reach --wa' swurl --resolve h : 443 : 127.0.0.1 reach --wa)"
+            echo "colonproxy=$(line 'swurl --proxy http://127.0.0.1:3128 certs --fo' swurl --proxy http : //127.0.0.1 : 3128 certs --fo)"
+            echo "coloncommand=$(line 'swurl --resolve h:443:127.0.0.1 cer' swurl --resolve h : 443 : 127.0.0.1 cer)"
+            echo "colonvalue=$(line 'swurl -a :p cer' swurl -a : p cer)"
+            echo "colonurl=$(line 'swurl :8080/x cer' swurl : 8080/x cer)"
             echo "afterdashdash=$(comp swurl -- -)"
             cd "$2"
             echo "at=$(COMP_LINE='swurl :8080 X-H:@a' COMP_POINT=18 comp swurl :8080 X-H : @ a)"
@@ -192,6 +196,9 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertEqual(lines["colon"], ["--watch"])
         XCTAssertEqual(lines["colonproxy"], [])
         XCTAssertEqual(lines["coloncommand"], ["certs"])
+        XCTAssertEqual(lines["colonvalue"], ["certs"])
+        // `:8080/x` is the URL (the documented shorthand), not a value: no command after it.
+        XCTAssertEqual(lines["colonurl"], [])
         XCTAssertFalse(lines["afterdashdash"]?.contains("--form") == true, "\(lines["afterdashdash"] ?? [])")
 
         let man = try runSwurl(["--generate", "man"]).text

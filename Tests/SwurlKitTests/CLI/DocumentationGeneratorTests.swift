@@ -103,8 +103,8 @@ final class DocumentationGeneratorTests: XCTestCase {
         XCTAssertTrue(reach.contains("{-j,--json}'[Print the report as JSON]'"), reach)
         XCTAssertFalse(reach.contains("Serialize data items"), reach)
         let fish = DocumentationGenerator.generate("fish")
-        XCTAssertTrue(fish.contains("complete -c swurl -n '__fish_seen_subcommand_from reach' -s j -l json -d 'Print the report as JSON'"), fish)
-        XCTAssertTrue(fish.contains("complete -c swurl -n 'not __fish_seen_subcommand_from certs reach cache' -s j -l json -d 'Serialize data items"), fish)
+        XCTAssertTrue(fish.contains("complete -c swurl -n '__swurl_seen_command reach' -s j -l json -d 'Print the report as JSON'"), fish)
+        XCTAssertTrue(fish.contains("complete -c swurl -n 'not __swurl_seen_command certs reach cache' -s j -l json -d 'Serialize data items"), fish)
     }
 
     /// After `swurl cache` every shell offers its actions.
@@ -115,7 +115,7 @@ final class DocumentationGeneratorTests: XCTestCase {
         XCTAssertTrue(zsh.contains("'1:action:((list\\:\"show the stored responses\" clear\\:"), zsh)
         let fish = DocumentationGenerator.generate("fish")
         for action in ["list", "clear", "prune"] {
-            XCTAssertTrue(fish.contains("-n '__fish_seen_subcommand_from cache; and not __fish_seen_subcommand_from list clear prune' -f -a \(action) -d '"), action)
+            XCTAssertTrue(fish.contains("-n '__swurl_seen_command cache; and not __fish_seen_subcommand_from list clear prune' -f -a \(action) -d '"), action)
         }
     }
 }

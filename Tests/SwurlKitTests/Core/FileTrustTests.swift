@@ -169,6 +169,14 @@ final class FileTrustTests: XCTestCase {
         XCTAssertNil(OutputTarget.firstForeignLink("own/f"))
     }
 
+    /// A path through something that is not a directory (`/dev/null/x`) is not judged by that
+    /// file's mode: the hint was `chmod go-w /dev/null`.
+    func testAFileOnThePathIsNoDirectoryToDoubt() {
+        XCTAssertNil(FileTrust.directoryDoubt("/dev/null"))
+        XCTAssertNil(FileTrust.doubt("/dev/null/x.json"))
+        XCTAssertNoThrow(try FileTrust.checkPlace("/dev/null/x.json", what: "the session file"))
+    }
+
     func testDirectoriesRunUpToTheRoot() {
         XCTAssertEqual(FileTrust.directories(of: "/a/b/c"), ["/a/b", "/a", "/"])
         XCTAssertEqual(FileTrust.directories(of: "/c"), ["/"])
