@@ -8,8 +8,11 @@ package enum CurlLibrary {
     /// names the library and the package to install.
     package static func load() throws(SwurlError) {
         guard sw_curl_load() != 0 else { return }
-        throw .transport("cannot load libcurl: \(loadError ?? "unknown reason")",
-                         hint: "install the libcurl4 package (apt install libcurl4)")
+        let reason = loadError ?? "unknown reason"
+        // Out of file descriptors (`ulimit -n`), the library is there: installing it is no fix.
+        throw .transport("cannot load libcurl: \(reason)",
+                         hint: reason.containsText("Too many open files") ? "raise the limit of open files (ulimit -n)"
+                             : "install the libcurl4 package (apt install libcurl4)")
     }
 
     /// Whether libcurl is loaded or can be.

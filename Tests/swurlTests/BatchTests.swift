@@ -77,6 +77,16 @@ final class BatchTests: XCTestCase {
         let short = try runProcess("/bin/sh", ["-c", "ulimit -n 100 && exec \"$0\" batch \"$1\" --parallel 256 -q", TestPaths.binary, path],
                                    check: false)
         XCTAssertTrue(short.stderr.hasPrefix("swurl: warning: --parallel 256 needs about 832 open files, and the limit is 100"), short.stderr)
+        // With no descriptor left to open libcurl, the hint is the limit, not installing it.
+        var loadFailures = 0
+        for n in 3...6 {
+            let starved = try runProcess("/bin/sh", ["-c", "ulimit -n \(n) && exec \"$0\" batch \"$1\" -q", TestPaths.binary, path], check: false)
+            guard starved.stderr.contains("cannot load libcurl") else { continue }
+            loadFailures += 1
+            XCTAssertTrue(starved.stderr.contains("hint: raise the limit of open files (ulimit -n)"), starved.stderr)
+            XCTAssertFalse(starved.stderr.contains("apt install"), starved.stderr)
+        }
+        XCTAssertGreaterThan(loadFailures, 0, "no limit from 3 to 6 left libcurl unloadable")
     }
 
     func testParallelOneUsesOneKeepAliveConnection() throws {
