@@ -292,7 +292,6 @@ package enum DocumentationGenerator {
         s += "    local cur prev cmd= args=0 i dashdash=\n    cur=\"${COMP_WORDS[COMP_CWORD]}\"\n    prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
         // The command is the first word that is neither an option nor an option's value; args
         // counts the words after it (a command's action is its first).
-        let valued = OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
         // bash splits `--pretty=all` into three words (`=` breaks words): `--opt = value` is one
         // option and its value.
         // bash breaks words at `:` and `=` too (`h:443:127.0.0.1`, `http://p:3128` are several,
@@ -308,7 +307,7 @@ package enum DocumentationGenerator {
         s += "        if [[ \"${w[i]}\" == -- && -z \"$dashdash\" ]]; then dashdash=1; continue; fi\n"
         s += "        if [[ -n \"$dashdash\" ]]; then if [[ -z \"$cmd\" ]]; then cmd=\"${w[i]}\"; else ((args++)); fi; continue; fi\n"
         s += "        case \"${w[i]}\" in\n"
-        s += "            \(valued.flatMap(forms).joined(separator: "|"))) ((i++)) ;;\n"
+        s += "            \(valuedForms.joined(separator: "|"))) ((i++)) ;;\n"
         s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${w[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
         // A value: the word after an option that takes one (`_swurl_value`), or what follows
         // `--opt=` (where bash's current word is `=` itself, or the text after it), for an
