@@ -749,7 +749,8 @@ extension HTTPResponseHead {
 
     /// Parses a head kept as bytes: the status line and header lines one after the other,
     /// `lineEnds` where each ends. The same result as `init(lines:)` with each line decoded as
-    /// UTF-8 (invalid bytes repaired): every cut is at an ASCII byte, which repairing never joins.
+    /// UTF-8 (invalid bytes repaired; but a field value that is not UTF-8 is read as ISO-8859-1
+    /// here): every cut is at an ASCII byte, which repairing never joins.
     init?(bytes: [UInt8], lineEnds: [Int]) {
         guard let first = lineEnds.first, first <= bytes.count else { return nil }
         let parsed: (status: AsciiStatusLine, statusLine: String, fields: [HTTPHeaders.Field])? = bytes.withUnsafeBytes { b in
@@ -812,7 +813,9 @@ extension HTTPResponseHead {
 
     /// One header line's field; nil without a colon. By bytes, not Characters: ':' followed by
     /// a combining mark is one Character and would hide the header. ':' and the blanks are
-    /// ASCII, so every cut is between scalars.
+    /// ASCII, so every cut is between scalars. A value that is not UTF-8 is read as ISO-8859-1,
+    /// HTTP's old charset for field values (a Latin-1 `filename="caf\xE9.txt"` is `café.txt`,
+    /// not `caf\u{FFFD}.txt`), as browsers and HTTPie read it.
     private static func field(_ b: UnsafeRawBufferPointer) -> HTTPHeaders.Field? {
         guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         // The value without leading blanks and trailing blanks and line ends (`trimmingSpaces`).
@@ -820,6 +823,13 @@ extension HTTPResponseHead {
         while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
         while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
         return .init(name: String(decoding: UnsafeRawBufferPointer(rebasing: b[..<colon]), as: UTF8.self),
-                     value: String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self))
+                     value: fieldValue(UnsafeRawBufferPointer(rebasing: b[start..<end])))
+    }
+
+    /// `b` as UTF-8 when it is (ASCII at once), else each byte as the ISO-8859-1 character.
+    static func fieldValue(_ b: UnsafeRawBufferPointer) -> String {
+        if !b.contains(where: { $0 >= 0x80 }) { return String(decoding: b, as: UTF8.self) }
+        if let text = String(validating: b, as: UTF8.self) { return text }
+        return String(String.UnicodeScalarView(b.map { Unicode.Scalar($0) }))
     }
 }

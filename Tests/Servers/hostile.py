@@ -122,6 +122,10 @@ def handle(conn):
             # Markup, quotes, an XML-invalid control byte and an escape in the reason phrase: a
             # report (HTML, JUnit) that quotes it must neither run it nor become invalid.
             send(answer(b'500 <script>document.documentElement.dataset.pwned="1"</script><img src=x onerror="document.documentElement.dataset.pwned=2"> & \' \x01\x1b[31m', [(b'Content-Type', b'text/plain')], b'no\n'))
+        elif p == '/latin1-name':
+            # Field values in ISO-8859-1 (HTTP's old charset), not UTF-8.
+            send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Disposition', b'attachment; filename="caf\xe9.txt"'),
+                                    (b'X-Latin', b'gr\xfc\xdfe')], b'latin\n'))
         elif p == '/evil-location':
             send(answer(b'302 Found', [(b'Location', b'/x\x1b[2J\x1b]0;pwned\x07')], b''))
         elif p.startswith('/bomb/'):

@@ -10,6 +10,7 @@ import Foundation
 /// - `/endless` a chunked body that never ends; `/drip` one byte a second of a 1 MB body.
 /// - `/many-headers` 100,000 header fields; `/long-header` a 1 MB header line; `/nul-header`;
 ///   `/cookie-then-nul?v=V` a Set-Cookie `early=V` (default 1), then a field with a NUL.
+/// - `/latin1-name` a Content-Disposition `filename` and an `X-Latin` value in ISO-8859-1.
 /// - `/evil-reason` a reason phrase with terminal escapes; `/evil-location` a 302 whose Location
 ///   holds escapes.
 /// - `/bomb/gzip`, `/bomb/deflate` (1 GiB of zeros, ~1 MB sent), `/bomb/br`, `/bomb/zstd`

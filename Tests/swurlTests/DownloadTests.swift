@@ -149,6 +149,19 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(files(dir), ["€ rates.txt"])
     }
 
+    /// A `filename` in ISO-8859-1 (HTTP's old charset for field values) keeps its letter:
+    /// `café.txt`, not `caf\u{FFFD}.txt`; `-h` shows such a value as the same letters.
+    func testALatin1FilenameKeepsItsLetters() throws {
+        let hostile = try HostileServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", hostile.url("/latin1-name")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(dir), ["caf\u{E9}.txt"])
+        XCTAssertEqual(try String(contentsOfFile: dir + "/caf\u{E9}.txt", encoding: .utf8), "latin\n")
+        let shown = try runSwurl(["-h", hostile.url("/latin1-name")])
+        XCTAssertTrue(shown.text.contains("X-Latin: gr\u{FC}\u{DF}e"), shown.text)
+    }
+
     func testMaliciousContentDispositionCannotEscapeTheDirectoryOrHideAFile() throws {
         let parent = TestPaths.temporaryDirectory()
         let dir = parent + "/inner"

@@ -23,7 +23,8 @@ final class TransferTests: XCTestCase {
     }
 
     /// The head the header callback builds from raw lines (kept as bytes) is the head the String
-    /// parser builds from the same lines decoded one by one, folding joined as before.
+    /// parser builds from the same lines decoded one by one, folding joined as before (values
+    /// that are not UTF-8 aside: the next test).
     func testHeaderCallbackBuildsTheHeadTheLineParserBuilds() throws {
         let heads: [[[UInt8]]] = [
             [Array("HTTP/1.1 200 OK \t".utf8), Array("X-A:\u{301}v".utf8), Array("X-B: two \t".utf8), Array("X-C : \u{301} ".utf8)],
@@ -31,7 +32,7 @@ final class TransferTests: XCTestCase {
             [Array("HTTP/1.1 \u{301}200 OK".utf8)],
             [Array("HTTP/1.1 200".utf8), Array("X: a".utf8), Array("  b \t".utf8), Array("\tc".utf8), Array("Y:".utf8), Array(" d".utf8)],
             [Array("HTTP/1.1 200 ".utf8), Array(" folded into the status line".utf8), Array("no colon".utf8)],
-            [Array("HTTP/2 204".utf8), [0x58, 0x3A, 0x20, 0xC3, 0x28, 0xFF, 0x3A, 0xE2, 0x82]],   // invalid UTF-8
+            [Array("HTTP/2 204".utf8), [0xC3, 0x28, 0x3A, 0x20, 0x76]],   // a name that is not UTF-8
             [[0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x2E, 0x31, 0x20, 0x32, 0x30, 0x30, 0x20, 0xFF], Array("Z: \u{1F600}".utf8)],
             [Array("HTTP/1.1 +201 Created".utf8)],
             [Array("HTTP/1.1".utf8)],
@@ -68,6 +69,27 @@ final class TransferTests: XCTestCase {
         XCTAssertFalse(Array("HTTP/\u{301}1.1 200".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
         XCTAssertTrue(Array("HTTP/\u{E9}".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
         XCTAssertTrue(Array("HTTP/".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
+    }
+
+    /// A field value that is not UTF-8 is read as ISO-8859-1 (a Latin-1 file name keeps its
+    /// letters); a UTF-8 value, and ASCII, as UTF-8.
+    func testFieldValuesThatAreNotUTF8AreReadAsLatin1() throws {
+        let collector = HeadCollector()
+        let transfer = try Transfer(request: HTTPRequest(method: "GET", url: "http://127.0.0.1/"), options: TransferOptions(),
+                                    delegate: collector)
+        let lines: [[UInt8]] = [Array("HTTP/1.1 200 OK".utf8),
+                                Array("Content-Disposition: attachment; filename=\"caf".utf8) + [0xE9] + Array(".txt\"".utf8),
+                                [0x58, 0x3A, 0x20, 0xC3, 0x28, 0xFF, 0x3A, 0xE2, 0x82],
+                                Array("Y: caf\u{E9} \u{1F600}".utf8), Array("Z: plain".utf8), []]
+        for line in lines {
+            let sent = line + [0x0D, 0x0A]
+            XCTAssertEqual(sent.withUnsafeBytes { transfer.easyDidReceiveHeaderLine($0) }, sent.count)
+        }
+        let head = try XCTUnwrap(collector.heads.first)
+        XCTAssertEqual(head.headers["Content-Disposition"], "attachment; filename=\"caf\u{E9}.txt\"")
+        XCTAssertEqual(head.headers["X"], "\u{C3}(\u{FF}:\u{E2}\u{82}")
+        XCTAssertEqual(head.headers["Y"], "caf\u{E9} \u{1F600}")
+        XCTAssertEqual(head.headers["Z"], "plain")
     }
 
     func testTrimmingWorksOnScalarsNotCharacters() {
