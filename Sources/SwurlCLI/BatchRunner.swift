@@ -274,7 +274,7 @@ final class BatchRunner {
             if result.status != nil, let t = failedHop {
                 result.httpVersion = t.final.httpVersion
                 result.timeTotal = t.final.total + t.redirectTime
-                result.timeFirstByte = t.final.startTransfer
+                result.timeFirstByte = t.final.startTransfer + t.redirectTime
                 result.timeline = BatchTimeline(start: line.taken, end: end, timing: t)
             }
             _ = line.body.settle(keep: false, to: nil)
@@ -287,7 +287,8 @@ final class BatchRunner {
             result.httpVersion = r.timing.final.httpVersion
             result.cache = r.cache
             result.timeTotal = r.timing.final.total + r.timing.redirectTime
-            result.timeFirstByte = r.timing.final.startTransfer
+            // From the line's start, as time_total and curl's time_starttransfer with -L count.
+            result.timeFirstByte = r.timing.final.startTransfer + r.timing.redirectTime
             result.size = line.body.bytes
             result.timeline = BatchTimeline(start: line.taken, end: end, timing: r.timing)
             if let verdict = line.body.judge.verdict() {

@@ -83,6 +83,10 @@ package final class Transfer: EasyTransferHandler {
     /// came after that (`measuredTiming` takes the first byte's time from them).
     private var bodyAskedAt: Double?
     private var answeredAt: Double?
+    /// When the hop's first status line came (a 1xx's too), and when libcurl said it ended
+    /// (`measuredTiming` finds a wait for another transfer's connection from them).
+    private var firstLineAt: Double?
+    private var finishedAt: Double?
     /// A response the cache serves instead of the network.
     let replay: Replay?
     /// The final response's Content-Encoding when it named a coding libcurl cannot decode, so
@@ -174,6 +178,7 @@ package final class Transfer: EasyTransferHandler {
     /// The hop's result from how libcurl ended it.
     /// - Throws: as `perform()`.
     func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {
+        if finishedAt == nil { finishedAt = Transfer.now() }
         deliverRebuiltHead()
         if let trust = verifier?.failure { throw trust.error }
         if let failure { throw failure }
@@ -245,6 +250,20 @@ package final class Transfer: EasyTransferHandler {
         // libcurl that counts it right already gives at least that.)
         if let asked = bodyAskedAt, let answered = answeredAt {
             timing.startTransfer = min(timing.total, max(timing.startTransfer, timing.preTransfer + max(0, answered - asked)))
+        }
+        // A hop that waited for a connection another transfer was still making (HTTP/2, one
+        // connection for a batch's lines) leaves libcurl's pending state with its phase counters
+        // started over, while CURLINFO_TOTAL counts from the real start: the wait came out as
+        // receiving, and the first byte too early. On a connection it did not make, the first
+        // line's time from the start (the end, less the total) puts that wait before sending,
+        // where HAR's `blocked` has it. The end is read when libcurl reports it, so any delay
+        // can only make the shift smaller, never invent one.
+        if timing.newConnections == 0, timing.startTransfer > 0, let first = firstLineAt, let finished = finishedAt {
+            let wait = (first - (finished - timing.total)) - timing.startTransfer
+            if wait > 0 {
+                timing.preTransfer = min(timing.total, timing.preTransfer + wait)
+                timing.startTransfer = min(timing.total, timing.startTransfer + wait)
+            }
         }
         return timing
     }
@@ -565,6 +584,7 @@ package final class Transfer: EasyTransferHandler {
         let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
         let isStatusLine = Transfer.isStatusLine(line)
         if isStatusLine, bodyAskedAt != nil, answeredAt == nil, !Transfer.isInterim(line) { answeredAt = Transfer.now() }
+        if isStatusLine, firstLineAt == nil { firstLineAt = Transfer.now() }
         if isStatusLine {
             headerCount = 0
             headerBytes = 0

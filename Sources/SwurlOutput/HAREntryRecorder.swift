@@ -22,9 +22,10 @@ final class HAREntryRecorder: HopTap {
     private var bodyBytes: Int64 = 0
     private var bodyText: [UInt8] = []
     private var keepsText = false
-    /// Bytes of the 1xx heads before the response (`100 Continue`, `103 Early Hints`): libcurl's
-    /// header count has them, HAR's `headersSize` is the response's own head.
-    private var informationalHeadBytes: Int64 = 0
+    /// Bytes of the heads before the response in the same transfer (`100 Continue`, `103 Early
+    /// Hints`, Digest's 401, a proxy's answer to CONNECT, a 417 before the request went again):
+    /// libcurl's header count has them, HAR's `headersSize` is the response's own head.
+    private var earlierHeadBytes: Int64 = 0
 
     init(request: HTTPRequest, log: HARLog, line: Int?) {
         self.request = request
@@ -45,9 +46,14 @@ final class HAREntryRecorder: HopTap {
     }
 
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
-        // 1xx heads come before the response; a 101 is the response.
-        if head.status < 200 && head.status != 101 { informationalHeadBytes += Int64(HAREntryRecorder.headSize(head)) }
-        guard head.status >= 200 || head.status == 101 || responseHead == nil else { return }
+        // 1xx heads come before the response (a 101 is the response); a head after another
+        // final one (Digest's second round, the tunnel's request after CONNECT) replaces it.
+        // Sized only then: a hop's one head costs nothing here.
+        guard head.status >= 200 || head.status == 101 || responseHead == nil else {
+            earlierHeadBytes += Int64(HAREntryRecorder.headSize(head))
+            return
+        }
+        if let earlier = responseHead { earlierHeadBytes += Int64(HAREntryRecorder.headSize(earlier)) }
         responseHead = head
         bodyBytes = 0
         bodyText = []
@@ -96,15 +102,6 @@ final class HAREntryRecorder: HopTap {
             out.recordBytes(nil)
             out.recordFields(request.headers.fields)
         }
-        if let body = request.body {
-            // Rare in a batch, and made of the body's own objects: written here, as JSON.
-            var w = JSONWriter(capacity: 256)
-            postData(body, &w)
-            w.bytes.withUnsafeBytes { out.recordBytes($0.assumingMemoryBound(to: UInt8.self)) }
-        } else {
-            out.recordBytes(nil)
-        }
-        out.recordInt(sentHead.map { Int64($0.count) } ?? -1)
         // libcurl's upload count has a chunked body's framing in it: the payload is at most the
         // body's own length, or what was read for it when that is unknown (stdin). Asked only
         // with a body: the header look-up was a fifth of a bodiless record's work.
@@ -112,6 +109,17 @@ final class HAREntryRecorder: HopTap {
             : request.body == nil ? t.uploadedBytes
             : request.isChunked ? min(request.body?.length ?? t.bodyBytesRead, t.uploadedBytes)
             : t.uploadedBytes
+        if let body = request.body {
+            // Rare in a batch, and made of the body's own objects: written here, as JSON.
+            var w = JSONWriter(capacity: 256)
+            // A body that never left (the server answered first, or Digest's first round went
+            // with `Content-Length: 0` and was the last) is described, not shown as sent.
+            postData(body, notSent: sent == 0 && body.length != 0, &w)
+            w.bytes.withUnsafeBytes { out.recordBytes($0.assumingMemoryBound(to: UInt8.self)) }
+        } else {
+            out.recordBytes(nil)
+        }
+        out.recordInt(sentHead.map { Int64($0.count) } ?? -1)
         out.recordInt(sent)
         // The response.
         guard let head = responseHead else {
@@ -132,9 +140,8 @@ final class HAREntryRecorder: HopTap {
             out.recordBytes(nil)
         }
         out.recordString(head.status >= 300 && head.status < 400 ? end.redirectURL : nil)
-        // Without the 1xx heads (a 1xx alone, the response missing, keeps its own).
-        let informational = head.status < 200 && head.status != 101 ? 0 : informationalHeadBytes
-        out.recordInt(t.headerBytes > informational ? t.headerBytes - informational : t.headerBytes)
+        // Without the heads before it (a 1xx alone, the response missing, keeps its own).
+        out.recordInt(t.headerBytes > earlierHeadBytes ? t.headerBytes - earlierHeadBytes : t.headerBytes)
     }
 
     /// A head's size in HTTP/1.1 framing: status line, `Name: value` lines, the blank line.
@@ -150,13 +157,17 @@ final class HAREntryRecorder: HopTap {
         return max(0, end - start)
     }
 
-    private func postData(_ body: RequestBody, _ w: inout JSONWriter) {
+    private func postData(_ body: RequestBody, notSent: Bool, _ w: inout JSONWriter) {
         let mime = request.headers["Content-Type"] ?? ""
         w.raw("{\"mimeType\":")
         w.quoted(mime)
         let length = body.length
         let bytes = body.inMemoryBytes
-        if let bytes, HAREntryRecorder.isText(mime) || (mime.isEmpty && !BinarySniffer.hasNUL(bytes)),
+        if notSent {
+            let size = length.map { " of \($0) bytes" } ?? ""
+            w.raw(",\"comment\":")
+            w.quoted("the body\(size) was not sent: the server answered before it went")
+        } else if let bytes, HAREntryRecorder.isText(mime) || (mime.isEmpty && !BinarySniffer.hasNUL(bytes)),
            bytes.count <= HAREntryRecorder.textLimit, let text = String(validating: bytes, as: UTF8.self) {
             w.raw(",\"text\":")
             w.quoted(text)

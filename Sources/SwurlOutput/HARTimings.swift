@@ -30,8 +30,10 @@ struct HARTimings {
         func us(_ s: Double) -> Int64 { s.isFinite && s > 0 ? Int64((s * 1_000_000).rounded()) : 0 }
         let total = us(t.total)
         let lookup = min(us(t.nameLookup), total), tcp = min(us(t.connect), total), tls = min(us(t.appConnect), total)
-        // A failed hop may have looked up and connected without the count saying so.
-        let connected = t.newConnections > 0 || (failed && (lookup > 0 || tcp > 0))
+        // A failed hop may have looked up and connected without the count saying so, but only
+        // one that never got ready to send: one that did, with no new connection, reused one
+        // (libcurl counts a look-up time on a reused connection too).
+        let connected = t.newConnections > 0 || (failed && t.preTransfer <= 0 && (lookup > 0 || tcp > 0))
         var ready: Int64 = 0
         if connected {
             dns = lookup

@@ -39,6 +39,23 @@ final class BatchTests: XCTestCase {
         return map
     }
 
+    /// A followed line's `time_first_byte` counts from the line's start, as its `time_total`
+    /// does (and curl's `time_starttransfer` with -L): the redirect hops' time is in it.
+    func testTimeFirstByteOfAFollowedLineCountsItsRedirects() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([try HTTPBin.url("/redirect/3") + " --follow"])
+        let r = try runSwurl(["batch", path, "--jsonl", "--har", dir + "/b.har"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let line = try XCTUnwrap(try objects(r).first)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/b.har"))) as? [String: Any])
+        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 4)
+        let redirects = entries.dropLast().compactMap { $0["time"] as? Double }.reduce(0, +) / 1000
+        let first = try XCTUnwrap(line["time_first_byte"] as? Double), total = try XCTUnwrap(line["time_total"] as? Double)
+        XCTAssertGreaterThanOrEqual(first + 0.000_01, redirects, "\(line)")
+        XCTAssertLessThanOrEqual(first, total, "\(line)")
+    }
+
     func testThousandLinesJSONLOnAtMostParallelConnections() throws {
         let nginx = try NginxServer()
         let path = try input((1...1000).map { nginx.url("/small.txt?n=\($0)") })

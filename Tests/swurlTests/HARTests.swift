@@ -666,6 +666,100 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(response["headersSize"] as? Int, head, "\(fields)")
     }
 
+    /// Digest's 401 and the 200 after it come in one transfer: `headersSize` is the 200's head
+    /// alone (libcurl's count had the 401's in it).
+    func testHeadersSizeIsTheResponsesOwnHeadAfterADigestRound() throws {
+        let har = dir + "/d.har"
+        // --har-secrets: the head is summed from the recorded fields, Set-Cookie's values whole.
+        let r = try runSwurl(["--har", har, "--har-secrets", "-A", "digest", "-a", "user:passwd", try HTTPBin.url("/digest-auth/auth/user/passwd")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).last)
+        let response = response(entry)
+        XCTAssertEqual(response["status"] as? Int, 200)
+        let head = "HTTP/1.1 200 OK\r\n".utf8.count + 2
+            + headers(response).map { $0.0.utf8.count + 2 + $0.1.utf8.count + 2 }.reduce(0, +)
+        XCTAssertEqual(response["headersSize"] as? Int, head, "\(headers(response))")
+    }
+
+    /// A body that never left (the server answered Digest's first round, sent with
+    /// `Content-Length: 0`, with a 405) is not recorded as posted text.
+    func testABodyThatWasNeverSentIsNotRecordedAsSent() throws {
+        let har = dir + "/n.har"
+        let r = try runSwurl(["--har", har, "-A", "digest", "-a", "user:passwd", "POST",
+                              try HTTPBin.url("/digest-auth/auth/user/passwd"), "a=1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).last)
+        XCTAssertEqual(response(entry)["status"] as? Int, 405)
+        XCTAssertEqual(request(entry)["bodySize"] as? Int, 0)
+        let post = try XCTUnwrap(request(entry)["postData"] as? [String: Any])
+        XCTAssertNil(post["text"], "\(post)")
+        XCTAssertTrue((post["comment"] as? String ?? "").contains("not sent"), "\(post)")
+    }
+
+    /// A hop that failed on a connection an earlier hop made (a redirect, then a timeout) made
+    /// no connection: `dns`, `connect` and `ssl` are -1, as on any reused connection. (nginx
+    /// keeps the connection; its `/stall` waits on a socket that never answers.)
+    func testAFailedHopOnAReusedConnectionHasNoConnectPhases() throws {
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, len) == 0 && listen(silent, 16) == 0 && getsockname(silent, $0, &len) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let nginx = try NginxServer(serverConfig: """
+            location = /go { return 302 /stall; }
+            location = /stall { proxy_pass http://127.0.0.1:\(UInt16(bigEndian: addr.sin_port)); }
+            """)
+        let har = dir + "/t.har"
+        let r = try runSwurl(["--har", har, "-F", "--timeout", "1", nginx.url("/go")])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.count, 2)
+        XCTAssertEqual(entries.map { $0["connection"] as? String }.count, 2)
+        XCTAssertEqual(entries[0]["connection"] as? String, entries[1]["connection"] as? String, "one connection")
+        let timings = try XCTUnwrap(entries[1]["timings"] as? [String: Double])
+        XCTAssertEqual(timings["dns"], -1, "\(timings)")
+        XCTAssertEqual(timings["connect"], -1, "\(timings)")
+        XCTAssertEqual(timings["ssl"], -1, "\(timings)")
+    }
+
+    /// Over HTTP/2 a batch's lines wait for the one connection the first line is making; libcurl
+    /// starts their phase counters over when they stop waiting. A line cannot have its first
+    /// byte before that connection was ready: the wait is before sending (`blocked`), not
+    /// `receive` (which had the handshake's time for an 11-byte body). The start times are
+    /// in whole milliseconds: one of slack.
+    func testLinesWaitingForAnHTTP2ConnectionWaitBeforeSending() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let list = dir + "/urls"
+        try (1...6).map { nginx.url("/small.txt?n=\($0)") }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let har = dir + "/h2.har"
+        let r = try runSwurl(["batch", list, "-q", "--cacert", pki.path("root.pem"), "--har", har])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.count, 6)
+        let dates = ISO8601DateFormatter()
+        dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        func start(_ e: [String: Any]) -> Double { (dates.date(from: e["startedDateTime"] as? String ?? "")?.timeIntervalSince1970 ?? 0) * 1000 }
+        func timings(_ e: [String: Any]) -> [String: Double] { e["timings"] as? [String: Double] ?? [:] }
+        let makers = entries.filter { (timings($0)["connect"] ?? -1) >= 0 }
+        XCTAssertEqual(makers.count, 1, "one connection: \(entries.map(timings))")
+        let maker = try XCTUnwrap(makers.first)
+        XCTAssertEqual(response(maker)["httpVersion"] as? String, "HTTP/2")
+        let ready = start(maker) + (timings(maker)["dns"] ?? 0) + (timings(maker)["connect"] ?? 0)
+        let sharing = entries.filter { $0["connection"] as? String == maker["connection"] as? String && (timings($0)["connect"] ?? 0) < 0 }
+        XCTAssertEqual(sharing.count, 5)
+        for e in sharing {
+            let t = timings(e)
+            let firstByte = start(e) + (t["blocked"] ?? 0) + (t["send"] ?? 0) + (t["wait"] ?? 0)
+            XCTAssertGreaterThanOrEqual(firstByte + 1, ready, "\(t), maker \(timings(maker))")
+        }
+    }
+
     /// A URL's fragment is never sent: the entry's URL leaves it out, as browsers' do.
     func testTheEntrysURLHasNoFragment() throws {
         let har = TestPaths.temporaryDirectory() + "/f.har"
