@@ -309,6 +309,8 @@ struct CurlCommandExport {
         if let f = security.caFile {
             add("--cacert", f)
             if security.caPath == nil { add("--capath", "/dev/null") }
+        } else if security.caPath == nil, let extra = CurlCommandExport.caFileCurlMisses(security.defaultStore, &warnings) {
+            add("--cacert", extra)
         }
         if let p = security.caPath {
             add("--capath", p)
@@ -342,10 +344,26 @@ struct CurlCommandExport {
             warnings.append("pin certificates (--pin-cert); the pinned certificates are left out")
         }
 
-        var out = prefix + Array("curl".utf8)
+        // --disable first: curl reads no ~/.curlrc, whose options swurl never sent (a proxy,
+        // headers, -L).
+        var out = prefix + Array("curl \\\n  --disable".utf8)
         for line in lines { out += Array(" \\\n  ".utf8) + line }
         out.append(UInt8(ascii: "\n"))
         return (out, warnings)
+    }
+
+    /// The CA file the variables name that curl would not read, when it is one and curl's own
+    /// choice (`CURL_CA_BUNDLE`, else `SSL_CERT_FILE`) is none or the system bundle, which its
+    /// compiled-in directory holds anyway: `--cacert` gives it (beside that directory, as swurl
+    /// reads it). More than that is a warning.
+    static func caFileCurlMisses(_ store: DefaultTrustStore, _ warnings: inout [String]) -> String? {
+        let system = DefaultTrustStore.systemBundle
+        let curls = store.namedFiles.first { $0.variable == "CURL_CA_BUNDLE" } ?? store.namedFiles.first { $0.variable == "SSL_CERT_FILE" }
+        let extra = store.namedFiles.filter { $0.path != curls?.path && !DefaultTrustStore.isSameFile($0.path, system) }
+        guard !extra.isEmpty else { return nil }
+        if extra.count == 1, curls.map({ DefaultTrustStore.isSameFile($0.path, system) }) ?? true { return extra[0].path }
+        warnings.append("trust the CA files \(extra.map(\.variable).joined(separator: " and ")) name\(extra.count == 1 ? "s" : "") beside \(curls?.variable ?? "its own")'s; --cacert takes one file, so they are left out")
+        return nil
     }
 
     /// A word for a POSIX shell, in text a terminal shows as it is: as is when it is made of

@@ -168,7 +168,7 @@ final class HopCache: TransferDelegate {
         t.add("caPath", s.caPath)
         t.add("addedCertificates", s.addedCertificates.map(CacheEntry.hex).joined(separator: ","))
         t.add("defaultStore.directoryOverride", s.defaultStore.directoryOverride)
-        t.add("defaultStore.fileOverride", s.defaultStore.fileOverride)
+        t.add("defaultStore.fileOverride", s.defaultStore.namedFiles.isEmpty ? nil : s.defaultStore.namedFiles.map(\.path).joined(separator: "\n"))
         t.add("clientCertificate", s.clientCertificate)
         t.add("clientKey", s.clientKey)
         t.add("keyPassword", s.keyPassword)

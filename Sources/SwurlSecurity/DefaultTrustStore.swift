@@ -15,36 +15,47 @@
 /// `SSL_CERT_DIR` and `SSL_CERT_FILE` name other locations, as for OpenSSL's own
 /// SSL_CTX_set_default_verify_paths(3): the directory (a hashed directory, or several joined by
 /// ':') replaces the default directory, the file replaces the default bundle and is loaded as
-/// well (unless it is the system bundle next to the system's hashed directory).
+/// well (unless it is the system bundle next to the system's hashed directory); so are the files
+/// `CURL_CA_BUNDLE` and `REQUESTS_CA_BUNDLE` name.
 package struct DefaultTrustStore: Sendable, Equatable {
     /// `SSL_CERT_DIR`, when set.
     package var directoryOverride: String?
-    /// `SSL_CERT_FILE`, when set.
-    package var fileOverride: String?
+    /// The CA files the variables name (`CURL_CA_BUNDLE`, `REQUESTS_CA_BUNDLE`, `SSL_CERT_FILE`,
+    /// in that order, each path once), with the variable that named each.
+    package var namedFiles: [(variable: String, path: String)] = []
 
     /// The OpenSSL defaults (OPENSSLDIR/certs and OPENSSLDIR/cert.pem).
     package init() {}
 
-    /// Reads `SSL_CERT_DIR` and `SSL_CERT_FILE` from the process environment's variables
-    /// (empty values count as unset); without `SSL_CERT_FILE`, curl's `CURL_CA_BUNDLE`, then
-    /// HTTPie's (requests') `REQUESTS_CA_BUNDLE`, name the file, as those tools read them.
+    /// Reads `SSL_CERT_DIR` and the files' variables from the process environment's variables
+    /// (empty values count as unset). curl reads `CURL_CA_BUNDLE` (`SSL_CERT_FILE` only without
+    /// it), HTTPie (requests) `REQUESTS_CA_BUNDLE`, OpenSSL `SSL_CERT_FILE`: every one named is
+    /// read, so that on a machine that exports all three for the system bundle, the one a user
+    /// sets on top, whichever tool's name they know, is honoured, as that tool would.
     package init(variables: [String: String]) {
         func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         directoryOverride = value("SSL_CERT_DIR")
-        fileOverride = value("SSL_CERT_FILE") ?? value("CURL_CA_BUNDLE") ?? value("REQUESTS_CA_BUNDLE")
+        for name in ["CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE"] {
+            if let file = value(name), !namedFiles.contains(where: { $0.path == file }) { namedFiles.append((name, file)) }
+        }
     }
 
-    /// What to load: a directory to search by subject hash, a file to read whole, or both.
+    package static func == (a: DefaultTrustStore, b: DefaultTrustStore) -> Bool {
+        a.directoryOverride == b.directoryOverride && a.namedFiles.map(\.path) == b.namedFiles.map(\.path)
+            && a.namedFiles.map(\.variable) == b.namedFiles.map(\.variable)
+    }
+
+    /// What to load: a directory to search by subject hash, files to read whole, or both.
     struct Locations: Equatable {
         var directory: String?
-        var file: String?
+        var files: [String]
     }
 
     /// Decides the locations: the directory (`SSL_CERT_DIR`, else the default one when it holds
-    /// hash links) and the file (`SSL_CERT_FILE`, else the default bundle). The file is skipped
-    /// when it is the system bundle and the directory is the system's hashed directory: both
-    /// hold the same certificates (Debian's update-ca-certificates writes them together), and the
-    /// directory is the one read lazily. So is an `SSL_CERT_FILE` that merely names that bundle.
+    /// hash links) and the files (those the variables name, else the default bundle). A file is
+    /// skipped when it is the system bundle and the directory is the system's hashed directory:
+    /// both hold the same certificates (Debian's update-ca-certificates writes them together),
+    /// and the directory is the one read lazily. So is a variable that merely names that bundle.
     /// - Parameters:
     ///   - isHashed: whether a directory holds c_rehash links (`hasHashLinks`).
     ///   - sameFile: whether two paths name the same file (`isSameFile`).
@@ -52,10 +63,9 @@ package struct DefaultTrustStore: Sendable, Equatable {
                    sameFile: (String, String) -> Bool) -> Locations {
         let systemDirectoryIsHashed = isHashed(defaultDirectory)
         let directory = directoryOverride ?? (systemDirectoryIsHashed ? defaultDirectory : nil)
-        let file = fileOverride ?? defaultFile
+        let files = namedFiles.isEmpty ? [defaultFile] : namedFiles.map(\.path)
         let usesSystemDirectory = systemDirectoryIsHashed && directory.map { sameFile($0, defaultDirectory) } == true
-        if usesSystemDirectory && sameFile(file, defaultFile) { return Locations(directory: directory, file: nil) }
-        return Locations(directory: directory, file: file)
+        return Locations(directory: directory, files: files.filter { !(usesSystemDirectory && sameFile($0, defaultFile)) })
     }
 
     /// The locations on this system, with OpenSSL's compiled-in defaults
@@ -66,9 +76,12 @@ package struct DefaultTrustStore: Sendable, Equatable {
                   isHashed: DefaultTrustStore.hasHashLinks, sameFile: DefaultTrustStore.isSameFile)
     }
 
+    /// OpenSSL's compiled-in CA bundle (X509_get_default_cert_file(3)).
+    package static var systemBundle: String { String(cString: X509_get_default_cert_file()) }
+
     /// Whether two paths name the same existing file or directory (same device and inode,
     /// symbolic links followed).
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
@@ -105,7 +118,7 @@ package struct DefaultTrustStore: Sendable, Equatable {
         if let directory = chosen.directory, let lookup = X509_STORE_add_lookup(store, X509_LOOKUP_hash_dir()) {
             _ = X509_LOOKUP_ctrl(lookup, X509_L_ADD_DIR, directory, Int(X509_FILETYPE_PEM), nil)
         }
-        if let file = chosen.file {
+        for file in chosen.files {
             _ = X509_STORE_load_file(store, file)
         }
         ERR_clear_error()

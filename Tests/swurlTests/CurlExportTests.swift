@@ -364,6 +364,35 @@ final class CurlExportTests: XCTestCase {
         try assertSame(["--proxy", "http://127.0.0.1:{PORT}", "http://swurl.test/via?q=1", "a=1"])
     }
 
+    /// The printed command starts with `--disable`: curl then reads no `~/.curlrc`, whose
+    /// header (or proxy, or -L) swurl never sent. A CA file named by `REQUESTS_CA_BUNDLE`,
+    /// which curl does not read, is given as `--cacert` (not a file curl reads itself).
+    func testTheCommandIgnoresCurlrcAndNamesHTTPiesCAFile() throws {
+        let capture = try CaptureServer()
+        let home = TestPaths.temporaryDirectory()
+        try "header = \"X-From-Curlrc: 1\"\n".write(toFile: home + "/.curlrc", atomically: true, encoding: .utf8)
+        let printed = try runSwurl(["--curl", capture.base + "/rc"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.text.hasPrefix("curl \\\n  --disable \\\n"), printed.text)
+        let script = home + "/command.sh"
+        try printed.stdout.write(to: URL(fileURLWithPath: script))
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = home
+        let ran = try runProcess("/bin/sh", [script], environment: env, check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        let received = String(decoding: capture.captured, as: UTF8.self)
+        XCTAssertTrue(received.hasPrefix("GET /rc "), received)
+        XCTAssertFalse(received.lowercased().contains("x-from-curlrc"), received)
+
+        let bundle = home + "/corp.pem"
+        try "".write(toFile: bundle, atomically: true, encoding: .utf8)
+        let named = try runSwurl(["--curl", "https://127.0.0.1:1/x"],
+                                 environment: ["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": "", "REQUESTS_CA_BUNDLE": bundle])
+        XCTAssertTrue(named.text.contains("  --cacert " + bundle), named.text)
+        let curls = try runSwurl(["--curl", "https://127.0.0.1:1/x"], environment: ["CURL_CA_BUNDLE": bundle])
+        XCTAssertFalse(curls.text.contains("--cacert"), "curl reads its own variable: \(curls.text)")
+    }
+
     func testDigestAuthWorksWithCurl() throws {
         let printed = try runSwurl(["--curl", "-A", "digest", "-a", "ann:secret", try HTTPBin.url("/digest-auth/auth/ann/secret")])
         let ran = try runProcess("/bin/sh", ["-c", printed.text], check: false)

@@ -184,17 +184,24 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             Case(name: "hashed dir: --cacert-add keeps it", server: \.evil, args: ["--cacert-add", "@root.pem"], status: 0, environment: env),
         ]
         for c in cases { try check(c, s) }
-        // curl's and HTTPie's variables name the file as SSL_CERT_FILE does, after it (an empty
-        // value counts as unset; this machine may set all three for every program).
+        // curl's, HTTPie's and OpenSSL's variables each name a file, all read (an empty value
+        // counts as unset; a machine may set all three for every program, and a user then sets
+        // the one of the tool they know).
         let empty = TestPaths.temporaryDirectory()
+        let root = s.pki.path("root.pem"), evil = s.pki.path("evilroot.pem")
         let named: [Case] = [
             Case(name: "CURL_CA_BUNDLE", server: \.good, args: [], status: 0,
-                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": "", "REQUESTS_CA_BUNDLE": "", "CURL_CA_BUNDLE": s.pki.path("root.pem")]),
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": "", "REQUESTS_CA_BUNDLE": "", "CURL_CA_BUNDLE": root]),
             Case(name: "REQUESTS_CA_BUNDLE", server: \.good, args: [], status: 0,
-                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "REQUESTS_CA_BUNDLE": s.pki.path("root.pem")]),
-            Case(name: "SSL_CERT_FILE first", server: \.good, args: [], status: 7, check: "chain",
-                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": s.pki.path("evilroot.pem"), "CURL_CA_BUNDLE": s.pki.path("root.pem"),
-                               "REQUESTS_CA_BUNDLE": s.pki.path("root.pem")]),
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "REQUESTS_CA_BUNDLE": root]),
+            Case(name: "CURL_CA_BUNDLE beside SSL_CERT_FILE", server: \.good, args: [], status: 0,
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": evil, "CURL_CA_BUNDLE": root, "REQUESTS_CA_BUNDLE": evil]),
+            Case(name: "REQUESTS_CA_BUNDLE beside the others", server: \.good, args: [], status: 0,
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": evil, "CURL_CA_BUNDLE": evil, "REQUESTS_CA_BUNDLE": root]),
+            Case(name: "SSL_CERT_FILE beside the others", server: \.good, args: [], status: 0,
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": root, "CURL_CA_BUNDLE": evil, "REQUESTS_CA_BUNDLE": evil]),
+            Case(name: "none names the server's CA", server: \.good, args: [], status: 7, check: "chain",
+                 environment: ["SSL_CERT_DIR": empty, "SSL_CERT_FILE": evil, "CURL_CA_BUNDLE": evil, "REQUESTS_CA_BUNDLE": evil]),
         ]
         for c in named { try check(c, s) }
     }

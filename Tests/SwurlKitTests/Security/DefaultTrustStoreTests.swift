@@ -20,21 +20,21 @@ final class DefaultTrustStoreTests: XCTestCase {
     }
 
     func testAHashedDefaultDirectoryIsUsedAloneWithoutTheBundle() {
-        XCTAssertEqual(where_(DefaultTrustStore(), hashed: true), .init(directory: dir, file: nil))
+        XCTAssertEqual(where_(DefaultTrustStore(), hashed: true), .init(directory: dir, files: []))
     }
 
     func testTheBundleIsTheFallbackWhereNoHashedDirectoryExists() {
-        XCTAssertEqual(where_(DefaultTrustStore(), hashed: false), .init(directory: nil, file: bundle))
+        XCTAssertEqual(where_(DefaultTrustStore(), hashed: false), .init(directory: nil, files: [bundle]))
     }
 
     func testSSLCertDirAndFileReplaceTheirDefaults() {
         let both = DefaultTrustStore(variables: ["SSL_CERT_DIR": "/d", "SSL_CERT_FILE": "/f.pem"])
-        XCTAssertEqual(where_(both, hashed: true), .init(directory: "/d", file: "/f.pem"))
+        XCTAssertEqual(where_(both, hashed: true), .init(directory: "/d", files: ["/f.pem"]))
         let fileOnly = DefaultTrustStore(variables: ["SSL_CERT_FILE": "/f.pem", "SSL_CERT_DIR": ""])
-        XCTAssertEqual(where_(fileOnly, hashed: true), .init(directory: dir, file: "/f.pem"))
-        XCTAssertEqual(where_(fileOnly, hashed: false), .init(directory: nil, file: "/f.pem"))
+        XCTAssertEqual(where_(fileOnly, hashed: true), .init(directory: dir, files: ["/f.pem"]))
+        XCTAssertEqual(where_(fileOnly, hashed: false), .init(directory: nil, files: ["/f.pem"]))
         let dirOnly = DefaultTrustStore(variables: ["SSL_CERT_DIR": "/d"])
-        XCTAssertEqual(where_(dirOnly, hashed: true), .init(directory: "/d", file: bundle),
+        XCTAssertEqual(where_(dirOnly, hashed: true), .init(directory: "/d", files: [bundle]),
                        "another directory does not stand in for the system bundle")
     }
 
@@ -42,10 +42,23 @@ final class DefaultTrustStoreTests: XCTestCase {
     /// ca-certificates.crt): that still takes the lazy directory, not the bundle.
     func testVariablesNamingTheSystemLocationsKeepTheLazyDirectory() {
         let system = DefaultTrustStore(variables: ["SSL_CERT_DIR": "/usr/lib/ssl/certs", "SSL_CERT_FILE": "/usr/lib/ssl/cert.pem"])
-        XCTAssertEqual(where_(system, hashed: true), .init(directory: "/usr/lib/ssl/certs", file: nil))
-        XCTAssertEqual(where_(system, hashed: false), .init(directory: "/usr/lib/ssl/certs", file: "/usr/lib/ssl/cert.pem"))
+        XCTAssertEqual(where_(system, hashed: true), .init(directory: "/usr/lib/ssl/certs", files: []))
+        XCTAssertEqual(where_(system, hashed: false), .init(directory: "/usr/lib/ssl/certs", files: ["/usr/lib/ssl/cert.pem"]))
         let fileOnly = DefaultTrustStore(variables: ["SSL_CERT_FILE": "/usr/lib/ssl/cert.pem"])
-        XCTAssertEqual(where_(fileOnly, hashed: true), .init(directory: dir, file: nil))
+        XCTAssertEqual(where_(fileOnly, hashed: true), .init(directory: dir, files: []))
+    }
+
+    /// curl's, HTTPie's and OpenSSL's variables each name a file, read together (each path
+    /// once): a user's own on top of a machine's exported system bundle is honoured whichever
+    /// name it has; the system bundle beside the system directory is still skipped.
+    func testEveryToolsVariableNamesAFile() {
+        let all = DefaultTrustStore(variables: ["SSL_CERT_FILE": "/usr/lib/ssl/cert.pem", "CURL_CA_BUNDLE": bundle,
+                                                "REQUESTS_CA_BUNDLE": "/corp.pem"])
+        XCTAssertEqual(all.namedFiles.map(\.variable), ["CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE"])
+        XCTAssertEqual(where_(all, hashed: true), .init(directory: dir, files: ["/corp.pem"]))
+        let same = DefaultTrustStore(variables: ["SSL_CERT_FILE": "/a.pem", "CURL_CA_BUNDLE": "/a.pem", "REQUESTS_CA_BUNDLE": ""])
+        XCTAssertEqual(same.namedFiles.map(\.variable), ["CURL_CA_BUNDLE"])
+        XCTAssertEqual(where_(same, hashed: false), .init(directory: nil, files: ["/a.pem"]))
     }
 
     func testSameFileFollowsLinks() throws {
