@@ -364,6 +364,7 @@ package final class Transfer: EasyTransferHandler {
 
         let method = request.method
         if let body = request.body {
+            try body.checkFileSizes()
             bodyReader = body.makeReader()
             try easy.set(.post(true))
             let chunked = request.isChunked

@@ -340,6 +340,14 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                                                    hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                     }
                 }
+                // Without validators the size is what tells versions apart: a retry's range of
+                // a file of another size than the attempt before it announced is the rest of
+                // another version (curl starts over; swurl keeps the bytes and says so).
+                if validator == nil, let earlier = expectedSize, let total = range.total, total != earlier {
+                    resumeRefused = true
+                    throw SwurlError.transport("the file changed on the server between attempts: it was \(earlier) bytes, the rest sent now is of one of \(total) bytes",
+                                               hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
+                }
                 append = true
                 // Without a total (`/*`), the file ends where this range does.
                 expectedSize = range.total ?? range.end + 1

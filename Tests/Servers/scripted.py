@@ -54,7 +54,11 @@ class Handler(BaseHTTPRequestHandler):
         u = urllib.parse.urlsplit(self.path)
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(u.query).items()}
         if u.path == '/file':
-            data = file_bytes(int(q.get('size', '1000')), int(q.get('seed', '1')))
+            size = int(q.get('size', '1000'))
+            # `later=N`: once the cut happened (for key X), the file is another version of N bytes.
+            if 'later' in q and counters.get('cut-' + q.get('key', ''), 0) > 0:
+                size = int(q['later'])
+            data = file_bytes(size, int(q.get('seed', '1')))
             headers = [('Content-Type', 'application/octet-stream'), ('Accept-Ranges', 'bytes')]
             if 'name' in q:
                 headers.append(('Content-Disposition', 'attachment; filename="%s"' % q['name']))
@@ -83,6 +87,9 @@ class Handler(BaseHTTPRequestHandler):
         if u.path == '/flaky':
             n = once('flaky-' + q.get('key', ''))
             if n < int(q.get('fails', '2')):
+                if 'grow' in q:
+                    # The file the client sends grows between its attempts.
+                    with open(q['grow'], 'ab') as f: f.write(b' and more')
                 headers = [('Retry-After', q['ra'])] if 'ra' in q else []
                 return self.send(int(q.get('status', '503')), b'try later', headers)
             return self.send(200, b'ok', [('Content-Type', 'text/plain')])

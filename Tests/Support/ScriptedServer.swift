@@ -6,9 +6,11 @@ import Foundation
 ///
 /// - `/file?size=N&seed=S` deterministic bytes, honouring `Range: bytes=A-`; `ignore_range=1`
 ///   answers 200 anyway; `cut=K&key=X` sends the full Content-Length but only K bytes and drops
-///   the connection (the first time for key X only); `name=F` adds a Content-Disposition,
+///   the connection (the first time for key X only; `later=N`: after it the file has N bytes, another
+///   version without validators); `name=F` adds a Content-Disposition,
 ///   `etag=E` an ETag (If-Range is not looked at).
-/// - `/flaky?key=X&fails=N&status=503&ra=SECONDS` fails N times (per key), then answers `ok`.
+/// - `/flaky?key=X&fails=N&status=503&ra=SECONDS` fails N times (per key), then answers `ok`;
+///   `grow=PATH` appends to the file PATH with each failure.
 /// - `/redirect?to=URL&code=301&body=TEXT&cookie=SET-COOKIE` redirects; `/echo` answers `ok`; `/slow?size=N` drips bytes.
 /// - A proxy request (absolute URL in the request line) is answered `proxied` and logged.
 ///

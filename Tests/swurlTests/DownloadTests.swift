@@ -413,6 +413,20 @@ final class DownloadTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("retrying"), r.stderr)
     }
 
+    /// Without validators, a retry's range of a file of another size than the first attempt
+    /// announced is the rest of another version: refused, the bytes of the first kept in the
+    /// .part, never joined to the other's into a file saved as complete.
+    func testARetryNeverJoinsTwoVersionsOfAFileWithoutValidators() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", "-o", "v.bin", "--retry", "2", "--retry-delay", "0.05",
+                              server.url("/file?size=100000&seed=3&cut=30000&key=v&later=200000")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("changed on the server between attempts"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/v.bin"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/v.bin.part")), ScriptedServer.fileBytes(size: 100_000, seed: 3).prefix(30_000))
+    }
+
     func testAPipeOrDeviceAsOutputIsWrittenInPlaceNeverReplaced() throws {
         for extra in [["-d"], []] {
             let dir = TestPaths.temporaryDirectory()

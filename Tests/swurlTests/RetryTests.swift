@@ -32,6 +32,22 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(server.requests().filter { $0["method"] as? String == "POST" }.last?["body_len"] as? Int, 9)
     }
 
+    /// A body file that grew between attempts is not sent as the first bytes of its new
+    /// content under the old length: the retry stops with exit 66, naming the file (and the
+    /// server never gets a second body).
+    func testABodyFileThatChangedBetweenAttemptsIsNotSentAsAPiece() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let file = dir + "/grow.txt"
+        try "short\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["--retry", "2", "--retry-delay", "0.05", "PUT",
+                              server.url("/flaky?key=g&fails=1&grow=" + file.urlQueryEscaped), "@" + file])
+        XCTAssertEqual(r.status, 66, r.stderr)
+        XCTAssertTrue(r.stderr.contains("'\(file)' changed since its length was measured (6 bytes then, 15 now)"), r.stderr)
+        let puts = server.requests().filter { $0["method"] as? String == "PUT" }
+        XCTAssertEqual(puts.map { $0["body_len"] as? Int }, [6], "\(puts)")
+    }
+
     func testRetryAfterIsHonoured() throws {
         let server = try ScriptedServer()
         let start = Date()
