@@ -241,19 +241,9 @@ final class ReplHistory {
 
     init(path: String?) {
         sw_rl_stifle_history(Int32(ReplHistory.limit))
-        guard let path, ReplHistory.makeDirectories(of: path) else { self.path = nil; return }
+        guard let path, let slash = path.lastIndex(of: "/"), PrivateDirectory.make(String(path[..<slash])) == nil else { self.path = nil; return }
         self.path = path
         for line in ReplHistory.lines(at: path) { ReplHistory.addToMemory(line) }
-    }
-
-    /// Creates the missing directories of `path`, each 0700.
-    private static func makeDirectories(of path: String) -> Bool {
-        var dir = ""
-        for component in path.split(separator: "/").dropLast() {
-            dir += "/" + component
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        return true
     }
 
     /// The file's lines (through the user's own links); none when it is missing, not a regular

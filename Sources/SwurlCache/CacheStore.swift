@@ -32,21 +32,13 @@ package final class CacheStore {
 
     private static func makeDirectory(_ path: String) throws(SwurlError) {
         var st = stat()
-        if stat(ArgumentBytes.path(path), &st) == 0 {
-            guard st.st_mode & S_IFMT == S_IFDIR else { throw .output("the cache directory '\(TerminalSanitizer.clean(path))' is not a directory") }
-            return
-        }
+        let existed = stat(ArgumentBytes.path(path), &st) == 0
         // Parents as mkdir -p would make them (0700 too: ~/.cache should not be open either).
-        var prefix = ""
-        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
-            prefix += (prefix.isEmpty && path.hasPrefix("/") ? "" : (prefix.isEmpty ? "" : "/")) + part
-            if prefix.isEmpty { prefix = "/"; continue }
-            if prefix == "/" { continue }
-            if mkdir(ArgumentBytes.path(prefix), 0o700) != 0 && errno != EEXIST {
-                throw .output("cannot create the cache directory '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(errno))")
-            }
+        if let failure = PrivateDirectory.make(path) {
+            if failure == ENOTDIR && existed { throw .output("the cache directory '\(TerminalSanitizer.clean(path))' is not a directory") }
+            throw .output("cannot create the cache directory '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(failure))")
         }
-        chmod(ArgumentBytes.path(path), 0o700)
+        if !existed { chmod(ArgumentBytes.path(path), 0o700) }
     }
 
     func path(_ name: String) -> String { directory + "/" + name }

@@ -384,13 +384,8 @@ package struct SessionStore: Sendable {
 
     /// Creates the missing directories of `directory`, each 0700 from the start.
     static func makeDirectories(_ directory: String) throws(SwurlError) {
-        var st = stat()
-        if stat(ArgumentBytes.path(directory), &st) == 0 { return }
-        if let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
-            try makeDirectories(String(directory[..<slash]))
-        }
-        if mkdir(ArgumentBytes.path(directory), 0o700) != 0 && errno != EEXIST {
-            throw .output("the session was not saved: cannot create the directory \(TerminalSanitizer.clean(directory)): \(String(cString: strerror(errno)))")
+        if let failure = PrivateDirectory.make(directory) {
+            throw .output("the session was not saved: cannot create the directory \(TerminalSanitizer.clean(directory)): \(systemErrorMessage(failure))")
         }
     }
 }

@@ -225,7 +225,7 @@ package final class Transfer: EasyTransferHandler {
         }
         if !rc.succeeded {
             let error = rc.error
-            throw verifier?.explain(rc, error) ?? error
+            throw verifier?.explain(rc, error, answered: firstLineAt != nil) ?? error
         }
         // A status line and maybe some fields, then the end of the connection: libcurl calls that
         // a success, with no head and no body (a 500 would pass --check-status as nothing).

@@ -51,13 +51,13 @@ extension EasyHandle {
 
 extension HandshakeVerifier {
     /// Adds what the TLS settings tell about a libcurl failure: a client certificate that does
-    /// not load, or a server that hung up after the handshake (typically: it wants a client
-    /// certificate).
-    func explain(_ result: CurlResult, _ error: SwurlError) -> SwurlError {
+    /// not load, or a server that hung up after the handshake before answering (typically: it
+    /// wants a client certificate; not once a response began: `answered`).
+    func explain(_ result: CurlResult, _ error: SwurlError, answered: Bool = false) -> SwurlError {
         if result.clientCertificateProblem {
             return .inputFile(error.message, hint: "check --cert, --key and --key-password (PEM; the key must belong to the certificate)")
         }
-        if result.connectionEnded && policy.clientCertificate == nil && verifications > 0 {
+        if result.connectionEnded && policy.clientCertificate == nil && verifications > 0 && !answered {
             return .transport(error.message, hint: "the server ended the TLS connection; if it requires a client certificate, give --cert FILE --key FILE")
         }
         return error

@@ -2,18 +2,20 @@
 """A TLS server that logs, per connection, whether the handshake completed and how many
 application bytes arrived (Tests/Support/TLSTestServer.swift).
 
-Usage: tls.py PORT CHAIN KEY LOG [CLIENT_CA [REDIRECT [MAX_TLS [garbage]]]]
+Usage: tls.py PORT CHAIN KEY LOG [CLIENT_CA [REDIRECT [MAX_TLS [garbage|reset]]]]
 PORT 0 picks a free port; the port listened on is printed on the first line.
 (an optional argument given as '' is not used)
 
 CHAIN is the PEM the server sends (leaf first), KEY its key. LOG gets one line per connection:
 `ok|failed BYTES ERROR`. CLIENT_CA requires a client certificate under that CA; REDIRECT answers
 every request but one for its own path with a 302 to that URL (a path alone: on this server); MAX_TLS 1.2 caps the version;
-`garbage` answers with plain bytes that are not a TLS record. Otherwise the answer is 200 ok.
+`garbage` answers with plain bytes that are not a TLS record; `reset` sends a 200's head and 1000
+of its 100000 bytes, then resets the connection. Otherwise the answer is 200 ok.
 """
 import os, socket, ssl, sys
 args = sys.argv[1:] + [''] * (8 - len(sys.argv[1:]))
 garbage = args[7] == 'garbage'
+reset = args[7] == 'reset'
 port, chain, key, log, client_ca, redirect, max_tls = int(args[0]), args[1], args[2], args[3], args[4], args[5], args[6]
 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 ctx.load_cert_chain(chain, key)
@@ -81,6 +83,15 @@ while True:
     if data and garbage:
         try:
             os.write(c.fileno(), b'HTTP/1.1 200 OK\r\n\x00\xff garbage, not a TLS record\r\n' * 64)
+        except Exception:
+            pass
+        c.close(); continue
+    if data and reset:
+        try:
+            c.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n' + b'x' * 1000)
+            import struct, time
+            time.sleep(0.1)
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
         except Exception:
             pass
         c.close(); continue

@@ -27,14 +27,15 @@ package final class TLSTestServer: @unchecked Sendable {
     ///   - maxTLS: "1.2" to cap the server at TLS 1.2; "1.1" for a legacy server speaking TLS 1.1 alone
     ///     (an RSA certificate then: TLS 1.1 signs with SHA-1 and MD5).
     ///   - garbageAfterHandshake: answer the request with plain bytes that are not a TLS record.
+    ///   - resetMidBody: answer with a 200's head and 1000 of its 100000 bytes, then reset.
     package init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
-                garbageAfterHandshake: Bool = false, port: Int? = nil) throws {
+                garbageAfterHandshake: Bool = false, resetMidBody: Bool = false, port: Int? = nil) throws {
         connectionLog = TestPaths.temporaryDirectory() + "/connections.log"
         _ = FileManager.default.createFile(atPath: connectionLog, contents: nil)
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
                                    arguments: [TestPaths.server("tls.py"), "{PORT}", chain, key, connectionLog,
                                                clientCA ?? "", redirect ?? "", maxTLS ?? "",
-                                               garbageAfterHandshake ? "garbage" : ""], port: port)
+                                               garbageAfterHandshake ? "garbage" : resetMidBody ? "reset" : ""], port: port)
     }
 
     deinit { server.stop() }

@@ -550,6 +550,17 @@ final class HostileServerTests: XCTestCase {
         XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
     }
 
+    /// A TLS connection reset after the response began is no sign of a missing client
+    /// certificate: no such hint (it sent the user to --cert for a server that broke mid-body).
+    func testATLSResetMidBodyDoesNotBlameAClientCertificate() throws {
+        let pki = try CertificateFactory.shared()
+        let tls = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), resetMidBody: true)
+        let r = try run(["--cacert", pki.path("root.pem"), "-o", TestPaths.temporaryDirectory() + "/out", tls.url])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("error:"), r.err)
+        XCTAssertFalse(r.err.contains("client certificate"), r.err)
+    }
+
     /// A reason phrase or Content-Type a message quotes is cut (20,000 ESC bytes made each retry
     /// notice and the warning some 80 KB), its length said.
     func testMessagesQuoteALongReasonPhraseCut() throws {

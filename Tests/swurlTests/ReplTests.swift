@@ -467,6 +467,30 @@ final class ReplTests: XCTestCase {
         }
     }
 
+    /// A relative HOME is relative to the working directory, as sessions and the cache read it
+    /// (and curl and HTTPie): the history's directories were made from `/` (`/NAME/.local/…` as
+    /// root) and the history silently lost.
+    func testARelativeHomeKeepsTheHistoryUnderTheWorkingDirectory() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let name = "relhome-" + UUID().uuidString
+        defer {
+            try? FileManager.default.removeItem(atPath: dir)
+            try? FileManager.default.removeItem(atPath: "/" + name)
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = name
+        env["XDG_STATE_HOME"] = nil
+        // The driver's state directory is given relative too, which XDG says to ignore.
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.historyDriver, TestPaths.binary, "relative", "cd /one"],
+                                 directory: dir, environment: env, check: false)
+        XCTAssertEqual(out.status, 0, String(decoding: out.stdout, as: UTF8.self) + out.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/" + name), "made under /")
+        let history = dir + "/" + name + "/.local/state/swurl/history"
+        XCTAssertEqual(try String(contentsOfFile: history, encoding: .utf8), "cd /one\n")
+        let mode = (try FileManager.default.attributesOfItem(atPath: dir + "/" + name + "/.local/state/swurl")[.posixPermissions] as? NSNumber)?.intValue
+        XCTAssertEqual(mode, 0o700)
+    }
+
     /// Lines pasted at once (readline's bracketed paste hands them over as one buffer) run one
     /// after the other and are remembered one by one, as typed.
     func testPastedLinesRunOneByOne() throws {
