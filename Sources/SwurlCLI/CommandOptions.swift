@@ -251,9 +251,11 @@ package struct CommandOptions {
             throw .usage("--session and --session-read-only cannot be combined", hint: "use one of them")
         }
         // -v shows every hop of a followed chain, as HTTPie's -v and curl's -v do: the first
-        // request beside the last response read as if that request got that answer. (A
+        // request beside the last response read as if that request got that answer. So does
+        // any selection that shows the request (`-p Hh`, `-p HBhb`, which -v stands for). (A
         // download shows the request and the final head on stderr: --all is not its.)
-        if verbose && transfer.followRedirects && !download { showAllHops = true }
+        let showsRequest = selection.map { $0.requestHeaders || $0.requestBody } ?? false
+        if (verbose || showsRequest) && transfer.followRedirects && !download { showAllHops = true }
         if showAllHops && !transfer.followRedirects {
             throw .usage("--all shows the responses of followed redirects", hint: "add -F to follow them")
         }

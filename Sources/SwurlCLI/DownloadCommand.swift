@@ -60,6 +60,8 @@ enum DownloadCommand: SwurlCommand {
         Swurl.noteUnused([(options.decoding.sortKeys, "--sort-keys"), (options.decoding.dropNulls, "--drop-nulls"),
                           (options.decoding.plistAsJSON, "--plist-as json"), (options.decoding.stream, "--stream")],
                          verb: ("shapes", "shape"), "a body shown, not a download: the file gets the body as received", options, environment)
+        Swurl.noteUnused([(options.showAllHops, "--all")], verb: ("shows", "show"),
+                         "the hops of a response shown, not of a download: -v shows the download's request and final head", options, environment)
         // Heads go to stderr, and only when asked for (-v, -h, --print): stdout stays free.
         var headPrinter: Printer?
         if var selection = options.selection ?? (options.verbose ? PrintSelection(requestHeaders: true, responseHeaders: true) : nil) {

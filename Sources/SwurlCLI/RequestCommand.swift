@@ -52,6 +52,12 @@ enum RequestCommand: SwurlCommand {
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
         transferOptions.captureRequest = selection.printsRequest
+        // A JSON body is read whole for these before it is shown: -S cannot show it as it comes
+        // (an endless stream of JSON lines would show nothing), which is said, not left silent.
+        if options.decoding.stream && selection.responseBody && !options.offline {
+            Swurl.noteUnused([(options.decoding.sortKeys, "--sort-keys"), (options.decoding.dropNulls, "--drop-nulls")], verb: ("holds", "hold"),
+                             "a JSON body whole before showing it: with --stream such a body shows when the response ends", options, environment)
+        }
         // Formatting a large body into a pipe or file: write on a second thread meanwhile
         // (not with --stream, whose chunks must go out as they come).
         let background = style.format && !terminal && !options.decoding.stream ? BackgroundWriter(target: sink) : nil

@@ -210,6 +210,17 @@ private extension Data {
 
 /// An event stream is shown as each event arrives, also when formatting is on.
 final class EventStreamTests: XCTestCase {
+    /// --sort-keys and --drop-nulls read a JSON body whole: with -S that is said (an endless
+    /// JSON-lines stream showed nothing, silently); without -S, or without them, nothing is.
+    func testStreamWithSortKeysSaysTheBodyIsHeldWhole() throws {
+        let url = try HTTPBin.url("/json")
+        let held = try runSwurl(["-S", "--sort-keys", url])
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertTrue(held.stderr.contains("swurl: note: --sort-keys holds a JSON body whole before showing it: with --stream such a body shows when the response ends"), held.stderr)
+        XCTAssertFalse(try runSwurl(["--sort-keys", url]).stderr.contains("note:"))
+        XCTAssertFalse(try runSwurl(["-S", url]).stderr.contains("note:"))
+    }
+
     func testOneEventFollowedBySilenceIsShown() throws {
         let script = """
         import socket, sys, time

@@ -57,6 +57,10 @@ final class DownloadTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("swurl: note: --sort-keys and --drop-nulls shape a body shown, not a download: the file gets the body as received"), r.stderr)
         let served = try runSwurl([try HTTPBin.url("/json")])
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/j.json")), served.stdout)
+        // --all shows a shown response's hops; a download's are not shown (-v shows its head).
+        let all = try runSwurl(["-d", "-o", "a.json", "-F", "--all", try HTTPBin.url("/redirect-to?url=/json")], directory: dir)
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stderr.contains("swurl: note: --all shows the hops of a response shown, not of a download"), all.stderr)
         let quiet = try runSwurl(["-d", "-q", "-o", "k.json", "--stream", try HTTPBin.url("/json")], directory: dir)
         XCTAssertEqual(quiet.status, 0, quiet.stderr)
         XCTAssertFalse(quiet.stderr.contains("note:"), quiet.stderr)

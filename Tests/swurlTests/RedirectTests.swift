@@ -116,7 +116,8 @@ final class RedirectTests: XCTestCase {
     }
 
     /// -v with -F shows every hop, as HTTPie's -v and curl's -v do: it printed the first request
-    /// (a POST with its body) above the last response (the GET's 200), as if one answered the other.
+    /// (a POST with its body) above the last response (the GET's 200), as if one answered the
+    /// other; `-p Hh` and `-p HBhb` did so still.
     func testVerboseFollowPrintsEveryHop() throws {
         let r = try runSwurl(["-v", "-F", "POST", try HTTPBin.url("/redirect-to"), "url==/anything", "a=1"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -124,6 +125,15 @@ final class RedirectTests: XCTestCase {
         let lines = r.text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         XCTAssertEqual(lines.filter { $0.hasPrefix("HTTP/1.1 ") }.map { String($0.prefix(12)) }, ["HTTP/1.1 302", "HTTP/1.1 200"], r.text)
         XCTAssertEqual(lines.filter { $0.hasPrefix("POST ") || $0.hasPrefix("GET ") }, ["POST /redirect-to?url=/anything HTTP/1.1", "GET /anything HTTP/1.1"], r.text)
+        // So does any selection that shows the request (-p Hh, -p HBhb: what -v stands for).
+        for letters in ["Hh", "HBhb", "H"] {
+            let p = try runSwurl(["-p", letters, "-F", "POST", try HTTPBin.url("/redirect-to"), "url==/anything", "a=1"])
+            XCTAssertEqual(p.status, 0, p.stderr)
+            let shown = p.text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+            XCTAssertEqual(shown.filter { $0.hasPrefix("POST ") || $0.hasPrefix("GET ") }, ["POST /redirect-to?url=/anything HTTP/1.1", "GET /anything HTTP/1.1"], letters + ": " + p.text)
+            XCTAssertEqual(shown.filter { $0.hasPrefix("HTTP/1.1 ") }.map { String($0.prefix(12)) },
+                           letters.contains("h") ? ["HTTP/1.1 302", "HTTP/1.1 200"] : [], letters + ": " + p.text)
+        }
         // Without -F there is one hop, and -v is accepted without --all's "add -F".
         let one = try runSwurl(["-v", try HTTPBin.url("/redirect/1")])
         XCTAssertEqual(one.status, 0, one.stderr)
