@@ -157,13 +157,22 @@ struct CurlCommandExport {
             // the first hop, and swurl takes no other host's entry after a redirect; curl with
             // --netrc-optional would.
             let userInfo = (try? Exchange.userInfo(of: request.url)) ?? nil
-            if let netrc = transfer.netrc, userInfo?.password == nil, !request.headers.contains("Authorization") {
+            // A user in the URL with no entry of that login for the host: swurl sends the user
+            // with an empty password; curl 7.88 with --netrc would take the host's (or the
+            // `default`) entry's password of another login.
+            let host = (try? Origin(url: request.url))?.host ?? ""
+            let userHasNoEntry = userInfo.map { transfer.netrc?.credentials(forHost: host, allowDefault: true, user: $0.user) == nil } ?? false
+            if let netrc = transfer.netrc, userInfo?.password == nil, !request.headers.contains("Authorization"), !userHasNoEntry {
                 add("--netrc-optional")
                 // curl 7.88 reads ~/.netrc whatever $NETRC says: the file swurl read is named.
                 if let file = netrc.namedFile { add("--netrc-file", file) }
                 if userInfo != nil, transfer.followRedirects {
                     warnings.append("follow redirects only to this host: after a redirect to another host curl sends that host's netrc "
                                     + "password, swurl none (the URL names a user)")
+                } else if netrc.fallback != nil, transfer.followRedirects {
+                    // CVE-2025-0167: curl 7.88 sends the `default` entry to a redirect's host.
+                    warnings.append("keep netrc's default login to the first host: after a redirect to a host without a machine entry "
+                                    + "curl 7.88 sends the default login and password there, swurl none")
                 }
             }
         }

@@ -103,11 +103,13 @@ package enum Option: String, CaseIterable, Sendable, Hashable {
 
 extension Option {
     /// A value of this option as messages and the REPL's `env` show it, secrets masked
-    /// (`Redactor`): `--auth` keeps a user name (a token, or with `bearer` any value, is masked
-    /// whole), `--key-password` is masked, a URL's password is masked in any other value.
+    /// (`Redactor`): `--auth` keeps a user name (with `bearer`, for a token or where the kind is
+    /// not known, any value is masked whole), `--key-password` is masked, a URL's password is
+    /// masked in any other value.
     func shown(_ value: String, bearer: Bool = true) -> String {
         switch self {
-        case .auth: return Redactor.credentials(value, whole: bearer)
+        // A token is masked whole, a ':' in it too (`abc.SECRET:tail` kept its first part).
+        case .auth: return bearer ? Redactor.mask : Redactor.credentials(value, whole: false)
         case .keyPassword: return Redactor.mask
         // A proxy URL's user name given alone is a token (`http://ghp_x@host`), as the prompt
         // masks a base URL's; other values (`--session team@prod`, a file name) are shown.

@@ -345,10 +345,10 @@ final class ReplContext {
             positionals = positionals.dropFirst()
         }
         var target: String?
-        // `https:/h/x` (a slash short) read as a header `https` would go to the base, with the
-        // default credentials: refused as the one-shot request refuses it.
-        // (Only `scheme:/x`: `http:=1`, `https:@file` or `http:value` are items, as on any line.)
-        if let t = positionals.first, URLBuilder.isOneSlashShort(t) { try URLBuilder.refuseMissingSlashes(t, given: t) }
+        // `https:/h/x` or `https:h.example/x` (slashes short) read as a header `https` would go
+        // to the base, with the default credentials: refused as the one-shot request refuses it.
+        // (`http:=1`, `https:@file` or `http:value` are items, as on any line.)
+        if let t = positionals.first, URLBuilder.isSlashesShort(t) { try URLBuilder.refuseMissingSlashes(t, given: t) }
         if let t = positionals.first, !ReplContext.isItem(t) {
             target = t
             positionals = positionals.dropFirst()

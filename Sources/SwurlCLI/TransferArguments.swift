@@ -38,7 +38,11 @@ extension CommandOptions {
             }
             transfer.retry.maxRetries = n
         }
-        if let v = args.value(.retryDelay) { transfer.retry.baseDelay = try CommandOptions.seconds(v, "retry-delay", allowZero: true) }
+        if let v = args.value(.retryDelay) {
+            transfer.retry.baseDelay = try CommandOptions.seconds(v, "retry-delay", allowZero: true)
+            // The backoff's cap (120 s) never cuts the wait the user asked for.
+            transfer.retry.maxDelay = max(transfer.retry.maxDelay, transfer.retry.baseDelay)
+        }
         if let v = args.value(.retryMaxTime) { transfer.retry.maxTime = try CommandOptions.seconds(v, "retry-max-time") }
         transfer.retry.allMethods = args.has(.retryAllMethods)
 

@@ -54,6 +54,22 @@ package enum URLBuilder {
             && word.count > word.prefix { $0 != "/" }.count + 1
     }
 
+    /// `https:api.example.org/x` (both slashes short), as a REPL line's first word: what follows
+    /// the colon is a host (dotted, `localhost`, an IPv6 literal), so it is no header `https`
+    /// whose value it would be, sent to the base with the default credentials. (`http:value`,
+    /// `https:1`, `http:=1`, `http:@file` stay items.)
+    static func isSlashesShort(_ word: String) -> Bool {
+        if isOneSlashShort(word) { return true }
+        guard URLText.schemeOf(word) == nil else { return false }
+        let lower = word.prefix(6).lowercased()
+        guard let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }) else { return false }
+        let authority = word.dropFirst(scheme.count + 1).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if authority.hasPrefix("[") { return true }
+        let host = authority.prefix { $0 != ":" }
+        let hostLike = !host.isEmpty && host.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
+        return hostLike && (host.contains(".") && !host.allSatisfy { $0.isASCIIDigit || $0 == "." } || host.lowercased() == "localhost")
+    }
+
     /// `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http` (or, on a REPL
     /// line, be read as a header `https` to the base): refused with the URL meant. `http:8080/x`
     /// is the host `http` on port 8080 (as curl reads it).

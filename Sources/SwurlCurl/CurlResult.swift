@@ -92,6 +92,11 @@ package struct CurlResult: Sendable {
             // A request's transfer words its own timeouts (`Transfer.end`); here: a handshake
             // (`certs`, `reach`) that timed out is a timeout (2), not a transport failure (1).
             return .timedOut(message)
+        case CURLE_SEND_FAIL_REWIND:
+            // A second round in one transfer (a Digest challenge again, a stale nonce) wants the
+            // body from its start, and a stream (stdin, a pipe) cannot go back.
+            return .inputFile("the server asked for the request again (a second authentication round), and its body, read from stdin or a pipe, cannot be sent twice",
+                              hint: "save the body to a file and send it as @FILE")
         case CURLE_URL_MALFORMAT:
             // swurl follows redirects itself and checks every URL before handing it over: what
             // libcurl still refuses is most likely the host name.

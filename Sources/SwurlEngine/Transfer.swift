@@ -78,6 +78,10 @@ package final class Transfer: EasyTransferHandler {
     private var lastActivity: Double = 0
     /// Whether a header line arrived since the progress callback last looked.
     private var headerArrived = false
+    /// Whether a callback stamped `lastActivity` as it happened since the progress callback last
+    /// looked (a body chunk, a body read, a head's end): then that stamp is the latest activity,
+    /// and the progress callback, which runs up to a second later outside a batch, leaves it.
+    private var stamped = false
     private var lastCounts: (Int64, Int64) = (0, 0)
     /// With a body: when libcurl first asked for its bytes, and when the first response line
     /// came after that (`measuredTiming` takes the first byte's time from them).
@@ -151,8 +155,8 @@ package final class Transfer: EasyTransferHandler {
     static func proxyDown(_ settings: ProxySettings, url: String, message: String) -> String? {
         guard let proxy = settings.proxy(forURL: url) else { return nil }
         // The message names the address it tried: the proxy's host and port, not the server's.
-        guard let origin = try? Origin(url: ProxySettings.absolute(proxy)),
-              message.lowercased().containsText("to \(origin.host) port \(origin.port) ") else { return nil }
+        guard let endpoint = ProxySettings.endpoint(proxy),
+              message.lowercased().containsText("to \(endpoint.host.lowercased()) port \(endpoint.port) ") else { return nil }
         return "that is \(settings.named(proxy, forURL: url)); is it running? --proxy '' connects directly"
     }
 
@@ -200,7 +204,9 @@ package final class Transfer: EasyTransferHandler {
             // libcurl's connect timeout (--timeout sets both; under load either may win).
             // (A reused connection has no connect time either, but its request went out.)
             if easy.seconds(.connect) == 0 && easy.requestHeadBytes == 0 && options.unixSocket == nil {
-                throw .timedOut("timed out after \(Transfer.seconds(limit)) connecting: the connection was not made")
+                // libcurl 7.88 counts no connect time while a TLS handshake is still going.
+                let tls = request.url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8)
+                throw .timedOut("timed out after \(Transfer.seconds(limit)) connecting: the connection\(tls ? " or its TLS handshake" : "") was not made")
             }
             throw .timedOut("timed out after \(Transfer.seconds(limit)) without data" + why)
         }
@@ -539,6 +545,7 @@ package final class Transfer: EasyTransferHandler {
                 bodyBytesRead += Int64(n)
                 sendLimiter?.account(n)
                 lastActivity = Transfer.now()
+                stamped = true
             }
             return n
         } catch {
@@ -567,6 +574,7 @@ package final class Transfer: EasyTransferHandler {
             }
             receiveLimiter?.account(bytes.count)
             lastActivity = Transfer.now()
+            stamped = true
             return bytes.count
         } catch let e as SwurlError {
             fail(e)
@@ -605,6 +613,10 @@ package final class Transfer: EasyTransferHandler {
         }
         if end == 0 {
             headOpen = false
+            // The stall check counts from the head's end, now, not from when the progress
+            // callback next runs (up to a second later outside a batch): `stamped`.
+            lastActivity = Transfer.now()
+            stamped = true
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
                 passThroughUnknownEncoding(head)
@@ -715,12 +727,20 @@ package final class Transfer: EasyTransferHandler {
         if (down, up) != lastCounts || headerArrived {
             lastCounts = (down, up)
             headerArrived = false
-            lastActivity = now
-        } else if let t = options.timeout, now - lastActivity > t {
+            if !stamped { lastActivity = now }
+            stamped = false
+        } else if let t = options.timeout, now - lastActivity > t, !connectingUnderItsOwnLimit {
             timedOut = true
             return false
         }
         return true
+    }
+
+    /// Whether the connection is still being made (TCP, a proxy's tunnel, TLS: nothing ready to
+    /// send yet) under a --connect-timeout of its own, which libcurl enforces: --timeout's stall
+    /// check waits for the connection (a longer --connect-timeout was cut to --timeout).
+    private var connectingUnderItsOwnLimit: Bool {
+        options.connectTimeout != nil && firstLineAt == nil && easy.seconds(.preTransfer) == 0
     }
 
     package func easyDebug(_ kind: EasyDebugKind, _ bytes: UnsafeRawBufferPointer) {

@@ -162,6 +162,24 @@ final class AuthTests: XCTestCase {
         let user = try runSwurl(["--curl", "-F", "http://first@127.0.0.1:\(port)" + target], environment: ["NETRC": path])
         XCTAssertTrue(user.text.contains("--netrc-optional"), user.text)
         XCTAssertTrue(user.stderr.contains("after a redirect to another host curl sends that host's netrc password, swurl none"), user.stderr)
+        // A user netrc has no entry of for the host: swurl sends it with an empty password;
+        // curl 7.88 with --netrc-optional sent another login's (the printed command, run).
+        for file in ["machine 127.0.0.1 login w password wp\n", "default login d password dp\n"] {
+            let other = try netrc(file)
+            let url = "http://x@127.0.0.1:\(port)/headers"
+            let printed = try runSwurl(["--curl", url], environment: ["NETRC": other])
+            XCTAssertFalse(printed.text.contains("--netrc"), printed.text)
+            let script = TestPaths.temporaryDirectory() + "/command.sh"
+            try printed.stdout.write(to: URL(fileURLWithPath: script))
+            let ran = try runProcess("/bin/sh", [script], check: false)
+            let byCurl = try JSONSerialization.jsonObject(with: ran.stdout) as? [String: Any]
+            XCTAssertEqual((byCurl?["headers"] as? [String: String])?["Authorization"], "Basic " + Data("x:".utf8).base64EncodedString(), printed.text)
+        }
+        // The `default` entry with -F: curl 7.88 sends it to a redirect's host (CVE-2025-0167),
+        // swurl to the first host only: said.
+        let fallback = try netrc("default login d password dp\n")
+        let followed = try runSwurl(["--curl", "-F", "http://127.0.0.1:\(port)" + target], environment: ["NETRC": fallback])
+        XCTAssertTrue(followed.stderr.contains("curl 7.88 sends the default login and password there, swurl none"), followed.stderr)
     }
 
     /// `http://user@host/` names the login and leaves the password to netrc, as in curl: the

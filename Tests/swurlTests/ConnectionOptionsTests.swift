@@ -53,6 +53,13 @@ final class ConnectionOptionsTests: XCTestCase {
                       down.stderr)
         let option = try runSwurl(["--proxy", "127.0.0.1:\(port)", "http://swurl.test/y"])
         XCTAssertTrue(option.stderr.contains("that is the proxy 127.0.0.1:\(port) (from --proxy)"), option.stderr)
+        // A proxy without a port is tried on 1080, an IPv6 one named without brackets by
+        // libcurl: both were blamed on the server ("is the server running…").
+        for given in ["http://127.0.0.1", "socks5h://127.0.0.1", "http://[::1]:\(port)"] {
+            let named = try runSwurl(["--proxy", given, "http://swurl.test/y"])
+            XCTAssertEqual(named.status, 1, named.stderr)
+            XCTAssertTrue(named.stderr.contains("that is the proxy \(given) (from --proxy)"), named.stderr)
+        }
     }
 
     func testUnixSocket() throws {

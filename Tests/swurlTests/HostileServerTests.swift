@@ -108,6 +108,11 @@ final class HostileServerTests: XCTestCase {
         let stalled = try runSwurl(["--no-config", "--timeout", "1", "http://127.0.0.1:\(full.port)/"])
         XCTAssertEqual(stalled.status, 2, stalled.stderr)
         XCTAssertTrue(stalled.stderr.contains("connecting: the connection was not made"), stalled.stderr)
+        // A --connect-timeout longer than --timeout is the connection's limit (--timeout's stall
+        // check cut it to its own, naming that).
+        let longer = try runSwurl(["--no-config", "--timeout", "0.5", "--connect-timeout", "2", "http://127.0.0.1:\(full.port)/"])
+        XCTAssertEqual(longer.status, 2, longer.stderr)
+        XCTAssertTrue(longer.stderr.contains("timed out after 2 seconds connecting"), longer.stderr)
     }
 
     func testBodyShorterThanContentLength() throws {

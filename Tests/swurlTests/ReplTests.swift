@@ -160,6 +160,10 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(tokens.text.contains("base: http://****@127.0.0.1:9/b/\n"), tokens.text)
         XCTAssertTrue(tokens.text.contains("--proxy http://****@127.0.0.1:9\n"), tokens.text)
         XCTAssertFalse(tokens.text.contains("TOKEN1") || tokens.text.contains("proxytok"), tokens.text)
+        // A bearer token is masked whole, a ':' in it too (its first part was shown).
+        let bearer = try script(["env"], ["http://127.0.0.1:9/b", "-A", "bearer", "-a", "abc.SECRETPART:tail", "--offline"])
+        XCTAssertTrue(bearer.text.contains("--auth ****\n"), bearer.text)
+        XCTAssertFalse(bearer.text.contains("SECRETPART"), bearer.text)
         XCTAssertFalse(r.text.contains("secret"), r.text)
         XCTAssertFalse(r.text.contains("hidden\n"), r.text)
     }
@@ -280,9 +284,13 @@ final class ReplTests: XCTestCase {
         let items = try script(["https:=1", "http:value"], [root, "--offline"])
         XCTAssertEqual(items.status, 0, items.stderr)
         XCTAssertTrue(items.text.contains("{\"https\":1}") && items.text.contains("http: value"), items.text)
-        let short = try script(["https:/127.0.0.1:9/one", "HTTP:/x"], [root, "--offline"])
-        XCTAssertEqual(short.text, "", short.text)
-        XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 2, short.stderr)
+        // Both slashes short before a host (`https:api.example.org/x`) is no header `https` to
+        // the base either (it went there, with the defaults); `https:1` and `http:value` are.
+        let short = try script(["https:/127.0.0.1:9/one", "HTTP:/x", "DELETE https:api.example.org/users/7", "http:localhost:9/x",
+                                "https:[::1]:9/", "https:1"], [root, "--offline"])
+        XCTAssertFalse(short.text.contains("api.example.org") || short.text.contains("localhost") || short.text.contains("::1"), short.text)
+        XCTAssertTrue(short.text.contains("https: 1"), short.text)
+        XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 5, short.stderr)
         // The status is the last command's.
         let last = try script(["/get", "/status/500 --check-status"], [root])
         XCTAssertEqual(last.status, 5)

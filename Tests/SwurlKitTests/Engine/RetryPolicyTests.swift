@@ -31,5 +31,8 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_800), 0)
         XCTAssertNil(RetryPolicy.parseRetryAfter("soon", now: 0))
         XCTAssertNil(RetryPolicy.parseRetryAfter("-5", now: 0))
+        // Past Int's range: as long as any wait, so the cap (it fell back to a second's backoff).
+        XCTAssertEqual(RetryPolicy.parseRetryAfter("99999999999999999999", now: 0), .infinity)
+        XCTAssertEqual(RetryPolicy().delay(retry: 0, retryAfter: .infinity, random: 0), RetryPolicy.retryAfterLimit)
     }
 }
