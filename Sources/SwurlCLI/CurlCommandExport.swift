@@ -78,6 +78,10 @@ struct CurlCommandExport {
                 continue
             }
             if key == "cookie" && !cookieItems.isEmpty { continue }
+            // A body of a length not known yet (stdin, a pipe) was marked chunked; swurl reads a
+            // small one ahead and sends its length, as curl's --data-binary @- does: only
+            // --chunked, or a Transfer-Encoding item, asks curl for chunks.
+            if key == "transfer-encoding" && !options.chunked && !CurlCommandExport.itemNames(options.items, "transfer-encoding") { continue }
             // curl sends --proxy-header lines to a proxy only, and keeps --header ones on every hop
             // of a redirect, to any host: swurl drops Proxy-Authorization at another origin.
             // Through no proxy or SOCKS the item is the server's: a --header, as swurl sends it.
@@ -359,6 +363,11 @@ struct CurlCommandExport {
         for line in lines { out += Array(" \\\n  ".utf8) + line }
         out.append(UInt8(ascii: "\n"))
         return (out, warnings)
+    }
+
+    /// Whether a header item (`Name:value`) names `lower` (lower-case).
+    static func itemNames(_ items: [RequestItem], _ lower: String) -> Bool {
+        items.contains { if case .header(let name, _) = $0.kind { return name.lowercased() == lower } else { return false } }
     }
 
     /// The CA file the variables name that curl would not read, when it is one and curl's own

@@ -113,6 +113,11 @@ enum PasswordPrompt {
             if byte[0] != 0x0D { bytes.append(byte[0]) }
         }
         if Interrupt.requested { throw .interrupted }
-        return String(decoding: bytes, as: UTF8.self)
+        // A password typed in another charset than UTF-8 (a Latin-1 terminal's é) is refused, as
+        // such an --auth is, not sent with U+FFFD in it.
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .usage("the password typed is not valid UTF-8 text", hint: "swurl sends credentials as UTF-8 text: set the terminal to UTF-8")
+        }
+        return text
     }
 }

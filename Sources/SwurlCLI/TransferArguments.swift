@@ -239,6 +239,7 @@ extension CommandOptions {
     /// A file's text when it is a regular file under 1 MiB.
     static func readSmallFile(_ path: String) -> String? {
         guard let bytes = try? SmallFile.read(path, maxSize: (1 << 20) - 1, regularOnly: true) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        // Bytes that are not UTF-8 stay themselves (`ArgumentBytes` escapes), not U+FFFD.
+        return ArgumentBytes.decode(bytes)
     }
 }

@@ -740,6 +740,10 @@ package final class Exchange {
         // every credential is easier to trust (and a stray CR from a CRLF file is a mistake).
         try HeaderValue.check(credentials.user, "\(source) (the user name)")
         try HeaderValue.check(credentials.password, "\(source) (the password)")
+        // As --auth and the URL's are: bytes that are not UTF-8 (a Latin-1 netrc) are refused.
+        for (part, what) in [(credentials.user, "the user name"), (credentials.password, "the password")] where ArgumentBytes.hasEscapes(part) {
+            throw .usage("\(source) (\(what)) is not valid UTF-8 text", hint: "swurl sends credentials as UTF-8 text")
+        }
         if options.authType == .digest { return (hop, credentials) }
         hop.headers.add("Authorization", "Basic " + Base64.encode(Array("\(credentials.user):\(credentials.password)".utf8)))
         return (hop, nil)

@@ -123,6 +123,8 @@ package struct Netrc: Sendable, Equatable {
                     i += 1
                 }
             }
+            // (The file's bytes that are not UTF-8 are `ArgumentBytes` escapes already, valid
+            // UTF-8 here: a credential holding them is refused when used, never sent with U+FFFD.)
             let token = String(decoding: word, as: UTF8.self)
             let isValue = valueNext
             valueNext = !isValue && !quoted && ["machine", "login", "password", "account"].contains(token)

@@ -90,6 +90,17 @@ final class AuthTests: XCTestCase {
         return path
     }
 
+    /// A netrc password in bytes that are not UTF-8 (a Latin-1 file) is refused as such an
+    /// --auth is: it went out with U+FFFD in place of the byte.
+    func testANetrcPasswordThatIsNotUTF8IsRefused() throws {
+        let path = TestPaths.temporaryDirectory() + "/netrc"
+        FileManager.default.createFile(atPath: path, contents: Data("machine 127.0.0.1 login u password p".utf8) + Data([0xE9, 0x0A]),
+                                       attributes: [.posixPermissions: 0o600])
+        let r = try runSwurl([try HTTPBin.url("/headers")], environment: ["NETRC": path])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the netrc entry for 127.0.0.1 (the password) is not valid UTF-8 text"), r.stderr)
+    }
+
     func testNetrcIsUsedByDefaultAndCanBeIgnored() throws {
         let path = try netrc("machine 127.0.0.1\n  login nu\n  password np\n")
         let r = try runSwurl([try HTTPBin.url("/basic-auth/nu/np")], environment: ["NETRC": path])

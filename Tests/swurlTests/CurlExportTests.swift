@@ -649,6 +649,26 @@ final class CurlExportTests: XCTestCase {
         }
     }
 
+    /// A small body piped in goes with its length, from swurl and from the printed command
+    /// (which asked curl for chunks, `Transfer-Encoding: chunked`, that some servers refuse).
+    func testAPipedBodyGoesWithItsLengthFromTheCommandToo() throws {
+        let capture = try CaptureServer()
+        let body = Data("STDINBODY".utf8)
+        let sent = try runSwurl(["POST", capture.base + "/s"], stdin: body)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        let bySwurl = try parse(capture.captured, ignoring: ["user-agent", "accept-encoding"])
+        let printed = try runSwurl(["--curl", "POST", capture.base + "/s"], stdin: body)
+        XCTAssertFalse(printed.text.contains("Transfer-Encoding"), printed.text)
+        try FileManager.default.removeItem(atPath: capture.capturePath)
+        let script = TestPaths.temporaryDirectory() + "/command.sh"
+        try printed.stdout.write(to: URL(fileURLWithPath: script))
+        let ran = try runProcess("/bin/sh", [script], stdin: body, check: false)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        let byCurl = try parse(capture.captured, ignoring: ["user-agent", "accept-encoding"])
+        XCTAssertEqual(bySwurl, byCurl, printed.text)
+        XCTAssertTrue(byCurl.headers.contains("content-length:9"), "\(byCurl)")
+    }
+
     // MARK: Arguments that are not UTF-8
 
     /// Runs `swurl ARGS` and the command `swurl --curl ARGS` prints, by /bin/sh and by bash, in a
