@@ -4,7 +4,8 @@
 import SwurlCore
 
 /// Default options: `$XDG_CONFIG_HOME/swurl/config` (default `~/.config/swurl/config`), or the
-/// file named by `SWURL_CONFIG` (`SWURL_CONFIG=` turns it off, as `--no-config` does).
+/// file named by `SWURL_CONFIG` (`SWURL_CONFIG=` or `SWURL_CONFIG=/dev/null` turns it off, as
+/// `--no-config` does).
 ///
 /// The file holds options in command-line syntax, one or more per line, with `#` comments and
 /// shell-like quoting (`'…'`, `"…"`, backslash). It is read byte by byte, without Foundation:
@@ -33,7 +34,8 @@ enum ConfigFile {
     /// The config file's path and whether the user named it; nil when turned off.
     static func location(_ environment: Environment) -> (path: String, explicit: Bool)? {
         if let named = environment.variables["SWURL_CONFIG"] {
-            return named.isEmpty ? nil : (environment.resolvePath(named), true)
+            // `/dev/null` is the usual way to say "none" (WGETRC, GIT_CONFIG_GLOBAL): as empty.
+            return named.isEmpty || named == "/dev/null" ? nil : (environment.resolvePath(named), true)
         }
         guard let config = Environment.baseDirectory(environment.variables, "XDG_CONFIG_HOME", fallback: ".config") else { return nil }
         return (config + "/swurl/config", false)

@@ -104,7 +104,8 @@ extension Swurl {
             var size = winsize()
             if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         }
-        return environment.variables["COLUMNS"].flatMap { Int($0) }.map { min(max(2, $0), Int(UInt16.max)) } ?? 80
+        // 0 or less is no width, as ncurses reads it: the default.
+        return environment.variables["COLUMNS"].flatMap { Int($0.trimmingSpaces()) }.flatMap { $0 > 0 ? min(max(2, $0), Int(UInt16.max)) : nil } ?? 80
     }
 
     /// What the cache did (`swurl: cache: hit, age 3 s`), with -v, on stderr. Without -v (and

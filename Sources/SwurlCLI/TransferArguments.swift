@@ -121,6 +121,16 @@ extension CommandOptions {
             transfer.proxy.explicit = p
         }
         transfer.unixSocket = args.value(.unixSocket)
+        if let path = transfer.unixSocket {
+            // An empty one is none, as in curl; a path longer than a socket address holds
+            // (sun_path, 108 bytes with its NUL) can never be connected to.
+            if path.isEmpty { transfer.unixSocket = nil }
+            let bytes = ArgumentBytes.bytes(path).count
+            guard bytes < 108 else {
+                throw .usage("--unix-socket: the path is \(bytes) bytes long; a socket's path holds at most 107",
+                             hint: "use a shorter path to the socket (a relative one, or a link to it)")
+            }
+        }
         // libcurl connects to the socket and drops the proxy without a word (url.c: "do not mix
         // proxy and unix domain sockets"); the proxy variables are left out the same way.
         if transfer.unixSocket != nil, let p = transfer.proxy.explicit, !p.isEmpty {

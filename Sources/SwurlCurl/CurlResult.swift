@@ -47,6 +47,12 @@ package struct CurlResult: Sendable {
     /// content decoder refusing what follows a compressed stream's end.
     package var writeFailed: Bool { code == CURLE_WRITE_ERROR }
 
+    /// The server closed the connection without a byte of answer (CURLE_GOT_NOTHING).
+    package var gotNothing: Bool { code == CURLE_GOT_NOTHING }
+
+    /// The answer had no HTTP status line (HTTP/0.9, refused).
+    package var noStatusLine: Bool { code == CURLE_UNSUPPORTED_PROTOCOL && message.containsText("HTTP/0.9") }
+
     /// The connection could not be made (CURLE_COULDNT_CONNECT).
     package var couldNotConnect: Bool { code == CURLE_COULDNT_CONNECT }
 

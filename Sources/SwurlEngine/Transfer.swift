@@ -217,6 +217,15 @@ package final class Transfer: EasyTransferHandler {
         if !rc.succeeded, rc.couldNotConnect, let hint = Transfer.proxyDown(options.proxy, url: request.url, message: rc.message) {
             throw .transport(rc.message, hint: hint)
         }
+        // HTTP/2 without negotiation to a server that speaks HTTP/1 alone gets nothing back;
+        // HTTP/1 (or an upgrade) to a port that speaks HTTP/2 alone gets frames, no status line.
+        if !rc.succeeded, rc.gotNothing, options.httpVersion == .http2PriorKnowledge {
+            throw .transport(rc.message, hint: "the server may not speak HTTP/2 without negotiation: drop --http2-prior-knowledge (--http2 asks for it)")
+        }
+        if !rc.succeeded, rc.noStatusLine, options.httpVersion != .http2PriorKnowledge, !request.url.lowercased().hasPrefix("https:") {
+            throw .transport("the server answered without an HTTP/1 status line (HTTP/0.9, or HTTP/2 frames), which swurl does not accept",
+                             hint: "a port that speaks HTTP/2 alone (h2c) takes --http2-prior-knowledge")
+        }
         if !rc.succeeded, rc.couldNotResolve, let hint = Transfer.resolveMismatch(options.resolve, url: request.url) {
             throw .transport(rc.message, hint: hint)
         }
@@ -451,7 +460,13 @@ package final class Transfer: EasyTransferHandler {
     /// and port, which the socket replaced.
     static func unixSocketFailure(_ path: String) -> SwurlError {
         var st = stat()
-        let reason = stat(path, &st) == 0 ? "nothing is listening there" : systemErrorMessage(errno)
+        let found = stat(ArgumentBytes.path(path), &st) == 0
+        if found && st.st_mode & S_IFMT != S_IFSOCK {
+            let what = st.st_mode & S_IFMT == S_IFDIR ? "a directory" : st.st_mode & S_IFMT == S_IFIFO ? "a FIFO" : "a file"
+            return .transport("cannot connect to the Unix socket '\(TerminalSanitizer.clean(path))': it is \(what), not a socket",
+                              hint: "--unix-socket names the socket the server listens on")
+        }
+        let reason = found ? "nothing is listening there" : systemErrorMessage(errno)
         return .transport("cannot connect to the Unix socket '\(TerminalSanitizer.clean(path))': \(reason)", hint: "is the server running on that socket?")
     }
 

@@ -16,6 +16,10 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(try json.json()["json"] as? [String: String], ["a": "1"])
         let off = try runSwurl([try HTTPBin.url("/post"), "a=1", "--no-config"], environment: env)
         XCTAssertEqual(try off.json()["json"] as? [String: String], ["a": "1"])
+        // SWURL_CONFIG=/dev/null is no config, as an empty one (it was refused: a device).
+        let devnull = try runSwurl([try HTTPBin.url("/post"), "a=1"], environment: env.merging(["SWURL_CONFIG": "/dev/null"]) { $1 })
+        XCTAssertEqual(devnull.status, 0, devnull.stderr)
+        XCTAssertEqual(try devnull.json()["json"] as? [String: String], ["a": "1"])
     }
 
     func testQuotedValuesReachTheServer() throws {

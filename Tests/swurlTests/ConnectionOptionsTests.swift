@@ -88,6 +88,31 @@ final class ConnectionOptionsTests: XCTestCase {
                                      environment: ["http_proxy": "https://127.0.0.1:1", "ALL_PROXY": "https://127.0.0.1:1"])
         XCTAssertEqual(variables.text, "ok", variables.stderr)
         XCTAssertEqual(server.requests().count, before + 2)
+        // A path that is no socket says so ("nothing is listening there" sent the user to start a
+        // server); one longer than a socket address holds is refused before anything is tried.
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/plain", contents: Data())
+        for (path, what) in [(dir + "/plain", "a file"), (dir, "a directory")] {
+            let wrong = try runSwurl(["--no-config", "--unix-socket", path, "http://anything.test/echo"])
+            XCTAssertEqual(wrong.status, 1, wrong.stderr)
+            XCTAssertTrue(wrong.stderr.contains("it is \(what), not a socket"), wrong.stderr)
+        }
+        let long = try runSwurl(["--no-config", "--unix-socket", "/tmp/" + String(repeating: "s", count: 120), "http://anything.test/echo"])
+        XCTAssertEqual(long.status, 64, long.stderr)
+        XCTAssertTrue(long.stderr.contains("a socket's path holds at most 107"), long.stderr)
+    }
+
+    /// The wrong way of speaking HTTP/2 to a port is named: prior knowledge to an HTTP/1 port
+    /// gets nothing back ("Empty reply" alone), HTTP/1 to an h2c-only port gets frames.
+    func testTheWrongHTTP2ChoiceIsNamed() throws {
+        let plain = try NginxServer()
+        let r = try runSwurl(["--http2-prior-knowledge", plain.url("/small.txt")])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("drop --http2-prior-knowledge"), r.stderr)
+        let h2c = try NginxServer(http2: true)
+        let h1 = try runSwurl([h2c.url("/small.txt")])
+        XCTAssertEqual(h1.status, 1, h1.stderr)
+        XCTAssertTrue(h1.stderr.contains("takes --http2-prior-knowledge"), h1.stderr)
     }
 
     func testHTTP2PriorKnowledgeAgainstNginx() throws {
