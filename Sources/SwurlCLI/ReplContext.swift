@@ -263,7 +263,9 @@ final class ReplContext {
         try CommandTable.check(parsed, for: ReplCommand.self)
         let parser = RequestItemParser(environment: environment)
         for raw in parsed.positionals {
-            guard ReplContext.isItem(raw) else {
+            // Items of no name too (`@data.json`, the body; `==b`): a `set` line has no URL, and
+            // `swurl repl BASE @data.json` and a line take them.
+            guard ReplContext.isItem(raw) || ReplContext.itemKey(raw)?.name.isEmpty == true else {
                 throw .usage("set: '\(raw)' is not a request item or an option", hint: "use cd to change the base URL")
             }
             _ = try parser.parse(raw)

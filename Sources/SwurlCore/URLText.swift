@@ -46,7 +46,8 @@ package enum URLText {
 
     /// Whether `text` is `HOST:PORT` with an optional path, query or fragment after the port
     /// (`localhost:8080/x`, `api.example.org:443`, `[::1]:8080`): a URL without its scheme, as the
-    /// one-shot command takes it. HOST is `localhost`, a name or address with a dot, or a
+    /// one-shot command takes it. HOST is `localhost`, a name or address with a dot (an
+    /// internationalized one too, `bücher.example:8080`: a header name is ASCII), or a
     /// bracketed IPv6 address, so a header item such as `X-Count:5` is never one.
     package static func isHostPort(_ text: String) -> Bool {
         let u = Array(text.utf8)
@@ -55,7 +56,7 @@ package enum URLText {
         let host = u[..<colon]
         let isName = host.allSatisfy { b in
             (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b >= 0x80
         }
         let named = isName && (host.contains(UInt8(ascii: ".")) || String(decoding: host, as: UTF8.self).lowercased() == "localhost")
             && host.first != UInt8(ascii: ".") && host.first != UInt8(ascii: "-")

@@ -87,7 +87,11 @@ package struct CurlURL: Sendable, Equatable {
         let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard rc == CURLUE_OK else {
             let reason = curl_url_strerror(rc).map { String(cString: $0) } ?? "malformed"
-            throw .usage("invalid URL '\(Redactor.givenURL(text))': \(reason)")
+            // Two '@' before the path: libcurl ends the user info at the first, the mask in the
+            // message at the last, so the URL shown looks valid; the '@' in it is the fault.
+            let authority = text.rangeOfText("://").map { text[$0.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" } } ?? ""
+            let hint = authority.filter { $0 == "@" }.count > 1 ? "write an '@' inside the user name or password as %40" : nil
+            throw .usage("invalid URL '\(Redactor.givenURL(text))': \(reason)", hint: hint)
         }
         var flags: UInt32 = 0
         func part(_ which: CURLUPart) -> String? {

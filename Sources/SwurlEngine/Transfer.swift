@@ -223,8 +223,8 @@ package final class Transfer: EasyTransferHandler {
             throw .transport(rc.message, hint: "the server may not speak HTTP/2 without negotiation: drop --http2-prior-knowledge (--http2 asks for it)")
         }
         if !rc.succeeded, rc.noStatusLine, options.httpVersion != .http2PriorKnowledge, !request.url.lowercased().hasPrefix("https:") {
-            throw .transport("the server answered without an HTTP/1 status line (HTTP/0.9, or HTTP/2 frames), which swurl does not accept",
-                             hint: "a port that speaks HTTP/2 alone (h2c) takes --http2-prior-knowledge")
+            throw .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept",
+                             hint: "the server did not answer in HTTP/1; if the port speaks HTTP/2 alone (h2c), use --http2-prior-knowledge")
         }
         if !rc.succeeded, rc.couldNotResolve, let hint = Transfer.resolveMismatch(options.resolve, url: request.url) {
             throw .transport(rc.message, hint: hint)

@@ -112,7 +112,7 @@ final class ConnectionOptionsTests: XCTestCase {
         let h2c = try NginxServer(http2: true)
         let h1 = try runSwurl([h2c.url("/small.txt")])
         XCTAssertEqual(h1.status, 1, h1.stderr)
-        XCTAssertTrue(h1.stderr.contains("takes --http2-prior-knowledge"), h1.stderr)
+        XCTAssertTrue(h1.stderr.contains("if the port speaks HTTP/2 alone (h2c), use --http2-prior-knowledge"), h1.stderr)
     }
 
     func testHTTP2PriorKnowledgeAgainstNginx() throws {

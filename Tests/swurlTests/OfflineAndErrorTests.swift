@@ -45,7 +45,9 @@ final class OfflineAndErrorTests: XCTestCase {
                              // A slash short: it went to a host named `http`.
                              (["--offline", "http:/127.0.0.1:9/a"], "'http:' needs two slashes"),
                              (["--offline", "HTTPS:127.0.0.1:9/a"], "'https:' needs two slashes"),
-                             (["--curl", "http://u:p%0a@127.0.0.1:9/"], "the password in the URL: a line feed")] {
+                             (["--curl", "http://u:p%0a@127.0.0.1:9/"], "the password in the URL: a line feed"),
+                             // An '@' in the password: the masked URL looked valid, nothing said why.
+                             (["--offline", "http://u:p@ss@127.0.0.1:9/"], "hint: write an '@' inside the user name or password as %40")] {
             let r = try runSwurl(args)
             XCTAssertEqual(r.status, 64, r.stderr)
             XCTAssertTrue(r.stderr.contains(said), r.stderr)

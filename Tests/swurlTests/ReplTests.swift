@@ -81,6 +81,13 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(cluster.stderr.contains("unset: unknown option '-z' in '-vz'"), cluster.stderr)
         XCTAssertFalse(cluster.stderr.contains("unknown option '-vF'"), cluster.stderr)
         XCTAssertFalse(cluster.text.contains("--verbose") || cluster.text.contains("--follow"), cluster.text)
+        // Items of no name are defaults too (`@file` the body, `==b`), as `swurl repl BASE @file`
+        // takes them ("not a request item" before, and the POST went empty).
+        let dir = TestPaths.temporaryDirectory()
+        try "{\"from\":\"file\"}".write(toFile: dir + "/data.json", atomically: true, encoding: .utf8)
+        let body = try script(["set @\(dir)/data.json ==b", "POST /x"], ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertEqual(body.status, 0, body.stderr)
+        XCTAssertTrue(body.text.contains("{\"from\":\"file\"}") && body.text.contains("POST /x?=b "), body.text)
     }
 
     /// Every resolution case of issue 11, compared with the URL httpbin saw.

@@ -32,7 +32,8 @@ final class ReplContextTests: XCTestCase {
             XCTAssertFalse(ReplContext.isItem(path), path)
         }
         // host:port[/path] is a URL (issue 27); a header whose name has no dot is still an item.
-        for url in ["localhost:8080", "localhost:8080/x?q=1", "api.example.org:443", "10.0.0.1:80/", "[::1]:8080/x"] {
+        // An internationalized name too (a header name is ASCII): it was read as a header and refused.
+        for url in ["localhost:8080", "localhost:8080/x?q=1", "api.example.org:443", "10.0.0.1:80/", "[::1]:8080/x", "bücher.test:8080/ok"] {
             XCTAssertFalse(ReplContext.isItem(url), url)
             XCTAssertTrue(ReplContext.isAbsolute(url), url)
         }
