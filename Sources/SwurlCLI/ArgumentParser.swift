@@ -203,8 +203,11 @@ package enum ArgumentParser {
         "--user-agent": "the header item 'User-Agent:NAME'",
         "--verify": "do not check the certificate: -k (--insecure); trust a CA: --cacert FILE",
         "--cert-key": "the client key is --key FILE",
-        "--meta": "the elapsed time and its phases: --timing",
-        "--sorted": "sorted JSON keys: --sort-keys",
+        "--meta": "HTTPie's --meta is -p m here (the timing after the response; --timing puts it on stderr)",
+        "--sorted": "sorted JSON keys: --sort-keys (headers are shown as they came, never sorted)",
+        "--unsorted": "swurl sorts nothing unless --sort-keys is given: JSON keys and headers stay as they came",
+        "-P": "HTTPie's -P (--history-print) is --all here: with -F every hop is shown, by the same -p letters",
+        "--history-print": "HTTPie's --history-print is --all here: with -F every hop is shown, by the same -p letters",
     ]
 
     private static func unknown(_ option: String) -> SwurlError {

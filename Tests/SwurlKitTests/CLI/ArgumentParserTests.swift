@@ -42,6 +42,17 @@ final class ArgumentParserTests: XCTestCase {
         }
     }
 
+    /// HTTPie's output options swurl spells otherwise point to swurl's (-P had only the
+    /// generic hint; --meta and -m pointed to different places).
+    func testHTTPiesOutputOptionsPointToSwurls() {
+        for (option, said) in [("-P", "--all"), ("--history-print", "--all"), ("--unsorted", "sorts nothing"), ("--meta", "-p m"), ("-m", "-p m")] {
+            XCTAssertThrowsError(try ArgumentParser.parse([option])) { error in
+                guard case .usage(_, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
+                XCTAssertTrue(hint?.contains(said) == true, "\(option): \(hint ?? "")")
+            }
+        }
+    }
+
     func testMissingValueAndBadChoiceAreUsageErrors() {
         XCTAssertThrowsError(try ArgumentParser.parse(["--timeout"])) { error in
             XCTAssertEqual(ExitStatus(for: error as! SwurlError), .usage)
