@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlEngine
 import SwurlSecurity
 import SwurlCore
@@ -174,7 +177,7 @@ struct CurlCommandExport {
                     warnings.append("follow redirects only to this host: after a redirect to another host curl sends that host's netrc "
                                     + "password, swurl none (the URL names a user)")
                 } else if netrc.fallback != nil, transfer.followRedirects {
-                    // CVE-2025-0167: curl 7.88 sends the `default` entry to a redirect's host.
+                    // curl 7.88 looks the `default` entry up for a redirect's host too.
                     warnings.append("keep netrc's default login to the first host: after a redirect to a host without a machine entry "
                                     + "curl 7.88 sends the default login and password there, swurl none")
                 }
@@ -322,8 +325,8 @@ struct CurlCommandExport {
         if let f = security.caFile {
             add("--cacert", f)
             if security.caPath == nil { add("--capath", "/dev/null") }
-        } else if security.caPath == nil, let extra = CurlCommandExport.caFileCurlMisses(security.defaultStore, &warnings) {
-            add("--cacert", extra)
+        } else if security.caPath == nil {
+            for (option, value) in CurlCommandExport.trustCurlMisses(security.defaultStore, &warnings) { add(option, value) }
         }
         if let p = security.caPath {
             add("--capath", p)
@@ -370,18 +373,30 @@ struct CurlCommandExport {
         items.contains { if case .header(let name, _) = $0.kind { return name.lowercased() == lower } else { return false } }
     }
 
-    /// The CA file the variables name that curl would not read, when it is one and curl's own
-    /// choice (`CURL_CA_BUNDLE`, else `SSL_CERT_FILE`) is none or the system bundle, which its
-    /// compiled-in directory holds anyway: `--cacert` gives it (beside that directory, as swurl
-    /// reads it). More than that is a warning.
-    static func caFileCurlMisses(_ store: DefaultTrustStore, _ warnings: inout [String]) -> String? {
+    /// The system store as swurl reads it from the variables, as curl options when curl by
+    /// itself would read another: curl takes `CURL_CA_BUNDLE`, else `SSL_CERT_FILE` and
+    /// `SSL_CERT_DIR`, and none of them once given `--cacert` or `--capath`; swurl every file the
+    /// three variables name, beside `SSL_CERT_DIR` (else the system's directory, which Debian's
+    /// curl has compiled in and which holds the system bundle's CAs). A file beyond the system's
+    /// is `--cacert` (one at most: more is a warning), `SSL_CERT_DIR` `--capath`. A named file
+    /// that does not exist adds nothing to swurl's store, and would fail curl's every https
+    /// request: left out.
+    static func trustCurlMisses(_ store: DefaultTrustStore, _ warnings: inout [String]) -> [(String, String)] {
         let system = DefaultTrustStore.systemBundle
-        let curls = store.namedFiles.first { $0.variable == "CURL_CA_BUNDLE" } ?? store.namedFiles.first { $0.variable == "SSL_CERT_FILE" }
-        let extra = store.namedFiles.filter { $0.path != curls?.path && !DefaultTrustStore.isSameFile($0.path, system) }
-        guard !extra.isEmpty else { return nil }
-        if extra.count == 1, curls.map({ DefaultTrustStore.isSameFile($0.path, system) }) ?? true { return extra[0].path }
-        warnings.append("trust the CA files \(extra.map(\.variable).joined(separator: " and ")) name\(extra.count == 1 ? "s" : "") beside \(curls?.variable ?? "its own")'s; --cacert takes one file, so they are left out")
-        return nil
+        func exists(_ path: String) -> Bool { var st = stat(); return stat(ArgumentBytes.path(path), &st) == 0 }
+        let named = store.namedFiles.filter { exists($0.path) }
+        let custom = named.filter { !DefaultTrustStore.isSameFile($0.path, system) }
+        let curlsFile = named.first { $0.variable == "CURL_CA_BUNDLE" } ?? named.first { $0.variable == "SSL_CERT_FILE" }
+        let curlsCustom = curlsFile.flatMap { DefaultTrustStore.isSameFile($0.path, system) ? nil : $0.path }
+        // An SSL_CERT_DIR naming the system's directory is what curl has compiled in anyway.
+        let directory = store.directoryOverride.flatMap { DefaultTrustStore.isSameFile($0, DefaultTrustStore.systemDirectory) ? nil : $0 }
+        let curlsDirectory = named.contains { $0.variable == "CURL_CA_BUNDLE" } ? nil : directory
+        if Set(custom.map(\.path)) == Set(curlsCustom.map { [$0] } ?? []) && curlsDirectory == directory { return [] }
+        guard custom.count <= 1 else {
+            warnings.append("trust the CA files \(custom.map(\.variable).joined(separator: " and ")) name together; --cacert takes one file, so they are left out")
+            return []
+        }
+        return custom.map { ("--cacert", $0.path) } + (directory.map { [("--capath", $0)] } ?? [])
     }
 
     /// A word for a POSIX shell, in text a terminal shows as it is: as is when it is made of

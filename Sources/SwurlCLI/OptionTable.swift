@@ -139,7 +139,7 @@ package enum OptionTable {
         OptionSpec(.ipv4, short: ["4"], group: .network, help: "Connect over IPv4 only (an IPv6 address in the URL, or a --resolve entry for it with IPv6 addresses only, is refused)."),
         OptionSpec(.ipv6, short: ["6"], group: .network, help: "Connect over IPv6 only (an IPv4 address in the URL, or a --resolve entry for it with IPv4 addresses only, is refused)."),
         OptionSpec(.maxHeaders, argument: .required("N"), group: .network, commands: [.request, .download, .batch],
-                   help: "Fail when a response has more than N header fields (default: no limit, as curl and HTTPie; 0 means no limit). A response head is always limited to 256 KiB."),
+                   help: "Fail when a response has more than N header fields (default: no limit, as curl and HTTPie; 0 means no limit). A response head is always limited to 256 KiB (over HTTP/2, libcurl 7.88 takes about 128 KiB)."),
         OptionSpec(.waitForNetwork, argument: .optional("SECONDS"), group: .network, commands: [.request, .download, .batch],
                    help: "Before sending, wait until the URL's host is reachable: its name resolves, the kernel has a route and the port accepts a TCP connection. Woken by link, address and route changes (rtnetlink) and by a connect retry backing off from 0.1 to 2 seconds. Gives up after SECONDS (default 60) with exit 2. Waits for the proxy instead when the request goes through one (--proxy, or http_proxy, HTTPS_PROXY, ALL_PROXY unless NO_PROXY names the host)."),
         OptionSpec(.watch, group: .network, commands: [.reach],

@@ -67,7 +67,14 @@ package enum URLBuilder {
         if authority.hasPrefix("[") { return true }
         let host = authority.prefix { $0 != ":" }
         let hostLike = !host.isEmpty && host.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
-        return hostLike && (host.contains(".") && !host.allSatisfy { $0.isASCIIDigit || $0 == "." } || host.lowercased() == "localhost")
+        // A number with a dot (`https:1.5`) is a value; an IPv4 address, or anything dotted
+        // before `:PORT`, is a host.
+        let port = authority.dropFirst(host.count)
+        let hasPort = port.count > 1 && port.dropFirst().allSatisfy { $0.isASCIIDigit }
+        let numeric = host.allSatisfy { $0.isASCIIDigit || $0 == "." }
+        let quad = numeric && host.split(separator: ".", omittingEmptySubsequences: false).count == 4 && !host.contains("..")
+            && !host.hasPrefix(".") && !host.hasSuffix(".")
+        return hostLike && (host.contains(".") && (!numeric || quad || hasPort) || host.lowercased() == "localhost")
     }
 
     /// `http:/h/x` or `https:h/x` (a slash short) would go to a host named `http` (or, on a REPL

@@ -53,13 +53,13 @@ package struct RequestBody: @unchecked Sendable {
     }
 
     /// Throws when a file segment's file is no longer the size measured for the body's length
-    /// (checked before each attempt's head goes out, so that a retry of a file that changed
-    /// meanwhile sends nothing; the reader checks again as it reads).
+    /// (checked before a retry's or a redirect's head goes out, so that a file rewritten
+    /// meanwhile is not sent as a piece of its new content; nothing of that attempt is sent).
     package func checkFileSizes() throws(SwurlError) {
         for case .file(let path, let size) in segments {
             var st = stat()
             guard stat(ArgumentBytes.path(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size) != size else { continue }
-            throw RequestBodyReader.changed(path, size, Int64(st.st_size), "since its length was measured")
+            throw .inputFile("'\(path)' changed since the request was first sent (\(size) bytes then, \(st.st_size) now): it is not sent again as a piece of its new content")
         }
     }
 
@@ -106,9 +106,6 @@ package final class RequestBodyReader {
                         throw SwurlError.inputFile("cannot read '\(path)': \(systemErrorMessage(errno))")
                     }
                     fileRead = 0
-                    // Opened again for every attempt (a retry, a 307): a file that changed size
-                    // since the length was measured would go as a piece of its new content.
-                    try checkSize(path, size, "since its length was measured")
                 }
                 let want = Int(min(Int64(buffer.count), size - fileRead))
                 if want > 0 {
@@ -121,8 +118,6 @@ package final class RequestBodyReader {
                         throw SwurlError.inputFile("'\(path)' shrank while it was being sent (expected \(size) bytes, got \(fileRead))")
                     }
                     fileRead += Int64(n)
-                    // Before its last bytes go: a file that grew meanwhile was not sent whole.
-                    if fileRead == size { try checkSize(path, size, "while it was being sent") }
                     return n
                 }
                 closeFile()
@@ -141,17 +136,6 @@ package final class RequestBodyReader {
             offset = 0
         }
         return 0
-    }
-
-    /// Throws when the open file is no longer `size` bytes long (`when` says since when).
-    private func checkSize(_ path: String, _ size: Int64, _ when: String) throws {
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size) != size else { return }
-        throw RequestBodyReader.changed(path, size, Int64(st.st_size), when)
-    }
-
-    static func changed(_ path: String, _ size: Int64, _ now: Int64, _ when: String) -> SwurlError {
-        .inputFile("'\(path)' changed \(when) (\(size) bytes then, \(now) now): the request was stopped rather than send a piece of it")
     }
 
     /// Writes the whole body to `sink` in chunks (used by `--offline`).

@@ -98,10 +98,16 @@ package struct CurlResult: Sendable {
             // A request's transfer words its own timeouts (`Transfer.end`); here: a handshake
             // (`certs`, `reach`) that timed out is a timeout (2), not a transport failure (1).
             return .timedOut(message)
+        case CURLE_HTTP2 where message.containsText("returned -902"):
+            // nghttp2's "user callback failed": libcurl 7.88 refuses a head past its HTTP/2
+            // buffer (about 128 KiB) this way; its words name nghttp2's internals only.
+            return .transport("the HTTP/2 response could not be read: libcurl refused it, most likely a response head larger than the about 128 KiB libcurl takes over HTTP/2",
+                              hint: "libcurl said: \(message); --http1.1 reads heads up to 256 KiB")
         case CURLE_SEND_FAIL_REWIND:
-            // A second round in one transfer (a Digest challenge again, a stale nonce) wants the
-            // body from its start, and a stream (stdin, a pipe) cannot go back.
-            return .inputFile("the server asked for the request again (a second authentication round), and its body, read from stdin or a pipe, cannot be sent twice",
+            // libcurl must send the request again within one transfer (a second Digest round, a
+            // stale nonce; a reused connection found closed; a refused HTTP/2 stream) and wants
+            // the body from its start, which a stream (stdin, a pipe) cannot give twice.
+            return .inputFile("the request had to be sent again (an authentication round, or a connection closed before it was answered), and its body, read from stdin or a pipe, cannot be read twice",
                               hint: "save the body to a file and send it as @FILE")
         case CURLE_URL_MALFORMAT:
             // swurl follows redirects itself and checks every URL before handing it over: what

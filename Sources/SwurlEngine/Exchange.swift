@@ -265,7 +265,14 @@ package final class Exchange {
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         try Exchange.refuseOversizedHead(hop)
-        if redirects + retries > 0 { try reorderJar() }
+        if redirects + retries > 0 {
+            try reorderJar()
+            // A body file read again (a retry, a 307) must be the one the first attempt sent: a
+            // file rewritten meanwhile would go as a piece of its new content under the old
+            // length. (The first attempt sends what the length was measured for, as before: a
+            // log that grows meanwhile goes as its measured start.)
+            try hop.body?.checkFileSizes()
+        }
         let hopHost = try origin(of: hop.url).host
         // Only a session keeps cookies by host (`keepEngineCookies`): no work for a batch line.
         if options.sessionCookies != nil {

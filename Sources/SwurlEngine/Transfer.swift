@@ -87,10 +87,12 @@ package final class Transfer: EasyTransferHandler {
     /// came after that (`measuredTiming` takes the first byte's time from them).
     private var bodyAskedAt: Double?
     private var answeredAt: Double?
-    /// When the hop's first status line came (a 1xx's too), and when libcurl said it ended
-    /// (`measuredTiming` finds a wait for another transfer's connection from them).
+    /// When the hop was handed to the multi handle, and when its first status line came (a
+    /// 1xx's too): `measuredTiming` finds a wait for another transfer's connection from them.
+    private var startedAt: Double?
     private var firstLineAt: Double?
-    private var finishedAt: Double?
+    /// When the first body byte came (`pacedAhead`).
+    private var firstBodyAt: Double?
     /// A response the cache serves instead of the network.
     let replay: Replay?
     /// The final response's Content-Encoding when it named a coding libcurl cannot decode, so
@@ -177,12 +179,14 @@ package final class Transfer: EasyTransferHandler {
 
     /// The hop starts now: the stall timeout counts from here (called again for a hop that was
     /// configured ahead of time, when it really starts).
-    func starts() { lastActivity = Transfer.now() }
+    func starts() {
+        lastActivity = Transfer.now()
+        startedAt = lastActivity
+    }
 
     /// The hop's result from how libcurl ended it.
     /// - Throws: as `perform()`.
     func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {
-        if finishedAt == nil { finishedAt = Transfer.now() }
         deliverRebuiltHead()
         if let trust = verifier?.failure { throw trust.error }
         if let failure { throw failure }
@@ -270,11 +274,11 @@ package final class Transfer: EasyTransferHandler {
         // connection for a batch's lines) leaves libcurl's pending state with its phase counters
         // started over, while CURLINFO_TOTAL counts from the real start: the wait came out as
         // receiving, and the first byte too early. On a connection it did not make, the first
-        // line's time from the start (the end, less the total) puts that wait before sending,
-        // where HAR's `blocked` has it. The end is read when libcurl reports it, so any delay
-        // can only make the shift smaller, never invent one.
-        if timing.newConnections == 0, timing.startTransfer > 0, let first = firstLineAt, let finished = finishedAt {
-            let wait = (first - (finished - timing.total)) - timing.startTransfer
+        // line's time from when the hop was handed over puts that wait before sending, where
+        // HAR's `blocked` has it (libcurl starts its own clock a moment after: that moment
+        // queued too, and no line's first byte comes before the connection it waited for).
+        if timing.newConnections == 0, timing.startTransfer > 0, let first = firstLineAt, let started = startedAt {
+            let wait = (first - started) - timing.startTransfer
             if wait > 0 {
                 timing.preTransfer = min(timing.total, timing.preTransfer + wait)
                 timing.startTransfer = min(timing.total, timing.startTransfer + wait)
@@ -379,7 +383,6 @@ package final class Transfer: EasyTransferHandler {
 
         let method = request.method
         if let body = request.body {
-            try body.checkFileSizes()
             bodyReader = body.makeReader()
             try easy.set(.post(true))
             let chunked = request.isChunked
@@ -589,6 +592,7 @@ package final class Transfer: EasyTransferHandler {
             }
             receiveLimiter?.account(bytes.count)
             lastActivity = Transfer.now()
+            if firstBodyAt == nil { firstBodyAt = lastActivity }
             stamped = true
             return bytes.count
         } catch let e as SwurlError {
@@ -744,11 +748,19 @@ package final class Transfer: EasyTransferHandler {
             headerArrived = false
             if !stamped { lastActivity = now }
             stamped = false
-        } else if let t = options.timeout, now - lastActivity > t, !connectingUnderItsOwnLimit {
+        } else if let t = options.timeout, now - lastActivity > t, !connectingUnderItsOwnLimit, !pacedAhead(now) {
             timedOut = true
             return false
         }
         return true
+    }
+
+    /// Whether libcurl holds the body back for --limit-rate (a batch line: it reads 100 buffers
+    /// at once, then waits until the average is back under the rate, seconds at a low rate):
+    /// the bytes so far are ahead of the rate's schedule, so the pause is libcurl's, no stall.
+    private func pacedAhead(_ now: Double) -> Bool {
+        guard options.rateLimitedByLibcurl, let rate = options.maxReceiveRate, let first = firstBodyAt else { return false }
+        return Double(receivedBytes) >= (now - first) * Double(rate)
     }
 
     /// Whether the connection is still being made (TCP, a proxy's tunnel, TLS: nothing ready to

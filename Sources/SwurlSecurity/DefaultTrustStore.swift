@@ -76,8 +76,10 @@ package struct DefaultTrustStore: Sendable, Equatable {
                   isHashed: DefaultTrustStore.hasHashLinks, sameFile: DefaultTrustStore.isSameFile)
     }
 
-    /// OpenSSL's compiled-in CA bundle (X509_get_default_cert_file(3)).
+    /// OpenSSL's compiled-in CA bundle and directory (X509_get_default_cert_file(3),
+    /// X509_get_default_cert_dir(3)).
     package static var systemBundle: String { String(cString: X509_get_default_cert_file()) }
+    package static var systemDirectory: String { String(cString: X509_get_default_cert_dir()) }
 
     /// Whether two paths name the same existing file or directory (same device and inode,
     /// symbolic links followed).

@@ -391,6 +391,14 @@ final class CurlExportTests: XCTestCase {
         XCTAssertTrue(named.text.contains("  --cacert " + bundle), named.text)
         let curls = try runSwurl(["--curl", "https://127.0.0.1:1/x"], environment: ["CURL_CA_BUNDLE": bundle])
         XCTAssertFalse(curls.text.contains("--cacert"), "curl reads its own variable: \(curls.text)")
+        // With --cacert curl reads no SSL_CERT_DIR: it is given as --capath beside it; a file
+        // that is not there (a stale variable) adds nothing to swurl's store, and is left out
+        // (curl failed every https request with it).
+        let withDirectory = try runSwurl(["--curl", "https://127.0.0.1:1/x"],
+                                         environment: ["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": "", "REQUESTS_CA_BUNDLE": bundle, "SSL_CERT_DIR": home])
+        XCTAssertTrue(withDirectory.text.contains("  --cacert " + bundle) && withDirectory.text.contains("  --capath " + home), withDirectory.text)
+        let stale = try runSwurl(["--curl", "https://127.0.0.1:1/x"], environment: ["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": "", "REQUESTS_CA_BUNDLE": home + "/missing.pem"])
+        XCTAssertFalse(stale.text.contains("--cacert"), stale.text)
     }
 
     func testDigestAuthWorksWithCurl() throws {

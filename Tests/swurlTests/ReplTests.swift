@@ -294,10 +294,11 @@ final class ReplTests: XCTestCase {
         // Both slashes short before a host (`https:api.example.org/x`) is no header `https` to
         // the base either (it went there, with the defaults); `https:1` and `http:value` are.
         let short = try script(["https:/127.0.0.1:9/one", "HTTP:/x", "DELETE https:api.example.org/users/7", "http:localhost:9/x",
-                                "https:[::1]:9/", "https:1"], [root, "--offline"])
-        XCTAssertFalse(short.text.contains("api.example.org") || short.text.contains("localhost") || short.text.contains("::1"), short.text)
-        XCTAssertTrue(short.text.contains("https: 1"), short.text)
-        XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 5, short.stderr)
+                                "https:[::1]:9/", "https:127.0.0.2:9/x", "https:1", "https:1.5"], [root, "--offline"])
+        XCTAssertFalse(short.text.contains("api.example.org") || short.text.contains("localhost") || short.text.contains("::1")
+                       || short.text.contains("127.0.0.2"), short.text)
+        XCTAssertTrue(short.text.contains("https: 1\r\n") && short.text.contains("https: 1.5"), short.text)
+        XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 6, short.stderr)
         // The status is the last command's.
         let last = try script(["/get", "/status/500 --check-status"], [root])
         XCTAssertEqual(last.status, 5)

@@ -43,7 +43,7 @@ final class RetryTests: XCTestCase {
         let r = try runSwurl(["--retry", "2", "--retry-delay", "0.05", "PUT",
                               server.url("/flaky?key=g&fails=1&grow=" + file.urlQueryEscaped), "@" + file])
         XCTAssertEqual(r.status, 66, r.stderr)
-        XCTAssertTrue(r.stderr.contains("'\(file)' changed since its length was measured (6 bytes then, 15 now)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("'\(file)' changed since the request was first sent (6 bytes then, 15 now)"), r.stderr)
         let puts = server.requests().filter { $0["method"] as? String == "PUT" }
         XCTAssertEqual(puts.map { $0["body_len"] as? Int }, [6], "\(puts)")
     }
