@@ -28,7 +28,13 @@ package struct CurlResult: Sendable {
     /// The server hung up during or right after the handshake (receive, send, TLS connect
     /// errors, or no response at all).
     package var connectionEnded: Bool {
-        [CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING].contains(code)
+        [CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING].contains(code) && !http2HeadRefused
+    }
+
+    /// nghttp2's "user callback failed" (-902): libcurl 7.88 refuses an HTTP/2 response head
+    /// past its buffer (about 128 KiB) this way; its words name nghttp2's internals only.
+    var http2HeadRefused: Bool {
+        (code == CURLE_RECV_ERROR || code == CURLE_HTTP2) && message.containsText("nghttp2") && message.containsText("-902")
     }
 
     /// A failure that a later attempt may not repeat: the server was unreachable, the
@@ -98,9 +104,7 @@ package struct CurlResult: Sendable {
             // A request's transfer words its own timeouts (`Transfer.end`); here: a handshake
             // (`certs`, `reach`) that timed out is a timeout (2), not a transport failure (1).
             return .timedOut(message)
-        case CURLE_HTTP2 where message.containsText("returned -902"):
-            // nghttp2's "user callback failed": libcurl 7.88 refuses a head past its HTTP/2
-            // buffer (about 128 KiB) this way; its words name nghttp2's internals only.
+        case _ where http2HeadRefused:
             return .transport("the HTTP/2 response could not be read: libcurl refused it, most likely a response head larger than the about 128 KiB libcurl takes over HTTP/2",
                               hint: "libcurl said: \(message); --http1.1 reads heads up to 256 KiB")
         case CURLE_SEND_FAIL_REWIND:

@@ -115,6 +115,18 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertTrue(h1.stderr.contains("if the port speaks HTTP/2 alone (h2c), use --http2-prior-knowledge"), h1.stderr)
     }
 
+    /// A response head past libcurl 7.88's HTTP/2 buffer (about 128 KiB; 140 fields of 1000
+    /// bytes here) is named as such, with --http1.1 as the way around; it was nghttp2's
+    /// "returned -902: The user callback function failed" alone.
+    func testAnHTTP2HeadLibcurlRefusesIsNamed() throws {
+        let fields = (0..<140).map { "add_header X-Big-\($0) \"\(String(repeating: "v", count: 1000))\";" }.joined(separator: " ")
+        let nginx = try NginxServer(http2: true, serverConfig: "location = /small.txt { \(fields) }")
+        let r = try runSwurl(["--http2-prior-knowledge", "-h", nginx.url("/small.txt")])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("a response head larger than the about 128 KiB libcurl takes over HTTP/2"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("client certificate"), r.stderr)
+    }
+
     func testHTTP2PriorKnowledgeAgainstNginx() throws {
         let nginx = try NginxServer(http2: true)
         let r = try runSwurl(["--http2-prior-knowledge", "--timing=json", nginx.url("/small.txt")])
