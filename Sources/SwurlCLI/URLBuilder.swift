@@ -72,7 +72,7 @@ package enum URLBuilder {
         let port = authority.dropFirst(host.count)
         let hasPort = port.count > 1 && port.dropFirst().allSatisfy { $0.isASCIIDigit }
         let numeric = host.allSatisfy { $0.isASCIIDigit || $0 == "." }
-        let quad = numeric && host.split(separator: ".", omittingEmptySubsequences: false).count == 4 && !host.contains("..")
+        let quad = numeric && host.split(separator: ".", omittingEmptySubsequences: false).count == 4 && !host.containsText("..")
             && !host.hasPrefix(".") && !host.hasSuffix(".")
         return hostLike && (host.contains(".") && (!numeric || quad || hasPort) || host.lowercased() == "localhost")
     }

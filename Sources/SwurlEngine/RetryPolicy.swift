@@ -51,7 +51,7 @@ package struct RetryPolicy: Sendable, Equatable {
         let v = value.trimmingSpaces()
         if let seconds = Int(v), seconds >= 0 { return Double(seconds) }
         // Digits past Int's range (`99999999999999999999`) are a wait as long as any: the cap.
-        if !v.isEmpty, v.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return .infinity }
+        if !v.isEmpty, v.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return .greatestFiniteMagnitude }
         guard let when = HTTPDate.parse(v, now: now) else { return nil }
         return max(0, when - now)
     }

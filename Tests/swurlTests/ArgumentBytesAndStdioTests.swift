@@ -105,7 +105,7 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
 
     /// An option value that is not UTF-8 is refused on every door, as on the command line: the
     /// config file, a batch line and a REPL line sent swurl's escapes for the bytes (a password
-    /// `p\xE4ss` went as the UTF-8 of U+10FFE4), and its secret is masked in the message.
+    /// `p\xE4ss` went as the UTF-8 of U+10FFE4), and the value is masked in the message.
     func testOptionValuesThatAreNotUTF8AreRefusedOnEveryDoor() throws {
         let capture = try CaptureServer()
         let url = "http://127.0.0.1:\(capture.server.port)/x"
@@ -120,8 +120,10 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
             let r = try shell(script)
             let said = r.stderr + r.text
             XCTAssertEqual(r.status, 64, door + ": " + said)
-            XCTAssertTrue(said.contains("--auth 'ann:****' is not valid UTF-8 text"), door + ": " + said)
-            XCTAssertFalse(said.contains("ss'"), door + ": the password is not shown")
+            // Masked whole: where the kind of credential is not known, a ':' may be inside a
+            // bearer token (whose first part was shown).
+            XCTAssertTrue(said.contains("--auth '****' is not valid UTF-8 text"), door + ": " + said)
+            XCTAssertFalse(said.contains("ss'") || said.contains("ann"), door + ": the password is not shown")
         }
         try capture.sync()
         XCTAssertFalse(String(decoding: capture.capturedAll, as: UTF8.self).contains("Authorization"), "nothing was sent with the garbled password")

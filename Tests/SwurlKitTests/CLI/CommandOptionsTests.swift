@@ -62,14 +62,18 @@ final class CommandOptionsTests: XCTestCase {
     }
 
     /// COLUMNS is taken between 2 and 65535 (the widest a terminal's size can say): a huge value
-    /// crashed the progress bar's arithmetic.
+    /// crashed the progress bar's arithmetic; 0 or less is unset.
     func testColumnsAreKeptToWhatATerminalCanBe() {
         func columns(_ value: String) -> Int {
             Swurl.columns(TestEnvironment(variables: ["COLUMNS": value]).environment)
         }
         XCTAssertEqual(columns("9223372036854775807"), 65535)
         XCTAssertEqual(columns("120"), 120)
-        XCTAssertEqual(columns("-5"), 2)
+        // 0 or less is no width, as ncurses reads it (the progress line was one column wide).
+        XCTAssertEqual(columns("-5"), 80)
+        XCTAssertEqual(columns("0"), 80)
+        XCTAssertEqual(columns("1"), 2)
+        XCTAssertEqual(columns(" 60"), 60)
         XCTAssertEqual(columns("wide"), 80)
     }
 

@@ -32,7 +32,7 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertNil(RetryPolicy.parseRetryAfter("soon", now: 0))
         XCTAssertNil(RetryPolicy.parseRetryAfter("-5", now: 0))
         // Past Int's range: as long as any wait, so the cap (it fell back to a second's backoff).
-        XCTAssertEqual(RetryPolicy.parseRetryAfter("99999999999999999999", now: 0), .infinity)
-        XCTAssertEqual(RetryPolicy().delay(retry: 0, retryAfter: .infinity, random: 0), RetryPolicy.retryAfterLimit)
+        XCTAssertEqual(RetryPolicy.parseRetryAfter("99999999999999999999", now: 0), .greatestFiniteMagnitude)
+        XCTAssertEqual(RetryPolicy().delay(retry: 0, retryAfter: .greatestFiniteMagnitude, random: 0), RetryPolicy.retryAfterLimit)
     }
 }
