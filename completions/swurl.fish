@@ -96,7 +96,7 @@ complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s S -l 
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -l plist-as -r -f -a 'xml json' -d 'Show property lists (XML or binary) as an XML plist (the default) or as JSON; dates become ISO 8601, data base64'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -s F -s L -l follow -d 'Follow redirects'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l max-redirects -r -f -d 'Follow at most N redirects (default 30); exit 6 when there are more'
-complete -c swurl -n 'not __swurl_seen_command cache' -l timeout -r -f -d 'Give up when connecting, or when no data moves, for SECONDS (decimals allowed; a single request checks about once a second, so it may end up to a second later); exit 2'
+complete -c swurl -n 'not __swurl_seen_command cache' -l timeout -r -f -d 'Give up when connecting, or when no data moves, for SECONDS (decimals allowed); exit 2'
 complete -c swurl -n 'not __swurl_seen_command certs' -l default-scheme -r -f -a 'http https' -d 'The scheme for URLs given without one (default http; swurl certs always speaks https and does not take it)'
 complete -c swurl -n 'not __swurl_seen_command cache' -l connect-timeout -r -f -d 'Give up connecting after SECONDS (decimals allowed; default: --timeout); exit 2'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l retry -r -f -d 'Try again up to N times on connection failures, timeouts and 408, 429, 500, 502, 503 and 504 responses, waiting with exponential backoff and jitter (each wait at most 120 s, or --retry-delay when longer), or as long as Retry-After says (at most 300 s, or that cap when longer)'

@@ -111,7 +111,7 @@ package enum OptionTable {
         OptionSpec(.maxRedirects, argument: .required("N"), group: .network, commands: [.request, .download, .batch],
                    help: "Follow at most N redirects (default 30); exit 6 when there are more."),
         OptionSpec(.timeout, argument: .required("SECONDS"), group: .network,
-                   help: "Give up when connecting, or when no data moves, for SECONDS (decimals allowed; checked about once a second); exit 2."),
+                   help: "Give up when connecting, or when no data moves, for SECONDS (decimals allowed); exit 2."),
         OptionSpec(.defaultScheme, argument: .required("SCHEME"), choices: ["http", "https"], group: .network,
                    commands: Set(CommandName.allCases).subtracting([.certs]),
                    help: "The scheme for URLs given without one (default http; swurl certs always speaks https and does not take it). 'swurl cache clear' reads a prefix without a scheme with it, as the request's URL was."),
