@@ -105,25 +105,7 @@ package struct CommandOptions {
             }
         }
         let word = positionals.first ?? ""
-        // curl habits: `-d @file URL` (swurl's -d is --download) and `--json '{…}' URL` (swurl's
-        // --json takes no value) leave a body where the URL goes; no URL starts with either.
-        if word.hasPrefix("@") {
-            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: a body file is the item \(TerminalSanitizer.clean(word)) after the URL",
-                         hint: "e.g. swurl POST URL \(TerminalSanitizer.clean(word)) (swurl's -d is --download, not curl's --data)")
-        }
-        if CommandOptions.looksLikeJSONDocument(word) {
-            throw CommandOptions.jsonWordError(word, place: "is not a URL")
-        }
-        // A path or a bare number has no host (`/tmp/c` went to the host `tmp`, `5` to 0.0.0.5):
-        // most likely the value of an option before it that takes one only after `=`.
-        if CommandOptions.isHostless(word) {
-            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: it has no host",
-                         hint: "a local server's path is :PORT/path or localhost/path; --cache and --wait-for-network take a value only after '=' (--cache=DIR)")
-        }
-        if CommandOptions.looksLikeItemNotURL(word) {
-            throw .usage("'\(TerminalSanitizer.clean(Redactor.item(word)))' is not a URL: it reads as a request item (name=value), which goes after the URL",
-                         hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; curl's -F and -d are items here: swurl POST URL name=value file@path")
-        }
+        try CommandOptions.checkURLWord(word)
         // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
         // percent-encoded here, once, so --offline shows what is sent.
         url = URLText.percentEncodingUnsafeBytes(word)
@@ -303,6 +285,31 @@ package struct CommandOptions {
         // `host:PORT[/path]` where the host has a dot or is localhost (`URLText.isHostPort`, as the
         // REPL reads a target): no header looks like that (`X-Count:5`, `X-Date:2024/01/01`).
         return URLText.isHostPort(word)
+    }
+
+    /// Refuses a word in the URL's place that is no URL: a body file (`@file`, curl's `-d @file`
+    /// habit), a JSON document, a path or a bare number without a host, a request item. The
+    /// one-shot request's rule, and the REPL's for its base.
+    static func checkURLWord(_ word: String) throws(SwurlError) {
+        // curl habits: `-d @file URL` (swurl's -d is --download) and `--json '{…}' URL` (swurl's
+        // --json takes no value) leave a body where the URL goes; no URL starts with either.
+        if word.hasPrefix("@") {
+            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: a body file is the item \(TerminalSanitizer.clean(word)) after the URL",
+                         hint: "e.g. swurl POST URL \(TerminalSanitizer.clean(word)) (swurl's -d is --download, not curl's --data)")
+        }
+        if CommandOptions.looksLikeJSONDocument(word) {
+            throw CommandOptions.jsonWordError(word, place: "is not a URL")
+        }
+        // A path or a bare number has no host (`/tmp/c` went to the host `tmp`, `5` to 0.0.0.5):
+        // most likely the value of an option before it that takes one only after `=`.
+        if CommandOptions.isHostless(word) {
+            throw .usage("'\(TerminalSanitizer.clean(word))' is not a URL: it has no host",
+                         hint: "a local server's path is :PORT/path or localhost/path; --cache and --wait-for-network take a value only after '=' (--cache=DIR)")
+        }
+        if CommandOptions.looksLikeItemNotURL(word) {
+            throw .usage("'\(TerminalSanitizer.clean(Redactor.item(word)))' is not a URL: it reads as a request item (name=value), which goes after the URL",
+                         hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; curl's -F and -d are items here: swurl POST URL name=value file@path")
+        }
     }
 
     /// A file path (`/x`, `./x`, `../x`, `~/x`; not `//host/x`) or a bare whole number below

@@ -64,7 +64,11 @@ final class ReplContext {
         self.environment = environment
         var positionals = args.positionals[...]
         var startBase: String?
-        if let first = positionals.first, !ReplContext.isItem(first) {
+        // (`@data.json` first is the body item, with no base yet.)
+        if let first = positionals.first, !ReplContext.isItem(first), !first.hasPrefix("@") {
+            // What the one-shot request refuses as its URL (`/v1` went to the host `v1`, `5` to
+            // 0.0.0.5), the base is refused too.
+            try CommandOptions.checkURLWord(first)
             // Encoded as `cd` and a one-shot URL are (`/s p` as `/s%20p`, a Latin-1 byte as `%E9`).
             startBase = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(first), defaultScheme: args.value(.defaultScheme) ?? "http")
             positionals = positionals.dropFirst()
@@ -436,7 +440,9 @@ final class ReplContext {
     }
 
     private func remember(path: String) {
-        guard !path.isEmpty, !seenPaths.contains(path) else { return }
+        // Never a URL with user info (`http://alice:pw@h/`, `//TOKEN@h/`): Tab would show and
+        // insert what the prompt, env and the history mask.
+        guard !path.isEmpty, !seenPaths.contains(path), Redactor.url(path, userAlone: true) == path, !path.contains("@") || !path.hasPrefix("//") else { return }
         seenPaths.append(path)
         if seenPaths.count > 500 { seenPaths.removeFirst() }
     }
@@ -569,10 +575,21 @@ final class ReplContext {
         }
         if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
         if words.contains(where: Redactor.hasURLPassword) { return true }
+        // `http:///u:pw@h/` (libcurl takes three slashes) and `http:/u:pw@h/` (refused, but the
+        // line is typed): read with two slashes, as the mask reads a URL.
+        if words.contains(where: { w in
+            guard let colon = w.firstIndex(of: ":"), ["http", "https"].contains(w[..<colon].lowercased()),
+                  !w[w.index(after: colon)...].hasPrefix("//") || w[w.index(after: colon)...].hasPrefix("///") else { return false }
+            let normal = "http://" + w[w.index(after: colon)...].drop { $0 == "/" }
+            return Redactor.hasURLPassword(normal) || Redactor.url(normal, userAlone: true) != normal
+        }) { return true }
         // A URL whose user name is given alone (`https://TOKEN@host/`): a token, sent as Basic
         // credentials (an item's `field@file` is no URL).
         if words.contains(where: { $0.containsText("://") && Redactor.url($0, userAlone: true) != $0 }) { return true }
         guard let parsed = try? ArgumentParser.parse(words, checkText: false) else {
+            // Which word is the URL is not known on a line that does not parse: any word with an
+            // '@' inside may be one with a user name (`TOKEN@host:8080/x --tiemout 3`).
+            if words.contains(where: { $0.utf8.dropFirst().contains(UInt8(ascii: "@")) }) { return true }
             return words.contains { w in
                 // A misspelt or cut long option (`--a`, `--au`, `--key-pass`) fails to parse, and
                 // what follows it may still be the password.

@@ -65,6 +65,9 @@ package enum URLBuilder {
         guard let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }) else { return false }
         let authority = word.dropFirst(scheme.count + 1).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if authority.hasPrefix("[") { return true }
+        // User info before a host (`https:alice:pw@api.example/x`, `http:TOKEN@h/`): a URL, whose
+        // password would otherwise go to the base in a header. (`https:@file` is an item.)
+        if let at = authority.lastIndex(of: "@"), at != authority.startIndex { return true }
         let host = authority.prefix { $0 != ":" }
         let hostLike = !host.isEmpty && host.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
         // A number with a dot (`https:1.5`) is a value; an IPv4 address, or anything dotted

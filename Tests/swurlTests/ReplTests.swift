@@ -81,6 +81,14 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(cluster.stderr.contains("unset: unknown option '-z' in '-vz'"), cluster.stderr)
         XCTAssertFalse(cluster.stderr.contains("unknown option '-vF'"), cluster.stderr)
         XCTAssertFalse(cluster.text.contains("--verbose") || cluster.text.contains("--follow"), cluster.text)
+        // A base without a host is refused as the one-shot URL is (`/v1` went to the host `v1`,
+        // with the default credentials; `5` to 0.0.0.5).
+        for base in ["/v1", "5"] {
+            let hostless = try script(["users --offline"], [base, "-a", "u:p"])
+            XCTAssertEqual(hostless.status, 64, hostless.stderr)
+            XCTAssertTrue(hostless.stderr.contains("is not a URL: it has no host"), hostless.stderr)
+            XCTAssertFalse(hostless.text.contains("Authorization"), hostless.text)
+        }
         // Items of no name are defaults too (`@file` the body, `==b`), as `swurl repl BASE @file`
         // takes them ("not a request item" before, and the POST went empty).
         let dir = TestPaths.temporaryDirectory()
@@ -294,11 +302,13 @@ final class ReplTests: XCTestCase {
         // Both slashes short before a host (`https:api.example.org/x`) is no header `https` to
         // the base either (it went there, with the defaults); `https:1` and `http:value` are.
         let short = try script(["https:/127.0.0.1:9/one", "HTTP:/x", "DELETE https:api.example.org/users/7", "http:localhost:9/x",
-                                "https:[::1]:9/", "https:127.0.0.2:9/x", "https:1", "https:1.5"], [root, "--offline"])
+                                "https:[::1]:9/", "https:127.0.0.2:9/x", "https:alice:S3cr3t@api.example.org/v1", "http:TOKEN@h.example/",
+                                "https:1", "https:1.5"], [root, "--offline"])
         XCTAssertFalse(short.text.contains("api.example.org") || short.text.contains("localhost") || short.text.contains("::1")
-                       || short.text.contains("127.0.0.2"), short.text)
+                       || short.text.contains("127.0.0.2") || short.text.contains("S3cr3t") || short.text.contains("TOKEN"), short.text)
         XCTAssertTrue(short.text.contains("https: 1\r\n") && short.text.contains("https: 1.5"), short.text)
-        XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 6, short.stderr)
+        XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 8, short.stderr)
+        XCTAssertFalse(short.stderr.contains("S3cr3t") || short.stderr.contains("TOKEN"), short.stderr)
         // The status is the last command's.
         let last = try script(["/get", "/status/500 --check-status"], [root])
         XCTAssertEqual(last.status, 5)

@@ -65,7 +65,10 @@ final class ReplContextTests: XCTestCase {
                      // A token given as a URL's user name alone (it was kept).
                      "GET https://TOKEN7@h/get", "cd http://tok@h:8080/", "get //SECRET2@127.0.0.1:9/", "get SECRET3@127.0.0.1:9/x",
                      // A blank before the colon: refused as an item, but the secret is on the line.
-                     "set 'Authorization :Basic p4'"] {
+                     "set 'Authorization :Basic p4'",
+                     // One slash, or three (libcurl takes them), and a line that does not parse.
+                     "http:///alice:pw3@127.0.0.1:9/x -p h", "http:/u:pw1@127.0.0.1:9/get", "cd http:/u:pw4@h/",
+                     "TOKEN7@localhost:9/get --tiemout 3", "GET TOKEN2@127.0.0.1:9/get --nope"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         // An option value that is not UTF-8 makes the line a usage error, not one without credentials.
