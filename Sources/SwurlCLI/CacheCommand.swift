@@ -69,6 +69,10 @@ enum CacheCommand: SwurlCommand {
             throw .usage("unknown cache action '\(TerminalSanitizer.clean(action))'", hint: "use list, clear or prune")
         }
         do { try environment.stdout.write(handingOver: &out) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
+        // Entries it could not remove (a read-only directory, another user's): said, and a failure.
+        if let failure = store.removalFailure {
+            throw .output("some entries of '\(TerminalSanitizer.clean(store.directory))' could not be removed: \(systemErrorMessage(failure))")
+        }
         return .success
     }
 

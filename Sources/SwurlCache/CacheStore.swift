@@ -14,6 +14,16 @@ package final class CacheStore {
     package let directory: String
     /// The most bytes the entries may take together (`--cache-max`).
     package let maxSize: Int64
+    /// Why an entry `clear`, `prune` or eviction meant to remove is still there (the errno of
+    /// the first unlink(2) that failed; one already gone counts as removed by another run).
+    package private(set) var removalFailure: Int32?
+
+    /// Removes the entry file `name`; false (the errno kept in `removalFailure`) when it stays.
+    private func removeEntry(_ name: String) -> Bool {
+        if unlink(ArgumentBytes.path(path(name))) == 0 { return true }
+        if errno != ENOENT, removalFailure == nil { removalFailure = errno }
+        return false
+    }
 
     /// Opens (creating with mode 0700, unless `create` is false: a missing directory is then an
     /// empty cache, made by nothing) the directory.
@@ -369,10 +379,10 @@ package final class CacheStore {
             default: form = { $0 }
             }
             for l in list() where form(l.summary.url).hasPrefix(prefix) {
-                if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
+                if removeEntry(l.name) { n += 1 }
             }
         } else {
-            for name in names() where unlink(ArgumentBytes.path(path(name))) == 0 { n += 1 }
+            for name in names() where removeEntry(name) { n += 1 }
         }
         return n
     }
@@ -412,7 +422,7 @@ package final class CacheStore {
         files.sort { $0.used < $1.used }
         var n = 0
         for f in files where total > limit {
-            if unlink(ArgumentBytes.path(path(f.name))) == 0 { n += 1 }
+            if removeEntry(f.name) { n += 1 }
             total -= f.size
         }
         return (n, total)
@@ -428,7 +438,7 @@ package final class CacheStore {
             let lifetime = CacheRules.freshnessLifetime(s.freshness, responseTime: s.responseTime)
             let age = CacheRules.currentAge(s.freshness, requestTime: s.requestTime, responseTime: s.responseTime, now: now)
             if age >= lifetime && !s.hasValidator {
-                if unlink(ArgumentBytes.path(path(l.name))) == 0 { n += 1 }
+                if removeEntry(l.name) { n += 1 }
             }
         }
         for name in directoryNames() where name.hasPrefix(".") && name.containsText(".swurl-") {

@@ -380,6 +380,12 @@ package final class Exchange {
             noteCookiePaths(setBy: hop.url)
             cache?.finish(succeeded: false)
             cacheStatus = cache?.status
+            // An unsafe method's 2xx or 3xx head came, then its body failed (cut, too large,
+            // Ctrl-C): the server acted on the request all the same, so what the cache holds of
+            // the URL is out of date (RFC 9111 §4.4 asks for the status alone).
+            if let head = filter.answerHead, !hop.method.isSafe, !transfer.isReplay {
+                HopCache.invalidate(request: hop, head: head, options: options)
+            }
             // A redirect to follow whose body was cut short: the body is no answer, and curl -L
             // and HTTPie --follow go on without it (a timeout or Ctrl-C still ends the exchange).
             if case .transport = error, case .redirect = filter.verdict, let head = filter.redirectHead, let target = cutRedirectURL {
@@ -415,7 +421,9 @@ package final class Exchange {
                 result.redirectURL = servedRedirect ?? nil
             }
             if !transfer.isReplay {
-                cache?.finish(succeeded: true)
+                // A status retried (a 503 with max-age) is no answer to keep: stored, it would
+                // answer the retry itself from the cache, or replace a stored good response.
+                if case .retry = filter.verdict { cache?.finish(succeeded: false) } else { cache?.finish(succeeded: true) }
                 if let head = r.head, !hop.method.isSafe { HopCache.invalidate(request: hop, head: head, options: options) }
             }
             cacheStatus = cache?.status

@@ -116,6 +116,9 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body); self.wfile.flush()
             self.close_connection = True
             return
+        # `fails=K`: the path's first K requests answer 503 (with the same headers: max-age too).
+        if one('fails') is not None and n <= int(one('fails')):
+            return self.reply(503, b'busy', headers)
         self.reply(int(one('status', '200')), body, headers)
 
     def reply(self, status, body, headers, no_length=False):

@@ -2,7 +2,8 @@ import Foundation
 
 /// The scripted origin for the HTTP cache's tests (`Tests/Servers/cache_origin.py`): each
 /// response's Cache-Control, ETag, Last-Modified, Date, Expires, Vary and body come from the
-/// query string; it counts the requests each path received and logs their headers.
+/// query string; it counts the requests each path received and logs their headers. `fails=K`
+/// makes a path's first K requests answer 503 (`busy`) with the same headers.
 package final class CacheOrigin {
     package let server: ServerProcess
     package let logPath: String

@@ -53,6 +53,19 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try swurl(["cache", "prune", "--json"]).text, "{\"removed\":0}\n")
     }
 
+    /// Entries that cannot be removed (the directory read-only here, in a private mount
+    /// namespace) are an error (exit 1) naming the cause: "removed 0 entries", exit 0, before.
+    func testClearThatCannotRemoveSaysSo() throws {
+        _ = try fetch("/ro?cc=" + q("max-age=60"))
+        XCTAssertEqual(entries().count, 1)
+        let shell = "mount --bind \"$2\" \"$2\" && mount -o remount,bind,ro \"$2\" || exit 99; \"$1\" cache clear --cache=\"$2\"; echo \"rc=$?\""
+        let r = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", TestPaths.binary, dir], check: false)
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        XCTAssertTrue(out.contains("rc=1"), out + r.stderr)
+        XCTAssertTrue(r.stderr.contains("could not be removed: Read-only file system"), r.stderr)
+        XCTAssertEqual(entries().count, 1)
+    }
+
     // MARK: - Freshness (§4.2)
 
     func testFreshMaxAgeIsServedWithoutTheNetworkWithAnAgeHeader() throws {
@@ -468,6 +481,24 @@ final class CacheTests: XCTestCase {
         _ = try swurl(["DELETE", origin.url("/del?status=404&loc=" + q(origin.url(other)))])
         _ = try fetch(other)
         XCTAssertEqual(origin.count("/other"), 1)
+        // A 2xx whose body is then cut: the server acted on it, so the URL it names is out of
+        // date (it was still served from the cache).
+        let cut = try swurl(["POST", origin.url("/cutpost?cut=1&cloc=" + q(origin.url(other))), "a=1"])
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        XCTAssertEqual(try fetch(other).cache, "miss, stored")
+        XCTAssertEqual(origin.count("/other"), 2)
+    }
+
+    /// A retried status is no answer to store (a 503 with max-age answered the retry itself from
+    /// the cache, and the run showed it, exit 0).
+    func testARetriedStatusIsNotStored() throws {
+        let path = "/busy?fails=1&cc=" + q("max-age=60")
+        let r = try swurl(["--retry", "2", "--retry-delay", "0.05", origin.url(path)])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("retrying"), r.stderr)
+        XCTAssertEqual(r.text, "/busy #2")
+        XCTAssertEqual(origin.count("/busy"), 2)
+        XCTAssertEqual(try fetch(path).body, "/busy #2", "the 200 is the one stored")
     }
 
     // MARK: - What is stored (§3)
