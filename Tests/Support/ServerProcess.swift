@@ -193,6 +193,26 @@ package final class ServerProcess: @unchecked Sendable {
         return port
     }
 
+    /// A port that takes connections (the kernel's backlog) and never answers: a socket bound and
+    /// listening, never accepting, kept open until the test process ends (a handshake or a
+    /// response that never comes).
+    package static func silentPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestServerError("socket() failed") }
+        let port: Int
+        do {
+            port = try boundPort(fd)
+            guard listen(fd, 16) == 0 else { throw TestServerError("listen() failed") }
+        } catch {
+            close(fd)
+            throw error
+        }
+        lock.lock()
+        reserved.append(fd)
+        lock.unlock()
+        return port
+    }
+
     /// Binds `fd` to a port the kernel picks on 127.0.0.1 and returns it.
     private static func boundPort(_ fd: Int32) throws -> Int {
         var addr = sockaddr_in()

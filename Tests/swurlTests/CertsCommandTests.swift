@@ -219,18 +219,7 @@ final class CertsCommandTests: XCTestCase {
     /// A port that accepts the connection (the kernel's backlog) and never answers the TLS
     /// handshake: a timeout, 2, as for a request (it was 1).
     func testAHandshakeThatTimesOutExitsTwo() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        XCTAssertTrue(bound)
-        let url = "https://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/"
+        let url = "https://127.0.0.1:\(try ServerProcess.silentPort())/"
         for args in [["certs", url, "--timeout", "1"], ["certs", url, "--connect-timeout", "1"], ["reach", url, "--timeout", "1"]] {
             let r = try runSwurl(args)
             XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")

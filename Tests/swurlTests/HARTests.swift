@@ -700,19 +700,9 @@ final class HARTests: XCTestCase {
     /// no connection: `dns`, `connect` and `ssl` are -1, as on any reused connection. (nginx
     /// keeps the connection; its `/stall` waits on a socket that never answers.)
     func testAFailedHopOnAReusedConnectionHasNoConnectPhases() throws {
-        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(silent) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, len) == 0 && listen(silent, 16) == 0 && getsockname(silent, $0, &len) == 0 }
-        }
-        XCTAssertTrue(bound)
         let nginx = try NginxServer(serverConfig: """
             location = /go { return 302 /stall; }
-            location = /stall { proxy_pass http://127.0.0.1:\(UInt16(bigEndian: addr.sin_port)); }
+            location = /stall { proxy_pass http://127.0.0.1:\(try ServerProcess.silentPort()); }
             """)
         let har = dir + "/t.har"
         let r = try runSwurl(["--har", har, "-F", "--timeout", "1", nginx.url("/go")])
