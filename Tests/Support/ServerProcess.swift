@@ -177,32 +177,20 @@ package final class ServerProcess: @unchecked Sendable {
 
     /// A port nothing listens on, for tests of a refused connection: a socket bound to it without
     /// listen(), kept open until the test process ends, so no server can take the port meanwhile.
-    package static func refusedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestServerError("socket() failed") }
-        let port: Int
-        do {
-            port = try boundPort(fd)
-        } catch {
-            close(fd)
-            throw error
-        }
-        lock.lock()
-        reserved.append(fd)
-        lock.unlock()
-        return port
-    }
+    package static func refusedPort() throws -> Int { try reservedPort(listening: false) }
 
     /// A port that takes connections (the kernel's backlog) and never answers: a socket bound and
     /// listening, never accepting, kept open until the test process ends (a handshake or a
     /// response that never comes).
-    package static func silentPort() throws -> Int {
+    package static func silentPort() throws -> Int { try reservedPort(listening: true) }
+
+    private static func reservedPort(listening: Bool) throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket() failed") }
         let port: Int
         do {
             port = try boundPort(fd)
-            guard listen(fd, 16) == 0 else { throw TestServerError("listen() failed") }
+            guard !listening || listen(fd, 16) == 0 else { throw TestServerError("listen() failed") }
         } catch {
             close(fd)
             throw error
