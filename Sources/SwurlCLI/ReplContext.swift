@@ -287,6 +287,8 @@ final class ReplContext {
     /// `unset NAME…`: a default option (`--form`, `-a`) or every default item named NAME.
     func unset(_ names: [String]) throws(SwurlError) {
         guard !names.isEmpty else { throw .usage("unset needs a header, item or option name", hint: "e.g. unset X-Token, unset --form") }
+        // All or nothing, as `set` is: a name refused leaves every default as it was.
+        var defaults = self.defaults, defaultItems = self.defaultItems
         for name in names {
             if name.hasPrefix("-") && name.count > 1 {
                 // `unset -vq` is `unset -v -q`, as `set -vq` sets both.
@@ -311,6 +313,8 @@ final class ReplContext {
                 if before == defaultItems.count { throw .usage("unset: no default item named '\(name)'", hint: "'env' lists them") }
             }
         }
+        self.defaults = defaults
+        self.defaultItems = defaultItems
     }
 
     /// A request line: `[METHOD] [PATH_OR_URL] [ITEMS…] [OPTIONS…]` with the defaults merged in.

@@ -194,7 +194,9 @@ final class HopCache: TransferDelegate {
     func plan(now: Double, validators: Bool = true) -> Plan {
         let onlyIfCached = CacheControl(request.headers).has("only-if-cached")
         guard answerable else {
-            status = "only from the cache: 504 (the cache never stores \(request.body == nil ? "a " + request.method.rawValue : "a request with a body"))"
+            // The method first (a POST has a body too): a GET or HEAD is refused for its body.
+            let why = request.method == .get && request.body != nil ? "a request with a body" : "a " + request.method.rawValue
+            status = "only from the cache: 504 (the cache never stores \(why))"
             return .gatewayTimeout
         }
         guard let stored else {
@@ -340,8 +342,9 @@ final class HopCache: TransferDelegate {
         writer = nil
         // libcurl ends a transfer well only when the body is complete; a Content-Length that
         // disagrees (possible only for a decoded body) is checked when no decoding took place.
-        if entry.head.headers["Content-Encoding"] == nil, let length = entry.head.headers["Content-Length"].flatMap({ Int64($0) }),
-           length != w.bodyLength {
+        // (A 204 has no body whatever length it names: RFC 9110 §8.6.)
+        if entry.head.status != 204, entry.head.headers["Content-Encoding"] == nil,
+           let length = entry.head.headers["Content-Length"].flatMap({ Int64($0) }), length != w.bodyLength {
             w.discard()
             status = "not stored: incomplete body"
             return

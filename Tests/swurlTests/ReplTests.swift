@@ -70,12 +70,16 @@ final class ReplTests: XCTestCase {
 
     /// `unset NAME` matches a header's name in any case, a query or data item's as written.
     func testUnsetMatchesOnlyHeadersInAnyCase() throws {
-        let r = try script(["set q==1 Q==2 Id=5 id=6 X-T:1", "unset q ID", "env"], ["http://127.0.0.1:9/", "--offline"])
+        // (`unset q ID` is refused whole for ID, and leaves q too: then `unset q`.)
+        let r = try script(["set q==1 Q==2 Id=5 id=6 X-T:1", "unset q ID", "unset q", "env"], ["http://127.0.0.1:9/", "--offline"])
         XCTAssertTrue(r.stderr.contains("unset: no default item named 'ID'"), r.stderr)
         XCTAssertTrue(r.text.contains("Q==2") && r.text.contains("Id=5") && r.text.contains("id=6"), r.text)
         XCTAssertFalse(r.text.contains("q==1"), r.text)
         let h = try script(["set X-Token:1", "unset x-token", "env"], ["http://127.0.0.1:9/", "--offline"])
         XCTAssertFalse(h.text.contains("X-Token"), h.text)
+        // A name refused leaves every default as it was, as a refused `set` does.
+        let atomic = try script(["set --follow X-A:1", "unset --follow --nope", "unset X-A X-B", "env"], ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertTrue(atomic.text.contains("--follow\n") && atomic.text.contains("X-A:1"), atomic.text)
         // A cluster of short options is split as set splits it (it was an unknown option '-vq').
         let cluster = try script(["set -vF", "unset -vF", "env", "set -v", "unset -vz"], ["http://127.0.0.1:9/", "--offline"])
         XCTAssertTrue(cluster.stderr.contains("unset: unknown option '-z' in '-vz'"), cluster.stderr)
