@@ -57,7 +57,7 @@ complete -c swurl -n 'not __swurl_seen_command certs reach cache' -s I -l ignore
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s p -l print -r -f -d 'What to print: H request headers, B request body, h response headers, b response body, m meta (timing, sizes, remote address)'
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s h -l headers -d 'Print the response headers (adds h to -b, --print)'
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s b -l body -d 'Print the response body (adds b to -h, --print)'
-complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s v -l verbose -d 'Print the request as sent and the response (--print=HBhb); every hop with --follow'
+complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s v -l verbose -d 'Print the request as sent and the response (--print=HBhb); every hop with --follow; -vv adds m'
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -l pretty -r -f -a 'all colors format none' -d 'all (colours and formatting, the default on a terminal), colors (the heads coloured, the body as sent: bodies are coloured only when formatted), format, or none (the default otherwise)'
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s o -l output -r -d 'Write the output to FILE instead of stdout (\'-\' is stdout)'
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -l offline -d 'Build the request and print the exact bytes it would send to the server; send nothing'

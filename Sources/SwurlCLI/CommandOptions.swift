@@ -30,6 +30,8 @@ package struct CommandOptions {
     package var ignoreStdin = false
     package var selection: PrintSelection?
     package var verbose = false
+    /// `-vv`: `-v` with `m`.
+    package var verboseMeta = false
     /// `--pretty`; nil means by the sink (all on a terminal, none otherwise).
     package var pretty: PrettyMode?
     package var outputPath: String?
@@ -177,6 +179,8 @@ package struct CommandOptions {
         try checkRawAgainstItems()
         if let letters = args.value(.print) { selection = try PrintSelection(letters: letters) }
         verbose = args.has(.verbose)
+        // -vv (HTTPie's): -v and the timing after the response (`m`).
+        verboseMeta = (args.options[.verbose]?.count ?? 0) >= 2
         if args.has(.headers) || args.has(.body) {
             if selection == nil { selection = PrintSelection() }
             if args.has(.headers) { selection?.responseHeaders = true }

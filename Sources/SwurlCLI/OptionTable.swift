@@ -29,7 +29,7 @@ package enum OptionTable {
         OptionSpec(.headers, short: ["h"], group: .output, help: "Print the response headers (adds h to -b, --print)."),
         OptionSpec(.body, short: ["b"], group: .output, help: "Print the response body (adds b to -h, --print)."),
         OptionSpec(.verbose, short: ["v"], group: .output,
-                   help: "Print the request as sent and the response (--print=HBhb); every hop with --follow."),
+                   help: "Print the request as sent and the response (--print=HBhb); every hop with --follow; -vv adds m."),
         OptionSpec(.pretty, argument: .required("STYLE"), choices: PrettyMode.allCases.map(\.rawValue), group: .output,
                    help: "all (colours and formatting, the default on a terminal), colors (the heads coloured, the body as sent: bodies are coloured only when formatted), format, or none (the default otherwise)."),
         OptionSpec(.output, short: ["o"], argument: .required("FILE"), completion: .file, group: .output,

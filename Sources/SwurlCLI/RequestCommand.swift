@@ -47,7 +47,7 @@ enum RequestCommand: SwurlCommand {
         // reaches it. What it shows and its colours stay a file's, as -o asked.
         if outputFile?.isTerminal == true { style.terminal = true }
         let selection = options.selection
-            ?? (options.verbose ? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: true, responseBody: true)
+            ?? (options.verbose ? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: true, responseBody: true, meta: options.verboseMeta)
                 : options.offline ? PrintSelection(requestHeaders: true, requestBody: true)
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))

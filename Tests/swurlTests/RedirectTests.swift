@@ -140,6 +140,15 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(one.text.components(separatedBy: "\r\n").filter { $0.hasPrefix("HTTP/1.1 ") }.count, 1, one.text)
     }
 
+    /// `-vv` is HTTPie's: `-v` and the timing after the response (`m`); it was `-v` silently.
+    func testDoubleVerboseAddsTheTiming() throws {
+        let url = try HTTPBin.url("/get")
+        let twice = try runSwurl(["-vv", url])
+        XCTAssertEqual(twice.status, 0, twice.stderr)
+        XCTAssertTrue(twice.text.contains("GET /get HTTP/1.1") && twice.text.contains("Total "), twice.text)
+        XCTAssertFalse(try runSwurl(["-v", url]).text.contains("Total "))
+    }
+
     /// Raw (piped) output keeps a body's bytes as they came; a hop's body without a final newline
     /// ran into the next message ("movedok", "movedGET /echo"). A blank line sets it apart, as
     /// HTTPie does when stdout is not a terminal; the final body stays byte for byte.
