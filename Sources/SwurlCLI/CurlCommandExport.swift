@@ -386,7 +386,16 @@ struct CurlCommandExport {
         func exists(_ path: String) -> Bool { var st = stat(); return stat(ArgumentBytes.path(path), &st) == 0 }
         let named = store.namedFiles.filter { exists($0.path) }
         let custom = named.filter { !DefaultTrustStore.isSameFile($0.path, system) }
-        let curlsFile = named.first { $0.variable == "CURL_CA_BUNDLE" } ?? named.first { $0.variable == "SSL_CERT_FILE" }
+        // curl takes its variable's file whether or not it exists (and then fails with 77).
+        let curlsFile = store.namedFiles.first { $0.variable == "CURL_CA_BUNDLE" } ?? store.namedFiles.first { $0.variable == "SSL_CERT_FILE" }
+        if let file = curlsFile, !exists(file.path) {
+            let directory = store.directoryOverride.flatMap { DefaultTrustStore.isSameFile($0, DefaultTrustStore.systemDirectory) ? nil : $0 }
+            guard custom.count <= 1 else {
+                warnings.append("trust the CA files \(custom.map(\.variable).joined(separator: " and ")) name together; --cacert takes one file, so they are left out")
+                return [("--cacert", system)]
+            }
+            return [("--cacert", custom.first?.path ?? system)] + (directory.map { [("--capath", $0)] } ?? [])
+        }
         let curlsCustom = curlsFile.flatMap { DefaultTrustStore.isSameFile($0.path, system) ? nil : $0.path }
         // An SSL_CERT_DIR naming the system's directory is what curl has compiled in anyway.
         let directory = store.directoryOverride.flatMap { DefaultTrustStore.isSameFile($0, DefaultTrustStore.systemDirectory) ? nil : $0 }

@@ -64,6 +64,9 @@ final class ReplContext {
         self.environment = environment
         var positionals = args.positionals[...]
         var startBase: String?
+        // A base a slash short (`https:TOKEN@api.example`) would be a default header `https`
+        // sent with every line: refused as on a line.
+        if let first = positionals.first, URLBuilder.isSlashesShort(first) { try URLBuilder.refuseMissingSlashes(first, given: first) }
         // (`@data.json` first is the body item, with no base yet.)
         if let first = positionals.first, !ReplContext.isItem(first), !first.hasPrefix("@") {
             // What the one-shot request refuses as its URL (`/v1` went to the host `v1`, `5` to
@@ -446,7 +449,8 @@ final class ReplContext {
     private func remember(path: String) {
         // Never a URL with user info (`http://alice:pw@h/`, `//TOKEN@h/`): Tab would show and
         // insert what the prompt, env and the history mask.
-        guard !path.isEmpty, !seenPaths.contains(path), Redactor.url(path, userAlone: true) == path, !path.contains("@") || !path.hasPrefix("//") else { return }
+        guard !path.isEmpty, !seenPaths.contains(path), Redactor.url(path, userAlone: true) == path, !path.contains("@") || !path.hasPrefix("//"),
+              !ReplContext.slashesOffURLHasUserinfo(path) else { return }
         seenPaths.append(path)
         if seenPaths.count > 500 { seenPaths.removeFirst() }
     }
@@ -572,6 +576,15 @@ final class ReplContext {
     /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
     /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
     /// When the line does not parse, it is judged conservatively: kept out if it might.
+    /// `http:///u:pw@h/` (libcurl takes three slashes) and `http:/u:pw@h/` (refused, but typed),
+    /// read with two slashes as the mask reads a URL: whether they hold user info.
+    static func slashesOffURLHasUserinfo(_ w: String) -> Bool {
+        guard let colon = w.firstIndex(of: ":"), ["http", "https"].contains(w[..<colon].lowercased()),
+              !w[w.index(after: colon)...].hasPrefix("//") || w[w.index(after: colon)...].hasPrefix("///") else { return false }
+        let normal = "http://" + w[w.index(after: colon)...].drop { $0 == "/" }
+        return Redactor.hasURLPassword(normal) || Redactor.url(normal, userAlone: true) != normal
+    }
+
     static func containsCredentials(_ line: String) -> Bool {
         guard var words = (try? ReplContext.words(line)).map(ReplContext.withoutCommandName) else {
             let l = line.lowercased()
@@ -579,14 +592,7 @@ final class ReplContext {
         }
         if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
         if words.contains(where: Redactor.hasURLPassword) { return true }
-        // `http:///u:pw@h/` (libcurl takes three slashes) and `http:/u:pw@h/` (refused, but the
-        // line is typed): read with two slashes, as the mask reads a URL.
-        if words.contains(where: { w in
-            guard let colon = w.firstIndex(of: ":"), ["http", "https"].contains(w[..<colon].lowercased()),
-                  !w[w.index(after: colon)...].hasPrefix("//") || w[w.index(after: colon)...].hasPrefix("///") else { return false }
-            let normal = "http://" + w[w.index(after: colon)...].drop { $0 == "/" }
-            return Redactor.hasURLPassword(normal) || Redactor.url(normal, userAlone: true) != normal
-        }) { return true }
+        if words.contains(where: ReplContext.slashesOffURLHasUserinfo) { return true }
         // A URL whose user name is given alone (`https://TOKEN@host/`): a token, sent as Basic
         // credentials (an item's `field@file` is no URL).
         if words.contains(where: { $0.containsText("://") && Redactor.url($0, userAlone: true) != $0 }) { return true }

@@ -64,6 +64,8 @@ package enum URLBuilder {
         let lower = word.prefix(6).lowercased()
         guard let scheme = supportedSchemes.first(where: { lower.hasPrefix($0 + ":") }) else { return false }
         let authority = word.dropFirst(scheme.count + 1).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        // `https:=…`, `https:=@file`, `https:@file`: items of a field or header named https.
+        if authority.hasPrefix("=") || authority.hasPrefix("@") { return false }
         if authority.hasPrefix("[") { return true }
         // User info before a host (`https:alice:pw@api.example/x`, `http:TOKEN@h/`): a URL, whose
         // password would otherwise go to the base in a header. (`https:@file` is an item.)

@@ -43,7 +43,8 @@ package struct CurlResult: Sendable {
         switch code {
         case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
              CURLE_PARTIAL_FILE, CURLE_OPERATION_TIMEDOUT, CURLE_HTTP2, CURLE_HTTP2_STREAM:
-            return true
+            // (A head too large for libcurl's HTTP/2 buffer comes again the same way.)
+            return !http2HeadRefused
         default:
             return false
         }

@@ -465,7 +465,8 @@ package final class Transfer: EasyTransferHandler {
         var st = stat()
         let found = stat(ArgumentBytes.path(path), &st) == 0
         if found && st.st_mode & S_IFMT != S_IFSOCK {
-            let what = st.st_mode & S_IFMT == S_IFDIR ? "a directory" : st.st_mode & S_IFMT == S_IFIFO ? "a FIFO" : "a file"
+            let kind = st.st_mode & S_IFMT
+            let what = kind == S_IFDIR ? "a directory" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "a file"
             return .transport("cannot connect to the Unix socket '\(TerminalSanitizer.clean(path))': it is \(what), not a socket",
                               hint: "--unix-socket names the socket the server listens on")
         }
@@ -574,6 +575,15 @@ package final class Transfer: EasyTransferHandler {
 
     package func easyRewindBody() -> Bool {
         guard let body = request.body, body.isRewindable else { return false }
+        // libcurl sends it again within the transfer (a Digest round, a closed connection): a
+        // body file rewritten meanwhile is refused, as for a retry. (Not before the first read:
+        // a growing file goes as its measured start the first time.)
+        if bodyAskedAt != nil {
+            do { try body.checkFileSizes() } catch {
+                fail(error)
+                return false
+            }
+        }
         bodyReader = body.makeReader()
         bodyBytesRead = 0
         return true
@@ -760,7 +770,8 @@ package final class Transfer: EasyTransferHandler {
     /// the bytes so far are ahead of the rate's schedule, so the pause is libcurl's, no stall.
     private func pacedAhead(_ now: Double) -> Bool {
         guard options.rateLimitedByLibcurl, let rate = options.maxReceiveRate, let first = firstBodyAt else { return false }
-        return Double(receivedBytes) >= (now - first) * Double(rate)
+        // The bytes libcurl paces are those on the wire, not the decoded ones (a gzip body's).
+        return Double(easy.downloadedBytes) >= (now - first) * Double(rate)
     }
 
     /// Whether the connection is still being made (TCP, a proxy's tunnel, TLS: nothing ready to

@@ -125,6 +125,10 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("a response head larger than the about 128 KiB libcurl takes over HTTP/2"), r.stderr)
         XCTAssertFalse(r.stderr.contains("client certificate"), r.stderr)
+        // It would come again the same way: not retried (the retry's framing error hid it).
+        let retried = try runSwurl(["--http2-prior-knowledge", "--retry", "1", "--retry-delay", "0.05", "-h", nginx.url("/small.txt")])
+        XCTAssertFalse(retried.stderr.contains("retrying"), retried.stderr)
+        XCTAssertTrue(retried.stderr.contains("libcurl takes over HTTP/2"), retried.stderr)
     }
 
     func testHTTP2PriorKnowledgeAgainstNginx() throws {

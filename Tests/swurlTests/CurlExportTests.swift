@@ -399,6 +399,11 @@ final class CurlExportTests: XCTestCase {
         XCTAssertTrue(withDirectory.text.contains("  --cacert " + bundle) && withDirectory.text.contains("  --capath " + home), withDirectory.text)
         let stale = try runSwurl(["--curl", "https://127.0.0.1:1/x"], environment: ["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": "", "REQUESTS_CA_BUNDLE": home + "/missing.pem"])
         XCTAssertFalse(stale.text.contains("--cacert"), stale.text)
+        // But curl's own variable naming a missing file fails curl's every https request (77):
+        // the file swurl reads is named instead.
+        let curlsMissing = try runSwurl(["--curl", "https://127.0.0.1:1/x"],
+                                        environment: ["CURL_CA_BUNDLE": home + "/missing.pem", "SSL_CERT_FILE": bundle, "REQUESTS_CA_BUNDLE": ""])
+        XCTAssertTrue(curlsMissing.text.contains("  --cacert " + bundle), curlsMissing.text)
     }
 
     func testDigestAuthWorksWithCurl() throws {

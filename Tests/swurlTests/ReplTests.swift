@@ -311,6 +311,14 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(short.text.contains("api.example.org") || short.text.contains("localhost") || short.text.contains("::1")
                        || short.text.contains("127.0.0.2") || short.text.contains("S3cr3t") || short.text.contains("TOKEN"), short.text)
         XCTAssertTrue(short.text.contains("https: 1\r\n") && short.text.contains("https: 1.5"), short.text)
+        // Items whose name is a scheme and whose value starts with `=` or `@` stay items.
+        let items2 = try script(["POST /x https:='\"ann@example.com\"'", "POST /y https:@/dev/null"], [root, "--offline"])
+        XCTAssertEqual(items2.status, 0, items2.stderr)
+        XCTAssertTrue(items2.text.contains("{\"https\":\"ann@example.com\"}"), items2.text)
+        // A base a slash short is refused as a line is (it became a default header `https`).
+        let base = try script(["/x --offline"], ["https:TOKEN@api.example.org"])
+        XCTAssertEqual(base.status, 64, base.stderr)
+        XCTAssertTrue(base.stderr.contains("needs two slashes") && !base.stderr.contains("TOKEN"), base.stderr)
         XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 8, short.stderr)
         XCTAssertFalse(short.stderr.contains("S3cr3t") || short.stderr.contains("TOKEN"), short.stderr)
         // The status is the last command's.
