@@ -386,26 +386,24 @@ struct CurlCommandExport {
         func exists(_ path: String) -> Bool { var st = stat(); return stat(ArgumentBytes.path(path), &st) == 0 }
         let named = store.namedFiles.filter { exists($0.path) }
         let custom = named.filter { !DefaultTrustStore.isSameFile($0.path, system) }
-        // curl takes its variable's file whether or not it exists (and then fails with 77).
-        let curlsFile = store.namedFiles.first { $0.variable == "CURL_CA_BUNDLE" } ?? store.namedFiles.first { $0.variable == "SSL_CERT_FILE" }
-        if let file = curlsFile, !exists(file.path) {
-            let directory = store.directoryOverride.flatMap { DefaultTrustStore.isSameFile($0, DefaultTrustStore.systemDirectory) ? nil : $0 }
-            guard custom.count <= 1 else {
-                warnings.append("trust the CA files \(custom.map(\.variable).joined(separator: " and ")) name together; --cacert takes one file, so they are left out")
-                return [("--cacert", system)]
-            }
-            return [("--cacert", custom.first?.path ?? system)] + (directory.map { [("--capath", $0)] } ?? [])
-        }
-        let curlsCustom = curlsFile.flatMap { DefaultTrustStore.isSameFile($0.path, system) ? nil : $0.path }
         // An SSL_CERT_DIR naming the system's directory is what curl has compiled in anyway.
         let directory = store.directoryOverride.flatMap { DefaultTrustStore.isSameFile($0, DefaultTrustStore.systemDirectory) ? nil : $0 }
-        let curlsDirectory = named.contains { $0.variable == "CURL_CA_BUNDLE" } ? nil : directory
-        if Set(custom.map(\.path)) == Set(curlsCustom.map { [$0] } ?? []) && curlsDirectory == directory { return [] }
+        // curl takes its variable's file whether or not it exists (and then fails with 77).
+        let curlsFile = store.namedFiles.first { $0.variable == "CURL_CA_BUNDLE" } ?? store.namedFiles.first { $0.variable == "SSL_CERT_FILE" }
+        let curlFails = curlsFile.map { !exists($0.path) } ?? false
+        if !curlFails {
+            let curlsCustom = curlsFile.flatMap { DefaultTrustStore.isSameFile($0.path, system) ? nil : $0.path }
+            let curlsDirectory = named.contains { $0.variable == "CURL_CA_BUNDLE" } ? nil : directory
+            if Set(custom.map(\.path)) == Set(curlsCustom.map { [$0] } ?? []) && curlsDirectory == directory { return [] }
+        }
         guard custom.count <= 1 else {
             warnings.append("trust the CA files \(custom.map(\.variable).joined(separator: " and ")) name together; --cacert takes one file, so they are left out")
-            return []
+            return curlFails ? [("--cacert", system)] : []
         }
-        return custom.map { ("--cacert", $0.path) } + (directory.map { [("--capath", $0)] } ?? [])
+        var out: [(String, String)] = []
+        if let file = custom.first?.path ?? (curlFails ? system : nil) { out.append(("--cacert", file)) }
+        if let directory { out.append(("--capath", directory)) }
+        return out
     }
 
     /// A word for a POSIX shell, in text a terminal shows as it is: as is when it is made of

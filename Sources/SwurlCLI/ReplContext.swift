@@ -572,10 +572,6 @@ final class ReplContext {
 
     // MARK: History
 
-    /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`
-    /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
-    /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
-    /// When the line does not parse, it is judged conservatively: kept out if it might.
     /// `http:///u:pw@h/` (libcurl takes three slashes) and `http:/u:pw@h/` (refused, but typed),
     /// read with two slashes as the mask reads a URL: whether they hold user info.
     static func slashesOffURLHasUserinfo(_ w: String) -> Bool {
@@ -585,6 +581,10 @@ final class ReplContext {
         return Redactor.hasURLPassword(normal) || Redactor.url(normal, userAlone: true) != normal
     }
 
+    /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`
+    /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
+    /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
+    /// When the line does not parse, it is judged conservatively: kept out if it might.
     static func containsCredentials(_ line: String) -> Bool {
         guard var words = (try? ReplContext.words(line)).map(ReplContext.withoutCommandName) else {
             let l = line.lowercased()

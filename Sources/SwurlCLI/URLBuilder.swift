@@ -68,8 +68,8 @@ package enum URLBuilder {
         if authority.hasPrefix("=") || authority.hasPrefix("@") { return false }
         if authority.hasPrefix("[") { return true }
         // User info before a host (`https:alice:pw@api.example/x`, `http:TOKEN@h/`): a URL, whose
-        // password would otherwise go to the base in a header. (`https:@file` is an item.)
-        if let at = authority.lastIndex(of: "@"), at != authority.startIndex { return true }
+        // password would otherwise go to the base in a header.
+        if authority.contains("@") { return true }
         let host = authority.prefix { $0 != ":" }
         let hostLike = !host.isEmpty && host.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }
         // A number with a dot (`https:1.5`) is a value; an IPv4 address, or anything dotted
@@ -77,8 +77,8 @@ package enum URLBuilder {
         let port = authority.dropFirst(host.count)
         let hasPort = port.count > 1 && port.dropFirst().allSatisfy { $0.isASCIIDigit }
         let numeric = host.allSatisfy { $0.isASCIIDigit || $0 == "." }
-        let quad = numeric && host.split(separator: ".", omittingEmptySubsequences: false).count == 4 && !host.containsText("..")
-            && !host.hasPrefix(".") && !host.hasSuffix(".")
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        let quad = numeric && parts.count == 4 && !parts.contains { $0.isEmpty }
         return hostLike && (host.contains(".") && (!numeric || quad || hasPort) || host.lowercased() == "localhost")
     }
 

@@ -439,8 +439,7 @@ package enum Reachability {
         }
         // The proxy libcurl will connect to (--proxy, or the variables unless NO_PROXY names the host).
         let proxy = options.proxy.proxy(forURL: urlText)
-        let url: CurlURL
-        if let endpoint = proxy.flatMap(ProxySettings.endpoint) { url = endpoint.url } else { url = try CurlURL(parsing: proxy.map(ProxySettings.absolute) ?? urlText) }
+        let url = if let proxy { try ProxySettings.endpoint(proxy) } else { try CurlURL(parsing: urlText) }
         let family: Int32? = switch options.ipVersion {
         case .v4: AF_INET
         case .v6: AF_INET6

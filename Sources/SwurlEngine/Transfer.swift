@@ -157,8 +157,9 @@ package final class Transfer: EasyTransferHandler {
     static func proxyDown(_ settings: ProxySettings, url: String, message: String) -> String? {
         guard let proxy = settings.proxy(forURL: url) else { return nil }
         // The message names the address it tried: the proxy's host and port, not the server's.
-        guard let endpoint = ProxySettings.endpoint(proxy),
-              message.lowercased().containsText("to \(endpoint.host.lowercased()) port \(endpoint.port) ") else { return nil }
+        // (An IPv6 address without its brackets, as libcurl names it.)
+        guard let endpoint = try? ProxySettings.endpoint(proxy),
+              message.lowercased().containsText("to \(HostName.bare(endpoint.host).lowercased()) port \(endpoint.effectivePort) ") else { return nil }
         return "that is \(settings.named(proxy, forURL: url)); is it running? --proxy '' connects directly"
     }
 

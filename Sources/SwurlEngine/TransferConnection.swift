@@ -273,14 +273,12 @@ package struct ProxySettings: Sendable, Equatable {
         proxy.containsText("://") ? proxy : "http://" + proxy
     }
 
-    /// Where libcurl connects for `proxy`: its host (an IPv6 address without brackets, as
-    /// libcurl's messages name it) and its port, 1080 when it names none (443 for an https
-    /// proxy), libcurl's default for proxies of every other kind.
-    package static func endpoint(_ proxy: String) -> (url: CurlURL, host: String, port: Int)? {
-        guard var url = try? CurlURL(parsing: absolute(proxy)) else { return nil }
+    /// `proxy` as the URL libcurl connects to: its port 1080 when it names none (443 for an
+    /// https proxy), libcurl's default for proxies of every other kind.
+    package static func endpoint(_ proxy: String) throws(SwurlError) -> CurlURL {
+        var url = try CurlURL(parsing: absolute(proxy))
         if url.port == nil { url.port = url.scheme.lowercased() == "https" ? 443 : 1080 }
-        let host = url.host.hasPrefix("[") && url.host.hasSuffix("]") ? String(url.host.dropFirst().dropLast()) : url.host
-        return (url, host, url.port ?? 1080)
+        return url
     }
 
     /// `proxy` (the one `proxy(forURL:)` picked for `url`) as messages name it: its URL, a

@@ -20,9 +20,15 @@
 package struct DefaultTrustStore: Sendable, Equatable {
     /// `SSL_CERT_DIR`, when set.
     package var directoryOverride: String?
+    /// A CA file a variable names, and the variable.
+    package struct NamedFile: Sendable, Equatable {
+        package var variable: String
+        package var path: String
+    }
+
     /// The CA files the variables name (`CURL_CA_BUNDLE`, `REQUESTS_CA_BUNDLE`, `SSL_CERT_FILE`,
-    /// in that order, each path once), with the variable that named each.
-    package var namedFiles: [(variable: String, path: String)] = []
+    /// in that order, each path once).
+    package var namedFiles: [NamedFile] = []
 
     /// The OpenSSL defaults (OPENSSLDIR/certs and OPENSSLDIR/cert.pem).
     package init() {}
@@ -36,13 +42,8 @@ package struct DefaultTrustStore: Sendable, Equatable {
         func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         directoryOverride = value("SSL_CERT_DIR")
         for name in ["CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE"] {
-            if let file = value(name), !namedFiles.contains(where: { $0.path == file }) { namedFiles.append((name, file)) }
+            if let file = value(name), !namedFiles.contains(where: { $0.path == file }) { namedFiles.append(NamedFile(variable: name, path: file)) }
         }
-    }
-
-    package static func == (a: DefaultTrustStore, b: DefaultTrustStore) -> Bool {
-        a.directoryOverride == b.directoryOverride && a.namedFiles.map(\.path) == b.namedFiles.map(\.path)
-            && a.namedFiles.map(\.variable) == b.namedFiles.map(\.variable)
     }
 
     /// What to load: a directory to search by subject hash, files to read whole, or both.
