@@ -59,7 +59,7 @@ package indirect enum JSONValue: Equatable, Sendable {
         // Most strings need no escape: copied at once.
         var plain = s
         let copied = plain.withUTF8 { b -> Bool in
-            guard b.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xC2 && $0 != 0xE2 }) else { return false }
+            guard b.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 != 0xC2 && $0 != 0xD8 && $0 != 0xE2 }) else { return false }
             out.append(contentsOf: b)
             return true
         }
@@ -75,20 +75,27 @@ package indirect enum JSONValue: Equatable, Sendable {
 
     /// Whether `E2 second third` is a scalar no terminal may get as it is: a bidirectional
     /// embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), or a left-to-right or
-    /// right-to-left mark (U+200E, U+200F).
+    /// right-to-left mark (U+200E, U+200F). The Arabic letter mark U+061C (`D8 9C`), the third
+    /// mark, is the one two-byte scalar of the kind (`isBidiControl(scalar:)` names them all).
     @inlinable @inline(__always)
     package static func isBidiControl(_ third: UInt8, after second: UInt8) -> Bool {
         second == 0x80 ? (0xAA...0xAE).contains(third) || third == 0x8E || third == 0x8F
             : second == 0x81 && (0xA6...0xA9).contains(third)
     }
 
+    /// Whether a scalar is a bidirectional control or mark no terminal may get as it is (those
+    /// of `isBidiControl(_:after:)` and U+061C).
+    package static func isBidiControl(scalar v: UInt32) -> Bool {
+        (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
+    }
+
     /// The escaping rule of every JSON string swurl writes (`writeString`, and `JSONWriter` for
     /// bytes that need escapes): valid UTF-8 in, the string's inside out through `put`. `"` and
     /// the backslash are escaped, line feed, return, tab, backspace and form feed by their
     /// letters, other C0 controls, DEL and U+0080…U+009F as `\u00XX`, the bidirectional
-    /// controls U+202A…U+202E and U+2066…U+2069 and the marks U+200E and U+200F (which would
-    /// reorder a terminal's line, as `TerminalSanitizer` says) as `\u202a`…; at most six bytes
-    /// out for each byte in.
+    /// controls U+202A…U+202E and U+2066…U+2069 and the marks U+200E, U+200F and U+061C (which
+    /// would reorder a terminal's line, as `TerminalSanitizer` says) as `\u202a`…; at most six
+    /// bytes out for each byte in.
     @inlinable @inline(__always)
     package static func escape(_ bytes: some Sequence<UInt8>, _ put: (UInt8) -> Void) {
         let hex: StaticString = "0123456789abcdef"
@@ -101,7 +108,8 @@ package indirect enum JSONValue: Equatable, Sendable {
             put(hex.utf8Start[Int(low & 0xF)])
         }
         // A lead byte held back until what follows tells whether it starts a scalar to escape:
-        // 0xC2 (U+0080…U+009F), 0xE2 and 0xE2 0x80/0x81 (the bidirectional controls).
+        // 0xC2 (U+0080…U+009F), 0xD8 (U+061C), 0xE2 and 0xE2 0x80/0x81 (the bidirectional
+        // controls).
         var lead: UInt8 = 0, second: UInt8 = 0
         for byte in bytes {
             if lead == 0xC2 {
@@ -111,6 +119,13 @@ package indirect enum JSONValue: Equatable, Sendable {
                     continue
                 }
                 put(0xC2)
+            } else if lead == 0xD8 {
+                lead = 0
+                if byte == 0x9C {
+                    unicode(0x06, 0x1C)
+                    continue
+                }
+                put(0xD8)
             } else if lead == 0xE2 && second == 0 {
                 if byte == 0x80 || byte == 0x81 {
                     second = byte
@@ -131,7 +146,7 @@ package indirect enum JSONValue: Equatable, Sendable {
                 put(first)
             }
             switch byte {
-            case 0xC2, 0xE2: lead = byte
+            case 0xC2, 0xD8, 0xE2: lead = byte
             case UInt8(ascii: "\""): escape(0x22)
             case UInt8(ascii: "\\"): escape(0x5C)
             case 0x0A: escape(UInt8(ascii: "n"))

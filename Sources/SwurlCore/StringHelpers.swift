@@ -125,7 +125,7 @@ extension String {
     /// The string with `&`, `<` and `>` as XML character entities (for element content), and a
     /// carriage return as `&#13;`: written raw, every XML parser reads it (and CRLF) as a line
     /// feed (XML 1.0 §2.11), so the value would change on its way. Other C0 controls (but tab and
-    /// line feed) as `&#xN;`.
+    /// line feed), DEL, the C1 controls and the bidirectional controls as `&#xN;`.
     package var xmlEscaped: String {
         var out = ""
         for c in unicodeScalars {
@@ -137,6 +137,11 @@ extension String {
             // Other controls (a binary plist's string may hold them) are no XML characters: shown
             // as a reference to them, readable, though no parser takes it (the writer refuses them).
             case _ where c.value < 0x20 && c != "\t" && c != "\n": out += "&#x\(String(c.value, radix: 16, uppercase: true));"
+            // C1 controls (CSI among them) and the bidirectional controls, which a terminal would
+            // act on or reorder the line by, stay references, as a server that escaped them sent
+            // them (`&#x202E;`): the same text to any XML parser.
+            case _ where (0x7F...0x9F).contains(c.value) || JSONValue.isBidiControl(scalar: c.value):
+                out += "&#x\(String(c.value, radix: 16, uppercase: true));"
             default: out.unicodeScalars.append(c)
             }
         }

@@ -128,7 +128,7 @@ package struct TerminalSanitizer {
                 // A bidirectional override or isolate would reorder what follows it on the line
                 // (a URL or a header that reads as another): shown as `\u{202e}`.
                 shown += Array("\\u{\(String(scalar, radix: 16))}".utf8)
-                i += 3
+                i += scalar < 0x800 ? 2 : 3
                 continue
             }
             switch b {
@@ -143,9 +143,10 @@ package struct TerminalSanitizer {
     }
 
     /// The scalar of the bidirectional embedding, override or isolate control (U+202A–U+202E,
-    /// U+2066–U+2069) or the left-to-right or right-to-left mark (U+200E, U+200F) whose UTF-8
-    /// starts at `i` in `bytes`, or nil.
+    /// U+2066–U+2069) or the left-to-right, right-to-left or Arabic letter mark (U+200E, U+200F,
+    /// U+061C) whose UTF-8 starts at `i` in `bytes`, or nil.
     private static func bidiControl(_ bytes: [UInt8], at i: Int) -> UInt32? {
+        if bytes[i] == 0xD8, i + 1 < bytes.count, bytes[i + 1] == 0x9C { return 0x061C }
         guard bytes[i] == 0xE2, i + 2 < bytes.count else { return nil }
         let second = bytes[i + 1], third = bytes[i + 2]
         if second == 0x80, JSONValue.isBidiControl(third, after: 0x80) { return 0x2000 + UInt32(third - 0x80) }

@@ -367,6 +367,20 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(Array(r.stdout)), try JSONParser.parse(#"{"a":[1,true],"d":"aGk="}"#))
     }
 
+    /// Regression: an XML property list rebuilt for the terminal decoded `&#x202e;` and wrote the
+    /// override raw (`user&#x202e;gpj.exe` read as `userexe.jpg`); a C1 control came out as
+    /// `\u{9b}`, not XML. Both stay references, as the server escaped them.
+    func testPlistKeepsBidiAndC1ControlsAsReferences() throws {
+        let s = try server()
+        try s.put("bidi.plist", #"<?xml version="1.0"?><plist version="1.0"><dict><key>k&#x61c;</key><string>user&#x202e;gpj.exe &#x9b;</string></dict></plist>"#)
+        let (data, status) = try runOnTerminalBytes(["-b", "--pretty=format", s.url("bidi.plist", type: "application/x-plist")])
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertEqual(status, 0, text)
+        XCTAssertTrue(text.contains("<string>user&#x202E;gpj.exe &#x9B;</string>"), text)
+        XCTAssertTrue(text.contains("<key>k&#x61C;</key>"), text)
+        XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{061C}" }, text)
+    }
+
     /// Each decoded value takes some 200 bytes: a plist of more than a million values is not
     /// decoded however small (a 4 MB file of references to one shared array took 3.3 GB), and
     /// under a memory limit the whole-document bounds shrink (`--sort-keys` ended in exit 134).

@@ -75,12 +75,13 @@ final class JSONWriterTests: XCTestCase {
             XCTAssertEqual(quoted(Array(s.utf8)), out, s)
             return String(decoding: out, as: UTF8.self)
         }
-        for scalar in [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] {
+        for scalar in [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x061C] {
             let c = String(UnicodeScalar(UInt32(scalar)).map(Character.init) ?? " ")
-            XCTAssertEqual(json("a" + c + "b"), "\"a\\u" + String(scalar, radix: 16) + "b\"")
+            XCTAssertEqual(json("a" + c + "b"), "\"a\\u" + (scalar < 0x1000 ? "0" : "") + String(scalar, radix: 16) + "b\"")
         }
         XCTAssertEqual(json("\u{2029}\u{202F}\u{2065}\u{206A}—…€é\u{85}"), "\"\u{2029}\u{202F}\u{2065}\u{206A}—…€é\\u0085\"")
         XCTAssertEqual(json("\u{202E}\u{202E}\u{2066}"), "\"\\u202e\\u202e\\u2066\"")
+        XCTAssertEqual(json("\u{061B}\u{0639}\u{061C}\u{061C}"), "\"\u{061B}\u{0639}\\u061c\\u061c\"")
     }
 
     func testMillisWritesThreeDecimals() {

@@ -66,5 +66,7 @@ final class StringHelpersTests: XCTestCase {
         XCTAssertEqual("a<b>&c".xmlEscaped, "a&lt;b&gt;&amp;c")
         XCTAssertEqual("a\rb\r\nc\td\ne".xmlEscaped, "a&#13;b&#13;\nc\td\ne")
         XCTAssertEqual("x\u{01}\u{1F}y".xmlEscaped, "x&#x1;&#x1F;y")
+        // C1 controls and bidirectional controls stay references (a server's `&#x202E;`).
+        XCTAssertEqual("a\u{9B}b\u{7F}\u{202E}c\u{061C}d\u{A0}é".xmlEscaped, "a&#x9B;b&#x7F;&#x202E;c&#x61C;d\u{A0}é")
     }
 }

@@ -41,6 +41,8 @@ final class TerminalSanitizerTests: XCTestCase {
         XCTAssertEqual(TerminalSanitizer.clean("€ \u{2029} \u{2070} עברית"), "€ \u{2029} \u{2070} עברית")
         // The marks too (a server's header passed them to the terminal).
         XCTAssertEqual(TerminalSanitizer.clean("a\u{200E}b\u{200F}c\u{200D}"), "a\\u{200e}b\\u{200f}c\u{200D}")
+        // And the Arabic letter mark, the third (two bytes: D8 9C), beside Arabic text it leaves.
+        XCTAssertEqual(TerminalSanitizer.clean("a\u{061C}b \u{061B}\u{0639}"), "a\\u{61c}b \u{061B}\u{0639}")
     }
 
     func testBytesThatAreNotUTF8AreShownAsHex() {
