@@ -152,7 +152,10 @@ enum BatchCommand: SwurlCommand {
             observers.append(try BatchJUnitReport(path: file, inputName: inputName,
                                                   environment: environment, records: records))
         }
-        let progress = environment.stderrIsTerminal && !args.has(.quiet) ? BatchProgress(sink: environment.stderr, dumb: environment.isDumbTerminal) : nil
+        // Not while the lines are typed on the terminal: its redraws would wipe the line being typed.
+        let typed = reader.descriptor.map { isatty($0) == 1 } ?? false
+        let progress = environment.stderrIsTerminal && !args.has(.quiet) && !typed
+            ? BatchProgress(sink: environment.stderr, dumb: environment.isDumbTerminal) : nil
         let runner = BatchRunner(defaults: defaults, environment: environment, outputDir: outputDir,
                                  nameTemplate: nameTemplate, failFast: args.has(.failFast), report: report,
                                  observers: observers, progress: progress, har: har,
@@ -190,6 +193,11 @@ enum BatchCommand: SwurlCommand {
         }
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
+        // The lines --fail-fast did not run appear in no output: said, so that "2 tests" in a
+        // JUnit file is not taken for the whole input.
+        if args.has(.failFast), !args.has(.quiet), let first = runner.firstFailure, !reader.ended, !Interrupt.requested {
+            try? environment.stderr.write("swurl: note: --fail-fast: line \(first.line) failed, so the input was read no further; lines after line \(reader.lineNumber), if any, were not run\n")
+        }
         report.flush()
         // The HAR log is written also after failures and Ctrl-C (the entries say what happened),
         // and the reports hold every line that ran, also after Ctrl-C or --fail-fast. Their ends

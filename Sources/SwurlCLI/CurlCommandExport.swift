@@ -346,18 +346,24 @@ struct CurlCommandExport {
             if !v12.isEmpty { add("--ciphers", v12.joined(separator: ":")) }
             if !v13.isEmpty { add("--tls13-ciphers", v13.joined(separator: ":")) }
         }
-        if !security.keyPins.isEmpty {
-            add("--pinnedpubkey", security.keyPins.joined(separator: ";"))
+        // curl pins keys only: a pinned certificate goes as its key, so the command never trusts
+        // more than swurl would (a pinned intermediate or root makes it fail, never pass).
+        let keyPins = security.keyPins + security.pinnedCertificateKeyPins
+        if !keyPins.isEmpty {
+            add("--pinnedpubkey", keyPins.joined(separator: ";"))
             // With -k swurl matches the leaf's key only, as curl does.
             if security.scope == .chain || security.scope == .any && security.checksChain {
-                warnings.append("match a pin beyond the leaf certificate (--pin-scope \(security.scope.rawValue)); --pinnedpubkey checks the server's own key only")
+                warnings.append("match a pin beyond the leaf certificate (--pin-scope \(security.scope.rawValue)); --pinnedpubkey checks the server's own key only, so a pinned intermediate or root fails there")
             }
+        }
+        if !security.pinnedCertificates.isEmpty {
+            warnings.append("pin certificates (--pin-cert) themselves; curl pins their keys (--pinnedpubkey), which another certificate for the same key also passes")
         }
         if !security.addedCertificates.isEmpty {
             warnings.append("add certificates to the system store (--cacert-add); --cacert would replace it, so they are left out")
         }
-        if !security.pinnedCertificates.isEmpty {
-            warnings.append("pin certificates (--pin-cert); the pinned certificates are left out")
+        if security.clientCertificate != nil, transfer.followRedirects {
+            warnings.append("follow redirects without the client certificate: curl presents --cert to every host a redirect leads to, swurl only to this origin")
         }
 
         // --disable first: curl reads no ~/.curlrc, whose options swurl never sent (a proxy,

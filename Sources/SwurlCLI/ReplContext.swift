@@ -698,7 +698,7 @@ final class ReplContext {
     /// - Throws: `SwurlError.usage`.
     static func pastedRequest(_ words: [String]) throws(SwurlError) -> [String] {
         let rest = withoutCommandName(words)
-        if words.first == "swurl", let word = rest.first, CommandTable.words.contains(word) {
+        if words.first == "swurl", let word = rest.first, CommandTable.words.contains(word) || word == "help" {
             throw .usage("'swurl \(word)' is a command of its own; a line here is a request", hint: "run 'swurl \(word) …' in the shell")
         }
         return rest

@@ -222,13 +222,19 @@ package struct RequestItemParser {
         return (st.st_mode & S_IFMT) == S_IFREG && RegularFile.sizeIsTrue(path: ArgumentBytes.path(full), st) ? Int64(st.st_size) : -1
     }
 
+    /// How much an `=@`, `:=@` or `:@` item may read: its value is held, and copied by the
+    /// serializer (1 GiB, or a sixteenth of a memory limit), so an endless source (`=@/dev/zero`)
+    /// is an error, not a crash when memory runs out.
+    static let itemFileLimit = MemoryLimit.bound(1 << 30, perUnit: 4)
+
     private func readBytes(_ path: String, _ raw: String) throws(SwurlError) -> [UInt8] {
         if path.isEmpty { throw .usage("'\(raw)': a file name is needed after '@'") }
         _ = try fileSize(path, raw)
         do {
-            return try readWholeFile(environment.resolvePath(path))
+            return try SmallFile.read(environment.resolvePath(path), maxSize: Self.itemFileLimit)
         } catch {
-            throw .inputFile("cannot read '\(path)' (from '\(raw)'): \(error.message)")
+            throw .inputFile("cannot read '\(path)' (from '\(raw)'): \(error.message)",
+                             hint: error.message.hasPrefix("larger than") ? "an item's value is held in memory; send a large file as the body (@\(path)) or as a file field (name@\(path)), which stream" : nil)
         }
     }
 

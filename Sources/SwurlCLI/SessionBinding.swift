@@ -44,7 +44,9 @@ struct SessionBinding {
         var warnings: [String] = []
         let loaded = try store.load(warnings: &warnings)
         // A session that will be saved is refused now, before the request, where it could not be.
-        if options.sessionReadOnly == nil { try store.checkPlace() }
+        // `--offline` and `--curl` send nothing and so save nothing: they read it as
+        // `--session-read-only` does.
+        if options.sessionReadOnly == nil && !options.offline && !options.curl { try store.checkPlace() }
         warnings += ignoredHeaders(loaded.headers, file: store.path)
         for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
         let sent = loaded.cookies.filter { $0.applies(toHost: origin.bareHost) }

@@ -155,12 +155,12 @@ package enum URLText {
             base = base[..<hash]
         }
         let joiner: String
-        if !base.contains("?") {
-            joiner = "?"
-        } else if base.hasSuffix("?") || base.hasSuffix("&") {
-            joiner = ""
+        if let question = base.firstIndex(of: "?") {
+            // Nothing to join to after an empty query (`p?`) or a trailing `&`; a value that
+            // ends in `?` (`next=/home?`) is one to join to.
+            joiner = base.index(after: question) == base.endIndex || base.hasSuffix("&") ? "" : "&"
         } else {
-            joiner = "&"
+            joiner = "?"
         }
         return base + joiner + query + fragment
     }

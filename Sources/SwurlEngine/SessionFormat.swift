@@ -40,7 +40,9 @@ enum SessionFormat {
             .badData("the session file \(shown) is not valid: \(what)", hint: "it was left as it is; fix or remove it")
         }
         let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch { throw bad(error.description) }
+        // A byte order mark (an editor's, as the config file may start with one) is skipped.
+        let json = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        do { root = try JSONParser.parse(json) } catch { throw bad(error.description) }
         guard case .object(let members) = root else { throw bad("it is not a JSON object") }
         func member(_ m: [JSONValue.Member], _ key: String) -> JSONValue? { m.last { $0.key == key }?.value }
         func string(_ m: [JSONValue.Member], _ key: String, in what: String) throws(SwurlError) -> String {

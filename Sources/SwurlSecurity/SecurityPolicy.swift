@@ -85,6 +85,17 @@ package struct SecurityPolicy: Sendable, Equatable {
     /// The `sha256//` form of every key pin.
     package var keyPins: [String] { pinnedKeyDigests.map { "sha256//" + Base64.encode($0) } }
 
+    /// The `sha256//` pins of the pinned certificates' keys (those not pinned by key already):
+    /// what a tool that pins keys only (curl's `--pinnedpubkey`) can check of `--pin-cert`.
+    package var pinnedCertificateKeyPins: [String] {
+        var digests: [[UInt8]] = []
+        for der in pinnedCertificates {
+            guard let digest = Certificate.parseAll(der).first?.publicKey?.digest else { continue }
+            if !pinnedKeyDigests.contains(digest) && !digests.contains(digest) { digests.append(digest) }
+        }
+        return digests.map { "sha256//" + Base64.encode($0) }
+    }
+
     /// Adds `--pin-pubkey VALUE`: `sha256//B64` pins joined by `;`, or a file with PEM/DER public
     /// keys or one certificate (the keys are pinned; a chain is refused).
     /// - Parameter readFile: reads a (resolved) file; throws `SwurlError.inputFile`.
@@ -117,6 +128,14 @@ package struct SecurityPolicy: Sendable, Equatable {
             if digest.utf8.count == 44, Base64.decode(digest)?.count == 32 {
                 throw .usage("--pin-pubkey: '\(trimmed)' looks like a pin without its sha256// prefix",
                              hint: "write it as --pin-pubkey 'sha256//\(digest)'")
+            }
+            // 64 hex digits (or 32 pairs joined by ':'): a SHA-256 in hex, most often a
+            // certificate's fingerprint, which is no key pin and cannot be turned into one.
+            let hex = trimmed.utf8.filter { $0 != UInt8(ascii: ":") }
+            if hex.count == 64, hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }),
+               case .inputFile = error {
+                throw .usage("--pin-pubkey: '\(trimmed)' looks like a SHA-256 in hex (a certificate's fingerprint?), not a pin or a file",
+                             hint: "a pin is the base64 SHA-256 of the server's public key, sha256//BASE64; 'swurl certs URL' prints it, or give the certificate file")
             }
             // `sha1//…`, `SHA256//…`, `;sha256//…`: a pin in another form, not a missing file.
             if let slashes = trimmed.rangeOfText("//"), !trimmed[..<slashes.lowerBound].isEmpty,

@@ -341,10 +341,12 @@ final class BatchTests: XCTestCase {
     /// A pasted `swurl repl …` or `swurl cache list` line is refused by name, in a batch and in a
     /// REPL script (`repl` was sent as a request to the host `repl`, `list` read as an item).
     func testAPastedCommandOfItsOwnIsRefusedByName() throws {
-        let batch = try runSwurl(["batch", "-", "-q"], stdin: Data("swurl repl http://127.0.0.1:9/\nswurl cache list\n".utf8))
+        let batch = try runSwurl(["batch", "-", "-q"], stdin: Data("swurl repl http://127.0.0.1:9/\nswurl cache list\nswurl help\n".utf8))
         XCTAssertEqual(batch.status, 64, batch.text + batch.stderr)
         XCTAssertTrue(batch.text.contains("1 error 64 - -: 'swurl repl' is a command of its own"), batch.text)
         XCTAssertTrue(batch.text.contains("2 error 64 - -: 'swurl cache' is a command of its own"), batch.text)
+        // `swurl help` went as a request to the host `help`.
+        XCTAssertTrue(batch.text.contains("3 error 64 - -: 'swurl help' is a command of its own"), batch.text)
         let repl = try runSwurl(["repl", "http://127.0.0.1:9/"], stdin: Data("swurl certs http://127.0.0.1:9/\n".utf8))
         XCTAssertEqual(repl.status, 64, repl.stderr)
         XCTAssertTrue(repl.stderr.contains("'swurl certs' is a command of its own"), repl.stderr)
@@ -530,9 +532,12 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(r.status, 4, r.text)
         XCTAssertEqual(r.text.split(separator: "\n").count, 1, r.text)
         XCTAssertEqual(nginx.logLines().count, 1)
+        // The lines not run were not said to be (a JUnit file of one case read as the whole run).
+        XCTAssertEqual(r.stderr, "swurl: note: --fail-fast: line 1 failed, so the input was read no further; lines after line 1, if any, were not run\n")
         let all = try runSwurl(["batch", path, "--check-status", "--parallel", "1"])
         XCTAssertEqual(all.status, 4)
         XCTAssertEqual(all.text.split(separator: "\n").count, 31)
+        XCTAssertEqual(all.stderr, "")
     }
 
     /// A line over the 1 MiB limit fails with 64 under its number (it was once read back as an
@@ -854,6 +859,14 @@ final class BatchTests: XCTestCase {
             XCTAssertFalse(segment.contains("done, "), "a result glued to the progress line: \(segment.debugDescription)")
         }
         XCTAssertEqual(results, 3, screen)
+        // Lines typed on the terminal get no progress line: its redraws wiped the line being typed.
+        let typed = try runProcess("/usr/bin/script", ["-qec", "'\(TestPaths.binary)' batch -", "/dev/null"],
+                                   environment: ["TERM": "xterm", "PATH": "/usr/bin:/bin"],
+                                   stdin: Data((try HTTPBin.url("/get?typed=1") + "\n\u{04}").utf8), check: false)
+        let typedScreen = String(decoding: typed.stdout, as: UTF8.self)
+        XCTAssertEqual(typed.status, 0, typed.stderr)
+        XCTAssertTrue(typedScreen.contains(" 200 ") && typedScreen.contains("typed=1"), typedScreen)
+        XCTAssertFalse(typedScreen.contains("done, "), typedScreen)
     }
 
     /// Ctrl-C on a terminal: the progress line was on stderr, the finished lines' results stay,

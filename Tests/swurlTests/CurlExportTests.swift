@@ -449,8 +449,46 @@ final class CurlExportTests: XCTestCase {
         let pinned = try runSwurl(["--curl", "--pin-cert", certs.path("leaf.pem"), "--no-verify-host", "https://127.0.0.1:1/"])
         XCTAssertEqual(pinned.status, 0, pinned.stderr)
         XCTAssertEqual(pinned.stderr.split(separator: "\n").map { String($0.prefix(42)) },
-                       ["swurl: warning: curl cannot skip only the ", "swurl: warning: curl cannot pin certificat"])
+                       ["swurl: warning: curl cannot skip only the ", "swurl: warning: curl cannot match a pin be",
+                        "swurl: warning: curl cannot pin certificat"])
         XCTAssertFalse(pinned.text.contains("leaf.pem"), pinned.text)
+        // The pinned certificate goes as its key: the command never trusts more than swurl.
+        let key = try certs.pin("leaf.pem")
+        XCTAssertTrue(pinned.text.contains("--pinnedpubkey '\(key)'") || pinned.text.contains("--pinnedpubkey \(key)"), pinned.text)
+    }
+
+    /// Regression: `-k --pin-cert` (the way to pin a self-signed server) printed plain
+    /// `curl --insecure`, which took any server; `--pin-cert` with a CA, a command trusting any
+    /// certificate the CA issued. The printed command now pins the certificate's key, and curl
+    /// refuses another server in the handshake as swurl does.
+    func testPinnedCertificateIsPinnedByKeyInTheCommand() throws {
+        let certs = try CertificateFactory.shared()
+        let other = try CaptureServer(tls: (certs.path("selfsigned-chain.pem"), certs.path("selfsigned.key")))
+        for args in [["-k", "--pin-cert", certs.path("leaf.pem")], ["--cacert", certs.path("root.pem"), "--pin-cert", certs.path("leaf.pem")]] {
+            let url = other.base + "/pinned"
+            XCTAssertNotEqual(try runSwurl(args + [url]).status, 0)
+            let printed = try runSwurl(["--curl"] + args + [url])
+            XCTAssertEqual(printed.status, 0, printed.stderr)
+            let byCurl = try runProcess("/bin/sh", ["-c", printed.text], check: false)
+            XCTAssertNotEqual(byCurl.status, 0, "\(args) \(printed.text)")
+        }
+        XCTAssertEqual(other.capturedAll.count, 0, String(decoding: other.capturedAll, as: UTF8.self))
+        // The pinned server itself passes both.
+        let (capture, _) = try tlsCapture()
+        let r = try roundTrip(["--cacert", certs.path("root.pem"), "--pin-cert", certs.path("leaf.pem"), "--pin-scope", "leaf", "{URL}/ok"],
+                              capture: capture)
+        XCTAssertEqual(r.swurl, r.curl, r.printed.text)
+    }
+
+    /// curl presents `--cert` to every host a redirect leads to; swurl only to the first origin.
+    func testClientCertificateWithFollowIsWarned() throws {
+        let certs = try CertificateFactory.shared()
+        let r = try runSwurl(["--curl", "--follow", "--cert", certs.path("client-chain.pem"), "--key", certs.path("client.key"),
+                              "https://127.0.0.1:1/"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("curl cannot follow redirects without the client certificate"), r.stderr)
+        let unfollowed = try runSwurl(["--curl", "--cert", certs.path("client-chain.pem"), "--key", certs.path("client.key"), "https://127.0.0.1:1/"])
+        XCTAssertEqual(unfollowed.stderr, "")
     }
 
     func testSessionCookiesBecomeACookieHeaderCurlKeepsToTheirHost() throws {

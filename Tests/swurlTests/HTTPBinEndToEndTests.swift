@@ -55,6 +55,16 @@ final class HTTPBinEndToEndTests: XCTestCase {
         XCTAssertEqual(echo["args"] as? NSDictionary, ["x": "1", "q": ["a b", "c&d"], "t[]": "1"] as NSDictionary)
     }
 
+    /// Regression: a URL whose last query value ends in `?` (a return-to path) took the item
+    /// into that value (`next=/home?q=1`), in the query and in `-f` fields of a GET.
+    func testQueryItemsAfterAValueEndingInAQuestionMark() throws {
+        let r = try runSwurl([try HTTPBin.url("/anything?next=/home?"), "q==1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["args"] as? NSDictionary, ["next": "/home?", "q": "1"] as NSDictionary)
+        let form = try runSwurl(["-f", "GET", try HTTPBin.url("/anything?next=/home?"), "q=1"])
+        XCTAssertEqual(try form.json()["args"] as? NSDictionary, ["next": "/home?", "q": "1"] as NSDictionary, form.stderr)
+    }
+
     func testPipedBodyIsByteExact() throws {
         let expected = try fetchWithCurl(try HTTPBin.url("/bytes/100000?seed=7"))
         let r = try runSwurl([try HTTPBin.url("/bytes/100000?seed=7")])

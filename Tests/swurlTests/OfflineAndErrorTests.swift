@@ -273,6 +273,19 @@ final class OfflineAndErrorTests: XCTestCase {
         }
     }
 
+    /// Regression: an item reading an endless source (`a=@/dev/zero`) grew until memory ran out
+    /// and crashed (exit 134, a backtrace) under a memory limit; it is read up to a bound and
+    /// refused, naming the item and the bodies that stream.
+    func testAnEndlessItemSourceIsRefusedNotACrash() throws {
+        for item in ["a=@/dev/zero", "a:=@/dev/zero", "X-A:@/dev/zero"] {
+            let r = try runProcess("/bin/sh", ["-c", "ulimit -v 1000000 && exec \"$0\" --offline POST http://127.0.0.1:1/x \"$1\"", TestPaths.binary, item],
+                                   check: false)
+            XCTAssertEqual(r.status, 66, "\(item): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: error: cannot read '/dev/zero' (from '\(item)'): larger than "), r.stderr)
+            XCTAssertTrue(r.stderr.contains("send a large file as the body (@/dev/zero)"), r.stderr)
+        }
+    }
+
     /// `@<(cmd)` and `@/dev/stdin` are pipes: no size to announce, so they are read ahead as
     /// stdin is: one that ends within 1 MiB goes with its length, a longer one streams chunked.
     func testAPipeAsTheWholeBodyStreamsChunked() throws {

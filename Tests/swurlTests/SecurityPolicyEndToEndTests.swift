@@ -272,6 +272,8 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             (["--verify-host", "--no-verify-host"], 64, "cannot be combined"),
             (["--pin-pubkey", String(repeating: "A", count: 43) + "="], 64, "looks like a pin without its sha256// prefix"),
             (["--pin-pubkey", "sha256/" + String(repeating: "A", count: 43) + "="], 64, "write it as --pin-pubkey 'sha256//AAA"),
+            (["--pin-pubkey", String(repeating: "c8", count: 32)], 64, "looks like a SHA-256 in hex"),
+            (["--pin-pubkey", Array(repeating: "C8", count: 32).joined(separator: ":")], 64, "a certificate's fingerprint?"),
             (["--cacert", pki.path("")], 66, "a directory of CA certificates is --capath DIR"),
             (["--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"), "--key-password", "nope"], 64,
              "the password does not decrypt the private key"),

@@ -220,6 +220,18 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(Set(left), ["many.json", ".many.json.lock"])
     }
 
+    /// Regression: a session saved by an editor that starts files with a byte order mark was
+    /// refused ("unexpected character '\\xef'"); the config file skips one, and so does a session.
+    func testASessionStartingWithAByteOrderMarkIsRead() throws {
+        let path = TestPaths.temporaryDirectory() + "/bom.json"
+        try (Data([0xEF, 0xBB, 0xBF]) + Data(#"{"version": 1, "headers": [{"name": "X-Bom", "value": "read"}]}"#.utf8))
+            .write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        let r = try swurl(["--session-read-only", path, try url("/headers")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try sentHeaders(r)["X-Bom"], "read", r.text)
+    }
+
     func testInvalidSessionFileIsAnErrorAndLeftUntouched() throws {
         let dir = TestPaths.temporaryDirectory()
         let cases: [(String, Data)] = [
@@ -360,6 +372,13 @@ final class SessionTests: XCTestCase {
         // A read-only session writes nothing: a missing file there is an empty session.
         let readOnly = try swurl(["--session-read-only", dir + "/s.json", try url("/headers"), "X-Team:red"])
         XCTAssertEqual(readOnly.status, 0, readOnly.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
+        // Nor do --offline and --curl, which send nothing (they were refused as if they saved).
+        for mode in ["--offline", "--curl"] {
+            let shown = try swurl(["--session", dir + "/s.json", mode, try url("/headers"), "X-Team:red"])
+            XCTAssertEqual(shown.status, 0, "\(mode): \(shown.stderr)")
+            XCTAssertTrue(shown.text.contains("X-Team"), shown.text)
+        }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
         XCTAssertEqual(chmod(dir, 0o1777), 0)
         let r = try swurl(["--session", dir + "/s.json", try url("/headers"), "X-Team:red"])

@@ -31,6 +31,10 @@ final class URLBuilderTests: XCTestCase {
         XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
         XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p?b=2"), "http://x/p?b=2&a=1")
         XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p?"), "http://x/p?a=1")
+        XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p?b=2&"), "http://x/p?b=2&a=1")
+        // Regression: a last value ending in '?' swallowed the item (`next=/home?q=1`).
+        XCTAssertEqual(URLText.appendingQuery("q=1", to: "http://x/p?next=/home?"), "http://x/p?next=/home?&q=1")
+        XCTAssertEqual(URLText.appendingQuery("q=1", to: "http://x/p??"), "http://x/p??&q=1")
         XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p#f"), "http://x/p?a=1#f")
     }
 
