@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "csupport.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <poll.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -206,6 +208,10 @@ long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long 
     ssize_t n = copy_file_range(in_fd, &off, out_fd, NULL, (size_t)len, 0);
     *in_off = (long long)off;
     return (long)n;
+}
+
+int sw_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
 
 long sw_getxattr(const char *path, const char *name, void *value, unsigned long size) {

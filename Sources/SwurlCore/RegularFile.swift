@@ -20,6 +20,12 @@ package enum RegularFile {
         case notRegular(String)
     }
 
+    /// `rename(2)` that never replaces a file at `to` (renameat2 with RENAME_NOREPLACE): 0, or -1
+    /// with errno EEXIST when `to` exists, EINVAL or ENOSYS where the file system cannot.
+    package static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
+        sw_rename_noreplace(ArgumentBytes.path(from), ArgumentBytes.path(to))
+    }
+
     /// Opens `path` for reading if it is a regular file (links followed).
     package static func open(_ path: String) -> Opening {
         let fd = Glibc.open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)

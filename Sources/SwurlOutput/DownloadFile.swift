@@ -93,6 +93,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// Bytes already on disk when the run began (a resumed `.part` or FILE), which `discard`
     /// leaves as they were.
     private var startOffset: Int64 = 0
+    /// `-o FILE` named a file that was there when the download began (replaced with
+    /// `--overwrite`, or by `--continue` finishing FILE.part): any other `-o` file is new, and
+    /// one that appears meanwhile is not replaced.
+    private var replacesExisting = false
     /// The validator of the response the bytes on disk came from (`resumeValidator`): from this
     /// run's response, or from the `.part` a `--continue` resumes (kept in its extended
     /// attribute `user.swurl.validator`; a file system without them resumes without If-Range,
@@ -134,6 +138,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 out = target
             }
             path = out
+            replacesExisting = DownloadFile.exists(out)
             if direct {
                 guard !plan.resume else { throw .usage("cannot resume into '\(given)': it is not a regular file") }
             } else if plan.resume {
@@ -393,7 +398,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if direct {
             if fd < 0 { fd = OutputTarget.openInPlace(part, target: part) }
         } else {
-            var chosen = try DownloadFile.openPart(part, append: append, inPlace: inPlace)
+            var chosen = try DownloadFile.openPart(part, append: append, inPlace: inPlace, resumingAt: append ? offset : nil)
             // A name derived from the response (no -o) whose .part another download started a
             // moment ago: the next free name, as if that one's file were already there.
             if chosen == nil, let base = derivedBase, !append, !inPlace, offset == 0 {
@@ -421,6 +426,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         judge?.received(head: head)
         if !append {
             offset = 0
+            // The bytes a resumed .part had are gone (cut to nothing above), and a start-over
+            // from a file resumed in place writes a .part of its own: a verdict against this body
+            // removes the file rather than cutting it back to a length it no longer means.
+            if !direct && !inPlace { startOffset = 0 }
             // A new body: its own validator, kept with the .part for a later --continue.
             validator = DownloadFile.validator(of: head)
             if !direct && !inPlace {
@@ -537,7 +546,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             committed = true
             return
         }
-        if !plan.overwrite && plan.outputPath == nil && DownloadFile.exists(path) {
+        // A name that may not be replaced: a derived one, or `-o FILE` that was not there when
+        // the download began (it was refused if it was, unless --overwrite or --continue).
+        let noReplace = !plan.overwrite && !(plan.outputPath != nil && replacesExisting)
+        if noReplace && plan.outputPath == nil && DownloadFile.exists(path) {
             // Someone created the name meanwhile: never replace it.
             self.path = DownloadName.unique(path, exists: isTaken)
         }
@@ -555,8 +567,21 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 chmod(ArgumentBytes.path(part), AtomicFile.newFileMode())
             }
         }
-        guard let final = self.path, rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 else {
-            throw .output("saving '\(path)' failed: \(systemErrorMessage(errno))")
+        guard var final = self.path else { return }
+        while true {
+            let rc = noReplace ? RegularFile.renameNoReplace(part, final)
+                : rename(ArgumentBytes.path(part), ArgumentBytes.path(final))
+            if rc == 0 { break }
+            let e = errno
+            // A file system without RENAME_NOREPLACE: the check above stands.
+            if noReplace && (e == EINVAL || e == ENOSYS), rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 { break }
+            guard noReplace && e == EEXIST else { throw .output("saving '\(path)' failed: \(systemErrorMessage(e))") }
+            // The name was taken between the check and the rename (another download's).
+            guard plan.outputPath == nil else {
+                throw .output("'\(final)' appeared while the download ran and was not replaced (--overwrite replaces a file); the download is kept as '\(part)'")
+            }
+            final = DownloadName.unique(final, exists: isTaken)
+            self.path = final
         }
         committed = true
     }
@@ -573,10 +598,21 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// - Returns: the descriptor, or nil when another run holds the file (`heldElsewhere`).
     /// - Throws: `SwurlError.output` when the file cannot be opened or cut back.
     /// `inPlace`: `part` is the file the user named (`-c -o FILE` growing FILE), not a `.part`.
-    static func openPart(_ part: String, append: Bool, inPlace: Bool = false) throws(SwurlError) -> Int32? {
+    /// `resumingAt`: appending to bytes a range was asked for, so the file must still hold
+    /// exactly that many: one removed, or finished and renamed by another run, while the request
+    /// was out is not made anew, and one of another size is not appended to (the result would
+    /// be the file's tail alone, or two versions, reported as saved).
+    static func openPart(_ part: String, append: Bool, inPlace: Bool = false, resumingAt: Int64? = nil) throws(SwurlError) -> Int32? {
         // Private while it grows (a file it replaces may be 0600); `commit` gives it its mode.
-        let fd = open(ArgumentBytes.path(part), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o600)
-        guard fd >= 0 else { throw .output("cannot write '\(part)': \(systemErrorMessage(errno))") }
+        let create = resumingAt == nil ? O_CREAT : 0
+        let fd = open(ArgumentBytes.path(part), O_WRONLY | create | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o600)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT, resumingAt != nil {
+                throw .output("'\(part)' went away while the request was out (removed, or finished by another download); nothing was written; run the download again to start over")
+            }
+            throw .output("cannot write '\(part)': \(systemErrorMessage(e))")
+        }
         // Another user's `.part` in a directory with the sticky bit (/tmp) is theirs to read and
         // change while and after this run writes it: root may open it, and must not.
         var st = stat()
@@ -588,6 +624,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
             close(fd)
             return nil
+        }
+        if let expected = resumingAt, fstat(fd, &st) == 0, Int64(st.st_size) != expected {
+            close(fd)
+            throw .output("'\(part)' changed while the request was out (\(expected) bytes then, \(st.st_size) now: another download?); nothing was written to it; run the download again")
         }
         if !append && ftruncate(fd, 0) != 0 {
             let e = errno

@@ -54,6 +54,12 @@ class Handler(BaseHTTPRequestHandler):
         u = urllib.parse.urlsplit(self.path)
         q = {k: v[-1] for k, v in urllib.parse.parse_qs(u.query).items()}
         if u.path == '/file':
+            if 'hold' in q:
+                # `hold=PATH`: says the request came (PATH.got), then answers once PATH exists.
+                open(q['hold'] + '.got', 'w').close()
+                end = time.time() + 30
+                while not os.path.exists(q['hold']) and time.time() < end:
+                    time.sleep(0.02)
             size = int(q.get('size', '1000'))
             # `later=N`: once the cut happened (for key X), the file is another version of N bytes.
             if 'later' in q and counters.get('cut-' + q.get('key', ''), 0) > 0:

@@ -8,7 +8,8 @@ import Foundation
 ///   answers 200 anyway; `cut=K&key=X` sends the full Content-Length but only K bytes and drops
 ///   the connection (the first time for key X only; `later=N`: after it the file has N bytes, another
 ///   version without validators); `name=F` adds a Content-Disposition,
-///   `etag=E` an ETag (If-Range is not looked at).
+///   `etag=E` an ETag (If-Range is not looked at); `hold=PATH` creates PATH.got when the request
+///   came and answers once PATH exists (a test changes files while the request is out).
 /// - `/flaky?key=X&fails=N&status=503&ra=SECONDS` fails N times (per key), then answers `ok`;
 ///   `grow=PATH` appends to the file PATH with each failure.
 /// - `/redirect?to=URL&code=301&body=TEXT&cookie=SET-COOKIE` redirects; `/echo` answers `ok`; `/slow?size=N` drips bytes.

@@ -37,6 +37,98 @@ final class DownloadHardeningTests: XCTestCase {
         SequenceServer.Reply(status, ["Content-Type: text/html", "Content-Length: \(html.count)"] + extra, body: html)
     }
 
+    /// Runs `swurl ARGS` in `dir` against a `/file…&hold=H` URL: `meanwhile` runs once the
+    /// server has the request (and swurl has looked at the files), then the server answers.
+    private func whileTheRequestIsOut(_ args: [String], url: String, dir: String, meanwhile: () throws -> Void) throws -> (status: Int32, stderr: String) {
+        let hold = dir + "/hold"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = args + [url + "&hold=" + hold]
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let errors = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = errors
+        try p.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
+        try meanwhile()
+        FileManager.default.createFile(atPath: hold, contents: nil)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: hold)
+        try? FileManager.default.removeItem(atPath: hold + ".got")
+        return (p.terminationStatus, stderr)
+    }
+
+    /// Regression: `-c` read the `.part`'s size, asked for the rest, and wrote the rest into a
+    /// new `.part` when the old one had gone meanwhile (removed, or finished and renamed by
+    /// another run): the file's tail alone was saved as the whole file, exit 0, replacing a
+    /// complete copy. A `.part` of another size was appended to all the same.
+    func testAResumedPartThatWentAwayOrChangedMeanwhileIsNotWrittenTo() throws {
+        let server = try ScriptedServer()
+        let url = server.url("/file?size=1000&seed=4")
+        let start = ScriptedServer.fileBytes(size: 1000, seed: 4).prefix(400)
+        let gone = TestPaths.temporaryDirectory()
+        try start.write(to: URL(fileURLWithPath: gone + "/g.part"))
+        let r = try whileTheRequestIsOut(["-d", "-c", "-o", "g"], url: url, dir: gone) {
+            try FileManager.default.removeItem(atPath: gone + "/g.part")
+        }
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("g.part' went away while the request was out"), r.stderr)
+        XCTAssertEqual(files(gone), [])
+        let changed = TestPaths.temporaryDirectory()
+        try start.write(to: URL(fileURLWithPath: changed + "/g.part"))
+        let grown = start + Data(repeating: 0x41, count: 100)
+        let c = try whileTheRequestIsOut(["-d", "-c", "-o", "g"], url: url, dir: changed) {
+            try grown.write(to: URL(fileURLWithPath: changed + "/g.part"))
+        }
+        XCTAssertEqual(c.status, 1, c.stderr)
+        XCTAssertTrue(c.stderr.contains("g.part' changed while the request was out (400 bytes then, 500 now"), c.stderr)
+        XCTAssertEqual(files(changed), ["g.part"])
+        XCTAssertEqual(contents(changed + "/g.part"), grown)
+        XCTAssertEqual(server.requests().compactMap { ($0["headers"] as? [String: String])?["Range"] }, ["bytes=400-", "bytes=400-"])
+    }
+
+    /// Regression: `-o FILE` checked that FILE was not there when it began, and replaced one that
+    /// appeared while the body came (another run's, the user's). It is kept; the download stays
+    /// in FILE.part.
+    func testAnOutputFileThatAppearedMeanwhileIsNotReplaced() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let r = try whileTheRequestIsOut(["-d", "-o", "t"], url: server.url("/file?size=1000&seed=5"), dir: dir) {
+            try Data("precious".utf8).write(to: URL(fileURLWithPath: dir + "/t"))
+        }
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("t' appeared while the download ran and was not replaced"), r.stderr)
+        XCTAssertEqual(contents(dir + "/t"), Data("precious".utf8))
+        XCTAssertEqual(contents(dir + "/t.part"), ScriptedServer.fileBytes(size: 1000, seed: 5))
+        // With --overwrite it is replaced, as asked.
+        let o = try whileTheRequestIsOut(["-d", "--overwrite", "-o", "t2"], url: server.url("/file?size=1000&seed=5"), dir: dir) {
+            try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/t2"))
+        }
+        XCTAssertEqual(o.status, 0, o.stderr)
+        XCTAssertEqual(contents(dir + "/t2"), ScriptedServer.fileBytes(size: 1000, seed: 5))
+    }
+
+    /// Regression: a resume the server answered from the start (it ignored the range) whose
+    /// response then failed its verdict left a `.part` cut back to the old length but holding the
+    /// new body's bytes (or zeros after them), after "nothing was saved".
+    func testAStartOverThatFailsItsVerdictLeavesNoPart() throws {
+        let server = try ScriptedServer()
+        for (name, inPlace) in [("k", false), ("k2", true)] {
+            let dir = TestPaths.temporaryDirectory()
+            let old = Data(repeating: 0x51, count: inPlace ? 3000 : 300)
+            try old.write(to: URL(fileURLWithPath: dir + "/" + name + (inPlace ? "" : ".part")))
+            let r = try runSwurl(["-d", "-c", "-o", name, "--accept-type", "application/json", server.url("/file?size=1000&ignore_range=1")],
+                                 directory: dir)
+            XCTAssertEqual(r.status, 8, r.stderr)
+            XCTAssertTrue(r.stderr.contains("nothing was saved"), r.stderr)
+            // A file resumed in place is as it was; the .part that was rewritten is gone.
+            XCTAssertEqual(files(dir), inPlace ? [name] : [], r.stderr)
+            if inPlace { XCTAssertEqual(contents(dir + "/" + name), old) }
+        }
+    }
+
     // MARK: Retry-After
 
     /// `-d` without `-o` in a directory the user cannot write: refused before sending, as `-o`

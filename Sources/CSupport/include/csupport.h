@@ -33,6 +33,9 @@ int sw_set_echo(int fd, int on);
 // copy_file_range(2) from in_fd at *in_off (advanced) to out_fd at its file position; the
 // libc wrapper needs _GNU_SOURCE, which this file sets and Swift's Glibc module does not.
 long sw_copy_file_range(int in_fd, long long *in_off, int out_fd, unsigned long len);
+// rename(2) that never replaces: renameat2(2) with RENAME_NOREPLACE (which Swift's Glibc module
+// does not export); -1 with errno EEXIST when `to` exists, EINVAL where the file system cannot.
+int sw_rename_noreplace(const char *from, const char *to);
 // wcwidth(3) (wchar.h's X/Open part, which Swift's Glibc module does not export): the columns a
 // character takes in the calling thread's locale, -1 when it is not printable.
 int sw_wcwidth(unsigned int c);
