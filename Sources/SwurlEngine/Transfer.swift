@@ -670,6 +670,13 @@ package final class Transfer: EasyTransferHandler {
                     fail(tooLarge(options.maxFileSize ?? 0))
                     return 0
                 }
+            } else {
+                // A head whose status line libcurl took and swurl cannot read: never a body
+                // without its head (it went nowhere, and the run ended 0).
+                let first = headLineEnds.first.map { Array(headBytes.prefix($0)) } ?? []
+                fail(.transport("the server's status line could not be read: '\(TerminalSanitizer.excerpt(String(decoding: first, as: UTF8.self).trimmingTrailingNewlines()))'",
+                                hint: "a status line is HTTP/1.1 CODE REASON, with a three-digit code"))
+                return 0
             }
             headBytes.removeAll(keepingCapacity: true)
             headLineEnds.removeAll(keepingCapacity: true)
@@ -833,10 +840,8 @@ extension HTTPResponseHead {
     /// here): every cut is at an ASCII byte, which repairing never joins.
     init?(bytes: [UInt8], lineEnds: [Int]) {
         guard let first = lineEnds.first, first <= bytes.count else { return nil }
-        let parsed: (status: AsciiStatusLine, statusLine: String, fields: [HTTPHeaders.Field])? = bytes.withUnsafeBytes { b in
-            let statusBytes = UnsafeRawBufferPointer(rebasing: b[..<first])
-            let status = AsciiStatusLine(statusBytes)
-            if case .malformed = status { return nil }
+        let parsed: (status: StatusLine, fields: [HTTPHeaders.Field])? = bytes.withUnsafeBytes { b in
+            guard let status = StatusLine(UnsafeRawBufferPointer(rebasing: b[..<first])) else { return nil }
             var fields: [HTTPHeaders.Field] = []
             fields.reserveCapacity(lineEnds.count - 1)
             var start = first
@@ -844,51 +849,47 @@ extension HTTPResponseHead {
                 if let field = HTTPResponseHead.field(UnsafeRawBufferPointer(rebasing: b[start..<end])) { fields.append(field) }
                 start = end
             }
-            let statusLine = if case .notASCII = status { String(decoding: statusBytes, as: UTF8.self) } else { "" }
-            return (status, statusLine, fields)
+            return (status, fields)
         }
         guard let parsed else { return nil }
-        if case .parsed(let version, let code, let reason) = parsed.status {
-            self.init(version: version, status: code, reason: reason, headers: HTTPHeaders(parsed.fields))
-        } else {
-            self.init(statusLine: parsed.statusLine, fields: parsed.fields)
-        }
+        self.init(version: parsed.status.version, status: parsed.status.code, reason: parsed.status.reason,
+                  headers: HTTPHeaders(parsed.fields))
     }
 
-    /// An ASCII status line split as `init(statusLine:fields:)` splits it, straight from its bytes.
-    private enum AsciiStatusLine {
-        case parsed(version: String, code: Int, reason: String)
-        case malformed
-        /// Other bytes than ASCII: split by Character from the decoded line.
-        case notASCII
+    /// A status line split as libcurl reads it (`HTTP/%d.%d%c%3d`), since libcurl goes on to
+    /// read the body of what it took: the version up to a blank, blanks, the code's three digits
+    /// (a fourth is refused), then the reason without the blanks around it (any bytes, as
+    /// UTF-8). `HTTP/1.1  500  Error`, `HTTP/1.1 200OK` and `HTTP/1.1 500<TAB>Error` are 500,
+    /// 200 and 500: their heads were dropped as malformed while libcurl passed their bodies on
+    /// (nothing shown, exit 0).
+    private struct StatusLine {
+        let version: String, code: Int, reason: String
 
-        init(_ b: UnsafeRawBufferPointer) {
-            guard b.allSatisfy({ $0 < 0x80 }) else { self = .notASCII; return }
-            guard let space1 = b.firstIndex(of: 0x20) else { self = .malformed; return }
-            let space2 = b[(space1 + 1)...].firstIndex(of: 0x20)
-            let codeText = String(decoding: UnsafeRawBufferPointer(rebasing: b[(space1 + 1)..<(space2 ?? b.count)]), as: UTF8.self)
-            guard let code = Int(codeText) else { self = .malformed; return }
-            var reason = ""
-            if let space2 {
-                // `trimmingSpaces`: blanks before, blanks and line ends after.
-                var start = space2 + 1, end = b.count
-                while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
-                while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
-                reason = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+        init?(_ b: UnsafeRawBufferPointer) {
+            guard let space1 = b.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else { return nil }
+            var i = space1 + 1
+            while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+            var code = 0, digits = 0
+            while i < b.count, digits < 3, (0x30...0x39).contains(b[i]) {
+                code = code * 10 + Int(b[i] - 0x30)
+                digits += 1
+                i += 1
             }
-            self = .parsed(version: String(decoding: UnsafeRawBufferPointer(rebasing: b[..<space1]), as: UTF8.self),
-                           code: code, reason: reason)
+            guard digits == 3, i == b.count || !(0x30...0x39).contains(b[i]) else { return nil }
+            // `trimmingSpaces`: blanks before, blanks and line ends after.
+            var start = i, end = b.count
+            while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
+            while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
+            version = String(decoding: UnsafeRawBufferPointer(rebasing: b[..<space1]), as: UTF8.self)
+            self.code = code
+            reason = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
         }
     }
 
     private init?(statusLine: String, fields: [HTTPHeaders.Field]) {
-        // By Character; for ASCII (every status line in practice) bytes are Characters.
-        let parts = statusLine.utf8.allSatisfy({ $0 < 0x80 })
-            ? statusLine.utf8.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map { Substring($0) }
-            : statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
-        self.init(version: String(parts[0]), status: status,
-                  reason: parts.count > 2 ? String(parts[2]).trimmingSpaces() : "", headers: HTTPHeaders(fields))
+        var line = statusLine
+        guard let status = line.withUTF8({ StatusLine(UnsafeRawBufferPointer($0)) }) else { return nil }
+        self.init(version: status.version, status: status.code, reason: status.reason, headers: HTTPHeaders(fields))
     }
 
     /// One header line's field; nil without a colon. By bytes, not Characters: ':' followed by

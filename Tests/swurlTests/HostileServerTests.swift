@@ -115,6 +115,19 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(longer.stderr.contains("timed out after 2 seconds connecting"), longer.stderr)
     }
 
+    /// Regression: a status line libcurl reads (blanks doubled, no blank after the code, a tab)
+    /// but swurl's parser did not: its head was dropped and its body went nowhere, so a 500 ran
+    /// as an empty success (exit 0, `--check-status` too; `-d` saved 0 bytes).
+    func testOddlySpacedStatusLinesAreReadAsLibcurlReadsThem() throws {
+        for (line, code, reason) in [(" 500  Internal Server Error", 500, "Internal Server Error"), ("200OK", 200, "OK"), ("500\tInternal", 500, "Internal")] {
+            let server = try SequenceServer([.init(line, ["Content-Type: text/plain", "Content-Length: 6"], body: Data("error\n".utf8))])
+            let r = try runSwurl(["-p", "hb", "--check-status", server.url("/x")])
+            XCTAssertEqual(r.status, code == 500 ? 5 : 0, "\(line): \(r.stderr)")
+            XCTAssertTrue(r.text.hasPrefix("HTTP/1.1 \(code) \(reason)\r\n"), "\(line): \(r.text.debugDescription)")
+            XCTAssertTrue(r.text.hasSuffix("\r\n\r\nerror\n"), "\(line): \(r.text.debugDescription)")
+        }
+    }
+
     func testBodyShorterThanContentLength() throws {
         let s = try server()
         let r = try run([s.url("/short")])
