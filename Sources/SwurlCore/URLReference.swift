@@ -54,6 +54,14 @@ package enum URLReference {
         return parts.text
     }
 
+    /// A `Location` (or `Content-Location`) against the URL of the request it answered: RFC 3986
+    /// section 5.2.2 with that URL as it is (no `/` added: `sibling` from `/a/b/c` is
+    /// `/a/b/sibling`, as libcurl follows it), then what a URL cannot hold literally (a space)
+    /// percent-encoded. The base-URL join (`resolve`) is for the REPL's paths only.
+    package static func resolveLocation(_ reference: String, against url: String) -> String {
+        URLText.percentEncodingUnsafeBytes(Parts.resolveStrict(reference, Parts(url)))
+    }
+
     /// Resolves `reference` against `base` (normalized first), RFC 3986 section 5.2.2, strict:
     /// a reference with a scheme replaces the base.
     package static func resolve(_ reference: String, against base: String) -> String {

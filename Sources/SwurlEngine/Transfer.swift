@@ -321,7 +321,7 @@ package final class Transfer: EasyTransferHandler {
         timing.total = Transfer.now() - started
         timing.startTransfer = 0
         timing.downloadedBytes = bytes
-        let redirect = head.headers["Location"].map { URLReference.resolve($0, against: request.url) }
+        let redirect = head.headers["Location"].map { URLReference.resolveLocation($0, against: request.url) }
         return TransferResult(head: head, effectiveURL: request.url, redirectCount: 0, redirectURL: redirect, timing: timing)
     }
 

@@ -1134,6 +1134,16 @@ final class CacheTests: XCTestCase {
             XCTAssertEqual(r.status, 0, "run \(run): " + r.stderr)
             XCTAssertTrue(r.text.contains("/target"), "run \(run): " + r.text)
         }
+        // A stored redirect's relative Location resolves against the request's URL as it is, as
+        // the live one does (served from the cache it went to /a/b/c/sibling).
+        let relative = "/a/b/c?status=301&cc=" + q("max-age=600") + "&loc=" + q("sibling?cc=no-store")
+        for run in 1...2 {
+            let r = try swurl(["-F", origin.url(relative)])
+            XCTAssertEqual(r.status, 0, "run \(run): " + r.stderr)
+        }
+        XCTAssertEqual(origin.count("/a/b/c"), 1)
+        XCTAssertEqual(origin.count("/a/b/sibling"), 2)
+        XCTAssertEqual(origin.count("/a/b/c/sibling"), 0)
         let notFound = origin.url("/n?status=404&cc=no-cache&etag=" + q("\"n\""))
         let lines = TestPaths.temporaryDirectory() + "/lines"
         try (notFound + "\n").write(toFile: lines, atomically: true, encoding: .utf8)

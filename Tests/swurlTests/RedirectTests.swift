@@ -86,6 +86,13 @@ final class RedirectTests: XCTestCase {
         let entries = (log?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
         XCTAssertEqual(entries.count, 2)
         XCTAssertEqual((entries.first?["response"] as? [String: Any])?["redirectURL"] as? String, cut.url("/two"))
+        // A relative Location resolves against the request's URL as it is (RFC 3986, as libcurl
+        // does for a whole redirect): it went to /a/b/one/sibling, the REPL's base-URL join.
+        let relative = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: sibling?q=a b", "Content-Length: 100"], body: Data("short".utf8)),
+                                           SequenceServer.Reply("200 OK", ["Content-Length: 2"], body: Data("ok".utf8))])
+        let resolved = try runSwurl(["-F", relative.url("/a/b/one")])
+        XCTAssertEqual(resolved.status, 0, resolved.stderr)
+        XCTAssertEqual(relative.requests().last?.split(separator: "\r\n").first, "GET /a/b/sibling?q=a%20b HTTP/1.1")
         let empty = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: ", "Content-Length: 4"], body: Data("moved".utf8.prefix(4)))])
         let answered = try runSwurl(["-F", "--print=h", empty.url("/one")])
         XCTAssertEqual(answered.status, 0, answered.stderr)

@@ -63,4 +63,15 @@ final class URLReferenceTests: XCTestCase {
         XCTAssertNil(URLReference.Parts("foo").scheme)
         XCTAssertEqual(URLReference.Parts("a:b").scheme, "a")
     }
+
+    /// A Location resolves against the request's URL as it is (no `/` added), spaces encoded.
+    func testLocationsResolveAgainstTheRequestAsItIs() {
+        XCTAssertEqual(URLReference.resolveLocation("sibling", against: "http://h/a/b/c"), "http://h/a/b/sibling")
+        XCTAssertEqual(URLReference.resolveLocation("../x", against: "http://h/a/b/c"), "http://h/a/x")
+        XCTAssertEqual(URLReference.resolveLocation("?q=1", against: "http://h/a/b/c?z=0"), "http://h/a/b/c?q=1")
+        XCTAssertEqual(URLReference.resolveLocation("/e s?x=a b", against: "http://h/a"), "http://h/e%20s?x=a%20b")
+        XCTAssertEqual(URLReference.resolveLocation("//o:8/p", against: "https://h/a"), "https://o:8/p")
+        // The REPL's base-URL join differs on purpose.
+        XCTAssertEqual(URLReference.resolve("sibling", against: "http://h/a/b/c"), "http://h/a/b/c/sibling")
+    }
 }
