@@ -99,6 +99,10 @@ package struct RequestItemParser {
             if let mime, !RequestItemParser.isMediaType(mime) {
                 throw .usage("'\(raw)': the ;type= is empty", hint: "write ;type=text/plain")
             }
+            // `filename=""` is how a browser says no file was chosen (PHP and Rails read it so).
+            if let filename, filename.trimmingSpaces().isEmpty {
+                throw .usage("'\(raw)': the ;filename= is empty", hint: "leave ;filename= out to send the file's own name")
+            }
             if path != "-" { _ = try fileSize(path, raw) }
             return RequestItem(raw: given, kind: .file(key: key, path: path, mimeType: mime, filename: filename))
         }

@@ -141,8 +141,14 @@ final class CharsetConverter {
     /// and UCS-4, 1 for the rest.
     private let unit: Int
 
-    /// Nil when iconv does not know the charset (the text is then shown as sent).
+    /// Nil when iconv does not know the charset (the text is then shown as sent). A name is
+    /// letters, digits and `-_.:+()` only: iconv reads an empty one as the locale's charset
+    /// (ASCII here: every other byte became U+FFFD) and `//TRANSLIT` or `//IGNORE` as its own
+    /// options, which a server's label does not choose.
     init?(from charset: String) {
+        guard !charset.isEmpty, charset.utf8.allSatisfy({ b in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || "-_.:+()".utf8.contains(b)
+        }) else { return nil }
         let cd = iconv_open("UTF-8", charset)
         guard let cd, Int(bitPattern: cd) != -1 else { return nil }
         self.cd = cd

@@ -73,6 +73,11 @@ package struct ResponseValidator: Sendable {
             guard t == "*" || (t.containsText("/") && !t.hasPrefix("/") && !t.hasSuffix("/") && !t.containsText(" ")) else {
                 throw .usage("--accept-type: '\(t)' is not a media type", hint: "e.g. --accept-type application/json,text/*")
             }
+            // A type is compared without its parameters: one with a parameter never matched.
+            if let semicolon = t.firstIndex(of: ";") {
+                throw .usage("--accept-type: '\(t)' has a parameter; types are compared without them",
+                             hint: "give --accept-type \(String(t[..<semicolon]).trimmingSpaces())")
+            }
             return t
         }
     }

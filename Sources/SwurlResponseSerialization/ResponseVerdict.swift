@@ -97,7 +97,7 @@ package struct ResponseVerdict: Equatable, Sendable {
             return .responseRejected((undisplayedMessage ?? message) + (asSent && printed && !saving ? " (the body was written as sent)" : ""),
                                      hint: saving ? "use --decode auto to save any body" : "use --decode auto to accept any body")
         case .decoding:
-            return .responseRejected(message, hint: "use --decode auto to show any body, or -o FILE to save the bytes as sent")
+            return .responseRejected(message, hint: "use --decode auto to show (or save) any body")
         case .status, nil:
             return nil
         }

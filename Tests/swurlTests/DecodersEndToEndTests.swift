@@ -287,6 +287,16 @@ final class DecodersEndToEndTests: XCTestCase {
             XCTAssertEqual(try runSwurl(["-b", "--pretty=format", s.url("says.xml", type: "application/xml")]).text,
                            "<?xml version=\"1.0\" encoding=\"\(declared)\"?>\n<a>x</a>\n", declared)
         }
+        // An empty charset or an iconv option is no charset: it was the locale's (ASCII), and
+        // every other byte became U+FFFD.
+        try s.put("utf8.txt", "grüße 日本\n")
+        for type in ["text/plain; charset=", "text/plain; charset=\"\"", "text/plain; charset=//TRANSLIT", "text/plain; charset=utf-8//IGNORE"] {
+            let (shown, status) = try runOnTerminal(["-b", s.url("utf8.txt", type: type)])
+            XCTAssertEqual(status, 0, type)
+            XCTAssertEqual(shown, "grüße 日本\n", type)
+        }
+        try s.put("empty-enc.xml", "<?xml version=\"1.0\" encoding=\"\"?><r>grüße</r>")
+        XCTAssertFalse(try runSwurl(["-b", "--pretty=format", s.url("empty-enc.xml", type: "application/xml")]).text.contains("\u{FFFD}"))
         // A UTF-8 byte order mark wins over the declaration; a UTF-16 one over any label.
         try s.put("bom8.xml", Data([0xEF, 0xBB, 0xBF]) + Data("<?xml version=\"1.0\" encoding=\"windows-1252\"?><a>café</a>".utf8))
         let (bom8, bom8Status) = try runOnTerminal(["-b", "--pretty=format", s.url("bom8.xml", type: "application/xml")])

@@ -263,6 +263,9 @@ final class OfflineAndErrorTests: XCTestCase {
             (["POST", url, "a=1", "Transfer-Encoding:gzip"], 64, "not supported"),
             (["--multipart", "POST", url, "f@/etc/hostname;type=text/plain\r\nX-Injected: 1"], 64, "cannot be sent in a header"),
             (["--proxy", "https://127.0.0.1:9", url], 64, "HTTPS proxies"),
+            // `filename=""` reads as "no file chosen" to PHP and Rails.
+            (["--multipart", "POST", url, "f@/etc/hostname;filename="], 64, "the ;filename= is empty"),
+            (["--accept-type", "application/json;charset=utf-8", url], 64, "types are compared without them"),
         ]
         for (args, status, fragment) in cases {
             let r = try runSwurl(args)

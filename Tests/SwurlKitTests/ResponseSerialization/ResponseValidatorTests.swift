@@ -1,5 +1,6 @@
 import XCTest
 @testable import SwurlResponseSerialization
+import SwurlCore
 
 final class ResponseValidatorTests: XCTestCase {
     func testStatusRangesAndClasses() throws {
@@ -38,5 +39,9 @@ final class ResponseValidatorTests: XCTestCase {
         XCTAssertTrue(ResponseValidator().acceptsContentType(nil))
         XCTAssertTrue(ResponseValidator(acceptableTypes: ["*/*"]).acceptsContentType("x/y"))
         XCTAssertThrowsError(try ResponseValidator.parseTypeList("json"))
+        // A parameter never matched (types are compared without theirs): refused, with the fix.
+        XCTAssertThrowsError(try ResponseValidator.parseTypeList("application/json;charset=utf-8")) { error in
+            XCTAssertEqual((error as? SwurlError)?.hint, "give --accept-type application/json")
+        }
     }
 }
