@@ -27,6 +27,7 @@ final class HopCache: TransferDelegate {
     private let answerable: Bool
     /// `--max-filesize`: a stored body a 304 selects is judged as the network's would be.
     private let maxFileSize: Int64?
+    private let maxHeaders: Int
     private var target: TransferDelegate?
     private var writer: CacheStore.Writer?
     private var pending: CacheEntry?
@@ -80,6 +81,7 @@ final class HopCache: TransferDelegate {
         guard answerable || settings.only || CacheControl(request.headers).has("only-if-cached") else { return nil }
         self.answerable = answerable
         maxFileSize = options.maxFileSize
+        maxHeaders = options.maxHeaders
         self.settings = settings
         self.request = request
         self.engineCookie = engineCookie
@@ -164,18 +166,28 @@ final class HopCache: TransferDelegate {
         t.add("scope", s.scope.rawValue)
         t.add("allowsInvalidCertificates", s.allowsInvalidCertificates ? "1" : "0")
         t.add("hostVerification", s.hostVerification.map { $0 ? "1" : "0" })
-        t.add("caFile", s.caFile)
+        // Files by what they hold as well as by name: a certificate and key replaced at the same
+        // path (a rotated identity, a switched link) are another identity, whose responses the
+        // first one's must not answer.
+        t.add("caFile", s.caFile.map(withContent))
         t.add("caPath", s.caPath)
         t.add("addedCertificates", s.addedCertificates.map(CacheEntry.hex).joined(separator: ","))
         t.add("defaultStore.directoryOverride", s.defaultStore.directoryOverride)
         t.add("defaultStore.fileOverride", s.defaultStore.namedFiles.isEmpty ? nil : s.defaultStore.namedFiles.map(\.path).joined(separator: "\n"))
-        t.add("clientCertificate", s.clientCertificate)
-        t.add("clientKey", s.clientKey)
+        t.add("clientCertificate", s.clientCertificate.map(withContent))
+        t.add("clientKey", s.clientKey.map(withContent))
         t.add("keyPassword", s.keyPassword)
         t.add("minimumVersion", s.minimumVersion?.rawValue)
         t.add("maximumVersion", s.maximumVersion?.rawValue)
         t.add("ciphers", s.ciphers)
         return t.text
+    }
+
+    /// `path` and the SHA-256 of the file's bytes (up to 1 MiB; a file that cannot be read is
+    /// keyed by its name: the handshake will fail on it).
+    private static func withContent(_ path: String) -> String {
+        guard let bytes = try? SmallFile.read(path, maxSize: 1 << 20) else { return path }
+        return path + "\n" + CacheEntry.hex(Digest.sha256(bytes))
     }
 
     /// Named, length-prefixed values (nil apart from empty), so no two settings write the same text.
@@ -273,6 +285,7 @@ final class HopCache: TransferDelegate {
             var shown = entry.head
             for value in head.headers.values("Set-Cookie") { shown.headers.add("Set-Cookie", value) }
             revalidatedHead = shown
+            try Transfer.checkHeaderCount(shown, max: maxHeaders)
             try target.transferDidReceiveHead(shown)
             if let maxFileSize, stored.bodyLength > maxFileSize { throw Transfer.bodyTooLarge(maxFileSize) }
             try stored.streamBody { try target.transferDidReceiveBody($0) }

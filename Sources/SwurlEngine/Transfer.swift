@@ -298,6 +298,7 @@ package final class Transfer: EasyTransferHandler {
             switch replay {
             case .entry(let opened, let age):
                 head = HopCache.servedHead(opened.entry, age: age)
+                try Transfer.checkHeaderCount(head, max: options.maxHeaders)
                 try delegate.transferDidReceiveHead(head)
                 // --max-filesize judges a stored body as the network's (a download served whole
                 // from the cache starts its file over, so the stored length is the file's).
@@ -494,6 +495,16 @@ package final class Transfer: EasyTransferHandler {
     }
 
     /// The --max-filesize failure of a response body (also one the cache serves).
+    /// `--max-headers`: the network's head is counted line by line; a stored head the cache
+    /// serves (a hit, or merged with a 304) is held to the same limit.
+    static func tooManyHeaders(_ max: Int) -> SwurlError {
+        .transport("the response has more than \(max) header fields", hint: "raise the limit with --max-headers N (0 means no limit)")
+    }
+
+    static func checkHeaderCount(_ head: HTTPResponseHead, max: Int) throws(SwurlError) {
+        if max > 0 && head.headers.fields.count > max { throw tooManyHeaders(max) }
+    }
+
     static func bodyTooLarge(_ max: Int64, decoded: Bool = false) -> SwurlError {
         .responseRejected("the response body is larger than --max-filesize \(max) bytes" + (decoded ? " (after decoding)" : ""),
                           hint: "raise --max-filesize if the size is expected")
@@ -632,8 +643,7 @@ package final class Transfer: EasyTransferHandler {
             headerCount += 1
             headerBytes += bytes.count
             if options.maxHeaders > 0 && headerCount > options.maxHeaders {
-                fail(.transport("the response has more than \(options.maxHeaders) header fields",
-                                hint: "raise the limit with --max-headers N (0 means no limit)"))
+                fail(Transfer.tooManyHeaders(options.maxHeaders))
                 return 0
             }
             if headerBytes > options.maxHeaderBytes {

@@ -77,6 +77,36 @@ final class CacheTLSKeyTests: XCTestCase {
         XCTAssertEqual(served(), 3)
     }
 
+    /// Regression: the client certificate and key were keyed by their paths: another identity
+    /// put at the same paths (a rotated certificate, a switched link) was answered with the
+    /// first identity's stored response, without asking the server.
+    func testAnotherClientIdentityAtTheSamePathsIsAnotherKey() throws {
+        let id = TestPaths.temporaryDirectory()
+        func use(_ cert: String, _ key: String) throws {
+            for (from, to) in [(cert, "me.pem"), (key, "me.key")] {
+                try? FileManager.default.removeItem(atPath: id + "/" + to)
+                try FileManager.default.copyItem(atPath: pki.path(from), toPath: id + "/" + to)
+            }
+        }
+        let args = ["--cacert", pki.path("root.pem"), "--cert", id + "/me.pem", "--key", id + "/me.key"]
+        try use("client-chain.pem", "client.key")
+        XCTAssertEqual(try fetch(args).cache, "miss, stored")
+        XCTAssertTrue(try fetch(args).cache.hasPrefix("hit"))
+        try use("leaf-chain.pem", "leaf.key")
+        XCTAssertEqual(try fetch(args).cache, "miss, stored")
+        XCTAssertEqual(served(), 2)
+    }
+
+    /// `--max-headers` holds a stored head as it holds the network's.
+    func testAStoredHeadIsHeldToMaxHeaders() throws {
+        let root = pki.path("root.pem")
+        XCTAssertEqual(try fetch(["--cacert", root]).cache, "miss, stored")
+        let limited = try fetch(["--cacert", root, "--max-headers", "2"])
+        XCTAssertEqual(limited.status, 1)
+        XCTAssertEqual(limited.body, "")
+        XCTAssertEqual(served(), 1)
+    }
+
     func testInsecureResponsesOverTLSAreNeverStoredNorServed() throws {
         let k1 = try fetch(["-k"])
         XCTAssertEqual(k1.status, 0)
