@@ -153,6 +153,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 } else if let size = DownloadFile.size(of: out) {
                     inPlace = true
                     offset = size
+                    // FILE itself grows: one that cannot be written is refused before the
+                    // request goes (it failed after, and the hint said to resume it).
+                    if access(ArgumentBytes.path(out), W_OK) != 0 {
+                        throw .output("cannot resume into '\(out)': \(systemErrorMessage(errno))")
+                    }
                 }
             } else if DownloadFile.exists(out) && !plan.overwrite {
                 throw .usage("'\(given)' already exists", hint: "use --overwrite to replace it or --continue to resume it")

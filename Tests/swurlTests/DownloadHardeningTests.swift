@@ -470,6 +470,23 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(contents(dir + "/g.bin"), expected)
     }
 
+    /// Regression: `-c -o FILE` growing FILE in place sent the request before finding FILE
+    /// could not be written (then hinted to resume it, which failed the same way). An immutable
+    /// file stands for one the user cannot write (the tests run as root).
+    func testResumingInPlaceIntoAFileThatCannotBeWrittenSendsNothing() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let path = dir + "/ro.bin"
+        try ScriptedServer.fileBytes(size: 500, seed: 4).write(to: URL(fileURLWithPath: path))
+        let locked = try runProcess("/usr/bin/chattr", ["+i", path], check: false)
+        XCTAssertEqual(locked.status, 0, "chattr +i is needed (ext4): \(locked.stderr)")
+        defer { _ = try? runProcess("/usr/bin/chattr", ["-i", path], check: false) }
+        let r = try runSwurl(["-d", "-c", "-o", "ro.bin", server.url("/file?size=1000&seed=4")], directory: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("swurl: error: cannot resume into '\(path)': Operation not permitted"), r.stderr)
+        XCTAssertEqual(server.requests().count, 0)
+    }
+
     // MARK: -k and the progress bar
 
     func testInsecureDownloadsWarn() throws {
