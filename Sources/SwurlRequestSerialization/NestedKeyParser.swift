@@ -82,6 +82,12 @@ package enum NestedKeyParser {
                     throw error(item, key: key, at: start + 1, "array index \(String(inner)) is too large (at most \(maxIndex))")
                 }
                 components.append(.index(n))
+            } else if inner.first == "-", inner.count > 1, inner.dropFirst().allSatisfy(isDigit) {
+                // As HTTPie: `a[-1]` is no key "-1" but an index it does not take.
+                throw error(item, key: key, at: start + 1, "negative array indexes are not supported")
+            } else if start == 0 {
+                // A key that starts with '[' is an array at the top: `[0]`, `[]` (HTTPie's rule).
+                throw error(item, key: key, at: start + 1, "a key that starts with '[' needs an array index or [] there (write \\[ for a literal bracket)")
             } else {
                 components.append(.key(String(inner)))
             }

@@ -39,4 +39,15 @@ final class NestedKeyParserTests: XCTestCase {
         XCTAssertThrowsError(try NestedKeyParser.parse("a[b", item: "a[b=1"))
         XCTAssertThrowsError(try NestedKeyParser.parse("a]", item: "a]=1"))
     }
+
+    /// As HTTPie: a negative index is refused (it was the key "-1"), and a key that starts with
+    /// '[' is a top-level array (`[x]=1` was the key "x").
+    func testNegativeIndexesAndATopLevelKeyAreRefused() {
+        for (key, reason) in [("a[-1]", "negative array indexes"), ("[x]", "needs an array index"), ("[-2]", "negative array indexes")] {
+            XCTAssertThrowsError(try NestedKeyParser.parse(key, item: key + "=1"), key) { error in
+                XCTAssertTrue(error.localizedDescription.contains(reason) || "\(error)".contains(reason), "\(key): \(error)")
+            }
+        }
+        XCTAssertEqual(try NestedKeyParser.parse("a[-x]", item: "i").components, [.key("a"), .key("-x")])
+    }
 }
