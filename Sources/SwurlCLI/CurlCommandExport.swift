@@ -214,8 +214,11 @@ struct CurlCommandExport {
             add("--max-redirs", String(transfer.maxRedirects))
             // swurl never leaves https for plain http under a policy that checks anything: that hop
             // could not be checked (and would carry the headers in clear).
+            // Nor for anything but http and https (curl 7.88 follows to ftp and ftps, and logs in).
             if URLText.schemeOf(request.url)?.lowercased() == "https", transfer.security.checksChain || transfer.security.hasPins {
                 add("--proto-redir", "=https")
+            } else {
+                add("--proto-redir", "=http,https")
             }
             if hasBody && request.method != .post {
                 // swurl keeps any method but POST, and its body, at a 301 or 302; curl keeps the
@@ -251,6 +254,13 @@ struct CurlCommandExport {
         default: break
         }
         if let p = transfer.proxy.explicit { add("--proxy", p) }
+        // An https hop through an HTTP proxy opens with CONNECT, which curl gives its own
+        // User-Agent (a --header is not applied there); swurl's CONNECT carries none.
+        if let proxy = transfer.proxy.proxy(forScheme: "https"), !proxy.isEmpty,
+           ["http", "https"].contains(URLText.schemeOf(ProxySettings.absolute(proxy))?.lowercased() ?? ""),
+           URLText.schemeOf(request.url)?.lowercased() == "https" || transfer.followRedirects {
+            add("--proxy-header", "User-Agent:")
+        }
         for r in transfer.resolve { add("--resolve", r) }
         if let s = transfer.unixSocket { add("--unix-socket", s) }
         switch transfer.ipVersion {

@@ -221,6 +221,16 @@ final class ConnectionOptionsTests: XCTestCase {
         let received = String(decoding: origin.captured, as: UTF8.self)
         XCTAssertTrue(received.hasPrefix("GET /x"), received)
         XCTAssertFalse(received.lowercased().contains("proxy-authorization"), received)
+        // swurl's CONNECT carries no User-Agent; the printed command's did (curl's own, which a
+        // --header does not reach): it is removed there with --proxy-header.
+        XCTAssertFalse(connect.lowercased().contains("user-agent"), connect)
+        let printed = try runSwurl(["--curl", "--proxy", "http://127.0.0.1:\(proxy.port)", "--cacert", pki.path("root.pem"), origin.base + "/c"])
+        try? FileManager.default.removeItem(atPath: log)
+        let byCurl = try runProcess("/bin/sh", ["-c", printed.text.trimmingCharacters(in: .newlines) + " -s"], check: false)
+        XCTAssertEqual(byCurl.status, 0, byCurl.stderr + printed.text)
+        let curlConnect = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertTrue(curlConnect.contains("CONNECT 127.0.0.1:\(origin.server.port)"), curlConnect)
+        XCTAssertFalse(curlConnect.lowercased().contains("user-agent"), curlConnect)
 
         // Through the same proxy, a redirect to another origin keeps it: it is the proxy's.
         let first = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")), serverConfig: """

@@ -885,6 +885,22 @@ final class CurlExportTests: XCTestCase {
         XCTAssertFalse(String(decoding: plain.capturedAll, as: UTF8.self).contains("/plain"), "nothing went out in clear")
     }
 
+    /// Regression: swurl follows only to http and https; the printed command of an http request
+    /// (or an https one with -k) followed a redirect to ftp:// (curl 7.88 does by default),
+    /// connecting where swurl never would.
+    func testTheCommandFollowsOnlyToHTTPAndHTTPSAsSwurlDoes() throws {
+        let listener = try CaptureServer()
+        let port = URLComponents(string: listener.base)?.port ?? 0
+        let away = SequenceServer.Reply("302 Found", ["Location: ftp://127.0.0.1:\(port)/x", "Content-Length: 0"])
+        let server = try SequenceServer([away, away])
+        XCTAssertEqual(try runSwurl(["-F", server.url("/away")]).status, 1)
+        let printed = try runSwurl(["--curl", "-F", server.url("/away")])
+        XCTAssertTrue(printed.text.contains("--proto-redir '=http,https'") || printed.text.contains("--proto-redir =http,https"), printed.text)
+        // 1: the protocol is refused; it waited for an FTP greeting (28) before.
+        let ran = try runProcess("/bin/sh", ["-c", printed.text.trimmingCharacters(in: .newlines) + " -sS --max-time 10"], check: false)
+        XCTAssertEqual(ran.status, 1, ran.stderr)
+    }
+
     /// A POST without a body sends Content-Length: 0 from both (servers may answer 411 without
     /// it); a Proxy-Authorization item is a --proxy-header, never sent on to a redirect's host.
     func testABodylessPostAndProxyAuthorizationAreExportedAsSwurlSendsThem() throws {
