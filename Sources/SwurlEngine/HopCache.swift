@@ -388,7 +388,7 @@ final class HopCache: TransferDelegate {
     static func invalidate(request: HTTPRequest, head: HTTPResponseHead, options: TransferOptions) {
         guard let settings = options.cache else { return }
         let urls = CacheRules.invalidatedURLs(method: request.method, url: request.url, response: head) { value in
-            URLReference.resolveLocation(value, against: request.url)
+            CurlURL.resolveRedirect(value, against: request.url)
         }
         guard !urls.isEmpty, let store = try? CacheStore(directory: settings.directory, maxSize: settings.maxSize) else { return }
         for url in urls { store.removeAll(forURL: cacheURL(url)) }

@@ -298,7 +298,8 @@ package final class Transfer: EasyTransferHandler {
             switch replay {
             case .entry(let opened, let age):
                 head = HopCache.servedHead(opened.entry, age: age)
-                try Transfer.checkHeaderCount(head, max: options.maxHeaders)
+                // The stored fields, as the network sent them (the Age is swurl's own).
+                try Transfer.checkHeaderCount(opened.entry.head, max: options.maxHeaders)
                 try delegate.transferDidReceiveHead(head)
                 // --max-filesize judges a stored body as the network's (a download served whole
                 // from the cache starts its file over, so the stored length is the file's).
@@ -322,7 +323,7 @@ package final class Transfer: EasyTransferHandler {
         timing.total = Transfer.now() - started
         timing.startTransfer = 0
         timing.downloadedBytes = bytes
-        let redirect = head.headers["Location"].map { URLReference.resolveLocation($0, against: request.url) }
+        let redirect = head.headers["Location"].flatMap { CurlURL.resolveRedirect($0, against: request.url) }
         return TransferResult(head: head, effectiveURL: request.url, redirectCount: 0, redirectURL: redirect, timing: timing)
     }
 

@@ -105,6 +105,14 @@ final class CacheTLSKeyTests: XCTestCase {
         XCTAssertEqual(limited.status, 1)
         XCTAssertEqual(limited.body, "")
         XCTAssertEqual(served(), 1)
+        // The fewest the network's head passes with passes the stored one too (the Age the
+        // cache adds is not the server's).
+        let fewest = try XCTUnwrap((1...40).first { n in
+            (try? runSwurl(["--cacert", root, "--max-headers", String(n), nginx.url("/tls/x.txt")]).status) == 0
+        })
+        let hit = try fetch(["--cacert", root, "--max-headers", String(fewest)])
+        XCTAssertEqual(hit.status, 0)
+        XCTAssertTrue(hit.cache.hasPrefix("hit"), hit.cache)
     }
 
     func testInsecureResponsesOverTLSAreNeverStoredNorServed() throws {

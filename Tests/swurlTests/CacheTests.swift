@@ -1136,14 +1136,15 @@ final class CacheTests: XCTestCase {
         }
         // A stored redirect's relative Location resolves against the request's URL as it is, as
         // the live one does (served from the cache it went to /a/b/c/sibling).
-        let relative = "/a/b/c?status=301&cc=" + q("max-age=600") + "&loc=" + q("sibling?cc=no-store")
+        // Encoded as libcurl encodes a live one (a space as %20 in the path, + in the query).
+        let relative = "/a/b/c?status=301&cc=" + q("max-age=600") + "&loc=" + q("sib ling{x}?cc=no-store&q=a b")
         for run in 1...2 {
             let r = try swurl(["-F", origin.url(relative)])
             XCTAssertEqual(r.status, 0, "run \(run): " + r.stderr)
         }
         XCTAssertEqual(origin.count("/a/b/c"), 1)
-        XCTAssertEqual(origin.count("/a/b/sibling"), 2)
-        XCTAssertEqual(origin.count("/a/b/c/sibling"), 0)
+        let followed = origin.requests().compactMap { $0["path"] as? String }.filter { $0.hasPrefix("/a/b/") && !$0.hasPrefix("/a/b/c") }
+        XCTAssertEqual(followed, ["/a/b/sib%20ling{x}?cc=no-store&q=a+b", "/a/b/sib%20ling{x}?cc=no-store&q=a+b"])
         let notFound = origin.url("/n?status=404&cc=no-cache&etag=" + q("\"n\""))
         let lines = TestPaths.temporaryDirectory() + "/lines"
         try (notFound + "\n").write(toFile: lines, atomically: true, encoding: .utf8)

@@ -92,7 +92,7 @@ final class RedirectTests: XCTestCase {
                                            SequenceServer.Reply("200 OK", ["Content-Length: 2"], body: Data("ok".utf8))])
         let resolved = try runSwurl(["-F", relative.url("/a/b/one")])
         XCTAssertEqual(resolved.status, 0, resolved.stderr)
-        XCTAssertEqual(relative.requests().last?.split(separator: "\r\n").first, "GET /a/b/sibling?q=a%20b HTTP/1.1")
+        XCTAssertEqual(relative.requests().last?.split(separator: "\r\n").first, "GET /a/b/sibling?q=a+b HTTP/1.1")
         let empty = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: ", "Content-Length: 4"], body: Data("moved".utf8.prefix(4)))])
         let answered = try runSwurl(["-F", "--print=h", empty.url("/one")])
         XCTAssertEqual(answered.status, 0, answered.stderr)
