@@ -210,8 +210,12 @@ package enum ArgumentParser {
         "--history-print": "HTTPie's --history-print is --all here: with -F every hop is shown, by the same -p letters",
     ]
 
-    private static func unknown(_ option: String) -> SwurlError {
-        if let grammar = curlGrammar[option] {
+    private static func unknown(_ given: String) -> SwurlError {
+        // Shown cut (a 1 MB word is no option), and guessed at only when it is short enough to be
+        // a misspelt one: the distance grows with the length, and so did the time (20 s of CPU
+        // for a 1 MB batch line).
+        let option = TerminalSanitizer.excerpt(given, limit: 100)
+        if let grammar = curlGrammar[given] {
             return .usage("unknown option '\(option)'", hint: grammar)
         }
         let names = OptionTable.documented.flatMap { spec in
@@ -219,16 +223,16 @@ package enum ArgumentParser {
         }
         var hint = "see 'swurl --help' for the list of options"
         // No guess for a short option: every letter is one edit from every other.
-        guard option.hasPrefix("--") else { return .usage("unknown option '\(option)'", hint: hint) }
+        guard given.hasPrefix("--"), given.utf8.count <= 64 else { return .usage("unknown option '\(option)'", hint: hint) }
         let longs = names.filter { $0.hasPrefix("--") }
         func closest(_ word: String) -> String? {
             let best = longs.min { editDistance(word, $0) < editDistance(word, $1) }
             guard let best, editDistance(word, best) <= max(1, (word.count - 2) / 3) else { return nil }
             return best
         }
-        if let best = closest(option) {
+        if let best = closest(given) {
             hint = "did you mean '\(best)'?"
-        } else if option.hasPrefix("--no-"), let best = closest("--" + option.dropFirst(5)),
+        } else if given.hasPrefix("--no-"), let best = closest("--" + given.dropFirst(5)),
                   let spec = OptionTable.spec(long: String(best.dropFirst(2))), !ParsedArguments.notResettable.contains(spec.option) {
             // A misspelt --no-OPTION: the option it would cancel.
             hint = "did you mean '--no-\(best.dropFirst(2))'?"

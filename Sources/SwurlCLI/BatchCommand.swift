@@ -39,6 +39,8 @@ enum BatchCommand: SwurlCommand {
             }
             parallel = n
         }
+        // An empty value (an unset `$OUT`) is no directory: it was the working directory.
+        if args.value(.outputDir)?.isEmpty == true { throw .usage("--output-dir needs a directory name") }
         let outputDir = args.value(.outputDir).map { environment.resolvePath($0) }
         if let dir = outputDir {
             var st = stat()

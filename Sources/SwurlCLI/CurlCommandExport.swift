@@ -356,14 +356,16 @@ struct CurlCommandExport {
             if !v12.isEmpty { add("--ciphers", v12.joined(separator: ":")) }
             if !v13.isEmpty { add("--tls13-ciphers", v13.joined(separator: ":")) }
         }
-        // curl pins keys only: a pinned certificate goes as its key, so the command never trusts
-        // more than swurl would (a pinned intermediate or root makes it fail, never pass).
+        // curl pins keys only: a pinned certificate goes as its key, so the command takes no
+        // server key swurl would not (a pinned intermediate or root makes it fail, never pass).
         let keyPins = security.keyPins + security.pinnedCertificateKeyPins
         if !keyPins.isEmpty {
             add("--pinnedpubkey", keyPins.joined(separator: ";"))
             // With -k swurl matches the leaf's key only, as curl does.
-            if security.scope == .chain || security.scope == .any && security.checksChain {
-                warnings.append("match a pin beyond the leaf certificate (--pin-scope \(security.scope.rawValue)); --pinnedpubkey checks the server's own key only, so a pinned intermediate or root fails there")
+            if security.scope == .chain {
+                warnings.append("match every certificate of the chain against the pins (--pin-scope chain); --pinnedpubkey checks the server's own key only, the rest of the chain need not match")
+            } else if security.scope == .any && security.checksChain {
+                warnings.append("match a pin beyond the leaf certificate (--pin-scope any); --pinnedpubkey checks the server's own key only, so a pinned intermediate or root fails there")
             }
         }
         if !security.pinnedCertificates.isEmpty {

@@ -61,8 +61,8 @@ package struct RequestBuilder {
         }
         let parameters = try self.parameters(fields, resolvingFiles: options.bodyFormat == .multipart)
         // A name given twice: sent twice in a form (`a=1&a=2`, as curl and HTTPie), an array in JSON.
-        let tree = try ParameterTree.build(parameters.fields,
-                                           repeatsCollect: options.bodyFormat != .form && options.bodyFormat != .multipart)
+        let formLike = options.bodyFormat == .form || options.bodyFormat == .multipart
+        let tree = try ParameterTree.build(parameters.fields, repeatsCollect: !formLike, jsonRules: !formLike)
         let hasData = !fields.isEmpty
 
         var request = HTTPRequest(method: options.method.map { HTTPMethod($0) } ?? (hasData ? .post : .get), url: url)

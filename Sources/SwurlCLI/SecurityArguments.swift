@@ -92,6 +92,8 @@ enum SecurityArguments {
     }
 
     private static func readInput(_ path: String, _ option: String, environment: Environment) throws(SwurlError) -> [UInt8] {
+        // An empty value (an unset variable) is no file: it resolved to the working directory.
+        if path.isEmpty { throw .usage("\(option) needs a file name") }
         do {
             return try readFile(environment.resolvePath(path))
         } catch {

@@ -40,7 +40,8 @@ struct SessionBinding {
         guard let value = options.session ?? options.sessionReadOnly else { return nil }
         let origin = try Origin(url: request.url)
         let given = value.contains("/") ? environment.resolvePath(value) : value
-        let store = try SessionStore.location(given, origin: origin, configDirectory: configDirectory(environment))
+        let store = try SessionStore.location(given, origin: origin, configDirectory: configDirectory(environment),
+                                              option: options.session != nil ? "--session" : "--session-read-only")
         var warnings: [String] = []
         let loaded = try store.load(warnings: &warnings)
         // A session that will be saved is refused now, before the request, where it could not be.

@@ -101,6 +101,11 @@ package enum Swurl {
     static func helpText(_ args: ParsedArguments) throws(SwurlError) -> String? {
         var words = args.positionals
         let asked = args.has(.help) || words.first == "help" && words.count <= 2
+        // `swurl help a b`: no request to a host named `help` (a typo went out as one).
+        if !asked, words.first == "help", words.count > 2 {
+            throw .usage("'swurl help' takes one word (a command or 'all'), got \(words.count - 1)",
+                         hint: "swurl help COMMAND; to send a request to a host named help, write http://help/")
+        }
         guard asked else { return nil }
         if words.first == "help" { words.removeFirst() }
         guard let word = words.first else {

@@ -20,10 +20,21 @@ package enum RegularFile {
         case notRegular(String)
     }
 
-    /// `rename(2)` that never replaces a file at `to` (renameat2 with RENAME_NOREPLACE): 0, or -1
-    /// with errno EEXIST when `to` exists, EINVAL or ENOSYS where the file system cannot.
+    /// `rename(2)` that never replaces a file at `to`: renameat2 with RENAME_NOREPLACE, or where
+    /// the file system (NFS, CIFS) or a filter refuses that, `link(2)` (which never replaces
+    /// either) then `unlink(2)` of `from`. 0, or -1 with errno EEXIST when `to` exists, ENOTSUP
+    /// when neither can be done here (the caller may check and rename), another errno else.
     package static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
-        sw_rename_noreplace(ArgumentBytes.path(from), ArgumentBytes.path(to))
+        let src = ArgumentBytes.path(from), dst = ArgumentBytes.path(to)
+        if sw_rename_noreplace(src, dst) == 0 { return 0 }
+        guard errno == EINVAL || errno == ENOSYS || errno == EPERM else { return -1 }
+        if link(src, dst) == 0 {
+            unlink(src)
+            return 0
+        }
+        if errno == EEXIST || errno == ENOENT || errno == EACCES || errno == ENOSPC || errno == EDQUOT { return -1 }
+        errno = ENOTSUP
+        return -1
     }
 
     /// Opens `path` for reading if it is a regular file (links followed).

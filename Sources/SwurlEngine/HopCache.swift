@@ -183,10 +183,10 @@ final class HopCache: TransferDelegate {
         return t.text
     }
 
-    /// `path` and the SHA-256 of the file's bytes (up to 1 MiB; a file that cannot be read is
-    /// keyed by its name: the handshake will fail on it).
+    /// `path` and the SHA-256 of the file's bytes (up to 64 MiB, far past any CA bundle; a file
+    /// that cannot be read is keyed by its name: the handshake will fail on it).
     private static func withContent(_ path: String) -> String {
-        guard let bytes = try? SmallFile.read(path, maxSize: 1 << 20) else { return path }
+        guard let bytes = try? SmallFile.read(path, maxSize: 64 << 20) else { return path }
         return path + "\n" + CacheEntry.hex(Digest.sha256(bytes))
     }
 

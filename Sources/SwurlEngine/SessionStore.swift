@@ -194,18 +194,20 @@ package struct SessionStore: Sendable {
     ///   directory.
     /// - Throws: `SwurlError.usage` for an empty or unusable name, or a name without a home
     ///   directory to keep it in.
-    package static func location(_ value: String, origin: Origin, configDirectory: String?) throws(SwurlError) -> SessionStore {
+    /// - Parameter option: the option named in messages (`--session` or `--session-read-only`).
+    package static func location(_ value: String, origin: Origin, configDirectory: String?,
+                                 option: String = "--session") throws(SwurlError) -> SessionStore {
         if value.contains("/") { return SessionStore(path: value) }
         // A line break or other control character would make a file name no listing shows
         // as typed (HTTPie refuses them too).
         let control = value.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
         guard !value.isEmpty, value != ".", value != "..", !control else {
-            throw .usage("--session: '\(TerminalSanitizer.clean(value))' is not a session name"
+            throw .usage("\(option): '\(TerminalSanitizer.clean(value))' is not a session name"
                          + (control ? " (it holds a control character)" : ""),
                          hint: "use a name such as 'work', or a path with a /")
         }
         guard let configDirectory else {
-            throw .usage("--session \(TerminalSanitizer.clean(value)): there is no home directory to keep sessions in (HOME is unset and the password database names none)",
+            throw .usage("\(option) \(TerminalSanitizer.clean(value)): there is no home directory to keep sessions in (HOME is unset and the password database names none)",
                          hint: "set HOME or XDG_CONFIG_HOME, or give the session a path: --session ./\(TerminalSanitizer.clean(value)).json")
         }
         return SessionStore(path: "\(configDirectory)/swurl/sessions/\(origin.bareHost)_\(origin.port)/\(value).json")

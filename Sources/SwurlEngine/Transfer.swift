@@ -867,10 +867,11 @@ extension HTTPResponseHead {
                   headers: HTTPHeaders(parsed.fields))
     }
 
-    /// A status line split as libcurl reads it (`HTTP/%d.%d%c%3d`), since libcurl goes on to
-    /// read the body of what it took: the version up to a blank, blanks, the code's three digits
-    /// (a fourth is refused), then the reason without the blanks around it (any bytes, as
-    /// UTF-8). `HTTP/1.1  500  Error`, `HTTP/1.1 200OK` and `HTTP/1.1 500<TAB>Error` are 500,
+    /// A status line's code split as libcurl finds it (`HTTP/%d.%d%c%3d`), since libcurl goes on
+    /// to read the body of what it took: the version up to a blank, blanks, the code's three
+    /// digits (a fourth is refused), then the reason without the blanks around it (any bytes, as
+    /// UTF-8). Stricter than libcurl on the version: a line libcurl reads leniently (`HTTP/foo`)
+    /// fails the transfer rather than passing as a 200. `HTTP/1.1  500  Error`, `HTTP/1.1 200OK` and `HTTP/1.1 500<TAB>Error` are 500,
     /// 200 and 500: their heads were dropped as malformed while libcurl passed their bodies on
     /// (nothing shown, exit 0).
     private struct StatusLine {

@@ -566,7 +566,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // gets 0666 less the umask, as open(2) would have given it.
         if let final = self.path {
             var st = stat()
-            if lstat(ArgumentBytes.path(final), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
+            // Only a file it may replace lends its mode (not one that appeared meanwhile).
+            if !noReplace, lstat(ArgumentBytes.path(final), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
                 chmod(ArgumentBytes.path(part), st.st_mode & 0o7777)
             } else {
                 chmod(ArgumentBytes.path(part), AtomicFile.newFileMode())
@@ -574,12 +575,19 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         }
         guard var final = self.path else { return }
         while true {
-            let rc = noReplace ? RegularFile.renameNoReplace(part, final)
+            var rc = noReplace ? RegularFile.renameNoReplace(part, final)
                 : rename(ArgumentBytes.path(part), ArgumentBytes.path(final))
+            var e = errno
+            // Neither renameat2 nor link here (vfat): a check just before the rename.
+            if rc != 0 && noReplace && e == ENOTSUP {
+                if DownloadFile.exists(final) {
+                    e = EEXIST
+                } else {
+                    rc = rename(ArgumentBytes.path(part), ArgumentBytes.path(final))
+                    e = errno
+                }
+            }
             if rc == 0 { break }
-            let e = errno
-            // A file system without RENAME_NOREPLACE: the check above stands.
-            if noReplace && (e == EINVAL || e == ENOSYS), rename(ArgumentBytes.path(part), ArgumentBytes.path(final)) == 0 { break }
             guard noReplace && e == EEXIST else { throw .output("saving '\(path)' failed: \(systemErrorMessage(e))") }
             // The name was taken between the check and the rename (another download's).
             guard plan.outputPath == nil else {

@@ -116,7 +116,7 @@ package struct MultipartRequestSerializer: RequestSerializing {
                     arrayRoot = nil
                     continue
                 }
-                let top = (try? NestedKeyParser.parse(f.key, item: f.label))?.components.first
+                let top = (try? NestedKeyParser.parse(f.key, item: f.label, jsonRules: false))?.components.first
                 guard case .key(let name)? = top, var members = groups[Array(name.utf8)], !members.isEmpty else { continue }
                 for (n, v) in members.removeFirst() { parts.append(.field(name: n, value: v)) }
                 groups[Array(name.utf8)] = members

@@ -27,7 +27,10 @@ package enum NestedKeyParser {
     /// - Throws: `SwurlError.usage` whose hint shows the item with a caret under the bad character.
     /// - Parameter maxIndex: the largest array index allowed (`maxIndex` unless a caller, such
     ///   as a fuzz harness exploring shapes rather than sizes, asks for less).
-    package static func parse(_ key: String, item: String, maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> NestedKey {
+    /// - Parameter jsonRules: HTTPie's nested-JSON rules on top (a negative index and a key that
+    ///   starts with `[` not followed by an index are refused); forms keep such keys as text.
+    package static func parse(_ key: String, item: String, maxIndex: Int = NestedKeyParser.maxIndex,
+                              jsonRules: Bool = true) throws(SwurlError) -> NestedKey {
         // Unicode scalars, not Characters: a bracket followed by a combining mark is still a bracket.
         let chars = Array(key.unicodeScalars)
         var components: [KeyComponent] = []
@@ -82,10 +85,10 @@ package enum NestedKeyParser {
                     throw error(item, key: key, at: start + 1, "array index \(String(inner)) is too large (at most \(maxIndex))")
                 }
                 components.append(.index(n))
-            } else if inner.first == "-", inner.count > 1, inner.dropFirst().allSatisfy(isDigit) {
+            } else if jsonRules, inner.first == "-", inner.count > 1, inner.dropFirst().allSatisfy(isDigit) {
                 // As HTTPie: `a[-1]` is no key "-1" but an index it does not take.
                 throw error(item, key: key, at: start + 1, "negative array indexes are not supported")
-            } else if start == 0 {
+            } else if jsonRules, start == 0 {
                 // A key that starts with '[' is an array at the top: `[0]`, `[]` (HTTPie's rule).
                 throw error(item, key: key, at: start + 1, "a key that starts with '[' needs an array index or [] there (write \\[ for a literal bracket)")
             } else {

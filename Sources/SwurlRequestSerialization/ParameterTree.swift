@@ -80,12 +80,12 @@ package enum ParameterTree {
     ///   (true), or stays a second member of its object under the same key (false: for forms,
     ///   whose pairs may repeat a name).
     package static func build(_ fields: [RequestParameters.Field], repeatsCollect: Bool = true,
-                             maxIndex: Int = NestedKeyParser.maxIndex) throws(SwurlError) -> JSONValue? {
+                             maxIndex: Int = NestedKeyParser.maxIndex, jsonRules: Bool = true) throws(SwurlError) -> JSONValue? {
         var root: Node?
         var gapBudget = GapBudget(itemCount: fields.count, maxIndex: maxIndex)
         for field in fields {
             let (keyText, value, label) = (field.key, field.value, field.label)
-            let key = try NestedKeyParser.parse(keyText, item: label, maxIndex: maxIndex)
+            let key = try NestedKeyParser.parse(keyText, item: label, maxIndex: maxIndex, jsonRules: jsonRules)
             let topIsArray = key.components.first.map { if case .key = $0 { return false } else { return true } } ?? false
             let node = root ?? (topIsArray ? .array(ArrayNode()) : .object(ObjectNode()))
             try insert(value, into: node, path: key, depth: 0, item: label, keyText: keyText, repeatsCollect: repeatsCollect,

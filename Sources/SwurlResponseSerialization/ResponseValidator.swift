@@ -70,13 +70,13 @@ package struct ResponseValidator: Sendable {
     package static func parseTypeList(_ text: String) throws(SwurlError) -> [String] {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { part throws(SwurlError) in
             let t = String(part).trimmingSpaces().lowercased()
-            guard t == "*" || (t.containsText("/") && !t.hasPrefix("/") && !t.hasSuffix("/") && !t.containsText(" ")) else {
-                throw .usage("--accept-type: '\(t)' is not a media type", hint: "e.g. --accept-type application/json,text/*")
-            }
             // A type is compared without its parameters: one with a parameter never matched.
             if let semicolon = t.firstIndex(of: ";") {
                 throw .usage("--accept-type: '\(t)' has a parameter; types are compared without them",
                              hint: "give --accept-type \(String(t[..<semicolon]).trimmingSpaces())")
+            }
+            guard t == "*" || (t.containsText("/") && !t.hasPrefix("/") && !t.hasSuffix("/") && !t.containsText(" ")) else {
+                throw .usage("--accept-type: '\(t)' is not a media type", hint: "e.g. --accept-type application/json,text/*")
             }
             return t
         }

@@ -638,6 +638,10 @@ final class BatchTests: XCTestCase {
         let notDir = try runSwurl(["batch", path, "--output-dir", file])
         XCTAssertEqual(notDir.status, 66, notDir.stderr)
         XCTAssertTrue(notDir.stderr.contains("'\(file)' is not a directory\n"), notDir.stderr)
+        // An empty one (an unset `$OUT`) wrote the bodies into the working directory.
+        let empty = try runSwurl(["batch", path, "--output-dir", ""], directory: dir)
+        XCTAssertEqual(empty.status, 64, empty.stderr)
+        XCTAssertTrue(empty.stderr.hasPrefix("swurl: error: --output-dir needs a directory name\n"), empty.stderr)
         let noDir = try runSwurl(["batch", path, "--name-template", "{line}"])
         XCTAssertEqual(noDir.status, 64)
         XCTAssertTrue(noDir.stderr.contains("--output-dir"), noDir.stderr)

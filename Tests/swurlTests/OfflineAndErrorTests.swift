@@ -266,6 +266,16 @@ final class OfflineAndErrorTests: XCTestCase {
             // `filename=""` reads as "no file chosen" to PHP and Rails.
             (["--multipart", "POST", url, "f@/etc/hostname;filename="], 64, "the ;filename= is empty"),
             (["--accept-type", "application/json;charset=utf-8", url], 64, "types are compared without them"),
+            (["--accept-type", "application/json; charset=utf-8", url], 64, "types are compared without them"),
+            // libcurl reads a leading '-' as "remove the entry": the name resolved through DNS.
+            (["--resolve", "-foo.test:80:127.0.0.1", url], 64, "a host name cannot start with '-'"),
+            // An empty path (an unset variable) was the working directory.
+            (["--pin-cert", "", url], 64, "--pin-cert needs a file name"),
+            (["--session-read-only", "", url], 64, "--session-read-only: '' is not a session name"),
+            // `swurl help a b` went as a request to the host `help`.
+            (["help", "a=1", "b=2"], 64, "'swurl help' takes one word"),
+            // A 1 MB word was matched against every option name (20 s of CPU in a batch).
+            (["--" + String(repeating: "a", count: 100_000), url], 64, "unknown option '--aaaa"),
         ]
         for (args, status, fragment) in cases {
             let r = try runSwurl(args)

@@ -40,8 +40,10 @@ final class ResponseValidatorTests: XCTestCase {
         XCTAssertTrue(ResponseValidator(acceptableTypes: ["*/*"]).acceptsContentType("x/y"))
         XCTAssertThrowsError(try ResponseValidator.parseTypeList("json"))
         // A parameter never matched (types are compared without theirs): refused, with the fix.
-        XCTAssertThrowsError(try ResponseValidator.parseTypeList("application/json;charset=utf-8")) { error in
-            XCTAssertEqual((error as? SwurlError)?.hint, "give --accept-type application/json")
+        for given in ["application/json;charset=utf-8", "application/json; charset=utf-8"] {
+            XCTAssertThrowsError(try ResponseValidator.parseTypeList(given)) { error in
+                XCTAssertEqual((error as? SwurlError)?.hint, "give --accept-type application/json")
+            }
         }
     }
 }
