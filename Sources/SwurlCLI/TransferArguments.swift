@@ -142,10 +142,11 @@ extension CommandOptions {
             guard parts.count == 3, !parts[0].isEmpty, Int(parts[1]) != nil, !parts[2].isEmpty else {
                 throw .usage("--resolve: '\(entry)' is not HOST:PORT:ADDR", hint: "e.g. --resolve example.org:443:127.0.0.1")
             }
-            // libcurl reads a leading '-' as "remove this entry" (and '+' as a flag): the host
-            // would resolve through DNS, the opposite of what was asked.
-            if parts[0].hasPrefix("-") || parts[0].hasPrefix("+") {
-                throw .usage("--resolve: '\(entry)': a host name cannot start with '\(parts[0].prefix(1))'", hint: "e.g. --resolve example.org:443:127.0.0.1")
+            // libcurl reads a leading '-' as "remove this entry": the host would resolve through
+            // DNS, the opposite of what was asked. (A '+', "never times out", is libcurl's too.)
+            if parts[0].hasPrefix("-") {
+                throw .usage("--resolve: '\(entry)': a host name cannot start with '-' (libcurl reads it as removing the entry)",
+                             hint: "e.g. --resolve example.org:443:127.0.0.1")
             }
             guard let port = Int(parts[1]), (1...65535).contains(port) else {
                 throw .usage("--resolve: the port '\(parts[1])' in '\(entry)' is not 1 to 65535", hint: "e.g. --resolve example.org:443:127.0.0.1")
