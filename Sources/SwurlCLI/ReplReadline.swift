@@ -262,10 +262,16 @@ final class ReplHistory {
         return bytes.split(separator: 0x0A).map(Array.init)
     }
 
-    /// Adds a line to the history (memory and file), unless it carries credentials.
+    /// The longest line the history keeps (the file is read whole at every start and rewritten
+    /// after every line: a pasted 1.5 MiB line stayed in it).
+    static let longestKept = 16 * 1024
+
+    /// Adds a line to the history (memory and file), unless it carries credentials or is
+    /// longer than `longestKept`.
     func remember(_ line: String) {
         guard !ReplContext.containsCredentials(line) else { return }
         let bytes = ArgumentBytes.bytes(line)
+        guard bytes.count <= ReplHistory.longestKept else { return }
         ReplHistory.addToMemory(bytes)
         // The file holds a line per command: a continued one is joined as the shell joins it
         // (backslash-newline removed); one with a newline inside quotes is not kept there.
@@ -405,6 +411,9 @@ enum ReplCompletion {
         if let last = previous.last, let spec = spec(for: last), !spec.choices.isEmpty {
             if case .none = spec.argument {} else { return spec.choices.filter { $0.hasPrefix(word) } }
         }
+        // The value of an option that takes any (`-o`, `--session`, `--cacert`): no header name
+        // or path is it (Tab made `-o Accept` and a session named `User-Agent:`).
+        if let last = previous.last, let spec = spec(for: last), case .required = spec.argument { return [] }
         if word.hasPrefix("--"), let eq = word.firstIndex(of: "="),
            let spec = OptionTable.spec(long: String(word[word.index(word.startIndex, offsetBy: 2)..<eq])) {
             let prefix = word[..<word.index(after: eq)]

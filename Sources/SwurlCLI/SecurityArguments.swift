@@ -102,6 +102,24 @@ enum SecurityArguments {
     }
 
     /// The resolved path of an existing file (or directory); `.inputFile` otherwise.
+    /// What a default `--cert`/`--key` (`swurl repl --cert`, `set --cert`) can be judged by
+    /// without asking for a key's password: the files are there, `--key` has its `--cert`, and
+    /// the certificate file holds a PEM certificate. Every line would fail on them otherwise.
+    static func checkClientFiles(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
+        if args.has(.key) && !args.has(.cert) {
+            throw .usage("--key needs --cert", hint: "give the client certificate with --cert FILE")
+        }
+        if let k = args.value(.key) { _ = try checkedPath(k, "--key", environment: environment) }
+        guard let c = args.value(.cert) else { return }
+        let certFile = try checkedPath(c, "--cert", environment: environment)
+        // --curl and --offline load nothing: the file's format is the printed command's business.
+        if args.has(.curl) || args.has(.offline) { return }
+        guard let bytes = try? readFile(certFile), ClientIdentityCheck.holdsPEMCertificate(bytes) else {
+            throw .badData("the client certificate '\(c)' is not PEM (-----BEGIN CERTIFICATE-----)",
+                           hint: "convert a DER certificate: openssl x509 -inform der -in FILE -out FILE.pem; a PKCS#12 file (.p12, .pfx): openssl pkcs12 -in FILE -out FILE.pem -nodes")
+        }
+    }
+
     private static func checkedPath(_ path: String, _ option: String, directory: Bool = false,
                                     environment: Environment) throws(SwurlError) -> String {
         if path.isEmpty { throw .usage("\(option) needs a \(directory ? "directory" : "file") name") }

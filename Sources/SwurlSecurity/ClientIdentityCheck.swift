@@ -19,17 +19,22 @@ package enum ClientIdentityCheck {
         case noPrivateKey
     }
 
-    /// What is wrong with the identity, or nil when nothing could be proved wrong.
-    /// - Parameters:
-    ///   - certificate: the `--cert` file's bytes.
-    ///   - key: the `--key` file's bytes (the certificate file's when they share one).
-    ///   - password: `--key-password`, or what was typed at the prompt.
     /// Whether PEM bytes hold an encrypted private key (PKCS#8 or the traditional header).
     package static func isEncrypted(_ key: [UInt8]) -> Bool {
         let text = String(decoding: key, as: UTF8.self)
         return text.containsText("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.containsText("Proc-Type: 4,ENCRYPTED")
     }
 
+    /// Whether a `--cert` file holds a PEM certificate (judged without its key).
+    package static func holdsPEMCertificate(_ certificate: [UInt8]) -> Bool {
+        PEMText.looksLikePEM(certificate) && !Certificate.parseAll(certificate).isEmpty
+    }
+
+    /// What is wrong with the identity, or nil when nothing could be proved wrong.
+    /// - Parameters:
+    ///   - certificate: the `--cert` file's bytes.
+    ///   - key: the `--key` file's bytes (the certificate file's when they share one).
+    ///   - password: `--key-password`, or what was typed at the prompt.
     package static func problem(certificate: [UInt8], key: [UInt8], password: String?) -> Problem? {
         guard PEMText.looksLikePEM(certificate) else { return .certificateNotPEM }
         guard PEMText.looksLikePEM(key) else { return .keyNotPEM }

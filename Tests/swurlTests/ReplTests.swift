@@ -496,12 +496,15 @@ final class ReplTests: XCTestCase {
         let mode = (try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? NSNumber)?.intValue
         XCTAssertEqual(mode, 0o600)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state + "/dotfiles"), ["history"], "no temporary file left")
+        // A line over 16 KiB is not kept (a pasted 1.5 MiB line was, read and rewritten each time).
+        try session(["cd /" + String(repeating: "a", count: 17_000), "cd /three"])
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old line\ncd /one\nenv\ncd /three\n")
         // A link another user owns is not followed: nothing is written, the link stays.
         if geteuid() == 0 {
             XCTAssertEqual(lchown(link, 12345, 12345), 0)
             try session(["cd /two"])
             XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "../dotfiles/history")
-            XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old line\ncd /one\nenv\n")
+            XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old line\ncd /one\nenv\ncd /three\n")
         }
     }
 
@@ -1049,5 +1052,18 @@ final class ReplTests: XCTestCase {
         let start = try runSwurl(["repl", try HTTPBin.url(""), "--timeout", "abc"], stdin: Data("get\n".utf8))
         XCTAssertEqual(start.status, 64, start.stderr)
         XCTAssertTrue(start.stderr.contains("--timeout: 'abc'"), start.stderr)
+        // The client files and session names too (they failed every line, judged per line).
+        let notPEM = TestPaths.temporaryDirectory() + "/cert.txt"
+        try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: notPEM))
+        for (args, status, fragment) in [(["--cert", "/no/such/cert.pem"], Int32(66), "/no/such/cert.pem"), (["--key", notPEM], 64, "--key needs --cert"),
+                                         (["--cert", notPEM], 65, "is not PEM"), (["--session="], 64, "'' is not a session name")] {
+            let bad = try runSwurl(["repl", try HTTPBin.url("")] + args, stdin: Data("get\n".utf8))
+            XCTAssertEqual(bad.status, status, "\(args): \(bad.stderr)")
+            XCTAssertTrue(bad.stderr.contains(fragment), "\(args): \(bad.stderr)")
+            XCTAssertEqual(bad.text, "", "\(args): nothing ran")
+        }
+        let set = try script(["set --cert /no/such/cert.pem", "env"], [try HTTPBin.url("/anything")])
+        XCTAssertTrue(set.stderr.contains("line 1:") && set.stderr.contains("/no/such/cert.pem"), set.stderr)
+        XCTAssertFalse(set.text.contains("--cert"), set.text)
     }
 }

@@ -93,6 +93,11 @@ final class ReplContextTests: XCTestCase {
         XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "us", seenPaths: ["users/", "items"]), ["users/"])
         XCTAssertEqual(ReplCompletion.candidates(before: "GET x ", word: "content-t", seenPaths: []), ["Content-Type:"])
         XCTAssertTrue(ReplCompletion.candidates(before: "x ", word: "--stop", seenPaths: []).contains("--stop-on-error"))
+        // After an option that takes any value, nothing: `-o Accept`, `--session User-Agent:` were offered.
+        for before in ["x -o ", "x --session ", "x --cacert ", "x --proxy "] {
+            XCTAssertEqual(ReplCompletion.candidates(before: before, word: "ac", seenPaths: ["accounts/"]), [], before)
+        }
+        XCTAssertEqual(ReplCompletion.candidates(before: "x -q ", word: "ac", seenPaths: ["accounts/"]).prefix(2), ["accounts/", "Accept:"])
         // A remembered path with blanks or quotes goes back as one word; what is typed is read
         // as the line will read it (escaped or quoted).
         // readline hands over the text after the last blank (`start`), escaped or not: what
