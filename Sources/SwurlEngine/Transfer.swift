@@ -48,6 +48,9 @@ package final class Transfer: EasyTransferHandler {
     package private(set) var failureIsTransient = false
     private var headerCount = 0
     private var headerBytes = 0
+    /// Whether the last status line was an interim one (1xx but 101): the final head's size
+    /// counts the interim heads before it, so a flood of them meets the same limit.
+    private var afterInterim = false
     /// Body bytes delivered to the delegate (libcurl may call the write callback many times
     /// between two progress callbacks, so progress is also reported from here).
     private var receivedBytes: Int64 = 0
@@ -638,7 +641,9 @@ package final class Transfer: EasyTransferHandler {
         if isStatusLine, firstLineAt == nil { firstLineAt = Transfer.now() }
         if isStatusLine {
             headerCount = 0
-            headerBytes = 0
+            if !afterInterim { headerBytes = 0 }
+            afterInterim = Transfer.isInterim(line)
+            headerBytes += bytes.count
         } else if end > 0 {
             // A cap on header count and size (a header flood must not exhaust memory, CVE-2023-38039).
             headerCount += 1
@@ -647,10 +652,11 @@ package final class Transfer: EasyTransferHandler {
                 fail(Transfer.tooManyHeaders(options.maxHeaders))
                 return 0
             }
-            if headerBytes > options.maxHeaderBytes {
-                fail(.transport("the response head is larger than \(options.maxHeaderBytes / 1024) KiB"))
-                return 0
-            }
+        }
+        if headerBytes > options.maxHeaderBytes {
+            fail(.transport("the response head is larger than \(options.maxHeaderBytes / 1024) KiB"
+                            + (afterInterim || isStatusLine ? " (with the interim 1xx heads before it)" : "")))
+            return 0
         }
         if end == 0 {
             headOpen = false

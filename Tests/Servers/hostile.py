@@ -110,6 +110,10 @@ def handle(conn):
             send(b'Content-Length: 2\r\nConnection: close\r\n\r\nok')
         elif p == '/many-headers':
             send(b'HTTP/1.1 200 OK\r\n' + b''.join(b'X-H%d: v\r\n' % i for i in range(100000)) + b'Content-Length: 2\r\n\r\nok')
+        elif p == '/early-hints-flood':
+            # 6,000 interim heads (about 280 KB) before a small final one.
+            send(b''.join(b'HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload; as=style\r\n\r\n' for _ in range(6000))
+                 + b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
         elif p == '/long-header':
             send(b'HTTP/1.1 200 OK\r\nX-Long: ' + b'a' * (1 << 20) + b'\r\nContent-Length: 2\r\n\r\nok')
         elif p == '/nul-header':

@@ -301,6 +301,15 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(limited.err.contains("more than 100 header fields"), limited.err)
     }
 
+    /// Regression: the size count started again at every status line, so a flood of 1xx heads
+    /// never met swurl's 256 KiB limit (libcurl's own 300 KB one ended it, with its raw message).
+    func testAFloodOfInterimHeadsMeetsTheHeadLimit() throws {
+        let s = try server()
+        let r = try run([s.url("/early-hints-flood")])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("larger than 256 KiB (with the interim 1xx heads before it)"), r.err)
+    }
+
     func testMegabyteHeaderLine() throws {
         let s = try server()
         let r = try run([s.url("/long-header")])
