@@ -717,25 +717,38 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // would not keep `/b/f.bin`'s tail off `/a/f.bin`'s head.
         // A .part with neither (swurl 0.9.0's, or on a file system without extended attributes)
         // is resumed with `-o NAME` only.
-        namesLike(DownloadName.fromURL(url) ?? "index", in: directory, suffix: ".part")
-            .first { size(of: $0) != nil && ExtendedAttribute.get($0, urlAttribute) == Array(Redactor.url(url).utf8) }
-            .map { String($0.dropLast(5)) }
+        let marker = Array(Redactor.url(url).utf8)
+        func leftByURL(_ part: String) -> Bool { size(of: part) != nil && ExtendedAttribute.get(part, urlAttribute) == marker }
+        if let part = namesLike(DownloadName.fromURL(url) ?? "index", in: directory, suffix: ".part").first(where: leftByURL) {
+            return String(part.dropLast(5))
+        }
+        // A name the server gave (Content-Disposition: `report.pdf.part` from `/cdcut?id=7`): any
+        // `.part` of the directory the same URL left (the first 10,000 entries looked at).
+        return namesLike("", in: directory, suffix: ".part", anyName: true).first(where: leftByURL).map { String($0.dropLast(5)) }
     }
 
     /// The paths in `directory` a download of a URL named `name` may have used, with `suffix`:
     /// `name` itself first, then `name.EXT` for an extension (no dot) a Content-Type added, sorted.
-    static func namesLike(_ name: String, in directory: String, suffix: String) -> [String] {
+    /// `anyName`: every `*suffix` of the directory (up to 10,000 entries read), sorted.
+    static func namesLike(_ name: String, in directory: String, suffix: String, anyName: Bool = false) -> [String] {
         var found: [String] = []
         if let dir = opendir(ArgumentBytes.path(directory)) {
             defer { closedir(dir) }
+            var read = 0
             while let entry = readdir(dir) {
+                read += 1
+                if anyName && read > 10_000 { break }
                 // Its bytes as given (a name that is not UTF-8 kept, as the directory's own).
                 let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in ArgumentBytes.decode(Array(raw.prefix { $0 != 0 })) }
+                if anyName {
+                    if file.count > suffix.count, file.hasSuffix(suffix), !file.hasPrefix(".") { found.append(directory + "/" + file) }
+                    continue
+                }
                 guard file.count > name.count + 1 + suffix.count, file.hasPrefix(name + "."), file.hasSuffix(suffix) else { continue }
                 let ext = file.dropFirst(name.count + 1).dropLast(suffix.count)
                 if !ext.isEmpty, !ext.contains("."), ext != "part" { found.append(directory + "/" + file) }
             }
         }
-        return [directory + "/" + name + suffix] + found.sorted()
+        return anyName ? found.sorted() : [directory + "/" + name + suffix] + found.sorted()
     }
 }

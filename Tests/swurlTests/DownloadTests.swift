@@ -473,6 +473,22 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(files(dir), ["slow.bin.part"])
     }
 
+    /// Regression: a `.part` named by the server (Content-Disposition) was not found by
+    /// `-d -c URL` though the same URL left it: the download started over under NAME-1.
+    func testContinueFindsAPartTheServerNamed() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let url = server.url("/file?size=1000&seed=9&name=report.bin&cut=300&key=cdname&etag=%22v9%22")
+        let cut = try runSwurl(["-d", url], directory: dir)
+        XCTAssertNotEqual(cut.status, 0, cut.stderr)
+        XCTAssertEqual(files(dir), ["report.bin.part"])
+        let resumed = try runSwurl(["-d", "-c", url], directory: dir)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(files(dir), ["report.bin"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/report.bin")), ScriptedServer.fileBytes(size: 1000, seed: 9))
+        XCTAssertEqual((server.requests().last?["headers"] as? [String: String])?["Range"], "bytes=300-")
+    }
+
     /// A resumed download asks with If-Range (the validator of the bytes on disk, kept with the
     /// .part): a file that changed on the server comes whole instead of its tail being spliced
     /// onto the old bytes; --max-filesize counts the bytes on disk too, and refuses an announced
