@@ -259,20 +259,20 @@ final class ReplHistory {
             if n <= 0 { break }
             bytes += buffer[0..<n]
         }
-        return bytes.split(separator: 0x0A).map(Array.init)
+        return bytes.split(separator: 0x0A).filter { $0.count <= longestKept }.map(Array.init)
     }
 
     /// The longest line the history keeps (the file is read whole at every start and rewritten
     /// after every line: a pasted 1.5 MiB line stayed in it).
     static let longestKept = 16 * 1024
 
-    /// Adds a line to the history (memory and file), unless it carries credentials or is
-    /// longer than `longestKept`.
+    /// Adds a line to the history (memory and file), unless it carries credentials; a line
+    /// longer than `longestKept` stays in memory only.
     func remember(_ line: String) {
         guard !ReplContext.containsCredentials(line) else { return }
         let bytes = ArgumentBytes.bytes(line)
-        guard bytes.count <= ReplHistory.longestKept else { return }
         ReplHistory.addToMemory(bytes)
+        guard bytes.count <= ReplHistory.longestKept else { return }
         // The file holds a line per command: a continued one is joined as the shell joins it
         // (backslash-newline removed); one with a newline inside quotes is not kept there.
         guard let path, let oneLine = ReplHistory.fileLine(bytes) else { return }

@@ -103,12 +103,10 @@ enum SecurityArguments {
 
     /// The resolved path of an existing file (or directory); `.inputFile` otherwise.
     /// What a default `--cert`/`--key` (`swurl repl --cert`, `set --cert`) can be judged by
-    /// without asking for a key's password: the files are there, `--key` has its `--cert`, and
-    /// the certificate file holds a PEM certificate. Every line would fail on them otherwise.
+    /// without asking for a key's password: the files are there, and the certificate file holds
+    /// a PEM certificate. Every line would fail on them otherwise. (A `--key` alone may wait for
+    /// the lines' own `--cert`.)
     static func checkClientFiles(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
-        if args.has(.key) && !args.has(.cert) {
-            throw .usage("--key needs --cert", hint: "give the client certificate with --cert FILE")
-        }
         if let k = args.value(.key) { _ = try checkedPath(k, "--key", environment: environment) }
         guard let c = args.value(.cert) else { return }
         let certFile = try checkedPath(c, "--cert", environment: environment)

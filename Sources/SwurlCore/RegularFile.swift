@@ -28,13 +28,26 @@ package enum RegularFile {
         let src = ArgumentBytes.path(from), dst = ArgumentBytes.path(to)
         if sw_rename_noreplace(src, dst) == 0 { return 0 }
         guard errno == EINVAL || errno == ENOSYS || errno == EPERM else { return -1 }
-        if link(src, dst) == 0 {
-            unlink(src)
+        if link(src, dst) == 0 || errno == EEXIST && sameFile(src, dst) {
+            // (EEXIST for a link that was made: NFS retransmits.) Two names for one file must not
+            // stay: the `.part` is written to again by a resume.
+            guard unlink(src) == 0 else {
+                let e = errno
+                unlink(dst)
+                errno = e
+                return -1
+            }
             return 0
         }
         if errno == EEXIST || errno == ENOENT || errno == EACCES || errno == ENOSPC || errno == EDQUOT { return -1 }
         errno = ENOTSUP
         return -1
+    }
+
+    /// Whether two paths are one file (device and inode, links not followed).
+    private static func sameFile(_ a: [CChar], _ b: [CChar]) -> Bool {
+        var sa = stat(), sb = stat()
+        return lstat(a, &sa) == 0 && lstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
 
     /// Opens `path` for reading if it is a regular file (links followed).

@@ -64,18 +64,18 @@ package struct CurlURL: Sendable, Equatable {
     /// CURLINFO_REDIRECT_URL (curl_url_set of the Location on the request's URL, encoding what a
     /// URL cannot hold: a space as `%20` in the path and `+` in the query): the same URL whether
     /// the hop came from the network or from the cache. Nil for an empty Location, which libcurl
-    /// ignores; RFC 3986's resolution when libcurl takes neither (the redirect policy names it).
+    /// ignores; the Location as it came when libcurl cannot read it (as CURLINFO_REDIRECT_URL
+    /// then is: the redirect policy refuses it), RFC 3986's resolution only without libcurl.
     package static func resolveRedirect(_ location: String, against url: String) -> String? {
         let given = location.trimmingSpaces()
         guard !given.isEmpty else { return nil }
-        let fallback = URLReference.resolveLocation(given, against: url)
-        guard (try? CurlLibrary.load()) != nil, let h = curl_url() else { return fallback }
+        guard (try? CurlLibrary.load()) != nil, let h = curl_url() else { return URLReference.resolveLocation(given, against: url) }
         defer { curl_url_cleanup(h) }
         guard curl_url_set(h, CURLUPART_URL, url, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK,
               curl_url_set(h, CURLUPART_URL, given, UInt32(CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE | CURLU_ALLOW_SPACE)) == CURLUE_OK
-        else { return fallback }
+        else { return given }
         var out: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(h, CURLUPART_URL, &out, 0) == CURLUE_OK, let out else { return fallback }
+        guard curl_url_get(h, CURLUPART_URL, &out, 0) == CURLUE_OK, let out else { return given }
         defer { curl_free(out) }
         return String(cString: out)
     }

@@ -51,6 +51,8 @@ package final class Transfer: EasyTransferHandler {
     /// Whether the last status line was an interim one (1xx but 101): the final head's size
     /// counts the interim heads before it, so a flood of them meets the same limit.
     private var afterInterim = false
+    /// Whether an interim head came before the one being read (for the limit's message).
+    private var sawInterim = false
     /// Body bytes delivered to the delegate (libcurl may call the write callback many times
     /// between two progress callbacks, so progress is also reported from here).
     private var receivedBytes: Int64 = 0
@@ -642,6 +644,7 @@ package final class Transfer: EasyTransferHandler {
         if isStatusLine {
             headerCount = 0
             if !afterInterim { headerBytes = 0 }
+            sawInterim = afterInterim
             afterInterim = Transfer.isInterim(line)
             headerBytes += bytes.count
         } else if end > 0 {
@@ -655,7 +658,7 @@ package final class Transfer: EasyTransferHandler {
         }
         if headerBytes > options.maxHeaderBytes {
             fail(.transport("the response head is larger than \(options.maxHeaderBytes / 1024) KiB"
-                            + (afterInterim || isStatusLine ? " (with the interim 1xx heads before it)" : "")))
+                            + (afterInterim || sawInterim ? " (with the interim 1xx heads before it)" : "")))
             return 0
         }
         if end == 0 {

@@ -719,12 +719,18 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // is resumed with `-o NAME` only.
         let marker = Array(Redactor.url(url).utf8)
         func leftByURL(_ part: String) -> Bool { size(of: part) != nil && ExtendedAttribute.get(part, urlAttribute) == marker }
+        // The scan takes the user's own files only (another user's `.part` in /tmp, planted with
+        // the URL, would be refused when opened, and the resume fail).
+        func ownLeftByURL(_ part: String) -> Bool {
+            var st = stat()
+            return lstat(ArgumentBytes.path(part), &st) == 0 && st.st_uid == geteuid() && leftByURL(part)
+        }
         if let part = namesLike(DownloadName.fromURL(url) ?? "index", in: directory, suffix: ".part").first(where: leftByURL) {
             return String(part.dropLast(5))
         }
         // A name the server gave (Content-Disposition: `report.pdf.part` from `/cdcut?id=7`): any
         // `.part` of the directory the same URL left (the first 10,000 entries looked at).
-        return namesLike("", in: directory, suffix: ".part", anyName: true).first(where: leftByURL).map { String($0.dropLast(5)) }
+        return namesLike("", in: directory, suffix: ".part", anyName: true).first(where: ownLeftByURL).map { String($0.dropLast(5)) }
     }
 
     /// The paths in `directory` a download of a URL named `name` may have used, with `suffix`:

@@ -88,9 +88,13 @@ package enum NestedKeyParser {
             } else if jsonRules, inner.first == "-", inner.count > 1, inner.dropFirst().allSatisfy(isDigit) {
                 // As HTTPie: `a[-1]` is no key "-1" but an index it does not take.
                 throw error(item, key: key, at: start + 1, "negative array indexes are not supported")
-            } else if jsonRules, start == 0 {
+            } else if start == 0 {
                 // A key that starts with '[' is an array at the top: `[0]`, `[]` (HTTPie's rule).
-                throw error(item, key: key, at: start + 1, "a key that starts with '[' needs an array index or [] there (write \\[ for a literal bracket)")
+                guard !jsonRules else {
+                    throw error(item, key: key, at: start + 1, "a key that starts with '[' needs an array index or [] there (write \\[ for a literal bracket)")
+                }
+                // A form's `[x]=1` is the name `[x]`, as written (it was sent as `x`).
+                components.append(.key("[" + String(inner) + "]"))
             } else {
                 components.append(.key(String(inner)))
             }

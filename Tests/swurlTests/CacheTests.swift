@@ -1145,6 +1145,16 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/a/b/c"), 1)
         let followed = origin.requests().compactMap { $0["path"] as? String }.filter { $0.hasPrefix("/a/b/") && !$0.hasPrefix("/a/b/c") }
         XCTAssertEqual(followed, ["/a/b/sib%20ling{x}?cc=no-store&q=a+b", "/a/b/sib%20ling{x}?cc=no-store&q=a+b"])
+        // One libcurl cannot read is refused from the cache as from the network (it was made a URL).
+        let unreadable = "/u?status=301&cc=" + q("max-age=600") + "&loc=" + q("/a\tb")
+        var verdicts: [String] = []
+        for run in 1...2 {
+            let r = try swurl(["-F", origin.url(unreadable)])
+            XCTAssertEqual(r.status, 1, "run \(run): " + r.stderr)
+            verdicts.append(r.stderr.split(separator: "\n").first.map(String.init) ?? "")
+        }
+        XCTAssertEqual(verdicts[0], verdicts[1])
+        XCTAssertEqual(origin.count("/a\tb") + origin.count("/a%09b"), 0)
         let notFound = origin.url("/n?status=404&cc=no-cache&etag=" + q("\"n\""))
         let lines = TestPaths.temporaryDirectory() + "/lines"
         try (notFound + "\n").write(toFile: lines, atomically: true, encoding: .utf8)

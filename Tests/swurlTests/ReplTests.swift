@@ -1055,7 +1055,7 @@ final class ReplTests: XCTestCase {
         // The client files and session names too (they failed every line, judged per line).
         let notPEM = TestPaths.temporaryDirectory() + "/cert.txt"
         try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: notPEM))
-        for (args, status, fragment) in [(["--cert", "/no/such/cert.pem"], Int32(66), "/no/such/cert.pem"), (["--key", notPEM], 64, "--key needs --cert"),
+        for (args, status, fragment) in [(["--cert", "/no/such/cert.pem"], Int32(66), "/no/such/cert.pem"), (["--key", "/no/such/key.pem"], 66, "/no/such/key.pem"),
                                          (["--cert", notPEM], 65, "is not PEM"), (["--session="], 64, "'' is not a session name")] {
             let bad = try runSwurl(["repl", try HTTPBin.url("")] + args, stdin: Data("get\n".utf8))
             XCTAssertEqual(bad.status, status, "\(args): \(bad.stderr)")

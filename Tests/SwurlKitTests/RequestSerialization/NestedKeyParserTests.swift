@@ -51,5 +51,6 @@ final class NestedKeyParserTests: XCTestCase {
         XCTAssertEqual(try NestedKeyParser.parse("a[-x]", item: "i").components, [.key("a"), .key("-x")])
         // A form's keys are its own (AFNetworking's encoding sends them back as written).
         XCTAssertEqual(try NestedKeyParser.parse("a[-1]", item: "i", jsonRules: false).components, [.key("a"), .key("-1")])
+        XCTAssertEqual(try NestedKeyParser.parse("[x][y]", item: "i", jsonRules: false).components, [.key("[x]"), .key("y")])
     }
 }
