@@ -18,8 +18,25 @@ package struct RequestBody: @unchecked Sendable {
     }
 
     package var segments: [Segment]
+    /// Each file segment's file as it was measured (device and inode), by path: one replaced
+    /// before it is opened (`mv new body.json`) is another file, refused rather than sent as a
+    /// piece of its content under the measured length.
+    private var measured: [String: FileIdentity] = [:]
 
-    package init(_ segments: [Segment]) { self.segments = segments }
+    package struct FileIdentity: Equatable, Sendable {
+        let device: UInt64, inode: UInt64
+        init?(path: String) {
+            var st = stat()
+            guard stat(ArgumentBytes.path(path), &st) == 0 else { return nil }
+            self.init(st)
+        }
+        init(_ st: stat) { device = UInt64(st.st_dev); inode = UInt64(st.st_ino) }
+    }
+
+    package init(_ segments: [Segment]) {
+        self.segments = segments
+        for case .file(let path, _) in segments where measured[path] == nil { measured[path] = FileIdentity(path: path) }
+    }
     package init(bytes: [UInt8]) { self.segments = [.bytes(bytes)] }
 
     /// The exact length when no segment is a stream; nil means chunked transfer encoding.
@@ -64,7 +81,7 @@ package struct RequestBody: @unchecked Sendable {
     }
 
     /// A fresh reader positioned at the start of the body.
-    package func makeReader() -> RequestBodyReader { RequestBodyReader(segments: segments) }
+    package func makeReader() -> RequestBodyReader { RequestBodyReader(segments: segments, measured: measured) }
 }
 
 /// Reads a `RequestBody` segment by segment into caller-provided buffers.
@@ -74,8 +91,12 @@ package final class RequestBodyReader {
     private var offset = 0          // within a bytes segment
     private var fd: Int32 = -1      // open file of a file segment
     private var fileRead: Int64 = 0
+    private let measured: [String: RequestBody.FileIdentity]
 
-    init(segments: [RequestBody.Segment]) { self.segments = segments }
+    init(segments: [RequestBody.Segment], measured: [String: RequestBody.FileIdentity] = [:]) {
+        self.segments = segments
+        self.measured = measured
+    }
 
     deinit { closeFile() }
 
@@ -106,6 +127,20 @@ package final class RequestBodyReader {
                         throw SwurlError.inputFile("cannot read '\(path)': \(systemErrorMessage(errno))")
                     }
                     fileRead = 0
+                    // The file measured for the body's length, or refused before a byte of it
+                    // goes: another file put at the path, or this one cut shorter. (One that grew,
+                    // a log, goes as its measured start.)
+                    var st = stat()
+                    if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                        if let then = measured[path], then != RequestBody.FileIdentity(st) {
+                            closeFile()
+                            throw SwurlError.inputFile("'\(path)' was replaced by another file after it was measured; nothing of it was sent")
+                        }
+                        if Int64(st.st_size) < size {
+                            closeFile()
+                            throw SwurlError.inputFile("'\(path)' shrank after it was measured (\(size) bytes then, \(st.st_size) now); nothing of it was sent")
+                        }
+                    }
                 }
                 let want = Int(min(Int64(buffer.count), size - fileRead))
                 if want > 0 {

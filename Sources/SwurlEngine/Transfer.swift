@@ -763,8 +763,11 @@ package final class Transfer: EasyTransferHandler {
     /// Whether a status line is a 1xx other than 101 (`100 Continue`, `103 Early Hints`), which
     /// comes before the answer (a server may send a 100 before it reads the body).
     static func isInterim(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let space = line.firstIndex(of: 0x20), space + 3 < line.count else { return false }
-        return line[space + 1] == UInt8(ascii: "1") && !(line[space + 2] == UInt8(ascii: "0") && line[space + 3] == UInt8(ascii: "1"))
+        // The code after the version and any blanks, as `StatusLine` reads it.
+        guard var i = line.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else { return false }
+        while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
+        guard i + 2 < line.count else { return false }
+        return line[i] == UInt8(ascii: "1") && !(line[i + 1] == UInt8(ascii: "0") && line[i + 2] == UInt8(ascii: "1"))
     }
 
     /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,

@@ -525,6 +525,41 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(nginx.connections().count, 1, "streams multiplexed on one connection")
     }
 
+    /// Regression: a body file was measured when its line was prepared and opened when sent: a
+    /// file replaced (or cut shorter) in between went as a piece of its new content under the
+    /// old length, and the line passed. Line 2 is prepared while line 1 waits on the server.
+    func testABodyFileReplacedAfterItWasMeasuredIsNotSent() throws {
+        let server = try ScriptedServer()
+        for replace in [true, false] {
+            let dir = TestPaths.temporaryDirectory()
+            let body = dir + "/body.txt", hold = dir + "/hold"
+            try Data("AAAAAAAAAA".utf8).write(to: URL(fileURLWithPath: body))
+            let path = try input([server.url("/file?size=10&hold=" + hold), "PUT " + server.url("/echo") + " @" + body])
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+            p.arguments = ["batch", path, "--parallel", "1", "--order", "input"]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let deadline = Date().addingTimeInterval(30)
+            while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
+            if replace {
+                try Data("DDDDDDDDDDDDDDDDDDDDDD".utf8).write(to: URL(fileURLWithPath: dir + "/new.txt"))
+                XCTAssertEqual(rename(dir + "/new.txt", body), 0)
+            } else {
+                try Data("DDD".utf8).write(to: URL(fileURLWithPath: body))
+            }
+            FileManager.default.createFile(atPath: hold, contents: nil)
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 66, text)
+            XCTAssertTrue(text.contains("2 error 66 PUT "), text)
+            XCTAssertTrue(text.contains(replace ? "was replaced by another file after it was measured" : "shrank after it was measured (10 bytes then, 3 now)"), text)
+            XCTAssertFalse(server.requests().contains { ($0["path"] as? String) == "/echo" && ($0["body_len"] as? Int) ?? 0 > 0 }, "\(server.requests())")
+        }
+    }
+
     func testFailFastStartsNoNewLineAfterAFailure() throws {
         let nginx = try NginxServer()
         let path = try input([nginx.url("/missing")] + (1...30).map { _ in nginx.url("/small.txt") })

@@ -71,6 +71,11 @@ final class TransferTests: XCTestCase {
         XCTAssertFalse(Array("HTTP/\u{301}1.1 200".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
         XCTAssertTrue(Array("HTTP/\u{E9}".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
         XCTAssertTrue(Array("HTTP/".utf8).withUnsafeBytes { Transfer.isStatusLine($0) })
+        // An interim head with blanks as StatusLine reads them (it restarted the head's count).
+        for (line, interim) in [("HTTP/1.1 103 Early", true), ("HTTP/1.1  103 Early", true), ("HTTP/1.1\t100", true),
+                                ("HTTP/1.1 101 Switching", false), ("HTTP/1.1  200 OK", false)] {
+            XCTAssertEqual(Array(line.utf8).withUnsafeBytes { Transfer.isInterim($0) }, interim, line)
+        }
     }
 
     /// A field value that is not UTF-8 is read as ISO-8859-1 (a Latin-1 file name keeps its
