@@ -52,7 +52,7 @@ complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l multipart -
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l boundary -r -f -d 'Use BOUNDARY as the multipart boundary instead of a random one'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l plist -f -a 'xml binary' -d 'Serialize data items as a property list: xml (the default) or binary'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l raw -r -f -d 'Send TEXT as the request body, as is'
-complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l chunked -d 'Send the body with chunked transfer encoding instead of a Content-Length (piped stdin then streams as it comes; without it, stdin up to 1 MiB is read first and sent with its length)'
+complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l chunked -d 'Send the body with chunked transfer encoding instead of a Content-Length (piped stdin then streams as it comes; without it, stdin shorter than 1 MiB is read first and sent with its length)'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -s I -l ignore-stdin -d 'Do not read the body from stdin by itself: an item that names stdin (@- for the whole body, name@- for a multipart file field) still reads it'
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s p -l print -r -f -d 'What to print: H request headers, B request body, h response headers, b response body, m meta (timing, sizes, remote address)'
 complete -c swurl -n 'not __swurl_seen_command certs reach batch cache' -s h -l headers -d 'Print the response headers (adds h to -b, --print)'

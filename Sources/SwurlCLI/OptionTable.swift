@@ -20,7 +20,7 @@ package enum OptionTable {
         OptionSpec(.raw, argument: .required("TEXT"), group: .body,
                    help: "Send TEXT as the request body, as is."),
         OptionSpec(.chunked, group: .body,
-                   help: "Send the body with chunked transfer encoding instead of a Content-Length (piped stdin then streams as it comes; without it, stdin up to 1 MiB is read first and sent with its length)."),
+                   help: "Send the body with chunked transfer encoding instead of a Content-Length (piped stdin then streams as it comes; without it, stdin shorter than 1 MiB is read first and sent with its length)."),
         OptionSpec(.ignoreStdin, short: ["I"], group: .body,
                    help: "Do not read the body from stdin by itself: an item that names stdin (@- for the whole body, name@- for a multipart file field) still reads it. Without -I, stdin is read only when a method that carries a body is given (not GET, HEAD, OPTIONS, TRACE) or the item @- asks for it, and not with data items (a warning then says piped input was not sent)."),
         // Output
