@@ -67,8 +67,10 @@ package enum RedirectPolicy {
                 next.headers.remove(name)
             }
         } else if let body = request.body, !body.isRewindable {
-            throw .inputFile("the server answered \(status) and wants the request body sent again to \(location), but it came from stdin and cannot be read twice",
-                             hint: "save the body to a file and send it with @FILE, or leave out --follow")
+            // Named by where it streamed from (stdin, a pipe or FIFO named with @, a /proc file).
+            let source = body.segments.lazy.compactMap { if case .stream(_, let label, _) = $0 { return label } else { return nil } }.first ?? "stdin"
+            throw .inputFile("the server answered \(status) and wants the request body sent again to \(location), but it streamed from \(TerminalSanitizer.clean(source)) and cannot be read twice",
+                             hint: "save the body to a regular file and send it with @FILE (a file is read again)")
         }
         return next
     }

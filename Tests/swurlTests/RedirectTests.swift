@@ -66,7 +66,18 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(try held.json()["data"] as? String, "piped")
         let r = try runSwurl(["-F", "--chunked", "POST", try redirect(307, to: "/anything")], stdin: Data("piped".utf8))
         XCTAssertEqual(r.status, 66)
-        XCTAssertTrue(r.stderr.contains("stdin"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("streamed from stdin"), r.stderr)
+        // A FIFO named with @ is named (it said "came from stdin" to someone who used @FILE).
+        let fifo = TestPaths.temporaryDirectory() + "/body.fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "printf piped > \"$0\"", fifo]
+        try writer.run()
+        let named = try runSwurl(["-F", "--chunked", "POST", try redirect(307, to: "/anything"), "@" + fifo])
+        writer.waitUntilExit()
+        XCTAssertEqual(named.status, 66, named.stderr)
+        XCTAssertTrue(named.stderr.contains("streamed from '\(fifo)'") && named.stderr.contains("save the body to a regular file"), named.stderr)
         // A 303 needs no body: that works with stdin.
         XCTAssertEqual(try runSwurl(["-F", "POST", try redirect(303, to: "/get")], stdin: Data("piped".utf8)).status, 0)
     }
