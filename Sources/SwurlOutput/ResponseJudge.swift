@@ -20,6 +20,9 @@ package final class ResponseJudge {
 
     /// A response head: informational ones are skipped; a final one resets the body's facts.
     package func received(head: HTTPResponseHead) {
+        // An interim head (a 103) is no final head: a line whose final head then failed was
+        // reported with the 103's status.
+        guard head.status >= 200 || head.status == 101 else { return }
         self.head = head
         guard head.status >= 200 else { return }
         bytes = 0

@@ -308,6 +308,11 @@ final class HostileServerTests: XCTestCase {
         let r = try run([s.url("/early-hints-flood")])
         XCTAssertEqual(r.status, 1, r.err)
         XCTAssertTrue(r.err.contains("larger than 256 KiB (with the interim 1xx heads before it)"), r.err)
+        // A batch line whose final head failed has no status: it was reported as the 103's.
+        let line = try runSwurl(["batch", "-", "--jsonl"], stdin: Data((s.url("/early-hints-flood") + "\n").utf8))
+        XCTAssertEqual(line.status, 1, line.stderr)
+        let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: line.stdout) as? [String: Any])
+        XCTAssertTrue(o["status"] == nil || o["status"] is NSNull, "\(o)")
     }
 
     func testMegabyteHeaderLine() throws {
