@@ -390,9 +390,9 @@ package struct CommandOptions {
         var checked = options
         // The client files are judged without the key's password (asked when a line needs it).
         try SecurityArguments.checkClientFiles(options, environment: environment)
-        // A session is opened per line, where an empty name failed every one.
-        for option in [Option.session, .sessionReadOnly] where options.value(option)?.isEmpty == true {
-            throw .usage("--\(option.rawValue): '' is not a session name", hint: "use a name such as 'work', or a path with a /")
+        // A session is opened per line, where a name that is none failed every one.
+        for option in [Option.session, .sessionReadOnly] {
+            if let value = options.value(option) { try SessionStore.checkName(value, option: "--" + option.rawValue) }
         }
         for o in [Option.key, .cert] + OptionTable.qualifiers.keys {
             checked.options[o] = nil

@@ -101,7 +101,6 @@ enum SecurityArguments {
         }
     }
 
-    /// The resolved path of an existing file (or directory); `.inputFile` otherwise.
     /// What a default `--cert`/`--key` (`swurl repl --cert`, `set --cert`) can be judged by
     /// without asking for a key's password: the files are there, and the certificate file holds
     /// a PEM certificate. Every line would fail on them otherwise. (A `--key` alone may wait for
@@ -118,6 +117,7 @@ enum SecurityArguments {
         }
     }
 
+    /// The resolved path of an existing file (or directory); `.inputFile` otherwise.
     private static func checkedPath(_ path: String, _ option: String, directory: Bool = false,
                                     environment: Environment) throws(SwurlError) -> String {
         if path.isEmpty { throw .usage("\(option) needs a \(directory ? "directory" : "file") name") }

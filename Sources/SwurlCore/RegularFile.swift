@@ -22,8 +22,8 @@ package enum RegularFile {
 
     /// `rename(2)` that never replaces a file at `to`: renameat2 with RENAME_NOREPLACE, or where
     /// the file system (NFS, CIFS) or a filter refuses that, `link(2)` (which never replaces
-    /// either) then `unlink(2)` of `from`. 0, or -1 with errno EEXIST when `to` exists, ENOTSUP
-    /// when neither can be done here (the caller may check and rename), another errno else.
+    /// either) then `unlink(2)` of `from`, or where neither can be done (vfat) a check just
+    /// before a plain rename. 0, or -1 with errno EEXIST when `to` exists, another errno else.
     package static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
         let src = ArgumentBytes.path(from), dst = ArgumentBytes.path(to)
         if sw_rename_noreplace(src, dst) == 0 { return 0 }
@@ -40,8 +40,12 @@ package enum RegularFile {
             return 0
         }
         if errno == EEXIST || errno == ENOENT || errno == EACCES || errno == ENOSPC || errno == EDQUOT { return -1 }
-        errno = ENOTSUP
-        return -1
+        var st = stat()
+        if lstat(dst, &st) == 0 {
+            errno = EEXIST
+            return -1
+        }
+        return rename(src, dst)
     }
 
     /// Whether two paths are one file (device and inode, links not followed).

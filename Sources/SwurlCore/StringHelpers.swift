@@ -134,13 +134,13 @@ extension String {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\r": out += "&#13;"
-            // Other controls (a binary plist's string may hold them) are no XML characters: shown
-            // as a reference to them, readable, though no parser takes it (the writer refuses them).
-            case _ where c.value < 0x20 && c != "\t" && c != "\n": out += "&#x\(String(c.value, radix: 16, uppercase: true));"
-            // C1 controls (CSI among them) and the bidirectional controls, which a terminal would
-            // act on or reorder the line by, stay references, as a server that escaped them sent
-            // them (`&#x202E;`): the same text to any XML parser.
-            case _ where (0x7F...0x9F).contains(c.value) || JSONValue.isBidiControl(scalar: c.value):
+            // Other C0 controls (a binary plist's string may hold them) are no XML characters:
+            // shown as a reference to them, readable, though no parser takes it (the writer
+            // refuses them). DEL, the C1 controls (CSI among them) and the bidirectional controls,
+            // which a terminal would act on or reorder the line by, stay references too, as a
+            // server that escaped them sent them (`&#x202E;`): the same text to any XML parser.
+            case _ where c.value < 0x20 && c != "\t" && c != "\n", _ where (0x7F...0x9F).contains(c.value),
+                 _ where JSONValue.isBidiControl(scalar: c.value):
                 out += "&#x\(String(c.value, radix: 16, uppercase: true));"
             default: out.unicodeScalars.append(c)
             }

@@ -188,6 +188,20 @@ package struct SessionStore: Sendable {
 
     package init(path: String) { self.path = path }
 
+    /// Refuses a value that names no session (a value with a `/` is a path, not a name).
+    /// - Throws: `SwurlError.usage` naming `option`.
+    package static func checkName(_ value: String, option: String) throws(SwurlError) {
+        guard !value.contains("/") else { return }
+        // A line break or other control character would make a file name no listing shows
+        // as typed (HTTPie refuses them too).
+        let control = value.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
+        guard !value.isEmpty, value != ".", value != "..", !control else {
+            throw .usage("\(option): '\(TerminalSanitizer.clean(value))' is not a session name"
+                         + (control ? " (it holds a control character)" : ""),
+                         hint: "use a name such as 'work', or a path with a /")
+        }
+    }
+
     /// Where `--session VALUE` lives: a VALUE with a `/` is a path used as is; a NAME is
     /// `CONFIG/swurl/sessions/HOST_PORT/NAME.json`, so one name on two hosts is two sessions.
     /// - Parameter configDirectory: `$XDG_CONFIG_HOME`, else `~/.config`; nil without a home
@@ -198,14 +212,7 @@ package struct SessionStore: Sendable {
     package static func location(_ value: String, origin: Origin, configDirectory: String?,
                                  option: String = "--session") throws(SwurlError) -> SessionStore {
         if value.contains("/") { return SessionStore(path: value) }
-        // A line break or other control character would make a file name no listing shows
-        // as typed (HTTPie refuses them too).
-        let control = value.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
-        guard !value.isEmpty, value != ".", value != "..", !control else {
-            throw .usage("\(option): '\(TerminalSanitizer.clean(value))' is not a session name"
-                         + (control ? " (it holds a control character)" : ""),
-                         hint: "use a name such as 'work', or a path with a /")
-        }
+        try checkName(value, option: option)
         guard let configDirectory else {
             throw .usage("\(option) \(TerminalSanitizer.clean(value)): there is no home directory to keep sessions in (HOME is unset and the password database names none)",
                          hint: "set HOME or XDG_CONFIG_HOME, or give the session a path: --session ./\(TerminalSanitizer.clean(value)).json")

@@ -500,7 +500,6 @@ package final class Transfer: EasyTransferHandler {
         return Transfer.bodyTooLarge(max, decoded: decodedABody)
     }
 
-    /// The --max-filesize failure of a response body (also one the cache serves).
     /// `--max-headers`: the network's head is counted line by line; a stored head the cache
     /// serves (a hit, or merged with a 304) is held to the same limit.
     static func tooManyHeaders(_ max: Int) -> SwurlError {
@@ -511,6 +510,7 @@ package final class Transfer: EasyTransferHandler {
         if max > 0 && head.headers.fields.count > max { throw tooManyHeaders(max) }
     }
 
+    /// The --max-filesize failure of a response body (also one the cache serves).
     static func bodyTooLarge(_ max: Int64, decoded: Bool = false) -> SwurlError {
         .responseRejected("the response body is larger than --max-filesize \(max) bytes" + (decoded ? " (after decoding)" : ""),
                           hint: "raise --max-filesize if the size is expected")
@@ -763,11 +763,8 @@ package final class Transfer: EasyTransferHandler {
     /// Whether a status line is a 1xx other than 101 (`100 Continue`, `103 Early Hints`), which
     /// comes before the answer (a server may send a 100 before it reads the body).
     static func isInterim(_ line: UnsafeRawBufferPointer) -> Bool {
-        // The code after the version and any blanks, as `StatusLine` reads it.
-        guard var i = line.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else { return false }
-        while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
-        guard i + 2 < line.count else { return false }
-        return line[i] == UInt8(ascii: "1") && !(line[i + 1] == UInt8(ascii: "0") && line[i + 2] == UInt8(ascii: "1"))
+        guard let code = HTTPResponseHead.statusCode(line)?.code else { return false }
+        return (100...199).contains(code) && code != 101
     }
 
     /// Whether a head line starts with `HTTP/` as `String.hasPrefix` decides it: by Character,
@@ -879,33 +876,41 @@ extension HTTPResponseHead {
                   headers: HTTPHeaders(parsed.fields))
     }
 
-    /// A status line's code split as libcurl finds it (`HTTP/%d.%d%c%3d`), since libcurl goes on
+    /// A status line's code found as libcurl finds it (`HTTP/%d.%d%c%3d`), since libcurl goes on
     /// to read the body of what it took: the version up to a blank, blanks, the code's three
-    /// digits (a fourth is refused), then the reason without the blanks around it (any bytes, as
-    /// UTF-8). Stricter than libcurl on the version: a line libcurl reads leniently (`HTTP/foo`)
-    /// fails the transfer rather than passing as a 200. `HTTP/1.1  500  Error`, `HTTP/1.1 200OK` and `HTTP/1.1 500<TAB>Error` are 500,
-    /// 200 and 500: their heads were dropped as malformed while libcurl passed their bodies on
-    /// (nothing shown, exit 0).
+    /// digits (a fourth is refused). `HTTP/1.1  500  Error`, `HTTP/1.1 200OK` and
+    /// `HTTP/1.1 500<TAB>Error` are 500, 200 and 500 (their heads were dropped as malformed while
+    /// libcurl passed their bodies on: nothing shown, exit 0). Stricter than libcurl on the
+    /// version: a line libcurl reads leniently (`HTTP/foo`) fails the transfer rather than
+    /// passing as a 200.
+    /// - Returns: the code, where the version ends and where the code ends; nil for no code.
+    static func statusCode(_ b: UnsafeRawBufferPointer) -> (code: Int, versionEnd: Int, codeEnd: Int)? {
+        guard let space1 = b.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else { return nil }
+        var i = space1 + 1
+        while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+        var code = 0, digits = 0
+        while i < b.count, digits < 3, (0x30...0x39).contains(b[i]) {
+            code = code * 10 + Int(b[i] - 0x30)
+            digits += 1
+            i += 1
+        }
+        guard digits == 3, i == b.count || !(0x30...0x39).contains(b[i]) else { return nil }
+        return (code, space1, i)
+    }
+
+    /// A status line split by `statusCode`, the reason without the blanks around it (any bytes,
+    /// as UTF-8).
     private struct StatusLine {
         let version: String, code: Int, reason: String
 
         init?(_ b: UnsafeRawBufferPointer) {
-            guard let space1 = b.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else { return nil }
-            var i = space1 + 1
-            while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
-            var code = 0, digits = 0
-            while i < b.count, digits < 3, (0x30...0x39).contains(b[i]) {
-                code = code * 10 + Int(b[i] - 0x30)
-                digits += 1
-                i += 1
-            }
-            guard digits == 3, i == b.count || !(0x30...0x39).contains(b[i]) else { return nil }
+            guard let found = HTTPResponseHead.statusCode(b) else { return nil }
             // `trimmingSpaces`: blanks before, blanks and line ends after.
-            var start = i, end = b.count
+            var start = found.codeEnd, end = b.count
             while start < end, b[start] == 0x20 || b[start] == 0x09 { start += 1 }
             while end > start, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D || b[end - 1] == 0x0A { end -= 1 }
-            version = String(decoding: UnsafeRawBufferPointer(rebasing: b[..<space1]), as: UTF8.self)
-            self.code = code
+            version = String(decoding: UnsafeRawBufferPointer(rebasing: b[..<found.versionEnd]), as: UTF8.self)
+            code = found.code
             reason = String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
         }
     }

@@ -554,10 +554,6 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // A name that may not be replaced: a derived one, or `-o FILE` that was not there when
         // the download began (it was refused if it was, unless --overwrite or --continue).
         let noReplace = !plan.overwrite && !(plan.outputPath != nil && replacesExisting)
-        if noReplace && plan.outputPath == nil && DownloadFile.exists(path) {
-            // Someone created the name meanwhile: never replace it.
-            self.path = DownloadName.unique(path, exists: isTaken)
-        }
         // The validator was for resuming; the saved file does not carry it.
         ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
         ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
@@ -575,21 +571,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         }
         guard var final = self.path else { return }
         while true {
-            var rc = noReplace ? RegularFile.renameNoReplace(part, final)
+            let rc = noReplace ? RegularFile.renameNoReplace(part, final)
                 : rename(ArgumentBytes.path(part), ArgumentBytes.path(final))
-            var e = errno
-            // Neither renameat2 nor link here (vfat): a check just before the rename.
-            if rc != 0 && noReplace && e == ENOTSUP {
-                if DownloadFile.exists(final) {
-                    e = EEXIST
-                } else {
-                    rc = rename(ArgumentBytes.path(part), ArgumentBytes.path(final))
-                    e = errno
-                }
-            }
+            let e = errno
             if rc == 0 { break }
             guard noReplace && e == EEXIST else { throw .output("saving '\(path)' failed: \(systemErrorMessage(e))") }
-            // The name was taken between the check and the rename (another download's).
+            // Someone took the name meanwhile (another download, the user): never replaced.
             guard plan.outputPath == nil else {
                 throw .output("'\(final)' appeared while the download ran and was not replaced (--overwrite replaces a file); the download is kept as '\(part)'")
             }
