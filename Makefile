@@ -9,7 +9,7 @@ DEBUG_BIN := .build/debug/swurl
 BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
 TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time chromium strace
 
-.PHONY: all build build-info release-binary deb deps test-deps venv test install man completions bench fuzz clean
+.PHONY: all build build-info release-binary deb deps test-deps venv test install uninstall man completions bench fuzz clean
 
 all: build
 
@@ -64,17 +64,31 @@ man completions: deps build-info
 	$(DEBUG_BIN) --generate fish > completions/swurl.fish
 	scripts/readme-exit-status $(DEBUG_BIN)
 
+# The binary stripped as the package's is (symbols only), the man page, the completions and the
+# user documentation (README.md and docs/, laid out as in the repository so its links work).
 install: deps
 	@$(MAKE) --no-print-directory build
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/swurl
+	strip --strip-unneeded --remove-section=.comment --remove-section=.note $(DESTDIR)$(PREFIX)/bin/swurl
 	install -D -m 644 man/swurl.1 $(DESTDIR)$(PREFIX)/share/man/man1/swurl.1
 	install -D -m 644 completions/swurl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl
 	install -D -m 644 completions/_swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl
 	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/swurl README.md
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/swurl/docs docs/*.md
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/swurl/docs/images docs/images/*
+
+# Removes what `make install` installed (same PREFIX and DESTDIR).
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/swurl $(DESTDIR)$(PREFIX)/share/man/man1/swurl.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/swurl
 
 # swurl_VERSION_ARCH.deb in the top directory (scripts/make-deb: staged tree, dpkg-shlibdeps,
 # dpkg-deb, lintian), from the release binary.
-deb: build
+deb: deps
+	@$(MAKE) --no-print-directory build
 	@scripts/make-deb
 
 # HTTPie for side-by-side numbers lives in its own venv (never on the test path).

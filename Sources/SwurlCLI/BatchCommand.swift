@@ -59,6 +59,14 @@ enum BatchCommand: SwurlCommand {
             guard (st.st_mode & S_IFMT) == S_IFDIR else {
                 throw .inputFile("--output-dir '\(TerminalSanitizer.clean(dir))' is not a directory")
             }
+            // A body's file is made when its head comes: a directory that takes no new file
+            // (permissions, a read-only or immutable one) fails now, before any line is sent,
+            // as -o, -d, --har and --report do. A trial file is made and removed.
+            guard let trial = AtomicFile.makeTemporary("\(dir)/.swurl-batch.XXXXXX") else {
+                throw .output("cannot create a file in --output-dir '\(TerminalSanitizer.clean(dir))': \(systemErrorMessage(errno)); nothing was sent")
+            }
+            close(trial.fd)
+            unlink(ArgumentBytes.path(trial.path))
         }
         var nameTemplate: BatchNameTemplate?
         if let t = args.value(.nameTemplate) {
@@ -164,7 +172,7 @@ enum BatchCommand: SwurlCommand {
                                  // The records so far go to the formatter thread while the last
                                  // lines run, so that the outputs' ends have only those lines' left.
                                  inputEnded: { har?.handOverEarly(); records?.handOverEarly() },
-                                 outputs: [inputFile, harFile, reportFile, junitFile].compactMap { $0 })
+                                 outputs: [inputFile, harFile, reportFile, junitFile].compactMap { $0 }, formatter: formatter)
         // Held here alone, so that its connections close when it is let go (below, beside the
         // outputs' ends).
         if let short = BatchCommand.raiseOpenFileLimit(for: parallel) {

@@ -72,6 +72,10 @@ final class BatchHTMLReport: BatchResultObserving {
         records?.add(rows)
     }
 
+    /// Written on the driving thread without records; with them the formatter thread tells
+    /// (`RecordFormatterThread.anOutputFailed`).
+    var outputFailed: Bool { records == nil && rows.body.failed }
+
     func observe(ordinal: Int, _ r: BatchResult) {
         if let records {
             // Counted, and drawn when among the first lines, on the formatter thread (`rows`).

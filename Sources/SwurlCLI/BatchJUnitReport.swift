@@ -62,6 +62,10 @@ final class BatchJUnitReport: BatchResultObserving {
             + "<testsuite name=\"\(suite.markupEscaped)\" \(counts) timestamp=\"\(timestamp)\"").utf8)
     }
 
+    /// Written on the driving thread without records; with them the formatter thread tells
+    /// (`RecordFormatterThread.anOutputFailed`).
+    var outputFailed: Bool { records == nil && cases.body.failed }
+
     func observe(ordinal: Int, _ r: BatchResult) {
         tests += 1
         if r.exit != .success { failures += 1 }

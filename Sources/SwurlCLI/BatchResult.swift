@@ -141,6 +141,7 @@ final class BatchReport: BatchResultObserving {
     private var pending = ByteBuffer(capacity: 16384 + 4096)
     /// Why results could not be written (the first failure); nothing more is written after it.
     private(set) var writeError: SwurlError?
+    var outputFailed: Bool { writeError != nil }
 
     init(sink: ByteSink, jsonl: Bool, inputOrder: Bool) {
         self.sink = sink

@@ -127,6 +127,8 @@ private final class ResultRecordReaders: RecordBlockWriter, @unchecked Sendable 
     func writeRecords(of block: RecordBlock) {
         for writer in writers { writer.writeRecords(of: block) }
     }
+
+    var hasFailed: Bool { writers.contains { $0.hasFailed } }
 }
 
 /// Writes a report's text from the records of lines' results into its body (on the batch's
@@ -139,6 +141,8 @@ final class ReportBodyWriter: RecordBlockWriter, @unchecked Sendable {
         self.body = body
         self.write = write
     }
+
+    var hasFailed: Bool { body.failed }
 
     func writeRecords(of block: RecordBlock) {
         block.forEachRecord { reader in

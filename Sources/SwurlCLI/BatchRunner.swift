@@ -35,15 +35,22 @@ final class BatchRunner {
     private var inputEnded: (() -> Void)?
     private var ordinal = 0
     private var stop = false
-    /// Whether no new line may start (`--fail-fast` after a failure, or results that cannot be written).
-    var stopped: Bool { stop || report.writeError != nil }
+    /// The batch's formatter thread, which tells whether an output it writes failed.
+    private let formatter: RecordFormatterThread?
+    /// Whether no new line may start (`--fail-fast` after a failure, or results or an output
+    /// file, `--har`, `--report`, `--junit`, that cannot be written: the lines' requests would
+    /// go with nothing to keep what they did).
+    var stopped: Bool {
+        stop || report.outputFailed || observers.contains { $0.outputFailed } || formatter?.anOutputFailed == true
+    }
     /// The first failing line in input order and its status.
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 
     init(defaults: ParsedArguments, environment: Environment, outputDir: String?, nameTemplate: BatchNameTemplate?,
          failFast: Bool, report: BatchReport, observers: [BatchResultObserving] = [], progress: BatchProgress?, har: HARLog? = nil,
-         inputEnded: (() -> Void)? = nil, outputs: [String] = []) {
+         inputEnded: (() -> Void)? = nil, outputs: [String] = [], formatter: RecordFormatterThread? = nil) {
         self.har = har
+        self.formatter = formatter
         self.inputEnded = inputEnded
         if let outputDir { reservedNames = OutputTarget.names(in: outputDir, of: outputs) }
         self.defaults = BatchDefaults(defaults, environment: environment)

@@ -45,9 +45,9 @@ struct CurlCommandExport {
 
         // Method: curl's own choice when it is the same, else --request (--head for HEAD).
         let hasBody = request.body != nil || options.bodyFormat == .multipart && options.items.contains(where: \.isData)
-        // swurl sends a POST without a body with `Content-Length: 0`; curl's --request POST sends
-        // no length (servers may answer 411), its empty --data-binary does.
-        let bodylessPost = !hasBody && request.method == .post
+        // swurl sends a POST, PUT or PATCH without a body with `Content-Length: 0`; curl's
+        // --request POST sends no length (servers may answer 411), its empty --data-binary does.
+        let bodylessPost = !hasBody && request.method.sendsEmptyLength
         if request.method == .head {
             add("--head")
         } else if request.method != (hasBody || bodylessPost ? "POST" : "GET") {

@@ -270,6 +270,8 @@ package enum DocumentationGenerator {
         var s = "# \(banner)\n# bash completion for swurl\n"
         // The value of option $1 (its choices, files or directories) in COMPREPLY; status 1 for
         // an option that takes none there (an optional value only attached: $2 set, `--opt=`).
+        // Status 0 also when nothing matches (compgen's own status is then 1): the value is
+        // still what is being typed, and bash's default completion (`-o default`) takes over.
         s += "_swurl_value() {\n    case \"$1\" in\n"
         for spec in OptionTable.documented {
             let names = forms(spec).joined(separator: "|")
@@ -285,8 +287,8 @@ package enum DocumentationGenerator {
             }
             switch spec.argument {
             case .none: continue
-            case .required: s += "        \(names)) \(reply) ;;\n"
-            case .optional: s += "        \(names)) [[ -n \"$2\" ]] || return 1; \(reply) ;;\n"
+            case .required: s += "        \(names)) \(reply); return 0 ;;\n"
+            case .optional: s += "        \(names)) [[ -n \"$2\" ]] || return 1; \(reply); return 0 ;;\n"
             }
         }
         s += "        *) return 1 ;;\n    esac\n}\n"

@@ -581,6 +581,11 @@ final class ReplContext {
         return Redactor.hasURLPassword(normal) || Redactor.url(normal, userAlone: true) != normal
     }
 
+    /// curl's long options whose value is a credential (swurl spells them `-a`, an item or
+    /// `--key-password`): a line carrying one does not parse, and is kept out of the history.
+    static let curlCredentialOptions: Set<String> = ["--user", "--proxy-user", "--pass", "--proxy-pass", "--oauth2-bearer",
+                                                     "--bearer", "--cookie"]
+
     /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`
     /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
     /// Cookie header item, a word with a URL password (`http://u:p@h`, `//u:p@h`, `u:p@h:8080`).
@@ -605,9 +610,16 @@ final class ReplContext {
                 // what follows it may still be the password.
                 let name = w.prefix { $0 != "=" }
                 let cut = name.count >= 3 && "--auth".hasPrefix(name) || name.count >= 6 && "--key-password".hasPrefix(name)
+                // curl's spellings fail to parse here, and carry the secret all the same
+                // (`-u ann:pw`, `--oauth2-bearer T`, `--cookie sid=…`, `--header=Authorization:…`).
+                let curlShort = w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().first.map { "uUE".contains($0) } == true
+                let header = name == "--header" || name == "-H" ? w.dropFirst(name.count + 1)
+                    : w.hasPrefix("-H") && !w.hasPrefix("--") ? w.dropFirst(2) : nil
                 return cut || w.hasPrefix("--auth") || w.hasPrefix("--key-password")
                     || w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains("a")
+                    || ReplContext.curlCredentialOptions.contains(String(name)) || curlShort
                     || itemKey(w).map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true
+                    || header.flatMap { itemKey(String($0)) }.map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true
             }
         }
         if parsed.has(.auth) || parsed.has(.keyPassword) { return true }

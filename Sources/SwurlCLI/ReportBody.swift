@@ -25,6 +25,8 @@ final class ReportBody {
     private let spool: Int32?
     /// The first error writing the body; thrown by `finish`.
     private var error: SwurlError?
+    /// Whether writing the body failed (read on the thread that writes it).
+    var failed: Bool { error != nil }
     private static let block = 1 << 16
 
     /// Writes the head, `before`, `room` spaces and `after`, to `file`, or opens a spool when

@@ -87,8 +87,14 @@ package struct RequestItemParser {
                 return RequestItem(raw: given, kind: .field(key: key, value: try JSONParser.parse(bytes)))
             } catch {
                 let source = separator == .jsonFile ? "file '\(value)' (from '\(raw)')" : "'\(raw)'"
+                // A word that starts no JSON value (`email:=ann@example.org`, `a:=foo`) was meant
+                // as text; a cut literal (`tru`) or a cut array was meant as JSON.
+                let literal = ["true", "false", "null"].contains { $0.hasPrefix(value) }
+                let text = !literal && (value.utf8.first.map { !"{[\"-0123456789".utf8.contains($0) } ?? false)
                 throw .badData("invalid JSON in \(source): \(error.description)",
-                               hint: separator == .json ? "quote the value for the shell, e.g. \(key):='[1, 2]'" : nil)
+                               hint: separator != .json ? nil
+                                   : text ? "a text value is the item \(key)=VALUE (':=' takes JSON: numbers, true, null, [1, 2], {\"a\": 1})"
+                                   : "quote the value for the shell, e.g. \(key):='[1, 2]'")
             }
         case .file:
             // An empty name (`@path`) sends the file as the whole body.

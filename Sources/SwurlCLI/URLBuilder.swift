@@ -42,7 +42,32 @@ package enum URLBuilder {
             try refuseMissingSlashes(text, given: raw)
             text = "\(defaultScheme)://" + text
         }
+        if hasBackslashInAuthority(text) {
+            throw .usage("invalid URL '\(Redactor.givenURL(raw))': a '\\' before the path",
+                         hint: "browsers and HTTPie read '\\' there as '/', curl as part of a user name (and connect to the host after '@'); write '/' or %5C")
+        }
         return text
+    }
+
+    /// Whether the authority of `text` (`scheme://…`, up to the first `/`, `?` or `#`) holds a
+    /// backslash: `http://good\@evil/` is a request to `evil` for libcurl, to `good` for a browser.
+    static func hasBackslashInAuthority(_ text: String) -> Bool {
+        let u = text.utf8
+        guard let colon = u.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        var i = u.index(after: colon)
+        var slashes = 0
+        while i < u.endIndex, slashes < 2, u[i] == UInt8(ascii: "/") {
+            i = u.index(after: i)
+            slashes += 1
+        }
+        while i < u.endIndex {
+            switch u[i] {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
+            case UInt8(ascii: "\\"): return true
+            default: i = u.index(after: i)
+            }
+        }
+        return false
     }
 
     /// `http:/h/x` (one slash), as a REPL line's first word: read as a header `http` to the base,

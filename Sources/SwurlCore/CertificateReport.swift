@@ -87,8 +87,9 @@ package struct CertificateReport: Sendable, Equatable {
         return presented.count > 1 ? presented[1].pin : nil
     }
 
-    /// A ready-to-paste option for the leaf's key.
-    package var pinOption: String? { leafPin.map { "--pin-pubkey '\($0)'" } }
+    /// A ready-to-paste option for the leaf's key; with `--no-verify-host` when the certificate is
+    /// not for the host (a pin alone does not skip the host check).
+    package var pinOption: String? { leafPin.map { (hostMatches ? "" : "--no-verify-host ") + "--pin-pubkey '\($0)'" } }
 
     /// Why the leaf does not match the host; nil when it does.
     package var hostError: String? { hostMatches ? nil : "the certificate does not match '\(host)'" }

@@ -34,6 +34,11 @@ package struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// RFC 9110 §9.2.2: repeating the request has the same effect (what `--retry` may resend).
     package var isIdempotent: Bool { [.get, .head, .put, .delete, .options, .trace].contains(uppercased) }
 
+    /// Sent without a body with `Content-Length: 0` (RFC 9110 §8.6: a client should send it when
+    /// the method gives content a meaning): POST, PUT and PATCH, as HTTPie sends them. Without
+    /// it some servers answer 411, nginx's WebDAV PUT a 500.
+    package var sendsEmptyLength: Bool { [.post, .put, .patch].contains(self) }
+
     /// RFC 9110 §9.2.1: read-only (GET, HEAD, OPTIONS, TRACE).
     package var isSafe: Bool { [.get, .head, .options, .trace].contains(self) }
 

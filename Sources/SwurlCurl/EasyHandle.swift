@@ -16,7 +16,7 @@ package final class EasyHandle {
     /// Receives the callbacks while `perform(handler:)` runs (held only for that long).
     var handler: EasyTransferHandler?
     /// Runs inside every TLS handshake (CURLOPT_SSL_CTX_FUNCTION), see `setTLSContextHandler`.
-    var tlsContextHandler: ((UnsafeMutableRawPointer, String) -> Bool)?
+    var tlsContextHandler: ((UnsafeMutableRawPointer, _ host: String, _ server: String) -> Bool)?
 
     private static let globalInit: Bool = {
         curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK

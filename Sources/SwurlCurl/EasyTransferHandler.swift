@@ -100,11 +100,12 @@ extension EasyHandle {
     }
 
     /// Runs `prepare` inside every TLS handshake of this handle — each redirect hop too — with
-    /// OpenSSL's `SSL_CTX` (opaque here) and the host being connected, through
+    /// OpenSSL's `SSL_CTX` (opaque here), the host being connected and how messages name the
+    /// server (`host`, or `host:port` for a port other than the scheme's), through
     /// CURLOPT_SSL_CTX_FUNCTION (curl_easy_setopt(3)). Returning false aborts the handshake.
     /// The closure is kept as long as the handle.
     /// - Throws: `SwurlError.transport` when this libcurl has no such hook (not built with OpenSSL).
-    package func setTLSContextHandler(_ prepare: @escaping (UnsafeMutableRawPointer, String) -> Bool) throws(SwurlError) {
+    package func setTLSContextHandler(_ prepare: @escaping (UnsafeMutableRawPointer, _ host: String, _ server: String) -> Bool) throws(SwurlError) {
         tlsContextHandler = prepare
         try set(CURLOPT_SSL_CTX_DATA, pointer: context)
         let rc = sw_setopt_ssl_ctx_cb(raw) { curl, sslContext, userData in
@@ -115,7 +116,7 @@ extension EasyHandle {
             var p: UnsafePointer<CChar>?
             guard sw_getinfo_str(curl, CURLINFO_EFFECTIVE_URL, &p) == CURLE_OK, let p,
                   let url = try? CurlURL(parsing: String(cString: p)) else { return CURLE_ABORTED_BY_CALLBACK }
-            return prepare(sslContext, url.host) ? CURLE_OK : CURLE_ABORTED_BY_CALLBACK
+            return prepare(sslContext, url.host, url.hostHeader) ? CURLE_OK : CURLE_ABORTED_BY_CALLBACK
         }
         guard rc == CURLE_OK else {
             throw .transport("this libcurl cannot run swurl's TLS policy in the handshake (CURLOPT_SSL_CTX_FUNCTION: \(String(cString: curl_easy_strerror(rc))))",

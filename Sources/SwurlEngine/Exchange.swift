@@ -404,7 +404,14 @@ package final class Exchange {
             }
             guard retryable, pastMaxTime == nil else {
                 // --stale-ok: the network failed, a stored response stands in (RFC 9111 §4.2.4).
-                guard let stale = try staleFallback(error, cache: cache, filter: filter, transfer: transfer) else { throw error }
+                guard let stale = try staleFallback(error, cache: cache, filter: filter, transfer: transfer) else {
+                    // The message names the server whose check failed; after a redirect it is
+                    // not the URL that was typed, so say where it came from.
+                    if redirects > 0, case .trust(let message, let hint) = error {
+                        throw .trust("\(message) (after \(redirects) redirect\(redirects == 1 ? "" : "s") from \(initialOrigin))", hint: hint)
+                    }
+                    throw error
+                }
                 result = stale
                 break
             }

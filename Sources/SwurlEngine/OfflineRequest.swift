@@ -29,7 +29,7 @@ package enum OfflineRequest {
         let lengthAdded = !request.headers.contains("Content-Length") && !request.isRemoved("Content-Length")
         if let body = request.body, !chunked, lengthAdded, let length = body.length {
             s += "Content-Length: \(length)\r\n"
-        } else if request.body == nil && request.method == .post && lengthAdded {
+        } else if request.body == nil && request.method.sendsEmptyLength && lengthAdded {
             s += "Content-Length: 0\r\n"
         }
         s += "\r\n"

@@ -36,7 +36,7 @@ enum SentRequestHead {
     ///   - memo: what the last lines came to; the lines are scanned only when they differ.
     static func rebuild(_ request: HTTPRequest, lines: [String], options: TransferOptions, digest: Bool,
                         acceptEncoding: String?, cookiesPossible: Bool, memo: SentHeadMemo? = nil) -> [UInt8]? {
-        guard request.body == nil, request.method != .post, !digest, !cookiesPossible,
+        guard request.body == nil, !request.method.sendsEmptyLength, !digest, !cookiesPossible,
               options.unixSocket == nil, options.proxy.proxy(forScheme: "http") == nil else { return nil }
         switch options.httpVersion {
         case .automatic, .http1_1: break

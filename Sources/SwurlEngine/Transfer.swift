@@ -399,9 +399,10 @@ package final class Transfer: EasyTransferHandler {
             if method != .post { try easy.set(.customRequest(method.rawValue), "the method") }
         } else if method == .head {
             try easy.set(.noBody(true))
-        } else if method == .post {
+        } else if method.sendsEmptyLength {
             try easy.set(.post(true))
             try easy.set(.postFieldSize(0))
+            if method != .post { try easy.set(.customRequest(method.rawValue), "the method") }
         } else if method != .get {
             try easy.set(.customRequest(method.rawValue), "the method")
         }
@@ -558,10 +559,10 @@ package final class Transfer: EasyTransferHandler {
         // libcurl adds `Expect: 100-continue` to large uploads and then waits for an answer
         // some servers never send; HTTPie never sends it. An explicit Expect item wins.
         if !request.headers.contains("Expect") && !request.isRemoved("Expect") { lines.append("Expect:") }
-        // libcurl gives a body without a Content-Type, and a POST without a body (sent with
-        // CURLOPT_POST), `application/x-www-form-urlencoded`: the request swurl shows
+        // libcurl gives a body without a Content-Type, and a POST, PUT or PATCH without a body
+        // (sent with CURLOPT_POST), `application/x-www-form-urlencoded`: the request swurl shows
         // (`--offline`, `--curl`) has none, so neither does the one it sends.
-        if (request.body != nil || request.method == .post) && !request.headers.contains("Content-Type") && !request.isRemoved("Content-Type") {
+        if (request.body != nil || request.method.sendsEmptyLength) && !request.headers.contains("Content-Type") && !request.isRemoved("Content-Type") {
             lines.append("Content-Type:")
         }
         return lines

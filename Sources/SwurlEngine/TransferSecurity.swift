@@ -44,7 +44,7 @@ extension EasyHandle {
             if !v12.isEmpty { try set(.cipherList(v12.joined(separator: ":") + (policy.hasPins ? ":!aNULL" : "")), "--ciphers") }
             if !v13.isEmpty { try set(.tls13Ciphers(v13.joined(separator: ":")), "--ciphers (TLS 1.3 suites)") }
         }
-        try setTLSContextHandler { sslContext, host in verifier.prepare(sslContext: sslContext, host: host) }
+        try setTLSContextHandler { sslContext, host, server in verifier.prepare(sslContext: sslContext, host: host, server: server) }
         return verifier
     }
 }

@@ -34,8 +34,11 @@ package enum CertificateReportFormatter {
             // Out of date by the chain's error, or by the leaf's dates when OpenSSL named another
             // fault first (a self-signed leaf that has also expired).
             let leafOutOfDate = r.presented.first.map { $0.expired || $0.notYetValid } ?? false
+            if r.hostError != nil {
+                s += "The certificate is not for '\(r.host)': a pin does not skip the host check, --no-verify-host does.\n"
+            }
             if r.chainError != nil && r.insecure {
-                s += "The chain does not verify: with -k, as given, a request checks this pin alone.\n"
+                s += "The chain does not verify: with -k, as given, a request checks this pin\(r.hostMatches ? " alone" : " (and the host name, without --no-verify-host)").\n"
             } else if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
                 s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nadd -k to trust the pinned leaf key alone.\n"
             } else if r.chainError != nil {

@@ -106,6 +106,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// The URL (its password masked) a `.part` was downloaded from, so that `--continue` without
     /// `-o` resumes no other resource's `.part` of a similar name.
     static let urlAttribute = "user.swurl.url"
+    /// What `urlAttribute` holds for `url`: its password and a user name given alone (often a
+    /// token) masked, so that `cp -a` or `tar --xattrs` of a `.part` carries no secret.
+    static func urlMarker(_ url: String) -> [UInt8] { Array(Redactor.url(url, userAlone: true).utf8) }
     /// Sees the saved response's head and body, for the verdict (`ResponseVerdict`) that decides
     /// whether the file is committed.
     package var judge: ResponseJudge?
@@ -443,7 +446,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 } else {
                     ExtendedAttribute.remove(fd, DownloadFile.validatorAttribute)
                 }
-                ExtendedAttribute.set(fd, DownloadFile.urlAttribute, Array(Redactor.url(plan.initialURL).utf8))
+                ExtendedAttribute.set(fd, DownloadFile.urlAttribute, DownloadFile.urlMarker(plan.initialURL))
             }
         }
         written = offset
@@ -554,9 +557,20 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // A name that may not be replaced: a derived one, or `-o FILE` that was not there when
         // the download began (it was refused if it was, unless --overwrite or --continue).
         let noReplace = !plan.overwrite && !(plan.outputPath != nil && replacesExisting)
-        // The validator was for resuming; the saved file does not carry it.
+        // The validator was for resuming; the saved file does not carry it. Kept to be put back
+        // when the rename fails, with the `.part`'s private mode: it stays a `.part` -c finds.
+        let keptAttributes = [DownloadFile.validatorAttribute, DownloadFile.urlAttribute].map { ($0, ExtendedAttribute.get(part, $0)) }
+        var partStat = stat()
+        let partMode: mode_t? = stat(ArgumentBytes.path(part), &partStat) == 0 ? partStat.st_mode & 0o7777 : nil
         ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
         ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
+        func keptAsPart(_ message: String) -> SwurlError {
+            if let partMode { chmod(ArgumentBytes.path(part), partMode) }
+            if lockKeeper >= 0 {
+                for case let (name, value?) in keptAttributes { _ = ExtendedAttribute.set(lockKeeper, name, value) }
+            }
+            return .output("\(message); the whole download is kept as '\(TerminalSanitizer.clean(part))'")
+        }
         // A file it replaces (--overwrite, or -c finishing a .part over it) keeps its mode, as
         // -o's does: a private file (0600) must not come back readable by everyone. A new one
         // gets 0666 less the umask, as open(2) would have given it.
@@ -575,10 +589,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 : rename(ArgumentBytes.path(part), ArgumentBytes.path(final))
             let e = errno
             if rc == 0 { break }
-            guard noReplace && e == EEXIST else { throw .output("saving '\(path)' failed: \(systemErrorMessage(e))") }
+            guard noReplace && e == EEXIST else { throw keptAsPart("saving '\(path)' failed: \(systemErrorMessage(e))") }
             // Someone took the name meanwhile (another download, the user): never replaced.
             guard plan.outputPath == nil else {
-                throw .output("'\(final)' appeared while the download ran and was not replaced (--overwrite replaces a file); the download is kept as '\(part)'")
+                throw keptAsPart("'\(final)' appeared while the download ran and was not replaced (--overwrite replaces a file)")
             }
             final = DownloadName.unique(final, exists: isTaken)
             self.path = final
@@ -704,7 +718,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // would not keep `/b/f.bin`'s tail off `/a/f.bin`'s head.
         // A .part with neither (swurl 0.9.0's, or on a file system without extended attributes)
         // is resumed with `-o NAME` only.
-        let marker = Array(Redactor.url(url).utf8)
+        let marker = DownloadFile.urlMarker(url)
         func leftByURL(_ part: String) -> Bool { size(of: part) != nil && ExtendedAttribute.get(part, urlAttribute) == marker }
         // The scan takes the user's own files only (another user's `.part` in /tmp, planted with
         // the URL, would be refused when opened, and the resume fail).

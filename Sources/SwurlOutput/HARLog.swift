@@ -251,6 +251,8 @@ final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
     /// The first error writing the file, reported by `HARLog.commit()`.
     private(set) var writeError: SwurlError?
 
+    var hasFailed: Bool { writeError != nil }
+
     init(file: OutputFile, path: String, settings: HARLog.Settings) {
         self.file = file
         self.path = path

@@ -24,6 +24,9 @@ package final class RecordBlock: @unchecked Sendable {
 /// formatter thread once it started, before that on the owner's.
 package protocol RecordBlockWriter: AnyObject, Sendable {
     func writeRecords(of block: RecordBlock)
+    /// Whether writing its text failed (its file is full or gone); read on the thread that
+    /// writes the records, after `writeRecords`.
+    var hasFailed: Bool { get }
 }
 
 /// A second thread for a batch's outputs (the HAR log's entries, the report's rows, the JUnit
@@ -57,6 +60,11 @@ package final class RecordFormatterThread: @unchecked Sendable {
     /// Pieces of work queued and done so far: the thread takes them in order, so `done >= n`
     /// means the first n are written.
     private var handed = 0, done = 0
+    /// Whether a writer's text could not be written, as the thread found it.
+    private var writerFailed = false
+    /// `writerFailed` as the driving thread last saw it (each hand-over looks), so that a batch
+    /// stops taking lines once an output cannot be written, as it does when stdout cannot.
+    package private(set) var anOutputFailed = false
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let cond: UnsafeMutablePointer<pthread_cond_t>
 
@@ -91,6 +99,7 @@ package final class RecordFormatterThread: @unchecked Sendable {
         start()
         guard running else {
             writer.writeRecords(of: block)
+            if writer.hasFailed { anOutputFailed = true }
             block.bytes.removeAll()
             return block
         }
@@ -99,6 +108,7 @@ package final class RecordFormatterThread: @unchecked Sendable {
         queued.append(.records(block, writer))
         handed += 1
         let next = spare.popLast()
+        if writerFailed { anOutputFailed = true }
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
         return next ?? RecordBlock()
@@ -181,15 +191,18 @@ package final class RecordFormatterThread: @unchecked Sendable {
             busy = true
             pthread_mutex_unlock(mutex)
             var written: RecordBlock?
+            var failed = false
             switch work {
             case .records(let block, let writer):
                 writer.writeRecords(of: block)
+                failed = writer.hasFailed
                 block.bytes.removeAll()
                 written = block
             case .end(let end):
                 end.run()
             }
             pthread_mutex_lock(mutex)
+            if failed { writerFailed = true }
             busy = false
             done += 1
             if let written, spare.count < 2 { spare.append(written) }

@@ -22,6 +22,9 @@ package final class HandshakeVerifier {
     let mode: Mode
     /// The host of the connection being set up (from the URL of the current hop).
     package private(set) var host = ""
+    /// The server being connected as messages name it: `host`, or `host:port` for a port other
+    /// than the scheme's (a redirect hop's own, not the first URL's).
+    package private(set) var server = ""
     /// The first failed check, if any.
     package private(set) var failure: TrustFailure?
     /// How many certificate verifications ran (one per full handshake).
@@ -38,9 +41,10 @@ package final class HandshakeVerifier {
 
     /// Configures a fresh `SSL_CTX*` before libcurl creates the connection's `SSL`.
     /// - Returns: false when the context cannot be set up (the transfer is then aborted).
-    package func prepare(sslContext: UnsafeMutableRawPointer, host: String) -> Bool {
+    package func prepare(sslContext: UnsafeMutableRawPointer, host: String, server: String) -> Bool {
         let ctx = OpaquePointer(sslContext)
         self.host = HostName.bare(host)
+        self.server = server
         // CURLOPT_SSL_VERIFYPEER=0 (-k) leaves SSL_VERIFY_NONE, under which OpenSSL ignores the
         // callback's verdict; VERIFY_PEER makes a 0 abort the handshake.
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
@@ -87,6 +91,7 @@ package final class HandshakeVerifier {
     private func setupFailed(_ reason: String) -> Bool {
         if failure == nil {
             failure = TrustFailure(check: .chain, host: host, reason: reason, presented: [], pinned: [])
+            failure?.server = server
         }
         return false
     }
@@ -111,7 +116,10 @@ package final class HandshakeVerifier {
         }
         for evaluator in evaluators {
             if let failed = evaluator.evaluate(trust) {
-                if failure == nil { failure = failed }
+                if failure == nil {
+                    failure = failed
+                    failure?.server = server
+                }
                 X509_STORE_CTX_set_error(storeContext, X509_V_ERR_APPLICATION_VERIFICATION)
                 return 0
             }

@@ -27,29 +27,35 @@ package struct TrustFailure: Sendable, Equatable {
     package var pinned: [String]
     /// What the certificate is valid for (`host` failures only).
     package var certificateNames: [String] = []
+    /// The server as the message names it (`host:port` when the port is not the scheme's), set
+    /// by the handshake that failed: on a redirect it is the hop's server, not the first URL's.
+    package var server: String?
 
     /// The error swurl reports: exit 7, naming the check, the host and the presented pins.
     /// Names come from the server's certificates, so control characters are made visible.
     package var error: SwurlError {
-        let message = "TLS \(check.rawValue) check failed for \(host): \(TrustFailure.visible(reason))"
+        let named = TrustFailure.visible(server ?? host)
+        let message = "TLS \(check.rawValue) check failed for \(named): \(TrustFailure.visible(reason))"
+        // The server that failed, to look at: on a redirect hop it is not the URL that was typed.
+        let certs = server == nil ? "'swurl certs URL'" : "'swurl certs https://\(named)'"
         var hint: String
         switch check {
         case .chain where reason.containsText("expired") || reason.containsText("not yet valid"):
             // No CA and no --pin-cert makes an out-of-date certificate valid: only a key pin
             // under -k accepts it.
             hint = "no --cacert or --pin-cert makes an expired (or not yet valid) certificate valid; to accept this server's key anyway, "
-                + "-k --pin-pubkey PIN ('swurl certs URL' prints it)"
+                + "-k --pin-pubkey PIN (\(certs) prints it)"
         case .chain where reason.containsText("subtree violation") || reason.containsText("name constraint")
                 || reason.containsText("unsupported certificate purpose") || reason.containsText("unsuitable certificate purpose")
                 || reason.containsText("invalid CA certificate"):
             // What the CA's own certificate forbids stays forbidden under any trust store.
             hint = "the chain's own limits (name constraints, key usage) forbid this certificate here, whatever --cacert or --pin-cert says; "
-                + "to accept this server's key anyway, -k --pin-pubkey PIN ('swurl certs URL' prints it)"
+                + "to accept this server's key anyway, -k --pin-pubkey PIN (\(certs) prints it)"
         case .chain where presented.count == 1 && reason.containsText("unable to get local issuer certificate"):
             hint = "the server sent its certificate alone, and its issuer is not trusted: an intermediate CA it should send "
-                + "beside it (add it with --cacert-add FILE), or a private CA (trust it with --cacert FILE); 'swurl certs URL' names the issuer"
+                + "beside it (add it with --cacert-add FILE), or a private CA (trust it with --cacert FILE); \(certs) names the issuer"
         case .chain:
-            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); 'swurl certs URL' shows the chain and pins"
+            hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); \(certs) shows the chain and pins"
         case .host:
             let names = certificateNames.isEmpty ? "no subjectAltName" : TrustFailure.visible(certificateNames.joined(separator: ", "))
             hint = "the certificate is for \(names); use that name in the URL, or pin the server and add --no-verify-host"
@@ -57,7 +63,7 @@ package struct TrustFailure: Sendable, Equatable {
             hint = "swurl: hint: the server presented (leaf first):"
             for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.visible(p.subject))" }
             hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
-            hint += "\nswurl: hint: if the server changed its key on purpose, update the pin ('swurl certs URL' prints it)"
+            hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"
         }
         return .trust(message, hint: hint)
     }

@@ -80,6 +80,20 @@ class Handler(BaseHTTPRequestHandler):
                 status = 206
                 headers.append(('Content-Range', 'bytes %d-%d/%d' % (start, len(data) - 1, len(data))))
             part = data[start:]
+            if 'midhold' in q:
+                # `midhold=PATH`: the head and half the body, then PATH.got, the rest once PATH exists.
+                self.send_response(status)
+                for k, v in headers: self.send_header(k, v)
+                self.send_header('Content-Length', str(len(part)))
+                self.end_headers()
+                self.wfile.write(part[:len(part) // 2])
+                self.wfile.flush()
+                open(q['midhold'] + '.got', 'w').close()
+                end = time.time() + 30
+                while not os.path.exists(q['midhold']) and time.time() < end:
+                    time.sleep(0.02)
+                self.wfile.write(part[len(part) // 2:])
+                return
             if 'cut' in q and once('cut-' + q.get('key', '')) == 0:
                 self.send_response(status)
                 for k, v in headers: self.send_header(k, v)

@@ -673,6 +673,18 @@ final class BatchTests: XCTestCase {
         let notDir = try runSwurl(["batch", path, "--output-dir", file])
         XCTAssertEqual(notDir.status, 66, notDir.stderr)
         XCTAssertTrue(notDir.stderr.contains("'\(file)' is not a directory\n"), notDir.stderr)
+        // Regression: one that takes no new file (an immutable one stands for one the user cannot
+        // write: the tests run as root) sent every line, each failing when its head came.
+        let locked = dir + "/locked"
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        let immutable = try runProcess("/usr/bin/chattr", ["+i", locked], check: false)
+        XCTAssertEqual(immutable.status, 0, "chattr +i is needed (ext4): \(immutable.stderr)")
+        let sentBefore = nginx.logLines().count
+        let refused = try runSwurl(["batch", path, "--output-dir", locked])
+        _ = try? runProcess("/usr/bin/chattr", ["-i", locked], check: false)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("cannot create a file in --output-dir '\(locked)': Operation not permitted; nothing was sent"), refused.stderr)
+        XCTAssertEqual(nginx.logLines().count, sentBefore, "no line was sent")
         // An empty one (an unset `$OUT`) wrote the bodies into the working directory.
         let empty = try runSwurl(["batch", path, "--output-dir", ""], directory: dir)
         XCTAssertEqual(empty.status, 64, empty.stderr)

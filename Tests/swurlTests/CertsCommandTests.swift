@@ -196,6 +196,16 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(r["host_ok"] as? Bool, false)
         XCTAssertEqual(r["host_error"] as? String, "the certificate does not match '127.0.0.1'")
         XCTAssertEqual(r["pins_ok"] as? Bool, false)
+        // Regression: the pin offered "ready to paste" for a certificate of another name failed
+        // (7) as pasted: a pin does not skip the host check, --no-verify-host does.
+        let option = try XCTUnwrap(r["pin_option"] as? String)
+        XCTAssertEqual(option, "--no-verify-host --pin-pubkey '\(try pki.pin("wronghost.pem"))'")
+        let pasted = try runProcess("/bin/sh", ["-c", "\"$0\" --cacert \"$1\" \(option) \"$2\"", TestPaths.binary, pki.path("root.pem"),
+                                                "\(server.url)/x"], check: false)
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        let shown = try runSwurl(["certs", "--cacert", pki.path("root.pem"), server.url])
+        XCTAssertTrue(shown.text.contains("  --no-verify-host --pin-pubkey '"), shown.text)
+        XCTAssertTrue(shown.text.contains("a pin does not skip the host check, --no-verify-host does"), shown.text)
         // A chain that does not verify, without -k: the pin line does not blame --insecure.
         let selfSigned = try TLSTestServer(chain: pki.path("selfsigned-chain.pem"), key: pki.path("selfsigned.key"))
         let text = try runSwurl(["certs", "--pin-pubkey", try pki.pin("leaf.pem"), selfSigned.url])

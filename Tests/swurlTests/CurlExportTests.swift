@@ -907,6 +907,16 @@ final class CurlExportTests: XCTestCase {
         let r = try roundTrip(["POST", "{URL}/empty"])
         XCTAssertEqual(r.swurl, r.curl, r.printed.text)
         XCTAssertTrue(r.curl.headers.contains("content-length:0"), "\(r.curl)")
+        // Regression: a PUT or PATCH without a body went without a length (HTTPie sends one; nginx's
+        // WebDAV PUT answered 500). A DELETE goes without, as curl's and browsers' do.
+        for method in ["PUT", "PATCH", "DELETE"] {
+            let m = try roundTrip([method, "{URL}/empty"])
+            XCTAssertEqual(m.swurl, m.curl, m.printed.text)
+            XCTAssertEqual(m.swurl.headers.contains("content-length:0"), method != "DELETE", "\(method): \(m.swurl)")
+            XCTAssertFalse(m.swurl.headers.contains { $0.hasPrefix("content-type:") }, "\(method): \(m.swurl)")
+            let offline = try runSwurl(["--offline", method, "http://127.0.0.1:9/empty"])
+            XCTAssertEqual(offline.text.contains("Content-Length: 0"), method != "DELETE", offline.text)
+        }
         let proxied = try runSwurl(["--curl", "-F", "--proxy", "http://127.0.0.1:9", "http://127.0.0.1:9/x", "Proxy-Authorization:zz"])
         XCTAssertTrue(proxied.text.contains("--proxy-header 'Proxy-Authorization: zz'"), proxied.text)
         XCTAssertFalse(proxied.text.contains("--header 'Proxy-Authorization"), proxied.text)

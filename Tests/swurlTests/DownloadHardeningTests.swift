@@ -487,6 +487,38 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(server.requests().count, 0)
     }
 
+    /// Regression: when the final rename failed (the directory made immutable, or moved, while
+    /// the body came), the `.part` had already lost its URL and validator and become 0644, and the
+    /// message did not say the whole download was in it.
+    func testAFailedFinalRenameKeepsTheWholeDownloadResumable() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory(), holds = TestPaths.temporaryDirectory()
+        let hold = holds + "/mid"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["-d", "-o", "d.bin", server.url("/file?size=200000&seed=6&midhold=" + hold)]
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let errors = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = errors
+        try p.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
+        let locked = try runProcess("/usr/bin/chattr", ["+i", dir], check: false)
+        XCTAssertEqual(locked.status, 0, "chattr +i is needed (ext4): \(locked.stderr)")
+        FileManager.default.createFile(atPath: hold, contents: nil)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        _ = try? runProcess("/usr/bin/chattr", ["-i", dir], check: false)
+        XCTAssertEqual(p.terminationStatus, 1, stderr)
+        XCTAssertTrue(stderr.contains("saving '\(dir)/d.bin' failed: Operation not permitted; the whole download is kept as '\(dir)/d.bin.part'"), stderr)
+        XCTAssertEqual(contents(dir + "/d.bin.part"), ScriptedServer.fileBytes(size: 200000, seed: 6))
+        let mode = (try FileManager.default.attributesOfItem(atPath: dir + "/d.bin.part")[.posixPermissions] as? Int) ?? 0
+        XCTAssertEqual(mode, 0o600, "the .part stays private")
+        let url = try runPython("import os, sys; print(os.getxattr(sys.argv[1], 'user.swurl.url').decode())", arguments: [dir + "/d.bin.part"])
+        XCTAssertTrue(url.contains("/file?size=200000"), url)
+    }
+
     // MARK: -k and the progress bar
 
     func testInsecureDownloadsWarn() throws {

@@ -591,6 +591,33 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(text.split(separator: "\n").dropFirst().map(String.init), ["old", "x.har"], "the old file, alone")
     }
 
+    /// Regression: a batch whose --har, --report or --junit could no longer be written (a full
+    /// disk) sent every line all the same, and said so at the end; it stops taking lines now, as
+    /// it does when stdout cannot be written (the lines already running end).
+    func testABatchStopsTakingLinesOnceAnOutputCannotBeWritten() throws {
+        let nginx = try NginxServer()
+        let input = dir + "/stop.txt"
+        try String(repeating: nginx.url("/small.txt") + "\n", count: 1000).write(toFile: input, atomically: true, encoding: .utf8)
+        let full = dir + "/stopfull"
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        let shell = """
+            mount -t tmpfs -o size=64k tmpfs "$1" || exit 99
+            for o in --har --report --junit; do
+              "$2" batch "$3" --jsonl --parallel 4 $o "$1/out" > "$4/results$o"; echo "batch$o=$?"
+            done
+            """
+        let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", full, TestPaths.binary, input, dir], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        for option in ["--har", "--report", "--junit"] {
+            XCTAssertTrue(text.contains("batch\(option)=1"), text)
+            let results = (try? String(contentsOfFile: dir + "/results" + option, encoding: .utf8)) ?? ""
+            let lines = results.split(separator: "\n").count
+            XCTAssertTrue(lines > 0 && lines < 1000, "\(option): \(lines) lines ran after the output failed")
+        }
+        XCTAssertTrue(out.stderr.contains("No space left on device"), out.stderr)
+    }
+
     func testABatchLineCannotHaveItsOwnHar() throws {
         let input = dir + "/lines.txt"
         try ((try HTTPBin.url("/get")) + " --har " + dir + "/line.har\n").write(toFile: input, atomically: true, encoding: .utf8)

@@ -165,6 +165,9 @@ final class MessagesExportDocsTests: XCTestCase {
             cd "$2"
             echo "at=$(COMP_LINE='swurl :8080 X-H:@a' COMP_POINT=18 comp swurl :8080 X-H : @ a)"
             echo "field=$(COMP_LINE='swurl :8080 f@' COMP_POINT=14 comp swurl :8080 f @)"
+            # A file value that matches nothing is still the value: no methods or commands offered.
+            echo "nofile=$(comp swurl -o zz)"
+            echo "nocacert=$(comp swurl --cacert c)"
             """
         let files = TestPaths.temporaryDirectory()
         for name in ["a.json", "b.txt"] { FileManager.default.createFile(atPath: files + "/" + name, contents: Data()) }
@@ -193,6 +196,8 @@ final class MessagesExportDocsTests: XCTestCase {
         // A file after `@` keeps its `@` (`X-H:@a` became the header `X-H:a.json`).
         XCTAssertEqual(lines["at"], ["@a.json"])
         XCTAssertEqual(lines["field"], ["@a.json", "@b.txt"])
+        XCTAssertEqual(lines["nofile"], [])
+        XCTAssertEqual(lines["nocacert"], [])
         XCTAssertEqual(lines["colon"], ["--watch"])
         XCTAssertEqual(lines["colonproxy"], [])
         XCTAssertEqual(lines["coloncommand"], ["certs"])

@@ -296,7 +296,11 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let pin = try pki.pin("leaf.pem")
         let r = try runSwurl(["--follow", "--cacert", pki.path("root.pem"), "--pin-pubkey", pin, "\(first.url)/start"])
         XCTAssertEqual(r.status, 7, r.stderr)
-        XCTAssertTrue(r.stderr.contains("TLS pin check failed for localhost"), r.stderr)
+        // The server that failed is named with its port, the redirect that led there too, and
+        // the hint looks at that server, not at the URL typed (whose pin matches).
+        XCTAssertTrue(r.stderr.contains("TLS pin check failed for localhost:\(second.port): "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("(after 1 redirect from https://127.0.0.1:\(first.port))"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("update the pin ('swurl certs https://localhost:\(second.port)' prints it)"), r.stderr)
         XCTAssertTrue(r.stderr.contains(try pki.pin("leaf2.pem")), r.stderr)
         XCTAssertEqual(first.connection(after: 0)?.handshake, true)
         let hop = second.connection(after: 0)

@@ -68,13 +68,18 @@ final class ReplContextTests: XCTestCase {
                      "set 'Authorization :Basic p4'",
                      // One slash, or three (libcurl takes them), and a line that does not parse.
                      "http:///alice:pw3@127.0.0.1:9/x -p h", "http:/u:pw1@127.0.0.1:9/get", "cd http:/u:pw4@h/",
-                     "TOKEN7@localhost:9/get --tiemout 3", "GET TOKEN2@127.0.0.1:9/get --nope"] {
+                     "TOKEN7@localhost:9/get --tiemout 3", "GET TOKEN2@127.0.0.1:9/get --nope",
+                     // curl's spellings, which do not parse here.
+                     "GET x -u ann:S1", "GET x --oauth2-bearer S2", "GET x --header=Authorization:S3", "GET x --user=ann:S4",
+                     "GET x -uann:S5", "GET x -U p:S6", "GET x --proxy-user p:S7", "GET x --cookie sid=S9",
+                     "GET x -E c.pem:S10", "GET x --pass S11", "GET x -HAuthorization:S12"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         // An option value that is not UTF-8 makes the line a usage error, not one without credentials.
         XCTAssertTrue(ReplContext.containsCredentials("get TOK4@127.0.0.1:9/x --timeout " + ArgumentBytes.decode([0xFF])))
         for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
-                     "x --proxy http://127.0.0.1:3128", "x -qv", "x --multipart doc@file.txt", "x http://h/?to=a@b"] {
+                     "x --proxy http://127.0.0.1:3128", "x -qv", "x --multipart doc@file.txt", "x http://h/?to=a@b",
+                     "GET x --header=X-Trace:1 --nope"] {
             XCTAssertFalse(ReplContext.containsCredentials(line), line)
         }
     }

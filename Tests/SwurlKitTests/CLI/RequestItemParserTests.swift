@@ -70,6 +70,17 @@ final class RequestItemParserTests: XCTestCase {
         }
     }
 
+    /// A word that starts no JSON value after `:=` was meant as text: the hint says `=`, not to quote it.
+    func testInvalidJSONHintFitsTheValue() {
+        func hint(_ raw: String) -> String? {
+            do { _ = try parse(raw); return nil } catch { return (error as? SwurlError)?.hint }
+        }
+        XCTAssertEqual(hint("email:=ann@example.org")?.hasPrefix("a text value is the item email=VALUE"), true)
+        XCTAssertEqual(hint("a:=foo")?.hasPrefix("a text value is the item a=VALUE"), true)
+        XCTAssertEqual(hint("a:=[1,")?.hasPrefix("quote the value for the shell"), true)
+        XCTAssertEqual(hint("a:=tru")?.hasPrefix("quote the value for the shell"), true)
+    }
+
     func testCRLFFilesAndCombiningMarksAfterSeparators() throws {
         FileManager.default.createFile(atPath: dir + "/crlf.txt", contents: Data("v1 \r\n\r\n".utf8))
         XCTAssertEqual(try parse("X-H:@crlf.txt"), .header(name: "X-H", value: "v1"))

@@ -27,6 +27,24 @@ final class URLBuilderTests: XCTestCase {
         }
     }
 
+    /// A backslash before the path: libcurl reads `good\@evil` as a user name and connects to
+    /// `evil`, a browser and HTTPie read it as a path on `good`. Refused; after the path it is
+    /// the path's (percent-encoded).
+    func testABackslashInTheAuthorityIsRefused() throws {
+        for bad in ["http://good.example:1\\@evil.example:2/x", "good.example\\@evil.example/", "https://a\\b:p@h/",
+                    "//h\\x@e/"] {
+            XCTAssertThrowsError(try URLBuilder.resolve(bad), bad) { error in
+                XCTAssertEqual(ExitStatus(for: error as! SwurlError), .usage)
+                XCTAssertTrue((error as! SwurlError).message.contains("a '\\' before the path"), "\(error)")
+            }
+        }
+        for good in ["http://h/a\\b", "h/x?q=a\\b", "h#\\"] {
+            XCTAssertNoThrow(try URLBuilder.resolve(good), good)
+        }
+        XCTAssertFalse(URLBuilder.hasBackslashInAuthority("http://h?q=\\"))
+        XCTAssertTrue(URLBuilder.hasBackslashInAuthority("http://h\\"))
+    }
+
     func testQueryJoinsExistingQueryAndKeepsFragment() {
         XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p"), "http://x/p?a=1")
         XCTAssertEqual(URLText.appendingQuery("a=1", to: "http://x/p?b=2"), "http://x/p?b=2&a=1")

@@ -13,6 +13,7 @@ final class RecordFormatterThreadTests: XCTestCase {
         private var events: [(what: String, thread: pthread_t)] = []
 
         init() { pthread_mutex_init(mutex, nil) }
+        var hasFailed: Bool { false }
         deinit {
             pthread_mutex_destroy(mutex)
             mutex.deallocate()
