@@ -4,9 +4,9 @@ SWIFT ?= swift
 VENV := .build/venv
 RELEASE_BIN := .build/release/swurl
 DEBUG_BIN := .build/debug/swurl
-# Debian packages: build (libcurl, OpenSSL, readline, pkg-config) and tests (openssl, nginx, curl, jq;
+# Debian packages: build (libcurl, OpenSSL, readline, zlib headers, pkg-config) and tests (openssl, nginx, curl, jq;
 # bsdutils for `script`, which runs swurl on a pseudo-terminal; iproute2 for the network namespaces of the reach tests; time for peak RSS in the hostile-server tests; chromium, headless, for the batch HTML report tests; strace, to show the reach test makes no connect).
-BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev pkg-config
+BUILD_PACKAGES := libcurl4-openssl-dev libssl-dev libreadline-dev zlib1g-dev pkg-config
 TEST_PACKAGES := openssl nginx-light curl jq bsdutils iproute2 time chromium strace
 
 .PHONY: all build build-info release-binary deb deps test-deps venv test install uninstall man completions bench fuzz clean
@@ -65,7 +65,8 @@ man completions: deps build-info
 	scripts/readme-exit-status $(DEBUG_BIN)
 
 # The binary stripped as the package's is (symbols only), the man page, the completions and the
-# user documentation (README.md and docs/, laid out as in the repository so its links work).
+# user documentation (README.md and docs/, laid out as in the repository so the links between
+# them work; README's links to CONTRIBUTING.md, LICENSE and CHANGELOG.md are the source tree's).
 install: deps
 	@$(MAKE) --no-print-directory build
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/swurl

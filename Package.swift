@@ -41,7 +41,7 @@ let package = Package(
         // Variadic setopt/getinfo, OpenSSL macros and callback trampolines.
         .target(name: "CShims", dependencies: ["CCurl", "COpenSSL"]),
         // Signals and terminal modes: no library headers, so the core stays free of them.
-        .target(name: "CSupport"),
+        .target(name: "CSupport", linkerSettings: [.linkedLibrary("dl")]),
         // argc/argv for the executable without the static runtime's /proc/self/maps scan (see
         // arguments.c); linked into `swurl` only.
         .target(name: "CArguments"),
@@ -64,7 +64,7 @@ let package = Package(
         // The HTTP cache (RFC 9111, private): its rules as pure functions, the key, the store.
         .target(name: "SwurlCache", dependencies: ["SwurlSecurity", "SwurlCore"], swiftSettings: optimized),
         // The engine: transfers, redirects, auth origin binding, retries, the cache's hooks; prints nothing.
-        .target(name: "SwurlEngine", dependencies: ["SwurlCache", "SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink"], swiftSettings: optimized),
+        .target(name: "SwurlEngine", dependencies: ["SwurlCache", "SwurlCurl", "SwurlSecurity", "SwurlCore", "CNetlink", "CSupport"], swiftSettings: optimized),
         // Printer, renderers, themes, progress, output files.
         .target(name: "SwurlOutput", dependencies: ["SwurlResponseSerialization", "SwurlCore"], swiftSettings: optimized),
         // Option table, parser, typed options, commands.

@@ -207,6 +207,9 @@ enum BatchCommand: SwurlCommand {
         // JUnit file is not taken for the whole input.
         if args.has(.failFast), !args.has(.quiet), let first = runner.firstFailure, !reader.ended, !Interrupt.requested {
             try? environment.stderr.write("swurl: note: --fail-fast: line \(first.line) failed, so the input was read no further; lines after line \(reader.lineNumber), if any, were not run\n")
+        } else if runner.outputFailed, !args.has(.quiet), !reader.ended, !Interrupt.requested {
+            // The same when an output file could no longer be written (the error follows).
+            try? environment.stderr.write("swurl: note: an output could not be written, so the input was read no further; lines after line \(reader.lineNumber), if any, were not run\n")
         }
         report.flush()
         // The HAR log is written also after failures and Ctrl-C (the entries say what happened),

@@ -40,9 +40,9 @@ final class BatchRunner {
     /// Whether no new line may start (`--fail-fast` after a failure, or results or an output
     /// file, `--har`, `--report`, `--junit`, that cannot be written: the lines' requests would
     /// go with nothing to keep what they did).
-    var stopped: Bool {
-        stop || report.outputFailed || observers.contains { $0.outputFailed } || formatter?.anOutputFailed == true
-    }
+    var stopped: Bool { stop || report.outputFailed || outputFailed }
+    /// Whether `--har`, `--report` or `--junit` can no longer be written.
+    var outputFailed: Bool { observers.contains { $0.outputFailed } || formatter?.anOutputFailed == true }
     /// The first failing line in input order and its status.
     private(set) var firstFailure: (line: Int, status: ExitStatus)?
 

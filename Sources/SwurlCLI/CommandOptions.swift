@@ -314,6 +314,7 @@ package struct CommandOptions {
             throw .usage("'\(TerminalSanitizer.clean(Redactor.item(word)))' is not a URL: it reads as a request item (name=value), which goes after the URL",
                          hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; curl's -F and -d are items here: swurl POST URL name=value file@path")
         }
+        try URLBuilder.refuseBackslashInAuthority(word, given: word)
     }
 
     /// A file path (`/x`, `./x`, `../x`, `~/x`; not `//host/x`) or a bare whole number below

@@ -220,9 +220,9 @@ struct CurlCommandExport {
             } else {
                 add("--proto-redir", "=http,https")
             }
-            if hasBody && request.method != .post {
+            if (hasBody || bodylessPost) && request.method != .post {
                 // swurl keeps any method but POST, and its body, at a 301 or 302; curl keeps the
-                // --request method but drops the body unless told to keep it.
+                // --request method but drops the body (an empty one's length too) unless told to keep it.
                 add("--post301")
                 add("--post302")
             }

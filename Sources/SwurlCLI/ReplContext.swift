@@ -238,6 +238,7 @@ final class ReplContext {
         // Spaces, non-ASCII and bytes that are not UTF-8 percent-encoded, as a request line's
         // path is (`cd "a b"` was refused where `"a b"` as a line was sent as a%20b).
         if ReplContext.isAbsolute(target) {
+            try URLBuilder.refuseBackslashInAuthority(target, given: target)
             base = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(target), defaultScheme: scheme)
         } else if let base {
             self.base = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(URLReference.resolve(target, against: base)),
@@ -584,7 +585,7 @@ final class ReplContext {
     /// curl's long options whose value is a credential (swurl spells them `-a`, an item or
     /// `--key-password`): a line carrying one does not parse, and is kept out of the history.
     static let curlCredentialOptions: Set<String> = ["--user", "--proxy-user", "--pass", "--proxy-pass", "--oauth2-bearer",
-                                                     "--bearer", "--cookie"]
+                                                     "--bearer", "--cookie", "--tlspassword", "--proxy-tlspassword"]
 
     /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`
     /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
@@ -612,8 +613,9 @@ final class ReplContext {
                 let cut = name.count >= 3 && "--auth".hasPrefix(name) || name.count >= 6 && "--key-password".hasPrefix(name)
                 // curl's spellings fail to parse here, and carry the secret all the same
                 // (`-u ann:pw`, `--oauth2-bearer T`, `--cookie sid=…`, `--header=Authorization:…`).
-                let curlShort = w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().first.map { "uUE".contains($0) } == true
-                let header = name == "--header" || name == "-H" ? w.dropFirst(name.count + 1)
+                // In a cluster too (`-su ann:pw`, `-ku …`).
+                let curlShort = w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains { "uUE".contains($0) }
+                let header = ["--header", "-H", "--proxy-header"].contains(String(name)) ? w.dropFirst(name.count + 1)
                     : w.hasPrefix("-H") && !w.hasPrefix("--") ? w.dropFirst(2) : nil
                 return cut || w.hasPrefix("--auth") || w.hasPrefix("--key-password")
                     || w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains("a")

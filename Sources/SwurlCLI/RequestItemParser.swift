@@ -89,8 +89,10 @@ package struct RequestItemParser {
                 let source = separator == .jsonFile ? "file '\(value)' (from '\(raw)')" : "'\(raw)'"
                 // A word that starts no JSON value (`email:=ann@example.org`, `a:=foo`) was meant
                 // as text; a cut literal (`tru`) or a cut array was meant as JSON.
-                let literal = ["true", "false", "null"].contains { $0.hasPrefix(value) }
-                let text = !literal && (value.utf8.first.map { !"{[\"-0123456789".utf8.contains($0) } ?? false)
+                // (JSON's own blanks before a value are skipped: pasted JSON often starts with a newline.)
+                let start = value.drop { " \t\r\n".contains($0) }
+                let literal = ["true", "false", "null"].contains { $0.hasPrefix(start) }
+                let text = !literal && (start.utf8.first.map { !"{[\"-0123456789".utf8.contains($0) } ?? false)
                 throw .badData("invalid JSON in \(source): \(error.description)",
                                hint: separator != .json ? nil
                                    : text ? "a text value is the item \(key)=VALUE (':=' takes JSON: numbers, true, null, [1, 2], {\"a\": 1})"

@@ -42,32 +42,40 @@ package enum URLBuilder {
             try refuseMissingSlashes(text, given: raw)
             text = "\(defaultScheme)://" + text
         }
-        if hasBackslashInAuthority(text) {
-            throw .usage("invalid URL '\(Redactor.givenURL(raw))': a '\\' before the path",
-                         hint: "browsers and HTTPie read '\\' there as '/', curl as part of a user name (and connect to the host after '@'); write '/' or %5C")
-        }
+        try refuseBackslashInAuthority(text, given: raw)
         return text
     }
 
-    /// Whether the authority of `text` (`scheme://…`, up to the first `/`, `?` or `#`) holds a
-    /// backslash: `http://good\@evil/` is a request to `evil` for libcurl, to `good` for a browser.
+    /// Refuses a URL with a `\` before its path (`hasBackslashInAuthority`), on the word as given
+    /// (before its unsafe bytes are percent-encoded: `//good\@evil/` would hide it as a path).
+    /// - Throws: `SwurlError.usage`, with what the `\` means to each reader.
+    static func refuseBackslashInAuthority(_ text: String, given raw: String) throws(SwurlError) {
+        guard hasBackslashInAuthority(text) else { return }
+        throw .usage("invalid URL '\(Redactor.givenURL(raw))': a '\\' before the path",
+                     hint: "browsers and HTTPie read '\\' there as '/', curl as part of a user name (and connect to the host after '@'); write '/' or %5C")
+    }
+
+    /// Whether the authority of `text` holds a backslash: `http://good\@evil/` is a request to
+    /// `evil` for libcurl, to `good` for a browser. The authority is what follows `scheme://`
+    /// (or `//`, or the start of a URL without a scheme) up to the first `/`, `?` or `#`; a scheme
+    /// followed by anything but `//` (`http:\\host`) counts it all.
     static func hasBackslashInAuthority(_ text: String) -> Bool {
         let u = text.utf8
-        guard let colon = u.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        var i = u.index(after: colon)
-        var slashes = 0
-        while i < u.endIndex, slashes < 2, u[i] == UInt8(ascii: "/") {
-            i = u.index(after: i)
-            slashes += 1
+        let end = u.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? u.endIndex
+        // `scheme://`: the first '/' comes right after the scheme's ':', and the authority after
+        // both slashes.
+        var start = u.startIndex
+        if end != u.endIndex, end > u.startIndex, u[u.index(before: end)] == UInt8(ascii: ":") {
+            // `http:/\host` (one slash) too.
+            start = u.index(after: end)
+            if start < u.endIndex, u[start] == UInt8(ascii: "/") { start = u.index(after: start) }
+        } else if end == u.startIndex, u.starts(with: "//".utf8) {
+            start = u.index(end, offsetBy: 2)
+        } else {
+            return u[..<end].contains(UInt8(ascii: "\\"))
         }
-        while i < u.endIndex {
-            switch u[i] {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return false
-            case UInt8(ascii: "\\"): return true
-            default: i = u.index(after: i)
-            }
-        }
-        return false
+        return u[start...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+            .contains(UInt8(ascii: "\\"))
     }
 
     /// `http:/h/x` (one slash), as a REPL line's first word: read as a header `http` to the base,

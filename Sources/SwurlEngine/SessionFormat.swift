@@ -157,7 +157,13 @@ enum SessionFormat {
         guard case .number(let e)? = member("expires") ?? .number("0"), let expires = Int64(e), expires >= 0 else {
             throw .badData("\(what): \"expires\" is not a time in whole seconds since 1970 (0: a session cookie)")
         }
-        let cookie = SessionCookie(domain: try string("domain"), includeSubdomains: try bool("includeSubdomains"),
+        // `.example.org`, as HTTPie's sessions and Netscape jars write a domain cookie: the
+        // domain and its subdomains (the dot kept, the cookie applied to no host and was kept).
+        var domain = try string("domain")
+        let dotted = domain.hasPrefix(".")
+        if dotted { domain.removeFirst() }
+        let subdomains = try bool("includeSubdomains")
+        let cookie = SessionCookie(domain: domain, includeSubdomains: dotted || subdomains,
                                    path: try string("path"), secure: try bool("secure"), httpOnly: try bool("httpOnly"),
                                    expires: expires, name: try string("name"), value: try string("value"))
         let named = "\(what) (\(TerminalSanitizer.clean(cookie.name)) for \(TerminalSanitizer.clean(cookie.domain)))"

@@ -345,7 +345,10 @@ package struct SessionStore: Sendable {
         let current = try SessionStore(path: path).load()
         var merged = current.merging(from: before, to: after)
         merged.cookies.removeAll { $0.isExpired(now: now) }
-        let warnings = try SessionLimits.enforce(&merged, shown: shown, maxSize: SessionStore.maxSize)
+        // The cookies this run's responses set or changed: the limits drop them last.
+        let loaded = Dictionary(before.cookies.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        let setNow = Set(after.cookies.filter { loaded[$0.key] != $0 }.map(\.key))
+        let warnings = try SessionLimits.enforce(&merged, shown: shown, maxSize: SessionStore.maxSize, setNow: setNow)
         let text = SessionFormat.encode(merged)
 
         do {

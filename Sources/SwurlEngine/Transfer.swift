@@ -103,6 +103,12 @@ package final class Transfer: EasyTransferHandler {
     /// The final response's Content-Encoding when it named a coding libcurl cannot decode, so
     /// the body was passed through as received (as curl without --compressed does).
     package private(set) var undecodedEncoding: String?
+    /// The response's gzip or deflate coding, undone here instead of by libcurl (`BodyDecoder`:
+    /// it tells a compressed body cut short from a whole one), and whether it was given bytes.
+    private var bodyDecoder: BodyDecoder?
+    private var decoderFed = false
+    /// Whether libcurl's decoding was switched off for `bodyDecoder` (on again for a later head).
+    private var ownDecoding = false
 
     /// What the cache answers with, without a transfer.
     enum Replay {
@@ -257,6 +263,14 @@ package final class Transfer: EasyTransferHandler {
         if headOpen {
             failureIsTransient = true
             throw .transport("the server closed the connection before the end of the response head")
+        }
+        // A compressed body whose data stopped before its end: the connection closed mid-body
+        // (the end of a body without Content-Length), or the server sent it short. libcurl sees
+        // a whole body; what came is a piece of the document.
+        if let decoder = bodyDecoder, decoderFed, !decoder.ended {
+            failureIsTransient = true
+            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(decoder.codings))) ended before the end of its compressed data: it was cut short",
+                             hint: "the connection closed early, or the server sent the body short; try again")
         }
         return TransferResult(head: lastHead, effectiveURL: easy.effectiveURL,
                               redirectCount: easy.redirectCount,
@@ -609,20 +623,13 @@ package final class Transfer: EasyTransferHandler {
     }
 
     package func easyDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if let max = options.maxFileSize, Transfer.passes(max, receivedBase, receivedBytes, Int64(bytes.count)) {
-            fail(tooLarge(max))
-            return 0
-        }
         do {
-            try delegate.transferDidReceiveBody(bytes)
-            receivedBytes += Int64(bytes.count)
-            if let progressHandler {
-                progressHandler(TransferProgress(downloaded: receivedBytes, downloadTotal: nil, uploaded: lastCounts.1, uploadTotal: nil))
+            if let bodyDecoder {
+                decoderFed = decoderFed || !bytes.isEmpty
+                try bodyDecoder.decode(bytes) { try deliver($0) }
+            } else {
+                try deliver(bytes)
             }
-            receiveLimiter?.account(bytes.count)
-            lastActivity = Transfer.now()
-            if firstBodyAt == nil { firstBodyAt = lastActivity }
-            stamped = true
             return bytes.count
         } catch let e as SwurlError {
             fail(e)
@@ -630,6 +637,22 @@ package final class Transfer: EasyTransferHandler {
             fail(.output("\(error)"))
         }
         return 0
+    }
+
+    /// Body bytes (decoded) to the delegate, under --max-filesize.
+    private func deliver(_ bytes: UnsafeRawBufferPointer) throws {
+        if let max = options.maxFileSize, Transfer.passes(max, receivedBase, receivedBytes, Int64(bytes.count)) {
+            throw tooLarge(max)
+        }
+        try delegate.transferDidReceiveBody(bytes)
+        receivedBytes += Int64(bytes.count)
+        if let progressHandler {
+            progressHandler(TransferProgress(downloaded: receivedBytes, downloadTotal: nil, uploaded: lastCounts.1, uploadTotal: nil))
+        }
+        receiveLimiter?.account(bytes.count)
+        lastActivity = Transfer.now()
+        if firstBodyAt == nil { firstBodyAt = lastActivity }
+        stamped = true
     }
 
     package func easyDidReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -671,6 +694,7 @@ package final class Transfer: EasyTransferHandler {
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
                 passThroughUnknownEncoding(head)
+                decodeOwnCoding(head)
                 // --max-filesize judges the whole file: a resumed download's body (206) counts from
                 // its start; an announced size over the limit is refused before any body byte, and
                 // for a download before its file is touched (a 200 would empty a resumed .part).
@@ -749,6 +773,28 @@ package final class Transfer: EasyTransferHandler {
                 undecodedEncoding = [coding, contentEncoding].compactMap { $0 }.joined(separator: ", ")
             }
         }
+    }
+
+    /// A response coded with gzip or deflate (the codings nearly every server uses) is decoded
+    /// here (`BodyDecoder`), libcurl's decoding switched off before any body byte as for an
+    /// unknown coding: libcurl 7.88 cannot tell such a body cut short from a whole one. br and
+    /// zstd stay libcurl's; without zlib, so do gzip and deflate. Set for each final head (a
+    /// Digest round's 401 and its answer each have theirs).
+    private func decodeOwnCoding(_ head: HTTPResponseHead) {
+        guard head.status >= 200 else { return }
+        bodyDecoder = nil
+        decoderFed = false
+        if options.contentCoding.libcurlDecodes, undecodedEncoding == nil, let coding = head.headers.combined("Content-Encoding") {
+            let list = HTTPHeaders.codings(coding)
+            if BodyDecoder.decodes(list), let decoder = BodyDecoder(list, named: coding.trimmingSpaces()),
+               (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil {
+                bodyDecoder = decoder
+                ownDecoding = true
+                return
+            }
+        }
+        // A later head of the same transfer (a Digest round's answer) with a coding libcurl decodes.
+        if ownDecoding, undecodedEncoding == nil, (try? easy.set(.contentDecoding(true), "Content-Encoding")) != nil { ownDecoding = false }
     }
 
     /// The codings a response may name and still be decoded: what the loaded libcurl decodes,

@@ -44,7 +44,7 @@ package enum CertificateReportFormatter {
             } else if r.chainError != nil {
                 s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
             } else if let issuer = r.issuerPin {
-                s += "or its issuing CA's key, which survives a certificate renewal:\n  --pin-pubkey '\(issuer)'\n"
+                s += "or its issuing CA's key, which survives a certificate renewal:\n  \(r.hostMatches ? "" : "--no-verify-host ")--pin-pubkey '\(issuer)'\n"
             }
         }
         // Names come from the server: make control characters visible, line by line.

@@ -81,6 +81,22 @@ def handle(conn):
                 c = zlib.compressobj(9, zlib.DEFLATED, 31)
                 return c.compress(data) + c.flush()
             send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'gzip')], member(b'first\n') + member(b'second\n')))
+        elif p == '/gz-stray':
+            c = zlib.compressobj(9, zlib.DEFLATED, 31)
+            send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'gzip')], c.compress(b'first\n') + c.flush() + b'junk'))
+        elif p.startswith('/gz-cut'):
+            # A JSON document, gzip-coded, cut short at the connection's end (no Content-Length:
+            # the end of the connection ends the body); /gz-cut-len names the short length.
+            doc = b'[' + b','.join(b'{"i": %d}' % i for i in range(20000)) + b']'
+            c = zlib.compressobj(9, zlib.DEFLATED, 31)
+            z = c.compress(doc) + c.flush()
+            z = z[:len(z) // 2]
+            length = b'Content-Length: %d\r\n' % len(z) if p == '/gz-cut-len' else b''
+            send(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nCache-Control: max-age=600\r\n' + length + b'Connection: close\r\n\r\n' + z)
+        elif p.startswith('/deflate-'):
+            # deflate as RFC 9110 means it (zlib-wrapped), and raw, as some servers send it.
+            c = zlib.compressobj(9, zlib.DEFLATED, 15 if p == '/deflate-zlib' else -15)
+            send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'deflate')], c.compress(b'deflated body\n' * 1000) + c.flush()))
         elif p == '/short-json':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": [1, 2')
         elif p == '/trailer':

@@ -916,6 +916,10 @@ final class CurlExportTests: XCTestCase {
             XCTAssertFalse(m.swurl.headers.contains { $0.hasPrefix("content-type:") }, "\(method): \(m.swurl)")
             let offline = try runSwurl(["--offline", method, "http://127.0.0.1:9/empty"])
             XCTAssertEqual(offline.text.contains("Content-Length: 0"), method != "DELETE", offline.text)
+            // At a 301 or 302 swurl keeps the method and the empty body's length; curl keeps them
+            // only with --post301/--post302.
+            let followed = try runSwurl(["--curl", "--follow", method, "http://127.0.0.1:9/empty"])
+            XCTAssertEqual(followed.text.contains("--post301") && followed.text.contains("--post302"), method != "DELETE", followed.text)
         }
         let proxied = try runSwurl(["--curl", "-F", "--proxy", "http://127.0.0.1:9", "http://127.0.0.1:9/x", "Proxy-Authorization:zz"])
         XCTAssertTrue(proxied.text.contains("--proxy-header 'Proxy-Authorization: zz'"), proxied.text)

@@ -136,11 +136,15 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(r.text, "0123456789")
     }
 
-    /// gzip members one after another (RFC 1952 allows it; libcurl 7.88 decodes the first and
-    /// stops): the error says the body could not be decoded, not that a disk write failed.
-    func testGzipMembersOneAfterAnotherAreNamedNotADiskError() throws {
+    /// gzip members one after another (RFC 1952 allows it; libcurl 7.88 decoded the first and
+    /// failed) are one body, as gzip -d reads them; stray bytes after the compressed data are an
+    /// error that says the body could not be decoded, not that a disk write failed.
+    func testGzipMembersOneAfterAnotherAreOneBodyAndStrayBytesAreNamed() throws {
         let s = try server()
-        let r = try run([s.url("/gz-multi")])
+        let whole = try run([s.url("/gz-multi")])
+        XCTAssertEqual(whole.status, 0, whole.err)
+        XCTAssertEqual(whole.text, "first\nsecond\n")
+        let r = try run([s.url("/gz-stray")])
         XCTAssertEqual(r.status, 1, r.err)
         XCTAssertTrue(r.err.contains("(Content-Encoding: gzip) could not be decoded: bytes follow the end of its compressed data"), r.err)
         XCTAssertTrue(r.err.contains("-d -o FILE"), r.err)
@@ -160,6 +164,42 @@ final class HostileServerTests: XCTestCase {
         let out = pipe.fileHandleForReading.readDataToEndOfFile()
         gunzip.waitUntilExit()
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "first\nsecond\n")
+    }
+
+    /// Regression: a gzip body cut short (its data stops before its end: the connection closed
+    /// a body without Content-Length, or the server sent it short) was a success, exit 0: `-o`
+    /// replaced a good file with half a document, a batch line passed, the cache kept it and
+    /// answered with it. libcurl 7.88 cannot tell; swurl decodes gzip and deflate itself.
+    func testACompressedBodyCutShortFailsAndReplacesNothing() throws {
+        let s = try server()
+        let dir = TestPaths.temporaryDirectory()
+        try Data("good\n".utf8).write(to: URL(fileURLWithPath: dir + "/doc.json"))
+        for path in ["/gz-cut", "/gz-cut-len"] {
+            let r = try run(["-o", "doc.json", s.url(path)], directory: dir)
+            XCTAssertEqual(r.status, 1, r.err)
+            XCTAssertTrue(r.err.contains("the response body (Content-Encoding: gzip) ended before the end of its compressed data: it was cut short"), r.err)
+            XCTAssertEqual(try String(contentsOfFile: dir + "/doc.json", encoding: .utf8), "good\n", path)
+        }
+        let lines = dir + "/lines.txt"
+        try (s.url("/gz-cut") + "\n" + s.url("/gz-multi") + "\n").write(toFile: lines, atomically: true, encoding: .utf8)
+        let batch = try run(["batch", lines, "--jsonl", "--order", "input"])
+        XCTAssertEqual(batch.status, 1, batch.err)
+        let results = batch.text.split(separator: "\n").map(String.init)
+        XCTAssertTrue(results.first?.contains("\"exit\":1") == true, batch.text)
+        XCTAssertTrue(results.last?.contains("\"exit\":0") == true, batch.text)
+        // Not stored: a second request goes to the network and fails again.
+        let cache = dir + "/cache"
+        for _ in 0..<2 {
+            let c = try run(["--cache=" + cache, "-v", s.url("/gz-cut")])
+            XCTAssertEqual(c.status, 1, c.err)
+            XCTAssertFalse(c.err.contains("cache: hit"), c.err)
+        }
+        // Whole deflate bodies, zlib-wrapped and raw, decode.
+        for path in ["/deflate-zlib", "/deflate-raw"] {
+            let d = try run([s.url(path)])
+            XCTAssertEqual(d.status, 0, d.err)
+            XCTAssertEqual(d.text, String(repeating: "deflated body\n", count: 1000), path)
+        }
     }
 
     /// A head the connection's end cuts off is a transport error, not a success with nothing:

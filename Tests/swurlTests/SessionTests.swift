@@ -539,6 +539,28 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("the session file \(path): 1 cookie of more than 4096 bytes (name and value) was not saved: huge"), r.stderr)
         XCTAssertTrue(r.stderr.contains("keeps at most 50 cookies per domain: the 11 oldest cookies for 127.0.0.1 dropped: n00, n01, n02, n03, n04, …"), r.stderr)
         XCTAssertEqual(try cookieNames(path), ["fine"] + (11..<60).map { String(format: "n%02d", $0) } + ["fresh"])
+        // Regression: the limit dropped by creation order alone, so a login cookie the server
+        // had just set again (the oldest, first in the file) went first, and the next run was
+        // logged out. A cookie this run set is dropped last.
+        let r2 = try swurl(["--session", path, try url("/cookies/set?n11=again&new1=1")])
+        XCTAssertEqual(r2.status, 0, r2.stderr)
+        XCTAssertTrue(r2.stderr.contains("the 1 oldest cookies for 127.0.0.1 dropped: n12") || r2.stderr.contains("the oldest cookie for 127.0.0.1 dropped: n12"), r2.stderr)
+        let names = try cookieNames(path)
+        XCTAssertTrue(names.contains("n11") && names.contains("new1") && !names.contains("n12"), "\(names)")
+    }
+
+    /// A domain cookie written as HTTPie's sessions and Netscape jars write it (`.example.test`)
+    /// is sent to that domain and its subdomains (it was kept and never sent).
+    func testADomainWithALeadingDotIsADomainCookie() throws {
+        let path = TestPaths.temporaryDirectory() + "/dot.json"
+        try Data(#"{"version": 1, "cookies": [{"domain": ".example.test", "path": "/", "name": "dotdom", "value": "1"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let port = try XCTUnwrap(URL(string: try url("/"))?.port)
+        for host in ["example.test", "api.example.test"] {
+            let r = try swurl(["--session", path, "--resolve", "\(host):\(port):127.0.0.1", "http://\(host):\(port)/cookies"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.text.contains("\"dotdom\": \"1\""), "\(host): \(r.text)")
+        }
     }
 
     /// The file never grows past the 1 MiB a later run reads: the oldest cookies go.

@@ -52,4 +52,21 @@ int sw_removexattr(const char *path, const char *name);
 long sw_fs_type(int fd);
 // The same for a path (statfs(2), links followed).
 long sw_path_fs_type(const char *path);
+
+// gzip and deflate decoding with zlib (inflate.c; zlib opened with dlopen on first use). A
+// decoder of one coding: gzip (also x-gzip; members one after another are read as one body) or
+// deflate (zlib-wrapped, or raw as some servers send it). NULL when zlib cannot be loaded.
+typedef struct sw_inflater sw_inflater;
+#define SW_INFLATE_ERROR (-1)
+#define SW_INFLATE_STRAY (-2)
+sw_inflater *sw_inflater_new(int gzip);
+void sw_inflater_free(sw_inflater *s);
+// The next compressed bytes; they must stay valid until sw_inflater_read returns 0.
+void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len);
+// Decodes into out (at most cap bytes): the bytes made, 0 when the input is used up (or the
+// stream ended and no bytes follow), SW_INFLATE_ERROR for bytes that are not the coding's,
+// SW_INFLATE_STRAY for bytes after the end of the compressed data.
+long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap);
+// Whether the compressed data reached its end (the last member's, for gzip).
+int sw_inflater_ended(const sw_inflater *s);
 #endif

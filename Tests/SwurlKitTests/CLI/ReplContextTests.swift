@@ -72,7 +72,8 @@ final class ReplContextTests: XCTestCase {
                      // curl's spellings, which do not parse here.
                      "GET x -u ann:S1", "GET x --oauth2-bearer S2", "GET x --header=Authorization:S3", "GET x --user=ann:S4",
                      "GET x -uann:S5", "GET x -U p:S6", "GET x --proxy-user p:S7", "GET x --cookie sid=S9",
-                     "GET x -E c.pem:S10", "GET x --pass S11", "GET x -HAuthorization:S12"] {
+                     "GET x -E c.pem:S10", "GET x --pass S11", "GET x -HAuthorization:S12",
+                     "GET x -su ann:S13", "GET x --tlspassword S14", "GET x --proxy-header=Proxy-Authorization:S15"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         // An option value that is not UTF-8 makes the line a usage error, not one without credentials.

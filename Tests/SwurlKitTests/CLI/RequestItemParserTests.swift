@@ -79,6 +79,7 @@ final class RequestItemParserTests: XCTestCase {
         XCTAssertEqual(hint("a:=foo")?.hasPrefix("a text value is the item a=VALUE"), true)
         XCTAssertEqual(hint("a:=[1,")?.hasPrefix("quote the value for the shell"), true)
         XCTAssertEqual(hint("a:=tru")?.hasPrefix("quote the value for the shell"), true)
+        XCTAssertEqual(hint("a:= [1, 2")?.hasPrefix("quote the value for the shell"), true, "JSON's blanks before the value")
     }
 
     func testCRLFFilesAndCombiningMarksAfterSeparators() throws {

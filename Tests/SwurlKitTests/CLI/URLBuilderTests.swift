@@ -42,6 +42,11 @@ final class URLBuilderTests: XCTestCase {
             XCTAssertNoThrow(try URLBuilder.resolve(good), good)
         }
         XCTAssertFalse(URLBuilder.hasBackslashInAuthority("http://h?q=\\"))
+        // On the word as typed, before its unsafe bytes are percent-encoded (`//…` read as a path).
+        for typed in ["//good\\@evil/", "http:/\\evil/", "http:\\\\evil\\x", "good\\@evil"] {
+            XCTAssertThrowsError(try CommandOptions.checkURLWord(typed), typed)
+        }
+        XCTAssertNoThrow(try CommandOptions.checkURLWord("//h/a\\b"))
         XCTAssertTrue(URLBuilder.hasBackslashInAuthority("http://h\\"))
     }
 
