@@ -29,6 +29,14 @@ package struct CurlResult: Sendable {
     /// errors, or no response at all).
     package var connectionEnded: Bool {
         [CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING].contains(code) && !http2HeadRefused
+            && !streamRefusedRepeatedly
+    }
+
+    /// libcurl 7.88 gave up on an HTTP/2 stream refused on every try ("Connection died, tried 5
+    /// times before giving up"): the server answered RST_STREAM REFUSED_STREAM each time, or
+    /// nghttp2 refused a request head over about 64 KiB before it left. No connection ended.
+    var streamRefusedRepeatedly: Bool {
+        code == CURLE_RECV_ERROR && message.containsText("Connection died, tried")
     }
 
     /// nghttp2's "user callback failed" (-902): libcurl 7.88 refuses an HTTP/2 response head
@@ -105,6 +113,9 @@ package struct CurlResult: Sendable {
             // A request's transfer words its own timeouts (`Transfer.end`); here: a handshake
             // (`certs`, `reach`) that timed out is a timeout (2), not a transport failure (1).
             return .timedOut(message)
+        case _ where streamRefusedRepeatedly:
+            return .transport("the HTTP/2 request was refused on every try (libcurl: \(message)): by the server, or before it left for a request head over the about 64 KiB HTTP/2 takes",
+                              hint: "--http1.1 sends a request head up to 1 MiB; a large value belongs in the body")
         case _ where http2HeadRefused:
             return .transport("the HTTP/2 response could not be read: libcurl refused it, most likely a response head larger than the about 128 KiB libcurl takes over HTTP/2",
                               hint: "libcurl said: \(message); --http1.1 reads heads up to 256 KiB")

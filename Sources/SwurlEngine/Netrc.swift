@@ -112,8 +112,19 @@ package struct Netrc: Sendable, Equatable {
             if quoted {
                 i += 1
                 while i < bytes.endIndex, bytes[i] != quote {
-                    if bytes[i] == backslash, i + 1 < bytes.endIndex { i += 1 }
-                    word.append(bytes[i])
+                    var b = bytes[i]
+                    // curl's escapes in a quoted word: \n, \r and \t are the control
+                    // characters, any other byte after a backslash stands for itself.
+                    if b == backslash, i + 1 < bytes.endIndex {
+                        i += 1
+                        switch bytes[i] {
+                        case UInt8(ascii: "n"): b = 0x0A
+                        case UInt8(ascii: "r"): b = 0x0D
+                        case UInt8(ascii: "t"): b = 0x09
+                        default: b = bytes[i]
+                        }
+                    }
+                    word.append(b)
                     i += 1
                 }
                 i += 1
@@ -155,7 +166,8 @@ package struct Netrc: Sendable, Equatable {
         let key = HostName.bare(host).lowercased()
         let fits = { (e: Entry) in user == nil || e.login == user }
         let entry = entries.first { $0.machine == key && fits($0) } ?? (allowDefault ? fallback.flatMap { fits($0) ? $0 : nil } : nil)
-        guard let entry, let login = entry.login else { return nil }
-        return Credentials(user: login, password: entry.password ?? "")
+        // An entry with a password and no login sends an empty user name, as curl and HTTPie do.
+        guard let entry, entry.login != nil || entry.password != nil else { return nil }
+        return Credentials(user: entry.login ?? "", password: entry.password ?? "")
     }
 }

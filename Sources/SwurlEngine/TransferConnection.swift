@@ -8,22 +8,30 @@ extension Transfer {
     /// CURLOPT_BUFFERSIZE(3) for every transfer without `--limit-rate` (libcurl allows up to 512 KiB).
     static let receiveBufferSize = 512 * 1024
 
-    /// The connection settings of every hop: timeouts, HTTP version, proxy, Unix socket,
-    /// `--resolve`, IP version, rate limits, buffer size and Digest credentials.
-    /// Whether this hop may run on an HTTP/2 connection shared with other transfers: prior
-    /// knowledge, or TLS where ALPN offers h2 (not `--http1.1`, and libcurl has nghttp2).
-    /// `http://` with `--http2` upgrades one connection per request first, and `http://` through
-    /// a proxy speaks HTTP/1.1 to the proxy: not shared.
+    /// Whether this hop may run on an HTTP/2 connection shared with other transfers: TLS where
+    /// ALPN offers h2 (not `--http1.1`, and libcurl has nghttp2). `http://` with `--http2`
+    /// upgrades one connection per request first, `http://` through a proxy speaks HTTP/1.1 to
+    /// the proxy, and `http://` with prior knowledge gets a connection of its own
+    /// (`priorKnowledgeCleartext`): not shared.
     var mayMultiplex: Bool {
         guard CurlVersion.hasHTTP2 else { return false }
         let https = (routeScheme ?? "").lowercased() == "https"
         switch options.httpVersion {
         case .http1_1: return false
-        case .http2PriorKnowledge: return https || options.proxy.proxy(forScheme: "http") == nil
-        case .automatic, .http2: return https
+        case .automatic, .http2, .http2PriorKnowledge: return https
         }
     }
 
+    /// `--http2-prior-knowledge` to an `http://` URL: libcurl 7.88 sends a second request on
+    /// such a connection as a framing error ("Error in the HTTP2 framing layer"; curl fails the
+    /// same way), so a batch's later lines, a redirect and a retry all failed. Each hop opens
+    /// its own connection instead.
+    var priorKnowledgeCleartext: Bool {
+        options.httpVersion == .http2PriorKnowledge && (routeScheme ?? "").lowercased() != "https"
+    }
+
+    /// The connection settings of every hop: timeouts, HTTP version, proxy, Unix socket,
+    /// `--resolve`, IP version, rate limits, buffer size and Digest credentials.
     func configureConnection() throws(SwurlError) {
         switch options.httpVersion {
         case .automatic:
@@ -37,7 +45,7 @@ extension Transfer {
             try easy.set(.httpVersion(.http2PriorKnowledge), "--http2-prior-knowledge")
         }
         try easy.applyRoute(options, url: request.url, scheme: routeScheme)
-        if options.ownConnection { try easy.set(.ownConnection, "a connection of its own") }
+        if options.ownConnection || priorKnowledgeCleartext { try easy.set(.ownConnection, "a connection of its own") }
         // --limit-rate is paced by RateLimiter in the read and write callbacks, or by libcurl on a multi handle.
         if options.rateLimitedByLibcurl {
             if let r = options.maxReceiveRate { try easy.set(.maxReceiveSpeed(r), "--limit-rate") }

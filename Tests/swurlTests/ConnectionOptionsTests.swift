@@ -132,11 +132,36 @@ final class ConnectionOptionsTests: XCTestCase {
     }
 
     func testHTTP2PriorKnowledgeAgainstNginx() throws {
-        let nginx = try NginxServer(http2: true)
+        let nginx = try NginxServer(http2: true, serverConfig: "location = /r301 { return 301 /small.txt; }")
         let r = try runSwurl(["--http2-prior-knowledge", "--timing=json", nginx.url("/small.txt")])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.text, "hello from nginx\n")
         XCTAssertTrue(r.stderr.contains("\"http_version\":\"2\""), r.stderr)
+        // Regression: libcurl 7.88 sends a second request on a cleartext prior-knowledge
+        // connection as a framing error, so a batch's later lines and a redirect failed ("Error
+        // in the HTTP2 framing layer"); each hop gets a connection of its own.
+        let followed = try runSwurl(["--http2-prior-knowledge", "-F", nginx.url("/r301")])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertEqual(followed.text, "hello from nginx\n")
+        let lines = TestPaths.temporaryDirectory() + "/h2c.txt"
+        try (0..<20).map { nginx.url("/small.txt?i=\($0)") }.joined(separator: "\n").write(toFile: lines, atomically: true, encoding: .utf8)
+        for parallel in ["1", "4"] {
+            let batch = try runSwurl(["batch", lines, "--http2-prior-knowledge", "--parallel", parallel])
+            XCTAssertEqual(batch.status, 0, batch.text + batch.stderr)
+            XCTAssertEqual(batch.text.split(separator: "\n").filter { $0.contains(" 200 ") }.count, 20, batch.text)
+        }
+    }
+
+    /// A request head over the about 64 KiB HTTP/2 takes: libcurl gives up after five refused
+    /// tries ("Connection died"), which swurl named as the server ending the TLS connection and
+    /// hinted at a client certificate. It says what happened, with --http1.1 as the way around.
+    func testAnHTTP2RequestHeadTooLargeIsNamed() throws {
+        let nginx = try NginxServer(http2: true)
+        let r = try runSwurl(["--http2-prior-knowledge", nginx.url("/small.txt"), "X-Big:" + String(repeating: "a", count: 70000)])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the HTTP/2 request was refused on every try"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--http1.1 sends a request head up to 1 MiB"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("client certificate"), r.stderr)
     }
 
     /// A body of many receive buffers goes to stdout (a file here) and to -o byte for byte:

@@ -15,6 +15,17 @@ final class NetrcTests: XCTestCase {
         XCTAssertNil(n.credentials(forHost: "c.example", allowDefault: false))
     }
 
+    /// As curl 7.88 reads them: `\n`, `\r`, `\t` in a quoted word are the control characters
+    /// (they were the letters), another escaped byte is itself; and an entry with a password but
+    /// no login sends an empty user name (it was ignored, and `--curl`'s command sent it).
+    func testQuotedEscapesAndAPasswordWithoutALogin() {
+        let n = Netrc(parsing: #"machine a login u password "a\tb\nc\"d\\e"\#nmachine b password onlypw\#nmachine c\#n"#)
+        XCTAssertEqual(n.credentials(forHost: "a", allowDefault: false), Credentials(user: "u", password: "a\tb\nc\"d\\e"))
+        XCTAssertEqual(n.credentials(forHost: "b", allowDefault: false), Credentials(user: "", password: "onlypw"))
+        XCTAssertNil(n.credentials(forHost: "b", allowDefault: false, user: "ann"), "a URL's user picks an entry with that login")
+        XCTAssertNil(n.credentials(forHost: "c", allowDefault: false))
+    }
+
     func testDefaultEntryOnlyWhenAllowed() {
         let n = Netrc(parsing: "machine a login x password y\ndefault login any password all\n")
         XCTAssertEqual(n.credentials(forHost: "other", allowDefault: true), Credentials(user: "any", password: "all"))
