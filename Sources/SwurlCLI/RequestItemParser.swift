@@ -111,6 +111,11 @@ package struct RequestItemParser {
             if let filename, filename.trimmingSpaces().isEmpty {
                 throw .usage("'\(raw)': the ;filename= is empty", hint: "leave ;filename= out to send the file's own name")
             }
+            // A whole body has no part to name: the name went nowhere, unsaid.
+            if key.isEmpty, filename != nil {
+                throw .usage("'\(raw)': ;filename= names a multipart part's file, and '@\(path)' is the whole body",
+                             hint: "send it as a part, NAME@\(path);filename=…, with --multipart; or leave ;filename= out")
+            }
             if path != "-" { _ = try fileSize(path, raw) }
             return RequestItem(raw: given, kind: .file(key: key, path: path, mimeType: mime, filename: filename))
         }

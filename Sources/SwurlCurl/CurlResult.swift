@@ -10,7 +10,8 @@ package struct CurlResult: Sendable {
 
     init(_ code: CURLcode, message: String) {
         self.code = code
-        self.message = message
+        // libcurl ends some messages with a blank ("… in connection to host:443 ").
+        self.message = message.trimmingSpaces()
     }
 
     /// The transfer completed (CURLE_OK).
@@ -83,6 +84,10 @@ package struct CurlResult: Sendable {
                               hint: "libcurl said: \(message)")
         case CURLE_SSL_CONNECT_ERROR where message.containsText("protocol version") || message.containsText("unsupported protocol"):
             return .transport(message, hint: "the server and swurl share no TLS version: swurl offers TLS 1.2 and 1.3, or those --tls-min/--tls-max leave")
+        case CURLE_SSL_CONNECT_ERROR where message.containsText("SSL_ERROR_SYSCALL"):
+            // The peer closed the connection in the middle of the handshake, saying nothing.
+            return .transport("the server closed the connection during the TLS handshake (\(message))",
+                              hint: "is the port a TLS one? A server that requires a client certificate (--cert FILE --key FILE), or refuses swurl's TLS versions or suites, can close it this way")
         case CURLE_SSL_CONNECT_ERROR where message.containsText("wrong version number"):
             return .transport(message, hint: "the port may speak plain HTTP: try http:// instead of https://")
         case CURLE_SSL_CIPHER where message.containsText(":!aNULL"):

@@ -2,7 +2,7 @@
 """A TLS server that logs, per connection, whether the handshake completed and how many
 application bytes arrived (Tests/Support/TLSTestServer.swift).
 
-Usage: tls.py PORT CHAIN KEY LOG [CLIENT_CA [REDIRECT [MAX_TLS [garbage|reset]]]]
+Usage: tls.py PORT CHAIN KEY LOG [CLIENT_CA [REDIRECT [MAX_TLS [garbage|reset|hangup]]]]
 PORT 0 picks a free port; the port listened on is printed on the first line.
 (an optional argument given as '' is not used)
 
@@ -10,12 +10,14 @@ CHAIN is the PEM the server sends (leaf first), KEY its key. LOG gets one line p
 `ok|failed BYTES ERROR`. CLIENT_CA requires a client certificate under that CA; REDIRECT answers
 every request but one for its own path with a 302 to that URL (a path alone: on this server); MAX_TLS 1.2 caps the version;
 `garbage` answers with plain bytes that are not a TLS record; `reset` sends a 200's head and 1000
-of its 100000 bytes, then resets the connection. Otherwise the answer is 200 ok.
+of its 100000 bytes, then resets the connection; `hangup` closes each connection at once,
+answering nothing. Otherwise the answer is 200 ok.
 """
 import os, socket, ssl, sys
 args = sys.argv[1:] + [''] * (8 - len(sys.argv[1:]))
 garbage = args[7] == 'garbage'
 reset = args[7] == 'reset'
+hangup = args[7] == 'hangup'
 port, chain, key, log, client_ca, redirect, max_tls = int(args[0]), args[1], args[2], args[3], args[4], args[5], args[6]
 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 ctx.load_cert_chain(chain, key)
@@ -44,6 +46,10 @@ def record(ok, n, err):
         f.write('%s %d %s\n' % ('ok' if ok else 'failed', n, err.replace('\n', ' ')))
 while True:
     raw, _ = s.accept()
+    if hangup:
+        # Closes at once, saying nothing (before the ClientHello is read: a close with it
+        # unread would be a reset instead).
+        raw.close(); continue
     raw.settimeout(3)
     try:
         # A connection closed without a byte (a port probe) is not a client: not logged.

@@ -28,14 +28,15 @@ package final class TLSTestServer: @unchecked Sendable {
     ///     (an RSA certificate then: TLS 1.1 signs with SHA-1 and MD5).
     ///   - garbageAfterHandshake: answer the request with plain bytes that are not a TLS record.
     ///   - resetMidBody: answer with a 200's head and 1000 of its 100000 bytes, then reset.
+    ///   - hangUp: close each connection at once, answering nothing.
     package init(chain: String, key: String, clientCA: String? = nil, redirect: String? = nil, maxTLS: String? = nil,
-                garbageAfterHandshake: Bool = false, resetMidBody: Bool = false, port: Int? = nil) throws {
+                garbageAfterHandshake: Bool = false, resetMidBody: Bool = false, hangUp: Bool = false, port: Int? = nil) throws {
         connectionLog = TestPaths.temporaryDirectory() + "/connections.log"
         _ = FileManager.default.createFile(atPath: connectionLog, contents: nil)
         server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
                                    arguments: [TestPaths.server("tls.py"), "{PORT}", chain, key, connectionLog,
                                                clientCA ?? "", redirect ?? "", maxTLS ?? "",
-                                               garbageAfterHandshake ? "garbage" : resetMidBody ? "reset" : ""], port: port)
+                                               garbageAfterHandshake ? "garbage" : resetMidBody ? "reset" : hangUp ? "hangup" : ""], port: port)
     }
 
     deinit { server.stop() }

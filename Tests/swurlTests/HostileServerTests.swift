@@ -622,6 +622,21 @@ final class HostileServerTests: XCTestCase {
         XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
     }
 
+    /// A server that closes the connection when the ClientHello comes: OpenSSL's bare
+    /// "SSL_ERROR_SYSCALL in connection to host:port " (with its trailing blank), no hint; it
+    /// is said what happened, and what can cause it, in every door.
+    func testATLSServerThatHangsUpInTheHandshakeIsNamed() throws {
+        let pki = try CertificateFactory.shared()
+        let tls = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), hangUp: true)
+        for args in [[tls.url], ["certs", tls.url], ["reach", tls.url]] {
+            let r = try run(args)
+            XCTAssertNotEqual(r.status, 0, r.err)
+            let said = r.err + r.text
+            XCTAssertTrue(said.contains("the server closed the connection during the TLS handshake"), "\(args): \(said)")
+            XCTAssertFalse(said.contains("SSL_ERROR_SYSCALL in connection to 127.0.0.1:\(tls.port) )"), said)
+        }
+    }
+
     /// A TLS connection reset after the response began is no sign of a missing client
     /// certificate: no such hint (it sent the user to --cert for a server that broke mid-body).
     func testATLSResetMidBodyDoesNotBlameAClientCertificate() throws {

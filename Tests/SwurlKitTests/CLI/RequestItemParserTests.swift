@@ -36,6 +36,11 @@ final class RequestItemParserTests: XCTestCase {
         XCTAssertEqual(try parse("X-H:@text.txt"), .header(name: "X-H", value: "hello"))
         XCTAssertEqual(try parse("f@text.txt;type=text/x-a;filename=b.txt"),
                        .file(key: "f", path: "text.txt", mimeType: "text/x-a", filename: "b.txt"))
+        // The whole body takes ;type= (its Content-Type); a ;filename= went nowhere, unsaid.
+        XCTAssertEqual(try parse("@text.txt;type=text/x-a"), .file(key: "", path: "text.txt", mimeType: "text/x-a", filename: nil))
+        XCTAssertThrowsError(try parse("@text.txt;filename=z")) { error in
+            XCTAssertTrue((error as? SwurlError)?.message.contains(";filename= names a multipart part's file") == true, "\(error)")
+        }
     }
 
     func testTheEarliestSeparatorWinsAndValuesKeepLaterOnes() throws {
