@@ -165,7 +165,11 @@ package struct Netrc: Sendable, Equatable {
     package func credentials(forHost host: String, allowDefault: Bool, user: String? = nil) -> Credentials? {
         let key = HostName.bare(host).lowercased()
         let fits = { (e: Entry) in user == nil || e.login == user }
-        let entry = entries.first { $0.machine == key && fits($0) } ?? (allowDefault ? fallback.flatMap { fits($0) ? $0 : nil } : nil)
+        // An entry with a login first: one without (a password alone) answers only when the
+        // host has none with a login, as curl reads on until it has both.
+        let entry = entries.first { $0.machine == key && fits($0) && $0.login != nil }
+            ?? entries.first { $0.machine == key && fits($0) }
+            ?? (allowDefault ? fallback.flatMap { fits($0) ? $0 : nil } : nil)
         // An entry with a password and no login sends an empty user name, as curl and HTTPie do.
         guard let entry, entry.login != nil || entry.password != nil else { return nil }
         return Credentials(user: entry.login ?? "", password: entry.password ?? "")

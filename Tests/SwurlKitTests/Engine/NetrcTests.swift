@@ -24,6 +24,9 @@ final class NetrcTests: XCTestCase {
         XCTAssertEqual(n.credentials(forHost: "b", allowDefault: false), Credentials(user: "", password: "onlypw"))
         XCTAssertNil(n.credentials(forHost: "b", allowDefault: false, user: "ann"), "a URL's user picks an entry with that login")
         XCTAssertNil(n.credentials(forHost: "c", allowDefault: false))
+        // One without a login does not hide a later one with a login for the machine (curl's u:q).
+        let both = Netrc(parsing: "machine m password pw\nmachine m login u password q\n")
+        XCTAssertEqual(both.credentials(forHost: "m", allowDefault: false), Credentials(user: "u", password: "q"))
     }
 
     func testDefaultEntryOnlyWhenAllowed() {
