@@ -34,6 +34,8 @@ struct sw_inflater {
     int gzip;          // a gzip member (gzip, x-gzip), else deflate (zlib-wrapped or raw)
     int ended;         // the stream (the last member) reached its end
     int produced;      // any output or a complete header: no raw-deflate retry after that
+    int held;          // the last call filled the output: zlib may hold more without new input
+    int trailer;       // raw deflate ended: bytes of an adler32 some servers send after it, left to skip
     const unsigned char *in;
     size_t in_len;
 };
@@ -67,8 +69,18 @@ int sw_inflater_ended(const sw_inflater *s) { return s->ended; }
 
 long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
     for (;;) {
-        if (s->in_len == 0) return 0;
+        if (s->in_len == 0 && !s->held) return 0;
         if (s->ended) {
+            if (s->in_len == 0) return 0;
+            // Raw deflate: up to 4 bytes after its end (an adler32 some servers append, as
+            // libcurl accepts them).
+            if (s->raw_tried && s->trailer > 0) {
+                size_t skip = s->in_len < (size_t)s->trailer ? s->in_len : (size_t)s->trailer;
+                s->in += skip;
+                s->in_len -= skip;
+                s->trailer -= (int)skip;
+                continue;
+            }
             // After a gzip member, another may follow (RFC 1952 §2.2, as gzip -d reads them);
             // anything else is stray bytes.
             if (!s->gzip || s->in[0] != 0x1f || (s->in_len > 1 && s->in[1] != 0x8b)) return SW_INFLATE_STRAY;
@@ -94,9 +106,19 @@ long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
         s->in += used;
         s->in_len -= used;
         if (made > 0 || used > 0) s->produced = 1;
+        // A full output may leave decoded bytes (and the stream's end) inside zlib with all
+        // input read: the next call asks for them without new input.
+        s->held = room > 0 && s->z.avail_out == 0;
         if (rc == Z_STREAM_END) {
             s->ended = 1;
+            s->held = 0;
+            s->trailer = 4;
             if (made > 0) return (long)made;
+            continue;
+        }
+        if (rc == Z_BUF_ERROR && made == 0) {
+            s->held = 0;
+            if (used == 0) return 0;
             continue;
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) return SW_INFLATE_ERROR;

@@ -183,7 +183,7 @@ struct SessionBinding {
                             handed: session.cookiesHanded)
         let warnings: [String]
         do {
-            warnings = try store.save(from: loaded, to: after, now: Int64(Exchange.wallClock()))
+            warnings = try store.save(from: loaded, to: after, now: Int64(Exchange.wallClock()), namesSet: session.cookieNamesSet)
         } catch .interrupted {
             // Stopped while another run held the session's lock: the response was received (and
             // written) whole; what the exit status says was stopped is the session's saving.

@@ -40,6 +40,9 @@ package final class Exchange {
     /// The exchange failed after a server set a cookie (in a head cut short, say): a session
     /// is saved then too.
     package private(set) var cookiesSetBeforeFailure = false
+    /// The names of the cookies the hops' responses set (`Set-Cookie`), also again with the
+    /// same value: a session's limits drop them last.
+    package private(set) var cookieNamesSet: Set<String> = []
     /// The hosts the hops' URLs named (lower case, without brackets), whose cookies a session keeps.
     private var reachedHosts: Set<String> = []
     /// The keys (`SessionCookie.key`) of the stored cookies handed to the engine: those of the
@@ -378,6 +381,7 @@ package final class Exchange {
             // Cookies the failed response set keep the default path of its URL, as a whole one's
             // do (the session is saved after a failure too).
             noteCookiePaths(setBy: hop.url)
+            noteCookieNames(filter.answerHead)
             cache?.finish(succeeded: false)
             cacheStatus = cache?.status
             // An unsafe method's 2xx or 3xx head came, then its body failed (cut, too large,
@@ -436,6 +440,7 @@ package final class Exchange {
             cacheStatus = cache?.status
         }
         noteCookiePaths(setBy: hop.url)
+        noteCookieNames(result.head)
         unconditionalNext = false
         switch filter.verdict {
         case .again:
@@ -651,6 +656,14 @@ package final class Exchange {
 
     /// Remembers the default path (RFC 6265 §5.1.4) of the hop at `url` for each cookie with
     /// an invalid path the engine holds and that no earlier hop set.
+    private func noteCookieNames(_ head: HTTPResponseHead?) {
+        guard options.sessionCookies != nil, let head else { return }
+        for field in head.headers.fields where HTTPHeaders.sameName(field.name, "Set-Cookie") {
+            let name = String(field.value.prefix { $0 != "=" && $0 != ";" }).trimmingSpaces()
+            if !name.isEmpty { cookieNamesSet.insert(name) }
+        }
+    }
+
     private func noteCookiePaths(setBy url: String) {
         guard let jar else { return }
         let invalid = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)).filter { !$0.hasValidPath }

@@ -289,11 +289,13 @@ package struct SessionStore: Sendable {
     ///   - before: the session as this run loaded it.
     ///   - after: the session as this run leaves it.
     ///   - now: seconds since the epoch, for expiry.
+    ///   - namesSet: the names of the cookies this run's responses set (`Set-Cookie`), also
+    ///     again with the same value: the limits drop them last, beside those this run changed.
     /// - Returns: warnings about cookies the limits dropped.
     /// - Throws: `SwurlError.output` when the file cannot be written (the message says the
     ///   session was not saved), `SwurlError.badData` when the file turned invalid meanwhile.
     @discardableResult
-    package func save(from before: SessionData, to after: SessionData, now: Int64) throws(SwurlError) -> [String] {
+    package func save(from before: SessionData, to after: SessionData, now: Int64, namesSet: Set<String> = []) throws(SwurlError) -> [String] {
         let shown = TerminalSanitizer.clean(self.path)
         func failure(_ what: String) -> SwurlError {
             .output("the session was not saved: \(what) \(shown): \(String(cString: strerror(errno)))")
@@ -347,7 +349,7 @@ package struct SessionStore: Sendable {
         merged.cookies.removeAll { $0.isExpired(now: now) }
         // The cookies this run's responses set or changed: the limits drop them last.
         let loaded = Dictionary(before.cookies.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        let setNow = Set(after.cookies.filter { loaded[$0.key] != $0 }.map(\.key))
+        let setNow = Set(after.cookies.filter { loaded[$0.key] != $0 || namesSet.contains($0.name) }.map(\.key))
         let warnings = try SessionLimits.enforce(&merged, shown: shown, maxSize: SessionStore.maxSize, setNow: setNow)
         let text = SessionFormat.encode(merged)
 

@@ -107,8 +107,9 @@ package final class Transfer: EasyTransferHandler {
     /// it tells a compressed body cut short from a whole one), and whether it was given bytes.
     private var bodyDecoder: BodyDecoder?
     private var decoderFed = false
-    /// Whether libcurl's decoding was switched off for `bodyDecoder` (on again for a later head).
-    private var ownDecoding = false
+    /// Whether libcurl's decoding is off (for `bodyDecoder`, or a coding passed through as
+    /// received), so that a later head of the same transfer switches it on again if it needs it.
+    private var libcurlDecodingOff = false
 
     /// What the cache answers with, without a transfer.
     enum Replay {
@@ -758,6 +759,9 @@ package final class Transfer: EasyTransferHandler {
     /// up to the close (RFC 9112 §6.3), as `curl --raw` shows it.
     private func passThroughUnknownEncoding(_ head: HTTPResponseHead) {
         guard options.contentCoding.libcurlDecodes, head.status >= 200 else { return }
+        // Each final head decides for its own body (a Digest round's 401 may name a coding its
+        // answer does not): `decodeOwnCoding` switches libcurl's decoding on again if needed.
+        undecodedEncoding = nil
         // Most responses name neither: nothing to work out then.
         let contentEncoding = head.headers.combined("Content-Encoding"), transferEncoding = head.headers.combined("Transfer-Encoding")
         guard contentEncoding != nil || transferEncoding != nil else { return }
@@ -781,20 +785,25 @@ package final class Transfer: EasyTransferHandler {
     /// zstd stay libcurl's; without zlib, so do gzip and deflate. Set for each final head (a
     /// Digest round's 401 and its answer each have theirs).
     private func decodeOwnCoding(_ head: HTTPResponseHead) {
-        guard head.status >= 200 else { return }
+        guard head.status >= 200, options.contentCoding.libcurlDecodes else { return }
         bodyDecoder = nil
         decoderFed = false
-        if options.contentCoding.libcurlDecodes, undecodedEncoding == nil, let coding = head.headers.combined("Content-Encoding") {
+        // A 206 is a range of the coded bytes, which ends no stream (libcurl's as before).
+        if undecodedEncoding == nil, head.status != 206, let coding = head.headers.combined("Content-Encoding") {
             let list = HTTPHeaders.codings(coding)
             if BodyDecoder.decodes(list), let decoder = BodyDecoder(list, named: coding.trimmingSpaces()),
                (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil {
                 bodyDecoder = decoder
-                ownDecoding = true
+                libcurlDecodingOff = true
                 return
             }
         }
-        // A later head of the same transfer (a Digest round's answer) with a coding libcurl decodes.
-        if ownDecoding, undecodedEncoding == nil, (try? easy.set(.contentDecoding(true), "Content-Encoding")) != nil { ownDecoding = false }
+        if undecodedEncoding != nil {
+            libcurlDecodingOff = true
+        } else if libcurlDecodingOff, (try? easy.set(.contentDecoding(true), "Content-Encoding")) != nil {
+            // An earlier head of the same transfer (a Digest round's 401) switched it off.
+            libcurlDecodingOff = false
+        }
     }
 
     /// The codings a response may name and still be decoded: what the loaded libcurl decodes,

@@ -93,6 +93,28 @@ def handle(conn):
             z = z[:len(z) // 2]
             length = b'Content-Length: %d\r\n' % len(z) if p == '/gz-cut-len' else b''
             send(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nCache-Control: max-age=600\r\n' + length + b'Connection: close\r\n\r\n' + z)
+        elif p == '/raw-held':
+            # Raw deflate whose last bytes decode past a 64 KiB output buffer (zlib holds them, the
+            # input all read), then an adler32 as some servers append: a whole body.
+            doc = b'a' * 65546
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+            send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'deflate')],
+                        c.compress(doc) + c.flush() + (struct.pack('>I', zlib.adler32(doc)) if 'adler' in q else b'')))
+        elif p == '/gz-range':
+            # The first 2000 bytes of a gzip body, as a 206.
+            doc = b'[' + b','.join(b'{"i": %d}' % i for i in range(20000)) + b']'
+            c = zlib.compressobj(9, zlib.DEFLATED, 31)
+            z = c.compress(doc) + c.flush()
+            send(answer(b'206 Partial Content', [(b'Content-Type', b'application/json'), (b'Content-Encoding', b'gzip'),
+                                                 (b'Content-Range', b'bytes 0-1999/%d' % len(z))], z[:2000]))
+        elif p == '/digest-coded':
+            # A Digest challenge whose body names a coding nobody decodes, then a gzip answer.
+            if b'\r\nauthorization:' not in data.lower():
+                send(answer(b'401 Unauthorized', [(b'WWW-Authenticate', b'Digest realm="r", nonce="abc", qop="auth"'),
+                                                  (b'Content-Encoding', b'x-foo')], b'raw 401 body'))
+            else:
+                c = zlib.compressobj(9, zlib.DEFLATED, 31)
+                send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'gzip')], c.compress(b'decoded\n') + c.flush()))
         elif p.startswith('/deflate-'):
             # deflate as RFC 9110 means it (zlib-wrapped), and raw, as some servers send it.
             c = zlib.compressobj(9, zlib.DEFLATED, 15 if p == '/deflate-zlib' else -15)

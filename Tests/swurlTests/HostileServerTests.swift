@@ -194,12 +194,26 @@ final class HostileServerTests: XCTestCase {
             XCTAssertEqual(c.status, 1, c.err)
             XCTAssertFalse(c.err.contains("cache: hit"), c.err)
         }
-        // Whole deflate bodies, zlib-wrapped and raw, decode.
+        // Whole deflate bodies, zlib-wrapped and raw, decode; raw with its last bytes held in
+        // zlib past a full output buffer, and with an adler32 after it, too.
         for path in ["/deflate-zlib", "/deflate-raw"] {
             let d = try run([s.url(path)])
             XCTAssertEqual(d.status, 0, d.err)
             XCTAssertEqual(d.text, String(repeating: "deflated body\n", count: 1000), path)
         }
+        for path in ["/raw-held", "/raw-held?adler=1"] {
+            let d = try run([s.url(path)])
+            XCTAssertEqual(d.status, 0, "\(path): \(d.err)")
+            XCTAssertEqual(d.text.count, 65546, path)
+        }
+        // A 206 of a gzip body is a range of the coded bytes, no stream cut short.
+        let range = try run(["-o", dir + "/range.json", s.url("/gz-range")])
+        XCTAssertEqual(range.status, 0, range.err)
+        // A Digest 401 naming a coding nobody decodes left libcurl's decoding off for the answer:
+        // its gzip body came out still compressed.
+        let digest = try run(["-A", "digest", "-a", "u:p", s.url("/digest-coded")])
+        XCTAssertEqual(digest.status, 0, digest.err)
+        XCTAssertEqual(digest.text, "decoded\n")
     }
 
     /// A head the connection's end cuts off is a transport error, not a success with nothing:

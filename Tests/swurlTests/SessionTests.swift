@@ -547,6 +547,12 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(r2.stderr.contains("the 1 oldest cookies for 127.0.0.1 dropped: n12") || r2.stderr.contains("the oldest cookie for 127.0.0.1 dropped: n12"), r2.stderr)
         let names = try cookieNames(path)
         XCTAssertTrue(names.contains("n11") && names.contains("new1") && !names.contains("n12"), "\(names)")
+        // Also set again with the same value (a server re-sending its session id): the oldest,
+        // n11 again, stays; n13 goes.
+        let r3 = try swurl(["--session", path, try url("/cookies/set?n11=again&new2=1")])
+        XCTAssertEqual(r3.status, 0, r3.stderr)
+        let again = try cookieNames(path)
+        XCTAssertTrue(again.contains("n11") && again.contains("new2") && !again.contains("n13"), "\(again)")
     }
 
     /// A domain cookie written as HTTPie's sessions and Netscape jars write it (`.example.test`)
