@@ -38,7 +38,8 @@ package enum ArgumentParser {
         var result = ParsedArguments()
         var i = 0
         var optionsEnded = false
-        func record(_ spec: OptionSpec, _ value: String?) throws(SwurlError) {
+        /// - Parameter short: typed as its short option (`-s`), whose curl habit the hint names.
+        func record(_ spec: OptionSpec, _ value: String?, short: Bool = false) throws(SwurlError) {
             // Option values are text, except `--output`'s file name, used as the exact bytes given
             // (`ArgumentBytes`): a value that is not UTF-8 is refused, never rewritten, on every
             // door (the command line, the config file, batch and REPL lines; they sent swurl's escapes).
@@ -47,9 +48,10 @@ package enum ArgumentParser {
                              hint: "only URLs, -o file names and @file paths may hold other bytes")
             }
             if let v = value, !spec.choices.isEmpty, !spec.choices.contains(v) {
-                // curl's -s (silent) and -A (user agent) read here as -s STYLE and -A TYPE.
-                let habit = spec.option == .style ? "; curl's -s (silent) is -q (--quiet) here"
-                    : spec.option == .authType ? "; curl's -A (user agent) is the header item 'User-Agent:NAME' here" : ""
+                // curl's -s (silent) and -A (user agent) read here as -s STYLE and -A TYPE; a
+                // style typed in full is HTTPie's habit (a Pygments style name).
+                let habit = spec.option == .style ? (short ? "; curl's -s (silent) is -q (--quiet) here" : "; swurl has its own styles, not Pygments'")
+                    : spec.option == .authType && short ? "; curl's -A (user agent) is the header item 'User-Agent:NAME' here" : ""
                 throw .usage("invalid value '\(v)' for --\(spec.name)",
                              hint: "choose one of: \(spec.choices.joined(separator: ", "))" + habit)
             }
@@ -132,10 +134,10 @@ package enum ArgumentParser {
                     try record(spec, nil)
                 case .required(let metavar):
                     if !rest.isEmpty {
-                        try record(spec, String(rest.hasPrefix("=") ? rest.dropFirst() : rest))
+                        try record(spec, String(rest.hasPrefix("=") ? rest.dropFirst() : rest), short: true)
                         rest = ""
                     } else if i < arguments.count {
-                        try record(spec, arguments[i])
+                        try record(spec, arguments[i], short: true)
                         i += 1
                     } else {
                         throw .usage("option -\(c) (--\(spec.name)) needs a value (\(metavar))")

@@ -8,6 +8,8 @@ import SwurlCore
 /// `--drop-nulls` need the whole document and build a tree. A leading XSSI guard (`)]}',`,
 /// `while(1);`, `for(;;);`) is shown on its own line and the JSON after it formatted.
 final class JSONResponseDecoder: ResponseDecoding {
+    /// The note for a body that is not JSON, shown as it came.
+    static let notJSONShownAsSent = "the body is not valid JSON; shown as sent"
     /// Guards that servers put before JSON to stop it being run as a script.
     static let xssiGuards: [[UInt8]] = [")]}'", "while(1);", "for(;;);", ")]}"].map { Array($0.utf8) }
     /// Bytes after the leading BOM and white space that decide whether a guard is there: the
@@ -224,7 +226,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         if let text {
             // A binary body labelled JSON says so (and is not shown), not "invalid JSON".
             if case .note(let note) = text.finish(into: &out) { return .failed("the body is not JSON but " + note) }
-            return .failed(treeMode ? "the body is too large for --sort-keys/--drop-nulls; shown as sent" : "the body is not valid JSON; shown as sent")
+            return .failed(treeMode ? "the body is too large for --sort-keys/--drop-nulls; shown as sent" : JSONResponseDecoder.notJSONShownAsSent)
         }
         guard sawContent else {
             // Empty is no body; a byte order mark with nothing after it is a body that is not JSON.
@@ -236,7 +238,7 @@ final class JSONResponseDecoder: ResponseDecoding {
             if !checker.isValid {
                 fallBack(&out)
                 if case .note(let note)? = text?.finish(into: &out) { return .failed("the body is not JSON but " + note) }
-                return .failed("the body is not valid JSON; shown as sent")
+                return .failed(JSONResponseDecoder.notJSONShownAsSent)
             }
             closeWindow()
         }

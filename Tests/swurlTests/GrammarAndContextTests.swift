@@ -125,6 +125,7 @@ final class GrammarAndContextTests: XCTestCase {
             (["--cookie-jar", "c.txt", url], "--session NAME"),
             (["-s", url], "curl's -s (silent) is -q (--quiet) here"),
             (["-A", "agent/1", url], "'User-Agent:NAME'"),
+            (["--style", "monokai", url], "swurl has its own styles, not Pygments'"),
             (["-c", "cookies.txt", url], "curl's -c (cookie jar) is --session NAME here"),
             (["-b", "c.txt", url], "-b --body"),
             (["--verify=no", url], "-k (--insecure)"),
@@ -141,6 +142,8 @@ final class GrammarAndContextTests: XCTestCase {
             XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(hint), "\(args): \(r.stderr)")
         }
+        // curl's habit is named only for what curl spells so (`-s`), not for `--style` typed in full.
+        XCTAssertFalse(try runSwurl(["--style", "monokai", url]).stderr.contains("curl's -s"))
         for letter in ["-O", "-C", "-z", "-Q"] {
             let r = try runSwurl([letter, url])
             XCTAssertEqual(r.status, 64)

@@ -39,6 +39,25 @@ final class CompoundResponseDecoderTests: XCTestCase {
         XCTAssertEqual(kind(nil, "hello"), .text)
     }
 
+    /// Regression: a text/plain stream (`-S`) whose first line started with `[` (a log's
+    /// `[12:00:01] INFO`) went to the JSON formatter, which rewrote it; and a text/plain body that
+    /// only looked like JSON got a note that it was not JSON, which it never claimed to be.
+    func testTextPlainThatOnlyLooksLikeJSON() {
+        let log = "[12:00:01] INFO start\n[12:00:02] WARN disk 91%\n{worker-3} done\n"
+        XCTAssertEqual(CompoundResponseDecoder.kind(choice: .auto, mediaType: "text/plain", head: Array(log.utf8), terminal: true, stream: true), .text)
+        XCTAssertEqual(CompoundResponseDecoder.kind(choice: .auto, mediaType: nil, head: Array("[1]".utf8), terminal: true, stream: true), .json)
+        let streamed = runDecoder(log, mediaType: "text/plain", terminal: false) { $0.stream = true }
+        XCTAssertEqual(streamed.text, log)
+        XCTAssertEqual(streamed.outcome, .decoded)
+        let whole = runDecoder("[x] todo\n", mediaType: "text/plain", terminal: false)
+        XCTAssertEqual(whole.text, "[x] todo\n")
+        XCTAssertEqual(whole.outcome, .decoded, "no note for text that said it was text")
+        // Valid JSON labelled text/plain is still formatted (as HTTPie does); without a label, a
+        // body that is not JSON still says so.
+        XCTAssertEqual(runDecoder("[1,2]", mediaType: "text/plain").outcome, .decoded)
+        XCTAssertTrue(runDecoder("[x] todo\n", terminal: false).outcome.isFailure)
+    }
+
     func testExplicitChoiceSkipsGuessing() {
         XCTAssertEqual(CompoundResponseDecoder.kind(choice: .xml, mediaType: "application/json", head: [], terminal: true), .xml)
         XCTAssertEqual(CompoundResponseDecoder.kind(choice: .raw, mediaType: "image/png", head: [], terminal: true), .binary)
