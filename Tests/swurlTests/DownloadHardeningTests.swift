@@ -39,11 +39,14 @@ final class DownloadHardeningTests: XCTestCase {
 
     /// Runs `swurl ARGS` in `dir` against a `/file…&hold=H` URL: `meanwhile` runs once the
     /// server has the request (and swurl has looked at the files), then the server answers.
-    private func whileTheRequestIsOut(_ args: [String], url: String, dir: String, meanwhile: () throws -> Void) throws -> (status: Int32, stderr: String) {
-        let hold = dir + "/hold"
+    /// With `midBody`, the server holds after the head and half the body instead (`midhold=H`),
+    /// and the hold's files are kept out of `dir` (`meanwhile` may lock it).
+    private func whileTheRequestIsOut(_ args: [String], url: String, dir: String, midBody: Bool = false,
+                                      meanwhile: () throws -> Void) throws -> (status: Int32, stderr: String) {
+        let hold = (midBody ? TestPaths.temporaryDirectory() : dir) + "/hold"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-        p.arguments = args + [url + "&hold=" + hold]
+        p.arguments = args + [url + (midBody ? "&midhold=" : "&hold=") + hold]
         p.currentDirectoryURL = URL(fileURLWithPath: dir)
         let errors = Pipe()
         p.standardOutput = FileHandle.nullDevice
@@ -492,25 +495,14 @@ final class DownloadHardeningTests: XCTestCase {
     /// message did not say the whole download was in it.
     func testAFailedFinalRenameKeepsTheWholeDownloadResumable() throws {
         let server = try ScriptedServer()
-        let dir = TestPaths.temporaryDirectory(), holds = TestPaths.temporaryDirectory()
-        let hold = holds + "/mid"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-        p.arguments = ["-d", "-o", "d.bin", server.url("/file?size=200000&seed=6&midhold=" + hold)]
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let errors = Pipe()
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = errors
-        try p.run()
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
-        let locked = try runProcess("/usr/bin/chattr", ["+i", dir], check: false)
-        XCTAssertEqual(locked.status, 0, "chattr +i is needed (ext4): \(locked.stderr)")
-        FileManager.default.createFile(atPath: hold, contents: nil)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let dir = TestPaths.temporaryDirectory()
+        let (status, stderr) = try whileTheRequestIsOut(["-d", "-o", "d.bin"], url: server.url("/file?size=200000&seed=6"),
+                                                        dir: dir, midBody: true) {
+            let locked = try runProcess("/usr/bin/chattr", ["+i", dir], check: false)
+            XCTAssertEqual(locked.status, 0, "chattr +i is needed (ext4): \(locked.stderr)")
+        }
         _ = try? runProcess("/usr/bin/chattr", ["-i", dir], check: false)
-        XCTAssertEqual(p.terminationStatus, 1, stderr)
+        XCTAssertEqual(status, 1, stderr)
         XCTAssertTrue(stderr.contains("saving '\(dir)/d.bin' failed: Operation not permitted; the whole download is kept as '\(dir)/d.bin.part'"), stderr)
         XCTAssertEqual(contents(dir + "/d.bin.part"), ScriptedServer.fileBytes(size: 200000, seed: 6))
         let mode = (try FileManager.default.attributesOfItem(atPath: dir + "/d.bin.part")[.posixPermissions] as? Int) ?? 0
