@@ -33,7 +33,8 @@ struct sw_inflater {
     int raw_tried;     // deflate: the zlib wrapper was refused, raw deflate is being read
     int gzip;          // a gzip member (gzip, x-gzip), else deflate (zlib-wrapped or raw)
     int ended;         // the stream (the last member) reached its end
-    int produced;      // any output or a complete header: no raw-deflate retry after that
+    int produced;      // any input read or output made: no raw-deflate retry after that (the bytes
+                       // read are gone; a raw stream whose first piece is one byte fails, as in libcurl)
     int held;          // the last call filled the output: zlib may hold more without new input
     int trailer;       // raw deflate ended: bytes of an adler32 some servers send after it, left to skip
     const unsigned char *in;

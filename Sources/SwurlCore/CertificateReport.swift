@@ -89,7 +89,11 @@ package struct CertificateReport: Sendable, Equatable {
 
     /// A ready-to-paste option for the leaf's key; with `--no-verify-host` when the certificate is
     /// not for the host (a pin alone does not skip the host check).
-    package var pinOption: String? { leafPin.map { (hostMatches ? "" : "--no-verify-host ") + "--pin-pubkey '\($0)'" } }
+    package var pinOption: String? { leafPin.map { pinOptionPrefix + "--pin-pubkey '\($0)'" } }
+
+    /// What a pasted `--pin-pubkey` needs before it: `--no-verify-host ` when the certificate is
+    /// for another name.
+    package var pinOptionPrefix: String { hostMatches ? "" : "--no-verify-host " }
 
     /// Why the leaf does not match the host; nil when it does.
     package var hostError: String? { hostMatches ? nil : "the certificate does not match '\(host)'" }

@@ -22,7 +22,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     /// `a.lowercased() == b.lowercased()`, without lower-casing when both are ASCII.
-    package static func sameName(_ a: String, _ b: String) -> Bool {
+    static func sameName(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         let ascii: Bool? = a.withUTF8 { x in
             b.withUTF8 { y -> Bool? in

@@ -656,20 +656,19 @@ package final class Exchange {
 
     /// Remembers the default path (RFC 6265 §5.1.4) of the hop at `url` for each cookie with
     /// an invalid path the engine holds and that no earlier hop set.
-    private func noteCookieNames(_ head: HTTPResponseHead?) {
-        guard options.sessionCookies != nil, let head else { return }
-        for field in head.headers.fields where HTTPHeaders.sameName(field.name, "Set-Cookie") {
-            let name = String(field.value.prefix { $0 != "=" && $0 != ";" }).trimmingSpaces()
-            if !name.isEmpty { cookieNamesSet.insert(name) }
-        }
-    }
-
     private func noteCookiePaths(setBy url: String) {
         guard let jar else { return }
         let invalid = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)).filter { !$0.hasValidPath }
         guard !invalid.isEmpty else { return }
         let path = (try? CurlURL(parsing: url)).map { SessionCookie.defaultPath($0.path) } ?? "/"
         for cookie in invalid where defaultPaths[cookie.key] == nil { defaultPaths[cookie.key] = path }
+    }
+
+    /// Records the names of the cookies a hop's response set (`cookieNamesSet`), for a
+    /// session's limits.
+    private func noteCookieNames(_ head: HTTPResponseHead?) {
+        guard options.sessionCookies != nil, let head else { return }
+        cookieNamesSet.formUnion(SessionCookie.names(setBy: head.headers))
     }
 
     /// The first hop's request as it will be sent (for `--offline`): with `--auth` and netrc

@@ -302,9 +302,7 @@ final class HopCache: TransferDelegate {
             status = "not stored: \(reason)"
         } else {
             let vary = CacheRules.varyStored(CacheRules.varyNames(of: head.headers), request: request.headers)
-            cookiesSet = Set(head.headers.values("Set-Cookie").map { value in
-                String(value.prefix { $0 != "=" && $0 != ";" }).trimmingSpaces()
-            })
+            cookiesSet = SessionCookie.names(setBy: head.headers)
             pending = CacheEntry(url: HopCache.storedURL(request.url), method: request.method.rawValue, requestTime: requestTime,
                                  responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
             writer = try? store.writer(for: key)

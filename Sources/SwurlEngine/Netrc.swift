@@ -165,10 +165,10 @@ package struct Netrc: Sendable, Equatable {
     package func credentials(forHost host: String, allowDefault: Bool, user: String? = nil) -> Credentials? {
         let key = HostName.bare(host).lowercased()
         let fits = { (e: Entry) in user == nil || e.login == user }
-        // An entry with a login first: one without (a password alone) answers only when the
-        // host has none with a login, as curl reads on until it has both.
-        let entry = entries.first { $0.machine == key && fits($0) && $0.login != nil }
-            ?? entries.first { $0.machine == key && fits($0) }
+        // An entry with both first, then one with a login, then a password alone, as curl reads
+        // on until it has both.
+        let machine = entries.filter { $0.machine == key && fits($0) }
+        let entry = machine.first { $0.login != nil && $0.password != nil } ?? machine.first { $0.login != nil } ?? machine.first
             ?? (allowDefault ? fallback.flatMap { fits($0) ? $0 : nil } : nil)
         // An entry with a password and no login sends an empty user name, as curl and HTTPie do.
         guard let entry, entry.login != nil || entry.password != nil else { return nil }

@@ -7,6 +7,11 @@ import SwurlCore
 /// takes it back (CURLOPT_COOKIELIST). swurl never parses a `Set-Cookie` header itself: the
 /// engine does, and this type only carries its seven tab-separated fields between runs.
 package struct SessionCookie: Equatable, Sendable {
+    /// The names of the cookies a response head sets (`Set-Cookie: NAME=…`).
+    static func names(setBy headers: HTTPHeaders) -> Set<String> {
+        Set(headers.values("Set-Cookie").map { String($0.prefix { $0 != "=" && $0 != ";" }).trimmingSpaces() })
+    }
+
     /// The host (host-only cookie) or domain (with `includeSubdomains`) it belongs to.
     package var domain: String
     package var includeSubdomains: Bool

@@ -34,9 +34,6 @@ package enum CertificateReportFormatter {
             // Out of date by the chain's error, or by the leaf's dates when OpenSSL named another
             // fault first (a self-signed leaf that has also expired).
             let leafOutOfDate = r.presented.first.map { $0.expired || $0.notYetValid } ?? false
-            if r.hostError != nil {
-                s += "The certificate is not for '\(r.host)': a pin does not skip the host check, --no-verify-host does.\n"
-            }
             if r.chainError != nil && r.insecure {
                 s += "The chain does not verify: with -k, as given, a request checks this pin\(r.hostMatches ? " alone" : " (and the host name, without --no-verify-host)").\n"
             } else if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
@@ -44,7 +41,10 @@ package enum CertificateReportFormatter {
             } else if r.chainError != nil {
                 s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
             } else if let issuer = r.issuerPin {
-                s += "or its issuing CA's key, which survives a certificate renewal:\n  \(r.hostMatches ? "" : "--no-verify-host ")--pin-pubkey '\(issuer)'\n"
+                s += "or its issuing CA's key, which survives a certificate renewal:\n  \(r.pinOptionPrefix)--pin-pubkey '\(issuer)'\n"
+            }
+            if r.hostError != nil {
+                s += "The certificate is not for '\(r.host)': a pin does not skip the host check, --no-verify-host does.\n"
             }
         }
         // Names come from the server: make control characters visible, line by line.

@@ -27,6 +27,8 @@ final class NetrcTests: XCTestCase {
         // One without a login does not hide a later one with a login for the machine (curl's u:q).
         let both = Netrc(parsing: "machine m password pw\nmachine m login u password q\n")
         XCTAssertEqual(both.credentials(forHost: "m", allowDefault: false), Credentials(user: "u", password: "q"))
+        let loginFirst = Netrc(parsing: "machine m login u\nmachine m login v password q\n")
+        XCTAssertEqual(loginFirst.credentials(forHost: "m", allowDefault: false), Credentials(user: "v", password: "q"))
     }
 
     func testDefaultEntryOnlyWhenAllowed() {
