@@ -66,7 +66,8 @@ man completions: deps build-info
 
 # The binary stripped as the package's is (symbols only), the man page, the completions and the
 # user documentation (README.md and docs/, laid out as in the repository so the links between
-# them work; README's links to CONTRIBUTING.md, LICENSE and CHANGELOG.md are the source tree's).
+# them work, the man page's pointing at the installed one, as scripts/make-deb does; README's
+# links to CONTRIBUTING.md, LICENSE and CHANGELOG.md are the source tree's).
 install: deps
 	@$(MAKE) --no-print-directory build
 	install -D -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/swurl
@@ -76,7 +77,10 @@ install: deps
 	install -D -m 644 completions/_swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl
 	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/swurl README.md
-	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/swurl/docs docs/*.md
+	for f in docs/*.md; do \
+	  install -D -m 644 /dev/null $(DESTDIR)$(PREFIX)/share/doc/swurl/$$f; \
+	  sed -e 's#](\.\./man/swurl\.1)#](../../../man/man1/swurl.1)#g' $$f > $(DESTDIR)$(PREFIX)/share/doc/swurl/$$f; \
+	done
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/swurl/docs/images docs/images/*
 
 # Removes what `make install` installed (same PREFIX and DESTDIR).
