@@ -62,6 +62,10 @@ package final class MultiDriver {
         }
     }
 
+    /// The outcome of an exchange prepared ahead (`prefetch`) and left when the run stopped
+    /// taking new ones: nothing of it was sent.
+    package static let notRun = SwurlError.output("not run: the batch stopped taking lines before this one")
+
     /// Runs exchanges until `next` returns nil and all have ended.
     /// - Parameters:
     ///   - next: the next exchange to start and its tag; nil when there are no more. Called
@@ -79,7 +83,7 @@ package final class MultiDriver {
     ///     server otherwise idles through it: 1000 small GETs take 15-20% less time). Nothing is
     ///     sent before it starts. A caller whose `finished` may return false, or whose `next`
     ///     may block, passes false: a prepared exchange left when the run stops is reported as
-    ///     `.interrupted`. Default: false.
+    ///     not run (`notRun`), and after Ctrl-C as `.interrupted`. Default: false.
     package func run<Tag>(next: (_ ahead: Bool) -> (Tag, Exchange)?,
                          finished: (Tag, Swift.Result<Exchange.Result, SwurlError>, Exchange) -> Bool,
                          tick: () -> Void = {}, input: Input? = nil, prefetch: Bool = false) -> Ending {
@@ -166,8 +170,10 @@ package final class MultiDriver {
             // Fill the free slots: the prepared exchange first, then from the source.
             inputPending = false
             if stopping, let left = ready {
+                // Prepared, never started: not run, which its result says (it was "interrupted",
+                // exit 130, with no signal).
                 ready = nil
-                _ = finished(left.tag, .failure(.interrupted), left.session)
+                _ = finished(left.tag, .failure(MultiDriver.notRun), left.session)
             }
             while !stopping && slots.count < parallel {
                 if let slot = ready {

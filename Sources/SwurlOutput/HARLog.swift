@@ -79,6 +79,12 @@ package final class HARLog {
             self.file = file
             let writer = HAREntryFileWriter(file: file, path: path, settings: settings)
             Array(HARLog.head(settings).utf8).withUnsafeBytes { writer.write($0) }
+            // A file that cannot take even the head (a full disk) fails now, before any request
+            // is sent, as --report and --junit do.
+            if let error = writer.writeError {
+                file.discard()
+                throw error
+            }
             entryWriter = writer
         case .rewrite:
             switch try OutputTarget.resolve(path) {

@@ -62,9 +62,19 @@ package final class RecordFormatterThread: @unchecked Sendable {
     private var handed = 0, done = 0
     /// Whether a writer's text could not be written, as the thread found it.
     private var writerFailed = false
-    /// `writerFailed` as the driving thread last saw it (each hand-over looks), so that a batch
-    /// stops taking lines once an output cannot be written, as it does when stdout cannot.
-    package private(set) var anOutputFailed = false
+    /// The same, for blocks written on the driving thread before the thread started.
+    private var failedHere = false
+
+    /// Whether a writer's text could not be written (read on the driving thread, as each line
+    /// is taken), so that a batch stops taking lines once an output cannot be written, as it
+    /// does when stdout cannot.
+    package var anOutputFailed: Bool {
+        if failedHere { return true }
+        guard running else { return false }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return writerFailed
+    }
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let cond: UnsafeMutablePointer<pthread_cond_t>
 
@@ -99,7 +109,7 @@ package final class RecordFormatterThread: @unchecked Sendable {
         start()
         guard running else {
             writer.writeRecords(of: block)
-            if writer.hasFailed { anOutputFailed = true }
+            if writer.hasFailed { failedHere = true }
             block.bytes.removeAll()
             return block
         }
@@ -108,7 +118,6 @@ package final class RecordFormatterThread: @unchecked Sendable {
         queued.append(.records(block, writer))
         handed += 1
         let next = spare.popLast()
-        if writerFailed { anOutputFailed = true }
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
         return next ?? RecordBlock()

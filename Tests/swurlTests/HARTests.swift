@@ -605,6 +605,9 @@ final class HARTests: XCTestCase {
             for o in --har --report --junit; do
               "$2" batch "$3" --jsonl --parallel 4 $o "$1/out" > "$4/results$o"; echo "batch$o=$?"
             done
+            # A disk already full: the HAR log's head does not fit, and nothing is sent.
+            cat /dev/zero > "$1/fill" 2>/dev/null
+            "$2" batch "$3" --jsonl --parallel 4 --har "$1/full.har" > "$4/results-full"; echo "batchfull=$?"
             """
         let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", full, TestPaths.binary, input, dir], check: false)
         let text = String(decoding: out.stdout, as: UTF8.self)
@@ -614,7 +617,11 @@ final class HARTests: XCTestCase {
             let results = (try? String(contentsOfFile: dir + "/results" + option, encoding: .utf8)) ?? ""
             let lines = results.split(separator: "\n").count
             XCTAssertTrue(lines > 0 && lines < 1000, "\(option): \(lines) lines ran after the output failed")
+            // The line prepared ahead and left is "not run", not interrupted (no signal came).
+            XCTAssertFalse(results.contains("\"exit\":130"), results)
         }
+        XCTAssertTrue(text.contains("batchfull=1"), text)
+        XCTAssertEqual((try? String(contentsOfFile: dir + "/results-full", encoding: .utf8)) ?? "x", "", "nothing was sent")
         XCTAssertTrue(out.stderr.contains("No space left on device"), out.stderr)
     }
 
