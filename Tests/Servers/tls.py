@@ -47,8 +47,13 @@ def record(ok, n, err):
 while True:
     raw, _ = s.accept()
     if hangup:
-        # Closes at once, saying nothing (before the ClientHello is read: a close with it
-        # unread would be a reset instead).
+        # Reads the ClientHello and closes, saying nothing (read first: a close with it unread
+        # would be a reset instead, as it was when the hello came before the close).
+        try:
+            raw.settimeout(3)
+            raw.recv(65536)
+        except Exception:
+            pass
         raw.close(); continue
     raw.settimeout(3)
     try:
