@@ -567,27 +567,34 @@ final class HARTests: XCTestCase {
         }
     }
 
+    /// Runs `script` in a mount namespace of its own, after a tmpfs of `size` is mounted on a
+    /// directory `$1` (`$2` is swurl, `$3` an input of 1,000 GETs of `nginx`, `$4` this test's
+    /// directory); its stdout as text, and the server's requests while it ran.
+    private func onASmallTmpfs(_ size: String, _ script: String, nginx: NginxServer) throws -> (text: String, stderr: String, full: String, sent: Int) {
+        let input = dir + "/lines-\(size).txt"
+        try String(repeating: nginx.url("/small.txt") + "\n", count: 1000).write(toFile: input, atomically: true, encoding: .utf8)
+        let full = dir + "/full-\(size)"
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        let before = nginx.logLines().count
+        let shell = "mount -t tmpfs -o size=\(size) tmpfs \"$1\" || exit 99\n" + script
+        let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", full, TestPaths.binary, input, dir], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        return (text, out.stderr, full, nginx.logLines().count - before)
+    }
+
     /// A write that fails on the formatter thread (the disk is full) fails the batch with the
     /// file's name and the reason, and leaves the last HAR file as it was.
     func testAWriteFailingOnTheFormatterThreadFailsTheBatchAndKeepsTheOldFile() throws {
-        let nginx = try NginxServer()
-        let input = dir + "/full.txt"
-        try String(repeating: nginx.url("/small.txt") + "\n", count: 1000).write(toFile: input, atomically: true, encoding: .utf8)
-        let full = dir + "/full"
-        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
-        // A 256 KiB tmpfs in a mount namespace of its own: the entries of 1,000 lines (over 1 MB)
-        // cannot fit, the old file (a few bytes) is there first.
-        let shell = """
-            mount -t tmpfs -o size=256k tmpfs "$1" || exit 99
+        // The entries of 1,000 lines (over 1 MB) cannot fit in 256 KiB; the old file (a few
+        // bytes) is there first.
+        let (text, stderr, full, _) = try onASmallTmpfs("256k", """
             printf 'old\n' > "$1/x.har"
             "$2" batch "$3" -q --parallel 16 --har "$1/x.har" > /dev/null; echo "batch=$?"
             cat "$1/x.har"; ls -A "$1"
-            """
-        let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", full, TestPaths.binary, input], check: false)
-        let text = String(decoding: out.stdout, as: UTF8.self)
-        XCTAssertEqual(out.status, 0, text + out.stderr)
+            """, nginx: try NginxServer())
         XCTAssertTrue(text.contains("batch=1"), text)
-        XCTAssertTrue(out.stderr.contains("writing to '\(full)/x.har' failed: No space left on device"), out.stderr)
+        XCTAssertTrue(stderr.contains("writing to '\(full)/x.har' failed: No space left on device"), stderr)
         XCTAssertEqual(text.split(separator: "\n").dropFirst().map(String.init), ["old", "x.har"], "the old file, alone")
     }
 
@@ -596,22 +603,13 @@ final class HARTests: XCTestCase {
     /// it does when stdout cannot be written (the lines already running end).
     func testABatchStopsTakingLinesOnceAnOutputCannotBeWritten() throws {
         let nginx = try NginxServer()
-        let input = dir + "/stop.txt"
-        try String(repeating: nginx.url("/small.txt") + "\n", count: 1000).write(toFile: input, atomically: true, encoding: .utf8)
-        let full = dir + "/stopfull"
-        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
-        let shell = """
-            mount -t tmpfs -o size=64k tmpfs "$1" || exit 99
+        let (text, stderr, _, sent) = try onASmallTmpfs("64k", """
             for o in --har --report --junit; do
               "$2" batch "$3" --jsonl --parallel 4 $o "$1/out" > "$4/results$o"; echo "batch$o=$?"
             done
-            # A disk already full: the HAR log's head does not fit, and nothing is sent.
-            cat /dev/zero > "$1/fill" 2>/dev/null
-            "$2" batch "$3" --jsonl --parallel 4 --har "$1/full.har" > "$4/results-full"; echo "batchfull=$?"
-            """
-        let out = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", full, TestPaths.binary, input, dir], check: false)
-        let text = String(decoding: out.stdout, as: UTF8.self)
-        XCTAssertEqual(out.status, 0, text + out.stderr)
+            """, nginx: nginx)
+        // What the server received: each batch stopped well short of its 1,000 lines.
+        XCTAssertTrue(sent > 0 && sent < 3000, "\(sent) requests for three batches")
         for option in ["--har", "--report", "--junit"] {
             XCTAssertTrue(text.contains("batch\(option)=1"), text)
             let results = (try? String(contentsOfFile: dir + "/results" + option, encoding: .utf8)) ?? ""
@@ -620,9 +618,15 @@ final class HARTests: XCTestCase {
             // The line prepared ahead and left is "not run", not interrupted (no signal came).
             XCTAssertFalse(results.contains("\"exit\":130"), results)
         }
-        XCTAssertTrue(text.contains("batchfull=1"), text)
-        XCTAssertEqual((try? String(contentsOfFile: dir + "/results-full", encoding: .utf8)) ?? "x", "", "nothing was sent")
-        XCTAssertTrue(out.stderr.contains("No space left on device"), out.stderr)
+        XCTAssertTrue(stderr.contains("No space left on device"), stderr)
+        // A disk already full: the HAR log's head does not fit, and nothing is sent.
+        let filled = try onASmallTmpfs("32k", """
+            cat /dev/zero > "$1/fill" 2>/dev/null
+            "$2" batch "$3" --jsonl --parallel 4 --har "$1/full.har" > "$4/results-full"; echo "batchfull=$?"
+            """, nginx: nginx)
+        XCTAssertTrue(filled.text.contains("batchfull=1"), filled.text)
+        XCTAssertEqual(filled.sent, 0, "nothing was sent")
+        XCTAssertEqual((try? String(contentsOfFile: dir + "/results-full", encoding: .utf8)) ?? "x", "")
     }
 
     func testABatchLineCannotHaveItsOwnHar() throws {
