@@ -8,6 +8,7 @@
 import PackageDescription
 
 let targets = [
+    "body-decoding",
     "config-file",
     "content-range",
     "curl-export",

@@ -141,3 +141,21 @@ for name, seq in [('plain', [0, 1,0, 1,1,  1, 1,0, 1,0, 2,19,0, 0]),
                   ('type-params', [1, 1,0, 1,0, 1,0, 3,3,11,24]),
                   ('blanks', [5, 1,0, 2,11,0, 2,0,11, 2,11,27,  0, 2,11,0, 2,0,11])]:
     put('curl-export', name, bytes([2] + seq))
+
+# body-decoding: byte 0 bits 0-1 the codings (0 gzip, 1 deflate, 2 "gzip, gzip", 3 "deflate,
+# x-gzip"), bits 2-7 the chunking seed (0: one-byte pieces); the rest is the body as sent.
+import gzip, zlib
+text = ('{"n": %d, "s": "' % 7 + 'abc' * 400 + '"}\n').encode()
+def raw_deflate(b):
+    c = zlib.compressobj(6, zlib.DEFLATED, -15); return c.compress(b) + c.flush()
+for name, coding, seed, body in [
+        ('gzip', 0, 5, gzip.compress(text, mtime=0)), ('gzip-one-byte-pieces', 0, 0, gzip.compress(text, mtime=0)),
+        ('gzip-members', 0, 9, gzip.compress(text, mtime=0) + gzip.compress(b'second', mtime=0)),
+        ('gzip-cut', 0, 3, gzip.compress(text, mtime=0)[:-6]), ('gzip-stray', 0, 7, gzip.compress(text, mtime=0) + b'junk'),
+        ('gzip-lone-1f', 0, 2, gzip.compress(text, mtime=0) + b'\x1f'), ('gzip-empty', 0, 1, gzip.compress(b'', mtime=0)),
+        ('zlib', 1, 4, zlib.compress(text)), ('raw-deflate', 1, 6, raw_deflate(text)),
+        ('raw-deflate-one-byte-pieces', 1, 0, raw_deflate(text)),
+        ('raw-deflate-adler32', 1, 3, raw_deflate(text) + struct.pack('>I', zlib.adler32(text))),
+        ('deflate-gzip-wrapped', 1, 8, gzip.compress(text, mtime=0)), ('gzip-gzip', 2, 11, gzip.compress(gzip.compress(text, mtime=0), mtime=0)),
+        ('deflate-xgzip', 3, 13, gzip.compress(zlib.compress(text), mtime=0)), ('zeros', 0, 1, bytes(64))]:
+    put('body-decoding', name, bytes([coding | seed << 2]) + body)

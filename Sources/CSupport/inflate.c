@@ -33,8 +33,8 @@ struct sw_inflater {
     int raw_tried;     // deflate: the zlib wrapper was refused, raw deflate is being read
     int gzip;          // a gzip member (gzip, x-gzip), else deflate (zlib-wrapped or raw)
     int ended;         // the stream (the last member) reached its end
-    int produced;      // any input read or output made: no raw-deflate retry after that (the bytes
-                       // read are gone; a raw stream whose first piece is one byte fails, as in libcurl)
+    unsigned char head[2]; // deflate: the stream's first two bytes (the zlib header zlib reads), kept
+                       // so that a raw-deflate retry reads them again whatever pieces they came in
     int held;          // the last call filled the output: zlib may hold more without new input
     int trailer;       // raw deflate ended: bytes of an adler32 some servers send after it, left to skip
     const unsigned char *in;
@@ -88,6 +88,10 @@ long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
             if (p_inflateReset2(&s->z, 15 + 16) != Z_OK) return SW_INFLATE_ERROR;
             s->ended = 0;
         }
+        if (!s->gzip && !s->raw_tried && s->z.total_in < 2) {
+            size_t n = 2 - s->z.total_in < s->in_len ? 2 - s->z.total_in : s->in_len;
+            memcpy(s->head + s->z.total_in, s->in, n);
+        }
         s->z.next_in = (Bytef *)s->in;
         s->z.avail_in = (uInt)(s->in_len > 0x40000000 ? 0x40000000 : s->in_len);
         uInt offered = s->z.avail_in;
@@ -97,16 +101,31 @@ long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
         int rc = p_inflate(&s->z, Z_NO_FLUSH);
         size_t used = offered - s->z.avail_in;
         size_t made = room - s->z.avail_out;
-        if (rc == Z_DATA_ERROR && !s->gzip && !s->raw_tried && !s->produced) {
+        if (rc == Z_DATA_ERROR && !s->gzip && !s->raw_tried && s->z.total_out == 0 && s->z.total_in - used <= 2) {
             // "deflate" sent as raw deflate (no zlib wrapper), as some servers do: libcurl and
-            // browsers read it too. Started again on the same bytes.
+            // browsers read it too. Started again on the same bytes: those of this piece, and
+            // before them the header bytes earlier pieces gave (libcurl cannot, and fails a raw
+            // stream whose first piece is one byte).
+            size_t earlier = s->z.total_in - used;
             s->raw_tried = 1;
             if (p_inflateReset2(&s->z, -15) != Z_OK) return SW_INFLATE_ERROR;
+            if (earlier > 0) {
+                s->z.next_in = s->head;
+                s->z.avail_in = (uInt)earlier;
+                s->z.next_out = out;
+                s->z.avail_out = room;
+                rc = p_inflate(&s->z, Z_NO_FLUSH);
+                // Two bytes make no output a full buffer leaves behind, nor the stream's end
+                // before the bytes that follow.
+                if ((rc != Z_OK && rc != Z_BUF_ERROR && rc != Z_STREAM_END) || s->z.avail_in != 0) return SW_INFLATE_ERROR;
+                if (rc == Z_STREAM_END) { s->ended = 1; s->trailer = 4; }
+                made = room - s->z.avail_out;
+                if (made > 0) return (long)made;
+            }
             continue;
         }
         s->in += used;
         s->in_len -= used;
-        if (made > 0 || used > 0) s->produced = 1;
         // A full output may leave decoded bytes (and the stream's end) inside zlib with all
         // input read: the next call asks for them without new input.
         s->held = room > 0 && s->z.avail_out == 0;

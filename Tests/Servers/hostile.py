@@ -117,8 +117,14 @@ def handle(conn):
                 send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'gzip')], c.compress(b'decoded\n') + c.flush()))
         elif p.startswith('/deflate-'):
             # deflate as RFC 9110 means it (zlib-wrapped), and raw, as some servers send it.
+            # ?split=1: the body's first byte alone, the rest a moment later (two pieces).
             c = zlib.compressobj(9, zlib.DEFLATED, 15 if p == '/deflate-zlib' else -15)
-            send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'deflate')], c.compress(b'deflated body\n' * 1000) + c.flush()))
+            whole = answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'deflate')], c.compress(b'deflated body\n' * 1000) + c.flush())
+            if 'split' in q:
+                at = whole.index(b'\r\n\r\n') + 5
+                send(whole[:at]); time.sleep(0.3); send(whole[at:])
+            else:
+                send(whole)
         elif p == '/short-json':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": [1, 2')
         elif p == '/trailer':

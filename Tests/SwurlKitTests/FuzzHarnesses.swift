@@ -40,6 +40,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
     case configFile = "config-file"
     case urlPlain = "url-plain"
     case curlExport = "curl-export"
+    case bodyDecoding = "body-decoding"
 
     /// Runs one input; throws when a property does not hold.
     package func run(_ data: [UInt8]) throws(FuzzPropertyFailure) {
@@ -82,6 +83,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         case .configFile: try FuzzHarness.configFile(data)
         case .urlPlain: try FuzzHarness.urlPlain(data)
         case .curlExport: _ = try FuzzHarness.curlExport(data)
+        case .bodyDecoding: try FuzzHarness.bodyDecoding(data)
         }
     }
 
@@ -164,6 +166,42 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
         }
         guard slow == fast else {
             throw FuzzPropertyFailure("parts of \(text.debugDescription): fast path \(fast), libcurl \(String(describing: slow))")
+        }
+    }
+
+    // MARK: - gzip and deflate bodies
+
+    /// A gzip or deflate body (byte 0: bits 0–1 the codings, the rest the chunking seed) decodes
+    /// to the same bytes, with the same verdict (refused, ended or cut short), in one piece and
+    /// in fuzzer-chosen pieces.
+    static func bodyDecoding(_ data: [UInt8]) throws(FuzzPropertyFailure) {
+        guard let first = data.first else { return }
+        let list = [["gzip"], ["deflate"], ["gzip", "gzip"], ["deflate", "x-gzip"]][Int(first & 3)]
+        let (body, cuts) = chunked([first >> 2] + data.dropFirst())
+        struct TooLarge: Error {}
+        func decode(_ pieces: [Int]) -> (bytes: [UInt8], refused: Bool, ended: Bool)? {
+            guard let decoder = BodyDecoder(list, named: list.joined(separator: ", ")) else { return nil }
+            var bytes: [UInt8] = [], at = 0, refused = false
+            do {
+                for n in pieces {
+                    try body.withUnsafeBytes { b in
+                        try decoder.decode(UnsafeRawBufferPointer(rebasing: b[at..<(at + n)])) {
+                            bytes.append(contentsOf: $0)
+                            if bytes.count > 1 << 22 { throw TooLarge() }
+                        }
+                    }
+                    at += n
+                }
+            } catch is TooLarge {
+                return nil
+            } catch {
+                refused = true
+            }
+            return (bytes, refused, decoder.ended)
+        }
+        guard let whole = decode(body.isEmpty ? [] : [body.count]), let split = decode(cuts) else { return }
+        if whole.refused != split.refused || (!whole.refused && (whole.ended != split.ended || whole.bytes != split.bytes)) {
+            throw FuzzPropertyFailure("\(list) decoded in pieces \(cuts.prefix(8)): refused \(split.refused), ended \(split.ended), \(split.bytes.count) bytes; in one piece: refused \(whole.refused), ended \(whole.ended), \(whole.bytes.count) bytes")
         }
     }
 

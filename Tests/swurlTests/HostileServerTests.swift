@@ -196,7 +196,9 @@ final class HostileServerTests: XCTestCase {
         }
         // Whole deflate bodies, zlib-wrapped and raw, decode; raw with its last bytes held in
         // zlib past a full output buffer, and with an adler32 after it, too.
-        for path in ["/deflate-zlib", "/deflate-raw"] {
+        // Raw deflate's first byte alone in a piece was refused (libcurl's way): the header
+        // bytes are read again as raw deflate.
+        for path in ["/deflate-zlib", "/deflate-raw", "/deflate-raw?split=1", "/deflate-zlib?split=1"] {
             let d = try run([s.url(path)])
             XCTAssertEqual(d.status, 0, d.err)
             XCTAssertEqual(d.text, String(repeating: "deflated body\n", count: 1000), path)
