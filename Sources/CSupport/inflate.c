@@ -68,6 +68,8 @@ void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len) {
 
 int sw_inflater_ended(const sw_inflater *s) { return s->ended; }
 
+const char *sw_inflater_message(const sw_inflater *s) { return s->z.msg; }
+
 long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
     for (;;) {
         if (s->in_len == 0 && !s->held) return 0;

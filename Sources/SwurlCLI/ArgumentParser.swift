@@ -122,6 +122,16 @@ package enum ArgumentParser {
                 }
                 continue
             }
+            // `-follow` meant as `--follow` reads as the cluster `-f -o llow`, which writes the
+            // body to a file named `llow` (curl and HTTPie read it so too); `-all` as `-a ll`
+            // sends credentials. A word whose letters after its one dash spell a long option is
+            // refused, not read as a cluster.
+            let spelled = String(arg.dropFirst().prefix { $0 != "=" })
+            if spelled.count > 1, OptionTable.spec(long: spelled) != nil
+                || (spelled.hasPrefix("no-") && OptionTable.spec(long: String(spelled.dropFirst(3))) != nil) {
+                throw .usage("'\(TerminalSanitizer.excerpt(arg, limit: 100))' is not an option: a long option takes two dashes",
+                             hint: "did you mean '-\(TerminalSanitizer.excerpt(arg, limit: 100))'?")
+            }
             // A cluster of short options: -hv, -pHh, -o file.
             var rest = Substring(arg.dropFirst())
             while let c = rest.first {
@@ -232,7 +242,13 @@ package enum ArgumentParser {
             guard let best, editDistance(word, best) <= max(1, (word.count - 2) / 3) else { return nil }
             return best
         }
-        if let best = closest(given) {
+        // The start of an option's name (`--foll`, `--sess`: the shortest it starts, when the
+        // others begin with that one): HTTPie takes such abbreviations, swurl names the option
+        // (a later option could make an abbreviation mean another).
+        let started = longs.filter { $0.hasPrefix(given) }
+        if given.count >= 4, let shortest = started.min(by: { $0.count < $1.count }), started.allSatisfy({ $0.hasPrefix(shortest) }) {
+            hint = "did you mean '\(shortest)'?"
+        } else if let best = closest(given) {
             hint = "did you mean '\(best)'?"
         } else if given.hasPrefix("--no-"), let best = closest("--" + given.dropFirst(5)),
                   let spec = OptionTable.spec(long: String(best.dropFirst(2))), !ParsedArguments.notResettable.contains(spec.option) {
@@ -242,19 +258,22 @@ package enum ArgumentParser {
         return .usage("unknown option '\(option)'", hint: hint)
     }
 
-    /// Levenshtein distance between two strings, by characters.
+    /// Edit distance between two strings, by characters: insertions, deletions, substitutions
+    /// and swaps of two neighbours (`--jsno`), one each (optimal string alignment).
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
         var prev = Array(0...b.count)
         var cur = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             cur[0] = i
             for j in 1...b.count {
                 cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cur[j] = min(cur[j], before[j - 2] + 1) }
             }
-            swap(&prev, &cur)
+            (before, prev, cur) = (prev, cur, before)
         }
         return prev[b.count]
     }

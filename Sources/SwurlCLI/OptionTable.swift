@@ -56,7 +56,7 @@ package enum OptionTable {
         OptionSpec(.continue, short: ["c"], group: .download,
                    help: "With --download, resume a partial download (NAME.part, or the -o file) with a Range request and If-Range (the validator kept with the .part); starts over when the server ignores the range or the file changed. Without -o, only a NAME.part this URL left is taken."),
         OptionSpec(.overwrite, group: .download,
-                   help: "With --download, replace an existing file instead of choosing a new name."),
+                   help: "With --download, replace an existing file instead of choosing a new name (also a file named by the server's Content-Disposition: give -o FILE to choose it yourself)."),
         OptionSpec(.limitRate, argument: .required("RATE"), group: .download, commands: [.request, .download, .batch],
                    help: "Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024; 0 is no limit (as in curl)."),
         // Batch

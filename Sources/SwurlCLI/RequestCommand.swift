@@ -125,7 +125,7 @@ enum RequestCommand: SwurlCommand {
             try printer.finish()
             Swurl.noteCache(result, options, environment)
             if let coding = result.undecodedEncoding, environment.stderrIsTerminal, !options.quiet {
-                try? environment.stderr.write("swurl: note: the body is as received, still encoded ('\(TerminalSanitizer.clean(coding))'): libcurl does not decode all of it\n")
+                try? environment.stderr.write("swurl: note: the body is as received, still encoded ('\(TerminalSanitizer.excerpt(coding))'): libcurl does not decode all of it\n")
             }
             if selection.meta {
                 // A blank line before the meta part, piped or not (HTTPie's separator too), after

@@ -253,16 +253,15 @@ package enum CacheRules {
         return out
     }
 
-    /// §4.3.3/§4.3.4: whether a 304 is about the stored response: a 304's strong `ETag` selects
-    /// only a stored response with that strong validator (strong comparison, RFC 9110 §8.8.3.2:
-    /// a stored `W/"v"` is not `"v"`), a weak one the stored tag that compares weakly equal; a
-    /// 304 without an `ETag` selects it.
+    /// §4.3.3/§4.3.4: whether a 304 is about the stored response: its `ETag` compares weakly
+    /// equal to the stored one (RFC 9110 §8.8.3.2), or it has none. Weakly, also for a strong
+    /// tag: the 304 answers this entry's own `If-None-Match`, which the server compared weakly,
+    /// and nginx's gzip makes a 200's tag weak (`W/"v"`) but sends its 304 with the strong `"v"`;
+    /// a strong comparison there sent every revalidation twice, the second time unconditional.
     package static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
         guard let tag = notModified["ETag"]?.trimmingSpaces() else { return true }
         guard let storedTag = stored.headers["ETag"]?.trimmingSpaces() else { return false }
-        func isWeak(_ t: String) -> Bool { t.hasPrefix("W/") }
-        func opaque(_ t: String) -> String { isWeak(t) ? String(t.dropFirst(2)) : t }
-        if !isWeak(tag) { return !isWeak(storedTag) && tag == storedTag }
+        func opaque(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }
         return opaque(tag) == opaque(storedTag)
     }
 

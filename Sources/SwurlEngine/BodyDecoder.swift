@@ -56,11 +56,14 @@ final class BodyDecoder {
                 : out.withUnsafeMutableBytes { sw_inflater_read(stage, $0.baseAddress, UInt($0.count)) }
             if made == 0 { return }
             if made == Int(SW_INFLATE_STRAY) {
-                throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(codings))) could not be decoded: bytes follow the end of its compressed data",
+                throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(codings))) could not be decoded: bytes follow the end of its compressed data",
                                            hint: "save the bytes as sent with -d -o FILE")
             }
             if made < 0 {
-                throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(codings))) could not be decoded: it is not \(i == 0 ? "what the header says" : "valid compressed data")",
+                // zlib's words say what was wrong: a damaged body's check value ("incorrect data
+                // check") is not a body of another coding.
+                let zlib = sw_inflater_message(stage).map { " (zlib: \(String(cString: $0)))" } ?? ""
+                throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(codings))) could not be decoded: it is not \(i == 0 ? "what the header says" : "valid compressed data")\(zlib)",
                                            hint: "save the bytes as sent with -d -o FILE")
             }
             if i == stages.count - 1 {

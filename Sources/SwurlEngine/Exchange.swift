@@ -409,10 +409,18 @@ package final class Exchange {
             guard retryable, pastMaxTime == nil else {
                 // --stale-ok: the network failed, a stored response stands in (RFC 9111 §4.2.4).
                 guard let stale = try staleFallback(error, cache: cache, filter: filter, transfer: transfer) else {
-                    // The message names the server whose check failed; after a redirect it is
-                    // not the URL that was typed, so say where it came from.
-                    if redirects > 0, case .trust(let message, let hint) = error {
-                        throw .trust("\(message) (after \(redirects) redirect\(redirects == 1 ? "" : "s") from \(initialOrigin))", hint: hint)
+                    // After a redirect the server that failed is not the URL that was typed:
+                    // a trust failure names the server whose check failed, others name the hop.
+                    if redirects > 0 {
+                        let after = "after \(redirects) redirect\(redirects == 1 ? "" : "s") from \(initialOrigin)"
+                        switch error {
+                        case .trust(let message, let hint): throw .trust("\(message) (\(after))", hint: hint)
+                        case .transport(let message, let hint):
+                            throw .transport("\(message) (at \((try? origin(of: hop.url))?.description ?? "the redirect's server"), \(after))", hint: hint)
+                        case .timedOut(let message):
+                            throw .timedOut("\(message) (at \((try? origin(of: hop.url))?.description ?? "the redirect's server"), \(after))")
+                        default: break
+                        }
                     }
                     throw error
                 }
@@ -468,7 +476,7 @@ package final class Exchange {
             let status = result.head?.status ?? 0
             guard let target = result.redirectURL, !target.isEmpty else {
                 let location = result.head?.headers["Location"] ?? ""
-                throw .transport("the redirect target '\(TerminalSanitizer.clean(Redactor.url(location, userAlone: true)))' is not a valid URL")
+                throw .transport("the redirect target '\(TerminalSanitizer.excerpt(Redactor.url(location, userAlone: true)))' is not a valid URL")
             }
             let next = try RedirectPolicy.follow(current, status: status, to: target)
             try refuseDowngrade(to: next.url)
@@ -715,6 +723,7 @@ package final class Exchange {
         o.security.clientCertificate = nil
         o.security.clientKey = nil
         o.security.keyPassword = nil
+        o.security.clientCertificateWithheld = true
         return o
     }
 

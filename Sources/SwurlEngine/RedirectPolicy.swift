@@ -40,7 +40,7 @@ package enum RedirectPolicy {
     ///   `SwurlError.inputFile` when the body must be sent again but came from stdin.
     package static func follow(_ request: HTTPRequest, status: Int, to location: String) throws(SwurlError) -> HTTPRequest {
         func refused(_ why: String) -> SwurlError {
-            .transport("the server redirected to '\(TerminalSanitizer.clean(Redactor.url(location, userAlone: true)))', which \(why)")
+            .transport("the server redirected to '\(TerminalSanitizer.excerpt(Redactor.url(location, userAlone: true)))', which \(why)")
         }
         // libcurl makes a relative Location absolute; one it could not read stays as sent
         // (`data:,x` and `mailto:a` have a scheme and no `//`).
@@ -69,7 +69,7 @@ package enum RedirectPolicy {
         } else if let body = request.body, !body.isRewindable {
             // Named by where it streamed from (stdin, a pipe or FIFO named with @, a /proc file).
             let source = body.segments.lazy.compactMap { if case .stream(_, let label, _) = $0 { return label } else { return nil } }.first ?? "stdin"
-            throw .inputFile("the server answered \(status) and wants the request body sent again to \(location), but it streamed from \(TerminalSanitizer.clean(source)) and cannot be read twice",
+            throw .inputFile("the server answered \(status) and wants the request body sent again to \(TerminalSanitizer.excerpt(Redactor.url(location, userAlone: true))), but it streamed from \(TerminalSanitizer.clean(source)) and cannot be read twice",
                              hint: "save the body to a regular file and send it with @FILE (a file is read again)")
         }
         return next

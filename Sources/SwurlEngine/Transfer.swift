@@ -201,7 +201,12 @@ package final class Transfer: EasyTransferHandler {
     /// - Throws: as `perform()`.
     func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {
         deliverRebuiltHead()
-        if let trust = verifier?.failure { throw trust.error }
+        if var trust = verifier?.failure {
+            // `swurl certs` reaches the server this request reached only with the same routing.
+            trust.routing = [options.resolve.isEmpty ? nil : "--resolve", options.proxy.explicit == nil ? nil : "--proxy",
+                             options.unixSocket == nil ? nil : "--unix-socket"].compactMap { $0 }
+            throw trust.error
+        }
         if let failure { throw failure }
         if Interrupt.requested { throw .interrupted }
         failureIsTransient = rc.isTransient || timedOut
@@ -252,7 +257,7 @@ package final class Transfer: EasyTransferHandler {
         // ("Failed writing received data to disk") would send the user to check the disk.
         if !rc.succeeded, rc.writeFailed, decodedABody, let coding = lastHead?.headers.combined("Content-Encoding") {
             let why = coding.lowercased().containsText("gzip") ? "several gzip members one after another, or stray bytes" : "stray bytes"
-            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(coding.trimmingSpaces()))) could not be decoded: bytes follow the end of its compressed data (\(why)), and libcurl decodes only the first",
+            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(coding.trimmingSpaces()))) could not be decoded: bytes follow the end of its compressed data (\(why)), and libcurl decodes only the first",
                              hint: "save the bytes as sent with -d -o FILE")
         }
         if !rc.succeeded {
@@ -270,7 +275,7 @@ package final class Transfer: EasyTransferHandler {
         // a whole body; what came is a piece of the document.
         if let decoder = bodyDecoder, decoderFed, !decoder.ended {
             failureIsTransient = true
-            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.clean(decoder.codings))) ended before the end of its compressed data: it was cut short",
+            throw .transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(decoder.codings))) ended before the end of its compressed data: it was cut short",
                              hint: "the connection closed early, or the server sent the body short; try again")
         }
         return TransferResult(head: lastHead, effectiveURL: easy.effectiveURL,
@@ -642,6 +647,9 @@ package final class Transfer: EasyTransferHandler {
 
     /// Body bytes (decoded) to the delegate, under --max-filesize.
     private func deliver(_ bytes: UnsafeRawBufferPointer) throws {
+        // One piece of libcurl's may decode to gigabytes: Ctrl-C is heard between the pieces
+        // of 64 KiB it decodes to, not only at libcurl's progress calls.
+        if Interrupt.requested { throw SwurlError.interrupted }
         if let max = options.maxFileSize, Transfer.passes(max, receivedBase, receivedBytes, Int64(bytes.count)) {
             throw tooLarge(max)
         }
@@ -788,8 +796,11 @@ package final class Transfer: EasyTransferHandler {
         guard head.status >= 200, options.contentCoding.libcurlDecodes else { return }
         bodyDecoder = nil
         decoderFed = false
-        // A 206 is a range of the coded bytes, which ends no stream (libcurl's as before).
-        if undecodedEncoding == nil, head.status != 206, let coding = head.headers.combined("Content-Encoding") {
+        // A 206 is a range of the coded bytes, which ends no stream (libcurl's as before). A
+        // Transfer-Encoding coding besides chunked (`gzip, chunked`) is libcurl's to undo, and
+        // switching its decoding off would leave it undone: such a body stays libcurl's.
+        if undecodedEncoding == nil, head.status != 206, let coding = head.headers.combined("Content-Encoding"),
+           head.headers.combined("Transfer-Encoding").map({ HTTPHeaders.codings($0).allSatisfy { $0 == "chunked" } }) ?? true {
             let list = HTTPHeaders.codings(coding)
             if BodyDecoder.decodes(list), let decoder = BodyDecoder(list, named: coding.trimmingSpaces()),
                (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil {

@@ -309,7 +309,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         let given = head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }
         let lengths = Set(given.map { Int64($0) })
         guard !lengths.contains(nil), lengths.count <= 1 else {
-            throw SwurlError.transport("the server's Content-Length is not one length (\(TerminalSanitizer.clean(given.joined(separator: ", "))))")
+            throw SwurlError.transport("the server's Content-Length is not one length (\(TerminalSanitizer.excerpt(given.joined(separator: ", "))))")
         }
         // A 204 has no body whatever length it names (RFC 9110 §15.3.5; libcurl reads none).
         let length = head.status == 204 ? 0 : lengths.first ?? nil
@@ -325,7 +325,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             let codings = HTTPHeaders.codings(head.headers.combined("Content-Encoding") ?? "")
             guard codings.isEmpty else {
                 resumeRefused = offset > 0
-                throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.clean(codings.joined(separator: ", ")))): they cannot go into the file as they are",
+                throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.excerpt(codings.joined(separator: ", ")))): they cannot go into the file as they are",
                                            hint: offset > 0 ? "delete '\(TerminalSanitizer.clean(resumed))' to start over" : nil)
             }
             if let length, length != range.end - range.start + 1 {
@@ -349,7 +349,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                     let theirs = (kept.hasPrefix("\"") ? head.headers["ETag"] : head.headers["Last-Modified"])?.trimmingSpaces()
                     if let theirs, theirs != kept {
                         resumeRefused = true
-                        throw SwurlError.transport("the server sent the rest of another version of the file (\(kept.hasPrefix("\"") ? "ETag" : "Last-Modified") \(TerminalSanitizer.clean(theirs)), the bytes on disk are of \(TerminalSanitizer.clean(kept)))",
+                        throw SwurlError.transport("the server sent the rest of another version of the file (\(kept.hasPrefix("\"") ? "ETag" : "Last-Modified") \(TerminalSanitizer.excerpt(theirs)), the bytes on disk are of \(TerminalSanitizer.excerpt(kept)))",
                                                    hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                     }
                 }

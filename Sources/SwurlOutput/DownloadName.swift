@@ -69,7 +69,8 @@ package enum DownloadName {
         let scalars = raw.unicodeScalars
         let base = scalars.lastIndex { $0 == "/" || $0 == "\\" }
             .map { String(String.UnicodeScalarView(scalars[scalars.index(after: $0)...])) } ?? raw
-        var name = String(visible(base.unicodeScalars))
+        // Characters drawn as a slash or backslash make a name look like a path: `_`.
+        var name = String(visible(base.unicodeScalars.lazy.map { DownloadName.slashLookAlikes.contains($0.value) ? "_" : $0 }))
         name = withoutHiddenPrefix(name)
         if name.utf8.count > 200 {
             // The stem is cut, not the extension (`report….pdf` stays a .pdf), when the
@@ -85,7 +86,10 @@ package enum DownloadName {
         return name.isEmpty ? nil : name
     }
 
-    /// Control characters (C0, DEL, C1), the bidirectional controls, and the other characters
+    /// Fraction and division slashes, the big and fullwidth solidus and reverse solidus, set minus.
+    static let slashLookAlikes: Set<UInt32> = [0x2044, 0x2215, 0x2216, 0x29F8, 0x29F9, 0xFF0F, 0xFF3C]
+
+    /// Control characters (C0, DEL, C1), the line and paragraph separators, the bidirectional controls, and the other characters
     /// Unicode says may show as nothing (Default_Ignorable_Code_Point: U+00AD, U+034F, U+200B,
     /// U+2060–U+206F, U+FEFF, the Hangul fillers…), which make two names look alike. Not the
     /// joiners U+200C and U+200D (words in Persian, emoji sequences), the variation selectors
@@ -93,7 +97,7 @@ package enum DownloadName {
     /// needs. Tag characters are dropped unless they spell a flag (`visible`).
     static func isInvisible(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
-        case 0..<0x20, 0x7F...0x9F, 0xFFF9...0xFFFB: return true   // and the annotation controls
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0xFFF9...0xFFFB: return true   // and the annotation controls
         case _ where isJoinerOrSelector(s): return false
         default: return s.properties.isDefaultIgnorableCodePoint
         }

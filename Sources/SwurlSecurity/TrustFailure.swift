@@ -30,6 +30,9 @@ package struct TrustFailure: Sendable, Equatable {
     /// The server as the message names it (`host:port` when the port is not the scheme's), set
     /// by the handshake that failed: on a redirect it is the hop's server, not the first URL's.
     package var server: String?
+    /// The options that routed the connection (`--resolve`, `--proxy`, `--unix-socket`): the
+    /// `swurl certs` the hint offers needs them too.
+    package var routing: [String] = []
 
     /// The error swurl reports: exit 7, naming the check, the host and the presented pins.
     /// Names come from the server's certificates, so control characters are made visible.
@@ -37,7 +40,8 @@ package struct TrustFailure: Sendable, Equatable {
         let named = TrustFailure.visible(server ?? host)
         let message = "TLS \(check.rawValue) check failed for \(named): \(TrustFailure.visible(reason))"
         // The server that failed, to look at: on a redirect hop it is not the URL that was typed.
-        let certs = server == nil ? "'swurl certs URL'" : "'swurl certs https://\(named)'"
+        let certs = (server == nil ? "'swurl certs URL'" : "'swurl certs https://\(named)'")
+            + (routing.isEmpty ? "" : " with this request's \(routing.joined(separator: " and "))")
         var hint: String
         switch check {
         case .chain where reason.containsText("expired") || reason.containsText("not yet valid"):
@@ -57,15 +61,24 @@ package struct TrustFailure: Sendable, Equatable {
         case .chain:
             hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); \(certs) shows the chain and pins"
         case .host:
-            let names = certificateNames.isEmpty ? "no subjectAltName" : TrustFailure.visible(certificateNames.joined(separator: ", "))
+            // A certificate may name thousands: the first ten, and how many more.
+            let more = certificateNames.count > 10 ? " and \(certificateNames.count - 10) more" : ""
+            let names = certificateNames.isEmpty ? "no subjectAltName"
+                : certificateNames.prefix(10).map(TrustFailure.shown).joined(separator: ", ") + more
             hint = "the certificate is for \(names); use that name in the URL, or pin the server and add --no-verify-host"
         case .pin:
             hint = "swurl: hint: the server presented (leaf first):"
-            for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.visible(p.subject))" }
+            for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.shown(p.subject))" }
             hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
             hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"
         }
         return .trust(message, hint: hint)
+    }
+
+    /// A name from a certificate as a message shows it: `visible`, and cut after 200 characters
+    /// (a hostile certificate's names can be long enough to flood the terminal).
+    static func shown(_ name: String) -> String {
+        visible(name.count > 200 ? String(name.prefix(200)) + "…" : name)
     }
 
     /// Replaces C0 and C1 control characters with `\xNN`, so a hostile certificate name cannot

@@ -42,6 +42,16 @@ def bomb(kind):
         if kind not in bomb_bodies:
             if kind == 'gzip': bomb_bodies[kind] = deflate_zeros(1024, 31)
             elif kind == 'deflate': bomb_bodies[kind] = deflate_zeros(1024, 15)
+            elif kind == 'gzip-gzip':
+                # 8 GiB of zeros, gzip-coded twice (some 30 KB: one piece of libcurl's decodes to
+                # gigabytes). The inner trailer is zeros, not checked: the test stops it long before.
+                mb = b'\0' * (1 << 20)
+                c1 = zlib.compressobj(9, zlib.DEFLATED, 31); head = c1.compress(mb) + c1.flush(zlib.Z_FULL_FLUSH)
+                c2 = zlib.compressobj(9, zlib.DEFLATED, -15); c2.compress(mb); block = c2.flush(zlib.Z_FULL_FLUSH)
+                c3 = zlib.compressobj(9, zlib.DEFLATED, -15); last = c3.compress(b'') + c3.flush(zlib.Z_FINISH)
+                outer = zlib.compressobj(9, zlib.DEFLATED, 31)
+                bomb_bodies[kind] = (outer.compress(head) + b''.join(outer.compress(block) for _ in range(8191))
+                                     + outer.compress(last + bytes(8)) + outer.flush())
             else: bomb_bodies[kind] = open(bombs + {'br': '/zeros-1G.br', 'zstd': '/zeros-1G.zst'}[kind], 'rb').read()
         return bomb_bodies[kind]
 
@@ -174,13 +184,20 @@ def handle(conn):
             # Field values in ISO-8859-1 (HTTP's old charset), not UTF-8.
             send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Disposition', b'attachment; filename="caf\xe9.txt"'),
                                     (b'X-Latin', b'gr\xfc\xdfe')], b'latin\n'))
+        elif p == '/long-location':
+            # A Location to another scheme, 95,000 bytes long.
+            send(answer(b'302 Found', [(b'Location', b'ftp://x/' + b'a' * 95000)], b''))
+        elif p == '/long-coding':
+            # A Content-Encoding nobody decodes, 95,000 bytes long.
+            send(answer(b'200 OK', [(b'Content-Type', b'text/plain'), (b'Content-Encoding', b'x' * 95000)], b'coded\n'))
         elif p == '/evil-location':
             send(answer(b'302 Found', [(b'Location', b'/x\x1b[2J\x1b]0;pwned\x07')], b''))
         elif p.startswith('/bomb/'):
             kind = p[6:]
             body = bomb(kind)
             ctype = q.get('type', 'application/octet-stream').encode()
-            send(answer(b'200 OK', [(b'Content-Type', ctype), (b'Content-Encoding', kind.encode())], body))
+            coding = b'gzip, gzip' if kind == 'gzip-gzip' else kind.encode()
+            send(answer(b'200 OK', [(b'Content-Type', ctype), (b'Content-Encoding', coding)], body))
         elif p == '/deep-json':
             n = int(q.get('n', '1000000'))
             send(answer(b'200 OK', [(b'Content-Type', b'application/json')], b'[' * n + b']' * n))

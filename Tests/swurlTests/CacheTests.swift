@@ -288,6 +288,19 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(try swurl(["--cache-only", origin.url(path)]).text.hasSuffix("/other304 #3"))
     }
 
+    /// Regression: nginx with `gzip on` makes a 200's tag weak (`W/"g"`) and sends its 304 with
+    /// the strong `"g"`. Compared strongly, the 304 selected nothing: every revalidation went
+    /// twice, the second time unconditional. Compared weakly, one request.
+    func testAStrong304TagRevalidatesTheSameWeakStoredTag() throws {
+        let path = "/weak304?cc=" + q("max-age=0") + "&etag=" + q("W/\"g\"") + "&h304=" + q("ETag:\"g\"")
+        _ = try fetch(path)
+        let again = try fetch(path)
+        XCTAssertEqual(again.cache, "revalidated (304)", again.result.stderr)
+        XCTAssertEqual(origin.lastHeaders("/weak304")["If-None-Match"], "W/\"g\"")
+        XCTAssertEqual(origin.count("/weak304"), 2)
+        XCTAssertEqual(again.body, "/weak304 #1")
+    }
+
     func testLastModifiedValidationSendsIfModifiedSince() throws {
         let path = "/lm?cc=" + q("max-age=0") + "&lm=-10"
         _ = try fetch(path)

@@ -65,6 +65,25 @@ final class GrammarAndContextTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/-"))
     }
 
+    /// Regression: `-follow` was the cluster `-f -o llow` and replaced the file `llow` with the
+    /// body; `-offline` sent the request (`-o ffline`). Refused before anything is sent, on the
+    /// command line and in a REPL line.
+    func testALongOptionWithOneDashIsRefusedBeforeSending() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: dir + "/llow"))
+        let r = try runSwurl(["-follow", capture.base + "/x"], directory: dir)
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("'-follow' is not an option: a long option takes two dashes"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("did you mean '--follow'?"), r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/llow", encoding: .utf8), "precious\n")
+        let repl = try runSwurl(["repl", capture.base], stdin: Data("-offline DELETE /important\n".utf8), directory: dir)
+        XCTAssertTrue(repl.stderr.contains("line 1: '-offline' is not an option"), repl.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ffline"))
+        try capture.sync()
+        XCTAssertEqual(capture.captured.count, 0, "a request was sent")
+    }
+
     func testDirectoryOutputFailsBeforeSending() throws {
         let capture = try CaptureServer()
         let dir = TestPaths.temporaryDirectory()

@@ -422,6 +422,22 @@ final class HostileServerTests: XCTestCase {
         XCTAssertFalse(r.text.contains("\u{1B}]0;"), "an OSC sequence reached the terminal")
     }
 
+    /// Regression: server text went into messages whole when it held no control character:
+    /// a 95,000-byte Location or Content-Encoding made one line of 95 KB. Cut at 200 characters.
+    func testLongServerTextInMessagesIsCut() throws {
+        let s = try server()
+        let r = try run(["-F", s.url("/long-location")])
+        XCTAssertEqual(r.status, 1, String(r.err.prefix(300)))
+        XCTAssertTrue(r.err.contains("is not an http or https URL"), String(r.err.prefix(300)))
+        XCTAssertTrue(r.err.contains("…(95008 bytes)"), String(r.err.prefix(600)))
+        XCTAssertLessThan(r.err.utf8.count, 1000)
+        let t = try run(["-b", s.url("/long-coding")], terminal: true)
+        XCTAssertEqual(t.status, 0, String(t.text.prefix(300)))
+        XCTAssertTrue(t.text.contains("still encoded ('xxxx"), String(t.text.prefix(600)))
+        XCTAssertTrue(t.text.contains("…(95000 bytes)"), String(t.text.prefix(600)))
+        XCTAssertLessThan(t.text.utf8.count, 1000)
+    }
+
     // MARK: - Compression bombs
 
     func testBombsAreCutByMaxFilesize() throws {
@@ -450,6 +466,34 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.text)
         XCTAssertTrue(r.text.contains("binary data not shown"), r.text)
         XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
+    }
+
+    /// Regression: Ctrl-C was heard only at libcurl's progress calls, and one piece of a body
+    /// coded twice (`gzip, gzip`) decoded to gigabytes in between: swurl went on writing them
+    /// (30–70 s after the signal). Heard now between the decoded pieces: a Python reader counts
+    /// the bytes, sends SIGINT after 64 MiB, and reads to the end.
+    func testCtrlCStopsADecodingBombAtOnce() throws {
+        let s = try server()
+        let script = """
+        import signal, subprocess, sys
+        p = subprocess.Popen([sys.argv[1], "-b", sys.argv[2]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        total, signalled = 0, False
+        while True:
+            chunk = p.stdout.read(1 << 20)
+            if not chunk: break
+            total += len(chunk)
+            if total >= 64 << 20 and not signalled:
+                p.send_signal(signal.SIGINT); signalled = True
+        print(total, p.wait(), signalled)
+        """
+        let r = try runProcess("/usr/bin/python3", ["-c", script, TestPaths.binary, s.url("/bomb/gzip-gzip")])
+        let words = String(decoding: r.stdout, as: UTF8.self).split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        XCTAssertEqual(words.count, 3, String(decoding: r.stdout, as: UTF8.self))
+        guard words.count == 3, let total = Int(words[0]) else { return }
+        XCTAssertEqual(words[2], "True", "the body came out before 64 MiB")
+        XCTAssertEqual(words[1], "-2", "ended by SIGINT")
+        // 8 GiB decoded whole before; a piece's worth (64 KiB), and the pipe's, after the signal now.
+        XCTAssertLessThan(total, 1 << 30, "bytes written after Ctrl-C")
     }
 
     func testWholeBombToAPipeKeepsMemoryFlat() throws {

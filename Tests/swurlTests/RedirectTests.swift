@@ -82,6 +82,19 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(try runSwurl(["-F", "POST", try redirect(303, to: "/get")], stdin: Data("piped".utf8)).status, 0)
     }
 
+    /// Regression: a failure on a redirect's hop (refused, timed out, an empty reply) read as if
+    /// the URL typed had failed; only TLS check failures named the hop. They all do now.
+    func testAFailureOnARedirectHopNamesTheHop() throws {
+        let first = try redirect(302, to: "http://127.0.0.1:1/gone")
+        let origin = try XCTUnwrap(first.range(of: "/redirect-to").map { String(first[..<$0.lowerBound]) })
+        let r = try runSwurl(["-F", first])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("(at http://127.0.0.1:1, after 1 redirect from \(origin))"), r.stderr)
+        // The first URL failing says nothing of redirects.
+        let direct = try runSwurl(["http://127.0.0.1:1/gone"])
+        XCTAssertFalse(direct.stderr.contains("redirect"), direct.stderr)
+    }
+
     /// A redirect's body is no answer: cut short, it stopped the exchange (exit 1, "transfer
     /// closed with 95 bytes remaining") where curl -L and HTTPie --follow go on. An empty
     /// Location is no redirect (it was exit 1, "the redirect target '' is not a valid URL").

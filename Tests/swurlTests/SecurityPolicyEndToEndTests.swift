@@ -523,5 +523,9 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertEqual(other.peerSubject, "", "no identity shown to the redirect's origin")
         XCTAssertTrue(first.logLines().contains { $0.contains("/away") }, "\(first.logLines())")
         XCTAssertFalse(other.handshakeErrors.isEmpty, "the redirect reached the other origin, which wanted a certificate")
+        // The message names the hop and says why it went without: "give --cert" (given) misled.
+        XCTAssertTrue(followed.stderr.contains("(at https://localhost:\(other.server.port), after 1 redirect from https://127.0.0.1:"), followed.stderr)
+        XCTAssertTrue(followed.stderr.contains("--cert goes to the first URL's origin only"), followed.stderr)
+        XCTAssertFalse(followed.stderr.contains("give --cert"), followed.stderr)
     }
 }

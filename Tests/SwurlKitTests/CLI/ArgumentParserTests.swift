@@ -42,6 +42,34 @@ final class ArgumentParserTests: XCTestCase {
         }
     }
 
+    /// A swap of two letters (`--jsno`) and the start of a name (`--foll`, `--sess`) are guessed at.
+    func testSwappedLettersAndAbbreviationsNameTheOption() {
+        for (given, meant) in [("--jsno", "--json"), ("--foll", "--follow"), ("--verb", "--verbose"), ("--sess", "--session"), ("--timeo", "--timeout")] {
+            XCTAssertThrowsError(try ArgumentParser.parse([given])) { error in
+                guard case .usage(_, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
+                XCTAssertEqual(hint, "did you mean '\(meant)'?", given)
+            }
+        }
+        XCTAssertEqual(ArgumentParser.editDistance("jsno", "json"), 1)
+        XCTAssertEqual(ArgumentParser.editDistance("ab", "ba"), 1)
+        XCTAssertEqual(ArgumentParser.editDistance("kitten", "sitting"), 3)
+    }
+
+    /// Regression: `-follow` was the cluster `-f -o llow` (the body went to a file `llow`,
+    /// replacing it), `-offline` sent the request (`-o ffline`), `-all` sent `ll` as credentials.
+    /// A word spelling a long option after one dash is refused; clusters still work.
+    func testALongOptionWithOneDashIsRefused() throws {
+        for word in ["-follow", "-offline", "-all", "-output=x", "-no-cache", "-help", "-verbose"] {
+            XCTAssertThrowsError(try ArgumentParser.parse([word, "http://h/"])) { error in
+                guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
+                XCTAssertEqual(message, "'\(word)' is not an option: a long option takes two dashes", word)
+                XCTAssertEqual(hint, "did you mean '-\(word)'?", word)
+            }
+        }
+        XCTAssertEqual(try ArgumentParser.parse(["-ofile.txt"]).value(.output), "file.txt")
+        XCTAssertEqual(try ArgumentParser.parse(["-pHh"]).value(.print), "Hh")
+    }
+
     /// HTTPie's output options swurl spells otherwise point to swurl's (-P had only the
     /// generic hint; --meta and -m pointed to different places).
     func testHTTPiesOutputOptionsPointToSwurls() {

@@ -85,6 +85,13 @@ final class DownloadNameTests: XCTestCase {
     }
 
     /// Bidirectional controls can make `invoice‮fdp.exe` look like `invoiceexe.pdf`: dropped.
+    /// Line separators are dropped and characters drawn as slashes become `_`: a server's
+    /// `x y z／.txt` looked like a path in the "saved" line.
+    func testLineSeparatorsAndSlashLookAlikesAreNotKept() {
+        XCTAssertEqual(DownloadName.sanitize("a\u{2028}b\u{2029}c.txt"), "abc.txt")
+        XCTAssertEqual(DownloadName.sanitize("etc\u{FF0F}passwd\u{2215}x\u{2044}y\u{FF3C}z.txt"), "etc_passwd_x_y_z.txt")
+    }
+
     func testBidirectionalControlsAreDropped() {
         for scalar in [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C] {
             let raw = "invoice" + String(Character(Unicode.Scalar(UInt32(scalar)) ?? "x")) + "fdp.exe"

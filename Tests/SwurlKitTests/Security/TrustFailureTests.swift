@@ -24,6 +24,24 @@ final class TrustFailureTests: XCTestCase {
         XCTAssertTrue(host.error.hint?.contains("DNS:a.example") == true)
     }
 
+    /// A hostile certificate's thousand names made a 90 KB hint: ten are shown, and how many
+    /// more. A connection routed by --resolve or --proxy offers `swurl certs` with them.
+    func testHostHintsAreBoundedAndCertsKeepsTheRouting() {
+        var host = TrustFailure(check: .host, host: "h", reason: "mismatch", presented: [], pinned: [],
+                                certificateNames: (0..<1200).map { "DNS:" + String(repeating: "n", count: 70) + "\($0).example" })
+        host.server = "h:8443"
+        let hint = host.error.hint ?? ""
+        XCTAssertTrue(hint.contains("n9.example and 1190 more;"), hint)
+        XCTAssertFalse(hint.contains("n10.example"), hint)
+        XCTAssertLessThan(hint.utf8.count, 1200)
+        var chain = TrustFailure(check: .chain, host: "h", reason: "self-signed certificate", presented: [], pinned: [])
+        chain.server = "h:8443"
+        XCTAssertTrue(chain.error.hint?.contains("'swurl certs https://h:8443' shows") == true, chain.error.hint ?? "")
+        chain.routing = ["--resolve", "--proxy"]
+        XCTAssertTrue(chain.error.hint?.contains("'swurl certs https://h:8443' with this request's --resolve and --proxy shows") == true,
+                      chain.error.hint ?? "")
+    }
+
     /// A chain fault no trust store mends, and a leaf sent without its intermediate, each get
     /// their own hint (both got "trust its CA with --cacert", which could not help the first).
     func testChainHintsFitTheFault() {
