@@ -146,7 +146,7 @@ enum SecurityArguments {
         let problem = ClientIdentityCheck.problem(certificate: certificate, key: key, password: policy.keyPassword)
         // Files swurl does not load (--curl, --offline send nothing) are judged only by what is
         // proved wrong with them; their format is the printed command's business.
-        if args.has(.curl) || args.has(.offline), [.certificateNotPEM, .keyNotPEM, .noPrivateKey].contains(problem) { return }
+        if args.has(.curl) || args.has(.offline), [.certificateNotPEM, .keyNotPEM, .noPrivateKey, .noCertificate].contains(problem) { return }
         switch problem {
         case .wrongPassword?:
             throw .usage("the password does not decrypt the private key '\(keyName)'",
@@ -160,6 +160,9 @@ enum SecurityArguments {
         case .keyNotPEM?:
             throw .badData("the private key '\(keyName)' is not PEM (-----BEGIN PRIVATE KEY-----)",
                            hint: "convert a DER key: openssl pkey -inform der -in FILE -out FILE.pem")
+        case .noCertificate?:
+            throw .badData("the client certificate file '\(args.value(.cert) ?? certFile)' holds no certificate (-----BEGIN CERTIFICATE-----)",
+                           hint: "give the certificate with --cert FILE and its private key with --key FILE")
         case .noPrivateKey?:
             throw .badData("'\(keyName)' holds no private key",
                            hint: args.value(.key) == nil ? "give the certificate's key with --key FILE" : "give the file that holds the key (--key FILE)")

@@ -196,12 +196,23 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             // effect is not lost to a directory no file can be written in.
             throw .output("cannot write a download into '\(TerminalSanitizer.clean(ArgumentBytes.shown(plan.directory)))': "
                           + "\(systemErrorMessage(errno)) (run it where you can write files, or give -o PATH)")
+        } else if DownloadFile.wasDeleted(plan.directory) {
+            // A shell left in a directory another removed: access(2) still allows it, and
+            // creating the `.part` fails only after the request went.
+            throw .output("cannot write a download into '\(TerminalSanitizer.clean(ArgumentBytes.shown(plan.directory)))': the directory was deleted (run it where you can write files, or give -o PATH)")
         }
         written = offset
         startOffset = offset
     }
 
     deinit { if fd >= 0 { close(fd) } }
+
+    /// Whether a directory is one that was removed while still open or the working directory
+    /// (no name links to it any more).
+    static func wasDeleted(_ directory: String) -> Bool {
+        var st = stat()
+        return stat(ArgumentBytes.path(directory), &st) == 0 && st.st_nlink == 0
+    }
 
     /// Whether `path` (a device, `/dev/stdout`) is a terminal, by its device number, without
     /// opening it (a FIFO's reader would see the end of its stream at the close, a tape drive

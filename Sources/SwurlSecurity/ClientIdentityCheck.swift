@@ -17,6 +17,8 @@ package enum ClientIdentityCheck {
         case keyNotPEM
         /// The key file is PEM and holds no private key (a certificate given for both).
         case noPrivateKey
+        /// The certificate file is PEM and holds no certificate (a key given for `--cert`).
+        case noCertificate
     }
 
     /// Whether PEM bytes hold an encrypted private key (PKCS#8 or the traditional header).
@@ -37,6 +39,7 @@ package enum ClientIdentityCheck {
     ///   - password: `--key-password`, or what was typed at the prompt.
     package static func problem(certificate: [UInt8], key: [UInt8], password: String?) -> Problem? {
         guard PEMText.looksLikePEM(certificate) else { return .certificateNotPEM }
+        guard let cert = Certificate.parseAll(certificate).first else { return .noCertificate }
         guard PEMText.looksLikePEM(key) else { return .keyNotPEM }
         let encrypted = isEncrypted(key)
         // The password as OpenSSL's `u` argument with no callback: never a prompt of OpenSSL's own.
@@ -46,7 +49,6 @@ package enum ClientIdentityCheck {
             ERR_clear_error()   // a REPL or batch goes on: no stale error for the next handshake
         }
         guard let privateKey = keys.first else { return encrypted ? .wrongPassword : .noPrivateKey }
-        guard let cert = Certificate.parseAll(certificate).first else { return nil }
         return X509_check_private_key(cert.raw, privateKey) == 1 ? nil : .keyDoesNotMatch
     }
 }

@@ -115,7 +115,17 @@ package final class HandshakeVerifier {
             return 1
         }
         for evaluator in evaluators {
-            if let failed = evaluator.evaluate(trust) {
+            if var failed = evaluator.evaluate(trust) {
+                // Pins none of the presented certificates matches, and a chain that does not
+                // verify: the pin is what is wrong (a --pin-cert is an anchor; one of another
+                // server leaves the chain without one), so the failure is the pins', with what
+                // was presented and what was pinned ("trust its CA, or pin the server" misled).
+                if failed.check == .chain, policy.hasPins, !trust.presented.contains(where: policy.isPinned),
+                   let pins = PinnedTrustEvaluator(policy: policy).evaluate(trust) {
+                    failed = TrustFailure(check: .pin, host: pins.host,
+                                          reason: "no certificate the server presented matches a pin, and its chain did not verify: \(failed.reason)",
+                                          presented: pins.presented, pinned: pins.pinned)
+                }
                 if failure == nil {
                     failure = failed
                     failure?.server = server

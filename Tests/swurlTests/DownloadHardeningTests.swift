@@ -155,6 +155,19 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
     }
 
+    /// Regression: `-d` in a working directory another had removed sent the POST, then could not
+    /// make its `.part` (access(2) still allows a deleted directory). Refused before sending.
+    func testADownloadInADeletedWorkingDirectoryIsRefusedBeforeSending() throws {
+        let capture = try CaptureServer()
+        let base = TestPaths.temporaryDirectory()
+        let r = try runProcess("/bin/sh", ["-c", "mkdir gone && cd gone && rmdir ../gone && exec \"$0\" -d POST \"$1\" a=1",
+                                           TestPaths.binary, capture.base + "/post"], directory: base, check: false)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot write a download into '.': the directory was deleted"), r.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
+    }
+
     /// Starts swurl, waits until it announces its retry, and interrupts it: the announced wait
     /// must be capped, and swurl must still be alive (not trapped) to end by the SIGINT (130).
     func testAHugeRetryAfterIsCappedAndNeverTraps() throws {
