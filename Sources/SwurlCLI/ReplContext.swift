@@ -355,6 +355,12 @@ final class ReplContext {
         // As in one-shot swurl, a lower-case method counts only with something after it: a line
         // `get` alone is the path /get.
         if let m = positionals.first, CommandOptions.looksLikeMethod(m, urlFollows: positionals.count > 1) {
+            // A known method alone requests the base (`DELETE`); another word in capitals alone
+            // is refused, as on the command line (`README` went to the base as a method README).
+            if positionals.count == 1, !HTTPMethod(m).isKnown {
+                throw .usage("the method \(TerminalSanitizer.excerpt(m)) needs a path or URL after it",
+                             hint: "a path in capitals is ./\(TerminalSanitizer.excerpt(m))")
+            }
             method = m
             positionals = positionals.dropFirst()
         }
@@ -366,6 +372,12 @@ final class ReplContext {
         if let t = positionals.first, !ReplContext.isItem(t) {
             target = t
             positionals = positionals.dropFirst()
+        } else if let path = positionals.first(where: { ReplContext.itemKey($0) != nil && !ReplContext.isItem($0) }) {
+            // No path first, and a path-shaped word among the items (`X-A:1 /items?id=3`): it
+            // would be a field `/items?id` sent to the base. The one-shot request refuses an
+            // item where the URL goes; so does a line.
+            throw .usage("'\(TerminalSanitizer.excerpt(path))' looks like a path, but it comes after an item, where it is a field of the body",
+                         hint: "put the path first: \(TerminalSanitizer.excerpt(path)) and then the items")
         }
         let url: String
         if let target, ReplContext.isAbsolute(target) {
@@ -406,11 +418,6 @@ final class ReplContext {
             withheld.append(key.name + ":")
             return false
         }
-        if !withheld.isEmpty && !merged.has(.quiet) {
-            try? environment.stderr.write("swurl: note: the default credentials (" + withheld.joined(separator: ", ")
-                + ") are not sent to " + TerminalSanitizer.clean(origin?.description ?? Redactor.url(url))
-                + ": they belong to the origin they were given for (give them on the line to send them here)\n")
-        }
         merged.positionals = (method.map { [$0] } ?? []) + [url]
             + ReplContext.merge(items: items, Array(positionals))
         let command: any SwurlCommand.Type = merged.has(.download) ? DownloadCommand.self : RequestCommand.self
@@ -422,6 +429,14 @@ final class ReplContext {
         let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
         try options.refuseStdinItems("a REPL line")
+        // Said once the line is known to be a request (a line refused for its URL named an
+        // origin made up from it).
+        if !withheld.isEmpty && !merged.has(.quiet) {
+            try? environment.stderr.write("swurl: note: the default credentials (" + withheld.joined(separator: ", ")
+                + ") are not sent to " + TerminalSanitizer.clean(origin?.description ?? Redactor.url(url))
+                + ": they belong to the origin they were given for (give them on the line to send them here)\n")
+        }
+
         // The line is a request: the default credentials it sends are bound to its origin now
         // (not by a line that sends nothing: --offline, --curl).
         if !options.offline && !options.curl { credentialOrigins.merge(binding) { bound, _ in bound } }

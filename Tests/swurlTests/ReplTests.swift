@@ -29,6 +29,31 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.text.contains("Authorization: Basic " + Data("u:pw9".utf8).base64EncodedString()), r.text)
     }
 
+    /// Regression: with no path first, a path-shaped word among the items (`X-A:1
+    /// '/items?id=3'`) became the body field `/items?id` POSTed to the base; a lone word in
+    /// capitals (`README`) went to the base as a method; a note named an origin made up from a
+    /// line then refused for its URL. Lines run against a capture server: nothing reaches it.
+    func testPathsAfterItemsAndLoneCapitalWordsAreRefused() throws {
+        let capture = try CaptureServer()
+        let r = try script(["X-A:1 '/items?id=3'", "X-A:1 users?id=3", "README"], [capture.base + "/api/"])
+        XCTAssertTrue(r.stderr.contains("line 1: '/items?id=3' looks like a path, but it comes after an item"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("put the path first: /items?id=3 and then the items"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 2: 'users?id=3' looks like a path"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 3: the method README needs a path or URL after it"), r.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "a line was sent")
+        // A known method alone requests the base; the path first takes items after it.
+        let ok = try script(["DELETE", "users?id=3 X-A:1"], [capture.base + "/api/"])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        let sent = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertTrue(sent.contains("DELETE /api/ HTTP/1.1"), sent)
+        XCTAssertTrue(sent.contains("GET /api/users?id=3 HTTP/1.1"), sent)
+        // No base: a line without a host is refused without a note about a made-up origin.
+        let n = try script([capture.base + "/a", "/local/ok"], ["-a", "u:p"])
+        XCTAssertTrue(n.stderr.contains("'/local/ok' is not a URL: it has no host"), n.stderr)
+        XCTAssertFalse(n.stderr.contains("http://local"), n.stderr)
+    }
+
     /// `swurl repl api:8080`: a dotless host and port reads as a header item (as `X-Version:20`
     /// would); the REPL says so at the start, with the base URL's form, instead of leaving every
     /// path line to fail with "it has no host".
