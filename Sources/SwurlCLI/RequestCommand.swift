@@ -52,6 +52,13 @@ enum RequestCommand: SwurlCommand {
                 : terminal ? PrintSelection(responseHeaders: true, responseBody: true)
                 : PrintSelection(responseBody: true))
         transferOptions.captureRequest = selection.printsRequest
+        // Stdout closed by the shell (`>&-`) with something to show there: the request would go
+        // and its answer be lost (a POST's effect with it). Refused before anything is sent, as
+        // an -o that cannot be written is.
+        if outputFile == nil, !options.offline, environment.stdout is ClosedSink,
+           selection.responseBody || selection.responseHeaders || selection.printsRequest || selection.meta {
+            throw .output("stdout is closed (>&-): the response would be lost; give -o FILE for the body (-o /dev/null to discard it)")
+        }
         // A JSON body is read whole for these before it is shown: -S cannot show it as it comes
         // (an endless stream of JSON lines would show nothing), which is said, not left silent.
         if options.decoding.stream && selection.responseBody && !options.offline {

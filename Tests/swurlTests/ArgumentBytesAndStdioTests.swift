@@ -130,12 +130,18 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
     }
 
     /// A closed stdout fails the run (no success reported, nothing written into whatever
-    /// descriptor the kernel hands out as number 1 — here it would be the socket).
+    /// descriptor the kernel hands out as number 1 — here it would be the socket), before the
+    /// request is sent: a POST went out and its answer was lost. With -o it runs.
     func testClosedStdoutFails() throws {
         let capture = try CaptureServer()
-        let r = try shell("\"$SWURL\" http://127.0.0.1:\(capture.server.port)/x >&-")
+        let r = try shell("\"$SWURL\" POST http://127.0.0.1:\(capture.server.port)/x a=1 >&-")
         XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("writing to stdout failed"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("stdout is closed (>&-): the response would be lost; give -o FILE"), r.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "the POST was sent")
+        let kept = try shell("\"$SWURL\" -o /dev/null POST http://127.0.0.1:\(capture.server.port)/y a=1 >&-")
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        XCTAssertTrue(String(decoding: capture.captured, as: UTF8.self).hasPrefix("POST /y"))
         let offline = try shell("\"$SWURL\" --offline :9/x >&-")
         XCTAssertEqual(offline.status, 1, offline.stderr)
     }
