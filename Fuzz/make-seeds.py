@@ -159,3 +159,7 @@ for name, coding, seed, body in [
         ('deflate-gzip-wrapped', 1, 8, gzip.compress(text, mtime=0)), ('gzip-gzip', 2, 11, gzip.compress(gzip.compress(text, mtime=0), mtime=0)),
         ('deflate-xgzip', 3, 13, gzip.compress(zlib.compress(text), mtime=0)), ('zeros', 0, 1, bytes(64))]:
     put('body-decoding', name, bytes([coding | seed << 2]) + body)
+# Raw deflate whose first two bytes pass zlib's header check (78 01), so the zlib reading goes on
+# past them before it fails: the retry reads every byte seen so far again.
+for name, seed in [('raw-passing-zlib-header', 3), ('raw-passing-zlib-header-one-byte-pieces', 0)]:
+    put('body-decoding', name, bytes([1 | seed << 2]) + bytes([0x78, 0x01, 0x00, 0xFE, 0xFF, 0x41, 0x03, 0x00]))

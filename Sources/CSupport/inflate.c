@@ -28,13 +28,19 @@ static void zload(void) {
     __atomic_store_n(&zloaded, 1, __ATOMIC_RELEASE);
 }
 
+// How much of a "deflate" body is kept, before any output, for reading it again as raw deflate.
+#define SEEN_MAX (64 * 1024)
+
 struct sw_inflater {
     z_stream z;
     int raw_tried;     // deflate: the zlib wrapper was refused, raw deflate is being read
     int gzip;          // a gzip member (gzip, x-gzip), else deflate (zlib-wrapped or raw)
     int ended;         // the stream (the last member) reached its end
-    unsigned char head[2]; // deflate: the stream's first two bytes (the zlib header zlib reads), kept
-                       // so that a raw-deflate retry reads them again whatever pieces they came in
+    unsigned char *seen;   // deflate, before any output: the bytes read so far (up to SEEN_MAX), so
+    size_t seen_len;       // that a raw-deflate retry reads them again whatever pieces they came in
+    int seen_full;         // more than SEEN_MAX read without output: no retry after this piece
+    unsigned char *replay; // a retry's input: the bytes seen, then the piece's rest (s->in points in)
+    const char *first_msg; // zlib's words for the wrapped stream's fault, when the retry fails too
     int held;          // the last call filled the output: zlib may hold more without new input
     int trailer;       // raw deflate ended: bytes of an adler32 some servers send after it, left to skip
     const unsigned char *in;
@@ -57,18 +63,31 @@ sw_inflater *sw_inflater_new(int gzip) {
 
 void sw_inflater_free(sw_inflater *s) {
     if (s == NULL) return;
+    free(s->seen);
+    free(s->replay);
     p_inflateEnd(&s->z);
     free(s);
 }
 
 void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len) {
+    // A retry's replay buffer is read to its end before new input comes.
+    free(s->replay);
+    s->replay = NULL;
     s->in = bytes;
     s->in_len = len;
 }
 
 int sw_inflater_ended(const sw_inflater *s) { return s->ended; }
 
-const char *sw_inflater_message(const sw_inflater *s) { return s->z.msg; }
+const char *sw_inflater_message(const sw_inflater *s) {
+    // A wrapped stream that failed past its header, and failed as raw deflate too: the first
+    // fault is the body's (a bad block, a wrong check value), not the raw reading's.
+    if (s->raw_tried && s->first_msg != NULL && strcmp(s->first_msg, "incorrect header check") != 0
+        && strcmp(s->first_msg, "unknown compression method") != 0 && strcmp(s->first_msg, "invalid window size") != 0) {
+        return s->first_msg;
+    }
+    return s->z.msg;
+}
 
 long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
     for (;;) {
@@ -90,10 +109,6 @@ long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
             if (p_inflateReset2(&s->z, 15 + 16) != Z_OK) return SW_INFLATE_ERROR;
             s->ended = 0;
         }
-        if (!s->gzip && !s->raw_tried && s->z.total_in < 2) {
-            size_t n = 2 - s->z.total_in < s->in_len ? 2 - s->z.total_in : s->in_len;
-            memcpy(s->head + s->z.total_in, s->in, n);
-        }
         s->z.next_in = (Bytef *)s->in;
         s->z.avail_in = (uInt)(s->in_len > 0x40000000 ? 0x40000000 : s->in_len);
         uInt offered = s->z.avail_in;
@@ -103,28 +118,43 @@ long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
         int rc = p_inflate(&s->z, Z_NO_FLUSH);
         size_t used = offered - s->z.avail_in;
         size_t made = room - s->z.avail_out;
-        if (rc == Z_DATA_ERROR && !s->gzip && !s->raw_tried && s->z.total_out == 0 && s->z.total_in - used <= 2) {
+        if (rc == Z_DATA_ERROR && !s->gzip && !s->raw_tried && s->z.total_out == 0 && !s->seen_full
+            && s->z.total_in - used == s->seen_len) {
             // "deflate" sent as raw deflate (no zlib wrapper), as some servers do: libcurl and
-            // browsers read it too. Started again on the same bytes: those of this piece, and
-            // before them the header bytes earlier pieces gave (libcurl cannot, and fails a raw
-            // stream whose first piece is one byte).
-            size_t earlier = s->z.total_in - used;
+            // browsers read it too. Started again on the same bytes: those earlier pieces gave
+            // (kept in `seen`), then this piece's (libcurl keeps none, and fails a raw stream
+            // whose first piece is one byte).
+            s->first_msg = s->z.msg;
             s->raw_tried = 1;
             if (p_inflateReset2(&s->z, -15) != Z_OK) return SW_INFLATE_ERROR;
-            if (earlier > 0) {
-                s->z.next_in = s->head;
-                s->z.avail_in = (uInt)earlier;
-                s->z.next_out = out;
-                s->z.avail_out = room;
-                rc = p_inflate(&s->z, Z_NO_FLUSH);
-                // Two bytes make no output a full buffer leaves behind, nor the stream's end
-                // before the bytes that follow.
-                if ((rc != Z_OK && rc != Z_BUF_ERROR && rc != Z_STREAM_END) || s->z.avail_in != 0) return SW_INFLATE_ERROR;
-                if (rc == Z_STREAM_END) { s->ended = 1; s->trailer = 4; }
-                made = room - s->z.avail_out;
-                if (made > 0) return (long)made;
+            if (s->seen_len > 0) {
+                unsigned char *buf = malloc(s->seen_len + s->in_len);
+                if (buf == NULL) return SW_INFLATE_ERROR;
+                memcpy(buf, s->seen, s->seen_len);
+                if (s->in_len > 0) memcpy(buf + s->seen_len, s->in, s->in_len);
+                free(s->replay);
+                s->replay = buf;
+                s->in = buf;
+                s->in_len += s->seen_len;
             }
+            free(s->seen);
+            s->seen = NULL;
+            s->seen_len = 0;
             continue;
+        }
+        // Before any output, what is read is kept for a raw-deflate retry (a bounded amount).
+        if (!s->gzip && !s->raw_tried && !s->seen_full && used > 0) {
+            unsigned char *grown = s->z.total_out == 0 && s->seen_len + used <= SEEN_MAX ? realloc(s->seen, s->seen_len + used) : NULL;
+            if (grown == NULL) {
+                free(s->seen);
+                s->seen = NULL;
+                s->seen_len = 0;
+                s->seen_full = 1;
+            } else {
+                memcpy(grown + s->seen_len, s->in, used);
+                s->seen = grown;
+                s->seen_len += used;
+            }
         }
         s->in += used;
         s->in_len -= used;

@@ -126,11 +126,12 @@ package enum ArgumentParser {
             // body to a file named `llow` (curl and HTTPie read it so too); `-all` as `-a ll`
             // sends credentials. A word whose letters after its one dash spell a long option is
             // refused, not read as a cluster.
+            // Also one that would be guessed at with two dashes (`-folow`, `-foll`, `-Follow`:
+            // `-f -o low`, `-f -o ll`, `-F -o llow`).
             let spelled = String(arg.dropFirst().prefix { $0 != "=" })
-            if spelled.count > 1, OptionTable.spec(long: spelled) != nil
-                || (spelled.hasPrefix("no-") && OptionTable.spec(long: String(spelled.dropFirst(3))) != nil) {
+            if spelled.count > 1, let meant = ArgumentParser.longOptionSpelled(spelled) {
                 throw .usage("'\(TerminalSanitizer.excerpt(arg, limit: 100))' is not an option: a long option takes two dashes",
-                             hint: "did you mean '-\(TerminalSanitizer.excerpt(arg, limit: 100))'?")
+                             hint: "did you mean '\(meant)'?")
             }
             // A cluster of short options: -hv, -pHh, -o file.
             var rest = Substring(arg.dropFirst())
@@ -222,21 +223,20 @@ package enum ArgumentParser {
         "--history-print": "HTTPie's --history-print is --all here: with -F every hop is shown, by the same -p letters",
     ]
 
-    private static func unknown(_ given: String) -> SwurlError {
-        // Shown cut (a 1 MB word is no option), and guessed at only when it is short enough to be
-        // a misspelt one: the distance grows with the length, and so did the time (20 s of CPU
-        // for a 1 MB batch line).
-        let option = TerminalSanitizer.excerpt(given, limit: 100)
-        if let grammar = curlGrammar[given] {
-            return .usage("unknown option '\(option)'", hint: grammar)
+    /// The long option a word after one dash spells (`follow`, `no-cache`), or would be guessed
+    /// at as with two dashes (a typo, the start of a name, other letter case), as `--NAME`.
+    static func longOptionSpelled(_ spelled: String) -> String? {
+        let word = spelled.lowercased()
+        if OptionTable.spec(long: word) != nil || (word.hasPrefix("no-") && OptionTable.spec(long: String(word.dropFirst(3))) != nil) {
+            return "--" + word
         }
-        let names = OptionTable.documented.flatMap { spec in
-            ([spec.name] + spec.aliases).map { "--" + $0 } + spec.shorts.map { "-" + String($0) }
-        }
-        var hint = "see 'swurl --help' for the list of options"
-        // No guess for a short option: every letter is one edit from every other.
-        guard given.hasPrefix("--"), given.utf8.count <= 64 else { return .usage("unknown option '\(option)'", hint: hint) }
-        let longs = names.filter { $0.hasPrefix("--") }
+        guard word.count >= 4, word.utf8.count <= 64 else { return nil }
+        return guess("--" + word)
+    }
+
+    /// The option an unknown `--WORD` was probably meant to be (`guess`'s rules), as `--NAME`.
+    private static func guess(_ given: String) -> String? {
+        let longs = OptionTable.documented.flatMap { spec in ([spec.name] + spec.aliases).map { "--" + $0 } }
         func closest(_ word: String) -> String? {
             let best = longs.min { editDistance(word, $0) < editDistance(word, $1) }
             guard let best, editDistance(word, best) <= max(1, (word.count - 2) / 3) else { return nil }
@@ -247,15 +247,30 @@ package enum ArgumentParser {
         // (a later option could make an abbreviation mean another).
         let started = longs.filter { $0.hasPrefix(given) }
         if given.count >= 4, let shortest = started.min(by: { $0.count < $1.count }), started.allSatisfy({ $0.hasPrefix(shortest) }) {
-            hint = "did you mean '\(shortest)'?"
-        } else if let best = closest(given) {
-            hint = "did you mean '\(best)'?"
-        } else if given.hasPrefix("--no-"), let best = closest("--" + given.dropFirst(5)),
-                  let spec = OptionTable.spec(long: String(best.dropFirst(2))), !ParsedArguments.notResettable.contains(spec.option) {
-            // A misspelt --no-OPTION: the option it would cancel.
-            hint = "did you mean '--no-\(best.dropFirst(2))'?"
+            return shortest
         }
-        return .usage("unknown option '\(option)'", hint: hint)
+        if let best = closest(given) { return best }
+        if given.hasPrefix("--no-"), let best = guess("--" + given.dropFirst(5)),
+           let spec = OptionTable.spec(long: String(best.dropFirst(2))), !ParsedArguments.notResettable.contains(spec.option) {
+            // A misspelt --no-OPTION: the option it would cancel.
+            return "--no-" + best.dropFirst(2)
+        }
+        return nil
+    }
+
+    private static func unknown(_ given: String) -> SwurlError {
+        // Shown cut (a 1 MB word is no option), and guessed at only when it is short enough to be
+        // a misspelt one: the distance grows with the length, and so did the time (20 s of CPU
+        // for a 1 MB batch line).
+        let option = TerminalSanitizer.excerpt(given, limit: 100)
+        if let grammar = curlGrammar[given] {
+            return .usage("unknown option '\(option)'", hint: grammar)
+        }
+        // No guess for a short option: every letter is one edit from every other.
+        guard given.hasPrefix("--"), given.utf8.count <= 64, let meant = guess(given) else {
+            return .usage("unknown option '\(option)'", hint: "see 'swurl --help' for the list of options")
+        }
+        return .usage("unknown option '\(option)'", hint: "did you mean '\(meant)'?")
     }
 
     /// Edit distance between two strings, by characters: insertions, deletions, substitutions

@@ -75,6 +75,7 @@ package struct CommandOptions {
     /// - Throws: `SwurlError.usage` for a missing URL or a bad value, and the item parser's errors.
     package init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         url = ""
+        explicitJSON = args.has(.json)   // (for the words' messages; parseOptions sets it again)
         try takePositionals(args.positionals, environment: environment)
         try parseOptions(args, environment: environment)
         // Only a download prints the hint: other requests (every batch line) skip the look.
@@ -107,7 +108,7 @@ package struct CommandOptions {
             }
         }
         let word = positionals.first ?? ""
-        try CommandOptions.checkURLWord(word)
+        try CommandOptions.checkURLWord(word, afterJSON: explicitJSON)
         // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
         // percent-encoded here, once, so --offline shows what is sent.
         url = URLText.percentEncodingUnsafeBytes(word)
@@ -133,7 +134,7 @@ package struct CommandOptions {
                 items.append(try parser.parse(raw))
             } catch {
                 // A whole JSON document as one word is no item (its `"a":1` reads as a header).
-                if CommandOptions.looksLikeJSONDocument(raw) { throw CommandOptions.jsonWordError(raw, place: "is not a request item") }
+                if CommandOptions.looksLikeJSONDocument(raw) { throw CommandOptions.jsonWordError(raw, place: "is not a request item", afterJSON: explicitJSON) }
                 throw error
             }
         }
@@ -152,9 +153,11 @@ package struct CommandOptions {
 
     /// The error for a JSON document given as a word: swurl's `--json` takes no value, and the
     /// body is built from items or read from a file or stdin.
-    static func jsonWordError(_ word: String, place: String) -> SwurlError {
-        .usage("'\(TerminalSanitizer.clean(word))' \(place): it looks like a JSON body",
-               hint: "--json takes no value: give the fields as items after the URL (name=text, name:=1, name:='[1,2]'), or the whole body as @file or on stdin")
+    static func jsonWordError(_ word: String, place: String, afterJSON: Bool) -> SwurlError {
+        // "--json takes no value" only to someone who typed --json before it (`-d '{…}'` is
+        // curl's --data, and a lone document after the URL no option's value).
+        .usage("'\(TerminalSanitizer.excerpt(word))' \(place): it looks like a JSON body",
+               hint: (afterJSON ? "--json takes no value: " : "") + "give the fields as items after the URL (name=text, name:=1, name:='[1,2]'), or the whole body as @file, on stdin or as --raw TEXT")
     }
 
     /// Everything but the positionals (after `takePositionals`: a few rules look at the items).
@@ -294,7 +297,7 @@ package struct CommandOptions {
     /// Refuses a word in the URL's place that is no URL: a body file (`@file`, curl's `-d @file`
     /// habit), a JSON document, a path or a bare number without a host, a request item. The
     /// one-shot request's rule, and the REPL's for its base.
-    static func checkURLWord(_ word: String) throws(SwurlError) {
+    static func checkURLWord(_ word: String, afterJSON: Bool = false) throws(SwurlError) {
         // curl habits: `-d @file URL` (swurl's -d is --download) and `--json '{…}' URL` (swurl's
         // --json takes no value) leave a body where the URL goes; no URL starts with either.
         if word.hasPrefix("@") {
@@ -302,7 +305,7 @@ package struct CommandOptions {
                          hint: "e.g. swurl POST URL \(TerminalSanitizer.clean(word)) (swurl's -d is --download, not curl's --data)")
         }
         if CommandOptions.looksLikeJSONDocument(word) {
-            throw CommandOptions.jsonWordError(word, place: "is not a URL")
+            throw CommandOptions.jsonWordError(word, place: "is not a URL", afterJSON: afterJSON)
         }
         // A path or a bare number has no host (`/tmp/c` went to the host `tmp`, `5` to 0.0.0.5):
         // most likely the value of an option before it that takes one only after `=`.

@@ -302,9 +302,13 @@ package enum CacheRules {
         var order: [String] = []
         let unstored = unstoredFields(notModified)
         if !notModified.contains("Age") { updates["age"] = [] }
+        // A strong tag the stored weak one matched (`notModifiedSelects`: nginx's gzip) leaves
+        // the stored `W/"v"`: the strong validator was for the body nginx did not compress.
+        let keepsWeakTag = stored.headers["ETag"]?.trimmingSpaces().hasPrefix("W/") == true
+            && notModified["ETag"]?.trimmingSpaces().hasPrefix("W/") == false
         for field in notModified {
             let key = field.name.lowercased()
-            if keptOn304.contains(key) || unstored.contains(key) { continue }
+            if keptOn304.contains(key) || unstored.contains(key) || (key == "etag" && keepsWeakTag) { continue }
             if updates[key] == nil { order.append(key) }
             updates[key, default: []].append(field)
         }

@@ -75,6 +75,9 @@ package struct CurlResult: Sendable {
     /// The host name did not resolve (CURLE_COULDNT_RESOLVE_HOST).
     package var couldNotResolve: Bool { code == CURLE_COULDNT_RESOLVE_HOST }
 
+    /// The proxy's host name did not resolve (CURLE_COULDNT_RESOLVE_PROXY).
+    package var couldNotResolveProxy: Bool { code == CURLE_COULDNT_RESOLVE_PROXY }
+
     /// The failure as one of swurl's error kinds.
     package var error: SwurlError {
         switch code {

@@ -239,6 +239,10 @@ package final class Transfer: EasyTransferHandler {
         if !rc.succeeded, rc.couldNotConnect, let hint = Transfer.proxyDown(options.proxy, url: request.url, message: rc.message) {
             throw .transport(rc.message, hint: hint)
         }
+        // Which setting named the proxy (a stale http_proxy in the environment, often).
+        if !rc.succeeded, rc.couldNotResolveProxy, let proxy = options.proxy.proxy(forURL: request.url) {
+            throw .transport(rc.message, hint: "that is \(options.proxy.named(proxy, forURL: request.url)); check its host name, or --proxy '' connects directly")
+        }
         // HTTP/2 without negotiation to a server that speaks HTTP/1 alone gets nothing back;
         // HTTP/1 (or an upgrade) to a port that speaks HTTP/2 alone gets frames, no status line.
         if !rc.succeeded, rc.gotNothing, options.httpVersion == .http2PriorKnowledge {

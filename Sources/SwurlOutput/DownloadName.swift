@@ -86,8 +86,11 @@ package enum DownloadName {
         return name.isEmpty ? nil : name
     }
 
-    /// Fraction and division slashes, the big and fullwidth solidus and reverse solidus, set minus.
-    static let slashLookAlikes: Set<UInt32> = [0x2044, 0x2215, 0x2216, 0x29F8, 0x29F9, 0xFF0F, 0xFF3C]
+    /// Fraction and division slashes, the big, fullwidth, small and box-drawing solidus and
+    /// reverse solidus, set minus, the mathematical rising and falling diagonals, Philippine
+    /// and Kangxi strokes, the vertical kana repeat mark, and the combining solidus overlays.
+    static let slashLookAlikes: Set<UInt32> = [0x0337, 0x0338, 0x1735, 0x2044, 0x2215, 0x2216, 0x2571, 0x2572, 0x27CB, 0x27CD,
+                                               0x29F5, 0x29F8, 0x29F9, 0x2F03, 0x3033, 0xFE68, 0xFF0F, 0xFF3C]
 
     /// Control characters (C0, DEL, C1), the line and paragraph separators, the bidirectional controls, and the other characters
     /// Unicode says may show as nothing (Default_Ignorable_Code_Point: U+00AD, U+034F, U+200B,

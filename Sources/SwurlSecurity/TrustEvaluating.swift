@@ -77,7 +77,7 @@ struct ChainTrustEvaluator: TrustEvaluating {
         let depth = X509_STORE_CTX_get_error_depth(ctx)
         var reason = "\(text) (certificate at depth \(depth)"
         if let current = Certificate(borrowing: X509_STORE_CTX_get_current_cert(ctx)) {
-            reason += ": \(current.subject)"
+            reason += ": \(TrustFailure.shown(current.subject))"
         }
         reason += ")"
         return TrustFailure(check: .chain, host: trust.host, reason: reason,
@@ -96,7 +96,7 @@ struct HostTrustEvaluator: TrustEvaluating {
         if !trust.host.isEmpty && leaf.matches(host: trust.host) { return nil }
         let what = HostName.isIPLiteral(trust.host) ? "IP address" : "host name"
         return TrustFailure(check: .host, host: trust.host,
-                            reason: "the certificate (\(leaf.subject)) does not match the \(what) '\(trust.host)'",
+                            reason: "the certificate (\(TrustFailure.shown(leaf.subject))) does not match the \(what) '\(trust.host)'",
                             presented: trust.presentedForMessage, pinned: [],
                             certificateNames: leaf.subjectAlternativeNames)
     }

@@ -75,10 +75,12 @@ package struct TrustFailure: Sendable, Equatable {
         return .trust(message, hint: hint)
     }
 
-    /// A name from a certificate as a message shows it: `visible`, and cut after 200 characters
-    /// (a hostile certificate's names can be long enough to flood the terminal).
-    static func shown(_ name: String) -> String {
-        visible(name.count > 200 ? String(name.prefix(200)) + "…" : name)
+    /// A name from a certificate as a message shows it: `visible`, and cut after 200 Unicode
+    /// scalars (a hostile certificate's names can be long enough to flood the terminal; by
+    /// scalars, as one Character may be a letter and 20,000 combining marks).
+    package static func shown(_ name: String) -> String {
+        guard name.unicodeScalars.count > 200 else { return visible(name) }
+        return visible(String(String.UnicodeScalarView(name.unicodeScalars.prefix(200)))) + "…"
     }
 
     /// Replaces C0 and C1 control characters with `\xNN`, so a hostile certificate name cannot

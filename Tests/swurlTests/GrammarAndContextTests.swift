@@ -19,6 +19,8 @@ final class GrammarAndContextTests: XCTestCase {
             (["--location", url], "follow redirects with --follow"),
             (["--json", #"{"a":1}"#, url], "--json takes no value"),
             (["--json", #"[{"a":1}]"#, "127.0.0.1:9/x"], "--json takes no value"),
+            // Without --json the hint does not name it (it did, to someone who typed curl's -d).
+            (["-d", #"{"a":1}"#, url], "hint: give the fields as items after the URL (name=text, name:=1, name:='[1,2]'), or the whole body as @file, on stdin or as --raw TEXT"),
             (["POST", url, "--json", #"{"a": 1}"#], "is not a request item: it looks like a JSON body"),
             ([#"--json={"a":1}"#, url], "the whole body as @file or on stdin"),
             // The man page's COMMANDS list names them; the hint was to send a DOWNLOAD method.

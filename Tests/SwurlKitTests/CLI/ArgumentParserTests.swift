@@ -44,7 +44,8 @@ final class ArgumentParserTests: XCTestCase {
 
     /// A swap of two letters (`--jsno`) and the start of a name (`--foll`, `--sess`) are guessed at.
     func testSwappedLettersAndAbbreviationsNameTheOption() {
-        for (given, meant) in [("--jsno", "--json"), ("--foll", "--follow"), ("--verb", "--verbose"), ("--sess", "--session"), ("--timeo", "--timeout")] {
+        for (given, meant) in [("--jsno", "--json"), ("--foll", "--follow"), ("--verb", "--verbose"), ("--sess", "--session"), ("--timeo", "--timeout"),
+                               ("--no-foll", "--no-follow")] {
             XCTAssertThrowsError(try ArgumentParser.parse([given])) { error in
                 guard case .usage(_, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
                 XCTAssertEqual(hint, "did you mean '\(meant)'?", given)
@@ -57,17 +58,29 @@ final class ArgumentParserTests: XCTestCase {
 
     /// Regression: `-follow` was the cluster `-f -o llow` (the body went to a file `llow`,
     /// replacing it), `-offline` sent the request (`-o ffline`), `-all` sent `ll` as credentials.
-    /// A word spelling a long option after one dash is refused; clusters still work.
+    /// A word spelling a long option after one dash is refused, also one a typo or the start
+    /// of a name away (`-folow` was `-f -o low`, `-Follow` `-F -o llow`); clusters still work.
     func testALongOptionWithOneDashIsRefused() throws {
-        for word in ["-follow", "-offline", "-all", "-output=x", "-no-cache", "-help", "-verbose"] {
+        for (word, meant) in [("-follow", "--follow"), ("-offline", "--offline"), ("-all", "--all"), ("-output=x", "--output"),
+                              ("-no-cache", "--no-cache"), ("-help", "--help"), ("-verbose", "--verbose"), ("-folow", "--follow"),
+                              ("-foll", "--follow"), ("-Follow", "--follow"), ("-offlien", "--offline")] {
             XCTAssertThrowsError(try ArgumentParser.parse([word, "http://h/"])) { error in
                 guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
                 XCTAssertEqual(message, "'\(word)' is not an option: a long option takes two dashes", word)
-                XCTAssertEqual(hint, "did you mean '-\(word)'?", word)
+                XCTAssertEqual(hint, "did you mean '\(meant)'?", word)
             }
         }
         XCTAssertEqual(try ArgumentParser.parse(["-ofile.txt"]).value(.output), "file.txt")
+        XCTAssertEqual(try ArgumentParser.parse(["-oout.json"]).value(.output), "out.json")
         XCTAssertEqual(try ArgumentParser.parse(["-pHh"]).value(.print), "Hh")
+        // Every cluster of two or three short options that take no value still reads as one.
+        let flags = OptionTable.all.filter { if case .none = $0.argument { return true } else { return false } }.flatMap(\.shorts)
+        for a in flags { for b in flags { for c in [nil] + flags.map(Optional.some) {
+            let word = "-" + String(a) + String(b) + (c.map { String($0) } ?? "")
+            do { _ = try ArgumentParser.parse([word]) } catch {
+                if case .usage(let message, _) = error, message.contains("is not an option: a long option") { XCTFail("\(word) refused") }
+            }
+        } } }
     }
 
     /// HTTPie's output options swurl spells otherwise point to swurl's (-P had only the

@@ -127,6 +127,8 @@ final class CacheRulesTests: XCTestCase {
         let weakStored = head(200, [("ETag", "W/\"v\"")])
         XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"v\"")])))
         XCTAssertFalse(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"w\"")])))
+        // ... and the stored weak tag stays weak.
+        XCTAssertEqual(CacheRules.merge(stored: weakStored, notModified: HTTPHeaders([.init(name: "ETag", value: "\"v\"")])).headers["ETag"], "W/\"v\"")
         XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "W/\"v\"")])))
         XCTAssertTrue(CacheRules.notModifiedSelects(head(200, [("ETag", "\"v\"")]), HTTPHeaders([.init(name: "ETag", value: " \"v\"")])))
     }
