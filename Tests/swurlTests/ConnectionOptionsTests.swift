@@ -53,6 +53,10 @@ final class ConnectionOptionsTests: XCTestCase {
                       down.stderr)
         let option = try runSwurl(["--proxy", "127.0.0.1:\(port)", "http://swurl.test/y"])
         XCTAssertTrue(option.stderr.contains("that is the proxy 127.0.0.1:\(port) (from --proxy)"), option.stderr)
+        // A proxy name that does not resolve is named with its setting too (a stale variable).
+        let unknown = try runSwurl(["http://swurl.test/y"], environment: ["http_proxy": "http://no-such-proxy.invalid:3128", "no_proxy": "", "NO_PROXY": ""])
+        XCTAssertEqual(unknown.status, 1, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("that is the proxy http://no-such-proxy.invalid:3128 (from http_proxy); check its host name"), unknown.stderr)
         // A proxy without a port is tried on 1080, an IPv6 one named without brackets by
         // libcurl: both were blamed on the server ("is the server running…").
         for given in ["http://127.0.0.1", "socks5h://127.0.0.1", "http://[::1]:\(port)"] {
