@@ -92,6 +92,10 @@ enum BatchCommand: SwurlCommand {
             if fstat(STDIN_FILENO, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
                 throw .inputFile("stdin is a directory, not a file of request lines")
             }
+            // `swurl batch` alone at a prompt waited in silence for lines typed.
+            if environment.stdinIsTerminal, !defaults.has(.quiet) {
+                try? environment.stderr.write("swurl: note: reading request lines from the terminal, one a line; end with Ctrl-D (swurl batch FILE reads a file)\n")
+            }
             reader = LineReader(source: environment.stdin, name: "stdin")
         } else {
             // The name's bytes as given (a name that is not UTF-8 is carried escaped in the String).

@@ -76,6 +76,7 @@ package struct CommandOptions {
     package init(_ args: ParsedArguments, environment: Environment) throws(SwurlError) {
         url = ""
         explicitJSON = args.has(.json)   // (for the words' messages; parseOptions sets it again)
+        if args.positionals.isEmpty { throw CommandOptions.noURL(args) }
         try takePositionals(args.positionals, environment: environment)
         try parseOptions(args, environment: environment)
         // Only a download prints the hint: other requests (every batch line) skip the look.
@@ -93,6 +94,23 @@ package struct CommandOptions {
         .limitRate, .ignoreStdin,
     ]
 
+    /// No URL among the words: said with what likely took its place (an option that took the
+    /// URL as its value, `-h` meant as curl's help, `download` meant as a command).
+    static func noURL(_ args: ParsedArguments) -> SwurlError {
+        let usage = "usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]; see 'swurl --help'"
+        for spec in OptionTable.all {
+            // An option whose value is a URL (`--proxy`) took none by mistake.
+            if case .required(let metavar) = spec.argument, metavar.hasPrefix("URL") { continue }
+            guard let value = args.options[spec.option]?.compactMap({ $0 }).first(where: CommandOptions.looksLikeURL) else { continue }
+            return .usage("no URL given: --\(spec.name) took '\(Redactor.givenURL(value))' as its value",
+                          hint: "give --\(spec.name) its own value before the URL; " + usage)
+        }
+        if args.has(.headers) {
+            return .usage("no URL given", hint: "-h is --headers here (print the response headers); help is --help. " + usage)
+        }
+        return .usage("no URL given", hint: usage)
+    }
+
     /// Method, URL and request items from the positionals.
     /// - Throws: `SwurlError.usage` for a missing URL, and the item parser's errors.
     mutating func takePositionals(_ words: [String], environment: Environment) throws(SwurlError) {
@@ -108,6 +126,10 @@ package struct CommandOptions {
             }
         }
         let word = positionals.first ?? ""
+        if positionals.count == 1, word == "download" {
+            // The man page's COMMANDS name it, but no word selects it (with a URL after it, below).
+            throw .usage("'download' is no command word: a download is swurl -d URL", hint: "e.g. swurl -d https://example.org/file.zip")
+        }
         try CommandOptions.checkURLWord(word, afterJSON: explicitJSON)
         // Spaces, non-ASCII and bytes that are not UTF-8 in the path and query are
         // percent-encoded here, once, so --offline shows what is sent.

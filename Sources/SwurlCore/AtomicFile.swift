@@ -39,7 +39,13 @@ package final class AtomicFile {
         let limit = longest > 0 ? longest : 255
         while ArgumentBytes.path("." + base + ".swurl-XXXXXX").count - 1 > limit, !base.isEmpty { base.removeLast() }
         guard let made = AtomicFile.makeTemporary(dir + "/." + base + ".swurl-XXXXXX") else {
-            throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(errno))")
+            let failure = errno
+            // `-o nodir/x`: the directory is what is missing, not the file.
+            var st = stat()
+            if failure == ENOENT, stat(ArgumentBytes.path(dir), &st) != 0 {
+                throw .output("cannot write '\(shown)': the directory '\(AtomicFile.shown(dir))' does not exist")
+            }
+            throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(failure))")
         }
         self.fd = made.fd
         tempPath = made.path

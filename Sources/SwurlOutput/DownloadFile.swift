@@ -127,7 +127,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             switch try OutputTarget.resolve(given) {
             case .directory:
                 // An output error (1), as `-o DIR` without -d and `--har DIR` are.
-                throw .output("cannot write '\(given)': it is a directory; give -o a file name in it: -o \(given)/NAME")
+                throw .output("cannot write '\(given)': it is a directory; give -o a file name in it: -o \(given.hasSuffix("/") ? given : given + "/")NAME")
             case .direct:
                 out = given
                 direct = true

@@ -25,7 +25,7 @@ package final class OutputFile: ByteSink {
         switch try OutputTarget.resolve(path) {
         case .directory:
             // Refused before anything is transferred (the rename would fail only afterwards).
-            throw .output("cannot write '\(path)': it is a directory; give \(option) a file name in it: \(option) \(path)/NAME")
+            throw .output("cannot write '\(path)': it is a directory; give \(option) a file name in it: \(option) \(path.hasSuffix("/") ? path : path + "/")NAME")
         case .direct(let target):
             let fd = OutputTarget.openInPlace(path, target: target)
             guard fd >= 0 else { throw OutputTarget.openFailure(path) }

@@ -86,6 +86,27 @@ final class GrammarAndContextTests: XCTestCase {
         XCTAssertEqual(capture.captured.count, 0, "a request was sent")
     }
 
+    /// "no URL given" said what took the URL's place: an option that took it as its value, `-h`
+    /// meant as curl's help, `download` meant as a command; `-o` into a missing directory names
+    /// the directory, and a directory given with its slash gets no second one in the hint.
+    func testMissingURLAndOutputMessagesSayWhatHappened() throws {
+        let swallowed = try runSwurl(["-o", "http://127.0.0.1:9/f"])
+        XCTAssertEqual(swallowed.status, 64, swallowed.stderr)
+        XCTAssertTrue(swallowed.stderr.contains("no URL given: --output took 'http://127.0.0.1:9/f' as its value"), swallowed.stderr)
+        let help = try runSwurl(["-h"])
+        XCTAssertTrue(help.stderr.contains("-h is --headers here (print the response headers); help is --help"), help.stderr)
+        let proxy = try runSwurl(["--proxy", "http://127.0.0.1:9"])
+        XCTAssertFalse(proxy.stderr.contains("took"), "a proxy's value is a URL: " + proxy.stderr)
+        let download = try runSwurl(["download"])
+        XCTAssertTrue(download.stderr.contains("'download' is no command word: a download is swurl -d URL"), download.stderr)
+        let dir = TestPaths.temporaryDirectory()
+        let missing = try runSwurl(["-o", dir + "/nodir/x", "http://127.0.0.1:9/"])
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("cannot write '\(dir)/nodir/x': the directory '\(dir)/nodir' does not exist"), missing.stderr)
+        let slash = try runSwurl(["-o", dir + "/", "http://127.0.0.1:9/"])
+        XCTAssertTrue(slash.stderr.contains("give -o a file name in it: -o \(dir)/NAME"), slash.stderr)
+    }
+
     func testDirectoryOutputFailsBeforeSending() throws {
         let capture = try CaptureServer()
         let dir = TestPaths.temporaryDirectory()
