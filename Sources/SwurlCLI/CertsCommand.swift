@@ -21,7 +21,7 @@ enum CertsCommand: SwurlCommand {
         }
         // The URL as far as it was understood, for --json's failure object.
         var shownURL: String?
-        let report: CertificateReport
+        var report: CertificateReport
         do {
             let url = try URLBuilder.resolve(target, defaultScheme: "https")
             shownURL = url.url
@@ -31,6 +31,10 @@ enum CertsCommand: SwurlCommand {
             if let v = args.value(.timeout) { connection.timeout = try CommandOptions.seconds(v, "timeout") }
             try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
             report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection)
+            // The pin offered "ready to paste" passes as pasted only with the trust it verified under.
+            report.trustOptions = [Option.cacert, .capath, .cacertAdd, .pinCert].flatMap { option in
+                (args.options[option] ?? []).compactMap { $0 }.map { "--\(option.rawValue) \(FileTrust.quoted($0)) " }
+            }.joined()
         } catch {
             var failure = error
             // A port that speaks plain HTTP (the handshake read an HTTP answer as a TLS record):

@@ -370,6 +370,10 @@ struct CurlCommandExport {
         }
         if !security.pinnedCertificates.isEmpty {
             warnings.append("pin certificates (--pin-cert) themselves; curl pins their keys (--pinnedpubkey), which another certificate for the same key also passes")
+            // swurl's pinned certificates are trust anchors too; curl's chain check knows none.
+            if security.checksChain {
+                warnings.append("trust a pinned certificate as an anchor (--pin-cert): curl checks the chain against its CAs alone, so a self-signed or private-CA server fails there (exit 60) unless --cacert names its CA")
+            }
         }
         if !security.addedCertificates.isEmpty {
             warnings.append("add certificates to the system store (--cacert-add); --cacert would replace it, so they are left out")

@@ -64,6 +64,10 @@ package struct CertificateReport: Sendable, Equatable {
     package var pinError: String?
     /// Whether `-k` was given: a chain that does not verify is then not checked for requests.
     package var insecure = false
+    /// The trust options `certs` was given (`--cacert 'root.pem'`, `--capath`, `--cacert-add`,
+    /// `--pin-cert`), shell-quoted with a space after: the chain verified under them, so a pasted
+    /// pin needs them too.
+    package var trustOptions = ""
 
     package init(url: String, host: String, tls: TLSSummary, presented: [Entry], verifiedPath: [Entry]?,
                 chainError: String?, hostMatches: Bool, pinsGiven: Bool, pinError: String?) {
@@ -87,13 +91,17 @@ package struct CertificateReport: Sendable, Equatable {
         return presented.count > 1 ? presented[1].pin : nil
     }
 
-    /// A ready-to-paste option for the leaf's key; with `--no-verify-host` when the certificate is
-    /// not for the host (a pin alone does not skip the host check).
-    package var pinOption: String? { leafPin.map { pinOptionPrefix + "--pin-pubkey '\($0)'" } }
+    /// A ready-to-paste option for the leaf's key, with what it needs to pass as pasted: `-k` when
+    /// the chain does not verify, the trust options it verified under, `--no-verify-host` when
+    /// the certificate is not for the host (a pin alone does not skip the host check).
+    package var pinOption: String? {
+        leafPin.map { (chainError != nil ? "-k " : trustOptions) + pinOptionPrefix + "--pin-pubkey '\($0)'" }
+    }
 
-    /// What a pasted `--pin-pubkey` needs before it: `--no-verify-host ` when the certificate is
-    /// for another name.
-    package var pinOptionPrefix: String { hostMatches ? "" : "--no-verify-host " }
+    /// What a pasted `--pin-pubkey` needs before it: `--no-verify-host --pin-scope leaf ` when the
+    /// certificate is for another name (the leaf's own key then, never a CA's, which would
+    /// accept every certificate the CA issued for any name).
+    package var pinOptionPrefix: String { hostMatches ? "" : "--no-verify-host --pin-scope leaf " }
 
     /// Why the leaf does not match the host; nil when it does.
     package var hostError: String? { hostMatches ? nil : "the certificate does not match '\(host)'" }

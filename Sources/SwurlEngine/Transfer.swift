@@ -202,9 +202,14 @@ package final class Transfer: EasyTransferHandler {
     func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {
         deliverRebuiltHead()
         if var trust = verifier?.failure {
-            // `swurl certs` reaches the server this request reached only with the same routing.
+            // `swurl certs` reaches the server this request reached only with the same routing,
+            // and judges its chain as the request did only with the same trust (without them
+            // it offers `-k` and a leaf pin, weaker than the CA and pin the request had).
+            let security = options.security
             trust.routing = [options.resolve.isEmpty ? nil : "--resolve", options.proxy.explicit == nil ? nil : "--proxy",
-                             options.unixSocket == nil ? nil : "--unix-socket"].compactMap { $0 }
+                             options.unixSocket == nil ? nil : "--unix-socket", security.caFile == nil ? nil : "--cacert",
+                             security.caPath == nil ? nil : "--capath", security.addedCertificates.isEmpty ? nil : "--cacert-add",
+                             security.pinnedCertificates.isEmpty ? nil : "--pin-cert"].compactMap { $0 }
             throw trust.error
         }
         if let failure { throw failure }

@@ -37,11 +37,13 @@ package enum CertificateReportFormatter {
             if r.chainError != nil && r.insecure {
                 s += "The chain does not verify: with -k, as given, a request checks this pin\(r.hostMatches ? " alone" : " (and the host name, without --no-verify-host)").\n"
             } else if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
-                s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nadd -k to trust the pinned leaf key alone.\n"
+                s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nwith -k the pinned leaf key alone is trusted.\n"
             } else if r.chainError != nil {
-                s += "The chain does not verify: add -k to trust the pinned leaf key alone, or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
-            } else if let issuer = r.issuerPin {
-                s += "or its issuing CA's key, which survives a certificate renewal:\n  \(r.pinOptionPrefix)--pin-pubkey '\(issuer)'\n"
+                s += "The chain does not verify: with -k the pinned leaf key alone is trusted; or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
+            } else if let issuer = r.issuerPin, r.hostMatches {
+                // Not for a certificate of another name: with --no-verify-host, a CA's pin would
+                // accept every certificate that CA issued, for any name.
+                s += "or its issuing CA's key, which survives a certificate renewal:\n  \(r.trustOptions)--pin-pubkey '\(issuer)'\n"
             }
             if r.hostError != nil {
                 s += "The certificate is not for '\(r.host)': a pin does not skip the host check, --no-verify-host does.\n"
@@ -90,7 +92,7 @@ package enum CertificateReportFormatter {
             .init("host_ok", .bool(r.hostMatches)), .init("host_error", str(r.hostError)),
             .init("pins_ok", r.pinsGiven ? .bool(r.pinError == nil) : .null), .init("pin_error", str(r.pinError)),
             // Ready to paste: a chain that does not verify needs -k beside the pin.
-            .init("pin_option", str(r.pinOption.map { r.chainError != nil ? "-k " + $0 : $0 })),
+            .init("pin_option", str(r.pinOption)),
         ])
         return value.serialized + "\n"
     }

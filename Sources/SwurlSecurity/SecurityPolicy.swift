@@ -219,6 +219,11 @@ package struct SecurityPolicy: Sendable, Equatable {
         if !checksHost && !allowsInvalidCertificates && !hasPins {
             return "--no-verify-host: the host name is not checked; any certificate from a trusted CA is accepted"
         }
+        // A pin anywhere on the path without the host check: a CA's key pinned accepts every
+        // certificate that CA issued, for any name.
+        if !checksHost && !allowsInvalidCertificates && hasPins && scope == .any {
+            return "--no-verify-host: the host name is not checked, and a pin may match any certificate of the chain: a CA's key pinned accepts every certificate that CA issued, for any name (--pin-scope leaf accepts the server's own key alone)"
+        }
         return nil
     }
 

@@ -136,7 +136,14 @@ struct PinnedTrustEvaluator: TrustEvaluating {
         for der in policy.pinnedCertificates {
             if let c = Certificate(der: der) { pinned.append("certificate \(c.subject) (\(c.pin))") }
         }
-        return TrustFailure(check: .pin, host: trust.host, reason: rule,
-                            presented: trust.presentedForMessage, pinned: pinned)
+        // The certificates the pins were held against: the verified path when there is one (its
+        // anchor may come from the trust store, and `--pin-scope chain` wants it pinned too).
+        var failure = TrustFailure(check: .pin, host: trust.host, reason: rule,
+                                   presented: trust.presentedForMessage, pinned: pinned)
+        if basis == "verified path" {
+            failure.presented = candidates.map { TrustFailure.Presented(subject: $0.subject, pin: $0.pin) }
+            failure.presentedIsPath = true
+        }
+        return failure
     }
 }

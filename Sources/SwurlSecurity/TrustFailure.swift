@@ -21,8 +21,11 @@ package struct TrustFailure: Sendable, Equatable {
     package var host: String
     /// What went wrong, in words.
     package var reason: String
-    /// The certificates the server sent, leaf first.
+    /// The certificates the server sent, leaf first (the verified path, leaf to anchor, for a
+    /// pin failure on a chain that verified: `presentedIsPath`).
     package var presented: [Presented]
+    /// Whether `presented` is the verified path.
+    package var presentedIsPath = false
     /// The pins that were required (`pin` failures only).
     package var pinned: [String]
     /// What the certificate is valid for (`host` failures only).
@@ -30,7 +33,8 @@ package struct TrustFailure: Sendable, Equatable {
     /// The server as the message names it (`host:port` when the port is not the scheme's), set
     /// by the handshake that failed: on a redirect it is the hop's server, not the first URL's.
     package var server: String?
-    /// The options that routed the connection (`--resolve`, `--proxy`, `--unix-socket`): the
+    /// The options that routed the connection (`--resolve`, `--proxy`, `--unix-socket`) and
+    /// that it was trusted by (`--cacert`, `--capath`, `--cacert-add`, `--pin-cert`): the
     /// `swurl certs` the hint offers needs them too.
     package var routing: [String] = []
 
@@ -67,7 +71,7 @@ package struct TrustFailure: Sendable, Equatable {
                 : certificateNames.prefix(10).map(TrustFailure.shown).joined(separator: ", ") + more
             hint = "the certificate is for \(names); use that name in the URL, or pin the server and add --no-verify-host"
         case .pin:
-            hint = "swurl: hint: the server presented (leaf first):"
+            hint = presentedIsPath ? "swurl: hint: the verified path (leaf to anchor):" : "swurl: hint: the server presented (leaf first):"
             for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.shown(p.subject))" }
             hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
             hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"

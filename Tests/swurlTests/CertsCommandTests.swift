@@ -103,7 +103,10 @@ final class CertsCommandTests: XCTestCase {
         }
         XCTAssertEqual(json["chain_ok"] as? Bool, true)
         XCTAssertEqual(json["host_ok"] as? Bool, true)
-        XCTAssertEqual(json["pin_option"] as? String, "--pin-pubkey '\(try pki.pin("leaf.pem"))'")
+        // Ready to paste with the trust it verified under (pasted alone it failed the chain check).
+        XCTAssertEqual(json["pin_option"] as? String, "--cacert \(pki.path("root.pem")) --pin-pubkey '\(try pki.pin("leaf.pem"))'")
+        let pasted = try runProcess("/bin/sh", ["-c", "\"$0\" \(json["pin_option"] as? String ?? "") \"$1\"", TestPaths.binary, "\(server.url)/x"], check: false)
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
         XCTAssertEqual(presented.first?["subject_alt_names"] as? [String], ["DNS:localhost", "IP Address:127.0.0.1"])
         XCTAssertEqual(presented.first?["key"] as? String, "EC P-256")
         // The handshake completed and not one HTTP byte was sent.
@@ -197,15 +200,22 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(r["host_error"] as? String, "the certificate does not match '127.0.0.1'")
         XCTAssertEqual(r["pins_ok"] as? Bool, false)
         // Regression: the pin offered "ready to paste" for a certificate of another name failed
-        // (7) as pasted: a pin does not skip the host check, --no-verify-host does.
+        // (7) as pasted: a pin does not skip the host check, --no-verify-host does. The leaf's
+        // key alone (--pin-scope leaf): the issuing CA's pin offered with --no-verify-host
+        // accepted every certificate that CA issued, for any name.
         let option = try XCTUnwrap(r["pin_option"] as? String)
-        XCTAssertEqual(option, "--no-verify-host --pin-pubkey '\(try pki.pin("wronghost.pem"))'")
-        let pasted = try runProcess("/bin/sh", ["-c", "\"$0\" --cacert \"$1\" \(option) \"$2\"", TestPaths.binary, pki.path("root.pem"),
-                                                "\(server.url)/x"], check: false)
+        XCTAssertEqual(option, "--cacert \(pki.path("root.pem")) --no-verify-host --pin-scope leaf --pin-pubkey '\(try pki.pin("wronghost.pem"))'")
+        let pasted = try runProcess("/bin/sh", ["-c", "\"$0\" \(option) \"$1\"", TestPaths.binary, "\(server.url)/x"], check: false)
         XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        XCTAssertFalse(pasted.stderr.contains("warning"), pasted.stderr)
         let shown = try runSwurl(["certs", "--cacert", pki.path("root.pem"), server.url])
-        XCTAssertTrue(shown.text.contains("  --no-verify-host --pin-pubkey '"), shown.text)
+        XCTAssertTrue(shown.text.contains("  --cacert \(pki.path("root.pem")) --no-verify-host --pin-scope leaf --pin-pubkey '"), shown.text)
         XCTAssertTrue(shown.text.contains("a pin does not skip the host check, --no-verify-host does"), shown.text)
+        XCTAssertFalse(shown.text.contains("issuing CA's key"), shown.text)
+        // A CA's pin with --no-verify-host is warned about (any name that CA signed passes).
+        let caPin = try runSwurl(["--cacert", pki.path("root.pem"), "--no-verify-host", "--pin-pubkey", try pki.pin("int.pem"), "\(server.url)/x"])
+        XCTAssertEqual(caPin.status, 0, caPin.stderr)
+        XCTAssertTrue(caPin.stderr.contains("a CA's key pinned accepts every certificate that CA issued, for any name"), caPin.stderr)
         // A chain that does not verify, without -k: the pin line does not blame --insecure.
         let selfSigned = try TLSTestServer(chain: pki.path("selfsigned-chain.pem"), key: pki.path("selfsigned.key"))
         let text = try runSwurl(["certs", "--pin-pubkey", try pki.pin("leaf.pem"), selfSigned.url])

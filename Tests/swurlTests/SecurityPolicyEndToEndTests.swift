@@ -303,7 +303,11 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         // the hint looks at that server, not at the URL typed (whose pin matches).
         XCTAssertTrue(r.stderr.contains("TLS pin check failed for localhost:\(second.port): "), r.stderr)
         XCTAssertTrue(r.stderr.contains("(after 1 redirect from https://127.0.0.1:\(first.port))"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("update the pin ('swurl certs https://localhost:\(second.port)' prints it)"), r.stderr)
+        // ... with the trust it was checked under (certs without --cacert offered -k and a pin).
+        XCTAssertTrue(r.stderr.contains("update the pin ('swurl certs https://localhost:\(second.port)' with this request's --cacert prints it)"), r.stderr)
+        // The pins were held against the verified path, its anchor from --cacert included.
+        let rootPin = try pki.pin("root.pem")
+        XCTAssertTrue(r.stderr.contains("the verified path (leaf to anchor):") && r.stderr.contains(rootPin), r.stderr)
         XCTAssertTrue(r.stderr.contains(try pki.pin("leaf2.pem")), r.stderr)
         XCTAssertEqual(first.connection(after: 0)?.handshake, true)
         let hop = second.connection(after: 0)
