@@ -28,6 +28,16 @@ final class SecurityPolicyTests: XCTestCase {
         }
     }
 
+    /// Pins joined by ',' got the generic "44 base64 characters" hint: it names ';'.
+    func testPinsJoinedByCommasAreToldOfSemicolons() {
+        let a = "sha256//" + Base64.encode([UInt8](repeating: 1, count: 32))
+        var p = SecurityPolicy()
+        XCTAssertThrowsError(try p.addKeyPins("\(a),\(a)", readFile: noFiles)) { error in
+            guard case SwurlError.usage(_, let hint) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(hint, "several pins are joined by ';' (as curl's --pinnedpubkey), not ','")
+        }
+    }
+
     func testPinFilesMatchTheOpenSSLPipeline() throws {
         let pki = try CertificateFactory.shared()
         let read = { (path: String) throws(SwurlError) -> [UInt8] in try readWholeFile(path) }
