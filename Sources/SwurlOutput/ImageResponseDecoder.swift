@@ -1,18 +1,23 @@
 import SwurlResponseSerialization
 import SwurlCore
 /// Shows an image as one line — format, pixel size, bit depth and colour type, frame count,
-/// byte size — instead of its bytes. Only the first 64 MB are kept for counting frames.
+/// byte size — instead of its bytes. The start of the body is kept: up to 64 MiB on a terminal,
+/// for counting frames, 4 MiB elsewhere (a pipe, `-o`, `-d`), where only the type is checked;
+/// both shrink under a memory limit (`ulimit -v`/`-d`: a 100 MB image crashed swurl there).
 final class ImageResponseDecoder: ResponseDecoding {
-    static let keep = 64 << 20
+    /// How much of the body is kept: a quarter of a memory limit at most, counting the array's
+    /// doubling as it grows (two bytes a byte).
+    static func keep(terminal: Bool) -> Int { MemoryLimit.bound(terminal ? 64 << 20 : 4 << 20, perUnit: 2) }
+    private let keep: Int
     private var head: [UInt8] = []
     private var total = 0
 
-    init(context: DecodingContext) {}
+    init(context: DecodingContext) { keep = ImageResponseDecoder.keep(terminal: context.terminal) }
 
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         total += chunk.count
-        if head.count < ImageResponseDecoder.keep {
-            head.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk.prefix(ImageResponseDecoder.keep - head.count)))
+        if head.count < keep {
+            head.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk.prefix(keep - head.count)))
         }
     }
 

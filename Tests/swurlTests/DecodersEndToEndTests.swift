@@ -417,6 +417,20 @@ final class DecodersEndToEndTests: XCTestCase {
         XCTAssertTrue(limited.stderr.contains("the body is too large for --sort-keys/--drop-nulls; shown as sent"), limited.stderr)
     }
 
+    /// Regression: the image summary kept 64 MiB of the body whatever the memory limit (and on a
+    /// pipe, where only the type is checked): a 40 MB image under `ulimit -d 100000` ended in an
+    /// allocation failure, exit 134. Its bound shrinks with the limit now, as the others do.
+    func testALargeImageUnderAMemoryLimitIsChecked() throws {
+        let s = try server()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+                            0, 0, 0, 64, 0, 0, 0, 32, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        try s.put("big.png", Data(png) + Data(count: 40 << 20))
+        let url = s.url("big.png", type: "image/png")
+        let limited = try runProcess("/bin/sh", ["-c", "ulimit -d 100000; exec \"$0\" --decode image \"$1\" > /dev/null", TestPaths.binary, url], check: false)
+        XCTAssertEqual(limited.status, 0, limited.stderr)
+        XCTAssertFalse(limited.stderr.contains("Fatal error"), limited.stderr)
+    }
+
     /// An XML property list in UTF-16 (as Python's plistlib writes one re-encoded, with its byte
     /// order mark) is read as the XML decoder reads UTF-16; it was "text outside the root element".
     func testAUTF16XMLPropertyListIsDecoded() throws {
