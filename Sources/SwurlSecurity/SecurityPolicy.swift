@@ -113,7 +113,7 @@ package struct SecurityPolicy: Sendable, Equatable {
                 }
                 guard let digest = Base64.decode(String(pin.dropFirst(8))), digest.count == 32 else {
                     throw .usage("--pin-pubkey: '\(pin)' is not a SHA-256 pin (44 base64 characters expected after sha256//)",
-                                 hint: pin.contains(",") || pin.dropFirst(8).contains("sha256//")
+                                 hint: pin.contains(Character(",")) || String(pin.dropFirst(8)).containsText("sha256//")
                                      ? "several pins are joined by ';' (as curl's --pinnedpubkey), not ','"
                                      : "'swurl certs URL' prints the pins of a server")
                 }
