@@ -126,10 +126,14 @@ package enum ArgumentParser {
             // body to a file named `llow` (curl and HTTPie read it so too); `-all` as `-a ll`
             // sends credentials. A word whose letters after its one dash spell a long option is
             // refused, not read as a cluster.
-            // Also one that would be guessed at with two dashes (`-folow`, `-foll`, `-Follow`:
-            // `-f -o low`, `-f -o ll`, `-F -o llow`).
+            // Also one a letter or the end of a name away, when its first letter is a flag
+            // (`-folow`, `-foll`, `-Follow`: `-f -o low`, `-f -o ll`, `-F -o llow`); after a
+            // letter that takes a value, what follows is that value (`-ojson` saves to `json`).
             let spelled = String(arg.dropFirst().prefix { $0 != "=" })
-            if spelled.count > 1, let meant = ArgumentParser.longOptionSpelled(spelled) {
+            let firstIsFlag = arg.dropFirst().first.flatMap { OptionTable.spec(short: $0) }.map { spec in
+                if case .required = spec.argument { return false } else { return true }
+            } ?? false
+            if spelled.count > 1, let meant = ArgumentParser.longOptionSpelled(spelled, nearMisses: firstIsFlag) {
                 throw .usage("'\(TerminalSanitizer.excerpt(arg, limit: 100))' is not an option: a long option takes two dashes",
                              hint: "did you mean '\(meant)'?")
             }
@@ -223,23 +227,24 @@ package enum ArgumentParser {
         "--history-print": "HTTPie's --history-print is --all here: with -F every hop is shown, by the same -p letters",
     ]
 
-    /// The long option a word after one dash spells (`follow`, `no-cache`), or would be guessed
-    /// at as with two dashes (a typo, the start of a name, other letter case), as `--NAME`.
-    static func longOptionSpelled(_ spelled: String) -> String? {
+    /// The long option a word after one dash spells (`follow`, `no-cache`, in any case), or
+    /// with `nearMisses` is one edit or the end of a name away from (`folow`, `foll`), as `--NAME`.
+    static func longOptionSpelled(_ spelled: String, nearMisses: Bool) -> String? {
         let word = spelled.lowercased()
         if OptionTable.spec(long: word) != nil || (word.hasPrefix("no-") && OptionTable.spec(long: String(word.dropFirst(3))) != nil) {
             return "--" + word
         }
-        guard word.count >= 4, word.utf8.count <= 64 else { return nil }
-        return guess("--" + word)
+        guard nearMisses, word.count >= 4, word.utf8.count <= 64 else { return nil }
+        return guess("--" + word, maxDistance: 1)
     }
 
-    /// The option an unknown `--WORD` was probably meant to be (`guess`'s rules), as `--NAME`.
-    private static func guess(_ given: String) -> String? {
+    /// The option an unknown `--WORD` was probably meant to be, as `--NAME`: the option a
+    /// prefix starts, or the closest by edit distance (up to a third of the word, or `maxDistance`).
+    private static func guess(_ given: String, maxDistance: Int = .max) -> String? {
         let longs = OptionTable.documented.flatMap { spec in ([spec.name] + spec.aliases).map { "--" + $0 } }
         func closest(_ word: String) -> String? {
             let best = longs.min { editDistance(word, $0) < editDistance(word, $1) }
-            guard let best, editDistance(word, best) <= max(1, (word.count - 2) / 3) else { return nil }
+            guard let best, editDistance(word, best) <= min(maxDistance, max(1, (word.count - 2) / 3)) else { return nil }
             return best
         }
         // The start of an option's name (`--foll`, `--sess`: the shortest it starts, when the
@@ -250,7 +255,7 @@ package enum ArgumentParser {
             return shortest
         }
         if let best = closest(given) { return best }
-        if given.hasPrefix("--no-"), let best = guess("--" + given.dropFirst(5)),
+        if given.hasPrefix("--no-"), let best = guess("--" + given.dropFirst(5), maxDistance: maxDistance),
            let spec = OptionTable.spec(long: String(best.dropFirst(2))), !ParsedArguments.notResettable.contains(spec.option) {
             // A misspelt --no-OPTION: the option it would cancel.
             return "--no-" + best.dropFirst(2)

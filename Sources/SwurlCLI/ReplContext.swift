@@ -372,10 +372,10 @@ final class ReplContext {
         if let t = positionals.first, !ReplContext.isItem(t) {
             target = t
             positionals = positionals.dropFirst()
-        } else if let path = positionals.first(where: { ReplContext.itemKey($0) != nil && !ReplContext.isItem($0) }) {
-            // No path first, and a path-shaped word among the items (`X-A:1 /items?id=3`): it
-            // would be a field `/items?id` sent to the base. The one-shot request refuses an
-            // item where the URL goes; so does a line.
+        } else if let path = positionals.first(where: ReplContext.looksLikeMisplacedPath) {
+            // No path first, and a path among the items (`X-A:1 /items?id=3`): it would be a
+            // field `/items?id` sent to the base. The one-shot request refuses an item where the
+            // URL goes; so does a line.
             throw .usage("'\(TerminalSanitizer.excerpt(path))' looks like a path, but it comes after an item, where it is a field of the body",
                          hint: "put the path first: \(TerminalSanitizer.excerpt(path)) and then the items")
         }
@@ -694,6 +694,14 @@ final class ReplContext {
     static func isShellOperator(_ word: String) -> Bool {
         if ["|", "||", "&", "&&", ";"].contains(word) { return true }
         return [">", "<", "|", "1>", "2>", "&>"].contains { word.hasPrefix($0) }
+    }
+
+    /// Whether an item's word is a path typed after the items: its name starts as a path does
+    /// (`/`, `./`, `../`) or holds a query's `?` (`users?id=3`). Not `@file` (a body), a name
+    /// with a `/` inside (`content/type=x`, `a[b/c]=1`), nor a URL (the one-shot check names it).
+    static func looksLikeMisplacedPath(_ word: String) -> Bool {
+        guard !CommandOptions.looksLikeURL(word), let key = itemKey(word), !key.name.isEmpty else { return false }
+        return key.name.hasPrefix("/") || key.name.hasPrefix("./") || key.name.hasPrefix("../") || key.name.contains(Character("?"))
     }
 
     /// Whether a word is a request item rather than a path or URL: it has a separator, and the

@@ -111,10 +111,8 @@ enum SecurityArguments {
         let certFile = try checkedPath(c, "--cert", environment: environment)
         // --curl and --offline load nothing: the file's format is the printed command's business.
         if args.has(.curl) || args.has(.offline) { return }
-        guard let bytes = try? readFile(certFile), ClientIdentityCheck.holdsPEMCertificate(bytes) else {
-            throw .badData("the client certificate '\(c)' is not PEM (-----BEGIN CERTIFICATE-----)",
-                           hint: "convert a DER certificate: openssl x509 -inform der -in FILE -out FILE.pem; a PKCS#12 file (.p12, .pfx): openssl pkcs12 -in FILE -out FILE.pem -nodes")
-        }
+        let problem = (try? readFile(certFile)).map(ClientIdentityCheck.certificateFileProblem) ?? .certificateNotPEM
+        try refuse(problem, certificate: c, key: c, keyGiven: false)
     }
 
     /// The resolved path of an existing file (or directory); `.inputFile` otherwise.
@@ -147,25 +145,32 @@ enum SecurityArguments {
         // Files swurl does not load (--curl, --offline send nothing) are judged only by what is
         // proved wrong with them; their format is the printed command's business.
         if args.has(.curl) || args.has(.offline), [.certificateNotPEM, .keyNotPEM, .noPrivateKey, .noCertificate].contains(problem) { return }
+        try refuse(problem, certificate: args.value(.cert) ?? certFile, key: keyName, keyGiven: args.value(.key) != nil,
+                   passwordGiven: args.value(.keyPassword) != nil)
+    }
+
+    /// The error for a client identity's problem, naming the files as given.
+    private static func refuse(_ problem: ClientIdentityCheck.Problem?, certificate: String, key: String, keyGiven: Bool,
+                               passwordGiven: Bool = false) throws(SwurlError) {
         switch problem {
         case .wrongPassword?:
-            throw .usage("the password does not decrypt the private key '\(keyName)'",
-                         hint: args.value(.keyPassword) != nil ? "check --key-password" : "run the command again and type the key's password")
+            throw .usage("the password does not decrypt the private key '\(key)'",
+                         hint: passwordGiven ? "check --key-password" : "run the command again and type the key's password")
         case .keyDoesNotMatch?:
-            throw .badData("the private key '\(keyName)' does not belong to the certificate '\(args.value(.cert) ?? certFile)'",
+            throw .badData("the private key '\(key)' does not belong to the certificate '\(certificate)'",
                            hint: "give the key made with that certificate (--key FILE)")
         case .certificateNotPEM?:
-            throw .badData("the client certificate '\(args.value(.cert) ?? certFile)' is not PEM (-----BEGIN CERTIFICATE-----)",
+            throw .badData("the client certificate '\(certificate)' is not PEM (-----BEGIN CERTIFICATE-----)",
                            hint: "convert a DER certificate: openssl x509 -inform der -in FILE -out FILE.pem; a PKCS#12 file (.p12, .pfx): openssl pkcs12 -in FILE -out FILE.pem -nodes")
         case .keyNotPEM?:
-            throw .badData("the private key '\(keyName)' is not PEM (-----BEGIN PRIVATE KEY-----)",
+            throw .badData("the private key '\(key)' is not PEM (-----BEGIN PRIVATE KEY-----)",
                            hint: "convert a DER key: openssl pkey -inform der -in FILE -out FILE.pem")
         case .noCertificate?:
-            throw .badData("the client certificate file '\(args.value(.cert) ?? certFile)' holds no certificate (-----BEGIN CERTIFICATE-----)",
+            throw .badData("the client certificate file '\(certificate)' holds no certificate (-----BEGIN CERTIFICATE-----)",
                            hint: "give the certificate with --cert FILE and its private key with --key FILE")
         case .noPrivateKey?:
-            throw .badData("'\(keyName)' holds no private key",
-                           hint: args.value(.key) == nil ? "give the certificate's key with --key FILE" : "give the file that holds the key (--key FILE)")
+            throw .badData("'\(key)' holds no private key",
+                           hint: keyGiven ? "give the file that holds the key (--key FILE)" : "give the certificate's key with --key FILE")
         case nil:
             return
         }

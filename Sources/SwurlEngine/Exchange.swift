@@ -723,7 +723,7 @@ package final class Exchange {
         o.security.clientCertificate = nil
         o.security.clientKey = nil
         o.security.keyPassword = nil
-        o.security.clientCertificateWithheld = true
+        o.clientCertificateWithheld = true
         return o
     }
 

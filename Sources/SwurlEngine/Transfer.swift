@@ -416,6 +416,7 @@ package final class Transfer: EasyTransferHandler {
         }
         try easy.set(.headers(lines))
         verifier = try easy.applySecurity(options.security)
+        verifier?.clientCertificateWithheld = options.clientCertificateWithheld
         verifier?.onVerified = { [weak self] summary in self?.delegate.transferDidVerifyTLS(summary) }
 
         let method = request.method

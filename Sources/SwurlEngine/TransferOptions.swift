@@ -11,6 +11,9 @@ package struct TransferOptions: Sendable {
     package var captureRequest = false
     /// The TLS security policy (chain, host, pins, client certificate); enforced in the handshake.
     package var security = SecurityPolicy()
+    /// A redirect's hop to another origin, which `--cert` does not go to (`Exchange.hopOptions`;
+    /// for the message of a server that asks for one).
+    package var clientCertificateWithheld = false
     /// `--connect-timeout`: the limit for connecting only (default: `timeout`).
     package var connectTimeout: Double?
     package var httpVersion: HTTPVersionPreference = .automatic

@@ -58,7 +58,7 @@ extension HandshakeVerifier {
             return .inputFile(error.message, hint: "check --cert, --key and --key-password (PEM; the key must belong to the certificate)")
         }
         if result.connectionEnded && policy.clientCertificate == nil && verifications > 0 && !answered {
-            return .transport(error.message, hint: policy.clientCertificateWithheld
+            return .transport(error.message, hint: clientCertificateWithheld
                 ? "the server ended the TLS connection; if it requires a client certificate: --cert goes to the first URL's origin only, not to a redirect's other origin (request this server's URL itself with --cert)"
                 : "the server ended the TLS connection; if it requires a client certificate, give --cert FILE --key FILE")
         }

@@ -27,9 +27,17 @@ package enum ClientIdentityCheck {
         return text.containsText("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.containsText("Proc-Type: 4,ENCRYPTED")
     }
 
-    /// Whether a `--cert` file holds a PEM certificate (judged without its key).
-    package static func holdsPEMCertificate(_ certificate: [UInt8]) -> Bool {
-        PEMText.looksLikePEM(certificate) && !Certificate.parseAll(certificate).isEmpty
+    /// What is wrong with a `--cert` file judged without its key: not PEM, or PEM without a
+    /// certificate (a key given for it); nil when it holds a PEM certificate.
+    package static func certificateFileProblem(_ certificate: [UInt8]) -> Problem? {
+        guard PEMText.looksLikePEM(certificate) else { return .certificateNotPEM }
+        return Certificate.parseAll(certificate).isEmpty && !holdsTrustedCertificate(certificate) ? .noCertificate : nil
+    }
+
+    /// Whether PEM bytes hold a `-----BEGIN TRUSTED CERTIFICATE-----` (`openssl x509 -trustout`),
+    /// which OpenSSL loads as a client certificate and `Certificate.parseAll` does not read.
+    static func holdsTrustedCertificate(_ bytes: [UInt8]) -> Bool {
+        String(decoding: bytes, as: UTF8.self).containsText("-----BEGIN TRUSTED CERTIFICATE-----")
     }
 
     /// What is wrong with the identity, or nil when nothing could be proved wrong.
@@ -38,8 +46,8 @@ package enum ClientIdentityCheck {
     ///   - key: the `--key` file's bytes (the certificate file's when they share one).
     ///   - password: `--key-password`, or what was typed at the prompt.
     package static func problem(certificate: [UInt8], key: [UInt8], password: String?) -> Problem? {
-        guard PEMText.looksLikePEM(certificate) else { return .certificateNotPEM }
-        guard let cert = Certificate.parseAll(certificate).first else { return .noCertificate }
+        if let problem = certificateFileProblem(certificate) { return problem }
+        let certificates = Certificate.parseAll(certificate)
         guard PEMText.looksLikePEM(key) else { return .keyNotPEM }
         let encrypted = isEncrypted(key)
         // The password as OpenSSL's `u` argument with no callback: never a prompt of OpenSSL's own.
@@ -49,6 +57,9 @@ package enum ClientIdentityCheck {
             ERR_clear_error()   // a REPL or batch goes on: no stale error for the next handshake
         }
         guard let privateKey = keys.first else { return encrypted ? .wrongPassword : .noPrivateKey }
+        // The first certificate read is the leaf, unless the leaf is a TRUSTED CERTIFICATE this
+        // parse skips (its issuer after it would be compared with the key).
+        guard let cert = certificates.first, !holdsTrustedCertificate(certificate) else { return nil }
         return X509_check_private_key(cert.raw, privateKey) == 1 ? nil : .keyDoesNotMatch
     }
 }

@@ -33,6 +33,8 @@ package final class HandshakeVerifier {
     package private(set) var inspection: CertificateInspection?
     /// Called after each accepted handshake (for `-v`).
     package var onVerified: ((TLSSummary) -> Void)?
+    /// A redirect's hop to another origin, which `--cert` does not go to (for messages).
+    package var clientCertificateWithheld = false
 
     package init(policy: SecurityPolicy, mode: Mode = .enforce) {
         self.policy = policy
@@ -116,15 +118,12 @@ package final class HandshakeVerifier {
         }
         for evaluator in evaluators {
             if var failed = evaluator.evaluate(trust) {
-                // Pins none of the presented certificates matches, and a chain that does not
-                // verify: the pin is what is wrong (a --pin-cert is an anchor; one of another
-                // server leaves the chain without one), so the failure is the pins', with what
-                // was presented and what was pinned ("trust its CA, or pin the server" misled).
-                if failed.check == .chain, policy.hasPins, !trust.presented.contains(where: policy.isPinned),
+                // Pinned certificates (anchors) none of the presented ones is, and a chain that
+                // does not verify: the hint lists both ("pin the server with --pin-cert" misled
+                // someone who had). A key pin is no anchor: the chain's own hint stands.
+                if failed.check == .chain, !policy.pinnedCertificates.isEmpty, !trust.presented.contains(where: policy.isPinned),
                    let pins = PinnedTrustEvaluator(policy: policy).evaluate(trust) {
-                    failed = TrustFailure(check: .pin, host: pins.host,
-                                          reason: "no certificate the server presented matches a pin, and its chain did not verify: \(failed.reason)",
-                                          presented: pins.presented, pinned: pins.pinned)
+                    failed.pinned = pins.pinned
                 }
                 if failure == nil {
                     failure = failed

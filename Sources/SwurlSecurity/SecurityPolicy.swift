@@ -56,8 +56,6 @@ package struct SecurityPolicy: Sendable, Equatable {
     package var clientKey: String?
     /// `--key-password`: the passphrase of an encrypted client key.
     package var keyPassword: String?
-    /// A redirect's hop to another origin, which `--cert` does not go to (for messages).
-    package var clientCertificateWithheld = false
     /// `--tls-min`; nil for the default (TLS 1.2).
     package var minimumVersion: TLSVersion?
     /// `--tls-max`; nil for libcurl's default (the highest it supports).

@@ -26,7 +26,8 @@ package struct TrustFailure: Sendable, Equatable {
     package var presented: [Presented]
     /// Whether `presented` is the verified path.
     package var presentedIsPath = false
-    /// The pins that were required (`pin` failures only).
+    /// The pins that were required (`pin` failures; a `chain` failure under pinned certificates
+    /// none of the presented ones is).
     package var pinned: [String]
     /// What the certificate is valid for (`host` failures only).
     package var certificateNames: [String] = []
@@ -62,6 +63,12 @@ package struct TrustFailure: Sendable, Equatable {
         case .chain where presented.count == 1 && reason.containsText("unable to get local issuer certificate"):
             hint = "the server sent its certificate alone, and its issuer is not trusted: an intermediate CA it should send "
                 + "beside it (add it with --cacert-add FILE), or a private CA (trust it with --cacert FILE); \(certs) names the issuer"
+        case .chain where !pinned.isEmpty:
+            // Pinned certificates, none of them presented nor an issuer the chain reached.
+            hint = "none of the certificates the server presented is pinned, and the chain does not reach a pinned one or a trusted CA: pin a certificate of this server's chain (\(certs) shows them)"
+            hint += "\nswurl: hint: the server presented (leaf first):"
+            for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.shown(p.subject))" }
+            hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
         case .chain:
             hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); \(certs) shows the chain and pins"
         case .host:

@@ -42,7 +42,13 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("line 3: the method README needs a path or URL after it"), r.stderr)
         try capture.sync()
         XCTAssertEqual(capture.capturedAll.count, 0, "a line was sent")
-        // A known method alone requests the base; the path first takes items after it.
+        // A known method alone requests the base; the path first takes items after it; a body
+        // file and a field with a `/` inside are items, not paths.
+        let dir = TestPaths.temporaryDirectory()
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: dir + "/body.json"))
+        let items = try runSwurl(["repl", capture.base + "/api/"], stdin: Data("X-A:1 @body.json\nX-A:1 content/type=x\n".utf8), directory: dir)
+        XCTAssertEqual(items.status, 0, items.stderr)
+        XCTAssertFalse(items.stderr.contains("looks like a path"), items.stderr)
         let ok = try script(["DELETE", "users?id=3 X-A:1"], [capture.base + "/api/"])
         XCTAssertEqual(ok.status, 0, ok.stderr)
         let sent = String(decoding: capture.capturedAll, as: UTF8.self)

@@ -97,13 +97,10 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             Case(name: "pin-cert leaf", server: \.good, args: ["--pin-cert", "@leaf.pem"], status: 0),
             Case(name: "pin-cert intermediate", server: \.good, args: ["--pin-cert", "@int.pem"], status: 0),
             Case(name: "pin-cert root", server: \.good, args: ["--pin-cert", "@root.pem"], status: 0),
-            // A pin nothing presented matches is named as the pin's failure (it was "chain", with a
-            // hint to trust the CA or pin the server); a presented pinned certificate without its
-            // key (evil presents int) stays the chain's.
-            Case(name: "pin-cert unrelated", server: \.good, args: ["--pin-cert", "@selfsigned.pem"], status: 7, check: "pin"),
+            Case(name: "pin-cert unrelated", server: \.good, args: ["--pin-cert", "@selfsigned.pem"], status: 7, check: "chain"),
             Case(name: "pin-cert unrelated, with --cacert", server: \.good, args: ca + ["--pin-cert", "@selfsigned.pem"], status: 7, check: "pin"),
             Case(name: "pin-cert self-signed, no -k", server: \.selfSigned, args: ["--pin-cert", "@selfsigned.pem"], status: 0),
-            Case(name: "pin-cert other, self-signed server", server: \.selfSigned, args: ["--pin-cert", "@leaf.pem"], status: 7, check: "pin"),
+            Case(name: "pin-cert other, self-signed server", server: \.selfSigned, args: ["--pin-cert", "@leaf.pem"], status: 7, check: "chain"),
             Case(name: "pin-cert int, evil presents int", server: \.evil, args: ["--pin-cert", "@int.pem"], status: 7, check: "chain"),
             Case(name: "pin-cert int, evil root trusted", server: \.evil, args: ["--pin-cert", "@int.pem", "--cacert", "@evilroot.pem"], status: 7, check: "pin"),
             Case(name: "pin-cert int, wrong host", server: \.wrongHost, args: ["--pin-cert", "@int.pem"], status: 7, check: "host"),
@@ -376,6 +373,16 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             XCTAssertEqual(r.status, 65, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(error) && r.stderr.contains(hint), "\(args): \(r.stderr)")
         }
+        // The REPL's default --cert is judged the same way (it said "not PEM" of a PEM key).
+        let replKey = try runSwurl(["repl", server.url] + ca + ["--cert", pki.path("client.key")], stdin: Data())
+        XCTAssertEqual(replKey.status, 65, replKey.stderr)
+        XCTAssertTrue(replKey.stderr.contains("holds no certificate"), replKey.stderr)
+        // A TRUSTED CERTIFICATE (openssl x509 -trustout), which OpenSSL loads, is no key file.
+        _ = try runProcess("/usr/bin/openssl", ["x509", "-in", pki.path("client.pem"), "-trustout", "-out", dir + "/trusted.pem"])
+        let withIssuer = try Data(contentsOf: URL(fileURLWithPath: dir + "/trusted.pem")) + Data(contentsOf: URL(fileURLWithPath: pki.path("int.pem")))
+        try withIssuer.write(to: URL(fileURLWithPath: dir + "/trusted.pem"))
+        let trusted = try runSwurl(ca + ["--cert", dir + "/trusted.pem", "--key", pki.path("client.key"), "\(server.url)/m"])
+        XCTAssertEqual(trusted.status, 0, trusted.stderr)
         let pinFile = try runSwurl(ca + ["--pin-pubkey", dir + "/missing.pem", "\(server.url)/m"])
         XCTAssertEqual(pinFile.status, 66, pinFile.stderr)
         XCTAssertTrue(pinFile.stderr.contains("--pin-pubkey: cannot read '\(dir)/missing.pem'"), pinFile.stderr)
@@ -513,6 +520,25 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let c = try XCTUnwrap(server.connection(after: 0))
         XCTAssertFalse(c.handshake, "\(c)")
         XCTAssertEqual(c.bytes, 0)
+    }
+
+    /// A --pin-cert none of the presented certificates is, on a chain that does not verify: the
+    /// hint said "pin the server with --pin-cert FILE" to someone who had; it lists what was
+    /// presented and pinned. A key pin (no anchor) on an expired chain keeps the chain's hint.
+    func testAnUnrelatedPinnedCertificateIsNamedInTheChainFailure() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let r = try runSwurl(["--pin-cert", pki.path("selfsigned.pem"), "\(server.url)/x"])
+        XCTAssertEqual(r.status, 7, r.stderr)
+        XCTAssertTrue(r.stderr.contains("TLS chain check failed"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("none of the certificates the server presented is pinned"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: hint: pinned: certificate "), r.stderr)
+        XCTAssertFalse(r.stderr.contains("pin the server with --pin-cert"), r.stderr)
+        let expired = try TLSTestServer(chain: pki.path("expired-chain.pem"), key: pki.path("expired.key"))
+        let rootPin = try pki.pin("root.pem")
+        let e = try runSwurl(["--cacert", pki.path("root.pem"), "--pin-pubkey", rootPin, "\(expired.url)/x"])
+        XCTAssertEqual(e.status, 7, e.stderr)
+        XCTAssertTrue(e.stderr.contains("TLS chain check failed") && e.stderr.contains("makes an expired (or not yet valid) certificate valid"), e.stderr)
     }
 
     /// A client certificate is an identity bound to the first URL's origin, as credentials are:

@@ -63,7 +63,7 @@ final class ArgumentParserTests: XCTestCase {
     func testALongOptionWithOneDashIsRefused() throws {
         for (word, meant) in [("-follow", "--follow"), ("-offline", "--offline"), ("-all", "--all"), ("-output=x", "--output"),
                               ("-no-cache", "--no-cache"), ("-help", "--help"), ("-verbose", "--verbose"), ("-folow", "--follow"),
-                              ("-foll", "--follow"), ("-Follow", "--follow"), ("-offlien", "--offline")] {
+                              ("-foll", "--follow"), ("-Follow", "--follow")] {
             XCTAssertThrowsError(try ArgumentParser.parse([word, "http://h/"])) { error in
                 guard case .usage(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
                 XCTAssertEqual(message, "'\(word)' is not an option: a long option takes two dashes", word)
@@ -72,6 +72,12 @@ final class ArgumentParserTests: XCTestCase {
         }
         XCTAssertEqual(try ArgumentParser.parse(["-ofile.txt"]).value(.output), "file.txt")
         XCTAssertEqual(try ArgumentParser.parse(["-oout.json"]).value(.output), "out.json")
+        // After a letter that takes a value, the rest is its value (curl's `-ojson` too), and a
+        // flag before it takes a near miss only one edit away (`-vojson` is -v -o json).
+        for (word, file) in [("-ojson", "json"), ("-obody", "body"), ("-ocache", "cache"), ("-vojson", "json"), ("-qobody", "body")] {
+            XCTAssertEqual(try ArgumentParser.parse([word]).value(.output), file, word)
+        }
+        XCTAssertEqual(try ArgumentParser.parse(["-asession:1"]).value(.auth), "session:1")
         XCTAssertEqual(try ArgumentParser.parse(["-pHh"]).value(.print), "Hh")
         // Every cluster of two or three short options that take no value still reads as one.
         let flags = OptionTable.all.filter { if case .none = $0.argument { return true } else { return false } }.flatMap(\.shorts)

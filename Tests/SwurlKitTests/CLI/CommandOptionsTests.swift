@@ -21,7 +21,7 @@ final class CommandOptionsTests: XCTestCase {
     func testABodyWhereTheURLGoesIsRefusedWithSwurlsSpelling() {
         for (args, hint) in [(["-d", "@t.txt", "example.org"], "swurl POST URL @t.txt"),
                              (["--json", #"{"a":1}"#, "example.org"], "--json takes no value"),
-                             (["example.org", #"["x"]"#], "--json takes no value")] {
+                             (["example.org", #"["x"]"#], "give the fields as items after the URL")] {
             XCTAssertThrowsError(try options(args)) { error in
                 guard case .usage(_, let h)? = error as? SwurlError else { return XCTFail("\(args): \(error)") }
                 XCTAssertTrue(h?.contains(hint) == true, "\(args): \(h ?? "no hint")")
