@@ -272,7 +272,7 @@ package enum ArgumentParser {
             return .usage("unknown option '\(option)'", hint: grammar)
         }
         // No guess for a short option: every letter is one edit from every other.
-        guard given.hasPrefix("--"), given.utf8.count <= 64, let meant = guess(given) else {
+        guard given.hasPrefix("--"), given.utf8.count <= 64, let meant = guess(given.lowercased()) else {
             return .usage("unknown option '\(option)'", hint: "see 'swurl --help' for the list of options")
         }
         return .usage("unknown option '\(option)'", hint: "did you mean '\(meant)'?")

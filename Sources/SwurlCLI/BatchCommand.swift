@@ -85,6 +85,11 @@ enum BatchCommand: SwurlCommand {
         // runs (not once per line, after the reports were replaced).
         try CommandOptions.checkDefaults(defaults, items: [], context: "a batch default", environment: environment)
 
+        // The results go to stdout: closed by the shell (`>&-`), every line would be sent and
+        // its result lost (a POST's effect with it), as a one-shot request's answer would be.
+        if environment.stdout is ClosedSink {
+            throw .output("stdout is closed (>&-): the batch's results would be lost; redirect them (> results.txt, or > /dev/null)")
+        }
         let reader: LineReader
         if path == "-" {
             // Stdin redirected from a directory fails at its first read too (below).

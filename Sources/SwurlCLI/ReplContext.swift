@@ -359,7 +359,7 @@ final class ReplContext {
             // is refused, as on the command line (`README` went to the base as a method README).
             if positionals.count == 1, !HTTPMethod(m).isKnown {
                 throw .usage("the method \(TerminalSanitizer.excerpt(m)) needs a path or URL after it",
-                             hint: "a path in capitals is ./\(TerminalSanitizer.excerpt(m))")
+                             hint: "a path in capitals is ./\(TerminalSanitizer.excerpt(m)); the method for the base is \(TerminalSanitizer.excerpt(m)) .")
             }
             method = m
             positionals = positionals.dropFirst()

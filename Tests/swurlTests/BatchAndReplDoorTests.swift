@@ -31,9 +31,15 @@ final class BatchAndReplDoorTests: XCTestCase {
         let full = try shell("\"$SWURL\" batch '\(path)' > /dev/full")
         XCTAssertEqual(full.status, 1, full.stderr)
         XCTAssertTrue(full.stderr.contains("writing to stdout failed"), full.stderr)
+        // A closed stdout is known before any line is sent: refused then (every line went, and
+        // its result was lost).
+        try capture.sync()
+        let before = capture.capturedAll.count
         let closed = try shell("\"$SWURL\" batch '\(path)' >&-")
         XCTAssertEqual(closed.status, 1, closed.stderr)
-        XCTAssertTrue(closed.stderr.contains("writing to stdout failed"), closed.stderr)
+        XCTAssertTrue(closed.stderr.contains("stdout is closed (>&-): the batch's results would be lost"), closed.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, before, "a line was sent")
         let fine = try runSwurl(["batch", path, "--order", "input"])
         XCTAssertEqual(fine.status, 0, fine.text + fine.stderr)
         XCTAssertTrue(fine.text.hasPrefix("1 200 "), fine.text)

@@ -45,7 +45,7 @@ final class ArgumentParserTests: XCTestCase {
     /// A swap of two letters (`--jsno`) and the start of a name (`--foll`, `--sess`) are guessed at.
     func testSwappedLettersAndAbbreviationsNameTheOption() {
         for (given, meant) in [("--jsno", "--json"), ("--foll", "--follow"), ("--verb", "--verbose"), ("--sess", "--session"), ("--timeo", "--timeout"),
-                               ("--no-foll", "--no-follow")] {
+                               ("--no-foll", "--no-follow"), ("--JSON", "--json")] {
             XCTAssertThrowsError(try ArgumentParser.parse([given])) { error in
                 guard case .usage(_, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
                 XCTAssertEqual(hint, "did you mean '\(meant)'?", given)
