@@ -647,7 +647,7 @@ final class HARTests: XCTestCase {
         try Data("get http://127.0.0.1:\(capture.server.port)/x\n".utf8).write(to: URL(fileURLWithPath: script))
         let r = try runSwurl(["repl", "--har", dir + "/missing/r.har"], stdinFile: script)
         XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("cannot create a file beside"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("missing' does not exist"), r.stderr)
         XCTAssertTrue(capture.capturedAll.isEmpty, "nothing was sent")
     }
 
