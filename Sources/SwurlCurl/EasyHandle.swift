@@ -15,6 +15,10 @@ package final class EasyHandle {
     private var share: ShareHandle?
     /// Receives the callbacks while `perform(handler:)` runs (held only for that long).
     var handler: EasyTransferHandler?
+    /// Whether CURLOPT_BUFFERSIZE was set: such a handle is never kept as a spare. libcurl 7.88
+    /// keeps an HTTP/2 transfer's receive buffer across curl_easy_reset, which sets the size back
+    /// to 16 KiB: the next transfer read 16 KiB into a buffer of 3 (a heap overflow, a crash).
+    var receiveBufferSized = false
     /// Runs inside every TLS handshake (CURLOPT_SSL_CTX_FUNCTION), see `setTLSContextHandler`.
     var tlsContextHandler: ((UnsafeMutableRawPointer, _ host: String, _ server: String) -> Bool)?
 
@@ -38,7 +42,7 @@ package final class EasyHandle {
     deinit {
         // A handle is never on a multi handle here (MultiHandle holds those it runs), so its
         // share may keep it for the next transfer; the reset drops its pointers to the lists below.
-        if !(share?.keepSpare(raw) ?? false) { curl_easy_cleanup(raw) }
+        if receiveBufferSized || !(share?.keepSpare(raw) ?? false) { curl_easy_cleanup(raw) }
         for l in lists { curl_slist_free_all(l) }
         errorBuffer.deallocate()
     }

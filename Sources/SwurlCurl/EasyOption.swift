@@ -168,7 +168,9 @@ extension EasyHandle {
         case .resolve(let entries): try set(CURLOPT_RESOLVE, list: entries)
         case .ipResolve(let v):
             try set(CURLOPT_IPRESOLVE, v == .v4 ? Int(CURL_IPRESOLVE_V4) : Int(CURL_IPRESOLVE_V6), what)
-        case .bufferSize(let n): try set(CURLOPT_BUFFERSIZE, n, what)
+        case .bufferSize(let n):
+            receiveBufferSized = true
+            try set(CURLOPT_BUFFERSIZE, n, what)
         case .uploadBufferSize(let n): try set(CURLOPT_UPLOAD_BUFFERSIZE, n, what)
         case .digestAuthentication: try set(CURLOPT_HTTPAUTH, Int(sw_curlauth_digest()), what)
         case .userName(let v): try set(CURLOPT_USERNAME, v, what)

@@ -137,7 +137,9 @@ package final class Transfer: EasyTransferHandler {
         self.delegate = delegate
         self.digestCredentials = digestCredentials
         self.replay = replay
-        handle = replay == nil ? try EasyHandle(reusingFrom: share) : nil
+        // A receive buffer size of its own needs a handle that has never run a transfer: libcurl
+        // 7.88 refuses CURLOPT_BUFFERSIZE on one whose buffer an HTTP/2 transfer left (error 43).
+        handle = replay == nil ? try EasyHandle(reusingFrom: options.requestedReceiveBufferSize == nil ? share : nil) : nil
     }
 
     /// Joins the hops of one exchange (cookies, DNS cache, connections).

@@ -51,17 +51,8 @@ extension Transfer {
             if let r = options.maxReceiveRate { try easy.set(.maxReceiveSpeed(r), "--limit-rate") }
             if let r = options.maxSendRate { try easy.set(.maxSendSpeed(r), "--limit-rate") }
         }
-        // A 512 KiB receive buffer instead of libcurl's 16 KiB: a 1 GiB body to stdout then takes as few as
-        // 2,048 callbacks and write(2)s instead of 65,536 or more (CPU time about halved; against 256 KiB
-        // the same wall time, 2-8% less CPU in paired runs). --limit-rate keeps libcurl's default
-        // so the pacing stays fine-grained.
-        if options.rateLimitedByLibcurl, let rate = options.maxReceiveRate {
-            // libcurl 7.88 reads up to 100 buffers in one pass before it looks at the rate: with
-            // 16 KiB ones a fast server's first 1.6 MB went unpaced (a 500 KB body at 100K in
-            // 0.01 s). A buffer of a hundredth of the rate keeps that to about a second's worth.
-            try easy.set(.bufferSize(Int(max(1024, min(16 * 1024, rate / 100)))))
-        } else if let size = options.receiveBufferSize ?? (options.maxReceiveRate == nil ? Transfer.receiveBufferSize : nil), size > 0 {
-            try easy.set(.bufferSize(size))
+        if let size = options.requestedReceiveBufferSize {
+            try easy.set(.bufferSize(size), options.rateLimitedByLibcurl ? "--limit-rate's receive buffer" : "the receive buffer")
         }
         // The same for a request body larger than libcurl's 64 KiB send buffer (a file, a multipart
         // upload): fewer read callbacks and send(2)s. Unknown lengths (stdin) too; --limit-rate keeps

@@ -163,4 +163,24 @@ final class TLSEdgeTests: XCTestCase {
                               "--key-password", "secret"])
         XCTAssertEqual(r.status, 0, r.text + r.stderr)
     }
+
+    /// Regression: a batch with --limit-rate over HTTP/2 failed most lines ("libcurl rejected an
+    /// option": libcurl 7.88 refuses CURLOPT_BUFFERSIZE on a handle an HTTP/2 transfer used, and
+    /// batch lines reuse handles), and a handle given a small buffer, kept for a later line, made
+    /// libcurl read past it (heap corruption, crashes). Such lines take a handle of their own.
+    func testABatchWithLimitRateOverHTTP2RunsEveryLine() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let lines = TestPaths.temporaryDirectory() + "/lines"
+        let plain = Array(repeating: nginx.url("/small.txt"), count: 20)
+        try Data((plain + plain.map { $0 + " --limit-rate 300K" } + plain).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: lines))
+        for extra in [["--limit-rate", "10M"], []] {
+            let r = try runSwurl(["--no-config", "batch", lines, "--cacert", pki.path("root.pem"), "--parallel", "4", "--jsonl"] + extra)
+            XCTAssertEqual(r.status, 0, "\(extra): " + r.stderr)
+            let results = r.text.split(separator: "\n")
+            XCTAssertEqual(results.count, 60, r.text)
+            XCTAssertEqual(results.filter { $0.contains("\"exit\":0") }.count, 60, String(r.text.prefix(2000)))
+            XCTAssertTrue(results.allSatisfy { $0.contains("\"http_version\":\"2\"") }, String(r.text.prefix(600)))
+        }
+    }
 }
