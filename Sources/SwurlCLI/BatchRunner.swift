@@ -117,8 +117,12 @@ final class BatchRunner {
                 }
                 // A line cut for its length comes back empty: it is reported, never skipped.
                 if !tooLong && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
+                // NUL bytes between the characters: a file saved as UTF-16 (Notepad's "Unicode"),
+                // whose every line failed with "a NUL byte cannot be part of an argument".
+                let utf16 = !tooLong && trimmed.utf8.contains(0)
                 parsed = tooLong
                     ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
+                    : utf16 ? .failure(.usage("the line holds NUL bytes: the file looks like UTF-16 (Notepad's \"Unicode\"); save it as UTF-8 (iconv -f UTF-16 -t UTF-8)"))
                     : Result { () throws(SwurlError) in try ArgumentParser.parse(try ReplContext.pastedRequest(try ShellWords.words(trimmed))) }
                 // Lines that may ask on the terminal (a key's password, `-a USER`'s until it is
                 // typed) or wait are prepared in their turn, not while others run.

@@ -56,7 +56,8 @@ final class LineReader {
                 return take()
             }
             if !partialTooLong { partial += buffer[start..<end] }
-            if partial.count > LineReader.maxLine { partialTooLong = true; partial = [] }
+            // (One byte more than the longest line: a CR before the newline still to come.)
+            if partial.count > LineReader.maxLine + 1 { partialTooLong = true; partial = [] }
             start = 0; end = 0
             if atEOF {
                 guard !partial.isEmpty || partialTooLong else { ended = true; return nil }
@@ -84,8 +85,9 @@ final class LineReader {
 
     /// The line collected in `partial`, which starts over.
     private func take() -> (text: String, tooLong: Bool) {
+        // A CRLF line's CR is no part of it, nor of its length.
+        if !partialTooLong, partial.last == 0x0D { partial.removeLast() }
         let tooLong = partialTooLong || partial.count > LineReader.maxLine
-        if partial.last == 0x0D { partial.removeLast() }
         // Decoded as argv is: a byte that is not UTF-8 stays that byte (ArgumentBytes).
         let text = tooLong ? "" : ArgumentBytes.decode(partial)
         partial.removeAll(keepingCapacity: partial.capacity <= 65536)

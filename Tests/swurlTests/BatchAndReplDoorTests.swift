@@ -45,6 +45,18 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertTrue(fine.text.hasPrefix("1 200 "), fine.text)
     }
 
+    /// A request file saved as UTF-16 failed every line with "a NUL byte cannot be part of an
+    /// argument": it is named as UTF-16, with the way to UTF-8.
+    func testAUTF16RequestFileIsNamedAsSuch() throws {
+        let path = TestPaths.temporaryDirectory() + "/u16.txt"
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for u in "http://127.0.0.1:9/x\r\n".utf16 { bytes += [UInt8(u & 0xFF), UInt8(u >> 8)] }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let r = try runSwurl(["batch", path])
+        XCTAssertEqual(r.status, 64, r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("the file looks like UTF-16 (Notepad's \"Unicode\"); save it as UTF-8"), r.text)
+    }
+
     /// A batch takes no request items of its own: one given to it is named as such.
     func testBatchNamesAnItemGivenToItAndAnExtraFile() throws {
         let path = try input(["http://127.0.0.1:1/x"])

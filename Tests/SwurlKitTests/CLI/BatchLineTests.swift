@@ -34,6 +34,23 @@ final class BatchLineTests: XCTestCase {
         XCTAssertNil(reader.error)
     }
 
+    /// A line of exactly the longest length passes with either ending (its CR was counted).
+    func testTheLongestLineEndsInCRLFOrLF() throws {
+        let longest = String(repeating: "x", count: LineReader.maxLine)
+        let path = NSTemporaryDirectory() + "/swurl-batch-crlf-\(getpid()).txt"
+        defer { unlink(path) }
+        try Data("\(longest)\r\n\(longest)\n\(longest)x\r\n".utf8).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let reader = LineReader(owning: fd, name: path)
+        for _ in 0..<2 {
+            let line = reader.next()
+            XCTAssertEqual(line?.tooLong, false)
+            XCTAssertEqual(line?.text.utf8.count, LineReader.maxLine)
+        }
+        XCTAssertEqual(reader.next()?.tooLong, true)
+    }
+
     func testLineReaderWithoutWaitingReturnsWholeLinesOnlyAndKeepsPartialOnes() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
