@@ -16,14 +16,19 @@ final class BatchLineTests: XCTestCase {
         }
     }
 
-    func testLineReaderStreamsLinesAcrossReadsAndCapsLongLines() throws {
-        let long = String(repeating: "x", count: LineReader.maxLine + 10)
+    /// A reader of `text` from a file (removed at once: the reader holds it open).
+    private func reader(of text: String) throws -> LineReader {
         let path = NSTemporaryDirectory() + "/swurl-batch-lines-\(getpid()).txt"
         defer { unlink(path) }
-        try Data("a\r\nb\n\(long)\nlast".utf8).write(to: URL(fileURLWithPath: path))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let fd = open(path, O_RDONLY)
         XCTAssertGreaterThanOrEqual(fd, 0)
-        let reader = LineReader(owning: fd, name: path)
+        return LineReader(owning: fd, name: path)
+    }
+
+    func testLineReaderStreamsLinesAcrossReadsAndCapsLongLines() throws {
+        let long = String(repeating: "x", count: LineReader.maxLine + 10)
+        let reader = try reader(of: "a\r\nb\n\(long)\nlast")
         XCTAssertEqual(reader.next()?.text, "a")
         XCTAssertEqual(reader.next()?.text, "b")
         let cut = reader.next()
@@ -37,12 +42,7 @@ final class BatchLineTests: XCTestCase {
     /// A line of exactly the longest length passes with either ending (its CR was counted).
     func testTheLongestLineEndsInCRLFOrLF() throws {
         let longest = String(repeating: "x", count: LineReader.maxLine)
-        let path = NSTemporaryDirectory() + "/swurl-batch-crlf-\(getpid()).txt"
-        defer { unlink(path) }
-        try Data("\(longest)\r\n\(longest)\n\(longest)x\r\n".utf8).write(to: URL(fileURLWithPath: path))
-        let fd = open(path, O_RDONLY)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        let reader = LineReader(owning: fd, name: path)
+        let reader = try reader(of: "\(longest)\r\n\(longest)\n\(longest)x\r\n")
         for _ in 0..<2 {
             let line = reader.next()
             XCTAssertEqual(line?.tooLong, false)
