@@ -93,10 +93,17 @@ package struct RequestItemParser {
                 let start = value.drop { " \t\r\n".contains($0) }
                 let literal = ["true", "false", "null"].contains { $0.hasPrefix(start) }
                 let text = !literal && (start.utf8.first.map { !"{[\"-0123456789".utf8.contains($0) } ?? false)
+                // What the shell does to JSON left unquoted: it eats the quotes (`{a:1}`) or
+                // splits the value at a blank (`[1,` and `2]`: brackets left open). Other faults
+                // are the JSON's own (`[1,]`, `01`), which quoting would not mend.
+                let bytes = Array(value.utf8)
+                func count(_ c: String) -> Int { bytes.lazy.filter { $0 == c.utf8.first }.count }
+                let shellMangled = literal || (start.hasPrefix("{") && !bytes.contains(UInt8(ascii: "\"")))
+                    || count("[") != count("]") || count("{") != count("}")
                 throw .badData("invalid JSON in \(source): \(error.description)",
                                hint: separator != .json ? nil
                                    : text ? "a text value is the item \(key)=VALUE (':=' takes JSON: numbers, true, null, [1, 2], {\"a\": 1})"
-                                   : "quote the value for the shell, e.g. \(key):='[1, 2]'")
+                                   : shellMangled ? "quote the value for the shell, e.g. \(key):='[1, 2]'" : nil)
             }
         case .file:
             // An empty name (`@path`) sends the file as the whole body.

@@ -85,6 +85,11 @@ final class RequestItemParserTests: XCTestCase {
         XCTAssertEqual(hint("a:=[1,")?.hasPrefix("quote the value for the shell"), true)
         XCTAssertEqual(hint("a:=tru")?.hasPrefix("quote the value for the shell"), true)
         XCTAssertEqual(hint("a:= [1, 2")?.hasPrefix("quote the value for the shell"), true, "JSON's blanks before the value")
+        XCTAssertEqual(hint("a:={b:1}")?.hasPrefix("quote the value for the shell"), true, "the quotes the shell ate")
+        // The JSON's own faults, which quoting would not mend, get no shell hint.
+        for item in [#"a:={"b":1,}"#, "a:=[1,]", "a:=01", #"a:="\ud800x"#] {
+            XCTAssertThrowsError(try parse(item), item) { error in XCTAssertNil((error as? SwurlError)?.hint, item) }
+        }
     }
 
     func testCRLFFilesAndCombiningMarksAfterSeparators() throws {
