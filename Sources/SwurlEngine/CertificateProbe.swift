@@ -5,6 +5,10 @@ import SwurlCore
 /// certificates (`swurl certs`). Works on untrusted, self-signed and expired chains: the
 /// verifier runs in `.inspect` mode and accepts every handshake.
 package enum CertificateProbe {
+    /// libcurl's "SSL connection timeout", in the words a request's timeout has (libcurl 7.88
+    /// counts no connect time while a handshake goes on, so the two are not told apart).
+    static let handshakeTimedOut = SwurlError.timedOut("timed out connecting: the connection or its TLS handshake was not made")
+
     /// - Parameters:
     ///   - url: an `https://` URL.
     ///   - policy: trust store, pins and client certificate to evaluate against (never enforced).
@@ -25,7 +29,7 @@ package enum CertificateProbe {
         let verifier = try easy.applySecurity(policy, mode: .inspect)
         let rc = withExtendedLifetime(verifier) { easy.perform() }
         if !rc.succeeded, rc.couldNotConnect, let path = connection.unixSocket { throw Transfer.unixSocketFailure(path) }
-        guard rc.succeeded else { throw verifier.explain(rc, rc.error) }
+        guard rc.succeeded else { throw rc.timedOut ? CertificateProbe.handshakeTimedOut : verifier.explain(rc, rc.error) }
         guard let inspection = verifier.inspection else {
             throw .transport("the server at \(url.hostHeader) presented no certificate")
         }
@@ -68,7 +72,7 @@ extension CertificateProbe {
         let rc = withExtendedLifetime(verifier) { easy.perform() }
         if let trust = verifier.failure { throw trust.error }
         if Interrupt.requested { throw .interrupted }
-        guard rc.succeeded else { throw verifier.explain(rc, rc.error) }
+        guard rc.succeeded else { throw rc.timedOut ? CertificateProbe.handshakeTimedOut : verifier.explain(rc, rc.error) }
         let seconds = max(0, easy.seconds(.appConnect) - easy.seconds(.connect))
         // TLS 1.3 lets the client finish first: a server that requires a client certificate
         // (or refuses the one given) says so after the handshake, with an alert. Wait for it

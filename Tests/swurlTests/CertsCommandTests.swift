@@ -237,12 +237,14 @@ final class CertsCommandTests: XCTestCase {
     }
 
     /// A port that accepts the connection (the kernel's backlog) and never answers the TLS
-    /// handshake: a timeout, 2, as for a request (it was 1).
+    /// handshake: a timeout, 2, as for a request (it was 1), said in a request's words (it was
+    /// libcurl's "SSL connection timeout").
     func testAHandshakeThatTimesOutExitsTwo() throws {
         let url = "https://127.0.0.1:\(try ServerProcess.silentPort())/"
         for args in [["certs", url, "--timeout", "1"], ["certs", url, "--connect-timeout", "1"], ["reach", url, "--timeout", "1"]] {
             let r = try runSwurl(args)
             XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue((r.stderr + r.text).contains("timed out connecting: the connection or its TLS handshake was not made"), "\(args): \(r.stderr + r.text)")
         }
     }
 }
