@@ -65,10 +65,8 @@ package struct TrustFailure: Sendable, Equatable {
                 + "beside it (add it with --cacert-add FILE), or a private CA (trust it with --cacert FILE); \(certs) names the issuer"
         case .chain where !pinned.isEmpty:
             // Pinned certificates, none of them presented nor an issuer the chain reached.
-            hint = "none of the certificates the server presented is pinned, and the chain does not reach a pinned one or a trusted CA: pin a certificate of this server's chain (\(certs) shows them)"
-            hint += "\nswurl: hint: the server presented (leaf first):"
-            for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.shown(p.subject))" }
-            hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
+            hint = "none of the certificates the server presented is pinned, and the chain does not reach a pinned one or a trusted CA: pin a certificate of this server's chain (\(certs) shows them)\n"
+                + pinLists
         case .chain:
             hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); \(certs) shows the chain and pins"
         case .host:
@@ -76,14 +74,20 @@ package struct TrustFailure: Sendable, Equatable {
             let more = certificateNames.count > 10 ? " and \(certificateNames.count - 10) more" : ""
             let names = certificateNames.isEmpty ? "no subjectAltName"
                 : certificateNames.prefix(10).map(TrustFailure.shown).joined(separator: ", ") + more
-            hint = "the certificate is for \(names); use that name in the URL, or pin the server and add --no-verify-host"
+            hint = "the certificate is for \(names); use that name in the URL, or pin the server's own key and add --no-verify-host --pin-scope leaf"
         case .pin:
-            hint = presentedIsPath ? "swurl: hint: the verified path (leaf to anchor):" : "swurl: hint: the server presented (leaf first):"
-            for p in presented { hint += "\n  \(p.pin)  \(TrustFailure.shown(p.subject))" }
-            hint += "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
+            hint = pinLists
             hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"
         }
         return .trust(message, hint: hint)
+    }
+
+    /// The hint's lines of what the pins were held against (the presented certificates, or the
+    /// verified path) and of the pins, as `swurl: hint:` lines.
+    private var pinLists: String {
+        var s = presentedIsPath ? "swurl: hint: the verified path (leaf to anchor):" : "swurl: hint: the server presented (leaf first):"
+        for p in presented { s += "\n  \(p.pin)  \(TrustFailure.shown(p.subject))" }
+        return s + "\nswurl: hint: pinned: \(TrustFailure.visible(pinned.joined(separator: ", ")))"
     }
 
     /// A name from a certificate as a message shows it: `visible`, and cut after 200 Unicode

@@ -22,6 +22,8 @@ final class TrustFailureTests: XCTestCase {
         let host = TrustFailure(check: .host, host: "10.0.0.1", reason: "mismatch", presented: [], pinned: [],
                                 certificateNames: ["DNS:a.example"])
         XCTAssertTrue(host.error.hint?.contains("DNS:a.example") == true)
+        // The leaf's key with --no-verify-host (a CA's would pass any name that CA signed).
+        XCTAssertTrue(host.error.hint?.hasSuffix("pin the server's own key and add --no-verify-host --pin-scope leaf") == true, host.error.hint ?? "")
     }
 
     /// A hostile certificate's thousand names made a 90 KB hint: ten are shown, and how many
