@@ -1,12 +1,12 @@
 import SwurlOutput
 import SwurlEngine
 import SwurlCore
-/// `swurl certs URL [TLS options] [--json]`: show a server's certificates and pins; sends no request.
+/// `swurl certs URL [TLS options] [--json | --pem]`: show a server's certificates and pins; sends no request.
 enum CertsCommand: SwurlCommand {
     static let name = CommandName.certs
     static let word: String? = "certs"
     static let invocation = "swurl certs URL"
-    static let usage = "swurl certs URL [TLS OPTIONS] [--json]"
+    static let usage = "swurl certs URL [TLS OPTIONS] [--json | --pem]"
     package static let summary = "show the server's certificates and pins; send no request"
 
     /// - Returns: `.success` when the report was printed (whatever the verification result).
@@ -22,9 +22,12 @@ enum CertsCommand: SwurlCommand {
         // The URL as far as it was understood, for --json's failure object.
         var shownURL: String?
         var report: CertificateReport
-        do {
+        do throws(SwurlError) {
             let url = try URLBuilder.resolve(target, defaultScheme: "https")
             shownURL = url.url
+            if args.has(.json), args.has(.pem) {
+                throw SwurlError.usage("--json and --pem both choose what swurl certs prints", hint: "give one of them")
+            }
             var policy = try SecurityArguments.policy(from: args, environment: environment)
             policy.hostVerification = policy.hostVerification ?? true
             var connection = TransferOptions()
@@ -52,7 +55,8 @@ enum CertsCommand: SwurlCommand {
             }
             throw failure
         }
-        let text = args.has(.json) ? CertificateReportFormatter.json(report) : CertificateReportFormatter.text(report)
+        let text = args.has(.json) ? CertificateReportFormatter.json(report)
+            : args.has(.pem) ? CertificateReportFormatter.pem(report) : CertificateReportFormatter.text(report)
         do { try environment.stdout.write(text) } catch { throw (error as? SwurlError) ?? .output("\(error)") }
         return .success
     }

@@ -5,6 +5,7 @@ import SwurlCore
 /// each one's forms, argument and help.
 package enum Option: String, CaseIterable, Sendable, Hashable {
     case json
+    case pem
     case form
     case multipart
     case boundary

@@ -26,9 +26,12 @@ package struct CertificateReport: Sendable, Equatable {
         package var pin: String
         /// Whether subject and issuer are the same name.
         package var selfIssued: Bool
+        /// The certificate's DER encoding (`swurl certs --pem`).
+        package var der: [UInt8]
 
         package init(subject: String, issuer: String, subjectAlternativeNames: [String], notBefore: String, notAfter: String,
-                    daysLeft: Int, expired: Bool, notYetValid: Bool, key: String, fingerprint: String, pin: String, selfIssued: Bool) {
+                    daysLeft: Int, expired: Bool, notYetValid: Bool, key: String, fingerprint: String, pin: String, selfIssued: Bool,
+                    der: [UInt8] = []) {
             self.subject = subject
             self.issuer = issuer
             self.subjectAlternativeNames = subjectAlternativeNames
@@ -41,6 +44,7 @@ package struct CertificateReport: Sendable, Equatable {
             self.fingerprint = fingerprint
             self.pin = pin
             self.selfIssued = selfIssued
+            self.der = der
         }
     }
 

@@ -39,7 +39,7 @@ package enum CertificateReportFormatter {
             } else if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
                 s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nwith -k the pinned leaf key alone is trusted.\n"
             } else if r.chainError != nil {
-                s += "The chain does not verify: with -k the pinned leaf key alone is trusted; or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor).\n"
+                s += "The chain does not verify: with -k the pinned leaf key alone is trusted; or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor; --pem prints it).\n"
             } else if let issuer = r.issuerPin, r.hostMatches {
                 // Not for a certificate of another name: with --no-verify-host, a CA's pin would
                 // accept every certificate that CA issued, for any name.
@@ -52,6 +52,28 @@ package enum CertificateReportFormatter {
         // Names come from the server: make control characters visible, line by line.
         return s.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TerminalSanitizer.clean(String($0)) }.joined(separator: "\n")
+    }
+
+    /// The certificates as PEM (`swurl certs --pem`): those presented, leaf first, then those of
+    /// the verified path the server did not send (its anchor, from the trust store). Each block
+    /// follows its `subject=` and `issuer=` lines, as `openssl x509 -subject -issuer` prints them;
+    /// a PEM reader skips them. Names come from the server: control characters are made visible,
+    /// so no name can end its line and start a block of its own.
+    package static func pem(_ r: CertificateReport) -> String {
+        var entries = r.presented
+        for e in r.verifiedPath ?? [] where !entries.contains(where: { $0.fingerprint == e.fingerprint }) { entries.append(e) }
+        var s = ""
+        for e in entries where !e.der.isEmpty {
+            s += "subject=\(TerminalSanitizer.clean(e.subject))\nissuer=\(TerminalSanitizer.clean(e.issuer))\n"
+            s += "-----BEGIN CERTIFICATE-----\n"
+            var rest = Substring(Base64.encode(e.der))
+            while !rest.isEmpty {
+                s += rest.prefix(64) + "\n"
+                rest = rest.dropFirst(64)
+            }
+            s += "-----END CERTIFICATE-----\n"
+        }
+        return s
     }
 
     private static func entry(_ i: Int, _ e: CertificateReport.Entry) -> String {

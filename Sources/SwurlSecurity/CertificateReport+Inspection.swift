@@ -6,7 +6,7 @@ extension CertificateReport.Entry {
         self.init(subject: c.subject, issuer: c.issuer, subjectAlternativeNames: c.subjectAlternativeNames,
                   notBefore: c.notBefore, notAfter: c.notAfter, daysLeft: c.daysLeft, expired: c.isExpired,
                   notYetValid: c.isNotYetValid, key: c.keyDescription, fingerprint: c.fingerprint, pin: c.pin,
-                  selfIssued: c.isSelfIssued)
+                  selfIssued: c.isSelfIssued, der: c.der)
     }
 }
 

@@ -115,6 +115,41 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(conn?.bytes, 0)
     }
 
+    /// `--pem` prints the presented certificates and the anchor the server did not send, each the
+    /// same DER as the PKI's file, and a saved leaf works as `--pin-cert` (there was no way to
+    /// get a certificate to pin out of swurl); `--json` with it is refused.
+    func testPEMPrintsTheChainToPin() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("selfsigned.pem"), key: pki.path("selfsigned.key"))
+        let chained = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let r = try runSwurl(["certs", "--cacert", pki.path("root.pem"), "--pem", chained.url])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let blocks = r.text.components(separatedBy: "-----BEGIN CERTIFICATE-----\n")
+        guard blocks.count == 4 else { return XCTFail("three certificates: \(r.text)") }
+        XCTAssertTrue(r.text.hasPrefix("subject=CN=localhost\nissuer=CN=swurl Test Intermediate\n-----BEGIN CERTIFICATE-----\n"), r.text)
+        let dir = TestPaths.temporaryDirectory()
+        for (i, name) in ["leaf.pem", "int.pem", "root.pem"].enumerated() {
+            let block = "-----BEGIN CERTIFICATE-----\n" + blocks[i + 1]
+            let file = dir + "/got-\(i).pem"
+            try block.write(toFile: file, atomically: true, encoding: .utf8)
+            let der = try runProcess("/bin/sh", ["-c", "openssl x509 -in \"$0\" -outform der | sha256sum", file])
+            let want = try runProcess("/bin/sh", ["-c", "openssl x509 -in \"$0\" -outform der | sha256sum", pki.path(name)])
+            XCTAssertEqual(der.stdout, want.stdout, name)
+        }
+        XCTAssertEqual(chained.connection(after: 0)?.bytes, 0)
+        // A self-signed server's certificate, saved and pinned.
+        let saved = dir + "/self.pem"
+        let own = try runSwurl(["certs", "--pem", server.url])
+        XCTAssertEqual(own.status, 0, own.stderr)
+        try own.text.write(toFile: saved, atomically: true, encoding: .utf8)
+        let pinned = try runSwurl(["--pin-cert", saved, "\(server.url)/x"])
+        XCTAssertEqual(pinned.status, 0, pinned.stderr)
+        let both = try runSwurl(["certs", "--pem", "--json", server.url])
+        XCTAssertEqual(both.status, 64, both.stderr)
+        XCTAssertTrue(both.stderr.contains("--json and --pem"), both.stderr)
+        XCTAssertEqual((try? both.json())?["exit"] as? Int, 64, "--json still gets its failure object: \(both.text)")
+    }
+
     /// Each subjectAltName entry is one name, as the certificate holds it: one DNS name holding
     /// `, DNS:bank.example` showed as two names (the printed extension was split at its commas),
     /// and one holding a NUL hid every name. Bytes no host name holds are shown as \xHH.
