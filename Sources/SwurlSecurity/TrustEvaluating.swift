@@ -143,6 +143,8 @@ struct PinnedTrustEvaluator: TrustEvaluating {
         if basis == "verified path" {
             failure.presented = candidates.map { TrustFailure.Presented(subject: $0.subject, pin: $0.pin) }
             failure.presentedIsPath = true
+        } else if !policy.checksChain {
+            failure.pinnedBeyondLeaf = trust.presented.dropFirst().first(where: policy.isPinned)?.subject
         }
         return failure
     }

@@ -29,6 +29,9 @@ package struct TrustFailure: Sendable, Equatable {
     /// The pins that were required (`pin` failures; a `chain` failure under pinned certificates
     /// none of the presented ones is).
     package var pinned: [String]
+    /// The subject of a presented certificate beyond the leaf that a pin matches (`pin`
+    /// failures under `-k`, where only the leaf counts).
+    package var pinnedBeyondLeaf: String?
     /// What the certificate is valid for (`host` failures only).
     package var certificateNames: [String] = []
     /// The server as the message names it (`host:port` when the port is not the scheme's), set
@@ -77,7 +80,13 @@ package struct TrustFailure: Sendable, Equatable {
             hint = "the certificate is for \(names); use that name in the URL, or pin the server's own key and add --no-verify-host --pin-scope leaf"
         case .pin:
             hint = pinLists
-            hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"
+            if let subject = pinnedBeyondLeaf {
+                // The pin is right; -k is what keeps it from counting.
+                hint += "\nswurl: hint: a pin matches \(TrustFailure.shown(subject)), which the server presented beyond its leaf: "
+                    + "with -k only the leaf counts (the handshake proves the leaf's key alone); drop -k to match pins against the verified chain"
+            } else {
+                hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"
+            }
         }
         return .trust(message, hint: hint)
     }

@@ -217,6 +217,23 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("pinned: \(try s.pki.pin("selfsigned.pem"))"), r.stderr)
     }
 
+    /// `-k` with a pin of the intermediate fails (only the leaf counts), and the hint said
+    /// "update the pin", which is right already: it names -k as the cause, and drops it.
+    func testAPinBeyondTheLeafUnderInsecureNamesMinusKNotTheKey() throws {
+        let s = try Servers.get()
+        for pin in [["--pin-cert", s.pki.path("int.pem")], ["--pin-pubkey", try s.pki.pin("int.pem")]] {
+            let r = try runSwurl(["-k"] + pin + ["\(s.good.url)/x"])
+            XCTAssertEqual(r.status, 7, r.stderr)
+            XCTAssertTrue(r.stderr.contains("which the server presented beyond its leaf: with -k only the leaf counts"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("drop -k"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("update the pin"), r.stderr)
+        }
+        // A pin matching nothing the server sent keeps the old advice.
+        let other = try runSwurl(["-k", "--pin-pubkey", try s.pki.pin("selfsigned.pem"), "\(s.good.url)/x"])
+        XCTAssertEqual(other.status, 7)
+        XCTAssertTrue(other.stderr.contains("update the pin"), other.stderr)
+    }
+
     /// A pin cannot be checked over plain http (a URL typed without https:// is http): refused
     /// with 7 before anything is sent, credentials included.
     func testAPinOnAPlainHTTPURLIsRefusedBeforeSending() throws {
