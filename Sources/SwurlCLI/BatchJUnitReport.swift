@@ -110,6 +110,10 @@ final class BatchJUnitReport: BatchResultObserving {
                 pending.appendDecimal(Int64(status))
                 append(")")
             }
+            if let hint = r.hint {
+                append("\n")
+                hint.appendMarkupEscaped(to: &pending)
+            }
             append("</failure>\n  </testcase>\n")
         }
     }

@@ -19,6 +19,9 @@ struct BatchResult {
     var size: Int64?
     /// The failure's message, as `BatchRunner.record` made it safe for every output.
     var error: String?
+    /// What the one-shot request's hint says beside a TLS failure (the presented and pinned
+    /// pins), one item a line, without `swurl: hint:`; nil for other failures.
+    var hint: String?
     var exit: ExitStatus = .success
     /// The body's file name in `--output-dir` (nil when none was written).
     var file: String?
@@ -119,6 +122,7 @@ struct BatchResult {
             .init("error", error.map { .string($0) } ?? .null),
             .init("exit", .number(String(exit.rawValue))),
         ]
+        if let hint { members.append(.init("hint", .string(hint))) }
         if let file { members.append(.init("file", .string(file))) }
         if let cache { members.append(.init("cache", .string(cache))) }
         return JSONValue.object(members).serialized

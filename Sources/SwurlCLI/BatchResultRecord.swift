@@ -19,6 +19,7 @@ extension ByteBuffer {
         recordOptional(r.size)
         recordOptional(r.timeTotal.map { Int64(bitPattern: $0.bitPattern) })
         recordString(r.error)
+        recordString(r.hint)
         recordInt(Int64(r.exit.rawValue))
         if let timeline {
             recordInt(1)
@@ -53,6 +54,7 @@ extension RecordReader {
         r.size = optional()
         r.timeTotal = optional().map { Double(bitPattern: UInt64(bitPattern: $0)) }
         r.error = string()
+        r.hint = string()
         r.exit = ExitStatus(rawValue: Int32(truncatingIfNeeded: int())) ?? .transportError
         var timeline: BatchTimeline?
         if int() != 0 {

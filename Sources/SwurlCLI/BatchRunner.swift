@@ -278,6 +278,11 @@ final class BatchRunner {
             result.timeline = BatchTimeline(start: line.taken, end: end)
             status = ExitStatus(for: error)
             result.error = error.message
+            // A TLS failure's hint lists the pins presented and pinned: what the results can
+            // say of it (a trust failure ends the line before any response).
+            if case .trust(_, let hint?) = error {
+                result.hint = hint.split(separator: "\n").map { $0.hasPrefix("swurl: hint: ") ? $0.dropFirst(13) : $0 }.joined(separator: "\n")
+            }
             // A transfer stopped after the response began (--max-filesize, a cut) still has its
             // status, version and timings, as its HAR entry has (no size: the body is not whole).
             // (A redirect's head is the judge's too late: too many redirects keep the last one's.)

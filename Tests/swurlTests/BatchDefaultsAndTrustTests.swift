@@ -48,6 +48,32 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         }
     }
 
+    /// A line's pin failure gave only its message: the pins the server presented, which the
+    /// one-shot request's hint lists, were nowhere in the results. `--jsonl` has them as `hint`,
+    /// the JUnit failure's text too; a line that passed has no `hint`.
+    func testALinesPinFailureListsThePresentedAndPinnedPins() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(tls: (pki.path("selfsigned.pem"), pki.path("selfsigned.key")))
+        let presented = try pki.pin("selfsigned.pem"), wrong = try pki.pin("leaf.pem")
+        let path = try input([
+            nginx.url("/small.txt?n=1") + " -k --pin-pubkey " + wrong,
+            nginx.url("/small.txt?n=2") + " -k --pin-pubkey " + presented,
+        ])
+        let junit = TestPaths.temporaryDirectory() + "/pins.xml"
+        let r = try runSwurl(["batch", path, "--jsonl", "--junit", junit])
+        let results = try byLine(r)
+        XCTAssertEqual(results[1]?["exit"] as? Int, 7, r.text)
+        let hint = results[1]?["hint"] as? String ?? ""
+        XCTAssertTrue(hint.contains(presented), hint)
+        XCTAssertTrue(hint.contains("pinned: \(wrong)"), hint)
+        XCTAssertFalse(hint.contains("swurl: hint:"), hint)
+        XCTAssertEqual(results[2]?["exit"] as? Int, 0, r.text)
+        XCTAssertNil(results[2]?["hint"], r.text)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertTrue(xml.contains("pinned: \(wrong)"), xml)
+        XCTAssertFalse(nginx.logLines().contains { $0.contains("n=1") }, "the pinned-out line sent nothing")
+    }
+
     /// A line that drops one of the batch's TLS options (`--no-pin-pubkey`, `--no-cacert-add`) has
     /// a policy of its own too: it shared the batch's connections, so a pinned line's request
     /// (its body and token) went over the connection the unpinned line opened, and a line that
