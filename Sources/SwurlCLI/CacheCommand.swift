@@ -25,6 +25,15 @@ enum CacheCommand: SwurlCommand {
             throw .usage("swurl cache needs an action: list, clear or prune", hint: "e.g. swurl cache list")
         }
         let rest = Array(args.positionals.dropFirst())
+        // `--cache DIR` (a space where `=` belongs) made DIR a prefix to clear, or an argument:
+        // clear found nothing in the default cache and said so as a success.
+        if ["list", "clear", "prune"].contains(action), args.has(.cache), args.value(.cache) == nil, let word = rest.first, !word.isEmpty {
+            var st = stat()
+            if stat(ArgumentBytes.path(word), &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+                throw .usage("'\(TerminalSanitizer.clean(word))' is a directory, not a URL prefix: --cache takes its directory after '='",
+                             hint: "swurl cache \(action) --cache=\(FileTrust.quoted(word))")
+            }
+        }
         // `--cache=DIR` names the directory; `--cache-max` the bound prune evicts down to.
         var settings: CacheSettings
         if let given = try CommandOptions.cacheSettings(args, environment: environment) {

@@ -53,6 +53,22 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try swurl(["cache", "prune", "--json"]).text, "{\"removed\":0}\n")
     }
 
+    /// `cache clear --cache DIR` (a space where `=` belongs) took DIR as a URL prefix and cleared
+    /// nothing of the default cache, exit 0 ("removed 0 entries"): refused, naming `--cache=DIR`.
+    func testCacheWithASpacedDirectoryIsRefusedNotTakenAsAPrefix() throws {
+        _ = try fetch("/sp?cc=" + q("max-age=60"))
+        XCTAssertEqual(entries().count, 1)
+        for action in ["clear", "list", "prune"] {
+            let r = try runSwurl(["cache", action, "--cache", dir])
+            XCTAssertEqual(r.status, 64, "\(action): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("is a directory, not a URL prefix"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("swurl cache \(action) --cache=\(dir)"), r.stderr)
+        }
+        XCTAssertEqual(entries().count, 1, "nothing was removed")
+        // A prefix that is no directory here stays a prefix.
+        XCTAssertEqual(try runSwurl(["cache", "clear", "--cache", "--json", "nothere.example"]).status, 0)
+    }
+
     /// Entries that cannot be removed (the directory read-only here, in a private mount
     /// namespace) are an error (exit 1) naming the cause: "removed 0 entries", exit 0, before.
     func testClearThatCannotRemoveSaysSo() throws {
