@@ -107,6 +107,7 @@ complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l retry-all-m
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l http1.1 -d 'Speak HTTP/1.1 only'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l http2 -d 'Ask for HTTP/2 (ALPN on https, an upgrade on http)'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l http2-prior-knowledge -d 'Speak HTTP/2 straight away, without ALPN or upgrade'
+complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l path-as-is -d 'Send the URL\'s path as given: dot segments (/../, /./) are not squashed, in the URL and in redirect targets (as curl\'s and HTTPie\'s --path-as-is)'
 complete -c swurl -n 'not __swurl_seen_command reach cache' -l proxy -r -f -d 'Send requests through this proxy (http://, socks4://, socks4a://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end)'
 complete -c swurl -n 'not __swurl_seen_command reach cache' -l unix-socket -r -d 'Connect to the Unix domain socket PATH instead of the URL\'s host (no proxy: --proxy with it is refused, the proxy variables are not used; -4/-6 are refused)'
 complete -c swurl -n 'not __swurl_seen_command cache' -l resolve -r -f -d 'Connect to ADDR for HOST:PORT instead of resolving it (repeatable; ADDR is one or more IP addresses joined by \',\', IPv6 in brackets or not; the entry holds for that PORT only); --wait-for-network and \'swurl reach\' use it too'

@@ -45,6 +45,8 @@ package struct CommandOptions {
     package var style: ThemeStyle = .auto
     package var transfer = TransferOptions()
     package var defaultScheme = "http"
+    /// `--path-as-is`: dot segments stay in the URL's path.
+    package var pathAsIs = false
     /// `--download`, `--continue`, `--overwrite`, `--quiet`, `--all`, `--timing`, `--auth`
     /// (see TransferArguments.swift).
     package var download = false
@@ -243,6 +245,7 @@ package struct CommandOptions {
         }
         if let v = args.value(.timeout) { transfer.timeout = try CommandOptions.seconds(v, "timeout") }
         if let s = args.value(.defaultScheme) { defaultScheme = s }
+        pathAsIs = args.has(.pathAsIs)
         if args.has(.waitForNetwork) {
             waitForNetwork = try args.value(.waitForNetwork).map { v throws(SwurlError) in try CommandOptions.seconds(v, "wait-for-network") } ?? 60
         }

@@ -56,6 +56,7 @@ struct CurlCommandExport {
         // curl reads `[1-2]` and `{a,b}` in a URL as a glob (several requests, or "bad range").
         if CurlCommandExport.globs(request.url) { add("--globoff") }
         add("--url", request.url)
+        if request.pathAsIs { add("--path-as-is") }
 
         // Headers as swurl sends them (curl's defaults replaced), removals and empty values.
         // Multipart with --boundary: the very bytes, piped in (`cat` for the files); so too when a

@@ -57,6 +57,7 @@ package enum Option: String, CaseIterable, Sendable, Hashable {
     case maxRedirects = "max-redirects"
     case timeout
     case defaultScheme = "default-scheme"
+    case pathAsIs = "path-as-is"
     case connectTimeout = "connect-timeout"
     case retry
     case retryDelay = "retry-delay"

@@ -132,6 +132,8 @@ package enum OptionTable {
                    help: "Ask for HTTP/2 (ALPN on https, an upgrade on http). By default swurl offers HTTP/2 on https where libcurl supports it."),
         OptionSpec(.http2PriorKnowledge, group: .network, commands: [.request, .download, .batch],
                    help: "Speak HTTP/2 straight away, without ALPN or upgrade."),
+        OptionSpec(.pathAsIs, group: .network, commands: [.request, .download, .batch, .repl],
+                   help: "Send the URL's path as given: dot segments (/../, /./) are not squashed, in the URL and in redirect targets (as curl's and HTTPie's --path-as-is)."),
         OptionSpec(.proxy, argument: .required("URL"), group: .network, commands: [.request, .download, .certs, .batch],
                    help: "Send requests through this proxy (http://, socks4://, socks4a://, socks5://, socks5h://; https:// targets are tunnelled, TLS end to end). Without it swurl uses http_proxy, HTTPS_PROXY and ALL_PROXY; hosts in NO_PROXY go direct either way (as in curl, NO_PROXY also bypasses --proxy); --proxy '' (empty) uses none of them. Proxies spoken to over TLS (https://) are refused."),
         OptionSpec(.unixSocket, argument: .required("PATH"), completion: .file, group: .network, commands: [.request, .download, .certs, .batch],

@@ -383,7 +383,7 @@ final class ReplContext {
         if let target, ReplContext.isAbsolute(target) {
             url = target
         } else if let base {
-            url = URLReference.resolve(target ?? "", against: base)
+            url = URLReference.resolve(target ?? "", against: base, pathAsIs: merged.has(.pathAsIs))
             if let target { remember(path: target) }
         } else if let target {
             url = target

@@ -35,7 +35,7 @@ package struct RequestBuilder {
 
     /// `build()`, with the multipart parts the body was made of.
     package func buildWithParts() throws(SwurlError) -> Built {
-        var url = try URLBuilder.resolvedURL(options.url, defaultScheme: options.defaultScheme)
+        var url = try URLBuilder.resolvedURL(options.url, defaultScheme: options.defaultScheme, pathAsIs: options.pathAsIs)
         let items = options.items
         // The body came from stdin or a pipe (read ahead, perhaps whole).
         var streamedBody = false
@@ -66,6 +66,7 @@ package struct RequestBuilder {
         let hasData = !fields.isEmpty
 
         var request = HTTPRequest(method: options.method.map { HTTPMethod($0) } ?? (hasData ? .post : .get), url: url)
+        request.pathAsIs = options.pathAsIs
         request.headers.add("User-Agent", "swurl/\(RequestBuilder.version)")
         let jsonMode = options.bodyFormat == .json
         request.headers.add("Accept", jsonMode && (hasData || options.explicitJSON)

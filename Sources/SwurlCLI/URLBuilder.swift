@@ -14,8 +14,8 @@ package enum URLBuilder {
 
     /// `resolve(raw).url`, without the URL's other parts.
     /// - Throws: as `resolve`.
-    package static func resolvedURL(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> String {
-        try CurlURL.normalized(parsing: absolute(raw, defaultScheme: defaultScheme))
+    package static func resolvedURL(_ raw: String, defaultScheme: String = "http", pathAsIs: Bool = false) throws(SwurlError) -> String {
+        try CurlURL.normalized(parsing: absolute(raw, defaultScheme: defaultScheme), pathAsIs: pathAsIs)
     }
 
     /// The text `resolve` parses: the shorthands expanded, the default scheme added.

@@ -10,6 +10,8 @@ package struct HTTPRequest: Sendable {
     package var removedHeaders: [String]
     /// The body, or nil for none.
     package var body: RequestBody?
+    /// `--path-as-is`: the URL's dot segments (`/../`, `/./`) are sent, in redirect targets too.
+    package var pathAsIs = false
 
     package init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(),
                 removedHeaders: [String] = [], body: RequestBody? = nil) {

@@ -63,16 +63,17 @@ package enum URLReference {
     }
 
     /// Resolves `reference` against `base` (normalized first), RFC 3986 section 5.2.2, strict:
-    /// a reference with a scheme replaces the base.
-    package static func resolve(_ reference: String, against base: String) -> String {
-        Parts.resolveStrict(reference, Parts(normalizedBase(base)))
+    /// a reference with a scheme replaces the base. With `pathAsIs` (`--path-as-is`) the
+    /// reference's dot segments stay.
+    package static func resolve(_ reference: String, against base: String, pathAsIs: Bool = false) -> String {
+        Parts.resolveStrict(reference, Parts(normalizedBase(base)), keepingDotSegments: pathAsIs)
     }
 }
 
 extension URLReference.Parts {
-    /// Section 5.2.2 against a base taken as is.
-    static func resolveStrict(_ reference: String, _ b: URLReference.Parts) -> String {
-        let removeDotSegments = URLReference.removeDotSegments
+    /// Section 5.2.2 against a base taken as is (section 5.2.4 left out with `keepingDotSegments`).
+    static func resolveStrict(_ reference: String, _ b: URLReference.Parts, keepingDotSegments: Bool = false) -> String {
+        let removeDotSegments = keepingDotSegments ? { $0 } : URLReference.removeDotSegments
         let r = URLReference.Parts(reference)
         var t = URLReference.Parts("")
         if r.scheme != nil {

@@ -34,8 +34,9 @@ package struct CurlURL: Sendable, Equatable {
 
     /// Parses an absolute URL.
     /// - Throws: `SwurlError.usage` with libcurl's reason when it is not a valid URL.
-    package init(parsing text: String) throws(SwurlError) {
-        let p = try CurlURL.parts(of: text) { part, host in
+    /// - Parameter pathAsIs: keep dot segments in the path (`--path-as-is`).
+    package init(parsing text: String, pathAsIs: Bool = false) throws(SwurlError) {
+        let p = try CurlURL.parts(of: text, pathAsIs: pathAsIs) { part, host in
             (host: host, scheme: part(CURLUPART_SCHEME), port: part(CURLUPART_PORT), path: part(CURLUPART_PATH),
              query: part(CURLUPART_QUERY), url: part(CURLUPART_URL), user: part(CURLUPART_USER),
              password: part(CURLUPART_PASSWORD), zone: part(CURLUPART_ZONEID))
@@ -56,8 +57,8 @@ package struct CurlURL: Sendable, Equatable {
 
     /// `CurlURL(parsing: text).url` without the other parts (cheaper: two look-ups, not eight).
     /// - Throws: as `init(parsing:)`.
-    package static func normalized(parsing text: String) throws(SwurlError) -> String {
-        try parts(of: text) { part, _ in part(CURLUPART_URL) ?? text }
+    package static func normalized(parsing text: String, pathAsIs: Bool = false) throws(SwurlError) -> String {
+        try parts(of: text, pathAsIs: pathAsIs) { part, _ in part(CURLUPART_URL) ?? text }
     }
 
     /// A redirect's `Location` against the URL it answered, as libcurl 7.88 resolves one for
@@ -66,13 +67,16 @@ package struct CurlURL: Sendable, Equatable {
     /// the hop came from the network or from the cache. Nil for an empty Location, which libcurl
     /// ignores; the Location as it came when libcurl cannot read it (as CURLINFO_REDIRECT_URL
     /// then is: the redirect policy refuses it), RFC 3986's resolution only without libcurl.
-    package static func resolveRedirect(_ location: String, against url: String) -> String? {
+    /// With `pathAsIs` (`--path-as-is`), the target's dot segments stay, as libcurl keeps them
+    /// under CURLOPT_PATH_AS_IS.
+    package static func resolveRedirect(_ location: String, against url: String, pathAsIs: Bool = false) -> String? {
         let given = location.trimmingSpaces()
         guard !given.isEmpty else { return nil }
         guard (try? CurlLibrary.load()) != nil, let h = curl_url() else { return URLReference.resolveLocation(given, against: url) }
         defer { curl_url_cleanup(h) }
         guard curl_url_set(h, CURLUPART_URL, url, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK,
-              curl_url_set(h, CURLUPART_URL, given, UInt32(CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE | CURLU_ALLOW_SPACE)) == CURLUE_OK
+              curl_url_set(h, CURLUPART_URL, given, UInt32(CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE | CURLU_ALLOW_SPACE)
+                           | (pathAsIs ? UInt32(CURLU_PATH_AS_IS) : 0)) == CURLUE_OK
         else { return given }
         var out: UnsafeMutablePointer<CChar>?
         guard curl_url_get(h, CURLUPART_URL, &out, 0) == CURLUE_OK, let out else { return given }
@@ -90,21 +94,22 @@ package struct CurlURL: Sendable, Equatable {
     /// Parses `text` with libcurl's URL API and hands `body` a look-up of its parts and the
     /// host, which must be there.
     /// - Throws: `SwurlError.usage` with libcurl's reason when it is not a valid URL.
-    private static func parts<T>(of text: String,
+    /// With `pathAsIs`, dot segments stay in the path (the fast path has none to keep).
+    private static func parts<T>(of text: String, pathAsIs: Bool = false,
                                  _ body: (_ part: (CURLUPart) -> String?, _ host: String) -> T) throws(SwurlError) -> T {
         if let plain = PlainURL(text) {
             return body({ plain.part($0) }, plain.host)
         }
-        return try libcurlParts(of: text, body)
+        return try libcurlParts(of: text, pathAsIs: pathAsIs, body)
     }
 
     /// `parts(of:_:)` through libcurl's URL API, for any URL.
-    static func libcurlParts<T>(of text: String,
+    static func libcurlParts<T>(of text: String, pathAsIs: Bool = false,
                                 _ body: (_ part: (CURLUPart) -> String?, _ host: String) -> T) throws(SwurlError) -> T {
         try CurlLibrary.load()
         guard let h = curl_url() else { throw .transport("out of memory") }
         defer { curl_url_cleanup(h) }
-        let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        let rc = curl_url_set(h, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME) | (pathAsIs ? UInt32(CURLU_PATH_AS_IS) : 0))
         guard rc == CURLUE_OK else {
             let reason = curl_url_strerror(rc).map { String(cString: $0) } ?? "malformed"
             // Two '@' before the path: libcurl ends the user info at the first, the mask in the

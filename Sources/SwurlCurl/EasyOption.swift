@@ -22,6 +22,8 @@ package enum EasyOption {
     case redirectProtocols(String)
     /// CURLOPT_FOLLOWLOCATION(3).
     case followLocation(Bool)
+    /// CURLOPT_PATH_AS_IS(3): dot segments in the URL's path are sent as they are.
+    case pathAsIs(Bool)
     /// CURLOPT_HTTPHEADER(3): header lines as libcurl takes them (`Name: value`, `Name;`, `Name:`).
     case headers([String])
     /// CURLOPT_PROXYHEADER(3): header lines for the proxy alone (its CONNECT, or its share of a
@@ -144,6 +146,7 @@ extension EasyHandle {
         case .protocols(let v): try set(CURLOPT_PROTOCOLS_STR, v, what)
         case .redirectProtocols(let v): try set(CURLOPT_REDIR_PROTOCOLS_STR, v, what)
         case .followLocation(let b): try set(CURLOPT_FOLLOWLOCATION, flag(b), what)
+        case .pathAsIs(let b): try set(CURLOPT_PATH_AS_IS, flag(b), what)
         case .headers(let lines): try set(CURLOPT_HTTPHEADER, list: lines)
         case .proxyHeaders(let lines):
             try set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE), what)

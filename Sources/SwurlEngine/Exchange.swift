@@ -350,9 +350,9 @@ package final class Exchange {
         // A 304 the cache turned into the stored response: the hop answered that response (its
         // status, its Location), not the 304 libcurl saw.
         let served = transfer.isReplay ? nil : cache?.revalidatedHead
-        let servedRedirect = served.map { $0.headers["Location"].flatMap { CurlURL.resolveRedirect($0, against: hop.url) } }
+        let servedRedirect = served.map { $0.headers["Location"].flatMap { CurlURL.resolveRedirect($0, against: hop.url, pathAsIs: hop.pathAsIs) } }
         // A redirect whose body failed still says where it led (it is followed, below).
-        let cutRedirectURL = filter.redirectHead?.headers["Location"].flatMap { CurlURL.resolveRedirect($0, against: hop.url) }
+        let cutRedirectURL = filter.redirectHead?.headers["Location"].flatMap { CurlURL.resolveRedirect($0, against: hop.url, pathAsIs: hop.pathAsIs) }
         if let tap {
             switch outcome {
             case .success(let r):

@@ -386,7 +386,7 @@ final class HopCache: TransferDelegate {
     static func invalidate(request: HTTPRequest, head: HTTPResponseHead, options: TransferOptions) {
         guard let settings = options.cache else { return }
         let urls = CacheRules.invalidatedURLs(method: request.method, url: request.url, response: head) { value in
-            CurlURL.resolveRedirect(value, against: request.url)
+            CurlURL.resolveRedirect(value, against: request.url, pathAsIs: request.pathAsIs)
         }
         guard !urls.isEmpty, let store = try? CacheStore(directory: settings.directory, maxSize: settings.maxSize) else { return }
         for url in urls { store.removeAll(forURL: cacheURL(url)) }

@@ -49,7 +49,7 @@ package enum RedirectPolicy {
             throw refused("is not an http or https URL")
         }
         let target: CurlURL
-        do { target = try CurlURL(parsing: location) } catch {
+        do { target = try CurlURL(parsing: location, pathAsIs: request.pathAsIs) } catch {
             throw .transport("the server redirected to an invalid URL: \(error.message)")
         }
         var next = request

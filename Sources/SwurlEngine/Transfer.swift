@@ -291,7 +291,12 @@ package final class Transfer: EasyTransferHandler {
         }
         return TransferResult(head: lastHead, effectiveURL: easy.effectiveURL,
                               redirectCount: easy.redirectCount,
-                              redirectURL: easy.redirectURL,
+                              // libcurl 7.88 squashes the target's dot segments under
+                              // CURLOPT_PATH_AS_IS too; curl -L --path-as-is keeps them.
+                              redirectURL: request.pathAsIs
+                                  ? lastHead.flatMap { $0.status / 100 == 3 ? $0.headers["Location"] : nil }
+                                      .flatMap { CurlURL.resolveRedirect($0, against: request.url, pathAsIs: true) }
+                                  : easy.redirectURL,
                               timing: measuredTiming)
     }
 
@@ -359,7 +364,7 @@ package final class Transfer: EasyTransferHandler {
         timing.total = Transfer.now() - started
         timing.startTransfer = 0
         timing.downloadedBytes = bytes
-        let redirect = head.headers["Location"].flatMap { CurlURL.resolveRedirect($0, against: request.url) }
+        let redirect = head.headers["Location"].flatMap { CurlURL.resolveRedirect($0, against: request.url, pathAsIs: request.pathAsIs) }
         return TransferResult(head: head, effectiveURL: request.url, redirectCount: 0, redirectURL: redirect, timing: timing)
     }
 
@@ -383,6 +388,7 @@ package final class Transfer: EasyTransferHandler {
 
     private func configure() throws(SwurlError) {
         try easy.set(.url(request.url), "the URL")
+        if request.pathAsIs { try easy.set(.pathAsIs(true)) }
         // libcurl sends a URL's user:password@ (Basic, or Digest with -A digest) decoded.
         if request.url.containsByte(UInt8(ascii: "@")), let parsed = try? CurlURL(parsing: request.url) {
             if let u = parsed.user { try HeaderValue.check(u, "the user name in the URL") }

@@ -30,6 +30,36 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("'999.1.1.1' in 'swurl.test:\(port):999.1.1.1' is not an IP address"), bad.stderr)
     }
 
+    /// `--path-as-is` (curl's and HTTPie's) sends dot segments as given, in every door and in a
+    /// redirect's target; without it they are squashed, as before. The option did not exist.
+    func testPathAsIsSendsDotSegmentsInEveryDoor() throws {
+        let base = try HTTPBin.url("")
+        func url(_ r: SwurlResult) -> String? { (try? r.json())?["url"] as? String }
+        let kept = try runSwurl(["--path-as-is", "\(base)/anything/a/./../b"])
+        XCTAssertEqual(url(kept), "\(base)/anything/a/./../b", kept.stderr)
+        let squashed = try runSwurl(["\(base)/anything/a/./../b"])
+        XCTAssertEqual(url(squashed), "\(base)/anything/b", squashed.stderr)
+        // A redirect's target keeps its dot segments too (curl -L --path-as-is).
+        let location = "/anything/x/../y"
+        let followed = try runSwurl(["--path-as-is", "-F", "\(base)/redirect-to?url=" + location.replacingOccurrences(of: "/", with: "%2F")])
+        XCTAssertEqual(url(followed), "\(base)/anything/x/../y", followed.stderr)
+        // --offline shows, and --curl spells, what would go.
+        let offline = try runSwurl(["--path-as-is", "--offline", "\(base)/anything/a/../b"])
+        XCTAssertTrue(offline.text.hasPrefix("GET /anything/a/../b HTTP/1.1\r\n"), offline.text)
+        let curl = try runSwurl(["--path-as-is", "--curl", "\(base)/anything/a/../b"])
+        XCTAssertTrue(curl.text.contains("--path-as-is"), curl.text)
+        // A batch line and a REPL line (a path against the base).
+        let file = TestPaths.temporaryDirectory() + "/dots.txt"
+        try "\(base)/anything/q/../r --path-as-is\n\(base)/anything/q/../r\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let batch = try runSwurl(["batch", file, "--jsonl", "--order", "input"])
+        let urls = batch.text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["url"] as? String
+        }
+        XCTAssertEqual(urls, ["\(base)/anything/q/../r", "\(base)/anything/r"], batch.text)
+        let repl = try runSwurl(["repl", "\(base)/anything/"], stdin: Data("GET z/../v --path-as-is\n".utf8))
+        XCTAssertTrue(repl.text.contains("\"url\": \"\(base)/anything/z/../v\""), repl.text)
+    }
+
     func testExplicitProxyGetsTheAbsoluteURL() throws {
         let proxy = try ScriptedServer()
         let r = try runSwurl(["--proxy", proxy.url(""), "http://swurl.test/x"])
