@@ -21,6 +21,9 @@ enum ReplReadline {
         }
         session.interactive = true
         let history = ReplHistory(path: ReplHistory.path(session.environment.variables))
+        if let refused = history.refusal {
+            try? session.environment.stderr.write("swurl: note: no history is kept: \(refused.message)\n")
+        }
         ReplState.session = session
         // `swurl repl > file` on a terminal: the prompt and the echo stay on the terminal.
         let out = !session.environment.stdoutIsTerminal && session.environment.stderrIsTerminal ? stderr : nil
@@ -232,6 +235,9 @@ enum ReplState {
 final class ReplHistory {
     static let limit = 1000
     let path: String?
+    /// Why the history's place was refused (a directory of another user's, as after `su`
+    /// without `-`): no directory is made there and no history kept.
+    private(set) var refusal: SwurlError?
 
     /// The file's path (`$XDG_STATE_HOME/swurl/history`, default `~/.local/state`), or nil
     /// without a home directory.
@@ -241,6 +247,15 @@ final class ReplHistory {
 
     init(path: String?) {
         sw_rl_stifle_history(Int32(ReplHistory.limit))
+        // Made only where a session or the cache would be: root with another user's HOME made
+        // root's 0700 directories in their home (~/.local), which they could then not use.
+        do throws(SwurlError) {
+            if let path { try FileTrust.checkPlace(path, what: "the history file") }
+        } catch {
+            refusal = error
+            self.path = nil
+            return
+        }
         guard let path, let slash = path.lastIndex(of: "/"), PrivateDirectory.make(String(path[..<slash])) == nil else { self.path = nil; return }
         self.path = path
         for line in ReplHistory.lines(at: path) { ReplHistory.addToMemory(line) }

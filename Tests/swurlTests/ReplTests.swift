@@ -951,6 +951,35 @@ final class ReplTests: XCTestCase {
     sys.exit(os.waitstatus_to_exitcode(status))
     """#
 
+    /// The REPL's driver of `testNoHistoryIsMadeInAnotherUsersDirectory`: what came before the
+    /// first prompt, and the exit status.
+    static let historyNoteDriver = ReplTests.replOnPty(["binary", "state"], #""repl""#) + "\n" + #"""
+    seen = expect(b"> ")
+    os.write(fd, b"cd /x\r")
+    expect(b"> ")
+    os.write(fd, b"\x04")
+    _, status = os.waitpid(pid, 0)
+    print(json.dumps({"before": seen, "exit": os.waitstatus_to_exitcode(status)}))
+    """#
+
+    /// Root with another user's HOME (`su` without `-`): the REPL made root's 0700 directories
+    /// in that user's state directory (~/.local/state/swurl), which they could then not use,
+    /// where a session or the cache is refused. No history is kept there, with a note.
+    func testNoHistoryIsMadeInAnotherUsersDirectory() throws {
+        guard geteuid() == 0 else { return }
+        let top = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let state = top + "/alice-state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        XCTAssertEqual(chown(state, 12345, 12345), 0)
+        XCTAssertEqual(chmod(state, 0o755), 0)
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.historyNoteDriver, TestPaths.binary, state], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        XCTAssertTrue(text.contains("no history is kept: the history file"), text)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state), [], "nothing made in another user's directory")
+    }
+
     /// readline is opened when the terminal REPL starts: without it (here hidden by an empty file
     /// bound over it in a private mount namespace) the REPL names the library and the fix and
     /// exits 1, and one-shot requests, which never load it, still work.
