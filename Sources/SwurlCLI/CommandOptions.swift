@@ -121,7 +121,7 @@ package struct CommandOptions {
             throw .usage("no URL given", hint: "usage: swurl [METHOD] URL [REQUEST_ITEM ...] [OPTIONS]; see 'swurl --help'")
         }
         if CommandOptions.looksLikeMethod(first, urlFollows: positionals.count > 1) {
-            method = first.uppercased()
+            method = first.asciiUppercased
             positionals = positionals.dropFirst()
             guard positionals.first != nil else {
                 throw .usage("the method \(first) needs a URL after it", hint: "e.g. swurl \(first) example.org/path")
@@ -149,7 +149,7 @@ package struct CommandOptions {
                 if (1...24).contains(word.count), word.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
                     throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(url)'",
                                  hint: "a method is read in lower case only when it is one of " + HTTPMethod.known.map(\.rawValue).joined(separator: ", ")
-                                     + "; write another in capitals: swurl \(url.uppercased()) URL")
+                                     + "; write another in capitals: swurl \(url.asciiUppercased) URL")
                 }
                 throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(Redactor.givenURL(url))'",
                              hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; a word before it was taken as the URL (swurl's -d is --download, -F --follow, -b --body; curl's data, form fields and cookies are items like name=value, file@path, 'Cookie:a=1')")

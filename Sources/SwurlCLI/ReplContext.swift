@@ -642,7 +642,7 @@ final class ReplContext {
         if parsed.has(.auth) || parsed.has(.keyPassword) { return true }
         // The URL word (after a method) with a user name alone in any form (`//TOKEN@h/`,
         // `TOKEN@h:8080/x`), which goes out as Basic credentials.
-        let isMethod = parsed.positionals.first.map { HTTPMethod.known.contains(HTTPMethod($0.uppercased())) } ?? false
+        let isMethod = parsed.positionals.first.map { HTTPMethod($0).isKnown } ?? false
         if let url = parsed.positionals.dropFirst(isMethod ? 1 : 0).first, url.containsByte(UInt8(ascii: "@")),
            Redactor.url(url, userAlone: true) != url {
             return true

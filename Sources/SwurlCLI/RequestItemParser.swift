@@ -182,9 +182,14 @@ package struct RequestItemParser {
         if name.isEmpty {
             throw .usage("'\(raw)': the header name is empty", hint: "write Name:value")
         }
-        let allowed = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        if let bad = name.first(where: { !allowed.contains($0) }) {
-            throw .usage("'\(raw)': the header name '\(name)' contains '\(bad)', which a header name cannot hold")
+        // By scalar: a Set of Characters matches by canonical equivalence, and took U+212A
+        // (KELVIN SIGN) for `K`, U+1FEF for '`' (libcurl sends their bytes, a non-token name).
+        let allowed = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
+        if let bad = name.unicodeScalars.first(where: { !allowed.contains($0) }) {
+            var hex = String(bad.value, radix: 16, uppercase: true)
+            while hex.count < 4 { hex = "0" + hex }
+            let code = bad.isASCII ? "" : " (U+\(hex))"
+            throw .usage("'\(raw)': the header name '\(name)' contains '\(bad)'\(code), which a header name cannot hold")
         }
     }
 

@@ -196,7 +196,7 @@ extension CommandOptions {
 
     /// A rate's number without its unit (`/s`, `B`) and the power of 1024 its K, M or G stands for.
     private static func rateNumber(_ text: String) -> (number: String, multiplier: Double) {
-        var t = text.uppercased()
+        var t = text.asciiUppercased
         if t.hasSuffix("/S") { t.removeLast(2) }
         if t.hasSuffix("B") { t.removeLast() }
         var multiplier: Double = 1

@@ -21,23 +21,19 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
         fields.first { HTTPHeaders.sameName($0.name, name) }?.value
     }
 
-    /// `a.lowercased() == b.lowercased()`, without lower-casing when both are ASCII.
+    /// Whether two field names are the same name: their bytes equal but for ASCII case (field
+    /// names are tokens, RFC 9110 §5.1). Unicode case was applied to a name with other bytes, so
+    /// `Coo\u{212A}ie` (KELVIN SIGN, which lower-cases to `k`) was taken for `Cookie`, while
+    /// libcurl sends its bytes.
     static func sameName(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
-        let ascii: Bool? = a.withUTF8 { x in
-            b.withUTF8 { y -> Bool? in
-                // Past an ASCII prefix equal but for case, an ASCII byte that differs settles it.
-                for i in 0..<Swift.min(x.count, y.count) {
-                    let p = x[i], q = y[i]
-                    if p >= 0x80 || q >= 0x80 { return nil }
-                    if p != q && HTTPHeaders.lower(p) != HTTPHeaders.lower(q) { return false }
-                }
-                if x.count == y.count { return true }
-                let rest = x.count > y.count ? UnsafeBufferPointer(rebasing: x[y.count...]) : UnsafeBufferPointer(rebasing: y[x.count...])
-                return rest.allSatisfy { $0 < 0x80 } ? false : nil
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where x[i] != y[i] && HTTPHeaders.lower(x[i]) != HTTPHeaders.lower(y[i]) { return false }
+                return true
             }
         }
-        return ascii ?? (a.lowercased() == b.lowercased())
     }
 
     private static func lower(_ b: UInt8) -> UInt8 {

@@ -25,8 +25,8 @@ package struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// and the REPL completes; any other method is written in capitals.
     package static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect]
 
-    /// The same method in capitals (`post` → `POST`).
-    package var uppercased: HTTPMethod { HTTPMethod(rawValue.uppercased()) }
+    /// The same method in capitals (`post` → `POST`), ASCII letters only.
+    package var uppercased: HTTPMethod { HTTPMethod(rawValue.asciiUppercased) }
 
     /// Whether the method is known by name (any case).
     package var isKnown: Bool { HTTPMethod.known.contains(uppercased) }

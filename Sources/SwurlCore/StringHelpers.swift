@@ -115,6 +115,14 @@ extension String {
         return out + rest
     }
 
+    /// The string with ASCII letters in capitals and nothing else changed: `uppercased()` maps
+    /// Unicode too (`ſ` → `S`, `ı` → `I`), so `poſt` would be a POST.
+    package var asciiUppercased: String {
+        var copy = self
+        guard copy.withUTF8({ $0.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } }) else { return self }
+        return String(decoding: copy.withUTF8 { $0.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 } }, as: UTF8.self)
+    }
+
     /// The string without trailing CRs and LFs, trimmed by Unicode scalar ("\r\n" is one Character).
     package func trimmingTrailingNewlines() -> String {
         var s = Substring(self).unicodeScalars

@@ -69,6 +69,17 @@ final class RequestItemParserTests: XCTestCase {
         XCTAssertEqual(status("noseparator"), .usage)
     }
 
+    /// A header name is ASCII token bytes: U+212A (KELVIN SIGN) and U+1FEF passed as `K` and
+    /// '`' (a Set of Characters matches by canonical equivalence); libcurl sent their bytes.
+    func testHeaderNamesLookAlikesAreRefusedByScalar() {
+        for (raw, shown) in [("X-\u{212A}:1", "U+212A"), ("Coo\u{212A}ie:a=1", "U+212A"), ("X\u{1FEF}:1", "U+1FEF"), ("X-\u{17F}:1", "U+017F")] {
+            XCTAssertThrowsError(try parse(raw), raw) { error in
+                XCTAssertTrue((error as? SwurlError)?.message.contains("(\(shown)), which a header name cannot hold") ?? false, "\(error)")
+            }
+        }
+        XCTAssertNoThrow(try parse("X-K`:1"))
+    }
+
     func testInvalidJSONNamesLineAndColumn() {
         XCTAssertThrowsError(try parse("a:={\"x\":\n tru}")) { error in
             XCTAssertTrue((error as? SwurlError)?.message.contains("line 2, column 2") ?? false, "\(error)")

@@ -15,4 +15,17 @@ final class HTTPMethodTests: XCTestCase {
         XCTAssertEqual(HTTPMethod("patch").uppercased, .patch)
         XCTAssertEqual("\(HTTPMethod.put)", "PUT")
     }
+
+    /// Capitals by ASCII alone: Unicode case mapping made `poſt` (U+017F) a POST and `optıons`
+    /// (dotless i) an OPTIONS; HTTPie takes only ASCII letters as a method.
+    func testOnlyASCIILettersMakeAKnownMethod() {
+        XCTAssertFalse(HTTPMethod("po\u{17F}t").isKnown)
+        XCTAssertFalse(HTTPMethod("opt\u{131}ons").isKnown)
+        XCTAssertEqual(HTTPMethod("po\u{17F}t").uppercased.rawValue, "PO\u{17F}T")
+        XCTAssertEqual("a\u{E9}z".asciiUppercased, "A\u{E9}Z")
+        XCTAssertEqual("GET".asciiUppercased, "GET")
+        XCTAssertTrue(HTTPHeaders.sameName("Content-TYPE", "content-type"))
+        XCTAssertFalse(HTTPHeaders.sameName("Coo\u{212A}ie", "Cookie"))
+        XCTAssertFalse(HTTPHeaders.sameName("Cookie", "Cookies"))
+    }
 }
