@@ -456,8 +456,9 @@ final class ReplContext {
         if let logSettings { har.useSettings(bodies: logSettings.bodies, secrets: logSettings.secrets) }
         let status = RequestCommand.perform(options, environment: environment, har: har, jar: jar)
         // After each request: a crash later loses nothing recorded so far.
-        if har.count > before, let error = RequestPipeline.saveHAR(har, environment: environment), status == .success {
-            return ExitStatus(for: error)
+        if har.count > before, let error = RequestPipeline.saveHAR(har, environment: environment) {
+            environment.stateNotSaved?(error)
+            if status == .success { return ExitStatus(for: error) }
         }
         return status
     }
@@ -488,6 +489,11 @@ final class ReplContext {
         // Ctrl-C between lines stops the script too (during a request the engine sees it).
         Interrupt.arm()
         let stderr = environment.stderr
+        // A line's --session or the REPL's --har that could not be saved: the lines after it
+        // would run without the cookies it got, or unrecorded (each said why on its own).
+        var notSaved = false
+        environment.stateNotSaved = { _ in notSaved = true }
+        defer { environment.stateNotSaved = nil }
         /// Runs one command; nil to go on, or the script's status.
         func run(_ command: String, line: Int) -> ExitStatus? {
             // The reader went away while the script waited for this line (`… | head -1`): it
@@ -511,6 +517,10 @@ final class ReplContext {
                 // (a full disk): the script stops, as a batch starts no new lines; its later
                 // requests would change things unseen.
                 if s != .success, environment.stdoutUnusable { return s }
+                if notSaved {
+                    try? stderr.write("swurl: note: the script stops after line \(line): what it keeps after a request (its --session, the --har log) could not be saved\n")
+                    return s == .success ? .transportError : s
+                }
                 return nil
             }
         }

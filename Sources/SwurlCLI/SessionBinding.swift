@@ -175,7 +175,8 @@ struct SessionBinding {
     /// Writes the run's changes unless read-only; the store's warnings (cookies dropped to keep
     /// the file within its limits) go to stderr.
     /// - Parameter session: the exchange, for the cookies its engine held and which it was handed.
-    /// - Throws: `SwurlError.output` when the file cannot be written.
+    /// - Throws: `SwurlError.output` when the file cannot be written (`Environment.stateNotSaved`
+    ///   is told too).
     func save(options: CommandOptions, transfer: TransferOptions, session: Exchange,
               environment: Environment) throws(SwurlError) {
         guard !readOnly else { return }
@@ -189,6 +190,9 @@ struct SessionBinding {
             // written) whole; what the exit status says was stopped is the session's saving.
             try? environment.stderr.write("swurl: the session was not saved: stopped while waiting for another run's lock on it\n")
             throw .interrupted
+        } catch {
+            environment.stateNotSaved?(error)
+            throw error
         }
         for warning in warnings { try? environment.stderr.write("swurl: warning: \(warning)\n") }
     }

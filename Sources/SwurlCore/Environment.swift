@@ -24,6 +24,9 @@ package struct Environment {
     /// Where the command being run was read from, when not the command line (`line 3` of a REPL
     /// script): error messages start with it, as a batch's and a config file's do.
     package var errorPlace: String?
+    /// Told when what a request keeps after it (its `--session`) could not be saved: a REPL
+    /// script stops then, as a batch stops taking lines when its `--har` cannot be written.
+    package var stateNotSaved: ((SwurlError) -> Void)?
 
     /// Whether output can no longer reach stdout: its reader went away, or a write to it failed
     /// (a full disk, an I/O error), or the shell closed it.

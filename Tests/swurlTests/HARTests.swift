@@ -629,6 +629,30 @@ final class HARTests: XCTestCase {
         XCTAssertEqual((try? String(contentsOfFile: dir + "/results-full", encoding: .utf8)) ?? "x", "")
     }
 
+    /// A REPL script whose --har log or a line's --session could no longer be saved (a full
+    /// disk) sent every later line all the same, each saying it was not saved: it stops after
+    /// the line whose log or session failed, as a batch stops taking lines.
+    func testAReplScriptStopsOnceItsHarOrSessionCannotBeSaved() throws {
+        let nginx = try NginxServer()
+        let (text, stderr, _, sent) = try onASmallTmpfs("64k", """
+            "$2" repl --har "$1/r.har" < "$3" > /dev/null; echo "har=$?"
+            """, nginx: nginx)
+        XCTAssertTrue(text.contains("har=1"), text)
+        XCTAssertTrue(sent > 0 && sent < 1000, "\(sent) lines were sent")
+        XCTAssertTrue(stderr.contains("No space left on device"), stderr)
+        XCTAssertTrue(stderr.contains("the script stops after line \(sent)"), stderr)
+        let url = nginx.url("/small.txt")
+        let session = try onASmallTmpfs("64k", """
+            i=0; pad=$(head -c 1500 /dev/zero | tr '\\0' p)
+            while [ $i -lt 200 ]; do printf '%s X-P%d:%s\\n' '\(url)' $i "$pad"; i=$((i+1)); done > "$4/padded.txt"
+            "$2" repl --session "$1/s.json" < "$4/padded.txt" > /dev/null; echo "session=$?"
+            """, nginx: nginx)
+        XCTAssertTrue(session.text.contains("session=1"), session.text)
+        XCTAssertTrue(session.sent > 0 && session.sent < 200, "\(session.sent) lines were sent")
+        XCTAssertTrue(session.stderr.contains("the session was not saved"), session.stderr)
+        XCTAssertTrue(session.stderr.contains("the script stops after line \(session.sent)"), session.stderr)
+    }
+
     func testABatchLineCannotHaveItsOwnHar() throws {
         let input = dir + "/lines.txt"
         try ((try HTTPBin.url("/get")) + " --har " + dir + "/line.har\n").write(toFile: input, atomically: true, encoding: .utf8)
