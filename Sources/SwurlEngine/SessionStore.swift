@@ -349,7 +349,13 @@ package struct SessionStore: Sendable {
             }
             usleep(5_000)
         }
-        let current = try SessionStore(path: path).load()
+        // Read again under the lock: a read that fails now (no file descriptor left, an I/O
+        // error) fails the saving, after the request went: not "cannot read" with 66, which
+        // says nothing was sent.
+        let current: SessionData
+        do { current = try SessionStore(path: path).load() } catch .inputFile(let message, let hint) {
+            throw .output("the session was not saved: " + message + (hint.map { " (\($0))" } ?? ""))
+        }
         var merged = current.merging(from: before, to: after)
         merged.cookies.removeAll { $0.isExpired(now: now) }
         // The cookies this run's responses set or changed: the limits drop them last.

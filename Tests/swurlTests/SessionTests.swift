@@ -170,6 +170,20 @@ final class SessionTests: XCTestCase {
 
     /// The lock is the session's own lock file: a lock on the directory (anybody can take one in
     /// /tmp) does not stall a save, and a lock file held for good fails it after 10 s, exit 1.
+    /// The file is read again under the lock when saving: a read that failed then (here, its
+    /// second open made to fail with EMFILE by strace) was "cannot read the session file" with
+    /// exit 66, which says nothing was sent; the request had gone. It says the session was not
+    /// saved (1).
+    func testAReadFailingAtSaveTimeSaysTheSessionWasNotSaved() throws {
+        let file = TestPaths.temporaryDirectory() + "/s.json"
+        let r = try runProcess("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-P", file, "-e", "trace=openat",
+                                                   "-e", "inject=openat:error=EMFILE:when=2",
+                                                   TestPaths.binary, "--no-config", "--session", file, try url("/cookies/set?a=b"), "-o", "/dev/null"],
+                               check: false)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the session was not saved: cannot read the session file \(file): Too many open files"), r.stderr)
+    }
+
     func testALockHeldElsewhereNeverHangsASave() throws {
         let dir = TestPaths.temporaryDirectory()
         let dirFD = open(dir, O_RDONLY | O_DIRECTORY)
