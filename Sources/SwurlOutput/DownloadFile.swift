@@ -417,6 +417,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if direct {
             if fd < 0 { fd = OutputTarget.openInPlace(part, target: part) }
         } else {
+            // A `.part` an earlier download left, started over without --continue: said, with the
+            // way to keep it (it was cut back to nothing without a word, a large one too).
+            // (Said once this run holds it: one another download holds is not cut back.)
+            var st = stat()
+            let left = !plan.resume && !append && !inPlace && !opened && lstat(ArgumentBytes.path(part), &st) == 0
+                && (st.st_mode & S_IFMT) == S_IFREG && st.st_size > 0 ? Int64(st.st_size) : nil
             var chosen = try DownloadFile.openPart(part, append: append, inPlace: inPlace, resumingAt: append ? offset : nil)
             // A name derived from the response (no -o) whose .part another download started a
             // moment ago: the next free name, as if that one's file were already there.
@@ -436,6 +442,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 throw DownloadFile.heldElsewhere(writePath ?? part)
             }
             fd = opened
+            if let left, writePath == part {
+                notice?("swurl: note: '\(TerminalSanitizer.clean(part))' (\(counted(Int(left), "byte"))) left by an earlier download was started over; --continue (-c) resumes such a file")
+            }
         }
         guard fd >= 0 else {
             throw OutputTarget.openFailure(part)

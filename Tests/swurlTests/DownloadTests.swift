@@ -244,6 +244,21 @@ final class DownloadTests: XCTestCase {
     /// The `.part` is private while it grows (it was 0666 less the umask, readable by all while
     /// `--overwrite` replaced a 0600 file); the finished file gets 0666 less the umask, or the
     /// mode of the file it replaces.
+    /// A `.part` an earlier download left was cut back to nothing by a download without -c,
+    /// without a word (a large one too): said, with -c as the way to resume it; -c says nothing.
+    func testAPartFileStartedOverWithoutContinueIsNoted() throws {
+        let dir = TestPaths.temporaryDirectory()
+        try Data(repeating: 7, count: 5000).write(to: URL(fileURLWithPath: dir + "/y.bin.part"))
+        let r = try runSwurl(["-d", "-o", "y.bin", try HTTPBin.url("/bytes/100")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("'\(dir)/y.bin.part' (5000 bytes) left by an earlier download was started over; --continue (-c) resumes such a file"), r.stderr)
+        XCTAssertEqual(files(dir), ["y.bin"])
+        let fresh = try runSwurl(["-d", "-o", "z.bin", try HTTPBin.url("/bytes/100")], directory: dir)
+        XCTAssertFalse(fresh.stderr.contains("started over"), fresh.stderr)
+        let quiet = try runSwurl(["-q", "-d", "-o", "q.bin", try HTTPBin.url("/bytes/100")], directory: dir)
+        XCTAssertEqual(quiet.stderr, "")
+    }
+
     func testThePartFileIsPrivateUntilItIsTheFile() throws {
         let server = try ScriptedServer()
         let dir = TestPaths.temporaryDirectory()
