@@ -159,7 +159,12 @@ package final class MultiDriver {
         while true {
             if Interrupt.requested {
                 for slot in slots.values {
-                    if let t = slot.transfer { multi.remove(t.easy) }
+                    guard let t = slot.transfer else { continue }
+                    multi.remove(t.easy)
+                    // A hop that was running ends as a one-shot request's does at Ctrl-C or
+                    // SIGTERM: recorded (its --har entry, "interrupted"), never retried. (A
+                    // slot waiting for a retry ended its hop already.)
+                    if slot.wakeAt == nil { _ = try? slot.session.endHop(t, .failure(.interrupted)) }
                 }
                 let left = Array(slots.values) + (ready.map { [$0] } ?? [])
                 slots.removeAll()

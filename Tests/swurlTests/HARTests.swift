@@ -464,6 +464,22 @@ final class HARTests: XCTestCase {
                        "no temporary file left")
     }
 
+    /// SIGTERM (a CI job's timeout) during a batch: the lines still running were left out of its
+    /// --har, while the results, the report and JUnit had them as interrupted, and a one-shot
+    /// request's HAR has its interrupted exchange. They are entries, "interrupted".
+    func testSIGTERMRecordsABatchsRunningLinesInItsHar() throws {
+        let input = dir + "/slow-lines.txt"
+        try [try HTTPBin.url("/get"), try HTTPBin.url("/delay/10?a"), try HTTPBin.url("/delay/10?b")]
+            .joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let status = try terminated(["batch", input, "--parallel", "4", "--har", "b.har", "--junit", "b.xml"])
+        XCTAssertEqual(status, "-15")
+        let entries = try checkedEntries(dir + "/b.har")
+        XCTAssertEqual(entries.count, 3, "\(entries)")
+        let interrupted = entries.filter { $0["_error"] as? String == "interrupted" }
+        XCTAssertEqual(interrupted.compactMap { (($0["request"] as? [String: Any])?["url"] as? String)?.suffix(1) }.sorted(), ["a", "b"])
+        XCTAssertEqual(try String(contentsOfFile: dir + "/b.xml", encoding: .utf8).components(separatedBy: "<failure").count - 1, 2)
+    }
+
     /// SIGTERM while the session waits for another process's lock on its file stops the wait: the
     /// exchange ends as interrupted, its HAR file written, nothing left behind.
     func testSIGTERMStopsASessionsWaitForItsLock() throws {
