@@ -115,6 +115,8 @@ final class BatchHTMLReport: BatchResultObserving {
     /// Everything before the rows: known before the first line runs.
     private static func writeHead(_ p: inout HTMLPage, inputName: String) {
         p.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+        // A phone or a narrow window lays the page out at its own width, not a desktop's.
+        p.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         // Nothing outside this file may load, even if something slipped into the markup.
         // Scripts: the page's two, by their SHA-256, so that markup slipped in could not run one.
         p.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src ")
@@ -278,7 +280,8 @@ final class BatchHTMLReport: BatchResultObserving {
     body>section>:last-child{margin-bottom:0}#waterfall-section>.legend{margin-top:0}
     dl{display:flex;flex-wrap:wrap;gap:6px 18px;margin:0}dl div{min-width:110px}dt{color:#666;font-size:11px}dd{margin:0;font-size:16px;font-weight:600}
     table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}tr.failed td{color:#b00020}
-    .hist{width:320px}.hist span{display:block;height:12px}
+    #failures td:last-child{overflow-wrap:anywhere}#statuses td:first-child{white-space:nowrap}
+    .hist{width:min(320px,40vw)}.hist span{display:block;height:12px}
     .s1xx{background:#9e9e9e}.s2xx{background:#2e7d32}.s3xx{background:#1565c0}.s4xx{background:#ef6c00}.s5xx,.none{background:#c62828}.s6xx,.s7xx,.s8xx,.s9xx{background:#6a1b9a}
     .note{color:#555}
     .key{display:inline-block;width:10px;height:10px;margin:0 3px 0 6px;vertical-align:-1px}
@@ -286,7 +289,7 @@ final class BatchHTMLReport: BatchResultObserving {
     .axis{height:18px;border-bottom:1px solid #999}
     .row:hover{background:#eef}
     .row{content-visibility:auto;contain-intrinsic-size:auto 14px}
-    .label{flex:0 0 360px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font:11px monospace;padding-right:6px}
+    .label{flex:0 0 360px;max-width:40%;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font:11px monospace;padding-right:6px}
     .track{position:relative;flex:1;height:100%}
     .cols{height:60px}.axis:has(.cols){height:64px}
     .tick{position:absolute;top:2px;font-size:10px;color:#666;border-left:1px solid #bbb;padding-left:2px;white-space:nowrap}
@@ -562,7 +565,8 @@ private final class PageTally: @unchecked Sendable {
 
     fileprivate func writeAxis(_ p: inout HTMLPage, axis: Double) {
         if lines > drawn {
-            p.raw("<p class=\"note\">The first \(drawn) lines are drawn; the other \(lines - drawn) are counted in the summary and shown below as completions over time.</p>\n")
+            let other = lines - drawn == 1 ? "the other line is" : "the other \(lines - drawn) are"
+            p.raw("<p class=\"note\">The first \(drawn) lines are drawn; \(other) counted in the summary and shown below as completions over time.</p>\n")
         }
         p.raw("<div class=\"axis\"><span class=\"label\">0 → \(BatchHTMLReport.duration(axis))</span><span class=\"track\">")
         let step = BatchHTMLReport.tickStep(axis)
@@ -578,7 +582,7 @@ private final class PageTally: @unchecked Sendable {
     fileprivate func writeRest(_ p: inout HTMLPage, axis: Double) {
         guard slots.total > 0 else { return }
         p.raw("<section id=\"rest\"><h2>Lines after the first \(BatchHTMLReport.drawnLines)</h2>")
-        p.raw("<p class=\"note\">\(slots.total) lines (\(slots.failedTotal) failed), completions per \(BatchHTMLReport.duration(slots.width)) on the same time axis.</p>")
+        p.raw("<p class=\"note\">\(counted(slots.total, "line")) (\(slots.failedTotal) failed), completions per \(BatchHTMLReport.duration(slots.width)) on the same time axis.</p>")
         p.raw("<div class=\"axis\"><span class=\"label\"></span><span class=\"track cols\">")
         let most = Double(max(1, slots.counts.max() ?? 1))
         for (i, n) in slots.counts.enumerated() where n > 0 {

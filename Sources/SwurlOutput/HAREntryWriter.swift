@@ -25,10 +25,11 @@ enum HAREntryWriter {
         w.raw(",\"request\":")
         request(&r, settings, &w)
         w.raw(",\"response\":")
-        response(&r, settings, &w)
+        response(&r, settings, error: error, &w)
         w.raw(",\"cache\":{},\"timings\":")
         timings.write(&w)
-        if let remoteAddress { w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress) }
+        // An IP address (HAR 1.2), not a Unix socket's path (libcurl's address with --unix-socket).
+        if let remoteAddress, remoteAddress.first != UInt8(ascii: "/") { w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress) }
         if localPort > 0 { w.raw(",\"connection\":\""); w.decimal(localPort); w.raw("\"") }
         if line >= 0 { w.raw(",\"comment\":\"line "); w.decimal(line); w.raw("\"") }
         // As browsers' HAR files mark a response their cache served (Chromium's `_fromCache`).
@@ -92,10 +93,15 @@ enum HAREntryWriter {
         w.raw("}")
     }
 
-    private static func response(_ r: inout RecordReader, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
+    /// The response object; a failed hop's `error` is its `_error` too, where Chromium's HAR
+    /// export puts it (the entry's `_error` stays, as earlier files had it).
+    private static func response(_ r: inout RecordReader, _ settings: HARLog.Settings, error: UnsafeBufferPointer<UInt8>?,
+                                 _ w: inout JSONWriter) {
         guard r.int() != 0 else {
             w.raw("{\"status\":0,\"statusText\":\"\",\"httpVersion\":\"\",\"cookies\":[],\"headers\":[],")
-            w.raw("\"content\":{\"size\":0,\"mimeType\":\"x-unknown\"},\"redirectURL\":\"\",\"headersSize\":-1,\"bodySize\":-1}")
+            w.raw("\"content\":{\"size\":0,\"mimeType\":\"x-unknown\"},\"redirectURL\":\"\",\"headersSize\":-1,\"bodySize\":-1")
+            if let error { w.raw(",\"_error\":"); w.quoted(bytes: error) }
+            w.raw("}")
             return
         }
         let status = r.int()
@@ -148,6 +154,7 @@ enum HAREntryWriter {
         w.decimal(headerBytes > 0 ? headerBytes : -1)
         w.raw(",\"bodySize\":")
         w.decimal(onWire)
+        if let error { w.raw(",\"_error\":"); w.quoted(bytes: error) }
         w.raw("}")
     }
 

@@ -35,12 +35,15 @@ struct HARTimings {
         // (libcurl counts a look-up time on a reused connection too).
         let connected = t.newConnections > 0 || (failed && t.preTransfer <= 0 && (lookup > 0 || tcp > 0))
         var ready: Int64 = 0
+        // Over a Unix socket (`--unix-socket`: libcurl names its path as the address) no name
+        // is looked up: `dns` is -1, the little libcurl counts is the connect's.
+        let socketPath = t.remoteAddress?.utf8.first == UInt8(ascii: "/")
         if connected {
-            dns = lookup
+            dns = socketPath ? -1 : lookup
             // A failed hop that never got ready to send (refused, a connect timeout, a failed
             // handshake) spent the time after its look-up connecting.
             ready = failed && t.preTransfer <= 0 ? total : max(lookup, tls > 0 ? tls : tcp)
-            connect = ready - lookup
+            connect = ready - (socketPath ? 0 : lookup)
             ssl = tls > 0 ? max(0, tls - tcp) : -1
         } else if failed && t.preTransfer <= 0 && total > 0 {
             // Failed before the look-up ended (a name that does not resolve): its time is `dns`.

@@ -323,6 +323,8 @@ final class HARTests: XCTestCase {
         let entry = try XCTUnwrap(try checkedEntries(har).first)
         XCTAssertEqual(response(entry)["status"] as? Int, 0)
         XCTAssertTrue((entry["_error"] as? String ?? "").contains("onnect"), "\(entry)")
+        // Where Chromium's export puts it too (tools read `response._error`).
+        XCTAssertEqual(response(entry)["_error"] as? String, entry["_error"] as? String, "\(entry)")
         // Nothing was sent or waited for: the time after the look-up went to connecting.
         let timings = try XCTUnwrap(entry["timings"] as? [String: Double])
         XCTAssertEqual([timings["send"], timings["wait"], timings["receive"], timings["ssl"]], [0, 0, 0, -1], "\(timings)")
@@ -335,6 +337,21 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: har)), before)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
         XCTAssertEqual(leftovers, [], "no temporary file stays behind")
+    }
+
+    /// Over `--unix-socket` libcurl names the socket's path as the address: it went into
+    /// `serverIPAddress` (an IP address, HAR 1.2) with a `dns` time, though no name was looked up.
+    func testAUnixSocketHopHasNoServerIPAddressAndNoLookUp() throws {
+        let capture = try CaptureServer(unixSocket: true)
+        let socket = try XCTUnwrap(capture.unixSocket)
+        let har = dir + "/socket.har"
+        let r = try runSwurl(["--har", har, "--unix-socket", socket, "http://local.test/x"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertNil(entry["serverIPAddress"], "\(entry)")
+        let timings = try XCTUnwrap(entry["timings"] as? [String: Double])
+        XCTAssertEqual(timings["dns"], -1, "\(timings)")
+        XCTAssertGreaterThanOrEqual(timings["connect"] ?? -1, 0, "\(timings)")
     }
 
     func testAnErrorStatusIsRecordedWithTheRunsStatus() throws {
