@@ -124,7 +124,7 @@ enum CacheCommand: SwurlCommand {
         let age = CacheRules.currentAge(s.freshness, requestTime: s.requestTime, responseTime: s.responseTime, now: now)
         let lifetime = CacheRules.freshnessLifetime(s.freshness, responseTime: s.responseTime)
         let noCache = s.freshness.cacheControl.has("no-cache")
-        return (Int(max(0, min(age, 1e15))), !noCache && lifetime > age)
+        return (CacheRules.shownSeconds(age), !noCache && lifetime > age)
     }
 
     /// `STATUS  SIZE  AGE  fresh|stale  URL`, one line per entry (URLs redacted and made safe).
@@ -162,7 +162,8 @@ enum CacheCommand: SwurlCommand {
             append(",\"age\":", to: &out)
             append(decimal: age, to: &out)
             append(fresh ? ",\"fresh\":true,\"last_used\":" : ",\"fresh\":false,\"last_used\":", to: &out)
-            append(decimal: Int(l.lastUsed ?? 0), to: &out)
+            // A file's access time may be anything (2^63 s on a tmpfs): bounded as an age is.
+            append(decimal: CacheRules.shownSeconds(l.lastUsed ?? 0), to: &out)
             out.append(UInt8(ascii: "}"))
         }
         append("]\n", to: &out)

@@ -193,6 +193,11 @@ package struct CacheEntry: Sendable, Equatable {
         bytes.withUnsafeBufferPointer { decode(head: $0) }
     }
 
+    /// The request and response times an entry may hold: seconds since 1970 up to about the
+    /// year 5000, its own clock's readings. Others (an entry edited by hand) made ages no Int
+    /// holds, and swurl trapped converting one for a message.
+    package static let validTimes: ClosedRange<Double> = 0...1e11
+
     /// `decode` of bytes.
     package static func decode(head b: UnsafeBufferPointer<UInt8>) -> CacheEntry? {
         guard isUTF8(b) else { return nil }
@@ -212,7 +217,7 @@ package struct CacheEntry: Sendable, Equatable {
             }
         }
         guard wellFormed, let url, let method, let requestTime, let responseTime, let status,
-              requestTime.isFinite, responseTime.isFinite else { return nil }
+              validTimes.contains(requestTime), validTimes.contains(responseTime) else { return nil }
         return CacheEntry(url: url, method: method, requestTime: requestTime, responseTime: responseTime, varyRequest: vary,
                           head: HTTPResponseHead(version: status.0, status: status.1, reason: status.2, headers: HTTPHeaders(fields)))
     }

@@ -84,7 +84,7 @@ extension CacheEntry {
             }
         }
         guard wellFormed, let url, method, let requestTime, let responseTime, let status,
-              requestTime.isFinite, responseTime.isFinite else { return nil }
+              CacheEntry.validTimes.contains(requestTime), CacheEntry.validTimes.contains(responseTime) else { return nil }
         func httpDate(_ r: Range<Int>) -> Double? { HTTPDate.parse(bytes: UnsafeBufferPointer(rebasing: b[r]), now: responseTime) }
         let urlBytes = UnsafeBufferPointer(rebasing: b[url])
         let freshness = CacheRules.Freshness(

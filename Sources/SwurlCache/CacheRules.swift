@@ -122,6 +122,12 @@ package enum CacheRules {
         currentAge(Freshness(response, responseTime: responseTime), requestTime: requestTime, responseTime: responseTime, now: now)
     }
 
+    /// An age as messages show it, in whole seconds: at most 10^15 (an entry's times edited by
+    /// hand made it too large for an Int, and the conversion trapped).
+    package static func shownSeconds(_ age: Double) -> Int {
+        age.isNaN ? 0 : Int(max(0, min(age, 1e15)))
+    }
+
     /// `currentAge` of fields parsed once.
     package static func currentAge(_ f: Freshness, requestTime: Double, responseTime: Double, now: Double) -> Double {
         let date = f.date ?? responseTime

@@ -519,7 +519,7 @@ package final class Exchange {
         let age = CacheRules.currentAge(stored.entry.head, requestTime: stored.entry.requestTime,
                                         responseTime: stored.entry.responseTime, now: Exchange.wallClockPrecise())
         let served = try transfer.run(.entry(stored, age: age), to: filter)
-        cacheStatus = "stale, served because the network failed (\(error.message)), age \(Int(age)) s"
+        cacheStatus = "stale, served because the network failed (\(error.message)), age \(CacheRules.shownSeconds(age)) s"
         return served
     }
 

@@ -227,14 +227,14 @@ final class HopCache: TransferDelegate {
             // response or request says must be validated first (§5.2.2.2: "in all
             // circumstances"; a disconnected cache answers 504), as --stale-ok.
             if case .fresh = decision {
-                status = "hit (cache only), age \(Int(age)) s"
+                status = "hit (cache only), age \(CacheRules.shownSeconds(age)) s"
             } else if let directive = CacheRules.staleForbiddenBy(e.head, request: request.headers) {
                 // (A fresh one the request's or the response's no-cache asks to validate is not "stale".)
                 let stale = age >= CacheRules.freshnessLifetime(e.head, responseTime: e.responseTime)
                 status = (stale ? "stale, " : "") + "must be validated (\(directive)): only from the cache: 504"
                 return .gatewayTimeout
             } else {
-                status = "stale, served (cache only), age \(Int(age)) s"
+                status = "stale, served (cache only), age \(CacheRules.shownSeconds(age)) s"
             }
             return .serve(stored, age: age)
         }
@@ -242,7 +242,7 @@ final class HopCache: TransferDelegate {
         case .fresh(let age):
             // Past its lifetime, served because the request's max-stale allows it: said so.
             let stale = age >= CacheRules.freshnessLifetime(e.head, responseTime: e.responseTime)
-            status = (stale ? "hit, stale (max-stale), age " : "hit, age ") + "\(Int(age)) s"
+            status = (stale ? "hit, stale (max-stale), age " : "hit, age ") + "\(CacheRules.shownSeconds(age)) s"
             return .serve(stored, age: age)
         case .validate, .miss:
             if onlyIfCached { status = "stale, only-if-cached: 504"; return .gatewayTimeout }

@@ -34,6 +34,22 @@ final class CacheEntryTests: XCTestCase {
         XCTAssertNil(CacheEntry.decode(head: Array("bogus line\n".utf8)))
     }
 
+    /// Times no clock of this entry's read (edited by hand: -1e19) are no entry: the age made of
+    /// them was too large for an Int, and its message trapped (exit 132) on every door.
+    func testTimesOutOfRangeAreRejectedAndAgesShownBounded() {
+        for (request, response) in [(-1e19, 2.25), (1.5, 1.7e308), (1.5, -1)] {
+            var edited = entry
+            edited.requestTime = request
+            edited.responseTime = response
+            XCTAssertNil(CacheEntry.decode(head: edited.encodedHead()), "\(request) \(response)")
+        }
+        XCTAssertEqual(CacheRules.shownSeconds(1e300), 1_000_000_000_000_000)
+        XCTAssertEqual(CacheRules.shownSeconds(.infinity), 1_000_000_000_000_000)
+        XCTAssertEqual(CacheRules.shownSeconds(.nan), 0)
+        XCTAssertEqual(CacheRules.shownSeconds(-5), 0)
+        XCTAssertEqual(CacheRules.shownSeconds(42.9), 42)
+    }
+
     func testStoreReplacesACorruptEntryAndKeysKeepIdentitiesApart() throws {
         let dir = NSTemporaryDirectory() + "swurl-cache-unit-" + String(UInt64.random(in: 0...UInt64.max))
         let store = try CacheStore(directory: dir, maxSize: 1 << 20)
