@@ -74,6 +74,9 @@ enum ReachCommand: SwurlCommand {
         var connection = TransferOptions()
         try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
         target.resolve = connection.resolve
+        // An address of the other family can be reached by nothing, as a request refuses it
+        // (reach connects straight, never through a proxy).
+        try Exchange.refuseOtherAddressFamily(url.url, connection.ipVersion, resolve: connection.resolve)
         let json = args.has(.json)
         Interrupt.arm()
         if watch {

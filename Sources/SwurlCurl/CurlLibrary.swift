@@ -2,7 +2,8 @@ import SwurlCore
 @preconcurrency import CCurl
 
 /// libcurl itself, which CCurl opens with dlopen on first use (curl_loader.c), so a run that
-/// never goes to the network (a cache hit, `--offline`, `--help`) does not pay for loading it.
+/// never needs it (a cache hit, `--help`) does not pay for loading it. (`--offline` and `--curl`
+/// load it: `Accept-Encoding` names the codings this libcurl decodes.)
 package enum CurlLibrary {
     /// Loads libcurl if it is not yet; a missing or too old libcurl is a transport error that
     /// names the library and the package to install.

@@ -19,6 +19,7 @@ package enum CertificateProbe {
         guard url.scheme == "https" else {
             throw .usage("swurl certs needs an https:// URL (got '\(url.url)')", hint: "e.g. swurl certs https://\(url.hostHeader)")
         }
+        try Exchange.refuseUnreachableFamily(url.url, connection)
         let easy = try EasyHandle()
         try easy.set(.url(url.url), "the URL")
         try easy.set(.noSignal(true))

@@ -75,10 +75,17 @@ package final class Exchange {
         initialURLWithUserInfo = Exchange.hasUserInfo(request.url) ? request.url : nil
         initialCarriesAuthorization = request.headers.contains("Authorization")
         try Exchange.refusePinOverPlainHTTP(request.url, options.security)
+        try Exchange.refuseUnreachableFamily(request.url, options)
+    }
+
+    /// `-4`/`-6` that no connection of `options` to `url` can honour (`refuseOtherAddressFamily`,
+    /// or with `--unix-socket`), refused before any attempt: for a request and for `swurl certs`
+    /// and `swurl reach`, which connect by the same options.
+    package static func refuseUnreachableFamily(_ url: String, _ options: TransferOptions) throws(SwurlError) {
         // Through a proxy the proxy reaches the address: -4/-6 then choose how swurl reaches the
         // proxy. (Asked only with -4/-6: a batch line pays for no proxy look-up.)
-        if options.ipVersion != .any, options.proxy.proxy(forURL: request.url) == nil {
-            try Exchange.refuseOtherAddressFamily(request.url, options.ipVersion, resolve: options.resolve)
+        if options.ipVersion != .any, options.proxy.proxy(forURL: url) == nil {
+            try Exchange.refuseOtherAddressFamily(url, options.ipVersion, resolve: options.resolve)
         }
         if options.unixSocket != nil && options.ipVersion != .any {
             // libcurl then finds no address for the socket, and the message blamed the server.

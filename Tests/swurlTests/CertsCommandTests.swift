@@ -115,6 +115,19 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(conn?.bytes, 0)
     }
 
+    /// `-4`/`-6` with an address of the other family (or -4 with --unix-socket) can reach
+    /// nothing: a request refuses them (64); `certs` said "Couldn't connect… is the server
+    /// running?" (1) and `reach` "cannot resolve" (1). Refused as a request refuses them.
+    func testAnAddressOfTheOtherFamilyIsRefusedAsARequestRefusesIt() throws {
+        for args in [["certs", "-6", "https://127.0.0.1:1/"], ["certs", "-4", "https://[::1]:1/"],
+                     ["certs", "-4", "--unix-socket", "/tmp/none.sock", "https://h.test/"],
+                     ["reach", "-6", "http://127.0.0.1:1/"], ["reach", "-4", "https://[::1]:1/"], ["-6", "http://127.0.0.1:1/"]] {
+            let r = try runSwurl(args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("cannot reach the IPv") || r.stderr.contains("--unix-socket connects to no IP address"), "\(args): \(r.stderr)")
+        }
+    }
+
     /// `--pem` prints the presented certificates and the anchor the server did not send, each the
     /// same DER as the PKI's file, and a saved leaf works as `--pin-cert` (there was no way to
     /// get a certificate to pin out of swurl); `--json` with it is refused.
