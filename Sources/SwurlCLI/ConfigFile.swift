@@ -97,9 +97,15 @@ enum ConfigFile {
         }
         // The earliest line when several are named (`FILE:LINE`, compared by LINE).
         func line(_ place: String) -> Int { place.split(separator: ":").last.flatMap { Int($0) } ?? .max }
-        guard let (option, place) = places.filter({ mentioned($0.key) }).min(by: { line($0.value) < line($1.value) }).map({ ($0.key, $0.value) })
-        else { return error }
+        let named = places.filter({ mentioned($0.key) }).sorted { line($0.value) < line($1.value) }
+        guard let (option, place) = named.first.map({ ($0.key, $0.value) }) else { return error }
         switch error {
+        case .usage(let m, _) where named.count > 1 && !named.contains(where: { given.has($0.key) }):
+            // Two of the config's own lines clash, nothing typed: the later line made the clash,
+            // and no run can mend it for good.
+            guard let last = named.last else { return error }
+            return .usage("\(last.value): \(m) (with \(place))",
+                          hint: "two lines of the config file clash: remove one, or drop one for this run with --no-\(last.key.rawValue)")
         case .usage(let m, let hint):
             // A default that clashes with this run's options can be dropped for the run alone.
             let drop = "drop the config's --\(option.rawValue) for this run with --no-\(option.rawValue)"

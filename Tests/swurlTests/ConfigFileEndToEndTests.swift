@@ -45,6 +45,18 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertTrue(typed.stderr.hasPrefix("swurl: error: cannot read 'work'"), typed.stderr)
     }
 
+    /// Two of the config's own lines that clash were put on the first line, with a hint for a
+    /// clash with the command line ("drop the config's --form for this run"): the later line
+    /// made the clash, and both lines are named.
+    func testAClashBetweenTwoConfigLinesNamesTheLaterLineAndBoth() throws {
+        let r = try runSwurl(["--offline", "POST", try HTTPBin.url("/post"), "a=1"], environment: try config("--form\n# a note\n--json\n"))
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl/config:3: --json and --form cannot be combined (with "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl/config:1)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("two lines of the config file clash"), r.stderr)
+        XCTAssertEqual(r.stdout, Data())
+    }
+
     func testOptionsTheCommandDoesNotTakeAreLeftOut() throws {
         // --overwrite is a download option; as a default it must not break a plain request.
         let env = try config("--overwrite\n")
