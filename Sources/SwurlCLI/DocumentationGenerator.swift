@@ -148,6 +148,7 @@ package enum DocumentationGenerator {
         s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"
         s += ".TP\n.B XDG_CACHE_HOME\nWhere --cache keeps its entries when given no directory: $XDG_CACHE_HOME/swurl/http (default ~/.cache/swurl/http).\n"
         s += ".TP\n.B XDG_STATE_HOME\nWhere the REPL keeps its history, as swurl/history (default ~/.local/state).\n"
+        s += ".TP\n.B TMPDIR\nWhere swurl batch spools \\-\\-report and \\-\\-junit written to a pipe or a device (\\-, /dev/stdout): an unnamed file, removed at once; /tmp when TMPDIR is unset, or not there or not writable.\n"
         s += ".TP\n.B COLUMNS\nThe width of the progress bar's line when stderr is no terminal whose width can be asked (default 80).\n"
         s += ".TP\n.B NETRC\nThe netrc file to read credentials from instead of ~/.netrc (see \\-\\-ignore\\-netrc).\n"
         s += ".TP\n.B http_proxy, HTTPS_PROXY (https_proxy), ALL_PROXY (all_proxy)\nThe proxy for http URLs, for https URLs, and for both when the first two are not set; \\-\\-proxy replaces them. Only the lower-case http_proxy is read: a CGI program gets HTTP_PROXY from a request's Proxy: header (httpoxy), as curl does.\n"

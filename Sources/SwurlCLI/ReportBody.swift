@@ -43,7 +43,10 @@ final class ReportBody {
             return
         }
         let dir = environment.variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let made = AtomicFile.makeTemporary(dir + "/swurl-report-XXXXXX") else {
+        // A TMPDIR that is not there or not writable (a stale variable) falls back to /tmp, as
+        // mktemp(1) and Python's tempfile do; the error names TMPDIR's directory.
+        guard let made = AtomicFile.makeTemporary(dir + "/swurl-report-XXXXXX")
+                ?? (dir == "/tmp" ? nil : AtomicFile.makeTemporary("/tmp/swurl-report-XXXXXX")) else {
             throw .output("cannot create a spool file for \(option) in '\(dir)': \(systemErrorMessage(errno))")
         }
         unlink(ArgumentBytes.path(made.path))

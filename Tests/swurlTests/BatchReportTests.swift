@@ -613,10 +613,19 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(occurrences("<testcase ", in: piped.stderr), 31)
         XCTAssertTrue(piped.stderr.hasSuffix("</testsuite>\n</testsuites>\n"), String(piped.stderr.suffix(200)))
 
+        // A TMPDIR that is not there falls back to /tmp (it failed the batch), as mktemp(1) does.
+        let fallback = try runSwurl(["batch", batch, "-q", "--junit", "/dev/stderr"], environment: ["TMPDIR": missing])
+        XCTAssertEqual(fallback.status, 1, fallback.stderr)
+        XCTAssertEqual(occurrences("<testcase ", in: fallback.stderr), 31, fallback.stderr)
+        // No spool anywhere (/tmp read-only too, in a mount namespace of its own): refused
+        // before any line is sent, naming TMPDIR's directory.
         let before = nginx.logLines().count
-        let bad = try runSwurl(["batch", batch, "-q", "--junit", "/dev/stderr"], environment: ["TMPDIR": missing])
-        XCTAssertEqual(bad.status, 1, bad.stderr)
-        XCTAssertTrue(bad.stderr.contains("cannot create a spool file for --junit in '\(missing)'"), bad.stderr)
+        // (The binary is run through a descriptor opened before: a clone under /tmp is hidden then.)
+        let shell = "exec 3<\"$1\"\nmount -t tmpfs -o ro tmpfs /tmp || exit 99\nTMPDIR=\"$2\" /proc/$$/fd/3 batch - -q --junit /dev/stderr 2>&1; echo \"batch=$?\""
+        let bad = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", shell, "sh", TestPaths.binary, missing], stdinFile: batch, check: false)
+        let text = String(decoding: bad.stdout, as: UTF8.self)
+        XCTAssertTrue(text.contains("batch=1"), text + bad.stderr)
+        XCTAssertTrue(text.contains("cannot create a spool file for --junit in '\(missing)'"), text)
         XCTAssertEqual(nginx.logLines().count, before, "nothing was sent for a batch whose report cannot be written")
     }
 
