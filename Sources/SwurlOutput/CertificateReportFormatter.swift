@@ -27,6 +27,11 @@ package enum CertificateReportFormatter {
             s += "         (\(issuer)): an intermediate CA the server should send beside it, or your own\n"
             s += "         CA to trust with --cacert FILE\n"
         }
+        if r.presented.contains(where: \.notYetValid) {
+            // Most often this machine's clock, behind (a board without a battery-backed clock).
+            s += "         a certificate is not valid yet by this machine's clock (\(Timestamp.iso8601(Timestamp.now()).prefix(19))Z):\n"
+            s += "         if the clock is wrong, set it first\n"
+        }
         s += "  host:  " + (r.hostError.map { "FAILED: \($0)" } ?? "ok (\(r.host))") + "\n"
         if r.pinsGiven { s += "  pins:  " + (r.pinError.map { "FAILED: \($0)" } ?? "ok") + "\n" }
         if let option = r.pinOption {

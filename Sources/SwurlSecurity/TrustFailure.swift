@@ -57,6 +57,12 @@ package struct TrustFailure: Sendable, Equatable {
             // under -k accepts it.
             hint = "no --cacert or --pin-cert makes an expired (or not yet valid) certificate valid; to accept this server's key anyway, "
                 + "-k --pin-pubkey PIN (\(certs) prints it)"
+            // A certificate valid only from a later date is most often this machine's clock
+            // being behind (a board without a battery-backed clock fails every site so).
+            if reason.containsText("not yet valid") {
+                hint = "swurl: hint: this machine's clock reads \(Timestamp.iso8601(Timestamp.now()).prefix(19))Z: if that is wrong, set the clock first\n"
+                    + "swurl: hint: " + hint
+            }
         case .chain where reason.containsText("subtree violation") || reason.containsText("name constraint")
                 || reason.containsText("unsupported certificate purpose") || reason.containsText("unsuitable certificate purpose")
                 || reason.containsText("invalid CA certificate"):

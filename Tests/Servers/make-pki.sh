@@ -60,6 +60,12 @@ EOF
 openssl ca -batch -config ca.cnf -cert int.pem -keyfile int.key -in expired.csr -out expired.pem \
   -startdate 20200101000000Z -enddate 20210101000000Z -extensions server -notext 2>/dev/null
 pub expired
+# Not yet valid: from 2099 (a machine whose clock is behind sees every certificate so).
+key notyet
+openssl req -new -key notyet.key -subj "/CN=localhost" -out notyet.csr 2>/dev/null
+openssl ca -batch -config ca.cnf -cert int.pem -keyfile int.key -in notyet.csr -out notyet.pem \
+  -startdate 20990101000000Z -enddate 21000101000000Z -extensions server -notext 2>/dev/null
+pub notyet
 # Unrelated self-signed certificate for the right names.
 key selfsigned
 openssl req -x509 -new -key selfsigned.key -subj "/CN=localhost" -days 365 -out selfsigned.pem \
@@ -68,7 +74,7 @@ pub selfsigned
 # Evil: a valid-looking leaf from another root.
 ca_root evilroot "Evil Root"
 signed evil localhost evilroot "$SERVER"
-for n in leaf leaf2 wronghost expired client; do cat "$n.pem" int.pem > "$n-chain.pem"; done
+for n in leaf leaf2 wronghost expired notyet client; do cat "$n.pem" int.pem > "$n-chain.pem"; done
 cat evil.pem int.pem > evil-chain.pem
 cp selfsigned.pem selfsigned-chain.pem
 chmod 600 *.key

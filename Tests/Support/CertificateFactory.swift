@@ -6,6 +6,7 @@ import Foundation
 /// - `leaf2`: another key under the same intermediate (a second server, for redirects)
 /// - `wronghost`: under the intermediate, valid only for wrong.example
 /// - `expired`: under the intermediate, expired in 2021
+/// - `notyet`: under the intermediate, valid from 2099
 /// - `selfsigned`: an unrelated self-signed certificate for localhost and 127.0.0.1
 /// - `evilroot` → `evil` (localhost, 127.0.0.1); `evil-chain.pem` also carries the real `int`
 /// - `client`: a client certificate under the intermediate (`client-chain.pem` = cert + int),

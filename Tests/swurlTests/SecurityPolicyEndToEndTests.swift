@@ -234,6 +234,27 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(other.stderr.contains("update the pin"), other.stderr)
     }
 
+    /// A certificate not valid yet is most often this machine's clock being behind (every site
+    /// fails so): the request's hint and `swurl certs` name the clock's reading first; the hint
+    /// went straight to -k --pin-pubkey.
+    func testANotYetValidCertificateNamesThisMachinesClock() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("notyet-chain.pem"), key: pki.path("notyet.key"))
+        let r = try runSwurl(["--cacert", pki.path("root.pem"), "\(server.url)/x"])
+        XCTAssertEqual(r.status, 7, r.stderr)
+        XCTAssertTrue(r.stderr.contains("certificate is not yet valid"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: hint: this machine's clock reads "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("Z: if that is wrong, set the clock first\nswurl: hint: no --cacert"), r.stderr)
+        let certs = try runSwurl(["certs", "--cacert", pki.path("root.pem"), server.url])
+        XCTAssertEqual(certs.status, 0, certs.stderr)
+        XCTAssertTrue(certs.text.contains("a certificate is not valid yet by this machine's clock ("), certs.text)
+        // An expired one says nothing of the clock.
+        let expired = try TLSTestServer(chain: pki.path("expired-chain.pem"), key: pki.path("expired.key"))
+        let old = try runSwurl(["--cacert", pki.path("root.pem"), "\(expired.url)/x"])
+        XCTAssertEqual(old.status, 7)
+        XCTAssertFalse(old.stderr.contains("clock"), old.stderr)
+    }
+
     /// A pin cannot be checked over plain http (a URL typed without https:// is http): refused
     /// with 7 before anything is sent, credentials included.
     func testAPinOnAPlainHTTPURLIsRefusedBeforeSending() throws {
