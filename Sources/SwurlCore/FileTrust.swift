@@ -35,7 +35,7 @@ package enum FileTrust {
         let shown = quoted(path)
         if let owner = foreignOwner(st) {
             return Doubt(reason: "it belongs to uid \(owner), not to you (uid \(geteuid())) or root",
-                         fix: "if it is yours: chown \(geteuid()) \(shown); otherwise remove it")
+                         fix: rootWithOthersHome(owner) ?? "if it is yours: chown \(geteuid()) \(shown); otherwise remove it")
         }
         if st.st_mode & (S_IWGRP | S_IWOTH) != 0 {
             return Doubt(reason: "it is writable by \(writers(st)) (mode \(octal(st.st_mode)))", fix: "chmod go-w \(shown)")
@@ -104,7 +104,7 @@ package enum FileTrust {
         let shown = quoted(dir)
         if let owner = foreignOwner(st) {
             return Doubt(reason: "its directory \(TerminalSanitizer.clean(dir)) belongs to uid \(owner), not to you (uid \(geteuid())) or root",
-                         fix: "move the file to a directory of your own")
+                         fix: rootWithOthersHome(owner) ?? "move the file to a directory of your own")
         }
         // The sticky bit (/tmp) lets only a file's owner rename or remove it.
         if st.st_mode & (S_IWGRP | S_IWOTH) != 0 && st.st_mode & S_ISVTX == 0 {
@@ -113,6 +113,15 @@ package enum FileTrust {
                          fix: "chmod go-w \(shown), or move the file to a directory only you can write")
         }
         return nil
+    }
+
+    /// The fix for root meeting another user's file or directory: most often root running with
+    /// that user's HOME (`su` without `-`, `sudo -E`), where chown or moving the file would take
+    /// it from its owner. Nil for any other user.
+    private static func rootWithOthersHome(_ owner: uid_t) -> String? {
+        guard geteuid() == 0 else { return nil }
+        return "it is uid \(owner)'s: run swurl as that user, or give root a path of its own (after su without '-' or sudo -E, "
+            + "root keeps that user's HOME: use su - or sudo -H)"
     }
 
     /// The owner's uid when it is neither the user nor root.

@@ -105,13 +105,16 @@ final class ConfigFileEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(chmod(file, 0o644), 0)
         XCTAssertEqual(chown(file, 12345, 12345), 0)
-        try refused("another owner", naming: "uid 12345", fix: "chown")
+        // Root meets another user's file most often with their HOME (su without '-'): chown would
+        // take it from them; the hint names the way out instead.
+        try refused("another owner", naming: "uid 12345", fix: geteuid() == 0 ? "it is uid 12345's: run swurl as that user" : "chown")
         XCTAssertEqual(chown(file, geteuid(), getegid()), 0)
         XCTAssertEqual(chmod(dir, 0o777), 0)
         try refused("world-writable directory", naming: "its directory \(dir) is writable by", fix: "chmod go-w \(dir)")
         XCTAssertEqual(chmod(dir, 0o755), 0)
         XCTAssertEqual(chown(dir, 12345, 12345), 0)
-        try refused("directory of another user", naming: "its directory \(dir) belongs to uid 12345", fix: "move the file")
+        try refused("directory of another user", naming: "its directory \(dir) belongs to uid 12345",
+                    fix: geteuid() == 0 ? "use su - or sudo -H" : "move the file")
         XCTAssertEqual(chown(dir, geteuid(), getegid()), 0)
         // A link another user owns, to the user's own file or to a directory on the way, chose
         // which file became the config (only the file itself was checked): refused.
