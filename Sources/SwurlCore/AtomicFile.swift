@@ -45,7 +45,11 @@ package final class AtomicFile {
             if failure == ENOENT, stat(ArgumentBytes.path(dir), &st) != 0 {
                 throw .output("cannot write '\(shown)': the directory '\(AtomicFile.shown(dir))' does not exist")
             }
-            throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(failure))")
+            // A file the user may write in a directory that takes no new file: why a file beside.
+            let writable = (failure == EACCES || failure == EROFS || failure == EPERM) && access(ArgumentBytes.path(target), W_OK) == 0
+            throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(failure))"
+                          + (writable ? " (swurl writes a new file beside it and renames it over the old one, so that a failure never leaves it half written; "
+                                        + "this directory takes no new file)" : ""))
         }
         self.fd = made.fd
         tempPath = made.path

@@ -33,7 +33,11 @@ package final class OutputFile: ByteSink {
             atomic = nil
         case .file(let target):
             // A file that exists keeps its mode; a new one gets the umask's.
-            let file = try AtomicFile(replacing: target, mode: mode)
+            let file: AtomicFile
+            do { file = try AtomicFile(replacing: target, mode: mode) } catch .output(let message) where option == "-o" && message.hasSuffix("takes no new file)") {
+                // curl and HTTPie write such a file in place; so does the shell.
+                throw .output(message + "; to write it in place, redirect stdout instead: > " + FileTrust.quoted(path))
+            }
             atomic = file
             fd = file.descriptor
         }

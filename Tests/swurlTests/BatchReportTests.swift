@@ -251,6 +251,29 @@ final class BatchReportTests: XCTestCase {
         XCTAssertNotEqual(try String(contentsOfFile: file, encoding: .utf8), "keep")
     }
 
+    /// A file the user may write in a directory they cannot (root's, 0755): `-o` refuses before
+    /// sending (it writes beside and renames), and said only "Permission denied", where curl
+    /// and HTTPie write the file in place: the message says why, and names `> FILE`.
+    func testAWritableFileInADirectoryThatTakesNoNewFileSaysWhyAndTheWayOut() throws {
+        let (dir, capture) = try stickyDirectory(holding: [])
+        let locked = dir + "/locked"
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let file = locked + "/out.txt"
+        try "theirs".write(toFile: file, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chown(file, 65534, 65534), 0)
+        let base = "http://127.0.0.1:\(capture.server.port)"
+        let r = try runProcess("/usr/bin/setpriv", asNobody + ["-o", file, base + "/one"], directory: dir, environment: stickyEnvironment(dir), check: false)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot create a file beside '\(file)': Permission denied (swurl writes a new file beside it"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("to write it in place, redirect stdout instead: > \(file)"), r.stderr)
+        XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
+        // --har is no -o: the reason, without the stdout way.
+        let har = try runProcess("/usr/bin/setpriv", asNobody + ["--har", file, base + "/two"], directory: dir, environment: stickyEnvironment(dir), check: false)
+        XCTAssertEqual(har.status, 1, har.stderr)
+        XCTAssertTrue(har.stderr.contains("this directory takes no new file)"), har.stderr)
+        XCTAssertFalse(har.stderr.contains("redirect stdout"), har.stderr)
+    }
+
     /// In a directory with the sticky bit, another user's file cannot be replaced by rename(2):
     /// the report (or the HAR, or a download's file) is refused before any line runs, not lost
     /// after all of them.
