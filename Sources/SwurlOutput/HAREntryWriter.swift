@@ -25,7 +25,8 @@ enum HAREntryWriter {
         w.raw(",\"request\":")
         request(&r, settings, &w)
         w.raw(",\"response\":")
-        response(&r, settings, error: error, &w)
+        // (When the response came, for a cookie's Max-Age: the hop's end.)
+        response(&r, settings, error: error, receivedAt: started + Double(timings.total) / 1_000_000, &w)
         w.raw(",\"cache\":{},\"timings\":")
         timings.write(&w)
         // An IP address (HAR 1.2), not a Unix socket's path (libcurl's address with --unix-socket).
@@ -96,7 +97,7 @@ enum HAREntryWriter {
     /// The response object; a failed hop's `error` is its `_error` too, where Chromium's HAR
     /// export puts it (the entry's `_error` stays, as earlier files had it).
     private static func response(_ r: inout RecordReader, _ settings: HARLog.Settings, error: UnsafeBufferPointer<UInt8>?,
-                                 _ w: inout JSONWriter) {
+                                 receivedAt: Double, _ w: inout JSONWriter) {
         guard r.int() != 0 else {
             w.raw("{\"status\":0,\"statusText\":\"\",\"httpVersion\":\"\",\"cookies\":[],\"headers\":[],")
             w.raw("\"content\":{\"size\":0,\"mimeType\":\"x-unknown\"},\"redirectURL\":\"\",\"headersSize\":-1,\"bodySize\":-1")
@@ -127,7 +128,7 @@ enum HAREntryWriter {
         w.raw(",\"cookies\":[")
         var first = true
         for f in fields where setsCookies && Redactor.isASCII(f.name, named: "set-cookie") {
-            if cookie(setCookie: String(decoding: f.value, as: UTF8.self), settings, &w, first: first) { first = false }
+            if cookie(setCookie: String(decoding: f.value, as: UTF8.self), settings, receivedAt: receivedAt, &w, first: first) { first = false }
         }
         w.raw("],\"headers\":")
         headers(fields, settings, &w)
@@ -200,7 +201,10 @@ enum HAREntryWriter {
 
     /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly,
     /// secure); false (nothing written) for an empty one.
-    private static func cookie(setCookie value: String, _ settings: HARLog.Settings, _ w: inout JSONWriter, first: Bool) -> Bool {
+    /// One `Set-Cookie` as a HAR cookie; `expires` from its Max-Age (after `receivedAt`, which
+    /// wins, RFC 6265 §5.3) or its Expires date, as browsers' HAR files have it.
+    private static func cookie(setCookie value: String, _ settings: HARLog.Settings, receivedAt: Double,
+                               _ w: inout JSONWriter, first: Bool) -> Bool {
         var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]
         guard let firstPart = parts.popFirst(), !firstPart.isEmpty else { return false }
         let (name, v) = HAREntryRecorder.cookiePair(firstPart)
@@ -208,6 +212,7 @@ enum HAREntryWriter {
         w.quoted(name)
         w.raw(",\"value\":")
         w.quoted(secret(v, settings))
+        var maxAge: Double?, expires: Double?
         for attribute in parts {
             let (key, attr) = HAREntryRecorder.split(attribute)
             switch key.lowercased() {
@@ -215,8 +220,20 @@ enum HAREntryWriter {
             case "domain": w.raw(",\"domain\":"); w.quoted(attr)
             case "httponly": w.raw(",\"httpOnly\":true")
             case "secure": w.raw(",\"secure\":true")
+            // §5.2.2: an optional '-' and digits; the last one counts.
+            case "max-age":
+                let digits = attr.hasPrefix("-") ? attr.dropFirst() : Substring(attr)
+                if !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                    maxAge = Double(attr).map { min($0, 1e11) }
+                }
+            case "expires": expires = HTTPDate.parse(attr, now: receivedAt) ?? expires
             default: break
             }
+        }
+        // Max-Age 0 or less: expired at once, as the earliest time.
+        if let when = maxAge.map({ $0 <= 0 ? 0 : receivedAt + $0 }) ?? expires, (0...1e11).contains(when) {
+            w.raw(",\"expires\":")
+            w.quoted(Timestamp.iso8601(when))
         }
         w.raw("}")
         return true

@@ -202,6 +202,29 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(set["httpOnly"] as? Bool, true)
     }
 
+    /// A cookie's lifetime was left out (browsers' HAR files have `expires`): from Max-Age after
+    /// the response (it wins over Expires), or from Expires; none for a session cookie.
+    func testSetCookieExpiresFromMaxAgeOrExpires() throws {
+        let har = dir + "/expires.har"
+        let cookies = ["a=1; Max-Age=3600; Expires=Thu, 01 Jan 2037 00:00:00 GMT", "b=2; Expires=Thu, 01 Jan 2037 00:00:00 GMT",
+                       "c=3", "d=4; Max-Age=0", "e=5; Max-Age=12x"]
+        let query = cookies.map { "Set-Cookie=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }.joined(separator: "&")
+        let r = try runSwurl(["--har", har, try HTTPBin.url("/response-headers?" + query), "-o", "/dev/null"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entry = try XCTUnwrap(try checkedEntries(har).first)
+        let set = try XCTUnwrap(response(entry)["cookies"] as? [[String: Any]])
+        var byName: [String: String] = [:]
+        for c in set { if let n = c["name"] as? String { byName[n] = c["expires"] as? String ?? "-" } }
+        let started = try XCTUnwrap(entry["startedDateTime"] as? String)
+        XCTAssertEqual(byName["b"], "2037-01-01T00:00:00.000Z")
+        XCTAssertEqual(byName["c"], "-")
+        XCTAssertEqual(byName["d"], "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(byName["e"], "-", "a Max-Age that is no number is ignored")
+        // An hour after the response: the same day's hour plus one (or the next day's first).
+        let a = try XCTUnwrap(byName["a"])
+        XCTAssertTrue(a.hasPrefix("20") && a > started && !a.hasPrefix("2037"), "\(a) after \(started)")
+    }
+
     /// A token given as a URL's user name alone (`https://TOKEN@host/`) goes out as Basic
     /// credentials: the HAR file, the report and the JUnit file mask it as they mask a password.
     func testATokenGivenAsTheUserNameIsMasked() throws {
