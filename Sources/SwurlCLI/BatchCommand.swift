@@ -159,7 +159,9 @@ enum BatchCommand: SwurlCommand {
         }
         let report = BatchReport(sink: environment.stdout, jsonl: args.has(.jsonl), inputOrder: args.value(.order) == "input")
         // The report files are opened before any line runs: one that cannot be written fails now.
-        let inputName = path == "-" ? "stdin" : ArgumentBytes.shown(path)
+        // Shown as messages show a name: a bidirectional control in it (`‮txt.exe`) would turn
+        // the page's title and the JUnit suite's name around, as a server's text would.
+        let inputName = path == "-" ? "stdin" : TerminalSanitizer.clean(ArgumentBytes.shown(path))
         var observers: [BatchResultObserving] = []
         // Beside the log, one stream of records for both reports: a line is recorded once.
         let records = har != nil ? ResultRecords(formatter: formatter) : nil

@@ -251,6 +251,23 @@ final class BatchReportTests: XCTestCase {
         XCTAssertNotEqual(try String(contentsOfFile: file, encoding: .utf8), "keep")
     }
 
+    /// A batch file's name with a bidirectional control (`rep‮txt.exe`) went into the page's
+    /// title and heading and the JUnit suite's name as it was: shown as `\u{202e}`, as a
+    /// server's text is.
+    func testABidiControlInTheBatchFilesNameIsShownEscaped() throws {
+        let nginx = try NginxServer()
+        let dir = TestPaths.temporaryDirectory()
+        let name = dir + "/rep\u{202E}txt.exe"
+        try (nginx.url("/small.txt") + "\n").write(toFile: name, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["batch", name, "-q", "--report", dir + "/r.html", "--junit", dir + "/j.xml"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for file in ["/r.html", "/j.xml"] {
+            let text = try String(contentsOfFile: dir + file, encoding: .utf8)
+            XCTAssertFalse(text.contains("\u{202E}"), file)
+            XCTAssertTrue(text.contains("rep\\u{202e}txt.exe"), file)
+        }
+    }
+
     /// A file the user may write in a directory they cannot (root's, 0755): `-o` refuses before
     /// sending (it writes beside and renames), and said only "Permission denied", where curl
     /// and HTTPie write the file in place: the message says why, and names `> FILE`.
