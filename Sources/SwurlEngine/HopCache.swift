@@ -93,7 +93,7 @@ final class HopCache: TransferDelegate {
         var opened = answerable ? store.open(key) : nil
         // An entry for another URL or method under this name is no entry (a key collision, or a
         // file put there by hand).
-        if let o = opened, o.entry.url != HopCache.storedURL(request.url) || o.entry.method != request.method.rawValue { opened = nil }
+        if let o = opened, o.entry.url != HopCache.storedURL(request.url, pathAsIs: request.pathAsIs) || o.entry.method != request.method.rawValue { opened = nil }
         if let o = opened, !CacheRules.varyMatches(storedVary: CacheRules.varyNames(of: o.entry.head.headers),
                                                    storedRequest: o.entry.varyRequest, request: request.headers) {
             opened = nil
@@ -104,13 +104,13 @@ final class HopCache: TransferDelegate {
 
     /// The URL as an entry keeps it: `cacheURL`, its password masked (the key's digests tell
     /// passwords apart; the file holds no secret in clear).
-    static func storedURL(_ url: String) -> String { Redactor.url(cacheURL(url)) }
+    static func storedURL(_ url: String, pathAsIs: Bool) -> String { Redactor.url(cacheURL(url, pathAsIs: pathAsIs)) }
 
     /// The URL entries are keyed, stored and invalidated under: as libcurl spells it (dot
     /// segments gone), with the scheme and host in lower case and without the fragment, which is
     /// never sent (`CacheKey.spelling`: `doc#intro` and `doc` are one resource, and a PUT to
     /// `doc` invalidates both).
-    static func cacheURL(_ url: String) -> String { CacheURL.of(url) }
+    static func cacheURL(_ url: String, pathAsIs: Bool) -> String { CacheURL.of(url, pathAsIs: pathAsIs) }
 
     /// The key: method, URL and digests of what makes identities and trust differ: the
     /// credential headers, a `Host` field (another virtual host's response), the request's other
@@ -135,7 +135,7 @@ final class HopCache: TransferDelegate {
         identity.append(("tls", keyText(options.security)))
         identity.append(("route", (options.unixSocket ?? "") + "|" + options.resolve.joined(separator: ",")))
         identity.append(("decoded", options.contentCoding.libcurlDecodes ? "1" : "0"))
-        return CacheKey(method: request.method.rawValue, url: cacheURL(request.url), identity: identity)
+        return CacheKey(method: request.method.rawValue, url: cacheURL(request.url, pathAsIs: request.pathAsIs), identity: identity)
     }
 
     /// A `Cookie` header's `name=value` pairs, sorted, without those named in `leaving`.
@@ -303,7 +303,7 @@ final class HopCache: TransferDelegate {
         } else {
             let vary = CacheRules.varyStored(CacheRules.varyNames(of: head.headers), request: request.headers)
             cookiesSet = SessionCookie.names(setBy: head.headers)
-            pending = CacheEntry(url: HopCache.storedURL(request.url), method: request.method.rawValue, requestTime: requestTime,
+            pending = CacheEntry(url: HopCache.storedURL(request.url, pathAsIs: request.pathAsIs), method: request.method.rawValue, requestTime: requestTime,
                                  responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
             writer = try? store.writer(for: key)
             if writer == nil { status = "not stored: the cache directory is not writable" }
@@ -389,7 +389,7 @@ final class HopCache: TransferDelegate {
             CurlURL.resolveRedirect(value, against: request.url, pathAsIs: request.pathAsIs)
         }
         guard !urls.isEmpty, let store = try? CacheStore(directory: settings.directory, maxSize: settings.maxSize) else { return }
-        for url in urls { store.removeAll(forURL: cacheURL(url)) }
+        for url in urls { store.removeAll(forURL: cacheURL(url, pathAsIs: request.pathAsIs)) }
     }
 
     /// The response for `--cache-only` / only-if-cached without a stored one (RFC 9111 §5.2.1.7).
@@ -408,8 +408,9 @@ final class HopCache: TransferDelegate {
 
 /// `HopCache.cacheURL` for the commands (`swurl cache clear` spells its prefix the same way).
 package enum CacheURL {
-    /// The URL as entries keep it: libcurl's normalization, then `CacheKey.spelling`.
-    package static func of(_ url: String) -> String {
-        CacheKey.spelling((try? CurlURL.normalized(parsing: url)) ?? url)
+    /// The URL as entries keep it: libcurl's normalization, then `CacheKey.spelling`. With
+    /// `pathAsIs` (`--path-as-is`) its dot segments stay: `/a/../b` went as such, and is not `/b`.
+    package static func of(_ url: String, pathAsIs: Bool = false) -> String {
+        CacheKey.spelling((try? CurlURL.normalized(parsing: url, pathAsIs: pathAsIs)) ?? url)
     }
 }
