@@ -26,11 +26,14 @@ enum CacheCommand: SwurlCommand {
         }
         let rest = Array(args.positionals.dropFirst())
         // `--cache DIR` (a space where `=` belongs) made DIR a prefix to clear, or an argument:
-        // clear found nothing in the default cache and said so as a success.
+        // clear found nothing in the default cache and said so as a success. Only a word that
+        // names a cache (a directory holding entries) is taken for one: a host's mirror
+        // directory named like a prefix (`localhost`) is a prefix, as typed.
         if ["list", "clear", "prune"].contains(action), args.has(.cache), args.value(.cache) == nil, let word = rest.first, !word.isEmpty {
             var st = stat()
-            if stat(ArgumentBytes.path(word), &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-                throw .usage("'\(TerminalSanitizer.clean(word))' is a directory, not a URL prefix: --cache takes its directory after '='",
+            if stat(ArgumentBytes.path(word), &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR,
+               let named = try? CacheStore(directory: word, maxSize: CacheSettings(directory: word).maxSize, create: false), !named.list(lastUsed: false).isEmpty {
+                throw .usage("'\(TerminalSanitizer.clean(word))' is a cache directory, not a URL prefix: name it with --cache=\(FileTrust.quoted(word))",
                              hint: "swurl cache \(action) --cache=\(FileTrust.quoted(word))")
             }
         }
