@@ -100,12 +100,14 @@ enum ConfigFile {
         let named = places.filter({ mentioned($0.key) }).sorted { line($0.value) < line($1.value) }
         guard let (option, place) = named.first.map({ ($0.key, $0.value) }) else { return error }
         switch error {
-        case .usage(let m, _) where named.count > 1 && !named.contains(where: { given.has($0.key) }):
-            // Two of the config's own lines clash, nothing typed: the later line made the clash,
-            // and no run can mend it for good.
-            guard let last = named.last else { return error }
-            return .usage("\(last.value): \(m) (with \(place))",
-                          hint: "two lines of the config file clash: remove one, or drop one for this run with --no-\(last.key.rawValue)")
+        case .usage(let m, let hint) where message.containsText(" cannot be combined"):
+            // Two of the config's own lines clash (typed options are not in `places`): the later
+            // line made the clash, and no run mends it for good. Only the options the message
+            // names as options (a value both lines hold is no clash).
+            let clashing = named.filter { message.containsText("--\($0.key.rawValue) ") }
+            guard clashing.count > 1, let last = clashing.last, let first = clashing.first else { fallthrough }
+            return .usage("\(last.value): \(m) (with \(first.value))",
+                          hint: "two lines of the config file clash\(hint.map { " (\($0))" } ?? ""): remove one, or drop one for this run with --no-\(last.key.rawValue)")
         case .usage(let m, let hint):
             // A default that clashes with this run's options can be dropped for the run alone.
             let drop = "drop the config's --\(option.rawValue) for this run with --no-\(option.rawValue)"

@@ -55,6 +55,12 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("swurl/config:1)"), r.stderr)
         XCTAssertTrue(r.stderr.contains("two lines of the config file clash"), r.stderr)
         XCTAssertEqual(r.stdout, Data())
+        // Two lines holding the same value are no clash: the first bad one is named, with its
+        // own hint (the value matched both, and the second was blamed).
+        let same = try runSwurl(["-b", try HTTPBin.url("/get")], environment: try config("--timeout=0\n--max-redirects=0\n"))
+        XCTAssertEqual(same.status, 64, same.stderr)
+        XCTAssertTrue(same.stderr.contains("swurl/config:1: --timeout: '0' is not a positive number"), same.stderr)
+        XCTAssertTrue(same.stderr.contains("e.g. --timeout 2.5"), same.stderr)
     }
 
     func testOptionsTheCommandDoesNotTakeAreLeftOut() throws {
