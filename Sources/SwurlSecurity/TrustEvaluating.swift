@@ -143,7 +143,8 @@ struct PinnedTrustEvaluator: TrustEvaluating {
         if basis == "verified path" {
             failure.presented = candidates.map { TrustFailure.Presented(subject: $0.subject, pin: $0.pin) }
             failure.presentedIsPath = true
-        } else if !policy.checksChain {
+        } else if !policy.checksChain, policy.scope == .any, let leaf = trust.leaf, !leaf.isExpired, !leaf.isNotYetValid {
+            // (Not for --pin-scope leaf, nor an out-of-date leaf: without -k those fail too.)
             failure.pinnedBeyondLeaf = trust.presented.dropFirst().first(where: policy.isPinned)?.subject
         }
         return failure

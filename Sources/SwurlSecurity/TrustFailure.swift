@@ -87,9 +87,11 @@ package struct TrustFailure: Sendable, Equatable {
         case .pin:
             hint = pinLists
             if let subject = pinnedBeyondLeaf {
-                // The pin is right; -k is what keeps it from counting.
+                // -k keeps that pin from counting; whether the chain would verify is not known
+                // here (anyone can send a CA's certificate after a leaf of their own).
                 hint += "\nswurl: hint: a pin matches \(TrustFailure.shown(subject)), which the server presented beyond its leaf: "
-                    + "with -k only the leaf counts (the handshake proves the leaf's key alone); drop -k to match pins against the verified chain"
+                    + "with -k only the leaf's key counts (the handshake proves that key alone); without -k a pin of the chain counts "
+                    + "once the chain verifies (its CA trusted, or pinned with --pin-cert)"
             } else {
                 hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"
             }
