@@ -73,7 +73,8 @@ final class ReplContext {
             // 0.0.0.5), the base is refused too.
             try CommandOptions.checkURLWord(first)
             // Encoded as `cd` and a one-shot URL are (`/s p` as `/s%20p`, a Latin-1 byte as `%E9`).
-            startBase = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(first), defaultScheme: args.value(.defaultScheme) ?? "http")
+            startBase = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(first), defaultScheme: args.value(.defaultScheme) ?? "http",
+                                                     pathAsIs: args.has(.pathAsIs))
             positionals = positionals.dropFirst()
         }
         initialBase = startBase
@@ -156,9 +157,10 @@ final class ReplContext {
         return after.isEmpty || after.first == UInt8(ascii: "/")
     }
 
-    /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's slash.
-    static func absoluteBase(_ raw: String, defaultScheme: String) throws(SwurlError) -> String {
-        URLReference.normalizedBase(try URLBuilder.resolve(raw, defaultScheme: defaultScheme).url)
+    /// A base URL from the command line or `cd URL`: one-shot shorthands, then AFHTTPSessionManager's
+    /// slash; with `pathAsIs` (`--path-as-is`) its dot segments stay, as a request's do.
+    static func absoluteBase(_ raw: String, defaultScheme: String, pathAsIs: Bool = false) throws(SwurlError) -> String {
+        URLReference.normalizedBase(try URLBuilder.resolve(raw, defaultScheme: defaultScheme, pathAsIs: pathAsIs).url)
     }
 
     // MARK: Lines
@@ -239,10 +241,12 @@ final class ReplContext {
         // path is (`cd "a b"` was refused where `"a b"` as a line was sent as a%20b).
         if ReplContext.isAbsolute(target) {
             try URLBuilder.refuseBackslashInAuthority(target, given: target)
-            base = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(target), defaultScheme: scheme)
+            base = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(target), defaultScheme: scheme,
+                                                pathAsIs: defaults.has(.pathAsIs))
         } else if let base {
-            self.base = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(URLReference.resolve(target, against: base)),
-                                                     defaultScheme: scheme)
+            let dots = defaults.has(.pathAsIs)
+            self.base = try ReplContext.absoluteBase(URLText.percentEncodingUnsafeBytes(URLReference.resolve(target, against: base, pathAsIs: dots)),
+                                                     defaultScheme: scheme, pathAsIs: dots)
         } else {
             throw .usage("cd \(target): there is no base URL to resolve it against",
                          hint: "give an absolute URL, e.g. cd http://127.0.0.1:8080/api")
@@ -352,6 +356,10 @@ final class ReplContext {
         merged.options[.ignoreStdin] = [nil]
         var positionals = line.positionals[...]
         var method: String?
+        if let m = positionals.first, positionals.count > 1, let odd = HTTPMethod.lookAlike(m) {
+            throw .usage("'\(TerminalSanitizer.clean(m))' is no method: '\(odd)' (\(odd.codePoint)) is no ASCII letter",
+                         hint: "write the method in ASCII letters: \(TerminalSanitizer.clean(m.uppercased()))")
+        }
         // As in one-shot swurl, a lower-case method counts only with something after it: a line
         // `get` alone is the path /get.
         if let m = positionals.first, CommandOptions.looksLikeMethod(m, urlFollows: positionals.count > 1) {

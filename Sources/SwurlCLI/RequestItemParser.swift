@@ -186,9 +186,7 @@ package struct RequestItemParser {
         // (KELVIN SIGN) for `K`, U+1FEF for '`' (libcurl sends their bytes, a non-token name).
         let allowed = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
         if let bad = name.unicodeScalars.first(where: { !allowed.contains($0) }) {
-            var hex = String(bad.value, radix: 16, uppercase: true)
-            while hex.count < 4 { hex = "0" + hex }
-            let code = bad.isASCII ? "" : " (U+\(hex))"
+            let code = bad.isASCII ? "" : " (\(bad.codePoint))"
             throw .usage("'\(raw)': the header name '\(name)' contains '\(bad)'\(code), which a header name cannot hold")
         }
     }

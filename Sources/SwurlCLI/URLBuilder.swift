@@ -8,8 +8,8 @@ package enum URLBuilder {
     /// Expands `:8080/x` to `http://localhost:8080/x`, `:/x` to `http://localhost/x`, adds
     /// `defaultScheme` to a URL without one, and validates the result.
     /// - Throws: `SwurlError.usage` for an empty, host-less or unsupported URL.
-    package static func resolve(_ raw: String, defaultScheme: String = "http") throws(SwurlError) -> CurlURL {
-        try CurlURL(parsing: absolute(raw, defaultScheme: defaultScheme))
+    package static func resolve(_ raw: String, defaultScheme: String = "http", pathAsIs: Bool = false) throws(SwurlError) -> CurlURL {
+        try CurlURL(parsing: absolute(raw, defaultScheme: defaultScheme), pathAsIs: pathAsIs)
     }
 
     /// `resolve(raw).url`, without the URL's other parts.

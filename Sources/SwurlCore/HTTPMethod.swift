@@ -28,6 +28,14 @@ package struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// The same method in capitals (`post` → `POST`), ASCII letters only.
     package var uppercased: HTTPMethod { HTTPMethod(rawValue.asciiUppercased) }
 
+    /// The first letter that is no ASCII letter in a word Unicode case mapping would read as a
+    /// known method (`poſt`, `optıons`): swurl reads methods in ASCII alone, as HTTPie does, so
+    /// such a word is no method; nil for any other word.
+    package static func lookAlike(_ word: String) -> Unicode.Scalar? {
+        guard word.unicodeScalars.contains(where: { !$0.isASCII }), HTTPMethod(word.uppercased()).isKnown else { return nil }
+        return word.unicodeScalars.first { !$0.isASCII }
+    }
+
     /// Whether the method is known by name (any case).
     package var isKnown: Bool { HTTPMethod.known.contains(uppercased) }
 

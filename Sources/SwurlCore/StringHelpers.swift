@@ -212,3 +212,12 @@ extension String {
 package func counted(_ n: Int, _ noun: String) -> String {
     "\(n) \(noun)" + (n == 1 || n == -1 ? "" : "s")
 }
+
+extension Unicode.Scalar {
+    /// `U+017F`: the scalar's code point as messages name one (four hex digits at least).
+    package var codePoint: String {
+        var hex = String(value, radix: 16, uppercase: true)
+        while hex.count < 4 { hex = "0" + hex }
+        return "U+" + hex
+    }
+}

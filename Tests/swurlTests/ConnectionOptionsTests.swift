@@ -58,6 +58,9 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(urls, ["\(base)/anything/q/../r", "\(base)/anything/r"], batch.text)
         let repl = try runSwurl(["repl", "\(base)/anything/"], stdin: Data("GET z/../v --path-as-is\n".utf8))
         XCTAssertTrue(repl.text.contains("\"url\": \"\(base)/anything/z/../v\""), repl.text)
+        // The REPL's base keeps its dot segments too under a default --path-as-is.
+        let based = try runSwurl(["repl", "--path-as-is", "\(base)/anything/x/../y/"], stdin: Data("GET z\n".utf8))
+        XCTAssertTrue(based.text.contains("\"url\": \"\(base)/anything/x/../y/z\""), based.text)
     }
 
     func testExplicitProxyGetsTheAbsoluteURL() throws {

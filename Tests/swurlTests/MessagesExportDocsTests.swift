@@ -6,6 +6,19 @@ import SwurlTestSupport
 /// prompt beside a piped body, and what `--curl` does with options curl spells differently.
 final class MessagesExportDocsTests: XCTestCase {
     /// An optional value's hint is typed with `=` (after a space it would be the URL).
+    /// A method word that Unicode case reads as a known one (`poſt`, U+017F) is no method (it was
+    /// a POST before ASCII-only reading); the message names the letter, in every door, instead
+    /// of "looks like a URL, but the URL was 'poſt'".
+    func testALookAlikeMethodIsNamedAsSuch() throws {
+        let url = try HTTPBin.url("/post")
+        let oneShot = try runSwurl(["po\u{17F}t", url, "a=1"])
+        XCTAssertEqual(oneShot.status, 64, oneShot.stderr)
+        XCTAssertTrue(oneShot.stderr.contains("'po\u{17F}t' is no method: '\u{17F}' (U+017F) is no ASCII letter"), oneShot.stderr)
+        XCTAssertTrue(oneShot.stderr.contains("swurl POST \(url)"), oneShot.stderr)
+        let repl = try runSwurl(["repl", try HTTPBin.url("")], stdin: Data("opt\u{131}ons /get\n".utf8))
+        XCTAssertTrue(repl.stderr.contains("(U+0131) is no ASCII letter"), repl.stderr)
+    }
+
     func testWaitForNetworkHintUsesEquals() throws {
         let r = try runSwurl(["--wait-for-network=abc", "http://127.0.0.1:9/x"])
         XCTAssertEqual(r.status, 64, r.stderr)

@@ -20,6 +20,12 @@ final class HTTPMethodTests: XCTestCase {
     /// (dotless i) an OPTIONS; HTTPie takes only ASCII letters as a method.
     func testOnlyASCIILettersMakeAKnownMethod() {
         XCTAssertFalse(HTTPMethod("po\u{17F}t").isKnown)
+        XCTAssertEqual(HTTPMethod.lookAlike("po\u{17F}t"), "\u{17F}")
+        XCTAssertEqual(HTTPMethod.lookAlike("opt\u{131}ons"), "\u{131}")
+        XCTAssertNil(HTTPMethod.lookAlike("post"))
+        XCTAssertNil(HTTPMethod.lookAlike("caf\u{E9}"))
+        XCTAssertEqual(Unicode.Scalar(0x17F)?.codePoint, "U+017F")
+        XCTAssertEqual(Unicode.Scalar(0x1F600)?.codePoint, "U+1F600")
         XCTAssertFalse(HTTPMethod("opt\u{131}ons").isKnown)
         XCTAssertEqual(HTTPMethod("po\u{17F}t").uppercased.rawValue, "PO\u{17F}T")
         XCTAssertEqual("a\u{E9}z".asciiUppercased, "A\u{E9}Z")
