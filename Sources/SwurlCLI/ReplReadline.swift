@@ -247,12 +247,11 @@ final class ReplHistory {
 
     init(path: String?) {
         sw_rl_stifle_history(Int32(ReplHistory.limit))
-        // Made only where a session or the cache would be: root with another user's HOME made
-        // root's 0700 directories in their home (~/.local), which they could then not use.
-        do throws(SwurlError) {
-            if let path { try FileTrust.checkPlace(path, what: "the history file") }
-        } catch {
-            refusal = error
+        // Never made in another user's directory: root with another user's HOME (`su` without
+        // `-`) made root's 0700 directories in their home (~/.local), which they could then not use.
+        if let path, let slash = path.lastIndex(of: "/"), let (dir, owner) = FileTrust.foreignPlace(String(path[..<slash])) {
+            refusal = .badData("its directory would be made in \(TerminalSanitizer.clean(dir)), which belongs to uid \(owner)"
+                               + (geteuid() == 0 ? " (root with that user's HOME? su - or sudo -H gives root its own)" : ""))
             self.path = nil
             return
         }

@@ -55,6 +55,9 @@ final class ReportBody {
 
     deinit { if let spool { close(spool) } }
 
+    /// Whether the body goes through a spool (the target is written in place).
+    var spooled: Bool { spool != nil }
+
     /// Writes `pending` out once it holds a block.
     func flushIfFull() {
         if pending.count >= ReportBody.block { flush() }

@@ -124,6 +124,19 @@ package enum FileTrust {
             + "root keeps that user's HOME: use su - or sudo -H)"
     }
 
+    /// Where making `dir` (with the directories missing above it) would put the user's
+    /// directories into another user's: the deepest existing directory above it and its owner,
+    /// when that is not the user. Nil when `dir` exists (nothing is made) or the place is the
+    /// user's own.
+    package static func foreignPlace(_ dir: String) -> (directory: String, owner: uid_t)? {
+        var st = stat()
+        guard let absolute = OutputTarget.absolute(dir), stat(ArgumentBytes.path(absolute), &st) != 0 else { return nil }
+        for candidate in directories(of: absolute) where stat(ArgumentBytes.path(candidate), &st) == 0 {
+            return st.st_uid == geteuid() ? nil : (candidate, st.st_uid)
+        }
+        return nil
+    }
+
     /// The owner's uid when it is neither the user nor root.
     private static func foreignOwner(_ st: stat) -> uid_t? {
         st.st_uid == geteuid() || st.st_uid == 0 ? nil : st.st_uid

@@ -443,7 +443,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             }
             fd = opened
             if let left, writePath == part {
-                notice?("swurl: note: '\(TerminalSanitizer.clean(part))' (\(counted(Int(left), "byte"))) left by an earlier download was started over; --continue (-c) resumes such a file")
+                notice?("swurl: note: '\(TerminalSanitizer.clean(part))' (\(counted(Int(left), "byte"))) left by an earlier download was started over"
+                        + (plan.overwrite ? "" : "; --continue (-c) resumes such a file"))
             }
         }
         guard fd >= 0 else {

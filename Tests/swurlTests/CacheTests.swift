@@ -53,6 +53,22 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try swurl(["cache", "prune", "--json"]).text, "{\"removed\":0}\n")
     }
 
+    /// `--path-as-is` sends `/a/../b` as such, and the cache keyed it as `/b` (libcurl's
+    /// spelling): one URL's response answered the other, both ways. Its dot segments stay in
+    /// the key.
+    func testPathAsIsKeepsItsDotSegmentsInTheKey() throws {
+        let cc = "?cc=" + q("max-age=60")
+        XCTAssertEqual(try fetch("/dots/b" + cc).body, "/dots/b #1")
+        let dotted = try fetch("/dots/a/../b" + cc, ["--path-as-is"])
+        XCTAssertEqual(dotted.cache, "miss, stored", dotted.result.stderr)
+        XCTAssertEqual(dotted.body, "/dots/a/../b #1")
+        XCTAssertEqual(try fetch("/dots/a/../b" + cc, ["--path-as-is"]).cache, "hit, age 0 s")
+        let plain = try fetch("/dots/b" + cc)
+        XCTAssertEqual(plain.body, "/dots/b #1", "the plain URL's own entry")
+        // Without --path-as-is the dots are squashed, as before: /b's entry.
+        XCTAssertEqual(try fetch("/dots/a/../b" + cc).body, "/dots/b #1")
+    }
+
     /// `cache clear --cache DIR` (a space where `=` belongs) took DIR as a URL prefix and cleared
     /// nothing of the default cache, exit 0 ("removed 0 entries"): refused, naming `--cache=DIR`.
     func testCacheWithASpacedDirectoryIsRefusedNotTakenAsAPrefix() throws {
@@ -61,12 +77,18 @@ final class CacheTests: XCTestCase {
         for action in ["clear", "list", "prune"] {
             let r = try runSwurl(["cache", action, "--cache", dir])
             XCTAssertEqual(r.status, 64, "\(action): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("is a directory, not a URL prefix"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("is a cache directory, not a URL prefix"), r.stderr)
             XCTAssertTrue(r.stderr.contains("swurl cache \(action) --cache=\(dir)"), r.stderr)
         }
         XCTAssertEqual(entries().count, 1, "nothing was removed")
-        // A prefix that is no directory here stays a prefix.
+        // A prefix that is no directory here stays a prefix, and so does a directory that holds
+        // no cache (a host's mirror named like the prefix), whichever way --cache came.
         XCTAssertEqual(try runSwurl(["cache", "clear", "--cache", "--json", "nothere.example"]).status, 0)
+        let mirror = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: mirror + "/127.0.0.1", withIntermediateDirectories: true)
+        try Data("<html>".utf8).write(to: URL(fileURLWithPath: mirror + "/127.0.0.1/index.html"))
+        let prefix = try runSwurl(["cache", "clear", "--cache", "127.0.0.1"], directory: mirror)
+        XCTAssertEqual(prefix.status, 0, prefix.stderr)
     }
 
     /// Entries that cannot be removed (the directory read-only here, in a private mount

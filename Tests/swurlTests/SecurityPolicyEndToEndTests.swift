@@ -224,10 +224,17 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         for pin in [["--pin-cert", s.pki.path("int.pem")], ["--pin-pubkey", try s.pki.pin("int.pem")]] {
             let r = try runSwurl(["-k"] + pin + ["\(s.good.url)/x"])
             XCTAssertEqual(r.status, 7, r.stderr)
-            XCTAssertTrue(r.stderr.contains("which the server presented beyond its leaf: with -k only the leaf counts"), r.stderr)
-            XCTAssertTrue(r.stderr.contains("drop -k"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("which the server presented beyond its leaf: with -k only the leaf's key counts"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("without -k a pin of the chain counts once the chain verifies"), r.stderr)
             XCTAssertFalse(r.stderr.contains("update the pin"), r.stderr)
         }
+        // Not with --pin-scope leaf, nor for an out-of-date leaf: dropping -k fails those too.
+        let leafScope = try runSwurl(["-k", "--pin-pubkey", try s.pki.pin("int.pem"), "--pin-scope", "leaf", "\(s.good.url)/x"])
+        XCTAssertEqual(leafScope.status, 7)
+        XCTAssertFalse(leafScope.stderr.contains("beyond its leaf"), leafScope.stderr)
+        let expired = try runSwurl(["-k", "--pin-pubkey", try s.pki.pin("int.pem"), "\(s.expired.url)/x"])
+        XCTAssertEqual(expired.status, 7)
+        XCTAssertFalse(expired.stderr.contains("beyond its leaf"), expired.stderr)
         // A pin matching nothing the server sent keeps the old advice.
         let other = try runSwurl(["-k", "--pin-pubkey", try s.pki.pin("selfsigned.pem"), "\(s.good.url)/x"])
         XCTAssertEqual(other.status, 7)
