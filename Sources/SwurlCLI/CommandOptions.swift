@@ -139,10 +139,7 @@ package struct CommandOptions {
         let parser = RequestItemParser(environment: environment)
         for raw in positionals.dropFirst() {
             if CommandOptions.looksLikeURL(raw) {
-                if let odd = HTTPMethod.lookAlike(url) {
-                    throw .usage("'\(TerminalSanitizer.clean(url))' is no method: '\(odd)' (\(odd.codePoint)) is no ASCII letter",
-                                 hint: "write the method in ASCII letters: swurl \(TerminalSanitizer.clean(url.uppercased())) \(Redactor.givenURL(raw))")
-                }
+                try HTTPMethod.refuseLookAlike(url) { "swurl \($0) \(Redactor.givenURL(raw))" }
                 // `swurl purge URL`: a method in lower case is read as one only when it is a known one.
                 let word = Array(url.utf8)
                 if url == "download" || url == "request" {

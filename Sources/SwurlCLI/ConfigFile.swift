@@ -92,7 +92,7 @@ enum ConfigFile {
                 || given.options.values.contains { $0.contains { $0 == value } }
         }
         func mentioned(_ option: Option) -> Bool {
-            config.has(option) && message.containsText("--\(option.rawValue):") || config.has(option) && message.containsText("--\(option.rawValue) ")
+            config.has(option) && ConfigFile.names(option, in: message)
                 || config.values(option).contains { !$0.isEmpty && message.containsText("'\($0)'") && !typed($0) }
         }
         // The earliest line when several are named (`FILE:LINE`, compared by LINE).
@@ -104,7 +104,7 @@ enum ConfigFile {
             // Two of the config's own lines clash (typed options are not in `places`): the later
             // line made the clash, and no run mends it for good. Only the options the message
             // names as options (a value both lines hold is no clash).
-            let clashing = named.filter { message.containsText("--\($0.key.rawValue) ") }
+            let clashing = named.filter { ConfigFile.names($0.key, in: message) }
             guard clashing.count > 1, let last = clashing.last, let first = clashing.first else { fallthrough }
             return .usage("\(last.value): \(m) (with \(first.value))",
                           hint: "two lines of the config file clash\(hint.map { " (\($0))" } ?? ""): remove one, or drop one for this run with --no-\(last.key.rawValue)")
@@ -116,6 +116,19 @@ enum ConfigFile {
         case .badData(let m, let hint): return .badData("\(place): \(m)", hint: hint)
         default: return error
         }
+    }
+
+    /// Whether `message` names `--OPTION` as a word (`--curl cannot…`, `…with --offline`), not as
+    /// the start of a longer option (`--form` in `--form-string`).
+    static func names(_ option: Option, in message: String) -> Bool {
+        var rest = Substring(message)
+        let name = "--" + option.rawValue
+        while let r = rest.rangeOfText(name) {
+            let next = rest[r.upperBound...].unicodeScalars.first
+            if next.map({ !($0.properties.isAlphabetic || $0 == "-") }) ?? true { return true }
+            rest = rest[r.upperBound...]
+        }
+        return false
     }
 
     /// Whether `path` (links followed) is the running user's own file.

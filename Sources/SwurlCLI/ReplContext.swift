@@ -356,10 +356,7 @@ final class ReplContext {
         merged.options[.ignoreStdin] = [nil]
         var positionals = line.positionals[...]
         var method: String?
-        if let m = positionals.first, positionals.count > 1, let odd = HTTPMethod.lookAlike(m) {
-            throw .usage("'\(TerminalSanitizer.clean(m))' is no method: '\(odd)' (\(odd.codePoint)) is no ASCII letter",
-                         hint: "write the method in ASCII letters: \(TerminalSanitizer.clean(m.uppercased()))")
-        }
+        if let m = positionals.first, positionals.count > 1 { try HTTPMethod.refuseLookAlike(m) { $0 } }
         // As in one-shot swurl, a lower-case method counts only with something after it: a line
         // `get` alone is the path /get.
         if let m = positionals.first, CommandOptions.looksLikeMethod(m, urlFollows: positionals.count > 1) {

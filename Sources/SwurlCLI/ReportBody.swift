@@ -45,9 +45,12 @@ final class ReportBody {
         let dir = environment.variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         // A TMPDIR that is not there or not writable (a stale variable) falls back to /tmp, as
         // mktemp(1) and Python's tempfile do; the error names TMPDIR's directory.
-        guard let made = AtomicFile.makeTemporary(dir + "/swurl-report-XXXXXX")
-                ?? (dir == "/tmp" ? nil : AtomicFile.makeTemporary("/tmp/swurl-report-XXXXXX")) else {
-            throw .output("cannot create a spool file for \(option) in '\(dir)': \(systemErrorMessage(errno))")
+        var made = AtomicFile.makeTemporary(dir + "/swurl-report-XXXXXX")
+        let failure = errno
+        if made == nil && dir != "/tmp" { made = AtomicFile.makeTemporary("/tmp/swurl-report-XXXXXX") }
+        guard let made else {
+            throw .output("cannot create a spool file for \(option) in '\(dir)': \(systemErrorMessage(failure))"
+                          + (dir == "/tmp" ? "" : ", nor in /tmp: \(systemErrorMessage(errno))"))
         }
         unlink(ArgumentBytes.path(made.path))
         spool = made.fd

@@ -126,13 +126,13 @@ package enum FileTrust {
 
     /// Where making `dir` (with the directories missing above it) would put the user's
     /// directories into another user's: the deepest existing directory above it and its owner,
-    /// when that is not the user. Nil when `dir` exists (nothing is made) or the place is the
-    /// user's own.
+    /// when that is neither the user nor root (`HOME=/tmp` in a container is fine). Nil when
+    /// `dir` exists (nothing is made) or the place is the user's own.
     package static func foreignPlace(_ dir: String) -> (directory: String, owner: uid_t)? {
         var st = stat()
         guard let absolute = OutputTarget.absolute(dir), stat(ArgumentBytes.path(absolute), &st) != 0 else { return nil }
         for candidate in directories(of: absolute) where stat(ArgumentBytes.path(candidate), &st) == 0 {
-            return st.st_uid == geteuid() ? nil : (candidate, st.st_uid)
+            return foreignOwner(st).map { (candidate, $0) }
         }
         return nil
     }

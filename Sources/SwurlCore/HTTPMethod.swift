@@ -36,6 +36,15 @@ package struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleBySt
         return word.unicodeScalars.first { !$0.isASCII }
     }
 
+    /// Refuses a `lookAlike` word where a method goes, naming the letter; `example` writes the
+    /// line with the method it reads as (`swurl POST URL`, a REPL's `POST`).
+    /// - Throws: `SwurlError.usage` for such a word.
+    package static func refuseLookAlike(_ word: String, example: (String) -> String) throws(SwurlError) {
+        guard let odd = lookAlike(word) else { return }
+        throw .usage("'\(TerminalSanitizer.clean(word))' is no method: '\(odd)' (\(odd.codePoint)) is no ASCII letter",
+                     hint: "write the method in ASCII letters: " + example(TerminalSanitizer.clean(word.uppercased())))
+    }
+
     /// Whether the method is known by name (any case).
     package var isKnown: Bool { HTTPMethod.known.contains(uppercased) }
 

@@ -91,6 +91,8 @@ extension URLReference.Parts {
                 } else {
                     if r.path.hasPrefix("/") {
                         t.path = removeDotSegments(r.path)
+                    } else if keepingDotSegments {
+                        t.path = URLReference.mergeKeepingDots(base: b, r.path)
                     } else {
                         t.path = removeDotSegments(URLReference.merge(base: b, r.path))
                     }
@@ -106,6 +108,30 @@ extension URLReference.Parts {
 }
 
 extension URLReference {
+    /// Section 5.2.3 under `--path-as-is`, as libcurl joins a relative reference then: its
+    /// leading `./` and `../` step through the base's directories (`cd ..` goes up), the rest
+    /// of it stays as typed (`z/../v` is sent so).
+    static func mergeKeepingDots(base: Parts, _ path: String) -> String {
+        var directory = base.authority != nil && base.path.isEmpty ? "/"
+            : base.path.lastIndex(of: "/").map { String(base.path[...$0]) } ?? ""
+        var rest = Substring(path)
+        while true {
+            if rest.hasPrefix("./") {
+                rest = rest.dropFirst(2)
+            } else if rest == "." {
+                rest = ""
+            } else if rest.hasPrefix("../") || rest == ".." {
+                rest = rest.dropFirst(rest == ".." ? 2 : 3)
+                // One level up, never above the root.
+                let inner = directory.dropLast()
+                directory = inner.lastIndex(of: "/").map { String(inner[...$0]) } ?? directory
+            } else {
+                break
+            }
+        }
+        return directory + rest
+    }
+
     /// Section 5.2.3.
     static func merge(base: Parts, _ path: String) -> String {
         if base.authority != nil && base.path.isEmpty { return "/" + path }

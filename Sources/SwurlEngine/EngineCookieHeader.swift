@@ -27,7 +27,7 @@ package enum EngineCookieHeader {
     package static func value(for request: HTTPRequest, cookies: [SessionCookie],
                               now: Int64 = Int64(Exchange.wallClock())) throws(SwurlError) -> String? {
         guard !cookies.isEmpty else { return nil }
-        let url = try CurlURL(parsing: request.url)
+        let url = try request.sentURL()
         return value(cookies, host: cookieHost(urlHost: url.host, hostHeader: request.headers["Host"]), path: url.path,
                      https: url.scheme.lowercased() == "https", now: now)
     }
@@ -103,4 +103,10 @@ package enum EngineCookieHeader {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts.allSatisfy { p in !p.isEmpty && p.count <= 3 && p.allSatisfy { $0.isASCII && $0.isNumber } }
     }
+}
+
+extension HTTPRequest {
+    /// The URL as it goes out, parsed: with `--path-as-is` its dot segments stay, which the
+    /// path cookies match against, the cache key and `--offline` take (libcurl sends it so).
+    package func sentURL() throws(SwurlError) -> CurlURL { try CurlURL(parsing: url, pathAsIs: pathAsIs) }
 }

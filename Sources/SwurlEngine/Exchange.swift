@@ -387,7 +387,7 @@ package final class Exchange {
         case .failure(let error):
             // Cookies the failed response set keep the default path of its URL, as a whole one's
             // do (the session is saved after a failure too).
-            noteCookiePaths(setBy: hop.url)
+            noteCookiePaths(setBy: hop)
             noteCookieNames(filter.answerHead)
             cache?.finish(succeeded: false)
             cacheStatus = cache?.status
@@ -454,7 +454,7 @@ package final class Exchange {
             }
             cacheStatus = cache?.status
         }
-        noteCookiePaths(setBy: hop.url)
+        noteCookiePaths(setBy: hop)
         noteCookieNames(result.head)
         unconditionalNext = false
         switch filter.verdict {
@@ -555,7 +555,7 @@ package final class Exchange {
     /// cookies for the host.
     private func engineCookieHeaderForCache(_ hop: HTTPRequest) throws(SwurlError) -> String? {
         guard options.cache != nil, hop.method == .get else { return nil }
-        let url = try CurlURL(parsing: hop.url)
+        let url = try hop.sentURL()
         let cookies: [SessionCookie]
         if let jar {
             cookies = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:))
@@ -671,11 +671,11 @@ package final class Exchange {
 
     /// Remembers the default path (RFC 6265 §5.1.4) of the hop at `url` for each cookie with
     /// an invalid path the engine holds and that no earlier hop set.
-    private func noteCookiePaths(setBy url: String) {
+    private func noteCookiePaths(setBy hop: HTTPRequest) {
         guard let jar else { return }
         let invalid = jar.cookieList.compactMap(SessionCookie.init(netscapeLine:)).filter { !$0.hasValidPath }
         guard !invalid.isEmpty else { return }
-        let path = (try? CurlURL(parsing: url)).map { SessionCookie.defaultPath($0.path) } ?? "/"
+        let path = (try? hop.sentURL()).map { SessionCookie.defaultPath($0.path) } ?? "/"
         for cookie in invalid where defaultPaths[cookie.key] == nil { defaultPaths[cookie.key] = path }
     }
 

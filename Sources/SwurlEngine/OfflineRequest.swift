@@ -8,7 +8,7 @@ package enum OfflineRequest {
     /// session's `cookies`, the `Cookie` header the cookie engine adds after `Host`.
     package static func head(_ request: HTTPRequest, cookies: [SessionCookie] = [],
                             now: Int64 = Int64(Exchange.wallClock())) throws(SwurlError) -> [UInt8] {
-        let url = try CurlURL(parsing: request.url, pathAsIs: request.pathAsIs)
+        let url = try request.sentURL()
         var s = "\(request.method) \(url.requestTarget) HTTP/1.1\r\n"
         if let host = request.headers["Host"] {
             s += host.isEmpty ? "Host:\r\n" : "Host: \(host)\r\n"

@@ -27,7 +27,7 @@ package enum CertificateReportFormatter {
             s += "         (\(issuer)): an intermediate CA the server should send beside it, or your own\n"
             s += "         CA to trust with --cacert FILE\n"
         }
-        if r.presented.contains(where: \.notYetValid) {
+        if r.chainError != nil, r.presented.contains(where: \.notYetValid) {
             // Most often this machine's clock, behind (a board without a battery-backed clock).
             s += "         a certificate is not valid yet by this machine's clock (\(Timestamp.iso8601(Timestamp.now()).prefix(19))Z):\n"
             s += "         if the clock is wrong, set it first\n"

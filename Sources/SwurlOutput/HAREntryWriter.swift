@@ -30,7 +30,9 @@ enum HAREntryWriter {
         w.raw(",\"cache\":{},\"timings\":")
         timings.write(&w)
         // An IP address (HAR 1.2), not a Unix socket's path (libcurl's address with --unix-socket).
-        if let remoteAddress, remoteAddress.first != UInt8(ascii: "/") { w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress) }
+        if let remoteAddress, HARTimings.isIPAddress(String(decoding: remoteAddress, as: UTF8.self)) {
+            w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress)
+        }
         if localPort > 0 { w.raw(",\"connection\":\""); w.decimal(localPort); w.raw("\"") }
         if line >= 0 { w.raw(",\"comment\":\"line "); w.decimal(line); w.raw("\"") }
         // As browsers' HAR files mark a response their cache served (Chromium's `_fromCache`).
@@ -200,9 +202,8 @@ enum HAREntryWriter {
     }
 
     /// `id=1; Path=/; HttpOnly` → a response cookie (name, value, path, domain, httpOnly,
-    /// secure); false (nothing written) for an empty one.
-    /// One `Set-Cookie` as a HAR cookie; `expires` from its Max-Age (after `receivedAt`, which
-    /// wins, RFC 6265 §5.3) or its Expires date, as browsers' HAR files have it.
+    /// secure, and `expires` from its Max-Age after `receivedAt`, which wins, RFC 6265 §5.3, or
+    /// its Expires date, as browsers' HAR files have it); false (nothing written) for an empty one.
     private static func cookie(setCookie value: String, _ settings: HARLog.Settings, receivedAt: Double,
                                _ w: inout JSONWriter, first: Bool) -> Bool {
         var parts = value.split(separator: ";", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }[...]

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlCore
 
 /// A hop's `timings` in a HAR entry, from libcurl's counters (curl_easy_getinfo(3): each a time
@@ -37,7 +40,7 @@ struct HARTimings {
         var ready: Int64 = 0
         // Over a Unix socket (`--unix-socket`: libcurl names its path as the address) no name
         // is looked up: `dns` is -1, the little libcurl counts is the connect's.
-        let socketPath = t.remoteAddress?.utf8.first == UInt8(ascii: "/")
+        let socketPath = t.remoteAddress.map { !HARTimings.isIPAddress($0) } ?? false
         if connected {
             dns = socketPath ? -1 : lookup
             // A failed hop that never got ready to send (refused, a connect timeout, a failed
@@ -57,6 +60,17 @@ struct HARTimings {
         send = min(us(sendSeconds), firstByte - pre)
         wait = firstByte - pre - send
         receive = total - firstByte
+    }
+
+    /// Whether libcurl's address for a hop is an IP address (`serverIPAddress`), not a Unix
+    /// socket's path (`--unix-socket`, relative or not), which is no address and looked up none.
+    static func isIPAddress(_ address: String) -> Bool {
+        // (One inet_pton for the common IPv4 address: asked for every hop of a batch's HAR.)
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 { return true }
+        // A link-local IPv6 address may carry its zone (`fe80::1%eth0`).
+        guard let percent = address.firstIndex(of: "%") else { return false }
+        return inet_pton(AF_INET6, String(address[..<percent]), &v6) == 1
     }
 
     /// The phases as they were counted (a record's, `HAREntryWriter`).

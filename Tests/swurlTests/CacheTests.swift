@@ -83,11 +83,13 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(entries().count, 1, "nothing was removed")
         // A prefix that is no directory here stays a prefix, and so does a directory that holds
         // no cache (a host's mirror named like the prefix), whichever way --cache came.
-        XCTAssertEqual(try runSwurl(["cache", "clear", "--cache", "--json", "nothere.example"]).status, 0)
+        // (The default cache is one of the test's own: a bare --cache clears there.)
+        let own = ["XDG_CACHE_HOME": TestPaths.temporaryDirectory()]
+        XCTAssertEqual(try runSwurl(["cache", "clear", "--cache", "--json", "nothere.example"], environment: own).status, 0)
         let mirror = TestPaths.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: mirror + "/127.0.0.1", withIntermediateDirectories: true)
         try Data("<html>".utf8).write(to: URL(fileURLWithPath: mirror + "/127.0.0.1/index.html"))
-        let prefix = try runSwurl(["cache", "clear", "--cache", "127.0.0.1"], directory: mirror)
+        let prefix = try runSwurl(["cache", "clear", "--cache", "127.0.0.1"], environment: own, directory: mirror)
         XCTAssertEqual(prefix.status, 0, prefix.stderr)
     }
 

@@ -61,6 +61,10 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(same.status, 64, same.stderr)
         XCTAssertTrue(same.stderr.contains("swurl/config:1: --timeout: '0' is not a positive number"), same.stderr)
         XCTAssertTrue(same.stderr.contains("e.g. --timeout 2.5"), same.stderr)
+        // An option named last in the message (`… with --offline`) is named too.
+        let last = try runSwurl([try HTTPBin.url("/get")], environment: try config("--curl\n--offline\n"))
+        XCTAssertEqual(last.status, 64, last.stderr)
+        XCTAssertTrue(last.stderr.contains("swurl/config:2: --curl cannot be combined with --offline (with "), last.stderr)
     }
 
     func testOptionsTheCommandDoesNotTakeAreLeftOut() throws {

@@ -58,6 +58,15 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(urls, ["\(base)/anything/q/../r", "\(base)/anything/r"], batch.text)
         let repl = try runSwurl(["repl", "\(base)/anything/"], stdin: Data("GET z/../v --path-as-is\n".utf8))
         XCTAssertTrue(repl.text.contains("\"url\": \"\(base)/anything/z/../v\""), repl.text)
+        // A cookie of Path=/anything/a matches /anything/a/../b as sent (libcurl sends it): --offline
+        // showed none (the path was squashed to /anything/b), and the cache keyed without it.
+        let session = TestPaths.temporaryDirectory() + "/s.json"
+        let set = try runSwurl(["--session", session, "\(base)/response-headers?Set-Cookie=" + "x=1; Path=/anything/a".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let shown = try runSwurl(["--offline", "--path-as-is", "--session-read-only", session, "\(base)/anything/a/../b"])
+        XCTAssertTrue(shown.text.contains("Cookie: x=1\r\n"), shown.text)
+        let sent = try runSwurl(["--path-as-is", "--session-read-only", session, "\(base)/anything/a/../b"])
+        XCTAssertEqual(((try? sent.json())?["headers"] as? [String: String])?["Cookie"], "x=1", sent.text)
         // The REPL's base keeps its dot segments too under a default --path-as-is.
         let based = try runSwurl(["repl", "--path-as-is", "\(base)/anything/x/../y/"], stdin: Data("GET z\n".utf8))
         XCTAssertTrue(based.text.contains("\"url\": \"\(base)/anything/x/../y/z\""), based.text)

@@ -241,9 +241,6 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(last?["Range"], "bytes=80000-")
     }
 
-    /// The `.part` is private while it grows (it was 0666 less the umask, readable by all while
-    /// `--overwrite` replaced a 0600 file); the finished file gets 0666 less the umask, or the
-    /// mode of the file it replaces.
     /// A `.part` an earlier download left was cut back to nothing by a download without -c,
     /// without a word (a large one too): said, with -c as the way to resume it; -c says nothing.
     func testAPartFileStartedOverWithoutContinueIsNoted() throws {
@@ -259,6 +256,9 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(quiet.stderr, "")
     }
 
+    /// The `.part` is private while it grows (it was 0666 less the umask, readable by all while
+    /// `--overwrite` replaced a 0600 file); the finished file gets 0666 less the umask, or the
+    /// mode of the file it replaces.
     func testThePartFileIsPrivateUntilItIsTheFile() throws {
         let server = try ScriptedServer()
         let dir = TestPaths.temporaryDirectory()

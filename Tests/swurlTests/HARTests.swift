@@ -375,6 +375,14 @@ final class HARTests: XCTestCase {
         let timings = try XCTUnwrap(entry["timings"] as? [String: Double])
         XCTAssertEqual(timings["dns"], -1, "\(timings)")
         XCTAssertGreaterThanOrEqual(timings["connect"] ?? -1, 0, "\(timings)")
+        // A relative socket path is no address either.
+        let socketDir = URL(fileURLWithPath: socket).deletingLastPathComponent().path
+        let relative = try runSwurl(["--har", har, "--unix-socket", URL(fileURLWithPath: socket).lastPathComponent, "http://local.test/x"],
+                                    directory: socketDir)
+        XCTAssertEqual(relative.status, 0, relative.stderr)
+        let again = try XCTUnwrap(try checkedEntries(har).first)
+        XCTAssertNil(again["serverIPAddress"], "\(again)")
+        XCTAssertEqual((again["timings"] as? [String: Double])?["dns"], -1, "\(again)")
     }
 
     func testAnErrorStatusIsRecordedWithTheRunsStatus() throws {
@@ -515,9 +523,11 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(status, "-15")
         let entries = try checkedEntries(dir + "/b.har")
         XCTAssertEqual(entries.count, 3, "\(entries)")
+        // The two slow lines at least (a loaded server may not have answered /get yet either).
         let interrupted = entries.filter { $0["_error"] as? String == "interrupted" }
-        XCTAssertEqual(interrupted.compactMap { (($0["request"] as? [String: Any])?["url"] as? String)?.suffix(1) }.sorted(), ["a", "b"])
-        XCTAssertEqual(try String(contentsOfFile: dir + "/b.xml", encoding: .utf8).components(separatedBy: "<failure").count - 1, 2)
+        let lines = Set(interrupted.compactMap { (($0["request"] as? [String: Any])?["url"] as? String)?.suffix(1) })
+        XCTAssertTrue(lines.isSuperset(of: ["a", "b"]), "\(entries)")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/b.xml", encoding: .utf8).components(separatedBy: "<failure").count - 1, interrupted.count)
     }
 
     /// SIGTERM while the session waits for another process's lock on its file stops the wait: the

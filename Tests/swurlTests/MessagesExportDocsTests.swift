@@ -5,7 +5,6 @@ import SwurlTestSupport
 /// Issue 27 §5: messages that say what to type, checks made before connecting, the password
 /// prompt beside a piped body, and what `--curl` does with options curl spells differently.
 final class MessagesExportDocsTests: XCTestCase {
-    /// An optional value's hint is typed with `=` (after a space it would be the URL).
     /// A method word that Unicode case reads as a known one (`poſt`, U+017F) is no method (it was
     /// a POST before ASCII-only reading); the message names the letter, in every door, instead
     /// of "looks like a URL, but the URL was 'poſt'".
@@ -19,6 +18,7 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertTrue(repl.stderr.contains("(U+0131) is no ASCII letter"), repl.stderr)
     }
 
+    /// An optional value's hint is typed with `=` (after a space it would be the URL).
     func testWaitForNetworkHintUsesEquals() throws {
         let r = try runSwurl(["--wait-for-network=abc", "http://127.0.0.1:9/x"])
         XCTAssertEqual(r.status, 64, r.stderr)

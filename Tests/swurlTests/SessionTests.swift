@@ -168,8 +168,6 @@ final class SessionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: try namedFile("none")))
     }
 
-    /// The lock is the session's own lock file: a lock on the directory (anybody can take one in
-    /// /tmp) does not stall a save, and a lock file held for good fails it after 10 s, exit 1.
     /// The file is read again under the lock when saving: a read that failed then (here, its
     /// second open made to fail with EMFILE by strace) was "cannot read the session file" with
     /// exit 66, which says nothing was sent; the request had gone. It says the session was not
@@ -184,6 +182,8 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("the session was not saved: cannot read the session file \(file): Too many open files"), r.stderr)
     }
 
+    /// The lock is the session's own lock file: a lock on the directory (anybody can take one in
+    /// /tmp) does not stall a save, and a lock file held for good fails it after 10 s, exit 1.
     func testALockHeldElsewhereNeverHangsASave() throws {
         let dir = TestPaths.temporaryDirectory()
         let dirFD = open(dir, O_RDONLY | O_DIRECTORY)

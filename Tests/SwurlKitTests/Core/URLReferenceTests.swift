@@ -74,4 +74,19 @@ final class URLReferenceTests: XCTestCase {
         // The REPL's base-URL join differs on purpose.
         XCTAssertEqual(URLReference.resolve("sibling", against: "http://h/a/b/c"), "http://h/a/b/c/sibling")
     }
+
+    /// Under `--path-as-is` a REPL path keeps its dot segments (`z/../v` is sent so), but its
+    /// leading `./` and `../` step through the base (`cd ..` goes up), as libcurl joins a
+    /// relative reference then; an absolute path stays whole.
+    func testPathAsIsKeepsTheReferencesDotsButStepsThroughTheBase() {
+        func r(_ ref: String, _ base: String) -> String { URLReference.resolve(ref, against: base, pathAsIs: true) }
+        XCTAssertEqual(r("z/../v", "http://h/a/"), "http://h/a/z/../v")
+        XCTAssertEqual(r("..", "http://h/a/b/"), "http://h/a/")
+        XCTAssertEqual(r("../../x", "http://h/a/b/"), "http://h/x")
+        XCTAssertEqual(r("../../../x", "http://h/a/b/"), "http://h/x")
+        XCTAssertEqual(r("./x/./y", "http://h/a/"), "http://h/a/x/./y")
+        XCTAssertEqual(r("/p/../q", "http://h/a/"), "http://h/p/../q")
+        XCTAssertEqual(r("x", "http://h"), "http://h/x")
+        XCTAssertEqual(URLReference.resolve("z/../v", against: "http://h/a/"), "http://h/a/v")
+    }
 }
