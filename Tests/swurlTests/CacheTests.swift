@@ -62,7 +62,7 @@ final class CacheTests: XCTestCase {
         let dotted = try fetch("/dots/a/../b" + cc, ["--path-as-is"])
         XCTAssertEqual(dotted.cache, "miss, stored", dotted.result.stderr)
         XCTAssertEqual(dotted.body, "/dots/a/../b #1")
-        XCTAssertEqual(try fetch("/dots/a/../b" + cc, ["--path-as-is"]).cache, "hit, age 0 s")
+        XCTAssertTrue(try fetch("/dots/a/../b" + cc, ["--path-as-is"]).cache.hasPrefix("hit, age "))
         let plain = try fetch("/dots/b" + cc)
         XCTAssertEqual(plain.body, "/dots/b #1", "the plain URL's own entry")
         // Without --path-as-is the dots are squashed, as before: /b's entry.

@@ -54,6 +54,10 @@ final class DownloadHardeningTests: XCTestCase {
         try p.run()
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
+        // Mid-body: once swurl has read the head and opened its `.part` (the server's bytes may
+        // still wait in the socket on a loaded machine, and `meanwhile` may lock the directory).
+        func partOpened() -> Bool { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).contains { $0.hasSuffix(".part") } }
+        while midBody, !partOpened(), p.isRunning, Date() < deadline { usleep(20_000) }
         try meanwhile()
         FileManager.default.createFile(atPath: hold, contents: nil)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
