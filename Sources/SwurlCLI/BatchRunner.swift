@@ -281,7 +281,10 @@ final class BatchRunner {
             // A TLS failure's hint lists the pins presented and pinned: what the results can
             // say of it (a trust failure ends the line before any response).
             if case .trust(_, let hint?) = error {
-                result.hint = hint.split(separator: "\n").map { $0.hasPrefix("swurl: hint: ") ? $0.dropFirst(13) : $0 }.joined(separator: "\n")
+                // Line by line as a terminal would see them: certificate names are the server's
+                // (a bidi control in one turned the JUnit failure's text around).
+                result.hint = hint.split(separator: "\n").map { TerminalSanitizer.clean(String($0.hasPrefix("swurl: hint: ") ? $0.dropFirst(13) : $0)) }
+                    .joined(separator: "\n")
             }
             // A transfer stopped after the response began (--max-filesize, a cut) still has its
             // status, version and timings, as its HAR entry has (no size: the body is not whole).

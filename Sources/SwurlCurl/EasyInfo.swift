@@ -28,6 +28,8 @@ extension EasyHandle {
     package var responseCode: Int { info(long: CURLINFO_RESPONSE_CODE) }
     /// CURLINFO_EFFECTIVE_URL: the URL last used.
     package var effectiveURL: String? { info(string: CURLINFO_EFFECTIVE_URL) }
+    /// CURLINFO_HTTP_CONNECTCODE: the status a proxy answered CONNECT with (0 without a tunnel).
+    package var connectCode: Int { info(long: CURLINFO_HTTP_CONNECTCODE) }
     /// CURLINFO_REDIRECT_COUNT.
     package var redirectCount: Int { info(long: CURLINFO_REDIRECT_COUNT) }
     /// CURLINFO_REDIRECT_URL: where the response's Location points, made absolute.

@@ -399,7 +399,11 @@ package final class Exchange {
             }
             // A redirect to follow whose body was cut short: the body is no answer, and curl -L
             // and HTTPie --follow go on without it (a timeout or Ctrl-C still ends the exchange).
-            if case .transport = error, case .redirect = filter.verdict, let head = filter.redirectHead, let target = cutRedirectURL {
+            // Never a proxy's answer to CONNECT (libcurl hands its head over as any other): a 3xx
+            // there is no redirect of the server's, and followed it steered the request (its
+            // method, body and credentials) where the proxy chose, over the tunnel's TLS.
+            if case .transport = error, case .redirect = filter.verdict, let head = filter.redirectHead, let target = cutRedirectURL,
+               transfer.isReplay || transfer.easy.connectCode < 300 {
                 result = TransferResult(head: head, effectiveURL: hop.url, redirectCount: 0, redirectURL: target, timing: transfer.measuredTiming)
                 answered = true
                 failedHopTiming = nil

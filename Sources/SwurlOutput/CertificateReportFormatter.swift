@@ -63,13 +63,15 @@ package enum CertificateReportFormatter {
     /// the verified path the server did not send (its anchor, from the trust store). Each block
     /// follows its `subject=` and `issuer=` lines, as `openssl x509 -subject -issuer` prints them;
     /// a PEM reader skips them. Names come from the server: control characters are made visible,
-    /// so no name can end its line and start a block of its own.
+    /// so no name can end its line and start a block of its own, a run of five dashes is broken
+    /// (a reader that finds `-----BEGIN` anywhere in a line took a certificate written into a
+    /// name for one the server sent), and a name is cut after 200 characters.
     package static func pem(_ r: CertificateReport) -> String {
         var entries = r.presented
         for e in r.verifiedPath ?? [] where !entries.contains(where: { $0.fingerprint == e.fingerprint }) { entries.append(e) }
         var s = ""
         for e in entries where !e.der.isEmpty {
-            s += "subject=\(TerminalSanitizer.clean(e.subject))\nissuer=\(TerminalSanitizer.clean(e.issuer))\n"
+            s += "subject=\(pemLineName(e.subject))\nissuer=\(pemLineName(e.issuer))\n"
             s += "-----BEGIN CERTIFICATE-----\n"
             var rest = Substring(Base64.encode(e.der))
             while !rest.isEmpty {
@@ -79,6 +81,14 @@ package enum CertificateReportFormatter {
             s += "-----END CERTIFICATE-----\n"
         }
         return s
+    }
+
+    /// A certificate's name on a `--pem` comment line (`pem`).
+    private static func pemLineName(_ name: String) -> String {
+        var shown = name.unicodeScalars.count > 200 ? String(String.UnicodeScalarView(name.unicodeScalars.prefix(200))) + "…" : name
+        shown = TerminalSanitizer.clean(shown)
+        while shown.containsText("-----") { shown = shown.replacingAll("-----", with: "--\\x2d--") }
+        return shown
     }
 
     private static func entry(_ i: Int, _ e: CertificateReport.Entry) -> String {

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A CONNECT proxy for the tests: it logs each request head it receives (CONNECT lines and
 their headers) to LOG, then tunnels the bytes to 127.0.0.1:PORT-of-the-target both ways.
-Anything but CONNECT gets 405. A client that speaks SOCKS5 instead (no authentication, a
+Anything but CONNECT gets 405. A CONNECT to the host steer.test is answered
+`307 Temporary Redirect` with `Location: https://localhost:PORT/steered` (a hostile proxy's
+answer; no tunnel). A client that speaks SOCKS5 instead (no authentication, a
 CONNECT by address or name) is logged as `SOCKS5 HOST:PORT` and tunnelled the same way. Only
 loopback targets are reached.
 
@@ -84,6 +86,11 @@ def handle(conn):
         conn.close()
         return
     target_port = int(words[1].rsplit(b":", 1)[1])
+    if words[1].rsplit(b":", 1)[0] == b"steer.test":
+        conn.sendall(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: https://localhost:%d/steered\r\n"
+                     b"Content-Length: 0\r\nConnection: close\r\n\r\n" % target_port)
+        conn.close()
+        return
     upstream = socket.create_connection(("127.0.0.1", target_port))
     conn.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
     if rest:

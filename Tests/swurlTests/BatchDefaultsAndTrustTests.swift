@@ -74,6 +74,24 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         XCTAssertFalse(nginx.logLines().contains { $0.contains("n=1") }, "the pinned-out line sent nothing")
     }
 
+    /// The hint's certificate names are the server's: a bidirectional control in one went into
+    /// the JUnit failure's text as it was (`--jsonl` escapes it as JSON does): shown as `\u{202e}`.
+    func testAHostileCertificateNameInALinesHintIsShownEscaped() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let odd = dir + "/bidi"
+        _ = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-utf8",
+                                                "-keyout", odd + ".key", "-out", odd + ".pem", "-days", "2", "-subj", "/CN=evil\u{202E}moc.knab",
+                                                "-addext", "subjectAltName=IP:127.0.0.1"])
+        let server = try TLSTestServer(chain: odd + ".pem", key: odd + ".key")
+        let path = try input([server.url + "/x -k --pin-pubkey sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="])
+        let junit = dir + "/j.xml"
+        let r = try runSwurl(["batch", path, "--jsonl", "--junit", junit])
+        XCTAssertEqual(try byLine(r)[1]?["exit"] as? Int, 7, r.text)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        XCTAssertFalse(xml.contains("\u{202E}"), xml)
+        XCTAssertTrue(xml.contains("evil\\u{202e}moc.knab"), xml)
+    }
+
     /// A line that drops one of the batch's TLS options (`--no-pin-pubkey`, `--no-cacert-add`) has
     /// a policy of its own too: it shared the batch's connections, so a pinned line's request
     /// (its body and token) went over the connection the unpinned line opened, and a line that

@@ -157,6 +157,18 @@ final class CertsCommandTests: XCTestCase {
         try own.text.write(toFile: saved, atomically: true, encoding: .utf8)
         let pinned = try runSwurl(["--pin-cert", saved, "\(server.url)/x"])
         XCTAssertEqual(pinned.status, 0, pinned.stderr)
+        // A name holding a PEM block of its own: a reader that finds `-----BEGIN` anywhere in a
+        // line took it for a certificate the server sent. Every BEGIN starts its line.
+        let odd = dir + "/odd"
+        let subject = "/CN=localhost/O=-----BEGIN CERTIFICATE-----QUJD-----END CERTIFICATE-----"
+        _ = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                                                "-keyout", odd + ".key", "-out", odd + ".pem", "-days", "2", "-subj", subject,
+                                                "-addext", "subjectAltName=IP:127.0.0.1"])
+        let hostile = try TLSTestServer(chain: odd + ".pem", key: odd + ".key")
+        let smuggled = try runSwurl(["certs", "--pem", hostile.url])
+        XCTAssertEqual(smuggled.status, 0, smuggled.stderr)
+        XCTAssertEqual(smuggled.text.components(separatedBy: "-----BEGIN").count - 1, 1, smuggled.text)
+        XCTAssertTrue(smuggled.text.contains("--\\x2d--BEGIN CERTIFICATE--\\x2d--QUJD"), smuggled.text)
         let both = try runSwurl(["certs", "--pem", "--json", server.url])
         XCTAssertEqual(both.status, 64, both.stderr)
         XCTAssertTrue(both.stderr.contains("--json and --pem"), both.stderr)

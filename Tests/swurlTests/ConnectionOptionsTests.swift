@@ -343,6 +343,29 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertFalse(landed.lowercased().contains("proxy-authorization"), landed)
     }
 
+    /// A proxy's 3xx answer to CONNECT was followed as the server's redirect (with -F, and by
+    /// every download): the request, its method, body and credentials went where the proxy
+    /// chose, over verified TLS. It fails as the tunnel failing (curl -L: "CONNECT tunnel
+    /// failed, response 307"), and nothing reaches the server.
+    func testAProxysRedirectAnswerToCONNECTIsNotFollowed() throws {
+        let log = TestPaths.temporaryDirectory() + "/steer.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let pki = try CertificateFactory.shared()
+        let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let target = "https://steer.test:\(origin.server.port)/api/profile"
+        for args in [["-F", "PUT", target, "name=me", "Authorization:Bearer STEERSECRET"], ["-d", "-o", TestPaths.temporaryDirectory() + "/f.bin", target]] {
+            let r = try runSwurl(["--proxy", "http://127.0.0.1:\(proxy.port)", "--cacert", pki.path("root.pem")] + args)
+            XCTAssertNotEqual(r.status, 0, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("CONNECT tunnel failed, response 307"), r.stderr)
+        }
+        // Followed, the request went through a second tunnel, to localhost (logged before it opened).
+        let connects = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertFalse(connects.contains("CONNECT localhost:"), connects)
+        XCTAssertTrue(connects.contains("CONNECT steer.test:"), connects)
+        XCTAssertEqual(origin.capturedAll.count, 0, String(decoding: origin.capturedAll, as: UTF8.self))
+    }
+
     /// Through a tunnel, -v showed the proxy's CONNECT in place of the request (its headers,
     /// items and body were never shown). A host NO_PROXY bypasses goes direct: an https:// proxy
     /// variable no longer refuses it, and a Proxy-Authorization item goes to the server, as
