@@ -65,7 +65,7 @@ package enum CertificateReportFormatter {
     /// a PEM reader skips them. Names come from the server: control characters are made visible,
     /// so no name can end its line and start a block of its own, a run of five dashes is broken
     /// (a reader that finds `-----BEGIN` anywhere in a line took a certificate written into a
-    /// name for one the server sent), and a name is cut after 200 characters.
+    /// name for one the server sent), and a name is cut after 200 characters (`TerminalSanitizer.excerpt`).
     package static func pem(_ r: CertificateReport) -> String {
         var entries = r.presented
         for e in r.verifiedPath ?? [] where !entries.contains(where: { $0.fingerprint == e.fingerprint }) { entries.append(e) }
@@ -85,8 +85,7 @@ package enum CertificateReportFormatter {
 
     /// A certificate's name on a `--pem` comment line (`pem`).
     private static func pemLineName(_ name: String) -> String {
-        var shown = name.unicodeScalars.count > 200 ? String(String.UnicodeScalarView(name.unicodeScalars.prefix(200))) + "…" : name
-        shown = TerminalSanitizer.clean(shown)
+        var shown = TerminalSanitizer.excerpt(name)
         while shown.containsText("-----") { shown = shown.replacingAll("-----", with: "--\\x2d--") }
         return shown
     }
