@@ -17,11 +17,14 @@ package final class AtomicFile {
     private var done = false
 
     /// Opens the temporary file.
-    /// - Parameter mode: the new file's mode; nil keeps an existing target's mode, or gives a new
-    ///   one 0666 less the umask, as `open(2)` would.
+    /// - Parameters:
+    ///   - mode: the new file's mode; nil keeps an existing target's mode, or gives a new one
+    ///     0666 less the umask, as `open(2)` would.
+    ///   - inPlaceAdvice: added to the message when the user may write the target but its
+    ///     directory takes no new file (how to write it in place instead, where the door has a way).
     /// - Throws: `SwurlError.output` when the directory cannot take a new file, `.usage` for a
     ///   name longer than its file system allows.
-    package init(replacing target: String, mode: mode_t? = nil) throws(SwurlError) {
+    package init(replacing target: String, mode: mode_t? = nil, inPlaceAdvice: String? = nil) throws(SwurlError) {
         self.target = target
         let shown = AtomicFile.shown(target)
         let dir = OutputTarget.directory(of: target)
@@ -49,7 +52,7 @@ package final class AtomicFile {
             let writable = (failure == EACCES || failure == EROFS || failure == EPERM) && access(ArgumentBytes.path(target), W_OK) == 0
             throw .output("cannot create a file beside '\(shown)': \(systemErrorMessage(failure))"
                           + (writable ? " (swurl writes a new file beside it and renames it over the old one, so that a failure never leaves it half written; "
-                                        + "this directory takes no new file)" : ""))
+                                        + "this directory takes no new file)" + (inPlaceAdvice ?? "") : ""))
         }
         self.fd = made.fd
         tempPath = made.path

@@ -1,4 +1,5 @@
 @preconcurrency import CCurl
+import Glibc
 import SwurlCore
 
 /// How curl_easy_perform(3) ended, in swurl's terms: the one place that knows libcurl's
@@ -78,6 +79,17 @@ package struct CurlResult: Sendable {
     /// The proxy's host name did not resolve (CURLE_COULDNT_RESOLVE_PROXY).
     package var couldNotResolveProxy: Bool { code == CURLE_COULDNT_RESOLVE_PROXY }
 
+    /// Whether this process can open no more descriptors now (EMFILE, or ENFILE for the whole
+    /// system): asked when a connection failed, since libcurl does not say why socket(2) did.
+    static func descriptorsExhausted() -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd < 0 else {
+            close(fd)
+            return false
+        }
+        return errno == EMFILE || errno == ENFILE
+    }
+
     /// The failure as one of swurl's error kinds.
     package var error: SwurlError {
         switch code {
@@ -99,6 +111,12 @@ package struct CurlResult: Sendable {
             return .transport(message, hint: "--ciphers names no suite OpenSSL knows (OpenSSL names, ':'-separated; 'openssl ciphers -v' lists them)")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .transport(message, hint: "check the host name")
+        case CURLE_COULDNT_CONNECT where CurlResult.descriptorsExhausted():
+            // libcurl 7.88 words a socket(2) failing with EMFILE as a refused connection.
+            var limit = rlimit()
+            let shown = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < rlim_t(Int32.max) ? " (\(limit.rlim_cur))" : ""
+            return .transport(message + ": swurl had no file descriptor left for the socket: too many open files",
+                              hint: "raise the limit of open files\(shown) with ulimit -n, or give a batch a lower --parallel")
         case CURLE_COULDNT_CONNECT:
             return .transport(message, hint: "is the server running and listening on that port?")
         case CURLE_PEER_FAILED_VERIFICATION where message.containsText("subject name") || message.containsText("does not match target host"):

@@ -33,11 +33,10 @@ package final class OutputFile: ByteSink {
             atomic = nil
         case .file(let target):
             // A file that exists keeps its mode; a new one gets the umask's.
-            let file: AtomicFile
-            do { file = try AtomicFile(replacing: target, mode: mode) } catch .output(let message) where option == "-o" && message.hasSuffix("takes no new file)") {
-                // curl and HTTPie write such a file in place; so does the shell.
-                throw .output(message + "; to write it in place, redirect stdout instead: > " + FileTrust.quoted(path))
-            }
+            // curl and HTTPie write a file in a directory that takes no new file in place; so
+            // does the shell.
+            let file = try AtomicFile(replacing: target, mode: mode,
+                                      inPlaceAdvice: option == "-o" ? "; to write it in place, redirect stdout instead: > " + FileTrust.quoted(path) : nil)
             atomic = file
             fd = file.descriptor
         }

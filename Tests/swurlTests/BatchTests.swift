@@ -94,6 +94,16 @@ final class BatchTests: XCTestCase {
         let short = try runProcess("/bin/sh", ["-c", "ulimit -n 100 && exec \"$0\" batch \"$1\" --parallel 256 -q", TestPaths.binary, path],
                                    check: false)
         XCTAssertTrue(short.stderr.hasPrefix("swurl: warning: --parallel 256 needs about 832 open files, and the limit is 100"), short.stderr)
+        // A line that found no descriptor for its socket says so (libcurl words it as a refused
+        // connection, and the hint asked whether the server was running).
+        let starvedLines = try runProcess("/bin/sh", ["-c", "ulimit -n 20 && exec \"$0\" batch \"$1\" --parallel 64", TestPaths.binary, path],
+                                          check: false)
+        let failed = String(decoding: starvedLines.stdout, as: UTF8.self).split(separator: "\n").filter { $0.contains(" error ") }
+        XCTAssertGreaterThan(failed.count, 0, starvedLines.stderr)
+        for line in failed {
+            XCTAssertTrue(line.hasSuffix("Couldn't connect to server: swurl had no file descriptor left for the socket: too many open files"), String(line))
+        }
+        XCTAssertEqual(starvedLines.status, 1)
         // With no descriptor left to open libcurl, the hint is the limit, not installing it.
         var loadFailures = 0
         for n in 3...6 {
