@@ -553,6 +553,10 @@ private final class PageTally: @unchecked Sendable {
     }
 
     fileprivate func writeStatuses(_ p: inout HTMLPage) {
+        guard !statuses.isEmpty else {
+            p.raw("<section id=\"statuses\"><h2>Status codes</h2><p class=\"note\">No line ran.</p></section>\n")
+            return
+        }
         p.raw("<section id=\"statuses\"><h2>Status codes</h2><table>")
         let most = max(1, statuses.values.max() ?? 1)
         for (status, n) in statuses.sorted(by: { $0.key < $1.key }) {

@@ -30,6 +30,9 @@ package enum CacheRules {
         if status == 206 { return "partial content (206)" }
         if status == 304 { return "304" }
         guard understood(status) else { return "status \(status)" }
+        // Whatever freshness it carries: stored, it would answer a later --retry itself (and a
+        // run that gave up retrying would replace a good entry with it).
+        if HTTPResponseHead.tryAgainStatuses.contains(status) { return "status \(status), which --retry retries" }
         let request = CacheControl(requestHeaders)
         if request.has("no-store") { return "no-store in the request" }
         let cc = CacheControl(response.headers)
@@ -41,9 +44,10 @@ package enum CacheRules {
             return "no-store"
         }
         if varyNames(of: response.headers).contains("*") { return "Vary: *" }
-        // §3: explicit freshness, a directive that permits storing, or a status cacheable by default.
+        // §3: explicit freshness, a directive that permits storing, or a status cacheable by
+        // default (`no-cache` is none of them: it says how a stored response is used).
         if cc.has("public") || cc.has("private") || cc.seconds("max-age") != nil || response.headers["Expires"] != nil
-            || cc.has("no-cache") || heuristicStatuses.contains(status) {
+            || heuristicStatuses.contains(status) {
             return nil
         }
         return "status \(status) without explicit freshness"
@@ -170,7 +174,10 @@ package enum CacheRules {
     package static func varyMatches(storedVary: [String], storedRequest: HTTPHeaders, request: HTTPHeaders) -> Bool {
         for name in storedVary where !keyedByDigest(name) {
             if name == "*" { return false }
-            if normalized(storedRequest.values(name)) != normalized(request.values(name)) { return false }
+            // A field absent from one request matches only its absence (§4.1): an empty
+            // `Accept-Encoding` asks for no coding, an absent one takes any.
+            let stored = storedRequest.values(name), given = request.values(name)
+            if stored.isEmpty != given.isEmpty || normalized(stored) != normalized(given) { return false }
         }
         return true
     }
@@ -264,8 +271,15 @@ package enum CacheRules {
     /// tag: the 304 answers this entry's own `If-None-Match`, which the server compared weakly,
     /// and nginx's gzip makes a 200's tag weak (`W/"v"`) but sends its 304 with the strong `"v"`;
     /// a strong comparison there sent every revalidation twice, the second time unconditional.
+    ///
+    /// Without a tag, a `Last-Modified` other than the stored one's names another version (a
+    /// file put back with an older time, answered by a server comparing `If-Modified-Since`
+    /// with `<=`): it does not select the entry either.
     package static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
-        guard let tag = notModified["ETag"]?.trimmingSpaces() else { return true }
+        guard let tag = notModified["ETag"]?.trimmingSpaces() else {
+            guard let modified = notModified["Last-Modified"], let storedModified = stored.headers["Last-Modified"] else { return true }
+            return HTTPDate.parse(modified, now: 0).map { $0 == HTTPDate.parse(storedModified, now: 0) } ?? true
+        }
         guard let storedTag = stored.headers["ETag"]?.trimmingSpaces() else { return false }
         func opaque(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }
         return opaque(tag) == opaque(storedTag)
@@ -302,8 +316,10 @@ package enum CacheRules {
     /// present in the 304 replaces the stored ones of that name, in the stored position;
     /// new ones are appended); the status line stays the stored one. A stored `Age` goes when the
     /// 304 has none: the origin has just validated the response, so its age starts again (§4.2.3:
-    /// `Age` is what the response spent in caches on its way).
-    package static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders) -> HTTPResponseHead {
+    /// `Age` is what the response spent in caches on its way). A 304 without `Date` gets the time
+    /// it came (`receivedAt`, RFC 9110 §6.6.1): the stored `Date` kept the age growing from the
+    /// first fetch, and every later request validated again.
+    package static func merge(stored: HTTPResponseHead, notModified: HTTPHeaders, receivedAt: Double) -> HTTPResponseHead {
         var updates: [String: [HTTPHeaders.Field]] = [:]
         var order: [String] = []
         let unstored = unstoredFields(notModified)
@@ -317,6 +333,10 @@ package enum CacheRules {
             if keptOn304.contains(key) || unstored.contains(key) || (key == "etag" && keepsWeakTag) { continue }
             if updates[key] == nil { order.append(key) }
             updates[key, default: []].append(field)
+        }
+        if !notModified.contains("Date") {
+            updates["date"] = [HTTPHeaders.Field(name: "Date", value: HTTPDate.format(receivedAt))]
+            order.append("date")
         }
         var fields: [HTTPHeaders.Field] = []
         var placed: Set<String> = []

@@ -49,6 +49,10 @@ package struct HTTPResponseHead: Sendable, Equatable {
         self.headers = headers
     }
 
+    /// Statuses that mean "try again later" (RFC 9110 §15.5.9, §15.6, RFC 6585 §4): what
+    /// `--retry` retries, and what the cache never stores (stored, one would answer the retry).
+    package static let tryAgainStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+
     /// The statuses a redirect can have (301, 302, 303, 307, 308).
     package static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 

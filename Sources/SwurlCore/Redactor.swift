@@ -78,11 +78,13 @@ package enum Redactor {
     /// `https://ann:pw@h/` → `https://ann:****@h/`; also `//ann:pw@h` and `ann:pw@h:8080`. A
     /// user name without a password is left as it is, unless `userAlone`: then it is masked
     /// whole (`https://TOKEN@h/` → `https://****@h/`), as the files a run writes (`--har`, batch
-    /// results) mask it, since a token given as the user name is what libcurl sends as Basic.
+    /// results) mask it, since a token given as the user name is what libcurl sends as Basic;
+    /// so is one with an empty password (`https://TOKEN:@h/`, how API keys are often written),
+    /// which libcurl sends alike.
     package static func url(_ text: String, userAlone: Bool = false) -> String {
         // No '@' byte, no userinfo: the common case, without a search by Character.
         guard text.containsByte(UInt8(ascii: "@")), let r = userinfoRange(text) else { return text }
-        guard let colon = text[r].firstIndex(of: ":") else {
+        guard let colon = text[r].firstIndex(of: ":"), !(userAlone && text.index(after: colon) == r.upperBound) else {
             return userAlone && !r.isEmpty ? String(text[..<r.lowerBound]) + mask + String(text[r.upperBound...]) : text
         }
         return String(text[..<text.index(after: colon)]) + mask + String(text[r.upperBound...])
@@ -153,10 +155,11 @@ package enum Redactor {
         var masked = text
         if text.containsByte(UInt8(ascii: "@")) {
             let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
-            if let (colon, at) = userinfoEnd(text[start...]) {
+            if let (colon, at) = userinfoEnd(text[start...]), text.index(after: colon) != at {
                 masked = String(text[...colon]) + mask + String(text[at...])
             } else {
-                // A user name alone (`http://TOKEN@host/`): a token, sent as Basic credentials.
+                // A user name alone (`http://TOKEN@host/`, or `TOKEN:@`): a token, sent as Basic
+                // credentials.
                 masked = url(text, userAlone: true)
             }
         }

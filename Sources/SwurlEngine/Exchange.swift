@@ -451,9 +451,8 @@ package final class Exchange {
                 result.redirectURL = servedRedirect ?? nil
             }
             if !transfer.isReplay {
-                // A status retried (a 503 with max-age) is no answer to keep: stored, it would
-                // answer the retry itself from the cache, or replace a stored good response.
-                if case .retry = filter.verdict { cache?.finish(succeeded: false) } else { cache?.finish(succeeded: true) }
+                // (A status retried is never stored: `CacheRules.notStorableReason`.)
+                cache?.finish(succeeded: true)
                 if let head = r.head, !hop.method.isSafe { HopCache.invalidate(request: hop, head: head, options: options) }
             }
             cacheStatus = cache?.status

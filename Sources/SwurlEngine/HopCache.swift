@@ -276,7 +276,7 @@ final class HopCache: TransferDelegate {
         if head.status == 304, validating, let stored, CacheRules.notModifiedSelects(stored.entry.head, head.headers) {
             // §4.3.4: the stored response, its headers updated from the 304, with its body.
             var entry = stored.entry
-            entry.head = CacheRules.merge(stored: entry.head, notModified: head.headers)
+            entry.head = CacheRules.merge(stored: entry.head, notModified: head.headers, receivedAt: now)
             entry.requestTime = requestTime
             entry.responseTime = now
             revalidated = entry

@@ -20,8 +20,8 @@ package struct RetryPolicy: Sendable, Equatable {
     /// Retry POST, PATCH and other methods that are not idempotent too.
     package var allMethods = false
 
-    /// Statuses that mean "try again later" (RFC 9110 §15.5.9, §15.6, RFC 6585 §4).
-    package static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// Statuses that mean "try again later".
+    package static let retryableStatuses = HTTPResponseHead.tryAgainStatuses
     /// The longest wait a server's Retry-After can impose (five minutes, or `maxDelay` when
     /// that is longer): a server cannot make swurl sleep for days.
     package static let retryAfterLimit = 300.0

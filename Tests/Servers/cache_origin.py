@@ -13,7 +13,8 @@ Query parameters (all optional):
   ce=TOKEN      Content-Encoding: TOKEN (the body is sent as is)
   gzip=1        the body gzip-compressed, Content-Encoding: gzip
   h=Name:Value  an extra header (repeatable)
-  h304=Name:Value  an extra header on 304 answers only (repeatable; an ETag replaces etag's)
+  h304=Name:Value  an extra header on 304 answers only (repeatable; an ETag or Last-Modified
+                   replaces etag's or lm's)
   hfull=Name:Value an extra header on answers other than 304 only (repeatable)
   size=N        a deterministic body of N bytes (else: 'PATH #COUNT' and, with vary, the values)
   cut=1         announce more bytes than sent and close (an incomplete body)
@@ -81,7 +82,7 @@ class Handler(BaseHTTPRequestHandler):
                                                 or (inm is None and ims is not None and one('lm') is not None)):
             for h in q.get('h304', []):
                 k, _, v = h.partition(':')
-                if k.lower() == 'etag': headers = [f for f in headers if f[0].lower() != 'etag']
+                if k.lower() in ('etag', 'last-modified'): headers = [f for f in headers if f[0].lower() != k.lower()]
                 headers.append((k, v))
             return self.reply(304, b'', headers, no_length=True)
         for h in q.get('hfull', []):

@@ -385,6 +385,17 @@ final class BatchReportTests: XCTestCase {
         XCTAssertTrue(namedOut.contains("GET \(base)/two (exit 1: cannot replace '\(dir)/2-200.out': it is another user's file"), namedOut)
     }
 
+    /// A batch file with no lines makes a report that says no line ran, not an empty table.
+    func testABatchWithoutLinesSaysSoInItsReport() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let page = dir + "/r.html"
+        let r = try runSwurl(["batch", try input(["# nothing to send"], in: dir), "--report", page, "-q"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("<section id=\"statuses\"><h2>Status codes</h2><p class=\"note\">No line ran.</p></section>"), html)
+        XCTAssertEqual(attribute("data-report", of: "body", in: try dumpDOM(page)), "ready")
+    }
+
     /// Every status class the histogram draws has a colour: 600 to 999 had none, so their rows
     /// showed a count without a bar.
     func testEveryStatusClassInTheHistogramHasAColour() throws {

@@ -311,6 +311,33 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/aged304"), 2)
     }
 
+    /// A 304 without `Date` gets the time it came (RFC 9110 §6.6.1): the stored response's old
+    /// `Date` kept its age growing, so every later request was validated again.
+    func testA304WithoutDateStartsTheEntrysAgeAgain() throws {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let old = format.string(from: Date().addingTimeInterval(-70))
+        let path = "/undated304?date=none&cc=" + q("max-age=60") + "&etag=" + q("\"a\"") + "&hfull=" + q("Date:" + old)
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        XCTAssertEqual(try fetch(path).cache, "revalidated (304)")
+        let third = try fetch(path)
+        XCTAssertTrue(third.cache.hasPrefix("hit, age "), third.cache)
+        XCTAssertEqual(origin.count("/undated304"), 2)
+    }
+
+    /// A 304 without a tag whose `Last-Modified` is not the stored one's names another version
+    /// (§4.3.4): the request goes again without validators, and the new response is stored.
+    func testA304ForAnotherLastModifiedIsNotTheStoredResponse() throws {
+        let path = "/moved304?cc=" + q("max-age=0") + "&lm=-1000&h304=" + q("Last-Modified:Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        let again = try fetch(path)
+        XCTAssertEqual(again.cache, "refetched, stored")
+        XCTAssertEqual(again.body, "/moved304 #3")
+        XCTAssertEqual(origin.count("/moved304"), 3)
+    }
+
     /// RFC 9111 §4.3.4: a 304 whose `ETag` is not the stored one selects no stored response.
     /// It is not shown (the user's request was not conditional) and the request goes again,
     /// without validators; the new response replaces the entry.
@@ -552,6 +579,28 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(r.text, "/busy #2")
         XCTAssertEqual(origin.count("/busy"), 2)
         XCTAssertEqual(try fetch(path).body, "/busy #2", "the 200 is the one stored")
+    }
+
+    /// A retried status is not stored when the retries run out either: the last 503 was stored
+    /// (it said "miss, stored"), and answered every later run, --retry's too, without a request.
+    func testAStatusRetriedUntilTheBudgetRanOutIsNotStored() throws {
+        let path = "/down?fails=9&cc=" + q("max-age=600")
+        let r = try swurl(["-v", "--retry", "1", "--retry-delay", "0.05", origin.url(path)])
+        XCTAssertTrue(r.stderr.contains("cache: not stored: status 503, which --retry retries"), r.stderr)
+        XCTAssertEqual(origin.count("/down"), 2)
+        let again = try fetch(path)
+        XCTAssertFalse(again.cache.hasPrefix("hit"), again.cache)
+        XCTAssertEqual(origin.count("/down"), 3)
+    }
+
+    /// `Vary`: a header absent from the stored request matches only its absence: an empty
+    /// `Accept-Language` was answered by the response to a request without one, and the reverse.
+    func testAnEmptyVaryHeaderIsNotAnAbsentOne() throws {
+        let path = "/varyempty?vary=Accept-Language&cc=" + q("max-age=600")
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        XCTAssertEqual(try fetch(path, ["Accept-Language;"]).body, "/varyempty #2 Accept-Language=")
+        XCTAssertEqual(try fetch(path).body, "/varyempty #3 Accept-Language=")
+        XCTAssertEqual(origin.count("/varyempty"), 3)
     }
 
     // MARK: - What is stored (§3)

@@ -69,6 +69,16 @@ final class CacheRulesTests: XCTestCase {
                                                   response: head(302, [("Cache-Control", "max-age=5")]), insecure: false))
         XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(200, [("Vary", "Accept, *")]),
                                                     insecure: false), "Vary: *")
+        // no-cache alone permits no storing (§3): a 302 or 500 with it and no freshness is not kept.
+        XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(302, [("Cache-Control", "no-cache")]),
+                                                    insecure: false), "status 302 without explicit freshness")
+        XCTAssertNil(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(200, [("Cache-Control", "no-cache")]),
+                                                  insecure: false))
+        // A status --retry retries is never stored, whatever freshness it has.
+        for status in [408, 429, 500, 502, 503, 504] {
+            XCTAssertEqual(CacheRules.notStorableReason(method: get, requestHeaders: none, response: head(status, [("Cache-Control", "max-age=600")]),
+                                                        insecure: false), "status \(status), which --retry retries")
+        }
     }
 
     func testDecideHonoursRequestAndResponseDirectives() {
@@ -105,6 +115,12 @@ final class CacheRulesTests: XCTestCase {
                                               request: HTTPHeaders([.init(name: "Accept-Language", value: "de")])))
         XCTAssertFalse(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: stored, request: HTTPHeaders()))
         XCTAssertFalse(CacheRules.varyMatches(storedVary: ["*"], storedRequest: stored, request: stored))
+        // An absent field matches only its absence, not an empty value (§4.1).
+        let empty = HTTPHeaders([.init(name: "Accept-Language", value: "")])
+        XCTAssertFalse(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: HTTPHeaders(), request: empty))
+        XCTAssertFalse(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: empty, request: HTTPHeaders()))
+        XCTAssertTrue(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: empty, request: empty))
+        XCTAssertTrue(CacheRules.varyMatches(storedVary: ["accept-language"], storedRequest: HTTPHeaders(), request: HTTPHeaders()))
         XCTAssertEqual(CacheRules.varyNames(" Accept ,X-A,,"), ["accept", "x-a"])
     }
 
@@ -115,20 +131,32 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertEqual(CacheRules.conditionalHeaders(head(200, [])), [])
         let update = HTTPHeaders([.init(name: "Cache-Control", value: "max-age=60"), .init(name: "Content-Length", value: "0"),
                                   .init(name: "X-New", value: "2")])
-        let merged = CacheRules.merge(stored: stored, notModified: update)
-        XCTAssertEqual(merged.headers.fields.map(\.name), ["Content-Length", "ETag", "Last-Modified", "X-Old", "Cache-Control", "X-New"])
+        let merged = CacheRules.merge(stored: stored, notModified: update, receivedAt: 1_800_000_000)
+        // A 304 without Date gets the time it came (RFC 9110 §6.6.1).
+        XCTAssertEqual(merged.headers.fields.map(\.name), ["Content-Length", "ETag", "Last-Modified", "X-Old", "Cache-Control", "X-New", "Date"])
+        XCTAssertEqual(merged.headers["Date"], "Fri, 15 Jan 2027 08:00:00 GMT")
+        let dated = CacheRules.merge(stored: head(200, [("Date", date(-100)), ("X-A", "1")]),
+                                     notModified: HTTPHeaders([.init(name: "Date", value: date(-1))]), receivedAt: 1_800_000_000)
+        XCTAssertEqual(dated.headers.fields.map(\.name), ["Date", "X-A"])
+        XCTAssertEqual(dated.headers["Date"], date(-1))
         XCTAssertEqual(merged.headers["Content-Length"], "5", "a 304 never changes the stored body's length")
         XCTAssertEqual(merged.headers["Cache-Control"], "max-age=60")
         XCTAssertEqual(merged.status, 200)
         XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "W/\"a\"")])))
         XCTAssertFalse(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "\"b\"")])))
         XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders()))
+        // Without a tag, another Last-Modified is another version; the same one (however
+        // written) selects.
+        let modifiedOnly = head(200, [("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")])
+        XCTAssertFalse(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sun, 06 Nov 1994 08:49:38 GMT")])))
+        XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sunday, 06-Nov-94 08:49:37 GMT")])))
+        XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders()))
         // Weak comparison, a 304's strong tag too: nginx's gzip stores W/"v", its 304 says "v".
         let weakStored = head(200, [("ETag", "W/\"v\"")])
         XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"v\"")])))
         XCTAssertFalse(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"w\"")])))
         // ... and the stored weak tag stays weak.
-        XCTAssertEqual(CacheRules.merge(stored: weakStored, notModified: HTTPHeaders([.init(name: "ETag", value: "\"v\"")])).headers["ETag"], "W/\"v\"")
+        XCTAssertEqual(CacheRules.merge(stored: weakStored, notModified: HTTPHeaders([.init(name: "ETag", value: "\"v\"")]), receivedAt: 0).headers["ETag"], "W/\"v\"")
         XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "W/\"v\"")])))
         XCTAssertTrue(CacheRules.notModifiedSelects(head(200, [("ETag", "\"v\"")]), HTTPHeaders([.init(name: "ETag", value: " \"v\"")])))
     }

@@ -24,7 +24,9 @@ final class RedactorTests: XCTestCase {
         // The files a run writes mask a user name given alone (a token) too; only a userinfo.
         for (input, shown) in [("https://ghp_T0KEN@host/x", "https://****@host/x"), ("http://ann:pw@host/", "http://ann:****@host/"),
                                ("//T@h:1/", "//****@h:1/"), ("http://@host/", "http://@host/"), ("http://host/a@b", "http://host/a@b"),
-                               ("http://host/?to=a@b", "http://host/?to=a@b"), ("http://host/x", "http://host/x")] {
+                               ("http://host/?to=a@b", "http://host/?to=a@b"), ("http://host/x", "http://host/x"),
+                               // An empty password: libcurl sends the same Basic credentials as for the name alone.
+                               ("http://sk_live_T:@host/", "http://****@host/"), ("T:@h:1/", "****@h:1/"), ("http://:@host/", "http://****@host/")] {
             XCTAssertEqual(Redactor.url(input, userAlone: true), shown, input)
         }
     }
@@ -42,6 +44,7 @@ final class RedactorTests: XCTestCase {
         XCTAssertEqual(Redactor.givenURL("http://example.org/x"), "http://example.org/x")
         // A user name alone is a token (it was shown in "invalid URL" messages and batch results).
         XCTAssertEqual(Redactor.givenURL("http://TOKEN9@[::1/x"), "http://****@[::1/x")
+        XCTAssertEqual(Redactor.givenURL("http://TOKEN9:@[::1/x"), "http://****@[::1/x")
         XCTAssertEqual(Redactor.givenURL("http://example.org/?to=a@b"), "http://example.org/?to=a@b")
         // A value holding a URL is masked whole; hosts that share a credential header's name are not.
         XCTAssertEqual(Redactor.givenURL("Cookie:next=https://example.com/;%20sid=S"), "Cookie:****")
