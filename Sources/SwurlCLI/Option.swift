@@ -114,8 +114,9 @@ extension Option {
         case .auth: return bearer ? Redactor.mask : Redactor.credentials(value, whole: false)
         case .keyPassword: return Redactor.mask
         // A proxy URL's user name given alone is a token (`http://ghp_x@host`), as the prompt
-        // masks a base URL's; other values (`--session team@prod`, a file name) are shown.
-        case .proxy: return Redactor.url(value, userAlone: true)
+        // masks a base URL's, and a password is masked however it is written (a `/` or `#` in
+        // it, not percent-encoded); other values (`--session team@prod`, a file name) are shown.
+        case .proxy: return Redactor.givenURL(value)
         default: return Redactor.url(value)
         }
     }

@@ -374,6 +374,13 @@ final class ReplContext {
         // to the base, with the default credentials: refused as the one-shot request refuses it.
         // (`http:=1`, `https:@file` or `http:value` are items, as on any line.)
         if let t = positionals.first, URLBuilder.isSlashesShort(t) { try URLBuilder.refuseMissingSlashes(t, given: t) }
+        if let t = positionals.first, ReplContext.headerLooksLikeURLWithCredentials(t) {
+            // `ann:pw@api.example.test/v1` first: a header `ann` to the base, its value the
+            // password, where the one-shot request reads a URL with credentials. Neither is sent.
+            let shown = Redactor.givenURL(t)
+            throw .usage("'\(shown)' reads as a header '\(TerminalSanitizer.excerpt(ReplContext.itemKey(t)?.name ?? ""))' sent to the base, but looks like a URL with credentials",
+                         hint: "for that URL, write its scheme: http://\(shown); for the header, give the path first: / '\(shown)'")
+        }
         if let t = positionals.first, !ReplContext.isItem(t) {
             target = t
             positionals = positionals.dropFirst()
@@ -627,7 +634,9 @@ final class ReplContext {
             return ["-a", "--auth", "authorization", "--key-password", "cookie"].contains { l.containsText($0) } || l.containsText("@")
         }
         if ["set", "cd", "unset"].contains(words.first ?? "") { words.removeFirst() }
-        if words.contains(where: Redactor.hasURLPassword) { return true }
+        // A password however it is written (`http://ann:pa/ss@host`, whose '/' libcurl would
+        // take for the path's start, is masked in messages as a password all the same).
+        if words.contains(where: { Redactor.hasURLPassword($0) || Redactor.holdsPasswordAsWritten($0) }) { return true }
         if words.contains(where: ReplContext.slashesOffURLHasUserinfo) { return true }
         // A URL whose user name is given alone (`https://TOKEN@host/`): a token, sent as Basic
         // credentials (an item's `field@file` is no URL).
@@ -701,6 +710,27 @@ final class ReplContext {
             i += 1
         }
         return nil
+    }
+
+    /// Whether a header item's word reads as a URL with credentials and a path
+    /// (`ann:pw@api.example.test/v1`, `ann:pa/ss@h.example:8443/x`): `user:password@`, a host
+    /// with a dot (or `localhost`, or an IP literal) and an optional port, then a `/`. Without
+    /// a path it stays an item (`From:ann@example.org` is a header people send).
+    static func headerLooksLikeURLWithCredentials(_ word: String) -> Bool {
+        guard itemKey(word)?.kind == .header, isItem(word), !word.containsText("://") else { return false }
+        let u = Array(word.utf8)
+        guard let firstAt = u.firstIndex(of: UInt8(ascii: "@")),
+              let slash = u[firstAt...].firstIndex(where: { "/?#".utf8.contains($0) }), u[slash] == UInt8(ascii: "/"),
+              let at = u[..<slash].lastIndex(of: UInt8(ascii: "@")) else { return false }
+        let authority = String(decoding: u[(at + 1)..<slash], as: UTF8.self)
+        if URLText.isHostPort(authority) { return true }
+        let host = authority.utf8
+        return !host.isEmpty && host.first != UInt8(ascii: ".") && host.first != UInt8(ascii: "-")
+            && (host.contains(UInt8(ascii: ".")) || authority.lowercased() == "localhost")
+            && host.allSatisfy { b in
+                (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+            }
     }
 
     /// Whether a word is a shell redirection, pipe or list operator (`>`, `>file`, `2>&1`, `<`,

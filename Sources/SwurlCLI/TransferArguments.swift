@@ -105,18 +105,18 @@ extension CommandOptions {
             // HTTPie's PROTOCOL:URL (`--proxy=http:http://host:3128`).
             if let colon = p.firstIndex(of: ":"), p[..<colon].allSatisfy(\.isLetter), !p[colon...].hasPrefix("://"),
                p[p.index(after: colon)...].containsText("://") {
-                throw .usage("--proxy: '\(Redactor.url(p, userAlone: true))' is HTTPie's PROTOCOL:URL form",
-                             hint: "swurl's --proxy takes the proxy's URL alone and uses it for every URL: --proxy \(Redactor.url(String(p[p.index(after: colon)...]), userAlone: true))")
+                throw .usage("--proxy: '\(Redactor.givenURL(p))' is HTTPie's PROTOCOL:URL form",
+                             hint: "swurl's --proxy takes the proxy's URL alone and uses it for every URL: --proxy \(Redactor.givenURL(String(p[p.index(after: colon)...])))")
             }
             guard ProxySettings.hasKnownScheme(p) else {
-                throw .usage("--proxy: unsupported proxy scheme in '\(Redactor.url(p, userAlone: true))'", hint: ProxySettings.schemesHint)
+                throw .usage("--proxy: unsupported proxy scheme in '\(Redactor.givenURL(p))'", hint: ProxySettings.schemesHint)
             }
             // curl's `--noproxy '*'` habit typed as `--proxy '*'`: libcurl refused it only when sending (exit 1).
             if p == "*" {
                 throw .usage("--proxy: '*' is not a proxy", hint: "no proxy for this request is --proxy '' (an empty value)")
             }
             if !p.isEmpty, let why = ProxySettings.fault(p) {
-                throw .usage("--proxy: '\(Redactor.url(p, userAlone: true))' is not a proxy URL: \(why)", hint: "e.g. --proxy http://127.0.0.1:3128")
+                throw .usage("--proxy: '\(Redactor.givenURL(p))' is not a proxy URL: \(why)", hint: "e.g. --proxy http://127.0.0.1:3128")
             }
             transfer.proxy.explicit = p
         }

@@ -75,6 +75,17 @@ package enum Redactor {
         return text[r].contains(":")
     }
 
+    /// Whether `word` carries a password as a message about a given URL reads one
+    /// (`givenURL`: past a `/`, `?` or `#` that a password not percent-encoded may hold:
+    /// `ann:pa/ss@host`), not counting an item naming a file (`name:=@file`).
+    package static func holdsPasswordAsWritten(_ word: String) -> Bool {
+        guard word.containsByte(UInt8(ascii: "@")) else { return false }
+        let start = word.rangeOfText("://")?.upperBound ?? word.startIndex
+        guard let (colon, at) = userinfoEnd(word[start...]) else { return false }
+        let password = word[word.index(after: colon)..<at]
+        return !password.isEmpty && password != "="
+    }
+
     /// `https://ann:pw@h/` → `https://ann:****@h/`; also `//ann:pw@h` and `ann:pw@h:8080`. A
     /// user name without a password is left as it is, unless `userAlone`: then it is masked
     /// whole (`https://TOKEN@h/` → `https://****@h/`), as the files a run writes (`--har`, batch
@@ -155,7 +166,7 @@ package enum Redactor {
         var masked = text
         if text.containsByte(UInt8(ascii: "@")) {
             let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
-            if let (colon, at) = userinfoEnd(text[start...]), text.index(after: colon) != at {
+            if holdsPasswordAsWritten(text), let (colon, at) = userinfoEnd(text[start...]) {
                 masked = String(text[...colon]) + mask + String(text[at...])
             } else {
                 // A user name alone (`http://TOKEN@host/`, or `TOKEN:@`): a token, sent as Basic

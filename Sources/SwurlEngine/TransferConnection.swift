@@ -283,7 +283,7 @@ package struct ProxySettings: Sendable, Equatable {
     /// `proxy` (the one `proxy(forURL:)` picked for `url`) as messages name it: its URL, a
     /// password masked, and where it came from (`the proxy http://p:3128 (from http_proxy)`).
     package func named(_ proxy: String, forURL url: String) -> String {
-        "the proxy \(Redactor.url(proxy, userAlone: true)) (from \(source(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http")))"
+        "the proxy \(Redactor.givenURL(proxy)) (from \(source(forScheme: URLText.schemeOf(url)?.lowercased() ?? "http")))"
     }
 
     /// Where `proxy(forScheme:)`'s answer comes from, as a user would name it.
@@ -339,7 +339,7 @@ extension EasyHandle {
         // host name) would be applied to the proxy's certificate: not supported, said plainly.
         // Only one the request goes through: a host NO_PROXY bypasses goes direct, as with curl.
         if !proxy.isEmpty {
-            let shown = "'\(TerminalSanitizer.clean(Redactor.url(proxy, userAlone: true)))' (from \(options.proxy.source(forScheme: scheme)))"
+            let shown = "'\(Redactor.givenURL(proxy))' (from \(options.proxy.source(forScheme: scheme)))"
             if proxy.lowercased().hasPrefix("https://") {
                 throw .usage("HTTPS proxies (TLS to the proxy itself) are not supported: \(shown)",
                              hint: "use an http:// or socks5h:// proxy; https:// targets are still tunnelled with TLS end to end")

@@ -313,6 +313,8 @@ final class GrammarAndContextTests: XCTestCase {
                             // A user name alone is a token (libcurl sends it as Basic TOKEN:): masked.
                             (["--proxy", "http://TOKEN@127.0.0.1:99999"], "'http://****@127.0.0.1:99999' is not a proxy URL"),
                             (["--proxy", "socks9://TOKEN@127.0.0.1:1"], "unsupported proxy scheme in 'socks9://****@127.0.0.1:1'"),
+                            // A password not percent-encoded, its '/' or '?' read as a path or query by libcurl.
+                            (["--proxy", "ann:TOKEN/YmFy@127.0.0.1:3128"], "--proxy: 'ann:****@127.0.0.1:3128' is not a proxy URL"),
                             (["--resolve", "a:99999:127.0.0.1"], "the port '99999' in 'a:99999:127.0.0.1' is not 1 to 65535"),
                             (["--max-filesize", "9000000000G"], "'9000000000G' is not below 10^15 bytes, the largest size swurl takes"),
                             (["--max-filesize", "lots"], "--max-filesize: 'lots' is not a size"),
@@ -327,6 +329,10 @@ final class GrammarAndContextTests: XCTestCase {
         let fromVariable = try runSwurl(["https://127.0.0.1:9/x"], environment: ["https_proxy": "https://TOKEN@127.0.0.1:3128"])
         XCTAssertEqual(fromVariable.status, 64, fromVariable.stderr)
         XCTAssertTrue(fromVariable.stderr.contains("'https://****@127.0.0.1:3128' (from https_proxy"), fromVariable.stderr)
+        let slashed = try runSwurl([capture.base + "/x"], environment: ["http_proxy": "ann:TOKEN?YmFy@127.0.0.1:3128"])
+        XCTAssertEqual(slashed.status, 64, slashed.stderr)
+        XCTAssertTrue(slashed.stderr.contains("'ann:****@127.0.0.1:3128' (from http_proxy) is not a proxy URL"), slashed.stderr)
+        XCTAssertFalse(slashed.stderr.contains("TOKEN"), slashed.stderr)
         try capture.sync()
         XCTAssertEqual(capture.captured.count, 0, "nothing was sent")
         XCTAssertEqual(try runSwurl(["--offline", "--proxy", "http://u:p@[::1]:3128/", capture.base + "/x"]).status, 0)

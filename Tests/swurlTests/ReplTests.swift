@@ -352,6 +352,16 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(base.stderr.contains("needs two slashes") && !base.stderr.contains("TOKEN"), base.stderr)
         XCTAssertEqual(short.stderr.components(separatedBy: "needs two slashes").count - 1, 8, short.stderr)
         XCTAssertFalse(short.stderr.contains("S3cr3t") || short.stderr.contains("TOKEN"), short.stderr)
+        // A URL with credentials and a path but no scheme nor port (`ann:pw@api.example.test/v1`)
+        // was the header `ann` to the base, the password its value: refused, both spellings
+        // named; after a path it stays a header, and without a path (`From:ann@example.org`) too.
+        let creds = try script(["ann:S3cr3t@api.example.test/v1", "ann:pa/S3cr3t@api.example.test:8443/v1/x",
+                                "/x ann:one@api.example.test/v1", "From:ann@example.org"], [root, "--offline"])
+        XCTAssertEqual(creds.stderr.components(separatedBy: "reads as a header 'ann' sent to the base, but looks like a URL with credentials").count - 1, 2,
+                       creds.stderr)
+        XCTAssertTrue(creds.stderr.contains("hint: for that URL, write its scheme: http://ann:****@api.example.test/v1;"), creds.stderr)
+        XCTAssertFalse(creds.stderr.contains("S3cr3t") || creds.text.contains("S3cr3t"), creds.stderr + creds.text)
+        XCTAssertTrue(creds.text.contains("ann: one@api.example.test/v1\r\n") && creds.text.contains("From: ann@example.org\r\n"), creds.text)
         // The status is the last command's.
         let last = try script(["/get", "/status/500 --check-status"], [root])
         XCTAssertEqual(last.status, 5)

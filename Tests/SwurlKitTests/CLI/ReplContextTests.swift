@@ -73,14 +73,18 @@ final class ReplContextTests: XCTestCase {
                      "GET x -u ann:S1", "GET x --oauth2-bearer S2", "GET x --header=Authorization:S3", "GET x --user=ann:S4",
                      "GET x -uann:S5", "GET x -U p:S6", "GET x --proxy-user p:S7", "GET x --cookie sid=S9",
                      "GET x -E c.pem:S10", "GET x --pass S11", "GET x -HAuthorization:S12",
-                     "GET x -su ann:S13", "GET x --tlspassword S14", "GET x --proxy-header=Proxy-Authorization:S15"] {
+                     "GET x -su ann:S13", "GET x --tlspassword S14", "GET x --proxy-header=Proxy-Authorization:S15",
+                     // A password holding '/', '#' or '?' (not percent-encoded): messages mask it, and
+                     // the history kept it.
+                     "http://ann:Zm9v/YmFy@127.0.0.1:9/x", "--proxy ann:Zm9v/YmFy@127.0.0.1:3128 /x", "ann:Zm9v#1@api.example.test/v1",
+                     "cd http://u:pa/ss@h/", "set --proxy http://u:pa?ss@127.0.0.1:1", "get //u:pa/ss@h/x"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         // An option value that is not UTF-8 makes the line a usage error, not one without credentials.
         XCTAssertTrue(ReplContext.containsCredentials("get TOK4@127.0.0.1:9/x --timeout " + ArgumentBytes.decode([0xFF])))
         for line in ["GET x", "x --form a=b", "set X-Token:abc", "cd /api", "x q==1", "x email=ann@example.com",
                      "x --proxy http://127.0.0.1:3128", "x -qv", "x --multipart doc@file.txt", "x http://h/?to=a@b",
-                     "GET x --header=X-Trace:1 --nope"] {
+                     "GET x --header=X-Trace:1 --nope", "x doc:=@body.json", "x a=b/c@d"] {
             XCTAssertFalse(ReplContext.containsCredentials(line), line)
         }
     }
