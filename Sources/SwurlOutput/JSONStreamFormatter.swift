@@ -409,7 +409,9 @@ private struct FormatterMachine {
         valid = false
         ensure(resetC.count + 1)
         put(resetC)
-        put(0x0A)
+        // A line break between what was formatted and what is shown as sent, unless it would
+        // fall inside a string or a number (and change its value).
+        if !inString && !inLiteral { put(0x0A) }
     }
 
     /// `\xNN` for a byte that is not UTF-8 (sanitizing only).

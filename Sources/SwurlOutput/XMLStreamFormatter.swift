@@ -247,7 +247,12 @@ final class XMLStreamFormatter {
                 if let e = open.popLast(), !(e.text && e.markup) { decide(e.sequence, mixed: false) }
             case .text:
                 if !open.isEmpty && !isBlank(token.start, token.end) { sawInOpenElement(text: true) }
-            case .cdata, .comment, .processingInstruction:
+            case .cdata:
+                // Text, and all of it significant (whitespace too): an element holding CDATA is
+                // written as sent, as mixed content is (re-indented, `<d><![CDATA[x]]></d>` got
+                // line breaks and indentation inside its text).
+                if !open.isEmpty { sawInOpenElement(text: true); sawInOpenElement(text: false) }
+            case .comment, .processingInstruction:
                 if !open.isEmpty { sawInOpenElement(text: false) }
             case .doctype:
                 break

@@ -52,6 +52,15 @@ final class JSONStreamFormatterTests: XCTestCase {
         XCTAssertFalse(format("{\"a\": [1, 2").1)
     }
 
+    /// Formatting that stops inside a string or a number adds no line break there (a raw tab in
+    /// a string became a line feed in it).
+    func testStoppingInsideAStringOrNumberKeepsItsBytes() {
+        XCTAssertEqual(format("{\"a\":\"x\ty\",\"b\":1}").0, "{\n    \"a\": \"x\ty\",\"b\":1}")
+        // (A literal is checked when it ends: the break falls after it, between tokens.)
+        XCTAssertEqual(format("{\"a\":12x}").0, "{\n    \"a\": 12x\n}")
+        XCTAssertEqual(format("{\"a\":1 x}").0, "{\n    \"a\": 1\nx}")
+    }
+
     func testColoursKeysAndValues() {
         let theme = Theme()
         let (out, _) = format(#"{"k":"v","n":1}"#, theme: theme)

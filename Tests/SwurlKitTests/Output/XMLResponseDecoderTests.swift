@@ -5,7 +5,7 @@ import XCTest
 
 final class XMLResponseDecoderTests: XCTestCase {
     func testIndentsAndPreservesCommentsCDATAPIsNamespacesAndEntities() {
-        let input = #"<?xml version="1.0"?><!-- c --><!DOCTYPE r [<!ENTITY e "x">]><n:r xmlns:n="urn:x" a='1 &amp; 2'><b>t &lt; &e;</b><c/><![CDATA[<raw>]]><?pi data?><d><e>1</e></d></n:r>"#
+        let input = #"<?xml version="1.0"?><!-- c --><!DOCTYPE r [<!ENTITY e "x">]><n:r xmlns:n="urn:x" a='1 &amp; 2'><b>t &lt; &e;</b><c/><x><![CDATA[<raw>]]></x><?pi data?><d><e>1</e></d></n:r>"#
         let r = runDecoder(input, mediaType: "application/xml")
         XCTAssertEqual(r.outcome, .decoded)
         XCTAssertEqual(r.text, """
@@ -15,7 +15,7 @@ final class XMLResponseDecoderTests: XCTestCase {
         <n:r xmlns:n="urn:x" a='1 &amp; 2'>
           <b>t &lt; &e;</b>
           <c/>
-          <![CDATA[<raw>]]>
+          <x><![CDATA[<raw>]]></x>
           <?pi data?>
           <d>
             <e>1</e>

@@ -255,6 +255,15 @@ final class XMLStreamFormatterTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "<r>\n<a>1</a>\n<b>2</b>\ntext ", "mixed content is written as it comes")
     }
 
+    /// CDATA is text, all of it significant: an element holding it is written as sent, not
+    /// re-indented (its text changed: `<d><![CDATA[x]]></d>` became a line break, indentation,
+    /// `x`, a line break).
+    func testAnElementHoldingCDATAKeepsItsTextAsSent() {
+        let doc = "<rss><item><d><![CDATA[<p>Hello</p>]]></d><t> <![CDATA[y]]> </t></item></rss>"
+        let r = runDecoder(doc, choice: .xml, terminal: false, chunk: 5)
+        XCTAssertEqual(r.text, "<rss>\n  <item>\n    <d><![CDATA[<p>Hello</p>]]></d>\n    <t> <![CDATA[y]]> </t>\n  </item>\n</rss>")
+    }
+
     func testMixedContentPastTheLookAheadIsLaidOutOneChildPerLine() {
         // The only layout that differs from the whole-document printer: mixed content whose
         // first text comes more than `lookaheadLimit` bytes or `lookaheadTokens` tokens into
@@ -348,7 +357,10 @@ struct ReferenceXMLPrettyPrinter {
                 if let e = open.popLast(), e.text && e.markup { mixed[e.index] = true }
             case .text(let t):
                 if !open.isEmpty, !isBlank(Array(t)) { open[open.count - 1].text = true }
-            case .cdata, .comment, .processingInstruction:
+            case .cdata:
+                // Since CDATA is kept as sent (the streaming formatter re-indented it once).
+                if !open.isEmpty { open[open.count - 1].markup = true; open[open.count - 1].text = true }
+            case .comment, .processingInstruction:
                 if !open.isEmpty { open[open.count - 1].markup = true }
             case .doctype:
                 break
