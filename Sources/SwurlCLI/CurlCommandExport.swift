@@ -119,7 +119,6 @@ struct CurlCommandExport {
         } else if multipart && !parts.isEmpty {
             // (No part, no body: a POST goes as bodyless, below; curl's -F-less command was a GET.)
             let form = try CurlCommandExport.formArguments(parts)
-            if form.formEscape { add("--form-escape") }
             for argument in form.arguments { add(argument.option, argument.value) }
             warnings += form.warnings
         } else if let body = request.body {

@@ -12,8 +12,7 @@ import SwurlRequestSerialization
 ///   text back, else refused (a `,`, a `;headers=`/`;filename=`/`;encoder=` in it, blanks at
 ///   its ends, no `major/minor` start, controls).
 /// - Names and filenames are given to curl as swurl writes them on the wire (controls as
-///   `%XX`), and `--form-escape` makes curl write `"` and `\` with a backslash as swurl does
-///   (its default is `%22`, and `\` unescaped).
+///   `%XX`); curl's own escaping (`"` as `%22`, `\` as it is) is swurl's.
 /// Field values go through `--form-string`, which takes the value literally.
 extension CurlCommandExport {
     /// One printed `--form` or `--form-string` argument.
@@ -22,14 +21,12 @@ extension CurlCommandExport {
         var value: String
     }
 
-    /// The arguments for `parts`, whether `--form-escape` is needed, and the warnings.
+    /// The arguments for `parts`, and the warnings.
     /// - Throws: `SwurlError.usage` naming the part and why curl's `-F` cannot send it the same.
     static func formArguments(_ parts: [MultipartRequestSerializer.Part]) throws(SwurlError)
-        -> (arguments: [FormArgument], formEscape: Bool, warnings: [String]) {
+        -> (arguments: [FormArgument], warnings: [String]) {
         var arguments: [FormArgument] = []
         var warnings: [String] = []
-        var formEscape = false
-        func needsEscape(_ s: String) -> Bool { s.unicodeScalars.contains { $0 == "\"" || $0 == "\\" } }
         for part in parts {
             switch part {
             case .field(let name, let value):
@@ -39,14 +36,12 @@ extension CurlCommandExport {
                 if v.unicodeScalars.contains("\u{0}") {
                     throw refusal(shown, "its value holds a NUL byte, which no command-line argument can")
                 }
-                formEscape = formEscape || needsEscape(name)
                 arguments.append(FormArgument(option: "--form-string", value: "\(n)=\(v)"))
             case .file(let file):
                 let shown = "'\(ArgumentBytes.shown(file.label))'"
                 let n = try formName(file.name, part: shown)
                 let type = try formType(file.contentType, part: shown)
                 let filename = formQuoted(wireText(file.filename))
-                formEscape = formEscape || needsEscape(file.name) || needsEscape(file.filename)
                 let source: String
                 switch file.source {
                 case .file(let path, _), .held(let path, _):
@@ -64,7 +59,7 @@ extension CurlCommandExport {
                 arguments.append(FormArgument(option: "--form", value: "\(n)=@\(source);type=\(type);filename=\(filename)"))
             }
         }
-        return (arguments, formEscape, warnings)
+        return (arguments, warnings)
     }
 
     /// The usage error for a part curl's `-F` cannot send as swurl does.
@@ -85,8 +80,8 @@ extension CurlCommandExport {
     }
 
     /// A name or filename as swurl writes it inside the quotes of Content-Disposition, but for
-    /// the backslash before `"` and `\` (`--form-escape` has curl write that): controls as `%XX`
-    /// (`MultipartRequestSerializer.quote`), so curl has no control left to write its own way.
+    /// `"`, which curl writes as `%22` itself: controls as `%XX` (`MultipartRequestSerializer.quote`),
+    /// so curl has no control left to write its own way.
     static func wireText(_ s: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in s.unicodeScalars {

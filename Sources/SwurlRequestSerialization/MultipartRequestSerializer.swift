@@ -127,16 +127,17 @@ package struct MultipartRequestSerializer: RequestSerializing {
         return parts
     }
 
-    /// Escapes a name or filename for a quoted Content-Disposition parameter: backslash before
-    /// `"` and `\`; CR and LF, which no quoted string can hold, as `%0D` and `%0A` (as browsers
-    /// do), and likewise every other character a header line cannot hold (`HeaderValue`: C0
-    /// controls but tab, DEL) as `%XX`; other characters, non-ASCII included, as UTF-8.
+    /// Escapes a name or filename for a quoted Content-Disposition parameter as the HTML
+    /// standard has browsers do (and curl and HTTPie): `"` as `%22`, CR and LF as `%0D` and
+    /// `%0A`, and likewise every other character a header line cannot hold (`HeaderValue`: C0
+    /// controls but tab, DEL) as `%XX`; `\` and other characters, non-ASCII included, as they
+    /// are (UTF-8). A backslash before `"` and `\` was RFC 7578's quoting, which parsers that
+    /// follow browsers (Node's undici) refused, failing the whole body.
     package static func quote(_ s: String) -> String {
         var out = ""
         for scalar in s.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
+            case "\"": out += "%22"
             case _ where HeaderValue.isForbidden(scalar):
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 out += "%" + (hex.count < 2 ? "0" + hex : hex)

@@ -259,7 +259,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
                                          source: source, label: "fuzz")))
             }
         }
-        let form: (arguments: [CurlCommandExport.FormArgument], formEscape: Bool, warnings: [String])
+        let form: (arguments: [CurlCommandExport.FormArgument], warnings: [String])
         do { form = try CurlCommandExport.formArguments(parts) } catch {
             try checkRefusal(parts, error)
             return false
@@ -270,7 +270,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
             if bytes.contains(0) { throw FuzzPropertyFailure("an argument holds NUL: \(argument)") }
             let word = shellWord(CurlCommandExport.quote(bytes))
             guard word == bytes else { throw FuzzPropertyFailure("the shell reads \(word) for \(bytes)") }
-            try checkFormArgument(part, argument, bytes, formEscape: form.formEscape)
+            try checkFormArgument(part, argument, bytes)
         }
         return true
     }
@@ -300,12 +300,12 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
 
     /// One argument as the model of curl's `-F` reads it: the part swurl sends.
     static func checkFormArgument(_ part: MultipartRequestSerializer.Part, _ argument: CurlCommandExport.FormArgument,
-                                  _ bytes: [UInt8], formEscape: Bool) throws(FuzzPropertyFailure) {
+                                  _ bytes: [UInt8]) throws(FuzzPropertyFailure) {
         let read: CurlFormModel
         do { read = try CurlFormModel.parse(bytes, literal: argument.option == "--form-string") } catch {
             throw FuzzPropertyFailure("curl refuses \(argument): \(error.reason)")
         }
-        func wire(_ b: [UInt8]?) -> [UInt8]? { b.map { CurlFormModel.wire($0, formEscape: formEscape) } }
+        func wire(_ b: [UInt8]?) -> [UInt8]? { b.map { CurlFormModel.wire($0, formEscape: false) } }
         func swurl(_ s: String) -> [UInt8] { ArgumentBytes.bytes(MultipartRequestSerializer.quote(s)) }
         switch part {
         case .field(let name, let value):
