@@ -198,7 +198,7 @@ enum BatchCommand: SwurlCommand {
         }
         var ending = MultiDriver.Ending.completed
         if let driver = transfers {
-            ending = driver.run(next: { runner.next(reader, ahead: $0) },
+            ending = driver.run(next: { runner.next(reader, ahead: $0, othersRunning: $1) },
                                 finished: { runner.finished($0, $1, failedHop: $2.failedHopTiming) },
                                 // Results on the progress line's terminal go on a line of their own.
                                 tick: {
@@ -210,7 +210,8 @@ enum BatchCommand: SwurlCommand {
                                 // The next line is prepared while the running ones wait on the network,
                                 // unless a failure must stop the reading (--fail-fast) or preparing a
                                 // line may wait for the network itself (--wait-for-network).
-                                prefetch: !args.has(.failFast) && !args.has(.waitForNetwork))
+                                prefetch: !args.has(.failFast) && !args.has(.waitForNetwork),
+                                holding: { runner.holdsLineForQuiet })
         }
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }

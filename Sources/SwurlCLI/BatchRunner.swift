@@ -86,18 +86,27 @@ final class BatchRunner {
         if failFast { stop = true }
     }
 
-    /// A line read ahead (`next(ahead: true)`) but left for its turn, since preparing it may wait.
-    private var heldBack: (number: Int, arguments: ParsedArguments)?
+    /// A line read ahead (`next(ahead: true)`) but left for its turn, since preparing it may
+    /// wait; `quiet`: until no other line runs (it reads a pipe, a FIFO or a terminal).
+    private var heldBack: (number: Int, arguments: ParsedArguments, quiet: Bool)?
+
+    /// Whether the line held back waits until no other line runs.
+    var holdsLineForQuiet: Bool { heldBack?.quiet == true }
 
     /// The next request from the input; malformed lines are reported here and skipped.
-    /// - Parameter ahead: asked while every slot is busy (the driver's prefetch). A line whose
-    ///   preparation may wait — its own `--wait-for-network`, or its own `--key`/`--cert`, whose
-    ///   password may be asked for — is then held back and nil returned; the next call takes it.
-    func next(_ reader: LineReader, ahead: Bool = false) -> (BatchLine, Exchange)? {
+    /// - Parameters:
+    ///   - ahead: asked while every slot is busy (the driver's prefetch). A line whose
+    ///     preparation may wait — its own `--wait-for-network`, or its own `--key`/`--cert`,
+    ///     whose password may be asked for — is then held back and nil returned; the next call
+    ///     takes it.
+    ///   - othersRunning: other lines run. A line that reads a body or a value ahead from a
+    ///     pipe, a FIFO or a terminal (`@/dev/fd/3`, `a=@fifo`) is held back until none does:
+    ///     reading it blocks the thread that drives them (a running line timed out meanwhile).
+    func next(_ reader: LineReader, ahead: Bool = false, othersRunning: Bool = false) -> (BatchLine, Exchange)? {
         while !stopped, !Interrupt.requested {
             let number: Int, parsed: Result<ParsedArguments, SwurlError>
             if let held = heldBack {
-                if ahead { return nil }
+                if ahead || (held.quiet && othersRunning) { return nil }
                 heldBack = nil
                 (number, parsed) = (held.number, .success(held.arguments))
             } else {
@@ -126,11 +135,13 @@ final class BatchRunner {
                     : Result { () throws(SwurlError) in try ArgumentParser.parse(try ReplContext.pastedRequest(try ShellWords.words(trimmed))) }
                 // Lines that may ask on the terminal (a key's password, `-a USER`'s until it is
                 // typed) or wait are prepared in their turn, not while others run.
-                if ahead, case .success(let arguments) = parsed,
-                   arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert)
-                    || BatchRunner.mayAskPassword(arguments.has(.auth) ? arguments : defaults.arguments, authType: arguments.value(.authType)) {
-                    heldBack = (number, arguments)
-                    return nil
+                if case .success(let arguments) = parsed {
+                    let quiet = BatchRunner.readsAStream(arguments)
+                    if (quiet && othersRunning) || ahead && (quiet || arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert)
+                        || BatchRunner.mayAskPassword(arguments.has(.auth) ? arguments : defaults.arguments, authType: arguments.value(.authType))) {
+                        heldBack = (number, arguments, quiet)
+                        return nil
+                    }
                 }
             }
             let index = ordinal
@@ -155,6 +166,20 @@ final class BatchRunner {
             }
         }
         return nil
+    }
+
+    /// Whether preparing a line reads a file that may keep it waiting: an item that reads its
+    /// file as it is parsed (`a=@FILE`, `a:=@FILE`, `H:@FILE`, `q==@FILE`) or a whole body read
+    /// ahead (`@FILE`), naming stdin (`-`) or anything but a regular file or a directory.
+    static func readsAStream(_ arguments: ParsedArguments) -> Bool {
+        arguments.positionals.contains { word in
+            guard let path = RequestItemParser.readsAhead(word) else { return false }
+            if path == "-" { return true }
+            var st = stat()
+            guard stat(ArgumentBytes.path(path), &st) == 0 else { return false }
+            let type = st.st_mode & S_IFMT
+            return type != S_IFREG && type != S_IFDIR
+        }
     }
 
     /// Whether `-a` in `args` names a user without a password, so that preparing the line may

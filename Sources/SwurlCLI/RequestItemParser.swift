@@ -22,32 +22,8 @@ package struct RequestItemParser {
         // Scalars, not Characters: `name=\u{301}x` must still split at '=' (the '=' and the
         // combining mark make one Character).
         let chars = Array(given.unicodeScalars)
-        var keyScalars = String.UnicodeScalarView()
-        var i = 0
-        var separator: ItemSeparator?
-        while i < chars.count {
-            let c = chars[i]
-            if c == "\\", i + 1 < chars.count {
-                let next = chars[i + 1]
-                if ItemSeparator.leadCharacters.contains(next) || next == "\\" {
-                    keyScalars.append(next)
-                } else {
-                    keyScalars.append(c)
-                    keyScalars.append(next)
-                }
-                i += 2
-                continue
-            }
-            if ItemSeparator.leadCharacters.contains(c) {
-                separator = ItemSeparator.allCases.first { chars[i...].starts(with: $0.rawValue.unicodeScalars) }
-                if let s = separator { i += s.rawValue.unicodeScalars.count }
-                break
-            }
-            keyScalars.append(c)
-            i += 1
-        }
-        let key = String(keyScalars)
-        guard let separator else {
+        let (key, found, i) = RequestItemParser.split(chars)
+        guard let separator = found else {
             throw .usage("'\(raw)' is not a request item",
                          hint: "use Header:value, name==query, field=value, field:=json or field@file")
         }
@@ -156,7 +132,51 @@ package struct RequestItemParser {
     /// A value's escapes: `\` before a separator's first character stands for that character;
     /// any other backslash, `\\` included, is kept as typed, as HTTPie keeps it (a regular
     /// expression's `\\d`, a Windows path), unlike a name's, where `\\` is one backslash.
-    private func unescape(_ chars: ArraySlice<Unicode.Scalar>) -> String {
+    /// An item's key (unescaped), its first unescaped separator (nil when it has none) and where
+    /// its value starts.
+    static func split(_ chars: [Unicode.Scalar]) -> (key: String, separator: ItemSeparator?, valueStart: Int) {
+        var keyScalars = String.UnicodeScalarView()
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\\", i + 1 < chars.count {
+                let next = chars[i + 1]
+                if ItemSeparator.leadCharacters.contains(next) || next == "\\" {
+                    keyScalars.append(next)
+                } else {
+                    keyScalars.append(c)
+                    keyScalars.append(next)
+                }
+                i += 2
+                continue
+            }
+            if ItemSeparator.leadCharacters.contains(c) {
+                let separator = ItemSeparator.allCases.first { chars[i...].starts(with: $0.rawValue.unicodeScalars) }
+                return (String(keyScalars), separator, i + (separator?.rawValue.unicodeScalars.count ?? 0))
+            }
+            keyScalars.append(c)
+            i += 1
+        }
+        return (String(keyScalars), nil, i)
+    }
+
+    /// The file an item reads as it is parsed (`name=@FILE`, `name:=@FILE`, `Header:@FILE`,
+    /// `name==@FILE`) or a whole body read ahead as the request is built (`@FILE`), as given
+    /// (`-` is stdin); nil for any other item, or a word that is none.
+    static func readsAhead(_ given: String) -> String? {
+        let chars = Array(given.unicodeScalars)
+        let (key, separator, start) = split(chars)
+        switch separator {
+        case .jsonFile?, .headerFile?, .queryFile?, .fieldFile?: break
+        case .file? where key.isEmpty: break
+        default: return nil
+        }
+        return RequestItemParser.unescaped(chars[start...])
+    }
+
+    private func unescape(_ chars: ArraySlice<Unicode.Scalar>) -> String { RequestItemParser.unescaped(chars) }
+
+    private static func unescaped(_ chars: ArraySlice<Unicode.Scalar>) -> String {
         var out = String.UnicodeScalarView()
         var i = chars.startIndex
         while i < chars.endIndex {

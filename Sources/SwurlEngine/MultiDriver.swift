@@ -84,9 +84,14 @@ package final class MultiDriver {
     ///     sent before it starts. A caller whose `finished` may return false, or whose `next`
     ///     may block, passes false: a prepared exchange left when the run stops is reported as
     ///     not run (`notRun`), and after Ctrl-C as `.interrupted`. Default: false.
-    package func run<Tag>(next: (_ ahead: Bool) -> (Tag, Exchange)?,
+    ///   - holding: whether `next`, asked while other exchanges run (its `othersRunning`), holds
+    ///     its next one back until none does (preparing it may block, and nothing drives the
+    ///     running ones meanwhile): nil from `next` then means neither the end nor input to
+    ///     wait for.
+    package func run<Tag>(next: (_ ahead: Bool, _ othersRunning: Bool) -> (Tag, Exchange)?,
                          finished: (Tag, Swift.Result<Exchange.Result, SwurlError>, Exchange) -> Bool,
-                         tick: () -> Void = {}, input: Input? = nil, prefetch: Bool = false) -> Ending {
+                         tick: () -> Void = {}, input: Input? = nil, prefetch: Bool = false,
+                         holding: () -> Bool = { false }) -> Ending {
         var slots: [ObjectIdentifier: Slot<Tag>] = [:]
         var byEasy: [ObjectIdentifier: Slot<Tag>] = [:]
         var waiting: [Slot<Tag>] = []
@@ -146,8 +151,8 @@ package final class MultiDriver {
         /// now (`inputPending` or `sourceDone` then says why, unless it was asked `ahead`).
         var inputPending = false
         func take(ahead: Bool) -> Slot<Tag>? {
-            guard let (tag, session) = next(ahead) else {
-                if !ahead {
+            guard let (tag, session) = next(ahead, !slots.isEmpty || ready != nil) else {
+                if !ahead && !holding() {
                     if let input, !input.ended() { inputPending = true } else { sourceDone = true }
                 }
                 return nil

@@ -116,6 +116,21 @@ final class BatchTests: XCTestCase {
         XCTAssertGreaterThan(loadFailures, 0, "no limit from 3 to 6 left libcurl unloadable")
     }
 
+    /// A line whose body is read ahead from a FIFO (or a pipe) is prepared once no other line
+    /// runs: reading it blocked the thread that drives the running lines, and one of them timed
+    /// out ("the connection was not made") while the FIFO had no writer.
+    func testALineReadingAFIFOWaitsUntilTheOthersAreDone() throws {
+        let fifo = TestPaths.temporaryDirectory() + "/body.fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let path = try input([try HTTPBin.url("/drip?duration=1&numbytes=3&delay=0"), "POST " + (try HTTPBin.url("/post")) + " @" + fifo])
+        let r = try runProcess("/bin/sh", ["-c", "(sleep 6; echo late > \"$2\") & exec \"$0\" batch \"$1\" --parallel 4 --timeout 4 --order input",
+                                           TestPaths.binary, path, fifo], check: false)
+        let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(r.status, 0, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix("1 200 ") == true, String(decoding: r.stdout, as: UTF8.self))
+        XCTAssertTrue(lines.last?.hasPrefix("2 200 ") == true, String(decoding: r.stdout, as: UTF8.self))
+    }
+
     func testParallelOneUsesOneKeepAliveConnection() throws {
         let nginx = try NginxServer()
         let path = try input((1...50).map { _ in nginx.url("/small.txt") })
