@@ -18,6 +18,17 @@ final class PropertyListResponseDecoder: ResponseDecoding {
         body = WholeBody(limit: MemoryLimit.bound(16 << 20, perUnit: 40), context: context)
     }
 
+    /// The charset an XML property list is in when not UTF-8: the label's (`charset=`), else the
+    /// declaration's `encoding` (not after a UTF-8 byte order mark, which makes it UTF-8); nil
+    /// for a binary plist, UTF-8 and what reads `<?xml` otherwise than as ASCII.
+    static func charset(ofXML bytes: [UInt8], label: String?) -> String? {
+        guard !bytes.starts(with: Array("bplist".utf8)) else { return nil }
+        if let label { return TextResponseDecoder.isUTF8Compatible(label) ? nil : label }
+        guard !bytes.starts(with: [0xEF, 0xBB, 0xBF]), let range = XMLResponseDecoder.declaredEncoding(bytes) else { return nil }
+        let name = String(decoding: bytes[range], as: UTF8.self)
+        return !TextResponseDecoder.isUTF8Compatible(name) && XMLResponseDecoder.readsDeclarationAsASCII(name) ? name : nil
+    }
+
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         body.add(chunk, into: &out)
     }
@@ -30,6 +41,10 @@ final class PropertyListResponseDecoder: ResponseDecoding {
         // An XML property list in UTF-16 (by its byte order mark, as the XML decoder reads one):
         // read as its UTF-8.
         if XMLResponseDecoder.isUTF16(bytes), let converter = CharsetConverter(from: "UTF-16") {
+            bytes = bytes.withUnsafeBytes { converter.convert($0, final: true) }
+        } else if let name = PropertyListResponseDecoder.charset(ofXML: bytes, label: context.charset), let converter = CharsetConverter(from: name) {
+            // Another charset (the Content-Type's, else the declaration's: ISO-8859-1's `é`
+            // was read as UTF-8 and shown as U+FFFD), as the XML decoder converts it.
             bytes = bytes.withUnsafeBytes { converter.convert($0, final: true) }
         }
         let value: PropertyListValue

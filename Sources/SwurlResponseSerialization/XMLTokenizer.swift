@@ -115,6 +115,10 @@ package struct XMLTokenizer {
         return out
     }
 
+    /// Text with XML's five entities and character references replaced; nil for a character
+    /// XML does not allow (written, or referred to) and for any other entity (`&lol;`, declared
+    /// in a DOCTYPE or not): a property list has none (plistlib refuses them; kept as written,
+    /// the value became another, valid plist).
     static func decodeEntities(_ written: ArraySlice<UInt8>) -> String? {
         // A control character other than tab and line ends is no XML character written as is either.
         guard !written.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
@@ -147,11 +151,8 @@ package struct XMLTokenizer {
                     scalar = Unicode.Scalar(value)
                 }
             }
-            if let scalar {
-                out += Array(String(Character(scalar)).utf8)
-            } else {
-                out += text[i...semi]
-            }
+            guard let scalar else { return nil }
+            out += Array(String(Character(scalar)).utf8)
             i = semi + 1
         }
         return String(decoding: out, as: UTF8.self)

@@ -129,6 +129,48 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertTrue(good.text.contains("<string>AB😀\t&lt;</string>"), good.text)
     }
 
+    /// An entity other than XML's five (declared in a DOCTYPE or not) makes no property list:
+    /// kept as written, `&lol;` became the text `&lol;` of another, valid plist.
+    func testAnEntityOtherThanXMLsFiveIsNoPropertyList() {
+        for doc in ["<!DOCTYPE plist [<!ENTITY lol \"lol\">]><plist version=\"1.0\"><string>&lol;</string></plist>",
+                    "<plist version=\"1.0\"><string>&undefined; &amp;</string></plist>"] {
+            guard case .failed(let reason) = runDecoder(doc, choice: .plist, terminal: false).outcome else { return XCTFail(doc) }
+            XCTAssertTrue(reason.contains("an entity other than XML's five"), reason)
+        }
+    }
+
+    /// An XML plist in another charset is read in it: the label's, else the declaration's
+    /// (`café` in ISO-8859-1 was shown as `caf\u{FFFD}`).
+    func testAnXMLPlistInAnotherCharsetIsConverted() {
+        let latin1: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist version=\"1.0\"><string>caf".utf8) + [0xE9]
+            + Array("</string></plist>".utf8)
+        let declared = runDecoder(latin1, choice: .plist, terminal: false)
+        XCTAssertEqual(declared.outcome, .decoded)
+        XCTAssertTrue(declared.text.contains("<string>café</string>") && declared.text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"), declared.text)
+        let labelled = Array("<plist version=\"1.0\"><string>caf".utf8) + [0xE9] + Array("</string></plist>".utf8)
+        XCTAssertTrue(runDecoder(labelled, choice: .plist, charset: "iso-8859-1", terminal: false).text.contains("<string>café</string>"))
+        // After a UTF-8 byte order mark the body is UTF-8, whatever the declaration says.
+        let marked = [0xEF, 0xBB, 0xBF] + Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist version=\"1.0\"><string>café</string></plist>".utf8)
+        XCTAssertTrue(runDecoder(marked, choice: .plist, terminal: false).text.contains("<string>café</string>"))
+    }
+
+    /// A binary plist string that is not what its marker says (an ASCII string with a byte past
+    /// 0x7F, UTF-16 with a lone surrogate) is no property list: it was shown as U+FFFD.
+    func testABinaryStringThatIsNotItsEncodingIsRefused() {
+        func bplist(_ object: [UInt8]) -> [UInt8] {
+            let header = Array("bplist00".utf8)
+            let table = header.count + object.count
+            return header + object + [UInt8(header.count)] + [0, 0, 0, 0, 0, 0, 1, 1]
+                + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        }
+        for (object, reason) in [([0x53, 0xFF, 0xFE, 0x9B] as [UInt8], "an ASCII string holds a byte past 0x7F"),
+                                 ([0x62, 0xD8, 0x00, 0x00, 0x41], "a UTF-16 string holds a lone surrogate")] {
+            guard case .failed(let why) = runDecoder(bplist(object), choice: .plist, terminal: false).outcome else { return XCTFail(reason) }
+            XCTAssertTrue(why.contains(reason), why)
+        }
+        XCTAssertEqual(runDecoder(bplist([0x52, 0x68, 0x69]), choice: .plist, terminal: false) { $0.plistAsJSON = true }.text, "\"hi\"")
+    }
+
     /// A binary plist date that ISO 8601 cannot write (NaN, infinite) is shown as its number
     /// with a comment saying so.
     func testADateThatIsNotATimeIsSaidToBeOne() {
