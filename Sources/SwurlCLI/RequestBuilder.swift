@@ -150,7 +150,10 @@ package struct RequestBuilder {
         if streamedBody && request.isRemoved("Content-Length") && !request.isChunked {
             request.headers.add("Transfer-Encoding", "chunked")
         }
-        try checkFraming(request)
+        try checkFraming(request, chunkedByUser: options.chunked || items.contains { item in
+            if case .header(let name, _) = item.kind { return HTTPHeaders.sameName(name, "Transfer-Encoding") }
+            return false
+        })
         let parts = options.bodyFormat == .multipart && hasData ? MultipartRequestSerializer.parts(tree: tree, parameters: parameters) : []
         return Built(request: request, parts: parts, streamedFile: streamedFile)
     }
@@ -266,12 +269,18 @@ package struct RequestBuilder {
     /// A user's Content-Length or Transfer-Encoding item must agree with the body swurl sends:
     /// a wrong length would desynchronise the connection (the rest of the body read as another
     /// request).
-    private func checkFraming(_ request: HTTPRequest) throws(SwurlError) {
+    /// - Parameter chunkedByUser: `--chunked` or a `Transfer-Encoding` item asked for chunks
+    ///   (else a body read from a pipe past 1 MiB, which goes chunked as it has no length yet).
+    private func checkFraming(_ request: HTTPRequest, chunkedByUser: Bool) throws(SwurlError) {
         if let given = request.headers["Content-Length"] {
             let actual = request.body?.length ?? 0
-            if request.headers["Transfer-Encoding"] != nil {
+            if request.headers["Transfer-Encoding"] != nil, chunkedByUser {
                 throw .usage("Content-Length:\(given) cannot go with chunked transfer encoding (--chunked or a Transfer-Encoding item): a chunked body has no length",
                              hint: "leave Content-Length out, or drop --chunked to send the body with its length")
+            }
+            if request.headers["Transfer-Encoding"] != nil {
+                throw .usage("Content-Length:\(given) cannot go with this body: read from a pipe as it is sent, past the first 1 MiB, it goes chunked, with no length",
+                             hint: "save the body to a file and send it with @FILE (its length is then known), or leave Content-Length out")
             }
             guard given.trimmingSpaces() == String(actual) else {
                 let sent = request.body == nil ? "no body" : request.body?.length.map { "\($0) bytes" } ?? "chunked"

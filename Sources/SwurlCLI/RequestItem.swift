@@ -28,10 +28,17 @@ package struct RequestItem: Equatable, Sendable {
         self.kind = kind
     }
 
-    /// Whether the item reads stdin (`@-` as the whole body, `name@-` as a file field).
+    /// Whether the item reads stdin (`@-` as the whole body, `name@-` as a file field), or a
+    /// name of it (`@/dev/stdin`, `a=@/dev/fd/0`): the "stdin is not sent" warning was given
+    /// for a body that did send it.
     package var readsStdin: Bool {
-        if case .file(_, "-", _, _) = kind { return true }
-        return false
+        if case .file(_, let path, _, _) = kind { return RequestItem.namesStdin(path) }
+        return RequestItemParser.readsAhead(raw).map(RequestItem.namesStdin) ?? false
+    }
+
+    /// `-`, or a path that is the process's stdin.
+    static func namesStdin(_ path: String) -> Bool {
+        ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path)
     }
 
     /// Whether the item contributes to the body (fields and files).

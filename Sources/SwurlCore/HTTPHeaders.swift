@@ -25,7 +25,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
     /// names are tokens, RFC 9110 §5.1). Unicode case was applied to a name with other bytes, so
     /// `Coo\u{212A}ie` (KELVIN SIGN, which lower-cases to `k`) was taken for `Cookie`, while
     /// libcurl sends its bytes.
-    static func sameName(_ a: String, _ b: String) -> Bool {
+    package static func sameName(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in

@@ -179,6 +179,14 @@ final class SerializerEndToEndTests: XCTestCase {
         let chunked = try runSwurl(["--offline", "--chunked", "POST", "127.0.0.1:9/x", "a=1", "Content-Length:9"])
         XCTAssertEqual(chunked.status, 64, chunked.stderr)
         XCTAssertTrue(chunked.stderr.contains("Content-Length:9 cannot go with chunked transfer encoding"), chunked.stderr)
+        // Chunks that come from stdin past 1 MiB, not from an option: the message said to drop
+        // --chunked, which was never given.
+        let piped = try runProcess("/bin/sh", ["-c", "head -c 1200000 /dev/zero | exec \"$0\" --offline PUT 127.0.0.1:9/x Content-Length:1200000",
+                                               TestPaths.binary], check: false)
+        XCTAssertEqual(piped.status, 64, piped.stderr)
+        XCTAssertTrue(piped.stderr.contains("Content-Length:1200000 cannot go with this body: read from a pipe as it is sent, past the first 1 MiB, it goes chunked"),
+                      piped.stderr)
+        XCTAssertFalse(piped.stderr.contains("--chunked"), piped.stderr)
     }
 
     /// Bodies a request cannot carry are refused before anything is sent, naming what made them.
