@@ -246,6 +246,12 @@ package final class Transfer: EasyTransferHandler {
         if !rc.succeeded, rc.couldNotConnect, let hint = Transfer.proxyDown(options.proxy, url: request.url, message: rc.message) {
             throw .transport(rc.message, hint: hint)
         }
+        // A proxy that answered CONNECT with an error: libcurl names neither the proxy nor where
+        // it came from, and the hint asked whether the server was running.
+        if !rc.succeeded, rc.message.containsText("CONNECT tunnel failed"), let proxy = options.proxy.proxy(forURL: request.url) {
+            let credentials = rc.message.hasSuffix(" 407") ? "it asks for credentials: --proxy http://USER:PASSWORD@HOST:PORT, or a Proxy-Authorization item; " : ""
+            throw .transport(rc.message, hint: "\(options.proxy.named(proxy, forURL: request.url)) refused to open the tunnel to the server; \(credentials)--proxy '' connects directly")
+        }
         // Which setting named the proxy (a stale http_proxy in the environment, often).
         if !rc.succeeded, rc.couldNotResolveProxy, let proxy = options.proxy.proxy(forURL: request.url) {
             throw .transport(rc.message, hint: "that is \(options.proxy.named(proxy, forURL: request.url)); check its host name, or --proxy '' connects directly")

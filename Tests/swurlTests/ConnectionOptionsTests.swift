@@ -358,6 +358,9 @@ final class ConnectionOptionsTests: XCTestCase {
             let r = try runSwurl(["--proxy", "http://127.0.0.1:\(proxy.port)", "--cacert", pki.path("root.pem")] + args)
             XCTAssertNotEqual(r.status, 0, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("CONNECT tunnel failed, response 307"), r.stderr)
+            // The hint names the proxy and where it came from (it asked whether the server ran).
+            XCTAssertTrue(r.stderr.contains("hint: the proxy http://127.0.0.1:\(proxy.port) (from --proxy) refused to open the tunnel to the server; --proxy '' connects directly"),
+                          r.stderr)
         }
         // Followed, the request went through a second tunnel, to localhost (logged before it opened).
         let connects = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
