@@ -252,8 +252,10 @@ package final class Transfer: EasyTransferHandler {
             let credentials = rc.message.hasSuffix(" 407") ? "it asks for credentials: --proxy http://USER:PASSWORD@HOST:PORT, or a Proxy-Authorization item; " : ""
             throw .transport(rc.message, hint: "\(options.proxy.named(proxy, forURL: request.url)) refused to open the tunnel to the server; \(credentials)--proxy '' connects directly")
         }
-        // Which setting named the proxy (a stale http_proxy in the environment, often).
-        if !rc.succeeded, rc.couldNotResolveProxy, let proxy = options.proxy.proxy(forURL: request.url) {
+        // Which setting named the proxy (a stale http_proxy in the environment, often). libcurl
+        // reports a SOCKS proxy's name that did not resolve as the host's.
+        if !rc.succeeded, rc.couldNotResolveProxy || rc.couldNotResolve, let proxy = options.proxy.proxy(forURL: request.url),
+           rc.couldNotResolveProxy || (try? ProxySettings.endpoint(proxy)).map({ rc.message.lowercased().hasSuffix("resolve host: " + HostName.bare($0.host).lowercased()) }) == true {
             throw .transport(rc.message, hint: "that is \(options.proxy.named(proxy, forURL: request.url)); check its host name, or --proxy '' connects directly")
         }
         // HTTP/2 without negotiation to a server that speaks HTTP/1 alone gets nothing back;

@@ -99,6 +99,10 @@ final class ConnectionOptionsTests: XCTestCase {
         let unknown = try runSwurl(["http://swurl.test/y"], environment: ["http_proxy": "http://no-such-proxy.invalid:3128", "no_proxy": "", "NO_PROXY": ""])
         XCTAssertEqual(unknown.status, 1, unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("that is the proxy http://no-such-proxy.invalid:3128 (from http_proxy); check its host name"), unknown.stderr)
+        // A SOCKS proxy's too, which libcurl reports as the host not resolving.
+        let socks = try runSwurl(["http://swurl.test/y"], environment: ["http_proxy": "socks5h://no-such-proxy.invalid:1080", "no_proxy": "", "NO_PROXY": ""])
+        XCTAssertEqual(socks.status, 1, socks.stderr)
+        XCTAssertTrue(socks.stderr.contains("that is the proxy socks5h://no-such-proxy.invalid:1080 (from http_proxy); check its host name"), socks.stderr)
         // A proxy without a port is tried on 1080, an IPv6 one named without brackets by
         // libcurl: both were blamed on the server ("is the server running…").
         for given in ["http://127.0.0.1", "socks5h://127.0.0.1", "http://[::1]:\(port)"] {
