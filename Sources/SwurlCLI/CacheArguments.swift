@@ -35,7 +35,9 @@ extension CommandOptions {
         if args.has(.refresh) && args.has(.cacheOnly) {
             throw .usage("--refresh and --cache-only cannot be combined", hint: "--refresh asks the server; --cache-only never does")
         }
-        let given = args.value(.cache).flatMap { $0.isEmpty ? nil : $0 }
+        // The last directory given: a bare `--cache` typed over the config's `--cache=DIR` turns
+        // the cache on, in DIR (it took the default directory, as `--refresh` does not).
+        let given = args.values(.cache).last { !$0.isEmpty }
         var settings = CacheSettings(directory: try directory(given, environment))
         if let maxSize { settings.maxSize = maxSize }
         settings.refresh = args.has(.refresh)

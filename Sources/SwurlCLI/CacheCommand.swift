@@ -53,7 +53,7 @@ enum CacheCommand: SwurlCommand {
         let store = try CacheStore(directory: settings.directory, maxSize: maxSize, create: false)
         // A directory given that is not there may be a typo: said, as a note (still empty, 0).
         var st = stat()
-        if args.value(.cache) != nil, stat(ArgumentBytes.path(settings.directory), &st) != 0, errno == ENOENT {
+        if args.values(.cache).contains(where: { !$0.isEmpty }), stat(ArgumentBytes.path(settings.directory), &st) != 0, errno == ENOENT {
             try? environment.stderr.write("swurl: note: there is no cache at '\(TerminalSanitizer.clean(settings.directory))' (nothing to \(action == "list" ? "list" : "remove"))\n")
         }
         let now = Exchange.wallClock()

@@ -222,7 +222,9 @@ package struct CommandOptions {
             if args.has(.download) { throw .usage("--download saves to a file; '-o -' (stdout) needs no -d") }
             outputPath = nil
         }
-        if boundary != nil, bodyFormat != .multipart {
+        // With --form a boundary waits for a file field (which makes the body multipart), as a
+        // default's does: the config's `--boundary` refused every -f request without one.
+        if boundary != nil, bodyFormat != .multipart, !args.has(.form) {
             throw .usage("--boundary applies to multipart bodies only", hint: "add --multipart, or --form with a file field")
         }
         offline = args.has(.offline)

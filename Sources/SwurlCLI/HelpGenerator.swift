@@ -70,6 +70,9 @@ package enum HelpGenerator {
     /// page's command sections and the completions say the same).
     static func optionHelp(_ spec: OptionSpec, for command: CommandName) -> String {
         guard hasOtherMeaning(spec, for: command) else { return spec.help }
+        if spec.option == .timeout {
+            return "Give up connecting after SECONDS (exit 2); with --watch, stop watching after SECONDS. A --timeout in the config file (a request's) does not apply."
+        }
         // certs prints an object on failure too (reach's report is one either way).
         return command == .certs ? "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"})."
             : "Print the report as JSON."

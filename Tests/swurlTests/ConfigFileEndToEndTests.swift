@@ -75,6 +75,34 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(try runSwurl([try HTTPBin.url("/get"), "--overwrite"], environment: env).status, 64)
     }
 
+    /// A pin typed on the command line replaces the config's pins (they widened it: a pin that
+    /// matches nothing passed on the config's right one), as a REPL or batch line's does.
+    func testATypedPinReplacesTheConfigsPins() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let env = try config("--pin-pubkey \(try pki.pin("leaf.pem"))\n")
+        let wrong = "sha256//" + String(repeating: "A", count: 43) + "="
+        let r = try runSwurl(["--cacert", pki.path("root.pem"), "--pin-pubkey", wrong, "https://localhost:\(server.port)/"], environment: env)
+        XCTAssertEqual(r.status, 7, r.stderr)
+        XCTAssertTrue(r.stderr.lowercased().contains("pin"), r.stderr)
+    }
+
+    /// Defaults that waited for nothing: a config `--boundary` refused every `-f` request
+    /// without a file field (urlencoded), and a bare `--cache` typed took the default directory
+    /// over the config's `--cache=DIR`.
+    func testBoundaryAndCacheDefaultsApplyWhereTheyBelong() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let env = try config("--boundary XYZ\n--cache=\(dir)/mine\n")
+        let form = try runSwurl(["-f", "POST", try HTTPBin.url("/post"), "a=1", "--no-cache"], environment: env)
+        XCTAssertEqual(form.status, 0, form.stderr)
+        XCTAssertEqual(try form.json()["form"] as? [String: String], ["a": "1"])
+        let cached = try runSwurl(["--cache", "-v", try HTTPBin.url("/cache/60")], environment: env.merging(["XDG_CACHE_HOME": dir + "/xdg"]) { $1 })
+        XCTAssertEqual(cached.status, 0, cached.stderr)
+        XCTAssertTrue(cached.stderr.contains("cache: miss, stored"), cached.stderr)
+        XCTAssertFalse(((try? FileManager.default.contentsOfDirectory(atPath: dir + "/mine")) ?? []).filter { !$0.hasPrefix(".") }.isEmpty, "stored in the config's directory")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/xdg/swurl/http"), "not in the default one")
+    }
+
     /// The user's own config file that they cannot read is an error (66) naming it, as a named
     /// one is: its options (a proxy, pins) were dropped without a word. Another user's (after
     /// su) still reads as none.

@@ -182,6 +182,21 @@ final class ConfigWaitReachTests: XCTestCase {
         XCTAssertTrue(direct.stderr.contains("127.0.0.1:\(origin) not reachable"), direct.stderr)
     }
 
+    /// A config `--timeout` (a request's silence, the docs' example) is not `reach`'s: it ended
+    /// every `--watch` after that many seconds, exit 2, without a word. A watchdog ends the watch
+    /// here (124); a typed `--timeout` still ends it (2).
+    func testAConfigTimeoutDoesNotEndAReachWatch() throws {
+        let nginx = try NginxServer()
+        let (env, _) = try config("--timeout 1\n")
+        let watched = try runProcess("/usr/bin/timeout", ["4", TestPaths.binary, "reach", "--watch", nginx.url("/")],
+                                     environment: env, check: false)
+        XCTAssertEqual(watched.status, 124, watched.stderr)
+        XCTAssertTrue(String(decoding: watched.stdout, as: UTF8.self).contains("reachable"), watched.stderr)
+        let typed = try runProcess("/usr/bin/timeout", ["60", TestPaths.binary, "reach", "--watch", "--timeout", "1", nginx.url("/")],
+                                   environment: env, check: false)
+        XCTAssertEqual(typed.status, 2, typed.stderr)
+    }
+
     /// An interface without carrier (a veth whose peer is down: the route is `linkdown`) or
     /// set down is reported at once, from rtnetlink, with exit 1 — not after the connect timeout.
     func testReachThroughAnInterfaceThatIsDownSaysSoAtOnce() throws {
