@@ -213,6 +213,7 @@ enum BatchCommand: SwurlCommand {
                                 prefetch: !args.has(.failFast) && !args.has(.waitForNetwork),
                                 holding: { runner.holdsLineForQuiet })
         }
+        if ending != .completed { runner.endHeldBack(interrupted: ending == .interrupted) }
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         // The lines --fail-fast did not run appear in no output: said, so that "2 tests" in a

@@ -93,6 +93,23 @@ final class BatchRunner {
     /// Whether the line held back waits until no other line runs.
     var holdsLineForQuiet: Bool { heldBack?.quiet == true }
 
+    /// A line still held back when the batch stopped taking lines (`--fail-fast`, an output
+    /// that failed) or was interrupted: reported as a prepared line is then (not run, or
+    /// interrupted), never left out of the results, the report and the JUnit file.
+    func endHeldBack(interrupted: Bool) {
+        guard let held = heldBack else { return }
+        heldBack = nil
+        let error: SwurlError = interrupted ? .interrupted : MultiDriver.notRun
+        let status = ExitStatus(for: error)
+        let index = ordinal
+        ordinal += 1
+        record(ordinal: index, BatchResult(line: held.number, method: nil, url: nil, status: nil, httpVersion: nil,
+                                           timeTotal: nil, timeFirstByte: nil, size: nil, error: error.message, exit: status,
+                                           timeline: BatchTimeline(start: clock, end: clock)))
+        progress?.finished(failed: true, bytes: 0)
+        failed(held.number, status)
+    }
+
     /// The next request from the input; malformed lines are reported here and skipped.
     /// - Parameters:
     ///   - ahead: asked while every slot is busy (the driver's prefetch). A line whose
@@ -136,7 +153,7 @@ final class BatchRunner {
                 // Lines that may ask on the terminal (a key's password, `-a USER`'s until it is
                 // typed) or wait are prepared in their turn, not while others run.
                 if case .success(let arguments) = parsed {
-                    let quiet = BatchRunner.readsAStream(arguments)
+                    let quiet = BatchRunner.readsAStream(arguments, environment: environment)
                     if (quiet && othersRunning) || ahead && (quiet || arguments.has(.waitForNetwork) || arguments.has(.key) || arguments.has(.cert)
                         || BatchRunner.mayAskPassword(arguments.has(.auth) ? arguments : defaults.arguments, authType: arguments.value(.authType))) {
                         heldBack = (number, arguments, quiet)
@@ -171,12 +188,13 @@ final class BatchRunner {
     /// Whether preparing a line reads a file that may keep it waiting: an item that reads its
     /// file as it is parsed (`a=@FILE`, `a:=@FILE`, `H:@FILE`, `q==@FILE`) or a whole body read
     /// ahead (`@FILE`), naming stdin (`-`) or anything but a regular file or a directory.
-    static func readsAStream(_ arguments: ParsedArguments) -> Bool {
+    static func readsAStream(_ arguments: ParsedArguments, environment: Environment) -> Bool {
         arguments.positionals.contains { word in
             guard let path = RequestItemParser.readsAhead(word) else { return false }
             if path == "-" { return true }
             var st = stat()
-            guard stat(ArgumentBytes.path(path), &st) == 0 else { return false }
+            // (`~/fifo` as the item parser reads it.)
+            guard stat(ArgumentBytes.path(environment.resolvePath(path)), &st) == 0 else { return false }
             let type = st.st_mode & S_IFMT
             return type != S_IFREG && type != S_IFDIR
         }

@@ -116,7 +116,7 @@ extension Option {
         // A proxy URL's user name given alone is a token (`http://ghp_x@host`), as the prompt
         // masks a base URL's, and a password is masked however it is written (a `/` or `#` in
         // it, not percent-encoded); other values (`--session team@prod`, a file name) are shown.
-        case .proxy: return Redactor.givenURL(value)
+        case .proxy: return Redactor.givenURL(value, cut: false)
         default: return Redactor.url(value)
         }
     }

@@ -715,11 +715,17 @@ final class ReplContext {
     /// Whether a header item's word reads as a URL with credentials and a path
     /// (`ann:pw@api.example.test/v1`, `ann:pa/ss@h.example:8443/x`): `user:password@`, a host
     /// with a dot (or `localhost`, or an IP literal) and an optional port, then a `/`. Without
-    /// a path it stays an item (`From:ann@example.org` is a header people send).
+    /// a path it stays an item (`From:ann@example.org` is a header people send), and so does a
+    /// header read from a file (`X-Data:@conf.d/token`, `:@`), one separated by `;`, a
+    /// credential header's (`Cookie:sid=a@b.c/d` is no user `Cookie`) and a value with a
+    /// character no URL holds (`Link:<a@b.c/>`).
     static func headerLooksLikeURLWithCredentials(_ word: String) -> Bool {
-        guard itemKey(word)?.kind == .header, isItem(word), !word.containsText("://") else { return false }
+        guard itemKey(word)?.kind == .header, isItem(word), !word.containsText("://"), Redactor.item(word) == word else { return false }
         let u = Array(word.utf8)
-        guard let firstAt = u.firstIndex(of: UInt8(ascii: "@")),
+        guard let colon = u.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") }), u[colon] == UInt8(ascii: ":"),
+              colon + 1 < u.count, u[colon + 1] != UInt8(ascii: "@"),
+              !u[(colon + 1)...].contains(where: { $0 <= 0x20 || $0 >= 0x7F || "<>\"{}|\\^`".utf8.contains($0) }),
+              let firstAt = u.firstIndex(of: UInt8(ascii: "@")),
               let slash = u[firstAt...].firstIndex(where: { "/?#".utf8.contains($0) }), u[slash] == UInt8(ascii: "/"),
               let at = u[..<slash].lastIndex(of: UInt8(ascii: "@")) else { return false }
         let authority = String(decoding: u[(at + 1)..<slash], as: UTF8.self)

@@ -278,7 +278,9 @@ package enum CacheRules {
     package static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
         guard let tag = notModified["ETag"]?.trimmingSpaces() else {
             guard let modified = notModified["Last-Modified"], let storedModified = stored.headers["Last-Modified"] else { return true }
-            return HTTPDate.parse(modified, now: 0).map { $0 == HTTPDate.parse(storedModified, now: 0) } ?? true
+            // (Two-digit years are read against the clock, as `Expires` is: `01-Jan-24` is 2024.)
+            let now = Timestamp.now()
+            return HTTPDate.parse(modified, now: now).map { $0 == HTTPDate.parse(storedModified, now: now) } ?? true
         }
         guard let storedTag = stored.headers["ETag"]?.trimmingSpaces() else { return false }
         func opaque(_ t: String) -> String { t.hasPrefix("W/") ? String(t.dropFirst(2)) : t }

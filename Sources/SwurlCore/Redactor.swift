@@ -150,9 +150,10 @@ package enum Redactor {
     /// not percent-encode may hold anything), and cut after 200 characters (a file read into a
     /// query item can make it megabytes long), and what a terminal would not show escaped (a
     /// line feed in it began a line of its own that could pose as another message).
-    package static func givenURL(_ text: String) -> String { TerminalSanitizer.clean(maskedGivenURL(text)) }
+    /// - Parameter cut: false for a value shown whole (the REPL's `env`).
+    package static func givenURL(_ text: String, cut: Bool = true) -> String { TerminalSanitizer.clean(maskedGivenURL(text, cut: cut)) }
 
-    private static func maskedGivenURL(_ text: String) -> String {
+    private static func maskedGivenURL(_ text: String, cut: Bool) -> String {
         // Bytes that are not UTF-8 (kept as escapes, `ArgumentBytes`) are shown as \xFF.
         let text = ArgumentBytes.hasEscapes(text) ? ArgumentBytes.shown(text) : text
         // A credential item typed where the URL goes (`swurl 'Authorization:Bearer T' URL`), as
@@ -174,7 +175,7 @@ package enum Redactor {
                 masked = url(text, userAlone: true)
             }
         }
-        guard masked.utf8.count > 300 else { return masked }
+        guard cut, masked.utf8.count > 300 else { return masked }
         return String(masked.prefix(200)) + "… (\(text.utf8.count) bytes)"
     }
 

@@ -131,6 +131,19 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(lines.last?.hasPrefix("2 200 ") == true, String(decoding: r.stdout, as: UTF8.self))
     }
 
+    /// A line held back for its pipe when `--fail-fast` stops the batch is reported as not run
+    /// (it was in no output, and the note said the lines after it were not run).
+    func testALineHeldForItsPipeIsReportedNotRunWhenTheBatchStops() throws {
+        let path = try input([try HTTPBin.url("/status/500"), "POST " + (try HTTPBin.url("/anything")) + " @/dev/fd/3", try HTTPBin.url("/get")])
+        let r = try runProcess("/bin/sh", ["-c", "echo x | { exec \"$0\" batch \"$1\" --fail-fast --check-status --order input 3<&0; }", TestPaths.binary, path],
+                               check: false)
+        let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertEqual(lines.count, 2, String(decoding: r.stdout, as: UTF8.self))
+        XCTAssertTrue(lines.last?.hasPrefix("2 error 1 ") == true && lines.last?.hasSuffix("not run: the batch stopped taking lines before this one") == true,
+                      String(decoding: r.stdout, as: UTF8.self))
+    }
+
     func testParallelOneUsesOneKeepAliveConnection() throws {
         let nginx = try NginxServer()
         let path = try input((1...50).map { _ in nginx.url("/small.txt") })

@@ -356,12 +356,20 @@ final class ReplTests: XCTestCase {
         // was the header `ann` to the base, the password its value: refused, both spellings
         // named; after a path it stays a header, and without a path (`From:ann@example.org`) too.
         let creds = try script(["ann:S3cr3t@api.example.test/v1", "ann:pa/S3cr3t@api.example.test:8443/v1/x",
-                                "/x ann:one@api.example.test/v1", "From:ann@example.org"], [root, "--offline"])
+                                "/x ann:one@api.example.test/v1", "From:ann@example.org",
+                                // A header read from a file (`:@`), a credential header's value and
+                                // one no URL could hold stay items.
+                                "X-Data:@/dev/null", "Cookie:sid=a@b.c/d", "Link:<a@b.c/>"], [root, "--offline"])
         XCTAssertEqual(creds.stderr.components(separatedBy: "reads as a header 'ann' sent to the base, but looks like a URL with credentials").count - 1, 2,
                        creds.stderr)
         XCTAssertTrue(creds.stderr.contains("hint: for that URL, write its scheme: http://ann:****@api.example.test/v1;"), creds.stderr)
         XCTAssertFalse(creds.stderr.contains("S3cr3t") || creds.text.contains("S3cr3t"), creds.stderr + creds.text)
         XCTAssertTrue(creds.text.contains("ann: one@api.example.test/v1\r\n") && creds.text.contains("From: ann@example.org\r\n"), creds.text)
+        XCTAssertTrue(creds.text.contains("Cookie: sid=a@b.c/d\r\n") && creds.text.contains("Link: <a@b.c/>\r\n"), creds.text)
+        XCTAssertFalse(creds.stderr.contains("X-Data") || creds.stderr.contains("Cookie") || creds.stderr.contains("Link"), creds.stderr)
+        // `env` shows a long --proxy whole (it was cut at 200 characters).
+        let long = "http://127.0.0.1:1/" + String(repeating: "p", count: 400)
+        XCTAssertTrue(try script(["set --proxy " + long, "env"], [root, "--offline"]).text.contains(long))
         // The status is the last command's.
         let last = try script(["/get", "/status/500 --check-status"], [root])
         XCTAssertEqual(last.status, 5)

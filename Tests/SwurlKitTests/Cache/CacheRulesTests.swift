@@ -151,6 +151,9 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertFalse(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sun, 06 Nov 1994 08:49:38 GMT")])))
         XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sunday, 06-Nov-94 08:49:37 GMT")])))
         XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders()))
+        // A two-digit year is read against the clock (it was 1924 for `24`, another version).
+        let recent = head(200, [("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT")])
+        XCTAssertTrue(CacheRules.notModifiedSelects(recent, HTTPHeaders([.init(name: "Last-Modified", value: "Monday, 01-Jan-24 00:00:00 GMT")])))
         // Weak comparison, a 304's strong tag too: nginx's gzip stores W/"v", its 304 says "v".
         let weakStored = head(200, [("ETag", "W/\"v\"")])
         XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"v\"")])))
