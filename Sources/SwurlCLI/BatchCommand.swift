@@ -318,6 +318,6 @@ extension BatchCommand {
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         guard limit.rlim_max < wanted else { return nil }
         return "--parallel \(parallel) needs about \(wanted) open files, and the limit is \(limit.rlim_max) (ulimit -Hn): "
-            + "lines may fail with \"Couldn't connect\"; lower --parallel or raise the limit"
+            + "lines may fail with \"too many open files\"; lower --parallel or raise the limit"
     }
 }

@@ -186,11 +186,11 @@ final class BatchRunner {
     }
 
     /// Whether preparing a line reads a file that may keep it waiting: an item that reads its
-    /// file as it is parsed (`a=@FILE`, `a:=@FILE`, `H:@FILE`, `q==@FILE`) or a whole body read
-    /// ahead (`@FILE`), naming stdin (`-`) or anything but a regular file or a directory.
+    /// file as it is parsed (`a=@FILE`, `a:=@FILE`, `H:@FILE`, `q==@FILE`), a whole body read
+    /// ahead (`@FILE`) or a file an option of the line names (`--cacert FIFO`), naming stdin
+    /// (`-`) or anything but a regular file or a directory.
     static func readsAStream(_ arguments: ParsedArguments, environment: Environment) -> Bool {
-        arguments.positionals.contains { word in
-            guard let path = RequestItemParser.readsAhead(word) else { return false }
+        func waits(_ path: String) -> Bool {
             if path == "-" { return true }
             var st = stat()
             // (`~/fifo` as the item parser reads it.)
@@ -198,7 +198,12 @@ final class BatchRunner {
             let type = st.st_mode & S_IFMT
             return type != S_IFREG && type != S_IFDIR
         }
+        return arguments.positionals.contains { RequestItemParser.readsAhead($0).map(waits) ?? false }
+            || BatchRunner.optionsReadingFiles.contains { arguments.values($0).contains(where: waits) }
     }
+
+    /// The options whose file a line reads as it is prepared.
+    static let optionsReadingFiles: [Option] = [.pinPubkey, .pinCert, .cacert, .cacertAdd, .cert, .key, .session, .sessionReadOnly]
 
     /// Whether `-a` in `args` names a user without a password, so that preparing the line may
     /// ask on the terminal (a bearer token never asks).

@@ -22,10 +22,6 @@ enum ConfigFile {
     /// ends `--watch`: the config's `--timeout 30` made every watch stop after 30 s.)
     static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach, .cache], .timeout: [.reach]]
 
-    /// Options whose values on the command line replace the config's instead of adding to them:
-    /// pins, which narrow trust (a typed pin was widened by the config's, so a pin that should
-    /// fail passed; a REPL or batch line's replaces its defaults', and curl's later one wins).
-    static let replacedByCommandLine: Set<Option> = [.pinPubkey, .pinCert]
 
     /// The error for a config default that `command` cannot honour and must not drop: those
     /// that decide whether, and as whom, requests go out (`--offline`, `--curl`, `--session`)
@@ -75,10 +71,12 @@ enum ConfigFile {
             for group in OptionTable.exclusiveSets where group.contains(option) {
                 for other in group where other != option { merged.options[other] = nil }
             }
+            // A typed pin replaces the config's pins, of either kind (`replacingGroups`).
+            for group in OptionTable.replacingGroups where group.contains(option) {
+                for member in group { merged.options[member] = nil }
+            }
         }
-        for (option, values) in args.options {
-            if ConfigFile.replacedByCommandLine.contains(option) { merged.options[option] = values } else { merged.options[option, default: []] += values }
-        }
+        for (option, values) in args.options { merged.options[option, default: []] += values }
         merged.positionals = args.positionals
         for option in places.keys where !merged.has(option) { places[option] = nil }
         return (merged, places)

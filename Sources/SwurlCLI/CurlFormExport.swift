@@ -89,6 +89,8 @@ extension CurlCommandExport {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             out.append(contentsOf: ("%" + (hex.count < 2 ? "0" + hex : hex)).unicodeScalars)
         }
+        // A last backslash as `%5C`, as swurl sends it (`quote`); curl would send it as is.
+        if out.last == "\\" { out.removeLast(); out.append(contentsOf: "%5C".unicodeScalars) }
         return String(out)
     }
 

@@ -241,6 +241,12 @@ package enum OptionTable {
         }
     }
 
+    /// Options that go together but whose later values (the command line's over the config's, a
+    /// REPL or batch line's over its defaults') replace the defaults' of the whole group instead
+    /// of adding to them: the pins, which narrow trust (a server passes when it matches any pin
+    /// of either kind, so a typed pin was widened by the config's, of its own kind or the other).
+    static let replacingGroups: [[Option]] = [[.pinPubkey, .pinCert]]
+
     /// Options that exclude each other, the one rule for every place defaults meet a later
     /// choice: an option on the command line drops the config's others of its set, a REPL or
     /// batch line's drops the defaults' (`--json` over `--form`). `--raw` is in none: it goes

@@ -641,6 +641,8 @@ final class ReplContext {
         // A URL whose user name is given alone (`https://TOKEN@host/`): a token, sent as Basic
         // credentials (an item's `field@file` is no URL).
         if words.contains(where: { $0.containsText("://") && Redactor.url($0, userAlone: true) != $0 }) { return true }
+        // ... and a scheme-less one (`--proxy TOKEN@127.0.0.1:3128`).
+        if words.contains(where: { $0.utf8.contains(UInt8(ascii: "@")) && URLText.isHostPortWithUserinfo($0) && !URLText.isHostPort($0) }) { return true }
         guard let parsed = try? ArgumentParser.parse(words, checkText: false) else {
             // Which word is the URL is not known on a line that does not parse: any word with an
             // '@' inside may be one with a user name (`TOKEN@host:8080/x --tiemout 3`).
@@ -712,10 +714,11 @@ final class ReplContext {
         return nil
     }
 
-    /// Whether a header item's word reads as a URL with credentials and a path
-    /// (`ann:pw@api.example.test/v1`, `ann:pa/ss@h.example:8443/x`): `user:password@`, a host
-    /// with a dot (or `localhost`, or an IP literal) and an optional port, then a `/`. Without
-    /// a path it stays an item (`From:ann@example.org` is a header people send), and so does a
+    /// Whether a header item's word reads as a URL with credentials and a path, query or
+    /// fragment (`ann:pw@api.example.test/v1`, `ann:pa/ss@h.example:8443/x`, `ann:pw@[::1]?q`,
+    /// `ann:pw@intranet/x`): `user:password@`, a host name (any label, IDN too) or an IP
+    /// literal and an optional port, then a `/`, `?` or `#`. Without one it stays an item
+    /// (`From:ann@example.org` is a header people send), and so does a
     /// header read from a file (`X-Data:@conf.d/token`, `:@`), one separated by `;`, a
     /// credential header's (`Cookie:sid=a@b.c/d` is no user `Cookie`) and a value with a
     /// character no URL holds (`Link:<a@b.c/>`).
@@ -724,18 +727,23 @@ final class ReplContext {
         let u = Array(word.utf8)
         guard let colon = u.firstIndex(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") }), u[colon] == UInt8(ascii: ":"),
               colon + 1 < u.count, u[colon + 1] != UInt8(ascii: "@"),
-              !u[(colon + 1)...].contains(where: { $0 <= 0x20 || $0 >= 0x7F || "<>\"{}|\\^`".utf8.contains($0) }),
+              !u[(colon + 1)...].contains(where: { $0 <= 0x20 || $0 == 0x7F || "<>\"{}|\\^`".utf8.contains($0) }),
               let firstAt = u.firstIndex(of: UInt8(ascii: "@")),
-              let slash = u[firstAt...].firstIndex(where: { "/?#".utf8.contains($0) }), u[slash] == UInt8(ascii: "/"),
-              let at = u[..<slash].lastIndex(of: UInt8(ascii: "@")) else { return false }
-        let authority = String(decoding: u[(at + 1)..<slash], as: UTF8.self)
+              let stop = u[firstAt...].firstIndex(where: { "/?#".utf8.contains($0) }),
+              let at = u[..<stop].lastIndex(of: UInt8(ascii: "@")) else { return false }
+        let authority = String(decoding: u[(at + 1)..<stop], as: UTF8.self)
         if URLText.isHostPort(authority) { return true }
-        let host = authority.utf8
-        return !host.isEmpty && host.first != UInt8(ascii: ".") && host.first != UInt8(ascii: "-")
-            && (host.contains(UInt8(ascii: ".")) || authority.lowercased() == "localhost")
-            && host.allSatisfy { b in
+        var host = Substring(authority)
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            // An IPv6 literal (a zone too), then an optional port.
+            let rest = host[host.index(after: close)...]
+            return rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy { ("0"..."9").contains($0) })
+        }
+        if let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...].allSatisfy({ ("0"..."9").contains($0) }) { host = host[..<colon] }
+        return !host.isEmpty && host.first != "." && host.first != "-"
+            && host.utf8.allSatisfy { b in
                 (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                    || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                    || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "%") || b >= 0x80
             }
     }
 
@@ -792,11 +800,12 @@ final class ReplContext {
         return rest
     }
 
-    /// Options: a line's option replaces the defaults' values of the same option and of its exclusive set.
+    /// Options: a line's option replaces the defaults' values of the same option, of its
+    /// exclusive set and of its replacing group (a line's pin, the defaults' pins of both kinds).
     static func merge(_ defaults: ParsedArguments, _ line: ParsedArguments) -> ParsedArguments {
         var merged = line.dropResetDefaults(defaults)
         for option in line.options.keys {
-            for set in OptionTable.exclusiveSets where set.contains(option) { for o in set { merged.options[o] = nil } }
+            for set in OptionTable.exclusiveSets + OptionTable.replacingGroups where set.contains(option) { for o in set { merged.options[o] = nil } }
         }
         for (option, values) in line.options { merged.options[option] = values }
         return merged

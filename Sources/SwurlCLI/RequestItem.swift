@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import SwurlOutput
 import SwurlRequestSerialization
 import SwurlCore
@@ -36,9 +39,14 @@ package struct RequestItem: Equatable, Sendable {
         return RequestItemParser.readsAhead(raw).map(RequestItem.namesStdin) ?? false
     }
 
-    /// `-`, or a path that is the process's stdin.
+    /// `-`, or a path that is the process's stdin, however spelt (`/dev/./stdin`, a symlink to
+    /// it): the same file as descriptor 0 (a pipe's too).
     static func namesStdin(_ path: String) -> Bool {
-        ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path)
+        if ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path) { return true }
+        var named = stat(), zero = stat()
+        // Not a device (`</dev/null` with `a=@/dev/null`, the usual empty value, is no stdin item).
+        guard !path.isEmpty, fstat(0, &zero) == 0, (zero.st_mode & S_IFMT) != S_IFCHR, stat(ArgumentBytes.path(path), &named) == 0 else { return false }
+        return named.st_dev == zero.st_dev && named.st_ino == zero.st_ino
     }
 
     /// Whether the item contributes to the body (fields and files).

@@ -221,7 +221,8 @@ package enum Redactor {
     /// `user:password` → `user:****`; a value without a colon (a bearer token, or a user name
     /// whose password is asked for) → `****` when `whole`, else as it is.
     package static func credentials(_ value: String, whole: Bool = true) -> String {
-        if let colon = value.firstIndex(of: ":") { return String(value[..<colon]) + ":" + mask }
+        // `TOKEN:` (an API key with an empty password, curl's `-u sk_…:`) is a token: whole.
+        if let colon = value.firstIndex(of: ":") { return value.index(after: colon) == value.endIndex ? mask : String(value[..<colon]) + ":" + mask }
         return whole ? mask : value
     }
 

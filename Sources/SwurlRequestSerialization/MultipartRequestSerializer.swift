@@ -131,13 +131,17 @@ package struct MultipartRequestSerializer: RequestSerializing {
     /// standard has browsers do (and curl and HTTPie): `"` as `%22`, CR and LF as `%0D` and
     /// `%0A`, and likewise every other character a header line cannot hold (`HeaderValue`: C0
     /// controls but tab, DEL) as `%XX`; `\` and other characters, non-ASCII included, as they
-    /// are (UTF-8). A backslash before `"` and `\` was RFC 7578's quoting, which parsers that
-    /// follow browsers (Node's undici) refused, failing the whole body.
+    /// are (UTF-8), but for a last `\`, as `%5C`: before the closing quote, parsers that read
+    /// RFC quoting (Werkzeug, python-multipart) took it for an escaped quote and read the rest of
+    /// the line (`; name=admin`) as the value's. A backslash before `"` and `\` was RFC 7578's
+    /// quoting, which parsers that follow browsers (Node's undici) refused, failing the body.
     package static func quote(_ s: String) -> String {
         var out = ""
-        for scalar in s.unicodeScalars {
+        let scalars = s.unicodeScalars
+        for (i, scalar) in zip(scalars.indices, scalars) {
             switch scalar {
             case "\"": out += "%22"
+            case "\\" where scalars.index(after: i) == scalars.endIndex: out += "%5C"
             case _ where HeaderValue.isForbidden(scalar):
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 out += "%" + (hex.count < 2 ? "0" + hex : hex)

@@ -85,6 +85,10 @@ final class ConfigFileEndToEndTests: XCTestCase {
         let r = try runSwurl(["--cacert", pki.path("root.pem"), "--pin-pubkey", wrong, "https://localhost:\(server.port)/"], environment: env)
         XCTAssertEqual(r.status, 7, r.stderr)
         XCTAssertTrue(r.stderr.lowercased().contains("pin"), r.stderr)
+        // The config's pin of the other kind too (the anchor's certificate passed the server).
+        let cert = try runSwurl(["--cacert", pki.path("root.pem"), "--pin-pubkey", wrong, "https://localhost:\(server.port)/"],
+                                environment: try config("--pin-cert \(pki.path("root.pem"))\n"))
+        XCTAssertEqual(cert.status, 7, cert.stderr)
     }
 
     /// Defaults that waited for nothing: a config `--boundary` refused every `-f` request

@@ -199,6 +199,13 @@ final class CurlExportTests: XCTestCase {
         XCTAssertFalse(r.printed.text.contains("--form-escape"), r.printed.text)
         XCTAssertTrue(r.printed.text.contains("--form 'f=@\"\(path)\";type=text/plain;filename=\"q\\\"x\\\\y.txt\"'"), r.printed.text)
         XCTAssertEqual(try rawParts(r.swurl.body), try rawParts(r.curl.body), r.printed.text)
+        // A last backslash goes as %5C (before the closing quote, RFC parsers read it as an
+        // escaped quote and took the rest of the line into the value), by curl too.
+        let last = try roundTrip(["--multipart", "{URL}/m", "f@\(path);filename=evil\\", "n\\\\=1"], ignoring: ["content-type", "content-length"])
+        XCTAssertEqual(last.printed.stderr, "")
+        XCTAssertTrue(String(decoding: last.swurl.body, as: UTF8.self).contains("name=\"f\"; filename=\"evil%5C\"\r\n"))
+        XCTAssertTrue(String(decoding: last.swurl.body, as: UTF8.self).contains("name=\"n%5C\"\r\n"))
+        XCTAssertEqual(try rawParts(last.swurl.body), try rawParts(last.curl.body), last.printed.text)
     }
 
     /// The parts of a multipart body, each exactly as sent (headers and content), without the

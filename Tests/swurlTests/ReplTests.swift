@@ -359,8 +359,12 @@ final class ReplTests: XCTestCase {
                                 "/x ann:one@api.example.test/v1", "From:ann@example.org",
                                 // A header read from a file (`:@`), a credential header's value and
                                 // one no URL could hold stay items.
-                                "X-Data:@/dev/null", "Cookie:sid=a@b.c/d", "Link:<a@b.c/>"], [root, "--offline"])
-        XCTAssertEqual(creds.stderr.components(separatedBy: "reads as a header 'ann' sent to the base, but looks like a URL with credentials").count - 1, 2,
+                                "X-Data:@/dev/null", "Cookie:sid=a@b.c/d", "Link:<a@b.c/>",
+                                // Other spellings of a URL: a query or fragment after the host, an
+                                // IPv6 literal, an IDN or single-label host.
+                                "ann:S3cr3t@api.example.org?x=1", "ann:S3cr3t@[::1]/x", "ann:S3cr3t@bücher.example/x",
+                                "ann:S3cr3t@intranet/x", "ann:S3cr3t@api.example.org#x"], [root, "--offline"])
+        XCTAssertEqual(creds.stderr.components(separatedBy: "reads as a header 'ann' sent to the base, but looks like a URL with credentials").count - 1, 7,
                        creds.stderr)
         XCTAssertTrue(creds.stderr.contains("hint: for that URL, write its scheme: http://ann:****@api.example.test/v1;"), creds.stderr)
         XCTAssertFalse(creds.stderr.contains("S3cr3t") || creds.text.contains("S3cr3t"), creds.stderr + creds.text)
@@ -390,6 +394,10 @@ final class ReplTests: XCTestCase {
         XCTAssertEqual(stdinItem.status, 0, stdinItem.stderr)
         XCTAssertTrue(stdinItem.stderr.contains("'@-' reads stdin, which a REPL line cannot"), stdinItem.stderr)
         XCTAssertEqual(urls(stdinItem.text), ["\(root)/get"])
+        // Stdin named otherwise (`/dev/./stdin`) read the rest of the script as the value.
+        let spelt = try script(["POST /post a=@/dev/./stdin", "/get Authorization:'Bearer LATERSECRET'"], [root])
+        XCTAssertTrue(spelt.stderr.contains("'a=@/dev/./stdin' reads stdin, which a REPL line cannot"), spelt.stderr)
+        XCTAssertEqual(urls(spelt.text), ["\(root)/get"])
     }
 
     /// Default credentials (-a, Authorization, Cookie, Proxy-Authorization items) go only to the

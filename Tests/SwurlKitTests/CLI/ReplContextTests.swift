@@ -51,6 +51,13 @@ final class ReplContextTests: XCTestCase {
         XCTAssertTrue(merged.has(.verbose))
         XCTAssertEqual(merged.values(.timeout), ["9"])
         XCTAssertEqual(ReplContext.merge(items: ["X-A:1", "q==1", "x-b:2"], ["X-B:3", "q==2"]), ["X-A:1", "X-B:3", "q==2"])
+        // A line's pin of either kind replaces the defaults' pins of both (a server passes on any
+        // pin: the defaults' --pin-cert widened a line's --pin-pubkey).
+        let pinned = ReplContext.merge(try ArgumentParser.parse(["--pin-cert", "root.pem", "--pin-scope", "any"]),
+                                       try ArgumentParser.parse(["--pin-pubkey", "k.pem"]))
+        XCTAssertFalse(pinned.has(.pinCert))
+        XCTAssertEqual(pinned.values(.pinPubkey), ["k.pem"])
+        XCTAssertTrue(pinned.has(.pinScope))
     }
 
     func testCredentialLinesAreRecognized() {
@@ -77,7 +84,9 @@ final class ReplContextTests: XCTestCase {
                      // A password holding '/', '#' or '?' (not percent-encoded): messages mask it, and
                      // the history kept it.
                      "http://ann:Zm9v/YmFy@127.0.0.1:9/x", "--proxy ann:Zm9v/YmFy@127.0.0.1:3128 /x", "ann:Zm9v#1@api.example.test/v1",
-                     "cd http://u:pa/ss@h/", "set --proxy http://u:pa?ss@127.0.0.1:1", "get //u:pa/ss@h/x"] {
+                     "cd http://u:pa/ss@h/", "set --proxy http://u:pa?ss@127.0.0.1:1", "get //u:pa/ss@h/x",
+                     // A scheme-less proxy whose user name is a token (sent as Basic).
+                     "--proxy TOKEN@127.0.0.1:9 /a", "set --proxy TOK3@127.0.0.1:9"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         // An option value that is not UTF-8 makes the line a usage error, not one without credentials.

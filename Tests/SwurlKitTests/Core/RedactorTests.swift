@@ -61,6 +61,8 @@ final class RedactorTests: XCTestCase {
         XCTAssertEqual(Redactor.credentials("ann:S3CRET"), "ann:****")
         XCTAssertEqual(Redactor.credentials("SECRETTOKEN123"), "****")
         XCTAssertEqual(Redactor.credentials("ann", whole: false), "ann")
+        // An empty password (`-a sk_live_T:`, curl's API-key habit) leaves a token: masked whole.
+        XCTAssertEqual(Redactor.credentials("sk_live_T:", whole: false), "****")
         XCTAssertEqual(Redactor.header(name: "Proxy-Authorization", value: "Basic x"), "Proxy-Authorization: ****")
         XCTAssertEqual(Redactor.header(name: "X-Token", value: "abc"), "X-Token: abc")
         XCTAssertTrue(Redactor.isCredentialHeader("COOKIE"))
