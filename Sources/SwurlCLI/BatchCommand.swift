@@ -213,7 +213,8 @@ enum BatchCommand: SwurlCommand {
                                 prefetch: !args.has(.failFast) && !args.has(.waitForNetwork),
                                 holding: { runner.holdsLineForQuiet })
         }
-        if ending != .completed { runner.endHeldBack(interrupted: ending == .interrupted) }
+        // (Ctrl-C inside `next` may end the run as completed with a line still held.)
+        runner.endHeldBack(interrupted: ending == .interrupted || Interrupt.requested)
         progress?.finish()
         if let error = reader.error { Swurl.report(error, environment: environment) }
         // The lines --fail-fast did not run appear in no output: said, so that "2 tests" in a

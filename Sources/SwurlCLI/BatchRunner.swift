@@ -103,6 +103,7 @@ final class BatchRunner {
         let status = ExitStatus(for: error)
         let index = ordinal
         ordinal += 1
+        progress?.started()
         record(ordinal: index, BatchResult(line: held.number, method: nil, url: nil, status: nil, httpVersion: nil,
                                            timeTotal: nil, timeFirstByte: nil, size: nil, error: error.message, exit: status,
                                            timeline: BatchTimeline(start: clock, end: clock)))
@@ -236,9 +237,10 @@ final class BatchRunner {
         for option in BatchCommand.batchWideOptions where arguments.has(option) || arguments.resets.contains(option) {
             throw .usage("--\(option.rawValue) is an option of the whole batch, not of a line", hint: "give it to swurl batch")
         }
+        // Stdin is the batch's input (or the terminal), never a line's body.
+        try CommandOptions.refuseStdinWords(arguments.positionals, "a batch line")
         var options = try defaults.options(for: arguments)
         options.ignoreStdin = true
-        // Stdin is the batch's input (or the terminal), never a line's body.
         try options.refuseStdinItems("a batch line")
         let request = try RequestBuilder(options: options, environment: environment).build()
         built = request

@@ -433,20 +433,35 @@ package struct CommandOptions {
         checked.options[.ignoreNetrc] = [nil]
         // With the default items too: `--raw` beside a default data item fails every line, and
         // so does an item that reads stdin (`f@-`).
+        try CommandOptions.refuseStdinWords(items, context)
         try CommandOptions(optionsOnly: checked, environment: environment)
             .with(positionals: ["http://localhost/"] + items, form: checked.has(.form), environment: environment)
             .refuseStdinItems(context)
+    }
+
+    /// `refuseStdinItems` for the items that read their file as they are parsed
+    /// (`a=@/dev/stdin`), before they are: refused after, the item had taken the rest of the
+    /// input (the lines after it, their tokens too) and they were gone.
+    /// - Throws: `SwurlError.usage` naming the item and `context`.
+    static func refuseStdinWords(_ words: [String], _ context: String) throws(SwurlError) {
+        for word in words where RequestItemParser.readsAtParse(word).map(RequestItem.namesStdin) == true {
+            throw CommandOptions.stdinRefusal(Redactor.item(word), context)
+        }
     }
 
     /// Where stdin carries the command's own input (batch lines, a REPL's script), an `@-` or
     /// `name@-` item cannot read a body from it.
     /// - Throws: `SwurlError.usage` naming the item and `context`.
     func refuseStdinItems(_ context: String) throws(SwurlError) {
+        // (After `refuseStdinWords`: for `@-`, `name@-`, read only when sent.)
         for item in items {
-            if item.readsStdin {
-                throw .usage("'\(TerminalSanitizer.clean(item.raw))' reads stdin, which \(context) cannot (send a file with @FILE or name@FILE)")
-            }
+            if item.readsStdin { throw CommandOptions.stdinRefusal(item.raw, context) }
         }
+    }
+
+    /// The refusal of an item that reads stdin where stdin is the command's input.
+    static func stdinRefusal(_ raw: String, _ context: String) -> SwurlError {
+        .usage("'\(TerminalSanitizer.clean(raw))' reads stdin, which \(context) cannot (send a file with @FILE or name@FILE)")
     }
 }
 

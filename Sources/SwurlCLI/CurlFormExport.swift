@@ -11,8 +11,8 @@ import SwurlRequestSerialization
 /// - A type cannot be quoted: it is written as is when curl's `type=` reading gives the same
 ///   text back, else refused (a `,`, a `;headers=`/`;filename=`/`;encoder=` in it, blanks at
 ///   its ends, no `major/minor` start, controls).
-/// - Names and filenames are given to curl as swurl writes them on the wire (controls as
-///   `%XX`); curl's own escaping (`"` as `%22`, `\` as it is) is swurl's.
+/// - Names and filenames are given to curl with their controls (and a last `\`) already as
+///   `%XX`; curl's own escaping of the rest (`"` as `%22`, any other `\` as it is) is swurl's.
 /// Field values go through `--form-string`, which takes the value literally.
 extension CurlCommandExport {
     /// One printed `--form` or `--form-string` argument.

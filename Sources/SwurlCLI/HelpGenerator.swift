@@ -51,7 +51,7 @@ package enum HelpGenerator {
         // for certs, reach and cache) is shown with that meaning, among the output options.
         for group in OptionGroup.allCases {
             let specs = OptionTable.documented.filter {
-                (hasOtherMeaning($0, for: command.name) ? .output : $0.group) == group && $0.commands.contains(command.name)
+                (hasOtherMeaning($0, for: command.name) && $0.option == .json ? .output : $0.group) == group && $0.commands.contains(command.name)
             }
             guard !specs.isEmpty else { continue }
             s += "\n\(group.rawValue):\n"

@@ -438,8 +438,9 @@ final class ReplContext {
         let lineStderr = environment.stderr
         if (merged.options[.quiet]?.count ?? 0) >= 2 { environment.stderr = QuietMessagesSink(lineStderr) }
         defer { environment.stderr = lineStderr }
-        let options = try CommandOptions(merged, environment: environment)
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
+        try CommandOptions.refuseStdinWords(merged.positionals, "a REPL line")
+        let options = try CommandOptions(merged, environment: environment)
         try options.refuseStdinItems("a REPL line")
         // Said once the line is known to be a request (a line refused for its URL named an
         // origin made up from it).
@@ -641,8 +642,6 @@ final class ReplContext {
         // A URL whose user name is given alone (`https://TOKEN@host/`): a token, sent as Basic
         // credentials (an item's `field@file` is no URL).
         if words.contains(where: { $0.containsText("://") && Redactor.url($0, userAlone: true) != $0 }) { return true }
-        // ... and a scheme-less one (`--proxy TOKEN@127.0.0.1:3128`).
-        if words.contains(where: { $0.utf8.contains(UInt8(ascii: "@")) && URLText.isHostPortWithUserinfo($0) && !URLText.isHostPort($0) }) { return true }
         guard let parsed = try? ArgumentParser.parse(words, checkText: false) else {
             // Which word is the URL is not known on a line that does not parse: any word with an
             // '@' inside may be one with a user name (`TOKEN@host:8080/x --tiemout 3`).
@@ -666,6 +665,9 @@ final class ReplContext {
             }
         }
         if parsed.has(.auth) || parsed.has(.keyPassword) { return true }
+        // A proxy whose user name is a token, scheme-less too (`--proxy TOKEN@squid:3128`): what
+        // `env` masks (`Option.shown`) is no line for the history.
+        if parsed.values(.proxy).contains(where: { Option.proxy.shown($0) != TerminalSanitizer.clean($0) }) { return true }
         // The URL word (after a method) with a user name alone in any form (`//TOKEN@h/`,
         // `TOKEN@h:8080/x`), which goes out as Basic credentials.
         let isMethod = parsed.positionals.first.map { HTTPMethod($0).isKnown } ?? false

@@ -151,8 +151,10 @@ package struct RequestBuilder {
             request.headers.add("Transfer-Encoding", "chunked")
         }
         try checkFraming(request, chunkedByUser: options.chunked || items.contains { item in
-            if case .header(let name, _) = item.kind { return HTTPHeaders.sameName(name, "Transfer-Encoding") }
-            return false
+            switch item.kind {
+            case .header(let name, _), .emptyHeader(let name), .removeHeader(let name): return HTTPHeaders.sameName(name, "Transfer-Encoding")
+            default: return false
+            }
         })
         let parts = options.bodyFormat == .multipart && hasData ? MultipartRequestSerializer.parts(tree: tree, parameters: parameters) : []
         return Built(request: request, parts: parts, streamedFile: streamedFile)

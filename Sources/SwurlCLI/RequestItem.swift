@@ -35,17 +35,19 @@ package struct RequestItem: Equatable, Sendable {
     /// name of it (`@/dev/stdin`, `a=@/dev/fd/0`): the "stdin is not sent" warning was given
     /// for a body that did send it.
     package var readsStdin: Bool {
-        if case .file(_, let path, _, _) = kind { return RequestItem.namesStdin(path) }
-        return RequestItemParser.readsAhead(raw).map(RequestItem.namesStdin) ?? false
+        if case .file(_, let path, _, _) = kind { return path == "-" || RequestItem.namesStdin(path) }
+        return RequestItemParser.readsAtParse(raw).map(RequestItem.namesStdin) ?? false
     }
 
-    /// `-`, or a path that is the process's stdin, however spelt (`/dev/./stdin`, a symlink to
-    /// it): the same file as descriptor 0 (a pipe's too).
+    /// Whether a path is the process's stdin, however spelt (`/dev/stdin`, `/dev/./stdin`, a
+    /// symlink to it): by name, or when stdin is a pipe or a socket, the same one (reading it
+    /// by path would take what stdin holds; a regular file's or a device's path opens anew).
+    /// `-` is stdin only where the grammar says so (`@-`, `name@-`; `a=@-` reads a file `-`).
     static func namesStdin(_ path: String) -> Bool {
-        if ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path) { return true }
+        if ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path) { return true }
         var named = stat(), zero = stat()
-        // Not a device (`</dev/null` with `a=@/dev/null`, the usual empty value, is no stdin item).
-        guard !path.isEmpty, fstat(0, &zero) == 0, (zero.st_mode & S_IFMT) != S_IFCHR, stat(ArgumentBytes.path(path), &named) == 0 else { return false }
+        guard !path.isEmpty, path != "-", fstat(0, &zero) == 0, [S_IFIFO, S_IFSOCK].contains(zero.st_mode & S_IFMT),
+              stat(ArgumentBytes.path(path), &named) == 0 else { return false }
         return named.st_dev == zero.st_dev && named.st_ino == zero.st_ino
     }
 

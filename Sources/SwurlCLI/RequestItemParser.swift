@@ -83,7 +83,7 @@ package struct RequestItemParser {
             }
         case .file:
             // An empty name (`@path`) sends the file as the whole body.
-            let (path, mime, filename) = splitFileParameters(value)
+            let (path, mime, filename) = RequestItemParser.splitFileParameters(value)
             if path.isEmpty { throw .usage("'\(raw)': a file field needs a path after '@'") }
             if let mime { try HeaderValue.check(mime, "'\(raw)' (;type=)") }
             if let filename { try HeaderValue.check(filename, "'\(raw)' (;filename=)") }
@@ -116,7 +116,7 @@ package struct RequestItemParser {
         case .headerFile, .queryFile, .fieldFile, .jsonFile, .query:
             return
         case .file:
-            let (_, mime, _) = splitFileParameters(value)
+            let (_, mime, _) = RequestItemParser.splitFileParameters(value)
             if let mime, ArgumentBytes.hasEscapes(mime) {
                 throw .usage("'\(shown)': the ;type= is not valid UTF-8 text")
             }
@@ -129,9 +129,6 @@ package struct RequestItemParser {
         }
     }
 
-    /// A value's escapes: `\` before a separator's first character stands for that character;
-    /// any other backslash, `\\` included, is kept as typed, as HTTPie keeps it (a regular
-    /// expression's `\\d`, a Windows path), unlike a name's, where `\\` is one backslash.
     /// An item's key (unescaped), its first unescaped separator (nil when it has none) and where
     /// its value starts.
     static func split(_ chars: [Unicode.Scalar]) -> (key: String, separator: ItemSeparator?, valueStart: Int) {
@@ -161,21 +158,31 @@ package struct RequestItemParser {
     }
 
     /// The file an item reads as it is parsed (`name=@FILE`, `name:=@FILE`, `Header:@FILE`,
-    /// `name==@FILE`) or a whole body read ahead as the request is built (`@FILE`), as given
-    /// (`-` is stdin); nil for any other item, or a word that is none.
-    static func readsAhead(_ given: String) -> String? {
+    /// `name==@FILE`; `-` is a file named so there), as given; nil for any other item.
+    static func readsAtParse(_ given: String) -> String? {
         let chars = Array(given.unicodeScalars)
-        let (key, separator, start) = split(chars)
+        let (_, separator, start) = split(chars)
         switch separator {
-        case .jsonFile?, .headerFile?, .queryFile?, .fieldFile?: break
-        case .file? where key.isEmpty: break
+        case .jsonFile?, .headerFile?, .queryFile?, .fieldFile?: return RequestItemParser.unescaped(chars[start...])
         default: return nil
         }
-        return RequestItemParser.unescaped(chars[start...])
+    }
+
+    /// `readsAtParse`, or the file of a whole body read ahead as the request is built (`@FILE`,
+    /// without its `;type=`; `-` is stdin there); nil for any other item, or a word that is none.
+    static func readsAhead(_ given: String) -> String? {
+        if let path = readsAtParse(given) { return path }
+        let chars = Array(given.unicodeScalars)
+        let (key, separator, start) = split(chars)
+        guard separator == .file, key.isEmpty else { return nil }
+        return splitFileParameters(RequestItemParser.unescaped(chars[start...])).0
     }
 
     private func unescape(_ chars: ArraySlice<Unicode.Scalar>) -> String { RequestItemParser.unescaped(chars) }
 
+    /// A value's escapes: `\` before a separator's first character stands for that character;
+    /// any other backslash, `\\` included, is kept as typed, as HTTPie keeps it (a regular
+    /// expression's `\\d`, a Windows path), unlike a name's, where `\\` is one backslash.
     private static func unescaped(_ chars: ArraySlice<Unicode.Scalar>) -> String {
         var out = String.UnicodeScalarView()
         var i = chars.startIndex
@@ -221,7 +228,7 @@ package struct RequestItemParser {
     /// `path;type=MIME;filename=NAME` split into its parts: the path ends at the first `;type=`
     /// or `;filename=`, and each parameter runs to the next one, so a media type keeps its own
     /// parameters (`;type=text/plain;charset=utf-8`).
-    private func splitFileParameters(_ value: String) -> (String, String?, String?) {
+    private static func splitFileParameters(_ value: String) -> (String, String?, String?) {
         let scalars = Array(value.unicodeScalars)
         let markers: [(String, Array<Unicode.Scalar>)] = [("type", Array(";type=".unicodeScalars)),
                                                           ("filename", Array(";filename=".unicodeScalars))]

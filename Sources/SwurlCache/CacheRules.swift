@@ -275,11 +275,10 @@ package enum CacheRules {
     /// Without a tag, a `Last-Modified` other than the stored one's names another version (a
     /// file put back with an older time, answered by a server comparing `If-Modified-Since`
     /// with `<=`): it does not select the entry either.
-    package static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders) -> Bool {
+    /// - Parameter now: the clock, for a two-digit year (`01-Jan-24` is 2024).
+    package static func notModifiedSelects(_ stored: HTTPResponseHead, _ notModified: HTTPHeaders, now: Double) -> Bool {
         guard let tag = notModified["ETag"]?.trimmingSpaces() else {
             guard let modified = notModified["Last-Modified"], let storedModified = stored.headers["Last-Modified"] else { return true }
-            // (Two-digit years are read against the clock, as `Expires` is: `01-Jan-24` is 2024.)
-            let now = Timestamp.now()
             return HTTPDate.parse(modified, now: now).map { $0 == HTTPDate.parse(storedModified, now: now) } ?? true
         }
         guard let storedTag = stored.headers["ETag"]?.trimmingSpaces() else { return false }

@@ -273,7 +273,7 @@ final class HopCache: TransferDelegate {
         revalidated = nil
         revalidatedHead = nil
         let now = Exchange.wallClockPrecise()
-        if head.status == 304, validating, let stored, CacheRules.notModifiedSelects(stored.entry.head, head.headers) {
+        if head.status == 304, validating, let stored, CacheRules.notModifiedSelects(stored.entry.head, head.headers, now: now) {
             // §4.3.4: the stored response, its headers updated from the 304, with its body.
             var entry = stored.entry
             entry.head = CacheRules.merge(stored: entry.head, notModified: head.headers, receivedAt: now)

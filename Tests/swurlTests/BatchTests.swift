@@ -122,8 +122,9 @@ final class BatchTests: XCTestCase {
     func testALineReadingAFIFOWaitsUntilTheOthersAreDone() throws {
         let fifo = TestPaths.temporaryDirectory() + "/body.fifo"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let path = try input([try HTTPBin.url("/drip?duration=1&numbytes=3&delay=0"), "POST " + (try HTTPBin.url("/post")) + " @" + fifo])
-        let r = try runProcess("/bin/sh", ["-c", "(sleep 6; echo late > \"$2\") & exec \"$0\" batch \"$1\" --parallel 4 --timeout 4 --order input",
+        // (With `;type=`, which the hold once read as part of the path.)
+        let path = try input([try HTTPBin.url("/drip?duration=1&numbytes=3&delay=0"), "POST " + (try HTTPBin.url("/post")) + " @" + fifo + ";type=text/plain"])
+        let r = try runProcess("/bin/sh", ["-c", "(sleep 6; timeout 10 sh -c 'echo late > \"$0\"' \"$2\") & exec \"$0\" batch \"$1\" --parallel 4 --timeout 4 --order input",
                                            TestPaths.binary, path, fifo], check: false)
         let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
         XCTAssertEqual(r.status, 0, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
@@ -135,7 +136,7 @@ final class BatchTests: XCTestCase {
     /// (it was in no output, and the note said the lines after it were not run).
     func testALineHeldForItsPipeIsReportedNotRunWhenTheBatchStops() throws {
         let path = try input([try HTTPBin.url("/status/500"), "POST " + (try HTTPBin.url("/anything")) + " @/dev/fd/3", try HTTPBin.url("/get")])
-        let r = try runProcess("/bin/sh", ["-c", "echo x | { exec \"$0\" batch \"$1\" --fail-fast --check-status --order input 3<&0; }", TestPaths.binary, path],
+        let r = try runProcess("/bin/sh", ["-c", "echo x | { exec \"$0\" batch \"$1\" --fail-fast --check-status --order input 3<&0 </dev/null; }", TestPaths.binary, path],
                                check: false)
         let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
         XCTAssertEqual(r.status, 5, r.stderr)

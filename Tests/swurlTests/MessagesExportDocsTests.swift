@@ -51,14 +51,14 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertNotNil(capture.captured.range(of: Data("\r\nhi\r\n".utf8)))
         // Nor stdin named as a file (`a=@/dev/stdin`, `@/dev/fd/0`), a regular file's: it was
         // warned about, and sent.
-        let file = TestPaths.temporaryDirectory() + "/in.txt"
-        try Data("there".utf8).write(to: URL(fileURLWithPath: file))
         for item in ["a=@/dev/stdin", "@/dev/fd/0"] {
+            let file = TestPaths.temporaryDirectory() + "/in.txt"
+            try Data("there \(item)".utf8).write(to: URL(fileURLWithPath: file))
             let named = try runProcess("/bin/sh", ["-c", "exec \"$0\" POST \"$1\" \"$2\" < \"$3\"", TestPaths.binary,
                                                    "http://127.0.0.1:\(capture.server.port)/u", item, file], check: false)
             XCTAssertEqual(named.status, 0, named.stderr)
             XCTAssertFalse(named.stderr.contains("stdin is not sent"), item + ": " + named.stderr)
-            XCTAssertNotNil(capture.captured.range(of: Data("there".utf8)), item)
+            XCTAssertNotNil(capture.captured.range(of: Data("there \(item)".utf8)), item)
         }
     }
 

@@ -86,7 +86,8 @@ final class ReplContextTests: XCTestCase {
                      "http://ann:Zm9v/YmFy@127.0.0.1:9/x", "--proxy ann:Zm9v/YmFy@127.0.0.1:3128 /x", "ann:Zm9v#1@api.example.test/v1",
                      "cd http://u:pa/ss@h/", "set --proxy http://u:pa?ss@127.0.0.1:1", "get //u:pa/ss@h/x",
                      // A scheme-less proxy whose user name is a token (sent as Basic).
-                     "--proxy TOKEN@127.0.0.1:9 /a", "set --proxy TOK3@127.0.0.1:9"] {
+                     "--proxy TOKEN@127.0.0.1:9 /a", "set --proxy TOK3@127.0.0.1:9", "set --proxy TOK4@squid:3128",
+                     "x --proxy TOK5@proxy.corp.example"] {
             XCTAssertTrue(ReplContext.containsCredentials(line), line)
         }
         // An option value that is not UTF-8 makes the line a usage error, not one without credentials.

@@ -142,26 +142,26 @@ final class CacheRulesTests: XCTestCase {
         XCTAssertEqual(merged.headers["Content-Length"], "5", "a 304 never changes the stored body's length")
         XCTAssertEqual(merged.headers["Cache-Control"], "max-age=60")
         XCTAssertEqual(merged.status, 200)
-        XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "W/\"a\"")])))
-        XCTAssertFalse(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "\"b\"")])))
-        XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders()))
+        XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "W/\"a\"")]), now: t0))
+        XCTAssertFalse(CacheRules.notModifiedSelects(stored, HTTPHeaders([.init(name: "ETag", value: "\"b\"")]), now: t0))
+        XCTAssertTrue(CacheRules.notModifiedSelects(stored, HTTPHeaders(), now: t0))
         // Without a tag, another Last-Modified is another version; the same one (however
         // written) selects.
         let modifiedOnly = head(200, [("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")])
-        XCTAssertFalse(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sun, 06 Nov 1994 08:49:38 GMT")])))
-        XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sunday, 06-Nov-94 08:49:37 GMT")])))
-        XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders()))
+        XCTAssertFalse(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sun, 06 Nov 1994 08:49:38 GMT")]), now: t0))
+        XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders([.init(name: "Last-Modified", value: "Sunday, 06-Nov-94 08:49:37 GMT")]), now: t0))
+        XCTAssertTrue(CacheRules.notModifiedSelects(modifiedOnly, HTTPHeaders(), now: t0))
         // A two-digit year is read against the clock (it was 1924 for `24`, another version).
         let recent = head(200, [("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT")])
-        XCTAssertTrue(CacheRules.notModifiedSelects(recent, HTTPHeaders([.init(name: "Last-Modified", value: "Monday, 01-Jan-24 00:00:00 GMT")])))
+        XCTAssertTrue(CacheRules.notModifiedSelects(recent, HTTPHeaders([.init(name: "Last-Modified", value: "Monday, 01-Jan-24 00:00:00 GMT")]), now: t0))
         // Weak comparison, a 304's strong tag too: nginx's gzip stores W/"v", its 304 says "v".
         let weakStored = head(200, [("ETag", "W/\"v\"")])
-        XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"v\"")])))
-        XCTAssertFalse(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"w\"")])))
+        XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"v\"")]), now: t0))
+        XCTAssertFalse(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "\"w\"")]), now: t0))
         // ... and the stored weak tag stays weak.
         XCTAssertEqual(CacheRules.merge(stored: weakStored, notModified: HTTPHeaders([.init(name: "ETag", value: "\"v\"")]), receivedAt: 0).headers["ETag"], "W/\"v\"")
-        XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "W/\"v\"")])))
-        XCTAssertTrue(CacheRules.notModifiedSelects(head(200, [("ETag", "\"v\"")]), HTTPHeaders([.init(name: "ETag", value: " \"v\"")])))
+        XCTAssertTrue(CacheRules.notModifiedSelects(weakStored, HTTPHeaders([.init(name: "ETag", value: "W/\"v\"")]), now: t0))
+        XCTAssertTrue(CacheRules.notModifiedSelects(head(200, [("ETag", "\"v\"")]), HTTPHeaders([.init(name: "ETag", value: " \"v\"")]), now: t0))
     }
 
     func testInvalidation() {
