@@ -80,19 +80,9 @@ extension CurlCommandExport {
     }
 
     /// A name or filename as swurl writes it inside the quotes of Content-Disposition, but for
-    /// `"`, which curl writes as `%22` itself: controls as `%XX` (`MultipartRequestSerializer.quote`),
-    /// so curl has no control left to write its own way.
-    static func wireText(_ s: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in s.unicodeScalars {
-            guard HeaderValue.isForbidden(scalar) else { out.append(scalar); continue }
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            out.append(contentsOf: ("%" + (hex.count < 2 ? "0" + hex : hex)).unicodeScalars)
-        }
-        // A last backslash as `%5C`, as swurl sends it (`quote`); curl would send it as is.
-        if out.last == "\\" { out.removeLast(); out.append(contentsOf: "%5C".unicodeScalars) }
-        return String(out)
-    }
+    /// `"`, which curl writes as `%22` itself: controls and a last `\` as `%XX`
+    /// (`MultipartRequestSerializer.quote`), so curl has no control left to write its own way.
+    static func wireText(_ s: String) -> String { MultipartRequestSerializer.quote(s, quoteMark: false) }
 
     /// A path or filename in `-F`'s double quotes: `\` and `"` escaped with a backslash. By
     /// scalars: a `\` followed by a combining mark is one Character unequal to "\\".

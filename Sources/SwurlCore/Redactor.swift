@@ -78,12 +78,15 @@ package enum Redactor {
     /// Whether `word` carries a password as a message about a given URL reads one
     /// (`givenURL`: past a `/`, `?` or `#` that a password not percent-encoded may hold:
     /// `ann:pa/ss@host`), not counting an item naming a file (`name:=@file`).
-    package static func holdsPasswordAsWritten(_ word: String) -> Bool {
-        guard word.containsByte(UInt8(ascii: "@")) else { return false }
+    package static func holdsPasswordAsWritten(_ word: String) -> Bool { writtenPassword(word) != nil }
+
+    /// The `:` and `@` around the password `holdsPasswordAsWritten` reads, or nil.
+    private static func writtenPassword(_ word: String) -> (colon: String.Index, at: String.Index)? {
+        guard word.containsByte(UInt8(ascii: "@")) else { return nil }
         let start = word.rangeOfText("://")?.upperBound ?? word.startIndex
-        guard let (colon, at) = userinfoEnd(word[start...]) else { return false }
+        guard let (colon, at) = userinfoEnd(word[start...]) else { return nil }
         let password = word[word.index(after: colon)..<at]
-        return !password.isEmpty && password != "="
+        return password.isEmpty || password == "=" ? nil : (colon, at)
     }
 
     /// `https://ann:pw@h/` → `https://ann:****@h/`; also `//ann:pw@h` and `ann:pw@h:8080`. A
@@ -166,8 +169,7 @@ package enum Redactor {
         }
         var masked = text
         if text.containsByte(UInt8(ascii: "@")) {
-            let start = text.rangeOfText("://")?.upperBound ?? text.startIndex
-            if holdsPasswordAsWritten(text), let (colon, at) = userinfoEnd(text[start...]) {
+            if let (colon, at) = writtenPassword(text) {
                 masked = String(text[...colon]) + mask + String(text[at...])
             } else {
                 // A user name alone (`http://TOKEN@host/`, or `TOKEN:@`): a token, sent as Basic

@@ -24,9 +24,7 @@ final class PropertyListResponseDecoder: ResponseDecoding {
     static func charset(ofXML bytes: [UInt8], label: String?) -> String? {
         guard !bytes.starts(with: Array("bplist".utf8)) else { return nil }
         if let label { return TextResponseDecoder.isUTF8Compatible(label) ? nil : label }
-        guard !bytes.starts(with: [0xEF, 0xBB, 0xBF]), let range = XMLResponseDecoder.declaredEncoding(bytes) else { return nil }
-        let name = String(decoding: bytes[range], as: UTF8.self)
-        return !TextResponseDecoder.isUTF8Compatible(name) && XMLResponseDecoder.readsDeclarationAsASCII(name) ? name : nil
+        return XMLResponseDecoder.declaredCharset(bytes)
     }
 
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {

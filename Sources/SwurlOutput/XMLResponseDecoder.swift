@@ -106,15 +106,18 @@ final class XMLResponseDecoder: ResponseDecoding {
         if XMLResponseDecoder.isUTF16(held) {
             // The mark wins over any label (RFC 7303 §3.2).
             transcoder = CharsetConverter(from: "UTF-16")
-        } else if declarationNamesCharset, XMLResponseDecoder.declarationOffset(held) == 0,
-                  let range = XMLResponseDecoder.declaredEncoding(held) {
-            // (After a UTF-8 byte order mark the body is UTF-8, whatever the declaration says.)
-            let name = String(decoding: held[range], as: UTF8.self)
-            if !TextResponseDecoder.isUTF8Compatible(name), XMLResponseDecoder.readsDeclarationAsASCII(name),
-               let t = CharsetConverter(from: name) {
-                transcoder = t
-            }
+        } else if declarationNamesCharset, let name = XMLResponseDecoder.declaredCharset(held), let t = CharsetConverter(from: name) {
+            transcoder = t
         }
+    }
+
+    /// The charset the declaration's `encoding` names when it is not UTF-8 and reads `<?xml` as
+    /// ASCII; nil after a UTF-8 byte order mark (the body is UTF-8, whatever the declaration
+    /// says) or without one.
+    static func declaredCharset(_ bytes: [UInt8]) -> String? {
+        guard declarationOffset(bytes) == 0, let range = declaredEncoding(bytes) else { return nil }
+        let name = String(decoding: bytes[range], as: UTF8.self)
+        return !TextResponseDecoder.isUTF8Compatible(name) && readsDeclarationAsASCII(name) ? name : nil
     }
 
     /// Whether `charset` reads `<?xml version` as those ASCII bytes, as a declaration read as

@@ -135,12 +135,13 @@ package struct MultipartRequestSerializer: RequestSerializing {
     /// RFC quoting (Werkzeug, python-multipart) took it for an escaped quote and read the rest of
     /// the line (`; name=admin`) as the value's. A backslash before `"` and `\` was RFC 7578's
     /// quoting, which parsers that follow browsers (Node's undici) refused, failing the body.
-    package static func quote(_ s: String) -> String {
+    /// - Parameter quoteMark: false to leave `"` as it is (for curl's `-F`, which escapes it so).
+    package static func quote(_ s: String, quoteMark: Bool = true) -> String {
         var out = ""
         let scalars = s.unicodeScalars
         for (i, scalar) in zip(scalars.indices, scalars) {
             switch scalar {
-            case "\"": out += "%22"
+            case "\"" where quoteMark: out += "%22"
             case "\\" where scalars.index(after: i) == scalars.endIndex: out += "%5C"
             case _ where HeaderValue.isForbidden(scalar):
                 let hex = String(scalar.value, radix: 16, uppercase: true)
