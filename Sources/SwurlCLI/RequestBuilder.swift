@@ -378,8 +378,16 @@ package struct RequestBuilder {
             if n == 0 { return RequestBody(bytes: held) }
             held.append(contentsOf: chunk[0..<n])
         } while readAhead && !options.chunked && held.count < RequestBuilder.stdinReadAhead
-        // A regular file's size is known: the rest streams with a Content-Length.
+        // A regular file's size is known: the rest streams with a Content-Length, read from
+        // where it starts each time the body is sent (a 307, --retry), as curl and HTTPie,
+        // which hold the whole file, send it again.
         let rest = size.map { max(0, $0 - Int64(held.count)) }
+        if rest != nil, let fd = (source as? FileDescriptorSource)?.fd {
+            let start = lseek(fd, 0, SEEK_CUR)
+            if start >= 0 {
+                return RequestBody([.bytes(held), .stream(FileRegionSource(fd: fd, start: Int64(start)), label: label, length: rest)])
+            }
+        }
         return RequestBody([.bytes(held), .stream(source, label: label, length: rest)])
     }
 }

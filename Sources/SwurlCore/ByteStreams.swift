@@ -43,6 +43,44 @@ extension ByteSink {
     }
 }
 
+/// A source that can start again from its first byte: a body read from it can be sent twice
+/// (a 307 or 308, `--retry`, a Digest round).
+package protocol RewindableByteSource: ByteSource {
+    /// Makes the next `read` return the first byte again.
+    func rewind()
+}
+
+/// The bytes of an open regular file from `start` on, read with `pread(2)` so that they can be
+/// read again: stdin redirected from a file (`swurl POST url < big.json`) past what is held in
+/// memory. The descriptor is not closed (it is stdin's).
+package final class FileRegionSource: RewindableByteSource {
+    private let fd: Int32
+    private let start: Int64
+    private var position: Int64 = 0
+
+    package init(fd: Int32, start: Int64) {
+        self.fd = fd
+        self.start = start
+    }
+
+    package func rewind() { position = 0 }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(start + position))
+            if n >= 0 {
+                position += Int64(n)
+                return n
+            }
+            if errno == EINTR {
+                if Interrupt.requested { throw SwurlError.interrupted }
+                continue
+            }
+            throw SwurlError.transport("reading input failed: \(systemErrorMessage(errno))")
+        }
+    }
+}
+
 /// Reads from a file descriptor, retrying on EINTR; closes it when done with it if it owns it
 /// (a file opened for a body), never stdin.
 package final class FileDescriptorSource: ByteSource {

@@ -54,9 +54,10 @@ package struct RequestBody: @unchecked Sendable {
         return total
     }
 
-    /// Whether the body can be read again from the start (needed for 307/308 redirects).
+    /// Whether the body can be read again from the start (needed for 307/308 redirects): no
+    /// segment is a stream that cannot start again.
     package var isRewindable: Bool {
-        !segments.contains { if case .stream = $0 { return true } else { return false } }
+        !segments.contains { if case .stream(let source, _, _) = $0 { return !(source is RewindableByteSource) } else { return false } }
     }
 
     /// The whole body, when it is held in memory (nil when it reads files or streams).
@@ -96,6 +97,8 @@ package final class RequestBodyReader {
     init(segments: [RequestBody.Segment], measured: [String: RequestBody.FileIdentity] = [:]) {
         self.segments = segments
         self.measured = measured
+        // A reader reads the body from its start: streams that can start again do.
+        for case .stream(let source as RewindableByteSource, _, _) in segments { source.rewind() }
     }
 
     deinit { closeFile() }

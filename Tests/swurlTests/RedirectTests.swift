@@ -58,6 +58,33 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(try r.json()["files"] as? [String: String], ["doc": "from a file"])
     }
 
+    /// Stdin redirected from a regular file longer than the read-ahead is read again from where
+    /// it started (the shell may have read some of it first) and sent again at a 307 and a
+    /// `--retry`, as curl and HTTPie, which hold the file, send it; it failed with 66 ("cannot be
+    /// read twice"). (The first hop is a server that reads the whole body before it answers:
+    /// httpbin answers a redirect unread, and its close can reset the upload.)
+    func testStdinFromARegularFileIsSentAgainAtA307AndARetry() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let line = String(repeating: "0123456789abcdef", count: 4) + "\n"
+        let text = String(repeating: line, count: (3 << 19) / line.utf8.count)
+        try text.write(toFile: dir + "/big.txt", atomically: true, encoding: .utf8)
+        let server = try ScriptedServer()
+        let hop = server.url("/redirect?code=307&to=" + (try HTTPBin.url("/anything")).urlQueryEscaped)
+        let r = try runSwurl(["-F", "POST", hop, "Content-Type:text/plain"], stdinFile: dir + "/big.txt")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try r.json()["data"] as? String, text)
+        // The first 10 bytes read by someone else: the rest, from there, both times.
+        let shell = try runProcess("/bin/sh", ["-c", "{ dd bs=10 count=1 of=/dev/null 2>/dev/null; exec \"$0\" -F POST \"$1\" Content-Type:text/plain; } < \"$2\"",
+                                               TestPaths.binary, hop, dir + "/big.txt"], check: false)
+        XCTAssertEqual(shell.status, 0, shell.stderr)
+        let sent = try JSONSerialization.jsonObject(with: shell.stdout) as? [String: Any]
+        XCTAssertEqual(sent?["data"] as? String, String(text.dropFirst(10)))
+        let retried = try runSwurl(["--retry", "1", "--retry-delay", "0", "PUT", server.url("/flaky?key=stdin&fails=1")], stdinFile: dir + "/big.txt")
+        XCTAssertEqual(retried.status, 0, retried.stderr)
+        XCTAssertFalse(retried.stderr.contains("cannot resend"), retried.stderr)
+        XCTAssertEqual(server.requests().filter { $0["method"] as? String == "PUT" }.map { $0["body_len"] as? Int }, [text.utf8.count, text.utf8.count])
+    }
+
     /// Stdin that ended within the read-ahead is held, and a 307 sends it again; streamed
     /// (--chunked) it cannot be read twice, and swurl says so.
     func testAStdinBodyCannotBeSentTwiceAndSaysSo() throws {
