@@ -17,10 +17,16 @@ enum ConfigFile {
     static let refused: Set<Option> = [.help, .version, .generate, .noConfig]
 
     /// Options that mean something else to these commands (`--json` is a body format for a
-    /// request, the report's format for `certs` and `reach`): a config default is never theirs.
-    /// (`--timeout` bounds a request's silence; to `swurl reach` it is the connect timeout, and
-    /// ends `--watch`: the config's `--timeout 30` made every watch stop after 30 s.)
-    static let otherMeaning: [Option: Set<CommandName>] = [.json: [.certs, .reach, .cache], .timeout: [.reach]]
+    /// request, the report's format for `certs` and `reach`), with the help each command gives
+    /// them there: a config default is never theirs. (`--timeout` bounds a request's silence; to
+    /// `swurl reach` it is the connect timeout, and ends `--watch`: the config's `--timeout 30`
+    /// made every watch stop after 30 s.)
+    static let otherMeaning: [Option: [CommandName: String]] = [
+        // certs prints an object on failure too (reach's report is one either way).
+        .json: [.certs: "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"}).",
+                .reach: "Print the report as JSON.", .cache: "Print the report as JSON."],
+        .timeout: [.reach: "Give up connecting after SECONDS (exit 2); with --watch, stop watching after SECONDS. A --timeout in the config file (a request's) does not apply."],
+    ]
 
 
     /// The error for a config default that `command` cannot honour and must not drop: those

@@ -63,19 +63,13 @@ package enum HelpGenerator {
 
     /// Whether `spec` means something else to `command` than to a request (`ConfigFile.otherMeaning`).
     static func hasOtherMeaning(_ spec: OptionSpec, for command: CommandName) -> Bool {
-        ConfigFile.otherMeaning[spec.option]?.contains(command) == true
+        ConfigFile.otherMeaning[spec.option]?[command] != nil
     }
 
     /// An option's help for `command`: its own, or the meaning it has there (the help, the man
     /// page's command sections and the completions say the same).
     static func optionHelp(_ spec: OptionSpec, for command: CommandName) -> String {
-        guard hasOtherMeaning(spec, for: command) else { return spec.help }
-        if spec.option == .timeout {
-            return "Give up connecting after SECONDS (exit 2); with --watch, stop watching after SECONDS. A --timeout in the config file (a request's) does not apply."
-        }
-        // certs prints an object on failure too (reach's report is one either way).
-        return command == .certs ? "Print the report as JSON (when none can be made: {\"url\", \"error\", \"exit\"})."
-            : "Print the report as JSON."
+        ConfigFile.otherMeaning[spec.option]?[command] ?? spec.help
     }
 
     /// How a command is called, as the commands' lists show it: its word (`certs`), or for the

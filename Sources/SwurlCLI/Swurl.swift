@@ -64,7 +64,7 @@ package enum Swurl {
         // except one that says what may be sent: dropped, it would let a command send what the
         // user's config says to send nowhere (--offline), or without the session they chose.
         for spec in OptionTable.all where !given.has(spec.option)
-            && (!spec.commands.contains(command.name) || ConfigFile.otherMeaning[spec.option]?.contains(command.name) == true) {
+            && (!spec.commands.contains(command.name) || ConfigFile.otherMeaning[spec.option]?[command.name] != nil) {
             if args.has(spec.option), let refusal = ConfigFile.refusalWhenDropped(spec.option, command: command.name) {
                 throw ConfigFile.placed(refusal, config: args, places: places, given: given)
             }
