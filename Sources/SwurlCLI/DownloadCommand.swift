@@ -172,7 +172,9 @@ enum DownloadCommand: SwurlCommand {
             Swurl.printTiming(result.timing, options, environment)
             // The HTTP status is the run's status; a session that cannot be saved is still said.
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }
-            return ExitStatus(httpStatus: failed.status) ?? .transportError
+            // A status of no error class (a final 101, a 204 to a resumed download, 600-999)
+            // exits as the one-shot request's outside --accept-status.
+            return ExitStatus(httpStatus: failed.status) ?? .responseRejected
         }
         // The one-shot request's verdict: a response it would reject is not saved either.
         if let verdict = judge.verdict(), verdict.exitStatus != .success {

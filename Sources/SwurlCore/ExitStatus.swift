@@ -56,7 +56,7 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
         ([.redirection, .clientError, .serverError], "3xx / 4xx / 5xx with --check-status, or outside --accept-status"),
         ([.tooManyRedirects], "too many redirects"),
         ([.trustFailure], "TLS trust failure: untrusted chain, host mismatch, pin mismatch, a pin on a plain http URL or redirect"),
-        ([.responseRejected], "response rejected: unacceptable Content-Type (--accept-type), a 1xx/2xx or 600-999 outside --accept-status, a strict --decode could not decode the body, or the body (a resumed download: the whole file) passed --max-filesize"),
+        ([.responseRejected], "response rejected: unacceptable Content-Type (--accept-type), a 1xx/2xx or 600-999 outside --accept-status (for -d, a final 1xx or 600-999 unless it lists it), a strict --decode could not decode the body, or the body (a resumed download: the whole file) passed --max-filesize"),
         ([.usage], "usage error (bad option, bad request item, contradictory flags)"),
         ([.badData], "bad input data (invalid := JSON, a value the serializer cannot encode, a config or session file others could change)"),
         ([.inputFile], "input file missing or unreadable"),

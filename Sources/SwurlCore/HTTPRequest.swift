@@ -62,6 +62,29 @@ package struct HTTPResponseHead: Sendable, Equatable {
         HTTPResponseHead.redirectStatuses.contains(status) && headers["Location"].map { !$0.trimmingSpaces().isEmpty } == true
     }
 
+    /// The body's length as its Content-Length frames it (RFC 9112 §6.3): nil without one, when
+    /// a Transfer-Encoding overrides it (chunked, or read to the close, as libcurl reads it), or
+    /// when it names no one length (`contentLengthError`, which the engine refuses).
+    package var contentLength: Int64? { framingLength.length }
+
+    /// Why the Content-Length frames no body: fields or a list naming different lengths
+    /// (`2, 5`), or one that is no length (`-1`, a number past Int64). RFC 9112 §6.3 makes it an
+    /// unrecoverable error, libcurl reads one of them, and the body could be cut anywhere: every
+    /// door refuses the response (the engine, before any body byte). Nil when it is one length,
+    /// or none counts.
+    package var contentLengthError: String? { framingLength.error }
+
+    private var framingLength: (length: Int64?, error: String?) {
+        let fields = headers.values("Content-Length")
+        guard !fields.isEmpty, headers["Transfer-Encoding"] == nil else { return (nil, nil) }
+        let given = fields.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { String($0).trimmingSpaces() }
+        let lengths = Set(given.map { text in text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? Int64(text) : nil })
+        if lengths.count == 1, let only = lengths.first, let length = only { return (length, nil) }
+        let shown = TerminalSanitizer.excerpt(given.joined(separator: ", "))
+        return (nil, lengths.count == 1 ? "the server's Content-Length (\(shown)) is not a length swurl can take"
+                                        : "the server's Content-Length names more than one length (\(shown))")
+    }
+
     /// The media type of `Content-Type`, lower-cased, without parameters.
     package var mediaType: String? {
         guard let ct = headers["Content-Type"] else { return nil }

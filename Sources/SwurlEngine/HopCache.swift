@@ -355,7 +355,7 @@ final class HopCache: TransferDelegate {
         // disagrees (possible only for a decoded body) is checked when no decoding took place.
         // (A 204 has no body whatever length it names: RFC 9110 §8.6.)
         if entry.head.status != 204, entry.head.headers["Content-Encoding"] == nil,
-           let length = entry.head.headers["Content-Length"].flatMap({ Int64($0) }), length != w.bodyLength {
+           let length = entry.head.contentLength, length != w.bodyLength {
             w.discard()
             status = "not stored: incomplete body"
             return

@@ -502,7 +502,7 @@ package final class Transfer: EasyTransferHandler {
         // named `identity` is.
         if options.contentCoding.libcurlDecodes, let coding = head.headers.combined("Content-Encoding"),
            !HTTPHeaders.codings(coding).isEmpty { return false }
-        guard let length = head.headers["Content-Length"].flatMap({ Int64($0.trimmingSpaces()) }) else { return false }
+        guard let length = head.contentLength else { return false }
         return Transfer.passes(max, receivedBase, length)
     }
 
@@ -728,6 +728,14 @@ package final class Transfer: EasyTransferHandler {
             stamped = true
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
+                // A body framed by no one length is refused in every door before a byte of it
+                // (libcurl would read one of the lengths; the cache could store the cut).
+                if head.status >= 200, head.status != 204, head.status != 304, request.method != .head,
+                   let framing = head.contentLengthError {
+                    delegate.transferDidRefuseHead(head)
+                    fail(.transport(framing, hint: "RFC 9112 §6.3 makes such a response an error; the server's framing needs fixing"))
+                    return 0
+                }
                 passThroughUnknownEncoding(head)
                 decodeOwnCoding(head)
                 // --max-filesize judges the whole file: a resumed download's body (206) counts from
@@ -791,8 +799,10 @@ package final class Transfer: EasyTransferHandler {
     /// naming a coding other than chunked that libcurl cannot decode: libcurl runs those through
     /// the same decoders, which the one option turns off; the body is then what the server sent
     /// up to the close (RFC 9112 §6.3), as `curl --raw` shows it.
+    /// A download (which keeps the body as stored, decoding no Content-Encoding) gets the same
+    /// for a Transfer-Encoding: libcurl undoes that coding for every door.
     private func passThroughUnknownEncoding(_ head: HTTPResponseHead) {
-        guard options.contentCoding.libcurlDecodes, head.status >= 200 else { return }
+        guard head.status >= 200 else { return }
         // Each final head decides for its own body (a Digest round's 401 may name a coding its
         // answer does not): `decodeOwnCoding` switches libcurl's decoding on again if needed.
         undecodedEncoding = nil
@@ -803,7 +813,7 @@ package final class Transfer: EasyTransferHandler {
         func unknown(_ value: String, besides: Set<String>) -> Bool {
             HTTPHeaders.codings(value).contains { !known.contains($0) && !besides.contains($0) }
         }
-        if let coding = contentEncoding, unknown(coding, besides: []) {
+        if options.contentCoding.libcurlDecodes, let coding = contentEncoding, unknown(coding, besides: []) {
             if (try? easy.set(.contentDecoding(false), "Content-Encoding")) != nil { undecodedEncoding = coding }
         } else if let coding = transferEncoding, unknown(coding, besides: ["chunked"]) {
             // The one option turns off the content decoders too: a gzip body stays gzip.

@@ -280,8 +280,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
 
     package func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
         try headDelegate?.transferDidReceiveHead(head)
-        // An informational head: the final one follows, and nothing changes until then.
-        if head.status < 200 { return }
+        // An informational head: the final one follows, and nothing changes until then. (A 101
+        // is final: its bytes are another protocol's, no file; it fails as any status outside
+        // 2xx does unless --accept-status lists it.)
+        if head.status < 200 && head.status != 101 { return }
         sawResponse = true
         // Until this head is accepted for saving, its body is dropped.
         stopSaving()
@@ -298,7 +300,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         let accepted = head.status != 304 && offset == 0
             && (judge?.validator.acceptableStatus?.contains { $0.contains(head.status) } ?? false)
         // A 204 to a resumed download says nothing about the file: its bytes stay.
-        guard (head.status < 300 && !(head.status == 204 && offset > 0)) || accepted else {
+        guard ((200..<300).contains(head.status) && !(head.status == 204 && offset > 0)) || accepted else {
             failedHead = head
             return
         }
@@ -316,14 +318,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             }
         }
         guard let resumed = writePath else { return }
-        // Two that differ say no size (RFC 9112 §6.3): "stopped after 10 of 5 bytes" would follow.
-        let given = head.headers.values("Content-Length").flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }
-        let lengths = Set(given.map { Int64($0) })
-        guard !lengths.contains(nil), lengths.count <= 1 else {
-            throw SwurlError.transport("the server's Content-Length is not one length (\(TerminalSanitizer.excerpt(given.joined(separator: ", "))))")
-        }
-        // A 204 has no body whatever length it names (RFC 9110 §15.3.5; libcurl reads none).
-        let length = head.status == 204 ? 0 : lengths.first ?? nil
+        // A 204 has no body whatever length it names (RFC 9110 §15.3.5; libcurl reads none); a
+        // chunked body's length is the chunks', whatever Content-Length says (RFC 9112 §6.3).
+        // (Lengths that disagree never get here: the engine refuses them.)
+        let length = head.status == 204 ? 0 : head.contentLength
         var append = false
         // A 206's bytes go where its Content-Range says, so the range must be one the file can
         // take as it comes: the body as stored (no other coding than identity: the download asked

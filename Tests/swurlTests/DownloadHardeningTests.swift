@@ -224,7 +224,7 @@ final class DownloadHardeningTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory()
         let r = try runSwurl(["-d", "-o", "x.bin", server.url("/x")], directory: dir)
         XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("the server's Content-Length is not one length (5, 10)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the server's Content-Length names more than one length (5, 10)"), r.stderr)
         XCTAssertEqual(files(dir), [])
     }
 

@@ -274,6 +274,64 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [], [])
     }
 
+    /// A response's framing has one verdict in every door. Content-Length fields or a list that
+    /// name different lengths, or a length past Int64, are refused before any body byte (the
+    /// download alone refused them; the one-shot request, batch and the REPL took whichever
+    /// libcurl read, and the cache stored it). A chunked body's Content-Length is no size
+    /// (`-d` called a whole chunked body cut short), an unknown Transfer-Encoding is read to the
+    /// close as the other doors read it (`-d` failed with libcurl's "content encoding"), and a
+    /// final 101 is no file (`-d` said "saved (0 bytes)" and exited 0).
+    func testResponseFramingHasOneVerdictInEveryDoor() throws {
+        let conflicting: [(String, [String], String)] = [
+            ("two fields", ["Content-Length: 2", "Content-Length: 5"], "names more than one length (2, 5)"),
+            ("a list", ["Content-Length: 2, 5"], "names more than one length (2, 5)"),
+            ("past Int64", ["Content-Length: 99999999999999999999999"], "(99999999999999999999999) is not a length"),
+        ]
+        for (name, fields, message) in conflicting {
+            let server = try SequenceServer([.init("200 OK", ["Content-Type: text/plain"] + fields, body: Data("hihi!".utf8))])
+            let dir = TestPaths.temporaryDirectory()
+            let cache = dir + "/cache"
+            let one = try runSwurl(["--no-config", "--cache=" + cache, server.url("/a")])
+            XCTAssertEqual(one.status, 1, "\(name): \(one.stderr)")
+            XCTAssertTrue(one.stderr.contains(message) && one.text.isEmpty, "\(name): \(one.stderr)")
+            XCTAssertEqual(try runSwurl(["--no-config", "cache", "list", "--cache=" + cache]).text, "", name)
+            let download = try runSwurl(["--no-config", "-d", server.url("/a")], directory: dir)
+            XCTAssertEqual(download.status, 1, "\(name): \(download.stderr)")
+            XCTAssertTrue(download.stderr.contains(message), "\(name): \(download.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/a"), name)
+            try (server.url("/b") + "\n").write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
+            let batch = try runSwurl(["--no-config", "batch", dir + "/lines", "--jsonl", "-q"])
+            XCTAssertEqual(batch.status, 1, "\(name): \(batch.stderr)")
+            XCTAssertTrue(batch.text.contains(message) && batch.text.contains("\"exit\":1"), "\(name): \(batch.text)")
+            let repl = try runSwurl(["--no-config", "repl", server.url("")], stdin: Data("/c\n".utf8))
+            XCTAssertTrue(repl.stderr.contains(message), "\(name): \(repl.stderr)")
+        }
+        // One length said twice is one length.
+        let twice = try SequenceServer([.init("200 OK", ["Content-Length: 2, 2"], body: Data("hi".utf8))])
+        let same = try runSwurl(["--no-config", twice.url("/x")])
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(same.text, "hi")
+
+        let dir = TestPaths.temporaryDirectory()
+        let chunked = try SequenceServer([.init("200 OK", ["Content-Length: 100", "Transfer-Encoding: chunked"], body: Data("2\r\nhi\r\n0\r\n\r\n".utf8))])
+        let whole = try runSwurl(["--no-config", "-d", chunked.url("/chunked.txt")], directory: dir)
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/chunked.txt", encoding: .utf8), "hi")
+        let unknown = try SequenceServer([.init("200 OK", ["Transfer-Encoding: foo"], body: Data("hi".utf8))])
+        let raw = try runSwurl(["--no-config", "-d", unknown.url("/raw.txt")], directory: dir)
+        XCTAssertEqual(raw.status, 0, raw.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/raw.txt", encoding: .utf8), "hi")
+        XCTAssertEqual(try runSwurl(["--no-config", unknown.url("/raw.txt")]).text, "hi")
+        let upgrade = try SequenceServer([.init("101 Switching Protocols", ["Upgrade: websocket"], body: Data("hello raw stuff".utf8))])
+        let switched = try runSwurl(["--no-config", "-d", upgrade.url("/ws.bin")], directory: dir)
+        XCTAssertEqual(switched.status, 8, switched.stderr)
+        XCTAssertTrue(switched.stderr.contains("HTTP 101 Switching Protocols; nothing was saved"), switched.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ws.bin"))
+        let listed = try runSwurl(["--no-config", "-d", "--accept-status", "101", upgrade.url("/ws.bin")], directory: dir)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/ws.bin", encoding: .utf8), "hello raw stuff")
+    }
+
     func testInvalidChunkSize() throws {
         let s = try server()
         let r = try run([s.url("/bad-chunk")])
