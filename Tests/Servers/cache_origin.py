@@ -5,7 +5,7 @@ every request is counted per path and logged as a JSON line (method, path, heade
 Query parameters (all optional):
   status=N      the status (default 200)
   cc=V          Cache-Control: V            etag=V   ETag: V
-  lm=S          Last-Modified S seconds from now (negative: in the past)
+  lm=S          Last-Modified S seconds from now (negative: in the past); lm=@T the time T (epoch seconds)
   date=S        Date S seconds from now (default 0: now); date=none sends no Date
   exp=S|bad     Expires S seconds from now, or an invalid value
   age=N         Age: N                      vary=V   Vary: V
@@ -67,7 +67,11 @@ class Handler(BaseHTTPRequestHandler):
         if date != 'none': headers.append(('Date', email.utils.formatdate(now + float(date), usegmt=True)))
         if one('cc') is not None: headers.append(('Cache-Control', one('cc')))
         if one('etag') is not None: headers.append(('ETag', one('etag')))
-        if one('lm') is not None: headers.append(('Last-Modified', email.utils.formatdate(now + float(one('lm')), usegmt=True)))
+        if one('lm') is not None:
+            # `lm=-10`: ten seconds before this answer; `lm=@T`: the time T (seconds since 1970),
+            # the same in every answer (a 304 a second later names the same date).
+            lm = one('lm')
+            headers.append(('Last-Modified', email.utils.formatdate(float(lm[1:]) if lm.startswith('@') else now + float(lm), usegmt=True)))
         if one('exp') is not None:
             e = one('exp')
             headers.append(('Expires', 'bad' if e == 'bad' else email.utils.formatdate(now + float(e), usegmt=True)))
