@@ -398,7 +398,10 @@ final class ReplContext {
             url = URLReference.resolve(target ?? "", against: base, pathAsIs: merged.has(.pathAsIs))
             if let target { remember(path: target) }
         } else if let target {
-            url = target
+            // A word the request reads as a method when a URL follows (`get`, `delete`) would
+            // make the next item, a default header item (`api:8080`), its URL: it is the host,
+            // with its scheme, as any other word is (`foo` → http://foo/).
+            url = CommandOptions.looksLikeMethod(target) ? (merged.value(.defaultScheme) ?? "http") + "://" + target : target
         } else {
             throw .usage("no URL: this REPL has no base URL", hint: "give a URL on the line, or set a base with cd URL")
         }

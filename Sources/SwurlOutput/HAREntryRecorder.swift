@@ -90,6 +90,8 @@ final class HAREntryRecorder: HopTap {
         out.recordInt(timings.receive)
         out.recordString(t.remoteAddress)
         out.recordInt(t.localPort)
+        out.recordInt(t.remotePort)
+        out.recordInt(t.newConnections)
         out.recordInt(line ?? -1)
         out.recordInt(end.fromCache ? 1 : end.revalidated ? 2 : 0)
         out.recordString(end.error?.message)

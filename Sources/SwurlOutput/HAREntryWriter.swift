@@ -8,12 +8,14 @@ enum HAREntryWriter {
 
     /// The entry of the record `r` reads.
     static func entry(_ r: inout RecordReader, settings: HARLog.Settings, cache: inout Timestamp.SecondCache,
-                      _ w: inout JSONWriter) {
+                      connections: inout HARConnections, _ w: inout JSONWriter) {
         let started = r.double()
         let timings = HARTimings(blocked: r.int(), dns: r.int(), connect: r.int(), ssl: r.int(),
                                  send: r.int(), wait: r.int(), receive: r.int())
         let remoteAddress = r.bytes()
         let localPort = r.int()
+        let remotePort = r.int()
+        let opened = r.int() > 0
         let line = r.int()
         // 1: served by the cache; 2: a 304 from the network selected the cache's stored response.
         let fromCache = r.int()
@@ -33,7 +35,11 @@ enum HAREntryWriter {
         if let remoteAddress, HARTimings.isIPAddress(String(decoding: remoteAddress, as: UTF8.self)) {
             w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress)
         }
-        if localPort > 0 { w.raw(",\"connection\":\""); w.decimal(localPort); w.raw("\"") }
+        if localPort > 0 {
+            w.raw(",\"connection\":\"")
+            w.decimal(Int64(connections.number(localPort: localPort, remotePort: remotePort, address: remoteAddress, opened: opened)))
+            w.raw("\"")
+        }
         if line >= 0 { w.raw(",\"comment\":\"line "); w.decimal(line); w.raw("\"") }
         // As browsers' HAR files mark a response their cache served (Chromium's `_fromCache`).
         if fromCache == 1 { w.raw(",\"_fromCache\":\"disk\"") }
@@ -238,5 +244,54 @@ enum HAREntryWriter {
         }
         w.raw("}")
         return true
+    }
+}
+
+/// Numbers the connections a log's entries went over (HAR's `connection`: entries with the same
+/// number shared one). libcurl 7.88 names no connection (CURLINFO_CONN_ID came with 8.2), and the
+/// local port it gives comes round again: two connections to two servers can hold the same one
+/// at once, and one server sees it again once an old connection closed. A hop that opened its
+/// connection gets the next number; one that reused a connection gets the number of the last
+/// connection with its local port, server address and server port. Over HTTP/2 a hop that shared
+/// the connection may end before the one that opened it: the opener then takes the number the
+/// sharer was given.
+struct HARConnections {
+    private struct Key: Hashable {
+        let localPort: Int64, remotePort: Int64
+        let address: [UInt8]
+    }
+    private var numbers: [Key: (number: Int, opened: Bool)] = [:]
+    /// The keys in the order they came, to forget the oldest: libcurl keeps a few connections
+    /// open for reuse, so only recent ones are asked for again.
+    private var order: [Key] = []
+    private var oldest = 0
+    private var last = 0
+    static let remembered = 4096
+
+    /// The number of the connection a hop used (`opened`: the hop opened it).
+    mutating func number(localPort: Int64, remotePort: Int64, address: UnsafeBufferPointer<UInt8>?, opened: Bool) -> Int {
+        let key = Key(localPort: localPort, remotePort: remotePort, address: address.map { Array($0) } ?? [])
+        if let known = numbers[key] {
+            if !opened { return known.number }
+            if !known.opened {
+                numbers[key] = (known.number, true)
+                return known.number
+            }
+            last += 1
+            numbers[key] = (last, true)
+            return last
+        }
+        last += 1
+        numbers[key] = (last, opened)
+        order.append(key)
+        if numbers.count > HARConnections.remembered {
+            numbers[order[oldest]] = nil
+            oldest += 1
+            if oldest >= HARConnections.remembered {
+                order.removeFirst(oldest)
+                oldest = 0
+            }
+        }
+        return last
     }
 }

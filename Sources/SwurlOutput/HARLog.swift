@@ -59,6 +59,8 @@ package final class HARLog {
     private var entryCount = 0
     /// `.rewrite`: the second the last entry started in, as text: entries in the same second reuse it.
     private var secondCache = Timestamp.SecondCache()
+    /// `.rewrite`: the entries' connections, numbered.
+    private var connections = HARConnections()
     /// What the hops' header lines came to, shared by the log's recorders (one thread uses them).
     let sentHeadMemo = SentHeadMemo()
 
@@ -134,7 +136,7 @@ package final class HARLog {
             one.endRecord(start)
             var w = JSONWriter(capacity: 2048)
             one.withUnsafeBytes { block in
-                RecordReader.forEach(in: block) { r in HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &w) }
+                RecordReader.forEach(in: block) { r in HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, connections: &connections, &w) }
             }
             entries.append(w.bytes.array)
         }
@@ -253,6 +255,8 @@ final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
     private var pending = JSONWriter(capacity: RecordBlock.size + 8 * 1024)
     /// The second the last entry started in, as text: entries in the same second reuse it.
     private var secondCache = Timestamp.SecondCache()
+    /// The entries' connections, numbered.
+    private var connections = HARConnections()
     private var written = 0
     /// The first error writing the file, reported by `HARLog.commit()`.
     private(set) var writeError: SwurlError?
@@ -270,7 +274,7 @@ final class HAREntryFileWriter: RecordBlockWriter, @unchecked Sendable {
         block.forEachRecord { r in
             if written > 0 { pending.raw(",\n") }
             written += 1
-            HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, &pending)
+            HAREntryWriter.entry(&r, settings: settings, cache: &secondCache, connections: &connections, &pending)
             if pending.bytes.count >= RecordBlock.size { flush() }
         }
     }

@@ -62,7 +62,7 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(starts, starts.sorted(), "hops start one after the other")
         for e in entries {
             XCTAssertEqual(e["serverIPAddress"] as? String, "127.0.0.1")
-            XCTAssertNotNil(Int(e["connection"] as? String ?? ""), "the local port")
+            XCTAssertNotNil(Int(e["connection"] as? String ?? ""), "the connection's number")
             XCTAssertEqual(request(e)["httpVersion"] as? String, "HTTP/1.1")
             XCTAssertEqual(response(e)["httpVersion"] as? String, "HTTP/1.1")
             XCTAssertEqual(header(request(e), "Host"), "127.0.0.1:\(try HTTPBin.shared().port)", "the head as sent")
@@ -822,6 +822,31 @@ final class HARTests: XCTestCase {
         let post = try XCTUnwrap(request(entry)["postData"] as? [String: Any])
         XCTAssertNil(post["text"], "\(post)")
         XCTAssertTrue((post["comment"] as? String ?? "").contains("not sent"), "\(post)")
+    }
+
+    /// Every connection has its own `connection`: it was libcurl's local port, which comes
+    /// round again (two servers at once, one server later), so unrelated connections shared one.
+    /// Two servers that close every connection, lines taking turns: one number per line; a
+    /// keep-alive server: lines share numbers, each opened once.
+    func testEachConnectionHasItsOwnNumber() throws {
+        let a = try SequenceServer([.init("200 OK", ["Content-Length: 1"], body: Data("a".utf8))])
+        let b = try SequenceServer([.init("200 OK", ["Content-Length: 1"], body: Data("b".utf8))])
+        let lines = (0..<60).map { ($0 % 2 == 0 ? a : b).url("/\($0)") }.joined(separator: "\n") + "\n"
+        try lines.write(toFile: dir + "/lines", atomically: true, encoding: .utf8)
+        let har = dir + "/closing.har"
+        let r = try runSwurl(["batch", dir + "/lines", "--har", har, "-q", "--parallel", "4"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.count, 60)
+        XCTAssertEqual(Set(entries.compactMap { $0["connection"] as? String }).count, 60)
+        let nginx = try NginxServer(serverConfig: "location / { return 200 ok; }")
+        try ((0..<60).map { nginx.url("/\($0)") }.joined(separator: "\n") + "\n").write(toFile: dir + "/kept", atomically: true, encoding: .utf8)
+        let kept = dir + "/kept.har"
+        XCTAssertEqual(try runSwurl(["batch", dir + "/kept", "--har", kept, "-q", "--parallel", "4"]).status, 0)
+        let reused = try checkedEntries(kept)
+        let opened = reused.filter { (($0["timings"] as? [String: Double])?["connect"] ?? -1) >= 0 }
+        XCTAssertEqual(Set(reused.compactMap { $0["connection"] as? String }).count, opened.count)
+        XCTAssertLessThan(opened.count, 60)
     }
 
     /// A hop that failed on a connection an earlier hop made (a redirect, then a timeout) made

@@ -73,6 +73,18 @@ final class ReplTests: XCTestCase {
         }
     }
 
+    /// Without a base URL, a line's lower-case method word alone (`get`, `delete`) is its URL,
+    /// as any other word is (`foo` → http://foo/), and a default header item stays a header: the
+    /// request read `delete api:8080` as a method and a URL, and sent a DELETE to the host the
+    /// header item spelled.
+    func testAMethodWordWithoutABaseIsTheURLNotTheMethodOfADefaultItem() throws {
+        for word in ["get", "delete"] {
+            let r = try script([word], ["X-Key:39773", "--offline"])
+            XCTAssertEqual(r.status, 0, "\(word): \(r.stderr)")
+            XCTAssertTrue(r.text.hasPrefix("GET / HTTP/1.1\r\nHost: \(word)\r\n") && r.text.contains("X-Key: 39773\r\n"), "\(word): \(r.text)")
+        }
+    }
+
     /// A built-in given more words than it takes is refused: `cd a b` went to `a`, `exit 3 4`
     /// exited 3, `env x` listed the defaults.
     func testBuiltinsRefuseExtraWords() throws {
