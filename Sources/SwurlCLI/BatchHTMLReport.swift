@@ -172,8 +172,8 @@ final class BatchHTMLReport: BatchResultObserving {
             }
         }
         if failed { p.text(clip(r.error ?? "failed", maxText)) }
-        // Seven phases of at most 42 bytes, and under 300 for the rest.
-        p.markup(upTo: 640) { c in
+        // Eight phases of at most 42 bytes, and under 300 for the rest.
+        p.markup(upTo: 704) { c in
             if let size = r.size { c.lit("&#10;size: "); c.int(Int(size)); c.lit(" bytes") }
             c.lit("&#10;start ")
             c.duration(tl.start)
@@ -196,8 +196,8 @@ final class BatchHTMLReport: BatchResultObserving {
             }
         }
         p.appendCopy(of: shownFrom..<shownTo)
-        // Seven phases of at most 70 bytes, and under 200 for the rest.
-        p.markup(upTo: 768) { c in
+        // Eight phases of at most 70 bytes, and under 200 for the rest.
+        p.markup(upTo: 832) { c in
             c.lit("</span><span class=\"track\"><span class=\"bar\" style=\"--s:")
             c.fixed(tl.start, 6)
             c.lit(";--d:")
@@ -299,7 +299,7 @@ final class BatchHTMLReport: BatchResultObserving {
     .bar i{display:block;height:100%}
     .col{position:absolute;bottom:0;background:#8d6e63;display:flex;flex-direction:column;justify-content:flex-end;min-width:1px}
     .col span{display:block;width:100%}
-    .queued{background:#bdbdbd}.redirects{background:#9575cd}.dns{background:#26a69a}.connect{background:#ffa726}
+    .queued{background:#bdbdbd}.retries{background:#f06292}.redirects{background:#9575cd}.dns{background:#26a69a}.connect{background:#ffa726}
     .tls{background:#ab47bc}.waiting{background:#42a5f5}.receiving{background:#1e3a8a}.failed-key{background:#d50000}
     .row.failed{background:#fff0f0}.row.failed .bar{outline:2px solid #d50000}.mark{color:#d50000}
     body.only-failed .row:not(.failed){display:none}
@@ -486,8 +486,8 @@ private final class PageTally: @unchecked Sendable {
         if let p = timeline.phases {
             timedLines += 1
             // Per line, so without the array `values` would build.
-            phaseSums[0] += p.queued; phaseSums[1] += p.redirects; phaseSums[2] += p.dns; phaseSums[3] += p.connect
-            phaseSums[4] += p.tls; phaseSums[5] += p.waiting; phaseSums[6] += p.receiving
+            phaseSums[0] += p.queued; phaseSums[1] += p.retries; phaseSums[2] += p.redirects; phaseSums[3] += p.dns
+            phaseSums[4] += p.connect; phaseSums[5] += p.tls; phaseSums[6] += p.waiting; phaseSums[7] += p.receiving
         }
         lastEnd = max(lastEnd, timeline.end)
         guard ordinal < BatchHTMLReport.drawnLines else {

@@ -79,7 +79,8 @@ final class BatchJUnitReport: BatchResultObserving {
 
     private static func writeCase(_ r: BatchResult, into pending: inout ByteBuffer) {
         func append(_ s: StaticString) { pending.append(s) }
-        let seconds = r.timeTotal ?? r.timeline?.duration ?? 0
+        // A line retried: its attempts before the last one and the pauses between them too.
+        let seconds = r.timeTotal.map { $0 + (r.timeline?.phases?.retries ?? 0) } ?? r.timeline?.duration ?? 0
         pending.append(contentsOf: BatchJUnitReport.casePrefix)
         pending.appendDecimal(Int64(r.line))
         // The line's own request, not a redirect's last hop: a case keeps its name from run to run.

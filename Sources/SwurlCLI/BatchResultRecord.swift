@@ -60,7 +60,7 @@ extension RecordReader {
         if int() != 0 {
             let start = double(), end = double()
             let phases = int() != 0
-                ? BatchTimeline.Phases(queued: double(), redirects: double(), dns: double(), connect: double(),
+                ? BatchTimeline.Phases(queued: double(), retries: double(), redirects: double(), dns: double(), connect: double(),
                                        tls: double(), waiting: double(), receiving: double())
                 : nil
             timeline = BatchTimeline(start: start, end: end, phases: phases)

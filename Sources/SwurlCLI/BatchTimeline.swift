@@ -21,8 +21,10 @@ struct BatchTimeline {
 
     /// Seconds spent in each phase; they add up to `end - start`, up to the clock's rounding.
     struct Phases {
-        /// Read and prepared, waiting for a free slot, plus pauses between retries.
+        /// Read and prepared, waiting for a free slot.
         var queued: Double
+        /// Attempts before the final one that were retried, and the pauses between them.
+        var retries: Double
         /// Hops before the final one (redirects).
         var redirects: Double
         var dns: Double
@@ -32,15 +34,15 @@ struct BatchTimeline {
         var waiting: Double
         var receiving: Double
 
-        static let names = ["queued", "redirects", "dns", "connect", "tls", "waiting", "receiving"]
+        static let names = ["queued", "retries", "redirects", "dns", "connect", "tls", "waiting", "receiving"]
 
         /// The values in the order of `names`.
-        var values: [Double] { [queued, redirects, dns, connect, tls, waiting, receiving] }
+        var values: [Double] { [queued, retries, redirects, dns, connect, tls, waiting, receiving] }
 
         /// Each phase's name (as in `names`) and value, in order, without building arrays (a
         /// report row does this per line).
         func forEach(_ body: (StaticString, Double) -> Void) {
-            body("queued", queued); body("redirects", redirects); body("dns", dns); body("connect", connect)
+            body("queued", queued); body("retries", retries); body("redirects", redirects); body("dns", dns); body("connect", connect)
             body("tls", tls); body("waiting", waiting); body("receiving", receiving)
         }
     }
@@ -55,8 +57,8 @@ struct BatchTimeline {
         self.end = max(start, end)
         let p = TimingPhases(timing)
         let tls = p.tls ?? 0
-        let busy = p.dns + p.connect + tls + p.wait + p.transfer + timing.redirectTime
-        phases = Phases(queued: max(0, self.end - start - busy), redirects: max(0, timing.redirectTime),
+        let busy = p.dns + p.connect + tls + p.wait + p.transfer + timing.redirectTime + timing.retryTime
+        phases = Phases(queued: max(0, self.end - start - busy), retries: max(0, timing.retryTime), redirects: max(0, timing.redirectTime),
                         dns: p.dns, connect: p.connect, tls: tls, waiting: p.wait, receiving: p.transfer)
     }
 

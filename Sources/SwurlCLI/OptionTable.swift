@@ -75,7 +75,7 @@ package enum OptionTable {
         OptionSpec(.failFast, group: .batch,
                    help: "With 'swurl batch': start no new request after the first failing line; the running ones finish."),
         OptionSpec(.report, argument: .required("FILE.html"), completion: .file, group: .batch,
-                   help: "With 'swurl batch': write an HTML report to FILE when the batch ends: lines, successes, failures and their reasons, requests per second, latency percentiles, bytes, a status histogram and a waterfall of the lines on one time axis (queued, DNS, connect, TLS, waiting, receiving), failures marked. One self-contained file (no external scripts, styles or fonts); the first 2000 lines are drawn, later ones aggregated. Written atomically; FILE - is stdout, after the results."),
+                   help: "With 'swurl batch': write an HTML report to FILE when the batch ends: lines, successes, failures and their reasons, requests per second, latency percentiles, bytes, a status histogram and a waterfall of the lines on one time axis (queued, retries, redirects, DNS, connect, TLS, waiting, receiving), failures marked. One self-contained file (no external scripts, styles or fonts); the first 2000 lines are drawn, later ones aggregated. Written atomically; FILE - is stdout, after the results."),
         OptionSpec(.junit, argument: .required("FILE"), completion: .file, group: .batch,
                    help: "With 'swurl batch': write JUnit XML to FILE when the batch ends, one test case per line (name: line number, method and URL; time in seconds) with a failure (type 'exit N' and the message) for a failing line. Written atomically; FILE - is stdout, after the results."),
         // Authentication

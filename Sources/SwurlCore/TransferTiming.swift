@@ -39,6 +39,9 @@ package struct ExchangeTiming: Sendable, Equatable {
     package var redirects: Int = 0
     /// Attempts that were retried.
     package var retries: Int = 0
+    /// Seconds from the first attempt's start to the final attempt's: the attempts retried and
+    /// the pauses between them (their redirects are in `redirectTime`); 0 without a retry.
+    package var retryTime: Double = 0
     /// New connections the hops before the final one opened (redirects, retries).
     package var earlierConnections: Int = 0
     /// New connections of the whole exchange.

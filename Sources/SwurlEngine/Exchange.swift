@@ -236,6 +236,10 @@ package final class Exchange {
     private var redirects = 0
     private var retries = 0
     private var redirectTime = 0.0
+    /// A retry happened, and the attempt after it has not begun yet (`beginHop` notes its start).
+    private var retryPending = false
+    /// `ExchangeTiming.retryTime` as of the last attempt's start.
+    private var retryTime = 0.0
     /// New connections the hops before the current one opened (`ExchangeTiming.earlierConnections`).
     private var earlierConnections = 0
     private var delegate: TransferDelegate?
@@ -271,6 +275,11 @@ package final class Exchange {
             delegate = makeDelegate()
         }
         guard let current, let delegate else { throw .transport("internal: the exchange has no request") }
+        if retryPending {
+            // The attempts before this one, less their redirects (counted as redirects).
+            retryPending = false
+            retryTime = max(0, Transfer.now() - start - redirectTime)
+        }
         var (hop, digest) = try prepared(current)
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
@@ -439,6 +448,7 @@ package final class Exchange {
                 break
             }
             retries += 1
+            retryPending = true
             earlierConnections += transfer.measuredTiming.newConnections
             notifyRetry(wait, cause: .failure(error))
             if delegatePerHop { pendingHopFinish = delegate }
@@ -469,6 +479,7 @@ package final class Exchange {
             return .next
         case .retry(let wait, let cause):
             retries += 1
+            retryPending = true
             earlierConnections += result.timing.newConnections
             notifyRetry(wait, cause: cause)
             return .retry(wait)
@@ -498,6 +509,7 @@ package final class Exchange {
             keepEngineCookies()
             var timing = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects, retries: retries)
             timing.earlierConnections = earlierConnections
+            timing.retryTime = retryTime
             timing.cache = cacheStatus
             timing.status = result.head?.status
             return .finished(Result(head: result.head, url: hop.url, method: hop.method.rawValue, timing: timing, delegate: delegate,

@@ -501,6 +501,38 @@ final class BatchReportTests: XCTestCase {
         }
     }
 
+    /// A line retried: its attempts before the last and the pauses between them are its
+    /// *retries* phase, not *queued* (two 503s answered after 0.3 s each showed as 600 ms
+    /// queued), and its JUnit case counts them (it had the last attempt's 1 ms), with and without
+    /// `--har` (records written on the formatter thread). (Two pauses of --retry-delay 0.3 come
+    /// to at least 0.45 s: 0.15–0.3 s, then 0.3–0.6 s.)
+    func testARetriedLinesAttemptsAreItsRetriesPhaseAndInItsJUnitTime() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        for (n, extra) in [[], ["--har", dir + "/log.har"]].enumerated() {
+            let path = try input([server.url("/flaky?key=r\(n)&fails=2") + " --retry 2 --retry-delay 0.3"], in: dir)
+            let page = dir + "/report.html", junit = dir + "/junit.xml"
+            let r = try runSwurl(["batch", path, "--report", page, "--junit", junit, "-q"] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            guard let title = html.range(of: "title=\"line 1: GET ") else { return XCTFail("no row: \(extra)") }
+            let row = String(html[title.lowerBound...].prefix(700))
+            func ms(_ phase: String) -> Double? {
+                guard let at = row.range(of: "&#10;" + phase + " ") else { return nil }
+                let text = row[at.upperBound...].prefix { $0 != "&" && $0 != "\"" }
+                let number = Double(text.prefix { $0.isNumber || $0 == "." }) ?? -1
+                return text.hasSuffix(" ms") ? number : text.hasSuffix(" s") ? number * 1000 : number / 1000
+            }
+            XCTAssertGreaterThanOrEqual(ms("retries") ?? 0, 400, "\(extra): \(row)")
+            XCTAssertLessThan(ms("queued") ?? 0, 300, "\(extra): \(row)")
+            XCTAssertTrue(html.contains("<i class=\"retries\""), "a retries segment is drawn")
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            guard let time = xml.range(of: "classname=\"swurl.batch\" name=\"line 1: GET ") .flatMap({ xml[$0.upperBound...].range(of: "time=\"") }),
+                  let seconds = Double(xml[time.upperBound...].prefix { $0 != "\"" }) else { return XCTFail(xml) }
+            XCTAssertGreaterThanOrEqual(seconds, 0.4, xml)
+        }
+    }
+
     /// Past the first 2000 lines, bars stop and the rest is counted: 2600 lines give 2000 bars,
     /// a note and the aggregate section, and the summary counts all 2600. (Beside `--har`, so
     /// many rows and test cases are written on the batch's formatter thread with the HAR's
