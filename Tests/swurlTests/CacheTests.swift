@@ -1078,6 +1078,8 @@ final class CacheTests: XCTestCase {
         }
         XCTAssertEqual(caches.count, 4, jsonl.text)
         XCTAssertTrue(caches.allSatisfy { $0.hasPrefix("hit, age ") }, jsonl.text)
+        // A hit's version is the stored response's (it was null: no connection gave one).
+        XCTAssertEqual(jsonl.text.components(separatedBy: "\"http_version\":\"1.1\"").count - 1, 4, jsonl.text)
         XCTAssertFalse(try runSwurl(["batch", input, "--jsonl"]).text.contains("\"cache\""), "no cache field without --cache")
     }
 
