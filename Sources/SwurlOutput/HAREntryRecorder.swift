@@ -254,7 +254,8 @@ final class HAREntryRecorder: HopTap {
     /// `name=value` → (name, value); without `=`, the whole text is the name.
     static func split(_ text: String) -> (String, String) {
         guard let eq = text.firstIndex(of: "=") else { return (text, "") }
-        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
+        // Blanks around the `=` are no part of either (RFC 6265 §5.2: `f = g` is `f` and `g`).
+        return (String(text[..<eq]).trimmingSpaces(), String(text[text.index(after: eq)...]).trimmingSpaces())
     }
 
     /// A cookie's name and value: one without `=` is a value with an empty name, as browsers read

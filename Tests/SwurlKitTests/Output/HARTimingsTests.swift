@@ -114,4 +114,13 @@ final class HARTimingsTests: XCTestCase {
             XCTAssertEqual(out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, Timestamp.iso8601(seconds), "\(seconds)")
         }
     }
+
+    /// A cookie's name and value, and an attribute's key and value, without the blanks around
+    /// `=` (RFC 6265 §5.2): `Cookie: f = g` was recorded as `"f "` and `" g"`.
+    func testCookiePairsAreTrimmedAroundTheirEquals() {
+        XCTAssertTrue(HAREntryRecorder.cookiePair("f = g") == ("f", "g"))
+        XCTAssertTrue(HAREntryRecorder.cookiePair("TOKEN") == ("", "TOKEN"))
+        XCTAssertTrue(HAREntryRecorder.split("Path =/x") == ("Path", "/x"))
+        XCTAssertTrue(HAREntryRecorder.split("a=b=c") == ("a", "b=c"))
+    }
 }
