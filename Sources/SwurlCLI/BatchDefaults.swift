@@ -52,9 +52,31 @@ final class BatchDefaults {
     ///   that header, not on the URL's host, so the shared jar would hand the line another
     ///   origin's cookies, and take cookies from it for that origin (session fixation).
     ///
+    /// - it has a TLS policy of its own (`changesTLS`): on its own connection (FRESH_CONNECT,
+    ///   FORBID_REUSE, HTTP/1.1) it still sat in the batch's connection cache, where libcurl 7.88
+    ///   sent another line's request on it while it ran (an HTTP/2 connection to that host gone or
+    ///   full, that line asking for HTTP/2: libcurl took the busy HTTP/1.1 connection for one it
+    ///   could multiplex on), its pins and CA never checked; and a cookie set under one trust
+    ///   must not go out under another.
+    ///
+    /// - it has a `Proxy-Authorization` item of its own (a value, or `Proxy-Authorization:`
+    ///   removing the batch's): it goes on the CONNECT that opens a tunnel, and libcurl, which
+    ///   compares a proxy URL's credentials before reusing a connection but not a header's, sent
+    ///   later lines without it through that tunnel, authorized as this line.
+    ///
     /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
     static func needsOwnSharedState(_ line: ParsedArguments, request: HTTPRequest) -> Bool {
-        changesRoute(line) || request.headers.contains("Host")
+        changesRoute(line) || changesTLS(line) || request.headers.contains("Host")
+            || line.positionals.contains { ReplContext.itemKey($0).map { $0.kind == .header && $0.name.lowercased() == "proxy-authorization" } ?? false }
+    }
+
+    /// Whether a line names an HTTP version of its own (`--http1.1`, `--http2`,
+    /// `--http2-prior-knowledge`, or a `--no-` of one): libcurl 7.88 sends a request that asks
+    /// for HTTP/2 over an idle HTTP/1.1 connection to its host, so the line's HTTP/1.1
+    /// connection served the later lines, and a line's `--http2` under a batch `--http1.1` got
+    /// the batch's connections. Such a line's connection is its own (opened for it, closed after).
+    static func changesHTTPVersion(_ line: ParsedArguments) -> Bool {
+        [Option.http1_1, .http2, .http2PriorKnowledge].contains { line.has($0) || line.resets.contains($0) }
     }
 
     /// Whether a line's own options give it another route than the other lines' (the defaults

@@ -259,6 +259,7 @@ final class BatchRunner {
         // never shares a connection: a reused one was checked under another line's policy, and
         // libcurl cannot see pins to tell.
         transferOptions.ownConnection = BatchDefaults.changesTLS(arguments)
+        let ownVersion = !transferOptions.ownConnection && BatchDefaults.changesHTTPVersion(arguments)
         // Over HTTP/1.1: FORBID_REUSE is applied only when the last transfer leaves a connection,
         // so other lines could join an HTTP/2 connection this line's trust (--cacert-add,
         // --pin-cert) let in, and keep it after; an HTTP/1.1 connection carries one transfer.
@@ -270,6 +271,8 @@ final class BatchRunner {
             }
             transferOptions.httpVersion = .http1_1
         }
+        // (After the refusal above: a line's own --http2 beside TLS options of its own is refused.)
+        if ownVersion { transferOptions.ownConnection = true }
         transferOptions.ownSharedState = BatchDefaults.needsOwnSharedState(arguments, request: request)
         BatchDefaults.sizeReceiveBuffer(&transferOptions)
         try refuseUnreplaceableBody(number: number, request: request)

@@ -256,6 +256,8 @@ package enum OptionTable {
         [.print, .headers, .body, .verbose],
         [.http1_1, .http2, .http2PriorKnowledge],
         [.ipv4, .ipv6],
+        // A request goes through a proxy or to a socket, not both.
+        [.proxy, .unixSocket],
         [.verifyHost, .noVerifyHost],
         [.session, .sessionReadOnly],
         [.cache, .noCache],

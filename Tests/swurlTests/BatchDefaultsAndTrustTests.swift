@@ -121,6 +121,77 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         }
     }
 
+    /// A line with TLS options of its own keeps its connection from the other lines: on a
+    /// connection of its own (HTTP/1.1, closed after it) it still sat in the batch's connection
+    /// cache, and libcurl 7.88 sent a later line that asked for HTTP/2 over it while it ran, once
+    /// the host's HTTP/2 connection was gone (nginx closes it after two requests here): that
+    /// line's pins and CA were never checked. (The lines come 0.5 s apart so that the later ones
+    /// start while the slow one runs.)
+    func testALineWithTLSOptionsOfItsOwnServesNoOtherLine() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")),
+                                    serverConfig: "keepalive_requests 2; location = /big { limit_rate 200k; }")
+        try Data(repeating: 0x61, count: 500_000).write(to: URL(fileURLWithPath: nginx.root + "/big"))
+        let lines = [nginx.url("/small.txt?n=1"), nginx.url("/big") + " --cacert-add " + pki.path("selfsigned.pem"),
+                     nginx.url("/small.txt?n=3"), nginx.url("/small.txt?n=4"), nginx.url("/small.txt?n=5")]
+        let feed = lines.map { "echo '\($0)'" }.joined(separator: "; sleep 0.5; ")
+        let r = try runProcess("/bin/sh", ["-c", "(\(feed)) | \"$0\" batch - --cacert \"$1\" --parallel 4 --jsonl -q",
+                                           TestPaths.binary, pki.path("root.pem")], check: false)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = nginx.logLines()
+        let connection = { (uri: String) in log.first { $0.contains("\"\(uri)\"") }?.split(separator: " ").first.map(String.init) }
+        let big = try XCTUnwrap(connection("/big"), "\(log)")
+        for n in 1...5 where n != 2 {
+            XCTAssertNotEqual(connection("/small.txt?n=\(n)"), big, "line \(n) went over the --cacert-add line's connection: \(log)")
+        }
+    }
+
+    /// A line's `Proxy-Authorization` item goes on the CONNECT that opens its tunnel; libcurl
+    /// compares a proxy URL's credentials before reusing a connection, not a header's, so the
+    /// next line, without the item, went through that tunnel authorized as the first. Each opens
+    /// its own tunnel now.
+    func testALinesProxyAuthorizationTunnelServesNoOtherLine() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let log = TestPaths.temporaryDirectory() + "/proxy.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let path = try input([nginx.url("/small.txt?n=1") + " 'Proxy-Authorization:Basic cDpw'", nginx.url("/small.txt?n=2")])
+        let r = try runSwurl(["batch", path, "--proxy", "http://127.0.0.1:\(proxy.port)", "--cacert", pki.path("root.pem"), "--parallel", "1", "--jsonl"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let heads = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").components(separatedBy: "\r\n\r\n").filter { $0.hasPrefix("CONNECT ") }
+        XCTAssertEqual(heads.count, 2, "\(heads)")
+        XCTAssertEqual(heads.filter { $0.contains("Proxy-Authorization: Basic cDpw") }.count, 1, "\(heads)")
+    }
+
+    /// A line's own HTTP version has a connection of its own: libcurl 7.88 sends a request that
+    /// asks for HTTP/2 over an idle HTTP/1.1 connection, so a `--http1.1` line's connection
+    /// served the next line (HTTP/1.1 where it asked for HTTP/2), and a line's `--http2` under
+    /// a batch `--http1.1` got the batch's HTTP/1.1 connection.
+    func testALinesOwnHTTPVersionIsWhatItGets() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        let path = try input([nginx.url("/small.txt?n=1") + " --http1.1", nginx.url("/small.txt?n=2") + " --http2", nginx.url("/small.txt?n=3")])
+        let r = try runSwurl(["batch", path, "--cacert", pki.path("root.pem"), "--parallel", "1", "--jsonl"])
+        let results = try byLine(r)
+        XCTAssertEqual([1, 2, 3].map { results[$0]?["http_version"] as? String }, ["1.1", "2", "2"], r.text)
+        let old = try runSwurl(["batch", path, "--http1.1", "--cacert", pki.path("root.pem"), "--parallel", "1", "--jsonl"])
+        XCTAssertEqual([1, 2, 3].map { try? byLine(old)[$0]?["http_version"] as? String }, ["1.1", "2", "1.1"], old.text)
+    }
+
+    /// `--proxy` and `--unix-socket` exclude each other as defaults and a line's choice: a line's
+    /// `--unix-socket` under a batch `--proxy` was refused ("cannot be combined"), where alone
+    /// it runs.
+    func testALinesUnixSocketReplacesTheBatchsProxy() throws {
+        let capture = try CaptureServer(unixSocket: true)
+        let socket = try XCTUnwrap(capture.unixSocket)
+        let path = try input(["http://localhost/over-socket --unix-socket " + socket])
+        let r = try runSwurl(["batch", path, "--proxy", "http://127.0.0.1:9", "--jsonl"])
+        // (Answered: the proxy's port 9 answers nothing.)
+        XCTAssertEqual(try byLine(r)[1]?["exit"] as? Int, 0, r.text)
+        XCTAssertEqual(try byLine(r)[1]?["status"] as? Int, 200, r.text)
+    }
+
     /// A line's --json replaces a batch --form (a clash before), as a REPL line's does.
     func testALinesOptionReplacesTheBatchDefaultItExcludes() throws {
         let capture = try CaptureServer()
