@@ -91,7 +91,10 @@ package final class HARLog {
         case .rewrite:
             switch try OutputTarget.resolve(path) {
             case .directory: throw .output("cannot write '\(path)': it is a directory; give --har a file name")
-            case .direct: throw .usage("cannot rewrite '\(path)' after each request: it is not a regular file; give the REPL's --har a file name")
+            case .direct:
+                // (`-` came as /dev/stdout: named as it was typed.)
+                let shown = path == "/dev/stdout" ? "-" : path
+                throw .usage("cannot rewrite '\(shown)' after each request: it is not a regular file; give the REPL's --har a file name")
             case .file(let target):
                 // A directory that takes no new file fails now, before any request is sent, not
                 // after the first one: a temporary file is made beside the target and removed.

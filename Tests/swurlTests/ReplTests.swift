@@ -332,6 +332,7 @@ final class ReplTests: XCTestCase {
         // --har naming stdout is a usage error, as in the one-shot request and batch.
         let har = try runSwurl(["repl", "--har", "-", root], stdin: Data("/get\n".utf8))
         XCTAssertEqual(har.status, 64, har.stderr)
+        XCTAssertTrue(har.stderr.contains("cannot rewrite '-' after each request"), har.stderr)
         // A script's exit with a status swurl does not use still ends it (64), before the next
         // line; `https:/h` (a slash short) is refused as the one-shot request refuses it, not
         // sent to the base as a header `https`.
