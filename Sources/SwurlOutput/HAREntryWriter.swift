@@ -258,7 +258,8 @@ enum HAREntryWriter {
 struct HARConnections {
     private struct Key: Hashable {
         let localPort: Int64, remotePort: Int64
-        let address: [UInt8]
+        /// The server address's bytes, hashed (FNV-1a): no array made per entry.
+        let address: UInt64
     }
     private var numbers: [Key: (number: Int, opened: Bool)] = [:]
     /// The keys in the order they came, to forget the oldest: libcurl keeps a few connections
@@ -270,7 +271,9 @@ struct HARConnections {
 
     /// The number of the connection a hop used (`opened`: the hop opened it).
     mutating func number(localPort: Int64, remotePort: Int64, address: UnsafeBufferPointer<UInt8>?, opened: Bool) -> Int {
-        let key = Key(localPort: localPort, remotePort: remotePort, address: address.map { Array($0) } ?? [])
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in address ?? UnsafeBufferPointer(start: nil, count: 0) { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        let key = Key(localPort: localPort, remotePort: remotePort, address: hash)
         if let known = numbers[key] {
             if !opened { return known.number }
             if !known.opened {
