@@ -172,9 +172,10 @@ enum DownloadCommand: SwurlCommand {
             Swurl.printTiming(result.timing, options, environment)
             // The HTTP status is the run's status; a session that cannot be saved is still said.
             do { try saveSession() } catch { Swurl.report(error, environment: environment) }
-            // A status of no error class (a final 101, a 204 to a resumed download, 600-999)
-            // exits as the one-shot request's outside --accept-status.
-            return ExitStatus(httpStatus: failed.status) ?? .responseRejected
+            // A final status of no error class (a 101, 600-999) exits as the one-shot request's
+            // outside --accept-status; a 204 to a resumed download, which says nothing of the
+            // file, is a failure to resume (1).
+            return ExitStatus(httpStatus: failed.status) ?? ((200..<300).contains(failed.status) ? .transportError : .responseRejected)
         }
         // The one-shot request's verdict: a response it would reject is not saved either.
         if let verdict = judge.verdict(), verdict.exitStatus != .success {

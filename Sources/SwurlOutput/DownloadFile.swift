@@ -103,6 +103,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// as curl -C - does).
     private var validator: String?
     static let validatorAttribute = "user.swurl.validator"
+    /// What else the bytes on disk came from (`Origin`), kept with the `.part` as the validator is.
+    private var origin: Origin?
+    static let originAttribute = "user.swurl.origin"
+    /// The attributes a `.part` carries for `--continue`, which the saved file does not.
+    static let partAttributes = [validatorAttribute, urlAttribute, originAttribute]
     /// The URL (its password masked) a `.part` was downloaded from, so that `--continue` without
     /// `-o` resumes no other resource's `.part` of a similar name.
     static let urlAttribute = "user.swurl.url"
@@ -153,6 +158,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 if let partSize = DownloadFile.size(of: out + ".part") {
                     offset = partSize
                     validator = DownloadFile.storedValidator(out + ".part")
+                    origin = Origin(stored: out + ".part")
                 } else if let size = DownloadFile.size(of: out) {
                     inPlace = true
                     offset = size
@@ -191,6 +197,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             path = found
             offset = DownloadFile.size(of: found + ".part") ?? 0
             validator = DownloadFile.storedValidator(found + ".part")
+            origin = Origin(stored: found + ".part")
         } else if access(ArgumentBytes.path(plan.directory), W_OK | X_OK) != 0 {
             // The name comes with the response, the directory is known now: as for -o, a POST's
             // effect is not lost to a directory no file can be written in.
@@ -256,10 +263,65 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
 
     package func resumeValidator() -> String? { validator }
 
-    /// A response's validator for If-Range: a strong ETag, else Last-Modified (RFC 9110 §13.1.5).
+    /// A response's validator for If-Range (RFC 9110 §13.1.5): a strong ETag; else, without any
+    /// ETag, a Last-Modified that is strong (§8.8.2.2: at least a second before the response's
+    /// Date, so that the file could not change again within its second). A client must not
+    /// send a date beside an entity tag, nor a weak date: nil then, and the resume is checked
+    /// against the `Origin` alone.
     static func validator(of head: HTTPResponseHead) -> String? {
-        if let etag = head.headers["ETag"]?.trimmingSpaces(), etag.hasPrefix("\""), etag.count > 1 { return etag }
-        return head.headers["Last-Modified"]?.trimmingSpaces()
+        if let etag = head.headers["ETag"]?.trimmingSpaces() {
+            return etag.hasPrefix("\"") && etag.count > 1 ? etag : nil
+        }
+        guard let modified = head.headers["Last-Modified"]?.trimmingSpaces(), let date = head.headers["Date"],
+              let modifiedAt = HTTPDate.parse(modified, now: 0), let dated = HTTPDate.parse(date, now: 0),
+              dated - modifiedAt >= 1 else { return nil }
+        return modified
+    }
+
+    /// What the bytes on disk came from, beside the validator: the response's ETag as sent (a
+    /// weak one too: two that differ are two versions), its Last-Modified, its Content-Encoding
+    /// (empty for none: the file holds the bytes as sent) and the whole file's size when the
+    /// response said it. Kept with the `.part` (`user.swurl.origin`, a line each), so that a
+    /// range resumed later, in this run or another, is checked against the response its first
+    /// bytes came from: a range of another version, another coding or another size is refused,
+    /// never joined to them.
+    struct Origin: Equatable {
+        var etag: String?
+        var lastModified: String?
+        var coding: String
+        var size: Int64?
+
+        init(_ head: HTTPResponseHead, size: Int64?) {
+            etag = head.headers["ETag"]?.trimmingSpaces()
+            lastModified = head.headers["Last-Modified"]?.trimmingSpaces()
+            coding = Origin.coding(of: head)
+            self.size = size
+        }
+
+        /// The one kept with `path`, nil when none (an older swurl's `.part`, or a file system
+        /// that keeps no attributes).
+        init?(stored path: String) {
+            guard let bytes = ExtendedAttribute.get(path, DownloadFile.originAttribute),
+                  bytes.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) else { return nil }
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard lines.count == 4 else { return nil }
+            etag = lines[0].isEmpty ? nil : lines[0]
+            lastModified = lines[1].isEmpty ? nil : lines[1]
+            coding = lines[2]
+            size = Int64(lines[3])
+        }
+
+        /// Its lines, for the attribute; nil when a value holds what the attribute cannot.
+        var stored: [UInt8]? {
+            let text = [etag ?? "", lastModified ?? "", coding, size.map(String.init) ?? ""].joined(separator: "\n")
+            let bytes = Array(text.utf8)
+            return bytes.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) ? bytes : nil
+        }
+
+        /// A head's codings as one text (`gzip`, `gzip, br`; empty for none or identity).
+        static func coding(of head: HTTPResponseHead) -> String {
+            HTTPHeaders.codings(head.headers.combined("Content-Encoding") ?? "").joined(separator: ", ")
+        }
     }
 
     /// The validator kept with a `.part`, nil when none (or the file system keeps none).
@@ -330,11 +392,17 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         let ranges = head.headers.values("Content-Range")
         let range = head.status == 206 && ranges.count == 1 ? ContentRange.parse(ranges[0]) : nil
         if let range {
-            // Every coding of every field (`identity, gzip` may come as two fields).
-            let codings = HTTPHeaders.codings(head.headers.combined("Content-Encoding") ?? "")
-            guard codings.isEmpty else {
+            // Every coding of every field (`identity, gzip` may come as two fields), which must
+            // be the coding of the bytes on disk: none for a new file, the first response's for
+            // the rest of one (a file stored gzipped and labelled so comes as gzip both times;
+            // a gzip body cut and resumed as identity would join two codings).
+            let codings = DownloadFile.Origin.coding(of: head)
+            let kept = offset > 0 ? origin?.coding ?? "" : ""
+            guard codings == kept else {
                 resumeRefused = offset > 0
-                throw SwurlError.transport("the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.excerpt(codings.joined(separator: ", ")))): they cannot go into the file as they are",
+                throw SwurlError.transport(kept.isEmpty
+                                           ? "the server sent bytes \(range.start)-\(range.end) encoded (Content-Encoding: \(TerminalSanitizer.excerpt(codings))): they cannot go into the file as they are"
+                                           : "the server sent bytes \(range.start)-\(range.end) \(codings.isEmpty ? "without a Content-Encoding" : "encoded as \(TerminalSanitizer.excerpt(codings))"), and the bytes on disk came encoded as \(TerminalSanitizer.excerpt(kept)): the two cannot be joined",
                                            hint: offset > 0 ? "delete '\(TerminalSanitizer.clean(resumed))' to start over" : nil)
             }
             if let length, length != range.end - range.start + 1 {
@@ -353,19 +421,27 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 }
                 // A server that ignored If-Range sends the rest of the version it has now: its
                 // bytes never go after another version's (RFC 9110 §14.3 combines parts only
-                // when their strong validators match).
-                if let kept = validator {
-                    let theirs = (kept.hasPrefix("\"") ? head.headers["ETag"] : head.headers["Last-Modified"])?.trimmingSpaces()
-                    if let theirs, theirs != kept {
+                // when their strong validators match). The range must name the ETag (a weak one
+                // too: two that differ are two versions), else the Last-Modified, the bytes on
+                // disk came with: one that names none cannot be told from another version (a 206
+                // repeats the 200's ETag, RFC 9110 §15.3.7).
+                let keptTag = origin.map { $0.etag } ?? (validator?.hasPrefix("\"") == true ? validator : nil)
+                let keptDate = origin.map { $0.lastModified } ?? (validator?.hasPrefix("\"") == false ? validator : nil)
+                if let kept = keptTag ?? keptDate {
+                    let field = keptTag != nil ? "ETag" : "Last-Modified"
+                    let theirs = head.headers[field]?.trimmingSpaces()
+                    if theirs != kept {
                         resumeRefused = true
-                        throw SwurlError.transport("the server sent the rest of another version of the file (\(kept.hasPrefix("\"") ? "ETag" : "Last-Modified") \(TerminalSanitizer.excerpt(theirs)), the bytes on disk are of \(TerminalSanitizer.excerpt(kept)))",
+                        throw SwurlError.transport(theirs.map { "the server sent the rest of another version of the file (\(field) \(TerminalSanitizer.excerpt($0)), the bytes on disk are of \(TerminalSanitizer.excerpt(kept)))" }
+                                                   ?? "the server sent the rest of the file without its \(field): the bytes on disk are of \(TerminalSanitizer.excerpt(kept)), and another version cannot be told apart",
                                                    hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                     }
                 }
-                // Without validators the size is what tells versions apart: a retry's range of
-                // a file of another size than the attempt before it announced is the rest of
-                // another version (curl starts over; swurl keeps the bytes and says so).
-                if validator == nil, let earlier = expectedSize, let total = range.total, total != earlier {
+                // The size tells versions apart too: a range of a file of another size than the
+                // response the bytes on disk came from (this run's attempt before, or the run
+                // that left the .part) announced is the rest of another version (curl starts
+                // over; swurl keeps the bytes and says so).
+                if let earlier = expectedSize ?? origin?.size, let total = range.total, total != earlier {
                     resumeRefused = true
                     throw SwurlError.transport("the file changed on the server between attempts: it was \(earlier) bytes, the rest sent now is of one of \(total) bytes",
                                                hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
@@ -457,13 +533,19 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             // from a file resumed in place writes a .part of its own: a verdict against this body
             // removes the file rather than cutting it back to a length it no longer means.
             if !direct && !inPlace { startOffset = 0 }
-            // A new body: its own validator, kept with the .part for a later --continue.
+            // A new body: its own validator and origin, kept with the .part for a later --continue.
             validator = DownloadFile.validator(of: head)
+            origin = Origin(head, size: expectedSize)
             if !direct && !inPlace {
                 if let v = validator {
                     ExtendedAttribute.set(fd, DownloadFile.validatorAttribute, Array(v.utf8))
                 } else {
                     ExtendedAttribute.remove(fd, DownloadFile.validatorAttribute)
+                }
+                if let o = origin?.stored {
+                    ExtendedAttribute.set(fd, DownloadFile.originAttribute, o)
+                } else {
+                    ExtendedAttribute.remove(fd, DownloadFile.originAttribute)
                 }
                 ExtendedAttribute.set(fd, DownloadFile.urlAttribute, DownloadFile.urlMarker(plan.initialURL))
             }
@@ -578,11 +660,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         let noReplace = !plan.overwrite && !(plan.outputPath != nil && replacesExisting)
         // The validator was for resuming; the saved file does not carry it. Kept to be put back
         // when the rename fails, with the `.part`'s private mode: it stays a `.part` -c finds.
-        let keptAttributes = [DownloadFile.validatorAttribute, DownloadFile.urlAttribute].map { ($0, ExtendedAttribute.get(part, $0)) }
+        let keptAttributes = DownloadFile.partAttributes.map { ($0, ExtendedAttribute.get(part, $0)) }
         var partStat = stat()
         let partMode: mode_t? = stat(ArgumentBytes.path(part), &partStat) == 0 ? partStat.st_mode & 0o7777 : nil
-        ExtendedAttribute.remove(part, DownloadFile.validatorAttribute)
-        ExtendedAttribute.remove(part, DownloadFile.urlAttribute)
+        for name in DownloadFile.partAttributes { ExtendedAttribute.remove(part, name) }
         func keptAsPart(_ message: String) -> SwurlError {
             if let partMode { chmod(ArgumentBytes.path(part), partMode) }
             if lockKeeper >= 0 {

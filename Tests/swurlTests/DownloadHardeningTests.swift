@@ -268,6 +268,75 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(contents(dir + "/f.bin.part"), Data("AAAAABB".utf8))
     }
 
+    /// A range resumed in another run must come from the response the `.part`'s bytes came from
+    /// (its ETag, weak too, else its Last-Modified; its Content-Encoding; its size), kept with the
+    /// `.part` (`user.swurl.origin`): a 206 naming no ETag, another weak ETag, another coding or
+    /// another file size was joined to the bytes on disk, and the spliced file saved with exit 0.
+    /// One with the same coding (a file stored gzipped, labelled so both times) is joined.
+    func testAResumedRangeMustComeFromTheResponseThePartCameFrom() throws {
+        let gzip: [UInt8] = [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 3]
+        func first(_ fields: [String], body: [UInt8] = Array("AAAA".utf8)) -> SequenceServer.Reply {
+            SequenceServer.Reply("200 OK", ["Content-Length: 10"] + fields, body: Data(body.prefix(4)))
+        }
+        func rest(_ fields: [String], body: [UInt8] = Array("BBBBBB".utf8), total: Int = 10) -> SequenceServer.Reply {
+            SequenceServer.Reply("206 Partial Content", ["Content-Range: bytes 4-\(total - 1)/\(total)", "Content-Length: \(total - 4)"] + fields,
+                                 body: Data(body))
+        }
+        let refused: [(String, SequenceServer.Reply, SequenceServer.Reply, String)] = [
+            ("gzip, then identity", first(["Content-Encoding: gzip", "ETag: \"e1\""], body: gzip), rest(["ETag: \"e1\""]),
+             "without a Content-Encoding, and the bytes on disk came encoded as gzip"),
+            ("no ETag on the rest", first(["ETag: \"v1\""]), rest([]), "without its ETag: the bytes on disk are of \"v1\""),
+            ("another weak ETag", first(["ETag: W/\"w1\""]), rest(["ETag: W/\"w2\""]), "another version of the file (ETag W/\"w2\""),
+            ("another size", first([]), rest([], body: Array(repeating: 0x42, count: 16), total: 20), "it was 10 bytes, the rest sent now is of one of 20"),
+        ]
+        for (name, cut, second, message) in refused {
+            let server = try SequenceServer([cut, second])
+            let dir = TestPaths.temporaryDirectory()
+            XCTAssertEqual(try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir).status, 1, name)
+            let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(name): \(r.stderr)")
+            XCTAssertEqual(files(dir), ["f.bin.part"], name)
+            XCTAssertEqual(contents(dir + "/f.bin.part")?.count, 4, name)
+        }
+        let joined: [(String, SequenceServer.Reply, SequenceServer.Reply, [UInt8])] = [
+            ("gzip both times", first(["Content-Encoding: gzip", "ETag: \"g1\""], body: gzip), rest(["Content-Encoding: gzip", "ETag: \"g1\""], body: Array(gzip.suffix(6))), gzip),
+            ("the same weak ETag", first(["ETag: W/\"w1\""]), rest(["ETag: W/\"w1\""]), Array("AAAABBBBBB".utf8)),
+        ]
+        for (name, cut, second, whole) in joined {
+            let server = try SequenceServer([cut, second])
+            let dir = TestPaths.temporaryDirectory()
+            XCTAssertEqual(try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir).status, 1, name)
+            let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            XCTAssertEqual(contents(dir + "/f.bin"), Data(whole), name)
+        }
+    }
+
+    /// If-Range carries a strong validator only (RFC 9110 §13.1.5): a strong ETag, or without an
+    /// ETag a Last-Modified at least a second before the response's Date. A date beside a weak
+    /// ETag, or one the Date does not show strong, went as If-Range.
+    func testIfRangeCarriesOnlyAStrongValidator() throws {
+        let modified = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let cases: [([String], String?)] = [
+            (["ETag: W/\"w1\"", "Last-Modified: " + modified, "Date: Mon, 07 Nov 1994 08:49:37 GMT"], nil),
+            (["Last-Modified: " + modified, "Date: " + modified], nil),
+            (["Last-Modified: " + modified], nil),
+            (["Last-Modified: " + modified, "Date: Mon, 07 Nov 1994 08:49:37 GMT"], modified),
+            (["ETag: \"s1\"", "Last-Modified: " + modified, "Date: Mon, 07 Nov 1994 08:49:37 GMT"], "\"s1\""),
+        ]
+        for (fields, expected) in cases {
+            let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 10"] + fields, body: Data("AAAA".utf8))])
+            let dir = TestPaths.temporaryDirectory()
+            _ = try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            _ = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            let head = server.requests().last ?? ""
+            let ifRange = head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("if-range:") }.map { String($0.dropFirst(9)).trimmingCharacters(in: .whitespaces) }
+            XCTAssertTrue(head.contains("Range: bytes=4-"), head)
+            XCTAssertEqual(ifRange, expected, "\(fields): \(head)")
+        }
+    }
+
     /// A resumed range near Int64's end with --max-filesize: the sum of the server's numbers
     /// overflowed and trapped (exit 132); it is simply too large.
     func testARangeNearTheEndOfInt64WithMaxFilesizeIsTooLargeNotACrash() throws {
