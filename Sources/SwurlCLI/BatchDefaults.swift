@@ -66,15 +66,17 @@ final class BatchDefaults {
     ///
     /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
     static func needsOwnSharedState(_ line: ParsedArguments, request: HTTPRequest) -> Bool {
-        changesRoute(line) || changesTLS(line) || request.headers.contains("Host")
+        changesRoute(line) || changesTLS(line) || changesHTTPVersion(line) || request.headers.contains("Host")
             || line.positionals.contains { ReplContext.itemKey($0).map { $0.kind == .header && $0.name.lowercased() == "proxy-authorization" } ?? false }
     }
 
     /// Whether a line names an HTTP version of its own (`--http1.1`, `--http2`,
     /// `--http2-prior-knowledge`, or a `--no-` of one): libcurl 7.88 sends a request that asks
-    /// for HTTP/2 over an idle HTTP/1.1 connection to its host, so the line's HTTP/1.1
-    /// connection served the later lines, and a line's `--http2` under a batch `--http1.1` got
-    /// the batch's connections. Such a line's connection is its own (opened for it, closed after).
+    /// for HTTP/2 over an HTTP/1.1 connection to its host (an idle one, or a busy one once the
+    /// host's HTTP/2 connection is gone), so the line's HTTP/1.1 connection served the later
+    /// lines, and a line's `--http2` under a batch `--http1.1` got the batch's connections. Such
+    /// a line's connection is its own (opened for it, closed after), out of the batch's
+    /// connection cache (`needsOwnSharedState`).
     static func changesHTTPVersion(_ line: ParsedArguments) -> Bool {
         [Option.http1_1, .http2, .http2PriorKnowledge].contains { line.has($0) || line.resets.contains($0) }
     }

@@ -356,9 +356,10 @@ final class BatchRunner {
             result.url = r.url
             result.method = r.method
             result.status = r.head?.status
-            // A response the cache gave whole went over no connection: its stored head's version.
+            // A response the cache gave whole went over no connection: its stored head's version
+            // (not --cache-only's made-up 504, which had none).
             result.httpVersion = r.timing.final.httpVersion
-                ?? r.head.flatMap { $0.version.hasPrefix("HTTP/") ? String($0.version.dropFirst(5)) : nil }
+                ?? (r.cache?.hasPrefix("hit") == true ? r.head.flatMap { $0.version.hasPrefix("HTTP/") ? String($0.version.dropFirst(5)) : nil } : nil)
             result.cache = r.cache
             result.timeTotal = r.timing.final.total + r.timing.redirectTime
             // From the line's start, as time_total and curl's time_starttransfer with -L count.

@@ -52,7 +52,9 @@ package protocol RewindableByteSource: ByteSource {
 
 /// The bytes of an open regular file from `start` on, read with `pread(2)` so that they can be
 /// read again: stdin redirected from a file (`swurl POST url < big.json`) past what is held in
-/// memory. The descriptor is not closed (it is stdin's).
+/// memory. The descriptor is not closed (it is stdin's), and its offset follows the reads, as
+/// `read(2)`'s would: a command after swurl on the same stdin (`{ swurl POST url; wc -c; } <
+/// file`) starts where the body ended, not at the first byte after what was held.
 package final class FileRegionSource: RewindableByteSource {
     private let fd: Int32
     private let start: Int64
@@ -70,6 +72,7 @@ package final class FileRegionSource: RewindableByteSource {
             let n = pread(fd, buffer.baseAddress, buffer.count, off_t(start + position))
             if n >= 0 {
                 position += Int64(n)
+                if n > 0 { lseek(fd, off_t(start + position), SEEK_SET) }
                 return n
             }
             if errno == EINTR {

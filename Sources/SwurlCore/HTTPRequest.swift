@@ -77,11 +77,12 @@ package struct HTTPResponseHead: Sendable, Equatable {
     private var framingLength: (length: Int64?, error: String?) {
         let fields = headers.values("Content-Length")
         guard !fields.isEmpty, headers["Transfer-Encoding"] == nil else { return (nil, nil) }
-        let given = fields.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { String($0).trimmingSpaces() }
+        // Empty list elements are no lengths (RFC 9110 §5.6.1: `5,` names one, as libcurl reads it).
+        let given = fields.flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
         let lengths = Set(given.map { text in text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? Int64(text) : nil })
         if lengths.count == 1, let only = lengths.first, let length = only { return (length, nil) }
         let shown = TerminalSanitizer.excerpt(given.joined(separator: ", "))
-        return (nil, lengths.count == 1 ? "the server's Content-Length (\(shown)) is not a length swurl can take"
+        return (nil, lengths.count <= 1 ? "the server's Content-Length (\(shown)) is not a length swurl can take"
                                         : "the server's Content-Length names more than one length (\(shown))")
     }
 

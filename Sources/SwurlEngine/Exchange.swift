@@ -388,6 +388,7 @@ package final class Exchange {
             failedHopHead = options.authType == .digest && filter.answerHead?.status == 401 ? nil : filter.answerHead
             failedHopTiming = ExchangeTiming(final: transfer.measuredTiming, redirectTime: redirectTime, redirects: redirects, retries: retries)
             failedHopTiming?.earlierConnections = earlierConnections
+            failedHopTiming?.retryTime = retryTime
             failedHopTiming?.failed = true
             failedHopTiming?.status = failedHopHead?.status
         }
@@ -491,6 +492,7 @@ package final class Exchange {
                 // hop's counters, the redirects before it, its status.
                 failedHopTiming = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects - 1, retries: retries)
                 failedHopTiming?.earlierConnections = earlierConnections
+                failedHopTiming?.retryTime = retryTime
                 failedHopTiming?.status = result.head?.status
                 throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
             }

@@ -127,12 +127,20 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
     /// the host's HTTP/2 connection was gone (nginx closes it after two requests here): that
     /// line's pins and CA were never checked. (The lines come 0.5 s apart so that the later ones
     /// start while the slow one runs.)
+    /// The same for a line with an HTTP version of its own (`--http1.1`): its connection served a
+    /// later line over HTTP/1.1.
     func testALineWithTLSOptionsOfItsOwnServesNoOtherLine() throws {
         let pki = try CertificateFactory.shared()
+        for own in ["--cacert-add " + pki.path("selfsigned.pem"), "--http1.1"] {
+            try checkNoOtherLineUsesTheConnectionOf(own, pki: pki)
+        }
+    }
+
+    private func checkNoOtherLineUsesTheConnectionOf(_ own: String, pki: CertificateFactory) throws {
         let nginx = try NginxServer(http2: true, tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")),
                                     serverConfig: "keepalive_requests 2; location = /big { limit_rate 200k; }")
         try Data(repeating: 0x61, count: 500_000).write(to: URL(fileURLWithPath: nginx.root + "/big"))
-        let lines = [nginx.url("/small.txt?n=1"), nginx.url("/big") + " --cacert-add " + pki.path("selfsigned.pem"),
+        let lines = [nginx.url("/small.txt?n=1"), nginx.url("/big") + " " + own,
                      nginx.url("/small.txt?n=3"), nginx.url("/small.txt?n=4"), nginx.url("/small.txt?n=5")]
         let feed = lines.map { "echo '\($0)'" }.joined(separator: "; sleep 0.5; ")
         let r = try runProcess("/bin/sh", ["-c", "(\(feed)) | \"$0\" batch - --cacert \"$1\" --parallel 4 --jsonl -q",
@@ -142,7 +150,7 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         let connection = { (uri: String) in log.first { $0.contains("\"\(uri)\"") }?.split(separator: " ").first.map(String.init) }
         let big = try XCTUnwrap(connection("/big"), "\(log)")
         for n in 1...5 where n != 2 {
-            XCTAssertNotEqual(connection("/small.txt?n=\(n)"), big, "line \(n) went over the --cacert-add line's connection: \(log)")
+            XCTAssertNotEqual(connection("/small.txt?n=\(n)"), big, "line \(n) went over the \(own) line's connection: \(log)")
         }
     }
 

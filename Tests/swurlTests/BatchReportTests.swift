@@ -531,6 +531,14 @@ final class BatchReportTests: XCTestCase {
                   let seconds = Double(xml[time.upperBound...].prefix { $0 != "\"" }) else { return XCTFail(xml) }
             XCTAssertGreaterThanOrEqual(seconds, 0.4, xml)
         }
+        // A line whose last attempt failed after its response began (a body cut short) keeps
+        // its retries too (its failed hop's timing had none: all of it was "queued").
+        let hostile = try HostileServer()
+        let path = try input([hostile.url("/short") + " --retry 2 --retry-delay 0.3"], in: dir)
+        let page = dir + "/cut.html"
+        _ = try runSwurl(["batch", path, "--report", page, "-q"])
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("&#10;retries "), html.components(separatedBy: "title=\"line 1").last.map { String($0.prefix(400)) } ?? html)
     }
 
     /// Past the first 2000 lines, bars stop and the rest is counted: 2600 lines give 2000 bars,

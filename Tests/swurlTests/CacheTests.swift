@@ -1078,8 +1078,12 @@ final class CacheTests: XCTestCase {
         }
         XCTAssertEqual(caches.count, 4, jsonl.text)
         XCTAssertTrue(caches.allSatisfy { $0.hasPrefix("hit, age ") }, jsonl.text)
-        // A hit's version is the stored response's (it was null: no connection gave one).
+        // A hit's version is the stored response's (it was null: no connection gave one); the
+        // 504 of --cache-only for what is not stored came from no server: none.
         XCTAssertEqual(jsonl.text.components(separatedBy: "\"http_version\":\"1.1\"").count - 1, 4, jsonl.text)
+        try (origin.url("/never-stored") + "\n").write(toFile: input + "-missing", atomically: true, encoding: .utf8)
+        let missing = try swurl(["batch", input + "-missing", "--cache-only", "--jsonl"])
+        XCTAssertTrue(missing.text.contains("\"status\":504,\"http_version\":null"), missing.text)
         XCTAssertFalse(try runSwurl(["batch", input, "--jsonl"]).text.contains("\"cache\""), "no cache field without --cache")
     }
 

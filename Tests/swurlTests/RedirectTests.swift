@@ -79,6 +79,11 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(shell.status, 0, shell.stderr)
         let sent = try JSONSerialization.jsonObject(with: shell.stdout) as? [String: Any]
         XCTAssertEqual(sent?["data"] as? String, String(text.dropFirst(10)))
+        // Stdin's offset ends where the body did, as a read(2) leaves it: a command after swurl
+        // on the same stdin reads nothing more (it read the bytes past the first MiB again).
+        let after = try runProcess("/bin/sh", ["-c", "{ \"$0\" -q POST \"$1\" > /dev/null; wc -c; } < \"$2\"",
+                                               TestPaths.binary, try HTTPBin.url("/anything"), dir + "/big.txt"], check: false)
+        XCTAssertEqual(String(decoding: after.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "0", after.stderr)
         let retried = try runSwurl(["--retry", "1", "--retry-delay", "0", "PUT", server.url("/flaky?key=stdin&fails=1")], stdinFile: dir + "/big.txt")
         XCTAssertEqual(retried.status, 0, retried.stderr)
         XCTAssertFalse(retried.stderr.contains("cannot resend"), retried.stderr)
