@@ -21,6 +21,8 @@ static int (*p_rl_on_new_line)(void);
 static void (*p_rl_redisplay)(void);
 static void (*p_rl_reset_screen_size)(void);
 static void (*p_rl_cleanup_after_signal)(void);
+static void (*p_rl_reset_after_signal)(void);
+static int (*p_rl_forced_update_display)(void);
 static void (*p_rl_replace_line)(const char *, int);
 static char **(*p_rl_completion_matches)(const char *, rl_compentry_func_t *);
 static void (*p_stifle_history)(int);
@@ -61,6 +63,8 @@ int sw_rl_load(void) {
     RESOLVE(h, p_rl_redisplay, "rl_redisplay");
     RESOLVE(h, p_rl_reset_screen_size, "rl_reset_screen_size");
     RESOLVE(h, p_rl_cleanup_after_signal, "rl_cleanup_after_signal");
+    RESOLVE(h, p_rl_reset_after_signal, "rl_reset_after_signal");
+    RESOLVE(h, p_rl_forced_update_display, "rl_forced_update_display");
     RESOLVE(h, p_rl_replace_line, "rl_replace_line");
     RESOLVE(h, p_rl_completion_matches, "rl_completion_matches");
     RESOLVE(h, p_stifle_history, "stifle_history");
@@ -123,12 +127,18 @@ void sw_rl_empty_line(void) { p_rl_replace_line("", 0); }
 // that too (its abort key, C-g), or the next keys go on with it.
 int sw_rl_in_modal_state(void) {
     const unsigned long modal = 0x0000010UL /* METANEXT */ | 0x0000080UL /* ISEARCH */ | 0x0000100UL /* NSEARCH */
+        | 0x0004000UL /* COMPLETING: its --More-- pager takes C-g as q */
         | 0x0000200UL /* SEARCH */ | 0x0000400UL /* NUMERICARG */ | 0x0100000UL /* VIMOTION */
         | 0x0200000UL /* MULTIKEY */ | 0x0800000UL /* CHARSEARCH */;
     return (*v_rl_readline_state & modal) != 0;
 }
 
 void sw_rl_restore_terminal(void) { p_rl_cleanup_after_signal(); }
+
+void sw_rl_resume_terminal(void) {
+    p_rl_reset_after_signal();
+    p_rl_forced_update_display();
+}
 
 void sw_rl_set_completion_over(int over) { *v_rl_attempted_completion_over = over; }
 void sw_rl_set_suppress_append(int suppress) { *v_rl_completion_suppress_append = suppress; }

@@ -135,14 +135,49 @@ int sw_set_echo(int fd, int on) {
     return tcsetattr(fd, TCSAFLUSH, &t);
 }
 
-static const int sw_prompt_ending[] = { SIGTERM, SIGHUP, SIGQUIT };
+// (SIGALRM, SIGUSR1 and SIGUSR2 too: by default they end the process as well, and left it with
+// the terminal raw.)
+static const int sw_prompt_ending[] = { SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2 };
 #define SW_PROMPT_ENDING (sizeof sw_prompt_ending / sizeof sw_prompt_ending[0])
 static volatile sig_atomic_t sw_prompt_signal = 0;
 static int sw_prompt_caught[SW_PROMPT_ENDING];
 static struct sigaction sw_prompt_saved[SW_PROMPT_ENDING];
 static void sw_on_prompt_signal(int sig) { if (!sw_prompt_signal) sw_prompt_signal = sig; }
 
+// Ctrl-Z at the prompt (SIGTSTP): a flag sw_read_key returns as -4, so that the terminal is put
+// back before the process stops (sw_stop_at_prompt) and set up again after `fg`. Unless the
+// shell ignores it (no job control).
+static volatile sig_atomic_t sw_prompt_stop = 0;
+static int sw_stop_caught = 0;
+static struct sigaction sw_stop_saved;
+static void sw_on_prompt_stop(int sig) { (void)sig; sw_prompt_stop = 1; }
+
+void sw_stop_at_prompt(void) {
+    sw_prompt_stop = 0;
+    struct sigaction dfl, ours;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &ours);
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &stop, &old);
+    raise(SIGTSTP);
+    // Here after SIGCONT (`fg`).
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    sigaction(SIGTSTP, &ours, NULL);
+}
+
 void sw_prompt_signals(int on) {
+    if (on) {
+        sw_stop_caught = sigaction(SIGTSTP, NULL, &sw_stop_saved) == 0 && sw_stop_saved.sa_handler != SIG_IGN;
+        if (sw_stop_caught) sw_set_handler(SIGTSTP, sw_on_prompt_stop);
+    } else if (sw_stop_caught) {
+        sigaction(SIGTSTP, &sw_stop_saved, NULL);
+        sw_stop_caught = 0;
+        sw_prompt_stop = 0;
+    }
     for (size_t i = 0; i < SW_PROMPT_ENDING; i++) {
         int sig = sw_prompt_ending[i];
         if (on) {
@@ -168,15 +203,18 @@ int sw_read_key(int fd) {
     sigset_t block, old, waiting;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTSTP);
     for (size_t i = 0; i < SW_PROMPT_ENDING; i++) sigaddset(&block, sw_prompt_ending[i]);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     waiting = old;
     sigdelset(&waiting, SIGINT);
+    sigdelset(&waiting, SIGTSTP);
     for (size_t i = 0; i < SW_PROMPT_ENDING; i++) sigdelset(&waiting, sw_prompt_ending[i]);
     int result = -1;
     struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
     for (;;) {
         if (sw_prompt_signal) { result = -3; break; }
+        if (sw_prompt_stop) { result = -4; break; }
         if (sw_sigint_seen) { result = -2; break; }
         int r = ppoll(&p, 1, NULL, &waiting);
         if (r < 0 && errno == EINTR) continue;

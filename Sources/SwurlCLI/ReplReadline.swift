@@ -25,8 +25,11 @@ enum ReplReadline {
             try? session.environment.stderr.write("swurl: note: no history is kept: \(refused.message)\n")
         }
         ReplState.session = session
-        // `swurl repl > file` on a terminal: the prompt and the echo stay on the terminal.
-        let out = !session.environment.stdoutIsTerminal && session.environment.stderrIsTerminal ? stderr : nil
+        // `swurl repl > file` on a terminal: the prompt and the echo stay on the terminal; with
+        // stderr redirected too (`> out 2> err`), on the terminal itself (they went into `out`
+        // between the bodies, and nothing showed what was typed).
+        let environment = session.environment
+        let out = environment.stdoutIsTerminal ? nil : environment.stderrIsTerminal ? stderr : fopen("/dev/tty", "we")
         ReplState.promptStream = out
         sw_rl_configure(strdup("swurl"), out, strdup(" \t\n"),
                         { text, start, _ in ReplReadline.complete(text, Int(start)) },
@@ -177,6 +180,17 @@ enum ReplReadline {
                 fflush(nil)
                 sw_end_by_prompt_signal()
             }
+            if key == -4 {
+                // Ctrl-Z: the terminal as it was for the shell, then stopped; after `fg`, set up
+                // again and the prompt and line drawn anew (the terminal was left raw and silent
+                // for the shell, and after `fg` echoed the keys readline edited unseen).
+                sw_rl_restore_terminal()
+                fputs("\n", ReplState.promptStream ?? stdout)
+                fflush(nil)
+                sw_stop_at_prompt()
+                sw_rl_resume_terminal()
+                continue
+            }
             return key < 0 ? EOF : key
         }
     }
@@ -260,11 +274,16 @@ final class ReplHistory {
         for line in ReplHistory.lines(at: path) { ReplHistory.addToMemory(line) }
     }
 
-    /// The file's lines (through the user's own links); none when it is missing, not a regular
-    /// file or not readable.
+    /// The file's last `limit` lines (through the user's own links); none when it is missing,
+    /// not a regular file or not readable. Only the end that can hold them is read (`limit`
+    /// lines of `longestKept` bytes): a file grown to hundreds of megabytes (by another tool, or
+    /// by hand) was read whole, at every start and every line.
     static func lines(at path: String) -> [[UInt8]] {
         guard let target = try? OutputTarget.ownFile(path), case .opened(let fd) = RegularFile.open(target) else { return [] }
         defer { close(fd) }
+        let tail = off_t(limit * (longestKept + 1))
+        var st = stat()
+        let skipsPart = fstat(fd, &st) == 0 && st.st_size > tail && lseek(fd, st.st_size - tail, SEEK_SET) >= 0
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -273,7 +292,9 @@ final class ReplHistory {
             if n <= 0 { break }
             bytes += buffer[0..<n]
         }
-        return bytes.split(separator: 0x0A).filter { $0.count <= longestKept }.map(Array.init)
+        // From the middle of the file: the first line read is a piece of one.
+        if skipsPart, let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(...newline) }
+        return bytes.split(separator: 0x0A).filter { $0.count <= longestKept }.suffix(limit).map(Array.init)
     }
 
     /// The longest line the history keeps (the file is read whole at every start and rewritten

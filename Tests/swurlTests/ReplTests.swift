@@ -723,6 +723,79 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(curl.text.hasPrefix("curl"), curl.text)
     }
 
+    /// Ctrl-Z at the prompt under a shell with job control: the terminal goes back to the shell
+    /// as it was, and after `fg` readline has it again (raw, no echo) with the prompt and the
+    /// line drawn anew. readline's own handlers are off, and nothing took SIGTSTP: after `fg` the
+    /// terminal stayed canonical with echo, keys showed as `^[[D` while readline edited a line
+    /// no longer on screen.
+    func testCtrlZAtThePromptGivesTheTerminalBackAndTakesItAgainAfterFg() throws {
+        let driver = #"""
+        import os, pty, sys, time, select, termios
+        binary, base = sys.argv[1:3]
+        env = dict(os.environ, TERM="xterm", NO_COLOR="1", PS1="SH$ ", HOME="/nonexistent")
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve("/bin/bash", ["/bin/bash", "--norc", "--noprofile", "-i"], env)
+        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        def mode():
+            lflag = termios.tcgetattr(fd)[3]
+            return ("icanon" if lflag & termios.ICANON else "-icanon") + " " + ("echo" if lflag & termios.ECHO else "-echo")
+        expect(b"SH$ ")
+        os.write(fd, ("XDG_STATE_HOME=/nonexistent " + binary + " repl " + base + "\r").encode())
+        expect(b"/> ")
+        os.write(fd, b"/anything/abc")
+        expect(b"abc")
+        before = mode()
+        os.write(fd, b"\x1a")
+        expect(b"SH$ ")
+        os.write(fd, b"fg\r")
+        redrawn = expect(b"/> /anything/abc")
+        time.sleep(0.3)
+        after = mode()
+        os.write(fd, b"\x1b[D\x1b[DX\r")
+        sent = expect(b"aXbc")
+        os.write(fd, b"exit\r")
+        expect(b"SH$ ")
+        os.write(fd, b"exit\r")
+        os.waitpid(pid, 0)
+        print(before + "|" + after)
+        """#
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, try HTTPBin.url("")], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        XCTAssertEqual(text.split(separator: "\n").last.map(String.init), "-icanon -echo|-icanon -echo", text)
+    }
+
+    /// On a terminal with stdout and stderr both sent to files, the prompt and the line typed
+    /// show on the terminal (/dev/tty): they went into stdout's file between the bodies, and the
+    /// terminal showed nothing of what was typed.
+    func testThePromptStaysOnTheTerminalWhenStdoutAndStderrGoToFiles() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let driver = #"""
+        import os, pty, sys, time, select
+        binary, base, out, err = sys.argv[1:5]
+        env = dict(os.environ, TERM="xterm", NO_COLOR="1", XDG_STATE_HOME="/nonexistent")
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.dup2(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
+            os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
+            os.execve(binary, [binary, "repl", base], env)
+        """# + "\n" + ReplTests.ptyExpect + "\n" + #"""
+        expect(b"/> ")
+        os.write(fd, b"/anything/typed\r")
+        expect(b"/anything/typed")
+        expect(b"/> ")
+        os.write(fd, b"exit\r")
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """#
+        let run = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, try HTTPBin.url(""), dir + "/out", dir + "/err"], check: false)
+        XCTAssertEqual(run.status, 0, String(decoding: run.stdout, as: UTF8.self) + run.stderr)
+        let out = try String(contentsOfFile: dir + "/out", encoding: .utf8)
+        XCTAssertTrue(out.contains("\"url\": \"\(try HTTPBin.url("/anything/typed"))\""), out)
+        XCTAssertFalse(out.contains("swurl http") || out.contains("\u{1B}[?2004"), out)
+    }
+
     /// A pty driver for `swurl repl BASE -a bob -b`: types each step's line, and after it the
     /// password when the step has one, expecting the prompt for it first; a line without one
     /// expects the REPL's prompt back at once (a password asked for then times the driver out).

@@ -24,6 +24,8 @@ void sw_rl_empty_line(void);
 int sw_rl_in_modal_state(void);
 /* Puts the terminal back as it was before readline() (raw mode, bracketed paste off). */
 void sw_rl_restore_terminal(void);
+/* Sets the terminal up for readline again and redraws the prompt and line (after `fg`). */
+void sw_rl_resume_terminal(void);
 /* The completion state: rl_attempted_completion_over, rl_completion_suppress_append, the line. */
 void sw_rl_set_completion_over(int over);
 void sw_rl_set_suppress_append(int suppress);

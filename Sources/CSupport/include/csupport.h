@@ -19,13 +19,17 @@ void sw_default_sigquit(void);
 // One byte from fd for the line editor: SIGINT is blocked except while waiting in ppoll(2), so
 // a Ctrl-C that comes after the prompt is drawn but before the wait starts is not lost.
 // Returns the byte, -1 at the end of input or on an error, -2 when a Ctrl-C is pending, -3
-// when a signal that ends the process came at the prompt (sw_prompt_signals).
+// when a signal that ends the process came at the prompt (sw_prompt_signals), -4 at Ctrl-Z.
 int sw_read_key(int fd);
-// While the REPL's prompt edits a line on a terminal in raw mode: SIGTERM, SIGHUP and SIGQUIT
-// (unless ignored) only set a flag that sw_read_key returns as -3, so the terminal can be put
-// back before the process ends by the signal (sw_end_by_prompt_signal); 0 puts their default
+// While the REPL's prompt edits a line on a terminal in raw mode: SIGTERM, SIGHUP, SIGQUIT,
+// SIGALRM, SIGUSR1 and SIGUSR2 (unless ignored) only set a flag that sw_read_key returns as -3,
+// so the terminal can be put back before the process ends by the signal
+// (sw_end_by_prompt_signal), and SIGTSTP one it returns as -4 (sw_stop_at_prompt); 0 puts their
 // actions back, and ends the process at once by one that came after the last key.
 void sw_prompt_signals(int on);
+// Ctrl-Z at the prompt, once the terminal is put back: stops the process as SIGTSTP's default
+// action does, and returns after SIGCONT (`fg`), the prompt's handler back in place.
+void sw_stop_at_prompt(void);
 // Ends the process by the signal that came at the prompt (after the terminal was put back).
 void sw_end_by_prompt_signal(void);
 // Switches terminal echo on fd off or on for password prompts (termios(3)); 0 on success.
