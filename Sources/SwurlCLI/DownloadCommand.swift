@@ -110,6 +110,13 @@ enum DownloadCommand: SwurlCommand {
         session.observer = reporter
         file.notice = Swurl.reporter(options, environment)
         Swurl.warnBeforeSending(request, options, transferOptions, environment)
+        // A Range or If-Range item is the download's own business (it asks for the rest of a
+        // `.part`, or for the whole file): dropped, and said (the whole file came without a word).
+        let ranged = ["Range", "If-Range"].filter { request.headers.contains($0) }
+        if !options.quiet, !ranged.isEmpty {
+            try? environment.stderr.write("swurl: note: -d sends no \(ranged.joined(separator: " or ")) of yours: a download asks for the whole file, "
+                                          + "or with --continue for the rest of its .part (to save a range, leave out -d: swurl URL Range:bytes=0-99 -o FILE)\n")
+        }
         // `swurl URL -d name=value`, typed as curl's form post, downloads a JSON POST's answer.
         if !options.quiet, options.items.contains(where: { $0.isData }) {
             try? environment.stderr.write("swurl: note: -d is --download here: the response is saved to a file; the data items are the body"

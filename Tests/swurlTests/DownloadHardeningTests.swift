@@ -313,6 +313,18 @@ final class DownloadHardeningTests: XCTestCase {
         }
     }
 
+    /// A `Range` item under `-d` is not sent (the download asks for the whole file or the rest
+    /// of its `.part`): a note says so (the whole file came without a word).
+    func testARangeItemUnderDownloadIsNotSentAndSaysSo() throws {
+        let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 10"], body: Data("0123456789".utf8))])
+        let dir = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin"), "Range:bytes=0-3"], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: note: -d sends no Range of yours"), r.stderr)
+        XCTAssertFalse(server.requests().first?.contains("Range:") ?? true, "\(server.requests())")
+        XCTAssertEqual(contents(dir + "/f.bin"), Data("0123456789".utf8))
+    }
+
     /// If-Range carries a strong validator only (RFC 9110 §13.1.5): a strong ETag, or without an
     /// ETag a Last-Modified at least a second before the response's Date. A date beside a weak
     /// ETag, or one the Date does not show strong, went as If-Range.
