@@ -52,12 +52,14 @@ final class BatchDefaults {
     ///   that header, not on the URL's host, so the shared jar would hand the line another
     ///   origin's cookies, and take cookies from it for that origin (session fixation).
     ///
-    /// - it has a TLS policy of its own (`changesTLS`): on its own connection (FRESH_CONNECT,
-    ///   FORBID_REUSE, HTTP/1.1) it still sat in the batch's connection cache, where libcurl 7.88
-    ///   sent another line's request on it while it ran (an HTTP/2 connection to that host gone or
-    ///   full, that line asking for HTTP/2: libcurl took the busy HTTP/1.1 connection for one it
-    ///   could multiplex on), its pins and CA never checked; and a cookie set under one trust
-    ///   must not go out under another.
+    /// - it has trust of its own that libcurl cannot compare (`changesUnseenTrust`: pins,
+    ///   `--pin-scope`, `--cacert-add`): on its own connection (FRESH_CONNECT, FORBID_REUSE,
+    ///   HTTP/1.1) it still sat in the batch's connection cache, where libcurl 7.88 sent another
+    ///   line's request on it while it ran (an HTTP/2 connection to that host gone or full, that
+    ///   line asking for HTTP/2: libcurl took the busy HTTP/1.1 connection for one it could
+    ///   multiplex on), its pins and CA never checked; and a cookie set under one trust must not
+    ///   go out under another. (`-k`, `--cacert`, `--cert`, TLS versions and ciphers libcurl
+    ///   compares before it reuses a connection: such a line keeps the batch's jar.)
     ///
     /// - it has a `Proxy-Authorization` item of its own (a value, or `Proxy-Authorization:`
     ///   removing the batch's): it goes on the CONNECT that opens a tunnel, and libcurl, which
@@ -66,8 +68,15 @@ final class BatchDefaults {
     ///
     /// Every other line shares the batch's jar, in which cookies are matched on the URL's host.
     static func needsOwnSharedState(_ line: ParsedArguments, request: HTTPRequest) -> Bool {
-        changesRoute(line) || changesTLS(line) || changesHTTPVersion(line) || request.headers.contains("Host")
+        changesRoute(line) || changesUnseenTrust(line) || changesHTTPVersion(line) || request.headers.contains("Host")
             || line.positionals.contains { ReplContext.itemKey($0).map { $0.kind == .header && $0.name.lowercased() == "proxy-authorization" } ?? false }
+    }
+
+    /// Whether a line's own options change trust that libcurl cannot see when it matches a
+    /// connection for reuse (swurl checks pins and added certificates in its own handshake
+    /// callback): `--pin-pubkey`, `--pin-cert`, `--pin-scope`, `--cacert-add`, or a `--no-` of one.
+    static func changesUnseenTrust(_ line: ParsedArguments) -> Bool {
+        [Option.pinPubkey, .pinCert, .pinScope, .cacertAdd].contains { line.has($0) || line.resets.contains($0) }
     }
 
     /// Whether a line names an HTTP version of its own (`--http1.1`, `--http2`,

@@ -154,6 +154,19 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         }
     }
 
+    /// Lines with TLS options libcurl compares itself before reusing a connection (`-k`,
+    /// `--cacert`) keep the batch's cookie jar: a login line's cookie goes with the next line.
+    func testLinesWithTLSOptionsLibcurlComparesShareTheJar() throws {
+        let pki = try CertificateFactory.shared()
+        let nginx = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")),
+                                    serverConfig: "location = /login { add_header Set-Cookie \"sid=s1; Path=/\"; return 200 in; } location = /me { return 200 \"$http_cookie\"; }")
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input([nginx.url("/login") + " --cacert " + pki.path("root.pem"), nginx.url("/me") + " -k"])
+        let r = try runSwurl(["batch", path, "--parallel", "1", "--output-dir", dir, "--jsonl"])
+        XCTAssertEqual(try byLine(r).values.compactMap { $0["exit"] as? Int }, [0, 0], r.text + r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/2.body", encoding: .utf8), "sid=s1")
+    }
+
     /// A line's `Proxy-Authorization` item goes on the CONNECT that opens its tunnel; libcurl
     /// compares a proxy URL's credentials before reusing a connection, not a header's, so the
     /// next line, without the item, went through that tunnel authorized as the first. Each opens
