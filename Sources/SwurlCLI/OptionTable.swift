@@ -63,7 +63,7 @@ package enum OptionTable {
                    help: "Limit the transfer speed in each direction to RATE bytes per second; K, M and G suffixes (100K, 2M) are powers of 1024; 0 is no limit (as in curl)."),
         // Batch
         OptionSpec(.parallel, argument: .required("N"), group: .batch,
-                   help: "With 'swurl batch': run N requests at once (1 to 1024, default 16) on one libcurl multi handle; also the most connections opened per host. The lines share connections, the DNS cache and one cookie jar (cookies matched on the URL's host); a line with its own --resolve, --proxy, --unix-socket or Host header gets its own, and one with TLS options of its own (-k, --cacert, --pin-*, --cert, or a --no- of one) a connection of its own, on HTTP/1.1."),
+                   help: "With 'swurl batch': run N requests at once (1 to 1024, default 16) on one libcurl multi handle; also the most connections opened per host. The lines share connections, the DNS cache and one cookie jar (cookies matched on the URL's host); a line with its own --resolve, --proxy, --unix-socket, Host header, Proxy-Authorization item, HTTP version, pins or --cacert-add gets its own, and one with other TLS options of its own (-k, --cacert, --cert, or a --no- of one) a connection of its own, on HTTP/1.1."),
         OptionSpec(.jsonl, group: .batch,
                    help: "With 'swurl batch': print one JSON object per request (line, method, url, status, http_version, time_total, time_first_byte, size, error, exit) instead of a text line."),
         OptionSpec(.outputDir, argument: .required("DIR"), completion: .directory, group: .batch,
