@@ -284,7 +284,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
     /// response said it. Kept with the `.part` (`user.swurl.origin`, a line each), so that a
     /// range resumed later, in this run or another, is checked against the response its first
     /// bytes came from: a range of another version, another coding or another size is refused,
-    /// never joined to them.
+    /// never joined to them. The ETag and date are kept in `Origin.form` (any byte, any length),
+    /// and compared in that form.
     struct Origin: Equatable {
         var etag: String?
         var lastModified: String?
@@ -292,9 +293,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         var size: Int64?
 
         init(_ head: HTTPResponseHead, size: Int64?) {
-            etag = head.headers["ETag"]?.trimmingSpaces()
-            lastModified = head.headers["Last-Modified"]?.trimmingSpaces()
-            coding = Origin.coding(of: head)
+            etag = head.headers["ETag"].map { Origin.form($0.trimmingSpaces()) }
+            lastModified = head.headers["Last-Modified"].map { Origin.form($0.trimmingSpaces()) }
+            coding = Origin.form(Origin.coding(of: head))
             self.size = size
         }
 
@@ -302,7 +303,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         /// that keeps no attributes).
         init?(stored path: String) {
             guard let bytes = ExtendedAttribute.get(path, DownloadFile.originAttribute),
-                  bytes.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) else { return nil }
+                  bytes.allSatisfy({ ($0 > 0x20 && $0 < 0x7F) || $0 == 0x0A }) else { return nil }
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard lines.count == 4 else { return nil }
             etag = lines[0].isEmpty ? nil : lines[0]
@@ -311,11 +312,53 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             size = Int64(lines[3])
         }
 
-        /// Its lines, for the attribute; nil when a value holds what the attribute cannot.
-        var stored: [UInt8]? {
-            let text = [etag ?? "", lastModified ?? "", coding, size.map(String.init) ?? ""].joined(separator: "\n")
-            let bytes = Array(text.utf8)
-            return bytes.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) ? bytes : nil
+        /// Its lines, for the attribute (printable ASCII without blanks: `form` sees to it).
+        var stored: [UInt8] {
+            Array([etag ?? "", lastModified ?? "", coding, size.map(String.init) ?? ""].joined(separator: "\n").utf8)
+        }
+
+        /// How a value is kept and compared: percent-encoded (every byte but the printable ASCII
+        /// other than `%`: a tab, a byte past 0x7F in an ETag kept the whole origin from being
+        /// written), or past 200 bytes, its length and FNV-1a hash (`%%` then; a long ETag did
+        /// not fit the 1 KiB the attribute is read in). A server that sends another version
+        /// changes the value, which is what this tells; it is no defence against a server that
+        /// lies, which could send any bytes under the same ETag.
+        static func form(_ value: String) -> String {
+            let bytes = Array(value.utf8)
+            if bytes.count > 200 {
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+                return "%%\(bytes.count):" + String(hash, radix: 16)
+            }
+            var out = ""
+            for b in bytes {
+                if b > 0x20 && b < 0x7F && b != UInt8(ascii: "%") {
+                    out.unicodeScalars.append(Unicode.Scalar(b))
+                } else {
+                    out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+                }
+            }
+            return out
+        }
+
+        /// A kept value as a message shows it: decoded, or for a long one its length.
+        static func shown(_ kept: String) -> String {
+            if kept.hasPrefix("%%") { return "one of \(kept.dropFirst(2).prefix { $0 != ":" }) bytes" }
+            var bytes: [UInt8] = []
+            var i = kept.utf8.startIndex
+            let utf8 = kept.utf8
+            while i != utf8.endIndex {
+                let next = utf8.index(after: i)
+                if utf8[i] == UInt8(ascii: "%"), let end = utf8.index(next, offsetBy: 2, limitedBy: utf8.endIndex),
+                   let b = UInt8(String(decoding: utf8[next..<end], as: UTF8.self), radix: 16) {
+                    bytes.append(b)
+                    i = end
+                } else {
+                    bytes.append(utf8[i])
+                    i = next
+                }
+            }
+            return TerminalSanitizer.excerpt(String(decoding: bytes, as: UTF8.self))
         }
 
         /// A head's codings as one text (`gzip`, `gzip, br`; empty for none or identity).
@@ -397,7 +440,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             // the rest of one (a file stored gzipped and labelled so comes as gzip both times;
             // a gzip body cut and resumed as identity would join two codings).
             let codings = DownloadFile.Origin.coding(of: head)
-            let kept = offset > 0 ? origin?.coding ?? "" : ""
+            let kept = offset > 0 ? origin.map { Origin.shown($0.coding) } ?? "" : ""
             guard codings == kept else {
                 resumeRefused = offset > 0
                 throw SwurlError.transport(kept.isEmpty
@@ -430,10 +473,13 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 if let kept = keptTag ?? keptDate {
                     let field = keptTag != nil ? "ETag" : "Last-Modified"
                     let theirs = head.headers[field]?.trimmingSpaces()
-                    if theirs != kept {
+                    // The origin keeps values in `Origin.form`; an older swurl's validator, as sent.
+                    let formed = origin == nil ? theirs : theirs.map(Origin.form)
+                    let keptShown = origin == nil ? TerminalSanitizer.excerpt(kept) : Origin.shown(kept)
+                    if formed != kept {
                         resumeRefused = true
-                        throw SwurlError.transport(theirs.map { "the server sent the rest of another version of the file (\(field) \(TerminalSanitizer.excerpt($0)), the bytes on disk are of \(TerminalSanitizer.excerpt(kept)))" }
-                                                   ?? "the server sent the rest of the file without its \(field): the bytes on disk are of \(TerminalSanitizer.excerpt(kept)), and another version cannot be told apart",
+                        throw SwurlError.transport(theirs.map { "the server sent the rest of another version of the file (\(field) \(TerminalSanitizer.excerpt($0)), the bytes on disk are of \(keptShown))" }
+                                                   ?? "the server sent the rest of the file without its \(field): the bytes on disk are of \(keptShown), and another version cannot be told apart",
                                                    hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                     }
                 }
@@ -542,9 +588,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 } else {
                     ExtendedAttribute.remove(fd, DownloadFile.validatorAttribute)
                 }
-                if let o = origin?.stored {
-                    ExtendedAttribute.set(fd, DownloadFile.originAttribute, o)
-                } else {
+                if let o = origin, !ExtendedAttribute.set(fd, DownloadFile.originAttribute, o.stored) {
                     ExtendedAttribute.remove(fd, DownloadFile.originAttribute)
                 }
                 ExtendedAttribute.set(fd, DownloadFile.urlAttribute, DownloadFile.urlMarker(plan.initialURL))

@@ -288,6 +288,12 @@ final class DownloadHardeningTests: XCTestCase {
             ("no ETag on the rest", first(["ETag: \"v1\""]), rest([]), "without its ETag: the bytes on disk are of \"v1\""),
             ("another weak ETag", first(["ETag: W/\"w1\""]), rest(["ETag: W/\"w2\""]), "another version of the file (ETag W/\"w2\""),
             ("another size", first([]), rest([], body: Array(repeating: 0x42, count: 16), total: 20), "it was 10 bytes, the rest sent now is of one of 20"),
+            // ETags the attribute could not hold as they were (a tab, a byte past 0x7F, past the
+            // 1 KiB it is read in): the origin went unwritten, and nothing was checked.
+            ("a weak ETag with a tab", first(["ETag: W/\"a\tb\""]), rest(["ETag: W/\"other\""]), "another version of the file (ETag W/\"other\""),
+            ("a weak ETag past ASCII", first(["ETag: W/\"café\""]), rest(["ETag: W/\"other\""]), "the bytes on disk are of W/\"café\""),
+            ("a long weak ETag", first(["ETag: W/\"" + String(repeating: "x", count: 1100) + "\""]), rest(["ETag: W/\"other\""]),
+             "the bytes on disk are of one of 1104 bytes"),
         ]
         for (name, cut, second, message) in refused {
             let server = try SequenceServer([cut, second])
