@@ -295,11 +295,15 @@ final class DownloadHardeningTests: XCTestCase {
             ("a long weak ETag", first(["ETag: W/\"" + String(repeating: "x", count: 1100) + "\""]), rest(["ETag: W/\"other\""]),
              "the bytes on disk are of one of 1104 bytes"),
         ]
-        for (name, cut, second, message) in refused {
+        // The first run is cut (the .part kept), the second resumes it with --continue.
+        func cutThenContinue(_ name: String, _ cut: SequenceServer.Reply, _ second: SequenceServer.Reply) throws -> (SwurlResult, String) {
             let server = try SequenceServer([cut, second])
             let dir = TestPaths.temporaryDirectory()
             XCTAssertEqual(try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir).status, 1, name)
-            let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            return (try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir), dir)
+        }
+        for (name, cut, second, message) in refused {
+            let (r, dir) = try cutThenContinue(name, cut, second)
             XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(message), "\(name): \(r.stderr)")
             XCTAssertEqual(files(dir), ["f.bin.part"], name)
@@ -310,10 +314,7 @@ final class DownloadHardeningTests: XCTestCase {
             ("the same weak ETag", first(["ETag: W/\"w1\""]), rest(["ETag: W/\"w1\""]), Array("AAAABBBBBB".utf8)),
         ]
         for (name, cut, second, whole) in joined {
-            let server = try SequenceServer([cut, second])
-            let dir = TestPaths.temporaryDirectory()
-            XCTAssertEqual(try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir).status, 1, name)
-            let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            let (r, dir) = try cutThenContinue(name, cut, second)
             XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
             XCTAssertEqual(contents(dir + "/f.bin"), Data(whole), name)
         }
