@@ -382,10 +382,10 @@ package struct RequestBuilder {
         // where it starts each time the body is sent (a 307, --retry), as curl and HTTPie,
         // which hold the whole file, send it again.
         let rest = size.map { max(0, $0 - Int64(held.count)) }
-        if rest != nil, let fd = (source as? FileDescriptorSource)?.fd {
+        if let rest, let fd = (source as? FileDescriptorSource)?.fd {
             let start = lseek(fd, 0, SEEK_CUR)
             if start >= 0 {
-                return RequestBody([.bytes(held), .stream(FileRegionSource(fd: fd, start: Int64(start)), label: label, length: rest)])
+                return RequestBody([.bytes(held), .stream(FileRegionSource(fd: fd, start: Int64(start), length: rest), label: label, length: rest)])
             }
         }
         return RequestBody([.bytes(held), .stream(source, label: label, length: rest)])

@@ -52,17 +52,20 @@ package protocol RewindableByteSource: ByteSource {
 
 /// The bytes of an open regular file from `start` on, read with `pread(2)` so that they can be
 /// read again: stdin redirected from a file (`swurl POST url < big.json`) past what is held in
-/// memory. The descriptor is not closed (it is stdin's), and its offset follows the reads, as
-/// `read(2)`'s would: a command after swurl on the same stdin (`{ swurl POST url; wc -c; } <
-/// file`) starts where the body ended, not at the first byte after what was held.
+/// memory. The descriptor is not closed (it is stdin's), and once `length` bytes are read its
+/// offset is put after them, as `read(2)` would have left it: a command after swurl on the same
+/// stdin (`{ swurl POST url; wc -c; } < file`) starts where the body ended, not at the first
+/// byte after what was held. (Once, not at every chunk.)
 package final class FileRegionSource: RewindableByteSource {
     private let fd: Int32
     private let start: Int64
+    private let length: Int64
     private var position: Int64 = 0
 
-    package init(fd: Int32, start: Int64) {
+    package init(fd: Int32, start: Int64, length: Int64) {
         self.fd = fd
         self.start = start
+        self.length = length
     }
 
     package func rewind() { position = 0 }
@@ -71,8 +74,9 @@ package final class FileRegionSource: RewindableByteSource {
         while true {
             let n = pread(fd, buffer.baseAddress, buffer.count, off_t(start + position))
             if n >= 0 {
+                let before = position
                 position += Int64(n)
-                if n > 0 { lseek(fd, off_t(start + position), SEEK_SET) }
+                if before < length && (position >= length || n == 0) { lseek(fd, off_t(start + position), SEEK_SET) }
                 return n
             }
             if errno == EINTR {

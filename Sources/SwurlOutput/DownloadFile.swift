@@ -326,9 +326,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         static func form(_ value: String) -> String {
             let bytes = Array(value.utf8)
             if bytes.count > 200 {
-                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-                for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-                return "%%\(bytes.count):" + String(hash, radix: 16)
+                return "%%\(bytes.count):" + String(bytes.withUnsafeBufferPointer(FNV1a.hash), radix: 16)
             }
             var out = ""
             for b in bytes {
@@ -344,21 +342,7 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         /// A kept value as a message shows it: decoded, or for a long one its length.
         static func shown(_ kept: String) -> String {
             if kept.hasPrefix("%%") { return "one of \(kept.dropFirst(2).prefix { $0 != ":" }) bytes" }
-            var bytes: [UInt8] = []
-            var i = kept.utf8.startIndex
-            let utf8 = kept.utf8
-            while i != utf8.endIndex {
-                let next = utf8.index(after: i)
-                if utf8[i] == UInt8(ascii: "%"), let end = utf8.index(next, offsetBy: 2, limitedBy: utf8.endIndex),
-                   let b = UInt8(String(decoding: utf8[next..<end], as: UTF8.self), radix: 16) {
-                    bytes.append(b)
-                    i = end
-                } else {
-                    bytes.append(utf8[i])
-                    i = next
-                }
-            }
-            return TerminalSanitizer.excerpt(String(decoding: bytes, as: UTF8.self))
+            return TerminalSanitizer.excerpt(String(decoding: URLText.percentDecodedBytes(kept), as: UTF8.self))
         }
 
         /// A head's codings as one text (`gzip`, `gzip, br`; empty for none or identity).

@@ -271,9 +271,7 @@ struct HARConnections {
 
     /// The number of the connection a hop used (`opened`: the hop opened it).
     mutating func number(localPort: Int64, remotePort: Int64, address: UnsafeBufferPointer<UInt8>?, opened: Bool) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in address ?? UnsafeBufferPointer(start: nil, count: 0) { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-        let key = Key(localPort: localPort, remotePort: remotePort, address: hash)
+        let key = Key(localPort: localPort, remotePort: remotePort, address: FNV1a.hash(address ?? UnsafeBufferPointer(start: nil, count: 0)))
         if let known = numbers[key] {
             if !opened { return known.number }
             if !known.opened {
