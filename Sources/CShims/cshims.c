@@ -21,6 +21,7 @@ CURLcode sw_setopt_xferinfo_cb(CURL *h, curl_xferinfo_callback cb) { return sw_c
 CURLcode sw_setopt_debug_cb(CURL *h, curl_debug_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_DEBUGFUNCTION, cb); }
 CURLcode sw_setopt_ssl_ctx_cb(CURL *h, curl_ssl_ctx_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_SSL_CTX_FUNCTION, cb); }
 CURLcode sw_setopt_seek_cb(CURL *h, curl_seek_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_SEEKFUNCTION, cb); }
+CURLcode sw_setopt_prereq_cb(CURL *h, curl_prereq_callback cb) { return sw_curl_easy_setopt_fn()(h, CURLOPT_PREREQFUNCTION, cb); }
 
 CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out) { return sw_curl_easy_getinfo_fn()(h, i, out); }
 CURLcode sw_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return sw_curl_easy_getinfo_fn()(h, i, out); }

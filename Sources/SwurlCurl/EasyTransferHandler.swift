@@ -20,6 +20,9 @@ package protocol EasyTransferHandler: AnyObject {
     func easyReadBody(into buffer: UnsafeMutableRawBufferPointer) -> Int?
     /// CURLOPT_SEEKFUNCTION(3) to the start: whether the body can be sent again from its start.
     func easyRewindBody() -> Bool
+    /// CURLOPT_PREREQFUNCTION(3): a request is about to go out (the first, or one libcurl sends
+    /// again within the transfer). Returns false to abort the transfer.
+    func easyWillSendRequest() -> Bool
     /// CURLOPT_XFERINFOFUNCTION(3): bytes so far (totals 0 when unknown). Returns false to abort.
     func easyProgress(down: Int64, downTotal: Int64, up: Int64, upTotal: Int64) -> Bool
     /// CURLOPT_DEBUGFUNCTION(3): what went out on the wire.
@@ -66,10 +69,16 @@ extension EasyHandle {
     }
 
     /// Request body callbacks (CURLOPT_READFUNCTION, and CURLOPT_SEEKFUNCTION for sending it
-    /// again after a redirect or authentication round).
+    /// again after a redirect or authentication round; CURLOPT_PREREQFUNCTION before each
+    /// request, so that one libcurl sends again without a seek starts from the body's start).
     package func registerUploadCallbacks() throws(SwurlError) {
         try set(CURLOPT_READDATA, pointer: context)
         try set(CURLOPT_SEEKDATA, pointer: context)
+        try set(CURLOPT_PREREQDATA, pointer: context)
+        _ = sw_setopt_prereq_cb(raw) { ud, _, _, _, _ in
+            guard let h = EasyHandle.handler(ud), h.easyWillSendRequest() else { return Int32(CURL_PREREQFUNC_ABORT) }
+            return Int32(CURL_PREREQFUNC_OK)
+        }
         _ = sw_setopt_read_cb(raw, CURLOPT_READFUNCTION) { buffer, size, count, ud in
             guard let buffer, let h = EasyHandle.handler(ud) else { return Int(CURL_READFUNC_ABORT) }
             return h.easyReadBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))

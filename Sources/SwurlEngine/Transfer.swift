@@ -654,6 +654,18 @@ package final class Transfer: EasyTransferHandler {
         return true
     }
 
+    package func easyWillSendRequest() -> Bool {
+        // libcurl 7.88 sends a request again on a fresh connection (an HTTP/2 stream the server
+        // refused, a reused connection found dead) without a seek when none of the body had left
+        // yet: what it had read went with the old attempt, and the body went out short by up to
+        // 64 KiB under its full Content-Length. Every request starts at the body's start.
+        guard bodyBytesRead > 0 else { return true }
+        if easyRewindBody() { return true }
+        fail(.transport("libcurl sent the request again (the server refused it or closed the connection) and the body, read once from stdin or a pipe, cannot be sent again",
+                        hint: "save the body to a file and send that (@FILE)"))
+        return false
+    }
+
     package func easyDidReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         do {
             if let bodyDecoder {

@@ -467,6 +467,29 @@ final class BatchTests: XCTestCase {
         }
     }
 
+    /// Regression: libcurl 7.88 sends a refused HTTP/2 stream again on a fresh connection
+    /// without a seek when none of its body had left (the other stream had the connection's
+    /// window): the block it had read went with the refused stream, and the body went out
+    /// 65,536 bytes short under its full Content-Length (the server answered 400; exit 0).
+    /// Every request starts at its body's start now.
+    func testARequestLibcurlSendsAgainCarriesItsWholeBody() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try ServerProcess(executable: TestPaths.venv + "/bin/python3",
+                                       arguments: [TestPaths.server("h2_refuse.py"), "{PORT}", pki.path("leaf-chain.pem"), pki.path("leaf.key")])
+        defer { server.stop() }
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/body.bin", contents: Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        let base = "https://127.0.0.1:\(server.port)/post"
+        let path = try input(["POST \(base)?n=1 @\(dir)/body.bin", "POST \(base)?n=2 @\(dir)/body.bin"])
+        let r = try runSwurl(["batch", path, "--http2", "--parallel", "2", "--cacert", pki.path("root.pem"), "--output-dir", dir, "-q"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        for n in ["1.body", "2.body"] {
+            XCTAssertEqual(try String(contentsOfFile: dir + "/" + n, encoding: .utf8), "received 200000 of 200000\n", n)
+        }
+        let log = (try? String(contentsOfFile: server.logPath, encoding: .utf8)) ?? ""
+        XCTAssertTrue(log.contains("refused stream"), "the server refused no stream: \(log)")
+    }
+
     func testWrongPinFailsEveryLineWithSevenAndNginxSeesNoRequest() throws {
         let pki = try CertificateFactory.shared()
         let nginx = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))

@@ -20,6 +20,7 @@ CURLcode sw_setopt_xferinfo_cb(CURL *h, curl_xferinfo_callback cb);
 CURLcode sw_setopt_debug_cb(CURL *h, curl_debug_callback cb);
 CURLcode sw_setopt_ssl_ctx_cb(CURL *h, curl_ssl_ctx_callback cb);
 CURLcode sw_setopt_seek_cb(CURL *h, curl_seek_callback cb);
+CURLcode sw_setopt_prereq_cb(CURL *h, curl_prereq_callback cb);
 
 // curl_easy_getinfo(3), one wrapper per result type.
 CURLcode sw_getinfo_long(CURL *h, CURLINFO i, long *out);
