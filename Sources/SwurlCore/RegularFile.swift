@@ -54,6 +54,14 @@ package enum RegularFile {
         return lstat(a, &sa) == 0 && lstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
 
+    /// Whether `path` (its link not followed) is the file open as `fd`: not removed, renamed
+    /// away or replaced by another since it was opened.
+    package static func isOpenFile(_ fd: Int32, at path: String) -> Bool {
+        var open = stat(), named = stat()
+        return fstat(fd, &open) == 0 && lstat(ArgumentBytes.path(path), &named) == 0
+            && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// Opens `path` for reading if it is a regular file (links followed).
     package static func open(_ path: String) -> Opening {
         let fd = Glibc.open(ArgumentBytes.path(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)

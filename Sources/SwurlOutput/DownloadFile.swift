@@ -683,6 +683,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             committed = true
             return
         }
+        // The name is renamed, not the open file: a `.part` removed meanwhile (a second run
+        // started over under the name) or replaced would give FILE bytes this run never wrote,
+        // reported as saved. The bytes written are in a file no name reaches any more.
+        if lockKeeper >= 0, !RegularFile.isOpenFile(lockKeeper, at: part) {
+            throw .output("'\(TerminalSanitizer.clean(part))' was removed or replaced while the download ran; the download was not saved (download it again)")
+        }
         // A name that may not be replaced: a derived one, or `-o FILE` that was not there when
         // the download began (it was refused if it was, unless --overwrite or --continue).
         let noReplace = !plan.overwrite && !(plan.outputPath != nil && replacesExisting)

@@ -117,6 +117,32 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(contents(dir + "/t2"), ScriptedServer.fileBytes(size: 1000, seed: 5))
     }
 
+    /// Regression: the `.part` is renamed by its name at the end; one replaced while the body came
+    /// (another file moved over it) was saved as FILE, exit 0 and "saved (1000 bytes)", holding
+    /// the other file's bytes; one removed (a second run started over under the name) gave the
+    /// second run's partial file the name. Either is an error now, and nothing is renamed.
+    func testAPartReplacedOrRemovedWhileTheBodyCameIsNotSaved() throws {
+        let server = try ScriptedServer()
+        let url = server.url("/file?size=1000&seed=6")
+        let replaced = TestPaths.temporaryDirectory()
+        let r = try whileTheRequestIsOut(["-d", "-o", "r"], url: url, dir: replaced, midBody: true) {
+            try Data("IMPOSTER".utf8).write(to: URL(fileURLWithPath: replaced + "/other"))
+            XCTAssertEqual(rename(replaced + "/other", replaced + "/r.part"), 0)
+        }
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("r.part' was removed or replaced while the download ran"), r.stderr)
+        XCTAssertEqual(files(replaced), ["r.part"])
+        XCTAssertEqual(contents(replaced + "/r.part"), Data("IMPOSTER".utf8))
+        let removed = TestPaths.temporaryDirectory()
+        let g = try whileTheRequestIsOut(["-d", "-o", "g"], url: url, dir: removed, midBody: true) {
+            try FileManager.default.removeItem(atPath: removed + "/g.part")
+        }
+        XCTAssertEqual(g.status, 1, g.stderr)
+        XCTAssertTrue(g.stderr.contains("g.part' was removed or replaced while the download ran"), g.stderr)
+        XCTAssertFalse(g.stderr.contains("kept as"), g.stderr)
+        XCTAssertEqual(files(removed), [])
+    }
+
     /// Regression: a resume the server answered from the start (it ignored the range) whose
     /// response then failed its verdict left a `.part` cut back to the old length but holding the
     /// new body's bytes (or zeros after them), after "nothing was saved".
