@@ -27,7 +27,7 @@ package final class CacheStore {
 
     /// Opens (creating with mode 0700, unless `create` is false: a missing directory is then an
     /// empty cache, made by nothing) the directory.
-    /// - Throws: `SwurlError.output` when it cannot be made, `.badData` when another user
+    /// - Throws: `SwurlError.output` when it is a file, `.badData` when another user
     ///   could change it (the responses it holds would be served as if from the server).
     package init(directory: String, maxSize: Int64, create: Bool = true) throws(SwurlError) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
@@ -36,20 +36,33 @@ package final class CacheStore {
         if !create && stat(ArgumentBytes.path(self.directory), &st) != 0 && errno == ENOENT { return }
         // Nothing is made where another user could replace it (the check below would refuse it then).
         if stat(ArgumentBytes.path(self.directory), &st) != 0 { try FileTrust.checkPlace(self.directory, what: "the cache directory") }
-        try CacheStore.makeDirectory(self.directory)
+        // A directory that cannot be made (a read-only or full file system, no permission) is
+        // an empty cache that stores nothing, as one that cannot be written is: an optional
+        // cache (`--cache` in the config file) never stops the request.
+        if let failure = try CacheStore.makeDirectory(self.directory) {
+            unavailable = failure
+            return
+        }
         try FileTrust.check(self.directory, what: "the cache directory")
     }
 
-    private static func makeDirectory(_ path: String) throws(SwurlError) {
+    /// Why the directory could not be made (nil: it is there); nothing is stored then.
+    package private(set) var unavailable: String?
+
+    /// Makes the directory and its parents; returns why it could not be made.
+    /// - Throws: `SwurlError.output` when the path is a file, not a directory.
+    private static func makeDirectory(_ path: String) throws(SwurlError) -> String? {
         var st = stat()
         let existed = stat(ArgumentBytes.path(path), &st) == 0
         // Parents as mkdir -p would make them (0700 too: ~/.cache should not be open either).
         if let failure = PrivateDirectory.make(path) {
             if failure == ENOTDIR && existed { throw .output("the cache directory '\(TerminalSanitizer.clean(path))' is not a directory") }
-            throw .output("cannot create the cache directory '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(failure))")
+            return "cannot create the cache directory '\(TerminalSanitizer.clean(path))': \(systemErrorMessage(failure))"
         }
         if !existed { chmod(ArgumentBytes.path(path), 0o700) }
+        return nil
     }
+
 
     func path(_ name: String) -> String { directory + "/" + name }
 

@@ -306,7 +306,7 @@ final class HopCache: TransferDelegate {
             pending = CacheEntry(url: HopCache.storedURL(request.url, pathAsIs: request.pathAsIs), method: request.method.rawValue, requestTime: requestTime,
                                  responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
             writer = try? store.writer(for: key)
-            if writer == nil { status = "not stored: the cache directory is not writable" }
+            if writer == nil { status = "not stored: " + (store.unavailable ?? "the cache directory is not writable") }
         }
         try target.transferDidReceiveHead(head)
     }

@@ -106,6 +106,26 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(entries().count, 1)
     }
 
+    /// Regression: a cache directory that could not be made (a read-only file system, a full
+    /// disk, a file where a parent should be) failed every request with exit 1, so `--cache` in
+    /// the config file stopped them all; one that cannot be written only stores nothing. So does
+    /// one that cannot be made now, and the request goes on.
+    func testACacheDirectoryThatCannotBeMadeStoresNothingAndTheRequestGoesOn() throws {
+        let parent = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: parent + "/file", contents: Data("x".utf8))
+        let r = try runSwurl(["--cache=\(parent)/file/cache", "--timing=json", origin.url("/made?cc=" + q("max-age=60"))])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.text.hasSuffix("/made #1"), r.text)
+        XCTAssertTrue(r.stderr.contains("not stored: cannot create the cache directory '\(parent)/file/cache': Not a directory"), r.stderr)
+        let ro = "mount --bind \"$2\" \"$2\" && mount -o remount,bind,ro \"$2\" || exit 99; \"$1\" --cache=\"$2/new\" \"$3\"; echo \"rc=$?\""
+        let m = try runProcess("/usr/bin/unshare", ["-m", "sh", "-c", ro, "sh", TestPaths.binary, parent, origin.url("/ro-made")], check: false)
+        XCTAssertTrue(String(decoding: m.stdout, as: UTF8.self).hasSuffix("/ro-made #1rc=0\n"), String(decoding: m.stdout, as: UTF8.self) + m.stderr)
+        // A file where the directory itself should be is still refused: that is a mistake to fix.
+        let f = try runSwurl(["--cache=\(parent)/file", origin.url("/made")])
+        XCTAssertEqual(f.status, 1, f.stderr)
+        XCTAssertTrue(f.stderr.contains("is not a directory"), f.stderr)
+    }
+
     // MARK: - Freshness (§4.2)
 
     func testFreshMaxAgeIsServedWithoutTheNetworkWithAnAgeHeader() throws {
