@@ -146,8 +146,16 @@ enum ConfigFile {
 
     /// Whether `path` (links followed) is the running user's own file.
     static func ownedByUser(_ path: String) -> Bool {
-        var st = stat()
-        return stat(ArgumentBytes.path(path), &st) == 0 && st.st_uid == geteuid()
+        // The file, or when it cannot be looked at (a directory on the way the user cannot
+        // search: their own config directory at mode 000), the nearest directory above it that
+        // can: the user's own directory holds their config, another user's $HOME does not.
+        var place = path
+        while true {
+            var st = stat()
+            if stat(ArgumentBytes.path(place), &st) == 0 { return st.st_uid == geteuid() }
+            guard errno == EACCES || errno == EPERM, let slash = place.lastIndex(of: "/"), slash != place.startIndex else { return false }
+            place = String(place[..<slash])
+        }
     }
 
     /// The file's bytes; nil when it does not exist (and was not named by the user).

@@ -126,6 +126,17 @@ final class ConfigFileEndToEndTests: XCTestCase {
         XCTAssertEqual(chown(file, 0, 0), 0)
         let theirs = try run()
         XCTAssertEqual(theirs.status, 0, theirs.stderr)
+        // Regression: their own config directory at mode 000 hid the file, read as none.
+        XCTAssertEqual(chown(file, 65534, 65534), 0)
+        XCTAssertEqual(chmod(file, 0o600), 0)
+        XCTAssertEqual(chmod(home + "/swurl", 0), 0)
+        let hidden = try run()
+        XCTAssertEqual(hidden.status, 66, hidden.stderr)
+        XCTAssertTrue(hidden.stderr.contains("cannot read the config file \(file): Permission denied"), hidden.stderr)
+        // Another user's directory (after su) is still no config of theirs.
+        XCTAssertEqual(chown(home + "/swurl", 0, 0), 0)
+        let othersDirectory = try run()
+        XCTAssertEqual(othersDirectory.status, 0, othersDirectory.stderr)
     }
 
     /// A config file another user could have written is refused with 65, naming the file, why
