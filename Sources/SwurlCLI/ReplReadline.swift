@@ -75,7 +75,9 @@ enum ReplReadline {
             // each command runs, and is remembered, as if typed one after the other; Ctrl-C
             // during one drops the rest (and a command still being typed).
             commands: for line in commands {
-                if line.contains(where: { !$0.isWhitespace }) { history.remember(line) }
+                if line.contains(where: { !$0.isWhitespace }), let failure = history.remember(line) {
+                    try? session.environment.stderr.write("swurl: note: the history is not saved: \(failure.message)\n")
+                }
                 switch session.execute(line) {
                 case .exit(let status): return status
                 // Ctrl-C first: a write it cut short leaves stdout usable, and the prompt comes back.
@@ -303,16 +305,26 @@ final class ReplHistory {
 
     /// Adds a line to the history (memory and file), unless it carries credentials; a line
     /// longer than `longestKept` stays in memory only.
-    func remember(_ line: String) {
-        guard !ReplContext.containsCredentials(line) else { return }
+    /// - Returns: why the file could not be saved, the first time it could not.
+    func remember(_ line: String) -> SwurlError? {
+        guard !ReplContext.containsCredentials(line) else { return nil }
         let bytes = ArgumentBytes.bytes(line)
         ReplHistory.addToMemory(bytes)
-        guard bytes.count <= ReplHistory.longestKept else { return }
+        guard bytes.count <= ReplHistory.longestKept else { return nil }
         // The file holds a line per command: a continued one is joined as the shell joins it
         // (backslash-newline removed); one with a newline inside quotes is not kept there.
-        guard let path, let oneLine = ReplHistory.fileLine(bytes) else { return }
-        try? ReplHistory.append(oneLine, to: path)
+        guard let path, let oneLine = ReplHistory.fileLine(bytes) else { return nil }
+        do { try ReplHistory.append(oneLine, to: path) } catch {
+            // Said once (a full disk would say it at every line), as bash's `history: cannot create`.
+            guard !saveFailed else { return nil }
+            saveFailed = true
+            return error
+        }
+        return nil
     }
+
+    /// Whether saving a line failed once already.
+    private var saveFailed = false
 
     /// `command` as one line of the history file, nil when it cannot be one.
     static func fileLine(_ command: [UInt8]) -> [UInt8]? {

@@ -1076,6 +1076,32 @@ final class ReplTests: XCTestCase {
     print(json.dumps({"before": seen, "exit": os.waitstatus_to_exitcode(status)}))
     """#
 
+    /// The REPL's driver of `testAHistoryThatCannotBeSavedSaysSoOnce`: everything the terminal
+    /// showed after the first prompt, and the exit status.
+    static let historySaveDriver = ReplTests.replOnPty(["binary", "state"], #""repl""#) + "\n" + #"""
+    expect(b"> ")
+    seen = ""
+    for line in [b"cd /one", b"cd /two", b"cd /three"]:
+        os.write(fd, line + b"\r")
+        seen += expect(b"> ")
+    os.write(fd, b"\x04")
+    _, status = os.waitpid(pid, 0)
+    print(json.dumps({"seen": seen, "exit": os.waitstatus_to_exitcode(status)}))
+    """#
+
+    /// Regression: a history file that could not be written (a full disk, a directory where it
+    /// should be) lost every line without a word. It says so, once.
+    func testAHistoryThatCannotBeSavedSaysSoOnce() throws {
+        let state = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state + "/swurl/history", withIntermediateDirectories: true)
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", ReplTests.historySaveDriver, TestPaths.binary, state], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        XCTAssertEqual(text.components(separatedBy: "the history is not saved: ").count, 2, text)
+        XCTAssertTrue(text.contains("\"exit\": 0"), text)
+    }
+
     /// Root with another user's HOME (`su` without `-`): the REPL made root's 0700 directories
     /// in that user's state directory (~/.local/state/swurl), which they could then not use,
     /// where a session or the cache is refused. No history is kept there, with a note.
