@@ -62,8 +62,9 @@ package struct RetryPolicy: Sendable, Equatable {
     package static func describe(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "0" }
         if seconds < 1 {
-            // Less a hair, so 0.07 (7.000000000000001 hundredths in binary) stays 0.07.
-            let hundredths = Int(max(0, seconds * 100 - 1e-9).rounded(.up))
+            // Less a hair, so 0.07 (7.000000000000001 hundredths in binary) stays 0.07; a wait
+            // shorter than the hair (1e-320) is still a hundredth, not `0.0`.
+            let hundredths = seconds == 0 ? 0 : max(1, Int(max(0, seconds * 100 - 1e-9).rounded(.up)))
             if hundredths % 10 == 0 { return String(Double(hundredths / 10) / 10) }
             return (hundredths < 10 ? "0.0" : "0.") + String(hundredths)
         }

@@ -33,6 +33,8 @@ final class RetryAfterLimitTests: XCTestCase {
         XCTAssertEqual(RetryPolicy.describe(seconds: 0.001), "0.01")
         XCTAssertEqual(RetryPolicy.describe(seconds: 0.999), "1.0")
         XCTAssertEqual(RetryPolicy.describe(seconds: 0), "0.0")
+        XCTAssertEqual(RetryPolicy.describe(seconds: 1e-320), "0.01")
+        XCTAssertEqual(RetryPolicy.describe(seconds: 1e-12), "0.01")
         XCTAssertEqual(Transfer.seconds(1), "1 second")
         XCTAssertEqual(Transfer.seconds(2), "2 seconds")
         XCTAssertEqual(Transfer.seconds(0.5), "0.5 seconds")
