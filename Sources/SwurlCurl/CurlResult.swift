@@ -34,11 +34,12 @@ package struct CurlResult: Sendable {
             && !streamRefusedRepeatedly
     }
 
-    /// libcurl 7.88 gave up on an HTTP/2 stream refused on every try ("Connection died, tried 5
-    /// times before giving up"): the server answered RST_STREAM REFUSED_STREAM each time, or
-    /// nghttp2 refused a request head over about 64 KiB before it left. No connection ended.
+    /// libcurl 7.88 gave up on a request it sent again on a fresh connection each time ("Connection
+    /// died, tried 5 times before giving up", as a receive or a send error): the server refused
+    /// the HTTP/2 stream (RST_STREAM REFUSED_STREAM, or a GOAWAY that left it out) or closed the
+    /// connection each time, or nghttp2 refused a request head over about 64 KiB before it left.
     var streamRefusedRepeatedly: Bool {
-        code == CURLE_RECV_ERROR && message.containsText("Connection died, tried")
+        (code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR) && message.containsText("Connection died, tried")
     }
 
     /// nghttp2's "user callback failed" (-902): libcurl 7.88 refuses an HTTP/2 response head
@@ -140,8 +141,8 @@ package struct CurlResult: Sendable {
             // (`certs`, `reach`) that timed out is a timeout (2), not a transport failure (1).
             return .timedOut(message)
         case _ where streamRefusedRepeatedly:
-            return .transport("the HTTP/2 request was refused on every try (libcurl: \(message)): by the server, or before it left for a request head over the about 64 KiB HTTP/2 takes",
-                              hint: "--http1.1 sends a request head up to 1 MiB; a large value belongs in the body")
+            return .transport("the request was refused on every try (libcurl: \(message)): the server refused the HTTP/2 stream or closed the connection (GOAWAY) each time, or a request head over the about 64 KiB HTTP/2 takes never left",
+                              hint: "a server that limits its HTTP/2 streams per connection is kinder to fewer at once (--parallel) or to --http1.1, which also sends a request head up to 1 MiB")
         case _ where http2HeadRefused:
             return .transport("the HTTP/2 response could not be read: libcurl refused it, most likely a response head larger than the about 128 KiB libcurl takes over HTTP/2",
                               hint: "libcurl said: \(message); --http1.1 reads heads up to 256 KiB")

@@ -17,6 +17,9 @@ final class RateLimiter {
         self.bytesPerSecond = Double(max(1, bytesPerSecond))
     }
 
+    /// The most bytes to move at once: a tenth of a second's worth (at least 1 byte).
+    var slice: Int { Int(max(1, min(Double(1 << 20), bytesPerSecond / 10))) }
+
     /// Counts `count` bytes and waits until the average is back under the rate (in slices, so
     /// Ctrl-C still ends the transfer promptly).
     func account(_ count: Int) {

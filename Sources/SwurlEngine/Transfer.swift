@@ -624,7 +624,10 @@ package final class Transfer: EasyTransferHandler {
         guard let reader = bodyReader else { return 0 }
         if bodyAskedAt == nil { bodyAskedAt = Transfer.now() }
         do {
-            let n = try reader.read(into: buffer)
+            // Under --limit-rate a tenth of a second's bytes at a time: a whole 64 KiB buffer
+            // held back until the rate allowed it went out in one burst after a silence the
+            // server's body timeout could end (64 s at 1K), where curl sends a steady stream.
+            let n = try reader.read(into: sendLimiter.map { UnsafeMutableRawBufferPointer(rebasing: buffer.prefix($0.slice)) } ?? buffer)
             if n > 0 {
                 bodyBytesRead += Int64(n)
                 sendLimiter?.account(n)

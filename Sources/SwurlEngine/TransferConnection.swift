@@ -49,7 +49,12 @@ extension Transfer {
         // --limit-rate is paced by RateLimiter in the read and write callbacks, or by libcurl on a multi handle.
         if options.rateLimitedByLibcurl {
             if let r = options.maxReceiveRate { try easy.set(.maxReceiveSpeed(r), "--limit-rate") }
-            if let r = options.maxSendRate { try easy.set(.maxSendSpeed(r), "--limit-rate") }
+            if let r = options.maxSendRate {
+                try easy.set(.maxSendSpeed(r), "--limit-rate")
+                // libcurl sends a whole buffer, then waits: its smallest (16 KiB) makes the
+                // silences between bursts a quarter of the default's.
+                if request.body != nil { try easy.set(.uploadBufferSize(16 * 1024), "--limit-rate's send buffer") }
+            }
         }
         if let size = options.requestedReceiveBufferSize {
             try easy.set(.bufferSize(size), options.rateLimitedByLibcurl ? "--limit-rate's receive buffer" : "the receive buffer")

@@ -210,8 +210,8 @@ final class ConnectionOptionsTests: XCTestCase {
         let nginx = try NginxServer(http2: true)
         let r = try runSwurl(["--http2-prior-knowledge", nginx.url("/small.txt"), "X-Big:" + String(repeating: "a", count: 70000)])
         XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("the HTTP/2 request was refused on every try"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("--http1.1 sends a request head up to 1 MiB"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the request was refused on every try"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--http1.1, which also sends a request head up to 1 MiB"), r.stderr)
         XCTAssertFalse(r.stderr.contains("client certificate"), r.stderr)
     }
 
@@ -252,6 +252,28 @@ final class ConnectionOptionsTests: XCTestCase {
             XCTAssertEqual(lifted.status, 0, lifted.stderr)
             XCTAssertFalse(lifted.text.contains("--limit-rate"), lifted.text)
         }
+    }
+
+    /// Regression: `--limit-rate` held a 64 KiB block of the body back until the rate allowed it,
+    /// then sent it at once: the server saw the head, a silence (64 s at 1K, past nginx's body
+    /// timeout), and a burst. Now a tenth of a second's bytes at a time (2 KiB at 20K); a batch
+    /// line, paced by libcurl, sends 16 KiB blocks (its smallest buffer), not one of 64 KiB.
+    func testLimitRatePacesAnUploadInSmallPieces() throws {
+        let sink = try SinkServer()
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/body.bin", contents: Data(repeating: 0x61, count: 30_000))
+        let r = try runSwurl(["--limit-rate", "20K", "POST", sink.url + "/up", "@" + dir + "/body.bin"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let one = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        XCTAssertEqual(one["length"] as? Int, 30_000)
+        XCTAssertLessThanOrEqual(one["largest"] as? Int ?? .max, 2048, "\(one)")
+        let lines = dir + "/lines"
+        try "POST \(sink.url)/up @\(dir)/body.bin\n".write(toFile: lines, atomically: true, encoding: .utf8)
+        let b = try runSwurl(["batch", lines, "--limit-rate", "20K", "--output-dir", dir, "-q"])
+        XCTAssertEqual(b.status, 0, b.stderr)
+        let line = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/1.body"))) as? [String: Any])
+        XCTAssertEqual(line["length"] as? Int, 30_000)
+        XCTAssertLessThanOrEqual(line["largest"] as? Int ?? .max, 16_384, "\(line)")
     }
 
     func testMaxHeadersCapsTheResponseHead() throws {
