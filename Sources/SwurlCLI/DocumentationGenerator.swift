@@ -146,17 +146,17 @@ package enum DocumentationGenerator {
         s += ".TP\n.B HOME\nThe home directory (~). When it is unset or empty (cron, env \\-i), the password database's entry for the user is used, as curl and HTTPie do; without one, a session NAME and the default cache directory are usage errors (exit 64), and there is no config file, no netrc and no REPL history.\n"
         s += ".TP\n.B SWURL_CONFIG\nThe config file to read instead of $XDG_CONFIG_HOME/swurl/config; empty: none.\n"
         s += ".TP\n.B XDG_CONFIG_HOME\nWhere the config file and named sessions live (default ~/.config).\n"
-        s += ".TP\n.B XDG_CACHE_HOME\nWhere --cache keeps its entries when given no directory: $XDG_CACHE_HOME/swurl/http (default ~/.cache/swurl/http).\n"
+        s += ".TP\n.B XDG_CACHE_HOME\nWhere \\-\\-cache keeps its entries when given no directory: $XDG_CACHE_HOME/swurl/http (default ~/.cache/swurl/http).\n"
         s += ".TP\n.B XDG_STATE_HOME\nWhere the REPL keeps its history, as swurl/history (default ~/.local/state).\n"
         s += ".TP\n.B TMPDIR\nWhere swurl batch spools \\-\\-report and \\-\\-junit written to a pipe or a device (\\-, /dev/stdout): an unnamed file, removed at once; /tmp when TMPDIR is unset, or not there or not writable.\n"
         s += ".TP\n.B COLUMNS\nThe width of the progress bar's line when stderr is no terminal whose width can be asked (default 80).\n"
         s += ".TP\n.B NETRC\nThe netrc file to read credentials from instead of ~/.netrc (see \\-\\-ignore\\-netrc).\n"
         s += ".TP\n.B http_proxy, HTTPS_PROXY (https_proxy), ALL_PROXY (all_proxy)\nThe proxy for http URLs, for https URLs, and for both when the first two are not set; \\-\\-proxy replaces them. Only the lower-case http_proxy is read: a CGI program gets HTTP_PROXY from a request's Proxy: header (httpoxy), as curl does.\n"
-        s += ".TP\n.B NO_PROXY (no_proxy)\nHosts (comma-separated; a leading dot or a domain matches its subdomains; * matches all) reached directly, without the proxy variables' proxy or --proxy's (as in curl; an IPv4 network as 127.0.0.0/8, where /0 means the one address, as libcurl reads it). A Proxy-Authorization item then goes to the server, as without a proxy.\n"
+        s += ".TP\n.B NO_PROXY (no_proxy)\nHosts (comma-separated; a leading dot or a domain matches its subdomains; * matches all) reached directly, without the proxy variables' proxy or \\-\\-proxy's (as in curl; an IPv4 network as 127.0.0.0/8, where /0 means the one address, as libcurl reads it). A Proxy-Authorization item then goes to the server, as without a proxy.\n"
         s += ".TP\n.B TERM\nWhen dumb, no colours are used; a name with 256color selects 256 colours.\n"
         s += ".TP\n.B COLORTERM\nWhen truecolor or 24bit, styles use 24\\-bit colours.\n"
         s += ".TP\n.B SSL_CERT_DIR\nA hashed directory (c_rehash links) of CA certificates to use as the system store instead of OpenSSL's default directory (/etc/ssl/certs on Debian). Not used with \\-\\-cacert or \\-\\-capath.\n"
-        s += ".TP\n.B CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE\nRead as SSL_CERT_FILE is (curl's and HTTPie's names for the file): each file any of the three names is added, so that on a machine exporting all three for the system bundle the one a user sets on top is honoured, whichever name it has. --curl names a file curl would not read as --cacert.\n"
+        s += ".TP\n.B CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE\nRead as SSL_CERT_FILE is (curl's and HTTPie's names for the file): each file any of the three names is added, so that on a machine exporting all three for the system bundle the one a user sets on top is honoured, whichever name it has. \\-\\-curl names a file curl would not read as \\-\\-cacert.\n"
         s += ".TP\n.B SSLKEYLOGFILE\nlibcurl (OpenSSL) appends the TLS session secrets of every connection to this file, for Wireshark; anyone who can read it can decrypt the traffic, pinned or not. Unset it unless you are debugging.\n"
         s += ".TP\n.B SSL_CERT_FILE\nA PEM file of CA certificates added to the system store (by default the bundle file is read only where no hashed directory exists), beside those CURL_CA_BUNDLE and REQUESTS_CA_BUNDLE name. Not used with \\-\\-cacert or \\-\\-capath.\n"
         s += ".SH EXAMPLES\n.nf\n"
@@ -266,9 +266,38 @@ package enum DocumentationGenerator {
             .flatMap { longNames($0) + $0.shorts.map { "-" + String($0) } }
     }
 
+    /// bash: files (or directories, `-d`) whose names start with $2, into COMPREPLY one name
+    /// each (a name with a blank was two), each after $1. Without $1 readline marks them
+    /// (`-o filenames`: quoted, a directory with its `/` and no space, so that Tab goes down
+    /// into it); after `@` it cannot see them as files, so the names are quoted and a
+    /// directory's `/` added here. (`compopt` only works while readline completes.)
+    private static let bashFiles = #"""
+        _swurl_files() {
+            local f p
+            COMPREPLY=()
+            if [[ -z "$1" ]]; then
+                compopt -o filenames 2>/dev/null
+                while IFS= read -r f; do COMPREPLY+=("$f"); done < <(compgen ${3:--f} -- "$2")
+                return 0
+            fi
+            while IFS= read -r f; do
+                p=$f
+                [[ "$p" == "~/"* ]] && p="$HOME/${p#"~/"}"
+                f=$(printf '%q' "$f")
+                [[ "$f" == '\~/'* ]] && f="~/${f#'\~/'}"
+                [[ -d "$p" ]] && f+=/
+                COMPREPLY+=("$1$f")
+            done < <(compgen ${3:--f} -- "$2")
+            [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == */ ]] && compopt -o nospace 2>/dev/null
+            return 0
+        }
+
+        """#
+
     static func bash() -> String {
         func forms(_ spec: OptionSpec) -> [String] { longNames(spec) + spec.shorts.map { "-" + String($0) } }
         var s = "# \(banner)\n# bash completion for swurl\n"
+        s += bashFiles
         // The value of option $1 (its choices, files or directories) in COMPREPLY; status 1 for
         // an option that takes none there (an optional value only attached: $2 set, `--opt=`).
         // Status 0 also when nothing matches (compgen's own status is then 1): the value is
@@ -280,9 +309,9 @@ package enum DocumentationGenerator {
             if !spec.choices.isEmpty {
                 reply = "COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\"))"
             } else if spec.completion == .file {
-                reply = "COMPREPLY=($(compgen -f -- \"$cur\"))"
+                reply = "_swurl_files '' \"$cur\""
             } else if spec.completion == .directory {
-                reply = "COMPREPLY=($(compgen -d -- \"$cur\"))"
+                reply = "_swurl_files '' \"$cur\" -d"
             } else {
                 reply = ":"
             }
@@ -342,9 +371,8 @@ package enum DocumentationGenerator {
         s += "    else\n"
         s += "        local word=\"${COMP_LINE:0:COMP_POINT}\"\n        word=\"${word##*[[:space:]]}\"\n"
         s += "        if [[ \"$word\" == *@* && \"${word##*@}\" != *[=:]* ]]; then\n"
-        s += "            COMPREPLY=($(compgen -f -- \"${word##*@}\"))\n"
-        s += "            COMPREPLY=(\"${COMPREPLY[@]/#/@}\")\n"
-        s += "        else\n            COMPREPLY=($(compgen -f -- \"$cur\"))\n        fi\n"
+        s += "            _swurl_files @ \"${word##*@}\"\n"
+        s += "        else\n            _swurl_files '' \"$cur\"\n        fi\n"
         s += "    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
         return s

@@ -192,9 +192,18 @@ final class MessagesExportDocsTests: XCTestCase {
             # A file value that matches nothing is still the value: no methods or commands offered.
             echo "nofile=$(comp swurl -o zz)"
             echo "nocacert=$(comp swurl --cacert c)"
+            # A directory after `@` ends in `/` (Tab goes on into it); a name with a blank is one
+            # name, quoted after `@` (readline quotes the others): they were split in two.
+            cd more
+            echo "atdir=$(COMP_LINE='swurl :8080 f@di' COMP_POINT=16 comp swurl :8080 f @ di)"
+            echo "atspaced=$(COMP_LINE='swurl :8080 @my' COMP_POINT=15 comp swurl :8080 @ my)"
+            spaced() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _swurl; echo "${#COMPREPLY[@]}:${COMPREPLY[0]}"; }
+            echo "spaced=$(spaced swurl -o my)"
             """
         let files = TestPaths.temporaryDirectory()
         for name in ["a.json", "b.txt"] { FileManager.default.createFile(atPath: files + "/" + name, contents: Data()) }
+        try FileManager.default.createDirectory(atPath: files + "/more/dir1", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: files + "/more/my report.pdf", contents: Data())
         let out = String(decoding: try runProcess("/bin/bash", ["-c", driver, "bash", script, files]).stdout, as: UTF8.self)
         let lines = Dictionary(uniqueKeysWithValues: out.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
             guard let eq = line.firstIndex(of: "=") else { return nil }
@@ -219,9 +228,12 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertEqual(lines["afterequals"], ["POST", "PUT", "PATCH"])
         // A file after `@` keeps its `@` (`X-H:@a` became the header `X-H:a.json`).
         XCTAssertEqual(lines["at"], ["@a.json"])
-        XCTAssertEqual(lines["field"], ["@a.json", "@b.txt"])
+        XCTAssertEqual(lines["field"], ["@a.json", "@b.txt", "@more/"])
         XCTAssertEqual(lines["nofile"], [])
         XCTAssertEqual(lines["nocacert"], [])
+        XCTAssertEqual(lines["atdir"], ["@dir1/"])
+        XCTAssertTrue(out.contains("\natspaced=@my\\ report.pdf\n"), out)
+        XCTAssertTrue(out.contains("\nspaced=1:my report.pdf\n"), out)
         XCTAssertEqual(lines["colon"], ["--watch"])
         XCTAssertEqual(lines["colonproxy"], [])
         XCTAssertEqual(lines["coloncommand"], ["certs"])
