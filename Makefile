@@ -64,6 +64,10 @@ man completions: deps build-info
 	$(DEBUG_BIN) --generate fish > completions/swurl.fish
 	scripts/readme-exit-status $(DEBUG_BIN)
 
+# Where zsh finds completions: Debian's zsh looks in /usr/share/zsh/vendor-completions under /usr
+# (its site-functions there are not on $fpath) and in PREFIX/share/zsh/site-functions elsewhere.
+ZSH_COMPLETIONS = $(if $(filter /usr /usr/,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+
 # The binary stripped as the package's is (symbols only), the man page, the completions and the
 # user documentation (README.md and docs/, laid out as in the repository so the links between
 # them work, the man page's pointing at the installed one, as scripts/make-deb does; README's
@@ -74,7 +78,7 @@ install: deps
 	strip --strip-unneeded --remove-section=.comment --remove-section=.note $(DESTDIR)$(PREFIX)/bin/swurl
 	install -D -m 644 man/swurl.1 $(DESTDIR)$(PREFIX)/share/man/man1/swurl.1
 	install -D -m 644 completions/swurl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl
-	install -D -m 644 completions/_swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl
+	install -D -m 644 completions/_swurl $(DESTDIR)$(ZSH_COMPLETIONS)/_swurl
 	install -D -m 644 completions/swurl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/swurl README.md
 	for f in docs/*.md; do \
@@ -86,12 +90,13 @@ install: deps
 # Removes what `make install` installed (same PREFIX and DESTDIR).
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/swurl $(DESTDIR)$(PREFIX)/share/man/man1/swurl.1 \
-	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_swurl \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/swurl $(DESTDIR)$(ZSH_COMPLETIONS)/_swurl \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/swurl
 
-# swurl_VERSION_ARCH.deb in the top directory (scripts/make-deb: staged tree, dpkg-shlibdeps,
-# dpkg-deb, lintian), from the release binary.
+# swurl_PKGVERSION_ARCH.deb in the top directory (VERSION, with +gitN.COMMIT unless a release:
+# scripts/package-version; scripts/make-deb: staged tree, dpkg-shlibdeps, dpkg-deb, lintian),
+# from the release binary.
 deb: deps
 	@$(MAKE) --no-print-directory build
 	@scripts/make-deb

@@ -61,7 +61,7 @@ static void load(void) {
     *(void **)(&p_##name) = dlvsym(h, #name, "CURL_OPENSSL_4"); \
     if (p_##name == NULL) { \
         snprintf(load_error_text, sizeof load_error_text, \
-                 "%s lacks %s@CURL_OPENSSL_4 (swurl needs libcurl 7.80 or later, built with OpenSSL)", LIBCURL, #name); \
+                 "%s lacks %s@CURL_OPENSSL_4 (swurl needs libcurl 7.85 or later, built with OpenSSL)", LIBCURL, #name); \
         load_error = load_error_text; \
         return; \
     }

@@ -12,7 +12,7 @@ final class PackageTests: XCTestCase {
     static func debPath() throws -> String {
         guard let path = ProcessInfo.processInfo.environment["SWURL_DEB"], !path.isEmpty else {
             throw TestServerError("SWURL_DEB is not set: run `make test`, or `make deb` and then "
-                + "SWURL_DEB=$PWD/swurl_VERSION_ARCH.deb swift test --skip-build --filter swurlTests.PackageTests")
+                + "SWURL_DEB=$PWD/swurl_$(scripts/package-version)_ARCH.deb swift test --skip-build --filter swurlTests.PackageTests")
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw TestServerError("SWURL_DEB=\(path): no such package (make deb builds it)")
@@ -23,6 +23,19 @@ final class PackageTests: XCTestCase {
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
         let r = try runProcess(tool, arguments)
         return String(decoding: r.stdout, as: UTF8.self)
+    }
+
+    /// The package's version for a build of HEAD: VERSION for a commit tagged vVERSION (a
+    /// release), else VERSION+gitN.COMMIT (N the commits up to it), so that apt takes a later
+    /// build of one VERSION as an upgrade (every build said 0.9.0, and apt kept the first).
+    static func packageVersion() throws -> String {
+        let version = try TestPaths.version()
+        func git(_ args: [String]) throws -> String {
+            try run("/usr/bin/git", ["-C", TestPaths.packageRoot] + args).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let commit = try git(["rev-parse", "--short", "HEAD"])
+        if try git(["tag", "--points-at", commit]).split(separator: "\n").contains("v" + version) { return version }
+        return "\(version)+git\(try git(["rev-list", "--count", commit])).\(commit)"
     }
 
     static func architecture() throws -> String {
@@ -40,9 +53,11 @@ final class PackageTests: XCTestCase {
 
     func testMetadata() throws {
         let deb = try PackageTests.debPath()
-        let version = try TestPaths.version()
+        let version = try PackageTests.packageVersion()
         let arch = try PackageTests.architecture()
         XCTAssertEqual((deb as NSString).lastPathComponent, "swurl_\(version)_\(arch).deb")
+        // Debian orders it after the release of its VERSION.
+        XCTAssertEqual(try runProcess("/usr/bin/dpkg", ["--compare-versions", version, "ge", try TestPaths.version()], check: false).status, 0)
         func field(_ name: String) throws -> String {
             try PackageTests.run("/usr/bin/dpkg-deb", ["-f", deb, name]).trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -58,6 +73,9 @@ final class PackageTests: XCTestCase {
         // Depends comes from dpkg-shlibdeps, with versions; readline is only recommended (dlopen).
         let depends = try field("Depends")
         XCTAssertTrue(PackageTests.packageNames(depends).isSuperset(of: ["libc6", "libcurl4", "libssl3"]), depends)
+        // libcurl 7.85 is the first with CURLOPT_PROTOCOLS_STR, which every transfer sets (the
+        // symbols alone said 7.80, where every request would fail).
+        XCTAssertTrue(depends.contains("libcurl4 (>= 7.85.0)"), depends)
         XCTAssertTrue(depends.contains("libc6 (>= "), depends)
         XCTAssertFalse(PackageTests.packageNames(depends).contains("libreadline8"), depends)
         XCTAssertEqual(PackageTests.packageNames(try field("Recommends")), ["libreadline8"])
@@ -154,7 +172,7 @@ final class PackageTests: XCTestCase {
         let copyright = String(decoding: try installed("/usr/share/doc/swurl/copyright"), as: UTF8.self)
         XCTAssertTrue(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         let changelog = String(decoding: try gunzip("/usr/share/doc/swurl/changelog.Debian.gz"), as: UTF8.self)
-        XCTAssertTrue(changelog.hasPrefix("swurl (\(version)) unstable; urgency=medium\n"), changelog)
+        XCTAssertTrue(changelog.hasPrefix("swurl (\(try PackageTests.packageVersion())) unstable; urgency=medium\n"), changelog)
         // gzip -n: no name or time stamp in the header (bytes 4-7 are the mtime).
         let man = try installed("/usr/share/man/man1/swurl.1.gz")
         XCTAssertEqual(man.count > 10 ? Array(man[4..<8]) : [], [0, 0, 0, 0])
