@@ -1,5 +1,5 @@
 /*
- * Decoding of gzip and deflate response bodies with zlib, for swurl's own decoding (which,
+ * Decoding of gzip, deflate (and zstd, at the end) response bodies with zlib, for swurl's own decoding (which,
  * unlike libcurl 7.88's, tells a stream that reached its end from one cut short). zlib is opened
  * with dlopen the first time a body needs it: libz.so.1 is libcurl's own dependency (every
  * machine with libcurl has it), and linking it would map it at every start. The header gives the
@@ -31,7 +31,37 @@ static void zload(void) {
 // How much of a "deflate" body is kept, before any output, for reading it again as raw deflate.
 #define SEEN_MAX (64 * 1024)
 
+// zstd through libzstd (libzstd.so.1, libcurl's own dependency on Debian), opened the same way.
+// No header is needed: the few functions and their two buffer structs are zstd's stable API.
+typedef struct { const void *src; size_t size; size_t pos; } sw_zstd_in;
+typedef struct { void *dst; size_t size; size_t pos; } sw_zstd_out;
+typedef struct sw_zstd_dctx sw_zstd_dctx;
+static sw_zstd_dctx *(*p_ZSTD_createDCtx)(void);
+static size_t (*p_ZSTD_freeDCtx)(sw_zstd_dctx *);
+static size_t (*p_ZSTD_DCtx_setParameter)(sw_zstd_dctx *, int, int);
+static size_t (*p_ZSTD_decompressStream)(sw_zstd_dctx *, sw_zstd_out *, sw_zstd_in *);
+static unsigned (*p_ZSTD_isError)(size_t);
+static const char *(*p_ZSTD_getErrorName)(size_t);
+// ZSTD_d_windowLogMax; 2^23 = 8 MiB, the most RFC 9659's zstd content coding may ask for.
+#define SW_ZSTD_WINDOW_LOG_MAX_PARAMETER 100
+#define SW_ZSTD_WINDOW_LOG_MAX 23
+
+static int zstd_loaded = 0;
+static pthread_once_t zstd_once = PTHREAD_ONCE_INIT;
+
+static void zstd_load(void) {
+    void *h = dlopen("libzstd.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (h == NULL) return;
+#define ZRESOLVE(name) if ((*(void **)(&p_##name) = dlsym(h, #name)) == NULL) return;
+    ZRESOLVE(ZSTD_createDCtx) ZRESOLVE(ZSTD_freeDCtx) ZRESOLVE(ZSTD_DCtx_setParameter)
+    ZRESOLVE(ZSTD_decompressStream) ZRESOLVE(ZSTD_isError) ZRESOLVE(ZSTD_getErrorName)
+#undef ZRESOLVE
+    __atomic_store_n(&zstd_loaded, 1, __ATOMIC_RELEASE);
+}
+
 struct sw_inflater {
+    sw_zstd_dctx *zstd;    // a zstd decoder (and none of the zlib fields below are used)
+    const char *zstd_msg;  // libzstd's words for the last error
     z_stream z;
     int raw_tried;     // deflate: the zlib wrapper was refused, raw deflate is being read
     int gzip;          // a gzip member (gzip, x-gzip), else deflate (zlib-wrapped or raw)
@@ -47,7 +77,50 @@ struct sw_inflater {
     size_t in_len;
 };
 
-sw_inflater *sw_inflater_new(int gzip) {
+static sw_inflater *zstd_new(void) {
+    pthread_once(&zstd_once, zstd_load);
+    if (!__atomic_load_n(&zstd_loaded, __ATOMIC_ACQUIRE)) return NULL;
+    sw_inflater *s = calloc(1, sizeof *s);
+    if (s == NULL) return NULL;
+    s->zstd = p_ZSTD_createDCtx();
+    if (s->zstd == NULL || p_ZSTD_isError(p_ZSTD_DCtx_setParameter(s->zstd, SW_ZSTD_WINDOW_LOG_MAX_PARAMETER, SW_ZSTD_WINDOW_LOG_MAX))) {
+        if (s->zstd != NULL) p_ZSTD_freeDCtx(s->zstd);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+// One call of sw_inflater_read for zstd: frames one after another are one body (RFC 8878 §3.1);
+// the data has ended when a frame has and no byte follows.
+static long zstd_read(sw_inflater *s, void *out, unsigned long cap) {
+    for (;;) {
+        if (s->in_len == 0 && !s->held) return 0;
+        sw_zstd_in in = { s->in, s->in_len, 0 };
+        sw_zstd_out o = { out, cap, 0 };
+        size_t rc = p_ZSTD_decompressStream(s->zstd, &o, &in);
+        if (p_ZSTD_isError(rc)) {
+            s->zstd_msg = p_ZSTD_getErrorName(rc);
+            return SW_INFLATE_ERROR;
+        }
+        s->in += in.pos;
+        s->in_len -= in.pos;
+        // 0: a frame is whole and all its bytes are out. (A call that moved nothing, after a
+        // frame's end, returns the next frame's header size: not a frame begun.)
+        if (in.pos > 0 || o.pos > 0) s->ended = rc == 0;
+        // A full output may leave decoded bytes inside libzstd with all input read.
+        s->held = o.pos == o.size && cap > 0;
+        if (o.pos > 0) return (long)o.pos;
+        if (in.pos == 0) {
+            s->held = 0;
+            return 0;
+        }
+    }
+}
+
+sw_inflater *sw_inflater_new(int coding) {
+    if (coding == SW_CODING_ZSTD) return zstd_new();
+    int gzip = coding == SW_CODING_GZIP;
     pthread_once(&zonce, zload);
     if (!__atomic_load_n(&zloaded, __ATOMIC_ACQUIRE)) return NULL;
     sw_inflater *s = calloc(1, sizeof *s);
@@ -63,6 +136,11 @@ sw_inflater *sw_inflater_new(int gzip) {
 
 void sw_inflater_free(sw_inflater *s) {
     if (s == NULL) return;
+    if (s->zstd != NULL) {
+        p_ZSTD_freeDCtx(s->zstd);
+        free(s);
+        return;
+    }
     free(s->seen);
     free(s->replay);
     p_inflateEnd(&s->z);
@@ -80,6 +158,7 @@ void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len) {
 int sw_inflater_ended(const sw_inflater *s) { return s->ended; }
 
 const char *sw_inflater_message(const sw_inflater *s) {
+    if (s->zstd != NULL) return s->zstd_msg;
     // A wrapped stream that failed past its header, and failed as raw deflate too: the first
     // fault is the body's (a bad block, a wrong check value), not the raw reading's.
     if (s->raw_tried && s->first_msg != NULL && strcmp(s->first_msg, "incorrect header check") != 0
@@ -90,6 +169,7 @@ const char *sw_inflater_message(const sw_inflater *s) {
 }
 
 long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap) {
+    if (s->zstd != NULL) return zstd_read(s, out, cap);
     for (;;) {
         if (s->in_len == 0 && !s->held) return 0;
         if (s->ended) {

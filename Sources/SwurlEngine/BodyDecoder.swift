@@ -1,34 +1,39 @@
 import CSupport
 import SwurlCore
 
-/// swurl's own decoding of a gzip or deflate response body (zlib through CSupport), in place of
-/// libcurl's: libcurl 7.88 delivers a compressed body cut short (a connection closed mid-body,
-/// the end of a body without Content-Length) as a whole one, so `-o` replaced a good file with a
-/// piece of the document, exit 0. This one knows whether the compressed data reached its end
-/// (`ended`). Several codings (`gzip, gzip`) are undone in the reverse of their order. br and
-/// zstd stay libcurl's.
+/// swurl's own decoding of a gzip, deflate or zstd response body (zlib and libzstd through
+/// CSupport), in place of libcurl's: libcurl 7.88 delivers a compressed body cut short (a
+/// connection closed mid-body, the end of a body without Content-Length) as a whole one, so `-o`
+/// replaced a good file with a piece of the document, exit 0. This one knows whether the
+/// compressed data reached its end (`ended`). Several codings (`gzip, gzip`) are undone in the
+/// reverse of their order. zstd's window is held to 8 MiB (RFC 9659): libcurl's takes what the
+/// server asks, up to 128 MiB a response (2 GB for a batch's 16 lines). br stays libcurl's.
 final class BodyDecoder {
     /// One decoder a coding, the last applied (the first to undo) first.
     private var stages: [OpaquePointer] = []
+    /// The library each stage's messages come from, in the same order.
+    private var libraries: [String] = []
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The codings, as the response named them (for messages).
     let codings: String
 
-    /// Whether `codings` are all gzip or deflate (and identity), which this decodes.
+    /// Whether `codings` are all gzip, deflate or zstd (and identity), which this decodes.
     static func decodes(_ list: [String]) -> Bool {
-        !list.isEmpty && list.allSatisfy { ["gzip", "x-gzip", "deflate", "identity"].contains($0) }
+        !list.isEmpty && list.allSatisfy { ["gzip", "x-gzip", "deflate", "zstd", "identity"].contains($0) }
             && list.contains { $0 != "identity" }
     }
 
-    /// nil when zlib cannot be loaded (libcurl's decoding stays then).
+    /// nil when zlib or libzstd cannot be loaded (libcurl's decoding stays then).
     init?(_ list: [String], named: String) {
         codings = named
         for coding in list.reversed() where coding != "identity" {
-            guard let stage = sw_inflater_new(coding == "deflate" ? 0 : 1) else {
+            let kind = coding == "deflate" ? SW_CODING_DEFLATE : coding == "zstd" ? SW_CODING_ZSTD : SW_CODING_GZIP
+            guard let stage = sw_inflater_new(kind) else {
                 stages.forEach { sw_inflater_free($0) }
                 return nil
             }
             stages.append(stage)
+            libraries.append(coding == "zstd" ? "zstd" : "zlib")
         }
     }
 
@@ -60,10 +65,16 @@ final class BodyDecoder {
                                            hint: "save the bytes as sent with -d -o FILE")
             }
             if made < 0 {
-                // zlib's words say what was wrong: a damaged body's check value ("incorrect data
-                // check") is not a body of another coding.
-                let zlib = sw_inflater_message(stage).map { " (zlib: \(String(cString: $0)))" } ?? ""
-                throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(codings))) could not be decoded: it is not \(i == 0 ? "what the header says" : "valid compressed data")\(zlib)",
+                // The library's words say what was wrong: a damaged body's check value ("incorrect
+                // data check") is not a body of another coding; a zstd frame whose window is over
+                // 8 MiB "requires too much memory for decoding".
+                let said = sw_inflater_message(stage).map { String(cString: $0) }
+                if libraries[i] == "zstd", let said, said.containsText("too much memory") {
+                    throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(codings))) was not decoded: its zstd window is larger than the 8 MiB a response may use (RFC 9659), which swurl holds it to (zstd: \(said))",
+                                               hint: "save the bytes as sent with -d -o FILE, and decode them with zstd -d --long=31")
+                }
+                let words = said.map { " (\(libraries[i]): \($0))" } ?? ""
+                throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(codings))) could not be decoded: it is not \(i == 0 ? "what the header says" : "valid compressed data")\(words)",
                                            hint: "save the bytes as sent with -d -o FILE")
             }
             if i == stages.count - 1 {

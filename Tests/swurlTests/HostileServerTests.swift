@@ -166,6 +166,29 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "first\nsecond\n")
     }
 
+    /// zstd bodies are swurl's to decode too: frames one after another are one body, one cut
+    /// short is an error (libcurl passed it as whole, exit 0), and a frame asking for a window
+    /// over 8 MiB is refused (libcurl held up to 128 MiB for it: 2 GB for a batch's 16 lines;
+    /// RFC 9659 caps the content coding's window at 8 MiB).
+    func testZstdFramesAreOneBodyACutOneFailsAndAHugeWindowIsRefused() throws {
+        let frame = try XCTUnwrap(Data(base64Encoded: "KLUv/QRYuQAAeyJhIjogMSwgImIiOiBbMSwyLDNdfQqtLug8"))
+        let huge = Data([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x88, 0x91, 0x00, 0x00] + Array("{\"big\": \"window\"}\n".utf8))
+        func reply(_ body: Data, length: Bool = true) -> SequenceServer.Reply {
+            SequenceServer.Reply("200 OK", ["Content-Type: text/plain", "Content-Encoding: zstd"] + (length ? ["Content-Length: \(body.count)"] : []), body: body)
+        }
+        let server = try SequenceServer([reply(frame + frame), reply(frame.prefix(frame.count - 3), length: false), reply(huge)])
+        let two = try runSwurl([server.url("/two")])
+        XCTAssertEqual(two.status, 0, two.stderr)
+        XCTAssertEqual(two.text, "{\"a\": 1, \"b\": [1,2,3]}\n{\"a\": 1, \"b\": [1,2,3]}\n")
+        let cut = try runSwurl([server.url("/cut")])
+        XCTAssertEqual(cut.status, 1, cut.stderr)
+        XCTAssertTrue(cut.stderr.contains("(Content-Encoding: zstd) ended before the end of its compressed data: it was cut short"), cut.stderr)
+        let window = try runSwurl([server.url("/window")])
+        XCTAssertEqual(window.status, 1, window.stderr)
+        XCTAssertTrue(window.stderr.contains("its zstd window is larger than the 8 MiB a response may use (RFC 9659)"), window.stderr)
+        XCTAssertEqual(window.text, "")
+    }
+
     /// Regression: a gzip body cut short (its data stops before its end: the connection closed
     /// a body without Content-Length, or the server sent it short) was a success, exit 0: `-o`
     /// replaced a good file with half a document, a batch line passed, the cache kept it and

@@ -57,13 +57,18 @@ long sw_fs_type(int fd);
 // The same for a path (statfs(2), links followed).
 long sw_path_fs_type(const char *path);
 
-// gzip and deflate decoding with zlib (inflate.c; zlib opened with dlopen on first use). A
-// decoder of one coding: gzip (also x-gzip; members one after another are read as one body) or
-// deflate (zlib-wrapped, or raw as some servers send it). NULL when zlib cannot be loaded.
+// gzip, deflate and zstd decoding with zlib and libzstd (inflate.c; each opened with dlopen on
+// first use). A decoder of one coding: gzip (also x-gzip; members one after another are read as
+// one body), deflate (zlib-wrapped, or raw as some servers send it) or zstd (frames one after
+// another; a window over 8 MiB refused, as RFC 9659 lets a decoder: libcurl 7.88 takes any, up
+// to 128 MiB of memory a response). NULL when the library cannot be loaded.
 typedef struct sw_inflater sw_inflater;
 #define SW_INFLATE_ERROR (-1)
 #define SW_INFLATE_STRAY (-2)
-sw_inflater *sw_inflater_new(int gzip);
+#define SW_CODING_DEFLATE 0
+#define SW_CODING_GZIP 1
+#define SW_CODING_ZSTD 2
+sw_inflater *sw_inflater_new(int coding);
 void sw_inflater_free(sw_inflater *s);
 // The next compressed bytes; they must stay valid until sw_inflater_read returns 0.
 void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len);
@@ -71,8 +76,8 @@ void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len);
 // stream ended and no bytes follow), SW_INFLATE_ERROR for bytes that are not the coding's,
 // SW_INFLATE_STRAY for bytes after the end of the compressed data.
 long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap);
-// Whether the compressed data reached its end (the last member's, for gzip).
+// Whether the compressed data reached its end (the last member's, for gzip; the last frame's, for zstd).
 int sw_inflater_ended(const sw_inflater *s);
-// zlib's words for the last SW_INFLATE_ERROR ("incorrect data check"), or NULL.
+// The library's words for the last SW_INFLATE_ERROR ("incorrect data check"), or NULL.
 const char *sw_inflater_message(const sw_inflater *s);
 #endif
