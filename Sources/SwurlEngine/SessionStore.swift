@@ -317,10 +317,16 @@ package struct SessionStore: Sendable {
         // through a symbolic link), not on the directory: in a shared directory such as /tmp
         // anybody can hold a directory's lock. A lock held past `lockWait` (another user's file,
         // a stuck run) fails the save instead of hanging the run. Released on close.
-        let lockPath = "\(directory)/.\(base).lock"
+        // A name near the file system's longest (255 bytes) takes a shorter start of it: the
+        // lock's name is 6 bytes longer, and failed only after the request went. (Two names
+        // with one start then take turns on one lock: nothing worse.)
+        var lockBase = base
+        let longest = pathconf(ArgumentBytes.path(directory), Int32(_PC_NAME_MAX))
+        while ArgumentBytes.path("." + lockBase + ".lock").count - 1 > (longest > 0 ? longest : 255), !lockBase.isEmpty { lockBase.removeLast() }
+        let lockPath = "\(directory)/.\(lockBase).lock"
         // Another user's lock file (made first in a shared directory such as /tmp) can keep the
         // session from being saved: the messages name the owner and the way out.
-        let othersLock = " (.\(base).lock belongs to another user; keep the session in a directory only you can write)"
+        let othersLock = " (.\(lockBase).lock belongs to another user; keep the session in a directory only you can write)"
         func foreign(_ st: stat) -> Bool { st.st_uid != geteuid() }
         let lockFD = open(ArgumentBytes.path(lockPath), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else {
@@ -343,18 +349,23 @@ package struct SessionStore: Sendable {
                 var st = stat()
                 let owned = fstat(lockFD, &st) == 0 && foreign(st)
                 errno = EWOULDBLOCK
-                let error = failure("another process held the lock (.\(base).lock) for \(Int(SessionStore.lockWait)) s on")
+                let error = failure("another process held the lock (.\(lockBase).lock) for \(Int(SessionStore.lockWait)) s on")
                 guard owned, case .output(let message) = error else { throw error }
                 throw .output(message + othersLock)
             }
             usleep(5_000)
         }
         // Read again under the lock: a read that fails now (no file descriptor left, an I/O
-        // error) fails the saving, after the request went: not "cannot read" with 66, which
-        // says nothing was sent.
+        // error; a file made invalid, or writable by others, meanwhile) fails the saving, after
+        // the request went: not "cannot read" with 66 or "not valid" with 65, which say nothing
+        // was sent.
         let current: SessionData
-        do { current = try SessionStore(path: path).load() } catch .inputFile(let message, let hint) {
-            throw .output("the session was not saved: " + message + (hint.map { " (\($0))" } ?? ""))
+        do { current = try SessionStore(path: path).load() } catch {
+            switch error {
+            case .inputFile(let message, let hint), .badData(let message, let hint):
+                throw .output("the session was not saved: " + message + (hint.map { " (\($0))" } ?? ""))
+            default: throw error
+            }
         }
         var merged = current.merging(from: before, to: after)
         merged.cookies.removeAll { $0.isExpired(now: now) }

@@ -182,6 +182,42 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("the session was not saved: cannot read the session file \(file): Too many open files"), r.stderr)
     }
 
+    /// Regression: a session file made invalid while the request was out was "not valid" with
+    /// exit 65, which says nothing was sent; the request had gone. It says the session was not
+    /// saved (1), and leaves the file as it found it.
+    func testASessionMadeInvalidWhileTheRequestWasOutIsNotSaved() throws {
+        let server = try ScriptedServer()
+        let dir = TestPaths.temporaryDirectory()
+        let file = dir + "/s.json", hold = dir + "/hold"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+        p.arguments = ["--no-config", "--session", file, "-o", "/dev/null", server.url("/file?size=10&seed=1&hold=" + hold)]
+        let errors = Pipe()
+        p.standardError = errors
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
+        try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: file))
+        FileManager.default.createFile(atPath: hold, contents: nil)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 1, stderr)
+        XCTAssertTrue(stderr.contains("the session was not saved: the session file \(file) is not valid"), stderr)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "garbage\n")
+    }
+
+    /// Regression: a session name near the longest a file name may be (246–250 bytes: NAME.json
+    /// fits in 255, the lock's `.NAME.json.lock` does not) failed to be saved after the request
+    /// went, every time. The lock takes a shorter start of the name.
+    func testASessionNameNearTheLongestIsSaved() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let file = dir + "/" + String(repeating: "y", count: 248) + ".json"
+        let r = try swurl(["--session", file, try url("/cookies/set?a=b"), "-o", "/dev/null"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"a\""), "the session holds the cookie")
+    }
+
     /// The lock is the session's own lock file: a lock on the directory (anybody can take one in
     /// /tmp) does not stall a save, and a lock file held for good fails it after 10 s, exit 1.
     func testALockHeldElsewhereNeverHangsASave() throws {
