@@ -214,7 +214,11 @@ package struct RequestItemParser {
         let allowed = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
         if let bad = name.unicodeScalars.first(where: { !allowed.contains($0) }) {
             let code = bad.isASCII ? "" : " (\(bad.codePoint))"
-            throw .usage("'\(raw)': the header name '\(name)' contains '\(bad)'\(code), which a header name cannot hold")
+            // A credential's name mistyped (`Proxy\-Authorization:…`, a blank before it) still
+            // holds the credential: the message, which batch reports and --jsonl repeat, masks it.
+            let lower = name.lowercased()
+            let shown = lower.containsText("authorization") || lower.containsText("cookie") ? name + ":****" : raw
+            throw .usage("'\(shown)': the header name '\(name)' contains '\(bad)'\(code), which a header name cannot hold")
         }
     }
 

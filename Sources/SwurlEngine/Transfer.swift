@@ -249,7 +249,12 @@ package final class Transfer: EasyTransferHandler {
         // A proxy that answered CONNECT with an error: libcurl names neither the proxy nor where
         // it came from, and the hint asked whether the server was running.
         if !rc.succeeded, easy.connectCode >= 300, let proxy = options.proxy.proxy(forURL: request.url) {
-            let credentials = easy.connectCode == 407 ? "it asks for credentials: give them in the proxy's URL, before its host, or as a Proxy-Authorization item; " : ""
+            // Credentials given (in the proxy's URL, or an item) and refused are no credentials to give.
+            let given = request.headers.contains("Proxy-Authorization")
+                || Exchange.hasUserInfo(proxy.containsText("://") ? proxy : "http://" + proxy)
+            let credentials = easy.connectCode != 407 ? ""
+                : given ? "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; "
+                : "it asks for credentials: give them in the proxy's URL, before its host, or as a Proxy-Authorization item; "
             throw .transport(rc.message, hint: "\(options.proxy.named(proxy, forURL: request.url)) refused to open the tunnel to the server; \(credentials)--proxy '' connects directly")
         }
         // Which setting named the proxy (a stale http_proxy in the environment, often). libcurl

@@ -3,7 +3,8 @@
 their headers) to LOG, then tunnels the bytes to 127.0.0.1:PORT-of-the-target both ways.
 Anything but CONNECT gets 405. A CONNECT to the host steer.test is answered
 `307 Temporary Redirect` with `Location: https://localhost:PORT/steered` (a hostile proxy's
-answer; no tunnel). A client that speaks SOCKS5 instead (no authentication, a
+answer; no tunnel); one to the host auth.test is answered `407 Proxy Authentication Required`
+with `Proxy-Authenticate: Basic realm="proxy"`, whatever credentials came. A client that speaks SOCKS5 instead (no authentication, a
 CONNECT by address or name) is logged as `SOCKS5 HOST:PORT` and tunnelled the same way. Only
 loopback targets are reached.
 
@@ -89,6 +90,11 @@ def handle(conn):
     if words[1].rsplit(b":", 1)[0] == b"steer.test":
         conn.sendall(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: https://localhost:%d/steered\r\n"
                      b"Content-Length: 0\r\nConnection: close\r\n\r\n" % target_port)
+        conn.close()
+        return
+    if words[1].rsplit(b":", 1)[0] == b"auth.test":
+        conn.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"proxy\"\r\n"
+                     b"Content-Length: 0\r\nConnection: close\r\n\r\n")
         conn.close()
         return
     upstream = socket.create_connection(("127.0.0.1", target_port))

@@ -303,6 +303,23 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(bad.status, 64, bad.stderr)
     }
 
+    /// A proxy that refuses the tunnel with 407: the hint asks for credentials when none were
+    /// given, and says they were refused when they were (it asked for them again).
+    func testAProxysRefusalNamesCredentialsGivenOrNot() throws {
+        let log = TestPaths.temporaryDirectory() + "/connect.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let none = try runSwurl(["--proxy", "127.0.0.1:\(proxy.port)", "https://auth.test:9/x"])
+        XCTAssertEqual(none.status, 1, none.stderr)
+        XCTAssertTrue(none.stderr.contains("it asks for credentials: give them in the proxy's URL"), none.stderr)
+        for extra in [["--proxy", "u:p@127.0.0.1:\(proxy.port)"], ["--proxy", "http://127.0.0.1:\(proxy.port)", "Proxy-Authorization:Basic eA=="]] {
+            let given = try runSwurl([extra[0], extra[1], "https://auth.test:9/x"] + extra.dropFirst(2))
+            XCTAssertEqual(given.status, 1, given.stderr)
+            XCTAssertTrue(given.stderr.contains("it refused the credentials given"), given.stderr)
+            XCTAssertFalse(given.stderr.contains("it asks for credentials"), given.stderr)
+        }
+    }
+
     /// A Proxy-Authorization item goes to the proxy: on the CONNECT of an https URL (it went
     /// inside the tunnel, to the origin), as curl's --proxy-header sends it.
     func testAProxyAuthorizationItemGoesToTheProxyNotTheOrigin() throws {

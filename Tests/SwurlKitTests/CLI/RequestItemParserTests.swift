@@ -80,6 +80,18 @@ final class RequestItemParserTests: XCTestCase {
         XCTAssertNoThrow(try parse("X-K`:1"))
     }
 
+    /// Regression: a credential header's name mistyped was refused with the whole item quoted,
+    /// its value too (a batch line's error goes to stdout, --jsonl and the reports).
+    func testAMistypedCredentialNameIsQuotedWithoutItsValue() {
+        for raw in ["Proxy\\-Authorization:Basic c2VjcmV0", " Authorization:Bearer s3cret", "Coo\u{212A}ie:sid=s3cret"] {
+            XCTAssertThrowsError(try parse(raw), raw) { error in
+                let message = (error as? SwurlError)?.message ?? ""
+                XCTAssertFalse(message.contains("c2VjcmV0") || message.contains("s3cret"), message)
+                XCTAssertTrue(message.contains(":****'"), message)
+            }
+        }
+    }
+
     func testInvalidJSONNamesLineAndColumn() {
         XCTAssertThrowsError(try parse("a:={\"x\":\n tru}")) { error in
             XCTAssertTrue((error as? SwurlError)?.message.contains("line 2, column 2") ?? false, "\(error)")
