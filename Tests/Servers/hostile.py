@@ -146,6 +146,12 @@ def handle(conn):
             send(b'HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n')
         elif p == '/nothing-short':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n')
+        elif p == '/tiny-chunks':
+            # 20,000 chunks of one byte each (`0123456789` over and over), sent in blocks.
+            send(b'HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n')
+            block = b''.join(b'1\r\n%d\r\n' % (i % 10) for i in range(1000))
+            for _ in range(20): send(block)
+            send(b'0\r\n\r\n')
         elif p == '/bad-chunk':
             send(b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nbroken\r\n0\r\n\r\n')
         elif p == '/endless':
