@@ -95,6 +95,41 @@ package func runSwurlUntilSignalled(_ args: [String], in directory: String, sign
     return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+/// Runs `swurl ARGS` (in `directory`) whose request carries the scripted server's `hold=HOLD`:
+/// once the server has the request (it writes HOLD.got) `meanwhile` runs, then the server is let
+/// answer (HOLD is made). Stdout and stderr as `runSwurl` gives them.
+package func runSwurlWhileHeld(_ args: [String], hold: String, directory: String? = nil,
+                               meanwhile: () throws -> Void) throws -> SwurlResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: TestPaths.binary)
+    p.arguments = args
+    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    var env = ProcessInfo.processInfo.environment
+    for key in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_COLOR"] {
+        env.removeValue(forKey: key)
+    }
+    p.environment = env
+    // Stdout to a file, stderr to a pipe read to its end: no pipe fills while another is read.
+    let outPath = TestPaths.temporaryDirectory() + "/stdout"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let errors = Pipe()
+    p.standardOutput = out
+    p.standardError = errors
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    try out.close()
+    // The hold is made even when `meanwhile` fails, so that swurl ends.
+    defer { FileManager.default.createFile(atPath: hold, contents: nil) }
+    let deadline = Date().addingTimeInterval(30)
+    while !FileManager.default.fileExists(atPath: hold + ".got"), p.isRunning, Date() < deadline { usleep(20_000) }
+    try meanwhile()
+    FileManager.default.createFile(atPath: hold, contents: nil)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return SwurlResult(status: p.terminationStatus, stdout: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), stderr: stderr)
+}
+
 /// The signal that ended `p`, nil when it exited: Ctrl-C ends swurl by SIGINT once its outputs
 /// are written (a shell says 130), as it ends curl.
 package func endingSignal(_ p: Process) -> Int32? {

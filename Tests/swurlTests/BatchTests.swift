@@ -597,25 +597,16 @@ final class BatchTests: XCTestCase {
             let body = dir + "/body.txt", hold = dir + "/hold"
             try Data("AAAAAAAAAA".utf8).write(to: URL(fileURLWithPath: body))
             let path = try input([server.url("/file?size=10&hold=" + hold), "PUT " + server.url("/echo") + " @" + body])
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-            p.arguments = ["batch", path, "--parallel", "1", "--order", "input"]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let deadline = Date().addingTimeInterval(30)
-            while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
-            if replace {
-                try Data("DDDDDDDDDDDDDDDDDDDDDD".utf8).write(to: URL(fileURLWithPath: dir + "/new.txt"))
-                XCTAssertEqual(rename(dir + "/new.txt", body), 0)
-            } else {
-                try Data("DDD".utf8).write(to: URL(fileURLWithPath: body))
+            let r = try runSwurlWhileHeld(["batch", path, "--parallel", "1", "--order", "input"], hold: hold) {
+                if replace {
+                    try Data("DDDDDDDDDDDDDDDDDDDDDD".utf8).write(to: URL(fileURLWithPath: dir + "/new.txt"))
+                    XCTAssertEqual(rename(dir + "/new.txt", body), 0)
+                } else {
+                    try Data("DDD".utf8).write(to: URL(fileURLWithPath: body))
+                }
             }
-            FileManager.default.createFile(atPath: hold, contents: nil)
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 66, text)
+            let text = r.text
+            XCTAssertEqual(r.status, 66, text)
             XCTAssertTrue(text.contains("2 error 66 PUT "), text)
             XCTAssertTrue(text.contains(replace ? "was replaced by another file after it was measured" : "shrank after it was measured (10 bytes then, 3 now)"), text)
             XCTAssertFalse(server.requests().contains { ($0["path"] as? String) == "/echo" && ($0["body_len"] as? Int) ?? 0 > 0 }, "\(server.requests())")

@@ -44,27 +44,18 @@ final class DownloadHardeningTests: XCTestCase {
     private func whileTheRequestIsOut(_ args: [String], url: String, dir: String, midBody: Bool = false,
                                       meanwhile: () throws -> Void) throws -> (status: Int32, stderr: String) {
         let hold = (midBody ? TestPaths.temporaryDirectory() : dir) + "/hold"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-        p.arguments = args + [url + (midBody ? "&midhold=" : "&hold=") + hold]
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let errors = Pipe()
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = errors
-        try p.run()
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
-        // Mid-body: once swurl has read the head and opened its `.part` (the server's bytes may
-        // still wait in the socket on a loaded machine, and `meanwhile` may lock the directory).
-        func partOpened() -> Bool { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).contains { $0.hasSuffix(".part") } }
-        while midBody, !partOpened(), p.isRunning, Date() < deadline { usleep(20_000) }
-        try meanwhile()
-        FileManager.default.createFile(atPath: hold, contents: nil)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let r = try runSwurlWhileHeld(args + [url + (midBody ? "&midhold=" : "&hold=") + hold], hold: hold, directory: dir) {
+            // Mid-body: once swurl has read the head and opened its `.part` (the server's bytes
+            // may still wait in the socket on a loaded machine, and `meanwhile` may lock the
+            // directory).
+            func partOpened() -> Bool { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).contains { $0.hasSuffix(".part") } }
+            let deadline = Date().addingTimeInterval(30)
+            while midBody, !partOpened(), Date() < deadline { usleep(20_000) }
+            try meanwhile()
+        }
         try? FileManager.default.removeItem(atPath: hold)
         try? FileManager.default.removeItem(atPath: hold + ".got")
-        return (p.terminationStatus, stderr)
+        return (r.status, r.stderr)
     }
 
     /// Regression: `-c` read the `.part`'s size, asked for the rest, and wrote the rest into a

@@ -189,21 +189,12 @@ final class SessionTests: XCTestCase {
         let server = try ScriptedServer()
         let dir = TestPaths.temporaryDirectory()
         let file = dir + "/s.json", hold = dir + "/hold"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TestPaths.binary)
-        p.arguments = ["--no-config", "--session", file, "-o", "/dev/null", server.url("/file?size=10&seed=1&hold=" + hold)]
-        let errors = Pipe()
-        p.standardError = errors
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: hold + ".got"), Date() < deadline { usleep(20_000) }
-        try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: file))
-        FileManager.default.createFile(atPath: hold, contents: nil)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 1, stderr)
-        XCTAssertTrue(stderr.contains("the session was not saved: the session file \(file) is not valid"), stderr)
+        let r = try runSwurlWhileHeld(["--no-config", "--session", file, "-o", "/dev/null", server.url("/file?size=10&seed=1&hold=" + hold)],
+                                      hold: hold) {
+            try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: file))
+        }
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the session was not saved: the session file \(file) is not valid"), r.stderr)
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "garbage\n")
     }
 
