@@ -119,9 +119,10 @@ _swurl() {
         COMPREPLY=($(compgen -W "all request download certs repl reach batch cache" -- "$cur"))
     else
         local word="${COMP_LINE:0:COMP_POINT}"
-        word="${word##*[[:space:]]}"
+        [[ "$word" =~ ^(.*[^\\])?[[:space:]](.*)$ ]] && word="${BASH_REMATCH[2]}"
         if [[ "$word" == *@* && "${word##*@}" != *[=:]* ]]; then
-            _swurl_files @ "${word##*@}"
+            local typed="${word##*@}"
+            _swurl_files @ "${typed//\\/}"
         else
             _swurl_files '' "$cur"
         fi

@@ -197,6 +197,8 @@ final class MessagesExportDocsTests: XCTestCase {
             cd more
             echo "atdir=$(COMP_LINE='swurl :8080 f@di' COMP_POINT=16 comp swurl :8080 f @ di)"
             echo "atspaced=$(COMP_LINE='swurl :8080 @my' COMP_POINT=15 comp swurl :8080 @ my)"
+            # What readline then inserted, `@my\\ r`, is still one word after `@` (the `@` was lost).
+            echo "atescaped=$(COMP_LINE='swurl :8080 @my\\ r' COMP_POINT=18 comp swurl :8080 @ 'my\\ r')"
             spaced() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _swurl; echo "${#COMPREPLY[@]}:${COMPREPLY[0]}"; }
             echo "spaced=$(spaced swurl -o my)"
             """
@@ -233,6 +235,7 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertEqual(lines["nocacert"], [])
         XCTAssertEqual(lines["atdir"], ["@dir1/"])
         XCTAssertTrue(out.contains("\natspaced=@my\\ report.pdf\n"), out)
+        XCTAssertTrue(out.contains("\natescaped=@my\\ report.pdf\n"), out)
         XCTAssertTrue(out.contains("\nspaced=1:my report.pdf\n"), out)
         XCTAssertEqual(lines["colon"], ["--watch"])
         XCTAssertEqual(lines["colonproxy"], [])
