@@ -51,6 +51,8 @@ enum CacheCommand: SwurlCommand {
         // Listing, clearing or pruning a cache that is not there makes none (a mistyped
         // --cache=DIR would otherwise leave a directory behind): it is empty.
         let store = try CacheStore(directory: settings.directory, maxSize: maxSize, create: false)
+        // One that cannot be reached is no empty cache here: nothing was listed or removed.
+        if let unavailable = store.unavailable { throw .output(unavailable) }
         // A directory given that is not there may be a typo: said, as a note (still empty, 0).
         var st = stat()
         if args.values(.cache).contains(where: { !$0.isEmpty }), stat(ArgumentBytes.path(settings.directory), &st) != 0, errno == ENOENT {

@@ -33,7 +33,13 @@ package final class CacheStore {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.maxSize = maxSize
         var st = stat()
-        if !create && stat(ArgumentBytes.path(self.directory), &st) != 0 && errno == ENOENT { return }
+        if !create && stat(ArgumentBytes.path(self.directory), &st) != 0 {
+            // Missing: an empty cache. Out of reach (a directory on the way at mode 000, a file
+            // where a directory should be): empty too, and `unavailable` says why (`cache list`,
+            // `clear` and `prune` cannot do their work, and must not say they did).
+            if errno != ENOENT { unavailable = "cannot use the cache directory '\(TerminalSanitizer.clean(self.directory))': \(systemErrorMessage(errno))" }
+            return
+        }
         // Nothing is made where another user could replace it (the check below would refuse it then).
         if stat(ArgumentBytes.path(self.directory), &st) != 0 { try FileTrust.checkPlace(self.directory, what: "the cache directory") }
         // A directory that cannot be made (a read-only or full file system, no permission) is
@@ -46,7 +52,8 @@ package final class CacheStore {
         try FileTrust.check(self.directory, what: "the cache directory")
     }
 
-    /// Why the directory could not be made (nil: it is there); nothing is stored then.
+    /// Why the directory could not be made or reached (nil: it is there, or missing and not to
+    /// be made); nothing is stored or found then.
     package private(set) var unavailable: String?
 
     /// Makes the directory and its parents; returns why it could not be made.

@@ -124,6 +124,13 @@ final class CacheTests: XCTestCase {
         let f = try runSwurl(["--cache=\(parent)/file", origin.url("/made")])
         XCTAssertEqual(f.status, 1, f.stderr)
         XCTAssertTrue(f.stderr.contains("is not a directory"), f.stderr)
+        // `cache list` and `clear` on one out of reach cannot do their work: an error, not an
+        // empty cache ("removed 0 entries", exit 0).
+        for action in ["list", "clear", "prune"] {
+            let c = try runSwurl(["cache", action, "--cache=\(parent)/file/cache"])
+            XCTAssertEqual(c.status, 1, "\(action): \(c.stderr)")
+            XCTAssertTrue(c.stderr.contains("cannot use the cache directory '\(parent)/file/cache': Not a directory"), c.stderr)
+        }
     }
 
     // MARK: - Freshness (§4.2)
