@@ -214,11 +214,11 @@ package struct RequestItemParser {
         let allowed = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
         if let bad = name.unicodeScalars.first(where: { !allowed.contains($0) }) {
             let code = bad.isASCII ? "" : " (\(bad.codePoint))"
-            // A credential's name mistyped (`Proxy\-Authorization:…`, a blank before it) still
-            // holds the credential: the message, which batch reports and --jsonl repeat, masks it.
-            let lower = name.lowercased()
-            let shown = lower.containsText("authorization") || lower.containsText("cookie") ? name + ":****" : raw
-            throw .usage("'\(shown)': the header name '\(name)' contains '\(bad)'\(code), which a header name cannot hold")
+            // A credential's name mistyped (`Proxy\-Authorization:…`, a blank before it or in it)
+            // still holds the credential, in the item and maybe in what reads as its name
+            // (`Authorization Bearer TOKEN:…`): the message, which batch reports and --jsonl
+            // repeat, cuts both after the credential's name.
+            throw .usage("'\(Redactor.mistypedCredential(raw) ?? raw)': the header name '\(Redactor.mistypedCredential(name) ?? name)' contains '\(bad)'\(code), which a header name cannot hold")
         }
     }
 

@@ -41,6 +41,24 @@ package enum Redactor {
         return shown
     }
 
+    /// A header item whose name is a credential header's mistyped (`Proxy\-Authorization:…`,
+    /// `Autho rization:…`, a look-alike letter, a blank where the colon goes), as a message
+    /// quotes it: cut after the credential's name, its letters read through other characters and
+    /// case (`…Authorization****`). Nil when the credential's letters are not in it.
+    package static func mistypedCredential(_ text: String) -> String? {
+        let words = ["authorization", "cookie"]
+        var letters = ""
+        for i in text.unicodeScalars.indices {
+            let scalar = text.unicodeScalars[i]
+            guard scalar.properties.isAlphabetic else { continue }
+            letters += scalar.properties.lowercaseMapping
+            if words.contains(where: { letters.hasSuffix($0) }) {
+                return String(text.unicodeScalars[...i]) + mask
+            }
+        }
+        return nil
+    }
+
     /// Header fields whose values are credentials.
     package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
