@@ -94,7 +94,7 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/swurl.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/swurl
 
-# swurl_PKGVERSION_ARCH.deb in the top directory (VERSION, with +gitN.COMMIT unless a release:
+# swurl_PKGVERSION_ARCH.deb in the top directory (VERSION, with +gitTIME.COMMIT unless a release:
 # scripts/package-version; scripts/make-deb: staged tree, dpkg-shlibdeps, dpkg-deb, lintian),
 # from the release binary.
 deb: deps

@@ -12,7 +12,7 @@ final class PackageTests: XCTestCase {
     static func debPath() throws -> String {
         guard let path = ProcessInfo.processInfo.environment["SWURL_DEB"], !path.isEmpty else {
             throw TestServerError("SWURL_DEB is not set: run `make test`, or `make deb` and then "
-                + "SWURL_DEB=$PWD/swurl_$(scripts/package-version)_ARCH.deb swift test --skip-build --filter swurlTests.PackageTests")
+                + "SWURL_DEB=$PWD/swurl_$(scripts/package-version)_$(dpkg --print-architecture).deb swift test --skip-build --filter swurlTests.PackageTests")
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw TestServerError("SWURL_DEB=\(path): no such package (make deb builds it)")
@@ -25,17 +25,34 @@ final class PackageTests: XCTestCase {
         return String(decoding: r.stdout, as: UTF8.self)
     }
 
-    /// The package's version for a build of HEAD: VERSION for a commit tagged vVERSION (a
-    /// release), else VERSION+gitN.COMMIT (N the commits up to it), so that apt takes a later
-    /// build of one VERSION as an upgrade (every build said 0.9.0, and apt kept the first).
-    static func packageVersion() throws -> String {
+    /// The package's version for a build of `commit`: VERSION for a commit tagged vVERSION (a
+    /// release), else VERSION+gitTIME.COMMIT, TIME the commit's time in UTC (YYYYMMDDhhmmss), so
+    /// that apt takes a later build of one VERSION as an upgrade (every build said 0.9.0, and apt
+    /// kept the first); VERSION alone outside a git checkout.
+    static func packageVersion(commit: String) throws -> String {
         let version = try TestPaths.version()
-        func git(_ args: [String]) throws -> String {
-            try run("/usr/bin/git", ["-C", TestPaths.packageRoot] + args).trimmingCharacters(in: .whitespacesAndNewlines)
+        func git(_ args: [String]) -> String? {
+            guard let r = try? runProcess("/usr/bin/git", ["-C", TestPaths.packageRoot] + args, environment: ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }, check: false),
+                  r.status == 0 else { return nil }
+            return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let commit = try git(["rev-parse", "--short", "HEAD"])
-        if try git(["tag", "--points-at", commit]).split(separator: "\n").contains("v" + version) { return version }
-        return "\(version)+git\(try git(["rev-list", "--count", commit])).\(commit)"
+        guard commit != "unknown", let time = git(["log", "-1", "--format=%cd", "--date=format-local:%Y%m%d%H%M%S", commit]),
+              !time.isEmpty else { return version }
+        if git(["tag", "--points-at", commit])?.split(separator: "\n").contains(Substring("v" + version)) == true { return version }
+        return "\(version)+git\(time).\(commit)"
+    }
+
+    /// The commit the packaged binary says it was built from (`swurl --version`): HEAD may have
+    /// moved since the package was made.
+    static func packagedCommit(_ deb: String) throws -> String {
+        let root = TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try run("/usr/bin/dpkg-deb", ["-x", deb, root])
+        let text = try run(root + "/usr/bin/swurl", ["--version"])
+        guard let open = text.range(of: "(commit "), let close = text[open.upperBound...].firstIndex(of: ")") else {
+            throw TestServerError("the packaged binary names no commit: \(text)")
+        }
+        return String(text[open.upperBound..<close])
     }
 
     static func architecture() throws -> String {
@@ -53,7 +70,7 @@ final class PackageTests: XCTestCase {
 
     func testMetadata() throws {
         let deb = try PackageTests.debPath()
-        let version = try PackageTests.packageVersion()
+        let version = try PackageTests.packageVersion(commit: try PackageTests.packagedCommit(deb))
         let arch = try PackageTests.architecture()
         XCTAssertEqual((deb as NSString).lastPathComponent, "swurl_\(version)_\(arch).deb")
         // Debian orders it after the release of its VERSION.
@@ -172,7 +189,7 @@ final class PackageTests: XCTestCase {
         let copyright = String(decoding: try installed("/usr/share/doc/swurl/copyright"), as: UTF8.self)
         XCTAssertTrue(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         let changelog = String(decoding: try gunzip("/usr/share/doc/swurl/changelog.Debian.gz"), as: UTF8.self)
-        XCTAssertTrue(changelog.hasPrefix("swurl (\(try PackageTests.packageVersion())) unstable; urgency=medium\n"), changelog)
+        XCTAssertTrue(changelog.hasPrefix("swurl (\(try PackageTests.packageVersion(commit: try PackageTests.packagedCommit(deb)))) unstable; urgency=medium\n"), changelog)
         // gzip -n: no name or time stamp in the header (bytes 4-7 are the mtime).
         let man = try installed("/usr/share/man/man1/swurl.1.gz")
         XCTAssertEqual(man.count > 10 ? Array(man[4..<8]) : [], [0, 0, 0, 0])
