@@ -98,10 +98,12 @@ static long zstd_read(sw_inflater *s, void *out, unsigned long cap) {
         if (s->in_len == 0 && !s->held) return 0;
         sw_zstd_in in = { s->in, s->in_len, 0 };
         sw_zstd_out o = { out, cap, 0 };
+        int after_frame = s->ended;
         size_t rc = p_ZSTD_decompressStream(s->zstd, &o, &in);
         if (p_ZSTD_isError(rc)) {
             s->zstd_msg = p_ZSTD_getErrorName(rc);
-            return SW_INFLATE_ERROR;
+            // Bytes after a whole frame that start no frame: stray bytes, as after gzip's end.
+            return after_frame ? SW_INFLATE_STRAY : SW_INFLATE_ERROR;
         }
         s->in += in.pos;
         s->in_len -= in.pos;

@@ -876,10 +876,10 @@ package final class Transfer: EasyTransferHandler {
         }
     }
 
-    /// A response coded with gzip or deflate (the codings nearly every server uses) is decoded
-    /// here (`BodyDecoder`), libcurl's decoding switched off before any body byte as for an
-    /// unknown coding: libcurl 7.88 cannot tell such a body cut short from a whole one. br and
-    /// zstd stay libcurl's; without zlib, so do gzip and deflate. Set for each final head (a
+    /// A response coded with gzip, deflate or zstd is decoded here (`BodyDecoder`), libcurl's
+    /// decoding switched off before any body byte as for an unknown coding: libcurl 7.88 cannot
+    /// tell such a body cut short from a whole one (and takes any zstd window). br stays
+    /// libcurl's; without zlib or libzstd, so do their codings. Set for each final head (a
     /// Digest round's 401 and its answer each have theirs).
     private func decodeOwnCoding(_ head: HTTPResponseHead) {
         guard head.status >= 200, options.contentCoding.libcurlDecodes else { return }

@@ -191,7 +191,8 @@ final class HostileServerTests: XCTestCase {
         func reply(_ body: Data, length: Bool = true) -> SequenceServer.Reply {
             SequenceServer.Reply("200 OK", ["Content-Type: text/plain", "Content-Encoding: zstd"] + (length ? ["Content-Length: \(body.count)"] : []), body: body)
         }
-        let server = try SequenceServer([reply(frame + frame), reply(frame.prefix(frame.count - 3), length: false), reply(huge)])
+        let server = try SequenceServer([reply(frame + frame), reply(frame.prefix(frame.count - 3), length: false), reply(huge),
+                                         reply(frame + Data("GARBAGE".utf8))])
         let two = try runSwurl([server.url("/two")])
         XCTAssertEqual(two.status, 0, two.stderr)
         XCTAssertEqual(two.text, "{\"a\": 1, \"b\": [1,2,3]}\n{\"a\": 1, \"b\": [1,2,3]}\n")
@@ -202,6 +203,10 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(window.status, 1, window.stderr)
         XCTAssertTrue(window.stderr.contains("its zstd window is larger than the 8 MiB a response may use (RFC 9659)"), window.stderr)
         XCTAssertEqual(window.text, "")
+        // Bytes after a whole frame that start no frame are named as after gzip's end.
+        let stray = try runSwurl([server.url("/stray")])
+        XCTAssertEqual(stray.status, 1, stray.stderr)
+        XCTAssertTrue(stray.stderr.contains("(Content-Encoding: zstd) could not be decoded: bytes follow the end of its compressed data"), stray.stderr)
     }
 
     /// Regression: a gzip body cut short (its data stops before its end: the connection closed
