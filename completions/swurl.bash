@@ -121,8 +121,15 @@ _swurl() {
         local word="${COMP_LINE:0:COMP_POINT}"
         [[ "$word" =~ ^(.*[^\\])?[[:space:]](.*)$ ]] && word="${BASH_REMATCH[2]}"
         if [[ "$word" == *@* && "${word##*@}" != *[=:]* ]]; then
-            local typed="${word##*@}"
-            _swurl_files @ "${typed//\\/}"
+            local typed="${word##*@}" lead=@ i
+            [[ "$typed" == [\"\']* ]] && return 0
+            if [[ "$COMP_WORDBREAKS" != *@* ]]; then
+                lead="${word%@*}@"
+                for ((i = 0; i < ${#COMP_WORDBREAKS}; i++)); do
+                    [[ "${COMP_WORDBREAKS:i:1}" == [[:space:]] ]] || lead="${lead##*"${COMP_WORDBREAKS:i:1}"}"
+                done
+            fi
+            _swurl_files "$lead" "${typed//\\/}"
         else
             _swurl_files '' "$cur"
         fi

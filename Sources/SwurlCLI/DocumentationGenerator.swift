@@ -375,9 +375,22 @@ package enum DocumentationGenerator {
         // name without it); the name is looked up without its backslashes.
         s += "        local word=\"${COMP_LINE:0:COMP_POINT}\"\n"
         s += "        [[ \"$word\" =~ ^(.*[^\\\\])?[[:space:]](.*)$ ]] && word=\"${BASH_REMATCH[2]}\"\n"
+        // What readline replaces is the text after the last word-break character: with `@` among
+        // them (bash's default) from the `@` on (bash keeps it in what it replaces), without it
+        // (bash-completion's `shopt -u hostcomplete`) from the last other one (`:` of `X-H:@f`),
+        // or the whole word (`f@un`): each name goes back with that lead, or `f@` became `@`.
+        // A name after an opening quote is left to readline's own completion (the quote was
+        // kept and the lead doubled: `@"@sp`).
         s += "        if [[ \"$word\" == *@* && \"${word##*@}\" != *[=:]* ]]; then\n"
-        s += "            local typed=\"${word##*@}\"\n"
-        s += "            _swurl_files @ \"${typed//\\\\/}\"\n"
+        s += "            local typed=\"${word##*@}\" lead=@ i\n"
+        s += "            [[ \"$typed\" == [\\\"\\']* ]] && return 0\n"
+        s += "            if [[ \"$COMP_WORDBREAKS\" != *@* ]]; then\n"
+        s += "                lead=\"${word%@*}@\"\n"
+        s += "                for ((i = 0; i < ${#COMP_WORDBREAKS}; i++)); do\n"
+        s += "                    [[ \"${COMP_WORDBREAKS:i:1}\" == [[:space:]] ]] || lead=\"${lead##*\"${COMP_WORDBREAKS:i:1}\"}\"\n"
+        s += "                done\n"
+        s += "            fi\n"
+        s += "            _swurl_files \"$lead\" \"${typed//\\\\/}\"\n"
         s += "        else\n            _swurl_files '' \"$cur\"\n        fi\n"
         s += "    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"

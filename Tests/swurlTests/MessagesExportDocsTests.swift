@@ -189,6 +189,12 @@ final class MessagesExportDocsTests: XCTestCase {
             cd "$2"
             echo "at=$(COMP_LINE='swurl :8080 X-H:@a' COMP_POINT=18 comp swurl :8080 X-H : @ a)"
             echo "field=$(COMP_LINE='swurl :8080 f@' COMP_POINT=14 comp swurl :8080 f @)"
+            # bash-completion takes `@` out of the word breaks: readline replaces the whole
+            # `f@a`, so the field name goes back too (it became `@a.json`, a raw body); after an
+            # opening quote nothing is offered (the lead was doubled: `@"@a.json`).
+            echo "fieldnobreak=$(COMP_WORDBREAKS=$' \t\n"'"'"'><=;|&(:' COMP_LINE='swurl :8080 f@a' COMP_POINT=15 comp swurl :8080 f@a)"
+            echo "headernobreak=$(COMP_WORDBREAKS=$' \t\n"'"'"'><=;|&(:' COMP_LINE='swurl :8080 X-H:@a' COMP_POINT=18 comp swurl :8080 X-H : @a)"
+            echo "quoted=$(COMP_LINE='swurl :8080 @"a' COMP_POINT=15 comp swurl :8080 @ '"a')"
             # A file value that matches nothing is still the value: no methods or commands offered.
             echo "nofile=$(comp swurl -o zz)"
             echo "nocacert=$(comp swurl --cacert c)"
@@ -234,6 +240,9 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertEqual(lines["nofile"], [])
         XCTAssertEqual(lines["nocacert"], [])
         XCTAssertEqual(lines["atdir"], ["@dir1/"])
+        XCTAssertEqual(lines["fieldnobreak"], ["f@a.json"])
+        XCTAssertEqual(lines["headernobreak"], ["@a.json"])
+        XCTAssertEqual(lines["quoted"], [])
         XCTAssertTrue(out.contains("\natspaced=@my\\ report.pdf\n"), out)
         XCTAssertTrue(out.contains("\natescaped=@my\\ report.pdf\n"), out)
         XCTAssertTrue(out.contains("\nspaced=1:my report.pdf\n"), out)
