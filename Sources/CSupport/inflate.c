@@ -159,6 +159,8 @@ void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len) {
 
 int sw_inflater_ended(const sw_inflater *s) { return s->ended; }
 
+const char *sw_inflater_library(const sw_inflater *s) { return s->zstd != NULL ? "zstd" : "zlib"; }
+
 const char *sw_inflater_message(const sw_inflater *s) {
     if (s->zstd != NULL) return s->zstd_msg;
     // A wrapped stream that failed past its header, and failed as raw deflate too: the first

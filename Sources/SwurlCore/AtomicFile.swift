@@ -38,9 +38,7 @@ package final class AtomicFile {
         }
         // The temporary name is 14 bytes longer than the target's: for a name near the file
         // system's longest (255 bytes on ext4), it takes a shorter start of it.
-        var base = OutputTarget.name(of: target)
-        let limit = longest > 0 ? longest : 255
-        while ArgumentBytes.path("." + base + ".swurl-XXXXXX").count - 1 > limit, !base.isEmpty { base.removeLast() }
+        let base = OutputTarget.start(of: OutputTarget.name(of: target), fitting: ".", ".swurl-XXXXXX", in: dir, longest: longest)
         guard let made = AtomicFile.makeTemporary(dir + "/." + base + ".swurl-XXXXXX") else {
             let failure = errno
             // `-o nodir/x`: the directory is what is missing, not the file.

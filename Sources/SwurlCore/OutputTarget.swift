@@ -305,6 +305,18 @@ package enum OutputTarget: Equatable, Sendable {
         return real == "/proc" || real.hasPrefix("/proc/")
     }
 
+    /// The longest start of `name` with which `prefix + start + suffix` is a name the file system
+    /// holding `directory` takes (`longest`: its _PC_NAME_MAX, asked when not given; 255 when it
+    /// cannot be told): for a name made from another near that length (a temporary file, a lock).
+    package static func start(of name: String, fitting prefix: String, _ suffix: String, in directory: String,
+                              longest: Int? = nil) -> String {
+        let asked = longest ?? pathconf(ArgumentBytes.path(directory), Int32(_PC_NAME_MAX))
+        let limit = asked > 0 ? asked : 255
+        var start = name
+        while ArgumentBytes.path(prefix + start + suffix).count - 1 > limit, !start.isEmpty { start.removeLast() }
+        return start
+    }
+
     /// The last component of `path` (all of it without a `/`).
     package static func name(of path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path

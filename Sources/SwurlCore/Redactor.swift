@@ -71,7 +71,7 @@ package enum Redactor {
     /// The userinfo of `text` read as a URL (`scheme://user:pw@host`), a network-path reference
     /// (`//user:pw@host`) or a scheme-less authority (`user:pw@host:8080/x`, as `--proxy` and the
     /// URL shorthands take): its range in `text`, or nil when there is none.
-    static func userinfoRange(_ text: String) -> Range<String.Index>? {
+    package static func userinfoRange(_ text: String) -> Range<String.Index>? {
         var start = text.startIndex
         if let sep = text.rangeOfText("://") {
             // The scheme must be the only thing before it (no '/', '?', '#', '@').

@@ -11,8 +11,6 @@ import SwurlCore
 final class BodyDecoder {
     /// One decoder a coding, the last applied (the first to undo) first.
     private var stages: [OpaquePointer] = []
-    /// The library each stage's messages come from, in the same order.
-    private var libraries: [String] = []
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// The codings, as the response named them (for messages).
     let codings: String
@@ -33,7 +31,6 @@ final class BodyDecoder {
                 return nil
             }
             stages.append(stage)
-            libraries.append(coding == "zstd" ? "zstd" : "zlib")
         }
     }
 
@@ -69,11 +66,12 @@ final class BodyDecoder {
                 // data check") is not a body of another coding; a zstd frame whose window is over
                 // 8 MiB "requires too much memory for decoding".
                 let said = sw_inflater_message(stage).map { String(cString: $0) }
-                if libraries[i] == "zstd", let said, said.containsText("too much memory") {
+                let library = String(cString: sw_inflater_library(stage))
+                if library == "zstd", let said, said.containsText("too much memory") {
                     throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(codings))) was not decoded: its zstd window is larger than the 8 MiB a response may use (RFC 9659), which swurl holds it to (zstd: \(said))",
                                                hint: "save the bytes as sent with -d -o FILE, and decode them with zstd -d --long=31")
                 }
-                let words = said.map { " (\(libraries[i]): \($0))" } ?? ""
+                let words = said.map { " (\(library): \($0))" } ?? ""
                 throw SwurlError.transport("the response body (Content-Encoding: \(TerminalSanitizer.excerpt(codings))) could not be decoded: it is not \(i == 0 ? "what the header says" : "valid compressed data")\(words)",
                                            hint: "save the bytes as sent with -d -o FILE")
             }

@@ -320,9 +320,7 @@ package struct SessionStore: Sendable {
         // A name near the file system's longest (255 bytes) takes a shorter start of it: the
         // lock's name is 6 bytes longer, and failed only after the request went. (Two names
         // with one start then take turns on one lock: nothing worse.)
-        var lockBase = base
-        let longest = pathconf(ArgumentBytes.path(directory), Int32(_PC_NAME_MAX))
-        while ArgumentBytes.path("." + lockBase + ".lock").count - 1 > (longest > 0 ? longest : 255), !lockBase.isEmpty { lockBase.removeLast() }
+        let lockBase = OutputTarget.start(of: base, fitting: ".", ".lock", in: directory)
         let lockPath = "\(directory)/.\(lockBase).lock"
         // Another user's lock file (made first in a shared directory such as /tmp) can keep the
         // session from being saved: the messages name the owner and the way out.

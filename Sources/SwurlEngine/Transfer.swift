@@ -251,8 +251,7 @@ package final class Transfer: EasyTransferHandler {
         // it came from, and the hint asked whether the server was running.
         if !rc.succeeded, easy.connectCode >= 300, let proxy = options.proxy.proxy(forURL: request.url) {
             // Credentials given (in the proxy's URL, or an item) and refused are no credentials to give.
-            let given = request.headers.contains("Proxy-Authorization")
-                || Exchange.hasUserInfo(proxy.containsText("://") ? proxy : "http://" + proxy)
+            let given = request.headers.contains("Proxy-Authorization") || Redactor.userinfoRange(proxy) != nil
             let credentials = easy.connectCode != 407 ? ""
                 : given ? "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; "
                 : "it asks for credentials: give them in the proxy's URL, before its host, or as a Proxy-Authorization item; "

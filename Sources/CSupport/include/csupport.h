@@ -78,6 +78,8 @@ void sw_inflater_input(sw_inflater *s, const void *bytes, unsigned long len);
 long sw_inflater_read(sw_inflater *s, void *out, unsigned long cap);
 // Whether the compressed data reached its end (the last member's, for gzip; the last frame's, for zstd).
 int sw_inflater_ended(const sw_inflater *s);
+// The library decoding (`zlib`, `zstd`), for its words.
+const char *sw_inflater_library(const sw_inflater *s);
 // The library's words for the last SW_INFLATE_ERROR ("incorrect data check"), or NULL.
 const char *sw_inflater_message(const sw_inflater *s);
 #endif
