@@ -341,7 +341,8 @@ final class BatchRunner {
             }
             // A transfer stopped after the response began (--max-filesize, a cut) still has its
             // status, version and timings, as its HAR entry has (no size: the body is not whole).
-            // (A redirect's head is the judge's too late: too many redirects keep the last one's.)
+            // (A redirect's head is the judge's too late: a redirect not followed, too many or to
+            // a target refused, keeps the last one's.)
             result.status = line.body.judge.head?.status ?? failedHop?.status
             if result.status != nil, let t = failedHop {
                 result.httpVersion = t.final.httpVersion

@@ -487,23 +487,26 @@ package final class Exchange {
         case .redirect:
             if delegatePerHop { try finishHop(delegate) }
             redirects += 1
-            if redirects > options.maxRedirects {
-                // --timing still says what the exchange took, as for a failed transfer: the last
-                // hop's counters, the redirects before it, its status.
+            do throws(SwurlError) {
+                if redirects > options.maxRedirects { throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))") }
+                let status = result.head?.status ?? 0
+                guard let target = result.redirectURL, !target.isEmpty else {
+                    let location = result.head?.headers["Location"] ?? ""
+                    throw .transport("the redirect target '\(TerminalSanitizer.excerpt(Redactor.url(location, userAlone: true)))' is not a valid URL")
+                }
+                let next = try RedirectPolicy.follow(current, status: status, to: target)
+                try refuseDowngrade(to: next.url)
+                self.current = next
+            } catch {
+                // A redirect not followed (too many, a target that is no http(s) URL, a
+                // downgrade): --timing and a batch's results still say what the exchange took,
+                // as for a failed transfer: the last hop's counters, the redirects before it, its status.
                 failedHopTiming = ExchangeTiming(final: result.timing, redirectTime: redirectTime, redirects: redirects - 1, retries: retries)
                 failedHopTiming?.earlierConnections = earlierConnections
                 failedHopTiming?.retryTime = retryTime
                 failedHopTiming?.status = result.head?.status
-                throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
+                throw error
             }
-            let status = result.head?.status ?? 0
-            guard let target = result.redirectURL, !target.isEmpty else {
-                let location = result.head?.headers["Location"] ?? ""
-                throw .transport("the redirect target '\(TerminalSanitizer.excerpt(Redactor.url(location, userAlone: true)))' is not a valid URL")
-            }
-            let next = try RedirectPolicy.follow(current, status: status, to: target)
-            try refuseDowngrade(to: next.url)
-            self.current = next
             redirectTime += result.timing.total
             earlierConnections += result.timing.newConnections
             return .next

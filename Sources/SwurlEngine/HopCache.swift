@@ -300,6 +300,14 @@ final class HopCache: TransferDelegate {
         if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers,
                                                      response: head, insecure: insecure) {
             status = "not stored: \(reason)"
+            // A whole response took the place of the stored one (asked again with validators,
+            // --refresh, no-cache): it is not served later (RFC 9111 §4.3.3), as a 304 saying
+            // no-store removes it too. A part (206) leaves it, and so does a server error, which
+            // the RFC lets a cache take as no answer (--stale-ok may still serve the copy).
+            if let stored, head.status != 206, !(500...599).contains(head.status) {
+                store.remove(stored)
+                status += "; the stored copy removed"
+            }
         } else {
             let vary = CacheRules.varyStored(CacheRules.varyNames(of: head.headers), request: request.headers)
             cookiesSet = SessionCookie.names(setBy: head.headers)

@@ -94,7 +94,9 @@ final class HAREntryRecorder: HopTap {
         out.recordInt(t.newConnections)
         out.recordInt(line ?? -1)
         out.recordInt(end.fromCache ? 1 : end.revalidated ? 2 : 0)
-        out.recordString(end.error?.message)
+        // Cleaned as batch results, reports and JUnit show it: a certificate's name may carry
+        // a bidi override that would turn the rest of the text around in a HAR viewer.
+        out.recordString(end.error.map { TerminalSanitizer.clean($0.message) })
         // The request.
         out.recordString(request.method.rawValue)
         out.recordString(request.url)

@@ -79,10 +79,13 @@ package struct TrustFailure: Sendable, Equatable {
         case .chain:
             hint = "trust its CA with --cacert FILE, or pin the server with --pin-cert FILE (or -k --pin-pubkey PIN); \(certs) shows the chain and pins"
         case .host:
-            // A certificate may name thousands: the first ten, and how many more.
-            let more = certificateNames.count > 10 ? " and \(certificateNames.count - 10) more" : ""
-            let names = certificateNames.isEmpty ? "no subjectAltName"
-                : certificateNames.prefix(10).map(TrustFailure.shown).joined(separator: ", ") + more
+            // The names a URL could use (DNS and IP): an e-mail, URI or directory name never
+            // matches a host, and `email:ann@example.org` read as `user:password@host` would be
+            // masked in the message. A certificate may name thousands: the first ten, and how many more.
+            let hostNames = certificateNames.filter { $0.hasPrefix("DNS:") || $0.hasPrefix("IP Address:") }
+            let more = hostNames.count > 10 ? " and \(hostNames.count - 10) more" : ""
+            let names = hostNames.isEmpty ? "no host name or IP address (no DNS or IP subjectAltName)"
+                : hostNames.prefix(10).map(TrustFailure.shown).joined(separator: ", ") + more
             hint = "the certificate is for \(names); use that name in the URL, or pin the server's own key and add --no-verify-host --pin-scope leaf"
         case .pin:
             hint = pinLists

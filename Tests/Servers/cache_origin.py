@@ -5,6 +5,7 @@ every request is counted per path and logged as a JSON line (method, path, heade
 Query parameters (all optional):
   status=N      the status (default 200)
   cc=V          Cache-Control: V            etag=V   ETag: V
+  cc2=V         Cache-Control: V from the path's second request on (instead of cc's)
   lm=S          Last-Modified S seconds from now (negative: in the past); lm=@T the time T (epoch seconds)
   date=S        Date S seconds from now (default 0: now); date=none sends no Date
   exp=S|bad     Expires S seconds from now, or an invalid value
@@ -65,7 +66,8 @@ class Handler(BaseHTTPRequestHandler):
         headers = []
         date = one('date', '0')
         if date != 'none': headers.append(('Date', email.utils.formatdate(now + float(date), usegmt=True)))
-        if one('cc') is not None: headers.append(('Cache-Control', one('cc')))
+        cc = one('cc2') if n > 1 and one('cc2') is not None else one('cc')
+        if cc is not None: headers.append(('Cache-Control', cc))
         if one('etag') is not None: headers.append(('ETag', one('etag')))
         if one('lm') is not None:
             # `lm=-10`: ten seconds before this answer; `lm=@T`: the time T (seconds since 1970),

@@ -76,6 +76,8 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
 
     /// The hint's certificate names are the server's: a bidirectional control in one went into
     /// the JUnit failure's text as it was (`--jsonl` escapes it as JSON does): shown as `\u{202e}`.
+    /// So is the HAR entry's `_error` when the message quotes the certificate's subject (a host
+    /// check's): it kept the control, which turns the rest of the text around in a HAR viewer.
     func testAHostileCertificateNameInALinesHintIsShownEscaped() throws {
         let dir = TestPaths.temporaryDirectory()
         let odd = dir + "/bidi"
@@ -83,13 +85,22 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
                                                 "-keyout", odd + ".key", "-out", odd + ".pem", "-days", "2", "-subj", "/CN=evil\u{202E}moc.knab",
                                                 "-addext", "subjectAltName=IP:127.0.0.1"])
         let server = try TLSTestServer(chain: odd + ".pem", key: odd + ".key")
-        let path = try input([server.url + "/x -k --pin-pubkey sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="])
+        let path = try input([server.url + "/x -k --pin-pubkey sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+                              "https://localhost:\(server.port)/y --cacert \(odd).pem"])
         let junit = dir + "/j.xml"
-        let r = try runSwurl(["batch", path, "--jsonl", "--junit", junit])
+        let har = dir + "/h.har"
+        let r = try runSwurl(["batch", path, "--jsonl", "--junit", junit, "--har", har])
         XCTAssertEqual(try byLine(r)[1]?["exit"] as? Int, 7, r.text)
+        XCTAssertEqual(try byLine(r)[2]?["exit"] as? Int, 7, r.text)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         XCTAssertFalse(xml.contains("\u{202E}"), xml)
         XCTAssertTrue(xml.contains("evil\\u{202e}moc.knab"), xml)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any]
+        let entries = (document?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        let errors = entries.compactMap { $0["_error"] as? String }
+        XCTAssertEqual(errors.count, 2, "\(entries)")
+        XCTAssertTrue(errors.contains { $0.contains("(CN=evil\\u{202e}moc.knab) does not match the host name 'localhost'") }, "\(errors)")
+        XCTAssertFalse(errors.contains { $0.contains("\u{202E}") }, "\(errors)")
     }
 
     /// A line that drops one of the batch's TLS options (`--no-pin-pubkey`, `--no-cacert-add`) has

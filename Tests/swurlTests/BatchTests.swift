@@ -1162,4 +1162,18 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(line["status"] as? Int, 302, r.text)
         XCTAssertNotNil(line["time_total"] as? Double, r.text)
     }
+
+    /// So does a line whose redirect is refused (a target that is no http(s) URL, a downgrade):
+    /// it said `"status":null` and the report put it under "no response".
+    func testALineWhoseRedirectIsRefusedKeepsItsLastStatus() throws {
+        let lines = [try HTTPBin.url("/redirect-to?url=ftp%3A%2F%2Fx%2F") + " --follow",
+                     try HTTPBin.url("/redirect-to?url=javascript%3Aalert(1)&status_code=307") + " --follow"]
+        let r = try runSwurl(["batch", "-", "--jsonl", "--parallel", "1"], stdin: Data(lines.joined(separator: "\n").utf8))
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let results = r.text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(results.map { $0["status"] as? Int }, [302, 307], r.text)
+        XCTAssertEqual(results.map { $0["exit"] as? Int }, [1, 1], r.text)
+        XCTAssertTrue(results.allSatisfy { $0["time_total"] is Double && $0["http_version"] is String }, r.text)
+        XCTAssertTrue(results.allSatisfy { ($0["error"] as? String)?.contains("not an http or https URL") == true }, r.text)
+    }
 }

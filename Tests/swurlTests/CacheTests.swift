@@ -308,6 +308,26 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/ns304"), 3)
     }
 
+    /// So does a whole response that may not be stored answering a request that would
+    /// have used the entry (a stale one, --refresh): the superseded copy stayed and was
+    /// served by the next run, `--cache-only` and `--stale-ok` (RFC 9111 §4.3.3).
+    func testAWholeResponseThatMayNotBeStoredRemovesTheEntryItReplaced() throws {
+        let path = "/ns200?cc=" + q("max-age=0") + "&cc2=" + q("no-store")
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        let again = try fetch(path)
+        XCTAssertEqual(again.cache, "not stored: no-store; the stored copy removed", again.result.stderr)
+        XCTAssertTrue(again.body.hasSuffix("/ns200 #2"), again.body)
+        XCTAssertEqual(entries(), [])
+        let only = try swurl(["--cache-only", "--stale-ok", origin.url(path)])
+        XCTAssertFalse(only.text.contains("/ns200 #1"), only.text)
+        // --refresh: the same with a fresh entry.
+        let fresh = "/nsrefresh?cc=" + q("max-age=600") + "&cc2=" + q("no-store")
+        XCTAssertEqual(try fetch(fresh).cache, "miss, stored")
+        XCTAssertEqual(try fetch(fresh, ["--refresh"]).cache, "not stored: no-store; the stored copy removed")
+        XCTAssertEqual(entries(), [])
+        XCTAssertTrue(try fetch(fresh).body.hasSuffix("/nsrefresh #3"))
+    }
+
     /// A cookie a revalidating 304 sets reached the engine but was not shown (`-h`, `--har`): it
     /// is shown with the updated response, and still never stored with it.
     func testACookieA304SetsIsShownNotStored() throws {

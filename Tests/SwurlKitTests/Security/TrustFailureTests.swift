@@ -26,6 +26,19 @@ final class TrustFailureTests: XCTestCase {
         XCTAssertTrue(host.error.hint?.hasSuffix("pin the server's own key and add --no-verify-host --pin-scope leaf") == true, host.error.hint ?? "")
     }
 
+    /// The host hint names what a URL could use: an e-mail name (`email:ann@example.org`) read as
+    /// `user:password@host` was shown masked (`email:****@example.org`), and never matches a host.
+    func testHostHintNamesOnlyHostNamesAndAddresses() {
+        let host = TrustFailure(check: .host, host: "h", reason: "mismatch", presented: [], pinned: [],
+                                certificateNames: ["email:admin@example.com", "DNS:ok.example", "URI:https://x.example/", "IP Address:10.0.0.1"])
+        let hint = host.error.hint ?? ""
+        XCTAssertTrue(hint.hasPrefix("the certificate is for DNS:ok.example, IP Address:10.0.0.1;"), hint)
+        XCTAssertFalse(hint.contains("****"), hint)
+        let none = TrustFailure(check: .host, host: "h", reason: "mismatch", presented: [], pinned: [],
+                                certificateNames: ["email:admin@example.com"])
+        XCTAssertTrue(none.error.hint?.hasPrefix("the certificate is for no host name or IP address") == true, none.error.hint ?? "")
+    }
+
     /// A hostile certificate's thousand names made a 90 KB hint: ten are shown, and how many
     /// more. A connection routed by --resolve or --proxy offers `swurl certs` with them.
     func testHostHintsAreBoundedAndCertsKeepsTheRouting() {
