@@ -144,6 +144,55 @@ package enum HTTPDate {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// The last second `format` and the HAR's dates write: 9999-12-31T23:59:59Z.
+    package static let latest: Double = 253_402_300_799
+
+    /// Seconds since the epoch of a cookie's `Expires` (RFC 6265 §5.1.1), which servers write in
+    /// more forms than an HTTP date (`Wed, 01-Jan-2031 00:00:00 GMT`, `UTC`, a two-digit year):
+    /// the first time, day, month and year tokens between delimiters, whatever their order and
+    /// whatever else is there; nil when one is missing or the date does not exist (31 Feb, a
+    /// year before 1601, 24:00:00), as browsers and libcurl read it.
+    package static func cookieDate(_ value: String) -> Double? {
+        var time: Int?, day: Int?, month: Int?, year: Int?
+        // Delimiters: %x09 / %x20-2F / %x3B-40 / %x5B-60 / %x7B-7E.
+        func isDelimiter(_ c: UInt8) -> Bool {
+            c == 0x09 || (0x20...0x2F).contains(c) || (0x3B...0x40).contains(c) || (0x5B...0x60).contains(c) || (0x7B...0x7E).contains(c)
+        }
+        func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+        /// 1 to `most` digits at the token's start, then a non-digit or its end (§5.1.1's
+        /// `1*2DIGIT ( non-digit *OCTET )`); the value and where the digits end.
+        func leadingDigits(_ t: ArraySlice<UInt8>, from: Int, most: Int) -> (value: Int, end: Int)? {
+            var i = from, v = 0
+            while i < t.endIndex, isDigit(t[i]), i - from < most { v = v * 10 + Int(t[i] - 0x30); i += 1 }
+            guard i > from, i == t.endIndex || !isDigit(t[i]) else { return nil }
+            return (v, i)
+        }
+        let bytes = Array(value.utf8)
+        var i = 0
+        while i < bytes.count {
+            while i < bytes.count, isDelimiter(bytes[i]) { i += 1 }
+            let start = i
+            while i < bytes.count, !isDelimiter(bytes[i]) { i += 1 }
+            guard i > start else { continue }
+            let token = bytes[start..<i]
+            if time == nil, let h = leadingDigits(token, from: start, most: 2), h.end < i, token[h.end] == 0x3A,
+               let m = leadingDigits(token, from: h.end + 1, most: 2), m.end < i, token[m.end] == 0x3A,
+               let sec = leadingDigits(token, from: m.end + 1, most: 2) {
+                guard h.value <= 23, m.value <= 59, sec.value <= 59 else { return nil }
+                time = h.value * 3600 + m.value * 60 + sec.value
+            } else if day == nil, let d = leadingDigits(token, from: start, most: 2) {
+                day = d.value
+            } else if month == nil, token.count >= 3,
+                      let m = monthWords.firstIndex(where: { w in (0..<3).allSatisfy { token[start + $0] | 0x20 == w.utf8Start[$0] } }) {
+                month = m
+            } else if year == nil, let y = leadingDigits(token, from: start, most: 4), y.end - start >= 2 {
+                year = y.value + (y.end - start == 2 ? (y.value >= 70 ? 1900 : 2000) : 0)
+            }
+        }
+        guard let time, let day, let month, let year, year >= 1601, (1...daysIn(month: month + 1, year: year)).contains(day) else { return nil }
+        return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + time)
+    }
+
     /// The IMF-fixdate of `seconds` since the epoch.
     package static func format(_ seconds: Double) -> String {
         let t = utc(Int(seconds.isFinite ? max(0, min(seconds, 253_402_300_799)) : 0))

@@ -233,14 +233,16 @@ enum HAREntryWriter {
                 if !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
                     maxAge = Double(attr).map { min($0, 1e11) }
                 }
-            case "expires": expires = HTTPDate.parse(attr, now: receivedAt) ?? expires
+            // RFC 6265's cookie dates (`01-Jan-2031`, `UTC`), as libcurl's jar reads them.
+            case "expires": expires = HTTPDate.cookieDate(attr) ?? expires
             default: break
             }
         }
-        // Max-Age 0 or less: expired at once, as the earliest time.
-        if let when = maxAge.map({ $0 <= 0 ? 0 : receivedAt + $0 }) ?? expires, (0...1e11).contains(when) {
+        // Max-Age 0 or less: expired at once, as the earliest time; a date past the year 9999 (a
+        // Max-Age of 99999999999) is the latest one written, not none (a session cookie's).
+        if let when = maxAge.map({ $0 <= 0 ? 0 : receivedAt + $0 }) ?? expires {
             w.raw(",\"expires\":")
-            w.quoted(Timestamp.iso8601(when))
+            w.quoted(Timestamp.iso8601(max(0, min(when, HTTPDate.latest))))
         }
         w.raw("}")
         return true

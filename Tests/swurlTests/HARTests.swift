@@ -203,11 +203,13 @@ final class HARTests: XCTestCase {
     }
 
     /// A cookie's lifetime was left out (browsers' HAR files have `expires`): from Max-Age after
-    /// the response (it wins over Expires), or from Expires; none for a session cookie.
+    /// the response (it wins over Expires), or from Expires (read as RFC 6265 reads a cookie's
+    /// date); none for a session cookie.
     func testSetCookieExpiresFromMaxAgeOrExpires() throws {
         let har = dir + "/expires.har"
         let cookies = ["a=1; Max-Age=3600; Expires=Thu, 01 Jan 2037 00:00:00 GMT", "b=2; Expires=Thu, 01 Jan 2037 00:00:00 GMT",
-                       "c=3", "d=4; Max-Age=0", "e=5; Max-Age=12x"]
+                       "c=3", "d=4; Max-Age=0", "e=5; Max-Age=12x", "f=6; Expires=Wed, 01-Jan-2031 00:00:00 GMT",
+                       "g=7; Max-Age=99999999999", "h=8; Expires=Fri, 31 Dec 9999 23:59:59 GMT", "i=9; Expires=Sat, 01 Jan 2033 10:00:00 UTC"]
         let query = cookies.map { "Set-Cookie=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }.joined(separator: "&")
         let r = try runSwurl(["--har", har, try HTTPBin.url("/response-headers?" + query), "-o", "/dev/null"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -220,6 +222,11 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(byName["c"], "-")
         XCTAssertEqual(byName["d"], "1970-01-01T00:00:00.000Z")
         XCTAssertEqual(byName["e"], "-", "a Max-Age that is no number is ignored")
+        // RFC 6265's dates, as libcurl's jar reads them (these had no expires, as session cookies).
+        XCTAssertEqual(byName["f"], "2031-01-01T00:00:00.000Z")
+        XCTAssertEqual(byName["h"], "9999-12-31T23:59:59.000Z")
+        XCTAssertEqual(byName["i"], "2033-01-01T10:00:00.000Z")
+        XCTAssertTrue(byName["g"]?.hasPrefix("5") == true, byName["g"] ?? "none")
         // An hour after the response: the same day's hour plus one (or the next day's first).
         let a = try XCTUnwrap(byName["a"])
         XCTAssertTrue(a.hasPrefix("20") && a > started && !a.hasPrefix("2037"), "\(a) after \(started)")

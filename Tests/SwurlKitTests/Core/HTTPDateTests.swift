@@ -69,4 +69,23 @@ final class HTTPDateTests: XCTestCase {
             XCTAssertNil(HTTPDate.parse(text, now: now), text)
         }
     }
+
+    /// A cookie's Expires is read as RFC 6265 §5.1.1 reads it (libcurl's jar and browsers alike):
+    /// the dashed form most servers send lost its HAR `expires` under the HTTP-date parser.
+    func testCookieDatesAsRFC6265ReadsThem() {
+        let jan2031 = 1_924_992_000.0
+        for text in ["Wed, 01 Jan 2031 00:00:00 GMT", "Wed, 01-Jan-2031 00:00:00 GMT", "Wed, 01 Jan 2031 00:00:00 UTC",
+                     "01 jan 31 00:00:00", "Wednesday, 01-Jan-31 00:00:00 GMT", "Wed Jan  1 00:00:00 2031", "2031 January 1 0:0:0",
+                     "Wed, 1 Jan 2031 00:00:00 +0100"] {
+            XCTAssertEqual(HTTPDate.cookieDate(text), jan2031, text)
+        }
+        XCTAssertEqual(HTTPDate.cookieDate("Fri, 31 Dec 9999 23:59:59 GMT"), HTTPDate.latest)
+        XCTAssertEqual(HTTPDate.cookieDate("Thu, 01-Jan-70 00:00:01 GMT"), 1)
+        // Two-digit years: 70–99 are the 1900s, 00–69 the 2000s.
+        XCTAssertEqual(HTTPDate.cookieDate("01 Jan 69 00:00:00"), HTTPDate.cookieDate("01 Jan 2069 00:00:00"))
+        for text in ["", "0", "Wed, 01 Jan 2031", "01 Jan 2031 24:00:00", "31 Feb 2031 00:00:00", "01 Jan 1600 00:00:00",
+                     "01 Foo 2031 00:00:00", "001 Jan 2031 00:00:00", "01 Jan 2031 00:60:00", "Jan 2031 00:00:00"] {
+            XCTAssertNil(HTTPDate.cookieDate(text), text)
+        }
+    }
 }
