@@ -147,9 +147,14 @@ final class BatchRunner {
                 // NUL bytes between the characters: a file saved as UTF-16 (Notepad's "Unicode"),
                 // whose every line failed with "a NUL byte cannot be part of an argument".
                 let utf16 = !tooLong && trimmed.utf8.contains(0)
+                // A carriage return inside a line (its end's is trimmed): a file whose lines end in
+                // CR alone (classic Mac OS, some exporters) read as one line, its CRs as blanks, so
+                // the next line's URL or item joined this request.
+                let loneCR = !tooLong && !utf16 && trimmed.utf8.contains(0x0D)
                 parsed = tooLong
                     ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
                     : utf16 ? .failure(.usage("the line holds NUL bytes: the file looks like UTF-16 (Notepad's \"Unicode\"); save it as UTF-8 (iconv -f UTF-16 -t UTF-8)"))
+                    : loneCR ? .failure(.usage("the line holds a carriage return before its end: the file's lines look like they end in CR alone; end them in LF (tr '\\r' '\\n')"))
                     : Result { () throws(SwurlError) in try ArgumentParser.parse(try ReplContext.pastedRequest(try ShellWords.words(trimmed))) }
                 // Lines that may ask on the terminal (a key's password, `-a USER`'s until it is
                 // typed) or wait are prepared in their turn, not while others run.

@@ -205,6 +205,13 @@ package struct SessionStore: Sendable {
                          + (control ? " (it holds a control character)" : ""),
                          hint: "use a name such as 'work', or a path with a /")
         }
+        // NAME.json must fit a file name (255 bytes): a longer name was found out when the
+        // response had come and the session could not be saved (exit 1), or read (66).
+        guard value.utf8.count <= 250 else {
+            throw .usage("\(option): the session name '\(TerminalSanitizer.excerpt(value, limit: 40))' is too long: "
+                         + "a session file's name (NAME.json) holds at most 250 bytes of it",
+                         hint: "use a shorter name, or a path with a /")
+        }
     }
 
     /// Where `--session VALUE` lives: a VALUE with a `/` is a path used as is; a NAME is

@@ -57,6 +57,23 @@ final class BatchAndReplDoorTests: XCTestCase {
         XCTAssertTrue(r.text.contains("the file looks like UTF-16 (Notepad's \"Unicode\"); save it as UTF-8"), r.text)
     }
 
+    /// Lines ending in CR alone read as one line, the CRs as blanks: the second line's header
+    /// went out with the first request, or its URL was quoted as a misplaced one. Named as such;
+    /// CRLF lines still work.
+    func testLinesEndingInCarriageReturnsAloneAreNamedAsSuch() throws {
+        let capture = try CaptureServer()
+        let dir = TestPaths.temporaryDirectory()
+        try Data("\(capture.base)/a\rX-Joined:1\r".utf8).write(to: URL(fileURLWithPath: dir + "/cr.txt"))
+        let r = try runSwurl(["batch", dir + "/cr.txt"])
+        XCTAssertEqual(r.status, 64, r.text + r.stderr)
+        XCTAssertTrue(r.text.contains("the line holds a carriage return before its end: the file's lines look like they end in CR alone; end them in LF (tr '\\r' '\\n')"), r.text)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
+        try Data("\(capture.base)/a\r\n\(capture.base)/b X-Own:1\r\n".utf8).write(to: URL(fileURLWithPath: dir + "/crlf.txt"))
+        let crlf = try runSwurl(["batch", dir + "/crlf.txt"])
+        XCTAssertEqual(crlf.status, 0, crlf.text + crlf.stderr)
+    }
+
     /// A batch takes no request items of its own: one given to it is named as such.
     func testBatchNamesAnItemGivenToItAndAnExtraFile() throws {
         let path = try input(["http://127.0.0.1:1/x"])

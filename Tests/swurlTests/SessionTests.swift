@@ -679,6 +679,23 @@ final class SessionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/swurl"))
     }
 
+    /// A name too long for its file (NAME.json over 255 bytes) is refused before anything is sent
+    /// (the request went out and the save failed: exit 1; the next run said the file could not be
+    /// read, 66); 250 bytes is the longest name.
+    func testASessionNameTooLongForAFileNameIsRefusedBeforeSending() throws {
+        let long = String(repeating: "y", count: 251)
+        for extra in [[String](), ["--offline"]] {
+            let r = try swurl(["--session", long] + extra + [try url("/get")])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains("(251 bytes)' is too long: a session file's name (NAME.json) holds at most 250 bytes"), r.stderr)
+            XCTAssertTrue(r.text.isEmpty, r.text)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/swurl"))
+        let longest = String(repeating: "é", count: 125)
+        XCTAssertEqual(try swurl(["--session", longest, try url("/cookies/set/k/v")]).status, 0)
+        XCTAssertEqual(try swurl(["--session", longest, try url("/cookies")]).text.contains("\"k\": \"v\""), true)
+    }
+
     /// Authorization, Cookie and Host added by hand to "headers" are not sent, and each run says
     /// so, naming the file and the entry; the file keeps them.
     func testHeadersASessionNeverSendsAreWarnedAbout() throws {
