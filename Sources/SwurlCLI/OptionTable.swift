@@ -33,7 +33,7 @@ package enum OptionTable {
         OptionSpec(.pretty, argument: .required("STYLE"), choices: PrettyMode.allCases.map(\.rawValue), group: .output,
                    help: "all (colours and formatting, the default on a terminal), colors (the heads coloured, the body as sent: bodies are coloured only when formatted), format, or none (the default otherwise)."),
         OptionSpec(.output, short: ["o"], argument: .required("FILE"), completion: .file, group: .output,
-                   help: "Write the output to FILE instead of stdout ('-' is stdout). FILE is replaced only when the transfer succeeds; a directory is refused before sending. The name is used byte for byte."),
+                   help: "Write the output to FILE instead of stdout ('-' is stdout). FILE is replaced only when the transfer succeeds and the body is accepted (--accept-type, --decode); a status --check-status rejects still replaces it, as HTTPie writes it, since that body explains the error (exit 3, 4 or 5). A directory is refused before sending. The name is used byte for byte."),
         OptionSpec(.offline, group: .output, commands: [.request, .repl],
                    help: "Build the request and print the exact bytes it would send to the server; send nothing. Through an http proxy, libcurl writes the request line with the absolute URL and adds Proxy-Authorization (--proxy USER:PASS@) and Proxy-Connection; those are not shown, and a Proxy-Authorization item, shown among the headers, then goes to the proxy alone (to the server when no HTTP proxy applies: none set, a host NO_PROXY bypasses, or a SOCKS proxy)."),
         OptionSpec(.curl, group: .output, commands: [.request],

@@ -176,6 +176,10 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 // directory the .part file cannot be written in (resuming in place needs none).
                 let dir = OutputTarget.directory(of: out)
                 if access(ArgumentBytes.path(dir), W_OK | X_OK) != 0 {
+                    // `-d -o nodir/x`: the directory is what is missing, as -o says it.
+                    if errno == ENOENT {
+                        throw .output("cannot write '\(out).part': the directory '\(AtomicFile.shown(dir))' does not exist")
+                    }
                     throw .output("cannot write '\(out).part': \(systemErrorMessage(errno))")
                 }
                 // NAME.part is 5 bytes longer than NAME: past the file system's longest name it

@@ -189,6 +189,18 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
     }
 
+    /// `-d -o nodir/x` names the missing directory as `-o nodir/x` does (it said "cannot write
+    /// 'nodir/x.part': No such file or directory"), before sending.
+    func testADownloadIntoAMissingDirectoryNamesTheDirectory() throws {
+        let capture = try CaptureServer()
+        let base = TestPaths.temporaryDirectory()
+        let r = try runSwurl(["-d", "-o", base + "/nodir/x", "POST", capture.base + "/post", "a=1"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot write '\(base)/nodir/x.part': the directory '\(base)/nodir' does not exist"), r.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
+    }
+
     /// Starts swurl, waits until it announces its retry, and interrupts it: the announced wait
     /// must be capped, and swurl must still be alive (not trapped) to end by the SIGINT (130).
     func testAHugeRetryAfterIsCappedAndNeverTraps() throws {
