@@ -496,6 +496,7 @@ package final class Exchange {
                 }
                 let next = try RedirectPolicy.follow(current, status: status, to: target)
                 try refuseDowngrade(to: next.url)
+                try dropCookiesFiledUnderHostHeader(of: hop, before: next)
                 self.current = next
             } catch {
                 // A redirect not followed (too many, a target that is no http(s) URL, a
@@ -687,6 +688,28 @@ package final class Exchange {
             }
             try jar.set(.cookieList(line), "a cookie")
         }
+    }
+
+    /// A hop whose hand-set `Host` header named another host than its URL: the engine filed the
+    /// cookies its response set under that name. They may go back to the same server (a hop to
+    /// the first origin carries the header again), never to another: before a hop elsewhere,
+    /// those this exchange did not hand in and that do not apply to the hop's own host are
+    /// dropped. A redirect to the host the header named got them, and a session kept them (a
+    /// server's way to plant cookies for another host: session fixation).
+    private func dropCookiesFiledUnderHostHeader(of hop: HTTPRequest, before next: HTTPRequest) throws(SwurlError) {
+        guard let jar, let header = hop.headers["Host"], try origin(of: next.url) != initialOrigin else { return }
+        let urlHost = try origin(of: hop.url).host
+        let named = EngineCookieHeader.cookieHost(urlHost: urlHost, hostHeader: header).lowercased()
+        let own = EngineCookieHeader.cookieHost(urlHost: urlHost, hostHeader: nil).lowercased()
+        guard named != own else { return }
+        let listed = jar.cookieList
+        let kept = listed.filter { line in
+            guard let c = SessionCookie(netscapeLine: line) else { return true }
+            return cookiesHanded.contains(c.key) || !c.applies(toHost: named) || c.applies(toHost: own)
+        }
+        guard kept.count < listed.count else { return }
+        try jar.set(.cookieList("ALL"), "the cookie jar")
+        for line in kept { try jar.set(.cookieList(line), "a cookie") }
     }
 
     /// Remembers the default path (RFC 6265 §5.1.4) of the hop at `url` for each cookie with

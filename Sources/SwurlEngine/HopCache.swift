@@ -302,9 +302,10 @@ final class HopCache: TransferDelegate {
             status = "not stored: \(reason)"
             // A whole response took the place of the stored one (asked again with validators,
             // --refresh, no-cache): it is not served later (RFC 9111 §4.3.3), as a 304 saying
-            // no-store removes it too. A part (206) leaves it, and so does a server error, which
-            // the RFC lets a cache take as no answer (--stale-ok may still serve the copy).
-            if let stored, head.status != 206, !(500...599).contains(head.status) {
+            // no-store removes it too. A 304 the cache did not ask for (the user's own
+            // If-None-Match) and a part (206) leave it, and so does a server error, which the RFC
+            // lets a cache take as no answer (--stale-ok may still serve the copy).
+            if let stored, head.status != 304, head.status != 206, !(500...599).contains(head.status) {
                 store.remove(stored)
                 status += "; the stored copy removed"
             }

@@ -549,6 +549,31 @@ final class SessionTests: XCTestCase {
         XCTAssertFalse(shown.text.contains("planted"), shown.text)
     }
 
+    /// Nor does a redirect to that host get it: the engine sent the cookie the first server
+    /// filed under the `Host` header's name on the hop to the host it named, and the session kept
+    /// it, since that host was reached. A redirect back to the same server (the header goes
+    /// again) still carries it.
+    func testACookieFiledUnderAHandSetHostNeverFollowsARedirectToThatHost() throws {
+        let capture = try CaptureServer()
+        let port = try XCTUnwrap(URL(string: capture.base)?.port)
+        let redirect = SequenceServer.Reply("302 Found", ["Location: http://localhost:\(port)/login", "Set-Cookie: sid=EVIL; Path=/", "Content-Length: 0"])
+        let attacker = try SequenceServer([redirect])
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        for session in [["--session", path], []] {
+            let r = try swurl(session + ["-F", attacker.url("/go"), "Host:localhost:\(port)"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        try capture.sync()
+        let sent = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertEqual(sent.components(separatedBy: "GET /login").count, 3, sent)
+        XCTAssertFalse(sent.contains("EVIL"), sent)
+        XCTAssertEqual(try cookieNames(path), [])
+        let same = try SequenceServer([SequenceServer.Reply("302 Found", ["Location: /next", "Set-Cookie: sid=OK; Path=/", "Content-Length: 0"]),
+                                       SequenceServer.Reply("200 OK", ["Content-Length: 0"])])
+        XCTAssertEqual(try swurl(["-F", same.url("/go"), "Host:localhost:\(port)"]).status, 0)
+        XCTAssertTrue(same.requests().last?.contains("Cookie: sid=OK") == true, "\(same.requests())")
+    }
+
     /// A key of the user's own in a session file (a note) is not written back by a save: a
     /// warning says so (it was dropped without a word).
     func testAnUnknownKeyIsNotKeptAndSaysSo() throws {
