@@ -25,6 +25,19 @@ package struct JSONParser {
         return value
     }
 
+    /// Parses a run of JSON documents, each after the other with or without whitespace between
+    /// (JSON Lines, concatenated JSON), as the streaming formatter takes a body; at least one.
+    package static func parseSequence(_ bytes: [UInt8]) throws(SyntaxError) -> [JSONValue] {
+        var p = JSONParser(bytes)
+        var values: [JSONValue] = []
+        p.skipWhitespace()
+        repeat {
+            values.append(try p.parseValue())
+            p.skipWhitespace()
+        } while p.pos < bytes.count
+        return values
+    }
+
     /// Parses a string's UTF-8.
     package static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
         try parse(Array(text.utf8))

@@ -256,22 +256,19 @@ final class JSONResponseDecoder: ResponseDecoding {
 
     private func finishTree(_ out: inout [UInt8]) -> DecodingOutcome {
         let bytes = tree.take()
-        var values: [JSONValue] = []
+        // One document, or a run of them (JSON Lines, concatenated JSON), as the streaming
+        // formatter takes them without --sort-keys/--drop-nulls (only JSON Lines of one-line
+        // documents were taken here: a run of pretty-printed ones was "not valid JSON", exit 8).
+        let values: [JSONValue]
         do {
-            values = [try JSONParser.parse(bytes)]
+            values = try JSONParser.parseSequence(bytes)
         } catch {
-            // JSON Lines: every non-blank line a document.
-            for line in bytes.split(separator: 0x0A) where !isBlank(Array(line)) {
-                guard let v = try? JSONParser.parse(Array(line)) else {
-                    TextResponseDecoder.show(bytes, context: context, into: &out)
-                    // Valid JSON past the tree's depth limit is not "invalid": say what the limit is.
-                    if error.description.containsText("nesting deeper") {
-                        return .failed("the body nests too deeply for --sort-keys/--drop-nulls (\(error.description)); shown as sent")
-                    }
-                    return .failed("the body is not valid JSON (\(error.description)); shown as sent")
-                }
-                values.append(v)
+            TextResponseDecoder.show(bytes, context: context, into: &out)
+            // Valid JSON past the tree's depth limit is not "invalid": say what the limit is.
+            if error.description.containsText("nesting deeper") {
+                return .failed("the body nests too deeply for --sort-keys/--drop-nulls (\(error.description)); shown as sent")
             }
+            return .failed("the body is not valid JSON (\(error.description)); shown as sent")
         }
         for v in values {
             var value = v

@@ -131,6 +131,22 @@ final class XMLStreamFormatter {
         var sanitizer = TerminalSanitizer()
 
         var failure: XMLTokenizer.SyntaxError?
+        /// The body's bytes checked as UTF-8 as they come (what reaches the formatter is UTF-8:
+        /// other charsets were converted), and the offset of the first one that is not: the
+        /// token holding it ends formatting, as a syntax error does (it was formatted, and passed
+        /// `--decode xml`, where a parser stops: XML 1.0 §4.3.3).
+        var utf8 = UTF8SequenceTracker()
+        var notUTF8: Int?
+        /// Where the sequence `utf8` holds began (the byte a fault is reported at).
+        var sequenceStart = 0
+
+        /// Notes whether a byte fed to `utf8` was not UTF-8.
+        struct InvalidByteSink: VisibleTextSink {
+            var found = false
+            mutating func text(_ byte: UInt8) {}
+            mutating func c1(_ byte: UInt8) {}
+            mutating func invalid(_ byte: UInt8) { found = true }
+        }
 
         init(theme: Theme?, sanitize: Bool, indent: Int) {
             self.theme = theme
@@ -146,6 +162,7 @@ final class XMLStreamFormatter {
                 return
             }
             buffer.append(contentsOf: chunk)
+            if notUTF8 == nil { checkUTF8(chunk, at: total) }
             total += chunk.count
             if !terminatorSeen { lookForTerminator() }
             let unscanned = total - scanned
@@ -160,6 +177,20 @@ final class XMLStreamFormatter {
                 scan(final: false, &out)
             }
             compact()
+        }
+
+        /// Feeds `chunk` (at body offset `offset`) to the UTF-8 check; ASCII outside a sequence
+        /// costs a comparison.
+        mutating func checkUTF8(_ chunk: UnsafeRawBufferPointer, at offset: Int) {
+            var sink = InvalidByteSink()
+            for (i, b) in chunk.enumerated() where b >= 0x80 || utf8.isHolding {
+                if !utf8.isHolding { sequenceStart = offset + i }
+                _ = utf8.feed(b, into: &sink)
+                if sink.found {
+                    notUTF8 = sequenceStart
+                    return
+                }
+            }
         }
 
         /// Looks through the bytes not searched yet for one that could end the token at `scanned`.
@@ -177,6 +208,12 @@ final class XMLStreamFormatter {
         }
 
         mutating func finish(into out: inout [UInt8]) {
+            if notUTF8 == nil, utf8.isHolding {
+                // A sequence cut short by the body's end.
+                var sink = InvalidByteSink()
+                utf8.flush(into: &sink)
+                notUTF8 = sequenceStart
+            }
             if !passing {
                 scan(final: true, &out)
             }
@@ -225,6 +262,9 @@ final class XMLStreamFormatter {
                     // the token came in one chunk or many.
                     guard token.end - token.start <= XMLStreamFormatter.tokenLimit else {
                         return fail(tokenTooLong(at: token.start), &out)
+                    }
+                    if let bad = notUTF8, token.end > bad {
+                        return fail(XMLTokenizer.SyntaxError(reason: "a byte that is not UTF-8 (0x\(String(byte(bad), radix: 16, uppercase: true)))", offset: bad), &out)
                     }
                     scanned = token.end
                     receive(token, &out)

@@ -320,6 +320,14 @@ final class DecodersEndToEndTests: XCTestCase {
         let strict = try runSwurl(["--decode", "xml", s.url("ctl.xml", type: "application/xml")])
         XCTAssertEqual(strict.status, 8, strict.stderr)
         XCTAssertTrue(strict.stderr.contains("a control character XML does not allow (0x0) at byte 3"), strict.stderr)
+        // Without a charset (or under a UTF-8 label) Latin-1 bytes are no UTF-8: not well-formed
+        // (it was formatted, and passed --decode xml), as an XML parser says.
+        for type in ["application/xml", "application/xml; charset=utf-8"] {
+            let latin = try runSwurl(["--decode", "xml", s.url("l1.xml", type: type)])
+            XCTAssertEqual(latin.status, 8, latin.stderr)
+            XCTAssertTrue(latin.stderr.contains("the body is not well-formed XML (a byte that is not UTF-8 (0xE9) at byte 6)"), latin.stderr)
+            XCTAssertEqual(latin.stdout, Data([0x3C, 0x61, 0x3E, 0x63, 0x61, 0x66, 0xE9, 0x3C, 0x2F, 0x61, 0x3E]))
+        }
     }
 
     func testTerminalShowsDecodedBodiesSafely() throws {

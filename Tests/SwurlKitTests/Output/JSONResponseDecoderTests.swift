@@ -62,6 +62,22 @@ final class JSONResponseDecoderTests: XCTestCase {
         XCTAssertEqual(r.text, "{\n    \"a\": {\n        \"y\": [\n            {\n                \"c\": 2,\n                \"d\": 1\n            }\n        ],\n        \"z\": 1\n    },\n    \"b\": 1.10\n}")
     }
 
+    /// --sort-keys and --drop-nulls take the runs of documents the streaming formatter takes:
+    /// pretty-printed JSON Lines and concatenated documents were "not valid JSON" there (exit 8
+    /// under --decode json) and formatted without them.
+    func testTreeModeTakesTheRunsOfDocumentsTheStreamingFormatterTakes() {
+        for body in ["{\"b\":1,\"a\":null}{\"d\":2}", "{\n  \"b\": 1,\n  \"a\": null\n}\n{\n  \"d\": 2\n}\n", "{\"b\":1,\"a\":null} \r\n {\"d\":2}"] {
+            let plain = runDecoder(body, mediaType: "application/json")
+            XCTAssertFalse(plain.outcome.isFailure, body)
+            let r = runDecoder(body, mediaType: "application/json") { $0.sortKeys = true; $0.dropNulls = true }
+            XCTAssertFalse(r.outcome.isFailure, body)
+            XCTAssertEqual(r.text, "{\n    \"b\": 1\n}\n{\n    \"d\": 2\n}", body)
+        }
+        let bad = runDecoder("{\"a\":1}{nope", mediaType: "application/json") { $0.sortKeys = true }
+        XCTAssertTrue(bad.outcome.isFailure)
+        XCTAssertEqual(bad.text, "{\"a\":1}{nope")
+    }
+
     func testSortKeysOnInvalidJSONShowsText() {
         let r = runDecoder("{nope", mediaType: "application/json") { $0.sortKeys = true }
         XCTAssertEqual(r.text, "{nope")

@@ -195,6 +195,31 @@ final class XMLStreamFormatterTests: XCTestCase {
         }
     }
 
+    /// Bytes that are not UTF-8 (the formatter sees UTF-8: other charsets were converted before
+    /// it) end formatting at the sequence's first byte, whatever the chunks: a Latin-1 `é` in a
+    /// document without a charset was formatted and passed `--decode xml`.
+    func testBytesThatAreNotUTF8FailAtTheSequencesFirstByte() {
+        let cases: [([UInt8], Int?)] = [
+            (Array("<r>caf".utf8) + [0xE9] + Array("</r>".utf8), 6),
+            (Array("<r a=\"".utf8) + [0xFF] + Array("\"/>".utf8), 6),
+            (Array("<r>".utf8) + [0xC3, 0xA9, 0xE2, 0x82] + Array("</r>".utf8), 5),
+            (Array("<r>ok".utf8) + [0xC3], 5),
+            (Array("<r><!-- ".utf8) + [0x80] + Array(" --></r>".utf8), 8),
+            (Array("<r>caf".utf8) + [0xC3, 0xA9, 0xC2, 0x85, 0xF0, 0x9F, 0x98, 0x80] + Array("</r>".utf8), nil),
+        ]
+        for (doc, offset) in cases {
+            for chunk in [1, 2, 5, 1 << 16] {
+                let failure = stream(doc, chunk: chunk).failure
+                if let offset {
+                    XCTAssertTrue(failure?.reason.hasPrefix("a byte that is not UTF-8") == true, "\(doc) in chunks of \(chunk): \(String(describing: failure))")
+                    XCTAssertEqual(failure?.offset, offset, "\(doc) in chunks of \(chunk)")
+                } else {
+                    XCTAssertNil(failure, "\(doc) in chunks of \(chunk)")
+                }
+            }
+        }
+    }
+
     /// Comments and processing instructions in a DOCTYPE's internal subset are skipped whole: a
     /// quote, `]` or `>` inside one does not end (or hold open) the DOCTYPE, whatever the chunks.
     /// Python's minidom takes all of these; the DOCTYPE is shown as written.
