@@ -279,10 +279,20 @@ final class XMLStreamFormatter {
 
         /// Notes what `token` says about mixed content, queues it, and writes what can be written.
         mutating func receive(_ token: XMLStreamToken, _ out: inout [UInt8]) {
+            var layout: Int8 = -1
             switch token.kind {
             case .startTag:
                 if !open.isEmpty { sawInOpenElement(text: false) }
-                if !token.selfClosing { open.append(OpenElement(sequence: received)) }
+                if !token.selfClosing {
+                    open.append(OpenElement(sequence: received))
+                    // `xml:space="preserve"` (XML 1.0 §2.10): its white space is content, so the
+                    // element is written as sent, as mixed content is (it was re-indented).
+                    if preservesSpace(token) {
+                        open[open.count - 1].text = true
+                        open[open.count - 1].markup = true
+                        layout = 1
+                    }
+                }
             case .endTag:
                 if let e = open.popLast(), !(e.text && e.markup) { decide(e.sequence, mixed: false) }
             case .text:
@@ -297,9 +307,28 @@ final class XMLStreamFormatter {
             case .doctype:
                 break
             }
-            queue.append(Pending(token: token))
+            queue.append(Pending(token: token, mixed: layout))
             received += 1
             pump(final: false, &out)
+        }
+
+        /// Whether a start tag says `xml:space="preserve"`.
+        func preservesSpace(_ token: XMLStreamToken) -> Bool {
+            let a = token.attributes
+            var i = 0
+            while i + 3 < a.count {
+                if matches(a[i], a[i + 1], "xml:space") && matches(a[i + 2] + 1, a[i + 3] - 1, "preserve") { return true }
+                i += 4
+            }
+            return false
+        }
+
+        /// Whether the body's bytes `s..<e` are `word`.
+        private func matches(_ s: Int, _ e: Int, _ word: StaticString) -> Bool {
+            guard e - s == word.utf8CodeUnitCount else { return false }
+            let w = word.utf8Start
+            for k in 0..<(e - s) where byte(s + k) != w[k] { return false }
+            return true
         }
 
         mutating func sawInOpenElement(text: Bool) {

@@ -220,6 +220,24 @@ final class XMLStreamFormatterTests: XCTestCase {
         }
     }
 
+    /// An element saying `xml:space="preserve"` is written as sent, its descendants too (its
+    /// white space was re-indented: a parser read other text); its siblings are laid out as usual.
+    func testAnElementPreservingSpaceIsWrittenAsSent() {
+        let cases: [(String, String)] = [
+            ("<r><pre xml:space=\"preserve\"><a>x</a>\n  <b>y</b>\n</pre><c><d>1</d></c></r>",
+             "<r>\n  <pre xml:space=\"preserve\"><a>x</a>\n  <b>y</b>\n</pre>\n  <c>\n    <d>1</d>\n  </c>\n</r>"),
+            ("<r xml:space='preserve'><a> 1 </a><b><c>2</c></b></r>", "<r xml:space='preserve'><a> 1 </a><b><c>2</c></b></r>"),
+            ("<r xml:space=\"default\"><a><b/></a></r>", "<r xml:space=\"default\">\n  <a>\n    <b/>\n  </a>\n</r>"),
+        ]
+        for (doc, expected) in cases {
+            for chunk in [1, 3, 1 << 16] {
+                let r = stream(Array(doc.utf8), chunk: chunk)
+                XCTAssertNil(r.failure, doc)
+                XCTAssertEqual(String(decoding: r.out, as: UTF8.self), expected, "\(doc) in chunks of \(chunk)")
+            }
+        }
+    }
+
     /// Comments and processing instructions in a DOCTYPE's internal subset are skipped whole: a
     /// quote, `]` or `>` inside one does not end (or hold open) the DOCTYPE, whatever the chunks.
     /// Python's minidom takes all of these; the DOCTYPE is shown as written.
