@@ -119,7 +119,8 @@ final class TextResponseDecoder: ResponseDecoding {
         if !sniffed && !sniffHead.isEmpty { endSniff(&out) }
         if suppress {
             guard total > 0 else { return .decoded }
-            let type = mediaType.map { " of \($0)" } ?? ""
+            // No Content-Type is no type (it said "22 bytes of ;").
+            let type = mediaType.flatMap { $0.isEmpty ? nil : " of \($0)" } ?? ""
             return .note("binary data not shown: \(ImageResponseDecoder.byteText(total))\(type); use -o FILE or a pipe to save it")
         }
         if let converter {

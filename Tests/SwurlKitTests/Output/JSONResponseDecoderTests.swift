@@ -140,6 +140,12 @@ final class JSONResponseDecoderTests: XCTestCase {
         XCTAssertTrue(message.contains("binary data not shown"), message)
         XCTAssertFalse(message.contains("shown as sent"), message)
         XCTAssertTrue(r.bytes.isEmpty)
+        // No Content-Type: no type named (it said "2 004 bytes of ;").
+        for type in [nil, ""] as [String?] {
+            let untyped = runDecoder(bytes, mediaType: type, terminal: true)
+            guard case .note(let note) = untyped.outcome else { return XCTFail("\(untyped.outcome)") }
+            XCTAssertTrue(note.hasPrefix("binary data not shown: 2 004 bytes; use -o FILE"), note)
+        }
     }
 
     /// UTF-16 JSON (by its charset) is converted and formatted, not called invalid.
