@@ -59,7 +59,11 @@ final class PropertyListResponseDecoder: ResponseDecoding {
         if context.options.plistAsJSON {
             let f = JSONStreamFormatter(theme: context.theme, sanitize: context.terminal)
             var compact: [UInt8] = []
-            PropertyListResponseDecoder.json(value).write(to: &compact)
+            // As JSON it takes JSON's options (--sort-keys was ignored without a word).
+            var json = PropertyListResponseDecoder.json(value)
+            if context.options.dropNulls { json = JSONTransform.droppingNulls(json) }
+            if context.options.sortKeys { json = JSONTransform.sortingKeys(json) }
+            json.write(to: &compact)
             compact.withUnsafeBytes { f.feed($0, into: &out) }
             f.finish(into: &out)
         } else {

@@ -280,4 +280,13 @@ final class PropertyListResponseDecoderTests: XCTestCase {
         XCTAssertTrue(r.text.contains(#""a": "\u009b31m\u007f\u0085""#), r.text)
         XCTAssertFalse(zip(r.bytes, r.bytes.dropFirst()).contains { $0 == 0xC2 && (0x80...0x9F).contains($1) }, r.text)
     }
+
+    /// `--plist-as json` takes `--sort-keys` as JSON does (it was ignored without a word).
+    func testPlistAsJSONSortsKeys() {
+        let plist = "<plist><dict><key>z</key><integer>1</integer><key>a</key><dict><key>y</key><true/><key>b</key><string>s</string></dict></dict></plist>"
+        let sorted = runDecoder(plist, choice: .plist, terminal: false) { $0.plistAsJSON = true; $0.sortKeys = true }
+        XCTAssertEqual(sorted.text.filter { !$0.isWhitespace }, #"{"a":{"b":"s","y":true},"z":1}"#)
+        let asSent = runDecoder(plist, choice: .plist, terminal: false) { $0.plistAsJSON = true }
+        XCTAssertEqual(asSent.text.filter { !$0.isWhitespace }, #"{"z":1,"a":{"y":true,"b":"s"}}"#)
+    }
 }
