@@ -133,7 +133,10 @@ final class HopCache: TransferDelegate {
         if let digest { identity.append(("digest", digest.user + ":" + digest.password)) }
         identity.append(("proxy", keyText(options.proxy)))
         identity.append(("tls", keyText(options.security)))
-        identity.append(("route", (options.unixSocket ?? "") + "|" + options.resolve.joined(separator: ",")))
+        // -4 and -6 choose where a name goes as --resolve does (added only when given, so that
+        // other keys stay as they were).
+        let family = options.ipVersion == .v4 ? "|4" : options.ipVersion == .v6 ? "|6" : ""
+        identity.append(("route", (options.unixSocket ?? "") + "|" + options.resolve.joined(separator: ",") + family))
         identity.append(("decoded", options.contentCoding.libcurlDecodes ? "1" : "0"))
         return CacheKey(method: request.method.rawValue, url: cacheURL(request.url, pathAsIs: request.pathAsIs), identity: identity)
     }

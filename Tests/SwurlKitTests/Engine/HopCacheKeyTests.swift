@@ -40,4 +40,18 @@ final class HopCacheKeyTests: XCTestCase {
         let texts = variants.map { HopCache.keyText($0) }
         XCTAssertEqual(Set(texts).count, texts.count)
     }
+
+    /// -4 and -6 choose where a name goes, as --resolve does: keyed apart (an IPv4 server's
+    /// response answered -6); without them the key is what it was.
+    func testTheAddressFamilyIsInTheKeyWhenGiven() {
+        let request = HTTPRequest(method: "GET", url: "http://localhost:8080/x")
+        var options = TransferOptions()
+        let any = HopCache.key(request, options, nil)
+        options.ipVersion = .v4
+        let v4 = HopCache.key(request, options, nil)
+        options.ipVersion = .v6
+        let v6 = HopCache.key(request, options, nil)
+        XCTAssertEqual(Set([any.variantDigest, v4.variantDigest, v6.variantDigest]).count, 3)
+        XCTAssertEqual(Set([any.urlDigest, v4.urlDigest, v6.urlDigest]).count, 1, "one URL to invalidate")
+    }
 }
