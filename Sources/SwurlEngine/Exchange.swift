@@ -197,6 +197,13 @@ package final class Exchange {
     /// with its own `Host` gets a jar of its own for the same reason).
     private func keepEngineCookies() {
         guard jar != nil else { return }
+        // What the session keeps is the named host's own view: cookies the first origin's
+        // server filed under a hand-set `Host` header's name are not (`switchCookieView`).
+        do { try switchCookieView(carriesHost: false) } catch {
+            // The engine could not be rewritten: the session keeps what it had.
+            cookiesAfterExchange = options.sessionCookies ?? []
+            return
+        }
         let reached = reachedHosts
         cookiesAfterExchange = engineCookiesInCreationOrder().compactMap(\.cookie).filter { c in
             cookiesHanded.contains(c.key) || reached.contains { c.applies(toHost: $0) }
@@ -284,6 +291,7 @@ package final class Exchange {
         options.contentCoding.adapt(&hop)
         adapter?.adapt(&hop)
         try Exchange.refuseOversizedHead(hop)
+        try switchCookieView(carriesHost: hop.headers["Host"] != nil)
         if redirects + retries > 0 {
             try reorderJar()
             // A body file read again (a retry, a 307) must be the one the first attempt sent: a
@@ -496,7 +504,6 @@ package final class Exchange {
                 }
                 let next = try RedirectPolicy.follow(current, status: status, to: target)
                 try refuseDowngrade(to: next.url)
-                try dropCookiesFiledUnderHostHeader(of: hop, before: next)
                 self.current = next
             } catch {
                 // A redirect not followed (too many, a target that is no http(s) URL, a
@@ -690,26 +697,52 @@ package final class Exchange {
         }
     }
 
-    /// A hop whose hand-set `Host` header named another host than its URL: the engine filed the
-    /// cookies its response set under that name. They may go back to the same server (a hop to
-    /// the first origin carries the header again), never to another: before a hop elsewhere,
-    /// those this exchange did not hand in and that do not apply to the hop's own host are
-    /// dropped. A redirect to the host the header named got them, and a session kept them (a
-    /// server's way to plant cookies for another host: session fixation).
-    private func dropCookiesFiledUnderHostHeader(of hop: HTTPRequest, before next: HTTPRequest) throws(SwurlError) {
-        guard let jar, let header = hop.headers["Host"], try origin(of: next.url) != initialOrigin else { return }
-        let urlHost = try origin(of: hop.url).host
-        let named = EngineCookieHeader.cookieHost(urlHost: urlHost, hostHeader: header).lowercased()
-        let own = EngineCookieHeader.cookieHost(urlHost: urlHost, hostHeader: nil).lowercased()
-        guard named != own else { return }
-        let listed = jar.cookieList
-        let kept = listed.filter { line in
-            guard let c = SessionCookie(netscapeLine: line) else { return true }
-            return cookiesHanded.contains(c.key) || !c.applies(toHost: named) || c.applies(toHost: own)
+    /// The cookie host a hand-set `Host` header names, when it is not the first URL's own
+    /// (nil otherwise): libcurl's engine matches and files cookies under it on the hops that
+    /// carry the header (those to the first origin: `prepared` drops it elsewhere). Those hops
+    /// see the first origin's server's cookies for that name, every other hop the named host's
+    /// own: two views of one name, never mixed (`switchCookieView`).
+    private lazy var hostHeaderCookieHost: String? = {
+        guard let header = request.headers["Host"] else { return nil }
+        let named = EngineCookieHeader.cookieHost(urlHost: initialOrigin.host, hostHeader: header).lowercased()
+        return named != ownCookieHost ? named : nil
+    }()
+    private lazy var ownCookieHost = EngineCookieHeader.cookieHost(urlHost: initialOrigin.host, hostHeader: nil).lowercased()
+    /// Whether the engine holds the view of the hops that carry the `Host` header (nil before
+    /// the first hop), and the other view's cookies (engine lines), set aside meanwhile.
+    private var engineHoldsHostHeaderView: Bool?
+    private var otherViewCookies: [String] = []
+
+    /// Before a hop (and at the end, `carriesHost` false): puts the engine in the view the hop
+    /// needs. The cookies for the named host (and not for the first origin's own) of the view
+    /// being left are set aside, the other view's put back: the first origin's server set
+    /// cookies under that name, which a redirect to the named host got and a session kept (a
+    /// server's way to plant cookies for another host: session fixation), and the named host's
+    /// own cookies went to the first origin's server on a hop back to it.
+    private func switchCookieView(carriesHost: Bool) throws(SwurlError) {
+        guard let named = hostHeaderCookieHost else { return }
+        guard let holding = engineHoldsHostHeaderView else {
+            engineHoldsHostHeaderView = carriesHost
+            return
         }
-        guard kept.count < listed.count else { return }
+        guard holding != carriesHost else { return }
+        engineHoldsHostHeaderView = carriesHost
+        guard let jar else { return }
+        let own = ownCookieHost
+        var kept: [String] = [], leaving: [String] = []
+        // In creation order, which notes the cookies' keys before any is set aside
+        // (`reorderJar` ranks a cookie put back by when it was first listed).
+        for (line, cookie) in engineCookiesInCreationOrder() {
+            if let c = cookie, c.applies(toHost: named), !c.applies(toHost: own) {
+                leaving.append(line)
+            } else {
+                kept.append(line)
+            }
+        }
+        guard !leaving.isEmpty || !otherViewCookies.isEmpty else { return }
         try jar.set(.cookieList("ALL"), "the cookie jar")
-        for line in kept { try jar.set(.cookieList(line), "a cookie") }
+        for line in kept + otherViewCookies { try jar.set(.cookieList(line), "a cookie") }
+        otherViewCookies = leaving
     }
 
     /// Remembers the default path (RFC 6265 §5.1.4) of the hop at `url` for each cookie with

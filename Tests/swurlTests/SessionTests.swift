@@ -574,6 +574,37 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(same.requests().last?.contains("Cookie: sid=OK") == true, "\(same.requests())")
     }
 
+    /// Nor through the named host redirecting back to the first origin: that hop carries the
+    /// `Host` again, and the cookie its server set there under the name, and the named host's
+    /// own cookies (which went to the first server on it), were mixed in one jar. Each server
+    /// sees its own: the first one gets its cookie back after the round trip (a Host-routed
+    /// app's login through another origin), the named host never gets it, nor does the session.
+    func testARoundTripThroughTheNamedHostKeepsEachServersCookiesApart() throws {
+        let attacker = try ScriptedServer(), victim = try ScriptedServer()
+        func q(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s }
+        // Attacker (Host: localhost:PORT) → the named host (it redirects back, setting its own
+        // cookie) → attacker again (it sets one under the name) → attacker's /echo.
+        let step2 = attacker.url("/redirect?to=\(q("/echo"))&cookie=\(q("planted=EVIL; Path=/"))")
+        let viaVictim = victim.url("/redirect?to=\(q(step2))&cookie=\(q("sid=FRESH; Path=/"))", host: "localhost")
+        let go = attacker.url("/redirect?to=\(q(viaVictim))&cookie=\(q("state=S1; Path=/"))")
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        let r = try swurl(["--session", path, "-F", go, "Host:localhost:\(victim.port)"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let cookiesAt: (ScriptedServer) -> [String] = { server in
+            // (Pairs sorted: their order is the engine's.)
+            server.requests().map { request in
+                let value = ((request["headers"] as? [String: String]) ?? [:]).first { $0.key.lowercased() == "cookie" }?.value ?? ""
+                return value.components(separatedBy: "; ").sorted().joined(separator: "; ")
+            }
+        }
+        XCTAssertEqual(cookiesAt(attacker), ["", "state=S1", "planted=EVIL; state=S1"],
+                       "the first server's own cookies come back to it, never the named host's")
+        XCTAssertEqual(cookiesAt(victim), [""], "nothing the first server set under the name")
+        XCTAssertEqual(Set(try cookieNames(path)), ["sid"], "the named host's own cookie is kept, nothing the first server set")
+        XCTAssertEqual(try swurl(["--session", path, victim.url("/echo", host: "localhost")]).status, 0)
+        XCTAssertEqual(cookiesAt(victim).last, "sid=FRESH")
+    }
+
     /// A key of the user's own in a session file (a note) is not written back by a save: a
     /// warning says so (it was dropped without a word).
     func testAnUnknownKeyIsNotKeptAndSaysSo() throws {
