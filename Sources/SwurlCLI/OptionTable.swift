@@ -168,7 +168,7 @@ package enum OptionTable {
         OptionSpec(.pinPubkey, argument: .required("PIN"), completion: .file, group: .tls,
                    help: "Trust the server only if a key of its verified certificate path matches PIN: sha256//BASE64 (several joined by ';') or a PEM/DER file of public keys or of one certificate (a chain is refused). Repeatable. With -k only the leaf's key counts. A plain http URL under a pin is refused (7). 'swurl certs URL' prints the pins."),
         OptionSpec(.pinCert, argument: .required("FILE"), completion: .file, group: .tls,
-                   help: "Trust the certificates in FILE (PEM or DER, several allowed) as anchors and require one in the verified path; a pinned self-signed certificate works without -k. A plain http URL under a pin is refused (7). Repeatable."),
+                   help: "Trust the certificates in FILE (PEM or DER, several allowed) as anchors and require one in the verified path; a pinned self-signed certificate works without -k. With --pin-pubkey too, both must match: a pinned certificate and a pinned key. A plain http URL under a pin is refused (7). Repeatable."),
         OptionSpec(.pinScope, argument: .required("SCOPE"), choices: ["any", "leaf", "chain"], group: .tls,
                    help: "Which certificates of the verified path must match a pin: any (the default), leaf, or chain (every one)."),
         OptionSpec(.insecure, short: ["k"], group: .tls,

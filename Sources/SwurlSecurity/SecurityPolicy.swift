@@ -153,7 +153,8 @@ package struct SecurityPolicy: Sendable, Equatable {
         let certificates = Certificate.parseAll(bytes).count
         guard certificates <= 1 else {
             throw .badData("--pin-pubkey: '\(value)' holds \(certificates) certificates (a chain): pinning every key in it would accept any server its CA issued a certificate for",
-                           hint: "give the server's own certificate or key, or its sha256// pin ('swurl certs URL' prints it); --pin-cert FILE takes a chain")
+                           hint: "give the server's own certificate (the first of 'swurl certs URL --pem') or key, or its sha256// pin ('swurl certs URL' prints it); "
+                               + "a chain given to --pin-cert would make each of its certificates a trust anchor, its CA's too")
         }
         let keys = PublicKey.parseAll(bytes)
         guard !keys.isEmpty else {
@@ -203,6 +204,22 @@ package struct SecurityPolicy: Sendable, Equatable {
             if !der.isEmpty && !addedCertificates.contains(der) { addedCertificates.append(der) }
         }
     }
+
+    /// Whether `certificates` hold what the pins ask for: pins of one kind are alternatives
+    /// (one match is enough), and `--pin-cert` and `--pin-pubkey` given together are two checks:
+    /// a pinned certificate among them, and a pinned key. (Pooled, a leaf key pinned beside a
+    /// pinned CA certificate restricted nothing: any certificate that CA issued passed.)
+    /// - Returns: nil when they do, else which kind found no match.
+    func unmatchedPinKind(in certificates: [Certificate]) -> PinKind? {
+        guard hasPins else { return .key }
+        if !pinnedCertificates.isEmpty, !certificates.contains(where: { pinnedCertificates.contains($0.der) }) { return .certificate }
+        if !pinnedKeyDigests.isEmpty,
+           !certificates.contains(where: { c in c.publicKey.map { pinnedKeyDigests.contains($0.digest) } ?? false }) { return .key }
+        return nil
+    }
+
+    /// The two kinds of pin.
+    enum PinKind { case certificate, key }
 
     /// Whether a certificate matches any pin (its DER is pinned, or its key is).
     func isPinned(_ certificate: Certificate) -> Bool {

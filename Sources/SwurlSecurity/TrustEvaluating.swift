@@ -107,6 +107,20 @@ struct HostTrustEvaluator: TrustEvaluating {
 struct PinnedTrustEvaluator: TrustEvaluating {
     package let policy: SecurityPolicy
 
+    /// Why the leaf (`basis` nil) or the certificates of `basis` failed the pins: no pin
+    /// matched, or (both kinds given) which kind did not.
+    static func rule(_ unmatched: SecurityPolicy.PinKind?, _ policy: SecurityPolicy, basis: String?) -> String {
+        let both = !policy.pinnedCertificates.isEmpty && !policy.pinnedKeyDigests.isEmpty
+        let together = " (--pin-cert and --pin-pubkey together: both must match)"
+        guard both, let unmatched else { return basis.map { "no certificate of the \($0) matches a pin" } ?? "the leaf does not match a pin" }
+        switch (unmatched, basis) {
+        case (.certificate, let basis?): return "no certificate of the \(basis) is a --pin-cert certificate" + together
+        case (.key, let basis?): return "no certificate of the \(basis) has a --pin-pubkey key" + together
+        case (.certificate, nil): return "the leaf is not a --pin-cert certificate" + together
+        case (.key, nil): return "the leaf's key is not a --pin-pubkey key" + together
+        }
+    }
+
     func evaluate(_ trust: ServerTrust) -> TrustFailure? {
         let candidates: [Certificate]
         let basis: String
@@ -122,11 +136,13 @@ struct PinnedTrustEvaluator: TrustEvaluating {
         let rule: String
         switch policy.scope {
         case .any:
-            ok = candidates.contains(where: policy.isPinned)
-            rule = "no certificate of the \(basis) matches a pin"
+            let unmatched = policy.unmatchedPinKind(in: candidates)
+            ok = unmatched == nil
+            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: basis)
         case .leaf:
-            ok = candidates.first.map(policy.isPinned) ?? false
-            rule = "the leaf does not match a pin (--pin-scope leaf)"
+            let unmatched = candidates.first.map { policy.unmatchedPinKind(in: [$0]) } ?? .key
+            ok = unmatched == nil
+            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: nil) + " (--pin-scope leaf)"
         case .chain:
             ok = !candidates.isEmpty && candidates.allSatisfy(policy.isPinned)
             rule = "not every certificate of the \(basis) is pinned (--pin-scope chain)"

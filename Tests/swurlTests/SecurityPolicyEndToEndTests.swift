@@ -217,6 +217,26 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("pinned: \(try s.pki.pin("selfsigned.pem"))"), r.stderr)
     }
 
+    /// `--pin-cert` and `--pin-pubkey` together are two checks: a pinned certificate and a pinned
+    /// key. Pooled, a leaf key pinned beside the pinned intermediate restricted nothing: any
+    /// certificate the intermediate issued passed (another leaf's key pinned, the leaf served).
+    func testPinnedCertificatesAndPinnedKeysGivenTogetherMustBothMatch() throws {
+        let s = try Servers.get()
+        let int = ["--pin-cert", s.pki.path("int.pem")]
+        XCTAssertEqual(try runSwurl(int + ["\(s.good.url)/x"]).status, 0)
+        XCTAssertEqual(try runSwurl(int + ["--pin-pubkey", try s.pki.pin("leaf.pem"), "\(s.good.url)/x"]).status, 0)
+        let other = try runSwurl(int + ["--pin-pubkey", try s.pki.pin("leaf2.pem"), "\(s.good.url)/x"])
+        XCTAssertEqual(other.status, 7, other.stderr)
+        XCTAssertTrue(other.stderr.contains("no certificate of the verified path has a --pin-pubkey key (--pin-cert and --pin-pubkey together: both must match)"), other.stderr)
+        // One kind's pins are alternatives: any one of them matches.
+        let either = try runSwurl(["--cacert", s.pki.path("root.pem"), "--pin-pubkey", try s.pki.pin("leaf2.pem") + ";" + (try s.pki.pin("leaf.pem")),
+                                   "\(s.good.url)/x"])
+        XCTAssertEqual(either.status, 0, either.stderr)
+        let leaf = try runSwurl(["--pin-cert", s.pki.path("leaf.pem"), "--pin-pubkey", try s.pki.pin("int.pem"), "--pin-scope", "leaf", "\(s.good.url)/x"])
+        XCTAssertEqual(leaf.status, 7, leaf.stderr)
+        XCTAssertTrue(leaf.stderr.contains("the leaf's key is not a --pin-pubkey key (--pin-cert and --pin-pubkey together: both must match) (--pin-scope leaf)"), leaf.stderr)
+    }
+
     /// `-k` with a pin of the intermediate fails (only the leaf counts), and the hint said
     /// "update the pin", which is right already: it names -k as the cause, and drops it.
     func testAPinBeyondTheLeafUnderInsecureNamesMinusKNotTheKey() throws {

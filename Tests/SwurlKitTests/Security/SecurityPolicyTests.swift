@@ -56,12 +56,14 @@ final class SecurityPolicyTests: XCTestCase {
             try p.addKeyPins(der + "/" + file, readFile: read)
             XCTAssertEqual(p.keyPins, [try pki.pin("leaf.pem")], file)
         }
-        // A chain would pin its CA's key too (any server it issued for): refused, naming --pin-cert.
+        // A chain would pin its CA's key too (any server it issued for): refused, naming the
+        // server's own certificate (it offered --pin-cert with the chain, which anchors the CA too).
         var chain = SecurityPolicy()
         XCTAssertThrowsError(try chain.addKeyPins(pki.path("leaf-chain.pem"), readFile: read)) { error in
             guard case .badData(let message, let hint)? = error as? SwurlError else { return XCTFail("\(error)") }
             XCTAssertTrue(message.contains("holds 2 certificates (a chain)"), message)
-            XCTAssertTrue(hint?.contains("--pin-cert FILE takes a chain") == true, hint ?? "")
+            XCTAssertTrue(hint?.hasPrefix("give the server's own certificate (the first of 'swurl certs URL --pem') or key") == true, hint ?? "")
+            XCTAssertTrue(hint?.contains("a chain given to --pin-cert would make each of its certificates a trust anchor") == true, hint ?? "")
         }
         XCTAssertEqual(chain.keyPins, [])
         // Several public keys (a key and its backup) are pins as meant.
