@@ -142,15 +142,16 @@ final class BatchRunner {
                 if trimmed.unicodeScalars.first == "\u{FEFF}" {
                     trimmed = String(String.UnicodeScalarView(trimmed.unicodeScalars.dropFirst())).trimmingSpaces()
                 }
-                // A line cut for its length comes back empty: it is reported, never skipped.
-                if !tooLong && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
                 // NUL bytes between the characters: a file saved as UTF-16 (Notepad's "Unicode"),
                 // whose every line failed with "a NUL byte cannot be part of an argument".
                 let utf16 = !tooLong && trimmed.utf8.contains(0)
                 // A carriage return inside a line (its end's is trimmed): a file whose lines end in
                 // CR alone (classic Mac OS, some exporters) read as one line, its CRs as blanks, so
-                // the next line's URL or item joined this request.
+                // the next line's URL or item joined this request; and when it began with a
+                // comment, the whole file was one and nothing ran (exit 0).
                 let loneCR = !tooLong && !utf16 && trimmed.utf8.contains(0x0D)
+                // A line cut for its length comes back empty: it is reported, never skipped.
+                if !tooLong && !loneCR && (trimmed.isEmpty || trimmed.hasPrefix("#")) { continue }
                 parsed = tooLong
                     ? .failure(.usage("the line is longer than \(LineReader.maxLine / 1024) KiB"))
                     : utf16 ? .failure(.usage("the line holds NUL bytes: the file looks like UTF-16 (Notepad's \"Unicode\"); save it as UTF-8 (iconv -f UTF-16 -t UTF-8)"))

@@ -151,7 +151,8 @@ package enum HTTPDate {
     /// more forms than an HTTP date (`Wed, 01-Jan-2031 00:00:00 GMT`, `UTC`, a two-digit year):
     /// the first time, day, month and year tokens between delimiters, whatever their order and
     /// whatever else is there; nil when one is missing or the date does not exist (31 Feb, a
-    /// year before 1601, 24:00:00), as browsers and libcurl read it.
+    /// year before 1601, 24:00:00), as the RFC (and browsers) read it. libcurl's own parser
+    /// differs at the edges (a leap second, `0070`, a zone after GMT).
     package static func cookieDate(_ value: String) -> Double? {
         var time: Int?, day: Int?, month: Int?, year: Int?
         // Delimiters: %x09 / %x20-2F / %x3B-40 / %x5B-60 / %x7B-7E.
@@ -186,7 +187,8 @@ package enum HTTPDate {
                       let m = monthWords.firstIndex(where: { w in (0..<3).allSatisfy { token[start + $0] | 0x20 == w.utf8Start[$0] } }) {
                 month = m
             } else if year == nil, let y = leadingDigits(token, from: start, most: 4), y.end - start >= 2 {
-                year = y.value + (y.end - start == 2 ? (y.value >= 70 ? 1900 : 2000) : 0)
+                // §5.1.1 by the value, whatever its digits: 70–99 the 1900s, 0–69 the 2000s.
+                year = y.value + (y.value >= 70 && y.value <= 99 ? 1900 : y.value <= 69 ? 2000 : 0)
             }
         }
         guard let time, let day, let month, let year, year >= 1601, (1...daysIn(month: month + 1, year: year)).contains(day) else { return nil }

@@ -33,7 +33,14 @@ package struct JSONParser {
         p.skipWhitespace()
         repeat {
             values.append(try p.parseValue())
+            // A number or literal runs into a letter, digit, sign or point right after it:
+            // `1-2`, `00` and `truefalse` are no run of documents, as the streaming formatter
+            // finds too (`1"a"` and `1[2]` are two, for both).
+            let end = p.pos
             p.skipWhitespace()
+            if p.pos == end, let next = p.current, next.isASCIIWordByte || next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next == UInt8(ascii: ".") {
+                throw p.error("unexpected text after the JSON value")
+            }
         } while p.pos < bytes.count
         return values
     }
@@ -223,5 +230,12 @@ package struct JSONParser {
             pos += 1
         }
         return v
+    }
+}
+
+private extension UInt8 {
+    /// A letter, digit or underscore.
+    var isASCIIWordByte: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x5F
     }
 }

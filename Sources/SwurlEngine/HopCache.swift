@@ -300,15 +300,21 @@ final class HopCache: TransferDelegate {
             try target.transferDidReceiveHead(head)
             return
         }
-        if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers,
-                                                     response: head, insecure: insecure) {
+        if HopCache.isConditional(request.headers), head.status != 200 {
+            // The answer to the user's own If-Match, If-None-Match… (a 412, a 304) says how the
+            // resource compares with what they gave, nothing the URL's next GET may be answered
+            // with: not stored (a 412 with max-age took the 200's place), and no reason to drop
+            // what is stored either.
+            status = "not stored: the answer (\(head.status)) to a conditional request of the user's own"
+        } else if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers,
+                                                            response: head, insecure: insecure) {
             status = "not stored: \(reason)"
             // A whole response took the place of the stored one (asked again with validators,
             // --refresh, no-cache): it is not served later (RFC 9111 §4.3.3), as a 304 saying
-            // no-store removes it too. A 304 the cache did not ask for (the user's own
-            // If-None-Match) and a part (206) leave it, and so does a server error, which the RFC
-            // lets a cache take as no answer (--stale-ok may still serve the copy).
-            if let stored, head.status != 304, head.status != 206, !(500...599).contains(head.status) {
+            // no-store removes it too. A part (206) leaves it, and so do a server error, which the
+            // RFC lets a cache take as no answer (--stale-ok may still serve the copy), and a
+            // status that asks to try again later (408, 429).
+            if let stored, head.status != 206, !(500...599).contains(head.status), !HTTPResponseHead.tryAgainStatuses.contains(head.status) {
                 store.remove(stored)
                 status += "; the stored copy removed"
             }

@@ -231,9 +231,9 @@ enum HAREntryWriter {
             case "max-age":
                 let digits = attr.hasPrefix("-") ? attr.dropFirst() : Substring(attr)
                 if !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                    maxAge = Double(attr).map { min($0, 1e11) }
+                    maxAge = Double(attr)
                 }
-            // RFC 6265's cookie dates (`01-Jan-2031`, `UTC`), as libcurl's jar reads them.
+            // RFC 6265's cookie dates (`01-Jan-2031`, `UTC`), as browsers read them.
             case "expires": expires = HTTPDate.cookieDate(attr) ?? expires
             default: break
             }

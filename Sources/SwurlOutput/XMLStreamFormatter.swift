@@ -176,21 +176,71 @@ final class XMLStreamFormatter {
                 || (terminatorSeen && (soon || unscanned >= 2 * waitingFor)) {
                 scan(final: false, &out)
             }
+            // A byte that is not UTF-8 in a token not complete yet: found at the checkpoint, as
+            // a syntax error there is (in the caller's window it was found only past it).
+            if settle && checkpoint, failure == nil, let bad = notUTF8 { failNotUTF8(bad, &out) }
             compact()
         }
 
-        /// Feeds `chunk` (at body offset `offset`) to the UTF-8 check; ASCII outside a sequence
-        /// costs a comparison.
+        /// Feeds `chunk` (at body offset `offset`) to the UTF-8 check (RFC 3629's ranges, as
+        /// `UTF8SequenceTracker` checks them). ASCII is skipped eight bytes at a time and a
+        /// sequence inside the chunk is checked where it lies; only one cut by the chunk's end
+        /// goes through the tracker (a byte at a time through it cost a 37 MB document a tenth
+        /// of its formatting time, a third in CJK; now 1–2% and 8%).
         mutating func checkUTF8(_ chunk: UnsafeRawBufferPointer, at offset: Int) {
+            guard let base = chunk.baseAddress else { return }
+            let n = chunk.count
+            var i = 0
             var sink = InvalidByteSink()
-            for (i, b) in chunk.enumerated() where b >= 0x80 || utf8.isHolding {
-                if !utf8.isHolding { sequenceStart = offset + i }
-                _ = utf8.feed(b, into: &sink)
-                if sink.found {
-                    notUTF8 = sequenceStart
+            func byte(_ k: Int) -> UInt8 { base.load(fromByteOffset: k, as: UInt8.self) }
+            // A sequence the last chunk cut: its rest first.
+            while i < n && utf8.isHolding {
+                _ = utf8.feed(byte(i), into: &sink)
+                if sink.found { notUTF8 = sequenceStart; return }
+                i += 1
+            }
+            while i < n {
+                while i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+                while i < n, byte(i) < 0x80 { i += 1 }
+                guard i < n else { return }
+                let lead = byte(i)
+                let need: Int, low: UInt8, high: UInt8
+                switch lead {
+                case 0xC2...0xDF: (need, low, high) = (1, 0x80, 0xBF)
+                case 0xE0: (need, low, high) = (2, 0xA0, 0xBF)
+                case 0xED: (need, low, high) = (2, 0x80, 0x9F)
+                case 0xE1...0xEF: (need, low, high) = (2, 0x80, 0xBF)
+                case 0xF0: (need, low, high) = (3, 0x90, 0xBF)
+                case 0xF4: (need, low, high) = (3, 0x80, 0x8F)
+                case 0xF1...0xF3: (need, low, high) = (3, 0x80, 0xBF)
+                default:
+                    notUTF8 = offset + i
                     return
                 }
+                guard i + need < n else {
+                    // Cut by the chunk's end: the tracker holds it for the next chunk.
+                    sequenceStart = offset + i
+                    while i < n {
+                        _ = utf8.feed(byte(i), into: &sink)
+                        if sink.found { notUTF8 = sequenceStart; return }
+                        i += 1
+                    }
+                    return
+                }
+                let second = byte(i + 1)
+                guard second >= low && second <= high,
+                      need < 2 || byte(i + 2) & 0xC0 == 0x80,
+                      need < 3 || byte(i + 3) & 0xC0 == 0x80 else {
+                    notUTF8 = offset + i
+                    return
+                }
+                i += need + 1
             }
+        }
+
+        /// Ends formatting at the first byte that is not UTF-8.
+        mutating func failNotUTF8(_ bad: Int, _ out: inout [UInt8]) {
+            fail(XMLTokenizer.SyntaxError(reason: "a byte that is not UTF-8 (0x\(String(byte(bad), radix: 16, uppercase: true)))", offset: bad), &out)
         }
 
         /// Looks through the bytes not searched yet for one that could end the token at `scanned`.
@@ -263,9 +313,7 @@ final class XMLStreamFormatter {
                     guard token.end - token.start <= XMLStreamFormatter.tokenLimit else {
                         return fail(tokenTooLong(at: token.start), &out)
                     }
-                    if let bad = notUTF8, token.end > bad {
-                        return fail(XMLTokenizer.SyntaxError(reason: "a byte that is not UTF-8 (0x\(String(byte(bad), radix: 16, uppercase: true)))", offset: bad), &out)
-                    }
+                    if let bad = notUTF8, token.end > bad { return failNotUTF8(bad, &out) }
                     scanned = token.end
                     receive(token, &out)
                 }

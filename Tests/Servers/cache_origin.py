@@ -6,6 +6,7 @@ Query parameters (all optional):
   status=N      the status (default 200)
   cc=V          Cache-Control: V            etag=V   ETag: V
   cc2=V         Cache-Control: V from the path's second request on (instead of cc's)
+  status2=N     the status from the path's second request on (instead of status's)
   lm=S          Last-Modified S seconds from now (negative: in the past); lm=@T the time T (epoch seconds)
   date=S        Date S seconds from now (default 0: now); date=none sends no Date
   exp=S|bad     Expires S seconds from now, or an invalid value
@@ -126,7 +127,8 @@ class Handler(BaseHTTPRequestHandler):
         # `fails=K`: the path's first K requests answer 503 (with the same headers: max-age too).
         if one('fails') is not None and n <= int(one('fails')):
             return self.reply(503, b'busy', headers)
-        self.reply(int(one('status', '200')), body, headers)
+        status = one('status2') if n > 1 and one('status2') is not None else one('status', '200')
+        self.reply(int(status), body, headers)
 
     def reply(self, status, body, headers, no_length=False):
         self.send_response_only(status)

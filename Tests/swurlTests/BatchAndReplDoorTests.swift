@@ -67,6 +67,11 @@ final class BatchAndReplDoorTests: XCTestCase {
         let r = try runSwurl(["batch", dir + "/cr.txt"])
         XCTAssertEqual(r.status, 64, r.text + r.stderr)
         XCTAssertTrue(r.text.contains("the line holds a carriage return before its end: the file's lines look like they end in CR alone; end them in LF (tr '\\r' '\\n')"), r.text)
+        // Also when the file begins with a comment (the whole file was one, and nothing ran).
+        try Data("# requests\r\(capture.base)/a\r".utf8).write(to: URL(fileURLWithPath: dir + "/cr2.txt"))
+        let commented = try runSwurl(["batch", dir + "/cr2.txt"])
+        XCTAssertEqual(commented.status, 64, commented.text + commented.stderr)
+        XCTAssertTrue(commented.text.contains("end in CR alone"), commented.text)
         try capture.sync()
         XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
         try Data("\(capture.base)/a\r\n\(capture.base)/b X-Own:1\r\n".utf8).write(to: URL(fileURLWithPath: dir + "/crlf.txt"))

@@ -326,6 +326,26 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(try fetch(fresh, ["--refresh"]).cache, "not stored: no-store; the stored copy removed")
         XCTAssertEqual(entries(), [])
         XCTAssertTrue(try fetch(fresh).body.hasSuffix("/nsrefresh #3"))
+        // A status that asks to try again later is no answer either: the copy stays.
+        let busy = "/ns429?cc=" + q("max-age=0") + "&status2=429"
+        XCTAssertEqual(try fetch(busy).cache, "miss, stored")
+        XCTAssertEqual(try fetch(busy).cache, "not stored: status 429, which --retry retries")
+        XCTAssertTrue(try swurl(["--cache-only", origin.url(busy)]).text.hasSuffix("/ns429 #1"))
+    }
+
+    /// The answer to a conditional request of the user's own (If-Match, If-Unmodified-Since) is
+    /// neither stored nor a reason to drop the stored response: a 412 with max-age took the
+    /// 200's place and answered the next plain GET, and one without freshness removed it.
+    func testTheAnswerToAConditionOfTheUsersOwnIsNotStored() throws {
+        let path = "/cond?cc=" + q("max-age=600") + "&etag=" + q("\"v1\"") + "&status2=412"
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        for condition in ["If-Match:\"other\"", "If-Unmodified-Since:Thu, 01 Jan 1970 00:00:00 GMT"] {
+            let own = try fetch(path, [condition])
+            XCTAssertEqual(own.cache, "not stored: the answer (412) to a conditional request of the user's own", own.result.stderr)
+        }
+        let plain = try fetch(path)
+        XCTAssertTrue(plain.cache.hasPrefix("hit"), plain.cache)
+        XCTAssertEqual(plain.body, "/cond #1")
     }
 
     /// A cookie a revalidating 304 sets reached the engine but was not shown (`-h`, `--har`): it

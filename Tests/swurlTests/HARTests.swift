@@ -209,7 +209,7 @@ final class HARTests: XCTestCase {
         let har = dir + "/expires.har"
         let cookies = ["a=1; Max-Age=3600; Expires=Thu, 01 Jan 2037 00:00:00 GMT", "b=2; Expires=Thu, 01 Jan 2037 00:00:00 GMT",
                        "c=3", "d=4; Max-Age=0", "e=5; Max-Age=12x", "f=6; Expires=Wed, 01-Jan-2031 00:00:00 GMT",
-                       "g=7; Max-Age=99999999999", "h=8; Expires=Fri, 31 Dec 9999 23:59:59 GMT", "i=9; Expires=Sat, 01 Jan 2033 10:00:00 UTC"]
+                       "g=7; Max-Age=99999999999", "j=10; Max-Age=999999999999", "h=8; Expires=Fri, 31 Dec 9999 23:59:59 GMT", "i=9; Expires=Sat, 01 Jan 2033 10:00:00 UTC"]
         let query = cookies.map { "Set-Cookie=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }.joined(separator: "&")
         let r = try runSwurl(["--har", har, try HTTPBin.url("/response-headers?" + query), "-o", "/dev/null"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -227,6 +227,7 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(byName["h"], "9999-12-31T23:59:59.000Z")
         XCTAssertEqual(byName["i"], "2033-01-01T10:00:00.000Z")
         XCTAssertTrue(byName["g"]?.hasPrefix("5") == true, byName["g"] ?? "none")
+        XCTAssertEqual(byName["j"], "9999-12-31T23:59:59.000Z", "a lifetime past the year 9999 is the latest date")
         // An hour after the response: the same day's hour plus one (or the next day's first).
         let a = try XCTUnwrap(byName["a"])
         XCTAssertTrue(a.hasPrefix("20") && a > started && !a.hasPrefix("2037"), "\(a) after \(started)")

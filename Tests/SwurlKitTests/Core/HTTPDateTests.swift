@@ -83,6 +83,9 @@ final class HTTPDateTests: XCTestCase {
         XCTAssertEqual(HTTPDate.cookieDate("Thu, 01-Jan-70 00:00:01 GMT"), 1)
         // Two-digit years: 70–99 are the 1900s, 00–69 the 2000s.
         XCTAssertEqual(HTTPDate.cookieDate("01 Jan 69 00:00:00"), HTTPDate.cookieDate("01 Jan 2069 00:00:00"))
+        // By the year's value, whatever its digits (§5.1.1).
+        XCTAssertEqual(HTTPDate.cookieDate("01 Jan 031 00:00:00"), jan2031)
+        XCTAssertEqual(HTTPDate.cookieDate("01 Jan 0070 00:00:00"), 0)
         for text in ["", "0", "Wed, 01 Jan 2031", "01 Jan 2031 24:00:00", "31 Feb 2031 00:00:00", "01 Jan 1600 00:00:00",
                      "01 Foo 2031 00:00:00", "001 Jan 2031 00:00:00", "01 Jan 2031 00:60:00", "Jan 2031 00:00:00"] {
             XCTAssertNil(HTTPDate.cookieDate(text), text)

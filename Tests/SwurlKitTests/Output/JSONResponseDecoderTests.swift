@@ -76,6 +76,15 @@ final class JSONResponseDecoderTests: XCTestCase {
         let bad = runDecoder("{\"a\":1}{nope", mediaType: "application/json") { $0.sortKeys = true }
         XCTAssertTrue(bad.outcome.isFailure)
         XCTAssertEqual(bad.text, "{\"a\":1}{nope")
+        // Numbers and literals need something between them (as without the options).
+        for body in ["00", "1-2", "truefalse", "nullnull", "1true"] {
+            XCTAssertTrue(runDecoder(body, mediaType: "application/json").outcome.isFailure, body)
+            XCTAssertTrue(runDecoder(body, mediaType: "application/json") { $0.sortKeys = true }.outcome.isFailure, body)
+        }
+        for body in ["1 2\n\"a\"[]", "1\"a\""] {
+            XCTAssertFalse(runDecoder(body, mediaType: "application/json").outcome.isFailure, body)
+            XCTAssertFalse(runDecoder(body, mediaType: "application/json") { $0.sortKeys = true }.outcome.isFailure, body)
+        }
     }
 
     func testSortKeysOnInvalidJSONShowsText() {

@@ -220,6 +220,19 @@ final class XMLStreamFormatterTests: XCTestCase {
         }
     }
 
+    /// A byte that is not UTF-8 in the window, in a token that ends past it, is found in the
+    /// window (shown as sent with the note), as a control character there is; it was found only
+    /// once the token ended, past the window ("formatted up to there").
+    func testABytethatIsNotUTF8InTheWindowIsFoundThere() {
+        let body = Array("<r><t>".utf8) + [UInt8](repeating: 0x78, count: 1000) + [0xE9]
+            + [UInt8](repeating: 0x79, count: 1_200_000) + Array("</t></r>".utf8)
+        for chunk in [body.count, 1 << 16, 4096] {
+            let r = runDecoder(body, choice: .xml, terminal: false, chunk: chunk)
+            XCTAssertEqual(r.outcome, .failed("the body is not well-formed XML (a byte that is not UTF-8 (0xE9) at byte 1006); shown as sent"), "\(chunk)")
+            XCTAssertTrue(r.bytes == body, "the body is shown as sent")
+        }
+    }
+
     /// An element saying `xml:space="preserve"` is written as sent, its descendants too (its
     /// white space was re-indented: a parser read other text); its siblings are laid out as usual.
     func testAnElementPreservingSpaceIsWrittenAsSent() {
