@@ -38,6 +38,7 @@ enum CertsCommand: SwurlCommand {
             report.trustOptions = [Option.cacert, .capath, .cacertAdd, .pinCert].flatMap { option in
                 (args.options[option] ?? []).compactMap { $0 }.map { "--\(option.rawValue) \(FileTrust.quoted($0)) " }
             }.joined()
+            report.leafPinnedAsCertificate = report.presented.first.map { policy.pinnedCertificates.contains($0.der) } ?? false
         } catch {
             var failure = error
             // A port that speaks plain HTTP (the handshake read an HTTP answer as a TLS record):

@@ -72,6 +72,18 @@ package struct CertificateReport: Sendable, Equatable {
     /// `--pin-cert`), shell-quoted with a space after: the chain verified under them, so a pasted
     /// pin needs them too.
     package var trustOptions = ""
+    /// Whether the leaf itself is pinned with `--pin-cert`: a CA's key pinned beside it does not
+    /// survive a renewal (both must match).
+    package var leafPinnedAsCertificate = false
+
+    /// Whether a chain's fault is one the chain's own certificates make (name constraints, key
+    /// usage, a CA certificate that may not sign): no trust store, `--cacert` or `--pin-cert`
+    /// mends it; only `-k` with a key pin accepts the server.
+    package static func isChainsOwnLimit(_ reason: String) -> Bool {
+        reason.containsText("subtree violation") || reason.containsText("name constraint")
+            || reason.containsText("unsupported certificate purpose") || reason.containsText("unsuitable certificate purpose")
+            || reason.containsText("invalid CA certificate")
+    }
 
     package init(url: String, host: String, tls: TLSSummary, presented: [Entry], verifiedPath: [Entry]?,
                 chainError: String?, hostMatches: Bool, pinsGiven: Bool, pinError: String?) {

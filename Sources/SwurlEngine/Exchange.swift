@@ -443,7 +443,7 @@ package final class Exchange {
                     if redirects > 0 {
                         let after = "after \(redirects) redirect\(redirects == 1 ? "" : "s") from \(initialOrigin)"
                         switch error {
-                        case .trust(let message, let hint): throw .trust("\(message) (\(after))", hint: hint)
+                        case .trust(let message, let hint): throw .trust("\(message) (\(after))", hint: hint.map(TrustFailure.hintAfterRedirect))
                         case .transport(let message, let hint):
                             throw .transport("\(message) (at \((try? origin(of: hop.url))?.description ?? "the redirect's server"), \(after))", hint: hint)
                         case .timedOut(let message):

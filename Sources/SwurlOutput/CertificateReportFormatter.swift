@@ -43,11 +43,15 @@ package enum CertificateReportFormatter {
                 s += "The chain does not verify: with -k, as given, a request checks this pin\(r.hostMatches ? " alone" : " (and the host name, without --no-verify-host)").\n"
             } else if let error = r.chainError, leafOutOfDate || error.containsText("expired") || error.containsText("not yet valid") {
                 s += "The chain does not verify, and no CA or --pin-cert makes an out-of-date certificate valid:\nwith -k the pinned leaf key alone is trusted.\n"
+            } else if let error = r.chainError, CertificateReport.isChainsOwnLimit(error) {
+                // What the CA's own certificate forbids stays forbidden under any anchor.
+                s += "The chain's own limits (name constraints, key usage) forbid this certificate, whatever --cacert or\n--pin-cert says: with -k the pinned leaf key alone is trusted.\n"
             } else if r.chainError != nil {
                 s += "The chain does not verify: with -k the pinned leaf key alone is trusted; or pin the certificate\nitself with --pin-cert FILE (a pinned certificate is a trust anchor; --pem prints it).\n"
-            } else if let issuer = r.issuerPin, r.hostMatches {
+            } else if let issuer = r.issuerPin, r.hostMatches, !r.leafPinnedAsCertificate {
                 // Not for a certificate of another name: with --no-verify-host, a CA's pin would
-                // accept every certificate that CA issued, for any name.
+                // accept every certificate that CA issued, for any name. Nor beside a pinned leaf
+                // certificate, which both must match: it would not survive the renewal either.
                 s += "or its issuing CA's key, which survives a certificate renewal:\n  \(r.trustOptions)--pin-pubkey '\(issuer)'\n"
             }
             if r.hostError != nil {

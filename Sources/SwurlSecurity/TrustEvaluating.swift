@@ -112,12 +112,15 @@ struct PinnedTrustEvaluator: TrustEvaluating {
     static func rule(_ unmatched: SecurityPolicy.PinKind?, _ policy: SecurityPolicy, basis: String?) -> String {
         let both = !policy.pinnedCertificates.isEmpty && !policy.pinnedKeyDigests.isEmpty
         let together = " (--pin-cert and --pin-pubkey together: both must match)"
-        guard both, let unmatched else { return basis.map { "no certificate of the \($0) matches a pin" } ?? "the leaf does not match a pin" }
-        switch (unmatched, basis) {
-        case (.certificate, let basis?): return "no certificate of the \(basis) is a --pin-cert certificate" + together
-        case (.key, let basis?): return "no certificate of the \(basis) has a --pin-pubkey key" + together
-        case (.certificate, nil): return "the leaf is not a --pin-cert certificate" + together
-        case (.key, nil): return "the leaf's key is not a --pin-pubkey key" + together
+        // The leaf alone (--pin-scope leaf, or a chain not verified): "the leaf (why)", not
+        // "no certificate of the leaf".
+        let leaf = basis.map { $0.hasPrefix("leaf") ? "the " + $0 : nil } ?? "the leaf"
+        guard both, let unmatched else { return leaf.map { $0 + " does not match a pin" } ?? "no certificate of the \(basis ?? "") matches a pin" }
+        switch (unmatched, leaf) {
+        case (.certificate, nil): return "no certificate of the \(basis ?? "") is a --pin-cert certificate" + together
+        case (.key, nil): return "no certificate of the \(basis ?? "") has a --pin-pubkey key" + together
+        case (.certificate, let leaf?): return leaf + " is not a --pin-cert certificate" + together
+        case (.key, let leaf?): return leaf + "'s key is not a --pin-pubkey key" + together
         }
     }
 

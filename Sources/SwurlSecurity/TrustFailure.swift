@@ -63,9 +63,7 @@ package struct TrustFailure: Sendable, Equatable {
                 hint = "swurl: hint: this machine's clock reads \(Timestamp.iso8601(Timestamp.now()).prefix(19))Z: if that is wrong, set the clock first\n"
                     + "swurl: hint: " + hint
             }
-        case .chain where reason.containsText("subtree violation") || reason.containsText("name constraint")
-                || reason.containsText("unsupported certificate purpose") || reason.containsText("unsuitable certificate purpose")
-                || reason.containsText("invalid CA certificate"):
+        case .chain where CertificateReport.isChainsOwnLimit(reason):
             // What the CA's own certificate forbids stays forbidden under any trust store.
             hint = "the chain's own limits (name constraints, key usage) forbid this certificate here, whatever --cacert or --pin-cert says; "
                 + "to accept this server's key anyway, -k --pin-pubkey PIN (\(certs) prints it)"
@@ -96,10 +94,21 @@ package struct TrustFailure: Sendable, Equatable {
                     + "with -k only the leaf's key counts (the handshake proves that key alone); without -k a pin of the chain counts "
                     + "once the chain verifies (its CA trusted, or pinned with --pin-cert)"
             } else {
-                hint += "\nswurl: hint: if the server changed its key on purpose, update the pin (\(certs) prints it)"
+                hint += "\nswurl: hint: " + TrustFailure.updateThePin + " (\(certs) prints it)"
             }
         }
         return .trust(message, hint: hint)
+    }
+
+    private static let updateThePin = "if the server changed its key on purpose, update the pin"
+
+    /// A pin failure's hint when the server was a redirect's: the pins hold for every hop, so
+    /// replacing them with this server's (as "update the pin" said) failed the first hop.
+    package static func hintAfterRedirect(_ hint: String) -> String {
+        guard let r = hint.rangeOfText(updateThePin) else { return hint }
+        var out = hint
+        out.replaceSubrange(r, with: "the pins hold for every hop: to trust this server too, add its pin to the others, joined by ';'")
+        return out
     }
 
     /// The hint's lines of what the pins were held against (the presented certificates, or the

@@ -284,6 +284,20 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertFalse(text.text.contains("--insecure"), text.text)
     }
 
+    /// Under `--pin-cert` of the leaf itself, the issuing CA's key offered "which survives a
+    /// renewal" came with that `--pin-cert` (both must match), so it failed at the renewal: not
+    /// offered then. With the CA trusted, it still is.
+    func testTheIssuersKeyIsNotOfferedBesideAPinnedLeafCertificate() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"))
+        let pinnedLeaf = try runSwurl(["certs", "--pin-cert", pki.path("leaf.pem"), server.url])
+        XCTAssertEqual(pinnedLeaf.status, 0, pinnedLeaf.stderr)
+        XCTAssertTrue(pinnedLeaf.text.contains("Pin this server's key (ready to paste)"), pinnedLeaf.text)
+        XCTAssertFalse(pinnedLeaf.text.contains("issuing CA's key"), pinnedLeaf.text)
+        let trusted = try runSwurl(["certs", "--cacert", pki.path("root.pem"), server.url])
+        XCTAssertTrue(trusted.text.contains("or its issuing CA's key, which survives a certificate renewal:\n  --cacert \(pki.path("root.pem")) --pin-pubkey '\(try pki.pin("int.pem"))'"), trusted.text)
+    }
+
     func testUsageErrors() throws {
         let none = try runSwurl(["certs"])
         XCTAssertEqual(none.status, 64)

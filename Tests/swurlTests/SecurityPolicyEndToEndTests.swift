@@ -365,8 +365,14 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         // the hint looks at that server, not at the URL typed (whose pin matches).
         XCTAssertTrue(r.stderr.contains("TLS pin check failed for localhost:\(second.port): "), r.stderr)
         XCTAssertTrue(r.stderr.contains("(after 1 redirect from https://127.0.0.1:\(first.port))"), r.stderr)
-        // ... with the trust it was checked under (certs without --cacert offered -k and a pin).
-        XCTAssertTrue(r.stderr.contains("update the pin ('swurl certs https://localhost:\(second.port)' with this request's --cacert prints it)"), r.stderr)
+        // ... with the trust it was checked under (certs without --cacert offered -k and a pin),
+        // and that the pins hold for every hop ("update the pin" to the second server's alone
+        // failed the first hop): its pin goes beside the others, which then passes.
+        XCTAssertTrue(r.stderr.contains("the pins hold for every hop: to trust this server too, add its pin to the others, joined by ';' "
+                                        + "('swurl certs https://localhost:\(second.port)' with this request's --cacert prints it)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("update the pin"), r.stderr)
+        let both = try runSwurl(["--follow", "--cacert", pki.path("root.pem"), "--pin-pubkey", pin + ";" + (try pki.pin("leaf2.pem")), "\(first.url)/start"])
+        XCTAssertEqual(both.status, 0, both.stderr)
         // The pins were held against the verified path, its anchor from --cacert included.
         let rootPin = try pki.pin("root.pem")
         XCTAssertTrue(r.stderr.contains("the verified path (leaf to anchor):") && r.stderr.contains(rootPin), r.stderr)

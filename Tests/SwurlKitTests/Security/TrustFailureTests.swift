@@ -39,6 +39,18 @@ final class TrustFailureTests: XCTestCase {
         XCTAssertTrue(none.error.hint?.hasPrefix("the certificate is for no host name or IP address") == true, none.error.hint ?? "")
     }
 
+    /// A pin failure on a redirect's server: the pins hold for every hop, so "update the pin"
+    /// (to that server's alone) failed the first hop; other hints are left as they are.
+    func testAPinHintAfterARedirectSaysThePinsHoldForEveryHop() {
+        let f = TrustFailure(check: .pin, host: "b", reason: "no certificate of the verified path matches a pin",
+                             presented: [.init(subject: "CN=b", pin: "sha256//B=")], pinned: ["sha256//A="])
+        guard case .trust(_, let hint?) = f.error else { return XCTFail("\(f.error)") }
+        let after = TrustFailure.hintAfterRedirect(hint)
+        XCTAssertTrue(after.contains("swurl: hint: the pins hold for every hop: to trust this server too, add its pin to the others, joined by ';' ("), after)
+        XCTAssertFalse(after.contains("update the pin"), after)
+        XCTAssertEqual(TrustFailure.hintAfterRedirect("trust its CA with --cacert FILE"), "trust its CA with --cacert FILE")
+    }
+
     /// A hostile certificate's thousand names made a 90 KB hint: ten are shown, and how many
     /// more. A connection routed by --resolve or --proxy offers `swurl certs` with them.
     func testHostHintsAreBoundedAndCertsKeepsTheRouting() {
