@@ -46,6 +46,10 @@ final class HopCache: TransferDelegate {
     /// shown; `Exchange` sends that request again, without validators.
     private(set) var needsUnconditionalRequest = false
 
+    /// Whether the request says `Cache-Control: no-store`:
+    /// nothing of its exchange is stored, and what is stored is left as it is.
+    private var requestSaysNoStore: Bool { CacheControl(request.headers).has("no-store") }
+
     /// Whether the user's request is conditional itself (its answer is not the cache's to take).
     static func isConditional(_ headers: HTTPHeaders) -> Bool {
         ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"].contains { headers.contains($0) }
@@ -314,7 +318,8 @@ final class HopCache: TransferDelegate {
             // no-store removes it too. A part (206) leaves it, and so do a server error, which the
             // RFC lets a cache take as no answer (--stale-ok may still serve the copy), and a
             // status that asks to try again later (408, 429).
-            if let stored, head.status != 206, !(500...599).contains(head.status), !HTTPResponseHead.tryAgainStatuses.contains(head.status) {
+            if let stored, !requestSaysNoStore, head.status != 206, !(500...599).contains(head.status),
+               !HTTPResponseHead.tryAgainStatuses.contains(head.status) {
                 store.remove(stored)
                 status += "; the stored copy removed"
             }
@@ -356,6 +361,13 @@ final class HopCache: TransferDelegate {
             return
         }
         if let entry = revalidated, let stored {
+            // A request saying no-store stores nothing, its 304's update included, and leaves
+            // what is stored alone (RFC 9111 §5.2.1.5: it says nothing of stored responses; the
+            // entry was removed).
+            if requestSaysNoStore {
+                status += "; not updated: no-store in the request"
+                return
+            }
             // The 304's own Cache-Control is the response's now: one that says no-store (RFC
             // 9111 §3) takes the stored copy away rather than keeping it fresh.
             if let reason = CacheRules.notStorableReason(method: request.method, requestHeaders: request.headers, response: entry.head,

@@ -333,6 +333,19 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(try swurl(["--cache-only", origin.url(busy)]).text.hasSuffix("/ns429 #1"))
     }
 
+    /// A request saying `Cache-Control: no-store` stores nothing and leaves what is stored alone
+    /// (RFC 9111 §5.2.1.5): its 304 removed a still-valid entry, and so would a whole answer.
+    func testARequestSayingNoStoreLeavesTheStoredResponseAlone() throws {
+        let path = "/reqns?cc=" + q("max-age=0") + "&etag=" + q("\"r\"")
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        XCTAssertEqual(try fetch(path, ["Cache-Control:no-store"]).cache, "revalidated (304); not updated: no-store in the request")
+        XCTAssertEqual(entries().count, 1)
+        let whole = "/reqns2?cc=" + q("max-age=600")
+        XCTAssertEqual(try fetch(whole).cache, "miss, stored")
+        XCTAssertEqual(try fetch(whole, ["--refresh", "Cache-Control:no-store"]).cache, "not stored: no-store in the request")
+        XCTAssertTrue(try fetch(whole).body.hasSuffix("/reqns2 #1"))
+    }
+
     /// The answer to a conditional request of the user's own (If-Match, If-Unmodified-Since) is
     /// neither stored nor a reason to drop the stored response: a 412 with max-age took the
     /// 200's place and answered the next plain GET, and one without freshness removed it.
