@@ -170,10 +170,16 @@ enum DownloadCommand: SwurlCommand {
                 return .success
             }
             try? environment.stderr.write("swurl: error: HTTP \(failed.status)\(TerminalSanitizer.reasonSuffix(failed.reason)); nothing was saved\n")
-            if let why = file.rangeRefusal { try? environment.stderr.write("swurl: hint: \(why)\n") }
+            if let why = file.rangeRefusal {
+                try? environment.stderr.write("swurl: hint: \(why)\n")
+            } else if failed.status == 416, let part = file.partPath, !options.quiet {
+                // Resuming the same way meets the same 416: it was offered as the fix.
+                try? environment.stderr.write("swurl: hint: the server cannot send the rest from where '\(TerminalSanitizer.clean(ArgumentBytes.shown(part)))' ends; "
+                                              + "remove it to download the file again from the start\n")
+            }
             // Bytes of an earlier attempt (or an earlier run) stay in NAME.part; the error page did
-            // not go there. Not offered for resuming when the 416 showed they are no part of it.
-            if let part = file.partPath, !options.quiet, file.rangeRefusal == nil {
+            // not go there. Not offered for resuming after a 416: the same resume meets it again.
+            if let part = file.partPath, !options.quiet, failed.status != 416 {
                 DownloadCommand.noteKept(part, file: file, request: request, options: options, environment: environment)
             }
             Swurl.printTiming(result.timing, options, environment)

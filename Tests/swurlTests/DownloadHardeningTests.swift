@@ -489,6 +489,19 @@ final class DownloadHardeningTests: XCTestCase {
         }
     }
 
+    /// A 416 that names no size (so no "larger than the server's" either) offered the command that
+    /// had just failed ("resume it with --continue: swurl -d -c …"): it says to start over instead.
+    func testA416WithoutASizeIsNotOfferedForResuming() throws {
+        let server = try SequenceServer([Self.page("416 Range Not Satisfiable", [])])
+        let dir = TestPaths.temporaryDirectory()
+        try Data("abcde".utf8).write(to: URL(fileURLWithPath: dir + "/r.part"))
+        let r = try runSwurl(["-d", "-c", "-o", "r", server.url("/r")], directory: dir)
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertFalse(r.stderr.contains("resume it with"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("swurl: hint: the server cannot send the rest from where '\(dir)/r.part' ends; remove it to download the file again from the start"), r.stderr)
+        XCTAssertEqual(contents(dir + "/r.part"), Data("abcde".utf8))
+    }
+
     func testThe416BodyAfterARetryIsNotAppended() throws {
         let server = try SequenceServer([Self.cut(100, of: 1000), Self.page("416 Range Not Satisfiable", ["Content-Range: bytes */100"])])
         let dir = TestPaths.temporaryDirectory()
