@@ -102,7 +102,7 @@ complete -c swurl -n '__swurl_seen_command reach' -l timeout -r -f -d 'Give up c
 complete -c swurl -n 'not __swurl_seen_command certs' -l default-scheme -r -f -a 'http https' -d 'The scheme for URLs given without one (default http; swurl certs always speaks https and does not take it)'
 complete -c swurl -n 'not __swurl_seen_command cache' -l connect-timeout -r -f -d 'Give up connecting after SECONDS (decimals allowed; default: --timeout); exit 2'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l retry -r -f -d 'Try again up to N times on connection failures, timeouts and 408, 429, 500, 502, 503 and 504 responses, waiting with exponential backoff and jitter (each wait at most 120 s, or --retry-delay when longer), or as long as Retry-After says (at most 300 s, or that cap when longer)'
-complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l retry-delay -r -f -d 'The first wait before a retry (default 1); each further wait doubles'
+complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l retry-delay -r -f -d 'The first wait before a retry (default 1; 0 retries at once, unlike curl\'s 0, its default); each further wait doubles'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l retry-max-time -r -f -d 'Stop retrying once SECONDS have passed since the first attempt (a retry whose wait, a Retry-After\'s too, would pass it is not made; a note says so)'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l retry-all-methods -d 'Retry POST, PATCH and other methods that are not idempotent too'
 complete -c swurl -n 'not __swurl_seen_command certs reach cache' -l http1.1 -d 'Speak HTTP/1.1 only'

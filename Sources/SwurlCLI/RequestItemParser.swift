@@ -55,10 +55,8 @@ package struct RequestItemParser {
         case .fieldFile:
             return RequestItem(raw: given, kind: .field(key: key, value: .string(try readText(value, raw))))
         case .json, .jsonFile:
-            var bytes = separator == .jsonFile ? try readBytes(value, raw) : Array(value.utf8)
-            // A file saved with a UTF-8 byte order mark (Windows editors): RFC 8259 lets a
-            // parser skip it, and Python's json does not; skipped, it is no part of the value.
-            if separator == .jsonFile && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            // (RFC 8259 lets a parser skip a file's byte order mark, and Python's json does not.)
+            let bytes = separator == .jsonFile ? RequestItemParser.withoutByteOrderMark(try readBytes(value, raw)) : Array(value.utf8)
             do {
                 return RequestItem(raw: given, kind: .field(key: key, value: try JSONParser.parse(bytes)))
             } catch {
@@ -296,8 +294,14 @@ package struct RequestItemParser {
         }
     }
 
+    /// A file's bytes without the UTF-8 byte order mark a Windows editor puts first: no part of
+    /// the value (it went into headers and queries as three invisible bytes).
+    static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
     private func readText(_ path: String, _ raw: String) throws(SwurlError) -> String {
-        let bytes = try readBytes(path, raw)
+        let bytes = RequestItemParser.withoutByteOrderMark(try readBytes(path, raw))
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .badData("'\(path)' (from '\(raw)') is not UTF-8 text",
                            hint: "send binary files as file fields (name@\(path)) or as the whole body (@\(path))")

@@ -220,7 +220,7 @@ extension CommandOptions {
 
     static func seconds(_ v: String, _ name: String, allowZero: Bool = false) throws(SwurlError) -> Double {
         guard let t = decimal(v), t.isFinite, allowZero ? t >= 0 : t > 0 else {
-            throw .usage("--\(name): '\(v)' is not a positive number of seconds",
+            throw .usage("--\(name): '\(v)' is not \(allowZero ? "a number of seconds, 0 or more" : "a positive number of seconds")",
                          hint: "e.g. " + (OptionTable.spec(long: name)?.example("2.5") ?? "--\(name) 2.5"))
         }
         guard t <= maxSeconds else {

@@ -49,7 +49,8 @@ package struct RetryPolicy: Sendable, Equatable {
     /// Parses a Retry-After value: delay seconds, or an HTTP date (RFC 9110 §5.6.7) relative to `now` (seconds since the epoch). Nil when unparsable.
     package static func parseRetryAfter(_ value: String, now: Double) -> Double? {
         let v = value.trimmingSpaces()
-        if let seconds = Int(v), seconds >= 0 { return Double(seconds) }
+        // delay-seconds is digits only (RFC 9110 §10.2.3): `+5` is no delay (Int took the sign).
+        if v.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true, let seconds = Int(v), seconds >= 0 { return Double(seconds) }
         // Digits past Int's range (`99999999999999999999`) are a wait as long as any: the cap.
         if !v.isEmpty, v.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return .greatestFiniteMagnitude }
         guard let when = HTTPDate.parse(v, now: now) else { return nil }

@@ -119,6 +119,19 @@ package enum ParameterTree {
                     case .array(let array): array.items.append(.leaf(value))
                     case .object: throw conflict("'\(k)' is already an object and cannot also take a value")
                     }
+                } else if case .leaf(let old) = child {
+                    // A plain name given before a nested one: in a form a member of its own, as
+                    // after it (`a=1&a[b]=2`, `a=1&a[]=2`: the order typed decided whether it was
+                    // refused); in JSON `a=1 a[]=2` collects as `a=1 a=2 a[]=3` and `a[]=1 a=2` do
+                    // (a `:=` value is JSON given whole: refused below, as before).
+                    if !repeatsCollect {
+                        object.members.append((k, try fresh(value, path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)))
+                    } else if depth + 2 == path.components.count, case .append = path.components[depth + 1], case .string = old {
+                        object.members[i].1 = .array(ArrayNode([.leaf(old), .leaf(value)]))
+                    } else {
+                        try insert(value, into: child, path: path, depth: depth + 1, item: item, keyText: keyText,
+                                   repeatsCollect: repeatsCollect, gapBudget: &gapBudget)
+                    }
                 } else {
                     try insert(value, into: child, path: path, depth: depth + 1, item: item, keyText: keyText,
                                repeatsCollect: repeatsCollect, gapBudget: &gapBudget)

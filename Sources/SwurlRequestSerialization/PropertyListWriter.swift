@@ -92,7 +92,8 @@ package enum PropertyListWriter {
             (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || c.value == 0xFFFE || c.value == 0xFFFF
         }) else { return }
         let hex = String(bad.value, radix: 16, uppercase: true)
-        throw .badData("'\(path.isEmpty ? "the body" : path)' holds the control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex), which an XML property list cannot carry",
+        let what = bad.value >= 0xFFFE ? "the noncharacter" : "the control character"
+        throw .badData("'\(path.isEmpty ? "the body" : path)' holds \(what) U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex), which an XML property list cannot carry",
                        hint: "send it as a binary property list: --plist=binary")
     }
 

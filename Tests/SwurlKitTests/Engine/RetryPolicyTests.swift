@@ -31,6 +31,9 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_800), 0)
         XCTAssertNil(RetryPolicy.parseRetryAfter("soon", now: 0))
         XCTAssertNil(RetryPolicy.parseRetryAfter("-5", now: 0))
+        // delay-seconds is digits only: a sign is no delay (it was read as 5).
+        XCTAssertNil(RetryPolicy.parseRetryAfter("+5", now: 0))
+        XCTAssertEqual(RetryPolicy.parseRetryAfter(" 7 ", now: 0), 7)
         // Past Int's range: as long as any wait, so the cap (it fell back to a second's backoff).
         XCTAssertEqual(RetryPolicy.parseRetryAfter("99999999999999999999", now: 0), .greatestFiniteMagnitude)
         XCTAssertEqual(RetryPolicy().delay(retry: 0, retryAfter: .greatestFiniteMagnitude, random: 0), RetryPolicy.retryAfterLimit)

@@ -44,7 +44,22 @@ final class ParameterTreeTests: XCTestCase {
         XCTAssertEqual(try form(["a=1", "b=x", "a=2", "a=3"]), "a=1&b=x&a=2&a=3")
         XCTAssertEqual(try form(["u[n]=1", "u[n]=2", "l[0][k]=x", "l[0][k]=y"]), "u%5Bn%5D=1&u%5Bn%5D=2&l%5B%5D%5Bk%5D=x&l%5B%5D%5Bk%5D=y")
         XCTAssertEqual(try form(["t[]=1", "t[]=2"]), "t%5B%5D=1&t%5B%5D=2")
-        XCTAssertThrowsError(try form(["a=1", "a[b]=2"]))
+        // A plain name and a nested one are members of their own in either order (`a=1` first
+        // was refused, after `a[b]=2` it was not).
+        XCTAssertEqual(try form(["a=1", "a[b]=2"]), "a=1&a%5Bb%5D=2")
+        XCTAssertEqual(try form(["a[b]=2", "a=1"]), "a%5Bb%5D=2&a=1")
+        XCTAssertEqual(try form(["a=1", "a[]=2"]), "a=1&a%5B%5D=2")
+        XCTAssertEqual(try form(["a[]=2", "a=1"]), "a%5B%5D=2&a=1")
+    }
+
+    /// In JSON `a[]` appends to what a repeated plain name collected, however many times it was
+    /// given (`a=1 a[]=2` was refused, `a=1 a=2 a[]=3` was not).
+    func testAnAppendAfterAPlainNameCollectsAsARepeatedName() throws {
+        XCTAssertEqual(try json(["a=1", "a[]=2"]), #"{"a":["1","2"]}"#)
+        XCTAssertEqual(try json(["a=1", "a=2", "a[]=3"]), #"{"a":["1","2","3"]}"#)
+        XCTAssertEqual(try json(["a[]=1", "a=2"]), #"{"a":["1","2"]}"#)
+        XCTAssertThrowsError(try json(["a=1", "a[b]=2"]))
+        XCTAssertThrowsError(try json(["a=1", "a[][b]=2"]))
     }
 
     func testEscapedBracketsAreLiteralKeys() throws {
