@@ -159,6 +159,19 @@ final class SerializerEndToEndTests: XCTestCase {
         XCTAssertTrue(same.text.contains("Content-Type: multipart/mixed; boundary=zz\r\n"), same.text)
     }
 
+    /// A file saved with a UTF-8 byte order mark (Windows editors) gives its text without it to
+    /// every `@file` value: `:@file` and `==@file` sent the three bytes in the header and query.
+    func testAByteOrderMarkIsNoPartOfAFilesValue() throws {
+        try (Data([0xEF, 0xBB, 0xBF]) + Data("tok\r\n".utf8)).write(to: URL(fileURLWithPath: dir + "/bom.txt"))
+        try (Data([0xEF, 0xBB, 0xBF]) + Data("5".utf8)).write(to: URL(fileURLWithPath: dir + "/num.json"))
+        let sent = try runSwurl(["--offline", "POST", "127.0.0.1:9/x", "X-Token:@bom.txt", "q==@bom.txt", "f=@bom.txt", "j:=@num.json"], directory: dir)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertFalse(sent.stdout.contains(0xEF), sent.text)
+        XCTAssertTrue(sent.text.hasPrefix("POST /x?q=tok HTTP/1.1\r\n"), sent.text)
+        XCTAssertTrue(sent.text.contains("\r\nX-Token: tok\r\n"), sent.text)
+        XCTAssertTrue(sent.text.hasSuffix(#"{"f":"tok\r\n","j":5}"#), sent.text)
+    }
+
     /// Item mixes HTTPie users write: a form's plain name after the same name with [] is its
     /// own pair (it was sent as o[]); nested keys under a := container, two body files, --raw
     /// with items and a length with --chunked are refused, naming what clashes.
