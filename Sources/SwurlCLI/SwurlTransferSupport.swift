@@ -159,6 +159,13 @@ class TransferReporter: TransferObserving {
         try? environment.stderr.write("swurl: " + context + Swurl.noRetryLine(notice, maxTime: maxTime).dropFirst("swurl: ".count) + "\n")
     }
 
+    func transferWillNotRetryAfterBody(_ notice: RetryNotice) {
+        guard !quiet else { return }
+        beforeNotice?()
+        try? environment.stderr.write("swurl: " + context + "not retrying: part of the body was already written, and a retry would write it again"
+                                      + " (-d resumes a download)\n")
+    }
+
     // Shown by subclasses (declared here so that they can override them).
     func transferDidProgress(_ progress: TransferProgress) {}
     func transferHopDidFinish(_ delegate: TransferDelegate) throws {}

@@ -427,8 +427,13 @@ package final class Exchange {
                 failedHopTiming = nil
                 break
             }
-            let retryable = error != .interrupted && canRetry && transfer.failureIsTransient
-                && (!filter.deliveredBody || delegateCanRestart)
+            let transient = error != .interrupted && canRetry && transfer.failureIsTransient
+            let retryable = transient && (!filter.deliveredBody || delegateCanRestart)
+            if transient && !retryable {
+                // Said, as the other reasons not to retry are (it ended in the error alone).
+                observer?.transferWillNotRetryAfterBody(RetryNotice(cause: .failure(error), delay: 0, retry: retries + 1,
+                                                                    maxRetries: options.retry.maxRetries))
+            }
             let wait = retryable ? options.retry.delay(retry: retries, retryAfter: nil, random: random()) : 0
             let pastMaxTime = options.retry.maxTime.flatMap { Transfer.now() - start + wait > $0 ? $0 : nil }
             if retryable, let maxTime = pastMaxTime {

@@ -9,6 +9,9 @@ package protocol TransferObserving: AnyObject {
     /// A retry was due, but its wait (`notice.delay`: the server's Retry-After, or the back-off)
     /// would pass `--retry-max-time`: the exchange ends with this attempt's outcome.
     func transferWillNotRetry(_ notice: RetryNotice, maxTime: Double)
+    /// A retry was due, but part of the body was already handed on (printed, or written to a
+    /// file that cannot start again): the exchange ends with this attempt's failure.
+    func transferWillNotRetryAfterBody(_ notice: RetryNotice)
     /// Bytes moved on the running hop.
     func transferDidProgress(_ progress: TransferProgress)
     /// With `delegatePerHop`: a hop that was not the final one is over, and so is its delegate.
@@ -18,6 +21,7 @@ package protocol TransferObserving: AnyObject {
 package extension TransferObserving {
     func transferWillRetry(_ notice: RetryNotice) {}
     func transferWillNotRetry(_ notice: RetryNotice, maxTime: Double) {}
+    func transferWillNotRetryAfterBody(_ notice: RetryNotice) {}
     func transferDidProgress(_ progress: TransferProgress) {}
     func transferHopDidFinish(_ delegate: TransferDelegate) throws {}
 }

@@ -21,6 +21,21 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(server.requests().count, 2)
     }
 
+    /// A body cut after part of it was written is not retried (the retry would write it again):
+    /// said, as the other reasons are; it ended in the error alone.
+    func testABodyCutAfterPartOfItWasWrittenSaysWhyItIsNotRetried() throws {
+        let server = try ScriptedServer()
+        for output in [[String](), ["-o", TestPaths.temporaryDirectory() + "/f"]] {
+            let r = try runSwurl(["--retry", "3", "--retry-delay", "0.05"] + output + [server.url("/file?size=100000&cut=1000&key=c\(output.count)")])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("swurl: not retrying: part of the body was already written, and a retry would write it again (-d resumes a download)"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("retrying in"), r.stderr)
+        }
+        // Without --retry nothing is said of retrying.
+        let plain = try runSwurl([server.url("/file?size=100000&cut=1000&key=d")])
+        XCTAssertFalse(plain.stderr.contains("retry"), plain.stderr)
+    }
+
     func testNonIdempotentMethodsAreNotRetriedUnlessAsked() throws {
         let server = try ScriptedServer()
         let r = try runSwurl(["--retry", "3", "--retry-delay", "0.05", "POST", server.url("/flaky?key=c&fails=1"), "a=1"])
