@@ -34,8 +34,13 @@ enum CertsCommand: SwurlCommand {
             if let v = args.value(.timeout) { connection.timeout = try CommandOptions.seconds(v, "timeout") }
             try CommandOptions.parseConnectionArguments(args, into: &connection, environment: environment)
             report = try CertificateProbe.inspect(url: url, policy: policy, connection: connection)
-            // The pin offered "ready to paste" passes as pasted only with the trust it verified under.
-            report.trustOptions = [Option.cacert, .capath, .cacertAdd, .pinCert].flatMap { option in
+            // The pin offered "ready to paste" passes as pasted only with the trust it verified
+            // under; a --pin-cert none of whose certificates is in the path is no part of that
+            // trust, and pasted beside a key pin it would be a second check that fails.
+            let path = report.verifiedPath ?? report.presented
+            let pinnedInPath = path.contains { policy.pinnedCertificates.contains($0.der) }
+            let trustedBy: [Option] = [.cacert, .capath, .cacertAdd] + (pinnedInPath ? [.pinCert] : [])
+            report.trustOptions = trustedBy.flatMap { option in
                 (args.options[option] ?? []).compactMap { $0 }.map { "--\(option.rawValue) \(FileTrust.quoted($0)) " }
             }.joined()
             report.leafPinnedAsCertificate = report.presented.first.map { policy.pinnedCertificates.contains($0.der) } ?? false

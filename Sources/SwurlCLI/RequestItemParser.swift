@@ -46,7 +46,14 @@ package struct RequestItemParser {
             var text = separator == .headerFile ? try readText(value, raw) : value
             if separator == .headerFile { text = text.trimmingTrailingNewlines() }
             try HeaderValue.check(text, "'\(raw)'")
-            return RequestItem(raw: given, kind: .header(name: key, value: text.trimmingSpaces()))
+            // `Host:[v6` without its `]`: libcurl reads another name out of it for its cookies
+            // than swurl does (a doubled last letter), so the cookies each server sees for the
+            // name could not be told apart.
+            let trimmed = text.trimmingSpaces()
+            if key.lowercased() == "host", trimmed.utf8.first == UInt8(ascii: "["), !trimmed.utf8.contains(UInt8(ascii: "]")) {
+                throw .usage("'\(raw)': an IPv6 address in a Host header needs its closing ']'", hint: "write it as Host:[::1]:8080")
+            }
+            return RequestItem(raw: given, kind: .header(name: key, value: trimmed))
         case .query, .queryFile:
             let text = separator == .queryFile ? try readText(value, raw).trimmingTrailingNewlines() : value
             return RequestItem(raw: given, kind: .query(name: unescapeBrackets(key), value: text))

@@ -212,21 +212,24 @@ package struct SecurityPolicy: Sendable, Equatable {
     /// - Returns: nil when they do, else which kind found no match.
     func unmatchedPinKind(in certificates: [Certificate]) -> PinKind? {
         guard hasPins else { return .key }
-        if !pinnedCertificates.isEmpty, !certificates.contains(where: { pinnedCertificates.contains($0.der) }) { return .certificate }
-        if !pinnedKeyDigests.isEmpty,
-           !certificates.contains(where: { c in c.publicKey.map { pinnedKeyDigests.contains($0.digest) } ?? false }) { return .key }
+        if !pinnedCertificates.isEmpty, !certificates.contains(where: isPinnedCertificate) { return .certificate }
+        if !pinnedKeyDigests.isEmpty, !certificates.contains(where: hasPinnedKey) { return .key }
         return nil
+    }
+
+    /// Whether the certificate is one `--pin-cert` pinned.
+    func isPinnedCertificate(_ certificate: Certificate) -> Bool { pinnedCertificates.contains(certificate.der) }
+
+    /// Whether the certificate's key is one `--pin-pubkey` pinned.
+    func hasPinnedKey(_ certificate: Certificate) -> Bool {
+        certificate.publicKey.map { pinnedKeyDigests.contains($0.digest) } ?? false
     }
 
     /// The two kinds of pin.
     enum PinKind { case certificate, key }
 
     /// Whether a certificate matches any pin (its DER is pinned, or its key is).
-    func isPinned(_ certificate: Certificate) -> Bool {
-        if !pinnedCertificates.isEmpty && pinnedCertificates.contains(certificate.der) { return true }
-        if !pinnedKeyDigests.isEmpty, let key = certificate.publicKey, pinnedKeyDigests.contains(key.digest) { return true }
-        return false
-    }
+    func isPinned(_ certificate: Certificate) -> Bool { isPinnedCertificate(certificate) || hasPinnedKey(certificate) }
 
     /// The warning for settings that weaken the checks, or nil when nothing is weakened.
     package var weakeningWarning: String? {

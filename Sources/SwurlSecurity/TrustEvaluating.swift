@@ -107,20 +107,23 @@ struct HostTrustEvaluator: TrustEvaluating {
 struct PinnedTrustEvaluator: TrustEvaluating {
     package let policy: SecurityPolicy
 
-    /// Why the leaf (`basis` nil) or the certificates of `basis` failed the pins: no pin
-    /// matched, or (both kinds given) which kind did not.
-    static func rule(_ unmatched: SecurityPolicy.PinKind?, _ policy: SecurityPolicy, basis: String?) -> String {
+    /// Why the pins failed: no pin matched, or (both kinds given) which kind did not. `leaf`:
+    /// the key check was held against the leaf alone (`--pin-scope leaf`, or the leaf being all
+    /// there was: `basis` then says why).
+    static func rule(_ unmatched: SecurityPolicy.PinKind?, _ policy: SecurityPolicy, basis: String, leaf: Bool) -> String {
         let both = !policy.pinnedCertificates.isEmpty && !policy.pinnedKeyDigests.isEmpty
         let together = " (--pin-cert and --pin-pubkey together: both must match)"
-        // The leaf alone (--pin-scope leaf, or a chain not verified): "the leaf (why)", not
-        // "no certificate of the leaf".
-        let leaf = basis.map { $0.hasPrefix("leaf") ? "the " + $0 : nil } ?? "the leaf"
-        guard both, let unmatched else { return leaf.map { $0 + " does not match a pin" } ?? "no certificate of the \(basis ?? "") matches a pin" }
-        switch (unmatched, leaf) {
-        case (.certificate, nil): return "no certificate of the \(basis ?? "") is a --pin-cert certificate" + together
-        case (.key, nil): return "no certificate of the \(basis ?? "") has a --pin-pubkey key" + together
-        case (.certificate, let leaf?): return leaf + " is not a --pin-cert certificate" + together
-        case (.key, let leaf?): return leaf + "'s key is not a --pin-pubkey key" + together
+        // "the leaf (why)", not "no certificate of the leaf".
+        let note = basis.hasPrefix("leaf") ? String(basis.dropFirst("leaf".count)) : ""
+        let leafBasis = basis.hasPrefix("leaf")
+        guard both, let unmatched else {
+            return leaf || leafBasis ? "the leaf\(note) does not match a pin" : "no certificate of the \(basis) matches a pin"
+        }
+        switch unmatched {
+        case .certificate:
+            return (leafBasis ? "the leaf is not a --pin-cert certificate\(note)" : "no certificate of the \(basis) is a --pin-cert certificate") + together
+        case .key:
+            return (leaf || leafBasis ? "the leaf's key is not a --pin-pubkey key\(note)" : "no certificate of the \(basis) has a --pin-pubkey key") + together
         }
     }
 
@@ -137,18 +140,36 @@ struct PinnedTrustEvaluator: TrustEvaluating {
         }
         let ok: Bool
         let rule: String
+        let both = !policy.pinnedCertificates.isEmpty && !policy.pinnedKeyDigests.isEmpty
         switch policy.scope {
         case .any:
             let unmatched = policy.unmatchedPinKind(in: candidates)
             ok = unmatched == nil
-            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: basis)
+            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: false)
         case .leaf:
-            let unmatched = candidates.first.map { policy.unmatchedPinKind(in: [$0]) } ?? .key
+            // With both kinds the scope is the keys': a pinned certificate (a private CA trusted
+            // with --pin-cert) anywhere in the path, and the leaf's own key pinned. One kind alone
+            // is held against the leaf.
+            let leafOnly = candidates.first.map { [$0] } ?? []
+            let unmatched: SecurityPolicy.PinKind?
+            if leafOnly.isEmpty {
+                unmatched = .key
+            } else if both {
+                unmatched = !candidates.contains(where: policy.isPinnedCertificate) ? .certificate
+                    : !leafOnly.contains(where: policy.hasPinnedKey) ? .key : nil
+            } else {
+                unmatched = policy.unmatchedPinKind(in: leafOnly)
+            }
             ok = unmatched == nil
-            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: nil) + " (--pin-scope leaf)"
+            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: true) + " (--pin-scope leaf)"
         case .chain:
-            ok = !candidates.isEmpty && candidates.allSatisfy(policy.isPinned)
-            rule = "not every certificate of the \(basis) is pinned (--pin-scope chain)"
+            // Every certificate pinned by one kind or the other, and (both given) each kind
+            // matching one: a key pin matching nothing was ignored, the strictest scope then the loosest.
+            let unmatched = policy.unmatchedPinKind(in: candidates)
+            ok = !candidates.isEmpty && candidates.allSatisfy(policy.isPinned) && unmatched == nil
+            rule = unmatched != nil && candidates.allSatisfy(policy.isPinned)
+                ? PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: false) + " (--pin-scope chain)"
+                : "not every certificate of the \(basis) is pinned (--pin-scope chain)"
         }
         if ok { return nil }
         var pinned = policy.keyPins

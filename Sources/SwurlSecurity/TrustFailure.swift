@@ -107,7 +107,8 @@ package struct TrustFailure: Sendable, Equatable {
     package static func hintAfterRedirect(_ hint: String) -> String {
         guard let r = hint.rangeOfText(updateThePin) else { return hint }
         var out = hint
-        out.replaceSubrange(r, with: "the pins hold for every hop: to trust this server too, add its pin to the others, joined by ';'")
+        out.replaceSubrange(r, with: "the pins hold for every hop: to trust this server too, add its key's pin to the others, joined by ';' "
+                            + "(or, for --pin-cert, a certificate of its path to the file)")
         return out
     }
 

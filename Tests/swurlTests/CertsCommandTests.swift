@@ -294,6 +294,13 @@ final class CertsCommandTests: XCTestCase {
         XCTAssertEqual(pinnedLeaf.status, 0, pinnedLeaf.stderr)
         XCTAssertTrue(pinnedLeaf.text.contains("Pin this server's key (ready to paste)"), pinnedLeaf.text)
         XCTAssertFalse(pinnedLeaf.text.contains("issuing CA's key"), pinnedLeaf.text)
+        // A --pin-cert the chain did not go through is no part of the trust it verified under:
+        // pasted beside the key pin it was a second check that failed (7).
+        let unused = try runSwurl(["certs", "--cacert", pki.path("root.pem"), "--pin-cert", pki.path("selfsigned.pem"), server.url])
+        let line = try XCTUnwrap(unused.text.components(separatedBy: "\n").first { $0.hasPrefix("  --cacert") }, unused.text)
+        XCTAssertFalse(line.contains("--pin-cert"), line)
+        let pasted = try runProcess("/bin/sh", ["-c", "\"$0\" \(line) \"$1\"", TestPaths.binary, "\(server.url)/x"], check: false)
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
         let trusted = try runSwurl(["certs", "--cacert", pki.path("root.pem"), server.url])
         XCTAssertTrue(trusted.text.contains("or its issuing CA's key, which survives a certificate renewal:\n  --cacert \(pki.path("root.pem")) --pin-pubkey '\(try pki.pin("int.pem"))'"), trusted.text)
     }

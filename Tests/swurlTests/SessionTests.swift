@@ -605,6 +605,16 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(cookiesAt(victim).last, "sid=FRESH")
     }
 
+    /// A `Host` that opens an IPv6 bracket and never closes it is refused: libcurl read another
+    /// name out of it for its cookies (`[victim.tes` became `victim.tess`) than swurl did, so
+    /// the cookie views could not keep that name's cookies apart.
+    func testAHostWithAnUnclosedBracketIsRefused() throws {
+        let r = try swurl(["--offline", "http://127.0.0.1:9/", "Host:[victim.tes"])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("an IPv6 address in a Host header needs its closing ']'"), r.stderr)
+        XCTAssertEqual(try swurl(["--offline", "http://127.0.0.1:9/", "Host:[::1]:8080"]).status, 0)
+    }
+
     /// A key of the user's own in a session file (a note) is not written back by a save: a
     /// warning says so (it was dropped without a word).
     func testAnUnknownKeyIsNotKeptAndSaysSo() throws {
