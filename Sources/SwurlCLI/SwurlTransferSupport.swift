@@ -162,7 +162,7 @@ class TransferReporter: TransferObserving {
     func transferWillNotRetryAfterBody(_ notice: RetryNotice) {
         guard !quiet else { return }
         beforeNotice?()
-        try? environment.stderr.write("swurl: " + context + "not retrying: part of the body was already written, and a retry would write it again"
+        try? environment.stderr.write("swurl: " + context + "not retrying: the body had begun, and a printed or -o body is not started again"
                                       + " (-d resumes a download)\n")
     }
 

@@ -109,22 +109,27 @@ struct PinnedTrustEvaluator: TrustEvaluating {
 
     /// Why the pins failed: no pin matched, or (both kinds given) which kind did not. `leaf`:
     /// the key check was held against the leaf alone (`--pin-scope leaf`, or the leaf being all
-    /// there was: `basis` then says why).
-    static func rule(_ unmatched: SecurityPolicy.PinKind?, _ policy: SecurityPolicy, basis: String, leaf: Bool) -> String {
+    /// there was: `basis` then says why). What qualifies it goes in one parenthetical.
+    static func rule(_ unmatched: SecurityPolicy.PinKind?, _ policy: SecurityPolicy, basis: String, leaf: Bool, scope: String? = nil) -> String {
         let both = !policy.pinnedCertificates.isEmpty && !policy.pinnedKeyDigests.isEmpty
-        let together = " (--pin-cert and --pin-pubkey together: both must match)"
         // "the leaf (why)", not "no certificate of the leaf".
-        let note = basis.hasPrefix("leaf") ? String(basis.dropFirst("leaf".count)) : ""
         let leafBasis = basis.hasPrefix("leaf")
-        guard both, let unmatched else {
-            return leaf || leafBasis ? "the leaf\(note) does not match a pin" : "no certificate of the \(basis) matches a pin"
+        var notes: [String] = []
+        if leafBasis, let open = basis.firstIndex(of: "("), let close = basis.lastIndex(of: ")"), open < close {
+            notes.append(String(basis[basis.index(after: open)..<close]))
         }
-        switch unmatched {
-        case .certificate:
-            return (leafBasis ? "the leaf is not a --pin-cert certificate\(note)" : "no certificate of the \(basis) is a --pin-cert certificate") + together
-        case .key:
-            return (leaf || leafBasis ? "the leaf's key is not a --pin-pubkey key\(note)" : "no certificate of the \(basis) has a --pin-pubkey key") + together
+        let text: String
+        if both, let unmatched {
+            notes.append("--pin-cert and --pin-pubkey together: both must match")
+            switch unmatched {
+            case .certificate: text = leafBasis ? "the leaf is not a --pin-cert certificate" : "no certificate of the \(basis) is a --pin-cert certificate"
+            case .key: text = leaf || leafBasis ? "the leaf's key is not a --pin-pubkey key" : "no certificate of the \(basis) has a --pin-pubkey key"
+            }
+        } else {
+            text = leaf || leafBasis ? "the leaf does not match a pin" : "no certificate of the \(basis) matches a pin"
         }
+        if let scope { notes.append(scope) }
+        return notes.isEmpty ? text : text + " (" + notes.joined(separator: "; ") + ")"
     }
 
     func evaluate(_ trust: ServerTrust) -> TrustFailure? {
@@ -161,14 +166,14 @@ struct PinnedTrustEvaluator: TrustEvaluating {
                 unmatched = policy.unmatchedPinKind(in: leafOnly)
             }
             ok = unmatched == nil
-            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: true) + " (--pin-scope leaf)"
+            rule = PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: true, scope: "--pin-scope leaf")
         case .chain:
             // Every certificate pinned by one kind or the other, and (both given) each kind
             // matching one: a key pin matching nothing was ignored, the strictest scope then the loosest.
             let unmatched = policy.unmatchedPinKind(in: candidates)
             ok = !candidates.isEmpty && candidates.allSatisfy(policy.isPinned) && unmatched == nil
             rule = unmatched != nil && candidates.allSatisfy(policy.isPinned)
-                ? PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: false) + " (--pin-scope chain)"
+                ? PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: false, scope: "--pin-scope chain")
                 : "not every certificate of the \(basis) is pinned (--pin-scope chain)"
         }
         if ok { return nil }

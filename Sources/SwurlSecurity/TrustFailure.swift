@@ -107,8 +107,8 @@ package struct TrustFailure: Sendable, Equatable {
     package static func hintAfterRedirect(_ hint: String) -> String {
         guard let r = hint.rangeOfText(updateThePin) else { return hint }
         var out = hint
-        out.replaceSubrange(r, with: "the pins hold for every hop: to trust this server too, add its key's pin to the others, joined by ';' "
-                            + "(or, for --pin-cert, a certificate of its path to the file)")
+        out.replaceSubrange(r, with: "the pins hold for every hop: to trust this server too, give its pin beside the others "
+                            + "(--pin-pubkey again, or joined by ';'; for --pin-cert, a certificate of its path)")
         return out
     }
 

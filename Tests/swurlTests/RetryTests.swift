@@ -28,7 +28,7 @@ final class RetryTests: XCTestCase {
         for output in [[String](), ["-o", TestPaths.temporaryDirectory() + "/f"]] {
             let r = try runSwurl(["--retry", "3", "--retry-delay", "0.05"] + output + [server.url("/file?size=100000&cut=1000&key=c\(output.count)")])
             XCTAssertEqual(r.status, 1, r.stderr)
-            XCTAssertTrue(r.stderr.contains("swurl: not retrying: part of the body was already written, and a retry would write it again (-d resumes a download)"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("swurl: not retrying: the body had begun, and a printed or -o body is not started again (-d resumes a download)"), r.stderr)
             XCTAssertFalse(r.stderr.contains("retrying in"), r.stderr)
         }
         // Without --retry nothing is said of retrying.

@@ -234,7 +234,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertEqual(either.status, 0, either.stderr)
         let leaf = try runSwurl(["--pin-cert", s.pki.path("leaf.pem"), "--pin-pubkey", try s.pki.pin("int.pem"), "--pin-scope", "leaf", "\(s.good.url)/x"])
         XCTAssertEqual(leaf.status, 7, leaf.stderr)
-        XCTAssertTrue(leaf.stderr.contains("the leaf's key is not a --pin-pubkey key (--pin-cert and --pin-pubkey together: both must match) (--pin-scope leaf)"), leaf.stderr)
+        XCTAssertTrue(leaf.stderr.contains("the leaf's key is not a --pin-pubkey key (--pin-cert and --pin-pubkey together: both must match; --pin-scope leaf)"), leaf.stderr)
         // With both kinds the scope is the keys': a CA trusted with --pin-cert anywhere in the
         // path and the leaf's own key (a private CA's certificate for another name, as
         // documented); --pin-scope chain holds each kind to a match too.
@@ -242,11 +242,11 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let chain = try runSwurl(["--pin-cert", s.pki.path("leaf-chain.pem"), "--pin-cert", s.pki.path("root.pem"), "--pin-pubkey", try s.pki.pin("leaf2.pem"),
                                   "--pin-scope", "chain", "\(s.good.url)/x"])
         XCTAssertEqual(chain.status, 7, chain.stderr)
-        XCTAssertTrue(chain.stderr.contains("has a --pin-pubkey key (--pin-cert and --pin-pubkey together: both must match) (--pin-scope chain)"), chain.stderr)
+        XCTAssertTrue(chain.stderr.contains("has a --pin-pubkey key (--pin-cert and --pin-pubkey together: both must match; --pin-scope chain)"), chain.stderr)
         // Under -k the leaf is all there is: its wording says so once.
         let insecure = try runSwurl(["-k", "--pin-cert", s.pki.path("leaf.pem"), "--pin-pubkey", try s.pki.pin("leaf2.pem"), "\(s.good.url)/x"])
         XCTAssertEqual(insecure.status, 7, insecure.stderr)
-        XCTAssertTrue(insecure.stderr.contains("the leaf's key is not a --pin-pubkey key (the chain is not verified with --insecure) (--pin-cert"), insecure.stderr)
+        XCTAssertTrue(insecure.stderr.contains("the leaf's key is not a --pin-pubkey key (the chain is not verified with --insecure; --pin-cert and --pin-pubkey together: both must match)"), insecure.stderr)
     }
 
     /// `-k` with a pin of the intermediate fails (only the leaf counts), and the hint said
@@ -380,8 +380,8 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         // ... with the trust it was checked under (certs without --cacert offered -k and a pin),
         // and that the pins hold for every hop ("update the pin" to the second server's alone
         // failed the first hop): its pin goes beside the others, which then passes.
-        XCTAssertTrue(r.stderr.contains("the pins hold for every hop: to trust this server too, add its key's pin to the others, joined by ';' "
-                                        + "(or, for --pin-cert, a certificate of its path to the file) "
+        XCTAssertTrue(r.stderr.contains("the pins hold for every hop: to trust this server too, give its pin beside the others "
+                                        + "(--pin-pubkey again, or joined by ';'; for --pin-cert, a certificate of its path) "
                                         + "('swurl certs https://localhost:\(second.port)' with this request's --cacert prints it)"), r.stderr)
         XCTAssertFalse(r.stderr.contains("update the pin"), r.stderr)
         let both = try runSwurl(["--follow", "--cacert", pki.path("root.pem"), "--pin-pubkey", pin + ";" + (try pki.pin("leaf2.pem")), "\(first.url)/start"])

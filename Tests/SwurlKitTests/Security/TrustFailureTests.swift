@@ -46,7 +46,7 @@ final class TrustFailureTests: XCTestCase {
                              presented: [.init(subject: "CN=b", pin: "sha256//B=")], pinned: ["sha256//A="])
         guard case .trust(_, let hint?) = f.error else { return XCTFail("\(f.error)") }
         let after = TrustFailure.hintAfterRedirect(hint)
-        XCTAssertTrue(after.contains("swurl: hint: the pins hold for every hop: to trust this server too, add its key's pin to the others, joined by ';' ("), after)
+        XCTAssertTrue(after.contains("swurl: hint: the pins hold for every hop: to trust this server too, give its pin beside the others (--pin-pubkey again, or joined by ';'"), after)
         XCTAssertFalse(after.contains("update the pin"), after)
         XCTAssertEqual(TrustFailure.hintAfterRedirect("trust its CA with --cacert FILE"), "trust its CA with --cacert FILE")
     }
