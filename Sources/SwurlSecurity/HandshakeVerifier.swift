@@ -101,7 +101,7 @@ package final class HandshakeVerifier {
     /// The evaluators the policy calls for, in order: chain, host, pins.
     var evaluators: [TrustEvaluating] {
         var list: [TrustEvaluating] = []
-        if policy.checksChain { list.append(ChainTrustEvaluator()) }
+        if policy.checksChain { list.append(ChainTrustEvaluator(anchors: policy.pinnedCertificates)) }
         if policy.checksHost { list.append(HostTrustEvaluator()) }
         if policy.hasPins { list.append(PinnedTrustEvaluator(policy: policy)) }
         return list
@@ -161,7 +161,7 @@ package struct CertificateInspection {
 
     init(trust: ServerTrust, policy: SecurityPolicy) {
         presented = trust.presented
-        let chain = ChainTrustEvaluator().evaluate(trust)
+        let chain = ChainTrustEvaluator(anchors: policy.pinnedCertificates).evaluate(trust)
         verifiedPath = trust.verifiedPath
         chainError = chain?.reason
         hostMatches = HostTrustEvaluator().evaluate(trust) == nil

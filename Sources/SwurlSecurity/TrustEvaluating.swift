@@ -66,10 +66,19 @@ final class ServerTrust {
 /// Verifies the chain against the trust store (X509_verify_cert(3)): system CAs, `--cacert`,
 /// `--capath` and pinned certificates (as partial-chain anchors).
 struct ChainTrustEvaluator: TrustEvaluating {
+    /// The `--pin-cert` certificates (DER), anchors of partial chains.
+    var anchors: [[UInt8]] = []
+
     func evaluate(_ trust: ServerTrust) -> TrustFailure? {
         let ctx = trust.storeContext
         if X509_verify_cert(ctx) == 1 {
-            trust.verifiedPath = ServerTrust.certificates(X509_STORE_CTX_get0_chain(ctx))
+            var path = ServerTrust.certificates(X509_STORE_CTX_get0_chain(ctx))
+            // OpenSSL 3.0 accepts a pinned leaf by its exact match in the store but leaves the
+            // certificates the server sent after it on the chain, unverified: the path ends at
+            // the first pinned one (`--pin-scope chain` asked the unverified intermediate to be
+            // pinned too, and messages listed it as verified).
+            if let i = path.firstIndex(where: { anchors.contains($0.der) }) { path = Array(path[...i]) }
+            trust.verifiedPath = path
             return nil
         }
         let code = X509_STORE_CTX_get_error(ctx)

@@ -249,6 +249,18 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(insecure.stderr.contains("the leaf's key is not a --pin-pubkey key (the chain is not verified with --insecure; --pin-cert and --pin-pubkey together: both must match)"), insecure.stderr)
     }
 
+    /// A pinned leaf certificate is the whole verified path: OpenSSL took it by its match in the
+    /// store but left the intermediate the server sent after it on the chain, unverified, so
+    /// `--pin-scope chain` asked that one to be pinned too, and `-v` counted it as verified.
+    func testAPinnedLeafCertificateIsTheWholeVerifiedPath() throws {
+        let s = try Servers.get()
+        let r = try runSwurl(["-v", "--pin-cert", s.pki.path("leaf.pem"), "--pin-scope", "chain", "\(s.good.url)/x"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("chain verified (1 certificate)"), r.stderr)
+        // The intermediate pinned alone is still no pin of the leaf under chain scope.
+        XCTAssertEqual(try runSwurl(["--pin-cert", s.pki.path("int.pem"), "--pin-scope", "chain", "\(s.good.url)/x"]).status, 7)
+    }
+
     /// `-k` with a pin of the intermediate fails (only the leaf counts), and the hint said
     /// "update the pin", which is right already: it names -k as the cause, and drops it.
     func testAPinBeyondTheLeafUnderInsecureNamesMinusKNotTheKey() throws {
