@@ -63,7 +63,7 @@ package struct RequestItemParser {
             return RequestItem(raw: given, kind: .field(key: key, value: .string(try readText(value, raw))))
         case .json, .jsonFile:
             // (RFC 8259 lets a parser skip a file's byte order mark, and Python's json does not.)
-            let bytes = separator == .jsonFile ? RequestItemParser.withoutByteOrderMark(try readBytes(value, raw)) : Array(value.utf8)
+            let bytes = separator == .jsonFile ? try readBytes(value, raw).withoutUTF8ByteOrderMark : Array(value.utf8)
             do {
                 return RequestItem(raw: given, kind: .field(key: key, value: try JSONParser.parse(bytes)))
             } catch {
@@ -301,14 +301,10 @@ package struct RequestItemParser {
         }
     }
 
-    /// A file's bytes without the UTF-8 byte order mark a Windows editor puts first: no part of
-    /// the value (it went into headers and queries as three invisible bytes).
-    static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-    }
-
     private func readText(_ path: String, _ raw: String) throws(SwurlError) -> String {
-        let bytes = RequestItemParser.withoutByteOrderMark(try readBytes(path, raw))
+        // A Windows editor's byte order mark is no part of the value (it went into headers and
+        // queries as three invisible bytes).
+        let bytes = try readBytes(path, raw).withoutUTF8ByteOrderMark
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .badData("'\(path)' (from '\(raw)') is not UTF-8 text",
                            hint: "send binary files as file fields (name@\(path)) or as the whole body (@\(path))")

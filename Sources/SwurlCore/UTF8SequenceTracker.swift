@@ -92,3 +92,40 @@ package struct UTF8SequenceTracker {
         high = 0xBF
     }
 }
+
+extension UTF8SequenceTracker {
+    /// The length of the whole, valid UTF-8 sequence (RFC 3629, the tracker's ranges) that starts
+    /// at `p[j]`, a byte of 0x80 or more; 0 when it is not valid or not whole in `p[..<n]` (a
+    /// caller's tracker then takes it byte by byte). The JSON and XML formatters' fast path.
+    @inlinable @inline(__always)
+    package static func validSequenceLength(_ p: UnsafePointer<UInt8>, _ j: Int, _ n: Int) -> Int {
+        let lead = p[j]
+        let need: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: need = 1
+        case 0xE0: need = 2; low = 0xA0
+        case 0xED: need = 2; high = 0x9F
+        case 0xE1...0xEF: need = 2
+        case 0xF0: need = 3; low = 0x90
+        case 0xF1...0xF3: need = 3
+        case 0xF4: need = 3; high = 0x8F
+        default: return 0
+        }
+        guard j &+ need < n else { return 0 }
+        let second = p[j &+ 1]
+        guard second >= low && second <= high else { return 0 }
+        var k = 2
+        while k <= need {
+            guard p[j &+ k] & 0xC0 == 0x80 else { return 0 }
+            k &+= 1
+        }
+        return need &+ 1
+    }
+}
+
+/// Bytes without the UTF-8 byte order mark an editor puts first (a session file, a request
+/// item's file): no part of what they hold.
+package extension Array where Element == UInt8 {
+    var withoutUTF8ByteOrderMark: [UInt8] { starts(with: [0xEF, 0xBB, 0xBF]) ? Array(dropFirst(3)) : self }
+}

@@ -41,7 +41,7 @@ enum SessionFormat {
         }
         let root: JSONValue
         // A byte order mark (an editor's, as the config file may start with one) is skipped.
-        let json = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        let json = bytes.withoutUTF8ByteOrderMark
         do { root = try JSONParser.parse(json) } catch { throw bad(error.description) }
         guard case .object(let members) = root else { throw bad("it is not a JSON object") }
         func member(_ m: [JSONValue.Member], _ key: String) -> JSONValue? { m.last { $0.key == key }?.value }

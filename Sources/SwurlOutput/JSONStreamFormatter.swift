@@ -219,34 +219,6 @@ private let highs: UInt64 = 0x8080_8080_8080_8080
     return m
 }
 
-/// The length of the whole, valid UTF-8 sequence (RFC 3629, as `UTF8SequenceTracker` checks
-/// it) that starts at `p[j]`, a byte of 0x80 or more; 0 when it is not valid or not whole in
-/// `p[..<n]` (the general loop's tracker then takes it byte by byte).
-@inline(__always) private func validSequence(_ p: UnsafePointer<UInt8>, _ j: Int, _ n: Int) -> Int {
-    let lead = p[j]
-    let need: Int
-    var low: UInt8 = 0x80, high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: need = 1
-    case 0xE0: need = 2; low = 0xA0
-    case 0xED: need = 2; high = 0x9F
-    case 0xE1...0xEF: need = 2
-    case 0xF0: need = 3; low = 0x90
-    case 0xF1...0xF3: need = 3
-    case 0xF4: need = 3; high = 0x8F
-    default: return 0
-    }
-    guard j &+ need < n else { return 0 }
-    let second = p[j &+ 1]
-    guard second >= low && second <= high else { return 0 }
-    var k = 2
-    while k <= need {
-        guard p[j &+ k] & 0xC0 == 0x80 else { return 0 }
-        k &+= 1
-    }
-    return need &+ 1
-}
-
 @inline(__always) private func isHex(_ c: UInt8) -> Bool {
     (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
 }
@@ -1029,7 +1001,7 @@ extension FormatterMachine {
                 } else if lead &- 0xE1 <= 0xEF - 0xE1 && lead != 0xED {
                     if word & 0xC0_C000 == 0x80_8000 { length = 3 }
                 }
-                if length == 0 { length = validSequence(p, j, n) }
+                if length == 0 { length = UTF8SequenceTracker.validSequenceLength(p, j, n) }
                 guard length > 0 else { return }
                 dst.storeBytes(of: word, toByteOffset: w, as: UInt32.self)
                 j &+= length
@@ -1037,7 +1009,7 @@ extension FormatterMachine {
                 continue
             }
             // The chunk's last bytes.
-            let length = validSequence(p, j, n)
+            let length = UTF8SequenceTracker.validSequenceLength(p, j, n)
             guard length > 0 else { return }
             var k = 0
             while k < length { o[w &+ k] = p[j &+ k]; k &+= 1 }

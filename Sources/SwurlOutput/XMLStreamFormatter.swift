@@ -136,16 +136,19 @@ final class XMLStreamFormatter {
         /// token holding it ends formatting, as a syntax error does (it was formatted, and passed
         /// `--decode xml`, where a parser stops: XML 1.0 §4.3.3).
         var utf8 = UTF8SequenceTracker()
-        var notUTF8: Int?
+        /// The first byte that is not UTF-8: its offset and value (kept here: the buffer may no
+        /// longer hold it when a token is found to contain it).
+        var notUTF8: (offset: Int, byte: UInt8)?
         /// Where the sequence `utf8` holds began (the byte a fault is reported at).
         var sequenceStart = 0
 
-        /// Notes whether a byte fed to `utf8` was not UTF-8.
+        /// Notes the first byte fed to `utf8` that was not UTF-8 (a sequence cut short reports
+        /// its lead byte first).
         struct InvalidByteSink: VisibleTextSink {
-            var found = false
+            var first: UInt8?
             mutating func text(_ byte: UInt8) {}
             mutating func c1(_ byte: UInt8) {}
-            mutating func invalid(_ byte: UInt8) { found = true }
+            mutating func invalid(_ byte: UInt8) { if first == nil { first = byte } }
         }
 
         init(theme: Theme?, sanitize: Bool, indent: Int) {
@@ -182,65 +185,46 @@ final class XMLStreamFormatter {
             compact()
         }
 
-        /// Feeds `chunk` (at body offset `offset`) to the UTF-8 check (RFC 3629's ranges, as
-        /// `UTF8SequenceTracker` checks them). ASCII is skipped eight bytes at a time and a
-        /// sequence inside the chunk is checked where it lies; only one cut by the chunk's end
-        /// goes through the tracker (a byte at a time through it cost a 37 MB document a tenth
-        /// of its formatting time, a third in CJK; now 1–2% and 8%).
+        /// Feeds `chunk` (at body offset `offset`) to the UTF-8 check. ASCII is skipped eight
+        /// bytes at a time and a sequence whole in the chunk is checked where it lies
+        /// (`UTF8SequenceTracker.validSequenceLength`, as the JSON formatter checks it); one that
+        /// is not valid, or is cut by the chunk's end, goes through the tracker byte by byte (all
+        /// of it so cost a 37 MB document a tenth of its formatting time, a third in CJK).
         mutating func checkUTF8(_ chunk: UnsafeRawBufferPointer, at offset: Int) {
-            guard let base = chunk.baseAddress else { return }
+            guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let n = chunk.count
             var i = 0
             var sink = InvalidByteSink()
-            func byte(_ k: Int) -> UInt8 { base.load(fromByteOffset: k, as: UInt8.self) }
-            // A sequence the last chunk cut: its rest first.
-            while i < n && utf8.isHolding {
-                _ = utf8.feed(byte(i), into: &sink)
-                if sink.found { notUTF8 = sequenceStart; return }
-                i += 1
-            }
-            while i < n {
-                while i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
-                while i < n, byte(i) < 0x80 { i += 1 }
-                guard i < n else { return }
-                let lead = byte(i)
-                let need: Int, low: UInt8, high: UInt8
-                switch lead {
-                case 0xC2...0xDF: (need, low, high) = (1, 0x80, 0xBF)
-                case 0xE0: (need, low, high) = (2, 0xA0, 0xBF)
-                case 0xED: (need, low, high) = (2, 0x80, 0x9F)
-                case 0xE1...0xEF: (need, low, high) = (2, 0x80, 0xBF)
-                case 0xF0: (need, low, high) = (3, 0x90, 0xBF)
-                case 0xF4: (need, low, high) = (3, 0x80, 0x8F)
-                case 0xF1...0xF3: (need, low, high) = (3, 0x80, 0xBF)
-                default:
-                    notUTF8 = offset + i
-                    return
-                }
-                guard i + need < n else {
-                    // Cut by the chunk's end: the tracker holds it for the next chunk.
-                    sequenceStart = offset + i
-                    while i < n {
-                        _ = utf8.feed(byte(i), into: &sink)
-                        if sink.found { notUTF8 = sequenceStart; return }
-                        i += 1
+            // The rest of a sequence the last chunk cut, or one not valid: the tracker's.
+            func track() -> Bool {
+                repeat {
+                    if !utf8.isHolding { sequenceStart = offset + i }
+                    _ = utf8.feed(base[i], into: &sink)
+                    if let bad = sink.first {
+                        notUTF8 = (sequenceStart, bad)
+                        return false
                     }
+                    i += 1
+                } while i < n && utf8.isHolding
+                return true
+            }
+            if utf8.isHolding && !track() { return }
+            while i < n {
+                while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+                while i < n, base[i] < 0x80 { i += 1 }
+                guard i < n else { return }
+                let length = UTF8SequenceTracker.validSequenceLength(base, i, n)
+                if length > 0 {
+                    i += length
+                } else if !track() {
                     return
                 }
-                let second = byte(i + 1)
-                guard second >= low && second <= high,
-                      need < 2 || byte(i + 2) & 0xC0 == 0x80,
-                      need < 3 || byte(i + 3) & 0xC0 == 0x80 else {
-                    notUTF8 = offset + i
-                    return
-                }
-                i += need + 1
             }
         }
 
         /// Ends formatting at the first byte that is not UTF-8.
-        mutating func failNotUTF8(_ bad: Int, _ out: inout [UInt8]) {
-            fail(XMLTokenizer.SyntaxError(reason: "a byte that is not UTF-8 (0x\(String(byte(bad), radix: 16, uppercase: true)))", offset: bad), &out)
+        mutating func failNotUTF8(_ bad: (offset: Int, byte: UInt8), _ out: inout [UInt8]) {
+            fail(XMLTokenizer.SyntaxError(reason: "a byte that is not UTF-8 (0x\(String(bad.byte, radix: 16, uppercase: true)))", offset: bad.offset), &out)
         }
 
         /// Looks through the bytes not searched yet for one that could end the token at `scanned`.
@@ -262,7 +246,7 @@ final class XMLStreamFormatter {
                 // A sequence cut short by the body's end.
                 var sink = InvalidByteSink()
                 utf8.flush(into: &sink)
-                notUTF8 = sequenceStart
+                if let bad = sink.first { notUTF8 = (sequenceStart, bad) }
             }
             if !passing {
                 scan(final: true, &out)
@@ -313,7 +297,7 @@ final class XMLStreamFormatter {
                     guard token.end - token.start <= XMLStreamFormatter.tokenLimit else {
                         return fail(tokenTooLong(at: token.start), &out)
                     }
-                    if let bad = notUTF8, token.end > bad { return failNotUTF8(bad, &out) }
+                    if let bad = notUTF8, token.end > bad.offset { return failNotUTF8(bad, &out) }
                     scanned = token.end
                     receive(token, &out)
                 }
