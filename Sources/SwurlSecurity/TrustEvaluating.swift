@@ -180,8 +180,9 @@ struct PinnedTrustEvaluator: TrustEvaluating {
             // Every certificate pinned by one kind or the other, and (both given) each kind
             // matching one: a key pin matching nothing was ignored, the strictest scope then the loosest.
             let unmatched = policy.unmatchedPinKind(in: candidates)
-            ok = !candidates.isEmpty && candidates.allSatisfy(policy.isPinned) && unmatched == nil
-            rule = unmatched != nil && candidates.allSatisfy(policy.isPinned)
+            let allPinned = !candidates.isEmpty && candidates.allSatisfy(policy.isPinned)
+            ok = allPinned && unmatched == nil
+            rule = unmatched != nil && allPinned
                 ? PinnedTrustEvaluator.rule(unmatched, policy, basis: basis, leaf: false, scope: "--pin-scope chain")
                 : "not every certificate of the \(basis) is pinned (--pin-scope chain)"
         }
