@@ -49,19 +49,40 @@ package struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     package var isKnown: Bool { HTTPMethod.known.contains(uppercased) }
 
     /// RFC 9110 §9.2.2: repeating the request has the same effect (what `--retry` may resend).
-    package var isIdempotent: Bool { [.get, .head, .put, .delete, .options, .trace].contains(uppercased) }
+    package var isIdempotent: Bool {
+        switch uppercased.rawValue {
+        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": return true
+        default: return false
+        }
+    }
 
     /// Sent without a body with `Content-Length: 0` (RFC 9110 §8.6: a client should send it when
     /// the method gives content a meaning): POST, PUT and PATCH, as HTTPie sends them. Without
     /// it some servers answer 411, nginx's WebDAV PUT a 500.
-    package var sendsEmptyLength: Bool { [.post, .put, .patch].contains(self) }
+    /// (A switch, not an array's `contains`: asked a few times for every line of a batch.)
+    package var sendsEmptyLength: Bool {
+        switch rawValue {
+        case "POST", "PUT", "PATCH": return true
+        default: return false
+        }
+    }
 
     /// RFC 9110 §9.2.1: read-only (GET, HEAD, OPTIONS, TRACE).
-    package var isSafe: Bool { [.get, .head, .options, .trace].contains(self) }
+    package var isSafe: Bool {
+        switch rawValue {
+        case "GET", "HEAD", "OPTIONS", "TRACE": return true
+        default: return false
+        }
+    }
 
     /// Form parameters go into the query instead of a body (AFNetworking's
     /// `HTTPMethodsEncodingParametersInURI`: GET, HEAD, DELETE).
-    package var encodesParametersInURI: Bool { [.get, .head, .delete].contains(uppercased) }
+    package var encodesParametersInURI: Bool {
+        switch uppercased.rawValue {
+        case "GET", "HEAD", "DELETE": return true
+        default: return false
+        }
+    }
 
     /// Whether piped stdin may become the body: any method but the safe ones (so a bare
     /// `swurl URL` in a `while read` loop never eats the loop's input).

@@ -31,15 +31,94 @@ package struct HopEnd: Sendable {
     package var fromCache: Bool
     /// Whether the network answered 304 and the cache's stored response is the one shown.
     package var revalidated: Bool
+    /// The request head libcurl sent, when it was derived wholly from swurl's and went out as
+    /// rebuilt (`SentRequestHead` in SwurlEngine): a recorder writes it from this, on its own
+    /// time, instead of being handed the bytes. Nil when the head came through the debug
+    /// callback (`transferDidSendRequestHead`) or is not known.
+    package var rebuiltHead: RebuiltRequestHead?
 
     package init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double, fromCache: Bool = false,
-                 revalidated: Bool = false) {
+                 revalidated: Bool = false, rebuiltHead: RebuiltRequestHead? = nil) {
         self.timing = timing
         self.redirectURL = redirectURL
         self.error = error
         self.endedAt = endedAt
         self.fromCache = fromCache
         self.revalidated = revalidated
+        self.rebuiltHead = rebuiltHead
+    }
+}
+
+/// A request head libcurl 7.88 derives wholly from swurl's for a plain `http://` URL, as what
+/// it is made of: where the request line's target and the Host line's name and port lie in the
+/// URL's bytes, and the rest of the head (`tail`, shared by a batch's lines with the same header
+/// lines). Turned into bytes only where they are written (a `--har` entry, on the formatter
+/// thread), so the thread that drives the transfers builds nothing.
+package struct RebuiltRequestHead: Sendable {
+    /// The path in the URL (nil: `/`), the query without its `?`, the host, the port's digits.
+    package var path: Range<Int>?
+    package var query: Range<Int>?
+    package var host: Range<Int>
+    package var port: Range<Int>?
+    /// The head after its Host line, with the blank line that ends it.
+    package var tail: [UInt8]
+    /// The head's length in bytes (checked against what libcurl says it sent, without the bytes).
+    package var count: Int
+
+    /// - Parameters:
+    ///   - method: the request's method.
+    ///   - url: the bytes of the URL the ranges lie in.
+    package init(method: String, url: UnsafeBufferPointer<UInt8>, path: Range<Int>?, query: Range<Int>?, host: Range<Int>,
+                 port: Range<Int>?, tail: [UInt8]) {
+        self.path = path
+        self.query = query
+        self.host = host
+        self.port = port
+        self.tail = tail
+        var n = method.utf8.count + 1 + (path?.count ?? 1) + (query.map { 1 + $0.count } ?? 0) + " HTTP/1.1\r\nHost: ".utf8.count
+            + host.count + 2 + tail.count
+        if let port, !RebuiltRequestHead.isDefault(UnsafeBufferPointer(rebasing: url[port])) { n += 1 + port.count }
+        count = n
+    }
+
+    /// Port 80, which libcurl leaves out of the Host line (as Curl_http_host does).
+    private static func isDefault(_ port: UnsafeBufferPointer<UInt8>) -> Bool {
+        port.count == 2 && port[0] == UInt8(ascii: "8") && port[1] == UInt8(ascii: "0")
+    }
+
+    /// `METHOD TARGET HTTP/1.1`, the Host line, then the tail, appended to `out`.
+    /// - Parameter url: the bytes of the URL the ranges were found in.
+    package func append(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
+        tail.withUnsafeBufferPointer {
+            RebuiltRequestHead.append(method: method, url: url, path: path, query: query, host: host, port: port, tail: $0, to: &out)
+        }
+    }
+
+    /// The same from the parts as a record carries them (`fits` checked by the caller).
+    package static func append(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>, path: Range<Int>?,
+                               query: Range<Int>?, host: Range<Int>, port: Range<Int>?, tail: UnsafeBufferPointer<UInt8>,
+                               to out: inout ByteBuffer) {
+        out.append(method)
+        out.append(UInt8(ascii: " "))
+        if let path { out.append(UnsafeBufferPointer(rebasing: url[path])) } else { out.append(UInt8(ascii: "/")) }
+        if let query {
+            out.append(UInt8(ascii: "?"))
+            out.append(UnsafeBufferPointer(rebasing: url[query]))
+        }
+        out.append(" HTTP/1.1\r\nHost: ")
+        out.append(UnsafeBufferPointer(rebasing: url[host]))
+        if let port, !isDefault(UnsafeBufferPointer(rebasing: url[port])) {
+            out.append(UInt8(ascii: ":"))
+            out.append(UnsafeBufferPointer(rebasing: url[port]))
+        }
+        out.append("\r\n")
+        out.append(tail)
+    }
+
+    /// Whether the parts lie inside a URL of `count` bytes (a record read back is checked).
+    package static func fits(path: Range<Int>?, query: Range<Int>?, host: Range<Int>, port: Range<Int>?, count: Int) -> Bool {
+        (path?.upperBound ?? 0) <= count && (query?.upperBound ?? 0) <= count && host.upperBound <= count
+            && (port?.upperBound ?? 0) <= count
     }
 }
 

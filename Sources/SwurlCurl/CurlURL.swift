@@ -308,29 +308,14 @@ struct PlainURL {
 }
 
 extension CurlURL {
-    /// The start of the HTTP/1.1 request head libcurl 7.88 writes for a plain `http://` URL
-    /// (`PlainURL`: libcurl keeps its path and query as they are): `METHOD TARGET HTTP/1.1` and
-    /// the `Host` line, its port left out when it is 80 (as Curl_http_host does), appended to
-    /// `head`. False (`head` as it was) for any other URL.
-    package static func appendPlainHTTPRequestStart(method: String, url: String, to head: inout ByteBuffer) -> Bool {
+    /// Where the parts of the HTTP/1.1 request head libcurl 7.88 writes for a plain `http://`
+    /// URL lie in the URL (`PlainURL`: libcurl keeps its path and query as they are), with
+    /// `tail` as the rest of the head; nil for any other URL.
+    package static func plainHTTPRequestHead(method: String, url: String, tail: [UInt8]) -> RebuiltRequestHead? {
         var text = url
-        return text.withUTF8 { b -> Bool in
-            guard let p = PlainURL.split(b), p.schemeEnd == 4 else { return false }
-            head.append(contentsOf: method)
-            head.append(0x20)
-            if let path = p.path { head.append(UnsafeBufferPointer(rebasing: b[path])) } else { head.append(UInt8(ascii: "/")) }
-            if let query = p.query {
-                head.append(UInt8(ascii: "?"))
-                head.append(UnsafeBufferPointer(rebasing: b[query]))
-            }
-            head.append(" HTTP/1.1\r\nHost: ")
-            head.append(UnsafeBufferPointer(rebasing: b[p.host]))
-            if let port = p.port, !(port.count == 2 && b[port.lowerBound] == UInt8(ascii: "8") && b[port.lowerBound + 1] == UInt8(ascii: "0")) {
-                head.append(UInt8(ascii: ":"))
-                head.append(UnsafeBufferPointer(rebasing: b[port]))
-            }
-            head.append("\r\n")
-            return true
+        return text.withUTF8 { b -> RebuiltRequestHead? in
+            guard let p = PlainURL.split(b), p.schemeEnd == 4 else { return nil }
+            return RebuiltRequestHead(method: method, url: b, path: p.path, query: p.query, host: p.host, port: p.port, tail: tail)
         }
     }
 }

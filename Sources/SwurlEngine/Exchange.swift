@@ -381,10 +381,10 @@ package final class Exchange {
             switch outcome {
             case .success(let r):
                 tap.hopDidEnd(HopEnd(timing: r.timing, redirectURL: servedRedirect ?? r.redirectURL, error: nil, endedAt: Timestamp.now(),
-                                     fromCache: transfer.servesStoredResponse, revalidated: served != nil))
+                                     fromCache: transfer.servesStoredResponse, revalidated: served != nil, rebuiltHead: transfer.rebuiltHead))
             case .failure(let error):
                 tap.hopDidEnd(HopEnd(timing: transfer.isReplay ? TransferTiming() : transfer.measuredTiming, redirectURL: cutRedirectURL,
-                                     error: error, endedAt: Timestamp.now()))
+                                     error: error, endedAt: Timestamp.now(), rebuiltHead: transfer.rebuiltHead))
             }
         }
         // Of this hop only: an earlier hop's failure (retried) says nothing of a later one's.

@@ -28,14 +28,15 @@ enum SentRequestHead {
         }
     }
 
-    /// The head, ending with the blank line, or nil when libcurl's cannot be known here.
+    /// What the head is made of (`RebuiltRequestHead`: its bytes are made where they are
+    /// written), or nil when libcurl's cannot be known here.
     /// - Parameters:
     ///   - lines: the CURLOPT_HTTPHEADER lines (`Transfer.headerLines()`).
     ///   - acceptEncoding: the Accept-Encoding libcurl adds (CURLOPT_ACCEPT_ENCODING ""), nil when not asked to.
     ///   - cookiesPossible: whether the cookie engine may add a `Cookie` header.
     ///   - memo: what the last lines came to; the lines are scanned only when they differ.
     static func rebuild(_ request: HTTPRequest, lines: [String], options: TransferOptions, digest: Bool,
-                        acceptEncoding: String?, cookiesPossible: Bool, memo: SentHeadMemo? = nil) -> [UInt8]? {
+                        acceptEncoding: String?, cookiesPossible: Bool, memo: SentHeadMemo? = nil) -> RebuiltRequestHead? {
         guard request.body == nil, !request.method.sendsEmptyLength, !digest, !cookiesPossible,
               options.unixSocket == nil, options.proxy.proxy(forScheme: "http") == nil else { return nil }
         switch options.httpVersion {
@@ -57,10 +58,7 @@ enum SentRequestHead {
             guard let made else { return nil }
             tail = made
         }
-        var head = ByteBuffer(capacity: 256 + tail.count)
-        guard CurlURL.appendPlainHTTPRequestStart(method: request.method.rawValue, url: request.url, to: &head) else { return nil }
-        head.append(contentsOf: tail)
-        return head.array
+        return CurlURL.plainHTTPRequestHead(method: request.method.rawValue, url: request.url, tail: tail)
     }
 
     /// The head after its Host line: libcurl's `Accept: */*` and `Accept-Encoding` unless a

@@ -40,8 +40,11 @@ package final class Transfer: EasyTransferHandler {
     /// Where the rebuilt head's header lines are remembered (`SentRequestHead`).
     var sentHeadMemo: SentHeadMemo?
     /// The request head as libcurl sends it, rebuilt (`SentRequestHead`) instead of the debug
-    /// callback for a recorder alone; handed over when the hop ends, if it went out.
-    private var rebuiltHead: [UInt8]?
+    /// callback for a recorder alone; nil once the hop ended unless it went out as rebuilt
+    /// (the exchange hands it to the recorder with the hop's end: `HopEnd.rebuiltHead`).
+    private(set) var rebuiltHead: RebuiltRequestHead?
+    /// The rebuilt head as configured, before the hop ended.
+    private var plannedHead: RebuiltRequestHead?
     /// The request URL's scheme, lower-cased, when the session has parsed the URL already.
     var routeScheme: String?
     /// Whether the last failure is one a retry may cure (connection refused or reset, timeout).
@@ -203,7 +206,7 @@ package final class Transfer: EasyTransferHandler {
     /// - Throws: as `perform()`.
     func end(_ rc: CurlResult) throws(SwurlError) -> TransferResult {
         passGathered()
-        deliverRebuiltHead()
+        checkRebuiltHead()
         if var trust = verifier?.failure {
             // `swurl certs` reaches the server this request reached only with the same routing,
             // and judges its chain as the request did only with the same trust (without them
@@ -462,27 +465,26 @@ package final class Transfer: EasyTransferHandler {
         if options.captureRequest {
             try easy.registerDebugCallback()
         } else if recordsRequest {
-            rebuiltHead = SentRequestHead.rebuild(request, lines: lines, options: options, digest: digestCredentials != nil,
+            plannedHead = SentRequestHead.rebuild(request, lines: lines, options: options, digest: digestCredentials != nil,
                                                   acceptEncoding: options.contentCoding.libcurlDecodes ? ContentCoding.decodable : nil,
                                                   cookiesPossible: !cookieItems.isEmpty || !easy.holdsNoCookies, memo: sentHeadMemo)
-            if rebuiltHead == nil { try easy.registerDebugCallback() }
+            if plannedHead == nil { try easy.registerDebugCallback() }
         }
     }
 
-    /// Hands the rebuilt head to the delegate when libcurl sent exactly that many head bytes
+    /// Keeps the rebuilt head when libcurl sent exactly that many head bytes
     /// (CURLINFO_REQUEST_SIZE), or a multiple of them (the same head again on a fresh
     /// connection) while the cookie jar is still empty: a batch's jar is shared, so a cookie
     /// another line received after this hop was set up adds a `Cookie:` line the rebuilt head
     /// lacks, and that line could be as long as the head. Else, or when nothing went out, the
-    /// head is not known and nothing is handed over.
-    private func deliverRebuiltHead() {
-        guard let head = rebuiltHead else { return }
+    /// head is not known and none is kept.
+    private func checkRebuiltHead() {
         rebuiltHead = nil
+        guard let head = plannedHead else { return }
+        plannedHead = nil
         let sent = easy.requestHeadBytes
-        guard sent > 0, !head.isEmpty, sent == head.count || (sent % head.count == 0 && easy.holdsNoCookies) else { return }
-        do { try delegate.transferDidSendRequestHead(head) } catch {
-            fail(error as? SwurlError ?? .output("\(error)"))
-        }
+        guard sent > 0, head.count > 0, sent == head.count || (sent % head.count == 0 && easy.holdsNoCookies) else { return }
+        rebuiltHead = head
     }
 
     /// Whether `head` announces a body over --max-filesize (a download's 206 counting from its

@@ -79,15 +79,16 @@ final class HAREntryRecorder: HopTap {
 
     private func record(_ end: HopEnd, _ out: inout ByteBuffer) {
         let t = end.timing
-        let timings = HARTimings(t, failed: end.error != nil, sendSeconds: sendSeconds())
         out.recordDouble(end.endedAt - max(0, t.total))
-        out.recordInt(timings.blocked)
-        out.recordInt(timings.dns)
-        out.recordInt(timings.connect)
-        out.recordInt(timings.ssl)
-        out.recordInt(timings.send)
-        out.recordInt(timings.wait)
-        out.recordInt(timings.receive)
+        // libcurl's counters as read: the formatter works the phases out (`HARTimings`).
+        out.recordDouble(t.nameLookup)
+        out.recordDouble(t.connect)
+        out.recordDouble(t.appConnect)
+        out.recordDouble(t.preTransfer)
+        out.recordDouble(t.startTransfer)
+        out.recordDouble(t.total)
+        out.recordInt(end.error == nil ? 0 : 1)
+        out.recordDouble(sendSeconds())
         out.recordString(t.remoteAddress)
         out.recordInt(t.localPort)
         out.recordInt(t.remotePort)
@@ -100,16 +101,27 @@ final class HAREntryRecorder: HopTap {
         // The request.
         out.recordString(request.method.rawValue)
         out.recordString(request.url)
+        // The head: as sent (0), as rebuilt, made from its parts where the entry is written (1),
+        // or not known: the request's own fields (2).
+        let headKnown = sentHead != nil || end.rebuiltHead != nil
         if let sentHead {
+            out.recordInt(0)
             sentHead.withUnsafeBufferPointer { out.recordBytes($0) }
+        } else if let rebuilt = end.rebuiltHead {
+            out.recordInt(1)
+            out.recordRange(rebuilt.path)
+            out.recordRange(rebuilt.query)
+            out.recordRange(rebuilt.host)
+            out.recordRange(rebuilt.port)
+            rebuilt.tail.withUnsafeBufferPointer { out.recordBytes($0) }
         } else {
-            out.recordBytes(nil)
+            out.recordInt(2)
             out.recordFields(request.headers.fields)
         }
         // libcurl's upload count has a chunked body's framing in it: the payload is at most the
         // body's own length, or what was read for it when that is unknown (stdin). Asked only
         // with a body: the header look-up was a fifth of a bodiless record's work.
-        let sent = sentHead == nil ? (request.body == nil ? 0 : -1)
+        let sent = !headKnown ? (request.body == nil ? 0 : -1)
             : request.body == nil ? t.uploadedBytes
             : request.isChunked ? min(request.body?.length ?? t.bodyBytesRead, t.uploadedBytes)
             : t.uploadedBytes
@@ -123,6 +135,7 @@ final class HAREntryRecorder: HopTap {
         } else {
             out.recordBytes(nil)
         }
+        // (A rebuilt head's size is counted where it is made.)
         out.recordInt(sentHead.map { Int64($0.count) } ?? -1)
         out.recordInt(sent)
         // The response.

@@ -10,12 +10,20 @@ enum HAREntryWriter {
     static func entry(_ r: inout RecordReader, settings: HARLog.Settings, cache: inout Timestamp.SecondCache,
                       connections: inout HARConnections, _ w: inout JSONWriter) {
         let started = r.double()
-        let timings = HARTimings(blocked: r.int(), dns: r.int(), connect: r.int(), ssl: r.int(),
-                                 send: r.int(), wait: r.int(), receive: r.int())
+        let nameLookup = r.double(), connect = r.double(), appConnect = r.double(), preTransfer = r.double()
+        let startTransfer = r.double(), total = r.double()
+        let failed = r.int() != 0
+        let sendSeconds = r.double()
         let remoteAddress = r.bytes()
         let localPort = r.int()
         let remotePort = r.int()
-        let opened = r.int() > 0
+        let newConnections = r.int()
+        let opened = newConnections > 0
+        // An IP address (HAR 1.2), not a Unix socket's path (libcurl's address with --unix-socket).
+        let ipAddress = remoteAddress.map { HARTimings.isIPAddress(String(decoding: $0, as: UTF8.self)) } ?? false
+        let counters = HARTimings.Counters(nameLookup: nameLookup, connect: connect, appConnect: appConnect, preTransfer: preTransfer,
+                                           startTransfer: startTransfer, total: total, newConnections: Int(newConnections))
+        let timings = HARTimings(counters, socketPath: remoteAddress != nil && !ipAddress, failed: failed, sendSeconds: sendSeconds)
         let line = r.int()
         // 1: served by the cache; 2: a 304 from the network selected the cache's stored response.
         let fromCache = r.int()
@@ -31,8 +39,7 @@ enum HAREntryWriter {
         response(&r, settings, error: error, receivedAt: started + Double(timings.total) / 1_000_000, &w)
         w.raw(",\"cache\":{},\"timings\":")
         timings.write(&w)
-        // An IP address (HAR 1.2), not a Unix socket's path (libcurl's address with --unix-socket).
-        if let remoteAddress, HARTimings.isIPAddress(String(decoding: remoteAddress, as: UTF8.self)) {
+        if let remoteAddress, ipAddress {
             w.raw(",\"serverIPAddress\":"); w.quoted(bytes: remoteAddress)
         }
         if localPort > 0 {
@@ -63,22 +70,24 @@ enum HAREntryWriter {
         // The URL as requested: a fragment is never sent (browsers' HAR files leave it out too).
         let sent = target.containsByte(UInt8(ascii: "#")) ? String(target.prefix { $0 != "#" }) : target
         w.quoted(url(sent, settings))
-        if let head = r.bytes() {
-            let lines = HAREntryRecorder.headLines(head)
-            w.raw(",\"httpVersion\":")
-            w.quoted(bytes: HAREntryRecorder.version(head, lines.first))
-            w.raw(",\"cookies\":[")
-            var first = true
-            for line in lines.dropFirst() where HAREntryRecorder.isNamed(head, line.name, "cookie") {
-                cookies(request: UnsafeBufferPointer(rebasing: head[line.value]), settings, &w, first: &first)
+        // The head as sent (0), as rebuilt from its parts (1), or unknown: the request's fields (2)
+        // (`HAREntryRecorder.record`).
+        var madeSize: Int?
+        switch r.int() {
+        case 0:
+            knownHead(r.someBytes(), settings, &w)
+        case 1:
+            let path = r.range(), query = r.range(), host = r.range(), port = r.range()
+            let tail = r.someBytes()
+            var made = ByteBuffer(capacity: 256 + tail.count)
+            var text = target
+            text.withUTF8 { u in
+                guard let host, RebuiltRequestHead.fits(path: path, query: query, host: host, port: port, count: u.count) else { return }
+                RebuiltRequestHead.append(method: method, url: u, path: path, query: query, host: host, port: port, tail: tail, to: &made)
             }
-            w.raw("],\"headers\":[")
-            for (i, line) in lines.dropFirst().enumerated() {
-                field(name: UnsafeBufferPointer(rebasing: head[line.name]), value: UnsafeBufferPointer(rebasing: head[line.value]),
-                      settings, &w, first: i == 0)
-            }
-            w.raw("]")
-        } else {
+            made.withUnsafeBytes { knownHead($0.assumingMemoryBound(to: UInt8.self), settings, &w) }
+            madeSize = made.count
+        default:
             let fields = r.fields()
             w.raw(",\"httpVersion\":\"\",\"cookies\":[")
             var first = true
@@ -96,10 +105,29 @@ enum HAREntryWriter {
             w.bytes.append(postData)
         }
         w.raw(",\"headersSize\":")
-        w.decimal(r.int())
+        let recordedSize = r.int()
+        w.decimal(madeSize.map { Int64($0) } ?? recordedSize)
         w.raw(",\"bodySize\":")
         w.decimal(r.int())
         w.raw("}")
+    }
+
+    /// A request head's version, cookies and headers, from its bytes.
+    private static func knownHead(_ head: UnsafeBufferPointer<UInt8>, _ settings: HARLog.Settings, _ w: inout JSONWriter) {
+        let lines = HAREntryRecorder.headLines(head)
+        w.raw(",\"httpVersion\":")
+        w.quoted(bytes: HAREntryRecorder.version(head, lines.first))
+        w.raw(",\"cookies\":[")
+        var first = true
+        for line in lines.dropFirst() where HAREntryRecorder.isNamed(head, line.name, "cookie") {
+            cookies(request: UnsafeBufferPointer(rebasing: head[line.value]), settings, &w, first: &first)
+        }
+        w.raw("],\"headers\":[")
+        for (i, line) in lines.dropFirst().enumerated() {
+            field(name: UnsafeBufferPointer(rebasing: head[line.name]), value: UnsafeBufferPointer(rebasing: head[line.value]),
+                  settings, &w, first: i == 0)
+        }
+        w.raw("]")
     }
 
     /// The response object; a failed hop's `error` is its `_error` too, where Chromium's HAR

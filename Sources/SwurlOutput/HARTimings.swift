@@ -30,6 +30,42 @@ struct HARTimings {
     var receive: Int64 = 0
 
     init(_ t: TransferTiming, failed: Bool, sendSeconds: Double) {
+        // Over a Unix socket (`--unix-socket`: libcurl names its path as the address) no name
+        // is looked up: `dns` is -1, the little libcurl counts is the connect's.
+        self.init(Counters(t), socketPath: t.remoteAddress.map { !HARTimings.isIPAddress($0) } ?? false, failed: failed,
+                  sendSeconds: sendSeconds)
+    }
+
+    /// libcurl's counters the phases come from, as a HAR record carries them (`HAREntryRecorder`
+    /// records them; the formatter works the phases out).
+    struct Counters {
+        var nameLookup, connect, appConnect, preTransfer, startTransfer, total: Double
+        var newConnections: Int
+
+        init(_ t: TransferTiming) {
+            nameLookup = t.nameLookup
+            connect = t.connect
+            appConnect = t.appConnect
+            preTransfer = t.preTransfer
+            startTransfer = t.startTransfer
+            total = t.total
+            newConnections = t.newConnections
+        }
+
+        init(nameLookup: Double, connect: Double, appConnect: Double, preTransfer: Double, startTransfer: Double, total: Double,
+             newConnections: Int) {
+            self.nameLookup = nameLookup
+            self.connect = connect
+            self.appConnect = appConnect
+            self.preTransfer = preTransfer
+            self.startTransfer = startTransfer
+            self.total = total
+            self.newConnections = newConnections
+        }
+    }
+
+    /// - Parameter socketPath: whether libcurl's address was a Unix socket's path.
+    init(_ t: Counters, socketPath: Bool, failed: Bool, sendSeconds: Double) {
         func us(_ s: Double) -> Int64 { s.isFinite && s > 0 ? Int64((s * 1_000_000).rounded()) : 0 }
         let total = us(t.total)
         let lookup = min(us(t.nameLookup), total), tcp = min(us(t.connect), total), tls = min(us(t.appConnect), total)
@@ -38,9 +74,6 @@ struct HARTimings {
         // (libcurl counts a look-up time on a reused connection too).
         let connected = t.newConnections > 0 || (failed && t.preTransfer <= 0 && (lookup > 0 || tcp > 0))
         var ready: Int64 = 0
-        // Over a Unix socket (`--unix-socket`: libcurl names its path as the address) no name
-        // is looked up: `dns` is -1, the little libcurl counts is the connect's.
-        let socketPath = t.remoteAddress.map { !HARTimings.isIPAddress($0) } ?? false
         if connected {
             dns = socketPath ? -1 : lookup
             // A failed hop that never got ready to send (refused, a connect timeout, a failed
@@ -71,17 +104,6 @@ struct HARTimings {
         // A link-local IPv6 address may carry its zone (`fe80::1%eth0`).
         guard let percent = address.firstIndex(of: "%") else { return false }
         return inet_pton(AF_INET6, String(address[..<percent]), &v6) == 1
-    }
-
-    /// The phases as they were counted (a record's, `HAREntryWriter`).
-    init(blocked: Int64, dns: Int64, connect: Int64, ssl: Int64, send: Int64, wait: Int64, receive: Int64) {
-        self.blocked = blocked
-        self.dns = dns
-        self.connect = connect
-        self.ssl = ssl
-        self.send = send
-        self.wait = wait
-        self.receive = receive
     }
 
     /// The entry's `time`: every phase but `ssl` (counted in `connect`), -1 ones left out.

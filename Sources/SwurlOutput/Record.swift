@@ -39,6 +39,13 @@ extension ByteBuffer {
     @inlinable @inline(__always)
     public mutating func recordDouble(_ v: Double) { recordInt(Int64(bitPattern: v.bitPattern)) }
 
+    /// A range of offsets as its two ends (-1, -1 for none).
+    @inlinable @inline(__always)
+    package mutating func recordRange(_ r: Range<Int>?) {
+        recordInt(r?.lowerBound ?? -1)
+        recordInt(r?.upperBound ?? -1)
+    }
+
     @inlinable
     public mutating func recordBytes(_ b: UnsafeBufferPointer<UInt8>?) {
         guard let b else { recordInt(-1); return }
@@ -117,6 +124,13 @@ package struct RecordReader {
     }
 
     package mutating func double() -> Double { Double(bitPattern: UInt64(bitPattern: int())) }
+
+    /// A range written by `recordRange`; nil for none (or ends that make no range).
+    package mutating func range() -> Range<Int>? {
+        let lower = Int(int()), upper = Int(int())
+        guard lower >= 0, upper >= lower else { return nil }
+        return lower..<upper
+    }
 
     package mutating func bytes() -> UnsafeBufferPointer<UInt8>? {
         let n = Int(int())
