@@ -17,25 +17,27 @@ package protocol HopTap: TransferDelegate {
     func hopDidEnd(_ end: HopEnd)
 }
 
-/// How a hop ended, for a recorder.
-package struct HopEnd: Sendable {
+/// How a hop ended, for a recorder. A class: it is handed through a protocol and a closure to
+/// the record's writer, and a struct this size was copied field by field on the way (a batch
+/// line's `--har` spent about a fifth of its recording on those copies).
+package final class HopEnd: Sendable {
     /// libcurl's counters for the hop (also after a failure: what it got to).
-    package var timing: TransferTiming
+    package let timing: TransferTiming
     /// Where the response's Location points, made absolute (nil: no redirect).
-    package var redirectURL: String?
+    package let redirectURL: String?
     /// Why the hop failed (nil: a response arrived and was read to its end).
-    package var error: SwurlError?
+    package let error: SwurlError?
     /// When the hop ended (seconds since the epoch, CLOCK_REALTIME).
-    package var endedAt: Double
+    package let endedAt: Double
     /// Whether the response came from swurl's cache (`--cache`), not the network.
-    package var fromCache: Bool
+    package let fromCache: Bool
     /// Whether the network answered 304 and the cache's stored response is the one shown.
-    package var revalidated: Bool
+    package let revalidated: Bool
     /// The request head libcurl sent, when it was derived wholly from swurl's and went out as
     /// rebuilt (`SentRequestHead` in SwurlEngine): a recorder writes it from this, on its own
     /// time, instead of being handed the bytes. Nil when the head came through the debug
     /// callback (`transferDidSendRequestHead`) or is not known.
-    package var rebuiltHead: RebuiltRequestHead?
+    package let rebuiltHead: RebuiltRequestHead?
 
     package init(timing: TransferTiming, redirectURL: String?, error: SwurlError?, endedAt: Double, fromCache: Bool = false,
                  revalidated: Bool = false, rebuiltHead: RebuiltRequestHead? = nil) {
