@@ -83,8 +83,9 @@ package enum ArgumentParser {
                     // dropped. An option named `no-…` itself (`--no-cache`) is taken first.
                     if name.hasPrefix("no-"), let cancelled = OptionTable.spec(long: String(name.dropFirst(3))),
                        !ParsedArguments.notResettable.contains(cancelled.option) {
-                        if inline != nil {
-                            throw .usage("option --\(name) takes no value (got '\(arg)')",
+                        if let inline {
+                            // The value as the option's own would be shown (`--no-auth=u:pw` masks pw).
+                            throw .usage("option --\(name) takes no value (got '--\(name)=\(cancelled.option.shown(inline))')",
                                          hint: "--\(name) drops --\(cancelled.name)'s values, the config file's included")
                         }
                         result.options[cancelled.option] = nil
@@ -95,8 +96,8 @@ package enum ArgumentParser {
                 }
                 switch spec.argument {
                 case .none:
-                    if inline != nil {
-                        throw .usage("option --\(spec.name) takes no value (got '\(arg)')",
+                    if let inline {
+                        throw .usage("option --\(spec.name) takes no value (got '--\(spec.name)=\(spec.option.shown(inline))')",
                                      hint: spec.option == .json ? "give the fields as items after the URL (name=text, name:=1), or the whole body as @file or on stdin" : nil)
                     }
                     try record(spec, nil)

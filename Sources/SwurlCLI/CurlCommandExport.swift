@@ -30,6 +30,8 @@ struct CurlCommandExport {
         // swurl refuses to send (a line feed, bytes that are not UTF-8).
         try Exchange.refusePinOverPlainHTTP(request.url, transfer.security)
         _ = try Exchange.userInfo(of: request.url)
+        // Nor a head swurl refuses to send (over libcurl's 1 MiB).
+        try Exchange.refuseOversizedHead(request)
         var lines: [[UInt8]] = []
         var warnings: [String] = []
         if options.outputPath != nil || options.download {
@@ -39,8 +41,14 @@ struct CurlCommandExport {
         var prefix: [UInt8] = []
         // A value is written as the bytes it stands for: a path or file name from argv that is
         // not UTF-8 holds escapes (`ArgumentBytes`) that become the original bytes again.
+        // The first value too long to be one argument of curl's (a header or URL over 100 KiB:
+        // Linux's exec refuses one of 128 KiB, "Argument list too long"); bodies and form fields
+        // that long go through a pipe instead (below).
+        var tooLong: (option: String, size: Int)?
         func add(_ option: String, _ value: String? = nil) {
-            lines.append(Array(option.utf8) + (value.map { [UInt8(ascii: " ")] + CurlCommandExport.quote(ArgumentBytes.bytes($0)) } ?? []))
+            let bytes = value.map { ArgumentBytes.bytes($0) }
+            if let bytes, bytes.count > CurlCommandExport.largestArgument, tooLong == nil { tooLong = (option, bytes.count) }
+            lines.append(Array(option.utf8) + (bytes.map { [UInt8(ascii: " ")] + CurlCommandExport.quote($0) } ?? []))
         }
 
         // Method: curl's own choice when it is the same, else --request (--head for HEAD).
@@ -382,6 +390,10 @@ struct CurlCommandExport {
             warnings.append("follow redirects without the client certificate: curl presents --cert to every host a redirect leads to, swurl only to this origin")
         }
 
+        if let tooLong {
+            throw .usage("--curl cannot write the \(tooLong.option) argument for curl: it is \(tooLong.size) bytes, and no argument of a command may hold 128 KiB",
+                         hint: "send the request with swurl itself")
+        }
         // --disable first: curl reads no ~/.curlrc, whose options swurl never sent (a proxy,
         // headers, -L).
         var out = prefix + Array("curl \\\n  --disable".utf8)

@@ -52,7 +52,7 @@ extension CurlCommandExport {
                     }
                     // Only the bare `-` means stdin to curl.
                     source = formQuoted(path == "-" ? "./-" : path)
-                case .stream:
+                case .stream, .readAhead:
                     warnings.append("stream a file part from stdin the same way; it reads stdin for '\(file.name)'")
                     source = "-"
                 }

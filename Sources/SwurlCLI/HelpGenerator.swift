@@ -7,7 +7,7 @@ package enum HelpGenerator {
         ("name==value", "Query-string parameter; 'name==@file' reads the value from a file."),
         ("field=value", "String field; 'field=@file' reads the value from a text file."),
         ("field:=json", "Typed JSON field (number, bool, null, array, object); 'field:=@file' reads JSON from a file."),
-        ("field@path", "File field, sent as multipart (with --form or --multipart). Add ';type=MIME' or ';filename=NAME'; 'field@-' streams stdin."),
+        ("field@path", "File field, sent as multipart (with --form or --multipart). Add ';type=MIME' or ';filename=NAME'; 'field@-' reads stdin (held when it ends within 1 MiB, so a 307 or --retry can send it again)."),
         ("@path", "Send a file as the whole body, streamed; Content-Type from its extension. '@-' sends stdin."),
         ("a[b][c]=x", "Nested keys: a[]=x appends, a[3]=x sets an index, []:=1 makes a top-level array. A backslash escapes a separator or bracket, and a digit: a[\\5]=x makes 5 a key, not an index. A name given twice is sent twice in a form, an array in JSON."),
     ]

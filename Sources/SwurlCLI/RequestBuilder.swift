@@ -180,7 +180,11 @@ package struct RequestBuilder {
                     if isStdin {
                         if stdinUsed { throw .usage("'\(item.raw)': stdin can feed only one file field") }
                         stdinUsed = true
-                        source = .stream(environment.stdin, label: "stdin")
+                        // Read ahead as a stdin body is (a 307 or --retry sends it again when it
+                        // ended within the read-ahead or is a regular file); --curl prints a
+                        // command that reads stdin itself.
+                        source = options.curl ? .stream(environment.stdin, label: "stdin")
+                            : .readAhead(try heldBody(environment.stdin, label: "stdin", size: environment.stdinFileSize))
                     } else {
                         let size = try RequestItemParser(environment: environment).fileSize(path, item.raw)
                         let full = environment.resolvePath(path)

@@ -65,7 +65,8 @@ package final class AtomicFile {
         if let mode {
             fchmod(fd, mode)
         } else if stat(ArgumentBytes.path(target), &st) == 0 {
-            fchmod(fd, st.st_mode & 0o7777)
+            let fd = self.fd
+            AtomicFile.lend(st, chmod: { fchmod(fd, $0) }, chown: { fchown(fd, $0, $1) })
         } else {
             fchmod(fd, AtomicFile.newFileMode())
         }
@@ -133,6 +134,18 @@ package final class AtomicFile {
         let uid = geteuid()
         var st = stat()
         return uid != 0 && stat(ArgumentBytes.path(directory), &st) == 0 && st.st_mode & S_ISVTX != 0 && st.st_uid != uid
+    }
+
+    /// What a file replacing `old` takes of it: its permission bits, never set-user-ID,
+    /// set-group-ID or sticky (the kernel drops the first two when anyone but root writes a file
+    /// in place; a new file carrying them would run the server's bytes as the writer — root, when
+    /// root replaces a user's file), and its owner and group where the writer may give them (root:
+    /// the user's file stays the user's, as written in place it would; else the group, when the
+    /// writer is in it). `chmod` and `chown` apply them to the new file (its descriptor or its path).
+    package static func lend(_ old: stat, chmod: (mode_t) -> Int32, chown: (uid_t, gid_t) -> Int32) {
+        _ = chmod(old.st_mode & 0o777)
+        guard old.st_uid != geteuid() || old.st_gid != getegid() else { return }
+        if chown(old.st_uid, old.st_gid) != 0 { _ = chown(uid_t.max, old.st_gid) }
     }
 
     /// 0666 less the umask: the mode open(2) gives a new file.

@@ -795,7 +795,7 @@ package final class Exchange {
     /// and fails a larger one as "out of memory", after connecting, which read as the response's
     /// fault ("a header line is larger than libcurl accepts"). Refused before connecting, with
     /// 4 KiB left for what libcurl adds (Host, User-Agent, Accept, the engine's cookies).
-    static func refuseOversizedHead(_ hop: HTTPRequest) throws(SwurlError) {
+    package static func refuseOversizedHead(_ hop: HTTPRequest) throws(SwurlError) {
         var size = hop.method.rawValue.utf8.count + hop.url.utf8.count + 12
         for f in hop.headers.fields { size += f.name.utf8.count + f.value.utf8.count + 4 }
         guard size > (1 << 20) - 4096 else { return }

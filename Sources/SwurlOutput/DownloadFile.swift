@@ -384,6 +384,25 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         if head.isRedirect && head.status != 304 { return }
         failedHead = nil
         if head.status == 416, let total = ContentRange.completedTotal(head.headers["Content-Range"], offset: offset) {
+            // It names the size on disk: the file is complete, if it is the version the bytes
+            // on disk are of. A server that ignored If-Range names its current version's size
+            // (and validators): a size or validator other than the kept ones is another version,
+            // whose first bytes are not the file (refused, as a 206 of it is below).
+            if offset > 0 {
+                let kept = writePath ?? path ?? ""
+                if let earlier = expectedSize ?? origin?.size, earlier != total {
+                    resumeRefused = true
+                    throw SwurlError.transport("the file changed on the server between attempts: it was \(earlier) bytes, the server now says it is \(total) bytes (416)",
+                                               hint: "delete '\(TerminalSanitizer.clean(kept))' to start over")
+                }
+                for field in ["ETag", "Last-Modified"] {
+                    let ours = field == "ETag" ? origin?.etag : origin?.lastModified
+                    guard let ours, let theirs = head.headers[field].map({ Origin.form($0.trimmingSpaces()) }), theirs != ours else { continue }
+                    resumeRefused = true
+                    throw SwurlError.transport("the server's 416 names another version of the file (\(field) \(Origin.shown(theirs)), the bytes on disk are of \(Origin.shown(ours)))",
+                                               hint: "delete '\(TerminalSanitizer.clean(kept))' to start over")
+                }
+            }
             alreadyComplete = true
             expectedSize = total
             return
@@ -716,7 +735,8 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             var st = stat()
             // Only a file it may replace lends its mode (not one that appeared meanwhile).
             if !noReplace, lstat(ArgumentBytes.path(final), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
-                chmod(ArgumentBytes.path(part), st.st_mode & 0o7777)
+                let partPath = ArgumentBytes.path(part)
+                AtomicFile.lend(st, chmod: { chmod(partPath, $0) }, chown: { lchown(partPath, $0, $1) })
             } else {
                 chmod(ArgumentBytes.path(part), AtomicFile.newFileMode())
             }

@@ -66,6 +66,8 @@ package struct MultipartRequestSerializer: RequestSerializing {
                 switch part.source {
                 case .file(let path, let size): segments.append(.file(path: path, size: size))
                 case .stream(let source, let label): segments.append(.stream(source, label: label, length: nil))
+                // (Not searched for the boundary, as a file's bytes are not: streamed content.)
+                case .readAhead(let body): segments.append(contentsOf: body.segments)
                 case .held(_, let bytes):
                     try refuseDelimiter(in: bytes, of: part.name)
                     segments.append(.bytes(bytes))

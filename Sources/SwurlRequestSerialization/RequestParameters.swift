@@ -25,6 +25,9 @@ package struct RequestParameters {
             case file(path: String, size: Int64)
             /// A stream of unknown length (stdin): the body becomes chunked.
             case stream(ByteSource, label: String)
+            /// Stdin read ahead as a request body is (`name@-`): the bytes read, then the rest
+            /// streamed; whole, or from a regular file, it has a length and can be sent again.
+            case readAhead(RequestBody)
             /// A regular file whose size says nothing of its bytes (a file of /proc or /sys),
             /// read whole when the body was built.
             case held(path: String, bytes: [UInt8])

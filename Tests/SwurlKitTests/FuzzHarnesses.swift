@@ -316,7 +316,7 @@ package enum FuzzHarness: String, CaseIterable, Sendable {
             let path: [UInt8]
             switch f.source {
             case .file(let p, _), .held(let p, _): path = p == "-" ? Array("./-".utf8) : ArgumentBytes.bytes(p)
-            case .stream: path = Array("-".utf8)
+            case .stream, .readAhead: path = Array("-".utf8)
             }
             guard argument.option == "--form", wire(read.name) == swurl(f.name), case .files(let files) = read.content, files.count == 1,
                   let file = files.first, file.path == path, file.type == Array(f.contentType.utf8),

@@ -136,6 +136,26 @@ final class CurlExportTests: XCTestCase {
         XCTAssertFalse(try runSwurl(["--curl", "POST", capture.base + "/small", "a=1"]).text.contains("Expect"))
     }
 
+    /// A header field, URL or token too long to be one argument (Linux refuses one of 128 KiB)
+    /// has no way into the command: refused (it printed a command that failed with "Argument list
+    /// too long", exit 126), and so is a head swurl itself refuses to send (over 1 MiB).
+    func testAnArgumentTooLongForACommandIsRefused() throws {
+        let capture = try CaptureServer()
+        let big = try tempFile(Array(repeating: UInt8(ascii: "h"), count: 140_000), name: "h.txt")
+        for item in ["X-Big:@" + big, "q==@" + big] {
+            XCTAssertEqual(try runSwurl(["--offline", capture.base + "/x", item]).status, 0, item)
+            let r = try runSwurl(["--curl", capture.base + "/x", item])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains("no argument of a command may hold 128 KiB"), r.stderr)
+            XCTAssertTrue(r.stdout.isEmpty, item)
+        }
+        let huge = try tempFile(Array(repeating: UInt8(ascii: "h"), count: 60_000), name: "m.txt")
+        let many = (0..<20).map { "X-H\($0):@" + huge }
+        let refused = try runSwurl(["--curl", capture.base + "/x"] + many)
+        XCTAssertEqual(refused.status, 64, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("libcurl sends at most 1 MiB"), refused.stderr)
+    }
+
     func testFileBodyIsReferencedNotInlined() throws {
         let path = try tempFile(Array("from a file\n".utf8), name: "data.txt")
         let r = try roundTrip(["PUT", "{URL}/x", "@" + path])

@@ -502,13 +502,78 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(contents(dir + "/r.part"), Data("abcde".utf8))
     }
 
+    /// A 416 naming the size on disk says the file is complete only when it is of the version the
+    /// bytes on disk are of: a server that ignored If-Range names its current version's size and
+    /// ETag, and the first bytes of a 1000-byte file were saved as the whole 100-byte file.
+    func testA416OfAnotherVersionIsNotTakenForTheWholeFile() throws {
+        let chunkedCut = SequenceServer.Reply("200 OK", ["Transfer-Encoding: chunked", "ETag: \"a1\""],
+                                              body: Data("64\r\n".utf8) + Data(repeating: UInt8(ascii: "A"), count: 100) + Data("\r\n".utf8))
+        let cases: [(first: SequenceServer.Reply, answer: [String], says: String)] = [
+            // The kept size (1000) against the 416's (100), with or without validators.
+            (Self.cut(100, of: 1000), ["Content-Range: bytes */100"], "the file changed on the server between attempts: it was 1000 bytes"),
+            (Self.cut(100, of: 1000), ["Content-Range: bytes */100", "ETag: \"a2\""], "it was 1000 bytes"),
+            // No kept size (chunked): the 416's ETag is another.
+            (chunkedCut, ["Content-Range: bytes */100", "ETag: \"a2\""], "the server's 416 names another version of the file (ETag"),
+        ]
+        for (first, answer, says) in cases {
+            let server = try SequenceServer([first, SequenceServer.Reply("416 Range Not Satisfiable", answer)])
+            let dir = TestPaths.temporaryDirectory()
+            let cut = try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            XCTAssertNotEqual(cut.status, 0, cut.stderr)
+            XCTAssertEqual(contents(dir + "/f.bin.part")?.count, 100, cut.stderr)
+            let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+            XCTAssertEqual(r.status, 1, "\(answer): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(says), r.stderr)
+            XCTAssertFalse(r.stderr.contains("saved"), r.stderr)
+            XCTAssertEqual(files(dir), ["f.bin.part"], "\(answer)")
+            XCTAssertEqual(contents(dir + "/f.bin.part"), Data(repeating: UInt8(ascii: "A"), count: 100))
+        }
+        // The same ETag and size: complete, as before.
+        let server = try SequenceServer([chunkedCut, SequenceServer.Reply("416 Range Not Satisfiable", ["Content-Range: bytes */100", "ETag: \"a1\""])])
+        let dir = TestPaths.temporaryDirectory()
+        _ = try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        let r = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(files(dir), ["f.bin"])
+    }
+
+    /// A file replaced by `-o` or `-d --overwrite` keeps its permission bits but never its
+    /// set-user-ID or set-group-ID bit (a user's setuid file replaced by root became a setuid-root
+    /// program of the server's bytes), and stays its owner's when root replaces it.
+    func testAReplacedFileLosesItsSetIDBitsAndKeepsItsOwner() throws {
+        for extra in [[String](), ["-d", "--overwrite"]] {
+            let server = try SequenceServer([SequenceServer.Reply("200 OK", ["Content-Length: 3"], body: Data("new".utf8))])
+            let dir = TestPaths.temporaryDirectory()
+            let path = dir + "/tool"
+            try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+            XCTAssertEqual(chmod(path, 0o6755), 0)
+            // Another user's file, when root runs the tests (as CI does).
+            let other: uid_t = 65534
+            if geteuid() == 0 { XCTAssertEqual(chown(path, other, gid_t(other)), 0) }
+            let r = try runSwurl(extra + ["-q", "-o", "tool", server.url("/tool")], directory: dir)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            var st = stat()
+            XCTAssertEqual(stat(path, &st), 0)
+            XCTAssertEqual(contents(path), Data("new".utf8))
+            XCTAssertEqual(st.st_mode & 0o7777, 0o755, "\(extra)")
+            if geteuid() == 0 {
+                XCTAssertEqual(st.st_uid, other, "\(extra)")
+                XCTAssertEqual(st.st_gid, gid_t(other), "\(extra)")
+            }
+        }
+    }
+
+    /// The 416's own body never goes into the file; and a 416 naming 100 bytes after the first
+    /// attempt announced 1000 is another version of the file: the 100 bytes stay a `.part`
+    /// (they were saved as the whole file, exit 0).
     func testThe416BodyAfterARetryIsNotAppended() throws {
         let server = try SequenceServer([Self.cut(100, of: 1000), Self.page("416 Range Not Satisfiable", ["Content-Range: bytes */100"])])
         let dir = TestPaths.temporaryDirectory()
         let r = try runSwurl(["-d", "--retry", "1", "--retry-delay", "0.05", server.url("/data.bin")], directory: dir)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(files(dir), ["data.bin"])
-        XCTAssertEqual(contents(dir + "/data.bin"), Data(repeating: UInt8(ascii: "A"), count: 100))
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("it was 1000 bytes, the server now says it is 100 bytes"), r.stderr)
+        XCTAssertEqual(files(dir), ["data.bin.part"])
+        XCTAssertEqual(contents(dir + "/data.bin.part"), Data(repeating: UInt8(ascii: "A"), count: 100))
     }
 
     // MARK: Symbolic links and devices

@@ -38,6 +38,17 @@ final class RedactionTests: XCTestCase {
         XCTAssertTrue(r.text.contains("Cookie:****"), r.text)
     }
 
+    /// `--no-auth=VALUE` and `--no-key-password=VALUE` are refused (the option takes no value),
+    /// and the value is shown as the option's own would be: masked (it was echoed whole).
+    func testAValueGivenToANoOptionIsMaskedAsTheOptionsOwn() throws {
+        for arg in ["--no-auth=user:\(RedactionTests.secret)", "--no-key-password=\(RedactionTests.secret)", "--no-proxy=http://u:\(RedactionTests.secret)@h"] {
+            let r = try runSwurl([arg, "http://127.0.0.1:1/"])
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertTrue(r.stderr.contains("takes no value"), r.stderr)
+            assertNoSecret(r.stderr, arg)
+        }
+    }
+
     func testBatchResultsMaskURLPasswords() throws {
         let server = try CaptureServer()
         let dir = TestPaths.temporaryDirectory()

@@ -90,6 +90,35 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(server.requests().filter { $0["method"] as? String == "PUT" }.map { $0["body_len"] as? Int }, [text.utf8.count, text.utf8.count])
     }
 
+    /// A multipart file field fed on stdin (`f@-`) is read ahead as a stdin body is: from a
+    /// regular file, or a pipe that ends within the read-ahead, a 307 and a `--retry` send it
+    /// again, with its length (it was always streamed in chunks: "cannot be read twice", exit 66,
+    /// and a hint to use a regular file that stdin already was).
+    func testAMultipartFieldFromStdinIsSentAgainAtA307AndARetry() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: dir + "/s.bin"))
+        let server = try ScriptedServer()
+        let hop = server.url("/redirect?code=307&to=" + (try HTTPBin.url("/anything")).urlQueryEscaped)
+        for (name, run) in [("file", { try runSwurl(["-F", "--multipart", "POST", hop, "f@-"], stdinFile: dir + "/s.bin") }),
+                            ("pipe", { try runSwurl(["-F", "--multipart", "POST", hop, "f@-"], stdin: bytes) })] {
+            let r = try run()
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            guard let received = try? r.json() else { return XCTFail("\(name): \(r.stderr) \(r.text.prefix(300))") }
+            XCTAssertEqual((received["files"] as? [String: Any])?["f"] as? String, "data:application/octet-stream;base64," + bytes.base64EncodedString(), name)
+            XCTAssertNil((received["headers"] as? [String: Any])?["Transfer-Encoding"], name)
+        }
+        let retried = try runSwurl(["--retry", "1", "--retry-delay", "0", "--retry-all-methods", "--multipart", "POST",
+                                    server.url("/flaky?key=mstdin&fails=1"), "f@-"], stdinFile: dir + "/s.bin")
+        XCTAssertEqual(retried.status, 0, retried.stderr)
+        XCTAssertFalse(retried.stderr.contains("cannot resend"), retried.stderr)
+        let lengths = server.requests().filter { $0["method"] as? String == "POST" && ($0["path"] as? String)?.hasPrefix("/flaky") == true }
+            .map { $0["body_len"] as? Int }
+        XCTAssertEqual(lengths.count, 2)
+        XCTAssertEqual(lengths.first, lengths.last)
+        XCTAssertGreaterThan(lengths.first.flatMap { $0 } ?? 0, 5000)
+    }
+
     /// Stdin that ended within the read-ahead is held, and a 307 sends it again; streamed
     /// (--chunked) it cannot be read twice, and swurl says so.
     func testAStdinBodyCannotBeSentTwiceAndSaysSo() throws {
