@@ -124,9 +124,11 @@ package struct TerminalSanitizer {
         var i = 0
         while i < out.count {
             let b = out[i]
-            if let scalar = bidiControl(out, at: i) {
+            if let scalar = bidiControl(out, at: i) ?? invisible(out, at: i) {
                 // A bidirectional override or isolate would reorder what follows it on the line
-                // (a URL or a header that reads as another): shown as `\u{202e}`.
+                // (a URL or a header that reads as another): shown as `\u{202e}`. So is a
+                // character of no width (`'\u{feff}--proxy' is not an option` read as a refusal
+                // of `--proxy`).
                 shown += Array("\\u{\(String(scalar, radix: 16))}".utf8)
                 i += scalar < 0x800 ? 2 : 3
                 continue
@@ -140,6 +142,20 @@ package struct TerminalSanitizer {
             i += 1
         }
         return String(decoding: shown, as: UTF8.self)
+    }
+
+    /// The scalar of a character that takes no width and joins nothing: the zero width space
+    /// (U+200B), the word joiner (U+2060) and the zero width no-break space, a byte order mark
+    /// (U+FEFF), whose UTF-8 starts at `i` in `bytes`, or nil. (The joiners U+200C and U+200D
+    /// shape scripts and emoji: shown as they are.)
+    private static func invisible(_ bytes: [UInt8], at i: Int) -> UInt32? {
+        guard i + 2 < bytes.count else { return nil }
+        switch (bytes[i], bytes[i + 1], bytes[i + 2]) {
+        case (0xE2, 0x80, 0x8B): return 0x200B
+        case (0xE2, 0x81, 0xA0): return 0x2060
+        case (0xEF, 0xBB, 0xBF): return 0xFEFF
+        default: return nil
+        }
     }
 
     /// The scalar of the bidirectional embedding, override or isolate control (U+202A–U+202E,

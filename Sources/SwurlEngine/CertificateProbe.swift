@@ -30,6 +30,11 @@ package enum CertificateProbe {
         let verifier = try easy.applySecurity(policy, mode: .inspect)
         let rc = withExtendedLifetime(verifier) { easy.perform() }
         if !rc.succeeded, rc.couldNotConnect, let path = connection.unixSocket { throw Transfer.unixSocketFailure(path) }
+        // A proxy that is down or refuses the tunnel is named, as a request names it.
+        if !rc.succeeded, let failure = Transfer.proxyFailure(rc, proxy: connection.proxy, url: url.url, connectCode: easy.connectCode,
+                                                              credentialsItem: false) {
+            throw failure
+        }
         guard rc.succeeded else { throw rc.timedOut ? CertificateProbe.handshakeTimedOut : verifier.explain(rc, rc.error) }
         guard let inspection = verifier.inspection else {
             throw .transport("the server at \(url.hostHeader) presented no certificate")

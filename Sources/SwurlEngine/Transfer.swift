@@ -180,6 +180,36 @@ package final class Transfer: EasyTransferHandler {
         return "that is \(settings.named(proxy, forURL: url)); is it running? --proxy '' connects directly"
     }
 
+    /// The error for a transfer that failed at its proxy (down, refusing the tunnel, a name that
+    /// does not resolve), naming the proxy and the setting it came from; nil when the failure
+    /// is not the proxy's. A request's and `swurl certs`'s.
+    /// - Parameters:
+    ///   - connectCode: the proxy's answer to CONNECT (CURLINFO_HTTP_CONNECTCODE), 0 for none.
+    ///   - credentialsItem: whether a Proxy-Authorization item went with the request.
+    static func proxyFailure(_ rc: CurlResult, proxy settings: ProxySettings, url: String, connectCode: Int,
+                             credentialsItem: Bool) -> SwurlError? {
+        if rc.couldNotConnect, let hint = Transfer.proxyDown(settings, url: url, message: rc.message) {
+            return .transport(rc.message, hint: hint)
+        }
+        // A proxy that answered CONNECT with an error: libcurl names neither the proxy nor where
+        // it came from, and the hint asked whether the server was running.
+        if connectCode >= 300, let proxy = settings.proxy(forURL: url) {
+            // Credentials given (in the proxy's URL, or an item) and refused are no credentials to give.
+            let given = credentialsItem || Redactor.userinfoRange(proxy) != nil
+            let credentials = connectCode != 407 ? ""
+                : given ? "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; "
+                : "it asks for credentials: give them in the proxy's URL, before its host, or as a Proxy-Authorization item; "
+            return .transport(rc.message, hint: "\(settings.named(proxy, forURL: url)) refused to open the tunnel to the server; \(credentials)--proxy '' connects directly")
+        }
+        // Which setting named the proxy (a stale http_proxy in the environment, often). libcurl
+        // reports a SOCKS proxy's name that did not resolve as the host's.
+        if rc.couldNotResolveProxy || rc.couldNotResolve, let proxy = settings.proxy(forURL: url),
+           rc.couldNotResolveProxy || (try? ProxySettings.endpoint(proxy)).map({ rc.message.lowercased().hasSuffix("resolve host: " + HostName.bare($0.host).lowercased()) }) == true {
+            return .transport(rc.message, hint: "that is \(settings.named(proxy, forURL: url)); check its host name, or --proxy '' connects directly")
+        }
+        return nil
+    }
+
     /// A `--resolve` entry for the URL's host whose port is another: libcurl uses an entry only
     /// for its own port, and says only that the name did not resolve.
     static func resolveMismatch(_ entries: [String], url: String) -> String? {
@@ -247,24 +277,9 @@ package final class Transfer: EasyTransferHandler {
             throw .tooManyRedirects("too many redirects (more than \(options.maxRedirects))")
         }
         if !rc.succeeded, rc.couldNotConnect, let path = options.unixSocket { throw Transfer.unixSocketFailure(path) }
-        if !rc.succeeded, rc.couldNotConnect, let hint = Transfer.proxyDown(options.proxy, url: request.url, message: rc.message) {
-            throw .transport(rc.message, hint: hint)
-        }
-        // A proxy that answered CONNECT with an error: libcurl names neither the proxy nor where
-        // it came from, and the hint asked whether the server was running.
-        if !rc.succeeded, easy.connectCode >= 300, let proxy = options.proxy.proxy(forURL: request.url) {
-            // Credentials given (in the proxy's URL, or an item) and refused are no credentials to give.
-            let given = request.headers.contains("Proxy-Authorization") || Redactor.userinfoRange(proxy) != nil
-            let credentials = easy.connectCode != 407 ? ""
-                : given ? "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; "
-                : "it asks for credentials: give them in the proxy's URL, before its host, or as a Proxy-Authorization item; "
-            throw .transport(rc.message, hint: "\(options.proxy.named(proxy, forURL: request.url)) refused to open the tunnel to the server; \(credentials)--proxy '' connects directly")
-        }
-        // Which setting named the proxy (a stale http_proxy in the environment, often). libcurl
-        // reports a SOCKS proxy's name that did not resolve as the host's.
-        if !rc.succeeded, rc.couldNotResolveProxy || rc.couldNotResolve, let proxy = options.proxy.proxy(forURL: request.url),
-           rc.couldNotResolveProxy || (try? ProxySettings.endpoint(proxy)).map({ rc.message.lowercased().hasSuffix("resolve host: " + HostName.bare($0.host).lowercased()) }) == true {
-            throw .transport(rc.message, hint: "that is \(options.proxy.named(proxy, forURL: request.url)); check its host name, or --proxy '' connects directly")
+        if !rc.succeeded, let failure = Transfer.proxyFailure(rc, proxy: options.proxy, url: request.url, connectCode: easy.connectCode,
+                                                              credentialsItem: request.headers.contains("Proxy-Authorization")) {
+            throw failure
         }
         // HTTP/2 without negotiation to a server that speaks HTTP/1 alone gets nothing back;
         // HTTP/1 (or an upgrade) to a port that speaks HTTP/2 alone gets frames, no status line.

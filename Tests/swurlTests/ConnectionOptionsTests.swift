@@ -321,6 +321,22 @@ final class ConnectionOptionsTests: XCTestCase {
         }
     }
 
+    /// `swurl certs` through a proxy that is down or refuses the tunnel names the proxy and where
+    /// it came from, as a request does (it asked whether "the server" was running, and said
+    /// nothing of a 407).
+    func testCertsNamesAProxyThatIsDownOrRefusesTheTunnel() throws {
+        let down = try runSwurl(["certs", "https://localhost:9/"], environment: ["https_proxy": "http://pu:S3CRET@127.0.0.1:1"])
+        XCTAssertEqual(down.status, 1, down.stderr)
+        XCTAssertTrue(down.stderr.contains("hint: that is the proxy http://pu:****@127.0.0.1:1 (from https_proxy"), down.stderr)
+        XCTAssertFalse(down.stderr.contains("S3CRET"), down.stderr)
+        let log = TestPaths.temporaryDirectory() + "/connect.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let refused = try runSwurl(["certs", "--proxy", "127.0.0.1:\(proxy.port)", "https://auth.test:9/"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("(from --proxy) refused to open the tunnel to the server; it asks for credentials"), refused.stderr)
+    }
+
     /// A Proxy-Authorization item goes to the proxy: on the CONNECT of an https URL (it went
     /// inside the tunnel, to the origin), as curl's --proxy-header sends it.
     func testAProxyAuthorizationItemGoesToTheProxyNotTheOrigin() throws {

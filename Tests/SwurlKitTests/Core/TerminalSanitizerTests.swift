@@ -34,6 +34,14 @@ final class TerminalSanitizerTests: XCTestCase {
     /// Regression (issue 14): a lone 0x9B, the 8-bit CSI, is not UTF-8 and was passed raw.
     /// In a short text (a URL, a header, a message) a bidirectional override or isolate is shown:
     /// it would make what follows it on the line read as something else. Other text is untouched.
+    /// Characters of no width are shown (a config line's `U+FEFF--proxy` read as `--proxy`);
+    /// the joiners that shape scripts and emoji are not.
+    func testZeroWidthCharactersInShortTextsAreShown() {
+        XCTAssertEqual(TerminalSanitizer.clean("\u{FEFF}--proxy"), "\\u{feff}--proxy")
+        XCTAssertEqual(TerminalSanitizer.clean("a\u{200B}b\u{2060}c"), "a\\u{200b}b\\u{2060}c")
+        XCTAssertEqual(TerminalSanitizer.clean("👩\u{200D}💻 क\u{200C}ष"), "👩\u{200D}💻 क\u{200C}ष")
+    }
+
     func testBidiControlsInShortTextsAreShown() {
         XCTAssertEqual(TerminalSanitizer.clean("http://a/\u{202E}gpj.exe"), "http://a/\\u{202e}gpj.exe")
         XCTAssertEqual(TerminalSanitizer.clean("\u{202A}\u{202B}\u{202C}\u{202D}x\u{2066}\u{2067}\u{2068}\u{2069}"),
