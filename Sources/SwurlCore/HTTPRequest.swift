@@ -77,6 +77,12 @@ package struct HTTPResponseHead: Sendable, Equatable {
     private var framingLength: (length: Int64?, error: String?) {
         let fields = headers.values("Content-Length")
         guard !fields.isEmpty, headers["Transfer-Encoding"] == nil else { return (nil, nil) }
+        // The usual answer first: one field of digits (asked several times a response; the
+        // general reading below built lists and a set for it, a batch line's largest share).
+        if fields.count == 1, let only = fields.first, !only.isEmpty, only.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+           let length = Int64(only) {
+            return (length, nil)
+        }
         // Empty list elements are no lengths (RFC 9110 §5.6.1: `5,` names one, as libcurl reads it).
         let given = fields.flatMap { $0.split(separator: ",") }.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
         let lengths = Set(given.map { text in text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? Int64(text) : nil })
