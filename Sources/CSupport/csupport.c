@@ -255,6 +255,9 @@ int sw_rename_noreplace(const char *from, const char *to) {
 long sw_getxattr(const char *path, const char *name, void *value, unsigned long size) {
     return (long)getxattr(path, name, value, size);
 }
+long sw_fgetxattr(int fd, const char *name, void *value, unsigned long size) {
+    return (long)fgetxattr(fd, name, value, size);
+}
 int sw_fsetxattr(int fd, const char *name, const void *value, unsigned long size) {
     return fsetxattr(fd, name, value, size, 0);
 }

@@ -142,10 +142,13 @@ package final class AtomicFile {
     /// root replaces a user's file), and its owner and group where the writer may give them (root:
     /// the user's file stays the user's, as written in place it would; else the group, when the
     /// writer is in it). `chmod` and `chown` apply them to the new file (its descriptor or its path).
+    /// The owner first: the new file holds the bytes already, and takes the old one's group
+    /// bits only once it has the old one's group.
     package static func lend(_ old: stat, chmod: (mode_t) -> Int32, chown: (uid_t, gid_t) -> Int32) {
+        if old.st_uid != geteuid() || old.st_gid != getegid(), chown(old.st_uid, old.st_gid) != 0 {
+            _ = chown(uid_t.max, old.st_gid)
+        }
         _ = chmod(old.st_mode & 0o777)
-        guard old.st_uid != geteuid() || old.st_gid != getegid() else { return }
-        if chown(old.st_uid, old.st_gid) != 0 { _ = chown(uid_t.max, old.st_gid) }
     }
 
     /// 0666 less the umask: the mode open(2) gives a new file.

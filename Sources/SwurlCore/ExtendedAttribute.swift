@@ -13,6 +13,14 @@ package enum ExtendedAttribute {
 
     /// Sets `name` on the open file `fd`; false when it could not.
     @discardableResult
+    /// The value of `name` on the open file `fd`, at most 1 KiB; nil when there is none.
+    package static func get(_ fd: Int32, _ name: String) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let n = buffer.withUnsafeMutableBytes { sw_fgetxattr(fd, name, $0.baseAddress, UInt($0.count)) }
+        guard n > 0, n <= buffer.count else { return nil }
+        return Array(buffer[..<n])
+    }
+
     package static func set(_ fd: Int32, _ name: String, _ value: [UInt8]) -> Bool {
         value.withUnsafeBytes { sw_fsetxattr(fd, name, $0.baseAddress, UInt($0.count)) } == 0
     }

@@ -32,7 +32,7 @@ package enum CertificateProbe {
         if !rc.succeeded, rc.couldNotConnect, let path = connection.unixSocket { throw Transfer.unixSocketFailure(path) }
         // A proxy that is down or refuses the tunnel is named, as a request names it.
         if !rc.succeeded, let failure = Transfer.proxyFailure(rc, proxy: connection.proxy, url: url.url, connectCode: easy.connectCode,
-                                                              credentialsItem: false) {
+                                                              credentialsItem: nil) {
             throw failure
         }
         guard rc.succeeded else { throw rc.timedOut ? CertificateProbe.handshakeTimedOut : verifier.explain(rc, rc.error) }

@@ -70,7 +70,9 @@ package enum RedirectPolicy {
             // Named by where it streamed from (stdin, a pipe or FIFO named with @, a /proc file).
             let source = body.segments.lazy.compactMap { if case .stream(_, let label, _) = $0 { return label } else { return nil } }.first ?? "stdin"
             throw .inputFile("the server answered \(status) and wants the request body sent again to \(TerminalSanitizer.excerpt(Redactor.url(location, userAlone: true))), but it streamed from \(TerminalSanitizer.clean(source)) and cannot be read twice",
-                             hint: "save the body to a regular file and send it with @FILE (a file is read again)")
+                             hint: request.headers["Content-Type"]?.lowercased().hasPrefix("multipart/") == true
+                                 ? "save what it streamed to a regular file and give it as the file field NAME@FILE (a file is read again)"
+                                 : "save the body to a regular file and send it with @FILE (a file is read again)")
         }
         return next
     }

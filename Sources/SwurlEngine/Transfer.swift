@@ -185,9 +185,10 @@ package final class Transfer: EasyTransferHandler {
     /// is not the proxy's. A request's and `swurl certs`'s.
     /// - Parameters:
     ///   - connectCode: the proxy's answer to CONNECT (CURLINFO_HTTP_CONNECTCODE), 0 for none.
-    ///   - credentialsItem: whether a Proxy-Authorization item went with the request.
+    ///   - credentialsItem: whether a Proxy-Authorization item went with the request; nil where
+    ///     no item can be given (`swurl certs`): the hint offers only the proxy's URL.
     static func proxyFailure(_ rc: CurlResult, proxy settings: ProxySettings, url: String, connectCode: Int,
-                             credentialsItem: Bool) -> SwurlError? {
+                             credentialsItem: Bool?) -> SwurlError? {
         if rc.couldNotConnect, let hint = Transfer.proxyDown(settings, url: url, message: rc.message) {
             return .transport(rc.message, hint: hint)
         }
@@ -195,10 +196,12 @@ package final class Transfer: EasyTransferHandler {
         // it came from, and the hint asked whether the server was running.
         if connectCode >= 300, let proxy = settings.proxy(forURL: url) {
             // Credentials given (in the proxy's URL, or an item) and refused are no credentials to give.
-            let given = credentialsItem || Redactor.userinfoRange(proxy) != nil
+            let given = credentialsItem == true || Redactor.userinfoRange(proxy) != nil
             let credentials = connectCode != 407 ? ""
-                : given ? "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; "
-                : "it asks for credentials: give them in the proxy's URL, before its host, or as a Proxy-Authorization item; "
+                : given ? (credentialsItem == nil ? "it refused the credentials given in its URL: check them; "
+                                                  : "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; ")
+                : "it asks for credentials: give them in the proxy's URL, before its host"
+                    + (credentialsItem == nil ? "; " : ", or as a Proxy-Authorization item; ")
             return .transport(rc.message, hint: "\(settings.named(proxy, forURL: url)) refused to open the tunnel to the server; \(credentials)--proxy '' connects directly")
         }
         // Which setting named the proxy (a stale http_proxy in the environment, often). libcurl

@@ -715,17 +715,29 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         // A name that may not be replaced: a derived one, or `-o FILE` that was not there when
         // the download began (it was refused if it was, unless --overwrite or --continue).
         let noReplace = !plan.overwrite && !(plan.outputPath != nil && replacesExisting)
+        // The `.part`'s attributes, mode and owner change through a descriptor of the file this
+        // run wrote (checked above), never by its name: whoever may write the directory could
+        // put a link there meanwhile, and a chmod by name would follow it (root's download made
+        // the link's target readable by everyone). A `.part` already complete (a 416) is opened
+        // for it, never through a link.
+        let partFD = lockKeeper >= 0 ? lockKeeper : open(ArgumentBytes.path(part), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        defer { if partFD >= 0 && partFD != lockKeeper { close(partFD) } }
+        guard partFD >= 0 else {
+            throw .output("cannot open '\(TerminalSanitizer.clean(part))' to save it: \(systemErrorMessage(errno))")
+        }
         // The validator was for resuming; the saved file does not carry it. Kept to be put back
-        // when the rename fails, with the `.part`'s private mode: it stays a `.part` -c finds.
-        let keptAttributes = DownloadFile.partAttributes.map { ($0, ExtendedAttribute.get(part, $0)) }
+        // when the rename fails, with the `.part`'s private mode and owner: it stays a `.part`
+        // -c finds.
+        let keptAttributes = DownloadFile.partAttributes.map { ($0, ExtendedAttribute.get(partFD, $0)) }
         var partStat = stat()
-        let partMode: mode_t? = stat(ArgumentBytes.path(part), &partStat) == 0 ? partStat.st_mode & 0o7777 : nil
-        for name in DownloadFile.partAttributes { ExtendedAttribute.remove(part, name) }
+        let partKept: stat? = fstat(partFD, &partStat) == 0 ? partStat : nil
+        for name in DownloadFile.partAttributes { ExtendedAttribute.remove(partFD, name) }
         func keptAsPart(_ message: String) -> SwurlError {
-            if let partMode { chmod(ArgumentBytes.path(part), partMode) }
-            if lockKeeper >= 0 {
-                for case let (name, value?) in keptAttributes { _ = ExtendedAttribute.set(lockKeeper, name, value) }
+            if let partKept {
+                _ = fchown(partFD, partKept.st_uid, partKept.st_gid)
+                _ = fchmod(partFD, partKept.st_mode & 0o7777)
             }
+            for case let (name, value?) in keptAttributes { _ = ExtendedAttribute.set(partFD, name, value) }
             return .output("\(message); the whole download is kept as '\(TerminalSanitizer.clean(part))'")
         }
         // A file it replaces (--overwrite, or -c finishing a .part over it) keeps its mode, as
@@ -735,10 +747,9 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             var st = stat()
             // Only a file it may replace lends its mode (not one that appeared meanwhile).
             if !noReplace, lstat(ArgumentBytes.path(final), &st) == 0, st.st_mode & S_IFMT == S_IFREG {
-                let partPath = ArgumentBytes.path(part)
-                AtomicFile.lend(st, chmod: { chmod(partPath, $0) }, chown: { lchown(partPath, $0, $1) })
+                AtomicFile.lend(st, chmod: { fchmod(partFD, $0) }, chown: { fchown(partFD, $0, $1) })
             } else {
-                chmod(ArgumentBytes.path(part), AtomicFile.newFileMode())
+                fchmod(partFD, AtomicFile.newFileMode())
             }
         }
         guard var final = self.path else { return }

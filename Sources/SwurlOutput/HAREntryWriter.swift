@@ -10,8 +10,14 @@ enum HAREntryWriter {
     static func entry(_ r: inout RecordReader, settings: HARLog.Settings, cache: inout Timestamp.SecondCache,
                       connections: inout HARConnections, _ w: inout JSONWriter) {
         let started = r.double()
-        let nameLookup = r.double(), connect = r.double(), appConnect = r.double(), preTransfer = r.double()
-        let startTransfer = r.double(), total = r.double()
+        // libcurl's counters as the recorder read them (`HAREntryRecorder.record`).
+        var counters = TransferTiming()
+        counters.nameLookup = r.double()
+        counters.connect = r.double()
+        counters.appConnect = r.double()
+        counters.preTransfer = r.double()
+        counters.startTransfer = r.double()
+        counters.total = r.double()
         let failed = r.int() != 0
         let sendSeconds = r.double()
         let remoteAddress = r.bytes()
@@ -21,8 +27,7 @@ enum HAREntryWriter {
         let opened = newConnections > 0
         // An IP address (HAR 1.2), not a Unix socket's path (libcurl's address with --unix-socket).
         let ipAddress = remoteAddress.map { HARTimings.isIPAddress(String(decoding: $0, as: UTF8.self)) } ?? false
-        let counters = HARTimings.Counters(nameLookup: nameLookup, connect: connect, appConnect: appConnect, preTransfer: preTransfer,
-                                           startTransfer: startTransfer, total: total, newConnections: Int(newConnections))
+        counters.newConnections = Int(newConnections)
         let timings = HARTimings(counters, socketPath: remoteAddress != nil && !ipAddress, failed: failed, sendSeconds: sendSeconds)
         let line = r.int()
         // 1: served by the cache; 2: a 304 from the network selected the cache's stored response.

@@ -32,40 +32,14 @@ struct HARTimings {
     init(_ t: TransferTiming, failed: Bool, sendSeconds: Double) {
         // Over a Unix socket (`--unix-socket`: libcurl names its path as the address) no name
         // is looked up: `dns` is -1, the little libcurl counts is the connect's.
-        self.init(Counters(t), socketPath: t.remoteAddress.map { !HARTimings.isIPAddress($0) } ?? false, failed: failed,
+        self.init(t, socketPath: t.remoteAddress.map { !HARTimings.isIPAddress($0) } ?? false, failed: failed,
                   sendSeconds: sendSeconds)
     }
 
-    /// libcurl's counters the phases come from, as a HAR record carries them (`HAREntryRecorder`
-    /// records them; the formatter works the phases out).
-    struct Counters {
-        var nameLookup, connect, appConnect, preTransfer, startTransfer, total: Double
-        var newConnections: Int
-
-        init(_ t: TransferTiming) {
-            nameLookup = t.nameLookup
-            connect = t.connect
-            appConnect = t.appConnect
-            preTransfer = t.preTransfer
-            startTransfer = t.startTransfer
-            total = t.total
-            newConnections = t.newConnections
-        }
-
-        init(nameLookup: Double, connect: Double, appConnect: Double, preTransfer: Double, startTransfer: Double, total: Double,
-             newConnections: Int) {
-            self.nameLookup = nameLookup
-            self.connect = connect
-            self.appConnect = appConnect
-            self.preTransfer = preTransfer
-            self.startTransfer = startTransfer
-            self.total = total
-            self.newConnections = newConnections
-        }
-    }
-
+    /// The phases from libcurl's counters (a HAR record's, read back on the formatter thread:
+    /// `HAREntryWriter`).
     /// - Parameter socketPath: whether libcurl's address was a Unix socket's path.
-    init(_ t: Counters, socketPath: Bool, failed: Bool, sendSeconds: Double) {
+    init(_ t: TransferTiming, socketPath: Bool, failed: Bool, sendSeconds: Double) {
         func us(_ s: Double) -> Int64 { s.isFinite && s > 0 ? Int64((s * 1_000_000).rounded()) : 0 }
         let total = us(t.total)
         let lookup = min(us(t.nameLookup), total), tcp = min(us(t.connect), total), tls = min(us(t.appConnect), total)

@@ -335,6 +335,8 @@ final class ConnectionOptionsTests: XCTestCase {
         let refused = try runSwurl(["certs", "--proxy", "127.0.0.1:\(proxy.port)", "https://auth.test:9/"])
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("(from --proxy) refused to open the tunnel to the server; it asks for credentials"), refused.stderr)
+        // certs takes no items: the hint offers the proxy's URL alone.
+        XCTAssertFalse(refused.stderr.contains("Proxy-Authorization"), refused.stderr)
     }
 
     /// A Proxy-Authorization item goes to the proxy: on the CONNECT of an https URL (it went

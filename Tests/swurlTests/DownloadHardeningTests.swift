@@ -566,6 +566,50 @@ final class DownloadHardeningTests: XCTestCase {
     /// The 416's own body never goes into the file; and a 416 naming 100 bytes after the first
     /// attempt announced 1000 is another version of the file: the 100 bytes stay a `.part`
     /// (they were saved as the whole file, exit 0).
+    /// Root downloading into a directory another user may write: that user can put a link in
+    /// place of the `.part` while it is being saved (Tests/Servers/part_swapper.c does it the
+    /// moment the `.part`'s attributes change). Its mode and owner are set through the open file,
+    /// so the link's target (root's private file) keeps its mode; by name, it became 0644 within
+    /// a few tries. (The swapper runs as the test's user: who swaps makes no difference to
+    /// where the chmod lands.)
+    func testALinkPutInPlaceOfThePartNeverLendsItsTargetAMode() throws {
+        let compilers = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"]
+        guard let cc = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw TestServerError("no C compiler to build Tests/Servers/part_swapper.c")
+        }
+        let tools = TestPaths.temporaryDirectory()
+        _ = try runProcess(cc, ["-O1", "-o", tools + "/part_swapper", TestPaths.server("part_swapper.c")])
+        let body = Data(repeating: UInt8(ascii: "B"), count: 200_000)
+        let attempts = 20
+        let server = try SequenceServer(Array(repeating: SequenceServer.Reply("200 OK", ["Content-Length: \(body.count)"], body: body), count: attempts))
+        var swaps = 0
+        for attempt in 0..<attempts {
+            let base = TestPaths.temporaryDirectory()
+            let dir = base + "/shared", victim = base + "/victim"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+            try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
+            XCTAssertEqual(chmod(dir + "/file", 0o644), 0)
+            try Data("secret".utf8).write(to: URL(fileURLWithPath: victim))
+            XCTAssertEqual(chmod(victim, 0o600), 0)
+            XCTAssertEqual(symlink(victim, dir + "/evil"), 0)
+            let swapper = Process()
+            swapper.executableURL = URL(fileURLWithPath: tools + "/part_swapper")
+            swapper.arguments = [dir, "file.part", "evil"]
+            let out = Pipe()
+            swapper.standardOutput = out
+            try swapper.run()
+            usleep(50_000)
+            let r = try runSwurl(["-d", "--overwrite", "-o", dir + "/file", server.url("/file")])
+            if swapper.isRunning { swapper.terminate() }
+            swapper.waitUntilExit()
+            if String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("swapped") { swaps += 1 }
+            var st = stat()
+            XCTAssertEqual(stat(victim, &st), 0)
+            XCTAssertEqual(st.st_mode & 0o7777, 0o600, "attempt \(attempt): \(r.stderr)")
+        }
+        XCTAssertGreaterThan(swaps, 0, "the link was never put in place: the test tried nothing")
+    }
+
     func testThe416BodyAfterARetryIsNotAppended() throws {
         let server = try SequenceServer([Self.cut(100, of: 1000), Self.page("416 Range Not Satisfiable", ["Content-Range: bytes */100"])])
         let dir = TestPaths.temporaryDirectory()

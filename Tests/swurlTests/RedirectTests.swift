@@ -117,6 +117,10 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(lengths.count, 2)
         XCTAssertEqual(lengths.first, lengths.last)
         XCTAssertGreaterThan(lengths.first.flatMap { $0 } ?? 0, 5000)
+        // Past the read-ahead a pipe cannot be sent again: the hint names a file field.
+        let long = try runSwurl(["-F", "--multipart", "POST", hop, "f@-"], stdin: Data(count: 1_200_000))
+        XCTAssertEqual(long.status, 66, long.stderr)
+        XCTAssertTrue(long.stderr.contains("give it as the file field NAME@FILE"), long.stderr)
     }
 
     /// Stdin that ended within the read-ahead is held, and a 307 sends it again; streamed

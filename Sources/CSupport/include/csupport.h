@@ -47,6 +47,7 @@ int sw_wcwidth(unsigned int c);
 // Extended attributes (sys/xattr.h, which Swift's Glibc module does not export): the
 // getxattr(2) family; -1 with errno on failure.
 long sw_getxattr(const char *path, const char *name, void *value, unsigned long size);
+long sw_fgetxattr(int fd, const char *name, void *value, unsigned long size);
 int sw_fsetxattr(int fd, const char *name, const void *value, unsigned long size);
 int sw_fremovexattr(int fd, const char *name);
 int sw_removexattr(const char *path, const char *name);
