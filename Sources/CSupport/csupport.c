@@ -262,6 +262,5 @@ int sw_fsetxattr(int fd, const char *name, const void *value, unsigned long size
     return fsetxattr(fd, name, value, size, 0);
 }
 int sw_fremovexattr(int fd, const char *name) { return fremovexattr(fd, name); }
-int sw_removexattr(const char *path, const char *name) { return removexattr(path, name); }
 
 int sw_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }

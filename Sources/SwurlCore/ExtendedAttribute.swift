@@ -28,6 +28,4 @@ package enum ExtendedAttribute {
     /// Removes `name` from the open file `fd`.
     package static func remove(_ fd: Int32, _ name: String) { _ = sw_fremovexattr(fd, name) }
 
-    /// Removes `name` from `path`.
-    package static func remove(_ path: String, _ name: String) { _ = sw_removexattr(ArgumentBytes.path(path), name) }
 }

@@ -50,7 +50,6 @@ long sw_getxattr(const char *path, const char *name, void *value, unsigned long 
 long sw_fgetxattr(int fd, const char *name, void *value, unsigned long size);
 int sw_fsetxattr(int fd, const char *name, const void *value, unsigned long size);
 int sw_fremovexattr(int fd, const char *name);
-int sw_removexattr(const char *path, const char *name);
 
 // The magic number of the file system fd lies on (fstatfs(2)'s f_type, sys/vfs.h, which Swift's
 // Glibc module does not export); -1 with errno on failure.
