@@ -27,5 +27,4 @@ package enum ExtendedAttribute {
 
     /// Removes `name` from the open file `fd`.
     package static func remove(_ fd: Int32, _ name: String) { _ = sw_fremovexattr(fd, name) }
-
 }
