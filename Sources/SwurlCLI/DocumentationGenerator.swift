@@ -128,7 +128,8 @@ package enum DocumentationGenerator {
             s += ".SH \((group == .download ? "Download" : group.rawValue).uppercased()) OPTIONS\n"
             s += "For: " + CommandName.allCases.filter(group.defaultCommands.contains).map(\.rawValue).joined(separator: ", ") + ".\n"
             for spec in specs {
-                s += ".TP\n.B \(roff(spec.signature))\n\(roff(spec.documentation))\n"
+                // `--help`'s "See CONFIG FILE in the man page." is this page: "See CONFIG FILE."
+                s += ".TP\n.B \(roff(spec.signature))\n\(roff(spec.documentation.replacingAll(" in the man page.", with: ".")))\n"
             }
         }
         s += sessionFiles()

@@ -56,18 +56,24 @@ enum SessionFormat {
             default: throw bad("\(what): \"\(key)\" must be true or false")
             }
         }
+        // Another program's JSON (a package.json, with or without "version": 1) is not a
+        // session: rewritten, its own keys would be lost. swurl writes "swurl": "session"; a
+        // file without it (hand-made) may hold a session's keys only.
+        let sessionKeys: Set<String> = ["swurl", "version", "headers", "auth", "cookies"]
+        func foreign() -> SwurlError? {
+            guard member(members, "swurl") == nil, let other = members.first(where: { !sessionKeys.contains($0.key) }) else { return nil }
+            return .badData("the session file \(shown) is not a swurl session: it has no \"swurl\": \"session\" and holds \"\(TerminalSanitizer.clean(other.key))\"",
+                            hint: "it was left as it is; give swurl a session name or path of its own (--session NAME)")
+        }
         guard case .number(let v)? = member(members, "version"), Int(v) == SessionStore.version else {
             // HTTPie's session files carry "__meta__" and no version: another program's file.
             if member(members, "__meta__") != nil {
                 throw .badData("the session file \(shown) is an HTTPie session file; swurl's sessions have a format of their own",
                                hint: "it was left as it is; give swurl a session name or path of its own (--session NAME)")
             }
+            if let refusal = foreign() { throw refusal }
             throw bad("\"version\" must be \(SessionStore.version)")
         }
-        // Another program's JSON that happens to carry "version": 1 (a package.json) is not a
-        // session: rewritten, its own keys would be lost. swurl writes "swurl": "session"; a
-        // file without it (hand-made) may hold a session's keys only.
-        let sessionKeys: Set<String> = ["swurl", "version", "headers", "auth", "cookies"]
         if let marker = member(members, "swurl") {
             guard case .string("session") = marker else { throw bad("\"swurl\" must be \"session\"") }
             // A key of the user's own (a note written into the file) is not written back: said,
@@ -77,9 +83,8 @@ enum SessionFormat {
                 warnings.append("the session file \(shown) holds \"\(TerminalSanitizer.clean(other.key))\", which is not a session key: "
                                 + "it is read as nothing, and a save would not keep it")
             }
-        } else if let other = members.first(where: { !sessionKeys.contains($0.key) }) {
-            throw .badData("the session file \(shown) is not a swurl session: it has no \"swurl\": \"session\" and holds \"\(TerminalSanitizer.clean(other.key))\"",
-                           hint: "it was left as it is; give swurl a session name or path of its own (--session NAME)")
+        } else if let refusal = foreign() {
+            throw refusal
         }
         var data = SessionData()
         switch member(members, "headers") {

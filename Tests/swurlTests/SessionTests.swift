@@ -945,13 +945,15 @@ final class SessionTests: XCTestCase {
     func testAnotherProgramsJSONIsNotTakenForASession() throws {
         let dir = TestPaths.temporaryDirectory()
         let path = dir + "/pkg.json"
-        let text = #"{"name":"my-package","version":1,"dependencies":{"a":"1"}}"#
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o600)
-        let r = try runSwurl(["--no-config", "--session", path, try HTTPBin.url("/get")])
-        XCTAssertEqual(r.status, 65, r.stderr)
-        XCTAssertTrue(r.stderr.contains("is not a swurl session"), r.stderr)
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
+        // With any version or none (it said `"version" must be 1` of a file without one).
+        for text in [#"{"name":"my-package","version":1,"dependencies":{"a":"1"}}"#, #"{"foo":1}"#, #"{"name":"x","version":"2.0.1"}"#] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o600)
+            let r = try runSwurl(["--no-config", "--session", path, try HTTPBin.url("/get")])
+            XCTAssertEqual(r.status, 65, r.stderr)
+            XCTAssertTrue(r.stderr.contains("is not a swurl session: it has no \"swurl\": \"session\""), r.stderr)
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
+        }
     }
 
     /// --curl exports the session cookies the engine would send, as --offline shows them: not a
