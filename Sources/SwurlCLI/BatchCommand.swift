@@ -199,7 +199,7 @@ enum BatchCommand: SwurlCommand {
         var ending = MultiDriver.Ending.completed
         if let driver = transfers {
             ending = driver.run(next: { runner.next(reader, ahead: $0, othersRunning: $1) },
-                                finished: { runner.finished($0, $1, failedHop: $2.failedHopTiming) },
+                                finished: { runner.finished($0, $1, failedHop: $2.failedHopTiming, failedHopRequest: $2.failedHopRequest) },
                                 // Results on the progress line's terminal go on a line of their own.
                                 tick: {
                                     let shared = environment.stdoutIsTerminal ? progress : nil

@@ -327,8 +327,11 @@ final class BatchRunner {
 
     /// A line ended: validate it as a one-shot request would, write its body, report it.
     /// - Returns: whether new lines may start.
-    /// - Parameter failedHop: libcurl's counters for the last hop when it failed after it ran.
-    func finished(_ line: BatchLine, _ outcome: Swift.Result<Exchange.Result, SwurlError>, failedHop: ExchangeTiming? = nil) -> Bool {
+    /// - Parameters:
+    ///   - failedHop: libcurl's counters for the last hop when it failed after it ran.
+    ///   - failedHopRequest: that hop's method and URL when it got a response.
+    func finished(_ line: BatchLine, _ outcome: Swift.Result<Exchange.Result, SwurlError>, failedHop: ExchangeTiming? = nil,
+                  failedHopRequest: (method: String, url: String)? = nil) -> Bool {
         var result = BatchResult(line: line.number, method: line.method, url: line.url)
         var status = ExitStatus.success
         let end = clock
@@ -350,6 +353,13 @@ final class BatchRunner {
             // (A redirect's head is the judge's too late: a redirect not followed, too many or to
             // a target refused, keeps the last one's.)
             result.status = line.body.judge.head?.status ?? failedHop?.status
+            // The status is that hop's: its method and URL with it, as a line that succeeded
+            // shows its final hop's (a redirect not followed answered the last hop, not the first).
+            if result.status != nil, let hop = failedHopRequest, hop.url != line.url || hop.method != line.method {
+                result.requested = (line.method, line.url)
+                result.method = hop.method
+                result.url = hop.url
+            }
             if result.status != nil, let t = failedHop {
                 result.httpVersion = t.final.httpVersion
                 result.timeTotal = t.final.total + t.redirectTime

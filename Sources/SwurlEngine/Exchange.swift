@@ -390,6 +390,7 @@ package final class Exchange {
         // Of this hop only: an earlier hop's failure (retried) says nothing of a later one's.
         failedHopTiming = nil
         failedHopHead = nil
+        failedHopRequest = nil
         if case .failure = outcome, !transfer.isReplay {
             // Under Digest a 401 before a failure was the challenge libcurl answered in the same
             // transfer (a final 401 ends it well): no answer to show.
@@ -399,6 +400,7 @@ package final class Exchange {
             failedHopTiming?.retryTime = retryTime
             failedHopTiming?.failed = true
             failedHopTiming?.status = failedHopHead?.status
+            if failedHopHead != nil { failedHopRequest = (hop.method.rawValue, hop.url) }
         }
         var result: TransferResult
         switch outcome {
@@ -518,6 +520,7 @@ package final class Exchange {
                 failedHopTiming?.earlierConnections = earlierConnections
                 failedHopTiming?.retryTime = retryTime
                 failedHopTiming?.status = result.head?.status
+                failedHopRequest = (hop.method.rawValue, hop.url)
                 throw error
             }
             redirectTime += result.timing.total
@@ -541,6 +544,9 @@ package final class Exchange {
     /// libcurl's counters for the last hop that failed after it ran (a body cut short,
     /// `--max-filesize`): what a batch's outputs show of a line that got a response and failed.
     package private(set) var failedHopTiming: ExchangeTiming?
+    /// The method and URL of that hop when it got a response (the hop a status belongs to: a
+    /// redirect not followed is the last hop, not the first).
+    package private(set) var failedHopRequest: (method: String, url: String)?
     /// The head that answered the failed hop's last request, when one did (its body then
     /// failed): what `-h` may still show. Nil for an earlier attempt's or a Digest challenge's.
     package private(set) var failedHopHead: HTTPResponseHead?

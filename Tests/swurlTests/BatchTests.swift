@@ -361,6 +361,21 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(result?["url"] as? String, try HTTPBin.url("/get"), r.text)
     }
 
+    /// A line that ends at a redirect not followed (too many) has the last hop's status, and its
+    /// method and URL with it: a POST a 303 sent on to a 302 is `GET …` 302 (it was `POST` of the
+    /// first URL with the 302, a pair that never happened).
+    func testARedirectNotFollowedShowsItsLastHopsMethodAndURL() throws {
+        let second = try HTTPBin.url("/redirect-to?url=%2Fget&status_code=302")
+        let start = try HTTPBin.url("/redirect-to?url=\(second.urlQueryEscaped)&status_code=303")
+        let r = try runSwurl(["batch", try input(["POST \(start) --follow --max-redirects 1"]), "--jsonl"])
+        XCTAssertEqual(r.status, 6, r.stderr)
+        let result = try JSONSerialization.jsonObject(with: Data(r.text.utf8)) as? [String: Any]
+        XCTAssertEqual(result?["status"] as? Int, 302, r.text)
+        XCTAssertEqual(result?["method"] as? String, "GET", r.text)
+        XCTAssertEqual(result?["url"] as? String, second, r.text)
+        XCTAssertEqual(result?["exit"] as? Int, 6, r.text)
+    }
+
     /// A body that fills the disk fails its line naming the line's body in --output-dir (it named
     /// the hidden temporary file), and leaves no file (in a private mount namespace: a 64 KiB tmpfs).
     func testABodyThatFillsTheDiskNamesItsLineAndLeavesNothing() throws {
