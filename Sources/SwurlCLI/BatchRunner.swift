@@ -244,6 +244,7 @@ final class BatchRunner {
             throw .usage("--\(option.rawValue) is an option of the whole batch, not of a line", hint: "give it to swurl batch")
         }
         // Stdin is the batch's input (or the terminal), never a line's body.
+        try CommandOptions.refuseStdinFiles(arguments, "a batch line")
         try CommandOptions.refuseStdinWords(arguments.positionals, "a batch line")
         var options = try defaults.options(for: arguments)
         options.ignoreStdin = true

@@ -432,7 +432,8 @@ package struct CommandOptions {
         // The netrc is not judged (it never fails a request), so its warnings are said once, by the requests.
         checked.options[.ignoreNetrc] = [nil]
         // With the default items too: `--raw` beside a default data item fails every line, and
-        // so does an item that reads stdin (`f@-`).
+        // so does an item that reads stdin (`f@-`), or an option's file (`--cacert /dev/stdin`).
+        try CommandOptions.refuseStdinFiles(options, context)
         try CommandOptions.refuseStdinWords(items, context)
         try CommandOptions(optionsOnly: checked, environment: environment)
             .with(positionals: ["http://localhost/"] + items, form: checked.has(.form), environment: environment)
@@ -456,6 +457,18 @@ package struct CommandOptions {
         // (After `refuseStdinWords`: for `@-`, `name@-`, read only when sent.)
         for item in items {
             if item.readsStdin { throw CommandOptions.stdinRefusal(item.raw, context) }
+        }
+    }
+
+    /// Where stdin carries the command's own input, no option may read a file from it either
+    /// (`--cacert /dev/stdin` took the batch's next lines as its certificates: they were never
+    /// run nor reported).
+    /// - Throws: `SwurlError.usage` naming the option and `context`.
+    static func refuseStdinFiles(_ args: ParsedArguments, _ context: String) throws(SwurlError) {
+        for option in [Option.cacert, .cacertAdd, .pinCert, .pinPubkey, .cert, .key, .session, .sessionReadOnly] {
+            for case let value? in args.options[option] ?? [] where RequestItem.namesStdin(value) {
+                throw .usage("--\(option.rawValue) '\(TerminalSanitizer.clean(value))' reads stdin, which \(context) cannot (give the file itself)")
+            }
         }
     }
 

@@ -442,6 +442,7 @@ final class ReplContext {
         if (merged.options[.quiet]?.count ?? 0) >= 2 { environment.stderr = QuietMessagesSink(lineStderr) }
         defer { environment.stderr = lineStderr }
         // Stdin is the REPL's input (its script or the terminal), never a line's body.
+        try CommandOptions.refuseStdinFiles(merged, "a REPL line")
         try CommandOptions.refuseStdinWords(merged.positionals, "a REPL line")
         let options = try CommandOptions(merged, environment: environment)
         try options.refuseStdinItems("a REPL line")

@@ -789,6 +789,26 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(plain.status, 0, plain.text)
     }
 
+    /// An option whose file is stdin (`--cacert /dev/stdin`) is refused on a batch line read from
+    /// stdin, and on a REPL script's line: it read the lines after it as certificates, and they
+    /// were never run nor reported.
+    func testAnOptionFileThatIsStdinIsRefusedOnALine() throws {
+        let nginx = try NginxServer()
+        let url = nginx.url("/small.txt")
+        for (option, value) in [("--cacert", "/dev/stdin"), ("--pin-cert", "/proc/self/fd/0"), ("--cacert-add", "/dev/fd/0"), ("--pin-pubkey", "/dev/stdin")] {
+            let script = "{ echo \"https://localhost:9/ \(option) \(value)\"; sleep 0.3; echo \"$1\"; echo \"$1?2\"; } | \"$0\" --no-config batch - --parallel 1 --order input"
+            let r = try runProcess("/bin/sh", ["-c", script, TestPaths.binary, url], check: false)
+            let out = String(decoding: r.stdout, as: UTF8.self)
+            XCTAssertEqual(r.status, 64, option + ": " + out + r.stderr)
+            XCTAssertTrue(out.contains("1 error 64 ") && out.contains("--\(option.dropFirst(2)) '\(value)' reads stdin, which a batch line cannot"), out)
+            XCTAssertTrue(out.contains("2 200 ") && out.contains("3 200 "), option + ": " + out)
+        }
+        let repl = "{ echo \"$1 --cacert /dev/stdin\"; sleep 0.3; echo \"$1\"; } | \"$0\" --no-config repl"
+        let r = try runProcess("/bin/sh", ["-c", repl, TestPaths.binary, url], check: false)
+        XCTAssertTrue(r.stderr.contains("--cacert '/dev/stdin' reads stdin, which a REPL line cannot"), r.stderr)
+        XCTAssertTrue(String(decoding: r.stdout, as: UTF8.self).contains("hello"), "the line after it ran: " + r.stderr)
+    }
+
     /// Options that only change how a response is shown are refused on a line (64, that line
     /// only, nothing sent for it) and on the batch; so is an item that would read stdin.
     func testDisplayOptionsAndStdinItemsAreRefused() throws {
