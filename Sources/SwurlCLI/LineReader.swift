@@ -64,6 +64,10 @@ final class LineReader {
                 return take()
             }
             if !waits, let fd = descriptor, !LineReader.readable(fd) { return nil }
+            // An interrupt stops the reading too: a regular file or a device never fails a read
+            // with EINTR, and a line with no end in them (`batch /dev/zero`) read on for ever,
+            // Ctrl-C unheard.
+            if Interrupt.requested { return nil }
             let n: Int
             do {
                 n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }

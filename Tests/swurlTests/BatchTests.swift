@@ -789,6 +789,19 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(plain.status, 0, plain.text)
     }
 
+    /// A line with no end in a regular file or a device (`batch /dev/zero`) is read until an
+    /// interrupt: a read there never fails with EINTR, so Ctrl-C went unheard, and SIGTERM's
+    /// fallback ended the batch after 3 s with its reports unwritten and their temporary files left.
+    func testAnInterruptStopsReadingALineWithNoEnd() throws {
+        for signal in ["SIGINT", "SIGTERM"] {
+            let dir = TestPaths.temporaryDirectory()
+            let ended = try runSwurlUntilSignalled(["--no-config", "batch", "/dev/zero", "--junit", "j.xml", "--report", "r.html"], in: dir, signal: signal)
+            XCTAssertEqual(ended, signal == "SIGINT" ? "-2" : "-15", "it ends by the signal: \(signal)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+            XCTAssertEqual(names, ["j.xml", "r.html"], signal)
+        }
+    }
+
     /// An option whose file is stdin (`--cacert /dev/stdin`) is refused on a batch line read from
     /// stdin, and on a REPL script's line: it read the lines after it as certificates, and they
     /// were never run nor reported.
