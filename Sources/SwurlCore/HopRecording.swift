@@ -88,15 +88,9 @@ package struct RebuiltRequestHead: Sendable {
         port.count == 2 && port[0] == UInt8(ascii: "8") && port[1] == UInt8(ascii: "0")
     }
 
-    /// `METHOD TARGET HTTP/1.1`, the Host line, then the tail, appended to `out`.
+    /// `METHOD TARGET HTTP/1.1`, the Host line, then the tail, appended to `out`, from the parts
+    /// as a record carries them (`fits` checked by the caller).
     /// - Parameter url: the bytes of the URL the ranges were found in.
-    package func append(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
-        tail.withUnsafeBufferPointer {
-            RebuiltRequestHead.append(method: method, url: url, path: path, query: query, host: host, port: port, tail: $0, to: &out)
-        }
-    }
-
-    /// The same from the parts as a record carries them (`fits` checked by the caller).
     package static func append(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>, path: Range<Int>?,
                                query: Range<Int>?, host: Range<Int>, port: Range<Int>?, tail: UnsafeBufferPointer<UInt8>,
                                to out: inout ByteBuffer) {

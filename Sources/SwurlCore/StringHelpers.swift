@@ -220,4 +220,19 @@ extension Unicode.Scalar {
         while hex.count < 4 { hex = "0" + hex }
         return "U+" + hex
     }
+
+    /// The joiners and variation selectors (U+200C, U+200D, U+180B–U+180F, U+FE00–U+FE0F,
+    /// U+E0100–U+E01EF): they show nothing themselves but shape scripts (Persian words,
+    /// Mongolian), emoji sequences and CJK variants, which text needs.
+    package var isJoinerOrSelector: Bool {
+        switch value {
+        case 0x200C, 0x200D, 0x180B...0x180F, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return true
+        default: return false
+        }
+    }
+
+    /// A character Unicode says may show as nothing (Default_Ignorable_Code_Point: the soft
+    /// hyphen, the zero width space, the word joiner, a byte order mark, the tag characters, the
+    /// Hangul fillers…) but the joiners and selectors: what makes two texts look alike.
+    package var showsAsNothing: Bool { !isJoinerOrSelector && properties.isDefaultIgnorableCodePoint }
 }

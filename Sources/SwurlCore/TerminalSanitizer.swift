@@ -144,30 +144,17 @@ package struct TerminalSanitizer {
         return String(decoding: shown, as: UTF8.self)
     }
 
-    /// The scalar of a character that shows nothing and joins nothing, whose UTF-8 starts at
-    /// `i` in `bytes`, or nil: the soft hyphen (U+00AD), the combining grapheme joiner (U+034F),
-    /// the Mongolian vowel separator (U+180E), the zero width space (U+200B), the word joiner and
-    /// invisible operators (U+2060–U+2064), the zero width no-break space, a byte order mark
-    /// (U+FEFF), and the tag characters (U+E0000–U+E007F, which can spell hidden text). The
-    /// joiners U+200C and U+200D shape scripts and emoji: shown as they are.
+    /// The scalar whose UTF-8 starts at `i` in `bytes` when it `showsAsNothing` (the soft
+    /// hyphen, the zero width space, the word joiner, a byte order mark, the tag characters that
+    /// can spell hidden text…), or nil; the joiners and selectors are shown as they are.
     private static func invisible(_ bytes: [UInt8], at i: Int) -> UInt32? {
-        guard i + 1 < bytes.count else { return nil }
-        switch (bytes[i], bytes[i + 1]) {
-        case (0xC2, 0xAD): return 0xAD
-        case (0xCD, 0x8F): return 0x34F
-        default: break
-        }
-        guard i + 2 < bytes.count else { return nil }
-        switch (bytes[i], bytes[i + 1], bytes[i + 2]) {
-        case (0xE1, 0xA0, 0x8E): return 0x180E
-        case (0xE2, 0x80, 0x8B): return 0x200B
-        case (0xE2, 0x81, 0xA0...0xA4): return 0x2000 + UInt32(bytes[i + 2] - 0x80) + 0x40
-        case (0xEF, 0xBB, 0xBF): return 0xFEFF
-        default: break
-        }
-        // U+E0000–U+E007F: F3 A0 80 80 – F3 A0 81 BF.
-        guard i + 3 < bytes.count, bytes[i] == 0xF3, bytes[i + 1] == 0xA0, bytes[i + 2] == 0x80 || bytes[i + 2] == 0x81 else { return nil }
-        return 0xE0000 + UInt32(bytes[i + 2] - 0x80) << 6 + UInt32(bytes[i + 3] & 0x3F)
+        guard bytes[i] >= 0xC2 else { return nil }
+        let n = bytes.withUnsafeBufferPointer { b in b.baseAddress.map { UTF8SequenceTracker.validSequenceLength($0, i, b.count) } ?? 0 }
+        guard n > 1 else { return nil }
+        var value = UInt32(bytes[i]) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
+        for k in 1..<n { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+        guard let scalar = Unicode.Scalar(value), scalar.showsAsNothing else { return nil }
+        return value
     }
 
     /// The scalar of the bidirectional embedding, override or isolate control (U+202A–U+202E,

@@ -101,8 +101,7 @@ package enum DownloadName {
     static func isInvisible(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0xFFF9...0xFFFB: return true   // and the annotation controls
-        case _ where isJoinerOrSelector(s): return false
-        default: return s.properties.isDefaultIgnorableCodePoint
+        default: return s.showsAsNothing
         }
     }
 
@@ -132,19 +131,11 @@ package enum DownloadName {
             }
             flagTags = s.value == 0x1F3F4 ? [] : nil
             if isInvisible(s) { continue }
-            if isJoinerOrSelector(s), last.map({ $0.isASCII }) ?? true { continue }
+            if s.isJoinerOrSelector, last.map({ $0.isASCII }) ?? true { continue }
             out.append(s)
             last = s
         }
         return out
-    }
-
-    /// The joiners and variation selectors `isInvisible` keeps for the text that needs them.
-    static func isJoinerOrSelector(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0x200C, 0x200D, 0x180B...0x180F, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return true
-        default: return false
-        }
     }
 
     /// `name` with white space trimmed from both ends and dots from the front, repeated until

@@ -39,11 +39,12 @@ final class TerminalSanitizerTests: XCTestCase {
     func testZeroWidthCharactersInShortTextsAreShown() {
         XCTAssertEqual(TerminalSanitizer.clean("\u{FEFF}--proxy"), "\\u{feff}--proxy")
         XCTAssertEqual(TerminalSanitizer.clean("a\u{200B}b\u{2060}c"), "a\\u{200b}b\\u{2060}c")
-        XCTAssertEqual(TerminalSanitizer.clean("\u{2063}--proxy soft\u{AD}hy\u{34F}x\u{180E}"),
-                       "\\u{2063}--proxy soft\\u{ad}hy\\u{34f}x\\u{180e}")
+        XCTAssertEqual(TerminalSanitizer.clean("\u{2063}--proxy soft\u{AD}hy\u{34F}x\u{3164}"),
+                       "\\u{2063}--proxy soft\\u{ad}hy\\u{34f}x\\u{3164}")
         // Tag characters spell text no terminal shows ("ASCII smuggling").
         XCTAssertEqual(TerminalSanitizer.clean("ok\u{E0069}\u{E007F}!"), "ok\\u{e0069}\\u{e007f}!")
-        XCTAssertEqual(TerminalSanitizer.clean("😀\u{E0080}"), "😀\u{E0080}", "past the tags (unassigned): as it is")
+        // Selectors shape what comes before them: shown as they are.
+        XCTAssertEqual(TerminalSanitizer.clean("❤\u{FE0F} 葛\u{E0100} ᠠ\u{180E}"), "❤\u{FE0F} 葛\u{E0100} ᠠ\u{180E}")
         XCTAssertEqual(TerminalSanitizer.clean("👩\u{200D}💻 क\u{200C}ष"), "👩\u{200D}💻 क\u{200C}ष")
     }
 
