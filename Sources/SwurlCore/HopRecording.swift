@@ -64,6 +64,12 @@ package struct RebuiltRequestHead: Sendable {
     package var port: Range<Int>?
     /// The head after its Host line, with the blank line that ends it.
     package var tail: [UInt8]
+    /// Where in `tail` libcurl's cookie engine puts a `Cookie` line: after the lines libcurl
+    /// writes itself (`Accept`, `Accept-Encoding`), before the header lines given to it.
+    package var cookieAt: Int
+    /// Whether the request line says `HTTP/1.0`: libcurl sends that on a connection whose last
+    /// answer was HTTP/1.0 (`Curl_use_http_1_1plus`); the same length as `HTTP/1.1`.
+    package var http10 = false
     /// The head's length in bytes (checked against what libcurl says it sent, without the bytes).
     package var count: Int
 
@@ -71,12 +77,13 @@ package struct RebuiltRequestHead: Sendable {
     ///   - method: the request's method.
     ///   - url: the bytes of the URL the ranges lie in.
     package init(method: String, url: UnsafeBufferPointer<UInt8>, path: Range<Int>?, query: Range<Int>?, host: Range<Int>,
-                 port: Range<Int>?, tail: [UInt8]) {
+                 port: Range<Int>?, tail: [UInt8], cookieAt: Int) {
         self.path = path
         self.query = query
         self.host = host
         self.port = port
         self.tail = tail
+        self.cookieAt = min(max(cookieAt, 0), tail.count)
         var n = method.utf8.count + 1 + (path?.count ?? 1) + (query.map { 1 + $0.count } ?? 0) + " HTTP/1.1\r\nHost: ".utf8.count
             + host.count + 2 + tail.count
         if let port, !RebuiltRequestHead.isDefault(UnsafeBufferPointer(rebasing: url[port])) { n += 1 + port.count }
@@ -88,12 +95,22 @@ package struct RebuiltRequestHead: Sendable {
         port.count == 2 && port[0] == UInt8(ascii: "8") && port[1] == UInt8(ascii: "0")
     }
 
-    /// `METHOD TARGET HTTP/1.1`, the Host line, then the tail, appended to `out`, from the parts
-    /// as a record carries them (`fits` checked by the caller).
+    /// The head with the `Cookie` line libcurl's engine added (`value` its value), where the
+    /// engine puts it.
+    package func adding(cookie value: String) -> RebuiltRequestHead {
+        var made = self
+        let line = Array("Cookie: \(value)\r\n".utf8)
+        made.tail = Array(tail[..<cookieAt]) + line + Array(tail[cookieAt...])
+        made.count = count + line.count
+        return made
+    }
+
+    /// `METHOD TARGET HTTP/1.1` (`HTTP/1.0` with `http10`), the Host line, then the tail,
+    /// appended to `out`, from the parts as a record carries them (`fits` checked by the caller).
     /// - Parameter url: the bytes of the URL the ranges were found in.
     package static func append(method: UnsafeBufferPointer<UInt8>, url: UnsafeBufferPointer<UInt8>, path: Range<Int>?,
                                query: Range<Int>?, host: Range<Int>, port: Range<Int>?, tail: UnsafeBufferPointer<UInt8>,
-                               to out: inout ByteBuffer) {
+                               http10: Bool = false, to out: inout ByteBuffer) {
         out.append(method)
         out.append(UInt8(ascii: " "))
         if let path { out.append(UnsafeBufferPointer(rebasing: url[path])) } else { out.append(UInt8(ascii: "/")) }
@@ -101,7 +118,7 @@ package struct RebuiltRequestHead: Sendable {
             out.append(UInt8(ascii: "?"))
             out.append(UnsafeBufferPointer(rebasing: url[query]))
         }
-        out.append(" HTTP/1.1\r\nHost: ")
+        out.append(http10 ? " HTTP/1.0\r\nHost: " : " HTTP/1.1\r\nHost: ")
         out.append(UnsafeBufferPointer(rebasing: url[host]))
         if let port, !isDefault(UnsafeBufferPointer(rebasing: url[port])) {
             out.append(UInt8(ascii: ":"))
@@ -127,6 +144,11 @@ package final class SentHeadMemo: @unchecked Sendable {
     package var acceptEncoding: String?
     /// The part after the Host line; nil when the lines make the head unknown.
     package var tail: [UInt8]?
+    /// Where a `Cookie` line goes in `tail` (`RebuiltRequestHead.cookieAt`).
+    package var cookieAt = 0
+    /// The connections (by local port) whose last answer was HTTP/1.0: libcurl asks in HTTP/1.0
+    /// on them (`RebuiltRequestHead.http10`).
+    package var http10Connections: Set<Int> = []
     package var filled = false
 
     package init() {}

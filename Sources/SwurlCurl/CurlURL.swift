@@ -311,11 +311,11 @@ extension CurlURL {
     /// Where the parts of the HTTP/1.1 request head libcurl 7.88 writes for a plain `http://`
     /// URL lie in the URL (`PlainURL`: libcurl keeps its path and query as they are), with
     /// `tail` as the rest of the head; nil for any other URL.
-    package static func plainHTTPRequestHead(method: String, url: String, tail: [UInt8]) -> RebuiltRequestHead? {
+    package static func plainHTTPRequestHead(method: String, url: String, tail: [UInt8], cookieAt: Int) -> RebuiltRequestHead? {
         var text = url
         return text.withUTF8 { b -> RebuiltRequestHead? in
             guard let p = PlainURL.split(b), p.schemeEnd == 4 else { return nil }
-            return RebuiltRequestHead(method: method, url: b, path: p.path, query: p.query, host: p.host, port: p.port, tail: tail)
+            return RebuiltRequestHead(method: method, url: b, path: p.path, query: p.query, host: p.host, port: p.port, tail: tail, cookieAt: cookieAt)
         }
     }
 }

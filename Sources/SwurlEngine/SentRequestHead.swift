@@ -43,28 +43,32 @@ enum SentRequestHead {
         case .automatic, .http1_1: break
         case .http2, .http2PriorKnowledge: return nil
         }
-        let tail: [UInt8]
+        let tail: [UInt8], cookieAt: Int
         if let memo, memo.filled, memo.lines == lines, memo.acceptEncoding == acceptEncoding {
             guard let known = memo.tail else { return nil }
             tail = known
+            cookieAt = memo.cookieAt
         } else {
             let made = SentRequestHead.tail(lines: lines, acceptEncoding: acceptEncoding)
             if let memo {
                 memo.lines = lines
                 memo.acceptEncoding = acceptEncoding
-                memo.tail = made
+                memo.tail = made?.bytes
+                memo.cookieAt = made?.cookieAt ?? 0
                 memo.filled = true
             }
             guard let made else { return nil }
-            tail = made
+            tail = made.bytes
+            cookieAt = made.cookieAt
         }
-        return CurlURL.plainHTTPRequestHead(method: request.method.rawValue, url: request.url, tail: tail)
+        return CurlURL.plainHTTPRequestHead(method: request.method.rawValue, url: request.url, tail: tail, cookieAt: cookieAt)
     }
 
     /// The head after its Host line: libcurl's `Accept: */*` and `Accept-Encoding` unless a
-    /// line names them, the header lines in order, and the blank line; nil when a line makes
-    /// the head unknown.
-    static func tail(lines: [String], acceptEncoding: String?) -> [UInt8]? {
+    /// line names them, the header lines in order, and the blank line, with where libcurl's
+    /// lines end (a `Cookie` line of its engine's goes there); nil when a line makes the head
+    /// unknown.
+    static func tail(lines: [String], acceptEncoding: String?) -> (bytes: [UInt8], cookieAt: Int)? {
         var head = ByteBuffer(capacity: 256)
         var namesAccept = false, namesAcceptEncoding = false
         var custom = ByteBuffer(capacity: 256)
@@ -103,8 +107,9 @@ enum SentRequestHead {
             head.append(contentsOf: acceptEncoding)
             head.append("\r\n")
         }
+        let cookieAt = head.count
         custom.withUnsafeBytes { head.append($0) }
         head.append("\r\n")
-        return head.array
+        return (head.array, cookieAt)
     }
 }

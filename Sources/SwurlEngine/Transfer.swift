@@ -492,17 +492,46 @@ package final class Transfer: EasyTransferHandler {
 
     /// Keeps the rebuilt head when libcurl sent exactly that many head bytes
     /// (CURLINFO_REQUEST_SIZE), or a multiple of them (the same head again on a fresh
-    /// connection) while the cookie jar is still empty: a batch's jar is shared, so a cookie
-    /// another line received after this hop was set up adds a `Cookie:` line the rebuilt head
-    /// lacks, and that line could be as long as the head. Else, or when nothing went out, the
-    /// head is not known and none is kept.
+    /// connection) while the cookie jar is still empty. A batch's jar is shared, and a line is
+    /// set up ahead of time: a cookie another line received meanwhile makes libcurl's engine add
+    /// a `Cookie:` line; the head is kept with the line those cookies make
+    /// (`EngineCookieHeader`) when that accounts for the bytes sent. Else, or when nothing went
+    /// out, the head is not known and none is kept. On a reused connection whose last answer
+    /// was HTTP/1.0 the request line said HTTP/1.0 (libcurl's `Curl_use_http_1_1plus`): the memo
+    /// keeps which connections those are, for every hop recorded.
     private func checkRebuiltHead() {
         rebuiltHead = nil
-        guard let head = plannedHead else { return }
-        plannedHead = nil
         let sent = easy.requestHeadBytes
-        guard sent > 0, head.count > 0, sent == head.count || (sent % head.count == 0 && easy.holdsNoCookies) else { return }
+        var askedIn10 = false
+        if let memo = sentHeadMemo, sent > 0 {
+            let port = easy.localPort
+            askedIn10 = easy.newConnections == 0 && memo.http10Connections.contains(port)
+            if easy.httpVersion == "1.0" {
+                memo.http10Connections.insert(port)
+            } else if !memo.http10Connections.isEmpty {
+                memo.http10Connections.remove(port)
+            }
+        }
+        guard var head = plannedHead else { return }
+        plannedHead = nil
+        guard sent > 0, head.count > 0 else { return }
+        if sent != head.count && !(sent % head.count == 0 && easy.holdsNoCookies) {
+            guard sent > head.count, let value = engineCookieValue() else { return }
+            let withCookie = head.adding(cookie: value)
+            guard withCookie.count == sent else { return }
+            head = withCookie
+        }
+        head.http10 = askedIn10
         rebuiltHead = head
+    }
+
+    /// The value of the `Cookie` line libcurl's engine puts on this hop for the cookies it holds
+    /// now (a plain `http://` URL's), nil when none applies.
+    private func engineCookieValue() -> String? {
+        guard let url = try? request.sentURL() else { return nil }
+        let cookies = easy.cookieList.compactMap(SessionCookie.init(netscapeLine:))
+        return EngineCookieHeader.value(cookies, host: EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: nil), path: url.path,
+                                        https: false, now: Int64(Exchange.wallClock()))
     }
 
     /// Whether `head` announces a body over --max-filesize (a download's 206 counting from its

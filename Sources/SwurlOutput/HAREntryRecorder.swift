@@ -101,14 +101,14 @@ final class HAREntryRecorder: HopTap {
         // The request.
         out.recordString(request.method.rawValue)
         out.recordString(request.url)
-        // The head: as sent (0), as rebuilt, made from its parts where the entry is written (1),
-        // or not known: the request's own fields (2).
+        // The head: as sent (0), as rebuilt, made from its parts where the entry is written (1;
+        // 3 when its request line says HTTP/1.0), or not known: the request's own fields (2).
         let headKnown = sentHead != nil || end.rebuiltHead != nil
         if let sentHead {
             out.recordInt(0)
             sentHead.withUnsafeBufferPointer { out.recordBytes($0) }
         } else if let rebuilt = end.rebuiltHead {
-            out.recordInt(1)
+            out.recordInt(rebuilt.http10 ? 3 : 1)
             out.recordRange(rebuilt.path)
             out.recordRange(rebuilt.query)
             out.recordRange(rebuilt.host)

@@ -75,20 +75,21 @@ enum HAREntryWriter {
         // The URL as requested: a fragment is never sent (browsers' HAR files leave it out too).
         let sent = target.containsByte(UInt8(ascii: "#")) ? String(target.prefix { $0 != "#" }) : target
         w.quoted(url(sent, settings))
-        // The head as sent (0), as rebuilt from its parts (1), or unknown: the request's fields (2)
-        // (`HAREntryRecorder.record`).
+        // The head as sent (0), as rebuilt from its parts (1, 3: on HTTP/1.0), or unknown: the
+        // request's fields (2) (`HAREntryRecorder.record`).
         var madeSize: Int?
         switch r.int() {
         case 0:
             knownHead(r.someBytes(), settings, &w)
-        case 1:
+        case let kind where kind == 1 || kind == 3:
             let path = r.range(), query = r.range(), host = r.range(), port = r.range()
             let tail = r.someBytes()
             var made = ByteBuffer(capacity: 256 + tail.count)
             var text = target
             text.withUTF8 { u in
                 guard let host, RebuiltRequestHead.fits(path: path, query: query, host: host, port: port, count: u.count) else { return }
-                RebuiltRequestHead.append(method: method, url: u, path: path, query: query, host: host, port: port, tail: tail, to: &made)
+                RebuiltRequestHead.append(method: method, url: u, path: path, query: query, host: host, port: port, tail: tail,
+                                          http10: kind == 3, to: &made)
             }
             made.withUnsafeBytes { knownHead($0.assumingMemoryBound(to: UInt8.self), settings, &w) }
             madeSize = made.count

@@ -4,7 +4,8 @@
 
 Each request is appended to LOG as one JSON line {"raw": BASE64} (request line, header lines and
 the body as it came, chunked framing included). Requests to /redirect?to=URL get a 302 to URL;
-/status/N answers N; anything else 200 with a small JSON body. Keep-alive is honoured, so a
+/status/N answers N; /http10 answers in HTTP/1.0 with `Connection: keep-alive`; /set-cookie?N=V
+sets the cookie N=V; anything else 200 with a small JSON body. Keep-alive is honoured, so a
 client's connection reuse is never slowed by a server waiting for the connection to close.
 Bound to 127.0.0.1 only. PORT 0 picks a free port; the chosen port is printed on the first line.
 """
@@ -54,6 +55,12 @@ def answer(raw):
     query = urllib.parse.parse_qs(url.query)
     if url.path == "/redirect" and "to" in query:
         return b"HTTP/1.1 302 Found\r\nLocation: " + query["to"][0].encode("latin-1") + b"\r\nContent-Length: 0\r\n\r\n"
+    if url.path == "/http10":
+        return b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 3\r\n\r\nok\n"
+    if url.path == "/set-cookie":
+        cookies = b"".join(b"Set-Cookie: " + k.encode("latin-1") + b"=" + v[0].encode("latin-1") + b"; Path=/\r\n"
+                           for k, v in query.items())
+        return b"HTTP/1.1 200 OK\r\n" + cookies + b"Content-Length: 0\r\n\r\n"
     if url.path.startswith("/status/"):
         code = url.path[len("/status/"):]
         return b"HTTP/1.1 " + code.encode() + b" Status\r\nContent-Length: 0\r\n\r\n"

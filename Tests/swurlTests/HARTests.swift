@@ -617,6 +617,40 @@ final class HARTests: XCTestCase {
         XCTAssertEqual((request(post)["postData"] as? [String: Any])?["text"] as? String, #"{"n":1}"#)
     }
 
+    /// A batch line's head is the one the server received when libcurl changed it after the
+    /// line was set up: lines on a connection whose last answer was HTTP/1.0 (libcurl then asks
+    /// in HTTP/1.0, whatever the line's own answer), and a line prepared ahead while the jar was
+    /// empty, sent after the line before it got a cookie (libcurl's engine adds a `Cookie`
+    /// line). The entries said `HTTP/1.1`, and had no head at all (no `Host`, no `Cookie`,
+    /// `httpVersion` "").
+    func testABatchLinesHeadIsWhatWentOutAfterACookieOrAnHTTP10Answer() throws {
+        let server = try RecordingServer()
+        defer { server.stop() }
+        let input = dir + "/lines.txt"
+        try ["/http10", "/http10", "/set-cookie?sid=S1&b=2", "/api", "/api?x=1"].map { server.base + $0 }.joined(separator: "\n")
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let har = dir + "/batch.har"
+        let r = try runSwurl(["batch", input, "--parallel", "1", "--har", har, "--har-secrets"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let received = server.requests.map { raw -> String in
+            let head = raw.range(of: Data("\r\n\r\n".utf8)).map { raw[..<$0.upperBound] } ?? raw
+            return String(decoding: head, as: UTF8.self)
+        }
+        XCTAssertEqual(received.count, 5)
+        XCTAssertTrue(received[1].hasPrefix("GET /http10 HTTP/1.0\r\n"), received[1])
+        XCTAssertTrue(received[2].hasPrefix("GET /set-cookie?sid=S1&b=2 HTTP/1.0\r\n"), received[2])
+        XCTAssertTrue(received[3].hasPrefix("GET /api HTTP/1.1\r\n"), received[3])
+        XCTAssertTrue(received[3].contains("\r\nCookie: "), received[3])
+        let entries = try checkedEntries(har)
+        XCTAssertEqual(entries.count, 5)
+        for (n, (entry, head)) in zip(entries, received).enumerated() {
+            let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            XCTAssertEqual(request(entry)["httpVersion"] as? String, lines.first?.components(separatedBy: " ").last, "line \(n + 1)")
+            XCTAssertEqual(headers(request(entry)).map { $0.0 + ": " + $0.1 }, Array(lines.dropFirst()), "line \(n + 1)")
+            XCTAssertEqual(request(entry)["headersSize"] as? Int, head.utf8.count, "line \(n + 1)")
+        }
+    }
+
     /// Past the first 64 KiB of records the entries are written on the log's second thread: a
     /// longer batch has every line's entry, each whole, and the same entries as a short one.
     func testALongBatchWritesEveryEntryFromTheFormatterThread() throws {
