@@ -169,6 +169,8 @@ void sw_stop_at_prompt(void) {
     sigaction(SIGTSTP, &ours, NULL);
 }
 
+static void sw_prompt_ending_signals(int on, int keep_ours);
+
 void sw_prompt_signals(int on) {
     if (on) {
         sw_stop_caught = sigaction(SIGTSTP, NULL, &sw_stop_saved) == 0 && sw_stop_saved.sa_handler != SIG_IGN;
@@ -178,12 +180,20 @@ void sw_prompt_signals(int on) {
         sw_stop_caught = 0;
         sw_prompt_stop = 0;
     }
+    sw_prompt_ending_signals(on, 0);
+}
+
+// Takes (on) or gives back the signals that end the process, for a prompt. With keep_ours, a
+// signal handled by the orderly stop (SIGTERM and SIGHUP once armed, and its grace's SIGALRM)
+// keeps that handler: it stops the prompt as Ctrl-C does.
+static void sw_prompt_ending_signals(int on, int keep_ours) {
     for (size_t i = 0; i < SW_PROMPT_ENDING; i++) {
         int sig = sw_prompt_ending[i];
         if (on) {
             // Any action but "ignore": the default, or a handler of the runtime's (Swift's
             // backtracer takes SIGQUIT in a build with a shared runtime), put back afterwards.
-            sw_prompt_caught[i] = sigaction(sig, NULL, &sw_prompt_saved[i]) == 0 && sw_prompt_saved[i].sa_handler != SIG_IGN;
+            sw_prompt_caught[i] = sigaction(sig, NULL, &sw_prompt_saved[i]) == 0 && sw_prompt_saved[i].sa_handler != SIG_IGN
+                && !(keep_ours && (sw_prompt_saved[i].sa_handler == sw_on_sigterm || sw_prompt_saved[i].sa_handler == sw_on_term_grace_over));
             if (sw_prompt_caught[i]) sw_set_handler(sig, sw_on_prompt_signal);
         } else if (sw_prompt_caught[i]) {
             sigaction(sig, &sw_prompt_saved[i], NULL);
@@ -194,6 +204,9 @@ void sw_prompt_signals(int on) {
     // returned, the terminal is as it was).
     if (!on && sw_prompt_signal) sw_end_by_prompt_signal();
 }
+
+void sw_hidden_prompt_signals(int on) { sw_prompt_ending_signals(on, 1); }
+int sw_prompt_signal_came(void) { return sw_prompt_signal != 0; }
 
 void sw_end_by_prompt_signal(void) { sw_end_by_signal(sw_prompt_signal ? sw_prompt_signal : SIGTERM); }
 

@@ -90,6 +90,10 @@ enum PasswordPrompt {
     /// does: turning it off flushes what was typed, and a password typed as soon as the prompt
     /// showed would otherwise be lost.
     private static func readHidden(_ prompt: String, from source: ByteSource, echoFD: Int32, on terminal: ByteSink) throws(SwurlError) -> String {
+        // A signal that ends the process (SIGTERM before a request armed the orderly stop,
+        // SIGQUIT, SIGHUP...) ends it once echo is back on (the defers run in reverse order).
+        sw_hidden_prompt_signals(1)
+        defer { sw_hidden_prompt_signals(0) }
         // Echo goes back on whatever happens, so Ctrl-C never leaves a silent terminal.
         let echoOff = sw_set_echo(echoFD, 0) == 0
         defer {
@@ -105,14 +109,17 @@ enum PasswordPrompt {
             if let source = source as? FileDescriptorSource {
                 // A raw read, so Ctrl-C (EINTR) ends the prompt at once.
                 n = read(source.fd, &byte, 1)
-                if n < 0 && errno == EINTR { continue }
+                if n < 0 && errno == EINTR {
+                    if sw_prompt_signal_came() != 0 { break }
+                    continue
+                }
             } else {
                 do { n = try byte.withUnsafeMutableBytes { try source.read(into: $0) } } catch { break }
             }
             if n <= 0 || byte[0] == 0x0A { break }
             if byte[0] != 0x0D { bytes.append(byte[0]) }
         }
-        if Interrupt.requested { throw .interrupted }
+        if Interrupt.requested || sw_prompt_signal_came() != 0 { throw .interrupted }
         // A password typed in another charset than UTF-8 (a Latin-1 terminal's é) is refused, as
         // such an --auth is, not sent with U+FFFD in it.
         guard let text = String(validating: bytes, as: UTF8.self) else {

@@ -537,6 +537,40 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), "-2", "ended by SIGINT (130 in a shell): \(out)")
     }
 
+    /// A signal that ends the process at a password prompt (the key's, asked while the options
+    /// are read; `-a`'s) ends it by that signal with echo back on: SIGTERM and SIGHUP before a
+    /// request armed the orderly stop, SIGQUIT (Ctrl-\) and SIGUSR1 at any prompt left the
+    /// terminal without echo.
+    func testASignalAtAPasswordPromptLeavesEchoOn() throws {
+        let pki = try CertificateFactory.shared()
+        let script = """
+        import os, pty, sys, time, termios, signal
+        how = sys.argv[1]
+        pid, fd = pty.fork()
+        if pid == 0:
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT): signal.signal(s, signal.SIG_DFL)
+            os.execv(sys.argv[2], sys.argv[2:])
+        out, end = b'', time.time() + 20
+        while b'password for' not in out and time.time() < end:
+            out += os.read(fd, 1024)
+        time.sleep(0.2)
+        if how == 'QUIT': os.write(fd, b'ab\\x1c')
+        else: os.kill(pid, getattr(signal, 'SIG' + how))
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status), 'echo' if termios.tcgetattr(fd)[3] & termios.ECHO else 'noecho')
+        """
+        let key = ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
+                   "https://127.0.0.1:9/x"]
+        let cases: [(String, [String], String)] = [
+            ("TERM", key, "-15"), ("HUP", key, "-1"), ("QUIT", key, "-3"), ("USR1", key, "-10"),
+            ("QUIT", ["-a", "ann", "http://127.0.0.1:9/x"], "-3"), ("USR1", ["-a", "ann", "http://127.0.0.1:9/x"], "-10"),
+        ]
+        for (how, arguments, status) in cases {
+            let out = try runPython(script, arguments: [how, TestPaths.binary, "--no-config"] + arguments)
+            XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), status + " echo", "\(how) \(arguments[0]): \(out)")
+        }
+    }
+
     /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
     func testEncryptedKeyPromptsOnATerminal() throws {
         let pki = try CertificateFactory.shared()

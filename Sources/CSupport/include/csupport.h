@@ -27,6 +27,12 @@ int sw_read_key(int fd);
 // (sw_end_by_prompt_signal), and SIGTSTP one it returns as -4 (sw_stop_at_prompt); 0 puts their
 // actions back, and ends the process at once by one that came after the last key.
 void sw_prompt_signals(int on);
+// The same signals while a password is typed with echo off (no line editor, SIGTSTP left
+// alone): they only set the flag sw_prompt_signal_came tells, so echo can go back on before
+// the process ends by one (0 ends it then); SIGTERM and SIGHUP keep the orderly stop's handler
+// once it is armed (they stop the prompt as Ctrl-C does).
+void sw_hidden_prompt_signals(int on);
+int sw_prompt_signal_came(void);
 // Ctrl-Z at the prompt, once the terminal is put back: stops the process as SIGTSTP's default
 // action does, and returns after SIGCONT (`fg`), the prompt's handler back in place.
 void sw_stop_at_prompt(void);
