@@ -40,13 +40,16 @@ package struct RequestItem: Equatable, Sendable {
     }
 
     /// Whether a path is the process's stdin, however spelt (`/dev/stdin`, `/dev/./stdin`, a
-    /// symlink to it): by name, or when stdin is a pipe or a socket, the same one (reading it
-    /// by path would take what stdin holds; a regular file's or a device's path opens anew).
-    /// `-` is stdin only where the grammar says so (`@-`, `name@-`; `a=@-` reads a file `-`).
+    /// symlink to it): by name, or when stdin is a pipe, a socket or a terminal, the same one
+    /// (reading it by path would take what stdin holds, or the lines typed next; a regular
+    /// file's or another device's path opens anew). `-` is stdin only where the grammar says
+    /// so (`@-`, `name@-`; `a=@-` reads a file `-`).
     static func namesStdin(_ path: String) -> Bool {
         if ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path) { return true }
         var named = stat(), zero = stat()
-        guard !path.isEmpty, path != "-", fstat(0, &zero) == 0, [S_IFIFO, S_IFSOCK].contains(zero.st_mode & S_IFMT),
+        guard !path.isEmpty, path != "-", fstat(0, &zero) == 0 else { return false }
+        let type = zero.st_mode & S_IFMT
+        guard type == S_IFIFO || type == S_IFSOCK || (type == S_IFCHR && isatty(0) == 1),
               stat(ArgumentBytes.path(path), &named) == 0 else { return false }
         return named.st_dev == zero.st_dev && named.st_ino == zero.st_ino
     }

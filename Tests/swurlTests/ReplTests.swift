@@ -796,6 +796,28 @@ final class ReplTests: XCTestCase {
         XCTAssertFalse(out.contains("swurl http") || out.contains("\u{1B}[?2004"), out)
     }
 
+    /// On a terminal, a line whose option reads stdin by another name (`/dev/./stdin`, which is
+    /// the terminal) is refused as `/dev/stdin` is: it read the lines typed next as its file.
+    func testALineReadingTheTerminalByAnotherNameIsRefused() throws {
+        let driver = ReplTests.replOnPty(["binary", "base"], #""repl", "--no-config", base"#) + "\n" + #"""
+        expect(b"> ")
+        os.write(fd, b"/anything/one --cacert /dev/./stdin\r")
+        refused = expect(b"> ")
+        os.write(fd, b"/anything/after\r")
+        after = expect(b"> ")
+        os.write(fd, b"exit\r")
+        os.waitpid(pid, 0)
+        print(json.dumps([refused, after]))
+        """#
+        let out = try runProcess(TestPaths.venv + "/bin/python3", ["-c", driver, TestPaths.binary, try HTTPBin.url("")], check: false)
+        let text = String(decoding: out.stdout, as: UTF8.self)
+        XCTAssertEqual(out.status, 0, text + out.stderr)
+        let seen = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data((text.split(separator: "\n").last ?? "").utf8)) as? [String])
+        XCTAssertEqual(seen.count, 2, text)
+        XCTAssertTrue(seen.first?.contains("--cacert '/dev/./stdin' reads stdin, which a REPL line cannot") ?? false, text)
+        XCTAssertTrue(seen.last?.contains("/anything/after") ?? false, "the next line runs: " + text)
+    }
+
     /// A pty driver for `swurl repl BASE -a bob -b`: types each step's line, and after it the
     /// password when the step has one, expecting the prompt for it first; a line without one
     /// expects the REPL's prompt back at once (a password asked for then times the driver out).
