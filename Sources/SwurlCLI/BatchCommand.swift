@@ -147,6 +147,10 @@ enum BatchCommand: SwurlCommand {
         // the outputs are written with the lines that ran (none left behind half made).
         Interrupt.arm()
         Interrupt.armTermination()
+        // An output refused or stopped before the lines run (opening a FIFO cut short by
+        // SIGTERM): a SIGTERM that came still ends the process by it, as it does after the lines.
+        var linesRun = false
+        defer { if !linesRun { Interrupt.settleTermination() } }
         // With --har, the outputs' text (HAR entries, report rows, JUnit cases) is written on one
         // second thread from records of bytes, started when a block of records fills. The
         // reports alone are too little work for it: on it they cost a 1000-line batch 3 points
@@ -190,6 +194,7 @@ enum BatchCommand: SwurlCommand {
             try? environment.stderr.write("swurl: warning: \(short)\n")
         }
         var transfers: MultiDriver? = try MultiDriver(parallel: parallel)
+        linesRun = true
         // Lines are taken as they arrive: a line not written yet (a slow pipe, a terminal) never
         // holds up the lines already read; the driver waits for more input beside the transfers.
         reader.waits = false

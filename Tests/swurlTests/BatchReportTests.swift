@@ -857,6 +857,31 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }, [], "no temporary file left")
     }
 
+    /// SIGTERM or SIGHUP while an output is being opened (a FIFO nobody reads yet) ends the
+    /// process by the signal, as it does once the lines run: it exited 130 as after Ctrl-C.
+    func testSIGTERMWhileAnOutputOpensEndsByTheSignal() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let path = try input(["http://127.0.0.1:9/never"], in: dir)
+        let script = """
+        import os, signal, subprocess, sys, time
+        binary, fifo, lines, option, sig = sys.argv[1:6]
+        os.mkfifo(fifo)
+        def pre():
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+        p = subprocess.Popen([binary, "--no-config", "batch", lines, option, fifo], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pre)
+        time.sleep(0.5)
+        p.send_signal(getattr(signal, sig))
+        print(p.wait(timeout=20))
+        os.unlink(fifo)
+        """
+        for (option, sig, status) in [("--report", "SIGTERM", "-15"), ("--junit", "SIGHUP", "-1"), ("--har", "SIGTERM", "-15"),
+                                      ("--har", "SIGINT", "-2")] {
+            let out = try runPython(script, arguments: [TestPaths.binary, dir + "/fifo", path, option, sig])
+            XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), status, "\(option) \(sig)")
+        }
+    }
+
     /// Ctrl-C in a batch whose formatter thread runs (200 lines' HAR records fill blocks before
     /// the slow lines): the three outputs still end side by side and hold every line (exit 130).
     func testCtrlCWithTheFormatterThreadRunningWritesAllThreeOutputs() throws {
