@@ -223,6 +223,15 @@ enum ConfigFile {
                 throw .usage("\(place): \(error.message)", hint: error.hint)
             }
             if let word = parsed.positionals.first {
+                // curl's config form (`auth=u:pw`, `auth u:pw`): an option's name without its
+                // dashes, its value shown as the option's own is (a password masked).
+                let name = String(word.prefix { $0 != "=" })
+                if let spec = OptionTable.spec(long: name) {
+                    let value = word.dropFirst(name.count + 1)
+                    let shown = name + (word.count > name.count ? "=" + spec.option.shown(String(value)) : "")
+                    throw .usage("\(place): '\(TerminalSanitizer.clean(shown))' is not an option: a long option takes two dashes",
+                                 hint: "write --\(spec.name)")
+                }
                 throw .usage("\(place): '\(TerminalSanitizer.clean(Redactor.item(word)))' is not an option; request items and URLs are not allowed in the config file",
                              hint: "the config file holds options only")
             }

@@ -34,6 +34,11 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(message("\n\nexample.org\n")?.hasPrefix("/c/config:3:"), true)
         XCTAssertEqual(message("--help\n"), "/c/config:1: --help is not allowed in the config file")
         XCTAssertEqual(message("--timeout\n"), "/c/config:1: option --timeout needs a value (SECONDS)")
+        // curl's form, an option's name without dashes: named so, a secret in it masked (it was
+        // shown as it stood).
+        XCTAssertEqual(message("auth=u:secretpw\n"), "/c/config:1: 'auth=****' is not an option: a long option takes two dashes")
+        XCTAssertEqual(message("proxy=http://u:pw@h:1\n"), "/c/config:1: 'proxy=http://u:****@h:1' is not an option: a long option takes two dashes")
+        XCTAssertEqual(message("timeout 5\n"), "/c/config:1: 'timeout' is not an option: a long option takes two dashes")
     }
 
     func testCommandLineOverridesTheConfig() throws {
