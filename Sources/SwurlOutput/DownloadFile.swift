@@ -355,6 +355,23 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         }
     }
 
+    /// Whether `head` (a 206's range, a 416 naming the size on disk) names another version than
+    /// the bytes on disk came from: judged by the ETag they came with (a weak one too: two that
+    /// differ are two versions), else by their Last-Modified; an older swurl's `.part` by its
+    /// validator. The field judged by, what `head` says in it (nil: nothing), and the kept
+    /// value as shown; nil when it is the same version, or nothing was kept to tell.
+    private func otherVersion(of head: HTTPResponseHead) -> (field: String, theirs: String?, kept: String)? {
+        let keptTag = origin.map { $0.etag } ?? (validator?.hasPrefix("\"") == true ? validator : nil)
+        let keptDate = origin.map { $0.lastModified } ?? (validator?.hasPrefix("\"") == false ? validator : nil)
+        guard let kept = keptTag ?? keptDate else { return nil }
+        let field = keptTag != nil ? "ETag" : "Last-Modified"
+        let theirs = head.headers[field]?.trimmingSpaces()
+        // The origin keeps values in `Origin.form`; an older swurl's validator, as sent.
+        let formed = origin == nil ? theirs : theirs.map(Origin.form)
+        guard formed != kept else { return nil }
+        return (field, theirs, origin == nil ? TerminalSanitizer.excerpt(kept) : Origin.shown(kept))
+    }
+
     /// The validator kept with a `.part`, nil when none (or the file system keeps none).
     static func storedValidator(_ path: String) -> String? {
         guard let bytes = ExtendedAttribute.get(path, validatorAttribute), bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
@@ -395,11 +412,11 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                     throw SwurlError.transport("the file changed on the server between attempts: it was \(earlier) bytes, the server now says it is \(total) bytes (416)",
                                                hint: "delete '\(TerminalSanitizer.clean(kept))' to start over")
                 }
-                for field in ["ETag", "Last-Modified"] {
-                    let ours = field == "ETag" ? origin?.etag : origin?.lastModified
-                    guard let ours, let theirs = head.headers[field].map({ Origin.form($0.trimmingSpaces()) }), theirs != ours else { continue }
+                // Judged as a 206's range is (`otherVersion`); a 416 that names no validator is
+                // taken by its size alone (servers often send none with it).
+                if let other = otherVersion(of: head), let theirs = other.theirs {
                     resumeRefused = true
-                    throw SwurlError.transport("the server's 416 names another version of the file (\(field) \(Origin.shown(theirs)), the bytes on disk are of \(Origin.shown(ours)))",
+                    throw SwurlError.transport("the server's 416 names another version of the file (\(other.field) \(TerminalSanitizer.excerpt(theirs)), the bytes on disk are of \(other.kept))",
                                                hint: "delete '\(TerminalSanitizer.clean(kept))' to start over")
                 }
             }
@@ -471,24 +488,13 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
                 }
                 // A server that ignored If-Range sends the rest of the version it has now: its
                 // bytes never go after another version's (RFC 9110 §14.3 combines parts only
-                // when their strong validators match). The range must name the ETag (a weak one
-                // too: two that differ are two versions), else the Last-Modified, the bytes on
-                // disk came with: one that names none cannot be told from another version (a 206
-                // repeats the 200's ETag, RFC 9110 §15.3.7).
-                let keptTag = origin.map { $0.etag } ?? (validator?.hasPrefix("\"") == true ? validator : nil)
-                let keptDate = origin.map { $0.lastModified } ?? (validator?.hasPrefix("\"") == false ? validator : nil)
-                if let kept = keptTag ?? keptDate {
-                    let field = keptTag != nil ? "ETag" : "Last-Modified"
-                    let theirs = head.headers[field]?.trimmingSpaces()
-                    // The origin keeps values in `Origin.form`; an older swurl's validator, as sent.
-                    let formed = origin == nil ? theirs : theirs.map(Origin.form)
-                    let keptShown = origin == nil ? TerminalSanitizer.excerpt(kept) : Origin.shown(kept)
-                    if formed != kept {
-                        resumeRefused = true
-                        throw SwurlError.transport(theirs.map { "the server sent the rest of another version of the file (\(field) \(TerminalSanitizer.excerpt($0)), the bytes on disk are of \(keptShown))" }
-                                                   ?? "the server sent the rest of the file without its \(field): the bytes on disk are of \(keptShown), and another version cannot be told apart",
-                                                   hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
-                    }
+                // when their strong validators match). One that names no validator cannot be
+                // told from another version (a 206 repeats the 200's ETag, RFC 9110 §15.3.7).
+                if let other = otherVersion(of: head) {
+                    resumeRefused = true
+                    throw SwurlError.transport(other.theirs.map { "the server sent the rest of another version of the file (\(other.field) \(TerminalSanitizer.excerpt($0)), the bytes on disk are of \(other.kept))" }
+                                               ?? "the server sent the rest of the file without its \(other.field): the bytes on disk are of \(other.kept), and another version cannot be told apart",
+                                               hint: "delete '\(TerminalSanitizer.clean(resumed))' to start over")
                 }
                 // The size tells versions apart too: a range of a file of another size than the
                 // response the bytes on disk came from (this run's attempt before, or the run

@@ -537,6 +537,32 @@ final class DownloadHardeningTests: XCTestCase {
         XCTAssertEqual(files(dir), ["f.bin"])
     }
 
+    /// A 416 is judged by the validators as a 206's range is: by the ETag kept, else the
+    /// Last-Modified. The same ETag with another Last-Modified is the same version (the 416 refused
+    /// it, the 206 took it), and an older swurl's `.part` (its validator attribute alone) is
+    /// judged by that validator (the 416 finished it whatever ETag it named).
+    func testA416IsJudgedByTheSameValidatorsAsA206() throws {
+        let dated = SequenceServer.Reply("200 OK", ["Transfer-Encoding: chunked", "ETag: \"a1\"", "Last-Modified: Mon, 07 Dec 2026 10:00:00 GMT"],
+                                         body: Data("64\r\n".utf8) + Data(repeating: UInt8(ascii: "A"), count: 100) + Data("\r\n".utf8))
+        let server = try SequenceServer([dated, SequenceServer.Reply("416 Range Not Satisfiable",
+                                                                     ["Content-Range: bytes */100", "ETag: \"a1\"", "Last-Modified: Tue, 08 Dec 2026 10:00:00 GMT"])])
+        let dir = TestPaths.temporaryDirectory()
+        _ = try runSwurl(["-d", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        XCTAssertEqual(files(dir), ["f.bin.part"])
+        let same = try runSwurl(["-d", "-c", "-o", "f.bin", server.url("/f.bin")], directory: dir)
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(files(dir), ["f.bin"])
+
+        let old = TestPaths.temporaryDirectory()
+        try Data(repeating: UInt8(ascii: "A"), count: 100).write(to: URL(fileURLWithPath: old + "/g.bin.part"))
+        _ = try runPython("import os, sys; os.setxattr(sys.argv[1], 'user.swurl.validator', b'\"v1\"')", arguments: [old + "/g.bin.part"])
+        let other = try SequenceServer([SequenceServer.Reply("416 Range Not Satisfiable", ["Content-Range: bytes */100", "ETag: \"v2\""])])
+        let r = try runSwurl(["-d", "-c", "-o", "g.bin", other.url("/g.bin")], directory: old)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("the server's 416 names another version of the file (ETag \"v2\", the bytes on disk are of \"v1\")"), r.stderr)
+        XCTAssertEqual(files(old), ["g.bin.part"])
+    }
+
     /// A file replaced by `-o` or `-d --overwrite` keeps its permission bits but never its
     /// set-user-ID or set-group-ID bit (a user's setuid file replaced by root became a setuid-root
     /// program of the server's bytes), and stays its owner's when root replaces it.
