@@ -221,9 +221,10 @@ extension Unicode.Scalar {
         return "U+" + hex
     }
 
-    /// The joiners and variation selectors (U+200C, U+200D, U+180B–U+180F, U+FE00–U+FE0F,
-    /// U+E0100–U+E01EF): they show nothing themselves but shape scripts (Persian words,
-    /// Mongolian), emoji sequences and CJK variants, which text needs.
+    /// The joiners and variation selectors (U+200C, U+200D, U+FE00–U+FE0F, U+E0100–U+E01EF, and
+    /// Mongolian's: its free variation selectors and vowel separator, U+180B–U+180F): they show
+    /// nothing themselves but shape scripts (Persian words, Mongolian), emoji sequences and CJK
+    /// variants, which text needs.
     package var isJoinerOrSelector: Bool {
         switch value {
         case 0x200C, 0x200D, 0x180B...0x180F, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return true
@@ -235,4 +236,11 @@ extension Unicode.Scalar {
     /// hyphen, the zero width space, the word joiner, a byte order mark, the tag characters, the
     /// Hangul fillers…) but the joiners and selectors: what makes two texts look alike.
     package var showsAsNothing: Bool { !isJoinerOrSelector && properties.isDefaultIgnorableCodePoint }
+
+    /// `showsAsNothing`, or a joiner or selector where it changes nothing text needs and only
+    /// hides in it: first, or after an ASCII character (`--pro\u{200d}xy`, `.\u{fe0f}`).
+    /// - Parameter previous: the scalar before this one (nil: none).
+    package func showsAsNothing(after previous: Unicode.Scalar?) -> Bool {
+        showsAsNothing || (isJoinerOrSelector && (previous?.isASCII ?? true))
+    }
 }

@@ -144,16 +144,19 @@ package struct TerminalSanitizer {
         return String(decoding: shown, as: UTF8.self)
     }
 
-    /// The scalar whose UTF-8 starts at `i` in `bytes` when it `showsAsNothing` (the soft
-    /// hyphen, the zero width space, the word joiner, a byte order mark, the tag characters that
-    /// can spell hidden text…), or nil; the joiners and selectors are shown as they are.
+    /// The scalar whose UTF-8 starts at `i` in `bytes` when it shows as nothing there
+    /// (`showsAsNothing(after:)`: the soft hyphen, the zero width space, the word joiner, a byte
+    /// order mark, the tag characters that can spell hidden text…, and a joiner or selector
+    /// first or after an ASCII character), or nil.
     private static func invisible(_ bytes: [UInt8], at i: Int) -> UInt32? {
         guard bytes[i] >= 0xC2 else { return nil }
         let n = bytes.withUnsafeBufferPointer { b in b.baseAddress.map { UTF8SequenceTracker.validSequenceLength($0, i, b.count) } ?? 0 }
         guard n > 1 else { return nil }
         var value = UInt32(bytes[i]) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
         for k in 1..<n { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
-        guard let scalar = Unicode.Scalar(value), scalar.showsAsNothing else { return nil }
+        // What came before, as far as the rule asks: ASCII (or nothing), or not.
+        let previous: Unicode.Scalar? = i == 0 ? nil : bytes[i - 1] < 0x80 ? Unicode.Scalar(bytes[i - 1]) : "\u{80}"
+        guard let scalar = Unicode.Scalar(value), scalar.showsAsNothing(after: previous) else { return nil }
         return value
     }
 

@@ -96,8 +96,8 @@ package enum DownloadName {
     /// Unicode says may show as nothing (Default_Ignorable_Code_Point: U+00AD, U+034F, U+200B,
     /// U+2060–U+206F, U+FEFF, the Hangul fillers…), which make two names look alike. Not the
     /// joiners U+200C and U+200D (words in Persian, emoji sequences), the variation selectors
-    /// (emoji presentation, CJK variants) or the Mongolian ones (U+180B–U+180F), which text
-    /// needs. Tag characters are dropped unless they spell a flag (`visible`).
+    /// (emoji presentation, CJK variants) or the Mongolian ones, which text needs (`visible`
+    /// drops those where they only hide). Tag characters are dropped unless they spell a flag (`visible`).
     static func isInvisible(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0xFFF9...0xFFFB: return true   // and the annotation controls
@@ -130,8 +130,7 @@ package enum DownloadName {
                 continue
             }
             flagTags = s.value == 0x1F3F4 ? [] : nil
-            if isInvisible(s) { continue }
-            if s.isJoinerOrSelector, last.map({ $0.isASCII }) ?? true { continue }
+            if isInvisible(s) || s.showsAsNothing(after: last) { continue }
             out.append(s)
             last = s
         }

@@ -44,8 +44,12 @@ final class TerminalSanitizerTests: XCTestCase {
         // Tag characters spell text no terminal shows ("ASCII smuggling").
         XCTAssertEqual(TerminalSanitizer.clean("ok\u{E0069}\u{E007F}!"), "ok\\u{e0069}\\u{e007f}!")
         // Selectors shape what comes before them: shown as they are.
-        XCTAssertEqual(TerminalSanitizer.clean("❤\u{FE0F} 葛\u{E0100} ᠠ\u{180E}"), "❤\u{FE0F} 葛\u{E0100} ᠠ\u{180E}")
+        XCTAssertEqual(TerminalSanitizer.clean("❤\u{FE0F} 葛\u{E0100} ᠠ\u{180B} ᠠ\u{180E}"), "❤\u{FE0F} 葛\u{E0100} ᠠ\u{180B} ᠠ\u{180E}")
         XCTAssertEqual(TerminalSanitizer.clean("👩\u{200D}💻 क\u{200C}ष"), "👩\u{200D}💻 क\u{200C}ष")
+        // First or after ASCII they shape nothing, and hid in a word (`--pro‍xy` read as a refusal
+        // of `--proxy`), as download names drop them there.
+        XCTAssertEqual(TerminalSanitizer.clean("--pro\u{200D}xy \u{200C}a .\u{FE0F} x\u{E0100}"),
+                       "--pro\\u{200d}xy \\u{200c}a .\\u{fe0f} x\\u{e0100}")
     }
 
     func testBidiControlsInShortTextsAreShown() {
@@ -54,7 +58,7 @@ final class TerminalSanitizerTests: XCTestCase {
                        "\\u{202a}\\u{202b}\\u{202c}\\u{202d}x\\u{2066}\\u{2067}\\u{2068}\\u{2069}")
         XCTAssertEqual(TerminalSanitizer.clean("€ \u{2029} \u{2070} עברית"), "€ \u{2029} \u{2070} עברית")
         // The marks too (a server's header passed them to the terminal).
-        XCTAssertEqual(TerminalSanitizer.clean("a\u{200E}b\u{200F}c\u{200D}"), "a\\u{200e}b\\u{200f}c\u{200D}")
+        XCTAssertEqual(TerminalSanitizer.clean("a\u{200E}b\u{200F}c\u{200D}"), "a\\u{200e}b\\u{200f}c\\u{200d}")
         // And the Arabic letter mark, the third (two bytes: D8 9C), beside Arabic text it leaves.
         XCTAssertEqual(TerminalSanitizer.clean("a\u{061C}b \u{061B}\u{0639}"), "a\\u{61c}b \u{061B}\u{0639}")
     }
