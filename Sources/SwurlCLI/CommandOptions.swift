@@ -103,7 +103,7 @@ package struct CommandOptions {
         for spec in OptionTable.all {
             // An option whose value is a URL (`--proxy`) took none by mistake.
             if case .required(let metavar) = spec.argument, metavar.hasPrefix("URL") { continue }
-            guard let value = args.options[spec.option]?.compactMap({ $0 }).first(where: CommandOptions.looksLikeURL) else { continue }
+            guard let value = args.options[spec.option]?.compactMap({ $0 }).first(where: { CommandOptions.looksLikeURL($0) }) else { continue }
             return .usage("no URL given: --\(spec.name) took '\(Redactor.givenURL(value))' as its value",
                           hint: "give --\(spec.name) its own value before the URL; " + usage)
         }
@@ -138,7 +138,7 @@ package struct CommandOptions {
         url = URLText.percentEncodingUnsafeBytes(word)
         let parser = RequestItemParser(environment: environment)
         for raw in positionals.dropFirst() {
-            if CommandOptions.looksLikeURL(raw) {
+            if CommandOptions.looksLikeURL(raw, amongItems: true) {
                 try HTTPMethod.refuseLookAlike(url) { "swurl \($0) \(Redactor.givenURL(raw))" }
                 // `swurl purge URL`: a method in lower case is read as one only when it is a known one.
                 let word = Array(url.utf8)
@@ -311,7 +311,9 @@ package struct CommandOptions {
     }
 
     /// `http://…`, `https://…`, the `:PORT/path` shorthand or `host:PORT[/path]`: not a request item.
-    static func looksLikeURL(_ word: String) -> Bool {
+    /// - Parameter amongItems: a word after the URL: `host:PORT` there needs a path, query or
+    ///   fragment after it (`Api.Key:123` is a header, as HTTPie reads it).
+    static func looksLikeURL(_ word: String, amongItems: Bool = false) -> Bool {
         if word.hasPrefix("http://") || word.hasPrefix("https://") { return true }
         if word.hasPrefix(":") {
             guard let second = word.dropFirst().first else { return false }
@@ -319,7 +321,8 @@ package struct CommandOptions {
         }
         // `host:PORT[/path]` where the host has a dot or is localhost (`URLText.isHostPort`, as the
         // REPL reads a target): no header looks like that (`X-Count:5`, `X-Date:2024/01/01`).
-        return URLText.isHostPort(word)
+        guard URLText.isHostPort(word) else { return false }
+        return !amongItems || word.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
     }
 
     /// Refuses a word in the URL's place that is no URL: a body file (`@file`, curl's `-d @file`
