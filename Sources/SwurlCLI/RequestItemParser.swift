@@ -17,8 +17,9 @@ package struct RequestItemParser {
     ///   `.inputFile` for a file that cannot be read.
     package func parse(_ given: String) throws(SwurlError) -> RequestItem {
         // What messages show of the item: a credential header's value never (a token read from
-        // a file with a CR, a ';' typed for ':').
-        let raw = Redactor.item(given)
+        // a file with a CR, a ';' typed for ':'), a line break as `\n` (a message's lines are
+        // its own).
+        let raw = TerminalSanitizer.clean(Redactor.item(given))
         // Scalars, not Characters: `name=\u{301}x` must still split at '=' (the '=' and the
         // combining mark make one Character).
         let chars = Array(given.unicodeScalars)

@@ -57,6 +57,11 @@ final class HeaderInjectionTests: XCTestCase {
     func testHeaderItemsAndMultipartParametersAreChecked() throws {
         try assertRefused(["{URL}/x", "X-A:a\r\nX-Evil: 1"], label: "'X-A:a")
         try assertRefused(["{URL}/x", "X-A:a\u{7F}"], label: "the control character \\x7f")
+        // A line feed in the item is shown escaped: the message stays on one line.
+        try assertRefused(["{URL}/x", "X-A:a\nX-Evil: 1"], label: "'X-A:a\\nX-Evil: 1': a line feed")
+        let item = try runSwurl(["--offline", "http://127.0.0.1:9/x", "a\nb"])
+        XCTAssertEqual(item.status, 64, item.stderr)
+        XCTAssertTrue(item.stderr.hasPrefix("swurl: error: 'a\\nb' is not a request item\n"), item.stderr)
         let dir = TestPaths.temporaryDirectory()
         FileManager.default.createFile(atPath: dir + "/f.txt", contents: Data("hi".utf8))
         try assertRefused(["-f", "{URL}/x", "f@\(dir)/f.txt;filename=a\r\nX-Evil: 1"], label: "(;filename=)")
