@@ -124,11 +124,12 @@ package struct TerminalSanitizer {
         var i = 0
         while i < out.count {
             let b = out[i]
-            if let scalar = bidiControl(out, at: i) ?? invisible(out, at: i) {
+            if let scalar = bidiControl(out, at: i) ?? invisible(out, at: i) ?? lineSeparator(out, at: i) {
                 // A bidirectional override or isolate would reorder what follows it on the line
                 // (a URL or a header that reads as another): shown as `\u{202e}`. So is a
                 // character of no width (`'\u{feff}--proxy' is not an option` read as a refusal
-                // of `--proxy`).
+                // of `--proxy`). So is the line or paragraph separator: a reader that splits
+                // lines on them (`str.splitlines`) cut a message, a result, a `--jsonl` line.
                 shown += Array("\\u{\(String(scalar, radix: 16))}".utf8)
                 i += scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
                 continue
@@ -158,6 +159,12 @@ package struct TerminalSanitizer {
         let previous: Unicode.Scalar? = i == 0 ? nil : bytes[i - 1] < 0x80 ? Unicode.Scalar(bytes[i - 1]) : "\u{80}"
         guard let scalar = Unicode.Scalar(value), scalar.showsAsNothing(after: previous) else { return nil }
         return value
+    }
+
+    /// The line or paragraph separator (U+2028, U+2029) whose UTF-8 starts at `i` in `bytes`, or nil.
+    private static func lineSeparator(_ bytes: [UInt8], at i: Int) -> UInt32? {
+        guard bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 else { return nil }
+        return 0x2000 + UInt32(bytes[i + 2] - 0x80)
     }
 
     /// The scalar of the bidirectional embedding, override or isolate control (U+202A–U+202E,
