@@ -5,7 +5,8 @@ import SwurlCore
 /// The `Cookie` header libcurl's cookie engine puts on a request for the cookies it holds, so
 /// that `--offline` shows the bytes a session's cookies make libcurl send. It follows libcurl's
 /// `Curl_cookie_getlist` and `Curl_http_cookies` (7.88): expired cookies dropped, secure cookies
-/// only in a secure context, domain and path matching, at most 150 cookies in the order they
+/// only in a secure context, domain and path matching (a one-label domain's cookie for its own
+/// host only), at most 150 cookies in the order they
 /// were added, sorted by path length, domain length and name length (longest first), then the
 /// one added last first, and the header cut before it reaches 8190 bytes. `Exchange`
 /// hands a session's cookies to the engine newest first, so of cookies in the order they were
@@ -42,7 +43,9 @@ package enum EngineCookieHeader {
             if c.expires != 0 && c.expires < now { continue }
             if c.secure && !secureContext { continue }
             let d = c.domain.lowercased()
-            let domainMatches = (c.includeSubdomains && !isIP) ? (h == d || h.hasSuffix("." + d)) : h == d
+            // A domain of one label (`localhost`, `intranet`) matches itself only: libcurl looks
+            // a host's cookies up under its last two labels, where such a cookie never is.
+            let domainMatches = (c.includeSubdomains && !isIP && d.contains(".")) ? (h == d || h.hasSuffix("." + d)) : h == d
             guard domainMatches, pathMatches(sanitized(c.path), path) else { continue }
             matched.append((i, c))
             if matched.count >= maxCookies { break }

@@ -956,6 +956,28 @@ final class SessionTests: XCTestCase {
         }
     }
 
+    /// A cookie for a one-label domain (`Domain=localhost`) is never sent to its subdomains by
+    /// libcurl's engine, and --offline and --curl say so: they showed and exported it for
+    /// `a.localhost`, which the request never sent it to. Its own host still gets it.
+    func testAOneLabelDomainsCookieGoesToItsOwnHostOnly() throws {
+        let capture = try CaptureServer()
+        let path = TestPaths.temporaryDirectory() + "/s.json"
+        try Data(#"{"swurl":"session","version":1,"headers":[],"cookies":[{"domain":"localhost","includeSubdomains":true,"path":"/","name":"d","value":"1"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
+        let sub = "http://a.localhost:\(capture.server.port)/x"
+        let r = try swurl(["--session-read-only", path, sub])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let head = String(decoding: capture.captured, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+        XCTAssertFalse(head.lowercased().contains("\r\ncookie:"), head)
+        let offline = try swurl(["--session-read-only", path, sub, "--offline"])
+        XCTAssertFalse(offline.text.lowercased().contains("\r\ncookie:"), offline.text)
+        let curl = try swurl(["--session-read-only", path, sub, "--curl"])
+        XCTAssertFalse(curl.text.contains("Cookie"), curl.text)
+        let own = try swurl(["--session-read-only", path, "http://localhost:9/x", "--offline"])
+        XCTAssertTrue(own.text.contains("\r\nCookie: d=1\r\n"), own.text)
+    }
+
     /// --curl exports the session cookies the engine would send, as --offline shows them: not a
     /// secure cookie over http, not an expired one, not one for another path.
     func testCurlExportsTheCookiesTheEngineWouldSend() throws {
