@@ -73,8 +73,13 @@ struct CurlCommandExport {
         let exactMultipart = options.bodyFormat == .multipart && request.body != nil
             && (options.boundary != nil || CurlCommandExport.hasFieldNoArgumentHolds(parts))
         let multipart = options.bodyFormat == .multipart && !exactMultipart
-        // One Cookie line, as swurl sends it: the session's cookies, then the Cookie items.
+        // One Cookie line, as swurl sends it: the session's cookies, then the Cookie items (an
+        // empty `Cookie;` beside them left out). The stored cookies are those the engine would
+        // send on the first hop (by host, path, scheme and expiry, in its order and within its
+        // size), as --offline shows them.
         let cookieItems = Transfer.cookieItemValues(request.headers)
+        let engineCookies = try EngineCookieHeader.value(for: request, cookies: cookies)
+        let oneCookieLine = engineCookies != nil || !cookieItems.isEmpty
         for field in request.headers {
             let key = field.name.lowercased()
             // curl writes these itself: the length of a body, and --compressed's list. A user's
@@ -89,7 +94,7 @@ struct CurlCommandExport {
                 if type.trimmingSpaces().lowercased() != "multipart/form-data" { add("--header", "Content-Type: " + type.trimmingSpaces()) }
                 continue
             }
-            if key == "cookie" && !cookieItems.isEmpty { continue }
+            if key == "cookie" && oneCookieLine { continue }
             // A body of a length not known yet (stdin, a pipe) was marked chunked; swurl reads a
             // small one ahead and sends its length, as curl's --data-binary @- does: only
             // --chunked, or a Transfer-Encoding item, asks curl for chunks.
@@ -103,7 +108,7 @@ struct CurlCommandExport {
             }
             add(flag, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        for name in request.removedHeaders where !(name.lowercased() == "cookie" && !cookieItems.isEmpty) { add("--header", "\(name):") }
+        for name in request.removedHeaders where !(name.lowercased() == "cookie" && oneCookieLine) { add("--header", "\(name):") }
         // swurl never sends `Expect: 100-continue`; curl does for a large body (over 1 MiB; 1 KiB
         // before 8.0) or one sent in chunks, and then waits up to a second for the go-ahead.
         if hasBody, request.isChunked || (request.body?.length).map({ $0 > 1024 }) ?? true, !request.headers.contains("Expect"), !request.isRemoved("Expect") {
@@ -191,10 +196,7 @@ struct CurlCommandExport {
                 }
             }
         }
-        // The stored cookies the engine would send on the first hop (by host, path, scheme and
-        // expiry, in its order and within its size), as --offline shows them.
-        let engineCookies = try EngineCookieHeader.value(for: request, cookies: cookies)
-        if engineCookies != nil || !cookieItems.isEmpty {
+        if oneCookieLine {
             // A header, not `--cookie NAME=VALUE`: curl sends that string to every host a redirect
             // leads to, and it drops a `Cookie` header at a redirect to another host, as swurl
             // keeps a session's cookies to their host. (curl drops it at another port of the same

@@ -21,7 +21,8 @@ package enum OfflineRequest {
         if engine != nil || !items.isEmpty {
             s += "Cookie: " + ((engine.map { [$0] } ?? []) + items).joined(separator: "; ") + "\r\n"
         }
-        for f in request.headers where f.name.lowercased() != "host" && !(f.name.lowercased() == "cookie" && !items.isEmpty) {
+        // An empty `Cookie;` beside the engine's cookies is left out too: one Cookie line.
+        for f in request.headers where f.name.lowercased() != "host" && !(f.name.lowercased() == "cookie" && (engine != nil || !items.isEmpty)) {
             s += f.value.isEmpty ? "\(f.name):\r\n" : "\(f.name): \(f.value)\r\n"
         }
         let chunked = request.isChunked

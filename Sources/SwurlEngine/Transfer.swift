@@ -455,6 +455,10 @@ package final class Transfer: EasyTransferHandler {
             // CURLOPT_COOKIE out while a Cookie header of the user's is there.
             lines.removeAll { Transfer.isHeader($0, named: "cookie") }
             try easy.set(.cookies(cookieItems.joined(separator: "; ")), "the Cookie item")
+        } else if request.headers.contains("Cookie"), !easy.holdsNoCookies, engineCookieValue() != nil {
+            // An empty `Cookie;` beside cookies of the engine's for this hop: the engine's line
+            // is the one Cookie line (it was a second, empty one).
+            lines.removeAll { Transfer.isHeader($0, named: "cookie") }
         }
         try easy.set(.headers(lines))
         verifier = try easy.applySecurity(options.security)
@@ -526,12 +530,12 @@ package final class Transfer: EasyTransferHandler {
     }
 
     /// The value of the `Cookie` line libcurl's engine puts on this hop for the cookies it holds
-    /// now (a plain `http://` URL's), nil when none applies.
+    /// now (`EngineCookieHeader`), nil when none applies.
     private func engineCookieValue() -> String? {
         guard let url = try? request.sentURL() else { return nil }
         let cookies = easy.cookieList.compactMap(SessionCookie.init(netscapeLine:))
-        return EngineCookieHeader.value(cookies, host: EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: nil), path: url.path,
-                                        https: false, now: Int64(Exchange.wallClock()))
+        return EngineCookieHeader.value(cookies, host: EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: request.headers["Host"]),
+                                        path: url.path, https: url.scheme.lowercased() == "https", now: Int64(Exchange.wallClock()))
     }
 
     /// Whether `head` announces a body over --max-filesize (a download's 206 counting from its

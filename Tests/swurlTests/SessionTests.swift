@@ -931,6 +931,18 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(cookieLines, ["Cookie: sid=S; pre=1"], head)
         let offline = try swurl(["--session-read-only", file, capture.base + "/x", "Cookie:pre=1", "--offline"])
         XCTAssertEqual(offline.text.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie:") }, ["Cookie: sid=S; pre=1"], offline.text)
+        // An empty `Cookie;` beside the session's cookies: the engine's line alone, on the wire,
+        // in --offline and in --curl (an empty second line went too, before it in --curl).
+        let empty = try CaptureServer()
+        XCTAssertEqual(try swurl(["--session-read-only", file, empty.base + "/e", "Cookie;"]).status, 0)
+        let emptyHead = String(decoding: empty.captured, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+        XCTAssertEqual(emptyHead.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie") }, ["Cookie: sid=S"], emptyHead)
+        let emptyOffline = try swurl(["--session-read-only", file, empty.base + "/e", "Cookie;", "--offline"])
+        XCTAssertEqual(emptyOffline.text.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie") }, ["Cookie: sid=S"], emptyOffline.text)
+        let emptyCurl = try swurl(["--session-read-only", file, empty.base + "/e", "Cookie;", "--curl"])
+        XCTAssertEqual(emptyCurl.text.components(separatedBy: "\n").filter { $0.contains("Cookie") }
+                        .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \\")) },
+                       ["--header 'Cookie: sid=S'"], emptyCurl.text)
         // Items, a value ending in ';' and an empty `Cookie;` beside them: every item is sent.
         for (items, line) in [(["Cookie:a=b", "Cookie:c=d;"], "Cookie: a=b; c=d;"), (["Cookie:a=b", "Cookie;"], "Cookie: a=b")] {
             let capture = try CaptureServer()
