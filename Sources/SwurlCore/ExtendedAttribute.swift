@@ -5,22 +5,24 @@
 package enum ExtendedAttribute {
     /// The value of `name` on `path`, at most 1 KiB; nil when there is none.
     package static func get(_ path: String, _ name: String) -> [UInt8]? {
+        read { sw_getxattr(ArgumentBytes.path(path), name, $0.baseAddress, UInt($0.count)) }
+    }
+
+    /// The value of `name` on the open file `fd`, at most 1 KiB; nil when there is none.
+    package static func get(_ fd: Int32, _ name: String) -> [UInt8]? {
+        read { sw_fgetxattr(fd, name, $0.baseAddress, UInt($0.count)) }
+    }
+
+    /// What `call` reads into a 1 KiB buffer (its result: the length, or below 1 for none).
+    private static func read(_ call: (UnsafeMutableRawBufferPointer) -> Int) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let n = buffer.withUnsafeMutableBytes { sw_getxattr(ArgumentBytes.path(path), name, $0.baseAddress, UInt($0.count)) }
+        let n = buffer.withUnsafeMutableBytes(call)
         guard n > 0, n <= buffer.count else { return nil }
         return Array(buffer[..<n])
     }
 
     /// Sets `name` on the open file `fd`; false when it could not.
     @discardableResult
-    /// The value of `name` on the open file `fd`, at most 1 KiB; nil when there is none.
-    package static func get(_ fd: Int32, _ name: String) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let n = buffer.withUnsafeMutableBytes { sw_fgetxattr(fd, name, $0.baseAddress, UInt($0.count)) }
-        guard n > 0, n <= buffer.count else { return nil }
-        return Array(buffer[..<n])
-    }
-
     package static func set(_ fd: Int32, _ name: String, _ value: [UInt8]) -> Bool {
         value.withUnsafeBytes { sw_fsetxattr(fd, name, $0.baseAddress, UInt($0.count)) } == 0
     }
