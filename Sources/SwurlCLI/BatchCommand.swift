@@ -253,9 +253,11 @@ enum BatchCommand: SwurlCommand {
         // fail any other command.
         if let error = report.writeError { Swurl.report(error, environment: environment) }
         var reportError: SwurlError?
+        // A report appended to the results (`-`) fails with them: their error said it once.
+        let onStdout = [reportFile, junitFile].compactMap { $0 }.map { $0 == "/dev/stdout" }
         for i in observers.indices {
             guard let error = failures.get(i + 1) else { continue }
-            Swurl.report(error, environment: environment)
+            if !(report.writeError != nil && onStdout.indices.contains(i) && onStdout[i]) { Swurl.report(error, environment: environment) }
             reportError = reportError ?? error
         }
         // The outputs are written: a SIGTERM that came ends the process by the signal, as it would

@@ -62,6 +62,12 @@ final class BrokenPipeAndHangupTests: XCTestCase {
         XCTAssertTrue(junit.contains("</testsuites>"), String(junit.suffix(300)))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/r.html"))
         XCTAssertEqual(try hiddenFiles().filter { $0.contains(".swurl-") }, [], "no temporary file left")
+
+        // A JUnit file appended to the results (`-`) fails with them: one error, not a second
+        // one naming '/dev/stdout'.
+        let appended = try run(["batch", "urls", "--parallel", "4", "--junit", "-"])
+        XCTAssertEqual(appended.status, 1, appended.stderr)
+        XCTAssertEqual(appended.stderr, "swurl: error: writing to stdout failed: Broken pipe\n")
     }
 
     /// SIGHUP (a closed terminal) stops a request as SIGTERM does: the HAR written, -o's target as
