@@ -138,6 +138,17 @@ enum HAREntryWriter {
 
     /// The response object; a failed hop's `error` is its `_error` too, where Chromium's HAR
     /// export puts it (the entry's `_error` stays, as earlier files had it).
+    /// `text` converted to UTF-8 from the charset `contentType` names (one iconv knows, and not
+    /// UTF-8's), nil when there is none or a byte is not of it.
+    private static func converted(_ text: UnsafeBufferPointer<UInt8>, _ contentType: String?) -> String? {
+        guard let contentType, let charset = HeaderParameters.value("charset", in: contentType)?.lowercased(),
+              !TextResponseDecoder.isUTF8Compatible(charset), let converter = CharsetConverter(from: charset) else { return nil }
+        let bytes = converter.convert(UnsafeRawBufferPointer(text), final: true)
+        // U+FFFD made for a byte that is not of the charset: not its text.
+        guard !bytes.withUnsafeBufferPointer({ b in b.indices.dropLast(2).contains { b[$0] == 0xEF && b[$0 + 1] == 0xBF && b[$0 + 2] == 0xBD } }) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     private static func response(_ r: inout RecordReader, _ settings: HARLog.Settings, error: UnsafeBufferPointer<UInt8>?,
                                  receivedAt: Double, _ w: inout JSONWriter) {
         guard r.int() != 0 else {
@@ -156,10 +167,11 @@ enum HAREntryWriter {
         let headerBytes = r.int()
         // One look at each name: the first Content-Type (as `headers["Content-Type"]` finds it)
         // and whether there are cookies.
-        var contentType: String?, setsCookies = false
+        var contentType: String?, contentEncoding: String?, setsCookies = false
         for f in fields {
             if contentType == nil, Redactor.isASCII(f.name, named: "content-type") { contentType = String(decoding: f.value, as: UTF8.self) }
             if Redactor.isASCII(f.name, named: "set-cookie") { setsCookies = true }
+            if contentEncoding == nil, Redactor.isASCII(f.name, named: "content-encoding") { contentEncoding = String(decoding: f.value, as: UTF8.self) }
         }
         w.raw("{\"status\":")
         w.decimal(status)
@@ -180,11 +192,17 @@ enum HAREntryWriter {
         w.raw(",\"mimeType\":")
         w.quoted(contentType ?? "x-unknown")
         if settings.bodies {
-            if let text, let valid = String(validating: text, as: UTF8.self) {
+            // The text as UTF-8: as it came, or from the Content-Type's charset (HAR's text is
+            // decoded text; `charset=iso-8859-1` was left out as "not valid UTF-8").
+            if let text, let valid = String(validating: text, as: UTF8.self) ?? HAREntryWriter.converted(text, contentType) {
                 w.raw(",\"text\":")
                 w.quoted(valid)
             } else if bodyBytes > 0 {
+                // A body still in its Content-Encoding (a download keeps the bytes as sent): its
+                // size is what came, and it is no text.
+                let coding = contentEncoding?.trimmingSpaces().lowercased() ?? ""
                 let why = !HAREntryRecorder.isText(contentType) ? "not a text type"
+                    : !coding.isEmpty && coding != "identity" && onWire >= bodyBytes ? "kept as sent, in its Content-Encoding (\(coding))"
                     : bodyBytes > Int64(HAREntryRecorder.textLimit) ? "over the \(HAREntryRecorder.textLimit / 1024) KiB text limit"
                     : "not valid UTF-8"
                 w.raw(",\"comment\":")

@@ -5,11 +5,12 @@
 Each request is appended to LOG as one JSON line {"raw": BASE64} (request line, header lines and
 the body as it came, chunked framing included). Requests to /redirect?to=URL get a 302 to URL;
 /status/N answers N; /http10 answers in HTTP/1.0 with `Connection: keep-alive`; /set-cookie?N=V
-sets the cookie N=V; anything else 200 with a small JSON body. Keep-alive is honoured, so a
+sets the cookie N=V; /latin1 is text in ISO-8859-1 (`café`), /gzip gzip-coded text; anything else
+200 with a small JSON body. Keep-alive is honoured, so a
 client's connection reuse is never slowed by a server waiting for the connection to close.
 Bound to 127.0.0.1 only. PORT 0 picks a free port; the chosen port is printed on the first line.
 """
-import base64, json, socket, sys, threading, urllib.parse
+import base64, gzip, json, socket, sys, threading, urllib.parse
 
 
 def read_request(f):
@@ -57,6 +58,12 @@ def answer(raw):
         return b"HTTP/1.1 302 Found\r\nLocation: " + query["to"][0].encode("latin-1") + b"\r\nContent-Length: 0\r\n\r\n"
     if url.path == "/http10":
         return b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 3\r\n\r\nok\n"
+    if url.path == "/latin1":
+        return b"HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Length: 5\r\n\r\ncaf\xe9!"
+    if url.path == "/gzip":
+        coded = gzip.compress(b"hello text " * 5)
+        return (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\nContent-Length: "
+                + str(len(coded)).encode() + b"\r\n\r\n" + coded)
     if url.path == "/set-cookie":
         cookies = b"".join(b"Set-Cookie: " + k.encode("latin-1") + b"=" + v[0].encode("latin-1") + b"; Path=/\r\n"
                            for k, v in query.items())

@@ -342,6 +342,21 @@ final class HARTests: XCTestCase {
         XCTAssertNil(imageContent["text"], "binary bodies by size")
         XCTAssertEqual(imageContent["size"] as? Int, image.stdout.count)
         XCTAssertTrue((imageContent["comment"] as? String ?? "").contains("not a text type"), "\(imageContent)")
+
+        // Text in another charset is recorded decoded (it was left out as "not valid UTF-8"); a
+        // download keeps a coded body as sent, and says that is why it has no text.
+        let server = try RecordingServer()
+        defer { server.stop() }
+        let latin = dir + "/latin.har"
+        XCTAssertEqual(try runSwurl(["--har", latin, "--har-bodies", server.base + "/latin1"]).status, 0)
+        let latinContent = try XCTUnwrap(response(try XCTUnwrap(try checkedEntries(latin).first))["content"] as? [String: Any])
+        XCTAssertEqual(latinContent["text"] as? String, "café!", "\(latinContent)")
+        let coded = dir + "/coded.har"
+        let download = try runSwurl(["-d", "-o", dir + "/coded.bin", "--har", coded, "--har-bodies", server.base + "/gzip"])
+        XCTAssertEqual(download.status, 0, download.stderr)
+        let codedContent = try XCTUnwrap(response(try XCTUnwrap(try checkedEntries(coded).first))["content"] as? [String: Any])
+        XCTAssertNil(codedContent["text"])
+        XCTAssertEqual(codedContent["comment"] as? String, "body of 34 bytes not recorded: kept as sent, in its Content-Encoding (gzip)")
     }
 
     // MARK: - Failures and the file
