@@ -18,8 +18,24 @@ final class BatchDefaults {
         // A line without options of its own brings no partner: the qualifiers waiting for one go.
         var alone = arguments
         OptionTable.dropWaitingQualifiers(&alone, own: ParsedArguments())
-        return (try? CommandOptions(optionsOnly: alone, environment: environment)).map(ParsedDefaults.init)
+        do throws(SwurlError) {
+            return ParsedDefaults(try CommandOptions(optionsOnly: alone, environment: environment))
+        } catch {
+            if case .interrupted = error { defaultsInterrupted = true }
+            return nil
+        }
     }()
+    /// Whether Ctrl-C stopped the key's password prompt of `parsedBox`: the line stops there
+    /// (the full path asked again, a second prompt).
+    private var defaultsInterrupted = false
+    /// `parsedBox`, or the interruption of its prompt.
+    private var parsedDefaults: ParsedDefaults? {
+        get throws(SwurlError) {
+            let parsed = parsedBox
+            if parsed == nil && defaultsInterrupted { throw .interrupted }
+            return parsed
+        }
+    }
     /// The parsed defaults in a class, so that reading them copies no CommandOptions.
     private final class ParsedDefaults {
         let options: CommandOptions
@@ -113,7 +129,7 @@ final class BatchDefaults {
     /// - Throws: `SwurlError.usage` for an option a batch line cannot carry or one a request
     ///   does not take, and the errors of `CommandOptions.init`.
     func options(for line: ParsedArguments) throws(SwurlError) -> CommandOptions {
-        if line.options.isEmpty, line.resets.isEmpty, let parsed = parsedBox {
+        if line.options.isEmpty, line.resets.isEmpty, let parsed = try parsedDefaults {
             return try parsed.options.with(positionals: line.positionals, form: form, environment: environment)
         }
         var args = line
@@ -145,7 +161,7 @@ final class BatchDefaults {
         // uses the batch's key (a line with its own --key, --cert or --key-password is asked anew).
         // The merged arguments: a line that drops them (--no-cert --no-key) gets no password either.
         if !line.has(.key), !line.has(.cert), !line.has(.keyPassword), args.has(.key) || args.has(.cert),
-           let password = parsedBox?.options.transfer.security.keyPassword {
+           let password = try parsedDefaults?.options.transfer.security.keyPassword {
             args.options[.keyPassword] = [password]
         }
         return try CommandOptions(args, environment: environment)

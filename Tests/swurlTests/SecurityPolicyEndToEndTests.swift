@@ -571,6 +571,38 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         }
     }
 
+    /// Ctrl-C at a batch's key prompt stops the batch after one prompt: the line asked again at
+    /// once (a second prompt, already interrupted).
+    func testCtrlCAtABatchsKeyPromptAsksOnce() throws {
+        let pki = try CertificateFactory.shared()
+        let input = TestPaths.temporaryDirectory() + "/lines.txt"
+        try "https://127.0.0.1:9/x\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let script = """
+        import os, pty, sys, time
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        out, end = b'', time.time() + 20
+        while b'password for the key' not in out and time.time() < end:
+            out += os.read(fd, 1024)
+        time.sleep(0.2)
+        os.write(fd, b'\\x03')
+        while True:
+            try:
+                more = os.read(fd, 1024)
+            except OSError:
+                break
+            if not more:
+                break
+            out += more
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status), out.count(b'password for the key'))
+        """
+        let out = try runPython(script, arguments: [TestPaths.binary, "--no-config", "batch", input, "--cacert", pki.path("root.pem"),
+                                                    "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")])
+        XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), "-2 1", out)
+    }
+
     /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
     func testEncryptedKeyPromptsOnATerminal() throws {
         let pki = try CertificateFactory.shared()
