@@ -56,7 +56,10 @@ package struct RequestItemParser {
             }
             return RequestItem(raw: given, kind: .header(name: key, value: trimmed))
         case .query, .queryFile:
-            let text = separator == .queryFile ? try readText(value, raw).trimmingTrailingNewlines() : value
+            // A file's bytes that are not UTF-8 go percent-encoded as they are, as such bytes
+            // typed in the value do (`ArgumentBytes`).
+            let text = separator == .queryFile
+                ? ArgumentBytes.decode(try readBytes(value, raw).withoutUTF8ByteOrderMark).trimmingTrailingNewlines() : value
             return RequestItem(raw: given, kind: .query(name: unescapeBrackets(key), value: text))
         case .field:
             return RequestItem(raw: given, kind: .field(key: key, value: .string(value)))
@@ -114,7 +117,9 @@ package struct RequestItemParser {
     /// (percent-encoded); names, headers and field values are text, refused rather than rewritten.
     private func checkText(key: String, value: String, separator: ItemSeparator, raw: String) throws(SwurlError) {
         let shown = ArgumentBytes.shown(raw)
-        if ArgumentBytes.hasEscapes(key) {
+        // A query's name, as its value, may hold bytes that are not UTF-8: they are
+        // percent-encoded as they are.
+        if ArgumentBytes.hasEscapes(key) && separator != .query && separator != .queryFile {
             throw .usage("'\(shown)': the name is not valid UTF-8 text", hint: "names must be UTF-8 text")
         }
         guard ArgumentBytes.hasEscapes(value) else { return }

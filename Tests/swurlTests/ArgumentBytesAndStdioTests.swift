@@ -69,6 +69,14 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(capture.captured.starts(with: Data("GET /p%E9?a=%E9&q=%E9&r=a%20b HTTP/1.1\r\n".utf8)),
                       String(decoding: capture.captured, as: UTF8.self))
+        // A query's name and a `==@file` value likewise (they were refused, the file with a hint
+        // about file fields).
+        let dir = TestPaths.temporaryDirectory()
+        let names = try CaptureServer()
+        let n = try shell("printf 'x\\xe9y\\n' > v.bin && \"$SWURL\" http://127.0.0.1:\(names.server.port)/n $'\\xe9'==1 f==@v.bin", directory: dir)
+        XCTAssertEqual(n.status, 0, n.stderr)
+        XCTAssertTrue(names.captured.starts(with: Data("GET /n?%E9=1&f=x%E9y HTTP/1.1\r\n".utf8)),
+                      String(decoding: names.captured, as: UTF8.self))
     }
 
     /// U+10FFFF is valid UTF-8 that swurl's own escapes for bytes use: it went out as `/%FF`.
