@@ -93,7 +93,10 @@ package struct RequestItemParser {
         case .file:
             // An empty name (`@path`) sends the file as the whole body.
             let (path, mime, filename) = RequestItemParser.splitFileParameters(value)
-            if path.isEmpty { throw .usage("'\(raw)': a file field needs a path after '@'") }
+            if path.isEmpty {
+                throw .usage(key.isEmpty ? "'\(raw)': the body item needs a path after '@' (@FILE sends the file as the whole body)"
+                             : "'\(raw)': a file field needs a path after '@'")
+            }
             if let mime { try HeaderValue.check(mime, "'\(raw)' (;type=)") }
             if let filename { try HeaderValue.check(filename, "'\(raw)' (;filename=)") }
             if let mime, !RequestItemParser.isMediaType(mime) {

@@ -101,6 +101,9 @@ final class ArgumentBytesAndStdioTests: XCTestCase {
             ("\"$SWURL\" \(url) a=$'\\xe9'", 65, "'a=\\xE9': the value is not valid UTF-8"),
             ("\"$SWURL\" \(url) a:=$'\"\\xe9\"'", 65, "not valid UTF-8"),
             ("\"$SWURL\" \(url) $'\\xe9'=1", 64, "the name is not valid UTF-8"),
+            // The bare `@` is the body item, whose message called it a file field.
+            ("\"$SWURL\" \(url) @", 64, "'@': the body item needs a path after '@'"),
+            ("\"$SWURL\" \(url) f@", 64, "'f@': a file field needs a path after '@'"),
             ("\"$SWURL\" -A bearer -a $'t\\xe9' \(url)", 64, "--auth '****' is not valid UTF-8"),
             ("\"$SWURL\" --timeout $'1\\xe9' \(url)", 64, "--timeout '1\\xE9' is not valid UTF-8"),
         ]
