@@ -116,13 +116,15 @@ final class DownloadTests: XCTestCase {
         let url = try HTTPBin.url("/bytes/2000")
         let lock = NSLock()
         nonisolated(unsafe) var statuses: [Int32] = []
+        nonisolated(unsafe) var said: [String] = []
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            let status = (try? runSwurl(["-q", "-d", url], directory: dir).status) ?? -1
+            let r = try? runSwurl(["-q", "-d", url], directory: dir)
             lock.lock()
-            statuses.append(status)
+            statuses.append(r?.status ?? -1)
+            if let r, r.status != 0 { said.append(r.stderr) }
             lock.unlock()
         }
-        XCTAssertEqual(statuses, Array(repeating: 0, count: 16))
+        XCTAssertEqual(statuses, Array(repeating: 0, count: 16), said.joined(separator: "\n"))
         XCTAssertEqual(files(dir).count, 16, "\(files(dir))")
         XCTAssertFalse(files(dir).contains { $0.hasSuffix(".part") }, "\(files(dir))")
     }
