@@ -45,6 +45,9 @@ package enum EasyOption {
     case proxy(String)
     /// CURLOPT_NOPROXY(3).
     case noProxy(String)
+    /// CURLOPT_SUPPRESS_CONNECT_HEADERS(3): a proxy's answer to a tunnel's CONNECT reaches no
+    /// header or write callback.
+    case suppressConnectHeaders(Bool)
     /// CURLOPT_UNIX_SOCKET_PATH(3).
     case unixSocketPath(String)
     /// CURLOPT_RESOLVE(3): `HOST:PORT:ADDR` entries.
@@ -167,6 +170,7 @@ extension EasyHandle {
             try set(CURLOPT_HTTP_VERSION, value, what)
         case .proxy(let v): try set(CURLOPT_PROXY, v, what)
         case .noProxy(let v): try set(CURLOPT_NOPROXY, v, what)
+        case .suppressConnectHeaders(let on): try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, on ? 1 : 0, what)
         case .unixSocketPath(let v): try set(CURLOPT_UNIX_SOCKET_PATH, v, what)
         case .resolve(let entries): try set(CURLOPT_RESOLVE, list: entries)
         case .ipResolve(let v):

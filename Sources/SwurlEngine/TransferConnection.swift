@@ -370,6 +370,11 @@ extension EasyHandle {
         try set(.proxy(proxy), "the proxy")
         // "": libcurl reads no NO_PROXY of its own from the process environment either.
         if !proxy.isEmpty { try set(.noProxy(""), "the no-proxy list") }
+        // The proxy's answer to the tunnel's CONNECT is no response of the server's: a refusal's
+        // head (a 407, a 307 with its Location, a Set-Cookie) was printed by -h as the pinned
+        // origin's, and recorded as its response. The error names the proxy and its status
+        // (CURLINFO_HTTP_CONNECTCODE).
+        if !proxy.isEmpty { try set(.suppressConnectHeaders(true), "the proxy's tunnel") }
         if let path = options.unixSocket { try set(.unixSocketPath(path), "--unix-socket") }
         if !options.resolve.isEmpty { try set(.resolve(options.resolve)) }
         switch options.ipVersion {

@@ -319,6 +319,15 @@ final class ConnectionOptionsTests: XCTestCase {
             XCTAssertTrue(given.stderr.contains("it refused the credentials given"), given.stderr)
             XCTAssertFalse(given.stderr.contains("it asks for credentials"), given.stderr)
         }
+        // The proxy's answer is no response of the server's: -h printed its head on stdout (a
+        // Location or Set-Cookie of the proxy's read as the origin's), and the HAR recorded it.
+        let dir = TestPaths.temporaryDirectory()
+        let shown = try runSwurl(["-h", "--proxy", "127.0.0.1:\(proxy.port)", "--har", dir + "/p.har", "https://auth.test:9/x"])
+        XCTAssertEqual(shown.status, 1, shown.stderr)
+        XCTAssertEqual(shown.text, "", "nothing of the proxy's answer on stdout")
+        let har = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/p.har"))) as? [String: Any]
+        let entry = ((har?["log"] as? [String: Any])?["entries"] as? [[String: Any]])?.first
+        XCTAssertEqual((entry?["response"] as? [String: Any])?["status"] as? Int, 0, "\(entry ?? [:])")
     }
 
     /// `swurl certs` through a proxy that is down or refuses the tunnel names the proxy and where

@@ -515,34 +515,11 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         return (String(parts[0]), prompts, String(parts[2]))
     }
 
-    /// Ctrl-C at the key's password prompt ends swurl (by SIGINT, 130 in a shell) with echo back on: getpass(3) took
-    /// it for nothing, and Enter then failed as a wrong password (64).
-    func testCtrlCAtTheKeyPromptEndsIt() throws {
-        let pki = try CertificateFactory.shared()
-        let script = """
-        import os, pty, sys, time, termios
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], sys.argv[1:])
-        out, end = b'', time.time() + 20
-        while b'password for the key' not in out and time.time() < end:
-            out += os.read(fd, 1024)
-        time.sleep(0.2)
-        os.write(fd, b'\\x03')
-        _, status = os.waitpid(pid, 0)
-        print(os.waitstatus_to_exitcode(status))
-        """
-        let out = try runPython(script, arguments: [TestPaths.binary, "--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
-                                                    "--key", pki.path("client-enc.key"), "https://127.0.0.1:9/x"])
-        XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), "-2", "ended by SIGINT (130 in a shell): \(out)")
-    }
-
-    /// A signal that ends the process at a password prompt (the key's, asked while the options
-    /// are read; `-a`'s) ends it by that signal with echo back on: SIGTERM and SIGHUP before a
-    /// request armed the orderly stop, SIGQUIT (Ctrl-\) and SIGUSR1 at any prompt left the
-    /// terminal without echo.
-    func testASignalAtAPasswordPromptLeavesEchoOn() throws {
-        let pki = try CertificateFactory.shared()
+    /// Runs swurl with `arguments` on a pty and, at its first password prompt, presses Ctrl-C
+    /// (`how` "^C"), Ctrl-\\ ("^\\\\") or sends the signal named (`TERM`); returns its exit as
+    /// Python words it (`-2`: by SIGINT), whether echo is on afterwards, and how many prompts
+    /// showed: `-2 echo 1`.
+    private func atThePrompt(_ how: String, _ arguments: [String]) throws -> String {
         let script = """
         import os, pty, sys, time, termios, signal
         how = sys.argv[1]
@@ -554,39 +531,9 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         while b'password for' not in out and time.time() < end:
             out += os.read(fd, 1024)
         time.sleep(0.2)
-        if how == 'QUIT': os.write(fd, b'ab\\x1c')
+        if how == '^C': os.write(fd, b'\\x03')
+        elif how == '^\\\\': os.write(fd, b'ab\\x1c')
         else: os.kill(pid, getattr(signal, 'SIG' + how))
-        _, status = os.waitpid(pid, 0)
-        print(os.waitstatus_to_exitcode(status), 'echo' if termios.tcgetattr(fd)[3] & termios.ECHO else 'noecho')
-        """
-        let key = ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
-                   "https://127.0.0.1:9/x"]
-        let cases: [(String, [String], String)] = [
-            ("TERM", key, "-15"), ("HUP", key, "-1"), ("QUIT", key, "-3"), ("USR1", key, "-10"),
-            ("QUIT", ["-a", "ann", "http://127.0.0.1:9/x"], "-3"), ("USR1", ["-a", "ann", "http://127.0.0.1:9/x"], "-10"),
-        ]
-        for (how, arguments, status) in cases {
-            let out = try runPython(script, arguments: [how, TestPaths.binary, "--no-config"] + arguments)
-            XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), status + " echo", "\(how) \(arguments[0]): \(out)")
-        }
-    }
-
-    /// Ctrl-C at a batch's key prompt stops the batch after one prompt: the line asked again at
-    /// once (a second prompt, already interrupted).
-    func testCtrlCAtABatchsKeyPromptAsksOnce() throws {
-        let pki = try CertificateFactory.shared()
-        let input = TestPaths.temporaryDirectory() + "/lines.txt"
-        try "https://127.0.0.1:9/x\n".write(toFile: input, atomically: true, encoding: .utf8)
-        let script = """
-        import os, pty, sys, time
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], sys.argv[1:])
-        out, end = b'', time.time() + 20
-        while b'password for the key' not in out and time.time() < end:
-            out += os.read(fd, 1024)
-        time.sleep(0.2)
-        os.write(fd, b'\\x03')
         while True:
             try:
                 more = os.read(fd, 1024)
@@ -596,11 +543,47 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
                 break
             out += more
         _, status = os.waitpid(pid, 0)
-        print(os.waitstatus_to_exitcode(status), out.count(b'password for the key'))
+        print(os.waitstatus_to_exitcode(status), 'echo' if termios.tcgetattr(fd)[3] & termios.ECHO else 'noecho',
+              out.count(b'password for'))
         """
-        let out = try runPython(script, arguments: [TestPaths.binary, "--no-config", "batch", input, "--cacert", pki.path("root.pem"),
-                                                    "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key")])
-        XCTAssertEqual(out.trimmingCharacters(in: .whitespacesAndNewlines), "-2 1", out)
+        return try runPython(script, arguments: [how, TestPaths.binary, "--no-config"] + arguments)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Ctrl-C at the key's password prompt ends swurl (by SIGINT, 130 in a shell) with echo back on: getpass(3) took
+    /// it for nothing, and Enter then failed as a wrong password (64).
+    func testCtrlCAtTheKeyPromptEndsIt() throws {
+        let pki = try CertificateFactory.shared()
+        let out = try atThePrompt("^C", ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
+                                         "--key", pki.path("client-enc.key"), "https://127.0.0.1:9/x"])
+        XCTAssertEqual(out, "-2 echo 1", "ended by SIGINT (130 in a shell)")
+    }
+
+    /// A signal that ends the process at a password prompt (the key's, asked while the options
+    /// are read; `-a`'s) ends it by that signal with echo back on: SIGTERM and SIGHUP before a
+    /// request armed the orderly stop, SIGQUIT (Ctrl-\\) and SIGUSR1 at any prompt left the
+    /// terminal without echo.
+    func testASignalAtAPasswordPromptLeavesEchoOn() throws {
+        let pki = try CertificateFactory.shared()
+        let key = ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
+                   "https://127.0.0.1:9/x"]
+        let cases: [(String, [String], String)] = [
+            ("TERM", key, "-15"), ("HUP", key, "-1"), ("^\\\\", key, "-3"), ("USR1", key, "-10"),
+            ("^\\\\", ["-a", "ann", "http://127.0.0.1:9/x"], "-3"), ("USR1", ["-a", "ann", "http://127.0.0.1:9/x"], "-10"),
+        ]
+        for (how, arguments, status) in cases {
+            XCTAssertEqual(try atThePrompt(how, arguments), status + " echo 1", "\(how) \(arguments[0])")
+        }
+    }
+
+    /// Ctrl-C at a batch's key prompt stops the batch after one prompt: the line asked again at
+    /// once (a second prompt, already interrupted).
+    func testCtrlCAtABatchsKeyPromptAsksOnce() throws {
+        let pki = try CertificateFactory.shared()
+        let input = TestPaths.temporaryDirectory() + "/lines.txt"
+        try "https://127.0.0.1:9/x\n".write(toFile: input, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try atThePrompt("^C", ["batch", input, "--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
+                                              "--key", pki.path("client-enc.key")]), "-2 echo 1")
     }
 
     /// On a terminal an encrypted client key asks for its password (no echo) instead of failing.
