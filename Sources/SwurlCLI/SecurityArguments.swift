@@ -37,7 +37,8 @@ enum SecurityArguments {
         }
         if let d = args.value(.capath) { policy.caPath = try checkedPath(d, "--capath", directory: true, environment: environment) }
         for file in args.values(.cacertAdd) {
-            try policy.addTrustedCertificates(file: checkedPath(file, "--cacert-add", environment: environment), readFile: reader("--cacert-add"))
+            try policy.addTrustedCertificates(file: checkedPath(file, "--cacert-add", environment: environment), shown: file,
+                                              readFile: reader("--cacert-add"))
         }
         policy.defaultStore = DefaultTrustStore(variables: environment.variables)
         if let c = args.value(.cert) { policy.clientCertificate = try checkedPath(c, "--cert", environment: environment) }

@@ -193,11 +193,12 @@ package struct SecurityPolicy: Sendable, Equatable {
 
     /// Adds `--cacert-add FILE`: every certificate in a PEM or DER file becomes a trust anchor
     /// next to the store in use.
+    /// - Parameter shown: the file as the user named it, for the message.
     /// - Throws: `.inputFile` for a missing file, `.badData` when it holds no certificate.
-    package mutating func addTrustedCertificates(file: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
+    package mutating func addTrustedCertificates(file: String, shown: String, readFile: (String) throws(SwurlError) -> [UInt8]) throws(SwurlError) {
         let certificates = Certificate.parseAll(try readFile(file))
         guard !certificates.isEmpty else {
-            throw .badData("--cacert-add: '\(file)' holds no certificate (PEM or DER)")
+            throw .badData("--cacert-add: '\(shown)' holds no certificate (PEM or DER)")
         }
         for c in certificates {
             let der = c.der

@@ -373,6 +373,14 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
             XCTAssertTrue(r.stderr.hasPrefix("swurl: error: "), "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(fragment), "\(args): \(r.stderr)")
         }
+        // A file is named as it was given (--cacert-add showed the absolute path it resolved).
+        let dir = TestPaths.temporaryDirectory()
+        FileManager.default.createFile(atPath: dir + "/empty.pem", contents: Data())
+        for option in ["--cacert-add", "--pin-cert", "--cacert"] {
+            let r = try runSwurl([option, "empty.pem", url], directory: dir)
+            XCTAssertEqual(r.status, 65, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("swurl: error: \(option): 'empty.pem' holds no"), r.stderr)
+        }
     }
 
     /// A redirect hop to a server with another key is checked with the same pins and rejected
