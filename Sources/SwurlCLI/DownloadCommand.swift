@@ -124,6 +124,7 @@ enum DownloadCommand: SwurlCommand {
         }
         let result: Exchange.Result
         do {
+            environment.willSend?()
             result = try session.perform()
             PasswordPrompt.forgetIfRefused(result.head?.status, finalURL: result.url, options: options, url: request.url)
             try headPrinter?.finish()

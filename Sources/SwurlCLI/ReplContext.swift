@@ -370,6 +370,7 @@ final class ReplContext {
             positionals = positionals.dropFirst()
         }
         var target: String?
+        var pathToRemember: String?
         // `https:/h/x` or `https:h.example/x` (slashes short) read as a header `https` would go
         // to the base, with the default credentials: refused as the one-shot request refuses it.
         // (`http:=1`, `https:@file` or `http:value` are items, as on any line.)
@@ -396,7 +397,8 @@ final class ReplContext {
             url = target
         } else if let base {
             url = URLReference.resolve(target ?? "", against: base, pathAsIs: merged.has(.pathAsIs))
-            if let target { remember(path: target) }
+            // Offered by Tab once the line is known to be a request (below).
+            pathToRemember = target
         } else if let target {
             // A word the request reads as a method when a URL follows (`get`, `delete`) would
             // make the next item, a default header item (`api:8080`), its URL: it is the host,
@@ -415,6 +417,11 @@ final class ReplContext {
             // The type goes with the credentials it describes (alone it is a usage error).
             if !line.has(.authType) { merged.options[.authType] = nil }
             withheld.append("-a")
+        } else if line.has(.auth) && !line.has(.authType) && defaults.has(.auth) {
+            // Likewise a line's own -a is not of the default -a's type: `-A bearer -a tok` as
+            // defaults sent a line's `-a bob:pw` as a bearer token. (A default -A given without
+            // a default -a is the type of the lines' credentials, and stays.)
+            merged.options[.authType] = nil
         }
         if (merged.has(.cert) || merged.has(.key)) && !line.has(.cert) && !line.has(.key) && !credentialGoes("cert", to: origin, binding: &binding) {
             for o in [Option.cert, .key] { merged.options[o] = nil }
@@ -446,6 +453,7 @@ final class ReplContext {
         try CommandOptions.refuseStdinWords(merged.positionals, "a REPL line")
         let options = try CommandOptions(merged, environment: environment)
         try options.refuseStdinItems("a REPL line")
+        if let path = pathToRemember { remember(path: path) }
         // Said once the line is known to be a request (a line refused for its URL named an
         // origin made up from it).
         if !withheld.isEmpty && !merged.has(.quiet) {
@@ -454,9 +462,10 @@ final class ReplContext {
                 + ": they belong to the origin they were given for (give them on the line to send them here)\n")
         }
 
-        // The line is a request: the default credentials it sends are bound to its origin now
-        // (not by a line that sends nothing: --offline, --curl).
-        if !options.offline && !options.curl { credentialOrigins.merge(binding) { bound, _ in bound } }
+        // The default credentials the line sends are bound to its origin once it goes (not by a
+        // line that sends nothing: --offline, --curl, one refused by a check before sending).
+        environment.willSend = { [unowned self] in self.credentialOrigins.merge(binding) { bound, _ in bound } }
+        defer { environment.willSend = nil }
         // SIGTERM or SIGHUP during a line stops it as in a one-shot request (its -o and --har
         // files end as they do then, the REPL's log rewritten with it), then ends the REPL by
         // the signal; between lines (at the prompt, reading a script) they end it at once.

@@ -124,6 +124,7 @@ enum RequestCommand: SwurlCommand {
                 clearingDiagnostics.bar = bar
                 reporter.upload = (bar, length)
             }
+            environment.willSend?()
             let result = try session.perform()
             PasswordPrompt.forgetIfRefused(result.head?.status, finalURL: result.url, options: options, url: request.url)
             uploadBar?.finish(done: result.timing.final.uploadedBytes, total: length(of: request))

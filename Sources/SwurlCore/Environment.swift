@@ -27,6 +27,10 @@ package struct Environment {
     /// Told when what a request keeps after it (its `--session`) could not be saved: a REPL
     /// script stops then, as a batch stops taking lines when its `--har` cannot be written.
     package var stateNotSaved: ((SwurlError) -> Void)?
+    /// Told once a request's checks passed and it is about to be sent (not for `--offline`): the
+    /// REPL binds the default credentials a line sends to its origin then, never for a line
+    /// refused before it sent anything (`-o` naming a directory).
+    package var willSend: (() -> Void)?
 
     /// Whether output can no longer reach stdout: its reader went away, or a write to it failed
     /// (a full disk, an I/O error), or the shell closed it.

@@ -460,6 +460,20 @@ final class ReplTests: XCTestCase {
         let bearer = try script(["\(other)/headers"], [root, "-A", "bearer", "-a", "tok"])
         XCTAssertEqual(bearer.status, 0, bearer.stderr)
         XCTAssertFalse(bearer.text.contains("\"Authorization\""), bearer.text)
+        // A line's own -a is not of the default -a's type (it went as a bearer token); a default
+        // -A alone is the type of the lines' credentials.
+        let own = try script(["/headers -a bob:pw", "/headers"], [root, "-A", "bearer", "-a", "tok"])
+        XCTAssertEqual(own.status, 0, own.stderr)
+        XCTAssertTrue(own.text.contains("\"Authorization\": \"\(basic("bob:pw"))\""), own.text)
+        XCTAssertTrue(own.text.contains("\"Authorization\": \"Bearer tok\""), own.text)
+        let typed = try script(["/headers -a tok2"], [root, "-A", "bearer"])
+        XCTAssertTrue(typed.text.contains("\"Authorization\": \"Bearer tok2\""), typed.text)
+        // Without a base, the first line that sends them binds them: not one refused before
+        // sending (its -o a directory), which left the next line's origin without them.
+        let dir = TestPaths.temporaryDirectory()
+        let unbound = try script(["\(other)/headers -o \(dir)", "\(root)/headers"], ["-a", "ann:secret"])
+        XCTAssertTrue(unbound.text.contains("\"Authorization\": \"\(basic("ann:secret"))\""), unbound.text + unbound.stderr)
+        XCTAssertFalse(unbound.stderr.contains("are not sent to"), unbound.stderr)
         // Response options apply to the REPL's lines too.
         XCTAssertEqual(try script(["/get"], [root, "--sort-keys", "--stream"]).status, 0)
     }
