@@ -264,6 +264,12 @@ package enum ArgumentParser {
         return nil
     }
 
+    /// The option an unknown `--WORD` was meant to be, as its error's hint names it (nil: none).
+    static func meantOption(_ given: String) -> String? {
+        guard given.hasPrefix("--"), given.utf8.count <= 64 else { return nil }
+        return guess(given.lowercased())
+    }
+
     private static func unknown(_ given: String) -> SwurlError {
         // Shown cut (a 1 MB word is no option), and guessed at only when it is short enough to be
         // a misspelt one: the distance grows with the length, and so did the time (20 s of CPU
@@ -273,7 +279,7 @@ package enum ArgumentParser {
             return .usage("unknown option '\(option)'", hint: grammar)
         }
         // No guess for a short option: every letter is one edit from every other.
-        guard given.hasPrefix("--"), given.utf8.count <= 64, let meant = guess(given.lowercased()) else {
+        guard let meant = meantOption(given) else {
             return .usage("unknown option '\(option)'", hint: "see 'swurl --help' for the list of options")
         }
         return .usage("unknown option '\(option)'", hint: "did you mean '\(meant)'?")

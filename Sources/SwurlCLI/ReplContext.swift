@@ -664,13 +664,16 @@ final class ReplContext {
                 // what follows it may still be the password.
                 let name = w.prefix { $0 != "=" }
                 let cut = name.count >= 3 && "--auth".hasPrefix(name) || name.count >= 6 && "--key-password".hasPrefix(name)
+                // Or misspelt another way (`--AUTH`, `--atuh`, `--key-passwd`): what the error
+                // says it meant.
+                let meant = ArgumentParser.meantOption(String(name)).map { $0 == "--auth" || $0 == "--key-password" } ?? false
                 // curl's spellings fail to parse here, and carry the secret all the same
                 // (`-u ann:pw`, `--oauth2-bearer T`, `--cookie sid=…`, `--header=Authorization:…`).
                 // In a cluster too (`-su ann:pw`, `-ku …`).
                 let curlShort = w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains { "uUE".contains($0) }
                 let header = ["--header", "-H", "--proxy-header"].contains(String(name)) ? w.dropFirst(name.count + 1)
                     : w.hasPrefix("-H") && !w.hasPrefix("--") ? w.dropFirst(2) : nil
-                return cut || w.hasPrefix("--auth") || w.hasPrefix("--key-password")
+                return cut || meant || w.hasPrefix("--auth") || w.hasPrefix("--key-password")
                     || w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains("a")
                     || ReplContext.curlCredentialOptions.contains(String(name)) || curlShort
                     || itemKey(w).map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true

@@ -69,6 +69,8 @@ final class ReplContextTests: XCTestCase {
                      "x --unknown-option -qa ann:pw", "ann:pw@localhost:8080/x",
                      // Misspelt or cut long options, which fail to parse: the next word may be the password.
                      "get /get -p H --a ann:pw12", "get /get --au ann:pw13", "x --key-pass secret",
+                     // Misspelt otherwise: what the error says was meant (they were kept).
+                     "GET /get --AUTH ann:pwA", "GET /get --atuh ann:pwC", "GET /get --auht=ann:pwD", "GET /get --key-passwd pwG",
                      // A token given as a URL's user name alone (it was kept).
                      "GET https://TOKEN7@h/get", "cd http://tok@h:8080/", "get //SECRET2@127.0.0.1:9/", "get SECRET3@127.0.0.1:9/x",
                      // A blank before the colon: refused as an item, but the secret is on the line.
