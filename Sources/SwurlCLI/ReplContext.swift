@@ -606,7 +606,15 @@ final class ReplContext {
             if let key = ReplContext.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
                 s += "\(key.name):\(Redactor.mask)\n"
             } else {
-                s += ReplContext.quote(Redactor.url(item)) + "\n"
+                // A URL's password in the value (`X-Upstream:http://u:pw@h`) is masked; other
+                // text with an '@' is no URL (`From:ann@example.org`, `X-File:@/etc/hostname`,
+                // which were shown masked, as if secrets had been set).
+                let scalars = Array(item.unicodeScalars)
+                let (_, separator, start) = RequestItemParser.split(scalars)
+                let value = String(String.UnicodeScalarView(scalars[min(start, scalars.count)...]))
+                let shown = separator != nil && value.containsText("://")
+                    ? String(String.UnicodeScalarView(scalars[..<min(start, scalars.count)])) + Redactor.url(value) : item
+                s += ReplContext.quote(shown) + "\n"
             }
         }
         // Typed text, shown back: made visible line by line.

@@ -216,6 +216,12 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.text.contains("base: \(root)/anything/api/\n--auth user:****\nX-Token:abc\nAuthorization:****\n"), r.text)
         // After unset: nothing left but the base.
         XCTAssertTrue(r.text.contains("base: \(root)/anything/api/\n{"), r.text)
+        // Text with an '@' that is no URL is shown as set (it was masked as a secret); a URL's
+        // password in a value is masked.
+        let plain = try script(["set From:ann@example.org X-File:@/etc/hostname X-Up:http://u:pw@h/x q==http://u:pw2@h", "env"],
+                               ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertTrue(plain.text.contains("From:ann@example.org\nX-File:@/etc/hostname\nX-Up:http://u:****@h/x\nq==http://u:****@h\n"),
+                      plain.text)
         // A token given as a URL's user name (the base's, a --proxy's) is masked by env, as the
         // prompt masks it (env showed both).
         let tokens = try script(["env"], ["http://ghp_TOKEN1@127.0.0.1:9/b", "--proxy", "http://proxytok@127.0.0.1:9", "--offline"])
