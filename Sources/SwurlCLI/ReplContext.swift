@@ -56,6 +56,9 @@ final class ReplContext {
     /// Options that only the REPL itself takes: never merged into a line.
     /// (`--no-config` too: the config file gave the REPL's defaults when it started.)
     static let replOnly: [Option] = [.stopOnError, .noConfig]
+    /// What `set` refuses beside `replOnly`: what acts once and sends nothing, and the REPL's
+    /// log (given when it starts).
+    static let notDefaults: [Option] = [.help, .version, .generate, .har]
     /// The exclusive sets whose options a request refuses together: all but the print set
     /// (`-h` and `-b` combine).
     static let conflictingSets: [[Option]] = OptionTable.exclusiveSets.filter { !$0.contains(.print) }
@@ -262,7 +265,7 @@ final class ReplContext {
             throw .usage("--\(o.rawValue) is an option of 'swurl repl' itself, not a default for requests")
         }
         // What acts once and sends nothing is no default (it was kept, and did nothing).
-        for o in [Option.help, .version, .generate] where parsed.has(o) {
+        for o in ReplContext.notDefaults where o != .har && parsed.has(o) {
             throw .usage("set --\(o.rawValue): it is no default for requests", hint: o == .generate ? nil : "give it on a line of its own")
         }
         // The REPL's log is given when it starts: a default --har would take every later line

@@ -467,7 +467,13 @@ enum ReplCompletion {
             return spec.choices.map { prefix + $0 }.filter { $0.hasPrefix(word) }
         }
         if word.hasPrefix("-") {
-            let specs = OptionTable.documented.filter { $0.commands.contains(.repl) || $0.commands.contains(.request) }
+            // What a line, or `set`, takes: not the REPL's own options (a line refuses
+            // `--stop-on-error`), nor what `set` refuses (`set --har`).
+            let setting = previous.first == "set"
+            let specs = OptionTable.documented.filter { spec in
+                (spec.commands.contains(.repl) || spec.commands.contains(.request)) && !ReplContext.replOnly.contains(spec.option)
+                    && !(setting && ReplContext.notDefaults.contains(spec.option))
+            }
             var names = specs.flatMap { spec in ([spec.name] + spec.aliases).map { "--" + $0 } }
             // `--no-OPTION` drops a default for the line (only offered once `--no` is typed).
             if word.hasPrefix("--no") {

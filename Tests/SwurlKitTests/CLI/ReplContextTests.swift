@@ -108,6 +108,10 @@ final class ReplContextTests: XCTestCase {
 
     func testCompletion() {
         XCTAssertEqual(ReplCompletion.candidates(before: "GET x ", word: "--follo", seenPaths: []), ["--follow"])
+        // Not what the line or `set` then refuses (the REPL's own options, `set --har`).
+        XCTAssertEqual(ReplCompletion.candidates(before: "/a ", word: "--sto", seenPaths: []), [])
+        XCTAssertFalse(ReplCompletion.candidates(before: "set ", word: "--ha", seenPaths: []).contains("--har"))
+        XCTAssertTrue(ReplCompletion.candidates(before: "/a ", word: "--ha", seenPaths: []).contains("--har"))
         XCTAssertEqual(ReplCompletion.candidates(before: "x --pretty ", word: "co", seenPaths: []), ["colors"])
         XCTAssertEqual(ReplCompletion.candidates(before: "x ", word: "--pretty=f", seenPaths: []), ["--pretty=format"])
         XCTAssertEqual(ReplCompletion.candidates(before: "", word: "un", seenPaths: []), ["unset"])
