@@ -118,7 +118,6 @@ final class ReplContextTests: XCTestCase {
         XCTAssertEqual(ReplCompletion.candidates(before: "", word: "PO", seenPaths: []), ["POST"])
         XCTAssertEqual(ReplCompletion.candidates(before: "GET ", word: "us", seenPaths: ["users/", "items"]), ["users/"])
         XCTAssertEqual(ReplCompletion.candidates(before: "GET x ", word: "content-t", seenPaths: []), ["Content-Type:"])
-        XCTAssertTrue(ReplCompletion.candidates(before: "x ", word: "--stop", seenPaths: []).contains("--stop-on-error"))
         // After an option that takes any value, nothing: `-o Accept`, `--session User-Agent:` were offered.
         for before in ["x -o ", "x --session ", "x --cacert ", "x --proxy "] {
             XCTAssertEqual(ReplCompletion.candidates(before: before, word: "ac", seenPaths: ["accounts/"]), [], before)
