@@ -46,6 +46,9 @@ package enum RedirectPolicy {
         // (`data:,x` and `mailto:a` have a scheme and no `//`).
         guard URLText.hasSchemePrefix(location) else { throw refused("could not be read as a URL") }
         guard let scheme = URLText.schemeOf(location), URLText.httpSchemes.contains(scheme.lowercased()) else {
+            // `http:host/x`: http's scheme without the `//` an authority needs (refused all the same).
+            let lower = location.prefix(6).lowercased()
+            if lower.hasPrefix("http:") || lower.hasPrefix("https:") { throw refused("has no '//' after its scheme") }
             throw refused("is not an http or https URL")
         }
         let target: CurlURL

@@ -45,6 +45,10 @@ final class RedirectPolicyTests: XCTestCase {
     func testOnlyHTTPTargets() {
         XCTAssertThrowsError(try RedirectPolicy.follow(post(), status: 302, to: "file:///etc/passwd"))
         XCTAssertThrowsError(try RedirectPolicy.follow(post(), status: 302, to: "ftp://a.test/"))
+        // http's scheme without the `//` is refused as what it is (it was called no http URL).
+        XCTAssertThrowsError(try RedirectPolicy.follow(post(), status: 302, to: "http:127.0.0.1:9/x")) { error in
+            XCTAssertTrue((error as? SwurlError)?.message.hasSuffix("'http:127.0.0.1:9/x', which has no '//' after its scheme") ?? false, "\(error)")
+        }
     }
 
     func testOriginsCompareSchemeHostAndPort() throws {
