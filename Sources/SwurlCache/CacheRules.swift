@@ -305,11 +305,15 @@ package enum CacheRules {
         return names
     }
 
-    /// The head as stored (§3.1): without the fields of `unstoredFields`.
-    package static func storedHead(_ head: HTTPResponseHead) -> HTTPResponseHead {
+    /// The head as stored (§3.1): without the fields of `unstoredFields`, and with a `Date` of
+    /// the time it came (`receivedAt`) when it had none (RFC 9110 §6.6.1: a cache that stores a
+    /// response without one adds it), as a 304's is (`merge`).
+    package static func storedHead(_ head: HTTPResponseHead, receivedAt: Double) -> HTTPResponseHead {
         let drop = unstoredFields(head.headers)
         var stored = head
-        stored.headers = HTTPHeaders(head.headers.filter { !drop.contains($0.name.lowercased()) })
+        var fields = head.headers.filter { !drop.contains($0.name.lowercased()) }
+        if !head.headers.contains("Date") { fields.append(HTTPHeaders.Field(name: "Date", value: HTTPDate.format(receivedAt))) }
+        stored.headers = HTTPHeaders(fields)
         return stored
     }
 

@@ -327,7 +327,7 @@ final class HopCache: TransferDelegate {
             let vary = CacheRules.varyStored(CacheRules.varyNames(of: head.headers), request: request.headers)
             cookiesSet = SessionCookie.names(setBy: head.headers)
             pending = CacheEntry(url: HopCache.storedURL(request.url, pathAsIs: request.pathAsIs), method: request.method.rawValue, requestTime: requestTime,
-                                 responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head))
+                                 responseTime: now, varyRequest: vary, head: CacheRules.storedHead(head, receivedAt: now))
             writer = try? store.writer(for: key)
             if writer == nil { status = "not stored: " + (store.unavailable ?? "the cache directory is not writable") }
         }

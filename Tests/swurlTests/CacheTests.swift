@@ -407,6 +407,19 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/undated304"), 2)
     }
 
+    /// A response without `Date` is stored with the time it came (RFC 9110 §6.6.1), so a hit
+    /// shows one: it was served without any.
+    func testAResponseWithoutDateIsStoredWithOne() throws {
+        let path = "/undated200?date=none&cc=" + q("max-age=60")
+        let first = try fetch(path, ["--print=h"])
+        XCTAssertEqual(first.cache, "miss, stored")
+        XCTAssertFalse(first.body.contains("\nDate: "), first.body)
+        let hit = try fetch(path, ["--print=h"])
+        XCTAssertTrue(hit.cache.hasPrefix("hit, age "), hit.cache)
+        XCTAssertTrue(hit.body.contains("\nDate: "), hit.body)
+        XCTAssertEqual(origin.count("/undated200"), 1)
+    }
+
     /// A 304 without a tag whose `Last-Modified` is not the stored one's names another version
     /// (§4.3.4): the request goes again without validators, and the new response is stored.
     func testA304ForAnotherLastModifiedIsNotTheStoredResponse() throws {
