@@ -147,12 +147,14 @@ package final class CacheStore {
     }
 
     /// Hands the head text of the entry file on `fd` (whose `fstat` is `st`) and its body
-    /// length to `use`; nil when it is no valid entry: not a regular file, a size that is not
-    /// body + head + footer, a footer of another version, a head that does not match its
-    /// digest. One `pread` of the file's last 4 KiB takes the footer and, for most entries,
+    /// length to `use`; nil when it is no valid entry: not a regular file, one another user owns
+    /// or others can write (swurl makes them 0600: such a file was changed by someone else, and
+    /// its body has no digest), a size that is not body + head + footer, a footer of another
+    /// version, a head that does not match its digest. One `pread` of the file's last 4 KiB takes the footer and, for most entries,
     /// the head before it, into a buffer on the stack (`swurl cache list` reads 10,000).
     static func withHead<R>(_ fd: Int32, _ st: stat, _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> R? {
-        guard st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) >= CacheEntry.footerSize else { return nil }
+        guard st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid(), st.st_mode & (S_IWGRP | S_IWOTH) == 0,
+              Int(st.st_size) >= CacheEntry.footerSize else { return nil }
         let size = Int64(st.st_size)
         let tailCount = Int(min(size, Int64(tailSize)))
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tailSize) { buffer -> R? in

@@ -407,6 +407,20 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/undated304"), 2)
     }
 
+    /// An entry others can write is not served (swurl makes them 0600; its body has no digest):
+    /// the request goes, and its response replaces the entry. It was served whatever it held.
+    func testAnEntryOthersCanWriteIsNotServed() throws {
+        let path = "/writable?cc=" + q("max-age=600")
+        XCTAssertEqual(try fetch(path).cache, "miss, stored")
+        let stored = try XCTUnwrap(entries().first)
+        XCTAssertEqual(chmod(dir + "/" + stored, 0o666), 0)
+        let again = try fetch(path)
+        XCTAssertEqual(again.cache, "miss, stored")
+        XCTAssertEqual(origin.count("/writable"), 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: dir + "/" + stored)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600, "replaced by a private entry")
+    }
+
     /// A response without `Date` is stored with the time it came (RFC 9110 §6.6.1), so a hit
     /// shows one: it was served without any.
     func testAResponseWithoutDateIsStoredWithOne() throws {
