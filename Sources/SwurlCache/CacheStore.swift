@@ -450,8 +450,8 @@ package final class CacheStore {
         return (n, total)
     }
 
-    /// `swurl cache prune`: removes entries that are stale and have no validator (they can
-    /// never be used again without a full fetch), then evicts down to `maxSize`, and removes
+    /// `swurl cache prune`: removes entries that are stale, or `no-cache`, and have no validator
+    /// (they can never be used again without a full fetch), then evicts down to `maxSize`, and removes
     /// temporary files left by a writer that died more than an hour ago. Returns how many went.
     package func prune(now: Double) -> Int {
         var n = 0
@@ -459,7 +459,9 @@ package final class CacheStore {
             let s = l.summary
             let lifetime = CacheRules.freshnessLifetime(s.freshness, responseTime: s.responseTime)
             let age = CacheRules.currentAge(s.freshness, requestTime: s.requestTime, responseTime: s.responseTime, now: now)
-            if age >= lifetime && !s.hasValidator {
+            // A `no-cache` one is validated before every use, fresh or not (and `--stale-ok` and
+            // `--cache-only` never serve it): without a validator it is never used.
+            if (age >= lifetime || s.freshness.cacheControl.has("no-cache")) && !s.hasValidator {
                 if removeEntry(l.name) { n += 1 }
             }
         }
