@@ -45,9 +45,25 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def read_chunked(self):
+        """A chunked body, read to its end (answering before it, the server raced the client's
+        sending: a `Send failure: Broken pipe` instead of the client's own verdict)."""
+        body = b''
+        while True:
+            size = int((self.rfile.readline(1 << 16).split(b';')[0].strip() or b'0'), 16)
+            if size == 0:
+                while self.rfile.readline(1 << 16) not in (b'\r\n', b'\n', b''):
+                    pass
+                return body
+            body += self.rfile.read(size)
+            self.rfile.readline(1 << 16)
+
     def handle_any(self):
         length = int(self.headers.get('Content-Length') or 0)
-        body = self.rfile.read(length) if length else b''
+        if 'chunked' in (self.headers.get('Transfer-Encoding') or '').lower():
+            body = self.read_chunked()
+        else:
+            body = self.rfile.read(length) if length else b''
         self.record(len(body))
         if self.path.startswith('http://') or self.path.startswith('https://'):
             return self.send(200, b'proxied', [('Content-Type', 'text/plain')])

@@ -524,9 +524,9 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
     }
 
     /// Runs swurl with `arguments` on a pty and, at its first password prompt, presses Ctrl-C
-    /// (`how` "^C"), Ctrl-\\ ("^\\\\") or sends the signal named (`TERM`); returns its exit as
-    /// Python words it (`-2`: by SIGINT), whether echo is on afterwards, and how many prompts
-    /// showed: `-2 echo 1`.
+    /// (`how` "ctrl-c"), Ctrl-\\ ("ctrl-backslash") or sends the signal named (`TERM`); returns
+    /// its exit as Python words it (`-2`: by SIGINT), whether echo is on afterwards, and how many
+    /// prompts showed: `-2 echo 1`.
     private func atThePrompt(_ how: String, _ arguments: [String]) throws -> String {
         let script = """
         import os, pty, sys, time, termios, signal
@@ -539,8 +539,8 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         while b'password for' not in out and time.time() < end:
             out += os.read(fd, 1024)
         time.sleep(0.2)
-        if how == '^C': os.write(fd, b'\\x03')
-        elif how == '^\\\\': os.write(fd, b'ab\\x1c')
+        if how == 'ctrl-c': os.write(fd, b'\\x03')
+        elif how == 'ctrl-backslash': os.write(fd, b'ab\\x1c')
         else: os.kill(pid, getattr(signal, 'SIG' + how))
         while True:
             try:
@@ -562,7 +562,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
     /// it for nothing, and Enter then failed as a wrong password (64).
     func testCtrlCAtTheKeyPromptEndsIt() throws {
         let pki = try CertificateFactory.shared()
-        let out = try atThePrompt("^C", ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
+        let out = try atThePrompt("ctrl-c", ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
                                          "--key", pki.path("client-enc.key"), "https://127.0.0.1:9/x"])
         XCTAssertEqual(out, "-2 echo 1", "ended by SIGINT (130 in a shell)")
     }
@@ -576,8 +576,8 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let key = ["--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"), "--key", pki.path("client-enc.key"),
                    "https://127.0.0.1:9/x"]
         let cases: [(String, [String], String)] = [
-            ("TERM", key, "-15"), ("HUP", key, "-1"), ("^\\\\", key, "-3"), ("USR1", key, "-10"),
-            ("^\\\\", ["-a", "ann", "http://127.0.0.1:9/x"], "-3"), ("USR1", ["-a", "ann", "http://127.0.0.1:9/x"], "-10"),
+            ("TERM", key, "-15"), ("HUP", key, "-1"), ("ctrl-backslash", key, "-3"), ("USR1", key, "-10"),
+            ("ctrl-backslash", ["-a", "ann", "http://127.0.0.1:9/x"], "-3"), ("USR1", ["-a", "ann", "http://127.0.0.1:9/x"], "-10"),
         ]
         for (how, arguments, status) in cases {
             XCTAssertEqual(try atThePrompt(how, arguments), status + " echo 1", "\(how) \(arguments[0])")
@@ -590,7 +590,7 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         let pki = try CertificateFactory.shared()
         let input = TestPaths.temporaryDirectory() + "/lines.txt"
         try "https://127.0.0.1:9/x\n".write(toFile: input, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try atThePrompt("^C", ["batch", input, "--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
+        XCTAssertEqual(try atThePrompt("ctrl-c", ["batch", input, "--cacert", pki.path("root.pem"), "--cert", pki.path("client-chain.pem"),
                                               "--key", pki.path("client-enc.key")]), "-2 echo 1")
     }
 
