@@ -41,13 +41,13 @@ struct CurlCommandExport {
         var prefix: [UInt8] = []
         // A value is written as the bytes it stands for: a path or file name from argv that is
         // not UTF-8 holds escapes (`ArgumentBytes`) that become the original bytes again.
-        // The first value too long to be one argument of curl's (a header or URL over 100 KiB:
-        // Linux's exec refuses one of 128 KiB, "Argument list too long"); bodies and form fields
-        // that long go through a pipe instead (below).
+        // The first value too long to be one argument of curl's (a header or URL of 128 KiB or
+        // more: Linux's exec refuses it, "Argument list too long"); bodies and form fields go
+        // through a pipe from 100 KiB on (below).
         var tooLong: (option: String, size: Int)?
         func add(_ option: String, _ value: String? = nil) {
             let bytes = value.map { ArgumentBytes.bytes($0) }
-            if let bytes, bytes.count > CurlCommandExport.largestArgument, tooLong == nil { tooLong = (option, bytes.count) }
+            if let bytes, bytes.count > CurlCommandExport.longestArgument, tooLong == nil { tooLong = (option, bytes.count) }
             lines.append(Array(option.utf8) + (bytes.map { [UInt8(ascii: " ")] + CurlCommandExport.quote($0) } ?? []))
         }
 
@@ -393,7 +393,7 @@ struct CurlCommandExport {
         }
 
         if let tooLong {
-            throw .usage("--curl cannot write the \(tooLong.option) argument for curl: it is \(tooLong.size) bytes, and no argument of a command may hold 128 KiB",
+            throw .usage("--curl cannot write the \(tooLong.option) argument for curl: it is \(tooLong.size) bytes, and Linux refuses an argument of 128 KiB or more",
                          hint: "send the request with swurl itself")
         }
         // --disable first: curl reads no ~/.curlrc, whose options swurl never sent (a proxy,
@@ -499,9 +499,12 @@ struct CurlCommandExport {
         return out + "'"
     }
 
-    /// The longest body written as an argument (Linux refuses an argument of 128 KiB or more,
-    /// MAX_ARG_STRLEN, with "Argument list too long").
+    /// The longest body written as an argument: larger ones are piped in, well before Linux's
+    /// limit (`longestArgument`), which the quoting and the shell's own words come close to.
     static let largestArgument = 100 * 1024
+    /// The longest argument Linux's exec takes (MAX_ARG_STRLEN, 128 KiB with its NUL; over it,
+    /// "Argument list too long"): a header field, URL or token longer has no way into curl.
+    static let longestArgument = 128 * 1024 - 1
 
     /// Whether the fields' `--form-string NAME=VALUE` arguments could not all be given to curl:
     /// one over `largestArgument` or holding a NUL byte, or all of them over 1 MiB together
