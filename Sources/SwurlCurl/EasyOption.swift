@@ -79,6 +79,8 @@ package enum EasyOption {
     /// CURLOPT_FRESH_CONNECT(3) and CURLOPT_FORBID_REUSE(3): a new connection, closed after the
     /// transfer, so it neither takes nor leaves one for others.
     case ownConnection
+    /// CURLOPT_FORBID_REUSE(3) alone: the connection is closed after the transfer.
+    case forbidReuse
     /// CURLOPT_SSL_VERIFYPEER(3).
     case verifyPeer(Bool)
     /// CURLOPT_SSL_VERIFYHOST(3): true is 2 (the name must match), false is 0.
@@ -192,6 +194,7 @@ extension EasyHandle {
         case .ownConnection:
             try set(CURLOPT_FRESH_CONNECT, 1, what)
             try set(CURLOPT_FORBID_REUSE, 1, what)
+        case .forbidReuse: try set(CURLOPT_FORBID_REUSE, 1, what)
         case .verifyPeer(let b): try set(CURLOPT_SSL_VERIFYPEER, flag(b), what)
         case .verifyHost(let b): try set(CURLOPT_SSL_VERIFYHOST, b ? 2 : 0, what)
         case .sessionIDCache(let b): try set(CURLOPT_SSL_SESSIONID_CACHE, flag(b), what)

@@ -73,6 +73,12 @@ extension Transfer {
             try easy.set(.digestAuthentication, "Digest authentication")
             try easy.set(.userName(c.user), "the user name")
             try easy.set(.password(c.password), "the password")
+            // libcurl 7.88 keeps "the next request is Digest's bodyless probe" on the connection
+            // (`conn->bits.authneg`), and a request without credentials leaves it as it was: after
+            // a Digest request answered neither 401 nor 2xx, the next request on the connection
+            // (a batch's or a REPL's next line) went with `Content-Length: 0` and no body, its
+            // success reported. The connection is closed after a Digest transfer.
+            try easy.set(.forbidReuse, "Digest authentication's connection")
         }
         // The in-memory cookie engine; with the share handle, cookies follow the redirect chain.
         try easy.set(.cookieFile(""), "the cookie engine")

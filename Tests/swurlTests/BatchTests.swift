@@ -1224,4 +1224,22 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(results.allSatisfy { $0["time_total"] is Double && $0["http_version"] is String }, r.text)
         XCTAssertTrue(results.allSatisfy { ($0["error"] as? String)?.contains("not an http or https URL") == true }, r.text)
     }
+
+    /// A Digest line answered neither 401 nor 2xx left libcurl's "next request is the bodyless
+    /// probe" on its connection: the next lines there (no credentials of their own) went with
+    /// `Content-Length: 0` and no body, reported as sent. Each line's body reaches the server.
+    func testALineAfterAnUnansweredDigestLineSendsItsBody() throws {
+        let server = try RecordingServer()
+        defer { server.stop() }
+        let input = TestPaths.temporaryDirectory() + "/lines.txt"
+        try ["PATCH \(server.base)/status/404 a=1 -A digest -a u:p", "POST \(server.base)/y b=2", "POST \(server.base)/z c=3"]
+            .joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["batch", input, "--parallel", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let received = server.requests.map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertEqual(received.count, 3, "\(received)")
+        guard received.count == 3 else { return }
+        XCTAssertTrue(received[1].hasSuffix("\r\n\r\n{\"b\":\"2\"}"), received[1])
+        XCTAssertTrue(received[2].hasSuffix("\r\n\r\n{\"c\":\"3\"}"), received[2])
+    }
 }
