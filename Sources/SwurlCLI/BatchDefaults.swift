@@ -150,6 +150,10 @@ final class BatchDefaults {
         // A line's --no-OPTION for an option no line takes (--no-parallel, --no-jsonl) would
         // read as changing the batch for that line.
         for spec in OptionTable.all where line.resets.contains(spec.option) && !spec.commands.contains(.request) {
+            // One no batch takes either (--no-download, --no-stop-on-error) is nobody's here.
+            guard spec.commands.contains(.batch) else {
+                throw .usage("--no-\(spec.name) cannot be used on a batch line: --\(spec.name) is no option of a batch or its lines")
+            }
             throw .usage("--no-\(spec.name) cannot be used on a batch line: --\(spec.name) is the batch's, not a line's", hint: "give it to swurl batch")
         }
         // The line's options over the defaults, as a REPL line's over its defaults: a line's

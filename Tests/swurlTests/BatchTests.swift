@@ -1242,4 +1242,16 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(received[1].hasSuffix("\r\n\r\n{\"b\":\"2\"}"), received[1])
         XCTAssertTrue(received[2].hasSuffix("\r\n\r\n{\"c\":\"3\"}"), received[2])
     }
+
+    /// A line's `--no-OPTION` for an option no batch takes either is named so: it was called "the
+    /// batch's" (`--no-download`), where `swurl batch --download` says it does not apply.
+    func testALinesNoOptionForNoBatchOptionIsNamedSo() throws {
+        let path = try input(["http://127.0.0.1:9/x --no-download", "http://127.0.0.1:9/y --no-jsonl"])
+        let r = try runSwurl(["batch", path, "--order", "input"])
+        XCTAssertEqual(r.status, 64, r.text)
+        let lines = r.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, r.text)
+        XCTAssertTrue(lines.first?.hasSuffix("--no-download cannot be used on a batch line: --download is no option of a batch or its lines") ?? false, r.text)
+        XCTAssertTrue(lines.last?.hasSuffix("--no-jsonl cannot be used on a batch line: --jsonl is the batch's, not a line's") ?? false, r.text)
+    }
 }
