@@ -34,7 +34,7 @@ complete -c swurl -n '__swurl_no_command' -f -a help -d 'the help of swurl (help
 complete -c swurl -n '__swurl_seen_command help; and not __fish_seen_subcommand_from all request download certs repl reach batch cache' -f -a 'all request download certs repl reach batch cache'
 complete -c swurl -n '__swurl_seen_command cache; and not __fish_seen_subcommand_from list clear prune' -f -a list -d 'show the stored responses'
 complete -c swurl -n '__swurl_seen_command cache; and not __fish_seen_subcommand_from list clear prune' -f -a clear -d 'remove every entry, or those whose URL starts with a prefix'
-complete -c swurl -n '__swurl_seen_command cache; and not __fish_seen_subcommand_from list clear prune' -f -a prune -d 'remove stale entries without validators, then down to --cache-max'
+complete -c swurl -n '__swurl_seen_command cache; and not __fish_seen_subcommand_from list clear prune' -f -a prune -d 'remove stale or no-cache entries without validators, then down to --cache-max'
 function __swurl_at_files
     set -l token (commandline -ct)
     set -l before (string replace --regex -- '@[^@]*$' '@' $token)

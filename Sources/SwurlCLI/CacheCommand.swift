@@ -6,18 +6,18 @@ import SwurlOutput
 import SwurlEngine
 import SwurlCore
 
-/// `swurl cache list [--json] | clear [URL-PREFIX] | prune [--cache=DIR] [--cache-max SIZE]`:
-/// shows and tidies the HTTP cache; sends no request.
+/// `swurl cache list [--json] | clear [URL-PREFIX] [--json] | prune [--cache-max SIZE] [--json]`
+/// (each with `--cache=DIR`): shows and tidies the HTTP cache; sends no request.
 enum CacheCommand: SwurlCommand {
     static let name = CommandName.cache
     static let word: String? = "cache"
     static let invocation = "swurl cache list"
-    static let usage = "swurl cache list [--json] | clear [URL-PREFIX] | prune [--cache=DIR] [--cache-max SIZE]"
+    static let usage = "swurl cache list [--json] | clear [URL-PREFIX] [--default-scheme S] [--json] | prune [--cache-max SIZE] [--json]"
     package static let summary = "list, clear or prune the HTTP cache (--cache)"
     /// The actions, offered by the completions after `swurl cache`.
     static let actions = [(word: "list", summary: "show the stored responses"),
                           (word: "clear", summary: "remove every entry, or those whose URL starts with a prefix"),
-                          (word: "prune", summary: "remove stale entries without validators, then down to --cache-max")]
+                          (word: "prune", summary: "remove stale or no-cache entries without validators, then down to --cache-max")]
 
     /// - Throws: `.usage` for a missing or unknown action, the store's errors.
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
@@ -25,6 +25,12 @@ enum CacheCommand: SwurlCommand {
             throw .usage("swurl cache needs an action: list, clear or prune", hint: "e.g. swurl cache list")
         }
         let rest = Array(args.positionals.dropFirst())
+        // An option of another action does nothing here: refused, as a command refuses one it
+        // does not take (`list --cache-max 1` listed everything and pruned nothing).
+        for (option, takenBy) in [(Option.cacheMax, "prune"), (.defaultScheme, "clear")] where args.has(option) && action != takenBy
+            && ["list", "clear", "prune"].contains(action) {
+            throw .usage("--\(option.rawValue) does not apply to 'swurl cache \(action)'", hint: "it is for swurl cache \(takenBy)")
+        }
         // `--cache DIR` (a space where `=` belongs) made DIR a prefix to clear, or an argument:
         // clear found nothing in the default cache and said so as a success. Only a word that
         // names a cache (a directory holding entries) is taken for one: a host's mirror
