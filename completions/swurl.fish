@@ -25,7 +25,7 @@ function __swurl_seen_command
     contains -- (__swurl_command) $argv
 end
 complete -c swurl -n '__swurl_no_command' -f -a certs -d 'show the server\'s certificates and pins; send no request'
-complete -c swurl -n '__swurl_no_command' -f -a repl -d 'an interactive client bound to a base URL (a script when stdin is not a terminal)'
+complete -c swurl -n '__swurl_no_command' -f -a repl -d 'an interactive client bound to a base URL (a script unless on a terminal)'
 complete -c swurl -n '__swurl_no_command' -f -a reach -d 'check name, route, interface, TCP and TLS to a host; --watch for changes'
 complete -c swurl -n '__swurl_no_command' -f -a batch -d 'run a file\'s requests, one per line, many at once'
 complete -c swurl -n '__swurl_no_command' -f -a cache -d 'list, clear or prune the HTTP cache (--cache)'

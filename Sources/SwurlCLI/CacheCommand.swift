@@ -12,7 +12,7 @@ enum CacheCommand: SwurlCommand {
     static let name = CommandName.cache
     static let word: String? = "cache"
     static let invocation = "swurl cache list"
-    static let usage = "swurl cache list [--json] | clear [URL-PREFIX] [--default-scheme S] [--json] | prune [--cache-max SIZE] [--json]"
+    static let usage = "swurl cache list | clear [URL-PREFIX] | prune [--cache-max SIZE] [--json]"
     package static let summary = "list, clear or prune the HTTP cache (--cache)"
     /// The actions, offered by the completions after `swurl cache`.
     static let actions = [(word: "list", summary: "show the stored responses"),

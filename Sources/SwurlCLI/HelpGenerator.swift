@@ -26,16 +26,16 @@ package enum HelpGenerator {
         s += "       swurl COMMAND ... (one of: " + CommandTable.words.joined(separator: ", ") + ")\n\n"
         s += "Commands:\n"
         for command in CommandTable.all { s += entry(label(command), command.summary + ".") }
-        s += "\nRequest items: Header:value  name==query  field=text  field:=json  field@file  @file\n"
+        s += "\nRequest items: Header:value name==query field=text field:=json field@file @file\n"
         s += "  nested keys: user[name]=Ann tags[]=a; a backslash escapes a separator.\n"
         s += "\nMost used options:\n"
         for option in mostUsed {
             guard let spec = OptionTable.all.first(where: { $0.option == option }) else { continue }
             s += entry(spec.signature, firstSentence(spec.help))
         }
-        s += "\nMore: swurl help COMMAND (its options), swurl --help all (everything), man swurl.\n"
+        s += "\nMore: swurl help COMMAND (its options), swurl --help all (everything), man swurl\n"
         s += "Exit status: 0 ok; 1 transport; 2 timeout; 3/4/5 HTTP errors (--check-status);\n"
-        s += "  6 redirects; 7 TLS; 8 rejected; 64 usage; 65 bad data; 66 input; 130 interrupted.\n"
+        s += "  6 redirects; 7 TLS; 8 rejected; 64 usage; 65 bad data; 66 input; 130 Ctrl-C\n"
         return s
     }
 

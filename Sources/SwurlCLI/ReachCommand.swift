@@ -10,7 +10,7 @@ enum ReachCommand: SwurlCommand {
     static let name = CommandName.reach
     static let word: String? = "reach"
     static let invocation = "swurl reach HOST"
-    static let usage = "swurl reach HOST|URL [--watch] [--json] [--timeout SECONDS] [--resolve HOST:PORT:ADDR] [TLS OPTIONS]"
+    static let usage = "swurl reach HOST|URL [--watch] [--json] [--timeout SECONDS] [OPTIONS]"
     package static let summary = "check name, route, interface, TCP and TLS to a host; --watch for changes"
 
     /// Connects when no --connect-timeout or --timeout says otherwise.

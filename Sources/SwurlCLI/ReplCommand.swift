@@ -11,7 +11,7 @@ enum ReplCommand: SwurlCommand {
     static let word: String? = "repl"
     static let invocation = "swurl repl [BASE_URL]"
     static let usage = "swurl repl [BASE_URL] [REQUEST_ITEM ...] [OPTIONS]"
-    static let summary = "an interactive client bound to a base URL (a script when stdin is not a terminal)"
+    static let summary = "an interactive client bound to a base URL (a script unless on a terminal)"
 
     static func run(_ args: ParsedArguments, environment: Environment) throws(SwurlError) -> ExitStatus {
         let session = try ReplContext(args, environment: environment)
