@@ -25,12 +25,6 @@ enum CacheCommand: SwurlCommand {
             throw .usage("swurl cache needs an action: list, clear or prune", hint: "e.g. swurl cache list")
         }
         let rest = Array(args.positionals.dropFirst())
-        // An option of another action does nothing here: refused, as a command refuses one it
-        // does not take (`list --cache-max 1` listed everything and pruned nothing).
-        for (option, takenBy) in [(Option.cacheMax, "prune"), (.defaultScheme, "clear")] where args.has(option) && action != takenBy
-            && ["list", "clear", "prune"].contains(action) {
-            throw .usage("--\(option.rawValue) does not apply to 'swurl cache \(action)'", hint: "it is for swurl cache \(takenBy)")
-        }
         // `--cache DIR` (a space where `=` belongs) made DIR a prefix to clear, or an argument:
         // clear found nothing in the default cache and said so as a success. Only a word that
         // names a cache (a directory holding entries) is taken for one: a host's mirror
