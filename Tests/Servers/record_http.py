@@ -6,8 +6,8 @@ Each request is appended to LOG as one JSON line {"raw": BASE64} (request line, 
 the body as it came, chunked framing included). Requests to /redirect?to=URL get a 302 to URL;
 /status/N answers N; /http10 answers in HTTP/1.0 with `Connection: keep-alive`; /set-cookie?N=V
 sets the cookie N=V; /latin1 is text in ISO-8859-1 (`café`), /gzip gzip-coded text; anything else
-200 with a small JSON body. Keep-alive is honoured, so a
-client's connection reuse is never slowed by a server waiting for the connection to close.
+200 with a small JSON body. Keep-alive is honoured, so a client's connection reuse is never
+slowed by a server waiting for the connection to close.
 Bound to 127.0.0.1 only. PORT 0 picks a free port; the chosen port is printed on the first line.
 """
 import base64, gzip, json, socket, sys, threading, urllib.parse
