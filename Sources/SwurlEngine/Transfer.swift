@@ -532,10 +532,7 @@ package final class Transfer: EasyTransferHandler {
     /// The value of the `Cookie` line libcurl's engine puts on this hop for the cookies it holds
     /// now (`EngineCookieHeader`), nil when none applies.
     private func engineCookieValue() -> String? {
-        guard let url = try? request.sentURL() else { return nil }
-        let cookies = easy.cookieList.compactMap(SessionCookie.init(netscapeLine:))
-        return EngineCookieHeader.value(cookies, host: EngineCookieHeader.cookieHost(urlHost: url.host, hostHeader: request.headers["Host"]),
-                                        path: url.path, https: url.scheme.lowercased() == "https", now: Int64(Exchange.wallClock()))
+        (try? EngineCookieHeader.value(for: request, cookies: easy.cookieList.compactMap(SessionCookie.init(netscapeLine:)))) ?? nil
     }
 
     /// Whether `head` announces a body over --max-filesize (a download's 206 counting from its
