@@ -83,6 +83,8 @@ enum ConfigFile {
             }
         }
         for (option, values) in args.options { merged.options[option, default: []] += values }
+        // A typed -a is not of the config -a's type (`-A bearer`), as a REPL or batch line's is not.
+        OptionTable.dropReplacedQualifiers(&merged, defaults: config, own: args)
         merged.positionals = args.positionals
         for option in places.keys where !merged.has(option) { places[option] = nil }
         return (merged, places)
@@ -226,11 +228,16 @@ enum ConfigFile {
                 // curl's config form (`auth=u:pw`, `auth u:pw`): an option's name without its
                 // dashes, its value shown as the option's own is (a password masked).
                 let name = String(word.prefix { $0 != "=" })
-                if let spec = OptionTable.spec(long: name) {
-                    let value = word.dropFirst(name.count + 1)
-                    let shown = name + (word.count > name.count ? "=" + spec.option.shown(String(value)) : "")
+                let value = String(word.dropFirst(name.count + 1))
+                if let spec = OptionTable.spec(long: name) ?? OptionTable.spec(long: name.lowercased()) {
+                    let shown = name + (word.count > name.count ? "=" + spec.option.shown(value) : "")
                     throw .usage("\(place): '\(TerminalSanitizer.clean(shown))' is not an option: a long option takes two dashes",
                                  hint: "write --\(spec.name)")
+                }
+                // curl's spelling of a credential (`user=bob:pw`, `oauth2-bearer=T`): its value masked.
+                if word.count > name.count, OptionTable.mayCarrySecret(unknown: name) {
+                    throw .usage("\(place): '\(TerminalSanitizer.clean(name))=\(Redactor.mask)' is not an option of swurl's",
+                                 hint: "the config file holds swurl's options, with their two dashes (credentials: --auth USER:PASSWORD, or --auth TOKEN --auth-type bearer)")
                 }
                 throw .usage("\(place): '\(TerminalSanitizer.clean(Redactor.item(word)))' is not an option; request items and URLs are not allowed in the config file",
                              hint: "the config file holds options only")

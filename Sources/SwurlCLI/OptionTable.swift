@@ -211,6 +211,16 @@ package enum OptionTable {
         all.first { $0.name == long || $0.aliases.contains(long) }
     }
 
+    /// Whether a long option's name that is not swurl's may carry a secret as its value:
+    /// curl's spellings of credentials (`--user`, `--oauth2-bearer`, `--pass`, `--cookie`; swurl
+    /// spells them `-a`, an item or `--key-password`) and misspellings of a password option
+    /// that no guess names (`--password`, `--pasword`, `--basic-auth`), in any case. A REPL line
+    /// with one is kept out of the history, a config file line's value masked in its error.
+    static func mayCarrySecret(unknown name: some StringProtocol) -> Bool {
+        let lower = name.lowercased()
+        return ["user", "pass", "word", "pw", "auth", "bearer", "token", "secret", "cred", "cookie", "key"].contains { lower.containsText($0) }
+    }
+
     /// The spec for a one-letter option.
     package static func spec(short: Character) -> OptionSpec? {
         all.first { $0.shorts.contains(short) }
@@ -238,6 +248,23 @@ package enum OptionTable {
             // them to go as Basic, in the clear.
             if option == .authType, args.value(.authType) == AuthType.digest.rawValue { continue }
             args.options[option] = nil
+        }
+    }
+
+    /// Qualifiers that describe their partner's value rather than the request: `-A` says what
+    /// kind of credentials `-a` holds, `--key-password` unlocks the key of `--key`/`--cert`.
+    static let describingQualifiers: [Option: [Option]] = [.authType: [.auth], .keyPassword: [.key, .cert]]
+
+    /// Drops from `merged` (`defaults` with a later request's own options, `own`, over them)
+    /// each describing qualifier of the defaults whose partner `own` replaced without giving
+    /// one of its own: `-A bearer -a tok` as defaults (the config file's, a batch's, the
+    /// REPL's) sent a typed `-a bob:pw` as a bearer token. A default qualifier given without
+    /// its partner (`-A digest` alone) is the type of every request's credentials, and stays.
+    /// The one rule for every place defaults meet a later choice.
+    static func dropReplacedQualifiers(_ merged: inout ParsedArguments, defaults: ParsedArguments, own: ParsedArguments) {
+        for (option, partners) in describingQualifiers where !own.has(option) && defaults.has(option)
+            && partners.contains(where: { own.has($0) }) && partners.contains(where: { defaults.has($0) }) {
+            merged.options[option] = nil
         }
     }
 

@@ -420,12 +420,8 @@ final class ReplContext {
             // The type goes with the credentials it describes (alone it is a usage error).
             if !line.has(.authType) { merged.options[.authType] = nil }
             withheld.append("-a")
-        } else if line.has(.auth) && !line.has(.authType) && defaults.has(.auth) {
-            // Likewise a line's own -a is not of the default -a's type: `-A bearer -a tok` as
-            // defaults sent a line's `-a bob:pw` as a bearer token. (A default -A given without
-            // a default -a is the type of the lines' credentials, and stays.)
-            merged.options[.authType] = nil
         }
+        // (A line's own -a is not of the default -a's type: `merge`, `OptionTable.dropReplacedQualifiers`.)
         if (merged.has(.cert) || merged.has(.key)) && !line.has(.cert) && !line.has(.key) && !credentialGoes("cert", to: origin, binding: &binding) {
             for o in [Option.cert, .key] { merged.options[o] = nil }
             if !line.has(.keyPassword) { merged.options[.keyPassword] = nil }
@@ -609,14 +605,15 @@ final class ReplContext {
             if let key = ReplContext.itemKey(item), key.kind == .header, Redactor.isCredentialHeader(key.name) {
                 s += "\(key.name):\(Redactor.mask)\n"
             } else {
-                // A URL's password in the value (`X-Upstream:http://u:pw@h`) is masked; other
-                // text with an '@' is no URL (`From:ann@example.org`, `X-File:@/etc/hostname`,
-                // which were shown masked, as if secrets had been set).
+                // A password in the value read as a URL (`X-Upstream:http://u:pw@h`,
+                // `X-Proxy:u:pw@squid:3128`) is masked; other text with an '@' carries none
+                // (`From:ann@example.org`, `X-File:@/etc/hostname`, which were shown masked when
+                // the whole item was read as a URL, as if secrets had been set).
                 let scalars = Array(item.unicodeScalars)
                 let (_, separator, start) = RequestItemParser.split(scalars)
                 let value = String(String.UnicodeScalarView(scalars[min(start, scalars.count)...]))
-                let shown = separator != nil && value.containsText("://")
-                    ? String(String.UnicodeScalarView(scalars[..<min(start, scalars.count)])) + Redactor.url(value) : item
+                let shown = separator != nil
+                    ? String(String.UnicodeScalarView(scalars[..<min(start, scalars.count)])) + Redactor.url(value) : Redactor.url(item)
                 s += ReplContext.quote(shown) + "\n"
             }
         }
@@ -643,11 +640,6 @@ final class ReplContext {
         let normal = "http://" + w[w.index(after: colon)...].drop { $0 == "/" }
         return Redactor.hasURLPassword(normal) || Redactor.url(normal, userAlone: true) != normal
     }
-
-    /// curl's long options whose value is a credential (swurl spells them `-a`, an item or
-    /// `--key-password`): a line carrying one does not parse, and is kept out of the history.
-    static let curlCredentialOptions: Set<String> = ["--user", "--proxy-user", "--pass", "--proxy-pass", "--oauth2-bearer",
-                                                     "--bearer", "--cookie", "--tlspassword", "--proxy-tlspassword"]
 
     /// Whether a line carries credentials and must stay out of the history file: `-a`/`--auth`
     /// (also in a cluster such as `-qa`), `--key-password`, an Authorization/Proxy-Authorization/
@@ -686,7 +678,7 @@ final class ReplContext {
                     : w.hasPrefix("-H") && !w.hasPrefix("--") ? w.dropFirst(2) : nil
                 return cut || meant || w.hasPrefix("--auth") || w.hasPrefix("--key-password")
                     || w.hasPrefix("-") && !w.hasPrefix("--") && w.dropFirst().contains("a")
-                    || ReplContext.curlCredentialOptions.contains(String(name)) || curlShort
+                    || name.hasPrefix("--") && OptionTable.mayCarrySecret(unknown: name.dropFirst(2)) || curlShort
                     || itemKey(w).map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true
                     || header.flatMap { itemKey(String($0)) }.map { $0.kind == .header && Redactor.isCredentialHeader($0.name) } == true
             }
@@ -837,6 +829,7 @@ final class ReplContext {
             for set in OptionTable.exclusiveSets + OptionTable.replacingGroups where set.contains(option) { for o in set { merged.options[o] = nil } }
         }
         for (option, values) in line.options { merged.options[option] = values }
+        OptionTable.dropReplacedQualifiers(&merged, defaults: defaults, own: line)
         return merged
     }
 

@@ -246,6 +246,28 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         XCTAssertTrue(got.contains("Content-Type: application/json") && got.contains("\r\n\r\n{\"a\":1}"), got)
     }
 
+    /// A line's own -a is not of the batch's -a's type, as a REPL line's is not: under
+    /// `-a tok -A bearer` a line's `-a bob:pw` went as `Authorization: Bearer bob:pw`. A batch
+    /// -A given without -a stays the type of the lines' credentials.
+    func testALinesOwnCredentialsAreNotOfTheBatchsAuthType() throws {
+        let capture = try CaptureServer()
+        let path = try input([capture.base + "/own -a bob:pw", capture.base + "/default"])
+        let r = try runSwurl(["batch", path, "-q", "--parallel", "1", "-a", "tok", "-A", "bearer"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        try capture.sync()
+        let all = String(decoding: capture.capturedAll, as: UTF8.self)
+        let own = try XCTUnwrap(all.range(of: "GET /own")), other = try XCTUnwrap(all.range(of: "GET /default"))
+        let first = String(all[own.lowerBound..<(own.lowerBound < other.lowerBound ? other.lowerBound : all.endIndex)])
+        XCTAssertTrue(first.contains("Authorization: Basic Ym9iOnB3\r\n"), first)
+        XCTAssertTrue(all.contains("Authorization: Bearer tok\r\n"), all)
+        XCTAssertFalse(all.contains("Bearer bob:pw"), all)
+        let typed = try CaptureServer()
+        let typedLines = try input([typed.base + "/t -a tok2"])
+        XCTAssertEqual(try runSwurl(["batch", typedLines, "-q", "-A", "bearer"]).status, 0)
+        try typed.sync()
+        XCTAssertTrue(String(decoding: typed.capturedAll, as: UTF8.self).contains("Authorization: Bearer tok2\r\n"))
+    }
+
     /// --proxy and --resolve given to the batch route every line (a config's too, which the batch
     /// used to drop without a word, sending every line straight to the host).
     func testTheBatchsProxyAndResolveRouteEveryLine() throws {

@@ -222,6 +222,11 @@ final class ReplTests: XCTestCase {
                                ["http://127.0.0.1:9/", "--offline"])
         XCTAssertTrue(plain.text.contains("From:ann@example.org\nX-File:@/etc/hostname\nX-Up:http://u:****@h/x\nq==http://u:****@h\n"),
                       plain.text)
+        // A password in a value without a scheme (`user:pw@host:port`, as --proxy takes one) is
+        // masked too: it was shown in clear.
+        let schemeless = try script(["set X-Proxy:u:pw2@squid:3128", "env"], ["http://127.0.0.1:9/", "--offline"])
+        XCTAssertTrue(schemeless.text.contains("X-Proxy:u:****@squid:3128\n"), schemeless.text)
+        XCTAssertFalse(schemeless.text.contains("pw2"), schemeless.text)
         // A token given as a URL's user name (the base's, a --proxy's) is masked by env, as the
         // prompt masks it (env showed both).
         let tokens = try script(["env"], ["http://ghp_TOKEN1@127.0.0.1:9/b", "--proxy", "http://proxytok@127.0.0.1:9", "--offline"])

@@ -39,6 +39,13 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(message("auth=u:secretpw\n"), "/c/config:1: 'auth=****' is not an option: a long option takes two dashes")
         XCTAssertEqual(message("proxy=http://u:pw@h:1\n"), "/c/config:1: 'proxy=http://u:****@h:1' is not an option: a long option takes two dashes")
         XCTAssertEqual(message("timeout 5\n"), "/c/config:1: 'timeout' is not an option: a long option takes two dashes")
+        // curl's names for credentials, and swurl's in another case: masked too (they were shown).
+        for (line, shown) in [("user=bob:secret3", "user=****"), ("proxy-user=bob:secret8", "proxy-user=****"),
+                              ("oauth2-bearer=secret9", "oauth2-bearer=****")] {
+            XCTAssertEqual(message(line + "\n"), "/c/config:1: '\(shown)' is not an option of swurl's", line)
+        }
+        XCTAssertEqual(message("AUTH=bob:secret12\n"), "/c/config:1: 'AUTH=****' is not an option: a long option takes two dashes")
+        XCTAssertEqual(message("foo=bar\n"), "/c/config:1: 'foo=bar' is not an option; request items and URLs are not allowed in the config file")
     }
 
     func testCommandLineOverridesTheConfig() throws {
@@ -68,5 +75,30 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertThrowsError(try ConfigFile.apply(to: cli, environment: env))
         env.variables = ["XDG_CONFIG_HOME": dir + "/none"]
         XCTAssertEqual(try ConfigFile.apply(to: cli, environment: env).positionals, ["x.org"])
+    }
+
+    /// A typed -a is not of the config -a's type: `-a tok -A bearer` in the config sent a typed
+    /// `-a bob:pw` as a bearer token (as a REPL or batch line's is not). A config -A without a
+    /// config -a is the type of typed credentials, and stays; a typed -A wins.
+    func testATypedAuthIsNotOfTheConfigAuthsType() throws {
+        let dir = NSTemporaryDirectory() + "swurl-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/config"
+        var env = Environment.process()
+        env.variables = ["SWURL_CONFIG": path]
+        func merged(_ config: String, _ typed: [String]) throws -> ParsedArguments {
+            try Data(config.utf8).write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o600)
+            return try ConfigFile.apply(to: try ArgumentParser.parse(typed + ["x.org"]), environment: env)
+        }
+        let own = try merged("-a tok -A bearer\n", ["-a", "bob:pw"])
+        XCTAssertEqual(own.value(.auth), "bob:pw")
+        XCTAssertFalse(own.has(.authType))
+        XCTAssertEqual(try merged("-a tok -A bearer\n", []).value(.authType), "bearer")
+        XCTAssertEqual(try merged("-A digest\n", ["-a", "bob:pw"]).value(.authType), "digest")
+        XCTAssertEqual(try merged("-a tok -A bearer\n", ["-a", "t2", "-A", "bearer"]).value(.authType), "bearer")
+        // Likewise a typed key does not take the config key's password.
+        XCTAssertFalse(try merged("--key k.pem --key-password pw\n", ["--key", "other.pem"]).has(.keyPassword))
     }
 }

@@ -71,6 +71,9 @@ final class ReplContextTests: XCTestCase {
                      "get /get -p H --a ann:pw12", "get /get --au ann:pw13", "x --key-pass secret",
                      // Misspelt otherwise: what the error says was meant (they were kept).
                      "GET /get --AUTH ann:pwA", "GET /get --atuh ann:pwC", "GET /get --auht=ann:pwD", "GET /get --key-passwd pwG",
+                     // Or named no guess, or another (`--auth-type`): password-like names (they were kept).
+                     "get /h --password pw8", "get /c --passwd=bob:pw3", "get /b --basic-auth bob:pw2", "get /i --pasword pw9",
+                     "get /t --api-token T1",
                      // A token given as a URL's user name alone (it was kept).
                      "GET https://TOKEN7@h/get", "cd http://tok@h:8080/", "get //SECRET2@127.0.0.1:9/", "get SECRET3@127.0.0.1:9/x",
                      // A blank before the colon: refused as an item, but the secret is on the line.
