@@ -137,17 +137,19 @@ package struct CommandOptions {
         // percent-encoded here, once, so --offline shows what is sent.
         url = URLText.percentEncodingUnsafeBytes(word)
         let parser = RequestItemParser(environment: environment)
+        // A lower-case word took the URL's place (`swurl propfind localhost:8080`): a bare
+        // `host:PORT` after it is the URL too, not a header named after the host.
+        let lowerWord = (1...24).contains(url.utf8.count) && url.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
         for raw in positionals.dropFirst() {
-            if CommandOptions.looksLikeURL(raw, amongItems: true) {
+            if CommandOptions.looksLikeURL(raw, amongItems: !lowerWord) {
                 try HTTPMethod.refuseLookAlike(url) { "swurl \($0) \(Redactor.givenURL(raw))" }
                 // `swurl purge URL`: a method in lower case is read as one only when it is a known one.
-                let word = Array(url.utf8)
                 if url == "download" || url == "request" {
                     // The man page's COMMANDS name them, but no word selects them.
                     throw .usage("'\(url)' is no command word: a \(url) is \(url == "download" ? "swurl -d URL" : "swurl URL")",
                                  hint: url == "download" ? "swurl -d \(Redactor.givenURL(raw)) saves the body to a file" : "swurl \(Redactor.givenURL(raw))")
                 }
-                if (1...24).contains(word.count), word.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
+                if lowerWord {
                     throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(url)'",
                                  hint: "a method is read in lower case only when it is one of " + HTTPMethod.known.map(\.rawValue).joined(separator: ", ")
                                      + "; write another in capitals: swurl \(url.asciiUppercased) URL")

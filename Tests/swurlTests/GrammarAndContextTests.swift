@@ -204,6 +204,15 @@ final class GrammarAndContextTests: XCTestCase {
             XCTAssertEqual(r.status, 64, "\(word): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("'\(word)' is not a URL: it has no host"), r.stderr)
         }
+        // A method in lower case before a bare `host:PORT` (no path): the URL was the method
+        // word, and the host a header (`localhost: 8080`), -a's credentials sent to `propfind`.
+        for method in ["propfind", "purge"] {
+            let r = try runSwurl(["--offline", method, "localhost:8080", "-a", "bob:pw"])
+            XCTAssertEqual(r.status, 64, "\(method): \(r.text)")
+            XCTAssertTrue(r.stderr.contains("'localhost:8080' looks like a URL, but the URL was '\(method)'"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("write another in capitals: swurl \(method.uppercased()) URL"), r.stderr)
+            XCTAssertEqual(r.text, "")
+        }
         let missing = try runSwurl(["--offline", "POST", url, "a:=@no-such-file.json"])
         XCTAssertEqual(missing.status, 66)
         XCTAssertTrue(missing.stderr.contains("'a:=@no-such-file.json'"), missing.stderr)
