@@ -14,6 +14,10 @@ package struct TransferTiming: Sendable, Equatable {
     /// the chunks' framing that `uploadedBytes` counts); 0 when libcurl sent a body it was given whole.
     package var bodyBytesRead: Int64 = 0
     package var headerBytes: Int64 = 0
+    /// The response's own head as read (its status line and fields, each line with its line
+    /// end, and the blank line): not the 1xx heads before it, an earlier round's (Digest), or
+    /// a proxy's answer to CONNECT, which `headerBytes` (libcurl's count) includes. 0 when none came.
+    package var responseHeadBytes: Int64 = 0
     /// Bytes per second, averaged by libcurl over the whole hop.
     package var downloadSpeed: Int64 = 0
     package var uploadSpeed: Int64 = 0

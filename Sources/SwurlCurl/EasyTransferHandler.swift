@@ -74,11 +74,7 @@ extension EasyHandle {
     package func registerUploadCallbacks() throws(SwurlError) {
         try set(CURLOPT_READDATA, pointer: context)
         try set(CURLOPT_SEEKDATA, pointer: context)
-        try set(CURLOPT_PREREQDATA, pointer: context)
-        _ = sw_setopt_prereq_cb(raw) { ud, _, _, _, _ in
-            guard let h = EasyHandle.handler(ud), h.easyWillSendRequest() else { return Int32(CURL_PREREQFUNC_ABORT) }
-            return Int32(CURL_PREREQFUNC_OK)
-        }
+        try registerPrerequestCallback()
         _ = sw_setopt_read_cb(raw, CURLOPT_READFUNCTION) { buffer, size, count, ud in
             guard let buffer, let h = EasyHandle.handler(ud) else { return Int(CURL_READFUNC_ABORT) }
             return h.easyReadBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
@@ -88,6 +84,16 @@ extension EasyHandle {
             guard let h = EasyHandle.handler(ud) else { return Int32(CURL_SEEKFUNC_FAIL) }
             guard offset == 0, origin == SEEK_SET, h.easyRewindBody() else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
             return Int32(CURL_SEEKFUNC_OK)
+        }
+    }
+
+    /// CURLOPT_PREREQFUNCTION(3) alone: `easyWillSendRequest` before each request goes out
+    /// (libcurl builds the request's head after it, so options set there count).
+    package func registerPrerequestCallback() throws(SwurlError) {
+        try set(CURLOPT_PREREQDATA, pointer: context)
+        _ = sw_setopt_prereq_cb(raw) { ud, _, _, _, _ in
+            guard let h = EasyHandle.handler(ud), h.easyWillSendRequest() else { return Int32(CURL_PREREQFUNC_ABORT) }
+            return Int32(CURL_PREREQFUNC_OK)
         }
     }
 

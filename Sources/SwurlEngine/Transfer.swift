@@ -51,6 +51,14 @@ package final class Transfer: EasyTransferHandler {
     package private(set) var failureIsTransient = false
     private var headerCount = 0
     private var headerBytes = 0
+    /// The bytes of the head being read, every line with its line end, and of the response's
+    /// own head (the last final one, or a 1xx that came alone): HAR's `headersSize`. libcurl's
+    /// CURLINFO_HEADER_SIZE also counts a proxy's answer to CONNECT and the heads before.
+    private var headWireBytes = 0
+    /// The header lines without an empty Cookie item's, while the engine has no cookie for the
+    /// hop: sent instead once it has one when the request goes out (`easyWillSendRequest`).
+    private var linesWithoutEmptyCookie: [String]?
+    private var answerHeadBytes = 0
     /// Whether the last status line was an interim one (1xx but 101): the final head's size
     /// counts the interim heads before it, so a flood of them meets the same limit.
     private var afterInterim = false
@@ -338,6 +346,7 @@ package final class Transfer: EasyTransferHandler {
     var measuredTiming: TransferTiming {
         var timing = TransferTiming(easy)
         timing.bodyBytesRead = bodyBytesRead
+        timing.responseHeadBytes = Int64(answerHeadBytes)
         // With a body, libcurl 7.88 sets CURLINFO_STARTTRANSFER when the upload starts, so the
         // server's think time counted as transfer (--timing, a batch's time_first_byte, the
         // report's and HAR's wait): the first byte is then when the ready connection started
@@ -455,10 +464,18 @@ package final class Transfer: EasyTransferHandler {
             // CURLOPT_COOKIE out while a Cookie header of the user's is there.
             lines.removeAll { Transfer.isHeader($0, named: "cookie") }
             try easy.set(.cookies(cookieItems.joined(separator: "; ")), "the Cookie item")
-        } else if request.headers.contains("Cookie"), !easy.holdsNoCookies, engineCookieValue() != nil {
+        } else if request.headers.contains("Cookie") {
             // An empty `Cookie;` beside cookies of the engine's for this hop: the engine's line
-            // is the one Cookie line (it was a second, empty one).
-            lines.removeAll { Transfer.isHeader($0, named: "cookie") }
+            // is the one Cookie line (it was a second, empty one). Decided again as the request
+            // goes out (`easyWillSendRequest`): a batch line is set up ahead, and a cookie
+            // another line receives meanwhile is in the engine's line.
+            let without = lines.filter { !Transfer.isHeader($0, named: "cookie") }
+            if !easy.holdsNoCookies, engineCookieValue() != nil {
+                lines = without
+            } else {
+                linesWithoutEmptyCookie = without
+                try easy.registerPrerequestCallback()
+            }
         }
         try easy.set(.headers(lines))
         verifier = try easy.applySecurity(options.security)
@@ -487,9 +504,7 @@ package final class Transfer: EasyTransferHandler {
         if options.captureRequest {
             try easy.registerDebugCallback()
         } else if recordsRequest {
-            plannedHead = SentRequestHead.rebuild(request, lines: lines, options: options, digest: digestCredentials != nil,
-                                                  acceptEncoding: options.contentCoding.libcurlDecodes ? ContentCoding.decodable : nil,
-                                                  cookiesPossible: !cookieItems.isEmpty || !easy.holdsNoCookies, memo: sentHeadMemo)
+            planHead(lines)
             if plannedHead == nil { try easy.registerDebugCallback() }
         }
     }
@@ -712,7 +727,24 @@ package final class Transfer: EasyTransferHandler {
         return true
     }
 
+    /// The head the hop's record shows, rebuilt from its parts (`SentRequestHead.rebuild`).
+    private func planHead(_ lines: [String]) {
+        plannedHead = SentRequestHead.rebuild(request, lines: lines, options: options, digest: digestCredentials != nil,
+                                              acceptEncoding: options.contentCoding.libcurlDecodes ? ContentCoding.decodable : nil,
+                                              cookiesPossible: !Transfer.cookieItemValues(request.headers).isEmpty || !easy.holdsNoCookies,
+                                              memo: sentHeadMemo)
+    }
+
     package func easyWillSendRequest() -> Bool {
+        // An empty Cookie item, and the engine holds cookies for the hop now (`configure`).
+        if let without = linesWithoutEmptyCookie, !easy.holdsNoCookies, engineCookieValue() != nil {
+            linesWithoutEmptyCookie = nil
+            do { try easy.set(.headers(without)) } catch {
+                fail(error)
+                return false
+            }
+            if plannedHead != nil { planHead(without) }
+        }
         // libcurl 7.88 sends a request again on a fresh connection (an HTTP/2 stream the server
         // refused, a reused connection found dead) without a seek when none of the body had left
         // yet: what it had read went with the old attempt, and the body went out short by up to
@@ -803,6 +835,11 @@ package final class Transfer: EasyTransferHandler {
         if isStatusLine, bodyAskedAt != nil, answeredAt == nil, !Transfer.isInterim(line) { answeredAt = Transfer.now() }
         if isStatusLine, firstLineAt == nil { firstLineAt = Transfer.now() }
         if isStatusLine {
+            headWireBytes = bytes.count
+        } else if headOpen {
+            headWireBytes += bytes.count
+        }
+        if isStatusLine {
             headerCount = 0
             if !afterInterim { headerBytes = 0 }
             sawInterim = afterInterim
@@ -830,6 +867,7 @@ package final class Transfer: EasyTransferHandler {
             stamped = true
             if let head = HTTPResponseHead(bytes: headBytes, lineEnds: headLineEnds) {
                 lastHead = head
+                if head.status >= 200 || head.status == 101 || answerHeadBytes == 0 { answerHeadBytes = headWireBytes }
                 // A body framed by no one length is refused in every door before a byte of it
                 // (libcurl would read one of the lengths; the cache could store the cut).
                 if head.status >= 200, head.status != 204, head.status != 304, request.method != .head,

@@ -22,10 +22,6 @@ final class HAREntryRecorder: HopTap {
     private var bodyBytes: Int64 = 0
     private var bodyText: [UInt8] = []
     private var keepsText = false
-    /// Bytes of the heads before the response in the same transfer (`100 Continue`, `103 Early
-    /// Hints`, Digest's 401, a proxy's answer to CONNECT, a 417 before the request went again):
-    /// libcurl's header count has them, HAR's `headersSize` is the response's own head.
-    private var earlierHeadBytes: Int64 = 0
 
     init(request: HTTPRequest, log: HARLog, line: Int?) {
         self.request = request
@@ -48,12 +44,7 @@ final class HAREntryRecorder: HopTap {
     func transferDidReceiveHead(_ head: HTTPResponseHead) throws {
         // 1xx heads come before the response (a 101 is the response); a head after another
         // final one (Digest's second round, the tunnel's request after CONNECT) replaces it.
-        // Sized only then: a hop's one head costs nothing here.
-        guard head.status >= 200 || head.status == 101 || responseHead == nil else {
-            earlierHeadBytes += Int64(HAREntryRecorder.headSize(head))
-            return
-        }
-        if let earlier = responseHead { earlierHeadBytes += Int64(HAREntryRecorder.headSize(earlier)) }
+        guard head.status >= 200 || head.status == 101 || responseHead == nil else { return }
         responseHead = head
         bodyBytes = 0
         bodyText = []
@@ -157,15 +148,9 @@ final class HAREntryRecorder: HopTap {
             out.recordBytes(nil)
         }
         out.recordString(head.status >= 300 && head.status < 400 ? end.redirectURL : nil)
-        // Without the heads before it (a 1xx alone, the response missing, keeps its own).
-        out.recordInt(t.headerBytes > earlierHeadBytes ? t.headerBytes - earlierHeadBytes : t.headerBytes)
-    }
-
-    /// A head's size in HTTP/1.1 framing: status line, `Name: value` lines, the blank line.
-    static func headSize(_ head: HTTPResponseHead) -> Int {
-        var size = head.version.utf8.count + 4 + (head.reason.isEmpty ? 0 : 1 + head.reason.utf8.count) + 2 + 2
-        for f in head.headers.fields { size += f.name.utf8.count + 2 + f.value.utf8.count + 2 }
-        return size
+        // Without the heads before it or a proxy's answer to CONNECT (a 1xx alone, the
+        // response missing, keeps its own): the transfer's count of the response's own head.
+        out.recordInt(t.responseHeadBytes)
     }
 
     /// Seconds from the request head leaving to the last body bytes leaving (0 without a body).

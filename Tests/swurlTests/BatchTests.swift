@@ -1243,6 +1243,28 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(received[2].hasSuffix("\r\n\r\n{\"c\":\"3\"}"), received[2])
     }
 
+    /// An empty `Cookie;` beside the engine's cookies makes one Cookie line on every batch line,
+    /// also on one set up before the cookie came (a line is set up ahead of its turn): those
+    /// went with two, `Cookie: sid=abc` and an empty one.
+    func testAnEmptyCookieItemMakesOneLineWhenTheCookieCameAfterTheLineWasSetUp() throws {
+        let server = try RecordingServer()
+        defer { server.stop() }
+        let input = TestPaths.temporaryDirectory() + "/lines.txt"
+        try (["\(server.base)/set-cookie?sid=abc"] + (1...30).map { "\(server.base)/p\($0) Cookie;" })
+            .joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["batch", input, "-q", "--parallel", "4"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let received = server.requests.map { String(decoding: $0, as: UTF8.self) }
+        XCTAssertEqual(received.count, 31)
+        var withCookie = 0
+        for request in received where request.contains(" /p") {
+            let lines = request.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("cookie") }
+            XCTAssertTrue(lines == ["Cookie:"] || lines == ["Cookie: sid=abc"], "\(lines)")
+            if lines == ["Cookie: sid=abc"] { withCookie += 1 }
+        }
+        XCTAssertGreaterThan(withCookie, 20, "the later lines carry the cookie")
+    }
+
     /// A line's `--no-OPTION` for an option no batch takes either is named so: it was called "the
     /// batch's" (`--no-download`), where `swurl batch --download` says it does not apply.
     func testALinesNoOptionForNoBatchOptionIsNamedSo() throws {

@@ -851,6 +851,27 @@ final class HARTests: XCTestCase {
         XCTAssertEqual(response["headersSize"] as? Int, head, "\(fields)")
     }
 
+    /// Through a proxy's tunnel, `headersSize` is the origin's head alone, as without the proxy:
+    /// libcurl's count had the proxy's `HTTP/1.1 200 Connection established` (39 bytes) in it.
+    func testHeadersSizeLeavesOutTheProxysAnswerToConnect() throws {
+        let log = TestPaths.temporaryDirectory() + "/connect.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let pki = try CertificateFactory.shared()
+        let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
+        var sizes: [Int] = []
+        for (name, extra) in [("direct", [String]()), ("tunnel", ["--proxy", "http://127.0.0.1:\(proxy.port)"])] {
+            let har = dir + "/\(name).har"
+            let r = try runSwurl(["--har", har, "--cacert", pki.path("root.pem"), origin.base + "/x"] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let entry = try XCTUnwrap(try checkedEntries(har).first)
+            sizes.append(try XCTUnwrap(response(entry)["headersSize"] as? Int))
+        }
+        XCTAssertEqual(sizes.count, 2)
+        XCTAssertEqual(sizes.first, sizes.last, "\(sizes)")
+        XCTAssertGreaterThan(sizes.first ?? 0, 0)
+    }
+
     /// Digest's 401 and the 200 after it come in one transfer: `headersSize` is the 200's head
     /// alone (libcurl's count had the 401's in it).
     func testHeadersSizeIsTheResponsesOwnHeadAfterADigestRound() throws {
