@@ -164,21 +164,6 @@ package final class CacheStore {
         }
     }
 
-    /// `withHead` for a file smaller than 4 KiB (most entries), without its `fstat`: one
-    /// `pread` from the start takes the whole file, and a read that ends short of the buffer
-    /// ends at the file's end, so its count is the size. Only for a descriptor `readdir` said
-    /// is a regular file. Nil when the file is larger, the read fails or the entry is invalid
-    /// (`withHead` then decides). Returns the file's size too.
-    static func withSmallEntryHead<R>(_ fd: Int32, _ use: (UnsafeBufferPointer<UInt8>, Int64) -> R?) -> (R, size: Int64)? {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tailSize) { buffer -> (R, size: Int64)? in
-            let n = pread(fd, buffer.baseAddress, tailSize, 0)
-            guard n >= 0, n < tailSize, let r = withHead(fd, tail: UnsafeBufferPointer(rebasing: buffer[0..<n]), size: Int64(n), use) else {
-                return nil
-            }
-            return (r, Int64(n))
-        }
-    }
-
     /// How much of an entry's end one `pread` takes: the footer and most heads.
     private static let tailSize = 4096
 
@@ -296,23 +281,21 @@ package final class CacheStore {
     /// The names of the entry files.
     func names() -> [String] {
         var out: [String] = []
-        forEachEntryName { name, _, _ in out.append(String(cString: name)) }
+        forEachEntryName { name, _ in out.append(String(cString: name)) }
         return out
     }
 
     /// Hands the name of each entry file (65 bytes; temporary files, which start with '.', are
-    /// left out) to `visit`, as `readdir` gives it, with whether `readdir` says it is a regular
-    /// file and a descriptor of the directory.
-    private func forEachEntryName(_ visit: (UnsafePointer<CChar>, _ regular: Bool, _ directory: Int32) -> Void) {
+    /// left out) to `visit`, as `readdir` gives it, with a descriptor of the directory.
+    private func forEachEntryName(_ visit: (UnsafePointer<CChar>, _ directory: Int32) -> Void) {
         guard let dir = opendir(ArgumentBytes.path(directory)) else { return }
         defer { closedir(dir) }
         let dfd = dirfd(dir)
         while let e = readdir(dir) {
-            let regular = Int(e.pointee.d_type) == Int(DT_REG)
             withUnsafeBytes(of: &e.pointee.d_name) { raw in
                 guard let base = raw.baseAddress else { return }
                 let name = base.assumingMemoryBound(to: CChar.self)
-                if name[0] != 0x2E && strnlen(name, raw.count) == 65 { visit(name, regular, dfd) }
+                if name[0] != 0x2E && strnlen(name, raw.count) == 65 { visit(name, dfd) }
             }
         }
     }
@@ -330,23 +313,19 @@ package final class CacheStore {
 
     /// Every valid entry, summarised (`CacheEntry.Summary`); invalid files are removed as
     /// `open` would remove them. Each file is opened relative to the directory (`openat`) by
-    /// the name `readdir` gave. An entry under 4 KiB is read whole by one `pread`
-    /// (`withSmallEntryHead`) unless `lastUsed` asks for its access time: three system calls
-    /// per entry; a larger one takes an `fstat` and a `pread` of its end (`withHead`).
-    /// - Parameter lastUsed: fill `Listing.lastUsed` (an `fstat` per entry); default true.
+    /// the name `readdir` gave, and read by an `fstat` (its owner and mode judged as serving
+    /// one judges them: a listed entry is one a request may be answered from) and a `pread` of
+    /// its end (`withHead`): four system calls per entry.
+    /// - Parameter lastUsed: fill `Listing.lastUsed`; default true.
     package func list(lastUsed: Bool = true) -> [Listing] {
         var out: [Listing] = []
-        forEachEntryName { name, regular, dfd in
+        forEachEntryName { name, dfd in
             let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
             var fd = openat(dfd, name, flags | CacheStore.noAtime)
             if fd < 0 { fd = openat(dfd, name, flags) }
             guard fd >= 0 else { return }
             defer { close(fd) }
             let summarise = { (head: UnsafeBufferPointer<UInt8>, body: Int64) in CacheEntry.summary(head: head).map { ($0, body) } }
-            if regular && !lastUsed, let ((summary, body), size) = CacheStore.withSmallEntryHead(fd, summarise) {
-                out.append(Listing(name: String(cString: name), summary: summary, bodyLength: body, size: size, lastUsed: nil))
-                return
-            }
             var st = stat()
             guard fstat(fd, &st) == 0, let (summary, body) = CacheStore.withHead(fd, st, summarise) else {
                 unlinkat(dfd, name, 0)

@@ -419,6 +419,12 @@ final class CacheTests: XCTestCase {
         XCTAssertEqual(origin.count("/writable"), 2)
         let mode = try FileManager.default.attributesOfItem(atPath: dir + "/" + stored)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600, "replaced by a private entry")
+        // `cache list` lists no entry a request would not be served: the table showed it fresh
+        // (`--json` left it out).
+        XCTAssertEqual(chmod(dir + "/" + stored, 0o606), 0)
+        let list = try swurl(["cache", "list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertEqual(list.text, "", list.text)
     }
 
     /// A response without `Date` is stored with the time it came (RFC 9110 §6.6.1), so a hit
