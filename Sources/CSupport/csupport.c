@@ -196,7 +196,11 @@ static void sw_prompt_ending_signals(int on, int keep_ours) {
                 && !(keep_ours && (sw_prompt_saved[i].sa_handler == sw_on_sigterm || sw_prompt_saved[i].sa_handler == sw_on_term_grace_over));
             if (sw_prompt_caught[i]) sw_set_handler(sig, sw_on_prompt_signal);
         } else if (sw_prompt_caught[i]) {
-            sigaction(sig, &sw_prompt_saved[i], NULL);
+            // A handler set meanwhile stays: SIGTERM at the prompt started the orderly stop,
+            // whose grace took SIGALRM (put back to the default, the grace's end came as
+            // SIGALRM's: exit 142, not SIGTERM's).
+            struct sigaction now;
+            if (sigaction(sig, NULL, &now) != 0 || now.sa_handler == sw_on_prompt_signal) sigaction(sig, &sw_prompt_saved[i], NULL);
             sw_prompt_caught[i] = 0;
         }
     }
