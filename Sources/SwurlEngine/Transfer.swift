@@ -55,10 +55,10 @@ package final class Transfer: EasyTransferHandler {
     /// own head (the last final one, or a 1xx that came alone): HAR's `headersSize`. libcurl's
     /// CURLINFO_HEADER_SIZE also counts a proxy's answer to CONNECT and the heads before.
     private var headWireBytes = 0
+    private var answerHeadBytes = 0
     /// The header lines without an empty Cookie item's, while the engine has no cookie for the
     /// hop: sent instead once it has one when the request goes out (`easyWillSendRequest`).
     private var linesWithoutEmptyCookie: [String]?
-    private var answerHeadBytes = 0
     /// Whether the last status line was an interim one (1xx but 101): the final head's size
     /// counts the interim heads before it, so a flood of them meets the same limit.
     private var afterInterim = false
