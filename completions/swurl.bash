@@ -11,8 +11,12 @@ _swurl_files() {
     while IFS= read -r f; do
         p=$f
         [[ "$p" == "~/"* ]] && p="$HOME/${p#"~/"}"
-        f=$(printf '%q' "$f")
-        [[ "$f" == '\~/'* ]] && f="~/${f#'\~/'}"
+        if [[ -n "$4" ]]; then
+            [[ "$f" == *"$4"* || ( "$4" == '"' && "$f" == *[\$\`\\]* ) ]] && continue
+        else
+            f=$(printf '%q' "$f")
+            [[ "$f" == '\~/'* ]] && f="~/${f#'\~/'}"
+        fi
         [[ -d "$p" ]] && f+=/
         COMPREPLY+=("$1$f")
     done < <(compgen ${3:--f} -- "$2")
@@ -21,57 +25,57 @@ _swurl_files() {
 }
 _swurl_value() {
     case "$1" in
-        --boundary) :; return 0 ;;
-        --plist) [[ -n "$2" ]] || return 1; COMPREPLY=($(compgen -W "xml binary" -- "$cur")); return 0 ;;
-        --raw) :; return 0 ;;
-        --print|-p) :; return 0 ;;
-        --pretty) COMPREPLY=($(compgen -W "all colors format none" -- "$cur")); return 0 ;;
+        --boundary) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --plist) [[ -n "$2" ]] || return 1; compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "xml binary" -- "$cur")); return 0 ;;
+        --raw) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --print|-p) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --pretty) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "all colors format none" -- "$cur")); return 0 ;;
         --output|-o) _swurl_files '' "$cur"; return 0 ;;
-        --timing) [[ -n "$2" ]] || return 1; COMPREPLY=($(compgen -W "text json" -- "$cur")); return 0 ;;
+        --timing) [[ -n "$2" ]] || return 1; compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "text json" -- "$cur")); return 0 ;;
         --har) _swurl_files '' "$cur"; return 0 ;;
-        --limit-rate) :; return 0 ;;
-        --parallel) :; return 0 ;;
+        --limit-rate) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --parallel) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
         --output-dir) _swurl_files '' "$cur" -d; return 0 ;;
-        --name-template) :; return 0 ;;
-        --order) COMPREPLY=($(compgen -W "completion input" -- "$cur")); return 0 ;;
+        --name-template) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --order) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "completion input" -- "$cur")); return 0 ;;
         --report) _swurl_files '' "$cur"; return 0 ;;
         --junit) _swurl_files '' "$cur"; return 0 ;;
-        --auth|-a) :; return 0 ;;
-        --auth-type|-A) COMPREPLY=($(compgen -W "basic digest bearer" -- "$cur")); return 0 ;;
+        --auth|-a) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --auth-type|-A) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "basic digest bearer" -- "$cur")); return 0 ;;
         --session) _swurl_files '' "$cur"; return 0 ;;
         --session-read-only) _swurl_files '' "$cur"; return 0 ;;
-        --style|-s) COMPREPLY=($(compgen -W "auto basic dark light mono" -- "$cur")); return 0 ;;
-        --accept-status) :; return 0 ;;
-        --accept-type) :; return 0 ;;
-        --decode) COMPREPLY=($(compgen -W "auto json xml plist image text raw" -- "$cur")); return 0 ;;
-        --plist-as) COMPREPLY=($(compgen -W "xml json" -- "$cur")); return 0 ;;
-        --max-redirects) :; return 0 ;;
-        --timeout) :; return 0 ;;
-        --default-scheme) COMPREPLY=($(compgen -W "http https" -- "$cur")); return 0 ;;
-        --connect-timeout) :; return 0 ;;
-        --retry) :; return 0 ;;
-        --retry-delay) :; return 0 ;;
-        --retry-max-time) :; return 0 ;;
-        --proxy) :; return 0 ;;
+        --style|-s) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "auto basic dark light mono" -- "$cur")); return 0 ;;
+        --accept-status) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --accept-type) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --decode) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "auto json xml plist image text raw" -- "$cur")); return 0 ;;
+        --plist-as) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "xml json" -- "$cur")); return 0 ;;
+        --max-redirects) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --timeout) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --default-scheme) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "http https" -- "$cur")); return 0 ;;
+        --connect-timeout) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --retry) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --retry-delay) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --retry-max-time) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --proxy) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
         --unix-socket) _swurl_files '' "$cur"; return 0 ;;
-        --resolve) :; return 0 ;;
-        --max-headers) :; return 0 ;;
-        --wait-for-network) [[ -n "$2" ]] || return 1; :; return 0 ;;
-        --max-filesize) :; return 0 ;;
+        --resolve) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --max-headers) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --wait-for-network) [[ -n "$2" ]] || return 1; compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --max-filesize) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
         --cache) [[ -n "$2" ]] || return 1; _swurl_files '' "$cur" -d; return 0 ;;
-        --cache-max) :; return 0 ;;
+        --cache-max) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
         --pin-pubkey) _swurl_files '' "$cur"; return 0 ;;
         --pin-cert) _swurl_files '' "$cur"; return 0 ;;
-        --pin-scope) COMPREPLY=($(compgen -W "any leaf chain" -- "$cur")); return 0 ;;
+        --pin-scope) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "any leaf chain" -- "$cur")); return 0 ;;
         --cacert) _swurl_files '' "$cur"; return 0 ;;
         --capath) _swurl_files '' "$cur" -d; return 0 ;;
         --cacert-add) _swurl_files '' "$cur"; return 0 ;;
         --cert) _swurl_files '' "$cur"; return 0 ;;
         --key) _swurl_files '' "$cur"; return 0 ;;
-        --key-password) :; return 0 ;;
-        --tls-min) COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return 0 ;;
-        --tls-max) COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return 0 ;;
-        --ciphers) :; return 0 ;;
+        --key-password) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
+        --tls-min) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return 0 ;;
+        --tls-max) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "1.2 1.3" -- "$cur")); return 0 ;;
+        --ciphers) compopt +o default 2>/dev/null; COMPREPLY=(); return 0 ;;
         *) return 1 ;;
     esac
 }
@@ -92,6 +96,7 @@ _swurl() {
         if [[ -n "$dashdash" ]]; then if [[ -z "$cmd" ]]; then cmd="${w[i]}"; else ((args++)); fi; continue; fi
         case "${w[i]}" in
             --boundary|--raw|--print|-p|--pretty|--output|-o|--har|--limit-rate|--parallel|--output-dir|--name-template|--order|--report|--junit|--auth|-a|--auth-type|-A|--session|--session-read-only|--style|-s|--accept-status|--accept-type|--decode|--plist-as|--max-redirects|--timeout|--default-scheme|--connect-timeout|--retry|--retry-delay|--retry-max-time|--proxy|--unix-socket|--resolve|--max-headers|--max-filesize|--cache-max|--pin-pubkey|--pin-cert|--pin-scope|--cacert|--capath|--cacert-add|--cert|--key|--key-password|--tls-min|--tls-max|--ciphers) ((i++)) ;;
+            -[jfIhbvqdcSFL46k]*[poaAs]) [[ "${w[i]}" =~ ^-[jfIhbvqdcSFL46k]+[poaAs]$ ]] && ((i++)) ;;
             -*) ;;
             *) if [[ -z "$cmd" ]]; then cmd="${w[i]}"; else ((args++)); fi ;;
         esac
@@ -99,16 +104,18 @@ _swurl() {
     local opt=
     if [[ "$cur" == = ]]; then opt="$prev"; cur=; elif [[ "$prev" == = ]]; then opt="${COMP_WORDS[COMP_CWORD-2]}"; fi
     if [[ "$opt" == -* ]] && _swurl_value "$opt" attached; then return; fi
-    if _swurl_value "$prev"; then return; fi
+    local p="$prev"
+    [[ "$p" =~ ^-[jfIhbvqdcSFL46k]+[poaAs]$ ]] && p="-${p: -1}"
+    if _swurl_value "$p"; then return; fi
     if [[ "$cur" == -* && -z "$dashdash" ]]; then
         local opts
         case "$cmd" in
-            certs) opts="--json -j --pem --timeout --connect-timeout --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
-            repl) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --har --har-bodies --har-secrets --quiet -q --download -d --continue -c --overwrite --limit-rate --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --path-as-is --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version --stop-on-error" ;;
-            reach) opts="--json -j --timeout --default-scheme --connect-timeout --resolve --ipv4 -4 --ipv6 -6 --watch --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
-            batch) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --har --har-bodies --har-secrets --quiet -q --limit-rate --parallel --jsonl --output-dir --name-template --order --fail-fast --report --junit --auth -a --auth-type -A --ignore-netrc --check-status --accept-status --accept-type --decode --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --path-as-is --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
-            cache) opts="--json -j --default-scheme --cache --cache-max --no-config --help --version" ;;
-            *) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --har --har-bodies --har-secrets --quiet -q --download -d --continue -c --overwrite --limit-rate --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --path-as-is --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version" ;;
+            certs) opts="--json -j --pem --timeout --connect-timeout --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version"; [[ "$cur" == --no* ]] && opts+=" --no-json --no-pem --no-timeout --no-connect-timeout --no-proxy --no-unix-socket --no-resolve --no-ipv4 --no-ipv6 --no-pin-pubkey --no-pin-cert --no-pin-scope --no-insecure --no-verify-host --no-cacert --no-capath --no-cacert-add --no-cert --no-key --no-key-password --no-tls-min --no-tls-max --no-ciphers --no-help --no-version" ;;
+            repl) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --har --har-bodies --har-secrets --quiet -q --download -d --continue -c --overwrite --limit-rate --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --path-as-is --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version --stop-on-error"; [[ "$cur" == --no* ]] && opts+=" --no-json --no-form --no-multipart --no-boundary --no-plist --no-raw --no-chunked --no-ignore-stdin --no-print --no-headers --no-body --no-verbose --no-pretty --no-output --no-offline --no-curl --no-all --no-timing --no-har --no-har-bodies --no-har-secrets --no-quiet --no-download --no-continue --no-overwrite --no-limit-rate --no-auth --no-auth-type --no-session --no-session-read-only --no-ignore-netrc --no-style --no-check-status --no-accept-status --no-accept-type --no-decode --no-sort-keys --no-drop-nulls --no-stream --no-plist-as --no-follow --no-max-redirects --no-timeout --no-default-scheme --no-connect-timeout --no-retry --no-retry-delay --no-retry-max-time --no-retry-all-methods --no-http1.1 --no-http2 --no-http2-prior-knowledge --no-path-as-is --no-proxy --no-unix-socket --no-resolve --no-ipv4 --no-ipv6 --no-max-headers --no-wait-for-network --no-max-filesize --no-cache --no-refresh --no-cache-only --no-stale-ok --no-cache-max --no-pin-pubkey --no-pin-cert --no-pin-scope --no-insecure --no-verify-host --no-cacert --no-capath --no-cacert-add --no-cert --no-key --no-key-password --no-tls-min --no-tls-max --no-ciphers --no-help --no-version --no-stop-on-error" ;;
+            reach) opts="--json -j --timeout --default-scheme --connect-timeout --resolve --ipv4 -4 --ipv6 -6 --watch --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version"; [[ "$cur" == --no* ]] && opts+=" --no-json --no-timeout --no-default-scheme --no-connect-timeout --no-resolve --no-ipv4 --no-ipv6 --no-watch --no-pin-pubkey --no-pin-cert --no-pin-scope --no-insecure --no-verify-host --no-cacert --no-capath --no-cacert-add --no-cert --no-key --no-key-password --no-tls-min --no-tls-max --no-ciphers --no-help --no-version" ;;
+            batch) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --har --har-bodies --har-secrets --quiet -q --limit-rate --parallel --jsonl --output-dir --name-template --order --fail-fast --report --junit --auth -a --auth-type -A --ignore-netrc --check-status --accept-status --accept-type --decode --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --path-as-is --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version"; [[ "$cur" == --no* ]] && opts+=" --no-json --no-form --no-multipart --no-boundary --no-plist --no-raw --no-chunked --no-ignore-stdin --no-har --no-har-bodies --no-har-secrets --no-quiet --no-limit-rate --no-parallel --no-jsonl --no-output-dir --no-name-template --no-order --no-fail-fast --no-report --no-junit --no-auth --no-auth-type --no-ignore-netrc --no-check-status --no-accept-status --no-accept-type --no-decode --no-follow --no-max-redirects --no-timeout --no-default-scheme --no-connect-timeout --no-retry --no-retry-delay --no-retry-max-time --no-retry-all-methods --no-http1.1 --no-http2 --no-http2-prior-knowledge --no-path-as-is --no-proxy --no-unix-socket --no-resolve --no-ipv4 --no-ipv6 --no-max-headers --no-wait-for-network --no-max-filesize --no-cache --no-refresh --no-cache-only --no-stale-ok --no-cache-max --no-pin-pubkey --no-pin-cert --no-pin-scope --no-insecure --no-verify-host --no-cacert --no-capath --no-cacert-add --no-cert --no-key --no-key-password --no-tls-min --no-tls-max --no-ciphers --no-help --no-version" ;;
+            cache) opts="--json -j --default-scheme --cache --cache-max --no-config --help --version"; [[ "$cur" == --no* ]] && opts+=" --no-json --no-default-scheme --no-cache --no-cache-max --no-help --no-version" ;;
+            *) opts="--json -j --form -f --multipart --boundary --plist --raw --chunked --ignore-stdin -I --print -p --headers -h --body -b --verbose -v --pretty --output -o --offline --curl --all --timing --har --har-bodies --har-secrets --quiet -q --download -d --continue -c --overwrite --limit-rate --auth -a --auth-type -A --session --session-read-only --ignore-netrc --style -s --check-status --accept-status --accept-type --decode --sort-keys --drop-nulls --stream -S --plist-as --follow -F -L --max-redirects --timeout --default-scheme --connect-timeout --retry --retry-delay --retry-max-time --retry-all-methods --http1.1 --http2 --http2-prior-knowledge --path-as-is --proxy --unix-socket --resolve --ipv4 -4 --ipv6 -6 --max-headers --wait-for-network --max-filesize --cache --no-cache --refresh --cache-only --stale-ok --cache-max --pin-pubkey --pin-cert --pin-scope --insecure -k --verify-host --no-verify-host --cacert --capath --cacert-add --cert --key --key-password --tls-min --tls-max --ciphers --no-config --help --version"; [[ "$cur" == --no* ]] && opts+=" --no-json --no-form --no-multipart --no-boundary --no-plist --no-raw --no-chunked --no-ignore-stdin --no-print --no-headers --no-body --no-verbose --no-pretty --no-output --no-offline --no-curl --no-all --no-timing --no-har --no-har-bodies --no-har-secrets --no-quiet --no-download --no-continue --no-overwrite --no-limit-rate --no-auth --no-auth-type --no-session --no-session-read-only --no-ignore-netrc --no-style --no-check-status --no-accept-status --no-accept-type --no-decode --no-sort-keys --no-drop-nulls --no-stream --no-plist-as --no-follow --no-max-redirects --no-timeout --no-default-scheme --no-connect-timeout --no-retry --no-retry-delay --no-retry-max-time --no-retry-all-methods --no-http1.1 --no-http2 --no-http2-prior-knowledge --no-path-as-is --no-proxy --no-unix-socket --no-resolve --no-ipv4 --no-ipv6 --no-max-headers --no-wait-for-network --no-max-filesize --no-cache --no-refresh --no-cache-only --no-stale-ok --no-cache-max --no-pin-pubkey --no-pin-cert --no-pin-scope --no-insecure --no-verify-host --no-cacert --no-capath --no-cacert-add --no-cert --no-key --no-key-password --no-tls-min --no-tls-max --no-ciphers --no-help --no-version" ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     elif [[ -z "$cmd" ]]; then
@@ -123,13 +130,15 @@ _swurl() {
         if [[ "$word" == *@* && "${word##*@}" != *[=:]* ]]; then
             local typed="${word##*@}" lead=@ i
             [[ "$typed" == [\"\']* ]] && return 0
+            local quote=
+            [[ "$word" == [\"\']* ]] && quote="${word:0:1}"
             if [[ "$COMP_WORDBREAKS" != *@* ]]; then
                 lead="${word%@*}@"
                 for ((i = 0; i < ${#COMP_WORDBREAKS}; i++)); do
                     [[ "${COMP_WORDBREAKS:i:1}" == [[:space:]] ]] || lead="${lead##*"${COMP_WORDBREAKS:i:1}"}"
                 done
             fi
-            _swurl_files "$lead" "${typed//\\/}"
+            _swurl_files "$lead" "${typed//\\/}" '' "$quote"
         else
             _swurl_files '' "$cur"
         fi

@@ -111,12 +111,14 @@ package enum DocumentationGenerator {
         s += ".PP\nPins and host names are checked inside the TLS handshake, on every connection and redirect hop, "
         s += "so a failing check sends no HTTP byte and exits 7.\n"
         s += ".SH REPL\n"
-        for paragraph in DocumentationGenerator.replText {
-            s += ".PP\n" + roff(paragraph) + "\n"
+        // (No .PP right after .SH: the heading starts a paragraph.)
+        for (i, paragraph) in DocumentationGenerator.replText.enumerated() {
+            s += (i == 0 ? "" : ".PP\n") + roff(paragraph) + "\n"
         }
         s += ".SH BATCH\n"
-        for paragraph in DocumentationGenerator.batchText {
-            s += ".PP\n" + roff(paragraph) + "\n"
+        // (No .PP right after .SH: the heading starts a paragraph.)
+        for (i, paragraph) in DocumentationGenerator.batchText.enumerated() {
+            s += (i == 0 ? "" : ".PP\n") + roff(paragraph) + "\n"
         }
         s += ".SH REQUEST ITEMS\n"
         for (syntax, text) in HelpGenerator.itemHelp {
@@ -134,8 +136,9 @@ package enum DocumentationGenerator {
         }
         s += sessionFiles()
         s += ".SH SECURITY\n"
-        for paragraph in DocumentationGenerator.securityText {
-            s += ".PP\n" + roff(paragraph) + "\n"
+        // (No .PP right after .SH: the heading starts a paragraph.)
+        for (i, paragraph) in DocumentationGenerator.securityText.enumerated() {
+            s += (i == 0 ? "" : ".PP\n") + roff(paragraph) + "\n"
         }
         s += ".SH CONFIG FILE\n" + roff("Default options are read from $SWURL_CONFIG, else $XDG_CONFIG_HOME/swurl/config (default ~/.config/swurl/config), before the command line, which overrides them: a later value wins, and an option on the command line drops the config's options it excludes (--json beats a config --form, --no-verify-host a config --verify-host, --offline a config --curl or --download). A config --json is the request body format only: certs and reach reports stay text. SWURL_CONFIG= (empty) or SWURL_CONFIG=/dev/null, or --no-config anywhere on the command line, turns the file off. --no-OPTION drops one default, as in HTTPie: --no-follow a config --follow, --no-timeout its --timeout (and OPTION's values given earlier on the command line; a later --OPTION sets it again); an option whose own name starts with no- (--no-verify-host, --no-cache) keeps its meaning. A batch or REPL line's --no-OPTION drops that default for the line. The file holds options in command-line syntax, one or more per line; # starts a comment; quoting is as in a POSIX shell ('...', \"...\", backslash). An unknown or malformed option, a request item or a URL there is a usage error (exit 64) naming FILE:LINE; so is a bad value (a missing --cacert file exits 66), its message starting with FILE:LINE:. Options the command does not take are left out, and so are defaults that only qualify another the request does not have (--pin-scope without a pin, --all without -F, --har-bodies and --har-secrets without --har, --continue and --overwrite without -d, --boundary without --multipart or --form, -A basic or -A bearer without -a (-A digest stays: it takes the URL's or netrc's user and password), --key-password without --key or --cert): each request decides, whether one-shot, a batch line or a REPL line, and one that brings the partner (a line's own pin, -F or -d) gets the default. A typed -a replaces a config -a together with its -A (a config -A given without -a stays the type of typed credentials), and a typed --key or --cert does not take the config's --key-password; batch and REPL lines follow the same rule over their defaults. A default path the user cannot read (another user's $HOME) counts as no file. A config file another user could have changed is refused (exit 65, naming the file, the reason and the fix), by the rule of session files: not yours or root's, writable by its group or others, or in a directory others can write without the sticky bit.") + "\n"
         s += ".PP\n.nf\n" + roff("# ~/.config/swurl/config\n--style mono   --timeout 30\n--check-status  # comments end the line\n--proxy 'http://proxy.internal:3128'") + "\n.fi\n"
@@ -263,6 +266,15 @@ package enum DocumentationGenerator {
 
     /// Every spelling of the options whose value is the next word (`--timeout 5`, `-a u:p`): a
     /// completion looking for the command word skips that value.
+    /// The one-letter options that take a value, and those that take none, as bracket
+    /// expression contents (a bundle such as `-vA` ends in the first kind).
+    private static var valuedShorts: String {
+        String(OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }.flatMap(\.shorts))
+    }
+    private static var flagShorts: String {
+        String(OptionTable.documented.filter { if case .none = $0.argument { return true } else { return false } }.flatMap(\.shorts))
+    }
+
     private static var valuedForms: [String] {
         OptionTable.documented.filter { if case .required = $0.argument { return true } else { return false } }
             .flatMap { longNames($0) + $0.shorts.map { "-" + String($0) } }
@@ -272,7 +284,8 @@ package enum DocumentationGenerator {
     /// each (a name with a blank was two), each after $1. Without $1 readline marks them
     /// (`-o filenames`: quoted, a directory with its `/` and no space, so that Tab goes down
     /// into it); after `@` it cannot see them as files, so the names are quoted and a
-    /// directory's `/` added here. (`compopt` only works while readline completes.)
+    /// directory's `/` added here; inside quotes the word opened ($4: the quote), as typed,
+    /// without a name the quote cannot hold. (`compopt` only works while readline completes.)
     private static let bashFiles = #"""
         _swurl_files() {
             local f p
@@ -285,8 +298,12 @@ package enum DocumentationGenerator {
             while IFS= read -r f; do
                 p=$f
                 [[ "$p" == "~/"* ]] && p="$HOME/${p#"~/"}"
-                f=$(printf '%q' "$f")
-                [[ "$f" == '\~/'* ]] && f="~/${f#'\~/'}"
+                if [[ -n "$4" ]]; then
+                    [[ "$f" == *"$4"* || ( "$4" == '"' && "$f" == *[\$\`\\]* ) ]] && continue
+                else
+                    f=$(printf '%q' "$f")
+                    [[ "$f" == '\~/'* ]] && f="~/${f#'\~/'}"
+                fi
                 [[ -d "$p" ]] && f+=/
                 COMPREPLY+=("$1$f")
             done < <(compgen ${3:--f} -- "$2")
@@ -303,19 +320,21 @@ package enum DocumentationGenerator {
         // The value of option $1 (its choices, files or directories) in COMPREPLY; status 1 for
         // an option that takes none there (an optional value only attached: $2 set, `--opt=`).
         // Status 0 also when nothing matches (compgen's own status is then 1): the value is
-        // still what is being typed, and bash's default completion (`-o default`) takes over.
+        // still what is being typed (a file's, by bash's default completion, `-o default`).
         s += "_swurl_value() {\n    case \"$1\" in\n"
         for spec in OptionTable.documented {
             let names = forms(spec).joined(separator: "|")
             let reply: String
+            // A value that is no file (a choice, a number, a password) gets no file names from
+            // readline's own completion (`-o default`) either.
             if !spec.choices.isEmpty {
-                reply = "COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\"))"
+                reply = "compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\"))"
             } else if spec.completion == .file {
                 reply = "_swurl_files '' \"$cur\""
             } else if spec.completion == .directory {
                 reply = "_swurl_files '' \"$cur\" -d"
             } else {
-                reply = ":"
+                reply = "compopt +o default 2>/dev/null; COMPREPLY=()"
             }
             switch spec.argument {
             case .none: continue
@@ -344,6 +363,7 @@ package enum DocumentationGenerator {
         s += "        if [[ -n \"$dashdash\" ]]; then if [[ -z \"$cmd\" ]]; then cmd=\"${w[i]}\"; else ((args++)); fi; continue; fi\n"
         s += "        case \"${w[i]}\" in\n"
         s += "            \(valuedForms.joined(separator: "|"))) ((i++)) ;;\n"
+        s += "            -[\(flagShorts)]*[\(valuedShorts)]) [[ \"${w[i]}\" =~ ^-[\(flagShorts)]+[\(valuedShorts)]$ ]] && ((i++)) ;;\n"
         s += "            -*) ;;\n            *) if [[ -z \"$cmd\" ]]; then cmd=\"${w[i]}\"; else ((args++)); fi ;;\n        esac\n    done\n"
         // A value: the word after an option that takes one (`_swurl_value`), or what follows
         // `--opt=` (where bash's current word is `=` itself, or the text after it), for an
@@ -351,12 +371,20 @@ package enum DocumentationGenerator {
         s += "    local opt=\n"
         s += "    if [[ \"$cur\" == = ]]; then opt=\"$prev\"; cur=; elif [[ \"$prev\" == = ]]; then opt=\"${COMP_WORDS[COMP_CWORD-2]}\"; fi\n"
         s += "    if [[ \"$opt\" == -* ]] && _swurl_value \"$opt\" attached; then return; fi\n"
-        s += "    if _swurl_value \"$prev\"; then return; fi\n"
+        // A bundle of short options (`-vA`): the value of its last, when the others take none.
+        s += "    local p=\"$prev\"\n    [[ \"$p\" =~ ^-[\(flagShorts)]+[\(valuedShorts)]$ ]] && p=\"-${p: -1}\"\n"
+        s += "    if _swurl_value \"$p\"; then return; fi\n"
         s += "    if [[ \"$cur\" == -* && -z \"$dashdash\" ]]; then\n        local opts\n        case \"$cmd\" in\n"
-        for word in CommandTable.words {
-            s += "            \(word)) opts=\"\(completedOptions(for: word).flatMap(forms).joined(separator: " "))\" ;;\n"
+        // `--no-OPTION` (a default dropped) once `--no` is typed, as the REPL offers it.
+        func noForms(_ specs: [OptionSpec]) -> String {
+            specs.filter { !$0.name.hasPrefix("no-") }.map { "--no-" + $0.name }.joined(separator: " ")
         }
-        s += "            *) opts=\"\(completedOptions(for: nil).flatMap(forms).joined(separator: " "))\" ;;\n        esac\n"
+        for word in CommandTable.words {
+            let specs = completedOptions(for: word)
+            s += "            \(word)) opts=\"\(specs.flatMap(forms).joined(separator: " "))\"; [[ \"$cur\" == --no* ]] && opts+=\" \(noForms(specs))\" ;;\n"
+        }
+        let specs = completedOptions(for: nil)
+        s += "            *) opts=\"\(specs.flatMap(forms).joined(separator: " "))\"; [[ \"$cur\" == --no* ]] && opts+=\" \(noForms(specs))\" ;;\n        esac\n"
         s += "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
         s += "    elif [[ -z \"$cmd\" ]]; then\n        COMPREPLY=($(compgen -W \"GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help\" -- \"$cur\"))\n"
         for command in CommandTable.all where !command.actions.isEmpty {
@@ -385,13 +413,16 @@ package enum DocumentationGenerator {
         s += "        if [[ \"$word\" == *@* && \"${word##*@}\" != *[=:]* ]]; then\n"
         s += "            local typed=\"${word##*@}\" lead=@ i\n"
         s += "            [[ \"$typed\" == [\\\"\\']* ]] && return 0\n"
+        // A word opened by a quote before the `@` (`"@a`, `'f@a`): the names go in as typed
+        // inside it (`printf %q`'s backslashes were kept by the quote: `"@a\ b.pem"`).
+        s += "            local quote=\n            [[ \"$word\" == [\\\"\\']* ]] && quote=\"${word:0:1}\"\n"
         s += "            if [[ \"$COMP_WORDBREAKS\" != *@* ]]; then\n"
         s += "                lead=\"${word%@*}@\"\n"
         s += "                for ((i = 0; i < ${#COMP_WORDBREAKS}; i++)); do\n"
         s += "                    [[ \"${COMP_WORDBREAKS:i:1}\" == [[:space:]] ]] || lead=\"${lead##*\"${COMP_WORDBREAKS:i:1}\"}\"\n"
         s += "                done\n"
         s += "            fi\n"
-        s += "            _swurl_files \"$lead\" \"${typed//\\\\/}\"\n"
+        s += "            _swurl_files \"$lead\" \"${typed//\\\\/}\" '' \"$quote\"\n"
         s += "        else\n            _swurl_files '' \"$cur\"\n        fi\n"
         s += "    fi\n}\n"
         s += "complete -o default -F _swurl swurl\n"
@@ -434,7 +465,9 @@ package enum DocumentationGenerator {
             // as an optional value must (`--cache DIR` would read DIR as the URL).
             let eq: String
             if case .optional = spec.argument { eq = "=-" } else if case .required = spec.argument { eq = "=" } else { eq = "" }
-            let group = forms.count > 1 ? "'(\(forms.joined(separator: " ")))'" : ""
+            // An option whose every occurrence counts is offered again (`*`), others once.
+            let again = OptionTable.repeatable.contains(spec.option)
+            let group = again ? "'*'" : forms.count > 1 ? "'(\(forms.joined(separator: " ")))'" : ""
             let names = forms.count > 1 ? "{\(forms.map { $0 + (eq.isEmpty || $0.count == 2 ? "" : eq) }.joined(separator: ","))}" : forms[0] + eq
             if case .optional = spec.argument, !action.isEmpty { action = ":" + action }
             s += "    \(group)\(names)'[\(help)]\(action)' \\\n"
@@ -447,7 +480,7 @@ package enum DocumentationGenerator {
         // After a command word, that command's options only.
         for command in CommandTable.all {
             guard let word = command.word else { continue }
-            s += "_swurl_\(word)() {\n  _arguments -s \\\n" + zshSpecs(completedOptions(for: word), command: command.name)
+            s += "_swurl_\(word)() {\n  _arguments -s -S \\\n" + zshSpecs(completedOptions(for: word), command: command.name)
             if !command.actions.isEmpty {
                 let described = command.actions.map { "\($0.word)\\:\"\(zshMessage($0.summary))\"" }
                 s += "    '1:action:((\(described.joined(separator: " "))))' \\\n"
@@ -462,7 +495,7 @@ package enum DocumentationGenerator {
         // An option's value given as the next word is no command (`--timeout 5 certs`).
         s += "      \(valuedForms.joined(separator: "|"))) (( i++ )) ;;\n"
         s += "      -*) ;;\n      *) break ;;\n    esac\n  done\n"
-        s += "  _arguments -s \\\n" + zshSpecs(completedOptions(for: nil), command: .request)
+        s += "  _arguments -s -S \\\n" + zshSpecs(completedOptions(for: nil), command: .request)
         s += "    '1:method, URL or command:(GET POST PUT PATCH DELETE HEAD OPTIONS \(CommandTable.words.joined(separator: " ")) help)' \\\n"
         s += "    '*:request item:_swurl_item'\n}\n\n"
         // A file after `@` in an item (`@body.json`, `field@f`, `X-Token:@t`): what precedes

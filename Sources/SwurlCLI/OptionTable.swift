@@ -97,7 +97,7 @@ package enum OptionTable {
         OptionSpec(.acceptStatus, argument: .required("CODES"), group: .response,
                    help: "Acceptable status codes and ranges, e.g. 200-299,304; any other status exits by class (3, 4, 5; 8 for 1xx, 2xx and 600-999). The body is still shown."),
         OptionSpec(.acceptType, argument: .required("TYPES"), group: .response,
-                   help: "Acceptable media types, e.g. application/json,text/*; another Content-Type (or none, with a body) exits 8 and the body is shown undecoded. Types are compared without parameters (charset=…)."),
+                   help: "Acceptable media types, e.g. application/json,text/*; another Content-Type (or none, with a body) exits 8 and the body is shown undecoded. Types are compared without parameters (charset=...)."),
         OptionSpec(.decode, argument: .required("DECODER"), choices: DecoderChoice.allCases.map(\.rawValue), group: .response,
                    help: "How to show the body: auto (the default: by Content-Type, then by the first bytes), json, xml, plist, image (a one-line summary), text (charset converted on a terminal) or raw. An explicit json, xml, plist or image is strict: a body it cannot decode exits 8 (in a batch, that line fails with 8). Piped output stays the raw bytes unless --pretty=format is given."),
         OptionSpec(.sortKeys, group: .response, commands: [.request, .download, .repl],
@@ -250,6 +250,10 @@ package enum OptionTable {
             args.options[option] = nil
         }
     }
+
+    /// Options whose every occurrence counts (the others: the last one wins): completion
+    /// offers them again after one was given.
+    static let repeatable: Set<Option> = [.resolve, .pinPubkey, .pinCert, .cacertAdd, .verbose, .quiet]
 
     /// Qualifiers that describe their partner's value rather than the request: `-A` says what
     /// kind of credentials `-a` holds, `--key-password` unlocks the key of `--key`/`--cert`.

@@ -207,6 +207,17 @@ final class MessagesExportDocsTests: XCTestCase {
             echo "atescaped=$(COMP_LINE='swurl :8080 @my\\ r' COMP_POINT=18 comp swurl :8080 @ 'my\\ r')"
             spaced() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _swurl; echo "${#COMPREPLY[@]}:${COMPREPLY[0]}"; }
             echo "spaced=$(spaced swurl -o my)"
+            # A word opened by a quote before its `@`: the name as the quote holds it (printf %q's
+            # backslash escapes stayed inside the quotes, naming a file that is not there).
+            echo "quotedlead=$(COMP_LINE='swurl :8080 "@my' COMP_POINT=16 spaced swurl :8080 '"@my')"
+            echo "squotedlead=$(COMP_LINE="swurl :8080 'f@my" COMP_POINT=17 spaced swurl :8080 "'f@my")"
+            cd ..
+            # A bundle of short options ending in one that takes a value (`-vA`): its values; and
+            # the value after such a bundle (`-qo x`) is no command word.
+            echo "bundle=$(comp swurl -vA '')"
+            echo "bundlevalue=$(comp swurl -qo x '')"
+            # `--no-OPTION` once `--no` is typed.
+            echo "noform=$(comp swurl --no-fol)"
             """
         let files = TestPaths.temporaryDirectory()
         for name in ["a.json", "b.txt"] { FileManager.default.createFile(atPath: files + "/" + name, contents: Data()) }
@@ -246,6 +257,11 @@ final class MessagesExportDocsTests: XCTestCase {
         XCTAssertTrue(out.contains("\natspaced=@my\\ report.pdf\n"), out)
         XCTAssertTrue(out.contains("\natescaped=@my\\ report.pdf\n"), out)
         XCTAssertTrue(out.contains("\nspaced=1:my report.pdf\n"), out)
+        XCTAssertTrue(out.contains("\nquotedlead=1:@my report.pdf\n"), out)
+        XCTAssertTrue(out.contains("\nsquotedlead=1:@my report.pdf\n"), out)
+        XCTAssertEqual(lines["bundle"], ["basic", "bearer", "digest"])
+        XCTAssertTrue(lines["bundlevalue"]?.contains("GET") == true, "\(lines["bundlevalue"] ?? [])")
+        XCTAssertEqual(lines["noform"], ["--no-follow"])
         XCTAssertEqual(lines["colon"], ["--watch"])
         XCTAssertEqual(lines["colonproxy"], [])
         XCTAssertEqual(lines["coloncommand"], ["certs"])

@@ -118,4 +118,24 @@ final class DocumentationGeneratorTests: XCTestCase {
             XCTAssertTrue(fish.contains("-n '__swurl_seen_command cache; and not __fish_seen_subcommand_from list clear prune' -f -a \(action) -d '"), action)
         }
     }
+
+    /// zsh offers no option after `--` (`_arguments -S`; `-- --ti` completed `--timing`), and
+    /// offers again an option whose every occurrence counts (`--resolve`), not one given once.
+    /// bash gives a value that is no file (a number, a password, a choice that matches nothing)
+    /// no file names from readline's fallback.
+    func testCompletionsAfterDashDashRepeatsAndNonFileValues() {
+        let zsh = DocumentationGenerator.generate("zsh")
+        XCTAssertFalse(zsh.contains("_arguments -s \\\n"), "every _arguments call takes -S")
+        XCTAssertTrue(zsh.contains("_arguments -s -S \\\n"), zsh)
+        XCTAssertTrue(zsh.contains("'*'--resolve='["), zsh)
+        XCTAssertTrue(zsh.contains("'*'{-v,--verbose}'["), zsh)
+        XCTAssertTrue(zsh.contains("'(-o --output)'{-o,--output=}'["), zsh)
+        let bash = DocumentationGenerator.generate("bash")
+        let timeout = bash.components(separatedBy: "\n").first { $0.contains("--timeout") && $0.contains(")") && $0.contains("return 0") } ?? ""
+        XCTAssertTrue(timeout.contains("compopt +o default"), timeout)
+        let pretty = bash.components(separatedBy: "\n").first { $0.contains("--pretty") && $0.contains("compgen -W") } ?? ""
+        XCTAssertTrue(pretty.contains("compopt +o default"), pretty)
+        let cacert = bash.components(separatedBy: "\n").first { $0.contains("--cacert|") || $0.contains("--cacert)") } ?? ""
+        XCTAssertFalse(cacert.contains("compopt +o default"), cacert)
+    }
 }
