@@ -237,17 +237,24 @@ package enum OptionTable {
     static let qualifiers: [Option: [Option]] = [
         .pinScope: [.pinPubkey, .pinCert], .all: [.follow], .harBodies: [.har], .harSecrets: [.har],
         .continue: [.download], .overwrite: [.download], .boundary: [.multipart, .form], .authType: [.auth],
-        .keyPassword: [.key, .cert],
+        .keyPassword: [.key, .cert], .key: [.cert], .nameTemplate: [.outputDir],
     ]
 
     /// Drops from `args` (defaults with a request's own options over them) each qualifier that
     /// the request's own options (`own`) do not give and whose partners `args` lacks.
     static func dropWaitingQualifiers(_ args: inout ParsedArguments, own: ParsedArguments) {
-        for (option, partners) in qualifiers where args.has(option) && !own.has(option) && !partners.contains(where: { args.has($0) }) {
-            // Digest also takes its user and password from the URL or netrc: dropped, it left
-            // them to go as Basic, in the clear.
-            if option == .authType, args.value(.authType) == AuthType.digest.rawValue { continue }
-            args.options[option] = nil
+        // Until none is left to drop: a dropped qualifier may be another's partner (`--key`,
+        // the partner of `--key-password`, waits for `--cert`).
+        var dropped = true
+        while dropped {
+            dropped = false
+            for (option, partners) in qualifiers where args.has(option) && !own.has(option) && !partners.contains(where: { args.has($0) }) {
+                // Digest also takes its user and password from the URL or netrc: dropped, it left
+                // them to go as Basic, in the clear.
+                if option == .authType, args.value(.authType) == AuthType.digest.rawValue { continue }
+                args.options[option] = nil
+                dropped = true
+            }
         }
     }
 

@@ -71,14 +71,14 @@ package enum Swurl {
             args.options[spec.option] = nil
         }
         // A config default that qualifies an option this run does not have waits for it. For
-        // a batch or the REPL, only those whose partner no line brings to them (--har is the
-        // batch's, and a REPL line's own log takes no defaults): a pinned line keeps the
+        // a batch or the REPL, only those whose partner no line brings to them (--har and
+        // --output-dir are the batch's, and a REPL line's own log takes no defaults): a pinned line keeps the
         // config's --pin-scope, each line drops what waits in vain (`dropWaitingQualifiers`).
         // (Every other command, `certs` and `reach` too, is one run of its own options.)
         if command.name == .batch || command.name == .repl {
             var runLevel = args
             OptionTable.dropWaitingQualifiers(&runLevel, own: given)
-            for option in [Option.harBodies, .harSecrets] where !runLevel.has(option) { args.options[option] = nil }
+            for option in [Option.harBodies, .harSecrets, .nameTemplate] where !runLevel.has(option) { args.options[option] = nil }
         } else {
             OptionTable.dropWaitingQualifiers(&args, own: given)
         }

@@ -353,10 +353,9 @@ package struct SessionStore: Sendable {
             guard MonotonicClock.now() < deadline else {
                 var st = stat()
                 let owned = fstat(lockFD, &st) == 0 && foreign(st)
-                errno = EWOULDBLOCK
-                let error = failure("another process held the lock (.\(lockBase).lock) for \(Int(SessionStore.lockWait)) s on")
-                guard owned, case .output(let message) = error else { throw error }
-                throw .output(message + othersLock)
+                // (No system error: "Resource temporarily unavailable" said nothing more.)
+                let message = "the session was not saved: another process held the lock (.\(lockBase).lock) for \(Int(SessionStore.lockWait)) s on \(shown)"
+                throw .output(message + (owned ? othersLock : ""))
             }
             usleep(5_000)
         }
@@ -372,6 +371,7 @@ package struct SessionStore: Sendable {
             default: throw error
             }
         }
+        removeStaleTemporaries(in: directory, base: base)
         var merged = current.merging(from: before, to: after)
         merged.cookies.removeAll { $0.isExpired(now: now) }
         // The cookies this run's responses set or changed: the limits drop them last.
@@ -390,6 +390,33 @@ package struct SessionStore: Sendable {
             throw .output("the session was not saved: \(error.message)")
         }
         return warnings
+    }
+
+    /// Removes what a save killed before its rename left (`kill -9`, the OOM killer): the
+    /// temporary file (`.NAME.swurl-XXXXXX`, `AtomicFile`), which holds the session, its
+    /// credentials too, and which nothing else would ever remove. A save makes one only while
+    /// it holds the lock, as the caller does: one found now is no other save's. Only the
+    /// user's own regular files of that name that hold a session are removed.
+    private func removeStaleTemporaries(in directory: String, base: String) {
+        let start = "." + OutputTarget.start(of: base, fitting: ".", ".swurl-XXXXXX", in: directory) + ".swurl-"
+        let head = Array("{\n  \"swurl\": \"session\"".utf8)
+        guard let dir = opendir(ArgumentBytes.path(directory)) else { return }
+        defer { closedir(dir) }
+        let dfd = dirfd(dir)
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            guard name.count == start.utf8.count + 6, name.starts(with: start.utf8) else { continue }
+            let fd = name.withUnsafeBufferPointer { b in
+                openat(dfd, ArgumentBytes.path(ArgumentBytes.decode(Array(b))), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            }
+            guard fd >= 0 else { continue }
+            var st = stat()
+            var first = [UInt8](repeating: 0, count: head.count)
+            let isSession = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_uid == geteuid()
+                && read(fd, &first, head.count) == head.count && first == head
+            close(fd)
+            if isSession { _ = unlinkat(dfd, ArgumentBytes.path(ArgumentBytes.decode(name)), 0) }
+        }
     }
 
     /// Refuses a session file that does not exist yet where swurl would refuse to read it back

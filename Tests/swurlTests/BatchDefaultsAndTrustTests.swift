@@ -305,6 +305,29 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
         XCTAssertFalse(String(decoding: capture.capturedAll, as: UTF8.self).contains("/x"), "nothing was sent")
     }
 
+    /// A config default that only qualifies another is left out when that one is not given, as
+    /// `--pin-scope` without a pin is: `--name-template` without `--output-dir` stopped every
+    /// batch, `--key` without `--cert` every request (64). With its partner it is used.
+    func testAConfigQualifierWithoutItsPartnerIsLeftOut() throws {
+        let capture = try CaptureServer()
+        let path = try input([capture.base + "/x"])
+        let home = TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: home + "/swurl", withIntermediateDirectories: true)
+        let key = home + "/k.pem"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: key))
+        try Data("--name-template '{line}.out' --key \(key)\n".utf8).write(to: URL(fileURLWithPath: home + "/swurl/config"))
+        let r = try runSwurl(["batch", path, "-q"], environment: ["XDG_CONFIG_HOME": home])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        let one = try runSwurl([capture.base + "/y", "-b"], environment: ["XDG_CONFIG_HOME": home])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let out = TestPaths.temporaryDirectory()
+        let named = try runSwurl(["batch", path, "-q", "--output-dir", out], environment: ["XDG_CONFIG_HOME": home])
+        XCTAssertEqual(named.status, 0, named.text + named.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/1.out"), "\((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])")
+        // Typed alone, each is still the usage error that names its partner.
+        XCTAssertEqual(try runSwurl(["--key", key, capture.base + "/z"]).status, 64)
+    }
+
     /// A batch default no request could take (`--timeout abc`, a missing `--cacert`) is the
     /// batch's usage error, said once before any line runs, as a REPL's `set` refuses it: each
     /// line failed with it before, and the last run's report was replaced by one of failures.

@@ -209,6 +209,22 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"a\""), "the session holds the cookie")
     }
 
+    /// A save killed before its rename (`kill -9`) left its temporary file, the session with
+    /// its password in it, for good: the next save removes it. Files of that name that hold no
+    /// session stay.
+    func testASaveRemovesAKilledSavesTemporaryFile() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let stale = dir + "/.s.json.swurl-Ab12Cd"
+        let other = dir + "/.s.json.swurl-Zz99Yy"
+        try Data("{\n  \"swurl\": \"session\",\n  \"version\": 1,\n  \"auth\": \"ann:s3cret\"\n".utf8).write(to: URL(fileURLWithPath: stale))
+        try Data("not a session".utf8).write(to: URL(fileURLWithPath: other))
+        let r = try swurl(["--session", dir + "/s.json", try url("/cookies/set/a/1")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "the stale copy is gone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other))
+        XCTAssertTrue(try String(contentsOfFile: dir + "/s.json", encoding: .utf8).contains("\"a\""))
+    }
+
     /// The lock is the session's own lock file: a lock on the directory (anybody can take one in
     /// /tmp) does not stall a save, and a lock file held for good fails it after 10 s, exit 1.
     func testALockHeldElsewhereNeverHangsASave() throws {
@@ -228,6 +244,7 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(held.status, 1, held.stderr)
         XCTAssertTrue(held.stderr.contains("the session was not saved: another process held the lock"), held.stderr)
         XCTAssertFalse(held.stderr.contains("belongs to another user"), held.stderr)
+        XCTAssertFalse(held.stderr.contains("Resource temporarily unavailable"), held.stderr)
         XCTAssertTrue(try String(contentsOfFile: dir + "/s.json", encoding: .utf8).contains("\"a\""))
         // Another user's lock file (made first in a shared directory): the message says whose it
         // is and the way out.
