@@ -440,6 +440,15 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
             derivedBase = base
             // --overwrite replaces a file, never a directory of that name: that one takes NAME-1.
             path = plan.overwrite && !isReserved(base) && !DownloadFile.isDirectory(base) ? base : DownloadName.unique(base, exists: isTaken)
+            // An earlier download's `.part` of that name keeps its bytes, and this one takes the
+            // next name: said, with the way to resume that one (the new name was taken silently,
+            // and a later -c resumed the new one, the first left for good).
+            var st = stat()
+            if let chosen = path, chosen != base, !DownloadFile.exists(base), lstat(ArgumentBytes.path(base + ".part"), &st) == 0,
+               st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid(), st.st_size > 0 {
+                notice?("swurl: note: '\(TerminalSanitizer.clean(base)).part' (\(counted(Int(st.st_size), "byte"))) is left by an earlier download, "
+                        + "so this one is saved as '\(TerminalSanitizer.clean(chosen))'; -c -o '\(TerminalSanitizer.clean(base))' resumes the earlier one")
+            }
             // Before any byte is saved: a rename the sticky bit forbids would fail at the end.
             if let chosen = path, let refusal = DownloadFile.replaceRefusal(chosen) {
                 path = nil   // no file of this download's: no resume hint names theirs

@@ -256,6 +256,15 @@ final class DownloadTests: XCTestCase {
         XCTAssertFalse(fresh.stderr.contains("started over"), fresh.stderr)
         let quiet = try runSwurl(["-q", "-d", "-o", "q.bin", try HTTPBin.url("/bytes/100")], directory: dir)
         XCTAssertEqual(quiet.stderr, "")
+        // A name from the response whose `.part` an earlier download left: the next free name,
+        // and a note naming the earlier `.part` and how to resume it (the new name was taken
+        // without a word, and the earlier `.part` left for good).
+        try Data(repeating: 7, count: 3000).write(to: URL(fileURLWithPath: dir + "/100.part"))
+        let derived = try runSwurl(["-d", try HTTPBin.url("/bytes/100")], directory: dir)
+        XCTAssertEqual(derived.status, 0, derived.stderr)
+        XCTAssertTrue(derived.stderr.contains("note: '\(dir)/100.part' (3000 bytes) is left by an earlier download, so this one is saved as '\(dir)/100-1'; -c -o '\(dir)/100' resumes the earlier one"),
+                      derived.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/100.part")).count, 3000)
     }
 
     /// The `.part` is private while it grows (it was 0666 less the umask, readable by all while
