@@ -103,6 +103,12 @@ final class GrammarAndContextTests: XCTestCase {
         let missing = try runSwurl(["-o", dir + "/nodir/x", "http://127.0.0.1:9/"])
         XCTAssertEqual(missing.status, 1, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("cannot write '\(dir)/nodir/x': the directory '\(dir)/nodir' does not exist"), missing.stderr)
+        // `-d -o nodir/` says it as `-o` does (it named a file `nodir/.part`).
+        for extra in [[String](), ["-d"]] {
+            let r = try runSwurl(extra + ["-o", dir + "/nodir/", "http://127.0.0.1:9/"])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr, "swurl: error: cannot write '\(dir)/nodir/': the directory '\(dir)/nodir' does not exist\n")
+        }
         let slash = try runSwurl(["-o", dir + "/", "http://127.0.0.1:9/"])
         XCTAssertTrue(slash.stderr.contains("give -o a file name in it: -o \(dir)/NAME"), slash.stderr)
     }
