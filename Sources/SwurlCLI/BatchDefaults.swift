@@ -162,9 +162,10 @@ final class BatchDefaults {
         OptionTable.dropWaitingQualifiers(&args, own: line)
         args.positionals = line.positionals
         // The client key's password asked for once, at the first line, serves every line that
-        // uses the batch's key (a line with its own --key, --cert or --key-password is asked anew).
-        // The merged arguments: a line that drops them (--no-cert --no-key) gets no password either.
-        if !line.has(.key), !line.has(.cert), !line.has(.keyPassword), args.has(.key) || args.has(.cert),
+        // uses the batch's key (a line with its own key or --key-password is asked anew; its own
+        // --cert for the batch's --key keeps it: `OptionTable.replacesKey`). The merged
+        // arguments: a line that drops them (--no-cert --no-key) gets no password either.
+        if !OptionTable.replacesKey(defaults: arguments, own: line), !line.has(.keyPassword), args.has(.key) || args.has(.cert),
            let password = try parsedDefaults?.options.transfer.security.keyPassword {
             args.options[.keyPassword] = [password]
         }

@@ -138,8 +138,10 @@ package struct CommandOptions {
         url = URLText.percentEncodingUnsafeBytes(word)
         let parser = RequestItemParser(environment: environment)
         // A lower-case word took the URL's place (`swurl propfind localhost:8080`): a bare
-        // `host:PORT` after it is the URL too, not a header named after the host.
-        let lowerWord = (1...24).contains(url.utf8.count) && url.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+        // `host:PORT` after it is the URL too, not a header named after the host. Not after
+        // `localhost`, a host (`swurl localhost X.Version:3` sends the header).
+        let lowerWord = (1...24).contains(url.utf8.count) && url != "localhost"
+            && url.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
         for raw in positionals.dropFirst() {
             if CommandOptions.looksLikeURL(raw, amongItems: !lowerWord) {
                 try HTTPMethod.refuseLookAlike(url) { "swurl \($0) \(Redactor.givenURL(raw))" }

@@ -262,21 +262,29 @@ package enum OptionTable {
     /// offers them again after one was given.
     static let repeatable: Set<Option> = [.resolve, .pinPubkey, .pinCert, .cacertAdd, .verbose, .quiet]
 
-    /// Qualifiers that describe their partner's value rather than the request: `-A` says what
-    /// kind of credentials `-a` holds, `--key-password` unlocks the key of `--key`/`--cert`.
-    static let describingQualifiers: [Option: [Option]] = [.authType: [.auth], .keyPassword: [.key, .cert]]
-
     /// Drops from `merged` (`defaults` with a later request's own options, `own`, over them)
-    /// each describing qualifier of the defaults whose partner `own` replaced without giving
-    /// one of its own: `-A bearer -a tok` as defaults (the config file's, a batch's, the
-    /// REPL's) sent a typed `-a bob:pw` as a bearer token. A default qualifier given without
-    /// its partner (`-A digest` alone) is the type of every request's credentials, and stays.
-    /// The one rule for every place defaults meet a later choice.
+    /// each qualifier of the defaults that describes a value `own` replaced without giving a
+    /// qualifier of its own: `-A` the credentials of `-a` (`-A bearer -a tok` as defaults, the
+    /// config file's, a batch's or the REPL's, sent a typed `-a bob:pw` as a bearer token), and
+    /// `--key-password` the key it unlocks (a typed `--key`, or a typed `--cert` where the
+    /// defaults' key was in their `--cert`; a typed `--cert` for the defaults' `--key` keeps it).
+    /// A default `-A` given without `-a` is the type of every request's credentials, and
+    /// `-A digest` stays in any case: its user and password went as Basic, in the clear, as
+    /// `dropWaitingQualifiers` keeps it too. The one rule for every place defaults meet a later choice.
     static func dropReplacedQualifiers(_ merged: inout ParsedArguments, defaults: ParsedArguments, own: ParsedArguments) {
-        for (option, partners) in describingQualifiers where !own.has(option) && defaults.has(option)
-            && partners.contains(where: { own.has($0) }) && partners.contains(where: { defaults.has($0) }) {
-            merged.options[option] = nil
+        if defaults.has(.authType), !own.has(.authType), own.has(.auth), defaults.has(.auth),
+           defaults.value(.authType) != AuthType.digest.rawValue {
+            merged.options[.authType] = nil
         }
+        if defaults.has(.keyPassword), !own.has(.keyPassword), replacesKey(defaults: defaults, own: own) {
+            merged.options[.keyPassword] = nil
+        }
+    }
+
+    /// Whether `own` gives a client key other than the defaults' (their `--key`, or the key in
+    /// their `--cert` when they gave no `--key`): the defaults' key password is not its.
+    static func replacesKey(defaults: ParsedArguments, own: ParsedArguments) -> Bool {
+        defaults.has(.key) ? own.has(.key) : defaults.has(.cert) && (own.has(.cert) || own.has(.key))
     }
 
     /// Options that go together but whose later values (the command line's over the config's, a

@@ -234,8 +234,11 @@ extension Unicode.Scalar {
 
     /// A character Unicode says may show as nothing (Default_Ignorable_Code_Point: the soft
     /// hyphen, the zero width space, the word joiner, a byte order mark, the tag characters, the
-    /// Hangul fillers…) but the joiners and selectors: what makes two texts look alike.
-    package var showsAsNothing: Bool { !isJoinerOrSelector && properties.isDefaultIgnorableCodePoint }
+    /// Hangul fillers…) but the joiners and selectors: what makes two texts look alike. And the
+    /// interlinear annotation marks (U+FFF9–FFFB), format characters terminals show as nothing.
+    package var showsAsNothing: Bool {
+        !isJoinerOrSelector && (properties.isDefaultIgnorableCodePoint || (0xFFF9...0xFFFB).contains(value))
+    }
 
     /// `showsAsNothing`, or a joiner or selector where it changes nothing text needs and only
     /// hides in it: first, or after an ASCII character (`--pro\u{200d}xy`, `.\u{fe0f}`).

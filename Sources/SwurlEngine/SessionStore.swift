@@ -396,9 +396,13 @@ package struct SessionStore: Sendable {
     /// temporary file (`.NAME.swurl-XXXXXX`, `AtomicFile`), which holds the session, its
     /// credentials too, and which nothing else would ever remove. A save makes one only while
     /// it holds the lock, as the caller does: one found now is no other save's. Only the
-    /// user's own regular files of that name that hold a session are removed.
+    /// user's own regular files of that name that hold a session are removed (none for a name
+    /// the temporary one had to cut short).
     private func removeStaleTemporaries(in directory: String, base: String) {
-        let start = "." + OutputTarget.start(of: base, fitting: ".", ".swurl-XXXXXX", in: directory) + ".swurl-"
+        // A name cut short to fit (over 241 bytes) may be another session's, under another lock.
+        let fitting = OutputTarget.start(of: base, fitting: ".", ".swurl-XXXXXX", in: directory)
+        guard fitting == base else { return }
+        let start = "." + fitting + ".swurl-"
         let head = Array("{\n  \"swurl\": \"session\"".utf8)
         guard let dir = opendir(ArgumentBytes.path(directory)) else { return }
         defer { closedir(dir) }

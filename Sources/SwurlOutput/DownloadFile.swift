@@ -126,10 +126,12 @@ package final class DownloadFile: ResumableTransferDelegate, FileBodyReceiving {
         self.plan = plan
         self.headDelegate = headDelegate
         if let given = plan.outputPath {
-            // `-o sub/` when sub is not there: said as `-o` says it (the message named a file
-            // `sub/.part`).
-            if given.hasSuffix("/"), !DownloadFile.exists(given) {
-                throw .output("cannot write '\(given)': the directory '\(AtomicFile.shown(OutputTarget.directory(of: given)))' does not exist")
+            // `-o sub/` when sub is not there, or no directory: said so (the message named a
+            // file `sub/.part`).
+            if given.hasSuffix("/"), !DownloadFile.isDirectory(given) {
+                let dir = OutputTarget.directory(of: given)
+                throw .output("cannot write '\(given)': " + (DownloadFile.exists(dir) ? "'\(AtomicFile.shown(dir))' is not a directory"
+                                                                                        : "the directory '\(AtomicFile.shown(dir))' does not exist"))
             }
             // A symbolic link is followed to its target (`OutputTarget`): the `.part` file grows
             // beside the target and replaces it; the link itself is never replaced.

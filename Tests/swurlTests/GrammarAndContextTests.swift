@@ -109,6 +109,9 @@ final class GrammarAndContextTests: XCTestCase {
             XCTAssertEqual(r.status, 1, r.stderr)
             XCTAssertEqual(r.stderr, "swurl: error: cannot write '\(dir)/nodir/': the directory '\(dir)/nodir' does not exist\n")
         }
+        FileManager.default.createFile(atPath: dir + "/afile", contents: Data())
+        let notDir = try runSwurl(["-d", "-o", dir + "/afile/", "http://127.0.0.1:9/"])
+        XCTAssertEqual(notDir.stderr, "swurl: error: cannot write '\(dir)/afile/': '\(dir)/afile' is not a directory\n")
         let slash = try runSwurl(["-o", dir + "/", "http://127.0.0.1:9/"])
         XCTAssertTrue(slash.stderr.contains("give -o a file name in it: -o \(dir)/NAME"), slash.stderr)
     }
@@ -212,6 +215,11 @@ final class GrammarAndContextTests: XCTestCase {
         }
         // A method in lower case before a bare `host:PORT` (no path): the URL was the method
         // word, and the host a header (`localhost: 8080`), -a's credentials sent to `propfind`.
+        // After `localhost` (a host), such an item stays what it is.
+        for item in ["X.Version:3", "app.example.com:443"] {
+            let r = try runSwurl(["--offline", "localhost", item])
+            XCTAssertEqual(r.status, 0, "\(item): \(r.stderr)")
+        }
         for method in ["propfind", "purge"] {
             let r = try runSwurl(["--offline", method, "localhost:8080", "-a", "bob:pw"])
             XCTAssertEqual(r.status, 64, "\(method): \(r.text)")

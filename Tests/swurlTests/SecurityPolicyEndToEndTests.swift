@@ -606,6 +606,20 @@ final class SecurityPolicyEndToEndTests: XCTestCase {
         XCTAssertTrue(r.shown.contains("200 OK"), r.shown)
     }
 
+    /// A batch line that gives only its own `--cert` for the batch's encrypted `--key` keeps
+    /// the batch's `--key-password` (the key is the same): it was dropped, and the line refused
+    /// (64, "encrypted and no password was given").
+    func testALinesOwnCertKeepsTheBatchsKeyPassword() throws {
+        let pki = try CertificateFactory.shared()
+        let server = try TLSTestServer(chain: pki.path("leaf-chain.pem"), key: pki.path("leaf.key"), clientCA: pki.path("root.pem"))
+        let input = TestPaths.temporaryDirectory() + "/lines.txt"
+        try "\(server.url)/own-cert --cert \(pki.path("client-chain.pem"))\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try runSwurl(["batch", input, "--cacert", pki.path("root.pem"), "--key", pki.path("client-enc.key"),
+                              "--key-password", "secret"])
+        XCTAssertEqual(r.status, 0, r.text + r.stderr)
+        XCTAssertTrue(r.text.hasPrefix("1 200 "), r.text)
+    }
+
     /// A batch asks for an encrypted key's password once, also for lines with options of their own.
     func testBatchAsksForTheKeyPasswordOnce() throws {
         let pki = try CertificateFactory.shared()

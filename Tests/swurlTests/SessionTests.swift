@@ -223,6 +223,14 @@ final class SessionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale), "the stale copy is gone")
         XCTAssertTrue(FileManager.default.fileExists(atPath: other))
         XCTAssertTrue(try String(contentsOfFile: dir + "/s.json", encoding: .utf8).contains("\"a\""))
+        // Two names past 241 bytes share the start a temporary name is cut to, under two locks:
+        // one save removed the other's temporary file while that one was saving.
+        let long = String(repeating: "a", count: 245)
+        let cut = dir + "/." + String(repeating: "a", count: 241) + ".swurl-Qw34Er"
+        try Data("{\n  \"swurl\": \"session\",\n".utf8).write(to: URL(fileURLWithPath: cut))
+        let saved = try swurl(["--session", dir + "/" + long + "x", try url("/cookies/set/b/2")])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cut), "another session's temporary file stays")
     }
 
     /// The lock is the session's own lock file: a lock on the directory (anybody can take one in

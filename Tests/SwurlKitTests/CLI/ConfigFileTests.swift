@@ -98,7 +98,14 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(try merged("-a tok -A bearer\n", []).value(.authType), "bearer")
         XCTAssertEqual(try merged("-A digest\n", ["-a", "bob:pw"]).value(.authType), "digest")
         XCTAssertEqual(try merged("-a tok -A bearer\n", ["-a", "t2", "-A", "bearer"]).value(.authType), "bearer")
-        // Likewise a typed key does not take the config key's password.
+        // Likewise a typed key does not take the config key's password; a typed --cert for the
+        // config's --key keeps it (the key is the same), and a typed --cert where the config's
+        // key was in its --cert does not.
         XCTAssertFalse(try merged("--key k.pem --key-password pw\n", ["--key", "other.pem"]).has(.keyPassword))
+        XCTAssertEqual(try merged("--key k.pem --key-password pw\n", ["--cert", "c.pem"]).value(.keyPassword), "pw")
+        XCTAssertEqual(try merged("--cert c.pem --key k.pem --key-password pw\n", ["--cert", "c2.pem"]).value(.keyPassword), "pw")
+        XCTAssertFalse(try merged("--cert both.pem --key-password pw\n", ["--cert", "other.pem"]).has(.keyPassword))
+        // -A digest stays with a typed -a: dropped, the password went as Basic, in the clear.
+        XCTAssertEqual(try merged("-A digest -a bob:pw\n", ["-a", "alice:pw2"]).value(.authType), "digest")
     }
 }

@@ -39,6 +39,8 @@ final class TerminalSanitizerTests: XCTestCase {
     func testZeroWidthCharactersInShortTextsAreShown() {
         XCTAssertEqual(TerminalSanitizer.clean("\u{FEFF}--proxy"), "\\u{feff}--proxy")
         XCTAssertEqual(TerminalSanitizer.clean("a\u{200B}b\u{2060}c"), "a\\u{200b}b\\u{2060}c")
+        // The interlinear annotation marks show as nothing too (they passed raw).
+        XCTAssertEqual(TerminalSanitizer.clean("a\u{FFF9}b\u{FFFB}c"), "a\\u{fff9}b\\u{fffb}c")
         XCTAssertEqual(TerminalSanitizer.clean("\u{2063}--proxy soft\u{AD}hy\u{34F}x\u{3164}"),
                        "\\u{2063}--proxy soft\\u{ad}hy\\u{34f}x\\u{3164}")
         // Tag characters spell text no terminal shows ("ASCII smuggling").
