@@ -341,9 +341,15 @@ final class BatchRunner {
             result.timeline = BatchTimeline(start: line.taken, end: end)
             status = ExitStatus(for: error)
             result.error = error.message
-            // A TLS failure's hint lists the pins presented and pinned: what the results can
-            // say of it (a trust failure ends the line before any response).
-            if case .trust(_, let hint?) = error {
+            // A TLS failure's hint lists the pins presented and pinned, a transport failure's
+            // names the proxy that failed and the setting it came from (lines may have proxies
+            // of their own): what the results can say of it.
+            let hint: String?
+            switch error {
+            case .trust(_, let h), .transport(_, let h): hint = h
+            default: hint = nil
+            }
+            if let hint {
                 // Line by line as a terminal would see them: certificate names are the server's
                 // (a bidi control in one turned the JUnit failure's text around).
                 result.hint = hint.split(separator: "\n").map { TerminalSanitizer.clean(String($0.hasPrefix("swurl: hint: ") ? $0.dropFirst(13) : $0)) }

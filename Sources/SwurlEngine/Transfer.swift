@@ -206,11 +206,16 @@ package final class Transfer: EasyTransferHandler {
             // Credentials given (in the proxy's URL, or an item) and refused are no credentials to give.
             let given = credentialsItem == true || Redactor.userinfoRange(proxy) != nil
             let credentials = connectCode != 407 ? ""
-                : given ? (credentialsItem == nil ? "it refused the credentials given in its URL: check them; "
-                                                  : "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; ")
+                : given ? (credentialsItem == true ? "it refused the credentials given (in its URL, or the Proxy-Authorization item): check them; "
+                                                   : "it refused the credentials given in its URL: check them; ")
                 : "it asks for credentials: give them in the proxy's URL, before its host"
                     + (credentialsItem == nil ? "; " : ", or as a Proxy-Authorization item; ")
             return .transport(rc.message, hint: "\(settings.named(proxy, forURL: url)) refused to open the tunnel to the server; \(credentials)--proxy '' connects directly")
+        }
+        // A proxy that answered CONNECT with no HTTP response, or closed (libcurl: "CONNECT
+        // tunnel failed, response 0", "Proxy CONNECT aborted"): the message said nothing of it.
+        if connectCode == 0, rc.message.containsText("CONNECT"), let proxy = settings.proxy(forURL: url) {
+            return .transport(rc.message, hint: "that is \(settings.named(proxy, forURL: url)), which did not open the tunnel (no HTTP answer to CONNECT); is it an HTTP proxy? --proxy '' connects directly")
         }
         // Which setting named the proxy (a stale http_proxy in the environment, often). libcurl
         // reports a SOCKS proxy's name that did not resolve as the host's.
@@ -297,9 +302,15 @@ package final class Transfer: EasyTransferHandler {
         if !rc.succeeded, rc.gotNothing, options.httpVersion == .http2PriorKnowledge {
             throw .transport(rc.message, hint: "the server may not speak HTTP/2 without negotiation: drop --http2-prior-knowledge (--http2 asks for it)")
         }
+        // Through a proxy (plain http) the answer is the proxy's: it, or the server behind it.
+        let viaProxy = options.unixSocket == nil ? options.proxy.proxy(forURL: request.url).map { options.proxy.named($0, forURL: request.url) } : nil
         if !rc.succeeded, rc.noStatusLine, options.httpVersion != .http2PriorKnowledge, !request.url.lowercased().hasPrefix("https:") {
             throw .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept",
-                             hint: "the server did not answer in HTTP/1; if the port speaks HTTP/2 alone (h2c), use --http2-prior-knowledge")
+                             hint: viaProxy.map { "the answer came through \($0): the proxy's, or the server's behind it; --proxy '' connects directly" }
+                                 ?? "the server did not answer in HTTP/1; if the port speaks HTTP/2 alone (h2c), use --http2-prior-knowledge")
+        }
+        if !rc.succeeded, rc.gotNothing, let viaProxy {
+            throw .transport(rc.message, hint: "the request went through \(viaProxy): the proxy, or the server behind it, closed without an answer; --proxy '' connects directly")
         }
         if !rc.succeeded, rc.couldNotResolve, let hint = Transfer.resolveMismatch(options.resolve, url: request.url) {
             throw .transport(rc.message, hint: hint)

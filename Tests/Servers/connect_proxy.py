@@ -4,7 +4,9 @@ their headers) to LOG, then tunnels the bytes to 127.0.0.1:PORT-of-the-target bo
 Anything but CONNECT gets 405. A CONNECT to the host steer.test is answered
 `307 Temporary Redirect` with `Location: https://localhost:PORT/steered` (a hostile proxy's
 answer; no tunnel); one to the host auth.test is answered `407 Proxy Authentication Required`
-with `Proxy-Authenticate: Basic realm="proxy"`, whatever credentials came. A client that speaks SOCKS5 instead (no authentication, a
+with `Proxy-Authenticate: Basic realm="proxy"`, whatever credentials came. Any request (CONNECT
+or not) naming the host garbage.test is answered with bytes that are no HTTP, one naming
+close.test with nothing (the connection closed). A client that speaks SOCKS5 instead (no authentication, a
 CONNECT by address or name) is logged as `SOCKS5 HOST:PORT` and tunnelled the same way. Only
 loopback targets are reached.
 
@@ -82,6 +84,13 @@ def handle(conn):
     with lock, open(log_path, "ab") as log:
         log.write(head + b"\r\n\r\n")
     words = head.split(b"\r\n", 1)[0].split()
+    # A broken proxy, for any request to these hosts: bytes that are no HTTP, or nothing at all.
+    target = words[1] if len(words) > 1 else b""
+    if b"garbage.test" in target or b"close.test" in target:
+        if b"garbage.test" in target:
+            conn.sendall(b"garbage, no HTTP\r\n\r\n")
+        conn.close()
+        return
     if len(words) < 2 or words[0] != b"CONNECT":
         conn.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         conn.close()

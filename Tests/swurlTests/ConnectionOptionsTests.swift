@@ -318,6 +318,8 @@ final class ConnectionOptionsTests: XCTestCase {
             XCTAssertEqual(given.status, 1, given.stderr)
             XCTAssertTrue(given.stderr.contains("it refused the credentials given"), given.stderr)
             XCTAssertFalse(given.stderr.contains("it asks for credentials"), given.stderr)
+            // An item is named only where one was given (it was offered as the refused one).
+            XCTAssertEqual(given.stderr.contains("Proxy-Authorization item"), extra.count == 3, given.stderr)
         }
         // The proxy's answer is no response of the server's: -h printed its head on stdout (a
         // Location or Set-Cookie of the proxy's read as the origin's), and the HAR recorded it.
@@ -346,6 +348,30 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("(from --proxy) refused to open the tunnel to the server; it asks for credentials"), refused.stderr)
         // certs takes no items: the hint offers the proxy's URL alone.
         XCTAssertFalse(refused.stderr.contains("Proxy-Authorization"), refused.stderr)
+    }
+
+    /// A proxy that answers with no HTTP, or closes, is named with the setting it came from, in
+    /// a request's hint and in a batch line's `hint`: the messages blamed "the server" (and
+    /// offered --http2-prior-knowledge), and a batch said nothing of the proxy.
+    func testABrokenProxyIsNamed() throws {
+        let log = TestPaths.temporaryDirectory() + "/connect.log"
+        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        defer { proxy.stop() }
+        let named = "the proxy http://u:****@127.0.0.1:\(proxy.port) (from --proxy)"
+        for (url, words) in [("http://garbage.test:9/x", "the answer came through \(named)"),
+                             ("https://garbage.test:9/x", "that is \(named), which did not open the tunnel"),
+                             ("http://close.test:9/x", "the request went through \(named)"),
+                             ("https://close.test:9/x", "that is \(named), which did not open the tunnel")] {
+            let r = try runSwurl(["--proxy", "http://u:pw@127.0.0.1:\(proxy.port)", url])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(words), "\(url): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("http2-prior-knowledge") || r.stderr.contains(":pw@"), r.stderr)
+        }
+        let lines = TestPaths.temporaryDirectory() + "/lines.txt"
+        try "https://close.test:9/x --proxy http://u:pw@127.0.0.1:\(proxy.port)\n".write(toFile: lines, atomically: true, encoding: .utf8)
+        let batch = try runSwurl(["batch", lines, "--jsonl"])
+        let result = try JSONSerialization.jsonObject(with: Data(batch.text.utf8)) as? [String: Any]
+        XCTAssertTrue((result?["hint"] as? String)?.contains("that is \(named), which did not open the tunnel") == true, batch.text)
     }
 
     /// A Proxy-Authorization item goes to the proxy: on the CONNECT of an https URL (it went
