@@ -42,6 +42,10 @@ package enum ParameterTree {
         /// By the key's bytes: String equality is Unicode canonical equivalence, which would
         /// merge `é` and `e` + U+0301, two keys in JSON (and in HTTPie).
         var index: [[UInt8]: Int] = [:]
+        /// In a form, the member holding a key's nested items when a plain value of that key
+        /// came first (`a=1 a[1]=x a[0]=y`): the later nested items join it, as they do when
+        /// the plain value comes after them.
+        var nestedAfterPlain: [[UInt8]: Int] = [:]
     }
 
     private final class ArrayNode {
@@ -125,7 +129,13 @@ package enum ParameterTree {
                     // refused); in JSON `a=1 a[]=2` collects as `a=1 a=2 a[]=3` and `a[]=1 a=2` do
                     // (a `:=` value is JSON given whole: refused below, as before).
                     if !repeatsCollect {
-                        object.members.append((k, try fresh(value, path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)))
+                        if let j = object.nestedAfterPlain[Array(k.utf8)] {
+                            try insert(value, into: object.members[j].1, path: path, depth: depth + 1, item: item, keyText: keyText,
+                                       repeatsCollect: repeatsCollect, gapBudget: &gapBudget)
+                        } else {
+                            object.nestedAfterPlain[Array(k.utf8)] = object.members.count
+                            object.members.append((k, try fresh(value, path: path, depth: depth + 1, item: item, keyText: keyText, gapBudget: &gapBudget)))
+                        }
                     } else if depth + 2 == path.components.count, case .append = path.components[depth + 1], case .string = old {
                         object.members[i].1 = .array(ArrayNode([.leaf(old), .leaf(value)]))
                     } else {

@@ -50,6 +50,12 @@ final class ParameterTreeTests: XCTestCase {
         XCTAssertEqual(try form(["a[b]=2", "a=1"]), "a%5Bb%5D=2&a=1")
         XCTAssertEqual(try form(["a=1", "a[]=2"]), "a=1&a%5B%5D=2")
         XCTAssertEqual(try form(["a[]=2", "a=1"]), "a%5B%5D=2&a=1")
+        // After a plain name, the nested items of that name make one array or object, as they do
+        // before it: each made a container of its own (`a=1&a[]&a[]=x&a[]=y`, indexes ignored,
+        // a repeated index let through).
+        XCTAssertEqual(try form(["a=1", "a[1]=x", "a[0]=y"]), "a=1&a%5B%5D=y&a%5B%5D=x")
+        XCTAssertEqual(try form(["a=1", "a[b]=2", "a[c]=3"]), "a=1&a%5Bb%5D=2&a%5Bc%5D=3")
+        XCTAssertThrowsError(try form(["a=1", "a[0]=x", "a[0]=y"]))
     }
 
     /// In JSON `a[]` appends to what a repeated plain name collected, however many times it was
