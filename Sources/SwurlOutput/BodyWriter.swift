@@ -119,6 +119,11 @@ final class BodyWriter {
         return more
     }
 
+    /// The run was interrupted: the decoder's held-back and pending output is dropped (`abandon`).
+    func abandon() {
+        if case .decoder(let d) = mode { d.abandon() }
+    }
+
     /// Says that the body is complete, before `finish`: output a decoder held back may then be
     /// pending for `drain` (in pieces) instead of coming out of `finish` at once.
     func endOfBody() {

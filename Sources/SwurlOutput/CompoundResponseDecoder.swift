@@ -120,6 +120,12 @@ final class CompoundResponseDecoder: ResponseDecoding {
 
     func endOfBody() { chosen?.endOfBody() }
 
+    func abandon() {
+        abandoned = true
+        chosen?.abandon()
+    }
+    private var abandoned = false
+
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let chosen { chosen.decode(chunk, into: &out); return }
         head.append(contentsOf: chunk)
@@ -155,6 +161,7 @@ final class CompoundResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if abandoned && chosen == nil { return .decoded }
         if chosen == nil {
             if isBlank(head) {
                 // Empty bodies (HEAD, 204, 304, a lone space) are fine for every decoder.

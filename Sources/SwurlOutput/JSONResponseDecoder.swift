@@ -182,6 +182,13 @@ final class JSONResponseDecoder: ResponseDecoding {
         if checker.isValid { closeWindow() }
     }
 
+    func abandon() {
+        abandoned = true
+        backlog = []
+        backlogStart = 0
+    }
+    private var abandoned = false
+
     func drain(into out: inout [UInt8], upTo limit: Int) -> Bool {
         formatBacklog(&out, upTo: limit)
         return !backlog.isEmpty
@@ -214,6 +221,7 @@ final class JSONResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
+        if abandoned { return .decoded }
         if let transcoder {
             let rest = transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
             rest.withUnsafeBytes { decodeUTF8($0, into: &out) }

@@ -280,6 +280,19 @@ package final class Printer: TransferDelegate {
         guard headPrinted, let writer = bodyWriter, !bodyFinished else { return }
         bodyFinished = true
         var out: [UInt8] = []
+        if Interrupt.requested {
+            // Ctrl-C or SIGTERM: nothing more of the body (the held-back megabyte of deeply
+            // nested JSON formatted to hundreds of megabytes, in memory at once, after the Ctrl-C).
+            writer.abandon()
+        } else {
+            // What came of a cut body goes out in blocks, as a whole body's does: formatted in
+            // one piece it could take hundreds of megabytes.
+            writer.endOfBody()
+            while writer.drain(into: &out, upTo: Printer.handOverSize) {
+                try sink.write(handingOver: &out)
+                out.removeAll()
+            }
+        }
         writer.finish(into: &out, cutShort: true)
         if !out.isEmpty { try sink.write(out) }
     }

@@ -41,11 +41,16 @@ protocol ResponseDecoding: AnyObject {
     /// `finish` does not write their (perhaps huge) output at once. A caller that skips it
     /// loses nothing: `finish` does the same.
     func endOfBody()
+    /// The run was interrupted (Ctrl-C, SIGTERM): what is held back or pending is dropped, and
+    /// `finish` writes nothing more of the body, so that the end comes at once (a held-back
+    /// megabyte of deeply nested JSON formatted to hundreds of megabytes after the Ctrl-C).
+    func abandon()
 }
 
 extension ResponseDecoding {
     func drain(into out: inout [UInt8], upTo limit: Int) -> Bool { false }
     func endOfBody() {}
+    func abandon() {}
 }
 
 /// Collects a whole body for decoders that need all of it (XML, plist, image, sorted JSON), up

@@ -626,6 +626,39 @@ final class HostileServerTests: XCTestCase {
         XCTAssertLessThan(r.rssKB, HostileServerTests.flatRSSKB)
     }
 
+    /// Ctrl-C while deeply nested JSON is formatted: nothing more of the body comes out. What
+    /// was held back or pending was formatted whole after the signal: hundreds of megabytes
+    /// written, and in memory at once. The reader stops reading, so swurl waits on the pipe with
+    /// most of the body still to format, and takes the SIGINT there.
+    func testCtrlCWhileFormattingDeepJSONStopsTheOutput() throws {
+        let s = try server()
+        let script = """
+            import os, signal, subprocess, sys, time
+            p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+            got = 0
+            while got < 200000:
+                more = os.read(p.stdout.fileno(), 65536)
+                if not more: break
+                got += len(more)
+            time.sleep(0.5)
+            p.send_signal(signal.SIGINT)
+            after = 0
+            while after < 50000000:
+                more = os.read(p.stdout.fileno(), 1 << 20)
+                if not more: break
+                after += len(more)
+            p.kill()
+            p.wait()
+            print(got, after, p.returncode)
+            """
+        let out = try runPython(script, arguments: [TestPaths.binary, "--no-config", s.url("/deep-json?n=1000000"), "--print=b", "--pretty=all"])
+        let fields = out.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        XCTAssertEqual(fields.count, 3, out)
+        XCTAssertGreaterThanOrEqual(fields.first ?? 0, 200_000, "formatting had begun: \(out)")
+        // What the pipe and the output block held when the signal came, not the rest formatted.
+        XCTAssertLessThan(fields.dropFirst().first ?? .max, 5_000_000, out)
+    }
+
     func testHugeStringAndNumberStayFlat() throws {
         let s = try server()
         let string = try run([s.url("/big-string?mb=100"), "--print=b"], count: true)
