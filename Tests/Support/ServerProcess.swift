@@ -239,3 +239,12 @@ package struct TestServerError: Error, CustomStringConvertible {
     package var description: String
     package init(_ d: String) { description = d }
 }
+
+extension ServerProcess {
+    /// `Tests/Servers/connect_proxy.py` (CONNECT, SOCKS5 and the hosts it answers as a broken or
+    /// hostile proxy), logging the heads it receives to a file of its own, `log`.
+    package static func connectProxy() throws -> (proxy: ServerProcess, log: String) {
+        let log = TestPaths.temporaryDirectory() + "/connect-proxy.log"
+        return (try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log]), log)
+    }
+}

@@ -185,8 +185,7 @@ final class BatchDefaultsAndTrustTests: XCTestCase {
     func testALinesProxyAuthorizationTunnelServesNoOtherLine() throws {
         let pki = try CertificateFactory.shared()
         let nginx = try NginxServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
-        let log = TestPaths.temporaryDirectory() + "/proxy.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, log) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let path = try input([nginx.url("/small.txt?n=1") + " 'Proxy-Authorization:Basic cDpw'", nginx.url("/small.txt?n=2")])
         let r = try runSwurl(["batch", path, "--proxy", "http://127.0.0.1:\(proxy.port)", "--cacert", pki.path("root.pem"), "--parallel", "1", "--jsonl"])

@@ -307,8 +307,7 @@ final class ConnectionOptionsTests: XCTestCase {
     /// A proxy that refuses the tunnel with 407: the hint asks for credentials when none were
     /// given, and says they were refused when they were (it asked for them again).
     func testAProxysRefusalNamesCredentialsGivenOrNot() throws {
-        let log = TestPaths.temporaryDirectory() + "/connect.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, _) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let none = try runSwurl(["--proxy", "127.0.0.1:\(proxy.port)", "https://auth.test:9/x"])
         XCTAssertEqual(none.status, 1, none.stderr)
@@ -340,8 +339,7 @@ final class ConnectionOptionsTests: XCTestCase {
         XCTAssertEqual(down.status, 1, down.stderr)
         XCTAssertTrue(down.stderr.contains("hint: that is the proxy http://pu:****@127.0.0.1:1 (from https_proxy"), down.stderr)
         XCTAssertFalse(down.stderr.contains("S3CRET"), down.stderr)
-        let log = TestPaths.temporaryDirectory() + "/connect.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, _) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let refused = try runSwurl(["certs", "--proxy", "127.0.0.1:\(proxy.port)", "https://auth.test:9/"])
         XCTAssertEqual(refused.status, 1, refused.stderr)
@@ -354,8 +352,7 @@ final class ConnectionOptionsTests: XCTestCase {
     /// a request's hint and in a batch line's `hint`: the messages blamed "the server" (and
     /// offered --http2-prior-knowledge), and a batch said nothing of the proxy.
     func testABrokenProxyIsNamed() throws {
-        let log = TestPaths.temporaryDirectory() + "/connect.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, _) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let named = "the proxy http://u:****@127.0.0.1:\(proxy.port) (from --proxy)"
         for (url, words) in [("http://garbage.test:9/x", "the answer came through \(named)"),
@@ -377,8 +374,7 @@ final class ConnectionOptionsTests: XCTestCase {
     /// A Proxy-Authorization item goes to the proxy: on the CONNECT of an https URL (it went
     /// inside the tunnel, to the origin), as curl's --proxy-header sends it.
     func testAProxyAuthorizationItemGoesToTheProxyNotTheOrigin() throws {
-        let log = TestPaths.temporaryDirectory() + "/connect.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, log) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let pki = try CertificateFactory.shared()
         let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
@@ -418,8 +414,7 @@ final class ConnectionOptionsTests: XCTestCase {
     /// --offline shows it and curl sends it (libcurl's proxy headers dropped it without a word),
     /// and `--curl` prints it as a --header; at a redirect to another origin it is dropped.
     func testAProxyAuthorizationItemThroughSOCKSGoesToTheServer() throws {
-        let log = TestPaths.temporaryDirectory() + "/socks.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, log) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let origin = try CaptureServer()
         let args = ["--proxy", "socks5://127.0.0.1:\(proxy.port)", origin.base + "/x", "Proxy-Authorization:Basic eHg6eXk="]
@@ -446,8 +441,7 @@ final class ConnectionOptionsTests: XCTestCase {
     /// chose, over verified TLS. It fails as the tunnel failing (curl -L: "CONNECT tunnel
     /// failed, response 307"), and nothing reaches the server.
     func testAProxysRedirectAnswerToCONNECTIsNotFollowed() throws {
-        let log = TestPaths.temporaryDirectory() + "/steer.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, log) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let pki = try CertificateFactory.shared()
         let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
@@ -473,8 +467,7 @@ final class ConnectionOptionsTests: XCTestCase {
     /// without a proxy; at a redirect from a proxied origin to a bypassed one it is dropped (it
     /// would reach that server).
     func testThroughATunnelVerboseShowsTheRequestAndNoProxyGoesDirect() throws {
-        let log = TestPaths.temporaryDirectory() + "/connect-v.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, log) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let pki = try CertificateFactory.shared()
         let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))

@@ -854,8 +854,7 @@ final class HARTests: XCTestCase {
     /// Through a proxy's tunnel, `headersSize` is the origin's head alone, as without the proxy:
     /// libcurl's count had the proxy's `HTTP/1.1 200 Connection established` (39 bytes) in it.
     func testHeadersSizeLeavesOutTheProxysAnswerToConnect() throws {
-        let log = TestPaths.temporaryDirectory() + "/connect.log"
-        let proxy = try ServerProcess(executable: "/usr/bin/python3", arguments: [TestPaths.server("connect_proxy.py"), "{PORT}", log])
+        let (proxy, _) = try ServerProcess.connectProxy()
         defer { proxy.stop() }
         let pki = try CertificateFactory.shared()
         let origin = try CaptureServer(tls: (pki.path("leaf-chain.pem"), pki.path("leaf.key")))
