@@ -137,11 +137,7 @@ package struct CommandOptions {
         // percent-encoded here, once, so --offline shows what is sent.
         url = URLText.percentEncodingUnsafeBytes(word)
         let parser = RequestItemParser(environment: environment)
-        // A lower-case word took the URL's place (`swurl propfind localhost:8080`): a bare
-        // `host:PORT` after it is the URL too, not a header named after the host. Not after
-        // `localhost`, a host (`swurl localhost X.Version:3` sends the header).
-        let lowerWord = (1...24).contains(url.utf8.count) && url != "localhost"
-            && url.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+        let lowerWord = CommandOptions.isLowerCaseWord(url)
         for raw in positionals.dropFirst() {
             if CommandOptions.looksLikeURL(raw, amongItems: !lowerWord) {
                 try HTTPMethod.refuseLookAlike(url) { "swurl \($0) \(Redactor.givenURL(raw))" }
@@ -151,11 +147,7 @@ package struct CommandOptions {
                     throw .usage("'\(url)' is no command word: a \(url) is \(url == "download" ? "swurl -d URL" : "swurl URL")",
                                  hint: url == "download" ? "swurl -d \(Redactor.givenURL(raw)) saves the body to a file" : "swurl \(Redactor.givenURL(raw))")
                 }
-                if lowerWord {
-                    throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(url)'",
-                                 hint: "a method is read in lower case only when it is one of " + HTTPMethod.known.map(\.rawValue).joined(separator: ", ")
-                                     + "; write another in capitals: swurl \(url.asciiUppercased) URL")
-                }
+                if lowerWord { throw CommandOptions.lowerCaseWordError(raw, word: url) }
                 throw .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(Redactor.givenURL(url))'",
                              hint: "the order is swurl [METHOD] URL [REQUEST_ITEM ...]; a word before it was taken as the URL (swurl's -d is --download, -F --follow, -b --body; curl's data, form fields and cookies are items like name=value, file@path, 'Cookie:a=1')")
             }
@@ -312,6 +304,22 @@ package struct CommandOptions {
         if rawBody != nil, let item = items.first(where: \.isData) {
             throw .usage("--raw cannot be combined with data items (got '\(item.raw)')", hint: "send either --raw TEXT or field items")
         }
+    }
+
+    /// A lower-case word in the URL's place (`swurl propfind localhost:8080`): a bare
+    /// `host:PORT` after it is the URL too, not a header named after the host (with -a, the
+    /// credentials went to a host named `propfind`); so is it in a REPL line, where the word
+    /// would be a path under the base. Not `localhost`, a host (`swurl localhost X.Version:3`
+    /// sends the header).
+    static func isLowerCaseWord(_ word: String) -> Bool {
+        (1...24).contains(word.utf8.count) && word != "localhost" && word.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+    }
+
+    /// The error for `raw`, a URL after `word`, a lower-case word taken for the URL (or a path).
+    static func lowerCaseWordError(_ raw: String, word: String) -> SwurlError {
+        .usage("'\(Redactor.givenURL(raw))' looks like a URL, but the URL was '\(word)'",
+               hint: "a method is read in lower case only when it is one of " + HTTPMethod.known.map(\.rawValue).joined(separator: ", ")
+                   + "; write another in capitals: swurl \(word.asciiUppercased) URL")
     }
 
     /// `http://…`, `https://…`, the `:PORT/path` shorthand or `host:PORT[/path]`: not a request item.

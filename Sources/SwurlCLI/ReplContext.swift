@@ -395,6 +395,12 @@ final class ReplContext {
             throw .usage("'\(TerminalSanitizer.excerpt(path))' looks like a path, but it comes after an item, where it is a field of the body",
                          hint: "put the path first: \(TerminalSanitizer.excerpt(path)) and then the items")
         }
+        // `propfind localhost:8080` under a base: the one-shot request's refusal (a path
+        // `propfind` with a header named `localhost` went to the base).
+        if let target, !ReplContext.isAbsolute(target), CommandOptions.isLowerCaseWord(target),
+           let raw = positionals.first(where: { CommandOptions.looksLikeURL($0) && !CommandOptions.looksLikeURL($0, amongItems: true) }) {
+            throw CommandOptions.lowerCaseWordError(raw, word: target)
+        }
         let url: String
         if let target, ReplContext.isAbsolute(target) {
             url = target
@@ -735,6 +741,24 @@ final class ReplContext {
         return nil
     }
 
+    /// The key by which a line's item replaces default items: a header's name, and a field's or
+    /// a query's top-level name (`a` of `a[1]=x`, up to the first `[` no backslash escapes):
+    /// the nested items of one name make one value, and a line's `a[0]=y` beside a default
+    /// `a[]=1` clashed with it ("index 0 is already set") where its `a[]=3` replaced it.
+    static func mergeKey(_ word: String) -> (name: String, kind: ItemKind)? {
+        guard let key = itemKey(word) else { return nil }
+        guard key.kind != .header else { return key }
+        var name = String.UnicodeScalarView()
+        var escaped = false
+        for c in word.unicodeScalars {
+            if escaped { name.append(c); escaped = false; continue }
+            if c == "\\" { escaped = true; continue }
+            if c == "[" || ItemSeparator.leadCharacters.contains(c) { break }
+            name.append(c)
+        }
+        return (String(name), key.kind)
+    }
+
     /// Whether a header item's word reads as a URL with credentials and a path, query or
     /// fragment (`ann:pw@api.example.test/v1`, `ann:pa/ss@h.example:8443/x`, `ann:pw@[::1]?q`,
     /// `ann:pw@intranet/x`): `user:password@`, a host name (any label, IDN too) or an IP
@@ -833,11 +857,12 @@ final class ReplContext {
         return merged
     }
 
-    /// Items: a line's item replaces default items of the same kind and name (headers by any case).
+    /// Items: a line's item replaces default items of the same kind and name (headers by any
+    /// case; fields and queries by their top-level name, `mergeKey`).
     static func merge(items defaults: [String], _ line: [String]) -> [String] {
-        let keys = line.compactMap(itemKey)
+        let keys = line.compactMap(mergeKey)
         let kept = defaults.filter { d in
-            guard let k = itemKey(d) else { return true }
+            guard let k = mergeKey(d) else { return true }
             return !keys.contains { $0.kind == k.kind && (k.kind == .header ? $0.name.lowercased() == k.name.lowercased() : $0.name == k.name) }
         }
         return kept + line

@@ -16,6 +16,8 @@ package enum Redactor {
             let head = String(String.UnicodeScalarView(scalars.prefix(name.count)))
             guard head.lowercased() == name, let next = scalars.dropFirst(name.count).first else { continue }
             if next.properties.isAlphabetic || next.properties.numericType != nil || next == "-" || next == "_" { continue }
+            // Nothing after the separator (`Cookie;`, an empty header): no value to mask.
+            if scalars.count == name.count + 1 { return text }
             return head + String(next) + mask
         }
         return text

@@ -179,6 +179,30 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.text.contains("\"method\": \"POST\""), r.text)
     }
 
+    /// A line's field replaces default fields of the same top-level name, nested or not
+    /// (`a[0]=y` clashed with a default `a[]=1`, "index 0 is already set", where `a[]=3`
+    /// replaced it, and `a[]=3` joined a default `a=1`); other names stay.
+    func testALinesFieldReplacesDefaultsOfItsTopLevelName() throws {
+        let capture = try CaptureServer()
+        let r = try script(["set -f a[]=1 b=2", "POST /p a[1]=x a[0]=y", "set -f c=1", "POST /q c[]=3"], [capture.base])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try capture.sync()
+        let all = String(decoding: capture.capturedAll, as: UTF8.self)
+        XCTAssertTrue(all.contains("\r\n\r\nb=2&a%5B%5D=y&a%5B%5D=x"), all)
+        XCTAssertTrue(all.contains("\r\n\r\na%5B%5D=1&b=2&c%5B%5D=3") || all.contains("\r\n\r\nb=2&a%5B%5D=1&c%5B%5D=3"), all)
+    }
+
+    /// `propfind localhost:8080` under a base is refused as on the command line: it went to the
+    /// base's `propfind` with a header named `localhost`.
+    func testALowerCaseWordBeforeABareHostPortIsRefusedUnderABase() throws {
+        let capture = try CaptureServer()
+        let r = try script(["propfind localhost:\(capture.server.port)"], [capture.base + "/base/"])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("'localhost:\(capture.server.port)' looks like a URL, but the URL was 'propfind'"), r.stderr)
+        try capture.sync()
+        XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
+    }
+
     func testCdSetUnsetAndEnv() throws {
         let root = try HTTPBin.url("")
         let r = try script([

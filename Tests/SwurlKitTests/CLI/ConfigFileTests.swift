@@ -46,6 +46,10 @@ final class ConfigFileTests: XCTestCase {
         }
         XCTAssertEqual(message("AUTH=bob:secret12\n"), "/c/config:1: 'AUTH=****' is not an option: a long option takes two dashes")
         XCTAssertEqual(message("foo=bar\n"), "/c/config:1: 'foo=bar' is not an option; request items and URLs are not allowed in the config file")
+        // An item stays an item (`Cookie:a=1` was called an option of curl's), and an empty one
+        // shows no mask for a value it does not have.
+        XCTAssertEqual(message("'Cookie:a=1'\n"), "/c/config:1: 'Cookie:****' is not an option; request items and URLs are not allowed in the config file")
+        XCTAssertEqual(message("'Cookie;'\n"), "/c/config:1: 'Cookie;' is not an option; request items and URLs are not allowed in the config file")
     }
 
     func testCommandLineOverridesTheConfig() throws {
