@@ -302,8 +302,11 @@ package final class Transfer: EasyTransferHandler {
         if !rc.succeeded, rc.gotNothing, options.httpVersion == .http2PriorKnowledge {
             throw .transport(rc.message, hint: "the server may not speak HTTP/2 without negotiation: drop --http2-prior-knowledge (--http2 asks for it)")
         }
-        // Through a proxy (plain http) the answer is the proxy's: it, or the server behind it.
-        let viaProxy = options.unixSocket == nil ? options.proxy.proxy(forURL: request.url).map { options.proxy.named($0, forURL: request.url) } : nil
+        // Through an HTTP proxy, a plain-http request's answer is the proxy's: its own, or the
+        // server's it passed on. (An https request's is the server's, through the tunnel; a
+        // SOCKS proxy's too.)
+        let viaProxy = options.unixSocket == nil && !request.url.lowercased().hasPrefix("https:")
+            ? options.proxy.httpProxy(forURL: request.url).map { options.proxy.named($0, forURL: request.url) } : nil
         if !rc.succeeded, rc.noStatusLine, options.httpVersion != .http2PriorKnowledge, !request.url.lowercased().hasPrefix("https:") {
             throw .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept",
                              hint: viaProxy.map { "the answer came through \($0): the proxy's, or the server's behind it; --proxy '' connects directly" }

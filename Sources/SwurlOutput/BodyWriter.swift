@@ -119,7 +119,7 @@ final class BodyWriter {
         return more
     }
 
-    /// The run was interrupted: the decoder's held-back and pending output is dropped (`abandon`).
+    /// The run was interrupted: the decoder's held-back and pending bytes go out as sent (`abandon`).
     func abandon() {
         if case .decoder(let d) = mode { d.abandon() }
     }

@@ -120,11 +120,8 @@ final class CompoundResponseDecoder: ResponseDecoding {
 
     func endOfBody() { chosen?.endOfBody() }
 
-    func abandon() {
-        abandoned = true
-        chosen?.abandon()
-    }
-    private var abandoned = false
+    /// (A body not yet sniffed is a few bytes: shown as any other at its end.)
+    func abandon() { chosen?.abandon() }
 
     package func decode(_ chunk: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let chosen { chosen.decode(chunk, into: &out); return }
@@ -161,7 +158,6 @@ final class CompoundResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
-        if abandoned && chosen == nil { return .decoded }
         if chosen == nil {
             if isBlank(head) {
                 // Empty bodies (HEAD, 204, 304, a lone space) are fine for every decoder.

@@ -182,11 +182,7 @@ final class JSONResponseDecoder: ResponseDecoding {
         if checker.isValid { closeWindow() }
     }
 
-    func abandon() {
-        abandoned = true
-        backlog = []
-        backlogStart = 0
-    }
+    func abandon() { abandoned = true }
     private var abandoned = false
 
     func drain(into out: inout [UInt8], upTo limit: Int) -> Bool {
@@ -221,7 +217,22 @@ final class JSONResponseDecoder: ResponseDecoding {
     }
 
     func finish(into out: inout [UInt8]) -> DecodingOutcome {
-        if abandoned { return .decoded }
+        // Interrupted: what is held back or not yet formatted goes out as sent, not formatted
+        // (formatting it could write hundreds of megabytes after the Ctrl-C; the bytes that
+        // came still show, as a cut body's do).
+        if abandoned, text == nil, !treeMode {
+            if window.isOpen {
+                fallBack(&out)
+            } else if !backlog.isEmpty {
+                let t = TextResponseDecoder(context: context)
+                for (i, part) in backlog.enumerated() {
+                    part[(i == 0 ? backlogStart : 0)...].withUnsafeBytes { t.decode($0, into: &out) }
+                }
+                backlog = []
+                backlogStart = 0
+                shown(as: t)
+            }
+        }
         if let transcoder {
             let rest = transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
             rest.withUnsafeBytes { decodeUTF8($0, into: &out) }

@@ -281,8 +281,9 @@ package final class Printer: TransferDelegate {
         bodyFinished = true
         var out: [UInt8] = []
         if Interrupt.requested {
-            // Ctrl-C or SIGTERM: nothing more of the body (the held-back megabyte of deeply
-            // nested JSON formatted to hundreds of megabytes, in memory at once, after the Ctrl-C).
+            // Ctrl-C or SIGTERM: the rest of the body as sent, not formatted (the held-back
+            // megabyte of deeply nested JSON formatted to hundreds of megabytes, in memory at
+            // once, after the Ctrl-C).
             writer.abandon()
         } else {
             // What came of a cut body goes out in blocks, as a whole body's does: formatted in

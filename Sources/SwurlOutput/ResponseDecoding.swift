@@ -41,9 +41,9 @@ protocol ResponseDecoding: AnyObject {
     /// `finish` does not write their (perhaps huge) output at once. A caller that skips it
     /// loses nothing: `finish` does the same.
     func endOfBody()
-    /// The run was interrupted (Ctrl-C, SIGTERM): what is held back or pending is dropped, and
-    /// `finish` writes nothing more of the body, so that the end comes at once (a held-back
-    /// megabyte of deeply nested JSON formatted to hundreds of megabytes after the Ctrl-C).
+    /// The run was interrupted (Ctrl-C, SIGTERM): `finish` writes what is held back or pending
+    /// as sent instead of formatting it, so that the end comes at once (a held-back megabyte of
+    /// deeply nested JSON was formatted to hundreds of megabytes after the Ctrl-C).
     func abandon()
 }
 

@@ -253,6 +253,12 @@ def handle(conn):
             # A gzip body's head naming 100,000 bytes (sent whatever was asked), then nothing for 10 s.
             send(b'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 100000\r\n\r\n')
             time.sleep(10)
+        elif p == '/short-stall':
+            # A short body (`text`, of type `type`) under a Content-Length 10 bytes longer, then
+            # nothing for 10 s: a body that came, then a stall (Ctrl-C's case).
+            text = q.get('text', 'hello').encode()
+            send(b'HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n' % (q.get('type', 'text/plain').encode(), len(text) + 10) + text)
+            time.sleep(10)
         elif p == '/no-content':
             # A 204 that names a length: it has no body whatever it says.
             send(b'HTTP/1.1 204 No Content\r\nContent-Length: 5\r\nConnection: close\r\n\r\n')

@@ -659,6 +659,28 @@ final class HostileServerTests: XCTestCase {
         XCTAssertLessThan(fields.dropFirst().first ?? .max, 5_000_000, out)
     }
 
+    /// Ctrl-C after a short body came and the server stalled: the bytes that came are shown (a
+    /// decoder held them back), as sent, whatever their type (they were dropped with the
+    /// held-back output the interrupt no longer formats).
+    func testCtrlCAfterAShortBodyStillShowsIt() throws {
+        let s = try server()
+        let script = """
+            import os, signal, subprocess, sys, time
+            p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+            time.sleep(1)
+            p.send_signal(signal.SIGINT)
+            out = p.stdout.read()
+            p.wait()
+            sys.stdout.write(repr(out) + ' ' + str(p.returncode))
+            """
+        for (type, text) in [("application/json", "{\"a\": [1, 2"), ("text/plain", "hello world"), ("application/xml", "<a><b>x</b>")] {
+            let url = s.url("/short-stall?type=\(type)&text=" + (text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+            let out = try runPython(script, arguments: [TestPaths.binary, "--no-config", url, "--print=b", "--pretty=format"])
+            XCTAssertTrue(out.contains(text.replacingOccurrences(of: "\"", with: "\\\"")) || out.contains(text), "\(type): \(out)")
+            XCTAssertTrue(out.hasSuffix(" -2"), "ended by SIGINT: \(out)")
+        }
+    }
+
     func testHugeStringAndNumberStayFlat() throws {
         let s = try server()
         let string = try run([s.url("/big-string?mb=100"), "--print=b"], count: true)
