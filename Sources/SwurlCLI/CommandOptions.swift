@@ -137,9 +137,9 @@ package struct CommandOptions {
         // percent-encoded here, once, so --offline shows what is sent.
         url = URLText.percentEncodingUnsafeBytes(word)
         let parser = RequestItemParser(environment: environment)
-        let lowerWord = CommandOptions.isLowerCaseWord(url)
+        let lowerWord = method == nil && CommandOptions.isLowerCaseWord(url)
         for raw in positionals.dropFirst() {
-            if CommandOptions.looksLikeURL(raw, amongItems: !lowerWord) {
+            if CommandOptions.looksLikeURL(raw, amongItems: true) || lowerWord && CommandOptions.isBareHostPort(raw) {
                 try HTTPMethod.refuseLookAlike(url) { "swurl \($0) \(Redactor.givenURL(raw))" }
                 // `swurl purge URL`: a method in lower case is read as one only when it is a known one.
                 if url == "download" || url == "request" {
@@ -313,6 +313,17 @@ package struct CommandOptions {
     /// sends the header).
     static func isLowerCaseWord(_ word: String) -> Bool {
         (1...24).contains(word.utf8.count) && word != "localhost" && word.utf8.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+    }
+
+    /// `host:PORT` alone whose host is surely one: `localhost`, an IPv4 address or a bracketed
+    /// IPv6 one (a dotted name with a number, `Api.Key:123`, may be a header).
+    static func isBareHostPort(_ word: String) -> Bool {
+        guard URLText.isHostPort(word), !word.utf8.contains(where: { "/?#".utf8.contains($0) }),
+              let colon = word.lastIndex(of: ":") else { return false }
+        let host = word[..<colon]
+        if host.lowercased() == "localhost" || host.hasPrefix("[") { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { p in (1...3).contains(p.count) && p.allSatisfy(\.isASCII) && Int(p).map { $0 <= 255 } == true }
     }
 
     /// The error for `raw`, a URL after `word`, a lower-case word taken for the URL (or a path).

@@ -235,7 +235,8 @@ enum ConfigFile {
                                  hint: "write --\(spec.name)")
                 }
                 // curl's spelling of a credential (`user=bob:pw`, `oauth2-bearer=T`): its value masked.
-                if word.count > name.count, name.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 >= 0x30 && $0 <= 0x39 }),
+                // (Not an item: `Cookie:a=1` is one, named so below.)
+                if word.count > name.count, !name.utf8.contains(where: { ":;@\\".utf8.contains($0) }),
                    OptionTable.mayCarrySecret(unknown: name) {
                     throw .usage("\(place): '\(TerminalSanitizer.clean(name))=\(Redactor.mask)' is not an option of swurl's",
                                  hint: "the config file holds swurl's options, with their two dashes (credentials: --auth USER:PASSWORD, or --auth TOKEN --auth-type bearer)")

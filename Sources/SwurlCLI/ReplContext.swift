@@ -397,8 +397,8 @@ final class ReplContext {
         }
         // `propfind localhost:8080` under a base: the one-shot request's refusal (a path
         // `propfind` with a header named `localhost` went to the base).
-        if let target, !ReplContext.isAbsolute(target), CommandOptions.isLowerCaseWord(target),
-           let raw = positionals.first(where: { CommandOptions.looksLikeURL($0) && !CommandOptions.looksLikeURL($0, amongItems: true) }) {
+        if method == nil, let target, !ReplContext.isAbsolute(target), CommandOptions.isLowerCaseWord(target),
+           let raw = positionals.first(where: CommandOptions.isBareHostPort) {
             throw CommandOptions.lowerCaseWordError(raw, word: target)
         }
         let url: String
@@ -742,19 +742,33 @@ final class ReplContext {
     }
 
     /// The key by which a line's item replaces default items: a header's name, and a field's or
-    /// a query's top-level name (`a` of `a[1]=x`, up to the first `[` no backslash escapes):
-    /// the nested items of one name make one value, and a line's `a[0]=y` beside a default
-    /// `a[]=1` clashed with it ("index 0 is already set") where its `a[]=3` replaced it.
+    /// a query's name up to its first array part (`a` of `a[]=1` and of `a[1]=x`; `user[name]` of
+    /// `user[name]=ann`; brackets a backslash escapes are the name's): the items of one array make
+    /// one value, and a line's `a[0]=y` beside a default `a[]=1` clashed with it ("index 0 is
+    /// already set") where its `a[]=3` replaced it. Other names stay (`filter[type]==x` beside a
+    /// default `filter[status]==open`).
     static func mergeKey(_ word: String) -> (name: String, kind: ItemKind)? {
         guard let key = itemKey(word) else { return nil }
         guard key.kind != .header else { return key }
         var name = String.UnicodeScalarView()
-        var escaped = false
-        for c in word.unicodeScalars {
-            if escaped { name.append(c); escaped = false; continue }
-            if c == "\\" { escaped = true; continue }
-            if c == "[" || ItemSeparator.leadCharacters.contains(c) { break }
+        let scalars = Array(word.unicodeScalars)
+        var i = 0
+        scan: while i < scalars.count {
+            let c = scalars[i]
+            if c == "\\", i + 1 < scalars.count {
+                name.append(scalars[i + 1])
+                i += 2
+                continue
+            }
+            if ItemSeparator.leadCharacters.contains(c) { break }
+            if c == "[" {
+                // `[]` or `[digits]`: an array's part ends the key.
+                var k = i + 1
+                while k < scalars.count, scalars[k].properties.numericType == .decimal, scalars[k].isASCII { k += 1 }
+                if k < scalars.count, scalars[k] == "]" { break scan }
+            }
             name.append(c)
+            i += 1
         }
         return (String(name), key.kind)
     }

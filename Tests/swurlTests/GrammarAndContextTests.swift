@@ -220,6 +220,11 @@ final class GrammarAndContextTests: XCTestCase {
             let r = try runSwurl(["--offline", "localhost", item])
             XCTAssertEqual(r.status, 0, "\(item): \(r.stderr)")
         }
+        // Nor after a method, nor a dotted name with a number (a header) after a lower-case word.
+        for args in [["GET", "myhost", "X.Version:3"], ["myhost", "Api.Key:123"]] {
+            let r = try runSwurl(["--offline"] + args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+        }
         for method in ["propfind", "purge"] {
             let r = try runSwurl(["--offline", method, "localhost:8080", "-a", "bob:pw"])
             XCTAssertEqual(r.status, 64, "\(method): \(r.text)")

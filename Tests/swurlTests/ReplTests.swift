@@ -190,6 +190,14 @@ final class ReplTests: XCTestCase {
         let all = String(decoding: capture.capturedAll, as: UTF8.self)
         XCTAssertTrue(all.contains("\r\n\r\nb=2&a%5B%5D=y&a%5B%5D=x"), all)
         XCTAssertTrue(all.contains("\r\n\r\na%5B%5D=1&b=2&c%5B%5D=3") || all.contains("\r\n\r\nb=2&a%5B%5D=1&c%5B%5D=3"), all)
+        // Names past their first array part stay apart: an object's other members, other queries.
+        let other = try CaptureServer()
+        let kept = try script(["set -f user[name]=ann", "POST /p user[age]=4", "/q filter[type]==x"], [other.base, "filter[status]==open"])
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        try other.sync()
+        let sent = String(decoding: other.capturedAll, as: UTF8.self)
+        XCTAssertTrue(sent.contains("user%5Bname%5D=ann&user%5Bage%5D=4"), sent)
+        XCTAssertTrue(sent.contains(" /q?filter%5Bstatus%5D=open&filter%5Btype%5D=x "), sent)
     }
 
     /// `propfind localhost:8080` under a base is refused as on the command line: it went to the
@@ -201,6 +209,9 @@ final class ReplTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("'localhost:\(capture.server.port)' looks like a URL, but the URL was 'propfind'"), r.stderr)
         try capture.sync()
         XCTAssertEqual(capture.capturedAll.count, 0, "nothing was sent")
+        // A path and a header with a dotted name and a number, with or without a method, go.
+        let header = try script(["users X.Version:3", "GET users Api.Key:123"], [capture.base + "/base/"])
+        XCTAssertEqual(header.status, 0, header.stderr)
     }
 
     func testCdSetUnsetAndEnv() throws {

@@ -41,7 +41,8 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(message("timeout 5\n"), "/c/config:1: 'timeout' is not an option: a long option takes two dashes")
         // curl's names for credentials, and swurl's in another case: masked too (they were shown).
         for (line, shown) in [("user=bob:secret3", "user=****"), ("proxy-user=bob:secret8", "proxy-user=****"),
-                              ("oauth2-bearer=secret9", "oauth2-bearer=****")] {
+                              ("oauth2-bearer=secret9", "oauth2-bearer=****"), ("auth_token=S3", "auth_token=****"),
+                              ("API_KEY=S3", "API_KEY=****"), ("api.token=S3", "api.token=****")] {
             XCTAssertEqual(message(line + "\n"), "/c/config:1: '\(shown)' is not an option of swurl's", line)
         }
         XCTAssertEqual(message("AUTH=bob:secret12\n"), "/c/config:1: 'AUTH=****' is not an option: a long option takes two dashes")
