@@ -433,7 +433,7 @@ final class ReplContext {
             if !line.has(.keyPassword) { merged.options[.keyPassword] = nil }
             withheld.append("--cert")
         }
-        let ownHeaders = Set(positionals.compactMap(ReplContext.itemKey).filter { $0.kind == .header }.map { $0.name.lowercased() })
+        let ownHeaders = Set(positionals.compactMap { ReplContext.itemKey($0) }.filter { $0.kind == .header }.map { $0.name.lowercased() })
         let items = defaultItems.filter { item in
             guard let key = ReplContext.itemKey(item), key.kind == .header,
                   Redactor.isCredentialHeader(key.name),
@@ -718,9 +718,17 @@ final class ReplContext {
 
     /// The name and kind of a request item (`X-Token:abc` → header X-Token), by its first
     /// unescaped separator; nil when the word has none.
-    static func itemKey(_ word: String) -> (name: String, kind: ItemKind)? {
+    /// - Parameter upToArrayPart: a field's or query's name only up to its first array part,
+    ///   `[]` or `[digits]` (`a` of `a[1]=x`; `user[name]` of `user[name]=ann`; brackets a
+    ///   backslash escapes are the name's): the key by which a line's item replaces default
+    ///   items (`merge(items:)`), since the items of one array make one value (a line's `a[0]=y`
+    ///   beside a default `a[]=1` clashed, "index 0 is already set", where its `a[]=3` replaced
+    ///   it), and other names stay (`filter[type]==x` beside a default `filter[status]==open`).
+    static func itemKey(_ word: String, upToArrayPart: Bool = false) -> (name: String, kind: ItemKind)? {
         let scalars = Array(word.unicodeScalars)
         var name = String.UnicodeScalarView()
+        // The name where its first array part begins, when asked for and there is one.
+        var beforeArray: String?
         var i = 0
         while i < scalars.count {
             let c = scalars[i]
@@ -733,44 +741,17 @@ final class ReplContext {
                 let rest = String(String.UnicodeScalarView(scalars[i...]))
                 let kind: ItemKind = rest.hasPrefix(":=") ? .field : rest.hasPrefix(":") || rest.hasPrefix(";") ? .header
                     : rest.hasPrefix("==") ? .query : .field
-                return (String(name), kind)
+                return (kind == .header ? String(name) : beforeArray ?? String(name), kind)
+            }
+            if upToArrayPart, beforeArray == nil, c == "[" {
+                var k = i + 1
+                while k < scalars.count, scalars[k].properties.numericType == .decimal, scalars[k].isASCII { k += 1 }
+                if k < scalars.count, scalars[k] == "]" { beforeArray = String(name) }
             }
             name.append(c)
             i += 1
         }
         return nil
-    }
-
-    /// The key by which a line's item replaces default items: a header's name, and a field's or
-    /// a query's name up to its first array part (`a` of `a[]=1` and of `a[1]=x`; `user[name]` of
-    /// `user[name]=ann`; brackets a backslash escapes are the name's): the items of one array make
-    /// one value, and a line's `a[0]=y` beside a default `a[]=1` clashed with it ("index 0 is
-    /// already set") where its `a[]=3` replaced it. Other names stay (`filter[type]==x` beside a
-    /// default `filter[status]==open`).
-    static func mergeKey(_ word: String) -> (name: String, kind: ItemKind)? {
-        guard let key = itemKey(word) else { return nil }
-        guard key.kind != .header else { return key }
-        var name = String.UnicodeScalarView()
-        let scalars = Array(word.unicodeScalars)
-        var i = 0
-        scan: while i < scalars.count {
-            let c = scalars[i]
-            if c == "\\", i + 1 < scalars.count {
-                name.append(scalars[i + 1])
-                i += 2
-                continue
-            }
-            if ItemSeparator.leadCharacters.contains(c) { break }
-            if c == "[" {
-                // `[]` or `[digits]`: an array's part ends the key.
-                var k = i + 1
-                while k < scalars.count, scalars[k].properties.numericType == .decimal, scalars[k].isASCII { k += 1 }
-                if k < scalars.count, scalars[k] == "]" { break scan }
-            }
-            name.append(c)
-            i += 1
-        }
-        return (String(name), key.kind)
     }
 
     /// Whether a header item's word reads as a URL with credentials and a path, query or
@@ -872,11 +853,11 @@ final class ReplContext {
     }
 
     /// Items: a line's item replaces default items of the same kind and name (headers by any
-    /// case; fields and queries by their top-level name, `mergeKey`).
+    /// case; fields and queries by their name up to its first array part, `itemKey`).
     static func merge(items defaults: [String], _ line: [String]) -> [String] {
-        let keys = line.compactMap(mergeKey)
+        let keys = line.compactMap { itemKey($0, upToArrayPart: true) }
         let kept = defaults.filter { d in
-            guard let k = mergeKey(d) else { return true }
+            guard let k = itemKey(d, upToArrayPart: true) else { return true }
             return !keys.contains { $0.kind == k.kind && (k.kind == .header ? $0.name.lowercased() == k.name.lowercased() : $0.name == k.name) }
         }
         return kept + line

@@ -305,7 +305,8 @@ package final class Transfer: EasyTransferHandler {
         // Through an HTTP proxy, a plain-http request's answer is the proxy's: its own, or the
         // server's it passed on. (An https request's is the server's, through the tunnel; a
         // SOCKS proxy's too.)
-        let viaProxy = options.unixSocket == nil && !request.url.lowercased().hasPrefix("https:")
+        // (Looked up for a failed hop alone: every batch line ends here.)
+        let viaProxy = !rc.succeeded && options.unixSocket == nil && !request.url.lowercased().hasPrefix("https:")
             ? options.proxy.httpProxy(forURL: request.url).map { options.proxy.named($0, forURL: request.url) } : nil
         if !rc.succeeded, rc.noStatusLine, options.httpVersion != .http2PriorKnowledge, !request.url.lowercased().hasPrefix("https:") {
             throw .transport("the server answered without an HTTP status line (HTTP/0.9), which swurl does not accept",
@@ -849,23 +850,23 @@ package final class Transfer: EasyTransferHandler {
         if isStatusLine, bodyAskedAt != nil, answeredAt == nil, !Transfer.isInterim(line) { answeredAt = Transfer.now() }
         if isStatusLine, firstLineAt == nil { firstLineAt = Transfer.now() }
         if isStatusLine {
-            headWireBytes = bytes.count
-        } else if headOpen {
-            headWireBytes += bytes.count
-        }
-        if isStatusLine {
             headerCount = 0
             if !afterInterim { headerBytes = 0 }
             sawInterim = afterInterim
             afterInterim = Transfer.isInterim(line)
             headerBytes += bytes.count
-        } else if end > 0 {
-            // A cap on header count and size (a header flood must not exhaust memory, CVE-2023-38039).
-            headerCount += 1
-            headerBytes += bytes.count
-            if options.maxHeaders > 0 && headerCount > options.maxHeaders {
-                fail(Transfer.tooManyHeaders(options.maxHeaders))
-                return 0
+            headWireBytes = bytes.count
+        } else {
+            // (A trailer's lines come after the head closed: no part of it.)
+            if headOpen { headWireBytes += bytes.count }
+            if end > 0 {
+                // A cap on header count and size (a header flood must not exhaust memory, CVE-2023-38039).
+                headerCount += 1
+                headerBytes += bytes.count
+                if options.maxHeaders > 0 && headerCount > options.maxHeaders {
+                    fail(Transfer.tooManyHeaders(options.maxHeaders))
+                    return 0
+                }
             }
         }
         if headerBytes > options.maxHeaderBytes {
